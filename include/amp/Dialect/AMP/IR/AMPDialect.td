@@ -1,0 +1,38 @@
+//===- AMPDialect.td - The amp dialect ----------------------*- tablegen -*-===//
+//
+// The `amp` dialect holds what the mixed-precision pipeline adds to a model:
+// casts, the autocast scope, the per-op precision override and (later) the
+// loss-scale state machinery.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_DIALECT_AMP_IR_AMPDIALECT_TD
+#define AMP_DIALECT_AMP_IR_AMPDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def AMP_Dialect : Dialect {
+  let name = "amp";
+  let cppNamespace = "::amp";
+  let summary = "Mixed-precision casts, autocast scopes and loss-scale state";
+  let description = [{
+    * `amp.cast` converts floating-point tensors between `f32`, `f16` and
+      `bf16` with round-to-nearest-even.
+    * `amp.autocast` is a region that switches mixed precision off
+      (`enabled = false`, like `with torch.autocast(enabled=False)`) or sets
+      its own compute type for the ops inside.
+    * `amp.precision = "f32" | "f16" | "bf16"` is a discardable attribute
+      that pins the precision of one op, whatever the policy says.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let hasConstantMaterializer = 1;
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// The per-op precision override attribute.
+    static constexpr llvm::StringLiteral getPrecisionAttrName() {
+      return "amp.precision";
+    }
+  }];
+}
+
+#endif // AMP_DIALECT_AMP_IR_AMPDIALECT_TD

@@ -1,0 +1,47 @@
+//===- NNDialect.td - The nn dialect ------------------------*- tablegen -*-===//
+//
+// The `nn` dialect: forward ops, backward ops and optimizer updates of a
+// training step, on statically shaped ranked tensors.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_DIALECT_NN_IR_NNDIALECT_TD
+#define AMP_DIALECT_NN_IR_NNDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def NN_Dialect : Dialect {
+  let name = "nn";
+  let cppNamespace = "::amp::nn";
+  let summary = "Neural-network ops for training steps: forward, backward, optimizer";
+  let description = [{
+    The `nn` dialect describes one training step as a pure dataflow graph on
+    statically shaped ranked tensors. Floating-point data is `f32`, `f16` or
+    `bf16`; labels and ids are `i32` or `i64`.
+
+    * Forward ops: numpy-broadcasting elementwise arithmetic, activations,
+      `nn.matmul`, `nn.conv2d`, normalizations, softmax, reductions, shape
+      ops, `nn.embedding` and `nn.cross_entropy`.
+    * Backward ops: `nn.grad_seed` marks where the backward pass starts;
+      `*_grad` ops compute gradients. Matmul gradients are `nn.matmul` with
+      transposes and broadcast gradients are `nn.reduce_sum`.
+    * Optimizer ops: `nn.sgd_update`, `nn.adam_update` (AdamW) and
+      `nn.clip_grad_norm` return updated values instead of mutating state.
+
+    Ops that accumulate (`nn.matmul`, `nn.conv2d`, the reductions, the weight
+    gradients) always accumulate in f32 and may store an `f32` result from
+    `f16`/`bf16` operands.
+
+    Function arguments and results of a training step carry the discardable
+    attribute `nn.role` (`"param"`, `"opt_state"`, `"input"`, `"label"`,
+    `"loss"`, `"loss_scale"`, `"growth_tracker"`, `"found_inf"`).
+  }];
+  let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// The name of the discardable training-step role attribute.
+    static constexpr llvm::StringLiteral getRoleAttrName() { return "nn.role"; }
+  }];
+}
+
+#endif // AMP_DIALECT_NN_IR_NNDIALECT_TD

@@ -1,0 +1,20 @@
+//===- NNOps.h - nn dialect operations --------------------------*- C++ -*-===//
+//
+// Declares the operations of the nn dialect (generated from NNOps.td).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_DIALECT_NN_IR_NNOPS_H
+#define AMP_DIALECT_NN_IR_NNOPS_H
+
+#include "amp/Dialect/NN/IR/NNDialect.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define GET_OP_CLASSES
+#include "amp/Dialect/NN/IR/NNOps.h.inc"
+
+#endif // AMP_DIALECT_NN_IR_NNOPS_H

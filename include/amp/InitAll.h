@@ -1,0 +1,44 @@
+//===- InitAll.h - register every amp dialect and pass ----------*- C++ -*-===//
+//
+// Entry points for tools and embedders: registerAllDialects() adds the amp
+// dialects and the upstream dialects amp programs use to a registry;
+// registerAllPasses() registers amp's passes and the upstream passes that
+// amp-opt exposes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_INITALL_H
+#define AMP_INITALL_H
+
+#include "amp/Dialect/AMP/IR/AMPDialect.h"
+#include "amp/Dialect/NN/IR/NNDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/Extensions/AllExtensions.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+namespace amp {
+
+/// Adds the nn and amp dialects and the upstream dialects that amp programs
+/// mix with them.
+inline void registerAllDialects(mlir::DialectRegistry &registry) {
+  registry.insert<AMPDialect, nn::NNDialect, mlir::arith::ArithDialect,
+                  mlir::bufferization::BufferizationDialect,
+                  mlir::func::FuncDialect, mlir::linalg::LinalgDialect,
+                  mlir::scf::SCFDialect, mlir::tensor::TensorDialect>();
+  mlir::func::registerAllExtensions(registry);
+}
+
+/// Registers amp's passes and pipelines, plus the generic upstream
+/// transformations (canonicalize, cse, inline, ...).
+inline void registerAllPasses() { mlir::registerTransformsPasses(); }
+
+} // namespace amp
+
+#endif // AMP_INITALL_H

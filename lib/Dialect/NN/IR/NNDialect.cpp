@@ -1,0 +1,64 @@
+//===- NNDialect.cpp - nn dialect registration and attributes -------------===//
+//
+// Registers the nn ops and verifies the discardable `nn.role` attribute on
+// training-step arguments and results.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Dialect/NN/IR/NNDialect.h"
+#include "amp/Dialect/NN/IR/NNOps.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace amp::nn;
+
+#include "amp/Dialect/NN/IR/NNOpsDialect.cpp.inc"
+
+void NNDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "amp/Dialect/NN/IR/NNOps.cpp.inc"
+      >();
+}
+
+/// The roles of training-step arguments and results (ARCHITECTURE.md §3).
+static constexpr StringLiteral kRoles[] = {
+    "param",      "opt_state",      "input",    "label",
+    "loss",       "loss_scale",     "growth_tracker", "found_inf"};
+
+static bool isKnownRole(StringRef role) {
+  return llvm::is_contained(kRoles, role);
+}
+
+static LogicalResult verifyNNAttribute(Operation *op, NamedAttribute attr,
+                                       StringRef where) {
+  if (attr.getName() != NNDialect::getRoleAttrName())
+    return op->emitError() << "unknown nn attribute '" << attr.getName()
+                           << "' on " << where;
+  auto role = dyn_cast<StringAttr>(attr.getValue());
+  if (!role)
+    return op->emitError() << "'nn.role' on " << where
+                           << " must be a string, got " << attr.getValue();
+  if (!isKnownRole(role.getValue()))
+    return op->emitError()
+           << "unknown nn.role \"" << role.getValue() << "\" on " << where
+           << "; expected one of \"param\", \"opt_state\", \"input\", "
+              "\"label\", \"loss\", \"loss_scale\", \"growth_tracker\", "
+              "\"found_inf\"";
+  return success();
+}
+
+LogicalResult NNDialect::verifyRegionArgAttribute(Operation *op, unsigned,
+                                                  unsigned argIndex,
+                                                  NamedAttribute attr) {
+  return verifyNNAttribute(op, attr,
+                           "argument #" + std::to_string(argIndex));
+}
+
+LogicalResult NNDialect::verifyRegionResultAttribute(Operation *op, unsigned,
+                                                     unsigned resultIndex,
+                                                     NamedAttribute attr) {
+  return verifyNNAttribute(op, attr, "result #" + std::to_string(resultIndex));
+}

@@ -1,0 +1,49 @@
+# -*- Python -*-
+# lit configuration for the amp test suite.
+
+import os
+import shutil
+import subprocess
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "AMP"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.amp_obj_root, "test")
+config.excludes = ["Inputs", "lib", "CMakeLists.txt", "lit.cfg.py",
+                   "lit.site.cfg.py"]
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+config.substitutions.append(("%amp_src_root", config.amp_src_root))
+config.substitutions.append(("%amp_obj_root", config.amp_obj_root))
+
+llvm_config.with_environment("PATH", config.amp_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+tool_dirs = [config.amp_tools_dir, config.llvm_tools_dir]
+llvm_config.add_tool_substitutions(["amp-opt"], tool_dirs)
+
+# GPU tests need a visible NVIDIA GPU, not just the toolkit: they are
+# reported as UNSUPPORTED elsewhere.
+def _has_gpu():
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return False
+    try:
+        out = subprocess.run([smi, "-L"], capture_output=True, text=True,
+                             timeout=20)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return out.returncode == 0 and "GPU" in out.stdout
+
+if _has_gpu():
+    config.available_features.add("cuda")
+
+if config.amp_sanitizers:
+    config.available_features.add("sanitizers")
+    # LeakSanitizer reports nothing useful for the JIT's deliberate leaks.
+    config.environment["ASAN_OPTIONS"] = "detect_leaks=0"
