@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what a fresh Debian 12 machine lacks to build and test amp:
+# Debian's LLVM/MLIR 22 packages, Ninja, CMake, GoogleTest and fmt. It is
+# idempotent: when everything is installed it does nothing (no apt-get update).
+# The CUDA toolkit is optional and never installed here; the CUDA backend is
+# built when /usr/local/cuda exists.
+set -euo pipefail
+
+PACKAGES=(
+  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libfmt-dev
+  ninja-build cmake g++ libgtest-dev python3
+)
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null |
+      grep -q "install ok installed"; then
+    missing+=("$pkg")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+echo "amp: installing missing packages: ${missing[*]}" >&2
+sudo=()
+if [[ $(id -u) -ne 0 ]]; then
+  sudo=(sudo)
+fi
+"${sudo[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq \
+  --no-install-recommends "${missing[@]}"

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds amp and runs the whole test suite (lit
+# tests, GoogleTest unit tests run through lit, docs freshness).
+#
+#   scripts/test.sh              the normal build in ./build
+#   scripts/test.sh --sanitize   an ASan+UBSan build in ./build-sanitize
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+
+cmake_args=()
+if [[ ${1:-} == --sanitize ]]; then
+  export AMP_BUILD_DIR=${AMP_BUILD_DIR:-$root/build-sanitize}
+  cmake_args=(-DAMP_ENABLE_SANITIZERS=ON)
+fi
+build=${AMP_BUILD_DIR:-$root/build}
+
+"$root/scripts/build.sh" "${cmake_args[@]}"
+ninja -C "$build" amp-doc AMPUnitTests
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+/usr/lib/llvm-22/bin/lit -sv "$build/test" 2>&1 | tee "$log" || status=$?
+
+# One summary line in the form CI reads: "N passed, N failed, N skipped".
+count() { sed -n "s/^ *$1: *\([0-9]*\).*/\1/p" "$log" | head -n 1; }
+passed=$(( $(count Passed || true) + $(count 'Expectedly Failed' || true) ))
+failed=$(( $(count Failed || true) + $(count 'Unexpectedly Passed' || true) \
+  + $(count Unresolved || true) + $(count 'Timed Out' || true) ))
+skipped=$(( $(count Unsupported || true) + $(count Skipped || true) \
+  + $(count Excluded || true) ))
+echo "lit: ${passed} passed, ${failed} failed, ${skipped} skipped"
+exit "$status"
