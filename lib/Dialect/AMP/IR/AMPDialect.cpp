@@ -34,8 +34,9 @@ Operation *AMPDialect::materializeConstant(OpBuilder &builder, Attribute value,
 LogicalResult AMPDialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attr) {
   if (attr.getName() != getPrecisionAttrName())
-    return op->emitError() << "unknown amp attribute '" << attr.getName()
-                           << "'";
+    return op->emitError() << "unknown amp attribute '"
+                           << attr.getName().getValue() << "'; the only amp "
+                           << "attribute is '" << getPrecisionAttrName() << "'";
   auto str = dyn_cast<StringAttr>(attr.getValue());
   if (!str || !llvm::is_contained({StringRef("f32"), StringRef("f16"),
                                     StringRef("bf16")},

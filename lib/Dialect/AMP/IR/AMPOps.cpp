@@ -31,17 +31,30 @@ bool CastOp::areCastCompatible(TypeRange inputs, TypeRange outputs) {
 // AutocastOp
 //===----------------------------------------------------------------------===//
 
+/// Formats a type list as `(t0, t1)`, or `()` when empty.
+static std::string fmtTypes(TypeRange types) {
+  std::string s = "(";
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(types, os);
+  os << ")";
+  return s;
+}
+
 LogicalResult AutocastOp::verify() {
   if (std::optional<Type> ct = getComputeType()) {
     if (!ct->isF16() && !ct->isBF16() && !ct->isF32())
       return emitOpError("compute_type must be f16, bf16 or f32, got ") << *ct;
   }
-  auto yield = cast<YieldOp>(getBody().front().getTerminator());
+  Block &body = getBody().front();
+  if (body.getNumArguments() != 0)
+    return emitOpError("body must not have arguments: the region uses values "
+                       "from above, got ")
+           << body.getNumArguments() << " argument(s)";
+  auto yield = cast<YieldOp>(body.getTerminator());
   if (yield.getValues().getTypes() != getResultTypes())
     return emitOpError("region yields ")
-           << yield.getValues().size() << " value(s) of type(s) "
-           << yield.getValues().getTypes() << " but the op has result type(s) "
-           << getResultTypes();
+           << fmtTypes(yield.getValues().getTypes())
+           << " but the op returns " << fmtTypes(getResultTypes());
   return success();
 }
 

@@ -1,7 +1,7 @@
 //===- NNDialect.cpp - nn dialect registration and attributes -------------===//
 //
 // Registers the nn ops and verifies the discardable `nn.role` attribute on
-// training-step arguments and results.
+// training-step arguments and results (and rejects nn attributes elsewhere).
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,8 +35,8 @@ static bool isKnownRole(StringRef role) {
 static LogicalResult verifyNNAttribute(Operation *op, NamedAttribute attr,
                                        StringRef where) {
   if (attr.getName() != NNDialect::getRoleAttrName())
-    return op->emitError() << "unknown nn attribute '" << attr.getName()
-                           << "' on " << where;
+    return op->emitError() << "unknown nn attribute '"
+                           << attr.getName().getValue() << "' on " << where;
   auto role = dyn_cast<StringAttr>(attr.getValue());
   if (!role)
     return op->emitError() << "'nn.role' on " << where
@@ -48,6 +48,16 @@ static LogicalResult verifyNNAttribute(Operation *op, NamedAttribute attr,
               "\"label\", \"loss\", \"loss_scale\", \"growth_tracker\", "
               "\"found_inf\"";
   return success();
+}
+
+LogicalResult NNDialect::verifyOperationAttribute(Operation *op,
+                                                  NamedAttribute attr) {
+  if (attr.getName() == getRoleAttrName())
+    return op->emitError() << "'" << getRoleAttrName()
+                           << "' belongs on function arguments and results, "
+                              "not on an operation";
+  return op->emitError() << "unknown nn attribute '"
+                         << attr.getName().getValue() << "' on an operation";
 }
 
 LogicalResult NNDialect::verifyRegionArgAttribute(Operation *op, unsigned,

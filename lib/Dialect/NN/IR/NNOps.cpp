@@ -17,6 +17,7 @@
 #include "llvm/ADT/SmallSet.h"
 
 #include <cmath>
+#include <sstream>
 
 using namespace mlir;
 using namespace amp::nn;
@@ -117,13 +118,25 @@ static LogicalResult verifyAccumulatorResult(Operation *op, Type operandElem,
   return success();
 }
 
-/// Rejects NaN and values below `lo` (or <= lo when `strict`).
+/// Formats an attribute value the way a user writes it: `0`, `0.9`, `1e-05`,
+/// `inf`, `nan`.
+static std::string fmtFloat(float v) {
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
+
+/// Rejects NaN, infinities (unless `allowInf`) and values below `lo` (or
+/// <= lo when `strict`).
 static LogicalResult checkAttrLowerBound(Operation *op, StringRef name,
-                                         float value, float lo, bool strict) {
+                                         float value, float lo, bool strict,
+                                         bool allowInf = false) {
   bool ok = strict ? value > lo : value >= lo;
-  if (!ok || std::isnan(value))
-    return op->emitOpError() << name << " must be " << (strict ? "> " : ">= ")
-                             << lo << ", got " << value;
+  if (!ok || std::isnan(value) || (!allowInf && std::isinf(value)))
+    return op->emitOpError()
+           << name << " must be " << (allowInf ? "" : "a finite value ")
+           << (strict ? "> " : ">= ") << fmtFloat(lo) << ", got "
+           << fmtFloat(value);
   return success();
 }
 
@@ -132,7 +145,8 @@ static LogicalResult checkAttrUnitInterval(Operation *op, StringRef name,
   bool ok = value >= 0.0f && (closedAbove ? value <= 1.0f : value < 1.0f);
   if (!ok)
     return op->emitOpError() << name << " must be in [0, 1"
-                             << (closedAbove ? "]" : ")") << ", got " << value;
+                             << (closedAbove ? "]" : ")") << ", got "
+                             << fmtFloat(value);
   return success();
 }
 
@@ -212,6 +226,15 @@ bool MatmulOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
 // Convolution geometry (conv2d and its gradients)
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// What the diagnostics call the convolution's input and filter: for the
+/// gradients one of them is the op's result.
+struct ConvNames {
+  StringRef input = "input";
+  StringRef filter = "filter";
+};
+} // namespace
+
 /// Output shape of an NCHW x OIHW convolution, with every check on the
 /// geometry attributes and on channel/group consistency.
 static FailureOr<Shape> inferConvOutputShape(Loc loc, ArrayRef<int64_t> in,
@@ -219,12 +242,17 @@ static FailureOr<Shape> inferConvOutputShape(Loc loc, ArrayRef<int64_t> in,
                                              ArrayRef<int64_t> strides,
                                              ArrayRef<int64_t> padding,
                                              ArrayRef<int64_t> dilation,
-                                             int64_t groups) {
+                                             int64_t groups,
+                                             ConvNames names = {}) {
   if (in.size() != 4)
-    return emitOptionalError(loc, "input must be rank 4 (NCHW), got ",
+    return emitOptionalError(loc, names.input, " must be rank 4 (NCHW), got ",
                              fmtShape(in));
   if (filter.size() != 4)
-    return emitOptionalError(loc, "filter must be rank 4 (OIHW), got ",
+    return emitOptionalError(loc, names.filter,
+                             " must be rank 4 (OIHW), got ", fmtShape(filter));
+  if (filter[2] < 1 || filter[3] < 1)
+    return emitOptionalError(loc, names.filter,
+                             " must have a kernel of at least 1x1, got ",
                              fmtShape(filter));
   if (strides.size() != 2 || llvm::any_of(strides, [](int64_t s) {
         return s <= 0;
@@ -250,9 +278,9 @@ static FailureOr<Shape> inferConvOutputShape(Loc loc, ArrayRef<int64_t> in,
                              " must divide the input channels (", c,
                              ") and the output channels (", o, ")");
   if (filter[1] * groups != c)
-    return emitOptionalError(loc, "filter has ", filter[1],
-                             " input channels per group but the input has ",
-                             c, " channels in ", groups, " group(s)");
+    return emitOptionalError(loc, names.filter, " has ", filter[1],
+                             " input channels per group but ", names.input,
+                             " has ", c, " channels in ", groups, " group(s)");
   Shape out = {in[0], o, 0, 0};
   for (int i = 0; i < 2; ++i) {
     int64_t padded = in[2 + i] + padding[i] + padding[2 + i];
@@ -292,10 +320,10 @@ bool Conv2DOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
 template <typename GradOp>
 static LogicalResult verifyConvGrad(GradOp op, ArrayRef<int64_t> inputShape,
                                     ArrayRef<int64_t> filterShape,
-                                    Type operandElem) {
+                                    Type operandElem, ConvNames names) {
   FailureOr<Shape> out = inferConvOutputShape(
       op.getLoc(), inputShape, filterShape, op.getStrides(), op.getPadding(),
-      op.getDilation(), op.getGroups());
+      op.getDilation(), op.getGroups(), names);
   if (failed(out))
     return failure();
   ArrayRef<int64_t> dy = op.getGradOutput().getType().getShape();
@@ -314,7 +342,8 @@ LogicalResult Conv2DGradInputOp::verify() {
     return failure();
   return verifyConvGrad(*this, getType().getShape(),
                         getFilter().getType().getShape(),
-                        getFilter().getType().getElementType());
+                        getFilter().getType().getElementType(),
+                        {"the result (input gradient)", "filter"});
 }
 
 LogicalResult Conv2DGradFilterOp::verify() {
@@ -324,7 +353,8 @@ LogicalResult Conv2DGradFilterOp::verify() {
     return failure();
   return verifyConvGrad(*this, getInput().getType().getShape(),
                         getType().getShape(),
-                        getInput().getType().getElementType());
+                        getInput().getType().getElementType(),
+                        {"input", "the result (filter gradient)"});
 }
 
 //===----------------------------------------------------------------------===//
@@ -730,8 +760,9 @@ ClipGradNormOp::inferReturnTypes(MLIRContext *ctx, Loc loc, Adaptor adaptor,
 }
 
 LogicalResult ClipGradNormOp::verify() {
+  // max_norm = inf is allowed: the op then only measures the norm.
   return checkAttrLowerBound(*this, "max_norm", getMaxNorm().convertToFloat(),
-                             0.0f, /*strict=*/true);
+                             0.0f, /*strict=*/true, /*allowInf=*/true);
 }
 
 #define GET_OP_CLASSES

@@ -53,8 +53,9 @@ def AMP_AutocastOp : AMP_Op<"autocast", [
     The ops in the region are assigned precisions as if the scope's settings
     were the global ones: with `enabled = false` every op inside stays f32
     (like `with torch.autocast(enabled=False)`), and `compute_type` (`f16` or
-    `bf16`) replaces the pipeline's low-precision type inside. The region
-    runs exactly once; it may use values from above and yields the results.
+    `bf16`; `f32` keeps the ops inside in f32) replaces the pipeline's
+    low-precision type inside. The region runs exactly once and has no
+    arguments: it uses values from above and yields the results.
 
     ```mlir
     %0 = amp.autocast enabled = false -> tensor<4x8xf32> {

@@ -34,8 +34,10 @@ def NN_Dialect : Dialect {
 
     Function arguments and results of a training step carry the discardable
     attribute `nn.role` (`"param"`, `"opt_state"`, `"input"`, `"label"`,
-    `"loss"`, `"loss_scale"`, `"growth_tracker"`, `"found_inf"`).
+    `"loss"`, `"loss_scale"`, `"growth_tracker"`, `"found_inf"`). No other
+    `nn.*` attribute exists, and `nn.role` is not valid on an operation.
   }];
+  let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
   let hasRegionResultAttrVerify = 1;
   let extraClassDeclaration = [{

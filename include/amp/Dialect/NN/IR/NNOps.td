@@ -431,8 +431,8 @@ def NN_CrossEntropyGradOp : NN_Op<"cross_entropy_grad", [InferTypeOpAdaptor]> {
 
 def NN_SgdUpdateOp : NN_Op<"sgd_update", [InferTypeOpAdaptor,
     AllTypesMatch<["param", "grad"]>,
-    TypesMatchWith<"momentum_buffer has the param's type", "param",
-                   "momentum_buffer", "$_self">]> {
+    OptionalTypesMatchWith<"momentum_buffer has the param's type", "param",
+                           "momentum_buffer", "$_self">]> {
   let summary = "SGD step with momentum, dampening, Nesterov and weight decay";
   let description = [{
     PyTorch's `torch.optim.SGD` step. With `g = grad + weight_decay * param`:
