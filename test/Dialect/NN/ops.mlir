@@ -1,0 +1,864 @@
+// RUN: amp-opt %s | amp-opt | FileCheck %s
+// RUN: amp-opt %s --mlir-print-op-generic | amp-opt | FileCheck %s
+// RUN: amp-opt %s -emit-bytecode | amp-opt | FileCheck %s
+
+// Round trip of every nn op and attribute form: custom form, generic form
+// and bytecode all print back to the same custom form.
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @add(
+// CHECK-SAME:    %[[A:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK:         %[[V0:.*]] = nn.add %[[A]], %[[B]] : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @add(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = nn.add %a, %b : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// CHECK-LABEL: func.func @add_broadcast_rank_extending(
+// CHECK-SAME:    %[[A:.*]]: tensor<2x4x8xf32>, %[[B:.*]]: tensor<8xf32>) -> tensor<2x4x8xf32>
+// CHECK:         %[[V0:.*]] = nn.add %[[A]], %[[B]] : (tensor<2x4x8xf32>, tensor<8xf32>) -> tensor<2x4x8xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @add_broadcast_rank_extending(%a: tensor<2x4x8xf32>, %b: tensor<8xf32>) -> tensor<2x4x8xf32> {
+  %0 = nn.add %a, %b : (tensor<2x4x8xf32>, tensor<8xf32>) -> tensor<2x4x8xf32>
+  return %0 : tensor<2x4x8xf32>
+}
+
+// CHECK-LABEL: func.func @add_broadcast_both_sides(
+// CHECK-SAME:    %[[A:.*]]: tensor<4x1xf32>, %[[B:.*]]: tensor<1x8xf32>) -> tensor<4x8xf32>
+// CHECK:         %[[V0:.*]] = nn.add %[[A]], %[[B]] : (tensor<4x1xf32>, tensor<1x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @add_broadcast_both_sides(%a: tensor<4x1xf32>, %b: tensor<1x8xf32>) -> tensor<4x8xf32> {
+  %0 = nn.add %a, %b : (tensor<4x1xf32>, tensor<1x8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// CHECK-LABEL: func.func @add_broadcast_lhs_lower_rank(
+// CHECK-SAME:    %[[A:.*]]: tensor<1x8xf32>, %[[B:.*]]: tensor<3x4x1xf32>) -> tensor<3x4x8xf32>
+// CHECK:         %[[V0:.*]] = nn.add %[[A]], %[[B]] : (tensor<1x8xf32>, tensor<3x4x1xf32>) -> tensor<3x4x8xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @add_broadcast_lhs_lower_rank(%a: tensor<1x8xf32>, %b: tensor<3x4x1xf32>) -> tensor<3x4x8xf32> {
+  %0 = nn.add %a, %b : (tensor<1x8xf32>, tensor<3x4x1xf32>) -> tensor<3x4x8xf32>
+  return %0 : tensor<3x4x8xf32>
+}
+
+// CHECK-LABEL: func.func @sub_scalar(
+// CHECK-SAME:    %[[A:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<f32>) -> tensor<4x8xf32>
+// CHECK:         %[[V0:.*]] = nn.sub %[[A]], %[[B]] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @sub_scalar(%a: tensor<4x8xf32>, %b: tensor<f32>) -> tensor<4x8xf32> {
+  %0 = nn.sub %a, %b : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// CHECK-LABEL: func.func @mul_f16(
+// CHECK-SAME:    %[[A:.*]]: tensor<4x8xf16>, %[[B:.*]]: tensor<4x8xf16>) -> tensor<4x8xf16>
+// CHECK:         %[[V0:.*]] = nn.mul %[[A]], %[[B]] : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xf16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @mul_f16(%a: tensor<4x8xf16>, %b: tensor<4x8xf16>) -> tensor<4x8xf16> {
+  %0 = nn.mul %a, %b : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xf16>
+  return %0 : tensor<4x8xf16>
+}
+
+// CHECK-LABEL: func.func @div_bf16(
+// CHECK-SAME:    %[[A:.*]]: tensor<4x8xbf16>, %[[B:.*]]: tensor<4x1xbf16>) -> tensor<4x8xbf16>
+// CHECK:         %[[V0:.*]] = nn.div %[[A]], %[[B]] : (tensor<4x8xbf16>, tensor<4x1xbf16>) -> tensor<4x8xbf16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @div_bf16(%a: tensor<4x8xbf16>, %b: tensor<4x1xbf16>) -> tensor<4x8xbf16> {
+  %0 = nn.div %a, %b : (tensor<4x8xbf16>, tensor<4x1xbf16>) -> tensor<4x8xbf16>
+  return %0 : tensor<4x8xbf16>
+}
+
+// CHECK-LABEL: func.func @neg(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK:         %[[V0:.*]] = nn.neg %[[X]] : tensor<4x8xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @neg(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = nn.neg %x : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// CHECK-LABEL: func.func @exp(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK:         %[[V0:.*]] = nn.exp %[[X]] : tensor<4x8xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @exp(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = nn.exp %x : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// CHECK-LABEL: func.func @log(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK:         %[[V0:.*]] = nn.log %[[X]] : tensor<4x8xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @log(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = nn.log %x : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// CHECK-LABEL: func.func @sqrt(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x8xf16>) -> tensor<4x8xf16>
+// CHECK:         %[[V0:.*]] = nn.sqrt %[[X]] : tensor<4x8xf16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @sqrt(%x: tensor<4x8xf16>) -> tensor<4x8xf16> {
+  %0 = nn.sqrt %x : tensor<4x8xf16>
+  return %0 : tensor<4x8xf16>
+}
+
+// CHECK-LABEL: func.func @rsqrt(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x8xbf16>) -> tensor<4x8xbf16>
+// CHECK:         %[[V0:.*]] = nn.rsqrt %[[X]] : tensor<4x8xbf16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @rsqrt(%x: tensor<4x8xbf16>) -> tensor<4x8xbf16> {
+  %0 = nn.rsqrt %x : tensor<4x8xbf16>
+  return %0 : tensor<4x8xbf16>
+}
+
+// CHECK-LABEL: func.func @tanh(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK:         %[[V0:.*]] = nn.tanh %[[X]] : tensor<4x8xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @tanh(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = nn.tanh %x : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// CHECK-LABEL: func.func @sigmoid(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK:         %[[V0:.*]] = nn.sigmoid %[[X]] : tensor<4x8xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @sigmoid(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = nn.sigmoid %x : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// CHECK-LABEL: func.func @relu(
+// CHECK-SAME:    %[[X:.*]]: tensor<f32>) -> tensor<f32>
+// CHECK:         %[[V0:.*]] = nn.relu %[[X]] : tensor<f32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @relu(%x: tensor<f32>) -> tensor<f32> {
+  %0 = nn.relu %x : tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// CHECK-LABEL: func.func @gelu(
+// CHECK-SAME:    %[[X:.*]]: tensor<2x3x4xf16>) -> tensor<2x3x4xf16>
+// CHECK:         %[[V0:.*]] = nn.gelu %[[X]] : tensor<2x3x4xf16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @gelu(%x: tensor<2x3x4xf16>) -> tensor<2x3x4xf16> {
+  %0 = nn.gelu %x : tensor<2x3x4xf16>
+  return %0 : tensor<2x3x4xf16>
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @matmul(
+// CHECK-SAME:    %[[A:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<8x16xf32>) -> tensor<4x16xf32>
+// CHECK:         %[[V0:.*]] = nn.matmul %[[A]], %[[B]] : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @matmul(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> tensor<4x16xf32> {
+  %0 = nn.matmul %a, %b : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  return %0 : tensor<4x16xf32>
+}
+
+// CHECK-LABEL: func.func @matmul_transpose_a(
+// CHECK-SAME:    %[[A:.*]]: tensor<8x4xf32>, %[[B:.*]]: tensor<8x16xf32>) -> tensor<4x16xf32>
+// CHECK:         %[[V0:.*]] = nn.matmul %[[A]], %[[B]] {transpose_a} : (tensor<8x4xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @matmul_transpose_a(%a: tensor<8x4xf32>, %b: tensor<8x16xf32>) -> tensor<4x16xf32> {
+  %0 = nn.matmul %a, %b {transpose_a} : (tensor<8x4xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  return %0 : tensor<4x16xf32>
+}
+
+// CHECK-LABEL: func.func @matmul_transpose_b(
+// CHECK-SAME:    %[[A:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<16x8xf32>) -> tensor<4x16xf32>
+// CHECK:         %[[V0:.*]] = nn.matmul %[[A]], %[[B]] {transpose_b} : (tensor<4x8xf32>, tensor<16x8xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @matmul_transpose_b(%a: tensor<4x8xf32>, %b: tensor<16x8xf32>) -> tensor<4x16xf32> {
+  %0 = nn.matmul %a, %b {transpose_b} : (tensor<4x8xf32>, tensor<16x8xf32>) -> tensor<4x16xf32>
+  return %0 : tensor<4x16xf32>
+}
+
+// CHECK-LABEL: func.func @matmul_transpose_both(
+// CHECK-SAME:    %[[A:.*]]: tensor<8x4xf32>, %[[B:.*]]: tensor<16x8xf32>) -> tensor<4x16xf32>
+// CHECK:         %[[V0:.*]] = nn.matmul %[[A]], %[[B]] {transpose_a, transpose_b} : (tensor<8x4xf32>, tensor<16x8xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @matmul_transpose_both(%a: tensor<8x4xf32>, %b: tensor<16x8xf32>) -> tensor<4x16xf32> {
+  %0 = nn.matmul %a, %b {transpose_a, transpose_b} : (tensor<8x4xf32>, tensor<16x8xf32>) -> tensor<4x16xf32>
+  return %0 : tensor<4x16xf32>
+}
+
+// CHECK-LABEL: func.func @matmul_batched(
+// CHECK-SAME:    %[[A:.*]]: tensor<2x4x8xf32>, %[[B:.*]]: tensor<2x8x16xf32>) -> tensor<2x4x16xf32>
+// CHECK:         %[[V0:.*]] = nn.matmul %[[A]], %[[B]] : (tensor<2x4x8xf32>, tensor<2x8x16xf32>) -> tensor<2x4x16xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @matmul_batched(%a: tensor<2x4x8xf32>, %b: tensor<2x8x16xf32>) -> tensor<2x4x16xf32> {
+  %0 = nn.matmul %a, %b : (tensor<2x4x8xf32>, tensor<2x8x16xf32>) -> tensor<2x4x16xf32>
+  return %0 : tensor<2x4x16xf32>
+}
+
+// CHECK-LABEL: func.func @matmul_broadcast_batch(
+// CHECK-SAME:    %[[A:.*]]: tensor<3x2x4x8xf32>, %[[B:.*]]: tensor<8x16xf32>) -> tensor<3x2x4x16xf32>
+// CHECK:         %[[V0:.*]] = nn.matmul %[[A]], %[[B]] : (tensor<3x2x4x8xf32>, tensor<8x16xf32>) -> tensor<3x2x4x16xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @matmul_broadcast_batch(%a: tensor<3x2x4x8xf32>, %b: tensor<8x16xf32>) -> tensor<3x2x4x16xf32> {
+  %0 = nn.matmul %a, %b : (tensor<3x2x4x8xf32>, tensor<8x16xf32>) -> tensor<3x2x4x16xf32>
+  return %0 : tensor<3x2x4x16xf32>
+}
+
+// CHECK-LABEL: func.func @matmul_broadcast_batch_both(
+// CHECK-SAME:    %[[A:.*]]: tensor<3x1x4x8xf32>, %[[B:.*]]: tensor<2x8x16xf32>) -> tensor<3x2x4x16xf32>
+// CHECK:         %[[V0:.*]] = nn.matmul %[[A]], %[[B]] : (tensor<3x1x4x8xf32>, tensor<2x8x16xf32>) -> tensor<3x2x4x16xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @matmul_broadcast_batch_both(%a: tensor<3x1x4x8xf32>, %b: tensor<2x8x16xf32>) -> tensor<3x2x4x16xf32> {
+  %0 = nn.matmul %a, %b : (tensor<3x1x4x8xf32>, tensor<2x8x16xf32>) -> tensor<3x2x4x16xf32>
+  return %0 : tensor<3x2x4x16xf32>
+}
+
+// CHECK-LABEL: func.func @matmul_batched_transpose_b(
+// CHECK-SAME:    %[[A:.*]]: tensor<2x4x8xbf16>, %[[B:.*]]: tensor<16x8xbf16>) -> tensor<2x4x16xbf16>
+// CHECK:         %[[V0:.*]] = nn.matmul %[[A]], %[[B]] {transpose_b} : (tensor<2x4x8xbf16>, tensor<16x8xbf16>) -> tensor<2x4x16xbf16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @matmul_batched_transpose_b(%a: tensor<2x4x8xbf16>, %b: tensor<16x8xbf16>) -> tensor<2x4x16xbf16> {
+  %0 = nn.matmul %a, %b {transpose_b} : (tensor<2x4x8xbf16>, tensor<16x8xbf16>) -> tensor<2x4x16xbf16>
+  return %0 : tensor<2x4x16xbf16>
+}
+
+// CHECK-LABEL: func.func @matmul_f16_f32_result(
+// CHECK-SAME:    %[[A:.*]]: tensor<32x64xf16>, %[[B:.*]]: tensor<128x64xf16>) -> tensor<32x128xf32>
+// CHECK:         %[[V0:.*]] = nn.matmul %[[A]], %[[B]] {transpose_b} : (tensor<32x64xf16>, tensor<128x64xf16>) -> tensor<32x128xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @matmul_f16_f32_result(%a: tensor<32x64xf16>, %b: tensor<128x64xf16>) -> tensor<32x128xf32> {
+  %0 = nn.matmul %a, %b {transpose_b} : (tensor<32x64xf16>, tensor<128x64xf16>) -> tensor<32x128xf32>
+  return %0 : tensor<32x128xf32>
+}
+
+// CHECK-LABEL: func.func @matmul_bf16_f32_result(
+// CHECK-SAME:    %[[A:.*]]: tensor<4x8xbf16>, %[[B:.*]]: tensor<8x16xbf16>) -> tensor<4x16xf32>
+// CHECK:         %[[V0:.*]] = nn.matmul %[[A]], %[[B]] : (tensor<4x8xbf16>, tensor<8x16xbf16>) -> tensor<4x16xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @matmul_bf16_f32_result(%a: tensor<4x8xbf16>, %b: tensor<8x16xbf16>) -> tensor<4x16xf32> {
+  %0 = nn.matmul %a, %b : (tensor<4x8xbf16>, tensor<8x16xbf16>) -> tensor<4x16xf32>
+  return %0 : tensor<4x16xf32>
+}
+
+// CHECK-LABEL: func.func @matmul_bf16(
+// CHECK-SAME:    %[[A:.*]]: tensor<4x8xbf16>, %[[B:.*]]: tensor<8x16xbf16>) -> tensor<4x16xbf16>
+// CHECK:         %[[V0:.*]] = nn.matmul %[[A]], %[[B]] : (tensor<4x8xbf16>, tensor<8x16xbf16>) -> tensor<4x16xbf16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @matmul_bf16(%a: tensor<4x8xbf16>, %b: tensor<8x16xbf16>) -> tensor<4x16xbf16> {
+  %0 = nn.matmul %a, %b : (tensor<4x8xbf16>, tensor<8x16xbf16>) -> tensor<4x16xbf16>
+  return %0 : tensor<4x16xbf16>
+}
+
+// CHECK-LABEL: func.func @conv2d(
+// CHECK-SAME:    %[[X:.*]]: tensor<8x3x32x32xf32>, %[[W:.*]]: tensor<16x3x3x3xf32>) -> tensor<8x16x30x30xf32>
+// CHECK:         %[[V0:.*]] = nn.conv2d %[[X]], %[[W]] : (tensor<8x3x32x32xf32>, tensor<16x3x3x3xf32>) -> tensor<8x16x30x30xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @conv2d(%x: tensor<8x3x32x32xf32>, %w: tensor<16x3x3x3xf32>) -> tensor<8x16x30x30xf32> {
+  %0 = nn.conv2d %x, %w : (tensor<8x3x32x32xf32>, tensor<16x3x3x3xf32>) -> tensor<8x16x30x30xf32>
+  return %0 : tensor<8x16x30x30xf32>
+}
+
+// CHECK-LABEL: func.func @conv2d_strides_padding(
+// CHECK-SAME:    %[[X:.*]]: tensor<8x3x32x32xf32>, %[[W:.*]]: tensor<16x3x3x3xf32>) -> tensor<8x16x16x16xf32>
+// CHECK:         %[[V0:.*]] = nn.conv2d %[[X]], %[[W]] {padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<8x3x32x32xf32>, tensor<16x3x3x3xf32>) -> tensor<8x16x16x16xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @conv2d_strides_padding(%x: tensor<8x3x32x32xf32>, %w: tensor<16x3x3x3xf32>) -> tensor<8x16x16x16xf32> {
+  %0 = nn.conv2d %x, %w {padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<8x3x32x32xf32>, tensor<16x3x3x3xf32>) -> tensor<8x16x16x16xf32>
+  return %0 : tensor<8x16x16x16xf32>
+}
+
+// CHECK-LABEL: func.func @conv2d_asymmetric(
+// CHECK-SAME:    %[[X:.*]]: tensor<1x3x10x12xf32>, %[[W:.*]]: tensor<4x3x3x5xf32>) -> tensor<1x4x5x4xf32>
+// CHECK:         %[[V0:.*]] = nn.conv2d %[[X]], %[[W]] {padding = array<i64: 0, 1, 1, 2>, strides = array<i64: 2, 3>} : (tensor<1x3x10x12xf32>, tensor<4x3x3x5xf32>) -> tensor<1x4x5x4xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @conv2d_asymmetric(%x: tensor<1x3x10x12xf32>, %w: tensor<4x3x3x5xf32>) -> tensor<1x4x5x4xf32> {
+  %0 = nn.conv2d %x, %w {padding = array<i64: 0, 1, 1, 2>, strides = array<i64: 2, 3>} : (tensor<1x3x10x12xf32>, tensor<4x3x3x5xf32>) -> tensor<1x4x5x4xf32>
+  return %0 : tensor<1x4x5x4xf32>
+}
+
+// CHECK-LABEL: func.func @conv2d_dilation(
+// CHECK-SAME:    %[[X:.*]]: tensor<1x3x16x16xf32>, %[[W:.*]]: tensor<4x3x3x3xf32>) -> tensor<1x4x12x12xf32>
+// CHECK:         %[[V0:.*]] = nn.conv2d %[[X]], %[[W]] {dilation = array<i64: 2, 2>} : (tensor<1x3x16x16xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x12x12xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @conv2d_dilation(%x: tensor<1x3x16x16xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x12x12xf32> {
+  %0 = nn.conv2d %x, %w {dilation = array<i64: 2, 2>} : (tensor<1x3x16x16xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x12x12xf32>
+  return %0 : tensor<1x4x12x12xf32>
+}
+
+// CHECK-LABEL: func.func @conv2d_groups(
+// CHECK-SAME:    %[[X:.*]]: tensor<2x8x8x8xf32>, %[[W:.*]]: tensor<16x2x3x3xf32>) -> tensor<2x16x8x8xf32>
+// CHECK:         %[[V0:.*]] = nn.conv2d %[[X]], %[[W]] {groups = 4 : i64, padding = array<i64: 1, 1, 1, 1>} : (tensor<2x8x8x8xf32>, tensor<16x2x3x3xf32>) -> tensor<2x16x8x8xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @conv2d_groups(%x: tensor<2x8x8x8xf32>, %w: tensor<16x2x3x3xf32>) -> tensor<2x16x8x8xf32> {
+  %0 = nn.conv2d %x, %w {groups = 4 : i64, padding = array<i64: 1, 1, 1, 1>} : (tensor<2x8x8x8xf32>, tensor<16x2x3x3xf32>) -> tensor<2x16x8x8xf32>
+  return %0 : tensor<2x16x8x8xf32>
+}
+
+// CHECK-LABEL: func.func @conv2d_depthwise(
+// CHECK-SAME:    %[[X:.*]]: tensor<2x8x8x8xf16>, %[[W:.*]]: tensor<8x1x3x3xf16>) -> tensor<2x8x6x6xf16>
+// CHECK:         %[[V0:.*]] = nn.conv2d %[[X]], %[[W]] {groups = 8 : i64} : (tensor<2x8x8x8xf16>, tensor<8x1x3x3xf16>) -> tensor<2x8x6x6xf16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @conv2d_depthwise(%x: tensor<2x8x8x8xf16>, %w: tensor<8x1x3x3xf16>) -> tensor<2x8x6x6xf16> {
+  %0 = nn.conv2d %x, %w {groups = 8 : i64} : (tensor<2x8x8x8xf16>, tensor<8x1x3x3xf16>) -> tensor<2x8x6x6xf16>
+  return %0 : tensor<2x8x6x6xf16>
+}
+
+// CHECK-LABEL: func.func @conv2d_f16_f32_result(
+// CHECK-SAME:    %[[X:.*]]: tensor<8x3x32x32xf16>, %[[W:.*]]: tensor<16x3x3x3xf16>) -> tensor<8x16x30x30xf32>
+// CHECK:         %[[V0:.*]] = nn.conv2d %[[X]], %[[W]] : (tensor<8x3x32x32xf16>, tensor<16x3x3x3xf16>) -> tensor<8x16x30x30xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @conv2d_f16_f32_result(%x: tensor<8x3x32x32xf16>, %w: tensor<16x3x3x3xf16>) -> tensor<8x16x30x30xf32> {
+  %0 = nn.conv2d %x, %w : (tensor<8x3x32x32xf16>, tensor<16x3x3x3xf16>) -> tensor<8x16x30x30xf32>
+  return %0 : tensor<8x16x30x30xf32>
+}
+
+// CHECK-LABEL: func.func @conv2d_kernel_equals_input(
+// CHECK-SAME:    %[[X:.*]]: tensor<1x1x5x5xf32>, %[[W:.*]]: tensor<2x1x5x5xf32>) -> tensor<1x2x1x1xf32>
+// CHECK:         %[[V0:.*]] = nn.conv2d %[[X]], %[[W]] : (tensor<1x1x5x5xf32>, tensor<2x1x5x5xf32>) -> tensor<1x2x1x1xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @conv2d_kernel_equals_input(%x: tensor<1x1x5x5xf32>, %w: tensor<2x1x5x5xf32>) -> tensor<1x2x1x1xf32> {
+  %0 = nn.conv2d %x, %w : (tensor<1x1x5x5xf32>, tensor<2x1x5x5xf32>) -> tensor<1x2x1x1xf32>
+  return %0 : tensor<1x2x1x1xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// Normalization and softmax
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @batch_norm(
+// CHECK-SAME:    %[[X:.*]]: tensor<8x16x4x4xf32>, %[[S:.*]]: tensor<16xf32>, %[[B:.*]]: tensor<16xf32>) -> (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>)
+// CHECK:         %[[Y:.*]], %[[MEAN:.*]], %[[INVSTD:.*]] = nn.batch_norm %[[X]], %[[S]], %[[B]] : (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>) -> (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>)
+// CHECK-NEXT:    return %[[Y]], %[[MEAN]], %[[INVSTD]]
+func.func @batch_norm(%x: tensor<8x16x4x4xf32>, %s: tensor<16xf32>, %b: tensor<16xf32>) -> (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>) {
+  %y, %mean, %invstd = nn.batch_norm %x, %s, %b : (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>) -> (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>)
+  return %y, %mean, %invstd : tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>
+}
+
+// f16 data with an f32 scale and an f16 bias; statistics are f32.
+// CHECK-LABEL: func.func @batch_norm_epsilon_2d_f16(
+// CHECK-SAME:    %[[X:.*]]: tensor<32x10xf16>, %[[S:.*]]: tensor<10xf32>, %[[B:.*]]: tensor<10xf16>) -> (tensor<32x10xf16>, tensor<10xf32>, tensor<10xf32>)
+// CHECK:         %[[Y:.*]], %[[MEAN:.*]], %[[INVSTD:.*]] = nn.batch_norm %[[X]], %[[S]], %[[B]] {epsilon = 1.000000e-03 : f32} : (tensor<32x10xf16>, tensor<10xf32>, tensor<10xf16>) -> (tensor<32x10xf16>, tensor<10xf32>, tensor<10xf32>)
+// CHECK-NEXT:    return %[[Y]], %[[MEAN]], %[[INVSTD]]
+func.func @batch_norm_epsilon_2d_f16(%x: tensor<32x10xf16>, %s: tensor<10xf32>, %b: tensor<10xf16>) -> (tensor<32x10xf16>, tensor<10xf32>, tensor<10xf32>) {
+  %y, %mean, %invstd = nn.batch_norm %x, %s, %b {epsilon = 1.000000e-03 : f32} : (tensor<32x10xf16>, tensor<10xf32>, tensor<10xf16>) -> (tensor<32x10xf16>, tensor<10xf32>, tensor<10xf32>)
+  return %y, %mean, %invstd : tensor<32x10xf16>, tensor<10xf32>, tensor<10xf32>
+}
+
+// CHECK-LABEL: func.func @layer_norm(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x16x32xf32>, %[[S:.*]]: tensor<32xf32>, %[[B:.*]]: tensor<32xf32>) -> (tensor<4x16x32xf32>, tensor<4x16xf32>, tensor<4x16xf32>)
+// CHECK:         %[[Y:.*]], %[[MEAN:.*]], %[[RSTD:.*]] = nn.layer_norm %[[X]], %[[S]], %[[B]] : (tensor<4x16x32xf32>, tensor<32xf32>, tensor<32xf32>) -> (tensor<4x16x32xf32>, tensor<4x16xf32>, tensor<4x16xf32>)
+// CHECK-NEXT:    return %[[Y]], %[[MEAN]], %[[RSTD]]
+func.func @layer_norm(%x: tensor<4x16x32xf32>, %s: tensor<32xf32>, %b: tensor<32xf32>) -> (tensor<4x16x32xf32>, tensor<4x16xf32>, tensor<4x16xf32>) {
+  %y, %mean, %rstd = nn.layer_norm %x, %s, %b : (tensor<4x16x32xf32>, tensor<32xf32>, tensor<32xf32>) -> (tensor<4x16x32xf32>, tensor<4x16xf32>, tensor<4x16xf32>)
+  return %y, %mean, %rstd : tensor<4x16x32xf32>, tensor<4x16xf32>, tensor<4x16xf32>
+}
+
+// CHECK-LABEL: func.func @layer_norm_axis_epsilon(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x16x32xbf16>, %[[S:.*]]: tensor<16x32xbf16>, %[[B:.*]]: tensor<16x32xf32>) -> (tensor<4x16x32xbf16>, tensor<4xf32>, tensor<4xf32>)
+// CHECK:         %[[Y:.*]], %[[MEAN:.*]], %[[RSTD:.*]] = nn.layer_norm %[[X]], %[[S]], %[[B]] {axis = 1 : i64, epsilon = 9.99999997E-7 : f32} : (tensor<4x16x32xbf16>, tensor<16x32xbf16>, tensor<16x32xf32>) -> (tensor<4x16x32xbf16>, tensor<4xf32>, tensor<4xf32>)
+// CHECK-NEXT:    return %[[Y]], %[[MEAN]], %[[RSTD]]
+func.func @layer_norm_axis_epsilon(%x: tensor<4x16x32xbf16>, %s: tensor<16x32xbf16>, %b: tensor<16x32xf32>) -> (tensor<4x16x32xbf16>, tensor<4xf32>, tensor<4xf32>) {
+  %y, %mean, %rstd = nn.layer_norm %x, %s, %b {axis = 1 : i64, epsilon = 9.99999997E-7 : f32} : (tensor<4x16x32xbf16>, tensor<16x32xbf16>, tensor<16x32xf32>) -> (tensor<4x16x32xbf16>, tensor<4xf32>, tensor<4xf32>)
+  return %y, %mean, %rstd : tensor<4x16x32xbf16>, tensor<4xf32>, tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @layer_norm_negative_axis(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x16x32xf32>, %[[S:.*]]: tensor<16x32xf32>, %[[B:.*]]: tensor<16x32xf32>) -> (tensor<4x16x32xf32>, tensor<4xf32>, tensor<4xf32>)
+// CHECK:         %[[Y:.*]], %[[MEAN:.*]], %[[RSTD:.*]] = nn.layer_norm %[[X]], %[[S]], %[[B]] {axis = -2 : i64} : (tensor<4x16x32xf32>, tensor<16x32xf32>, tensor<16x32xf32>) -> (tensor<4x16x32xf32>, tensor<4xf32>, tensor<4xf32>)
+// CHECK-NEXT:    return %[[Y]], %[[MEAN]], %[[RSTD]]
+func.func @layer_norm_negative_axis(%x: tensor<4x16x32xf32>, %s: tensor<16x32xf32>, %b: tensor<16x32xf32>) -> (tensor<4x16x32xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %y, %mean, %rstd = nn.layer_norm %x, %s, %b {axis = -2 : i64} : (tensor<4x16x32xf32>, tensor<16x32xf32>, tensor<16x32xf32>) -> (tensor<4x16x32xf32>, tensor<4xf32>, tensor<4xf32>)
+  return %y, %mean, %rstd : tensor<4x16x32xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @softmax(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x10xf32>) -> tensor<4x10xf32>
+// CHECK:         %[[V0:.*]] = nn.softmax %[[X]] : tensor<4x10xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @softmax(%x: tensor<4x10xf32>) -> tensor<4x10xf32> {
+  %0 = nn.softmax %x : tensor<4x10xf32>
+  return %0 : tensor<4x10xf32>
+}
+
+// CHECK-LABEL: func.func @softmax_axis(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x10xf16>) -> tensor<4x10xf16>
+// CHECK:         %[[V0:.*]] = nn.softmax %[[X]] {axis = 0 : i64} : tensor<4x10xf16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @softmax_axis(%x: tensor<4x10xf16>) -> tensor<4x10xf16> {
+  %0 = nn.softmax %x {axis = 0 : i64} : tensor<4x10xf16>
+  return %0 : tensor<4x10xf16>
+}
+
+// CHECK-LABEL: func.func @log_softmax(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x10xf32>) -> tensor<4x10xf32>
+// CHECK:         %[[V0:.*]] = nn.log_softmax %[[X]] : tensor<4x10xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @log_softmax(%x: tensor<4x10xf32>) -> tensor<4x10xf32> {
+  %0 = nn.log_softmax %x : tensor<4x10xf32>
+  return %0 : tensor<4x10xf32>
+}
+
+// CHECK-LABEL: func.func @log_softmax_axis(
+// CHECK-SAME:    %[[X:.*]]: tensor<2x4x10xbf16>) -> tensor<2x4x10xbf16>
+// CHECK:         %[[V0:.*]] = nn.log_softmax %[[X]] {axis = -2 : i64} : tensor<2x4x10xbf16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @log_softmax_axis(%x: tensor<2x4x10xbf16>) -> tensor<2x4x10xbf16> {
+  %0 = nn.log_softmax %x {axis = -2 : i64} : tensor<2x4x10xbf16>
+  return %0 : tensor<2x4x10xbf16>
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @reduce_sum(
+// CHECK-SAME:    %[[X:.*]]: tensor<32x10xf32>) -> tensor<10xf32>
+// CHECK:         %[[V0:.*]] = nn.reduce_sum %[[X]] [0] : (tensor<32x10xf32>) -> tensor<10xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @reduce_sum(%x: tensor<32x10xf32>) -> tensor<10xf32> {
+  %0 = nn.reduce_sum %x [0] : (tensor<32x10xf32>) -> tensor<10xf32>
+  return %0 : tensor<10xf32>
+}
+
+// CHECK-LABEL: func.func @reduce_sum_keep_dims(
+// CHECK-SAME:    %[[X:.*]]: tensor<32x10xf32>) -> tensor<1x10xf32>
+// CHECK:         %[[V0:.*]] = nn.reduce_sum %[[X]] [0] keep_dims : (tensor<32x10xf32>) -> tensor<1x10xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @reduce_sum_keep_dims(%x: tensor<32x10xf32>) -> tensor<1x10xf32> {
+  %0 = nn.reduce_sum %x [0] keep_dims : (tensor<32x10xf32>) -> tensor<1x10xf32>
+  return %0 : tensor<1x10xf32>
+}
+
+// CHECK-LABEL: func.func @reduce_sum_all_to_scalar(
+// CHECK-SAME:    %[[X:.*]]: tensor<32x10xf32>) -> tensor<f32>
+// CHECK:         %[[V0:.*]] = nn.reduce_sum %[[X]] [0, 1] : (tensor<32x10xf32>) -> tensor<f32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @reduce_sum_all_to_scalar(%x: tensor<32x10xf32>) -> tensor<f32> {
+  %0 = nn.reduce_sum %x [0, 1] : (tensor<32x10xf32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// CHECK-LABEL: func.func @reduce_mean(
+// CHECK-SAME:    %[[X:.*]]: tensor<2x3x4xf32>) -> tensor<2x4xf32>
+// CHECK:         %[[V0:.*]] = nn.reduce_mean %[[X]] [1] : (tensor<2x3x4xf32>) -> tensor<2x4xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @reduce_mean(%x: tensor<2x3x4xf32>) -> tensor<2x4xf32> {
+  %0 = nn.reduce_mean %x [1] : (tensor<2x3x4xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// CHECK-LABEL: func.func @reduce_mean_keep_dims_negative_axes(
+// CHECK-SAME:    %[[X:.*]]: tensor<2x3x4xf32>) -> tensor<1x3x1xf32>
+// CHECK:         %[[V0:.*]] = nn.reduce_mean %[[X]] [-1, 0] keep_dims : (tensor<2x3x4xf32>) -> tensor<1x3x1xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @reduce_mean_keep_dims_negative_axes(%x: tensor<2x3x4xf32>) -> tensor<1x3x1xf32> {
+  %0 = nn.reduce_mean %x [-1, 0] keep_dims : (tensor<2x3x4xf32>) -> tensor<1x3x1xf32>
+  return %0 : tensor<1x3x1xf32>
+}
+
+// CHECK-LABEL: func.func @reduce_max(
+// CHECK-SAME:    %[[X:.*]]: tensor<2x3x4xbf16>) -> tensor<2x3xbf16>
+// CHECK:         %[[V0:.*]] = nn.reduce_max %[[X]] [2] : (tensor<2x3x4xbf16>) -> tensor<2x3xbf16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @reduce_max(%x: tensor<2x3x4xbf16>) -> tensor<2x3xbf16> {
+  %0 = nn.reduce_max %x [2] : (tensor<2x3x4xbf16>) -> tensor<2x3xbf16>
+  return %0 : tensor<2x3xbf16>
+}
+
+// CHECK-LABEL: func.func @reduce_sum_f16_f32_result(
+// CHECK-SAME:    %[[X:.*]]: tensor<32x10xf16>) -> tensor<10xf32>
+// CHECK:         %[[V0:.*]] = nn.reduce_sum %[[X]] [0] : (tensor<32x10xf16>) -> tensor<10xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @reduce_sum_f16_f32_result(%x: tensor<32x10xf16>) -> tensor<10xf32> {
+  %0 = nn.reduce_sum %x [0] : (tensor<32x10xf16>) -> tensor<10xf32>
+  return %0 : tensor<10xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// Shape ops
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @reshape(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x8xf32>) -> tensor<2x16xf32>
+// CHECK:         %[[V0:.*]] = nn.reshape %[[X]] : tensor<4x8xf32> -> tensor<2x16xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @reshape(%x: tensor<4x8xf32>) -> tensor<2x16xf32> {
+  %0 = nn.reshape %x : tensor<4x8xf32> -> tensor<2x16xf32>
+  return %0 : tensor<2x16xf32>
+}
+
+// CHECK-LABEL: func.func @reshape_to_scalar(
+// CHECK-SAME:    %[[X:.*]]: tensor<1x1xf16>) -> tensor<f16>
+// CHECK:         %[[V0:.*]] = nn.reshape %[[X]] : tensor<1x1xf16> -> tensor<f16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @reshape_to_scalar(%x: tensor<1x1xf16>) -> tensor<f16> {
+  %0 = nn.reshape %x : tensor<1x1xf16> -> tensor<f16>
+  return %0 : tensor<f16>
+}
+
+// CHECK-LABEL: func.func @transpose(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x8xf32>) -> tensor<8x4xf32>
+// CHECK:         %[[V0:.*]] = nn.transpose %[[X]] [1, 0] : tensor<4x8xf32> -> tensor<8x4xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @transpose(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
+  %0 = nn.transpose %x [1, 0] : tensor<4x8xf32> -> tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+}
+
+// CHECK-LABEL: func.func @transpose_rank3(
+// CHECK-SAME:    %[[X:.*]]: tensor<2x3x4xbf16>) -> tensor<4x2x3xbf16>
+// CHECK:         %[[V0:.*]] = nn.transpose %[[X]] [2, 0, 1] : tensor<2x3x4xbf16> -> tensor<4x2x3xbf16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @transpose_rank3(%x: tensor<2x3x4xbf16>) -> tensor<4x2x3xbf16> {
+  %0 = nn.transpose %x [2, 0, 1] : tensor<2x3x4xbf16> -> tensor<4x2x3xbf16>
+  return %0 : tensor<4x2x3xbf16>
+}
+
+// CHECK-LABEL: func.func @broadcast_to(
+// CHECK-SAME:    %[[X:.*]]: tensor<8xf32>) -> tensor<4x8xf32>
+// CHECK:         %[[V0:.*]] = nn.broadcast_to %[[X]] : tensor<8xf32> -> tensor<4x8xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @broadcast_to(%x: tensor<8xf32>) -> tensor<4x8xf32> {
+  %0 = nn.broadcast_to %x : tensor<8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// CHECK-LABEL: func.func @broadcast_to_ones(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x1xf16>) -> tensor<2x4x8xf16>
+// CHECK:         %[[V0:.*]] = nn.broadcast_to %[[X]] : tensor<4x1xf16> -> tensor<2x4x8xf16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @broadcast_to_ones(%x: tensor<4x1xf16>) -> tensor<2x4x8xf16> {
+  %0 = nn.broadcast_to %x : tensor<4x1xf16> -> tensor<2x4x8xf16>
+  return %0 : tensor<2x4x8xf16>
+}
+
+//===----------------------------------------------------------------------===//
+// Embedding and loss
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @embedding(
+// CHECK-SAME:    %[[T:.*]]: tensor<100x16xf32>, %[[IDS:.*]]: tensor<8xi32>) -> tensor<8x16xf32>
+// CHECK:         %[[V0:.*]] = nn.embedding %[[T]], %[[IDS]] : (tensor<100x16xf32>, tensor<8xi32>) -> tensor<8x16xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @embedding(%t: tensor<100x16xf32>, %ids: tensor<8xi32>) -> tensor<8x16xf32> {
+  %0 = nn.embedding %t, %ids : (tensor<100x16xf32>, tensor<8xi32>) -> tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}
+
+// CHECK-LABEL: func.func @embedding_i64_ids_rank2(
+// CHECK-SAME:    %[[T:.*]]: tensor<100x16xbf16>, %[[IDS:.*]]: tensor<4x8xi64>) -> tensor<4x8x16xbf16>
+// CHECK:         %[[V0:.*]] = nn.embedding %[[T]], %[[IDS]] : (tensor<100x16xbf16>, tensor<4x8xi64>) -> tensor<4x8x16xbf16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @embedding_i64_ids_rank2(%t: tensor<100x16xbf16>, %ids: tensor<4x8xi64>) -> tensor<4x8x16xbf16> {
+  %0 = nn.embedding %t, %ids : (tensor<100x16xbf16>, tensor<4x8xi64>) -> tensor<4x8x16xbf16>
+  return %0 : tensor<4x8x16xbf16>
+}
+
+// CHECK-LABEL: func.func @cross_entropy(
+// CHECK-SAME:    %[[L:.*]]: tensor<32x10xf32>, %[[Y:.*]]: tensor<32xi32>) -> tensor<f32>
+// CHECK:         %[[V0:.*]] = nn.cross_entropy %[[L]], %[[Y]] : (tensor<32x10xf32>, tensor<32xi32>) -> tensor<f32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @cross_entropy(%l: tensor<32x10xf32>, %y: tensor<32xi32>) -> tensor<f32> {
+  %0 = nn.cross_entropy %l, %y : (tensor<32x10xf32>, tensor<32xi32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// CHECK-LABEL: func.func @cross_entropy_f16_rank3_i64(
+// CHECK-SAME:    %[[L:.*]]: tensor<4x8x10xf16>, %[[Y:.*]]: tensor<4x8xi64>) -> tensor<f32>
+// CHECK:         %[[V0:.*]] = nn.cross_entropy %[[L]], %[[Y]] : (tensor<4x8x10xf16>, tensor<4x8xi64>) -> tensor<f32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @cross_entropy_f16_rank3_i64(%l: tensor<4x8x10xf16>, %y: tensor<4x8xi64>) -> tensor<f32> {
+  %0 = nn.cross_entropy %l, %y : (tensor<4x8x10xf16>, tensor<4x8xi64>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+//===----------------------------------------------------------------------===//
+// Backward ops
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @grad_seed(
+// CHECK-SAME:    %[[LOSS:.*]]: tensor<f32>) -> tensor<f32>
+// CHECK:         %[[V0:.*]] = nn.grad_seed %[[LOSS]] : tensor<f32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @grad_seed(%loss: tensor<f32>) -> tensor<f32> {
+  %0 = nn.grad_seed %loss : tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// CHECK-LABEL: func.func @relu_grad(
+// CHECK-SAME:    %[[DY:.*]]: tensor<4x8xf32>, %[[X:.*]]: tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK:         %[[V0:.*]] = nn.relu_grad %[[DY]], %[[X]] : tensor<4x8xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @relu_grad(%dy: tensor<4x8xf32>, %x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = nn.relu_grad %dy, %x : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// CHECK-LABEL: func.func @gelu_grad(
+// CHECK-SAME:    %[[DY:.*]]: tensor<4x8xf16>, %[[X:.*]]: tensor<4x8xf16>) -> tensor<4x8xf16>
+// CHECK:         %[[V0:.*]] = nn.gelu_grad %[[DY]], %[[X]] : tensor<4x8xf16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @gelu_grad(%dy: tensor<4x8xf16>, %x: tensor<4x8xf16>) -> tensor<4x8xf16> {
+  %0 = nn.gelu_grad %dy, %x : tensor<4x8xf16>
+  return %0 : tensor<4x8xf16>
+}
+
+// CHECK-LABEL: func.func @softmax_grad(
+// CHECK-SAME:    %[[DY:.*]]: tensor<4x10xf32>, %[[Y:.*]]: tensor<4x10xf32>) -> tensor<4x10xf32>
+// CHECK:         %[[V0:.*]] = nn.softmax_grad %[[DY]], %[[Y]] : tensor<4x10xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @softmax_grad(%dy: tensor<4x10xf32>, %y: tensor<4x10xf32>) -> tensor<4x10xf32> {
+  %0 = nn.softmax_grad %dy, %y : tensor<4x10xf32>
+  return %0 : tensor<4x10xf32>
+}
+
+// CHECK-LABEL: func.func @softmax_grad_axis(
+// CHECK-SAME:    %[[DY:.*]]: tensor<4x10xf32>, %[[Y:.*]]: tensor<4x10xf32>) -> tensor<4x10xf32>
+// CHECK:         %[[V0:.*]] = nn.softmax_grad %[[DY]], %[[Y]] {axis = 0 : i64} : tensor<4x10xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @softmax_grad_axis(%dy: tensor<4x10xf32>, %y: tensor<4x10xf32>) -> tensor<4x10xf32> {
+  %0 = nn.softmax_grad %dy, %y {axis = 0 : i64} : tensor<4x10xf32>
+  return %0 : tensor<4x10xf32>
+}
+
+// CHECK-LABEL: func.func @layer_norm_grad(
+// CHECK-SAME:    %[[DY:.*]]: tensor<4x16x32xf32>, %[[X:.*]]: tensor<4x16x32xf32>, %[[MEAN:.*]]: tensor<4x16xf32>, %[[RSTD:.*]]: tensor<4x16xf32>, %[[S:.*]]: tensor<32xf32>) -> (tensor<4x16x32xf32>, tensor<32xf32>, tensor<32xf32>)
+// CHECK:         %[[DX:.*]], %[[DS:.*]], %[[DB:.*]] = nn.layer_norm_grad %[[DY]], %[[X]], %[[MEAN]], %[[RSTD]], %[[S]] : (tensor<4x16x32xf32>, tensor<4x16x32xf32>, tensor<4x16xf32>, tensor<4x16xf32>, tensor<32xf32>) -> (tensor<4x16x32xf32>, tensor<32xf32>, tensor<32xf32>)
+// CHECK-NEXT:    return %[[DX]], %[[DS]], %[[DB]]
+func.func @layer_norm_grad(%dy: tensor<4x16x32xf32>, %x: tensor<4x16x32xf32>, %mean: tensor<4x16xf32>, %rstd: tensor<4x16xf32>, %s: tensor<32xf32>) -> (tensor<4x16x32xf32>, tensor<32xf32>, tensor<32xf32>) {
+  %dx, %ds, %db = nn.layer_norm_grad %dy, %x, %mean, %rstd, %s : (tensor<4x16x32xf32>, tensor<4x16x32xf32>, tensor<4x16xf32>, tensor<4x16xf32>, tensor<32xf32>) -> (tensor<4x16x32xf32>, tensor<32xf32>, tensor<32xf32>)
+  return %dx, %ds, %db : tensor<4x16x32xf32>, tensor<32xf32>, tensor<32xf32>
+}
+
+// CHECK-LABEL: func.func @layer_norm_grad_axis(
+// CHECK-SAME:    %[[DY:.*]]: tensor<4x16x32xf16>, %[[X:.*]]: tensor<4x16x32xf16>, %[[MEAN:.*]]: tensor<4xf32>, %[[RSTD:.*]]: tensor<4xf32>, %[[S:.*]]: tensor<16x32xf32>) -> (tensor<4x16x32xf16>, tensor<16x32xf32>, tensor<16x32xf32>)
+// CHECK:         %[[DX:.*]], %[[DS:.*]], %[[DB:.*]] = nn.layer_norm_grad %[[DY]], %[[X]], %[[MEAN]], %[[RSTD]], %[[S]] {axis = 1 : i64} : (tensor<4x16x32xf16>, tensor<4x16x32xf16>, tensor<4xf32>, tensor<4xf32>, tensor<16x32xf32>) -> (tensor<4x16x32xf16>, tensor<16x32xf32>, tensor<16x32xf32>)
+// CHECK-NEXT:    return %[[DX]], %[[DS]], %[[DB]]
+func.func @layer_norm_grad_axis(%dy: tensor<4x16x32xf16>, %x: tensor<4x16x32xf16>, %mean: tensor<4xf32>, %rstd: tensor<4xf32>, %s: tensor<16x32xf32>) -> (tensor<4x16x32xf16>, tensor<16x32xf32>, tensor<16x32xf32>) {
+  %dx, %ds, %db = nn.layer_norm_grad %dy, %x, %mean, %rstd, %s {axis = 1 : i64} : (tensor<4x16x32xf16>, tensor<4x16x32xf16>, tensor<4xf32>, tensor<4xf32>, tensor<16x32xf32>) -> (tensor<4x16x32xf16>, tensor<16x32xf32>, tensor<16x32xf32>)
+  return %dx, %ds, %db : tensor<4x16x32xf16>, tensor<16x32xf32>, tensor<16x32xf32>
+}
+
+// CHECK-LABEL: func.func @batch_norm_grad(
+// CHECK-SAME:    %[[DY:.*]]: tensor<8x16x4x4xf32>, %[[X:.*]]: tensor<8x16x4x4xf32>, %[[MEAN:.*]]: tensor<16xf32>, %[[INVSTD:.*]]: tensor<16xf32>, %[[S:.*]]: tensor<16xf32>) -> (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>)
+// CHECK:         %[[DX:.*]], %[[DS:.*]], %[[DB:.*]] = nn.batch_norm_grad %[[DY]], %[[X]], %[[MEAN]], %[[INVSTD]], %[[S]] : (tensor<8x16x4x4xf32>, tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) -> (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>)
+// CHECK-NEXT:    return %[[DX]], %[[DS]], %[[DB]]
+func.func @batch_norm_grad(%dy: tensor<8x16x4x4xf32>, %x: tensor<8x16x4x4xf32>, %mean: tensor<16xf32>, %invstd: tensor<16xf32>, %s: tensor<16xf32>) -> (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>) {
+  %dx, %ds, %db = nn.batch_norm_grad %dy, %x, %mean, %invstd, %s : (tensor<8x16x4x4xf32>, tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) -> (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>)
+  return %dx, %ds, %db : tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>
+}
+
+// CHECK-LABEL: func.func @conv2d_grad_input(
+// CHECK-SAME:    %[[DY:.*]]: tensor<8x16x30x30xf32>, %[[W:.*]]: tensor<16x3x3x3xf32>) -> tensor<8x3x32x32xf32>
+// CHECK:         %[[V0:.*]] = nn.conv2d_grad_input %[[DY]], %[[W]] : (tensor<8x16x30x30xf32>, tensor<16x3x3x3xf32>) -> tensor<8x3x32x32xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @conv2d_grad_input(%dy: tensor<8x16x30x30xf32>, %w: tensor<16x3x3x3xf32>) -> tensor<8x3x32x32xf32> {
+  %0 = nn.conv2d_grad_input %dy, %w : (tensor<8x16x30x30xf32>, tensor<16x3x3x3xf32>) -> tensor<8x3x32x32xf32>
+  return %0 : tensor<8x3x32x32xf32>
+}
+
+// With stride 2 the input extent (32 or 31) is only known from the result
+// type; the f16 operands store an f32 result.
+// CHECK-LABEL: func.func @conv2d_grad_input_strided(
+// CHECK-SAME:    %[[DY:.*]]: tensor<8x16x16x16xf16>, %[[W:.*]]: tensor<16x3x3x3xf16>) -> tensor<8x3x32x32xf32>
+// CHECK:         %[[V0:.*]] = nn.conv2d_grad_input %[[DY]], %[[W]] {padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<8x16x16x16xf16>, tensor<16x3x3x3xf16>) -> tensor<8x3x32x32xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @conv2d_grad_input_strided(%dy: tensor<8x16x16x16xf16>, %w: tensor<16x3x3x3xf16>) -> tensor<8x3x32x32xf32> {
+  %0 = nn.conv2d_grad_input %dy, %w {padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<8x16x16x16xf16>, tensor<16x3x3x3xf16>) -> tensor<8x3x32x32xf32>
+  return %0 : tensor<8x3x32x32xf32>
+}
+
+// CHECK-LABEL: func.func @conv2d_grad_filter(
+// CHECK-SAME:    %[[DY:.*]]: tensor<8x16x30x30xf32>, %[[X:.*]]: tensor<8x3x32x32xf32>) -> tensor<16x3x3x3xf32>
+// CHECK:         %[[V0:.*]] = nn.conv2d_grad_filter %[[DY]], %[[X]] : (tensor<8x16x30x30xf32>, tensor<8x3x32x32xf32>) -> tensor<16x3x3x3xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @conv2d_grad_filter(%dy: tensor<8x16x30x30xf32>, %x: tensor<8x3x32x32xf32>) -> tensor<16x3x3x3xf32> {
+  %0 = nn.conv2d_grad_filter %dy, %x : (tensor<8x16x30x30xf32>, tensor<8x3x32x32xf32>) -> tensor<16x3x3x3xf32>
+  return %0 : tensor<16x3x3x3xf32>
+}
+
+// CHECK-LABEL: func.func @conv2d_grad_filter_groups_dilation(
+// CHECK-SAME:    %[[DY:.*]]: tensor<2x16x4x4xbf16>, %[[X:.*]]: tensor<2x8x8x8xbf16>) -> tensor<16x2x3x3xf32>
+// CHECK:         %[[V0:.*]] = nn.conv2d_grad_filter %[[DY]], %[[X]] {dilation = array<i64: 2, 2>, groups = 4 : i64} : (tensor<2x16x4x4xbf16>, tensor<2x8x8x8xbf16>) -> tensor<16x2x3x3xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @conv2d_grad_filter_groups_dilation(%dy: tensor<2x16x4x4xbf16>, %x: tensor<2x8x8x8xbf16>) -> tensor<16x2x3x3xf32> {
+  %0 = nn.conv2d_grad_filter %dy, %x {dilation = array<i64: 2, 2>, groups = 4 : i64} : (tensor<2x16x4x4xbf16>, tensor<2x8x8x8xbf16>) -> tensor<16x2x3x3xf32>
+  return %0 : tensor<16x2x3x3xf32>
+}
+
+// CHECK-LABEL: func.func @embedding_grad(
+// CHECK-SAME:    %[[DY:.*]]: tensor<8x16xf32>, %[[IDS:.*]]: tensor<8xi32>) -> tensor<100x16xf32>
+// CHECK:         %[[V0:.*]] = nn.embedding_grad %[[DY]], %[[IDS]] : (tensor<8x16xf32>, tensor<8xi32>) -> tensor<100x16xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @embedding_grad(%dy: tensor<8x16xf32>, %ids: tensor<8xi32>) -> tensor<100x16xf32> {
+  %0 = nn.embedding_grad %dy, %ids : (tensor<8x16xf32>, tensor<8xi32>) -> tensor<100x16xf32>
+  return %0 : tensor<100x16xf32>
+}
+
+// CHECK-LABEL: func.func @embedding_grad_f16_f32_result(
+// CHECK-SAME:    %[[DY:.*]]: tensor<4x8x16xf16>, %[[IDS:.*]]: tensor<4x8xi64>) -> tensor<100x16xf32>
+// CHECK:         %[[V0:.*]] = nn.embedding_grad %[[DY]], %[[IDS]] : (tensor<4x8x16xf16>, tensor<4x8xi64>) -> tensor<100x16xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @embedding_grad_f16_f32_result(%dy: tensor<4x8x16xf16>, %ids: tensor<4x8xi64>) -> tensor<100x16xf32> {
+  %0 = nn.embedding_grad %dy, %ids : (tensor<4x8x16xf16>, tensor<4x8xi64>) -> tensor<100x16xf32>
+  return %0 : tensor<100x16xf32>
+}
+
+// CHECK-LABEL: func.func @cross_entropy_grad(
+// CHECK-SAME:    %[[SEED:.*]]: tensor<f32>, %[[L:.*]]: tensor<32x10xf32>, %[[Y:.*]]: tensor<32xi32>) -> tensor<32x10xf32>
+// CHECK:         %[[V0:.*]] = nn.cross_entropy_grad %[[SEED]], %[[L]], %[[Y]] : (tensor<f32>, tensor<32x10xf32>, tensor<32xi32>) -> tensor<32x10xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @cross_entropy_grad(%seed: tensor<f32>, %l: tensor<32x10xf32>, %y: tensor<32xi32>) -> tensor<32x10xf32> {
+  %0 = nn.cross_entropy_grad %seed, %l, %y : (tensor<f32>, tensor<32x10xf32>, tensor<32xi32>) -> tensor<32x10xf32>
+  return %0 : tensor<32x10xf32>
+}
+
+// An f32 (scaled) seed with f16 logits: the gradient has the logits' type.
+// CHECK-LABEL: func.func @cross_entropy_grad_f16_logits(
+// CHECK-SAME:    %[[SEED:.*]]: tensor<f32>, %[[L:.*]]: tensor<32x10xf16>, %[[Y:.*]]: tensor<32xi64>) -> tensor<32x10xf16>
+// CHECK:         %[[V0:.*]] = nn.cross_entropy_grad %[[SEED]], %[[L]], %[[Y]] : (tensor<f32>, tensor<32x10xf16>, tensor<32xi64>) -> tensor<32x10xf16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @cross_entropy_grad_f16_logits(%seed: tensor<f32>, %l: tensor<32x10xf16>, %y: tensor<32xi64>) -> tensor<32x10xf16> {
+  %0 = nn.cross_entropy_grad %seed, %l, %y : (tensor<f32>, tensor<32x10xf16>, tensor<32xi64>) -> tensor<32x10xf16>
+  return %0 : tensor<32x10xf16>
+}
+
+//===----------------------------------------------------------------------===//
+// Optimizer ops
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @sgd_update(
+// CHECK-SAME:    %[[P:.*]]: tensor<64x128xf32>, %[[G:.*]]: tensor<64x128xf32>) -> tensor<64x128xf32>
+// CHECK:         %[[NEW_PARAM:.*]] = nn.sgd_update %[[P]], %[[G]] {lr = 1.000000e-01 : f32} : tensor<64x128xf32>
+// CHECK-NEXT:    return %[[NEW_PARAM]]
+func.func @sgd_update(%p: tensor<64x128xf32>, %g: tensor<64x128xf32>) -> tensor<64x128xf32> {
+  %new_param = nn.sgd_update %p, %g {lr = 1.000000e-01 : f32} : tensor<64x128xf32>
+  return %new_param : tensor<64x128xf32>
+}
+
+// CHECK-LABEL: func.func @sgd_update_weight_decay(
+// CHECK-SAME:    %[[P:.*]]: tensor<64x128xf32>, %[[G:.*]]: tensor<64x128xf32>) -> tensor<64x128xf32>
+// CHECK:         %[[NEW_PARAM:.*]] = nn.sgd_update %[[P]], %[[G]] {lr = 1.000000e-01 : f32, weight_decay = 5.000000e-04 : f32} : tensor<64x128xf32>
+// CHECK-NEXT:    return %[[NEW_PARAM]]
+func.func @sgd_update_weight_decay(%p: tensor<64x128xf32>, %g: tensor<64x128xf32>) -> tensor<64x128xf32> {
+  %new_param = nn.sgd_update %p, %g {lr = 1.000000e-01 : f32, weight_decay = 5.000000e-04 : f32} : tensor<64x128xf32>
+  return %new_param : tensor<64x128xf32>
+}
+
+// CHECK-LABEL: func.func @sgd_update_momentum(
+// CHECK-SAME:    %[[P:.*]]: tensor<64x128xf32>, %[[G:.*]]: tensor<64x128xf32>, %[[M:.*]]: tensor<64x128xf32>) -> (tensor<64x128xf32>, tensor<64x128xf32>)
+// CHECK:         %[[NEW_PARAM:.*]], %[[NEW_MOMENTUM_BUFFER:.*]] = nn.sgd_update %[[P]], %[[G]], %[[M]] {lr = 1.000000e-01 : f32, momentum = 0.899999976 : f32} : tensor<64x128xf32>
+// CHECK-NEXT:    return %[[NEW_PARAM]], %[[NEW_MOMENTUM_BUFFER]]
+func.func @sgd_update_momentum(%p: tensor<64x128xf32>, %g: tensor<64x128xf32>, %m: tensor<64x128xf32>) -> (tensor<64x128xf32>, tensor<64x128xf32>) {
+  %new_param, %new_momentum_buffer = nn.sgd_update %p, %g, %m {lr = 1.000000e-01 : f32, momentum = 0.899999976 : f32} : tensor<64x128xf32>
+  return %new_param, %new_momentum_buffer : tensor<64x128xf32>, tensor<64x128xf32>
+}
+
+// CHECK-LABEL: func.func @sgd_update_momentum_dampening(
+// CHECK-SAME:    %[[P:.*]]: tensor<64x128xf32>, %[[G:.*]]: tensor<64x128xf32>, %[[M:.*]]: tensor<64x128xf32>) -> (tensor<64x128xf32>, tensor<64x128xf32>)
+// CHECK:         %[[NEW_PARAM:.*]], %[[NEW_MOMENTUM_BUFFER:.*]] = nn.sgd_update %[[P]], %[[G]], %[[M]] {dampening = 1.000000e-01 : f32, lr = 0.00999999977 : f32, momentum = 0.899999976 : f32, weight_decay = 9.99999974E-5 : f32} : tensor<64x128xf32>
+// CHECK-NEXT:    return %[[NEW_PARAM]], %[[NEW_MOMENTUM_BUFFER]]
+func.func @sgd_update_momentum_dampening(%p: tensor<64x128xf32>, %g: tensor<64x128xf32>, %m: tensor<64x128xf32>) -> (tensor<64x128xf32>, tensor<64x128xf32>) {
+  %new_param, %new_momentum_buffer = nn.sgd_update %p, %g, %m {dampening = 1.000000e-01 : f32, lr = 0.00999999977 : f32, momentum = 0.899999976 : f32, weight_decay = 9.99999974E-5 : f32} : tensor<64x128xf32>
+  return %new_param, %new_momentum_buffer : tensor<64x128xf32>, tensor<64x128xf32>
+}
+
+// CHECK-LABEL: func.func @sgd_update_nesterov(
+// CHECK-SAME:    %[[P:.*]]: tensor<10xbf16>, %[[G:.*]]: tensor<10xbf16>, %[[M:.*]]: tensor<10xbf16>) -> (tensor<10xbf16>, tensor<10xbf16>)
+// CHECK:         %[[NEW_PARAM:.*]], %[[NEW_MOMENTUM_BUFFER:.*]] = nn.sgd_update %[[P]], %[[G]], %[[M]] {lr = 1.000000e-01 : f32, momentum = 0.899999976 : f32, nesterov} : tensor<10xbf16>
+// CHECK-NEXT:    return %[[NEW_PARAM]], %[[NEW_MOMENTUM_BUFFER]]
+func.func @sgd_update_nesterov(%p: tensor<10xbf16>, %g: tensor<10xbf16>, %m: tensor<10xbf16>) -> (tensor<10xbf16>, tensor<10xbf16>) {
+  %new_param, %new_momentum_buffer = nn.sgd_update %p, %g, %m {lr = 1.000000e-01 : f32, momentum = 0.899999976 : f32, nesterov} : tensor<10xbf16>
+  return %new_param, %new_momentum_buffer : tensor<10xbf16>, tensor<10xbf16>
+}
+
+// CHECK-LABEL: func.func @adam_update(
+// CHECK-SAME:    %[[P:.*]]: tensor<64x128xf32>, %[[G:.*]]: tensor<64x128xf32>, %[[M:.*]]: tensor<64x128xf32>, %[[V:.*]]: tensor<64x128xf32>, %[[STEP:.*]]: tensor<f32>) -> (tensor<64x128xf32>, tensor<64x128xf32>, tensor<64x128xf32>, tensor<f32>)
+// CHECK:         %[[NEW_PARAM:.*]], %[[NEW_EXP_AVG:.*]], %[[NEW_EXP_AVG_SQ:.*]], %[[NEW_STEP:.*]] = nn.adam_update %[[P]], %[[G]], %[[M]], %[[V]], %[[STEP]] {lr = 1.000000e-03 : f32} : tensor<64x128xf32>
+// CHECK-NEXT:    return %[[NEW_PARAM]], %[[NEW_EXP_AVG]], %[[NEW_EXP_AVG_SQ]], %[[NEW_STEP]]
+func.func @adam_update(%p: tensor<64x128xf32>, %g: tensor<64x128xf32>, %m: tensor<64x128xf32>, %v: tensor<64x128xf32>, %step: tensor<f32>) -> (tensor<64x128xf32>, tensor<64x128xf32>, tensor<64x128xf32>, tensor<f32>) {
+  %new_param, %new_exp_avg, %new_exp_avg_sq, %new_step = nn.adam_update %p, %g, %m, %v, %step {lr = 1.000000e-03 : f32} : tensor<64x128xf32>
+  return %new_param, %new_exp_avg, %new_exp_avg_sq, %new_step : tensor<64x128xf32>, tensor<64x128xf32>, tensor<64x128xf32>, tensor<f32>
+}
+
+// CHECK-LABEL: func.func @adam_update_all_attributes(
+// CHECK-SAME:    %[[P:.*]]: tensor<8xf16>, %[[G:.*]]: tensor<8xf16>, %[[M:.*]]: tensor<8xf16>, %[[V:.*]]: tensor<8xf16>, %[[STEP:.*]]: tensor<f32>) -> (tensor<8xf16>, tensor<8xf16>, tensor<8xf16>, tensor<f32>)
+// CHECK:         %[[NEW_PARAM:.*]], %[[NEW_EXP_AVG:.*]], %[[NEW_EXP_AVG_SQ:.*]], %[[NEW_STEP:.*]] = nn.adam_update %[[P]], %[[G]], %[[M]], %[[V]], %[[STEP]] {beta1 = 8.000000e-01 : f32, beta2 = 9.900000e-01 : f32, eps = 9.99999997E-7 : f32, lr = 2.000000e-03 : f32, weight_decay = 0.000000e+00 : f32} : tensor<8xf16>
+// CHECK-NEXT:    return %[[NEW_PARAM]], %[[NEW_EXP_AVG]], %[[NEW_EXP_AVG_SQ]], %[[NEW_STEP]]
+func.func @adam_update_all_attributes(%p: tensor<8xf16>, %g: tensor<8xf16>, %m: tensor<8xf16>, %v: tensor<8xf16>, %step: tensor<f32>) -> (tensor<8xf16>, tensor<8xf16>, tensor<8xf16>, tensor<f32>) {
+  %new_param, %new_exp_avg, %new_exp_avg_sq, %new_step = nn.adam_update %p, %g, %m, %v, %step {beta1 = 8.000000e-01 : f32, beta2 = 9.900000e-01 : f32, eps = 9.99999997E-7 : f32, lr = 2.000000e-03 : f32, weight_decay = 0.000000e+00 : f32} : tensor<8xf16>
+  return %new_param, %new_exp_avg, %new_exp_avg_sq, %new_step : tensor<8xf16>, tensor<8xf16>, tensor<8xf16>, tensor<f32>
+}
+
+// CHECK-LABEL: func.func @clip_grad_norm(
+// CHECK-SAME:    %[[G:.*]]: tensor<64x128xf32>) -> (tensor<64x128xf32>, tensor<f32>)
+// CHECK:         %[[CLIPPED:.*]], %[[TOTAL_NORM:.*]] = nn.clip_grad_norm %[[G]] {max_norm = 1.000000e+00 : f32} : tensor<64x128xf32>
+// CHECK-NEXT:    return %[[CLIPPED]], %[[TOTAL_NORM]]
+func.func @clip_grad_norm(%g: tensor<64x128xf32>) -> (tensor<64x128xf32>, tensor<f32>) {
+  %clipped, %total_norm = nn.clip_grad_norm %g {max_norm = 1.000000e+00 : f32} : tensor<64x128xf32>
+  return %clipped, %total_norm : tensor<64x128xf32>, tensor<f32>
+}
+
+// CHECK-LABEL: func.func @clip_grad_norm_several(
+// CHECK-SAME:    %[[G0:.*]]: tensor<64x128xf32>, %[[G1:.*]]: tensor<128xf16>, %[[G2:.*]]: tensor<10x128xbf16>) -> (tensor<64x128xf32>, tensor<128xf16>, tensor<10x128xbf16>, tensor<f32>)
+// CHECK:         %[[C:.*]]:3, %[[N:.*]] = nn.clip_grad_norm %[[G0]], %[[G1]], %[[G2]] {max_norm = 5.000000e+00 : f32} : tensor<64x128xf32>, tensor<128xf16>, tensor<10x128xbf16>
+// CHECK-NEXT:    return %[[C]]#0, %[[C]]#1, %[[C]]#2, %[[N]]
+func.func @clip_grad_norm_several(%g0: tensor<64x128xf32>, %g1: tensor<128xf16>, %g2: tensor<10x128xbf16>) -> (tensor<64x128xf32>, tensor<128xf16>, tensor<10x128xbf16>, tensor<f32>) {
+  %clipped:3, %total_norm = nn.clip_grad_norm %g0, %g1, %g2 {max_norm = 5.000000e+00 : f32} : tensor<64x128xf32>, tensor<128xf16>, tensor<10x128xbf16>
+  return %clipped#0, %clipped#1, %clipped#2, %total_norm : tensor<64x128xf32>, tensor<128xf16>, tensor<10x128xbf16>, tensor<f32>
+}
+
+// max_norm = inf only measures the norm.
+// CHECK-LABEL: func.func @clip_grad_norm_infinite_max_norm(
+// CHECK-SAME:    %[[G:.*]]: tensor<64x128xf32>) -> (tensor<64x128xf32>, tensor<f32>)
+// CHECK:         %[[CLIPPED:.*]], %[[TOTAL_NORM:.*]] = nn.clip_grad_norm %[[G]] {max_norm = 0x7F800000 : f32} : tensor<64x128xf32>
+// CHECK-NEXT:    return %[[CLIPPED]], %[[TOTAL_NORM]]
+func.func @clip_grad_norm_infinite_max_norm(%g: tensor<64x128xf32>) -> (tensor<64x128xf32>, tensor<f32>) {
+  %clipped, %total_norm = nn.clip_grad_norm %g {max_norm = 0x7F800000 : f32} : tensor<64x128xf32>
+  return %clipped, %total_norm : tensor<64x128xf32>, tensor<f32>
+}
+
+//===----------------------------------------------------------------------===//
+// Written forms
+//===----------------------------------------------------------------------===//
+
+// Attributes as a user writes them print in MLIR's float syntax.
+// CHECK-LABEL: func.func @written_float_attributes(
+// CHECK-SAME:    %[[P:.*]]: tensor<64x128xf32>, %[[G:.*]]: tensor<64x128xf32>, %[[M:.*]]: tensor<64x128xf32>) -> (tensor<64x128xf32>, tensor<64x128xf32>)
+// CHECK:         %[[P1:.*]], %[[M1:.*]] = nn.sgd_update %[[P]], %[[G]], %[[M]] {lr = 1.000000e-01 : f32, momentum = 0.899999976 : f32} : tensor<64x128xf32>
+// CHECK-NEXT:    return %[[P1]], %[[M1]]
+func.func @written_float_attributes(%p: tensor<64x128xf32>, %g: tensor<64x128xf32>, %m: tensor<64x128xf32>) -> (tensor<64x128xf32>, tensor<64x128xf32>) {
+  %p1, %m1 = nn.sgd_update %p, %g, %m {lr = 0.1 : f32, momentum = 0.9 : f32} : tensor<64x128xf32>
+  return %p1, %m1 : tensor<64x128xf32>, tensor<64x128xf32>
+}
+
+// Attributes equal to their defaults are not printed.
+// CHECK-LABEL: func.func @default_attributes_elided(
+// CHECK-SAME:    %[[X:.*]]: tensor<8x3x32x32xf32>, %[[W:.*]]: tensor<16x3x3x3xf32>, %[[S:.*]]: tensor<3xf32>) -> (tensor<8x16x30x30xf32>, tensor<8x3x32x32xf32>)
+// CHECK:         %[[C:.*]] = nn.conv2d %[[X]], %[[W]] : (tensor<8x3x32x32xf32>, tensor<16x3x3x3xf32>) -> tensor<8x16x30x30xf32>
+// CHECK-NEXT:    %[[BN:.*]], %{{.*}}, %{{.*}} = nn.batch_norm %[[X]], %[[S]], %[[S]] : (tensor<8x3x32x32xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<8x3x32x32xf32>, tensor<3xf32>, tensor<3xf32>)
+// CHECK-NEXT:    return %[[C]], %[[BN]]
+func.func @default_attributes_elided(%x: tensor<8x3x32x32xf32>, %w: tensor<16x3x3x3xf32>, %s: tensor<3xf32>) -> (tensor<8x16x30x30xf32>, tensor<8x3x32x32xf32>) {
+  %0 = nn.conv2d %x, %w {strides = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, dilation = array<i64: 1, 1>, groups = 1 : i64} : (tensor<8x3x32x32xf32>, tensor<16x3x3x3xf32>) -> tensor<8x16x30x30xf32>
+  %1:3 = nn.batch_norm %x, %s, %s {epsilon = 1.0e-5 : f32} : (tensor<8x3x32x32xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<8x3x32x32xf32>, tensor<3xf32>, tensor<3xf32>)
+  return %0, %1#0 : tensor<8x16x30x30xf32>, tensor<8x3x32x32xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// nn.role
+//===----------------------------------------------------------------------===//
+
+// Every training-step role, on arguments and results.
+// CHECK-LABEL: func.func @roles(
+// CHECK-SAME:    %[[W:.*]]: tensor<64x128xf32> {nn.role = "param"}, %[[M:.*]]: tensor<64x128xf32> {nn.role = "opt_state"}, %[[X:.*]]: tensor<32x64xf32> {nn.role = "input"}, %[[Y:.*]]: tensor<32xi32> {nn.role = "label"}, %[[SCALE:.*]]: tensor<f32> {nn.role = "loss_scale"}, %[[GROWTH:.*]]: tensor<i32> {nn.role = "growth_tracker"}, %[[FOUND:.*]]: tensor<i1> {nn.role = "found_inf"}) -> (tensor<64x128xf32> {nn.role = "param"}, tensor<f32> {nn.role = "loss"})
+// CHECK-NEXT:    return %[[W]], %[[SCALE]]
+func.func @roles(%w: tensor<64x128xf32> {nn.role = "param"}, %m: tensor<64x128xf32> {nn.role = "opt_state"}, %x: tensor<32x64xf32> {nn.role = "input"}, %y: tensor<32xi32> {nn.role = "label"}, %scale: tensor<f32> {nn.role = "loss_scale"}, %growth: tensor<i32> {nn.role = "growth_tracker"}, %found: tensor<i1> {nn.role = "found_inf"}) -> (tensor<64x128xf32> {nn.role = "param"}, tensor<f32> {nn.role = "loss"}) {
+  return %w, %scale : tensor<64x128xf32>, tensor<f32>
+}
