@@ -1,0 +1,1149 @@
+// RUN: amp-opt %s -split-input-file -verify-diagnostics
+
+// One case per verifier error of the nn dialect (NNOps.cpp, NNDialect.cpp
+// and the ODS constraints of NNOps.td).
+
+//===----------------------------------------------------------------------===//
+// ODS type constraints
+//===----------------------------------------------------------------------===//
+
+func.func @dynamic_shape(%x: tensor<?x8xf32>) {
+  // expected-error @+1 {{'nn.relu' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type values, but got 'tensor<?x8xf32>'}}
+  %0 = nn.relu %x : tensor<?x8xf32>
+  return
+}
+
+// -----
+
+func.func @unranked(%x: tensor<*xf32>) {
+  // expected-error @+1 {{'nn.exp' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type values, but got 'tensor<*xf32>'}}
+  %0 = "nn.exp"(%x) : (tensor<*xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @integer_data(%a: tensor<4xi32>, %b: tensor<4xi32>) {
+  // expected-error @+1 {{'nn.add' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type values, but got 'tensor<4xi32>'}}
+  %0 = nn.add %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @f64_data(%a: tensor<4x4xf64>) {
+  // expected-error @+1 {{'nn.matmul' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type values, but got 'tensor<4x4xf64>'}}
+  %0 = nn.matmul %a, %a : (tensor<4x4xf64>, tensor<4x4xf64>) -> tensor<4x4xf64>
+  return
+}
+
+// -----
+
+func.func @float_ids(%t: tensor<10x4xf32>, %ids: tensor<3xf32>) {
+  // expected-error @+1 {{'nn.embedding' op operand #1 must be statically shaped tensor of 32-bit signless integer or 64-bit signless integer values, but got 'tensor<3xf32>'}}
+  %0 = nn.embedding %t, %ids : (tensor<10x4xf32>, tensor<3xf32>) -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @f16_loss(%l: tensor<4x10xf32>, %y: tensor<4xi32>) {
+  // expected-error @+1 {{'nn.cross_entropy' op result #0 must be 0D tensor of 32-bit float values, but got 'tensor<f16>'}}
+  %0 = nn.cross_entropy %l, %y : (tensor<4x10xf32>, tensor<4xi32>) -> tensor<f16>
+  return
+}
+
+// -----
+
+func.func @non_scalar_grad_loss(%s: tensor<1xf32>, %l: tensor<4x10xf32>, %y: tensor<4xi32>) {
+  // expected-error @+1 {{'nn.cross_entropy_grad' op operand #0 must be 0D tensor of 32-bit float or 16-bit float or bfloat16 type values, but got 'tensor<1xf32>'}}
+  %0 = nn.cross_entropy_grad %s, %l, %y : (tensor<1xf32>, tensor<4x10xf32>, tensor<4xi32>) -> tensor<4x10xf32>
+  return
+}
+
+// -----
+
+func.func @f16_statistics(%dy: tensor<4x8xf32>, %x: tensor<4x8xf32>, %m: tensor<4xf16>, %s: tensor<8xf32>) {
+  // expected-error @+1 {{'nn.layer_norm_grad' op operand #2 must be statically shaped tensor of 32-bit float values, but got 'tensor<4xf16>'}}
+  %0:3 = nn.layer_norm_grad %dy, %x, %m, %m, %s : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4xf16>, tensor<4xf16>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+func.func @f16_step(%p: tensor<8xf32>, %step: tensor<f16>) {
+  // expected-error @+1 {{'nn.adam_update' op operand #4 must be 0D tensor of 32-bit float values, but got 'tensor<f16>'}}
+  %0:4 = "nn.adam_update"(%p, %p, %p, %p, %step) {lr = 1.0e-3 : f32} : (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<f16>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<f16>)
+  return
+}
+
+// -----
+
+func.func @missing_required_attribute(%p: tensor<8xf32>) {
+  // expected-error @+1 {{'nn.sgd_update' op requires attribute 'lr'}}
+  %0 = nn.sgd_update %p, %p : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @wrong_attribute_type(%p: tensor<8xf32>) {
+  // expected-error @+1 {{'nn.sgd_update' op attribute 'lr' failed to satisfy constraint: 32-bit float attribute}}
+  %0 = nn.sgd_update %p, %p {lr = 0.1 : f64} : tensor<8xf32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @binary_element_types(%a: tensor<4xf32>, %b: tensor<4xf16>) {
+  // expected-error @+2 {{lhs and rhs must have the same element type, got 'f32' and 'f16'}}
+  // expected-error @+1 {{'nn.add' op failed to infer returned types}}
+  %0 = nn.add %a, %b : (tensor<4xf32>, tensor<4xf16>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @binary_not_broadcastable(%a: tensor<4x8xf32>, %b: tensor<4xf32>) {
+  // expected-error @+2 {{operand shapes [4, 8] and [4] are not broadcast-compatible}}
+  // expected-error @+1 {{'nn.mul' op failed to infer returned types}}
+  %0 = nn.mul %a, %b : (tensor<4x8xf32>, tensor<4xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @binary_wrong_result_shape(%a: tensor<4x1xf32>, %b: tensor<8xf32>) {
+  // expected-error @+2 {{'nn.sub' op inferred type(s) 'tensor<4x8xf32>' are incompatible with return type(s) of operation 'tensor<4x1xf32>'}}
+  // expected-error @+1 {{'nn.sub' op failed to infer returned types}}
+  %0 = nn.sub %a, %b : (tensor<4x1xf32>, tensor<8xf32>) -> tensor<4x1xf32>
+  return
+}
+
+// -----
+
+// Elementwise ops do not accumulate: f16 operands give an f16 result.
+func.func @binary_f32_result_of_f16(%a: tensor<4xf16>, %b: tensor<4xf16>) {
+  // expected-error @+2 {{'nn.div' op inferred type(s) 'tensor<4xf16>' are incompatible with return type(s) of operation 'tensor<4xf32>'}}
+  // expected-error @+1 {{'nn.div' op failed to infer returned types}}
+  %0 = nn.div %a, %b : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @unary_type_change(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'nn.tanh' op requires the same type for all operands and results}}
+  %0 = "nn.tanh"(%x) : (tensor<4xf32>) -> tensor<4xf16>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// nn.matmul
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @matmul_rank1(%a: tensor<8xf32>, %b: tensor<8x4xf32>) {
+  // expected-error @+2 {{operands must have rank >= 2, got lhs [8] and rhs [8, 4]}}
+  // expected-error @+1 {{'nn.matmul' op failed to infer returned types}}
+  %0 = nn.matmul %a, %b : (tensor<8xf32>, tensor<8x4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_element_types(%a: tensor<4x8xf16>, %b: tensor<8x4xbf16>) {
+  // expected-error @+2 {{lhs and rhs must have the same element type, got 'f16' and 'bf16'}}
+  // expected-error @+1 {{'nn.matmul' op failed to infer returned types}}
+  %0 = nn.matmul %a, %b : (tensor<4x8xf16>, tensor<8x4xbf16>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_k_mismatch(%a: tensor<4x8xf32>, %b: tensor<16x4xf32>) {
+  // expected-error @+2 {{contraction dimensions differ: lhs [4, 8] has K = 8 but rhs [16, 4] has K = 16}}
+  // expected-error @+1 {{'nn.matmul' op failed to infer returned types}}
+  %0 = nn.matmul %a, %b : (tensor<4x8xf32>, tensor<16x4xf32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_k_mismatch_transposed(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) {
+  // expected-error @+2 {{contraction dimensions differ: lhs [4, 8] (transposed) has K = 4 but rhs [4, 8] (transposed) has K = 8}}
+  // expected-error @+1 {{'nn.matmul' op failed to infer returned types}}
+  %0 = nn.matmul %a, %b {transpose_a, transpose_b} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<8x4xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_batch_mismatch(%a: tensor<2x4x8xf32>, %b: tensor<3x8x4xf32>) {
+  // expected-error @+2 {{batch dimensions [2] and [3] are not broadcast-compatible}}
+  // expected-error @+1 {{'nn.matmul' op failed to infer returned types}}
+  %0 = nn.matmul %a, %b : (tensor<2x4x8xf32>, tensor<3x8x4xf32>) -> tensor<2x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_wrong_result_shape(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) {
+  // expected-error @+2 {{'nn.matmul' op inferred type(s) 'tensor<4x16xf32>' are incompatible with return type(s) of operation 'tensor<16x4xf32>'}}
+  // expected-error @+1 {{'nn.matmul' op failed to infer returned types}}
+  %0 = nn.matmul %a, %b : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<16x4xf32>
+  return
+}
+
+// -----
+
+// The result is the operands' element type or f32, nothing else.
+func.func @matmul_f16_to_bf16(%a: tensor<4x8xf16>, %b: tensor<8x16xf16>) {
+  // expected-error @+2 {{'nn.matmul' op inferred type(s) 'tensor<4x16xf16>' are incompatible with return type(s) of operation 'tensor<4x16xbf16>'}}
+  // expected-error @+1 {{'nn.matmul' op failed to infer returned types}}
+  %0 = nn.matmul %a, %b : (tensor<4x8xf16>, tensor<8x16xf16>) -> tensor<4x16xbf16>
+  return
+}
+
+// -----
+
+// An f32 matmul cannot store a low-precision result: that is an amp.cast.
+func.func @matmul_f32_to_f16(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) {
+  // expected-error @+2 {{'nn.matmul' op inferred type(s) 'tensor<4x16xf32>' are incompatible with return type(s) of operation 'tensor<4x16xf16>'}}
+  // expected-error @+1 {{'nn.matmul' op failed to infer returned types}}
+  %0 = nn.matmul %a, %b : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf16>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// nn.conv2d geometry
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @conv_input_rank(%x: tensor<3x32x32xf32>, %w: tensor<16x3x3x3xf32>) {
+  // expected-error @+2 {{input must be rank 4 (NCHW), got [3, 32, 32]}}
+  // expected-error @+1 {{'nn.conv2d' op failed to infer returned types}}
+  %0 = nn.conv2d %x, %w : (tensor<3x32x32xf32>, tensor<16x3x3x3xf32>) -> tensor<16x30x30xf32>
+  return
+}
+
+// -----
+
+func.func @conv_filter_rank(%x: tensor<1x3x32x32xf32>, %w: tensor<16x3x3xf32>) {
+  // expected-error @+2 {{filter must be rank 4 (OIHW), got [16, 3, 3]}}
+  // expected-error @+1 {{'nn.conv2d' op failed to infer returned types}}
+  %0 = nn.conv2d %x, %w : (tensor<1x3x32x32xf32>, tensor<16x3x3xf32>) -> tensor<1x16x30x30xf32>
+  return
+}
+
+// -----
+
+func.func @conv_empty_kernel(%x: tensor<1x1x4x4xf32>, %w: tensor<1x1x0x3xf32>) {
+  // expected-error @+2 {{filter must have a kernel of at least 1x1, got [1, 1, 0, 3]}}
+  // expected-error @+1 {{'nn.conv2d' op failed to infer returned types}}
+  %0 = nn.conv2d %x, %w : (tensor<1x1x4x4xf32>, tensor<1x1x0x3xf32>) -> tensor<1x1x5x2xf32>
+  return
+}
+
+// -----
+
+func.func @conv_strides_count(%x: tensor<1x3x32x32xf32>, %w: tensor<16x3x3x3xf32>) {
+  // expected-error @+2 {{strides must be 2 positive values, got [1, 1, 1]}}
+  // expected-error @+1 {{'nn.conv2d' op failed to infer returned types}}
+  %0 = nn.conv2d %x, %w {strides = array<i64: 1, 1, 1>} : (tensor<1x3x32x32xf32>, tensor<16x3x3x3xf32>) -> tensor<1x16x30x30xf32>
+  return
+}
+
+// -----
+
+func.func @conv_zero_stride(%x: tensor<1x3x32x32xf32>, %w: tensor<16x3x3x3xf32>) {
+  // expected-error @+2 {{strides must be 2 positive values, got [0, 1]}}
+  // expected-error @+1 {{'nn.conv2d' op failed to infer returned types}}
+  %0 = nn.conv2d %x, %w {strides = array<i64: 0, 1>} : (tensor<1x3x32x32xf32>, tensor<16x3x3x3xf32>) -> tensor<1x16x30x30xf32>
+  return
+}
+
+// -----
+
+func.func @conv_negative_dilation(%x: tensor<1x3x32x32xf32>, %w: tensor<16x3x3x3xf32>) {
+  // expected-error @+2 {{dilation must be 2 positive values, got [1, -1]}}
+  // expected-error @+1 {{'nn.conv2d' op failed to infer returned types}}
+  %0 = nn.conv2d %x, %w {dilation = array<i64: 1, -1>} : (tensor<1x3x32x32xf32>, tensor<16x3x3x3xf32>) -> tensor<1x16x30x30xf32>
+  return
+}
+
+// -----
+
+func.func @conv_padding_count(%x: tensor<1x3x32x32xf32>, %w: tensor<16x3x3x3xf32>) {
+  // expected-error @+2 {{padding must be 4 non-negative values [top, left, bottom, right], got [1, 1]}}
+  // expected-error @+1 {{'nn.conv2d' op failed to infer returned types}}
+  %0 = nn.conv2d %x, %w {padding = array<i64: 1, 1>} : (tensor<1x3x32x32xf32>, tensor<16x3x3x3xf32>) -> tensor<1x16x32x32xf32>
+  return
+}
+
+// -----
+
+func.func @conv_negative_padding(%x: tensor<1x3x32x32xf32>, %w: tensor<16x3x3x3xf32>) {
+  // expected-error @+2 {{padding must be 4 non-negative values [top, left, bottom, right], got [0, 0, -1, 0]}}
+  // expected-error @+1 {{'nn.conv2d' op failed to infer returned types}}
+  %0 = nn.conv2d %x, %w {padding = array<i64: 0, 0, -1, 0>} : (tensor<1x3x32x32xf32>, tensor<16x3x3x3xf32>) -> tensor<1x16x29x30xf32>
+  return
+}
+
+// -----
+
+func.func @conv_zero_groups(%x: tensor<1x4x8x8xf32>, %w: tensor<4x4x3x3xf32>) {
+  // expected-error @+2 {{groups must be positive, got 0}}
+  // expected-error @+1 {{'nn.conv2d' op failed to infer returned types}}
+  %0 = nn.conv2d %x, %w {groups = 0 : i64} : (tensor<1x4x8x8xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_groups_do_not_divide_channels(%x: tensor<1x6x8x8xf32>, %w: tensor<8x2x3x3xf32>) {
+  // expected-error @+2 {{groups = 4 must divide the input channels (6) and the output channels (8)}}
+  // expected-error @+1 {{'nn.conv2d' op failed to infer returned types}}
+  %0 = nn.conv2d %x, %w {groups = 4 : i64} : (tensor<1x6x8x8xf32>, tensor<8x2x3x3xf32>) -> tensor<1x8x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_groups_do_not_divide_output_channels(%x: tensor<1x8x8x8xf32>, %w: tensor<6x2x3x3xf32>) {
+  // expected-error @+2 {{groups = 4 must divide the input channels (8) and the output channels (6)}}
+  // expected-error @+1 {{'nn.conv2d' op failed to infer returned types}}
+  %0 = nn.conv2d %x, %w {groups = 4 : i64} : (tensor<1x8x8x8xf32>, tensor<6x2x3x3xf32>) -> tensor<1x6x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_channel_mismatch(%x: tensor<1x3x32x32xf32>, %w: tensor<16x4x3x3xf32>) {
+  // expected-error @+2 {{filter has 4 input channels per group but input has 3 channels in 1 group(s)}}
+  // expected-error @+1 {{'nn.conv2d' op failed to infer returned types}}
+  %0 = nn.conv2d %x, %w : (tensor<1x3x32x32xf32>, tensor<16x4x3x3xf32>) -> tensor<1x16x30x30xf32>
+  return
+}
+
+// -----
+
+func.func @conv_group_channel_mismatch(%x: tensor<1x8x8x8xf32>, %w: tensor<8x8x3x3xf32>) {
+  // expected-error @+2 {{filter has 8 input channels per group but input has 8 channels in 2 group(s)}}
+  // expected-error @+1 {{'nn.conv2d' op failed to infer returned types}}
+  %0 = nn.conv2d %x, %w {groups = 2 : i64} : (tensor<1x8x8x8xf32>, tensor<8x8x3x3xf32>) -> tensor<1x8x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_kernel_too_large(%x: tensor<1x3x4x4xf32>, %w: tensor<8x3x5x3xf32>) {
+  // expected-error @+2 {{dilated kernel extent 5 exceeds the padded input extent 4 in spatial dimension 0}}
+  // expected-error @+1 {{'nn.conv2d' op failed to infer returned types}}
+  %0 = nn.conv2d %x, %w : (tensor<1x3x4x4xf32>, tensor<8x3x5x3xf32>) -> tensor<1x8x0x2xf32>
+  return
+}
+
+// -----
+
+func.func @conv_dilated_kernel_too_large(%x: tensor<1x3x8x8xf32>, %w: tensor<8x3x3x3xf32>) {
+  // expected-error @+2 {{dilated kernel extent 9 exceeds the padded input extent 8 in spatial dimension 1}}
+  // expected-error @+1 {{'nn.conv2d' op failed to infer returned types}}
+  %0 = nn.conv2d %x, %w {dilation = array<i64: 1, 4>} : (tensor<1x3x8x8xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x6x0xf32>
+  return
+}
+
+// -----
+
+func.func @conv_element_types(%x: tensor<1x3x8x8xf16>, %w: tensor<8x3x3x3xf32>) {
+  // expected-error @+2 {{input and filter must have the same element type, got 'f16' and 'f32'}}
+  // expected-error @+1 {{'nn.conv2d' op failed to infer returned types}}
+  %0 = nn.conv2d %x, %w : (tensor<1x3x8x8xf16>, tensor<8x3x3x3xf32>) -> tensor<1x8x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_wrong_result_shape(%x: tensor<1x3x8x8xf32>, %w: tensor<8x3x3x3xf32>) {
+  // expected-error @+2 {{'nn.conv2d' op inferred type(s) 'tensor<1x8x4x4xf32>' are incompatible with return type(s) of operation 'tensor<1x8x6x6xf32>'}}
+  // expected-error @+1 {{'nn.conv2d' op failed to infer returned types}}
+  %0 = nn.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x3x8x8xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_bf16_to_f16(%x: tensor<1x3x8x8xbf16>, %w: tensor<8x3x3x3xbf16>) {
+  // expected-error @+2 {{'nn.conv2d' op inferred type(s) 'tensor<1x8x6x6xbf16>' are incompatible with return type(s) of operation 'tensor<1x8x6x6xf16>'}}
+  // expected-error @+1 {{'nn.conv2d' op failed to infer returned types}}
+  %0 = nn.conv2d %x, %w : (tensor<1x3x8x8xbf16>, tensor<8x3x3x3xbf16>) -> tensor<1x8x6x6xf16>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Convolution gradients
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @conv_grad_input_shape_mismatch(%dy: tensor<1x8x5x5xf32>, %w: tensor<8x3x3x3xf32>) {
+  // expected-error @+1 {{'nn.conv2d_grad_input' op grad_output has shape [1, 8, 5, 5] but the forward convolution of input [1, 3, 8, 8] with filter [8, 3, 3, 3] produces [1, 8, 6, 6]}}
+  %0 = nn.conv2d_grad_input %dy, %w : (tensor<1x8x5x5xf32>, tensor<8x3x3x3xf32>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @conv_grad_filter_shape_mismatch(%dy: tensor<1x8x6x6xf32>, %x: tensor<1x3x8x8xf32>) {
+  // expected-error @+1 {{'nn.conv2d_grad_filter' op grad_output has shape [1, 8, 6, 6] but the forward convolution of input [1, 3, 8, 8] with filter [8, 3, 5, 5] produces [1, 8, 4, 4]}}
+  %0 = nn.conv2d_grad_filter %dy, %x : (tensor<1x8x6x6xf32>, tensor<1x3x8x8xf32>) -> tensor<8x3x5x5xf32>
+  return
+}
+
+// -----
+
+func.func @conv_grad_input_result_rank(%dy: tensor<1x8x6x6xf32>, %w: tensor<8x3x3x3xf32>) {
+  // expected-error @+1 {{the result (input gradient) must be rank 4 (NCHW), got [3, 8, 8]}}
+  %0 = nn.conv2d_grad_input %dy, %w : (tensor<1x8x6x6xf32>, tensor<8x3x3x3xf32>) -> tensor<3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @conv_grad_filter_channels(%dy: tensor<1x8x6x6xf32>, %x: tensor<1x3x8x8xf32>) {
+  // expected-error @+1 {{the result (filter gradient) has 4 input channels per group but input has 3 channels in 1 group(s)}}
+  %0 = nn.conv2d_grad_filter %dy, %x : (tensor<1x8x6x6xf32>, tensor<1x3x8x8xf32>) -> tensor<8x4x3x3xf32>
+  return
+}
+
+// -----
+
+func.func @conv_grad_input_geometry(%dy: tensor<1x8x6x6xf32>, %w: tensor<8x3x3x3xf32>) {
+  // expected-error @+1 {{strides must be 2 positive values, got [-1, 1]}}
+  %0 = nn.conv2d_grad_input %dy, %w {strides = array<i64: -1, 1>} : (tensor<1x8x6x6xf32>, tensor<8x3x3x3xf32>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @conv_grad_input_element_types(%dy: tensor<1x8x6x6xf16>, %w: tensor<8x3x3x3xf32>) {
+  // expected-error @+1 {{grad_output and filter must have the same element type, got 'f16' and 'f32'}}
+  %0 = nn.conv2d_grad_input %dy, %w : (tensor<1x8x6x6xf16>, tensor<8x3x3x3xf32>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @conv_grad_filter_element_types(%dy: tensor<1x8x6x6xbf16>, %x: tensor<1x3x8x8xf16>) {
+  // expected-error @+1 {{grad_output and input must have the same element type, got 'bf16' and 'f16'}}
+  %0 = nn.conv2d_grad_filter %dy, %x : (tensor<1x8x6x6xbf16>, tensor<1x3x8x8xf16>) -> tensor<8x3x3x3xf32>
+  return
+}
+
+// -----
+
+func.func @conv_grad_input_f16_to_bf16(%dy: tensor<1x8x6x6xf16>, %w: tensor<8x3x3x3xf16>) {
+  // expected-error @+1 {{'nn.conv2d_grad_input' op result element type must be 'f16' or f32 (f32 accumulation), got 'bf16'}}
+  %0 = nn.conv2d_grad_input %dy, %w : (tensor<1x8x6x6xf16>, tensor<8x3x3x3xf16>) -> tensor<1x3x8x8xbf16>
+  return
+}
+
+// -----
+
+func.func @conv_grad_filter_f32_to_f16(%dy: tensor<1x8x6x6xf32>, %x: tensor<1x3x8x8xf32>) {
+  // expected-error @+1 {{'nn.conv2d_grad_filter' op result element type must be 'f32' or f32 (f32 accumulation), got 'f16'}}
+  %0 = nn.conv2d_grad_filter %dy, %x : (tensor<1x8x6x6xf32>, tensor<1x3x8x8xf32>) -> tensor<8x3x3x3xf16>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Normalization
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @batch_norm_rank1(%x: tensor<16xf32>, %s: tensor<16xf32>) {
+  // expected-error @+2 {{input must have rank >= 2 (N, C, ...), got [16]}}
+  // expected-error @+1 {{'nn.batch_norm' op failed to infer returned types}}
+  %0:3 = nn.batch_norm %x, %s, %s : (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>)
+  return
+}
+
+// -----
+
+func.func @batch_norm_scale_shape(%x: tensor<8x16x4x4xf32>, %s: tensor<4xf32>, %b: tensor<16xf32>) {
+  // expected-error @+2 {{scale must have shape [16] ([C]), got [4]}}
+  // expected-error @+1 {{'nn.batch_norm' op failed to infer returned types}}
+  %0:3 = nn.batch_norm %x, %s, %b : (tensor<8x16x4x4xf32>, tensor<4xf32>, tensor<16xf32>) -> (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>)
+  return
+}
+
+// -----
+
+func.func @batch_norm_bias_shape(%x: tensor<8x16x4x4xf32>, %s: tensor<16xf32>, %b: tensor<1x16xf32>) {
+  // expected-error @+2 {{bias must have shape [16] ([C]), got [1, 16]}}
+  // expected-error @+1 {{'nn.batch_norm' op failed to infer returned types}}
+  %0:3 = nn.batch_norm %x, %s, %b : (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<1x16xf32>) -> (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>)
+  return
+}
+
+// -----
+
+func.func @batch_norm_scale_element_type(%x: tensor<8x16xf16>, %s: tensor<16xbf16>, %b: tensor<16xf16>) {
+  // expected-error @+2 {{scale element type must be f32 or the input's ('f16'), got 'bf16'}}
+  // expected-error @+1 {{'nn.batch_norm' op failed to infer returned types}}
+  %0:3 = nn.batch_norm %x, %s, %b : (tensor<8x16xf16>, tensor<16xbf16>, tensor<16xf16>) -> (tensor<8x16xf16>, tensor<16xf32>, tensor<16xf32>)
+  return
+}
+
+// -----
+
+func.func @batch_norm_negative_epsilon(%x: tensor<8x16xf32>, %s: tensor<16xf32>) {
+  // expected-error @+1 {{'nn.batch_norm' op epsilon must be a finite value >= 0, got -1}}
+  %0:3 = nn.batch_norm %x, %s, %s {epsilon = -1.0 : f32} : (tensor<8x16xf32>, tensor<16xf32>, tensor<16xf32>) -> (tensor<8x16xf32>, tensor<16xf32>, tensor<16xf32>)
+  return
+}
+
+// -----
+
+func.func @batch_norm_wrong_statistics(%x: tensor<8x16xf16>, %s: tensor<16xf32>) {
+  // expected-error @+2 {{'nn.batch_norm' op inferred type(s) 'tensor<8x16xf16>', 'tensor<16xf32>', 'tensor<16xf32>' are incompatible with return type(s) of operation 'tensor<8x16xf16>', 'tensor<8xf32>', 'tensor<8xf32>'}}
+  // expected-error @+1 {{'nn.batch_norm' op failed to infer returned types}}
+  %0:3 = nn.batch_norm %x, %s, %s : (tensor<8x16xf16>, tensor<16xf32>, tensor<16xf32>) -> (tensor<8x16xf16>, tensor<8xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+func.func @layer_norm_axis(%x: tensor<4x8xf32>, %s: tensor<8xf32>) {
+  // expected-error @+2 {{axis 2 is out of range for a rank-2 tensor (expected -2 <= axis < 2)}}
+  // expected-error @+1 {{'nn.layer_norm' op failed to infer returned types}}
+  %0:3 = nn.layer_norm %x, %s, %s {axis = 2 : i64} : (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4xf32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
+func.func @layer_norm_scale_shape(%x: tensor<4x16x32xf32>, %s: tensor<32xf32>) {
+  // expected-error @+2 {{scale must have shape [16, 32] (the normalized shape), got [32]}}
+  // expected-error @+1 {{'nn.layer_norm' op failed to infer returned types}}
+  %0:3 = nn.layer_norm %x, %s, %s {axis = 1 : i64} : (tensor<4x16x32xf32>, tensor<32xf32>, tensor<32xf32>) -> (tensor<4x16x32xf32>, tensor<4xf32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
+func.func @layer_norm_bias_element_type(%x: tensor<4x8xbf16>, %s: tensor<8xbf16>, %b: tensor<8xf16>) {
+  // expected-error @+2 {{bias element type must be f32 or the input's ('bf16'), got 'f16'}}
+  // expected-error @+1 {{'nn.layer_norm' op failed to infer returned types}}
+  %0:3 = nn.layer_norm %x, %s, %b : (tensor<4x8xbf16>, tensor<8xbf16>, tensor<8xf16>) -> (tensor<4x8xbf16>, tensor<4xf32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
+func.func @layer_norm_nan_epsilon(%x: tensor<4x8xf32>, %s: tensor<8xf32>) {
+  // expected-error @+1 {{'nn.layer_norm' op epsilon must be a finite value >= 0, got nan}}
+  %0:3 = nn.layer_norm %x, %s, %s {epsilon = 0x7FC00000 : f32} : (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4xf32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
+func.func @layer_norm_grad_output_type(%dy: tensor<4x8xf16>, %x: tensor<4x8xf32>, %m: tensor<4xf32>, %s: tensor<8xf32>) {
+  // expected-error @+2 {{grad_output must have the input's type 'tensor<4x8xf32>', got 'tensor<4x8xf16>'}}
+  // expected-error @+1 {{'nn.layer_norm_grad' op failed to infer returned types}}
+  %0:3 = nn.layer_norm_grad %dy, %x, %m, %m, %s : (tensor<4x8xf16>, tensor<4x8xf32>, tensor<4xf32>, tensor<4xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+func.func @layer_norm_grad_mean_shape(%dy: tensor<4x8xf32>, %m: tensor<8xf32>, %r: tensor<4xf32>, %s: tensor<8xf32>) {
+  // expected-error @+2 {{mean must have shape [4] (the input's leading dimensions), got [8]}}
+  // expected-error @+1 {{'nn.layer_norm_grad' op failed to infer returned types}}
+  %0:3 = nn.layer_norm_grad %dy, %dy, %m, %r, %s : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<8xf32>, tensor<4xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+func.func @layer_norm_grad_rstd_shape(%dy: tensor<4x8xf32>, %m: tensor<4xf32>, %r: tensor<4x1xf32>, %s: tensor<8xf32>) {
+  // expected-error @+2 {{rstd must have shape [4] (the input's leading dimensions), got [4, 1]}}
+  // expected-error @+1 {{'nn.layer_norm_grad' op failed to infer returned types}}
+  %0:3 = nn.layer_norm_grad %dy, %dy, %m, %r, %s : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4xf32>, tensor<4x1xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+func.func @layer_norm_grad_axis(%dy: tensor<4x8xf32>, %m: tensor<4xf32>, %s: tensor<8xf32>) {
+  // expected-error @+2 {{axis -3 is out of range for a rank-2 tensor (expected -2 <= axis < 2)}}
+  // expected-error @+1 {{'nn.layer_norm_grad' op failed to infer returned types}}
+  %0:3 = nn.layer_norm_grad %dy, %dy, %m, %m, %s {axis = -3 : i64} : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4xf32>, tensor<4xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+func.func @batch_norm_grad_scale_shape(%dy: tensor<8x16xf32>, %m: tensor<16xf32>, %s: tensor<8xf32>) {
+  // expected-error @+2 {{scale must have shape [16] ([C]), got [8]}}
+  // expected-error @+1 {{'nn.batch_norm_grad' op failed to infer returned types}}
+  %0:3 = nn.batch_norm_grad %dy, %dy, %m, %m, %s : (tensor<8x16xf32>, tensor<8x16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<8xf32>) -> (tensor<8x16xf32>, tensor<8xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+func.func @batch_norm_grad_invstd_shape(%dy: tensor<8x16xf32>, %m: tensor<16xf32>, %i: tensor<8xf32>) {
+  // expected-error @+2 {{invstd must have shape [16] ([C]), got [8]}}
+  // expected-error @+1 {{'nn.batch_norm_grad' op failed to infer returned types}}
+  %0:3 = nn.batch_norm_grad %dy, %dy, %m, %i, %m : (tensor<8x16xf32>, tensor<8x16xf32>, tensor<16xf32>, tensor<8xf32>, tensor<16xf32>) -> (tensor<8x16xf32>, tensor<16xf32>, tensor<16xf32>)
+  return
+}
+
+// -----
+
+func.func @batch_norm_grad_wrong_results(%dy: tensor<8x16xf16>, %m: tensor<16xf32>) {
+  // expected-error @+2 {{'nn.batch_norm_grad' op inferred type(s) 'tensor<8x16xf16>', 'tensor<16xf32>', 'tensor<16xf32>' are incompatible with return type(s) of operation 'tensor<8x16xf16>', 'tensor<16xf16>', 'tensor<16xf16>'}}
+  // expected-error @+1 {{'nn.batch_norm_grad' op failed to infer returned types}}
+  %0:3 = nn.batch_norm_grad %dy, %dy, %m, %m, %m : (tensor<8x16xf16>, tensor<8x16xf16>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) -> (tensor<8x16xf16>, tensor<16xf16>, tensor<16xf16>)
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Softmax and activation gradients
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @softmax_axis(%x: tensor<4x10xf32>) {
+  // expected-error @+1 {{axis 2 is out of range for a rank-2 tensor (expected -2 <= axis < 2)}}
+  %0 = nn.softmax %x {axis = 2 : i64} : tensor<4x10xf32>
+  return
+}
+
+// -----
+
+func.func @softmax_scalar(%x: tensor<f32>) {
+  // expected-error @+1 {{axis -1 is out of range for a rank-0 tensor (expected 0 <= axis < 0)}}
+  %0 = nn.softmax %x : tensor<f32>
+  return
+}
+
+// -----
+
+func.func @log_softmax_axis(%x: tensor<4x10xf32>) {
+  // expected-error @+1 {{axis -3 is out of range for a rank-2 tensor (expected -2 <= axis < 2)}}
+  %0 = nn.log_softmax %x {axis = -3 : i64} : tensor<4x10xf32>
+  return
+}
+
+// -----
+
+func.func @softmax_grad_axis(%dy: tensor<4x10xf32>) {
+  // expected-error @+1 {{axis 5 is out of range for a rank-2 tensor (expected -2 <= axis < 2)}}
+  %0 = nn.softmax_grad %dy, %dy {axis = 5 : i64} : tensor<4x10xf32>
+  return
+}
+
+// -----
+
+func.func @softmax_grad_types(%dy: tensor<4x10xf16>, %y: tensor<4x10xf32>) {
+  // expected-error @+1 {{'nn.softmax_grad' op requires the same type for all operands and results}}
+  %0 = "nn.softmax_grad"(%dy, %y) : (tensor<4x10xf16>, tensor<4x10xf32>) -> tensor<4x10xf32>
+  return
+}
+
+// -----
+
+func.func @relu_grad_shapes(%dy: tensor<4x10xf32>, %x: tensor<4x1xf32>) {
+  // expected-error @+1 {{'nn.relu_grad' op requires the same type for all operands and results}}
+  %0 = "nn.relu_grad"(%dy, %x) : (tensor<4x10xf32>, tensor<4x1xf32>) -> tensor<4x10xf32>
+  return
+}
+
+// -----
+
+func.func @gelu_grad_result(%dy: tensor<4xf16>) {
+  // expected-error @+1 {{'nn.gelu_grad' op requires the same type for all operands and results}}
+  %0 = "nn.gelu_grad"(%dy, %dy) : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @grad_seed_type(%loss: tensor<f32>) {
+  // expected-error @+1 {{'nn.grad_seed' op requires the same type for all operands and results}}
+  %0 = "nn.grad_seed"(%loss) : (tensor<f32>) -> tensor<f16>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @reduce_empty_axes(%x: tensor<4x8xf32>) {
+  // expected-error @+2 {{axes must not be empty}}
+  // expected-error @+1 {{'nn.reduce_sum' op failed to infer returned types}}
+  %0 = nn.reduce_sum %x [] : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_duplicate_axes(%x: tensor<4x8xf32>) {
+  // expected-error @+2 {{axis -1 is reduced more than once in axes [1, -1]}}
+  // expected-error @+1 {{'nn.reduce_mean' op failed to infer returned types}}
+  %0 = nn.reduce_mean %x [1, -1] : (tensor<4x8xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_axis_out_of_range(%x: tensor<4x8xf32>) {
+  // expected-error @+2 {{axis 2 is out of range for a rank-2 tensor (expected -2 <= axis < 2)}}
+  // expected-error @+1 {{'nn.reduce_max' op failed to infer returned types}}
+  %0 = nn.reduce_max %x [2] : (tensor<4x8xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_keep_dims_result(%x: tensor<4x8xf32>) {
+  // expected-error @+2 {{'nn.reduce_sum' op inferred type(s) 'tensor<4x1xf32>' are incompatible with return type(s) of operation 'tensor<4xf32>'}}
+  // expected-error @+1 {{'nn.reduce_sum' op failed to infer returned types}}
+  %0 = nn.reduce_sum %x [1] keep_dims : (tensor<4x8xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_f16_to_bf16(%x: tensor<4x8xf16>) {
+  // expected-error @+2 {{'nn.reduce_sum' op inferred type(s) 'tensor<8xf16>' are incompatible with return type(s) of operation 'tensor<8xbf16>'}}
+  // expected-error @+1 {{'nn.reduce_sum' op failed to infer returned types}}
+  %0 = nn.reduce_sum %x [0] : (tensor<4x8xf16>) -> tensor<8xbf16>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Shape ops
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @reshape_element_count(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{'nn.reshape' op cannot reshape [4, 8] (32 elements) to [4, 4] (16 elements)}}
+  %0 = nn.reshape %x : tensor<4x8xf32> -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_element_type(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{input and result must have the same element type, got 'f32' and 'f16'}}
+  %0 = nn.reshape %x : tensor<4x8xf32> -> tensor<32xf16>
+  return
+}
+
+// -----
+
+func.func @transpose_not_a_permutation(%x: tensor<2x3x4xf32>) {
+  // expected-error @+2 {{perm [0, 0, 1] is not a permutation of the 3 dimensions of the input}}
+  // expected-error @+1 {{'nn.transpose' op failed to infer returned types}}
+  %0 = nn.transpose %x [0, 0, 1] : tensor<2x3x4xf32> -> tensor<2x2x3xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_perm_length(%x: tensor<2x3x4xf32>) {
+  // expected-error @+2 {{perm [1, 0] is not a permutation of the 3 dimensions of the input}}
+  // expected-error @+1 {{'nn.transpose' op failed to infer returned types}}
+  %0 = nn.transpose %x [1, 0] : tensor<2x3x4xf32> -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_perm_out_of_range(%x: tensor<2x3xf32>) {
+  // expected-error @+2 {{perm [2, 0] is not a permutation of the 2 dimensions of the input}}
+  // expected-error @+1 {{'nn.transpose' op failed to infer returned types}}
+  %0 = nn.transpose %x [2, 0] : tensor<2x3xf32> -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_wrong_result(%x: tensor<2x3xf32>) {
+  // expected-error @+2 {{'nn.transpose' op inferred type(s) 'tensor<3x2xf32>' are incompatible with return type(s) of operation 'tensor<2x3xf32>'}}
+  // expected-error @+1 {{'nn.transpose' op failed to infer returned types}}
+  %0 = nn.transpose %x [1, 0] : tensor<2x3xf32> -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_to_incompatible(%x: tensor<3xf32>) {
+  // expected-error @+1 {{shapes [3] and [4, 8] are not broadcast-compatible}}
+  %0 = nn.broadcast_to %x : tensor<3xf32> -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_to_smaller(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{'nn.broadcast_to' op cannot broadcast [4, 8] to [1, 8]: the result must be at least as large in every dimension}}
+  %0 = nn.broadcast_to %x : tensor<4x8xf32> -> tensor<1x8xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_to_lower_rank(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{'nn.broadcast_to' op cannot broadcast [4, 8] to [8]: the result must be at least as large in every dimension}}
+  %0 = nn.broadcast_to %x : tensor<4x8xf32> -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_to_element_type(%x: tensor<8xbf16>) {
+  // expected-error @+1 {{input and result must have the same element type, got 'bf16' and 'f32'}}
+  %0 = nn.broadcast_to %x : tensor<8xbf16> -> tensor<4x8xf32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Embedding and loss
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @embedding_table_rank(%t: tensor<10x4x2xf32>, %ids: tensor<3xi32>) {
+  // expected-error @+2 {{table must be rank 2 [V, D], got [10, 4, 2]}}
+  // expected-error @+1 {{'nn.embedding' op failed to infer returned types}}
+  %0 = nn.embedding %t, %ids : (tensor<10x4x2xf32>, tensor<3xi32>) -> tensor<3x4x2xf32>
+  return
+}
+
+// -----
+
+func.func @embedding_wrong_result(%t: tensor<10x4xf32>, %ids: tensor<3xi32>) {
+  // expected-error @+2 {{'nn.embedding' op inferred type(s) 'tensor<3x4xf32>' are incompatible with return type(s) of operation 'tensor<3x10xf32>'}}
+  // expected-error @+1 {{'nn.embedding' op failed to infer returned types}}
+  %0 = nn.embedding %t, %ids : (tensor<10x4xf32>, tensor<3xi32>) -> tensor<3x10xf32>
+  return
+}
+
+// -----
+
+func.func @cross_entropy_scalar_logits(%l: tensor<f32>, %y: tensor<i32>) {
+  // expected-error @+1 {{logits must have rank >= 1 [..., C]}}
+  %0 = nn.cross_entropy %l, %y : (tensor<f32>, tensor<i32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @cross_entropy_labels_shape(%l: tensor<32x10xf32>, %y: tensor<32x10xi32>) {
+  // expected-error @+1 {{labels must have shape [32] (the logits' shape without the class dimension), got [32, 10]}}
+  %0 = nn.cross_entropy %l, %y : (tensor<32x10xf32>, tensor<32x10xi32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @cross_entropy_grad_labels_shape(%s: tensor<f32>, %l: tensor<32x10xf32>, %y: tensor<16xi64>) {
+  // expected-error @+2 {{labels must have shape [32] (the logits' shape without the class dimension), got [16]}}
+  // expected-error @+1 {{'nn.cross_entropy_grad' op failed to infer returned types}}
+  %0 = nn.cross_entropy_grad %s, %l, %y : (tensor<f32>, tensor<32x10xf32>, tensor<16xi64>) -> tensor<32x10xf32>
+  return
+}
+
+// -----
+
+func.func @cross_entropy_grad_result(%s: tensor<f32>, %l: tensor<32x10xf16>, %y: tensor<32xi32>) {
+  // expected-error @+2 {{'nn.cross_entropy_grad' op inferred type(s) 'tensor<32x10xf16>' are incompatible with return type(s) of operation 'tensor<32x10xf32>'}}
+  // expected-error @+1 {{'nn.cross_entropy_grad' op failed to infer returned types}}
+  %0 = nn.cross_entropy_grad %s, %l, %y : (tensor<f32>, tensor<32x10xf16>, tensor<32xi32>) -> tensor<32x10xf32>
+  return
+}
+
+// -----
+
+func.func @embedding_grad_output_shape(%dy: tensor<8x16xf32>, %ids: tensor<4xi32>) {
+  // expected-error @+1 {{'nn.embedding_grad' op grad_output must have shape ids.shape + [D] = [4] + [D], got [8, 16]}}
+  %0 = nn.embedding_grad %dy, %ids : (tensor<8x16xf32>, tensor<4xi32>) -> tensor<100x16xf32>
+  return
+}
+
+// -----
+
+func.func @embedding_grad_output_rank(%dy: tensor<8xf32>, %ids: tensor<8xi32>) {
+  // expected-error @+1 {{'nn.embedding_grad' op grad_output must have shape ids.shape + [D] = [8] + [D], got [8]}}
+  %0 = nn.embedding_grad %dy, %ids : (tensor<8xf32>, tensor<8xi32>) -> tensor<100x1xf32>
+  return
+}
+
+// -----
+
+func.func @embedding_grad_result_shape(%dy: tensor<8x16xf32>, %ids: tensor<8xi32>) {
+  // expected-error @+1 {{'nn.embedding_grad' op result must be the table shape [V, 16], got [100, 8]}}
+  %0 = nn.embedding_grad %dy, %ids : (tensor<8x16xf32>, tensor<8xi32>) -> tensor<100x8xf32>
+  return
+}
+
+// -----
+
+func.func @embedding_grad_f16_to_bf16(%dy: tensor<8x16xf16>, %ids: tensor<8xi32>) {
+  // expected-error @+1 {{'nn.embedding_grad' op result element type must be 'f16' or f32 (f32 accumulation), got 'bf16'}}
+  %0 = nn.embedding_grad %dy, %ids : (tensor<8x16xf16>, tensor<8xi32>) -> tensor<100x16xbf16>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Optimizers
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @sgd_grad_type(%p: tensor<8xf32>, %g: tensor<8xf16>) {
+  // expected-error @+1 {{'nn.sgd_update' op failed to verify that all of {param, grad} have same type}}
+  %0 = "nn.sgd_update"(%p, %g) {lr = 0.1 : f32} : (tensor<8xf32>, tensor<8xf16>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @sgd_buffer_type(%p: tensor<8xf32>, %m: tensor<4xf32>) {
+  // expected-error @+1 {{'nn.sgd_update' op failed to verify that momentum_buffer has the param's type}}
+  %0:2 = "nn.sgd_update"(%p, %p, %m) {lr = 0.1 : f32, momentum = 0.9 : f32} : (tensor<8xf32>, tensor<8xf32>, tensor<4xf32>) -> (tensor<8xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+func.func @sgd_missing_buffer_result(%p: tensor<8xf32>) {
+  // expected-error @+2 {{'nn.sgd_update' op inferred type(s) 'tensor<8xf32>', 'tensor<8xf32>' are incompatible with return type(s) of operation 'tensor<8xf32>'}}
+  // expected-error @+1 {{'nn.sgd_update' op failed to infer returned types}}
+  %0 = "nn.sgd_update"(%p, %p, %p) {lr = 0.1 : f32, momentum = 0.9 : f32} : (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @sgd_negative_lr(%p: tensor<8xf32>) {
+  // expected-error @+1 {{'nn.sgd_update' op lr must be a finite value >= 0, got -0.1}}
+  %0 = nn.sgd_update %p, %p {lr = -0.1 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @sgd_infinite_lr(%p: tensor<8xf32>) {
+  // expected-error @+1 {{'nn.sgd_update' op lr must be a finite value >= 0, got inf}}
+  %0 = nn.sgd_update %p, %p {lr = 0x7F800000 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @sgd_negative_momentum(%p: tensor<8xf32>) {
+  // expected-error @+1 {{'nn.sgd_update' op momentum must be a finite value >= 0, got -0.9}}
+  %0 = nn.sgd_update %p, %p {lr = 0.1 : f32, momentum = -0.9 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @sgd_dampening_above_one(%p: tensor<8xf32>) {
+  // expected-error @+1 {{'nn.sgd_update' op dampening must be in [0, 1], got 1.5}}
+  %0:2 = nn.sgd_update %p, %p, %p {lr = 0.1 : f32, momentum = 0.9 : f32, dampening = 1.5 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @sgd_nan_weight_decay(%p: tensor<8xf32>) {
+  // expected-error @+1 {{'nn.sgd_update' op weight_decay must be a finite value >= 0, got nan}}
+  %0 = nn.sgd_update %p, %p {lr = 0.1 : f32, weight_decay = 0x7FC00000 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @sgd_buffer_without_momentum(%p: tensor<8xf32>) {
+  // expected-error @+1 {{'nn.sgd_update' op has a momentum buffer but momentum = 0; drop the buffer or set momentum > 0}}
+  %0:2 = nn.sgd_update %p, %p, %p {lr = 0.1 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @sgd_momentum_without_buffer(%p: tensor<8xf32>) {
+  // expected-error @+1 {{'nn.sgd_update' op momentum > 0 requires a momentum buffer operand}}
+  %0 = nn.sgd_update %p, %p {lr = 0.1 : f32, momentum = 0.9 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @sgd_nesterov_without_momentum(%p: tensor<8xf32>) {
+  // expected-error @+1 {{'nn.sgd_update' op nesterov requires momentum > 0 and dampening = 0}}
+  %0 = nn.sgd_update %p, %p {lr = 0.1 : f32, nesterov} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @sgd_nesterov_with_dampening(%p: tensor<8xf32>) {
+  // expected-error @+1 {{'nn.sgd_update' op nesterov requires momentum > 0 and dampening = 0}}
+  %0:2 = nn.sgd_update %p, %p, %p {lr = 0.1 : f32, momentum = 0.9 : f32, dampening = 0.1 : f32, nesterov} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @adam_state_type(%p: tensor<8xf32>, %m: tensor<8xf16>, %step: tensor<f32>) {
+  // expected-error @+1 {{'nn.adam_update' op failed to verify that all of {param, grad, exp_avg, exp_avg_sq} have same type}}
+  %0:4 = "nn.adam_update"(%p, %p, %m, %p, %step) {lr = 1.0e-3 : f32} : (tensor<8xf32>, tensor<8xf32>, tensor<8xf16>, tensor<8xf32>, tensor<f32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf16>, tensor<f32>)
+  return
+}
+
+// -----
+
+func.func @adam_negative_lr(%p: tensor<8xf32>, %step: tensor<f32>) {
+  // expected-error @+1 {{'nn.adam_update' op lr must be a finite value >= 0, got -0.001}}
+  %0:4 = nn.adam_update %p, %p, %p, %p, %step {lr = -1.0e-3 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @adam_beta1_one(%p: tensor<8xf32>, %step: tensor<f32>) {
+  // expected-error @+1 {{'nn.adam_update' op beta1 must be in [0, 1), got 1}}
+  %0:4 = nn.adam_update %p, %p, %p, %p, %step {lr = 1.0e-3 : f32, beta1 = 1.0 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @adam_negative_beta2(%p: tensor<8xf32>, %step: tensor<f32>) {
+  // expected-error @+1 {{'nn.adam_update' op beta2 must be in [0, 1), got -0.5}}
+  %0:4 = nn.adam_update %p, %p, %p, %p, %step {lr = 1.0e-3 : f32, beta2 = -0.5 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @adam_negative_eps(%p: tensor<8xf32>, %step: tensor<f32>) {
+  // expected-error @+1 {{'nn.adam_update' op eps must be a finite value >= 0, got -1e-08}}
+  %0:4 = nn.adam_update %p, %p, %p, %p, %step {lr = 1.0e-3 : f32, eps = -1.0e-8 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @adam_negative_weight_decay(%p: tensor<8xf32>, %step: tensor<f32>) {
+  // expected-error @+1 {{'nn.adam_update' op weight_decay must be a finite value >= 0, got -0.01}}
+  %0:4 = nn.adam_update %p, %p, %p, %p, %step {lr = 1.0e-3 : f32, weight_decay = -0.01 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @clip_no_grads() {
+  // expected-error @+2 {{expects at least one gradient}}
+  // expected-error @+1 {{'nn.clip_grad_norm' op failed to infer returned types}}
+  %0 = "nn.clip_grad_norm"() {max_norm = 1.0 : f32} : () -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @clip_zero_max_norm(%g: tensor<8xf32>) {
+  // expected-error @+1 {{'nn.clip_grad_norm' op max_norm must be > 0, got 0}}
+  %0:2 = nn.clip_grad_norm %g {max_norm = 0.0 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @clip_nan_max_norm(%g: tensor<8xf32>) {
+  // expected-error @+1 {{'nn.clip_grad_norm' op max_norm must be > 0, got nan}}
+  %0:2 = nn.clip_grad_norm %g {max_norm = 0x7FC00000 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @clip_wrong_results(%g: tensor<8xf32>, %h: tensor<4xf16>) {
+  // expected-error @+2 {{'nn.clip_grad_norm' op inferred type(s) 'tensor<8xf32>', 'tensor<4xf16>', 'tensor<f32>' are incompatible with return type(s) of operation 'tensor<8xf32>', 'tensor<4xf32>', 'tensor<f32>'}}
+  // expected-error @+1 {{'nn.clip_grad_norm' op failed to infer returned types}}
+  %0:3 = "nn.clip_grad_norm"(%g, %h) {max_norm = 1.0 : f32} : (tensor<8xf32>, tensor<4xf16>) -> (tensor<8xf32>, tensor<4xf32>, tensor<f32>)
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Dialect attributes
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// expected-error @+1 {{unknown nn.role "weights" on argument #0; expected one of "param", "opt_state", "input", "label", "loss", "loss_scale", "growth_tracker", "found_inf"}}
+func.func @unknown_role(%w: tensor<4xf32> {nn.role = "weights"}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{unknown nn.role "output" on result #1; expected one of}}
+func.func @unknown_result_role(%w: tensor<4xf32>) -> (tensor<4xf32> {nn.role = "param"}, tensor<4xf32> {nn.role = "output"}) {
+  return %w, %w : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'nn.role' on argument #1 must be a string, got 1 : i64}}
+func.func @role_not_a_string(%a: tensor<4xf32>, %b: tensor<4xf32> {nn.role = 1}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{unknown nn attribute 'nn.rol' on argument #0}}
+func.func @unknown_argument_attribute(%a: tensor<4xf32> {nn.rol = "param"}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{unknown nn attribute 'nn.precision' on result #0}}
+func.func @unknown_result_attribute(%a: tensor<4xf32>) -> (tensor<4xf32> {nn.precision = "f16"}) {
+  return %a : tensor<4xf32>
+}
+
+// -----
+
+func.func @role_on_an_op(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'nn.role' belongs on function arguments and results, not on an operation}}
+  %0 = nn.relu %a {nn.role = "param"} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @unknown_op_attribute(%a: tensor<4xf32>) {
+  // expected-error @+1 {{unknown nn attribute 'nn.fused' on an operation}}
+  %0 = nn.relu %a {nn.fused} : tensor<4xf32>
+  return
+}
