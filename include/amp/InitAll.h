@@ -11,13 +11,16 @@
 #define AMP_INITALL_H
 
 #include "amp/Dialect/AMP/IR/AMPDialect.h"
+#include "amp/Dialect/AMP/Transforms/Passes.h"
 #include "amp/Dialect/NN/IR/NNDialect.h"
+#include "amp/Interfaces/MixedPrecisionOpInterface.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/Extensions/AllExtensions.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -25,19 +28,26 @@
 
 namespace amp {
 
-/// Adds the nn and amp dialects and the upstream dialects that amp programs
-/// mix with them.
+/// Adds the nn and amp dialects, the upstream dialects that amp programs mix
+/// with them, and the MixedPrecisionOpInterface models of nn, arith, math and
+/// linalg ops.
 inline void registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<AMPDialect, nn::NNDialect, mlir::arith::ArithDialect,
                   mlir::bufferization::BufferizationDialect,
                   mlir::func::FuncDialect, mlir::linalg::LinalgDialect,
-                  mlir::scf::SCFDialect, mlir::tensor::TensorDialect>();
+                  mlir::math::MathDialect, mlir::scf::SCFDialect,
+                  mlir::tensor::TensorDialect>();
   mlir::func::registerAllExtensions(registry);
+  registerNNPrecisionModels(registry);
+  registerUpstreamPrecisionModels(registry);
 }
 
 /// Registers amp's passes and pipelines, plus the generic upstream
 /// transformations (canonicalize, cse, inline, ...).
-inline void registerAllPasses() { mlir::registerTransformsPasses(); }
+inline void registerAllPasses() {
+  mlir::registerTransformsPasses();
+  registerAMPPasses();
+}
 
 } // namespace amp
 

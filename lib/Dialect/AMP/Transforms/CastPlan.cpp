@@ -1,0 +1,237 @@
+//===- CastPlan.cpp - the retyping and casts a precision decision implies -===//
+//
+// Types follow producers: a result that the policy moved to f16 is f16, and
+// a use that wants another type gets a cast of the producer's value. Casts
+// the input already had are absorbed (looked through) and re-planned, so
+// the result has exactly one cast per (value, target type).
+//
+//===----------------------------------------------------------------------===//
+
+#include "CastPlan.h"
+
+#include "PrecisionUtils.h"
+
+#include "amp/Dialect/AMP/IR/AMPOps.h"
+#include "amp/Dialect/NN/IR/NNDialect.h"
+#include "amp/Interfaces/MixedPrecisionOpInterface.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+using namespace amp;
+
+/// Roles whose values stay f32 at the boundary whatever keep-io-types says.
+static bool isStateRole(Attribute role) {
+  auto name = dyn_cast_if_present<StringAttr>(role);
+  if (!name)
+    return false;
+  return llvm::is_contained({StringRef("param"), StringRef("opt_state"),
+                             StringRef("loss"), StringRef("loss_scale"),
+                             StringRef("growth_tracker"),
+                             StringRef("found_inf")},
+                            name.getValue());
+}
+
+static bool contains(ArrayRef<unsigned> list, unsigned i) {
+  return llvm::is_contained(list, i);
+}
+
+Type CastPlan::plannedType(Value root) const {
+  auto it = newTypes.find(root);
+  return it == newTypes.end() ? root.getType() : it->second;
+}
+
+Type CastPlan::getNewType(Value v) const {
+  return plannedType(lookThroughCasts(v));
+}
+
+/// The type `use` needs from its (cast-free) producer `root`.
+Type CastPlan::desiredType(OpOperand &use, Value root) const {
+  Operation *owner = use.getOwner();
+  Type current = use.get().getType();
+  if (!isFloatTensor(current))
+    return current;
+  if (auto iface = dyn_cast<MixedPrecisionOpInterface>(owner)) {
+    if (std::optional<FloatType> p = getOpPrecision(owner))
+      if (contains(iface.getPrecisionOperands(), use.getOperandNumber()))
+        return withElementType(current, *p);
+  }
+  if (auto group = getGroupFedBy(use))
+    if (std::optional<FloatType> p =
+            getResultPrecision(group->first, group->second))
+      return withElementType(current, *p);
+  FunctionOpInterface function = fn;
+  if (lowerIO && isa<func::ReturnOp>(owner) && owner->getParentOp() == fn) {
+    if (!isStateRole(function.getResultAttr(use.getOperandNumber(),
+                                      nn::NNDialect::getRoleAttrName())))
+      return plannedType(root);
+  }
+  // Anything else keeps the type it was written with.
+  return current;
+}
+
+CastPlan::CastPlan(FunctionOpInterface fn, bool keepIOTypes) : fn(fn) {
+  lowerIO = !keepIOTypes && !fn.isExternal() &&
+            SymbolTable::symbolKnownUseEmpty(fn, fn->getParentOp());
+
+  // 1. New types of results and region-carried values.
+  SmallVector<OpResult> accumulatorResults;
+  fn->walk([&](Operation *op) {
+    if (isa<CastOp>(op)) {
+      absorbedCasts.push_back(op);
+      return;
+    }
+    if (auto iface = dyn_cast<MixedPrecisionOpInterface>(op)) {
+      std::optional<FloatType> p = getOpPrecision(op);
+      if (!p)
+        return;
+      for (unsigned i : iface.getPrecisionResults()) {
+        OpResult r = op->getResult(i);
+        if (!isFloatTensor(r.getType()))
+          continue;
+        newTypes[r] = withElementType(r.getType(), *p);
+        if (iface.hasF32Accumulator() && !p->isF32())
+          accumulatorResults.push_back(r);
+      }
+      return;
+    }
+    if (isGroupOp(op)) {
+      for (OpResult r : op->getResults()) {
+        std::optional<FloatType> p = getResultPrecision(op, r.getResultNumber());
+        if (!p || !isFloatTensor(r.getType()))
+          continue;
+        newTypes[r] = withElementType(r.getType(), *p);
+        if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+          Value arg = forOp.getRegionIterArgs()[r.getResultNumber()];
+          newTypes[arg] = withElementType(arg.getType(), *p);
+        }
+      }
+    }
+  });
+
+  // 2. What every use wants, seen through absorbed casts.
+  llvm::DenseMap<Value, SmallVector<unsigned>> usesOf;
+  fn->walk([&](Operation *op) {
+    if (isa<CastOp>(op))
+      return;
+    for (OpOperand &use : op->getOpOperands()) {
+      Value root = lookThroughCasts(use.get());
+      if (!isFloatTensor(root.getType()))
+        continue;
+      usesOf[root].push_back(uses.size());
+      uses.push_back({&use, root, Type()});
+    }
+  });
+  for (UseFix &fix : uses)
+    fix.desired = desiredType(*fix.use, fix.root);
+
+  // 3. keep-io-types=false: an argument every use wants in one other type
+  //    takes that type.
+  if (lowerIO) {
+    for (BlockArgument arg : fn.getArguments()) {
+      if (!isFloatTensor(arg.getType()) ||
+          isStateRole(fn.getArgAttr(arg.getArgNumber(),
+                                    nn::NNDialect::getRoleAttrName())))
+        continue;
+      auto it = usesOf.find(arg);
+      if (it == usesOf.end())
+        continue;
+      Type want = uses[it->second.front()].desired;
+      if (llvm::all_of(it->second,
+                       [&](unsigned u) { return uses[u].desired == want; }))
+        newTypes[arg] = want;
+    }
+  }
+
+  // 4. A low-precision accumulating op whose users all want f32 stores its
+  //    f32 accumulator directly.
+  for (OpResult r : accumulatorResults) {
+    auto it = usesOf.find(r);
+    if (it == usesOf.end())
+      continue;
+    Type f32 = withElementType(r.getType(), Builder(r.getContext()).getF32Type());
+    if (llvm::all_of(it->second,
+                     [&](unsigned u) { return uses[u].desired == f32; }))
+      newTypes[r] = f32;
+  }
+
+  // Function results follow the return operands when lowering the IO types.
+  if (lowerIO) {
+    fn->walk([&](func::ReturnOp ret) {
+      if (ret->getParentOp() != fn)
+        return;
+      newResultTypes.clear();
+      for (Value v : ret.getOperands())
+        newResultTypes.push_back(plannedType(lookThroughCasts(v)));
+    });
+  }
+
+  // 5. One cast per (value, type) that some use wants and does not get.
+  for (UseFix &fix : uses) {
+    if (fix.desired == plannedType(fix.root))
+      continue;
+    casts.insert({{fix.root, fix.desired}, 0});
+  }
+}
+
+unsigned CastPlan::getNumConstantConversions() const {
+  unsigned n = 0;
+  for (auto &entry : casts)
+    if (matchPattern(entry.first.first, m_Constant()))
+      ++n;
+  return n;
+}
+
+unsigned CastPlan::getNumRuntimeCasts() const {
+  return casts.size() - getNumConstantConversions();
+}
+
+void CastPlan::apply(unsigned &numCasts, unsigned &numConstants) {
+  numConstants = getNumConstantConversions();
+  numCasts = getNumRuntimeCasts();
+
+  for (auto &[value, type] : newTypes)
+    value.setType(type);
+
+  if (lowerIO) {
+    SmallVector<Type> argTypes;
+    for (BlockArgument arg : fn.getArguments())
+      argTypes.push_back(arg.getType());
+    SmallVector<Type> resultTypes =
+        newResultTypes.empty() ? SmallVector<Type>(fn.getResultTypes())
+                               : newResultTypes;
+    fn.setFunctionTypeAttr(TypeAttr::get(
+        FunctionType::get(fn->getContext(), argTypes, resultTypes)));
+  }
+
+  // Casts go right after the value's definition so that they dominate every
+  // use, in any nested region, and are shared by all of them.
+  // Casts of block arguments are kept in argument order after each other.
+  OpBuilder builder(fn->getContext());
+  llvm::DenseMap<std::pair<Value, Type>, Value> created;
+  llvm::DenseMap<Block *, Operation *> lastArgCast;
+  for (auto &entry : casts) {
+    auto [root, type] = entry.first;
+    auto arg = dyn_cast<BlockArgument>(root);
+    Operation *after = arg ? lastArgCast.lookup(arg.getOwner()) : nullptr;
+    if (after)
+      builder.setInsertionPointAfter(after);
+    else
+      builder.setInsertionPointAfterValue(root);
+    Value cast = builder.createOrFold<CastOp>(root.getLoc(), type, root);
+    created[{root, type}] = cast;
+    if (arg && cast.getDefiningOp())
+      lastArgCast[arg.getOwner()] = cast.getDefiningOp();
+  }
+  for (UseFix &fix : uses) {
+    auto it = created.find({fix.root, fix.desired});
+    fix.use->set(it == created.end() ? fix.root : it->second);
+  }
+  for (Operation *cast : llvm::reverse(absorbedCasts))
+    if (cast->use_empty())
+      cast->erase();
+}

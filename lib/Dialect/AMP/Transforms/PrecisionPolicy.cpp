@@ -1,0 +1,193 @@
+//===- PrecisionPolicy.cpp - default policies and policy files ------------===//
+//
+// The default allow/deny/infer/clear lists for f16 and bf16 (as tables) and
+// the JSON policy-file reader.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Dialect/AMP/Transforms/PrecisionPolicy.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace amp;
+using llvm::StringRef;
+
+namespace {
+struct PolicyEntry {
+  StringRef opName;
+  PrecisionClass f16;
+  PrecisionClass bf16;
+};
+} // namespace
+
+// The defaults follow TensorFlow's AutoMixedPrecisionLists and PyTorch's
+// autocast op lists; docs/precision-policy.md gives the reason for each row.
+// bf16 has f32's exponent range, so the ops denied in f16 only for range
+// (exp, rsqrt, the normalizations' variances) are infer in bf16.
+static constexpr PrecisionClass A = PrecisionClass::Allow;
+static constexpr PrecisionClass D = PrecisionClass::Deny;
+static constexpr PrecisionClass I = PrecisionClass::Infer;
+static constexpr PrecisionClass C = PrecisionClass::Clear;
+
+static constexpr PolicyEntry kDefaultPolicy[] = {
+    // Tensor-core contractions with f32 accumulation.
+    {"nn.matmul", A, A},
+    {"nn.conv2d", A, A},
+    {"nn.conv2d_grad_input", A, A},
+    {"nn.conv2d_grad_filter", A, A},
+    {"linalg.matmul", A, A},
+    {"linalg.batch_matmul", A, A},
+    // Range-sensitive in f16 (overflow above 65504, underflow below 2^-24).
+    {"nn.exp", D, I},
+    {"nn.rsqrt", D, I},
+    {"nn.batch_norm", D, I},
+    {"nn.batch_norm_grad", D, I},
+    {"nn.layer_norm", D, I},
+    {"nn.layer_norm_grad", D, I},
+    {"nn.embedding_grad", D, I},
+    {"math.exp", D, I},
+    {"math.rsqrt", D, I},
+    // Precision-sensitive in both: logs, probabilities, sums and losses.
+    {"nn.log", D, D},
+    {"nn.softmax", D, D},
+    {"nn.log_softmax", D, D},
+    {"nn.softmax_grad", D, D},
+    {"nn.reduce_sum", D, D},
+    {"nn.reduce_mean", D, D},
+    {"nn.cross_entropy", D, D},
+    {"nn.cross_entropy_grad", D, D},
+    {"math.log", D, D},
+    // Optimizer updates read and write f32 masters and state.
+    {"nn.sgd_update", D, D},
+    {"nn.adam_update", D, D},
+    {"nn.clip_grad_norm", D, D},
+    // Numerically safe in low precision when their inputs already are.
+    {"nn.add", I, I},
+    {"nn.sub", I, I},
+    {"nn.mul", I, I},
+    {"nn.div", I, I},
+    {"nn.sqrt", I, I},
+    {"nn.tanh", I, I},
+    {"nn.sigmoid", I, I},
+    {"nn.gelu", I, I},
+    {"nn.gelu_grad", I, I},
+    {"arith.addf", I, I},
+    {"arith.subf", I, I},
+    {"arith.mulf", I, I},
+    {"arith.divf", I, I},
+    {"math.tanh", I, I},
+    {"math.sqrt", I, I},
+    // Exact in any precision: data movement, sign, max, relu.
+    {"nn.neg", C, C},
+    {"nn.relu", C, C},
+    {"nn.relu_grad", C, C},
+    {"nn.reshape", C, C},
+    {"nn.transpose", C, C},
+    {"nn.broadcast_to", C, C},
+    {"nn.reduce_max", C, C},
+    {"nn.embedding", C, C},
+    {"nn.grad_seed", C, C},
+    {"arith.negf", C, C},
+    {"arith.maximumf", C, C},
+    {"arith.minimumf", C, C},
+};
+
+StringRef amp::stringifyPrecisionClass(PrecisionClass c) {
+  switch (c) {
+  case PrecisionClass::Allow:
+    return "allow";
+  case PrecisionClass::Deny:
+    return "deny";
+  case PrecisionClass::Infer:
+    return "infer";
+  case PrecisionClass::Clear:
+    return "clear";
+  }
+  llvm_unreachable("unknown precision class");
+}
+
+std::optional<PrecisionClass> amp::parsePrecisionClass(StringRef s) {
+  return llvm::StringSwitch<std::optional<PrecisionClass>>(s)
+      .Case("allow", PrecisionClass::Allow)
+      .Case("deny", PrecisionClass::Deny)
+      .Case("infer", PrecisionClass::Infer)
+      .Case("clear", PrecisionClass::Clear)
+      .Default(std::nullopt);
+}
+
+PrecisionPolicy PrecisionPolicy::getDefaults(bool bf16) {
+  PrecisionPolicy policy;
+  for (const PolicyEntry &e : kDefaultPolicy)
+    policy.set(e.opName, bf16 ? e.bf16 : e.f16);
+  return policy;
+}
+
+std::optional<PrecisionClass> PrecisionPolicy::lookup(StringRef opName) const {
+  auto it = classes.find(opName);
+  if (it == classes.end())
+    return std::nullopt;
+  return it->second;
+}
+
+mlir::LogicalResult
+PrecisionPolicy::applyJSON(StringRef json,
+                           llvm::function_ref<bool(StringRef)> isKnownOp,
+                           std::string &error) {
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(json);
+  if (!parsed) {
+    error = "malformed JSON: " + llvm::toString(parsed.takeError());
+    return mlir::failure();
+  }
+  const llvm::json::Object *root = parsed->getAsObject();
+  if (!root) {
+    error = "expected a JSON object with \"allow\", \"deny\", \"infer\" or "
+            "\"clear\" lists";
+    return mlir::failure();
+  }
+  // Validate everything before changing anything.
+  llvm::SmallVector<std::pair<std::string, PrecisionClass>> updates;
+  for (const auto &[key, value] : *root) {
+    std::optional<PrecisionClass> c = parsePrecisionClass(key);
+    if (!c) {
+      error = ("unknown key \"" + key.str() +
+               "\"; expected \"allow\", \"deny\", \"infer\" or \"clear\"");
+      return mlir::failure();
+    }
+    const llvm::json::Array *names = value.getAsArray();
+    if (!names) {
+      error = "\"" + key.str() + "\" must be a list of op names";
+      return mlir::failure();
+    }
+    for (const llvm::json::Value &name : *names) {
+      std::optional<StringRef> str = name.getAsString();
+      if (!str) {
+        error = "\"" + key.str() + "\" must contain only op-name strings";
+        return mlir::failure();
+      }
+      if (!isKnownOp(*str)) {
+        error = "unknown op \"" + str->str() + "\" in \"" + key.str() +
+                "\" (no registered dialect defines it)";
+        return mlir::failure();
+      }
+      updates.emplace_back(str->str(), *c);
+    }
+  }
+  for (auto &[name, c] : updates)
+    set(name, c);
+  return mlir::success();
+}
+
+mlir::LogicalResult
+PrecisionPolicy::applyJSONFile(StringRef path,
+                               llvm::function_ref<bool(StringRef)> isKnownOp,
+                               std::string &error) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path);
+  if (!buffer) {
+    error = "cannot read policy file: " + buffer.getError().message();
+    return mlir::failure();
+  }
+  return applyJSON((*buffer)->getBuffer(), isKnownOp, error);
+}
