@@ -37,10 +37,24 @@ LogicalResult AMPDialect::verifyOperationAttribute(Operation *op,
     return op->emitError() << "unknown amp attribute '"
                            << attr.getName().getValue() << "'; the only amp "
                            << "attribute is '" << getPrecisionAttrName() << "'";
-  auto str = dyn_cast<StringAttr>(attr.getValue());
-  if (!str || !llvm::is_contained({StringRef("f32"), StringRef("f16"),
-                                    StringRef("bf16")},
-                                   str.getValue()))
+  auto isPrecision = [](Attribute a) {
+    auto str = dyn_cast<StringAttr>(a);
+    return str && llvm::is_contained({StringRef("f32"), StringRef("f16"),
+                                      StringRef("bf16")},
+                                     str.getValue());
+  };
+  // On a region op (scf.for, scf.if, amp.autocast) it may be an array with
+  // one precision per result: the type of each loop-carried/yielded value.
+  if (auto array = dyn_cast<ArrayAttr>(attr.getValue())) {
+    if (array.size() != op->getNumResults() ||
+        !llvm::all_of(array, isPrecision))
+      return op->emitError()
+             << "'amp.precision' as an array must hold one of \"f32\", "
+                "\"f16\" or \"bf16\" per result (" << op->getNumResults()
+             << "), got " << attr.getValue();
+    return success();
+  }
+  if (!isPrecision(attr.getValue()))
     return op->emitError()
            << "'amp.precision' must be \"f32\", \"f16\" or \"bf16\", got "
            << attr.getValue();
