@@ -50,8 +50,10 @@ LogicalResult AutocastOp::verify() {
     return emitOpError("body must not have arguments: the region uses values "
                        "from above, got ")
            << body.getNumArguments() << " argument(s)";
-  auto yield = cast<YieldOp>(body.getTerminator());
-  if (yield.getValues().getTypes() != getResultTypes())
+  // verify() runs before the SingleBlockImplicitTerminator region trait, so
+  // the terminator may still be something else; that is reported there.
+  auto yield = dyn_cast<YieldOp>(body.back());
+  if (yield && yield.getValues().getTypes() != getResultTypes())
     return emitOpError("region yields ")
            << fmtTypes(yield.getValues().getTypes())
            << " but the op returns " << fmtTypes(getResultTypes());
