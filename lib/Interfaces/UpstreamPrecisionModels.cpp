@@ -43,8 +43,9 @@ void amp::registerUpstreamPrecisionModels(DialectRegistry &registry) {
                       arith::MinimumFOp>(ctx);
   });
   registry.addExtension(+[](MLIRContext *ctx, math::MathDialect *) {
-    attachElementwise<math::ExpOp, math::LogOp, math::TanhOp, math::SqrtOp,
-                      math::RsqrtOp>(ctx);
+    attachElementwise<math::AbsFOp, math::CosOp, math::ErfOp, math::ExpOp,
+                      math::LogOp, math::PowFOp, math::RsqrtOp, math::SinOp,
+                      math::SqrtOp, math::TanhOp>(ctx);
   });
   registry.addExtension(+[](MLIRContext *ctx, linalg::LinalgDialect *) {
     linalg::MatmulOp::attachInterface<LinalgContractionModel<linalg::MatmulOp>>(

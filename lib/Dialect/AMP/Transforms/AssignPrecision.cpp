@@ -171,8 +171,16 @@ unsigned Coloring::addItem(Item item) {
 }
 
 void Coloring::classify() {
+  // Scalar arithmetic (e.g. inside a linalg body) is not a tensor op of the
+  // training graph and keeps its types.
+  auto onTensors = [](Operation *op) {
+    auto isTensor = [](Type t) { return isa<RankedTensorType>(t); };
+    return llvm::any_of(op->getOperandTypes(), isTensor) ||
+           llvm::any_of(op->getResultTypes(), isTensor);
+  };
   fn->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (auto iface = dyn_cast<MixedPrecisionOpInterface>(op)) {
+    auto iface = dyn_cast<MixedPrecisionOpInterface>(op);
+    if (iface && onTensors(op)) {
       Scope scope = scopeOf(op->getParentOp());
       Item item{op, -1, Kind::Clear, scope.lowType, getOpPrecision(op), ""};
       if (item.pinned) {

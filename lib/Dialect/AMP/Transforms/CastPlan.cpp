@@ -20,6 +20,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace amp;
@@ -234,4 +235,13 @@ void CastPlan::apply(unsigned &numCasts, unsigned &numConstants) {
   for (Operation *cast : llvm::reverse(absorbedCasts))
     if (cast->use_empty())
       cast->erase();
+  // Constants replaced by their converted copies are dead now.
+  llvm::SetVector<Operation *> deadConstants;
+  for (auto &entry : casts) {
+    Operation *def = entry.first.first.getDefiningOp();
+    if (def && def->use_empty() && def->hasTrait<OpTrait::ConstantLike>())
+      deadConstants.insert(def);
+  }
+  for (Operation *def : deadConstants)
+    def->erase();
 }

@@ -59,6 +59,7 @@ static constexpr PolicyEntry kDefaultPolicy[] = {
     {"nn.cross_entropy", D, D},
     {"nn.cross_entropy_grad", D, D},
     {"math.log", D, D},
+    {"math.powf", D, D},
     // Optimizer updates read and write f32 masters and state.
     {"nn.sgd_update", D, D},
     {"nn.adam_update", D, D},
@@ -79,6 +80,7 @@ static constexpr PolicyEntry kDefaultPolicy[] = {
     {"arith.divf", I, I},
     {"math.tanh", I, I},
     {"math.sqrt", I, I},
+    {"math.erf", I, I},
     // Exact in any precision: data movement, sign, max, relu.
     {"nn.neg", C, C},
     {"nn.relu", C, C},
@@ -90,6 +92,7 @@ static constexpr PolicyEntry kDefaultPolicy[] = {
     {"nn.embedding", C, C},
     {"nn.grad_seed", C, C},
     {"arith.negf", C, C},
+    {"math.absf", C, C},
     {"arith.maximumf", C, C},
     {"arith.minimumf", C, C},
 };

@@ -1,0 +1,55 @@
+// RUN: amp-opt %s -split-input-file --amp-assign-precision="compute-type=bf16 remarks=true" -verify-diagnostics | FileCheck %s
+// RUN: amp-opt %s -split-input-file --amp-assign-precision="compute-type=f16" | FileCheck %s --check-prefix=F16
+
+// bf16 only: an infer op directly after an allow op follows it, even with no
+// allow op downstream. In f16 it stays f32.
+// CHECK-LABEL: func @infer_follows_allow
+// CHECK: nn.gelu {{.*}}amp.precision = "bf16"
+// CHECK: nn.add {{.*}}amp.precision = "f32"
+// F16-LABEL: func @infer_follows_allow
+// F16: nn.gelu {{.*}}amp.precision = "f32"
+func.func @infer_follows_allow(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
+  // expected-remark @below {{bf16 (allow)}}
+  %0 = nn.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{bf16 (follows-allow-bf16)}}
+  %1 = nn.gelu %0 : tensor<4x8xf32>
+  // Only the infer op directly after a low-precision op: not transitive.
+  // expected-remark @below {{f32 (no-allow-path)}}
+  %2 = nn.add %1, %x : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %2 : tensor<4x8xf32>
+}
+
+// -----
+
+// bf16 has f32's range: exp and the normalizations are infer, not deny.
+// F16-LABEL: func @range_ops
+// F16: nn.exp {{.*}}amp.precision = "f32"
+// F16: nn.layer_norm {{.*}}amp.precision = "f32"
+func.func @range_ops(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %g: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
+  // expected-remark @below {{bf16 (allow)}}
+  %0 = nn.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{bf16 (between-allow)}}
+  %1 = nn.exp %0 : tensor<4x8xf32>
+  // expected-remark @below {{bf16 (between-allow)}}
+  %y, %m, %r = nn.layer_norm %1, %g, %b : (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4xf32>, tensor<4xf32>)
+  // expected-remark @below {{bf16 (allow)}}
+  %2 = nn.matmul %y, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  // Probabilities and logs stay f32 in bf16 too.
+  // expected-remark @below {{f32 (deny)}}
+  %3 = nn.log_softmax %2 : tensor<4x8xf32>
+  return %3 : tensor<4x8xf32>
+}
+
+// -----
+
+// A constant out of f16's range fits bf16.
+func.func @constant_fits_bf16(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
+  %big = arith.constant dense<1.0e+06> : tensor<4x8xf32>
+  // expected-remark @below {{bf16 (allow)}}
+  %0 = nn.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{bf16 (between-allow)}}
+  %1 = nn.mul %0, %big : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{bf16 (allow)}}
+  %2 = nn.matmul %1, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  return %2 : tensor<4x8xf32>
+}

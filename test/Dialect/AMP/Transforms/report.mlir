@@ -1,0 +1,41 @@
+// RUN: amp-opt %s --amp-assign-precision="report=%t.json" -o /dev/null
+// RUN: FileCheck %s < %t.json
+// RUN: not amp-opt %s --amp-assign-precision="report=%t.missing-dir/r.json" 2>&1 | FileCheck %s --check-prefix=NO-WRITE
+
+// The report lists every op with its location ("x" for loc("x")), precision
+// and rule, then the casts amp-insert-casts will add, op counts and
+// activation bytes by precision.
+
+// CHECK: "compute_type": "f16"
+// CHECK: "name": "nn.matmul"
+// CHECK-NEXT: "loc": "fc1"
+// CHECK-NEXT: "precision": "f16"
+// CHECK-NEXT: "rule": "allow"
+// CHECK: "name": "nn.relu"
+// CHECK-NEXT: "loc": "act"
+// CHECK-NEXT: "precision": "f16"
+// CHECK-NEXT: "rule": "follows-neighbour"
+// CHECK: "name": "nn.softmax"
+// CHECK-NEXT: "loc": "{{.*}}report.mlir:[[@LINE+20]]:8"
+// CHECK-NEXT: "precision": "f32"
+// CHECK-NEXT: "rule": "deny"
+// Casts: %x and %w to f16, the relu output back to f32 for the softmax.
+// CHECK: "casts_inserted": 3
+// CHECK: "constants_converted": 0
+// CHECK: "op_counts": {
+// CHECK-NEXT: "low_precision": 2
+// CHECK-NEXT: "f32": 1
+// Activations: matmul and relu results (4x8 f16 = 64 bytes each), softmax
+// (4x8 f32 = 128 bytes).
+// CHECK: "activation_bytes": {
+// CHECK-NEXT: "low_precision": 128
+// CHECK-NEXT: "f32": 128
+
+// NO-WRITE: error: amp-assign-precision: cannot write report '{{.*}}r.json'
+
+func.func @report(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
+  %0 = nn.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32> loc("fc1")
+  %1 = nn.relu %0 : tensor<4x8xf32> loc("act")
+  %2 = nn.softmax %1 : tensor<4x8xf32>
+  return %2 : tensor<4x8xf32>
+}
