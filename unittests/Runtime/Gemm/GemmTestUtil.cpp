@@ -310,7 +310,7 @@ void HostGemm::pointDescAtBuffers() {
   desc.aux = ptr(aux);
 }
 
-Expected amp::test::expectedF64(const HostGemm &in) {
+Expected amp::test::expectedF64(const HostGemm &in, double tanhRelError) {
   const amp_gemm_desc_t &g = in.desc;
   const Spec spec = specOf(g.epilogue);
   const amp_dtype_t ab = g.a_dtype, dt = g.d_dtype;
@@ -378,14 +378,17 @@ Expected amp::test::expectedF64(const HostGemm &in) {
           break;
         case Act::Gelu:
           value = geluF64(pre);
-          eAct = 1.13 * ePre + 16 * kU * std::fabs(pre);
+          // An error d in tanh moves 0.5 x (1 + t) by 0.5 |x| d.
+          eAct = 1.13 * ePre + (16 * kU + 0.5 * tanhRelError) * std::fabs(pre);
           break;
         case Act::DRelu:
           value = aux > 0.0 ? pre : 0.0;
           break;
         case Act::DGelu: {
-          double eGrad =
-              8 * kU * (1.0 + std::fabs(aux) * (1.0 + 0.14 * aux * aux));
+          // gelu' = 0.5 (1 + t) + 0.5 x (1 - t^2) k0 (1 + 3 k1 x^2): an
+          // error d in t moves it by d (0.5 + |x| k0 (1 + 3 k1 x^2)).
+          double growth = 1.0 + std::fabs(aux) * (1.0 + 0.14 * aux * aux);
+          double eGrad = (8 * kU + tanhRelError) * growth;
           value = pre * geluGradF64(aux);
           eAct = 1.13 * ePre + std::fabs(pre) * eGrad;
           break;
