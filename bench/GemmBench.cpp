@@ -51,21 +51,46 @@ std::vector<Shape> benchShapes(int64_t scale) {
   const amp_gemm_epilogue_t none = AMP_GEMM_EPILOGUE_NONE;
   std::vector<Shape> shapes;
   for (int64_t s : {1024, 2048, 4096, 8192})
-    shapes.push_back({"square", s / scale, s / scale, s / scale, false, false,
+    shapes.push_back({"square",
+                      s / scale,
+                      s / scale,
+                      s / scale,
+                      false,
+                      false,
                       {none, AMP_GEMM_EPILOGUE_GELU_BIAS}});
   // Y = X W^T + b with X: tokens x in, W: out x in (see gemm.h).
-  shapes.push_back({"fc1.fwd", t, f, d, false, true,
-                    {none, AMP_GEMM_EPILOGUE_BIAS,
-                     AMP_GEMM_EPILOGUE_GELU_AUX_BIAS}});
-  shapes.push_back({"fc2.fwd", t, d, f, false, true,
-                    {none, AMP_GEMM_EPILOGUE_BIAS}});
-  shapes.push_back({"fc2.bwd.data", t, f, d, false, false,
-                    {none, AMP_GEMM_EPILOGUE_DGELU,
-                     AMP_GEMM_EPILOGUE_DGELU_BGRAD}});
-  shapes.push_back({"fc2.bwd.weight", d, f, t, true, false,
+  shapes.push_back(
+      {"fc1.fwd",
+       t,
+       f,
+       d,
+       false,
+       true,
+       {none, AMP_GEMM_EPILOGUE_BIAS, AMP_GEMM_EPILOGUE_GELU_AUX_BIAS}});
+  shapes.push_back(
+      {"fc2.fwd", t, d, f, false, true, {none, AMP_GEMM_EPILOGUE_BIAS}});
+  shapes.push_back(
+      {"fc2.bwd.data",
+       t,
+       f,
+       d,
+       false,
+       false,
+       {none, AMP_GEMM_EPILOGUE_DGELU, AMP_GEMM_EPILOGUE_DGELU_BGRAD}});
+  shapes.push_back({"fc2.bwd.weight",
+                    d,
+                    f,
+                    t,
+                    true,
+                    false,
                     {none, AMP_GEMM_EPILOGUE_BGRADA}});
   shapes.push_back({"fc1.bwd.data", t, d, f, false, false, {none}});
-  shapes.push_back({"fc1.bwd.weight", f, d, t, true, false,
+  shapes.push_back({"fc1.bwd.weight",
+                    f,
+                    d,
+                    t,
+                    true,
+                    false,
                     {none, AMP_GEMM_EPILOGUE_BGRADA}});
   return shapes;
 }
@@ -81,9 +106,9 @@ bool usesBias(amp_gemm_epilogue_t e) {
 
 bool usesAux(amp_gemm_epilogue_t e) {
   return e == AMP_GEMM_EPILOGUE_GELU_AUX ||
-         e == AMP_GEMM_EPILOGUE_GELU_AUX_BIAS ||
-         e == AMP_GEMM_EPILOGUE_DRELU || e == AMP_GEMM_EPILOGUE_DRELU_BGRAD ||
-         e == AMP_GEMM_EPILOGUE_DGELU || e == AMP_GEMM_EPILOGUE_DGELU_BGRAD;
+         e == AMP_GEMM_EPILOGUE_GELU_AUX_BIAS || e == AMP_GEMM_EPILOGUE_DRELU ||
+         e == AMP_GEMM_EPILOGUE_DRELU_BGRAD || e == AMP_GEMM_EPILOGUE_DGELU ||
+         e == AMP_GEMM_EPILOGUE_DGELU_BGRAD;
 }
 
 //===----------------------------------------------------------------------===//
@@ -213,8 +238,8 @@ bool benchOne(const Shape &shape, amp_dtype_t dtype, amp_gemm_epilogue_t epi,
   void *b = allocFilled(dtype, size_t(g.k * g.n));
   void *d = allocFilled(dtype, size_t(g.m * g.n));
   void *aux = usesAux(epi) ? allocFilled(dtype, size_t(g.m * g.n)) : nullptr;
-  void *bias = usesBias(epi) ? allocFilled(dtype, size_t(std::max(g.m, g.n)))
-                             : nullptr;
+  void *bias =
+      usesBias(epi) ? allocFilled(dtype, size_t(std::max(g.m, g.n))) : nullptr;
   g.a = a;
   g.b = b;
   g.d = d;

@@ -45,14 +45,15 @@ namespace {
 //===----------------------------------------------------------------------===//
 
 amp_status_t cublasFailure(const char *what, cublasStatus_t status) {
-  return gemmError(AMP_STATUS_BACKEND_ERROR, "amp_gemm (cuda): %s failed: %s (%s)",
-                   what, cublasLtGetStatusName(status),
-                   cublasLtGetStatusString(status));
+  return gemmError(
+      AMP_STATUS_BACKEND_ERROR, "amp_gemm (cuda): %s failed: %s (%s)", what,
+      cublasLtGetStatusName(status), cublasLtGetStatusString(status));
 }
 
 amp_status_t cudaFailure(const char *what, cudaError_t error) {
-  return gemmError(AMP_STATUS_BACKEND_ERROR, "amp_gemm (cuda): %s failed: %s (%s)",
-                   what, cudaGetErrorName(error), cudaGetErrorString(error));
+  return gemmError(AMP_STATUS_BACKEND_ERROR,
+                   "amp_gemm (cuda): %s failed: %s (%s)", what,
+                   cudaGetErrorName(error), cudaGetErrorString(error));
 }
 
 //===----------------------------------------------------------------------===//
@@ -114,32 +115,28 @@ constexpr LtEpilogue kLtEpilogue[AMP_GEMM_NUM_EPILOGUES] = {
     /* BGRADB        */ {CUBLASLT_EPILOGUE_BGRADA, true}, // B is Lt's A
 };
 
-/// Why a request cannot use the fused cuBLASLt epilogue, or nullptr. These
-/// are the documented cuBLASLt limits (aux leading dimension and batch
-/// stride multiples of 8), a 16-byte guard on the epilogue pointers, and the
-/// cases whose cuBLASLt semantics ours do not pin down: whether beta C is
-/// added before the DGELU product, whether BGRADA/B are scaled by alpha, and
-/// how bias gradients of a batch are laid out.
-const char *whyNotFused(const amp_gemm_desc_t &g, bool forceUnfused) {
+/// Whether a request may try the fused cuBLASLt epilogue at all. The
+/// guards are cuBLASLt's documented limits (aux leading dimension and batch
+/// stride multiples of 8), 16-byte epilogue pointers, and the cases where
+/// cuBLASLt's semantics do not pin ours down: whether beta C is added before
+/// the DGELU product, whether BGRADA/B are scaled by alpha, and how the bias
+/// gradients of a batch are laid out. Those take the unfused route, whose
+/// semantics are ours by construction.
+bool mayFuse(const amp_gemm_desc_t &g, bool forceUnfused) {
   const EpilogueInfo &epi = kEpilogueInfo[g.epilogue];
-  if (forceUnfused)
-    return "forced";
-  if (!kLtEpilogue[g.epilogue].fusable)
-    return "cuBLASLt's DRELU needs a bit mask";
-  if (epi.aux != AuxUse::None &&
-      (g.ld_aux % 8 || g.stride_aux % 8 ||
-       reinterpret_cast<uintptr_t>(g.aux) % 16))
-    return "aux layout";
+  if (forceUnfused || !kLtEpilogue[g.epilogue].fusable)
+    return false;
+  if (epi.aux != AuxUse::None && (g.ld_aux % 8 || g.stride_aux % 8 ||
+                                  reinterpret_cast<uintptr_t>(g.aux) % 16))
+    return false;
   if (epi.bias != BiasUse::None && reinterpret_cast<uintptr_t>(g.bias) % 16)
-    return "bias alignment";
+    return false;
   if (epi.aux == AuxUse::Read && g.beta != 0.0f)
-    return "beta with a gradient epilogue";
+    return false;
   if ((epi.bias == BiasUse::GradOfA || epi.bias == BiasUse::GradOfB) &&
       g.alpha != 1.0f)
-    return "alpha with BGRADA/B";
-  if (isBiasGrad(epi.bias) && g.batch_count > 1)
-    return "batched bias gradient";
-  return nullptr;
+    return false;
+  return !(isBiasGrad(epi.bias) && g.batch_count > 1);
 }
 
 /// The largest power of two (up to 256) dividing the address: what the
@@ -285,9 +282,8 @@ cublasStatus_t makeLayout(LayoutPtr &out, amp_dtype_t dtype, int64_t rows,
                           int64_t cols, int64_t ld, int64_t batch,
                           int64_t stride) {
   cublasLtMatrixLayout_t layout = nullptr;
-  cublasStatus_t st =
-      cublasLtMatrixLayoutCreate(&layout, cudaTypeOf(dtype), uint64_t(rows),
-                                 uint64_t(cols), ld);
+  cublasStatus_t st = cublasLtMatrixLayoutCreate(
+      &layout, cudaTypeOf(dtype), uint64_t(rows), uint64_t(cols), ld);
   if (st)
     return st;
   out.reset(layout);
@@ -376,9 +372,8 @@ cublasStatus_t configure(LtMatmul &mm, const amp_gemm_desc_t &g,
            sizeof(maxWorkspace))))
     return st;
   for (int i = 0; i < 4; ++i)
-    if ((st = cublasLtMatmulPreferenceSetAttribute(prefRaw, alignAttr[i],
-                                                   &align[i],
-                                                   sizeof(align[i]))))
+    if ((st = cublasLtMatmulPreferenceSetAttribute(
+             prefRaw, alignAttr[i], &align[i], sizeof(align[i]))))
       return st;
 
   cublasLtMatmulHeuristicResult_t result = {};
@@ -422,11 +417,10 @@ amp_status_t configureUnfused(Plan &plan, const amp_gemm_desc_t &g,
 
 amp_status_t buildPlan(Plan &plan, const amp_gemm_desc_t &g, bool forceUnfused,
                        cublasLtHandle_t handle, size_t workspaceSize) {
-  if (!whyNotFused(g, forceUnfused)) {
-    cublasStatus_t st = configure(plan.gemm, g,
-                                  kLtEpilogue[g.epilogue].epilogue,
-                                  /*scratchOutput=*/false, handle,
-                                  workspaceSize);
+  if (mayFuse(g, forceUnfused)) {
+    cublasStatus_t st =
+        configure(plan.gemm, g, kLtEpilogue[g.epilogue].epilogue,
+                  /*scratchOutput=*/false, handle, workspaceSize);
     if (st == CUBLAS_STATUS_SUCCESS) {
       plan.fused = true;
       return AMP_STATUS_OK;
@@ -509,8 +503,8 @@ amp_status_t runUnfused(const Plan &plan, cublasLtHandle_t handle,
   // reused only after the kernels queued before its free have run.
   float *scratch = nullptr;
   const size_t bytes = size_t(g.batch_count * g.m * g.n) * sizeof(float);
-  if (cudaError_t e = cudaMallocAsync(reinterpret_cast<void **>(&scratch),
-                                      bytes, stream))
+  if (cudaError_t e =
+          cudaMallocAsync(reinterpret_cast<void **>(&scratch), bytes, stream))
     return cudaFailure("cudaMallocAsync of the unfused GEMM's fp32 result", e);
   amp_status_t status = AMP_STATUS_OK;
   if (cublasStatus_t st = runMatmul(plan.gemm, handle, g, scratch, scratch,
@@ -551,6 +545,13 @@ amp_status_t runGemm(const amp_gemm_desc_t &g, cudaStream_t stream) {
   Backend &be = backend();
   std::lock_guard<std::mutex> lock(be.mutex);
 
+  // cuBLASLt takes the batch count as int32_t.
+  if (g.batch_count > INT32_MAX)
+    return gemmError(AMP_STATUS_NOT_SUPPORTED,
+                     "amp_gemm (cuda): batch_count %lld exceeds cuBLASLt's "
+                     "int32 limit",
+                     (long long)g.batch_count);
+
   int device = 0;
   if (cudaError_t e = cudaGetDevice(&device))
     return cudaFailure("cudaGetDevice (is there a CUDA device?)", e);
@@ -558,8 +559,7 @@ amp_status_t runGemm(const amp_gemm_desc_t &g, cudaStream_t stream) {
   void *workspace = nullptr;
   if (amp_status_t s = deviceState(be, device, state))
     return s;
-  if (amp_status_t s =
-          workspaceFor(be, device, *state, stream, workspace))
+  if (amp_status_t s = workspaceFor(be, device, *state, stream, workspace))
     return s;
 
   const PlanKey key = planKeyOf(g, device, be.forceUnfused);
@@ -587,16 +587,16 @@ amp_status_t runGemm(const amp_gemm_desc_t &g, cudaStream_t stream) {
     if (st)
       return cublasFailure("cublasLtMatmulDescSetAttribute", st);
     const bool readsC = g.beta != 0.0f;
-    st = runMatmul(plan.gemm, state->handle, g, readsC ? g.c : g.d, g.d,
-                   g.beta, workspace, state->workspaceSize, stream);
+    st = runMatmul(plan.gemm, state->handle, g, readsC ? g.c : g.d, g.d, g.beta,
+                   workspace, state->workspaceSize, stream);
     if (st == CUBLAS_STATUS_SUCCESS)
       return AMP_STATUS_OK;
     if (st != CUBLAS_STATUS_NOT_SUPPORTED)
       return cublasFailure("cublasLtMatmul", st);
     // The heuristic accepted what the launch refused: from now on this key
     // takes the unfused route.
-    if (amp_status_t s = configureUnfused(plan, g, state->handle,
-                                          state->workspaceSize))
+    if (amp_status_t s =
+            configureUnfused(plan, g, state->handle, state->workspaceSize))
       return s;
   }
   be.unfused.fetch_add(1, std::memory_order_relaxed);

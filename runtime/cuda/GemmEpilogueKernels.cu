@@ -38,8 +38,7 @@ __device__ inline void store(__nv_bfloat16 *p, int64_t i, float v) {
   p[i] = __float2bfloat16_rn(v);
 }
 
-template <typename T>
-__global__ void epilogueKernel(EpilogueArgs args) {
+template <typename T> __global__ void epilogueKernel(EpilogueArgs args) {
   const T *c = static_cast<const T *>(args.c);
   const T *bias = static_cast<const T *>(args.biasIn);
   T *aux = static_cast<T *>(args.aux);

@@ -90,8 +90,7 @@ amp_status_t checkPointer(const char *name, const void *ptr, bool used,
     return AMP_STATUS_OK;
   }
   if (!ptr)
-    return gemmError(AMP_STATUS_INVALID_ARGUMENT, "amp_gemm: %s is NULL",
-                     name);
+    return gemmError(AMP_STATUS_INVALID_ARGUMENT, "amp_gemm: %s is NULL", name);
   if (reinterpret_cast<uintptr_t>(ptr) % static_cast<uintptr_t>(elemSize))
     return gemmError(AMP_STATUS_INVALID_ARGUMENT,
                      "amp_gemm: %s (%p) is not aligned to its element size "
@@ -146,8 +145,8 @@ amp_status_t amp::runtime::validateGemm(const amp_gemm_desc_t *desc) {
   const char *dtypeFields[] = {"a_dtype", "b_dtype", "d_dtype"};
   for (int i = 0; i < 3; ++i)
     if (!isKnownDtype(dtypes[i]))
-      return gemmError(AMP_STATUS_INVALID_ARGUMENT,
-                       "amp_gemm: unknown %s %d", dtypeFields[i], dtypes[i]);
+      return gemmError(AMP_STATUS_INVALID_ARGUMENT, "amp_gemm: unknown %s %d",
+                       dtypeFields[i], dtypes[i]);
   if (g.a_dtype != g.b_dtype || !isSupportedCombination(g.a_dtype, g.d_dtype))
     return gemmError(AMP_STATUS_NOT_SUPPORTED,
                      "amp_gemm: unsupported dtypes A=%s B=%s D=%s (supported: "
@@ -182,8 +181,8 @@ amp_status_t amp::runtime::validateGemm(const amp_gemm_desc_t *desc) {
                         dSize)))
     return s;
   // C is allowed (and ignored) when beta == 0, as in BLAS.
-  if (readsC && (s = checkPointer("C (beta != 0)", g.c, true, g.epilogue,
-                                  dSize)))
+  if (readsC &&
+      (s = checkPointer("C (beta != 0)", g.c, true, g.epilogue, dSize)))
     return s;
 
   // Stored shapes: A is M x K (K x M transposed), B is K x N (N x K).
@@ -196,8 +195,8 @@ amp_status_t amp::runtime::validateGemm(const amp_gemm_desc_t *desc) {
                        false)) ||
       (s = checkMatrix("D", g.m, g.n, g.ldd, g.stride_d, batch, dSize, true)))
     return s;
-  if (readsC && (s = checkMatrix("C", g.m, g.n, g.ldc, g.stride_c, batch,
-                                 dSize, false)))
+  if (readsC &&
+      (s = checkMatrix("C", g.m, g.n, g.ldc, g.stride_c, batch, dSize, false)))
     return s;
   if (epi.aux != AuxUse::None &&
       (s = checkMatrix("aux", g.m, g.n, g.ld_aux, g.stride_aux, batch, dSize,

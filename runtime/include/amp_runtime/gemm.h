@@ -100,13 +100,13 @@ typedef enum amp_gemm_epilogue {
  *   A/B f32  -> D f32
  * Any other combination of known dtypes is AMP_STATUS_NOT_SUPPORTED. */
 typedef struct amp_gemm_desc {
-  const void *a;    /* op(A): M x K */
-  const void *b;    /* op(B): K x N */
-  const void *c;    /* M x N; read only when beta != 0; may equal d */
-  void *d;          /* M x N output */
-  void *bias;       /* bias input or bias-gradient output; NULL if unused */
-  void *aux;        /* pre-activation (see the epilogues); NULL if unused */
-  int64_t m, n, k;  /* >= 1 */
+  const void *a;       /* op(A): M x K */
+  const void *b;       /* op(B): K x N */
+  const void *c;       /* M x N; read only when beta != 0; may equal d */
+  void *d;             /* M x N output */
+  void *bias;          /* bias input or bias-gradient output; NULL if unused */
+  void *aux;           /* pre-activation (see the epilogues); NULL if unused */
+  int64_t m, n, k;     /* >= 1 */
   int64_t batch_count; /* >= 1 */
   /* Leading dimensions in elements: the row pitch of the stored matrix.
    * A is stored M x K (K x M if trans_a), B is K x N (N x K if trans_b). */
@@ -179,9 +179,9 @@ AMP_GEMM_API void amp_gemm_release_resources(void);
 /* The epilogue's name without the prefix ("GELU_AUX_BIAS"), "?" if unknown. */
 static inline const char *amp_gemm_epilogue_name(amp_gemm_epilogue_t e) {
   static const char *const names[AMP_GEMM_NUM_EPILOGUES] = {
-      "NONE",     "BIAS",        "RELU",  "RELU_BIAS",   "GELU",
-      "GELU_BIAS", "GELU_AUX",   "GELU_AUX_BIAS", "DRELU", "DRELU_BGRAD",
-      "DGELU",    "DGELU_BGRAD", "BGRADA", "BGRADB"};
+      "NONE",      "BIAS",        "RELU",          "RELU_BIAS", "GELU",
+      "GELU_BIAS", "GELU_AUX",    "GELU_AUX_BIAS", "DRELU",     "DRELU_BGRAD",
+      "DGELU",     "DGELU_BGRAD", "BGRADA",        "BGRADB"};
   return ((int)e >= 0 && (int)e < AMP_GEMM_NUM_EPILOGUES) ? names[e] : "?";
 }
 

@@ -86,8 +86,8 @@ private:
                 cudaSuccess);
     }
   }
-  void *a = nullptr, *b = nullptr, *c = nullptr, *d = nullptr,
-       *bias = nullptr, *aux = nullptr;
+  void *a = nullptr, *b = nullptr, *c = nullptr, *d = nullptr, *bias = nullptr,
+       *aux = nullptr;
 };
 
 /// hardware tanh.approx.f32 has a relative error below 2^-10.99
@@ -130,11 +130,11 @@ TEST_P(CudaGemm, MatchesReference) {
   EXPECT_TRUE(runAndCompare(host, /*unfused=*/true));
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllCases, CudaGemm, ::testing::ValuesIn(allGemmCases()),
-    [](const ::testing::TestParamInfo<GemmCase> &info) {
-      return caseName(info.param);
-    });
+INSTANTIATE_TEST_SUITE_P(AllCases, CudaGemm,
+                         ::testing::ValuesIn(allGemmCases()),
+                         [](const ::testing::TestParamInfo<GemmCase> &info) {
+                           return caseName(info.param);
+                         });
 
 /// Aligned, transformer-like sizes, where cuBLASLt's fused epilogues apply.
 TEST(CudaGemmShapes, AlignedSizesFusedAndUnfused) {
@@ -143,8 +143,12 @@ TEST(CudaGemmShapes, AlignedSizesFusedAndUnfused) {
        {AMP_GEMM_EPILOGUE_BIAS, AMP_GEMM_EPILOGUE_GELU_AUX_BIAS,
         AMP_GEMM_EPILOGUE_DGELU_BGRAD, AMP_GEMM_EPILOGUE_BGRADA}) {
     for (auto [ab, d] : supportedDtypes()) {
-      GemmCase c{e, ab, d, /*transA=*/e == AMP_GEMM_EPILOGUE_BGRADA,
-                 /*transB=*/e != AMP_GEMM_EPILOGUE_BGRADA, BatchForm::Single};
+      GemmCase c{e,
+                 ab,
+                 d,
+                 /*transA=*/e == AMP_GEMM_EPILOGUE_BGRADA,
+                 /*transB=*/e != AMP_GEMM_EPILOGUE_BGRADA,
+                 BatchForm::Single};
       c.m = 256;
       c.n = 192;
       c.k = 320;
@@ -159,8 +163,12 @@ TEST(CudaGemmShapes, AlignedSizesFusedAndUnfused) {
 /// aux/bias guards send the epilogue to the unfused path.
 TEST(CudaGemmShapes, PoorlyAlignedPointers) {
   SKIP_WITHOUT_CUDA_DEVICE();
-  GemmCase c{AMP_GEMM_EPILOGUE_GELU_AUX_BIAS, AMP_DTYPE_F16, AMP_DTYPE_F16,
-             false, true, BatchForm::Strided};
+  GemmCase c{AMP_GEMM_EPILOGUE_GELU_AUX_BIAS,
+             AMP_DTYPE_F16,
+             AMP_DTYPE_F16,
+             false,
+             true,
+             BatchForm::Strided};
   HostGemm host = HostGemm::make(c, 5);
   EXPECT_TRUE(runAndCompare(host, false, /*offset=*/2));
 }
@@ -169,8 +177,9 @@ TEST(CudaGemmShapes, NonDefaultStream) {
   SKIP_WITHOUT_CUDA_DEVICE();
   cudaStream_t stream = nullptr;
   ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
-  GemmCase c{AMP_GEMM_EPILOGUE_DGELU, AMP_DTYPE_BF16, AMP_DTYPE_BF16, true,
-             false, BatchForm::Strided};
+  GemmCase c{
+      AMP_GEMM_EPILOGUE_DGELU, AMP_DTYPE_BF16, AMP_DTYPE_BF16, true, false,
+      BatchForm::Strided};
   HostGemm host = HostGemm::make(c, 6);
   EXPECT_TRUE(runAndCompare(host, false, 0, stream));
   EXPECT_TRUE(runAndCompare(host, true, 0, stream));
@@ -182,8 +191,8 @@ TEST(CudaGemmShapes, NonDefaultStream) {
 /// pointer of different alignment is a new key.
 TEST(CudaGemmPlanCache, RepeatedCallsHitTheCache) {
   SKIP_WITHOUT_CUDA_DEVICE();
-  GemmCase c{AMP_GEMM_EPILOGUE_BIAS, AMP_DTYPE_F16, AMP_DTYPE_F16, false,
-             true, BatchForm::Single};
+  GemmCase c{AMP_GEMM_EPILOGUE_BIAS, AMP_DTYPE_F16, AMP_DTYPE_F16, false, true,
+             BatchForm::Single};
   c.m = c.n = c.k = 64;
   HostGemm host = HostGemm::make(c, 8);
   DeviceGemm dev(host);

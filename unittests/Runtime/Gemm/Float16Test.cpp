@@ -27,8 +27,7 @@ bool isBf16NaN(uint16_t h) { return (h & 0x7f80u) == 0x7f80u && (h & 0x7fu); }
 /// fraction bits, normal exponents down to `minExponent` and largest finite
 /// value `maxFinite`, by scaling to an integer in double (exact: every f32
 /// fits) and rounding with nearbyint in the default (to-even) mode.
-double oracleRound(double x, int precision, int minExponent,
-                   double maxFinite) {
+double oracleRound(double x, int precision, int minExponent, double maxFinite) {
   if (std::isnan(x) || std::isinf(x) || x == 0.0)
     return x;
   int e = std::max(std::ilogb(x), minExponent);
@@ -99,12 +98,12 @@ TEST(Float16, OverflowAndInfinity) {
 TEST(Float16, Subnormals) {
   const float tiny = std::ldexp(1.0f, -24); // smallest subnormal half
   EXPECT_EQ(floatToHalfBits(tiny), 0x0001u);
-  EXPECT_EQ(floatToHalfBits(tiny / 2), 0x0000u); // tie with 0: even
+  EXPECT_EQ(floatToHalfBits(tiny / 2), 0x0000u);  // tie with 0: even
   EXPECT_EQ(floatToHalfBits(-tiny / 2), 0x8000u); // signed zero
   EXPECT_EQ(floatToHalfBits(std::nextafter(tiny / 2, 1.0f)), 0x0001u);
-  EXPECT_EQ(floatToHalfBits(1.5f * tiny), 0x0002u); // tie 1|2: even
-  EXPECT_EQ(floatToHalfBits(2.5f * tiny), 0x0002u); // tie 2|3: even
-  EXPECT_EQ(floatToHalfBits(1023 * tiny), 0x03ffu); // largest subnormal
+  EXPECT_EQ(floatToHalfBits(1.5f * tiny), 0x0002u);    // tie 1|2: even
+  EXPECT_EQ(floatToHalfBits(2.5f * tiny), 0x0002u);    // tie 2|3: even
+  EXPECT_EQ(floatToHalfBits(1023 * tiny), 0x03ffu);    // largest subnormal
   EXPECT_EQ(floatToHalfBits(1023.5f * tiny), 0x0400u); // tie: to normal
   EXPECT_EQ(floatToHalfBits(FLT_MIN), 0x0000u);
   EXPECT_EQ(floatToHalfBits(std::numeric_limits<float>::denorm_min()), 0u);
@@ -143,10 +142,10 @@ TEST(BFloat16, EveryTieRoundsToEven) {
       float mid = bitsToFloat((uint32_t(lo) << 16) | 0x8000u);
       uint16_t even = (h & 1u) ? hi : lo;
       ASSERT_EQ(floatToBFloat16Bits(mid), even) << std::hex << h;
-      ASSERT_EQ(floatToBFloat16Bits(bitsToFloat((uint32_t(lo) << 16) | 0x7fffu)),
-                lo);
-      ASSERT_EQ(floatToBFloat16Bits(bitsToFloat((uint32_t(lo) << 16) | 0x8001u)),
-                hi);
+      ASSERT_EQ(
+          floatToBFloat16Bits(bitsToFloat((uint32_t(lo) << 16) | 0x7fffu)), lo);
+      ASSERT_EQ(
+          floatToBFloat16Bits(bitsToFloat((uint32_t(lo) << 16) | 0x8001u)), hi);
     }
   }
 }
@@ -176,8 +175,7 @@ TEST(Float16, MatchesOracleOnF32Sweep) {
       continue;
     double h = oracleRound(f, 10, -14, halfMax);
     double b = oracleRound(f, 7, -126, bf16Max);
-    ASSERT_EQ(double(halfBitsToFloat(floatToHalfBits(f))), h)
-        << std::hex << x;
+    ASSERT_EQ(double(halfBitsToFloat(floatToHalfBits(f))), h) << std::hex << x;
     ASSERT_EQ(double(bfloat16BitsToFloat(floatToBFloat16Bits(f))), b)
         << std::hex << x;
     ++checked;

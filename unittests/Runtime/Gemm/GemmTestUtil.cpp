@@ -118,7 +118,8 @@ double geluF64(double x) {
 double geluGradF64(double x) {
   const double k0 = 0.7978845608028654, k1 = 0.044715;
   double t = std::tanh(k0 * (x + k1 * x * x * x));
-  return 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * k0 * (1.0 + 3 * k1 * x * x);
+  return 0.5 * (1.0 + t) +
+         0.5 * x * (1.0 - t * t) * k0 * (1.0 + 3 * k1 * x * x);
 }
 
 int64_t elementSize(amp_dtype_t t) { return t == AMP_DTYPE_F32 ? 4 : 2; }
@@ -131,8 +132,8 @@ int64_t spanOf(int64_t rows, int64_t cols, int64_t ld, int64_t stride,
 }
 
 uint32_t sentinelBits(amp_dtype_t t) {
-  return t == AMP_DTYPE_F32 ? 0x7fc5a5a5u : (t == AMP_DTYPE_F16 ? 0x7e5au
-                                                                 : 0x7fdau);
+  return t == AMP_DTYPE_F32 ? 0x7fc5a5a5u
+                            : (t == AMP_DTYPE_F16 ? 0x7e5au : 0x7fdau);
 }
 
 void fillSentinel(amp_dtype_t t, std::vector<uint8_t> &buffer) {
@@ -249,9 +250,10 @@ HostGemm HostGemm::make(const GemmCase &gc, uint32_t seed) {
     break;
   }
 
-  const int64_t abSize = elementSize(gc.abDtype), dSize = elementSize(gc.dDtype);
-  auto layout = [&](int64_t rows, int64_t cols, int64_t extraLd,
-                    bool broadcast, int64_t &ld, int64_t &stride) {
+  const int64_t abSize = elementSize(gc.abDtype),
+                dSize = elementSize(gc.dDtype);
+  auto layout = [&](int64_t rows, int64_t cols, int64_t extraLd, bool broadcast,
+                    int64_t &ld, int64_t &stride) {
     ld = cols + extraLd;
     stride = broadcast ? 0 : (rows - 1) * ld + cols + gap;
     return spanOf(rows, cols, ld, stride, batch);
@@ -275,8 +277,8 @@ HostGemm HostGemm::make(const GemmCase &gc, uint32_t seed) {
   }
   if (spec.bias != Bias::None) {
     int64_t len = spec.bias == Bias::GradOfA ? m : n;
-    bool broadcast = single || (!biasIsOutput(spec.bias) &&
-                                gc.form != BatchForm::Strided);
+    bool broadcast =
+        single || (!biasIsOutput(spec.bias) && gc.form != BatchForm::Strided);
     g.stride_bias = broadcast ? 0 : len + 2;
     h.bias.resize(dSize * spanOf(1, len, len, g.stride_bias, batch));
   }
@@ -354,8 +356,8 @@ Expected amp::test::expectedF64(const HostGemm &in, double tanhRelError) {
         double pre = g.alpha * sum;
         double scale = std::fabs(g.alpha) * sumAbs;
         if (g.beta != 0.0f) {
-          double c = g.beta * loadElement(dt, in.c,
-                                          b * g.stride_c + i * g.ldc + j);
+          double c =
+              g.beta * loadElement(dt, in.c, b * g.stride_c + i * g.ldc + j);
           pre += c;
           scale += std::fabs(c);
         }
@@ -365,10 +367,10 @@ Expected amp::test::expectedF64(const HostGemm &in, double tanhRelError) {
           scale += std::fabs(bias);
         }
         const double ePre = 1.01 * (k + 4) * kU * scale;
-        double aux = spec.aux == Aux::Read
-                         ? loadElement(dt, in.aux,
-                                       b * g.stride_aux + i * g.ld_aux + j)
-                         : 0.0;
+        double aux =
+            spec.aux == Aux::Read
+                ? loadElement(dt, in.aux, b * g.stride_aux + i * g.ld_aux + j)
+                : 0.0;
         double value = pre, eAct = ePre;
         switch (spec.act) {
         case Act::None:
@@ -452,10 +454,11 @@ Expected amp::test::expectedFromOutputs(const HostGemm &ref,
   return e;
 }
 
-::testing::AssertionResult
-amp::test::checkOutputs(const HostGemm &before, const HostGemm &out,
-                        const Expected &expected, double tolScale,
-                        bool biasRoundingSlack) {
+::testing::AssertionResult amp::test::checkOutputs(const HostGemm &before,
+                                                   const HostGemm &out,
+                                                   const Expected &expected,
+                                                   double tolScale,
+                                                   bool biasRoundingSlack) {
   const amp_gemm_desc_t &g = out.desc;
   const Spec spec = specOf(g.epilogue);
   const amp_dtype_t dt = g.d_dtype;

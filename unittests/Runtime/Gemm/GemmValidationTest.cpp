@@ -82,23 +82,19 @@ const BadRequest kBadRequests[] = {
     {"MissingAux", [](amp_gemm_desc_t &g) { g.aux = nullptr; },
      AMP_STATUS_INVALID_ARGUMENT, "aux is NULL"},
     {"BiasOnNonBiasEpilogue",
-     [](amp_gemm_desc_t &g) {
-       g.epilogue = AMP_GEMM_EPILOGUE_GELU_AUX;
-     },
+     [](amp_gemm_desc_t &g) { g.epilogue = AMP_GEMM_EPILOGUE_GELU_AUX; },
      AMP_STATUS_INVALID_ARGUMENT, "bias is given but epilogue GELU_AUX"},
     {"AuxOnNonAuxEpilogue",
      [](amp_gemm_desc_t &g) { g.epilogue = AMP_GEMM_EPILOGUE_BIAS; },
      AMP_STATUS_INVALID_ARGUMENT, "aux is given but epilogue BIAS"},
     {"MisalignedA",
-     [](amp_gemm_desc_t &g) {
-       g.a = static_cast<const char *>(g.a) + 1;
-     },
+     [](amp_gemm_desc_t &g) { g.a = static_cast<const char *>(g.a) + 1; },
      AMP_STATUS_INVALID_ARGUMENT, "A ("},
     {"MisalignedBias",
      [](amp_gemm_desc_t &g) { g.bias = static_cast<char *>(g.bias) + 1; },
      AMP_STATUS_INVALID_ARGUMENT, "not aligned"},
-    {"ZeroM", [](amp_gemm_desc_t &g) { g.m = 0; },
-     AMP_STATUS_INVALID_ARGUMENT, "must be >= 1"},
+    {"ZeroM", [](amp_gemm_desc_t &g) { g.m = 0; }, AMP_STATUS_INVALID_ARGUMENT,
+     "must be >= 1"},
     {"NegativeK", [](amp_gemm_desc_t &g) { g.k = -3; },
      AMP_STATUS_INVALID_ARGUMENT, "k=-3"},
     {"ZeroBatch", [](amp_gemm_desc_t &g) { g.batch_count = 0; },
@@ -134,8 +130,7 @@ const BadRequest kBadRequests[] = {
        g.epilogue = AMP_GEMM_EPILOGUE_DGELU_BGRAD; // bias is an output
      },
      AMP_STATUS_INVALID_ARGUMENT, "output bias"},
-    {"HugeStride",
-     [](amp_gemm_desc_t &g) { g.stride_a = INT64_C(1) << 62; },
+    {"HugeStride", [](amp_gemm_desc_t &g) { g.stride_a = INT64_C(1) << 62; },
      AMP_STATUS_INVALID_ARGUMENT, "INT64_MAX"},
     {"CAliasesDWithOtherLayout",
      [](amp_gemm_desc_t &g) {
@@ -143,16 +138,14 @@ const BadRequest kBadRequests[] = {
        g.ldc = 6;
      },
      AMP_STATUS_INVALID_ARGUMENT, "C aliases D"},
-    {"UnknownEpilogue",
-     [](amp_gemm_desc_t &g) { setRaw(&g.epilogue, 99); },
+    {"UnknownEpilogue", [](amp_gemm_desc_t &g) { setRaw(&g.epilogue, 99); },
      AMP_STATUS_INVALID_ARGUMENT, "unknown epilogue 99"},
     {"UnknownDtype", [](amp_gemm_desc_t &g) { setRaw(&g.d_dtype, -1); },
      AMP_STATUS_INVALID_ARGUMENT, "unknown d_dtype -1"},
     {"IntegerDtype",
      [](amp_gemm_desc_t &g) { g.a_dtype = g.b_dtype = AMP_DTYPE_I32; },
      AMP_STATUS_NOT_SUPPORTED, "A=i32 B=i32 D=f16"},
-    {"MixedInputDtypes",
-     [](amp_gemm_desc_t &g) { g.b_dtype = AMP_DTYPE_BF16; },
+    {"MixedInputDtypes", [](amp_gemm_desc_t &g) { g.b_dtype = AMP_DTYPE_BF16; },
      AMP_STATUS_NOT_SUPPORTED, "A=f16 B=bf16"},
     {"F16ToBf16", [](amp_gemm_desc_t &g) { g.d_dtype = AMP_DTYPE_BF16; },
      AMP_STATUS_NOT_SUPPORTED, "D=bf16"},
@@ -189,11 +182,11 @@ TEST_P(GemmValidation, RejectsWithMessageAndWritesNothing) {
   EXPECT_EQ(r.bias, bias);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    BadRequests, GemmValidation, ::testing::ValuesIn(kBadRequests),
-    [](const ::testing::TestParamInfo<BadRequest> &info) {
-      return std::string(info.param.name);
-    });
+INSTANTIATE_TEST_SUITE_P(BadRequests, GemmValidation,
+                         ::testing::ValuesIn(kBadRequests),
+                         [](const ::testing::TestParamInfo<BadRequest> &info) {
+                           return std::string(info.param.name);
+                         });
 
 TEST(GemmValidationMisc, NullDescriptor) {
   EXPECT_EQ(amp_gemm(nullptr, nullptr), AMP_STATUS_INVALID_ARGUMENT);

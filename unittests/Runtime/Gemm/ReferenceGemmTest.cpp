@@ -36,16 +36,20 @@ TEST_P(ReferenceGemm, MatchesF64) {
   EXPECT_TRUE(checkOutputs(before, out, expectedF64(before)));
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllCases, ReferenceGemm, ::testing::ValuesIn(allGemmCases()),
-    [](const ::testing::TestParamInfo<GemmCase> &info) {
-      return caseName(info.param);
-    });
+INSTANTIATE_TEST_SUITE_P(AllCases, ReferenceGemm,
+                         ::testing::ValuesIn(allGemmCases()),
+                         [](const ::testing::TestParamInfo<GemmCase> &info) {
+                           return caseName(info.param);
+                         });
 
 /// Sizes that cross the reference's cache blocks (512 columns, 128 k).
 TEST(ReferenceGemmShapes, CrossesBlockBoundaries) {
-  GemmCase c{AMP_GEMM_EPILOGUE_GELU_AUX_BIAS, AMP_DTYPE_BF16, AMP_DTYPE_F32,
-             /*transA=*/true, /*transB=*/false, BatchForm::Strided};
+  GemmCase c{AMP_GEMM_EPILOGUE_GELU_AUX_BIAS,
+             AMP_DTYPE_BF16,
+             AMP_DTYPE_F32,
+             /*transA=*/true,
+             /*transB=*/false,
+             BatchForm::Strided};
   c.m = 9;
   c.n = 521;
   c.k = 300;
@@ -107,8 +111,8 @@ TEST(ReferenceGemmSemantics, BetaZeroIgnoresC) {
 
 /// C may be D (in-place accumulation, D += A B).
 TEST(ReferenceGemmSemantics, InPlaceAccumulation) {
-  float a[6] = {1, 2, 3, 4, 5, 6};  // 2 x 3
-  float b[3] = {1, -1, 2};          // 3 x 1
+  float a[6] = {1, 2, 3, 4, 5, 6}; // 2 x 3
+  float b[3] = {1, -1, 2};         // 3 x 1
   float d[2] = {10, 20};
   amp_gemm_desc_t g;
   amp_gemm_desc_init(&g);
