@@ -9,12 +9,24 @@
 #include "reference/GemmEpilogue.h"
 
 #include <cstdarg>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <string>
 
 using namespace amp::runtime;
+
+// The descriptor's layout is ABI (lowered code builds it field by field):
+// pointers, then int64_t, then 32-bit fields, no padding.
+static_assert(sizeof(amp_gemm_desc_t) == 6 * sizeof(void *) + 15 * 8 + 8 * 4,
+              "amp_gemm_desc_t has padding");
+static_assert(offsetof(amp_gemm_desc_t, m) == 6 * sizeof(void *) &&
+                  offsetof(amp_gemm_desc_t, alpha) ==
+                      6 * sizeof(void *) + 15 * 8 &&
+                  offsetof(amp_gemm_desc_t, epilogue) ==
+                      6 * sizeof(void *) + 15 * 8 + 7 * 4,
+              "amp_gemm_desc_t field order changed");
 
 namespace {
 
