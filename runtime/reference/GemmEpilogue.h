@@ -11,17 +11,10 @@
 #define AMP_RUNTIME_REFERENCE_GEMMEPILOGUE_H
 
 #include "amp_runtime/gemm.h"
+#include "amp_runtime/host_device.h"
 
 #include <cmath>
 #include <cstdint>
-
-#ifndef AMP_HOST_DEVICE
-#ifdef __CUDACC__
-#define AMP_HOST_DEVICE __host__ __device__
-#else
-#define AMP_HOST_DEVICE
-#endif
-#endif
 
 namespace amp {
 namespace runtime {

@@ -12,16 +12,10 @@
 #ifndef AMP_RUNTIME_FLOAT16_H
 #define AMP_RUNTIME_FLOAT16_H
 
+#include "amp_runtime/host_device.h"
+
 #include <cstdint>
 #include <cstring>
-
-#ifndef AMP_HOST_DEVICE
-#ifdef __CUDACC__
-#define AMP_HOST_DEVICE __host__ __device__
-#else
-#define AMP_HOST_DEVICE
-#endif
-#endif
 
 namespace amp {
 namespace runtime {

@@ -61,6 +61,20 @@ TEST(ReferenceGemmShapes, CrossesBlockBoundaries) {
   EXPECT_TRUE(checkOutputs(before, out, expectedF64(before)));
 }
 
+/// An f32 request of m x n x k over tight row-major A (m x k), B (k x n),
+/// C and D (m x n); the tests then set the pointers and what they vary.
+amp_gemm_desc_t f32Desc(int64_t m, int64_t n, int64_t k) {
+  amp_gemm_desc_t g;
+  amp_gemm_desc_init(&g);
+  g.a_dtype = g.b_dtype = g.d_dtype = AMP_DTYPE_F32;
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  g.lda = k;
+  g.ldb = g.ldc = g.ldd = g.ld_aux = n;
+  return g;
+}
+
 /// A 1 x 1 x 1 GEMM whose output is a chosen f32 value, rounded into f16.
 float roundTripThroughGemm(float b, float c) {
   uint16_t a16 = Half::fromFloat(1.0f).bits, b16 = Half::fromFloat(b).bits;
@@ -96,15 +110,11 @@ TEST(ReferenceGemmSemantics, BetaZeroIgnoresC) {
   float c[4], d[4] = {};
   for (float &x : c)
     x = std::numeric_limits<float>::quiet_NaN();
-  amp_gemm_desc_t g;
-  amp_gemm_desc_init(&g);
-  g.a_dtype = g.b_dtype = g.d_dtype = AMP_DTYPE_F32;
+  amp_gemm_desc_t g = f32Desc(2, 2, 2);
   g.a = a;
   g.b = b;
   g.c = c;
   g.d = d;
-  g.m = g.n = g.k = 2;
-  g.lda = g.ldb = g.ldc = g.ldd = 2;
   ASSERT_EQ(amp_gemm(&g, nullptr), AMP_STATUS_OK) << amp_gemm_last_error();
   EXPECT_EQ(std::vector<float>(d, d + 4), std::vector<float>(a, a + 4));
 }
@@ -114,18 +124,11 @@ TEST(ReferenceGemmSemantics, InPlaceAccumulation) {
   float a[6] = {1, 2, 3, 4, 5, 6}; // 2 x 3
   float b[3] = {1, -1, 2};         // 3 x 1
   float d[2] = {10, 20};
-  amp_gemm_desc_t g;
-  amp_gemm_desc_init(&g);
-  g.a_dtype = g.b_dtype = g.d_dtype = AMP_DTYPE_F32;
+  amp_gemm_desc_t g = f32Desc(2, 1, 3);
   g.a = a;
   g.b = b;
   g.c = d;
   g.d = d;
-  g.m = 2;
-  g.n = 1;
-  g.k = 3;
-  g.lda = 3;
-  g.ldb = g.ldc = g.ldd = 1;
   g.beta = 1.0f;
   ASSERT_EQ(amp_gemm(&g, nullptr), AMP_STATUS_OK) << amp_gemm_last_error();
   EXPECT_EQ(d[0], 10.0f + 1 - 2 + 6);
@@ -136,17 +139,11 @@ TEST(ReferenceGemmSemantics, InPlaceAccumulation) {
 TEST(ReferenceGemmSemantics, DreluInPlaceOverItsAux) {
   float a[2] = {1, 1}, b[4] = {3, -2, 5, 7}; // 1 x 2 times 2 x 2
   float h[2] = {0.5f, 0.0f};                 // ReLU output: 2nd unit dead
-  amp_gemm_desc_t g;
-  amp_gemm_desc_init(&g);
-  g.a_dtype = g.b_dtype = g.d_dtype = AMP_DTYPE_F32;
+  amp_gemm_desc_t g = f32Desc(1, 2, 2);
   g.a = a;
   g.b = b;
   g.d = h;
   g.aux = h;
-  g.m = 1;
-  g.n = 2;
-  g.k = 2;
-  g.lda = g.ldb = g.ldd = g.ld_aux = 2;
   g.epilogue = AMP_GEMM_EPILOGUE_DRELU;
   ASSERT_EQ(amp_gemm(&g, nullptr), AMP_STATUS_OK) << amp_gemm_last_error();
   EXPECT_EQ(h[0], 8.0f);
@@ -160,20 +157,13 @@ TEST(ReferenceGemmSemantics, BgradaSumsTheTransposedA) {
   float dy[tokens * outF] = {1, 2, 3, 4, 5, 6};
   float x[tokens * inF] = {1, 0, 0, 1, 1, 1};
   float dw[outF * inF] = {}, db[outF] = {};
-  amp_gemm_desc_t g;
-  amp_gemm_desc_init(&g);
-  g.a_dtype = g.b_dtype = g.d_dtype = AMP_DTYPE_F32;
+  amp_gemm_desc_t g = f32Desc(outF, inF, tokens);
   g.a = dy;
   g.b = x;
   g.d = dw;
   g.bias = db;
-  g.m = outF;
-  g.n = inF;
-  g.k = tokens;
   g.trans_a = 1;
-  g.lda = outF;
-  g.ldb = inF;
-  g.ldd = inF;
+  g.lda = outF; // dY is stored tokens x out
   g.alpha = 2.0f;
   g.epilogue = AMP_GEMM_EPILOGUE_BGRADA;
   ASSERT_EQ(amp_gemm(&g, nullptr), AMP_STATUS_OK) << amp_gemm_last_error();
@@ -190,14 +180,10 @@ TEST(ReferenceGemmBackend, NameAndCounters) {
   EXPECT_STREQ(amp_gemm_backend_name(), "reference");
   amp_gemm_reset_stats();
   float a = 2, b = 3, d = 0;
-  amp_gemm_desc_t g;
-  amp_gemm_desc_init(&g);
-  g.a_dtype = g.b_dtype = g.d_dtype = AMP_DTYPE_F32;
+  amp_gemm_desc_t g = f32Desc(1, 1, 1);
   g.a = &a;
   g.b = &b;
   g.d = &d;
-  g.m = g.n = g.k = 1;
-  g.lda = g.ldb = g.ldd = 1;
   ASSERT_EQ(amp_gemm(&g, nullptr), AMP_STATUS_OK);
   g.m = 0; // rejected: not counted
   ASSERT_NE(amp_gemm(&g, nullptr), AMP_STATUS_OK);
