@@ -134,7 +134,8 @@ std::vector<uint16_t> randomBits(amp_dtype_t dtype, size_t count) {
 
 /// A buffer of `count` 16-bit elements filled with random values.
 void *allocFilled(amp_dtype_t dtype, size_t count) {
-  static std::vector<uint16_t> pattern;
+  static std::vector<uint16_t> patterns[2]; // f16, bf16
+  std::vector<uint16_t> &pattern = patterns[dtype == AMP_DTYPE_BF16];
   if (pattern.empty())
     pattern = randomBits(dtype, size_t(1) << 20);
   const size_t bytes = count * 2;
