@@ -13,9 +13,11 @@ interleaved, REPEAT times each:
 always with --mlir-timing and -o /dev/null (so every command prints the
 same way). Whole-command time is the wall time of the process; pass-only
 time is the sum of the top-level pass rows of the --mlir-timing report
-(parser and printer excluded). It prints best-of and median per command,
-the ratio amp / (canon+cse), and the growth from the smallest to each
-larger size, which is about the op growth for linear-time passes.
+(parser and printer excluded); the child's CPU time is shown too, since it
+suffers less than wall time on a loaded machine. It prints best-of and
+median per command, the ratio amp / (canon+cse), per-pass times, and the
+growth from the smallest to each larger size (best times), which is about
+the op growth for linear-time passes.
 
 Usage: bench/precision_passes.py [--amp-opt PATH] [--sizes 10000,100000]
            [--models transformer,mlp] [--repeat 5]
@@ -25,6 +27,7 @@ Standard library only.
 import argparse
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -61,10 +64,14 @@ def generate(model, target, workdir):
 
 
 def run_once(amp_opt, path, args):
+    """Returns (wall s, child CPU s, pass-only s, --mlir-timing rows)."""
     cmd = [amp_opt, path] + args + ["--mlir-timing", "-o", os.devnull]
+    ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     r = subprocess.run(cmd, capture_output=True, text=True)
     wall = time.perf_counter() - t0
+    ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
     if r.returncode != 0:
         sys.exit("error: %s failed:\n%s" % (" ".join(cmd), r.stderr[-2000:]))
     rows = {}
@@ -73,11 +80,24 @@ def run_once(amp_opt, path, args):
         if m:
             rows[m.group(2).strip()] = float(m.group(1))
     passes = sum(v for k, v in rows.items() if k not in NOT_PASSES)
-    return wall, passes, rows
+    return wall, cpu, passes, rows
 
 
 def fmt(s):
     return "%.3f" % s
+
+
+class Stats:
+    """Samples of one command on one graph."""
+
+    def __init__(self, samples):
+        self.wall = [x[0] for x in samples]
+        self.cpu = [x[1] for x in samples]
+        self.passes = [x[2] for x in samples]
+        self.rows = [x[3] for x in samples]
+
+    def row(self, name, pick):
+        return pick([r.get(name, 0.0) for r in self.rows])
 
 
 def main():
@@ -93,86 +113,104 @@ def main():
     a = ap.parse_args()
     amp_opt = a.amp_opt or find_amp_opt()
     sizes = [int(s) for s in a.sizes.split(",")]
+    models = a.models.split(",")
     workdir = a.workdir or tempfile.mkdtemp(prefix="amp-bench-")
     os.makedirs(workdir, exist_ok=True)
 
     print("amp-opt: %s" % amp_opt)
-    print("repeat: %d (best and median); every command: --mlir-timing -o %s"
+    print("repeat: %d; every command: --mlir-timing -o %s"
           % (a.repeat, os.devnull))
     print("cores: %s, load average at start: %.2f %.2f %.2f"
           % ((os.cpu_count(),) + os.getloadavg()))
-    results = {}
-    for model in a.models.split(","):
+    res = {}
+    for model in models:
         for size in sizes:
             path, ops = generate(model, size, workdir)
+            print("generated %s: %d ops, %.1f MB" %
+                  (path, ops, os.path.getsize(path) / 1e6), flush=True)
             samples = {name: [] for name, _ in CONFIGS}
             for _ in range(a.repeat):
                 for name, args in CONFIGS:
                     samples[name].append(run_once(amp_opt, path, args))
-            results[(model, size)] = (ops, os.path.getsize(path), samples)
-            print("generated %s: %d ops, %.1f MB" %
-                  (path, ops, os.path.getsize(path) / 1e6), flush=True)
+            res[(model, size)] = (ops, {n: Stats(v) for n, v in samples.items()})
 
-    def best(xs):
-        return min(xs)
+    med, best = statistics.median, min
 
-    print()
-    print("Times in seconds: best / median of %d runs." % a.repeat)
-    print()
-    print("| model | ops | parse+print (cmd) | amp (cmd) | canon+cse (cmd) "
-          "| amp (passes) | canon+cse (passes) | ratio passes | ratio cmd |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-    summary = {}
-    for (model, size), (ops, nbytes, s) in results.items():
-        cmd = {n: [w for w, _, _ in s[n]] for n in s}
-        ps = {n: [p for _, p, _ in s[n]] for n in s}
-        row = [model, str(ops)]
-        for n in ("parse+print", "amp", "canon+cse"):
-            row.append("%s / %s" % (fmt(best(cmd[n])), fmt(statistics.median(cmd[n]))))
-        for n in ("amp", "canon+cse"):
-            row.append("%s / %s" % (fmt(best(ps[n])), fmt(statistics.median(ps[n]))))
-        rp = statistics.median(ps["amp"]) / max(statistics.median(ps["canon+cse"]), 1e-9)
-        rc = statistics.median(cmd["amp"]) / max(statistics.median(cmd["canon+cse"]), 1e-9)
-        row += ["%.2f" % rp, "%.2f" % rc]
-        print("| " + " | ".join(row) + " |")
-        summary[(model, size)] = (ops, {n: statistics.median(ps[n]) for n in ps},
-                                  {n: statistics.median(cmd[n]) for n in cmd}, s)
+    def cpu_passes(st, n):
+        return med(st[n].cpu) - med(st["parse+print"].cpu)
+    names = [n for n, _ in CONFIGS]
 
     print()
-    print("Per-pass medians (s) from --mlir-timing:")
-    for (model, size), (ops, _, _, s) in summary.items():
+    print("Whole command, wall seconds: best / median of %d runs "
+          "(CPU seconds, median, in brackets)." % a.repeat)
+    print()
+    print("| model | ops | " + " | ".join(names) + " | ratio amp/canon+cse (best) |")
+    print("|---|---:|" + "---:|" * len(names) + "---:|")
+    for (model, size), (ops, st) in res.items():
+        cells = ["%s / %s [%s]" % (fmt(best(st[n].wall)), fmt(med(st[n].wall)),
+                                   fmt(med(st[n].cpu))) for n in names]
+        ratio = best(st["amp"].wall) / best(st["canon+cse"].wall)
+        print("| %s | %d | %s | %.2f |" % (model, ops, " | ".join(cells), ratio))
+
+    print()
+    print("Passes only (--mlir-timing, parser and printer excluded), wall "
+          "seconds: best / median.")
+    print()
+    print("The CPU columns estimate pass CPU time as median CPU(command) - "
+          "median CPU(parse+print).")
+    print()
+    print("| model | ops | amp | canon+cse | ratio (best) | ratio (median) "
+          "| amp us/op (best) | canon+cse us/op (best) | amp CPU | canon+cse CPU "
+          "| ratio CPU |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for (model, size), (ops, st) in res.items():
+        A, C = st["amp"].passes, st["canon+cse"].passes
+        ca, cc = cpu_passes(st, "amp"), cpu_passes(st, "canon+cse")
+        print("| %s | %d | %s / %s | %s / %s | %.2f | %.2f | %.1f | %.1f "
+              "| %s | %s | %.2f |" % (
+                  model, ops, fmt(best(A)), fmt(med(A)), fmt(best(C)),
+                  fmt(med(C)), best(A) / best(C), med(A) / med(C),
+                  1e6 * best(A) / ops, 1e6 * best(C) / ops, fmt(ca), fmt(cc),
+                  ca / max(cc, 1e-9)))
+
+    print()
+    print("Per-pass times (best / median s) from --mlir-timing:")
+    for (model, size), (ops, st) in res.items():
         parts = []
+        base = st["parse+print"]
+        for k in ("Parser", "Output"):
+            parts.append("%s %s/%s" % (k, fmt(base.row(k, best)), fmt(base.row(k, med))))
         for n in ("amp", "canon+cse"):
-            names = [k for k in s[n][0][2] if k not in NOT_PASSES]
-            for k in names:
-                parts.append("%s %s" % (k, fmt(statistics.median(
-                    r.get(k, 0.0) for _, _, r in s[n]))))
-        parse = statistics.median(r.get("Parser", 0.0) for _, _, r in s["parse+print"])
-        out = statistics.median(r.get("Output", 0.0) for _, _, r in s["parse+print"])
-        print("  %s %d ops: Parser %s, Output %s, %s" %
-              (model, ops, fmt(parse), fmt(out), ", ".join(parts)))
+            for k in st[n].rows[0]:
+                if k not in NOT_PASSES:
+                    parts.append("%s %s/%s" % (k, fmt(st[n].row(k, best)),
+                                               fmt(st[n].row(k, med))))
+        print("  %s %d ops: %s" % (model, ops, ", ".join(parts)))
 
-    print()
-    print("Pass time per op (median, microseconds):")
-    for (model, size), (ops, ps, _, _) in summary.items():
-        print("  %s %d ops: amp %.1f, canon+cse %.1f" %
-              (model, ops, 1e6 * ps["amp"] / ops, 1e6 * ps["canon+cse"] / ops))
-
-    print()
-    print("Growth from the smallest size (median times; linear = op growth):")
-    print("| model | ops | op growth | amp passes | canon+cse passes "
-          "| amp cmd | canon+cse cmd | parse+print cmd |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    for model in a.models.split(","):
-        base = summary[(model, sizes[0])]
-        for size in sizes[1:]:
-            ops, ps, cmd, _ = summary[(model, size)]
-            print("| %s | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |" % (
-                model, ops, ops / base[0], ps["amp"] / base[1]["amp"],
-                ps["canon+cse"] / base[1]["canon+cse"],
-                cmd["amp"] / base[2]["amp"],
-                cmd["canon+cse"] / base[2]["canon+cse"],
-                cmd["parse+print"] / base[2]["parse+print"]))
+    if len(sizes) > 1:
+        print()
+        print("Growth from the smallest size, best wall times and the CPU "
+              "estimates (linear = op growth):")
+        print()
+        print("| model | ops | op growth | amp passes | canon+cse passes "
+              "| amp cmd | canon+cse cmd | parse+print cmd | amp CPU "
+              "| canon+cse CPU |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for model in models:
+            ops0, st0 = res[(model, sizes[0])]
+            for size in sizes[1:]:
+                ops, st = res[(model, size)]
+                g = lambda n, f: best(f(st[n])) / best(f(st0[n]))
+                P = lambda x: x.passes
+                W = lambda x: x.wall
+                print("| %s | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f "
+                      "| %.2f | %.2f |" % (
+                          model, ops, ops / ops0, g("amp", P),
+                          g("canon+cse", P), g("amp", W), g("canon+cse", W),
+                          g("parse+print", W),
+                          cpu_passes(st, "amp") / cpu_passes(st0, "amp"),
+                          cpu_passes(st, "canon+cse") /
+                          cpu_passes(st0, "canon+cse")))
     print()
     print("load average at end: %.2f %.2f %.2f" % os.getloadavg())
 
