@@ -115,9 +115,15 @@ constexpr LtEpilogue kLtEpilogue[AMP_GEMM_NUM_EPILOGUES] = {
     /* BGRADB        */ {CUBLASLT_EPILOGUE_BGRADA, true}, // B is Lt's A
 };
 
+/// The dimensions (bias length included) for which PyTorch hands bias
+/// epilogues to cuBLASLt: above 1 and below 65535 * 32. Outside that range
+/// some cuBLASLt versions refused or miscomputed fused epilogues.
+constexpr int64_t kMaxFusedDim = 65535 * 32;
+
 /// Whether a request may try the fused cuBLASLt epilogue at all. The
 /// guards are cuBLASLt's documented limits (aux leading dimension and batch
-/// stride multiples of 8), 16-byte epilogue pointers, and the cases where
+/// stride multiples of 8), the dimension and bias-length range above,
+/// 16-byte epilogue pointers, and the cases where
 /// cuBLASLt's semantics do not pin ours down: whether beta C is added before
 /// the DGELU product, whether BGRADA/B are scaled by alpha, and how the bias
 /// gradients of a batch are laid out. Those take the unfused route, whose
@@ -126,6 +132,10 @@ bool mayFuse(const amp_gemm_desc_t &g, bool forceUnfused) {
   const EpilogueInfo &epi = kEpilogueInfo[g.epilogue];
   if (forceUnfused || !kLtEpilogue[g.epilogue].fusable)
     return false;
+  if (g.epilogue != AMP_GEMM_EPILOGUE_NONE)
+    for (int64_t dim : {g.m, g.n, g.k})
+      if (dim <= 1 || dim >= kMaxFusedDim)
+        return false;
   if (epi.aux != AuxUse::None && (g.ld_aux % 8 || g.stride_aux % 8 ||
                                   reinterpret_cast<uintptr_t>(g.aux) % 16))
     return false;
