@@ -13,7 +13,7 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.amp_obj_root, "test")
-config.excludes = ["Inputs", "lib", "Unit", "CMakeLists.txt", "lit.cfg.py",
+config.excludes = ["Inputs", "lib", "CMakeLists.txt", "lit.cfg.py",
                    "lit.site.cfg.py"]
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])

@@ -14,6 +14,7 @@
 #include "amp/Dialect/AMP/Transforms/Passes.h"
 #include "amp/Dialect/NN/IR/NNDialect.h"
 #include "amp/Interfaces/MixedPrecisionOpInterface.h"
+#include "amp/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -47,6 +48,7 @@ inline void registerAllDialects(mlir::DialectRegistry &registry) {
 inline void registerAllPasses() {
   mlir::registerTransformsPasses();
   registerAMPPasses();
+  registerAmpPipeline();
 }
 
 } // namespace amp

@@ -197,7 +197,7 @@ func.func @autocast_empty_block() {
 // -----
 
 func.func @yield_outside_autocast(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'amp.yield' op expects parent op 'amp.autocast'}}
+  // expected-error @+1 {{'amp.yield' op expects parent op to be one of 'amp.autocast, amp.skip_step_if'}}
   amp.yield %x : tensor<4xf32>
 }
 

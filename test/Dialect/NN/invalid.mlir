@@ -1099,7 +1099,7 @@ func.func @clip_wrong_results(%g: tensor<8xf32>, %h: tensor<4xf16>) {
 
 // -----
 
-// expected-error @+1 {{unknown nn.role "weights" on argument #0; expected one of "param", "opt_state", "input", "label", "loss", "loss_scale", "growth_tracker", "found_inf"}}
+// expected-error @+1 {{unknown nn.role "weights" on argument #0; expected one of "param", "opt_state", "input", "label", "loss", "loss_scale", "growth_tracker", "hysteresis_tracker", "found_inf"}}
 func.func @unknown_role(%w: tensor<4xf32> {nn.role = "weights"}) {
   return
 }

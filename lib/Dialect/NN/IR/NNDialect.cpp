@@ -25,8 +25,9 @@ void NNDialect::initialize() {
 
 /// The roles of training-step arguments and results (ARCHITECTURE.md §3).
 static constexpr StringLiteral kRoles[] = {
-    "param",      "opt_state",      "input",    "label",
-    "loss",       "loss_scale",     "growth_tracker", "found_inf"};
+    "param",          "opt_state", "input",
+    "label",          "loss",      "loss_scale",
+    "growth_tracker", "found_inf", "hysteresis_tracker"};
 
 static bool isKnownRole(StringRef role) {
   return llvm::is_contained(kRoles, role);
@@ -34,6 +35,14 @@ static bool isKnownRole(StringRef role) {
 
 static LogicalResult verifyNNAttribute(Operation *op, NamedAttribute attr,
                                        StringRef where) {
+  // nn.init: the value a runner initializes a scalar state argument with.
+  if (attr.getName() == NNDialect::getInitAttrName()) {
+    if (!isa<FloatAttr, IntegerAttr, BoolAttr>(attr.getValue()))
+      return op->emitError() << "'nn.init' on " << where
+                             << " must be a number or a bool, got "
+                             << attr.getValue();
+    return success();
+  }
   if (attr.getName() != NNDialect::getRoleAttrName())
     return op->emitError() << "unknown nn attribute '"
                            << attr.getName().getValue() << "' on " << where;
@@ -46,7 +55,7 @@ static LogicalResult verifyNNAttribute(Operation *op, NamedAttribute attr,
            << "unknown nn.role \"" << role.getValue() << "\" on " << where
            << "; expected one of \"param\", \"opt_state\", \"input\", "
               "\"label\", \"loss\", \"loss_scale\", \"growth_tracker\", "
-              "\"found_inf\"";
+              "\"hysteresis_tracker\", \"found_inf\"";
   return success();
 }
 

@@ -391,22 +391,33 @@ normStatShapes(Loc loc, RankedTensorType in, bool isBatchNorm, int64_t axis) {
   return std::make_pair(Shape(s.take_front(*a)), Shape(s.drop_front(*a)));
 }
 
-LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
-                                            Adaptor adaptor,
-                                            SmallVectorImpl<Type> &inferred) {
-  auto in = tensorOf(adaptor.getInput());
+/// Shared by both normalizations: the output has the input's type, the two
+/// statistics are f32 with the statistics shape, and scale and bias have the
+/// normalized shape.
+static LogicalResult inferNorm(MLIRContext *ctx, Loc loc, bool isBatchNorm,
+                               int64_t axis, Value inputV, Value scaleV,
+                               Value biasV, SmallVectorImpl<Type> &inferred) {
+  auto in = tensorOf(inputV);
   if (!in)
     return emitOptionalError(loc, "expects a ranked tensor input");
-  auto shapes = normStatShapes(loc, in, /*isBatchNorm=*/true, 0);
+  auto shapes = normStatShapes(loc, in, isBatchNorm, axis);
+  StringRef why = isBatchNorm ? "[C]" : "the normalized shape";
   if (failed(shapes) ||
-      failed(checkAffineParam(loc, tensorOf(adaptor.getScale()), in,
-                              shapes->second, "scale", "[C]")) ||
-      failed(checkAffineParam(loc, tensorOf(adaptor.getBias()), in,
-                              shapes->second, "bias", "[C]")))
+      failed(checkAffineParam(loc, tensorOf(scaleV), in, shapes->second,
+                              "scale", why)) ||
+      failed(checkAffineParam(loc, tensorOf(biasV), in, shapes->second, "bias",
+                              why)))
     return failure();
   auto stat = RankedTensorType::get(shapes->first, Float32Type::get(ctx));
   inferred.append({in, stat, stat});
   return success();
+}
+
+LogicalResult BatchNormOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  return inferNorm(ctx, loc, /*isBatchNorm=*/true, 0, adaptor.getInput(),
+                   adaptor.getScale(), adaptor.getBias(), inferred);
 }
 
 LogicalResult BatchNormOp::verify() {
@@ -417,20 +428,9 @@ LogicalResult BatchNormOp::verify() {
 LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &inferred) {
-  auto in = tensorOf(adaptor.getInput());
-  if (!in)
-    return emitOptionalError(loc, "expects a ranked tensor input");
-  auto shapes =
-      normStatShapes(loc, in, /*isBatchNorm=*/false, adaptor.getAxis());
-  if (failed(shapes) ||
-      failed(checkAffineParam(loc, tensorOf(adaptor.getScale()), in,
-                              shapes->second, "scale", "the normalized shape")) ||
-      failed(checkAffineParam(loc, tensorOf(adaptor.getBias()), in,
-                              shapes->second, "bias", "the normalized shape")))
-    return failure();
-  auto stat = RankedTensorType::get(shapes->first, Float32Type::get(ctx));
-  inferred.append({in, stat, stat});
-  return success();
+  return inferNorm(ctx, loc, /*isBatchNorm=*/false, adaptor.getAxis(),
+                   adaptor.getInput(), adaptor.getScale(), adaptor.getBias(),
+                   inferred);
 }
 
 LogicalResult LayerNormOp::verify() {

@@ -76,11 +76,13 @@ def AMP_AutocastOp : AMP_Op<"autocast", [
 }
 
 def AMP_YieldOp : AMP_Op<"yield", [Pure, Terminator, ReturnLike,
-    HasParent<"AutocastOp">]> {
-  let summary = "yield the results of an amp.autocast region";
+    ParentOneOf<["AutocastOp", "SkipStepIfOp"]>]> {
+  let summary = "yield the results of an amp.autocast or amp.skip_step_if region";
   let arguments = (ins Variadic<AnyType>:$values);
   let builders = [OpBuilder<(ins), [{ /* nothing to yield */ }]>];
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
 }
+
+include "amp/Dialect/AMP/IR/AMPLossScaleOps.td"
 
 #endif // AMP_DIALECT_AMP_IR_AMPOPS_TD

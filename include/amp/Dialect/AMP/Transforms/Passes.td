@@ -105,4 +105,87 @@ def InsertCasts : Pass<"amp-insert-casts", "::mlir::ModuleOp"> {
   ];
 }
 
+def MasterWeights : Pass<"amp-master-weights", "::mlir::ModuleOp"> {
+  let summary = "Keep f32 master weights: one low-precision copy per param and step";
+  let description = [{
+    Enforces the master-weight contract on training steps (functions whose
+    arguments carry `nn.role`):
+
+    * params and optimizer state are f32 at the function boundary, and the
+      optimizer updates (`nn.sgd_update`, `nn.adam_update`) read and write
+      f32 values (an error otherwise);
+    * each param used in low precision has exactly one working copy per step:
+      duplicate `amp.cast`s of a param to the same type are merged into one,
+      placed at the top of the function and shared by forward and backward;
+    * gradients reach the updates in f32 without a cast: when a gradient is
+      an `amp.cast` to f32 of a low-precision op that accumulates in f32
+      (a weight-gradient matmul) and has no other use, that op stores f32
+      directly and the cast goes away.
+  }];
+  let dependentDialects = ["::amp::AMPDialect"];
+  let statistics = [
+    Statistic<"numWorkingCopies", "working-copies",
+              "Low-precision param copies per step">,
+    Statistic<"numMergedCasts", "merged-casts", "Duplicate param casts merged">,
+    Statistic<"numFusedGradCasts", "fused-grad-casts",
+              "Gradient casts folded into an f32 accumulator">,
+  ];
+}
+
+def LossScaling : Pass<"amp-loss-scaling", "::mlir::ModuleOp"> {
+  let summary = "Scale the loss, unscale and check gradients, skip overflowing steps";
+  let description = [{
+    Rewrites the backward pass of every training step for loss scaling, as
+    PyTorch's GradScaler does at run time, but in the graph and on the
+    device:
+
+    * **seed**: each `nn.grad_seed` becomes `amp.scaled_grad_seed`, so every
+      gradient is scaled;
+    * **unscale and check**: before the optimizer, one
+      `amp.unscale_and_check` unscales all param gradients (multiply by
+      `f32(1/f64(scale))`) and computes `found_inf` over all of them (NaN
+      and +-Inf, on the scaled values); `nn.clip_grad_norm` sees the
+      unscaled gradients;
+    * **skip step**: the optimizer updates move into `amp.skip_step_if`, so an
+      overflowing step leaves params, moments and step counters bitwise
+      unchanged;
+    * **scale update** (dynamic mode): `amp.update_scale` with GradScaler's
+      semantics;
+    * **state**: the scale (`f32`, role `loss_scale`), the growth tracker
+      (`i32`, `growth_tracker`), with `hysteresis > 1` a hysteresis tracker
+      (`i32`, `hysteresis_tracker`), and `found_inf` (`i1`) are appended
+      to the arguments and the results; `nn.init` on each argument gives its
+      initial value.
+
+    `mode=static` keeps the scale constant (it is still threaded through)
+    and still skips overflowing steps unless `skip-on-overflow=false`;
+    `mode=none` changes nothing. A training step that already has the
+    machinery is left alone, so the pass is idempotent. A function with
+    optimizer updates but no `nn.grad_seed`, a gradient that does not come
+    from the seed, or a scaled value returned without going through an update
+    is an error.
+  }];
+  let dependentDialects = ["::amp::AMPDialect", "::amp::nn::NNDialect"];
+  let options = [
+    Option<"mode", "mode", "std::string", "\"dynamic\"",
+           "dynamic, static or none">,
+    Option<"initScale", "init-scale", "double", "65536.0",
+           "Initial (or static) loss scale">,
+    Option<"growthFactor", "growth-factor", "double", "2.0",
+           "Scale multiplier after growth-interval clean steps">,
+    Option<"backoffFactor", "backoff-factor", "double", "0.5",
+           "Scale multiplier on an overflowing step">,
+    Option<"growthInterval", "growth-interval", "int", "2000",
+           "Consecutive clean steps before the scale grows">,
+    Option<"minScale", "min-scale", "double", "0.0",
+           "Lower bound of the scale on backoff (0: none)">,
+    Option<"maxScale", "max-scale", "double", "0.0",
+           "Upper bound of the scale on growth (0: none)">,
+    Option<"hysteresis", "hysteresis", "int", "1",
+           "Overflowing steps tolerated before a backoff">,
+    Option<"skipOnOverflow", "skip-on-overflow", "bool", "true",
+           "Skip the optimizer update on steps with inf/NaN gradients">,
+  ];
+}
+
 #endif // AMP_DIALECT_AMP_TRANSFORMS_PASSES_TD

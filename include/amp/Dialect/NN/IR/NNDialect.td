@@ -34,8 +34,10 @@ def NN_Dialect : Dialect {
 
     Function arguments and results of a training step carry the discardable
     attribute `nn.role` (`"param"`, `"opt_state"`, `"input"`, `"label"`,
-    `"loss"`, `"loss_scale"`, `"growth_tracker"`, `"found_inf"`). No other
-    `nn.*` attribute exists, and `nn.role` is not valid on an operation.
+    `"loss"`, `"loss_scale"`, `"growth_tracker"`, `"hysteresis_tracker"`,
+    `"found_inf"`), and scalar state arguments may carry `nn.init`, the value
+    a runner initializes them with. No other `nn.*` attribute exists, and
+    neither is valid on an operation.
   }];
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
@@ -43,6 +45,8 @@ def NN_Dialect : Dialect {
   let extraClassDeclaration = [{
     /// The name of the discardable training-step role attribute.
     static constexpr llvm::StringLiteral getRoleAttrName() { return "nn.role"; }
+    /// The initial value of a scalar state argument (e.g. the loss scale).
+    static constexpr llvm::StringLiteral getInitAttrName() { return "nn.init"; }
   }];
 }
 
