@@ -1,0 +1,84 @@
+// RUN: amp-opt %s -split-input-file --amp-loss-scaling -verify-diagnostics | FileCheck %s
+// RUN: amp-opt %s -split-input-file --amp-loss-scaling="mode=static skip-on-overflow=false" -verify-diagnostics | FileCheck %s --check-prefix=STATIC
+// RUN: amp-opt %s -split-input-file --amp-loss-scaling="mode=none" -verify-diagnostics | FileCheck %s --check-prefix=NONE
+// RUN: amp-opt %s -split-input-file --amp-loss-scaling --amp-loss-scaling -verify-diagnostics | FileCheck %s
+
+// The state is threaded through: scale, growth tracker and found_inf are
+// appended to the arguments (with their initial values) and to the results.
+// CHECK-LABEL: func @sgd_step
+// CHECK-SAME: %[[W:[a-z0-9]+]]: tensor<8x4xf32> {nn.role = "param"}
+// CHECK-SAME: %[[M:[a-z0-9]+]]: tensor<8x4xf32> {nn.role = "opt_state"}
+// CHECK-SAME: %[[SCALE:[a-z0-9]+]]: tensor<f32> {nn.init = 6.553600e+04 : f32, nn.role = "loss_scale"}
+// CHECK-SAME: %[[TRACKER:[a-z0-9]+]]: tensor<i32> {nn.init = 0 : i32, nn.role = "growth_tracker"}
+// CHECK-SAME: %{{[a-z0-9]+}}: tensor<i1> {nn.init = false, nn.role = "found_inf"}
+// CHECK-SAME: -> (tensor<8x4xf32> {nn.role = "param"}, tensor<8x4xf32> {nn.role = "opt_state"}, tensor<f32> {nn.role = "loss"}, tensor<f32> {nn.role = "loss_scale"}, tensor<i32> {nn.role = "growth_tracker"}, tensor<i1> {nn.role = "found_inf"})
+// The seed is the scale.
+// CHECK: %[[LOSS:.*]] = nn.cross_entropy
+// CHECK-NEXT: %[[SEED:.*]] = amp.scaled_grad_seed %[[LOSS]], %[[SCALE]] : tensor<f32>
+// CHECK-NOT: nn.grad_seed
+// CHECK: %[[G:.*]] = nn.matmul
+// One unscale-and-check before the update, then the predicated update.
+// CHECK-NEXT: %[[U:.*]], %[[INF:.*]] = amp.unscale_and_check %[[SCALE]], %[[G]] : tensor<8x4xf32>
+// CHECK-NEXT: %[[NEW:.*]]:2 = amp.skip_step_if %[[INF]] keep(%[[W]], %[[M]] : tensor<8x4xf32>, tensor<8x4xf32>) {
+// CHECK-NEXT: %{{.*}}, %{{.*}} = nn.sgd_update %[[W]], %[[U]], %[[M]]
+// CHECK-NEXT: amp.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[S2:.*]], %[[T2:.*]] = amp.update_scale %[[SCALE]], %[[TRACKER]], %[[INF]] : tensor<f32>, tensor<i32>
+// CHECK-NEXT: return %[[NEW]]#0, %[[NEW]]#1, %[[LOSS]], %[[S2]], %[[T2]], %[[INF]]
+// STATIC-LABEL: func @sgd_step
+// STATIC: amp.scaled_grad_seed
+// STATIC: %[[U:.*]], %[[INF:.*]] = amp.unscale_and_check
+// STATIC-NOT: amp.skip_step_if
+// STATIC-NOT: amp.update_scale
+// STATIC: return {{.*}}, %arg4, %arg5, %[[INF]]
+// NONE-LABEL: func @sgd_step
+// NONE: nn.grad_seed
+// NONE-NOT: amp.
+func.func @sgd_step(%w: tensor<8x4xf32> {nn.role = "param"}, %m: tensor<8x4xf32> {nn.role = "opt_state"},
+                    %x: tensor<2x8xf32> {nn.role = "input"}, %l: tensor<2xi32> {nn.role = "label"})
+    -> (tensor<8x4xf32> {nn.role = "param"}, tensor<8x4xf32> {nn.role = "opt_state"}, tensor<f32> {nn.role = "loss"}) {
+  %logits = nn.matmul %x, %w : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+  %loss = nn.cross_entropy %logits, %l : (tensor<2x4xf32>, tensor<2xi32>) -> tensor<f32>
+  %seed = nn.grad_seed %loss : tensor<f32>
+  %dl = nn.cross_entropy_grad %seed, %logits, %l : (tensor<f32>, tensor<2x4xf32>, tensor<2xi32>) -> tensor<2x4xf32>
+  %dw = nn.matmul %x, %dl {transpose_a} : (tensor<2x8xf32>, tensor<2x4xf32>) -> tensor<8x4xf32>
+  %w1, %m1 = nn.sgd_update %w, %dw, %m {lr = 0.1 : f32, momentum = 0.9 : f32} : tensor<8x4xf32>
+  return %w1, %m1, %loss : tensor<8x4xf32>, tensor<8x4xf32>, tensor<f32>
+}
+
+// -----
+
+// Clipping sees the unscaled gradients: the unscale-and-check comes first and
+// covers every gradient, and the Adam step counter is kept on a skipped step.
+// CHECK-LABEL: func @clip_then_adam
+// CHECK: %[[U:.*]]:2, %[[INF:.*]] = amp.unscale_and_check %{{.*}}, %[[GA:.*]], %[[GB:.*]] : tensor<4xf32>, tensor<4xf32>
+// CHECK-NEXT: %[[C:.*]]:2, %{{.*}} = nn.clip_grad_norm %[[U]]#0, %[[U]]#1
+// CHECK-NEXT: amp.skip_step_if %[[INF]] keep(%arg0, %arg2, %arg3, %arg4, %arg1, %arg5, %arg6, %arg7 :
+// CHECK-NEXT: nn.adam_update %arg0, %[[C]]#0, %arg2, %arg3, %arg4
+// CHECK-NEXT: nn.adam_update %arg1, %[[C]]#1, %arg5, %arg6, %arg7
+func.func @clip_then_adam(%a: tensor<4xf32> {nn.role = "param"}, %b: tensor<4xf32> {nn.role = "param"},
+    %ma: tensor<4xf32> {nn.role = "opt_state"}, %va: tensor<4xf32> {nn.role = "opt_state"}, %sa: tensor<f32> {nn.role = "opt_state"},
+    %mb: tensor<4xf32> {nn.role = "opt_state"}, %vb: tensor<4xf32> {nn.role = "opt_state"}, %sb: tensor<f32> {nn.role = "opt_state"})
+    -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<f32>, tensor<4xf32>, tensor<4xf32>, tensor<f32>) {
+  %prod = nn.mul %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %loss = nn.reduce_sum %prod [0] : (tensor<4xf32>) -> tensor<f32>
+  %seed = nn.grad_seed %loss : tensor<f32>
+  %s = nn.broadcast_to %seed : tensor<f32> -> tensor<4xf32>
+  %ga = nn.mul %s, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %gb = nn.mul %s, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %ca, %cb, %norm = nn.clip_grad_norm %ga, %gb {max_norm = 1.0 : f32} : tensor<4xf32>, tensor<4xf32>
+  %a1, %ma1, %va1, %sa1 = nn.adam_update %a, %ca, %ma, %va, %sa {lr = 0.001 : f32} : tensor<4xf32>
+  %b1, %mb1, %vb1, %sb1 = nn.adam_update %b, %cb, %mb, %vb, %sb {lr = 0.001 : f32} : tensor<4xf32>
+  return %a1, %b1, %ma1, %va1, %sa1, %mb1, %vb1, %sb1 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<f32>, tensor<4xf32>, tensor<4xf32>, tensor<f32>
+}
+
+// -----
+
+// A function without training ops is left alone.
+// CHECK-LABEL: func @inference
+// CHECK-SAME: (%{{.*}}: tensor<4xf32>) -> tensor<4xf32>
+func.func @inference(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = nn.relu %x : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
