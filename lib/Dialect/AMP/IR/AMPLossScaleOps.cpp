@@ -10,6 +10,7 @@
 #include "mlir/IR/Builders.h"
 
 #include <cmath>
+#include <sstream>
 
 using namespace mlir;
 using namespace amp;
@@ -29,6 +30,13 @@ LogicalResult UnscaleAndCheckOp::verify() {
   return success();
 }
 
+/// Formats an attribute value the way a user writes it: `1`, `0.25`, `nan`.
+static std::string fmtNumber(double v) {
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
+
 LogicalResult UpdateScaleOp::verify() {
   // The same rules as amp_loss_scale_validate_config in the runtime.
   double growth = getGrowthFactor().convertToDouble();
@@ -38,17 +46,20 @@ LogicalResult UpdateScaleOp::verify() {
   if (getMaxScaleAttr())
     maxScale = getMaxScaleAttr().getValue().convertToFloat();
   if (!(growth > 1.0) || std::isinf(growth))
-    return emitOpError("growth_factor must be finite and > 1, got ") << growth;
+    return emitOpError("growth_factor must be finite and > 1, got ")
+           << fmtNumber(growth);
   if (!(backoff > 0.0 && backoff < 1.0))
-    return emitOpError("backoff_factor must be in (0, 1), got ") << backoff;
+    return emitOpError("backoff_factor must be in (0, 1), got ")
+           << fmtNumber(backoff);
   if (getGrowthInterval() < 1)
     return emitOpError("growth_interval must be >= 1, got ")
            << getGrowthInterval();
   if (!(minScale >= 0.0f) || std::isinf(minScale))
-    return emitOpError("min_scale must be finite and >= 0, got ") << minScale;
+    return emitOpError("min_scale must be finite and >= 0, got ")
+           << fmtNumber(minScale);
   if (maxScale && !(*maxScale > 0.0f && *maxScale >= minScale))
-    return emitOpError("max_scale must be > 0 and >= min_scale, got ")
-           << *maxScale;
+    return emitOpError("max_scale must be > 0 and >= min_scale (")
+           << fmtNumber(minScale) << "), got " << fmtNumber(*maxScale);
   if (getHysteresis() < 1)
     return emitOpError("hysteresis must be >= 1, got ") << getHysteresis();
   bool hasTracker = static_cast<bool>(getHysteresisTracker());
@@ -63,10 +74,14 @@ LogicalResult UpdateScaleOp::verify() {
 }
 
 LogicalResult SkipStepIfOp::verify() {
-  if (getKeep().getTypes() != getResultTypes())
-    return emitOpError("keep operands must have the result types");
-  Operation *terminator = getBody().front().getTerminator();
-  if (terminator->getOperandTypes() != getResultTypes())
-    return emitOpError("region must yield values of the result types");
-  return success();
+  if (getKeep().getTypes() != getResultTypes()) {
+    std::string keep, results;
+    llvm::raw_string_ostream keepOs(keep), resultsOs(results);
+    llvm::interleaveComma(getKeep().getTypes(), keepOs);
+    llvm::interleaveComma(getResultTypes(), resultsOs);
+    return emitOpError("keep operands (")
+           << keep << ") must have the result types (" << results << ")";
+  }
+  return AMPDialect::verifyYieldingBody(*this);
 }
+

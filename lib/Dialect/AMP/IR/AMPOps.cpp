@@ -40,24 +40,28 @@ static std::string fmtTypes(TypeRange types) {
   return s;
 }
 
+LogicalResult AMPDialect::verifyYieldingBody(Operation *op) {
+  Block &body = op->getRegion(0).front();
+  if (body.getNumArguments() != 0)
+    return op->emitOpError("body must not have arguments: the region uses "
+                           "values from above, got ")
+           << body.getNumArguments() << " argument(s)";
+  // Ops verify before the SingleBlockImplicitTerminator region trait, so the
+  // last op may still be something else; that is reported there.
+  auto yield = dyn_cast<YieldOp>(body.back());
+  if (yield && yield.getValues().getTypes() != op->getResultTypes())
+    return op->emitOpError("region yields ")
+           << fmtTypes(yield.getValues().getTypes()) << " but the op returns "
+           << fmtTypes(op->getResultTypes());
+  return success();
+}
+
 LogicalResult AutocastOp::verify() {
   if (std::optional<Type> ct = getComputeType()) {
     if (!ct->isF16() && !ct->isBF16() && !ct->isF32())
       return emitOpError("compute_type must be f16, bf16 or f32, got ") << *ct;
   }
-  Block &body = getBody().front();
-  if (body.getNumArguments() != 0)
-    return emitOpError("body must not have arguments: the region uses values "
-                       "from above, got ")
-           << body.getNumArguments() << " argument(s)";
-  // verify() runs before the SingleBlockImplicitTerminator region trait, so
-  // the terminator may still be something else; that is reported there.
-  auto yield = dyn_cast<YieldOp>(body.back());
-  if (yield && yield.getValues().getTypes() != getResultTypes())
-    return emitOpError("region yields ")
-           << fmtTypes(yield.getValues().getTypes())
-           << " but the op returns " << fmtTypes(getResultTypes());
-  return success();
+  return AMPDialect::verifyYieldingBody(*this);
 }
 
 void AutocastOp::getSuccessorRegions(RegionBranchPoint point,

@@ -32,6 +32,11 @@ def AMP_Dialect : Dialect {
     static constexpr llvm::StringLiteral getPrecisionAttrName() {
       return "amp.precision";
     }
+
+    /// Verifies the body of a region op that runs once (amp.autocast,
+    /// amp.skip_step_if): no block arguments, and an amp.yield of the op's
+    /// result types.
+    static ::llvm::LogicalResult verifyYieldingBody(::mlir::Operation *op);
   }];
 }
 

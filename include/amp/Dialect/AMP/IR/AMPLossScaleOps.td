@@ -115,7 +115,7 @@ def AMP_SkipStepIfOp : AMP_Op<"skip_step_if", [
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $found_inf `keep` `(` ($keep^ `:` type($keep))? `)` $body attr-dict
-    `->` type($results)
+    (`->` type($results)^)?
   }];
   let hasVerifier = 1;
 }
