@@ -50,6 +50,10 @@ struct Item {
   FloatType lowType;
   std::optional<FloatType> pinned;
   StringRef pinRule; // why it is pinned / fixed
+  // For ops: the operands and results that follow the op's precision,
+  // queried once from the interface.
+  SmallVector<unsigned, 4> operands;
+  SmallVector<unsigned, 2> results;
 };
 
 /// The decision for one merged node.
@@ -102,10 +106,12 @@ public:
   Coloring(FunctionOpInterface fn, const PrecisionPolicy &f16Policy,
            const PrecisionPolicy &bf16Policy, FloatType globalLow)
       : fn(fn), f16Policy(f16Policy), bf16Policy(bf16Policy),
-        globalLow(globalLow) {}
+        globalLow(globalLow), attrs(fn->getContext()) {}
 
   void run();
   void emitDecisionRemarks();
+  /// Counts ops by precision (the pass statistics).
+  void countOps(unsigned &numLow, unsigned &numF32);
   void annotate();
   /// Totals over the ops of one function, for the report and statistics.
   struct Totals {
@@ -129,6 +135,7 @@ private:
   FunctionOpInterface fn;
   const PrecisionPolicy &f16Policy, &bf16Policy;
   FloatType globalLow;
+  PrecisionAttrs attrs;
 
   std::vector<Item> items;
   llvm::DenseMap<Operation *, unsigned> opItem;
@@ -138,6 +145,7 @@ private:
   // Merged graph, indexed by the class leader's item index.
   std::vector<SmallVector<unsigned, 2>> succ, pred;
   std::vector<Kind> kind;
+  std::vector<std::optional<FloatType>> classPin; // by leader; f32 wins
   std::vector<Color> colors;
   llvm::DenseMap<Operation *, Scope> scopeCache;
 };
@@ -182,7 +190,9 @@ void Coloring::classify() {
     auto iface = dyn_cast<MixedPrecisionOpInterface>(op);
     if (iface && onTensors(op)) {
       Scope scope = scopeOf(op->getParentOp());
-      Item item{op, -1, Kind::Clear, scope.lowType, getOpPrecision(op), ""};
+      Item item{op, -1, Kind::Clear, scope.lowType, attrs.get(op), "", {}, {}};
+      item.operands.assign(iface.getPrecisionOperands());
+      item.results.assign(iface.getPrecisionResults());
       if (item.pinned) {
         item.pinRule = "pinned";
       } else if (scope.disabled) {
@@ -206,7 +216,7 @@ void Coloring::classify() {
         }
         // A constant operand that does not fit the low type keeps the op
         // in f32 rather than turn into inf or zero.
-        for (unsigned i : iface.getPrecisionOperands()) {
+        for (unsigned i : item.operands) {
           DenseFPElementsAttr value;
           if (!item.pinned && item.kind != Kind::Fixed32 &&
               matchPattern(lookThroughCasts(op->getOperand(i)),
@@ -227,9 +237,14 @@ void Coloring::classify() {
       for (OpResult r : op->getResults()) {
         if (!isFloatTensor(r.getType()))
           continue;
-        Item item{op, static_cast<int>(r.getResultNumber()), Kind::Clear,
-                  scope.lowType, getResultPrecision(op, r.getResultNumber()),
-                  ""};
+        Item item{op,
+                  static_cast<int>(r.getResultNumber()),
+                  Kind::Clear,
+                  scope.lowType,
+                  getResultPrecision(op, r.getResultNumber()),
+                  "",
+                  {},
+                  {}};
         if (item.pinned)
           item.pinRule = "pinned";
         groupItem[{op, r.getResultNumber()}] = addItem(item);
@@ -261,11 +276,8 @@ std::optional<unsigned> Coloring::producerItem(Value v) {
   if (!result)
     return std::nullopt;
   auto it = opItem.find(result.getOwner());
-  if (it == opItem.end())
-    return std::nullopt;
-  auto iface = cast<MixedPrecisionOpInterface>(result.getOwner());
-  if (!llvm::is_contained(iface.getPrecisionResults(),
-                          result.getResultNumber()))
+  if (it == opItem.end() ||
+      !llvm::is_contained(items[it->second].results, result.getResultNumber()))
     return std::nullopt;
   return it->second;
 }
@@ -275,6 +287,7 @@ void Coloring::buildGraph() {
   succ.assign(n, {});
   pred.assign(n, {});
   kind.assign(n, Kind::Clear);
+  classPin.assign(n, std::nullopt);
 
   // Merge the kinds and pins of each class into its leader: a pin wins (f32
   // over a low type), then the strongest kind.
@@ -282,8 +295,12 @@ void Coloring::buildGraph() {
     unsigned leader = classes.getLeaderValue(i);
     Item &item = items[i];
     Kind k = item.kind;
-    if (item.pinned)
+    if (item.pinned) {
       k = item.pinned->isF32() ? Kind::Deny : Kind::Allow;
+      std::optional<FloatType> &pin = classPin[leader];
+      if (!pin || item.pinned->isF32())
+        pin = item.pinned;
+    }
     if (leader == i || static_cast<int>(k) > static_cast<int>(kind[leader]))
       kind[leader] = std::max(k, kind[leader]);
   }
@@ -304,8 +321,7 @@ void Coloring::buildGraph() {
         addEdge(producerItem(input->get()), i);
       continue;
     }
-    auto iface = cast<MixedPrecisionOpInterface>(item.op);
-    for (unsigned operand : iface.getPrecisionOperands())
+    for (unsigned operand : item.operands)
       addEdge(producerItem(item.op->getOperand(operand)), i);
   }
 }
@@ -415,10 +431,8 @@ FloatType Coloring::precisionOf(unsigned item) {
   unsigned leader = classes.getLeaderValue(item);
   if (items[item].pinned)
     return *items[item].pinned;
-  for (unsigned member : llvm::make_range(classes.findLeader(leader),
-                                          classes.member_end()))
-    if (items[member].pinned)
-      return *items[member].pinned;
+  if (classPin[leader])
+    return *classPin[leader];
   if (colors[leader].low)
     return items[leader].lowType;
   return Builder(fn->getContext()).getF32Type();
@@ -444,7 +458,7 @@ void Coloring::annotate() {
   for (unsigned i = 0, e = items.size(); i < e; ++i) {
     Item &item = items[i];
     if (item.group < 0) {
-      setOpPrecision(item.op, precisionOf(i));
+      attrs.set(item.op, precisionOf(i));
       continue;
     }
     SmallVector<Type> &types = groupTypes[item.op];
@@ -480,6 +494,12 @@ void Coloring::writeReportOps(llvm::json::OStream &j, const CastPlan &plan,
           bytes;
     }
   }
+}
+
+void Coloring::countOps(unsigned &numLow, unsigned &numF32) {
+  for (unsigned i = 0, e = items.size(); i < e; ++i)
+    if (items[i].group < 0)
+      (precisionOf(i).isF32() ? numF32 : numLow)++;
 }
 
 void Coloring::emitDecisionRemarks() {
@@ -571,13 +591,20 @@ void AssignPrecisionPass::runOnOperation() {
     colorings.push_back(std::move(coloring));
   });
 
-  bool wantReport = !reportFile.empty();
-  if (wantReport) {
-    j.objectBegin();
-    j.attribute("compute_type", precisionName(lowType));
-    j.attributeBegin("ops");
-    j.arrayBegin();
+  if (reportFile.empty()) {
+    unsigned low = 0, f32 = 0;
+    for (auto &coloring : colorings)
+      coloring->countOps(low, f32);
+    numLowPrecision += low;
+    numF32 += f32;
+    return;
   }
+
+  // The report also needs what amp-insert-casts will do with the decisions.
+  j.objectBegin();
+  j.attribute("compute_type", precisionName(lowType));
+  j.attributeBegin("ops");
+  j.arrayBegin();
   unsigned index = 0;
   module.walk([&](FunctionOpInterface fn) {
     if (fn.isExternal())
@@ -585,23 +612,10 @@ void AssignPrecisionPass::runOnOperation() {
     CastPlan plan(fn, /*keepIOTypes=*/true);
     casts += plan.getNumRuntimeCasts();
     constants += plan.getNumConstantConversions();
-    if (wantReport) {
-      colorings[index]->writeReportOps(j, plan, totals);
-    } else {
-      // Only the totals are needed.
-      std::string sink;
-      llvm::raw_string_ostream os(sink);
-      llvm::json::OStream discard(os);
-      discard.arrayBegin();
-      colorings[index]->writeReportOps(discard, plan, totals);
-      discard.arrayEnd();
-    }
-    ++index;
+    colorings[index++]->writeReportOps(j, plan, totals);
   });
   numLowPrecision += totals.numLow;
   numF32 += totals.numF32;
-  if (!wantReport)
-    return;
 
   j.arrayEnd();
   j.attributeEnd();

@@ -37,10 +37,6 @@ static bool isStateRole(Attribute role) {
                             name.getValue());
 }
 
-static bool contains(ArrayRef<unsigned> list, unsigned i) {
-  return llvm::is_contained(list, i);
-}
-
 Type CastPlan::plannedType(Value root) const {
   auto it = newTypes.find(root);
   return it == newTypes.end() ? root.getType() : it->second;
@@ -50,87 +46,96 @@ Type CastPlan::getNewType(Value v) const {
   return plannedType(lookThroughCasts(v));
 }
 
-/// The type `use` needs from its (cast-free) producer `root`.
+/// The type `use` needs from its (cast-free) producer `root`, when its owner
+/// is not an op with an assigned precision (those are handled in the walk).
 Type CastPlan::desiredType(OpOperand &use, Value root) const {
   Operation *owner = use.getOwner();
   Type current = use.get().getType();
-  if (!isFloatTensor(current))
-    return current;
-  if (auto iface = dyn_cast<MixedPrecisionOpInterface>(owner)) {
-    if (std::optional<FloatType> p = getOpPrecision(owner))
-      if (contains(iface.getPrecisionOperands(), use.getOperandNumber()))
-        return withElementType(current, *p);
-  }
   if (auto group = getGroupFedBy(use))
     if (std::optional<FloatType> p =
             getResultPrecision(group->first, group->second))
       return withElementType(current, *p);
   FunctionOpInterface function = fn;
   if (lowerIO && isa<func::ReturnOp>(owner) && owner->getParentOp() == fn) {
-    if (!isStateRole(function.getResultAttr(use.getOperandNumber(),
-                                      nn::NNDialect::getRoleAttrName())))
+    if (!isStateRole(function.getResultAttr(
+            use.getOperandNumber(), nn::NNDialect::getRoleAttrName())))
       return plannedType(root);
   }
   // Anything else keeps the type it was written with.
   return current;
 }
 
-CastPlan::CastPlan(FunctionOpInterface fn, bool keepIOTypes) : fn(fn) {
+CastPlan::CastPlan(FunctionOpInterface fn, bool keepIOTypes)
+    : fn(fn), attrs(fn->getContext()) {
   lowerIO = !keepIOTypes && !fn.isExternal() &&
             SymbolTable::symbolKnownUseEmpty(fn, fn->getParentOp());
 
-  // 1. New types of results and region-carried values.
+  // What the uses of each value want: the first desired type and whether all
+  // agree, which is all the accumulator rule and keep-io-types=false need.
+  struct UseSummary {
+    Type first;
+    bool uniform = true;
+  };
+  llvm::DenseMap<Value, UseSummary> summaries;
+  auto recordUse = [&](OpOperand &use, Value root, Type desired) {
+    uses.push_back({&use, root, desired});
+    auto [it, inserted] = summaries.try_emplace(root, UseSummary{desired});
+    if (!inserted && it->second.first != desired)
+      it->second.uniform = false;
+  };
+
+  // 1. In one walk (definitions before uses): the new types of results and
+  //    region-carried values, and what every use wants.
   SmallVector<OpResult> accumulatorResults;
-  fn->walk([&](Operation *op) {
+  SmallVector<unsigned> precisionOperands;
+  fn->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<CastOp>(op)) {
       absorbedCasts.push_back(op);
       return;
     }
+    std::optional<FloatType> p;
+    precisionOperands.clear();
     if (auto iface = dyn_cast<MixedPrecisionOpInterface>(op)) {
-      std::optional<FloatType> p = getOpPrecision(op);
-      if (!p)
-        return;
-      for (unsigned i : iface.getPrecisionResults()) {
-        OpResult r = op->getResult(i);
-        if (!isFloatTensor(r.getType()))
-          continue;
-        newTypes[r] = withElementType(r.getType(), *p);
-        if (iface.hasF32Accumulator() && !p->isF32())
-          accumulatorResults.push_back(r);
+      p = attrs.get(op);
+      if (p) {
+        precisionOperands = iface.getPrecisionOperands();
+        bool accumulates = iface.hasF32Accumulator() && !p->isF32();
+        for (unsigned i : iface.getPrecisionResults()) {
+          OpResult r = op->getResult(i);
+          if (!isFloatTensor(r.getType()))
+            continue;
+          newTypes[r] = withElementType(r.getType(), *p);
+          if (accumulates)
+            accumulatorResults.push_back(r);
+        }
       }
-      return;
-    }
-    if (isGroupOp(op)) {
+    } else if (isGroupOp(op)) {
       for (OpResult r : op->getResults()) {
-        std::optional<FloatType> p = getResultPrecision(op, r.getResultNumber());
-        if (!p || !isFloatTensor(r.getType()))
+        std::optional<FloatType> rp =
+            getResultPrecision(op, r.getResultNumber());
+        if (!rp || !isFloatTensor(r.getType()))
           continue;
-        newTypes[r] = withElementType(r.getType(), *p);
+        newTypes[r] = withElementType(r.getType(), *rp);
         if (auto forOp = dyn_cast<scf::ForOp>(op)) {
           Value arg = forOp.getRegionIterArgs()[r.getResultNumber()];
-          newTypes[arg] = withElementType(arg.getType(), *p);
+          newTypes[arg] = withElementType(arg.getType(), *rp);
         }
       }
     }
-  });
-
-  // 2. What every use wants, seen through absorbed casts.
-  llvm::DenseMap<Value, SmallVector<unsigned>> usesOf;
-  fn->walk([&](Operation *op) {
-    if (isa<CastOp>(op))
-      return;
     for (OpOperand &use : op->getOpOperands()) {
       Value root = lookThroughCasts(use.get());
       if (!isFloatTensor(root.getType()))
         continue;
-      usesOf[root].push_back(uses.size());
-      uses.push_back({&use, root, Type()});
+      Type desired;
+      if (p && llvm::is_contained(precisionOperands, use.getOperandNumber()))
+        desired = withElementType(use.get().getType(), *p);
+      else
+        desired = desiredType(use, root);
+      recordUse(use, root, desired);
     }
   });
-  for (UseFix &fix : uses)
-    fix.desired = desiredType(*fix.use, fix.root);
 
-  // 3. keep-io-types=false: an argument every use wants in one other type
+  // 2. keep-io-types=false: an argument every use wants in one other type
   //    takes that type.
   if (lowerIO) {
     for (BlockArgument arg : fn.getArguments()) {
@@ -138,45 +143,39 @@ CastPlan::CastPlan(FunctionOpInterface fn, bool keepIOTypes) : fn(fn) {
           isStateRole(fn.getArgAttr(arg.getArgNumber(),
                                     nn::NNDialect::getRoleAttrName())))
         continue;
-      auto it = usesOf.find(arg);
-      if (it == usesOf.end())
-        continue;
-      Type want = uses[it->second.front()].desired;
-      if (llvm::all_of(it->second,
-                       [&](unsigned u) { return uses[u].desired == want; }))
-        newTypes[arg] = want;
+      auto it = summaries.find(arg);
+      if (it != summaries.end() && it->second.uniform)
+        newTypes[arg] = it->second.first;
     }
   }
 
-  // 4. A low-precision accumulating op whose users all want f32 stores its
+  // 3. A low-precision accumulating op whose users all want f32 stores its
   //    f32 accumulator directly.
   for (OpResult r : accumulatorResults) {
-    auto it = usesOf.find(r);
-    if (it == usesOf.end())
+    auto it = summaries.find(r);
+    if (it == summaries.end() || !it->second.uniform)
       continue;
-    Type f32 = withElementType(r.getType(), Builder(r.getContext()).getF32Type());
-    if (llvm::all_of(it->second,
-                     [&](unsigned u) { return uses[u].desired == f32; }))
+    Type f32 = withElementType(r.getType(), Float32Type::get(r.getContext()));
+    if (it->second.first == f32)
       newTypes[r] = f32;
   }
 
   // Function results follow the return operands when lowering the IO types.
   if (lowerIO) {
-    fn->walk([&](func::ReturnOp ret) {
-      if (ret->getParentOp() != fn)
-        return;
-      newResultTypes.clear();
+    for (Block &block : fn.getFunctionBody()) {
+      auto ret = dyn_cast<func::ReturnOp>(block.getTerminator());
+      if (!ret)
+        continue;
       for (Value v : ret.getOperands())
         newResultTypes.push_back(plannedType(lookThroughCasts(v)));
-    });
+      break;
+    }
   }
 
-  // 5. One cast per (value, type) that some use wants and does not get.
-  for (UseFix &fix : uses) {
-    if (fix.desired == plannedType(fix.root))
-      continue;
-    casts.insert({{fix.root, fix.desired}, 0});
-  }
+  // 4. One cast per (value, type) that some use wants and does not get.
+  for (UseFix &fix : uses)
+    if (fix.desired != plannedType(fix.root))
+      casts.insert({{fix.root, fix.desired}, 0});
 }
 
 unsigned CastPlan::getNumConstantConversions() const {

@@ -10,6 +10,8 @@
 #ifndef AMP_LIB_DIALECT_AMP_TRANSFORMS_CASTPLAN_H
 #define AMP_LIB_DIALECT_AMP_TRANSFORMS_CASTPLAN_H
 
+#include "PrecisionUtils.h"
+
 #include "mlir/IR/Value.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
@@ -47,6 +49,7 @@ private:
   mlir::Type desiredType(mlir::OpOperand &use, mlir::Value root) const;
 
   mlir::FunctionOpInterface fn;
+  PrecisionAttrs attrs;
   bool lowerIO;
   llvm::MapVector<mlir::Value, mlir::Type> newTypes;
   llvm::SmallVector<UseFix> uses;

@@ -31,21 +31,43 @@ StringRef amp::precisionName(Type type) {
   return "f32";
 }
 
-std::optional<FloatType> amp::getOpPrecision(Operation *op) {
-  auto attr = op->getAttrOfType<StringAttr>(AMPDialect::getPrecisionAttrName());
+amp::PrecisionAttrs::PrecisionAttrs(MLIRContext *ctx)
+    : name(StringAttr::get(ctx, AMPDialect::getPrecisionAttrName())),
+      f32Name(StringAttr::get(ctx, "f32")), f16Name(StringAttr::get(ctx, "f16")),
+      bf16Name(StringAttr::get(ctx, "bf16")), f32(Float32Type::get(ctx)),
+      f16(Float16Type::get(ctx)), bf16(BFloat16Type::get(ctx)) {}
+
+std::optional<FloatType> amp::PrecisionAttrs::get(Operation *op) const {
+  Attribute attr = op->getAttr(name);
   if (!attr)
     return std::nullopt;
-  return parsePrecision(op->getContext(), attr.getValue());
+  if (attr == f16Name)
+    return f16;
+  if (attr == bf16Name)
+    return bf16;
+  if (attr == f32Name)
+    return f32;
+  return std::nullopt;
+}
+
+void amp::PrecisionAttrs::set(Operation *op, Type type) const {
+  op->setAttr(name, type.isF16()    ? f16Name
+                    : type.isBF16() ? bf16Name
+                                    : f32Name);
+}
+
+std::optional<FloatType> amp::getOpPrecision(Operation *op) {
+  return PrecisionAttrs(op->getContext()).get(op);
 }
 
 void amp::setOpPrecision(Operation *op, Type type) {
-  op->setAttr(AMPDialect::getPrecisionAttrName(),
-              StringAttr::get(op->getContext(), precisionName(type)));
+  PrecisionAttrs(op->getContext()).set(op, type);
 }
 
 std::optional<FloatType> amp::getResultPrecision(Operation *op,
                                                  unsigned index) {
-  auto attr = op->getAttrOfType<ArrayAttr>(AMPDialect::getPrecisionAttrName());
+  auto attr =
+      op->getAttrOfType<ArrayAttr>(AMPDialect::getPrecisionAttrName());
   if (!attr || index >= attr.size())
     return std::nullopt;
   auto name = dyn_cast<StringAttr>(attr[index]);

@@ -23,7 +23,22 @@ std::optional<mlir::FloatType> parsePrecision(mlir::MLIRContext *ctx,
                                               llvm::StringRef name);
 llvm::StringRef precisionName(mlir::Type type);
 
-/// The op's own precision from a string-valued `amp.precision`.
+/// Reads and writes string-valued `amp.precision` through interned
+/// attributes: a pass that touches every op of a large graph builds one and
+/// compares pointers instead of hashing strings.
+class PrecisionAttrs {
+public:
+  explicit PrecisionAttrs(mlir::MLIRContext *ctx);
+  std::optional<mlir::FloatType> get(mlir::Operation *op) const;
+  void set(mlir::Operation *op, mlir::Type type) const;
+
+private:
+  mlir::StringAttr name, f32Name, f16Name, bf16Name;
+  mlir::FloatType f32, f16, bf16;
+};
+
+/// The op's own precision from a string-valued `amp.precision` (one-off use;
+/// see PrecisionAttrs for loops).
 std::optional<mlir::FloatType> getOpPrecision(mlir::Operation *op);
 void setOpPrecision(mlir::Operation *op, mlir::Type type);
 
