@@ -20,6 +20,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -87,6 +88,8 @@ CastPlan::CastPlan(FunctionOpInterface fn, bool keepIOTypes)
   // 1. In one walk (definitions before uses): the new types of results and
   //    region-carried values, and what every use wants.
   SmallVector<OpResult> accumulatorResults;
+  // f32 ops that accumulate in f32 and the indices of their uses in `uses`.
+  SmallVector<std::pair<Operation *, SmallVector<unsigned, 4>>> f32Accumulators;
   SmallVector<unsigned> precisionOperands;
   fn->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<CastOp>(op)) {
@@ -94,11 +97,15 @@ CastPlan::CastPlan(FunctionOpInterface fn, bool keepIOTypes)
       return;
     }
     std::optional<FloatType> p;
+    bool readsAnyFloat = false;
     precisionOperands.clear();
     if (auto iface = dyn_cast<MixedPrecisionOpInterface>(op)) {
       p = attrs.get(op);
       if (p) {
         precisionOperands = iface.getPrecisionOperands();
+        readsAnyFloat = p->isF32() && iface.hasF32Accumulator();
+        if (readsAnyFloat)
+          f32Accumulators.emplace_back(op, SmallVector<unsigned, 4>());
         bool accumulates = iface.hasF32Accumulator() && !p->isF32();
         for (unsigned i : iface.getPrecisionResults()) {
           OpResult r = op->getResult(i);
@@ -127,10 +134,14 @@ CastPlan::CastPlan(FunctionOpInterface fn, bool keepIOTypes)
       if (!isFloatTensor(root.getType()))
         continue;
       Type desired;
-      if (p && llvm::is_contained(precisionOperands, use.getOperandNumber()))
+      bool follows =
+          p && llvm::is_contained(precisionOperands, use.getOperandNumber());
+      if (follows)
         desired = withElementType(use.get().getType(), *p);
       else
         desired = desiredType(use, root);
+      if (follows && readsAnyFloat)
+        f32Accumulators.back().second.push_back(uses.size());
       recordUse(use, root, desired);
     }
   });
@@ -160,6 +171,22 @@ CastPlan::CastPlan(FunctionOpInterface fn, bool keepIOTypes)
       newTypes[r] = f32;
   }
 
+  // 4. An f32 op that accumulates in f32 reads f16/bf16 operands as they
+  //    are: widening is exact, so a cast in front of it would only cost a
+  //    pass over memory. All its operands must agree on the type.
+  for (auto &[op, useIndices] : f32Accumulators) {
+    if (useIndices.empty())
+      continue;
+    Type elem =
+        getElementTypeOrSelf(plannedType(uses[useIndices.front()].root));
+    if (elem.isF32() || !llvm::all_of(useIndices, [&](unsigned u) {
+          return getElementTypeOrSelf(plannedType(uses[u].root)) == elem;
+        }))
+      continue;
+    for (unsigned u : useIndices)
+      uses[u].desired = plannedType(uses[u].root);
+  }
+
   // Function results follow the return operands when lowering the IO types.
   if (lowerIO) {
     for (Block &block : fn.getFunctionBody()) {
@@ -172,7 +199,7 @@ CastPlan::CastPlan(FunctionOpInterface fn, bool keepIOTypes)
     }
   }
 
-  // 4. One cast per (value, type) that some use wants and does not get.
+  // 5. One cast per (value, type) that some use wants and does not get.
   for (UseFix &fix : uses)
     if (fix.desired != plannedType(fix.root))
       casts.insert({{fix.root, fix.desired}, 0});

@@ -228,3 +228,32 @@ func.func @constant_two_types(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32
   %b = nn.mul %x, %c {amp.precision = "bf16"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %a, %b : tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// An f32 op that accumulates in f32 reads an f16 operand as it is (widening
+// is exact): the bias-gradient reduction of an f16 activation gradient needs
+// no cast.
+// CHECK-LABEL: func @f32_accumulator_reads_f16
+// CHECK: %[[G:.*]] = nn.relu_grad {{.*}} : tensor<4x8xf16>
+// CHECK-NEXT: nn.reduce_sum %[[G]] [0] {{.*}} : (tensor<4x8xf16>) -> tensor<8xf32>
+// CHECK-NOT: amp.cast %[[G]]
+func.func @f32_accumulator_reads_f16(%dy: tensor<4x8xf16>, %x: tensor<4x8xf16>) -> (tensor<8xf32>, tensor<4x8xf16>) {
+  %g = nn.relu_grad %dy, %x {amp.precision = "f16"} : tensor<4x8xf16>
+  %db = nn.reduce_sum %g [0] {amp.precision = "f32"} : (tensor<4x8xf16>) -> tensor<8xf32>
+  return %db, %g : tensor<8xf32>, tensor<4x8xf16>
+}
+
+// -----
+
+// Operands of different low types are not mixed: the f32 matmul casts both.
+// CHECK-LABEL: func @f32_accumulator_mixed
+// CHECK-DAG: amp.cast %arg0 : tensor<4x8xf16> to tensor<4x8xf32>
+// CHECK-DAG: amp.cast %arg1 : tensor<8x8xbf16> to tensor<8x8xf32>
+// CHECK: nn.matmul {{.*}} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+func.func @f32_accumulator_mixed(%x: tensor<4x8xf16>, %w: tensor<8x8xbf16>) -> tensor<4x8xf32> {
+  %xf = amp.cast %x : tensor<4x8xf16> to tensor<4x8xf32>
+  %wf = amp.cast %w : tensor<8x8xbf16> to tensor<8x8xf32>
+  %m = nn.matmul %xf, %wf {amp.precision = "f32"} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  return %m : tensor<4x8xf32>
+}
