@@ -213,6 +213,202 @@ func.func @yield_not_last(%x: tensor<4xf32>) {
 }
 
 //===----------------------------------------------------------------------===//
+// Loss scaling
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @scaled_grad_seed_type(%l: tensor<4xf16>, %s: tensor<f32>) {
+  // expected-error @+1 {{'amp.scaled_grad_seed' op failed to verify that all of {loss, result} have same type}}
+  %0 = "amp.scaled_grad_seed"(%l, %s) : (tensor<4xf16>, tensor<f32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @scaled_grad_seed_f16_scale(%l: tensor<4xf16>, %s: tensor<f16>) {
+  // expected-error @+1 {{'amp.scaled_grad_seed' op operand #1 must be 0D tensor of 32-bit float values, but got 'tensor<f16>'}}
+  %0 = "amp.scaled_grad_seed"(%l, %s) : (tensor<4xf16>, tensor<f16>) -> tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @unscale_no_grads(%s: tensor<f32>) {
+  // expected-error @+1 {{'amp.unscale_and_check' op expects at least one gradient}}
+  %0 = "amp.unscale_and_check"(%s) : (tensor<f32>) -> tensor<i1>
+  return
+}
+
+// -----
+
+// The unscaled gradients keep the gradients' types.
+func.func @unscale_result_types(%s: tensor<f32>, %g: tensor<4xf16>) {
+  // expected-error @+2 {{'amp.unscale_and_check' op inferred type(s) 'tensor<4xf16>', 'tensor<i1>' are incompatible with return type(s) of operation 'tensor<4xf32>', 'tensor<i1>'}}
+  // expected-error @+1 {{'amp.unscale_and_check' op failed to infer returned types}}
+  %0:2 = "amp.unscale_and_check"(%s, %g) : (tensor<f32>, tensor<4xf16>) -> (tensor<4xf32>, tensor<i1>)
+  return
+}
+
+// -----
+
+func.func @unscale_integer_grad(%s: tensor<f32>, %g: tensor<4xi32>) {
+  // expected-error @+1 {{'amp.unscale_and_check' op operand #1 must be variadic of statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type values, but got 'tensor<4xi32>'}}
+  %0:2 = amp.unscale_and_check %s, %g : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @update_scale_growth_factor(%s: tensor<f32>, %t: tensor<i32>, %f: tensor<i1>) {
+  // expected-error @+1 {{'amp.update_scale' op growth_factor must be finite and > 1, got 1}}
+  %0:2 = amp.update_scale %s, %t, %f {growth_factor = 1.0 : f64} : tensor<f32>, tensor<i32>
+  return
+}
+
+// -----
+
+func.func @update_scale_infinite_growth_factor(%s: tensor<f32>, %t: tensor<i32>, %f: tensor<i1>) {
+  // expected-error @+1 {{'amp.update_scale' op growth_factor must be finite and > 1, got inf}}
+  %0:2 = amp.update_scale %s, %t, %f {growth_factor = 0x7FF0000000000000 : f64} : tensor<f32>, tensor<i32>
+  return
+}
+
+// -----
+
+func.func @update_scale_backoff_factor(%s: tensor<f32>, %t: tensor<i32>, %f: tensor<i1>) {
+  // expected-error @+1 {{'amp.update_scale' op backoff_factor must be in (0, 1), got 1}}
+  %0:2 = amp.update_scale %s, %t, %f {backoff_factor = 1.0 : f64} : tensor<f32>, tensor<i32>
+  return
+}
+
+// -----
+
+func.func @update_scale_growth_interval(%s: tensor<f32>, %t: tensor<i32>, %f: tensor<i1>) {
+  // expected-error @+1 {{'amp.update_scale' op growth_interval must be >= 1, got 0}}
+  %0:2 = amp.update_scale %s, %t, %f {growth_interval = 0 : i32} : tensor<f32>, tensor<i32>
+  return
+}
+
+// -----
+
+func.func @update_scale_min_scale(%s: tensor<f32>, %t: tensor<i32>, %f: tensor<i1>) {
+  // expected-error @+1 {{'amp.update_scale' op min_scale must be finite and >= 0, got -1}}
+  %0:2 = amp.update_scale %s, %t, %f {min_scale = -1.0 : f32} : tensor<f32>, tensor<i32>
+  return
+}
+
+// -----
+
+func.func @update_scale_max_below_min(%s: tensor<f32>, %t: tensor<i32>, %f: tensor<i1>) {
+  // expected-error @+1 {{'amp.update_scale' op max_scale must be > 0 and >= min_scale (4), got 2}}
+  %0:2 = amp.update_scale %s, %t, %f {min_scale = 4.0 : f32, max_scale = 2.0 : f32} : tensor<f32>, tensor<i32>
+  return
+}
+
+// -----
+
+func.func @update_scale_hysteresis(%s: tensor<f32>, %t: tensor<i32>, %f: tensor<i1>) {
+  // expected-error @+1 {{'amp.update_scale' op hysteresis must be >= 1, got 0}}
+  %0:2 = amp.update_scale %s, %t, %f {hysteresis = 0 : i32} : tensor<f32>, tensor<i32>
+  return
+}
+
+// -----
+
+func.func @update_scale_missing_tracker(%s: tensor<f32>, %t: tensor<i32>, %f: tensor<i1>) {
+  // expected-error @+1 {{'amp.update_scale' op hysteresis > 1 requires a hysteresis tracker}}
+  %0:2 = amp.update_scale %s, %t, %f {hysteresis = 2 : i32} : tensor<f32>, tensor<i32>
+  return
+}
+
+// -----
+
+func.func @update_scale_unneeded_tracker(%s: tensor<f32>, %t: tensor<i32>, %f: tensor<i1>) {
+  // expected-error @+1 {{'amp.update_scale' op has a hysteresis tracker but hysteresis = 1}}
+  %0:3 = amp.update_scale %s, %t, %f hysteresis_tracker(%t) : tensor<f32>, tensor<i32>, tensor<i32>
+  return
+}
+
+// -----
+
+func.func @update_scale_tracker_without_result(%s: tensor<f32>, %t: tensor<i32>, %f: tensor<i1>) {
+  // expected-error @+1 {{'amp.update_scale' op hysteresis tracker operand and result must come together}}
+  %0:2 = amp.update_scale %s, %t, %f hysteresis_tracker(%t) {hysteresis = 2 : i32} : tensor<f32>, tensor<i32>
+  return
+}
+
+// -----
+
+func.func @update_scale_i64_tracker(%s: tensor<f32>, %t: tensor<i64>, %f: tensor<i1>) {
+  // expected-error @+1 {{'amp.update_scale' op operand #1 must be 0D tensor of 32-bit signless integer values, but got 'tensor<i64>'}}
+  %0:2 = "amp.update_scale"(%s, %t, %f) : (tensor<f32>, tensor<i64>, tensor<i1>) -> (tensor<f32>, tensor<i32>)
+  return
+}
+
+// -----
+
+func.func @skip_step_keep_types(%f: tensor<i1>, %p: tensor<8xf32>) {
+  // expected-error @+1 {{'amp.skip_step_if' op keep operands (tensor<8xf32>) must have the result types (tensor<8xf16>)}}
+  %0 = amp.skip_step_if %f keep(%p : tensor<8xf32>) {
+    amp.yield %p : tensor<8xf32>
+  } -> tensor<8xf16>
+  return
+}
+
+// -----
+
+func.func @skip_step_missing_keep(%f: tensor<i1>, %h: tensor<8xf16>) {
+  // expected-error @+1 {{'amp.skip_step_if' op keep operands () must have the result types (tensor<8xf16>)}}
+  %0 = amp.skip_step_if %f keep() {
+    amp.yield %h : tensor<8xf16>
+  } -> tensor<8xf16>
+  return
+}
+
+// -----
+
+func.func @skip_step_yield_types(%f: tensor<i1>, %p: tensor<8xf32>, %h: tensor<8xf16>) {
+  // expected-error @+1 {{'amp.skip_step_if' op region yields (tensor<8xf16>) but the op returns (tensor<8xf32>)}}
+  %0 = amp.skip_step_if %f keep(%p : tensor<8xf32>) {
+    amp.yield %h : tensor<8xf16>
+  } -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @skip_step_block_arguments(%f: tensor<i1>, %p: tensor<8xf32>) {
+  // expected-error @+1 {{'amp.skip_step_if' op body must not have arguments: the region uses values from above, got 1 argument(s)}}
+  %0 = "amp.skip_step_if"(%f, %p) ({
+  ^bb0(%a: tensor<8xf32>):
+    "amp.yield"(%a) : (tensor<8xf32>) -> ()
+  }) : (tensor<i1>, tensor<8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+// The last op is not mistaken for the yield.
+func.func @skip_step_missing_terminator(%f: tensor<i1>, %p: tensor<8xf32>) {
+  "amp.skip_step_if"(%f) ({
+    // expected-error @+1 {{block with no terminator}}
+    %1 = nn.relu %p : tensor<8xf32>
+  }) : (tensor<i1>) -> ()
+  return
+}
+
+// -----
+
+func.func @skip_step_flag_shape(%f: tensor<1xi1>) {
+  // expected-error @+1 {{'amp.skip_step_if' op operand #0 must be 0D tensor of 1-bit signless integer values, but got 'tensor<1xi1>'}}
+  "amp.skip_step_if"(%f) ({
+    "amp.yield"() : () -> ()
+  }) : (tensor<1xi1>) -> ()
+  return
+}
+
+//===----------------------------------------------------------------------===//
 // amp.precision and other amp attributes
 //===----------------------------------------------------------------------===//
 
@@ -265,3 +461,20 @@ func.func @precision_on_upstream_op(%x: f32) {
   return
 }
 
+// -----
+
+func.func @precision_array_size(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'amp.precision' as an array must hold one of "f32", "f16" or "bf16" per result (1), got ["f16", "f16"]}}
+  %0 = nn.relu %x {amp.precision = ["f16", "f16"]} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @precision_array_element(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'amp.precision' as an array must hold one of "f32", "f16" or "bf16" per result (2), got ["f16", "f64"]}}
+  %0:2 = amp.autocast -> tensor<4xf32>, tensor<4xf32> {
+    amp.yield %x, %x : tensor<4xf32>, tensor<4xf32>
+  } {amp.precision = ["f16", "f64"]}
+  return
+}

@@ -232,3 +232,95 @@ func.func @precision(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %s: f32) {
   %3 = arith.addf %s, %s {amp.precision = "f16"} : f32
   return
 }
+
+// On a region op, one precision per result.
+// CHECK-LABEL: func.func @precision_per_result(
+// CHECK-SAME:    %[[X:.*]]: tensor<4xf32>, %[[N:.*]]: index)
+// CHECK:         scf.for
+// CHECK:         } {amp.precision = ["f16"]}
+// CHECK-NEXT:    %{{.*}}:2 = amp.autocast -> tensor<4xf32>, tensor<4xf32> {
+// CHECK-NEXT:      amp.yield %[[X]], %[[X]] : tensor<4xf32>, tensor<4xf32>
+// CHECK-NEXT:    } {amp.precision = ["bf16", "f32"]}
+func.func @precision_per_result(%x: tensor<4xf32>, %n: index) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %0 = scf.for %i = %c0 to %n step %c1 iter_args(%a = %x) -> (tensor<4xf32>) {
+    %1 = nn.exp %a : tensor<4xf32>
+    scf.yield %1 : tensor<4xf32>
+  } {amp.precision = ["f16"]}
+  %2:2 = amp.autocast -> tensor<4xf32>, tensor<4xf32> {
+    amp.yield %x, %x : tensor<4xf32>, tensor<4xf32>
+  } {amp.precision = ["bf16", "f32"]}
+  return %0 : tensor<4xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// Loss scaling
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @scaled_grad_seed(
+// CHECK-SAME:    %[[L:.*]]: tensor<f32>, %[[S:.*]]: tensor<f32>, %[[L16:.*]]: tensor<2xf16>)
+// CHECK:         %[[A:.*]] = amp.scaled_grad_seed %[[L]], %[[S]] : tensor<f32>
+// CHECK-NEXT:    %[[B:.*]] = amp.scaled_grad_seed %[[L16]], %[[S]] : tensor<2xf16>
+// CHECK-NEXT:    return %[[A]], %[[B]]
+func.func @scaled_grad_seed(%loss: tensor<f32>, %scale: tensor<f32>, %l16: tensor<2xf16>) -> (tensor<f32>, tensor<2xf16>) {
+  %0 = amp.scaled_grad_seed %loss, %scale : tensor<f32>
+  %1 = amp.scaled_grad_seed %l16, %scale : tensor<2xf16>
+  return %0, %1 : tensor<f32>, tensor<2xf16>
+}
+
+// CHECK-LABEL: func.func @unscale_and_check(
+// CHECK-SAME:    %[[S:.*]]: tensor<f32>, %[[G0:.*]]: tensor<8xf16>, %[[G1:.*]]: tensor<4x4xf32>)
+// CHECK:         %[[U:.*]]:2, %[[F:.*]] = amp.unscale_and_check %[[S]], %[[G0]], %[[G1]] : tensor<8xf16>, tensor<4x4xf32>
+// CHECK-NEXT:    %[[V:.*]], %[[F1:.*]] = amp.unscale_and_check %[[S]], %[[G1]] : tensor<4x4xf32>
+// CHECK-NEXT:    return %[[U]]#0, %[[U]]#1, %[[F]], %[[F1]]
+func.func @unscale_and_check(%scale: tensor<f32>, %g0: tensor<8xf16>, %g1: tensor<4x4xf32>) -> (tensor<8xf16>, tensor<4x4xf32>, tensor<i1>, tensor<i1>) {
+  %u0, %u1, %found = amp.unscale_and_check %scale, %g0, %g1 : tensor<8xf16>, tensor<4x4xf32>
+  %v, %found1 = amp.unscale_and_check %scale, %g1 : tensor<4x4xf32>
+  return %u0, %u1, %found, %found1 : tensor<8xf16>, tensor<4x4xf32>, tensor<i1>, tensor<i1>
+}
+
+// CHECK-LABEL: func.func @update_scale(
+// CHECK-SAME:    %[[S:.*]]: tensor<f32>, %[[T:.*]]: tensor<i32>, %[[F:.*]]: tensor<i1>)
+// CHECK:         %[[S1:.*]], %[[T1:.*]] = amp.update_scale %[[S]], %[[T]], %[[F]] : tensor<f32>, tensor<i32>
+// CHECK-NEXT:    return %[[S1]], %[[T1]]
+func.func @update_scale(%scale: tensor<f32>, %tracker: tensor<i32>, %found: tensor<i1>) -> (tensor<f32>, tensor<i32>) {
+  %0, %1 = amp.update_scale %scale, %tracker, %found : tensor<f32>, tensor<i32>
+  return %0, %1 : tensor<f32>, tensor<i32>
+}
+
+// CHECK-LABEL: func.func @update_scale_all_attributes(
+// CHECK-SAME:    %[[S:.*]]: tensor<f32>, %[[T:.*]]: tensor<i32>, %[[F:.*]]: tensor<i1>, %[[H:.*]]: tensor<i32>)
+// CHECK:         %[[S1:.*]], %[[T1:.*]], %[[H1:.*]] = amp.update_scale %[[S]], %[[T]], %[[F]] hysteresis_tracker(%[[H]]) {backoff_factor = 2.500000e-01 : f64, growth_factor = 4.000000e+00 : f64, growth_interval = 100 : i32, hysteresis = 2 : i32, max_scale = 6.553600e+04 : f32, min_scale = 1.000000e+00 : f32} : tensor<f32>, tensor<i32>, tensor<i32>
+// CHECK-NEXT:    return %[[S1]], %[[T1]], %[[H1]]
+func.func @update_scale_all_attributes(%scale: tensor<f32>, %tracker: tensor<i32>, %found: tensor<i1>, %hyst: tensor<i32>) -> (tensor<f32>, tensor<i32>, tensor<i32>) {
+  %0, %1, %2 = amp.update_scale %scale, %tracker, %found hysteresis_tracker(%hyst) {growth_factor = 4.0 : f64, backoff_factor = 0.25 : f64, growth_interval = 100 : i32, min_scale = 1.0 : f32, max_scale = 65536.0 : f32, hysteresis = 2 : i32} : tensor<f32>, tensor<i32>, tensor<i32>
+  return %0, %1, %2 : tensor<f32>, tensor<i32>, tensor<i32>
+}
+
+// CHECK-LABEL: func.func @skip_step_if(
+// CHECK-SAME:    %[[F:.*]]: tensor<i1>, %[[P:.*]]: tensor<8xf32>, %[[M:.*]]: tensor<8xf32>, %[[G:.*]]: tensor<8xf32>)
+// CHECK:         %[[R:.*]]:2 = amp.skip_step_if %[[F]] keep(%[[P]], %[[M]] : tensor<8xf32>, tensor<8xf32>) {
+// CHECK-NEXT:      %[[P1:.*]], %[[M1:.*]] = nn.sgd_update %[[P]], %[[G]], %[[M]] {lr = 1.000000e-01 : f32, momentum = 0.899999976 : f32} : tensor<8xf32>
+// CHECK-NEXT:      amp.yield %[[P1]], %[[M1]] : tensor<8xf32>, tensor<8xf32>
+// CHECK-NEXT:    } -> tensor<8xf32>, tensor<8xf32>
+// CHECK-NEXT:    return %[[R]]#0, %[[R]]#1
+func.func @skip_step_if(%found: tensor<i1>, %p: tensor<8xf32>, %m: tensor<8xf32>, %g: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %p1, %m1 = amp.skip_step_if %found keep(%p, %m : tensor<8xf32>, tensor<8xf32>) {
+    %a, %b = nn.sgd_update %p, %g, %m {lr = 0.1 : f32, momentum = 0.9 : f32} : tensor<8xf32>
+    amp.yield %a, %b : tensor<8xf32>, tensor<8xf32>
+  } -> tensor<8xf32>, tensor<8xf32>
+  return %p1, %m1 : tensor<8xf32>, tensor<8xf32>
+}
+
+// Without results the terminator and the result list are implicit.
+// CHECK-LABEL: func.func @skip_step_if_no_results(
+// CHECK-SAME:    %[[F:.*]]: tensor<i1>)
+// CHECK:         amp.skip_step_if %[[F]] keep() {
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return
+func.func @skip_step_if_no_results(%found: tensor<i1>) {
+  amp.skip_step_if %found keep() {
+  }
+  return
+}

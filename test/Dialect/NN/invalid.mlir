@@ -1147,3 +1147,25 @@ func.func @unknown_op_attribute(%a: tensor<4xf32>) {
   %0 = nn.relu %a {nn.fused} : tensor<4xf32>
   return
 }
+
+// -----
+
+// expected-error @+1 {{'nn.init' on argument #0 must be a number or a bool, got "big"}}
+func.func @init_not_a_number(%s: tensor<f32> {nn.init = "big", nn.role = "loss_scale"}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'nn.init' on result #0 must be a number or a bool, got [1.000000e+00]}}
+func.func @init_array_on_result(%s: tensor<f32>) -> (tensor<f32> {nn.init = [1.0]}) {
+  return %s : tensor<f32>
+}
+
+// -----
+
+func.func @init_on_an_op(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'nn.init' belongs on function arguments and results, not on an operation}}
+  %0 = nn.relu %a {nn.init = 1.0 : f32} : tensor<4xf32>
+  return
+}

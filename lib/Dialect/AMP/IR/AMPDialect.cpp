@@ -39,9 +39,9 @@ LogicalResult AMPDialect::verifyOperationAttribute(Operation *op,
                            << "attribute is '" << getPrecisionAttrName() << "'";
   auto isPrecision = [](Attribute a) {
     auto str = dyn_cast<StringAttr>(a);
-    return str && llvm::is_contained({StringRef("f32"), StringRef("f16"),
-                                      StringRef("bf16")},
-                                     str.getValue());
+    return str && llvm::is_contained(
+                      {StringRef("f32"), StringRef("f16"), StringRef("bf16")},
+                      str.getValue());
   };
   // On a region op (scf.for, scf.if, amp.autocast) it may be an array with
   // one precision per result: the type of each loop-carried/yielded value.
@@ -50,8 +50,8 @@ LogicalResult AMPDialect::verifyOperationAttribute(Operation *op,
         !llvm::all_of(array, isPrecision))
       return op->emitError()
              << "'amp.precision' as an array must hold one of \"f32\", "
-                "\"f16\" or \"bf16\" per result (" << op->getNumResults()
-             << "), got " << attr.getValue();
+                "\"f16\" or \"bf16\" per result ("
+             << op->getNumResults() << "), got " << attr.getValue();
     return success();
   }
   if (!isPrecision(attr.getValue()))

@@ -29,7 +29,8 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
 
   // Convert constants at compile time, rounding as the runtime does (RNE;
   // out-of-range values become inf exactly as a runtime cast would).
-  if (auto dense = dyn_cast_if_present<DenseFPElementsAttr>(adaptor.getInput())) {
+  if (auto dense =
+          dyn_cast_if_present<DenseFPElementsAttr>(adaptor.getInput())) {
     auto targetElem = cast<FloatType>(target.getElementType());
     const llvm::fltSemantics &sem = targetElem.getFloatSemantics();
     return dense.mapValues(targetElem, [&](const APFloat &v) {

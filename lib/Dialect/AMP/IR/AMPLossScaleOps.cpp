@@ -15,10 +15,11 @@
 using namespace mlir;
 using namespace amp;
 
-LogicalResult UnscaleAndCheckOp::inferReturnTypes(
-    MLIRContext *ctx, std::optional<Location>, ValueRange operands,
-    DictionaryAttr, OpaqueProperties, RegionRange,
-    SmallVectorImpl<Type> &inferred) {
+LogicalResult
+UnscaleAndCheckOp::inferReturnTypes(MLIRContext *ctx, std::optional<Location>,
+                                    ValueRange operands, DictionaryAttr,
+                                    OpaqueProperties, RegionRange,
+                                    SmallVectorImpl<Type> &inferred) {
   llvm::append_range(inferred, operands.drop_front().getTypes());
   inferred.push_back(RankedTensorType::get({}, IntegerType::get(ctx, 1)));
   return success();
@@ -84,4 +85,3 @@ LogicalResult SkipStepIfOp::verify() {
   }
   return AMPDialect::verifyYieldingBody(*this);
 }
-

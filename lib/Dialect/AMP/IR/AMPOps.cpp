@@ -64,8 +64,8 @@ LogicalResult AutocastOp::verify() {
   return AMPDialect::verifyYieldingBody(*this);
 }
 
-void AutocastOp::getSuccessorRegions(RegionBranchPoint point,
-                                     SmallVectorImpl<RegionSuccessor> &regions) {
+void AutocastOp::getSuccessorRegions(
+    RegionBranchPoint point, SmallVectorImpl<RegionSuccessor> &regions) {
   // The body runs once, entered from the parent; it then returns to the parent.
   if (point.isParent()) {
     regions.push_back(RegionSuccessor(&getBody()));

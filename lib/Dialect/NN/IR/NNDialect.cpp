@@ -25,9 +25,9 @@ void NNDialect::initialize() {
 
 /// The roles of training-step arguments and results (ARCHITECTURE.md §3).
 static constexpr StringLiteral kRoles[] = {
-    "param",          "opt_state", "input",
-    "label",          "loss",      "loss_scale",
-    "growth_tracker", "found_inf", "hysteresis_tracker"};
+    "param",    "opt_state",  "input",          "label",
+    "loss",     "loss_scale", "growth_tracker", "hysteresis_tracker",
+    "found_inf"};
 
 static bool isKnownRole(StringRef role) {
   return llvm::is_contained(kRoles, role);
@@ -38,9 +38,9 @@ static LogicalResult verifyNNAttribute(Operation *op, NamedAttribute attr,
   // nn.init: the value a runner initializes a scalar state argument with.
   if (attr.getName() == NNDialect::getInitAttrName()) {
     if (!isa<FloatAttr, IntegerAttr, BoolAttr>(attr.getValue()))
-      return op->emitError() << "'nn.init' on " << where
-                             << " must be a number or a bool, got "
-                             << attr.getValue();
+      return op->emitError()
+             << "'nn.init' on " << where << " must be a number or a bool, got "
+             << attr.getValue();
     return success();
   }
   if (attr.getName() != NNDialect::getRoleAttrName())
@@ -50,19 +50,22 @@ static LogicalResult verifyNNAttribute(Operation *op, NamedAttribute attr,
   if (!role)
     return op->emitError() << "'nn.role' on " << where
                            << " must be a string, got " << attr.getValue();
-  if (!isKnownRole(role.getValue()))
-    return op->emitError()
-           << "unknown nn.role \"" << role.getValue() << "\" on " << where
-           << "; expected one of \"param\", \"opt_state\", \"input\", "
-              "\"label\", \"loss\", \"loss_scale\", \"growth_tracker\", "
-              "\"hysteresis_tracker\", \"found_inf\"";
+  if (!isKnownRole(role.getValue())) {
+    InFlightDiagnostic diag = op->emitError()
+                              << "unknown nn.role \"" << role.getValue()
+                              << "\" on " << where << "; expected one of ";
+    llvm::interleaveComma(
+        kRoles, diag, [&](StringRef known) { diag << "\"" << known << "\""; });
+    return diag;
+  }
   return success();
 }
 
 LogicalResult NNDialect::verifyOperationAttribute(Operation *op,
                                                   NamedAttribute attr) {
-  if (attr.getName() == getRoleAttrName())
-    return op->emitError() << "'" << getRoleAttrName()
+  if (attr.getName() == getRoleAttrName() ||
+      attr.getName() == getInitAttrName())
+    return op->emitError() << "'" << attr.getName().getValue()
                            << "' belongs on function arguments and results, "
                               "not on an operation";
   return op->emitError() << "unknown nn attribute '"
@@ -72,8 +75,7 @@ LogicalResult NNDialect::verifyOperationAttribute(Operation *op,
 LogicalResult NNDialect::verifyRegionArgAttribute(Operation *op, unsigned,
                                                   unsigned argIndex,
                                                   NamedAttribute attr) {
-  return verifyNNAttribute(op, attr,
-                           "argument #" + std::to_string(argIndex));
+  return verifyNNAttribute(op, attr, "argument #" + std::to_string(argIndex));
 }
 
 LogicalResult NNDialect::verifyRegionResultAttribute(Operation *op, unsigned,

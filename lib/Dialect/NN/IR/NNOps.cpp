@@ -48,10 +48,9 @@ static RankedTensorType tensorOf(Value v) {
 static FailureOr<int64_t> normalizeAxis(Loc loc, int64_t axis, int64_t rank,
                                         StringRef what = "axis") {
   if (axis < -rank || axis >= rank)
-    return emitOptionalError(loc, what, " ", axis,
-                             " is out of range for a rank-", rank,
-                             " tensor (expected ", -rank, " <= ", what, " < ",
-                             rank, ")");
+    return emitOptionalError(
+        loc, what, " ", axis, " is out of range for a rank-", rank,
+        " tensor (expected ", -rank, " <= ", what, " < ", rank, ")");
   return axis < 0 ? axis + rank : axis;
 }
 
@@ -85,9 +84,8 @@ static LogicalResult requireShape(Loc loc, RankedTensorType t,
                                   ArrayRef<int64_t> expected, StringRef name,
                                   StringRef why) {
   if (t.getShape() != expected)
-    return emitOptionalError(loc, name, " must have shape ",
-                             fmtShape(expected), " (", why, "), got ",
-                             fmtShape(t.getShape()));
+    return emitOptionalError(loc, name, " must have shape ", fmtShape(expected),
+                             " (", why, "), got ", fmtShape(t.getShape()));
   return success();
 }
 
@@ -144,9 +142,9 @@ static LogicalResult checkAttrUnitInterval(Operation *op, StringRef name,
                                            float value, bool closedAbove) {
   bool ok = value >= 0.0f && (closedAbove ? value <= 1.0f : value < 1.0f);
   if (!ok)
-    return op->emitOpError() << name << " must be in [0, 1"
-                             << (closedAbove ? "]" : ")") << ", got "
-                             << fmtFloat(value);
+    return op->emitOpError()
+           << name << " must be in [0, 1" << (closedAbove ? "]" : ")")
+           << ", got " << fmtFloat(value);
   return success();
 }
 
@@ -204,10 +202,10 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *, Loc loc,
   int64_t kb = tb ? bs.back() : bs[bs.size() - 2];
   int64_t n = tb ? bs[bs.size() - 2] : bs.back();
   if (ka != kb)
-    return emitOptionalError(
-        loc, "contraction dimensions differ: lhs ", fmtShape(as),
-        (ta ? " (transposed)" : ""), " has K = ", ka, " but rhs ",
-        fmtShape(bs), (tb ? " (transposed)" : ""), " has K = ", kb);
+    return emitOptionalError(loc, "contraction dimensions differ: lhs ",
+                             fmtShape(as), (ta ? " (transposed)" : ""),
+                             " has K = ", ka, " but rhs ", fmtShape(bs),
+                             (tb ? " (transposed)" : ""), " has K = ", kb);
   FailureOr<Shape> batch = broadcastShapes(loc, as.drop_back(2),
                                            bs.drop_back(2), "batch dimensions");
   if (failed(batch))
@@ -237,39 +235,35 @@ struct ConvNames {
 
 /// Output shape of an NCHW x OIHW convolution, with every check on the
 /// geometry attributes and on channel/group consistency.
-static FailureOr<Shape> inferConvOutputShape(Loc loc, ArrayRef<int64_t> in,
-                                             ArrayRef<int64_t> filter,
-                                             ArrayRef<int64_t> strides,
-                                             ArrayRef<int64_t> padding,
-                                             ArrayRef<int64_t> dilation,
-                                             int64_t groups,
-                                             ConvNames names = {}) {
+static FailureOr<Shape>
+inferConvOutputShape(Loc loc, ArrayRef<int64_t> in, ArrayRef<int64_t> filter,
+                     ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,
+                     ArrayRef<int64_t> dilation, int64_t groups,
+                     ConvNames names = {}) {
   if (in.size() != 4)
     return emitOptionalError(loc, names.input, " must be rank 4 (NCHW), got ",
                              fmtShape(in));
   if (filter.size() != 4)
-    return emitOptionalError(loc, names.filter,
-                             " must be rank 4 (OIHW), got ", fmtShape(filter));
+    return emitOptionalError(loc, names.filter, " must be rank 4 (OIHW), got ",
+                             fmtShape(filter));
   if (filter[2] < 1 || filter[3] < 1)
     return emitOptionalError(loc, names.filter,
                              " must have a kernel of at least 1x1, got ",
                              fmtShape(filter));
-  if (strides.size() != 2 || llvm::any_of(strides, [](int64_t s) {
-        return s <= 0;
-      }))
+  if (strides.size() != 2 ||
+      llvm::any_of(strides, [](int64_t s) { return s <= 0; }))
     return emitOptionalError(loc, "strides must be 2 positive values, got ",
                              fmtShape(strides));
-  if (dilation.size() != 2 || llvm::any_of(dilation, [](int64_t s) {
-        return s <= 0;
-      }))
+  if (dilation.size() != 2 ||
+      llvm::any_of(dilation, [](int64_t s) { return s <= 0; }))
     return emitOptionalError(loc, "dilation must be 2 positive values, got ",
                              fmtShape(dilation));
-  if (padding.size() != 4 || llvm::any_of(padding, [](int64_t p) {
-        return p < 0;
-      }))
-    return emitOptionalError(
-        loc, "padding must be 4 non-negative values [top, left, bottom, right], got ",
-        fmtShape(padding));
+  if (padding.size() != 4 ||
+      llvm::any_of(padding, [](int64_t p) { return p < 0; }))
+    return emitOptionalError(loc,
+                             "padding must be 4 non-negative values [top, "
+                             "left, bottom, right], got ",
+                             fmtShape(padding));
   if (groups <= 0)
     return emitOptionalError(loc, "groups must be positive, got ", groups);
   int64_t c = in[1], o = filter[0];
@@ -370,8 +364,10 @@ static LogicalResult checkAffineParam(Loc loc, RankedTensorType param,
     return failure();
   Type e = param.getElementType();
   if (e != input.getElementType() && !e.isF32())
-    return emitOptionalError(loc, name, " element type must be f32 or the "
-                             "input's (", input.getElementType(), "), got ", e);
+    return emitOptionalError(loc, name,
+                             " element type must be f32 or the "
+                             "input's (",
+                             input.getElementType(), "), got ", e);
   return success();
 }
 
@@ -381,8 +377,10 @@ normStatShapes(Loc loc, RankedTensorType in, bool isBatchNorm, int64_t axis) {
   ArrayRef<int64_t> s = in.getShape();
   if (isBatchNorm) {
     if (in.getRank() < 2)
-      return emitOptionalError(loc, "input must have rank >= 2 (N, C, ...), "
-                               "got ", fmtShape(s));
+      return emitOptionalError(loc,
+                               "input must have rank >= 2 (N, C, ...), "
+                               "got ",
+                               fmtShape(s));
     return std::make_pair(Shape{s[1]}, Shape{s[1]});
   }
   FailureOr<int64_t> a = normalizeAxis(loc, axis, in.getRank());
@@ -450,8 +448,8 @@ static LogicalResult inferNormGrad(Loc loc, bool isBatchNorm, int64_t axis,
   if (!dy || !x || !mean || !stat || !scale)
     return emitOptionalError(loc, "expects ranked tensor operands");
   if (dy != x)
-    return emitOptionalError(loc, "grad_output must have the input's type ",
-                             x, ", got ", dy);
+    return emitOptionalError(loc, "grad_output must have the input's type ", x,
+                             ", got ", dy);
   auto shapes = normStatShapes(loc, x, isBatchNorm, axis);
   if (failed(shapes))
     return failure();
@@ -594,8 +592,8 @@ LogicalResult BroadcastToOp::verify() {
   RankedTensorType in = getInput().getType(), out = getType();
   if (failed(requireSameElementType(getLoc(), in, out, "input", "result")))
     return failure();
-  FailureOr<Shape> shape = broadcastShapes(getLoc(), in.getShape(),
-                                           out.getShape(), "shapes");
+  FailureOr<Shape> shape =
+      broadcastShapes(getLoc(), in.getShape(), out.getShape(), "shapes");
   if (failed(shape))
     return failure();
   if (ArrayRef<int64_t>(*shape) != out.getShape())
@@ -726,8 +724,7 @@ LogicalResult AdamUpdateOp::inferReturnTypes(MLIRContext *, Loc loc,
   Type param = adaptor.getParam().getType();
   if (failed(requireParamType(loc, adaptor.getGrad(), param, "grad")) ||
       failed(requireParamType(loc, adaptor.getExpAvg(), param, "exp_avg")) ||
-      failed(requireParamType(loc, adaptor.getExpAvgSq(), param,
-                              "exp_avg_sq")))
+      failed(requireParamType(loc, adaptor.getExpAvgSq(), param, "exp_avg_sq")))
     return failure();
   inferred.append({param, param, param, adaptor.getStep().getType()});
   return success();
