@@ -23,11 +23,14 @@ status=0
 /usr/lib/llvm-22/bin/lit -sv "$build/test" 2>&1 | tee "$log" || status=$?
 
 # One summary line in the form CI reads: "N passed, N failed, N skipped".
-count() { sed -n "s/^ *$1: *\([0-9]*\).*/\1/p" "$log" | head -n 1; }
-passed=$(( $(count Passed || true) + $(count 'Expectedly Failed' || true) ))
-failed=$(( $(count Failed || true) + $(count 'Unexpectedly Passed' || true) \
-  + $(count Unresolved || true) + $(count 'Timed Out' || true) ))
-skipped=$(( $(count Unsupported || true) + $(count Skipped || true) \
-  + $(count Excluded || true) ))
+# lit prints e.g. "  Passed : 12 (80.00%)" (the colon may be aligned).
+count() {
+  local n
+  n=$(sed -n "s/^ *$1 *: *\([0-9][0-9]*\).*/\1/p" "$log" | head -n 1)
+  echo "${n:-0}"
+}
+passed=$(($(count Passed) + $(count 'Expectedly Failed')))
+failed=$(($(count Failed) + $(count 'Unexpectedly Passed') + $(count Unresolved) + $(count 'Timed Out')))
+skipped=$(($(count Unsupported) + $(count Skipped) + $(count Excluded)))
 echo "lit: ${passed} passed, ${failed} failed, ${skipped} skipped"
 exit "$status"
