@@ -10,6 +10,7 @@
 #ifndef AMP_INITALL_H
 #define AMP_INITALL_H
 
+#include "amp/Conversion/Passes.h"
 #include "amp/Dialect/AMP/IR/AMPDialect.h"
 #include "amp/Dialect/AMP/Transforms/Passes.h"
 #include "amp/Dialect/NN/IR/NNDialect.h"
@@ -48,6 +49,7 @@ inline void registerAllDialects(mlir::DialectRegistry &registry) {
 inline void registerAllPasses() {
   mlir::registerTransformsPasses();
   registerAMPPasses();
+  registerAMPConversionPasses();
   registerAmpPipeline();
 }
 

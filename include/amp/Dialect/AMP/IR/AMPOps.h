@@ -8,6 +8,7 @@
 #define AMP_DIALECT_AMP_IR_AMPOPS_H
 
 #include "amp/Dialect/AMP/IR/AMPDialect.h"
+#include "amp/Dialect/AMP/IR/AMPEnums.h.inc"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"

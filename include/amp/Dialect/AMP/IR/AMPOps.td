@@ -84,5 +84,6 @@ def AMP_YieldOp : AMP_Op<"yield", [Pure, Terminator, ReturnLike,
 }
 
 include "amp/Dialect/AMP/IR/AMPLossScaleOps.td"
+include "amp/Dialect/AMP/IR/AMPGemmOps.td"
 
 #endif // AMP_DIALECT_AMP_IR_AMPOPS_TD
