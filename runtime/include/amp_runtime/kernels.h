@@ -1,0 +1,412 @@
+/*===- kernels.h - amp runtime: the C ABI of every kernel but the GEMM ----===
+ *
+ * The entry points that lowered code calls for every nn/amp op other than
+ * nn.matmul (which is amp_gemm, gemm.h), plus memory management. The
+ * reference backend (libamp_runtime_ref, CPU) exports exactly these symbols;
+ * docs/runtime-kernels.md describes the conventions and the precision of
+ * every kernel.
+ *
+ * Conventions shared by every function:
+ *  - Plain C, raw pointers, int64_t sizes, amp_dtype_t element types. Every
+ *    tensor is dense and row-major. Pointers are host pointers on the
+ *    reference backend (device pointers on a device backend) and must be
+ *    aligned to their element size; a pointer may be NULL only when its
+ *    tensor has no elements or the function documents it as optional.
+ *  - Argument order: pointers (inputs, then outputs), then shapes, then
+ *    dtypes, then the op's attributes, then (optimizers only) the found_inf
+ *    predicate, then `stream`.
+ *  - A static shape is `const int64_t *dims, int32_t rank` with 0 <= rank <=
+ *    AMP_KERNEL_MAX_RANK and every dim >= 0 (dims may be NULL for rank 0).
+ *    Kernels whose operands all have one shape and are plain elementwise take
+ *    the element count `n` instead.
+ *  - `stream` is the trailing argument: a cudaStream_t on a CUDA backend,
+ *    ignored by the reference backend, which computes synchronously.
+ *  - Every function (but amp_alloc) returns amp_status_t:
+ *    AMP_STATUS_INVALID_ARGUMENT for malformed calls (NULL or misaligned
+ *    pointers, bad shapes or axes, unknown enum values, out-of-range ids or
+ *    labels), AMP_STATUS_NOT_SUPPORTED for well-formed calls with a dtype
+ *    combination the kernel does not implement. amp_kernel_last_error()
+ *    then says why. A rejected call writes no output.
+ *  - Outputs may alias inputs exactly (the same pointer, for in-place
+ *    updates) where a function says so; partial overlap is never allowed.
+ *  - Precision: elements are widened exactly to f32, every computation is
+ *    f32 (reductions accumulate in f32), and each stored value is rounded
+ *    once to its dtype with round-to-nearest-even (overflow -> +-inf, NaN
+ *    stays NaN). Exceptions are documented per function.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef AMP_RUNTIME_KERNELS_H
+#define AMP_RUNTIME_KERNELS_H
+
+#include "amp_runtime/amp_runtime.h"
+
+#include <stdint.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define AMP_KERNEL_API __attribute__((visibility("default")))
+#else
+#define AMP_KERNEL_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The largest tensor rank the kernels accept. */
+#define AMP_KERNEL_MAX_RANK 8
+
+/* A description of the last failure of a kernel entry point on the calling
+ * thread, or "" when the last call succeeded. Valid until the next call on
+ * this thread. (amp_gemm keeps its own, amp_gemm_last_error().) */
+AMP_KERNEL_API const char *amp_kernel_last_error(void);
+
+/*===--- Memory ----------------------------------------------------------===*/
+
+/* `bytes` (>= 0) of uninitialized memory aligned to 64 bytes; a distinct
+ * non-NULL pointer also for 0 bytes. NULL (with the last error set) on
+ * failure. The reference backend uses the C heap. */
+AMP_KERNEL_API void *amp_alloc(int64_t bytes, void *stream);
+
+/* Frees memory from amp_alloc; NULL is ignored. */
+AMP_KERNEL_API amp_status_t amp_free(void *ptr, void *stream);
+
+/* Copies `bytes` (>= 0) from src to dst. The ranges may be equal but must not
+ * partially overlap. */
+AMP_KERNEL_API amp_status_t amp_memcpy(void *dst, const void *src,
+                                       int64_t bytes, void *stream);
+
+/* Sets `bytes` (>= 0) bytes at dst to `value` (0..255). */
+AMP_KERNEL_API amp_status_t amp_memset(void *dst, int32_t value, int64_t bytes,
+                                       void *stream);
+
+/* Waits for the work queued on `stream`; a no-op on the reference backend. */
+AMP_KERNEL_API amp_status_t amp_synchronize(void *stream);
+
+/*===--- Elementwise -----------------------------------------------------===*/
+
+/* Unary ops (nn.neg ... nn.gelu). Values are part of the ABI. */
+typedef enum amp_unary_op {
+  AMP_UNARY_NEG = 0,
+  AMP_UNARY_EXP = 1,
+  AMP_UNARY_LOG = 2,
+  AMP_UNARY_SQRT = 3,
+  AMP_UNARY_RSQRT = 4,   /* 1 / sqrt(x), two f32 roundings */
+  AMP_UNARY_TANH = 5,
+  AMP_UNARY_SIGMOID = 6, /* 1 / (1 + exp(-x)) */
+  AMP_UNARY_RELU = 7,    /* x < 0 ? 0 : x: NaN and -0 pass through */
+  AMP_UNARY_GELU = 8,    /* tanh form, bitwise the GEMM epilogue's gelu */
+} amp_unary_op_t;
+
+/* y[i] = op(x[i]) for n elements of `dtype` (f32, f16, bf16), computed in f32
+ * with the C library's f32 functions. y may equal x. */
+AMP_KERNEL_API amp_status_t amp_unary(amp_unary_op_t op, const void *x,
+                                      void *y, int64_t n, amp_dtype_t dtype,
+                                      void *stream);
+
+/* nn.relu_grad: dx[i] = x[i] > 0 ? dy[i] : 0 (a select, as the GEMM's DRELU:
+ * a NaN x gives 0). Exact. dx may equal dy or x. */
+AMP_KERNEL_API amp_status_t amp_relu_grad(const void *dy, const void *x,
+                                          void *dx, int64_t n,
+                                          amp_dtype_t dtype, void *stream);
+
+/* nn.gelu_grad: dx[i] = dy[i] * gelu'(x[i]) in f32 (the tanh form's exact
+ * derivative, bitwise the GEMM's DGELU). dx may equal dy or x. */
+AMP_KERNEL_API amp_status_t amp_gelu_grad(const void *dy, const void *x,
+                                          void *dx, int64_t n,
+                                          amp_dtype_t dtype, void *stream);
+
+/* Binary ops with numpy broadcasting (nn.add ... nn.div). */
+typedef enum amp_binary_op {
+  AMP_BINARY_ADD = 0,
+  AMP_BINARY_SUB = 1,
+  AMP_BINARY_MUL = 2,
+  AMP_BINARY_DIV = 3,
+} amp_binary_op_t;
+
+/* out = lhs op rhs. All three shapes are passed; out's must be exactly the
+ * numpy broadcast of lhs's and rhs's (trailing dimensions aligned, each pair
+ * equal or one of them 1). One dtype for all three. The f32 operation is
+ * correctly rounded, so the result is exact: RNE(f32(lhs op rhs)). out may
+ * equal lhs or rhs when that operand has out's shape. */
+AMP_KERNEL_API amp_status_t
+amp_binary(amp_binary_op_t op, const void *lhs, const void *rhs, void *out,
+           const int64_t *lhs_dims, int32_t lhs_rank, const int64_t *rhs_dims,
+           int32_t rhs_rank, const int64_t *out_dims, int32_t out_rank,
+           amp_dtype_t dtype, void *stream);
+
+/* amp.cast: y[i] = RNE(x[i]) between f32, f16 and bf16 (any pair; f16 <->
+ * bf16 goes through the exact f32 value). Overflow gives +-inf, NaN stays
+ * NaN (quiet, sign and leading payload kept). Exact. A same-dtype cast is a
+ * copy; y may then equal x. */
+AMP_KERNEL_API amp_status_t amp_cast(const void *x, void *y, int64_t n,
+                                     amp_dtype_t x_dtype, amp_dtype_t y_dtype,
+                                     void *stream);
+
+/* y[i] = RNE(value) for n elements: nn.grad_seed is value = 1. */
+AMP_KERNEL_API amp_status_t amp_fill(void *y, int64_t n, amp_dtype_t dtype,
+                                     float value, void *stream);
+
+/* amp.scaled_grad_seed: y[i] = RNE(*scale), the f32 scale read from memory
+ * (so no host sync). An f16 seed of a scale above 65504 is +inf. */
+AMP_KERNEL_API amp_status_t amp_scaled_grad_seed(const float *scale, void *y,
+                                                 int64_t n, amp_dtype_t dtype,
+                                                 void *stream);
+
+/*===--- Shape -----------------------------------------------------------===*/
+
+/* nn.reshape: a copy of n elements (the row-major order does not change);
+ * nothing to do when y == x, so lowering may also alias the buffers. */
+AMP_KERNEL_API amp_status_t amp_reshape(const void *x, void *y, int64_t n,
+                                        amp_dtype_t dtype, void *stream);
+
+/* nn.transpose: y.shape[i] = x.shape[perm[i]], y contiguous. Any dtype
+ * (f32, f16, bf16, i32, i64). Exact. y must not alias x. */
+AMP_KERNEL_API amp_status_t amp_transpose(const void *x, void *y,
+                                          const int64_t *x_dims, int32_t rank,
+                                          const int64_t *perm,
+                                          amp_dtype_t dtype, void *stream);
+
+/* nn.broadcast_to: numpy rules (x_rank <= y_rank, trailing dimensions
+ * aligned, each x dim 1 or equal). Any dtype. Exact. */
+AMP_KERNEL_API amp_status_t amp_broadcast_to(const void *x, void *y,
+                                             const int64_t *x_dims,
+                                             int32_t x_rank,
+                                             const int64_t *y_dims,
+                                             int32_t y_rank, amp_dtype_t dtype,
+                                             void *stream);
+
+/*===--- Reductions ------------------------------------------------------===*/
+
+typedef enum amp_reduce_op {
+  AMP_REDUCE_SUM = 0,
+  AMP_REDUCE_MEAN = 1, /* f32 sum / f32(count); 0/0 = NaN for no elements */
+  AMP_REDUCE_MAX = 2,  /* NaN if any element is NaN; exact */
+} amp_reduce_op_t;
+
+/* nn.reduce_*: reduces x over `axes` (n_axes entries, unique, negative ones
+ * count from the end; n_axes = 0 copies). y holds the kept dimensions in
+ * order (keep_dims does not change the layout). y_dtype is x_dtype or f32;
+ * the accumulation is f32 in x's memory order. A max over zero elements is
+ * INVALID_ARGUMENT. */
+AMP_KERNEL_API amp_status_t amp_reduce(amp_reduce_op_t op, const void *x,
+                                       void *y, const int64_t *x_dims,
+                                       int32_t x_rank, const int64_t *axes,
+                                       int32_t n_axes, amp_dtype_t x_dtype,
+                                       amp_dtype_t y_dtype, void *stream);
+
+/*===--- Softmax and normalization ---------------------------------------===*/
+
+/* nn.softmax / nn.log_softmax along `axis` (negative counts from the end),
+ * in f32: m = max, s = sum exp(x - m), softmax = exp(x - m) / s,
+ * log_softmax = (x - m) - log(s). y may equal x. */
+AMP_KERNEL_API amp_status_t amp_softmax(const void *x, void *y,
+                                        const int64_t *dims, int32_t rank,
+                                        amp_dtype_t dtype, int64_t axis,
+                                        void *stream);
+AMP_KERNEL_API amp_status_t amp_log_softmax(const void *x, void *y,
+                                            const int64_t *dims, int32_t rank,
+                                            amp_dtype_t dtype, int64_t axis,
+                                            void *stream);
+
+/* nn.softmax_grad: dx = y * (dy - sum(dy * y, axis)), the sum in f32. dx may
+ * equal dy or y. */
+AMP_KERNEL_API amp_status_t amp_softmax_grad(const void *dy, const void *y,
+                                             void *dx, const int64_t *dims,
+                                             int32_t rank, amp_dtype_t dtype,
+                                             int64_t axis, void *stream);
+
+/* nn.layer_norm over dims [axis, rank) (axis may be negative; the normalized
+ * part must have >= 1 element). Per row, in f32: mean = sum(x) / L,
+ * var = sum((x - mean)^2) / L (two passes, biased), rstd = 1 / sqrt(var +
+ * epsilon), y = (x - mean) * rstd * scale + bias. mean and rstd are f32 with
+ * shape dims[:axis]. scale and bias have the normalized shape and their own
+ * dtype (f32 or x's); either may be NULL (1 and 0). y has x's dtype. */
+AMP_KERNEL_API amp_status_t
+amp_layer_norm(const void *x, const void *scale, const void *bias, void *y,
+               float *mean, float *rstd, const int64_t *dims, int32_t rank,
+               amp_dtype_t x_dtype, amp_dtype_t scale_dtype,
+               amp_dtype_t bias_dtype, int64_t axis, float epsilon,
+               void *stream);
+
+/* nn.layer_norm_grad, with xhat = (x - mean) * rstd and g = dy * scale, in
+ * f32 per row: dx = rstd * (g - mean(g) - xhat * mean(g * xhat)); over all
+ * rows: dscale = sum(dy * xhat), dbias = sum(dy) (f32 sums, one rounding).
+ * dy and dx have x's dtype, dscale and dbias scale's. scale may be NULL (1;
+ * scale_dtype then gives dscale's and dbias's dtype); dscale and dbias may be
+ * NULL (not computed). */
+AMP_KERNEL_API amp_status_t
+amp_layer_norm_grad(const void *dy, const void *x, const float *mean,
+                    const float *rstd, const void *scale, void *dx,
+                    void *dscale, void *dbias, const int64_t *dims,
+                    int32_t rank, amp_dtype_t x_dtype, amp_dtype_t scale_dtype,
+                    int64_t axis, void *stream);
+
+/* nn.batch_norm with batch statistics on x = [N, C, d2...] (rank >= 2, N *
+ * d2... >= 1): per channel c in f32, mean = sum / M, var = sum((x -
+ * mean)^2) / M (biased), invstd = 1 / sqrt(var + epsilon), y = (x - mean) *
+ * invstd * scale[c] + bias[c]. mean and invstd are f32 [C]; scale and bias
+ * [C] of f32 or x's dtype, either may be NULL. */
+AMP_KERNEL_API amp_status_t
+amp_batch_norm(const void *x, const void *scale, const void *bias, void *y,
+               float *mean, float *invstd, const int64_t *dims, int32_t rank,
+               amp_dtype_t x_dtype, amp_dtype_t scale_dtype,
+               amp_dtype_t bias_dtype, float epsilon, void *stream);
+
+/* nn.batch_norm_grad, with xhat = (x - mean) * invstd, per channel in f32:
+ * dbias = sum(dy), dscale = sum(dy * xhat),
+ * dx = scale * invstd * (dy - dbias / M - xhat * dscale / M)
+ * (the unrounded f32 sums). Optional pointers as for amp_layer_norm_grad. */
+AMP_KERNEL_API amp_status_t
+amp_batch_norm_grad(const void *dy, const void *x, const float *mean,
+                    const float *invstd, const void *scale, void *dx,
+                    void *dscale, void *dbias, const int64_t *dims,
+                    int32_t rank, amp_dtype_t x_dtype, amp_dtype_t scale_dtype,
+                    void *stream);
+
+/*===--- Convolution -----------------------------------------------------===*/
+
+/* nn.conv2d and its gradients share their arguments: x_dims = [N, C, H, W],
+ * w_dims = [O, C / groups, KH, KW], y_dims = [N, O, OH, OW] with
+ * OH = (H + top + bottom - dil_h * (KH - 1) - 1) / stride_h + 1 (and OW
+ * alike), strides [h, w] >= 1, padding [top, left, bottom, right] >= 0,
+ * dilation [h, w] >= 1 (NULL: 1, 0, 1), groups >= 1 dividing C and O. All
+ * three shapes are checked against each other. The two operands have
+ * in_dtype; the result has out_dtype = in_dtype or f32. Products and sums
+ * are f32 (each output element is one f32 sum), then one rounding.
+ *   amp_conv2d:             y  = conv(x, w)              (x, w -> y)
+ *   amp_conv2d_grad_input:  dx = conv^T(dy, w)           (dy, w -> dx)
+ *   amp_conv2d_grad_filter: dw = sum_n corr(x, dy)       (dy, x -> dw) */
+AMP_KERNEL_API amp_status_t
+amp_conv2d(const void *x, const void *w, void *y, const int64_t *x_dims,
+           const int64_t *w_dims, const int64_t *y_dims, amp_dtype_t in_dtype,
+           amp_dtype_t out_dtype, const int64_t *strides,
+           const int64_t *padding, const int64_t *dilation, int64_t groups,
+           void *stream);
+AMP_KERNEL_API amp_status_t amp_conv2d_grad_input(
+    const void *dy, const void *w, void *dx, const int64_t *x_dims,
+    const int64_t *w_dims, const int64_t *y_dims, amp_dtype_t in_dtype,
+    amp_dtype_t out_dtype, const int64_t *strides, const int64_t *padding,
+    const int64_t *dilation, int64_t groups, void *stream);
+AMP_KERNEL_API amp_status_t amp_conv2d_grad_filter(
+    const void *dy, const void *x, void *dw, const int64_t *x_dims,
+    const int64_t *w_dims, const int64_t *y_dims, amp_dtype_t in_dtype,
+    amp_dtype_t out_dtype, const int64_t *strides, const int64_t *padding,
+    const int64_t *dilation, int64_t groups, void *stream);
+
+/*===--- Embedding and loss ----------------------------------------------===*/
+
+/* nn.embedding: out[i, :] = table[ids[i], :] for n_ids ids (i32 or i64) into
+ * a [num_embeddings, dim] table. An id outside [0, num_embeddings) is
+ * INVALID_ARGUMENT (checked before anything is written). Exact. */
+AMP_KERNEL_API amp_status_t amp_embedding(const void *table, const void *ids,
+                                          void *out, int64_t num_embeddings,
+                                          int64_t dim, int64_t n_ids,
+                                          amp_dtype_t dtype,
+                                          amp_dtype_t ids_dtype, void *stream);
+
+/* nn.embedding_grad: dtable = 0, then dtable[ids[i], :] += dy[i, :] in
+ * ascending i, accumulated in f32 and rounded once into dtable_dtype (dy's
+ * dtype or f32). Ids are checked as for amp_embedding. */
+AMP_KERNEL_API amp_status_t
+amp_embedding_grad(const void *dy, const void *ids, void *dtable,
+                   int64_t num_embeddings, int64_t dim, int64_t n_ids,
+                   amp_dtype_t dy_dtype, amp_dtype_t ids_dtype,
+                   amp_dtype_t dtable_dtype, void *stream);
+
+/* nn.cross_entropy on logits [rows, classes] (the leading dims flattened) and
+ * labels [rows] (i32 or i64): *loss = sum_r (log(s_r) - (x[r, l_r] - m_r)) /
+ * rows in f32, with m_r and s_r the row's max and sum exp(x - m_r) (0/0 =
+ * NaN for rows = 0). A label outside [0, classes) is INVALID_ARGUMENT. */
+AMP_KERNEL_API amp_status_t amp_cross_entropy(const void *logits,
+                                              const void *labels, float *loss,
+                                              int64_t rows, int64_t classes,
+                                              amp_dtype_t logits_dtype,
+                                              amp_dtype_t labels_dtype,
+                                              void *stream);
+
+/* nn.cross_entropy_grad: dlogits[r, c] = (g / rows) * (softmax(x)[r, c] -
+ * (c == l_r)) in f32, g the 0-d grad_loss (its own dtype). dlogits has the
+ * logits' dtype and may equal logits. Labels are checked as above. */
+AMP_KERNEL_API amp_status_t amp_cross_entropy_grad(
+    const void *grad_loss, const void *logits, const void *labels,
+    void *dlogits, int64_t rows, int64_t classes, amp_dtype_t grad_loss_dtype,
+    amp_dtype_t logits_dtype, amp_dtype_t labels_dtype, void *stream);
+
+/*===--- Optimizers ------------------------------------------------------===*/
+/* param, grad and the state share `dtype`; every new_* output may equal its
+ * input (in place). Scalar coefficients (1 - dampening, 1 - lr * wd, the bias
+ * corrections) are formed in f64 from the f32 attributes and rounded to f32
+ * once, as PyTorch forms them from Python floats; the elementwise math is
+ * f32 in PyTorch's op order, and each stored value is rounded once (for
+ * f16/bf16 state the unrounded f32 value feeds the param update).
+ *
+ * found_inf (optional, may be NULL) is the predicate of amp.skip_step_if,
+ * read from memory: when *found_inf != 0 every output is made bitwise equal
+ * to its input (copied, or untouched when in place), new_step included. */
+
+/* nn.sgd_update (torch.optim.SGD, with the buffer starting at zero):
+ * g = grad + wd * param (when wd != 0); with momentum > 0:
+ * buf' = momentum * buf + (1 - dampening) * g, d = nesterov ? g + momentum *
+ * buf' : buf'; without: d = g. param' = param - lr * d. momentum_buf and
+ * new_momentum_buf are given exactly when momentum > 0. */
+AMP_KERNEL_API amp_status_t
+amp_sgd_update(const void *param, const void *grad, const void *momentum_buf,
+               void *new_param, void *new_momentum_buf, int64_t n,
+               amp_dtype_t dtype, float lr, float momentum, float dampening,
+               float weight_decay, int32_t nesterov, const int8_t *found_inf,
+               void *stream);
+
+/* nn.adam_update (torch.optim.AdamW): t = *step + 1 (f32),
+ * param1 = param * (1 - lr * wd), m' = lerp(m, g, 1 - beta1),
+ * v' = v * beta2 + (1 - beta2) * g * g,
+ * param' = param1 - (lr / (1 - beta1^t)) * m' /
+ *          (sqrt(v') / sqrt(1 - beta2^t) + eps),   *new_step = t.
+ * new_step may equal step (it is read first). */
+AMP_KERNEL_API amp_status_t amp_adam_update(
+    const void *param, const void *grad, const void *exp_avg,
+    const void *exp_avg_sq, const float *step, void *new_param,
+    void *new_exp_avg, void *new_exp_avg_sq, float *new_step, int64_t n,
+    amp_dtype_t dtype, float lr, float beta1, float beta2, float eps,
+    float weight_decay, const int8_t *found_inf, void *stream);
+
+/* nn.clip_grad_norm (torch.nn.utils.clip_grad_norm_): with norm_i the f32 L2
+ * norm of grads[i] and total = sqrt(sum_i norm_i^2) (f32),
+ * coef = max_norm / (total + 1e-6) clamped to <= 1 (NaN stays NaN),
+ * clipped[i] = grads[i] * coef. n_buffers >= 1 buffers with their own sizes
+ * and dtypes; clipped[i] may equal grads[i]. *total_norm = total. */
+AMP_KERNEL_API amp_status_t amp_clip_grad_norm(
+    int32_t n_buffers, const void *const *grads, void *const *clipped,
+    const int64_t *sizes, const amp_dtype_t *dtypes, float max_norm,
+    float *total_norm, void *stream);
+
+/*===--- Loss scaling ----------------------------------------------------===*/
+
+/* amp.unscale_and_check over n_buffers gradient buffers in one call:
+ * unscaled[i] = grads[i] * inv in f32 with inv = f32(1 / f64(*scale)) (the
+ * scale read from memory), and *found_inf = 1 when any element of any
+ * *scaled* gradient is NaN or +-inf, else 0 (written, not accumulated).
+ * unscaled[i] may equal grads[i]. See docs/loss-scaling.md. */
+AMP_KERNEL_API amp_status_t amp_unscale_and_check(
+    int32_t n_buffers, const void *const *grads, void *const *unscaled,
+    const int64_t *sizes, const amp_dtype_t *dtypes, const float *scale,
+    int8_t *found_inf, void *stream);
+
+/* amp.update_scale: one step of amp_loss_scale_update() (loss_scale.h) with
+ * the state read from and written to memory, so that the update stays on the
+ * device. hysteresis_tracker and new_hysteresis_tracker are both NULL (no
+ * hysteresis: every inf backs off) or both given. Outputs may equal inputs.
+ * The config is checked with amp_loss_scale_validate_config(). */
+AMP_KERNEL_API amp_status_t amp_update_scale(
+    const float *scale, const int32_t *growth_tracker,
+    const int32_t *hysteresis_tracker, const int8_t *found_inf,
+    float *new_scale, int32_t *new_growth_tracker,
+    int32_t *new_hysteresis_tracker, double growth_factor,
+    double backoff_factor, int32_t growth_interval, float min_scale,
+    float max_scale, int32_t hysteresis, void *stream);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* AMP_RUNTIME_KERNELS_H */

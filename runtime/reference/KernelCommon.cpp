@@ -1,0 +1,135 @@
+//===- KernelCommon.cpp - Errors and argument checks of the kernels -------===//
+//
+// The thread-local last error behind amp_kernel_last_error() and the
+// argument checks that every reference kernel runs before touching memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "reference/KernelCommon.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <string>
+
+using namespace amp::runtime::kernels;
+
+namespace {
+thread_local std::string lastError;
+
+/// Element counts stay below 2^60 so that byte sizes and the intermediate
+/// products of index arithmetic cannot overflow int64_t.
+constexpr int64_t kMaxElements = int64_t{1} << 60;
+} // namespace
+
+const char *amp::runtime::kernels::kernelDtypeName(int32_t dtype) {
+  switch (dtype) {
+  case AMP_DTYPE_F32:
+    return "f32";
+  case AMP_DTYPE_F16:
+    return "f16";
+  case AMP_DTYPE_BF16:
+    return "bf16";
+  case AMP_DTYPE_I32:
+    return "i32";
+  case AMP_DTYPE_I64:
+    return "i64";
+  }
+  return "?";
+}
+
+const char *amp::runtime::kernels::kernelLastError() {
+  return lastError.c_str();
+}
+
+Checker::Checker(const char *function) : fn(function) { lastError.clear(); }
+
+amp_status_t Checker::fail(amp_status_t status, const char *fmt, ...) {
+  char message[512];
+  va_list args;
+  va_start(args, fmt);
+  vsnprintf(message, sizeof(message), fmt, args);
+  va_end(args);
+  lastError = std::string(fn) + ": " + message;
+  return status;
+}
+
+amp_status_t Checker::dtype(const char *name, amp_dtype_t dtype,
+                            unsigned allowed) {
+  int32_t raw = rawEnum(dtype);
+  if (raw < AMP_DTYPE_F32 || raw > AMP_DTYPE_I64)
+    return fail(AMP_STATUS_INVALID_ARGUMENT, "unknown %s %d", name, raw);
+  if (!(allowed & (1u << raw))) {
+    const char *expected = allowed == kFloatDtypes   ? "f32, f16 or bf16"
+                           : allowed == kIndexDtypes ? "i32 or i64"
+                                                     : "another dtype";
+    return fail(AMP_STATUS_NOT_SUPPORTED, "%s is %s; expected %s", name,
+                kernelDtypeName(raw), expected);
+  }
+  return AMP_STATUS_OK;
+}
+
+amp_status_t Checker::accumulatorDtype(const char *outName, amp_dtype_t out,
+                                       amp_dtype_t in) {
+  if (out != in && out != AMP_DTYPE_F32)
+    return fail(AMP_STATUS_NOT_SUPPORTED,
+                "%s is %s; it must be the input's dtype (%s) or f32", outName,
+                kernelDtypeName(out), kernelDtypeName(in));
+  return AMP_STATUS_OK;
+}
+
+amp_status_t Checker::count(const char *name, int64_t n) {
+  if (n < 0 || n >= kMaxElements)
+    return fail(AMP_STATUS_INVALID_ARGUMENT, "%s (%lld) is out of range", name,
+                (long long)n);
+  return AMP_STATUS_OK;
+}
+
+amp_status_t Checker::shape(const char *name, const int64_t *dims,
+                            int32_t rank, int64_t *numel) {
+  if (rank < 0 || rank > kMaxRank)
+    return fail(rank < 0 ? AMP_STATUS_INVALID_ARGUMENT
+                         : AMP_STATUS_NOT_SUPPORTED,
+                "rank of %s (%d) is not in [0, %d]", name, (int)rank,
+                kMaxRank);
+  if (rank > 0 && !dims)
+    return fail(AMP_STATUS_INVALID_ARGUMENT, "dims of %s are NULL", name);
+  int64_t n = 1;
+  for (int32_t i = 0; i < rank; ++i) {
+    if (dims[i] < 0)
+      return fail(AMP_STATUS_INVALID_ARGUMENT,
+                  "dimension %d of %s is negative (%lld)", (int)i, name,
+                  (long long)dims[i]);
+    if (__builtin_mul_overflow(n, dims[i], &n) || n >= kMaxElements)
+      return fail(AMP_STATUS_INVALID_ARGUMENT, "%s has too many elements",
+                  name);
+  }
+  if (numel)
+    *numel = n;
+  return AMP_STATUS_OK;
+}
+
+amp_status_t Checker::pointer(const char *name, const void *ptr, int64_t numel,
+                              amp_dtype_t dtype) {
+  if (numel == 0)
+    return AMP_STATUS_OK;
+  if (!ptr)
+    return fail(AMP_STATUS_INVALID_ARGUMENT, "%s is NULL", name);
+  int64_t size = amp_dtype_size(dtype);
+  if (size > 0 && reinterpret_cast<uintptr_t>(ptr) % size)
+    return fail(AMP_STATUS_INVALID_ARGUMENT,
+                "%s (%p) is not aligned to its element size (%lld bytes)",
+                name, ptr, (long long)size);
+  return AMP_STATUS_OK;
+}
+
+amp_status_t Checker::axis(const char *name, int64_t axis, int32_t rank,
+                           int32_t *axisOut) {
+  if (axis < -static_cast<int64_t>(rank) || axis >= rank)
+    return fail(AMP_STATUS_INVALID_ARGUMENT,
+                "%s %lld is out of range for rank %d", name, (long long)axis,
+                (int)rank);
+  *axisOut = static_cast<int32_t>(axis < 0 ? axis + rank : axis);
+  return AMP_STATUS_OK;
+}
+
+extern "C" const char *amp_kernel_last_error(void) { return kernelLastError(); }

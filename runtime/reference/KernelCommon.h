@@ -1,0 +1,244 @@
+//===- KernelCommon.h - Shared pieces of the reference kernels ------------===//
+//
+// What every reference kernel of amp_runtime/kernels.h needs: the
+// thread-local last error, argument checks with uniform messages, the
+// f32 <-> storage conversions and the dtype dispatch, and a strided loop
+// nest over up to three operands (broadcasting, transposes, reductions).
+// Host-only C++, private to libamp_runtime_ref.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_RUNTIME_REFERENCE_KERNELCOMMON_H
+#define AMP_RUNTIME_REFERENCE_KERNELCOMMON_H
+
+#include "amp_runtime/float16.h"
+#include "amp_runtime/kernels.h"
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+namespace amp {
+namespace runtime {
+namespace kernels {
+
+constexpr int kMaxRank = AMP_KERNEL_MAX_RANK;
+
+//===----------------------------------------------------------------------===//
+// Element storage
+//===----------------------------------------------------------------------===//
+
+inline float toF32(float v) { return v; }
+inline float toF32(Half v) { return v.toFloat(); }
+inline float toF32(BFloat16 v) { return v.toFloat(); }
+
+/// f32 -> storage type, round-to-nearest-even.
+template <typename T> inline T fromF32(float v);
+template <> inline float fromF32<float>(float v) { return v; }
+template <> inline Half fromF32<Half>(float v) { return Half::fromFloat(v); }
+template <> inline BFloat16 fromF32<BFloat16>(float v) {
+  return BFloat16::fromFloat(v);
+}
+
+/// Calls `f(T{})` with T the storage type of the float dtype `dtype`, which
+/// the caller has checked.
+template <typename F> inline void dispatchFloat(amp_dtype_t dtype, F &&f) {
+  switch (dtype) {
+  case AMP_DTYPE_F16:
+    f(Half{});
+    return;
+  case AMP_DTYPE_BF16:
+    f(BFloat16{});
+    return;
+  default:
+    f(float{});
+    return;
+  }
+}
+
+/// Reads element i of an i32 or i64 index buffer.
+inline int64_t loadIndex(const void *ids, amp_dtype_t dtype, int64_t i) {
+  if (dtype == AMP_DTYPE_I32)
+    return static_cast<const int32_t *>(ids)[i];
+  return static_cast<const int64_t *>(ids)[i];
+}
+
+//===----------------------------------------------------------------------===//
+// Errors and argument checks
+//===----------------------------------------------------------------------===//
+
+/// Sets of dtypes a check accepts.
+enum DtypeSet : unsigned {
+  kFloatDtypes = (1u << AMP_DTYPE_F32) | (1u << AMP_DTYPE_F16) |
+                 (1u << AMP_DTYPE_BF16),
+  kIndexDtypes = (1u << AMP_DTYPE_I32) | (1u << AMP_DTYPE_I64),
+  kAnyDtype = kFloatDtypes | kIndexDtypes,
+};
+
+/// The raw 32-bit value of an ABI enum argument. Callers may pass any value;
+/// reading one outside the enumerators through the enum type is undefined in
+/// C++ (and trips UBSan), so checks read the bits.
+template <typename Enum> inline int32_t rawEnum(const Enum &value) {
+  static_assert(sizeof(Enum) == sizeof(int32_t), "ABI enums are 32-bit");
+  int32_t raw;
+  std::memcpy(&raw, &value, sizeof(raw));
+  return raw;
+}
+
+/// The dtype's name ("f16"), "?" for an unknown value.
+const char *kernelDtypeName(int32_t dtype);
+
+/// The calling thread's last error ("" if none).
+const char *kernelLastError();
+
+/// The argument checks of one entry point. Constructing it clears the
+/// thread's last error; every check returns AMP_STATUS_OK or records a
+/// message prefixed with the function name and returns the failure, so that
+/// callers write `if (amp_status_t s = check.xxx(...)) return s;`.
+class Checker {
+public:
+  explicit Checker(const char *function);
+
+  /// Records a printf-style message and returns `status`.
+  amp_status_t fail(amp_status_t status, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+      __attribute__((format(printf, 3, 4)))
+#endif
+      ;
+
+  /// A known dtype in `allowed` (unknown: INVALID_ARGUMENT; known but not
+  /// allowed: NOT_SUPPORTED).
+  amp_status_t dtype(const char *name, amp_dtype_t dtype, unsigned allowed);
+
+  /// out is `in` or f32 (the accumulating ops' rule): NOT_SUPPORTED if not.
+  amp_status_t accumulatorDtype(const char *outName, amp_dtype_t out,
+                                amp_dtype_t in);
+
+  /// A count >= 0.
+  amp_status_t count(const char *name, int64_t n);
+
+  /// rank in [0, kMaxRank], dims non-NULL when rank > 0, every dim >= 0, and
+  /// the element count (stored in *numel) below 2^60.
+  amp_status_t shape(const char *name, const int64_t *dims, int32_t rank,
+                     int64_t *numel);
+
+  /// Non-NULL when it has elements, and aligned to the element size.
+  amp_status_t pointer(const char *name, const void *ptr, int64_t numel,
+                       amp_dtype_t dtype);
+
+  /// An axis in [-rank, rank), normalized into *axisOut.
+  amp_status_t axis(const char *name, int64_t axis, int32_t rank,
+                    int32_t *axisOut);
+
+  const char *function() const { return fn; }
+
+private:
+  const char *fn;
+};
+
+/// Product of dims[begin, end).
+inline int64_t product(const int64_t *dims, int begin, int end) {
+  int64_t p = 1;
+  for (int i = begin; i < end; ++i)
+    p *= dims[i];
+  return p;
+}
+
+//===----------------------------------------------------------------------===//
+// Strided loop nests
+//===----------------------------------------------------------------------===//
+
+/// A row-major loop nest over `dims` with up to K operands, each with its
+/// own element strides (0 for a broadcast dimension). simplify() drops
+/// size-1 dimensions and merges adjacent ones that are contiguous for every
+/// operand, without changing the order of the visited elements.
+template <int K> struct StridedLoop {
+  int rank = 0;
+  int64_t dims[kMaxRank] = {};
+  int64_t strides[K][kMaxRank] = {};
+
+  void simplify() {
+    int out = 0;
+    for (int i = 0; i < rank; ++i) {
+      if (dims[i] == 1)
+        continue;
+      if (out > 0) {
+        bool mergeable = true;
+        for (int k = 0; k < K; ++k)
+          mergeable &= strides[k][out - 1] == strides[k][i] * dims[i];
+        if (mergeable) {
+          dims[out - 1] *= dims[i];
+          for (int k = 0; k < K; ++k)
+            strides[k][out - 1] = strides[k][i];
+          continue;
+        }
+      }
+      dims[out] = dims[i];
+      for (int k = 0; k < K; ++k)
+        strides[k][out] = strides[k][i];
+      ++out;
+    }
+    rank = out;
+  }
+
+  /// Calls body(offsets, innerLength, innerStrides) once per innermost row,
+  /// in row-major order; offsets[k] is operand k's element offset of the
+  /// row's first element.
+  template <typename Body> void run(Body &&body) const {
+    for (int i = 0; i < rank; ++i)
+      if (dims[i] == 0)
+        return;
+    int64_t offsets[K] = {};
+    int64_t inner[K] = {};
+    if (rank == 0) {
+      body(offsets, int64_t{1}, inner);
+      return;
+    }
+    for (int k = 0; k < K; ++k)
+      inner[k] = strides[k][rank - 1];
+    const int64_t length = dims[rank - 1];
+    int64_t index[kMaxRank] = {};
+    while (true) {
+      body(offsets, length, inner);
+      int d = rank - 2;
+      for (; d >= 0; --d) {
+        for (int k = 0; k < K; ++k)
+          offsets[k] += strides[k][d];
+        if (++index[d] < dims[d])
+          break;
+        for (int k = 0; k < K; ++k)
+          offsets[k] -= strides[k][d] * dims[d];
+        index[d] = 0;
+      }
+      if (d < 0)
+        return;
+    }
+  }
+};
+
+/// Row-major strides of `dims` (in elements).
+inline void contiguousStrides(const int64_t *dims, int rank, int64_t *out) {
+  int64_t s = 1;
+  for (int i = rank - 1; i >= 0; --i) {
+    out[i] = s;
+    s *= dims[i];
+  }
+}
+
+/// Strides of an operand of shape `dims` (rank <= outRank) broadcast to an
+/// outRank-dimensional result: trailing dimensions aligned, 0 where the
+/// operand's dim is 1 or missing.
+inline void broadcastStrides(const int64_t *dims, int rank, int outRank,
+                             int64_t *out) {
+  int64_t own[kMaxRank];
+  contiguousStrides(dims, rank, own);
+  int lead = outRank - rank;
+  for (int i = 0; i < outRank; ++i)
+    out[i] = i < lead || dims[i - lead] == 1 ? 0 : own[i - lead];
+}
+
+} // namespace kernels
+} // namespace runtime
+} // namespace amp
+
+#endif // AMP_RUNTIME_REFERENCE_KERNELCOMMON_H

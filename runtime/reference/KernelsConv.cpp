@@ -1,0 +1,356 @@
+//===- KernelsConv.cpp - 2-D convolution and its gradients ----------------===//
+//
+// amp_conv2d, amp_conv2d_grad_input and amp_conv2d_grad_filter on the
+// reference backend: direct convolution over an f32, zero-padded copy of
+// each image, with f32 products and sums and one rounding per output. The
+// loops keep the output column (or, for the filter gradient, four
+// independent partial sums) innermost so that they run at a useful speed
+// for the small CNNs trained on the CPU in CI.
+//
+//===----------------------------------------------------------------------===//
+
+#include "reference/KernelCommon.h"
+
+#include <algorithm>
+#include <vector>
+
+using namespace amp::runtime;
+using namespace amp::runtime::kernels;
+
+namespace {
+
+/// Everything a convolution kernel needs, derived from the checked
+/// arguments.
+struct ConvGeometry {
+  int64_t n, c, h, w;      // input  [N, C, H, W]
+  int64_t o, cg, kh, kw;   // filter [O, C / groups, KH, KW]
+  int64_t oh, ow;          // output [N, O, OH, OW]
+  int64_t sh, sw, dh, dw;  // strides and dilation
+  int64_t pt, pl;          // top and left padding
+  int64_t hp, wp;          // padded input extent
+  int64_t groups, og;      // groups, O / groups
+
+  int64_t inputSize() const { return n * c * h * w; }
+  int64_t filterSize() const { return o * cg * kh * kw; }
+  int64_t outputSize() const { return n * o * oh * ow; }
+};
+
+/// A limit on strides, dilation and padding that keeps every derived extent
+/// far from int64_t overflow.
+constexpr int64_t kMaxGeometry = int64_t{1} << 30;
+
+amp_status_t checkConv(Checker &check, const int64_t *xDims,
+                       const int64_t *wDims, const int64_t *yDims,
+                       amp_dtype_t inDtype, amp_dtype_t outDtype,
+                       const int64_t *strides, const int64_t *padding,
+                       const int64_t *dilation, int64_t groups,
+                       ConvGeometry *g) {
+  if (amp_status_t s = check.dtype("in_dtype", inDtype, kFloatDtypes))
+    return s;
+  if (amp_status_t s = check.dtype("out_dtype", outDtype, kFloatDtypes))
+    return s;
+  if (amp_status_t s = check.accumulatorDtype("out_dtype", outDtype, inDtype))
+    return s;
+  int64_t unused;
+  if (amp_status_t s = check.shape("x_dims", xDims, 4, &unused))
+    return s;
+  if (amp_status_t s = check.shape("w_dims", wDims, 4, &unused))
+    return s;
+  if (amp_status_t s = check.shape("y_dims", yDims, 4, &unused))
+    return s;
+  const int64_t one[2] = {1, 1}, zero[4] = {0, 0, 0, 0};
+  const int64_t *st = strides ? strides : one;
+  const int64_t *pad = padding ? padding : zero;
+  const int64_t *dil = dilation ? dilation : one;
+  for (int i = 0; i < 2; ++i)
+    if (st[i] < 1 || st[i] > kMaxGeometry || dil[i] < 1 ||
+        dil[i] > kMaxGeometry)
+      return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                        "strides and dilation must be in [1, 2^30], got "
+                        "strides [%lld, %lld] dilation [%lld, %lld]",
+                        (long long)st[0], (long long)st[1], (long long)dil[0],
+                        (long long)dil[1]);
+  for (int i = 0; i < 4; ++i)
+    if (pad[i] < 0 || pad[i] > kMaxGeometry)
+      return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                        "padding %d (%lld) is not in [0, 2^30]", i,
+                        (long long)pad[i]);
+  if (groups < 1)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "groups (%lld) is < 1",
+                      (long long)groups);
+  *g = ConvGeometry{};
+  g->n = xDims[0], g->c = xDims[1], g->h = xDims[2], g->w = xDims[3];
+  g->o = wDims[0], g->cg = wDims[1], g->kh = wDims[2], g->kw = wDims[3];
+  if (g->c < 1 || g->h < 1 || g->w < 1 || g->o < 1 || g->cg < 1 ||
+      g->kh < 1 || g->kw < 1)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "C, H, W, O, C/groups, KH and KW must be >= 1");
+  if (g->c != groups * g->cg || g->o % groups != 0)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "groups (%lld) must divide O (%lld) and C (%lld) = "
+                      "groups * the filter's C/groups (%lld)",
+                      (long long)groups, (long long)g->o, (long long)g->c,
+                      (long long)g->cg);
+  g->sh = st[0], g->sw = st[1], g->dh = dil[0], g->dw = dil[1];
+  g->pt = pad[0], g->pl = pad[1];
+  g->hp = g->h + pad[0] + pad[2], g->wp = g->w + pad[1] + pad[3];
+  g->groups = groups, g->og = g->o / groups;
+  int64_t windowH, windowW;
+  if (__builtin_mul_overflow(g->dh, g->kh - 1, &windowH) ||
+      __builtin_mul_overflow(g->dw, g->kw - 1, &windowW) ||
+      windowH + 1 > g->hp || windowW + 1 > g->wp)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "the dilated kernel is larger than the padded input");
+  g->oh = (g->hp - windowH - 1) / g->sh + 1;
+  g->ow = (g->wp - windowW - 1) / g->sw + 1;
+  if (yDims[0] != g->n || yDims[1] != g->o || yDims[2] != g->oh ||
+      yDims[3] != g->ow)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "y_dims [%lld, %lld, %lld, %lld] do not match the "
+                      "convolution's output [%lld, %lld, %lld, %lld]",
+                      (long long)yDims[0], (long long)yDims[1],
+                      (long long)yDims[2], (long long)yDims[3],
+                      (long long)g->n, (long long)g->o, (long long)g->oh,
+                      (long long)g->ow);
+  return AMP_STATUS_OK;
+}
+
+/// Image `img` of x widened into a zero-padded [C, HP, WP] f32 buffer.
+template <typename T>
+void padImage(const ConvGeometry &g, const T *x, int64_t img, float *xp) {
+  std::fill(xp, xp + g.c * g.hp * g.wp, 0.0f);
+  const T *src = x + img * g.c * g.h * g.w;
+  for (int64_t ch = 0; ch < g.c; ++ch)
+    for (int64_t r = 0; r < g.h; ++r) {
+      float *dst = xp + (ch * g.hp + r + g.pt) * g.wp + g.pl;
+      const T *row = src + (ch * g.h + r) * g.w;
+      for (int64_t q = 0; q < g.w; ++q)
+        dst[q] = toF32(row[q]);
+    }
+}
+
+template <typename T>
+void widen(const T *src, int64_t count, float *dst) {
+  for (int64_t i = 0; i < count; ++i)
+    dst[i] = toF32(src[i]);
+}
+
+template <typename T>
+void narrow(const float *src, int64_t count, T *dst) {
+  for (int64_t i = 0; i < count; ++i)
+    dst[i] = fromF32<T>(src[i]);
+}
+
+/// y[n, oc] = sum over (ic, i, j) of w[oc, ic, i, j] * xpad[...], in that
+/// order, for every output pixel at once.
+template <typename TI, typename TO>
+void convForward(const ConvGeometry &g, const TI *x, const TI *w, TO *y) {
+  std::vector<float> xp(static_cast<size_t>(g.c * g.hp * g.wp));
+  std::vector<float> wf(static_cast<size_t>(g.filterSize()));
+  std::vector<float> acc(static_cast<size_t>(g.oh * g.ow));
+  widen(w, g.filterSize(), wf.data());
+  for (int64_t img = 0; img < g.n; ++img) {
+    padImage(g, x, img, xp.data());
+    for (int64_t oc = 0; oc < g.o; ++oc) {
+      const int64_t grp = oc / g.og;
+      std::fill(acc.begin(), acc.end(), 0.0f);
+      for (int64_t ic = 0; ic < g.cg; ++ic) {
+        const float *plane = xp.data() + (grp * g.cg + ic) * g.hp * g.wp;
+        const float *wk = wf.data() + (oc * g.cg + ic) * g.kh * g.kw;
+        for (int64_t i = 0; i < g.kh; ++i)
+          for (int64_t j = 0; j < g.kw; ++j) {
+            const float wv = wk[i * g.kw + j];
+            for (int64_t r = 0; r < g.oh; ++r) {
+              const float *row = plane + (r * g.sh + i * g.dh) * g.wp + j * g.dw;
+              float *a = acc.data() + r * g.ow;
+              if (g.sw == 1)
+                for (int64_t q = 0; q < g.ow; ++q)
+                  a[q] += wv * row[q];
+              else
+                for (int64_t q = 0; q < g.ow; ++q)
+                  a[q] += wv * row[q * g.sw];
+            }
+          }
+      }
+      narrow(acc.data(), g.oh * g.ow, y + (img * g.o + oc) * g.oh * g.ow);
+    }
+  }
+}
+
+/// dx = the transposed convolution of dy with w: every dy pixel scatters
+/// w * dy into a padded f32 image, which is then cropped and rounded.
+template <typename TI, typename TO>
+void convGradInput(const ConvGeometry &g, const TI *dy, const TI *w, TO *dx) {
+  std::vector<float> dxp(static_cast<size_t>(g.c * g.hp * g.wp));
+  std::vector<float> wf(static_cast<size_t>(g.filterSize()));
+  std::vector<float> dyf(static_cast<size_t>(g.o * g.oh * g.ow));
+  widen(w, g.filterSize(), wf.data());
+  for (int64_t img = 0; img < g.n; ++img) {
+    std::fill(dxp.begin(), dxp.end(), 0.0f);
+    widen(dy + img * g.o * g.oh * g.ow, g.o * g.oh * g.ow, dyf.data());
+    for (int64_t oc = 0; oc < g.o; ++oc) {
+      const int64_t grp = oc / g.og;
+      const float *d = dyf.data() + oc * g.oh * g.ow;
+      for (int64_t ic = 0; ic < g.cg; ++ic) {
+        float *plane = dxp.data() + (grp * g.cg + ic) * g.hp * g.wp;
+        const float *wk = wf.data() + (oc * g.cg + ic) * g.kh * g.kw;
+        for (int64_t i = 0; i < g.kh; ++i)
+          for (int64_t j = 0; j < g.kw; ++j) {
+            const float wv = wk[i * g.kw + j];
+            for (int64_t r = 0; r < g.oh; ++r) {
+              float *row = plane + (r * g.sh + i * g.dh) * g.wp + j * g.dw;
+              const float *dr = d + r * g.ow;
+              if (g.sw == 1)
+                for (int64_t q = 0; q < g.ow; ++q)
+                  row[q] += wv * dr[q];
+              else
+                for (int64_t q = 0; q < g.ow; ++q)
+                  row[q * g.sw] += wv * dr[q];
+            }
+          }
+      }
+    }
+    TO *out = dx + img * g.c * g.h * g.w;
+    for (int64_t ch = 0; ch < g.c; ++ch)
+      for (int64_t r = 0; r < g.h; ++r)
+        narrow(dxp.data() + (ch * g.hp + r + g.pt) * g.wp + g.pl, g.w,
+               out + (ch * g.h + r) * g.w);
+  }
+}
+
+/// dw[oc, ic, i, j] = sum over images and output pixels of dy * xpad, in f32
+/// with four partial sums per (row, weight) that are added in a fixed order.
+template <typename TI, typename TO>
+void convGradFilter(const ConvGeometry &g, const TI *dy, const TI *x, TO *dw) {
+  std::vector<float> xp(static_cast<size_t>(g.c * g.hp * g.wp));
+  std::vector<float> dyf(static_cast<size_t>(g.o * g.oh * g.ow));
+  std::vector<float> acc(static_cast<size_t>(g.filterSize()), 0.0f);
+  for (int64_t img = 0; img < g.n; ++img) {
+    padImage(g, x, img, xp.data());
+    widen(dy + img * g.o * g.oh * g.ow, g.o * g.oh * g.ow, dyf.data());
+    for (int64_t oc = 0; oc < g.o; ++oc) {
+      const int64_t grp = oc / g.og;
+      const float *d = dyf.data() + oc * g.oh * g.ow;
+      for (int64_t ic = 0; ic < g.cg; ++ic) {
+        const float *plane = xp.data() + (grp * g.cg + ic) * g.hp * g.wp;
+        float *ak = acc.data() + (oc * g.cg + ic) * g.kh * g.kw;
+        for (int64_t i = 0; i < g.kh; ++i)
+          for (int64_t j = 0; j < g.kw; ++j) {
+            float sum = ak[i * g.kw + j];
+            for (int64_t r = 0; r < g.oh; ++r) {
+              const float *row =
+                  plane + (r * g.sh + i * g.dh) * g.wp + j * g.dw;
+              const float *dr = d + r * g.ow;
+              float p[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+              int64_t q = 0;
+              for (; q + 4 <= g.ow; q += 4)
+                for (int l = 0; l < 4; ++l)
+                  p[l] += dr[q + l] * row[(q + l) * g.sw];
+              for (; q < g.ow; ++q)
+                p[0] += dr[q] * row[q * g.sw];
+              sum += (p[0] + p[1]) + (p[2] + p[3]);
+            }
+            ak[i * g.kw + j] = sum;
+          }
+      }
+    }
+  }
+  narrow(acc.data(), g.filterSize(), dw);
+}
+
+/// Which of the three kernels a call is.
+enum class ConvKind { Forward, GradInput, GradFilter };
+
+amp_status_t runConv(ConvKind kind, const char *name, const void *a,
+                     const void *b, void *out, const int64_t *xDims,
+                     const int64_t *wDims, const int64_t *yDims,
+                     amp_dtype_t inDtype, amp_dtype_t outDtype,
+                     const int64_t *strides, const int64_t *padding,
+                     const int64_t *dilation, int64_t groups) {
+  Checker check(name);
+  ConvGeometry g;
+  if (amp_status_t s = checkConv(check, xDims, wDims, yDims, inDtype, outDtype,
+                                 strides, padding, dilation, groups, &g))
+    return s;
+  // The operand and result roles of each kernel.
+  const int64_t xSize = g.inputSize(), wSize = g.filterSize(),
+                ySize = g.outputSize();
+  const bool fwd = kind == ConvKind::Forward;
+  const bool gradIn = kind == ConvKind::GradInput;
+  const char *names[3] = {fwd ? "x" : "dy", gradIn || fwd ? "w" : "x",
+                          fwd ? "y" : gradIn ? "dx" : "dw"};
+  const int64_t sizes[3] = {fwd ? xSize : ySize,
+                            gradIn || fwd ? wSize : xSize,
+                            fwd ? ySize : gradIn ? xSize : wSize};
+  if (amp_status_t s = check.pointer(names[0], a, sizes[0], inDtype))
+    return s;
+  if (amp_status_t s = check.pointer(names[1], b, sizes[1], inDtype))
+    return s;
+  if (amp_status_t s = check.pointer(names[2], out, sizes[2], outDtype))
+    return s;
+  if (sizes[2] == 0)
+    return AMP_STATUS_OK;
+  dispatchFloat(inDtype, [&](auto ti) {
+    using TI = decltype(ti);
+    const TI *pa = static_cast<const TI *>(a);
+    const TI *pb = static_cast<const TI *>(b);
+    dispatchFloat(outDtype, [&](auto to) {
+      using TO = decltype(to);
+      TO *po = static_cast<TO *>(out);
+      switch (kind) {
+      case ConvKind::Forward:
+        return convForward(g, pa, pb, po);
+      case ConvKind::GradInput:
+        return convGradInput(g, pa, pb, po);
+      case ConvKind::GradFilter:
+        return convGradFilter(g, pa, pb, po);
+      }
+    });
+  });
+  return AMP_STATUS_OK;
+}
+
+} // namespace
+
+extern "C" {
+
+amp_status_t amp_conv2d(const void *x, const void *w, void *y,
+                        const int64_t *x_dims, const int64_t *w_dims,
+                        const int64_t *y_dims, amp_dtype_t in_dtype,
+                        amp_dtype_t out_dtype, const int64_t *strides,
+                        const int64_t *padding, const int64_t *dilation,
+                        int64_t groups, void * /*stream*/) {
+  return runConv(ConvKind::Forward, "amp_conv2d", x, w, y, x_dims, w_dims,
+                 y_dims, in_dtype, out_dtype, strides, padding, dilation,
+                 groups);
+}
+
+amp_status_t amp_conv2d_grad_input(const void *dy, const void *w, void *dx,
+                                   const int64_t *x_dims,
+                                   const int64_t *w_dims,
+                                   const int64_t *y_dims, amp_dtype_t in_dtype,
+                                   amp_dtype_t out_dtype,
+                                   const int64_t *strides,
+                                   const int64_t *padding,
+                                   const int64_t *dilation, int64_t groups,
+                                   void * /*stream*/) {
+  return runConv(ConvKind::GradInput, "amp_conv2d_grad_input", dy, w, dx,
+                 x_dims, w_dims, y_dims, in_dtype, out_dtype, strides, padding,
+                 dilation, groups);
+}
+
+amp_status_t amp_conv2d_grad_filter(const void *dy, const void *x, void *dw,
+                                    const int64_t *x_dims,
+                                    const int64_t *w_dims,
+                                    const int64_t *y_dims,
+                                    amp_dtype_t in_dtype, amp_dtype_t out_dtype,
+                                    const int64_t *strides,
+                                    const int64_t *padding,
+                                    const int64_t *dilation, int64_t groups,
+                                    void * /*stream*/) {
+  return runConv(ConvKind::GradFilter, "amp_conv2d_grad_filter", dy, x, dw,
+                 x_dims, w_dims, y_dims, in_dtype, out_dtype, strides, padding,
+                 dilation, groups);
+}
+
+} // extern "C"

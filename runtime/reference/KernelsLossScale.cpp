@@ -1,0 +1,121 @@
+//===- KernelsLossScale.cpp - Unscale-and-check and the scale update ------===//
+//
+// amp_unscale_and_check (every gradient buffer of a step in one call) and
+// amp_update_scale (the loss-scale state machine of loss_scale.h on state in
+// memory) on the reference backend. docs/loss-scaling.md defines both; the
+// state machine itself is amp_loss_scale_update() of amp_runtime_common.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp_runtime/loss_scale.h"
+#include "reference/KernelCommon.h"
+
+using namespace amp::runtime;
+using namespace amp::runtime::kernels;
+
+namespace {
+
+/// Exponent field all ones (Inf or NaN) of a stored value.
+inline bool isNonFinite(float v) {
+  return (floatBits(v) & 0x7f800000u) == 0x7f800000u;
+}
+inline bool isNonFinite(Half v) { return (v.bits & 0x7c00u) == 0x7c00u; }
+inline bool isNonFinite(BFloat16 v) { return (v.bits & 0x7f80u) == 0x7f80u; }
+
+/// out = in * inv in f32 (also for non-finite inputs); returns whether any
+/// input was non-finite. Branch-free so that it vectorizes.
+template <typename T>
+bool unscaleAndCheck(const T *in, T *out, int64_t n, float inv) {
+  bool seen = false;
+  for (int64_t i = 0; i < n; ++i) {
+    seen |= isNonFinite(in[i]);
+    out[i] = fromF32<T>(toF32(in[i]) * inv);
+  }
+  return seen;
+}
+
+} // namespace
+
+extern "C" {
+
+amp_status_t amp_unscale_and_check(int32_t n_buffers,
+                                   const void *const *grads,
+                                   void *const *unscaled, const int64_t *sizes,
+                                   const amp_dtype_t *dtypes,
+                                   const float *scale, int8_t *found_inf,
+                                   void * /*stream*/) {
+  Checker check("amp_unscale_and_check");
+  if (n_buffers < 0)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "n_buffers (%d) is < 0",
+                      (int)n_buffers);
+  if (n_buffers > 0 && (!grads || !unscaled || !sizes || !dtypes))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "grads, unscaled, sizes and dtypes must not be NULL");
+  if (amp_status_t s = check.pointer("scale", scale, 1, AMP_DTYPE_F32))
+    return s;
+  if (!found_inf)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "found_inf is NULL");
+  for (int32_t i = 0; i < n_buffers; ++i) {
+    if (amp_status_t s = check.count("a buffer size", sizes[i]))
+      return s;
+    if (amp_status_t s = check.dtype("a buffer dtype", dtypes[i], kFloatDtypes))
+      return s;
+    if (amp_status_t s =
+            check.pointer("a gradient", grads[i], sizes[i], dtypes[i]))
+      return s;
+    if (amp_status_t s = check.pointer("an unscaled output", unscaled[i],
+                                       sizes[i], dtypes[i]))
+      return s;
+  }
+  const float inv = amp_loss_scale_inverse(*scale);
+  bool seen = false;
+  for (int32_t i = 0; i < n_buffers; ++i)
+    dispatchFloat(dtypes[i], [&](auto t) {
+      using T = decltype(t);
+      seen |= unscaleAndCheck(static_cast<const T *>(grads[i]),
+                              static_cast<T *>(unscaled[i]), sizes[i], inv);
+    });
+  *found_inf = seen ? 1 : 0;
+  return AMP_STATUS_OK;
+}
+
+amp_status_t amp_update_scale(const float *scale, const int32_t *growth_tracker,
+                              const int32_t *hysteresis_tracker,
+                              const int8_t *found_inf, float *new_scale,
+                              int32_t *new_growth_tracker,
+                              int32_t *new_hysteresis_tracker,
+                              double growth_factor, double backoff_factor,
+                              int32_t growth_interval, float min_scale,
+                              float max_scale, int32_t hysteresis,
+                              void * /*stream*/) {
+  Checker check("amp_update_scale");
+  if (!scale || !growth_tracker || !found_inf || !new_scale ||
+      !new_growth_tracker)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "scale, growth_tracker, found_inf, new_scale and "
+                      "new_growth_tracker must not be NULL");
+  if ((hysteresis_tracker == nullptr) != (new_hysteresis_tracker == nullptr))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "hysteresis_tracker and new_hysteresis_tracker must be "
+                      "both given or both NULL");
+  const amp_loss_scale_config_t config = {growth_factor,   backoff_factor,
+                                          growth_interval, min_scale,
+                                          max_scale,       hysteresis};
+  if (amp_loss_scale_validate_config(&config) != AMP_STATUS_OK)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "invalid loss-scale config (see "
+                      "amp_loss_scale_validate_config)");
+  float s = *scale;
+  int32_t growth = *growth_tracker;
+  int32_t hyst = hysteresis_tracker ? *hysteresis_tracker : 0;
+  amp_loss_scale_update(&s, &growth, hysteresis_tracker ? &hyst : nullptr,
+                        *found_inf != 0, growth_factor, backoff_factor,
+                        growth_interval, min_scale, max_scale, hysteresis);
+  *new_scale = s;
+  *new_growth_tracker = growth;
+  if (new_hysteresis_tracker)
+    *new_hysteresis_tracker = hyst;
+  return AMP_STATUS_OK;
+}
+
+} // extern "C"

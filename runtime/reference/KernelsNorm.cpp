@@ -1,0 +1,515 @@
+//===- KernelsNorm.cpp - Softmax, layer norm and batch norm kernels -------===//
+//
+// amp_softmax, amp_log_softmax, amp_softmax_grad, amp_layer_norm(_grad) and
+// amp_batch_norm(_grad) on the reference backend. Rows are widened into an
+// f32 scratch row, statistics and sums are sequential f32 sums, and each
+// stored value is rounded once. Statistics are always stored as f32.
+//
+//===----------------------------------------------------------------------===//
+
+#include "reference/KernelCommon.h"
+
+#include <cmath>
+#include <initializer_list>
+#include <utility>
+#include <vector>
+
+using namespace amp::runtime;
+using namespace amp::runtime::kernels;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Softmax
+//===----------------------------------------------------------------------===//
+
+/// A tensor seen as [outer, len, inner] around one axis: each of the
+/// outer * inner rows has `len` elements `inner` apart.
+struct AxisView {
+  int64_t outer, len, inner;
+};
+
+AxisView viewAround(const int64_t *dims, int32_t rank, int32_t axis) {
+  return {product(dims, 0, axis), dims[axis], product(dims, axis + 1, rank)};
+}
+
+/// Calls fn(base) for the first element offset of every row.
+template <typename F> void forEachRow(const AxisView &v, F &&fn) {
+  for (int64_t o = 0; o < v.outer; ++o)
+    for (int64_t j = 0; j < v.inner; ++j)
+      fn(o * v.len * v.inner + j);
+}
+
+template <typename T>
+void loadRow(const T *src, int64_t base, int64_t stride, int64_t len,
+             float *row) {
+  for (int64_t i = 0; i < len; ++i)
+    row[i] = toF32(src[base + i * stride]);
+}
+
+template <typename T, bool Log>
+void softmaxRows(const AxisView &v, const void *x, void *y) {
+  const T *in = static_cast<const T *>(x);
+  T *out = static_cast<T *>(y);
+  std::vector<float> row(static_cast<size_t>(v.len));
+  forEachRow(v, [&](int64_t base) {
+    loadRow(in, base, v.inner, v.len, row.data());
+    float m = row[0];
+    for (int64_t i = 1; i < v.len; ++i)
+      m = row[i] > m ? row[i] : m;
+    float s = 0.0f;
+    for (int64_t i = 0; i < v.len; ++i) {
+      float e = std::exp(row[i] - m);
+      s += e;
+      if (!Log)
+        row[i] = e;
+    }
+    if (Log) {
+      const float logS = std::log(s);
+      for (int64_t i = 0; i < v.len; ++i)
+        out[base + i * v.inner] = fromF32<T>((row[i] - m) - logS);
+    } else {
+      for (int64_t i = 0; i < v.len; ++i)
+        out[base + i * v.inner] = fromF32<T>(row[i] / s);
+    }
+  });
+}
+
+template <typename T>
+void softmaxGradRows(const AxisView &v, const void *dy, const void *y,
+                     void *dx) {
+  const T *g = static_cast<const T *>(dy);
+  const T *p = static_cast<const T *>(y);
+  T *out = static_cast<T *>(dx);
+  std::vector<float> gRow(static_cast<size_t>(v.len)),
+      pRow(static_cast<size_t>(v.len));
+  forEachRow(v, [&](int64_t base) {
+    loadRow(g, base, v.inner, v.len, gRow.data());
+    loadRow(p, base, v.inner, v.len, pRow.data());
+    float s = 0.0f;
+    for (int64_t i = 0; i < v.len; ++i)
+      s += gRow[i] * pRow[i];
+    for (int64_t i = 0; i < v.len; ++i)
+      out[base + i * v.inner] = fromF32<T>(pRow[i] * (gRow[i] - s));
+  });
+}
+
+/// The checks shared by the softmax kernels; sets *view on success.
+amp_status_t
+checkSoftmax(Checker &check, const int64_t *dims, int32_t rank,
+             amp_dtype_t dtype, int64_t axis,
+             std::initializer_list<std::pair<const char *, const void *>> ptrs,
+             AxisView *view) {
+  int64_t n;
+  int32_t a;
+  if (amp_status_t s = check.dtype("dtype", dtype, kFloatDtypes))
+    return s;
+  if (amp_status_t s = check.shape("x", dims, rank, &n))
+    return s;
+  if (amp_status_t s = check.axis("axis", axis, rank, &a))
+    return s;
+  for (const auto &[name, ptr] : ptrs)
+    if (amp_status_t s = check.pointer(name, ptr, n, dtype))
+      return s;
+  *view = viewAround(dims, rank, a);
+  return AMP_STATUS_OK;
+}
+
+//===----------------------------------------------------------------------===//
+// Normalization
+//===----------------------------------------------------------------------===//
+
+/// An optional per-feature parameter widened to f32 (`fill` when absent).
+std::vector<float> loadParam(const void *p, amp_dtype_t dtype, int64_t n,
+                             float fill) {
+  std::vector<float> out(static_cast<size_t>(n), fill);
+  if (p)
+    dispatchFloat(dtype, [&](auto t) {
+      using T = decltype(t);
+      for (int64_t i = 0; i < n; ++i)
+        out[i] = toF32(static_cast<const T *>(p)[i]);
+    });
+  return out;
+}
+
+/// Rounds f32 values into an optional output of `dtype`.
+void storeParam(void *p, amp_dtype_t dtype, const std::vector<float> &v) {
+  if (!p)
+    return;
+  dispatchFloat(dtype, [&](auto t) {
+    using T = decltype(t);
+    for (size_t i = 0; i < v.size(); ++i)
+      static_cast<T *>(p)[i] = fromF32<T>(v[i]);
+  });
+}
+
+/// Mean and 1/sqrt(biased variance + eps) of `count` values, read as
+/// `groups` contiguous runs of `run` elements `pitch` apart (one row of a
+/// layer norm: 1 run; one channel of a batch norm: N runs). Two passes in
+/// f32.
+template <typename T>
+void moments(const T *x, int64_t groups, int64_t run, int64_t pitch,
+             float eps, float *meanOut, float *rstdOut) {
+  const float count = static_cast<float>(groups * run);
+  float sum = 0.0f;
+  for (int64_t g = 0; g < groups; ++g)
+    for (int64_t i = 0; i < run; ++i)
+      sum += toF32(x[g * pitch + i]);
+  const float mean = sum / count;
+  float sq = 0.0f;
+  for (int64_t g = 0; g < groups; ++g)
+    for (int64_t i = 0; i < run; ++i) {
+      float d = toF32(x[g * pitch + i]) - mean;
+      sq += d * d;
+    }
+  *meanOut = mean;
+  *rstdOut = 1.0f / std::sqrt(sq / count + eps);
+}
+
+/// The checks shared by both normalizations and their gradients: dtypes,
+/// the shape, the affine parameters' dtypes.
+amp_status_t checkNormDtypes(Checker &check, amp_dtype_t xDtype,
+                             amp_dtype_t scaleDtype, const char *scaleName,
+                             amp_dtype_t biasDtype, bool hasBias) {
+  if (amp_status_t s = check.dtype("x_dtype", xDtype, kFloatDtypes))
+    return s;
+  if (amp_status_t s = check.dtype(scaleName, scaleDtype, kFloatDtypes))
+    return s;
+  if (amp_status_t s = check.accumulatorDtype(scaleName, scaleDtype, xDtype))
+    return s;
+  if (hasBias) {
+    if (amp_status_t s = check.dtype("bias_dtype", biasDtype, kFloatDtypes))
+      return s;
+    if (amp_status_t s =
+            check.accumulatorDtype("bias_dtype", biasDtype, xDtype))
+      return s;
+  }
+  return AMP_STATUS_OK;
+}
+
+/// The checks shared by amp_batch_norm and amp_batch_norm_grad: the shape
+/// [N, C, ...] and its channel view.
+amp_status_t checkBatchNormShape(Checker &check, const int64_t *dims,
+                                 int32_t rank, int64_t *n, int64_t *channels,
+                                 int64_t *spatial) {
+  if (amp_status_t s = check.shape("x", dims, rank, n))
+    return s;
+  if (rank < 2)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "x must have rank >= 2 [N, C, ...], got rank %d",
+                      (int)rank);
+  *channels = dims[1];
+  *spatial = product(dims, 2, rank);
+  if (*channels > 0 && dims[0] * *spatial == 0)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "each channel has no elements to normalize over");
+  return AMP_STATUS_OK;
+}
+
+} // namespace
+
+extern "C" {
+
+amp_status_t amp_softmax(const void *x, void *y, const int64_t *dims,
+                         int32_t rank, amp_dtype_t dtype, int64_t axis,
+                         void * /*stream*/) {
+  Checker check("amp_softmax");
+  AxisView v;
+  if (amp_status_t s =
+          checkSoftmax(check, dims, rank, dtype, axis, {{"x", x}, {"y", y}},
+                       &v))
+    return s;
+  dispatchFloat(dtype,
+                [&](auto t) { softmaxRows<decltype(t), false>(v, x, y); });
+  return AMP_STATUS_OK;
+}
+
+amp_status_t amp_log_softmax(const void *x, void *y, const int64_t *dims,
+                             int32_t rank, amp_dtype_t dtype, int64_t axis,
+                             void * /*stream*/) {
+  Checker check("amp_log_softmax");
+  AxisView v;
+  if (amp_status_t s =
+          checkSoftmax(check, dims, rank, dtype, axis, {{"x", x}, {"y", y}},
+                       &v))
+    return s;
+  dispatchFloat(dtype,
+                [&](auto t) { softmaxRows<decltype(t), true>(v, x, y); });
+  return AMP_STATUS_OK;
+}
+
+amp_status_t amp_softmax_grad(const void *dy, const void *y, void *dx,
+                              const int64_t *dims, int32_t rank,
+                              amp_dtype_t dtype, int64_t axis,
+                              void * /*stream*/) {
+  Checker check("amp_softmax_grad");
+  AxisView v;
+  if (amp_status_t s = checkSoftmax(check, dims, rank, dtype, axis,
+                                    {{"dy", dy}, {"y", y}, {"dx", dx}}, &v))
+    return s;
+  dispatchFloat(dtype,
+                [&](auto t) { softmaxGradRows<decltype(t)>(v, dy, y, dx); });
+  return AMP_STATUS_OK;
+}
+
+amp_status_t amp_layer_norm(const void *x, const void *scale, const void *bias,
+                            void *y, float *mean, float *rstd,
+                            const int64_t *dims, int32_t rank,
+                            amp_dtype_t x_dtype, amp_dtype_t scale_dtype,
+                            amp_dtype_t bias_dtype, int64_t axis,
+                            float epsilon, void * /*stream*/) {
+  Checker check("amp_layer_norm");
+  int64_t n;
+  int32_t a;
+  if (amp_status_t s = checkNormDtypes(check, x_dtype, scale_dtype,
+                                       "scale_dtype", bias_dtype, true))
+    return s;
+  if (amp_status_t s = check.shape("x", dims, rank, &n))
+    return s;
+  if (amp_status_t s = check.axis("axis", axis, rank, &a))
+    return s;
+  if (!(epsilon >= 0.0f))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "epsilon (%g) is negative or NaN", (double)epsilon);
+  const int64_t rows = product(dims, 0, a), len = product(dims, a, rank);
+  if (len == 0 && rows > 0)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "the normalized shape has no elements");
+  if (amp_status_t s = check.pointer("x", x, n, x_dtype))
+    return s;
+  if (amp_status_t s = check.pointer("y", y, n, x_dtype))
+    return s;
+  if (amp_status_t s = check.pointer("mean", mean, rows, AMP_DTYPE_F32))
+    return s;
+  if (amp_status_t s = check.pointer("rstd", rstd, rows, AMP_DTYPE_F32))
+    return s;
+  if (amp_status_t s = check.pointer("scale", scale, scale ? len : 0,
+                                     scale_dtype))
+    return s;
+  if (amp_status_t s =
+          check.pointer("bias", bias, bias ? len : 0, bias_dtype))
+    return s;
+  if (rows == 0)
+    return AMP_STATUS_OK;
+
+  const std::vector<float> gamma = loadParam(scale, scale_dtype, len, 1.0f);
+  const std::vector<float> beta = loadParam(bias, bias_dtype, len, 0.0f);
+  dispatchFloat(x_dtype, [&](auto t) {
+    using T = decltype(t);
+    const T *in = static_cast<const T *>(x);
+    T *out = static_cast<T *>(y);
+    for (int64_t r = 0; r < rows; ++r) {
+      const T *xr = in + r * len;
+      float mu, rs;
+      moments(xr, 1, len, len, epsilon, &mu, &rs);
+      T *yr = out + r * len;
+      for (int64_t i = 0; i < len; ++i)
+        yr[i] = fromF32<T>(((toF32(xr[i]) - mu) * rs) * gamma[i] + beta[i]);
+      mean[r] = mu;
+      rstd[r] = rs;
+    }
+  });
+  return AMP_STATUS_OK;
+}
+
+amp_status_t amp_layer_norm_grad(const void *dy, const void *x,
+                                 const float *mean, const float *rstd,
+                                 const void *scale, void *dx, void *dscale,
+                                 void *dbias, const int64_t *dims,
+                                 int32_t rank, amp_dtype_t x_dtype,
+                                 amp_dtype_t scale_dtype, int64_t axis,
+                                 void * /*stream*/) {
+  Checker check("amp_layer_norm_grad");
+  int64_t n;
+  int32_t a;
+  if (amp_status_t s = checkNormDtypes(check, x_dtype, scale_dtype,
+                                       "scale_dtype", scale_dtype, false))
+    return s;
+  if (amp_status_t s = check.shape("x", dims, rank, &n))
+    return s;
+  if (amp_status_t s = check.axis("axis", axis, rank, &a))
+    return s;
+  const int64_t rows = product(dims, 0, a), len = product(dims, a, rank);
+  if (len == 0 && rows > 0)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "the normalized shape has no elements");
+  if (amp_status_t s = check.pointer("dy", dy, n, x_dtype))
+    return s;
+  if (amp_status_t s = check.pointer("x", x, n, x_dtype))
+    return s;
+  if (amp_status_t s = check.pointer("dx", dx, n, x_dtype))
+    return s;
+  if (amp_status_t s = check.pointer("mean", mean, rows, AMP_DTYPE_F32))
+    return s;
+  if (amp_status_t s = check.pointer("rstd", rstd, rows, AMP_DTYPE_F32))
+    return s;
+  if (amp_status_t s = check.pointer("scale", scale, scale ? len : 0,
+                                     scale_dtype))
+    return s;
+  if (amp_status_t s = check.pointer("dscale", dscale, dscale ? len : 0,
+                                     scale_dtype))
+    return s;
+  if (amp_status_t s =
+          check.pointer("dbias", dbias, dbias ? len : 0, scale_dtype))
+    return s;
+
+  const std::vector<float> gamma = loadParam(scale, scale_dtype, len, 1.0f);
+  std::vector<float> dgamma(static_cast<size_t>(len), 0.0f);
+  std::vector<float> dbeta(static_cast<size_t>(len), 0.0f);
+  std::vector<float> xhat(static_cast<size_t>(len)), g(static_cast<size_t>(len));
+  dispatchFloat(x_dtype, [&](auto t) {
+    using T = decltype(t);
+    const T *dyp = static_cast<const T *>(dy);
+    const T *xp = static_cast<const T *>(x);
+    T *dxp = static_cast<T *>(dx);
+    const float count = static_cast<float>(len);
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t base = r * len;
+      const float mu = mean[r], rs = rstd[r];
+      float sumG = 0.0f, sumGX = 0.0f;
+      for (int64_t i = 0; i < len; ++i) {
+        const float d = toF32(dyp[base + i]);
+        xhat[i] = (toF32(xp[base + i]) - mu) * rs;
+        g[i] = d * gamma[i];
+        sumG += g[i];
+        sumGX += g[i] * xhat[i];
+        dgamma[i] += d * xhat[i];
+        dbeta[i] += d;
+      }
+      const float meanG = sumG / count, meanGX = sumGX / count;
+      for (int64_t i = 0; i < len; ++i)
+        dxp[base + i] = fromF32<T>(rs * ((g[i] - meanG) - xhat[i] * meanGX));
+    }
+  });
+  storeParam(dscale, scale_dtype, dgamma);
+  storeParam(dbias, scale_dtype, dbeta);
+  return AMP_STATUS_OK;
+}
+
+amp_status_t amp_batch_norm(const void *x, const void *scale, const void *bias,
+                            void *y, float *mean, float *invstd,
+                            const int64_t *dims, int32_t rank,
+                            amp_dtype_t x_dtype, amp_dtype_t scale_dtype,
+                            amp_dtype_t bias_dtype, float epsilon,
+                            void * /*stream*/) {
+  Checker check("amp_batch_norm");
+  int64_t n = 0, c = 0, sp = 0;
+  if (amp_status_t s = checkNormDtypes(check, x_dtype, scale_dtype,
+                                       "scale_dtype", bias_dtype, true))
+    return s;
+  if (amp_status_t s = checkBatchNormShape(check, dims, rank, &n, &c, &sp))
+    return s;
+  if (!(epsilon >= 0.0f))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "epsilon (%g) is negative or NaN", (double)epsilon);
+  if (amp_status_t s = check.pointer("x", x, n, x_dtype))
+    return s;
+  if (amp_status_t s = check.pointer("y", y, n, x_dtype))
+    return s;
+  if (amp_status_t s = check.pointer("mean", mean, c, AMP_DTYPE_F32))
+    return s;
+  if (amp_status_t s = check.pointer("invstd", invstd, c, AMP_DTYPE_F32))
+    return s;
+  if (amp_status_t s =
+          check.pointer("scale", scale, scale ? c : 0, scale_dtype))
+    return s;
+  if (amp_status_t s = check.pointer("bias", bias, bias ? c : 0, bias_dtype))
+    return s;
+
+  const int64_t batch = dims[0];
+  const std::vector<float> gamma = loadParam(scale, scale_dtype, c, 1.0f);
+  const std::vector<float> beta = loadParam(bias, bias_dtype, c, 0.0f);
+  dispatchFloat(x_dtype, [&](auto t) {
+    using T = decltype(t);
+    const T *in = static_cast<const T *>(x);
+    T *out = static_cast<T *>(y);
+    for (int64_t ch = 0; ch < c; ++ch) {
+      float mu, is;
+      moments(in + ch * sp, batch, sp, c * sp, epsilon, &mu, &is);
+      for (int64_t b = 0; b < batch; ++b) {
+        const int64_t base = (b * c + ch) * sp;
+        for (int64_t i = 0; i < sp; ++i)
+          out[base + i] = fromF32<T>(((toF32(in[base + i]) - mu) * is) *
+                                         gamma[ch] +
+                                     beta[ch]);
+      }
+      mean[ch] = mu;
+      invstd[ch] = is;
+    }
+  });
+  return AMP_STATUS_OK;
+}
+
+amp_status_t amp_batch_norm_grad(const void *dy, const void *x,
+                                 const float *mean, const float *invstd,
+                                 const void *scale, void *dx, void *dscale,
+                                 void *dbias, const int64_t *dims,
+                                 int32_t rank, amp_dtype_t x_dtype,
+                                 amp_dtype_t scale_dtype, void * /*stream*/) {
+  Checker check("amp_batch_norm_grad");
+  int64_t n = 0, c = 0, sp = 0;
+  if (amp_status_t s = checkNormDtypes(check, x_dtype, scale_dtype,
+                                       "scale_dtype", scale_dtype, false))
+    return s;
+  if (amp_status_t s = checkBatchNormShape(check, dims, rank, &n, &c, &sp))
+    return s;
+  if (amp_status_t s = check.pointer("dy", dy, n, x_dtype))
+    return s;
+  if (amp_status_t s = check.pointer("x", x, n, x_dtype))
+    return s;
+  if (amp_status_t s = check.pointer("dx", dx, n, x_dtype))
+    return s;
+  if (amp_status_t s = check.pointer("mean", mean, c, AMP_DTYPE_F32))
+    return s;
+  if (amp_status_t s = check.pointer("invstd", invstd, c, AMP_DTYPE_F32))
+    return s;
+  if (amp_status_t s =
+          check.pointer("scale", scale, scale ? c : 0, scale_dtype))
+    return s;
+  if (amp_status_t s =
+          check.pointer("dscale", dscale, dscale ? c : 0, scale_dtype))
+    return s;
+  if (amp_status_t s =
+          check.pointer("dbias", dbias, dbias ? c : 0, scale_dtype))
+    return s;
+
+  const int64_t batch = dims[0];
+  const std::vector<float> gamma = loadParam(scale, scale_dtype, c, 1.0f);
+  std::vector<float> dgamma(static_cast<size_t>(c)), dbeta(static_cast<size_t>(c));
+  dispatchFloat(x_dtype, [&](auto t) {
+    using T = decltype(t);
+    const T *dyp = static_cast<const T *>(dy);
+    const T *xp = static_cast<const T *>(x);
+    T *dxp = static_cast<T *>(dx);
+    const float count = static_cast<float>(batch * sp);
+    for (int64_t ch = 0; ch < c; ++ch) {
+      const float mu = mean[ch], is = invstd[ch];
+      float sumDy = 0.0f, sumDyX = 0.0f;
+      for (int64_t b = 0; b < batch; ++b) {
+        const int64_t base = (b * c + ch) * sp;
+        for (int64_t i = 0; i < sp; ++i) {
+          const float d = toF32(dyp[base + i]);
+          sumDy += d;
+          sumDyX += d * ((toF32(xp[base + i]) - mu) * is);
+        }
+      }
+      const float k = gamma[ch] * is;
+      const float meanDy = sumDy / count, meanDyX = sumDyX / count;
+      for (int64_t b = 0; b < batch; ++b) {
+        const int64_t base = (b * c + ch) * sp;
+        for (int64_t i = 0; i < sp; ++i) {
+          const float xh = (toF32(xp[base + i]) - mu) * is;
+          dxp[base + i] =
+              fromF32<T>(k * ((toF32(dyp[base + i]) - meanDy) - xh * meanDyX));
+        }
+      }
+      dgamma[ch] = sumDyX;
+      dbeta[ch] = sumDy;
+    }
+  });
+  storeParam(dscale, scale_dtype, dgamma);
+  storeParam(dbias, scale_dtype, dbeta);
+  return AMP_STATUS_OK;
+}
+
+} // extern "C"

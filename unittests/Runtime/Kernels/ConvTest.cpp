@@ -1,0 +1,1 @@
+#include "KernelTestUtil.h"

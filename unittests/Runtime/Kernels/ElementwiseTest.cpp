@@ -1,0 +1,438 @@
+//===- ElementwiseTest.cpp - Unary, binary, cast and fill kernels ---------===//
+//
+// amp_unary, amp_relu_grad, amp_gelu_grad, amp_binary, amp_cast, amp_fill
+// and amp_scaled_grad_seed against f64 on odd sizes in every dtype.
+//
+// Tolerances (err32 of KernelTestUtil.h, x the stored input, r the f64
+// result): neg, relu, relu_grad, binary ops, cast, fill: exact. exp, log:
+// 4u|r| (glibc's expf/logf are within 1 ulp); sqrt: 2u|r|; rsqrt: 4u|r|
+// (two roundings); tanh: 8u|r| + 2^-149; sigmoid: 8u|r| (expf, one add, one
+// divide); gelu: 8u|r| + 16u|x| (tanhf and the 1 + t cancellation);
+// gelu_grad: |dy| 8u (1 + |x| (1 + 0.14 x^2)) + u|r| (the GEMM test's bound
+// of the f32 gelu').
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelTestUtil.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <random>
+
+using namespace amp::test;
+
+namespace {
+
+constexpr double kSqrt2OverPi = 0.7978845608028654;
+constexpr double kGeluCubic = 0.044715;
+
+double geluF64(double x) {
+  return 0.5 * x * (1.0 + std::tanh(kSqrt2OverPi * (x + kGeluCubic * x * x * x)));
+}
+
+double geluGradF64(double x) {
+  double t = std::tanh(kSqrt2OverPi * (x + kGeluCubic * x * x * x));
+  return 0.5 * (1.0 + t) +
+         0.5 * x * (1.0 - t * t) * kSqrt2OverPi * (1.0 + 3.0 * kGeluCubic * x * x);
+}
+
+struct UnaryInfo {
+  amp_unary_op_t op;
+  const char *name;
+  double lo, hi;                             // input range
+  std::function<double(double)> f;           // f64 reference
+  std::function<double(double, double)> err; // err32(x, r); 0: exact
+};
+
+std::vector<UnaryInfo> unaryOps() {
+  auto rel = [](double k) {
+    return [k](double, double r) { return k * kU * std::fabs(r); };
+  };
+  return {
+      {AMP_UNARY_NEG, "neg", -4, 4, [](double x) { return -x; },
+       [](double, double) { return 0.0; }},
+      {AMP_UNARY_EXP, "exp", -10, 10, [](double x) { return std::exp(x); },
+       rel(4)},
+      {AMP_UNARY_LOG, "log", 0.01, 50, [](double x) { return std::log(x); },
+       rel(4)},
+      {AMP_UNARY_SQRT, "sqrt", 0.0, 50, [](double x) { return std::sqrt(x); },
+       rel(2)},
+      {AMP_UNARY_RSQRT, "rsqrt", 0.01, 50,
+       [](double x) { return 1.0 / std::sqrt(x); }, rel(4)},
+      {AMP_UNARY_TANH, "tanh", -6, 6, [](double x) { return std::tanh(x); },
+       [](double, double r) { return 8 * kU * std::fabs(r) + 0x1p-149; }},
+      {AMP_UNARY_SIGMOID, "sigmoid", -20, 20,
+       [](double x) { return 1.0 / (1.0 + std::exp(-x)); }, rel(8)},
+      {AMP_UNARY_RELU, "relu", -4, 4,
+       [](double x) { return x < 0 ? 0.0 : x; },
+       [](double, double) { return 0.0; }},
+      {AMP_UNARY_GELU, "gelu", -8, 8, geluF64,
+       [](double x, double r) {
+         return 8 * kU * std::fabs(r) + 16 * kU * std::fabs(x);
+       }},
+  };
+}
+
+class UnaryTest
+    : public ::testing::TestWithParam<std::tuple<int, amp_dtype_t>> {};
+
+TEST_P(UnaryTest, MatchesF64) {
+  const UnaryInfo info = unaryOps()[std::get<0>(GetParam())];
+  const amp_dtype_t dtype = std::get<1>(GetParam());
+  std::mt19937 rng(17 + info.op);
+  Tensor x = randomTensor(dtype, {1001}, rng, info.lo, info.hi);
+  Tensor y = sentinelTensor(dtype, {1001});
+  ASSERT_TRUE(isOk(amp_unary(info.op, x.data(), y.data(), x.size(), dtype,
+                             nullptr)));
+  const bool exact = info.op == AMP_UNARY_NEG || info.op == AMP_UNARY_RELU;
+  std::vector<double> ref, tol;
+  for (int64_t i = 0; i < x.size(); ++i) {
+    double r = info.f(x.get(i));
+    ref.push_back(exact ? roundViaF32(dtype, r) : r);
+    tol.push_back(outTol(dtype, r, info.err(x.get(i), r)));
+  }
+  if (exact)
+    EXPECT_TRUE(allEqual(y, ref, info.name));
+  else
+    EXPECT_TRUE(allClose(y, ref, tol, info.name));
+
+  // In place gives the same bits.
+  Tensor inPlace = x;
+  ASSERT_TRUE(isOk(amp_unary(info.op, inPlace.data(), inPlace.data(),
+                             x.size(), dtype, nullptr)));
+  EXPECT_TRUE(inPlace.sameBits(y));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllOps, UnaryTest,
+    ::testing::Combine(::testing::Range(0, 9),
+                       ::testing::Values(AMP_DTYPE_F32, AMP_DTYPE_F16,
+                                         AMP_DTYPE_BF16)),
+    [](const auto &info) {
+      return std::string(unaryOps()[std::get<0>(info.param)].name) + "_" +
+             dtypeName(std::get<1>(info.param));
+    });
+
+TEST(Unary, SpecialValues) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (amp_dtype_t dtype : floatDtypes()) {
+    Tensor x(dtype, {6});
+    const double in[] = {-0.0, 0.0, nan, inf, -inf, -1.0};
+    for (int i = 0; i < 6; ++i)
+      x.set(i, in[i]);
+    Tensor y(dtype, {6});
+    ASSERT_TRUE(isOk(amp_unary(AMP_UNARY_RELU, x.data(), y.data(), 6, dtype,
+                               nullptr)));
+    // NaN and -0 pass through relu (x < 0 is false for both).
+    EXPECT_TRUE(allEqual(y, {-0.0, 0.0, nan, inf, 0.0, 0.0}, "relu"));
+    EXPECT_TRUE(std::signbit(y.get(0))) << dtypeName(dtype);
+    ASSERT_TRUE(isOk(amp_unary(AMP_UNARY_SIGMOID, x.data(), y.data(), 6,
+                               dtype, nullptr)));
+    EXPECT_TRUE(allClose(y, {0.5, 0.5, nan, 1.0, 0.0, 0.2689414213699951},
+                         {0, 0, 0, 0, 0, 0.01}, "sigmoid"));
+    ASSERT_TRUE(isOk(amp_unary(AMP_UNARY_LOG, x.data(), y.data(), 6, dtype,
+                               nullptr)));
+    EXPECT_TRUE(allEqual(y, {-inf, -inf, nan, inf, nan, nan}, "log"));
+    ASSERT_TRUE(isOk(amp_unary(AMP_UNARY_RSQRT, x.data(), y.data(), 6, dtype,
+                               nullptr)));
+    EXPECT_TRUE(allEqual(y, {-inf, inf, nan, 0.0, nan, nan}, "rsqrt"));
+  }
+}
+
+TEST(Unary, ExpOverflowsToInfInF16) {
+  // exp(11.1) = 66171 rounds past 65504 in f16 but not in bf16.
+  Tensor x(AMP_DTYPE_F16, {1}), y(AMP_DTYPE_F16, {1});
+  x.set(0, 11.1);
+  ASSERT_TRUE(isOk(amp_unary(AMP_UNARY_EXP, x.data(), y.data(), 1,
+                             AMP_DTYPE_F16, nullptr)));
+  EXPECT_TRUE(std::isinf(y.get(0)));
+}
+
+class ActivationGradTest : public ::testing::TestWithParam<amp_dtype_t> {};
+
+TEST_P(ActivationGradTest, ReluGradIsASelect) {
+  const amp_dtype_t dtype = GetParam();
+  std::mt19937 rng(5);
+  Tensor dy = randomTensor(dtype, {777}, rng, -3, 3);
+  Tensor x = randomTensor(dtype, {777}, rng, -1, 1);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  x.set(0, 0.0);
+  x.set(1, -0.0);
+  x.set(2, nan);
+  x.set(3, std::numeric_limits<double>::infinity());
+  Tensor dx = sentinelTensor(dtype, {777});
+  ASSERT_TRUE(isOk(amp_relu_grad(dy.data(), x.data(), dx.data(), 777, dtype,
+                                 nullptr)));
+  std::vector<double> ref;
+  for (int64_t i = 0; i < 777; ++i)
+    ref.push_back(x.get(i) > 0 ? dy.get(i) : 0.0); // NaN x: 0
+  EXPECT_TRUE(allEqual(dx, ref, "relu_grad"));
+}
+
+TEST_P(ActivationGradTest, GeluGradMatchesF64) {
+  const amp_dtype_t dtype = GetParam();
+  std::mt19937 rng(6);
+  Tensor dy = randomTensor(dtype, {999}, rng, -3, 3);
+  Tensor x = randomTensor(dtype, {999}, rng, -6, 6);
+  Tensor dx = sentinelTensor(dtype, {999});
+  ASSERT_TRUE(isOk(amp_gelu_grad(dy.data(), x.data(), dx.data(), 999, dtype,
+                                 nullptr)));
+  std::vector<double> ref, tol;
+  for (int64_t i = 0; i < 999; ++i) {
+    double xv = x.get(i), r = dy.get(i) * geluGradF64(xv);
+    double eg = 8 * kU * (1 + std::fabs(xv) * (1 + 0.14 * xv * xv));
+    ref.push_back(r);
+    tol.push_back(outTol(dtype, r, std::fabs(dy.get(i)) * eg + kU * std::fabs(r)));
+  }
+  EXPECT_TRUE(allClose(dx, ref, tol, "gelu_grad"));
+  // In place over dy.
+  ASSERT_TRUE(isOk(amp_gelu_grad(dy.data(), x.data(), dy.data(), 999, dtype,
+                                 nullptr)));
+  EXPECT_TRUE(dy.sameBits(dx));
+}
+
+INSTANTIATE_TEST_SUITE_P(Dtypes, ActivationGradTest,
+                         ::testing::Values(AMP_DTYPE_F32, AMP_DTYPE_F16,
+                                           AMP_DTYPE_BF16),
+                         [](const auto &info) {
+                           return std::string(dtypeName(info.param));
+                         });
+
+//===----------------------------------------------------------------------===//
+// Binary
+//===----------------------------------------------------------------------===//
+
+struct BroadcastCase {
+  Shape lhs, rhs, out;
+};
+
+std::vector<BroadcastCase> broadcastCases() {
+  return {{{5, 7, 3}, {5, 7, 3}, {5, 7, 3}},
+          {{5, 7, 3}, {7, 1}, {5, 7, 3}},
+          {{1}, {4, 1, 6}, {4, 1, 6}},
+          {{}, {3, 5}, {3, 5}},
+          {{3, 1, 5}, {1, 4, 1}, {3, 4, 5}},
+          {{2, 1, 3, 1, 5}, {1, 1, 3, 7, 1}, {2, 1, 3, 7, 5}},
+          {{9}, {}, {9}}};
+}
+
+const char *binaryName(int op) {
+  static const char *const names[] = {"add", "sub", "mul", "div"};
+  return names[op];
+}
+
+class BinaryTest
+    : public ::testing::TestWithParam<std::tuple<int, amp_dtype_t, int>> {};
+
+TEST_P(BinaryTest, IsExactlyTheRoundedF32Result) {
+  const auto op = static_cast<amp_binary_op_t>(std::get<0>(GetParam()));
+  const amp_dtype_t dtype = std::get<1>(GetParam());
+  const BroadcastCase c = broadcastCases()[std::get<2>(GetParam())];
+  std::mt19937 rng(100 + std::get<2>(GetParam()));
+  Tensor a = randomTensor(dtype, c.lhs, rng, -8, 8);
+  Tensor b = randomTensor(dtype, c.rhs, rng, 0.25, 4); // nonzero divisors
+  for (int64_t i = 0; i < b.size(); i += 2)
+    b.set(i, -b.get(i));
+  Tensor out = sentinelTensor(dtype, c.out);
+  ASSERT_TRUE(isOk(amp_binary(op, a.data(), b.data(), out.data(), a.dims(),
+                              a.rank(), b.dims(), b.rank(), out.dims(),
+                              out.rank(), dtype, nullptr)));
+  // The naive numpy index mapping; the f64 result of two f32 values is
+  // exact for + - * and an innocuous double rounding for /, so rounding it
+  // to f32 gives the correctly rounded f32 operation.
+  const int r = out.rank();
+  std::vector<double> ref;
+  for (int64_t i = 0; i < out.size(); ++i) {
+    int64_t rem = i, ia = 0, ib = 0, sa = 1, sb = 1;
+    for (int d = r - 1; d >= 0; --d) {
+      int64_t idx = rem % c.out[d];
+      rem /= c.out[d];
+      int da = d - (r - a.rank()), db = d - (r - b.rank());
+      if (da >= 0) {
+        ia += (c.lhs[da] == 1 ? 0 : idx) * sa;
+        sa *= c.lhs[da];
+      }
+      if (db >= 0) {
+        ib += (c.rhs[db] == 1 ? 0 : idx) * sb;
+        sb *= c.rhs[db];
+      }
+    }
+    double x = a.get(ia), y = b.get(ib);
+    double v = op == AMP_BINARY_ADD   ? x + y
+               : op == AMP_BINARY_SUB ? x - y
+               : op == AMP_BINARY_MUL ? x * y
+                                      : x / y;
+    ref.push_back(roundViaF32(dtype, v));
+  }
+  EXPECT_TRUE(allEqual(out, ref, "binary"));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllOps, BinaryTest,
+    ::testing::Combine(::testing::Range(0, 4),
+                       ::testing::Values(AMP_DTYPE_F32, AMP_DTYPE_F16,
+                                         AMP_DTYPE_BF16),
+                       ::testing::Range(0, 7)),
+    [](const auto &info) {
+      return std::string(binaryName(std::get<0>(info.param))) + "_" +
+             dtypeName(std::get<1>(info.param)) + "_case" +
+             std::to_string(std::get<2>(info.param));
+    });
+
+TEST(Binary, InPlaceOnTheFullShapeOperand) {
+  std::mt19937 rng(3);
+  Tensor a = randomTensor(AMP_DTYPE_F16, {4, 6}, rng);
+  Tensor b = randomTensor(AMP_DTYPE_F16, {6}, rng);
+  Tensor expect(AMP_DTYPE_F16, {4, 6});
+  ASSERT_TRUE(isOk(amp_binary(AMP_BINARY_MUL, a.data(), b.data(),
+                              expect.data(), a.dims(), 2, b.dims(), 1,
+                              expect.dims(), 2, AMP_DTYPE_F16, nullptr)));
+  ASSERT_TRUE(isOk(amp_binary(AMP_BINARY_MUL, a.data(), b.data(), a.data(),
+                              a.dims(), 2, b.dims(), 1, a.dims(), 2,
+                              AMP_DTYPE_F16, nullptr)));
+  EXPECT_TRUE(a.sameBits(expect));
+}
+
+TEST(Binary, RejectsBadShapesAndAliases) {
+  Tensor a(AMP_DTYPE_F32, {4, 6}), b(AMP_DTYPE_F32, {5}),
+      out(AMP_DTYPE_F32, {4, 6});
+  EXPECT_TRUE(failsWith(amp_binary(AMP_BINARY_ADD, a.data(), b.data(),
+                                   out.data(), a.dims(), 2, b.dims(), 1,
+                                   out.dims(), 2, AMP_DTYPE_F32, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "do not broadcast"));
+  Tensor c(AMP_DTYPE_F32, {6});
+  Shape wrong = {4, 7};
+  EXPECT_TRUE(failsWith(amp_binary(AMP_BINARY_ADD, a.data(), c.data(),
+                                   out.data(), a.dims(), 2, c.dims(), 1,
+                                   wrong.data(), 2, AMP_DTYPE_F32, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "not the broadcast"));
+  EXPECT_TRUE(failsWith(amp_binary(AMP_BINARY_ADD, a.data(), c.data(),
+                                   c.data(), a.dims(), 2, c.dims(), 1,
+                                   out.dims(), 2, AMP_DTYPE_F32, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "aliases"));
+  Tensor i(AMP_DTYPE_I32, {4, 6});
+  EXPECT_TRUE(failsWith(amp_binary(AMP_BINARY_ADD, i.data(), i.data(),
+                                   i.data(), i.dims(), 2, i.dims(), 2,
+                                   i.dims(), 2, AMP_DTYPE_I32, nullptr),
+                        AMP_STATUS_NOT_SUPPORTED, "dtype is i32"));
+}
+
+//===----------------------------------------------------------------------===//
+// Cast, fill, seeds
+//===----------------------------------------------------------------------===//
+
+/// f32 values that exercise every rounding path: random bit patterns (NaN,
+/// inf, subnormals of every format), ties, and the overflow boundaries.
+Tensor castInputs() {
+  std::vector<double> special = {0.0,
+                                 -0.0,
+                                 1.0,
+                                 65504.0,
+                                 65519.99609375, // just below the f16 tie
+                                 65520.0,        // the tie: rounds to inf
+                                 -65520.0,
+                                 1.0 + 0x1p-11,  // f16 tie, rounds down
+                                 1.0 + 3 * 0x1p-11,
+                                 0x1p-24,        // smallest f16 subnormal
+                                 0x1p-25,        // tie with 0 in f16
+                                 1.5 * 0x1p-25,
+                                 0x1p-133,       // smallest bf16 subnormal
+                                 std::ldexp(255.5, 120), // bf16 tie to inf
+                                 1.0 + 0x1p-8,   // bf16 tie
+                                 std::numeric_limits<double>::infinity(),
+                                 -std::numeric_limits<double>::infinity()};
+  std::mt19937 rng(99);
+  Tensor t(AMP_DTYPE_F32, {4000});
+  for (int64_t i = 0; i < t.size(); ++i)
+    if (i < static_cast<int64_t>(special.size()))
+      t.set(i, special[i]);
+    else
+      t.setBits(i, rng());
+  return t;
+}
+
+TEST(Cast, F32ToLowPrecisionMatchesTheOracle) {
+  Tensor x = castInputs();
+  for (amp_dtype_t to : {AMP_DTYPE_F16, AMP_DTYPE_BF16}) {
+    Tensor y = sentinelTensor(to, x.shape());
+    ASSERT_TRUE(
+        isOk(amp_cast(x.data(), y.data(), x.size(), AMP_DTYPE_F32, to, nullptr)));
+    std::vector<double> ref;
+    for (int64_t i = 0; i < x.size(); ++i)
+      ref.push_back(roundTo(to, x.get(i)));
+    EXPECT_TRUE(allEqual(y, ref, std::string("f32->") + dtypeName(to)));
+    // Back to f32 is exact.
+    Tensor back(AMP_DTYPE_F32, x.shape());
+    ASSERT_TRUE(isOk(amp_cast(y.data(), back.data(), y.size(), to,
+                              AMP_DTYPE_F32, nullptr)));
+    EXPECT_TRUE(allEqual(back, y.values(), "widening"));
+  }
+}
+
+TEST(Cast, EveryHalfPatternToBFloat16) {
+  Tensor x(AMP_DTYPE_F16, {65536});
+  for (int64_t i = 0; i < 65536; ++i)
+    x.setBits(i, static_cast<uint64_t>(i));
+  Tensor y(AMP_DTYPE_BF16, {65536});
+  ASSERT_TRUE(isOk(amp_cast(x.data(), y.data(), 65536, AMP_DTYPE_F16,
+                            AMP_DTYPE_BF16, nullptr)));
+  std::vector<double> ref;
+  for (int64_t i = 0; i < 65536; ++i)
+    ref.push_back(roundTo(AMP_DTYPE_BF16, x.get(i)));
+  EXPECT_TRUE(allEqual(y, ref, "f16->bf16"));
+  // bf16 -> f16: bf16's range overflows f16.
+  Tensor h(AMP_DTYPE_F16, {65536});
+  ASSERT_TRUE(isOk(amp_cast(y.data(), h.data(), 65536, AMP_DTYPE_BF16,
+                            AMP_DTYPE_F16, nullptr)));
+  ref.clear();
+  for (int64_t i = 0; i < 65536; ++i)
+    ref.push_back(roundTo(AMP_DTYPE_F16, y.get(i)));
+  EXPECT_TRUE(allEqual(h, ref, "bf16->f16"));
+}
+
+TEST(Cast, SameDtypeIsABitwiseCopy) {
+  Tensor x(AMP_DTYPE_F16, {3});
+  x.setBits(0, 0x7d01); // a signalling NaN keeps its bits
+  x.setBits(1, 0x8000);
+  x.setBits(2, 0x3c00);
+  Tensor y(AMP_DTYPE_F16, {3});
+  ASSERT_TRUE(isOk(
+      amp_cast(x.data(), y.data(), 3, AMP_DTYPE_F16, AMP_DTYPE_F16, nullptr)));
+  EXPECT_TRUE(y.sameBits(x));
+  ASSERT_TRUE(isOk(
+      amp_cast(x.data(), x.data(), 3, AMP_DTYPE_F16, AMP_DTYPE_F16, nullptr)));
+  EXPECT_TRUE(failsWith(amp_cast(x.data(), x.data(), 1, AMP_DTYPE_F16,
+                                 AMP_DTYPE_BF16, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "aliases"));
+}
+
+TEST(Fill, GradSeedsAreExact) {
+  for (amp_dtype_t dtype : floatDtypes()) {
+    Tensor y = sentinelTensor(dtype, {13});
+    ASSERT_TRUE(isOk(amp_fill(y.data(), 13, dtype, 1.0f, nullptr)));
+    EXPECT_TRUE(allEqual(y, std::vector<double>(13, 1.0), "grad_seed"));
+    const float scale = 65536.0f;
+    ASSERT_TRUE(isOk(amp_scaled_grad_seed(&scale, y.data(), 13, dtype,
+                                          nullptr)));
+    // 65536 is beyond f16's range: the seed is inf (RNE, overflow -> inf).
+    EXPECT_TRUE(allEqual(y, std::vector<double>(13, roundTo(dtype, 65536.0)),
+                         "scaled_grad_seed"));
+    const float odd = 1000.3f;
+    ASSERT_TRUE(isOk(amp_scaled_grad_seed(&odd, y.data(), 13, dtype, nullptr)));
+    EXPECT_TRUE(allEqual(y, std::vector<double>(13, roundTo(dtype, odd)),
+                         "scaled_grad_seed"));
+  }
+  // A 0-d seed (the loss is a scalar).
+  Tensor s(AMP_DTYPE_F32, {});
+  ASSERT_TRUE(isOk(amp_fill(s.data(), 1, AMP_DTYPE_F32, 1.0f, nullptr)));
+  EXPECT_EQ(s.get(0), 1.0);
+  EXPECT_TRUE(failsWith(amp_scaled_grad_seed(nullptr, s.data(), 1,
+                                             AMP_DTYPE_F32, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "scale is NULL"));
+}
+
+} // namespace

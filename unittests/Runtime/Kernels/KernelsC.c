@@ -1,0 +1,44 @@
+/*===- KernelsC.c - kernels.h as strict C99, and raw enum arguments -------===
+ *
+ * Compiled as C99 with -Wpedantic: the kernel ABI is plain C. Also the
+ * callers that pass enum values outside the enumerators, as lowered code may
+ * (an i32 in a register); in C an enum is an integer type, so these calls are
+ * well defined here, where the C++ tests could not form such values.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include "amp_runtime/kernels.h"
+
+#include <stddef.h>
+
+/* Declared in ErrorTest.cpp. */
+int32_t ampTestUnaryRawOp(int32_t op);
+int32_t ampTestBinaryRawOp(int32_t op);
+int32_t ampTestReduceRawOp(int32_t op);
+int32_t ampTestUnaryRawDtype(int32_t dtype);
+
+int32_t ampTestUnaryRawOp(int32_t op) {
+  float x = 1.0f, y = 0.0f;
+  return (int32_t)amp_unary((amp_unary_op_t)op, &x, &y, 1, AMP_DTYPE_F32,
+                            NULL);
+}
+
+int32_t ampTestBinaryRawOp(int32_t op) {
+  float a = 1.0f, b = 2.0f, c = 0.0f;
+  int64_t dims[1] = {1};
+  return (int32_t)amp_binary((amp_binary_op_t)op, &a, &b, &c, dims, 1, dims,
+                             1, dims, 1, AMP_DTYPE_F32, NULL);
+}
+
+int32_t ampTestReduceRawOp(int32_t op) {
+  float x[2] = {1.0f, 2.0f}, y = 0.0f;
+  int64_t dims[1] = {2}, axes[1] = {0};
+  return (int32_t)amp_reduce((amp_reduce_op_t)op, x, &y, dims, 1, axes, 1,
+                             AMP_DTYPE_F32, AMP_DTYPE_F32, NULL);
+}
+
+int32_t ampTestUnaryRawDtype(int32_t dtype) {
+  float x = 1.0f, y = 0.0f;
+  return (int32_t)amp_unary(AMP_UNARY_NEG, &x, &y, 1, (amp_dtype_t)dtype,
+                            NULL);
+}

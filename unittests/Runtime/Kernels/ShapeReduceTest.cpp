@@ -1,0 +1,305 @@
+//===- ShapeReduceTest.cpp - Reshape, transpose, broadcast, reductions ----===//
+//
+// The data-movement kernels (exact, every dtype, naive index mapping as the
+// reference) and amp_reduce against f64.
+//
+// Tolerances: sum: err32 = (n + 1) u sum|x| over the n reduced terms; mean:
+// the sum's bound / n plus u|r| for the division; max: exact.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelTestUtil.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+using namespace amp::test;
+
+namespace {
+
+std::vector<amp_dtype_t> allDtypes() {
+  return {AMP_DTYPE_F32, AMP_DTYPE_F16, AMP_DTYPE_BF16, AMP_DTYPE_I32,
+          AMP_DTYPE_I64};
+}
+
+/// Row-major multi-index of a linear index.
+Shape unravel(int64_t i, const Shape &shape) {
+  Shape idx(shape.size());
+  for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
+    idx[d] = i % shape[d];
+    i /= shape[d];
+  }
+  return idx;
+}
+
+int64_t ravel(const Shape &idx, const Shape &shape) {
+  int64_t i = 0;
+  for (size_t d = 0; d < shape.size(); ++d)
+    i = i * shape[d] + idx[d];
+  return i;
+}
+
+/// Integers in [-1000, 1000] (exact in every dtype).
+Tensor integerTensor(amp_dtype_t dtype, const Shape &shape, std::mt19937 &rng) {
+  Tensor t(dtype, shape);
+  std::uniform_int_distribution<int> dist(-1000, 1000);
+  for (int64_t i = 0; i < t.size(); ++i)
+    t.set(i, dist(rng) / (dtype == AMP_DTYPE_BF16 ? 8 : 1));
+  return t;
+}
+
+struct TransposeCase {
+  Shape shape, perm;
+};
+
+TEST(Transpose, MatchesTheIndexMappingInEveryDtype) {
+  const TransposeCase cases[] = {{{7}, {0}},
+                                 {{5, 3}, {1, 0}},
+                                 {{67, 131}, {1, 0}}, // crosses 32x32 tiles
+                                 {{3, 5, 7}, {2, 0, 1}},
+                                 {{3, 5, 7}, {0, 2, 1}},
+                                 {{2, 3, 4, 5}, {3, 1, 2, 0}},
+                                 {{2, 1, 4, 1, 3}, {4, 3, 2, 1, 0}},
+                                 {{}, {}}};
+  std::mt19937 rng(1);
+  for (amp_dtype_t dtype : allDtypes())
+    for (const TransposeCase &c : cases) {
+      Tensor x = integerTensor(dtype, c.shape, rng);
+      Shape outShape;
+      for (int64_t p : c.perm)
+        outShape.push_back(c.shape[p]);
+      Tensor y = sentinelTensor(dtype, outShape);
+      ASSERT_TRUE(isOk(amp_transpose(x.data(), y.data(), x.dims(), x.rank(),
+                                     c.perm.data(), dtype, nullptr)));
+      std::vector<double> ref;
+      for (int64_t i = 0; i < y.size(); ++i) {
+        Shape oi = unravel(i, outShape), xi(c.shape.size());
+        for (size_t d = 0; d < c.perm.size(); ++d)
+          xi[c.perm[d]] = oi[d];
+        ref.push_back(x.get(ravel(xi, c.shape)));
+      }
+      EXPECT_TRUE(allEqual(y, ref,
+                           std::string("transpose ") + shapeName(c.shape) +
+                               " " + dtypeName(dtype)));
+    }
+}
+
+TEST(Transpose, RejectsBadPermutations) {
+  Tensor x(AMP_DTYPE_F32, {2, 3}), y(AMP_DTYPE_F32, {3, 2});
+  const int64_t dup[] = {0, 0}, out[] = {0, 2};
+  EXPECT_TRUE(failsWith(amp_transpose(x.data(), y.data(), x.dims(), 2, dup,
+                                      AMP_DTYPE_F32, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "not a permutation"));
+  EXPECT_TRUE(failsWith(amp_transpose(x.data(), y.data(), x.dims(), 2, out,
+                                      AMP_DTYPE_F32, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "not a permutation"));
+  EXPECT_TRUE(failsWith(amp_transpose(x.data(), y.data(), x.dims(), 2,
+                                      nullptr, AMP_DTYPE_F32, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "perm is NULL"));
+  const int64_t id[] = {0, 1};
+  EXPECT_TRUE(failsWith(amp_transpose(x.data(), x.data(), x.dims(), 2, id,
+                                      AMP_DTYPE_F32, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "aliases"));
+}
+
+TEST(BroadcastTo, MatchesNumpyInEveryDtype) {
+  const std::pair<Shape, Shape> cases[] = {{{}, {4, 3}},
+                                           {{3}, {5, 3}},
+                                           {{5, 1}, {5, 7}},
+                                           {{1, 4, 1}, {3, 2, 4, 5}},
+                                           {{2, 3}, {2, 3}},
+                                           {{1}, {0, 4}}};
+  std::mt19937 rng(2);
+  for (amp_dtype_t dtype : allDtypes())
+    for (const auto &[from, to] : cases) {
+      Tensor x = integerTensor(dtype, from, rng);
+      Tensor y = sentinelTensor(dtype, to);
+      ASSERT_TRUE(isOk(amp_broadcast_to(x.data(), y.data(), x.dims(),
+                                        x.rank(), y.dims(), y.rank(), dtype,
+                                        nullptr)));
+      std::vector<double> ref;
+      const size_t lead = to.size() - from.size();
+      for (int64_t i = 0; i < y.size(); ++i) {
+        Shape yi = unravel(i, to), xi(from.size());
+        for (size_t d = 0; d < from.size(); ++d)
+          xi[d] = from[d] == 1 ? 0 : yi[lead + d];
+        ref.push_back(x.get(ravel(xi, from)));
+      }
+      EXPECT_TRUE(allEqual(y, ref, "broadcast_to " + shapeName(from) + "->" +
+                                       shapeName(to)));
+    }
+  Tensor x(AMP_DTYPE_F32, {3}), y(AMP_DTYPE_F32, {4, 2});
+  EXPECT_TRUE(failsWith(amp_broadcast_to(x.data(), y.data(), x.dims(), 1,
+                                         y.dims(), 2, AMP_DTYPE_F32, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "neither 1 nor"));
+  EXPECT_TRUE(failsWith(amp_broadcast_to(y.data(), x.data(), y.dims(), 2,
+                                         x.dims(), 1, AMP_DTYPE_F32, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "higher rank"));
+}
+
+TEST(Reshape, IsACopyOrANoOp) {
+  std::mt19937 rng(3);
+  for (amp_dtype_t dtype : allDtypes()) {
+    Tensor x = integerTensor(dtype, {3, 5}, rng);
+    Tensor y = sentinelTensor(dtype, {15});
+    ASSERT_TRUE(isOk(amp_reshape(x.data(), y.data(), 15, dtype, nullptr)));
+    EXPECT_TRUE(allEqual(y, x.values(), "reshape"));
+    ASSERT_TRUE(isOk(amp_reshape(x.data(), x.data(), 15, dtype, nullptr)));
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+class ReduceTest
+    : public ::testing::TestWithParam<std::tuple<int, int, int>> {};
+
+const std::vector<Shape> &reduceAxes() {
+  static const std::vector<Shape> axes = {{0},    {1, 3}, {-1}, {0, 1, 2, 3},
+                                          {2, 0}, {},     {-3}};
+  return axes;
+}
+
+std::string reduceCaseName(int op, int pair, int axes) {
+  static const char *const ops[] = {"sum", "mean", "max"};
+  auto [in, out] = accumulatorPairs()[pair];
+  return std::string(ops[op]) + "_" + dtypeName(in) + "_to_" + dtypeName(out) +
+         "_axes" + std::to_string(axes);
+}
+
+TEST_P(ReduceTest, MatchesF64) {
+  const auto op = static_cast<amp_reduce_op_t>(std::get<0>(GetParam()));
+  const auto [xDtype, yDtype] = accumulatorPairs()[std::get<1>(GetParam())];
+  const Shape axes = reduceAxes()[std::get<2>(GetParam())];
+  const Shape shape = {3, 5, 7, 4};
+  std::mt19937 rng(7 * std::get<2>(GetParam()) + std::get<1>(GetParam()));
+  Tensor x = randomTensor(xDtype, shape, rng, -2, 2);
+  bool reduced[4] = {};
+  for (int64_t a : axes)
+    reduced[a < 0 ? a + 4 : a] = true;
+  Shape outShape;
+  for (int d = 0; d < 4; ++d)
+    if (!reduced[d])
+      outShape.push_back(shape[d]);
+  Tensor y = sentinelTensor(yDtype, outShape);
+  ASSERT_TRUE(isOk(amp_reduce(op, x.data(), y.data(), x.dims(), 4,
+                              axes.data(), static_cast<int32_t>(axes.size()),
+                              xDtype, yDtype, nullptr)));
+  const int64_t ny = y.size(), count = x.size() / ny;
+  std::vector<double> sum(ny, 0.0), abs(ny, 0.0),
+      mx(ny, -std::numeric_limits<double>::infinity());
+  for (int64_t i = 0; i < x.size(); ++i) {
+    Shape xi = unravel(i, shape), yi;
+    for (int d = 0; d < 4; ++d)
+      if (!reduced[d])
+        yi.push_back(xi[d]);
+    int64_t o = ravel(yi, outShape);
+    sum[o] += x.get(i);
+    abs[o] += std::fabs(x.get(i));
+    mx[o] = std::max(mx[o], x.get(i));
+  }
+  std::vector<double> ref, tol;
+  for (int64_t o = 0; o < ny; ++o) {
+    double e = (count + 1) * kU * abs[o];
+    if (op == AMP_REDUCE_SUM) {
+      ref.push_back(sum[o]);
+      tol.push_back(outTol(yDtype, sum[o], e));
+    } else if (op == AMP_REDUCE_MEAN) {
+      double m = sum[o] / count;
+      ref.push_back(m);
+      tol.push_back(outTol(yDtype, m, e / count + kU * std::fabs(m)));
+    } else {
+      ref.push_back(roundTo(yDtype, mx[o]));
+    }
+  }
+  if (op == AMP_REDUCE_MAX)
+    EXPECT_TRUE(allEqual(y, ref, "max"));
+  else
+    EXPECT_TRUE(allClose(y, ref, tol, "sum/mean"));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllOps, ReduceTest,
+    ::testing::Combine(::testing::Range(0, 3), ::testing::Range(0, 5),
+                       ::testing::Range(0, 7)),
+    [](const auto &info) {
+      return reduceCaseName(std::get<0>(info.param), std::get<1>(info.param),
+                            std::get<2>(info.param));
+    });
+
+TEST(Reduce, LongSumStaysAccurateInF32) {
+  // 100000 f16 ones summed into f16: exact in f32, 100000 rounds to inf in
+  // f16 (beyond 65504), and f32 output keeps it.
+  Tensor x(AMP_DTYPE_F16, {100000});
+  for (int64_t i = 0; i < x.size(); ++i)
+    x.set(i, 1.0);
+  const int64_t axis = 0;
+  Tensor y32(AMP_DTYPE_F32, {}), y16(AMP_DTYPE_F16, {});
+  ASSERT_TRUE(isOk(amp_reduce(AMP_REDUCE_SUM, x.data(), y32.data(), x.dims(),
+                              1, &axis, 1, AMP_DTYPE_F16, AMP_DTYPE_F32,
+                              nullptr)));
+  EXPECT_EQ(y32.get(0), 100000.0);
+  ASSERT_TRUE(isOk(amp_reduce(AMP_REDUCE_SUM, x.data(), y16.data(), x.dims(),
+                              1, &axis, 1, AMP_DTYPE_F16, AMP_DTYPE_F16,
+                              nullptr)));
+  EXPECT_TRUE(std::isinf(y16.get(0)));
+  ASSERT_TRUE(isOk(amp_reduce(AMP_REDUCE_MEAN, x.data(), y16.data(),
+                              x.dims(), 1, &axis, 1, AMP_DTYPE_F16,
+                              AMP_DTYPE_F16, nullptr)));
+  EXPECT_EQ(y16.get(0), 1.0); // no f16 intermediate
+}
+
+TEST(Reduce, MaxPropagatesNaNAndEmptyCases) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  Tensor x(AMP_DTYPE_F32, {2, 3});
+  const double v[] = {1, nan, 3, -1, -2, -0.5};
+  for (int i = 0; i < 6; ++i)
+    x.set(i, v[i]);
+  const int64_t axis = 1;
+  Tensor y(AMP_DTYPE_F32, {2});
+  ASSERT_TRUE(isOk(amp_reduce(AMP_REDUCE_MAX, x.data(), y.data(), x.dims(), 2,
+                              &axis, 1, AMP_DTYPE_F32, AMP_DTYPE_F32,
+                              nullptr)));
+  EXPECT_TRUE(allEqual(y, {nan, -0.5}, "max"));
+
+  Tensor empty(AMP_DTYPE_F32, {2, 0});
+  EXPECT_TRUE(failsWith(amp_reduce(AMP_REDUCE_MAX, empty.data(), y.data(),
+                                   empty.dims(), 2, &axis, 1, AMP_DTYPE_F32,
+                                   AMP_DTYPE_F32, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "empty"));
+  ASSERT_TRUE(isOk(amp_reduce(AMP_REDUCE_SUM, empty.data(), y.data(),
+                              empty.dims(), 2, &axis, 1, AMP_DTYPE_F32,
+                              AMP_DTYPE_F32, nullptr)));
+  EXPECT_TRUE(allEqual(y, {0.0, 0.0}, "empty sum"));
+  ASSERT_TRUE(isOk(amp_reduce(AMP_REDUCE_MEAN, empty.data(), y.data(),
+                              empty.dims(), 2, &axis, 1, AMP_DTYPE_F32,
+                              AMP_DTYPE_F32, nullptr)));
+  EXPECT_TRUE(allEqual(y, {nan, nan}, "empty mean"));
+}
+
+TEST(Reduce, RejectsBadAxesAndDtypes) {
+  Tensor x(AMP_DTYPE_F16, {2, 3}), y(AMP_DTYPE_F32, {2});
+  const int64_t dup[] = {1, -1}, out[] = {2};
+  EXPECT_TRUE(failsWith(amp_reduce(AMP_REDUCE_SUM, x.data(), y.data(),
+                                   x.dims(), 2, dup, 2, AMP_DTYPE_F16,
+                                   AMP_DTYPE_F32, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "more than once"));
+  EXPECT_TRUE(failsWith(amp_reduce(AMP_REDUCE_SUM, x.data(), y.data(),
+                                   x.dims(), 2, out, 1, AMP_DTYPE_F16,
+                                   AMP_DTYPE_F32, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "out of range"));
+  EXPECT_TRUE(failsWith(amp_reduce(AMP_REDUCE_SUM, x.data(), y.data(),
+                                   x.dims(), 2, dup, 1, AMP_DTYPE_F16,
+                                   AMP_DTYPE_BF16, nullptr),
+                        AMP_STATUS_NOT_SUPPORTED, "y_dtype is bf16"));
+  EXPECT_TRUE(failsWith(amp_reduce(AMP_REDUCE_SUM, x.data(), y.data(),
+                                   x.dims(), 2, nullptr, 1, AMP_DTYPE_F16,
+                                   AMP_DTYPE_F32, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "axes is NULL"));
+}
+
+} // namespace
