@@ -425,6 +425,18 @@ void Coloring::color() {
   for (unsigned i : leaders)
     if (reached[i] && !colors[i].low)
       colors[i] = {true, "follows-neighbour"};
+
+  // 5. A clear node painted only for being next to a low node, whose
+  //    consumers all stay f32, is better in f32: the cast its consumers need
+  //    moves to its input, where it vanishes if the producer can store its
+  //    f32 accumulator (a matmul feeding reshape -> cross_entropy) and costs
+  //    the same otherwise. Walking backwards lets a whole chain flip.
+  for (unsigned i : llvm::reverse(leaders)) {
+    if (kind[i] != Kind::Clear || colors[i].rule != "follows-neighbour")
+      continue;
+    if (llvm::none_of(succ[i], [&](unsigned s) { return colors[s].low; }))
+      colors[i] = {false, "f32-consumers"};
+  }
 }
 
 FloatType Coloring::precisionOf(unsigned item) {

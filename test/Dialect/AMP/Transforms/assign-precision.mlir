@@ -98,15 +98,37 @@ func.func @deny_then_clear_then_allow(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) 
 
 // -----
 
-// Chains of clear ops are painted downstream of an allow op ...
-func.func @clear_chain_downstream(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<32xf32> {
+// Chains of clear ops are painted downstream of an allow op when they lead to
+// low-precision consumers ...
+func.func @clear_chain_downstream(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
   // expected-remark @below {{f16 (allow)}}
   %0 = nn.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
-  // expected-remark @below {{f16 (follows-neighbour)}}
+  // expected-remark @below {{f16 (between-allow)}}
   %1 = nn.relu %0 : tensor<4x8xf32>
-  // expected-remark @below {{f16 (follows-neighbour)}}
+  // expected-remark @below {{f16 (between-allow)}}
   %2 = nn.transpose %1 [1, 0] : tensor<4x8xf32> -> tensor<8x4xf32>
-  // expected-remark @below {{f16 (follows-neighbour)}}
+  // expected-remark @below {{f16 (between-allow)}}
+  %3 = nn.reshape %2 : tensor<8x4xf32> -> tensor<4x8xf32>
+  // expected-remark @below {{f16 (allow)}}
+  %4 = nn.matmul %3, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  return %4 : tensor<4x8xf32>
+}
+
+// -----
+
+// ... but a chain whose consumers all stay f32 is f32 itself: the matmul then
+// stores its f32 accumulator and no cast is needed at all.
+// CHECK-LABEL: func @clear_chain_to_f32
+// CHECK: nn.matmul {{.*}}amp.precision = "f16"
+// CHECK: nn.relu {{.*}}amp.precision = "f32"
+func.func @clear_chain_to_f32(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<32xf32> {
+  // expected-remark @below {{f16 (allow)}}
+  %0 = nn.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{f32 (f32-consumers)}}
+  %1 = nn.relu %0 : tensor<4x8xf32>
+  // expected-remark @below {{f32 (f32-consumers)}}
+  %2 = nn.transpose %1 [1, 0] : tensor<4x8xf32> -> tensor<8x4xf32>
+  // expected-remark @below {{f32 (f32-consumers)}}
   %3 = nn.reshape %2 : tensor<8x4xf32> -> tensor<32xf32>
   return %3 : tensor<32xf32>
 }
@@ -242,16 +264,18 @@ func.func @tied_relu_grad(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x
 // -----
 
 // Without a pin, relu and relu_grad are painted together between matmuls.
-func.func @tied_relu_grad_low(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
+func.func @tied_relu_grad_low(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
   // expected-remark @below {{f16 (allow)}}
   %h = nn.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
-  // expected-remark @below {{f16 (follows-neighbour)}}
+  // expected-remark @below {{f16 (between-allow)}}
   %a = nn.relu %h : tensor<4x8xf32>
   // expected-remark @below {{f32 (deny)}}
   %s = nn.softmax %a : tensor<4x8xf32>
   // expected-remark @below {{f16 (tied-to-forward)}}
   %dh = nn.relu_grad %s, %h : tensor<4x8xf32>
-  return %dh : tensor<4x8xf32>
+  // expected-remark @below {{f16 (allow)}}
+  %dx = nn.matmul %dh, %w {transpose_b} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  return %s, %dx : tensor<4x8xf32>, tensor<4x8xf32>
 }
 
 // -----
@@ -419,7 +443,7 @@ func.func @loss_and_optimizer(%x: tensor<4x8xf32>, %w: tensor<8x10xf32>, %l: ten
 
 // -----
 
-// Normalizations and reductions are deny in f16; reduce_max is exact (clear).
+// Normalizations and reductions are deny in f16; reduce_max is clear.
 func.func @norms_and_reductions(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %g: tensor<8xf32>, %b: tensor<8xf32>) -> (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>) {
   // expected-remark @below {{f16 (allow)}}
   %0 = nn.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
@@ -427,7 +451,8 @@ func.func @norms_and_reductions(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %g: te
   %y, %mean, %rstd = nn.layer_norm %0, %g, %b : (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4xf32>, tensor<4xf32>)
   // expected-remark @below {{f32 (deny)}}
   %1 = nn.reduce_sum %0 [0] : (tensor<4x8xf32>) -> tensor<8xf32>
-  // expected-remark @below {{f16 (follows-neighbour)}}
+  // reduce_max follows the matmul but only feeds the f32 result: f32.
+  // expected-remark @below {{f32 (f32-consumers)}}
   %2 = nn.reduce_max %0 [0] : (tensor<4x8xf32>) -> tensor<8xf32>
   return %y, %1, %2 : tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>
 }

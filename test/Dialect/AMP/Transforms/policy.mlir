@@ -1,5 +1,6 @@
 // Overrides: a policy file, then the list options on top of it.
-// RUN: amp-opt %s --amp-assign-precision="policy=%S/Inputs/policy-matmul-deny.json" | FileCheck %s --check-prefix=FILE
+// RUN: amp-opt %s --amp-assign-precision="policy=%S/Inputs/policy-matmul-deny.json report=%t.json" | FileCheck %s --check-prefix=FILE
+// RUN: FileCheck %s --check-prefix=FILE-REPORT < %t.json
 // RUN: amp-opt %s --amp-assign-precision="policy=%S/Inputs/policy-matmul-deny.json allow=nn.matmul" | FileCheck %s --check-prefix=OPTION
 // RUN: amp-opt %s --amp-assign-precision="deny=nn.matmul,nn.relu infer=nn.softmax" | FileCheck %s --check-prefix=LISTS
 
@@ -17,7 +18,11 @@
 // FILE-LABEL: func @overrides
 // FILE: nn.matmul {{.*}}amp.precision = "f32"
 // FILE: nn.softmax {{.*}}amp.precision = "f16"
-// FILE: math.sin {{.*}}amp.precision = "f16"
+// math.sin is listed (clear) by the file, so not "unlisted".
+// FILE-REPORT: "name": "math.sin"
+// FILE-REPORT-NEXT: "loc":
+// FILE-REPORT-NEXT: "precision": "f32"
+// FILE-REPORT-NEXT: "rule": "f32-consumers"
 // OPTION-LABEL: func @overrides
 // OPTION: nn.matmul {{.*}}amp.precision = "f16"
 // OPTION: nn.softmax {{.*}}amp.precision = "f16"

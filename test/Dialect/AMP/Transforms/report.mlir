@@ -14,28 +14,30 @@
 // CHECK: "name": "nn.relu"
 // CHECK-NEXT: "loc": "act"
 // CHECK-NEXT: "precision": "f16"
-// CHECK-NEXT: "rule": "follows-neighbour"
+// CHECK-NEXT: "rule": "between-allow"
 // CHECK: "name": "nn.softmax"
-// CHECK-NEXT: "loc": "{{.*}}report.mlir:[[@LINE+20]]:8"
+// CHECK-NEXT: "loc": "{{.*}}report.mlir:[[@LINE+21]]:8"
 // CHECK-NEXT: "precision": "f32"
 // CHECK-NEXT: "rule": "deny"
 // Casts: %x and %w to f16, the relu output back to f32 for the softmax.
 // CHECK: "casts_inserted": 3
 // CHECK: "constants_converted": 0
 // CHECK: "op_counts": {
-// CHECK-NEXT: "low_precision": 2
+// CHECK-NEXT: "low_precision": 3
 // CHECK-NEXT: "f32": 1
-// Activations: matmul and relu results (4x8 f16 = 64 bytes each), softmax
-// (4x8 f32 = 128 bytes).
+// Activations: the first matmul and the relu (4x8 f16 = 64 bytes each); the
+// second matmul stores f32 for the f32 result and the softmax is f32 (4x8 f32
+// = 128 bytes each).
 // CHECK: "activation_bytes": {
 // CHECK-NEXT: "low_precision": 128
-// CHECK-NEXT: "f32": 128
+// CHECK-NEXT: "f32": 256
 
 // NO-WRITE: error: amp-assign-precision: cannot write report '{{.*}}r.json'
 
-func.func @report(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
+func.func @report(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
   %0 = nn.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32> loc("fc1")
   %1 = nn.relu %0 : tensor<4x8xf32> loc("act")
   %2 = nn.softmax %1 : tensor<4x8xf32>
-  return %2 : tensor<4x8xf32>
+  %3 = nn.matmul %1, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  return %2, %3 : tensor<4x8xf32>, tensor<4x8xf32>
 }

@@ -21,7 +21,7 @@
 // REPORT: "name": "nn.matmul"
 // REPORT-NEXT: "loc":
 // REPORT-NEXT: "precision": "f16"
-// REPORT: "casts_inserted": 36
+// REPORT: "casts_inserted": 35
 
 // BF16: nn.matmul {{.*}}amp.precision = "bf16"
 // BF16-NOT: nn.matmul {{.*}}amp.precision = "f32"

@@ -25,7 +25,8 @@ def AssignPrecision : Pass<"amp-assign-precision", "::mlir::ModuleOp"> {
     4. with bf16, infer ops that directly follow a low-precision op are low
        precision;
     5. clear ops connected to low-precision ops through clear ops follow
-       them.
+       them, unless all their consumers stay f32 (then the cast moves to their
+       input, where an f32-accumulating producer absorbs it).
 
     A backward op shares its forward op's color (a `relu_grad` follows its
     `relu`). Values that cross regions (loop-carried values, `scf.if` and
