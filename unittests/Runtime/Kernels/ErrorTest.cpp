@@ -1,1 +1,271 @@
+//===- ErrorTest.cpp - Argument checks shared by every kernel -------------===//
+//
+// The rejection rules of kernels.h across entry points: NULL and misaligned
+// pointers, unknown enum values (passed from C, as lowered code does), bad
+// ranks and dims, dtypes a kernel does not support, the thread-local last
+// error (prefixed with the function name, cleared by a successful call), and
+// that a rejected call writes nothing.
+//
+//===----------------------------------------------------------------------===//
+
 #include "KernelTestUtil.h"
+
+#include "gtest/gtest.h"
+
+#include <functional>
+#include <string>
+#include <thread>
+
+using namespace amp::test;
+
+extern "C" {
+// KernelsC.c
+int32_t ampTestUnaryRawOp(int32_t op);
+int32_t ampTestBinaryRawOp(int32_t op);
+int32_t ampTestReduceRawOp(int32_t op);
+int32_t ampTestUnaryRawDtype(int32_t dtype);
+}
+
+namespace {
+
+TEST(KernelErrors, UnknownEnumValuesFromC) {
+  EXPECT_EQ(ampTestUnaryRawOp(AMP_UNARY_GELU), AMP_STATUS_OK);
+  for (int32_t op : {9, 100, -1})
+    EXPECT_TRUE(failsWith(static_cast<amp_status_t>(ampTestUnaryRawOp(op)),
+                          AMP_STATUS_INVALID_ARGUMENT,
+                          "amp_unary: unknown op " + std::to_string(op)));
+  EXPECT_EQ(ampTestBinaryRawOp(AMP_BINARY_DIV), AMP_STATUS_OK);
+  for (int32_t op : {4, -3})
+    EXPECT_TRUE(failsWith(static_cast<amp_status_t>(ampTestBinaryRawOp(op)),
+                          AMP_STATUS_INVALID_ARGUMENT, "unknown op"));
+  EXPECT_EQ(ampTestReduceRawOp(AMP_REDUCE_MAX), AMP_STATUS_OK);
+  EXPECT_TRUE(failsWith(static_cast<amp_status_t>(ampTestReduceRawOp(3)),
+                        AMP_STATUS_INVALID_ARGUMENT, "unknown op 3"));
+  for (int32_t dtype : {5, 100, -1})
+    EXPECT_TRUE(
+        failsWith(static_cast<amp_status_t>(ampTestUnaryRawDtype(dtype)),
+                  AMP_STATUS_INVALID_ARGUMENT,
+                  "unknown dtype " + std::to_string(dtype)));
+  EXPECT_TRUE(
+      failsWith(static_cast<amp_status_t>(ampTestUnaryRawDtype(AMP_DTYPE_I64)),
+                AMP_STATUS_NOT_SUPPORTED, "dtype is i64"));
+}
+
+TEST(KernelErrors, NullPointersAreRejectedEverywhere) {
+  float a[16] = {}, b[16] = {}, c[16] = {};
+  const int64_t dims[] = {4, 4};
+  int32_t ids[4] = {};
+  float stat[4], loss, step = 0;
+  int8_t flag = 0;
+  // One call per entry point, each with one required pointer NULL.
+  const std::vector<std::pair<std::string, std::function<amp_status_t()>>>
+      calls = {
+          {"amp_unary: x is NULL",
+           [&] {
+             return amp_unary(AMP_UNARY_EXP, nullptr, b, 16, AMP_DTYPE_F32,
+                              nullptr);
+           }},
+          {"amp_relu_grad: dx is NULL",
+           [&] {
+             return amp_relu_grad(a, b, nullptr, 16, AMP_DTYPE_F32, nullptr);
+           }},
+          {"amp_binary: rhs is NULL",
+           [&] {
+             return amp_binary(AMP_BINARY_ADD, a, nullptr, c, dims, 2, dims, 2,
+                               dims, 2, AMP_DTYPE_F32, nullptr);
+           }},
+          {"amp_binary: dims of lhs are NULL",
+           [&] {
+             return amp_binary(AMP_BINARY_ADD, a, b, c, nullptr, 2, dims, 2,
+                               dims, 2, AMP_DTYPE_F32, nullptr);
+           }},
+          {"amp_cast: y is NULL",
+           [&] {
+             return amp_cast(a, nullptr, 16, AMP_DTYPE_F32, AMP_DTYPE_F16,
+                             nullptr);
+           }},
+          {"amp_fill: y is NULL",
+           [&] { return amp_fill(nullptr, 3, AMP_DTYPE_F16, 1.0f, nullptr); }},
+          {"amp_transpose: x is NULL",
+           [&] {
+             const int64_t perm[] = {1, 0};
+             return amp_transpose(nullptr, b, dims, 2, perm, AMP_DTYPE_F32,
+                                  nullptr);
+           }},
+          {"amp_reduce: y is NULL",
+           [&] {
+             const int64_t axis = 0;
+             return amp_reduce(AMP_REDUCE_SUM, a, nullptr, dims, 2, &axis, 1,
+                               AMP_DTYPE_F32, AMP_DTYPE_F32, nullptr);
+           }},
+          {"amp_softmax_grad: y is NULL",
+           [&] {
+             return amp_softmax_grad(a, nullptr, c, dims, 2, AMP_DTYPE_F32, -1,
+                                     nullptr);
+           }},
+          {"amp_layer_norm_grad: rstd is NULL",
+           [&] {
+             return amp_layer_norm_grad(a, b, stat, nullptr, nullptr, c,
+                                        nullptr, nullptr, dims, 2,
+                                        AMP_DTYPE_F32, AMP_DTYPE_F32, 1,
+                                        nullptr);
+           }},
+          {"amp_batch_norm: invstd is NULL",
+           [&] {
+             return amp_batch_norm(a, nullptr, nullptr, b, stat, nullptr, dims,
+                                   2, AMP_DTYPE_F32, AMP_DTYPE_F32,
+                                   AMP_DTYPE_F32, 1e-5f, nullptr);
+           }},
+          {"amp_conv2d: dims of w_dims are NULL",
+           [&] {
+             const int64_t x4[] = {1, 1, 4, 4};
+             return amp_conv2d(a, b, c, x4, nullptr, x4, AMP_DTYPE_F32,
+                               AMP_DTYPE_F32, nullptr, nullptr, nullptr, 1,
+                               nullptr);
+           }},
+          {"amp_embedding: ids is NULL",
+           [&] {
+             return amp_embedding(a, nullptr, b, 4, 4, 2, AMP_DTYPE_F32,
+                                  AMP_DTYPE_I32, nullptr);
+           }},
+          {"amp_embedding_grad: dtable is NULL",
+           [&] {
+             return amp_embedding_grad(a, ids, nullptr, 4, 4, 4, AMP_DTYPE_F32,
+                                       AMP_DTYPE_I32, AMP_DTYPE_F32, nullptr);
+           }},
+          {"amp_cross_entropy: loss is NULL",
+           [&] {
+             return amp_cross_entropy(a, ids, nullptr, 4, 4, AMP_DTYPE_F32,
+                                      AMP_DTYPE_I32, nullptr);
+           }},
+          {"amp_cross_entropy_grad: grad_loss is NULL",
+           [&] {
+             return amp_cross_entropy_grad(nullptr, a, ids, b, 4, 4,
+                                           AMP_DTYPE_F32, AMP_DTYPE_F32,
+                                           AMP_DTYPE_I32, nullptr);
+           }},
+          {"amp_sgd_update: grad is NULL",
+           [&] {
+             return amp_sgd_update(a, nullptr, nullptr, a, nullptr, 16,
+                                   AMP_DTYPE_F32, 0.1f, 0.0f, 0.0f, 0.0f, 0,
+                                   &flag, nullptr);
+           }},
+          {"amp_adam_update: new_exp_avg_sq is NULL",
+           [&] {
+             return amp_adam_update(a, b, c, c, &step, a, c, nullptr, &step,
+                                    16, AMP_DTYPE_F32, 1e-3f, 0.9f, 0.999f,
+                                    1e-8f, 0.0f, nullptr, nullptr);
+           }},
+          {"amp_clip_grad_norm: total_norm is NULL",
+           [&] {
+             const void *in[] = {a};
+             void *out[] = {a};
+             const int64_t n = 16;
+             const amp_dtype_t d = AMP_DTYPE_F32;
+             return amp_clip_grad_norm(1, in, out, &n, &d, 1.0f, nullptr,
+                                       nullptr);
+           }},
+          {"amp_unscale_and_check: found_inf is NULL",
+           [&] {
+             const void *in[] = {a};
+             void *out[] = {a};
+             const int64_t n = 16;
+             const amp_dtype_t d = AMP_DTYPE_F32;
+             const float scale = 2.0f;
+             return amp_unscale_and_check(1, in, out, &n, &d, &scale, nullptr,
+                                          nullptr);
+           }},
+          {"amp_memcpy: dst is NULL",
+           [&] { return amp_memcpy(nullptr, a, 4, nullptr); }},
+      };
+  (void)loss;
+  for (const auto &[message, call] : calls)
+    EXPECT_TRUE(failsWith(call(), AMP_STATUS_INVALID_ARGUMENT, message))
+        << message;
+}
+
+TEST(KernelErrors, MisalignedPointers) {
+  alignas(8) float buffer[8] = {};
+  const void *odd = reinterpret_cast<const char *>(buffer) + 2;
+  EXPECT_TRUE(failsWith(amp_unary(AMP_UNARY_NEG, odd, buffer, 4,
+                                  AMP_DTYPE_F32, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "x ("));
+  EXPECT_TRUE(failsWith(amp_unary(AMP_UNARY_NEG, odd, buffer, 4,
+                                  AMP_DTYPE_F32, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT,
+                        "not aligned to its element size (4 bytes)"));
+  // 2-byte alignment is enough for f16.
+  EXPECT_TRUE(isOk(amp_unary(AMP_UNARY_NEG, odd, buffer, 4, AMP_DTYPE_F16,
+                             nullptr)));
+  int64_t ids[2] = {0, 0};
+  const void *oddIds = reinterpret_cast<const char *>(ids) + 4;
+  EXPECT_TRUE(failsWith(amp_embedding(buffer, oddIds, buffer + 4, 2, 2, 1,
+                                      AMP_DTYPE_F32, AMP_DTYPE_I64, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "ids"));
+}
+
+TEST(KernelErrors, RanksAndDims) {
+  float x[4] = {}, y[4] = {};
+  const int64_t nine[9] = {1, 1, 1, 1, 1, 1, 1, 1, 4};
+  EXPECT_TRUE(failsWith(amp_softmax(x, y, nine, 9, AMP_DTYPE_F32, 0, nullptr),
+                        AMP_STATUS_NOT_SUPPORTED, "rank of x (9)"));
+  EXPECT_TRUE(isOk(amp_softmax(x, y, nine, 8, AMP_DTYPE_F32, 0, nullptr)));
+  EXPECT_TRUE(failsWith(amp_softmax(x, y, nine, -1, AMP_DTYPE_F32, 0, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "rank of x (-1)"));
+  const int64_t negative[] = {2, -2};
+  EXPECT_TRUE(
+      failsWith(amp_softmax(x, y, negative, 2, AMP_DTYPE_F32, 0, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT, "dimension 1 of x is negative"));
+  const int64_t huge[] = {int64_t{1} << 40, int64_t{1} << 30};
+  EXPECT_TRUE(failsWith(amp_softmax(x, y, huge, 2, AMP_DTYPE_F32, 0, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "too many elements"));
+  EXPECT_TRUE(failsWith(amp_unary(AMP_UNARY_NEG, x, y, -1, AMP_DTYPE_F32,
+                                  nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "n (-1)"));
+}
+
+TEST(KernelErrors, EmptyTensorsNeedNoPointers) {
+  const int64_t empty[] = {3, 0};
+  EXPECT_TRUE(isOk(amp_unary(AMP_UNARY_EXP, nullptr, nullptr, 0,
+                             AMP_DTYPE_BF16, nullptr)));
+  EXPECT_TRUE(isOk(amp_softmax(nullptr, nullptr, empty, 2, AMP_DTYPE_F16, 1,
+                               nullptr)));
+  EXPECT_TRUE(isOk(amp_binary(AMP_BINARY_ADD, nullptr, nullptr, nullptr,
+                              empty, 2, empty, 2, empty, 2, AMP_DTYPE_F32,
+                              nullptr)));
+}
+
+TEST(KernelErrors, LastErrorIsThreadLocalAndClearedBySuccess) {
+  float x = 1, y;
+  ASSERT_NE(amp_unary(AMP_UNARY_EXP, nullptr, &y, 1, AMP_DTYPE_F32, nullptr),
+            AMP_STATUS_OK);
+  EXPECT_NE(std::string(amp_kernel_last_error()), "");
+  std::string other = "unset";
+  std::thread([&] { other = amp_kernel_last_error(); }).join();
+  EXPECT_EQ(other, "");
+  EXPECT_NE(std::string(amp_kernel_last_error()), "");
+  EXPECT_TRUE(isOk(amp_unary(AMP_UNARY_EXP, &x, &y, 1, AMP_DTYPE_F32,
+                             nullptr)));
+  EXPECT_STREQ(amp_kernel_last_error(), "");
+}
+
+TEST(KernelErrors, RejectedCallsWriteNothing) {
+  std::mt19937 rng(3);
+  Tensor x = randomTensor(AMP_DTYPE_F32, {4, 6}, rng);
+  Tensor y = sentinelTensor(AMP_DTYPE_F32, {4, 6});
+  const Tensor before = y;
+  const int64_t wrong[] = {4, 5};
+  EXPECT_NE(amp_binary(AMP_BINARY_ADD, x.data(), x.data(), y.data(), x.dims(),
+                       2, x.dims(), 2, wrong, 2, AMP_DTYPE_F32, nullptr),
+            AMP_STATUS_OK);
+  EXPECT_NE(amp_layer_norm(x.data(), nullptr, nullptr, y.data(), nullptr,
+                           nullptr, x.dims(), 2, AMP_DTYPE_F32, AMP_DTYPE_F32,
+                           AMP_DTYPE_F32, 5, 1e-5f, nullptr),
+            AMP_STATUS_OK);
+  EXPECT_NE(amp_cast(x.data(), y.data(), 24, AMP_DTYPE_F32, AMP_DTYPE_I32,
+                     nullptr),
+            AMP_STATUS_OK);
+  EXPECT_TRUE(y.sameBits(before));
+}
+
+} // namespace

@@ -1,1 +1,251 @@
+//===- LossTest.cpp - Embedding and cross-entropy kernels -----------------===//
+//
+// amp_embedding (exact gather), amp_embedding_grad (scatter-add, against an
+// f64 scatter), amp_cross_entropy and amp_cross_entropy_grad (against f64
+// log-softmax), with i32 and i64 ids/labels, and the range checks, which
+// must leave the outputs untouched.
+//
+// Tolerances: embedding_grad: (k + 1) u sum|dy| over the k rows that hit
+// one table row. cross_entropy with C classes, R = the row's max |x - max|:
+// each row's term l = log s - (x_l - m) is within (C + R + 4) u (1 + |l|),
+// and the mean adds (rows + 1) u mean|l|. cross_entropy_grad: |coef| ((2R +
+// C + 6) u p + u|p - onehot|) + u|r| with coef = g / rows. All doubled.
+//
+//===----------------------------------------------------------------------===//
+
 #include "KernelTestUtil.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <random>
+
+using namespace amp::test;
+
+namespace {
+
+Tensor randomIds(amp_dtype_t dtype, const Shape &shape, int64_t bound,
+                 std::mt19937 &rng) {
+  Tensor t(dtype, shape);
+  std::uniform_int_distribution<int64_t> dist(0, bound - 1);
+  for (int64_t i = 0; i < t.size(); ++i)
+    t.set(i, static_cast<double>(dist(rng)));
+  return t;
+}
+
+class EmbeddingTest
+    : public ::testing::TestWithParam<std::tuple<int, amp_dtype_t>> {};
+
+TEST_P(EmbeddingTest, GatherIsExactAndScatterAddMatchesF64) {
+  const auto [dyDtype, tableDtype] = accumulatorPairs()[std::get<0>(GetParam())];
+  const amp_dtype_t idsDtype = std::get<1>(GetParam());
+  const int64_t v = 17, d = 5;
+  const Shape idsShape = {3, 7}; // ids may have any shape: n_ids = 21
+  std::mt19937 rng(51);
+  Tensor table = randomTensor(dyDtype, {v, d}, rng);
+  Tensor ids = randomIds(idsDtype, idsShape, v, rng);
+  ids.set(0, 0);
+  ids.set(1, v - 1);
+  ids.set(2, 0); // repeated
+  const int64_t n = ids.size();
+  Tensor out = sentinelTensor(dyDtype, {3, 7, d});
+  ASSERT_TRUE(isOk(amp_embedding(table.data(), ids.data(), out.data(), v, d,
+                                 n, dyDtype, idsDtype, nullptr)));
+  std::vector<double> ref;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t k = 0; k < d; ++k)
+      ref.push_back(table.get(static_cast<int64_t>(ids.get(i)) * d + k));
+  EXPECT_TRUE(allEqual(out, ref, "embedding"));
+
+  Tensor dy = randomTensor(dyDtype, {3, 7, d}, rng);
+  Tensor dtable = sentinelTensor(tableDtype, {v, d});
+  ASSERT_TRUE(isOk(amp_embedding_grad(dy.data(), ids.data(), dtable.data(), v,
+                                      d, n, dyDtype, idsDtype, tableDtype,
+                                      nullptr)));
+  std::vector<double> sum(v * d), abs(v * d), tol;
+  std::vector<int> hits(v * d);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t k = 0; k < d; ++k) {
+      int64_t o = static_cast<int64_t>(ids.get(i)) * d + k;
+      sum[o] += dy.get(i * d + k);
+      abs[o] += std::fabs(dy.get(i * d + k));
+      ++hits[o];
+    }
+  for (int64_t o = 0; o < v * d; ++o)
+    tol.push_back(outTol(tableDtype, sum[o], (hits[o] + 1) * kU * abs[o]));
+  EXPECT_TRUE(allClose(dtable, sum, tol, "embedding_grad"));
+}
+
+std::string embeddingCaseName(int pair, amp_dtype_t ids) {
+  auto [dy, table] = accumulatorPairs()[pair];
+  return std::string(dtypeName(dy)) + "_to_" + dtypeName(table) + "_" +
+         dtypeName(ids);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, EmbeddingTest,
+    ::testing::Combine(::testing::Range(0, 5),
+                       ::testing::Values(AMP_DTYPE_I32, AMP_DTYPE_I64)),
+    [](const auto &info) {
+      return embeddingCaseName(std::get<0>(info.param),
+                               std::get<1>(info.param));
+    });
+
+TEST(Embedding, OutOfRangeIdsAreErrorsAndWriteNothing) {
+  const int64_t v = 4, d = 3;
+  Tensor table(AMP_DTYPE_F32, {v, d});
+  for (int64_t bad : {int64_t{4}, int64_t{-1}, int64_t{1} << 40}) {
+    Tensor ids(AMP_DTYPE_I64, {3});
+    ids.set(0, 1);
+    ids.set(1, 2);
+    ids.setBits(2, static_cast<uint64_t>(bad));
+    Tensor out = sentinelTensor(AMP_DTYPE_F32, {3, d});
+    const Tensor before = out;
+    EXPECT_TRUE(failsWith(amp_embedding(table.data(), ids.data(), out.data(),
+                                        v, d, 3, AMP_DTYPE_F32, AMP_DTYPE_I64,
+                                        nullptr),
+                          AMP_STATUS_INVALID_ARGUMENT, "outside [0, 4)"));
+    EXPECT_TRUE(out.sameBits(before));
+    Tensor dtable = sentinelTensor(AMP_DTYPE_F32, {v, d});
+    const Tensor tableBefore = dtable;
+    EXPECT_TRUE(failsWith(amp_embedding_grad(out.data(), ids.data(),
+                                             dtable.data(), v, d, 3,
+                                             AMP_DTYPE_F32, AMP_DTYPE_I64,
+                                             AMP_DTYPE_F32, nullptr),
+                          AMP_STATUS_INVALID_ARGUMENT, "position 2"));
+    EXPECT_TRUE(dtable.sameBits(tableBefore));
+  }
+  Tensor ids32(AMP_DTYPE_I32, {1});
+  ids32.set(0, -7);
+  Tensor out(AMP_DTYPE_F32, {1, d});
+  EXPECT_TRUE(failsWith(amp_embedding(table.data(), ids32.data(), out.data(),
+                                      v, d, 1, AMP_DTYPE_F32, AMP_DTYPE_I32,
+                                      nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "id -7"));
+  EXPECT_TRUE(failsWith(amp_embedding(table.data(), ids32.data(), out.data(),
+                                      v, d, 1, AMP_DTYPE_F32, AMP_DTYPE_F32,
+                                      nullptr),
+                        AMP_STATUS_NOT_SUPPORTED, "ids_dtype is f32"));
+}
+
+//===----------------------------------------------------------------------===//
+// Cross-entropy
+//===----------------------------------------------------------------------===//
+
+class CrossEntropyTest
+    : public ::testing::TestWithParam<std::tuple<amp_dtype_t, amp_dtype_t>> {};
+
+TEST_P(CrossEntropyTest, LossAndGradMatchF64) {
+  const amp_dtype_t dtype = std::get<0>(GetParam());
+  const amp_dtype_t labelsDtype = std::get<1>(GetParam());
+  const int64_t rows = 13, classes = 10;
+  std::mt19937 rng(61);
+  Tensor logits = randomTensor(dtype, {rows, classes}, rng, -6, 6);
+  for (int64_t c = 0; c < classes; ++c) // a row that needs the max shift
+    logits.set(2 * classes + c, 30 + c);
+  Tensor labels = randomIds(labelsDtype, {rows}, classes, rng);
+  float loss = -1.0f;
+  ASSERT_TRUE(isOk(amp_cross_entropy(logits.data(), labels.data(), &loss,
+                                     rows, classes, dtype, labelsDtype,
+                                     nullptr)));
+  double total = 0, totalAbs = 0, rowTol = 0;
+  std::vector<double> m(rows), s(rows), spread(rows);
+  for (int64_t r = 0; r < rows; ++r) {
+    m[r] = -INFINITY;
+    for (int64_t c = 0; c < classes; ++c)
+      m[r] = std::max(m[r], logits.get(r * classes + c));
+    for (int64_t c = 0; c < classes; ++c) {
+      s[r] += std::exp(logits.get(r * classes + c) - m[r]);
+      spread[r] = std::max(spread[r], m[r] - logits.get(r * classes + c));
+    }
+    int64_t l = static_cast<int64_t>(labels.get(r));
+    double term = std::log(s[r]) - (logits.get(r * classes + l) - m[r]);
+    total += term;
+    totalAbs += std::fabs(term);
+    rowTol += (classes + spread[r] + 4) * kU * (1 + std::fabs(term));
+  }
+  const double expected = total / rows;
+  EXPECT_NEAR(loss, expected,
+              2 * (rowTol / rows + (rows + 1) * kU * totalAbs / rows));
+
+  for (double gradLoss : {1.0, 65536.0, 0.375}) {
+    const amp_dtype_t gDtype =
+        gradLoss == 0.375 ? AMP_DTYPE_BF16 : AMP_DTYPE_F32;
+    Tensor g(gDtype, {});
+    g.set(0, gradLoss);
+    Tensor dlogits = sentinelTensor(dtype, {rows, classes});
+    ASSERT_TRUE(isOk(amp_cross_entropy_grad(
+        g.data(), logits.data(), labels.data(), dlogits.data(), rows, classes,
+        gDtype, dtype, labelsDtype, nullptr)));
+    const double coef = gradLoss / rows;
+    std::vector<double> ref, tol;
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < classes; ++c) {
+        double p = std::exp(logits.get(r * classes + c) - m[r]) / s[r];
+        double onehot = c == static_cast<int64_t>(labels.get(r)) ? 1.0 : 0.0;
+        double v = coef * (p - onehot);
+        ref.push_back(v);
+        tol.push_back(outTol(
+            dtype, v,
+            2 * (std::fabs(coef) * ((2 * spread[r] + classes + 6) * kU * p +
+                                    kU * std::fabs(p - onehot)) +
+                 kU * std::fabs(v))));
+      }
+    EXPECT_TRUE(allClose(dlogits, ref, tol,
+                         "cross_entropy_grad g=" + std::to_string(gradLoss)));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Dtypes, CrossEntropyTest,
+    ::testing::Combine(::testing::Values(AMP_DTYPE_F32, AMP_DTYPE_F16,
+                                         AMP_DTYPE_BF16),
+                       ::testing::Values(AMP_DTYPE_I32, AMP_DTYPE_I64)),
+    [](const auto &info) {
+      return std::string(dtypeName(std::get<0>(info.param))) + "_" +
+             dtypeName(std::get<1>(info.param));
+    });
+
+TEST(CrossEntropy, UniformLogitsGiveLogC) {
+  // Every row uniform: the loss is log(C) exactly up to f32 rounding of log.
+  Tensor logits(AMP_DTYPE_F16, {4, 8});
+  for (int64_t i = 0; i < logits.size(); ++i)
+    logits.set(i, 2.5);
+  Tensor labels(AMP_DTYPE_I32, {4});
+  for (int64_t r = 0; r < 4; ++r)
+    labels.set(r, r);
+  float loss;
+  ASSERT_TRUE(isOk(amp_cross_entropy(logits.data(), labels.data(), &loss, 4,
+                                     8, AMP_DTYPE_F16, AMP_DTYPE_I32,
+                                     nullptr)));
+  EXPECT_EQ(loss, std::log(8.0f));
+}
+
+TEST(CrossEntropy, OutOfRangeLabelsAreErrorsAndWriteNothing) {
+  Tensor logits(AMP_DTYPE_F32, {2, 3});
+  Tensor labels(AMP_DTYPE_I32, {2});
+  labels.set(0, 1);
+  labels.set(1, 3);
+  float loss = 42.0f;
+  EXPECT_TRUE(failsWith(amp_cross_entropy(logits.data(), labels.data(), &loss,
+                                          2, 3, AMP_DTYPE_F32, AMP_DTYPE_I32,
+                                          nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "label 3 of row 1"));
+  EXPECT_EQ(loss, 42.0f);
+  labels.set(1, -1);
+  Tensor g(AMP_DTYPE_F32, {});
+  Tensor d = sentinelTensor(AMP_DTYPE_F32, {2, 3});
+  const Tensor before = d;
+  EXPECT_TRUE(failsWith(amp_cross_entropy_grad(g.data(), logits.data(),
+                                               labels.data(), d.data(), 2, 3,
+                                               AMP_DTYPE_F32, AMP_DTYPE_F32,
+                                               AMP_DTYPE_I32, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "label -1"));
+  EXPECT_TRUE(d.sameBits(before));
+  EXPECT_TRUE(failsWith(amp_cross_entropy(logits.data(), labels.data(), &loss,
+                                          2, 0, AMP_DTYPE_F32, AMP_DTYPE_I32,
+                                          nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "classes"));
+}
+
+} // namespace

@@ -1,1 +1,60 @@
+//===- MemoryTest.cpp - Allocation, copies and synchronization ------------===//
+//
+// amp_alloc / amp_free / amp_memcpy / amp_memset / amp_synchronize of the
+// reference backend: alignment, distinct zero-byte blocks, overlap checks.
+//
+//===----------------------------------------------------------------------===//
+
 #include "KernelTestUtil.h"
+
+#include "gtest/gtest.h"
+
+#include <cstring>
+#include <set>
+
+using namespace amp::test;
+
+namespace {
+
+TEST(Memory, AllocIsAlignedAndDistinct) {
+  std::set<void *> seen;
+  for (int64_t bytes : {0, 1, 63, 64, 65, 4096, 1000003}) {
+    void *p = amp_alloc(bytes, nullptr);
+    ASSERT_NE(p, nullptr) << bytes;
+    EXPECT_STREQ(amp_kernel_last_error(), "");
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 64, 0u) << bytes;
+    EXPECT_TRUE(seen.insert(p).second);
+    std::memset(p, 0xab, static_cast<size_t>(bytes)); // writable (ASan)
+  }
+  for (void *p : seen)
+    EXPECT_TRUE(isOk(amp_free(p, nullptr)));
+  EXPECT_TRUE(isOk(amp_free(nullptr, nullptr)));
+  EXPECT_EQ(amp_alloc(-1, nullptr), nullptr);
+  EXPECT_NE(std::string(amp_kernel_last_error()).find("amp_alloc"),
+            std::string::npos);
+}
+
+TEST(Memory, CopySetAndSynchronize) {
+  char a[32], b[32];
+  for (int i = 0; i < 32; ++i)
+    a[i] = static_cast<char>(i);
+  ASSERT_TRUE(isOk(amp_memcpy(b, a, 32, nullptr)));
+  EXPECT_EQ(std::memcmp(a, b, 32), 0);
+  EXPECT_TRUE(isOk(amp_memcpy(a, a, 32, nullptr))); // the same range
+  EXPECT_TRUE(isOk(amp_memcpy(nullptr, nullptr, 0, nullptr)));
+  EXPECT_TRUE(failsWith(amp_memcpy(a + 1, a, 8, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "overlap"));
+  EXPECT_TRUE(failsWith(amp_memcpy(a, a + 7, 8, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "overlap"));
+  EXPECT_TRUE(isOk(amp_memcpy(a, a + 8, 8, nullptr))); // adjacent is fine
+  EXPECT_TRUE(failsWith(amp_memcpy(a, b, -1, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "negative"));
+  ASSERT_TRUE(isOk(amp_memset(b, 0x7f, 32, nullptr)));
+  for (char c : b)
+    EXPECT_EQ(c, 0x7f);
+  EXPECT_TRUE(failsWith(amp_memset(b, 256, 1, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "not a byte"));
+  EXPECT_TRUE(isOk(amp_synchronize(nullptr)));
+}
+
+} // namespace

@@ -1,1 +1,531 @@
+//===- OptimizerTest.cpp - SGD, AdamW, clip_grad_norm, skip predication ---===//
+//
+// The optimizer kernels against PyTorch's update rules written out here
+// (PyTorch is not a dependency): once in f64, compared with tolerances, and
+// once as the f32 op sequence of torch.optim's single-tensor step (each
+// tensor op rounded to f32, scalars formed in f64 from Python floats and
+// passed as f32), which f32 kernels must match bitwise. Several steps run
+// with the kernel's own outputs fed back; every step is checked against the
+// formulas applied to the kernel's stored inputs of that step.
+//
+// Tolerances (doubled): SGD param 8u (|p| + |p'| + lr (|g| + wd|p| + m|buf|
+// + 2|buf'|)), buffer 8u (m|buf| + |g| + wd|p| + |buf'|). AdamW with
+// D = sqrt(v'/bc2) + eps and S = lr/bc1: m' 4u (|m| + |g|), v' 4u (|v| +
+// g^2), param u (2|p| + |p'|) + S (4u (|m| + |g|) + 4u|m'|) / D + 3u|S m'/D|.
+// clip_grad_norm: the total norm within (256 + n/256 + buffers + 6) u of
+// relative error (blocked f32 sums of squares), each clipped value within
+// that plus 4u, relative.
+//
+//===----------------------------------------------------------------------===//
+
 #include "KernelTestUtil.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+
+using namespace amp::test;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// SGD
+//===----------------------------------------------------------------------===//
+
+struct SgdConfig {
+  const char *name;
+  float lr, momentum, dampening, weightDecay;
+  bool nesterov;
+};
+
+const std::vector<SgdConfig> &sgdConfigs() {
+  static const std::vector<SgdConfig> configs = {
+      {"plain", 0.1f, 0.0f, 0.0f, 0.0f, false},
+      {"weight_decay", 0.05f, 0.0f, 0.0f, 1e-2f, false},
+      {"momentum", 0.01f, 0.9f, 0.0f, 1e-4f, false},
+      {"dampening", 0.02f, 0.9f, 0.1f, 1e-2f, false},
+      {"nesterov", 0.03f, 0.8f, 0.0f, 5e-4f, true},
+  };
+  return configs;
+}
+
+/// torch.optim.SGD's single-tensor step for one element, in f32, in
+/// PyTorch's op order (grad.add(param, alpha=wd); buf.mul_(momentum)
+/// .add_(grad, alpha=1 - dampening); grad.add(buf, alpha=momentum);
+/// param.add_(grad, alpha=-lr)), with the buffer starting at zero as the
+/// nn.sgd_update op defines it.
+void torchSgdF32(const SgdConfig &c, float &p, float g, float &buf) {
+  if (c.weightDecay != 0.0f)
+    g = g + c.weightDecay * p;
+  if (c.momentum != 0.0f) {
+    buf = buf * c.momentum;
+    buf = buf + static_cast<float>(1.0 - double(c.dampening)) * g;
+    g = c.nesterov ? g + c.momentum * buf : buf;
+  }
+  p = p + (-c.lr) * g;
+}
+
+class SgdTest
+    : public ::testing::TestWithParam<std::tuple<int, amp_dtype_t, bool>> {};
+
+TEST_P(SgdTest, MatchesPyTorchOverSeveralSteps) {
+  const SgdConfig c = sgdConfigs()[std::get<0>(GetParam())];
+  const amp_dtype_t dtype = std::get<1>(GetParam());
+  const bool inPlace = std::get<2>(GetParam());
+  const bool hasBuf = c.momentum > 0.0f;
+  const int64_t n = 257;
+  std::mt19937 rng(71);
+  Tensor p = randomTensor(dtype, {n}, rng, -2, 2);
+  Tensor buf(dtype, {n}); // zero
+  for (int step = 0; step < 3; ++step) {
+    Tensor g = randomTensor(dtype, {n}, rng, -1, 1);
+    Tensor np = inPlace ? p : sentinelTensor(dtype, {n});
+    Tensor nb = inPlace ? buf : sentinelTensor(dtype, {n});
+    ASSERT_TRUE(isOk(amp_sgd_update(
+        inPlace ? np.data() : p.data(), g.data(),
+        hasBuf ? (inPlace ? nb.data() : buf.data()) : nullptr, np.data(),
+        hasBuf ? nb.data() : nullptr, n, dtype, c.lr, c.momentum, c.dampening,
+        c.weightDecay, c.nesterov, nullptr, nullptr)));
+    std::vector<double> pRef, pTol, bRef, bTol;
+    for (int64_t i = 0; i < n; ++i) {
+      // PyTorch's rule in f64.
+      double pv = p.get(i), gv = g.get(i), bv = buf.get(i);
+      double g1 = gv + double(c.weightDecay) * pv;
+      double b1 = hasBuf ? c.momentum * bv + (1.0 - c.dampening) * g1 : 0.0;
+      double d = !hasBuf ? g1 : c.nesterov ? g1 + c.momentum * b1 : b1;
+      double p1 = pv - double(c.lr) * d;
+      pRef.push_back(p1);
+      pTol.push_back(outTol(
+          dtype, p1,
+          16 * kU *
+              (std::fabs(pv) + std::fabs(p1) +
+               c.lr * (std::fabs(gv) + c.weightDecay * std::fabs(pv) +
+                       c.momentum * std::fabs(bv) + 2 * std::fabs(b1)))));
+      bRef.push_back(b1);
+      bTol.push_back(outTol(dtype, b1,
+                            16 * kU *
+                                (c.momentum * std::fabs(bv) + std::fabs(gv) +
+                                 c.weightDecay * std::fabs(pv) +
+                                 std::fabs(b1))));
+    }
+    EXPECT_TRUE(allClose(np, pRef, pTol, "param, step " + std::to_string(step)));
+    if (hasBuf) {
+      EXPECT_TRUE(allClose(nb, bRef, bTol, "buf, step " + std::to_string(step)));
+    }
+    if (dtype == AMP_DTYPE_F32) {
+      Tensor tp = p, tb = buf;
+      for (int64_t i = 0; i < n; ++i) {
+        float pf = static_cast<float>(p.get(i)), bf = static_cast<float>(buf.get(i));
+        torchSgdF32(c, pf, static_cast<float>(g.get(i)), bf);
+        tp.set(i, pf);
+        tb.set(i, bf);
+      }
+      EXPECT_TRUE(np.sameBits(tp)) << "param differs from the f32 PyTorch step";
+      if (hasBuf) {
+        EXPECT_TRUE(nb.sameBits(tb)) << "buf differs from the f32 PyTorch step";
+      }
+    }
+    p = np;
+    if (hasBuf)
+      buf = nb;
+  }
+}
+
+std::string sgdCaseName(int config, amp_dtype_t dtype, bool inPlace) {
+  return std::string(sgdConfigs()[config].name) + "_" + dtypeName(dtype) +
+         (inPlace ? "_inplace" : "");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Configs, SgdTest,
+    ::testing::Combine(::testing::Range(0, 5),
+                       ::testing::Values(AMP_DTYPE_F32, AMP_DTYPE_F16,
+                                         AMP_DTYPE_BF16),
+                       ::testing::Bool()),
+    [](const auto &info) {
+      return sgdCaseName(std::get<0>(info.param), std::get<1>(info.param),
+                         std::get<2>(info.param));
+    });
+
+TEST(Sgd, RejectsInconsistentHyperparameters) {
+  Tensor p(AMP_DTYPE_F32, {4}), g(AMP_DTYPE_F32, {4}), b(AMP_DTYPE_F32, {4});
+  auto run = [&](float momentum, float dampening, int nesterov, bool buf,
+                 float lr = 0.1f) {
+    return amp_sgd_update(p.data(), g.data(), buf ? b.data() : nullptr,
+                          p.data(), buf ? b.data() : nullptr, 4,
+                          AMP_DTYPE_F32, lr, momentum, dampening, 0.0f,
+                          nesterov, nullptr, nullptr);
+  };
+  EXPECT_TRUE(failsWith(run(0.9f, 0.0f, 0, false), AMP_STATUS_INVALID_ARGUMENT,
+                        "exactly when momentum > 0"));
+  EXPECT_TRUE(failsWith(run(0.0f, 0.0f, 0, true), AMP_STATUS_INVALID_ARGUMENT,
+                        "exactly when momentum > 0"));
+  EXPECT_TRUE(failsWith(run(0.9f, 0.1f, 1, true), AMP_STATUS_INVALID_ARGUMENT,
+                        "nesterov"));
+  EXPECT_TRUE(failsWith(run(0.0f, 0.0f, 1, false), AMP_STATUS_INVALID_ARGUMENT,
+                        "nesterov"));
+  EXPECT_TRUE(failsWith(run(0.9f, 0.0f, 2, true), AMP_STATUS_INVALID_ARGUMENT,
+                        "nesterov (2)"));
+  EXPECT_TRUE(failsWith(run(0.9f, 1.5f, 0, true), AMP_STATUS_INVALID_ARGUMENT,
+                        "dampening"));
+  EXPECT_TRUE(failsWith(run(0.0f, 0.0f, 0, false, -1.0f),
+                        AMP_STATUS_INVALID_ARGUMENT, "lr"));
+  EXPECT_TRUE(failsWith(run(0.0f, 0.0f, 0, false, NAN),
+                        AMP_STATUS_INVALID_ARGUMENT, "lr"));
+}
+
+//===----------------------------------------------------------------------===//
+// AdamW
+//===----------------------------------------------------------------------===//
+
+struct AdamConfig {
+  const char *name;
+  float lr, beta1, beta2, eps, weightDecay;
+};
+
+const std::vector<AdamConfig> &adamConfigs() {
+  static const std::vector<AdamConfig> configs = {
+      {"defaults", 1e-3f, 0.9f, 0.999f, 1e-8f, 1e-2f},
+      {"fast", 0.05f, 0.5f, 0.9f, 1e-6f, 0.0f},
+      {"no_momentum", 1e-2f, 0.0f, 0.99f, 1e-3f, 0.1f},
+  };
+  return configs;
+}
+
+/// torch.optim.AdamW's single-tensor step for one element in f32, in
+/// PyTorch's op order: param.mul_(1 - lr * wd); exp_avg.lerp_(grad, 1 -
+/// beta1); exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2);
+/// denom = (exp_avg_sq.sqrt() / sqrt(bc2)).add_(eps); param.addcdiv_(
+/// exp_avg, denom, value=-lr / bc1), with bc_i = 1 - beta_i ** step in
+/// Python floats and step the f32 counter after its increment.
+void torchAdamWF32(const AdamConfig &c, float step, float &p, float g,
+                   float &m, float &v) {
+  const double bc1 = 1.0 - std::pow(double(c.beta1), double(step));
+  const double bc2 = 1.0 - std::pow(double(c.beta2), double(step));
+  p = p * static_cast<float>(1.0 - double(c.lr) * double(c.weightDecay));
+  const float w = static_cast<float>(1.0 - double(c.beta1));
+  m = std::fabs(w) < 0.5f ? m + w * (g - m) : g - (g - m) * (1.0f - w);
+  v = v * c.beta2;
+  v = v + static_cast<float>(1.0 - double(c.beta2)) * g * g;
+  const float denom = std::sqrt(v) / static_cast<float>(std::sqrt(bc2)) + c.eps;
+  p = p + static_cast<float>(-(double(c.lr) / bc1)) * m / denom;
+}
+
+class AdamTest
+    : public ::testing::TestWithParam<std::tuple<int, amp_dtype_t, bool>> {};
+
+TEST_P(AdamTest, MatchesPyTorchOverSeveralSteps) {
+  const AdamConfig c = adamConfigs()[std::get<0>(GetParam())];
+  const amp_dtype_t dtype = std::get<1>(GetParam());
+  const bool inPlace = std::get<2>(GetParam());
+  const int64_t n = 301;
+  std::mt19937 rng(81);
+  Tensor p = randomTensor(dtype, {n}, rng, -2, 2);
+  Tensor m(dtype, {n}), v(dtype, {n});
+  float step = 0.0f;
+  for (int s = 0; s < 4; ++s) {
+    Tensor g = randomTensor(dtype, {n}, rng, -1, 1);
+    if (s == 3)
+      for (int64_t i = 0; i < n; i += 3)
+        g.set(i, 0.0); // v' can shrink to where eps matters
+    Tensor np = inPlace ? p : sentinelTensor(dtype, {n});
+    Tensor nm = inPlace ? m : sentinelTensor(dtype, {n});
+    Tensor nv = inPlace ? v : sentinelTensor(dtype, {n});
+    float newStep = -1.0f;
+    float *stepOut = inPlace ? &step : &newStep;
+    const float stepBefore = step;
+    ASSERT_TRUE(isOk(amp_adam_update(
+        inPlace ? np.data() : p.data(), g.data(),
+        inPlace ? nm.data() : m.data(), inPlace ? nv.data() : v.data(), &step,
+        np.data(), nm.data(), nv.data(), stepOut, n, dtype, c.lr, c.beta1,
+        c.beta2, c.eps, c.weightDecay, nullptr, nullptr)));
+    EXPECT_EQ(*stepOut, stepBefore + 1.0f); // the counter is exact
+    const double t = stepBefore + 1.0;
+    const double bc1 = 1 - std::pow(double(c.beta1), t);
+    const double bc2 = 1 - std::pow(double(c.beta2), t);
+    const double stepSize = c.lr / bc1;
+    std::vector<double> pRef, pTol, mRef, mTol, vRef, vTol;
+    for (int64_t i = 0; i < n; ++i) {
+      // AdamW in f64.
+      double pv = p.get(i), gv = g.get(i), mv = m.get(i), vv = v.get(i);
+      double decayed = pv * (1 - double(c.lr) * c.weightDecay);
+      double m1 = c.beta1 * mv + (1 - double(c.beta1)) * gv;
+      double v1 = c.beta2 * vv + (1 - double(c.beta2)) * gv * gv;
+      double denom = std::sqrt(v1 / bc2) + c.eps;
+      double update = stepSize * m1 / denom;
+      double p1 = decayed - update;
+      mRef.push_back(m1);
+      mTol.push_back(outTol(dtype, m1, 8 * kU * (std::fabs(mv) + std::fabs(gv))));
+      vRef.push_back(v1);
+      vTol.push_back(outTol(dtype, v1, 8 * kU * (vv + gv * gv)));
+      pRef.push_back(p1);
+      pTol.push_back(outTol(
+          dtype, p1,
+          2 * (kU * (2 * std::fabs(pv) + std::fabs(p1)) +
+               stepSize *
+                   (4 * kU * (std::fabs(mv) + std::fabs(gv)) +
+                    4 * kU * std::fabs(m1)) /
+                   denom +
+               3 * kU * std::fabs(update))));
+    }
+    const std::string when = " at step " + std::to_string(s);
+    EXPECT_TRUE(allClose(np, pRef, pTol, "param" + when));
+    EXPECT_TRUE(allClose(nm, mRef, mTol, "exp_avg" + when));
+    EXPECT_TRUE(allClose(nv, vRef, vTol, "exp_avg_sq" + when));
+    if (dtype == AMP_DTYPE_F32) {
+      Tensor tp = p, tm = m, tv = v;
+      for (int64_t i = 0; i < n; ++i) {
+        float pf = static_cast<float>(p.get(i)), mf = static_cast<float>(m.get(i)),
+              vf = static_cast<float>(v.get(i));
+        torchAdamWF32(c, stepBefore + 1.0f, pf, static_cast<float>(g.get(i)),
+                      mf, vf);
+        tp.set(i, pf);
+        tm.set(i, mf);
+        tv.set(i, vf);
+      }
+      EXPECT_TRUE(np.sameBits(tp)) << "param differs from PyTorch's f32 step";
+      EXPECT_TRUE(nm.sameBits(tm)) << "exp_avg differs from PyTorch's f32 step";
+      EXPECT_TRUE(nv.sameBits(tv))
+          << "exp_avg_sq differs from PyTorch's f32 step";
+    }
+    p = np;
+    m = nm;
+    v = nv;
+    step = *stepOut;
+  }
+  EXPECT_EQ(step, 4.0f);
+}
+
+std::string adamCaseName(int config, amp_dtype_t dtype, bool inPlace) {
+  return std::string(adamConfigs()[config].name) + "_" + dtypeName(dtype) +
+         (inPlace ? "_inplace" : "");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Configs, AdamTest,
+    ::testing::Combine(::testing::Range(0, 3),
+                       ::testing::Values(AMP_DTYPE_F32, AMP_DTYPE_F16,
+                                         AMP_DTYPE_BF16),
+                       ::testing::Bool()),
+    [](const auto &info) {
+      return adamCaseName(std::get<0>(info.param), std::get<1>(info.param),
+                          std::get<2>(info.param));
+    });
+
+TEST(Adam, StepCounterIsAnF32Counter) {
+  // t = step + 1 in f32: exact up to 2^24, where the counter stops (as an
+  // f32 tensor counter does in PyTorch).
+  float p = 1.0f, g = 0.5f, m = 0.0f, v = 0.0f;
+  for (float before : {0.0f, 1.0f, 99.0f, 16777215.0f, 16777216.0f}) {
+    float after = -1.0f;
+    ASSERT_TRUE(isOk(amp_adam_update(&p, &g, &m, &v, &before, &p, &m, &v,
+                                     &after, 1, AMP_DTYPE_F32, 1e-3f, 0.9f,
+                                     0.999f, 1e-8f, 0.0f, nullptr, nullptr)));
+    EXPECT_EQ(after, before == 16777216.0f ? 16777216.0f : before + 1.0f);
+  }
+}
+
+TEST(Adam, FirstStepMovesEveryParamByAboutLr) {
+  // With m = v = 0 and no decay, step 1 gives m'/sqrt(v') = sign(g) after
+  // bias correction: every param moves by lr (to eps's precision).
+  Tensor p(AMP_DTYPE_F32, {4}), g(AMP_DTYPE_F32, {4}), m(AMP_DTYPE_F32, {4}),
+      v(AMP_DTYPE_F32, {4});
+  const double grads[] = {3.0, -0.25, 1e-3, -7.0};
+  for (int i = 0; i < 4; ++i)
+    g.set(i, grads[i]);
+  float step = 0.0f;
+  ASSERT_TRUE(isOk(amp_adam_update(p.data(), g.data(), m.data(), v.data(),
+                                   &step, p.data(), m.data(), v.data(), &step,
+                                   4, AMP_DTYPE_F32, 0.01f, 0.9f, 0.999f,
+                                   1e-8f, 0.0f, nullptr, nullptr)));
+  for (int i = 0; i < 4; ++i)
+    EXPECT_NEAR(p.get(i), grads[i] > 0 ? -0.01 : 0.01, 1e-6) << i;
+}
+
+TEST(Adam, RejectsBadHyperparameters) {
+  float p = 1, g = 1, m = 0, v = 0, step = 0;
+  EXPECT_TRUE(failsWith(amp_adam_update(&p, &g, &m, &v, &step, &p, &m, &v,
+                                        &step, 1, AMP_DTYPE_F32, 1e-3f, 1.0f,
+                                        0.999f, 1e-8f, 0.0f, nullptr, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "beta1"));
+  EXPECT_TRUE(failsWith(amp_adam_update(&p, &g, &m, &v, nullptr, &p, &m, &v,
+                                        &step, 1, AMP_DTYPE_F32, 1e-3f, 0.9f,
+                                        0.999f, 1e-8f, 0.0f, nullptr, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "step is NULL"));
+  EXPECT_TRUE(failsWith(amp_adam_update(&p, &g, &m, &v, &step, &p, &m, &v,
+                                        &step, 1, AMP_DTYPE_F32, 1e-3f, 0.9f,
+                                        0.999f, -1.0f, 0.0f, nullptr, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "eps"));
+}
+
+//===----------------------------------------------------------------------===//
+// Skip-step predication
+//===----------------------------------------------------------------------===//
+
+/// Random values with NaN payloads and infinities sprinkled in, so that
+/// "bitwise unchanged" means more than "numerically equal".
+Tensor stateWithOddBits(amp_dtype_t dtype, int64_t n, std::mt19937 &rng) {
+  Tensor t = randomTensor(dtype, {n}, rng);
+  t.setBits(0, dtype == AMP_DTYPE_F32 ? 0x7fa12345u : 0x7d21u);
+  t.set(1, -0.0);
+  t.set(2, std::numeric_limits<double>::infinity());
+  return t;
+}
+
+class SkipStepTest
+    : public ::testing::TestWithParam<std::tuple<amp_dtype_t, bool>> {};
+
+TEST_P(SkipStepTest, FoundInfLeavesEverythingBitwiseUnchanged) {
+  const amp_dtype_t dtype = std::get<0>(GetParam());
+  const bool inPlace = std::get<1>(GetParam());
+  const int64_t n = 67;
+  std::mt19937 rng(91);
+  const Tensor p = stateWithOddBits(dtype, n, rng);
+  const Tensor g = stateWithOddBits(dtype, n, rng);
+  const Tensor buf = stateWithOddBits(dtype, n, rng);
+  const Tensor m = stateWithOddBits(dtype, n, rng);
+  const Tensor v = stateWithOddBits(dtype, n, rng);
+  const int8_t found = 1, clean = 0;
+
+  for (float momentum : {0.0f, 0.9f}) {
+    Tensor np = inPlace ? p : sentinelTensor(dtype, {n});
+    Tensor nb = inPlace ? buf : sentinelTensor(dtype, {n});
+    const bool hasBuf = momentum > 0;
+    ASSERT_TRUE(isOk(amp_sgd_update(
+        inPlace ? np.data() : p.data(), g.data(),
+        hasBuf ? (inPlace ? nb.data() : buf.data()) : nullptr, np.data(),
+        hasBuf ? nb.data() : nullptr, n, dtype, 0.1f, momentum, 0.0f, 1e-2f,
+        0, &found, nullptr)));
+    EXPECT_TRUE(np.sameBits(p)) << "sgd param, momentum " << momentum;
+    if (hasBuf) {
+      EXPECT_TRUE(nb.sameBits(buf)) << "sgd buffer";
+    }
+  }
+
+  Tensor np = inPlace ? p : sentinelTensor(dtype, {n});
+  Tensor nm = inPlace ? m : sentinelTensor(dtype, {n});
+  Tensor nv = inPlace ? v : sentinelTensor(dtype, {n});
+  float step = 41.0f, newStep = -1.0f;
+  ASSERT_TRUE(isOk(amp_adam_update(
+      inPlace ? np.data() : p.data(), g.data(),
+      inPlace ? nm.data() : m.data(), inPlace ? nv.data() : v.data(), &step,
+      np.data(), nm.data(), nv.data(), inPlace ? &step : &newStep, n, dtype,
+      1e-3f, 0.9f, 0.999f, 1e-8f, 1e-2f, &found, nullptr)));
+  EXPECT_TRUE(np.sameBits(p));
+  EXPECT_TRUE(nm.sameBits(m));
+  EXPECT_TRUE(nv.sameBits(v));
+  const float expectedStep = 41.0f;
+  EXPECT_EQ(std::memcmp(inPlace ? &step : &newStep, &expectedStep, 4), 0);
+
+  // A clear flag is the same as no predicate.
+  Tensor a = sentinelTensor(dtype, {n}), b = sentinelTensor(dtype, {n});
+  Tensor am = sentinelTensor(dtype, {n}), bm = sentinelTensor(dtype, {n});
+  Tensor av = sentinelTensor(dtype, {n}), bv = sentinelTensor(dtype, {n});
+  float as = 0, bs = 0;
+  ASSERT_TRUE(isOk(amp_adam_update(p.data(), g.data(), m.data(), v.data(),
+                                   &step, a.data(), am.data(), av.data(), &as,
+                                   n, dtype, 1e-3f, 0.9f, 0.999f, 1e-8f, 1e-2f,
+                                   &clean, nullptr)));
+  ASSERT_TRUE(isOk(amp_adam_update(p.data(), g.data(), m.data(), v.data(),
+                                   &step, b.data(), bm.data(), bv.data(), &bs,
+                                   n, dtype, 1e-3f, 0.9f, 0.999f, 1e-8f, 1e-2f,
+                                   nullptr, nullptr)));
+  EXPECT_TRUE(a.sameBits(b) && am.sameBits(bm) && av.sameBits(bv));
+  EXPECT_EQ(as, bs);
+  EXPECT_EQ(as, step + 1.0f);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Dtypes, SkipStepTest,
+    ::testing::Combine(::testing::Values(AMP_DTYPE_F32, AMP_DTYPE_F16,
+                                         AMP_DTYPE_BF16),
+                       ::testing::Bool()),
+    [](const auto &info) {
+      return std::string(dtypeName(std::get<0>(info.param))) +
+             (std::get<1>(info.param) ? "_inplace" : "");
+    });
+
+//===----------------------------------------------------------------------===//
+// clip_grad_norm
+//===----------------------------------------------------------------------===//
+
+TEST(ClipGradNorm, MatchesPyTorchOverMixedBuffers) {
+  std::mt19937 rng(101);
+  const amp_dtype_t dtypes[] = {AMP_DTYPE_F32, AMP_DTYPE_F16, AMP_DTYPE_BF16};
+  const int64_t sizes[] = {1000, 37, 129};
+  std::vector<Tensor> grads;
+  for (int i = 0; i < 3; ++i)
+    grads.push_back(randomTensor(dtypes[i], {sizes[i]}, rng));
+  // torch.nn.utils.clip_grad_norm_ in f64: the norm of the per-gradient
+  // norms, coef = max_norm / (total + 1e-6) clamped to 1.
+  double sumNormsSq = 0;
+  for (const Tensor &g : grads) {
+    double sq = 0;
+    for (int64_t k = 0; k < g.size(); ++k)
+      sq += g.get(k) * g.get(k);
+    sumNormsSq += sq;
+  }
+  const double total = std::sqrt(sumNormsSq);
+  const double relTotal = (256 + 1000.0 / 256 + 3 + 6) * kU;
+  for (float maxNorm : {1.0f, 5.5f, 100.0f, INFINITY}) {
+    for (bool inPlace : {false, true}) {
+      std::vector<Tensor> in = grads, out;
+      std::vector<const void *> inPtrs;
+      std::vector<void *> outPtrs;
+      for (int i = 0; i < 3; ++i) {
+        out.push_back(inPlace ? in[i] : sentinelTensor(dtypes[i], {sizes[i]}));
+      }
+      for (int i = 0; i < 3; ++i) {
+        inPtrs.push_back(inPlace ? out[i].data() : in[i].data());
+        outPtrs.push_back(out[i].data());
+      }
+      float norm = -1.0f;
+      ASSERT_TRUE(isOk(amp_clip_grad_norm(3, inPtrs.data(), outPtrs.data(),
+                                          sizes, dtypes, maxNorm, &norm,
+                                          nullptr)));
+      EXPECT_NEAR(norm, total, 2 * relTotal * total);
+      const double coef = std::min(1.0, maxNorm / (total + 1e-6));
+      for (int i = 0; i < 3; ++i) {
+        if (coef == 1.0) { // multiplying by exactly 1 changes no bits
+          EXPECT_TRUE(out[i].sameBits(grads[i])) << "max_norm " << maxNorm;
+          continue;
+        }
+        std::vector<double> ref, tol;
+        for (int64_t k = 0; k < sizes[i]; ++k) {
+          double r = grads[i].get(k) * coef;
+          ref.push_back(r);
+          tol.push_back(outTol(dtypes[i], r,
+                               2 * std::fabs(r) * (relTotal + 4 * kU)));
+        }
+        EXPECT_TRUE(allClose(out[i], ref, tol,
+                             "clipped buffer " + std::to_string(i)));
+      }
+    }
+  }
+}
+
+TEST(ClipGradNorm, NaNPropagatesAsInPyTorch) {
+  Tensor g(AMP_DTYPE_F32, {3});
+  g.set(0, 1.0);
+  g.set(1, std::numeric_limits<double>::quiet_NaN());
+  const void *in[] = {g.data()};
+  void *out[] = {g.data()};
+  const int64_t size = 3;
+  const amp_dtype_t dtype = AMP_DTYPE_F32;
+  float norm = 0;
+  ASSERT_TRUE(isOk(amp_clip_grad_norm(1, in, out, &size, &dtype, 1.0f, &norm,
+                                      nullptr)));
+  EXPECT_TRUE(std::isnan(norm));
+  EXPECT_TRUE(std::isnan(g.get(0)) && std::isnan(g.get(2)));
+  EXPECT_TRUE(failsWith(amp_clip_grad_norm(1, in, out, &size, &dtype, 0.0f,
+                                           &norm, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "max_norm"));
+  EXPECT_TRUE(failsWith(amp_clip_grad_norm(0, in, out, &size, &dtype, 1.0f,
+                                           &norm, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "n_buffers"));
+}
+
+} // namespace
