@@ -432,6 +432,47 @@ static bool isSumOver(nn::ReduceSumOp reduce, ArrayRef<int64_t> axes,
   return ArrayRef<int64_t>(got) == axes;
 }
 
+/// Whether `reduce` is the bias gradient a weight-gradient GEMM with result
+/// element type `dElem` can produce from its a (isA) or b operand: the sum
+/// of that rank-2 operand over the GEMM's K axis, which is a's columns or
+/// b's rows unless transposed.
+static bool isSumOverK(nn::ReduceSumOp reduce, bool isA, bool transposed,
+                       Type dElem) {
+  int64_t kAxis = isA != transposed ? 1 : 0;
+  return isSumOver(reduce, {kAxis}, dElem);
+}
+
+/// Whether `user`, an nn.matmul the pass lowers or an amp.gemm without an
+/// epilogue, reading `x`, can take `reduce` as its bgrada/bgradb.
+static bool canTakeBiasGrad(Operation *user, Value x, nn::ReduceSumOp reduce,
+                            const Options &opts) {
+  Value a, b, d;
+  bool transposeA, transposeB;
+  if (auto matmul = dyn_cast<nn::MatmulOp>(user)) {
+    a = matmul.getLhs();
+    b = matmul.getRhs();
+    d = matmul.getResult();
+    transposeA = matmul.getTransposeA();
+    transposeB = matmul.getTransposeB();
+  } else if (auto gemm = dyn_cast<GemmOp>(user);
+             gemm && gemm.getEpilogue() == GemmEpilogue::none) {
+    a = gemm.getA();
+    b = gemm.getB();
+    d = gemm.getD();
+    transposeA = gemm.getTransposeA();
+    transposeB = gemm.getTransposeB();
+  } else {
+    return false;
+  }
+  if (!isLowered(elementType(a), opts) ||
+      cast<ShapedType>(a.getType()).getRank() != 2 ||
+      cast<ShapedType>(b.getType()).getRank() != 2)
+    return false;
+  Type dElem = elementType(d);
+  return (a == x && isSumOverK(reduce, true, transposeA, dElem)) ||
+         (b == x && isSumOverK(reduce, false, transposeB, dElem));
+}
+
 /// Weight-gradient GEMM dW = op(a) op(b) whose a or b is also summed over
 /// the tokens (K) -> bgrada / bgradb, producing that sum: the bias gradient
 /// of the layer. With bgrad-through-cast, a sum of the f32 value that `a` or
@@ -449,10 +490,7 @@ struct FuseWeightGradBias : GemmPattern<GemmOp> {
     Type dElem = gemm.getD().getType().getElementType();
     for (bool isA : {true, false}) {
       Value x = isA ? gemm.getA() : gemm.getB();
-      // op(a) is M x K and op(b) K x N: K is a's columns unless transposed,
-      // b's rows unless transposed.
       bool transposed = isA ? gemm.getTransposeA() : gemm.getTransposeB();
-      int64_t kAxis = isA != transposed ? 1 : 0;
       SmallVector<Value> summed = {x};
       if (auto cast = x.getDefiningOp<CastOp>();
           cast && opts.bgradThroughCast &&
@@ -464,7 +502,7 @@ struct FuseWeightGradBias : GemmPattern<GemmOp> {
         for (Operation *user : v.getUsers()) {
           auto reduce = dyn_cast<nn::ReduceSumOp>(user);
           if (!reduce || reduce->getBlock() != gemm->getBlock() ||
-              !isSumOver(reduce, {kAxis}, dElem))
+              !isSumOverK(reduce, isA, transposed, dElem))
             continue;
           if (!first || reduce->isBeforeInBlock(first))
             first = reduce;
@@ -486,9 +524,10 @@ struct FuseWeightGradBias : GemmPattern<GemmOp> {
 };
 
 /// drelu / dgelu GEMM whose result is summed over its rows ->
-/// drelu_bgrad / dgelu_bgrad. Only when no GEMM reads the result: a
-/// weight-gradient GEMM takes the sum as bgrada/bgradb then, which works
-/// for every result type (the sum here has the result's element type).
+/// drelu_bgrad / dgelu_bgrad. Only when no weight-gradient GEMM reading the
+/// result can take the sum as bgrada/bgradb: that one is preferred, as the
+/// runtime docs do, and FuseWeightGradBias fuses it whichever GEMM the
+/// greedy driver visits first.
 struct FuseActivationGradBias : GemmPattern<GemmOp> {
   using GemmPattern::GemmPattern;
 
@@ -500,10 +539,6 @@ struct FuseActivationGradBias : GemmPattern<GemmOp> {
         gemm.getLayout().batchCount != 1)
       return failure();
     Value d = gemm.getD();
-    if (llvm::any_of(d.getUsers(), [](Operation *user) {
-          return isa<nn::MatmulOp, GemmOp>(user);
-        }))
-      return rewriter.notifyMatchFailure(gemm, "a GEMM reads the result");
     RankedTensorType dType = gemm.getD().getType();
     SmallVector<int64_t> rows =
         llvm::to_vector(llvm::seq<int64_t>(0, dType.getRank() - 1));
@@ -518,6 +553,11 @@ struct FuseActivationGradBias : GemmPattern<GemmOp> {
     }
     if (!first)
       return failure();
+    if (llvm::any_of(d.getUsers(), [&](Operation *user) {
+          return canTakeBiasGrad(user, d, first, opts);
+        }))
+      return rewriter.notifyMatchFailure(
+          gemm, "a weight-gradient GEMM takes the bias gradient");
     GemmSpec spec = GemmSpec::of(gemm);
     spec.epilogue = e == GemmEpilogue::drelu ? GemmEpilogue::drelu_bgrad
                                              : GemmEpilogue::dgelu_bgrad;

@@ -46,6 +46,40 @@ bool GemmOp::hasBiasGradOutput(GemmEpilogue e) {
 }
 
 //===----------------------------------------------------------------------===//
+// Assembly
+//===----------------------------------------------------------------------===//
+
+// A custom directive because the declarative format cannot tell which of two
+// optional results a trailing `, T` belongs to; the keyword says it.
+ParseResult GemmOp::parseGemmExtraResults(OpAsmParser &parser, Type &auxOut,
+                                          Type &biasGrad) {
+  while (succeeded(parser.parseOptionalComma())) {
+    StringRef keyword;
+    SMLoc loc = parser.getCurrentLocation();
+    if (parser.parseKeyword(&keyword))
+      return failure();
+    Type *slot = keyword == "aux_out"     ? &auxOut
+                 : keyword == "bias_grad" ? &biasGrad
+                                          : nullptr;
+    if (!slot)
+      return parser.emitError(loc, "expected 'aux_out' or 'bias_grad'");
+    if (*slot)
+      return parser.emitError(loc, "'") << keyword << "' given twice";
+    if (parser.parseType(*slot))
+      return failure();
+  }
+  return success();
+}
+
+void GemmOp::printGemmExtraResults(OpAsmPrinter &printer, GemmOp,
+                                   Type auxOut, Type biasGrad) {
+  if (auxOut)
+    printer << ", aux_out " << auxOut;
+  if (biasGrad)
+    printer << ", bias_grad " << biasGrad;
+}
+
+//===----------------------------------------------------------------------===//
 // Shapes
 //===----------------------------------------------------------------------===//
 
@@ -142,7 +176,7 @@ LogicalResult GemmOp::verify() {
            << elem << " and " << bType.getElementType();
   if (dElem != elem && !dElem.isF32())
     return emitOpError("result element type must be ")
-           << elem << (elem.isF32() ? "" : " or f32") << " for " << elem
+           << elem << (elem.isF32() ? "" : " or 'f32'") << " for " << elem
            << " operands, got " << dElem;
 
   ArrayRef<int64_t> as = aType.getShape().take_back(2);
@@ -177,7 +211,7 @@ LogicalResult GemmOp::verify() {
     int64_t v = volume(batchDims(type));
     if (v != 1 && v != batches)
       return emitOpError("operand ")
-             << name << " holds " << v << " matrices but the result "
+             << name << " holds " << v << " matrices but the result holds "
              << batches
              << ": with one batch stride per operand, an operand holds one "
                 "matrix or one per batch (broadcast it with nn.broadcast_to)";

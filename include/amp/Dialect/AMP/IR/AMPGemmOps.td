@@ -104,7 +104,7 @@ def AMP_GemmOp : AMP_Op<"gemm", [Pure, AttrSizedOperandSegments,
     $a `,` $b (`bias` `(` $bias^ `)`)? (`c` `(` $c^ `)`)?
     (`aux` `(` $aux^ `)`)? (`epilogue` `=` $epilogue^)? attr-dict
     `:` functional-type(operands, $d)
-    (`,` `aux_out` type($aux_out)^)? (`,` `bias_grad` type($bias_grad)^)?
+    `` custom<GemmExtraResults>(type($aux_out), type($bias_grad))
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -122,6 +122,15 @@ def AMP_GemmOp : AMP_Op<"gemm", [Pure, AttrSizedOperandSegments,
     static bool hasAuxInput(GemmEpilogue e);
     static bool hasAuxOutput(GemmEpilogue e);
     static bool hasBiasGradOutput(GemmEpilogue e);
+
+    /// The assembly of the optional results: `, aux_out T` or
+    /// `, bias_grad T` after `d`'s type.
+    static ::mlir::ParseResult parseGemmExtraResults(
+        ::mlir::OpAsmParser &parser, ::mlir::Type &auxOut,
+        ::mlir::Type &biasGrad);
+    static void printGemmExtraResults(::mlir::OpAsmPrinter &printer,
+                                      GemmOp op, ::mlir::Type auxOut,
+                                      ::mlir::Type biasGrad);
   }];
 }
 
