@@ -84,13 +84,12 @@ amp_status_t Checker::count(const char *name, int64_t n) {
   return AMP_STATUS_OK;
 }
 
-amp_status_t Checker::shape(const char *name, const int64_t *dims,
-                            int32_t rank, int64_t *numel) {
+amp_status_t Checker::shape(const char *name, const int64_t *dims, int32_t rank,
+                            int64_t *numel) {
   if (rank < 0 || rank > kMaxRank)
     return fail(rank < 0 ? AMP_STATUS_INVALID_ARGUMENT
                          : AMP_STATUS_NOT_SUPPORTED,
-                "rank of %s (%d) is not in [0, %d]", name, (int)rank,
-                kMaxRank);
+                "rank of %s (%d) is not in [0, %d]", name, (int)rank, kMaxRank);
   if (rank > 0 && !dims)
     return fail(AMP_STATUS_INVALID_ARGUMENT, "dims of %s are NULL", name);
   int64_t n = 1;
@@ -117,8 +116,8 @@ amp_status_t Checker::pointer(const char *name, const void *ptr, int64_t numel,
   int64_t size = amp_dtype_size(dtype);
   if (size > 0 && reinterpret_cast<uintptr_t>(ptr) % size)
     return fail(AMP_STATUS_INVALID_ARGUMENT,
-                "%s (%p) is not aligned to its element size (%lld bytes)",
-                name, ptr, (long long)size);
+                "%s (%p) is not aligned to its element size (%lld bytes)", name,
+                ptr, (long long)size);
   return AMP_STATUS_OK;
 }
 

@@ -69,8 +69,8 @@ inline int64_t loadIndex(const void *ids, amp_dtype_t dtype, int64_t i) {
 
 /// Sets of dtypes a check accepts.
 enum DtypeSet : unsigned {
-  kFloatDtypes = (1u << AMP_DTYPE_F32) | (1u << AMP_DTYPE_F16) |
-                 (1u << AMP_DTYPE_BF16),
+  kFloatDtypes =
+      (1u << AMP_DTYPE_F32) | (1u << AMP_DTYPE_F16) | (1u << AMP_DTYPE_BF16),
   kIndexDtypes = (1u << AMP_DTYPE_I32) | (1u << AMP_DTYPE_I64),
   kAnyDtype = kFloatDtypes | kIndexDtypes,
 };

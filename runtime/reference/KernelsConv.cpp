@@ -22,13 +22,13 @@ namespace {
 /// Everything a convolution kernel needs, derived from the checked
 /// arguments.
 struct ConvGeometry {
-  int64_t n, c, h, w;      // input  [N, C, H, W]
-  int64_t o, cg, kh, kw;   // filter [O, C / groups, KH, KW]
-  int64_t oh, ow;          // output [N, O, OH, OW]
-  int64_t sh, sw, dh, dw;  // strides and dilation
-  int64_t pt, pl;          // top and left padding
-  int64_t hp, wp;          // padded input extent
-  int64_t groups, og;      // groups, O / groups
+  int64_t n, c, h, w;     // input  [N, C, H, W]
+  int64_t o, cg, kh, kw;  // filter [O, C / groups, KH, KW]
+  int64_t oh, ow;         // output [N, O, OH, OW]
+  int64_t sh, sw, dh, dw; // strides and dilation
+  int64_t pt, pl;         // top and left padding
+  int64_t hp, wp;         // padded input extent
+  int64_t groups, og;     // groups, O / groups
 
   int64_t inputSize() const { return n * c * h * w; }
   int64_t filterSize() const { return o * cg * kh * kw; }
@@ -81,8 +81,8 @@ amp_status_t checkConv(Checker &check, const int64_t *xDims,
   *g = ConvGeometry{};
   g->n = xDims[0], g->c = xDims[1], g->h = xDims[2], g->w = xDims[3];
   g->o = wDims[0], g->cg = wDims[1], g->kh = wDims[2], g->kw = wDims[3];
-  if (g->c < 1 || g->h < 1 || g->w < 1 || g->o < 1 || g->cg < 1 ||
-      g->kh < 1 || g->kw < 1)
+  if (g->c < 1 || g->h < 1 || g->w < 1 || g->o < 1 || g->cg < 1 || g->kh < 1 ||
+      g->kw < 1)
     return check.fail(AMP_STATUS_INVALID_ARGUMENT,
                       "C, H, W, O, C/groups, KH and KW must be >= 1");
   if (g->c != groups * g->cg || g->o % groups != 0)
@@ -109,9 +109,8 @@ amp_status_t checkConv(Checker &check, const int64_t *xDims,
                       "y_dims [%lld, %lld, %lld, %lld] do not match the "
                       "convolution's output [%lld, %lld, %lld, %lld]",
                       (long long)yDims[0], (long long)yDims[1],
-                      (long long)yDims[2], (long long)yDims[3],
-                      (long long)g->n, (long long)g->o, (long long)g->oh,
-                      (long long)g->ow);
+                      (long long)yDims[2], (long long)yDims[3], (long long)g->n,
+                      (long long)g->o, (long long)g->oh, (long long)g->ow);
   return AMP_STATUS_OK;
 }
 
@@ -129,14 +128,12 @@ void padImage(const ConvGeometry &g, const T *x, int64_t img, float *xp) {
     }
 }
 
-template <typename T>
-void widen(const T *src, int64_t count, float *dst) {
+template <typename T> void widen(const T *src, int64_t count, float *dst) {
   for (int64_t i = 0; i < count; ++i)
     dst[i] = toF32(src[i]);
 }
 
-template <typename T>
-void narrow(const float *src, int64_t count, T *dst) {
+template <typename T> void narrow(const float *src, int64_t count, T *dst) {
   for (int64_t i = 0; i < count; ++i)
     dst[i] = fromF32<T>(src[i]);
 }
@@ -161,7 +158,8 @@ void convForward(const ConvGeometry &g, const TI *x, const TI *w, TO *y) {
           for (int64_t j = 0; j < g.kw; ++j) {
             const float wv = wk[i * g.kw + j];
             for (int64_t r = 0; r < g.oh; ++r) {
-              const float *row = plane + (r * g.sh + i * g.dh) * g.wp + j * g.dw;
+              const float *row =
+                  plane + (r * g.sh + i * g.dh) * g.wp + j * g.dw;
               float *a = acc.data() + r * g.ow;
               if (g.sw == 1)
                 for (int64_t q = 0; q < g.ow; ++q)
@@ -278,10 +276,13 @@ amp_status_t runConv(ConvKind kind, const char *name, const void *a,
   const bool fwd = kind == ConvKind::Forward;
   const bool gradIn = kind == ConvKind::GradInput;
   const char *names[3] = {fwd ? "x" : "dy", gradIn || fwd ? "w" : "x",
-                          fwd ? "y" : gradIn ? "dx" : "dw"};
-  const int64_t sizes[3] = {fwd ? xSize : ySize,
-                            gradIn || fwd ? wSize : xSize,
-                            fwd ? ySize : gradIn ? xSize : wSize};
+                          fwd      ? "y"
+                          : gradIn ? "dx"
+                                   : "dw"};
+  const int64_t sizes[3] = {fwd ? xSize : ySize, gradIn || fwd ? wSize : xSize,
+                            fwd      ? ySize
+                            : gradIn ? xSize
+                                     : wSize};
   if (amp_status_t s = check.pointer(names[0], a, sizes[0], inDtype))
     return s;
   if (amp_status_t s = check.pointer(names[1], b, sizes[1], inDtype))
@@ -325,29 +326,21 @@ amp_status_t amp_conv2d(const void *x, const void *w, void *y,
                  groups);
 }
 
-amp_status_t amp_conv2d_grad_input(const void *dy, const void *w, void *dx,
-                                   const int64_t *x_dims,
-                                   const int64_t *w_dims,
-                                   const int64_t *y_dims, amp_dtype_t in_dtype,
-                                   amp_dtype_t out_dtype,
-                                   const int64_t *strides,
-                                   const int64_t *padding,
-                                   const int64_t *dilation, int64_t groups,
-                                   void * /*stream*/) {
+amp_status_t amp_conv2d_grad_input(
+    const void *dy, const void *w, void *dx, const int64_t *x_dims,
+    const int64_t *w_dims, const int64_t *y_dims, amp_dtype_t in_dtype,
+    amp_dtype_t out_dtype, const int64_t *strides, const int64_t *padding,
+    const int64_t *dilation, int64_t groups, void * /*stream*/) {
   return runConv(ConvKind::GradInput, "amp_conv2d_grad_input", dy, w, dx,
                  x_dims, w_dims, y_dims, in_dtype, out_dtype, strides, padding,
                  dilation, groups);
 }
 
-amp_status_t amp_conv2d_grad_filter(const void *dy, const void *x, void *dw,
-                                    const int64_t *x_dims,
-                                    const int64_t *w_dims,
-                                    const int64_t *y_dims,
-                                    amp_dtype_t in_dtype, amp_dtype_t out_dtype,
-                                    const int64_t *strides,
-                                    const int64_t *padding,
-                                    const int64_t *dilation, int64_t groups,
-                                    void * /*stream*/) {
+amp_status_t amp_conv2d_grad_filter(
+    const void *dy, const void *x, void *dw, const int64_t *x_dims,
+    const int64_t *w_dims, const int64_t *y_dims, amp_dtype_t in_dtype,
+    amp_dtype_t out_dtype, const int64_t *strides, const int64_t *padding,
+    const int64_t *dilation, int64_t groups, void * /*stream*/) {
   return runConv(ConvKind::GradFilter, "amp_conv2d_grad_filter", dy, x, dw,
                  x_dims, w_dims, y_dims, in_dtype, out_dtype, strides, padding,
                  dilation, groups);

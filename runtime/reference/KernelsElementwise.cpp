@@ -37,8 +37,8 @@ void mapBinaryFlat(const void *a, const void *b, void *y, int64_t n, F f) {
     out[i] = fromF32<T>(f(toF32(in0[i]), toF32(in1[i])));
 }
 
-template <typename T> void runUnary(int32_t op, const void *x, void *y,
-                                    int64_t n) {
+template <typename T>
+void runUnary(int32_t op, const void *x, void *y, int64_t n) {
   switch (op) {
   case AMP_UNARY_NEG:
     return mapUnary<T>(x, y, n, [](float v) { return -v; });
@@ -129,10 +129,9 @@ template <typename T> void fillWith(void *y, int64_t n, float value) {
 }
 
 /// The common checks of the same-shape elementwise kernels.
-amp_status_t checkFlat(Checker &check, int64_t n, amp_dtype_t dtype,
-                       std::initializer_list<std::pair<const char *,
-                                                       const void *>>
-                           pointers) {
+amp_status_t checkFlat(
+    Checker &check, int64_t n, amp_dtype_t dtype,
+    std::initializer_list<std::pair<const char *, const void *>> pointers) {
   if (amp_status_t s = check.count("n", n))
     return s;
   if (amp_status_t s = check.dtype("dtype", dtype, kFloatDtypes))
@@ -155,8 +154,7 @@ amp_status_t amp_unary(amp_unary_op_t op, const void *x, void *y, int64_t n,
     return check.fail(AMP_STATUS_INVALID_ARGUMENT, "unknown op %d", rawOp);
   if (amp_status_t s = checkFlat(check, n, dtype, {{"x", x}, {"y", y}}))
     return s;
-  dispatchFloat(dtype,
-                [&](auto t) { runUnary<decltype(t)>(rawOp, x, y, n); });
+  dispatchFloat(dtype, [&](auto t) { runUnary<decltype(t)>(rawOp, x, y, n); });
   return AMP_STATUS_OK;
 }
 

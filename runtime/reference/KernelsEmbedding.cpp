@@ -43,8 +43,7 @@ amp_status_t checkEmbedding(Checker &check, const void *ids,
     if (id < 0 || id >= numEmbeddings)
       return check.fail(AMP_STATUS_INVALID_ARGUMENT,
                         "id %lld at position %lld is outside [0, %lld)",
-                        (long long)id, (long long)i,
-                        (long long)numEmbeddings);
+                        (long long)id, (long long)i, (long long)numEmbeddings);
   }
   return AMP_STATUS_OK;
 }
@@ -72,7 +71,8 @@ amp_status_t amp_embedding(const void *table, const void *ids, void *out,
   const char *src = static_cast<const char *>(table);
   char *dst = static_cast<char *>(out);
   for (int64_t i = 0; i < n_ids && rowBytes > 0; ++i)
-    std::memcpy(dst + i * rowBytes, src + loadIndex(ids, ids_dtype, i) * rowBytes,
+    std::memcpy(dst + i * rowBytes,
+                src + loadIndex(ids, ids_dtype, i) * rowBytes,
                 static_cast<size_t>(rowBytes));
   return AMP_STATUS_OK;
 }
@@ -80,13 +80,12 @@ amp_status_t amp_embedding(const void *table, const void *ids, void *out,
 amp_status_t amp_embedding_grad(const void *dy, const void *ids, void *dtable,
                                 int64_t num_embeddings, int64_t dim,
                                 int64_t n_ids, amp_dtype_t dy_dtype,
-                                amp_dtype_t ids_dtype,
-                                amp_dtype_t dtable_dtype, void * /*stream*/) {
+                                amp_dtype_t ids_dtype, amp_dtype_t dtable_dtype,
+                                void * /*stream*/) {
   Checker check("amp_embedding_grad");
   if (amp_status_t s = check.dtype("dy_dtype", dy_dtype, kFloatDtypes))
     return s;
-  if (amp_status_t s =
-          check.dtype("dtable_dtype", dtable_dtype, kFloatDtypes))
+  if (amp_status_t s = check.dtype("dtable_dtype", dtable_dtype, kFloatDtypes))
     return s;
   if (amp_status_t s =
           check.accumulatorDtype("dtable_dtype", dtable_dtype, dy_dtype))

@@ -94,13 +94,10 @@ amp_status_t amp_cross_entropy(const void *logits, const void *labels,
   return AMP_STATUS_OK;
 }
 
-amp_status_t amp_cross_entropy_grad(const void *grad_loss, const void *logits,
-                                    const void *labels, void *dlogits,
-                                    int64_t rows, int64_t classes,
-                                    amp_dtype_t grad_loss_dtype,
-                                    amp_dtype_t logits_dtype,
-                                    amp_dtype_t labels_dtype,
-                                    void * /*stream*/) {
+amp_status_t amp_cross_entropy_grad(
+    const void *grad_loss, const void *logits, const void *labels,
+    void *dlogits, int64_t rows, int64_t classes, amp_dtype_t grad_loss_dtype,
+    amp_dtype_t logits_dtype, amp_dtype_t labels_dtype, void * /*stream*/) {
   Checker check("amp_cross_entropy_grad");
   if (amp_status_t s =
           check.dtype("grad_loss_dtype", grad_loss_dtype, kFloatDtypes))

@@ -38,8 +38,7 @@ bool unscaleAndCheck(const T *in, T *out, int64_t n, float inv) {
 
 extern "C" {
 
-amp_status_t amp_unscale_and_check(int32_t n_buffers,
-                                   const void *const *grads,
+amp_status_t amp_unscale_and_check(int32_t n_buffers, const void *const *grads,
                                    void *const *unscaled, const int64_t *sizes,
                                    const amp_dtype_t *dtypes,
                                    const float *scale, int8_t *found_inf,

@@ -29,7 +29,8 @@ void *amp_alloc(int64_t bytes, void * /*stream*/) {
     return nullptr;
   }
   const int64_t rounded =
-      bytes == 0 ? kAlignment : (bytes + kAlignment - 1) / kAlignment * kAlignment;
+      bytes == 0 ? kAlignment
+                 : (bytes + kAlignment - 1) / kAlignment * kAlignment;
   void *ptr = std::aligned_alloc(static_cast<size_t>(kAlignment),
                                  static_cast<size_t>(rounded));
   if (!ptr)
@@ -72,8 +73,8 @@ amp_status_t amp_memset(void *dst, int32_t value, int64_t bytes,
     return check.fail(AMP_STATUS_INVALID_ARGUMENT, "bytes (%lld) is negative",
                       (long long)bytes);
   if (value < 0 || value > 255)
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                      "value (%d) is not a byte", (int)value);
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "value (%d) is not a byte",
+                      (int)value);
   if (bytes == 0)
     return AMP_STATUS_OK;
   if (!dst)

@@ -33,8 +33,10 @@ AxisView viewAround(const int64_t *dims, int32_t rank, int32_t axis) {
   return {product(dims, 0, axis), dims[axis], product(dims, axis + 1, rank)};
 }
 
-/// Calls fn(base) for the first element offset of every row.
+/// Calls fn(base) for the first element offset of every non-empty row.
 template <typename F> void forEachRow(const AxisView &v, F &&fn) {
+  if (v.len == 0)
+    return;
   for (int64_t o = 0; o < v.outer; ++o)
     for (int64_t j = 0; j < v.inner; ++j)
       fn(o * v.len * v.inner + j);
@@ -148,8 +150,8 @@ void storeParam(void *p, amp_dtype_t dtype, const std::vector<float> &v) {
 /// layer norm: 1 run; one channel of a batch norm: N runs). Two passes in
 /// f32.
 template <typename T>
-void moments(const T *x, int64_t groups, int64_t run, int64_t pitch,
-             float eps, float *meanOut, float *rstdOut) {
+void moments(const T *x, int64_t groups, int64_t run, int64_t pitch, float eps,
+             float *meanOut, float *rstdOut) {
   const float count = static_cast<float>(groups * run);
   float sum = 0.0f;
   for (int64_t g = 0; g < groups; ++g)
@@ -215,9 +217,8 @@ amp_status_t amp_softmax(const void *x, void *y, const int64_t *dims,
                          void * /*stream*/) {
   Checker check("amp_softmax");
   AxisView v;
-  if (amp_status_t s =
-          checkSoftmax(check, dims, rank, dtype, axis, {{"x", x}, {"y", y}},
-                       &v))
+  if (amp_status_t s = checkSoftmax(check, dims, rank, dtype, axis,
+                                    {{"x", x}, {"y", y}}, &v))
     return s;
   dispatchFloat(dtype,
                 [&](auto t) { softmaxRows<decltype(t), false>(v, x, y); });
@@ -229,9 +230,8 @@ amp_status_t amp_log_softmax(const void *x, void *y, const int64_t *dims,
                              void * /*stream*/) {
   Checker check("amp_log_softmax");
   AxisView v;
-  if (amp_status_t s =
-          checkSoftmax(check, dims, rank, dtype, axis, {{"x", x}, {"y", y}},
-                       &v))
+  if (amp_status_t s = checkSoftmax(check, dims, rank, dtype, axis,
+                                    {{"x", x}, {"y", y}}, &v))
     return s;
   dispatchFloat(dtype,
                 [&](auto t) { softmaxRows<decltype(t), true>(v, x, y); });
@@ -256,8 +256,8 @@ amp_status_t amp_layer_norm(const void *x, const void *scale, const void *bias,
                             void *y, float *mean, float *rstd,
                             const int64_t *dims, int32_t rank,
                             amp_dtype_t x_dtype, amp_dtype_t scale_dtype,
-                            amp_dtype_t bias_dtype, int64_t axis,
-                            float epsilon, void * /*stream*/) {
+                            amp_dtype_t bias_dtype, int64_t axis, float epsilon,
+                            void * /*stream*/) {
   Checker check("amp_layer_norm");
   int64_t n;
   int32_t a;
@@ -283,11 +283,10 @@ amp_status_t amp_layer_norm(const void *x, const void *scale, const void *bias,
     return s;
   if (amp_status_t s = check.pointer("rstd", rstd, rows, AMP_DTYPE_F32))
     return s;
-  if (amp_status_t s = check.pointer("scale", scale, scale ? len : 0,
-                                     scale_dtype))
-    return s;
   if (amp_status_t s =
-          check.pointer("bias", bias, bias ? len : 0, bias_dtype))
+          check.pointer("scale", scale, scale ? len : 0, scale_dtype))
+    return s;
+  if (amp_status_t s = check.pointer("bias", bias, bias ? len : 0, bias_dtype))
     return s;
   if (rows == 0)
     return AMP_STATUS_OK;
@@ -315,10 +314,9 @@ amp_status_t amp_layer_norm(const void *x, const void *scale, const void *bias,
 amp_status_t amp_layer_norm_grad(const void *dy, const void *x,
                                  const float *mean, const float *rstd,
                                  const void *scale, void *dx, void *dscale,
-                                 void *dbias, const int64_t *dims,
-                                 int32_t rank, amp_dtype_t x_dtype,
-                                 amp_dtype_t scale_dtype, int64_t axis,
-                                 void * /*stream*/) {
+                                 void *dbias, const int64_t *dims, int32_t rank,
+                                 amp_dtype_t x_dtype, amp_dtype_t scale_dtype,
+                                 int64_t axis, void * /*stream*/) {
   Checker check("amp_layer_norm_grad");
   int64_t n;
   int32_t a;
@@ -343,11 +341,11 @@ amp_status_t amp_layer_norm_grad(const void *dy, const void *x,
     return s;
   if (amp_status_t s = check.pointer("rstd", rstd, rows, AMP_DTYPE_F32))
     return s;
-  if (amp_status_t s = check.pointer("scale", scale, scale ? len : 0,
-                                     scale_dtype))
+  if (amp_status_t s =
+          check.pointer("scale", scale, scale ? len : 0, scale_dtype))
     return s;
-  if (amp_status_t s = check.pointer("dscale", dscale, dscale ? len : 0,
-                                     scale_dtype))
+  if (amp_status_t s =
+          check.pointer("dscale", dscale, dscale ? len : 0, scale_dtype))
     return s;
   if (amp_status_t s =
           check.pointer("dbias", dbias, dbias ? len : 0, scale_dtype))
@@ -356,7 +354,8 @@ amp_status_t amp_layer_norm_grad(const void *dy, const void *x,
   const std::vector<float> gamma = loadParam(scale, scale_dtype, len, 1.0f);
   std::vector<float> dgamma(static_cast<size_t>(len), 0.0f);
   std::vector<float> dbeta(static_cast<size_t>(len), 0.0f);
-  std::vector<float> xhat(static_cast<size_t>(len)), g(static_cast<size_t>(len));
+  std::vector<float> xhat(static_cast<size_t>(len)),
+      g(static_cast<size_t>(len));
   dispatchFloat(x_dtype, [&](auto t) {
     using T = decltype(t);
     const T *dyp = static_cast<const T *>(dy);
@@ -429,9 +428,8 @@ amp_status_t amp_batch_norm(const void *x, const void *scale, const void *bias,
       for (int64_t b = 0; b < batch; ++b) {
         const int64_t base = (b * c + ch) * sp;
         for (int64_t i = 0; i < sp; ++i)
-          out[base + i] = fromF32<T>(((toF32(in[base + i]) - mu) * is) *
-                                         gamma[ch] +
-                                     beta[ch]);
+          out[base + i] = fromF32<T>(
+              ((toF32(in[base + i]) - mu) * is) * gamma[ch] + beta[ch]);
       }
       mean[ch] = mu;
       invstd[ch] = is;
@@ -443,9 +441,9 @@ amp_status_t amp_batch_norm(const void *x, const void *scale, const void *bias,
 amp_status_t amp_batch_norm_grad(const void *dy, const void *x,
                                  const float *mean, const float *invstd,
                                  const void *scale, void *dx, void *dscale,
-                                 void *dbias, const int64_t *dims,
-                                 int32_t rank, amp_dtype_t x_dtype,
-                                 amp_dtype_t scale_dtype, void * /*stream*/) {
+                                 void *dbias, const int64_t *dims, int32_t rank,
+                                 amp_dtype_t x_dtype, amp_dtype_t scale_dtype,
+                                 void * /*stream*/) {
   Checker check("amp_batch_norm_grad");
   int64_t n = 0, c = 0, sp = 0;
   if (amp_status_t s = checkNormDtypes(check, x_dtype, scale_dtype,
@@ -475,7 +473,8 @@ amp_status_t amp_batch_norm_grad(const void *dy, const void *x,
 
   const int64_t batch = dims[0];
   const std::vector<float> gamma = loadParam(scale, scale_dtype, c, 1.0f);
-  std::vector<float> dgamma(static_cast<size_t>(c)), dbeta(static_cast<size_t>(c));
+  std::vector<float> dgamma(static_cast<size_t>(c)),
+      dbeta(static_cast<size_t>(c));
   dispatchFloat(x_dtype, [&](auto t) {
     using T = decltype(t);
     const T *dyp = static_cast<const T *>(dy);

@@ -88,8 +88,7 @@ amp_status_t amp_sgd_update(const void *param, const void *grad,
                       "nesterov requires momentum > 0 and dampening = 0");
   const bool hasMomentum = momentum > 0.0f;
   const bool givesBuffer = momentum_buf || new_momentum_buf;
-  if (hasMomentum ? n > 0 && (!momentum_buf || !new_momentum_buf)
-                  : givesBuffer)
+  if (hasMomentum ? n > 0 && (!momentum_buf || !new_momentum_buf) : givesBuffer)
     return check.fail(AMP_STATUS_INVALID_ARGUMENT,
                       "momentum_buf and new_momentum_buf must be given "
                       "exactly when momentum > 0 (momentum = %g)",
@@ -115,7 +114,8 @@ amp_status_t amp_sgd_update(const void *param, const void *grad,
     return AMP_STATUS_OK;
   }
   const float wd = weight_decay, mom = momentum, negLr = -lr;
-  const float dampKeep = static_cast<float>(1.0 - static_cast<double>(dampening));
+  const float dampKeep =
+      static_cast<float>(1.0 - static_cast<double>(dampening));
   dispatchFloat(dtype, [&](auto t) {
     using T = decltype(t);
     const T *p = static_cast<const T *>(param);
@@ -161,9 +161,12 @@ amp_status_t amp_adam_update(const void *param, const void *grad,
                       (double)lr, (double)eps, (double)weight_decay,
                       (double)beta1, (double)beta2);
   const std::pair<const char *, const void *> tensors[] = {
-      {"param", param},         {"grad", grad},
-      {"exp_avg", exp_avg},     {"exp_avg_sq", exp_avg_sq},
-      {"new_param", new_param}, {"new_exp_avg", new_exp_avg},
+      {"param", param},
+      {"grad", grad},
+      {"exp_avg", exp_avg},
+      {"exp_avg_sq", exp_avg_sq},
+      {"new_param", new_param},
+      {"new_exp_avg", new_exp_avg},
       {"new_exp_avg_sq", new_exp_avg_sq}};
   for (const auto &[name, ptr] : tensors)
     if (amp_status_t s = check.pointer(name, ptr, n, dtype))
@@ -229,21 +232,21 @@ amp_status_t amp_clip_grad_norm(int32_t n_buffers, const void *const *grads,
     return check.fail(AMP_STATUS_INVALID_ARGUMENT,
                       "grads, clipped, sizes and dtypes must not be NULL");
   if (!(max_norm > 0.0f))
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                      "max_norm (%g) must be > 0", (double)max_norm);
-  if (amp_status_t s = check.pointer("total_norm", total_norm, 1,
-                                     AMP_DTYPE_F32))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "max_norm (%g) must be > 0",
+                      (double)max_norm);
+  if (amp_status_t s =
+          check.pointer("total_norm", total_norm, 1, AMP_DTYPE_F32))
     return s;
   for (int32_t i = 0; i < n_buffers; ++i) {
     if (amp_status_t s = check.count("a buffer size", sizes[i]))
       return s;
     if (amp_status_t s = check.dtype("a buffer dtype", dtypes[i], kFloatDtypes))
       return s;
-    if (amp_status_t s = check.pointer("a gradient", grads[i], sizes[i],
-                                       dtypes[i]))
+    if (amp_status_t s =
+            check.pointer("a gradient", grads[i], sizes[i], dtypes[i]))
       return s;
-    if (amp_status_t s = check.pointer("a clipped output", clipped[i],
-                                       sizes[i], dtypes[i]))
+    if (amp_status_t s =
+            check.pointer("a clipped output", clipped[i], sizes[i], dtypes[i]))
       return s;
   }
   // torch.nn.utils.clip_grad_norm_: the norm of the per-gradient norms.

@@ -91,7 +91,7 @@ typedef enum amp_unary_op {
   AMP_UNARY_EXP = 1,
   AMP_UNARY_LOG = 2,
   AMP_UNARY_SQRT = 3,
-  AMP_UNARY_RSQRT = 4,   /* 1 / sqrt(x), two f32 roundings */
+  AMP_UNARY_RSQRT = 4, /* 1 / sqrt(x), two f32 roundings */
   AMP_UNARY_TANH = 5,
   AMP_UNARY_SIGMOID = 6, /* 1 / (1 + exp(-x)) */
   AMP_UNARY_RELU = 7,    /* x < 0 ? 0 : x: NaN and -0 pass through */
@@ -100,8 +100,8 @@ typedef enum amp_unary_op {
 
 /* y[i] = op(x[i]) for n elements of `dtype` (f32, f16, bf16), computed in f32
  * with the C library's f32 functions. y may equal x. */
-AMP_KERNEL_API amp_status_t amp_unary(amp_unary_op_t op, const void *x,
-                                      void *y, int64_t n, amp_dtype_t dtype,
+AMP_KERNEL_API amp_status_t amp_unary(amp_unary_op_t op, const void *x, void *y,
+                                      int64_t n, amp_dtype_t dtype,
                                       void *stream);
 
 /* nn.relu_grad: dx[i] = x[i] > 0 ? dy[i] : 0 (a select, as the GEMM's DRELU:
@@ -169,12 +169,9 @@ AMP_KERNEL_API amp_status_t amp_transpose(const void *x, void *y,
 
 /* nn.broadcast_to: numpy rules (x_rank <= y_rank, trailing dimensions
  * aligned, each x dim 1 or equal). Any dtype. Exact. */
-AMP_KERNEL_API amp_status_t amp_broadcast_to(const void *x, void *y,
-                                             const int64_t *x_dims,
-                                             int32_t x_rank,
-                                             const int64_t *y_dims,
-                                             int32_t y_rank, amp_dtype_t dtype,
-                                             void *stream);
+AMP_KERNEL_API amp_status_t amp_broadcast_to(
+    const void *x, void *y, const int64_t *x_dims, int32_t x_rank,
+    const int64_t *y_dims, int32_t y_rank, amp_dtype_t dtype, void *stream);
 
 /*===--- Reductions ------------------------------------------------------===*/
 
@@ -221,32 +218,31 @@ AMP_KERNEL_API amp_status_t amp_softmax_grad(const void *dy, const void *y,
  * var = sum((x - mean)^2) / L (two passes, biased), rstd = 1 / sqrt(var +
  * epsilon), y = (x - mean) * rstd * scale + bias. mean and rstd are f32 with
  * shape dims[:axis]. scale and bias have the normalized shape and their own
- * dtype (f32 or x's); either may be NULL (1 and 0). y has x's dtype. */
-AMP_KERNEL_API amp_status_t
-amp_layer_norm(const void *x, const void *scale, const void *bias, void *y,
-               float *mean, float *rstd, const int64_t *dims, int32_t rank,
-               amp_dtype_t x_dtype, amp_dtype_t scale_dtype,
-               amp_dtype_t bias_dtype, int64_t axis, float epsilon,
-               void *stream);
+ * dtype (f32 or x's); either may be NULL (1 and 0). y has x's dtype and may
+ * equal x. */
+AMP_KERNEL_API amp_status_t amp_layer_norm(
+    const void *x, const void *scale, const void *bias, void *y, float *mean,
+    float *rstd, const int64_t *dims, int32_t rank, amp_dtype_t x_dtype,
+    amp_dtype_t scale_dtype, amp_dtype_t bias_dtype, int64_t axis,
+    float epsilon, void *stream);
 
 /* nn.layer_norm_grad, with xhat = (x - mean) * rstd and g = dy * scale, in
  * f32 per row: dx = rstd * (g - mean(g) - xhat * mean(g * xhat)); over all
  * rows: dscale = sum(dy * xhat), dbias = sum(dy) (f32 sums, one rounding).
  * dy and dx have x's dtype, dscale and dbias scale's. scale may be NULL (1;
  * scale_dtype then gives dscale's and dbias's dtype); dscale and dbias may be
- * NULL (not computed). */
-AMP_KERNEL_API amp_status_t
-amp_layer_norm_grad(const void *dy, const void *x, const float *mean,
-                    const float *rstd, const void *scale, void *dx,
-                    void *dscale, void *dbias, const int64_t *dims,
-                    int32_t rank, amp_dtype_t x_dtype, amp_dtype_t scale_dtype,
-                    int64_t axis, void *stream);
+ * NULL (not computed). dx may equal dy or x. */
+AMP_KERNEL_API amp_status_t amp_layer_norm_grad(
+    const void *dy, const void *x, const float *mean, const float *rstd,
+    const void *scale, void *dx, void *dscale, void *dbias, const int64_t *dims,
+    int32_t rank, amp_dtype_t x_dtype, amp_dtype_t scale_dtype, int64_t axis,
+    void *stream);
 
 /* nn.batch_norm with batch statistics on x = [N, C, d2...] (rank >= 2, N *
  * d2... >= 1): per channel c in f32, mean = sum / M, var = sum((x -
  * mean)^2) / M (biased), invstd = 1 / sqrt(var + epsilon), y = (x - mean) *
  * invstd * scale[c] + bias[c]. mean and invstd are f32 [C]; scale and bias
- * [C] of f32 or x's dtype, either may be NULL. */
+ * [C] of f32 or x's dtype, either may be NULL. y may equal x. */
 AMP_KERNEL_API amp_status_t
 amp_batch_norm(const void *x, const void *scale, const void *bias, void *y,
                float *mean, float *invstd, const int64_t *dims, int32_t rank,
@@ -256,13 +252,12 @@ amp_batch_norm(const void *x, const void *scale, const void *bias, void *y,
 /* nn.batch_norm_grad, with xhat = (x - mean) * invstd, per channel in f32:
  * dbias = sum(dy), dscale = sum(dy * xhat),
  * dx = scale * invstd * (dy - dbias / M - xhat * dscale / M)
- * (the unrounded f32 sums). Optional pointers as for amp_layer_norm_grad. */
-AMP_KERNEL_API amp_status_t
-amp_batch_norm_grad(const void *dy, const void *x, const float *mean,
-                    const float *invstd, const void *scale, void *dx,
-                    void *dscale, void *dbias, const int64_t *dims,
-                    int32_t rank, amp_dtype_t x_dtype, amp_dtype_t scale_dtype,
-                    void *stream);
+ * (the unrounded f32 sums). Optional pointers and aliasing as for
+ * amp_layer_norm_grad. */
+AMP_KERNEL_API amp_status_t amp_batch_norm_grad(
+    const void *dy, const void *x, const float *mean, const float *invstd,
+    const void *scale, void *dx, void *dscale, void *dbias, const int64_t *dims,
+    int32_t rank, amp_dtype_t x_dtype, amp_dtype_t scale_dtype, void *stream);
 
 /*===--- Convolution -----------------------------------------------------===*/
 
@@ -273,16 +268,16 @@ amp_batch_norm_grad(const void *dy, const void *x, const float *mean,
  * dilation [h, w] >= 1 (NULL: 1, 0, 1), groups >= 1 dividing C and O. All
  * three shapes are checked against each other. The two operands have
  * in_dtype; the result has out_dtype = in_dtype or f32. Products and sums
- * are f32 (each output element is one f32 sum), then one rounding.
+ * are f32 (each output element is one f32 sum), then one rounding. The result
+ * must not overlap the operands.
  *   amp_conv2d:             y  = conv(x, w)              (x, w -> y)
  *   amp_conv2d_grad_input:  dx = conv^T(dy, w)           (dy, w -> dx)
  *   amp_conv2d_grad_filter: dw = sum_n corr(x, dy)       (dy, x -> dw) */
-AMP_KERNEL_API amp_status_t
-amp_conv2d(const void *x, const void *w, void *y, const int64_t *x_dims,
-           const int64_t *w_dims, const int64_t *y_dims, amp_dtype_t in_dtype,
-           amp_dtype_t out_dtype, const int64_t *strides,
-           const int64_t *padding, const int64_t *dilation, int64_t groups,
-           void *stream);
+AMP_KERNEL_API amp_status_t amp_conv2d(
+    const void *x, const void *w, void *y, const int64_t *x_dims,
+    const int64_t *w_dims, const int64_t *y_dims, amp_dtype_t in_dtype,
+    amp_dtype_t out_dtype, const int64_t *strides, const int64_t *padding,
+    const int64_t *dilation, int64_t groups, void *stream);
 AMP_KERNEL_API amp_status_t amp_conv2d_grad_input(
     const void *dy, const void *w, void *dx, const int64_t *x_dims,
     const int64_t *w_dims, const int64_t *y_dims, amp_dtype_t in_dtype,
@@ -298,7 +293,8 @@ AMP_KERNEL_API amp_status_t amp_conv2d_grad_filter(
 
 /* nn.embedding: out[i, :] = table[ids[i], :] for n_ids ids (i32 or i64) into
  * a [num_embeddings, dim] table. An id outside [0, num_embeddings) is
- * INVALID_ARGUMENT (checked before anything is written). Exact. */
+ * INVALID_ARGUMENT (checked before anything is written). Exact. out must not
+ * overlap table. */
 AMP_KERNEL_API amp_status_t amp_embedding(const void *table, const void *ids,
                                           void *out, int64_t num_embeddings,
                                           int64_t dim, int64_t n_ids,
@@ -307,12 +303,12 @@ AMP_KERNEL_API amp_status_t amp_embedding(const void *table, const void *ids,
 
 /* nn.embedding_grad: dtable = 0, then dtable[ids[i], :] += dy[i, :] in
  * ascending i, accumulated in f32 and rounded once into dtable_dtype (dy's
- * dtype or f32). Ids are checked as for amp_embedding. */
-AMP_KERNEL_API amp_status_t
-amp_embedding_grad(const void *dy, const void *ids, void *dtable,
-                   int64_t num_embeddings, int64_t dim, int64_t n_ids,
-                   amp_dtype_t dy_dtype, amp_dtype_t ids_dtype,
-                   amp_dtype_t dtable_dtype, void *stream);
+ * dtype or f32). Ids are checked as for amp_embedding. dtable must not overlap
+ * dy. */
+AMP_KERNEL_API amp_status_t amp_embedding_grad(
+    const void *dy, const void *ids, void *dtable, int64_t num_embeddings,
+    int64_t dim, int64_t n_ids, amp_dtype_t dy_dtype, amp_dtype_t ids_dtype,
+    amp_dtype_t dtable_dtype, void *stream);
 
 /* nn.cross_entropy on logits [rows, classes] (the leading dims flattened) and
  * labels [rows] (i32 or i64): *loss = sum_r (log(s_r) - (x[r, l_r] - m_r)) /
@@ -350,12 +346,11 @@ AMP_KERNEL_API amp_status_t amp_cross_entropy_grad(
  * buf' = momentum * buf + (1 - dampening) * g, d = nesterov ? g + momentum *
  * buf' : buf'; without: d = g. param' = param - lr * d. momentum_buf and
  * new_momentum_buf are given exactly when momentum > 0. */
-AMP_KERNEL_API amp_status_t
-amp_sgd_update(const void *param, const void *grad, const void *momentum_buf,
-               void *new_param, void *new_momentum_buf, int64_t n,
-               amp_dtype_t dtype, float lr, float momentum, float dampening,
-               float weight_decay, int32_t nesterov, const int8_t *found_inf,
-               void *stream);
+AMP_KERNEL_API amp_status_t amp_sgd_update(
+    const void *param, const void *grad, const void *momentum_buf,
+    void *new_param, void *new_momentum_buf, int64_t n, amp_dtype_t dtype,
+    float lr, float momentum, float dampening, float weight_decay,
+    int32_t nesterov, const int8_t *found_inf, void *stream);
 
 /* nn.adam_update (torch.optim.AdamW): t = *step + 1 (f32),
  * param1 = param * (1 - lr * wd), m' = lerp(m, g, 1 - beta1),

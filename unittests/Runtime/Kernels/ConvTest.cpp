@@ -37,8 +37,18 @@ const std::vector<ConvCase> &convCases() {
       {"groups3", 2, 6, 5, 6, 9, 2, 3, {1, 1}, {0, 1, 0, 1}, {1, 1}, 3},
       {"depthwise", 1, 4, 6, 6, 4, 3, 3, {2, 2}, {1, 1, 1, 1}, {1, 1}, 4},
       {"pointwise", 3, 5, 4, 3, 2, 1, 1, {1, 1}, {0, 0, 0, 0}, {1, 1}, 1},
-      {"kernel_covers_padded", 1, 2, 3, 3, 2, 5, 4, {1, 1}, {1, 1, 1, 0},
-       {1, 1}, 1},
+      {"kernel_covers_padded",
+       1,
+       2,
+       3,
+       3,
+       2,
+       5,
+       4,
+       {1, 1},
+       {1, 1, 1, 0},
+       {1, 1},
+       1},
   };
   return cases;
 }
@@ -50,8 +60,10 @@ struct Geometry {
   Shape wShape() const { return {c.o, cg, c.kh, c.kw}; }
   Shape yShape() const { return {c.n, c.o, oh, ow}; }
   explicit Geometry(const ConvCase &cc) : c(cc) {
-    oh = (c.h + c.pad[0] + c.pad[2] - c.dil[0] * (c.kh - 1) - 1) / c.stride[0] + 1;
-    ow = (c.w + c.pad[1] + c.pad[3] - c.dil[1] * (c.kw - 1) - 1) / c.stride[1] + 1;
+    oh = (c.h + c.pad[0] + c.pad[2] - c.dil[0] * (c.kh - 1) - 1) / c.stride[0] +
+         1;
+    ow = (c.w + c.pad[1] + c.pad[3] - c.dil[1] * (c.kw - 1) - 1) / c.stride[1] +
+         1;
     cg = c.c / c.groups;
     og = c.o / c.groups;
   }
@@ -113,9 +125,9 @@ TEST_P(ConvTest, AllThreeKernelsMatchF64) {
   const ConvCase &c = g.c;
 
   Tensor y = sentinelTensor(out, g.yShape());
-  ASSERT_TRUE(isOk(amp_conv2d(x.data(), w.data(), y.data(), x.dims(),
-                              w.dims(), y.dims(), in, out, c.stride, c.pad,
-                              c.dil, c.groups, nullptr)));
+  ASSERT_TRUE(isOk(amp_conv2d(x.data(), w.data(), y.data(), x.dims(), w.dims(),
+                              y.dims(), in, out, c.stride, c.pad, c.dil,
+                              c.groups, nullptr)));
   Accumulation fwd(y.size());
   g.forEachTerm([&](int64_t xi, int64_t wi, int64_t yi) {
     fwd.add(yi, x.get(xi) * w.get(wi));
@@ -123,10 +135,9 @@ TEST_P(ConvTest, AllThreeKernelsMatchF64) {
   EXPECT_TRUE(allClose(y, fwd.sum, fwd.tol(out), "conv2d"));
 
   Tensor dx = sentinelTensor(out, g.xShape());
-  ASSERT_TRUE(isOk(amp_conv2d_grad_input(dy.data(), w.data(), dx.data(),
-                                         x.dims(), w.dims(), y.dims(), in,
-                                         out, c.stride, c.pad, c.dil,
-                                         c.groups, nullptr)));
+  ASSERT_TRUE(isOk(amp_conv2d_grad_input(
+      dy.data(), w.data(), dx.data(), x.dims(), w.dims(), y.dims(), in, out,
+      c.stride, c.pad, c.dil, c.groups, nullptr)));
   Accumulation gin(dx.size());
   g.forEachTerm([&](int64_t xi, int64_t wi, int64_t yi) {
     gin.add(xi, dy.get(yi) * w.get(wi));
@@ -134,10 +145,9 @@ TEST_P(ConvTest, AllThreeKernelsMatchF64) {
   EXPECT_TRUE(allClose(dx, gin.sum, gin.tol(out), "conv2d_grad_input"));
 
   Tensor dw = sentinelTensor(out, g.wShape());
-  ASSERT_TRUE(isOk(amp_conv2d_grad_filter(dy.data(), x.data(), dw.data(),
-                                          x.dims(), w.dims(), y.dims(), in,
-                                          out, c.stride, c.pad, c.dil,
-                                          c.groups, nullptr)));
+  ASSERT_TRUE(isOk(amp_conv2d_grad_filter(
+      dy.data(), x.data(), dw.data(), x.dims(), w.dims(), y.dims(), in, out,
+      c.stride, c.pad, c.dil, c.groups, nullptr)));
   Accumulation gw(dw.size());
   g.forEachTerm([&](int64_t xi, int64_t wi, int64_t yi) {
     gw.add(wi, dy.get(yi) * x.get(xi));
@@ -145,12 +155,13 @@ TEST_P(ConvTest, AllThreeKernelsMatchF64) {
   EXPECT_TRUE(allClose(dw, gw.sum, gw.tol(out), "conv2d_grad_filter"));
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Cases, ConvTest,
-    ::testing::Combine(::testing::Range(0, 7), ::testing::Range(0, 5)),
-    [](const auto &info) {
-      return convCaseName(std::get<0>(info.param), std::get<1>(info.param));
-    });
+INSTANTIATE_TEST_SUITE_P(Cases, ConvTest,
+                         ::testing::Combine(::testing::Range(0, 7),
+                                            ::testing::Range(0, 5)),
+                         [](const auto &info) {
+                           return convCaseName(std::get<0>(info.param),
+                                               std::get<1>(info.param));
+                         });
 
 TEST(Conv, NullGeometryMeansUnitStrideNoPaddingNoDilation) {
   std::mt19937 rng(5);
@@ -158,24 +169,21 @@ TEST(Conv, NullGeometryMeansUnitStrideNoPaddingNoDilation) {
   Tensor w = randomTensor(AMP_DTYPE_F32, {3, 2, 3, 3}, rng);
   Tensor a(AMP_DTYPE_F32, {1, 3, 3, 3}), b(AMP_DTYPE_F32, {1, 3, 3, 3});
   const int64_t one[] = {1, 1}, zero[] = {0, 0, 0, 0};
-  ASSERT_TRUE(isOk(amp_conv2d(x.data(), w.data(), a.data(), x.dims(),
-                              w.dims(), a.dims(), AMP_DTYPE_F32,
-                              AMP_DTYPE_F32, nullptr, nullptr, nullptr, 1,
-                              nullptr)));
-  ASSERT_TRUE(isOk(amp_conv2d(x.data(), w.data(), b.data(), x.dims(),
-                              w.dims(), b.dims(), AMP_DTYPE_F32,
-                              AMP_DTYPE_F32, one, zero, one, 1, nullptr)));
+  ASSERT_TRUE(isOk(amp_conv2d(x.data(), w.data(), a.data(), x.dims(), w.dims(),
+                              a.dims(), AMP_DTYPE_F32, AMP_DTYPE_F32, nullptr,
+                              nullptr, nullptr, 1, nullptr)));
+  ASSERT_TRUE(isOk(amp_conv2d(x.data(), w.data(), b.data(), x.dims(), w.dims(),
+                              b.dims(), AMP_DTYPE_F32, AMP_DTYPE_F32, one, zero,
+                              one, 1, nullptr)));
   EXPECT_TRUE(a.sameBits(b));
 }
 
 TEST(Conv, EmptyBatchZeroesTheFilterGradient) {
   Tensor x(AMP_DTYPE_F16, {0, 2, 4, 4}), dy(AMP_DTYPE_F16, {0, 3, 2, 2});
   Tensor dw = sentinelTensor(AMP_DTYPE_F32, {3, 2, 3, 3});
-  ASSERT_TRUE(isOk(amp_conv2d_grad_filter(dy.data(), x.data(), dw.data(),
-                                          x.dims(), dw.dims(), dy.dims(),
-                                          AMP_DTYPE_F16, AMP_DTYPE_F32,
-                                          nullptr, nullptr, nullptr, 1,
-                                          nullptr)));
+  ASSERT_TRUE(isOk(amp_conv2d_grad_filter(
+      dy.data(), x.data(), dw.data(), x.dims(), dw.dims(), dy.dims(),
+      AMP_DTYPE_F16, AMP_DTYPE_F32, nullptr, nullptr, nullptr, 1, nullptr)));
   EXPECT_TRUE(allEqual(dw, std::vector<double>(dw.size(), 0.0), "dw"));
 }
 
@@ -204,17 +212,15 @@ TEST(Conv, RejectsBadGeometry) {
   EXPECT_TRUE(failsWith(run(y.dims(), 2, nullptr, nullptr, AMP_DTYPE_F16),
                         AMP_STATUS_NOT_SUPPORTED, "out_dtype is f16"));
   const int64_t bigW[] = {6, 2, 7, 3};
-  EXPECT_TRUE(failsWith(amp_conv2d(x.data(), w.data(), y.data(), x.dims(),
-                                   bigW, y.dims(), AMP_DTYPE_F32,
-                                   AMP_DTYPE_F32, nullptr, nullptr, nullptr,
-                                   2, nullptr),
+  EXPECT_TRUE(failsWith(amp_conv2d(x.data(), w.data(), y.data(), x.dims(), bigW,
+                                   y.dims(), AMP_DTYPE_F32, AMP_DTYPE_F32,
+                                   nullptr, nullptr, nullptr, 2, nullptr),
                         AMP_STATUS_INVALID_ARGUMENT, "larger than"));
-  EXPECT_TRUE(failsWith(amp_conv2d_grad_input(nullptr, w.data(), x.data(),
-                                              x.dims(), w.dims(), y.dims(),
-                                              AMP_DTYPE_F32, AMP_DTYPE_F32,
-                                              nullptr, nullptr, nullptr, 2,
-                                              nullptr),
-                        AMP_STATUS_INVALID_ARGUMENT, "dy is NULL"));
+  EXPECT_TRUE(failsWith(
+      amp_conv2d_grad_input(nullptr, w.data(), x.data(), x.dims(), w.dims(),
+                            y.dims(), AMP_DTYPE_F32, AMP_DTYPE_F32, nullptr,
+                            nullptr, nullptr, 2, nullptr),
+      AMP_STATUS_INVALID_ARGUMENT, "dy is NULL"));
 }
 
 /// A CNN-sized layer (batch 8, 16 -> 32 channels, 3x3 on 16x16, f16 -> f32):
@@ -230,18 +236,18 @@ TEST(Conv, SmallCnnLayerIsFast) {
   const int64_t pad[] = {1, 1, 1, 1};
   const amp_dtype_t h = AMP_DTYPE_F16, f = AMP_DTYPE_F32;
   auto start = std::chrono::steady_clock::now();
-  ASSERT_TRUE(isOk(amp_conv2d(x.data(), w.data(), y.data(), x.dims(),
-                              w.dims(), y.dims(), h, f, nullptr, pad, nullptr,
-                              1, nullptr)));
+  ASSERT_TRUE(
+      isOk(amp_conv2d(x.data(), w.data(), y.data(), x.dims(), w.dims(),
+                      y.dims(), h, f, nullptr, pad, nullptr, 1, nullptr)));
   ASSERT_TRUE(isOk(amp_conv2d_grad_input(dy.data(), w.data(), dx.data(),
                                          x.dims(), w.dims(), y.dims(), h, f,
                                          nullptr, pad, nullptr, 1, nullptr)));
   ASSERT_TRUE(isOk(amp_conv2d_grad_filter(dy.data(), x.data(), dw.data(),
                                           x.dims(), w.dims(), y.dims(), h, f,
                                           nullptr, pad, nullptr, 1, nullptr)));
-  const double seconds = std::chrono::duration<double>(
-                             std::chrono::steady_clock::now() - start)
-                             .count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   RecordProperty("seconds", std::to_string(seconds));
   EXPECT_LT(seconds, 5.0);
 }

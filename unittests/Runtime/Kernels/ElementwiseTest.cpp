@@ -30,13 +30,14 @@ constexpr double kSqrt2OverPi = 0.7978845608028654;
 constexpr double kGeluCubic = 0.044715;
 
 double geluF64(double x) {
-  return 0.5 * x * (1.0 + std::tanh(kSqrt2OverPi * (x + kGeluCubic * x * x * x)));
+  return 0.5 * x *
+         (1.0 + std::tanh(kSqrt2OverPi * (x + kGeluCubic * x * x * x)));
 }
 
 double geluGradF64(double x) {
   double t = std::tanh(kSqrt2OverPi * (x + kGeluCubic * x * x * x));
-  return 0.5 * (1.0 + t) +
-         0.5 * x * (1.0 - t * t) * kSqrt2OverPi * (1.0 + 3.0 * kGeluCubic * x * x);
+  return 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * kSqrt2OverPi *
+                               (1.0 + 3.0 * kGeluCubic * x * x);
 }
 
 struct UnaryInfo {
@@ -66,8 +67,7 @@ std::vector<UnaryInfo> unaryOps() {
        [](double, double r) { return 8 * kU * std::fabs(r) + 0x1p-149; }},
       {AMP_UNARY_SIGMOID, "sigmoid", -20, 20,
        [](double x) { return 1.0 / (1.0 + std::exp(-x)); }, rel(8)},
-      {AMP_UNARY_RELU, "relu", -4, 4,
-       [](double x) { return x < 0 ? 0.0 : x; },
+      {AMP_UNARY_RELU, "relu", -4, 4, [](double x) { return x < 0 ? 0.0 : x; },
        [](double, double) { return 0.0; }},
       {AMP_UNARY_GELU, "gelu", -8, 8, geluF64,
        [](double x, double r) {
@@ -85,8 +85,8 @@ TEST_P(UnaryTest, MatchesF64) {
   std::mt19937 rng(17 + info.op);
   Tensor x = randomTensor(dtype, {1001}, rng, info.lo, info.hi);
   Tensor y = sentinelTensor(dtype, {1001});
-  ASSERT_TRUE(isOk(amp_unary(info.op, x.data(), y.data(), x.size(), dtype,
-                             nullptr)));
+  ASSERT_TRUE(
+      isOk(amp_unary(info.op, x.data(), y.data(), x.size(), dtype, nullptr)));
   const bool exact = info.op == AMP_UNARY_NEG || info.op == AMP_UNARY_RELU;
   std::vector<double> ref, tol;
   for (int64_t i = 0; i < x.size(); ++i) {
@@ -101,8 +101,8 @@ TEST_P(UnaryTest, MatchesF64) {
 
   // In place gives the same bits.
   Tensor inPlace = x;
-  ASSERT_TRUE(isOk(amp_unary(info.op, inPlace.data(), inPlace.data(),
-                             x.size(), dtype, nullptr)));
+  ASSERT_TRUE(isOk(amp_unary(info.op, inPlace.data(), inPlace.data(), x.size(),
+                             dtype, nullptr)));
   EXPECT_TRUE(inPlace.sameBits(y));
 }
 
@@ -125,20 +125,20 @@ TEST(Unary, SpecialValues) {
     for (int i = 0; i < 6; ++i)
       x.set(i, in[i]);
     Tensor y(dtype, {6});
-    ASSERT_TRUE(isOk(amp_unary(AMP_UNARY_RELU, x.data(), y.data(), 6, dtype,
-                               nullptr)));
+    ASSERT_TRUE(
+        isOk(amp_unary(AMP_UNARY_RELU, x.data(), y.data(), 6, dtype, nullptr)));
     // NaN and -0 pass through relu (x < 0 is false for both).
     EXPECT_TRUE(allEqual(y, {-0.0, 0.0, nan, inf, 0.0, 0.0}, "relu"));
     EXPECT_TRUE(std::signbit(y.get(0))) << dtypeName(dtype);
-    ASSERT_TRUE(isOk(amp_unary(AMP_UNARY_SIGMOID, x.data(), y.data(), 6,
-                               dtype, nullptr)));
+    ASSERT_TRUE(isOk(
+        amp_unary(AMP_UNARY_SIGMOID, x.data(), y.data(), 6, dtype, nullptr)));
     EXPECT_TRUE(allClose(y, {0.5, 0.5, nan, 1.0, 0.0, 0.2689414213699951},
                          {0, 0, 0, 0, 0, 0.01}, "sigmoid"));
-    ASSERT_TRUE(isOk(amp_unary(AMP_UNARY_LOG, x.data(), y.data(), 6, dtype,
-                               nullptr)));
+    ASSERT_TRUE(
+        isOk(amp_unary(AMP_UNARY_LOG, x.data(), y.data(), 6, dtype, nullptr)));
     EXPECT_TRUE(allEqual(y, {-inf, -inf, nan, inf, nan, nan}, "log"));
-    ASSERT_TRUE(isOk(amp_unary(AMP_UNARY_RSQRT, x.data(), y.data(), 6, dtype,
-                               nullptr)));
+    ASSERT_TRUE(isOk(
+        amp_unary(AMP_UNARY_RSQRT, x.data(), y.data(), 6, dtype, nullptr)));
     EXPECT_TRUE(allEqual(y, {-inf, inf, nan, 0.0, nan, nan}, "rsqrt"));
   }
 }
@@ -147,8 +147,8 @@ TEST(Unary, ExpOverflowsToInfInF16) {
   // exp(11.1) = 66171 rounds past 65504 in f16 but not in bf16.
   Tensor x(AMP_DTYPE_F16, {1}), y(AMP_DTYPE_F16, {1});
   x.set(0, 11.1);
-  ASSERT_TRUE(isOk(amp_unary(AMP_UNARY_EXP, x.data(), y.data(), 1,
-                             AMP_DTYPE_F16, nullptr)));
+  ASSERT_TRUE(isOk(
+      amp_unary(AMP_UNARY_EXP, x.data(), y.data(), 1, AMP_DTYPE_F16, nullptr)));
   EXPECT_TRUE(std::isinf(y.get(0)));
 }
 
@@ -165,8 +165,8 @@ TEST_P(ActivationGradTest, ReluGradIsASelect) {
   x.set(2, nan);
   x.set(3, std::numeric_limits<double>::infinity());
   Tensor dx = sentinelTensor(dtype, {777});
-  ASSERT_TRUE(isOk(amp_relu_grad(dy.data(), x.data(), dx.data(), 777, dtype,
-                                 nullptr)));
+  ASSERT_TRUE(
+      isOk(amp_relu_grad(dy.data(), x.data(), dx.data(), 777, dtype, nullptr)));
   std::vector<double> ref;
   for (int64_t i = 0; i < 777; ++i)
     ref.push_back(x.get(i) > 0 ? dy.get(i) : 0.0); // NaN x: 0
@@ -179,19 +179,20 @@ TEST_P(ActivationGradTest, GeluGradMatchesF64) {
   Tensor dy = randomTensor(dtype, {999}, rng, -3, 3);
   Tensor x = randomTensor(dtype, {999}, rng, -6, 6);
   Tensor dx = sentinelTensor(dtype, {999});
-  ASSERT_TRUE(isOk(amp_gelu_grad(dy.data(), x.data(), dx.data(), 999, dtype,
-                                 nullptr)));
+  ASSERT_TRUE(
+      isOk(amp_gelu_grad(dy.data(), x.data(), dx.data(), 999, dtype, nullptr)));
   std::vector<double> ref, tol;
   for (int64_t i = 0; i < 999; ++i) {
     double xv = x.get(i), r = dy.get(i) * geluGradF64(xv);
     double eg = 8 * kU * (1 + std::fabs(xv) * (1 + 0.14 * xv * xv));
     ref.push_back(r);
-    tol.push_back(outTol(dtype, r, std::fabs(dy.get(i)) * eg + kU * std::fabs(r)));
+    tol.push_back(
+        outTol(dtype, r, std::fabs(dy.get(i)) * eg + kU * std::fabs(r)));
   }
   EXPECT_TRUE(allClose(dx, ref, tol, "gelu_grad"));
   // In place over dy.
-  ASSERT_TRUE(isOk(amp_gelu_grad(dy.data(), x.data(), dy.data(), 999, dtype,
-                                 nullptr)));
+  ASSERT_TRUE(
+      isOk(amp_gelu_grad(dy.data(), x.data(), dy.data(), 999, dtype, nullptr)));
   EXPECT_TRUE(dy.sameBits(dx));
 }
 
@@ -288,12 +289,12 @@ TEST(Binary, InPlaceOnTheFullShapeOperand) {
   Tensor a = randomTensor(AMP_DTYPE_F16, {4, 6}, rng);
   Tensor b = randomTensor(AMP_DTYPE_F16, {6}, rng);
   Tensor expect(AMP_DTYPE_F16, {4, 6});
-  ASSERT_TRUE(isOk(amp_binary(AMP_BINARY_MUL, a.data(), b.data(),
-                              expect.data(), a.dims(), 2, b.dims(), 1,
-                              expect.dims(), 2, AMP_DTYPE_F16, nullptr)));
-  ASSERT_TRUE(isOk(amp_binary(AMP_BINARY_MUL, a.data(), b.data(), a.data(),
-                              a.dims(), 2, b.dims(), 1, a.dims(), 2,
+  ASSERT_TRUE(isOk(amp_binary(AMP_BINARY_MUL, a.data(), b.data(), expect.data(),
+                              a.dims(), 2, b.dims(), 1, expect.dims(), 2,
                               AMP_DTYPE_F16, nullptr)));
+  ASSERT_TRUE(
+      isOk(amp_binary(AMP_BINARY_MUL, a.data(), b.data(), a.data(), a.dims(), 2,
+                      b.dims(), 1, a.dims(), 2, AMP_DTYPE_F16, nullptr)));
   EXPECT_TRUE(a.sameBits(expect));
 }
 
@@ -310,14 +311,14 @@ TEST(Binary, RejectsBadShapesAndAliases) {
                                    out.data(), a.dims(), 2, c.dims(), 1,
                                    wrong.data(), 2, AMP_DTYPE_F32, nullptr),
                         AMP_STATUS_INVALID_ARGUMENT, "not the broadcast"));
-  EXPECT_TRUE(failsWith(amp_binary(AMP_BINARY_ADD, a.data(), c.data(),
-                                   c.data(), a.dims(), 2, c.dims(), 1,
-                                   out.dims(), 2, AMP_DTYPE_F32, nullptr),
+  EXPECT_TRUE(failsWith(amp_binary(AMP_BINARY_ADD, a.data(), c.data(), c.data(),
+                                   a.dims(), 2, c.dims(), 1, out.dims(), 2,
+                                   AMP_DTYPE_F32, nullptr),
                         AMP_STATUS_INVALID_ARGUMENT, "aliases"));
   Tensor i(AMP_DTYPE_I32, {4, 6});
-  EXPECT_TRUE(failsWith(amp_binary(AMP_BINARY_ADD, i.data(), i.data(),
-                                   i.data(), i.dims(), 2, i.dims(), 2,
-                                   i.dims(), 2, AMP_DTYPE_I32, nullptr),
+  EXPECT_TRUE(failsWith(amp_binary(AMP_BINARY_ADD, i.data(), i.data(), i.data(),
+                                   i.dims(), 2, i.dims(), 2, i.dims(), 2,
+                                   AMP_DTYPE_I32, nullptr),
                         AMP_STATUS_NOT_SUPPORTED, "dtype is i32"));
 }
 
@@ -335,14 +336,14 @@ Tensor castInputs() {
                                  65519.99609375, // just below the f16 tie
                                  65520.0,        // the tie: rounds to inf
                                  -65520.0,
-                                 1.0 + 0x1p-11,  // f16 tie, rounds down
+                                 1.0 + 0x1p-11, // f16 tie, rounds down
                                  1.0 + 3 * 0x1p-11,
-                                 0x1p-24,        // smallest f16 subnormal
-                                 0x1p-25,        // tie with 0 in f16
+                                 0x1p-24, // smallest f16 subnormal
+                                 0x1p-25, // tie with 0 in f16
                                  1.5 * 0x1p-25,
-                                 0x1p-133,       // smallest bf16 subnormal
+                                 0x1p-133, // smallest bf16 subnormal
                                  std::ldexp(255.5, 120), // bf16 tie to inf
-                                 1.0 + 0x1p-8,   // bf16 tie
+                                 1.0 + 0x1p-8,           // bf16 tie
                                  std::numeric_limits<double>::infinity(),
                                  -std::numeric_limits<double>::infinity()};
   std::mt19937 rng(99);
@@ -359,16 +360,16 @@ TEST(Cast, F32ToLowPrecisionMatchesTheOracle) {
   Tensor x = castInputs();
   for (amp_dtype_t to : {AMP_DTYPE_F16, AMP_DTYPE_BF16}) {
     Tensor y = sentinelTensor(to, x.shape());
-    ASSERT_TRUE(
-        isOk(amp_cast(x.data(), y.data(), x.size(), AMP_DTYPE_F32, to, nullptr)));
+    ASSERT_TRUE(isOk(
+        amp_cast(x.data(), y.data(), x.size(), AMP_DTYPE_F32, to, nullptr)));
     std::vector<double> ref;
     for (int64_t i = 0; i < x.size(); ++i)
       ref.push_back(roundTo(to, x.get(i)));
     EXPECT_TRUE(allEqual(y, ref, std::string("f32->") + dtypeName(to)));
     // Back to f32 is exact.
     Tensor back(AMP_DTYPE_F32, x.shape());
-    ASSERT_TRUE(isOk(amp_cast(y.data(), back.data(), y.size(), to,
-                              AMP_DTYPE_F32, nullptr)));
+    ASSERT_TRUE(isOk(
+        amp_cast(y.data(), back.data(), y.size(), to, AMP_DTYPE_F32, nullptr)));
     EXPECT_TRUE(allEqual(back, y.values(), "widening"));
   }
 }
@@ -405,9 +406,9 @@ TEST(Cast, SameDtypeIsABitwiseCopy) {
   EXPECT_TRUE(y.sameBits(x));
   ASSERT_TRUE(isOk(
       amp_cast(x.data(), x.data(), 3, AMP_DTYPE_F16, AMP_DTYPE_F16, nullptr)));
-  EXPECT_TRUE(failsWith(amp_cast(x.data(), x.data(), 1, AMP_DTYPE_F16,
-                                 AMP_DTYPE_BF16, nullptr),
-                        AMP_STATUS_INVALID_ARGUMENT, "aliases"));
+  EXPECT_TRUE(failsWith(
+      amp_cast(x.data(), x.data(), 1, AMP_DTYPE_F16, AMP_DTYPE_BF16, nullptr),
+      AMP_STATUS_INVALID_ARGUMENT, "aliases"));
 }
 
 TEST(Fill, GradSeedsAreExact) {
@@ -416,8 +417,8 @@ TEST(Fill, GradSeedsAreExact) {
     ASSERT_TRUE(isOk(amp_fill(y.data(), 13, dtype, 1.0f, nullptr)));
     EXPECT_TRUE(allEqual(y, std::vector<double>(13, 1.0), "grad_seed"));
     const float scale = 65536.0f;
-    ASSERT_TRUE(isOk(amp_scaled_grad_seed(&scale, y.data(), 13, dtype,
-                                          nullptr)));
+    ASSERT_TRUE(
+        isOk(amp_scaled_grad_seed(&scale, y.data(), 13, dtype, nullptr)));
     // 65536 is beyond f16's range: the seed is inf (RNE, overflow -> inf).
     EXPECT_TRUE(allEqual(y, std::vector<double>(13, roundTo(dtype, 65536.0)),
                          "scaled_grad_seed"));
@@ -430,9 +431,9 @@ TEST(Fill, GradSeedsAreExact) {
   Tensor s(AMP_DTYPE_F32, {});
   ASSERT_TRUE(isOk(amp_fill(s.data(), 1, AMP_DTYPE_F32, 1.0f, nullptr)));
   EXPECT_EQ(s.get(0), 1.0);
-  EXPECT_TRUE(failsWith(amp_scaled_grad_seed(nullptr, s.data(), 1,
-                                             AMP_DTYPE_F32, nullptr),
-                        AMP_STATUS_INVALID_ARGUMENT, "scale is NULL"));
+  EXPECT_TRUE(failsWith(
+      amp_scaled_grad_seed(nullptr, s.data(), 1, AMP_DTYPE_F32, nullptr),
+      AMP_STATUS_INVALID_ARGUMENT, "scale is NULL"));
 }
 
 } // namespace

@@ -42,10 +42,9 @@ TEST(KernelErrors, UnknownEnumValuesFromC) {
   EXPECT_TRUE(failsWith(static_cast<amp_status_t>(ampTestReduceRawOp(3)),
                         AMP_STATUS_INVALID_ARGUMENT, "unknown op 3"));
   for (int32_t dtype : {5, 100, -1})
-    EXPECT_TRUE(
-        failsWith(static_cast<amp_status_t>(ampTestUnaryRawDtype(dtype)),
-                  AMP_STATUS_INVALID_ARGUMENT,
-                  "unknown dtype " + std::to_string(dtype)));
+    EXPECT_TRUE(failsWith(
+        static_cast<amp_status_t>(ampTestUnaryRawDtype(dtype)),
+        AMP_STATUS_INVALID_ARGUMENT, "unknown dtype " + std::to_string(dtype)));
   EXPECT_TRUE(
       failsWith(static_cast<amp_status_t>(ampTestUnaryRawDtype(AMP_DTYPE_I64)),
                 AMP_STATUS_NOT_SUPPORTED, "dtype is i64"));
@@ -105,10 +104,9 @@ TEST(KernelErrors, NullPointersAreRejectedEverywhere) {
            }},
           {"amp_layer_norm_grad: rstd is NULL",
            [&] {
-             return amp_layer_norm_grad(a, b, stat, nullptr, nullptr, c,
-                                        nullptr, nullptr, dims, 2,
-                                        AMP_DTYPE_F32, AMP_DTYPE_F32, 1,
-                                        nullptr);
+             return amp_layer_norm_grad(
+                 a, b, stat, nullptr, nullptr, c, nullptr, nullptr, dims, 2,
+                 AMP_DTYPE_F32, AMP_DTYPE_F32, 1, nullptr);
            }},
           {"amp_batch_norm: invstd is NULL",
            [&] {
@@ -152,9 +150,9 @@ TEST(KernelErrors, NullPointersAreRejectedEverywhere) {
            }},
           {"amp_adam_update: new_exp_avg_sq is NULL",
            [&] {
-             return amp_adam_update(a, b, c, c, &step, a, c, nullptr, &step,
-                                    16, AMP_DTYPE_F32, 1e-3f, 0.9f, 0.999f,
-                                    1e-8f, 0.0f, nullptr, nullptr);
+             return amp_adam_update(a, b, c, c, &step, a, c, nullptr, &step, 16,
+                                    AMP_DTYPE_F32, 1e-3f, 0.9f, 0.999f, 1e-8f,
+                                    0.0f, nullptr, nullptr);
            }},
           {"amp_clip_grad_norm: total_norm is NULL",
            [&] {
@@ -187,16 +185,16 @@ TEST(KernelErrors, NullPointersAreRejectedEverywhere) {
 TEST(KernelErrors, MisalignedPointers) {
   alignas(8) float buffer[8] = {};
   const void *odd = reinterpret_cast<const char *>(buffer) + 2;
-  EXPECT_TRUE(failsWith(amp_unary(AMP_UNARY_NEG, odd, buffer, 4,
-                                  AMP_DTYPE_F32, nullptr),
-                        AMP_STATUS_INVALID_ARGUMENT, "x ("));
-  EXPECT_TRUE(failsWith(amp_unary(AMP_UNARY_NEG, odd, buffer, 4,
-                                  AMP_DTYPE_F32, nullptr),
-                        AMP_STATUS_INVALID_ARGUMENT,
-                        "not aligned to its element size (4 bytes)"));
+  EXPECT_TRUE(failsWith(
+      amp_unary(AMP_UNARY_NEG, odd, buffer, 4, AMP_DTYPE_F32, nullptr),
+      AMP_STATUS_INVALID_ARGUMENT, "x ("));
+  EXPECT_TRUE(failsWith(
+      amp_unary(AMP_UNARY_NEG, odd, buffer, 4, AMP_DTYPE_F32, nullptr),
+      AMP_STATUS_INVALID_ARGUMENT,
+      "not aligned to its element size (4 bytes)"));
   // 2-byte alignment is enough for f16.
-  EXPECT_TRUE(isOk(amp_unary(AMP_UNARY_NEG, odd, buffer, 4, AMP_DTYPE_F16,
-                             nullptr)));
+  EXPECT_TRUE(
+      isOk(amp_unary(AMP_UNARY_NEG, odd, buffer, 4, AMP_DTYPE_F16, nullptr)));
   int64_t ids[2] = {0, 0};
   const void *oddIds = reinterpret_cast<const char *>(ids) + 4;
   EXPECT_TRUE(failsWith(amp_embedding(buffer, oddIds, buffer + 4, 2, 2, 1,
@@ -219,20 +217,19 @@ TEST(KernelErrors, RanksAndDims) {
   const int64_t huge[] = {int64_t{1} << 40, int64_t{1} << 30};
   EXPECT_TRUE(failsWith(amp_softmax(x, y, huge, 2, AMP_DTYPE_F32, 0, nullptr),
                         AMP_STATUS_INVALID_ARGUMENT, "too many elements"));
-  EXPECT_TRUE(failsWith(amp_unary(AMP_UNARY_NEG, x, y, -1, AMP_DTYPE_F32,
-                                  nullptr),
-                        AMP_STATUS_INVALID_ARGUMENT, "n (-1)"));
+  EXPECT_TRUE(
+      failsWith(amp_unary(AMP_UNARY_NEG, x, y, -1, AMP_DTYPE_F32, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT, "n (-1)"));
 }
 
 TEST(KernelErrors, EmptyTensorsNeedNoPointers) {
   const int64_t empty[] = {3, 0};
-  EXPECT_TRUE(isOk(amp_unary(AMP_UNARY_EXP, nullptr, nullptr, 0,
-                             AMP_DTYPE_BF16, nullptr)));
-  EXPECT_TRUE(isOk(amp_softmax(nullptr, nullptr, empty, 2, AMP_DTYPE_F16, 1,
-                               nullptr)));
-  EXPECT_TRUE(isOk(amp_binary(AMP_BINARY_ADD, nullptr, nullptr, nullptr,
-                              empty, 2, empty, 2, empty, 2, AMP_DTYPE_F32,
-                              nullptr)));
+  EXPECT_TRUE(isOk(
+      amp_unary(AMP_UNARY_EXP, nullptr, nullptr, 0, AMP_DTYPE_BF16, nullptr)));
+  EXPECT_TRUE(
+      isOk(amp_softmax(nullptr, nullptr, empty, 2, AMP_DTYPE_F16, 1, nullptr)));
+  EXPECT_TRUE(isOk(amp_binary(AMP_BINARY_ADD, nullptr, nullptr, nullptr, empty,
+                              2, empty, 2, empty, 2, AMP_DTYPE_F32, nullptr)));
 }
 
 TEST(KernelErrors, LastErrorIsThreadLocalAndClearedBySuccess) {
@@ -244,8 +241,8 @@ TEST(KernelErrors, LastErrorIsThreadLocalAndClearedBySuccess) {
   std::thread([&] { other = amp_kernel_last_error(); }).join();
   EXPECT_EQ(other, "");
   EXPECT_NE(std::string(amp_kernel_last_error()), "");
-  EXPECT_TRUE(isOk(amp_unary(AMP_UNARY_EXP, &x, &y, 1, AMP_DTYPE_F32,
-                             nullptr)));
+  EXPECT_TRUE(
+      isOk(amp_unary(AMP_UNARY_EXP, &x, &y, 1, AMP_DTYPE_F32, nullptr)));
   EXPECT_STREQ(amp_kernel_last_error(), "");
 }
 
@@ -262,9 +259,9 @@ TEST(KernelErrors, RejectedCallsWriteNothing) {
                            nullptr, x.dims(), 2, AMP_DTYPE_F32, AMP_DTYPE_F32,
                            AMP_DTYPE_F32, 5, 1e-5f, nullptr),
             AMP_STATUS_OK);
-  EXPECT_NE(amp_cast(x.data(), y.data(), 24, AMP_DTYPE_F32, AMP_DTYPE_I32,
-                     nullptr),
-            AMP_STATUS_OK);
+  EXPECT_NE(
+      amp_cast(x.data(), y.data(), 24, AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr),
+      AMP_STATUS_OK);
   EXPECT_TRUE(y.sameBits(before));
 }
 

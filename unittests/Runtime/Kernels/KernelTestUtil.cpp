@@ -118,8 +118,8 @@ double amp::test::outTol(amp_dtype_t dtype, double ref, double err32) {
 
 Tensor::Tensor(amp_dtype_t dtype, Shape shape)
     : dtype_(dtype), shape_(std::move(shape)), size_(numel(shape_)),
-      storage_(static_cast<size_t>(
-          (size_ * amp_dtype_size(dtype) + 7) / 8 + 1)) {}
+      storage_(
+          static_cast<size_t>((size_ * amp_dtype_size(dtype) + 7) / 8 + 1)) {}
 
 uint64_t Tensor::bits(int64_t i) const {
   const char *p = reinterpret_cast<const char *>(storage_.data());
@@ -231,9 +231,10 @@ Tensor amp::test::sentinelTensor(amp_dtype_t dtype, const Shape &shape) {
 
 namespace {
 
-::testing::AssertionResult
-compare(const Tensor &got, const std::vector<double> &ref,
-        const std::vector<double> *tol, const std::string &what) {
+::testing::AssertionResult compare(const Tensor &got,
+                                   const std::vector<double> &ref,
+                                   const std::vector<double> *tol,
+                                   const std::string &what) {
   if (static_cast<int64_t>(ref.size()) != got.size())
     return ::testing::AssertionFailure()
            << what << ": " << got.size() << " elements, expected "
@@ -253,8 +254,7 @@ compare(const Tensor &got, const std::vector<double> &ref,
     if (!ok && failures++ < 5) {
       os << "\n  [" << i << "] got " << g << " expected " << r;
       if (tol)
-        os << " (|diff| " << std::fabs(g - r) << " > tol " << (*tol)[i]
-           << ")";
+        os << " (|diff| " << std::fabs(g - r) << " > tol " << (*tol)[i] << ")";
     }
   }
   if (failures)
@@ -291,13 +291,12 @@ compare(const Tensor &got, const std::vector<double> &ref,
                                                 const std::string &fragment) {
   std::string message = amp_kernel_last_error();
   if (status != expected)
-    return ::testing::AssertionFailure()
-           << "status " << status << ", expected " << expected << " ("
-           << message << ")";
+    return ::testing::AssertionFailure() << "status " << status << ", expected "
+                                         << expected << " (" << message << ")";
   if (message.find(fragment) == std::string::npos)
     return ::testing::AssertionFailure()
-           << "last error \"" << message << "\" does not mention \""
-           << fragment << "\"";
+           << "last error \"" << message << "\" does not mention \"" << fragment
+           << "\"";
   return ::testing::AssertionSuccess();
 }
 

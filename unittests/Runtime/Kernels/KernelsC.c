@@ -19,15 +19,14 @@ int32_t ampTestUnaryRawDtype(int32_t dtype);
 
 int32_t ampTestUnaryRawOp(int32_t op) {
   float x = 1.0f, y = 0.0f;
-  return (int32_t)amp_unary((amp_unary_op_t)op, &x, &y, 1, AMP_DTYPE_F32,
-                            NULL);
+  return (int32_t)amp_unary((amp_unary_op_t)op, &x, &y, 1, AMP_DTYPE_F32, NULL);
 }
 
 int32_t ampTestBinaryRawOp(int32_t op) {
   float a = 1.0f, b = 2.0f, c = 0.0f;
   int64_t dims[1] = {1};
-  return (int32_t)amp_binary((amp_binary_op_t)op, &a, &b, &c, dims, 1, dims,
-                             1, dims, 1, AMP_DTYPE_F32, NULL);
+  return (int32_t)amp_binary((amp_binary_op_t)op, &a, &b, &c, dims, 1, dims, 1,
+                             dims, 1, AMP_DTYPE_F32, NULL);
 }
 
 int32_t ampTestReduceRawOp(int32_t op) {
@@ -39,6 +38,5 @@ int32_t ampTestReduceRawOp(int32_t op) {
 
 int32_t ampTestUnaryRawDtype(int32_t dtype) {
   float x = 1.0f, y = 0.0f;
-  return (int32_t)amp_unary(AMP_UNARY_NEG, &x, &y, 1, (amp_dtype_t)dtype,
-                            NULL);
+  return (int32_t)amp_unary(AMP_UNARY_NEG, &x, &y, 1, (amp_dtype_t)dtype, NULL);
 }

@@ -21,7 +21,6 @@ using namespace amp::test;
 
 namespace {
 
-
 TEST(UnscaleAndCheck, IsExactOverMixedBuffers) {
   std::mt19937 rng(111);
   const amp_dtype_t dtypes[] = {AMP_DTYPE_F32, AMP_DTYPE_F16, AMP_DTYPE_BF16,
@@ -60,7 +59,7 @@ TEST(UnscaleAndCheck, FindsInfAndNaNInAnyBufferAndUnscalesInPlace) {
     Tensor a(AMP_DTYPE_F32, {5}), b(AMP_DTYPE_F16, {4}), c(AMP_DTYPE_BF16, {3});
     for (int64_t k = 0; k < 5; ++k)
       a.set(k, 2.0 * k);
-    b.set(1, 65504.0); // finite in f16
+    b.set(1, 65504.0);    // finite in f16
     c.setBits(0, 0x7c00); // 2^121 in bf16: finite (f16's inf pattern)
     if (hit == 0)
       a.set(3, std::numeric_limits<double>::quiet_NaN());
@@ -83,8 +82,8 @@ TEST(UnscaleAndCheck, FindsInfAndNaNInAnyBufferAndUnscalesInPlace) {
   // No buffers: nothing found.
   const float scale = 1.0f;
   int8_t found = 1;
-  ASSERT_TRUE(isOk(amp_unscale_and_check(0, nullptr, nullptr, nullptr,
-                                         nullptr, &scale, &found, nullptr)));
+  ASSERT_TRUE(isOk(amp_unscale_and_check(0, nullptr, nullptr, nullptr, nullptr,
+                                         &scale, &found, nullptr)));
   EXPECT_EQ(found, 0);
 }
 
@@ -152,9 +151,9 @@ TEST(UpdateScale, RejectsBadConfigsAndPointers) {
                                          &scale, &growth, nullptr, 1.0, 0.5,
                                          2000, 0.0f, INFINITY, 1, nullptr),
                         AMP_STATUS_INVALID_ARGUMENT, "config"));
-  EXPECT_TRUE(failsWith(amp_update_scale(&scale, &growth, &hyst, &found,
-                                         &scale, &growth, nullptr, 2.0, 0.5,
-                                         2000, 0.0f, INFINITY, 1, nullptr),
+  EXPECT_TRUE(failsWith(amp_update_scale(&scale, &growth, &hyst, &found, &scale,
+                                         &growth, nullptr, 2.0, 0.5, 2000, 0.0f,
+                                         INFINITY, 1, nullptr),
                         AMP_STATUS_INVALID_ARGUMENT, "both"));
   EXPECT_TRUE(failsWith(amp_update_scale(&scale, &growth, nullptr, nullptr,
                                          &scale, &growth, nullptr, 2.0, 0.5,

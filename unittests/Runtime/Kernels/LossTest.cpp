@@ -37,7 +37,8 @@ class EmbeddingTest
     : public ::testing::TestWithParam<std::tuple<int, amp_dtype_t>> {};
 
 TEST_P(EmbeddingTest, GatherIsExactAndScatterAddMatchesF64) {
-  const auto [dyDtype, tableDtype] = accumulatorPairs()[std::get<0>(GetParam())];
+  const auto [dyDtype, tableDtype] =
+      accumulatorPairs()[std::get<0>(GetParam())];
   const amp_dtype_t idsDtype = std::get<1>(GetParam());
   const int64_t v = 17, d = 5;
   const Shape idsShape = {3, 7}; // ids may have any shape: n_ids = 21
@@ -49,8 +50,8 @@ TEST_P(EmbeddingTest, GatherIsExactAndScatterAddMatchesF64) {
   ids.set(2, 0); // repeated
   const int64_t n = ids.size();
   Tensor out = sentinelTensor(dyDtype, {3, 7, d});
-  ASSERT_TRUE(isOk(amp_embedding(table.data(), ids.data(), out.data(), v, d,
-                                 n, dyDtype, idsDtype, nullptr)));
+  ASSERT_TRUE(isOk(amp_embedding(table.data(), ids.data(), out.data(), v, d, n,
+                                 dyDtype, idsDtype, nullptr)));
   std::vector<double> ref;
   for (int64_t i = 0; i < n; ++i)
     for (int64_t k = 0; k < d; ++k)
@@ -59,9 +60,9 @@ TEST_P(EmbeddingTest, GatherIsExactAndScatterAddMatchesF64) {
 
   Tensor dy = randomTensor(dyDtype, {3, 7, d}, rng);
   Tensor dtable = sentinelTensor(tableDtype, {v, d});
-  ASSERT_TRUE(isOk(amp_embedding_grad(dy.data(), ids.data(), dtable.data(), v,
-                                      d, n, dyDtype, idsDtype, tableDtype,
-                                      nullptr)));
+  ASSERT_TRUE(
+      isOk(amp_embedding_grad(dy.data(), ids.data(), dtable.data(), v, d, n,
+                              dyDtype, idsDtype, tableDtype, nullptr)));
   std::vector<double> sum(v * d), abs(v * d), tol;
   std::vector<int> hits(v * d);
   for (int64_t i = 0; i < n; ++i)
@@ -82,14 +83,14 @@ std::string embeddingCaseName(int pair, amp_dtype_t ids) {
          dtypeName(ids);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Cases, EmbeddingTest,
-    ::testing::Combine(::testing::Range(0, 5),
-                       ::testing::Values(AMP_DTYPE_I32, AMP_DTYPE_I64)),
-    [](const auto &info) {
-      return embeddingCaseName(std::get<0>(info.param),
-                               std::get<1>(info.param));
-    });
+INSTANTIATE_TEST_SUITE_P(Cases, EmbeddingTest,
+                         ::testing::Combine(::testing::Range(0, 5),
+                                            ::testing::Values(AMP_DTYPE_I32,
+                                                              AMP_DTYPE_I64)),
+                         [](const auto &info) {
+                           return embeddingCaseName(std::get<0>(info.param),
+                                                    std::get<1>(info.param));
+                         });
 
 TEST(Embedding, OutOfRangeIdsAreErrorsAndWriteNothing) {
   const int64_t v = 4, d = 3;
@@ -101,31 +102,31 @@ TEST(Embedding, OutOfRangeIdsAreErrorsAndWriteNothing) {
     ids.setBits(2, static_cast<uint64_t>(bad));
     Tensor out = sentinelTensor(AMP_DTYPE_F32, {3, d});
     const Tensor before = out;
-    EXPECT_TRUE(failsWith(amp_embedding(table.data(), ids.data(), out.data(),
-                                        v, d, 3, AMP_DTYPE_F32, AMP_DTYPE_I64,
-                                        nullptr),
-                          AMP_STATUS_INVALID_ARGUMENT, "outside [0, 4)"));
+    EXPECT_TRUE(
+        failsWith(amp_embedding(table.data(), ids.data(), out.data(), v, d, 3,
+                                AMP_DTYPE_F32, AMP_DTYPE_I64, nullptr),
+                  AMP_STATUS_INVALID_ARGUMENT, "outside [0, 4)"));
     EXPECT_TRUE(out.sameBits(before));
     Tensor dtable = sentinelTensor(AMP_DTYPE_F32, {v, d});
     const Tensor tableBefore = dtable;
-    EXPECT_TRUE(failsWith(amp_embedding_grad(out.data(), ids.data(),
-                                             dtable.data(), v, d, 3,
-                                             AMP_DTYPE_F32, AMP_DTYPE_I64,
-                                             AMP_DTYPE_F32, nullptr),
-                          AMP_STATUS_INVALID_ARGUMENT, "position 2"));
+    EXPECT_TRUE(
+        failsWith(amp_embedding_grad(out.data(), ids.data(), dtable.data(), v,
+                                     d, 3, AMP_DTYPE_F32, AMP_DTYPE_I64,
+                                     AMP_DTYPE_F32, nullptr),
+                  AMP_STATUS_INVALID_ARGUMENT, "position 2"));
     EXPECT_TRUE(dtable.sameBits(tableBefore));
   }
   Tensor ids32(AMP_DTYPE_I32, {1});
   ids32.set(0, -7);
   Tensor out(AMP_DTYPE_F32, {1, d});
-  EXPECT_TRUE(failsWith(amp_embedding(table.data(), ids32.data(), out.data(),
-                                      v, d, 1, AMP_DTYPE_F32, AMP_DTYPE_I32,
-                                      nullptr),
-                        AMP_STATUS_INVALID_ARGUMENT, "id -7"));
-  EXPECT_TRUE(failsWith(amp_embedding(table.data(), ids32.data(), out.data(),
-                                      v, d, 1, AMP_DTYPE_F32, AMP_DTYPE_F32,
-                                      nullptr),
-                        AMP_STATUS_NOT_SUPPORTED, "ids_dtype is f32"));
+  EXPECT_TRUE(
+      failsWith(amp_embedding(table.data(), ids32.data(), out.data(), v, d, 1,
+                              AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT, "id -7"));
+  EXPECT_TRUE(
+      failsWith(amp_embedding(table.data(), ids32.data(), out.data(), v, d, 1,
+                              AMP_DTYPE_F32, AMP_DTYPE_F32, nullptr),
+                AMP_STATUS_NOT_SUPPORTED, "ids_dtype is f32"));
 }
 
 //===----------------------------------------------------------------------===//
@@ -145,9 +146,8 @@ TEST_P(CrossEntropyTest, LossAndGradMatchF64) {
     logits.set(2 * classes + c, 30 + c);
   Tensor labels = randomIds(labelsDtype, {rows}, classes, rng);
   float loss = -1.0f;
-  ASSERT_TRUE(isOk(amp_cross_entropy(logits.data(), labels.data(), &loss,
-                                     rows, classes, dtype, labelsDtype,
-                                     nullptr)));
+  ASSERT_TRUE(isOk(amp_cross_entropy(logits.data(), labels.data(), &loss, rows,
+                                     classes, dtype, labelsDtype, nullptr)));
   double total = 0, totalAbs = 0, rowTol = 0;
   std::vector<double> m(rows), s(rows), spread(rows);
   for (int64_t r = 0; r < rows; ++r) {
@@ -215,9 +215,8 @@ TEST(CrossEntropy, UniformLogitsGiveLogC) {
   for (int64_t r = 0; r < 4; ++r)
     labels.set(r, r);
   float loss;
-  ASSERT_TRUE(isOk(amp_cross_entropy(logits.data(), labels.data(), &loss, 4,
-                                     8, AMP_DTYPE_F16, AMP_DTYPE_I32,
-                                     nullptr)));
+  ASSERT_TRUE(isOk(amp_cross_entropy(logits.data(), labels.data(), &loss, 4, 8,
+                                     AMP_DTYPE_F16, AMP_DTYPE_I32, nullptr)));
   EXPECT_EQ(loss, std::log(8.0f));
 }
 
@@ -227,25 +226,25 @@ TEST(CrossEntropy, OutOfRangeLabelsAreErrorsAndWriteNothing) {
   labels.set(0, 1);
   labels.set(1, 3);
   float loss = 42.0f;
-  EXPECT_TRUE(failsWith(amp_cross_entropy(logits.data(), labels.data(), &loss,
-                                          2, 3, AMP_DTYPE_F32, AMP_DTYPE_I32,
-                                          nullptr),
-                        AMP_STATUS_INVALID_ARGUMENT, "label 3 of row 1"));
+  EXPECT_TRUE(
+      failsWith(amp_cross_entropy(logits.data(), labels.data(), &loss, 2, 3,
+                                  AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT, "label 3 of row 1"));
   EXPECT_EQ(loss, 42.0f);
   labels.set(1, -1);
   Tensor g(AMP_DTYPE_F32, {});
   Tensor d = sentinelTensor(AMP_DTYPE_F32, {2, 3});
   const Tensor before = d;
-  EXPECT_TRUE(failsWith(amp_cross_entropy_grad(g.data(), logits.data(),
-                                               labels.data(), d.data(), 2, 3,
-                                               AMP_DTYPE_F32, AMP_DTYPE_F32,
-                                               AMP_DTYPE_I32, nullptr),
-                        AMP_STATUS_INVALID_ARGUMENT, "label -1"));
+  EXPECT_TRUE(
+      failsWith(amp_cross_entropy_grad(g.data(), logits.data(), labels.data(),
+                                       d.data(), 2, 3, AMP_DTYPE_F32,
+                                       AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT, "label -1"));
   EXPECT_TRUE(d.sameBits(before));
-  EXPECT_TRUE(failsWith(amp_cross_entropy(logits.data(), labels.data(), &loss,
-                                          2, 0, AMP_DTYPE_F32, AMP_DTYPE_I32,
-                                          nullptr),
-                        AMP_STATUS_INVALID_ARGUMENT, "classes"));
+  EXPECT_TRUE(
+      failsWith(amp_cross_entropy(logits.data(), labels.data(), &loss, 2, 0,
+                                  AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT, "classes"));
 }
 
 } // namespace

@@ -70,7 +70,8 @@ TEST_P(SoftmaxTest, ForwardAndGradMatchF64) {
   const amp_dtype_t dtype = std::get<1>(GetParam());
   std::mt19937 rng(11 + std::get<0>(GetParam()));
   Tensor x = randomTensor(dtype, c.shape, rng, c.lo, c.hi);
-  Tensor y = sentinelTensor(dtype, c.shape), ls = sentinelTensor(dtype, c.shape);
+  Tensor y = sentinelTensor(dtype, c.shape),
+         ls = sentinelTensor(dtype, c.shape);
   ASSERT_TRUE(isOk(amp_softmax(x.data(), y.data(), x.dims(), x.rank(), dtype,
                                c.axis, nullptr)));
   ASSERT_TRUE(isOk(amp_log_softmax(x.data(), ls.data(), x.dims(), x.rank(),
@@ -118,11 +119,11 @@ TEST_P(SoftmaxTest, ForwardAndGradMatchF64) {
     for (int64_t i : row) {
       double g = y.get(i) * (dy.get(i) - s);
       gRef[i] = g;
-      gTol[i] = outTol(dtype, g,
-                       2 * (std::fabs(y.get(i)) *
-                                ((n + 1) * kU * sAbs +
-                                 kU * std::fabs(dy.get(i) - s)) +
-                            kU * std::fabs(g)));
+      gTol[i] =
+          outTol(dtype, g,
+                 2 * (std::fabs(y.get(i)) * ((n + 1) * kU * sAbs +
+                                             kU * std::fabs(dy.get(i) - s)) +
+                      kU * std::fabs(g)));
     }
   }
   EXPECT_TRUE(allClose(dx, gRef, gTol, "softmax_grad"));
@@ -134,21 +135,22 @@ TEST_P(SoftmaxTest, ForwardAndGradMatchF64) {
   EXPECT_TRUE(inPlace.sameBits(y));
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Cases, SoftmaxTest,
-    ::testing::Combine(::testing::Range(0, 6),
-                       ::testing::Values(AMP_DTYPE_F32, AMP_DTYPE_F16,
-                                         AMP_DTYPE_BF16)),
-    [](const auto &info) {
-      return "case" + std::to_string(std::get<0>(info.param)) + "_" +
-             dtypeName(std::get<1>(info.param));
-    });
+INSTANTIATE_TEST_SUITE_P(Cases, SoftmaxTest,
+                         ::testing::Combine(::testing::Range(0, 6),
+                                            ::testing::Values(AMP_DTYPE_F32,
+                                                              AMP_DTYPE_F16,
+                                                              AMP_DTYPE_BF16)),
+                         [](const auto &info) {
+                           return "case" +
+                                  std::to_string(std::get<0>(info.param)) +
+                                  "_" + dtypeName(std::get<1>(info.param));
+                         });
 
 TEST(Softmax, RejectsBadAxes) {
   Tensor x(AMP_DTYPE_F32, {2, 3});
-  EXPECT_TRUE(failsWith(amp_softmax(x.data(), x.data(), x.dims(), 2,
-                                    AMP_DTYPE_F32, 2, nullptr),
-                        AMP_STATUS_INVALID_ARGUMENT, "axis 2 is out of range"));
+  EXPECT_TRUE(failsWith(
+      amp_softmax(x.data(), x.data(), x.dims(), 2, AMP_DTYPE_F32, 2, nullptr),
+      AMP_STATUS_INVALID_ARGUMENT, "axis 2 is out of range"));
   EXPECT_TRUE(failsWith(amp_log_softmax(x.data(), x.data(), x.dims(), 2,
                                         AMP_DTYPE_F32, -3, nullptr),
                         AMP_STATUS_INVALID_ARGUMENT, "out of range"));
@@ -217,9 +219,9 @@ void normForwardF64(const Tensor &x, const std::vector<int64_t> &group,
     const double exh =
         (n / 2 + 6) * kU * std::fabs(xh) + rstd * (n + 2) * kU * a;
     out.yRef[i] = y;
-    out.yTol[i] = outTol(x.dtype(), y,
-                         2 * (std::fabs(g) * exh +
-                              kU * (std::fabs(xh * g) + std::fabs(y))));
+    out.yTol[i] = outTol(
+        x.dtype(), y,
+        2 * (std::fabs(g) * exh + kU * (std::fabs(xh * g) + std::fabs(y))));
   }
 }
 
@@ -249,8 +251,7 @@ void normGradF64(const Tensor &dy, const Tensor &x,
         x.dtype(), dx,
         2 * (rstd * ((n + 5) * kU * (sgAbs / n + std::fabs(xh) * sgxAbs / n) +
                      4 * kU *
-                         (std::fabs(g) + std::fabs(mg) +
-                          std::fabs(xh * mgx))) +
+                         (std::fabs(g) + std::fabs(mg) + std::fabs(xh * mgx))) +
              kU * std::fabs(dx)));
   }
 }
@@ -280,8 +281,7 @@ void paramGradF64(const Tensor &dy, const Tensor &x,
   }
 }
 
-class LayerNormTest
-    : public ::testing::TestWithParam<std::tuple<int, int>> {};
+class LayerNormTest : public ::testing::TestWithParam<std::tuple<int, int>> {};
 
 TEST_P(LayerNormTest, ForwardAndGradMatchF64) {
   const NormCase c = normCases()[std::get<0>(GetParam())];
@@ -327,8 +327,8 @@ TEST_P(LayerNormTest, ForwardAndGradMatchF64) {
   ASSERT_TRUE(isOk(amp_layer_norm_grad(
       dy.data(), x.data(), static_cast<const float *>(mean.data()),
       static_cast<const float *>(rstd.data()),
-      c.affine ? scale.data() : nullptr, dx.data(), dscale.data(),
-      dbias.data(), x.dims(), x.rank(), c.x, c.scale, axis, nullptr)));
+      c.affine ? scale.data() : nullptr, dx.data(), dscale.data(), dbias.data(),
+      x.dims(), x.rank(), c.x, c.scale, axis, nullptr)));
   std::vector<double> dxRef(x.size()), dxTol(x.size()), meanOf(x.size()),
       rstdOf(x.size());
   std::vector<int64_t> paramOf(x.size());
@@ -345,24 +345,21 @@ TEST_P(LayerNormTest, ForwardAndGradMatchF64) {
   }
   EXPECT_TRUE(allClose(dx, dxRef, dxTol, "layer_norm_grad dx"));
   std::vector<double> dsRef, dsTol, dbRef, dbTol;
-  paramGradF64(dy, x, paramOf, meanOf, rstdOf, len, rows, c.scale, dsRef,
-               dsTol, dbRef, dbTol);
+  paramGradF64(dy, x, paramOf, meanOf, rstdOf, len, rows, c.scale, dsRef, dsTol,
+               dbRef, dbTol);
   EXPECT_TRUE(allClose(dscale, dsRef, dsTol, "layer_norm_grad dscale"));
   EXPECT_TRUE(allClose(dbias, dbRef, dbTol, "layer_norm_grad dbias"));
 }
 
-INSTANTIATE_TEST_SUITE_P(Cases, LayerNormTest,
-                         ::testing::Combine(::testing::Range(0, 10),
-                                            ::testing::Range(0, 2)),
-                         [](const auto &info) {
-                           return normCaseName(
-                                      normCases()[std::get<0>(info.param)]) +
-                                  (std::get<1>(info.param) ? "_axis1"
-                                                           : "_axism1");
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Cases, LayerNormTest,
+    ::testing::Combine(::testing::Range(0, 10), ::testing::Range(0, 2)),
+    [](const auto &info) {
+      return normCaseName(normCases()[std::get<0>(info.param)]) +
+             (std::get<1>(info.param) ? "_axis1" : "_axism1");
+    });
 
-class BatchNormTest
-    : public ::testing::TestWithParam<std::tuple<int, int>> {};
+class BatchNormTest : public ::testing::TestWithParam<std::tuple<int, int>> {};
 
 TEST_P(BatchNormTest, ForwardAndGradMatchF64) {
   const NormCase c = normCases()[std::get<0>(GetParam())];
@@ -407,8 +404,8 @@ TEST_P(BatchNormTest, ForwardAndGradMatchF64) {
   ASSERT_TRUE(isOk(amp_batch_norm_grad(
       dy.data(), x.data(), static_cast<const float *>(mean.data()),
       static_cast<const float *>(invstd.data()),
-      c.affine ? scale.data() : nullptr, dx.data(), dscale.data(),
-      dbias.data(), x.dims(), x.rank(), c.x, c.scale, nullptr)));
+      c.affine ? scale.data() : nullptr, dx.data(), dscale.data(), dbias.data(),
+      x.dims(), x.rank(), c.x, c.scale, nullptr)));
   std::vector<double> dxRef(x.size()), dxTol(x.size()), meanOf(x.size()),
       rstdOf(x.size());
   std::vector<int64_t> paramOf(x.size());
@@ -423,21 +420,19 @@ TEST_P(BatchNormTest, ForwardAndGradMatchF64) {
   }
   EXPECT_TRUE(allClose(dx, dxRef, dxTol, "batch_norm_grad dx"));
   std::vector<double> dsRef, dsTol, dbRef, dbTol;
-  paramGradF64(dy, x, paramOf, meanOf, rstdOf, channels,
-               x.size() / channels, c.scale, dsRef, dsTol, dbRef, dbTol);
+  paramGradF64(dy, x, paramOf, meanOf, rstdOf, channels, x.size() / channels,
+               c.scale, dsRef, dsTol, dbRef, dbTol);
   EXPECT_TRUE(allClose(dscale, dsRef, dsTol, "batch_norm_grad dscale"));
   EXPECT_TRUE(allClose(dbias, dbRef, dbTol, "batch_norm_grad dbias"));
 }
 
-INSTANTIATE_TEST_SUITE_P(Cases, BatchNormTest,
-                         ::testing::Combine(::testing::Range(0, 10),
-                                            ::testing::Range(0, 3)),
-                         [](const auto &info) {
-                           return normCaseName(
-                                      normCases()[std::get<0>(info.param)]) +
-                                  "_shape" +
-                                  std::to_string(std::get<1>(info.param));
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Cases, BatchNormTest,
+    ::testing::Combine(::testing::Range(0, 10), ::testing::Range(0, 3)),
+    [](const auto &info) {
+      return normCaseName(normCases()[std::get<0>(info.param)]) + "_shape" +
+             std::to_string(std::get<1>(info.param));
+    });
 
 TEST(Norm, ConstantInputsGiveZeroAndOneOverSqrtEps) {
   // Zero variance: xhat = 0, rstd = 1/sqrt(eps), y = bias.
@@ -445,10 +440,9 @@ TEST(Norm, ConstantInputsGiveZeroAndOneOverSqrtEps) {
   for (int64_t i = 0; i < 8; ++i)
     x.set(i, 3.0);
   float mean[2], rstd[2];
-  ASSERT_TRUE(isOk(amp_layer_norm(x.data(), nullptr, nullptr, y.data(), mean,
-                                  rstd, x.dims(), 2, AMP_DTYPE_F16,
-                                  AMP_DTYPE_F16, AMP_DTYPE_F16, -1, 0.25f,
-                                  nullptr)));
+  ASSERT_TRUE(isOk(amp_layer_norm(
+      x.data(), nullptr, nullptr, y.data(), mean, rstd, x.dims(), 2,
+      AMP_DTYPE_F16, AMP_DTYPE_F16, AMP_DTYPE_F16, -1, 0.25f, nullptr)));
   EXPECT_TRUE(allEqual(y, std::vector<double>(8, 0.0), "y"));
   EXPECT_EQ(mean[0], 3.0f);
   EXPECT_EQ(rstd[1], 2.0f);
@@ -458,33 +452,33 @@ TEST(Norm, RejectsBadArguments) {
   Tensor x(AMP_DTYPE_F16, {2, 4}), y(AMP_DTYPE_F16, {2, 4});
   Tensor scale(AMP_DTYPE_BF16, {4});
   float mean[4], rstd[4];
-  EXPECT_TRUE(failsWith(amp_layer_norm(x.data(), scale.data(), nullptr,
-                                       y.data(), mean, rstd, x.dims(), 2,
-                                       AMP_DTYPE_F16, AMP_DTYPE_BF16,
-                                       AMP_DTYPE_F16, -1, 1e-5f, nullptr),
-                        AMP_STATUS_NOT_SUPPORTED, "scale_dtype is bf16"));
-  EXPECT_TRUE(failsWith(amp_layer_norm(x.data(), nullptr, nullptr, y.data(),
-                                       mean, rstd, x.dims(), 2, AMP_DTYPE_F16,
-                                       AMP_DTYPE_F16, AMP_DTYPE_F16, -1,
-                                       -1.0f, nullptr),
-                        AMP_STATUS_INVALID_ARGUMENT, "epsilon"));
-  EXPECT_TRUE(failsWith(amp_layer_norm(x.data(), nullptr, nullptr, y.data(),
-                                       nullptr, rstd, x.dims(), 2,
-                                       AMP_DTYPE_F16, AMP_DTYPE_F16,
-                                       AMP_DTYPE_F16, -1, 1e-5f, nullptr),
-                        AMP_STATUS_INVALID_ARGUMENT, "mean is NULL"));
+  EXPECT_TRUE(
+      failsWith(amp_layer_norm(x.data(), scale.data(), nullptr, y.data(), mean,
+                               rstd, x.dims(), 2, AMP_DTYPE_F16, AMP_DTYPE_BF16,
+                               AMP_DTYPE_F16, -1, 1e-5f, nullptr),
+                AMP_STATUS_NOT_SUPPORTED, "scale_dtype is bf16"));
+  EXPECT_TRUE(
+      failsWith(amp_layer_norm(x.data(), nullptr, nullptr, y.data(), mean, rstd,
+                               x.dims(), 2, AMP_DTYPE_F16, AMP_DTYPE_F16,
+                               AMP_DTYPE_F16, -1, -1.0f, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT, "epsilon"));
+  EXPECT_TRUE(
+      failsWith(amp_layer_norm(x.data(), nullptr, nullptr, y.data(), nullptr,
+                               rstd, x.dims(), 2, AMP_DTYPE_F16, AMP_DTYPE_F16,
+                               AMP_DTYPE_F16, -1, 1e-5f, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT, "mean is NULL"));
   const int64_t one[] = {8};
-  EXPECT_TRUE(failsWith(amp_batch_norm(x.data(), nullptr, nullptr, y.data(),
-                                       mean, rstd, one, 1, AMP_DTYPE_F16,
-                                       AMP_DTYPE_F16, AMP_DTYPE_F16, 1e-5f,
-                                       nullptr),
-                        AMP_STATUS_INVALID_ARGUMENT, "rank >= 2"));
+  EXPECT_TRUE(
+      failsWith(amp_batch_norm(x.data(), nullptr, nullptr, y.data(), mean, rstd,
+                               one, 1, AMP_DTYPE_F16, AMP_DTYPE_F16,
+                               AMP_DTYPE_F16, 1e-5f, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT, "rank >= 2"));
   const int64_t empty[] = {0, 4};
-  EXPECT_TRUE(failsWith(amp_batch_norm(x.data(), nullptr, nullptr, y.data(),
-                                       mean, rstd, empty, 2, AMP_DTYPE_F16,
-                                       AMP_DTYPE_F16, AMP_DTYPE_F16, 1e-5f,
-                                       nullptr),
-                        AMP_STATUS_INVALID_ARGUMENT, "no elements"));
+  EXPECT_TRUE(
+      failsWith(amp_batch_norm(x.data(), nullptr, nullptr, y.data(), mean, rstd,
+                               empty, 2, AMP_DTYPE_F16, AMP_DTYPE_F16,
+                               AMP_DTYPE_F16, 1e-5f, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT, "no elements"));
 }
 
 } // namespace

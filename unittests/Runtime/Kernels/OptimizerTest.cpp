@@ -105,20 +105,23 @@ TEST_P(SgdTest, MatchesPyTorchOverSeveralSteps) {
                c.lr * (std::fabs(gv) + c.weightDecay * std::fabs(pv) +
                        c.momentum * std::fabs(bv) + 2 * std::fabs(b1)))));
       bRef.push_back(b1);
-      bTol.push_back(outTol(dtype, b1,
-                            16 * kU *
-                                (c.momentum * std::fabs(bv) + std::fabs(gv) +
-                                 c.weightDecay * std::fabs(pv) +
-                                 std::fabs(b1))));
+      bTol.push_back(
+          outTol(dtype, b1,
+                 16 * kU *
+                     (c.momentum * std::fabs(bv) + std::fabs(gv) +
+                      c.weightDecay * std::fabs(pv) + std::fabs(b1))));
     }
-    EXPECT_TRUE(allClose(np, pRef, pTol, "param, step " + std::to_string(step)));
+    EXPECT_TRUE(
+        allClose(np, pRef, pTol, "param, step " + std::to_string(step)));
     if (hasBuf) {
-      EXPECT_TRUE(allClose(nb, bRef, bTol, "buf, step " + std::to_string(step)));
+      EXPECT_TRUE(
+          allClose(nb, bRef, bTol, "buf, step " + std::to_string(step)));
     }
     if (dtype == AMP_DTYPE_F32) {
       Tensor tp = p, tb = buf;
       for (int64_t i = 0; i < n; ++i) {
-        float pf = static_cast<float>(p.get(i)), bf = static_cast<float>(buf.get(i));
+        float pf = static_cast<float>(p.get(i)),
+              bf = static_cast<float>(buf.get(i));
         torchSgdF32(c, pf, static_cast<float>(g.get(i)), bf);
         tp.set(i, pf);
         tb.set(i, bf);
@@ -139,25 +142,26 @@ std::string sgdCaseName(int config, amp_dtype_t dtype, bool inPlace) {
          (inPlace ? "_inplace" : "");
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Configs, SgdTest,
-    ::testing::Combine(::testing::Range(0, 5),
-                       ::testing::Values(AMP_DTYPE_F32, AMP_DTYPE_F16,
-                                         AMP_DTYPE_BF16),
-                       ::testing::Bool()),
-    [](const auto &info) {
-      return sgdCaseName(std::get<0>(info.param), std::get<1>(info.param),
-                         std::get<2>(info.param));
-    });
+INSTANTIATE_TEST_SUITE_P(Configs, SgdTest,
+                         ::testing::Combine(::testing::Range(0, 5),
+                                            ::testing::Values(AMP_DTYPE_F32,
+                                                              AMP_DTYPE_F16,
+                                                              AMP_DTYPE_BF16),
+                                            ::testing::Bool()),
+                         [](const auto &info) {
+                           return sgdCaseName(std::get<0>(info.param),
+                                              std::get<1>(info.param),
+                                              std::get<2>(info.param));
+                         });
 
 TEST(Sgd, RejectsInconsistentHyperparameters) {
   Tensor p(AMP_DTYPE_F32, {4}), g(AMP_DTYPE_F32, {4}), b(AMP_DTYPE_F32, {4});
   auto run = [&](float momentum, float dampening, int nesterov, bool buf,
                  float lr = 0.1f) {
     return amp_sgd_update(p.data(), g.data(), buf ? b.data() : nullptr,
-                          p.data(), buf ? b.data() : nullptr, 4,
-                          AMP_DTYPE_F32, lr, momentum, dampening, 0.0f,
-                          nesterov, nullptr, nullptr);
+                          p.data(), buf ? b.data() : nullptr, 4, AMP_DTYPE_F32,
+                          lr, momentum, dampening, 0.0f, nesterov, nullptr,
+                          nullptr);
   };
   EXPECT_TRUE(failsWith(run(0.9f, 0.0f, 0, false), AMP_STATUS_INVALID_ARGUMENT,
                         "exactly when momentum > 0"));
@@ -201,8 +205,8 @@ const std::vector<AdamConfig> &adamConfigs() {
 /// denom = (exp_avg_sq.sqrt() / sqrt(bc2)).add_(eps); param.addcdiv_(
 /// exp_avg, denom, value=-lr / bc1), with bc_i = 1 - beta_i ** step in
 /// Python floats and step the f32 counter after its increment.
-void torchAdamWF32(const AdamConfig &c, float step, float &p, float g,
-                   float &m, float &v) {
+void torchAdamWF32(const AdamConfig &c, float step, float &p, float g, float &m,
+                   float &v) {
   const double bc1 = 1.0 - std::pow(double(c.beta1), double(step));
   const double bc2 = 1.0 - std::pow(double(c.beta2), double(step));
   p = p * static_cast<float>(1.0 - double(c.lr) * double(c.weightDecay));
@@ -258,18 +262,18 @@ TEST_P(AdamTest, MatchesPyTorchOverSeveralSteps) {
       double update = stepSize * m1 / denom;
       double p1 = decayed - update;
       mRef.push_back(m1);
-      mTol.push_back(outTol(dtype, m1, 8 * kU * (std::fabs(mv) + std::fabs(gv))));
+      mTol.push_back(
+          outTol(dtype, m1, 8 * kU * (std::fabs(mv) + std::fabs(gv))));
       vRef.push_back(v1);
       vTol.push_back(outTol(dtype, v1, 8 * kU * (vv + gv * gv)));
       pRef.push_back(p1);
-      pTol.push_back(outTol(
-          dtype, p1,
-          2 * (kU * (2 * std::fabs(pv) + std::fabs(p1)) +
-               stepSize *
-                   (4 * kU * (std::fabs(mv) + std::fabs(gv)) +
-                    4 * kU * std::fabs(m1)) /
-                   denom +
-               3 * kU * std::fabs(update))));
+      pTol.push_back(outTol(dtype, p1,
+                            2 * (kU * (2 * std::fabs(pv) + std::fabs(p1)) +
+                                 stepSize *
+                                     (4 * kU * (std::fabs(mv) + std::fabs(gv)) +
+                                      4 * kU * std::fabs(m1)) /
+                                     denom +
+                                 3 * kU * std::fabs(update))));
     }
     const std::string when = " at step " + std::to_string(s);
     EXPECT_TRUE(allClose(np, pRef, pTol, "param" + when));
@@ -278,7 +282,8 @@ TEST_P(AdamTest, MatchesPyTorchOverSeveralSteps) {
     if (dtype == AMP_DTYPE_F32) {
       Tensor tp = p, tm = m, tv = v;
       for (int64_t i = 0; i < n; ++i) {
-        float pf = static_cast<float>(p.get(i)), mf = static_cast<float>(m.get(i)),
+        float pf = static_cast<float>(p.get(i)),
+              mf = static_cast<float>(m.get(i)),
               vf = static_cast<float>(v.get(i));
         torchAdamWF32(c, stepBefore + 1.0f, pf, static_cast<float>(g.get(i)),
                       mf, vf);
@@ -304,16 +309,17 @@ std::string adamCaseName(int config, amp_dtype_t dtype, bool inPlace) {
          (inPlace ? "_inplace" : "");
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Configs, AdamTest,
-    ::testing::Combine(::testing::Range(0, 3),
-                       ::testing::Values(AMP_DTYPE_F32, AMP_DTYPE_F16,
-                                         AMP_DTYPE_BF16),
-                       ::testing::Bool()),
-    [](const auto &info) {
-      return adamCaseName(std::get<0>(info.param), std::get<1>(info.param),
-                          std::get<2>(info.param));
-    });
+INSTANTIATE_TEST_SUITE_P(Configs, AdamTest,
+                         ::testing::Combine(::testing::Range(0, 3),
+                                            ::testing::Values(AMP_DTYPE_F32,
+                                                              AMP_DTYPE_F16,
+                                                              AMP_DTYPE_BF16),
+                                            ::testing::Bool()),
+                         [](const auto &info) {
+                           return adamCaseName(std::get<0>(info.param),
+                                               std::get<1>(info.param),
+                                               std::get<2>(info.param));
+                         });
 
 TEST(Adam, StepCounterIsAnF32Counter) {
   // t = step + 1 in f32: exact up to 2^24, where the counter stops (as an
@@ -339,8 +345,8 @@ TEST(Adam, FirstStepMovesEveryParamByAboutLr) {
   float step = 0.0f;
   ASSERT_TRUE(isOk(amp_adam_update(p.data(), g.data(), m.data(), v.data(),
                                    &step, p.data(), m.data(), v.data(), &step,
-                                   4, AMP_DTYPE_F32, 0.01f, 0.9f, 0.999f,
-                                   1e-8f, 0.0f, nullptr, nullptr)));
+                                   4, AMP_DTYPE_F32, 0.01f, 0.9f, 0.999f, 1e-8f,
+                                   0.0f, nullptr, nullptr)));
   for (int i = 0; i < 4; ++i)
     EXPECT_NEAR(p.get(i), grads[i] > 0 ? -0.01 : 0.01, 1e-6) << i;
 }
@@ -394,11 +400,11 @@ TEST_P(SkipStepTest, FoundInfLeavesEverythingBitwiseUnchanged) {
     Tensor np = inPlace ? p : sentinelTensor(dtype, {n});
     Tensor nb = inPlace ? buf : sentinelTensor(dtype, {n});
     const bool hasBuf = momentum > 0;
-    ASSERT_TRUE(isOk(amp_sgd_update(
-        inPlace ? np.data() : p.data(), g.data(),
-        hasBuf ? (inPlace ? nb.data() : buf.data()) : nullptr, np.data(),
-        hasBuf ? nb.data() : nullptr, n, dtype, 0.1f, momentum, 0.0f, 1e-2f,
-        0, &found, nullptr)));
+    ASSERT_TRUE(isOk(
+        amp_sgd_update(inPlace ? np.data() : p.data(), g.data(),
+                       hasBuf ? (inPlace ? nb.data() : buf.data()) : nullptr,
+                       np.data(), hasBuf ? nb.data() : nullptr, n, dtype, 0.1f,
+                       momentum, 0.0f, 1e-2f, 0, &found, nullptr)));
     EXPECT_TRUE(np.sameBits(p)) << "sgd param, momentum " << momentum;
     if (hasBuf) {
       EXPECT_TRUE(nb.sameBits(buf)) << "sgd buffer";
@@ -410,10 +416,10 @@ TEST_P(SkipStepTest, FoundInfLeavesEverythingBitwiseUnchanged) {
   Tensor nv = inPlace ? v : sentinelTensor(dtype, {n});
   float step = 41.0f, newStep = -1.0f;
   ASSERT_TRUE(isOk(amp_adam_update(
-      inPlace ? np.data() : p.data(), g.data(),
-      inPlace ? nm.data() : m.data(), inPlace ? nv.data() : v.data(), &step,
-      np.data(), nm.data(), nv.data(), inPlace ? &step : &newStep, n, dtype,
-      1e-3f, 0.9f, 0.999f, 1e-8f, 1e-2f, &found, nullptr)));
+      inPlace ? np.data() : p.data(), g.data(), inPlace ? nm.data() : m.data(),
+      inPlace ? nv.data() : v.data(), &step, np.data(), nm.data(), nv.data(),
+      inPlace ? &step : &newStep, n, dtype, 1e-3f, 0.9f, 0.999f, 1e-8f, 1e-2f,
+      &found, nullptr)));
   EXPECT_TRUE(np.sameBits(p));
   EXPECT_TRUE(nm.sameBits(m));
   EXPECT_TRUE(nv.sameBits(v));
@@ -425,28 +431,29 @@ TEST_P(SkipStepTest, FoundInfLeavesEverythingBitwiseUnchanged) {
   Tensor am = sentinelTensor(dtype, {n}), bm = sentinelTensor(dtype, {n});
   Tensor av = sentinelTensor(dtype, {n}), bv = sentinelTensor(dtype, {n});
   float as = 0, bs = 0;
-  ASSERT_TRUE(isOk(amp_adam_update(p.data(), g.data(), m.data(), v.data(),
-                                   &step, a.data(), am.data(), av.data(), &as,
-                                   n, dtype, 1e-3f, 0.9f, 0.999f, 1e-8f, 1e-2f,
-                                   &clean, nullptr)));
-  ASSERT_TRUE(isOk(amp_adam_update(p.data(), g.data(), m.data(), v.data(),
-                                   &step, b.data(), bm.data(), bv.data(), &bs,
-                                   n, dtype, 1e-3f, 0.9f, 0.999f, 1e-8f, 1e-2f,
-                                   nullptr, nullptr)));
+  ASSERT_TRUE(
+      isOk(amp_adam_update(p.data(), g.data(), m.data(), v.data(), &step,
+                           a.data(), am.data(), av.data(), &as, n, dtype, 1e-3f,
+                           0.9f, 0.999f, 1e-8f, 1e-2f, &clean, nullptr)));
+  ASSERT_TRUE(
+      isOk(amp_adam_update(p.data(), g.data(), m.data(), v.data(), &step,
+                           b.data(), bm.data(), bv.data(), &bs, n, dtype, 1e-3f,
+                           0.9f, 0.999f, 1e-8f, 1e-2f, nullptr, nullptr)));
   EXPECT_TRUE(a.sameBits(b) && am.sameBits(bm) && av.sameBits(bv));
   EXPECT_EQ(as, bs);
   EXPECT_EQ(as, step + 1.0f);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Dtypes, SkipStepTest,
-    ::testing::Combine(::testing::Values(AMP_DTYPE_F32, AMP_DTYPE_F16,
-                                         AMP_DTYPE_BF16),
-                       ::testing::Bool()),
-    [](const auto &info) {
-      return std::string(dtypeName(std::get<0>(info.param))) +
-             (std::get<1>(info.param) ? "_inplace" : "");
-    });
+INSTANTIATE_TEST_SUITE_P(Dtypes, SkipStepTest,
+                         ::testing::Combine(::testing::Values(AMP_DTYPE_F32,
+                                                              AMP_DTYPE_F16,
+                                                              AMP_DTYPE_BF16),
+                                            ::testing::Bool()),
+                         [](const auto &info) {
+                           return std::string(
+                                      dtypeName(std::get<0>(info.param))) +
+                                  (std::get<1>(info.param) ? "_inplace" : "");
+                         });
 
 //===----------------------------------------------------------------------===//
 // clip_grad_norm
@@ -483,9 +490,9 @@ TEST(ClipGradNorm, MatchesPyTorchOverMixedBuffers) {
         outPtrs.push_back(out[i].data());
       }
       float norm = -1.0f;
-      ASSERT_TRUE(isOk(amp_clip_grad_norm(3, inPtrs.data(), outPtrs.data(),
-                                          sizes, dtypes, maxNorm, &norm,
-                                          nullptr)));
+      ASSERT_TRUE(
+          isOk(amp_clip_grad_norm(3, inPtrs.data(), outPtrs.data(), sizes,
+                                  dtypes, maxNorm, &norm, nullptr)));
       EXPECT_NEAR(norm, total, 2 * relTotal * total);
       const double coef = std::min(1.0, maxNorm / (total + 1e-6));
       for (int i = 0; i < 3; ++i) {
@@ -497,11 +504,11 @@ TEST(ClipGradNorm, MatchesPyTorchOverMixedBuffers) {
         for (int64_t k = 0; k < sizes[i]; ++k) {
           double r = grads[i].get(k) * coef;
           ref.push_back(r);
-          tol.push_back(outTol(dtypes[i], r,
-                               2 * std::fabs(r) * (relTotal + 4 * kU)));
+          tol.push_back(
+              outTol(dtypes[i], r, 2 * std::fabs(r) * (relTotal + 4 * kU)));
         }
-        EXPECT_TRUE(allClose(out[i], ref, tol,
-                             "clipped buffer " + std::to_string(i)));
+        EXPECT_TRUE(
+            allClose(out[i], ref, tol, "clipped buffer " + std::to_string(i)));
       }
     }
   }
@@ -516,16 +523,16 @@ TEST(ClipGradNorm, NaNPropagatesAsInPyTorch) {
   const int64_t size = 3;
   const amp_dtype_t dtype = AMP_DTYPE_F32;
   float norm = 0;
-  ASSERT_TRUE(isOk(amp_clip_grad_norm(1, in, out, &size, &dtype, 1.0f, &norm,
-                                      nullptr)));
+  ASSERT_TRUE(isOk(
+      amp_clip_grad_norm(1, in, out, &size, &dtype, 1.0f, &norm, nullptr)));
   EXPECT_TRUE(std::isnan(norm));
   EXPECT_TRUE(std::isnan(g.get(0)) && std::isnan(g.get(2)));
-  EXPECT_TRUE(failsWith(amp_clip_grad_norm(1, in, out, &size, &dtype, 0.0f,
-                                           &norm, nullptr),
-                        AMP_STATUS_INVALID_ARGUMENT, "max_norm"));
-  EXPECT_TRUE(failsWith(amp_clip_grad_norm(0, in, out, &size, &dtype, 1.0f,
-                                           &norm, nullptr),
-                        AMP_STATUS_INVALID_ARGUMENT, "n_buffers"));
+  EXPECT_TRUE(failsWith(
+      amp_clip_grad_norm(1, in, out, &size, &dtype, 0.0f, &norm, nullptr),
+      AMP_STATUS_INVALID_ARGUMENT, "max_norm"));
+  EXPECT_TRUE(failsWith(
+      amp_clip_grad_norm(0, in, out, &size, &dtype, 1.0f, &norm, nullptr),
+      AMP_STATUS_INVALID_ARGUMENT, "n_buffers"));
 }
 
 } // namespace

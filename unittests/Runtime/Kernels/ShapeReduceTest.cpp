@@ -96,8 +96,8 @@ TEST(Transpose, RejectsBadPermutations) {
   EXPECT_TRUE(failsWith(amp_transpose(x.data(), y.data(), x.dims(), 2, out,
                                       AMP_DTYPE_F32, nullptr),
                         AMP_STATUS_INVALID_ARGUMENT, "not a permutation"));
-  EXPECT_TRUE(failsWith(amp_transpose(x.data(), y.data(), x.dims(), 2,
-                                      nullptr, AMP_DTYPE_F32, nullptr),
+  EXPECT_TRUE(failsWith(amp_transpose(x.data(), y.data(), x.dims(), 2, nullptr,
+                                      AMP_DTYPE_F32, nullptr),
                         AMP_STATUS_INVALID_ARGUMENT, "perm is NULL"));
   const int64_t id[] = {0, 1};
   EXPECT_TRUE(failsWith(amp_transpose(x.data(), x.data(), x.dims(), 2, id,
@@ -106,20 +106,17 @@ TEST(Transpose, RejectsBadPermutations) {
 }
 
 TEST(BroadcastTo, MatchesNumpyInEveryDtype) {
-  const std::pair<Shape, Shape> cases[] = {{{}, {4, 3}},
-                                           {{3}, {5, 3}},
-                                           {{5, 1}, {5, 7}},
-                                           {{1, 4, 1}, {3, 2, 4, 5}},
-                                           {{2, 3}, {2, 3}},
-                                           {{1}, {0, 4}}};
+  const std::pair<Shape, Shape> cases[] = {
+      {{}, {4, 3}},     {{3}, {5, 3}},
+      {{5, 1}, {5, 7}}, {{1, 4, 1}, {3, 2, 4, 5}},
+      {{2, 3}, {2, 3}}, {{1}, {0, 4}}};
   std::mt19937 rng(2);
   for (amp_dtype_t dtype : allDtypes())
     for (const auto &[from, to] : cases) {
       Tensor x = integerTensor(dtype, from, rng);
       Tensor y = sentinelTensor(dtype, to);
-      ASSERT_TRUE(isOk(amp_broadcast_to(x.data(), y.data(), x.dims(),
-                                        x.rank(), y.dims(), y.rank(), dtype,
-                                        nullptr)));
+      ASSERT_TRUE(isOk(amp_broadcast_to(x.data(), y.data(), x.dims(), x.rank(),
+                                        y.dims(), y.rank(), dtype, nullptr)));
       std::vector<double> ref;
       const size_t lead = to.size() - from.size();
       for (int64_t i = 0; i < y.size(); ++i) {
@@ -128,8 +125,8 @@ TEST(BroadcastTo, MatchesNumpyInEveryDtype) {
           xi[d] = from[d] == 1 ? 0 : yi[lead + d];
         ref.push_back(x.get(ravel(xi, from)));
       }
-      EXPECT_TRUE(allEqual(y, ref, "broadcast_to " + shapeName(from) + "->" +
-                                       shapeName(to)));
+      EXPECT_TRUE(allEqual(
+          y, ref, "broadcast_to " + shapeName(from) + "->" + shapeName(to)));
     }
   Tensor x(AMP_DTYPE_F32, {3}), y(AMP_DTYPE_F32, {4, 2});
   EXPECT_TRUE(failsWith(amp_broadcast_to(x.data(), y.data(), x.dims(), 1,
@@ -155,8 +152,8 @@ TEST(Reshape, IsACopyOrANoOp) {
 // Reductions
 //===----------------------------------------------------------------------===//
 
-class ReduceTest
-    : public ::testing::TestWithParam<std::tuple<int, int, int>> {};
+class ReduceTest : public ::testing::TestWithParam<std::tuple<int, int, int>> {
+};
 
 const std::vector<Shape> &reduceAxes() {
   static const std::vector<Shape> axes = {{0},    {1, 3}, {-1}, {0, 1, 2, 3},
@@ -186,9 +183,9 @@ TEST_P(ReduceTest, MatchesF64) {
     if (!reduced[d])
       outShape.push_back(shape[d]);
   Tensor y = sentinelTensor(yDtype, outShape);
-  ASSERT_TRUE(isOk(amp_reduce(op, x.data(), y.data(), x.dims(), 4,
-                              axes.data(), static_cast<int32_t>(axes.size()),
-                              xDtype, yDtype, nullptr)));
+  ASSERT_TRUE(isOk(amp_reduce(op, x.data(), y.data(), x.dims(), 4, axes.data(),
+                              static_cast<int32_t>(axes.size()), xDtype, yDtype,
+                              nullptr)));
   const int64_t ny = y.size(), count = x.size() / ny;
   std::vector<double> sum(ny, 0.0), abs(ny, 0.0),
       mx(ny, -std::numeric_limits<double>::infinity());
@@ -222,14 +219,15 @@ TEST_P(ReduceTest, MatchesF64) {
     EXPECT_TRUE(allClose(y, ref, tol, "sum/mean"));
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllOps, ReduceTest,
-    ::testing::Combine(::testing::Range(0, 3), ::testing::Range(0, 5),
-                       ::testing::Range(0, 7)),
-    [](const auto &info) {
-      return reduceCaseName(std::get<0>(info.param), std::get<1>(info.param),
-                            std::get<2>(info.param));
-    });
+INSTANTIATE_TEST_SUITE_P(AllOps, ReduceTest,
+                         ::testing::Combine(::testing::Range(0, 3),
+                                            ::testing::Range(0, 5),
+                                            ::testing::Range(0, 7)),
+                         [](const auto &info) {
+                           return reduceCaseName(std::get<0>(info.param),
+                                                 std::get<1>(info.param),
+                                                 std::get<2>(info.param));
+                         });
 
 TEST(Reduce, LongSumStaysAccurateInF32) {
   // 100000 f16 ones summed into f16: exact in f32, 100000 rounds to inf in
@@ -239,17 +237,17 @@ TEST(Reduce, LongSumStaysAccurateInF32) {
     x.set(i, 1.0);
   const int64_t axis = 0;
   Tensor y32(AMP_DTYPE_F32, {}), y16(AMP_DTYPE_F16, {});
-  ASSERT_TRUE(isOk(amp_reduce(AMP_REDUCE_SUM, x.data(), y32.data(), x.dims(),
-                              1, &axis, 1, AMP_DTYPE_F16, AMP_DTYPE_F32,
-                              nullptr)));
+  ASSERT_TRUE(
+      isOk(amp_reduce(AMP_REDUCE_SUM, x.data(), y32.data(), x.dims(), 1, &axis,
+                      1, AMP_DTYPE_F16, AMP_DTYPE_F32, nullptr)));
   EXPECT_EQ(y32.get(0), 100000.0);
-  ASSERT_TRUE(isOk(amp_reduce(AMP_REDUCE_SUM, x.data(), y16.data(), x.dims(),
-                              1, &axis, 1, AMP_DTYPE_F16, AMP_DTYPE_F16,
-                              nullptr)));
+  ASSERT_TRUE(
+      isOk(amp_reduce(AMP_REDUCE_SUM, x.data(), y16.data(), x.dims(), 1, &axis,
+                      1, AMP_DTYPE_F16, AMP_DTYPE_F16, nullptr)));
   EXPECT_TRUE(std::isinf(y16.get(0)));
-  ASSERT_TRUE(isOk(amp_reduce(AMP_REDUCE_MEAN, x.data(), y16.data(),
-                              x.dims(), 1, &axis, 1, AMP_DTYPE_F16,
-                              AMP_DTYPE_F16, nullptr)));
+  ASSERT_TRUE(
+      isOk(amp_reduce(AMP_REDUCE_MEAN, x.data(), y16.data(), x.dims(), 1, &axis,
+                      1, AMP_DTYPE_F16, AMP_DTYPE_F16, nullptr)));
   EXPECT_EQ(y16.get(0), 1.0); // no f16 intermediate
 }
 
@@ -261,45 +259,45 @@ TEST(Reduce, MaxPropagatesNaNAndEmptyCases) {
     x.set(i, v[i]);
   const int64_t axis = 1;
   Tensor y(AMP_DTYPE_F32, {2});
-  ASSERT_TRUE(isOk(amp_reduce(AMP_REDUCE_MAX, x.data(), y.data(), x.dims(), 2,
-                              &axis, 1, AMP_DTYPE_F32, AMP_DTYPE_F32,
-                              nullptr)));
+  ASSERT_TRUE(
+      isOk(amp_reduce(AMP_REDUCE_MAX, x.data(), y.data(), x.dims(), 2, &axis, 1,
+                      AMP_DTYPE_F32, AMP_DTYPE_F32, nullptr)));
   EXPECT_TRUE(allEqual(y, {nan, -0.5}, "max"));
 
   Tensor empty(AMP_DTYPE_F32, {2, 0});
-  EXPECT_TRUE(failsWith(amp_reduce(AMP_REDUCE_MAX, empty.data(), y.data(),
-                                   empty.dims(), 2, &axis, 1, AMP_DTYPE_F32,
-                                   AMP_DTYPE_F32, nullptr),
-                        AMP_STATUS_INVALID_ARGUMENT, "empty"));
-  ASSERT_TRUE(isOk(amp_reduce(AMP_REDUCE_SUM, empty.data(), y.data(),
-                              empty.dims(), 2, &axis, 1, AMP_DTYPE_F32,
-                              AMP_DTYPE_F32, nullptr)));
+  EXPECT_TRUE(
+      failsWith(amp_reduce(AMP_REDUCE_MAX, empty.data(), y.data(), empty.dims(),
+                           2, &axis, 1, AMP_DTYPE_F32, AMP_DTYPE_F32, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT, "empty"));
+  ASSERT_TRUE(
+      isOk(amp_reduce(AMP_REDUCE_SUM, empty.data(), y.data(), empty.dims(), 2,
+                      &axis, 1, AMP_DTYPE_F32, AMP_DTYPE_F32, nullptr)));
   EXPECT_TRUE(allEqual(y, {0.0, 0.0}, "empty sum"));
-  ASSERT_TRUE(isOk(amp_reduce(AMP_REDUCE_MEAN, empty.data(), y.data(),
-                              empty.dims(), 2, &axis, 1, AMP_DTYPE_F32,
-                              AMP_DTYPE_F32, nullptr)));
+  ASSERT_TRUE(
+      isOk(amp_reduce(AMP_REDUCE_MEAN, empty.data(), y.data(), empty.dims(), 2,
+                      &axis, 1, AMP_DTYPE_F32, AMP_DTYPE_F32, nullptr)));
   EXPECT_TRUE(allEqual(y, {nan, nan}, "empty mean"));
 }
 
 TEST(Reduce, RejectsBadAxesAndDtypes) {
   Tensor x(AMP_DTYPE_F16, {2, 3}), y(AMP_DTYPE_F32, {2});
   const int64_t dup[] = {1, -1}, out[] = {2};
-  EXPECT_TRUE(failsWith(amp_reduce(AMP_REDUCE_SUM, x.data(), y.data(),
-                                   x.dims(), 2, dup, 2, AMP_DTYPE_F16,
-                                   AMP_DTYPE_F32, nullptr),
-                        AMP_STATUS_INVALID_ARGUMENT, "more than once"));
-  EXPECT_TRUE(failsWith(amp_reduce(AMP_REDUCE_SUM, x.data(), y.data(),
-                                   x.dims(), 2, out, 1, AMP_DTYPE_F16,
-                                   AMP_DTYPE_F32, nullptr),
-                        AMP_STATUS_INVALID_ARGUMENT, "out of range"));
-  EXPECT_TRUE(failsWith(amp_reduce(AMP_REDUCE_SUM, x.data(), y.data(),
-                                   x.dims(), 2, dup, 1, AMP_DTYPE_F16,
-                                   AMP_DTYPE_BF16, nullptr),
-                        AMP_STATUS_NOT_SUPPORTED, "y_dtype is bf16"));
-  EXPECT_TRUE(failsWith(amp_reduce(AMP_REDUCE_SUM, x.data(), y.data(),
-                                   x.dims(), 2, nullptr, 1, AMP_DTYPE_F16,
-                                   AMP_DTYPE_F32, nullptr),
-                        AMP_STATUS_INVALID_ARGUMENT, "axes is NULL"));
+  EXPECT_TRUE(
+      failsWith(amp_reduce(AMP_REDUCE_SUM, x.data(), y.data(), x.dims(), 2, dup,
+                           2, AMP_DTYPE_F16, AMP_DTYPE_F32, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT, "more than once"));
+  EXPECT_TRUE(
+      failsWith(amp_reduce(AMP_REDUCE_SUM, x.data(), y.data(), x.dims(), 2, out,
+                           1, AMP_DTYPE_F16, AMP_DTYPE_F32, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT, "out of range"));
+  EXPECT_TRUE(
+      failsWith(amp_reduce(AMP_REDUCE_SUM, x.data(), y.data(), x.dims(), 2, dup,
+                           1, AMP_DTYPE_F16, AMP_DTYPE_BF16, nullptr),
+                AMP_STATUS_NOT_SUPPORTED, "y_dtype is bf16"));
+  EXPECT_TRUE(
+      failsWith(amp_reduce(AMP_REDUCE_SUM, x.data(), y.data(), x.dims(), 2,
+                           nullptr, 1, AMP_DTYPE_F16, AMP_DTYPE_F32, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT, "axes is NULL"));
 }
 
 } // namespace
