@@ -6,11 +6,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "reference/KernelCommon.h"
+#include "reference/GemmCommon.h"
 
 #include <cstdarg>
 #include <cstdio>
 #include <string>
 
+using namespace amp::runtime;
 using namespace amp::runtime::kernels;
 
 namespace {
@@ -20,22 +22,6 @@ thread_local std::string lastError;
 /// products of index arithmetic cannot overflow int64_t.
 constexpr int64_t kMaxElements = int64_t{1} << 60;
 } // namespace
-
-const char *amp::runtime::kernels::kernelDtypeName(int32_t dtype) {
-  switch (dtype) {
-  case AMP_DTYPE_F32:
-    return "f32";
-  case AMP_DTYPE_F16:
-    return "f16";
-  case AMP_DTYPE_BF16:
-    return "bf16";
-  case AMP_DTYPE_I32:
-    return "i32";
-  case AMP_DTYPE_I64:
-    return "i64";
-  }
-  return "?";
-}
 
 const char *amp::runtime::kernels::kernelLastError() {
   return lastError.c_str();
@@ -63,7 +49,7 @@ amp_status_t Checker::dtype(const char *name, amp_dtype_t dtype,
                            : allowed == kIndexDtypes ? "i32 or i64"
                                                      : "another dtype";
     return fail(AMP_STATUS_NOT_SUPPORTED, "%s is %s; expected %s", name,
-                kernelDtypeName(raw), expected);
+                dtypeName(dtype), expected);
   }
   return AMP_STATUS_OK;
 }
@@ -73,7 +59,7 @@ amp_status_t Checker::accumulatorDtype(const char *outName, amp_dtype_t out,
   if (out != in && out != AMP_DTYPE_F32)
     return fail(AMP_STATUS_NOT_SUPPORTED,
                 "%s is %s; it must be the input's dtype (%s) or f32", outName,
-                kernelDtypeName(out), kernelDtypeName(in));
+                dtypeName(out), dtypeName(in));
   return AMP_STATUS_OK;
 }
 
@@ -118,6 +104,47 @@ amp_status_t Checker::pointer(const char *name, const void *ptr, int64_t numel,
     return fail(AMP_STATUS_INVALID_ARGUMENT,
                 "%s (%p) is not aligned to its element size (%lld bytes)", name,
                 ptr, (long long)size);
+  return AMP_STATUS_OK;
+}
+
+amp_status_t Checker::pointers(std::initializer_list<Operand> operands) {
+  for (const Operand &o : operands)
+    if (amp_status_t s = pointer(o.name, o.ptr, o.numel, o.dtype))
+      return s;
+  return AMP_STATUS_OK;
+}
+
+amp_status_t Checker::indices(const char *what, const void *ids,
+                              amp_dtype_t dtype, int64_t n, int64_t bound) {
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t id = loadIndex(ids, dtype, i);
+    if (id < 0 || id >= bound)
+      return fail(AMP_STATUS_INVALID_ARGUMENT,
+                  "%s %lld at position %lld is outside [0, %lld)", what,
+                  (long long)id, (long long)i, (long long)bound);
+  }
+  return AMP_STATUS_OK;
+}
+
+amp_status_t Checker::bufferList(int32_t n, const void *const *in,
+                                 void *const *out, const int64_t *sizes,
+                                 const amp_dtype_t *dtypes) {
+  if (n < 0)
+    return fail(AMP_STATUS_INVALID_ARGUMENT, "n_buffers (%d) is < 0", (int)n);
+  if (n > 0 && (!in || !out || !sizes || !dtypes))
+    return fail(AMP_STATUS_INVALID_ARGUMENT,
+                "the buffer, size and dtype arrays must not be NULL");
+  for (int32_t i = 0; i < n; ++i) {
+    if (amp_status_t s = count("a buffer size", sizes[i]))
+      return s;
+    if (amp_status_t s = dtype("a buffer dtype", dtypes[i], kFloatDtypes))
+      return s;
+    if (amp_status_t s = pointer("an input buffer", in[i], sizes[i], dtypes[i]))
+      return s;
+    if (amp_status_t s =
+            pointer("an output buffer", out[i], sizes[i], dtypes[i]))
+      return s;
+  }
   return AMP_STATUS_OK;
 }
 

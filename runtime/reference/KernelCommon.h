@@ -16,7 +16,7 @@
 
 #include <cstdint>
 #include <cstring>
-#include <type_traits>
+#include <initializer_list>
 
 namespace amp {
 namespace runtime {
@@ -85,11 +85,16 @@ template <typename Enum> inline int32_t rawEnum(const Enum &value) {
   return raw;
 }
 
-/// The dtype's name ("f16"), "?" for an unknown value.
-const char *kernelDtypeName(int32_t dtype);
-
 /// The calling thread's last error ("" if none).
 const char *kernelLastError();
+
+/// One tensor argument of a pointer check.
+struct Operand {
+  const char *name;
+  const void *ptr;
+  int64_t numel;
+  amp_dtype_t dtype;
+};
 
 /// The argument checks of one entry point. Constructing it clears the
 /// thread's last error; every check returns AMP_STATUS_OK or records a
@@ -125,6 +130,20 @@ public:
   /// Non-NULL when it has elements, and aligned to the element size.
   amp_status_t pointer(const char *name, const void *ptr, int64_t numel,
                        amp_dtype_t dtype);
+
+  /// pointer() for each operand in turn.
+  amp_status_t pointers(std::initializer_list<Operand> operands);
+
+  /// Every one of the n i32/i64 indices (ids, labels) is in [0, bound);
+  /// `what` names one of them in the message ("id 7 at position 3 ...").
+  amp_status_t indices(const char *what, const void *ids, amp_dtype_t dtype,
+                       int64_t n, int64_t bound);
+
+  /// The arrays of a multi-buffer call (n >= 0 buffers; every array
+  /// non-NULL when n > 0): each size is a count, each dtype a float dtype,
+  /// and in[i] and out[i] are valid pointers for them.
+  amp_status_t bufferList(int32_t n, const void *const *in, void *const *out,
+                          const int64_t *sizes, const amp_dtype_t *dtypes);
 
   /// An axis in [-rank, rank), normalized into *axisOut.
   amp_status_t axis(const char *name, int64_t axis, int32_t rank,

@@ -283,11 +283,9 @@ amp_status_t runConv(ConvKind kind, const char *name, const void *a,
                             fwd      ? ySize
                             : gradIn ? xSize
                                      : wSize};
-  if (amp_status_t s = check.pointer(names[0], a, sizes[0], inDtype))
-    return s;
-  if (amp_status_t s = check.pointer(names[1], b, sizes[1], inDtype))
-    return s;
-  if (amp_status_t s = check.pointer(names[2], out, sizes[2], outDtype))
+  if (amp_status_t s = check.pointers({{names[0], a, sizes[0], inDtype},
+                                       {names[1], b, sizes[1], inDtype},
+                                       {names[2], out, sizes[2], outDtype}}))
     return s;
   if (sizes[2] == 0)
     return AMP_STATUS_OK;

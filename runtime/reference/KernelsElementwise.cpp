@@ -221,11 +221,9 @@ amp_status_t amp_binary(amp_binary_op_t op, const void *lhs, const void *rhs,
   if (!matches)
     return check.fail(AMP_STATUS_INVALID_ARGUMENT,
                       "out's shape is not the broadcast of lhs's and rhs's");
-  if (amp_status_t s = check.pointer("lhs", lhs, nl, dtype))
-    return s;
-  if (amp_status_t s = check.pointer("rhs", rhs, nr, dtype))
-    return s;
-  if (amp_status_t s = check.pointer("out", out, no, dtype))
+  if (amp_status_t s = check.pointers({{"lhs", lhs, nl, dtype},
+                                       {"rhs", rhs, nr, dtype},
+                                       {"out", out, no, dtype}}))
     return s;
   if (no > 0 && ((out == lhs && nl != no) || (out == rhs && nr != no)))
     return check.fail(AMP_STATUS_INVALID_ARGUMENT,
@@ -254,9 +252,8 @@ amp_status_t amp_cast(const void *x, void *y, int64_t n, amp_dtype_t x_dtype,
     return s;
   if (amp_status_t s = check.dtype("y_dtype", y_dtype, kFloatDtypes))
     return s;
-  if (amp_status_t s = check.pointer("x", x, n, x_dtype))
-    return s;
-  if (amp_status_t s = check.pointer("y", y, n, y_dtype))
+  if (amp_status_t s =
+          check.pointers({{"x", x, n, x_dtype}, {"y", y, n, y_dtype}}))
     return s;
   if (x_dtype == y_dtype) {
     // A copy keeps every bit pattern, signalling NaNs included.

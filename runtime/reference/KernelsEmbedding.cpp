@@ -38,14 +38,7 @@ amp_status_t checkEmbedding(Checker &check, const void *ids,
     return s;
   if (amp_status_t s = check.pointer("ids", ids, nIds, idsDtype))
     return s;
-  for (int64_t i = 0; i < nIds; ++i) {
-    int64_t id = loadIndex(ids, idsDtype, i);
-    if (id < 0 || id >= numEmbeddings)
-      return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                        "id %lld at position %lld is outside [0, %lld)",
-                        (long long)id, (long long)i, (long long)numEmbeddings);
-  }
-  return AMP_STATUS_OK;
+  return check.indices("id", ids, idsDtype, nIds, numEmbeddings);
 }
 
 } // namespace
@@ -63,9 +56,8 @@ amp_status_t amp_embedding(const void *table, const void *ids, void *out,
           checkEmbedding(check, ids, num_embeddings, dim, n_ids, ids_dtype))
     return s;
   if (amp_status_t s =
-          check.pointer("table", table, num_embeddings * dim, dtype))
-    return s;
-  if (amp_status_t s = check.pointer("out", out, n_ids * dim, dtype))
+          check.pointers({{"table", table, num_embeddings * dim, dtype},
+                          {"out", out, n_ids * dim, dtype}}))
     return s;
   const int64_t rowBytes = dim * amp_dtype_size(dtype);
   const char *src = static_cast<const char *>(table);
@@ -93,10 +85,9 @@ amp_status_t amp_embedding_grad(const void *dy, const void *ids, void *dtable,
   if (amp_status_t s =
           checkEmbedding(check, ids, num_embeddings, dim, n_ids, ids_dtype))
     return s;
-  if (amp_status_t s = check.pointer("dy", dy, n_ids * dim, dy_dtype))
-    return s;
-  if (amp_status_t s =
-          check.pointer("dtable", dtable, num_embeddings * dim, dtable_dtype))
+  if (amp_status_t s = check.pointers(
+          {{"dy", dy, n_ids * dim, dy_dtype},
+           {"dtable", dtable, num_embeddings * dim, dtable_dtype}}))
     return s;
   // An f32 table is its own accumulator; otherwise accumulate in a scratch.
   const int64_t size = num_embeddings * dim;

@@ -34,18 +34,10 @@ amp_status_t checkCrossEntropy(Checker &check, const void *logits,
   const int64_t dims[2] = {rows, classes};
   if (amp_status_t s = check.shape("logits", dims, 2, &n))
     return s;
-  if (amp_status_t s = check.pointer("logits", logits, n, logitsDtype))
+  if (amp_status_t s = check.pointers({{"logits", logits, n, logitsDtype},
+                                       {"labels", labels, rows, labelsDtype}}))
     return s;
-  if (amp_status_t s = check.pointer("labels", labels, rows, labelsDtype))
-    return s;
-  for (int64_t r = 0; r < rows; ++r) {
-    int64_t label = loadIndex(labels, labelsDtype, r);
-    if (label < 0 || label >= classes)
-      return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                        "label %lld of row %lld is outside [0, %lld)",
-                        (long long)label, (long long)r, (long long)classes);
-  }
-  return AMP_STATUS_OK;
+  return check.indices("label", labels, labelsDtype, rows, classes);
 }
 
 /// The row's values widened to f32 in `row`, its max and sum exp(x - max).
@@ -106,10 +98,8 @@ amp_status_t amp_cross_entropy_grad(
                                          logits_dtype, labels_dtype))
     return s;
   if (amp_status_t s =
-          check.pointer("grad_loss", grad_loss, 1, grad_loss_dtype))
-    return s;
-  if (amp_status_t s =
-          check.pointer("dlogits", dlogits, rows * classes, logits_dtype))
+          check.pointers({{"grad_loss", grad_loss, 1, grad_loss_dtype},
+                          {"dlogits", dlogits, rows * classes, logits_dtype}}))
     return s;
   float g = 0.0f;
   dispatchFloat(grad_loss_dtype, [&](auto t) {

@@ -44,28 +44,13 @@ amp_status_t amp_unscale_and_check(int32_t n_buffers, const void *const *grads,
                                    const float *scale, int8_t *found_inf,
                                    void * /*stream*/) {
   Checker check("amp_unscale_and_check");
-  if (n_buffers < 0)
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "n_buffers (%d) is < 0",
-                      (int)n_buffers);
-  if (n_buffers > 0 && (!grads || !unscaled || !sizes || !dtypes))
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                      "grads, unscaled, sizes and dtypes must not be NULL");
+  if (amp_status_t s =
+          check.bufferList(n_buffers, grads, unscaled, sizes, dtypes))
+    return s;
   if (amp_status_t s = check.pointer("scale", scale, 1, AMP_DTYPE_F32))
     return s;
   if (!found_inf)
     return check.fail(AMP_STATUS_INVALID_ARGUMENT, "found_inf is NULL");
-  for (int32_t i = 0; i < n_buffers; ++i) {
-    if (amp_status_t s = check.count("a buffer size", sizes[i]))
-      return s;
-    if (amp_status_t s = check.dtype("a buffer dtype", dtypes[i], kFloatDtypes))
-      return s;
-    if (amp_status_t s =
-            check.pointer("a gradient", grads[i], sizes[i], dtypes[i]))
-      return s;
-    if (amp_status_t s = check.pointer("an unscaled output", unscaled[i],
-                                       sizes[i], dtypes[i]))
-      return s;
-  }
   const float inv = amp_loss_scale_inverse(*scale);
   bool seen = false;
   for (int32_t i = 0; i < n_buffers; ++i)

@@ -275,18 +275,13 @@ amp_status_t amp_layer_norm(const void *x, const void *scale, const void *bias,
   if (len == 0 && rows > 0)
     return check.fail(AMP_STATUS_INVALID_ARGUMENT,
                       "the normalized shape has no elements");
-  if (amp_status_t s = check.pointer("x", x, n, x_dtype))
-    return s;
-  if (amp_status_t s = check.pointer("y", y, n, x_dtype))
-    return s;
-  if (amp_status_t s = check.pointer("mean", mean, rows, AMP_DTYPE_F32))
-    return s;
-  if (amp_status_t s = check.pointer("rstd", rstd, rows, AMP_DTYPE_F32))
-    return s;
   if (amp_status_t s =
-          check.pointer("scale", scale, scale ? len : 0, scale_dtype))
-    return s;
-  if (amp_status_t s = check.pointer("bias", bias, bias ? len : 0, bias_dtype))
+          check.pointers({{"x", x, n, x_dtype},
+                          {"y", y, n, x_dtype},
+                          {"mean", mean, rows, AMP_DTYPE_F32},
+                          {"rstd", rstd, rows, AMP_DTYPE_F32},
+                          {"scale", scale, scale ? len : 0, scale_dtype},
+                          {"bias", bias, bias ? len : 0, bias_dtype}}))
     return s;
   if (rows == 0)
     return AMP_STATUS_OK;
@@ -331,24 +326,15 @@ amp_status_t amp_layer_norm_grad(const void *dy, const void *x,
   if (len == 0 && rows > 0)
     return check.fail(AMP_STATUS_INVALID_ARGUMENT,
                       "the normalized shape has no elements");
-  if (amp_status_t s = check.pointer("dy", dy, n, x_dtype))
-    return s;
-  if (amp_status_t s = check.pointer("x", x, n, x_dtype))
-    return s;
-  if (amp_status_t s = check.pointer("dx", dx, n, x_dtype))
-    return s;
-  if (amp_status_t s = check.pointer("mean", mean, rows, AMP_DTYPE_F32))
-    return s;
-  if (amp_status_t s = check.pointer("rstd", rstd, rows, AMP_DTYPE_F32))
-    return s;
   if (amp_status_t s =
-          check.pointer("scale", scale, scale ? len : 0, scale_dtype))
-    return s;
-  if (amp_status_t s =
-          check.pointer("dscale", dscale, dscale ? len : 0, scale_dtype))
-    return s;
-  if (amp_status_t s =
-          check.pointer("dbias", dbias, dbias ? len : 0, scale_dtype))
+          check.pointers({{"dy", dy, n, x_dtype},
+                          {"x", x, n, x_dtype},
+                          {"dx", dx, n, x_dtype},
+                          {"mean", mean, rows, AMP_DTYPE_F32},
+                          {"rstd", rstd, rows, AMP_DTYPE_F32},
+                          {"scale", scale, scale ? len : 0, scale_dtype},
+                          {"dscale", dscale, dscale ? len : 0, scale_dtype},
+                          {"dbias", dbias, dbias ? len : 0, scale_dtype}}))
     return s;
 
   const std::vector<float> gamma = loadParam(scale, scale_dtype, len, 1.0f);
@@ -401,18 +387,13 @@ amp_status_t amp_batch_norm(const void *x, const void *scale, const void *bias,
   if (!(epsilon >= 0.0f))
     return check.fail(AMP_STATUS_INVALID_ARGUMENT,
                       "epsilon (%g) is negative or NaN", (double)epsilon);
-  if (amp_status_t s = check.pointer("x", x, n, x_dtype))
-    return s;
-  if (amp_status_t s = check.pointer("y", y, n, x_dtype))
-    return s;
-  if (amp_status_t s = check.pointer("mean", mean, c, AMP_DTYPE_F32))
-    return s;
-  if (amp_status_t s = check.pointer("invstd", invstd, c, AMP_DTYPE_F32))
-    return s;
   if (amp_status_t s =
-          check.pointer("scale", scale, scale ? c : 0, scale_dtype))
-    return s;
-  if (amp_status_t s = check.pointer("bias", bias, bias ? c : 0, bias_dtype))
+          check.pointers({{"x", x, n, x_dtype},
+                          {"y", y, n, x_dtype},
+                          {"mean", mean, c, AMP_DTYPE_F32},
+                          {"invstd", invstd, c, AMP_DTYPE_F32},
+                          {"scale", scale, scale ? c : 0, scale_dtype},
+                          {"bias", bias, bias ? c : 0, bias_dtype}}))
     return s;
 
   const int64_t batch = dims[0];
@@ -451,24 +432,15 @@ amp_status_t amp_batch_norm_grad(const void *dy, const void *x,
     return s;
   if (amp_status_t s = checkBatchNormShape(check, dims, rank, &n, &c, &sp))
     return s;
-  if (amp_status_t s = check.pointer("dy", dy, n, x_dtype))
-    return s;
-  if (amp_status_t s = check.pointer("x", x, n, x_dtype))
-    return s;
-  if (amp_status_t s = check.pointer("dx", dx, n, x_dtype))
-    return s;
-  if (amp_status_t s = check.pointer("mean", mean, c, AMP_DTYPE_F32))
-    return s;
-  if (amp_status_t s = check.pointer("invstd", invstd, c, AMP_DTYPE_F32))
-    return s;
   if (amp_status_t s =
-          check.pointer("scale", scale, scale ? c : 0, scale_dtype))
-    return s;
-  if (amp_status_t s =
-          check.pointer("dscale", dscale, dscale ? c : 0, scale_dtype))
-    return s;
-  if (amp_status_t s =
-          check.pointer("dbias", dbias, dbias ? c : 0, scale_dtype))
+          check.pointers({{"dy", dy, n, x_dtype},
+                          {"x", x, n, x_dtype},
+                          {"dx", dx, n, x_dtype},
+                          {"mean", mean, c, AMP_DTYPE_F32},
+                          {"invstd", invstd, c, AMP_DTYPE_F32},
+                          {"scale", scale, scale ? c : 0, scale_dtype},
+                          {"dscale", dscale, dscale ? c : 0, scale_dtype},
+                          {"dbias", dbias, dbias ? c : 0, scale_dtype}}))
     return s;
 
   const int64_t batch = dims[0];

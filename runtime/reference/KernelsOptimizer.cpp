@@ -93,17 +93,14 @@ amp_status_t amp_sgd_update(const void *param, const void *grad,
                       "momentum_buf and new_momentum_buf must be given "
                       "exactly when momentum > 0 (momentum = %g)",
                       (double)momentum);
-  if (amp_status_t s = check.pointer("param", param, n, dtype))
-    return s;
-  if (amp_status_t s = check.pointer("grad", grad, n, dtype))
-    return s;
-  if (amp_status_t s = check.pointer("new_param", new_param, n, dtype))
+  if (amp_status_t s = check.pointers({{"param", param, n, dtype},
+                                       {"grad", grad, n, dtype},
+                                       {"new_param", new_param, n, dtype}}))
     return s;
   if (hasMomentum) {
-    if (amp_status_t s = check.pointer("momentum_buf", momentum_buf, n, dtype))
-      return s;
     if (amp_status_t s =
-            check.pointer("new_momentum_buf", new_momentum_buf, n, dtype))
+            check.pointers({{"momentum_buf", momentum_buf, n, dtype},
+                            {"new_momentum_buf", new_momentum_buf, n, dtype}}))
       return s;
   }
 
@@ -169,12 +166,11 @@ amp_status_t amp_adam_update(const void *param, const void *grad,
       {"new_exp_avg", new_exp_avg},
       {"new_exp_avg_sq", new_exp_avg_sq}};
   for (const auto &[name, ptr] : tensors)
-    if (amp_status_t s = check.pointer(name, ptr, n, dtype))
+    if (amp_status_t s =
+            check.pointers({{name, ptr, n, dtype},
+                            {"step", step, 1, AMP_DTYPE_F32},
+                            {"new_step", new_step, 1, AMP_DTYPE_F32}}))
       return s;
-  if (amp_status_t s = check.pointer("step", step, 1, AMP_DTYPE_F32))
-    return s;
-  if (amp_status_t s = check.pointer("new_step", new_step, 1, AMP_DTYPE_F32))
-    return s;
 
   const float stepBefore = *step;
   if (skipStep(found_inf)) {
@@ -228,27 +224,15 @@ amp_status_t amp_clip_grad_norm(int32_t n_buffers, const void *const *grads,
   if (n_buffers < 1)
     return check.fail(AMP_STATUS_INVALID_ARGUMENT, "n_buffers (%d) is < 1",
                       (int)n_buffers);
-  if (!grads || !clipped || !sizes || !dtypes)
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                      "grads, clipped, sizes and dtypes must not be NULL");
   if (!(max_norm > 0.0f))
     return check.fail(AMP_STATUS_INVALID_ARGUMENT, "max_norm (%g) must be > 0",
                       (double)max_norm);
   if (amp_status_t s =
           check.pointer("total_norm", total_norm, 1, AMP_DTYPE_F32))
     return s;
-  for (int32_t i = 0; i < n_buffers; ++i) {
-    if (amp_status_t s = check.count("a buffer size", sizes[i]))
-      return s;
-    if (amp_status_t s = check.dtype("a buffer dtype", dtypes[i], kFloatDtypes))
-      return s;
-    if (amp_status_t s =
-            check.pointer("a gradient", grads[i], sizes[i], dtypes[i]))
-      return s;
-    if (amp_status_t s =
-            check.pointer("a clipped output", clipped[i], sizes[i], dtypes[i]))
-      return s;
-  }
+  if (amp_status_t s =
+          check.bufferList(n_buffers, grads, clipped, sizes, dtypes))
+    return s;
   // torch.nn.utils.clip_grad_norm_: the norm of the per-gradient norms.
   float sumNormsSq = 0.0f;
   for (int32_t i = 0; i < n_buffers; ++i) {

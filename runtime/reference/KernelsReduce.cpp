@@ -89,9 +89,8 @@ extern "C" amp_status_t amp_reduce(amp_reduce_op_t op, const void *x, void *y,
   if (rawOp == AMP_REDUCE_MAX && count == 0 && ny > 0)
     return check.fail(AMP_STATUS_INVALID_ARGUMENT,
                       "max over an empty set of elements");
-  if (amp_status_t s = check.pointer("x", x, nx, x_dtype))
-    return s;
-  if (amp_status_t s = check.pointer("y", y, ny, y_dtype))
+  if (amp_status_t s =
+          check.pointers({{"x", x, nx, x_dtype}, {"y", y, ny, y_dtype}}))
     return s;
 
   // Operand 0: x, contiguous. Operand 1: the accumulator, whose stride is 0

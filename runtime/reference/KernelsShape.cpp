@@ -93,9 +93,7 @@ amp_status_t amp_reshape(const void *x, void *y, int64_t n, amp_dtype_t dtype,
     return s;
   if (amp_status_t s = check.dtype("dtype", dtype, kAnyDtype))
     return s;
-  if (amp_status_t s = check.pointer("x", x, n, dtype))
-    return s;
-  if (amp_status_t s = check.pointer("y", y, n, dtype))
+  if (amp_status_t s = check.pointers({{"x", x, n, dtype}, {"y", y, n, dtype}}))
     return s;
   if (n > 0 && x != y)
     std::memmove(y, x, static_cast<size_t>(n * amp_dtype_size(dtype)));
@@ -120,9 +118,7 @@ amp_status_t amp_transpose(const void *x, void *y, const int64_t *x_dims,
                         "perm is not a permutation of 0..%d", (int)rank - 1);
     seen[perm[i]] = true;
   }
-  if (amp_status_t s = check.pointer("x", x, n, dtype))
-    return s;
-  if (amp_status_t s = check.pointer("y", y, n, dtype))
+  if (amp_status_t s = check.pointers({{"x", x, n, dtype}, {"y", y, n, dtype}}))
     return s;
   if (n > 0 && x == y)
     return check.fail(AMP_STATUS_INVALID_ARGUMENT, "y aliases x");
@@ -166,9 +162,8 @@ amp_status_t amp_broadcast_to(const void *x, void *y, const int64_t *x_dims,
                         "(%lld)",
                         (int)i, (long long)x_dims[i],
                         (long long)y_dims[lead + i]);
-  if (amp_status_t s = check.pointer("x", x, nx, dtype))
-    return s;
-  if (amp_status_t s = check.pointer("y", y, ny, dtype))
+  if (amp_status_t s =
+          check.pointers({{"x", x, nx, dtype}, {"y", y, ny, dtype}}))
     return s;
   if (ny > 0 && x == y && nx != ny)
     return check.fail(AMP_STATUS_INVALID_ARGUMENT, "y aliases x");

@@ -229,7 +229,7 @@ TEST(CrossEntropy, OutOfRangeLabelsAreErrorsAndWriteNothing) {
   EXPECT_TRUE(
       failsWith(amp_cross_entropy(logits.data(), labels.data(), &loss, 2, 3,
                                   AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr),
-                AMP_STATUS_INVALID_ARGUMENT, "label 3 of row 1"));
+                AMP_STATUS_INVALID_ARGUMENT, "label 3 at position 1"));
   EXPECT_EQ(loss, 42.0f);
   labels.set(1, -1);
   Tensor g(AMP_DTYPE_F32, {});
