@@ -16,10 +16,10 @@
 #include "amp/Dialect/NN/IR/NNOps.h"
 
 #include "mlir/IR/Matchers.h"
-#include "llvm/ADT/Sequence.h"
-#include "llvm/ADT/SmallVector.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/Sequence.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <cmath>
 
@@ -36,13 +36,6 @@ using Options = LowerMatmulToCublasLtOptions;
 //===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
-
-static int64_t volume(ArrayRef<int64_t> dims) {
-  int64_t v = 1;
-  for (int64_t d : dims)
-    v *= d;
-  return v;
-}
 
 static Type elementType(Value v) {
   return cast<ShapedType>(v.getType()).getElementType();
@@ -95,9 +88,9 @@ static bool canReplaceFrom(Value v, Operation *at,
   });
 }
 
+namespace {
 /// The operands and attributes of an amp.gemm, to build another one with a
 /// different epilogue.
-namespace {
 struct GemmSpec {
   Value a, b, bias, c, aux;
   bool transposeA = false, transposeB = false;
@@ -157,8 +150,8 @@ static GemmOp createFused(PatternRewriter &rewriter, const GemmSpec &spec,
   SmallVector<Value> operands = spec.operands();
   SmallVector<Operation *> removed = {gemm, root};
   for (Operation *at : candidates) {
-    bool ok = llvm::all_of(
-        operands, [&](Value v) { return isAvailableBefore(v, at); });
+    bool ok = llvm::all_of(operands,
+                           [&](Value v) { return isAvailableBefore(v, at); });
     for (Operation *op : removed)
       for (Value r : op->getResults())
         ok = ok && canReplaceFrom(r, at, removed);
@@ -173,8 +166,7 @@ static GemmOp createFused(PatternRewriter &rewriter, const GemmSpec &spec,
 
 /// Redirects the extra results of `gemm` (aux_out, bias_grad) to those of
 /// `fused` and erases it; its `d` must already be unused.
-static void replaceGemm(PatternRewriter &rewriter, GemmOp gemm,
-                        GemmOp fused) {
+static void replaceGemm(PatternRewriter &rewriter, GemmOp gemm, GemmOp fused) {
   if (Value aux = gemm.getAuxOut())
     rewriter.replaceAllUsesWith(aux, fused.getAuxOut());
   if (Value grad = gemm.getBiasGrad())
@@ -184,8 +176,27 @@ static void replaceGemm(PatternRewriter &rewriter, GemmOp gemm,
 }
 
 namespace {
-template <typename OpTy>
-struct GemmPattern : OpRewritePattern<OpTy> {
+/// Which result of the fused GEMM replaces the op it absorbs.
+enum class RootBecomes { D, BiasGrad };
+} // namespace
+
+/// Replaces `gemm` and the single-result op `root` it absorbs with the GEMM
+/// of `spec`, created as createFused says.
+static LogicalResult fuse(PatternRewriter &rewriter, const GemmSpec &spec,
+                          GemmOp gemm, Operation *root,
+                          ArrayRef<Operation *> candidates,
+                          RootBecomes rootBecomes) {
+  GemmOp fused = createFused(rewriter, spec, gemm, root, candidates);
+  if (!fused)
+    return failure();
+  rewriter.replaceOp(root, rootBecomes == RootBecomes::D ? fused.getD()
+                                                         : fused.getBiasGrad());
+  replaceGemm(rewriter, gemm, fused);
+  return success();
+}
+
+namespace {
+template <typename OpTy> struct GemmPattern : OpRewritePattern<OpTy> {
   GemmPattern(MLIRContext *ctx, const Options &opts)
       : OpRewritePattern<OpTy>(ctx), opts(opts) {}
   Options opts;
@@ -213,10 +224,10 @@ struct MatmulToGemm : GemmPattern<nn::MatmulOp> {
         return rewriter.notifyMatchFailure(op, "empty matmul");
 
     ArrayRef<int64_t> batch = resultType.getShape().drop_back(2);
-    int64_t batches = volume(batch);
+    int64_t batches = ShapedType::getNumElements(batch);
     auto fitBatch = [&](Value v) -> Value {
       auto type = cast<RankedTensorType>(v.getType());
-      int64_t own = volume(type.getShape().drop_back(2));
+      int64_t own = ShapedType::getNumElements(type.getShape().drop_back(2));
       if (own == 1 || own == batches)
         return v;
       SmallVector<int64_t> shape(batch);
@@ -243,85 +254,81 @@ struct MatmulToGemm : GemmPattern<nn::MatmulOp> {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// nn.add(gemm, bias[N]) -> bias; nn.add(gemm, x) with x of the result's
-/// type -> c (beta = 1). Either operand order.
-struct FuseAdd : GemmPattern<nn::AddOp> {
-  using GemmPattern::GemmPattern;
+/// A commutative binary op of a GEMM's result and another value, where the
+/// GEMM's result has no other user: `absorb` says how the GEMM takes the
+/// other value, if it can; the fused GEMM replaces the op.
+template <typename OpTy> struct FuseBinary : GemmPattern<OpTy> {
+  using GemmPattern<OpTy>::GemmPattern;
 
-  LogicalResult matchAndRewrite(nn::AddOp add,
+  virtual bool absorb(GemmOp gemm, Value other, GemmSpec &spec) const = 0;
+
+  LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
-    for (auto [side, other] : {std::pair(add.getLhs(), add.getRhs()),
-                               std::pair(add.getRhs(), add.getLhs())}) {
-      GemmOp gemm = gemmProducingOnlyFor(side, add, opts);
-      if (!gemm || add.getType() != gemm.getD().getType())
+    for (auto [side, other] : {std::pair(op.getLhs(), op.getRhs()),
+                               std::pair(op.getRhs(), op.getLhs())}) {
+      GemmOp gemm = gemmProducingOnlyFor(side, op, this->opts);
+      // The result keeps the GEMM's type: `other` broadcasts into it.
+      if (!gemm || op.getType() != gemm.getD().getType())
         continue;
-      RankedTensorType dType = gemm.getD().getType();
-      auto otherType = cast<RankedTensorType>(other.getType());
       GemmSpec spec = GemmSpec::of(gemm);
-      GemmEpilogue e = gemm.getEpilogue();
-      if (otherType.getRank() == 1 &&
-          otherType.getDimSize(0) == dType.getShape().back()) {
-        // nn.add's operands share the element type, so the bias has the
-        // result's, as the runtime requires.
-        if (e != GemmEpilogue::none)
-          continue;
-        spec.bias = other;
-        spec.epilogue = GemmEpilogue::bias;
-      } else if (otherType == dType) {
-        // C enters T before the epilogue, so only epilogues that leave T as
-        // it is (plus a bias) can take it afterwards.
-        if (spec.c || !llvm::is_contained({GemmEpilogue::none,
-                                           GemmEpilogue::bias,
-                                           GemmEpilogue::bgrada,
-                                           GemmEpilogue::bgradb},
-                                          e))
-          continue;
-        spec.c = other;
-        spec.beta = 1.0f;
-      } else {
+      if (!absorb(gemm, other, spec))
         continue;
-      }
-      GemmOp fused = createFused(rewriter, spec, gemm, add, {add});
-      if (!fused)
-        continue;
-      rewriter.replaceOp(add, fused.getD());
-      replaceGemm(rewriter, gemm, fused);
-      return success();
+      // At the op: `other` may be defined after the GEMM.
+      if (succeeded(fuse(rewriter, spec, gemm, op, {op}, RootBecomes::D)))
+        return success();
     }
     return failure();
   }
 };
 
+/// nn.add(gemm, bias[N]) -> bias; nn.add(gemm, x) with x of the result's
+/// type -> c (beta = 1).
+struct FuseAdd : FuseBinary<nn::AddOp> {
+  using FuseBinary::FuseBinary;
+
+  bool absorb(GemmOp gemm, Value other, GemmSpec &spec) const override {
+    RankedTensorType dType = gemm.getD().getType();
+    auto otherType = cast<RankedTensorType>(other.getType());
+    GemmEpilogue e = gemm.getEpilogue();
+    if (otherType.getRank() == 1 &&
+        otherType.getDimSize(0) == dType.getShape().back()) {
+      // nn.add's operands share the element type, so the bias has the
+      // result's, as the runtime requires.
+      if (e != GemmEpilogue::none)
+        return false;
+      spec.bias = other;
+      spec.epilogue = GemmEpilogue::bias;
+      return true;
+    }
+    // C enters T before the epilogue, so only epilogues that leave T as it
+    // is (plus a bias) can take it afterwards.
+    if (otherType != dType || spec.c ||
+        !llvm::is_contained({GemmEpilogue::none, GemmEpilogue::bias,
+                             GemmEpilogue::bgrada, GemmEpilogue::bgradb},
+                            e))
+      return false;
+    spec.c = other;
+    spec.beta = 1.0f;
+    return true;
+  }
+};
+
 /// nn.mul(gemm, splat constant) -> alpha, when nothing but the product is
 /// in the result yet (no bias, c or activation).
-struct FuseScale : GemmPattern<nn::MulOp> {
-  using GemmPattern::GemmPattern;
+struct FuseScale : FuseBinary<nn::MulOp> {
+  using FuseBinary::FuseBinary;
 
-  LogicalResult matchAndRewrite(nn::MulOp mul,
-                                PatternRewriter &rewriter) const override {
-    for (auto [side, other] : {std::pair(mul.getLhs(), mul.getRhs()),
-                               std::pair(mul.getRhs(), mul.getLhs())}) {
-      GemmOp gemm = gemmProducingOnlyFor(side, mul, opts);
-      if (!gemm || mul.getType() != gemm.getD().getType() ||
-          gemm.getEpilogue() != GemmEpilogue::none || gemm.getC())
-        continue;
-      DenseFPElementsAttr splat;
-      if (!matchPattern(other, m_Constant(&splat)) || !splat.isSplat())
-        continue;
-      GemmSpec spec = GemmSpec::of(gemm);
-      double alpha =
-          spec.alpha * splat.getSplatValue<APFloat>().convertToDouble();
-      if (!std::isfinite(static_cast<float>(alpha)))
-        continue;
-      spec.alpha = static_cast<float>(alpha);
-      GemmOp fused = createFused(rewriter, spec, gemm, mul, {mul});
-      if (!fused)
-        continue;
-      rewriter.replaceOp(mul, fused.getD());
-      replaceGemm(rewriter, gemm, fused);
-      return success();
-    }
-    return failure();
+  bool absorb(GemmOp gemm, Value other, GemmSpec &spec) const override {
+    DenseFPElementsAttr splat;
+    if (gemm.getEpilogue() != GemmEpilogue::none || gemm.getC() ||
+        !matchPattern(other, m_Constant(&splat)) || !splat.isSplat())
+      return false;
+    double alpha =
+        spec.alpha * splat.getSplatValue<APFloat>().convertToDouble();
+    if (!std::isfinite(static_cast<float>(alpha)))
+      return false;
+    spec.alpha = static_cast<float>(alpha);
+    return true;
   }
 };
 
@@ -407,12 +414,7 @@ struct FuseActivationGrad : GemmPattern<OpTy> {
     GemmSpec spec = GemmSpec::of(gemm);
     spec.aux = op.getInput();
     spec.epilogue = Epilogue;
-    GemmOp fused = createFused(rewriter, spec, gemm, op, {op});
-    if (!fused)
-      return failure();
-    rewriter.replaceOp(op, fused.getD());
-    replaceGemm(rewriter, gemm, fused);
-    return success();
+    return fuse(rewriter, spec, gemm, op, {op}, RootBecomes::D);
   }
 };
 
@@ -493,8 +495,7 @@ struct FuseWeightGradBias : GemmPattern<GemmOp> {
       bool transposed = isA ? gemm.getTransposeA() : gemm.getTransposeB();
       SmallVector<Value> summed = {x};
       if (auto cast = x.getDefiningOp<CastOp>();
-          cast && opts.bgradThroughCast &&
-          elementType(cast.getInput()).isF32())
+          cast && opts.bgradThroughCast && elementType(cast.getInput()).isF32())
         summed.push_back(cast.getInput());
 
       nn::ReduceSumOp first;
@@ -512,12 +513,9 @@ struct FuseWeightGradBias : GemmPattern<GemmOp> {
       GemmSpec spec = GemmSpec::of(gemm);
       spec.epilogue = isA ? GemmEpilogue::bgrada : GemmEpilogue::bgradb;
       spec.biasGradType = cast<RankedTensorType>(first.getType());
-      GemmOp fused = createFused(rewriter, spec, gemm, first, {gemm, first});
-      if (!fused)
-        continue;
-      rewriter.replaceOp(first, fused.getBiasGrad());
-      replaceGemm(rewriter, gemm, fused);
-      return success();
+      if (succeeded(fuse(rewriter, spec, gemm, first, {gemm, first},
+                         RootBecomes::BiasGrad)))
+        return success();
     }
     return failure();
   }
@@ -562,12 +560,7 @@ struct FuseActivationGradBias : GemmPattern<GemmOp> {
     spec.epilogue = e == GemmEpilogue::drelu ? GemmEpilogue::drelu_bgrad
                                              : GemmEpilogue::dgelu_bgrad;
     spec.biasGradType = cast<RankedTensorType>(first.getType());
-    GemmOp fused = createFused(rewriter, spec, gemm, first, {gemm});
-    if (!fused)
-      return failure();
-    rewriter.replaceOp(first, fused.getBiasGrad());
-    replaceGemm(rewriter, gemm, fused);
-    return success();
+    return fuse(rewriter, spec, gemm, first, {gemm}, RootBecomes::BiasGrad);
   }
 };
 } // namespace
@@ -578,13 +571,13 @@ struct FuseActivationGradBias : GemmPattern<GemmOp> {
 
 void amp::populateMatmulToCublasLtPatterns(RewritePatternSet &patterns,
                                            const Options &options) {
-  patterns.add<MatmulToGemm, FuseAdd, FuseScale,
-               FuseActivation<nn::ReluOp, true>,
-               FuseActivation<nn::GeluOp, false>,
-               FuseActivationGrad<nn::ReluGradOp, GemmEpilogue::drelu>,
-               FuseActivationGrad<nn::GeluGradOp, GemmEpilogue::dgelu>,
-               FuseWeightGradBias, FuseActivationGradBias>(
-      patterns.getContext(), options);
+  patterns
+      .add<MatmulToGemm, FuseAdd, FuseScale, FuseActivation<nn::ReluOp, true>,
+           FuseActivation<nn::GeluOp, false>,
+           FuseActivationGrad<nn::ReluGradOp, GemmEpilogue::drelu>,
+           FuseActivationGrad<nn::GeluGradOp, GemmEpilogue::dgelu>,
+           FuseWeightGradBias, FuseActivationGradBias>(patterns.getContext(),
+                                                       options);
 }
 
 namespace {

@@ -71,8 +71,8 @@ ParseResult GemmOp::parseGemmExtraResults(OpAsmParser &parser, Type &auxOut,
   return success();
 }
 
-void GemmOp::printGemmExtraResults(OpAsmPrinter &printer, GemmOp,
-                                   Type auxOut, Type biasGrad) {
+void GemmOp::printGemmExtraResults(OpAsmPrinter &printer, GemmOp, Type auxOut,
+                                   Type biasGrad) {
   if (auxOut)
     printer << ", aux_out " << auxOut;
   if (biasGrad)
@@ -82,13 +82,6 @@ void GemmOp::printGemmExtraResults(OpAsmPrinter &printer, GemmOp,
 //===----------------------------------------------------------------------===//
 // Shapes
 //===----------------------------------------------------------------------===//
-
-static int64_t volume(ArrayRef<int64_t> dims) {
-  int64_t v = 1;
-  for (int64_t d : dims)
-    v *= d;
-  return v;
-}
 
 /// Formats dims as `2x3x4` (`[]` when empty), as a type would show them.
 static std::string fmtDims(ArrayRef<int64_t> dims) {
@@ -128,9 +121,9 @@ GemmOp::Layout GemmOp::getLayout() {
   int64_t m = getTransposeA() ? as[1] : as[0];
   int64_t k = getTransposeA() ? as[0] : as[1];
   int64_t n = getTransposeB() ? bs[0] : bs[1];
-  int64_t batches = volume(batchDims(getD().getType()));
-  int64_t aBatches = volume(batchDims(aType));
-  int64_t bBatches = volume(batchDims(bType));
+  int64_t batches = ShapedType::getNumElements(batchDims(getD().getType()));
+  int64_t aBatches = ShapedType::getNumElements(batchDims(aType));
+  int64_t bBatches = ShapedType::getNumElements(batchDims(bType));
 
   Layout l{};
   l.n = n;
@@ -193,8 +186,8 @@ LogicalResult GemmOp::verify() {
   auto batch = broadcastBatch(batchDims(aType), batchDims(bType));
   if (failed(batch))
     return emitOpError("batch dimensions ")
-           << fmtDims(batchDims(aType)) << " and "
-           << fmtDims(batchDims(bType)) << " do not broadcast";
+           << fmtDims(batchDims(aType)) << " and " << fmtDims(batchDims(bType))
+           << " do not broadcast";
   SmallVector<int64_t> expected(*batch);
   expected.append({m, n});
   if (dType.getShape() != ArrayRef<int64_t>(expected))
@@ -205,10 +198,10 @@ LogicalResult GemmOp::verify() {
     return emitOpError("dimensions must be >= 1: the runtime GEMM has no "
                        "empty case");
 
-  int64_t batches = volume(*batch);
-  for (auto [name, type] : {std::pair<StringRef, RankedTensorType>("a", aType),
-                            {"b", bType}}) {
-    int64_t v = volume(batchDims(type));
+  int64_t batches = ShapedType::getNumElements(*batch);
+  for (auto [name, type] :
+       {std::pair<StringRef, RankedTensorType>("a", aType), {"b", bType}}) {
+    int64_t v = ShapedType::getNumElements(batchDims(type));
     if (v != 1 && v != batches)
       return emitOpError("operand ")
              << name << " holds " << v << " matrices but the result holds "
@@ -233,7 +226,8 @@ LogicalResult GemmOp::verify() {
 
   if (hasAuxInput(e) != static_cast<bool>(getAux()))
     return emitOpError("epilogue ")
-           << eName << (getAux() ? " takes no aux input" : " needs an aux input");
+           << eName
+           << (getAux() ? " takes no aux input" : " needs an aux input");
   if (getAux() && getAux().getType() != dType)
     return emitOpError("aux must have the result type ")
            << dType << ", got " << getAux().getType();
@@ -241,7 +235,8 @@ LogicalResult GemmOp::verify() {
   if (hasAuxOutput(e) != static_cast<bool>(getAuxOut()))
     return emitOpError("epilogue ")
            << eName
-           << (getAuxOut() ? " has no aux_out result" : " needs an aux_out result");
+           << (getAuxOut() ? " has no aux_out result"
+                           : " needs an aux_out result");
   if (getAuxOut() && getAuxOut().getType() != dType)
     return emitOpError("aux_out must have the result type ")
            << dType << ", got " << getAuxOut().getType();
@@ -274,8 +269,7 @@ LogicalResult GemmOp::verify() {
       return emitOpError("bias_grad must be ")
              << vectorType(len) << " (length "
              << (e == GemmEpilogue::bgrada ? "M" : "N")
-             << ", the result's element type), got "
-             << getBiasGrad().getType();
+             << ", the result's element type), got " << getBiasGrad().getType();
   }
   return success();
 }
