@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
+#include <new>
 
 namespace amp {
 namespace runtime {
@@ -154,6 +155,19 @@ public:
 private:
   const char *fn;
 };
+
+/// Runs the part of a kernel that allocates scratch memory. No exception
+/// may cross the C ABI, so running out of host memory becomes
+/// AMP_STATUS_BACKEND_ERROR.
+template <typename Body> amp_status_t guarded(Checker &check, Body &&body) {
+  try {
+    body();
+  } catch (const std::bad_alloc &) {
+    return check.fail(AMP_STATUS_BACKEND_ERROR,
+                      "out of memory for the kernel's scratch buffers");
+  }
+  return AMP_STATUS_OK;
+}
 
 /// Product of dims[begin, end).
 inline int64_t product(const int64_t *dims, int begin, int end) {

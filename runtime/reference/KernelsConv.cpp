@@ -95,6 +95,13 @@ amp_status_t checkConv(Checker &check, const int64_t *xDims,
   g->pt = pad[0], g->pl = pad[1];
   g->hp = g->h + pad[0] + pad[2], g->wp = g->w + pad[1] + pad[3];
   g->groups = groups, g->og = g->o / groups;
+  // The f32 scratch holds one padded image.
+  int64_t paddedImage;
+  if (__builtin_mul_overflow(g->c, g->hp, &paddedImage) ||
+      __builtin_mul_overflow(paddedImage, g->wp, &paddedImage) ||
+      paddedImage >= (int64_t{1} << 60))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "the padded input image is too large");
   int64_t windowH, windowW;
   if (__builtin_mul_overflow(g->dh, g->kh - 1, &windowH) ||
       __builtin_mul_overflow(g->dw, g->kw - 1, &windowW) ||
@@ -289,24 +296,25 @@ amp_status_t runConv(ConvKind kind, const char *name, const void *a,
     return s;
   if (sizes[2] == 0)
     return AMP_STATUS_OK;
-  dispatchFloat(inDtype, [&](auto ti) {
-    using TI = decltype(ti);
-    const TI *pa = static_cast<const TI *>(a);
-    const TI *pb = static_cast<const TI *>(b);
-    dispatchFloat(outDtype, [&](auto to) {
-      using TO = decltype(to);
-      TO *po = static_cast<TO *>(out);
-      switch (kind) {
-      case ConvKind::Forward:
-        return convForward(g, pa, pb, po);
-      case ConvKind::GradInput:
-        return convGradInput(g, pa, pb, po);
-      case ConvKind::GradFilter:
-        return convGradFilter(g, pa, pb, po);
-      }
+  return guarded(check, [&] {
+    dispatchFloat(inDtype, [&](auto ti) {
+      using TI = decltype(ti);
+      const TI *pa = static_cast<const TI *>(a);
+      const TI *pb = static_cast<const TI *>(b);
+      dispatchFloat(outDtype, [&](auto to) {
+        using TO = decltype(to);
+        TO *po = static_cast<TO *>(out);
+        switch (kind) {
+        case ConvKind::Forward:
+          return convForward(g, pa, pb, po);
+        case ConvKind::GradInput:
+          return convGradInput(g, pa, pb, po);
+        case ConvKind::GradFilter:
+          return convGradFilter(g, pa, pb, po);
+        }
+      });
     });
   });
-  return AMP_STATUS_OK;
 }
 
 } // namespace

@@ -89,33 +89,34 @@ amp_status_t amp_embedding_grad(const void *dy, const void *ids, void *dtable,
           {{"dy", dy, n_ids * dim, dy_dtype},
            {"dtable", dtable, num_embeddings * dim, dtable_dtype}}))
     return s;
-  // An f32 table is its own accumulator; otherwise accumulate in a scratch.
-  const int64_t size = num_embeddings * dim;
-  std::vector<float> scratch;
-  float *acc = static_cast<float *>(dtable);
-  if (dtable_dtype != AMP_DTYPE_F32) {
-    scratch.resize(static_cast<size_t>(size));
-    acc = scratch.data();
-  }
-  std::fill(acc, acc + size, 0.0f);
-  dispatchFloat(dy_dtype, [&](auto t) {
-    using T = decltype(t);
-    const T *g = static_cast<const T *>(dy);
-    for (int64_t i = 0; i < n_ids; ++i) {
-      float *row = acc + loadIndex(ids, ids_dtype, i) * dim;
-      const T *gr = g + i * dim;
-      for (int64_t k = 0; k < dim; ++k)
-        row[k] += toF32(gr[k]);
+  return guarded(check, [&] {
+    // An f32 table is its own accumulator; otherwise accumulate in a scratch.
+    const int64_t size = num_embeddings * dim;
+    std::vector<float> scratch;
+    float *acc = static_cast<float *>(dtable);
+    if (dtable_dtype != AMP_DTYPE_F32) {
+      scratch.resize(static_cast<size_t>(size));
+      acc = scratch.data();
     }
-  });
-  if (dtable_dtype != AMP_DTYPE_F32)
-    dispatchFloat(dtable_dtype, [&](auto t) {
+    std::fill(acc, acc + size, 0.0f);
+    dispatchFloat(dy_dtype, [&](auto t) {
       using T = decltype(t);
-      T *out = static_cast<T *>(dtable);
-      for (int64_t i = 0; i < size; ++i)
-        out[i] = fromF32<T>(acc[i]);
+      const T *g = static_cast<const T *>(dy);
+      for (int64_t i = 0; i < n_ids; ++i) {
+        float *row = acc + loadIndex(ids, ids_dtype, i) * dim;
+        const T *gr = g + i * dim;
+        for (int64_t k = 0; k < dim; ++k)
+          row[k] += toF32(gr[k]);
+      }
     });
-  return AMP_STATUS_OK;
+    if (dtable_dtype != AMP_DTYPE_F32)
+      dispatchFloat(dtable_dtype, [&](auto t) {
+        using T = decltype(t);
+        T *out = static_cast<T *>(dtable);
+        for (int64_t i = 0; i < size; ++i)
+          out[i] = fromF32<T>(acc[i]);
+      });
+  });
 }
 
 } // extern "C"

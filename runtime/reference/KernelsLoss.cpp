@@ -70,20 +70,21 @@ amp_status_t amp_cross_entropy(const void *logits, const void *labels,
     return s;
   if (amp_status_t s = check.pointer("loss", loss, 1, AMP_DTYPE_F32))
     return s;
-  std::vector<float> row(static_cast<size_t>(classes));
-  float total = 0.0f;
-  dispatchFloat(logits_dtype, [&](auto t) {
-    using T = decltype(t);
-    const T *x = static_cast<const T *>(logits);
-    for (int64_t r = 0; r < rows; ++r) {
-      float m, s;
-      rowStats(x + r * classes, classes, row.data(), &m, &s);
-      const int64_t label = loadIndex(labels, labels_dtype, r);
-      total += std::log(s) - (row[label] - m);
-    }
+  return guarded(check, [&] {
+    std::vector<float> row(static_cast<size_t>(classes));
+    float total = 0.0f;
+    dispatchFloat(logits_dtype, [&](auto t) {
+      using T = decltype(t);
+      const T *x = static_cast<const T *>(logits);
+      for (int64_t r = 0; r < rows; ++r) {
+        float m, s;
+        rowStats(x + r * classes, classes, row.data(), &m, &s);
+        const int64_t label = loadIndex(labels, labels_dtype, r);
+        total += std::log(s) - (row[label] - m);
+      }
+    });
+    *loss = total / static_cast<float>(rows);
   });
-  *loss = total / static_cast<float>(rows);
-  return AMP_STATUS_OK;
 }
 
 amp_status_t amp_cross_entropy_grad(
@@ -105,24 +106,25 @@ amp_status_t amp_cross_entropy_grad(
   dispatchFloat(grad_loss_dtype, [&](auto t) {
     g = toF32(*static_cast<const decltype(t) *>(grad_loss));
   });
-  const float coef = g / static_cast<float>(rows);
-  std::vector<float> row(static_cast<size_t>(classes));
-  dispatchFloat(logits_dtype, [&](auto t) {
-    using T = decltype(t);
-    const T *x = static_cast<const T *>(logits);
-    T *dx = static_cast<T *>(dlogits);
-    for (int64_t r = 0; r < rows; ++r) {
-      float m, s;
-      rowStats(x + r * classes, classes, row.data(), &m, &s);
-      const int64_t label = loadIndex(labels, labels_dtype, r);
-      T *out = dx + r * classes;
-      for (int64_t c = 0; c < classes; ++c) {
-        const float p = std::exp(row[c] - m) / s;
-        out[c] = fromF32<T>(coef * (c == label ? p - 1.0f : p));
+  return guarded(check, [&] {
+    const float coef = g / static_cast<float>(rows);
+    std::vector<float> row(static_cast<size_t>(classes));
+    dispatchFloat(logits_dtype, [&](auto t) {
+      using T = decltype(t);
+      const T *x = static_cast<const T *>(logits);
+      T *dx = static_cast<T *>(dlogits);
+      for (int64_t r = 0; r < rows; ++r) {
+        float m, s;
+        rowStats(x + r * classes, classes, row.data(), &m, &s);
+        const int64_t label = loadIndex(labels, labels_dtype, r);
+        T *out = dx + r * classes;
+        for (int64_t c = 0; c < classes; ++c) {
+          const float p = std::exp(row[c] - m) / s;
+          out[c] = fromF32<T>(coef * (c == label ? p - 1.0f : p));
+        }
       }
-    }
+    });
   });
-  return AMP_STATUS_OK;
 }
 
 } // extern "C"

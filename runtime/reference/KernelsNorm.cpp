@@ -220,9 +220,10 @@ amp_status_t amp_softmax(const void *x, void *y, const int64_t *dims,
   if (amp_status_t s = checkSoftmax(check, dims, rank, dtype, axis,
                                     {{"x", x}, {"y", y}}, &v))
     return s;
-  dispatchFloat(dtype,
-                [&](auto t) { softmaxRows<decltype(t), false>(v, x, y); });
-  return AMP_STATUS_OK;
+  return guarded(check, [&] {
+    dispatchFloat(dtype,
+                  [&](auto t) { softmaxRows<decltype(t), false>(v, x, y); });
+  });
 }
 
 amp_status_t amp_log_softmax(const void *x, void *y, const int64_t *dims,
@@ -233,9 +234,10 @@ amp_status_t amp_log_softmax(const void *x, void *y, const int64_t *dims,
   if (amp_status_t s = checkSoftmax(check, dims, rank, dtype, axis,
                                     {{"x", x}, {"y", y}}, &v))
     return s;
-  dispatchFloat(dtype,
-                [&](auto t) { softmaxRows<decltype(t), true>(v, x, y); });
-  return AMP_STATUS_OK;
+  return guarded(check, [&] {
+    dispatchFloat(dtype,
+                  [&](auto t) { softmaxRows<decltype(t), true>(v, x, y); });
+  });
 }
 
 amp_status_t amp_softmax_grad(const void *dy, const void *y, void *dx,
@@ -247,9 +249,10 @@ amp_status_t amp_softmax_grad(const void *dy, const void *y, void *dx,
   if (amp_status_t s = checkSoftmax(check, dims, rank, dtype, axis,
                                     {{"dy", dy}, {"y", y}, {"dx", dx}}, &v))
     return s;
-  dispatchFloat(dtype,
-                [&](auto t) { softmaxGradRows<decltype(t)>(v, dy, y, dx); });
-  return AMP_STATUS_OK;
+  return guarded(check, [&] {
+    dispatchFloat(dtype,
+                  [&](auto t) { softmaxGradRows<decltype(t)>(v, dy, y, dx); });
+  });
 }
 
 amp_status_t amp_layer_norm(const void *x, const void *scale, const void *bias,
@@ -286,24 +289,25 @@ amp_status_t amp_layer_norm(const void *x, const void *scale, const void *bias,
   if (rows == 0)
     return AMP_STATUS_OK;
 
-  const std::vector<float> gamma = loadParam(scale, scale_dtype, len, 1.0f);
-  const std::vector<float> beta = loadParam(bias, bias_dtype, len, 0.0f);
-  dispatchFloat(x_dtype, [&](auto t) {
-    using T = decltype(t);
-    const T *in = static_cast<const T *>(x);
-    T *out = static_cast<T *>(y);
-    for (int64_t r = 0; r < rows; ++r) {
-      const T *xr = in + r * len;
-      float mu, rs;
-      moments(xr, 1, len, len, epsilon, &mu, &rs);
-      T *yr = out + r * len;
-      for (int64_t i = 0; i < len; ++i)
-        yr[i] = fromF32<T>(((toF32(xr[i]) - mu) * rs) * gamma[i] + beta[i]);
-      mean[r] = mu;
-      rstd[r] = rs;
-    }
+  return guarded(check, [&] {
+    const std::vector<float> gamma = loadParam(scale, scale_dtype, len, 1.0f);
+    const std::vector<float> beta = loadParam(bias, bias_dtype, len, 0.0f);
+    dispatchFloat(x_dtype, [&](auto t) {
+      using T = decltype(t);
+      const T *in = static_cast<const T *>(x);
+      T *out = static_cast<T *>(y);
+      for (int64_t r = 0; r < rows; ++r) {
+        const T *xr = in + r * len;
+        float mu, rs;
+        moments(xr, 1, len, len, epsilon, &mu, &rs);
+        T *yr = out + r * len;
+        for (int64_t i = 0; i < len; ++i)
+          yr[i] = fromF32<T>(((toF32(xr[i]) - mu) * rs) * gamma[i] + beta[i]);
+        mean[r] = mu;
+        rstd[r] = rs;
+      }
+    });
   });
-  return AMP_STATUS_OK;
 }
 
 amp_status_t amp_layer_norm_grad(const void *dy, const void *x,
@@ -337,38 +341,39 @@ amp_status_t amp_layer_norm_grad(const void *dy, const void *x,
                           {"dbias", dbias, dbias ? len : 0, scale_dtype}}))
     return s;
 
-  const std::vector<float> gamma = loadParam(scale, scale_dtype, len, 1.0f);
-  std::vector<float> dgamma(static_cast<size_t>(len), 0.0f);
-  std::vector<float> dbeta(static_cast<size_t>(len), 0.0f);
-  std::vector<float> xhat(static_cast<size_t>(len)),
-      g(static_cast<size_t>(len));
-  dispatchFloat(x_dtype, [&](auto t) {
-    using T = decltype(t);
-    const T *dyp = static_cast<const T *>(dy);
-    const T *xp = static_cast<const T *>(x);
-    T *dxp = static_cast<T *>(dx);
-    const float count = static_cast<float>(len);
-    for (int64_t r = 0; r < rows; ++r) {
-      const int64_t base = r * len;
-      const float mu = mean[r], rs = rstd[r];
-      float sumG = 0.0f, sumGX = 0.0f;
-      for (int64_t i = 0; i < len; ++i) {
-        const float d = toF32(dyp[base + i]);
-        xhat[i] = (toF32(xp[base + i]) - mu) * rs;
-        g[i] = d * gamma[i];
-        sumG += g[i];
-        sumGX += g[i] * xhat[i];
-        dgamma[i] += d * xhat[i];
-        dbeta[i] += d;
+  return guarded(check, [&] {
+    const std::vector<float> gamma = loadParam(scale, scale_dtype, len, 1.0f);
+    std::vector<float> dgamma(static_cast<size_t>(len), 0.0f);
+    std::vector<float> dbeta(static_cast<size_t>(len), 0.0f);
+    std::vector<float> xhat(static_cast<size_t>(len)),
+        g(static_cast<size_t>(len));
+    dispatchFloat(x_dtype, [&](auto t) {
+      using T = decltype(t);
+      const T *dyp = static_cast<const T *>(dy);
+      const T *xp = static_cast<const T *>(x);
+      T *dxp = static_cast<T *>(dx);
+      const float count = static_cast<float>(len);
+      for (int64_t r = 0; r < rows; ++r) {
+        const int64_t base = r * len;
+        const float mu = mean[r], rs = rstd[r];
+        float sumG = 0.0f, sumGX = 0.0f;
+        for (int64_t i = 0; i < len; ++i) {
+          const float d = toF32(dyp[base + i]);
+          xhat[i] = (toF32(xp[base + i]) - mu) * rs;
+          g[i] = d * gamma[i];
+          sumG += g[i];
+          sumGX += g[i] * xhat[i];
+          dgamma[i] += d * xhat[i];
+          dbeta[i] += d;
+        }
+        const float meanG = sumG / count, meanGX = sumGX / count;
+        for (int64_t i = 0; i < len; ++i)
+          dxp[base + i] = fromF32<T>(rs * ((g[i] - meanG) - xhat[i] * meanGX));
       }
-      const float meanG = sumG / count, meanGX = sumGX / count;
-      for (int64_t i = 0; i < len; ++i)
-        dxp[base + i] = fromF32<T>(rs * ((g[i] - meanG) - xhat[i] * meanGX));
-    }
+    });
+    storeParam(dscale, scale_dtype, dgamma);
+    storeParam(dbias, scale_dtype, dbeta);
   });
-  storeParam(dscale, scale_dtype, dgamma);
-  storeParam(dbias, scale_dtype, dbeta);
-  return AMP_STATUS_OK;
 }
 
 amp_status_t amp_batch_norm(const void *x, const void *scale, const void *bias,
@@ -396,27 +401,28 @@ amp_status_t amp_batch_norm(const void *x, const void *scale, const void *bias,
                           {"bias", bias, bias ? c : 0, bias_dtype}}))
     return s;
 
-  const int64_t batch = dims[0];
-  const std::vector<float> gamma = loadParam(scale, scale_dtype, c, 1.0f);
-  const std::vector<float> beta = loadParam(bias, bias_dtype, c, 0.0f);
-  dispatchFloat(x_dtype, [&](auto t) {
-    using T = decltype(t);
-    const T *in = static_cast<const T *>(x);
-    T *out = static_cast<T *>(y);
-    for (int64_t ch = 0; ch < c; ++ch) {
-      float mu, is;
-      moments(in + ch * sp, batch, sp, c * sp, epsilon, &mu, &is);
-      for (int64_t b = 0; b < batch; ++b) {
-        const int64_t base = (b * c + ch) * sp;
-        for (int64_t i = 0; i < sp; ++i)
-          out[base + i] = fromF32<T>(
-              ((toF32(in[base + i]) - mu) * is) * gamma[ch] + beta[ch]);
+  return guarded(check, [&] {
+    const int64_t batch = dims[0];
+    const std::vector<float> gamma = loadParam(scale, scale_dtype, c, 1.0f);
+    const std::vector<float> beta = loadParam(bias, bias_dtype, c, 0.0f);
+    dispatchFloat(x_dtype, [&](auto t) {
+      using T = decltype(t);
+      const T *in = static_cast<const T *>(x);
+      T *out = static_cast<T *>(y);
+      for (int64_t ch = 0; ch < c; ++ch) {
+        float mu, is;
+        moments(in + ch * sp, batch, sp, c * sp, epsilon, &mu, &is);
+        for (int64_t b = 0; b < batch; ++b) {
+          const int64_t base = (b * c + ch) * sp;
+          for (int64_t i = 0; i < sp; ++i)
+            out[base + i] = fromF32<T>(
+                ((toF32(in[base + i]) - mu) * is) * gamma[ch] + beta[ch]);
+        }
+        mean[ch] = mu;
+        invstd[ch] = is;
       }
-      mean[ch] = mu;
-      invstd[ch] = is;
-    }
+    });
   });
-  return AMP_STATUS_OK;
 }
 
 amp_status_t amp_batch_norm_grad(const void *dy, const void *x,
@@ -443,44 +449,45 @@ amp_status_t amp_batch_norm_grad(const void *dy, const void *x,
                           {"dbias", dbias, dbias ? c : 0, scale_dtype}}))
     return s;
 
-  const int64_t batch = dims[0];
-  const std::vector<float> gamma = loadParam(scale, scale_dtype, c, 1.0f);
-  std::vector<float> dgamma(static_cast<size_t>(c)),
-      dbeta(static_cast<size_t>(c));
-  dispatchFloat(x_dtype, [&](auto t) {
-    using T = decltype(t);
-    const T *dyp = static_cast<const T *>(dy);
-    const T *xp = static_cast<const T *>(x);
-    T *dxp = static_cast<T *>(dx);
-    const float count = static_cast<float>(batch * sp);
-    for (int64_t ch = 0; ch < c; ++ch) {
-      const float mu = mean[ch], is = invstd[ch];
-      float sumDy = 0.0f, sumDyX = 0.0f;
-      for (int64_t b = 0; b < batch; ++b) {
-        const int64_t base = (b * c + ch) * sp;
-        for (int64_t i = 0; i < sp; ++i) {
-          const float d = toF32(dyp[base + i]);
-          sumDy += d;
-          sumDyX += d * ((toF32(xp[base + i]) - mu) * is);
+  return guarded(check, [&] {
+    const int64_t batch = dims[0];
+    const std::vector<float> gamma = loadParam(scale, scale_dtype, c, 1.0f);
+    std::vector<float> dgamma(static_cast<size_t>(c)),
+        dbeta(static_cast<size_t>(c));
+    dispatchFloat(x_dtype, [&](auto t) {
+      using T = decltype(t);
+      const T *dyp = static_cast<const T *>(dy);
+      const T *xp = static_cast<const T *>(x);
+      T *dxp = static_cast<T *>(dx);
+      const float count = static_cast<float>(batch * sp);
+      for (int64_t ch = 0; ch < c; ++ch) {
+        const float mu = mean[ch], is = invstd[ch];
+        float sumDy = 0.0f, sumDyX = 0.0f;
+        for (int64_t b = 0; b < batch; ++b) {
+          const int64_t base = (b * c + ch) * sp;
+          for (int64_t i = 0; i < sp; ++i) {
+            const float d = toF32(dyp[base + i]);
+            sumDy += d;
+            sumDyX += d * ((toF32(xp[base + i]) - mu) * is);
+          }
         }
-      }
-      const float k = gamma[ch] * is;
-      const float meanDy = sumDy / count, meanDyX = sumDyX / count;
-      for (int64_t b = 0; b < batch; ++b) {
-        const int64_t base = (b * c + ch) * sp;
-        for (int64_t i = 0; i < sp; ++i) {
-          const float xh = (toF32(xp[base + i]) - mu) * is;
-          dxp[base + i] =
-              fromF32<T>(k * ((toF32(dyp[base + i]) - meanDy) - xh * meanDyX));
+        const float k = gamma[ch] * is;
+        const float meanDy = sumDy / count, meanDyX = sumDyX / count;
+        for (int64_t b = 0; b < batch; ++b) {
+          const int64_t base = (b * c + ch) * sp;
+          for (int64_t i = 0; i < sp; ++i) {
+            const float xh = (toF32(xp[base + i]) - mu) * is;
+            dxp[base + i] = fromF32<T>(
+                k * ((toF32(dyp[base + i]) - meanDy) - xh * meanDyX));
+          }
         }
+        dgamma[ch] = sumDyX;
+        dbeta[ch] = sumDy;
       }
-      dgamma[ch] = sumDyX;
-      dbeta[ch] = sumDy;
-    }
+    });
+    storeParam(dscale, scale_dtype, dgamma);
+    storeParam(dbias, scale_dtype, dbeta);
   });
-  storeParam(dscale, scale_dtype, dgamma);
-  storeParam(dbias, scale_dtype, dbeta);
-  return AMP_STATUS_OK;
 }
 
 } // extern "C"

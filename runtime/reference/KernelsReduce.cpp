@@ -107,27 +107,28 @@ extern "C" amp_status_t amp_reduce(amp_reduce_op_t op, const void *x, void *y,
   }
   loop.simplify();
 
-  const bool isMax = rawOp == AMP_REDUCE_MAX;
-  std::vector<float> acc(static_cast<size_t>(ny),
-                         isMax ? -std::numeric_limits<float>::infinity()
-                               : 0.0f);
-  dispatchFloat(x_dtype, [&](auto t) {
-    using T = decltype(t);
-    if (isMax)
-      accumulate<T, true>(loop, x, acc.data());
-    else
-      accumulate<T, false>(loop, x, acc.data());
+  return guarded(check, [&] {
+    const bool isMax = rawOp == AMP_REDUCE_MAX;
+    std::vector<float> acc(static_cast<size_t>(ny),
+                           isMax ? -std::numeric_limits<float>::infinity()
+                                 : 0.0f);
+    dispatchFloat(x_dtype, [&](auto t) {
+      using T = decltype(t);
+      if (isMax)
+        accumulate<T, true>(loop, x, acc.data());
+      else
+        accumulate<T, false>(loop, x, acc.data());
+    });
+    if (rawOp == AMP_REDUCE_MEAN) {
+      const float divisor = static_cast<float>(count);
+      for (float &a : acc)
+        a = a / divisor;
+    }
+    dispatchFloat(y_dtype, [&](auto t) {
+      using Y = decltype(t);
+      Y *out = static_cast<Y *>(y);
+      for (int64_t i = 0; i < ny; ++i)
+        out[i] = fromF32<Y>(acc[i]);
+    });
   });
-  if (rawOp == AMP_REDUCE_MEAN) {
-    const float divisor = static_cast<float>(count);
-    for (float &a : acc)
-      a = a / divisor;
-  }
-  dispatchFloat(y_dtype, [&](auto t) {
-    using Y = decltype(t);
-    Y *out = static_cast<Y *>(y);
-    for (int64_t i = 0; i < ny; ++i)
-      out[i] = fromF32<Y>(acc[i]);
-  });
-  return AMP_STATUS_OK;
 }

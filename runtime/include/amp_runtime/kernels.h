@@ -25,8 +25,10 @@
  *    AMP_STATUS_INVALID_ARGUMENT for malformed calls (NULL or misaligned
  *    pointers, bad shapes or axes, unknown enum values, out-of-range ids or
  *    labels), AMP_STATUS_NOT_SUPPORTED for well-formed calls with a dtype
- *    combination the kernel does not implement. amp_kernel_last_error()
- *    then says why. A rejected call writes no output.
+ *    combination the kernel does not implement, AMP_STATUS_BACKEND_ERROR
+ *    when the backend fails (out of memory for scratch buffers).
+ *    amp_kernel_last_error() then says why. A rejected call writes no
+ *    output.
  *  - Outputs may alias inputs exactly (the same pointer, for in-place
  *    updates) where a function says so; partial overlap is never allowed.
  *  - Precision: elements are widened exactly to f32, every computation is

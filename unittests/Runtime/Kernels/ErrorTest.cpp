@@ -246,6 +246,23 @@ TEST(KernelErrors, LastErrorIsThreadLocalAndClearedBySuccess) {
   EXPECT_STREQ(amp_kernel_last_error(), "");
 }
 
+TEST(KernelErrors, ScratchAllocationFailureIsAStatus) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "ASan aborts on impossible allocations instead of throwing";
+#endif
+  // A 2^50-element normalized shape: the f32 scale scratch (4 PiB) cannot be
+  // allocated, which must come back as a status, not as an exception through
+  // the C ABI. x and y are never touched.
+  alignas(8) static float dummy[2];
+  float mean, rstd;
+  const int64_t dims[] = {1, int64_t{1} << 50};
+  EXPECT_TRUE(failsWith(amp_layer_norm(dummy, nullptr, nullptr, dummy, &mean,
+                                       &rstd, dims, 2, AMP_DTYPE_F32,
+                                       AMP_DTYPE_F32, AMP_DTYPE_F32, 1, 1e-5f,
+                                       nullptr),
+                        AMP_STATUS_BACKEND_ERROR, "out of memory"));
+}
+
 TEST(KernelErrors, RejectedCallsWriteNothing) {
   std::mt19937 rng(3);
   Tensor x = randomTensor(AMP_DTYPE_F32, {4, 6}, rng);
