@@ -9,6 +9,7 @@
 #define AMP_CONVERSION_PASSES_H
 
 #include "amp/Conversion/MatmulToCublasLt/MatmulToCublasLt.h"
+#include "amp/Conversion/NNToRuntime/NNToRuntime.h"
 
 namespace amp {
 

@@ -50,4 +50,34 @@ def LowerMatmulToCublasLt : Pass<"amp-lower-matmul-to-cublaslt",
   ];
 }
 
+def LowerToRuntime : Pass<"amp-lower-to-runtime", "::mlir::ModuleOp"> {
+  let summary = "Lower training steps to runtime kernel calls in the LLVM dialect";
+  let description = [{
+    Turns every `func.func` on tensors into an `llvm.func` on runtime
+    buffers that calls the C ABI of `runtime/` (kernels.h, gemm.h) for each
+    op, so that the same module runs on the reference (CPU) and the CUDA
+    backend:
+
+    * a function `@f(T0, ..., Tn-1) -> (R0, ..., Rm-1)` becomes
+      `llvm.func @f(!llvm.ptr) -> i32` taking an array of `n + m` buffer
+      pointers (the arguments, then caller-allocated result buffers) and
+      returning an `amp_status_t`;
+    * every tensor is a dense row-major buffer; intermediates are allocated
+      with `amp_alloc` (device memory on the GPU) and freed with `amp_free`
+      after their last use; a value that is returned is computed directly
+      into its result buffer;
+    * each call's status is checked: on failure the function stores the
+      failing op's location in `@__amp_error_site` and returns the status
+      (the runtime's `*_last_error()` says why);
+    * matmuls go to `amp_gemm` (after `amp-lower-matmul-to-cublaslt`, which
+      this pass runs first on anything left, f32 included);
+      `amp.skip_step_if` passes `found_inf` to the optimizer kernels, which
+      leave their outputs equal to their inputs on a skipped step (no host
+      sync); `nn.reshape` and region results alias their source buffers;
+      tensor constants are copied into runtime buffers once per call.
+  }];
+  let dependentDialects = ["::amp::AMPDialect", "::amp::nn::NNDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // AMP_CONVERSION_PASSES_TD
