@@ -57,3 +57,19 @@ func.func @train_step(
         tensor<64x128xf32>, tensor<128xf32>, tensor<128x10xf32>, tensor<10xf32>,
         tensor<f32>
 }
+
+// The forward pass alone, for evaluation: amp-run --eval-entry=predict runs
+// it with the trained params (matched by role, in order) on held-out rows.
+func.func @predict(
+    %w1: tensor<64x128xf32> {nn.role = "param"},
+    %b1: tensor<128xf32> {nn.role = "param"},
+    %w2: tensor<128x10xf32> {nn.role = "param"},
+    %b2: tensor<10xf32> {nn.role = "param"},
+    %x: tensor<32x64xf32> {nn.role = "input"}) -> tensor<32x10xf32> {
+  %xw1 = nn.matmul %x, %w1 : (tensor<32x64xf32>, tensor<64x128xf32>) -> tensor<32x128xf32>
+  %h = nn.add %xw1, %b1 : (tensor<32x128xf32>, tensor<128xf32>) -> tensor<32x128xf32>
+  %a = nn.relu %h : tensor<32x128xf32>
+  %aw2 = nn.matmul %a, %w2 : (tensor<32x128xf32>, tensor<128x10xf32>) -> tensor<32x10xf32>
+  %logits = nn.add %aw2, %b2 : (tensor<32x10xf32>, tensor<10xf32>) -> tensor<32x10xf32>
+  return %logits : tensor<32x10xf32>
+}
