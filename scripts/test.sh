@@ -15,6 +15,7 @@ fi
 build=${AMP_BUILD_DIR:-$root/build}
 
 "$root/scripts/build.sh" "${cmake_args[@]}"
+"$root/scripts/get-digits.sh"
 ninja -C "$build" amp-doc AMPUnitTests
 
 log=$(mktemp)

@@ -25,7 +25,14 @@ config.substitutions.append(("%amp_obj_root", config.amp_obj_root))
 llvm_config.with_environment("PATH", config.amp_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.amp_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["amp-opt"], tool_dirs)
+llvm_config.add_tool_substitutions(["amp-opt", "amp-run"], tool_dirs)
+config.substitutions.append(("%python", "python3"))
+
+# The real digits dataset (scripts/get-digits.sh, run by scripts/test.sh).
+digits = os.path.join(config.amp_src_root, "data", "digits.csv")
+if os.path.exists(digits):
+    config.available_features.add("digits")
+    config.substitutions.append(("%digits", digits))
 
 # GPU tests need a visible NVIDIA GPU, not just the toolkit: they are
 # reported as UNSUPPORTED elsewhere.
