@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds amp and runs the mixed-precision pipeline
-# on the shipped MLP training step: prints the f16 training step with loss
-# scaling, then a summary of the precision report.
+# Installs what is missing, builds amp, runs the mixed-precision pipeline on
+# the shipped MLP training step (prints a summary of the precision report),
+# then trains it on the real digits dataset with amp-run: f16 compute,
+# dynamic loss scaling, on the reference (CPU) backend.
 #
 #   scripts/run-example.sh [model.mlir] [amp-pipeline options]
 set -euo pipefail
@@ -14,7 +15,9 @@ options=${2:-compute-type=f16}
 report="$build/$(basename "$example" .mlir).report.json"
 
 echo "== amp-opt $(basename "$example") --amp-pipeline=\"$options\"" >&2
-"$build/bin/amp-opt" "$example" --amp-pipeline="$options report=$report"
+"$build/bin/amp-opt" "$example" --amp-pipeline="$options report=$report" \
+  -o "$build/$(basename "$example" .mlir).amp.mlir"
+echo "   (the transformed step is in $build/$(basename "$example" .mlir).amp.mlir)" >&2
 
 python3 - "$report" <<'PY' >&2
 import collections, json, sys
@@ -30,3 +33,11 @@ print(f"  casts inserted: {report['casts_inserted']}, "
       f"activation bytes low/f32: {report['activation_bytes']['low_precision']}/"
       f"{report['activation_bytes']['f32']}")
 PY
+
+if [[ $(basename "$example") == mlp_train.mlir ]]; then
+  "$root/scripts/get-digits.sh"
+  echo "== amp-run: train on digits (f16 AMP, dynamic loss scaling)" >&2
+  "$build/bin/amp-run" "$example" --data "$root/data/digits.csv" \
+    --feature-scale 0.0625 --steps 300 --print-every 25 --eval-entry predict \
+    --precision f16 --log "$build/mlp_train.f16.csv"
+fi
