@@ -128,6 +128,13 @@ static cl::opt<bool> verifySkips(
     cl::desc("Check that every skipped step leaves params and optimizer "
              "state bitwise unchanged (fails otherwise)"),
     cl::cat(category));
+static cl::opt<std::string> underflowReport(
+    "underflow-report", cl::init(""),
+    cl::desc("Before training, run this function (params..., input, label) "
+             "-> (f32 tensors...) on the first batch and report which "
+             "fraction of the non-zero values an f16 cast flushes to zero or "
+             "makes subnormal"),
+    cl::cat(category));
 static cl::opt<bool> dumpLowered("dump-lowered", cl::init(false),
                                  cl::desc("Print the lowered module"),
                                  cl::cat(category));
@@ -436,6 +443,17 @@ int main(int argc, char **argv) {
                                     argAttrs(stepFn), entry, "argument");
   SmallVector<Slot> results = describe(stepFn.getResultTypes(),
                                        resAttrs(stepFn), entry, "result");
+  func::FuncOp probeFn;
+  SmallVector<Slot> probeArgs, probeResults;
+  if (!underflowReport.empty()) {
+    probeFn = module->lookupSymbol<func::FuncOp>(underflowReport);
+    if (!probeFn)
+      fail("no function @" + underflowReport + " in " + inputFile);
+    probeArgs = describe(probeFn.getArgumentTypes(), argAttrs(probeFn),
+                         underflowReport, "argument");
+    probeResults = describe(probeFn.getResultTypes(), resAttrs(probeFn),
+                            underflowReport, "result");
+  }
   SmallVector<Slot> evalArgs, evalResults;
   if (evalFn) {
     evalArgs = describe(evalFn.getArgumentTypes(), argAttrs(evalFn), evalEntry,
@@ -658,6 +676,75 @@ int main(int argc, char **argv) {
 
   std::vector<float> xBatch(batch * features);
   std::vector<char> yBatch(lab.bytes());
+
+  // Gradient underflow: how many non-zero f32 values an f16 cast loses.
+  if (probeFn) {
+    std::vector<int32_t> labels32(batch);
+    std::vector<int64_t> labels64(batch);
+    for (int64_t r = 0; r < batch; ++r) {
+      int64_t row = trainSet[r];
+      std::copy_n(&data.x[row * features], features, &xBatch[r * features]);
+      labels32[r] = static_cast<int32_t>(data.y[row]);
+      labels64[r] = data.y[row];
+    }
+    upload(argBufs[inputArg], xBatch.data());
+    upload(argBufs[labelArg], lab.elem.isInteger(32)
+                                  ? static_cast<const void *>(labels32.data())
+                                  : labels64.data());
+    std::vector<void *> ptrs;
+    int param = 0;
+    for (const Slot &s : probeArgs) {
+      if (s.role == "param")
+        ptrs.push_back(argBufs[argsByRole["param"][param++]].ptr);
+      else if (s.role == "input")
+        ptrs.push_back(argBufs[inputArg].ptr);
+      else if (s.role == "label")
+        ptrs.push_back(argBufs[labelArg].ptr);
+      else
+        fail("@" + underflowReport + " takes params, an input and a label");
+    }
+    std::vector<Buffer> outs;
+    for (const Slot &s : probeResults) {
+      if (!s.elem.isF32())
+        fail("@" + underflowReport + " must return f32 tensors");
+      outs.push_back(allocBuffer(s.bytes()));
+      ptrs.push_back(outs.back().ptr);
+    }
+    checkStatus(lookup(underflowReport)(ptrs.data()), **engine,
+                "@" + underflowReport);
+    int64_t totalNonzero = 0, totalFlushed = 0;
+    for (auto [i, b] : llvm::enumerate(outs)) {
+      std::vector<float> v(probeResults[i].numElements());
+      download(b, v.data());
+      int64_t nonzero = 0, flushed = 0, subnormal = 0;
+      for (float x : v) {
+        float a = std::fabs(x);
+        if (a == 0.0f)
+          continue;
+        ++nonzero;
+        // Round-to-nearest-even to f16: |x| <= 2^-25 becomes 0 (2^-25 is
+        // the tie between 0 and the smallest subnormal 2^-24).
+        if (a <= 0x1p-25f)
+          ++flushed;
+        else if (a < 0x1p-14f)
+          ++subnormal;
+      }
+      totalNonzero += nonzero;
+      totalFlushed += flushed;
+      llvm::outs() << "underflow: result #" << i << " ("
+                   << probeResults[i].numElements() << " values, " << nonzero
+                   << " non-zero): "
+                   << llvm::format("%.2f%%", nonzero ? 100.0 * flushed / nonzero : 0.0)
+                   << " flush to zero in f16, "
+                   << llvm::format("%.2f%%", nonzero ? 100.0 * subnormal / nonzero : 0.0)
+                   << " become f16 subnormals\n";
+      rt.free(b.ptr, nullptr);
+    }
+    llvm::outs() << "underflow: overall "
+                 << llvm::format("%.2f%%", totalNonzero ? 100.0 * totalFlushed / totalNonzero : 0.0)
+                 << " of non-zero gradient values flush to zero in f16\n";
+  }
+
   size_t cursor = trainSet.size();
   int skipped = 0;
   float lastLoss = NAN, lastScale = NAN;
@@ -732,7 +819,7 @@ int main(int argc, char **argv) {
            << llvm::format("%.9g", scale) << "," << int(foundInf) << ","
            << tracker << "\n";
     if (printEvery > 0 && (s % printEvery == 0 || s == 1 || s == steps)) {
-      llvm::outs() << "step " << s << "  loss " << llvm::format("%.6f", loss);
+      llvm::outs() << "step " << s << "  loss " << llvm::format("%.6g", loss);
       if (scaleResult >= 0)
         llvm::outs() << "  scale " << llvm::format("%g", scale);
       if (foundInf)
@@ -745,7 +832,7 @@ int main(int argc, char **argv) {
         std::swap(argBufs[a], resBufs[j]);
   }
   llvm::outs() << "done: " << steps << " steps, final loss "
-               << llvm::format("%.6f", lastLoss);
+               << llvm::format("%.6g", lastLoss);
   if (scaleResult >= 0)
     llvm::outs() << ", loss scale " << llvm::format("%g", lastScale);
   llvm::outs() << ", skipped steps " << skipped << "\n";

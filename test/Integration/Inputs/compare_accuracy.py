@@ -8,6 +8,8 @@ import sys
 parser = argparse.ArgumentParser()
 parser.add_argument("--tolerance", type=float, required=True)
 parser.add_argument("--min-accuracy", type=float, required=True)
+parser.add_argument("--max-accuracy", type=float, default=1.0,
+                    help="fail when a run other than the baseline is above")
 parser.add_argument("outputs", nargs="+")
 args = parser.parse_args()
 
@@ -23,6 +25,8 @@ for path, acc in accuracy.items():
     print(f"{path}: {acc:.4f}")
     if acc < args.min_accuracy:
         sys.exit(f"{path}: accuracy {acc:.4f} < {args.min_accuracy}")
+    if path != args.outputs[0] and acc > args.max_accuracy:
+        sys.exit(f"{path}: accuracy {acc:.4f} > {args.max_accuracy}")
     if abs(acc - baseline) > args.tolerance:
         sys.exit(f"{path}: accuracy {acc:.4f} is more than {args.tolerance} "
                  f"from the f32 baseline {baseline:.4f}")
