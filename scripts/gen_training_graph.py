@@ -201,10 +201,13 @@ class Step:
         self.inputs = []     # (ssa, type string, role)
         self.new_params = {}
         self.new_state = {}
+        self.inits = {}      # ssa -> nn.init value (layer-norm gains: 1.0)
 
-    def param(self, name, shape):
+    def param(self, name, shape, init=None):
         v = self.e.declare(name, shape)
         self.params.append(v)
+        if init is not None:
+            self.inits[v] = init
         return v
 
     def state(self, name, shape):
@@ -229,7 +232,12 @@ class Step:
                                      ", ".join(e.ty(v) for v, _ in res)))
         out = ["// " + l if l else "//" for l in header]
         out.append("func.func @train_step(")
-        out.append(",\n".join("    %s: %s {nn.role = \"%s\"}" % (v, e.ty(v), r)
+        def attrs(v, r):
+            if v in self.inits:
+                return "{nn.init = %s : f32, nn.role = \"%s\"}" % (
+                    repr(float(self.inits[v])), r)
+            return "{nn.role = \"%s\"}" % r
+        out.append(",\n".join("    %s: %s %s" % (v, e.ty(v), attrs(v, r))
                               for v, r in args) + ")")
         out.append("    -> (" + ",\n        ".join(
             "%s {nn.role = \"%s\"}" % (e.ty(v), r) for v, r in res) + ") {")
@@ -264,9 +272,10 @@ def emit_transformer(a):
                   "wk": (D, D), "bk": (D,), "wv": (D, D), "bv": (D,),
                   "wo": (D, D), "bo": (D,), "ln2_g": (D,), "ln2_b": (D,),
                   "w1": (D, F), "b1": (F,), "w2": (F, D), "b2": (D,)}
-        layers.append({k: st.param("l%d_%s" % (l, k), shapes[k])
+        layers.append({k: st.param("l%d_%s" % (l, k), shapes[k],
+                                   1.0 if k.endswith("_g") else None)
                        for k in LAYER_PARAMS})
-    lnf_g = st.param("lnf_g", (D,))
+    lnf_g = st.param("lnf_g", (D,), 1.0)
     lnf_b = st.param("lnf_b", (D,))
     w_lm = st.param("w_lm", (D, V))
     # Adam state: exp_avg, exp_avg_sq, step for each param, param by param.

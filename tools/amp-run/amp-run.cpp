@@ -135,6 +135,12 @@ static cl::opt<std::string> underflowReport(
              "fraction of the non-zero values an f16 cast flushes to zero or "
              "makes subnormal"),
     cl::cat(category));
+static cl::opt<int64_t> vocab(
+    "vocab", cl::init(0),
+    cl::desc("For token models (integer input [batch, seq], label = next "
+             "tokens): the vocabulary size of the synthetic sequences "
+             "x[t+1] = (5 x[t] + 3) mod vocab"),
+    cl::cat(category));
 static cl::opt<bool> dumpLowered("dump-lowered", cl::init(false),
                                  cl::desc("Print the lowered module"),
                                  cl::cat(category));
@@ -309,6 +315,7 @@ struct Dataset {
   int64_t features = 0;
   std::vector<float> x;
   std::vector<int64_t> y;
+  std::vector<int64_t> tokenLabels; // token models: [rows, features]
   int64_t rows() const { return static_cast<int64_t>(y.size()); }
 };
 
@@ -494,12 +501,29 @@ int main(int argc, char **argv) {
     fail("@" + entry + " needs one argument with nn.role = \"input\" and one "
                        "with \"label\"");
   const Slot &in = args[inputArg], &lab = args[labelArg];
-  if (in.shape.size() != 2 || !in.elem.isF32())
-    fail("the input argument must be a [batch, features] f32 tensor");
-  if (lab.shape.size() != 1 || lab.shape[0] != in.shape[0] ||
-      !(lab.elem.isInteger(32) || lab.elem.isInteger(64)))
+  // Tabular classification ([batch, features] f32 input, [batch] labels) or
+  // a token model (integer [batch, seq] input and next-token labels).
+  bool tokens = in.elem.isInteger(32) || in.elem.isInteger(64);
+  if (!tokens && (in.shape.size() != 2 || !in.elem.isF32()))
+    fail("the input argument must be a [batch, features] f32 tensor or an "
+         "integer [batch, seq] token tensor");
+  if (!tokens && (lab.shape.size() != 1 || lab.shape[0] != in.shape[0] ||
+                  !(lab.elem.isInteger(32) || lab.elem.isInteger(64))))
     fail("the label argument must be a [batch] i32/i64 tensor matching the "
          "input's batch");
+  if (tokens) {
+    if (in.shape.size() != 2 || lab.shape != in.shape ||
+        !(lab.elem.isInteger(32) || lab.elem.isInteger(64)))
+      fail("a token model needs an integer [batch, seq] input and labels of "
+           "the same shape");
+    if (vocab <= 0)
+      fail("a token model needs --vocab (the synthetic sequences' "
+           "vocabulary size)");
+    if (!dataFile.empty() || !injectInf.empty() || !evalEntry.empty() ||
+        !underflowReport.empty())
+      fail("--data, --inject-inf, --eval-entry and --underflow-report need a "
+           "[batch, features] f32 input");
+  }
   int64_t batch = in.shape[0], features = in.shape[1];
 
   std::map<std::string, int> seen;
@@ -543,7 +567,24 @@ int main(int argc, char **argv) {
   // Data.
   std::mt19937_64 rng(seed);
   Dataset data;
-  if (!dataFile.empty()) {
+  if (tokens) {
+    // Rows of a deterministic sequence, so there is something to learn.
+    int64_t rows = std::max<int64_t>(batch * 20, 256);
+    std::uniform_int_distribution<int64_t> start(0, vocab - 1);
+    data.features = features;
+    for (int64_t r = 0; r < rows; ++r) {
+      int64_t t = start(rng);
+      for (int64_t f = 0; f <= features; ++f) {
+        if (f < features)
+          data.x.push_back(static_cast<float>(t));
+        int64_t next = (5 * t + 3) % vocab;
+        if (f < features)
+          data.tokenLabels.push_back(next);
+        t = next;
+      }
+      data.y.push_back(0);
+    }
+  } else if (!dataFile.empty()) {
     data = readCsv(dataFile);
     if (data.features != features)
       fail("dataset '" + dataFile + "' has " + Twine(data.features) +
@@ -753,8 +794,27 @@ int main(int argc, char **argv) {
       std::shuffle(trainSet.begin(), trainSet.end(), rng);
       cursor = 0;
     }
+    std::vector<char> xTokens(in.bytes());
     for (int64_t r = 0; r < batch; ++r) {
       int64_t row = trainSet[cursor + r];
+      if (tokens) {
+        for (int64_t f = 0; f < features; ++f) {
+          int64_t x = static_cast<int64_t>(data.x[row * features + f]);
+          int64_t y = data.tokenLabels[row * features + f];
+          int64_t k = r * features + f;
+          if (in.elem.isInteger(32))
+            reinterpret_cast<int32_t *>(xTokens.data())[k] =
+                static_cast<int32_t>(x);
+          else
+            reinterpret_cast<int64_t *>(xTokens.data())[k] = x;
+          if (lab.elem.isInteger(32))
+            reinterpret_cast<int32_t *>(yBatch.data())[k] =
+                static_cast<int32_t>(y);
+          else
+            reinterpret_cast<int64_t *>(yBatch.data())[k] = y;
+        }
+        continue;
+      }
       std::copy_n(&data.x[row * features], features, &xBatch[r * features]);
       if (lab.elem.isInteger(32))
         reinterpret_cast<int32_t *>(yBatch.data())[r] =
@@ -767,7 +827,8 @@ int main(int argc, char **argv) {
       xBatch[0] = INFINITY;
     if (nanSteps.count(s))
       xBatch[0] = NAN;
-    upload(argBufs[inputArg], xBatch.data());
+    upload(argBufs[inputArg], tokens ? static_cast<const void *>(xTokens.data())
+                                     : xBatch.data());
     upload(argBufs[labelArg], yBatch.data());
 
     // With --verify-skipped-steps, keep the state the step starts from.

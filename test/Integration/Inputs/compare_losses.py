@@ -1,0 +1,29 @@
+"""Checks amp-run CSV logs of the same training: every run must cut its
+first-step loss by --min-drop (a factor), and each run's mean loss over the
+last --window steps must be within --rel-tolerance of the first log's."""
+import argparse
+import csv
+import sys
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--min-drop", type=float, required=True)
+parser.add_argument("--rel-tolerance", type=float, required=True)
+parser.add_argument("--window", type=int, default=10)
+parser.add_argument("logs", nargs="+")
+args = parser.parse_args()
+
+tail = {}
+for path in args.logs:
+    losses = [float(r["loss"]) for r in csv.DictReader(open(path))]
+    if len(losses) < args.window:
+        sys.exit(f"{path}: only {len(losses)} steps")
+    last = sum(losses[-args.window:]) / args.window
+    print(f"{path}: first {losses[0]:.4f}, mean of last {args.window} {last:.4f}")
+    if last * args.min_drop > losses[0]:
+        sys.exit(f"{path}: the loss fell from {losses[0]:.4f} to only {last:.4f}")
+    tail[path] = last
+base = tail[args.logs[0]]
+for path, last in tail.items():
+    if abs(last - base) > args.rel_tolerance * base:
+        sys.exit(f"{path}: final loss {last:.4f} differs from {base:.4f} by more "
+                 f"than {args.rel_tolerance:.0%}")
