@@ -29,17 +29,7 @@ constexpr int kMaxRank = AMP_KERNEL_MAX_RANK;
 // Element storage
 //===----------------------------------------------------------------------===//
 
-inline float toF32(float v) { return v; }
-inline float toF32(Half v) { return v.toFloat(); }
-inline float toF32(BFloat16 v) { return v.toFloat(); }
-
-/// f32 -> storage type, round-to-nearest-even.
-template <typename T> inline T fromF32(float v);
-template <> inline float fromF32<float>(float v) { return v; }
-template <> inline Half fromF32<Half>(float v) { return Half::fromFloat(v); }
-template <> inline BFloat16 fromF32<BFloat16>(float v) {
-  return BFloat16::fromFloat(v);
-}
+// toF32 / fromF32 (exact widening, RNE narrowing) come from float16.h.
 
 /// Calls `f(T{})` with T the storage type of the float dtype `dtype`, which
 /// the caller has checked.

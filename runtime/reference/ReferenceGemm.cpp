@@ -23,17 +23,6 @@ using namespace amp::runtime;
 
 namespace {
 
-inline float toFloat(float v) { return v; }
-inline float toFloat(Half v) { return v.toFloat(); }
-inline float toFloat(BFloat16 v) { return v.toFloat(); }
-
-template <typename T> inline T fromFloat(float v);
-template <> inline float fromFloat<float>(float v) { return v; }
-template <> inline Half fromFloat<Half>(float v) { return Half::fromFloat(v); }
-template <> inline BFloat16 fromFloat<BFloat16>(float v) {
-  return BFloat16::fromFloat(v);
-}
-
 /// A typed view of one batch of a strided operand.
 template <typename T> struct Matrix {
   T *base;
@@ -53,7 +42,7 @@ template <typename T>
 void unpack(Matrix<T> x, bool trans, int64_t rows, int64_t cols, float *out) {
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < cols; ++c)
-      out[r * cols + c] = toFloat(trans ? x.at(c, r) : x.at(r, c));
+      out[r * cols + c] = toF32(trans ? x.at(c, r) : x.at(r, c));
 }
 
 /// acc = a * b for dense row-major fp32 a (m x k) and b (k x n). Blocks of
@@ -108,17 +97,17 @@ template <typename AB, typename D> void gemmTyped(const amp_gemm_desc_t &g) {
       for (int64_t j = 0; j < n; ++j) {
         float t = g.alpha * acc[i * n + j];
         if (readsC)
-          t += g.beta * toFloat(c.at(i, j));
+          t += g.beta * toF32(c.at(i, j));
         if (epi.bias == BiasUse::Input)
-          t += toFloat(bias[j]);
+          t += toF32(bias[j]);
         // Read aux before writing D: DRELU may run in place on its aux.
-        float auxIn = epi.aux == AuxUse::Read ? toFloat(aux.at(i, j)) : 0.0f;
+        float auxIn = epi.aux == AuxUse::Read ? toF32(aux.at(i, j)) : 0.0f;
         if (epi.aux == AuxUse::Write)
-          aux.at(i, j) = fromFloat<D>(t);
+          aux.at(i, j) = fromF32<D>(t);
         float out = applyActivation(epi.act, t, auxIn);
         if (epi.bias == BiasUse::GradOfD)
           biasSum[j] += out;
-        d.at(i, j) = fromFloat<D>(out);
+        d.at(i, j) = fromF32<D>(out);
       }
     }
     if (epi.bias == BiasUse::GradOfA)
@@ -130,7 +119,7 @@ template <typename AB, typename D> void gemmTyped(const amp_gemm_desc_t &g) {
         for (int64_t j = 0; j < n; ++j)
           biasSum[j] += bF[kk * n + j];
     for (size_t j = 0; j < biasSum.size(); ++j)
-      bias[j] = fromFloat<D>(biasSum[j]);
+      bias[j] = fromF32<D>(biasSum[j]);
   }
 }
 

@@ -137,6 +137,21 @@ struct BFloat16 {
 static_assert(sizeof(Half) == 2 && sizeof(BFloat16) == 2,
               "the storage types must be exactly the bits");
 
+/// Storage type -> f32 (exact), for code templated on the storage type.
+inline AMP_HOST_DEVICE float toF32(float v) { return v; }
+inline AMP_HOST_DEVICE float toF32(Half v) { return v.toFloat(); }
+inline AMP_HOST_DEVICE float toF32(BFloat16 v) { return v.toFloat(); }
+
+/// f32 -> storage type, round-to-nearest-even.
+template <typename T> inline AMP_HOST_DEVICE T fromF32(float v);
+template <> inline AMP_HOST_DEVICE float fromF32<float>(float v) { return v; }
+template <> inline AMP_HOST_DEVICE Half fromF32<Half>(float v) {
+  return Half::fromFloat(v);
+}
+template <> inline AMP_HOST_DEVICE BFloat16 fromF32<BFloat16>(float v) {
+  return BFloat16::fromFloat(v);
+}
+
 } // namespace runtime
 } // namespace amp
 
