@@ -684,7 +684,10 @@ int main(int argc, char **argv) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   ExecutionEngineOptions engineOptions;
-  engineOptions.transformer = makeOptimizingTransformer(2, 0, nullptr);
+  // `transformer` is a function_ref: the std::function must outlive it.
+  std::function<llvm::Error(llvm::Module *)> optimize =
+      makeOptimizingTransformer(2, 0, nullptr);
+  engineOptions.transformer = optimize;
   SmallVector<StringRef> libs = {lib};
   engineOptions.sharedLibPaths = libs;
   auto engine = ExecutionEngine::create(*module, engineOptions);
