@@ -129,19 +129,7 @@ void amp::runtime::clearGemmError() { lastError.clear(); }
 const char *amp::runtime::lastGemmError() { return lastError.c_str(); }
 
 const char *amp::runtime::dtypeName(amp_dtype_t dtype) {
-  switch (dtype) {
-  case AMP_DTYPE_F32:
-    return "f32";
-  case AMP_DTYPE_F16:
-    return "f16";
-  case AMP_DTYPE_BF16:
-    return "bf16";
-  case AMP_DTYPE_I32:
-    return "i32";
-  case AMP_DTYPE_I64:
-    return "i64";
-  }
-  return "?";
+  return amp_dtype_name(dtype);
 }
 
 amp_status_t amp::runtime::validateGemm(const amp_gemm_desc_t *desc) {

@@ -46,6 +46,23 @@ static inline int64_t amp_dtype_size(amp_dtype_t dtype) {
   return 0;
 }
 
+/* "f32", "f16", "bf16", "i32", "i64", or "?" for an unknown dtype. */
+static inline const char *amp_dtype_name(amp_dtype_t dtype) {
+  switch (dtype) {
+  case AMP_DTYPE_F32:
+    return "f32";
+  case AMP_DTYPE_F16:
+    return "f16";
+  case AMP_DTYPE_BF16:
+    return "bf16";
+  case AMP_DTYPE_I32:
+    return "i32";
+  case AMP_DTYPE_I64:
+    return "i64";
+  }
+  return "?";
+}
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -69,16 +69,7 @@ bool biasIsOutput(Bias b) {
   return b == Bias::GradOfD || b == Bias::GradOfA || b == Bias::GradOfB;
 }
 
-const char *shortDtype(amp_dtype_t t) {
-  switch (t) {
-  case AMP_DTYPE_F16:
-    return "f16";
-  case AMP_DTYPE_BF16:
-    return "bf16";
-  default:
-    return "f32";
-  }
-}
+const char *shortDtype(amp_dtype_t t) { return amp_dtype_name(t); }
 
 const char *formName(BatchForm f) {
   switch (f) {

@@ -69,19 +69,7 @@ std::string amp::test::shapeName(const Shape &shape) {
 }
 
 const char *amp::test::dtypeName(amp_dtype_t dtype) {
-  switch (dtype) {
-  case AMP_DTYPE_F32:
-    return "f32";
-  case AMP_DTYPE_F16:
-    return "f16";
-  case AMP_DTYPE_BF16:
-    return "bf16";
-  case AMP_DTYPE_I32:
-    return "i32";
-  case AMP_DTYPE_I64:
-    return "i64";
-  }
-  return "?";
+  return amp_dtype_name(dtype);
 }
 
 std::vector<amp_dtype_t> amp::test::floatDtypes() {
