@@ -53,6 +53,7 @@ inline void registerAllPasses() {
   registerAMPPasses();
   registerAMPConversionPasses();
   registerAmpPipeline();
+  registerAmpToRuntimePipeline();
 }
 
 } // namespace amp

@@ -11,6 +11,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
 
 namespace amp {
 
@@ -20,6 +21,15 @@ namespace amp {
 /// The global that holds the location of the op whose runtime call failed
 /// (a NUL-terminated string), read by amp-run after a failed step.
 inline constexpr llvm::StringLiteral kErrorSiteGlobal = "__amp_error_site";
+
+/// Adds `amp-to-runtime` to `pm` (which must run on a module): every matmul
+/// to amp.gemm, then every op to runtime calls, ending in a check that the
+/// module holds only what the runtime ABI can run. amp-run and embedders
+/// compile training steps with it after amp-pipeline.
+void buildAmpToRuntimePipeline(mlir::OpPassManager &pm);
+
+/// Registers `amp-to-runtime` for textual pass pipelines and amp-opt.
+void registerAmpToRuntimePipeline();
 
 } // namespace amp
 
