@@ -59,7 +59,10 @@ amp_status_t amp_unscale_and_check(int32_t n_buffers, const void *const *grads,
       seen |= unscaleAndCheck(static_cast<const T *>(grads[i]),
                               static_cast<T *>(unscaled[i]), sizes[i], inv);
     });
-  *found_inf = seen ? 1 : 0;
+  // Only ever set, as PyTorch's _amp_foreach_non_finite_check_and_unscale_:
+  // calls per gradient group accumulate into one flag.
+  if (seen)
+    *found_inf = 1;
   return AMP_STATUS_OK;
 }
 

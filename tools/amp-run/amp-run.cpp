@@ -470,7 +470,7 @@ int main(int argc, char **argv) {
   }
 
   PassManager lower(&context);
-  lower.addPass(amp::createLowerToRuntime());
+  amp::buildAmpToRuntimePipeline(lower);
   if (failed(lower.run(*module)))
     return 1;
   if (dumpLowered)

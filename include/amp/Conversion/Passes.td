@@ -51,33 +51,83 @@ def LowerMatmulToCublasLt : Pass<"amp-lower-matmul-to-cublaslt",
 }
 
 def LowerToRuntime : Pass<"amp-lower-to-runtime", "::mlir::ModuleOp"> {
-  let summary = "Lower training steps to runtime kernel calls in the LLVM dialect";
+  let summary = "Lower training steps to runtime kernel calls on buffers";
   let description = [{
-    Turns every `func.func` on tensors into an `llvm.func` on runtime
-    buffers that calls the C ABI of `runtime/` (kernels.h, gemm.h) for each
-    op, so that the same module runs on the reference (CPU) and the CUDA
-    backend:
+    Turns every `func.func` on tensors into a function on runtime buffers
+    that calls the C ABI of `runtime/` (kernels.h, gemm.h) for each op, so
+    that the same module runs on every backend. One conversion pattern per
+    op family, a type converter from static tensors to `!llvm.ptr`, and
+    upstream's structural conversions, so `scf.for`, `scf.if` and
+    `scf.while` on tensors lower too:
 
     * a function `@f(T0, ..., Tn-1) -> (R0, ..., Rm-1)` becomes
-      `llvm.func @f(!llvm.ptr) -> i32` taking an array of `n + m` buffer
+      `func.func @f(!llvm.ptr) -> i32` taking an array of `n + m` buffer
       pointers (the arguments, then caller-allocated result buffers) and
       returning an `amp_status_t`;
-    * every tensor is a dense row-major buffer; intermediates are allocated
-      with `amp_alloc` (device memory on the GPU) and freed with `amp_free`
-      after their last use; a value that is returned is computed directly
-      into its result buffer;
-    * each call's status is checked: on failure the function stores the
-      failing op's location in `@__amp_error_site` and returns the status
-      (the runtime's `*_last_error()` says why);
-    * matmuls go to `amp_gemm` (after `amp-lower-matmul-to-cublaslt`, which
-      this pass runs first on anything left, f32 included);
-      `amp.skip_step_if` passes `found_inf` to the optimizer kernels, which
+    * every tensor is a dense row-major buffer from `amp_alloc` (device
+      memory on the GPU); a value computed in the function body is computed
+      straight into its result buffer, others are copied there;
+    * buffer ownership is made explicit first: a loop takes over its init
+      values and a region hands on what it yields, and where a value is not
+      the block's to hand over (an argument, a value read later, one yielded
+      twice) a copy is made;
+    * `amp.skip_step_if` passes `found_inf` to the optimizer kernels, which
       leave their outputs equal to their inputs on a skipped step (no host
-      sync); `nn.reshape` and region results alias their source buffers;
-      tensor constants are copied into runtime buffers once per call.
+      sync); `amp.autocast` is inlined; `nn.reshape` aliases its input;
+      tensor constants are copied (or, for float splats, filled) into
+      runtime buffers on each call.
+
+    `nn.matmul` must be `amp.gemm` already (`amp-lower-matmul-to-cublaslt
+    f32-gemm=true`). Frees and status checks are added by
+    `amp-runtime-deallocate` and `amp-check-runtime-status`; the
+    `amp-to-runtime` pipeline runs them all. docs/runtime-abi.md describes
+    the boundary.
   }];
   let dependentDialects = ["::amp::AMPDialect", "::amp::nn::NNDialect",
-                           "::mlir::LLVM::LLVMDialect"];
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def RuntimeDeallocate : Pass<"amp-runtime-deallocate", "::mlir::func::FuncOp"> {
+  let summary = "Free each runtime buffer after its last use";
+  let description = [{
+    On functions lowered by `amp-lower-to-runtime`: a block owns the buffers
+    `amp_alloc` returns in it, the buffer results of its `scf` ops and, in a
+    `scf` region, its pointer arguments. Every owned buffer that the block
+    does not hand over (as a loop's init value, or through `scf.yield` and
+    `scf.condition`) gets an `amp_free` right after its last read. Reads
+    are followed through SSA uses and through the stack memory runtime calls
+    take pointers in (pointer arrays, the GEMM descriptor); a read in a
+    nested region counts at its ancestor op. Runs per function.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def CheckRuntimeStatus : Pass<"amp-check-runtime-status", "::mlir::ModuleOp"> {
+  let summary = "Branch to an error exit when a runtime call fails";
+  let description = [{
+    After `amp-lower-to-runtime` and `convert-scf-to-cf`: each call of a
+    runtime function that returns `amp_status_t` is followed by a check; on
+    failure the function stores the failing op's location ("file:line:col",
+    or the name of a `NameLoc`) in `@__amp_error_site` and returns the
+    status (the runtime's `*_last_error()` says why). A NULL from
+    `amp_alloc` returns `AMP_STATUS_BACKEND_ERROR`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::cf::ControlFlowDialect"];
+}
+
+def VerifyRuntimeContract : Pass<"amp-verify-runtime-contract",
+                                 "::mlir::ModuleOp"> {
+  let summary = "Check that a module holds only what the runtime ABI runs";
+  let description = [{
+    The last step of `amp-to-runtime`. Fails with an error at the op when
+    the module holds an op or a type outside the LLVM dialect, a call of a
+    function it neither defines nor declares, an indirect call, or a
+    declaration that is not a runtime function of the ABI table or differs
+    from the table's signature.
+  }];
 }
 
 #endif // AMP_CONVERSION_PASSES_TD

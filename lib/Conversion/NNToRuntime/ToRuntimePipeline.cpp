@@ -7,6 +7,12 @@
 
 #include "amp/Conversion/Passes.h"
 
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassRegistry.h"
 
 using namespace mlir;
@@ -17,14 +23,29 @@ void amp::buildAmpToRuntimePipeline(OpPassManager &pm) {
   LowerMatmulToCublasLtOptions gemm;
   gemm.f32Gemm = true;
   pm.addPass(createLowerMatmulToCublasLt(gemm));
-  // 2. Every other op becomes runtime calls on buffers.
+  // 2. Every other op becomes runtime calls on buffers; functions take the
+  //    runner's calling convention.
   pm.addPass(createLowerToRuntime());
+  // 3. Buffers are freed after their last use (per function, in parallel).
+  pm.addNestedPass<func::FuncOp>(createRuntimeDeallocate());
+  // 4. Structured control flow becomes branches, then every runtime call's
+  //    status is checked (which needs branches).
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createCheckRuntimeStatus());
+  // 5. The LLVM dialect throughout.
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  // 6. Nothing is left that the runtime ABI cannot run.
+  pm.addPass(createVerifyRuntimeContract());
 }
 
 void amp::registerAmpToRuntimePipeline() {
   PassPipelineRegistration<>(
       "amp-to-runtime",
-      "Lower a training step to runtime calls (matmuls to amp.gemm, then "
-      "every op to the runtime's C ABI)",
+      "Lower a training step to LLVM-dialect functions that call the "
+      "runtime's C ABI (matmuls to amp.gemm, every op to runtime calls, "
+      "frees, status checks), ending with a check of the result",
       [](OpPassManager &pm) { buildAmpToRuntimePipeline(pm); });
 }

@@ -382,7 +382,10 @@ AMP_KERNEL_API amp_status_t amp_clip_grad_norm(
 /* amp.unscale_and_check over n_buffers gradient buffers in one call:
  * unscaled[i] = grads[i] * inv in f32 with inv = f32(1 / f64(*scale)) (the
  * scale read from memory), and *found_inf = 1 when any element of any
- * *scaled* gradient is NaN or +-inf, else 0 (written, not accumulated).
+ * *scaled* gradient is NaN or +-inf. *found_inf is only ever set, never
+ * cleared (as amp_unscale_and_check_f32 and PyTorch's
+ * _amp_foreach_non_finite_check_and_unscale_), so calls per dtype group
+ * accumulate into one flag: the caller zeroes it once per step.
  * unscaled[i] may equal grads[i]. See docs/loss-scaling.md. */
 AMP_KERNEL_API amp_status_t amp_unscale_and_check(
     int32_t n_buffers, const void *const *grads, void *const *unscaled,

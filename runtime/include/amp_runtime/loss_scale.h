@@ -140,7 +140,8 @@ amp_loss_scale_should_skip(int32_t found_inf) {
 }
 
 /* The factor that unscales gradients: 1/scale in f64, rounded to f32 once.
- * It is +inf for scale 0 and for subnormal scales below 2^-128. */
+ * It is +inf for scale 0 and for scales at or below 2^-128 (1 / 2^-128 =
+ * 2^128 overflows f32). */
 static inline AMP_HOST_DEVICE float amp_loss_scale_inverse(float scale) {
   return (float)(1.0 / (double)scale);
 }

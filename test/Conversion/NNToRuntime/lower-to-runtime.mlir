@@ -1,24 +1,23 @@
 // RUN: amp-opt %s -split-input-file --amp-lower-to-runtime -verify-diagnostics | FileCheck %s
 
 // A step becomes `i32 @f(ptr)` over an array of buffers (arguments, then
-// results); intermediates come from amp_alloc and are freed after their last
-// use; the returned value is computed into its result buffer; every status is
-// checked.
-// CHECK-LABEL: llvm.func @step(
+// results); intermediates come from amp_alloc; the returned value is
+// computed straight into its result buffer. Enum arguments are the runtime
+// header's values (AMP_DTYPE_F32 = 0, AMP_DTYPE_F16 = 1, AMP_UNARY_RELU = 7).
+// CHECK-LABEL: func.func @step(
 // CHECK-SAME: %[[BUFS:.*]]: !llvm.ptr) -> i32
 // CHECK: %[[P0:.*]] = llvm.getelementptr %[[BUFS]][0]
 // CHECK: %[[X:.*]] = llvm.load %[[P0]] : !llvm.ptr -> !llvm.ptr
 // CHECK: %[[P1:.*]] = llvm.getelementptr %[[BUFS]][1]
 // CHECK: %[[OUT:.*]] = llvm.load %[[P1]] : !llvm.ptr -> !llvm.ptr
 // CHECK: %[[TMP:.*]] = llvm.call @amp_alloc(%{{.*}}, %{{.*}}) : (i64, !llvm.ptr) -> !llvm.ptr
-// CHECK: llvm.call @amp_cast(%[[X]], %[[TMP]], {{.*}}) : (!llvm.ptr, !llvm.ptr, i64, i32, i32, !llvm.ptr) -> i32
-// CHECK: llvm.cond_br
-// CHECK: llvm.store %{{.*}}, %{{.*}} : !llvm.ptr, !llvm.ptr
-// CHECK: llvm.return
-// CHECK: llvm.call @amp_unary(%{{.*}}, %[[TMP]], %[[OUT]], {{.*}})
-// CHECK: llvm.call @amp_free(%[[TMP]], %{{.*}})
-// CHECK-NOT: amp_free(%[[OUT]]
-// CHECK: llvm.return %{{.*}} : i32
+// CHECK: %[[F32:.*]] = llvm.mlir.constant(0 : i32)
+// CHECK: %[[F16:.*]] = llvm.mlir.constant(1 : i32)
+// CHECK: llvm.call @amp_cast(%[[X]], %[[TMP]], %{{.*}}, %[[F32]], %[[F16]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, i64, i32, i32, !llvm.ptr) -> i32
+// CHECK: %[[RELU:.*]] = llvm.mlir.constant(7 : i32)
+// CHECK: llvm.call @amp_unary(%[[RELU]], %[[TMP]], %[[OUT]], {{.*}})
+// CHECK-NOT: amp_alloc
+// CHECK: return %{{.*}} : i32
 func.func @step(%x: tensor<4x8xf32>) -> tensor<4x8xf16> {
   %h = amp.cast %x : tensor<4x8xf32> to tensor<4x8xf16>
   %r = nn.relu %h : tensor<4x8xf16>
@@ -27,13 +26,19 @@ func.func @step(%x: tensor<4x8xf32>) -> tensor<4x8xf16> {
 
 // -----
 
-// A matmul becomes amp_gemm with a filled descriptor; a reshape aliases.
-// CHECK-LABEL: llvm.func @gemm
-// CHECK: llvm.insertvalue {{.*}} : !llvm.struct<(ptr, ptr, ptr, ptr, ptr, ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, f32, f32, i32, i32, i32, i32, i32, i32)>
-// CHECK: llvm.call @amp_gemm(%{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr) -> i32
+// amp.gemm fills an amp_gemm_desc_t on the stack at the header's offsets
+// (m at 48, the epilogue at 196); a reshape aliases.
+// CHECK-LABEL: func.func @gemm
+// CHECK: %[[DESC:.*]] = llvm.alloca %{{.*}} x !llvm.array<200 x i8> {alignment = 8 : i64}
+// CHECK: %[[M:.*]] = llvm.getelementptr %[[DESC]][48] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: llvm.store %{{.*}}, %[[M]] : i64, !llvm.ptr
+// CHECK: %[[EPI:.*]] = llvm.getelementptr %[[DESC]][196] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: llvm.store %{{.*}}, %[[EPI]] : i32, !llvm.ptr
+// CHECK: llvm.call @amp_gemm(%[[DESC]], %{{.*}}) : (!llvm.ptr, !llvm.ptr) -> i32
 // CHECK-NOT: amp_reshape
+// CHECK-NOT: amp_memcpy
 func.func @gemm(%a: tensor<4x8xf16>, %b: tensor<8x2xf16>) -> tensor<8xf32> {
-  %m = nn.matmul %a, %b : (tensor<4x8xf16>, tensor<8x2xf16>) -> tensor<4x2xf32>
+  %m = amp.gemm %a, %b : (tensor<4x8xf16>, tensor<8x2xf16>) -> tensor<4x2xf32>
   %r = nn.reshape %m : tensor<4x2xf32> -> tensor<8xf32>
   return %r : tensor<8xf32>
 }
@@ -42,22 +47,38 @@ func.func @gemm(%a: tensor<4x8xf16>, %b: tensor<8x2xf16>) -> tensor<8xf32> {
 
 // Inside amp.skip_step_if the optimizer gets the found_inf buffer; outside
 // it gets null.
-// CHECK-LABEL: llvm.func @skip
+// CHECK-LABEL: func.func @skip
 // CHECK: %[[P1:.*]] = llvm.getelementptr %{{.*}}[1]
 // CHECK: %[[FLAG:.*]] = llvm.load %[[P1]]
 // CHECK: llvm.call @amp_sgd_update({{.*}}, %[[FLAG]], %{{.*}}) : {{.*}} -> i32
-func.func @skip(%w: tensor<4xf32>, %inf: tensor<i1>, %g: tensor<4xf32>) -> tensor<4xf32> {
+// CHECK-NOT: %[[FLAG]],
+// CHECK: llvm.call @amp_sgd_update({{.*}}) : {{.*}} -> i32
+func.func @skip(%w: tensor<4xf32>, %inf: tensor<i1>, %g: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %r = amp.skip_step_if %inf keep(%w : tensor<4xf32>) {
     %w1 = nn.sgd_update %w, %g {lr = 0.1 : f32} : tensor<4xf32>
     amp.yield %w1 : tensor<4xf32>
   } -> tensor<4xf32>
-  return %r : tensor<4xf32>
+  %s = nn.sgd_update %w, %g {lr = 0.1 : f32} : tensor<4xf32>
+  return %r, %s : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// unscale_and_check zeroes found_inf first (the kernel only sets it).
+// CHECK-LABEL: func.func @unscale
+// CHECK: %[[SLOT:.*]] = llvm.getelementptr %{{.*}}[3]
+// CHECK: %[[FLAG:.*]] = llvm.load %[[SLOT]]
+// CHECK: llvm.call @amp_memset(%[[FLAG]], %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK: llvm.call @amp_unscale_and_check({{.*}}, %[[FLAG]], %{{.*}})
+func.func @unscale(%scale: tensor<f32>, %g: tensor<4xf16>) -> (tensor<4xf16>, tensor<i1>) {
+  %u, %inf = amp.unscale_and_check %scale, %g : tensor<4xf16>
+  return %u, %inf : tensor<4xf16>, tensor<i1>
 }
 
 // -----
 
 // A returned argument is copied into its result buffer.
-// CHECK-LABEL: llvm.func @passthrough
+// CHECK-LABEL: func.func @passthrough
 // CHECK: llvm.call @amp_memcpy
 func.func @passthrough(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
@@ -65,10 +86,19 @@ func.func @passthrough(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// Loops on tensors lower to loops on buffers; the loop takes over a copy
+// of the argument it starts from.
+// CHECK-LABEL: func.func @loop
+// CHECK: %[[X:.*]] = llvm.load
+// CHECK: %[[INIT:.*]] = llvm.call @amp_alloc
+// CHECK: llvm.call @amp_memcpy(%[[INIT]], %[[X]], {{.*}})
+// CHECK: %[[R:.*]] = scf.for {{.*}} iter_args(%[[A:.*]] = %[[INIT]]) -> (!llvm.ptr)
+// CHECK:   llvm.call @amp_unary(%{{.*}}, %[[A]], {{.*}})
+// CHECK:   scf.yield %{{.*}} : !llvm.ptr
+// CHECK: llvm.call @amp_memcpy(%{{.*}}, %[[R]], {{.*}})
 func.func @loop(%x: tensor<4xf32>) -> tensor<4xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // expected-error @below {{amp-lower-to-runtime does not lower control flow on tensors yet}}
   %r = scf.for %i = %c0 to %c1 step %c1 iter_args(%a = %x) -> (tensor<4xf32>) {
     %y = nn.relu %a : tensor<4xf32>
     scf.yield %y : tensor<4xf32>
@@ -78,7 +108,54 @@ func.func @loop(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// A branch that yields a value from outside hands over a copy of it; the
+// condition comes from the loop's index (e.g. every other iteration).
+// CHECK-LABEL: func.func @branch
+// CHECK: scf.for %[[I:.*]] = {{.*}} iter_args(%[[A:.*]] = %{{.*}}) -> (!llvm.ptr)
+// CHECK:   %[[C:.*]] = arith.cmpi eq, %[[I]]
+// CHECK:   scf.if %[[C]] -> (!llvm.ptr)
+// CHECK:     llvm.call @amp_unary(%{{.*}}, %[[A]], {{.*}})
+// CHECK:   } else {
+// CHECK:     %[[COPY:.*]] = llvm.call @amp_alloc
+// CHECK:     llvm.call @amp_memcpy(%[[COPY]], %[[A]], {{.*}})
+// CHECK:     scf.yield %[[COPY]]
+func.func @branch(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%a = %x) -> (tensor<4xf32>) {
+    %c = arith.cmpi eq, %i, %c0 : index
+    %b = scf.if %c -> tensor<4xf32> {
+      %y = nn.exp %a : tensor<4xf32>
+      scf.yield %y : tensor<4xf32>
+    } else {
+      scf.yield %a : tensor<4xf32>
+    }
+    scf.yield %b : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
 // expected-error @below {{amp-lower-to-runtime: function arguments and results must be static tensors of f32, f16, bf16, i32, i64 or i1, got 'f32'}}
 func.func @scalar(%x: f32) -> f32 {
   return %x : f32
+}
+
+// -----
+
+func.func @matmul(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) -> tensor<4x2xf32> {
+  // expected-error @below {{amp-lower-to-runtime: nn.matmul must become amp.gemm first}}
+  %m = nn.matmul %a, %b : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32>
+  return %m : tensor<4x2xf32>
+}
+
+// -----
+
+func.func @foreign(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  // expected-error @below {{amp-lower-to-runtime: cannot lower 'tensor.extract'}}
+  %e = tensor.extract %a[%c0] : tensor<4xf32>
+  return %a : tensor<4xf32>
 }

@@ -1,8 +1,8 @@
 //===- LossScaleKernelTest.cpp - Unscale-and-check and the scale update ---===//
 //
 // amp_unscale_and_check (exact: one correctly rounded f32 multiply by
-// f32(1/f64(scale)), then RNE; found_inf over every buffer, written not
-// accumulated) and amp_update_scale (against the inline state machine of
+// f32(1/f64(scale)), then RNE; found_inf over every buffer, only ever set,
+// as PyTorch's _amp_foreach_non_finite_check_and_unscale_) and amp_update_scale (against the inline state machine of
 // loss_scale.h, with the state in memory, in place or not).
 //
 //===----------------------------------------------------------------------===//
@@ -38,7 +38,7 @@ TEST(UnscaleAndCheck, IsExactOverMixedBuffers) {
       in.push_back(grads[i].data());
       outPtrs.push_back(out[i].data());
     }
-    int8_t found = 1; // written, not accumulated
+    int8_t found = 0;
     ASSERT_TRUE(isOk(amp_unscale_and_check(4, in.data(), outPtrs.data(), sizes,
                                            dtypes, &scale, &found, nullptr)));
     EXPECT_EQ(found, 0);
@@ -81,10 +81,34 @@ TEST(UnscaleAndCheck, FindsInfAndNaNInAnyBufferAndUnscalesInPlace) {
   }
   // No buffers: nothing found.
   const float scale = 1.0f;
-  int8_t found = 1;
+  int8_t found = 0;
   ASSERT_TRUE(isOk(amp_unscale_and_check(0, nullptr, nullptr, nullptr, nullptr,
                                          &scale, &found, nullptr)));
   EXPECT_EQ(found, 0);
+}
+
+TEST(UnscaleAndCheck, AnEarlierInfSurvivesACleanLaterCall) {
+  // One flag over several calls (one per dtype group), as PyTorch's
+  // _amp_foreach_non_finite_check_and_unscale_: set, never cleared.
+  Tensor bad(AMP_DTYPE_F16, {2}), clean(AMP_DTYPE_F32, {3});
+  bad.set(1, std::numeric_limits<double>::infinity());
+  for (int64_t k = 0; k < 3; ++k)
+    clean.set(k, 1.5 * k);
+  const float scale = 4.0f;
+  int8_t found = 0;
+  const void *badIn[] = {bad.data()};
+  void *badOut[] = {bad.data()};
+  const int64_t badSize = 2, cleanSize = 3;
+  const amp_dtype_t f16 = AMP_DTYPE_F16, f32 = AMP_DTYPE_F32;
+  ASSERT_TRUE(isOk(amp_unscale_and_check(1, badIn, badOut, &badSize, &f16,
+                                         &scale, &found, nullptr)));
+  EXPECT_EQ(found, 1);
+  const void *cleanIn[] = {clean.data()};
+  void *cleanOut[] = {clean.data()};
+  ASSERT_TRUE(isOk(amp_unscale_and_check(1, cleanIn, cleanOut, &cleanSize,
+                                         &f32, &scale, &found, nullptr)));
+  EXPECT_EQ(found, 1) << "a clean call must not clear an earlier inf";
+  EXPECT_EQ(clean.get(2), 0.75); // and it still unscales
 }
 
 TEST(UnscaleAndCheck, ZeroScaleGivesInfiniteInverse) {
@@ -97,7 +121,7 @@ TEST(UnscaleAndCheck, ZeroScaleGivesInfiniteInverse) {
   const int64_t size = 2;
   const amp_dtype_t dtype = AMP_DTYPE_F32;
   const float scale = 0.0f;
-  int8_t found = 1;
+  int8_t found = 0;
   ASSERT_TRUE(isOk(amp_unscale_and_check(1, in, out, &size, &dtype, &scale,
                                          &found, nullptr)));
   EXPECT_EQ(found, 0);

@@ -16,6 +16,9 @@
 namespace amp {
 
 #define GEN_PASS_DECL_LOWERTORUNTIME
+#define GEN_PASS_DECL_RUNTIMEDEALLOCATE
+#define GEN_PASS_DECL_CHECKRUNTIMESTATUS
+#define GEN_PASS_DECL_VERIFYRUNTIMECONTRACT
 #include "amp/Conversion/Passes.h.inc"
 
 /// The global that holds the location of the op whose runtime call failed
@@ -23,9 +26,10 @@ namespace amp {
 inline constexpr llvm::StringLiteral kErrorSiteGlobal = "__amp_error_site";
 
 /// Adds `amp-to-runtime` to `pm` (which must run on a module): every matmul
-/// to amp.gemm, then every op to runtime calls, ending in a check that the
-/// module holds only what the runtime ABI can run. amp-run and embedders
-/// compile training steps with it after amp-pipeline.
+/// to amp.gemm, every op to runtime calls, frees after last uses, control
+/// flow to branches, status checks, the LLVM dialect, and last a check that
+/// the module holds only what the runtime ABI can run. amp-run and
+/// embedders compile training steps with it after amp-pipeline.
 void buildAmpToRuntimePipeline(mlir::OpPassManager &pm);
 
 /// Registers `amp-to-runtime` for textual pass pipelines and amp-opt.

@@ -1,0 +1,21 @@
+//===- BufferOwnership.h - explicit copies for buffer ownership -*- C++ -*-===//
+//
+// Private to lib/Conversion/NNToRuntime; see BufferOwnership.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_LIB_CONVERSION_NNTORUNTIME_BUFFEROWNERSHIP_H
+#define AMP_LIB_CONVERSION_NNTORUNTIME_BUFFEROWNERSHIP_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace amp {
+
+/// Makes every transfer of buffer ownership in `fn` (a function on tensors
+/// whose regions are scf ops) legal by inserting copies (tensor.empty +
+/// linalg.copy) where a value handed over is not the block's to give.
+void insertOwnershipCopies(mlir::func::FuncOp fn);
+
+} // namespace amp
+
+#endif // AMP_LIB_CONVERSION_NNTORUNTIME_BUFFEROWNERSHIP_H

@@ -1,0 +1,119 @@
+//===- BufferPatterns.cpp - constants and copies to runtime calls ---------===//
+//
+// Tensor constants are copied from a module global into a runtime buffer
+// (device memory on the GPU) on each call; float splats are filled instead.
+// tensor.empty and linalg.copy are the explicit copies that buffer ownership
+// inserts (BufferOwnership.cpp): a fresh buffer and amp_memcpy into it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Patterns.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/Hashing.h"
+
+using namespace mlir;
+using namespace amp;
+using runtime_abi::RuntimeFn;
+
+namespace {
+
+struct ConstantLowering : RuntimeOpPattern<arith::ConstantOp> {
+  using RuntimeOpPattern::RuntimeOpPattern;
+  void lower(arith::ConstantOp op, Adaptor, RuntimeBuilder &rb,
+             ValueRange results) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    auto data = cast<DenseElementsAttr>(op.getValue());
+    if (data.isSplat() && isa<FloatType>(type.getElementType()) &&
+        !data.getSplatValue<APFloat>().isNaN()) {
+      // Exact: the splat value converts to f32 exactly and fill rounds it
+      // back to the element type (a NaN's payload might not survive).
+      rb.call(RuntimeFn::amp_fill,
+              {results[0], rb.i64(type.getNumElements()), rb.dtype(type),
+               rb.f32(data.getSplatValue<APFloat>().convertToDouble()),
+               rb.stream()});
+      return;
+    }
+    rb.call(RuntimeFn::amp_memcpy,
+            {results[0], global(rb, data, type),
+             rb.i64(getRuntimeBufferBytes(type)), rb.stream()});
+  }
+
+  /// The constant's bytes in an internal global, shared by equal constants.
+  static Value global(RuntimeBuilder &rb, DenseElementsAttr data,
+                      RankedTensorType type) {
+    std::string raw;
+    int64_t elementBytes = getRuntimeElementBytes(type.getElementType());
+    if (type.getElementType().isInteger(1)) {
+      for (bool v : data.getValues<bool>())
+        raw.push_back(v ? 1 : 0);
+    } else {
+      ArrayRef<char> bytes = data.getRawData();
+      if (data.isSplat())
+        for (int64_t i = 0; i < type.getNumElements(); ++i)
+          raw.append(bytes.data(), elementBytes);
+      else
+        raw.assign(bytes.begin(), bytes.end());
+    }
+    OpBuilder &b = rb.builder();
+    Operation *parent = b.getInsertionBlock()->getParentOp();
+    auto module = isa<ModuleOp>(parent) ? cast<ModuleOp>(parent)
+                                        : parent->getParentOfType<ModuleOp>();
+    StringAttr value = b.getStringAttr(raw);
+    // Named by a hash of the bytes; equal constants share one global.
+    std::string base = "__amp_const_" +
+                       std::to_string(static_cast<size_t>(llvm::hash_value(raw)));
+    std::string name = base;
+    for (unsigned i = 1;; ++i) {
+      auto existing = module.lookupSymbol<LLVM::GlobalOp>(name);
+      if (!existing) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(module.getBody());
+        auto arrayTy = LLVM::LLVMArrayType::get(b.getI8Type(), raw.size());
+        LLVM::GlobalOp::create(b, rb.location(), arrayTy, /*isConstant=*/true,
+                               LLVM::Linkage::Internal, name, value);
+        break;
+      }
+      if (existing.getValueAttr() == value)
+        break;
+      name = base + "_" + std::to_string(i);
+    }
+    return LLVM::AddressOfOp::create(
+        b, rb.location(), LLVM::LLVMPointerType::get(b.getContext()), name);
+  }
+};
+
+struct EmptyLowering : RuntimeOpPattern<tensor::EmptyOp> {
+  using RuntimeOpPattern::RuntimeOpPattern;
+  void lower(tensor::EmptyOp, Adaptor, RuntimeBuilder &,
+             ValueRange) const override {}
+};
+
+/// linalg.copy ins(%x) outs(%buf): the result is %buf's buffer.
+struct CopyLowering : OpConversionPattern<linalg::CopyOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(linalg::CopyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics())
+      return rewriter.notifyMatchFailure(op, "copies of tensors only");
+    RuntimeBuilder rb(rewriter, op.getLoc());
+    Value dst = adaptor.getOutputs()[0];
+    auto type = cast<RankedTensorType>(op.getResult(0).getType());
+    rb.call(RuntimeFn::amp_memcpy,
+            {dst, adaptor.getInputs()[0], rb.i64(getRuntimeBufferBytes(type)),
+             rb.stream()});
+    rewriter.replaceOp(op, dst);
+    return success();
+  }
+};
+
+} // namespace
+
+void amp::populateBufferToRuntimePatterns(RewritePatternSet &patterns,
+                                          const TypeConverter &converter) {
+  patterns.add<ConstantLowering, EmptyLowering, CopyLowering>(
+      converter, patterns.getContext());
+}

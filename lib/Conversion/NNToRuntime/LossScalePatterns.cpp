@@ -1,0 +1,68 @@
+//===- LossScalePatterns.cpp - loss-scale ops to runtime calls ------------===//
+//
+// amp.unscale_and_check (one call over every gradient buffer; the found_inf
+// flag is zeroed first, since the kernel only ever sets it) and
+// amp.update_scale (the state machine on state in memory). The scaled seed
+// is elementwise (ElementwisePatterns.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Patterns.h"
+
+#include "amp/Dialect/AMP/IR/AMPOps.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace amp;
+using runtime_abi::RuntimeFn;
+
+namespace {
+
+struct UnscaleAndCheckLowering : RuntimeOpPattern<UnscaleAndCheckOp> {
+  using RuntimeOpPattern::RuntimeOpPattern;
+  void lower(UnscaleAndCheckOp op, Adaptor adaptor, RuntimeBuilder &rb,
+             ValueRange results) const override {
+    size_t n = op.getGrads().size();
+    Value foundInf = results[n];
+    rb.call(RuntimeFn::amp_memset,
+            {foundInf, rb.i32(0),
+             rb.i64(getRuntimeBufferBytes(
+                 cast<RankedTensorType>(op.getFoundInf().getType()))),
+             rb.stream()});
+    RuntimeBuilder::BufferLists l =
+        rb.bufferLists(op.getGrads(), adaptor.getGrads(), results.take_front(n));
+    rb.call(RuntimeFn::amp_unscale_and_check,
+            {l.count, l.inputs, l.outputs, l.sizes, l.dtypes,
+             adaptor.getScale(), foundInf, rb.stream()});
+  }
+};
+
+struct UpdateScaleLowering : RuntimeOpPattern<UpdateScaleOp> {
+  using RuntimeOpPattern::RuntimeOpPattern;
+  void lower(UpdateScaleOp op, Adaptor adaptor, RuntimeBuilder &rb,
+             ValueRange results) const override {
+    Value hysteresis = adaptor.getHysteresisTracker();
+    float maxScale = op.getMaxScaleAttr()
+                         ? op.getMaxScaleAttr().getValue().convertToFloat()
+                         : std::numeric_limits<float>::infinity();
+    rb.call(RuntimeFn::amp_update_scale,
+            {adaptor.getScale(), adaptor.getGrowthTracker(),
+             hysteresis ? hysteresis : rb.null(), adaptor.getFoundInf(),
+             results[0], results[1],
+             results.size() > 2 ? results[2] : rb.null(),
+             rb.f64(op.getGrowthFactor().convertToDouble()),
+             rb.f64(op.getBackoffFactor().convertToDouble()),
+             rb.i32(op.getGrowthInterval()),
+             rb.f32(op.getMinScale().convertToDouble()), rb.f32(maxScale),
+             rb.i32(op.getHysteresis()), rb.stream()});
+  }
+};
+
+} // namespace
+
+void amp::populateLossScaleToRuntimePatterns(RewritePatternSet &patterns,
+                                             const TypeConverter &converter) {
+  patterns.add<UnscaleAndCheckLowering, UpdateScaleLowering>(
+      converter, patterns.getContext());
+}

@@ -1,0 +1,85 @@
+//===- NormPatterns.cpp - normalizations to runtime calls -----------------===//
+//
+// nn.layer_norm and nn.batch_norm (with their saved statistics) and their
+// gradients.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Patterns.h"
+
+#include "amp/Dialect/NN/IR/NNOps.h"
+
+using namespace mlir;
+using namespace amp;
+using runtime_abi::RuntimeFn;
+
+namespace {
+
+int64_t normalizeAxis(int64_t axis, Value v) {
+  return axis < 0 ? axis + cast<RankedTensorType>(v.getType()).getRank()
+                  : axis;
+}
+
+struct LayerNormLowering : RuntimeOpPattern<nn::LayerNormOp> {
+  using RuntimeOpPattern::RuntimeOpPattern;
+  void lower(nn::LayerNormOp op, Adaptor adaptor, RuntimeBuilder &rb,
+             ValueRange results) const override {
+    Value x = op.getInput();
+    rb.call(RuntimeFn::amp_layer_norm,
+            {adaptor.getInput(), adaptor.getScale(), adaptor.getBias(),
+             results[0], results[1], results[2], rb.dims(x), rb.rank(x),
+             rb.dtype(x.getType()), rb.dtype(op.getScale().getType()),
+             rb.dtype(op.getBias().getType()),
+             rb.i64(normalizeAxis(op.getAxis(), x)),
+             rb.f32(op.getEpsilon().convertToDouble()), rb.stream()});
+  }
+};
+
+struct LayerNormGradLowering : RuntimeOpPattern<nn::LayerNormGradOp> {
+  using RuntimeOpPattern::RuntimeOpPattern;
+  void lower(nn::LayerNormGradOp op, Adaptor adaptor, RuntimeBuilder &rb,
+             ValueRange results) const override {
+    Value x = op.getInput();
+    rb.call(RuntimeFn::amp_layer_norm_grad,
+            {adaptor.getGradOutput(), adaptor.getInput(), adaptor.getMean(),
+             adaptor.getRstd(), adaptor.getScale(), results[0], results[1],
+             results[2], rb.dims(x), rb.rank(x), rb.dtype(x.getType()),
+             rb.dtype(op.getScale().getType()),
+             rb.i64(normalizeAxis(op.getAxis(), x)), rb.stream()});
+  }
+};
+
+struct BatchNormLowering : RuntimeOpPattern<nn::BatchNormOp> {
+  using RuntimeOpPattern::RuntimeOpPattern;
+  void lower(nn::BatchNormOp op, Adaptor adaptor, RuntimeBuilder &rb,
+             ValueRange results) const override {
+    Value x = op.getInput();
+    rb.call(RuntimeFn::amp_batch_norm,
+            {adaptor.getInput(), adaptor.getScale(), adaptor.getBias(),
+             results[0], results[1], results[2], rb.dims(x), rb.rank(x),
+             rb.dtype(x.getType()), rb.dtype(op.getScale().getType()),
+             rb.dtype(op.getBias().getType()),
+             rb.f32(op.getEpsilon().convertToDouble()), rb.stream()});
+  }
+};
+
+struct BatchNormGradLowering : RuntimeOpPattern<nn::BatchNormGradOp> {
+  using RuntimeOpPattern::RuntimeOpPattern;
+  void lower(nn::BatchNormGradOp op, Adaptor adaptor, RuntimeBuilder &rb,
+             ValueRange results) const override {
+    Value x = op.getInput();
+    rb.call(RuntimeFn::amp_batch_norm_grad,
+            {adaptor.getGradOutput(), adaptor.getInput(), adaptor.getMean(),
+             adaptor.getInvstd(), adaptor.getScale(), results[0], results[1],
+             results[2], rb.dims(x), rb.rank(x), rb.dtype(x.getType()),
+             rb.dtype(op.getScale().getType()), rb.stream()});
+  }
+};
+
+} // namespace
+
+void amp::populateNormToRuntimePatterns(RewritePatternSet &patterns,
+                                        const TypeConverter &converter) {
+  patterns.add<LayerNormLowering, LayerNormGradLowering, BatchNormLowering,
+               BatchNormGradLowering>(converter, patterns.getContext());
+}

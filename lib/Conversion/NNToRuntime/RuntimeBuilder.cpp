@@ -1,0 +1,148 @@
+//===- RuntimeBuilder.cpp - helpers of the runtime lowering patterns ------===//
+
+#include "RuntimeBuilder.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+using namespace amp;
+using namespace amp::runtime_abi;
+
+std::optional<amp_dtype_t> amp::getRuntimeDtype(Type t) {
+  if (t.isF32())
+    return AMP_DTYPE_F32;
+  if (t.isF16())
+    return AMP_DTYPE_F16;
+  if (t.isBF16())
+    return AMP_DTYPE_BF16;
+  if (t.isInteger(32))
+    return AMP_DTYPE_I32;
+  if (t.isInteger(64))
+    return AMP_DTYPE_I64;
+  return std::nullopt;
+}
+
+int64_t amp::getRuntimeElementBytes(Type t) {
+  if (t.isInteger(1))
+    return 1; // found_inf flags are int8_t
+  return amp_dtype_size(*getRuntimeDtype(t));
+}
+
+int64_t amp::getRuntimeBufferBytes(RankedTensorType type) {
+  return type.getNumElements() * getRuntimeElementBytes(type.getElementType());
+}
+
+bool amp::isRuntimeTensorType(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.hasStaticShape() &&
+         (getRuntimeDtype(tensor.getElementType()) ||
+          tensor.getElementType().isInteger(1));
+}
+
+RuntimeBuilder::RuntimeBuilder(OpBuilder &b, Location loc)
+    : b(b), loc(loc), ptrTy(LLVM::LLVMPointerType::get(b.getContext())),
+      i64Ty(b.getI64Type()), i32Ty(b.getI32Type()) {}
+
+Value RuntimeBuilder::i64(int64_t v) {
+  return LLVM::ConstantOp::create(b, loc, i64Ty, b.getI64IntegerAttr(v));
+}
+
+Value RuntimeBuilder::i32(int64_t v) {
+  return LLVM::ConstantOp::create(b, loc, i32Ty, b.getI32IntegerAttr(v));
+}
+
+Value RuntimeBuilder::f32(double v) {
+  return LLVM::ConstantOp::create(b, loc, b.getF32Type(),
+                                  b.getF32FloatAttr(static_cast<float>(v)));
+}
+
+Value RuntimeBuilder::f64(double v) {
+  return LLVM::ConstantOp::create(b, loc, b.getF64Type(), b.getF64FloatAttr(v));
+}
+
+Value RuntimeBuilder::null() { return LLVM::ZeroOp::create(b, loc, ptrTy); }
+
+Value RuntimeBuilder::dtype(Type t) {
+  return i32(*getRuntimeDtype(getElementTypeOrSelf(t)));
+}
+
+static ModuleOp getModule(OpBuilder &b) {
+  Operation *parent = b.getInsertionBlock()->getParentOp();
+  if (auto module = dyn_cast<ModuleOp>(parent))
+    return module;
+  return parent->getParentOfType<ModuleOp>();
+}
+
+Value RuntimeBuilder::i64Array(ArrayRef<int64_t> values) {
+  if (values.empty())
+    return null();
+  std::string name = "__amp_i64";
+  for (int64_t v : values)
+    name += "_" + (v < 0 ? "m" + std::to_string(-v) : std::to_string(v));
+  ModuleOp module = getModule(b);
+  if (!module.lookupSymbol(name)) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    auto type = LLVM::LLVMArrayType::get(i64Ty, values.size());
+    LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
+                           LLVM::Linkage::Internal, name,
+                           b.getI64TensorAttr(values));
+  }
+  return LLVM::AddressOfOp::create(b, loc, ptrTy, name);
+}
+
+Value RuntimeBuilder::dims(Value tensor) {
+  return i64Array(cast<RankedTensorType>(tensor.getType()).getShape());
+}
+
+Value RuntimeBuilder::rank(Value tensor) {
+  return i32(cast<RankedTensorType>(tensor.getType()).getRank());
+}
+
+Value RuntimeBuilder::ptrArray(ValueRange values) {
+  auto arrayTy = LLVM::LLVMArrayType::get(ptrTy, values.size());
+  Value array = LLVM::UndefOp::create(b, loc, arrayTy);
+  for (auto [i, v] : llvm::enumerate(values))
+    array = LLVM::InsertValueOp::create(b, loc, array, v, i);
+  Value slot = LLVM::AllocaOp::create(b, loc, ptrTy, arrayTy, i64(1));
+  LLVM::StoreOp::create(b, loc, array, slot);
+  return slot;
+}
+
+Value RuntimeBuilder::i32Array(ArrayRef<int64_t> values) {
+  auto arrayTy = LLVM::LLVMArrayType::get(i32Ty, values.size());
+  Value array = LLVM::UndefOp::create(b, loc, arrayTy);
+  for (auto [i, v] : llvm::enumerate(values))
+    array = LLVM::InsertValueOp::create(b, loc, array, i32(v), i);
+  Value slot = LLVM::AllocaOp::create(b, loc, ptrTy, arrayTy, i64(1));
+  LLVM::StoreOp::create(b, loc, array, slot);
+  return slot;
+}
+
+RuntimeBuilder::BufferLists RuntimeBuilder::bufferLists(ValueRange tensors,
+                                                        ValueRange inputs,
+                                                        ValueRange outputs) {
+  SmallVector<int64_t> sizes, dtypes;
+  for (Value t : tensors) {
+    auto type = cast<RankedTensorType>(t.getType());
+    sizes.push_back(type.getNumElements());
+    dtypes.push_back(*getRuntimeDtype(type.getElementType()));
+  }
+  return {ptrArray(inputs), ptrArray(outputs), i64Array(sizes),
+          i32Array(dtypes), i32(tensors.size())};
+}
+
+Value RuntimeBuilder::alloc(RankedTensorType type) {
+  return call(RuntimeFn::amp_alloc, {i64(getRuntimeBufferBytes(type)), stream()});
+}
+
+Value RuntimeBuilder::call(RuntimeFn fn, ValueRange args) {
+  return createRuntimeCall(b, loc, fn, args);
+}
+
+SmallVector<Value> amp::allocResults(RuntimeBuilder &rb, Operation *op) {
+  SmallVector<Value> buffers;
+  for (Type t : op->getResultTypes())
+    buffers.push_back(rb.alloc(cast<RankedTensorType>(t)));
+  return buffers;
+}

@@ -1,0 +1,88 @@
+//===- RuntimeBuilder.h - helpers of the runtime lowering patterns -*- C++ -*-//
+//
+// What every pattern of amp-lower-to-runtime builds: constants of the ABI's
+// types, shape arrays, buffer allocations and calls through the ABI table.
+// Private to lib/Conversion/NNToRuntime.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_LIB_CONVERSION_NNTORUNTIME_RUNTIMEBUILDER_H
+#define AMP_LIB_CONVERSION_NNTORUNTIME_RUNTIMEBUILDER_H
+
+#include "amp/Conversion/NNToRuntime/RuntimeABI.h"
+
+#include "amp_runtime/amp_runtime.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include <optional>
+
+namespace amp {
+
+/// The amp_dtype_t of a tensor element type, if the runtime has one.
+std::optional<amp_dtype_t> getRuntimeDtype(mlir::Type elementType);
+
+/// Bytes of one element in a runtime buffer (i1 flags are int8_t).
+int64_t getRuntimeElementBytes(mlir::Type elementType);
+
+/// Bytes of a whole static tensor.
+int64_t getRuntimeBufferBytes(mlir::RankedTensorType type);
+
+/// Whether the runtime can hold `type` in a buffer: a static tensor of f32,
+/// f16, bf16, i32, i64 or i1.
+bool isRuntimeTensorType(mlir::Type type);
+
+/// Builds the pieces of runtime calls at the builder's insertion point.
+class RuntimeBuilder {
+public:
+  RuntimeBuilder(mlir::OpBuilder &b, mlir::Location loc);
+
+  mlir::Value i64(int64_t v);
+  mlir::Value i32(int64_t v);
+  mlir::Value f32(double v);
+  mlir::Value f64(double v);
+  mlir::Value null();
+  /// The `stream` argument: the backend's default stream.
+  mlir::Value stream() { return null(); }
+  /// The amp_dtype_t of a tensor's element type.
+  mlir::Value dtype(mlir::Type tensorOrElementType);
+  /// A constant int64_t array (shapes, perms, axes) in a module global, or
+  /// null when empty.
+  mlir::Value i64Array(llvm::ArrayRef<int64_t> values);
+  /// The dims and the rank of a tensor's static shape.
+  mlir::Value dims(mlir::Value tensor);
+  mlir::Value rank(mlir::Value tensor);
+  /// A stack array of pointers, or of i32 values (amp_dtype_t arrays).
+  mlir::Value ptrArray(mlir::ValueRange values);
+  mlir::Value i32Array(llvm::ArrayRef<int64_t> values);
+  /// The arrays of a call over a list of buffers (amp_clip_grad_norm,
+  /// amp_unscale_and_check): input and output pointers, the element counts
+  /// and dtypes of `tensors`, and their count.
+  struct BufferLists {
+    mlir::Value inputs, outputs, sizes, dtypes, count;
+  };
+  BufferLists bufferLists(mlir::ValueRange tensors, mlir::ValueRange inputs,
+                          mlir::ValueRange outputs);
+  /// An uninitialized buffer for a tensor of `type` (amp_alloc).
+  mlir::Value alloc(mlir::RankedTensorType type);
+  /// Calls a runtime function; returns its result.
+  mlir::Value call(runtime_abi::RuntimeFn fn, mlir::ValueRange args);
+
+  mlir::OpBuilder &builder() { return b; }
+  mlir::Location location() const { return loc; }
+
+private:
+  mlir::OpBuilder &b;
+  mlir::Location loc;
+  mlir::Type ptrTy, i64Ty, i32Ty;
+};
+
+/// Allocates the buffers of `op`'s results (converted types are pointers)
+/// and returns them, for patterns whose results are all fresh buffers.
+llvm::SmallVector<mlir::Value> allocResults(RuntimeBuilder &rb,
+                                            mlir::Operation *op);
+
+} // namespace amp
+
+#endif // AMP_LIB_CONVERSION_NNTORUNTIME_RUNTIMEBUILDER_H
