@@ -18,10 +18,6 @@ using runtime_abi::RuntimeFn;
 
 namespace {
 
-int64_t numElements(Value v) {
-  return cast<RankedTensorType>(v.getType()).getNumElements();
-}
-
 /// nn.neg ... nn.gelu: amp_unary with the op's code.
 template <typename Op, amp_unary_op_t Code>
 struct UnaryLowering : RuntimeOpPattern<Op> {
@@ -31,7 +27,7 @@ struct UnaryLowering : RuntimeOpPattern<Op> {
     Value x = op->getOperand(0);
     rb.call(RuntimeFn::amp_unary,
             {rb.i32(Code), adaptor.getOperands()[0], results[0],
-             rb.i64(numElements(x)), rb.dtype(x.getType()), rb.stream()});
+             rb.i64(getNumElements(x)), rb.dtype(x.getType()), rb.stream()});
   }
 };
 
@@ -57,7 +53,7 @@ struct ActivationGradLowering : RuntimeOpPattern<Op> {
              RuntimeBuilder &rb, ValueRange results) const override {
     Value x = op->getOperand(1);
     rb.call(Fn, {adaptor.getOperands()[0], adaptor.getOperands()[1],
-                 results[0], rb.i64(numElements(x)), rb.dtype(x.getType()),
+                 results[0], rb.i64(getNumElements(x)), rb.dtype(x.getType()),
                  rb.stream()});
   }
 };
@@ -67,7 +63,7 @@ struct CastLowering : RuntimeOpPattern<CastOp> {
   void lower(CastOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     rb.call(RuntimeFn::amp_cast,
-            {adaptor.getInput(), results[0], rb.i64(numElements(op.getInput())),
+            {adaptor.getInput(), results[0], rb.i64(getNumElements(op.getInput())),
              rb.dtype(op.getInput().getType()),
              rb.dtype(op.getResult().getType()), rb.stream()});
   }
@@ -79,7 +75,7 @@ struct GradSeedLowering : RuntimeOpPattern<nn::GradSeedOp> {
   void lower(nn::GradSeedOp op, Adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     rb.call(RuntimeFn::amp_fill,
-            {results[0], rb.i64(numElements(op.getResult())),
+            {results[0], rb.i64(getNumElements(op.getResult())),
              rb.dtype(op.getResult().getType()), rb.f32(1.0), rb.stream()});
   }
 };
@@ -91,7 +87,7 @@ struct ScaledGradSeedLowering : RuntimeOpPattern<ScaledGradSeedOp> {
              ValueRange results) const override {
     rb.call(RuntimeFn::amp_scaled_grad_seed,
             {adaptor.getScale(), results[0],
-             rb.i64(numElements(op.getResult())),
+             rb.i64(getNumElements(op.getResult())),
              rb.dtype(op.getResult().getType()), rb.stream()});
   }
 };

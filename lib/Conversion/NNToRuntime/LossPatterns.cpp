@@ -27,7 +27,7 @@ struct EmbeddingLowering : RuntimeOpPattern<nn::EmbeddingOp> {
     rb.call(RuntimeFn::amp_embedding,
             {adaptor.getTable(), adaptor.getIds(), results[0],
              rb.i64(table.getDimSize(0)), rb.i64(table.getDimSize(1)),
-             rb.i64(tensorType(op.getIds()).getNumElements()),
+             rb.i64(getNumElements(op.getIds())),
              rb.dtype(table), rb.dtype(op.getIds().getType()), rb.stream()});
   }
 };
@@ -40,7 +40,7 @@ struct EmbeddingGradLowering : RuntimeOpPattern<nn::EmbeddingGradOp> {
     rb.call(RuntimeFn::amp_embedding_grad,
             {adaptor.getGradOutput(), adaptor.getIds(), results[0],
              rb.i64(table.getDimSize(0)), rb.i64(table.getDimSize(1)),
-             rb.i64(tensorType(op.getIds()).getNumElements()),
+             rb.i64(getNumElements(op.getIds())),
              rb.dtype(op.getGradOutput().getType()),
              rb.dtype(op.getIds().getType()), rb.dtype(table), rb.stream()});
   }

@@ -15,11 +15,6 @@ using runtime_abi::RuntimeFn;
 
 namespace {
 
-int64_t normalizeAxis(int64_t axis, Value v) {
-  return axis < 0 ? axis + cast<RankedTensorType>(v.getType()).getRank()
-                  : axis;
-}
-
 struct LayerNormLowering : RuntimeOpPattern<nn::LayerNormOp> {
   using RuntimeOpPattern::RuntimeOpPattern;
   void lower(nn::LayerNormOp op, Adaptor adaptor, RuntimeBuilder &rb,

@@ -16,10 +16,6 @@ using runtime_abi::RuntimeFn;
 
 namespace {
 
-int64_t numElements(Value v) {
-  return cast<RankedTensorType>(v.getType()).getNumElements();
-}
-
 /// A pattern that needs the skip predicate of its op (null when the op was
 /// not inside amp.skip_step_if).
 template <typename Op>
@@ -47,7 +43,7 @@ struct SgdUpdateLowering : PredicatedLowering<nn::SgdUpdateOp> {
     rb.call(RuntimeFn::amp_sgd_update,
             {adaptor.getParam(), adaptor.getGrad(), buf ? buf : rb.null(),
              results[0], results.size() > 1 ? results[1] : rb.null(),
-             rb.i64(numElements(op.getParam())),
+             rb.i64(getNumElements(op.getParam())),
              rb.dtype(op.getParam().getType()),
              rb.f32(op.getLr().convertToDouble()),
              rb.f32(op.getMomentum().convertToDouble()),
@@ -65,7 +61,7 @@ struct AdamUpdateLowering : PredicatedLowering<nn::AdamUpdateOp> {
     rb.call(RuntimeFn::amp_adam_update,
             {adaptor.getParam(), adaptor.getGrad(), adaptor.getExpAvg(),
              adaptor.getExpAvgSq(), adaptor.getStep(), results[0], results[1],
-             results[2], results[3], rb.i64(numElements(op.getParam())),
+             results[2], results[3], rb.i64(getNumElements(op.getParam())),
              rb.dtype(op.getParam().getType()),
              rb.f32(op.getLr().convertToDouble()),
              rb.f32(op.getBeta1().convertToDouble()),

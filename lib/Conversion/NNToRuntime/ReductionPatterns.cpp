@@ -17,12 +17,6 @@ using runtime_abi::RuntimeFn;
 
 namespace {
 
-/// `axis` counted from the front.
-int64_t normalizeAxis(int64_t axis, Value v) {
-  return axis < 0 ? axis + cast<RankedTensorType>(v.getType()).getRank()
-                  : axis;
-}
-
 template <typename Op, amp_reduce_op_t Code>
 struct ReduceLowering : RuntimeOpPattern<Op> {
   using RuntimeOpPattern<Op>::RuntimeOpPattern;

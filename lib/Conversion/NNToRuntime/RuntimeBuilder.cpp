@@ -32,6 +32,15 @@ int64_t amp::getRuntimeBufferBytes(RankedTensorType type) {
   return type.getNumElements() * getRuntimeElementBytes(type.getElementType());
 }
 
+int64_t amp::getNumElements(Value tensor) {
+  return cast<RankedTensorType>(tensor.getType()).getNumElements();
+}
+
+int64_t amp::normalizeAxis(int64_t axis, Value tensor) {
+  return axis < 0 ? axis + cast<RankedTensorType>(tensor.getType()).getRank()
+                  : axis;
+}
+
 bool amp::isRuntimeTensorType(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   return tensor && tensor.hasStaticShape() &&

@@ -29,6 +29,13 @@ int64_t getRuntimeElementBytes(mlir::Type elementType);
 /// Bytes of a whole static tensor.
 int64_t getRuntimeBufferBytes(mlir::RankedTensorType type);
 
+/// The element count of a static tensor value.
+int64_t getNumElements(mlir::Value tensor);
+
+/// `axis` of a tensor value counted from the front (negative axes count from
+/// the end).
+int64_t normalizeAxis(int64_t axis, mlir::Value tensor);
+
 /// Whether the runtime can hold `type` in a buffer: a static tensor of f32,
 /// f16, bf16, i32, i64 or i1.
 bool isRuntimeTensorType(mlir::Type type);
