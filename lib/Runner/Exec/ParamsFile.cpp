@@ -81,10 +81,11 @@ amp::runner::readParamsFile(const std::string &path) {
     if (!reader.read(param.shape.data(), 8 * rank))
       return Status::error("'" + path + "' is truncated");
     // Bound the element count by what the file holds before allocating.
-    uint64_t available = reader.remaining() / sizeof(float), n = 1;
-    for (int64_t d : param.shape) {
+    for (int64_t d : param.shape)
       if (d < 0)
         return corrupt(p, "has shape " + describeShape(param.shape));
+    uint64_t available = reader.remaining() / sizeof(float), n = 1;
+    for (int64_t d : param.shape) {
       if (d != 0 && n > available / d) {
         n = available + 1;
         break;
