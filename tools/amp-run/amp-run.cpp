@@ -77,10 +77,10 @@ static cl::opt<std::string>
 static cl::opt<float> featureScale("feature-scale", cl::init(1.0f),
                                    cl::desc("Multiply every feature by this"),
                                    cl::cat(category));
-static cl::opt<double> evalFraction(
-    "eval-fraction", cl::init(0.2),
-    cl::desc("Fraction of the dataset held out for evaluation"),
-    cl::cat(category));
+static cl::opt<double>
+    evalFraction("eval-fraction", cl::init(0.2),
+                 cl::desc("Fraction of the dataset held out for evaluation"),
+                 cl::cat(category));
 static cl::opt<std::string> logFile(
     "log", cl::init(""),
     cl::desc("Write a CSV log: step,loss,scale,found_inf,growth_tracker"),
@@ -117,12 +117,12 @@ static cl::opt<std::string> underflowReport(
              "fraction of the non-zero values an f16 cast flushes to zero or "
              "makes subnormal"),
     cl::cat(category));
-static cl::opt<int64_t> vocab(
-    "vocab", cl::init(0),
-    cl::desc("For token models (integer input [batch, seq], label = next "
-             "tokens): the vocabulary size of the synthetic sequences "
-             "x[t+1] = (5 x[t] + 3) mod vocab"),
-    cl::cat(category));
+static cl::opt<int64_t>
+    vocab("vocab", cl::init(0),
+          cl::desc("For token models (integer input [batch, seq], label = next "
+                   "tokens): the vocabulary size of the synthetic sequences "
+                   "x[t+1] = (5 x[t] + 3) mod vocab"),
+          cl::cat(category));
 static cl::opt<bool> dumpLowered("dump-lowered", cl::init(false),
                                  cl::desc("Print the lowered module"),
                                  cl::cat(category));

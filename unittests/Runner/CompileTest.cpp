@@ -59,7 +59,8 @@ std::string readFile(const std::string &path) {
 }
 
 const RuntimeLibrary &referenceRuntime() {
-  static StatusOr<RuntimeLibrary> rt = RuntimeLibrary::load(AMP_RUNTIME_REF_PATH);
+  static StatusOr<RuntimeLibrary> rt =
+      RuntimeLibrary::load(AMP_RUNTIME_REF_PATH);
   EXPECT_FALSE(rt.failed()) << rt.getStatus().message();
   return *rt;
 }

@@ -32,7 +32,8 @@ TEST(CsvDatasetTest, Reads) {
   ASSERT_FALSE(d.failed()) << d.getStatus().message();
   EXPECT_EQ(d->features, 2);
   EXPECT_EQ(d->rows(), 4);
-  EXPECT_EQ(d->x, (std::vector<float>{0.5f, 1, 1.5f, 2, 2.5f, -30, 8, INFINITY}));
+  EXPECT_EQ(d->x,
+            (std::vector<float>{0.5f, 1, 1.5f, 2, 2.5f, -30, 8, INFINITY}));
   EXPECT_EQ(d->y, (std::vector<int64_t>{0, 1, 7, -2}));
   EXPECT_TRUE(d->tokenLabels.empty());
 }
@@ -41,7 +42,8 @@ TEST(CsvDatasetTest, Errors) {
   EXPECT_EQ(csvError("a,1\n"), "P:1: 'a' is not a number");
   EXPECT_EQ(csvError("1e,1\n"), "P:1: '1e' is not a number");
   EXPECT_EQ(csvError("1,,1\n"), "P:1: '' is not a number");
-  EXPECT_EQ(csvError("1,2,0\n1,0\n"), "P:2: 1 features, but the first row has 2");
+  EXPECT_EQ(csvError("1,2,0\n1,0\n"),
+            "P:2: 1 features, but the first row has 2");
   // Line numbers count the blank lines too.
   EXPECT_EQ(csvError("1,2,0\n\n1,x,0\n"), "P:3: 'x' is not a number");
   EXPECT_EQ(csvError("1,2,x\n"), "P:1: label 'x' is not an integer");

@@ -19,10 +19,9 @@ TEST(ParamInitTest, WeightsAreReproducible) {
   std::mt19937_64 rng(1);
   std::vector<float> w = initParam(tensor(Role::Param, {4, 2}), rng);
   // std::mt19937_64(1) through uniform_real_distribution<float>(-0.5, 0.5).
-  std::vector<float> expected = {-0x1.76e90cp-2f, -0x1.7451b8p-2f,
-                                 -0x1.8fa5cp-5f,  -0x1.ea78ap-2f,
-                                 -0x1.315c54p-3f, 0x1.a53b0cp-2f,
-                                 -0x1.df328p-6f,  -0x1.b3c9ecp-2f};
+  std::vector<float> expected = {
+      -0x1.76e90cp-2f, -0x1.7451b8p-2f, -0x1.8fa5cp-5f, -0x1.ea78ap-2f,
+      -0x1.315c54p-3f, 0x1.a53b0cp-2f,  -0x1.df328p-6f, -0x1.b3c9ecp-2f};
   ASSERT_EQ(w.size(), expected.size());
   EXPECT_EQ(std::memcmp(w.data(), expected.data(), 4 * w.size()), 0);
 }

@@ -13,7 +13,8 @@ using namespace amp::runner::test;
 
 namespace {
 std::vector<HostTensor> sampleParams() {
-  return {{{2, 3}, {1, -2, 3.5f, 0x1p-140f, -0.0f, 7}}, {{3}, {8, 9, 10}},
+  return {{{2, 3}, {1, -2, 3.5f, 0x1p-140f, -0.0f, 7}},
+          {{3}, {8, 9, 10}},
           {{}, {42}}};
 }
 
@@ -25,7 +26,8 @@ std::string readError(const std::string &path) {
 /// "AMPPARAM1", then the given int64 fields, then `floats` f32 zeros.
 std::string rawFile(std::vector<int64_t> fields, size_t floats = 0) {
   std::string bytes = "AMPPARAM1";
-  bytes.append(reinterpret_cast<const char *>(fields.data()), 8 * fields.size());
+  bytes.append(reinterpret_cast<const char *>(fields.data()),
+               8 * fields.size());
   bytes.append(4 * floats, '\0');
   return bytes;
 }
@@ -35,7 +37,8 @@ TEST(ParamsFileTest, RoundTripIsBitwise) {
   std::string path = tempPath("params");
   std::vector<HostTensor> params = sampleParams();
   ASSERT_TRUE(writeParamsFile(path, params).succeeded());
-  EXPECT_EQ(readFile(path).size(), 9 + 8 + (8 + 16 + 24) + (8 + 8 + 12) + (8 + 4));
+  EXPECT_EQ(readFile(path).size(),
+            9 + 8 + (8 + 16 + 24) + (8 + 8 + 12) + (8 + 4));
   StatusOr<std::vector<HostTensor>> read = readParamsFile(path);
   ASSERT_FALSE(read.failed()) << read.getStatus().message();
   ASSERT_EQ(read->size(), params.size());
@@ -64,8 +67,7 @@ TEST(ParamsFileTest, Errors) {
   writeFile(path, whole.substr(0, whole.size() - 1));
   EXPECT_EQ(readError(path), "'" + path + "' is truncated");
   writeFile(path, whole + "x");
-  EXPECT_EQ(readError(path),
-            "'" + path + "' has 1 bytes after its last param");
+  EXPECT_EQ(readError(path), "'" + path + "' has 1 bytes after its last param");
 
   writeFile(path, rawFile({1, -1}));
   EXPECT_EQ(readError(path), "'" + path + "' is damaged: param #0 has rank -1");

@@ -21,10 +21,10 @@ TEST(RoleTest, SpellingsAreTheIRs) {
   std::vector<std::string> names;
   for (Role role : kAllRoles)
     names.push_back(roleName(role));
-  EXPECT_EQ(names, (std::vector<std::string>{
-                       "param", "opt_state", "input", "label", "loss",
-                       "loss_scale", "growth_tracker", "hysteresis_tracker",
-                       "found_inf"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"param", "opt_state", "input", "label",
+                                      "loss", "loss_scale", "growth_tracker",
+                                      "hysteresis_tracker", "found_inf"}));
 }
 
 TEST(RoleTest, UnknownSpellings) {
@@ -41,9 +41,13 @@ TEST(RoleTest, OnlyStateIsThreaded) {
 }
 
 TEST(RoleTest, ElementTypes) {
-  for (auto [name, size] : std::vector<std::pair<std::string, int64_t>>{
-           {"f32", 4}, {"f16", 2}, {"bf16", 2}, {"i1", 1}, {"i32", 4},
-           {"i64", 8}}) {
+  for (auto [name, size] :
+       std::vector<std::pair<std::string, int64_t>>{{"f32", 4},
+                                                    {"f16", 2},
+                                                    {"bf16", 2},
+                                                    {"i1", 1},
+                                                    {"i32", 4},
+                                                    {"i64", 8}}) {
     std::optional<ElementType> type = parseElementType(name);
     ASSERT_TRUE(type) << name;
     EXPECT_EQ(elementTypeName(*type), name);

@@ -51,7 +51,8 @@ FunctionSignature test::linearPredictSignature() {
 }
 
 const RuntimeLibrary &test::referenceRuntime() {
-  static StatusOr<RuntimeLibrary> rt = RuntimeLibrary::load(AMP_RUNTIME_REF_PATH);
+  static StatusOr<RuntimeLibrary> rt =
+      RuntimeLibrary::load(AMP_RUNTIME_REF_PATH);
   if (rt.failed())
     ADD_FAILURE() << rt.getStatus().message();
   return *rt;

@@ -101,7 +101,8 @@ TEST(RuntimeLibraryTest, BuffersRoundTrip) {
   int32_t in[3] = {1, -2, 3}, out[3] = {};
   ASSERT_TRUE(buffer->upload(in).succeeded());
   ASSERT_TRUE(buffer->download(out).succeeded());
-  EXPECT_EQ(std::vector<int32_t>(out, out + 3), std::vector<int32_t>(in, in + 3));
+  EXPECT_EQ(std::vector<int32_t>(out, out + 3),
+            std::vector<int32_t>(in, in + 3));
   StatusOr<DeviceBuffer> huge = DeviceBuffer::allocate(rt, int64_t{1} << 62);
   ASSERT_TRUE(huge.failed());
   EXPECT_EQ(huge.getStatus().message().rfind("amp_alloc of 4611686018427387904 "

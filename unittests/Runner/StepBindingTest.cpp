@@ -156,9 +156,9 @@ TEST(StepBindingTest, UnderflowProbe) {
   for (int i = 0; i < 9; ++i)
     stepArgs.push_back(reinterpret_cast<void *>(uintptr_t(0x100 + i)));
   void *result = reinterpret_cast<void *>(uintptr_t(0x200));
-  EXPECT_EQ(bindCallArgs(probe, b, stepArgs, {result}),
-            (std::vector<void *>{stepArgs[0], stepArgs[7], stepArgs[8],
-                                 result}));
+  EXPECT_EQ(
+      bindCallArgs(probe, b, stepArgs, {result}),
+      (std::vector<void *>{stepArgs[0], stepArgs[7], stepArgs[8], result}));
 
   probe.results[0].type = ElementType::F16;
   EXPECT_EQ(checkUnderflowProbe(probe, step, b).message(),

@@ -64,8 +64,9 @@ struct TrainingRun {
   std::unique_ptr<Trainer> trainer;
 };
 
-TrainingRun train(TrainOptions options, TrainingProgram program = linearProgram(),
-          EntryPoints entry = linearEntryPoints()) {
+TrainingRun train(TrainOptions options,
+                  TrainingProgram program = linearProgram(),
+                  EntryPoints entry = linearEntryPoints()) {
   TrainingRun run;
   StatusOr<std::unique_ptr<Trainer>> trainer =
       Trainer::create(referenceRuntime(), program, options);
@@ -187,9 +188,8 @@ TEST(TrainerTest, AFailingStepNamesTheOpAndTheRuntimeError) {
   __amp_error_site = nullptr;
   ASSERT_TRUE(run.status.failed());
   const std::string &message = run.status.message();
-  EXPECT_EQ(message.rfind("step 1 failed with status 1 at linear.mlir:7:3: ",
-                          0),
-            0u)
+  EXPECT_EQ(
+      message.rfind("step 1 failed with status 1 at linear.mlir:7:3: ", 0), 0u)
       << message;
   EXPECT_GT(message.size(), std::string("step 1 failed with status 1 at "
                                         "linear.mlir:7:3: ")
@@ -256,8 +256,8 @@ TEST(TrainerTest, CreateErrors) {
                                       "input takes 2");
   options = baseOptions();
   options.loadParams = tempPath("params");
-  ASSERT_TRUE(
-      writeParamsFile(options.loadParams, {{{2, 2}, {1, 2, 3, 4}}}).succeeded());
+  ASSERT_TRUE(writeParamsFile(options.loadParams, {{{2, 2}, {1, 2, 3, 4}}})
+                  .succeeded());
   EXPECT_EQ(createError(options), "'" + options.loadParams +
                                       "' holds 1 params, but @linear_step "
                                       "takes 2");

@@ -31,9 +31,11 @@ enum class Role {
 
 /// Every role, in declaration order.
 inline constexpr Role kAllRoles[] = {
-    Role::Param,         Role::OptState,          Role::Input,
-    Role::Label,         Role::Loss,              Role::LossScale,
-    Role::GrowthTracker, Role::HysteresisTracker, Role::FoundInf};
+    Role::Param,         Role::OptState,
+    Role::Input,         Role::Label,
+    Role::Loss,          Role::LossScale,
+    Role::GrowthTracker, Role::HysteresisTracker,
+    Role::FoundInf};
 
 /// The IR spelling of `role` ("param", "opt_state", ...).
 const char *roleName(Role role);

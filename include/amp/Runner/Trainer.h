@@ -91,9 +91,9 @@ struct EntryPoints {
 
 class Trainer {
 public:
-  static StatusOr<std::unique_ptr<Trainer>>
-  create(const RuntimeLibrary &rt, TrainingProgram program,
-         TrainOptions options);
+  static StatusOr<std::unique_ptr<Trainer>> create(const RuntimeLibrary &rt,
+                                                   TrainingProgram program,
+                                                   TrainOptions options);
 
   /// Trains, printing progress to `out`.
   Status run(const EntryPoints &entry, std::ostream &out);

@@ -11,14 +11,14 @@
 using namespace mlir;
 using namespace amp::runner;
 
-JitModule::JitModule(std::unique_ptr<ExecutionEngine> engine,
-                     bool hasErrorSite)
+JitModule::JitModule(std::unique_ptr<ExecutionEngine> engine, bool hasErrorSite)
     : engine(std::move(engine)), hasErrorSite(hasErrorSite) {}
 
 JitModule::~JitModule() = default;
 
 llvm::Expected<std::unique_ptr<JitModule>>
-JitModule::create(ModuleOp lowered, const std::vector<std::string> &sharedLibs) {
+JitModule::create(ModuleOp lowered,
+                  const std::vector<std::string> &sharedLibs) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   ExecutionEngineOptions options;
@@ -43,9 +43,9 @@ JitModule::create(ModuleOp lowered, const std::vector<std::string> &sharedLibs) 
 llvm::Expected<StepFn> JitModule::lookup(llvm::StringRef function) {
   auto address = engine->lookup(function);
   if (!address)
-    return llvm::createStringError("cannot find @" + function +
-                                   " in the JIT: " +
-                                   llvm::toString(address.takeError()));
+    return llvm::createStringError(
+        "cannot find @" + function +
+        " in the JIT: " + llvm::toString(address.takeError()));
   return reinterpret_cast<StepFn>(*address);
 }
 

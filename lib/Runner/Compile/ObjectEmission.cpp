@@ -56,8 +56,7 @@ llvm::Error amp::runner::emitObjectFile(ModuleOp lowered,
   llvm::legacy::PassManager codegen;
   if ((*machine)->addPassesToEmitFile(codegen, out.os(), nullptr,
                                       llvm::CodeGenFileType::ObjectFile))
-    return llvm::createStringError(
-        "the host target cannot emit object files");
+    return llvm::createStringError("the host target cannot emit object files");
   codegen.run(*module);
   out.keep();
   return llvm::Error::success();

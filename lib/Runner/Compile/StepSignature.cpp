@@ -18,9 +18,9 @@ using namespace amp::runner;
 
 llvm::Expected<std::optional<Role>>
 amp::runner::readRole(DictionaryAttr attrs) {
-  auto name = attrs ? attrs.getAs<StringAttr>(
-                          amp::nn::NNDialect::getRoleAttrName())
-                    : StringAttr();
+  auto name =
+      attrs ? attrs.getAs<StringAttr>(amp::nn::NNDialect::getRoleAttrName())
+            : StringAttr();
   if (!name)
     return std::nullopt;
   std::optional<Role> role = parseRole(name.getValue().str());
@@ -63,7 +63,8 @@ static llvm::Expected<TensorDesc> describe(Type type, DictionaryAttr attrs,
                                            const llvm::Twine &where) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor || !tensor.hasStaticShape())
-    return llvm::createStringError(where + " is not a statically shaped tensor");
+    return llvm::createStringError(where +
+                                   " is not a statically shaped tensor");
   TensorDesc desc;
   desc.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
   std::optional<ElementType> elementType =

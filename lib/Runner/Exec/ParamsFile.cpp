@@ -59,8 +59,9 @@ amp::runner::readParamsFile(const std::string &path) {
   if (!reader.read(magic, kMagicSize) ||
       std::memcmp(magic, kMagic, kMagicSize) != 0 ||
       !reader.read(&count, sizeof(count)))
-    return Status::error("'" + path + "' is not a params file from "
-                                      "--save-params");
+    return Status::error("'" + path +
+                         "' is not a params file from "
+                         "--save-params");
   auto corrupt = [&](int64_t param, const std::string &why) {
     return Status::error("'" + path + "' is damaged: param #" +
                          std::to_string(param) + " " + why);
@@ -134,11 +135,11 @@ Status amp::runner::checkParamsMatch(const std::vector<HostTensor> &loaded,
   for (size_t p = 0; p < loaded.size(); ++p) {
     const TensorDesc &arg = step.args[paramArgs[p]];
     if (loaded[p].shape != arg.shape)
-      return Status::error(
-          "param #" + std::to_string(p) + " in '" + path + "' has shape " +
-          describeShape(loaded[p].shape) + ", but argument #" +
-          std::to_string(paramArgs[p]) + " of @" + step.name + " is " +
-          describeShape(arg.shape));
+      return Status::error("param #" + std::to_string(p) + " in '" + path +
+                           "' has shape " + describeShape(loaded[p].shape) +
+                           ", but argument #" + std::to_string(paramArgs[p]) +
+                           " of @" + step.name + " is " +
+                           describeShape(arg.shape));
   }
   return Status::success();
 }

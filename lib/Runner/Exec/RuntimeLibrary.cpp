@@ -36,8 +36,8 @@ amp::runner::runtimeSearchDirs(const std::string &executableDir) {
   if (const char *env = std::getenv(kRuntimeDirEnvVar); env && *env)
     dirs.push_back(env);
   if (!executableDir.empty()) {
-    for (const char *relative :
-         {AMP_RUNTIME_DIR_FROM_BUILD_TOOLS, AMP_RUNTIME_DIR_FROM_INSTALLED_TOOLS}) {
+    for (const char *relative : {AMP_RUNTIME_DIR_FROM_BUILD_TOOLS,
+                                 AMP_RUNTIME_DIR_FROM_INSTALLED_TOOLS}) {
       std::string dir = executableDir + "/" + relative;
       if (dirs.empty() || dirs.back() != dir)
         dirs.push_back(dir);
@@ -63,9 +63,10 @@ amp::runner::findRuntimeLibrary(const std::string &backend,
       return path;
     searched += (searched.empty() ? "" : ", ") + dir;
   }
-  return Status::error("cannot find the runtime library " + *file +
-                       " (searched: " + (searched.empty() ? "nothing" : searched) +
-                       "); pass --runtime-lib or set " + kRuntimeDirEnvVar);
+  return Status::error(
+      "cannot find the runtime library " + *file +
+      " (searched: " + (searched.empty() ? "nothing" : searched) +
+      "); pass --runtime-lib or set " + kRuntimeDirEnvVar);
 }
 
 std::string amp::runner::currentExecutableDir() {
@@ -100,8 +101,7 @@ StatusOr<RuntimeLibrary> RuntimeLibrary::load(const std::string &path) {
   resolve(rt.gemmLastError, "amp_gemm_last_error");
   resolve(rt.backendName, "amp_gemm_backend_name");
   if (!missing.empty())
-    return Status::error("the runtime library '" + path + "' lacks " +
-                         missing +
+    return Status::error("the runtime library '" + path + "' lacks " + missing +
                          " (this backend does not implement the kernel ABI "
                          "yet)");
   return rt;

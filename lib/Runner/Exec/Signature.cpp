@@ -13,9 +13,9 @@ struct ElementTypeInfo {
   int64_t size;
 };
 constexpr ElementTypeInfo kElementTypes[] = {
-    {ElementType::F32, "f32", 4},  {ElementType::F16, "f16", 2},
+    {ElementType::F32, "f32", 4},   {ElementType::F16, "f16", 2},
     {ElementType::BF16, "bf16", 2}, {ElementType::I1, "i1", 1},
-    {ElementType::I32, "i32", 4},  {ElementType::I64, "i64", 8}};
+    {ElementType::I32, "i32", 4},   {ElementType::I64, "i64", 8}};
 
 constexpr bool tableFollowsEnum() {
   for (int i = 0; i < static_cast<int>(std::size(kElementTypes)); ++i)
@@ -36,7 +36,8 @@ const char *amp::runner::elementTypeName(ElementType type) {
 
 int64_t amp::runner::elementSize(ElementType type) { return info(type).size; }
 
-std::optional<ElementType> amp::runner::parseElementType(std::string_view name) {
+std::optional<ElementType>
+amp::runner::parseElementType(std::string_view name) {
   for (const ElementTypeInfo &i : kElementTypes)
     if (name == i.name)
       return i.type;

@@ -137,9 +137,9 @@ Status amp::runner::checkUnderflowProbe(const FunctionSignature &probe,
         return s;
       continue;
     }
-    const TensorDesc *bound = arg.role == Role::Input ? &step.args[binding.input]
-                              : arg.role == Role::Label
-                                  ? &step.args[binding.label]
+    const TensorDesc *bound =
+        arg.role == Role::Input   ? &step.args[binding.input]
+        : arg.role == Role::Label ? &step.args[binding.label]
                                   : nullptr;
     if (!bound)
       return Status::error(fn + " takes params, an input and a label");

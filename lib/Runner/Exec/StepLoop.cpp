@@ -84,8 +84,8 @@ Status Trainer::runStep(int step, const EntryPoints &entry, TrainingLog &log,
   std::vector<void *> pointers = argPointers();
   for (const DeviceBuffer &b : resultBuffers)
     pointers.push_back(b.data());
-  if (Status s = call(entry.step, pointers, "step " + std::to_string(step),
-                      entry);
+  if (Status s =
+          call(entry.step, pointers, "step " + std::to_string(step), entry);
       s.failed())
     return s;
   if (rt.synchronize(nullptr) != AMP_STATUS_OK)
@@ -111,10 +111,10 @@ Status Trainer::runStep(int step, const EntryPoints &entry, TrainingLog &log,
       if (after.failed())
         return after.takeStatus();
       if (*after != bytes)
-        return Status::error(
-            "step " + std::to_string(step) + " was skipped but result #" +
-            std::to_string(j) + " (" +
-            roleName(*program.step.results[j].role) + ") changed");
+        return Status::error("step " + std::to_string(step) +
+                             " was skipped but result #" + std::to_string(j) +
+                             " (" + roleName(*program.step.results[j].role) +
+                             ") changed");
     }
     out << "step " << step << ": skipped; " << before.size()
         << " params and optimizer-state tensors are bitwise unchanged\n";

@@ -23,8 +23,7 @@ Dataset amp::runner::makeSyntheticDataset(int64_t batch, int64_t features,
       for (int64_t c = 0; c < classes; ++c)
         score[c] += v * teacher[f * classes + c];
     }
-    d.y.push_back(std::max_element(score.begin(), score.end()) -
-                  score.begin());
+    d.y.push_back(std::max_element(score.begin(), score.end()) - score.begin());
   }
   return d;
 }

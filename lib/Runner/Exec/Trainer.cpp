@@ -101,8 +101,7 @@ StatusOr<std::unique_ptr<Trainer>> Trainer::create(const RuntimeLibrary &rt,
 Status Trainer::checkTokenModel() const {
   const TensorDesc &in = program.step.args[binding.input];
   const TensorDesc &lab = program.step.args[binding.label];
-  bool intLabels =
-      lab.type == ElementType::I32 || lab.type == ElementType::I64;
+  bool intLabels = lab.type == ElementType::I32 || lab.type == ElementType::I64;
   bool tokenInput = in.type == ElementType::I32 || in.type == ElementType::I64;
   if (!tokenInput) {
     if (in.shape.size() != 2 || in.type != ElementType::F32)
@@ -154,10 +153,9 @@ Status Trainer::loadData() {
   }
   split = splitDataset(data.rows(), options.evalFraction, rng);
   if (static_cast<int64_t>(split.train.size()) < batch)
-    return Status::error("the training split has " +
-                         std::to_string(split.train.size()) +
-                         " rows, fewer than one batch of " +
-                         std::to_string(batch));
+    return Status::error(
+        "the training split has " + std::to_string(split.train.size()) +
+        " rows, fewer than one batch of " + std::to_string(batch));
   cursor = split.train.size();
   return Status::success();
 }
@@ -209,8 +207,8 @@ Status Trainer::allocateState() {
   return Status::success();
 }
 
-template <typename T> static void store(std::vector<char> &bytes, int64_t i,
-                                        int64_t value) {
+template <typename T>
+static void store(std::vector<char> &bytes, int64_t i, int64_t value) {
   reinterpret_cast<T *>(bytes.data())[i] = static_cast<T>(value);
 }
 
@@ -233,7 +231,8 @@ void Trainer::assembleBatch(const std::vector<int64_t> &rows, size_t first) {
         int64_t k = r * features + f;
         storeInt(tokenBatch, inType, k,
                  static_cast<int64_t>(data.x[row * features + f]));
-        storeInt(labelBatch, labelType, k, data.tokenLabels[row * features + f]);
+        storeInt(labelBatch, labelType, k,
+                 data.tokenLabels[row * features + f]);
       }
       continue;
     }

@@ -56,8 +56,8 @@ Status Trainer::reportUnderflow(const EntryPoints &entry, std::ostream &out) {
     totalNonzero += nonzero;
     totalFlushed += flushed;
     out << "underflow: result #" << i << " (" << values.size() << " values, "
-        << nonzero << " non-zero): "
-        << formatString("%.2f%%", percent(flushed, nonzero))
+        << nonzero
+        << " non-zero): " << formatString("%.2f%%", percent(flushed, nonzero))
         << " flush to zero in f16, "
         << formatString("%.2f%%", percent(subnormal, nonzero))
         << " become f16 subnormals\n";
