@@ -44,6 +44,19 @@ protected:
         std::string(AMP_SOURCE_DIR) + "/examples/" + name, &context);
   }
 
+  /// amp-pipeline (f16) and amp-to-runtime; the signatures of train_step and
+  /// predict.
+  static void compileF16(ModuleOp module,
+                         std::vector<FunctionSignature> &signatures) {
+    amp::AmpPipelineOptions pipeline;
+    pipeline.computeType = "f16";
+    CompileOptions options{&pipeline, {"train_step", "predict"}, "mlp"};
+    llvm::Expected<std::vector<FunctionSignature>> compiled =
+        compileForRuntime(module, options);
+    ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
+    signatures = std::move(*compiled);
+  }
+
   static std::string tempPath(const std::string &name) {
     return testing::TempDir() + "amp-compile-" + std::to_string(getpid()) +
            "-" + name;
@@ -174,13 +187,9 @@ TEST_F(CompileTest, CompileErrors) {
 TEST_F(CompileTest, SignaturesFollowThePipeline) {
   OwningOpRef<ModuleOp> module = parseExample("mlp_train.mlir");
   ASSERT_TRUE(module);
-  amp::AmpPipelineOptions pipeline;
-  pipeline.computeType = "f16";
-  CompileOptions options{&pipeline, {"train_step", "predict"}, "mlp"};
-  llvm::Expected<std::vector<FunctionSignature>> signatures =
-      compileForRuntime(*module, options);
-  ASSERT_TRUE(bool(signatures)) << llvm::toString(signatures.takeError());
-  const FunctionSignature &step = (*signatures)[0];
+  std::vector<FunctionSignature> signatures;
+  ASSERT_NO_FATAL_FAILURE(compileF16(*module, signatures));
+  const FunctionSignature &step = signatures[0];
   std::vector<std::string> roles;
   for (const TensorDesc &arg : step.args)
     roles.push_back(arg.role ? roleName(*arg.role) : "-");
@@ -189,7 +198,7 @@ TEST_F(CompileTest, SignaturesFollowThePipeline) {
                        "opt_state", "opt_state", "opt_state", "input", "label",
                        "loss_scale", "growth_tracker", "found_inf"}));
   EXPECT_EQ(step.args[10].init, 65536.0);
-  EXPECT_EQ((*signatures)[1].name, "predict");
+  EXPECT_EQ(signatures[1].name, "predict");
 }
 
 // The ahead-of-time path: an object file linked into a shared object runs
@@ -197,15 +206,11 @@ TEST_F(CompileTest, SignaturesFollowThePipeline) {
 TEST_F(CompileTest, ObjectFileTrainsLikeTheJit) {
   OwningOpRef<ModuleOp> module = parseExample("mlp_train.mlir");
   ASSERT_TRUE(module);
-  amp::AmpPipelineOptions pipeline;
-  pipeline.computeType = "f16";
-  CompileOptions options{&pipeline, {"train_step", "predict"}, "mlp"};
-  llvm::Expected<std::vector<FunctionSignature>> signatures =
-      compileForRuntime(*module, options);
-  ASSERT_TRUE(bool(signatures)) << llvm::toString(signatures.takeError());
+  std::vector<FunctionSignature> signatures;
+  ASSERT_NO_FATAL_FAILURE(compileF16(*module, signatures));
   TrainingProgram program;
-  program.step = (*signatures)[0];
-  program.eval = (*signatures)[1];
+  program.step = signatures[0];
+  program.eval = signatures[1];
   const RuntimeLibrary &rt = referenceRuntime();
 
   llvm::Expected<std::unique_ptr<JitModule>> jit =

@@ -5,10 +5,6 @@
 // one line that says what is wrong. The tool prints it and exits 1; the
 // library never exits or aborts on bad input.
 //
-// Text is formatted with snprintf (formatString below), not fmt: the
-// execution half and the runtime must build on machines that have only a C++
-// compiler, CMake, ninja and CUDA (issue #14), so fmt is no dependency.
-//
 //===----------------------------------------------------------------------===//
 
 #ifndef AMP_RUNNER_STATUS_H
@@ -65,10 +61,6 @@ private:
   std::optional<T> value;
   Status status;
 };
-
-/// printf-style formatting into a std::string.
-std::string formatString(const char *format, ...)
-    __attribute__((format(printf, 1, 2)));
 
 } // namespace amp::runner
 

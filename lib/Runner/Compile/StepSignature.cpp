@@ -87,26 +87,35 @@ static llvm::Expected<TensorDesc> describe(Type type, DictionaryAttr attrs,
   return desc;
 }
 
+/// Describes every value of `types`, whose attributes `attrs(i)` returns.
+template <typename GetAttrs>
+static llvm::Error describeAll(TypeRange types, GetAttrs attrs,
+                               const std::string &what,
+                               std::vector<TensorDesc> &out) {
+  for (auto [i, type] : llvm::enumerate(types)) {
+    llvm::Expected<TensorDesc> desc =
+        describe(type, attrs(i), what + " #" + llvm::Twine(i));
+    if (!desc)
+      return desc.takeError();
+    out.push_back(std::move(*desc));
+  }
+  return llvm::Error::success();
+}
+
 llvm::Expected<FunctionSignature>
 amp::runner::describeFunction(func::FuncOp fn) {
   FunctionSignature signature;
   signature.name = fn.getSymName().str();
   std::string prefix = "@" + signature.name;
-  for (unsigned i = 0; i < fn.getNumArguments(); ++i) {
-    llvm::Expected<TensorDesc> arg =
-        describe(fn.getArgumentTypes()[i], fn.getArgAttrDict(i),
-                 prefix + " argument #" + llvm::Twine(i));
-    if (!arg)
-      return arg.takeError();
-    signature.args.push_back(std::move(*arg));
-  }
-  for (unsigned i = 0; i < fn.getNumResults(); ++i) {
-    llvm::Expected<TensorDesc> result =
-        describe(fn.getResultTypes()[i], fn.getResultAttrDict(i),
-                 prefix + " result #" + llvm::Twine(i));
-    if (!result)
-      return result.takeError();
-    signature.results.push_back(std::move(*result));
-  }
+  if (llvm::Error error = describeAll(
+          fn.getArgumentTypes(),
+          [&](unsigned i) { return fn.getArgAttrDict(i); },
+          prefix + " argument", signature.args))
+    return std::move(error);
+  if (llvm::Error error = describeAll(
+          fn.getResultTypes(),
+          [&](unsigned i) { return fn.getResultAttrDict(i); },
+          prefix + " result", signature.results))
+    return std::move(error);
   return signature;
 }

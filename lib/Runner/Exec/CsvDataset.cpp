@@ -2,6 +2,8 @@
 
 #include "amp/Runner/Dataset.h"
 
+#include "amp/Runner/Text.h"
+
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
@@ -48,25 +50,12 @@ StatusOr<Dataset> amp::runner::readCsvDataset(const std::string &path,
     return Status::error("cannot read dataset '" + path +
                          "': " + std::strerror(errno));
   Dataset d;
-  std::string_view rest = text;
-  std::vector<std::string_view> cells;
-  for (int64_t lineNo = 1; !rest.empty(); ++lineNo) {
-    size_t newline = rest.find('\n');
-    std::string_view line = rest.substr(0, newline);
-    rest = newline == std::string_view::npos ? std::string_view()
-                                             : rest.substr(newline + 1);
-    if (line.empty())
+  std::vector<std::string_view> lines = splitString(text, '\n');
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].empty())
       continue;
-    std::string where = path + ":" + std::to_string(lineNo) + ": ";
-    cells.clear();
-    std::string_view row = trim(line);
-    for (size_t start = 0;;) {
-      size_t comma = row.find(',', start);
-      cells.push_back(row.substr(start, comma - start));
-      if (comma == std::string_view::npos)
-        break;
-      start = comma + 1;
-    }
+    std::string where = path + ":" + std::to_string(i + 1) + ": ";
+    std::vector<std::string_view> cells = splitString(trim(lines[i]), ',');
     if (cells.size() < 2)
       return Status::error(where + "expected features and a label");
     int64_t features = cells.size() - 1;

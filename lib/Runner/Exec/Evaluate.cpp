@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "amp/Runner/Text.h"
 #include "amp/Runner/Trainer.h"
 
 #include <algorithm>

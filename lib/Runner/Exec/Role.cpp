@@ -2,30 +2,20 @@
 
 #include "amp/Runner/Role.h"
 
+#include <iterator>
+
 using namespace amp::runner;
 
+/// The IR's spellings, indexed by Role.
+static constexpr const char *kRoleNames[] = {
+    "param",    "opt_state",  "input",          "label",
+    "loss",     "loss_scale", "growth_tracker", "hysteresis_tracker",
+    "found_inf"};
+static_assert(std::size(kRoleNames) == std::size(kAllRoles),
+              "one spelling per role");
+
 const char *amp::runner::roleName(Role role) {
-  switch (role) {
-  case Role::Param:
-    return "param";
-  case Role::OptState:
-    return "opt_state";
-  case Role::Input:
-    return "input";
-  case Role::Label:
-    return "label";
-  case Role::Loss:
-    return "loss";
-  case Role::LossScale:
-    return "loss_scale";
-  case Role::GrowthTracker:
-    return "growth_tracker";
-  case Role::HysteresisTracker:
-    return "hysteresis_tracker";
-  case Role::FoundInf:
-    return "found_inf";
-  }
-  return "?";
+  return kRoleNames[static_cast<int>(role)];
 }
 
 std::optional<Role> amp::runner::parseRole(std::string_view name) {

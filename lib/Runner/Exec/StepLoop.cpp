@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "amp/Runner/Text.h"
 #include "amp/Runner/Trainer.h"
 
 #include "amp/Runner/ParamsFile.h"

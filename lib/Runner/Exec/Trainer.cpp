@@ -11,6 +11,7 @@
 
 #include "amp/Runner/ParamInit.h"
 #include "amp/Runner/ParamsFile.h"
+#include "amp/Runner/Text.h"
 
 #include <algorithm>
 #include <charconv>
@@ -36,12 +37,7 @@ Status TrainOptions::validate() const {
 
 Status amp::runner::parseInjectSteps(const std::string &text,
                                      TrainOptions &options) {
-  std::string_view rest = text;
-  while (!rest.empty()) {
-    size_t comma = rest.find(',');
-    std::string_view item = rest.substr(0, comma);
-    rest = comma == std::string_view::npos ? std::string_view()
-                                           : rest.substr(comma + 1);
+  for (std::string_view item : splitString(text, ',')) {
     if (item.empty())
       continue;
     std::string_view number = item;

@@ -1,6 +1,7 @@
 //===- TrainingLog.cpp - the per-step CSV log -----------------------------===//
 
 #include "amp/Runner/TrainingLog.h"
+#include "amp/Runner/Text.h"
 
 #include <cerrno>
 #include <cstring>
