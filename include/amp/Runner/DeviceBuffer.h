@@ -43,7 +43,10 @@ public:
   void swap(DeviceBuffer &other) noexcept;
 
 private:
-  const RuntimeLibrary *rt = nullptr;
+  // The entry points it needs, copied: the RuntimeLibrary may move.
+  decltype(&amp_free) freeFn = nullptr;
+  decltype(&amp_memcpy) memcpyFn = nullptr;
+  decltype(&amp_kernel_last_error) lastError = nullptr;
   void *ptr = nullptr;
   int64_t bytes = 0;
 };

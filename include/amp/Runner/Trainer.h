@@ -35,6 +35,8 @@
 
 namespace amp::runner {
 
+class TrainingLog;
+
 /// What to train on, how long, and what to write. The defaults are amp-run's.
 struct TrainOptions {
   /// Names the run in its first line ("amp-run: @train_step on ...").
@@ -91,6 +93,7 @@ struct EntryPoints {
 
 class Trainer {
 public:
+  /// `rt` must outlive the trainer.
   static StatusOr<std::unique_ptr<Trainer>> create(const RuntimeLibrary &rt,
                                                    TrainingProgram program,
                                                    TrainOptions options);
@@ -125,7 +128,7 @@ private:
               const EntryPoints &entry) const;
 
   Status reportUnderflow(const EntryPoints &entry, std::ostream &out);
-  Status runStep(int step, const EntryPoints &entry, class TrainingLog &log,
+  Status runStep(int step, const EntryPoints &entry, TrainingLog &log,
                  std::ostream &out);
   Status evaluate(const EntryPoints &entry, std::ostream &out);
   Status saveParams() const;

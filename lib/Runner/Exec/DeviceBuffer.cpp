@@ -9,7 +9,9 @@ using namespace amp::runner;
 StatusOr<DeviceBuffer> DeviceBuffer::allocate(const RuntimeLibrary &rt,
                                               int64_t bytes) {
   DeviceBuffer buffer;
-  buffer.rt = &rt;
+  buffer.freeFn = rt.free;
+  buffer.memcpyFn = rt.memcpy;
+  buffer.lastError = rt.kernelLastError;
   buffer.bytes = bytes;
   buffer.ptr = rt.alloc(bytes, nullptr);
   if (!buffer.ptr)
@@ -20,20 +22,18 @@ StatusOr<DeviceBuffer> DeviceBuffer::allocate(const RuntimeLibrary &rt,
 
 DeviceBuffer::~DeviceBuffer() {
   if (ptr)
-    (void)rt->free(ptr, nullptr);
+    (void)freeFn(ptr, nullptr);
 }
 
 Status DeviceBuffer::upload(const void *host) const {
-  if (rt->memcpy(ptr, host, bytes, nullptr) != AMP_STATUS_OK)
-    return Status::error(std::string("amp_memcpy failed: ") +
-                         rt->kernelLastError());
+  if (memcpyFn(ptr, host, bytes, nullptr) != AMP_STATUS_OK)
+    return Status::error(std::string("amp_memcpy failed: ") + lastError());
   return Status::success();
 }
 
 Status DeviceBuffer::download(void *host) const {
-  if (rt->memcpy(host, ptr, bytes, nullptr) != AMP_STATUS_OK)
-    return Status::error(std::string("amp_memcpy failed: ") +
-                         rt->kernelLastError());
+  if (memcpyFn(host, ptr, bytes, nullptr) != AMP_STATUS_OK)
+    return Status::error(std::string("amp_memcpy failed: ") + lastError());
   return Status::success();
 }
 
@@ -45,7 +45,9 @@ StatusOr<std::vector<char>> DeviceBuffer::read() const {
 }
 
 void DeviceBuffer::swap(DeviceBuffer &other) noexcept {
-  std::swap(rt, other.rt);
+  std::swap(freeFn, other.freeFn);
+  std::swap(memcpyFn, other.memcpyFn);
+  std::swap(lastError, other.lastError);
   std::swap(ptr, other.ptr);
   std::swap(bytes, other.bytes);
 }
