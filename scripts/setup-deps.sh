@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian 12 machine lacks to build and test amp:
-# Debian's LLVM/MLIR 22 packages, Ninja, CMake, GoogleTest and fmt. It is
+# Debian's LLVM/MLIR 22 packages, Ninja, CMake and GoogleTest. It is
 # idempotent: when everything is installed it does nothing (no apt-get update).
 # The CUDA toolkit is optional and never installed here; the CUDA backend is
 # built when /usr/local/cuda exists.
 set -euo pipefail
 
 PACKAGES=(
-  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libfmt-dev
+  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   ninja-build cmake g++ libgtest-dev python3
 )
 

@@ -1,0 +1,99 @@
+//===- Compile.h - the compile half of the runner library -------*- C++ -*-===//
+//
+// The compile half turns a training-step module into something the execution
+// half (Trainer.h) can run: it applies amp-pipeline (unless the step runs in
+// f32 as written), describes the functions the runner will call (their
+// FunctionSignature: roles, shapes, element types, `nn.init`), lowers the
+// module with amp-to-runtime, and then either JIT-compiles it (JitModule) or
+// writes a native object file for the ahead-of-time path
+// (emitObjectFile). It links MLIR and LLVM; the execution half links
+// neither.
+//
+//   MLIRContext context(registry);            // registerCompileDialects
+//   OwningOpRef<ModuleOp> m = parseSourceFile<ModuleOp>(path, &context);
+//   AmpPipelineOptions pipeline;  pipeline.computeType = "f16";
+//   CompileOptions options{&pipeline, {"train_step", "predict"}, path};
+//   auto signatures = compileForRuntime(*m, options);
+//   auto jit = JitModule::create(*m, {runtimeLibraryPath});
+//   StepFn step = *(*jit)->lookup("train_step");
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_RUNNER_COMPILE_H
+#define AMP_RUNNER_COMPILE_H
+
+#include "amp/Pipelines/Pipelines.h"
+#include "amp/Runner/Signature.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class DialectRegistry;
+class ExecutionEngine;
+} // namespace mlir
+
+namespace amp::runner {
+
+/// Registers what compiling a step needs: amp's dialects and the
+/// translations from the LLVM dialect to LLVM IR.
+void registerCompileDialects(mlir::DialectRegistry &registry);
+
+/// The role of the argument or result whose attributes are `attrs`
+/// (nullopt without one). This is the one place that reads roles from IR.
+llvm::Expected<std::optional<Role>> readRole(mlir::DictionaryAttr attrs);
+
+/// The signature of `fn` as the execution half consumes it: every argument
+/// and result must be a statically shaped tensor of a supported type.
+llvm::Expected<FunctionSignature> describeFunction(mlir::func::FuncOp fn);
+
+struct CompileOptions {
+  /// amp-pipeline's options; null compiles the step in f32 as written.
+  const AmpPipelineOptions *pipeline = nullptr;
+  /// The functions to describe (the step, its eval function, ...).
+  std::vector<std::string> functions;
+  /// Names the module in messages (its file).
+  std::string sourceName = "the module";
+};
+
+/// Applies amp-pipeline (when options.pipeline is set) and amp-to-runtime
+/// to `module`, in place, and returns the signatures of options.functions,
+/// read in between (amp-pipeline may add loss-scale state; the lowering
+/// erases the tensor types). Pass failures are reported as diagnostics of
+/// the module's context, and the returned error says which stage failed.
+llvm::Expected<std::vector<FunctionSignature>>
+compileForRuntime(mlir::ModuleOp module, const CompileOptions &options);
+
+/// A lowered module compiled in memory by MLIR's ExecutionEngine, linked
+/// against the given shared libraries (the runtime backend).
+class JitModule {
+public:
+  static llvm::Expected<std::unique_ptr<JitModule>>
+  create(mlir::ModuleOp lowered, const std::vector<std::string> &sharedLibs);
+  ~JitModule();
+
+  /// The entry point of a lowered function.
+  llvm::Expected<StepFn> lookup(llvm::StringRef function);
+  /// The module's `__amp_error_site`, or null.
+  const char *const *errorSite();
+
+private:
+  JitModule(std::unique_ptr<mlir::ExecutionEngine> engine, bool hasErrorSite);
+  std::unique_ptr<mlir::ExecutionEngine> engine;
+  bool hasErrorSite;
+};
+
+/// Writes a lowered module as a native, position-independent object file
+/// for the host, optimized as the JIT optimizes it; linked into a shared
+/// object, its functions are StepFns that the execution half can call
+/// without MLIR or LLVM.
+llvm::Error emitObjectFile(mlir::ModuleOp lowered, llvm::StringRef path);
+
+} // namespace amp::runner
+
+#endif // AMP_RUNNER_COMPILE_H

@@ -1,0 +1,65 @@
+//===- Dataset.h - the data a runner trains on ------------------*- C++ -*-===//
+//
+// A dataset is a table of rows; a batch is `batch` rows. Its loaders:
+//   - CSV files (CsvDataset.cpp): feature columns, then an integer label;
+//   - synthetic data (SyntheticData.cpp): Gaussian features labelled by a
+//     random linear teacher, and token sequences x[t+1] = (5 x[t] + 3) mod V
+//     for token models;
+//   - the tensor files of ONNX models (issue #12) belong here too, as one
+//     more loader that returns a Dataset whose rows are the flattened
+//     per-sample tensors.
+// The draws from the runner's RNG are part of its reproducibility contract.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_RUNNER_DATASET_H
+#define AMP_RUNNER_DATASET_H
+
+#include "amp/Runner/Status.h"
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace amp::runner {
+
+struct Dataset {
+  /// Values per row: features, or tokens per sequence.
+  int64_t features = 0;
+  /// rows x features values (token ids, exactly, for token models).
+  std::vector<float> x;
+  /// One class label per row (0 for token models).
+  std::vector<int64_t> y;
+  /// Token models: the next-token labels, rows x features.
+  std::vector<int64_t> tokenLabels;
+
+  int64_t rows() const { return static_cast<int64_t>(y.size()); }
+};
+
+/// Reads a CSV file of `features..., label` rows (every row the same width,
+/// empty lines skipped), multiplying every feature by `featureScale`.
+StatusOr<Dataset> readCsvDataset(const std::string &path, float featureScale);
+
+/// max(20 batches, 1000) rows of `features` standard normal values, each
+/// labelled with the argmax of a random linear teacher over 10 classes.
+Dataset makeSyntheticDataset(int64_t batch, int64_t features,
+                             std::mt19937_64 &rng);
+
+/// max(20 batches, 256) sequences of `length` tokens of x[t+1] =
+/// (5 x[t] + 3) mod vocab from random starts, labelled with the next token.
+Dataset makeTokenSequences(int64_t batch, int64_t length, int64_t vocab,
+                           std::mt19937_64 &rng);
+
+/// The rows held out for evaluation (the first evalFraction of a random
+/// permutation) and the rest for training.
+struct DatasetSplit {
+  std::vector<int64_t> train;
+  std::vector<int64_t> eval;
+};
+DatasetSplit splitDataset(int64_t rows, double evalFraction,
+                          std::mt19937_64 &rng);
+
+} // namespace amp::runner
+
+#endif // AMP_RUNNER_DATASET_H

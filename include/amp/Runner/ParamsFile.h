@@ -1,0 +1,41 @@
+//===- ParamsFile.h - the params file of --save/--load-params ---*- C++ -*-===//
+//
+// The format, native-endian: the 9 bytes "AMPPARAM1", an int64 count, then
+// per param an int64 rank, rank int64 dims and the f32 values, in the order
+// of the step's param arguments. Reading checks every field against the
+// file's size before allocating, so a damaged file is an error, never a
+// crash or a huge allocation.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_RUNNER_PARAMSFILE_H
+#define AMP_RUNNER_PARAMSFILE_H
+
+#include "amp/Runner/Signature.h"
+#include "amp/Runner/Status.h"
+
+#include <string>
+#include <vector>
+
+namespace amp::runner {
+
+/// One param on the host.
+struct HostTensor {
+  std::vector<int64_t> shape;
+  std::vector<float> values;
+};
+
+StatusOr<std::vector<HostTensor>> readParamsFile(const std::string &path);
+
+Status writeParamsFile(const std::string &path,
+                       const std::vector<HostTensor> &params);
+
+/// Checks that `loaded` (read from `path`) holds exactly the params of
+/// `step`, in order and with their shapes.
+Status checkParamsMatch(const std::vector<HostTensor> &loaded,
+                        const std::string &path, const FunctionSignature &step,
+                        const std::vector<int> &paramArgs);
+
+} // namespace amp::runner
+
+#endif // AMP_RUNNER_PARAMSFILE_H

@@ -1,0 +1,65 @@
+//===- Signature.h - a compiled function as the runner sees it --*- C++ -*-===//
+//
+// The compile half describes every function it compiles with a
+// FunctionSignature (role, shape, element type and `nn.init` of every
+// argument and result, read from the IR before the lowering); the execution
+// half needs nothing else to bind, initialize and call it. An ahead-of-time
+// compiled step carries the same description as data.
+//
+// The lowered calling convention (StepFn): one array of buffer pointers, the
+// arguments in order and then the caller-allocated results; the function
+// returns an amp_status_t, and on failure the module's global
+// `const char *__amp_error_site` names the failing op's location.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_RUNNER_SIGNATURE_H
+#define AMP_RUNNER_SIGNATURE_H
+
+#include "amp/Runner/Role.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace amp::runner {
+
+/// A lowered function: `buffers` holds the arguments, then the results.
+using StepFn = int32_t (*)(void **buffers);
+
+/// Element types at a step's boundary. I1 (found_inf) is stored as one byte.
+enum class ElementType { F32, F16, BF16, I1, I32, I64 };
+
+/// "f32", "f16", "bf16", "i1", "i32", "i64".
+const char *elementTypeName(ElementType type);
+std::optional<ElementType> parseElementType(std::string_view name);
+/// Bytes per element in a runtime buffer.
+int64_t elementSize(ElementType type);
+bool isInteger(ElementType type);
+
+/// One argument or result.
+struct TensorDesc {
+  std::optional<Role> role;
+  std::vector<int64_t> shape;
+  ElementType type = ElementType::F32;
+  /// `nn.init`: the value the runner initializes the argument with.
+  std::optional<double> init;
+
+  int64_t numElements() const;
+  int64_t bytes() const { return numElements() * elementSize(type); }
+};
+
+struct FunctionSignature {
+  std::string name;
+  std::vector<TensorDesc> args;
+  std::vector<TensorDesc> results;
+};
+
+/// "[64, 128] f32", for messages.
+std::string describeType(const TensorDesc &desc);
+
+} // namespace amp::runner
+
+#endif // AMP_RUNNER_SIGNATURE_H

@@ -1,0 +1,63 @@
+//===- StepBinding.h - bind a step's arguments and results by role -*- C++ -*-//
+//
+// The role convention of a training step: every argument has a role; there
+// is one input and one label argument; each threaded result (param,
+// opt_state, loss-scale state) feeds the next step's argument of the same
+// role and position, with the same type; there is exactly one 0-d f32 loss.
+// bindStep checks it and says which argument feeds which result.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_RUNNER_STEPBINDING_H
+#define AMP_RUNNER_STEPBINDING_H
+
+#include "amp/Runner/Signature.h"
+#include "amp/Runner/Status.h"
+
+#include <map>
+#include <vector>
+
+namespace amp::runner {
+
+struct StepBinding {
+  /// Argument indices per role, in argument order.
+  std::map<Role, std::vector<int>> argsByRole;
+  int input = -1;
+  int label = -1;
+  /// Per result: the argument it becomes in the next step, or -1 (the loss).
+  std::vector<int> feedsArg;
+  int loss = -1;
+  /// Results of the loss-scale state, or -1 when the step has none.
+  int lossScale = -1;
+  int foundInf = -1;
+  int growthTracker = -1;
+
+  /// The argument indices with `role` (empty when there are none).
+  const std::vector<int> &args(Role role) const;
+};
+
+StatusOr<StepBinding> bindStep(const FunctionSignature &step);
+
+/// Checks that `eval` takes (params..., input) matching `step`'s params and
+/// input and returns [batch, classes] f32 logits.
+Status checkEvalFunction(const FunctionSignature &eval,
+                         const FunctionSignature &step,
+                         const StepBinding &binding);
+
+/// Checks that `probe` (--underflow-report) takes params, the input and the
+/// label of `step` and returns f32 tensors.
+Status checkUnderflowProbe(const FunctionSignature &probe,
+                           const FunctionSignature &step,
+                           const StepBinding &binding);
+
+/// The buffer pointers of a call to `fn`, whose arguments are params, input
+/// and label bound to `step`'s argument buffers `stepArgs` (in order),
+/// followed by `results`.
+std::vector<void *> bindCallArgs(const FunctionSignature &fn,
+                                 const StepBinding &binding,
+                                 const std::vector<void *> &stepArgs,
+                                 const std::vector<void *> &results);
+
+} // namespace amp::runner
+
+#endif // AMP_RUNNER_STEPBINDING_H

@@ -1,0 +1,163 @@
+//===- Trainer.h - train a compiled step: the execution half ----*- C++ -*-===//
+//
+// The execution half of the runner library: given the signatures of a
+// compiled training step (and optionally its eval and underflow-probe
+// functions) and their entry points, it binds arguments by role,
+// initializes or loads params, feeds batches, runs the steps, threads the
+// state from results into arguments, logs, evaluates and saves params. It
+// links neither MLIR nor LLVM: the entry points may come from a JIT (amp-run)
+// or from a step compiled ahead of time (dlsym), and the runtime backend is
+// a RuntimeLibrary loaded with dlopen.
+//
+// Trainer::create does everything that can fail before any code runs
+// (signature checks, data, buffers); run() then runs the training.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_RUNNER_TRAINER_H
+#define AMP_RUNNER_TRAINER_H
+
+#include "amp/Runner/Dataset.h"
+#include "amp/Runner/DeviceBuffer.h"
+#include "amp/Runner/RuntimeLibrary.h"
+#include "amp/Runner/Signature.h"
+#include "amp/Runner/Status.h"
+#include "amp/Runner/StepBinding.h"
+
+#include <limits>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace amp::runner {
+
+class TrainingLog;
+
+/// What to train on, how long, and what to write. The defaults are amp-run's.
+struct TrainOptions {
+  /// Names the run in its first line ("amp-run: @train_step on ...").
+  std::string programName = "amp-run";
+  /// The precision the step was compiled for, for that line.
+  std::string precision = "f32";
+  int steps = 100;
+  /// Seeds param init, synthetic data and shuffling.
+  uint64_t seed = 0;
+  /// A CSV dataset; empty: synthetic data.
+  std::string dataFile;
+  float featureScale = 1.0f;
+  double evalFraction = 0.2;
+  /// The CSV log; empty: none.
+  std::string logFile;
+  /// Progress every N steps (and the first and last); 0: only the summary.
+  int printEvery = 10;
+  std::string saveParams;
+  std::string loadParams;
+  /// Steps whose input batch gets a +inf (a NaN) feature.
+  std::set<int> infSteps;
+  std::set<int> nanSteps;
+  /// Fail unless every skipped step leaves params and optimizer state
+  /// bitwise unchanged.
+  bool verifySkippedSteps = false;
+  /// Token models: the vocabulary of the synthetic sequences.
+  int64_t vocab = 0;
+
+  /// Checks the values that do not depend on the step.
+  Status validate() const;
+};
+
+/// Adds the steps of an --inject-inf list ("3,n7": +inf at step 3, NaN at
+/// step 7) to `options`.
+Status parseInjectSteps(const std::string &text, TrainOptions &options);
+
+/// The signatures of what was compiled.
+struct TrainingProgram {
+  FunctionSignature step;
+  /// (params..., input) -> logits, for the held-out accuracy.
+  std::optional<FunctionSignature> eval;
+  /// (params..., input, label) -> f32 tensors, for --underflow-report.
+  std::optional<FunctionSignature> underflowProbe;
+};
+
+/// The entry points of a TrainingProgram's functions.
+struct EntryPoints {
+  StepFn step = nullptr;
+  StepFn eval = nullptr;
+  StepFn underflowProbe = nullptr;
+  /// The compiled module's `__amp_error_site`, or null.
+  const char *const *errorSite = nullptr;
+};
+
+class Trainer {
+public:
+  /// `rt` must outlive the trainer.
+  static StatusOr<std::unique_ptr<Trainer>> create(const RuntimeLibrary &rt,
+                                                   TrainingProgram program,
+                                                   TrainOptions options);
+
+  /// Trains, printing progress to `out`.
+  Status run(const EntryPoints &entry, std::ostream &out);
+
+  const StepBinding &getBinding() const { return binding; }
+  /// The current value of argument `index` of the step, as host bytes.
+  StatusOr<std::vector<char>> readArgument(int index) const;
+
+private:
+  Trainer(const RuntimeLibrary &rt, TrainingProgram program,
+          TrainOptions options)
+      : rt(rt), program(std::move(program)), options(std::move(options)),
+        rng(this->options.seed) {}
+
+  Status checkTokenModel() const;
+  Status loadData();
+  Status allocateState();
+
+  /// Writes rows [first, first + batch) of `rows` into the host batches.
+  void assembleBatch(const std::vector<int64_t> &rows, size_t first);
+  /// Writes only the features of those rows (padding past the end with
+  /// rows from the start), for evaluation.
+  void assembleFeatures(const std::vector<int64_t> &rows, size_t first);
+  Status uploadBatch();
+
+  /// Calls a compiled function; on failure names the failing op's location
+  /// and the runtime's error.
+  Status call(StepFn fn, std::vector<void *> &buffers, const std::string &what,
+              const EntryPoints &entry) const;
+
+  Status reportUnderflow(const EntryPoints &entry, std::ostream &out);
+  Status runStep(int step, const EntryPoints &entry, TrainingLog &log,
+                 std::ostream &out);
+  Status evaluate(const EntryPoints &entry, std::ostream &out);
+  Status saveParams() const;
+
+  std::vector<void *> argPointers() const;
+
+  const RuntimeLibrary &rt;
+  TrainingProgram program;
+  TrainOptions options;
+  std::mt19937_64 rng;
+
+  StepBinding binding;
+  bool tokens = false;
+  int64_t batch = 0, features = 0;
+  Dataset data;
+  DatasetSplit split;
+  size_t cursor = 0;
+
+  std::vector<DeviceBuffer> argBuffers, resultBuffers;
+  /// Host staging of the batch: f32 features, or token ids and labels as
+  /// the step's integer types.
+  std::vector<float> featureBatch;
+  std::vector<char> tokenBatch, labelBatch;
+
+  int skipped = 0;
+  float lastLoss = std::numeric_limits<float>::quiet_NaN();
+  float lastScale = std::numeric_limits<float>::quiet_NaN();
+};
+
+} // namespace amp::runner
+
+#endif // AMP_RUNNER_TRAINER_H

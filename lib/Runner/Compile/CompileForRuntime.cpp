@@ -1,0 +1,52 @@
+//===- CompileForRuntime.cpp - amp-pipeline, describe, amp-to-runtime -----===//
+
+#include "amp/Runner/Compile.h"
+
+#include "amp/Conversion/NNToRuntime/NNToRuntime.h"
+#include "amp/InitAll.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+
+using namespace mlir;
+using namespace amp::runner;
+
+void amp::runner::registerCompileDialects(DialectRegistry &registry) {
+  amp::registerAllDialects(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+}
+
+llvm::Expected<std::vector<FunctionSignature>>
+amp::runner::compileForRuntime(ModuleOp module, const CompileOptions &options) {
+  for (const std::string &name : options.functions)
+    if (!module.lookupSymbol<func::FuncOp>(name))
+      return llvm::createStringError("no function @" + name + " in " +
+                                     options.sourceName);
+
+  PassManager pm(module.getContext());
+  if (options.pipeline)
+    amp::buildAmpPipeline(pm, *options.pipeline);
+  if (failed(pm.run(module)))
+    return llvm::createStringError("amp-pipeline failed on " +
+                                   options.sourceName);
+
+  // Describe the functions after the pipeline (it may have added state) and
+  // before the lowering (which leaves no tensor types).
+  std::vector<FunctionSignature> signatures;
+  for (const std::string &name : options.functions) {
+    llvm::Expected<FunctionSignature> signature =
+        describeFunction(module.lookupSymbol<func::FuncOp>(name));
+    if (!signature)
+      return signature.takeError();
+    signatures.push_back(std::move(*signature));
+  }
+
+  PassManager lower(module.getContext());
+  amp::buildAmpToRuntimePipeline(lower);
+  if (failed(lower.run(module)))
+    return llvm::createStringError("lowering " + options.sourceName +
+                                   " to the runtime failed");
+  return signatures;
+}

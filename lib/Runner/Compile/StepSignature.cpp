@@ -1,0 +1,121 @@
+//===- StepSignature.cpp - describe compiled functions from their IR ------===//
+//
+// Reads the role, shape, element type and `nn.init` value of every argument
+// and result of a function into a FunctionSignature, the plain description
+// that the execution half consumes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Runner/Compile.h"
+
+#include "amp/Dialect/NN/IR/NNDialect.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+using namespace amp::runner;
+
+llvm::Expected<std::optional<Role>>
+amp::runner::readRole(DictionaryAttr attrs) {
+  auto name =
+      attrs ? attrs.getAs<StringAttr>(amp::nn::NNDialect::getRoleAttrName())
+            : StringAttr();
+  if (!name)
+    return std::nullopt;
+  std::optional<Role> role = parseRole(name.getValue().str());
+  if (!role)
+    return llvm::createStringError("unknown nn.role \"" +
+                                   name.getValue().str() + "\"");
+  return role;
+}
+
+/// `nn.init` as a number (true reads as the i1 value -1, as an integer).
+static std::optional<double> readInit(DictionaryAttr attrs) {
+  Attribute init =
+      attrs ? attrs.get(amp::nn::NNDialect::getInitAttrName()) : Attribute();
+  if (!init)
+    return std::nullopt;
+  if (auto f = dyn_cast<FloatAttr>(init))
+    return f.getValueAsDouble();
+  if (auto i = dyn_cast<IntegerAttr>(init))
+    return static_cast<double>(i.getInt());
+  return 0.0; // the verifier admits only numbers and bools
+}
+
+static std::optional<ElementType> readElementType(Type type) {
+  if (type.isF32())
+    return ElementType::F32;
+  if (type.isF16())
+    return ElementType::F16;
+  if (type.isBF16())
+    return ElementType::BF16;
+  if (type.isInteger(1))
+    return ElementType::I1;
+  if (type.isInteger(32))
+    return ElementType::I32;
+  if (type.isInteger(64))
+    return ElementType::I64;
+  return std::nullopt;
+}
+
+static llvm::Expected<TensorDesc> describe(Type type, DictionaryAttr attrs,
+                                           const llvm::Twine &where) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape())
+    return llvm::createStringError(where +
+                                   " is not a statically shaped tensor");
+  TensorDesc desc;
+  desc.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
+  std::optional<ElementType> elementType =
+      readElementType(tensor.getElementType());
+  if (!elementType) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << tensor.getElementType();
+    return llvm::createStringError(where + " has element type " + text +
+                                   "; the runner takes f32, f16, bf16, i1, "
+                                   "i32 and i64");
+  }
+  desc.type = *elementType;
+  llvm::Expected<std::optional<Role>> role = readRole(attrs);
+  if (!role)
+    return llvm::createStringError(where + ": " +
+                                   llvm::toString(role.takeError()));
+  desc.role = *role;
+  desc.init = readInit(attrs);
+  return desc;
+}
+
+/// Describes every value of `types`, whose attributes `attrs(i)` returns.
+template <typename GetAttrs>
+static llvm::Error describeAll(TypeRange types, GetAttrs attrs,
+                               const std::string &what,
+                               std::vector<TensorDesc> &out) {
+  for (auto [i, type] : llvm::enumerate(types)) {
+    llvm::Expected<TensorDesc> desc =
+        describe(type, attrs(i), what + " #" + llvm::Twine(i));
+    if (!desc)
+      return desc.takeError();
+    out.push_back(std::move(*desc));
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<FunctionSignature>
+amp::runner::describeFunction(func::FuncOp fn) {
+  FunctionSignature signature;
+  signature.name = fn.getSymName().str();
+  std::string prefix = "@" + signature.name;
+  if (llvm::Error error = describeAll(
+          fn.getArgumentTypes(),
+          [&](unsigned i) { return fn.getArgAttrDict(i); },
+          prefix + " argument", signature.args))
+    return std::move(error);
+  if (llvm::Error error = describeAll(
+          fn.getResultTypes(),
+          [&](unsigned i) { return fn.getResultAttrDict(i); },
+          prefix + " result", signature.results))
+    return std::move(error);
+  return signature;
+}

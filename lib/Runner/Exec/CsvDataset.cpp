@@ -1,0 +1,84 @@
+//===- CsvDataset.cpp - the CSV loader ------------------------------------===//
+
+#include "amp/Runner/Dataset.h"
+
+#include "amp/Runner/Text.h"
+
+#include <cerrno>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string_view>
+
+using namespace amp::runner;
+
+static std::string_view trim(std::string_view s) {
+  constexpr std::string_view space = " \t\n\v\f\r";
+  size_t first = s.find_first_not_of(space);
+  if (first == std::string_view::npos)
+    return {};
+  return s.substr(first, s.find_last_not_of(space) - first + 1);
+}
+
+/// The whole of `text` as a double (decimal or hex, inf, nan; out-of-range
+/// values round to +-inf or 0 as strtod does).
+static bool parseDouble(std::string_view text, double &value) {
+  if (text.empty())
+    return false;
+  std::string copy(text); // strtod needs a terminator
+  char *end = nullptr;
+  value = std::strtod(copy.c_str(), &end);
+  return end == copy.c_str() + copy.size();
+}
+
+static bool parseInt(std::string_view text, int64_t &value) {
+  auto [end, error] =
+      std::from_chars(text.data(), text.data() + text.size(), value);
+  return error == std::errc() && end == text.data() + text.size();
+}
+
+StatusOr<Dataset> amp::runner::readCsvDataset(const std::string &path,
+                                              float featureScale) {
+  std::ifstream file(path, std::ios::binary);
+  std::string text;
+  if (file)
+    text.assign(std::istreambuf_iterator<char>(file),
+                std::istreambuf_iterator<char>());
+  if (!file || file.bad())
+    return Status::error("cannot read dataset '" + path +
+                         "': " + std::strerror(errno));
+  Dataset d;
+  std::vector<std::string_view> lines = splitString(text, '\n');
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].empty())
+      continue;
+    std::string where = path + ":" + std::to_string(i + 1) + ": ";
+    std::vector<std::string_view> cells = splitString(trim(lines[i]), ',');
+    if (cells.size() < 2)
+      return Status::error(where + "expected features and a label");
+    int64_t features = cells.size() - 1;
+    if (d.features == 0)
+      d.features = features;
+    if (features != d.features)
+      return Status::error(where + std::to_string(features) +
+                           " features, but the first row has " +
+                           std::to_string(d.features));
+    for (int64_t f = 0; f < features; ++f) {
+      double v;
+      if (!parseDouble(trim(cells[f]), v))
+        return Status::error(where + "'" + std::string(cells[f]) +
+                             "' is not a number");
+      d.x.push_back(static_cast<float>(v) * featureScale);
+    }
+    int64_t label;
+    if (!parseInt(trim(cells.back()), label))
+      return Status::error(where + "label '" + std::string(cells.back()) +
+                           "' is not an integer");
+    d.y.push_back(label);
+  }
+  if (d.rows() == 0)
+    return Status::error("dataset '" + path + "' is empty");
+  return d;
+}

@@ -1,0 +1,20 @@
+//===- Dataset.cpp - the held-out split -----------------------------------===//
+
+#include "amp/Runner/Dataset.h"
+
+#include <algorithm>
+#include <numeric>
+
+using namespace amp::runner;
+
+DatasetSplit amp::runner::splitDataset(int64_t rows, double evalFraction,
+                                       std::mt19937_64 &rng) {
+  std::vector<int64_t> order(rows);
+  std::iota(order.begin(), order.end(), 0);
+  std::shuffle(order.begin(), order.end(), rng);
+  int64_t evalRows = static_cast<int64_t>(rows * evalFraction);
+  DatasetSplit split;
+  split.eval.assign(order.begin(), order.begin() + evalRows);
+  split.train.assign(order.begin() + evalRows, order.end());
+  return split;
+}

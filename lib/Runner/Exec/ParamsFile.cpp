@@ -1,0 +1,145 @@
+//===- ParamsFile.cpp - the params file of --save/--load-params -----------===//
+
+#include "amp/Runner/ParamsFile.h"
+
+#include "amp_runtime/kernels.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <limits>
+
+using namespace amp::runner;
+
+static constexpr char kMagic[] = "AMPPARAM1";
+static constexpr size_t kMagicSize = sizeof(kMagic) - 1;
+
+namespace {
+/// Reads native-endian fields from the bytes of a file, never past its end.
+class Reader {
+public:
+  explicit Reader(const std::vector<char> &bytes) : bytes(bytes) {}
+  size_t remaining() const { return bytes.size() - offset; }
+  bool read(void *out, size_t size) {
+    if (size > remaining())
+      return false;
+    std::memcpy(out, bytes.data() + offset, size);
+    offset += size;
+    return true;
+  }
+
+private:
+  const std::vector<char> &bytes;
+  size_t offset = 0;
+};
+} // namespace
+
+static std::string describeShape(const std::vector<int64_t> &shape) {
+  TensorDesc desc;
+  desc.shape = shape;
+  std::string text = describeType(desc);
+  return text.substr(0, text.rfind(' '));
+}
+
+StatusOr<std::vector<HostTensor>>
+amp::runner::readParamsFile(const std::string &path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file)
+    return Status::error("cannot read params file '" + path +
+                         "': " + std::strerror(errno));
+  std::vector<char> bytes((std::istreambuf_iterator<char>(file)),
+                          std::istreambuf_iterator<char>());
+  if (file.bad())
+    return Status::error("cannot read params file '" + path +
+                         "': " + std::strerror(errno));
+  Reader reader(bytes);
+  char magic[kMagicSize];
+  int64_t count = 0;
+  if (!reader.read(magic, kMagicSize) ||
+      std::memcmp(magic, kMagic, kMagicSize) != 0 ||
+      !reader.read(&count, sizeof(count)))
+    return Status::error("'" + path +
+                         "' is not a params file from "
+                         "--save-params");
+  auto corrupt = [&](int64_t param, const std::string &why) {
+    return Status::error("'" + path + "' is damaged: param #" +
+                         std::to_string(param) + " " + why);
+  };
+  // Each param takes at least its 8-byte rank.
+  if (count < 0 || static_cast<uint64_t>(count) > reader.remaining() / 8)
+    return Status::error("'" + path + "' is damaged: it claims " +
+                         std::to_string(count) + " params");
+  std::vector<HostTensor> params(count);
+  for (int64_t p = 0; p < count; ++p) {
+    HostTensor &param = params[p];
+    int64_t rank = 0;
+    if (!reader.read(&rank, sizeof(rank)))
+      return Status::error("'" + path + "' is truncated");
+    if (rank < 0 || rank > AMP_KERNEL_MAX_RANK)
+      return corrupt(p, "has rank " + std::to_string(rank));
+    param.shape.resize(rank);
+    if (!reader.read(param.shape.data(), 8 * rank))
+      return Status::error("'" + path + "' is truncated");
+    // Bound the element count by what the file holds before allocating.
+    for (int64_t d : param.shape)
+      if (d < 0)
+        return corrupt(p, "has shape " + describeShape(param.shape));
+    uint64_t available = reader.remaining() / sizeof(float), n = 1;
+    for (int64_t d : param.shape) {
+      if (d != 0 && n > available / d) {
+        n = available + 1;
+        break;
+      }
+      n *= d;
+    }
+    if (n > available)
+      return Status::error("'" + path + "' is truncated");
+    param.values.resize(n);
+    (void)reader.read(param.values.data(), sizeof(float) * n);
+  }
+  if (reader.remaining() != 0)
+    return Status::error("'" + path + "' has " +
+                         std::to_string(reader.remaining()) +
+                         " bytes after its last param");
+  return params;
+}
+
+Status amp::runner::writeParamsFile(const std::string &path,
+                                    const std::vector<HostTensor> &params) {
+  std::ofstream file(path, std::ios::binary);
+  int64_t count = params.size();
+  file.write(kMagic, kMagicSize);
+  file.write(reinterpret_cast<const char *>(&count), sizeof(count));
+  for (const HostTensor &param : params) {
+    int64_t rank = param.shape.size();
+    file.write(reinterpret_cast<const char *>(&rank), sizeof(rank));
+    file.write(reinterpret_cast<const char *>(param.shape.data()), 8 * rank);
+    file.write(reinterpret_cast<const char *>(param.values.data()),
+               sizeof(float) * param.values.size());
+  }
+  if (!file)
+    return Status::error("cannot write '" + path + "'");
+  return Status::success();
+}
+
+Status amp::runner::checkParamsMatch(const std::vector<HostTensor> &loaded,
+                                     const std::string &path,
+                                     const FunctionSignature &step,
+                                     const std::vector<int> &paramArgs) {
+  if (loaded.size() != paramArgs.size())
+    return Status::error("'" + path + "' holds " +
+                         std::to_string(loaded.size()) + " params, but @" +
+                         step.name + " takes " +
+                         std::to_string(paramArgs.size()));
+  for (size_t p = 0; p < loaded.size(); ++p) {
+    const TensorDesc &arg = step.args[paramArgs[p]];
+    if (loaded[p].shape != arg.shape)
+      return Status::error("param #" + std::to_string(p) + " in '" + path +
+                           "' has shape " + describeShape(loaded[p].shape) +
+                           ", but argument #" + std::to_string(paramArgs[p]) +
+                           " of @" + step.name + " is " +
+                           describeShape(arg.shape));
+  }
+  return Status::success();
+}

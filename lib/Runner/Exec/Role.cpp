@@ -1,0 +1,30 @@
+//===- Role.cpp - role spellings ------------------------------------------===//
+
+#include "amp/Runner/Role.h"
+
+#include <iterator>
+
+using namespace amp::runner;
+
+/// The IR's spellings, indexed by Role.
+static constexpr const char *kRoleNames[] = {
+    "param",    "opt_state",  "input",          "label",
+    "loss",     "loss_scale", "growth_tracker", "hysteresis_tracker",
+    "found_inf"};
+static_assert(std::size(kRoleNames) == std::size(kAllRoles),
+              "one spelling per role");
+
+const char *amp::runner::roleName(Role role) {
+  return kRoleNames[static_cast<int>(role)];
+}
+
+std::optional<Role> amp::runner::parseRole(std::string_view name) {
+  for (Role role : kAllRoles)
+    if (name == roleName(role))
+      return role;
+  return std::nullopt;
+}
+
+bool amp::runner::isThreadedRole(Role role) {
+  return role != Role::Input && role != Role::Label && role != Role::Loss;
+}

@@ -1,0 +1,154 @@
+//===- StepLoop.cpp - run the training steps ------------------------------===//
+//
+// Each step takes the next batch of the shuffled training rows, calls the
+// compiled step, reads the loss and the loss-scale state, and threads every
+// state result into the next step's argument by swapping the buffers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Runner/Text.h"
+#include "amp/Runner/Trainer.h"
+
+#include "amp/Runner/ParamsFile.h"
+#include "amp/Runner/TrainingLog.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace amp::runner;
+
+Status Trainer::run(const EntryPoints &entry, std::ostream &out) {
+  if (!entry.step || (program.eval && !entry.eval) ||
+      (program.underflowProbe && !entry.underflowProbe))
+    return Status::error("an entry point of @" + program.step.name +
+                         "'s program is missing");
+  TrainingLog log;
+  if (!options.logFile.empty())
+    if (Status s = log.open(options.logFile); s.failed())
+      return s;
+  out << options.programName << ": @" << program.step.name << " on "
+      << rt.backendName() << ", precision " << options.precision << ", batch "
+      << batch << ", " << split.train.size() << " training rows";
+  if (!split.eval.empty())
+    out << ", " << split.eval.size() << " held out";
+  out << "\n";
+
+  if (program.underflowProbe)
+    if (Status s = reportUnderflow(entry, out); s.failed())
+      return s;
+  for (int step = 1; step <= options.steps; ++step)
+    if (Status s = runStep(step, entry, log, out); s.failed())
+      return s;
+  out << "done: " << options.steps << " steps, final loss "
+      << formatString("%.6g", lastLoss);
+  if (binding.lossScale >= 0)
+    out << ", loss scale " << formatString("%g", lastScale);
+  out << ", skipped steps " << skipped << "\n";
+
+  if (program.eval && !split.eval.empty())
+    if (Status s = evaluate(entry, out); s.failed())
+      return s;
+  if (!options.saveParams.empty())
+    return saveParams();
+  return Status::success();
+}
+
+Status Trainer::runStep(int step, const EntryPoints &entry, TrainingLog &log,
+                        std::ostream &out) {
+  if (cursor + batch > split.train.size()) {
+    std::shuffle(split.train.begin(), split.train.end(), rng);
+    cursor = 0;
+  }
+  assembleBatch(split.train, cursor);
+  cursor += batch;
+  if (options.infSteps.count(step))
+    featureBatch[0] = INFINITY;
+  if (options.nanSteps.count(step))
+    featureBatch[0] = NAN;
+  if (Status s = uploadBatch(); s.failed())
+    return s;
+
+  // With --verify-skipped-steps, keep the state the step starts from.
+  std::vector<std::pair<int, std::vector<char>>> before;
+  if (options.verifySkippedSteps)
+    for (size_t j = 0; j < binding.feedsArg.size(); ++j) {
+      int a = binding.feedsArg[j];
+      if (a < 0 || !(program.step.args[a].role == Role::Param ||
+                     program.step.args[a].role == Role::OptState))
+        continue;
+      StatusOr<std::vector<char>> bytes = argBuffers[a].read();
+      if (bytes.failed())
+        return bytes.takeStatus();
+      before.emplace_back(j, std::move(*bytes));
+    }
+
+  std::vector<void *> pointers = argPointers();
+  for (const DeviceBuffer &b : resultBuffers)
+    pointers.push_back(b.data());
+  if (Status s =
+          call(entry.step, pointers, "step " + std::to_string(step), entry);
+      s.failed())
+    return s;
+  if (rt.synchronize(nullptr) != AMP_STATUS_OK)
+    return Status::error("step " + std::to_string(step) + ": " +
+                         rt.kernelLastError());
+
+  float loss = 0, scale = NAN;
+  int8_t foundInf = 0;
+  int32_t tracker = 0;
+  Status read = resultBuffers[binding.loss].download(&loss);
+  if (read.succeeded() && binding.lossScale >= 0)
+    read = resultBuffers[binding.lossScale].download(&scale);
+  if (read.succeeded() && binding.foundInf >= 0)
+    read = resultBuffers[binding.foundInf].download(&foundInf);
+  if (read.succeeded() && binding.growthTracker >= 0)
+    read = resultBuffers[binding.growthTracker].download(&tracker);
+  if (read.failed())
+    return read;
+  skipped += foundInf != 0;
+  if (options.verifySkippedSteps && foundInf) {
+    for (auto &[j, bytes] : before) {
+      StatusOr<std::vector<char>> after = resultBuffers[j].read();
+      if (after.failed())
+        return after.takeStatus();
+      if (*after != bytes)
+        return Status::error("step " + std::to_string(step) +
+                             " was skipped but result #" + std::to_string(j) +
+                             " (" + roleName(*program.step.results[j].role) +
+                             ") changed");
+    }
+    out << "step " << step << ": skipped; " << before.size()
+        << " params and optimizer-state tensors are bitwise unchanged\n";
+  }
+  lastLoss = loss;
+  lastScale = scale;
+  if (log.isOpen())
+    log.write(step, loss, scale, foundInf, tracker);
+  int every = options.printEvery;
+  if (every > 0 && (step % every == 0 || step == 1 || step == options.steps)) {
+    out << "step " << step << "  loss " << formatString("%.6g", loss);
+    if (binding.lossScale >= 0)
+      out << "  scale " << formatString("%g", scale);
+    if (foundInf)
+      out << "  (skipped: inf/nan gradients)";
+    out << "\n";
+  }
+  // Thread the state: results become the next step's arguments.
+  for (size_t j = 0; j < binding.feedsArg.size(); ++j)
+    if (binding.feedsArg[j] >= 0)
+      argBuffers[binding.feedsArg[j]].swap(resultBuffers[j]);
+  return Status::success();
+}
+
+Status Trainer::saveParams() const {
+  std::vector<HostTensor> params;
+  for (int a : binding.args(Role::Param)) {
+    HostTensor param;
+    param.shape = program.step.args[a].shape;
+    param.values.resize(program.step.args[a].numElements());
+    if (Status s = argBuffers[a].download(param.values.data()); s.failed())
+      return s;
+    params.push_back(std::move(param));
+  }
+  return writeParamsFile(options.saveParams, params);
+}

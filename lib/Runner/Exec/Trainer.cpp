@@ -1,0 +1,278 @@
+//===- Trainer.cpp - check a step, load its data, initialize its state ----===//
+//
+// Everything the trainer does before running code: the option and signature
+// checks, the data, the buffers and their initial values. The random draws
+// happen in a fixed order (data, held-out split, param init, then the
+// per-epoch shuffles of the step loop), which runs of the same seed rely on.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Runner/Trainer.h"
+
+#include "amp/Runner/ParamInit.h"
+#include "amp/Runner/ParamsFile.h"
+#include "amp/Runner/Text.h"
+
+#include <algorithm>
+#include <charconv>
+
+using namespace amp::runner;
+
+/// Token ids travel as f32 in a Dataset; above 2^24 they would round.
+static constexpr int64_t kMaxVocab = int64_t{1} << 24;
+
+Status TrainOptions::validate() const {
+  if (steps < 0)
+    return Status::error("--steps must be >= 0");
+  if (!(evalFraction >= 0.0 && evalFraction < 1.0))
+    return Status::error("--eval-fraction must be in [0, 1)");
+  for (const std::set<int> *injected : {&infSteps, &nanSteps})
+    for (int step : *injected)
+      if (step < 1 || step > steps)
+        return Status::error("--inject-inf step " + std::to_string(step) +
+                             " is not one of the steps 1.." +
+                             std::to_string(steps));
+  return Status::success();
+}
+
+Status amp::runner::parseInjectSteps(const std::string &text,
+                                     TrainOptions &options) {
+  for (std::string_view item : splitString(text, ',')) {
+    if (item.empty())
+      continue;
+    std::string_view number = item;
+    bool nan = !number.empty() && number.front() == 'n';
+    if (nan)
+      number.remove_prefix(1);
+    int step = 0;
+    auto [end, error] =
+        std::from_chars(number.data(), number.data() + number.size(), step);
+    if (error != std::errc() || end != number.data() + number.size() ||
+        step < 1)
+      return Status::error("bad --inject-inf entry '" + std::string(item) +
+                           "'");
+    (nan ? options.nanSteps : options.infSteps).insert(step);
+  }
+  return Status::success();
+}
+
+StatusOr<std::unique_ptr<Trainer>> Trainer::create(const RuntimeLibrary &rt,
+                                                   TrainingProgram program,
+                                                   TrainOptions options) {
+  if (Status s = options.validate(); s.failed())
+    return s;
+  std::unique_ptr<Trainer> trainer(
+      new Trainer(rt, std::move(program), std::move(options)));
+  const TrainingProgram &p = trainer->program;
+  StatusOr<StepBinding> binding = bindStep(p.step);
+  if (binding.failed())
+    return binding.takeStatus();
+  trainer->binding = std::move(*binding);
+  if (Status s = trainer->checkTokenModel(); s.failed())
+    return s;
+  for (int a : trainer->binding.args(Role::Param))
+    if (p.step.args[a].type != ElementType::F32)
+      return Status::error("argument #" + std::to_string(a) + " of @" +
+                           p.step.name + " is a param of type " +
+                           describeType(p.step.args[a]) +
+                           "; params must be f32");
+  if (p.eval)
+    if (Status s = checkEvalFunction(*p.eval, p.step, trainer->binding);
+        s.failed())
+      return s;
+  if (p.underflowProbe)
+    if (Status s =
+            checkUnderflowProbe(*p.underflowProbe, p.step, trainer->binding);
+        s.failed())
+      return s;
+  if (Status s = trainer->loadData(); s.failed())
+    return s;
+  if (Status s = trainer->allocateState(); s.failed())
+    return s;
+  return trainer;
+}
+
+/// Tabular classification ([batch, features] f32 input, [batch] labels) or a
+/// token model (integer [batch, seq] input and next-token labels).
+Status Trainer::checkTokenModel() const {
+  const TensorDesc &in = program.step.args[binding.input];
+  const TensorDesc &lab = program.step.args[binding.label];
+  bool intLabels = lab.type == ElementType::I32 || lab.type == ElementType::I64;
+  bool tokenInput = in.type == ElementType::I32 || in.type == ElementType::I64;
+  if (!tokenInput) {
+    if (in.shape.size() != 2 || in.type != ElementType::F32)
+      return Status::error("the input argument must be a [batch, features] "
+                           "f32 tensor or an integer [batch, seq] token "
+                           "tensor");
+    if (lab.shape.size() != 1 || lab.shape[0] != in.shape[0] || !intLabels)
+      return Status::error("the label argument must be a [batch] i32/i64 "
+                           "tensor matching the input's batch");
+  } else {
+    if (in.shape.size() != 2 || lab.shape != in.shape || !intLabels)
+      return Status::error("a token model needs an integer [batch, seq] "
+                           "input and labels of the same shape");
+    if (options.vocab <= 0 || options.vocab > kMaxVocab)
+      return Status::error("a token model needs --vocab (the synthetic "
+                           "sequences' vocabulary size, at most 2^24)");
+    if (!options.dataFile.empty() || !options.infSteps.empty() ||
+        !options.nanSteps.empty() || program.eval || program.underflowProbe)
+      return Status::error("--data, --inject-inf, --eval-entry and "
+                           "--underflow-report need a [batch, features] f32 "
+                           "input");
+  }
+  if (in.shape[0] <= 0 || in.shape[1] <= 0)
+    return Status::error("the input argument " + describeType(in) +
+                         " has no elements");
+  return Status::success();
+}
+
+Status Trainer::loadData() {
+  const TensorDesc &in = program.step.args[binding.input];
+  tokens = isInteger(in.type);
+  batch = in.shape[0];
+  features = in.shape[1];
+  if (tokens) {
+    data = makeTokenSequences(batch, features, options.vocab, rng);
+  } else if (!options.dataFile.empty()) {
+    StatusOr<Dataset> csv =
+        readCsvDataset(options.dataFile, options.featureScale);
+    if (csv.failed())
+      return csv.takeStatus();
+    data = std::move(*csv);
+    if (data.features != features)
+      return Status::error("dataset '" + options.dataFile + "' has " +
+                           std::to_string(data.features) +
+                           " features, but the model's input takes " +
+                           std::to_string(features));
+  } else {
+    data = makeSyntheticDataset(batch, features, rng);
+  }
+  split = splitDataset(data.rows(), options.evalFraction, rng);
+  if (static_cast<int64_t>(split.train.size()) < batch)
+    return Status::error(
+        "the training split has " + std::to_string(split.train.size()) +
+        " rows, fewer than one batch of " + std::to_string(batch));
+  cursor = split.train.size();
+  return Status::success();
+}
+
+Status Trainer::allocateState() {
+  const FunctionSignature &step = program.step;
+  std::vector<HostTensor> loaded;
+  if (!options.loadParams.empty()) {
+    StatusOr<std::vector<HostTensor>> file = readParamsFile(options.loadParams);
+    if (file.failed())
+      return file.takeStatus();
+    loaded = std::move(*file);
+    if (Status s = checkParamsMatch(loaded, options.loadParams, step,
+                                    binding.args(Role::Param));
+        s.failed())
+      return s;
+  }
+  size_t paramIndex = 0;
+  for (const TensorDesc &arg : step.args) {
+    StatusOr<DeviceBuffer> buffer = DeviceBuffer::allocate(rt, arg.bytes());
+    if (buffer.failed())
+      return buffer.takeStatus();
+    Status uploaded;
+    if (arg.role == Role::Param) {
+      std::vector<float> values = options.loadParams.empty()
+                                      ? initParam(arg, rng)
+                                      : std::move(loaded[paramIndex].values);
+      ++paramIndex;
+      uploaded = buffer->upload(values.data());
+    } else if (arg.role != Role::Input && arg.role != Role::Label) {
+      StatusOr<std::vector<char>> state = initState(arg);
+      if (state.failed())
+        return state.takeStatus();
+      uploaded = buffer->upload(state->data());
+    }
+    if (uploaded.failed())
+      return uploaded;
+    argBuffers.push_back(std::move(*buffer));
+  }
+  for (const TensorDesc &result : step.results) {
+    StatusOr<DeviceBuffer> buffer = DeviceBuffer::allocate(rt, result.bytes());
+    if (buffer.failed())
+      return buffer.takeStatus();
+    resultBuffers.push_back(std::move(*buffer));
+  }
+  featureBatch.resize(batch * features);
+  tokenBatch.resize(step.args[binding.input].bytes());
+  labelBatch.resize(step.args[binding.label].bytes());
+  return Status::success();
+}
+
+template <typename T>
+static void store(std::vector<char> &bytes, int64_t i, int64_t value) {
+  reinterpret_cast<T *>(bytes.data())[i] = static_cast<T>(value);
+}
+
+/// Stores `value` as element `i` of an i32 or i64 host tensor.
+static void storeInt(std::vector<char> &bytes, ElementType type, int64_t i,
+                     int64_t value) {
+  if (type == ElementType::I32)
+    store<int32_t>(bytes, i, value);
+  else
+    store<int64_t>(bytes, i, value);
+}
+
+void Trainer::assembleBatch(const std::vector<int64_t> &rows, size_t first) {
+  ElementType inType = program.step.args[binding.input].type;
+  ElementType labelType = program.step.args[binding.label].type;
+  for (int64_t r = 0; r < batch; ++r) {
+    int64_t row = rows[first + r];
+    if (tokens) {
+      for (int64_t f = 0; f < features; ++f) {
+        int64_t k = r * features + f;
+        storeInt(tokenBatch, inType, k,
+                 static_cast<int64_t>(data.x[row * features + f]));
+        storeInt(labelBatch, labelType, k,
+                 data.tokenLabels[row * features + f]);
+      }
+      continue;
+    }
+    std::copy_n(&data.x[row * features], features, &featureBatch[r * features]);
+    storeInt(labelBatch, labelType, r, data.y[row]);
+  }
+}
+
+void Trainer::assembleFeatures(const std::vector<int64_t> &rows, size_t first) {
+  for (int64_t r = 0; r < batch; ++r) {
+    int64_t row = rows[(first + r) % rows.size()];
+    std::copy_n(&data.x[row * features], features, &featureBatch[r * features]);
+  }
+}
+
+Status Trainer::uploadBatch() {
+  const DeviceBuffer &in = argBuffers[binding.input];
+  if (Status s = in.upload(tokens ? static_cast<const void *>(tokenBatch.data())
+                                  : featureBatch.data());
+      s.failed())
+    return s;
+  return argBuffers[binding.label].upload(labelBatch.data());
+}
+
+Status Trainer::call(StepFn fn, std::vector<void *> &buffers,
+                     const std::string &what, const EntryPoints &entry) const {
+  int32_t status = fn(buffers.data());
+  if (status == AMP_STATUS_OK)
+    return Status::success();
+  const char *site =
+      entry.errorSite && *entry.errorSite ? *entry.errorSite : "?";
+  return Status::error(what + " failed with status " + std::to_string(status) +
+                       " at " + site + ": " + rt.lastError());
+}
+
+std::vector<void *> Trainer::argPointers() const {
+  std::vector<void *> pointers;
+  for (const DeviceBuffer &b : argBuffers)
+    pointers.push_back(b.data());
+  return pointers;
+}
+
+StatusOr<std::vector<char>> Trainer::readArgument(int index) const {
+  if (index < 0 || index >= static_cast<int>(argBuffers.size()))
+    return Status::error("no argument #" + std::to_string(index));
+  return argBuffers[index].read();
+}

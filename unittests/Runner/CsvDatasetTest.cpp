@@ -1,0 +1,90 @@
+//===- CsvDatasetTest.cpp - the CSV loader and its errors -----------------===//
+
+#include "RunnerTestUtil.h"
+
+#include "amp/Runner/Dataset.h"
+
+#include "gtest/gtest.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace amp::runner;
+using namespace amp::runner::test;
+
+namespace {
+std::string csvError(const std::string &contents) {
+  std::string path = tempPath("data.csv");
+  writeFile(path, contents);
+  StatusOr<Dataset> d = readCsvDataset(path, 1.0f);
+  std::string message = d.failed() ? d.getStatus().message() : "(read)";
+  // Name the file "P" so that the expectations read easily.
+  for (size_t at; (at = message.find(path)) != std::string::npos;)
+    message.replace(at, path.size(), "P");
+  return message;
+}
+} // namespace
+
+TEST(CsvDatasetTest, Reads) {
+  std::string path = tempPath("data.csv");
+  writeFile(path, "1,2,0\n 3 , 4 ,1\r\n\n5,-6e1,7\n16,inf,-2");
+  StatusOr<Dataset> d = readCsvDataset(path, 0.5f);
+  ASSERT_FALSE(d.failed()) << d.getStatus().message();
+  EXPECT_EQ(d->features, 2);
+  EXPECT_EQ(d->rows(), 4);
+  EXPECT_EQ(d->x,
+            (std::vector<float>{0.5f, 1, 1.5f, 2, 2.5f, -30, 8, INFINITY}));
+  EXPECT_EQ(d->y, (std::vector<int64_t>{0, 1, 7, -2}));
+  EXPECT_TRUE(d->tokenLabels.empty());
+}
+
+TEST(CsvDatasetTest, Errors) {
+  EXPECT_EQ(csvError("a,1\n"), "P:1: 'a' is not a number");
+  EXPECT_EQ(csvError("1e,1\n"), "P:1: '1e' is not a number");
+  EXPECT_EQ(csvError("1,,1\n"), "P:1: '' is not a number");
+  EXPECT_EQ(csvError("1,2,0\n1,0\n"),
+            "P:2: 1 features, but the first row has 2");
+  // Line numbers count the blank lines too.
+  EXPECT_EQ(csvError("1,2,0\n\n1,x,0\n"), "P:3: 'x' is not a number");
+  EXPECT_EQ(csvError("1,2,x\n"), "P:1: label 'x' is not an integer");
+  EXPECT_EQ(csvError("1,2,1.5\n"), "P:1: label '1.5' is not an integer");
+  EXPECT_EQ(csvError("1,2,+1\n"), "P:1: label '+1' is not an integer");
+  EXPECT_EQ(csvError("1,2,99999999999999999999\n"),
+            "P:1: label '99999999999999999999' is not an integer");
+  EXPECT_EQ(csvError("1.5\n"), "P:1: expected features and a label");
+  EXPECT_EQ(csvError("   \n"), "P:1: expected features and a label");
+  EXPECT_EQ(csvError(""), "dataset 'P' is empty");
+  EXPECT_EQ(csvError("\n\n"), "dataset 'P' is empty");
+
+  std::string missing = tempPath("missing.csv");
+  StatusOr<Dataset> d = readCsvDataset(missing, 1.0f);
+  ASSERT_TRUE(d.failed());
+  EXPECT_EQ(d.getStatus().message(),
+            "cannot read dataset '" + missing + "': No such file or directory");
+}
+
+TEST(CsvDatasetTest, SplitHoldsOutAFraction) {
+  std::mt19937_64 rng(5);
+  DatasetSplit split = splitDataset(10, 0.25, rng);
+  EXPECT_EQ(split.eval.size(), 2u);
+  EXPECT_EQ(split.train.size(), 8u);
+  std::vector<int64_t> all = split.eval;
+  all.insert(all.end(), split.train.begin(), split.train.end());
+  std::sort(all.begin(), all.end());
+  EXPECT_EQ(all, (std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}));
+}
+
+TEST(CsvDatasetTest, TokenSequencesFollowTheRecurrence) {
+  std::mt19937_64 rng(1);
+  Dataset d = makeTokenSequences(/*batch=*/2, /*length=*/5, /*vocab=*/11, rng);
+  EXPECT_EQ(d.rows(), 256);
+  EXPECT_EQ(d.features, 5);
+  for (int64_t r = 0; r < d.rows(); ++r)
+    for (int64_t t = 0; t < 5; ++t) {
+      int64_t x = static_cast<int64_t>(d.x[r * 5 + t]);
+      EXPECT_EQ(d.tokenLabels[r * 5 + t], (5 * x + 3) % 11);
+      if (t + 1 < 5) {
+        EXPECT_EQ(d.x[r * 5 + t + 1], d.tokenLabels[r * 5 + t]);
+      }
+    }
+}

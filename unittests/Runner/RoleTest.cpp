@@ -1,0 +1,64 @@
+//===- RoleTest.cpp - role and element-type spellings ---------------------===//
+
+#include "amp/Runner/Role.h"
+#include "amp/Runner/Signature.h"
+
+#include "gtest/gtest.h"
+
+#include <string>
+#include <vector>
+
+using namespace amp::runner;
+
+TEST(RoleTest, NamesRoundTrip) {
+  for (Role role : kAllRoles)
+    EXPECT_EQ(parseRole(roleName(role)), role) << roleName(role);
+}
+
+// The spellings are the IR's (`nn.role = "..."`, docs/dialects.md); the
+// compile half parses them with parseRole.
+TEST(RoleTest, SpellingsAreTheIRs) {
+  std::vector<std::string> names;
+  for (Role role : kAllRoles)
+    names.push_back(roleName(role));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"param", "opt_state", "input", "label",
+                                      "loss", "loss_scale", "growth_tracker",
+                                      "hysteresis_tracker", "found_inf"}));
+}
+
+TEST(RoleTest, UnknownSpellings) {
+  EXPECT_EQ(parseRole("weights"), std::nullopt);
+  EXPECT_EQ(parseRole("Param"), std::nullopt);
+  EXPECT_EQ(parseRole(""), std::nullopt);
+}
+
+TEST(RoleTest, OnlyStateIsThreaded) {
+  for (Role role : kAllRoles)
+    EXPECT_EQ(isThreadedRole(role),
+              role != Role::Input && role != Role::Label && role != Role::Loss)
+        << roleName(role);
+}
+
+TEST(RoleTest, ElementTypes) {
+  for (auto [name, size] :
+       std::vector<std::pair<std::string, int64_t>>{{"f32", 4},
+                                                    {"f16", 2},
+                                                    {"bf16", 2},
+                                                    {"i1", 1},
+                                                    {"i32", 4},
+                                                    {"i64", 8}}) {
+    std::optional<ElementType> type = parseElementType(name);
+    ASSERT_TRUE(type) << name;
+    EXPECT_EQ(elementTypeName(*type), name);
+    EXPECT_EQ(elementSize(*type), size) << name;
+  }
+  EXPECT_EQ(parseElementType("f64"), std::nullopt);
+  TensorDesc desc;
+  desc.shape = {3, 0, 2};
+  EXPECT_EQ(desc.numElements(), 0);
+  desc.shape = {};
+  desc.type = ElementType::I64;
+  EXPECT_EQ(desc.bytes(), 8);
+  EXPECT_EQ(describeType(desc), "[] i64");
+}

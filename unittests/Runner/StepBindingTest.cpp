@@ -1,0 +1,174 @@
+//===- StepBindingTest.cpp - binding by role and bad signatures -----------===//
+
+#include "RunnerTestUtil.h"
+
+#include "amp/Runner/StepBinding.h"
+
+#include "gtest/gtest.h"
+
+using namespace amp::runner;
+using namespace amp::runner::test;
+
+namespace {
+std::string bindError(const FunctionSignature &step) {
+  StatusOr<StepBinding> binding = bindStep(step);
+  return binding.failed() ? binding.getStatus().message() : "(bound)";
+}
+
+StepBinding bound(const FunctionSignature &step) {
+  StatusOr<StepBinding> binding = bindStep(step);
+  EXPECT_FALSE(binding.failed()) << binding.getStatus().message();
+  return binding.failed() ? StepBinding() : *binding;
+}
+} // namespace
+
+TEST(StepBindingTest, BindsByRole) {
+  StepBinding b = bound(linearStepSignature());
+  EXPECT_EQ(b.input, 7);
+  EXPECT_EQ(b.label, 8);
+  EXPECT_EQ(b.args(Role::Param), (std::vector<int>{0, 1}));
+  EXPECT_EQ(b.args(Role::OptState), (std::vector<int>{2, 3}));
+  EXPECT_TRUE(b.args(Role::HysteresisTracker).empty());
+  EXPECT_EQ(b.feedsArg, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, -1}));
+  EXPECT_EQ(b.loss, 7);
+  EXPECT_EQ(b.lossScale, 4);
+  EXPECT_EQ(b.foundInf, 5);
+  EXPECT_EQ(b.growthTracker, 6);
+}
+
+// Results thread into the arguments of their role in order, wherever they
+// stand among the results.
+TEST(StepBindingTest, ThreadsByRoleAndPosition) {
+  FunctionSignature s = linearStepSignature();
+  const std::vector<TensorDesc> &a = s.args;
+  s.results = {s.results[7], a[0], a[2], a[1], a[3], a[4], a[5], a[6]};
+  StepBinding b = bound(s);
+  EXPECT_EQ(b.loss, 0);
+  EXPECT_EQ(b.feedsArg, (std::vector<int>{-1, 0, 2, 1, 3, 4, 5, 6}));
+}
+
+TEST(StepBindingTest, WithoutLossScaleState) {
+  FunctionSignature s = linearStepSignature();
+  s.args.erase(s.args.begin() + 4, s.args.begin() + 7);
+  s.results.erase(s.results.begin() + 4, s.results.begin() + 7);
+  StepBinding b = bound(s);
+  EXPECT_EQ(b.lossScale, -1);
+  EXPECT_EQ(b.foundInf, -1);
+  EXPECT_EQ(b.growthTracker, -1);
+}
+
+TEST(StepBindingTest, ArgumentErrors) {
+  FunctionSignature s = linearStepSignature();
+  s.args[1].role.reset();
+  EXPECT_EQ(bindError(s), "argument #1 of @linear_step has no nn.role "
+                          "(param, opt_state, input, label, ...)");
+  s = linearStepSignature();
+  s.args[0].role = Role::Input;
+  EXPECT_EQ(bindError(s), "@linear_step has more than one input argument");
+  s = linearStepSignature();
+  s.args[0].role = Role::Label;
+  EXPECT_EQ(bindError(s), "@linear_step has more than one label argument");
+  s = linearStepSignature();
+  s.args.pop_back();
+  EXPECT_EQ(bindError(s), "@linear_step needs one argument with nn.role = "
+                          "\"input\" and one with \"label\"");
+}
+
+TEST(StepBindingTest, ResultErrors) {
+  FunctionSignature s = linearStepSignature();
+  s.results.pop_back();
+  EXPECT_EQ(bindError(s), "@linear_step returns no loss (a result with "
+                          "nn.role = \"loss\")");
+  s = linearStepSignature();
+  s.results.back().shape = {1};
+  EXPECT_EQ(bindError(s), "@linear_step must return exactly one 0-d f32 loss");
+  s = linearStepSignature();
+  s.results.push_back(s.results.back());
+  EXPECT_EQ(bindError(s), "@linear_step must return exactly one 0-d f32 loss");
+  s = linearStepSignature();
+  s.results[0].role.reset();
+  EXPECT_EQ(bindError(s), "result #0 of @linear_step has no nn.role");
+  s = linearStepSignature();
+  s.results[0].shape = {4};
+  EXPECT_EQ(bindError(s),
+            "result #0 (param) does not have the type of argument #0");
+  s = linearStepSignature();
+  s.results[1].type = ElementType::F16;
+  EXPECT_EQ(bindError(s),
+            "result #1 (param) does not have the type of argument #1");
+  s = linearStepSignature();
+  s.results.insert(s.results.begin() + 2, s.args[0]);
+  EXPECT_EQ(bindError(s), "result #2 (param) of @linear_step has no matching "
+                          "argument with that role");
+  s = linearStepSignature();
+  s.results.erase(s.results.begin() + 3);
+  EXPECT_EQ(bindError(s), "@linear_step takes 2 opt_state argument(s) but "
+                          "returns 1");
+  s = linearStepSignature();
+  s.results[0].role = Role::Input;
+  EXPECT_EQ(bindError(s), "result #0 of @linear_step has nn.role \"input\", "
+                          "which a step takes but does not return");
+}
+
+TEST(StepBindingTest, EvalFunction) {
+  FunctionSignature step = linearStepSignature();
+  StepBinding b = bound(step);
+  auto evalError = [&](const FunctionSignature &eval) {
+    Status s = checkEvalFunction(eval, step, b);
+    return s.failed() ? s.message() : "(ok)";
+  };
+  FunctionSignature eval = linearPredictSignature();
+  EXPECT_EQ(evalError(eval), "(ok)");
+  eval.args.insert(eval.args.begin(), eval.args[0]);
+  EXPECT_EQ(evalError(eval), "@linear_predict's param #1 is [2, 2] f32, but "
+                             "@linear_step's is [2] f32");
+  eval = linearPredictSignature();
+  eval.args.insert(eval.args.begin() + 2, eval.args[1]);
+  EXPECT_EQ(evalError(eval),
+            "@linear_predict takes more params than @linear_step");
+  eval = linearPredictSignature();
+  eval.args[2].shape = {8, 2};
+  EXPECT_EQ(evalError(eval), "@linear_predict's input must have the training "
+                             "input's shape and type");
+  eval = linearPredictSignature();
+  eval.args.push_back(step.args[8]);
+  EXPECT_EQ(evalError(eval),
+            "@linear_predict arguments must be params and one input");
+  eval = linearPredictSignature();
+  eval.results[0].shape = {4};
+  EXPECT_EQ(evalError(eval), "@linear_predict must take (params..., input) "
+                             "and return [batch, classes] f32 logits");
+  eval = linearPredictSignature();
+  eval.args.pop_back();
+  EXPECT_EQ(evalError(eval), "@linear_predict must take (params..., input) "
+                             "and return [batch, classes] f32 logits");
+}
+
+TEST(StepBindingTest, UnderflowProbe) {
+  FunctionSignature step = linearStepSignature();
+  StepBinding b = bound(step);
+  FunctionSignature probe;
+  probe.name = "grads";
+  probe.args = {step.args[0], step.args[7], step.args[8]};
+  probe.results = {tensor(std::nullopt, {4, 2})};
+  EXPECT_TRUE(checkUnderflowProbe(probe, step, b).succeeded());
+  std::vector<void *> stepArgs;
+  for (int i = 0; i < 9; ++i)
+    stepArgs.push_back(reinterpret_cast<void *>(uintptr_t(0x100 + i)));
+  void *result = reinterpret_cast<void *>(uintptr_t(0x200));
+  EXPECT_EQ(
+      bindCallArgs(probe, b, stepArgs, {result}),
+      (std::vector<void *>{stepArgs[0], stepArgs[7], stepArgs[8], result}));
+
+  probe.results[0].type = ElementType::F16;
+  EXPECT_EQ(checkUnderflowProbe(probe, step, b).message(),
+            "@grads must return f32 tensors");
+  probe.results[0].type = ElementType::F32;
+  probe.args.push_back(step.args[2]);
+  EXPECT_EQ(checkUnderflowProbe(probe, step, b).message(),
+            "@grads takes params, an input and a label");
+  probe.args.pop_back();
+  probe.args[2].type = ElementType::I64;
+  EXPECT_EQ(checkUnderflowProbe(probe, step, b).message(),
+            "@grads's label must have the type of @linear_step's");
+}

@@ -1,0 +1,312 @@
+//===- TrainerTest.cpp - the execution half on a hand-written C step ------===//
+//
+// Trains LinearStep.c's step through the execution half alone: no MLIR, no
+// LLVM, only the runner's Exec library, the reference runtime and a function
+// with the lowered calling convention, as an ahead-of-time compiled step
+// would run where no compiler is installed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LinearStep.h"
+#include "RunnerTestUtil.h"
+
+#include "amp/Runner/ParamsFile.h"
+#include "amp/Runner/Trainer.h"
+
+#include "gtest/gtest.h"
+
+#include <sstream>
+
+using namespace amp::runner;
+using namespace amp::runner::test;
+
+namespace {
+/// 40 rows of 2 features, labelled 1 where x0 > x1.
+std::string writeDataset() {
+  std::string csv;
+  for (int i = 0; i < 40; ++i) {
+    double x0 = (i * 37 % 19) / 10.0 - 0.9, x1 = (i * 11 % 17) / 8.0 - 1.0;
+    csv += std::to_string(x0) + "," + std::to_string(x1) + "," +
+           (x0 > x1 ? "1" : "0") + "\n";
+  }
+  std::string path = tempPath("data.csv");
+  writeFile(path, csv);
+  return path;
+}
+
+TrainOptions baseOptions() {
+  TrainOptions options;
+  options.dataFile = writeDataset();
+  options.evalFraction = 0.25;
+  options.seed = 1;
+  options.steps = 40;
+  return options;
+}
+
+TrainingProgram linearProgram() {
+  TrainingProgram program;
+  program.step = linearStepSignature();
+  program.eval = linearPredictSignature();
+  return program;
+}
+
+EntryPoints linearEntryPoints() {
+  EntryPoints entry;
+  entry.step = linear_step;
+  entry.eval = linear_predict;
+  entry.errorSite = &__amp_error_site;
+  return entry;
+}
+
+struct TrainingRun {
+  Status status;
+  std::string out;
+  std::unique_ptr<Trainer> trainer;
+};
+
+TrainingRun train(TrainOptions options,
+                  TrainingProgram program = linearProgram(),
+                  EntryPoints entry = linearEntryPoints()) {
+  TrainingRun run;
+  StatusOr<std::unique_ptr<Trainer>> trainer =
+      Trainer::create(referenceRuntime(), program, options);
+  if (trainer.failed()) {
+    run.status = trainer.takeStatus();
+    return run;
+  }
+  run.trainer = std::move(*trainer);
+  std::ostringstream out;
+  run.status = run.trainer->run(entry, out);
+  run.out = out.str();
+  return run;
+}
+
+std::vector<std::string> lines(const std::string &text) {
+  std::vector<std::string> result;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    result.push_back(line);
+  return result;
+}
+
+float lossOf(const std::string &logLine) {
+  return std::stof(logLine.substr(logLine.find(',') + 1));
+}
+
+bool contains(const std::string &text, const std::string &part) {
+  return text.find(part) != std::string::npos;
+}
+} // namespace
+
+TEST(TrainerTest, TrainsAHandWrittenStep) {
+  TrainOptions options = baseOptions();
+  options.logFile = tempPath("log.csv");
+  TrainingRun run = train(options);
+  ASSERT_TRUE(run.status.succeeded()) << run.status.message();
+  std::vector<std::string> out = lines(run.out);
+  ASSERT_GE(out.size(), 3u);
+  EXPECT_EQ(out[0], "amp-run: @linear_step on reference, precision f32, "
+                    "batch 4, 30 training rows, 10 held out");
+  EXPECT_EQ(out[1].rfind("step 1  loss ", 0), 0u) << out[1];
+  EXPECT_TRUE(contains(run.out, "\nstep 40  loss ")) << run.out;
+  EXPECT_TRUE(contains(run.out, ", loss scale 1024, skipped steps 0\n"))
+      << run.out;
+  EXPECT_TRUE(contains(run.out, "eval accuracy: ")) << run.out;
+
+  std::vector<std::string> log = lines(readFile(options.logFile));
+  ASSERT_EQ(log.size(), 41u);
+  EXPECT_EQ(log[0], "step,loss,scale,found_inf,growth_tracker");
+  EXPECT_EQ(log[40].rfind("40,", 0), 0u);
+  EXPECT_TRUE(contains(log[40], ",1024,0,40")) << log[40];
+  // It learns: the last five steps' loss is well below the first five's.
+  float first = 0, last = 0;
+  for (int i = 1; i <= 5; ++i) {
+    first += lossOf(log[i]);
+    last += lossOf(log[41 - i]);
+  }
+  EXPECT_LT(last, 0.5f * first);
+}
+
+TEST(TrainerTest, SameSeedSameRun) {
+  TrainOptions a = baseOptions(), b = baseOptions();
+  a.logFile = tempPath("a.csv");
+  b.logFile = tempPath("b.csv");
+  TrainingRun first = train(a), second = train(b);
+  ASSERT_TRUE(first.status.succeeded() && second.status.succeeded());
+  EXPECT_EQ(first.out, second.out);
+  EXPECT_EQ(readFile(a.logFile), readFile(b.logFile));
+  TrainOptions c = baseOptions();
+  c.seed = 2;
+  TrainingRun other = train(c);
+  ASSERT_TRUE(other.status.succeeded());
+  EXPECT_NE(other.out, first.out);
+}
+
+TEST(TrainerTest, SkippedStepsLeaveTheStateUnchanged) {
+  TrainOptions options = baseOptions();
+  options.steps = 6;
+  options.printEvery = 1;
+  options.infSteps = {3};
+  options.nanSteps = {5};
+  options.verifySkippedSteps = true;
+  options.logFile = tempPath("log.csv");
+  TrainingRun run = train(options);
+  ASSERT_TRUE(run.status.succeeded()) << run.status.message();
+  EXPECT_TRUE(contains(run.out, "step 3: skipped; 4 params and "
+                                "optimizer-state tensors are bitwise "
+                                "unchanged\nstep 3  loss "))
+      << run.out;
+  EXPECT_TRUE(contains(run.out, "scale 512  (skipped: inf/nan gradients)\n"))
+      << run.out;
+  EXPECT_TRUE(contains(run.out, "scale 256  (skipped: inf/nan gradients)\n"))
+      << run.out;
+  EXPECT_TRUE(contains(run.out, ", loss scale 256, skipped steps 2\n"))
+      << run.out;
+  std::vector<std::string> log = lines(readFile(options.logFile));
+  ASSERT_EQ(log.size(), 7u);
+  EXPECT_TRUE(contains(log[3], ",512,1,0")) << log[3];
+  EXPECT_TRUE(contains(log[4], ",512,0,1")) << log[4];
+}
+
+TEST(TrainerTest, ABrokenSkipIsCaught) {
+  TrainOptions options = baseOptions();
+  options.steps = 4;
+  options.infSteps = {3};
+  options.verifySkippedSteps = true;
+  linear_step_ignores_found_inf = 1;
+  TrainingRun run = train(options);
+  linear_step_ignores_found_inf = 0;
+  ASSERT_TRUE(run.status.failed());
+  EXPECT_EQ(run.status.message(),
+            "step 3 was skipped but result #0 (param) changed");
+}
+
+TEST(TrainerTest, AFailingStepNamesTheOpAndTheRuntimeError) {
+  EntryPoints entry = linearEntryPoints();
+  entry.step = failing_step;
+  TrainingRun run = train(baseOptions(), linearProgram(), entry);
+  __amp_error_site = nullptr;
+  ASSERT_TRUE(run.status.failed());
+  const std::string &message = run.status.message();
+  EXPECT_EQ(
+      message.rfind("step 1 failed with status 1 at linear.mlir:7:3: ", 0), 0u)
+      << message;
+  EXPECT_GT(message.size(), std::string("step 1 failed with status 1 at "
+                                        "linear.mlir:7:3: ")
+                                .size())
+      << "the runtime's error is missing: " << message;
+}
+
+TEST(TrainerTest, SavedParamsLoadBack) {
+  TrainOptions save = baseOptions();
+  save.saveParams = tempPath("params");
+  TrainingRun trained = train(save);
+  ASSERT_TRUE(trained.status.succeeded()) << trained.status.message();
+  StatusOr<std::vector<HostTensor>> file = readParamsFile(save.saveParams);
+  ASSERT_FALSE(file.failed()) << file.getStatus().message();
+  ASSERT_EQ(file->size(), 2u);
+
+  TrainOptions load = baseOptions();
+  load.loadParams = save.saveParams;
+  load.steps = 0;
+  TrainingRun loaded = train(load);
+  ASSERT_TRUE(loaded.status.succeeded()) << loaded.status.message();
+  EXPECT_TRUE(contains(loaded.out, "done: 0 steps, final loss nan, loss scale "
+                                   "nan, skipped steps 0\n"))
+      << loaded.out;
+  for (int p = 0; p < 2; ++p) {
+    StatusOr<std::vector<char>> now = loaded.trainer->readArgument(p);
+    StatusOr<std::vector<char>> then = trained.trainer->readArgument(p);
+    ASSERT_FALSE(now.failed() || then.failed());
+    EXPECT_EQ(*now, *then) << "param #" << p;
+  }
+  // The same eval on the same params and rows: the same accuracy.
+  auto accuracy = [](const std::string &out) {
+    return out.substr(out.find("eval accuracy"));
+  };
+  EXPECT_EQ(accuracy(loaded.out), accuracy(trained.out));
+}
+
+TEST(TrainerTest, CreateErrors) {
+  auto createError = [](TrainOptions options,
+                        TrainingProgram program = linearProgram()) {
+    StatusOr<std::unique_ptr<Trainer>> trainer =
+        Trainer::create(referenceRuntime(), program, options);
+    return trainer.failed() ? trainer.getStatus().message() : "(created)";
+  };
+  TrainOptions options = baseOptions();
+  options.steps = -1;
+  EXPECT_EQ(createError(options), "--steps must be >= 0");
+  options = baseOptions();
+  options.evalFraction = 1;
+  EXPECT_EQ(createError(options), "--eval-fraction must be in [0, 1)");
+  options = baseOptions();
+  options.infSteps = {41};
+  EXPECT_EQ(createError(options),
+            "--inject-inf step 41 is not one of the steps 1..40");
+  options = baseOptions();
+  options.evalFraction = 0.95;
+  EXPECT_EQ(createError(options),
+            "the training split has 2 rows, fewer than one batch of 4");
+  options = baseOptions();
+  options.dataFile = tempPath("three.csv");
+  writeFile(options.dataFile, "1,2,3,0\n");
+  EXPECT_EQ(createError(options), "dataset '" + options.dataFile +
+                                      "' has 3 features, but the model's "
+                                      "input takes 2");
+  options = baseOptions();
+  options.loadParams = tempPath("params");
+  ASSERT_TRUE(writeParamsFile(options.loadParams, {{{2, 2}, {1, 2, 3, 4}}})
+                  .succeeded());
+  EXPECT_EQ(createError(options), "'" + options.loadParams +
+                                      "' holds 1 params, but @linear_step "
+                                      "takes 2");
+
+  TrainingProgram program = linearProgram();
+  program.step.args[7].type = ElementType::F16;
+  EXPECT_EQ(createError(baseOptions(), program),
+            "the input argument must be a [batch, features] f32 tensor or an "
+            "integer [batch, seq] token tensor");
+  program = linearProgram();
+  program.step.args[7].type = ElementType::I32;
+  EXPECT_EQ(createError(baseOptions(), program),
+            "a token model needs an integer [batch, seq] input and labels of "
+            "the same shape");
+  program.step.args[8].shape = {4, 2};
+  EXPECT_EQ(createError(baseOptions(), program),
+            "a token model needs --vocab (the synthetic sequences' vocabulary "
+            "size, at most 2^24)");
+  options = baseOptions();
+  options.vocab = 5;
+  EXPECT_EQ(createError(options, program),
+            "--data, --inject-inf, --eval-entry and --underflow-report need a "
+            "[batch, features] f32 input");
+  program = linearProgram();
+  program.step.args[0].type = ElementType::F16;
+  program.step.results[0].type = ElementType::F16;
+  EXPECT_EQ(createError(baseOptions(), program),
+            "argument #0 of @linear_step is a param of type [2, 2] f16; "
+            "params must be f32");
+}
+
+TEST(TrainerTest, InjectStepsParse) {
+  TrainOptions options;
+  ASSERT_TRUE(parseInjectSteps("3,n7,,12", options).succeeded());
+  EXPECT_EQ(options.infSteps, (std::set<int>{3, 12}));
+  EXPECT_EQ(options.nanSteps, (std::set<int>{7}));
+  for (const char *bad : {"0", "x", "n", "3n", "-2", "n-1", "1.5"}) {
+    TrainOptions o;
+    Status s = parseInjectSteps(bad, o);
+    ASSERT_TRUE(s.failed()) << bad;
+    EXPECT_EQ(s.message(), std::string("bad --inject-inf entry '") + bad + "'");
+  }
+}
+
+TEST(TrainerTest, MissingEntryPoint) {
+  EntryPoints entry = linearEntryPoints();
+  entry.eval = nullptr;
+  TrainingRun run = train(baseOptions(), linearProgram(), entry);
+  ASSERT_TRUE(run.status.failed());
+  EXPECT_EQ(run.status.message(),
+            "an entry point of @linear_step's program is missing");
+}
