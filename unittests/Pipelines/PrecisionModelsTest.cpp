@@ -47,21 +47,30 @@ protected:
     return registry;
   }
 
+  /// Runs the passes `build` adds on kStep; expects a failure and returns
+  /// the diagnostics.
+  std::string runAndCollectErrors(function_ref<void(PassManager &)> build) {
+    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(kStep, &context);
+    EXPECT_TRUE(module);
+    std::string errors;
+    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+      errors += diag.str() + "\n";
+      return success();
+    });
+    PassManager pm(&context);
+    build(pm);
+    EXPECT_TRUE(failed(pm.run(*module)));
+    return errors;
+  }
+
   MLIRContext context;
 };
 } // namespace
 
 TEST_F(PrecisionModelsTest, PipelineReportsTheMissingModels) {
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(kStep, &context);
-  ASSERT_TRUE(module);
-  std::string errors;
-  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
-    errors += diag.str() + "\n";
-    return success();
+  std::string errors = runAndCollectErrors([](PassManager &pm) {
+    amp::buildAmpPipeline(pm, amp::AmpPipelineOptions());
   });
-  PassManager pm(&context);
-  amp::buildAmpPipeline(pm, amp::AmpPipelineOptions());
-  EXPECT_TRUE(failed(pm.run(*module)));
   EXPECT_NE(errors.find("amp-assign-precision: 'nn."), std::string::npos)
       << errors;
   EXPECT_NE(errors.find("amp::registerNNPrecisionModels(registry)"),
@@ -72,19 +81,12 @@ TEST_F(PrecisionModelsTest, PipelineReportsTheMissingModels) {
 TEST_F(PrecisionModelsTest, EveryPrecisionPassReportsTheMissingModels) {
   for (StringRef pass :
        {"amp-assign-precision", "amp-insert-casts", "amp-master-weights"}) {
-    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(kStep, &context);
-    ASSERT_TRUE(module);
-    std::string errors;
-    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
-      errors += diag.str() + "\n";
-      return success();
+    std::string errors = runAndCollectErrors([&](PassManager &pm) {
+      ASSERT_TRUE(succeeded(parsePassPipeline(
+          ("builtin.module(func.func(" + pass + "))").str(), pm)));
     });
-    PassManager pm(&context);
-    ASSERT_TRUE(succeeded(parsePassPipeline(
-        ("builtin.module(func.func(" + pass + "))").str(), pm)));
-    EXPECT_TRUE(failed(pm.run(*module))) << pass.str();
     EXPECT_NE(errors.find((pass + ": 'nn.").str()), std::string::npos)
-        << errors;
+        << pass.str() << ": " << errors;
   }
 }
 
