@@ -19,8 +19,22 @@ median per command, the ratio amp / (canon+cse), per-pass times, and the
 growth from the smallest to each larger size (best times), which is about
 the op growth for linear-time passes.
 
+With --threads it measures instead how the pass manager runs the
+per-function passes in parallel: it writes one module with --copies copies
+of a transformer training step (each about --copy-ops ops) and times
+
+  1 thread      amp-opt FILE --amp-pipeline --mlir-disable-threading
+  threads       amp-opt FILE --amp-pipeline
+
+interleaved, printing both (whole command and passes only) and their ratio
+side by side. MLIR's default thread pool has one thread per hardware
+thread (mlir-opt tools have no flag to choose the count), so "threads" is
+as many threads as the machine has cores.
+
 Usage: bench/precision_passes.py [--amp-opt PATH] [--sizes 10000,100000]
            [--models transformer,mlp] [--repeat 5]
+       bench/precision_passes.py --threads [--copies 64] [--copy-ops 1000]
+           [--repeat 5]
 Standard library only.
 """
 
@@ -43,7 +57,10 @@ CONFIGS = [
     ("canon+cse", ["--canonicalize", "--cse"]),
 ]
 NOT_PASSES = {"Parser", "Output", "Rest", "Total"}
-ROW = re.compile(r"^\s+([0-9.]+) \(\s*[0-9.]+%\)  (\S.*)$")
+# A top-level row of the --mlir-timing report; with threads it has a user
+# time column before the wall time.
+ROW = re.compile(r"^\s+(?:[0-9.]+ \(\s*[0-9.]+%\)\s+)?"
+                 r"([0-9.]+) \(\s*[0-9.]+%\)  (\S.*)$")
 
 
 def find_amp_opt():
@@ -61,6 +78,52 @@ def generate(model, target, workdir):
                        text=True, check=True)
     ops = int(re.search(r"ops=(\d+)", r.stderr).group(1))
     return path, ops
+
+
+def generate_copies(copies, copy_ops, workdir):
+    """One module holding `copies` renamed copies of a transformer step."""
+    one, ops = generate("transformer", copy_ops, workdir)
+    with open(one) as f:
+        text = f.read()
+    path = os.path.join(workdir, "transformer-x%d.mlir" % copies)
+    with open(path, "w") as f:
+        for i in range(copies):
+            f.write(text.replace("@train_step(", "@train_step_%d(" % i, 1))
+            f.write("\n")
+    return path, ops * copies
+
+
+def threads_main(a, amp_opt, workdir):
+    path, ops = generate_copies(a.copies, a.copy_ops, workdir)
+    print("generated %s: %d functions, %d ops, %.1f MB" %
+          (path, a.copies, ops, os.path.getsize(path) / 1e6), flush=True)
+    configs = [
+        ("1 thread", ["--amp-pipeline", "--mlir-disable-threading"]),
+        ("%d threads" % os.cpu_count(), ["--amp-pipeline"]),
+    ]
+    samples = {name: [] for name, _ in configs}
+    for _ in range(a.repeat):
+        for name, args in configs:
+            samples[name].append(run_once(amp_opt, path, args))
+    st = {n: Stats(v) for n, v in samples.items()}
+    one, many = (n for n, _ in configs)
+    med, best = statistics.median, min
+    print()
+    print("amp-pipeline on %d functions: seconds, best / median of %d runs."
+          % (a.copies, a.repeat))
+    print()
+    print("| measure | %s | %s | speed-up (best) | speed-up (median) |"
+          % (one, many))
+    print("|---|---:|---:|---:|---:|")
+    for label, pick in (("passes (--mlir-timing)", lambda x: x.passes),
+                        ("whole command (wall)", lambda x: x.wall),
+                        ("whole command (CPU)", lambda x: x.cpu)):
+        a1, an = pick(st[one]), pick(st[many])
+        print("| %s | %s / %s | %s / %s | %.2f | %.2f |" % (
+            label, fmt(best(a1)), fmt(med(a1)), fmt(best(an)), fmt(med(an)),
+            best(a1) / best(an), med(a1) / med(an)))
+    print()
+    print("load average at end: %.2f %.2f %.2f" % os.getloadavg())
 
 
 def run_once(amp_opt, path, args):
@@ -110,6 +173,13 @@ def main():
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--workdir", default=None,
                     help="where to write the graphs (default: a temp dir)")
+    ap.add_argument("--threads", action="store_true",
+                    help="time amp-pipeline on a module of many functions, "
+                    "single-threaded against multi-threaded")
+    ap.add_argument("--copies", type=int, default=64,
+                    help="--threads: functions in the module")
+    ap.add_argument("--copy-ops", type=int, default=1000,
+                    help="--threads: op-count target of each function")
     a = ap.parse_args()
     amp_opt = a.amp_opt or find_amp_opt()
     sizes = [int(s) for s in a.sizes.split(",")]
@@ -118,6 +188,12 @@ def main():
     os.makedirs(workdir, exist_ok=True)
 
     print("amp-opt: %s" % amp_opt)
+    if a.threads:
+        print("repeat: %d; every command: --mlir-timing -o %s"
+              % (a.repeat, os.devnull))
+        print("cores: %s, load average at start: %.2f %.2f %.2f"
+              % ((os.cpu_count(),) + os.getloadavg()))
+        return threads_main(a, amp_opt, workdir)
     print("repeat: %d; every command: --mlir-timing -o %s"
           % (a.repeat, os.devnull))
     print("cores: %s, load average at start: %.2f %.2f %.2f"

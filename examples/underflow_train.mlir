@@ -14,25 +14,25 @@
 // state come in (f32) with their roles and go out updated, followed by the
 // loss.
 func.func @train_step(
-    %w1: tensor<64x128xf32> {nn.role = "param"},
-    %b1: tensor<128xf32> {nn.role = "param"},
-    %w2: tensor<128x10xf32> {nn.role = "param"},
-    %b2: tensor<10xf32> {nn.role = "param"},
-    %mw1: tensor<64x128xf32> {nn.role = "opt_state"},
-    %mb1: tensor<128xf32> {nn.role = "opt_state"},
-    %mw2: tensor<128x10xf32> {nn.role = "opt_state"},
-    %mb2: tensor<10xf32> {nn.role = "opt_state"},
-    %x: tensor<32x64xf32> {nn.role = "input"},
-    %labels: tensor<32xi32> {nn.role = "label"})
-    -> (tensor<64x128xf32> {nn.role = "param"},
-        tensor<128xf32> {nn.role = "param"},
-        tensor<128x10xf32> {nn.role = "param"},
-        tensor<10xf32> {nn.role = "param"},
-        tensor<64x128xf32> {nn.role = "opt_state"},
-        tensor<128xf32> {nn.role = "opt_state"},
-        tensor<128x10xf32> {nn.role = "opt_state"},
-        tensor<10xf32> {nn.role = "opt_state"},
-        tensor<f32> {nn.role = "loss"}) {
+    %w1: tensor<64x128xf32> {nn.role = #nn.role<param>},
+    %b1: tensor<128xf32> {nn.role = #nn.role<param>},
+    %w2: tensor<128x10xf32> {nn.role = #nn.role<param>},
+    %b2: tensor<10xf32> {nn.role = #nn.role<param>},
+    %mw1: tensor<64x128xf32> {nn.role = #nn.role<opt_state>},
+    %mb1: tensor<128xf32> {nn.role = #nn.role<opt_state>},
+    %mw2: tensor<128x10xf32> {nn.role = #nn.role<opt_state>},
+    %mb2: tensor<10xf32> {nn.role = #nn.role<opt_state>},
+    %x: tensor<32x64xf32> {nn.role = #nn.role<input>},
+    %labels: tensor<32xi32> {nn.role = #nn.role<label>})
+    -> (tensor<64x128xf32> {nn.role = #nn.role<param>},
+        tensor<128xf32> {nn.role = #nn.role<param>},
+        tensor<128x10xf32> {nn.role = #nn.role<param>},
+        tensor<10xf32> {nn.role = #nn.role<param>},
+        tensor<64x128xf32> {nn.role = #nn.role<opt_state>},
+        tensor<128xf32> {nn.role = #nn.role<opt_state>},
+        tensor<128x10xf32> {nn.role = #nn.role<opt_state>},
+        tensor<10xf32> {nn.role = #nn.role<opt_state>},
+        tensor<f32> {nn.role = #nn.role<loss>}) {
   // Forward.
   %xw1 = nn.matmul %x, %w1 : (tensor<32x64xf32>, tensor<64x128xf32>) -> tensor<32x128xf32>
   %h = nn.add %xw1, %b1 : (tensor<32x128xf32>, tensor<128xf32>) -> tensor<32x128xf32>
@@ -70,12 +70,12 @@ func.func @train_step(
 // relu_grad output): amp-run --underflow-report=grads measures how many of
 // their non-zero elements an f16 cast flushes to zero.
 func.func @grads(
-    %w1: tensor<64x128xf32> {nn.role = "param"},
-    %b1: tensor<128xf32> {nn.role = "param"},
-    %w2: tensor<128x10xf32> {nn.role = "param"},
-    %b2: tensor<10xf32> {nn.role = "param"},
-    %x: tensor<32x64xf32> {nn.role = "input"},
-    %labels: tensor<32xi32> {nn.role = "label"})
+    %w1: tensor<64x128xf32> {nn.role = #nn.role<param>},
+    %b1: tensor<128xf32> {nn.role = #nn.role<param>},
+    %w2: tensor<128x10xf32> {nn.role = #nn.role<param>},
+    %b2: tensor<10xf32> {nn.role = #nn.role<param>},
+    %x: tensor<32x64xf32> {nn.role = #nn.role<input>},
+    %labels: tensor<32xi32> {nn.role = #nn.role<label>})
     -> (tensor<32x10xf32>, tensor<32x128xf32>) {
   %xw1 = nn.matmul %x, %w1 : (tensor<32x64xf32>, tensor<64x128xf32>) -> tensor<32x128xf32>
   %h = nn.add %xw1, %b1 : (tensor<32x128xf32>, tensor<128xf32>) -> tensor<32x128xf32>
@@ -91,11 +91,11 @@ func.func @grads(
 
 // The forward pass, for evaluation (amp-run --eval-entry=predict).
 func.func @predict(
-    %w1: tensor<64x128xf32> {nn.role = "param"},
-    %b1: tensor<128xf32> {nn.role = "param"},
-    %w2: tensor<128x10xf32> {nn.role = "param"},
-    %b2: tensor<10xf32> {nn.role = "param"},
-    %x: tensor<32x64xf32> {nn.role = "input"}) -> tensor<32x10xf32> {
+    %w1: tensor<64x128xf32> {nn.role = #nn.role<param>},
+    %b1: tensor<128xf32> {nn.role = #nn.role<param>},
+    %w2: tensor<128x10xf32> {nn.role = #nn.role<param>},
+    %b2: tensor<10xf32> {nn.role = #nn.role<param>},
+    %x: tensor<32x64xf32> {nn.role = #nn.role<input>}) -> tensor<32x10xf32> {
   %xw1 = nn.matmul %x, %w1 : (tensor<32x64xf32>, tensor<64x128xf32>) -> tensor<32x128xf32>
   %h = nn.add %xw1, %b1 : (tensor<32x128xf32>, tensor<128xf32>) -> tensor<32x128xf32>
   %a = nn.relu %h : tensor<32x128xf32>

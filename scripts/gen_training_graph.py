@@ -3,8 +3,8 @@
 and benchmarks of the amp passes.
 
 Two models, both following the training-step convention of docs/dialects.md
-(arguments with nn.role "param" / "opt_state" / "input" / "label"; results:
-updated params, then updated optimizer state, then the loss):
+(arguments with nn.role = #nn.role<param>, <opt_state>, <input> or <label>;
+results: updated params, then updated optimizer state, then the loss):
 
   transformer  pre-LN transformer language model, Adam (AdamW) for every param
   mlp          deep MLP (matmul + bias + relu), SGD with momentum
@@ -234,13 +234,13 @@ class Step:
         out.append("func.func @train_step(")
         def attrs(v, r):
             if v in self.inits:
-                return "{nn.init = %s : f32, nn.role = \"%s\"}" % (
+                return "{nn.init = %s : f32, nn.role = #nn.role<%s>}" % (
                     repr(float(self.inits[v])), r)
-            return "{nn.role = \"%s\"}" % r
+            return "{nn.role = #nn.role<%s>}" % r
         out.append(",\n".join("    %s: %s %s" % (v, e.ty(v), attrs(v, r))
                               for v, r in args) + ")")
         out.append("    -> (" + ",\n        ".join(
-            "%s {nn.role = \"%s\"}" % (e.ty(v), r) for v, r in res) + ") {")
+            "%s {nn.role = #nn.role<%s>}" % (e.ty(v), r) for v, r in res) + ") {")
         out.extend(e.lines)
         out.append("}")
         # The op count is the ops in the body, func.return included.

@@ -1,12 +1,16 @@
 //===- MixedPrecisionOpInterface.cpp - interface definitions --------------===//
 //
-// The generated interface definitions and the default operand/result sets.
+// The generated interface definitions, the default operand/result sets and
+// the check that promised models were registered.
 //
 //===----------------------------------------------------------------------===//
 
 #include "amp/Interfaces/MixedPrecisionOpInterface.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/Location.h"
 
 using namespace mlir;
 
@@ -29,6 +33,23 @@ SmallVector<unsigned> amp::detail::floatTensorResults(Operation *op) {
     if (isFloatTensor(result.getType()))
       indices.push_back(result.getResultNumber());
   return indices;
+}
+
+LogicalResult amp::checkPrecisionModelsRegistered(MLIRContext *ctx,
+                                                  StringRef passName) {
+  TypeID interface = TypeID::get<MixedPrecisionOpInterface>();
+  for (RegisteredOperationName name : ctx->getRegisteredOperations()) {
+    if (!name.getDialect().hasPromisedInterface(name.getTypeID(), interface))
+      continue;
+    return emitError(UnknownLoc::get(ctx))
+           << passName << ": '" << name.getStringRef()
+           << "' has no MixedPrecisionOpInterface model, which the '"
+           << name.getDialectNamespace()
+           << "' dialect promises: register the models with the dialects "
+              "(amp::registerNNPrecisionModels(registry) for nn, or "
+              "amp::registerAllDialects)";
+  }
+  return success();
 }
 
 #include "amp/Interfaces/MixedPrecisionOpInterface.cpp.inc"

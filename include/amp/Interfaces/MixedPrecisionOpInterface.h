@@ -9,6 +9,7 @@
 #define AMP_INTERFACES_MIXEDPRECISIONOPINTERFACE_H
 
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OpDefinition.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -25,6 +26,12 @@ void registerNNPrecisionModels(mlir::DialectRegistry &registry);
 /// Attaches MixedPrecisionOpInterface to the arith, math and linalg ops the
 /// default policy names (arith.addf on tensors, linalg.matmul, ...).
 void registerUpstreamPrecisionModels(mlir::DialectRegistry &registry);
+
+/// Fails, with an error naming the op, when a loaded dialect promised
+/// MixedPrecisionOpInterface for one of its ops (as nn does) but no model
+/// was attached: the embedder forgot registerNNPrecisionModels.
+mlir::LogicalResult checkPrecisionModelsRegistered(mlir::MLIRContext *ctx,
+                                                   llvm::StringRef passName);
 } // namespace amp
 
 #include "amp/Interfaces/MixedPrecisionOpInterface.h.inc"

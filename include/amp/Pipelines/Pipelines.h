@@ -1,7 +1,8 @@
 //===- Pipelines.h - the amp mixed-precision pipeline -----------*- C++ -*-===//
 //
-// amp-pipeline: assign-precision, insert-casts, master-weights and
-// loss-scaling as one pipeline with one options struct, for amp-opt
+// amp-pipeline: assign-precision, insert-casts, the precision report,
+// master-weights and loss-scaling as one pipeline with one options struct,
+// for amp-opt
 // (`--amp-pipeline="compute-type=f16 loss-scale=dynamic"`) and for C++
 // embedders (`amp::buildAmpPipeline`).
 //
@@ -77,7 +78,9 @@ struct AmpPipelineOptions : public mlir::PassPipelineOptions<AmpPipelineOptions>
 };
 
 /// Adds the mixed-precision pipeline to `pm` (which must run on a module):
-/// assign-precision -> insert-casts -> master-weights -> loss-scaling.
+/// assign-precision -> insert-casts -> [precision-report] -> master-weights
+/// -> loss-scaling. The per-function passes are nested on func.func, so
+/// functions are compiled in parallel when the context allows threads.
 void buildAmpPipeline(mlir::OpPassManager &pm, const AmpPipelineOptions &options);
 
 /// Registers `amp-pipeline` for textual pass pipelines and amp-opt.

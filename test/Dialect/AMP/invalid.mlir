@@ -415,7 +415,7 @@ func.func @skip_step_flag_shape(%f: tensor<1xi1>) {
 // -----
 
 func.func @precision_unknown_value(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'amp.precision' must be "f32", "f16" or "bf16", got "fp16"}}
+  // expected-error @+1 {{'amp.precision' must be f32, f16 or bf16, got "fp16"}}
   %0 = nn.relu %x {amp.precision = "fp16"} : tensor<4xf32>
   return
 }
@@ -423,23 +423,40 @@ func.func @precision_unknown_value(%x: tensor<4xf32>) {
 // -----
 
 func.func @precision_case_sensitive(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'amp.precision' must be "f32", "f16" or "bf16", got "F16"}}
+  // expected-error @+1 {{'amp.precision' must be f32, f16 or bf16, got "F16"}}
   %0 = nn.relu %x {amp.precision = "F16"} : tensor<4xf32>
   return
 }
 
 // -----
 
-func.func @precision_type_not_string(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'amp.precision' must be "f32", "f16" or "bf16", got f16}}
-  %0 = nn.relu %x {amp.precision = f16} : tensor<4xf32>
+// The string form of earlier versions gets the new spelling.
+func.func @precision_old_string_form(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'amp.precision' is a type, not a string: write amp.precision = bf16, not "bf16"}}
+  %0 = nn.relu %x {amp.precision = "bf16"} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @precision_other_float_type(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'amp.precision' must be f32, f16 or bf16, got f64}}
+  %0 = nn.relu %x {amp.precision = f64} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @precision_integer_type(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'amp.precision' must be f32, f16 or bf16, got i32}}
+  %0 = nn.relu %x {amp.precision = i32} : tensor<4xf32>
   return
 }
 
 // -----
 
 func.func @precision_integer(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'amp.precision' must be "f32", "f16" or "bf16", got 16 : i64}}
+  // expected-error @+1 {{'amp.precision' must be f32, f16 or bf16, got 16 : i64}}
   %0 = nn.relu %x {amp.precision = 16} : tensor<4xf32>
   return
 }
@@ -448,7 +465,15 @@ func.func @precision_integer(%x: tensor<4xf32>) {
 
 func.func @unknown_amp_attribute(%x: tensor<4xf32>) {
   // expected-error @+1 {{unknown amp attribute 'amp.precison'; the only amp attribute is 'amp.precision'}}
-  %0 = nn.relu %x {amp.precison = "f16"} : tensor<4xf32>
+  %0 = nn.relu %x {amp.precison = f16} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @precision_rule_not_a_string(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'amp.precision_rule' must be a string, got f16}}
+  %0 = nn.relu %x {amp.precision = f16, amp.precision_rule = f16} : tensor<4xf32>
   return
 }
 
@@ -456,25 +481,33 @@ func.func @unknown_amp_attribute(%x: tensor<4xf32>) {
 
 // The attribute is checked on any op, not only nn ops.
 func.func @precision_on_upstream_op(%x: f32) {
-  // expected-error @+1 {{'amp.precision' must be "f32", "f16" or "bf16", got "f8"}}
-  %0 = arith.addf %x, %x {amp.precision = "f8"} : f32
+  // expected-error @+1 {{'amp.precision' must be f32, f16 or bf16, got f8E4M3FN}}
+  %0 = arith.addf %x, %x {amp.precision = f8E4M3FN} : f32
   return
 }
 
 // -----
 
 func.func @precision_array_size(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'amp.precision' as an array must hold one of "f32", "f16" or "bf16" per result (1), got ["f16", "f16"]}}
-  %0 = nn.relu %x {amp.precision = ["f16", "f16"]} : tensor<4xf32>
+  // expected-error @+1 {{'amp.precision' as an array must hold one of f32, f16 or bf16 per result (1), got [f16, f16]}}
+  %0 = nn.relu %x {amp.precision = [f16, f16]} : tensor<4xf32>
   return
 }
 
 // -----
 
 func.func @precision_array_element(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'amp.precision' as an array must hold one of "f32", "f16" or "bf16" per result (2), got ["f16", "f64"]}}
+  // expected-error @+1 {{'amp.precision' as an array must hold one of f32, f16 or bf16 per result (2), got [f16, f64]}}
   %0:2 = amp.autocast -> tensor<4xf32>, tensor<4xf32> {
     amp.yield %x, %x : tensor<4xf32>, tensor<4xf32>
-  } {amp.precision = ["f16", "f64"]}
+  } {amp.precision = [f16, f64]}
+  return
+}
+
+// -----
+
+func.func @precision_array_old_string_form(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'amp.precision' as an array must hold one of f32, f16 or bf16 per result (1), got ["f16"]}}
+  %0 = nn.relu %x {amp.precision = ["f16"]} : tensor<4xf32>
   return
 }

@@ -221,15 +221,15 @@ func.func @autocast_attr_dict() {
 
 // CHECK-LABEL: func.func @precision(
 // CHECK-SAME:    %[[A:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<8x16xf32>, %[[S:.*]]: f32)
-// CHECK:         nn.matmul %[[A]], %[[B]] {amp.precision = "f32"} : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
-// CHECK-NEXT:    nn.matmul %[[A]], %[[A]] {amp.precision = "f16", transpose_b} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x4xf32>
-// CHECK-NEXT:    nn.softmax %[[A]] {amp.precision = "bf16", axis = 0 : i64} : tensor<4x8xf32>
-// CHECK-NEXT:    arith.addf %[[S]], %[[S]] {amp.precision = "f16"} : f32
+// CHECK:         nn.matmul %[[A]], %[[B]] {amp.precision = f32} : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT:    nn.matmul %[[A]], %[[A]] {amp.precision = f16, transpose_b} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x4xf32>
+// CHECK-NEXT:    nn.softmax %[[A]] {amp.precision = bf16, axis = 0 : i64} : tensor<4x8xf32>
+// CHECK-NEXT:    arith.addf %[[S]], %[[S]] {amp.precision = f16} : f32
 func.func @precision(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %s: f32) {
-  %0 = nn.matmul %a, %b {amp.precision = "f32"} : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
-  %1 = nn.matmul %a, %a {transpose_b, amp.precision = "f16"} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x4xf32>
-  %2 = nn.softmax %a {amp.precision = "bf16", axis = 0 : i64} : tensor<4x8xf32>
-  %3 = arith.addf %s, %s {amp.precision = "f16"} : f32
+  %0 = nn.matmul %a, %b {amp.precision = f32} : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  %1 = nn.matmul %a, %a {transpose_b, amp.precision = f16} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x4xf32>
+  %2 = nn.softmax %a {amp.precision = bf16, axis = 0 : i64} : tensor<4x8xf32>
+  %3 = arith.addf %s, %s {amp.precision = f16} : f32
   return
 }
 
@@ -237,20 +237,20 @@ func.func @precision(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %s: f32) {
 // CHECK-LABEL: func.func @precision_per_result(
 // CHECK-SAME:    %[[X:.*]]: tensor<4xf32>, %[[N:.*]]: index)
 // CHECK:         scf.for
-// CHECK:         } {amp.precision = ["f16"]}
+// CHECK:         } {amp.precision = [f16]}
 // CHECK-NEXT:    %{{.*}}:2 = amp.autocast -> tensor<4xf32>, tensor<4xf32> {
 // CHECK-NEXT:      amp.yield %[[X]], %[[X]] : tensor<4xf32>, tensor<4xf32>
-// CHECK-NEXT:    } {amp.precision = ["bf16", "f32"]}
+// CHECK-NEXT:    } {amp.precision = [bf16, f32]}
 func.func @precision_per_result(%x: tensor<4xf32>, %n: index) -> tensor<4xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %0 = scf.for %i = %c0 to %n step %c1 iter_args(%a = %x) -> (tensor<4xf32>) {
     %1 = nn.exp %a : tensor<4xf32>
     scf.yield %1 : tensor<4xf32>
-  } {amp.precision = ["f16"]}
+  } {amp.precision = [f16]}
   %2:2 = amp.autocast -> tensor<4xf32>, tensor<4xf32> {
     amp.yield %x, %x : tensor<4xf32>, tensor<4xf32>
-  } {amp.precision = ["bf16", "f32"]}
+  } {amp.precision = [bf16, f32]}
   return %0 : tensor<4xf32>
 }
 

@@ -1099,7 +1099,22 @@ func.func @clip_wrong_results(%g: tensor<8xf32>, %h: tensor<4xf16>) {
 
 // -----
 
-// expected-error @+1 {{unknown nn.role "weights" on argument #0; expected one of "param", "opt_state", "input", "label", "loss", "loss_scale", "growth_tracker", "hysteresis_tracker", "found_inf"}}
+// The string form of earlier versions gets the new spelling.
+// expected-error @+1 {{'nn.role' on argument #0 is the string "param"; roles are enum attributes now: write nn.role = #nn.role<param>}}
+func.func @role_old_string_form(%w: tensor<4xf32> {nn.role = "param"}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'nn.role' on result #0 is the string "loss_scale"; roles are enum attributes now: write nn.role = #nn.role<loss_scale>}}
+func.func @result_role_old_string_form(%w: tensor<f32>) -> (tensor<f32> {nn.role = "loss_scale"}) {
+  return %w : tensor<f32>
+}
+
+// -----
+
+// expected-error @+1 {{unknown nn.role "weights" on argument #0; expected one of #nn.role<param>, #nn.role<opt_state>, #nn.role<input>, #nn.role<label>, #nn.role<loss>, #nn.role<loss_scale>, #nn.role<growth_tracker>, #nn.role<hysteresis_tracker>, #nn.role<found_inf>}}
 func.func @unknown_role(%w: tensor<4xf32> {nn.role = "weights"}) {
   return
 }
@@ -1107,14 +1122,23 @@ func.func @unknown_role(%w: tensor<4xf32> {nn.role = "weights"}) {
 // -----
 
 // expected-error @+1 {{unknown nn.role "output" on result #1; expected one of}}
-func.func @unknown_result_role(%w: tensor<4xf32>) -> (tensor<4xf32> {nn.role = "param"}, tensor<4xf32> {nn.role = "output"}) {
+func.func @unknown_result_role(%w: tensor<4xf32>) -> (tensor<4xf32> {nn.role = #nn.role<param>}, tensor<4xf32> {nn.role = "output"}) {
   return %w, %w : tensor<4xf32>, tensor<4xf32>
 }
 
 // -----
 
-// expected-error @+1 {{'nn.role' on argument #1 must be a string, got 1 : i64}}
-func.func @role_not_a_string(%a: tensor<4xf32>, %b: tensor<4xf32> {nn.role = 1}) {
+// An unknown spelling of the enum is a parse error that lists the roles.
+// expected-error @+2 {{expected ::amp::nn::Role to be one of: param, opt_state, input, label, loss, loss_scale, growth_tracker, hysteresis_tracker, found_inf}}
+// expected-error @+1 {{failed to parse NN_RoleAttr parameter 'value'}}
+func.func @unknown_role_spelling(%w: tensor<4xf32> {nn.role = #nn.role<weights>}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'nn.role' on argument #1 must be one of #nn.role<param>, #nn.role<opt_state>, #nn.role<input>, #nn.role<label>, #nn.role<loss>, #nn.role<loss_scale>, #nn.role<growth_tracker>, #nn.role<hysteresis_tracker>, #nn.role<found_inf>, got 1 : i64}}
+func.func @role_not_an_enum(%a: tensor<4xf32>, %b: tensor<4xf32> {nn.role = 1}) {
   return
 }
 
@@ -1136,7 +1160,7 @@ func.func @unknown_result_attribute(%a: tensor<4xf32>) -> (tensor<4xf32> {nn.pre
 
 func.func @role_on_an_op(%a: tensor<4xf32>) {
   // expected-error @+1 {{'nn.role' belongs on function arguments and results, not on an operation}}
-  %0 = nn.relu %a {nn.role = "param"} : tensor<4xf32>
+  %0 = nn.relu %a {nn.role = #nn.role<param>} : tensor<4xf32>
   return
 }
 
@@ -1151,7 +1175,7 @@ func.func @unknown_op_attribute(%a: tensor<4xf32>) {
 // -----
 
 // expected-error @+1 {{'nn.init' on argument #0 must be a number or a bool, got "big"}}
-func.func @init_not_a_number(%s: tensor<f32> {nn.init = "big", nn.role = "loss_scale"}) {
+func.func @init_not_a_number(%s: tensor<f32> {nn.init = "big", nn.role = #nn.role<loss_scale>}) {
   return
 }
 

@@ -857,17 +857,17 @@ func.func @default_attributes_elided(%x: tensor<8x3x32x32xf32>, %w: tensor<16x3x
 
 // Every training-step role, on arguments and results.
 // CHECK-LABEL: func.func @roles(
-// CHECK-SAME:    %[[W:.*]]: tensor<64x128xf32> {nn.role = "param"}, %[[M:.*]]: tensor<64x128xf32> {nn.role = "opt_state"}, %[[X:.*]]: tensor<32x64xf32> {nn.role = "input"}, %[[Y:.*]]: tensor<32xi32> {nn.role = "label"}, %[[SCALE:.*]]: tensor<f32> {nn.role = "loss_scale"}, %[[GROWTH:.*]]: tensor<i32> {nn.role = "growth_tracker"}, %[[HYST:.*]]: tensor<i32> {nn.role = "hysteresis_tracker"}, %[[FOUND:.*]]: tensor<i1> {nn.role = "found_inf"}) -> (tensor<64x128xf32> {nn.role = "param"}, tensor<f32> {nn.role = "loss"})
+// CHECK-SAME:    %[[W:.*]]: tensor<64x128xf32> {nn.role = #nn.role<param>}, %[[M:.*]]: tensor<64x128xf32> {nn.role = #nn.role<opt_state>}, %[[X:.*]]: tensor<32x64xf32> {nn.role = #nn.role<input>}, %[[Y:.*]]: tensor<32xi32> {nn.role = #nn.role<label>}, %[[SCALE:.*]]: tensor<f32> {nn.role = #nn.role<loss_scale>}, %[[GROWTH:.*]]: tensor<i32> {nn.role = #nn.role<growth_tracker>}, %[[HYST:.*]]: tensor<i32> {nn.role = #nn.role<hysteresis_tracker>}, %[[FOUND:.*]]: tensor<i1> {nn.role = #nn.role<found_inf>}) -> (tensor<64x128xf32> {nn.role = #nn.role<param>}, tensor<f32> {nn.role = #nn.role<loss>})
 // CHECK-NEXT:    return %[[W]], %[[SCALE]]
-func.func @roles(%w: tensor<64x128xf32> {nn.role = "param"}, %m: tensor<64x128xf32> {nn.role = "opt_state"}, %x: tensor<32x64xf32> {nn.role = "input"}, %y: tensor<32xi32> {nn.role = "label"}, %scale: tensor<f32> {nn.role = "loss_scale"}, %growth: tensor<i32> {nn.role = "growth_tracker"}, %hyst: tensor<i32> {nn.role = "hysteresis_tracker"}, %found: tensor<i1> {nn.role = "found_inf"}) -> (tensor<64x128xf32> {nn.role = "param"}, tensor<f32> {nn.role = "loss"}) {
+func.func @roles(%w: tensor<64x128xf32> {nn.role = #nn.role<param>}, %m: tensor<64x128xf32> {nn.role = #nn.role<opt_state>}, %x: tensor<32x64xf32> {nn.role = #nn.role<input>}, %y: tensor<32xi32> {nn.role = #nn.role<label>}, %scale: tensor<f32> {nn.role = #nn.role<loss_scale>}, %growth: tensor<i32> {nn.role = #nn.role<growth_tracker>}, %hyst: tensor<i32> {nn.role = #nn.role<hysteresis_tracker>}, %found: tensor<i1> {nn.role = #nn.role<found_inf>}) -> (tensor<64x128xf32> {nn.role = #nn.role<param>}, tensor<f32> {nn.role = #nn.role<loss>}) {
   return %w, %scale : tensor<64x128xf32>, tensor<f32>
 }
 
 // nn.init: the value a runner initializes a state argument with (a float,
 // an integer or a bool).
 // CHECK-LABEL: func.func @init_values(
-// CHECK-SAME:    %[[SCALE:.*]]: tensor<f32> {nn.init = 6.553600e+04 : f32, nn.role = "loss_scale"}, %[[GROWTH:.*]]: tensor<i32> {nn.init = 0 : i32, nn.role = "growth_tracker"}, %[[FOUND:.*]]: tensor<i1> {nn.init = false, nn.role = "found_inf"}) -> (tensor<f32> {nn.init = 1.000000e+00 : f32, nn.role = "loss_scale"})
+// CHECK-SAME:    %[[SCALE:.*]]: tensor<f32> {nn.init = 6.553600e+04 : f32, nn.role = #nn.role<loss_scale>}, %[[GROWTH:.*]]: tensor<i32> {nn.init = 0 : i32, nn.role = #nn.role<growth_tracker>}, %[[FOUND:.*]]: tensor<i1> {nn.init = false, nn.role = #nn.role<found_inf>}) -> (tensor<f32> {nn.init = 1.000000e+00 : f32, nn.role = #nn.role<loss_scale>})
 // CHECK-NEXT:    return %[[SCALE]]
-func.func @init_values(%scale: tensor<f32> {nn.init = 6.553600e+04 : f32, nn.role = "loss_scale"}, %growth: tensor<i32> {nn.init = 0 : i32, nn.role = "growth_tracker"}, %found: tensor<i1> {nn.init = false, nn.role = "found_inf"}) -> (tensor<f32> {nn.init = 1.000000e+00 : f32, nn.role = "loss_scale"}) {
+func.func @init_values(%scale: tensor<f32> {nn.init = 6.553600e+04 : f32, nn.role = #nn.role<loss_scale>}, %growth: tensor<i32> {nn.init = 0 : i32, nn.role = #nn.role<growth_tracker>}, %found: tensor<i1> {nn.init = false, nn.role = #nn.role<found_inf>}) -> (tensor<f32> {nn.init = 1.000000e+00 : f32, nn.role = #nn.role<loss_scale>}) {
   return %scale : tensor<f32>
 }

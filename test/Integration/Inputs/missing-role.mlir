@@ -1,5 +1,5 @@
-func.func @train_step(%w: tensor<4x2xf32> {nn.role = "param"}, %x: tensor<8x4xf32>, %l: tensor<8xi32> {nn.role = "label"})
-    -> (tensor<4x2xf32> {nn.role = "param"}, tensor<f32> {nn.role = "loss"}) {
+func.func @train_step(%w: tensor<4x2xf32> {nn.role = #nn.role<param>}, %x: tensor<8x4xf32>, %l: tensor<8xi32> {nn.role = #nn.role<label>})
+    -> (tensor<4x2xf32> {nn.role = #nn.role<param>}, tensor<f32> {nn.role = #nn.role<loss>}) {
   %logits = nn.matmul %x, %w : (tensor<8x4xf32>, tensor<4x2xf32>) -> tensor<8x2xf32>
   %loss = nn.cross_entropy %logits, %l : (tensor<8x2xf32>, tensor<8xi32>) -> tensor<f32>
   %seed = nn.grad_seed %loss : tensor<f32>

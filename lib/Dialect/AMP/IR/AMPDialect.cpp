@@ -1,7 +1,7 @@
 //===- AMPDialect.cpp - amp dialect registration and attributes -----------===//
 //
 // Registers the amp ops, materializes folded constants and verifies the
-// discardable `amp.precision` attribute.
+// discardable `amp.precision` (a type) and `amp.precision_rule` attributes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,32 +31,55 @@ Operation *AMPDialect::materializeConstant(OpBuilder &builder, Attribute value,
   return arith::ConstantOp::create(builder, loc, type, cast<TypedAttr>(value));
 }
 
+/// f32, f16 or bf16 as a TypeAttr.
+static bool isPrecision(Attribute attr) {
+  auto type = dyn_cast<TypeAttr>(attr);
+  return type && (type.getValue().isF32() || type.getValue().isF16() ||
+                  type.getValue().isBF16());
+}
+
+/// The precision the earlier string form "f16" names, for the error message.
+static StringRef oldSpelling(Attribute attr) {
+  auto str = dyn_cast<StringAttr>(attr);
+  if (str && llvm::is_contained(
+                 {StringRef("f32"), StringRef("f16"), StringRef("bf16")},
+                 str.getValue()))
+    return str.getValue();
+  return "";
+}
+
 LogicalResult AMPDialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attr) {
+  if (attr.getName() == getPrecisionRuleAttrName()) {
+    if (!isa<StringAttr>(attr.getValue()))
+      return op->emitError() << "'" << getPrecisionRuleAttrName()
+                             << "' must be a string, got " << attr.getValue();
+    return success();
+  }
   if (attr.getName() != getPrecisionAttrName())
     return op->emitError() << "unknown amp attribute '"
-                           << attr.getName().getValue() << "'; the only amp "
-                           << "attribute is '" << getPrecisionAttrName() << "'";
-  auto isPrecision = [](Attribute a) {
-    auto str = dyn_cast<StringAttr>(a);
-    return str && llvm::is_contained(
-                      {StringRef("f32"), StringRef("f16"), StringRef("bf16")},
-                      str.getValue());
-  };
+                           << attr.getName().getValue()
+                           << "'; the only amp attribute is '"
+                           << getPrecisionAttrName() << "' (with '"
+                           << getPrecisionRuleAttrName()
+                           << "', the rule amp-assign-precision records)";
   // On a region op (scf.for, scf.if, amp.autocast) it may be an array with
   // one precision per result: the type of each loop-carried/yielded value.
   if (auto array = dyn_cast<ArrayAttr>(attr.getValue())) {
     if (array.size() != op->getNumResults() ||
         !llvm::all_of(array, isPrecision))
       return op->emitError()
-             << "'amp.precision' as an array must hold one of \"f32\", "
-                "\"f16\" or \"bf16\" per result ("
+             << "'amp.precision' as an array must hold one of f32, f16 or "
+                "bf16 per result ("
              << op->getNumResults() << "), got " << attr.getValue();
     return success();
   }
+  if (StringRef old = oldSpelling(attr.getValue()); !old.empty())
+    return op->emitError() << "'amp.precision' is a type, not a string: "
+                              "write amp.precision = "
+                           << old << ", not \"" << old << "\"";
   if (!isPrecision(attr.getValue()))
-    return op->emitError()
-           << "'amp.precision' must be \"f32\", \"f16\" or \"bf16\", got "
-           << attr.getValue();
+    return op->emitError() << "'amp.precision' must be f32, f16 or bf16, got "
+                           << attr.getValue();
   return success();
 }

@@ -27,15 +27,23 @@ using namespace mlir;
 using namespace amp;
 
 /// Roles whose values stay f32 at the boundary whatever keep-io-types says.
-static bool isStateRole(Attribute role) {
-  auto name = dyn_cast_if_present<StringAttr>(role);
-  if (!name)
+static bool isStateRole(std::optional<nn::Role> role) {
+  if (!role)
     return false;
-  return llvm::is_contained({StringRef("param"), StringRef("opt_state"),
-                             StringRef("loss"), StringRef("loss_scale"),
-                             StringRef("growth_tracker"),
-                             StringRef("found_inf")},
-                            name.getValue());
+  switch (*role) {
+  case nn::Role::Param:
+  case nn::Role::OptState:
+  case nn::Role::Loss:
+  case nn::Role::LossScale:
+  case nn::Role::GrowthTracker:
+  case nn::Role::FoundInf:
+    return true;
+  case nn::Role::Input:
+  case nn::Role::Label:
+  case nn::Role::HysteresisTracker:
+    return false;
+  }
+  llvm_unreachable("unknown nn::Role");
 }
 
 Type CastPlan::plannedType(Value root) const {
@@ -58,16 +66,14 @@ Type CastPlan::desiredType(OpOperand &use, Value root) const {
       return withElementType(current, *p);
   FunctionOpInterface function = fn;
   if (lowerIO && isa<func::ReturnOp>(owner) && owner->getParentOp() == fn) {
-    if (!isStateRole(function.getResultAttr(
-            use.getOperandNumber(), nn::NNDialect::getRoleAttrName())))
+    if (!isStateRole(nn::getResultRole(function, use.getOperandNumber())))
       return plannedType(root);
   }
   // Anything else keeps the type it was written with.
   return current;
 }
 
-CastPlan::CastPlan(FunctionOpInterface fn, bool keepIOTypes)
-    : fn(fn), attrs(fn->getContext()) {
+CastPlan::CastPlan(FunctionOpInterface fn, bool keepIOTypes) : fn(fn) {
   lowerIO = !keepIOTypes && !fn.isExternal() &&
             SymbolTable::symbolKnownUseEmpty(fn, fn->getParentOp());
 
@@ -100,7 +106,7 @@ CastPlan::CastPlan(FunctionOpInterface fn, bool keepIOTypes)
     bool readsAnyFloat = false;
     precisionOperands.clear();
     if (auto iface = dyn_cast<MixedPrecisionOpInterface>(op)) {
-      p = attrs.get(op);
+      p = getOpPrecision(op);
       if (p) {
         precisionOperands = iface.getPrecisionOperands();
         readsAnyFloat = p->isF32() && iface.hasF32Accumulator();
@@ -151,8 +157,7 @@ CastPlan::CastPlan(FunctionOpInterface fn, bool keepIOTypes)
   if (lowerIO) {
     for (BlockArgument arg : fn.getArguments()) {
       if (!isFloatTensor(arg.getType()) ||
-          isStateRole(fn.getArgAttr(arg.getArgNumber(),
-                                    nn::NNDialect::getRoleAttrName())))
+          isStateRole(nn::getArgRole(fn, arg.getArgNumber())))
         continue;
       auto it = summaries.find(arg);
       if (it != summaries.end() && it->second.uniform)

@@ -1,9 +1,8 @@
-//===- CastPlan.h - the retyping and casts a precision decision implies -*- C++ -*-===//
+//===- CastPlan.h - the retyping and casts a decision implies ---*- C++ -*-===//
 //
 // From the `amp.precision` decisions in a function, computes the new type
 // of every value and the minimal set of casts: one per (value, target type).
-// amp-insert-casts applies the plan; amp-assign-precision computes it to
-// report how many casts the decision costs. Computing it changes nothing.
+// amp-insert-casts applies it. Computing it changes nothing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,7 +48,6 @@ private:
   mlir::Type desiredType(mlir::OpOperand &use, mlir::Value root) const;
 
   mlir::FunctionOpInterface fn;
-  PrecisionAttrs attrs;
   bool lowerIO;
   llvm::MapVector<mlir::Value, mlir::Type> newTypes;
   llvm::SmallVector<UseFix> uses;

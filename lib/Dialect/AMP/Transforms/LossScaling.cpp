@@ -74,11 +74,9 @@ struct LossScalingPass : amp::impl::LossScalingBase<LossScalingPass> {
   void runOnOperation() override {
     if (mode == "none")
       return;
-    SmallVector<func::FuncOp> functions(
-        getOperation().getOps<func::FuncOp>());
-    for (func::FuncOp fn : functions)
-      if (!fn.isExternal() && failed(rewrite(fn)))
-        return signalPassFailure();
+    func::FuncOp fn = getOperation();
+    if (!fn.isExternal() && failed(rewrite(fn)))
+      return signalPassFailure();
   }
 
   LogicalResult rewrite(func::FuncOp fn);
@@ -167,26 +165,26 @@ LogicalResult LossScalingPass::rewrite(func::FuncOp fn) {
   auto f32 = RankedTensorType::get({}, b.getF32Type());
   auto i32 = RankedTensorType::get({}, b.getI32Type());
   auto i1 = RankedTensorType::get({}, b.getI1Type());
-  StringAttr roleName = b.getStringAttr(nn::NNDialect::getRoleAttrName());
   bool useHysteresis = mode == "dynamic" && hysteresis > 1;
 
   // State arguments: scale, growth tracker, [hysteresis tracker], found_inf.
-  auto addArg = [&](Type type, StringRef role, Attribute init) -> Value {
+  auto addArg = [&](Type type, nn::Role role, Attribute init) -> Value {
     unsigned index = fn.getNumArguments();
-    NamedAttribute attrs[] = {b.getNamedAttr(roleName, b.getStringAttr(role)),
-                              b.getNamedAttr("nn.init", init)};
+    NamedAttribute attrs[] = {
+        nn::getRoleNamedAttr(ctx, role),
+        b.getNamedAttr(nn::NNDialect::getInitAttrName(), init)};
     if (failed(fn.insertArgument(index, type, b.getDictionaryAttr(attrs), loc)))
       return Value();
     return fn.getArgument(index);
   };
-  Value scale = addArg(f32, "loss_scale",
+  Value scale = addArg(f32, nn::Role::LossScale,
                        b.getF32FloatAttr(static_cast<float>(initScale)));
-  Value tracker = addArg(i32, "growth_tracker", b.getI32IntegerAttr(0));
+  Value tracker = addArg(i32, nn::Role::GrowthTracker, b.getI32IntegerAttr(0));
   Value hystTracker;
   if (useHysteresis)
-    hystTracker = addArg(i32, "hysteresis_tracker",
+    hystTracker = addArg(i32, nn::Role::HysteresisTracker,
                          b.getI32IntegerAttr(hysteresis));
-  addArg(i1, "found_inf", b.getBoolAttr(false));
+  addArg(i1, nn::Role::FoundInf, b.getBoolAttr(false));
 
   // Seed.
   for (nn::GradSeedOp seed : seeds) {
@@ -278,17 +276,17 @@ LogicalResult LossScalingPass::rewrite(func::FuncOp fn) {
   }
 
   // Results: the same state, in the same order, after the params and loss.
-  auto addResult = [&](Value v, StringRef role) {
+  auto addResult = [&](Value v, nn::Role role) {
     unsigned index = fn.getNumResults();
-    NamedAttribute attrs[] = {b.getNamedAttr(roleName, b.getStringAttr(role))};
+    NamedAttribute attrs[] = {nn::getRoleNamedAttr(ctx, role)};
     if (failed(fn.insertResult(index, v.getType(), b.getDictionaryAttr(attrs))))
       return;
     terminator->insertOperands(terminator->getNumOperands(), v);
   };
-  addResult(newScale, "loss_scale");
-  addResult(newTracker, "growth_tracker");
+  addResult(newScale, nn::Role::LossScale);
+  addResult(newTracker, nn::Role::GrowthTracker);
   if (useHysteresis)
-    addResult(newHyst, "hysteresis_tracker");
-  addResult(foundInf, "found_inf");
+    addResult(newHyst, nn::Role::HysteresisTracker);
+  addResult(foundInf, nn::Role::FoundInf);
   return success();
 }

@@ -26,17 +26,9 @@ namespace amp {
 using namespace mlir;
 using namespace amp;
 
-/// The role of argument/result `index` of `fn`, or "".
-static StringRef roleOf(DictionaryAttr attrs) {
-  if (!attrs)
-    return "";
-  if (auto role = attrs.getAs<StringAttr>(nn::NNDialect::getRoleAttrName()))
-    return role.getValue();
-  return "";
-}
-
-static bool isMasterRole(StringRef role) {
-  return role == "param" || role == "opt_state";
+/// Params and optimizer state: the f32 masters.
+static bool isMasterRole(std::optional<nn::Role> role) {
+  return role == nn::Role::Param || role == nn::Role::OptState;
 }
 
 static bool isF32Tensor(Type t) {
@@ -46,11 +38,14 @@ static bool isF32Tensor(Type t) {
 
 namespace {
 struct MasterWeightsPass : amp::impl::MasterWeightsBase<MasterWeightsPass> {
+  LogicalResult initialize(MLIRContext *ctx) override {
+    return checkPrecisionModelsRegistered(ctx, "amp-master-weights");
+  }
+
   void runOnOperation() override {
-    getOperation().walk([&](FunctionOpInterface fn) {
-      if (!fn.isExternal() && failed(runOnFunction(fn)))
-        signalPassFailure();
-    });
+    func::FuncOp fn = getOperation();
+    if (!fn.isExternal() && failed(runOnFunction(fn)))
+      signalPassFailure();
   }
 
   LogicalResult checkBoundary(FunctionOpInterface fn);
@@ -70,20 +65,22 @@ struct MasterWeightsPass : amp::impl::MasterWeightsBase<MasterWeightsPass> {
 
 LogicalResult MasterWeightsPass::checkBoundary(FunctionOpInterface fn) {
   for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i) {
-    StringRef role = roleOf(fn.getArgAttrDict(i));
+    std::optional<nn::Role> role = nn::getArgRole(fn, i);
     if (isMasterRole(role) && !isF32Tensor(fn.getArgument(i).getType()))
-      return fn.emitError() << "argument #" << i << " (" << role
-                            << ") must be an f32 tensor: params and optimizer "
-                               "state are f32 masters, got "
-                            << fn.getArgument(i).getType();
+      return fn.emitError()
+             << "argument #" << i << " (" << nn::stringifyRole(*role)
+             << ") must be an f32 tensor: params and optimizer "
+                "state are f32 masters, got "
+             << fn.getArgument(i).getType();
   }
   for (unsigned i = 0, e = fn.getNumResults(); i < e; ++i) {
-    StringRef role = roleOf(fn.getResultAttrDict(i));
+    std::optional<nn::Role> role = nn::getResultRole(fn, i);
     if (isMasterRole(role) && !isF32Tensor(fn.getResultTypes()[i]))
-      return fn.emitError() << "result #" << i << " (" << role
-                            << ") must be an f32 tensor: params and optimizer "
-                               "state are f32 masters, got "
-                            << fn.getResultTypes()[i];
+      return fn.emitError()
+             << "result #" << i << " (" << nn::stringifyRole(*role)
+             << ") must be an f32 tensor: params and optimizer "
+                "state are f32 masters, got "
+             << fn.getResultTypes()[i];
   }
   return success();
 }
@@ -92,7 +89,7 @@ void MasterWeightsPass::mergeWorkingCopies(FunctionOpInterface fn) {
   Block &entry = fn.getFunctionBody().front();
   Operation *insertAfter = nullptr;
   for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i) {
-    if (roleOf(fn.getArgAttrDict(i)) != "param")
+    if (nn::getArgRole(fn, i) != nn::Role::Param)
       continue;
     BlockArgument param = fn.getArgument(i);
     llvm::MapVector<Type, SmallVector<CastOp>> copies;

@@ -23,8 +23,8 @@ struct PolicyEntry {
 } // namespace
 
 // The defaults follow TensorFlow's AutoMixedPrecisionLists and PyTorch's
-// autocast op lists; docs/precision-policy.md gives the reason for each row.
-// bf16 has f32's exponent range, so the ops denied in f16 only for range
+// autocast op lists; docs/precision.md (Defaults) gives the reason for each
+// row. bf16 has f32's exponent range, so the ops denied in f16 only for range
 // (exp, rsqrt, the normalizations' variances) are infer in bf16.
 static constexpr PrecisionClass A = PrecisionClass::Allow;
 static constexpr PrecisionClass D = PrecisionClass::Deny;

@@ -31,37 +31,17 @@ StringRef amp::precisionName(Type type) {
   return "f32";
 }
 
-amp::PrecisionAttrs::PrecisionAttrs(MLIRContext *ctx)
-    : name(StringAttr::get(ctx, AMPDialect::getPrecisionAttrName())),
-      f32Name(StringAttr::get(ctx, "f32")), f16Name(StringAttr::get(ctx, "f16")),
-      bf16Name(StringAttr::get(ctx, "bf16")), f32(Float32Type::get(ctx)),
-      f16(Float16Type::get(ctx)), bf16(BFloat16Type::get(ctx)) {}
-
-std::optional<FloatType> amp::PrecisionAttrs::get(Operation *op) const {
-  Attribute attr = op->getAttr(name);
+std::optional<FloatType> amp::getOpPrecision(Operation *op) {
+  auto attr = op->getAttrOfType<TypeAttr>(AMPDialect::getPrecisionAttrName());
   if (!attr)
     return std::nullopt;
-  if (attr == f16Name)
-    return f16;
-  if (attr == bf16Name)
-    return bf16;
-  if (attr == f32Name)
-    return f32;
+  if (auto type = dyn_cast<FloatType>(attr.getValue()))
+    return type;
   return std::nullopt;
 }
 
-void amp::PrecisionAttrs::set(Operation *op, Type type) const {
-  op->setAttr(name, type.isF16()    ? f16Name
-                    : type.isBF16() ? bf16Name
-                                    : f32Name);
-}
-
-std::optional<FloatType> amp::getOpPrecision(Operation *op) {
-  return PrecisionAttrs(op->getContext()).get(op);
-}
-
 void amp::setOpPrecision(Operation *op, Type type) {
-  PrecisionAttrs(op->getContext()).set(op, type);
+  op->setAttr(AMPDialect::getPrecisionAttrName(), TypeAttr::get(type));
 }
 
 std::optional<FloatType> amp::getResultPrecision(Operation *op,
@@ -70,18 +50,20 @@ std::optional<FloatType> amp::getResultPrecision(Operation *op,
       op->getAttrOfType<ArrayAttr>(AMPDialect::getPrecisionAttrName());
   if (!attr || index >= attr.size())
     return std::nullopt;
-  auto name = dyn_cast<StringAttr>(attr[index]);
-  if (!name)
+  auto type = dyn_cast<TypeAttr>(attr[index]);
+  if (!type)
     return std::nullopt;
-  return parsePrecision(op->getContext(), name.getValue());
+  if (auto floatType = dyn_cast<FloatType>(type.getValue()))
+    return floatType;
+  return std::nullopt;
 }
 
 void amp::setResultPrecisions(Operation *op, ArrayRef<Type> types) {
-  SmallVector<Attribute> names;
+  SmallVector<Attribute> attrs;
   for (Type t : types)
-    names.push_back(StringAttr::get(op->getContext(), precisionName(t)));
+    attrs.push_back(TypeAttr::get(t));
   op->setAttr(AMPDialect::getPrecisionAttrName(),
-              ArrayAttr::get(op->getContext(), names));
+              ArrayAttr::get(op->getContext(), attrs));
 }
 
 bool amp::isFloatTensor(Type type) {

@@ -23,26 +23,12 @@ std::optional<mlir::FloatType> parsePrecision(mlir::MLIRContext *ctx,
                                               llvm::StringRef name);
 llvm::StringRef precisionName(mlir::Type type);
 
-/// Reads and writes string-valued `amp.precision` through interned
-/// attributes: a pass that touches every op of a large graph builds one and
-/// compares pointers instead of hashing strings.
-class PrecisionAttrs {
-public:
-  explicit PrecisionAttrs(mlir::MLIRContext *ctx);
-  std::optional<mlir::FloatType> get(mlir::Operation *op) const;
-  void set(mlir::Operation *op, mlir::Type type) const;
-
-private:
-  mlir::StringAttr name, f32Name, f16Name, bf16Name;
-  mlir::FloatType f32, f16, bf16;
-};
-
-/// The op's own precision from a string-valued `amp.precision` (one-off use;
-/// see PrecisionAttrs for loops).
+/// The op's own precision from `amp.precision = f16` (a TypeAttr).
 std::optional<mlir::FloatType> getOpPrecision(mlir::Operation *op);
 void setOpPrecision(mlir::Operation *op, mlir::Type type);
 
-/// Per-result precision of a group op from an array-valued `amp.precision`.
+/// Per-result precision of a group op from an array-valued `amp.precision`
+/// (`amp.precision = [f16, f32]`).
 std::optional<mlir::FloatType> getResultPrecision(mlir::Operation *op,
                                                   unsigned index);
 void setResultPrecisions(mlir::Operation *op,

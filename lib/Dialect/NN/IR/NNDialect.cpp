@@ -1,36 +1,77 @@
 //===- NNDialect.cpp - nn dialect registration and attributes -------------===//
 //
-// Registers the nn ops and verifies the discardable `nn.role` attribute on
-// training-step arguments and results (and rejects nn attributes elsewhere).
+// Registers the nn ops and the nn.role attribute, declares the interfaces
+// that amp attaches to nn ops later, verifies the discardable `nn.role` and
+// `nn.init` attributes on training-step arguments and results (and rejects
+// nn attributes elsewhere), and implements the role accessors.
 //
 //===----------------------------------------------------------------------===//
 
 #include "amp/Dialect/NN/IR/NNDialect.h"
 #include "amp/Dialect/NN/IR/NNOps.h"
+#include "amp/Interfaces/MixedPrecisionOpInterface.h"
 
-#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace amp::nn;
 
 #include "amp/Dialect/NN/IR/NNOpsDialect.cpp.inc"
 
+#include "amp/Dialect/NN/IR/NNEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "amp/Dialect/NN/IR/NNAttributes.cpp.inc"
+
 void NNDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "amp/Dialect/NN/IR/NNOps.cpp.inc"
       >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "amp/Dialect/NN/IR/NNAttributes.cpp.inc"
+      >();
+  // amp/Interfaces attaches MixedPrecisionOpInterface to every nn op
+  // (registerNNPrecisionModels). Promising it here turns a forgotten
+  // registration into an error instead of ops the precision passes skip.
+  declarePromisedInterfaces<amp::MixedPrecisionOpInterface,
+#define GET_OP_LIST
+#include "amp/Dialect/NN/IR/NNOps.cpp.inc"
+                            >();
 }
 
-/// The roles of training-step arguments and results (ARCHITECTURE.md §3).
-static constexpr StringLiteral kRoles[] = {
-    "param",    "opt_state",  "input",          "label",
-    "loss",     "loss_scale", "growth_tracker", "hysteresis_tracker",
-    "found_inf"};
+/// Writes the valid spellings: "#nn.role<param>, #nn.role<opt_state>, ...".
+static void printRoleSpellings(InFlightDiagnostic &diag) {
+  auto roles = llvm::seq_inclusive<uint32_t>(0, getMaxEnumValForRole());
+  llvm::interleaveComma(roles, diag, [&](uint32_t value) {
+    diag << "#nn.role<" << stringifyRole(static_cast<Role>(value)) << ">";
+  });
+}
 
-static bool isKnownRole(StringRef role) {
-  return llvm::is_contained(kRoles, role);
+static LogicalResult verifyRole(Operation *op, Attribute value,
+                                StringRef where) {
+  if (isa<RoleAttr>(value))
+    return success();
+  // The string form of earlier versions: say how it is spelled now.
+  if (auto str = dyn_cast<StringAttr>(value)) {
+    if (std::optional<Role> role = symbolizeRole(str.getValue()))
+      return op->emitError()
+             << "'nn.role' on " << where << " is the string " << str
+             << "; roles are enum attributes now: write nn.role = #nn.role<"
+             << stringifyRole(*role) << ">";
+    InFlightDiagnostic diag = op->emitError()
+                              << "unknown nn.role " << str << " on " << where
+                              << "; expected one of ";
+    printRoleSpellings(diag);
+    return diag;
+  }
+  InFlightDiagnostic diag = op->emitError()
+                            << "'nn.role' on " << where << " must be one of ";
+  printRoleSpellings(diag);
+  return diag << ", got " << value;
 }
 
 static LogicalResult verifyNNAttribute(Operation *op, NamedAttribute attr,
@@ -46,19 +87,7 @@ static LogicalResult verifyNNAttribute(Operation *op, NamedAttribute attr,
   if (attr.getName() != NNDialect::getRoleAttrName())
     return op->emitError() << "unknown nn attribute '"
                            << attr.getName().getValue() << "' on " << where;
-  auto role = dyn_cast<StringAttr>(attr.getValue());
-  if (!role)
-    return op->emitError() << "'nn.role' on " << where
-                           << " must be a string, got " << attr.getValue();
-  if (!isKnownRole(role.getValue())) {
-    InFlightDiagnostic diag = op->emitError()
-                              << "unknown nn.role \"" << role.getValue()
-                              << "\" on " << where << "; expected one of ";
-    llvm::interleaveComma(
-        kRoles, diag, [&](StringRef known) { diag << "\"" << known << "\""; });
-    return diag;
-  }
-  return success();
+  return verifyRole(op, attr.getValue(), where);
 }
 
 LogicalResult NNDialect::verifyOperationAttribute(Operation *op,
@@ -82,4 +111,39 @@ LogicalResult NNDialect::verifyRegionResultAttribute(Operation *op, unsigned,
                                                      unsigned resultIndex,
                                                      NamedAttribute attr) {
   return verifyNNAttribute(op, attr, "result #" + std::to_string(resultIndex));
+}
+
+//===----------------------------------------------------------------------===//
+// Roles
+//===----------------------------------------------------------------------===//
+
+static std::optional<Role> roleIn(Attribute attr) {
+  if (auto role = dyn_cast_if_present<RoleAttr>(attr))
+    return role.getValue();
+  return std::nullopt;
+}
+
+std::optional<Role> amp::nn::getArgRole(FunctionOpInterface fn,
+                                        unsigned index) {
+  return roleIn(fn.getArgAttr(index, NNDialect::getRoleAttrName()));
+}
+
+std::optional<Role> amp::nn::getResultRole(FunctionOpInterface fn,
+                                           unsigned index) {
+  return roleIn(fn.getResultAttr(index, NNDialect::getRoleAttrName()));
+}
+
+void amp::nn::setArgRole(FunctionOpInterface fn, unsigned index, Role role) {
+  fn.setArgAttr(index, NNDialect::getRoleAttrName(),
+                RoleAttr::get(fn->getContext(), role));
+}
+
+void amp::nn::setResultRole(FunctionOpInterface fn, unsigned index, Role role) {
+  fn.setResultAttr(index, NNDialect::getRoleAttrName(),
+                   RoleAttr::get(fn->getContext(), role));
+}
+
+NamedAttribute amp::nn::getRoleNamedAttr(MLIRContext *ctx, Role role) {
+  return NamedAttribute(StringAttr::get(ctx, NNDialect::getRoleAttrName()),
+                        RoleAttr::get(ctx, role));
 }

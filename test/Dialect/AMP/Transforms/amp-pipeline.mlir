@@ -12,7 +12,7 @@
 // RUN: not amp-opt %amp_src_root/examples/mlp_train.mlir --amp-pipeline="loss-scale=maybe" 2>&1 | FileCheck %s --check-prefix=BAD
 
 // CHECK-LABEL: func @train_step
-// CHECK-SAME: nn.role = "loss_scale"
+// CHECK-SAME: nn.role = #nn.role<loss_scale>
 // CHECK-COUNT-4: amp.cast %arg{{[0-9]+}} : tensor<{{.*}}xf32> to tensor<{{.*}}xf16>
 // CHECK: amp.scaled_grad_seed
 // CHECK: amp.unscale_and_check
@@ -20,12 +20,12 @@
 // CHECK-COUNT-4: nn.sgd_update
 // CHECK: amp.update_scale
 // BF16-LABEL: func @train_step
-// BF16-NOT: nn.role = "loss_scale"
+// BF16-NOT: nn.role = #nn.role<loss_scale>
 // BF16: amp.cast %arg{{[0-9]+}} : tensor<{{.*}}xf32> to tensor<{{.*}}xbf16>
 // BF16: nn.grad_seed
 // BF16-NOT: amp.unscale_and_check
 // BF16-SCALED: amp.update_scale
-// STATIC: nn.init = 1.280000e+02 : f32, nn.role = "loss_scale"
+// STATIC: nn.init = 1.280000e+02 : f32, nn.role = #nn.role<loss_scale>
 // STATIC: amp.skip_step_if
 // STATIC-NOT: amp.update_scale
 // BAD: error: amp-loss-scaling: mode must be dynamic, static or none, got 'maybe'

@@ -4,10 +4,10 @@
 // bf16 only: an infer op directly after an allow op follows it, even with no
 // allow op downstream. In f16 it stays f32.
 // CHECK-LABEL: func @infer_follows_allow
-// CHECK: nn.gelu {{.*}}amp.precision = "bf16"
-// CHECK: nn.add {{.*}}amp.precision = "f32"
+// CHECK: nn.gelu {{.*}}amp.precision = bf16
+// CHECK: nn.add {{.*}}amp.precision = f32
 // F16-LABEL: func @infer_follows_allow
-// F16: nn.gelu {{.*}}amp.precision = "f32"
+// F16: nn.gelu {{.*}}amp.precision = f32
 func.func @infer_follows_allow(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
   // expected-remark @below {{bf16 (allow)}}
   %0 = nn.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
@@ -23,8 +23,8 @@ func.func @infer_follows_allow(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tens
 
 // bf16 has f32's range: exp and the normalizations are infer, not deny.
 // F16-LABEL: func @range_ops
-// F16: nn.exp {{.*}}amp.precision = "f32"
-// F16: nn.layer_norm {{.*}}amp.precision = "f32"
+// F16: nn.exp {{.*}}amp.precision = f32
+// F16: nn.layer_norm {{.*}}amp.precision = f32
 func.func @range_ops(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %g: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
   // expected-remark @below {{bf16 (allow)}}
   %0 = nn.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>

@@ -3,7 +3,7 @@
 // Every decision is pinned by its remark: "<precision> (<rule>)".
 
 // CHECK-LABEL: func @allow_matmul
-// CHECK: nn.matmul {{.*}}amp.precision = "f16"
+// CHECK: nn.matmul {{.*}}amp.precision = f16
 func.func @allow_matmul(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> tensor<4x16xf32> {
   // expected-remark @below {{f16 (allow)}}
   %0 = nn.matmul %a, %b : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
@@ -13,7 +13,7 @@ func.func @allow_matmul(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> tensor<4x1
 // -----
 
 // CHECK-LABEL: func @deny_softmax
-// CHECK: nn.softmax {{.*}}amp.precision = "f32"
+// CHECK: nn.softmax {{.*}}amp.precision = f32
 func.func @deny_softmax(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
   // expected-remark @below {{f32 (deny)}}
   %0 = nn.softmax %a : tensor<4x8xf32>
@@ -119,8 +119,8 @@ func.func @clear_chain_downstream(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> t
 // ... but a chain whose consumers all stay f32 is f32 itself: the matmul then
 // stores its f32 accumulator and no cast is needed at all.
 // CHECK-LABEL: func @clear_chain_to_f32
-// CHECK: nn.matmul {{.*}}amp.precision = "f16"
-// CHECK: nn.relu {{.*}}amp.precision = "f32"
+// CHECK: nn.matmul {{.*}}amp.precision = f16
+// CHECK: nn.relu {{.*}}amp.precision = f32
 func.func @clear_chain_to_f32(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<32xf32> {
   // expected-remark @below {{f16 (allow)}}
   %0 = nn.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
@@ -175,13 +175,13 @@ func.func @infer_before_allow_only(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>, %w:
 
 // amp.precision pins an op whatever the policy says.
 // CHECK-LABEL: func @pinned
-// CHECK: nn.matmul {{.*}}amp.precision = "f32"
-// CHECK: nn.tanh {{.*}}amp.precision = "f16"
+// CHECK: nn.matmul {{.*}}amp.precision = f32
+// CHECK: nn.tanh {{.*}}amp.precision = f16
 func.func @pinned(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
   // expected-remark @below {{f32 (pinned)}}
-  %0 = nn.matmul %x, %w {amp.precision = "f32"} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %0 = nn.matmul %x, %w {amp.precision = f32} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
   // expected-remark @below {{f16 (pinned)}}
-  %1 = nn.tanh %0 {amp.precision = "f16"} : tensor<4x8xf32>
+  %1 = nn.tanh %0 {amp.precision = f16} : tensor<4x8xf32>
   return %1 : tensor<4x8xf32>
 }
 
@@ -192,7 +192,7 @@ func.func @pinned_f32_spreads(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tenso
   // expected-remark @below {{f16 (allow)}}
   %0 = nn.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
   // expected-remark @below {{f32 (pinned)}}
-  %1 = nn.matmul %x, %w {amp.precision = "f32"} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %1 = nn.matmul %x, %w {amp.precision = f32} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
   // expected-remark @below {{f32 (deny-propagated)}}
   %2 = nn.add %0, %1 : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
   // expected-remark @below {{f16 (allow)}}
@@ -205,8 +205,8 @@ func.func @pinned_f32_spreads(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tenso
 // amp.autocast enabled = false keeps everything inside f32.
 // CHECK-LABEL: func @autocast_disabled
 // CHECK: amp.autocast
-// CHECK: nn.matmul {{.*}}amp.precision = "f32"
-// CHECK: amp.precision = ["f32"]
+// CHECK: nn.matmul {{.*}}amp.precision = f32
+// CHECK: amp.precision = [f32]
 func.func @autocast_disabled(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
   %0 = amp.autocast enabled = false -> tensor<4x8xf32> {
     // expected-remark @below {{f32 (autocast-disabled)}}
@@ -224,8 +224,8 @@ func.func @autocast_disabled(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor
 // An autocast scope may set its own compute type; an enabled scope nested in
 // a disabled one turns mixed precision back on.
 // CHECK-LABEL: func @autocast_compute_type
-// CHECK: nn.matmul {{.*}}amp.precision = "bf16"
-// CHECK: nn.matmul {{.*}}amp.precision = "f16"
+// CHECK: nn.matmul {{.*}}amp.precision = bf16
+// CHECK: nn.matmul {{.*}}amp.precision = f16
 func.func @autocast_compute_type(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
   %0 = amp.autocast compute_type = bf16 -> tensor<4x8xf32> {
     // expected-remark @below {{bf16 (allow)}}
@@ -251,7 +251,7 @@ func.func @tied_relu_grad(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x
   // expected-remark @below {{f16 (allow)}}
   %h = nn.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
   // expected-remark @below {{f32 (pinned)}}
-  %a = nn.relu %h {amp.precision = "f32"} : tensor<4x8xf32>
+  %a = nn.relu %h {amp.precision = f32} : tensor<4x8xf32>
   // expected-remark @below {{f16 (allow)}}
   %dy = nn.matmul %a, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
   // expected-remark @below {{f32 (tied-to-forward)}}
@@ -296,7 +296,7 @@ func.func @tied_softmax_grad(%x: tensor<4x8xf32>, %dy: tensor<4x8xf32>) -> tenso
 // relu is between the matmul and itself through the back edge.
 // CHECK-LABEL: func @loop_carried
 // CHECK: scf.for
-// CHECK: amp.precision = ["f16"]
+// CHECK: amp.precision = [f16]
 func.func @loop_carried(%x: tensor<4x4xf32>, %w: tensor<4x4xf32>) -> tensor<4x4xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -317,7 +317,7 @@ func.func @loop_carried(%x: tensor<4x4xf32>, %w: tensor<4x4xf32>) -> tensor<4x4x
 // clear node next to an allow op: it is f16 (the softmax result is cast once
 // per iteration, as the matmul would need anyway).
 // CHECK-LABEL: func @loop_carried_deny_yield
-// CHECK: amp.precision = ["f16"]
+// CHECK: amp.precision = [f16]
 func.func @loop_carried_deny_yield(%x: tensor<4x4xf32>, %w: tensor<4x4xf32>) -> tensor<4x4xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -339,7 +339,7 @@ func.func @loop_carried_deny_yield(%x: tensor<4x4xf32>, %w: tensor<4x4xf32>) -> 
 // arguments, stays f32 and is cast when yielded.
 // CHECK-LABEL: func @if_results
 // CHECK: scf.if
-// CHECK: amp.precision = ["f16"]
+// CHECK: amp.precision = [f16]
 func.func @if_results(%c: i1, %x: tensor<4x4xf32>, %w: tensor<4x4xf32>) -> tensor<4x4xf32> {
   %r = scf.if %c -> tensor<4x4xf32> {
     // expected-remark @below {{f16 (allow)}}

@@ -12,8 +12,8 @@
 // CHECK-NEXT: nn.matmul %[[DY16]], %[[W16]] {{.*}}transpose_b{{.*}} -> tensor<4x8xf32>
 // CHECK-NOT: amp.cast
 func.func @weight_cast_once(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %dy: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
-  %y = nn.matmul %x, %w {amp.precision = "f16"} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
-  %dx = nn.matmul %dy, %w {amp.precision = "f16", transpose_b} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %y = nn.matmul %x, %w {amp.precision = f16} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %dx = nn.matmul %dy, %w {amp.precision = f16, transpose_b} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
   return %y, %dx : tensor<4x8xf32>, tensor<4x8xf32>
 }
 
@@ -29,11 +29,11 @@ func.func @weight_cast_once(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %dy: tenso
 // CHECK-NEXT: nn.softmax %[[M32]]
 // CHECK-NEXT: nn.log_softmax %[[M32]]
 func.func @shared_cast(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) {
-  %m = nn.matmul %x, %w {amp.precision = "f16"} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
-  %r = nn.relu %m {amp.precision = "f16"} : tensor<4x8xf32>
-  %n = nn.matmul %r, %w {amp.precision = "f16"} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
-  %s = nn.softmax %m {amp.precision = "f32"} : tensor<4x8xf32>
-  %l = nn.log_softmax %m {amp.precision = "f32"} : tensor<4x8xf32>
+  %m = nn.matmul %x, %w {amp.precision = f16} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %r = nn.relu %m {amp.precision = f16} : tensor<4x8xf32>
+  %n = nn.matmul %r, %w {amp.precision = f16} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %s = nn.softmax %m {amp.precision = f32} : tensor<4x8xf32>
+  %l = nn.log_softmax %m {amp.precision = f32} : tensor<4x8xf32>
   return %n, %s, %l : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
 }
 
@@ -46,8 +46,8 @@ func.func @shared_cast(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> (tensor<4x8x
 // CHECK-NEXT: nn.softmax %[[M]]
 // CHECK-NOT: amp.cast
 func.func @accumulator_f32_result(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
-  %m = nn.matmul %x, %w {amp.precision = "f16"} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
-  %s = nn.softmax %m {amp.precision = "f32"} : tensor<4x8xf32>
+  %m = nn.matmul %x, %w {amp.precision = f16} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %s = nn.softmax %m {amp.precision = f32} : tensor<4x8xf32>
   return %s : tensor<4x8xf32>
 }
 
@@ -59,7 +59,7 @@ func.func @accumulator_f32_result(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> t
 // CHECK: nn.reduce_max {{.*}} : (tensor<4x8xf16>) -> tensor<8xf32>
 // CHECK-NOT: amp.cast {{.*}} to tensor<8xf32>
 func.func @accumulator_reduction(%x: tensor<4x8xf32>) -> tensor<8xf32> {
-  %r = nn.reduce_max %x [0] {amp.precision = "f16"} : (tensor<4x8xf32>) -> tensor<8xf32>
+  %r = nn.reduce_max %x [0] {amp.precision = f16} : (tensor<4x8xf32>) -> tensor<8xf32>
   return %r : tensor<8xf32>
 }
 
@@ -72,7 +72,7 @@ func.func @accumulator_reduction(%x: tensor<4x8xf32>) -> tensor<8xf32> {
 // CHECK-NEXT: %[[T32:.*]] = amp.cast %[[T]] : tensor<4x8xf16> to tensor<4x8xf32>
 // CHECK-NEXT: return %[[T32]]
 func.func @keep_io_types(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
-  %t = nn.tanh %x {amp.precision = "f16"} : tensor<4x8xf32>
+  %t = nn.tanh %x {amp.precision = f16} : tensor<4x8xf32>
   return %t : tensor<4x8xf32>
 }
 
@@ -87,7 +87,7 @@ func.func @keep_io_types(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 func.func @absorb_round_trip(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %h = amp.cast %x : tensor<4x8xf32> to tensor<4x8xf16>
   %f = amp.cast %h : tensor<4x8xf16> to tensor<4x8xf32>
-  %s = nn.softmax %f {amp.precision = "f32"} : tensor<4x8xf32>
+  %s = nn.softmax %f {amp.precision = f32} : tensor<4x8xf32>
   return %s : tensor<4x8xf32>
 }
 
@@ -101,8 +101,8 @@ func.func @absorb_round_trip(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // CHECK-NOT: amp.cast %[[X]]
 func.func @absorb_existing_cast(%x: tensor<4x8xf32>, %w: tensor<8x8xf16>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
   %h = amp.cast %x : tensor<4x8xf32> to tensor<4x8xf16>
-  %a = nn.matmul %h, %w {amp.precision = "f16"} : (tensor<4x8xf16>, tensor<8x8xf16>) -> tensor<4x8xf32>
-  %b = nn.tanh %x {amp.precision = "f16"} : tensor<4x8xf32>
+  %a = nn.matmul %h, %w {amp.precision = f16} : (tensor<4x8xf16>, tensor<8x8xf16>) -> tensor<4x8xf32>
+  %b = nn.tanh %x {amp.precision = f16} : tensor<4x8xf32>
   return %a, %b : tensor<4x8xf32>, tensor<4x8xf32>
 }
 
@@ -131,7 +131,7 @@ func.func @constant_converted(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   // and 2.00390625 (mantissa 2); it rounds to the even mantissa. The f32
   // constant, now unused, is removed.
   %c = arith.constant dense<2.0029296875> : tensor<4x8xf32>
-  %m = nn.mul %x, %c {amp.precision = "f16"} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %m = nn.mul %x, %c {amp.precision = f16} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
   return %m : tensor<4x8xf32>
 }
 
@@ -142,7 +142,7 @@ func.func @constant_converted(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // CHECK-LABEL: func @layer_norm_operands
 // CHECK: nn.layer_norm %{{.*}}, %arg1, %arg2 {{.*}} : (tensor<4x8xbf16>, tensor<8xf32>, tensor<8xf32>) -> (tensor<4x8xbf16>, tensor<4xf32>, tensor<4xf32>)
 func.func @layer_norm_operands(%x: tensor<4x8xf32>, %g: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<4xf32> {
-  %y, %m, %r = nn.layer_norm %x, %g, %b {amp.precision = "bf16"} : (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4xf32>, tensor<4xf32>)
+  %y, %m, %r = nn.layer_norm %x, %g, %b {amp.precision = bf16} : (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4xf32>, tensor<4xf32>)
   return %m : tensor<4xf32>
 }
 
@@ -161,9 +161,9 @@ func.func @loop_carried(%x: tensor<4x4xf32>, %w: tensor<4x4xf32>) -> tensor<4x4x
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
   %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %x) -> (tensor<4x4xf32>) {
-    %m = nn.matmul %acc, %w {amp.precision = "f16"} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+    %m = nn.matmul %acc, %w {amp.precision = f16} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
     scf.yield %m : tensor<4x4xf32>
-  } {amp.precision = ["f16"]}
+  } {amp.precision = [f16]}
   return %r : tensor<4x4xf32>
 }
 
@@ -178,13 +178,13 @@ func.func @loop_carried(%x: tensor<4x4xf32>, %w: tensor<4x4xf32>) -> tensor<4x4x
 // CHECK-NEXT: scf.yield %[[N16]]
 func.func @if_result(%c: i1, %x: tensor<4x4xf32>, %w: tensor<4x4xf32>) -> tensor<4x4xf32> {
   %r = scf.if %c -> tensor<4x4xf32> {
-    %m = nn.matmul %x, %w {amp.precision = "f16"} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+    %m = nn.matmul %x, %w {amp.precision = f16} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
     scf.yield %m : tensor<4x4xf32>
   } else {
-    %n = nn.mul %x, %x {amp.precision = "f32"} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+    %n = nn.mul %x, %x {amp.precision = f32} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
     scf.yield %n : tensor<4x4xf32>
-  } {amp.precision = ["f16"]}
-  %o = nn.matmul %r, %w {amp.precision = "f16"} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  } {amp.precision = [f16]}
+  %o = nn.matmul %r, %w {amp.precision = f16} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
   return %o : tensor<4x4xf32>
 }
 
@@ -196,10 +196,10 @@ func.func @if_result(%c: i1, %x: tensor<4x4xf32>, %w: tensor<4x4xf32>) -> tensor
 // CHECK: nn.matmul {{.*}} -> tensor<4x4xbf16>
 func.func @autocast_result(%x: tensor<4x4xf32>, %w: tensor<4x4xf32>) -> tensor<4x4xf32> {
   %r = amp.autocast compute_type = bf16 -> tensor<4x4xf32> {
-    %m = nn.matmul %x, %w {amp.precision = "bf16"} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+    %m = nn.matmul %x, %w {amp.precision = bf16} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
     amp.yield %m : tensor<4x4xf32>
-  } {amp.precision = ["bf16"]}
-  %t = nn.tanh %r {amp.precision = "bf16"} : tensor<4x4xf32>
+  } {amp.precision = [bf16]}
+  %t = nn.tanh %r {amp.precision = bf16} : tensor<4x4xf32>
   return %t : tensor<4x4xf32>
 }
 
@@ -224,8 +224,8 @@ func.func @undecided(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
 // CHECK-NOT: arith.constant {{.*}}xf32>
 func.func @constant_two_types(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %c = arith.constant dense<1.5> : tensor<4xf32>
-  %a = nn.mul %x, %c {amp.precision = "f16"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-  %b = nn.mul %x, %c {amp.precision = "bf16"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %a = nn.mul %x, %c {amp.precision = f16} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %b = nn.mul %x, %c {amp.precision = bf16} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %a, %b : tensor<4xf32>, tensor<4xf32>
 }
 
@@ -239,8 +239,8 @@ func.func @constant_two_types(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32
 // CHECK-NEXT: nn.reduce_sum %[[G]] [0] {{.*}} : (tensor<4x8xf16>) -> tensor<8xf32>
 // CHECK-NOT: amp.cast %[[G]]
 func.func @f32_accumulator_reads_f16(%dy: tensor<4x8xf16>, %x: tensor<4x8xf16>) -> (tensor<8xf32>, tensor<4x8xf16>) {
-  %g = nn.relu_grad %dy, %x {amp.precision = "f16"} : tensor<4x8xf16>
-  %db = nn.reduce_sum %g [0] {amp.precision = "f32"} : (tensor<4x8xf16>) -> tensor<8xf32>
+  %g = nn.relu_grad %dy, %x {amp.precision = f16} : tensor<4x8xf16>
+  %db = nn.reduce_sum %g [0] {amp.precision = f32} : (tensor<4x8xf16>) -> tensor<8xf32>
   return %db, %g : tensor<8xf32>, tensor<4x8xf16>
 }
 
@@ -254,6 +254,6 @@ func.func @f32_accumulator_reads_f16(%dy: tensor<4x8xf16>, %x: tensor<4x8xf16>) 
 func.func @f32_accumulator_mixed(%x: tensor<4x8xf16>, %w: tensor<8x8xbf16>) -> tensor<4x8xf32> {
   %xf = amp.cast %x : tensor<4x8xf16> to tensor<4x8xf32>
   %wf = amp.cast %w : tensor<8x8xbf16> to tensor<8x8xf32>
-  %m = nn.matmul %xf, %wf {amp.precision = "f32"} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %m = nn.matmul %xf, %wf {amp.precision = f32} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
   return %m : tensor<4x8xf32>
 }

@@ -10,8 +10,8 @@
 // RUN: not amp-opt %s --amp-loss-scaling="min-scale=10 max-scale=5" 2>&1 | FileCheck %s --check-prefix=MINMAX
 
 // CHECK-LABEL: func @step
-// CHECK-SAME: {nn.init = 1.024000e+03 : f32, nn.role = "loss_scale"}
-// CHECK-SAME: {nn.init = 3 : i32, nn.role = "hysteresis_tracker"}
+// CHECK-SAME: {nn.init = 1.024000e+03 : f32, nn.role = #nn.role<loss_scale>}
+// CHECK-SAME: {nn.init = 3 : i32, nn.role = #nn.role<hysteresis_tracker>}
 // CHECK: amp.update_scale %{{.*}}, %{{.*}}, %{{.*}} hysteresis_tracker(%{{.*}}) {backoff_factor = 8.000000e-01 : f64, growth_factor = 4.000000e+00 : f64, growth_interval = 100 : i32, hysteresis = 3 : i32, max_scale = 1.000000e+06 : f32, min_scale = 1.000000e+00 : f32} : tensor<f32>, tensor<i32>, tensor<i32>
 // CHECK: return {{.*}} : {{.*}}, tensor<f32>, tensor<i32>, tensor<i32>, tensor<i1>
 
@@ -23,7 +23,7 @@
 // HYST: error: amp-loss-scaling: hysteresis must be >= 1
 // MINMAX: error: amp-loss-scaling: min-scale must be >= 0 and max-scale (0: none) >= min-scale
 
-func.func @step(%w: tensor<4xf32> {nn.role = "param"}) -> (tensor<4xf32> {nn.role = "param"}, tensor<f32> {nn.role = "loss"}) {
+func.func @step(%w: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<4xf32> {nn.role = #nn.role<param>}, tensor<f32> {nn.role = #nn.role<loss>}) {
   %loss = nn.reduce_sum %w [0] : (tensor<4xf32>) -> tensor<f32>
   %seed = nn.grad_seed %loss : tensor<f32>
   %g = nn.broadcast_to %seed : tensor<f32> -> tensor<4xf32>

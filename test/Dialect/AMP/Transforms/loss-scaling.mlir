@@ -6,12 +6,12 @@
 // The state is threaded through: scale, growth tracker and found_inf are
 // appended to the arguments (with their initial values) and to the results.
 // CHECK-LABEL: func @sgd_step
-// CHECK-SAME: %[[W:[a-z0-9]+]]: tensor<8x4xf32> {nn.role = "param"}
-// CHECK-SAME: %[[M:[a-z0-9]+]]: tensor<8x4xf32> {nn.role = "opt_state"}
-// CHECK-SAME: %[[SCALE:[a-z0-9]+]]: tensor<f32> {nn.init = 6.553600e+04 : f32, nn.role = "loss_scale"}
-// CHECK-SAME: %[[TRACKER:[a-z0-9]+]]: tensor<i32> {nn.init = 0 : i32, nn.role = "growth_tracker"}
-// CHECK-SAME: %{{[a-z0-9]+}}: tensor<i1> {nn.init = false, nn.role = "found_inf"}
-// CHECK-SAME: -> (tensor<8x4xf32> {nn.role = "param"}, tensor<8x4xf32> {nn.role = "opt_state"}, tensor<f32> {nn.role = "loss"}, tensor<f32> {nn.role = "loss_scale"}, tensor<i32> {nn.role = "growth_tracker"}, tensor<i1> {nn.role = "found_inf"})
+// CHECK-SAME: %[[W:[a-z0-9]+]]: tensor<8x4xf32> {nn.role = #nn.role<param>}
+// CHECK-SAME: %[[M:[a-z0-9]+]]: tensor<8x4xf32> {nn.role = #nn.role<opt_state>}
+// CHECK-SAME: %[[SCALE:[a-z0-9]+]]: tensor<f32> {nn.init = 6.553600e+04 : f32, nn.role = #nn.role<loss_scale>}
+// CHECK-SAME: %[[TRACKER:[a-z0-9]+]]: tensor<i32> {nn.init = 0 : i32, nn.role = #nn.role<growth_tracker>}
+// CHECK-SAME: %{{[a-z0-9]+}}: tensor<i1> {nn.init = false, nn.role = #nn.role<found_inf>}
+// CHECK-SAME: -> (tensor<8x4xf32> {nn.role = #nn.role<param>}, tensor<8x4xf32> {nn.role = #nn.role<opt_state>}, tensor<f32> {nn.role = #nn.role<loss>}, tensor<f32> {nn.role = #nn.role<loss_scale>}, tensor<i32> {nn.role = #nn.role<growth_tracker>}, tensor<i1> {nn.role = #nn.role<found_inf>})
 // The seed is the scale.
 // CHECK: %[[LOSS:.*]] = nn.cross_entropy
 // CHECK-NEXT: %[[SEED:.*]] = amp.scaled_grad_seed %[[LOSS]], %[[SCALE]] : tensor<f32>
@@ -34,9 +34,9 @@
 // NONE-LABEL: func @sgd_step
 // NONE: nn.grad_seed
 // NONE-NOT: amp.
-func.func @sgd_step(%w: tensor<8x4xf32> {nn.role = "param"}, %m: tensor<8x4xf32> {nn.role = "opt_state"},
-                    %x: tensor<2x8xf32> {nn.role = "input"}, %l: tensor<2xi32> {nn.role = "label"})
-    -> (tensor<8x4xf32> {nn.role = "param"}, tensor<8x4xf32> {nn.role = "opt_state"}, tensor<f32> {nn.role = "loss"}) {
+func.func @sgd_step(%w: tensor<8x4xf32> {nn.role = #nn.role<param>}, %m: tensor<8x4xf32> {nn.role = #nn.role<opt_state>},
+                    %x: tensor<2x8xf32> {nn.role = #nn.role<input>}, %l: tensor<2xi32> {nn.role = #nn.role<label>})
+    -> (tensor<8x4xf32> {nn.role = #nn.role<param>}, tensor<8x4xf32> {nn.role = #nn.role<opt_state>}, tensor<f32> {nn.role = #nn.role<loss>}) {
   %logits = nn.matmul %x, %w : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
   %loss = nn.cross_entropy %logits, %l : (tensor<2x4xf32>, tensor<2xi32>) -> tensor<f32>
   %seed = nn.grad_seed %loss : tensor<f32>
@@ -56,9 +56,9 @@ func.func @sgd_step(%w: tensor<8x4xf32> {nn.role = "param"}, %m: tensor<8x4xf32>
 // CHECK-NEXT: amp.skip_step_if %[[INF]] keep(%arg0, %arg2, %arg3, %arg4, %arg1, %arg5, %arg6, %arg7 :
 // CHECK-NEXT: nn.adam_update %arg0, %[[C]]#0, %arg2, %arg3, %arg4
 // CHECK-NEXT: nn.adam_update %arg1, %[[C]]#1, %arg5, %arg6, %arg7
-func.func @clip_then_adam(%a: tensor<4xf32> {nn.role = "param"}, %b: tensor<4xf32> {nn.role = "param"},
-    %ma: tensor<4xf32> {nn.role = "opt_state"}, %va: tensor<4xf32> {nn.role = "opt_state"}, %sa: tensor<f32> {nn.role = "opt_state"},
-    %mb: tensor<4xf32> {nn.role = "opt_state"}, %vb: tensor<4xf32> {nn.role = "opt_state"}, %sb: tensor<f32> {nn.role = "opt_state"})
+func.func @clip_then_adam(%a: tensor<4xf32> {nn.role = #nn.role<param>}, %b: tensor<4xf32> {nn.role = #nn.role<param>},
+    %ma: tensor<4xf32> {nn.role = #nn.role<opt_state>}, %va: tensor<4xf32> {nn.role = #nn.role<opt_state>}, %sa: tensor<f32> {nn.role = #nn.role<opt_state>},
+    %mb: tensor<4xf32> {nn.role = #nn.role<opt_state>}, %vb: tensor<4xf32> {nn.role = #nn.role<opt_state>}, %sb: tensor<f32> {nn.role = #nn.role<opt_state>})
     -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<f32>, tensor<4xf32>, tensor<4xf32>, tensor<f32>) {
   %prod = nn.mul %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   %loss = nn.reduce_sum %prod [0] : (tensor<4xf32>) -> tensor<f32>

@@ -3,12 +3,12 @@
 // Duplicate working copies of a param merge into one at the top of the step,
 // shared by forward and backward.
 // CHECK-LABEL: func @merge_copies
-// CHECK-SAME: (%[[W:.*]]: tensor<8x8xf32> {nn.role = "param"}, %[[X:.*]]: tensor<4x8xf16> {nn.role = "input"})
+// CHECK-SAME: (%[[W:.*]]: tensor<8x8xf32> {nn.role = #nn.role<param>}, %[[X:.*]]: tensor<4x8xf16> {nn.role = #nn.role<input>})
 // CHECK-NEXT: %[[W16:.*]] = amp.cast %[[W]] : tensor<8x8xf32> to tensor<8x8xf16>
 // CHECK-NEXT: nn.matmul %[[X]], %[[W16]]
 // CHECK-NEXT: nn.matmul %{{.*}}, %[[W16]] {transpose_b}
 // CHECK-NOT: amp.cast
-func.func @merge_copies(%w: tensor<8x8xf32> {nn.role = "param"}, %x: tensor<4x8xf16> {nn.role = "input"}) -> tensor<4x8xf16> {
+func.func @merge_copies(%w: tensor<8x8xf32> {nn.role = #nn.role<param>}, %x: tensor<4x8xf16> {nn.role = #nn.role<input>}) -> tensor<4x8xf16> {
   %w1 = amp.cast %w : tensor<8x8xf32> to tensor<8x8xf16>
   %y = nn.matmul %x, %w1 : (tensor<4x8xf16>, tensor<8x8xf16>) -> tensor<4x8xf16>
   %w2 = amp.cast %w : tensor<8x8xf32> to tensor<8x8xf16>
@@ -23,7 +23,7 @@ func.func @merge_copies(%w: tensor<8x8xf32> {nn.role = "param"}, %x: tensor<4x8x
 // CHECK: %[[DW:.*]] = nn.matmul {{.*}} : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<8x8xf32>
 // CHECK-NEXT: nn.sgd_update %{{.*}}, %[[DW]]
 // CHECK-NOT: amp.cast
-func.func @fuse_grad_cast(%w: tensor<8x8xf32> {nn.role = "param"}, %x: tensor<4x8xf16> {nn.role = "input"}, %dy: tensor<4x8xf16> {nn.role = "input"}) -> tensor<8x8xf32> {
+func.func @fuse_grad_cast(%w: tensor<8x8xf32> {nn.role = #nn.role<param>}, %x: tensor<4x8xf16> {nn.role = #nn.role<input>}, %dy: tensor<4x8xf16> {nn.role = #nn.role<input>}) -> tensor<8x8xf32> {
   %dw16 = nn.matmul %x, %dy {transpose_a} : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<8x8xf16>
   %dw = amp.cast %dw16 : tensor<8x8xf16> to tensor<8x8xf32>
   %w1 = nn.sgd_update %w, %dw {lr = 0.1 : f32} : tensor<8x8xf32>
@@ -37,7 +37,7 @@ func.func @fuse_grad_cast(%w: tensor<8x8xf32> {nn.role = "param"}, %x: tensor<4x
 // CHECK: %[[T:.*]] = nn.tanh
 // CHECK-NEXT: %[[C:.*]] = amp.cast %[[T]]
 // CHECK-NEXT: nn.sgd_update %{{.*}}, %[[C]]
-func.func @keep_grad_cast(%w: tensor<8xf32> {nn.role = "param"}, %g: tensor<8xf16> {nn.role = "input"}) -> tensor<8xf32> {
+func.func @keep_grad_cast(%w: tensor<8xf32> {nn.role = #nn.role<param>}, %g: tensor<8xf16> {nn.role = #nn.role<input>}) -> tensor<8xf32> {
   %t = nn.tanh %g : tensor<8xf16>
   %c = amp.cast %t : tensor<8xf16> to tensor<8xf32>
   %w1 = nn.sgd_update %w, %c {lr = 0.1 : f32} : tensor<8xf32>
@@ -47,14 +47,14 @@ func.func @keep_grad_cast(%w: tensor<8xf32> {nn.role = "param"}, %g: tensor<8xf1
 // -----
 
 // expected-error @below {{argument #0 (param) must be an f32 tensor: params and optimizer state are f32 masters, got 'tensor<8xf16>'}}
-func.func @f16_param(%w: tensor<8xf16> {nn.role = "param"}) -> tensor<8xf16> {
+func.func @f16_param(%w: tensor<8xf16> {nn.role = #nn.role<param>}) -> tensor<8xf16> {
   return %w : tensor<8xf16>
 }
 
 // -----
 
 // expected-error @below {{result #0 (opt_state) must be an f32 tensor: params and optimizer state are f32 masters, got 'tensor<8xbf16>'}}
-func.func @bf16_state(%m: tensor<8xbf16>) -> (tensor<8xbf16> {nn.role = "opt_state"}) {
+func.func @bf16_state(%m: tensor<8xbf16>) -> (tensor<8xbf16> {nn.role = #nn.role<opt_state>}) {
   return %m : tensor<8xbf16>
 }
 

@@ -12,13 +12,13 @@
 // CHECK-LABEL: func @train_step
 // CHECK-COUNT-4: amp.cast %arg{{[0-9]}} : tensor<{{.*}}xf32> to tensor<{{.*}}xf16>
 // CHECK-NOT: amp.cast %arg
-// CHECK: nn.matmul {{.*}}amp.precision = "f16"{{.*}} -> tensor<32x128xf16>
-// CHECK: nn.matmul {{.*}}amp.precision = "f16"{{.*}} -> tensor<32x10xf32>
-// CHECK: nn.cross_entropy {{.*}}amp.precision = "f32"
-// CHECK: nn.matmul {{.*}}amp.precision = "f16", transpose_a{{.*}} -> tensor<128x10xf32>
-// CHECK: nn.reduce_sum {{.*}}amp.precision = "f32"
-// CHECK: nn.matmul {{.*}}amp.precision = "f16", transpose_a{{.*}} -> tensor<64x128xf32>
-// CHECK-COUNT-4: nn.sgd_update {{.*}}amp.precision = "f32"
+// CHECK: nn.matmul {{.*}}amp.precision = f16{{.*}} -> tensor<32x128xf16>
+// CHECK: nn.matmul {{.*}}amp.precision = f16{{.*}} -> tensor<32x10xf32>
+// CHECK: nn.cross_entropy {{.*}}amp.precision = f32
+// CHECK: nn.matmul {{.*}}amp.precision = f16, transpose_a{{.*}} -> tensor<128x10xf32>
+// CHECK: nn.reduce_sum {{.*}}amp.precision = f32
+// CHECK: nn.matmul {{.*}}amp.precision = f16, transpose_a{{.*}} -> tensor<64x128xf32>
+// CHECK-COUNT-4: nn.sgd_update {{.*}}amp.precision = f32
 
 func.func @loop(%x: tensor<4x4xf32>, %w: tensor<4x4xf32>) -> tensor<4x4xf32> {
   %c0 = arith.constant 0 : index

@@ -1,5 +1,6 @@
 // Overrides: a policy file, then the list options on top of it.
-// RUN: amp-opt %s --amp-assign-precision="policy=%S/Inputs/policy-matmul-deny.json report=%t.json" | FileCheck %s --check-prefix=FILE
+// RUN: amp-opt %s --amp-assign-precision="policy=%S/Inputs/policy-matmul-deny.json" | FileCheck %s --check-prefix=FILE
+// RUN: amp-opt %s --amp-assign-precision="policy=%S/Inputs/policy-matmul-deny.json record-rules" --amp-insert-casts --amp-precision-report="file=%t.json" -o /dev/null
 // RUN: FileCheck %s --check-prefix=FILE-REPORT < %t.json
 // RUN: amp-opt %s --amp-assign-precision="policy=%S/Inputs/policy-matmul-deny.json allow=nn.matmul" | FileCheck %s --check-prefix=OPTION
 // RUN: amp-opt %s --amp-assign-precision="deny=nn.matmul,nn.relu infer=nn.softmax" | FileCheck %s --check-prefix=LISTS
@@ -16,20 +17,20 @@
 // RUN: amp-opt %s --amp-assign-precision="compute-type=f64" > /dev/null 2>&1; test $? -eq 1
 
 // FILE-LABEL: func @overrides
-// FILE: nn.matmul {{.*}}amp.precision = "f32"
-// FILE: nn.softmax {{.*}}amp.precision = "f16"
+// FILE: nn.matmul {{.*}}amp.precision = f32
+// FILE: nn.softmax {{.*}}amp.precision = f16
 // math.sin is listed (clear) by the file, so not "unlisted".
 // FILE-REPORT: "name": "math.sin"
 // FILE-REPORT-NEXT: "loc":
 // FILE-REPORT-NEXT: "precision": "f32"
 // FILE-REPORT-NEXT: "rule": "f32-consumers"
 // OPTION-LABEL: func @overrides
-// OPTION: nn.matmul {{.*}}amp.precision = "f16"
-// OPTION: nn.softmax {{.*}}amp.precision = "f16"
+// OPTION: nn.matmul {{.*}}amp.precision = f16
+// OPTION: nn.softmax {{.*}}amp.precision = f16
 // LISTS-LABEL: func @overrides
-// LISTS: nn.matmul {{.*}}amp.precision = "f32"
-// LISTS: nn.softmax {{.*}}amp.precision = "f32"
-// LISTS: nn.relu {{.*}}amp.precision = "f32"
+// LISTS: nn.matmul {{.*}}amp.precision = f32
+// LISTS: nn.softmax {{.*}}amp.precision = f32
+// LISTS: nn.relu {{.*}}amp.precision = f32
 
 // UNKNOWN-OP: error: amp-assign-precision: policy file '{{.*}}policy-unknown-op.json': unknown op "nn.frobnicate" in "allow" (no registered dialect defines it)
 // UNKNOWN-KEY: error: amp-assign-precision: policy file '{{.*}}': unknown key "sometimes"; expected "allow", "deny", "infer" or "clear"

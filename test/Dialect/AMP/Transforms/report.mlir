@@ -1,10 +1,13 @@
-// RUN: amp-opt %s --amp-assign-precision="report=%t.json" -o /dev/null
+// RUN: amp-opt %s --amp-assign-precision=record-rules --amp-insert-casts --amp-precision-report="file=%t.json" | FileCheck %s --check-prefix=OUT
 // RUN: FileCheck %s < %t.json
-// RUN: not amp-opt %s --amp-assign-precision="report=%t.missing-dir/r.json" 2>&1 | FileCheck %s --check-prefix=NO-WRITE
+// RUN: amp-opt %s --amp-pipeline="report=%t.pipeline.json" -o /dev/null
+// RUN: diff %t.json %t.pipeline.json
+// RUN: not amp-opt %s --amp-pipeline="report=%t.missing-dir/r.json" 2>&1 | FileCheck %s --check-prefix=NO-WRITE
 
-// The report lists every op with its location ("x" for loc("x")), precision
-// and rule, then the casts amp-insert-casts will add, op counts and
-// activation bytes by precision.
+// The report is written after amp-insert-casts from the final IR: every
+// op with its location ("x" for loc("x")), precision and rule, then the
+// casts there, op counts and activation bytes by precision. It removes the
+// rules that amp-assign-precision recorded for it.
 
 // CHECK: "compute_type": "f16"
 // CHECK: "name": "nn.matmul"
@@ -16,7 +19,7 @@
 // CHECK-NEXT: "precision": "f16"
 // CHECK-NEXT: "rule": "between-allow"
 // CHECK: "name": "nn.softmax"
-// CHECK-NEXT: "loc": "{{.*}}report.mlir:[[@LINE+21]]:8"
+// CHECK-NEXT: "loc": "{{.*}}report.mlir:[[@LINE+26]]:8"
 // CHECK-NEXT: "precision": "f32"
 // CHECK-NEXT: "rule": "deny"
 // Casts: %x and %w to f16, the relu output back to f32 for the softmax.
@@ -32,7 +35,12 @@
 // CHECK-NEXT: "low_precision": 128
 // CHECK-NEXT: "f32": 256
 
-// NO-WRITE: error: amp-assign-precision: cannot write report '{{.*}}r.json'
+// NO-WRITE: error: amp-precision-report: cannot write report '{{.*}}r.json'
+
+// OUT-LABEL: func.func @report
+// OUT-NOT: amp.precision_rule
+// OUT-COUNT-3: amp.cast
+// OUT-NOT: amp.cast
 
 func.func @report(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
   %0 = nn.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32> loc("fc1")

@@ -21,8 +21,13 @@ def AMP_Dialect : Dialect {
     * `amp.autocast` is a region that switches mixed precision off
       (`enabled = false`, like `with torch.autocast(enabled=False)`) or sets
       its own compute type for the ops inside.
-    * `amp.precision = "f32" | "f16" | "bf16"` is a discardable attribute
-      that pins the precision of one op, whatever the policy says.
+    * `amp.precision = f32 | f16 | bf16` (a type) is a discardable attribute
+      that pins the precision of one op, whatever the policy says. On a
+      region op (`scf.for`, `scf.if`, `amp.autocast`) it is an array with
+      one type per result: `amp.precision = [f16, f32]`.
+    * `amp.precision_rule = "allow"` records why `amp-assign-precision`
+      chose an op's precision (with `record-rules`), for
+      `amp-precision-report`, which reads and removes it.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
   let hasConstantMaterializer = 1;
@@ -31,6 +36,10 @@ def AMP_Dialect : Dialect {
     /// The per-op precision override attribute.
     static constexpr llvm::StringLiteral getPrecisionAttrName() {
       return "amp.precision";
+    }
+    /// Why amp-assign-precision chose the precision (read by the report).
+    static constexpr llvm::StringLiteral getPrecisionRuleAttrName() {
+      return "amp.precision_rule";
     }
 
     /// Verifies the body of a region op that runs once (amp.autocast,

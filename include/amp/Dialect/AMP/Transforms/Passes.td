@@ -1,6 +1,7 @@
 //===- Passes.td - amp transformation passes ----------------*- tablegen -*-===//
 //
-// The mixed-precision passes: precision assignment and cast insertion.
+// The mixed-precision passes: precision assignment, cast insertion, the
+// precision report, master weights and loss scaling.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,7 +10,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def AssignPrecision : Pass<"amp-assign-precision", "::mlir::ModuleOp"> {
+def AssignPrecision : Pass<"amp-assign-precision", "::mlir::func::FuncOp"> {
   let summary = "Decide f16/bf16/f32 for every op from a policy by graph coloring";
   let description = [{
     Classifies every op that implements `MixedPrecisionOpInterface` with the
@@ -41,10 +42,15 @@ def AssignPrecision : Pass<"amp-assign-precision", "::mlir::ModuleOp"> {
     values), which `amp-insert-casts` reads; running the pass again reads
     its own decisions back, so it is idempotent.
 
-    With `report=<file.json>` it writes the decisions: compute type, each
-    op's name, location, precision and rule, the number of casts that
-    `amp-insert-casts` will insert, op counts by precision and activation
-    bytes by precision.
+    The coloring is `PrecisionAnalysis`
+    (`amp/Dialect/AMP/Transforms/PrecisionAnalysis.h`), which the pass
+    computes per function and leaves preserved for later queries. The pass
+    runs on each `func.func` on its own and touches nothing outside it, so
+    the pass manager colors functions in parallel.
+
+    With `record-rules` it also writes why each op got its precision as
+    `amp.precision_rule = "<rule>"`, which `amp-precision-report` reads
+    and removes.
   }];
   let dependentDialects = [
     "::amp::AMPDialect", "::amp::nn::NNDialect",
@@ -66,8 +72,9 @@ def AssignPrecision : Pass<"amp-assign-precision", "::mlir::ModuleOp"> {
            "JSON policy file: {\"allow\": [...], \"deny\": [...], "
            "\"infer\": [...], \"clear\": [...]}, applied over the defaults "
            "and before the list options">,
-    Option<"reportFile", "report", "std::string", "\"\"",
-           "Write a JSON report of every decision to this file">,
+    Option<"recordRules", "record-rules", "bool", "false",
+           "Record each op's rule as amp.precision_rule, for "
+           "amp-precision-report">,
     Option<"emitRemarks", "remarks", "bool", "false",
            "Emit a remark on every op explaining its precision">,
   ];
@@ -78,7 +85,7 @@ def AssignPrecision : Pass<"amp-assign-precision", "::mlir::ModuleOp"> {
   ];
 }
 
-def InsertCasts : Pass<"amp-insert-casts", "::mlir::ModuleOp"> {
+def InsertCasts : Pass<"amp-insert-casts"> {
   let summary = "Retype ops to their assigned precision with the fewest casts";
   let description = [{
     Reads the `amp.precision` decisions of `amp-assign-precision` and
@@ -93,6 +100,12 @@ def InsertCasts : Pass<"amp-insert-casts", "::mlir::ModuleOp"> {
     `keep-io-types=false`, which lets inputs and results of functions
     without callers take the precision of their uses and producers (params,
     optimizer state and the loss always stay f32).
+
+    The pass runs on a function (each on its own, so in parallel) or on an
+    op that holds functions, such as the module (one function after the
+    other). `keep-io-types=false` changes signatures and must know the
+    callers, which only the module sees: on a single function it is an
+    error.
   }];
   let dependentDialects = ["::amp::AMPDialect", "::mlir::arith::ArithDialect"];
   let options = [
@@ -106,7 +119,28 @@ def InsertCasts : Pass<"amp-insert-casts", "::mlir::ModuleOp"> {
   ];
 }
 
-def MasterWeights : Pass<"amp-master-weights", "::mlir::ModuleOp"> {
+def PrecisionReport : Pass<"amp-precision-report", "::mlir::ModuleOp"> {
+  let summary = "Write the precision report (JSON) from the final IR";
+  let description = [{
+    Runs after `amp-insert-casts` and writes the report of
+    docs/precision.md from the IR as it is: the compute type, each op's
+    name, location (`"x"` for `loc("x")`), precision (`amp.precision`) and
+    rule (`amp.precision_rule`, which `amp-assign-precision` records with
+    `record-rules` and this pass removes), the `amp.cast` ops and the
+    converted (f16/bf16) constants in the IR, op counts by precision and
+    activation bytes by precision of the ops' result types. An op with
+    `amp.precision` but no rule is an error. `amp-pipeline` runs it when
+    given `report=<file.json>`.
+  }];
+  let options = [
+    Option<"file", "file", "std::string", "\"-\"",
+           "The JSON file to write (- for stdout)">,
+    Option<"computeType", "compute-type", "std::string", "\"f16\"",
+           "The compute type amp-assign-precision used, for the report">,
+  ];
+}
+
+def MasterWeights : Pass<"amp-master-weights", "::mlir::func::FuncOp"> {
   let summary = "Keep f32 master weights: one low-precision copy per param and step";
   let description = [{
     Enforces the master-weight contract on training steps (functions whose
@@ -133,7 +167,7 @@ def MasterWeights : Pass<"amp-master-weights", "::mlir::ModuleOp"> {
   ];
 }
 
-def LossScaling : Pass<"amp-loss-scaling", "::mlir::ModuleOp"> {
+def LossScaling : Pass<"amp-loss-scaling", "::mlir::func::FuncOp"> {
   let summary = "Scale the loss, unscale and check gradients, skip overflowing steps";
   let description = [{
     Rewrites the backward pass of every training step for loss scaling, as

@@ -30,7 +30,7 @@ std::optional<PrecisionClass> parsePrecisionClass(llvm::StringRef s);
 class PrecisionPolicy {
 public:
   /// The default lists for a low-precision compute type (`bf16` = true for
-  /// bf16, false for f16). docs/precision-policy.md explains every entry.
+  /// bf16, false for f16). docs/precision.md (Defaults) explains every entry.
   static PrecisionPolicy getDefaults(bool bf16);
 
   void set(llvm::StringRef opName, PrecisionClass c) { classes[opName] = c; }

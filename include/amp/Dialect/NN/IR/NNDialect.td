@@ -33,12 +33,13 @@ def NN_Dialect : Dialect {
     `f16`/`bf16` operands.
 
     Function arguments and results of a training step carry the discardable
-    attribute `nn.role` (`"param"`, `"opt_state"`, `"input"`, `"label"`,
-    `"loss"`, `"loss_scale"`, `"growth_tracker"`, `"hysteresis_tracker"`,
-    `"found_inf"`), and scalar state arguments may carry `nn.init`, the value
-    a runner initializes them with. No other `nn.*` attribute exists, and
-    neither is valid on an operation.
+    attribute `nn.role`, whose value is a `#nn.role<...>` enum attribute
+    (`param`, `opt_state`, `input`, `label`, `loss`, `loss_scale`,
+    `growth_tracker`, `hysteresis_tracker`, `found_inf`), and scalar state
+    arguments may carry `nn.init`, the value a runner initializes them with.
+    No other `nn.*` attribute exists, and neither is valid on an operation.
   }];
+  let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
   let hasRegionResultAttrVerify = 1;

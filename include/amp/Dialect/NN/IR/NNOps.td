@@ -7,6 +7,7 @@
 #ifndef AMP_DIALECT_NN_IR_NNOPS_TD
 #define AMP_DIALECT_NN_IR_NNOPS_TD
 
+include "amp/Dialect/NN/IR/NNAttributes.td"
 include "amp/Dialect/NN/IR/NNDialect.td"
 include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/IR/CommonTypeConstraints.td"

@@ -1,0 +1,49 @@
+//===- NNAttributes.td - nn dialect attributes --------------*- tablegen -*-===//
+//
+// The training-step role of a function argument or result (`nn.role`),
+// declared once: its cases, spellings and C++ enum are generated from here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_DIALECT_NN_IR_NNATTRIBUTES_TD
+#define AMP_DIALECT_NN_IR_NNATTRIBUTES_TD
+
+include "amp/Dialect/NN/IR/NNDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+// The roles of docs/architecture.md §3; loss-scaling appends the last four.
+def NN_Role : I32EnumAttr<"Role",
+    "the role of a training-step argument or result", [
+  I32EnumAttrCase<"Param", 0, "param">,
+  I32EnumAttrCase<"OptState", 1, "opt_state">,
+  I32EnumAttrCase<"Input", 2, "input">,
+  I32EnumAttrCase<"Label", 3, "label">,
+  I32EnumAttrCase<"Loss", 4, "loss">,
+  I32EnumAttrCase<"LossScale", 5, "loss_scale">,
+  I32EnumAttrCase<"GrowthTracker", 6, "growth_tracker">,
+  I32EnumAttrCase<"HysteresisTracker", 7, "hysteresis_tracker">,
+  I32EnumAttrCase<"FoundInf", 8, "found_inf">
+]> {
+  let cppNamespace = "::amp::nn";
+  let genSpecializedAttr = 0;
+}
+
+def NN_RoleAttr : EnumAttr<NN_Dialect, NN_Role, "role"> {
+  let summary = "the role of a training-step argument or result";
+  let description = [{
+    Marks what a runner binds to a function argument or result of a training
+    step: `#nn.role<param>`, `#nn.role<opt_state>`, `#nn.role<input>`,
+    `#nn.role<label>`, `#nn.role<loss>`, and the loss-scale state that
+    `amp-loss-scaling` appends (`loss_scale`, `growth_tracker`,
+    `hysteresis_tracker`, `found_inf`). It is the value of the discardable
+    attribute `nn.role`:
+
+    ```mlir
+    func.func @step(%w: tensor<4x4xf32> {nn.role = #nn.role<param>}) -> ...
+    ```
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
+#endif // AMP_DIALECT_NN_IR_NNATTRIBUTES_TD
