@@ -102,12 +102,12 @@ std::pair<std::string, std::string> train(const TrainingProgram &program,
 
 TEST_F(CompileTest, DescribesArgumentsAndResults) {
   OwningOpRef<ModuleOp> module = parse(R"mlir(
-    func.func @f(%w: tensor<4x8xf32> {nn.role = "param"},
-                 %s: tensor<f32> {nn.role = "loss_scale", nn.init = 65536.0 : f32},
-                 %t: tensor<i32> {nn.role = "growth_tracker", nn.init = 3 : i32},
-                 %x: tensor<2x4xbf16> {nn.role = "input"},
+    func.func @f(%w: tensor<4x8xf32> {nn.role = #nn.role<param>},
+                 %s: tensor<f32> {nn.role = #nn.role<loss_scale>, nn.init = 65536.0 : f32},
+                 %t: tensor<i32> {nn.role = #nn.role<growth_tracker>, nn.init = 3 : i32},
+                 %x: tensor<2x4xbf16> {nn.role = #nn.role<input>},
                  %y: tensor<2xi64>)
-        -> (tensor<4x8xf32> {nn.role = "param"}, tensor<i1>) {
+        -> (tensor<4x8xf32> {nn.role = #nn.role<param>}, tensor<i1>) {
       %f = arith.constant dense<false> : tensor<i1>
       return %w, %f : tensor<4x8xf32>, tensor<i1>
     })mlir");
@@ -151,23 +151,45 @@ TEST_F(CompileTest, RejectsWhatTheRunnerCannotHold) {
                           "takes f32, f16, bf16, i1, i32 and i64");
 }
 
+// Every role of the ODS enum has a runner counterpart with the same spelling,
+// and the runner has no role the IR cannot spell.
+TEST_F(CompileTest, RunnerRolesAreTheIRRoles) {
+  std::vector<std::string> irNames, runnerNames;
+  for (unsigned i = 0; i <= amp::nn::getMaxEnumValForRole(); ++i) {
+    std::optional<amp::nn::Role> role = amp::nn::symbolizeRole(i);
+    ASSERT_TRUE(role) << i;
+    irNames.push_back(amp::nn::stringifyRole(*role).str());
+    std::optional<Role> runnerRole = toRunnerRole(*role);
+    ASSERT_TRUE(runnerRole) << irNames.back();
+    EXPECT_EQ(roleName(*runnerRole), irNames.back());
+  }
+  for (Role role : kAllRoles)
+    runnerNames.push_back(roleName(role));
+  EXPECT_EQ(irNames, runnerNames);
+}
+
 TEST_F(CompileTest, ReadsRolesFromOnePlace) {
+  context.getOrLoadDialect<amp::nn::NNDialect>();
   Builder b(&context);
-  auto dict = [&](llvm::StringRef role) {
-    return b.getDictionaryAttr(
-        b.getNamedAttr("nn.role", b.getStringAttr(role)));
+  auto dict = [&](Attribute role) {
+    return b.getDictionaryAttr(b.getNamedAttr("nn.role", role));
   };
-  for (Role role : kAllRoles) {
-    llvm::Expected<std::optional<Role>> read = readRole(dict(roleName(role)));
+  for (unsigned i = 0; i <= amp::nn::getMaxEnumValForRole(); ++i) {
+    amp::nn::Role role = *amp::nn::symbolizeRole(i);
+    llvm::Expected<std::optional<Role>> read =
+        readRole(dict(amp::nn::RoleAttr::get(&context, role)));
     ASSERT_TRUE(bool(read));
-    EXPECT_EQ(*read, role);
+    ASSERT_TRUE(bool(*read));
+    EXPECT_EQ(roleName(**read), amp::nn::stringifyRole(role));
   }
   llvm::Expected<std::optional<Role>> none = readRole(DictionaryAttr());
   ASSERT_TRUE(bool(none));
   EXPECT_EQ(*none, std::nullopt);
-  llvm::Expected<std::optional<Role>> bad = readRole(dict("weights"));
+  llvm::Expected<std::optional<Role>> bad =
+      readRole(dict(b.getStringAttr("param")));
   ASSERT_FALSE(bool(bad));
-  EXPECT_EQ(llvm::toString(bad.takeError()), "unknown nn.role \"weights\"");
+  EXPECT_EQ(llvm::toString(bad.takeError()),
+            "nn.role is \"param\", not an #nn.role<...> attribute");
 }
 
 TEST_F(CompileTest, CompileErrors) {

@@ -15,8 +15,9 @@ TEST(RoleTest, NamesRoundTrip) {
     EXPECT_EQ(parseRole(roleName(role)), role) << roleName(role);
 }
 
-// The spellings are the IR's (`nn.role = "..."`, docs/dialects.md); the
-// compile half parses them with parseRole.
+// The spellings are the IR's (`#nn.role<...>`, docs/dialects.md); the
+// compile half maps each nn::Role to the runner's by spelling
+// (toRunnerRole, checked against the ODS enum in CompileTest).
 TEST(RoleTest, SpellingsAreTheIRs) {
   std::vector<std::string> names;
   for (Role role : kAllRoles)

@@ -71,14 +71,14 @@ TEST(StepBindingTest, ArgumentErrors) {
   s = linearStepSignature();
   s.args.pop_back();
   EXPECT_EQ(bindError(s), "@linear_step needs one argument with nn.role = "
-                          "\"input\" and one with \"label\"");
+                          "#nn.role<input> and one with #nn.role<label>");
 }
 
 TEST(StepBindingTest, ResultErrors) {
   FunctionSignature s = linearStepSignature();
   s.results.pop_back();
   EXPECT_EQ(bindError(s), "@linear_step returns no loss (a result with "
-                          "nn.role = \"loss\")");
+                          "nn.role = #nn.role<loss>)");
   s = linearStepSignature();
   s.results.back().shape = {1};
   EXPECT_EQ(bindError(s), "@linear_step must return exactly one 0-d f32 loss");

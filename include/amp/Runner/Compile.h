@@ -22,6 +22,7 @@
 #ifndef AMP_RUNNER_COMPILE_H
 #define AMP_RUNNER_COMPILE_H
 
+#include "amp/Dialect/NN/IR/NNDialect.h"
 #include "amp/Pipelines/Pipelines.h"
 #include "amp/Runner/Signature.h"
 
@@ -44,8 +45,14 @@ namespace amp::runner {
 /// translations from the LLVM dialect to LLVM IR.
 void registerCompileDialects(mlir::DialectRegistry &registry);
 
+/// The runner's copy of an IR role: the one with the same spelling, or
+/// nullopt if the runner lacks it (CompileTest checks that every nn::Role
+/// has one).
+std::optional<Role> toRunnerRole(amp::nn::Role role);
+
 /// The role of the argument or result whose attributes are `attrs`
-/// (nullopt without one). This is the one place that reads roles from IR.
+/// (nullopt without one): the `#nn.role<...>` attribute mapped with
+/// toRunnerRole. This is the one place that reads roles from IR.
 llvm::Expected<std::optional<Role>> readRole(mlir::DictionaryAttr attrs);
 
 /// The signature of `fn` as the execution half consumes it: every argument

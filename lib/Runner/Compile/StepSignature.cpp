@@ -16,18 +16,30 @@
 using namespace mlir;
 using namespace amp::runner;
 
+std::optional<Role> amp::runner::toRunnerRole(amp::nn::Role role) {
+  return parseRole(amp::nn::stringifyRole(role));
+}
+
 llvm::Expected<std::optional<Role>>
 amp::runner::readRole(DictionaryAttr attrs) {
-  auto name =
-      attrs ? attrs.getAs<StringAttr>(amp::nn::NNDialect::getRoleAttrName())
-            : StringAttr();
-  if (!name)
+  Attribute attr =
+      attrs ? attrs.get(amp::nn::NNDialect::getRoleAttrName()) : Attribute();
+  if (!attr)
     return std::nullopt;
-  std::optional<Role> role = parseRole(name.getValue().str());
-  if (!role)
-    return llvm::createStringError("unknown nn.role \"" +
-                                   name.getValue().str() + "\"");
-  return role;
+  auto role = dyn_cast<amp::nn::RoleAttr>(attr);
+  if (!role) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << attr;
+    return llvm::createStringError("nn.role is " + text +
+                                   ", not an #nn.role<...> attribute");
+  }
+  std::optional<Role> runnerRole = toRunnerRole(role.getValue());
+  if (!runnerRole)
+    return llvm::createStringError(
+        "nn.role #nn.role<" + amp::nn::stringifyRole(role.getValue()).str() +
+        "> has no runner counterpart");
+  return runnerRole;
 }
 
 /// `nn.init` as a number (true reads as the i1 value -1, as an integer).

@@ -30,8 +30,8 @@ StatusOr<StepBinding> amp::runner::bindStep(const FunctionSignature &step) {
       *slot = i;
   }
   if (b.input < 0 || b.label < 0)
-    return Status::error(fn + " needs one argument with nn.role = \"input\" "
-                              "and one with \"label\"");
+    return Status::error(fn + " needs one argument with nn.role = #nn.role<input> "
+                              "and one with #nn.role<label>");
 
   std::map<Role, int> seen;
   b.feedsArg.assign(step.results.size(), -1);
@@ -72,7 +72,7 @@ StatusOr<StepBinding> amp::runner::bindStep(const FunctionSignature &step) {
   }
   if (b.loss < 0)
     return Status::error(fn +
-                         " returns no loss (a result with nn.role = \"loss\")");
+                         " returns no loss (a result with nn.role = #nn.role<loss>)");
   for (const auto &[role, indices] : b.argsByRole)
     if (role != Role::Input && role != Role::Label &&
         seen[role] != static_cast<int>(indices.size()))
