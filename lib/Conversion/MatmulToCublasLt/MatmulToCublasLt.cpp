@@ -264,8 +264,17 @@ template <typename OpTy> struct FuseBinary : GemmPattern<OpTy> {
 
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
-    for (auto [side, other] : {std::pair(op.getLhs(), op.getRhs()),
-                               std::pair(op.getRhs(), op.getLhs())}) {
+    std::pair<Value, Value> sides[] = {{op.getLhs(), op.getRhs()},
+                                       {op.getRhs(), op.getLhs()}};
+    // When both operands are GEMMs, the later one takes the earlier, so a
+    // sum of GEMMs accumulates in program order whatever order the driver
+    // visits the ops in.
+    GemmOp lhsGemm = gemmProducingOnlyFor(op.getLhs(), op, this->opts);
+    GemmOp rhsGemm = gemmProducingOnlyFor(op.getRhs(), op, this->opts);
+    if (lhsGemm && rhsGemm && lhsGemm->getBlock() == rhsGemm->getBlock() &&
+        lhsGemm->isBeforeInBlock(rhsGemm))
+      std::swap(sides[0], sides[1]);
+    for (auto [side, other] : sides) {
       GemmOp gemm = gemmProducingOnlyFor(side, op, this->opts);
       // The result keeps the GEMM's type: `other` broadcasts into it.
       if (!gemm || op.getType() != gemm.getD().getType())

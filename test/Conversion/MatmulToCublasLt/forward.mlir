@@ -217,12 +217,13 @@ func.func @residual_bias_relu(%x: tensor<32x64xf16>, %w: tensor<64x64xf16>, %b: 
 
 // -----
 
-// Sums of GEMMs accumulate: the add's first GEMM operand takes the other
-// as C, and the next GEMM the sum.
+// Sums of GEMMs accumulate in program order: the first GEMM is computed
+// alone and each later one takes the running sum as C, so ((d0 + d1) + d2)
+// rounds as written.
 // CHECK-LABEL: func @accumulate
-// CHECK-NEXT: %[[D1:.*]] = amp.gemm %arg2, %arg3 {transpose_b}
-// CHECK-NEXT: %[[D0:.*]] = amp.gemm %arg0, %arg1 c(%[[D1]]) {transpose_b}
-// CHECK-NEXT: %[[D2:.*]] = amp.gemm %arg4, %arg5 c(%[[D0]]) {transpose_b}
+// CHECK-NEXT: %[[D0:.*]] = amp.gemm %arg0, %arg1 {transpose_b}
+// CHECK-NEXT: %[[D1:.*]] = amp.gemm %arg2, %arg3 c(%[[D0]]) {transpose_b}
+// CHECK-NEXT: %[[D2:.*]] = amp.gemm %arg4, %arg5 c(%[[D1]]) {transpose_b}
 // CHECK-NEXT: return %[[D2]]
 func.func @accumulate(%dq: tensor<32x64xf16>, %wq: tensor<64x64xf16>, %dk: tensor<32x64xf16>, %wk: tensor<64x64xf16>, %dv: tensor<32x64xf16>, %wv: tensor<64x64xf16>) -> tensor<32x64xf32> {
   %0 = nn.matmul %dq, %wq {transpose_b} : (tensor<32x64xf16>, tensor<64x64xf16>) -> tensor<32x64xf32>
