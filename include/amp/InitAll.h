@@ -14,6 +14,8 @@
 #include "amp/Dialect/AMP/IR/AMPDialect.h"
 #include "amp/Dialect/AMP/Transforms/Passes.h"
 #include "amp/Dialect/NN/IR/NNDialect.h"
+#include "amp/Dialect/NN/Transforms/Passes.h"
+#include "amp/Interfaces/DifferentiableOpInterface.h"
 #include "amp/Interfaces/MixedPrecisionOpInterface.h"
 #include "amp/Pipelines/Pipelines.h"
 
@@ -32,8 +34,8 @@
 namespace amp {
 
 /// Adds the nn and amp dialects, the upstream dialects that amp programs mix
-/// with them, and the MixedPrecisionOpInterface models of nn, arith, math and
-/// linalg ops.
+/// with them, the MixedPrecisionOpInterface models of nn, arith, math and
+/// linalg ops, and the DifferentiableOpInterface models of nn ops.
 inline void registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<AMPDialect, nn::NNDialect, mlir::arith::ArithDialect,
                   mlir::bufferization::BufferizationDialect,
@@ -43,6 +45,7 @@ inline void registerAllDialects(mlir::DialectRegistry &registry) {
                   mlir::tensor::TensorDialect>();
   mlir::func::registerAllExtensions(registry);
   registerNNPrecisionModels(registry);
+  registerNNDerivativeModels(registry);
   registerUpstreamPrecisionModels(registry);
 }
 
@@ -50,6 +53,7 @@ inline void registerAllDialects(mlir::DialectRegistry &registry) {
 /// transformations (canonicalize, cse, inline, ...).
 inline void registerAllPasses() {
   mlir::registerTransformsPasses();
+  nn::registerNNPasses();
   registerAMPPasses();
   registerAMPConversionPasses();
   registerAmpPipeline();

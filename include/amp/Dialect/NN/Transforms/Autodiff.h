@@ -1,0 +1,52 @@
+//===- Autodiff.h - training steps from forward loss functions --*- C++ -*-===//
+//
+// The C++ entry point behind nn-autodiff, for embedders that build training
+// steps without running the pass by name.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_DIALECT_NN_TRANSFORMS_AUTODIFF_H
+#define AMP_DIALECT_NN_TRANSFORMS_AUTODIFF_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/Support/LogicalResult.h"
+
+#include <optional>
+
+namespace amp::nn {
+
+enum class Optimizer { Sgd, AdamW };
+
+/// The optimizer and its hyper-parameters (PyTorch's names and defaults).
+struct AutodiffOptions {
+  Optimizer optimizer = Optimizer::Sgd;
+  double lr = 1e-3;
+  double momentum = 0.0;
+  double beta1 = 0.9;
+  double beta2 = 0.999;
+  double eps = 1e-8;
+  /// Unset: 0 for SGD, 0.01 for AdamW.
+  std::optional<double> weightDecay;
+  /// The global L2 norm the gradients are clipped to; 0 is off.
+  double clipNorm = 0.0;
+  /// Also keep the forward pass as @<name>_forward (predictions out).
+  bool keepForward = false;
+};
+
+/// "sgd" / "adamw", or nullopt.
+std::optional<Optimizer> parseOptimizer(llvm::StringRef name);
+
+/// Whether `fn` has the form nn-autodiff takes: a single result whose role
+/// is loss.
+bool isForwardLossFunction(mlir::func::FuncOp fn);
+
+/// Rewrites `fn` (a forward loss function) in place into its training step:
+/// backward, clipping, optimizer update, new opt_state arguments and the
+/// results of the training-step convention. Emits an error and fails on
+/// input nn-autodiff does not take; `fn` is then left unchanged.
+llvm::LogicalResult buildTrainingStep(mlir::func::FuncOp fn,
+                                      const AutodiffOptions &options);
+
+} // namespace amp::nn
+
+#endif // AMP_DIALECT_NN_TRANSFORMS_AUTODIFF_H

@@ -1,0 +1,80 @@
+//===- Passes.td - nn transformation passes -----------------*- tablegen -*-===//
+//
+// nn-autodiff: from a forward function and its loss to the training step.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_DIALECT_NN_TRANSFORMS_PASSES_TD
+#define AMP_DIALECT_NN_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
+  let summary = "Build the training step (backward + optimizer) of a forward loss function";
+  let description = [{
+    Turns a forward function into a training step in the convention of
+    docs/dialects.md. The input is a `func.func` whose arguments carry the
+    roles `param`, `input` and `label` and whose single result is the 0-d f32
+    loss (`nn.role = #nn.role<loss>`). The pass appends, in the same
+    function:
+
+    1. `nn.grad_seed` of the loss and the reverse-mode backward pass, built
+       op by op from each op's `DifferentiableOpInterface` rule (the rules
+       of nn ops live in lib/Interfaces/NNDerivativeModels.cpp). Only values
+       that depend on a param and reach the loss get gradients; integer
+       operands (labels, token ids) get none. A value with several uses
+       gets the sum of their gradients, and a gradient that flowed through
+       numpy broadcasting (`nn.add` of a bias, `nn.broadcast_to`) is summed
+       back to the operand's shape. Backward ops reuse the forward
+       activations and carry the location `fused<"grad">[forward op]`, so
+       reports and errors name the model's source line.
+    2. Optionally `nn.clip_grad_norm` over all param gradients
+       (`clip-norm`).
+    3. The optimizer update of every param (`nn.sgd_update`, with a momentum
+       buffer when `momentum > 0`, or `nn.adam_update` with its two moments
+       and step counter per param), with the new `opt_state` arguments
+       inserted after the last param (zero-initialized by runners).
+
+    The results become the updated params, the optimizer state (in argument
+    order) and the loss, with their roles. A param that does not reach the
+    loss gets a zero gradient and a remark. An op on the path from a param
+    to the loss that has no derivative rule, a loss that is not a 0-d f32
+    tensor, an argument without a forward role, or an op with regions is an
+    error naming the op and its location.
+
+    With `keep-forward`, the function is first copied as `@<name>_forward`:
+    params and inputs in, the predictions (the first operand of the
+    `nn.cross_entropy` or `nn.mse_loss` that computes the loss) out, for
+    evaluation (`amp-run --eval-entry <name>_forward`).
+
+    `entry` names the function to differentiate; by default every function
+    whose results are one loss is. The C++ entry point is
+    `amp::nn::buildTrainingStep` (amp/Dialect/NN/Transforms/Autodiff.h).
+  }];
+  let dependentDialects = [
+    "::amp::nn::NNDialect", "::mlir::arith::ArithDialect"
+  ];
+  let options = [
+    Option<"entry", "entry", "std::string", "\"\"",
+           "The function to differentiate (default: every function whose "
+           "single result has nn.role = #nn.role<loss>)">,
+    Option<"optimizer", "optimizer", "std::string", "\"sgd\"",
+           "sgd (torch.optim.SGD) or adamw (torch.optim.AdamW)">,
+    Option<"lr", "lr", "double", "1e-3", "Learning rate">,
+    Option<"momentum", "momentum", "double", "0.0",
+           "SGD momentum (a momentum buffer per param when > 0)">,
+    Option<"beta1", "beta1", "double", "0.9", "AdamW beta1">,
+    Option<"beta2", "beta2", "double", "0.999", "AdamW beta2">,
+    Option<"eps", "eps", "double", "1e-8", "AdamW epsilon">,
+    Option<"weightDecay", "weight-decay", "double", "-1.0",
+           "Weight decay; negative means the optimizer's PyTorch default "
+           "(0 for sgd, 0.01 for adamw)">,
+    Option<"clipNorm", "clip-norm", "double", "0.0",
+           "Clip the global L2 norm of the gradients to this (0: off)">,
+    Option<"keepForward", "keep-forward", "bool", "false",
+           "Also keep the forward pass as @<name>_forward, returning the "
+           "predictions, for evaluation">,
+  ];
+}
+
+#endif // AMP_DIALECT_NN_TRANSFORMS_PASSES_TD

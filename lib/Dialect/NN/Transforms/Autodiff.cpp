@@ -1,0 +1,454 @@
+//===- Autodiff.cpp - nn-autodiff: training steps from forward losses -----===//
+//
+// Reverse-mode differentiation of a forward loss function into the
+// training step of docs/dialects.md: the backward pass from each op's
+// DifferentiableOpInterface rule, optional gradient clipping, the optimizer
+// update with its new opt_state arguments, and the convention's results.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Dialect/NN/Transforms/Autodiff.h"
+
+#include "amp/Dialect/NN/IR/NNDialect.h"
+#include "amp/Dialect/NN/IR/NNOps.h"
+#include "amp/Dialect/NN/Transforms/Passes.h"
+#include "amp/Interfaces/DifferentiableOpInterface.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <cmath>
+
+namespace amp::nn {
+#define GEN_PASS_DEF_NNAUTODIFF
+#include "amp/Dialect/NN/Transforms/Passes.h.inc"
+} // namespace amp::nn
+
+using namespace mlir;
+using namespace amp;
+using namespace amp::nn;
+
+std::optional<Optimizer> amp::nn::parseOptimizer(StringRef name) {
+  return llvm::StringSwitch<std::optional<Optimizer>>(name)
+      .Case("sgd", Optimizer::Sgd)
+      .Case("adamw", Optimizer::AdamW)
+      .Default(std::nullopt);
+}
+
+bool amp::nn::isForwardLossFunction(func::FuncOp fn) {
+  return fn.getNumResults() == 1 && getResultRole(fn, 0) == Role::Loss;
+}
+
+static bool isFloatTensor(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && isa<FloatType>(tensor.getElementType());
+}
+
+/// Checks the form nn-autodiff takes: one block without nested regions,
+/// forward roles on every argument, f32 params, one 0-d f32 loss result.
+static LogicalResult checkForwardFunction(func::FuncOp fn) {
+  if (fn.isExternal())
+    return fn.emitError() << "nn-autodiff: @" << fn.getSymName()
+                          << " has no body to differentiate";
+  if (!fn.getBody().hasOneBlock())
+    return fn.emitError() << "nn-autodiff: @" << fn.getSymName()
+                          << " must have a single block";
+  for (Operation &op : fn.getBody().front()) {
+    if (op.getNumRegions() != 0)
+      return op.emitOpError()
+             << "has regions; nn-autodiff differentiates straight-line "
+                "forward functions";
+    if (isa<GradSeedOp, SgdUpdateOp, AdamUpdateOp, ClipGradNormOp>(op))
+      return op.emitOpError()
+             << "is already part of a training step; nn-autodiff takes the "
+                "forward function and its loss";
+  }
+  for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i) {
+    std::optional<Role> role = getArgRole(fn, i);
+    Type type = fn.getArgument(i).getType();
+    if (!role)
+      return fn.emitError() << "nn-autodiff: argument #" << i << " of @"
+                            << fn.getSymName()
+                            << " has no nn.role; a forward function takes "
+                               "param, input and label arguments";
+    if (*role != Role::Param && *role != Role::Input && *role != Role::Label)
+      return fn.emitError() << "nn-autodiff: argument #" << i << " of @"
+                            << fn.getSymName() << " has role "
+                            << stringifyRole(*role)
+                            << "; a forward function takes param, input and "
+                               "label arguments (opt_state is added by the "
+                               "pass)";
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (*role == Role::Param && (!tensor || !tensor.getElementType().isF32()))
+      return fn.emitError() << "nn-autodiff: param #" << i << " of @"
+                            << fn.getSymName() << " has type " << type
+                            << "; params are f32 tensors";
+  }
+  if (fn.getNumResults() != 1 || getResultRole(fn, 0) != Role::Loss)
+    return fn.emitError() << "nn-autodiff: @" << fn.getSymName()
+                          << " must return exactly one result, the loss "
+                             "(nn.role = #nn.role<loss>)";
+  auto loss = dyn_cast<RankedTensorType>(fn.getResultTypes()[0]);
+  if (!loss || loss.getRank() != 0 || !loss.getElementType().isF32())
+    return fn.emitError() << "nn-autodiff: the loss of @" << fn.getSymName()
+                          << " must be a 0-d f32 tensor (tensor<f32>), got "
+                          << fn.getResultTypes()[0];
+  return success();
+}
+
+/// The values the loss gets a gradient through: float tensors that depend
+/// on a param and that the loss depends on.
+static DenseSet<Value> activeValues(func::FuncOp fn, Value loss) {
+  Block &body = fn.getBody().front();
+  DenseSet<Value> varied;
+  for (BlockArgument arg : fn.getArguments())
+    if (getArgRole(fn, arg.getArgNumber()) == Role::Param)
+      varied.insert(arg);
+  for (Operation &op : body)
+    if (llvm::any_of(op.getOperands(),
+                     [&](Value v) { return varied.contains(v); }))
+      varied.insert(op.result_begin(), op.result_end());
+
+  DenseSet<Value> useful{loss};
+  for (Operation &op : llvm::reverse(body))
+    if (llvm::any_of(op.getResults(),
+                     [&](Value v) { return useful.contains(v); }))
+      useful.insert(op.operand_begin(), op.operand_end());
+
+  DenseSet<Value> active;
+  for (Value v : varied)
+    if (useful.contains(v) && isFloatTensor(v.getType()))
+      active.insert(v);
+  return active;
+}
+
+/// The predictions of a forward function: the first operand of the one
+/// nn.cross_entropy the loss depends on.
+static FailureOr<Value> findPredictions(func::FuncOp fn, Value loss) {
+  SetVector<Operation *> lossOps;
+  SmallVector<Value> worklist{loss};
+  DenseSet<Value> seen{loss};
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (!def)
+      continue;
+    if (isa<CrossEntropyOp>(def))
+      lossOps.insert(def);
+    for (Value operand : def->getOperands())
+      if (seen.insert(operand).second)
+        worklist.push_back(operand);
+  }
+  if (lossOps.size() != 1)
+    return fn.emitError() << "nn-autodiff: keep-forward needs the loss of @"
+                          << fn.getSymName()
+                          << " to come from exactly one nn.cross_entropy, "
+                             "whose logits are the predictions; found "
+                          << lossOps.size();
+  return lossOps.front()->getOperand(0);
+}
+
+/// Adds @<name>_forward: params and inputs in, predictions out.
+static LogicalResult keepForward(func::FuncOp fn, Value loss) {
+  FailureOr<Value> predictions = findPredictions(fn, loss);
+  if (failed(predictions))
+    return failure();
+  std::string name = (fn.getSymName() + "_forward").str();
+  auto module = fn->getParentOfType<ModuleOp>();
+  if (module && SymbolTable::lookupSymbolIn(module, name))
+    return fn.emitError() << "nn-autodiff: keep-forward would add @" << name
+                          << ", which exists already";
+
+  IRMapping mapping;
+  auto forward = cast<func::FuncOp>(fn->clone(mapping));
+  forward.setSymName(name);
+  OpBuilder(fn).insert(forward);
+  forward->moveAfter(fn);
+
+  Operation *ret = forward.getBody().front().getTerminator();
+  Value result = mapping.lookup(*predictions);
+  ret->setOperands(result);
+  forward.setFunctionType(FunctionType::get(
+      fn.getContext(), forward.getArgumentTypes(), result.getType()));
+  forward.setAllResultAttrs(ArrayRef<DictionaryAttr>{DictionaryAttr()});
+
+  // Drop the loss computation, then the arguments nothing reads any more
+  // (the labels).
+  Block &body = forward.getBody().front();
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
+    if (&op != ret && op.use_empty())
+      op.erase();
+  llvm::BitVector unused(forward.getNumArguments());
+  for (BlockArgument arg : forward.getArguments())
+    if (arg.use_empty() && getArgRole(forward, arg.getArgNumber()) == Role::Label)
+      unused.set(arg.getArgNumber());
+  return forward.eraseArguments(unused);
+}
+
+namespace {
+/// Builds the backward pass of one function before its return.
+class Differentiator {
+public:
+  Differentiator(func::FuncOp fn, Value loss)
+      : fn(fn), loss(loss), active(activeValues(fn, loss)) {}
+
+  /// Fails before changing anything when an op on the path from a param to
+  /// the loss has no rule.
+  LogicalResult checkRules() {
+    for (Operation &op : fn.getBody().front().without_terminator()) {
+      bool activeResult = llvm::any_of(
+          op.getResults(), [&](Value v) { return active.contains(v); });
+      if (activeResult && !isa<DifferentiableOpInterface>(op))
+        return op.emitOpError()
+               << "has no derivative rule; nn-autodiff cannot differentiate "
+                  "the loss through it";
+    }
+    return success();
+  }
+
+  /// Builds the seed and the backward ops; returns the gradient of every
+  /// value that has one.
+  LogicalResult build(OpBuilder &b) {
+    SmallVector<Operation *> forward;
+    for (Operation &op : fn.getBody().front().without_terminator())
+      forward.push_back(&op);
+    Operation *lossDef = loss.getDefiningOp();
+    grads[loss] = GradSeedOp::create(
+        b, lossDef ? getGradientLoc(lossDef) : fn.getLoc(), loss);
+
+    for (Operation *op : llvm::reverse(forward)) {
+      SmallVector<Value> resultGrads;
+      for (Value result : op->getResults())
+        resultGrads.push_back(grads.lookup(result));
+      if (llvm::all_of(resultGrads, [](Value g) { return !g; }))
+        continue;
+      SmallVector<bool> needed;
+      for (Value operand : op->getOperands())
+        needed.push_back(active.contains(operand));
+      if (llvm::none_of(needed, [](bool n) { return n; }))
+        continue;
+      GradientBuilder gb(b, getGradientLoc(op));
+      SmallVector<Value> operandGrads;
+      if (failed(cast<DifferentiableOpInterface>(op).buildGradients(
+              gb, resultGrads, needed, operandGrads)))
+        return failure();
+      for (auto [operand, grad] : llvm::zip(op->getOperands(), operandGrads)) {
+        if (!grad)
+          continue;
+        Value &sum = grads[operand];
+        sum = sum ? gb.add(sum, grad) : grad;
+      }
+    }
+    return success();
+  }
+
+  Value gradOf(Value v) const { return grads.lookup(v); }
+
+private:
+  func::FuncOp fn;
+  Value loss;
+  DenseSet<Value> active;
+  DenseMap<Value, Value> grads;
+};
+} // namespace
+
+/// The optimizer updates of `params` with gradients `grads`: inserts the
+/// opt_state arguments after the last param and returns the new params and
+/// the new state (in argument order).
+static void buildOptimizer(func::FuncOp fn, OpBuilder &b,
+                           ArrayRef<BlockArgument> params, ArrayRef<Value> grads,
+                           const AutodiffOptions &options,
+                           SmallVectorImpl<Value> &newParams,
+                           SmallVectorImpl<Value> &newState) {
+  MLIRContext *ctx = fn.getContext();
+  unsigned insertAt = params.back().getArgNumber() + 1;
+  auto addState = [&](Type type, Location loc) -> Value {
+    NamedAttribute attrs[] = {getRoleNamedAttr(ctx, Role::OptState)};
+    (void)fn.insertArgument(insertAt, type, b.getDictionaryAttr(attrs), loc);
+    return fn.getArgument(insertAt++);
+  };
+  auto f32 = [&](double v) { return b.getF32FloatAttr(static_cast<float>(v)); };
+  bool adam = options.optimizer == Optimizer::AdamW;
+  double weightDecay = options.weightDecay.value_or(adam ? 0.01 : 0.0);
+  auto scalarF32 = RankedTensorType::get({}, b.getF32Type());
+
+  for (auto [param, grad] : llvm::zip(params, grads)) {
+    Location loc = FusedLoc::get(ctx, {param.getLoc()},
+                                 StringAttr::get(ctx, "optimizer"));
+    Type type = param.getType();
+    if (adam) {
+      Value m = addState(type, loc), v = addState(type, loc);
+      Value step = addState(scalarF32, loc);
+      auto update = AdamUpdateOp::create(
+          b, loc, param, grad, m, v, step, f32(options.lr), f32(options.beta1),
+          f32(options.beta2), f32(options.eps), f32(weightDecay));
+      newParams.push_back(update.getNewParam());
+      newState.append({update.getNewExpAvg(), update.getNewExpAvgSq(),
+                       update.getNewStep()});
+      continue;
+    }
+    Value buffer;
+    if (options.momentum > 0)
+      buffer = addState(type, loc);
+    auto update = SgdUpdateOp::create(
+        b, loc, param, grad, buffer, f32(options.lr), f32(options.momentum),
+        f32(0.0), f32(weightDecay));
+    newParams.push_back(update.getNewParam());
+    if (buffer)
+      newState.push_back(update.getNewMomentumBuffer());
+  }
+}
+
+LogicalResult amp::nn::buildTrainingStep(func::FuncOp fn,
+                                         const AutodiffOptions &options) {
+  if (failed(checkForwardFunction(fn)))
+    return failure();
+  Block &body = fn.getBody().front();
+  Operation *ret = body.getTerminator();
+  Value loss = ret->getOperand(0);
+
+  SmallVector<BlockArgument> params;
+  for (BlockArgument arg : fn.getArguments())
+    if (getArgRole(fn, arg.getArgNumber()) == Role::Param)
+      params.push_back(arg);
+  if (params.empty())
+    return fn.emitError() << "nn-autodiff: @" << fn.getSymName()
+                          << " has no param arguments to train";
+
+  Differentiator diff(fn, loss);
+  if (failed(diff.checkRules()))
+    return failure();
+
+  // Everything new goes before the return; on failure it is erased again.
+  Operation *lastForward = ret->getPrevNode();
+  OpBuilder b(ret);
+  auto eraseNewOps = [&] {
+    while (ret->getPrevNode() != lastForward) {
+      Operation *op = ret->getPrevNode();
+      op->dropAllUses();
+      op->erase();
+    }
+  };
+  // The forward copy is taken after the backward ops are built (its
+  // cleanup drops them) and before the signature changes.
+  if (failed(diff.build(b)) ||
+      (options.keepForward && failed(keepForward(fn, loss)))) {
+    eraseNewOps();
+    return failure();
+  }
+
+  SmallVector<Value> grads;
+  for (BlockArgument param : params) {
+    Value grad = diff.gradOf(param);
+    if (!grad) {
+      mlir::emitRemark(param.getLoc())
+          << "nn-autodiff: param #" << param.getArgNumber() << " of @"
+          << fn.getSymName() << " does not reach the loss; its gradient is "
+          << "zero";
+      GradientBuilder gb(b, param.getLoc());
+      grad = gb.splat(0.0, cast<RankedTensorType>(param.getType()));
+    }
+    grads.push_back(grad);
+  }
+  if (options.clipNorm > 0) {
+    auto clip = ClipGradNormOp::create(
+        b, FusedLoc::get(fn.getContext(), {fn.getLoc()},
+                         StringAttr::get(fn.getContext(), "optimizer")),
+        grads, b.getF32FloatAttr(static_cast<float>(options.clipNorm)));
+    grads.assign(clip.getClipped().begin(), clip.getClipped().end());
+  }
+
+  SmallVector<Value> newParams, newState;
+  buildOptimizer(fn, b, params, grads, options, newParams, newState);
+
+  // Results: params, optimizer state, loss.
+  SmallVector<Value> results(newParams);
+  results.append(newState);
+  results.push_back(loss);
+  ret->setOperands(results);
+  MLIRContext *ctx = fn.getContext();
+  SmallVector<Type> resultTypes;
+  SmallVector<DictionaryAttr> resultAttrs;
+  auto addResult = [&](Value v, Role role) {
+    resultTypes.push_back(v.getType());
+    resultAttrs.push_back(
+        DictionaryAttr::get(ctx, {getRoleNamedAttr(ctx, role)}));
+  };
+  for (Value v : newParams)
+    addResult(v, Role::Param);
+  for (Value v : newState)
+    addResult(v, Role::OptState);
+  addResult(loss, Role::Loss);
+  fn.setFunctionType(
+      FunctionType::get(ctx, fn.getArgumentTypes(), resultTypes));
+  fn.setAllResultAttrs(resultAttrs);
+  return success();
+}
+
+namespace {
+struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
+  using NNAutodiffBase::NNAutodiffBase;
+
+  LogicalResult initialize(MLIRContext *ctx) override {
+    auto fail = [&](const Twine &msg) {
+      return emitError(UnknownLoc::get(ctx)) << "nn-autodiff: " << msg;
+    };
+    std::optional<Optimizer> parsed = parseOptimizer(optimizer);
+    if (!parsed)
+      return fail("optimizer must be sgd or adamw, got '" + optimizer + "'");
+    options.optimizer = *parsed;
+    auto positive = [](double v) { return v > 0 && std::isfinite(v); };
+    if (!positive(lr))
+      return fail("lr must be a positive finite number");
+    if (!(momentum >= 0 && momentum < 1))
+      return fail("momentum must be in [0, 1)");
+    if (!(beta1 >= 0 && beta1 < 1) || !(beta2 >= 0 && beta2 < 1))
+      return fail("beta1 and beta2 must be in [0, 1)");
+    if (!positive(eps))
+      return fail("eps must be a positive finite number");
+    if (!(clipNorm >= 0) || std::isinf(clipNorm))
+      return fail("clip-norm must be >= 0 (0: off)");
+    if (std::isnan(weightDecay) || std::isinf(weightDecay))
+      return fail("weight-decay must be finite");
+    options.lr = lr;
+    options.momentum = momentum;
+    options.beta1 = beta1;
+    options.beta2 = beta2;
+    options.eps = eps;
+    options.weightDecay =
+        weightDecay < 0 ? std::nullopt : std::optional<double>(weightDecay);
+    options.clipNorm = clipNorm;
+    options.keepForward = keepForward;
+    return success();
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> functions;
+    if (!entry.empty()) {
+      auto fn = module.lookupSymbol<func::FuncOp>(entry);
+      if (!fn) {
+        module.emitError() << "nn-autodiff: no function @" << entry;
+        return signalPassFailure();
+      }
+      functions.push_back(fn);
+    } else {
+      for (auto fn : module.getOps<func::FuncOp>())
+        if (!fn.isExternal() && isForwardLossFunction(fn))
+          functions.push_back(fn);
+    }
+    for (func::FuncOp fn : functions)
+      if (failed(buildTrainingStep(fn, options)))
+        return signalPassFailure();
+  }
+
+  AutodiffOptions options;
+};
+} // namespace

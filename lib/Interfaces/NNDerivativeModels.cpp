@@ -1,0 +1,386 @@
+//===- NNDerivativeModels.cpp - derivative rules of the nn ops ------------===//
+//
+// The reverse-mode rule of every differentiable nn op, attached as external
+// models of DifferentiableOpInterface: given the gradients of an op's
+// results, build the gradients of its float operands with nn ops. The
+// rules reuse forward activations (a relu_grad reads the relu's input) and
+// leave broadcasting to Rule::set, which sums a gradient back to its
+// operand's shape. Backward-only and optimizer ops have no rule.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Dialect/AMP/IR/AMPOps.h"
+#include "amp/Dialect/NN/IR/NNOps.h"
+#include "amp/Interfaces/DifferentiableOpInterface.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+using namespace amp;
+using namespace amp::nn;
+
+namespace {
+
+/// What one rule works with: the gradients of the op's results, which
+/// operands want one, and where to put them.
+class Rule {
+public:
+  Rule(Operation *op, GradientBuilder &gb, ArrayRef<Value> resultGrads,
+       ArrayRef<bool> needed, SmallVectorImpl<Value> &operandGrads)
+      : op(op), gb(gb), resultGrads(resultGrads), needed(needed),
+        operandGrads(operandGrads) {
+    operandGrads.assign(op->getNumOperands(), Value());
+  }
+
+  /// The gradient of result `i` (null: the loss does not depend on it).
+  Value dy(unsigned i = 0) const { return resultGrads[i]; }
+  bool need(unsigned i) const { return needed[i]; }
+  GradientBuilder &b() { return gb; }
+
+  /// Records the gradient of operand `i`: summed over broadcast dimensions
+  /// and cast to the operand's element type when they differ.
+  void set(unsigned i, Value grad) {
+    if (!need(i) || !grad)
+      return;
+    auto type = cast<RankedTensorType>(op->getOperand(i).getType());
+    grad = gb.reduceToShape(grad, type);
+    if (cast<RankedTensorType>(grad.getType()).getElementType() !=
+        type.getElementType())
+      grad = gb.create<CastOp>(type, grad);
+    operandGrads[i] = grad;
+  }
+
+  /// Fails when a gradient reaches a result that has no derivative (saved
+  /// statistics of the norms).
+  LogicalResult requireNoGradient(unsigned i, StringRef what) {
+    if (!dy(i))
+      return success();
+    return op->emitOpError() << "result #" << i << " (" << what
+                             << ") has no derivative, but the loss depends "
+                                "on it";
+  }
+
+private:
+  Operation *op;
+  GradientBuilder &gb;
+  ArrayRef<Value> resultGrads;
+  ArrayRef<bool> needed;
+  SmallVectorImpl<Value> &operandGrads;
+};
+
+RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
+
+/// `type`'s shape with `elementType`.
+RankedTensorType withElementType(Value shaped, Type elementType) {
+  return RankedTensorType::get(typeOf(shaped).getShape(), elementType);
+}
+
+Type elementTypeOf(Value v) { return typeOf(v).getElementType(); }
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+LogicalResult rule(AddOp, Rule &r) {
+  r.set(0, r.dy());
+  r.set(1, r.dy());
+  return success();
+}
+
+LogicalResult rule(SubOp, Rule &r) {
+  r.set(0, r.dy());
+  if (r.need(1))
+    r.set(1, r.b().create<NegOp>(r.dy()));
+  return success();
+}
+
+LogicalResult rule(MulOp op, Rule &r) {
+  if (r.need(0))
+    r.set(0, r.b().create<MulOp>(r.dy(), op.getRhs()));
+  if (r.need(1))
+    r.set(1, r.b().create<MulOp>(r.dy(), op.getLhs()));
+  return success();
+}
+
+/// y = a / b: da = dy / b, db = -dy * a / b^2 = -(dy / b) * y.
+LogicalResult rule(DivOp op, Rule &r) {
+  Value q = r.b().create<DivOp>(r.dy(), op.getRhs());
+  r.set(0, q);
+  if (r.need(1))
+    r.set(1, r.b().create<NegOp>(r.b().create<MulOp>(q, op.getResult())));
+  return success();
+}
+
+LogicalResult rule(NegOp, Rule &r) {
+  r.set(0, r.b().create<NegOp>(r.dy()));
+  return success();
+}
+
+/// d exp(x) = exp(x) dx: the forward output is reused.
+LogicalResult rule(ExpOp op, Rule &r) {
+  r.set(0, r.b().create<MulOp>(r.dy(), op.getResult()));
+  return success();
+}
+
+LogicalResult rule(LogOp op, Rule &r) {
+  r.set(0, r.b().create<DivOp>(r.dy(), op.getInput()));
+  return success();
+}
+
+/// d sqrt(x) = dx / (2 sqrt(x)).
+LogicalResult rule(SqrtOp op, Rule &r) {
+  GradientBuilder &b = r.b();
+  Value half = b.scalar(0.5, elementTypeOf(op));
+  r.set(0, b.create<DivOp>(b.create<MulOp>(r.dy(), half), op.getResult()));
+  return success();
+}
+
+/// d x^-1/2 = -1/2 x^-3/2 dx = -1/2 y^3 dx.
+LogicalResult rule(RsqrtOp op, Rule &r) {
+  GradientBuilder &b = r.b();
+  Value y = op.getResult();
+  Value y3 = b.create<MulOp>(b.create<MulOp>(y, y), y);
+  Value minusHalf = b.scalar(-0.5, elementTypeOf(op));
+  r.set(0, b.create<MulOp>(b.create<MulOp>(r.dy(), minusHalf), y3));
+  return success();
+}
+
+/// d tanh(x) = (1 - y^2) dx.
+LogicalResult rule(TanhOp op, Rule &r) {
+  GradientBuilder &b = r.b();
+  Value y = op.getResult();
+  Value one = b.scalar(1.0, elementTypeOf(op));
+  r.set(0, b.create<MulOp>(r.dy(), b.create<SubOp>(one, b.create<MulOp>(y, y))));
+  return success();
+}
+
+/// d sigmoid(x) = y (1 - y) dx.
+LogicalResult rule(SigmoidOp op, Rule &r) {
+  GradientBuilder &b = r.b();
+  Value y = op.getResult();
+  Value one = b.scalar(1.0, elementTypeOf(op));
+  r.set(0, b.create<MulOp>(b.create<MulOp>(r.dy(), y),
+                           b.create<SubOp>(one, y)));
+  return success();
+}
+
+LogicalResult rule(ReluOp op, Rule &r) {
+  r.set(0, r.b().create<ReluGradOp>(r.dy(), op.getInput()));
+  return success();
+}
+
+LogicalResult rule(GeluOp op, Rule &r) {
+  r.set(0, r.b().create<GeluGradOp>(r.dy(), op.getInput()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions
+//===----------------------------------------------------------------------===//
+
+/// C = op(A) op(B), op transposing the last two dims when the flag is set:
+/// d op(A) = dC op(B)^T and d op(B) = op(A)^T dC, written with the
+/// transpose flags so that no transpose is materialized. A gradient whose
+/// operand was broadcast over batch dims is summed back by Rule::set.
+LogicalResult rule(MatmulOp op, Rule &r) {
+  GradientBuilder &b = r.b();
+  OpBuilder &ob = b.getBuilder();
+  bool ta = op.getTransposeA(), tb = op.getTransposeB();
+  Value a = op.getLhs(), bm = op.getRhs(), dc = r.dy();
+  auto flag = [&](bool set) { return set ? ob.getUnitAttr() : UnitAttr(); };
+  auto matmul = [&](Value x, Value y, bool tx, bool ty) -> Value {
+    return b.create<MatmulOp>(x, y, flag(tx), flag(ty));
+  };
+  if (r.need(0))
+    r.set(0, ta ? matmul(bm, dc, tb, true) : matmul(dc, bm, false, !tb));
+  if (r.need(1))
+    r.set(1, tb ? matmul(dc, a, true, ta) : matmul(a, dc, !ta, false));
+  return success();
+}
+
+LogicalResult rule(Conv2DOp op, Rule &r) {
+  GradientBuilder &b = r.b();
+  if (r.need(0))
+    r.set(0, b.create<Conv2DGradInputOp>(
+                 withElementType(op.getInput(), elementTypeOf(r.dy())), r.dy(),
+                 op.getFilter(), op.getStridesAttr(), op.getPaddingAttr(),
+                 op.getDilationAttr(), op.getGroupsAttr()));
+  if (r.need(1))
+    r.set(1, b.create<Conv2DGradFilterOp>(
+                 withElementType(op.getFilter(), elementTypeOf(r.dy())),
+                 r.dy(), op.getInput(), op.getStridesAttr(),
+                 op.getPaddingAttr(), op.getDilationAttr(),
+                 op.getGroupsAttr()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Normalization and softmax
+//===----------------------------------------------------------------------===//
+
+/// The norms' saved statistics (results 1 and 2) have no derivative; the
+/// grad op gives input, scale and bias gradients.
+template <typename GradOpT, typename NormOpT, typename... Attrs>
+LogicalResult normRule(NormOpT op, Rule &r, Attrs... attrs) {
+  if (failed(r.requireNoGradient(1, "the saved mean")) ||
+      failed(r.requireNoGradient(2, "the saved inverse standard deviation")))
+    return failure();
+  auto grad = r.b().create<GradOpT>(r.dy(0), op.getInput(),
+                                    op->getResult(1), op->getResult(2),
+                                    op.getScale(), attrs...);
+  r.set(0, grad.getGradInput());
+  r.set(1, grad.getGradScale());
+  r.set(2, grad.getGradBias());
+  return success();
+}
+
+LogicalResult rule(LayerNormOp op, Rule &r) {
+  return normRule<LayerNormGradOp>(op, r, op.getAxisAttr());
+}
+
+LogicalResult rule(BatchNormOp op, Rule &r) {
+  return normRule<BatchNormGradOp>(op, r);
+}
+
+LogicalResult rule(SoftmaxOp op, Rule &r) {
+  r.set(0, r.b().create<SoftmaxGradOp>(r.dy(), op.getResult(),
+                                       op.getAxisAttr()));
+  return success();
+}
+
+/// y = log_softmax(x): dx = dy - exp(y) * sum(dy, axis).
+LogicalResult rule(LogSoftmaxOp op, Rule &r) {
+  GradientBuilder &b = r.b();
+  int64_t rank = typeOf(op.getInput()).getRank();
+  int64_t axis = op.getAxisAttr().getInt();
+  if (axis < 0)
+    axis += rank;
+  OpBuilder &ob = b.getBuilder();
+  Value sum = b.create<ReduceSumOp>(r.dy(), ob.getDenseI64ArrayAttr({axis}),
+                                    ob.getUnitAttr());
+  Value softmax = b.create<ExpOp>(op.getResult());
+  r.set(0, b.create<SubOp>(r.dy(), b.create<MulOp>(softmax, sum)));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+/// The reduced axes of `op`, in [0, rank).
+template <typename ReduceOpT>
+SmallVector<int64_t> reducedAxes(ReduceOpT op) {
+  int64_t rank = typeOf(op.getInput()).getRank();
+  SmallVector<int64_t> axes;
+  for (int64_t axis : op.getAxes())
+    axes.push_back(axis < 0 ? axis + rank : axis);
+  return axes;
+}
+
+/// dy broadcast back over the reduced axes to the input's shape.
+template <typename ReduceOpT>
+Value broadcastBack(ReduceOpT op, Rule &r) {
+  GradientBuilder &b = r.b();
+  Value dy = r.dy();
+  Type elementType = elementTypeOf(dy);
+  if (!op.getKeepDims()) {
+    SmallVector<int64_t> kept(typeOf(op.getInput()).getShape());
+    for (int64_t axis : reducedAxes(op))
+      kept[axis] = 1;
+    dy = b.create<ReshapeOp>(RankedTensorType::get(kept, elementType), dy);
+  }
+  return b.create<BroadcastToOp>(withElementType(op.getInput(), elementType),
+                                 dy);
+}
+
+LogicalResult rule(ReduceSumOp op, Rule &r) {
+  r.set(0, broadcastBack(op, r));
+  return success();
+}
+
+LogicalResult rule(ReduceMeanOp op, Rule &r) {
+  int64_t count = 1;
+  ArrayRef<int64_t> shape = typeOf(op.getInput()).getShape();
+  for (int64_t axis : reducedAxes(op))
+    count *= shape[axis];
+  GradientBuilder &b = r.b();
+  Value scale = b.scalar(count ? 1.0 / count : 0.0, elementTypeOf(r.dy()));
+  r.set(0, b.create<MulOp>(broadcastBack(op, r), scale));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Shape ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult rule(ReshapeOp op, Rule &r) {
+  r.set(0, r.b().create<ReshapeOp>(
+               withElementType(op.getInput(), elementTypeOf(r.dy())), r.dy()));
+  return success();
+}
+
+LogicalResult rule(TransposeOp op, Rule &r) {
+  ArrayRef<int64_t> perm = op.getPerm();
+  SmallVector<int64_t> inverse(perm.size());
+  for (auto [i, p] : llvm::enumerate(perm))
+    inverse[p] = i;
+  OpBuilder &ob = r.b().getBuilder();
+  r.set(0, r.b().create<TransposeOp>(r.dy(), ob.getDenseI64ArrayAttr(inverse)));
+  return success();
+}
+
+/// Rule::set sums the broadcast dimensions.
+LogicalResult rule(BroadcastToOp, Rule &r) {
+  r.set(0, r.dy());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Embedding and loss
+//===----------------------------------------------------------------------===//
+
+LogicalResult rule(EmbeddingOp op, Rule &r) {
+  r.set(0, r.b().create<EmbeddingGradOp>(
+               withElementType(op.getTable(), elementTypeOf(r.dy())), r.dy(),
+               op.getIds()));
+  return success();
+}
+
+LogicalResult rule(CrossEntropyOp op, Rule &r) {
+  r.set(0, r.b().create<CrossEntropyGradOp>(r.dy(), op.getLogits(),
+                                            op.getLabels()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Registration
+//===----------------------------------------------------------------------===//
+
+template <typename OpT>
+struct DerivativeModel
+    : DifferentiableOpInterface::ExternalModel<DerivativeModel<OpT>, OpT> {
+  LogicalResult buildGradients(Operation *op, GradientBuilder &builder,
+                               ArrayRef<Value> resultGrads,
+                               ArrayRef<bool> needed,
+                               SmallVectorImpl<Value> &operandGrads) const {
+    Rule r(op, builder, resultGrads, needed, operandGrads);
+    return rule(cast<OpT>(op), r);
+  }
+};
+
+template <typename... OpTs>
+void attach(MLIRContext *ctx) {
+  (OpTs::template attachInterface<DerivativeModel<OpTs>>(*ctx), ...);
+}
+
+} // namespace
+
+void amp::registerNNDerivativeModels(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, NNDialect *) {
+    attach<AddOp, SubOp, MulOp, DivOp, NegOp, ExpOp, LogOp, SqrtOp, RsqrtOp,
+           TanhOp, SigmoidOp, ReluOp, GeluOp, MatmulOp, Conv2DOp, LayerNormOp,
+           BatchNormOp, SoftmaxOp, LogSoftmaxOp, ReduceSumOp, ReduceMeanOp,
+           ReshapeOp, TransposeOp, BroadcastToOp, EmbeddingOp,
+           CrossEntropyOp>(ctx);
+  });
+}
