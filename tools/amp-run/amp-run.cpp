@@ -46,13 +46,21 @@ static cl::opt<std::string> pipelineOptions(
     cl::desc("Extra amp-pipeline options, e.g. \"loss-scale=static "
              "init-scale=1024\""),
     cl::cat(category));
-static cl::opt<std::string> entry("entry", cl::init("train_step"),
-                                  cl::desc("The training-step function"),
-                                  cl::cat(category));
+static cl::opt<std::string> autodiffOptions(
+    "autodiff-options", cl::init(""),
+    cl::desc("nn-autodiff options for a forward loss function as --entry, "
+             "e.g. \"optimizer=adamw lr=3e-4\""),
+    cl::cat(category));
+static cl::opt<std::string>
+    entry("entry", cl::init("train_step"),
+          cl::desc("The training step, or a forward loss function that "
+                   "nn-autodiff turns into one"),
+          cl::cat(category));
 static cl::opt<std::string>
     evalEntry("eval-entry", cl::init(""),
               cl::desc("A function (params..., input) -> logits used to "
-                       "measure accuracy on the held-out split"),
+                       "measure accuracy on the held-out split (for a "
+                       "forward --entry F, F_forward is its forward pass)"),
               cl::cat(category));
 static cl::opt<std::string>
     backend("backend", cl::init("reference"),
@@ -202,6 +210,12 @@ int main(int argc, char **argv) {
   if (failed(pipeline.parseFromString(pipelineOptions)))
     fail("bad --pipeline-options '" + pipelineOptions + "'");
   CompileOptions compile;
+  std::string error;
+  FailureOr<amp::nn::AutodiffOptions> autodiff =
+      amp::nn::parseAutodiffOptions(autodiffOptions, error);
+  if (failed(autodiff))
+    fail("bad --autodiff-options '" + autodiffOptions + "': " + error);
+  compile.autodiff = *autodiff;
   compile.pipeline = precision == "f32" ? nullptr : &pipeline;
   compile.sourceName = inputFile;
   for (const std::string &fn :

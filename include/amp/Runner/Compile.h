@@ -23,6 +23,7 @@
 #define AMP_RUNNER_COMPILE_H
 
 #include "amp/Dialect/NN/IR/NNDialect.h"
+#include "amp/Dialect/NN/Transforms/Autodiff.h"
 #include "amp/Pipelines/Pipelines.h"
 #include "amp/Runner/Signature.h"
 
@@ -60,15 +61,22 @@ llvm::Expected<std::optional<Role>> readRole(mlir::DictionaryAttr attrs);
 llvm::Expected<FunctionSignature> describeFunction(mlir::func::FuncOp fn);
 
 struct CompileOptions {
+  /// nn-autodiff's options, applied to the step (functions[0]) when it is a
+  /// forward loss function (one result with role loss) rather than a
+  /// training step. keepForward is turned on when another of `functions`
+  /// is the step's missing @<step>_forward.
+  nn::AutodiffOptions autodiff;
   /// amp-pipeline's options; null compiles the step in f32 as written.
   const AmpPipelineOptions *pipeline = nullptr;
-  /// The functions to describe (the step, its eval function, ...).
+  /// The functions to describe (the step first, then its eval function,
+  /// ...).
   std::vector<std::string> functions;
   /// Names the module in messages (its file).
   std::string sourceName = "the module";
 };
 
-/// Applies amp-pipeline (when options.pipeline is set) and amp-to-runtime
+/// Applies nn-autodiff (to a forward step), amp-pipeline (when
+/// options.pipeline is set) and amp-to-runtime
 /// to `module`, in place, and returns the signatures of options.functions,
 /// read in between (amp-pipeline may add loss-scale state; the lowering
 /// erases the tensor types). Pass failures are reported as diagnostics of

@@ -1,4 +1,4 @@
-//===- CompileForRuntime.cpp - amp-pipeline, describe, amp-to-runtime -----===//
+//===- CompileForRuntime.cpp - autodiff, amp-pipeline, amp-to-runtime ----===//
 
 #include "amp/Runner/Compile.h"
 
@@ -20,6 +20,21 @@ void amp::runner::registerCompileDialects(DialectRegistry &registry) {
 
 llvm::Expected<std::vector<FunctionSignature>>
 amp::runner::compileForRuntime(ModuleOp module, const CompileOptions &options) {
+  // A forward loss function as the step: nn-autodiff makes it one, keeping
+  // the forward pass when @<step>_forward is asked for.
+  auto step = options.functions.empty()
+                  ? func::FuncOp()
+                  : module.lookupSymbol<func::FuncOp>(options.functions[0]);
+  if (step && !step.isExternal() && nn::isForwardLossFunction(step)) {
+    nn::AutodiffOptions autodiff = options.autodiff;
+    std::string forward = (step.getSymName() + "_forward").str();
+    autodiff.keepForward |= llvm::is_contained(options.functions, forward) &&
+                            !module.lookupSymbol(forward);
+    if (failed(nn::buildTrainingStep(step, autodiff)))
+      return llvm::createStringError("nn-autodiff failed on @" +
+                                     step.getSymName() + " in " +
+                                     options.sourceName);
+  }
   for (const std::string &name : options.functions)
     if (!module.lookupSymbol<func::FuncOp>(name))
       return llvm::createStringError("no function @" + name + " in " +

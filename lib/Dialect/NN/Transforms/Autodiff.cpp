@@ -397,8 +397,17 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
   using NNAutodiffBase::NNAutodiffBase;
 
   LogicalResult initialize(MLIRContext *ctx) override {
-    auto fail = [&](const Twine &msg) {
-      return emitError(UnknownLoc::get(ctx)) << "nn-autodiff: " << msg;
+    std::string error;
+    if (failed(readOptions(error)))
+      return emitError(UnknownLoc::get(ctx)) << "nn-autodiff: " << error;
+    return success();
+  }
+
+  /// Checks the option values and converts them to `options`.
+  LogicalResult readOptions(std::string &error) {
+    auto fail = [&](StringRef msg) {
+      error = msg.str();
+      return failure();
     };
     std::optional<Optimizer> parsed = parseOptimizer(optimizer);
     if (!parsed)
@@ -449,6 +458,26 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
         return signalPassFailure();
   }
 
+  bool namesEntry() const { return !entry.empty(); }
+
   AutodiffOptions options;
 };
 } // namespace
+
+FailureOr<AutodiffOptions> amp::nn::parseAutodiffOptions(StringRef text,
+                                                         std::string &error) {
+  NNAutodiffPass pass;
+  auto onError = [&](const Twine &msg) {
+    error = msg.str();
+    return failure();
+  };
+  if (failed(pass.initializeOptions(text, onError)))
+    return failure();
+  if (pass.namesEntry()) {
+    error = "entry is chosen by the caller, not by the options";
+    return failure();
+  }
+  if (failed(pass.readOptions(error)))
+    return failure();
+  return pass.options;
+}

@@ -36,6 +36,12 @@ struct AutodiffOptions {
 /// "sgd" / "adamw", or nullopt.
 std::optional<Optimizer> parseOptimizer(llvm::StringRef name);
 
+/// Parses nn-autodiff's pass options ("optimizer=adamw lr=3e-4 ...", the
+/// syntax of `--nn-autodiff="..."`) into AutodiffOptions, checking their
+/// values; `entry` is not allowed here. On failure returns the message.
+llvm::FailureOr<AutodiffOptions>
+parseAutodiffOptions(llvm::StringRef text, std::string &error);
+
 /// Whether `fn` has the form nn-autodiff takes: a single result whose role
 /// is loss.
 bool isForwardLossFunction(mlir::func::FuncOp fn);
