@@ -51,11 +51,9 @@ static cl::opt<std::string> autodiffOptions(
     cl::desc("nn-autodiff options for a forward loss function as --entry, "
              "e.g. \"optimizer=adamw lr=3e-4\""),
     cl::cat(category));
-static cl::opt<std::string>
-    entry("entry", cl::init("train_step"),
-          cl::desc("The training step, or a forward loss function that "
-                   "nn-autodiff turns into one"),
-          cl::cat(category));
+static cl::opt<std::string> entry(
+    "entry", cl::init("train_step"), cl::cat(category),
+    cl::desc("The training step, or a forward loss function for nn-autodiff"));
 static cl::opt<std::string>
     evalEntry("eval-entry", cl::init(""),
               cl::desc("A function (params..., input) -> logits used to "

@@ -1,6 +1,8 @@
 """Checks amp-run CSV logs of the same training: every run must cut its
 first-step loss by --min-drop (a factor), and each run's mean loss over the
-last --window steps must be within --rel-tolerance of the first log's."""
+last --window steps must be within --rel-tolerance of the first log's. With
+--step-rel-tolerance, every step's loss must also be within that of the first
+log's loss at the same step."""
 import argparse
 import csv
 import sys
@@ -9,12 +11,15 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--min-drop", type=float, required=True)
 parser.add_argument("--rel-tolerance", type=float, required=True)
 parser.add_argument("--window", type=int, default=10)
+parser.add_argument("--step-rel-tolerance", type=float, default=None)
 parser.add_argument("logs", nargs="+")
 args = parser.parse_args()
 
 tail = {}
+curves = {}
 for path in args.logs:
     losses = [float(r["loss"]) for r in csv.DictReader(open(path))]
+    curves[path] = losses
     if len(losses) < args.window:
         sys.exit(f"{path}: only {len(losses)} steps")
     last = sum(losses[-args.window:]) / args.window
@@ -27,3 +32,13 @@ for path, last in tail.items():
     if abs(last - base) > args.rel_tolerance * base:
         sys.exit(f"{path}: final loss {last:.4f} differs from {base:.4f} by more "
                  f"than {args.rel_tolerance:.0%}")
+if args.step_rel_tolerance is not None:
+    first = curves[args.logs[0]]
+    for path, losses in curves.items():
+        if len(losses) != len(first):
+            sys.exit(f"{path}: {len(losses)} steps, the first log {len(first)}")
+        worst = max(abs(a - b) / abs(b) for a, b in zip(losses, first))
+        print(f"{path}: largest step-by-step relative difference {worst:.3g}")
+        if worst > args.step_rel_tolerance:
+            sys.exit(f"{path}: a step's loss differs from the first log's by "
+                     f"{worst:.3g} > {args.step_rel_tolerance:g}")
