@@ -40,6 +40,7 @@ std::optional<Optimizer> amp::nn::parseOptimizer(StringRef name) {
   return llvm::StringSwitch<std::optional<Optimizer>>(name)
       .Case("sgd", Optimizer::Sgd)
       .Case("adamw", Optimizer::AdamW)
+      .Case("none", Optimizer::None)
       .Default(std::nullopt);
 }
 
@@ -365,24 +366,30 @@ LogicalResult amp::nn::buildTrainingStep(func::FuncOp fn,
     grads.assign(clip.getClipped().begin(), clip.getClipped().end());
   }
 
-  SmallVector<Value> newParams, newState;
-  buildOptimizer(fn, b, params, grads, options, newParams, newState);
+  SmallVector<Value> paramResults, newState;
+  if (options.optimizer == Optimizer::None)
+    paramResults = grads;
+  else
+    buildOptimizer(fn, b, params, grads, options, paramResults, newState);
 
   // Results: params, optimizer state, loss.
-  SmallVector<Value> results(newParams);
+  SmallVector<Value> results(paramResults);
   results.append(newState);
   results.push_back(loss);
   ret->setOperands(results);
   MLIRContext *ctx = fn.getContext();
   SmallVector<Type> resultTypes;
   SmallVector<DictionaryAttr> resultAttrs;
-  auto addResult = [&](Value v, Role role) {
+  auto addResult = [&](Value v, std::optional<Role> role) {
     resultTypes.push_back(v.getType());
     resultAttrs.push_back(
-        DictionaryAttr::get(ctx, {getRoleNamedAttr(ctx, role)}));
+        role ? DictionaryAttr::get(ctx, {getRoleNamedAttr(ctx, *role)})
+             : DictionaryAttr::get(ctx));
   };
-  for (Value v : newParams)
-    addResult(v, Role::Param);
+  for (Value v : paramResults)
+    addResult(v, options.optimizer == Optimizer::None
+                     ? std::nullopt
+                     : std::optional<Role>(Role::Param));
   for (Value v : newState)
     addResult(v, Role::OptState);
   addResult(loss, Role::Loss);
@@ -411,7 +418,8 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
     };
     std::optional<Optimizer> parsed = parseOptimizer(optimizer);
     if (!parsed)
-      return fail("optimizer must be sgd or adamw, got '" + optimizer + "'");
+      return fail("optimizer must be sgd, adamw or none, got '" + optimizer +
+                  "'");
     options.optimizer = *parsed;
     auto positive = [](double v) { return v > 0 && std::isfinite(v); };
     if (!positive(lr))

@@ -15,7 +15,9 @@
 
 namespace amp::nn {
 
-enum class Optimizer { Sgd, AdamW };
+/// None returns the param gradients instead of updating the params (for
+/// gradient checks and for callers with their own update).
+enum class Optimizer { Sgd, AdamW, None };
 
 /// The optimizer and its hyper-parameters (PyTorch's names and defaults).
 struct AutodiffOptions {
@@ -33,7 +35,7 @@ struct AutodiffOptions {
   bool keepForward = false;
 };
 
-/// "sgd" / "adamw", or nullopt.
+/// "sgd" / "adamw" / "none", or nullopt.
 std::optional<Optimizer> parseOptimizer(llvm::StringRef name);
 
 /// Parses nn-autodiff's pass options ("optimizer=adamw lr=3e-4 ...", the

@@ -36,7 +36,9 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
        inserted after the last param (zero-initialized by runners).
 
     The results become the updated params, the optimizer state (in argument
-    order) and the loss, with their roles. A param that does not reach the
+    order) and the loss, with their roles. With `optimizer=none` there is no
+    update: the results are the gradients of the params (in argument order,
+    without a role) and the loss. A param that does not reach the
     loss gets a zero gradient and a remark. An op on the path from a param
     to the loss that has no derivative rule, a loss that is not a 0-d f32
     tensor, an argument without a forward role, or an op with regions is an
@@ -59,7 +61,8 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
            "The function to differentiate (default: every function whose "
            "single result has nn.role = #nn.role<loss>)">,
     Option<"optimizer", "optimizer", "std::string", "\"sgd\"",
-           "sgd (torch.optim.SGD) or adamw (torch.optim.AdamW)">,
+           "sgd (torch.optim.SGD), adamw (torch.optim.AdamW), or none "
+           "(return the param gradients, then the loss)">,
     Option<"lr", "lr", "double", "1e-3", "Learning rate">,
     Option<"momentum", "momentum", "double", "0.0",
            "SGD momentum (a momentum buffer per param when > 0)">,
