@@ -7,6 +7,8 @@ Two models, both following the training-step convention of docs/dialects.md
 results: updated params, then updated optimizer state, then the loss):
 
   transformer  pre-LN transformer language model, Adam (AdamW) for every param
+  bert         BERT encoder layers with a token classifier head (forward and
+               loss only)
   mlp          deep MLP (matmul + bias + relu), SGD with momentum
 
 The backward pass is written out op by op with the nn backward ops; see the
@@ -470,6 +472,88 @@ def emit_transformer(a):
 
 
 # ---------------------------------------------------------------------------
+# BERT encoder layers (forward + loss only)
+# ---------------------------------------------------------------------------
+
+def emit_bert(a):
+    """BERT-base-shaped post-LN encoder layers: token + position embeddings
+    with a layer norm, then per layer x = LN(x + attn(x)), x = LN(x +
+    ffn(x)) with GELU, then a token classifier head over the vocabulary (as
+    BERT's masked-LM head, without its transform layer). Forward and loss
+    only: nn-autodiff builds the training step."""
+    B, S, D, H, F, V, L = a.batch, a.seq, a.dmodel, a.heads, a.ffn, a.vocab, a.layers
+    if D % H:
+        sys.exit("error: --dmodel must be a multiple of --heads")
+    Dh, N = D // H, B * S
+    st = Step()
+    e = st.e
+    tok = st.param("tok_emb", (V, D))
+    pos = st.param("pos_emb", (S, D))
+    emb_g, emb_b = st.param("emb_ln_g", (D,), 1.0), st.param("emb_ln_b", (D,))
+    layers = []
+    for l in range(L):
+        shapes = {"wq": (D, D), "bq": (D,), "wk": (D, D), "bk": (D,),
+                  "wv": (D, D), "bv": (D,), "wo": (D, D), "bo": (D,),
+                  "ln1_g": (D,), "ln1_b": (D,), "w1": (D, F), "b1": (F,),
+                  "w2": (F, D), "b2": (D,), "ln2_g": (D,), "ln2_b": (D,)}
+        layers.append({k: st.param("l%d_%s" % (l, k), v,
+                                   1.0 if k.endswith("_g") else None)
+                       for k, v in shapes.items()})
+    w_cls, b_cls = st.param("w_cls", (D, V)), st.param("b_cls", (V,))
+    ids = st.data("ids", (B, S), "i32", "input")
+    labels = st.data("labels", (B, S), "i32", "label")
+
+    e.comment("Embeddings. Activations are [B*S, D] = [%d, %d]." % (N, D))
+    scale = e.splat("attn_scale", 1.0 / math.sqrt(Dh))
+    emb = e.declare("emb", (B, S, D))
+    e.op([emb], "nn.embedding %s, %s : (%s, %s) -> %s" %
+         (tok, ids, e.ty(tok), e.ty(ids), e.ty(emb)))
+    x = e.reshape("x0", e.add("x0_3d", emb, pos), (N, D))
+    x = e.layer_norm("emb_ln", x, emb_g, emb_b, a.eps)[0]
+
+    def linear(name, inp, w, b):
+        return e.add(name, e.matmul(name + "_mm", inp, w), b)
+
+    def heads(name, t):  # [N, D] -> [B, H, S, Dh]
+        return e.transpose(name, e.reshape(name + "_4d", t, (B, S, H, Dh)),
+                           (0, 2, 1, 3))
+
+    for l, P in enumerate(layers):
+        e.blank()
+        e.comment("Encoder layer %d." % l)
+        p = "l%d_" % l
+        q = heads(p + "qh", linear(p + "q", x, P["wq"], P["bq"]))
+        k = heads(p + "kh", linear(p + "k", x, P["wk"], P["bk"]))
+        v = heads(p + "vh", linear(p + "v", x, P["wv"], P["bv"]))
+        z = e.mul(p + "scaled", e.matmul(p + "scores", q, k, tb=True), scale)
+        probs = e.unary("softmax", p + "probs", z, " {axis = -1 : i64}")
+        ctx = e.reshape(p + "ctx", e.transpose(
+            p + "ctx_bshd", e.matmul(p + "ctxh", probs, v), (0, 2, 1, 3)),
+            (N, D))
+        attn = linear(p + "attn_out", ctx, P["wo"], P["bo"])
+        x = e.layer_norm(p + "ln1", e.add(p + "res1", x, attn), P["ln1_g"],
+                         P["ln1_b"], a.eps)[0]
+        f = linear(p + "ffn2", e.unary("gelu", p + "gelu",
+                                       linear(p + "ffn1", x, P["w1"], P["b1"])),
+                   P["w2"], P["b2"])
+        x = e.layer_norm(p + "ln2", e.add(p + "res2", x, f), P["ln2_g"],
+                         P["ln2_b"], a.eps)[0]
+
+    e.blank()
+    e.comment("Classifier head over the vocabulary, loss.")
+    logits = e.reshape("logits_3d", linear("logits", x, w_cls, b_cls), (B, S, V))
+    loss = e.declare("loss", (), "f32")
+    e.op([loss], "nn.cross_entropy %s, %s : (%s, %s) -> %s" %
+         (logits, labels, e.ty(logits), e.ty(labels), e.ty(loss)))
+    return st.render(forward_header(a, [
+        "BERT encoder layers (post-LN, GELU, softmax attention) with token",
+        "and position embeddings and a token classifier head, and the loss:",
+        "  layers=%d batch=%d seq=%d hidden=%d heads=%d ffn=%d vocab=%d"
+        % (L, B, S, D, H, F, V),
+        "nn-autodiff (optimizer=adamw) builds the training step."]), loss)
+
+
+# ---------------------------------------------------------------------------
 # MLP
 # ---------------------------------------------------------------------------
 
@@ -558,14 +642,16 @@ def count_ops(a, layers):
 
 
 def generate(a):
-    emit = emit_transformer if a.model == "transformer" else emit_mlp
+    emit = {"transformer": emit_transformer, "bert": emit_bert,
+            "mlp": emit_mlp}[a.model]
     return emit(a)
 
 
 def main():
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--model", choices=["transformer", "mlp"], required=True)
+    ap.add_argument("--model", choices=["transformer", "bert", "mlp"],
+                    required=True, help="bert is forward-only")
     ap.add_argument("--layers", type=int, default=2,
                     help="transformer blocks, or hidden layers of the MLP")
     ap.add_argument("--ops-target", type=int, default=None, metavar="K",
@@ -593,16 +679,18 @@ def main():
     ap.add_argument("-o", "--output", default="-")
     a = ap.parse_args()
     if a.batch is None:
-        a.batch = 2 if a.model == "transformer" else 32
+        a.batch = 32 if a.model == "mlp" else 2
     if a.lr is None:
-        a.lr = 1e-3 if a.model == "transformer" else 0.05
+        a.lr = 0.05 if a.model == "mlp" else 1e-3
+    if a.model == "bert":
+        a.forward_only = True
     a.cmdline = True
 
     if a.ops_target is not None:
         n1, n2 = count_ops(a, 1), count_ops(a, 2)
         per_layer, fixed = n2 - n1, n1 - (n2 - n1)
         a.layers = max(1, round((a.ops_target - fixed) / per_layer))
-    if a.layers < (1 if a.model == "transformer" else 0):
+    if a.layers < (0 if a.model == "mlp" else 1):
         sys.exit("error: --layers is too small")
 
     text, n = generate(a)
