@@ -159,8 +159,9 @@ LogicalResult rule(SigmoidOp op, Rule &r) {
   GradientBuilder &b = r.b();
   Value y = op.getResult();
   Value one = b.scalar(1.0, elementTypeOf(op));
-  r.set(0, b.create<MulOp>(b.create<MulOp>(r.dy(), y),
-                           b.create<SubOp>(one, y)));
+  // Separate statements fix the order the ops are built in.
+  Value dyY = b.create<MulOp>(r.dy(), y);
+  r.set(0, b.create<MulOp>(dyY, b.create<SubOp>(one, y)));
   return success();
 }
 

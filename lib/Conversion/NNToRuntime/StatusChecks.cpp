@@ -15,7 +15,8 @@
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "llvm/ADT/Hashing.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace amp {
 #define GEN_PASS_DEF_CHECKRUNTIMESTATUS
@@ -47,10 +48,11 @@ struct CheckRuntimeStatusPass
     : amp::impl::CheckRuntimeStatusBase<CheckRuntimeStatusPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    SymbolTable symbols(module);
     OpBuilder b(&getContext());
     Type ptrTy = LLVM::LLVMPointerType::get(&getContext());
     Type i32Ty = b.getI32Type();
-    if (!module.lookupSymbol(kErrorSiteGlobal)) {
+    if (!symbols.lookup(kErrorSiteGlobal)) {
       // A null pointer until a call fails.
       b.setInsertionPointToStart(module.getBody());
       auto global = LLVM::GlobalOp::create(
@@ -62,13 +64,18 @@ struct CheckRuntimeStatusPass
           ValueRange{LLVM::ZeroOp::create(b, module.getLoc(), ptrTy)});
     }
 
+    llvm::StringMap<LLVM::GlobalOp> sites;
+    DenseMap<Region *, Block *> firstFailBlock;
     SmallVector<std::pair<LLVM::CallOp, const RuntimeFunction *>> calls;
     module.walk([&](LLVM::CallOp call) {
       if (const RuntimeFunction *fn = getCalledRuntimeFunction(call))
         if (call->getParentOfType<func::FuncOp>())
           calls.push_back({call, fn});
     });
-    for (auto [call, fn] : calls) {
+    // From the last call to the first: splitting a block after a call moves
+    // only the ops up to the next (already split) call, so the pass stays
+    // linear in the function's size.
+    for (auto [call, fn] : llvm::reverse(calls)) {
       Location loc = call.getLoc();
       b.setInsertionPointAfter(call);
       Value status, failed;
@@ -90,9 +97,14 @@ struct CheckRuntimeStatusPass
       // Split after the check; the failure block records the site.
       Block *before = b.getInsertionBlock();
       Block *next = before->splitBlock(b.getInsertionPoint());
+      // Failure blocks go to the end of the function, in program order:
+      // each before the one of the call that follows it.
       Region *region = before->getParent();
-      Block *fail = b.createBlock(region, region->end());
-      Value site = siteString(b, module, loc);
+      Block *&firstFail = firstFailBlock[region];
+      Block *fail = b.createBlock(
+          region, firstFail ? Region::iterator(firstFail) : region->end());
+      firstFail = fail;
+      Value site = siteString(b, module, symbols, sites, loc);
       Value siteGlobal =
           LLVM::AddressOfOp::create(b, loc, ptrTy, kErrorSiteGlobal);
       LLVM::StoreOp::create(b, loc, site, siteGlobal);
@@ -102,23 +114,28 @@ struct CheckRuntimeStatusPass
     }
   }
 
-  /// The address of a constant string naming `loc`'s site.
-  static Value siteString(OpBuilder &b, ModuleOp module, Location loc) {
+  /// The address of a constant string naming `loc`'s site: one global per
+  /// distinct site text.
+  static Value siteString(OpBuilder &b, ModuleOp module, SymbolTable &symbols,
+                          llvm::StringMap<LLVM::GlobalOp> &sites,
+                          Location loc) {
     std::string text = describeSite(loc);
-    std::string name =
-        "__amp_site_" + std::to_string(static_cast<size_t>(llvm::hash_value(text)));
-    if (!module.lookupSymbol(name)) {
+    LLVM::GlobalOp &global = sites[text];
+    if (!global) {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(module.getBody());
       std::string data = text;
       data.push_back('\0');
       auto type = LLVM::LLVMArrayType::get(b.getI8Type(), data.size());
-      LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
-                             LLVM::Linkage::Internal, name,
-                             b.getStringAttr(data));
+      global = LLVM::GlobalOp::create(
+          b, loc, type, /*isConstant=*/true, LLVM::Linkage::Internal,
+          "__amp_site_" + std::to_string(sites.size() - 1),
+          b.getStringAttr(data));
+      symbols.insert(global); // renames it if the name is taken
     }
     return LLVM::AddressOfOp::create(
-        b, loc, LLVM::LLVMPointerType::get(b.getContext()), name);
+        b, loc, LLVM::LLVMPointerType::get(b.getContext()),
+        global.getSymName());
   }
 };
 

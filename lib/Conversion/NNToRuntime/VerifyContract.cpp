@@ -12,6 +12,7 @@
 #include "amp/Conversion/NNToRuntime/RuntimeABI.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
 
 namespace amp {
 #define GEN_PASS_DEF_VERIFYRUNTIMECONTRACT
@@ -47,6 +48,7 @@ struct VerifyRuntimeContractPass
     : amp::impl::VerifyRuntimeContractBase<VerifyRuntimeContractPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    SymbolTable symbols(module); // one lookup per call stays O(1)
     WalkResult result = module.walk([&](Operation *op) -> WalkResult {
       if (op == module.getOperation())
         return WalkResult::advance();
@@ -69,7 +71,7 @@ struct VerifyRuntimeContractPass
         if (!callee)
           return op->emitError("amp-verify-runtime-contract: indirect calls "
                                "are not part of the runtime ABI");
-        if (!module.lookupSymbol<LLVM::LLVMFuncOp>(*callee))
+        if (!symbols.lookup<LLVM::LLVMFuncOp>(*callee))
           return op->emitError() << "amp-verify-runtime-contract: '@"
                                  << *callee << "' is not defined or declared";
       }

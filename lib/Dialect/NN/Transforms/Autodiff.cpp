@@ -261,32 +261,51 @@ private:
 } // namespace
 
 /// The optimizer updates of `params` with gradients `grads`: inserts the
-/// opt_state arguments after the last param and returns the new params and
-/// the new state (in argument order).
+/// opt_state arguments after the last param (all at once: one insertion per
+/// argument would be quadratic in the argument count) and returns the new
+/// params and the new state (in argument order).
 static void buildOptimizer(func::FuncOp fn, OpBuilder &b,
                            ArrayRef<BlockArgument> params, ArrayRef<Value> grads,
                            const AutodiffOptions &options,
                            SmallVectorImpl<Value> &newParams,
                            SmallVectorImpl<Value> &newState) {
   MLIRContext *ctx = fn.getContext();
-  unsigned insertAt = params.back().getArgNumber() + 1;
-  auto addState = [&](Type type, Location loc) -> Value {
-    NamedAttribute attrs[] = {getRoleNamedAttr(ctx, Role::OptState)};
-    (void)fn.insertArgument(insertAt, type, b.getDictionaryAttr(attrs), loc);
-    return fn.getArgument(insertAt++);
-  };
-  auto f32 = [&](double v) { return b.getF32FloatAttr(static_cast<float>(v)); };
   bool adam = options.optimizer == Optimizer::AdamW;
-  double weightDecay = options.weightDecay.value_or(adam ? 0.01 : 0.0);
   auto scalarF32 = RankedTensorType::get({}, b.getF32Type());
 
-  for (auto [param, grad] : llvm::zip(params, grads)) {
-    Location loc = FusedLoc::get(ctx, {param.getLoc()},
-                                 StringAttr::get(ctx, "optimizer"));
-    Type type = param.getType();
+  // The state of each param, in order: AdamW's exp_avg, exp_avg_sq and step,
+  // or SGD's momentum buffer when momentum > 0.
+  SmallVector<Location> paramLocs;
+  SmallVector<unsigned> indices;
+  SmallVector<Type> types;
+  SmallVector<Location> locs;
+  unsigned insertAt = params.back().getArgNumber() + 1;
+  for (BlockArgument param : params) {
+    paramLocs.push_back(FusedLoc::get(ctx, {param.getLoc()},
+                                      StringAttr::get(ctx, "optimizer")));
+    SmallVector<Type, 3> state;
+    if (adam)
+      state = {param.getType(), param.getType(), scalarF32};
+    else if (options.momentum > 0)
+      state = {param.getType()};
+    for (Type type : state) {
+      indices.push_back(insertAt);
+      types.push_back(type);
+      locs.push_back(paramLocs.back());
+    }
+  }
+  DictionaryAttr stateAttrs =
+      b.getDictionaryAttr({getRoleNamedAttr(ctx, Role::OptState)});
+  SmallVector<DictionaryAttr> attrs(types.size(), stateAttrs);
+  (void)fn.insertArguments(indices, types, attrs, locs);
+
+  auto f32 = [&](double v) { return b.getF32FloatAttr(static_cast<float>(v)); };
+  double weightDecay = options.weightDecay.value_or(adam ? 0.01 : 0.0);
+  unsigned next = insertAt;
+  auto state = [&] { return fn.getArgument(next++); };
+  for (auto [param, grad, loc] : llvm::zip(params, grads, paramLocs)) {
     if (adam) {
-      Value m = addState(type, loc), v = addState(type, loc);
-      Value step = addState(scalarF32, loc);
+      Value m = state(), v = state(), step = state();
       auto update = AdamUpdateOp::create(
           b, loc, param, grad, m, v, step, f32(options.lr), f32(options.beta1),
           f32(options.beta2), f32(options.eps), f32(weightDecay));
@@ -295,9 +314,7 @@ static void buildOptimizer(func::FuncOp fn, OpBuilder &b,
                        update.getNewStep()});
       continue;
     }
-    Value buffer;
-    if (options.momentum > 0)
-      buffer = addState(type, loc);
+    Value buffer = options.momentum > 0 ? state() : Value();
     auto update = SgdUpdateOp::create(
         b, loc, param, grad, buffer, f32(options.lr), f32(options.momentum),
         f32(0.0), f32(weightDecay));

@@ -1,0 +1,303 @@
+// RUN: amp-opt %s -split-input-file -verify-diagnostics --nn-autodiff
+// The same errors whatever the optimizer:
+// RUN: amp-opt %s -split-input-file -verify-diagnostics --nn-autodiff="optimizer=adamw clip-norm=1.0"
+
+// Errors that depend on `entry` or `keep-forward` would change every other
+// case, so these RUN lines read the whole file as one module (function names
+// are unique for that reason) and pick their case with `entry`.
+// RUN: not amp-opt %s --nn-autodiff="entry=external" 2>&1 | FileCheck %s --check-prefix=EXTERNAL
+// RUN: not amp-opt %s --nn-autodiff="entry=two_results" 2>&1 | FileCheck %s --check-prefix=TWO-RESULTS
+// RUN: not amp-opt %s --nn-autodiff="entry=no_loss_role" 2>&1 | FileCheck %s --check-prefix=NO-LOSS-ROLE
+// RUN: not amp-opt %s --nn-autodiff="entry=missing" 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not amp-opt %s --nn-autodiff="entry=no_cross_entropy keep-forward=true" 2>&1 | FileCheck %s --check-prefix=NO-CE
+// RUN: not amp-opt %s --nn-autodiff="entry=two_cross_entropies keep-forward=true" 2>&1 | FileCheck %s --check-prefix=TWO-CE
+// RUN: not amp-opt %s --nn-autodiff="entry=twin keep-forward=true" 2>&1 | FileCheck %s --check-prefix=TWIN
+
+// One case per error of nn-autodiff (lib/Dialect/NN/Transforms/Autodiff.cpp
+// and the rules of lib/Interfaces/NNDerivativeModels.cpp).
+
+//===----------------------------------------------------------------------===//
+// The form of the forward function
+//===----------------------------------------------------------------------===//
+
+// expected-error @below {{nn-autodiff: argument #1 of @no_role has no nn.role; a forward function takes param, input and label arguments}}
+func.func @no_role(%w: tensor<4xf32> {nn.role = #nn.role<param>}, %x: tensor<4xf32>)
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.mul %w, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// The pass adds the optimizer state itself.
+// expected-error @below {{nn-autodiff: argument #1 of @opt_state_role has role opt_state; a forward function takes param, input and label arguments (opt_state is added by the pass)}}
+func.func @opt_state_role(%w: tensor<4xf32> {nn.role = #nn.role<param>}, %m: tensor<4xf32> {nn.role = #nn.role<opt_state>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %l = nn.reduce_sum %w [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// expected-error @below {{nn-autodiff: argument #0 of @loss_scale_role has role loss_scale; a forward function takes param, input and label arguments (opt_state is added by the pass)}}
+func.func @loss_scale_role(%s: tensor<f32> {nn.role = #nn.role<loss_scale>}, %w: tensor<4xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %l = nn.reduce_sum %w [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// expected-error @below {{nn-autodiff: param #1 of @f16_param has type 'tensor<4xf16>'; params are f32 tensors}}
+func.func @f16_param(%x: tensor<4xf16> {nn.role = #nn.role<input>}, %w: tensor<4xf16> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.mul %x, %w : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf16>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// expected-error @below {{nn-autodiff: param #0 of @scalar_param has type 'f32'; params are f32 tensors}}
+func.func @scalar_param(%w: f32 {nn.role = #nn.role<param>}, %x: tensor<4xf32> {nn.role = #nn.role<input>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %l = nn.reduce_sum %x [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// expected-error @below {{nn-autodiff: the loss of @vector_loss must be a 0-d f32 tensor (tensor<f32>), got 'tensor<4xf32>'}}
+func.func @vector_loss(%w: tensor<4xf32> {nn.role = #nn.role<param>})
+    -> (tensor<4xf32> {nn.role = #nn.role<loss>}) {
+  %y = nn.exp %w : tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @below {{nn-autodiff: the loss of @f16_loss must be a 0-d f32 tensor (tensor<f32>), got 'tensor<f16>'}}
+func.func @f16_loss(%w: tensor<4xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f16> {nn.role = #nn.role<loss>}) {
+  %l = nn.reduce_sum %w [0] : (tensor<4xf32>) -> tensor<f32>
+  %h = arith.truncf %l : tensor<f32> to tensor<f16>
+  return %h : tensor<f16>
+}
+
+// -----
+
+// expected-error @below {{nn-autodiff: @two_blocks must have a single block}}
+func.func @two_blocks(%w: tensor<4xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %l = nn.reduce_sum %w [0] : (tensor<4xf32>) -> tensor<f32>
+  llvm.br ^bb1
+^bb1:
+  return %l : tensor<f32>
+}
+
+// -----
+
+func.func @scf_if(%w: tensor<4xf32> {nn.role = #nn.role<param>}, %c: tensor<i1> {nn.role = #nn.role<input>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %cond = tensor.extract %c[] : tensor<i1>
+  // expected-error @below {{'scf.if' op has regions; nn-autodiff differentiates straight-line forward functions}}
+  %y = scf.if %cond -> tensor<4xf32> {
+    %e = nn.exp %w : tensor<4xf32>
+    scf.yield %e : tensor<4xf32>
+  } else {
+    scf.yield %w : tensor<4xf32>
+  }
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+func.func @scf_for(%w: tensor<4xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  // expected-error @below {{'scf.for' op has regions; nn-autodiff differentiates straight-line forward functions}}
+  %y = scf.for %i = %c0 to %c3 step %c1 iter_args(%acc = %w) -> tensor<4xf32> {
+    %t = nn.tanh %acc : tensor<4xf32>
+    scf.yield %t : tensor<4xf32>
+  }
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// A training step is not differentiated again.
+func.func @has_grad_seed(%w: tensor<4xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %l = nn.reduce_sum %w [0] : (tensor<4xf32>) -> tensor<f32>
+  // expected-error @below {{'nn.grad_seed' op is already part of a training step; nn-autodiff takes the forward function and its loss}}
+  %s = nn.grad_seed %l : tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+func.func @has_sgd_update(%w: tensor<4xf32> {nn.role = #nn.role<param>}, %g: tensor<4xf32> {nn.role = #nn.role<input>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  // expected-error @below {{'nn.sgd_update' op is already part of a training step; nn-autodiff takes the forward function and its loss}}
+  %w1 = nn.sgd_update %w, %g {lr = 0.1 : f32} : tensor<4xf32>
+  %l = nn.reduce_sum %w1 [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+func.func @has_clip_grad_norm(%w: tensor<4xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  // expected-error @below {{'nn.clip_grad_norm' op is already part of a training step; nn-autodiff takes the forward function and its loss}}
+  %c, %n = nn.clip_grad_norm %w {max_norm = 1.0 : f32} : tensor<4xf32>
+  %l = nn.reduce_sum %c [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// expected-error @below {{nn-autodiff: @no_params has no param arguments to train}}
+func.func @no_params(%x: tensor<4xf32> {nn.role = #nn.role<input>}, %l: tensor<4xi32> {nn.role = #nn.role<label>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %s = nn.reduce_sum %x [0] : (tensor<4xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+
+//===----------------------------------------------------------------------===//
+// Ops without a derivative on the path from a param to the loss
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @reduce_max(%w: tensor<2x4xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %e = nn.exp %w : tensor<2x4xf32>
+  // expected-error @below {{'nn.reduce_max' op has no derivative rule; nn-autodiff cannot differentiate the loss through it}}
+  %m = nn.reduce_max %e [1] : (tensor<2x4xf32>) -> tensor<2xf32>
+  %l = nn.reduce_sum %m [0] : (tensor<2xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// Backward ops have no rule of their own (no second derivatives).
+func.func @relu_grad(%w: tensor<4xf32> {nn.role = #nn.role<param>}, %x: tensor<4xf32> {nn.role = #nn.role<input>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  // expected-error @below {{'nn.relu_grad' op has no derivative rule; nn-autodiff cannot differentiate the loss through it}}
+  %g = nn.relu_grad %w, %x : tensor<4xf32>
+  %l = nn.reduce_sum %g [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// Ops of other dialects have no rule either.
+func.func @arith_op(%w: tensor<4xf32> {nn.role = #nn.role<param>}, %x: tensor<4xf32> {nn.role = #nn.role<input>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  // expected-error @below {{'arith.mulf' op has no derivative rule; nn-autodiff cannot differentiate the loss through it}}
+  %y = arith.mulf %w, %x : tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// The saved statistics of the norms have no derivative.
+func.func @batch_norm_mean(%x: tensor<2x3x4x4xf32> {nn.role = #nn.role<input>}, %g: tensor<3xf32> {nn.role = #nn.role<param>},
+                           %b: tensor<3xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  // expected-error @below {{'nn.batch_norm' op result #1 (the saved mean) has no derivative, but the loss depends on it}}
+  %y, %mean, %invstd = nn.batch_norm %x, %g, %b : (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>)
+  %s = nn.reduce_sum %y [0, 1, 2, 3] : (tensor<2x3x4x4xf32>) -> tensor<f32>
+  %m = nn.reduce_sum %mean [0] : (tensor<3xf32>) -> tensor<f32>
+  %l = nn.add %s, %m : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+func.func @layer_norm_rstd(%w: tensor<2x8xf32> {nn.role = #nn.role<param>}, %g: tensor<8xf32> {nn.role = #nn.role<param>},
+                           %b: tensor<8xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  // expected-error @below {{'nn.layer_norm' op result #2 (the saved inverse standard deviation) has no derivative, but the loss depends on it}}
+  %y, %mean, %rstd = nn.layer_norm %w, %g, %b : (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<2x8xf32>, tensor<2xf32>, tensor<2xf32>)
+  %l = nn.reduce_sum %rstd [0] : (tensor<2xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+//===----------------------------------------------------------------------===//
+// Cases of the RUN lines with options (valid for the split RUN lines above)
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// Without `entry`, an external function or one that does not return a
+// single loss is not a forward function and is left alone; naming it is an
+// error.
+// EXTERNAL: autodiff-invalid.mlir:[[# @LINE + 1]]:1: error: nn-autodiff: @external has no body to differentiate
+func.func private @external(tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>})
+
+// -----
+
+// TWO-RESULTS: autodiff-invalid.mlir:[[# @LINE + 1]]:1: error: nn-autodiff: @two_results must return exactly one result, the loss (nn.role = #nn.role<loss>)
+func.func @two_results(%w: tensor<4xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}, tensor<4xf32>) {
+  %l = nn.reduce_sum %w [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l, %w : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+// NO-LOSS-ROLE: autodiff-invalid.mlir:[[# @LINE + 1]]:1: error: nn-autodiff: @no_loss_role must return exactly one result, the loss (nn.role = #nn.role<loss>)
+func.func @no_loss_role(%w: tensor<4xf32> {nn.role = #nn.role<param>}) -> tensor<f32> {
+  %l = nn.reduce_sum %w [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// MISSING: error: nn-autodiff: no function @missing
+
+// -----
+
+// keep-forward needs the logits of one nn.cross_entropy as the predictions.
+// NO-CE: autodiff-invalid.mlir:[[# @LINE + 1]]:1: error: nn-autodiff: keep-forward needs the loss of @no_cross_entropy to come from exactly one nn.cross_entropy, whose logits are the predictions; found 0
+func.func @no_cross_entropy(%w: tensor<4xf32> {nn.role = #nn.role<param>}, %x: tensor<4xf32> {nn.role = #nn.role<input>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %d = nn.sub %w, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %sq = nn.mul %d, %d : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %l = nn.reduce_mean %sq [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// TWO-CE: autodiff-invalid.mlir:[[# @LINE + 1]]:1: error: nn-autodiff: keep-forward needs the loss of @two_cross_entropies to come from exactly one nn.cross_entropy, whose logits are the predictions; found 2
+func.func @two_cross_entropies(%w: tensor<4x3xf32> {nn.role = #nn.role<param>}, %x: tensor<2x4xf32> {nn.role = #nn.role<input>},
+                               %l1: tensor<2xi32> {nn.role = #nn.role<label>}, %l2: tensor<2xi32> {nn.role = #nn.role<label>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.matmul %x, %w : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
+  %a = nn.cross_entropy %y, %l1 : (tensor<2x3xf32>, tensor<2xi32>) -> tensor<f32>
+  %b = nn.cross_entropy %y, %l2 : (tensor<2x3xf32>, tensor<2xi32>) -> tensor<f32>
+  %l = nn.add %a, %b : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// TWIN: autodiff-invalid.mlir:[[# @LINE + 1]]:1: error: nn-autodiff: keep-forward would add @twin_forward, which exists already
+func.func @twin(%w: tensor<4x3xf32> {nn.role = #nn.role<param>}, %x: tensor<2x4xf32> {nn.role = #nn.role<input>},
+                %lab: tensor<2xi32> {nn.role = #nn.role<label>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.matmul %x, %w : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
+  %l = nn.cross_entropy %y, %lab : (tensor<2x3xf32>, tensor<2xi32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+func.func @twin_forward(%w: tensor<4x3xf32>, %x: tensor<2x4xf32>) -> tensor<2x3xf32> {
+  %y = nn.matmul %x, %w : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
+  return %y : tensor<2x3xf32>
+}

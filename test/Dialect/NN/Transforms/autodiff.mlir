@@ -1,0 +1,867 @@
+// RUN: amp-opt %s -split-input-file --nn-autodiff | FileCheck %s
+// The remark of @unreached_param, and no other diagnostic:
+// RUN: amp-opt %s -split-input-file --nn-autodiff -verify-diagnostics -o /dev/null
+// RUN: amp-opt %s -split-input-file --nn-autodiff="momentum=0.9" | FileCheck %s --check-prefix=MOMENTUM
+// RUN: amp-opt %s -split-input-file --nn-autodiff="optimizer=adamw" | FileCheck %s --check-prefix=ADAMW
+// RUN: amp-opt %s -split-input-file --nn-autodiff="lr=0.1 weight-decay=5e-4" | FileCheck %s --check-prefix=SGD-OPTIONS
+// RUN: amp-opt %s -split-input-file --nn-autodiff="clip-norm=1.0" | FileCheck %s --check-prefix=CLIP
+// RUN: amp-opt %s -split-input-file --nn-autodiff="optimizer=none" | FileCheck %s --check-prefix=NONE
+// RUN: amp-opt %s -split-input-file --nn-autodiff --mlir-print-debuginfo --mlir-print-local-scope | FileCheck %s --check-prefix=LOC
+// `entry` names one function, so these RUN lines read the whole file as one
+// module (function names are unique for that reason).
+// RUN: amp-opt %s --nn-autodiff="entry=mlp keep-forward=true" | FileCheck %s --check-prefix=FORWARD
+// RUN: amp-opt %s --nn-autodiff="entry=pick" | FileCheck %s --check-prefix=ENTRY
+
+// nn-autodiff: the rule of every differentiable nn op (one function each,
+// with the loss a nn.reduce_sum over all axes), gradient accumulation and
+// broadcast reduction, which values get no gradient, the optimizer forms and
+// their options, keep-forward, entry, and the locations of backward ops.
+
+// The reduce_sum of the loss is the first rule applied: the seed is reshaped
+// to rank 1 and broadcast back. nn.add passes the gradient through to both
+// operands unchanged.
+// CHECK-LABEL: func.func @add(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32> {nn.role = #nn.role<param>}, %[[B:[a-z0-9]+]]: tensor<4xf32> {nn.role = #nn.role<param>})
+// CHECK-SAME: -> (tensor<4xf32> {nn.role = #nn.role<param>}, tensor<4xf32> {nn.role = #nn.role<param>}, tensor<f32> {nn.role = #nn.role<loss>})
+// CHECK-NEXT: %[[Y:.*]] = nn.add %[[A]], %[[B]]
+// CHECK-NEXT: %[[L:.*]] = nn.reduce_sum %[[Y]] [0]
+// CHECK-NEXT: %[[SEED:.*]] = nn.grad_seed %[[L]] : tensor<f32>
+// CHECK-NEXT: %[[R:.*]] = nn.reshape %[[SEED]] : tensor<f32> -> tensor<1xf32>
+// CHECK-NEXT: %[[DY:.*]] = nn.broadcast_to %[[R]] : tensor<1xf32> -> tensor<4xf32>
+// CHECK-NEXT: %[[NA:.*]] = nn.sgd_update %[[A]], %[[DY]] {lr = 1.000000e-03 : f32} : tensor<4xf32>
+// CHECK-NEXT: %[[NB:.*]] = nn.sgd_update %[[B]], %[[DY]] {lr = 1.000000e-03 : f32} : tensor<4xf32>
+// CHECK-NEXT: return %[[NA]], %[[NB]], %[[L]] : tensor<4xf32>, tensor<4xf32>, tensor<f32>
+func.func @add(%a: tensor<4xf32> {nn.role = #nn.role<param>}, %b: tensor<4xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.add %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// d(a - b) = (dy, -dy).
+// CHECK-LABEL: func.func @sub(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32> {{.*}}, %[[B:[a-z0-9]+]]: tensor<4xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[DB:.*]] = nn.neg %[[DY]] : tensor<4xf32>
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DY]] {
+// CHECK-NEXT: nn.sgd_update %[[B]], %[[DB]] {
+func.func @sub(%a: tensor<4xf32> {nn.role = #nn.role<param>}, %b: tensor<4xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.sub %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// d(a * b) = (dy * b, dy * a).
+// CHECK-LABEL: func.func @mul(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32> {{.*}}, %[[B:[a-z0-9]+]]: tensor<4xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[DA:.*]] = nn.mul %[[DY]], %[[B]] :
+// CHECK-NEXT: %[[DB:.*]] = nn.mul %[[DY]], %[[A]] :
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+// CHECK-NEXT: nn.sgd_update %[[B]], %[[DB]] {
+func.func @mul(%a: tensor<4xf32> {nn.role = #nn.role<param>}, %b: tensor<4xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.mul %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// y = a / b: da = dy / b, db = -dy * a / b^2 = -(dy / b) * y.
+// CHECK-LABEL: func.func @div(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32> {{.*}}, %[[B:[a-z0-9]+]]: tensor<4xf32>
+// CHECK-NEXT: %[[Y:.*]] = nn.div %[[A]], %[[B]]
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[Q:.*]] = nn.div %[[DY]], %[[B]] :
+// CHECK-NEXT: %[[QY:.*]] = nn.mul %[[Q]], %[[Y]] :
+// CHECK-NEXT: %[[DB:.*]] = nn.neg %[[QY]] :
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[Q]] {
+// CHECK-NEXT: nn.sgd_update %[[B]], %[[DB]] {
+func.func @div(%a: tensor<4xf32> {nn.role = #nn.role<param>}, %b: tensor<4xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.div %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @neg(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[DA:.*]] = nn.neg %[[DY]] :
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+func.func @neg(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.neg %a : tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// d exp(a) = dy * exp(a), reusing the forward result.
+// CHECK-LABEL: func.func @exp(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
+// CHECK-NEXT: %[[Y:.*]] = nn.exp %[[A]]
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[DA:.*]] = nn.mul %[[DY]], %[[Y]] :
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+func.func @exp(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.exp %a : tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// d log(a) = dy / a.
+// CHECK-LABEL: func.func @log(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[DA:.*]] = nn.div %[[DY]], %[[A]] :
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+func.func @log(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.log %a : tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// d sqrt(a) = dy * 0.5 / sqrt(a).
+// CHECK-LABEL: func.func @sqrt(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
+// CHECK-NEXT: %[[Y:.*]] = nn.sqrt %[[A]]
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[HALF:.*]] = arith.constant dense<5.000000e-01> : tensor<f32>
+// CHECK-NEXT: %[[T:.*]] = nn.mul %[[DY]], %[[HALF]] : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT: %[[DA:.*]] = nn.div %[[T]], %[[Y]] :
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+func.func @sqrt(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.sqrt %a : tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// d a^-1/2 = -1/2 a^-3/2 = dy * -0.5 * y^3.
+// CHECK-LABEL: func.func @rsqrt(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
+// CHECK-NEXT: %[[Y:.*]] = nn.rsqrt %[[A]]
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[Y2:.*]] = nn.mul %[[Y]], %[[Y]] :
+// CHECK-NEXT: %[[Y3:.*]] = nn.mul %[[Y2]], %[[Y]] :
+// CHECK-NEXT: %[[C:.*]] = arith.constant dense<-5.000000e-01> : tensor<f32>
+// CHECK-NEXT: %[[T:.*]] = nn.mul %[[DY]], %[[C]] :
+// CHECK-NEXT: %[[DA:.*]] = nn.mul %[[T]], %[[Y3]] :
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+func.func @rsqrt(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.rsqrt %a : tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// d tanh(a) = dy * (1 - y^2).
+// CHECK-LABEL: func.func @tanh(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
+// CHECK-NEXT: %[[Y:.*]] = nn.tanh %[[A]]
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<f32>
+// CHECK-NEXT: %[[YY:.*]] = nn.mul %[[Y]], %[[Y]] :
+// CHECK-NEXT: %[[S:.*]] = nn.sub %[[ONE]], %[[YY]] : (tensor<f32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT: %[[DA:.*]] = nn.mul %[[DY]], %[[S]] :
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+func.func @tanh(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.tanh %a : tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// d sigmoid(a) = dy * y * (1 - y).
+// CHECK-LABEL: func.func @sigmoid(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
+// CHECK-NEXT: %[[Y:.*]] = nn.sigmoid %[[A]]
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<f32>
+// CHECK-NEXT: %[[T:.*]] = nn.mul %[[DY]], %[[Y]] :
+// CHECK-NEXT: %[[S:.*]] = nn.sub %[[ONE]], %[[Y]] :
+// CHECK-NEXT: %[[DA:.*]] = nn.mul %[[T]], %[[S]] :
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+func.func @sigmoid(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.sigmoid %a : tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// relu_grad and gelu_grad read the forward input.
+// CHECK-LABEL: func.func @relu(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[DA:.*]] = nn.relu_grad %[[DY]], %[[A]] : tensor<4xf32>
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+func.func @relu(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.relu %a : tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @gelu(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[DA:.*]] = nn.gelu_grad %[[DY]], %[[A]] : tensor<4xf32>
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+func.func @gelu(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.gelu %a : tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// C = A B: dA = dC B^T, dB = A^T dC, with transpose flags (no transposes).
+// CHECK-LABEL: func.func @matmul(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<2x3xf32> {{.*}}, %[[B:[a-z0-9]+]]: tensor<3x4xf32>
+// CHECK: %[[DC:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[DA:.*]] = nn.matmul %[[DC]], %[[B]] {transpose_b} : (tensor<2x4xf32>, tensor<3x4xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT: %[[DB:.*]] = nn.matmul %[[A]], %[[DC]] {transpose_a} : (tensor<2x3xf32>, tensor<2x4xf32>) -> tensor<3x4xf32>
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+// CHECK-NEXT: nn.sgd_update %[[B]], %[[DB]] {
+func.func @matmul(%a: tensor<2x3xf32> {nn.role = #nn.role<param>}, %b: tensor<3x4xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.matmul %a, %b : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  %l = nn.reduce_sum %y [0, 1] : (tensor<2x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// C = A B^T: dA = dC B, dB = dC^T A.
+// CHECK-LABEL: func.func @matmul_transpose_b(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<2x3xf32> {{.*}}, %[[B:[a-z0-9]+]]: tensor<4x3xf32>
+// CHECK: %[[DC:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[DA:.*]] = nn.matmul %[[DC]], %[[B]] : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT: %[[DB:.*]] = nn.matmul %[[DC]], %[[A]] {transpose_a} : (tensor<2x4xf32>, tensor<2x3xf32>) -> tensor<4x3xf32>
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+// CHECK-NEXT: nn.sgd_update %[[B]], %[[DB]] {
+func.func @matmul_transpose_b(%a: tensor<2x3xf32> {nn.role = #nn.role<param>}, %b: tensor<4x3xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.matmul %a, %b {transpose_b} : (tensor<2x3xf32>, tensor<4x3xf32>) -> tensor<2x4xf32>
+  %l = nn.reduce_sum %y [0, 1] : (tensor<2x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// C = A^T B: dA = B dC^T, dB = A dC.
+// CHECK-LABEL: func.func @matmul_transpose_a(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<3x2xf32> {{.*}}, %[[B:[a-z0-9]+]]: tensor<3x4xf32>
+// CHECK: %[[DC:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[DA:.*]] = nn.matmul %[[B]], %[[DC]] {transpose_b} : (tensor<3x4xf32>, tensor<2x4xf32>) -> tensor<3x2xf32>
+// CHECK-NEXT: %[[DB:.*]] = nn.matmul %[[A]], %[[DC]] : (tensor<3x2xf32>, tensor<2x4xf32>) -> tensor<3x4xf32>
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+// CHECK-NEXT: nn.sgd_update %[[B]], %[[DB]] {
+func.func @matmul_transpose_a(%a: tensor<3x2xf32> {nn.role = #nn.role<param>}, %b: tensor<3x4xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.matmul %a, %b {transpose_a} : (tensor<3x2xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  %l = nn.reduce_sum %y [0, 1] : (tensor<2x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// C = A^T B^T: dA = (dC B)^T = B^T dC^T, dB = (A dC)^T = dC^T A^T.
+// CHECK-LABEL: func.func @matmul_transpose_ab(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<3x2xf32> {{.*}}, %[[B:[a-z0-9]+]]: tensor<4x3xf32>
+// CHECK: %[[DC:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[DA:.*]] = nn.matmul %[[B]], %[[DC]] {transpose_a, transpose_b} : (tensor<4x3xf32>, tensor<2x4xf32>) -> tensor<3x2xf32>
+// CHECK-NEXT: %[[DB:.*]] = nn.matmul %[[DC]], %[[A]] {transpose_a, transpose_b} : (tensor<2x4xf32>, tensor<3x2xf32>) -> tensor<4x3xf32>
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+// CHECK-NEXT: nn.sgd_update %[[B]], %[[DB]] {
+func.func @matmul_transpose_ab(%a: tensor<3x2xf32> {nn.role = #nn.role<param>}, %b: tensor<4x3xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.matmul %a, %b {transpose_a, transpose_b} : (tensor<3x2xf32>, tensor<4x3xf32>) -> tensor<2x4xf32>
+  %l = nn.reduce_sum %y [0, 1] : (tensor<2x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// A rank-2 weight broadcast over the batch of a rank-3 input: its gradient
+// is the batched X^T dC summed over the batch. The input gets none.
+// CHECK-LABEL: func.func @matmul_batched_weight(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<5x2x3xf32> {{.*}}, %[[W:[a-z0-9]+]]: tensor<3x4xf32>
+// CHECK: %[[DC:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[DWB:.*]] = nn.matmul %[[X]], %[[DC]] {transpose_a} : (tensor<5x2x3xf32>, tensor<5x2x4xf32>) -> tensor<5x3x4xf32>
+// CHECK-NEXT: %[[DW:.*]] = nn.reduce_sum %[[DWB]] [0] : (tensor<5x3x4xf32>) -> tensor<3x4xf32>
+// CHECK-NEXT: nn.sgd_update %[[W]], %[[DW]] {
+func.func @matmul_batched_weight(%x: tensor<5x2x3xf32> {nn.role = #nn.role<input>}, %w: tensor<3x4xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.matmul %x, %w : (tensor<5x2x3xf32>, tensor<3x4xf32>) -> tensor<5x2x4xf32>
+  %l = nn.reduce_sum %y [0, 1, 2] : (tensor<5x2x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// The grad ops take the forward geometry.
+// CHECK-LABEL: func.func @conv2d(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<2x4x9x9xf32> {{.*}}, %[[W:[a-z0-9]+]]: tensor<6x2x3x3xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[DX:.*]] = nn.conv2d_grad_input %[[DY]], %[[W]] {dilation = array<i64: 2, 2>, groups = 2 : i64, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<2x6x4x4xf32>, tensor<6x2x3x3xf32>) -> tensor<2x4x9x9xf32>
+// CHECK-NEXT: %[[DW:.*]] = nn.conv2d_grad_filter %[[DY]], %[[X]] {dilation = array<i64: 2, 2>, groups = 2 : i64, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<2x6x4x4xf32>, tensor<2x4x9x9xf32>) -> tensor<6x2x3x3xf32>
+// CHECK-NEXT: nn.sgd_update %[[X]], %[[DX]] {
+// CHECK-NEXT: nn.sgd_update %[[W]], %[[DW]] {
+func.func @conv2d(%x: tensor<2x4x9x9xf32> {nn.role = #nn.role<param>}, %w: tensor<6x2x3x3xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>, dilation = array<i64: 2, 2>, groups = 2 : i64}
+      : (tensor<2x4x9x9xf32>, tensor<6x2x3x3xf32>) -> tensor<2x6x4x4xf32>
+  %l = nn.reduce_sum %y [0, 1, 2, 3] : (tensor<2x6x4x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// A multi-result op of which only result 0 is used: the saved statistics
+// feed the grad op, which gives the input, scale and bias gradients.
+// CHECK-LABEL: func.func @layer_norm(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<2x3x4xf32> {{.*}}, %[[G:[a-z0-9]+]]: tensor<3x4xf32> {{.*}}, %[[B:[a-z0-9]+]]: tensor<3x4xf32>
+// CHECK-NEXT: %[[Y:[a-z0-9_]+]], %[[MEAN:[a-z0-9_]+]], %[[RSTD:[a-z0-9_]+]] = nn.layer_norm %[[X]], %[[G]], %[[B]] {axis = 1 : i64}
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[DX:[a-z0-9_]+]], %[[DG:[a-z0-9_]+]], %[[DB:[a-z0-9_]+]] = nn.layer_norm_grad %[[DY]], %[[X]], %[[MEAN]], %[[RSTD]], %[[G]] {axis = 1 : i64}
+// CHECK-NEXT: nn.sgd_update %[[X]], %[[DX]] {
+// CHECK-NEXT: nn.sgd_update %[[G]], %[[DG]] {
+// CHECK-NEXT: nn.sgd_update %[[B]], %[[DB]] {
+func.func @layer_norm(%x: tensor<2x3x4xf32> {nn.role = #nn.role<param>}, %g: tensor<3x4xf32> {nn.role = #nn.role<param>},
+                      %b: tensor<3x4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y, %mean, %rstd = nn.layer_norm %x, %g, %b {axis = 1 : i64}
+      : (tensor<2x3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>) -> (tensor<2x3x4xf32>, tensor<2xf32>, tensor<2xf32>)
+  %l = nn.reduce_sum %y [0, 1, 2] : (tensor<2x3x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @batch_norm(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<2x3x4x4xf32> {{.*}}, %[[G:[a-z0-9]+]]: tensor<3xf32> {{.*}}, %[[B:[a-z0-9]+]]: tensor<3xf32>
+// CHECK-NEXT: %[[Y:[a-z0-9_]+]], %[[MEAN:[a-z0-9_]+]], %[[INVSTD:[a-z0-9_]+]] = nn.batch_norm %[[X]], %[[G]], %[[B]]
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[DX:[a-z0-9_]+]], %[[DG:[a-z0-9_]+]], %[[DB:[a-z0-9_]+]] = nn.batch_norm_grad %[[DY]], %[[X]], %[[MEAN]], %[[INVSTD]], %[[G]] :
+// CHECK-NEXT: nn.sgd_update %[[X]], %[[DX]] {
+// CHECK-NEXT: nn.sgd_update %[[G]], %[[DG]] {
+// CHECK-NEXT: nn.sgd_update %[[B]], %[[DB]] {
+func.func @batch_norm(%x: tensor<2x3x4x4xf32> {nn.role = #nn.role<param>}, %g: tensor<3xf32> {nn.role = #nn.role<param>},
+                      %b: tensor<3xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y, %mean, %invstd = nn.batch_norm %x, %g, %b
+      : (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>)
+  %l = nn.reduce_sum %y [0, 1, 2, 3] : (tensor<2x3x4x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// softmax_grad reads the forward output and keeps the axis.
+// CHECK-LABEL: func.func @softmax(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<2x8xf32>
+// CHECK-NEXT: %[[Y:.*]] = nn.softmax %[[X]] {axis = 0 : i64}
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[DX:.*]] = nn.softmax_grad %[[DY]], %[[Y]] {axis = 0 : i64} : tensor<2x8xf32>
+// CHECK-NEXT: nn.sgd_update %[[X]], %[[DX]] {
+func.func @softmax(%x: tensor<2x8xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.softmax %x {axis = 0 : i64} : tensor<2x8xf32>
+  %l = nn.reduce_sum %y [0, 1] : (tensor<2x8xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// y = log_softmax(x): dx = dy - exp(y) * sum(dy, axis), the default axis -1
+// made positive.
+// CHECK-LABEL: func.func @log_softmax(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<2x8xf32>
+// CHECK-NEXT: %[[Y:.*]] = nn.log_softmax %[[X]]
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[S:.*]] = nn.reduce_sum %[[DY]] [1] keep_dims : (tensor<2x8xf32>) -> tensor<2x1xf32>
+// CHECK-NEXT: %[[E:.*]] = nn.exp %[[Y]] :
+// CHECK-NEXT: %[[ES:.*]] = nn.mul %[[E]], %[[S]] : (tensor<2x8xf32>, tensor<2x1xf32>) -> tensor<2x8xf32>
+// CHECK-NEXT: %[[DX:.*]] = nn.sub %[[DY]], %[[ES]] :
+// CHECK-NEXT: nn.sgd_update %[[X]], %[[DX]] {
+func.func @log_softmax(%x: tensor<2x8xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.log_softmax %x : tensor<2x8xf32>
+  %l = nn.reduce_sum %y [0, 1] : (tensor<2x8xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// Without keep_dims the gradient is reshaped to keep the reduced axis (the
+// negative axis made positive) as 1, then broadcast.
+// CHECK-LABEL: func.func @reduce_sum(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<2x3x4xf32>
+// CHECK: %[[SEED:.*]] = nn.grad_seed
+// CHECK-NEXT: %[[R:.*]] = nn.reshape %[[SEED]] : tensor<f32> -> tensor<1x1xf32>
+// CHECK-NEXT: %[[DS:.*]] = nn.broadcast_to %[[R]] : tensor<1x1xf32> -> tensor<2x4xf32>
+// CHECK-NEXT: %[[K:.*]] = nn.reshape %[[DS]] : tensor<2x4xf32> -> tensor<2x1x4xf32>
+// CHECK-NEXT: %[[DX:.*]] = nn.broadcast_to %[[K]] : tensor<2x1x4xf32> -> tensor<2x3x4xf32>
+// CHECK-NEXT: nn.sgd_update %[[X]], %[[DX]] {
+func.func @reduce_sum(%x: tensor<2x3x4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %s = nn.reduce_sum %x [-2] : (tensor<2x3x4xf32>) -> tensor<2x4xf32>
+  %l = nn.reduce_sum %s [0, 1] : (tensor<2x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// With keep_dims the gradient is broadcast directly.
+// CHECK-LABEL: func.func @reduce_sum_keep_dims(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<2x3x4xf32>
+// CHECK: %[[SEED:.*]] = nn.grad_seed
+// CHECK-NEXT: %[[R:.*]] = nn.reshape %[[SEED]] : tensor<f32> -> tensor<1x1x1xf32>
+// CHECK-NEXT: %[[DL:.*]] = nn.broadcast_to %[[R]] : tensor<1x1x1xf32> -> tensor<2x1x4xf32>
+// CHECK-NEXT: %[[DX:.*]] = nn.broadcast_to %[[DL]] : tensor<2x1x4xf32> -> tensor<2x3x4xf32>
+// CHECK-NEXT: nn.sgd_update %[[X]], %[[DX]] {
+func.func @reduce_sum_keep_dims(%x: tensor<2x3x4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %s = nn.reduce_sum %x [1] keep_dims : (tensor<2x3x4xf32>) -> tensor<2x1x4xf32>
+  %k = nn.reduce_sum %s [0, 1, 2] keep_dims : (tensor<2x1x4xf32>) -> tensor<1x1x1xf32>
+  %l = nn.reshape %k : tensor<1x1x1xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// The mean over axes 0 and 2 of 2x3x4 scales by 1/8.
+// CHECK-LABEL: func.func @reduce_mean(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<2x3x4xf32>
+// CHECK: %[[DM:.*]] = nn.broadcast_to {{.*}} -> tensor<3xf32>
+// CHECK-NEXT: %[[C:.*]] = arith.constant dense<1.250000e-01> : tensor<f32>
+// CHECK-NEXT: %[[K:.*]] = nn.reshape %[[DM]] : tensor<3xf32> -> tensor<1x3x1xf32>
+// CHECK-NEXT: %[[B:.*]] = nn.broadcast_to %[[K]] : tensor<1x3x1xf32> -> tensor<2x3x4xf32>
+// CHECK-NEXT: %[[DX:.*]] = nn.mul %[[B]], %[[C]] :
+// CHECK-NEXT: nn.sgd_update %[[X]], %[[DX]] {
+func.func @reduce_mean(%x: tensor<2x3x4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %m = nn.reduce_mean %x [0, 2] : (tensor<2x3x4xf32>) -> tensor<3xf32>
+  %l = nn.reduce_sum %m [0] : (tensor<3xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @reshape(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<2x6xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to {{.*}} -> tensor<3x4xf32>
+// CHECK-NEXT: %[[DX:.*]] = nn.reshape %[[DY]] : tensor<3x4xf32> -> tensor<2x6xf32>
+// CHECK-NEXT: nn.sgd_update %[[X]], %[[DX]] {
+func.func @reshape(%x: tensor<2x6xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.reshape %x : tensor<2x6xf32> -> tensor<3x4xf32>
+  %l = nn.reduce_sum %y [0, 1] : (tensor<3x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// The gradient is transposed by the inverse permutation.
+// CHECK-LABEL: func.func @transpose(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<2x3x4xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to {{.*}} -> tensor<3x4x2xf32>
+// CHECK-NEXT: %[[DX:.*]] = nn.transpose %[[DY]] [2, 0, 1] : tensor<3x4x2xf32> -> tensor<2x3x4xf32>
+// CHECK-NEXT: nn.sgd_update %[[X]], %[[DX]] {
+func.func @transpose(%x: tensor<2x3x4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.transpose %x [1, 2, 0] : tensor<2x3x4xf32> -> tensor<3x4x2xf32>
+  %l = nn.reduce_sum %y [0, 1, 2] : (tensor<3x4x2xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// The gradient is summed over the new leading axis and the stretched axis,
+// then reshaped back to 3x1.
+// CHECK-LABEL: func.func @broadcast_to(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<3x1xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to %{{.*}} : tensor<1x1x1xf32> -> tensor<2x3x4xf32>
+// CHECK-NEXT: %[[S:.*]] = nn.reduce_sum %[[DY]] [0, 2] : (tensor<2x3x4xf32>) -> tensor<3xf32>
+// CHECK-NEXT: %[[DX:.*]] = nn.reshape %[[S]] : tensor<3xf32> -> tensor<3x1xf32>
+// CHECK-NEXT: nn.sgd_update %[[X]], %[[DX]] {
+func.func @broadcast_to(%x: tensor<3x1xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.broadcast_to %x : tensor<3x1xf32> -> tensor<2x3x4xf32>
+  %l = nn.reduce_sum %y [0, 1, 2] : (tensor<2x3x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @embedding(
+// CHECK-SAME: %[[T:[a-z0-9]+]]: tensor<10x4xf32> {{.*}}, %[[IDS:[a-z0-9]+]]: tensor<2x3xi32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to {{.*}} -> tensor<2x3x4xf32>
+// CHECK-NEXT: %[[DT:.*]] = nn.embedding_grad %[[DY]], %[[IDS]] : (tensor<2x3x4xf32>, tensor<2x3xi32>) -> tensor<10x4xf32>
+// CHECK-NEXT: nn.sgd_update %[[T]], %[[DT]] {
+func.func @embedding(%t: tensor<10x4xf32> {nn.role = #nn.role<param>}, %ids: tensor<2x3xi32> {nn.role = #nn.role<input>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %e = nn.embedding %t, %ids : (tensor<10x4xf32>, tensor<2x3xi32>) -> tensor<2x3x4xf32>
+  %l = nn.reduce_sum %e [0, 1, 2] : (tensor<2x3x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// The seed is the loss gradient of cross_entropy_grad.
+// CHECK-LABEL: func.func @cross_entropy(
+// CHECK-SAME: %[[Z:[a-z0-9]+]]: tensor<2x3xf32> {{.*}}, %[[LAB:[a-z0-9]+]]: tensor<2xi32>
+// CHECK-NEXT: %[[L:.*]] = nn.cross_entropy %[[Z]], %[[LAB]]
+// CHECK-NEXT: %[[SEED:.*]] = nn.grad_seed %[[L]] : tensor<f32>
+// CHECK-NEXT: %[[DZ:.*]] = nn.cross_entropy_grad %[[SEED]], %[[Z]], %[[LAB]] : (tensor<f32>, tensor<2x3xf32>, tensor<2xi32>) -> tensor<2x3xf32>
+// CHECK-NEXT: nn.sgd_update %[[Z]], %[[DZ]] {
+func.func @cross_entropy(%z: tensor<2x3xf32> {nn.role = #nn.role<param>}, %lab: tensor<2xi32> {nn.role = #nn.role<label>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %l = nn.cross_entropy %z, %lab : (tensor<2x3xf32>, tensor<2xi32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+//===----------------------------------------------------------------------===//
+// Accumulation and broadcasting
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// A value used twice gets the sum of both contributions: through exp (the
+// later use, differentiated first) and through tanh.
+// CHECK-LABEL: func.func @fan_out(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
+// CHECK-NEXT: %[[T:.*]] = nn.tanh %[[A]]
+// CHECK-NEXT: %[[E:.*]] = nn.exp %[[A]]
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[DT:.*]] = nn.mul %[[DY]], %[[E]] :
+// CHECK-NEXT: %[[DE:.*]] = nn.mul %[[DY]], %[[T]] :
+// CHECK-NEXT: %[[G1:.*]] = nn.mul %[[DE]], %[[E]] :
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant dense<1.000000e+00>
+// CHECK-NEXT: %[[TT:.*]] = nn.mul %[[T]], %[[T]] :
+// CHECK-NEXT: %[[S:.*]] = nn.sub %[[ONE]], %[[TT]] :
+// CHECK-NEXT: %[[G2:.*]] = nn.mul %[[DT]], %[[S]] :
+// CHECK-NEXT: %[[DA:.*]] = nn.add %[[G1]], %[[G2]] : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+func.func @fan_out(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %t = nn.tanh %a : tensor<4xf32>
+  %e = nn.exp %a : tensor<4xf32>
+  %y = nn.mul %t, %e : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// Both operands of one op: d(a * a) = dy * a + dy * a.
+// CHECK-LABEL: func.func @square(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[G1:.*]] = nn.mul %[[DY]], %[[A]] :
+// CHECK-NEXT: %[[G2:.*]] = nn.mul %[[DY]], %[[A]] :
+// CHECK-NEXT: %[[DA:.*]] = nn.add %[[G1]], %[[G2]] :
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+func.func @square(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.mul %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// A bias broadcast over the batch gets the gradient summed over the batch;
+// the input gets none.
+// CHECK-LABEL: func.func @bias_add(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<2x3xf32> {{.*}}, %[[B:[a-z0-9]+]]: tensor<3xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to {{.*}} -> tensor<2x3xf32>
+// CHECK-NEXT: %[[DB:.*]] = nn.reduce_sum %[[DY]] [0] : (tensor<2x3xf32>) -> tensor<3xf32>
+// CHECK-NEXT: nn.sgd_update %[[B]], %[[DB]] {
+func.func @bias_add(%x: tensor<2x3xf32> {nn.role = #nn.role<input>}, %b: tensor<3xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.add %x, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %l = nn.reduce_sum %y [0, 1] : (tensor<2x3xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// A [1,N] operand broadcast to [M,N]: summed over axis 0, then reshaped to
+// [1,N]. The mul's gradient (dy * x) is reduced after the rule.
+// CHECK-LABEL: func.func @broadcast_row(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<2x3xf32> {{.*}}, %[[C:[a-z0-9]+]]: tensor<1x3xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to {{.*}} -> tensor<2x3xf32>
+// CHECK-NEXT: %[[P:.*]] = nn.mul %[[DY]], %[[X]] : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT: %[[S:.*]] = nn.reduce_sum %[[P]] [0] : (tensor<2x3xf32>) -> tensor<3xf32>
+// CHECK-NEXT: %[[DC:.*]] = nn.reshape %[[S]] : tensor<3xf32> -> tensor<1x3xf32>
+// CHECK-NEXT: nn.sgd_update %[[C]], %[[DC]] {
+func.func @broadcast_row(%x: tensor<2x3xf32> {nn.role = #nn.role<input>}, %c: tensor<1x3xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.mul %x, %c : (tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>
+  %l = nn.reduce_sum %y [0, 1] : (tensor<2x3xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+//===----------------------------------------------------------------------===//
+// What gets no gradient
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// Integer operands get none: the ids only index embedding_grad, the labels
+// only feed cross_entropy_grad. The whole backward pass is checked.
+// CHECK-LABEL: func.func @integer_operands(
+// CHECK-SAME: %[[T:[a-z0-9]+]]: tensor<10x4xf32> {{.*}}, %[[IDS:[a-z0-9]+]]: tensor<2x3xi32> {{.*}}, %[[W:[a-z0-9]+]]: tensor<4x10xf32> {{.*}}, %[[LAB:[a-z0-9]+]]: tensor<2x3xi32>
+// CHECK-NEXT: %[[E:.*]] = nn.embedding %[[T]], %[[IDS]]
+// CHECK-NEXT: %[[Z:.*]] = nn.matmul %[[E]], %[[W]]
+// CHECK-NEXT: %[[L:.*]] = nn.cross_entropy %[[Z]], %[[LAB]]
+// CHECK-NEXT: %[[SEED:.*]] = nn.grad_seed %[[L]]
+// CHECK-NEXT: %[[DZ:.*]] = nn.cross_entropy_grad %[[SEED]], %[[Z]], %[[LAB]]
+// CHECK-NEXT: %[[DE:.*]] = nn.matmul %[[DZ]], %[[W]] {transpose_b} : (tensor<2x3x10xf32>, tensor<4x10xf32>) -> tensor<2x3x4xf32>
+// CHECK-NEXT: %[[DWB:.*]] = nn.matmul %[[E]], %[[DZ]] {transpose_a} : (tensor<2x3x4xf32>, tensor<2x3x10xf32>) -> tensor<2x4x10xf32>
+// CHECK-NEXT: %[[DW:.*]] = nn.reduce_sum %[[DWB]] [0] : (tensor<2x4x10xf32>) -> tensor<4x10xf32>
+// CHECK-NEXT: %[[DT:.*]] = nn.embedding_grad %[[DE]], %[[IDS]] : (tensor<2x3x4xf32>, tensor<2x3xi32>) -> tensor<10x4xf32>
+// CHECK-NEXT: %[[NT:.*]] = nn.sgd_update %[[T]], %[[DT]] {
+// CHECK-NEXT: %[[NW:.*]] = nn.sgd_update %[[W]], %[[DW]] {
+// CHECK-NEXT: return %[[NT]], %[[NW]], %[[L]] : tensor<10x4xf32>, tensor<4x10xf32>, tensor<f32>
+func.func @integer_operands(%t: tensor<10x4xf32> {nn.role = #nn.role<param>}, %ids: tensor<2x3xi32> {nn.role = #nn.role<input>},
+                            %w: tensor<4x10xf32> {nn.role = #nn.role<param>}, %lab: tensor<2x3xi32> {nn.role = #nn.role<label>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %e = nn.embedding %t, %ids : (tensor<10x4xf32>, tensor<2x3xi32>) -> tensor<2x3x4xf32>
+  %z = nn.matmul %e, %w : (tensor<2x3x4xf32>, tensor<4x10xf32>) -> tensor<2x3x10xf32>
+  %l = nn.cross_entropy %z, %lab : (tensor<2x3x10xf32>, tensor<2x3xi32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// An embedding table that is an input (frozen) gets no embedding_grad, and
+// the matmul computes no gradient for the looked-up rows.
+// CHECK-LABEL: func.func @frozen_embedding(
+// CHECK-SAME: %[[T:[a-z0-9]+]]: tensor<10x4xf32> {{.*}}, %[[IDS:[a-z0-9]+]]: tensor<2x3xi32> {{.*}}, %[[W:[a-z0-9]+]]: tensor<4x10xf32>
+// CHECK-NEXT: %[[E:.*]] = nn.embedding %[[T]], %[[IDS]]
+// CHECK: %[[DZ:.*]] = nn.cross_entropy_grad
+// CHECK-NEXT: %[[DWB:.*]] = nn.matmul %[[E]], %[[DZ]] {transpose_a}
+// CHECK-NEXT: %[[DW:.*]] = nn.reduce_sum %[[DWB]] [0]
+// CHECK-NEXT: %[[NW:.*]] = nn.sgd_update %[[W]], %[[DW]] {
+// CHECK-NEXT: return %[[NW]], %{{.*}} : tensor<4x10xf32>, tensor<f32>
+func.func @frozen_embedding(%t: tensor<10x4xf32> {nn.role = #nn.role<input>}, %ids: tensor<2x3xi32> {nn.role = #nn.role<input>},
+                            %w: tensor<4x10xf32> {nn.role = #nn.role<param>}, %lab: tensor<2x3xi32> {nn.role = #nn.role<label>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %e = nn.embedding %t, %ids : (tensor<10x4xf32>, tensor<2x3xi32>) -> tensor<2x3x4xf32>
+  %z = nn.matmul %e, %w : (tensor<2x3x4xf32>, tensor<4x10xf32>) -> tensor<2x3x10xf32>
+  %l = nn.cross_entropy %z, %lab : (tensor<2x3x10xf32>, tensor<2x3xi32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// A param that does not reach the loss (its only use is dead) gets a zero
+// gradient and a remark.
+// CHECK-LABEL: func.func @unreached_param(
+// CHECK-SAME: %[[W:[a-z0-9]+]]: tensor<4xf32> {{.*}}, %[[V:[a-z0-9]+]]: tensor<2x2xf32>
+// CHECK: %[[DW:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<2x2xf32>
+// CHECK-NEXT: nn.sgd_update %[[W]], %[[DW]] {
+// CHECK-NEXT: nn.sgd_update %[[V]], %[[ZERO]] {
+func.func @unreached_param(%w: tensor<4xf32> {nn.role = #nn.role<param>},
+                           // expected-remark @below {{nn-autodiff: param #1 of @unreached_param does not reach the loss; its gradient is zero}}
+                           %v: tensor<2x2xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %dead = nn.exp %v : tensor<2x2xf32>
+  %l = nn.reduce_sum %w [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// Ops without a rule off the active paths are accepted: a reduce_max of the
+// input only (it reaches the loss but no param reaches it) and a reduce_max
+// of a param whose result is dead. Neither they nor the sub are
+// differentiated.
+// CHECK-LABEL: func.func @no_rule_off_path(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<2x3xf32> {{.*}}, %[[W:[a-z0-9]+]]: tensor<3x4xf32>
+// CHECK-NEXT: %[[M:.*]] = nn.reduce_max %[[X]]
+// CHECK-NEXT: %[[XC:.*]] = nn.sub %[[X]], %[[M]]
+// CHECK-NEXT: %[[Y:.*]] = nn.matmul %[[XC]], %[[W]]
+// CHECK-NEXT: nn.reduce_max %[[W]]
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[DW:.*]] = nn.matmul %[[XC]], %[[DY]] {transpose_a}
+// CHECK-NEXT: nn.sgd_update %[[W]], %[[DW]] {
+// CHECK-NEXT: return
+func.func @no_rule_off_path(%x: tensor<2x3xf32> {nn.role = #nn.role<input>}, %w: tensor<3x4xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %m = nn.reduce_max %x [1] keep_dims : (tensor<2x3xf32>) -> tensor<2x1xf32>
+  %xc = nn.sub %x, %m : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>
+  %y = nn.matmul %xc, %w : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  %dead = nn.reduce_max %w [0] : (tensor<3x4xf32>) -> tensor<4xf32>
+  %l = nn.reduce_sum %y [0, 1] : (tensor<2x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+//===----------------------------------------------------------------------===//
+// Optimizers and their options, on a two-layer MLP whose params are not the
+// last arguments
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// Default: sgd without momentum, no opt_state. The input gets no gradient:
+// the first layer's backward is only the weight gradient X^T dH (the whole
+// backward pass is checked, so no matmul computes dX).
+// CHECK-LABEL: func.func @mlp(
+// CHECK-SAME: %[[W1:[a-z0-9]+]]: tensor<4x8xf32> {nn.role = #nn.role<param>}, %[[X:[a-z0-9]+]]: tensor<2x4xf32> {nn.role = #nn.role<input>}, %[[W2:[a-z0-9]+]]: tensor<8x3xf32> {nn.role = #nn.role<param>}, %[[LAB:[a-z0-9]+]]: tensor<2xi32> {nn.role = #nn.role<label>})
+// CHECK-SAME: -> (tensor<4x8xf32> {nn.role = #nn.role<param>}, tensor<8x3xf32> {nn.role = #nn.role<param>}, tensor<f32> {nn.role = #nn.role<loss>})
+// CHECK-NEXT: %[[H:.*]] = nn.matmul %[[X]], %[[W1]]
+// CHECK-NEXT: %[[R:.*]] = nn.relu %[[H]]
+// CHECK-NEXT: %[[Z:.*]] = nn.matmul %[[R]], %[[W2]]
+// CHECK-NEXT: %[[L:.*]] = nn.cross_entropy %[[Z]], %[[LAB]]
+// CHECK-NEXT: %[[SEED:.*]] = nn.grad_seed %[[L]]
+// CHECK-NEXT: %[[DZ:.*]] = nn.cross_entropy_grad %[[SEED]], %[[Z]], %[[LAB]]
+// CHECK-NEXT: %[[DR:.*]] = nn.matmul %[[DZ]], %[[W2]] {transpose_b}
+// CHECK-NEXT: %[[DW2:.*]] = nn.matmul %[[R]], %[[DZ]] {transpose_a}
+// CHECK-NEXT: %[[DH:.*]] = nn.relu_grad %[[DR]], %[[H]]
+// CHECK-NEXT: %[[DW1:.*]] = nn.matmul %[[X]], %[[DH]] {transpose_a}
+// CHECK-NEXT: %[[N1:.*]] = nn.sgd_update %[[W1]], %[[DW1]] {lr = 1.000000e-03 : f32} : tensor<4x8xf32>
+// CHECK-NEXT: %[[N2:.*]] = nn.sgd_update %[[W2]], %[[DW2]] {lr = 1.000000e-03 : f32} : tensor<8x3xf32>
+// CHECK-NEXT: return %[[N1]], %[[N2]], %[[L]] : tensor<4x8xf32>, tensor<8x3xf32>, tensor<f32>
+
+// Momentum: one buffer per param, inserted after the last param; results are
+// the params, the buffers, then the loss.
+// MOMENTUM-LABEL: func.func @mlp(
+// MOMENTUM-SAME: %[[W1:[a-z0-9]+]]: tensor<4x8xf32> {nn.role = #nn.role<param>}, %[[X:[a-z0-9]+]]: tensor<2x4xf32> {nn.role = #nn.role<input>}, %[[W2:[a-z0-9]+]]: tensor<8x3xf32> {nn.role = #nn.role<param>},
+// MOMENTUM-SAME: %[[M1:[a-z0-9]+]]: tensor<4x8xf32> {nn.role = #nn.role<opt_state>}, %[[M2:[a-z0-9]+]]: tensor<8x3xf32> {nn.role = #nn.role<opt_state>}, %{{[a-z0-9]+}}: tensor<2xi32> {nn.role = #nn.role<label>})
+// MOMENTUM-SAME: -> (tensor<4x8xf32> {nn.role = #nn.role<param>}, tensor<8x3xf32> {nn.role = #nn.role<param>}, tensor<4x8xf32> {nn.role = #nn.role<opt_state>}, tensor<8x3xf32> {nn.role = #nn.role<opt_state>}, tensor<f32> {nn.role = #nn.role<loss>})
+// MOMENTUM: %[[L:.*]] = nn.cross_entropy
+// MOMENTUM: %[[DW2:.*]] = nn.matmul %{{.*}}, %{{.*}} {transpose_a}
+// MOMENTUM: %[[DW1:.*]] = nn.matmul %[[X]], %{{.*}} {transpose_a}
+// MOMENTUM-NEXT: %[[N1:.*]], %[[B1:.*]] = nn.sgd_update %[[W1]], %[[DW1]], %[[M1]] {lr = 1.000000e-03 : f32, momentum = 0.899999976 : f32} : tensor<4x8xf32>
+// MOMENTUM-NEXT: %[[N2:.*]], %[[B2:.*]] = nn.sgd_update %[[W2]], %[[DW2]], %[[M2]] {lr = 1.000000e-03 : f32, momentum = 0.899999976 : f32} : tensor<8x3xf32>
+// MOMENTUM-NEXT: return %[[N1]], %[[N2]], %[[B1]], %[[B2]], %[[L]] :
+
+// AdamW: exp_avg, exp_avg_sq and a tensor<f32> step per param, in param
+// order; weight_decay is AdamW's 0.01 (the attribute default, elided).
+// ADAMW-LABEL: func.func @mlp(
+// ADAMW-SAME: %[[W1:[a-z0-9]+]]: tensor<4x8xf32> {nn.role = #nn.role<param>}, %{{[a-z0-9]+}}: tensor<2x4xf32> {nn.role = #nn.role<input>}, %[[W2:[a-z0-9]+]]: tensor<8x3xf32> {nn.role = #nn.role<param>},
+// ADAMW-SAME: %[[M1:[a-z0-9]+]]: tensor<4x8xf32> {nn.role = #nn.role<opt_state>}, %[[V1:[a-z0-9]+]]: tensor<4x8xf32> {nn.role = #nn.role<opt_state>}, %[[S1:[a-z0-9]+]]: tensor<f32> {nn.role = #nn.role<opt_state>},
+// ADAMW-SAME: %[[M2:[a-z0-9]+]]: tensor<8x3xf32> {nn.role = #nn.role<opt_state>}, %[[V2:[a-z0-9]+]]: tensor<8x3xf32> {nn.role = #nn.role<opt_state>}, %[[S2:[a-z0-9]+]]: tensor<f32> {nn.role = #nn.role<opt_state>},
+// ADAMW-SAME: %{{[a-z0-9]+}}: tensor<2xi32> {nn.role = #nn.role<label>})
+// ADAMW-SAME: -> (tensor<4x8xf32> {nn.role = #nn.role<param>}, tensor<8x3xf32> {nn.role = #nn.role<param>},
+// ADAMW-SAME: tensor<4x8xf32> {nn.role = #nn.role<opt_state>}, tensor<4x8xf32> {nn.role = #nn.role<opt_state>}, tensor<f32> {nn.role = #nn.role<opt_state>},
+// ADAMW-SAME: tensor<8x3xf32> {nn.role = #nn.role<opt_state>}, tensor<8x3xf32> {nn.role = #nn.role<opt_state>}, tensor<f32> {nn.role = #nn.role<opt_state>}, tensor<f32> {nn.role = #nn.role<loss>})
+// ADAMW: %[[L:.*]] = nn.cross_entropy
+// ADAMW: %[[DW2:.*]] = nn.matmul %{{.*}}, %{{.*}} {transpose_a}
+// ADAMW: %[[DW1:.*]] = nn.matmul %{{.*}}, %{{.*}} {transpose_a}
+// ADAMW-NEXT: %[[N1:[a-z0-9_]+]], %[[A1:[a-z0-9_]+]], %[[Q1:[a-z0-9_]+]], %[[T1:[a-z0-9_]+]] = nn.adam_update %[[W1]], %[[DW1]], %[[M1]], %[[V1]], %[[S1]] {lr = 1.000000e-03 : f32} : tensor<4x8xf32>
+// ADAMW-NEXT: %[[N2:[a-z0-9_]+]], %[[A2:[a-z0-9_]+]], %[[Q2:[a-z0-9_]+]], %[[T2:[a-z0-9_]+]] = nn.adam_update %[[W2]], %[[DW2]], %[[M2]], %[[V2]], %[[S2]] {lr = 1.000000e-03 : f32} : tensor<8x3xf32>
+// ADAMW-NEXT: return %[[N1]], %[[N2]], %[[A1]], %[[Q1]], %[[T1]], %[[A2]], %[[Q2]], %[[T2]], %[[L]] :
+
+// SGD-OPTIONS-LABEL: func.func @mlp(
+// SGD-OPTIONS-NOT: opt_state
+// SGD-OPTIONS: nn.sgd_update %{{.*}}, %{{.*}} {lr = 1.000000e-01 : f32, weight_decay = 5.000000e-04 : f32} : tensor<4x8xf32>
+// SGD-OPTIONS-NEXT: nn.sgd_update %{{.*}}, %{{.*}} {lr = 1.000000e-01 : f32, weight_decay = 5.000000e-04 : f32} : tensor<8x3xf32>
+
+// One clip over all gradients, in param order, before the updates.
+// CLIP-LABEL: func.func @mlp(
+// CLIP-SAME: %[[W1:[a-z0-9]+]]: tensor<4x8xf32> {{.*}}, %[[W2:[a-z0-9]+]]: tensor<8x3xf32>
+// CLIP-NOT: nn.clip_grad_norm
+// CLIP: %[[DW2:.*]] = nn.matmul %{{.*}}, %{{.*}} {transpose_a}
+// CLIP: %[[DW1:.*]] = nn.matmul %{{.*}}, %{{.*}} {transpose_a}
+// CLIP-NEXT: %[[C:.*]]:2, %{{.*}} = nn.clip_grad_norm %[[DW1]], %[[DW2]] {max_norm = 1.000000e+00 : f32} : tensor<4x8xf32>, tensor<8x3xf32>
+// CLIP-NEXT: nn.sgd_update %[[W1]], %[[C]]#0 {
+// CLIP-NEXT: nn.sgd_update %[[W2]], %[[C]]#1 {
+// CLIP-NEXT: return
+
+// optimizer=none: the gradients (without a role), then the loss.
+// NONE-LABEL: func.func @mlp(
+// NONE-SAME: -> (tensor<4x8xf32>, tensor<8x3xf32>, tensor<f32> {nn.role = #nn.role<loss>})
+// NONE: %[[L:.*]] = nn.cross_entropy
+// NONE: %[[DW2:.*]] = nn.matmul %{{.*}}, %{{.*}} {transpose_a}
+// NONE: %[[DW1:.*]] = nn.matmul %{{.*}}, %{{.*}} {transpose_a}
+// NONE-NEXT: return %[[DW1]], %[[DW2]], %[[L]] : tensor<4x8xf32>, tensor<8x3xf32>, tensor<f32>
+
+// keep-forward: @mlp_forward takes the params and inputs (not the labels)
+// and returns the logits; @mlp is the training step.
+// FORWARD-LABEL: func.func @mlp(
+// FORWARD: nn.grad_seed
+// FORWARD: nn.sgd_update
+// FORWARD-LABEL: func.func @mlp_forward(
+// FORWARD-SAME: %[[W1:[a-z0-9]+]]: tensor<4x8xf32> {nn.role = #nn.role<param>}, %[[X:[a-z0-9]+]]: tensor<2x4xf32> {nn.role = #nn.role<input>}, %[[W2:[a-z0-9]+]]: tensor<8x3xf32> {nn.role = #nn.role<param>}) -> tensor<2x3xf32> {
+// FORWARD-NEXT: %[[H:.*]] = nn.matmul %[[X]], %[[W1]]
+// FORWARD-NEXT: %[[R:.*]] = nn.relu %[[H]]
+// FORWARD-NEXT: %[[Z:.*]] = nn.matmul %[[R]], %[[W2]]
+// FORWARD-NEXT: return %[[Z]] : tensor<2x3xf32>
+// FORWARD-NEXT: }
+func.func @mlp(%w1: tensor<4x8xf32> {nn.role = #nn.role<param>}, %x: tensor<2x4xf32> {nn.role = #nn.role<input>},
+               %w2: tensor<8x3xf32> {nn.role = #nn.role<param>}, %lab: tensor<2xi32> {nn.role = #nn.role<label>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %h = nn.matmul %x, %w1 : (tensor<2x4xf32>, tensor<4x8xf32>) -> tensor<2x8xf32>
+  %r = nn.relu %h : tensor<2x8xf32>
+  %z = nn.matmul %r, %w2 : (tensor<2x8xf32>, tensor<8x3xf32>) -> tensor<2x3xf32>
+  %l = nn.cross_entropy %z, %lab : (tensor<2x3xf32>, tensor<2xi32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+//===----------------------------------------------------------------------===//
+// Locations
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// Backward ops carry fused<"grad">[their forward op], the seed that of the
+// loss's op, and the optimizer updates fused<"optimizer">[their param].
+// LOC-LABEL: func.func @location(
+// LOC-SAME: %arg0: tensor<4xf32> {nn.role = #nn.role<param>} loc([[A:"[^"]*":[0-9]+:[0-9]+]]), %arg1: tensor<4xf32> {nn.role = #nn.role<param>} loc([[B:"[^"]*":[0-9]+:[0-9]+]]))
+// LOC-NEXT: nn.mul %arg0, %arg1 {{.*}} loc([[MUL:"[^"]*":[0-9]+:[0-9]+]])
+// LOC-NEXT: nn.reduce_sum {{.*}} loc([[SUM:"[^"]*":[0-9]+:[0-9]+]])
+// LOC-NEXT: nn.grad_seed {{.*}} loc(fused<"grad">{{\[}}[[SUM]]{{\]}})
+// LOC-NEXT: nn.reshape {{.*}} loc(fused<"grad">{{\[}}[[SUM]]{{\]}})
+// LOC-NEXT: nn.broadcast_to {{.*}} loc(fused<"grad">{{\[}}[[SUM]]{{\]}})
+// LOC-NEXT: nn.mul {{.*}} loc(fused<"grad">{{\[}}[[MUL]]{{\]}})
+// LOC-NEXT: nn.mul {{.*}} loc(fused<"grad">{{\[}}[[MUL]]{{\]}})
+// LOC-NEXT: nn.sgd_update %arg0, {{.*}} loc(fused<"optimizer">{{\[}}[[A]]{{\]}})
+// LOC-NEXT: nn.sgd_update %arg1, {{.*}} loc(fused<"optimizer">{{\[}}[[B]]{{\]}})
+func.func @location(%a: tensor<4xf32> {nn.role = #nn.role<param>}, %b: tensor<4xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.mul %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+//===----------------------------------------------------------------------===//
+// entry
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// Without entry every loss function is differentiated; entry=pick takes only
+// @pick and leaves every other function of the module alone.
+// CHECK-LABEL: func.func @pick(
+// CHECK: nn.grad_seed
+// CHECK-LABEL: func.func @skip(
+// CHECK: nn.grad_seed
+// ENTRY-NOT: nn.grad_seed
+// ENTRY-LABEL: func.func @pick(
+// ENTRY-SAME: -> (tensor<4xf32> {nn.role = #nn.role<param>}, tensor<f32> {nn.role = #nn.role<loss>})
+// ENTRY: nn.grad_seed
+// ENTRY: nn.sgd_update
+// ENTRY-LABEL: func.func @skip(
+// ENTRY-SAME: -> (tensor<f32> {nn.role = #nn.role<loss>})
+// ENTRY-NOT: nn.grad_seed
+func.func @pick(%w: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %l = nn.reduce_sum %w [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+func.func @skip(%w: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %l = nn.reduce_sum %w [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
