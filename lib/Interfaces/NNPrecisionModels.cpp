@@ -59,24 +59,23 @@ Operation *forwardUserOf(Value v,
   return nullptr;
 }
 
-/// A gradient that reads its forward op's input: relu_grad, abs_grad ...
-template <typename OpT, typename ForwardT>
-struct InputGradModel
-    : MixedPrecisionOpInterface::ExternalModel<InputGradModel<OpT, ForwardT>,
-                                               OpT> {
+/// A gradient whose operand `Saved` is its forward op's input (relu_grad's
+/// x, where_grad's cond ...): the forward op is the ForwardT that reads it.
+template <typename OpT, typename ForwardT, unsigned Saved = 1>
+struct InputGradModel : MixedPrecisionOpInterface::ExternalModel<
+                            InputGradModel<OpT, ForwardT, Saved>, OpT> {
   Operation *getTiedForwardOp(Operation *op) const {
-    return forwardUserOf<ForwardT>(cast<OpT>(op).getInput());
+    return forwardUserOf<ForwardT>(op->getOperand(Saved));
   }
 };
 
-/// A gradient that reads its forward op's output: softmax_grad, tanh_grad,
-/// reduce_max_grad ...
-template <typename OpT, typename ForwardT>
-struct OutputGradModel
-    : MixedPrecisionOpInterface::ExternalModel<OutputGradModel<OpT, ForwardT>,
-                                               OpT> {
+/// A gradient whose operand `Saved` is its forward op's output (tanh_grad's
+/// y, reduce_max_grad's max ...): the forward op is its producer.
+template <typename OpT, typename ForwardT, unsigned Saved = 1>
+struct OutputGradModel : MixedPrecisionOpInterface::ExternalModel<
+                             OutputGradModel<OpT, ForwardT, Saved>, OpT> {
   Operation *getTiedForwardOp(Operation *op) const {
-    return cast<OpT>(op).getOutput().template getDefiningOp<ForwardT>();
+    return op->getOperand(Saved).getDefiningOp<ForwardT>();
   }
 };
 
@@ -106,15 +105,6 @@ struct MaxPool2DGradModel
              pool.getPadding() == grad.getPadding() &&
              pool.getDilation() == grad.getDilation();
     });
-  }
-};
-
-/// Follows the where that reads the same cond; only dy follows the op's
-/// precision (the default: float operands), cond stays i1.
-struct WhereGradModel
-    : MixedPrecisionOpInterface::ExternalModel<WhereGradModel, WhereGradOp> {
-  Operation *getTiedForwardOp(Operation *op) const {
-    return forwardUserOf<WhereOp>(cast<WhereGradOp>(op).getCond());
   }
 };
 
@@ -168,13 +158,13 @@ template <typename... OpTs> void attachAccumulator(MLIRContext *ctx) {
 template <typename... OpTs> void attachOptimizer(MLIRContext *ctx) {
   (OpTs::template attachInterface<OptimizerModel<OpTs>>(*ctx), ...);
 }
-template <typename OpT, typename ForwardT>
+template <typename OpT, typename ForwardT, unsigned Saved = 1>
 void attachInputGrad(MLIRContext *ctx) {
-  OpT::template attachInterface<InputGradModel<OpT, ForwardT>>(*ctx);
+  OpT::template attachInterface<InputGradModel<OpT, ForwardT, Saved>>(*ctx);
 }
-template <typename OpT, typename ForwardT>
+template <typename OpT, typename ForwardT, unsigned Saved = 1>
 void attachOutputGrad(MLIRContext *ctx) {
-  OpT::template attachInterface<OutputGradModel<OpT, ForwardT>>(*ctx);
+  OpT::template attachInterface<OutputGradModel<OpT, ForwardT, Saved>>(*ctx);
 }
 } // namespace
 
@@ -212,13 +202,14 @@ void amp::registerNNPrecisionModels(DialectRegistry &registry) {
     attachOutputGrad<SigmoidGradOp, SigmoidOp>(ctx);
     attachOutputGrad<SqrtGradOp, SqrtOp>(ctx);
     attachOutputGrad<RsqrtGradOp, RsqrtOp>(ctx);
-    attachOutputGrad<ReduceMaxGradOp, ReduceMaxOp>(ctx);
+    attachOutputGrad<ReduceMaxGradOp, ReduceMaxOp, /*Saved=*/2>(ctx);
+    // Only dy follows the op (the default: float operands); cond stays i1.
+    attachInputGrad<WhereGradOp, WhereOp>(ctx);
     MaximumGradOp::attachInterface<BinaryGradModel<MaximumGradOp, MaximumOp>>(
         *ctx);
     MinimumGradOp::attachInterface<BinaryGradModel<MinimumGradOp, MinimumOp>>(
         *ctx);
     MaxPool2DGradOp::attachInterface<MaxPool2DGradModel>(*ctx);
-    WhereGradOp::attachInterface<WhereGradModel>(*ctx);
     LayerNormGradOp::attachInterface<NormGradModel<LayerNormGradOp, LayerNormOp>>(
         *ctx);
     BatchNormGradOp::attachInterface<NormGradModel<BatchNormGradOp, BatchNormOp>>(
