@@ -47,32 +47,64 @@ struct OptimizerModel
   SmallVector<unsigned> getPrecisionResults(Operation *) const { return {}; }
 };
 
-/// The forward op `ForwardT` that uses `v`, if any.
-template <typename ForwardT> Operation *forwardUserOf(Value v) {
+/// The forward op `ForwardT` that uses `v` (and, when given, for which
+/// `matches` holds), if any.
+template <typename ForwardT>
+Operation *forwardUserOf(Value v,
+                         llvm::function_ref<bool(ForwardT)> matches = {}) {
   for (Operation *user : v.getUsers())
-    if (isa<ForwardT>(user))
-      return user;
+    if (auto forward = dyn_cast<ForwardT>(user))
+      if (!matches || matches(forward))
+        return forward;
   return nullptr;
 }
 
-struct ReluGradModel
-    : MixedPrecisionOpInterface::ExternalModel<ReluGradModel, ReluGradOp> {
+/// A gradient whose operand `Saved` is its forward op's input (relu_grad's
+/// x, where_grad's cond ...): the forward op is the ForwardT that reads it.
+template <typename OpT, typename ForwardT, unsigned Saved = 1>
+struct InputGradModel : MixedPrecisionOpInterface::ExternalModel<
+                            InputGradModel<OpT, ForwardT, Saved>, OpT> {
   Operation *getTiedForwardOp(Operation *op) const {
-    return forwardUserOf<ReluOp>(cast<ReluGradOp>(op).getInput());
+    return forwardUserOf<ForwardT>(op->getOperand(Saved));
   }
 };
 
-struct GeluGradModel
-    : MixedPrecisionOpInterface::ExternalModel<GeluGradModel, GeluGradOp> {
+/// A gradient whose operand `Saved` is its forward op's output (tanh_grad's
+/// y, reduce_max_grad's max ...): the forward op is its producer.
+template <typename OpT, typename ForwardT, unsigned Saved = 1>
+struct OutputGradModel : MixedPrecisionOpInterface::ExternalModel<
+                             OutputGradModel<OpT, ForwardT, Saved>, OpT> {
   Operation *getTiedForwardOp(Operation *op) const {
-    return forwardUserOf<GeluOp>(cast<GeluGradOp>(op).getInput());
+    return op->getOperand(Saved).getDefiningOp<ForwardT>();
   }
 };
 
-struct SoftmaxGradModel
-    : MixedPrecisionOpInterface::ExternalModel<SoftmaxGradModel, SoftmaxGradOp> {
+/// maximum_grad and minimum_grad: the forward op with the same operands.
+template <typename OpT, typename ForwardT>
+struct BinaryGradModel
+    : MixedPrecisionOpInterface::ExternalModel<BinaryGradModel<OpT, ForwardT>,
+                                               OpT> {
   Operation *getTiedForwardOp(Operation *op) const {
-    return cast<SoftmaxGradOp>(op).getOutput().getDefiningOp<SoftmaxOp>();
+    auto grad = cast<OpT>(op);
+    return forwardUserOf<ForwardT>(grad.getLhs(), [&](ForwardT forward) {
+      return forward.getRhs() == grad.getRhs();
+    });
+  }
+};
+
+/// The input may be pooled several times (inception blocks): the forward
+/// op is the one with the same window.
+struct MaxPool2DGradModel
+    : MixedPrecisionOpInterface::ExternalModel<MaxPool2DGradModel,
+                                               MaxPool2DGradOp> {
+  Operation *getTiedForwardOp(Operation *op) const {
+    auto grad = cast<MaxPool2DGradOp>(op);
+    return forwardUserOf<MaxPool2DOp>(grad.getInput(), [&](MaxPool2DOp pool) {
+      return pool.getKernel() == grad.getKernel() &&
+             pool.getStrides() == grad.getStrides() &&
+             pool.getPadding() == grad.getPadding() &&
+             pool.getDilation() == grad.getDilation();
+    });
   }
 };
 
@@ -91,21 +123,29 @@ struct NormGradModel
   }
 };
 
-/// The loss is always f32; only the logits follow the op.
-struct CrossEntropyModel
-    : MixedPrecisionOpInterface::ExternalModel<CrossEntropyModel,
-                                               CrossEntropyOp> {
-  SmallVector<unsigned> getPrecisionOperands(Operation *) const { return {0}; }
+/// Losses are always f32: only their inputs (`Operands`) follow the op.
+template <typename OpT, unsigned... Operands>
+struct LossModel
+    : MixedPrecisionOpInterface::ExternalModel<LossModel<OpT, Operands...>,
+                                               OpT> {
+  SmallVector<unsigned> getPrecisionOperands(Operation *) const {
+    return {Operands...};
+  }
   SmallVector<unsigned> getPrecisionResults(Operation *) const { return {}; }
 };
 
-struct CrossEntropyGradModel
-    : MixedPrecisionOpInterface::ExternalModel<CrossEntropyGradModel,
-                                               CrossEntropyGradOp> {
-  SmallVector<unsigned> getPrecisionOperands(Operation *) const { return {1}; }
+/// A loss gradient reads the 0-d loss gradient (the seed, scaled under loss
+/// scaling: it keeps its type), then the loss's operands; it follows the
+/// loss that reads the same prediction (operand 1).
+template <typename OpT, typename ForwardT, unsigned... Operands>
+struct LossGradModel : MixedPrecisionOpInterface::ExternalModel<
+                           LossGradModel<OpT, ForwardT, Operands...>, OpT> {
+  SmallVector<unsigned> getPrecisionOperands(Operation *) const {
+    return {Operands...};
+  }
   SmallVector<unsigned> getPrecisionResults(Operation *) const { return {0}; }
   Operation *getTiedForwardOp(Operation *op) const {
-    return forwardUserOf<CrossEntropyOp>(cast<CrossEntropyGradOp>(op).getLogits());
+    return forwardUserOf<ForwardT>(op->getOperand(1));
   }
 };
 
@@ -118,14 +158,29 @@ template <typename... OpTs> void attachAccumulator(MLIRContext *ctx) {
 template <typename... OpTs> void attachOptimizer(MLIRContext *ctx) {
   (OpTs::template attachInterface<OptimizerModel<OpTs>>(*ctx), ...);
 }
+template <typename OpT, typename ForwardT, unsigned Saved = 1>
+void attachInputGrad(MLIRContext *ctx) {
+  OpT::template attachInterface<InputGradModel<OpT, ForwardT, Saved>>(*ctx);
+}
+template <typename OpT, typename ForwardT, unsigned Saved = 1>
+void attachOutputGrad(MLIRContext *ctx) {
+  OpT::template attachInterface<OutputGradModel<OpT, ForwardT, Saved>>(*ctx);
+}
 } // namespace
 
 void amp::registerNNPrecisionModels(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, NNDialect *) {
-    attachElementwise<AddOp, SubOp, MulOp, DivOp, NegOp, ExpOp, LogOp, SqrtOp,
-                      RsqrtOp, TanhOp, SigmoidOp, ReluOp, GeluOp, SoftmaxOp,
-                      LogSoftmaxOp, ReshapeOp, TransposeOp, BroadcastToOp,
-                      GradSeedOp>(ctx);
+    // where: only the float operands follow the op (the default), so cond
+    // stays i1.
+    attachElementwise<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, NegOp,
+                      ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp, ReluOp,
+                      GeluOp, AbsOp, PowOp, ClampOp, WhereOp, SoftmaxOp,
+                      LogSoftmaxOp, MaxPool2DOp, AvgPool2DOp, GlobalAvgPoolOp,
+                      ReshapeOp, TransposeOp, BroadcastToOp, ConcatOp, SliceOp,
+                      PadOp, GradSeedOp>(ctx);
+    // Nothing in their operands names the forward op: they follow their
+    // neighbours.
+    attachElementwise<AvgPool2DGradOp, SliceGradOp>(ctx);
     attachAccumulator<MatmulOp, Conv2DOp, Conv2DGradInputOp,
                       Conv2DGradFilterOp, ReduceSumOp, ReduceMeanOp,
                       ReduceMaxOp>(ctx);
@@ -135,14 +190,35 @@ void amp::registerNNPrecisionModels(DialectRegistry &registry) {
     EmbeddingOp::attachInterface<FirstOperandModel<EmbeddingOp>>(*ctx);
     EmbeddingGradOp::attachInterface<
         FirstOperandModel<EmbeddingGradOp, /*Accumulates=*/true>>(*ctx);
-    ReluGradOp::attachInterface<ReluGradModel>(*ctx);
-    GeluGradOp::attachInterface<GeluGradModel>(*ctx);
-    SoftmaxGradOp::attachInterface<SoftmaxGradModel>(*ctx);
+    // The seed is an i64 counter, never retyped.
+    DropoutOp::attachInterface<FirstOperandModel<DropoutOp>>(*ctx);
+    attachInputGrad<ReluGradOp, ReluOp>(ctx);
+    attachInputGrad<GeluGradOp, GeluOp>(ctx);
+    attachInputGrad<AbsGradOp, AbsOp>(ctx);
+    attachInputGrad<PowGradOp, PowOp>(ctx);
+    attachInputGrad<ClampGradOp, ClampOp>(ctx);
+    attachOutputGrad<SoftmaxGradOp, SoftmaxOp>(ctx);
+    attachOutputGrad<TanhGradOp, TanhOp>(ctx);
+    attachOutputGrad<SigmoidGradOp, SigmoidOp>(ctx);
+    attachOutputGrad<SqrtGradOp, SqrtOp>(ctx);
+    attachOutputGrad<RsqrtGradOp, RsqrtOp>(ctx);
+    attachOutputGrad<ReduceMaxGradOp, ReduceMaxOp, /*Saved=*/2>(ctx);
+    // Only dy follows the op (the default: float operands); cond stays i1.
+    attachInputGrad<WhereGradOp, WhereOp>(ctx);
+    MaximumGradOp::attachInterface<BinaryGradModel<MaximumGradOp, MaximumOp>>(
+        *ctx);
+    MinimumGradOp::attachInterface<BinaryGradModel<MinimumGradOp, MinimumOp>>(
+        *ctx);
+    MaxPool2DGradOp::attachInterface<MaxPool2DGradModel>(*ctx);
     LayerNormGradOp::attachInterface<NormGradModel<LayerNormGradOp, LayerNormOp>>(
         *ctx);
     BatchNormGradOp::attachInterface<NormGradModel<BatchNormGradOp, BatchNormOp>>(
         *ctx);
-    CrossEntropyOp::attachInterface<CrossEntropyModel>(*ctx);
-    CrossEntropyGradOp::attachInterface<CrossEntropyGradModel>(*ctx);
+    CrossEntropyOp::attachInterface<LossModel<CrossEntropyOp, 0>>(*ctx);
+    CrossEntropyGradOp::attachInterface<
+        LossGradModel<CrossEntropyGradOp, CrossEntropyOp, 1>>(*ctx);
+    MseLossOp::attachInterface<LossModel<MseLossOp, 0, 1>>(*ctx);
+    MseLossGradOp::attachInterface<
+        LossGradModel<MseLossGradOp, MseLossOp, 1, 2>>(*ctx);
   });
 }

@@ -210,6 +210,54 @@ func.func @shapes_and_lookups(%x: tensor<2x3x4xf16>, %t: tensor<100x16xbf16>, %i
 
 // -----
 
+func.func @pooling(%x: tensor<2x3x9x9xf16>, %dy: tensor<2x3x4x4xf16>) {
+  // (9 + 1 + 1 - 2 * (3 - 1) - 1) / 2 + 1 = 4.
+  // expected-remark @+1 {{inferred: 'tensor<2x3x4x4xf16>'}}
+  %0 = nn.max_pool2d %x {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>, dilation = array<i64: 2, 2>} : (tensor<2x3x9x9xf16>) -> tensor<2x3x4x4xf16>
+  // Asymmetric geometry: H = (9 + 0 + 1 - 2) / 2 + 1, W = (9 + 1 + 0 - 3) / 1 + 1.
+  // expected-remark @+1 {{inferred: 'tensor<2x3x5x8xf16>'}}
+  %1 = nn.avg_pool2d %x {kernel = array<i64: 2, 3>, strides = array<i64: 2, 1>, padding = array<i64: 0, 1, 1, 0>} : (tensor<2x3x9x9xf16>) -> tensor<2x3x5x8xf16>
+  // expected-remark @+1 {{inferred: 'tensor<2x3x1x1xf16>'}}
+  %2 = nn.global_avg_pool %x : (tensor<2x3x9x9xf16>) -> tensor<2x3x1x1xf16>
+  // The input gradient has the input's type.
+  // expected-remark @+1 {{inferred: 'tensor<2x3x9x9xf16>'}}
+  %3 = nn.max_pool2d_grad %dy, %x {kernel = array<i64: 3, 3>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>, dilation = array<i64: 2, 2>} : (tensor<2x3x4x4xf16>, tensor<2x3x9x9xf16>) -> tensor<2x3x9x9xf16>
+  return
+}
+
+// -----
+
+func.func @shapes_selection_losses(%a: tensor<4x8xbf16>, %b: tensor<4x1xbf16>, %c: tensor<2x1x8xi1>,
+                                   %s: tensor<bf16>, %dy: tensor<2x4x8xbf16>, %g: tensor<f32>) {
+  // expected-remark @+1 {{inferred: 'tensor<4x17xbf16>'}}
+  %0 = nn.concat %a, %b, %a {axis = -1 : i64} : (tensor<4x8xbf16>, tensor<4x1xbf16>, tensor<4x8xbf16>) -> tensor<4x17xbf16>
+  // expected-remark @+1 {{inferred: 'tensor<7x8xbf16>'}}
+  %1 = nn.pad %a {low = array<i64: 1, 0>, high = array<i64: 2, 0>} : tensor<4x8xbf16> -> tensor<7x8xbf16>
+  // expected-remark @+1 {{inferred: 'tensor<4x8xbf16>'}}
+  %2 = nn.maximum %a, %b : (tensor<4x8xbf16>, tensor<4x1xbf16>) -> tensor<4x8xbf16>
+  // expected-remark @+1 {{inferred: 'tensor<4x1xbf16>'}}
+  %3 = nn.minimum %b, %s : (tensor<4x1xbf16>, tensor<bf16>) -> tensor<4x1xbf16>
+  // All three operands broadcast: the condition adds the leading dimension.
+  // expected-remark @+1 {{inferred: 'tensor<2x4x8xbf16>'}}
+  %4 = nn.where %c, %b, %s : (tensor<2x1x8xi1>, tensor<4x1xbf16>, tensor<bf16>) -> tensor<2x4x8xbf16>
+  // expected-remark @+1 {{inferred: 'tensor<2x4x8xbf16>', 'tensor<2x4x8xbf16>'}}
+  %5:2 = nn.where_grad %dy, %c : (tensor<2x4x8xbf16>, tensor<2x1x8xi1>) -> (tensor<2x4x8xbf16>, tensor<2x4x8xbf16>)
+  // expected-remark @+1 {{inferred: 'tensor<4x8xbf16>', 'tensor<4x8xbf16>'}}
+  %6:2 = nn.maximum_grad %a, %a, %b : (tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x1xbf16>) -> (tensor<4x8xbf16>, tensor<4x8xbf16>)
+  // The loss is an f32 scalar whatever the prediction's type.
+  // expected-remark @+1 {{inferred: 'tensor<f32>'}}
+  %7 = nn.mse_loss %a, %a : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<f32>
+  // expected-remark @+1 {{inferred: 'tensor<4x8xbf16>'}}
+  %8 = nn.mse_loss_grad %g, %a, %a : (tensor<f32>, tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xbf16>
+  // expected-remark @+1 {{inferred: 'tensor<4x8xbf16>'}}
+  %9 = nn.reduce_max_grad %b, %a, %b [1] keep_dims : (tensor<4x1xbf16>, tensor<4x8xbf16>, tensor<4x1xbf16>) -> tensor<4x8xbf16>
+  // expected-remark @+1 {{inferred: 'tensor<4x8xbf16>'}}
+  %10 = nn.tanh_grad %a, %a : tensor<4x8xbf16>
+  return
+}
+
+// -----
+
 func.func @optimizers(%p: tensor<64x128xf32>, %m: tensor<64x128xf32>, %step: tensor<f32>,
                       %h: tensor<8xf16>, %b: tensor<2x2xbf16>) {
   // expected-remark @+1 {{inferred: 'tensor<64x128xf32>'}}

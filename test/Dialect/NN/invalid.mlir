@@ -142,6 +142,161 @@ func.func @unary_type_change(%x: tensor<4xf32>) {
   return
 }
 
+// -----
+
+func.func @maximum_not_broadcastable(%a: tensor<4x8xf32>, %b: tensor<4xf32>) {
+  // expected-error @+2 {{operand shapes [4, 8] and [4] are not broadcast-compatible}}
+  // expected-error @+1 {{'nn.maximum' op failed to infer returned types}}
+  %0 = nn.maximum %a, %b : (tensor<4x8xf32>, tensor<4xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @pow_without_exponent(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'nn.pow' op requires attribute 'exponent'}}
+  %0 = nn.pow %x : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @clamp_without_bounds(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'nn.clamp' op requires at least one of min and max}}
+  %0 = nn.clamp %x : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @clamp_min_above_max(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'nn.clamp' op min = 2 must be <= max = 1.5}}
+  %0 = nn.clamp %x {min = 2.0 : f32, max = 1.5 : f32} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @clamp_nan_bound(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'nn.clamp' op min and max must not be NaN}}
+  %0 = nn.clamp %x {max = 0x7FC00000 : f32} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @where_integer_cond(%c: tensor<4xi32>, %a: tensor<4xf32>) {
+  // expected-error @+1 {{'nn.where' op operand #0 must be statically shaped tensor of 1-bit signless integer values, but got 'tensor<4xi32>'}}
+  %0 = nn.where %c, %a, %a : (tensor<4xi32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @where_element_types(%c: tensor<4xi1>, %a: tensor<4xf32>, %b: tensor<4xf16>) {
+  // expected-error @+2 {{lhs and rhs must have the same element type, got 'f32' and 'f16'}}
+  // expected-error @+1 {{'nn.where' op failed to infer returned types}}
+  %0 = nn.where %c, %a, %b : (tensor<4xi1>, tensor<4xf32>, tensor<4xf16>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @where_not_broadcastable(%c: tensor<4x3xi1>, %a: tensor<4x8xf32>, %b: tensor<8xf32>) {
+  // expected-error @+2 {{cond [4, 3], lhs [4, 8] and rhs [8] are not broadcast-compatible}}
+  // expected-error @+1 {{'nn.where' op failed to infer returned types}}
+  %0 = nn.where %c, %a, %b : (tensor<4x3xi1>, tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// The condition broadcasts too: here it adds a dimension.
+func.func @where_wrong_result_shape(%c: tensor<2x1x8xi1>, %a: tensor<4x8xf32>) {
+  // expected-error @+2 {{'nn.where' op inferred type(s) 'tensor<2x4x8xf32>' are incompatible with return type(s) of operation 'tensor<4x8xf32>'}}
+  // expected-error @+1 {{'nn.where' op failed to infer returned types}}
+  %0 = nn.where %c, %a, %a : (tensor<2x1x8xi1>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @dropout_rate_one(%x: tensor<4xf32>, %s: tensor<i64>) {
+  // expected-error @+1 {{'nn.dropout' op rate must be in [0, 1), got 1}}
+  %0 = nn.dropout %x, %s {rate = 1.0 : f32, training} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @dropout_negative_rate(%x: tensor<4xf32>, %s: tensor<i64>) {
+  // expected-error @+1 {{'nn.dropout' op rate must be in [0, 1), got -0.1}}
+  %0 = nn.dropout %x, %s {rate = -0.1 : f32} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @dropout_seed_not_scalar(%x: tensor<4xf32>, %s: tensor<2xi64>) {
+  // expected-error @+1 {{'nn.dropout' op operand #1 must be 0D tensor of 64-bit signless integer values, but got 'tensor<2xi64>'}}
+  %0 = "nn.dropout"(%x, %s) {rate = 0.5 : f32} : (tensor<4xf32>, tensor<2xi64>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @dropout_result_type(%x: tensor<4xf32>, %s: tensor<i64>) {
+  // expected-error @+1 {{'nn.dropout' op failed to verify that all of {input, result} have same type}}
+  %0 = "nn.dropout"(%x, %s) {rate = 0.5 : f32} : (tensor<4xf32>, tensor<i64>) -> tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @maximum_grad_shape(%dy: tensor<4x4xf32>, %a: tensor<4x8xf32>, %b: tensor<8xf32>) {
+  // expected-error @+2 {{grad_output has shape [4, 4] but lhs [4, 8] and rhs [8] broadcast to [4, 8]}}
+  // expected-error @+1 {{'nn.maximum_grad' op failed to infer returned types}}
+  %0:2 = nn.maximum_grad %dy, %a, %b : (tensor<4x4xf32>, tensor<4x8xf32>, tensor<8xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>)
+  return
+}
+
+// -----
+
+func.func @minimum_grad_not_broadcastable(%dy: tensor<4x8xf32>, %a: tensor<4x8xf32>, %b: tensor<4xf32>) {
+  // expected-error @+2 {{operand shapes [4, 8] and [4] are not broadcast-compatible}}
+  // expected-error @+1 {{'nn.minimum_grad' op failed to infer returned types}}
+  %0:2 = nn.minimum_grad %dy, %a, %b : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+  return
+}
+
+// -----
+
+func.func @minimum_grad_element_types(%dy: tensor<4x8xf16>, %a: tensor<4x8xf32>) {
+  // expected-error @+2 {{grad_output and lhs must have the same element type, got 'f16' and 'f32'}}
+  // expected-error @+1 {{'nn.minimum_grad' op failed to infer returned types}}
+  %0:2 = nn.minimum_grad %dy, %a, %a : (tensor<4x8xf16>, tensor<4x8xf32>, tensor<4x8xf32>) -> (tensor<4x8xf16>, tensor<4x8xf16>)
+  return
+}
+
+// -----
+
+func.func @where_grad_cond_shape(%dy: tensor<4x8xf32>, %c: tensor<4x3xi1>) {
+  // expected-error @+2 {{cond [4, 3] does not broadcast to grad_output's shape [4, 8]}}
+  // expected-error @+1 {{'nn.where_grad' op failed to infer returned types}}
+  %0:2 = nn.where_grad %dy, %c : (tensor<4x8xf32>, tensor<4x3xi1>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+  return
+}
+
+// -----
+
+// The forward result, and so dy, has the broadcast shape of all three operands.
+func.func @where_grad_cond_larger(%dy: tensor<4x8xf32>, %c: tensor<2x4x8xi1>) {
+  // expected-error @+2 {{cond [2, 4, 8] does not broadcast to grad_output's shape [4, 8]}}
+  // expected-error @+1 {{'nn.where_grad' op failed to infer returned types}}
+  %0:2 = nn.where_grad %dy, %c : (tensor<4x8xf32>, tensor<2x4x8xi1>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+  return
+}
+
 //===----------------------------------------------------------------------===//
 // nn.matmul
 //===----------------------------------------------------------------------===//
@@ -386,6 +541,16 @@ func.func @conv_bf16_to_f16(%x: tensor<1x3x8x8xbf16>, %w: tensor<8x3x3x3xbf16>) 
   return
 }
 
+// -----
+
+// conv2d shares the window arithmetic and its overflow checks.
+func.func @conv_padding_overflow(%x: tensor<1x3x8x8xf32>, %w: tensor<8x3x3x3xf32>) {
+  // expected-error @+2 {{padded input extent (8 + 9223372036854775807 + 1) overflows int64 in spatial dimension 1}}
+  // expected-error @+1 {{'nn.conv2d' op failed to infer returned types}}
+  %0 = nn.conv2d %x, %w {padding = array<i64: 0, 9223372036854775807, 0, 1>} : (tensor<1x3x8x8xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x6x6xf32>
+  return
+}
+
 //===----------------------------------------------------------------------===//
 // Convolution gradients
 //===----------------------------------------------------------------------===//
@@ -459,6 +624,199 @@ func.func @conv_grad_input_f16_to_bf16(%dy: tensor<1x8x6x6xf16>, %w: tensor<8x3x
 func.func @conv_grad_filter_f32_to_f16(%dy: tensor<1x8x6x6xf32>, %x: tensor<1x3x8x8xf32>) {
   // expected-error @+1 {{'nn.conv2d_grad_filter' op result element type must be 'f32' or f32 (f32 accumulation), got 'f16'}}
   %0 = nn.conv2d_grad_filter %dy, %x : (tensor<1x8x6x6xf32>, tensor<1x3x8x8xf32>) -> tensor<8x3x3x3xf16>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Pooling
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @pool_input_rank(%x: tensor<3x8x8xf32>) {
+  // expected-error @+2 {{input must be rank 4 (NCHW), got [3, 8, 8]}}
+  // expected-error @+1 {{'nn.max_pool2d' op failed to infer returned types}}
+  %0 = nn.max_pool2d %x {kernel = array<i64: 2, 2>} : (tensor<3x8x8xf32>) -> tensor<3x7x7xf32>
+  return
+}
+
+// -----
+
+func.func @pool_missing_kernel(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+1 {{'nn.avg_pool2d' op requires attribute 'kernel'}}
+  %0 = nn.avg_pool2d %x : (tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @pool_kernel_count(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+2 {{kernel must be 2 positive values, got [2]}}
+  // expected-error @+1 {{'nn.max_pool2d' op failed to infer returned types}}
+  %0 = nn.max_pool2d %x {kernel = array<i64: 2>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x7x7xf32>
+  return
+}
+
+// -----
+
+func.func @pool_zero_kernel(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+2 {{kernel must be 2 positive values, got [0, 2]}}
+  // expected-error @+1 {{'nn.avg_pool2d' op failed to infer returned types}}
+  %0 = nn.avg_pool2d %x {kernel = array<i64: 0, 2>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x9x7xf32>
+  return
+}
+
+// -----
+
+func.func @pool_zero_stride(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+2 {{strides must be 2 positive values, got [1, 0]}}
+  // expected-error @+1 {{'nn.avg_pool2d' op failed to infer returned types}}
+  %0 = nn.avg_pool2d %x {kernel = array<i64: 2, 2>, strides = array<i64: 1, 0>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x7x7xf32>
+  return
+}
+
+// -----
+
+func.func @pool_negative_dilation(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+2 {{dilation must be 2 positive values, got [-1, 1]}}
+  // expected-error @+1 {{'nn.max_pool2d' op failed to infer returned types}}
+  %0 = nn.max_pool2d %x {kernel = array<i64: 2, 2>, dilation = array<i64: -1, 1>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x7x7xf32>
+  return
+}
+
+// -----
+
+func.func @pool_padding_count(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+2 {{padding must be 4 non-negative values [top, left, bottom, right], got [1, 1]}}
+  // expected-error @+1 {{'nn.max_pool2d' op failed to infer returned types}}
+  %0 = nn.max_pool2d %x {kernel = array<i64: 2, 2>, padding = array<i64: 1, 1>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x9x9xf32>
+  return
+}
+
+// -----
+
+func.func @pool_negative_padding(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+2 {{padding must be 4 non-negative values [top, left, bottom, right], got [0, -1, 0, 0]}}
+  // expected-error @+1 {{'nn.avg_pool2d' op failed to infer returned types}}
+  %0 = nn.avg_pool2d %x {kernel = array<i64: 2, 2>, padding = array<i64: 0, -1, 0, 0>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x7x6xf32>
+  return
+}
+
+// -----
+
+// An output extent below 1 is an error.
+func.func @pool_kernel_too_large(%x: tensor<1x3x4x4xf32>) {
+  // expected-error @+2 {{dilated kernel extent 5 exceeds the padded input extent 4 in spatial dimension 1}}
+  // expected-error @+1 {{'nn.max_pool2d' op failed to infer returned types}}
+  %0 = nn.max_pool2d %x {kernel = array<i64: 2, 3>, dilation = array<i64: 1, 2>} : (tensor<1x3x4x4xf32>) -> tensor<1x3x3x0xf32>
+  return
+}
+
+// -----
+
+// Extents near the int64 limit are reported, never wrapped.
+func.func @pool_padding_overflow(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+2 {{padded input extent (8 + 9223372036854775807 + 0) overflows int64 in spatial dimension 0}}
+  // expected-error @+1 {{'nn.max_pool2d' op failed to infer returned types}}
+  %0 = nn.max_pool2d %x {kernel = array<i64: 2, 2>, padding = array<i64: 9223372036854775807, 0, 0, 0>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @pool_dilation_overflow(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+2 {{dilated kernel extent (9223372036854775807 * (3 - 1) + 1) overflows int64 in spatial dimension 1}}
+  // expected-error @+1 {{'nn.max_pool2d' op failed to infer returned types}}
+  %0 = nn.max_pool2d %x {kernel = array<i64: 2, 3>, dilation = array<i64: 1, 9223372036854775807>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @pool_wrong_result_shape(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+2 {{'nn.max_pool2d' op inferred type(s) 'tensor<1x3x4x4xf32>' are incompatible with return type(s) of operation 'tensor<1x3x7x7xf32>'}}
+  // expected-error @+1 {{'nn.max_pool2d' op failed to infer returned types}}
+  %0 = nn.max_pool2d %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x7x7xf32>
+  return
+}
+
+// -----
+
+// Pools accumulate in f32 but store the input type.
+func.func @pool_f32_result_of_f16(%x: tensor<1x3x8x8xf16>) {
+  // expected-error @+2 {{'nn.avg_pool2d' op inferred type(s) 'tensor<1x3x7x7xf16>' are incompatible with return type(s) of operation 'tensor<1x3x7x7xf32>'}}
+  // expected-error @+1 {{'nn.avg_pool2d' op failed to infer returned types}}
+  %0 = nn.avg_pool2d %x {kernel = array<i64: 2, 2>} : (tensor<1x3x8x8xf16>) -> tensor<1x3x7x7xf32>
+  return
+}
+
+// -----
+
+func.func @global_avg_pool_rank(%x: tensor<8x16xf32>) {
+  // expected-error @+2 {{input must be rank 4 (NCHW), got [8, 16]}}
+  // expected-error @+1 {{'nn.global_avg_pool' op failed to infer returned types}}
+  %0 = nn.global_avg_pool %x : (tensor<8x16xf32>) -> tensor<8x16x1x1xf32>
+  return
+}
+
+// -----
+
+func.func @global_avg_pool_result(%x: tensor<8x16x7x7xf32>) {
+  // expected-error @+2 {{'nn.global_avg_pool' op inferred type(s) 'tensor<8x16x1x1xf32>' are incompatible with return type(s) of operation 'tensor<8x16xf32>'}}
+  // expected-error @+1 {{'nn.global_avg_pool' op failed to infer returned types}}
+  %0 = nn.global_avg_pool %x : (tensor<8x16x7x7xf32>) -> tensor<8x16xf32>
+  return
+}
+
+// -----
+
+func.func @max_pool_grad_shape_mismatch(%dy: tensor<1x3x3x3xf32>, %x: tensor<1x3x8x8xf32>) {
+  // expected-error @+2 {{grad_output has shape [1, 3, 3, 3] but the forward pooling of input [1, 3, 8, 8] produces [1, 3, 4, 4]}}
+  // expected-error @+1 {{'nn.max_pool2d_grad' op failed to infer returned types}}
+  %0 = nn.max_pool2d_grad %dy, %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x3x3x3xf32>, tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @max_pool_grad_element_types(%dy: tensor<1x3x4x4xf16>, %x: tensor<1x3x8x8xf32>) {
+  // expected-error @+2 {{grad_output and input must have the same element type, got 'f16' and 'f32'}}
+  // expected-error @+1 {{'nn.max_pool2d_grad' op failed to infer returned types}}
+  %0 = nn.max_pool2d_grad %dy, %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x3x4x4xf16>, tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+// The gradient checks the forward geometry.
+func.func @max_pool_grad_geometry(%dy: tensor<1x3x4x4xf32>, %x: tensor<1x3x8x8xf32>) {
+  // expected-error @+2 {{dilation must be 2 positive values, got [0, 1]}}
+  // expected-error @+1 {{'nn.max_pool2d_grad' op failed to infer returned types}}
+  %0 = nn.max_pool2d_grad %dy, %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, dilation = array<i64: 0, 1>} : (tensor<1x3x4x4xf32>, tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @avg_pool_grad_shape_mismatch(%dy: tensor<1x2x3x3xf32>) {
+  // expected-error @+1 {{grad_output has shape [1, 2, 3, 3] but the forward pooling of the result (input gradient) [1, 2, 8, 8] produces [1, 2, 4, 4]}}
+  %0 = nn.avg_pool2d_grad %dy {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x3x3xf32>) -> tensor<1x2x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @avg_pool_grad_result_rank(%dy: tensor<1x2x4x4xf32>) {
+  // expected-error @+1 {{the result (input gradient) must be rank 4 (NCHW), got [2, 8, 8]}}
+  %0 = nn.avg_pool2d_grad %dy {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x4x4xf32>) -> tensor<2x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @avg_pool_grad_element_types(%dy: tensor<1x2x4x4xf16>) {
+  // expected-error @+1 {{grad_output and the result (input gradient) must have the same element type, got 'f16' and 'f32'}}
+  %0 = nn.avg_pool2d_grad %dy {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x4x4xf16>) -> tensor<1x2x8x8xf32>
   return
 }
 
@@ -685,6 +1043,38 @@ func.func @grad_seed_type(%loss: tensor<f32>) {
   return
 }
 
+// -----
+
+func.func @clamp_grad_min_above_max(%dy: tensor<4x8xf32>) {
+  // expected-error @+1 {{'nn.clamp_grad' op min = 1 must be <= max = -1}}
+  %0 = nn.clamp_grad %dy, %dy {min = 1.0 : f32, max = -1.0 : f32} : tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @clamp_grad_without_bounds(%dy: tensor<4x8xf32>) {
+  // expected-error @+1 {{'nn.clamp_grad' op requires at least one of min and max}}
+  %0 = nn.clamp_grad %dy, %dy : tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @pow_grad_without_exponent(%dy: tensor<4x8xf32>) {
+  // expected-error @+1 {{'nn.pow_grad' op requires attribute 'exponent'}}
+  %0 = nn.pow_grad %dy, %dy : tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @tanh_grad_types(%dy: tensor<4x8xf32>, %y: tensor<4x8xf16>) {
+  // expected-error @+1 {{'nn.tanh_grad' op requires the same type for all operands and results}}
+  %0 = "nn.tanh_grad"(%dy, %y) : (tensor<4x8xf32>, tensor<4x8xf16>) -> tensor<4x8xf32>
+  return
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//
@@ -731,6 +1121,42 @@ func.func @reduce_f16_to_bf16(%x: tensor<4x8xf16>) {
   // expected-error @+2 {{'nn.reduce_sum' op inferred type(s) 'tensor<8xf16>' are incompatible with return type(s) of operation 'tensor<8xbf16>'}}
   // expected-error @+1 {{'nn.reduce_sum' op failed to infer returned types}}
   %0 = nn.reduce_sum %x [0] : (tensor<4x8xf16>) -> tensor<8xbf16>
+  return
+}
+
+// -----
+
+func.func @reduce_max_grad_dy_shape(%dy: tensor<8xf32>, %x: tensor<4x8xf32>, %y: tensor<4xf32>) {
+  // expected-error @+2 {{grad_output must have shape [4] (the reduced shape of the input), got [8]}}
+  // expected-error @+1 {{'nn.reduce_max_grad' op failed to infer returned types}}
+  %0 = nn.reduce_max_grad %dy, %x, %y [1] : (tensor<8xf32>, tensor<4x8xf32>, tensor<4xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_max_grad_output_shape(%dy: tensor<4x1xf32>, %x: tensor<4x8xf32>, %y: tensor<4xf32>) {
+  // expected-error @+2 {{output must have shape [4, 1] (the reduced shape of the input), got [4]}}
+  // expected-error @+1 {{'nn.reduce_max_grad' op failed to infer returned types}}
+  %0 = nn.reduce_max_grad %dy, %x, %y [1] keep_dims : (tensor<4x1xf32>, tensor<4x8xf32>, tensor<4xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_max_grad_axis(%dy: tensor<4xf32>, %x: tensor<4x8xf32>) {
+  // expected-error @+2 {{axis 2 is out of range for a rank-2 tensor (expected -2 <= axis < 2)}}
+  // expected-error @+1 {{'nn.reduce_max_grad' op failed to infer returned types}}
+  %0 = nn.reduce_max_grad %dy, %x, %dy [2] : (tensor<4xf32>, tensor<4x8xf32>, tensor<4xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_max_grad_element_types(%dy: tensor<4xf32>, %x: tensor<4x8xf32>, %y: tensor<4xf16>) {
+  // expected-error @+2 {{output and input must have the same element type, got 'f16' and 'f32'}}
+  // expected-error @+1 {{'nn.reduce_max_grad' op failed to infer returned types}}
+  %0 = nn.reduce_max_grad %dy, %x, %y [1] : (tensor<4xf32>, tensor<4x8xf32>, tensor<4xf16>) -> tensor<4x8xf32>
   return
 }
 
@@ -822,6 +1248,193 @@ func.func @broadcast_to_element_type(%x: tensor<8xbf16>) {
   return
 }
 
+// -----
+
+func.func @concat_no_inputs() {
+  // expected-error @+2 {{expects at least one input}}
+  // expected-error @+1 {{'nn.concat' op failed to infer returned types}}
+  %0 = "nn.concat"() {axis = 0 : i64} : () -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @concat_missing_axis(%a: tensor<4x8xf32>) {
+  // expected-error @+1 {{'nn.concat' op requires attribute 'axis'}}
+  %0 = nn.concat %a, %a : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<8x8xf32>
+  return
+}
+
+// -----
+
+func.func @concat_axis_out_of_range(%a: tensor<4x8xf32>) {
+  // expected-error @+2 {{axis 2 is out of range for a rank-2 tensor (expected -2 <= axis < 2)}}
+  // expected-error @+1 {{'nn.concat' op failed to infer returned types}}
+  %0 = nn.concat %a, %a {axis = 2 : i64} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @concat_rank_mismatch(%a: tensor<4x8xf32>, %b: tensor<8xf32>) {
+  // expected-error @+2 {{input #1 has rank 1 ([8]) but input #0 has rank 2 ([4, 8])}}
+  // expected-error @+1 {{'nn.concat' op failed to infer returned types}}
+  %0 = nn.concat %a, %b {axis = 0 : i64} : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<5x8xf32>
+  return
+}
+
+// -----
+
+func.func @concat_element_types(%a: tensor<4x8xf32>, %b: tensor<4x8xf16>) {
+  // expected-error @+2 {{input #0 and input #1 must have the same element type, got 'f32' and 'f16'}}
+  // expected-error @+1 {{'nn.concat' op failed to infer returned types}}
+  %0 = nn.concat %a, %b {axis = 0 : i64} : (tensor<4x8xf32>, tensor<4x8xf16>) -> tensor<8x8xf32>
+  return
+}
+
+// -----
+
+func.func @concat_dimension_mismatch(%a: tensor<4x8xf32>, %b: tensor<4x2xf32>, %c: tensor<3x2xf32>) {
+  // expected-error @+2 {{input #2 has shape [3, 2] but input #0 has [4, 8]: they differ in dimension 0, which is not the concatenation axis 1}}
+  // expected-error @+1 {{'nn.concat' op failed to infer returned types}}
+  %0 = nn.concat %a, %b, %c {axis = 1 : i64} : (tensor<4x8xf32>, tensor<4x2xf32>, tensor<3x2xf32>) -> tensor<4x12xf32>
+  return
+}
+
+// -----
+
+func.func @concat_extent_overflow(%a: tensor<4611686018427387904xf32>) {
+  // expected-error @+2 {{the concatenated extent of axis 0 overflows int64}}
+  // expected-error @+1 {{'nn.concat' op failed to infer returned types}}
+  %0 = nn.concat %a, %a {axis = 0 : i64} : (tensor<4611686018427387904xf32>, tensor<4611686018427387904xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @concat_wrong_result_shape(%a: tensor<4x8xf32>) {
+  // expected-error @+2 {{'nn.concat' op inferred type(s) 'tensor<4x16xf32>' are incompatible with return type(s) of operation 'tensor<8x8xf32>'}}
+  // expected-error @+1 {{'nn.concat' op failed to infer returned types}}
+  %0 = nn.concat %a, %a {axis = -1 : i64} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<8x8xf32>
+  return
+}
+
+// -----
+
+func.func @slice_element_types(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{input and result must have the same element type, got 'f32' and 'f16'}}
+  %0 = nn.slice %x {offsets = array<i64: 0, 0>} : tensor<4x8xf32> -> tensor<2x2xf16>
+  return
+}
+
+// -----
+
+func.func @slice_rank(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{'nn.slice' op result [4] must have the rank of input [4, 8]}}
+  %0 = nn.slice %x {offsets = array<i64: 0, 0>} : tensor<4x8xf32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @slice_offsets_count(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{'nn.slice' op offsets must have one entry per dimension (2), got [0]}}
+  %0 = nn.slice %x {offsets = array<i64: 0>} : tensor<4x8xf32> -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @slice_strides_count(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{'nn.slice' op strides must have one entry per dimension (2), got [1, 1, 1]}}
+  %0 = nn.slice %x {offsets = array<i64: 0, 0>, strides = array<i64: 1, 1, 1>} : tensor<4x8xf32> -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @slice_zero_stride(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{'nn.slice' op strides must be non-zero, got [1, 0]}}
+  %0 = nn.slice %x {offsets = array<i64: 0, 0>, strides = array<i64: 1, 0>} : tensor<4x8xf32> -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @slice_offset_out_of_bounds(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{'nn.slice' op the slice of dimension 1 reads index 8, outside [0, 8) of input [4, 8] (offset 8, size 1, stride 1)}}
+  %0 = nn.slice %x {offsets = array<i64: 0, 8>} : tensor<4x8xf32> -> tensor<2x1xf32>
+  return
+}
+
+// -----
+
+func.func @slice_negative_offset(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{'nn.slice' op the slice of dimension 0 reads index -1, outside [0, 4) of input [4, 8] (offset -1, size 2, stride 1)}}
+  %0 = nn.slice %x {offsets = array<i64: -1, 0>} : tensor<4x8xf32> -> tensor<2x1xf32>
+  return
+}
+
+// -----
+
+func.func @slice_last_index_out_of_bounds(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{'nn.slice' op the slice of dimension 1 reads index 8, outside [0, 8) of input [4, 8] (offset 2, size 4, stride 2)}}
+  %0 = nn.slice %x {offsets = array<i64: 0, 2>, strides = array<i64: 1, 2>} : tensor<4x8xf32> -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @slice_backwards_below_zero(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{'nn.slice' op the slice of dimension 1 reads index -1, outside [0, 8) of input [4, 8] (offset 1, size 3, stride -1)}}
+  %0 = nn.slice %x {offsets = array<i64: 0, 1>, strides = array<i64: 1, -1>} : tensor<4x8xf32> -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @slice_overflow(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{'nn.slice' op the slice of dimension 1 overflows int64 (offset 1, size 3, stride 9223372036854775807)}}
+  %0 = nn.slice %x {offsets = array<i64: 0, 1>, strides = array<i64: 1, 9223372036854775807>} : tensor<4x8xf32> -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @pad_low_count(%x: tensor<4x8xf32>) {
+  // expected-error @+2 {{low must be 2 non-negative values (one per dimension of the input [4, 8]), got [1]}}
+  // expected-error @+1 {{'nn.pad' op failed to infer returned types}}
+  %0 = nn.pad %x {low = array<i64: 1>, high = array<i64: 0, 0>} : tensor<4x8xf32> -> tensor<5x8xf32>
+  return
+}
+
+// -----
+
+func.func @pad_negative_high(%x: tensor<4x8xf32>) {
+  // expected-error @+2 {{high must be 2 non-negative values (one per dimension of the input [4, 8]), got [0, -1]}}
+  // expected-error @+1 {{'nn.pad' op failed to infer returned types}}
+  %0 = nn.pad %x {low = array<i64: 0, 0>, high = array<i64: 0, -1>} : tensor<4x8xf32> -> tensor<4x7xf32>
+  return
+}
+
+// -----
+
+func.func @pad_overflow(%x: tensor<4x8xf32>) {
+  // expected-error @+2 {{the padded extent of dimension 1 overflows int64 (low 1, size 8, high 9223372036854775807)}}
+  // expected-error @+1 {{'nn.pad' op failed to infer returned types}}
+  %0 = nn.pad %x {low = array<i64: 0, 1>, high = array<i64: 0, 9223372036854775807>} : tensor<4x8xf32> -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @pad_wrong_result_shape(%x: tensor<4x8xf32>) {
+  // expected-error @+2 {{'nn.pad' op inferred type(s) 'tensor<5x10xf32>' are incompatible with return type(s) of operation 'tensor<4x10xf32>'}}
+  // expected-error @+1 {{'nn.pad' op failed to infer returned types}}
+  %0 = nn.pad %x {low = array<i64: 1, 0>, high = array<i64: 0, 2>} : tensor<4x8xf32> -> tensor<4x10xf32>
+  return
+}
+
 //===----------------------------------------------------------------------===//
 // Embedding and loss
 //===----------------------------------------------------------------------===//
@@ -907,6 +1520,47 @@ func.func @embedding_grad_result_shape(%dy: tensor<8x16xf32>, %ids: tensor<8xi32
 func.func @embedding_grad_f16_to_bf16(%dy: tensor<8x16xf16>, %ids: tensor<8xi32>) {
   // expected-error @+1 {{'nn.embedding_grad' op result element type must be 'f16' or f32 (f32 accumulation), got 'bf16'}}
   %0 = nn.embedding_grad %dy, %ids : (tensor<8x16xf16>, tensor<8xi32>) -> tensor<100x16xbf16>
+  return
+}
+
+// -----
+
+func.func @mse_loss_shapes(%p: tensor<4x8xf32>, %t: tensor<8x4xf32>) {
+  // expected-error @+1 {{pred and target must have the same shape, got [4, 8] and [8, 4]}}
+  %0 = nn.mse_loss %p, %t : (tensor<4x8xf32>, tensor<8x4xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @mse_loss_element_types(%p: tensor<4x8xf16>, %t: tensor<4x8xf32>) {
+  // expected-error @+1 {{pred and target must have the same element type, got 'f16' and 'f32'}}
+  %0 = nn.mse_loss %p, %t : (tensor<4x8xf16>, tensor<4x8xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @mse_loss_f16_result(%p: tensor<4x8xf16>) {
+  // expected-error @+1 {{'nn.mse_loss' op result #0 must be 0D tensor of 32-bit float values, but got 'tensor<f16>'}}
+  %0 = nn.mse_loss %p, %p : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<f16>
+  return
+}
+
+// -----
+
+func.func @mse_loss_grad_shapes(%g: tensor<f32>, %p: tensor<4x8xf32>, %t: tensor<4x1xf32>) {
+  // expected-error @+2 {{pred and target must have the same shape, got [4, 8] and [4, 1]}}
+  // expected-error @+1 {{'nn.mse_loss_grad' op failed to infer returned types}}
+  %0 = nn.mse_loss_grad %g, %p, %t : (tensor<f32>, tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @mse_loss_grad_non_scalar_seed(%g: tensor<1xf32>, %p: tensor<4x8xf32>) {
+  // expected-error @+1 {{'nn.mse_loss_grad' op operand #0 must be 0D tensor of 32-bit float or 16-bit float or bfloat16 type values, but got 'tensor<1xf32>'}}
+  %0 = nn.mse_loss_grad %g, %p, %p : (tensor<1xf32>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
   return
 }
 

@@ -153,6 +153,115 @@ func.func @gelu(%x: tensor<2x3x4xf16>) -> tensor<2x3x4xf16> {
   return %0 : tensor<2x3x4xf16>
 }
 
+// CHECK-LABEL: func.func @maximum(
+// CHECK-SAME:    %[[A:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<8xf32>) -> tensor<4x8xf32>
+// CHECK:         %[[V0:.*]] = nn.maximum %[[A]], %[[B]] : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @maximum(%a: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
+  %v0 = nn.maximum %a, %b : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  return %v0 : tensor<4x8xf32>
+}
+
+// CHECK-LABEL: func.func @minimum_f16_both_sides(
+// CHECK-SAME:    %[[A:.*]]: tensor<4x1xf16>, %[[B:.*]]: tensor<1x8xf16>) -> tensor<4x8xf16>
+// CHECK:         %[[V0:.*]] = nn.minimum %[[A]], %[[B]] : (tensor<4x1xf16>, tensor<1x8xf16>) -> tensor<4x8xf16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @minimum_f16_both_sides(%a: tensor<4x1xf16>, %b: tensor<1x8xf16>) -> tensor<4x8xf16> {
+  %v0 = nn.minimum %a, %b : (tensor<4x1xf16>, tensor<1x8xf16>) -> tensor<4x8xf16>
+  return %v0 : tensor<4x8xf16>
+}
+
+// CHECK-LABEL: func.func @abs(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK:         %[[V0:.*]] = nn.abs %[[X]] : tensor<4x8xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @abs(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %v0 = nn.abs %x : tensor<4x8xf32>
+  return %v0 : tensor<4x8xf32>
+}
+
+// CHECK-LABEL: func.func @pow_bf16(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x8xbf16>) -> tensor<4x8xbf16>
+// CHECK:         %[[V0:.*]] = nn.pow %[[X]] {exponent = 3.000000e+00 : f32} : tensor<4x8xbf16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @pow_bf16(%x: tensor<4x8xbf16>) -> tensor<4x8xbf16> {
+  %v0 = nn.pow %x {exponent = 3.000000e+00 : f32} : tensor<4x8xbf16>
+  return %v0 : tensor<4x8xbf16>
+}
+
+// CHECK-LABEL: func.func @clamp(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK:         %[[V0:.*]] = nn.clamp %[[X]] {max = 6.000000e+00 : f32, min = 0.000000e+00 : f32} : tensor<4x8xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @clamp(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %v0 = nn.clamp %x {max = 6.000000e+00 : f32, min = 0.000000e+00 : f32} : tensor<4x8xf32>
+  return %v0 : tensor<4x8xf32>
+}
+
+// CHECK-LABEL: func.func @clamp_min_only(
+// CHECK-SAME:    %[[X:.*]]: tensor<f16>) -> tensor<f16>
+// CHECK:         %[[V0:.*]] = nn.clamp %[[X]] {min = -1.000000e+00 : f32} : tensor<f16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @clamp_min_only(%x: tensor<f16>) -> tensor<f16> {
+  %v0 = nn.clamp %x {min = -1.000000e+00 : f32} : tensor<f16>
+  return %v0 : tensor<f16>
+}
+
+// CHECK-LABEL: func.func @clamp_equal_bounds(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK:         %[[V0:.*]] = nn.clamp %[[X]] {max = 1.000000e+00 : f32, min = 1.000000e+00 : f32} : tensor<4x8xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @clamp_equal_bounds(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %v0 = nn.clamp %x {max = 1.000000e+00 : f32, min = 1.000000e+00 : f32} : tensor<4x8xf32>
+  return %v0 : tensor<4x8xf32>
+}
+
+// CHECK-LABEL: func.func @where(
+// CHECK-SAME:    %[[C:.*]]: tensor<4x8xi1>, %[[A:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<8xf32>) -> tensor<4x8xf32>
+// CHECK:         %[[V0:.*]] = nn.where %[[C]], %[[A]], %[[B]] : (tensor<4x8xi1>, tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @where(%c: tensor<4x8xi1>, %a: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
+  %v0 = nn.where %c, %a, %b : (tensor<4x8xi1>, tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  return %v0 : tensor<4x8xf32>
+}
+
+// CHECK-LABEL: func.func @where_broadcast_all(
+// CHECK-SAME:    %[[C:.*]]: tensor<8xi1>, %[[A:.*]]: tensor<4x1xf16>, %[[B:.*]]: tensor<f16>) -> tensor<4x8xf16>
+// CHECK:         %[[V0:.*]] = nn.where %[[C]], %[[A]], %[[B]] : (tensor<8xi1>, tensor<4x1xf16>, tensor<f16>) -> tensor<4x8xf16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @where_broadcast_all(%c: tensor<8xi1>, %a: tensor<4x1xf16>, %b: tensor<f16>) -> tensor<4x8xf16> {
+  %v0 = nn.where %c, %a, %b : (tensor<8xi1>, tensor<4x1xf16>, tensor<f16>) -> tensor<4x8xf16>
+  return %v0 : tensor<4x8xf16>
+}
+
+// CHECK-LABEL: func.func @dropout(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x8xf32>, %[[SEED:.*]]: tensor<i64>) -> tensor<4x8xf32>
+// CHECK:         %[[V0:.*]] = nn.dropout %[[X]], %[[SEED]] {rate = 1.000000e-01 : f32, training} : tensor<4x8xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @dropout(%x: tensor<4x8xf32>, %seed: tensor<i64>) -> tensor<4x8xf32> {
+  %v0 = nn.dropout %x, %seed {rate = 1.000000e-01 : f32, training} : tensor<4x8xf32>
+  return %v0 : tensor<4x8xf32>
+}
+
+// Without training it is the identity; rate = 0 is allowed.
+// CHECK-LABEL: func.func @dropout_eval(
+// CHECK-SAME:    %[[X:.*]]: tensor<2x3x4xbf16>, %[[SEED:.*]]: tensor<i64>) -> tensor<2x3x4xbf16>
+// CHECK:         %[[V0:.*]] = nn.dropout %[[X]], %[[SEED]] {rate = 5.000000e-01 : f32} : tensor<2x3x4xbf16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @dropout_eval(%x: tensor<2x3x4xbf16>, %seed: tensor<i64>) -> tensor<2x3x4xbf16> {
+  %v0 = nn.dropout %x, %seed {rate = 5.000000e-01 : f32} : tensor<2x3x4xbf16>
+  return %v0 : tensor<2x3x4xbf16>
+}
+
+// CHECK-LABEL: func.func @dropout_rate_zero(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x8xf32>, %[[SEED:.*]]: tensor<i64>) -> tensor<4x8xf32>
+// CHECK:         %[[V0:.*]] = nn.dropout %[[X]], %[[SEED]] {rate = 0.000000e+00 : f32, training} : tensor<4x8xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @dropout_rate_zero(%x: tensor<4x8xf32>, %seed: tensor<i64>) -> tensor<4x8xf32> {
+  %v0 = nn.dropout %x, %seed {rate = 0.000000e+00 : f32, training} : tensor<4x8xf32>
+  return %v0 : tensor<4x8xf32>
+}
+
 //===----------------------------------------------------------------------===//
 // Contractions
 //===----------------------------------------------------------------------===//
@@ -326,6 +435,64 @@ func.func @conv2d_f16_f32_result(%x: tensor<8x3x32x32xf16>, %w: tensor<16x3x3x3x
 func.func @conv2d_kernel_equals_input(%x: tensor<1x1x5x5xf32>, %w: tensor<2x1x5x5xf32>) -> tensor<1x2x1x1xf32> {
   %0 = nn.conv2d %x, %w : (tensor<1x1x5x5xf32>, tensor<2x1x5x5xf32>) -> tensor<1x2x1x1xf32>
   return %0 : tensor<1x2x1x1xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// Pooling
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @max_pool2d(
+// CHECK-SAME:    %[[X:.*]]: tensor<8x16x32x32xf32>) -> tensor<8x16x16x16xf32>
+// CHECK:         %[[V0:.*]] = nn.max_pool2d %[[X]] {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<8x16x32x32xf32>) -> tensor<8x16x16x16xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @max_pool2d(%x: tensor<8x16x32x32xf32>) -> tensor<8x16x16x16xf32> {
+  %v0 = nn.max_pool2d %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<8x16x32x32xf32>) -> tensor<8x16x16x16xf32>
+  return %v0 : tensor<8x16x16x16xf32>
+}
+
+// CHECK-LABEL: func.func @max_pool2d_padding_dilation(
+// CHECK-SAME:    %[[X:.*]]: tensor<1x3x8x8xf16>) -> tensor<1x3x6x6xf16>
+// CHECK:         %[[V0:.*]] = nn.max_pool2d %[[X]] {dilation = array<i64: 2, 2>, kernel = array<i64: 3, 3>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x3x8x8xf16>) -> tensor<1x3x6x6xf16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @max_pool2d_padding_dilation(%x: tensor<1x3x8x8xf16>) -> tensor<1x3x6x6xf16> {
+  %v0 = nn.max_pool2d %x {dilation = array<i64: 2, 2>, kernel = array<i64: 3, 3>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x3x8x8xf16>) -> tensor<1x3x6x6xf16>
+  return %v0 : tensor<1x3x6x6xf16>
+}
+
+// CHECK-LABEL: func.func @max_pool2d_kernel_equals_input(
+// CHECK-SAME:    %[[X:.*]]: tensor<2x4x5x5xbf16>) -> tensor<2x4x1x1xbf16>
+// CHECK:         %[[V0:.*]] = nn.max_pool2d %[[X]] {kernel = array<i64: 5, 5>} : (tensor<2x4x5x5xbf16>) -> tensor<2x4x1x1xbf16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @max_pool2d_kernel_equals_input(%x: tensor<2x4x5x5xbf16>) -> tensor<2x4x1x1xbf16> {
+  %v0 = nn.max_pool2d %x {kernel = array<i64: 5, 5>} : (tensor<2x4x5x5xbf16>) -> tensor<2x4x1x1xbf16>
+  return %v0 : tensor<2x4x1x1xbf16>
+}
+
+// CHECK-LABEL: func.func @avg_pool2d(
+// CHECK-SAME:    %[[X:.*]]: tensor<8x16x32x32xf32>) -> tensor<8x16x32x32xf32>
+// CHECK:         %[[V0:.*]] = nn.avg_pool2d %[[X]] {count_include_pad, kernel = array<i64: 3, 3>, padding = array<i64: 1, 1, 1, 1>} : (tensor<8x16x32x32xf32>) -> tensor<8x16x32x32xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @avg_pool2d(%x: tensor<8x16x32x32xf32>) -> tensor<8x16x32x32xf32> {
+  %v0 = nn.avg_pool2d %x {count_include_pad, kernel = array<i64: 3, 3>, padding = array<i64: 1, 1, 1, 1>} : (tensor<8x16x32x32xf32>) -> tensor<8x16x32x32xf32>
+  return %v0 : tensor<8x16x32x32xf32>
+}
+
+// CHECK-LABEL: func.func @avg_pool2d_asymmetric_f16(
+// CHECK-SAME:    %[[X:.*]]: tensor<2x4x9x9xf16>) -> tensor<2x4x5x8xf16>
+// CHECK:         %[[V0:.*]] = nn.avg_pool2d %[[X]] {kernel = array<i64: 2, 3>, padding = array<i64: 0, 1, 1, 0>, strides = array<i64: 2, 1>} : (tensor<2x4x9x9xf16>) -> tensor<2x4x5x8xf16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @avg_pool2d_asymmetric_f16(%x: tensor<2x4x9x9xf16>) -> tensor<2x4x5x8xf16> {
+  %v0 = nn.avg_pool2d %x {kernel = array<i64: 2, 3>, padding = array<i64: 0, 1, 1, 0>, strides = array<i64: 2, 1>} : (tensor<2x4x9x9xf16>) -> tensor<2x4x5x8xf16>
+  return %v0 : tensor<2x4x5x8xf16>
+}
+
+// CHECK-LABEL: func.func @global_avg_pool(
+// CHECK-SAME:    %[[X:.*]]: tensor<8x512x7x7xbf16>) -> tensor<8x512x1x1xbf16>
+// CHECK:         %[[V0:.*]] = nn.global_avg_pool %[[X]] : (tensor<8x512x7x7xbf16>) -> tensor<8x512x1x1xbf16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @global_avg_pool(%x: tensor<8x512x7x7xbf16>) -> tensor<8x512x1x1xbf16> {
+  %v0 = nn.global_avg_pool %x : (tensor<8x512x7x7xbf16>) -> tensor<8x512x1x1xbf16>
+  return %v0 : tensor<8x512x1x1xbf16>
 }
 
 //===----------------------------------------------------------------------===//
@@ -539,6 +706,79 @@ func.func @broadcast_to_ones(%x: tensor<4x1xf16>) -> tensor<2x4x8xf16> {
   return %0 : tensor<2x4x8xf16>
 }
 
+// CHECK-LABEL: func.func @concat(
+// CHECK-SAME:    %[[A:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<4x2xf32>) -> tensor<4x10xf32>
+// CHECK:         %[[V0:.*]] = nn.concat %[[A]], %[[B]] {axis = 1 : i64} : (tensor<4x8xf32>, tensor<4x2xf32>) -> tensor<4x10xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @concat(%a: tensor<4x8xf32>, %b: tensor<4x2xf32>) -> tensor<4x10xf32> {
+  %v0 = nn.concat %a, %b {axis = 1 : i64} : (tensor<4x8xf32>, tensor<4x2xf32>) -> tensor<4x10xf32>
+  return %v0 : tensor<4x10xf32>
+}
+
+// CHECK-LABEL: func.func @concat_three_negative_axis(
+// CHECK-SAME:    %[[A:.*]]: tensor<2x4x8xf16>, %[[B:.*]]: tensor<1x4x8xf16>, %[[C:.*]]: tensor<3x4x8xf16>) -> tensor<6x4x8xf16>
+// CHECK:         %[[V0:.*]] = nn.concat %[[A]], %[[B]], %[[C]] {axis = -3 : i64} : (tensor<2x4x8xf16>, tensor<1x4x8xf16>, tensor<3x4x8xf16>) -> tensor<6x4x8xf16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @concat_three_negative_axis(%a: tensor<2x4x8xf16>, %b: tensor<1x4x8xf16>, %c: tensor<3x4x8xf16>) -> tensor<6x4x8xf16> {
+  %v0 = nn.concat %a, %b, %c {axis = -3 : i64} : (tensor<2x4x8xf16>, tensor<1x4x8xf16>, tensor<3x4x8xf16>) -> tensor<6x4x8xf16>
+  return %v0 : tensor<6x4x8xf16>
+}
+
+// CHECK-LABEL: func.func @concat_one_input(
+// CHECK-SAME:    %[[A:.*]]: tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK:         %[[V0:.*]] = nn.concat %[[A]] {axis = 0 : i64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @concat_one_input(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %v0 = nn.concat %a {axis = 0 : i64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %v0 : tensor<4x8xf32>
+}
+
+// CHECK-LABEL: func.func @slice(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x8xf32>) -> tensor<2x3xf32>
+// CHECK:         %[[V0:.*]] = nn.slice %[[X]] {offsets = array<i64: 1, 2>} : tensor<4x8xf32> -> tensor<2x3xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @slice(%x: tensor<4x8xf32>) -> tensor<2x3xf32> {
+  %v0 = nn.slice %x {offsets = array<i64: 1, 2>} : tensor<4x8xf32> -> tensor<2x3xf32>
+  return %v0 : tensor<2x3xf32>
+}
+
+// CHECK-LABEL: func.func @slice_strided_backwards(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x8xf32>) -> tensor<4x4xf32>
+// CHECK:         %[[V0:.*]] = nn.slice %[[X]] {offsets = array<i64: 0, 7>, strides = array<i64: 1, -2>} : tensor<4x8xf32> -> tensor<4x4xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @slice_strided_backwards(%x: tensor<4x8xf32>) -> tensor<4x4xf32> {
+  %v0 = nn.slice %x {offsets = array<i64: 0, 7>, strides = array<i64: 1, -2>} : tensor<4x8xf32> -> tensor<4x4xf32>
+  return %v0 : tensor<4x4xf32>
+}
+
+// A dimension of size 0 reads nothing: its offset is not checked.
+// CHECK-LABEL: func.func @slice_empty_dim(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x8xf32>) -> tensor<0x2xf32>
+// CHECK:         %[[V0:.*]] = nn.slice %[[X]] {offsets = array<i64: 0, 0>, strides = array<i64: 1, 5>} : tensor<4x8xf32> -> tensor<0x2xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @slice_empty_dim(%x: tensor<4x8xf32>) -> tensor<0x2xf32> {
+  %v0 = nn.slice %x {offsets = array<i64: 0, 0>, strides = array<i64: 1, 5>} : tensor<4x8xf32> -> tensor<0x2xf32>
+  return %v0 : tensor<0x2xf32>
+}
+
+// CHECK-LABEL: func.func @pad(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x8xf32>) -> tensor<4x11xf32>
+// CHECK:         %[[V0:.*]] = nn.pad %[[X]] {high = array<i64: 0, 2>, low = array<i64: 0, 1>} : tensor<4x8xf32> -> tensor<4x11xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @pad(%x: tensor<4x8xf32>) -> tensor<4x11xf32> {
+  %v0 = nn.pad %x {high = array<i64: 0, 2>, low = array<i64: 0, 1>} : tensor<4x8xf32> -> tensor<4x11xf32>
+  return %v0 : tensor<4x11xf32>
+}
+
+// CHECK-LABEL: func.func @pad_value_f16(
+// CHECK-SAME:    %[[X:.*]]: tensor<1x3x4x4xf16>) -> tensor<1x3x6x6xf16>
+// CHECK:         %[[V0:.*]] = nn.pad %[[X]] {high = array<i64: 0, 0, 1, 1>, low = array<i64: 0, 0, 1, 1>, value = -1.000000e+00 : f32} : tensor<1x3x4x4xf16> -> tensor<1x3x6x6xf16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @pad_value_f16(%x: tensor<1x3x4x4xf16>) -> tensor<1x3x6x6xf16> {
+  %v0 = nn.pad %x {high = array<i64: 0, 0, 1, 1>, low = array<i64: 0, 0, 1, 1>, value = -1.000000e+00 : f32} : tensor<1x3x4x4xf16> -> tensor<1x3x6x6xf16>
+  return %v0 : tensor<1x3x6x6xf16>
+}
+
 //===----------------------------------------------------------------------===//
 // Embedding and loss
 //===----------------------------------------------------------------------===//
@@ -577,6 +817,24 @@ func.func @cross_entropy(%l: tensor<32x10xf32>, %y: tensor<32xi32>) -> tensor<f3
 func.func @cross_entropy_f16_rank3_i64(%l: tensor<4x8x10xf16>, %y: tensor<4x8xi64>) -> tensor<f32> {
   %0 = nn.cross_entropy %l, %y : (tensor<4x8x10xf16>, tensor<4x8xi64>) -> tensor<f32>
   return %0 : tensor<f32>
+}
+
+// CHECK-LABEL: func.func @mse_loss(
+// CHECK-SAME:    %[[P:.*]]: tensor<32x1xf32>, %[[T:.*]]: tensor<32x1xf32>) -> tensor<f32>
+// CHECK:         %[[V0:.*]] = nn.mse_loss %[[P]], %[[T]] : (tensor<32x1xf32>, tensor<32x1xf32>) -> tensor<f32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @mse_loss(%p: tensor<32x1xf32>, %t: tensor<32x1xf32>) -> tensor<f32> {
+  %v0 = nn.mse_loss %p, %t : (tensor<32x1xf32>, tensor<32x1xf32>) -> tensor<f32>
+  return %v0 : tensor<f32>
+}
+
+// CHECK-LABEL: func.func @mse_loss_f16(
+// CHECK-SAME:    %[[P:.*]]: tensor<4x8xf16>, %[[T:.*]]: tensor<4x8xf16>) -> tensor<f32>
+// CHECK:         %[[V0:.*]] = nn.mse_loss %[[P]], %[[T]] : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<f32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @mse_loss_f16(%p: tensor<4x8xf16>, %t: tensor<4x8xf16>) -> tensor<f32> {
+  %v0 = nn.mse_loss %p, %t : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<f32>
+  return %v0 : tensor<f32>
 }
 
 //===----------------------------------------------------------------------===//
@@ -728,6 +986,169 @@ func.func @cross_entropy_grad(%seed: tensor<f32>, %l: tensor<32x10xf32>, %y: ten
 func.func @cross_entropy_grad_f16_logits(%seed: tensor<f32>, %l: tensor<32x10xf16>, %y: tensor<32xi64>) -> tensor<32x10xf16> {
   %0 = nn.cross_entropy_grad %seed, %l, %y : (tensor<f32>, tensor<32x10xf16>, tensor<32xi64>) -> tensor<32x10xf16>
   return %0 : tensor<32x10xf16>
+}
+
+// CHECK-LABEL: func.func @max_pool2d_grad(
+// CHECK-SAME:    %[[DY:.*]]: tensor<8x16x16x16xf32>, %[[X:.*]]: tensor<8x16x32x32xf32>) -> tensor<8x16x32x32xf32>
+// CHECK:         %[[V0:.*]] = nn.max_pool2d_grad %[[DY]], %[[X]] {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<8x16x16x16xf32>, tensor<8x16x32x32xf32>) -> tensor<8x16x32x32xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @max_pool2d_grad(%dy: tensor<8x16x16x16xf32>, %x: tensor<8x16x32x32xf32>) -> tensor<8x16x32x32xf32> {
+  %v0 = nn.max_pool2d_grad %dy, %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<8x16x16x16xf32>, tensor<8x16x32x32xf32>) -> tensor<8x16x32x32xf32>
+  return %v0 : tensor<8x16x32x32xf32>
+}
+
+// CHECK-LABEL: func.func @max_pool2d_grad_padding_dilation(
+// CHECK-SAME:    %[[DY:.*]]: tensor<1x3x6x6xf16>, %[[X:.*]]: tensor<1x3x8x8xf16>) -> tensor<1x3x8x8xf16>
+// CHECK:         %[[V0:.*]] = nn.max_pool2d_grad %[[DY]], %[[X]] {dilation = array<i64: 2, 2>, kernel = array<i64: 3, 3>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x3x6x6xf16>, tensor<1x3x8x8xf16>) -> tensor<1x3x8x8xf16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @max_pool2d_grad_padding_dilation(%dy: tensor<1x3x6x6xf16>, %x: tensor<1x3x8x8xf16>) -> tensor<1x3x8x8xf16> {
+  %v0 = nn.max_pool2d_grad %dy, %x {dilation = array<i64: 2, 2>, kernel = array<i64: 3, 3>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x3x6x6xf16>, tensor<1x3x8x8xf16>) -> tensor<1x3x8x8xf16>
+  return %v0 : tensor<1x3x8x8xf16>
+}
+
+// CHECK-LABEL: func.func @avg_pool2d_grad(
+// CHECK-SAME:    %[[DY:.*]]: tensor<8x16x16x16xf32>) -> tensor<8x16x32x32xf32>
+// CHECK:         %[[V0:.*]] = nn.avg_pool2d_grad %[[DY]] {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<8x16x16x16xf32>) -> tensor<8x16x32x32xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @avg_pool2d_grad(%dy: tensor<8x16x16x16xf32>) -> tensor<8x16x32x32xf32> {
+  %v0 = nn.avg_pool2d_grad %dy {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<8x16x16x16xf32>) -> tensor<8x16x32x32xf32>
+  return %v0 : tensor<8x16x32x32xf32>
+}
+
+// A stride > 1 leaves the input extent open (7 or 8 here): the result type decides.
+// CHECK-LABEL: func.func @avg_pool2d_grad_odd_input(
+// CHECK-SAME:    %[[DY:.*]]: tensor<1x2x4x4xbf16>) -> tensor<1x2x8x8xbf16>
+// CHECK:         %[[V0:.*]] = nn.avg_pool2d_grad %[[DY]] {count_include_pad, kernel = array<i64: 3, 3>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x2x4x4xbf16>) -> tensor<1x2x8x8xbf16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @avg_pool2d_grad_odd_input(%dy: tensor<1x2x4x4xbf16>) -> tensor<1x2x8x8xbf16> {
+  %v0 = nn.avg_pool2d_grad %dy {count_include_pad, kernel = array<i64: 3, 3>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x2x4x4xbf16>) -> tensor<1x2x8x8xbf16>
+  return %v0 : tensor<1x2x8x8xbf16>
+}
+
+// CHECK-LABEL: func.func @slice_grad(
+// CHECK-SAME:    %[[DY:.*]]: tensor<4x4xf32>) -> tensor<4x8xf32>
+// CHECK:         %[[V0:.*]] = nn.slice_grad %[[DY]] {offsets = array<i64: 0, 7>, strides = array<i64: 1, -2>} : tensor<4x4xf32> -> tensor<4x8xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @slice_grad(%dy: tensor<4x4xf32>) -> tensor<4x8xf32> {
+  %v0 = nn.slice_grad %dy {offsets = array<i64: 0, 7>, strides = array<i64: 1, -2>} : tensor<4x4xf32> -> tensor<4x8xf32>
+  return %v0 : tensor<4x8xf32>
+}
+
+// CHECK-LABEL: func.func @maximum_grad(
+// CHECK-SAME:    %[[DY:.*]]: tensor<4x8xf32>, %[[A:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+// CHECK:         %[[DL:.*]], %[[DR:.*]] = nn.maximum_grad %[[DY]], %[[A]], %[[B]] : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+// CHECK-NEXT:    return %[[DL]], %[[DR]]
+func.func @maximum_grad(%dy: tensor<4x8xf32>, %a: tensor<4x8xf32>, %b: tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %dl, %dr = nn.maximum_grad %dy, %a, %b : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+  return %dl, %dr : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// CHECK-LABEL: func.func @minimum_grad(
+// CHECK-SAME:    %[[DY:.*]]: tensor<4x8xf16>, %[[A:.*]]: tensor<4x1xf16>, %[[B:.*]]: tensor<1x8xf16>) -> (tensor<4x8xf16>, tensor<4x8xf16>)
+// CHECK:         %[[DL:.*]], %[[DR:.*]] = nn.minimum_grad %[[DY]], %[[A]], %[[B]] : (tensor<4x8xf16>, tensor<4x1xf16>, tensor<1x8xf16>) -> (tensor<4x8xf16>, tensor<4x8xf16>)
+// CHECK-NEXT:    return %[[DL]], %[[DR]]
+func.func @minimum_grad(%dy: tensor<4x8xf16>, %a: tensor<4x1xf16>, %b: tensor<1x8xf16>) -> (tensor<4x8xf16>, tensor<4x8xf16>) {
+  %dl, %dr = nn.minimum_grad %dy, %a, %b : (tensor<4x8xf16>, tensor<4x1xf16>, tensor<1x8xf16>) -> (tensor<4x8xf16>, tensor<4x8xf16>)
+  return %dl, %dr : tensor<4x8xf16>, tensor<4x8xf16>
+}
+
+// CHECK-LABEL: func.func @abs_grad(
+// CHECK-SAME:    %[[DY:.*]]: tensor<4x8xf32>, %[[X:.*]]: tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK:         %[[V0:.*]] = nn.abs_grad %[[DY]], %[[X]] : tensor<4x8xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @abs_grad(%dy: tensor<4x8xf32>, %x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %v0 = nn.abs_grad %dy, %x : tensor<4x8xf32>
+  return %v0 : tensor<4x8xf32>
+}
+
+// CHECK-LABEL: func.func @pow_grad(
+// CHECK-SAME:    %[[DY:.*]]: tensor<4x8xf32>, %[[X:.*]]: tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK:         %[[V0:.*]] = nn.pow_grad %[[DY]], %[[X]] {exponent = 5.000000e-01 : f32} : tensor<4x8xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @pow_grad(%dy: tensor<4x8xf32>, %x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %v0 = nn.pow_grad %dy, %x {exponent = 5.000000e-01 : f32} : tensor<4x8xf32>
+  return %v0 : tensor<4x8xf32>
+}
+
+// CHECK-LABEL: func.func @clamp_grad(
+// CHECK-SAME:    %[[DY:.*]]: tensor<4x8xf16>, %[[X:.*]]: tensor<4x8xf16>) -> tensor<4x8xf16>
+// CHECK:         %[[V0:.*]] = nn.clamp_grad %[[DY]], %[[X]] {max = 6.000000e+00 : f32} : tensor<4x8xf16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @clamp_grad(%dy: tensor<4x8xf16>, %x: tensor<4x8xf16>) -> tensor<4x8xf16> {
+  %v0 = nn.clamp_grad %dy, %x {max = 6.000000e+00 : f32} : tensor<4x8xf16>
+  return %v0 : tensor<4x8xf16>
+}
+
+// CHECK-LABEL: func.func @where_grad(
+// CHECK-SAME:    %[[DY:.*]]: tensor<4x8xf32>, %[[C:.*]]: tensor<8xi1>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+// CHECK:         %[[DL:.*]], %[[DR:.*]] = nn.where_grad %[[DY]], %[[C]] : (tensor<4x8xf32>, tensor<8xi1>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+// CHECK-NEXT:    return %[[DL]], %[[DR]]
+func.func @where_grad(%dy: tensor<4x8xf32>, %c: tensor<8xi1>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %dl, %dr = nn.where_grad %dy, %c : (tensor<4x8xf32>, tensor<8xi1>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+  return %dl, %dr : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// CHECK-LABEL: func.func @mse_loss_grad(
+// CHECK-SAME:    %[[G:.*]]: tensor<f32>, %[[P:.*]]: tensor<32x1xf16>, %[[T:.*]]: tensor<32x1xf16>) -> tensor<32x1xf16>
+// CHECK:         %[[V0:.*]] = nn.mse_loss_grad %[[G]], %[[P]], %[[T]] : (tensor<f32>, tensor<32x1xf16>, tensor<32x1xf16>) -> tensor<32x1xf16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @mse_loss_grad(%g: tensor<f32>, %p: tensor<32x1xf16>, %t: tensor<32x1xf16>) -> tensor<32x1xf16> {
+  %v0 = nn.mse_loss_grad %g, %p, %t : (tensor<f32>, tensor<32x1xf16>, tensor<32x1xf16>) -> tensor<32x1xf16>
+  return %v0 : tensor<32x1xf16>
+}
+
+// CHECK-LABEL: func.func @tanh_grad(
+// CHECK-SAME:    %[[DY:.*]]: tensor<4x8xf32>, %[[Y:.*]]: tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK:         %[[V0:.*]] = nn.tanh_grad %[[DY]], %[[Y]] : tensor<4x8xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @tanh_grad(%dy: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %v0 = nn.tanh_grad %dy, %y : tensor<4x8xf32>
+  return %v0 : tensor<4x8xf32>
+}
+
+// CHECK-LABEL: func.func @sigmoid_grad(
+// CHECK-SAME:    %[[DY:.*]]: tensor<4x8xf32>, %[[Y:.*]]: tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK:         %[[V0:.*]] = nn.sigmoid_grad %[[DY]], %[[Y]] : tensor<4x8xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @sigmoid_grad(%dy: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %v0 = nn.sigmoid_grad %dy, %y : tensor<4x8xf32>
+  return %v0 : tensor<4x8xf32>
+}
+
+// CHECK-LABEL: func.func @sqrt_grad(
+// CHECK-SAME:    %[[DY:.*]]: tensor<4x8xf32>, %[[Y:.*]]: tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK:         %[[V0:.*]] = nn.sqrt_grad %[[DY]], %[[Y]] : tensor<4x8xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @sqrt_grad(%dy: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %v0 = nn.sqrt_grad %dy, %y : tensor<4x8xf32>
+  return %v0 : tensor<4x8xf32>
+}
+
+// CHECK-LABEL: func.func @rsqrt_grad(
+// CHECK-SAME:    %[[DY:.*]]: tensor<4x8xf32>, %[[Y:.*]]: tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK:         %[[V0:.*]] = nn.rsqrt_grad %[[DY]], %[[Y]] : tensor<4x8xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @rsqrt_grad(%dy: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %v0 = nn.rsqrt_grad %dy, %y : tensor<4x8xf32>
+  return %v0 : tensor<4x8xf32>
+}
+
+// CHECK-LABEL: func.func @reduce_max_grad(
+// CHECK-SAME:    %[[DY:.*]]: tensor<4xf32>, %[[X:.*]]: tensor<4x8xf32>, %[[Y:.*]]: tensor<4xf32>) -> tensor<4x8xf32>
+// CHECK:         %[[V0:.*]] = nn.reduce_max_grad %[[DY]], %[[X]], %[[Y]] [1] : (tensor<4xf32>, tensor<4x8xf32>, tensor<4xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @reduce_max_grad(%dy: tensor<4xf32>, %x: tensor<4x8xf32>, %y: tensor<4xf32>) -> tensor<4x8xf32> {
+  %v0 = nn.reduce_max_grad %dy, %x, %y [1] : (tensor<4xf32>, tensor<4x8xf32>, tensor<4xf32>) -> tensor<4x8xf32>
+  return %v0 : tensor<4x8xf32>
+}
+
+// CHECK-LABEL: func.func @reduce_max_grad_keep_dims(
+// CHECK-SAME:    %[[DY:.*]]: tensor<1x8x1xbf16>, %[[X:.*]]: tensor<2x8x3xbf16>, %[[Y:.*]]: tensor<1x8x1xbf16>) -> tensor<2x8x3xbf16>
+// CHECK:         %[[V0:.*]] = nn.reduce_max_grad %[[DY]], %[[X]], %[[Y]] [0, -1] keep_dims : (tensor<1x8x1xbf16>, tensor<2x8x3xbf16>, tensor<1x8x1xbf16>) -> tensor<2x8x3xbf16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @reduce_max_grad_keep_dims(%dy: tensor<1x8x1xbf16>, %x: tensor<2x8x3xbf16>, %y: tensor<1x8x1xbf16>) -> tensor<2x8x3xbf16> {
+  %v0 = nn.reduce_max_grad %dy, %x, %y [0, -1] keep_dims : (tensor<1x8x1xbf16>, tensor<2x8x3xbf16>, tensor<1x8x1xbf16>) -> tensor<2x8x3xbf16>
+  return %v0 : tensor<2x8x3xbf16>
 }
 
 //===----------------------------------------------------------------------===//

@@ -15,6 +15,7 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 #include <cmath>
 #include <sstream>
@@ -54,20 +55,28 @@ static FailureOr<int64_t> normalizeAxis(Loc loc, int64_t axis, int64_t rank,
   return axis < 0 ? axis + rank : axis;
 }
 
-/// Numpy broadcasting of two shapes.
-static FailureOr<Shape> broadcastShapes(Loc loc, ArrayRef<int64_t> a,
-                                        ArrayRef<int64_t> b, StringRef what) {
+/// Numpy broadcasting of two shapes; nullopt when they do not broadcast.
+static std::optional<Shape> tryBroadcast(ArrayRef<int64_t> a,
+                                         ArrayRef<int64_t> b) {
   size_t rank = std::max(a.size(), b.size());
   Shape out(rank);
   for (size_t i = 0; i < rank; ++i) {
     int64_t da = i < a.size() ? a[a.size() - 1 - i] : 1;
     int64_t db = i < b.size() ? b[b.size() - 1 - i] : 1;
     if (da != db && da != 1 && db != 1)
-      return emitOptionalError(loc, what, " ", fmtShape(a), " and ",
-                               fmtShape(b), " are not broadcast-compatible");
+      return std::nullopt;
     out[rank - 1 - i] = da == 1 ? db : da;
   }
   return out;
+}
+
+static FailureOr<Shape> broadcastShapes(Loc loc, ArrayRef<int64_t> a,
+                                        ArrayRef<int64_t> b, StringRef what) {
+  std::optional<Shape> out = tryBroadcast(a, b);
+  if (!out)
+    return emitOptionalError(loc, what, " ", fmtShape(a), " and ", fmtShape(b),
+                             " are not broadcast-compatible");
+  return *out;
 }
 
 static LogicalResult requireSameElementType(Loc loc, Type a, Type b,
@@ -177,7 +186,107 @@ AMP_NN_BINARY_INFER(AddOp)
 AMP_NN_BINARY_INFER(SubOp)
 AMP_NN_BINARY_INFER(MulOp)
 AMP_NN_BINARY_INFER(DivOp)
+AMP_NN_BINARY_INFER(MaximumOp)
+AMP_NN_BINARY_INFER(MinimumOp)
 #undef AMP_NN_BINARY_INFER
+
+/// The bounds of nn.clamp and nn.clamp_grad: at least one, neither NaN, and
+/// min <= max.
+static LogicalResult verifyClampBounds(Operation *op,
+                                       std::optional<APFloat> min,
+                                       std::optional<APFloat> max) {
+  if (!min && !max)
+    return op->emitOpError("requires at least one of min and max");
+  if ((min && min->isNaN()) || (max && max->isNaN()))
+    return op->emitOpError("min and max must not be NaN");
+  if (min && max && max->compare(*min) == APFloat::cmpLessThan)
+    return op->emitOpError()
+           << "min = " << fmtFloat(min->convertToFloat())
+           << " must be <= max = " << fmtFloat(max->convertToFloat());
+  return success();
+}
+
+LogicalResult ClampOp::verify() {
+  return verifyClampBounds(*this, getMin(), getMax());
+}
+
+LogicalResult ClampGradOp::verify() {
+  return verifyClampBounds(*this, getMin(), getMax());
+}
+
+LogicalResult WhereOp::inferReturnTypes(MLIRContext *, Loc loc, Adaptor adaptor,
+                                        SmallVectorImpl<Type> &inferred) {
+  auto cond = tensorOf(adaptor.getCond()), l = tensorOf(adaptor.getLhs()),
+       r = tensorOf(adaptor.getRhs());
+  if (!cond || !l || !r)
+    return emitOptionalError(loc, "expects ranked tensor operands");
+  if (failed(requireSameElementType(loc, l, r, "lhs", "rhs")))
+    return failure();
+  std::optional<Shape> shape = tryBroadcast(l.getShape(), r.getShape());
+  if (shape)
+    shape = tryBroadcast(cond.getShape(), *shape);
+  if (!shape)
+    return emitOptionalError(loc, "cond ", fmtShape(cond.getShape()), ", lhs ",
+                             fmtShape(l.getShape()), " and rhs ",
+                             fmtShape(r.getShape()),
+                             " are not broadcast-compatible");
+  inferred.push_back(RankedTensorType::get(*shape, l.getElementType()));
+  return success();
+}
+
+LogicalResult DropoutOp::verify() {
+  return checkAttrUnitInterval(*this, "rate", getRate().convertToFloat(),
+                               /*closedAbove=*/false);
+}
+
+/// Gradients of the broadcasting binary ops: lhs and rhs broadcast to dy's
+/// shape, and both gradients have dy's type.
+static LogicalResult inferBinaryGrad(Loc loc, Value dyV, Value lhsV, Value rhsV,
+                                     SmallVectorImpl<Type> &inferred) {
+  auto dy = tensorOf(dyV), l = tensorOf(lhsV), r = tensorOf(rhsV);
+  if (!dy || !l || !r)
+    return emitOptionalError(loc, "expects ranked tensor operands");
+  if (failed(requireSameElementType(loc, l, r, "lhs", "rhs")) ||
+      failed(requireSameElementType(loc, dy, l, "grad_output", "lhs")))
+    return failure();
+  FailureOr<Shape> shape =
+      broadcastShapes(loc, l.getShape(), r.getShape(), "operand shapes");
+  if (failed(shape))
+    return failure();
+  if (ArrayRef<int64_t>(*shape) != dy.getShape())
+    return emitOptionalError(
+        loc, "grad_output has shape ", fmtShape(dy.getShape()), " but lhs ",
+        fmtShape(l.getShape()), " and rhs ", fmtShape(r.getShape()),
+        " broadcast to ", fmtShape(*shape));
+  inferred.append({dy, dy});
+  return success();
+}
+
+#define AMP_NN_BINARY_GRAD_INFER(OP)                                           \
+  LogicalResult OP::inferReturnTypes(MLIRContext *, Loc loc, Adaptor adaptor,  \
+                                     SmallVectorImpl<Type> &inferred) {        \
+    return inferBinaryGrad(loc, adaptor.getGradOutput(), adaptor.getLhs(),     \
+                           adaptor.getRhs(), inferred);                        \
+  }
+AMP_NN_BINARY_GRAD_INFER(MaximumGradOp)
+AMP_NN_BINARY_GRAD_INFER(MinimumGradOp)
+#undef AMP_NN_BINARY_GRAD_INFER
+
+LogicalResult WhereGradOp::inferReturnTypes(MLIRContext *, Loc loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  auto dy = tensorOf(adaptor.getGradOutput()),
+       cond = tensorOf(adaptor.getCond());
+  if (!dy || !cond)
+    return emitOptionalError(loc, "expects ranked tensor operands");
+  std::optional<Shape> shape = tryBroadcast(cond.getShape(), dy.getShape());
+  if (!shape || ArrayRef<int64_t>(*shape) != dy.getShape())
+    return emitOptionalError(loc, "cond ", fmtShape(cond.getShape()),
+                             " does not broadcast to grad_output's shape ",
+                             fmtShape(dy.getShape()));
+  inferred.append({dy, dy});
+  return success();
+}
 
 //===----------------------------------------------------------------------===//
 // MatmulOp
@@ -221,8 +330,63 @@ bool MatmulOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
 }
 
 //===----------------------------------------------------------------------===//
-// Convolution geometry (conv2d and its gradients)
+// Window geometry (conv2d, the pools and their gradients)
 //===----------------------------------------------------------------------===//
+
+/// Checks that `values` holds `count` positive entries.
+static LogicalResult checkPositiveValues(Loc loc, StringRef name,
+                                         ArrayRef<int64_t> values,
+                                         size_t count = 2) {
+  if (values.size() != count ||
+      llvm::any_of(values, [](int64_t v) { return v <= 0; }))
+    return emitOptionalError(loc, name, " must be ", count,
+                             " positive values, got ", fmtShape(values));
+  return success();
+}
+
+/// The attributes every 2-D window op shares.
+static LogicalResult checkWindowAttrs(Loc loc, ArrayRef<int64_t> strides,
+                                      ArrayRef<int64_t> padding,
+                                      ArrayRef<int64_t> dilation) {
+  if (failed(checkPositiveValues(loc, "strides", strides)) ||
+      failed(checkPositiveValues(loc, "dilation", dilation)))
+    return failure();
+  if (padding.size() != 4 ||
+      llvm::any_of(padding, [](int64_t p) { return p < 0; }))
+    return emitOptionalError(loc,
+                             "padding must be 4 non-negative values [top, "
+                             "left, bottom, right], got ",
+                             fmtShape(padding));
+  return success();
+}
+
+/// The output extent of spatial dimension `dim` (0 = H, 1 = W) of a window
+/// op: (in + lo + hi - dilation * (kernel - 1) - 1) / stride + 1. The
+/// attributes are checked already; attribute values near the int64 limits
+/// are reported instead of wrapping.
+static FailureOr<int64_t> windowOutputExtent(Loc loc, int dim, int64_t in,
+                                             int64_t padLo, int64_t padHi,
+                                             int64_t kernel, int64_t stride,
+                                             int64_t dilation) {
+  std::optional<int64_t> padded = llvm::checkedAdd(in, padLo);
+  if (padded)
+    padded = llvm::checkedAdd(*padded, padHi);
+  if (!padded)
+    return emitOptionalError(loc, "padded input extent (", in, " + ", padLo,
+                             " + ", padHi,
+                             ") overflows int64 in spatial dimension ", dim);
+  std::optional<int64_t> window =
+      llvm::checkedMulAdd(dilation, kernel - 1, int64_t(1));
+  if (!window)
+    return emitOptionalError(
+        loc, "dilated kernel extent (", dilation, " * (", kernel,
+        " - 1) + 1) overflows int64 in spatial dimension ", dim);
+  if (*window > *padded)
+    return emitOptionalError(loc, "dilated kernel extent ", *window,
+                             " exceeds the padded input extent ", *padded,
+                             " in spatial dimension ", dim);
+  return (*padded - *window) / stride + 1;
+}
 
 namespace {
 /// What the diagnostics call the convolution's input and filter: for the
@@ -250,20 +414,8 @@ inferConvOutputShape(Loc loc, ArrayRef<int64_t> in, ArrayRef<int64_t> filter,
     return emitOptionalError(loc, names.filter,
                              " must have a kernel of at least 1x1, got ",
                              fmtShape(filter));
-  if (strides.size() != 2 ||
-      llvm::any_of(strides, [](int64_t s) { return s <= 0; }))
-    return emitOptionalError(loc, "strides must be 2 positive values, got ",
-                             fmtShape(strides));
-  if (dilation.size() != 2 ||
-      llvm::any_of(dilation, [](int64_t s) { return s <= 0; }))
-    return emitOptionalError(loc, "dilation must be 2 positive values, got ",
-                             fmtShape(dilation));
-  if (padding.size() != 4 ||
-      llvm::any_of(padding, [](int64_t p) { return p < 0; }))
-    return emitOptionalError(loc,
-                             "padding must be 4 non-negative values [top, "
-                             "left, bottom, right], got ",
-                             fmtShape(padding));
+  if (failed(checkWindowAttrs(loc, strides, padding, dilation)))
+    return failure();
   if (groups <= 0)
     return emitOptionalError(loc, "groups must be positive, got ", groups);
   int64_t c = in[1], o = filter[0];
@@ -271,19 +423,18 @@ inferConvOutputShape(Loc loc, ArrayRef<int64_t> in, ArrayRef<int64_t> filter,
     return emitOptionalError(loc, "groups = ", groups,
                              " must divide the input channels (", c,
                              ") and the output channels (", o, ")");
-  if (filter[1] * groups != c)
+  if (filter[1] != c / groups) // not filter[1] * groups: that may overflow
     return emitOptionalError(loc, names.filter, " has ", filter[1],
                              " input channels per group but ", names.input,
                              " has ", c, " channels in ", groups, " group(s)");
   Shape out = {in[0], o, 0, 0};
   for (int i = 0; i < 2; ++i) {
-    int64_t padded = in[2 + i] + padding[i] + padding[2 + i];
-    int64_t window = dilation[i] * (filter[2 + i] - 1) + 1;
-    if (window > padded)
-      return emitOptionalError(loc, "dilated kernel extent ", window,
-                               " exceeds the padded input extent ", padded,
-                               " in spatial dimension ", i);
-    out[2 + i] = (padded - window) / strides[i] + 1;
+    FailureOr<int64_t> extent =
+        windowOutputExtent(loc, i, in[2 + i], padding[i], padding[2 + i],
+                           filter[2 + i], strides[i], dilation[i]);
+    if (failed(extent))
+      return failure();
+    out[2 + i] = *extent;
   }
   return out;
 }
@@ -349,6 +500,127 @@ LogicalResult Conv2DGradFilterOp::verify() {
                         getType().getShape(),
                         getInput().getType().getElementType(),
                         {"input", "the result (filter gradient)"});
+}
+
+//===----------------------------------------------------------------------===//
+// Pooling
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The window of a pool op; the average pools have no dilation.
+struct PoolGeometry {
+  ArrayRef<int64_t> kernel, strides, padding, dilation;
+};
+} // namespace
+
+static constexpr int64_t kNoDilation[] = {1, 1};
+
+template <typename OpOrAdaptor>
+static PoolGeometry maxPoolGeometry(OpOrAdaptor op) {
+  return {op.getKernel(), op.getStrides(), op.getPadding(), op.getDilation()};
+}
+
+template <typename OpOrAdaptor>
+static PoolGeometry avgPoolGeometry(OpOrAdaptor op) {
+  return {op.getKernel(), op.getStrides(), op.getPadding(), kNoDilation};
+}
+
+/// Output shape of a 2-D pool over an NCHW input, with every check on the
+/// geometry attributes.
+static FailureOr<Shape> inferPoolOutputShape(Loc loc, ArrayRef<int64_t> in,
+                                             const PoolGeometry &g,
+                                             StringRef inputName = "input") {
+  if (in.size() != 4)
+    return emitOptionalError(loc, inputName, " must be rank 4 (NCHW), got ",
+                             fmtShape(in));
+  if (failed(checkPositiveValues(loc, "kernel", g.kernel)) ||
+      failed(checkWindowAttrs(loc, g.strides, g.padding, g.dilation)))
+    return failure();
+  Shape out = {in[0], in[1], 0, 0};
+  for (int i = 0; i < 2; ++i) {
+    FailureOr<int64_t> extent =
+        windowOutputExtent(loc, i, in[2 + i], g.padding[i], g.padding[2 + i],
+                           g.kernel[i], g.strides[i], g.dilation[i]);
+    if (failed(extent))
+      return failure();
+    out[2 + i] = *extent;
+  }
+  return out;
+}
+
+static LogicalResult inferPool(Loc loc, Value inputV, const PoolGeometry &g,
+                               SmallVectorImpl<Type> &inferred) {
+  auto in = tensorOf(inputV);
+  if (!in)
+    return emitOptionalError(loc, "expects a ranked tensor input");
+  FailureOr<Shape> out = inferPoolOutputShape(loc, in.getShape(), g);
+  if (failed(out))
+    return failure();
+  inferred.push_back(RankedTensorType::get(*out, in.getElementType()));
+  return success();
+}
+
+LogicalResult MaxPool2DOp::inferReturnTypes(MLIRContext *, Loc loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  return inferPool(loc, adaptor.getInput(), maxPoolGeometry(adaptor), inferred);
+}
+
+LogicalResult AvgPool2DOp::inferReturnTypes(MLIRContext *, Loc loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  return inferPool(loc, adaptor.getInput(), avgPoolGeometry(adaptor), inferred);
+}
+
+LogicalResult
+GlobalAvgPoolOp::inferReturnTypes(MLIRContext *, Loc loc, Adaptor adaptor,
+                                  SmallVectorImpl<Type> &inferred) {
+  auto in = tensorOf(adaptor.getInput());
+  if (!in)
+    return emitOptionalError(loc, "expects a ranked tensor input");
+  if (in.getRank() != 4)
+    return emitOptionalError(loc, "input must be rank 4 (NCHW), got ",
+                             fmtShape(in.getShape()));
+  inferred.push_back(RankedTensorType::get(
+      {in.getDimSize(0), in.getDimSize(1), 1, 1}, in.getElementType()));
+  return success();
+}
+
+/// The consistency condition of both pool gradients: pooling an input of
+/// shape `inputShape` produces grad_output's shape.
+static LogicalResult checkPoolGrad(Loc loc, RankedTensorType dy,
+                                   RankedTensorType input,
+                                   const PoolGeometry &g, StringRef inputName) {
+  if (failed(requireSameElementType(loc, dy, input, "grad_output", inputName)))
+    return failure();
+  FailureOr<Shape> out =
+      inferPoolOutputShape(loc, input.getShape(), g, inputName);
+  if (failed(out))
+    return failure();
+  if (ArrayRef<int64_t>(*out) != dy.getShape())
+    return emitOptionalError(
+        loc, "grad_output has shape ", fmtShape(dy.getShape()),
+        " but the forward pooling of ", inputName, " ",
+        fmtShape(input.getShape()), " produces ", fmtShape(*out));
+  return success();
+}
+
+LogicalResult
+MaxPool2DGradOp::inferReturnTypes(MLIRContext *, Loc loc, Adaptor adaptor,
+                                  SmallVectorImpl<Type> &inferred) {
+  auto dy = tensorOf(adaptor.getGradOutput()),
+       in = tensorOf(adaptor.getInput());
+  if (!dy || !in)
+    return emitOptionalError(loc, "expects ranked tensor operands");
+  if (failed(checkPoolGrad(loc, dy, in, maxPoolGeometry(adaptor), "input")))
+    return failure();
+  inferred.push_back(in);
+  return success();
+}
+
+LogicalResult AvgPool2DGradOp::verify() {
+  return checkPoolGrad(getLoc(), getGradOutput().getType(), getType(),
+                       avgPoolGeometry(*this), "the result (input gradient)");
 }
 
 //===----------------------------------------------------------------------===//
@@ -544,6 +816,28 @@ AMP_NN_REDUCE_INFER(ReduceMeanOp)
 AMP_NN_REDUCE_INFER(ReduceMaxOp)
 #undef AMP_NN_REDUCE_INFER
 
+LogicalResult
+ReduceMaxGradOp::inferReturnTypes(MLIRContext *, Loc loc, Adaptor adaptor,
+                                  SmallVectorImpl<Type> &inferred) {
+  auto dy = tensorOf(adaptor.getGradOutput()),
+       in = tensorOf(adaptor.getInput()), out = tensorOf(adaptor.getOutput());
+  if (!dy || !in || !out)
+    return emitOptionalError(loc, "expects ranked tensor operands");
+  SmallVector<Type, 1> reduced;
+  if (failed(inferReduction(loc, adaptor.getInput(), adaptor.getAxes(),
+                            adaptor.getKeepDims(), reduced)) ||
+      failed(requireSameElementType(loc, dy, in, "grad_output", "input")) ||
+      failed(requireSameElementType(loc, out, in, "output", "input")))
+    return failure();
+  ArrayRef<int64_t> shape = cast<RankedTensorType>(reduced[0]).getShape();
+  StringRef why = "the reduced shape of the input";
+  if (failed(requireShape(loc, dy, shape, "grad_output", why)) ||
+      failed(requireShape(loc, out, shape, "output", why)))
+    return failure();
+  inferred.push_back(in);
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Shape ops
 //===----------------------------------------------------------------------===//
@@ -600,6 +894,143 @@ LogicalResult BroadcastToOp::verify() {
     return emitOpError("cannot broadcast ")
            << fmtShape(in.getShape()) << " to " << fmtShape(out.getShape())
            << ": the result must be at least as large in every dimension";
+  return success();
+}
+
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, Loc loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  ValueRange inputs = adaptor.getInputs();
+  if (inputs.empty())
+    return emitOptionalError(loc, "expects at least one input");
+  auto first = tensorOf(inputs.front());
+  if (!first)
+    return emitOptionalError(loc, "expects ranked tensor inputs");
+  FailureOr<int64_t> axis =
+      normalizeAxis(loc, adaptor.getAxis(), first.getRank());
+  if (failed(axis))
+    return failure();
+  Shape out(first.getShape());
+  for (auto [i, v] : llvm::enumerate(inputs.drop_front())) {
+    auto t = tensorOf(v);
+    if (!t)
+      return emitOptionalError(loc, "expects ranked tensor inputs");
+    std::string name = "input #" + std::to_string(i + 1);
+    if (failed(requireSameElementType(loc, first, t, "input #0", name)))
+      return failure();
+    ArrayRef<int64_t> shape = t.getShape();
+    if (t.getRank() != first.getRank())
+      return emitOptionalError(loc, name, " has rank ", t.getRank(), " (",
+                               fmtShape(shape), ") but input #0 has rank ",
+                               first.getRank(), " (",
+                               fmtShape(first.getShape()), ")");
+    for (int64_t d = 0, e = t.getRank(); d < e; ++d)
+      if (d != *axis && shape[d] != out[d])
+        return emitOptionalError(
+            loc, name, " has shape ", fmtShape(shape), " but input #0 has ",
+            fmtShape(first.getShape()), ": they differ in dimension ", d,
+            ", which is not the concatenation axis ", *axis);
+    std::optional<int64_t> sum = llvm::checkedAdd(out[*axis], shape[*axis]);
+    if (!sum)
+      return emitOptionalError(loc, "the concatenated extent of axis ", *axis,
+                               " overflows int64");
+    out[*axis] = *sum;
+  }
+  inferred.push_back(RankedTensorType::get(out, first.getElementType()));
+  return success();
+}
+
+/// The rule shared by nn.slice and nn.slice_grad: `slice` is the window of
+/// `source` at `offsets` with `strides`, and every index it covers is in
+/// bounds.
+static LogicalResult verifyStridedSlice(Operation *op, RankedTensorType source,
+                                        RankedTensorType slice,
+                                        ArrayRef<int64_t> offsets,
+                                        ArrayRef<int64_t> strides,
+                                        StringRef sourceName,
+                                        StringRef sliceName) {
+  if (failed(requireSameElementType(op->getLoc(), source, slice, sourceName,
+                                    sliceName)))
+    return failure();
+  ArrayRef<int64_t> src = source.getShape(), dst = slice.getShape();
+  if (src.size() != dst.size())
+    return op->emitOpError()
+           << sliceName << " " << fmtShape(dst) << " must have the rank of "
+           << sourceName << " " << fmtShape(src);
+  for (auto [name, values] : {std::pair(StringRef("offsets"), offsets),
+                              std::pair(StringRef("strides"), strides)})
+    if (values.size() != src.size())
+      return op->emitOpError() << name << " must have one entry per dimension ("
+                               << src.size() << "), got " << fmtShape(values);
+  if (llvm::is_contained(strides, 0))
+    return op->emitOpError("strides must be non-zero, got ")
+           << fmtShape(strides);
+  for (size_t d = 0; d < src.size(); ++d) {
+    if (dst[d] == 0)
+      continue; // reads nothing
+    auto describe = [&](InFlightDiagnostic &diag) -> InFlightDiagnostic & {
+      return diag << " (offset " << offsets[d] << ", size " << dst[d]
+                  << ", stride " << strides[d] << ")";
+    };
+    std::optional<int64_t> last =
+        llvm::checkedMulAdd(dst[d] - 1, strides[d], offsets[d]);
+    if (!last) {
+      InFlightDiagnostic diag = op->emitOpError() << "the slice of dimension "
+                                                  << d << " overflows int64";
+      return describe(diag);
+    }
+    for (int64_t index : {offsets[d], *last}) {
+      if (index >= 0 && index < src[d])
+        continue;
+      InFlightDiagnostic diag =
+          op->emitOpError() << "the slice of dimension " << d << " reads index "
+                            << index << ", outside [0, " << src[d] << ") of "
+                            << sourceName << " " << fmtShape(src);
+      return describe(diag);
+    }
+  }
+  return success();
+}
+
+LogicalResult SliceOp::verify() {
+  return verifyStridedSlice(*this, getInput().getType(), getType(),
+                            getOffsets(), getStridesOrOnes(), "input",
+                            "result");
+}
+
+LogicalResult SliceGradOp::verify() {
+  return verifyStridedSlice(*this, getType(), getGradOutput().getType(),
+                            getOffsets(), getStridesOrOnes(),
+                            "the result (input gradient)", "grad_output");
+}
+
+LogicalResult PadOp::inferReturnTypes(MLIRContext *, Loc loc, Adaptor adaptor,
+                                      SmallVectorImpl<Type> &inferred) {
+  auto in = tensorOf(adaptor.getInput());
+  if (!in)
+    return emitOptionalError(loc, "expects a ranked tensor input");
+  ArrayRef<int64_t> shape = in.getShape(), low = adaptor.getLow(),
+                    high = adaptor.getHigh();
+  for (auto [name, values] :
+       {std::pair(StringRef("low"), low), std::pair(StringRef("high"), high)})
+    if (values.size() != shape.size() ||
+        llvm::any_of(values, [](int64_t v) { return v < 0; }))
+      return emitOptionalError(loc, name, " must be ", shape.size(),
+                               " non-negative values (one per dimension of "
+                               "the input ",
+                               fmtShape(shape), "), got ", fmtShape(values));
+  Shape out(shape.size());
+  for (size_t d = 0; d < shape.size(); ++d) {
+    std::optional<int64_t> extent = llvm::checkedAdd(low[d], shape[d]);
+    if (extent)
+      extent = llvm::checkedAdd(*extent, high[d]);
+    if (!extent)
+      return emitOptionalError(loc, "the padded extent of dimension ", d,
+                               " overflows int64 (low ", low[d], ", size ",
+                               shape[d], ", high ", high[d], ")");
+    out[d] = *extent;
+  }
+  inferred.push_back(RankedTensorType::get(out, in.getElementType()));
   return success();
 }
 
@@ -665,6 +1096,31 @@ CrossEntropyGradOp::inferReturnTypes(MLIRContext *, Loc loc, Adaptor adaptor,
   if (failed(checkLogitsAndLabels(loc, logits, labels)))
     return failure();
   inferred.push_back(logits);
+  return success();
+}
+
+/// pred and target of the MSE loss and of its gradient have one type.
+static LogicalResult checkPredAndTarget(Loc loc, Value predV, Value targetV) {
+  auto pred = tensorOf(predV), target = tensorOf(targetV);
+  if (!pred || !target)
+    return emitOptionalError(loc, "expects ranked tensor operands");
+  if (pred.getShape() != target.getShape())
+    return emitOptionalError(
+        loc, "pred and target must have the same shape, got ",
+        fmtShape(pred.getShape()), " and ", fmtShape(target.getShape()));
+  return requireSameElementType(loc, pred, target, "pred", "target");
+}
+
+LogicalResult MseLossOp::verify() {
+  return checkPredAndTarget(getLoc(), getPred(), getTarget());
+}
+
+LogicalResult MseLossGradOp::inferReturnTypes(MLIRContext *, Loc loc,
+                                              Adaptor adaptor,
+                                              SmallVectorImpl<Type> &inferred) {
+  if (failed(checkPredAndTarget(loc, adaptor.getPred(), adaptor.getTarget())))
+    return failure();
+  inferred.push_back(adaptor.getPred().getType());
   return success();
 }
 

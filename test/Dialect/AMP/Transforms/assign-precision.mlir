@@ -456,3 +456,115 @@ func.func @norms_and_reductions(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %g: te
   %2 = nn.reduce_max %0 [0] : (tensor<4x8xf32>) -> tensor<8xf32>
   return %y, %1, %2 : tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>
 }
+
+// -----
+
+// A CNN head: the pools and the reshape are clear ops between the conv and
+// the classifier matmul, so the whole chain stays f16.
+// CHECK-LABEL: func @cnn_pool_chain
+// CHECK: nn.max_pool2d {{.*}}amp.precision = f16
+// CHECK: nn.global_avg_pool {{.*}}amp.precision = f16
+func.func @cnn_pool_chain(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %fc: tensor<4x10xf32>) -> tensor<2x10xf32> {
+  // expected-remark @below {{f16 (allow)}}
+  %c = nn.conv2d %x, %w {padding = array<i64: 1, 1, 1, 1>} : (tensor<2x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<2x4x8x8xf32>
+  // expected-remark @below {{f16 (between-allow)}}
+  %p = nn.max_pool2d %c {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<2x4x8x8xf32>) -> tensor<2x4x4x4xf32>
+  // expected-remark @below {{f16 (between-allow)}}
+  %g = nn.global_avg_pool %p : (tensor<2x4x4x4xf32>) -> tensor<2x4x1x1xf32>
+  // expected-remark @below {{f16 (between-allow)}}
+  %r = nn.reshape %g : tensor<2x4x1x1xf32> -> tensor<2x4xf32>
+  // expected-remark @below {{f16 (allow)}}
+  %y = nn.matmul %r, %fc : (tensor<2x4xf32>, tensor<4x10xf32>) -> tensor<2x10xf32>
+  return %y : tensor<2x10xf32>
+}
+
+// -----
+
+// max_pool2d_grad follows the max_pool2d of the same input and window.
+func.func @tied_max_pool2d_grad(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %dp: tensor<2x4x4x4xf32>) -> (tensor<2x4x4x4xf32>, tensor<2x3x8x8xf32>) {
+  // expected-remark @below {{f16 (allow)}}
+  %c = nn.conv2d %x, %w {padding = array<i64: 1, 1, 1, 1>} : (tensor<2x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<2x4x8x8xf32>
+  // expected-remark @below {{f16 (between-allow)}}
+  %p = nn.max_pool2d %c {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<2x4x8x8xf32>) -> tensor<2x4x4x4xf32>
+  // expected-remark @below {{f16 (tied-to-forward)}}
+  %dc = nn.max_pool2d_grad %dp, %c {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<2x4x4x4xf32>, tensor<2x4x8x8xf32>) -> tensor<2x4x8x8xf32>
+  // expected-remark @below {{f16 (allow)}}
+  %dx = nn.conv2d_grad_input %dc, %w {padding = array<i64: 1, 1, 1, 1>} : (tensor<2x4x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<2x3x8x8xf32>
+  return %p, %dx : tensor<2x4x4x4xf32>, tensor<2x3x8x8xf32>
+}
+
+// -----
+
+// pow and mse_loss are deny even between matmuls, and their gradients
+// follow them.
+func.func @deny_pow_and_mse_loss(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %t: tensor<4x8xf32>) -> (tensor<f32>, tensor<4x8xf32>) {
+  // expected-remark @below {{f16 (allow)}}
+  %0 = nn.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{f32 (deny)}}
+  %1 = nn.pow %0 {exponent = 2.0 : f32} : tensor<4x8xf32>
+  // expected-remark @below {{f16 (allow)}}
+  %2 = nn.matmul %1, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{f32 (deny)}}
+  %l = nn.mse_loss %2, %t : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<f32>
+  // expected-remark @below {{f32 (no-low-neighbour)}}
+  %s = nn.grad_seed %l : tensor<f32>
+  // expected-remark @below {{f32 (tied-to-forward)}}
+  %d2 = nn.mse_loss_grad %s, %2, %t : (tensor<f32>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{f16 (allow)}}
+  %d1 = nn.matmul %d2, %w {transpose_b} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{f32 (tied-to-forward)}}
+  %d0 = nn.pow_grad %d1, %0 {exponent = 2.0 : f32} : tensor<4x8xf32>
+  // expected-remark @below {{f16 (allow)}}
+  %dx = nn.matmul %d0, %w {transpose_b} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  return %l, %dx : tensor<f32>, tensor<4x8xf32>
+}
+
+// -----
+
+// where and dropout are clear: between matmuls they are f16. Their integer
+// operands (cond, seed) take no part in the coloring; where_grad follows the
+// where of the same cond.
+func.func @where_and_dropout(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %c: tensor<4x8xi1>, %z: tensor<8xf32>, %seed: tensor<i64>) -> tensor<4x8xf32> {
+  // expected-remark @below {{f16 (allow)}}
+  %0 = nn.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{f16 (between-allow)}}
+  %1 = nn.where %c, %0, %z : (tensor<4x8xi1>, tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{f16 (between-allow)}}
+  %2 = nn.dropout %1, %seed {rate = 0.1 : f32, training} : tensor<4x8xf32>
+  // expected-remark @below {{f16 (allow)}}
+  %3 = nn.matmul %2, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{f16 (tied-to-forward)}}
+  %4:2 = nn.where_grad %3, %c : (tensor<4x8xf32>, tensor<4x8xi1>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+  // expected-remark @below {{f16 (allow)}}
+  %5 = nn.matmul %4#0, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  return %5 : tensor<4x8xf32>
+}
+
+// -----
+
+// The output-reading gradients follow their forward op through its result:
+// tanh_grad is f16 with its tanh, rsqrt_grad f32 with its (deny) rsqrt, and
+// reduce_max_grad follows its reduce_max.
+func.func @tied_output_grads(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) {
+  // expected-remark @below {{f16 (allow)}}
+  %0 = nn.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{f16 (between-allow)}}
+  %t = nn.tanh %0 : tensor<4x8xf32>
+  // expected-remark @below {{f32 (deny)}}
+  %r = nn.rsqrt %0 : tensor<4x8xf32>
+  // expected-remark @below {{f16 (between-allow)}}
+  %m = nn.reduce_max %0 [1] keep_dims : (tensor<4x8xf32>) -> tensor<4x1xf32>
+  // expected-remark @below {{f16 (allow)}}
+  %dy = nn.matmul %t, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{f16 (tied-to-forward)}}
+  %dt = nn.tanh_grad %dy, %t : tensor<4x8xf32>
+  // expected-remark @below {{f32 (tied-to-forward)}}
+  %dr = nn.rsqrt_grad %dy, %r : tensor<4x8xf32>
+  // expected-remark @below {{f16 (tied-to-forward)}}
+  %dm = nn.reduce_max_grad %m, %0, %m [1] keep_dims : (tensor<4x1xf32>, tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{f16 (allow)}}
+  %1 = nn.matmul %dt, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{f16 (allow)}}
+  %2 = nn.matmul %dm, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  return %1, %dr, %2 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
+}

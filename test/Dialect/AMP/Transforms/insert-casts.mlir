@@ -257,3 +257,59 @@ func.func @f32_accumulator_mixed(%x: tensor<4x8xf16>, %w: tensor<8x8xbf16>) -> t
   %m = nn.matmul %xf, %wf {amp.precision = f32} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
   return %m : tensor<4x8xf32>
 }
+
+// -----
+
+// conv -> max_pool -> global_avg_pool in f16: no cast inside the chain.
+// CHECK-LABEL: func @pool_chain_f16
+// CHECK: %[[C:.*]] = nn.conv2d {{.*}} -> tensor<2x4x8x8xf16>
+// CHECK-NEXT: %[[P:.*]] = nn.max_pool2d %[[C]] {{.*}} : (tensor<2x4x8x8xf16>) -> tensor<2x4x4x4xf16>
+// CHECK-NEXT: %[[G:.*]] = nn.global_avg_pool %[[P]] {{.*}} : (tensor<2x4x4x4xf16>) -> tensor<2x4x1x1xf16>
+// CHECK-NEXT: amp.cast %[[G]] : tensor<2x4x1x1xf16> to tensor<2x4x1x1xf32>
+func.func @pool_chain_f16(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<2x4x1x1xf32> {
+  %c = nn.conv2d %x, %w {amp.precision = f16, padding = array<i64: 1, 1, 1, 1>} : (tensor<2x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<2x4x8x8xf32>
+  %p = nn.max_pool2d %c {amp.precision = f16, kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<2x4x8x8xf32>) -> tensor<2x4x4x4xf32>
+  %g = nn.global_avg_pool %p {amp.precision = f16} : (tensor<2x4x4x4xf32>) -> tensor<2x4x1x1xf32>
+  return %g : tensor<2x4x1x1xf32>
+}
+
+// -----
+
+// An f16 where casts its float operands; its i1 cond is used as it is.
+// CHECK-LABEL: func @where_keeps_i1_cond
+// CHECK-SAME: (%[[C:.*]]: tensor<4x8xi1>, %[[A:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<8xf32>)
+// CHECK-NOT: amp.cast %[[C]]
+// CHECK-DAG: %[[A16:.*]] = amp.cast %[[A]] : tensor<4x8xf32> to tensor<4x8xf16>
+// CHECK-DAG: %[[B16:.*]] = amp.cast %[[B]] : tensor<8xf32> to tensor<8xf16>
+// CHECK: nn.where %[[C]], %[[A16]], %[[B16]] {{.*}} : (tensor<4x8xi1>, tensor<4x8xf16>, tensor<8xf16>) -> tensor<4x8xf16>
+// CHECK: nn.where_grad {{.*}}, %[[C]] {{.*}} : (tensor<4x8xf16>, tensor<4x8xi1>) -> (tensor<4x8xf16>, tensor<4x8xf16>)
+func.func @where_keeps_i1_cond(%c: tensor<4x8xi1>, %a: tensor<4x8xf32>, %b: tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %0 = nn.where %c, %a, %b {amp.precision = f16} : (tensor<4x8xi1>, tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  %1:2 = nn.where_grad %0, %c {amp.precision = f16} : (tensor<4x8xf32>, tensor<4x8xi1>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+  return %0, %1#1 : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// An f16 dropout reads its i64 seed as it is.
+// CHECK-LABEL: func @dropout_keeps_i64_seed
+// CHECK-SAME: (%[[X:.*]]: tensor<4x8xf32>, %[[S:.*]]: tensor<i64>)
+// CHECK-NEXT: %[[X16:.*]] = amp.cast %[[X]] : tensor<4x8xf32> to tensor<4x8xf16>
+// CHECK-NEXT: nn.dropout %[[X16]], %[[S]] {{.*}} : tensor<4x8xf16>
+func.func @dropout_keeps_i64_seed(%x: tensor<4x8xf32>, %seed: tensor<i64>) -> tensor<4x8xf32> {
+  %0 = nn.dropout %x, %seed {amp.precision = f16, rate = 0.5 : f32, training} : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// A loss is f32 whatever its precision: only pred and target are retyped,
+// and the loss gradient keeps its f32 seed.
+// CHECK-LABEL: func @mse_loss_stays_f32
+// CHECK: nn.mse_loss {{.*}} : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<f32>
+// CHECK: nn.mse_loss_grad {{.*}} : (tensor<f32>, tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xf16>
+func.func @mse_loss_stays_f32(%p: tensor<4x8xf32>, %t: tensor<4x8xf32>, %g: tensor<f32>) -> (tensor<f32>, tensor<4x8xf32>) {
+  %0 = nn.mse_loss %p, %t {amp.precision = f16} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<f32>
+  %1 = nn.mse_loss_grad %g, %p, %t {amp.precision = f16} : (tensor<f32>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0, %1 : tensor<f32>, tensor<4x8xf32>
+}

@@ -19,9 +19,10 @@ def NN_Dialect : Dialect {
     statically shaped ranked tensors. Floating-point data is `f32`, `f16` or
     `bf16`; labels and ids are `i32` or `i64`.
 
-    * Forward ops: numpy-broadcasting elementwise arithmetic, activations,
-      `nn.matmul`, `nn.conv2d`, normalizations, softmax, reductions, shape
-      ops, `nn.embedding` and `nn.cross_entropy`.
+    * Forward ops: numpy-broadcasting elementwise arithmetic and selection,
+      activations, `nn.dropout`, `nn.matmul`, `nn.conv2d`, pooling,
+      normalizations, softmax, reductions, shape ops, `nn.embedding` and the
+      losses `nn.cross_entropy` and `nn.mse_loss`.
     * Backward ops: `nn.grad_seed` marks where the backward pass starts;
       `*_grad` ops compute gradients. Matmul gradients are `nn.matmul` with
       transposes and broadcast gradients are `nn.reduce_sum`.

@@ -25,6 +25,10 @@ def NN_F32Scalar : 0DTensorOf<[F32]> {
   let builderCall = "::mlir::RankedTensorType::get({}, $_builder.getF32Type())";
 }
 def NN_FloatScalar : 0DTensorOf<[F32, F16, BF16]>;
+def NN_BoolTensor : StaticShapeTensorOf<[I1]>;
+def NN_I64Scalar : 0DTensorOf<[I64]> {
+  let builderCall = "::mlir::RankedTensorType::get({}, $_builder.getI64Type())";
+}
 
 class NN_Op<string mnemonic, list<Trait> traits = []>
     : Op<NN_Dialect, mnemonic, !listconcat(traits, [Pure])>;
@@ -33,13 +37,14 @@ class NN_Op<string mnemonic, list<Trait> traits = []>
 // Elementwise ops
 //===----------------------------------------------------------------------===//
 
-class NN_BinaryOp<string mnemonic, string desc>
+class NN_BinaryOp<string mnemonic, string desc,
+                  string expr = "lhs " # desc # " rhs", string note = "">
     : NN_Op<mnemonic, [InferTypeOpAdaptor]> {
   let summary = "elementwise " # desc # " with numpy broadcasting";
   let description = [{
-    Computes `lhs }] # desc # [{ rhs` elementwise. The operands must have the
+    Computes `}] # expr # [{` elementwise. The operands must have the
     same element type; their shapes broadcast with numpy rules (trailing
-    dimensions are aligned and must be equal or 1).
+    dimensions are aligned and must be equal or 1).}] # note # [{
 
     ```mlir
     %0 = nn.}] # mnemonic # [{ %a, %b : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
@@ -55,18 +60,24 @@ def NN_AddOp : NN_BinaryOp<"add", "+">;
 def NN_SubOp : NN_BinaryOp<"sub", "-">;
 def NN_MulOp : NN_BinaryOp<"mul", "*">;
 def NN_DivOp : NN_BinaryOp<"div", "/">;
+def NN_MaximumOp : NN_BinaryOp<"maximum", "maximum", "max(lhs, rhs)",
+    " NaN propagates: if either operand is NaN, so is the result.">;
+def NN_MinimumOp : NN_BinaryOp<"minimum", "minimum", "min(lhs, rhs)",
+    " NaN propagates: if either operand is NaN, so is the result.">;
 
-class NN_UnaryOp<string mnemonic, string desc>
+class NN_UnaryOp<string mnemonic, string desc, dag attrs = (ins),
+                 string exampleAttrs = "", string note = "">
     : NN_Op<mnemonic, [SameOperandsAndResultType]> {
   let summary = "elementwise " # desc;
   let description = [{
-    Applies }] # desc # [{ to every element. The result has the operand's type.
+    Applies }] # desc # [{ to every element. The result has the operand's type.}]
+    # note # [{
 
     ```mlir
-    %0 = nn.}] # mnemonic # [{ %x : tensor<4x8xf32>
+    %0 = nn.}] # mnemonic # [{ %x}] # exampleAttrs # [{ : tensor<4x8xf32>
     ```
   }];
-  let arguments = (ins NN_FloatTensor:$input);
+  let arguments = !con((ins NN_FloatTensor:$input), attrs);
   let results = (outs NN_FloatTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($result)";
 }
@@ -82,6 +93,74 @@ def NN_ReluOp : NN_UnaryOp<"relu", "max(x, 0)">;
 def NN_GeluOp : NN_UnaryOp<"gelu",
     "GELU with the tanh approximation "
     "0.5*x*(1+tanh(sqrt(2/pi)*(x+0.044715*x^3)))">;
+def NN_AbsOp : NN_UnaryOp<"abs", "the absolute value |x|">;
+def NN_PowOp : NN_UnaryOp<"pow", "the power x^exponent",
+    (ins F32Attr:$exponent), " {exponent = 2.0 : f32}",
+    " It is computed in f32 (`powf`) whatever the operand type.">;
+def NN_ClampOp : NN_UnaryOp<"clamp", "clamping min(max(x, min), max)",
+    (ins OptionalAttr<F32Attr>:$min, OptionalAttr<F32Attr>:$max),
+    " {min = 0.0 : f32, max = 6.0 : f32}",
+    " At least one bound is required and min <= max; a missing bound is "
+    "unbounded. NaN stays NaN."> {
+  let hasVerifier = 1;
+}
+
+def NN_WhereOp : NN_Op<"where", [InferTypeOpAdaptor]> {
+  let summary = "elementwise selection cond ? lhs : rhs with numpy broadcasting";
+  let description = [{
+    `result = cond ? lhs : rhs` elementwise. `cond` is a tensor of `i1`;
+    `lhs` and `rhs` have the same element type, which is the result's. All
+    three shapes broadcast together with numpy rules.
+
+    ```mlir
+    %0 = nn.where %c, %a, %b
+        : (tensor<4x8xi1>, tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins NN_BoolTensor:$cond, NN_FloatTensor:$lhs,
+                   NN_FloatTensor:$rhs);
+  let results = (outs NN_FloatTensor:$result);
+  let assemblyFormat = "$cond `,` $lhs `,` $rhs attr-dict `:` "
+                       "functional-type(operands, results)";
+}
+
+def NN_DropoutOp : NN_Op<"dropout", [AllTypesMatch<["input", "result"]>]> {
+  let summary = "dropout with a counter-based mask derived from a seed";
+  let description = [{
+    With `training` and `rate > 0`, element `i` is kept (and scaled by
+    `1 / (1 - rate)`) when `u < 2^24 * (1 - rate)`, where `u` is the top 24
+    bits of `splitmix64(seed + i * 0x9E3779B97F4A7C15)`, and zeroed
+    otherwise. Without `training`, or with `rate = 0`, it is the identity.
+    `seed` is a 0-d `i64` tensor. The op is its own derivative: the gradient
+    is `nn.dropout` of the output gradient with the same seed and attributes.
+
+    ```mlir
+    %0 = nn.dropout %x, %seed {rate = 0.1 : f32, training} : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins NN_FloatTensor:$input, NN_I64Scalar:$seed,
+                   F32Attr:$rate, UnitAttr:$training);
+  let results = (outs NN_FloatTensor:$result);
+  let assemblyFormat = "$input `,` $seed attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Window geometry (nn.conv2d, the pools and their gradients)
+//===----------------------------------------------------------------------===//
+
+// NCHW windows: `strides` = [h, w], zero `padding` = [top, left, bottom,
+// right], `dilation` = [h, w]. A pool names its window size in `kernel` =
+// [kh, kw]; a convolution's is its filter's shape.
+defvar NN_StridesPadding = (ins
+    DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+    DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding);
+defvar NN_Dilation =
+    (ins DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilation);
+defvar NN_ConvGeometry = !con(NN_StridesPadding, NN_Dilation,
+                              (ins DefaultValuedAttr<I64Attr, "1">:$groups));
+defvar NN_PoolGeometry = !con((ins DenseI64ArrayAttr:$kernel),
+                              NN_StridesPadding);
 
 //===----------------------------------------------------------------------===//
 // Contractions
@@ -130,14 +209,77 @@ def NN_Conv2DOp : NN_Op<"conv2d", [InferTypeOpAdaptorWithIsCompatible]> {
         : (tensor<8x3x32x32xf32>, tensor<16x3x3x3xf32>) -> tensor<8x16x32x32xf32>
     ```
   }];
-  let arguments = (ins NN_FloatTensor:$input, NN_FloatTensor:$filter,
-                   DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
-                   DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
-                   DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilation,
-                   DefaultValuedAttr<I64Attr, "1">:$groups);
+  let arguments = !con((ins NN_FloatTensor:$input, NN_FloatTensor:$filter),
+                       NN_ConvGeometry);
   let results = (outs NN_FloatTensor:$result);
   let assemblyFormat =
       "$input `,` $filter attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
+// Pooling
+//===----------------------------------------------------------------------===//
+
+def NN_MaxPool2DOp : NN_Op<"max_pool2d", [InferTypeOpAdaptor]> {
+  let summary = "2-D max pooling, NCHW";
+  let description = [{
+    The maximum over each `kernel` = [kh, kw] window of an `N x C x H x W`
+    input, with the window geometry of `nn.conv2d` (`strides`, `padding` =
+    [top, left, bottom, right], `dilation`). The output is
+    `N x C x OH x OW` with
+    `OH = (H + top + bottom - dilation_h * (kh - 1) - 1) / stride_h + 1`
+    (>= 1), and the input's element type. Padded positions never win (they
+    count as -inf) and NaN propagates.
+
+    ```mlir
+    %y = nn.max_pool2d %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>}
+        : (tensor<8x16x32x32xf32>) -> tensor<8x16x16x16xf32>
+    ```
+  }];
+  let arguments = !con((ins NN_FloatTensor:$input), NN_PoolGeometry,
+                       NN_Dilation);
+  let results = (outs NN_FloatTensor:$result);
+  let assemblyFormat =
+      "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def NN_AvgPool2DOp : NN_Op<"avg_pool2d", [InferTypeOpAdaptor]> {
+  let summary = "2-D average pooling, NCHW";
+  let description = [{
+    The mean over each `kernel` = [kh, kw] window of an `N x C x H x W`
+    input, with `strides` and `padding` as for `nn.max_pool2d` (no
+    dilation). The divisor is `kh * kw` with `count_include_pad`, else the
+    number of in-bounds positions of the window (ONNX's default, PyTorch's
+    `count_include_pad=False`). Accumulation is f32; the result has the
+    input's element type.
+
+    ```mlir
+    %y = nn.avg_pool2d %x {kernel = array<i64: 3, 3>, padding = array<i64: 1, 1, 1, 1>, count_include_pad}
+        : (tensor<8x16x32x32xf32>) -> tensor<8x16x32x32xf32>
+    ```
+  }];
+  let arguments = !con((ins NN_FloatTensor:$input), NN_PoolGeometry,
+                       (ins UnitAttr:$count_include_pad));
+  let results = (outs NN_FloatTensor:$result);
+  let assemblyFormat =
+      "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def NN_GlobalAvgPoolOp : NN_Op<"global_avg_pool", [InferTypeOpAdaptor]> {
+  let summary = "mean over the spatial dimensions, NCHW";
+  let description = [{
+    `result[n, c, 0, 0] = mean(input[n, c, :, :])` for an `N x C x H x W`
+    input, accumulated in f32; the result is `N x C x 1 x 1` with the
+    input's element type.
+
+    ```mlir
+    %y = nn.global_avg_pool %x : (tensor<8x512x7x7xf32>) -> tensor<8x512x1x1xf32>
+    ```
+  }];
+  let arguments = (ins NN_FloatTensor:$input);
+  let results = (outs NN_FloatTensor:$result);
+  let assemblyFormat =
+      "$input attr-dict `:` functional-type(operands, results)";
 }
 
 //===----------------------------------------------------------------------===//
@@ -269,6 +411,82 @@ def NN_BroadcastToOp : NN_Op<"broadcast_to"> {
   let hasVerifier = 1;
 }
 
+def NN_ConcatOp : NN_Op<"concat", [InferTypeOpAdaptor]> {
+  let summary = "concatenate tensors along one axis";
+  let description = [{
+    Concatenates one or more tensors of the same element type and rank along
+    `axis` (negative counts from the end). Every other dimension must be
+    equal; the result's `axis` dimension is the sum of the inputs'.
+
+    ```mlir
+    %0 = nn.concat %a, %b {axis = 1 : i64}
+        : (tensor<4x8xf32>, tensor<4x2xf32>) -> tensor<4x10xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<NN_FloatTensor>:$inputs, I64Attr:$axis);
+  let results = (outs NN_FloatTensor:$result);
+  let assemblyFormat =
+      "$inputs attr-dict `:` functional-type(operands, results)";
+}
+
+// A strided window of a larger tensor: what nn.slice reads and nn.slice_grad
+// writes.
+class NN_StridedSliceOp<string mnemonic, string operand>
+    : NN_Op<mnemonic> {
+  let arguments = !con(!dag(ins, [NN_FloatTensor], [operand]),
+                       (ins DenseI64ArrayAttr:$offsets,
+                        OptionalAttr<DenseI64ArrayAttr>:$strides));
+  let results = (outs NN_FloatTensor:$result);
+  let assemblyFormat = "$" # operand #
+                       " attr-dict `:` type($" # operand # ") `->` type($result)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The strides, ones (one per offset) when the attribute is absent.
+    ::llvm::SmallVector<int64_t> getStridesOrOnes() {
+      if (std::optional<::llvm::ArrayRef<int64_t>> strides = getStrides())
+        return ::llvm::SmallVector<int64_t>(*strides);
+      return ::llvm::SmallVector<int64_t>(getOffsets().size(), 1);
+    }
+  }];
+}
+
+def NN_SliceOp : NN_StridedSliceOp<"slice", "input"> {
+  let summary = "strided slice with the shape of the result type";
+  let description = [{
+    `result[i...] = input[offsets + i * strides ...]`, where the result shape
+    is given by the result type. `offsets` and `strides` have one entry per
+    dimension; `strides` defaults to all ones, must be non-zero and may be
+    negative (walking backwards). For every dimension of non-zero size, the
+    first and the last index read, `offset` and
+    `offset + (size - 1) * stride`, lie in `[0, dim)`.
+
+    ```mlir
+    %0 = nn.slice %x {offsets = array<i64: 0, 7>, strides = array<i64: 1, -2>}
+        : tensor<4x8xf32> -> tensor<4x4xf32>
+    ```
+  }];
+}
+
+def NN_PadOp : NN_Op<"pad", [InferTypeOpAdaptor]> {
+  let summary = "constant padding";
+  let description = [{
+    Surrounds `input` with `value` (default 0.0): `low[d]` elements before
+    and `high[d]` after dimension `d` (one non-negative entry per
+    dimension), so the result dimension is `low + dim + high`.
+
+    ```mlir
+    %0 = nn.pad %x {low = array<i64: 0, 1>, high = array<i64: 0, 2>}
+        : tensor<4x8xf32> -> tensor<4x11xf32>
+    ```
+  }];
+  let arguments = (ins NN_FloatTensor:$input, DenseI64ArrayAttr:$low,
+                   DenseI64ArrayAttr:$high,
+                   DefaultValuedAttr<F32Attr, "0.0">:$value);
+  let results = (outs NN_FloatTensor:$result);
+  let assemblyFormat =
+      "$input attr-dict `:` type($input) `->` type($result)";
+}
+
 //===----------------------------------------------------------------------===//
 // Embedding and loss
 //===----------------------------------------------------------------------===//
@@ -299,6 +517,24 @@ def NN_CrossEntropyOp : NN_Op<"cross_entropy"> {
   let hasVerifier = 1;
 }
 
+def NN_MseLossOp : NN_Op<"mse_loss"> {
+  let summary = "mean squared error";
+  let description = [{
+    `mean((pred - target)^2)` over every element, as a 0-d f32 tensor;
+    `pred` and `target` have the same type. It is computed in f32 whatever
+    their type.
+
+    ```mlir
+    %l = nn.mse_loss %p, %t : (tensor<32x1xf32>, tensor<32x1xf32>) -> tensor<f32>
+    ```
+  }];
+  let arguments = (ins NN_FloatTensor:$pred, NN_FloatTensor:$target);
+  let results = (outs NN_F32Scalar:$loss);
+  let assemblyFormat =
+      "$pred `,` $target attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Backward ops
 //===----------------------------------------------------------------------===//
@@ -314,19 +550,116 @@ def NN_GradSeedOp : NN_Op<"grad_seed", [SameOperandsAndResultType]> {
   let assemblyFormat = "$loss attr-dict `:` type($result)";
 }
 
-class NN_ActivationGradOp<string mnemonic, string fwd>
+// `saved` is what the gradient reads of the forward op: its input x or its
+// output y.
+class NN_ActivationGradOp<string mnemonic, string fwd,
+                          string formula = "dy * d" # fwd # "(x)/dx",
+                          string saved = "input", dag attrs = (ins),
+                          string exampleAttrs = "">
     : NN_Op<mnemonic, [SameOperandsAndResultType]> {
   let summary = "gradient of nn." # fwd;
   let description = [{
-    `dx = dy * d}] # fwd # [{(x)/dx`, where `x` is the forward op's input.
+    `dx = }] # formula # [{`, where `}] # !if(!eq(saved, "input"), "x", "y")
+    # [{` is the forward op's }] # saved # [{.
+
+    ```mlir
+    %dx = nn.}] # mnemonic # [{ %dy, %}] # !if(!eq(saved, "input"), "x", "y")
+    # exampleAttrs # [{ : tensor<4x8xf32>
+    ```
   }];
-  let arguments = (ins NN_FloatTensor:$grad_output, NN_FloatTensor:$input);
+  let arguments = !con((ins NN_FloatTensor:$grad_output),
+                       !dag(ins, [NN_FloatTensor], [saved]), attrs);
   let results = (outs NN_FloatTensor:$result);
-  let assemblyFormat = "$grad_output `,` $input attr-dict `:` type($result)";
+  let assemblyFormat = "$grad_output `,` $" # saved #
+                       " attr-dict `:` type($result)";
 }
 
 def NN_ReluGradOp : NN_ActivationGradOp<"relu_grad", "relu">;
 def NN_GeluGradOp : NN_ActivationGradOp<"gelu_grad", "gelu">;
+def NN_AbsGradOp : NN_ActivationGradOp<"abs_grad", "abs",
+    "dy * sign(x)`, with `sign(0) = 0">;
+def NN_PowGradOp : NN_ActivationGradOp<"pow_grad", "pow",
+    "dy * exponent * x^(exponent - 1)` (`0` where `exponent = 0`)",
+    "input", (ins F32Attr:$exponent), " {exponent = 2.0 : f32}">;
+def NN_ClampGradOp : NN_ActivationGradOp<"clamp_grad", "clamp",
+    "min <= x <= max ? dy : 0` (a missing bound is unbounded)", "input",
+    (ins OptionalAttr<F32Attr>:$min, OptionalAttr<F32Attr>:$max),
+    " {min = 0.0 : f32, max = 6.0 : f32}"> {
+  let hasVerifier = 1;
+}
+def NN_TanhGradOp : NN_ActivationGradOp<"tanh_grad", "tanh",
+    "dy * (1 - y * y)", "output">;
+def NN_SigmoidGradOp : NN_ActivationGradOp<"sigmoid_grad", "sigmoid",
+    "dy * y * (1 - y)", "output">;
+def NN_SqrtGradOp : NN_ActivationGradOp<"sqrt_grad", "sqrt",
+    "dy / (2 * y)", "output">;
+def NN_RsqrtGradOp : NN_ActivationGradOp<"rsqrt_grad", "rsqrt",
+    "-0.5 * dy * y * y * y", "output">;
+
+class NN_BinaryGradOp<string mnemonic, string fwd, string which>
+    : NN_Op<mnemonic, [InferTypeOpAdaptor]> {
+  let summary = "gradient of nn." # fwd;
+  let description = [{
+    `lhs` and `rhs` are the operands of the forward `nn.}] # fwd # [{`,
+    which broadcast to `grad_output`'s shape. The }] # which # [{ operand
+    gets `dy` and the other 0; on ties each gets `dy / 2` (PyTorch). Both
+    gradients have `grad_output`'s shape and type: an operand that was
+    broadcast reduces its gradient with `nn.reduce_sum`.
+
+    ```mlir
+    %dl, %dr = nn.}] # mnemonic # [{ %dy, %a, %b
+        : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+    ```
+  }];
+  let arguments = (ins NN_FloatTensor:$grad_output, NN_FloatTensor:$lhs,
+                   NN_FloatTensor:$rhs);
+  let results = (outs NN_FloatTensor:$grad_lhs, NN_FloatTensor:$grad_rhs);
+  let assemblyFormat = "$grad_output `,` $lhs `,` $rhs attr-dict `:` "
+                       "functional-type(operands, results)";
+}
+
+def NN_MaximumGradOp : NN_BinaryGradOp<"maximum_grad", "maximum", "larger">;
+def NN_MinimumGradOp : NN_BinaryGradOp<"minimum_grad", "minimum", "smaller">;
+
+def NN_WhereGradOp : NN_Op<"where_grad", [InferTypeOpAdaptor]> {
+  let summary = "gradient of nn.where";
+  let description = [{
+    `grad_lhs = cond ? dy : 0` and `grad_rhs = cond ? 0 : dy`, where `cond`
+    is the forward op's condition, which broadcasts to `grad_output`'s
+    shape. Both gradients have `grad_output`'s shape and type.
+
+    ```mlir
+    %dl, %dr = nn.where_grad %dy, %c
+        : (tensor<4x8xf32>, tensor<8xi1>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+    ```
+  }];
+  let arguments = (ins NN_FloatTensor:$grad_output, NN_BoolTensor:$cond);
+  let results = (outs NN_FloatTensor:$grad_lhs, NN_FloatTensor:$grad_rhs);
+  let assemblyFormat = "$grad_output `,` $cond attr-dict `:` "
+                       "functional-type(operands, results)";
+}
+
+def NN_ReduceMaxGradOp : NN_Op<"reduce_max_grad", [InferTypeOpAdaptor]> {
+  let summary = "gradient of nn.reduce_max";
+  let description = [{
+    `input` is the forward op's input and `output` its result, which has the
+    reduced shape of `grad_output` (same `axes` and `keep_dims`). Each
+    gradient is split evenly among the positions of its reduction that
+    equal the maximum (PyTorch's `amax`). The result has the input's type.
+
+    ```mlir
+    %dx = nn.reduce_max_grad %dy, %x, %y [1]
+        : (tensor<4xf32>, tensor<4x8xf32>, tensor<4xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins NN_FloatTensor:$grad_output, NN_FloatTensor:$input,
+                   NN_FloatTensor:$output, DenseI64ArrayAttr:$axes,
+                   UnitAttr:$keep_dims);
+  let results = (outs NN_FloatTensor:$result);
+  let assemblyFormat = "$grad_output `,` $input `,` $output $axes "
+                       "(`keep_dims` $keep_dims^)? attr-dict `:` "
+                       "functional-type(operands, results)";
+}
 
 def NN_SoftmaxGradOp : NN_Op<"softmax_grad", [SameOperandsAndResultType]> {
   let summary = "gradient of nn.softmax";
@@ -381,11 +714,7 @@ class NN_Conv2DGradOp<string mnemonic, string desc, string other>
     result may be `f32` for `f16`/`bf16` operands.
   }];
   let arguments = !con((ins NN_FloatTensor:$grad_output),
-                       !dag(ins, [NN_FloatTensor], [other]),
-                       (ins DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
-                        DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
-                        DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilation,
-                        DefaultValuedAttr<I64Attr, "1">:$groups));
+                       !dag(ins, [NN_FloatTensor], [other]), NN_ConvGeometry);
   let results = (outs NN_FloatTensor:$result);
   let assemblyFormat = "$grad_output `,` $" # other #
                        " attr-dict `:` functional-type(operands, results)";
@@ -397,6 +726,63 @@ def NN_Conv2DGradInputOp
 
 def NN_Conv2DGradFilterOp
     : NN_Conv2DGradOp<"conv2d_grad_filter", "filter gradient", "input">;
+
+def NN_MaxPool2DGradOp : NN_Op<"max_pool2d_grad", [InferTypeOpAdaptor]> {
+  let summary = "gradient of nn.max_pool2d";
+  let description = [{
+    Each element of `grad_output` goes to the first maximum of its window in
+    row-major window order (PyTorch); overlapping windows accumulate in f32.
+    `input` is the forward op's input and the attributes are its geometry;
+    the result has the input's type.
+
+    ```mlir
+    %dx = nn.max_pool2d_grad %dy, %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>}
+        : (tensor<8x16x16x16xf32>, tensor<8x16x32x32xf32>) -> tensor<8x16x32x32xf32>
+    ```
+  }];
+  let arguments = !con((ins NN_FloatTensor:$grad_output,
+                        NN_FloatTensor:$input),
+                       NN_PoolGeometry, NN_Dilation);
+  let results = (outs NN_FloatTensor:$result);
+  let assemblyFormat = "$grad_output `,` $input attr-dict `:` "
+                       "functional-type(operands, results)";
+}
+
+def NN_AvgPool2DGradOp : NN_Op<"avg_pool2d_grad"> {
+  let summary = "gradient of nn.avg_pool2d";
+  let description = [{
+    Adds `dy / divisor` to every in-bounds position of each window, with the
+    forward op's geometry and divisor (`count_include_pad`). The result type
+    gives the input shape, which the output shape alone does not determine
+    when a stride is > 1; it has `grad_output`'s element type.
+
+    ```mlir
+    %dx = nn.avg_pool2d_grad %dy {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>}
+        : (tensor<8x16x16x16xf32>) -> tensor<8x16x32x32xf32>
+    ```
+  }];
+  let arguments = !con((ins NN_FloatTensor:$grad_output), NN_PoolGeometry,
+                       (ins UnitAttr:$count_include_pad));
+  let results = (outs NN_FloatTensor:$result);
+  let assemblyFormat =
+      "$grad_output attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def NN_SliceGradOp : NN_StridedSliceOp<"slice_grad", "grad_output"> {
+  let summary = "gradient of nn.slice";
+  let description = [{
+    Zeros with the input shape (given by the result type), with
+    `grad_output` scattered to the positions the forward `nn.slice` read:
+    `result[offsets + i * strides ...] = grad_output[i...]`. The attributes
+    and their rules are the forward op's.
+
+    ```mlir
+    %dx = nn.slice_grad %dy {offsets = array<i64: 0, 7>, strides = array<i64: 1, -2>}
+        : tensor<4x4xf32> -> tensor<4x8xf32>
+    ```
+  }];
+}
 
 def NN_EmbeddingGradOp : NN_Op<"embedding_grad"> {
   let summary = "gradient of nn.embedding (scatter-add into the table shape)";
@@ -423,6 +809,24 @@ def NN_CrossEntropyGradOp : NN_Op<"cross_entropy_grad", [InferTypeOpAdaptor]> {
                    NN_IndexTensor:$labels);
   let results = (outs NN_FloatTensor:$result);
   let assemblyFormat = "$grad_loss `,` $logits `,` $labels attr-dict `:` "
+                       "functional-type(operands, results)";
+}
+
+def NN_MseLossGradOp : NN_Op<"mse_loss_grad", [InferTypeOpAdaptor]> {
+  let summary = "gradient of nn.mse_loss with respect to the prediction";
+  let description = [{
+    `dpred = grad_loss * 2 * (pred - target) / numel`, where `grad_loss` is
+    the 0-d loss gradient. The result has the prediction's type.
+
+    ```mlir
+    %dp = nn.mse_loss_grad %g, %p, %t
+        : (tensor<f32>, tensor<32x1xf32>, tensor<32x1xf32>) -> tensor<32x1xf32>
+    ```
+  }];
+  let arguments = (ins NN_FloatScalar:$grad_loss, NN_FloatTensor:$pred,
+                   NN_FloatTensor:$target);
+  let results = (outs NN_FloatTensor:$result);
+  let assemblyFormat = "$grad_loss `,` $pred `,` $target attr-dict `:` "
                        "functional-type(operands, results)";
 }
 
