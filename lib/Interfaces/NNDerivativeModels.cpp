@@ -175,6 +175,57 @@ LogicalResult rule(GeluOp op, Rule &r) {
   return success();
 }
 
+LogicalResult rule(AbsOp op, Rule &r) {
+  r.set(0, r.b().create<AbsGradOp>(r.dy(), op.getInput()));
+  return success();
+}
+
+LogicalResult rule(PowOp op, Rule &r) {
+  r.set(0, r.b().create<PowGradOp>(r.dy(), op.getInput(),
+                                   op.getExponentAttr()));
+  return success();
+}
+
+LogicalResult rule(ClampOp op, Rule &r) {
+  r.set(0, r.b().create<ClampGradOp>(r.dy(), op.getInput(), op.getMinAttr(),
+                                     op.getMaxAttr()));
+  return success();
+}
+
+/// Dropout is linear with a mask fixed by the seed: its gradient is the same
+/// dropout of dy.
+LogicalResult rule(DropoutOp op, Rule &r) {
+  r.set(0, r.b().create<DropoutOp>(r.dy(), op.getSeed(), op.getRateAttr(),
+                                   op.getTrainingAttr()));
+  return success();
+}
+
+/// maximum / minimum: the grad op routes dy in the broadcast shape (ties
+/// split in half, as PyTorch does); Rule::set sums it back per operand.
+template <typename GradOpT, typename OpT>
+LogicalResult selectRule(OpT op, Rule &r) {
+  auto grad = r.b().create<GradOpT>(r.dy(), op.getLhs(), op.getRhs());
+  r.set(0, grad.getGradLhs());
+  r.set(1, grad.getGradRhs());
+  return success();
+}
+
+LogicalResult rule(MaximumOp op, Rule &r) {
+  return selectRule<MaximumGradOp>(op, r);
+}
+
+LogicalResult rule(MinimumOp op, Rule &r) {
+  return selectRule<MinimumGradOp>(op, r);
+}
+
+/// where(cond, lhs, rhs): the i1 condition gets no gradient.
+LogicalResult rule(WhereOp op, Rule &r) {
+  auto grad = r.b().create<WhereGradOp>(r.dy(), op.getCond());
+  r.set(1, grad.getGradLhs());
+  r.set(2, grad.getGradRhs());
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Contractions
 //===----------------------------------------------------------------------===//
@@ -310,9 +361,78 @@ LogicalResult rule(ReduceMeanOp op, Rule &r) {
   return success();
 }
 
+LogicalResult rule(ReduceMaxOp op, Rule &r) {
+  r.set(0, r.b().create<ReduceMaxGradOp>(r.dy(), op.getInput(), op.getResult(),
+                                         op.getAxesAttr(), op.getKeepDimsAttr()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Pooling
+//===----------------------------------------------------------------------===//
+
+LogicalResult rule(MaxPool2DOp op, Rule &r) {
+  r.set(0, r.b().create<MaxPool2DGradOp>(
+               r.dy(), op.getInput(), op.getKernelAttr(), op.getStridesAttr(),
+               op.getPaddingAttr(), op.getDilationAttr()));
+  return success();
+}
+
+LogicalResult rule(AvgPool2DOp op, Rule &r) {
+  r.set(0, r.b().create<AvgPool2DGradOp>(
+               withElementType(op.getInput(), elementTypeOf(r.dy())), r.dy(),
+               op.getKernelAttr(), op.getStridesAttr(), op.getPaddingAttr(),
+               op.getCountIncludePadAttr()));
+  return success();
+}
+
+/// A global average pool is an average pool whose window is the image.
+LogicalResult rule(GlobalAvgPoolOp op, Rule &r) {
+  ArrayRef<int64_t> shape = typeOf(op.getInput()).getShape();
+  OpBuilder &ob = r.b().getBuilder();
+  r.set(0, r.b().create<AvgPool2DGradOp>(
+               withElementType(op.getInput(), elementTypeOf(r.dy())), r.dy(),
+               ob.getDenseI64ArrayAttr({shape[2], shape[3]}),
+               DenseI64ArrayAttr(), DenseI64ArrayAttr(), UnitAttr()));
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Shape ops
 //===----------------------------------------------------------------------===//
+
+/// Each input's gradient is its slice of dy along the axis.
+LogicalResult rule(ConcatOp op, Rule &r) {
+  int64_t rank = typeOf(op.getResult()).getRank();
+  int64_t axis = op.getAxisAttr().getInt();
+  if (axis < 0)
+    axis += rank;
+  SmallVector<int64_t> offsets(rank, 0);
+  for (auto [i, input] : llvm::enumerate(op.getInputs())) {
+    if (r.need(i))
+      r.set(i, r.b().create<SliceOp>(
+                   withElementType(input, elementTypeOf(r.dy())), r.dy(),
+                   r.b().getBuilder().getDenseI64ArrayAttr(offsets),
+                   DenseI64ArrayAttr()));
+    offsets[axis] += typeOf(input).getDimSize(axis);
+  }
+  return success();
+}
+
+LogicalResult rule(SliceOp op, Rule &r) {
+  r.set(0, r.b().create<SliceGradOp>(
+               withElementType(op.getInput(), elementTypeOf(r.dy())), r.dy(),
+               op.getOffsetsAttr(), op.getStridesAttr()));
+  return success();
+}
+
+/// The gradient of a constant pad is the unpadded window of dy.
+LogicalResult rule(PadOp op, Rule &r) {
+  r.set(0, r.b().create<SliceOp>(
+               withElementType(op.getInput(), elementTypeOf(r.dy())), r.dy(),
+               op.getLowAttr(), DenseI64ArrayAttr()));
+  return success();
+}
 
 LogicalResult rule(ReshapeOp op, Rule &r) {
   r.set(0, r.b().create<ReshapeOp>(
@@ -344,6 +464,15 @@ LogicalResult rule(EmbeddingOp op, Rule &r) {
   r.set(0, r.b().create<EmbeddingGradOp>(
                withElementType(op.getTable(), elementTypeOf(r.dy())), r.dy(),
                op.getIds()));
+  return success();
+}
+
+/// mean((p - t)^2): dp = 2 (p - t) / n * dl, dt = -dp.
+LogicalResult rule(MseLossOp op, Rule &r) {
+  Value dp = r.b().create<MseLossGradOp>(r.dy(), op.getPred(), op.getTarget());
+  r.set(0, dp);
+  if (r.need(1))
+    r.set(1, r.b().create<NegOp>(dp));
   return success();
 }
 
@@ -381,7 +510,9 @@ void amp::registerNNDerivativeModels(DialectRegistry &registry) {
     attach<AddOp, SubOp, MulOp, DivOp, NegOp, ExpOp, LogOp, SqrtOp, RsqrtOp,
            TanhOp, SigmoidOp, ReluOp, GeluOp, MatmulOp, Conv2DOp, LayerNormOp,
            BatchNormOp, SoftmaxOp, LogSoftmaxOp, ReduceSumOp, ReduceMeanOp,
-           ReshapeOp, TransposeOp, BroadcastToOp, EmbeddingOp,
-           CrossEntropyOp>(ctx);
+           ReduceMaxOp, ReshapeOp, TransposeOp, BroadcastToOp, EmbeddingOp,
+           CrossEntropyOp, AbsOp, PowOp, ClampOp, DropoutOp, MaximumOp,
+           MinimumOp, WhereOp, MaxPool2DOp, AvgPool2DOp, GlobalAvgPoolOp,
+           ConcatOp, SliceOp, PadOp, MseLossOp>(ctx);
   });
 }

@@ -132,7 +132,7 @@ static DenseSet<Value> activeValues(func::FuncOp fn, Value loss) {
 }
 
 /// The predictions of a forward function: the first operand of the one
-/// nn.cross_entropy the loss depends on.
+/// nn.cross_entropy or nn.mse_loss the loss depends on.
 static FailureOr<Value> findPredictions(func::FuncOp fn, Value loss) {
   SetVector<Operation *> lossOps;
   SmallVector<Value> worklist{loss};
@@ -141,7 +141,7 @@ static FailureOr<Value> findPredictions(func::FuncOp fn, Value loss) {
     Operation *def = worklist.pop_back_val().getDefiningOp();
     if (!def)
       continue;
-    if (isa<CrossEntropyOp>(def))
+    if (isa<CrossEntropyOp, MseLossOp>(def))
       lossOps.insert(def);
     for (Value operand : def->getOperands())
       if (seen.insert(operand).second)
@@ -150,8 +150,9 @@ static FailureOr<Value> findPredictions(func::FuncOp fn, Value loss) {
   if (lossOps.size() != 1)
     return fn.emitError() << "nn-autodiff: keep-forward needs the loss of @"
                           << fn.getSymName()
-                          << " to come from exactly one nn.cross_entropy, "
-                             "whose logits are the predictions; found "
+                          << " to come from exactly one nn.cross_entropy or "
+                             "nn.mse_loss, whose first operand is the "
+                             "predictions; found "
                           << lossOps.size();
   return lossOps.front()->getOperand(0);
 }

@@ -174,17 +174,6 @@ func.func @no_params(%x: tensor<4xf32> {nn.role = #nn.role<input>}, %l: tensor<4
 
 // -----
 
-func.func @reduce_max(%w: tensor<2x4xf32> {nn.role = #nn.role<param>})
-    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
-  %e = nn.exp %w : tensor<2x4xf32>
-  // expected-error @below {{'nn.reduce_max' op has no derivative rule; nn-autodiff cannot differentiate the loss through it}}
-  %m = nn.reduce_max %e [1] : (tensor<2x4xf32>) -> tensor<2xf32>
-  %l = nn.reduce_sum %m [0] : (tensor<2xf32>) -> tensor<f32>
-  return %l : tensor<f32>
-}
-
-// -----
-
 // Backward ops have no rule of their own (no second derivatives).
 func.func @relu_grad(%w: tensor<4xf32> {nn.role = #nn.role<param>}, %x: tensor<4xf32> {nn.role = #nn.role<input>})
     -> (tensor<f32> {nn.role = #nn.role<loss>}) {

@@ -45,8 +45,8 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
     error naming the op and its location.
 
     With `keep-forward`, the function is first copied as `@<name>_forward`:
-    params and inputs in, the predictions (the logits of the one
-    `nn.cross_entropy` the loss is computed from) out, for
+    params and inputs in, the predictions (the first operand of the one
+    `nn.cross_entropy` or `nn.mse_loss` the loss is computed from) out, for
     evaluation (`amp-run --eval-entry <name>_forward`).
 
     `entry` names the function to differentiate; by default every function
