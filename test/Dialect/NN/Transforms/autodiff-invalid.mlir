@@ -253,7 +253,7 @@ func.func @no_loss_role(%w: tensor<4xf32> {nn.role = #nn.role<param>}) -> tensor
 // -----
 
 // keep-forward needs the logits of one nn.cross_entropy as the predictions.
-// NO-CE: autodiff-invalid.mlir:[[# @LINE + 1]]:1: error: nn-autodiff: keep-forward needs the loss of @no_cross_entropy to come from exactly one nn.cross_entropy, whose logits are the predictions; found 0
+// NO-CE: autodiff-invalid.mlir:[[# @LINE + 1]]:1: error: nn-autodiff: keep-forward needs the loss of @no_cross_entropy to come from exactly one nn.cross_entropy or nn.mse_loss, whose first operand is the predictions; found 0
 func.func @no_cross_entropy(%w: tensor<4xf32> {nn.role = #nn.role<param>}, %x: tensor<4xf32> {nn.role = #nn.role<input>})
     -> (tensor<f32> {nn.role = #nn.role<loss>}) {
   %d = nn.sub %w, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
@@ -264,7 +264,7 @@ func.func @no_cross_entropy(%w: tensor<4xf32> {nn.role = #nn.role<param>}, %x: t
 
 // -----
 
-// TWO-CE: autodiff-invalid.mlir:[[# @LINE + 1]]:1: error: nn-autodiff: keep-forward needs the loss of @two_cross_entropies to come from exactly one nn.cross_entropy, whose logits are the predictions; found 2
+// TWO-CE: autodiff-invalid.mlir:[[# @LINE + 1]]:1: error: nn-autodiff: keep-forward needs the loss of @two_cross_entropies to come from exactly one nn.cross_entropy or nn.mse_loss, whose first operand is the predictions; found 2
 func.func @two_cross_entropies(%w: tensor<4x3xf32> {nn.role = #nn.role<param>}, %x: tensor<2x4xf32> {nn.role = #nn.role<input>},
                                %l1: tensor<2xi32> {nn.role = #nn.role<label>}, %l2: tensor<2xi32> {nn.role = #nn.role<label>})
     -> (tensor<f32> {nn.role = #nn.role<loss>}) {
