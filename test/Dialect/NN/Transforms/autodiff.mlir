@@ -11,6 +11,7 @@
 // module (function names are unique for that reason).
 // RUN: amp-opt %s --nn-autodiff="entry=mlp keep-forward=true" | FileCheck %s --check-prefix=FORWARD
 // RUN: amp-opt %s --nn-autodiff="entry=pick" | FileCheck %s --check-prefix=ENTRY
+// RUN: amp-opt %s --nn-autodiff="entry=regression keep-forward=true" | FileCheck %s --check-prefix=FORWARD-MSE
 
 // nn-autodiff: the rule of every differentiable nn op (one function each,
 // with the loss a nn.reduce_sum over all axes), gradient accumulation and
@@ -683,26 +684,26 @@ func.func @unreached_param(%w: tensor<4xf32> {nn.role = #nn.role<param>},
 
 // -----
 
-// Ops without a rule off the active paths are accepted: a reduce_max of the
-// input only (it reaches the loss but no param reaches it) and a reduce_max
-// of a param whose result is dead. Neither they nor the sub are
-// differentiated.
+// Ops without a rule off the active paths are accepted: a relu_grad (a
+// backward op, which has no rule) of the input only (it reaches the loss but
+// no param reaches it) and one of a param whose result is dead. Neither they
+// nor the sub are differentiated.
 // CHECK-LABEL: func.func @no_rule_off_path(
 // CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<2x3xf32> {{.*}}, %[[W:[a-z0-9]+]]: tensor<3x4xf32>
-// CHECK-NEXT: %[[M:.*]] = nn.reduce_max %[[X]]
+// CHECK-NEXT: %[[M:.*]] = nn.relu_grad %[[X]], %[[X]]
 // CHECK-NEXT: %[[XC:.*]] = nn.sub %[[X]], %[[M]]
 // CHECK-NEXT: %[[Y:.*]] = nn.matmul %[[XC]], %[[W]]
-// CHECK-NEXT: nn.reduce_max %[[W]]
+// CHECK-NEXT: nn.relu_grad %[[W]], %[[W]]
 // CHECK: %[[DY:.*]] = nn.broadcast_to
 // CHECK-NEXT: %[[DW:.*]] = nn.matmul %[[XC]], %[[DY]] {transpose_a}
 // CHECK-NEXT: nn.sgd_update %[[W]], %[[DW]] {
 // CHECK-NEXT: return
 func.func @no_rule_off_path(%x: tensor<2x3xf32> {nn.role = #nn.role<input>}, %w: tensor<3x4xf32> {nn.role = #nn.role<param>})
     -> (tensor<f32> {nn.role = #nn.role<loss>}) {
-  %m = nn.reduce_max %x [1] keep_dims : (tensor<2x3xf32>) -> tensor<2x1xf32>
-  %xc = nn.sub %x, %m : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>
+  %m = nn.relu_grad %x, %x : tensor<2x3xf32>
+  %xc = nn.sub %x, %m : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   %y = nn.matmul %xc, %w : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
-  %dead = nn.reduce_max %w [0] : (tensor<3x4xf32>) -> tensor<4xf32>
+  %dead = nn.relu_grad %w, %w : tensor<3x4xf32>
   %l = nn.reduce_sum %y [0, 1] : (tensor<2x4xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }
@@ -863,5 +864,455 @@ func.func @pick(%w: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {
 
 func.func @skip(%w: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
   %l = nn.reduce_sum %w [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+//===----------------------------------------------------------------------===//
+// Rules of the reduction, pooling, shape, selection and regression ops
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// reduce_max_grad reads the forward input and output (it splits dy among
+// the maxima) and keeps the axes as written, here negative.
+// CHECK-LABEL: func.func @reduce_max(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<2x3x4xf32>
+// CHECK-NEXT: %[[M:.*]] = nn.reduce_max %[[X]] [-2]
+// CHECK: %[[DY:.*]] = nn.broadcast_to {{.*}} -> tensor<2x4xf32>
+// CHECK-NEXT: %[[DX:.*]] = nn.reduce_max_grad %[[DY]], %[[X]], %[[M]] [-2] : (tensor<2x4xf32>, tensor<2x3x4xf32>, tensor<2x4xf32>) -> tensor<2x3x4xf32>
+// CHECK-NEXT: nn.sgd_update %[[X]], %[[DX]] {
+func.func @reduce_max(%x: tensor<2x3x4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %m = nn.reduce_max %x [-2] : (tensor<2x3x4xf32>) -> tensor<2x4xf32>
+  %l = nn.reduce_sum %m [0, 1] : (tensor<2x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// keep_dims is kept: dy and the output have the kept shape.
+// CHECK-LABEL: func.func @reduce_max_keep_dims(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<2x3x4xf32>
+// CHECK-NEXT: %[[M:.*]] = nn.reduce_max %[[X]] [1] keep_dims
+// CHECK: %[[DY:.*]] = nn.broadcast_to {{.*}} -> tensor<2x1x4xf32>
+// CHECK-NEXT: %[[DX:.*]] = nn.reduce_max_grad %[[DY]], %[[X]], %[[M]] [1] keep_dims : (tensor<2x1x4xf32>, tensor<2x3x4xf32>, tensor<2x1x4xf32>) -> tensor<2x3x4xf32>
+// CHECK-NEXT: nn.sgd_update %[[X]], %[[DX]] {
+func.func @reduce_max_keep_dims(%x: tensor<2x3x4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %m = nn.reduce_max %x [1] keep_dims : (tensor<2x3x4xf32>) -> tensor<2x1x4xf32>
+  %l = nn.reduce_sum %m [0, 1, 2] : (tensor<2x1x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// max_pool2d_grad reads the forward input and takes the forward geometry:
+// OH = (8 + 1 + 1 - 2 * (3 - 1) - 1) / 2 + 1 = 3, OW = (...) / 1 + 1 = 6.
+// CHECK-LABEL: func.func @max_pool2d(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<1x3x8x8xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to {{.*}} -> tensor<1x3x3x6xf32>
+// CHECK-NEXT: %[[DX:.*]] = nn.max_pool2d_grad %[[DY]], %[[X]] {dilation = array<i64: 2, 2>, kernel = array<i64: 3, 3>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 1>} : (tensor<1x3x3x6xf32>, tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
+// CHECK-NEXT: nn.sgd_update %[[X]], %[[DX]] {
+func.func @max_pool2d(%x: tensor<1x3x8x8xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.max_pool2d %x {dilation = array<i64: 2, 2>, kernel = array<i64: 3, 3>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 1>}
+      : (tensor<1x3x8x8xf32>) -> tensor<1x3x3x6xf32>
+  %l = nn.reduce_sum %y [0, 1, 2, 3] : (tensor<1x3x3x6xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// avg_pool2d_grad takes the forward geometry and count_include_pad (the
+// divisor) and needs no forward value; the result type gives the input
+// shape (9 rows, which the 5 output rows at stride 2 do not determine).
+// CHECK-LABEL: func.func @avg_pool2d(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<2x4x9x9xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to {{.*}} -> tensor<2x4x5x8xf32>
+// CHECK-NEXT: %[[DX:.*]] = nn.avg_pool2d_grad %[[DY]] {count_include_pad, kernel = array<i64: 2, 3>, padding = array<i64: 0, 1, 1, 0>, strides = array<i64: 2, 1>} : (tensor<2x4x5x8xf32>) -> tensor<2x4x9x9xf32>
+// CHECK-NEXT: nn.sgd_update %[[X]], %[[DX]] {
+func.func @avg_pool2d(%x: tensor<2x4x9x9xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.avg_pool2d %x {count_include_pad, kernel = array<i64: 2, 3>, padding = array<i64: 0, 1, 1, 0>, strides = array<i64: 2, 1>}
+      : (tensor<2x4x9x9xf32>) -> tensor<2x4x5x8xf32>
+  %l = nn.reduce_sum %y [0, 1, 2, 3] : (tensor<2x4x5x8xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// Without count_include_pad the grad op has none either (the divisor is the
+// in-bounds count of each window).
+// CHECK-LABEL: func.func @avg_pool2d_exclude_pad(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<1x2x4x4xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to {{.*}} -> tensor<1x2x4x4xf32>
+// CHECK-NEXT: %[[DX:.*]] = nn.avg_pool2d_grad %[[DY]] {kernel = array<i64: 3, 3>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+// CHECK-NEXT: nn.sgd_update %[[X]], %[[DX]] {
+func.func @avg_pool2d_exclude_pad(%x: tensor<1x2x4x4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.avg_pool2d %x {kernel = array<i64: 3, 3>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %l = nn.reduce_sum %y [0, 1, 2, 3] : (tensor<1x2x4x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// A global average pool is an average pool whose window is the whole
+// H x W image (stride 1, no padding: one window, divisor 5 * 7 = 35).
+// CHECK-LABEL: func.func @global_avg_pool(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<2x3x5x7xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to {{.*}} -> tensor<2x3x1x1xf32>
+// CHECK-NEXT: %[[DX:.*]] = nn.avg_pool2d_grad %[[DY]] {kernel = array<i64: 5, 7>} : (tensor<2x3x1x1xf32>) -> tensor<2x3x5x7xf32>
+// CHECK-NEXT: nn.sgd_update %[[X]], %[[DX]] {
+func.func @global_avg_pool(%x: tensor<2x3x5x7xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.global_avg_pool %x : (tensor<2x3x5x7xf32>) -> tensor<2x3x1x1xf32>
+  %l = nn.reduce_sum %y [0, 1, 2, 3] : (tensor<2x3x1x1xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// Each input's gradient is its window of dy along the axis (-1 made
+// positive): columns [0, 3), [3, 4) and [4, 8).
+// CHECK-LABEL: func.func @concat(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<2x3xf32> {{.*}}, %[[B:[a-z0-9]+]]: tensor<2x1xf32> {{.*}}, %[[C:[a-z0-9]+]]: tensor<2x4xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to {{.*}} -> tensor<2x8xf32>
+// CHECK-NEXT: %[[DA:.*]] = nn.slice %[[DY]] {offsets = array<i64: 0, 0>} : tensor<2x8xf32> -> tensor<2x3xf32>
+// CHECK-NEXT: %[[DB:.*]] = nn.slice %[[DY]] {offsets = array<i64: 0, 3>} : tensor<2x8xf32> -> tensor<2x1xf32>
+// CHECK-NEXT: %[[DC:.*]] = nn.slice %[[DY]] {offsets = array<i64: 0, 4>} : tensor<2x8xf32> -> tensor<2x4xf32>
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+// CHECK-NEXT: nn.sgd_update %[[B]], %[[DB]] {
+// CHECK-NEXT: nn.sgd_update %[[C]], %[[DC]] {
+func.func @concat(%a: tensor<2x3xf32> {nn.role = #nn.role<param>}, %b: tensor<2x1xf32> {nn.role = #nn.role<param>},
+                  %c: tensor<2x4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.concat %a, %b, %c {axis = -1 : i64} : (tensor<2x3xf32>, tensor<2x1xf32>, tensor<2x4xf32>) -> tensor<2x8xf32>
+  %l = nn.reduce_sum %y [0, 1] : (tensor<2x8xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// An input operand gets no slice, but the offset still advances past it:
+// the param's window starts at row 2. The whole backward pass is checked.
+// CHECK-LABEL: func.func @concat_input_first(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<2x3xf32> {{.*}}, %[[W:[a-z0-9]+]]: tensor<4x3xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to {{.*}} -> tensor<6x3xf32>
+// CHECK-NEXT: %[[DW:.*]] = nn.slice %[[DY]] {offsets = array<i64: 2, 0>} : tensor<6x3xf32> -> tensor<4x3xf32>
+// CHECK-NEXT: %[[NW:.*]] = nn.sgd_update %[[W]], %[[DW]] {
+// CHECK-NEXT: return %[[NW]], %{{.*}} : tensor<4x3xf32>, tensor<f32>
+func.func @concat_input_first(%x: tensor<2x3xf32> {nn.role = #nn.role<input>}, %w: tensor<4x3xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.concat %x, %w {axis = 0 : i64} : (tensor<2x3xf32>, tensor<4x3xf32>) -> tensor<6x3xf32>
+  %l = nn.reduce_sum %y [0, 1] : (tensor<6x3xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// slice_grad scatters dy back to the positions the slice read (rows 1, 3;
+// columns 7, 5, 3, 1) with the same offsets and strides.
+// CHECK-LABEL: func.func @slice(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<4x8xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to {{.*}} -> tensor<2x4xf32>
+// CHECK-NEXT: %[[DX:.*]] = nn.slice_grad %[[DY]] {offsets = array<i64: 1, 7>, strides = array<i64: 2, -2>} : tensor<2x4xf32> -> tensor<4x8xf32>
+// CHECK-NEXT: nn.sgd_update %[[X]], %[[DX]] {
+func.func @slice(%x: tensor<4x8xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.slice %x {offsets = array<i64: 1, 7>, strides = array<i64: 2, -2>} : tensor<4x8xf32> -> tensor<2x4xf32>
+  %l = nn.reduce_sum %y [0, 1] : (tensor<2x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// Without strides the grad op has none (unit strides).
+// CHECK-LABEL: func.func @slice_unit_strides(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<4x8xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to {{.*}} -> tensor<2x5xf32>
+// CHECK-NEXT: %[[DX:.*]] = nn.slice_grad %[[DY]] {offsets = array<i64: 1, 2>} : tensor<2x5xf32> -> tensor<4x8xf32>
+// CHECK-NEXT: nn.sgd_update %[[X]], %[[DX]] {
+func.func @slice_unit_strides(%x: tensor<4x8xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.slice %x {offsets = array<i64: 1, 2>} : tensor<4x8xf32> -> tensor<2x5xf32>
+  %l = nn.reduce_sum %y [0, 1] : (tensor<2x5xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// The pad value is constant: the gradient is the unpadded window of dy,
+// starting at low = [2, 1] (rows 2..5 of 6, columns 1..8 of 12).
+// CHECK-LABEL: func.func @pad(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<4x8xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to {{.*}} -> tensor<6x12xf32>
+// CHECK-NEXT: %[[DX:.*]] = nn.slice %[[DY]] {offsets = array<i64: 2, 1>} : tensor<6x12xf32> -> tensor<4x8xf32>
+// CHECK-NEXT: nn.sgd_update %[[X]], %[[DX]] {
+func.func @pad(%x: tensor<4x8xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.pad %x {low = array<i64: 2, 1>, high = array<i64: 0, 3>, value = 1.000000e+00 : f32} : tensor<4x8xf32> -> tensor<6x12xf32>
+  %l = nn.reduce_sum %y [0, 1] : (tensor<6x12xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// Dropout is linear with the mask its seed fixes: the gradient is the same
+// dropout (seed, rate, training) of dy. The i64 seed gets no gradient.
+// CHECK-LABEL: func.func @dropout(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<4x8xf32> {{.*}}, %[[SEED:[a-z0-9]+]]: tensor<i64>
+// CHECK: %[[DY:.*]] = nn.broadcast_to {{.*}} -> tensor<4x8xf32>
+// CHECK-NEXT: %[[DX:.*]] = nn.dropout %[[DY]], %[[SEED]] {rate = 1.000000e-01 : f32, training} : tensor<4x8xf32>
+// CHECK-NEXT: %[[NX:.*]] = nn.sgd_update %[[X]], %[[DX]] {
+// CHECK-NEXT: return %[[NX]], %{{.*}} : tensor<4x8xf32>, tensor<f32>
+func.func @dropout(%x: tensor<4x8xf32> {nn.role = #nn.role<param>}, %seed: tensor<i64> {nn.role = #nn.role<input>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.dropout %x, %seed {rate = 1.000000e-01 : f32, training} : tensor<4x8xf32>
+  %l = nn.reduce_sum %y [0, 1] : (tensor<4x8xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// Without training the forward dropout is the identity, and so is its
+// gradient: training stays absent.
+// CHECK-LABEL: func.func @dropout_eval(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<4x8xf32> {{.*}}, %[[SEED:[a-z0-9]+]]: tensor<i64>
+// CHECK: %[[DY:.*]] = nn.broadcast_to {{.*}} -> tensor<4x8xf32>
+// CHECK-NEXT: %[[DX:.*]] = nn.dropout %[[DY]], %[[SEED]] {rate = 5.000000e-01 : f32} : tensor<4x8xf32>
+// CHECK-NEXT: nn.sgd_update %[[X]], %[[DX]] {
+func.func @dropout_eval(%x: tensor<4x8xf32> {nn.role = #nn.role<param>}, %seed: tensor<i64> {nn.role = #nn.role<input>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.dropout %x, %seed {rate = 5.000000e-01 : f32} : tensor<4x8xf32>
+  %l = nn.reduce_sum %y [0, 1] : (tensor<4x8xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// maximum_grad routes dy to the larger operand (ties split); both results
+// have dy's shape, here the operands'.
+// CHECK-LABEL: func.func @maximum(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<2x3xf32> {{.*}}, %[[B:[a-z0-9]+]]: tensor<2x3xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to {{.*}} -> tensor<2x3xf32>
+// CHECK-NEXT: %[[DA:[a-z0-9_]+]], %[[DB:[a-z0-9_]+]] = nn.maximum_grad %[[DY]], %[[A]], %[[B]] : (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>)
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+// CHECK-NEXT: nn.sgd_update %[[B]], %[[DB]] {
+func.func @maximum(%a: tensor<2x3xf32> {nn.role = #nn.role<param>}, %b: tensor<2x3xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.maximum %a, %b : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %l = nn.reduce_sum %y [0, 1] : (tensor<2x3xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// Both operands broadcast: the 4x1 lhs's gradient is summed over axis 1 and
+// reshaped back, the 8 rhs's summed over the new leading axis.
+// CHECK-LABEL: func.func @maximum_broadcast(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4x1xf32> {{.*}}, %[[B:[a-z0-9]+]]: tensor<8xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to {{.*}} -> tensor<4x8xf32>
+// CHECK-NEXT: %[[GA:[a-z0-9_]+]], %[[GB:[a-z0-9_]+]] = nn.maximum_grad %[[DY]], %[[A]], %[[B]] : (tensor<4x8xf32>, tensor<4x1xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+// CHECK-NEXT: %[[SA:.*]] = nn.reduce_sum %[[GA]] [1] : (tensor<4x8xf32>) -> tensor<4xf32>
+// CHECK-NEXT: %[[DA:.*]] = nn.reshape %[[SA]] : tensor<4xf32> -> tensor<4x1xf32>
+// CHECK-NEXT: %[[DB:.*]] = nn.reduce_sum %[[GB]] [0] : (tensor<4x8xf32>) -> tensor<8xf32>
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+// CHECK-NEXT: nn.sgd_update %[[B]], %[[DB]] {
+func.func @maximum_broadcast(%a: tensor<4x1xf32> {nn.role = #nn.role<param>}, %b: tensor<8xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.maximum %a, %b : (tensor<4x1xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  %l = nn.reduce_sum %y [0, 1] : (tensor<4x8xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// minimum_grad routes dy to the smaller operand; the [1,3] rhs's gradient
+// is summed over axis 0 and reshaped to [1,3], the lhs's taken as is.
+// CHECK-LABEL: func.func @minimum(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<2x3xf32> {{.*}}, %[[B:[a-z0-9]+]]: tensor<1x3xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to {{.*}} -> tensor<2x3xf32>
+// CHECK-NEXT: %[[DA:[a-z0-9_]+]], %[[GB:[a-z0-9_]+]] = nn.minimum_grad %[[DY]], %[[A]], %[[B]] : (tensor<2x3xf32>, tensor<2x3xf32>, tensor<1x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>)
+// CHECK-NEXT: %[[SB:.*]] = nn.reduce_sum %[[GB]] [0] : (tensor<2x3xf32>) -> tensor<3xf32>
+// CHECK-NEXT: %[[DB:.*]] = nn.reshape %[[SB]] : tensor<3xf32> -> tensor<1x3xf32>
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+// CHECK-NEXT: nn.sgd_update %[[B]], %[[DB]] {
+func.func @minimum(%a: tensor<2x3xf32> {nn.role = #nn.role<param>}, %b: tensor<1x3xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.minimum %a, %b : (tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>
+  %l = nn.reduce_sum %y [0, 1] : (tensor<2x3xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// d|a| = dy * sign(a): abs_grad reads the forward input.
+// CHECK-LABEL: func.func @abs(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[DA:.*]] = nn.abs_grad %[[DY]], %[[A]] : tensor<4xf32>
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+func.func @abs(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.abs %a : tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// d a^3 = dy * 3 a^2: pow_grad reads the forward input and the exponent.
+// CHECK-LABEL: func.func @pow(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[DA:.*]] = nn.pow_grad %[[DY]], %[[A]] {exponent = 3.000000e+00 : f32} : tensor<4xf32>
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+func.func @pow(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.pow %a {exponent = 3.000000e+00 : f32} : tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// dy passes where min <= a <= max: clamp_grad reads the forward input and
+// takes both bounds.
+// CHECK-LABEL: func.func @clamp(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[DA:.*]] = nn.clamp_grad %[[DY]], %[[A]] {max = 6.000000e+00 : f32, min = 0.000000e+00 : f32} : tensor<4xf32>
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+func.func @clamp(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.clamp %a {max = 6.000000e+00 : f32, min = 0.000000e+00 : f32} : tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// One bound: the missing one stays missing (unbounded), min only then max
+// only.
+// CHECK-LABEL: func.func @clamp_one_bound(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32> {{.*}}, %[[B:[a-z0-9]+]]: tensor<4xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[DB:.*]] = nn.clamp_grad %[[DY]], %[[B]] {max = 1.000000e+00 : f32} : tensor<4xf32>
+// CHECK-NEXT: %[[DA:.*]] = nn.clamp_grad %[[DY]], %[[A]] {min = -1.000000e+00 : f32} : tensor<4xf32>
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+// CHECK-NEXT: nn.sgd_update %[[B]], %[[DB]] {
+func.func @clamp_one_bound(%a: tensor<4xf32> {nn.role = #nn.role<param>}, %b: tensor<4xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %ya = nn.clamp %a {min = -1.000000e+00 : f32} : tensor<4xf32>
+  %yb = nn.clamp %b {max = 1.000000e+00 : f32} : tensor<4xf32>
+  %y = nn.add %ya, %yb : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// where_grad splits dy by the condition: cond ? dy : 0 to lhs, cond ? 0 : dy
+// to rhs. The i1 cond gets no gradient; the broadcast rhs's is summed over
+// axis 0. The whole backward pass is checked.
+// CHECK-LABEL: func.func @where(
+// CHECK-SAME: %[[C:[a-z0-9]+]]: tensor<2x3xi1> {{.*}}, %[[A:[a-z0-9]+]]: tensor<2x3xf32> {{.*}}, %[[B:[a-z0-9]+]]: tensor<3xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to {{.*}} -> tensor<2x3xf32>
+// CHECK-NEXT: %[[DA:[a-z0-9_]+]], %[[GB:[a-z0-9_]+]] = nn.where_grad %[[DY]], %[[C]] : (tensor<2x3xf32>, tensor<2x3xi1>) -> (tensor<2x3xf32>, tensor<2x3xf32>)
+// CHECK-NEXT: %[[DB:.*]] = nn.reduce_sum %[[GB]] [0] : (tensor<2x3xf32>) -> tensor<3xf32>
+// CHECK-NEXT: %[[NA:.*]] = nn.sgd_update %[[A]], %[[DA]] {
+// CHECK-NEXT: %[[NB:.*]] = nn.sgd_update %[[B]], %[[DB]] {
+// CHECK-NEXT: return %[[NA]], %[[NB]], %{{.*}} : tensor<2x3xf32>, tensor<3xf32>, tensor<f32>
+func.func @where(%c: tensor<2x3xi1> {nn.role = #nn.role<input>}, %a: tensor<2x3xf32> {nn.role = #nn.role<param>},
+                 %b: tensor<3xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.where %c, %a, %b : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %l = nn.reduce_sum %y [0, 1] : (tensor<2x3xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// A broadcast cond and two broadcast branches: the 2x1 lhs's gradient is
+// summed over axis 1 and reshaped, the 0-d rhs's summed over every axis.
+// CHECK-LABEL: func.func @where_broadcast(
+// CHECK-SAME: %[[C:[a-z0-9]+]]: tensor<3xi1> {{.*}}, %[[A:[a-z0-9]+]]: tensor<2x1xf32> {{.*}}, %[[B:[a-z0-9]+]]: tensor<f32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to {{.*}} -> tensor<2x3xf32>
+// CHECK-NEXT: %[[GA:[a-z0-9_]+]], %[[GB:[a-z0-9_]+]] = nn.where_grad %[[DY]], %[[C]] : (tensor<2x3xf32>, tensor<3xi1>) -> (tensor<2x3xf32>, tensor<2x3xf32>)
+// CHECK-NEXT: %[[SA:.*]] = nn.reduce_sum %[[GA]] [1] : (tensor<2x3xf32>) -> tensor<2xf32>
+// CHECK-NEXT: %[[DA:.*]] = nn.reshape %[[SA]] : tensor<2xf32> -> tensor<2x1xf32>
+// CHECK-NEXT: %[[DB:.*]] = nn.reduce_sum %[[GB]] [0, 1] : (tensor<2x3xf32>) -> tensor<f32>
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+// CHECK-NEXT: nn.sgd_update %[[B]], %[[DB]] {
+func.func @where_broadcast(%c: tensor<3xi1> {nn.role = #nn.role<input>}, %a: tensor<2x1xf32> {nn.role = #nn.role<param>},
+                           %b: tensor<f32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.where %c, %a, %b : (tensor<3xi1>, tensor<2x1xf32>, tensor<f32>) -> tensor<2x3xf32>
+  %l = nn.reduce_sum %y [0, 1] : (tensor<2x3xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// l = mean((p - t)^2): the seed is the loss gradient of mse_loss_grad,
+// dp = 2 (p - t) / n * dl, and dt = -dp for a target that depends on a param.
+// CHECK-LABEL: func.func @mse_loss(
+// CHECK-SAME: %[[P:[a-z0-9]+]]: tensor<4x2xf32> {{.*}}, %[[T:[a-z0-9]+]]: tensor<4x2xf32>
+// CHECK-NEXT: %[[L:.*]] = nn.mse_loss %[[P]], %[[T]]
+// CHECK-NEXT: %[[SEED:.*]] = nn.grad_seed %[[L]] : tensor<f32>
+// CHECK-NEXT: %[[DP:.*]] = nn.mse_loss_grad %[[SEED]], %[[P]], %[[T]] : (tensor<f32>, tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+// CHECK-NEXT: %[[DT:.*]] = nn.neg %[[DP]] : tensor<4x2xf32>
+// CHECK-NEXT: nn.sgd_update %[[P]], %[[DP]] {
+// CHECK-NEXT: nn.sgd_update %[[T]], %[[DT]] {
+func.func @mse_loss(%p: tensor<4x2xf32> {nn.role = #nn.role<param>}, %t: tensor<4x2xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %l = nn.mse_loss %p, %t : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// A target that is an input gets nothing (no nn.neg): only the prediction's
+// gradient flows, into the weight. The whole backward pass is checked.
+// CHECK-LABEL: func.func @mse_loss_input_target(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<4x3xf32> {{.*}}, %[[W:[a-z0-9]+]]: tensor<3x2xf32> {{.*}}, %[[T:[a-z0-9]+]]: tensor<4x2xf32>
+// CHECK-NEXT: %[[P:.*]] = nn.matmul %[[X]], %[[W]]
+// CHECK-NEXT: %[[L:.*]] = nn.mse_loss %[[P]], %[[T]]
+// CHECK-NEXT: %[[SEED:.*]] = nn.grad_seed %[[L]]
+// CHECK-NEXT: %[[DP:.*]] = nn.mse_loss_grad %[[SEED]], %[[P]], %[[T]] : (tensor<f32>, tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+// CHECK-NEXT: %[[DW:.*]] = nn.matmul %[[X]], %[[DP]] {transpose_a} : (tensor<4x3xf32>, tensor<4x2xf32>) -> tensor<3x2xf32>
+// CHECK-NEXT: %[[NW:.*]] = nn.sgd_update %[[W]], %[[DW]] {
+// CHECK-NEXT: return %[[NW]], %[[L]] : tensor<3x2xf32>, tensor<f32>
+func.func @mse_loss_input_target(%x: tensor<4x3xf32> {nn.role = #nn.role<input>}, %w: tensor<3x2xf32> {nn.role = #nn.role<param>},
+                                 %t: tensor<4x2xf32> {nn.role = #nn.role<input>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %p = nn.matmul %x, %w : (tensor<4x3xf32>, tensor<3x2xf32>) -> tensor<4x2xf32>
+  %l = nn.mse_loss %p, %t : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+//===----------------------------------------------------------------------===//
+// keep-forward with nn.mse_loss
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// The training step: dp from mse_loss_grad, the bias's summed over the
+// batch, the weight's X^T dp; the label target gets none.
+// CHECK-LABEL: func.func @regression(
+// CHECK-SAME: %[[W:[a-z0-9]+]]: tensor<3x2xf32> {{.*}}, %[[X:[a-z0-9]+]]: tensor<4x3xf32> {{.*}}, %[[B:[a-z0-9]+]]: tensor<2xf32> {{.*}}, %[[T:[a-z0-9]+]]: tensor<4x2xf32> {nn.role = #nn.role<label>})
+// CHECK-NEXT: %[[H:.*]] = nn.matmul %[[X]], %[[W]]
+// CHECK-NEXT: %[[P:.*]] = nn.add %[[H]], %[[B]]
+// CHECK-NEXT: %[[L:.*]] = nn.mse_loss %[[P]], %[[T]]
+// CHECK-NEXT: %[[SEED:.*]] = nn.grad_seed %[[L]]
+// CHECK-NEXT: %[[DP:.*]] = nn.mse_loss_grad %[[SEED]], %[[P]], %[[T]]
+// CHECK-NEXT: %[[DB:.*]] = nn.reduce_sum %[[DP]] [0] : (tensor<4x2xf32>) -> tensor<2xf32>
+// CHECK-NEXT: %[[DW:.*]] = nn.matmul %[[X]], %[[DP]] {transpose_a}
+// CHECK-NEXT: %[[NW:.*]] = nn.sgd_update %[[W]], %[[DW]] {
+// CHECK-NEXT: %[[NB:.*]] = nn.sgd_update %[[B]], %[[DB]] {
+// CHECK-NEXT: return %[[NW]], %[[NB]], %[[L]] : tensor<3x2xf32>, tensor<2xf32>, tensor<f32>
+
+// keep-forward: @regression_forward takes the params and inputs (not the
+// label target) and returns the predictions, mse_loss's first operand.
+// FORWARD-MSE-LABEL: func.func @regression(
+// FORWARD-MSE: nn.mse_loss_grad
+// FORWARD-MSE: nn.sgd_update
+// FORWARD-MSE-LABEL: func.func @regression_forward(
+// FORWARD-MSE-SAME: %[[W:[a-z0-9]+]]: tensor<3x2xf32> {nn.role = #nn.role<param>}, %[[X:[a-z0-9]+]]: tensor<4x3xf32> {nn.role = #nn.role<input>}, %[[B:[a-z0-9]+]]: tensor<2xf32> {nn.role = #nn.role<param>}) -> tensor<4x2xf32> {
+// FORWARD-MSE-NEXT: %[[H:.*]] = nn.matmul %[[X]], %[[W]]
+// FORWARD-MSE-NEXT: %[[P:.*]] = nn.add %[[H]], %[[B]]
+// FORWARD-MSE-NEXT: return %[[P]] : tensor<4x2xf32>
+// FORWARD-MSE-NEXT: }
+func.func @regression(%w: tensor<3x2xf32> {nn.role = #nn.role<param>}, %x: tensor<4x3xf32> {nn.role = #nn.role<input>},
+                      %b: tensor<2xf32> {nn.role = #nn.role<param>}, %t: tensor<4x2xf32> {nn.role = #nn.role<label>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %h = nn.matmul %x, %w : (tensor<4x3xf32>, tensor<3x2xf32>) -> tensor<4x2xf32>
+  %p = nn.add %h, %b : (tensor<4x2xf32>, tensor<2xf32>) -> tensor<4x2xf32>
+  %l = nn.mse_loss %p, %t : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }
