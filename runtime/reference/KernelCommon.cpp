@@ -42,11 +42,12 @@ amp_status_t Checker::fail(amp_status_t status, const char *fmt, ...) {
 amp_status_t Checker::dtype(const char *name, amp_dtype_t dtype,
                             unsigned allowed) {
   int32_t raw = rawEnum(dtype);
-  if (raw < AMP_DTYPE_F32 || raw > AMP_DTYPE_I64)
+  if (raw < AMP_DTYPE_F32 || raw > AMP_DTYPE_BOOL)
     return fail(AMP_STATUS_INVALID_ARGUMENT, "unknown %s %d", name, raw);
   if (!(allowed & (1u << raw))) {
     const char *expected = allowed == kFloatDtypes   ? "f32, f16 or bf16"
                            : allowed == kIndexDtypes ? "i32 or i64"
+                           : allowed == kBoolDtype   ? "bool"
                                                      : "another dtype";
     return fail(AMP_STATUS_NOT_SUPPORTED, "%s is %s; expected %s", name,
                 dtypeName(dtype), expected);

@@ -63,7 +63,8 @@ enum DtypeSet : unsigned {
   kFloatDtypes =
       (1u << AMP_DTYPE_F32) | (1u << AMP_DTYPE_F16) | (1u << AMP_DTYPE_BF16),
   kIndexDtypes = (1u << AMP_DTYPE_I32) | (1u << AMP_DTYPE_I64),
-  kAnyDtype = kFloatDtypes | kIndexDtypes,
+  kBoolDtype = 1u << AMP_DTYPE_BOOL,
+  kAnyDtype = kFloatDtypes | kIndexDtypes | kBoolDtype,
 };
 
 /// The raw 32-bit value of an ABI enum argument. Callers may pass any value;

@@ -17,6 +17,9 @@ namespace {
 /// Calls f(U{}) with U the unsigned integer type of the dtype's size.
 template <typename F> void dispatchBits(amp_dtype_t dtype, F &&f) {
   switch (amp_dtype_size(dtype)) {
+  case 1:
+    f(uint8_t{});
+    return;
   case 2:
     f(uint16_t{});
     return;

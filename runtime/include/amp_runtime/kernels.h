@@ -163,7 +163,7 @@ AMP_KERNEL_API amp_status_t amp_reshape(const void *x, void *y, int64_t n,
                                         amp_dtype_t dtype, void *stream);
 
 /* nn.transpose: y.shape[i] = x.shape[perm[i]], y contiguous. Any dtype
- * (f32, f16, bf16, i32, i64). Exact. y must not alias x. */
+ * (f32, f16, bf16, i32, i64, bool). Exact. y must not alias x. */
 AMP_KERNEL_API amp_status_t amp_transpose(const void *x, void *y,
                                           const int64_t *x_dims, int32_t rank,
                                           const int64_t *perm,

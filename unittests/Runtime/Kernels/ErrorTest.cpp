@@ -41,13 +41,16 @@ TEST(KernelErrors, UnknownEnumValuesFromC) {
   EXPECT_EQ(ampTestReduceRawOp(AMP_REDUCE_MAX), AMP_STATUS_OK);
   EXPECT_TRUE(failsWith(static_cast<amp_status_t>(ampTestReduceRawOp(3)),
                         AMP_STATUS_INVALID_ARGUMENT, "unknown op 3"));
-  for (int32_t dtype : {5, 100, -1})
+  for (int32_t dtype : {6, 100, -1})
     EXPECT_TRUE(failsWith(
         static_cast<amp_status_t>(ampTestUnaryRawDtype(dtype)),
         AMP_STATUS_INVALID_ARGUMENT, "unknown dtype " + std::to_string(dtype)));
   EXPECT_TRUE(
       failsWith(static_cast<amp_status_t>(ampTestUnaryRawDtype(AMP_DTYPE_I64)),
                 AMP_STATUS_NOT_SUPPORTED, "dtype is i64"));
+  EXPECT_TRUE(failsWith(
+      static_cast<amp_status_t>(ampTestUnaryRawDtype(AMP_DTYPE_BOOL)),
+      AMP_STATUS_NOT_SUPPORTED, "dtype is bool; expected f32, f16 or bf16"));
 }
 
 TEST(KernelErrors, NullPointersAreRejectedEverywhere) {

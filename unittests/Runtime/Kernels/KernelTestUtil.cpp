@@ -112,6 +112,11 @@ Tensor::Tensor(amp_dtype_t dtype, Shape shape)
 uint64_t Tensor::bits(int64_t i) const {
   const char *p = reinterpret_cast<const char *>(storage_.data());
   switch (amp_dtype_size(dtype_)) {
+  case 1: {
+    uint8_t v;
+    std::memcpy(&v, p + i, 1);
+    return v;
+  }
   case 2: {
     uint16_t v;
     std::memcpy(&v, p + 2 * i, 2);
@@ -153,6 +158,8 @@ double Tensor::get(int64_t i) const {
     return static_cast<int32_t>(static_cast<uint32_t>(b));
   case AMP_DTYPE_I64:
     return static_cast<double>(static_cast<int64_t>(b));
+  case AMP_DTYPE_BOOL:
+    return static_cast<double>(b);
   }
   return 0.0;
 }
@@ -177,6 +184,9 @@ void Tensor::set(int64_t i, double v) {
     return;
   case AMP_DTYPE_I64:
     setBits(i, static_cast<uint64_t>(static_cast<int64_t>(v)));
+    return;
+  case AMP_DTYPE_BOOL:
+    setBits(i, v != 0.0);
     return;
   }
 }

@@ -77,7 +77,7 @@ public:
 
   /// The stored value, widened exactly (integers too).
   double get(int64_t i) const;
-  /// Stores roundTo(dtype, v) (integers: truncated).
+  /// Stores roundTo(dtype, v) (integers: truncated; bool: v != 0).
   void set(int64_t i, double v);
   /// The raw bits of element i (zero-extended).
   uint64_t bits(int64_t i) const;
@@ -99,7 +99,7 @@ Tensor randomTensor(amp_dtype_t dtype, const Shape &shape, std::mt19937 &rng,
                     double lo = -1.0, double hi = 1.0);
 
 /// A tensor filled with a quiet-NaN bit pattern (floats) or 0x5a5a...
-/// (integers), to see what a kernel did not write.
+/// (integers and bool), to see what a kernel did not write.
 Tensor sentinelTensor(amp_dtype_t dtype, const Shape &shape);
 
 /// Element i of got is within tol[i] of ref[i]; NaN matches only NaN and an

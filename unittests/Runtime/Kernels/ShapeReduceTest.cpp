@@ -21,8 +21,8 @@ using namespace amp::test;
 namespace {
 
 std::vector<amp_dtype_t> allDtypes() {
-  return {AMP_DTYPE_F32, AMP_DTYPE_F16, AMP_DTYPE_BF16, AMP_DTYPE_I32,
-          AMP_DTYPE_I64};
+  return {AMP_DTYPE_F32, AMP_DTYPE_F16, AMP_DTYPE_BF16,
+          AMP_DTYPE_I32, AMP_DTYPE_I64, AMP_DTYPE_BOOL};
 }
 
 /// Row-major multi-index of a linear index.
@@ -42,12 +42,14 @@ int64_t ravel(const Shape &idx, const Shape &shape) {
   return i;
 }
 
-/// Integers in [-1000, 1000] (exact in every dtype).
+/// Integers in [-1000, 1000] (exact in every dtype), 0 or 1 for bool.
 Tensor integerTensor(amp_dtype_t dtype, const Shape &shape, std::mt19937 &rng) {
   Tensor t(dtype, shape);
   std::uniform_int_distribution<int> dist(-1000, 1000);
   for (int64_t i = 0; i < t.size(); ++i)
-    t.set(i, dist(rng) / (dtype == AMP_DTYPE_BF16 ? 8 : 1));
+    t.set(i, dtype == AMP_DTYPE_BOOL
+                 ? dist(rng) & 1
+                 : dist(rng) / (dtype == AMP_DTYPE_BF16 ? 8 : 1));
   return t;
 }
 
