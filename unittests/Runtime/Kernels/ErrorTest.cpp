@@ -29,13 +29,13 @@ int32_t ampTestUnaryRawDtype(int32_t dtype);
 namespace {
 
 TEST(KernelErrors, UnknownEnumValuesFromC) {
-  EXPECT_EQ(ampTestUnaryRawOp(AMP_UNARY_GELU), AMP_STATUS_OK);
-  for (int32_t op : {9, 100, -1})
+  EXPECT_EQ(ampTestUnaryRawOp(AMP_UNARY_ABS), AMP_STATUS_OK);
+  for (int32_t op : {10, 100, -1})
     EXPECT_TRUE(failsWith(static_cast<amp_status_t>(ampTestUnaryRawOp(op)),
                           AMP_STATUS_INVALID_ARGUMENT,
                           "amp_unary: unknown op " + std::to_string(op)));
-  EXPECT_EQ(ampTestBinaryRawOp(AMP_BINARY_DIV), AMP_STATUS_OK);
-  for (int32_t op : {4, -3})
+  EXPECT_EQ(ampTestBinaryRawOp(AMP_BINARY_MIN), AMP_STATUS_OK);
+  for (int32_t op : {6, -3})
     EXPECT_TRUE(failsWith(static_cast<amp_status_t>(ampTestBinaryRawOp(op)),
                           AMP_STATUS_INVALID_ARGUMENT, "unknown op"));
   EXPECT_EQ(ampTestReduceRawOp(AMP_REDUCE_MAX), AMP_STATUS_OK);
