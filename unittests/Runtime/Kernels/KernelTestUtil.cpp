@@ -271,6 +271,30 @@ namespace {
   return compare(got, ref, &tol, what);
 }
 
+std::vector<double> amp::test::finiteDifferenceGrad(
+    const Tensor &x, const std::vector<double> &w, double h,
+    const std::function<std::vector<double>(const Tensor &)> &forward) {
+  std::vector<double> grad(static_cast<size_t>(x.size()));
+  Tensor probe(AMP_DTYPE_F32, x.shape());
+  for (int64_t i = 0; i < x.size(); ++i)
+    probe.set(i, x.get(i));
+  for (int64_t i = 0; i < x.size(); ++i) {
+    const double xi = x.get(i);
+    probe.set(i, xi + h);
+    const double up = probe.get(i);
+    const std::vector<double> plus = forward(probe);
+    probe.set(i, xi - h);
+    const double down = probe.get(i);
+    const std::vector<double> minus = forward(probe);
+    probe.set(i, xi);
+    double diff = 0.0;
+    for (size_t j = 0; j < w.size(); ++j)
+      diff += w[j] * (plus[j] - minus[j]);
+    grad[i] = diff / (up - down);
+  }
+  return grad;
+}
+
 ::testing::AssertionResult amp::test::allEqual(const Tensor &got,
                                                const std::vector<double> &ref,
                                                const std::string &what) {

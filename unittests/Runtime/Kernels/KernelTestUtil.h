@@ -23,6 +23,7 @@
 #include "gtest/gtest.h"
 
 #include <cstdint>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -108,6 +109,15 @@ Tensor sentinelTensor(amp_dtype_t dtype, const Shape &shape);
                                     const std::vector<double> &ref,
                                     const std::vector<double> &tol,
                                     const std::string &what);
+
+/// The gradient of L(x) = sum_j w[j] * f(x)[j] by central finite
+/// differences in f64, f being a forward kernel that `forward` runs on an f32
+/// tensor of x's shape (returning its outputs): for each i,
+///   dL/dx_i ~ sum_j w[j] (f(x+)[j] - f(x-)[j]) / (x+_i - x-_i)
+/// with x+-_i the f32 values nearest x_i +- h (the steps actually taken).
+std::vector<double> finiteDifferenceGrad(
+    const Tensor &x, const std::vector<double> &w, double h,
+    const std::function<std::vector<double>(const Tensor &)> &forward);
 
 /// Element i of got equals ref[i] exactly (NaN matches NaN).
 ::testing::AssertionResult allEqual(const Tensor &got,
