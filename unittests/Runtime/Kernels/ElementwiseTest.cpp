@@ -254,24 +254,10 @@ TEST_P(BinaryTest, IsExactlyTheRoundedF32Result) {
   // The naive numpy index mapping; the f64 result of two f32 values is
   // exact for + - * and an innocuous double rounding for /, so rounding it
   // to f32 gives the correctly rounded f32 operation.
-  const int r = out.rank();
   std::vector<double> ref;
   for (int64_t i = 0; i < out.size(); ++i) {
-    int64_t rem = i, ia = 0, ib = 0, sa = 1, sb = 1;
-    for (int d = r - 1; d >= 0; --d) {
-      int64_t idx = rem % c.out[d];
-      rem /= c.out[d];
-      int da = d - (r - a.rank()), db = d - (r - b.rank());
-      if (da >= 0) {
-        ia += (c.lhs[da] == 1 ? 0 : idx) * sa;
-        sa *= c.lhs[da];
-      }
-      if (db >= 0) {
-        ib += (c.rhs[db] == 1 ? 0 : idx) * sb;
-        sb *= c.rhs[db];
-      }
-    }
-    double x = a.get(ia), y = b.get(ib);
+    double x = a.get(broadcastSource(i, c.out, c.lhs));
+    double y = b.get(broadcastSource(i, c.out, c.rhs));
     double v = op == AMP_BINARY_ADD   ? x + y
                : op == AMP_BINARY_SUB ? x - y
                : op == AMP_BINARY_MUL ? x * y

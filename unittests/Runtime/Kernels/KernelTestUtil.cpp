@@ -68,6 +68,32 @@ std::string amp::test::shapeName(const Shape &shape) {
   return s.empty() ? "scalar" : s;
 }
 
+Shape amp::test::unravel(int64_t i, const Shape &shape) {
+  Shape index(shape.size());
+  for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
+    index[d] = i % shape[d];
+    i /= shape[d];
+  }
+  return index;
+}
+
+int64_t amp::test::ravel(const Shape &index, const Shape &shape) {
+  int64_t i = 0;
+  for (size_t d = 0; d < shape.size(); ++d)
+    i = i * shape[d] + index[d];
+  return i;
+}
+
+int64_t amp::test::broadcastSource(int64_t i, const Shape &out,
+                                   const Shape &operand) {
+  const Shape outIndex = unravel(i, out);
+  const size_t lead = out.size() - operand.size();
+  Shape index(operand.size());
+  for (size_t d = 0; d < operand.size(); ++d)
+    index[d] = operand[d] == 1 ? 0 : outIndex[lead + d];
+  return ravel(index, operand);
+}
+
 const char *amp::test::dtypeName(amp_dtype_t dtype) {
   return amp_dtype_name(dtype);
 }

@@ -38,6 +38,14 @@ using Shape = std::vector<int64_t>;
 
 int64_t numel(const Shape &shape);
 std::string shapeName(const Shape &shape);
+
+/// The row-major multi-index of linear index i in `shape`, and back.
+Shape unravel(int64_t i, const Shape &shape);
+int64_t ravel(const Shape &index, const Shape &shape);
+
+/// The linear index into `operand` of element i of `out` when the operand
+/// is broadcast to out with numpy rules (trailing dimensions aligned).
+int64_t broadcastSource(int64_t i, const Shape &out, const Shape &operand);
 const char *dtypeName(amp_dtype_t dtype);
 
 /// f32, f16, bf16.
