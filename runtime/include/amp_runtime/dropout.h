@@ -30,7 +30,7 @@ inline AMP_HOST_DEVICE bool dropoutKeep(uint64_t seed, uint64_t i,
   uint64_t z = seed + i * 0x9E3779B97F4A7C15ull;
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
+  z ^= z >> 31; // leaves the top bits as they are; kept to match splitmix64
   return static_cast<float>(z >> 40) < threshold;
 }
 
