@@ -57,6 +57,8 @@ amp_status_t Checker::dtype(const char *name, amp_dtype_t dtype,
 
 amp_status_t Checker::accumulatorDtype(const char *outName, amp_dtype_t out,
                                        amp_dtype_t in) {
+  if (amp_status_t s = dtype(outName, out, kFloatDtypes))
+    return s;
   if (out != in && out != AMP_DTYPE_F32)
     return fail(AMP_STATUS_NOT_SUPPORTED,
                 "%s is %s; it must be the input's dtype (%s) or f32", outName,

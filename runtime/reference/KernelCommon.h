@@ -162,7 +162,8 @@ public:
   /// allowed: NOT_SUPPORTED).
   amp_status_t dtype(const char *name, amp_dtype_t dtype, unsigned allowed);
 
-  /// out is `in` or f32 (the accumulating ops' rule): NOT_SUPPORTED if not.
+  /// out is a known float dtype, and `in` or f32 (the accumulating ops'
+  /// rule): NOT_SUPPORTED if not.
   amp_status_t accumulatorDtype(const char *outName, amp_dtype_t out,
                                 amp_dtype_t in);
 

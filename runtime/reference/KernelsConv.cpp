@@ -43,8 +43,6 @@ amp_status_t checkConv(Checker &check, const int64_t *xDims,
                        ConvGeometry *g) {
   if (amp_status_t s = check.dtype("in_dtype", inDtype, kFloatDtypes))
     return s;
-  if (amp_status_t s = check.dtype("out_dtype", outDtype, kFloatDtypes))
-    return s;
   if (amp_status_t s = check.accumulatorDtype("out_dtype", outDtype, inDtype))
     return s;
   int64_t unused;

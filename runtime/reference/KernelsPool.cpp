@@ -65,6 +65,19 @@ amp_status_t checkPool(Checker &check, const int64_t *xDims,
   return AMP_STATUS_OK;
 }
 
+/// checkPool and the pointers of a forward pool.
+amp_status_t checkPoolForward(Checker &check, const void *x, const void *y,
+                              const int64_t *xDims, const int64_t *yDims,
+                              amp_dtype_t dtype, const int64_t *kernel,
+                              const int64_t *strides, const int64_t *padding,
+                              const int64_t *dilation, PoolGeometry *g) {
+  if (amp_status_t s = checkPool(check, xDims, yDims, dtype, kernel, strides,
+                                 padding, dilation, g))
+    return s;
+  return check.pointers({{"x", x, g->planes() * g->inputPlane(), dtype},
+                         {"y", y, g->planes() * g->outputPlane(), dtype}});
+}
+
 /// Calls f(k) for the plane index k of every in-bounds position of output
 /// (r, q)'s window, in row-major window order.
 template <typename F>
@@ -176,12 +189,8 @@ amp_status_t amp_max_pool2d(const void *x, void *y, const int64_t *x_dims,
                             void * /*stream*/) {
   Checker check("amp_max_pool2d");
   PoolGeometry g;
-  if (amp_status_t s = checkPool(check, x_dims, y_dims, dtype, kernel, strides,
-                                 padding, dilation, &g))
-    return s;
-  if (amp_status_t s =
-          check.pointers({{"x", x, g.planes() * g.inputPlane(), dtype},
-                          {"y", y, g.planes() * g.outputPlane(), dtype}}))
+  if (amp_status_t s = checkPoolForward(check, x, y, x_dims, y_dims, dtype,
+                                        kernel, strides, padding, dilation, &g))
     return s;
   dispatchFloat(dtype, [&](auto t) {
     using T = decltype(t);
@@ -230,12 +239,8 @@ amp_status_t amp_avg_pool2d(const void *x, void *y, const int64_t *x_dims,
                             void * /*stream*/) {
   Checker check("amp_avg_pool2d");
   PoolGeometry g;
-  if (amp_status_t s = checkPool(check, x_dims, y_dims, dtype, kernel, strides,
-                                 padding, nullptr, &g))
-    return s;
-  if (amp_status_t s =
-          check.pointers({{"x", x, g.planes() * g.inputPlane(), dtype},
-                          {"y", y, g.planes() * g.outputPlane(), dtype}}))
+  if (amp_status_t s = checkPoolForward(check, x, y, x_dims, y_dims, dtype,
+                                        kernel, strides, padding, nullptr, &g))
     return s;
   dispatchFloat(dtype, [&](auto t) {
     using T = decltype(t);

@@ -52,8 +52,15 @@ struct Reduction {
   StridedLoop<2> loop;
 };
 
+/// Also checks that x_dtype is a float dtype and y_dtype x's or f32.
 amp_status_t checkReduction(Checker &check, const int64_t *xDims, int32_t xRank,
-                            const int64_t *axes, int32_t nAxes, Reduction *r) {
+                            const int64_t *axes, int32_t nAxes,
+                            amp_dtype_t xDtype, amp_dtype_t yDtype,
+                            Reduction *r) {
+  if (amp_status_t s = check.dtype("x_dtype", xDtype, kFloatDtypes))
+    return s;
+  if (amp_status_t s = check.accumulatorDtype("y_dtype", yDtype, xDtype))
+    return s;
   if (amp_status_t s = check.shape("x", xDims, xRank, &r->nx))
     return s;
   if (nAxes < 0 || nAxes > xRank)
@@ -138,14 +145,9 @@ amp_status_t amp_reduce(amp_reduce_op_t op, const void *x, void *y,
   const int32_t rawOp = rawEnum(op);
   if (rawOp < AMP_REDUCE_SUM || rawOp > AMP_REDUCE_MAX)
     return check.fail(AMP_STATUS_INVALID_ARGUMENT, "unknown op %d", rawOp);
-  if (amp_status_t s = check.dtype("x_dtype", x_dtype, kFloatDtypes))
-    return s;
-  if (amp_status_t s = check.dtype("y_dtype", y_dtype, kFloatDtypes))
-    return s;
-  if (amp_status_t s = check.accumulatorDtype("y_dtype", y_dtype, x_dtype))
-    return s;
   Reduction r;
-  if (amp_status_t s = checkReduction(check, x_dims, x_rank, axes, n_axes, &r))
+  if (amp_status_t s = checkReduction(check, x_dims, x_rank, axes, n_axes,
+                                      x_dtype, y_dtype, &r))
     return s;
   if (rawOp == AMP_REDUCE_MAX && r.count == 0 && r.ny > 0)
     return check.fail(AMP_STATUS_INVALID_ARGUMENT,
@@ -163,7 +165,8 @@ amp_status_t amp_global_avg_pool(const void *x, void *y, const int64_t *x_dims,
     return s;
   const int64_t spatial[] = {2, 3};
   Reduction r;
-  if (amp_status_t s = checkReduction(check, x_dims, 4, spatial, 2, &r))
+  if (amp_status_t s =
+          checkReduction(check, x_dims, 4, spatial, 2, dtype, dtype, &r))
     return s;
   if (amp_status_t s =
           check.pointers({{"x", x, r.nx, dtype}, {"y", y, r.ny, dtype}}))
@@ -177,14 +180,9 @@ amp_status_t amp_reduce_max_grad(const void *dy, const void *x, const void *y,
                                  int32_t n_axes, amp_dtype_t x_dtype,
                                  amp_dtype_t y_dtype, void * /*stream*/) {
   Checker check("amp_reduce_max_grad");
-  if (amp_status_t s = check.dtype("x_dtype", x_dtype, kFloatDtypes))
-    return s;
-  if (amp_status_t s = check.dtype("y_dtype", y_dtype, kFloatDtypes))
-    return s;
-  if (amp_status_t s = check.accumulatorDtype("y_dtype", y_dtype, x_dtype))
-    return s;
   Reduction r;
-  if (amp_status_t s = checkReduction(check, x_dims, x_rank, axes, n_axes, &r))
+  if (amp_status_t s = checkReduction(check, x_dims, x_rank, axes, n_axes,
+                                      x_dtype, y_dtype, &r))
     return s;
   if (amp_status_t s = check.pointers({{"dy", dy, r.ny, y_dtype},
                                        {"x", x, r.nx, x_dtype},

@@ -130,6 +130,19 @@ double amp::test::outTol(amp_dtype_t dtype, double ref, double err32) {
   return err32 + halfUlp(dtype, std::fabs(ref) + err32);
 }
 
+void Accumulation::add(int64_t out, double term) {
+  sum[out] += term;
+  abs[out] += std::fabs(term);
+  ++terms[out];
+}
+
+std::vector<double> Accumulation::tol(amp_dtype_t dtype, int64_t extra) const {
+  std::vector<double> t;
+  for (size_t i = 0; i < sum.size(); ++i)
+    t.push_back(outTol(dtype, sum[i], (terms[i] + extra) * kU * abs[i]));
+  return t;
+}
+
 Tensor::Tensor(amp_dtype_t dtype, Shape shape)
     : dtype_(dtype), shape_(std::move(shape)), size_(numel(shape_)),
       storage_(

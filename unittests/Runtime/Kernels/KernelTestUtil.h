@@ -70,6 +70,17 @@ double halfUlp(amp_dtype_t dtype, double v);
 /// The tolerance of a stored output: err32 + halfUlp(|ref| + err32).
 double outTol(amp_dtype_t dtype, double ref, double err32);
 
+/// The f64 sums of the terms each output element collects, and the
+/// tolerance of the same sums in f32 rounded once into `dtype`: err32 =
+/// (k + extra) u sum|terms| for k terms (extra = 1: the sum alone).
+struct Accumulation {
+  std::vector<double> sum, abs;
+  std::vector<int64_t> terms;
+  explicit Accumulation(int64_t n) : sum(n), abs(n), terms(n) {}
+  void add(int64_t out, double term);
+  std::vector<double> tol(amp_dtype_t dtype, int64_t extra = 1) const;
+};
+
 /// A dense host tensor of one runtime dtype with exact f64 element access.
 class Tensor {
 public:

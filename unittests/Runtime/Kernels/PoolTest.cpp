@@ -98,24 +98,6 @@ int64_t argmaxRef(const Geometry &g, const Tensor &x, int64_t yi) {
   return best;
 }
 
-/// f64 sums with the error bound of an f32 sum of the same terms.
-struct Accumulation {
-  std::vector<double> sum, abs;
-  std::vector<int64_t> terms;
-  explicit Accumulation(int64_t n) : sum(n), abs(n), terms(n) {}
-  void add(int64_t i, double v) {
-    sum[i] += v;
-    abs[i] += std::fabs(v);
-    ++terms[i];
-  }
-  std::vector<double> tol(amp_dtype_t dtype, int64_t extra) const {
-    std::vector<double> t;
-    for (size_t i = 0; i < sum.size(); ++i)
-      t.push_back(outTol(dtype, sum[i], (terms[i] + extra) * kU * abs[i]));
-    return t;
-  }
-};
-
 class PoolTest
     : public ::testing::TestWithParam<std::tuple<int, amp_dtype_t, bool>> {};
 

@@ -138,6 +138,29 @@ TEST(Reshape, IsACopyOrANoOp) {
 class ReduceTest : public ::testing::TestWithParam<std::tuple<int, int, int>> {
 };
 
+/// A reduction of `in` over `axes` (negative ones count from the end): the
+/// kept shape and the output index of each input element.
+struct Reduced {
+  Shape in, out;
+  std::vector<bool> reduced;
+  Reduced(const Shape &shape, const Shape &axes)
+      : in(shape), reduced(shape.size(), false) {
+    const int64_t rank = static_cast<int64_t>(shape.size());
+    for (int64_t a : axes)
+      reduced[a < 0 ? a + rank : a] = true;
+    for (size_t d = 0; d < shape.size(); ++d)
+      if (!reduced[d])
+        out.push_back(shape[d]);
+  }
+  int64_t outIndex(int64_t i) const {
+    Shape xi = unravel(i, in), yi;
+    for (size_t d = 0; d < in.size(); ++d)
+      if (!reduced[d])
+        yi.push_back(xi[d]);
+    return ravel(yi, out);
+  }
+};
+
 const std::vector<Shape> &reduceAxes() {
   static const std::vector<Shape> axes = {{0},    {1, 3}, {-1}, {0, 1, 2, 3},
                                           {2, 0}, {},     {-3}};
@@ -158,14 +181,8 @@ TEST_P(ReduceTest, MatchesF64) {
   const Shape shape = {3, 5, 7, 4};
   std::mt19937 rng(7 * std::get<2>(GetParam()) + std::get<1>(GetParam()));
   Tensor x = randomTensor(xDtype, shape, rng, -2, 2);
-  bool reduced[4] = {};
-  for (int64_t a : axes)
-    reduced[a < 0 ? a + 4 : a] = true;
-  Shape outShape;
-  for (int d = 0; d < 4; ++d)
-    if (!reduced[d])
-      outShape.push_back(shape[d]);
-  Tensor y = sentinelTensor(yDtype, outShape);
+  const Reduced r(shape, axes);
+  Tensor y = sentinelTensor(yDtype, r.out);
   ASSERT_TRUE(isOk(amp_reduce(op, x.data(), y.data(), x.dims(), 4, axes.data(),
                               static_cast<int32_t>(axes.size()), xDtype, yDtype,
                               nullptr)));
@@ -173,11 +190,7 @@ TEST_P(ReduceTest, MatchesF64) {
   std::vector<double> sum(ny, 0.0), abs(ny, 0.0),
       mx(ny, -std::numeric_limits<double>::infinity());
   for (int64_t i = 0; i < x.size(); ++i) {
-    Shape xi = unravel(i, shape), yi;
-    for (int d = 0; d < 4; ++d)
-      if (!reduced[d])
-        yi.push_back(xi[d]);
-    int64_t o = ravel(yi, outShape);
+    const int64_t o = r.outIndex(i);
     sum[o] += x.get(i);
     abs[o] += std::fabs(x.get(i));
     mx[o] = std::max(mx[o], x.get(i));
@@ -299,13 +312,8 @@ TEST_P(ReduceMaxGradTest, SplitsDyAmongTheMaxima) {
   Tensor x(xDtype, shape);
   for (int64_t i = 0; i < x.size(); ++i)
     x.set(i, static_cast<double>(rng() % 4) - 1.0);
-  bool reduced[4] = {};
-  for (int64_t a : axes)
-    reduced[a < 0 ? a + 4 : a] = true;
-  Shape outShape;
-  for (int d = 0; d < 4; ++d)
-    if (!reduced[d])
-      outShape.push_back(shape[d]);
+  const Reduced reduction(shape, axes);
+  const Shape &outShape = reduction.out;
   const int32_t nAxes = static_cast<int32_t>(axes.size());
   Tensor y(yDtype, outShape);
   ASSERT_TRUE(isOk(amp_reduce(AMP_REDUCE_MAX, x.data(), y.data(), x.dims(), 4,
@@ -315,19 +323,12 @@ TEST_P(ReduceMaxGradTest, SplitsDyAmongTheMaxima) {
   ASSERT_TRUE(isOk(amp_reduce_max_grad(dy.data(), x.data(), y.data(), dx.data(),
                                        x.dims(), 4, axes.data(), nAxes, xDtype,
                                        yDtype, nullptr)));
-  auto outIndex = [&](int64_t i) {
-    Shape xi = unravel(i, shape), yi;
-    for (int d = 0; d < 4; ++d)
-      if (!reduced[d])
-        yi.push_back(xi[d]);
-    return ravel(yi, outShape);
-  };
   std::vector<int64_t> hits(static_cast<size_t>(y.size()), 0);
   for (int64_t i = 0; i < x.size(); ++i)
-    hits[outIndex(i)] += x.get(i) == y.get(outIndex(i));
+    hits[reduction.outIndex(i)] += x.get(i) == y.get(reduction.outIndex(i));
   std::vector<double> ref, tol;
   for (int64_t i = 0; i < x.size(); ++i) {
-    const int64_t o = outIndex(i);
+    const int64_t o = reduction.outIndex(i);
     const double r = x.get(i) == y.get(o) ? dy.get(o) / hits[o] : 0.0;
     ref.push_back(r);
     tol.push_back(outTol(xDtype, r, kU * std::fabs(r)));
