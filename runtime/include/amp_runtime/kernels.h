@@ -248,8 +248,9 @@ AMP_KERNEL_API amp_status_t amp_where_grad(
  *   z = (z ^ (z >> 27)) * 0x94D049BB133111EB
  *   z = z ^ (z >> 31)
  *   keep(i) = (float)(z >> 40) < 16777216.0f * (1.0f - rate)   (in f32)
- * so an element is kept with probability (1 - rate) rounded to 2^-24. y may
- * equal x. */
+ * so an element is kept with probability (1 - rate) rounded to 2^-24
+ * (amp_runtime/dropout.h holds keep() for host and device code). y may equal
+ * x. */
 AMP_KERNEL_API amp_status_t amp_dropout(const void *x, const int64_t *seed,
                                         void *y, int64_t n, amp_dtype_t dtype,
                                         float rate, int32_t training,
