@@ -43,7 +43,7 @@ template <typename Enum> int32_t rawValue(const Enum &field) {
 }
 
 bool isKnownDtype(int32_t dtype) {
-  return dtype >= AMP_DTYPE_F32 && dtype <= AMP_DTYPE_I64;
+  return dtype >= AMP_DTYPE_F32 && dtype <= AMP_DTYPE_BOOL;
 }
 
 /// The output dtypes a GEMM with inputs of `ab` may produce: what

@@ -42,11 +42,12 @@ amp_status_t Checker::fail(amp_status_t status, const char *fmt, ...) {
 amp_status_t Checker::dtype(const char *name, amp_dtype_t dtype,
                             unsigned allowed) {
   int32_t raw = rawEnum(dtype);
-  if (raw < AMP_DTYPE_F32 || raw > AMP_DTYPE_I64)
+  if (raw < AMP_DTYPE_F32 || raw > AMP_DTYPE_BOOL)
     return fail(AMP_STATUS_INVALID_ARGUMENT, "unknown %s %d", name, raw);
   if (!(allowed & (1u << raw))) {
     const char *expected = allowed == kFloatDtypes   ? "f32, f16 or bf16"
                            : allowed == kIndexDtypes ? "i32 or i64"
+                           : allowed == kBoolDtype   ? "bool"
                                                      : "another dtype";
     return fail(AMP_STATUS_NOT_SUPPORTED, "%s is %s; expected %s", name,
                 dtypeName(dtype), expected);
@@ -56,6 +57,8 @@ amp_status_t Checker::dtype(const char *name, amp_dtype_t dtype,
 
 amp_status_t Checker::accumulatorDtype(const char *outName, amp_dtype_t out,
                                        amp_dtype_t in) {
+  if (amp_status_t s = dtype(outName, out, kFloatDtypes))
+    return s;
   if (out != in && out != AMP_DTYPE_F32)
     return fail(AMP_STATUS_NOT_SUPPORTED,
                 "%s is %s; it must be the input's dtype (%s) or f32", outName,
@@ -155,6 +158,90 @@ amp_status_t Checker::axis(const char *name, int64_t axis, int32_t rank,
                 "%s %lld is out of range for rank %d", name, (long long)axis,
                 (int)rank);
   *axisOut = static_cast<int32_t>(axis < 0 ? axis + rank : axis);
+  return AMP_STATUS_OK;
+}
+
+amp_status_t Checker::broadcastResult(std::initializer_list<ShapeRef> operands,
+                                      ShapeRef out) {
+  int32_t rank = 0;
+  for (const ShapeRef &o : operands)
+    rank = o.rank > rank ? o.rank : rank;
+  bool matches = rank == out.rank;
+  for (int32_t i = 0; i < rank; ++i) {
+    // The common size of dimension i and the first operand that set it.
+    int64_t size = 1;
+    const char *owner = nullptr;
+    for (const ShapeRef &o : operands) {
+      const int32_t lead = rank - o.rank;
+      const int64_t d = i < lead ? 1 : o.dims[i - lead];
+      if (d == 1)
+        continue;
+      if (owner && d != size)
+        return fail(AMP_STATUS_INVALID_ARGUMENT,
+                    "%s and %s do not broadcast: dimension %d is %lld vs %lld",
+                    owner, o.name, (int)i, (long long)size, (long long)d);
+      size = d;
+      owner = o.name;
+    }
+    matches = matches && out.dims[i] == size;
+  }
+  if (!matches)
+    return fail(AMP_STATUS_INVALID_ARGUMENT,
+                "%s's shape is not the broadcast of the operands' shapes",
+                out.name);
+  return AMP_STATUS_OK;
+}
+
+amp_status_t Checker::broadcastsTo(ShapeRef operand, ShapeRef out) {
+  if (operand.rank > out.rank)
+    return fail(AMP_STATUS_INVALID_ARGUMENT,
+                "%s has a higher rank (%d) than %s (%d)", operand.name,
+                (int)operand.rank, out.name, (int)out.rank);
+  const int32_t lead = out.rank - operand.rank;
+  for (int32_t i = 0; i < operand.rank; ++i)
+    if (operand.dims[i] != 1 && operand.dims[i] != out.dims[lead + i])
+      return fail(AMP_STATUS_INVALID_ARGUMENT,
+                  "dimension %d of %s (%lld) is neither 1 nor %s's (%lld)",
+                  (int)i, operand.name, (long long)operand.dims[i], out.name,
+                  (long long)out.dims[lead + i]);
+  return AMP_STATUS_OK;
+}
+
+amp_status_t Checker::window2d(int64_t h, int64_t w, int64_t kh, int64_t kw,
+                               const int64_t *strides, const int64_t *padding,
+                               const int64_t *dilation, Window2d *out) {
+  // A limit that keeps every derived extent far from int64_t overflow.
+  constexpr int64_t kMaxGeometry = int64_t{1} << 30;
+  const int64_t one[2] = {1, 1}, zero[4] = {0, 0, 0, 0};
+  const int64_t *st = strides ? strides : one;
+  const int64_t *pad = padding ? padding : zero;
+  const int64_t *dil = dilation ? dilation : one;
+  for (int i = 0; i < 2; ++i)
+    if (st[i] < 1 || st[i] > kMaxGeometry || dil[i] < 1 ||
+        dil[i] > kMaxGeometry)
+      return fail(AMP_STATUS_INVALID_ARGUMENT,
+                  "strides and dilation must be in [1, 2^30], got strides "
+                  "[%lld, %lld] dilation [%lld, %lld]",
+                  (long long)st[0], (long long)st[1], (long long)dil[0],
+                  (long long)dil[1]);
+  for (int i = 0; i < 4; ++i)
+    if (pad[i] < 0 || pad[i] > kMaxGeometry)
+      return fail(AMP_STATUS_INVALID_ARGUMENT,
+                  "padding %d (%lld) is not in [0, 2^30]", i,
+                  (long long)pad[i]);
+  // h, w < 2^60 (checked shapes), so the padded extents cannot overflow.
+  const int64_t hp = h + pad[0] + pad[2], wp = w + pad[1] + pad[3];
+  int64_t windowH, windowW;
+  if (__builtin_mul_overflow(dil[0], kh - 1, &windowH) ||
+      __builtin_mul_overflow(dil[1], kw - 1, &windowW) || windowH + 1 > hp ||
+      windowW + 1 > wp)
+    return fail(AMP_STATUS_INVALID_ARGUMENT,
+                "the dilated kernel is larger than the padded input");
+  out->kh = kh, out->kw = kw, out->sh = st[0], out->sw = st[1];
+  out->dh = dil[0], out->dw = dil[1];
+  out->pt = pad[0], out->pl = pad[1], out->pb = pad[2], out->pr = pad[3];
+  out->oh = (hp - windowH - 1) / st[0] + 1;
+  out->ow = (wp - windowW - 1) / st[1] + 1;
   return AMP_STATUS_OK;
 }
 

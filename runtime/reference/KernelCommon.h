@@ -47,6 +47,44 @@ template <typename F> inline void dispatchFloat(amp_dtype_t dtype, F &&f) {
   }
 }
 
+/// Calls `f(U{})` with U the unsigned integer type of the dtype's size: the
+/// data-movement kernels copy bit patterns of any dtype.
+template <typename F> inline void dispatchBits(amp_dtype_t dtype, F &&f) {
+  switch (amp_dtype_size(dtype)) {
+  case 1:
+    f(uint8_t{});
+    return;
+  case 2:
+    f(uint16_t{});
+    return;
+  case 8:
+    f(uint64_t{});
+    return;
+  default:
+    f(uint32_t{});
+    return;
+  }
+}
+
+/// y[0, n) = RNE(value) in the float storage type T.
+template <typename T> inline void fillWith(void *y, int64_t n, float value) {
+  const T v = fromF32<T>(value);
+  T *out = static_cast<T *>(y);
+  for (int64_t i = 0; i < n; ++i)
+    out[i] = v;
+}
+
+/// max(acc, v) with NaN winning (once acc is NaN it stays NaN) and acc kept
+/// on ties: nn.reduce_max, nn.max_pool2d and nn.maximum (acc = lhs).
+inline float maxNaN(float acc, float v) {
+  return (v > acc || v != v) ? v : acc;
+}
+
+/// The same for the minimum.
+inline float minNaN(float acc, float v) {
+  return (v < acc || v != v) ? v : acc;
+}
+
 /// Reads element i of an i32 or i64 index buffer.
 inline int64_t loadIndex(const void *ids, amp_dtype_t dtype, int64_t i) {
   if (dtype == AMP_DTYPE_I32)
@@ -63,7 +101,8 @@ enum DtypeSet : unsigned {
   kFloatDtypes =
       (1u << AMP_DTYPE_F32) | (1u << AMP_DTYPE_F16) | (1u << AMP_DTYPE_BF16),
   kIndexDtypes = (1u << AMP_DTYPE_I32) | (1u << AMP_DTYPE_I64),
-  kAnyDtype = kFloatDtypes | kIndexDtypes,
+  kBoolDtype = 1u << AMP_DTYPE_BOOL,
+  kAnyDtype = kFloatDtypes | kIndexDtypes | kBoolDtype,
 };
 
 /// The raw 32-bit value of an ABI enum argument. Callers may pass any value;
@@ -87,6 +126,23 @@ struct Operand {
   amp_dtype_t dtype;
 };
 
+/// One shape argument of a broadcast check (already checked by shape()).
+struct ShapeRef {
+  const char *name;
+  const int64_t *dims;
+  int32_t rank;
+};
+
+/// The geometry of a 2-D sliding window over an H x W input (nn.conv2d and
+/// the pools).
+struct Window2d {
+  int64_t kh, kw;         // kernel extent
+  int64_t sh, sw;         // strides
+  int64_t dh, dw;         // dilation
+  int64_t pt, pl, pb, pr; // padding: top, left, bottom, right
+  int64_t oh, ow;         // output extent
+};
+
 /// The argument checks of one entry point. Constructing it clears the
 /// thread's last error; every check returns AMP_STATUS_OK or records a
 /// message prefixed with the function name and returns the failure, so that
@@ -106,7 +162,8 @@ public:
   /// allowed: NOT_SUPPORTED).
   amp_status_t dtype(const char *name, amp_dtype_t dtype, unsigned allowed);
 
-  /// out is `in` or f32 (the accumulating ops' rule): NOT_SUPPORTED if not.
+  /// out is a known float dtype, and `in` or f32 (the accumulating ops'
+  /// rule): NOT_SUPPORTED if not.
   amp_status_t accumulatorDtype(const char *outName, amp_dtype_t out,
                                 amp_dtype_t in);
 
@@ -139,6 +196,21 @@ public:
   /// An axis in [-rank, rank), normalized into *axisOut.
   amp_status_t axis(const char *name, int64_t axis, int32_t rank,
                     int32_t *axisOut);
+
+  /// `out` is exactly the numpy broadcast of the operands' shapes (trailing
+  /// dimensions aligned, each one 1 or the common size).
+  amp_status_t broadcastResult(std::initializer_list<ShapeRef> operands,
+                               ShapeRef out);
+
+  /// `operand` broadcasts to `out` (numpy rules, one direction).
+  amp_status_t broadcastsTo(ShapeRef operand, ShapeRef out);
+
+  /// The window of a kh x kw kernel over an h x w input: strides and
+  /// dilation in [1, 2^30], padding in [0, 2^30] (NULL: 1, 0, 1), the
+  /// dilated kernel within the padded input; computes the output extent.
+  amp_status_t window2d(int64_t h, int64_t w, int64_t kh, int64_t kw,
+                        const int64_t *strides, const int64_t *padding,
+                        const int64_t *dilation, Window2d *out);
 
   const char *function() const { return fn; }
 
@@ -258,6 +330,23 @@ inline void broadcastStrides(const int64_t *dims, int rank, int outRank,
   int lead = outRank - rank;
   for (int i = 0; i < outRank; ++i)
     out[i] = i < lead || dims[i - lead] == 1 ? 0 : own[i - lead];
+}
+
+/// The simplified loop nest over a contiguous result of shape `dims`
+/// (operand 0) with operand k + 1 the k-th shape broadcast to it.
+template <int K>
+StridedLoop<K> broadcastLoop(const int64_t *dims, int32_t rank,
+                             std::initializer_list<ShapeRef> operands) {
+  StridedLoop<K> loop;
+  loop.rank = rank;
+  for (int32_t i = 0; i < rank; ++i)
+    loop.dims[i] = dims[i];
+  contiguousStrides(dims, rank, loop.strides[0]);
+  int k = 1;
+  for (const ShapeRef &o : operands)
+    broadcastStrides(o.dims, o.rank, rank, loop.strides[k++]);
+  loop.simplify();
+  return loop;
 }
 
 } // namespace kernels

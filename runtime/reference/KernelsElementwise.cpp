@@ -1,12 +1,14 @@
 //===- KernelsElementwise.cpp - Unary, binary, cast and fill kernels ------===//
 //
 // The elementwise kernels of amp_runtime/kernels.h on the reference backend:
-// amp_unary, amp_relu_grad, amp_gelu_grad, amp_binary (numpy broadcasting),
-// amp_cast, amp_fill and amp_scaled_grad_seed. Every element is widened to
-// f32, computed in f32 and rounded once to the output dtype.
+// amp_unary, amp_pow, amp_clamp, the same-shape gradients (relu, gelu, tanh,
+// sigmoid, sqrt, rsqrt, abs, pow, clamp), amp_binary (numpy broadcasting),
+// amp_dropout, amp_cast, amp_fill and amp_scaled_grad_seed. Every element is
+// widened to f32, computed in f32 and rounded once to the output dtype.
 //
 //===----------------------------------------------------------------------===//
 
+#include "amp_runtime/dropout.h"
 #include "reference/GemmEpilogue.h"
 #include "reference/KernelCommon.h"
 
@@ -59,6 +61,8 @@ void runUnary(int32_t op, const void *x, void *y, int64_t n) {
     return mapUnary<T>(x, y, n, [](float v) { return v < 0.0f ? 0.0f : v; });
   case AMP_UNARY_GELU:
     return mapUnary<T>(x, y, n, [](float v) { return gelu(v); });
+  case AMP_UNARY_ABS:
+    return mapUnary<T>(x, y, n, [](float v) { return std::fabs(v); });
   }
 }
 
@@ -70,8 +74,12 @@ template <int32_t Op> float binaryOp(float a, float b) {
     return a - b;
   else if constexpr (Op == AMP_BINARY_MUL)
     return a * b;
-  else
+  else if constexpr (Op == AMP_BINARY_DIV)
     return a / b;
+  else if constexpr (Op == AMP_BINARY_MAX)
+    return maxNaN(a, b);
+  else
+    return minNaN(a, b);
 }
 
 /// out = lhs op rhs over a simplified loop nest (operands: out, lhs, rhs).
@@ -118,14 +126,11 @@ void dispatchBinary(int32_t op, const StridedLoop<3> &loop, const void *lhs,
     return runBinary<T, AMP_BINARY_MUL>(loop, lhs, rhs, out);
   case AMP_BINARY_DIV:
     return runBinary<T, AMP_BINARY_DIV>(loop, lhs, rhs, out);
+  case AMP_BINARY_MAX:
+    return runBinary<T, AMP_BINARY_MAX>(loop, lhs, rhs, out);
+  case AMP_BINARY_MIN:
+    return runBinary<T, AMP_BINARY_MIN>(loop, lhs, rhs, out);
   }
-}
-
-template <typename T> void fillWith(void *y, int64_t n, float value) {
-  const T v = fromF32<T>(value);
-  T *out = static_cast<T *>(y);
-  for (int64_t i = 0; i < n; ++i)
-    out[i] = v;
 }
 
 /// The common checks of the same-shape elementwise kernels.
@@ -142,6 +147,39 @@ amp_status_t checkFlat(
   return AMP_STATUS_OK;
 }
 
+/// y = f(x) for a same-shape kernel named `fn` (the ops with attributes).
+template <typename F>
+amp_status_t runFlatUnary(Checker &check, const void *x, void *y, int64_t n,
+                          amp_dtype_t dtype, F f) {
+  if (amp_status_t s = checkFlat(check, n, dtype, {{"x", x}, {"y", y}}))
+    return s;
+  dispatchFloat(dtype, [&](auto t) { mapUnary<decltype(t)>(x, y, n, f); });
+  return AMP_STATUS_OK;
+}
+
+/// dx = f(dy, v) for a same-shape gradient kernel, v being the forward's
+/// input x or output y (`vName`).
+template <typename F>
+amp_status_t runFlatGrad(Checker &check, const char *vName, const void *dy,
+                         const void *v, void *dx, int64_t n, amp_dtype_t dtype,
+                         F f) {
+  if (amp_status_t s =
+          checkFlat(check, n, dtype, {{"dy", dy}, {vName, v}, {"dx", dx}}))
+    return s;
+  dispatchFloat(dtype,
+                [&](auto t) { mapBinaryFlat<decltype(t)>(dy, v, dx, n, f); });
+  return AMP_STATUS_OK;
+}
+
+/// The bounds of clamp and clamp_grad: min <= max, neither NaN.
+amp_status_t checkBounds(Checker &check, float min, float max) {
+  if (!(min <= max))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "min (%g) must be <= max (%g), neither NaN", (double)min,
+                      (double)max);
+  return AMP_STATUS_OK;
+}
+
 } // namespace
 
 extern "C" {
@@ -150,7 +188,7 @@ amp_status_t amp_unary(amp_unary_op_t op, const void *x, void *y, int64_t n,
                        amp_dtype_t dtype, void * /*stream*/) {
   Checker check("amp_unary");
   int32_t rawOp = rawEnum(op);
-  if (rawOp < AMP_UNARY_NEG || rawOp > AMP_UNARY_GELU)
+  if (rawOp < AMP_UNARY_NEG || rawOp > AMP_UNARY_ABS)
     return check.fail(AMP_STATUS_INVALID_ARGUMENT, "unknown op %d", rawOp);
   if (amp_status_t s = checkFlat(check, n, dtype, {{"x", x}, {"y", y}}))
     return s;
@@ -158,30 +196,129 @@ amp_status_t amp_unary(amp_unary_op_t op, const void *x, void *y, int64_t n,
   return AMP_STATUS_OK;
 }
 
+amp_status_t amp_pow(const void *x, void *y, int64_t n, amp_dtype_t dtype,
+                     float exponent, void * /*stream*/) {
+  Checker check("amp_pow");
+  return runFlatUnary(check, x, y, n, dtype,
+                      [exponent](float v) { return std::pow(v, exponent); });
+}
+
+amp_status_t amp_clamp(const void *x, void *y, int64_t n, amp_dtype_t dtype,
+                       float min, float max, void * /*stream*/) {
+  Checker check("amp_clamp");
+  if (amp_status_t s = checkBounds(check, min, max))
+    return s;
+  // NaN compares false both ways and passes through.
+  return runFlatUnary(check, x, y, n, dtype, [min, max](float v) {
+    return v < min ? min : (v > max ? max : v);
+  });
+}
+
 amp_status_t amp_relu_grad(const void *dy, const void *x, void *dx, int64_t n,
                            amp_dtype_t dtype, void * /*stream*/) {
   Checker check("amp_relu_grad");
-  if (amp_status_t s =
-          checkFlat(check, n, dtype, {{"dy", dy}, {"x", x}, {"dx", dx}}))
-    return s;
-  dispatchFloat(dtype, [&](auto t) {
-    mapBinaryFlat<decltype(t)>(dy, x, dx, n, [](float g, float v) {
-      return applyActivation(Activation::DRelu, g, v);
-    });
+  return runFlatGrad(check, "x", dy, x, dx, n, dtype, [](float g, float v) {
+    return applyActivation(Activation::DRelu, g, v);
   });
-  return AMP_STATUS_OK;
 }
 
 amp_status_t amp_gelu_grad(const void *dy, const void *x, void *dx, int64_t n,
                            amp_dtype_t dtype, void * /*stream*/) {
   Checker check("amp_gelu_grad");
-  if (amp_status_t s =
-          checkFlat(check, n, dtype, {{"dy", dy}, {"x", x}, {"dx", dx}}))
+  return runFlatGrad(check, "x", dy, x, dx, n, dtype, [](float g, float v) {
+    return applyActivation(Activation::DGelu, g, v);
+  });
+}
+
+amp_status_t amp_tanh_grad(const void *dy, const void *y, void *dx, int64_t n,
+                           amp_dtype_t dtype, void * /*stream*/) {
+  Checker check("amp_tanh_grad");
+  return runFlatGrad(check, "y", dy, y, dx, n, dtype,
+                     [](float g, float v) { return g * (1.0f - v * v); });
+}
+
+amp_status_t amp_sigmoid_grad(const void *dy, const void *y, void *dx,
+                              int64_t n, amp_dtype_t dtype, void * /*stream*/) {
+  Checker check("amp_sigmoid_grad");
+  return runFlatGrad(check, "y", dy, y, dx, n, dtype,
+                     [](float g, float v) { return (g * v) * (1.0f - v); });
+}
+
+amp_status_t amp_sqrt_grad(const void *dy, const void *y, void *dx, int64_t n,
+                           amp_dtype_t dtype, void * /*stream*/) {
+  Checker check("amp_sqrt_grad");
+  return runFlatGrad(check, "y", dy, y, dx, n, dtype,
+                     [](float g, float v) { return g / (2.0f * v); });
+}
+
+amp_status_t amp_rsqrt_grad(const void *dy, const void *y, void *dx, int64_t n,
+                            amp_dtype_t dtype, void * /*stream*/) {
+  Checker check("amp_rsqrt_grad");
+  return runFlatGrad(check, "y", dy, y, dx, n, dtype, [](float g, float v) {
+    return (-0.5f * g) * ((v * v) * v);
+  });
+}
+
+amp_status_t amp_abs_grad(const void *dy, const void *x, void *dx, int64_t n,
+                          amp_dtype_t dtype, void * /*stream*/) {
+  Checker check("amp_abs_grad");
+  return runFlatGrad(check, "x", dy, x, dx, n, dtype, [](float g, float v) {
+    const float sign =
+        v > 0.0f ? 1.0f : (v < 0.0f ? -1.0f : (v == v ? 0.0f : v));
+    return g * sign;
+  });
+}
+
+amp_status_t amp_pow_grad(const void *dy, const void *x, void *dx, int64_t n,
+                          amp_dtype_t dtype, float exponent,
+                          void * /*stream*/) {
+  Checker check("amp_pow_grad");
+  return runFlatGrad(check, "x", dy, x, dx, n, dtype,
+                     [exponent](float g, float v) {
+                       if (exponent == 0.0f)
+                         return 0.0f;
+                       return g * (exponent * std::pow(v, exponent - 1.0f));
+                     });
+}
+
+amp_status_t amp_clamp_grad(const void *dy, const void *x, void *dx, int64_t n,
+                            amp_dtype_t dtype, float min, float max,
+                            void * /*stream*/) {
+  Checker check("amp_clamp_grad");
+  if (amp_status_t s = checkBounds(check, min, max))
     return s;
+  return runFlatGrad(
+      check, "x", dy, x, dx, n, dtype,
+      [min, max](float g, float v) { return min <= v && v <= max ? g : 0.0f; });
+}
+
+amp_status_t amp_dropout(const void *x, const int64_t *seed, void *y, int64_t n,
+                         amp_dtype_t dtype, float rate, int32_t training,
+                         void * /*stream*/) {
+  Checker check("amp_dropout");
+  if (!(rate >= 0.0f && rate < 1.0f))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "rate (%g) is not in [0, 1)",
+                      (double)rate);
+  if (amp_status_t s = checkFlat(check, n, dtype, {{"x", x}, {"y", y}}))
+    return s;
+  if (amp_status_t s = check.pointer("seed", seed, 1, AMP_DTYPE_I64))
+    return s;
+  if (!training || rate == 0.0f) {
+    if (n > 0 && x != y)
+      std::memmove(y, x, static_cast<size_t>(n * amp_dtype_size(dtype)));
+    return AMP_STATUS_OK;
+  }
+  const float threshold = dropoutThreshold(rate);
+  const float keepProb = 1.0f - rate;
+  const uint64_t s = static_cast<uint64_t>(*seed);
   dispatchFloat(dtype, [&](auto t) {
-    mapBinaryFlat<decltype(t)>(dy, x, dx, n, [](float g, float v) {
-      return applyActivation(Activation::DGelu, g, v);
-    });
+    using T = decltype(t);
+    const T *in = static_cast<const T *>(x);
+    T *out = static_cast<T *>(y);
+    for (int64_t i = 0; i < n; ++i)
+      out[i] = dropoutKeep(s, static_cast<uint64_t>(i), threshold)
+                   ? fromF32<T>(toF32(in[i]) / keepProb)
+                   : fromF32<T>(0.0f);
   });
   return AMP_STATUS_OK;
 }
@@ -193,7 +330,7 @@ amp_status_t amp_binary(amp_binary_op_t op, const void *lhs, const void *rhs,
                         amp_dtype_t dtype, void * /*stream*/) {
   Checker check("amp_binary");
   int32_t rawOp = rawEnum(op);
-  if (rawOp < AMP_BINARY_ADD || rawOp > AMP_BINARY_DIV)
+  if (rawOp < AMP_BINARY_ADD || rawOp > AMP_BINARY_MIN)
     return check.fail(AMP_STATUS_INVALID_ARGUMENT, "unknown op %d", rawOp);
   int64_t nl, nr, no;
   if (amp_status_t s = check.dtype("dtype", dtype, kFloatDtypes))
@@ -204,23 +341,10 @@ amp_status_t amp_binary(amp_binary_op_t op, const void *lhs, const void *rhs,
     return s;
   if (amp_status_t s = check.shape("out", out_dims, out_rank, &no))
     return s;
-  // out's shape must be exactly the broadcast of the two operand shapes.
-  int32_t rank = lhs_rank > rhs_rank ? lhs_rank : rhs_rank;
-  bool matches = rank == out_rank;
-  for (int32_t i = 0; i < rank; ++i) {
-    int64_t a = i < rank - lhs_rank ? 1 : lhs_dims[i - (rank - lhs_rank)];
-    int64_t b = i < rank - rhs_rank ? 1 : rhs_dims[i - (rank - rhs_rank)];
-    if (a != b && a != 1 && b != 1)
-      return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                        "lhs and rhs do not broadcast: dimension %d is %lld "
-                        "vs %lld",
-                        (int)i, (long long)a, (long long)b);
-    int64_t d = a == 1 ? b : a;
-    matches = matches && out_dims[i] == d;
-  }
-  if (!matches)
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                      "out's shape is not the broadcast of lhs's and rhs's");
+  if (amp_status_t s = check.broadcastResult(
+          {{"lhs", lhs_dims, lhs_rank}, {"rhs", rhs_dims, rhs_rank}},
+          {"out", out_dims, out_rank}))
+    return s;
   if (amp_status_t s = check.pointers({{"lhs", lhs, nl, dtype},
                                        {"rhs", rhs, nr, dtype},
                                        {"out", out, no, dtype}}))
@@ -229,14 +353,9 @@ amp_status_t amp_binary(amp_binary_op_t op, const void *lhs, const void *rhs,
     return check.fail(AMP_STATUS_INVALID_ARGUMENT,
                       "out aliases a broadcast operand");
 
-  StridedLoop<3> loop;
-  loop.rank = rank;
-  for (int32_t i = 0; i < rank; ++i)
-    loop.dims[i] = out_dims[i];
-  contiguousStrides(out_dims, rank, loop.strides[0]);
-  broadcastStrides(lhs_dims, lhs_rank, rank, loop.strides[1]);
-  broadcastStrides(rhs_dims, rhs_rank, rank, loop.strides[2]);
-  loop.simplify();
+  const StridedLoop<3> loop = broadcastLoop<3>(
+      out_dims, out_rank,
+      {{"lhs", lhs_dims, lhs_rank}, {"rhs", rhs_dims, rhs_rank}});
   dispatchFloat(dtype, [&](auto t) {
     dispatchBinary<decltype(t)>(rawOp, loop, lhs, rhs, out);
   });

@@ -77,8 +77,6 @@ amp_status_t amp_embedding_grad(const void *dy, const void *ids, void *dtable,
   Checker check("amp_embedding_grad");
   if (amp_status_t s = check.dtype("dy_dtype", dy_dtype, kFloatDtypes))
     return s;
-  if (amp_status_t s = check.dtype("dtable_dtype", dtable_dtype, kFloatDtypes))
-    return s;
   if (amp_status_t s =
           check.accumulatorDtype("dtable_dtype", dtable_dtype, dy_dtype))
     return s;

@@ -1,9 +1,10 @@
-//===- KernelsLoss.cpp - Softmax cross-entropy and its gradient -----------===//
+//===- KernelsLoss.cpp - Cross-entropy, MSE and their gradients -----------===//
 //
-// amp_cross_entropy and amp_cross_entropy_grad on the reference backend.
-// Both work on logits [rows, classes] row by row in f32 with the
-// max-subtraction that keeps exp finite; the loss is an f32 mean. Labels are
-// checked before anything is written.
+// amp_cross_entropy, amp_cross_entropy_grad, amp_mse_loss and
+// amp_mse_loss_grad on the reference backend. Cross-entropy works on logits
+// [rows, classes] row by row in f32 with the max-subtraction that keeps exp
+// finite; both losses are f32 means. Labels are checked before anything is
+// written.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,6 +55,17 @@ void rowStats(const T *x, int64_t classes, float *row, float *maxOut,
     s += std::exp(row[c] - m);
   *maxOut = m;
   *sumOut = s;
+}
+
+/// The checks shared by the MSE kernels: n elements of pred and target.
+amp_status_t checkMse(Checker &check, const void *pred, const void *target,
+                      int64_t n, amp_dtype_t dtype) {
+  if (amp_status_t s = check.dtype("dtype", dtype, kFloatDtypes))
+    return s;
+  if (amp_status_t s = check.count("n", n))
+    return s;
+  return check.pointers(
+      {{"pred", pred, n, dtype}, {"target", target, n, dtype}});
 }
 
 } // namespace
@@ -125,6 +137,60 @@ amp_status_t amp_cross_entropy_grad(
       }
     });
   });
+}
+
+amp_status_t amp_mse_loss(const void *pred, const void *target, float *loss,
+                          int64_t n, amp_dtype_t dtype, void * /*stream*/) {
+  Checker check("amp_mse_loss");
+  if (amp_status_t s = checkMse(check, pred, target, n, dtype))
+    return s;
+  if (amp_status_t s = check.pointer("loss", loss, 1, AMP_DTYPE_F32))
+    return s;
+  float sum = 0.0f;
+  dispatchFloat(dtype, [&](auto t) {
+    using T = decltype(t);
+    const T *p = static_cast<const T *>(pred);
+    const T *q = static_cast<const T *>(target);
+    for (int64_t i = 0; i < n; ++i) {
+      const float d = toF32(p[i]) - toF32(q[i]);
+      sum += d * d;
+    }
+  });
+  *loss = sum / static_cast<float>(n);
+  return AMP_STATUS_OK;
+}
+
+amp_status_t amp_mse_loss_grad(const void *grad_loss, const void *pred,
+                               const void *target, void *dpred, int64_t n,
+                               amp_dtype_t grad_loss_dtype, amp_dtype_t dtype,
+                               void * /*stream*/) {
+  Checker check("amp_mse_loss_grad");
+  if (amp_status_t s =
+          check.dtype("grad_loss_dtype", grad_loss_dtype, kFloatDtypes))
+    return s;
+  if (amp_status_t s = checkMse(check, pred, target, n, dtype))
+    return s;
+  if (amp_status_t s =
+          check.pointers({{"grad_loss", grad_loss, 1, grad_loss_dtype},
+                          {"dpred", dpred, n, dtype}}))
+    return s;
+  if (n == 0)
+    return AMP_STATUS_OK;
+  float g = 0.0f;
+  dispatchFloat(grad_loss_dtype, [&](auto t) {
+    g = toF32(*static_cast<const decltype(t) *>(grad_loss));
+  });
+  // PyTorch forms 2 / numel as a double scalar.
+  const float coef = static_cast<float>(2.0 / static_cast<double>(n));
+  dispatchFloat(dtype, [&](auto t) {
+    using T = decltype(t);
+    const T *p = static_cast<const T *>(pred);
+    const T *q = static_cast<const T *>(target);
+    T *out = static_cast<T *>(dpred);
+    for (int64_t i = 0; i < n; ++i)
+      out[i] = fromF32<T>((coef * (toF32(p[i]) - toF32(q[i]))) * g);
+  });
+  return AMP_STATUS_OK;
 }
 
 } // extern "C"

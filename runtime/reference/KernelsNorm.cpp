@@ -175,13 +175,9 @@ amp_status_t checkNormDtypes(Checker &check, amp_dtype_t xDtype,
                              amp_dtype_t biasDtype, bool hasBias) {
   if (amp_status_t s = check.dtype("x_dtype", xDtype, kFloatDtypes))
     return s;
-  if (amp_status_t s = check.dtype(scaleName, scaleDtype, kFloatDtypes))
-    return s;
   if (amp_status_t s = check.accumulatorDtype(scaleName, scaleDtype, xDtype))
     return s;
   if (hasBias) {
-    if (amp_status_t s = check.dtype("bias_dtype", biasDtype, kFloatDtypes))
-      return s;
     if (amp_status_t s =
             check.accumulatorDtype("bias_dtype", biasDtype, xDtype))
       return s;

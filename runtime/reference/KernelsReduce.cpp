@@ -1,9 +1,10 @@
-//===- KernelsReduce.cpp - Sum, mean and max over axes --------------------===//
+//===- KernelsReduce.cpp - Reductions over axes and the max gradient ------===//
 //
-// amp_reduce on the reference backend: one pass over the input in memory
-// order, accumulating into an f32 array shaped like the output, then one
-// rounding per output element. Each output's sum is therefore a sequential
-// f32 sum in the input's row-major order.
+// amp_reduce (sum, mean, max), amp_global_avg_pool (a mean over H and W)
+// and amp_reduce_max_grad on the reference backend. A reduction is one pass
+// over the input in memory order, accumulating into an f32 array shaped like
+// the output, then one rounding per output element; each output's sum is
+// therefore a sequential f32 sum in the input's row-major order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,11 +18,6 @@ using namespace amp::runtime;
 using namespace amp::runtime::kernels;
 
 namespace {
-
-/// acc = max(acc, v) with NaN winning: once acc is NaN it stays NaN.
-inline float maxNaN(float acc, float v) {
-  return (v > acc || v != v) ? v : acc;
-}
 
 template <typename T, bool IsMax>
 void accumulate(const StridedLoop<2> &loop, const void *x, float *acc) {
@@ -46,89 +42,188 @@ void accumulate(const StridedLoop<2> &loop, const void *x, float *acc) {
   });
 }
 
-} // namespace
-
-extern "C" amp_status_t amp_reduce(amp_reduce_op_t op, const void *x, void *y,
-                                   const int64_t *x_dims, int32_t x_rank,
-                                   const int64_t *axes, int32_t n_axes,
-                                   amp_dtype_t x_dtype, amp_dtype_t y_dtype,
-                                   void * /*stream*/) {
-  Checker check("amp_reduce");
-  const int32_t rawOp = rawEnum(op);
-  if (rawOp < AMP_REDUCE_SUM || rawOp > AMP_REDUCE_MAX)
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "unknown op %d", rawOp);
-  if (amp_status_t s = check.dtype("x_dtype", x_dtype, kFloatDtypes))
-    return s;
-  if (amp_status_t s = check.dtype("y_dtype", y_dtype, kFloatDtypes))
-    return s;
-  if (amp_status_t s = check.accumulatorDtype("y_dtype", y_dtype, x_dtype))
-    return s;
-  int64_t nx;
-  if (amp_status_t s = check.shape("x", x_dims, x_rank, &nx))
-    return s;
-  if (n_axes < 0 || n_axes > x_rank)
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                      "n_axes (%d) is not in [0, rank %d]", (int)n_axes,
-                      (int)x_rank);
-  if (n_axes > 0 && !axes)
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "axes is NULL");
+/// A checked reduction: which dimensions of x are reduced, the number of
+/// outputs and of elements per output, and the loop nest over x (operand 0,
+/// contiguous) whose operand 1 is the output index (stride 0 along the
+/// reduced dimensions, row-major over the kept ones).
+struct Reduction {
   bool reduced[kMaxRank] = {};
-  for (int32_t i = 0; i < n_axes; ++i) {
+  int64_t nx = 0, ny = 1, count = 1;
+  StridedLoop<2> loop;
+};
+
+/// Also checks that x_dtype is a float dtype and y_dtype x's or f32.
+amp_status_t checkReduction(Checker &check, const int64_t *xDims, int32_t xRank,
+                            const int64_t *axes, int32_t nAxes,
+                            amp_dtype_t xDtype, amp_dtype_t yDtype,
+                            Reduction *r) {
+  if (amp_status_t s = check.dtype("x_dtype", xDtype, kFloatDtypes))
+    return s;
+  if (amp_status_t s = check.accumulatorDtype("y_dtype", yDtype, xDtype))
+    return s;
+  if (amp_status_t s = check.shape("x", xDims, xRank, &r->nx))
+    return s;
+  if (nAxes < 0 || nAxes > xRank)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "n_axes (%d) is not in [0, rank %d]", (int)nAxes,
+                      (int)xRank);
+  if (nAxes > 0 && !axes)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "axes is NULL");
+  for (int32_t i = 0; i < nAxes; ++i) {
     int32_t a;
-    if (amp_status_t s = check.axis("axis", axes[i], x_rank, &a))
+    if (amp_status_t s = check.axis("axis", axes[i], xRank, &a))
       return s;
-    if (reduced[a])
+    if (r->reduced[a])
       return check.fail(AMP_STATUS_INVALID_ARGUMENT,
                         "axis %lld is reduced more than once",
                         (long long)axes[i]);
-    reduced[a] = true;
+    r->reduced[a] = true;
   }
-  int64_t ny = 1, count = 1;
-  for (int32_t i = 0; i < x_rank; ++i)
-    (reduced[i] ? count : ny) *= x_dims[i];
-  if (rawOp == AMP_REDUCE_MAX && count == 0 && ny > 0)
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                      "max over an empty set of elements");
-  if (amp_status_t s =
-          check.pointers({{"x", x, nx, x_dtype}, {"y", y, ny, y_dtype}}))
-    return s;
-
-  // Operand 0: x, contiguous. Operand 1: the accumulator, whose stride is 0
-  // along reduced dimensions and row-major over the kept ones.
-  StridedLoop<2> loop;
-  loop.rank = x_rank;
-  contiguousStrides(x_dims, x_rank, loop.strides[0]);
+  r->loop.rank = xRank;
+  contiguousStrides(xDims, xRank, r->loop.strides[0]);
   int64_t stride = 1;
-  for (int32_t i = x_rank - 1; i >= 0; --i) {
-    loop.dims[i] = x_dims[i];
-    loop.strides[1][i] = reduced[i] ? 0 : stride;
-    if (!reduced[i])
-      stride *= x_dims[i];
+  for (int32_t i = xRank - 1; i >= 0; --i) {
+    r->loop.dims[i] = xDims[i];
+    r->loop.strides[1][i] = r->reduced[i] ? 0 : stride;
+    if (!r->reduced[i])
+      stride *= xDims[i];
+    (r->reduced[i] ? r->count : r->ny) *= xDims[i];
   }
-  loop.simplify();
+  r->loop.simplify();
+  return AMP_STATUS_OK;
+}
 
+/// y = the reduction of x (checked), rounded once into y_dtype.
+amp_status_t reduceInto(Checker &check, int32_t op, const Reduction &r,
+                        const void *x, void *y, amp_dtype_t xDtype,
+                        amp_dtype_t yDtype) {
   return guarded(check, [&] {
-    const bool isMax = rawOp == AMP_REDUCE_MAX;
-    std::vector<float> acc(static_cast<size_t>(ny),
+    const bool isMax = op == AMP_REDUCE_MAX;
+    std::vector<float> acc(static_cast<size_t>(r.ny),
                            isMax ? -std::numeric_limits<float>::infinity()
                                  : 0.0f);
-    dispatchFloat(x_dtype, [&](auto t) {
+    dispatchFloat(xDtype, [&](auto t) {
       using T = decltype(t);
       if (isMax)
-        accumulate<T, true>(loop, x, acc.data());
+        accumulate<T, true>(r.loop, x, acc.data());
       else
-        accumulate<T, false>(loop, x, acc.data());
+        accumulate<T, false>(r.loop, x, acc.data());
     });
-    if (rawOp == AMP_REDUCE_MEAN) {
-      const float divisor = static_cast<float>(count);
+    if (op == AMP_REDUCE_MEAN) {
+      const float divisor = static_cast<float>(r.count);
       for (float &a : acc)
         a = a / divisor;
     }
-    dispatchFloat(y_dtype, [&](auto t) {
+    dispatchFloat(yDtype, [&](auto t) {
       using Y = decltype(t);
       Y *out = static_cast<Y *>(y);
-      for (int64_t i = 0; i < ny; ++i)
+      for (int64_t i = 0; i < r.ny; ++i)
         out[i] = fromF32<Y>(acc[i]);
     });
   });
 }
+
+/// Reads element i of a float buffer of `dtype` as f32.
+inline float loadF32(const void *p, amp_dtype_t dtype, int64_t i) {
+  float v = 0.0f;
+  dispatchFloat(dtype, [&](auto t) {
+    v = toF32(static_cast<const decltype(t) *>(p)[i]);
+  });
+  return v;
+}
+
+} // namespace
+
+extern "C" {
+
+amp_status_t amp_reduce(amp_reduce_op_t op, const void *x, void *y,
+                        const int64_t *x_dims, int32_t x_rank,
+                        const int64_t *axes, int32_t n_axes,
+                        amp_dtype_t x_dtype, amp_dtype_t y_dtype,
+                        void * /*stream*/) {
+  Checker check("amp_reduce");
+  const int32_t rawOp = rawEnum(op);
+  if (rawOp < AMP_REDUCE_SUM || rawOp > AMP_REDUCE_MAX)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "unknown op %d", rawOp);
+  Reduction r;
+  if (amp_status_t s = checkReduction(check, x_dims, x_rank, axes, n_axes,
+                                      x_dtype, y_dtype, &r))
+    return s;
+  if (rawOp == AMP_REDUCE_MAX && r.count == 0 && r.ny > 0)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "max over an empty set of elements");
+  if (amp_status_t s =
+          check.pointers({{"x", x, r.nx, x_dtype}, {"y", y, r.ny, y_dtype}}))
+    return s;
+  return reduceInto(check, rawOp, r, x, y, x_dtype, y_dtype);
+}
+
+amp_status_t amp_global_avg_pool(const void *x, void *y, const int64_t *x_dims,
+                                 amp_dtype_t dtype, void * /*stream*/) {
+  Checker check("amp_global_avg_pool");
+  if (amp_status_t s = check.dtype("dtype", dtype, kFloatDtypes))
+    return s;
+  const int64_t spatial[] = {2, 3};
+  Reduction r;
+  if (amp_status_t s =
+          checkReduction(check, x_dims, 4, spatial, 2, dtype, dtype, &r))
+    return s;
+  if (amp_status_t s =
+          check.pointers({{"x", x, r.nx, dtype}, {"y", y, r.ny, dtype}}))
+    return s;
+  return reduceInto(check, AMP_REDUCE_MEAN, r, x, y, dtype, dtype);
+}
+
+amp_status_t amp_reduce_max_grad(const void *dy, const void *x, const void *y,
+                                 void *dx, const int64_t *x_dims,
+                                 int32_t x_rank, const int64_t *axes,
+                                 int32_t n_axes, amp_dtype_t x_dtype,
+                                 amp_dtype_t y_dtype, void * /*stream*/) {
+  Checker check("amp_reduce_max_grad");
+  Reduction r;
+  if (amp_status_t s = checkReduction(check, x_dims, x_rank, axes, n_axes,
+                                      x_dtype, y_dtype, &r))
+    return s;
+  if (amp_status_t s = check.pointers({{"dy", dy, r.ny, y_dtype},
+                                       {"x", x, r.nx, x_dtype},
+                                       {"y", y, r.ny, y_dtype},
+                                       {"dx", dx, r.nx, x_dtype}}))
+    return s;
+  if (r.nx > 0 && (dx == dy || dx == x || dx == y))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "dx aliases an input");
+  if (r.nx == 0)
+    return AMP_STATUS_OK;
+  return guarded(check, [&] {
+    // Per output: the max, the number of elements equal to it, and the
+    // share of dy each of them gets (NaN throughout when none does).
+    std::vector<float> max(static_cast<size_t>(r.ny));
+    std::vector<float> share(static_cast<size_t>(r.ny));
+    std::vector<int64_t> hits(static_cast<size_t>(r.ny), 0);
+    for (int64_t o = 0; o < r.ny; ++o)
+      max[o] = loadF32(y, y_dtype, o);
+    dispatchFloat(x_dtype, [&](auto t) {
+      using T = decltype(t);
+      const T *in = static_cast<const T *>(x);
+      T *out = static_cast<T *>(dx);
+      r.loop.run([&](const int64_t *off, int64_t len, const int64_t *inner) {
+        for (int64_t i = 0; i < len; ++i) {
+          const int64_t o = off[1] + i * inner[1];
+          hits[o] += toF32(in[off[0] + i * inner[0]]) == max[o];
+        }
+      });
+      for (int64_t o = 0; o < r.ny; ++o)
+        share[o] = hits[o]
+                       ? loadF32(dy, y_dtype, o) / static_cast<float>(hits[o])
+                       : std::numeric_limits<float>::quiet_NaN();
+      r.loop.run([&](const int64_t *off, int64_t len, const int64_t *inner) {
+        for (int64_t i = 0; i < len; ++i) {
+          const int64_t xi = off[0] + i * inner[0], o = off[1] + i * inner[1];
+          const bool isMax = toF32(in[xi]) == max[o];
+          out[xi] = fromF32<T>(isMax || !hits[o] ? share[o] : 0.0f);
+        }
+      });
+    });
+  });
+}
+
+} // extern "C"

@@ -21,6 +21,7 @@ typedef enum amp_dtype {
   AMP_DTYPE_BF16 = 2,
   AMP_DTYPE_I32 = 3,
   AMP_DTYPE_I64 = 4,
+  AMP_DTYPE_BOOL = 5, /* i1 tensors: one byte per element, 0 or 1 */
 } amp_dtype_t;
 
 /* Status codes returned by runtime entry points. Values are part of the ABI. */
@@ -42,11 +43,13 @@ static inline int64_t amp_dtype_size(amp_dtype_t dtype) {
     return 2;
   case AMP_DTYPE_I64:
     return 8;
+  case AMP_DTYPE_BOOL:
+    return 1;
   }
   return 0;
 }
 
-/* "f32", "f16", "bf16", "i32", "i64", or "?" for an unknown dtype. */
+/* "f32", "f16", "bf16", "i32", "i64", "bool", or "?" for an unknown dtype. */
 static inline const char *amp_dtype_name(amp_dtype_t dtype) {
   switch (dtype) {
   case AMP_DTYPE_F32:
@@ -59,6 +62,8 @@ static inline const char *amp_dtype_name(amp_dtype_t dtype) {
     return "i32";
   case AMP_DTYPE_I64:
     return "i64";
+  case AMP_DTYPE_BOOL:
+    return "bool";
   }
   return "?";
 }

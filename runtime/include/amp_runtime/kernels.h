@@ -98,6 +98,7 @@ typedef enum amp_unary_op {
   AMP_UNARY_SIGMOID = 6, /* 1 / (1 + exp(-x)) */
   AMP_UNARY_RELU = 7,    /* x < 0 ? 0 : x: NaN and -0 pass through */
   AMP_UNARY_GELU = 8,    /* tanh form, bitwise the GEMM epilogue's gelu */
+  AMP_UNARY_ABS = 9,     /* |x|, exact (NaN stays NaN, -0 -> +0) */
 } amp_unary_op_t;
 
 /* y[i] = op(x[i]) for n elements of `dtype` (f32, f16, bf16), computed in f32
@@ -118,24 +119,142 @@ AMP_KERNEL_API amp_status_t amp_gelu_grad(const void *dy, const void *x,
                                           void *dx, int64_t n,
                                           amp_dtype_t dtype, void *stream);
 
-/* Binary ops with numpy broadcasting (nn.add ... nn.div). */
+/* Gradients from the forward OUTPUT y (nn.tanh_grad, nn.sigmoid_grad,
+ * nn.sqrt_grad, nn.rsqrt_grad), in f32 with this association:
+ *   tanh:    dx = dy * (1 - y * y)
+ *   sigmoid: dx = (dy * y) * (1 - y)
+ *   sqrt:    dx = dy / (2 * y)
+ *   rsqrt:   dx = (-0.5 * dy) * ((y * y) * y)
+ * dx may equal dy or y. */
+AMP_KERNEL_API amp_status_t amp_tanh_grad(const void *dy, const void *y,
+                                          void *dx, int64_t n,
+                                          amp_dtype_t dtype, void *stream);
+AMP_KERNEL_API amp_status_t amp_sigmoid_grad(const void *dy, const void *y,
+                                             void *dx, int64_t n,
+                                             amp_dtype_t dtype, void *stream);
+AMP_KERNEL_API amp_status_t amp_sqrt_grad(const void *dy, const void *y,
+                                          void *dx, int64_t n,
+                                          amp_dtype_t dtype, void *stream);
+AMP_KERNEL_API amp_status_t amp_rsqrt_grad(const void *dy, const void *y,
+                                           void *dx, int64_t n,
+                                           amp_dtype_t dtype, void *stream);
+
+/* nn.abs_grad: dx = dy * sign(x) with sign(+-0) = 0 and sign(NaN) = NaN.
+ * Exact. dx may equal dy or x. */
+AMP_KERNEL_API amp_status_t amp_abs_grad(const void *dy, const void *x,
+                                         void *dx, int64_t n, amp_dtype_t dtype,
+                                         void *stream);
+
+/* nn.pow: y = powf(x, exponent). y may equal x. */
+AMP_KERNEL_API amp_status_t amp_pow(const void *x, void *y, int64_t n,
+                                    amp_dtype_t dtype, float exponent,
+                                    void *stream);
+
+/* nn.pow_grad: dx = dy * (exponent * powf(x, exponent - 1)) in f32
+ * (exponent - 1 rounded to f32); +0 everywhere when exponent == 0 (as
+ * PyTorch). dx may equal dy or x. */
+AMP_KERNEL_API amp_status_t amp_pow_grad(const void *dy, const void *x,
+                                         void *dx, int64_t n, amp_dtype_t dtype,
+                                         float exponent, void *stream);
+
+/* nn.clamp: y = x < min ? min : (x > max ? max : x), compared in f32; NaN
+ * stays NaN. A missing bound is passed as -INFINITY (min) or INFINITY (max),
+ * which gives the same results. min <= max (neither NaN). The result is
+ * RNE(f32 value): a bound not representable in `dtype` is rounded. y may
+ * equal x. */
+AMP_KERNEL_API amp_status_t amp_clamp(const void *x, void *y, int64_t n,
+                                      amp_dtype_t dtype, float min, float max,
+                                      void *stream);
+
+/* nn.clamp_grad: dx = (min <= x && x <= max) ? dy : 0 (a NaN x gives 0),
+ * bounds as for amp_clamp. Exact. dx may equal dy or x. */
+AMP_KERNEL_API amp_status_t amp_clamp_grad(const void *dy, const void *x,
+                                           void *dx, int64_t n,
+                                           amp_dtype_t dtype, float min,
+                                           float max, void *stream);
+
+/* Binary ops with numpy broadcasting (nn.add ... nn.div, nn.maximum,
+ * nn.minimum). */
 typedef enum amp_binary_op {
   AMP_BINARY_ADD = 0,
   AMP_BINARY_SUB = 1,
   AMP_BINARY_MUL = 2,
   AMP_BINARY_DIV = 3,
+  /* NaN if either operand is NaN; otherwise the larger (smaller) one, lhs on
+   * ties (so -0 vs +0 gives lhs, as PyTorch's std::max/std::min). */
+  AMP_BINARY_MAX = 4,
+  AMP_BINARY_MIN = 5,
 } amp_binary_op_t;
 
 /* out = lhs op rhs. All three shapes are passed; out's must be exactly the
  * numpy broadcast of lhs's and rhs's (trailing dimensions aligned, each pair
  * equal or one of them 1). One dtype for all three. The f32 operation is
- * correctly rounded, so the result is exact: RNE(f32(lhs op rhs)). out may
- * equal lhs or rhs when that operand has out's shape. */
+ * correctly rounded (max and min select), so the result is exact:
+ * RNE(f32(lhs op rhs)). out may equal lhs or rhs when that operand has out's
+ * shape. */
 AMP_KERNEL_API amp_status_t
 amp_binary(amp_binary_op_t op, const void *lhs, const void *rhs, void *out,
            const int64_t *lhs_dims, int32_t lhs_rank, const int64_t *rhs_dims,
            int32_t rhs_rank, const int64_t *out_dims, int32_t out_rank,
            amp_dtype_t dtype, void *stream);
+
+/* nn.maximum_grad / nn.minimum_grad (PyTorch's rule), with lhs and rhs
+ * broadcast to dy's shape (numpy rules): for maximum
+ *   dlhs = lhs == rhs ? dy / 2 : (lhs < rhs ? 0 : dy)
+ *   drhs = lhs == rhs ? dy / 2 : (lhs > rhs ? 0 : dy)
+ * and < and > swapped for minimum; a NaN operand gives dy to both. dlhs and
+ * drhs have dy's shape (the caller reduces them to the operand shapes). dy /
+ * 2 is the f32 product dy * 0.5, so the result is exact but for subnormal
+ * halves. dlhs or drhs may equal dy or an operand of dy's shape (not each
+ * other). */
+AMP_KERNEL_API amp_status_t amp_maximum_grad(
+    const void *dy, const void *lhs, const void *rhs, void *dlhs, void *drhs,
+    const int64_t *dy_dims, int32_t dy_rank, const int64_t *lhs_dims,
+    int32_t lhs_rank, const int64_t *rhs_dims, int32_t rhs_rank,
+    amp_dtype_t dtype, void *stream);
+AMP_KERNEL_API amp_status_t amp_minimum_grad(
+    const void *dy, const void *lhs, const void *rhs, void *dlhs, void *drhs,
+    const int64_t *dy_dims, int32_t dy_rank, const int64_t *lhs_dims,
+    int32_t lhs_rank, const int64_t *rhs_dims, int32_t rhs_rank,
+    amp_dtype_t dtype, void *stream);
+
+/* nn.where: out = cond ? lhs : rhs, with numpy broadcasting of all three
+ * operands (out's shape must be exactly their broadcast, as for amp_binary).
+ * cond is AMP_DTYPE_BOOL (one byte per element; nonzero is true); lhs, rhs
+ * and out have `dtype` (any dtype). Exact. out may equal lhs or rhs when that
+ * operand has out's shape. */
+AMP_KERNEL_API amp_status_t amp_where(
+    const void *cond, const void *lhs, const void *rhs, void *out,
+    const int64_t *cond_dims, int32_t cond_rank, const int64_t *lhs_dims,
+    int32_t lhs_rank, const int64_t *rhs_dims, int32_t rhs_rank,
+    const int64_t *out_dims, int32_t out_rank, amp_dtype_t dtype, void *stream);
+
+/* nn.where_grad: dlhs = cond ? dy : 0 (+0), drhs = cond ? 0 : dy, both of
+ * dy's shape and float dtype, with cond (bool) broadcast to dy's shape.
+ * Exact. dlhs or drhs may equal dy (not each other). */
+AMP_KERNEL_API amp_status_t amp_where_grad(
+    const void *dy, const void *cond, void *dlhs, void *drhs,
+    const int64_t *dy_dims, int32_t dy_rank, const int64_t *cond_dims,
+    int32_t cond_rank, amp_dtype_t dtype, void *stream);
+
+/* nn.dropout, and its own gradient (the same call on dy with the same seed
+ * and attributes). With rate in [0, 1) and training != 0:
+ *   y[i] = keep(i) ? x[i] / (1 - rate) : +0      (f32 division, 1 - rate f32)
+ * and otherwise (or rate == 0) y = x bitwise. keep(i) is a pure function of
+ * the seed (an i64 read from memory, so no host sync) and the flat index i,
+ * which any backend reproduces bit for bit (u64 arithmetic mod 2^64):
+ *   z = (uint64_t)*seed + (uint64_t)i * 0x9E3779B97F4A7C15
+ *   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9      (the splitmix64 finalizer)
+ *   z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+ *   z = z ^ (z >> 31)
+ *   keep(i) = (float)(z >> 40) < 16777216.0f * (1.0f - rate)   (in f32)
+ * so an element is kept with probability (1 - rate) rounded to 2^-24
+ * (amp_runtime/dropout.h holds keep() for host and device code). y may equal
+ * x. */
+AMP_KERNEL_API amp_status_t amp_dropout(const void *x, const int64_t *seed,
+                                        void *y, int64_t n, amp_dtype_t dtype,
+                                        float rate, int32_t training,
+                                        void *stream);
 
 /* amp.cast: y[i] = RNE(x[i]) between f32, f16 and bf16 (any pair; f16 <->
  * bf16 goes through the exact f32 value). Overflow gives +-inf, NaN stays
@@ -163,7 +282,7 @@ AMP_KERNEL_API amp_status_t amp_reshape(const void *x, void *y, int64_t n,
                                         amp_dtype_t dtype, void *stream);
 
 /* nn.transpose: y.shape[i] = x.shape[perm[i]], y contiguous. Any dtype
- * (f32, f16, bf16, i32, i64). Exact. y must not alias x. */
+ * (f32, f16, bf16, i32, i64, bool). Exact. y must not alias x. */
 AMP_KERNEL_API amp_status_t amp_transpose(const void *x, void *y,
                                           const int64_t *x_dims, int32_t rank,
                                           const int64_t *perm,
@@ -174,6 +293,49 @@ AMP_KERNEL_API amp_status_t amp_transpose(const void *x, void *y,
 AMP_KERNEL_API amp_status_t amp_broadcast_to(
     const void *x, void *y, const int64_t *x_dims, int32_t x_rank,
     const int64_t *y_dims, int32_t y_rank, amp_dtype_t dtype, void *stream);
+
+/* nn.concat: out is the concatenation of n_inputs >= 1 tensors along `axis`
+ * (negative counts from the end). out_dims is the result's shape; input i has
+ * out_dims with dimension `axis` replaced by axis_sizes[i], and the sizes sum
+ * to out_dims[axis]. Any dtype. Exact. out must not overlap an input. */
+AMP_KERNEL_API amp_status_t amp_concat(int32_t n_inputs,
+                                       const void *const *inputs, void *out,
+                                       const int64_t *out_dims, int32_t rank,
+                                       const int64_t *axis_sizes,
+                                       amp_dtype_t dtype, int64_t axis,
+                                       void *stream);
+
+/* nn.slice: y[i...] = x[offsets + i * strides ...] for x_dims and y_dims of
+ * the same rank; strides (NULL: all 1) are nonzero, negative ones walk
+ * backwards. For every dimension with y_dims[d] > 0, offsets[d] and
+ * offsets[d] + (y_dims[d] - 1) * strides[d] must be in [0, x_dims[d]). Any
+ * dtype. Exact. y must not overlap x. */
+AMP_KERNEL_API amp_status_t amp_slice(const void *x, void *y,
+                                      const int64_t *x_dims,
+                                      const int64_t *y_dims, int32_t rank,
+                                      const int64_t *offsets,
+                                      const int64_t *strides, amp_dtype_t dtype,
+                                      void *stream);
+
+/* nn.slice_grad: dx = 0 (x's shape), then dy scattered to the positions
+ * amp_slice reads, with the same arguments (x_dims is dx's shape, y_dims
+ * dy's). The positions are distinct, so the result is exact. Any dtype. dx
+ * must not overlap dy. */
+AMP_KERNEL_API amp_status_t amp_slice_grad(const void *dy, void *dx,
+                                           const int64_t *x_dims,
+                                           const int64_t *y_dims, int32_t rank,
+                                           const int64_t *offsets,
+                                           const int64_t *strides,
+                                           amp_dtype_t dtype, void *stream);
+
+/* nn.pad: y has dims low[d] + x_dims[d] + high[d] (low, high >= 0), x in the
+ * interior and RNE(value) everywhere else. Float dtypes. Exact. y must not
+ * overlap x. */
+AMP_KERNEL_API amp_status_t amp_pad(const void *x, void *y,
+                                    const int64_t *x_dims, int32_t rank,
+                                    const int64_t *low, const int64_t *high,
+                                    amp_dtype_t dtype, float value,
+                                    void *stream);
 
 /*===--- Reductions ------------------------------------------------------===*/
 
@@ -193,6 +355,17 @@ AMP_KERNEL_API amp_status_t amp_reduce(amp_reduce_op_t op, const void *x,
                                        int32_t x_rank, const int64_t *axes,
                                        int32_t n_axes, amp_dtype_t x_dtype,
                                        amp_dtype_t y_dtype, void *stream);
+
+/* nn.reduce_max_grad: dy and y (= amp_reduce's max of x over `axes`) have
+ * the reduced shape and y_dtype (x_dtype or f32); dx has x's shape and
+ * x_dtype. Per reduced slice, with k the number of elements of x equal to
+ * y: dx = x == y ? dy / k : 0 (f32 division, as PyTorch's amax). A slice with
+ * k = 0 (a NaN max) is NaN throughout, as PyTorch's mask * (dy / 0). Axes as
+ * for amp_reduce. dx must not overlap the inputs. */
+AMP_KERNEL_API amp_status_t amp_reduce_max_grad(
+    const void *dy, const void *x, const void *y, void *dx,
+    const int64_t *x_dims, int32_t x_rank, const int64_t *axes, int32_t n_axes,
+    amp_dtype_t x_dtype, amp_dtype_t y_dtype, void *stream);
 
 /*===--- Softmax and normalization ---------------------------------------===*/
 
@@ -291,6 +464,57 @@ AMP_KERNEL_API amp_status_t amp_conv2d_grad_filter(
     amp_dtype_t out_dtype, const int64_t *strides, const int64_t *padding,
     const int64_t *dilation, int64_t groups, void *stream);
 
+/*===--- Pooling ---------------------------------------------------------===*/
+
+/* The pools share conv2d's NCHW geometry: x_dims = [N, C, H, W], y_dims =
+ * [N, C, OH, OW] with OH = (H + top + bottom - dil_h * (kernel[0] - 1) - 1) /
+ * stride_h + 1 (and OW alike) >= 1; kernel [h, w] >= 1 (required), strides
+ * [h, w] >= 1, padding [top, left, bottom, right] >= 0, dilation [h, w] >= 1
+ * (NULL: 1, 0, 1; the average pools have no dilation). One float dtype for
+ * every operand. Window positions in the padding are skipped. Results must
+ * not overlap the operands. */
+
+/* nn.max_pool2d: the window's maximum (a NaN counts as the largest value;
+ * -inf for a window entirely in the padding). Exact. */
+AMP_KERNEL_API amp_status_t amp_max_pool2d(
+    const void *x, void *y, const int64_t *x_dims, const int64_t *y_dims,
+    amp_dtype_t dtype, const int64_t *kernel, const int64_t *strides,
+    const int64_t *padding, const int64_t *dilation, void *stream);
+
+/* nn.max_pool2d_grad: each dy goes to the first position of its window (in
+ * row-major window order) that holds the maximum amp_max_pool2d selects;
+ * contributions of overlapping windows are summed in f32 in output order,
+ * then rounded once. */
+AMP_KERNEL_API amp_status_t amp_max_pool2d_grad(
+    const void *dy, const void *x, void *dx, const int64_t *x_dims,
+    const int64_t *y_dims, amp_dtype_t dtype, const int64_t *kernel,
+    const int64_t *strides, const int64_t *padding, const int64_t *dilation,
+    void *stream);
+
+/* nn.avg_pool2d: the f32 sum of the window's in-bounds elements (row-major)
+ * divided by kernel[0] * kernel[1] when count_include_pad != 0, else by the
+ * number of in-bounds elements (0 / 0 = NaN for a window in the padding). */
+AMP_KERNEL_API amp_status_t amp_avg_pool2d(
+    const void *x, void *y, const int64_t *x_dims, const int64_t *y_dims,
+    amp_dtype_t dtype, const int64_t *kernel, const int64_t *strides,
+    const int64_t *padding, int32_t count_include_pad, void *stream);
+
+/* nn.avg_pool2d_grad: dx = 0, then dy / divisor (f32, the divisor of
+ * amp_avg_pool2d) is added in f32 to every in-bounds position of each
+ * window, in output order; one rounding per dx element. */
+AMP_KERNEL_API amp_status_t amp_avg_pool2d_grad(
+    const void *dy, void *dx, const int64_t *x_dims, const int64_t *y_dims,
+    amp_dtype_t dtype, const int64_t *kernel, const int64_t *strides,
+    const int64_t *padding, int32_t count_include_pad, void *stream);
+
+/* nn.global_avg_pool: y [N, C, 1, 1] = the mean of x [N, C, H, W] over H
+ * and W, exactly amp_reduce's mean (f32 sum in memory order / f32(H * W);
+ * 0 / 0 = NaN when H * W = 0). */
+AMP_KERNEL_API amp_status_t amp_global_avg_pool(const void *x, void *y,
+                                                const int64_t *x_dims,
+                                                amp_dtype_t dtype,
+                                                void *stream);
+
 /*===--- Embedding and loss ----------------------------------------------===*/
 
 /* nn.embedding: out[i, :] = table[ids[i], :] for n_ids ids (i32 or i64) into
@@ -330,6 +554,20 @@ AMP_KERNEL_API amp_status_t amp_cross_entropy_grad(
     const void *grad_loss, const void *logits, const void *labels,
     void *dlogits, int64_t rows, int64_t classes, amp_dtype_t grad_loss_dtype,
     amp_dtype_t logits_dtype, amp_dtype_t labels_dtype, void *stream);
+
+/* nn.mse_loss: *loss = sum((pred - target)^2) / n in f32 (a sequential f32
+ * sum of the f32 squares, 0 / 0 = NaN for n = 0). pred and target share
+ * dtype. */
+AMP_KERNEL_API amp_status_t amp_mse_loss(const void *pred, const void *target,
+                                         float *loss, int64_t n,
+                                         amp_dtype_t dtype, void *stream);
+
+/* nn.mse_loss_grad: dpred = (c * (pred - target)) * g in f32 with c =
+ * f32(2 / f64(n)) (as PyTorch forms it) and g the 0-d grad_loss (its own
+ * dtype). dpred has pred's dtype and may equal pred or target. */
+AMP_KERNEL_API amp_status_t amp_mse_loss_grad(
+    const void *grad_loss, const void *pred, const void *target, void *dpred,
+    int64_t n, amp_dtype_t grad_loss_dtype, amp_dtype_t dtype, void *stream);
 
 /*===--- Optimizers ------------------------------------------------------===*/
 /* param, grad and the state share `dtype`; every new_* output may equal its

@@ -88,25 +88,6 @@ struct Geometry {
   }
 };
 
-/// The f64 sums and tolerances of an output whose element `out` collects
-/// the products a[ia] * b[ib].
-struct Accumulation {
-  std::vector<double> sum, abs;
-  std::vector<int64_t> terms;
-  explicit Accumulation(int64_t n) : sum(n), abs(n), terms(n) {}
-  void add(int64_t out, double product) {
-    sum[out] += product;
-    abs[out] += std::fabs(product);
-    ++terms[out];
-  }
-  std::vector<double> tol(amp_dtype_t dtype) const {
-    std::vector<double> t;
-    for (size_t i = 0; i < sum.size(); ++i)
-      t.push_back(outTol(dtype, sum[i], (terms[i] + 1) * kU * abs[i]));
-    return t;
-  }
-};
-
 std::string convCaseName(int geometry, int dtypes) {
   auto [in, out] = accumulatorPairs()[dtypes];
   return std::string(convCases()[geometry].name) + "_" + dtypeName(in) +

@@ -4,7 +4,8 @@
 // and amp_scaled_grad_seed against f64 on odd sizes in every dtype.
 //
 // Tolerances (err32 of KernelTestUtil.h, x the stored input, r the f64
-// result): neg, relu, relu_grad, binary ops, cast, fill: exact. exp, log:
+// result): neg, relu, abs, relu_grad, binary ops (max and min included),
+// cast, fill: exact. exp, log:
 // 4u|r| (glibc's expf/logf are within 1 ulp); sqrt: 2u|r|; rsqrt: 4u|r|
 // (two roundings); tanh: 8u|r| + 2^-149; sigmoid: 8u|r| (expf, one add, one
 // divide); gelu: 8u|r| + 16u|x| (tanhf and the 1 + t cancellation);
@@ -17,6 +18,7 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -73,6 +75,8 @@ std::vector<UnaryInfo> unaryOps() {
        [](double x, double r) {
          return 8 * kU * std::fabs(r) + 16 * kU * std::fabs(x);
        }},
+      {AMP_UNARY_ABS, "abs", -4, 4, [](double x) { return std::fabs(x); },
+       [](double, double) { return 0.0; }},
   };
 }
 
@@ -87,7 +91,8 @@ TEST_P(UnaryTest, MatchesF64) {
   Tensor y = sentinelTensor(dtype, {1001});
   ASSERT_TRUE(
       isOk(amp_unary(info.op, x.data(), y.data(), x.size(), dtype, nullptr)));
-  const bool exact = info.op == AMP_UNARY_NEG || info.op == AMP_UNARY_RELU;
+  const bool exact = info.op == AMP_UNARY_NEG || info.op == AMP_UNARY_RELU ||
+                     info.op == AMP_UNARY_ABS;
   std::vector<double> ref, tol;
   for (int64_t i = 0; i < x.size(); ++i) {
     double r = info.f(x.get(i));
@@ -108,7 +113,7 @@ TEST_P(UnaryTest, MatchesF64) {
 
 INSTANTIATE_TEST_SUITE_P(
     AllOps, UnaryTest,
-    ::testing::Combine(::testing::Range(0, 9),
+    ::testing::Combine(::testing::Range(0, 10),
                        ::testing::Values(AMP_DTYPE_F32, AMP_DTYPE_F16,
                                          AMP_DTYPE_BF16)),
     [](const auto &info) {
@@ -140,6 +145,10 @@ TEST(Unary, SpecialValues) {
     ASSERT_TRUE(isOk(
         amp_unary(AMP_UNARY_RSQRT, x.data(), y.data(), 6, dtype, nullptr)));
     EXPECT_TRUE(allEqual(y, {-inf, inf, nan, 0.0, nan, nan}, "rsqrt"));
+    ASSERT_TRUE(
+        isOk(amp_unary(AMP_UNARY_ABS, x.data(), y.data(), 6, dtype, nullptr)));
+    EXPECT_TRUE(allEqual(y, {0.0, 0.0, nan, inf, inf, 1.0}, "abs"));
+    EXPECT_FALSE(std::signbit(y.get(0))) << "abs(-0) is +0";
   }
 }
 
@@ -222,7 +231,7 @@ std::vector<BroadcastCase> broadcastCases() {
 }
 
 const char *binaryName(int op) {
-  static const char *const names[] = {"add", "sub", "mul", "div"};
+  static const char *const names[] = {"add", "sub", "mul", "div", "max", "min"};
   return names[op];
 }
 
@@ -245,28 +254,16 @@ TEST_P(BinaryTest, IsExactlyTheRoundedF32Result) {
   // The naive numpy index mapping; the f64 result of two f32 values is
   // exact for + - * and an innocuous double rounding for /, so rounding it
   // to f32 gives the correctly rounded f32 operation.
-  const int r = out.rank();
   std::vector<double> ref;
   for (int64_t i = 0; i < out.size(); ++i) {
-    int64_t rem = i, ia = 0, ib = 0, sa = 1, sb = 1;
-    for (int d = r - 1; d >= 0; --d) {
-      int64_t idx = rem % c.out[d];
-      rem /= c.out[d];
-      int da = d - (r - a.rank()), db = d - (r - b.rank());
-      if (da >= 0) {
-        ia += (c.lhs[da] == 1 ? 0 : idx) * sa;
-        sa *= c.lhs[da];
-      }
-      if (db >= 0) {
-        ib += (c.rhs[db] == 1 ? 0 : idx) * sb;
-        sb *= c.rhs[db];
-      }
-    }
-    double x = a.get(ia), y = b.get(ib);
+    double x = a.get(broadcastSource(i, c.out, c.lhs));
+    double y = b.get(broadcastSource(i, c.out, c.rhs));
     double v = op == AMP_BINARY_ADD   ? x + y
                : op == AMP_BINARY_SUB ? x - y
                : op == AMP_BINARY_MUL ? x * y
-                                      : x / y;
+               : op == AMP_BINARY_DIV ? x / y
+               : op == AMP_BINARY_MAX ? std::max(x, y)
+                                      : std::min(x, y);
     ref.push_back(roundViaF32(dtype, v));
   }
   EXPECT_TRUE(allEqual(out, ref, "binary"));
@@ -274,7 +271,7 @@ TEST_P(BinaryTest, IsExactlyTheRoundedF32Result) {
 
 INSTANTIATE_TEST_SUITE_P(
     AllOps, BinaryTest,
-    ::testing::Combine(::testing::Range(0, 4),
+    ::testing::Combine(::testing::Range(0, 6),
                        ::testing::Values(AMP_DTYPE_F32, AMP_DTYPE_F16,
                                          AMP_DTYPE_BF16),
                        ::testing::Range(0, 7)),
@@ -283,6 +280,34 @@ INSTANTIATE_TEST_SUITE_P(
              dtypeName(std::get<1>(info.param)) + "_case" +
              std::to_string(std::get<2>(info.param));
     });
+
+TEST(Binary, MaxAndMinPropagateNaNAndKeepLhsOnTies) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<double> a = {nan, 1.0, nan, -0.0, 0.0, 2.0, -inf, 3.0};
+  const std::vector<double> b = {1.0, nan, nan, 0.0, -0.0, 2.0, 5.0, inf};
+  for (amp_dtype_t dtype : floatDtypes()) {
+    Tensor x(dtype, {8}), y(dtype, {8}), out(dtype, {8});
+    for (int i = 0; i < 8; ++i) {
+      x.set(i, a[i]);
+      y.set(i, b[i]);
+    }
+    ASSERT_TRUE(isOk(amp_binary(AMP_BINARY_MAX, x.data(), y.data(), out.data(),
+                                x.dims(), 1, y.dims(), 1, out.dims(), 1, dtype,
+                                nullptr)));
+    EXPECT_TRUE(
+        allEqual(out, {nan, nan, nan, -0.0, 0.0, 2.0, 5.0, inf}, "max"));
+    EXPECT_TRUE(std::signbit(out.get(3)) && !std::signbit(out.get(4)))
+        << "a +-0 tie gives lhs (" << dtypeName(dtype) << ")";
+    ASSERT_TRUE(isOk(amp_binary(AMP_BINARY_MIN, x.data(), y.data(), out.data(),
+                                x.dims(), 1, y.dims(), 1, out.dims(), 1, dtype,
+                                nullptr)));
+    EXPECT_TRUE(
+        allEqual(out, {nan, nan, nan, -0.0, 0.0, 2.0, -inf, 3.0}, "min"));
+    EXPECT_TRUE(std::signbit(out.get(3)) && !std::signbit(out.get(4)))
+        << "a +-0 tie gives lhs (" << dtypeName(dtype) << ")";
+  }
+}
 
 TEST(Binary, InPlaceOnTheFullShapeOperand) {
   std::mt19937 rng(3);

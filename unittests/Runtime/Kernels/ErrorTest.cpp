@@ -29,25 +29,28 @@ int32_t ampTestUnaryRawDtype(int32_t dtype);
 namespace {
 
 TEST(KernelErrors, UnknownEnumValuesFromC) {
-  EXPECT_EQ(ampTestUnaryRawOp(AMP_UNARY_GELU), AMP_STATUS_OK);
-  for (int32_t op : {9, 100, -1})
+  EXPECT_EQ(ampTestUnaryRawOp(AMP_UNARY_ABS), AMP_STATUS_OK);
+  for (int32_t op : {10, 100, -1})
     EXPECT_TRUE(failsWith(static_cast<amp_status_t>(ampTestUnaryRawOp(op)),
                           AMP_STATUS_INVALID_ARGUMENT,
                           "amp_unary: unknown op " + std::to_string(op)));
-  EXPECT_EQ(ampTestBinaryRawOp(AMP_BINARY_DIV), AMP_STATUS_OK);
-  for (int32_t op : {4, -3})
+  EXPECT_EQ(ampTestBinaryRawOp(AMP_BINARY_MIN), AMP_STATUS_OK);
+  for (int32_t op : {6, -3})
     EXPECT_TRUE(failsWith(static_cast<amp_status_t>(ampTestBinaryRawOp(op)),
                           AMP_STATUS_INVALID_ARGUMENT, "unknown op"));
   EXPECT_EQ(ampTestReduceRawOp(AMP_REDUCE_MAX), AMP_STATUS_OK);
   EXPECT_TRUE(failsWith(static_cast<amp_status_t>(ampTestReduceRawOp(3)),
                         AMP_STATUS_INVALID_ARGUMENT, "unknown op 3"));
-  for (int32_t dtype : {5, 100, -1})
+  for (int32_t dtype : {6, 100, -1})
     EXPECT_TRUE(failsWith(
         static_cast<amp_status_t>(ampTestUnaryRawDtype(dtype)),
         AMP_STATUS_INVALID_ARGUMENT, "unknown dtype " + std::to_string(dtype)));
   EXPECT_TRUE(
       failsWith(static_cast<amp_status_t>(ampTestUnaryRawDtype(AMP_DTYPE_I64)),
                 AMP_STATUS_NOT_SUPPORTED, "dtype is i64"));
+  EXPECT_TRUE(failsWith(
+      static_cast<amp_status_t>(ampTestUnaryRawDtype(AMP_DTYPE_BOOL)),
+      AMP_STATUS_NOT_SUPPORTED, "dtype is bool; expected f32, f16 or bf16"));
 }
 
 TEST(KernelErrors, NullPointersAreRejectedEverywhere) {
@@ -175,8 +178,141 @@ TEST(KernelErrors, NullPointersAreRejectedEverywhere) {
            }},
           {"amp_memcpy: dst is NULL",
            [&] { return amp_memcpy(nullptr, a, 4, nullptr); }},
+          {"amp_tanh_grad: y is NULL",
+           [&] {
+             return amp_tanh_grad(a, nullptr, c, 16, AMP_DTYPE_F32, nullptr);
+           }},
+          {"amp_sigmoid_grad: dx is NULL",
+           [&] {
+             return amp_sigmoid_grad(a, b, nullptr, 16, AMP_DTYPE_F32, nullptr);
+           }},
+          {"amp_sqrt_grad: dy is NULL",
+           [&] {
+             return amp_sqrt_grad(nullptr, b, c, 16, AMP_DTYPE_F32, nullptr);
+           }},
+          {"amp_rsqrt_grad: y is NULL",
+           [&] {
+             return amp_rsqrt_grad(a, nullptr, c, 16, AMP_DTYPE_F32, nullptr);
+           }},
+          {"amp_abs_grad: x is NULL",
+           [&] {
+             return amp_abs_grad(a, nullptr, c, 16, AMP_DTYPE_F32, nullptr);
+           }},
+          {"amp_pow: y is NULL",
+           [&] {
+             return amp_pow(a, nullptr, 16, AMP_DTYPE_F32, 2.0f, nullptr);
+           }},
+          {"amp_pow_grad: x is NULL",
+           [&] {
+             return amp_pow_grad(a, nullptr, c, 16, AMP_DTYPE_F32, 2.0f,
+                                 nullptr);
+           }},
+          {"amp_clamp: x is NULL",
+           [&] {
+             return amp_clamp(nullptr, b, 16, AMP_DTYPE_F32, 0.0f, 1.0f,
+                              nullptr);
+           }},
+          {"amp_clamp_grad: dx is NULL",
+           [&] {
+             return amp_clamp_grad(a, b, nullptr, 16, AMP_DTYPE_F32, 0.0f, 1.0f,
+                                   nullptr);
+           }},
+          {"amp_where: lhs is NULL",
+           [&] {
+             return amp_where(&flag, nullptr, b, c, nullptr, 0, dims, 2, dims,
+                              2, dims, 2, AMP_DTYPE_F32, nullptr);
+           }},
+          {"amp_where_grad: drhs is NULL",
+           [&] {
+             return amp_where_grad(a, &flag, b, nullptr, dims, 2, nullptr, 0,
+                                   AMP_DTYPE_F32, nullptr);
+           }},
+          {"amp_maximum_grad: rhs is NULL",
+           [&] {
+             return amp_maximum_grad(a, b, nullptr, c, a, dims, 2, dims, 2,
+                                     dims, 2, AMP_DTYPE_F32, nullptr);
+           }},
+          {"amp_minimum_grad: drhs is NULL",
+           [&] {
+             return amp_minimum_grad(a, b, c, a, nullptr, dims, 2, dims, 2,
+                                     dims, 2, AMP_DTYPE_F32, nullptr);
+           }},
+          {"amp_dropout: y is NULL",
+           [&] {
+             const int64_t seed = 0;
+             return amp_dropout(a, &seed, nullptr, 16, AMP_DTYPE_F32, 0.5f, 1,
+                                nullptr);
+           }},
+          {"amp_concat: input 0 is NULL",
+           [&] {
+             const void *in[] = {nullptr};
+             const int64_t size = 4;
+             return amp_concat(1, in, a, dims, 2, &size, AMP_DTYPE_F32, 0,
+                               nullptr);
+           }},
+          {"amp_slice: x is NULL",
+           [&] {
+             const int64_t off[] = {0, 0};
+             return amp_slice(nullptr, b, dims, dims, 2, off, nullptr,
+                              AMP_DTYPE_F32, nullptr);
+           }},
+          {"amp_slice_grad: dy is NULL",
+           [&] {
+             const int64_t off[] = {0, 0};
+             return amp_slice_grad(nullptr, b, dims, dims, 2, off, nullptr,
+                                   AMP_DTYPE_F32, nullptr);
+           }},
+          {"amp_pad: y is NULL",
+           [&] {
+             const int64_t zero[] = {0, 0};
+             return amp_pad(a, nullptr, dims, 2, zero, zero, AMP_DTYPE_F32,
+                            0.0f, nullptr);
+           }},
+          {"amp_reduce_max_grad: y is NULL",
+           [&] {
+             const int64_t axis = 0;
+             return amp_reduce_max_grad(a, b, nullptr, c, dims, 2, &axis, 1,
+                                        AMP_DTYPE_F32, AMP_DTYPE_F32, nullptr);
+           }},
+          {"amp_max_pool2d: y is NULL",
+           [&] {
+             const int64_t x4[] = {1, 1, 4, 4}, k[] = {1, 1};
+             return amp_max_pool2d(a, nullptr, x4, x4, AMP_DTYPE_F32, k,
+                                   nullptr, nullptr, nullptr, nullptr);
+           }},
+          {"amp_max_pool2d_grad: dx is NULL",
+           [&] {
+             const int64_t x4[] = {1, 1, 4, 4}, k[] = {1, 1};
+             return amp_max_pool2d_grad(a, b, nullptr, x4, x4, AMP_DTYPE_F32, k,
+                                        nullptr, nullptr, nullptr, nullptr);
+           }},
+          {"amp_avg_pool2d: x is NULL",
+           [&] {
+             const int64_t x4[] = {1, 1, 4, 4}, k[] = {1, 1};
+             return amp_avg_pool2d(nullptr, b, x4, x4, AMP_DTYPE_F32, k,
+                                   nullptr, nullptr, 0, nullptr);
+           }},
+          {"amp_avg_pool2d_grad: dx is NULL",
+           [&] {
+             const int64_t x4[] = {1, 1, 4, 4}, k[] = {1, 1};
+             return amp_avg_pool2d_grad(a, nullptr, x4, x4, AMP_DTYPE_F32, k,
+                                        nullptr, nullptr, 1, nullptr);
+           }},
+          {"amp_global_avg_pool: x is NULL",
+           [&] {
+             const int64_t x4[] = {1, 1, 4, 4};
+             return amp_global_avg_pool(nullptr, b, x4, AMP_DTYPE_F32, nullptr);
+           }},
+          {"amp_mse_loss: pred is NULL",
+           [&] {
+             return amp_mse_loss(nullptr, b, &loss, 16, AMP_DTYPE_F32, nullptr);
+           }},
+          {"amp_mse_loss_grad: dpred is NULL",
+           [&] {
+             return amp_mse_loss_grad(a, b, c, nullptr, 16, AMP_DTYPE_F32,
+                                      AMP_DTYPE_F32, nullptr);
+           }},
       };
-  (void)loss;
   for (const auto &[message, call] : calls)
     EXPECT_TRUE(failsWith(call(), AMP_STATUS_INVALID_ARGUMENT, message))
         << message;
@@ -230,6 +366,20 @@ TEST(KernelErrors, EmptyTensorsNeedNoPointers) {
       isOk(amp_softmax(nullptr, nullptr, empty, 2, AMP_DTYPE_F16, 1, nullptr)));
   EXPECT_TRUE(isOk(amp_binary(AMP_BINARY_ADD, nullptr, nullptr, nullptr, empty,
                               2, empty, 2, empty, 2, AMP_DTYPE_F32, nullptr)));
+  EXPECT_TRUE(
+      isOk(amp_where(nullptr, nullptr, nullptr, nullptr, empty, 2, empty, 2,
+                     empty, 2, empty, 2, AMP_DTYPE_BOOL, nullptr)));
+  EXPECT_TRUE(
+      isOk(amp_maximum_grad(nullptr, nullptr, nullptr, nullptr, nullptr, empty,
+                            2, empty, 2, empty, 2, AMP_DTYPE_F16, nullptr)));
+  EXPECT_TRUE(isOk(amp_pow_grad(nullptr, nullptr, nullptr, 0, AMP_DTYPE_BF16,
+                                3.0f, nullptr)));
+  const int64_t offsets[] = {0, 5};
+  EXPECT_TRUE(isOk(amp_slice_grad(nullptr, nullptr, empty, empty, 2, offsets,
+                                  nullptr, AMP_DTYPE_F32, nullptr)));
+  const int64_t zero[] = {0, 0};
+  EXPECT_TRUE(isOk(amp_pad(nullptr, nullptr, empty, 2, zero, zero,
+                           AMP_DTYPE_F16, 1.0f, nullptr)));
 }
 
 TEST(KernelErrors, LastErrorIsThreadLocalAndClearedBySuccess) {
@@ -279,6 +429,19 @@ TEST(KernelErrors, RejectedCallsWriteNothing) {
   EXPECT_NE(
       amp_cast(x.data(), y.data(), 24, AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr),
       AMP_STATUS_OK);
+  const int64_t x4[] = {1, 1, 4, 6}, y4[] = {1, 1, 4, 6}, k[] = {3, 3};
+  EXPECT_NE(amp_max_pool2d(x.data(), y.data(), x4, y4, AMP_DTYPE_F32, k,
+                           nullptr, nullptr, nullptr, nullptr),
+            AMP_STATUS_OK);
+  const void *inputs[] = {x.data(), x.data()};
+  const int64_t sizes[] = {2, 1};
+  EXPECT_NE(amp_concat(2, inputs, y.data(), x.dims(), 2, sizes, AMP_DTYPE_F32,
+                       0, nullptr),
+            AMP_STATUS_OK);
+  const int64_t seed = 1;
+  EXPECT_NE(amp_dropout(x.data(), &seed, y.data(), 24, AMP_DTYPE_F32, 1.0f, 1,
+                        nullptr),
+            AMP_STATUS_OK);
   EXPECT_TRUE(y.sameBits(before));
 }
 

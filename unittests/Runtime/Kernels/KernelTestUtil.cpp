@@ -68,6 +68,32 @@ std::string amp::test::shapeName(const Shape &shape) {
   return s.empty() ? "scalar" : s;
 }
 
+Shape amp::test::unravel(int64_t i, const Shape &shape) {
+  Shape index(shape.size());
+  for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
+    index[d] = i % shape[d];
+    i /= shape[d];
+  }
+  return index;
+}
+
+int64_t amp::test::ravel(const Shape &index, const Shape &shape) {
+  int64_t i = 0;
+  for (size_t d = 0; d < shape.size(); ++d)
+    i = i * shape[d] + index[d];
+  return i;
+}
+
+int64_t amp::test::broadcastSource(int64_t i, const Shape &out,
+                                   const Shape &operand) {
+  const Shape outIndex = unravel(i, out);
+  const size_t lead = out.size() - operand.size();
+  Shape index(operand.size());
+  for (size_t d = 0; d < operand.size(); ++d)
+    index[d] = operand[d] == 1 ? 0 : outIndex[lead + d];
+  return ravel(index, operand);
+}
+
 const char *amp::test::dtypeName(amp_dtype_t dtype) {
   return amp_dtype_name(dtype);
 }
@@ -104,6 +130,19 @@ double amp::test::outTol(amp_dtype_t dtype, double ref, double err32) {
   return err32 + halfUlp(dtype, std::fabs(ref) + err32);
 }
 
+void Accumulation::add(int64_t out, double term) {
+  sum[out] += term;
+  abs[out] += std::fabs(term);
+  ++terms[out];
+}
+
+std::vector<double> Accumulation::tol(amp_dtype_t dtype, int64_t extra) const {
+  std::vector<double> t;
+  for (size_t i = 0; i < sum.size(); ++i)
+    t.push_back(outTol(dtype, sum[i], (terms[i] + extra) * kU * abs[i]));
+  return t;
+}
+
 Tensor::Tensor(amp_dtype_t dtype, Shape shape)
     : dtype_(dtype), shape_(std::move(shape)), size_(numel(shape_)),
       storage_(
@@ -112,6 +151,11 @@ Tensor::Tensor(amp_dtype_t dtype, Shape shape)
 uint64_t Tensor::bits(int64_t i) const {
   const char *p = reinterpret_cast<const char *>(storage_.data());
   switch (amp_dtype_size(dtype_)) {
+  case 1: {
+    uint8_t v;
+    std::memcpy(&v, p + i, 1);
+    return v;
+  }
   case 2: {
     uint16_t v;
     std::memcpy(&v, p + 2 * i, 2);
@@ -153,6 +197,8 @@ double Tensor::get(int64_t i) const {
     return static_cast<int32_t>(static_cast<uint32_t>(b));
   case AMP_DTYPE_I64:
     return static_cast<double>(static_cast<int64_t>(b));
+  case AMP_DTYPE_BOOL:
+    return static_cast<double>(b);
   }
   return 0.0;
 }
@@ -177,6 +223,9 @@ void Tensor::set(int64_t i, double v) {
     return;
   case AMP_DTYPE_I64:
     setBits(i, static_cast<uint64_t>(static_cast<int64_t>(v)));
+    return;
+  case AMP_DTYPE_BOOL:
+    setBits(i, v != 0.0);
     return;
   }
 }
@@ -259,6 +308,30 @@ namespace {
                                                const std::vector<double> &tol,
                                                const std::string &what) {
   return compare(got, ref, &tol, what);
+}
+
+std::vector<double> amp::test::finiteDifferenceGrad(
+    const Tensor &x, const std::vector<double> &w, double h,
+    const std::function<std::vector<double>(const Tensor &)> &forward) {
+  std::vector<double> grad(static_cast<size_t>(x.size()));
+  Tensor probe(AMP_DTYPE_F32, x.shape());
+  for (int64_t i = 0; i < x.size(); ++i)
+    probe.set(i, x.get(i));
+  for (int64_t i = 0; i < x.size(); ++i) {
+    const double xi = x.get(i);
+    probe.set(i, xi + h);
+    const double up = probe.get(i);
+    const std::vector<double> plus = forward(probe);
+    probe.set(i, xi - h);
+    const double down = probe.get(i);
+    const std::vector<double> minus = forward(probe);
+    probe.set(i, xi);
+    double diff = 0.0;
+    for (size_t j = 0; j < w.size(); ++j)
+      diff += w[j] * (plus[j] - minus[j]);
+    grad[i] = diff / (up - down);
+  }
+  return grad;
 }
 
 ::testing::AssertionResult amp::test::allEqual(const Tensor &got,

@@ -23,6 +23,7 @@
 #include "gtest/gtest.h"
 
 #include <cstdint>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -37,6 +38,14 @@ using Shape = std::vector<int64_t>;
 
 int64_t numel(const Shape &shape);
 std::string shapeName(const Shape &shape);
+
+/// The row-major multi-index of linear index i in `shape`, and back.
+Shape unravel(int64_t i, const Shape &shape);
+int64_t ravel(const Shape &index, const Shape &shape);
+
+/// The linear index into `operand` of element i of `out` when the operand
+/// is broadcast to out with numpy rules (trailing dimensions aligned).
+int64_t broadcastSource(int64_t i, const Shape &out, const Shape &operand);
 const char *dtypeName(amp_dtype_t dtype);
 
 /// f32, f16, bf16.
@@ -61,6 +70,17 @@ double halfUlp(amp_dtype_t dtype, double v);
 /// The tolerance of a stored output: err32 + halfUlp(|ref| + err32).
 double outTol(amp_dtype_t dtype, double ref, double err32);
 
+/// The f64 sums of the terms each output element collects, and the
+/// tolerance of the same sums in f32 rounded once into `dtype`: err32 =
+/// (k + extra) u sum|terms| for k terms (extra = 1: the sum alone).
+struct Accumulation {
+  std::vector<double> sum, abs;
+  std::vector<int64_t> terms;
+  explicit Accumulation(int64_t n) : sum(n), abs(n), terms(n) {}
+  void add(int64_t out, double term);
+  std::vector<double> tol(amp_dtype_t dtype, int64_t extra = 1) const;
+};
+
 /// A dense host tensor of one runtime dtype with exact f64 element access.
 class Tensor {
 public:
@@ -77,7 +97,7 @@ public:
 
   /// The stored value, widened exactly (integers too).
   double get(int64_t i) const;
-  /// Stores roundTo(dtype, v) (integers: truncated).
+  /// Stores roundTo(dtype, v) (integers: truncated; bool: v != 0).
   void set(int64_t i, double v);
   /// The raw bits of element i (zero-extended).
   uint64_t bits(int64_t i) const;
@@ -99,7 +119,7 @@ Tensor randomTensor(amp_dtype_t dtype, const Shape &shape, std::mt19937 &rng,
                     double lo = -1.0, double hi = 1.0);
 
 /// A tensor filled with a quiet-NaN bit pattern (floats) or 0x5a5a...
-/// (integers), to see what a kernel did not write.
+/// (integers and bool), to see what a kernel did not write.
 Tensor sentinelTensor(amp_dtype_t dtype, const Shape &shape);
 
 /// Element i of got is within tol[i] of ref[i]; NaN matches only NaN and an
@@ -108,6 +128,15 @@ Tensor sentinelTensor(amp_dtype_t dtype, const Shape &shape);
                                     const std::vector<double> &ref,
                                     const std::vector<double> &tol,
                                     const std::string &what);
+
+/// The gradient of L(x) = sum_j w[j] * f(x)[j] by central finite
+/// differences in f64, f being a forward kernel that `forward` runs on an f32
+/// tensor of x's shape (returning its outputs): for each i,
+///   dL/dx_i ~ sum_j w[j] (f(x+)[j] - f(x-)[j]) / (x+_i - x-_i)
+/// with x+-_i the f32 values nearest x_i +- h (the steps actually taken).
+std::vector<double> finiteDifferenceGrad(
+    const Tensor &x, const std::vector<double> &w, double h,
+    const std::function<std::vector<double>(const Tensor &)> &forward);
 
 /// Element i of got equals ref[i] exactly (NaN matches NaN).
 ::testing::AssertionResult allEqual(const Tensor &got,

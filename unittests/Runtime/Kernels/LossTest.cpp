@@ -3,13 +3,18 @@
 // amp_embedding (exact gather), amp_embedding_grad (scatter-add, against an
 // f64 scatter), amp_cross_entropy and amp_cross_entropy_grad (against f64
 // log-softmax), with i32 and i64 ids/labels, and the range checks, which
-// must leave the outputs untouched.
+// must leave the outputs untouched; amp_mse_loss and amp_mse_loss_grad
+// against f64 and finite differences.
 //
 // Tolerances: embedding_grad: (k + 1) u sum|dy| over the k rows that hit
 // one table row. cross_entropy with C classes, R = the row's max |x - max|:
 // each row's term l = log s - (x_l - m) is within (C + R + 4) u (1 + |l|),
 // and the mean adds (rows + 1) u mean|l|. cross_entropy_grad: |coef| ((2R +
 // C + 6) u p + u|p - onehot|) + u|r| with coef = g / rows. All doubled.
+// mse_loss over n terms d^2 (d = pred - target rounded once, then squared):
+// (n + 3) u sum(d^2) / n + u|r|; mse_loss_grad: 4u|r| (2 / n, the
+// difference and two products rounded once each). Finite differences of the
+// quadratic loss are exact but for the f32 rounding of the loss: 1e-5.
 //
 //===----------------------------------------------------------------------===//
 
@@ -245,6 +250,114 @@ TEST(CrossEntropy, OutOfRangeLabelsAreErrorsAndWriteNothing) {
       failsWith(amp_cross_entropy(logits.data(), labels.data(), &loss, 2, 0,
                                   AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr),
                 AMP_STATUS_INVALID_ARGUMENT, "classes"));
+}
+
+//===----------------------------------------------------------------------===//
+// MSE
+//===----------------------------------------------------------------------===//
+
+class MseTest : public ::testing::TestWithParam<amp_dtype_t> {};
+
+TEST_P(MseTest, LossAndGradMatchF64) {
+  const amp_dtype_t dtype = GetParam();
+  std::mt19937 rng(71);
+  for (int64_t n : {1, 7, 1001}) {
+    Tensor pred = randomTensor(dtype, {n}, rng, -3, 3);
+    Tensor target = randomTensor(dtype, {n}, rng, -3, 3);
+    float loss = -1.0f;
+    ASSERT_TRUE(isOk(
+        amp_mse_loss(pred.data(), target.data(), &loss, n, dtype, nullptr)));
+    double sum = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const double d = pred.get(i) - target.get(i);
+      sum += d * d;
+    }
+    const double expected = sum / n;
+    EXPECT_NEAR(
+        loss, expected,
+        outTol(AMP_DTYPE_F32, expected, (n + 3) * kU * sum / n + kU * expected))
+        << "n = " << n;
+
+    // grad_loss in its own dtype, 0-d.
+    for (amp_dtype_t gDtype : {AMP_DTYPE_F32, AMP_DTYPE_BF16}) {
+      Tensor g(gDtype, {});
+      g.set(0, 0.375);
+      Tensor dpred = sentinelTensor(dtype, {n});
+      ASSERT_TRUE(
+          isOk(amp_mse_loss_grad(g.data(), pred.data(), target.data(),
+                                 dpred.data(), n, gDtype, dtype, nullptr)));
+      std::vector<double> ref, tol;
+      for (int64_t i = 0; i < n; ++i) {
+        const double r = 0.375 * 2 * (pred.get(i) - target.get(i)) / n;
+        ref.push_back(r);
+        tol.push_back(outTol(dtype, r, 4 * kU * std::fabs(r)));
+      }
+      EXPECT_TRUE(allClose(dpred, ref, tol, "mse_loss_grad"));
+      // In place over pred.
+      Tensor inPlace = pred;
+      ASSERT_TRUE(
+          isOk(amp_mse_loss_grad(g.data(), inPlace.data(), target.data(),
+                                 inPlace.data(), n, gDtype, dtype, nullptr)));
+      EXPECT_TRUE(inPlace.sameBits(dpred));
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Dtypes, MseTest,
+                         ::testing::Values(AMP_DTYPE_F32, AMP_DTYPE_F16,
+                                           AMP_DTYPE_BF16),
+                         [](const auto &info) {
+                           return std::string(dtypeName(info.param));
+                         });
+
+TEST(Mse, GradMatchesFiniteDifferencesOfTheLoss) {
+  std::mt19937 rng(73);
+  const int64_t n = 37;
+  Tensor pred = randomTensor(AMP_DTYPE_F32, {n}, rng);
+  Tensor target = randomTensor(AMP_DTYPE_F32, {n}, rng);
+  const double g = 1.5;
+  const std::vector<double> fd =
+      finiteDifferenceGrad(pred, {g}, 1.0 / 64, [&](const Tensor &in) {
+        float loss;
+        EXPECT_TRUE(isOk(amp_mse_loss(in.data(), target.data(), &loss, n,
+                                      AMP_DTYPE_F32, nullptr)));
+        return std::vector<double>{loss};
+      });
+  Tensor gl(AMP_DTYPE_F32, {}), dpred(AMP_DTYPE_F32, {n});
+  gl.set(0, g);
+  ASSERT_TRUE(isOk(amp_mse_loss_grad(gl.data(), pred.data(), target.data(),
+                                     dpred.data(), n, AMP_DTYPE_F32,
+                                     AMP_DTYPE_F32, nullptr)));
+  EXPECT_TRUE(
+      allClose(dpred, fd, std::vector<double>(fd.size(), 1e-5), "mse grad"));
+}
+
+TEST(Mse, EmptyAndErrors) {
+  float loss = 0.0f;
+  ASSERT_TRUE(
+      isOk(amp_mse_loss(nullptr, nullptr, &loss, 0, AMP_DTYPE_F16, nullptr)));
+  EXPECT_TRUE(std::isnan(loss)) << "0 / 0";
+  Tensor g(AMP_DTYPE_F32, {});
+  EXPECT_TRUE(isOk(amp_mse_loss_grad(g.data(), nullptr, nullptr, nullptr, 0,
+                                     AMP_DTYPE_F32, AMP_DTYPE_F16, nullptr)));
+  Tensor p(AMP_DTYPE_F32, {3});
+  EXPECT_TRUE(failsWith(
+      amp_mse_loss(p.data(), p.data(), nullptr, 3, AMP_DTYPE_F32, nullptr),
+      AMP_STATUS_INVALID_ARGUMENT, "amp_mse_loss: loss is NULL"));
+  EXPECT_TRUE(failsWith(
+      amp_mse_loss(p.data(), nullptr, &loss, 3, AMP_DTYPE_F32, nullptr),
+      AMP_STATUS_INVALID_ARGUMENT, "target is NULL"));
+  EXPECT_TRUE(failsWith(
+      amp_mse_loss(p.data(), p.data(), &loss, -2, AMP_DTYPE_F32, nullptr),
+      AMP_STATUS_INVALID_ARGUMENT, "n (-2)"));
+  EXPECT_TRUE(failsWith(
+      amp_mse_loss_grad(nullptr, p.data(), p.data(), p.data(), 3, AMP_DTYPE_F32,
+                        AMP_DTYPE_F32, nullptr),
+      AMP_STATUS_INVALID_ARGUMENT, "amp_mse_loss_grad: grad_loss is NULL"));
+  EXPECT_TRUE(
+      failsWith(amp_mse_loss_grad(g.data(), p.data(), p.data(), p.data(), 3,
+                                  AMP_DTYPE_I32, AMP_DTYPE_F32, nullptr),
+                AMP_STATUS_NOT_SUPPORTED, "grad_loss_dtype is i32"));
 }
 
 } // namespace
