@@ -61,11 +61,6 @@ llvm::Expected<std::optional<Role>> readRole(mlir::DictionaryAttr attrs);
 llvm::Expected<FunctionSignature> describeFunction(mlir::func::FuncOp fn);
 
 struct CompileOptions {
-  /// nn-autodiff's options, applied to the step (functions[0]) when it is a
-  /// forward loss function (one result with role loss) rather than a
-  /// training step. keepForward is turned on when another of `functions`
-  /// is the step's missing @<step>_forward.
-  nn::AutodiffOptions autodiff;
   /// amp-pipeline's options; null compiles the step in f32 as written.
   const AmpPipelineOptions *pipeline = nullptr;
   /// The functions to describe (the step first, then its eval function,
@@ -73,6 +68,11 @@ struct CompileOptions {
   std::vector<std::string> functions;
   /// Names the module in messages (its file).
   std::string sourceName = "the module";
+  /// nn-autodiff's options, applied to the step (functions[0]) when it is a
+  /// forward loss function (one result with role loss) rather than a
+  /// training step. keepForward is turned on when another of `functions`
+  /// is the step's missing @<step>_forward.
+  nn::AutodiffOptions autodiff;
 };
 
 /// Applies nn-autodiff (to a forward step), amp-pipeline (when
