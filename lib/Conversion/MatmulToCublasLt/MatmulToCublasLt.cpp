@@ -598,8 +598,6 @@ struct LowerMatmulToCublasLtPass
     Options options;
     options.f32Gemm = f32Gemm;
     options.bgradThroughCast = bgradThroughCast;
-    RewritePatternSet patterns(&getContext());
-    populateMatmulToCublasLtPatterns(patterns, options);
     // Only the patterns: no folding or region simplification of the
     // surrounding program, which is not this pass's business.
     GreedyRewriteConfig config;
@@ -607,7 +605,17 @@ struct LowerMatmulToCublasLtPass
         .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled)
         .enableFolding(false)
         .enableConstantCSE(false);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
+    // Every matmul becomes a GEMM first, so that the fusions, which ask
+    // which of two ops comes first, start from a block whose op order is
+    // numbered once: fresh GEMMs next to each other would make every such
+    // question renumber the whole block (quadratic in the step's size).
+    RewritePatternSet gemms(&getContext());
+    gemms.add<MatmulToGemm>(&getContext(), options);
+    RewritePatternSet patterns(&getContext());
+    populateMatmulToCublasLtPatterns(patterns, options);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(gemms),
+                                     config)) ||
+        failed(applyPatternsGreedily(getOperation(), std::move(patterns),
                                      config))) {
       getOperation().emitError("amp-lower-matmul-to-cublaslt did not "
                                "converge");
