@@ -19,6 +19,13 @@ median per command, the ratio amp / (canon+cse), per-pass times, and the
 growth from the smallest to each larger size (best times), which is about
 the op growth for linear-time passes.
 
+With --flow the graphs are forward models with their loss
+(gen_training_graph.py --forward-only) and "amp" is the whole flow up to
+amp's own lowering: nn-autodiff (AdamW), amp-pipeline,
+amp-lower-matmul-to-cublaslt and amp-lower-to-runtime (not the upstream
+conversions to the LLVM dialect that amp-to-runtime ends with); the
+whole-command table then also gives each command's peak memory (max RSS).
+
 With --threads it measures instead how the pass manager runs the
 per-function passes in parallel: it writes one module with --copies copies
 of a transformer training step (each about --copy-ops ops) and times
@@ -33,6 +40,7 @@ as many threads as the machine has cores.
 
 Usage: bench/precision_passes.py [--amp-opt PATH] [--sizes 10000,100000]
            [--models transformer,mlp] [--repeat 5]
+       bench/precision_passes.py --flow --sizes 10000,100000,200000
        bench/precision_passes.py --threads [--copies 64] [--copy-ops 1000]
            [--repeat 5]
 Standard library only.
@@ -56,6 +64,8 @@ CONFIGS = [
     ("amp", ["--amp-assign-precision", "--amp-insert-casts"]),
     ("canon+cse", ["--canonicalize", "--cse"]),
 ]
+FLOW = ["--nn-autodiff=optimizer=adamw", "--amp-pipeline",
+        "--amp-lower-matmul-to-cublaslt", "--amp-lower-to-runtime"]
 NOT_PASSES = {"Parser", "Output", "Rest", "Total"}
 # A top-level row of the --mlir-timing report; with threads it has a user
 # time column before the wall time.
@@ -71,10 +81,12 @@ def find_amp_opt():
     sys.exit("error: no amp-opt found; build it or pass --amp-opt")
 
 
-def generate(model, target, workdir):
-    path = os.path.join(workdir, "%s-%d.mlir" % (model, target))
+def generate(model, target, workdir, forward_only=False):
+    path = os.path.join(workdir, "%s-%d%s.mlir" %
+                        (model, target, "-forward" if forward_only else ""))
+    extra = ["--forward-only"] if forward_only else []
     r = subprocess.run([sys.executable, GEN, "--model", model, "--ops-target",
-                        str(target), "-o", path], capture_output=True,
+                        str(target), "-o", path] + extra, capture_output=True,
                        text=True, check=True)
     ops = int(re.search(r"ops=(\d+)", r.stderr).group(1))
     return path, ops
@@ -127,23 +139,25 @@ def threads_main(a, amp_opt, workdir):
 
 
 def run_once(amp_opt, path, args):
-    """Returns (wall s, child CPU s, pass-only s, --mlir-timing rows)."""
+    """Returns (wall s, child CPU s, pass-only s, --mlir-timing rows, max RSS
+    in MB)."""
     cmd = [amp_opt, path] + args + ["--mlir-timing", "-o", os.devnull]
-    ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    r = subprocess.run(cmd, capture_output=True, text=True)
+    child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True)
+    stderr = child.stderr.read()
+    _, status, ru = os.wait4(child.pid, 0)
     wall = time.perf_counter() - t0
-    ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
-    if r.returncode != 0:
-        sys.exit("error: %s failed:\n%s" % (" ".join(cmd), r.stderr[-2000:]))
+    cpu = ru.ru_utime + ru.ru_stime
+    if status != 0:
+        sys.exit("error: %s failed:\n%s" % (" ".join(cmd), stderr[-2000:]))
     rows = {}
-    for line in r.stderr.splitlines():
+    for line in stderr.splitlines():
         m = ROW.match(line)
         if m:
             rows[m.group(2).strip()] = float(m.group(1))
     passes = sum(v for k, v in rows.items() if k not in NOT_PASSES)
-    return wall, cpu, passes, rows
+    return wall, cpu, passes, rows, ru.ru_maxrss / 1024.0
 
 
 def fmt(s):
@@ -158,6 +172,7 @@ class Stats:
         self.cpu = [x[1] for x in samples]
         self.passes = [x[2] for x in samples]
         self.rows = [x[3] for x in samples]
+        self.maxrss = [x[4] for x in samples]
 
     def row(self, name, pick):
         return pick([r.get(name, 0.0) for r in self.rows])
@@ -173,6 +188,9 @@ def main():
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--workdir", default=None,
                     help="where to write the graphs (default: a temp dir)")
+    ap.add_argument("--flow", action="store_true",
+                    help="forward models through nn-autodiff, amp-pipeline "
+                    "and amp's lowering passes")
     ap.add_argument("--threads", action="store_true",
                     help="time amp-pipeline on a module of many functions, "
                     "single-threaded against multi-threaded")
@@ -198,10 +216,13 @@ def main():
           % (a.repeat, os.devnull))
     print("cores: %s, load average at start: %.2f %.2f %.2f"
           % ((os.cpu_count(),) + os.getloadavg()))
+    if a.flow:
+        CONFIGS[1] = ("amp", FLOW)
+        print("amp = amp-opt FILE " + " ".join(FLOW))
     res = {}
     for model in models:
         for size in sizes:
-            path, ops = generate(model, size, workdir)
+            path, ops = generate(model, size, workdir, a.flow)
             print("generated %s: %d ops, %.1f MB" %
                   (path, ops, os.path.getsize(path) / 1e6), flush=True)
             samples = {name: [] for name, _ in CONFIGS}
@@ -220,13 +241,16 @@ def main():
     print("Whole command, wall seconds: best / median of %d runs "
           "(CPU seconds, median, in brackets)." % a.repeat)
     print()
-    print("| model | ops | " + " | ".join(names) + " | ratio amp/canon+cse (best) |")
-    print("|---|---:|" + "---:|" * len(names) + "---:|")
+    print("| model | ops | " + " | ".join(names) + " | ratio amp/canon+cse (best) "
+          "| max RSS MB " + " / ".join(names) + " |")
+    print("|---|---:|" + "---:|" * len(names) + "---:|---:|")
     for (model, size), (ops, st) in res.items():
         cells = ["%s / %s [%s]" % (fmt(best(st[n].wall)), fmt(med(st[n].wall)),
                                    fmt(med(st[n].cpu))) for n in names]
         ratio = best(st["amp"].wall) / best(st["canon+cse"].wall)
-        print("| %s | %d | %s | %.2f |" % (model, ops, " | ".join(cells), ratio))
+        rss = " / ".join("%.0f" % max(st[n].maxrss) for n in names)
+        print("| %s | %d | %s | %.2f | %s |" % (model, ops, " | ".join(cells),
+                                                ratio, rss))
 
     print()
     print("Passes only (--mlir-timing, parser and printer excluded), wall "
