@@ -38,9 +38,9 @@ def NN_Dialect : Dialect {
     `growth_tracker`, `hysteresis_tracker`, `found_inf`), and scalar state
     arguments may carry `nn.init`, the value a runner initializes them with.
     Arguments may carry `nn.check_range = [lo, hi]` (numbers, `lo < hi`):
-    where `amp-grad-check` draws their values (float tensors uniform in
-    `[lo, hi]`, integer tensors uniform in `[lo, hi)`), e.g. positive inputs
-    for `nn.log`. No other `nn.*` attribute exists, and none is valid on an
+    where `amp-grad-check` draws their values (uniformly from `[lo, hi)`;
+    integer tensors from the integers in it), e.g. positive inputs for
+    `nn.log`. No other `nn.*` attribute exists, and none is valid on an
     operation.
   }];
   let useDefaultAttributePrinterParser = 1;
