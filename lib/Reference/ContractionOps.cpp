@@ -85,41 +85,40 @@ struct ConvGeometry {
   ArrayRef<int64_t> strides, padding, dilation;
 };
 
-RefTensor evalConv2D(Conv2DOp op, Operands in) {
-  const RefTensor &x = *in[0], &w = *in[1];
-  RefTensor y = resultLike(op);
-  ConvGeometry(op, x.shape, w.shape, y.shape)
-      .forEachTap([&](int64_t xi, int64_t wi, int64_t yi) {
-        y.data[yi] += x.data[xi] * w.data[wi];
-      });
-  return y;
-}
+/// The tensors of a convolution, as forEachTap passes their offsets.
+enum Slot { X, W, Y };
 
-RefTensor evalConv2DGradInput(Conv2DGradInputOp op, Operands in) {
-  const RefTensor &dy = *in[0], &w = *in[1];
-  RefTensor dx = resultLike(op);
-  ConvGeometry(op, dx.shape, w.shape, dy.shape)
+/// The three convolutions accumulate one product per tap into their result:
+/// result[out] += operand0[a] * operand1[b], with the slots naming which of
+/// the input, filter and output each one is.
+template <typename OpT>
+RefTensor convolve(OpT op, Operands in, Slot out, Slot a, Slot b) {
+  RefTensor result = resultLike(op);
+  ArrayRef<int64_t> shapes[3];
+  shapes[out] = result.shape;
+  shapes[a] = in[0]->shape;
+  shapes[b] = in[1]->shape;
+  ConvGeometry(op, shapes[X], shapes[W], shapes[Y])
       .forEachTap([&](int64_t xi, int64_t wi, int64_t yi) {
-        dx.data[xi] += dy.data[yi] * w.data[wi];
+        int64_t offsets[3] = {xi, wi, yi};
+        result.data[offsets[out]] +=
+            in[0]->data[offsets[a]] * in[1]->data[offsets[b]];
       });
-  return dx;
-}
-
-RefTensor evalConv2DGradFilter(Conv2DGradFilterOp op, Operands in) {
-  const RefTensor &dy = *in[0], &x = *in[1];
-  RefTensor dw = resultLike(op);
-  ConvGeometry(op, x.shape, dw.shape, dy.shape)
-      .forEachTap([&](int64_t xi, int64_t wi, int64_t yi) {
-        dw.data[wi] += dy.data[yi] * x.data[xi];
-      });
-  return dw;
+  return result;
 }
 
 } // namespace
 
 void amp::reference::registerContractionOps(EvaluatorTable &table) {
   table.add<MatmulOp>(evalMatmul);
-  table.add<Conv2DOp>(evalConv2D);
-  table.add<Conv2DGradInputOp>(evalConv2DGradInput);
-  table.add<Conv2DGradFilterOp>(evalConv2DGradFilter);
+  // conv2d(x, w) -> y; conv2d_grad_input(dy, w) -> dx;
+  // conv2d_grad_filter(dy, x) -> dw.
+  table.add<Conv2DOp>(
+      [](Conv2DOp op, Operands in) { return convolve(op, in, Y, X, W); });
+  table.add<Conv2DGradInputOp>([](Conv2DGradInputOp op, Operands in) {
+    return convolve(op, in, X, Y, W);
+  });
+  table.add<Conv2DGradFilterOp>([](Conv2DGradFilterOp op, Operands in) {
+    return convolve(op, in, W, Y, X);
+  });
 }
