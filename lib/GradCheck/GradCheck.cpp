@@ -323,9 +323,9 @@ void amp::gradcheck::printFunctionCheck(const FunctionCheck &check,
     }
     os << "FAILED (" << p.numFailed << " outside tolerance; worst [";
     llvm::interleaveComma(p.worstIndex, os);
-    os << "]: autodiff " << llvm::format("%.6e", p.worstGradient)
+    os << "]: autodiff " << llvm::format("%.9e", p.worstGradient)
        << ", finite difference "
-       << llvm::format("%.6e", p.worstFiniteDifference) << ")\n";
+       << llvm::format("%.9e", p.worstFiniteDifference) << ")\n";
   }
 }
 
