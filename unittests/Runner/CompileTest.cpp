@@ -50,7 +50,10 @@ protected:
                          std::vector<FunctionSignature> &signatures) {
     amp::AmpPipelineOptions pipeline;
     pipeline.computeType = "f16";
-    CompileOptions options{&pipeline, {"train_step", "predict"}, "mlp"};
+    CompileOptions options;
+    options.pipeline = &pipeline;
+    options.functions = {"train_step", "predict"};
+    options.sourceName = "mlp";
     llvm::Expected<std::vector<FunctionSignature>> compiled =
         compileForRuntime(module, options);
     ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());

@@ -1847,3 +1847,39 @@ func.func @init_on_an_op(%a: tensor<4xf32>) {
   %0 = nn.relu %a {nn.init = 1.0 : f32} : tensor<4xf32>
   return
 }
+
+// -----
+
+// expected-error @+1 {{'nn.check_range' on argument #0 must be [lo, hi] with finite numbers lo < hi, got [2.000000e+00, 1.000000e+00]}}
+func.func @check_range_reversed(%x: tensor<4xf32> {nn.check_range = [2.0, 1.0]}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'nn.check_range' on argument #0 must be [lo, hi] with finite numbers lo < hi, got [1.000000e+00]}}
+func.func @check_range_one_number(%x: tensor<4xf32> {nn.check_range = [1.0]}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'nn.check_range' on argument #0 must be [lo, hi] with finite numbers lo < hi, got [0, "one"]}}
+func.func @check_range_not_numbers(%x: tensor<4xf32> {nn.check_range = [0, "one"]}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'nn.check_range' on result #0: it belongs on function arguments}}
+func.func @check_range_on_result(%x: tensor<4xf32>) -> (tensor<4xf32> {nn.check_range = [0.0, 1.0]}) {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+func.func @check_range_on_an_op(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'nn.check_range' belongs on function arguments, not on an operation}}
+  %0 = nn.relu %a {nn.check_range = [0.0, 1.0]} : tensor<4xf32>
+  return
+}

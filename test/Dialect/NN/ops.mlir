@@ -1273,7 +1273,7 @@ func.func @default_attributes_elided(%x: tensor<8x3x32x32xf32>, %w: tensor<16x3x
 }
 
 //===----------------------------------------------------------------------===//
-// nn.role and nn.init
+// nn.role, nn.init and nn.check_range
 //===----------------------------------------------------------------------===//
 
 // Every training-step role, on arguments and results.
@@ -1291,4 +1291,12 @@ func.func @roles(%w: tensor<64x128xf32> {nn.role = #nn.role<param>}, %m: tensor<
 // CHECK-NEXT:    return %[[SCALE]]
 func.func @init_values(%scale: tensor<f32> {nn.init = 6.553600e+04 : f32, nn.role = #nn.role<loss_scale>}, %growth: tensor<i32> {nn.init = 0 : i32, nn.role = #nn.role<growth_tracker>}, %found: tensor<i1> {nn.init = false, nn.role = #nn.role<found_inf>}) -> (tensor<f32> {nn.init = 1.000000e+00 : f32, nn.role = #nn.role<loss_scale>}) {
   return %scale : tensor<f32>
+}
+
+// nn.check_range: where amp-grad-check draws an argument's values (floats
+// or integers).
+// CHECK-LABEL: func.func @check_ranges(
+// CHECK-SAME:    %{{.*}}: tensor<4xf32> {nn.check_range = [5.000000e-01, 2.000000e+00], nn.role = #nn.role<param>}, %{{.*}}: tensor<4xi32> {nn.check_range = [0, 7], nn.role = #nn.role<input>})
+func.func @check_ranges(%x: tensor<4xf32> {nn.check_range = [0.5, 2.0], nn.role = #nn.role<param>}, %ids: tensor<4xi32> {nn.check_range = [0, 7], nn.role = #nn.role<input>}) {
+  return
 }

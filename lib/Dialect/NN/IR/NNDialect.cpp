@@ -1,9 +1,10 @@
 //===- NNDialect.cpp - nn dialect registration and attributes -------------===//
 //
 // Registers the nn ops and the nn.role attribute, declares the interfaces
-// that amp attaches to nn ops later, verifies the discardable `nn.role` and
-// `nn.init` attributes on training-step arguments and results (and rejects
-// nn attributes elsewhere), and implements the role accessors.
+// that amp attaches to nn ops later, verifies the discardable `nn.role`,
+// `nn.init` and `nn.check_range` attributes on function arguments and
+// results (and rejects nn attributes elsewhere), and implements the role
+// and check-range accessors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,8 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace amp::nn;
@@ -74,6 +77,24 @@ static LogicalResult verifyRole(Operation *op, Attribute value,
   return diag << ", got " << value;
 }
 
+/// The two numbers of a well-formed `nn.check_range = [lo, hi]`.
+static std::optional<std::pair<double, double>> parseCheckRange(Attribute a) {
+  auto array = dyn_cast_if_present<ArrayAttr>(a);
+  if (!array || array.size() != 2)
+    return std::nullopt;
+  auto number = [](Attribute x) -> std::optional<double> {
+    if (auto f = dyn_cast<FloatAttr>(x))
+      return f.getValueAsDouble();
+    if (auto i = dyn_cast<IntegerAttr>(x))
+      return static_cast<double>(i.getValue().getSExtValue());
+    return std::nullopt;
+  };
+  std::optional<double> lo = number(array[0]), hi = number(array[1]);
+  if (!lo || !hi || !(*lo < *hi) || !std::isfinite(*lo) || !std::isfinite(*hi))
+    return std::nullopt;
+  return std::make_pair(*lo, *hi);
+}
+
 static LogicalResult verifyNNAttribute(Operation *op, NamedAttribute attr,
                                        StringRef where) {
   // nn.init: the value a runner initializes a scalar state argument with.
@@ -81,6 +102,18 @@ static LogicalResult verifyNNAttribute(Operation *op, NamedAttribute attr,
     if (!isa<FloatAttr, IntegerAttr, BoolAttr>(attr.getValue()))
       return op->emitError()
              << "'nn.init' on " << where << " must be a number or a bool, got "
+             << attr.getValue();
+    return success();
+  }
+  // nn.check_range: where amp-grad-check draws an argument's values.
+  if (attr.getName() == NNDialect::getCheckRangeAttrName()) {
+    if (!where.starts_with("argument"))
+      return op->emitError() << "'nn.check_range' on " << where
+                             << ": it belongs on function arguments";
+    if (!parseCheckRange(attr.getValue()))
+      return op->emitError()
+             << "'nn.check_range' on " << where
+             << " must be [lo, hi] with finite numbers lo < hi, got "
              << attr.getValue();
     return success();
   }
@@ -92,6 +125,9 @@ static LogicalResult verifyNNAttribute(Operation *op, NamedAttribute attr,
 
 LogicalResult NNDialect::verifyOperationAttribute(Operation *op,
                                                   NamedAttribute attr) {
+  if (attr.getName() == getCheckRangeAttrName())
+    return op->emitError() << "'nn.check_range' belongs on function "
+                              "arguments, not on an operation";
   if (attr.getName() == getRoleAttrName() ||
       attr.getName() == getInitAttrName())
     return op->emitError() << "'" << attr.getName().getValue()
@@ -146,4 +182,10 @@ void amp::nn::setResultRole(FunctionOpInterface fn, unsigned index, Role role) {
 NamedAttribute amp::nn::getRoleNamedAttr(MLIRContext *ctx, Role role) {
   return NamedAttribute(StringAttr::get(ctx, NNDialect::getRoleAttrName()),
                         RoleAttr::get(ctx, role));
+}
+
+std::optional<std::pair<double, double>>
+amp::nn::getArgCheckRange(FunctionOpInterface fn, unsigned index) {
+  return parseCheckRange(
+      fn.getArgAttr(index, NNDialect::getCheckRangeAttrName()));
 }

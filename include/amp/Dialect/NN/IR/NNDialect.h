@@ -34,6 +34,11 @@ std::optional<Role> getResultRole(mlir::FunctionOpInterface fn, unsigned index);
 void setArgRole(mlir::FunctionOpInterface fn, unsigned index, Role role);
 void setResultRole(mlir::FunctionOpInterface fn, unsigned index, Role role);
 
+/// The `nn.check_range = [lo, hi]` of argument `index` of `fn`, if it has
+/// one (the verifier has checked that lo < hi).
+std::optional<std::pair<double, double>>
+getArgCheckRange(mlir::FunctionOpInterface fn, unsigned index);
+
 /// `nn.role = #nn.role<role>`, for building argument and result attribute
 /// dictionaries (e.g. when a pass inserts a state argument).
 mlir::NamedAttribute getRoleNamedAttr(mlir::MLIRContext *ctx, Role role);

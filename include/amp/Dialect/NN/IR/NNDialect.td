@@ -38,7 +38,11 @@ def NN_Dialect : Dialect {
     (`param`, `opt_state`, `input`, `label`, `loss`, `loss_scale`,
     `growth_tracker`, `hysteresis_tracker`, `found_inf`), and scalar state
     arguments may carry `nn.init`, the value a runner initializes them with.
-    No other `nn.*` attribute exists, and neither is valid on an operation.
+    Arguments may carry `nn.check_range = [lo, hi]` (numbers, `lo < hi`):
+    where `amp-grad-check` draws their values (uniformly from `[lo, hi)`;
+    integer tensors from the integers in it), e.g. positive inputs for
+    `nn.log`. No other `nn.*` attribute exists, and none is valid on an
+    operation.
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
@@ -49,6 +53,10 @@ def NN_Dialect : Dialect {
     static constexpr llvm::StringLiteral getRoleAttrName() { return "nn.role"; }
     /// The initial value of a scalar state argument (e.g. the loss scale).
     static constexpr llvm::StringLiteral getInitAttrName() { return "nn.init"; }
+    /// The range amp-grad-check draws an argument's values from.
+    static constexpr llvm::StringLiteral getCheckRangeAttrName() {
+      return "nn.check_range";
+    }
   }];
 }
 

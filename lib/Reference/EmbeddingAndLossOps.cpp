@@ -1,0 +1,107 @@
+//===- EmbeddingAndLossOps.cpp - f64 evaluators of lookups and the loss ---===//
+//
+// nn.embedding (row gather) and nn.embedding_grad (scatter-add), and
+// nn.cross_entropy (mean over rows of -log_softmax(logits)[label]) with its
+// gradient. Ids and labels outside their range are an error at the op, as
+// in the runtime.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Evaluators.h"
+
+#include "amp/Dialect/NN/IR/NNOps.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace amp::nn;
+using namespace amp::reference;
+
+namespace {
+
+/// Checks every element of `indices` against [0, limit).
+LogicalResult checkIndices(Operation *op, StringRef what,
+                           const RefTensor &indices, int64_t limit) {
+  for (auto [i, v] : llvm::enumerate(indices.data))
+    if (failed(checkIndex(op, what, v, i, limit)))
+      return failure();
+  return success();
+}
+
+FailureOr<Results> evalEmbedding(EmbeddingOp op, Operands in) {
+  const RefTensor &table = *in[0], &ids = *in[1];
+  int64_t dim = table.shape[1];
+  if (failed(checkIndices(op, "id", ids, table.shape[0])))
+    return failure();
+  Results results{resultLike(op)};
+  for (auto [i, id] : llvm::enumerate(ids.data))
+    std::copy_n(table.data.begin() + static_cast<int64_t>(id) * dim, dim,
+                results[0].data.begin() + i * dim);
+  return results;
+}
+
+FailureOr<Results> evalEmbeddingGrad(EmbeddingGradOp op, Operands in) {
+  const RefTensor &dy = *in[0], &ids = *in[1];
+  Results results{resultLike(op)};
+  RefTensor &table = results[0];
+  int64_t dim = table.shape[1];
+  if (failed(checkIndices(op, "id", ids, table.shape[0])))
+    return failure();
+  for (auto [i, id] : llvm::enumerate(ids.data))
+    for (int64_t d = 0; d < dim; ++d)
+      table.data[static_cast<int64_t>(id) * dim + d] += dy.data[i * dim + d];
+  return results;
+}
+
+/// Per row r of logits [rows, classes]: calls fn(r, row, max, sum exp).
+template <typename Fn> void forEachRow(const RefTensor &logits, Fn fn) {
+  int64_t classes = logits.shape.back();
+  int64_t rows = logits.getNumElements() / std::max<int64_t>(classes, 1);
+  for (int64_t r = 0; r < rows; ++r) {
+    const double *row = logits.data.data() + r * classes;
+    double m = *std::max_element(row, row + classes);
+    double s = 0;
+    for (int64_t c = 0; c < classes; ++c)
+      s += std::exp(row[c] - m);
+    fn(r, row, m, s);
+  }
+}
+
+FailureOr<Results> evalCrossEntropy(CrossEntropyOp op, Operands in) {
+  const RefTensor &logits = *in[0], &labels = *in[1];
+  if (failed(checkIndices(op, "label", labels, logits.shape.back())))
+    return failure();
+  double total = 0;
+  forEachRow(logits, [&](int64_t r, const double *row, double m, double s) {
+    total += std::log(s) - (row[static_cast<int64_t>(labels.data[r])] - m);
+  });
+  Results results{resultLike(op)};
+  results[0].data[0] = total / static_cast<double>(labels.getNumElements());
+  return results;
+}
+
+/// dlogits = grad_loss (softmax(logits) - onehot(labels)) / rows.
+FailureOr<Results> evalCrossEntropyGrad(CrossEntropyGradOp op, Operands in) {
+  const RefTensor &gradLoss = *in[0], &logits = *in[1], &labels = *in[2];
+  int64_t classes = logits.shape.back();
+  if (failed(checkIndices(op, "label", labels, classes)))
+    return failure();
+  Results results{resultLike(op)};
+  double g = gradLoss.data[0] / static_cast<double>(labels.getNumElements());
+  forEachRow(logits, [&](int64_t r, const double *row, double m, double s) {
+    double *out = results[0].data.data() + r * classes;
+    for (int64_t c = 0; c < classes; ++c)
+      out[c] = g * std::exp(row[c] - m) / s;
+    out[static_cast<int64_t>(labels.data[r])] -= g;
+  });
+  return results;
+}
+
+} // namespace
+
+void amp::reference::registerEmbeddingAndLossOps(EvaluatorTable &table) {
+  table.add<EmbeddingOp>(evalEmbedding);
+  table.add<EmbeddingGradOp>(evalEmbeddingGrad);
+  table.add<CrossEntropyOp>(evalCrossEntropy);
+  table.add<CrossEntropyGradOp>(evalCrossEntropyGrad);
+}

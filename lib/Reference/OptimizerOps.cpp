@@ -1,0 +1,92 @@
+//===- OptimizerOps.cpp - f64 evaluators of the optimizer ops -------------===//
+//
+// nn.clip_grad_norm (which nn-autodiff adds with clip-norm > 0, also with
+// optimizer=none), nn.sgd_update and nn.adam_update, from the formulas of
+// their ODS descriptions (PyTorch's SGD and AdamW).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Evaluators.h"
+
+#include "amp/Dialect/NN/IR/NNOps.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace amp::nn;
+using namespace amp::reference;
+
+namespace {
+
+/// Every gradient times min(1, max_norm / (total_norm + 1e-6)), then the
+/// total L2 norm.
+Results evalClipGradNorm(ClipGradNormOp op, Operands in) {
+  double squares = 0;
+  for (const RefTensor *g : in)
+    for (double v : g->data)
+      squares += v * v;
+  double norm = std::sqrt(squares);
+  double coef =
+      std::min(1.0, op.getMaxNormAttr().getValueAsDouble() / (norm + 1e-6));
+  Results results;
+  for (const RefTensor *g : in) {
+    results.push_back(*g);
+    for (double &v : results.back().data)
+      v *= coef;
+  }
+  results.push_back(RefTensor({}, norm));
+  return results;
+}
+
+Results evalSgdUpdate(SgdUpdateOp op, Operands in) {
+  const RefTensor &param = *in[0], &grad = *in[1];
+  double lr = op.getLrAttr().getValueAsDouble();
+  double momentum = op.getMomentumAttr().getValueAsDouble();
+  double dampening = op.getDampeningAttr().getValueAsDouble();
+  double decay = op.getWeightDecayAttr().getValueAsDouble();
+  bool hasBuffer = op.getMomentumBuffer() != nullptr;
+  Results results{param};
+  if (hasBuffer)
+    results.push_back(*in[2]);
+  for (int64_t i = 0; i < param.getNumElements(); ++i) {
+    double g = grad.data[i] + decay * param.data[i];
+    double step = g;
+    if (hasBuffer) {
+      double &buf = results[1].data[i];
+      buf = momentum * buf + (1 - dampening) * g;
+      step = op.getNesterov() ? g + momentum * buf : buf;
+    }
+    results[0].data[i] -= lr * step;
+  }
+  return results;
+}
+
+Results evalAdamUpdate(AdamUpdateOp op, Operands in) {
+  const RefTensor &param = *in[0], &grad = *in[1];
+  double lr = op.getLrAttr().getValueAsDouble();
+  double beta1 = op.getBeta1Attr().getValueAsDouble();
+  double beta2 = op.getBeta2Attr().getValueAsDouble();
+  double eps = op.getEpsAttr().getValueAsDouble();
+  double decay = op.getWeightDecayAttr().getValueAsDouble();
+  double t = in[4]->data[0] + 1;
+  Results results{param, *in[2], *in[3], RefTensor({}, t)};
+  RefTensor &p = results[0], &m = results[1], &v = results[2];
+  for (int64_t i = 0; i < param.getNumElements(); ++i) {
+    double g = grad.data[i];
+    m.data[i] = beta1 * m.data[i] + (1 - beta1) * g;
+    v.data[i] = beta2 * v.data[i] + (1 - beta2) * g * g;
+    double mHat = m.data[i] / (1 - std::pow(beta1, t));
+    double vHat = v.data[i] / (1 - std::pow(beta2, t));
+    p.data[i] =
+        p.data[i] * (1 - lr * decay) - lr * mHat / (std::sqrt(vHat) + eps);
+  }
+  return results;
+}
+
+} // namespace
+
+void amp::reference::registerOptimizerOps(EvaluatorTable &table) {
+  table.add<ClipGradNormOp>(evalClipGradNorm);
+  table.add<SgdUpdateOp>(evalSgdUpdate);
+  table.add<AdamUpdateOp>(evalAdamUpdate);
+}

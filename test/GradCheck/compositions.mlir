@@ -1,0 +1,183 @@
+// Gradient checks of small compositions: fan-out (gradients of several uses
+// summed), broadcasting inside a layer, a residual add, a 2-layer MLP with
+// cross_entropy, conv + batch_norm + relu + global average pooling, a
+// layer_norm + softmax attention block with a residual, tied embedding
+// weights and a param that does not reach the loss. Params with more than
+// 32 elements are checked on a seeded sample of 32.
+//
+// Tolerance: the defaults (h 1e-5, rtol 1e-6, atol 1e-9). The relu models
+// (MLP, conv block) pass at the same tolerance because no seeded
+// pre-activation lies within h of relu's kink; measured max abs error
+// ~1e-10, except the conv block's batch-norm params (4.4e-9, 7e-9
+// relative: the global average pool's reduce_mean rule multiplies by 1/36
+// rounded to f32), which rtol covers.
+// RUN: amp-grad-check %s --step 1e-5 --rtol 1e-6 --atol 1e-9 | FileCheck %s
+
+// One value feeding three uses, two of them in the same op (h * h).
+// CHECK-LABEL: @fan_out: loss {{.*}}: ok
+// CHECK-NEXT:    %p [3x4]: 12 of 12 elements, {{.*}}: ok
+func.func @fan_out(%p: tensor<3x4xf32> {nn.role = #nn.role<param>},
+                   %w: tensor<3x4xf32> {nn.role = #nn.role<input>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %h = nn.tanh %p : tensor<3x4xf32>
+  %a = nn.exp %h : tensor<3x4xf32>
+  %b = nn.mul %h, %h : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  %y = nn.add %a, %b : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  %yw = nn.mul %y, %w : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  %l = nn.reduce_sum %yw [0, 1] : (tensor<3x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// A linear layer on a batch of sequences: a rank-2 weight against a rank-3
+// activation, a [5] bias, then a [1, 5] row on the left of a [3, 5] add.
+// CHECK-LABEL: @broadcast_layer: loss {{.*}}: ok
+// CHECK-NEXT:    %W [4x5]: 20 of 20 elements, {{.*}}: ok
+// CHECK-NEXT:    %b [5]: 5 of 5 elements, {{.*}}: ok
+// CHECK-NEXT:    %r [1x5]: 5 of 5 elements, {{.*}}: ok
+func.func @broadcast_layer(%W: tensor<4x5xf32> {nn.role = #nn.role<param>},
+                           %b: tensor<5xf32> {nn.role = #nn.role<param>},
+                           %r: tensor<1x5xf32> {nn.role = #nn.role<param>},
+                           %x: tensor<2x3x4xf32> {nn.role = #nn.role<input>},
+                           %w: tensor<2x3x5xf32> {nn.role = #nn.role<input>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %xw = nn.matmul %x, %W : (tensor<2x3x4xf32>, tensor<4x5xf32>) -> tensor<2x3x5xf32>
+  %h = nn.add %xw, %b : (tensor<2x3x5xf32>, tensor<5xf32>) -> tensor<2x3x5xf32>
+  %t = nn.tanh %h : tensor<2x3x5xf32>
+  %y = nn.add %r, %t : (tensor<1x5xf32>, tensor<2x3x5xf32>) -> tensor<2x3x5xf32>
+  %s = nn.sigmoid %y : tensor<2x3x5xf32>
+  %sw = nn.mul %s, %w : (tensor<2x3x5xf32>, tensor<2x3x5xf32>) -> tensor<2x3x5xf32>
+  %l = nn.reduce_sum %sw [0, 1, 2] : (tensor<2x3x5xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// y = x + gelu(x W1) W2: x is a param too, so its gradient is the sum of the
+// skip path and the block's.
+// CHECK-LABEL: @residual: loss {{.*}}: ok
+// CHECK-NEXT:    %x [3x4]: 12 of 12 elements, {{.*}}: ok
+// CHECK-NEXT:    %W1 [4x6]: 24 of 24 elements, {{.*}}: ok
+// CHECK-NEXT:    %W2 [6x4]: 24 of 24 elements, {{.*}}: ok
+func.func @residual(%x: tensor<3x4xf32> {nn.role = #nn.role<param>},
+                    %W1: tensor<4x6xf32> {nn.role = #nn.role<param>},
+                    %W2: tensor<6x4xf32> {nn.role = #nn.role<param>},
+                    %w: tensor<3x4xf32> {nn.role = #nn.role<input>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %a = nn.matmul %x, %W1 : (tensor<3x4xf32>, tensor<4x6xf32>) -> tensor<3x6xf32>
+  %g = nn.gelu %a : tensor<3x6xf32>
+  %f = nn.matmul %g, %W2 : (tensor<3x6xf32>, tensor<6x4xf32>) -> tensor<3x4xf32>
+  %y = nn.add %x, %f : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  %yw = nn.mul %y, %w : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  %l = nn.reduce_sum %yw [0, 1] : (tensor<3x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// CHECK-LABEL: @mlp: loss {{.*}}: ok
+// CHECK-NEXT:    %W1 [6x10]: 32 of 60 elements, {{.*}}: ok
+// CHECK-NEXT:    %b1 [10]: 10 of 10 elements, {{.*}}: ok
+// CHECK-NEXT:    %W2 [10x4]: 32 of 40 elements, {{.*}}: ok
+// CHECK-NEXT:    %b2 [4]: 4 of 4 elements, {{.*}}: ok
+func.func @mlp(%W1: tensor<6x10xf32> {nn.role = #nn.role<param>},
+               %b1: tensor<10xf32> {nn.role = #nn.role<param>},
+               %W2: tensor<10x4xf32> {nn.role = #nn.role<param>},
+               %b2: tensor<4xf32> {nn.role = #nn.role<param>},
+               %x: tensor<8x6xf32> {nn.role = #nn.role<input>},
+               %labels: tensor<8xi32> {nn.role = #nn.role<label>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %xw1 = nn.matmul %x, %W1 : (tensor<8x6xf32>, tensor<6x10xf32>) -> tensor<8x10xf32>
+  %h = nn.add %xw1, %b1 : (tensor<8x10xf32>, tensor<10xf32>) -> tensor<8x10xf32>
+  %a = nn.relu %h : tensor<8x10xf32>
+  %aw2 = nn.matmul %a, %W2 : (tensor<8x10xf32>, tensor<10x4xf32>) -> tensor<8x4xf32>
+  %logits = nn.add %aw2, %b2 : (tensor<8x4xf32>, tensor<4xf32>) -> tensor<8x4xf32>
+  %loss = nn.cross_entropy %logits, %labels : (tensor<8x4xf32>, tensor<8xi32>) -> tensor<f32>
+  return %loss : tensor<f32>
+}
+
+// conv (+ a [C, 1, 1] bias) -> batch_norm -> relu -> global average pool ->
+// linear -> cross_entropy.
+// CHECK-LABEL: @conv_block: loss {{.*}}: ok
+// CHECK-NEXT:    %f [4x3x3x3]: 32 of 108 elements, {{.*}}: ok
+// CHECK-NEXT:    %fb [4x1x1]: 4 of 4 elements, {{.*}}: ok
+// CHECK-NEXT:    %gamma [4]: 4 of 4 elements, {{.*}}: ok
+// CHECK-NEXT:    %beta [4]: 4 of 4 elements, {{.*}}: ok
+// CHECK-NEXT:    %fc [4x3]: 12 of 12 elements, {{.*}}: ok
+func.func @conv_block(%f: tensor<4x3x3x3xf32> {nn.role = #nn.role<param>},
+                      %fb: tensor<4x1x1xf32> {nn.role = #nn.role<param>},
+                      %gamma: tensor<4xf32> {nn.role = #nn.role<param>},
+                      %beta: tensor<4xf32> {nn.role = #nn.role<param>},
+                      %fc: tensor<4x3xf32> {nn.role = #nn.role<param>},
+                      %x: tensor<2x3x6x6xf32> {nn.role = #nn.role<input>},
+                      %labels: tensor<2xi32> {nn.role = #nn.role<label>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %c = nn.conv2d %x, %f {padding = array<i64: 1, 1, 1, 1>} : (tensor<2x3x6x6xf32>, tensor<4x3x3x3xf32>) -> tensor<2x4x6x6xf32>
+  %cb = nn.add %c, %fb : (tensor<2x4x6x6xf32>, tensor<4x1x1xf32>) -> tensor<2x4x6x6xf32>
+  %n, %mean, %invstd = nn.batch_norm %cb, %gamma, %beta : (tensor<2x4x6x6xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<2x4x6x6xf32>, tensor<4xf32>, tensor<4xf32>)
+  %r = nn.relu %n : tensor<2x4x6x6xf32>
+  %pool = nn.reduce_mean %r [2, 3] : (tensor<2x4x6x6xf32>) -> tensor<2x4xf32>
+  %logits = nn.matmul %pool, %fc : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
+  %loss = nn.cross_entropy %logits, %labels : (tensor<2x3xf32>, tensor<2xi32>) -> tensor<f32>
+  return %loss : tensor<f32>
+}
+
+// Single-head self-attention on [batch 2, seq 4, d 8]: layer_norm, q/k/v
+// projections, softmax(q k^T / sqrt(d)) v (batched matmuls with
+// transpose_b), the output projection and a residual.
+// CHECK-LABEL: @attention: loss {{.*}}: ok
+// CHECK-NEXT:    %gamma [8]: 8 of 8 elements, {{.*}}: ok
+// CHECK-NEXT:    %beta [8]: 8 of 8 elements, {{.*}}: ok
+// CHECK-NEXT:    %Wq [8x8]: 32 of 64 elements, {{.*}}: ok
+// CHECK-NEXT:    %Wk [8x8]: 32 of 64 elements, {{.*}}: ok
+// CHECK-NEXT:    %Wv [8x8]: 32 of 64 elements, {{.*}}: ok
+// CHECK-NEXT:    %Wo [8x8]: 32 of 64 elements, {{.*}}: ok
+func.func @attention(%gamma: tensor<8xf32> {nn.role = #nn.role<param>},
+                     %beta: tensor<8xf32> {nn.role = #nn.role<param>},
+                     %Wq: tensor<8x8xf32> {nn.role = #nn.role<param>},
+                     %Wk: tensor<8x8xf32> {nn.role = #nn.role<param>},
+                     %Wv: tensor<8x8xf32> {nn.role = #nn.role<param>},
+                     %Wo: tensor<8x8xf32> {nn.role = #nn.role<param>},
+                     %x: tensor<2x4x8xf32> {nn.role = #nn.role<input>},
+                     %w: tensor<2x4x8xf32> {nn.role = #nn.role<input>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %h, %mean, %rstd = nn.layer_norm %x, %gamma, %beta : (tensor<2x4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<2x4x8xf32>, tensor<2x4xf32>, tensor<2x4xf32>)
+  %q = nn.matmul %h, %Wq : (tensor<2x4x8xf32>, tensor<8x8xf32>) -> tensor<2x4x8xf32>
+  %k = nn.matmul %h, %Wk : (tensor<2x4x8xf32>, tensor<8x8xf32>) -> tensor<2x4x8xf32>
+  %v = nn.matmul %h, %Wv : (tensor<2x4x8xf32>, tensor<8x8xf32>) -> tensor<2x4x8xf32>
+  %qk = nn.matmul %q, %k {transpose_b} : (tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x4xf32>
+  %scale = arith.constant dense<0.353553385> : tensor<f32>
+  %scores = nn.mul %qk, %scale : (tensor<2x4x4xf32>, tensor<f32>) -> tensor<2x4x4xf32>
+  %p = nn.softmax %scores : tensor<2x4x4xf32>
+  %ctx = nn.matmul %p, %v : (tensor<2x4x4xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %o = nn.matmul %ctx, %Wo : (tensor<2x4x8xf32>, tensor<8x8xf32>) -> tensor<2x4x8xf32>
+  %y = nn.add %x, %o : (tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %yw = nn.mul %y, %w : (tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %l = nn.reduce_sum %yw [0, 1, 2] : (tensor<2x4x8xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// Tied weights: one table as the embedding and, transposed, as the output
+// layer; its gradient sums nn.embedding_grad and a matmul gradient.
+// CHECK-LABEL: @tied_embedding: loss {{.*}}: ok
+// CHECK-NEXT:    %E [6x4]: 24 of 24 elements, {{.*}}: ok
+func.func @tied_embedding(%E: tensor<6x4xf32> {nn.role = #nn.role<param>},
+                          %ids: tensor<2x3xi32> {nn.role = #nn.role<input>},
+                          %labels: tensor<2x3xi32> {nn.role = #nn.role<label>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %h = nn.embedding %E, %ids : (tensor<6x4xf32>, tensor<2x3xi32>) -> tensor<2x3x4xf32>
+  %t = nn.tanh %h : tensor<2x3x4xf32>
+  %logits = nn.matmul %t, %E {transpose_b} : (tensor<2x3x4xf32>, tensor<6x4xf32>) -> tensor<2x3x6xf32>
+  %loss = nn.cross_entropy %logits, %labels : (tensor<2x3x6xf32>, tensor<2x3xi32>) -> tensor<f32>
+  return %loss : tensor<f32>
+}
+
+// A param that does not reach the loss gets a zero gradient (and a remark
+// on stderr); the finite difference is exactly zero too.
+// CHECK-LABEL: @unused_param: loss {{.*}}: ok
+// CHECK-NEXT:    %p [3]: 3 of 3 elements, {{.*}}: ok
+// CHECK-NEXT:    %q [2]: 2 of 2 elements, max abs error 0.00e+00, max rel error 0.00e+00: ok
+func.func @unused_param(%p: tensor<3xf32> {nn.role = #nn.role<param>},
+                        %q: tensor<2xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %e = nn.exp %p : tensor<3xf32>
+  %l = nn.reduce_sum %e [0] : (tensor<3xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// CHECK: summary: 8 functions, 25 params, {{[0-9]+}} elements ({{.*}}): all passed
