@@ -355,9 +355,11 @@ LogicalResult rule(ReduceMeanOp op, Rule &r) {
   ArrayRef<int64_t> shape = typeOf(op.getInput()).getShape();
   for (int64_t axis : reducedAxes(op))
     count *= shape[axis];
+  // Dividing by N (exact in f32 up to 2^24) rather than multiplying by a
+  // rounded 1/N keeps the gradient exactly dy / N.
   GradientBuilder &b = r.b();
-  Value scale = b.scalar(count ? 1.0 / count : 0.0, elementTypeOf(r.dy()));
-  r.set(0, b.create<MulOp>(broadcastBack(op, r), scale));
+  Value n = b.scalar(static_cast<double>(count), elementTypeOf(r.dy()));
+  r.set(0, b.create<DivOp>(broadcastBack(op, r), n));
   return success();
 }
 

@@ -448,10 +448,10 @@ func.func @reduce_sum_keep_dims(%x: tensor<2x3x4xf32> {nn.role = #nn.role<param>
 // CHECK-LABEL: func.func @reduce_mean(
 // CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<2x3x4xf32>
 // CHECK: %[[DM:.*]] = nn.broadcast_to {{.*}} -> tensor<3xf32>
-// CHECK-NEXT: %[[C:.*]] = arith.constant dense<1.250000e-01> : tensor<f32>
+// CHECK-NEXT: %[[C:.*]] = arith.constant dense<8.000000e+00> : tensor<f32>
 // CHECK-NEXT: %[[K:.*]] = nn.reshape %[[DM]] : tensor<3xf32> -> tensor<1x3x1xf32>
 // CHECK-NEXT: %[[B:.*]] = nn.broadcast_to %[[K]] : tensor<1x3x1xf32> -> tensor<2x3x4xf32>
-// CHECK-NEXT: %[[DX:.*]] = nn.mul %[[B]], %[[C]] :
+// CHECK-NEXT: %[[DX:.*]] = nn.div %[[B]], %[[C]] :
 // CHECK-NEXT: nn.sgd_update %[[X]], %[[DX]] {
 func.func @reduce_mean(%x: tensor<2x3x4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
   %m = nn.reduce_mean %x [0, 2] : (tensor<2x3x4xf32>) -> tensor<3xf32>
