@@ -1,4 +1,10 @@
 // RUN: amp-opt %s -split-input-file --amp-lower-to-runtime | FileCheck %s
+// The whole amp-to-runtime pipeline accepts every function: it ends with
+// amp-verify-runtime-contract, which fails the run on any op, type or
+// declaration outside the runtime ABI.
+// RUN: amp-opt %s -split-input-file --amp-to-runtime | FileCheck %s --check-prefix=CONTRACT
+// CONTRACT-COUNT-27: llvm.func @{{[a-z0-9_]+}}(%{{.*}}: !llvm.ptr) -> i32 {
+// CONTRACT-NOT: func.func
 
 // One function per nn op of issue #10: the runtime call and its key
 // arguments. Enum arguments are the runtime header's values
