@@ -67,34 +67,18 @@ struct BinaryLowering : RuntimeOpPattern<Op> {
   }
 };
 
-/// nn.pow, nn.clamp: (x, y, n, dtype, attributes...).
+/// Same-shape pointwise calls (operands..., result, n, dtype,
+/// attributes...): nn.pow and nn.clamp (x -> y), and the gradients (dy, x or
+/// y -> dx), from x for relu, gelu, abs, pow and clamp, from the forward
+/// output y for tanh, sigmoid, sqrt and rsqrt.
 template <typename Op, RuntimeFn Fn>
 struct PointwiseLowering : RuntimeOpPattern<Op> {
   using RuntimeOpPattern<Op>::RuntimeOpPattern;
   void lower(Op op, typename RuntimeOpPattern<Op>::Adaptor adaptor,
              RuntimeBuilder &rb, ValueRange results) const override {
-    Value x = op.getInput();
-    SmallVector<Value> args = {adaptor.getInput(), results[0],
-                               rb.i64(getNumElements(x)),
-                               rb.dtype(x.getType())};
-    llvm::append_range(args, pointwiseAttrs(op, rb));
-    args.push_back(rb.stream());
-    rb.call(Fn, args);
-  }
-};
-
-/// The pointwise gradients (dy, x or y, dx, n, dtype, attributes...): x for
-/// relu, gelu, abs, pow and clamp, the forward output y for tanh, sigmoid,
-/// sqrt and rsqrt.
-template <typename Op, RuntimeFn Fn>
-struct ActivationGradLowering : RuntimeOpPattern<Op> {
-  using RuntimeOpPattern<Op>::RuntimeOpPattern;
-  void lower(Op op, typename RuntimeOpPattern<Op>::Adaptor adaptor,
-             RuntimeBuilder &rb, ValueRange results) const override {
-    Value x = op->getOperand(1);
-    SmallVector<Value> args = {
-        adaptor.getOperands()[0], adaptor.getOperands()[1], results[0],
-        rb.i64(getNumElements(x)), rb.dtype(x.getType())};
+    Value x = op->getOperand(0);
+    SmallVector<Value> args(adaptor.getOperands());
+    args.append({results[0], rb.i64(getNumElements(x)), rb.dtype(x.getType())});
     llvm::append_range(args, pointwiseAttrs(op, rb));
     args.push_back(rb.stream());
     rb.call(Fn, args);
@@ -194,37 +178,40 @@ struct ScaledGradSeedLowering : RuntimeOpPattern<ScaledGradSeedOp> {
 
 void amp::populateElementwiseToRuntimePatterns(RewritePatternSet &patterns,
                                                const TypeConverter &converter) {
-  patterns.add<
-      UnaryLowering<nn::NegOp, AMP_UNARY_NEG>,
-      UnaryLowering<nn::ExpOp, AMP_UNARY_EXP>,
-      UnaryLowering<nn::LogOp, AMP_UNARY_LOG>,
-      UnaryLowering<nn::SqrtOp, AMP_UNARY_SQRT>,
-      UnaryLowering<nn::RsqrtOp, AMP_UNARY_RSQRT>,
-      UnaryLowering<nn::TanhOp, AMP_UNARY_TANH>,
-      UnaryLowering<nn::SigmoidOp, AMP_UNARY_SIGMOID>,
-      UnaryLowering<nn::ReluOp, AMP_UNARY_RELU>,
-      UnaryLowering<nn::GeluOp, AMP_UNARY_GELU>,
-      UnaryLowering<nn::AbsOp, AMP_UNARY_ABS>,
-      PointwiseLowering<nn::PowOp, RuntimeFn::amp_pow>,
-      PointwiseLowering<nn::ClampOp, RuntimeFn::amp_clamp>,
-      BinaryLowering<nn::AddOp, AMP_BINARY_ADD>,
-      BinaryLowering<nn::SubOp, AMP_BINARY_SUB>,
-      BinaryLowering<nn::MulOp, AMP_BINARY_MUL>,
-      BinaryLowering<nn::DivOp, AMP_BINARY_DIV>,
-      BinaryLowering<nn::MaximumOp, AMP_BINARY_MAX>,
-      BinaryLowering<nn::MinimumOp, AMP_BINARY_MIN>,
-      ActivationGradLowering<nn::ReluGradOp, RuntimeFn::amp_relu_grad>,
-      ActivationGradLowering<nn::GeluGradOp, RuntimeFn::amp_gelu_grad>,
-      ActivationGradLowering<nn::TanhGradOp, RuntimeFn::amp_tanh_grad>,
-      ActivationGradLowering<nn::SigmoidGradOp, RuntimeFn::amp_sigmoid_grad>,
-      ActivationGradLowering<nn::SqrtGradOp, RuntimeFn::amp_sqrt_grad>,
-      ActivationGradLowering<nn::RsqrtGradOp, RuntimeFn::amp_rsqrt_grad>,
-      ActivationGradLowering<nn::AbsGradOp, RuntimeFn::amp_abs_grad>,
-      ActivationGradLowering<nn::PowGradOp, RuntimeFn::amp_pow_grad>,
-      ActivationGradLowering<nn::ClampGradOp, RuntimeFn::amp_clamp_grad>,
-      BinaryGradLowering<nn::MaximumGradOp, RuntimeFn::amp_maximum_grad>,
-      BinaryGradLowering<nn::MinimumGradOp, RuntimeFn::amp_minimum_grad>,
-      WhereLowering, WhereGradLowering, DropoutLowering, CastLowering,
-      GradSeedLowering, ScaledGradSeedLowering>(converter,
-                                                patterns.getContext());
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<UnaryLowering<nn::NegOp, AMP_UNARY_NEG>,
+               UnaryLowering<nn::ExpOp, AMP_UNARY_EXP>,
+               UnaryLowering<nn::LogOp, AMP_UNARY_LOG>,
+               UnaryLowering<nn::SqrtOp, AMP_UNARY_SQRT>,
+               UnaryLowering<nn::RsqrtOp, AMP_UNARY_RSQRT>,
+               UnaryLowering<nn::TanhOp, AMP_UNARY_TANH>,
+               UnaryLowering<nn::SigmoidOp, AMP_UNARY_SIGMOID>,
+               UnaryLowering<nn::ReluOp, AMP_UNARY_RELU>,
+               UnaryLowering<nn::GeluOp, AMP_UNARY_GELU>,
+               UnaryLowering<nn::AbsOp, AMP_UNARY_ABS>>(converter, ctx);
+  patterns.add<BinaryLowering<nn::AddOp, AMP_BINARY_ADD>,
+               BinaryLowering<nn::SubOp, AMP_BINARY_SUB>,
+               BinaryLowering<nn::MulOp, AMP_BINARY_MUL>,
+               BinaryLowering<nn::DivOp, AMP_BINARY_DIV>,
+               BinaryLowering<nn::MaximumOp, AMP_BINARY_MAX>,
+               BinaryLowering<nn::MinimumOp, AMP_BINARY_MIN>>(converter, ctx);
+  patterns.add<PointwiseLowering<nn::PowOp, RuntimeFn::amp_pow>,
+               PointwiseLowering<nn::ClampOp, RuntimeFn::amp_clamp>,
+               PointwiseLowering<nn::ReluGradOp, RuntimeFn::amp_relu_grad>,
+               PointwiseLowering<nn::GeluGradOp, RuntimeFn::amp_gelu_grad>,
+               PointwiseLowering<nn::TanhGradOp, RuntimeFn::amp_tanh_grad>,
+               PointwiseLowering<nn::SigmoidGradOp,
+                                 RuntimeFn::amp_sigmoid_grad>,
+               PointwiseLowering<nn::SqrtGradOp, RuntimeFn::amp_sqrt_grad>,
+               PointwiseLowering<nn::RsqrtGradOp, RuntimeFn::amp_rsqrt_grad>,
+               PointwiseLowering<nn::AbsGradOp, RuntimeFn::amp_abs_grad>,
+               PointwiseLowering<nn::PowGradOp, RuntimeFn::amp_pow_grad>,
+               PointwiseLowering<nn::ClampGradOp, RuntimeFn::amp_clamp_grad>>(
+      converter, ctx);
+  patterns.add<BinaryGradLowering<nn::MaximumGradOp,
+                                  RuntimeFn::amp_maximum_grad>,
+               BinaryGradLowering<nn::MinimumGradOp,
+                                  RuntimeFn::amp_minimum_grad>,
+               WhereLowering, WhereGradLowering, DropoutLowering, CastLowering,
+               GradSeedLowering, ScaledGradSeedLowering>(converter, ctx);
 }
