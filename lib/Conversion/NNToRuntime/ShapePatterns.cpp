@@ -74,7 +74,7 @@ struct SliceLowering : RuntimeOpPattern<Op> {
   void lower(Op op, typename RuntimeOpPattern<Op>::Adaptor adaptor,
              RuntimeBuilder &rb, ValueRange results) const override {
     Value operand = op->getOperand(0), result = op.getResult();
-    bool forward = std::is_same_v<Op, nn::SliceOp>;
+    constexpr bool forward = std::is_same_v<Op, nn::SliceOp>;
     Value x = forward ? operand : result, y = forward ? result : operand;
     rb.call(Fn, {adaptor.getOperands()[0], results[0], rb.dims(x), rb.dims(y),
                  rb.rank(x), rb.i64Array(op.getOffsets()),
