@@ -1,7 +1,9 @@
 //===- ElementwisePatterns.cpp - elementwise ops to runtime calls ---------===//
 //
 // nn unary and binary ops (amp_unary, amp_binary with numpy broadcasting),
-// the activation gradients, amp.cast and the gradient seeds.
+// the pointwise ops with attributes (pow, clamp) and the pointwise
+// gradients, the selections (where, maximum/minimum gradients), dropout,
+// amp.cast and the gradient seeds.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,13 +14,32 @@
 
 #include "amp_runtime/kernels.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace amp;
 using runtime_abi::RuntimeFn;
 
 namespace {
 
-/// nn.neg ... nn.gelu: amp_unary with the op's code.
+/// The f32 attributes that a pointwise call takes after the dtype: pow's
+/// exponent, clamp's bounds (a missing one is -inf / +inf), or none.
+template <typename Op>
+SmallVector<Value> pointwiseAttrs(Op op, RuntimeBuilder &rb) {
+  if constexpr (llvm::is_one_of<Op, nn::PowOp, nn::PowGradOp>::value) {
+    return {rb.f32(op.getExponent().convertToDouble())};
+  } else if constexpr (llvm::is_one_of<Op, nn::ClampOp,
+                                       nn::ClampGradOp>::value) {
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    std::optional<APFloat> min = op.getMin(), max = op.getMax();
+    return {rb.f32(min ? min->convertToDouble() : -inf),
+            rb.f32(max ? max->convertToDouble() : inf)};
+  } else {
+    return {};
+  }
+}
+
+/// nn.neg ... nn.gelu, nn.abs: amp_unary with the op's code.
 template <typename Op, amp_unary_op_t Code>
 struct UnaryLowering : RuntimeOpPattern<Op> {
   using RuntimeOpPattern<Op>::RuntimeOpPattern;
@@ -31,7 +52,8 @@ struct UnaryLowering : RuntimeOpPattern<Op> {
   }
 };
 
-/// nn.add ... nn.div: amp_binary with all three shapes.
+/// nn.add ... nn.div, nn.maximum, nn.minimum: amp_binary with all three
+/// shapes.
 template <typename Op, amp_binary_op_t Code>
 struct BinaryLowering : RuntimeOpPattern<Op> {
   using RuntimeOpPattern<Op>::RuntimeOpPattern;
@@ -45,16 +67,76 @@ struct BinaryLowering : RuntimeOpPattern<Op> {
   }
 };
 
-/// nn.relu_grad / nn.gelu_grad (dy, x) -> dx.
+/// Same-shape pointwise calls (operands..., result, n, dtype,
+/// attributes...): nn.pow and nn.clamp (x -> y), and the gradients (dy, x or
+/// y -> dx), from x for relu, gelu, abs, pow and clamp, from the forward
+/// output y for tanh, sigmoid, sqrt and rsqrt.
 template <typename Op, RuntimeFn Fn>
-struct ActivationGradLowering : RuntimeOpPattern<Op> {
+struct PointwiseLowering : RuntimeOpPattern<Op> {
   using RuntimeOpPattern<Op>::RuntimeOpPattern;
   void lower(Op op, typename RuntimeOpPattern<Op>::Adaptor adaptor,
              RuntimeBuilder &rb, ValueRange results) const override {
-    Value x = op->getOperand(1);
-    rb.call(Fn, {adaptor.getOperands()[0], adaptor.getOperands()[1],
-                 results[0], rb.i64(getNumElements(x)), rb.dtype(x.getType()),
+    Value x = op->getOperand(0);
+    SmallVector<Value> args(adaptor.getOperands());
+    args.append({results[0], rb.i64(getNumElements(x)), rb.dtype(x.getType())});
+    llvm::append_range(args, pointwiseAttrs(op, rb));
+    args.push_back(rb.stream());
+    rb.call(Fn, args);
+  }
+};
+
+/// nn.maximum_grad / nn.minimum_grad: both gradients have dy's shape.
+template <typename Op, RuntimeFn Fn>
+struct BinaryGradLowering : RuntimeOpPattern<Op> {
+  using RuntimeOpPattern<Op>::RuntimeOpPattern;
+  void lower(Op op, typename RuntimeOpPattern<Op>::Adaptor adaptor,
+             RuntimeBuilder &rb, ValueRange results) const override {
+    Value dy = op.getGradOutput(), l = op.getLhs(), r = op.getRhs();
+    rb.call(Fn, {adaptor.getGradOutput(), adaptor.getLhs(), adaptor.getRhs(),
+                 results[0], results[1], rb.dims(dy), rb.rank(dy), rb.dims(l),
+                 rb.rank(l), rb.dims(r), rb.rank(r), rb.dtype(dy.getType()),
                  rb.stream()});
+  }
+};
+
+/// nn.where: the i1 condition is a bool buffer and has no dtype argument.
+struct WhereLowering : RuntimeOpPattern<nn::WhereOp> {
+  using RuntimeOpPattern::RuntimeOpPattern;
+  void lower(nn::WhereOp op, Adaptor adaptor, RuntimeBuilder &rb,
+             ValueRange results) const override {
+    Value c = op.getCond(), l = op.getLhs(), r = op.getRhs(),
+          y = op.getResult();
+    rb.call(RuntimeFn::amp_where,
+            {adaptor.getCond(), adaptor.getLhs(), adaptor.getRhs(), results[0],
+             rb.dims(c), rb.rank(c), rb.dims(l), rb.rank(l), rb.dims(r),
+             rb.rank(r), rb.dims(y), rb.rank(y), rb.dtype(y.getType()),
+             rb.stream()});
+  }
+};
+
+struct WhereGradLowering : RuntimeOpPattern<nn::WhereGradOp> {
+  using RuntimeOpPattern::RuntimeOpPattern;
+  void lower(nn::WhereGradOp op, Adaptor adaptor, RuntimeBuilder &rb,
+             ValueRange results) const override {
+    Value dy = op.getGradOutput(), c = op.getCond();
+    rb.call(RuntimeFn::amp_where_grad,
+            {adaptor.getGradOutput(), adaptor.getCond(), results[0], results[1],
+             rb.dims(dy), rb.rank(dy), rb.dims(c), rb.rank(c),
+             rb.dtype(dy.getType()), rb.stream()});
+  }
+};
+
+/// nn.dropout: the seed is read from its buffer (no host sync).
+struct DropoutLowering : RuntimeOpPattern<nn::DropoutOp> {
+  using RuntimeOpPattern::RuntimeOpPattern;
+  void lower(nn::DropoutOp op, Adaptor adaptor, RuntimeBuilder &rb,
+             ValueRange results) const override {
+    Value x = op.getInput();
+    rb.call(RuntimeFn::amp_dropout,
+            {adaptor.getInput(), adaptor.getSeed(), results[0],
+             rb.i64(getNumElements(x)), rb.dtype(x.getType()),
+             rb.f32(op.getRate().convertToDouble()), rb.i32(op.getTraining()),
+             rb.stream()});
   }
 };
 
@@ -96,6 +178,7 @@ struct ScaledGradSeedLowering : RuntimeOpPattern<ScaledGradSeedOp> {
 
 void amp::populateElementwiseToRuntimePatterns(RewritePatternSet &patterns,
                                                const TypeConverter &converter) {
+  MLIRContext *ctx = patterns.getContext();
   patterns.add<UnaryLowering<nn::NegOp, AMP_UNARY_NEG>,
                UnaryLowering<nn::ExpOp, AMP_UNARY_EXP>,
                UnaryLowering<nn::LogOp, AMP_UNARY_LOG>,
@@ -105,12 +188,30 @@ void amp::populateElementwiseToRuntimePatterns(RewritePatternSet &patterns,
                UnaryLowering<nn::SigmoidOp, AMP_UNARY_SIGMOID>,
                UnaryLowering<nn::ReluOp, AMP_UNARY_RELU>,
                UnaryLowering<nn::GeluOp, AMP_UNARY_GELU>,
-               BinaryLowering<nn::AddOp, AMP_BINARY_ADD>,
+               UnaryLowering<nn::AbsOp, AMP_UNARY_ABS>>(converter, ctx);
+  patterns.add<BinaryLowering<nn::AddOp, AMP_BINARY_ADD>,
                BinaryLowering<nn::SubOp, AMP_BINARY_SUB>,
                BinaryLowering<nn::MulOp, AMP_BINARY_MUL>,
                BinaryLowering<nn::DivOp, AMP_BINARY_DIV>,
-               ActivationGradLowering<nn::ReluGradOp, RuntimeFn::amp_relu_grad>,
-               ActivationGradLowering<nn::GeluGradOp, RuntimeFn::amp_gelu_grad>,
-               CastLowering, GradSeedLowering, ScaledGradSeedLowering>(
-      converter, patterns.getContext());
+               BinaryLowering<nn::MaximumOp, AMP_BINARY_MAX>,
+               BinaryLowering<nn::MinimumOp, AMP_BINARY_MIN>>(converter, ctx);
+  patterns.add<PointwiseLowering<nn::PowOp, RuntimeFn::amp_pow>,
+               PointwiseLowering<nn::ClampOp, RuntimeFn::amp_clamp>,
+               PointwiseLowering<nn::ReluGradOp, RuntimeFn::amp_relu_grad>,
+               PointwiseLowering<nn::GeluGradOp, RuntimeFn::amp_gelu_grad>,
+               PointwiseLowering<nn::TanhGradOp, RuntimeFn::amp_tanh_grad>,
+               PointwiseLowering<nn::SigmoidGradOp,
+                                 RuntimeFn::amp_sigmoid_grad>,
+               PointwiseLowering<nn::SqrtGradOp, RuntimeFn::amp_sqrt_grad>,
+               PointwiseLowering<nn::RsqrtGradOp, RuntimeFn::amp_rsqrt_grad>,
+               PointwiseLowering<nn::AbsGradOp, RuntimeFn::amp_abs_grad>,
+               PointwiseLowering<nn::PowGradOp, RuntimeFn::amp_pow_grad>,
+               PointwiseLowering<nn::ClampGradOp, RuntimeFn::amp_clamp_grad>>(
+      converter, ctx);
+  patterns.add<BinaryGradLowering<nn::MaximumGradOp,
+                                  RuntimeFn::amp_maximum_grad>,
+               BinaryGradLowering<nn::MinimumGradOp,
+                                  RuntimeFn::amp_minimum_grad>,
+               WhereLowering, WhereGradLowering, DropoutLowering, CastLowering,
+               GradSeedLowering, ScaledGradSeedLowering>(converter, ctx);
 }

@@ -1,7 +1,8 @@
 //===- LossPatterns.cpp - embeddings and losses to runtime calls ----------===//
 //
-// nn.embedding, nn.embedding_grad, nn.cross_entropy and its gradient; the
-// logits' leading dimensions are flattened into rows.
+// nn.embedding, nn.embedding_grad, nn.cross_entropy and its gradient (the
+// logits' leading dimensions are flattened into rows), nn.mse_loss and its
+// gradient (over every element).
 //
 //===----------------------------------------------------------------------===//
 
@@ -79,10 +80,35 @@ struct CrossEntropyGradLowering : RuntimeOpPattern<nn::CrossEntropyGradOp> {
   }
 };
 
+struct MseLossLowering : RuntimeOpPattern<nn::MseLossOp> {
+  using RuntimeOpPattern::RuntimeOpPattern;
+  void lower(nn::MseLossOp op, Adaptor adaptor, RuntimeBuilder &rb,
+             ValueRange results) const override {
+    Value pred = op.getPred();
+    rb.call(RuntimeFn::amp_mse_loss, {adaptor.getPred(), adaptor.getTarget(),
+                                      results[0], rb.i64(getNumElements(pred)),
+                                      rb.dtype(pred.getType()), rb.stream()});
+  }
+};
+
+struct MseLossGradLowering : RuntimeOpPattern<nn::MseLossGradOp> {
+  using RuntimeOpPattern::RuntimeOpPattern;
+  void lower(nn::MseLossGradOp op, Adaptor adaptor, RuntimeBuilder &rb,
+             ValueRange results) const override {
+    Value pred = op.getPred();
+    rb.call(RuntimeFn::amp_mse_loss_grad,
+            {adaptor.getGradLoss(), adaptor.getPred(), adaptor.getTarget(),
+             results[0], rb.i64(getNumElements(pred)),
+             rb.dtype(op.getGradLoss().getType()), rb.dtype(pred.getType()),
+             rb.stream()});
+  }
+};
+
 } // namespace
 
 void amp::populateLossToRuntimePatterns(RewritePatternSet &patterns,
                                         const TypeConverter &converter) {
   patterns.add<EmbeddingLowering, EmbeddingGradLowering, CrossEntropyLowering,
-               CrossEntropyGradLowering>(converter, patterns.getContext());
+               CrossEntropyGradLowering, MseLossLowering, MseLossGradLowering>(
+      converter, patterns.getContext());
 }

@@ -219,6 +219,7 @@ struct LowerToRuntimePass
     populateReductionToRuntimePatterns(patterns, converter);
     populateNormToRuntimePatterns(patterns, converter);
     populateConvToRuntimePatterns(patterns, converter);
+    populatePoolToRuntimePatterns(patterns, converter);
     populateLossToRuntimePatterns(patterns, converter);
     populateGemmToRuntimePatterns(patterns, converter);
     populateOptimizerToRuntimePatterns(patterns, converter, predicates);

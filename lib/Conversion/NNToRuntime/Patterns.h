@@ -53,6 +53,8 @@ void populateNormToRuntimePatterns(mlir::RewritePatternSet &patterns,
                                    const mlir::TypeConverter &converter);
 void populateConvToRuntimePatterns(mlir::RewritePatternSet &patterns,
                                    const mlir::TypeConverter &converter);
+void populatePoolToRuntimePatterns(mlir::RewritePatternSet &patterns,
+                                   const mlir::TypeConverter &converter);
 void populateLossToRuntimePatterns(mlir::RewritePatternSet &patterns,
                                    const mlir::TypeConverter &converter);
 void populateGemmToRuntimePatterns(mlir::RewritePatternSet &patterns,

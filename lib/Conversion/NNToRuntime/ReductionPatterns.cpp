@@ -1,7 +1,8 @@
 //===- ReductionPatterns.cpp - reductions and softmax to runtime calls ----===//
 //
-// nn.reduce_{sum,mean,max} (amp_reduce over normalized axes) and
-// nn.softmax, nn.log_softmax, nn.softmax_grad along one axis.
+// nn.reduce_{sum,mean,max} (amp_reduce over normalized axes),
+// nn.reduce_max_grad, and nn.softmax, nn.log_softmax, nn.softmax_grad along
+// one axis.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,19 +18,39 @@ using runtime_abi::RuntimeFn;
 
 namespace {
 
+/// The reduced axes of `x`, counted from the front.
+SmallVector<int64_t> normalizeAxes(ArrayRef<int64_t> axes, Value x) {
+  return llvm::map_to_vector(axes,
+                             [&](int64_t a) { return normalizeAxis(a, x); });
+}
+
 template <typename Op, amp_reduce_op_t Code>
 struct ReduceLowering : RuntimeOpPattern<Op> {
   using RuntimeOpPattern<Op>::RuntimeOpPattern;
   void lower(Op op, typename RuntimeOpPattern<Op>::Adaptor adaptor,
              RuntimeBuilder &rb, ValueRange results) const override {
     Value x = op.getInput(), y = op.getResult();
-    SmallVector<int64_t> axes;
-    for (int64_t a : op.getAxes())
-      axes.push_back(normalizeAxis(a, x));
+    SmallVector<int64_t> axes = normalizeAxes(op.getAxes(), x);
     rb.call(RuntimeFn::amp_reduce,
             {rb.i32(Code), adaptor.getInput(), results[0], rb.dims(x),
              rb.rank(x), rb.i64Array(axes), rb.i32(axes.size()),
              rb.dtype(x.getType()), rb.dtype(y.getType()), rb.stream()});
+  }
+};
+
+/// nn.reduce_max_grad: the input's shape and the axes, as the forward
+/// amp_reduce took them (keep_dims does not change the layout).
+struct ReduceMaxGradLowering : RuntimeOpPattern<nn::ReduceMaxGradOp> {
+  using RuntimeOpPattern::RuntimeOpPattern;
+  void lower(nn::ReduceMaxGradOp op, Adaptor adaptor, RuntimeBuilder &rb,
+             ValueRange results) const override {
+    Value x = op.getInput(), y = op.getOutput();
+    SmallVector<int64_t> axes = normalizeAxes(op.getAxes(), x);
+    rb.call(RuntimeFn::amp_reduce_max_grad,
+            {adaptor.getGradOutput(), adaptor.getInput(), adaptor.getOutput(),
+             results[0], rb.dims(x), rb.rank(x), rb.i64Array(axes),
+             rb.i32(axes.size()), rb.dtype(x.getType()), rb.dtype(y.getType()),
+             rb.stream()});
   }
 };
 
@@ -64,6 +85,7 @@ void amp::populateReductionToRuntimePatterns(RewritePatternSet &patterns,
   patterns.add<ReduceLowering<nn::ReduceSumOp, AMP_REDUCE_SUM>,
                ReduceLowering<nn::ReduceMeanOp, AMP_REDUCE_MEAN>,
                ReduceLowering<nn::ReduceMaxOp, AMP_REDUCE_MAX>,
+               ReduceMaxGradLowering,
                SoftmaxLowering<nn::SoftmaxOp, RuntimeFn::amp_softmax>,
                SoftmaxLowering<nn::LogSoftmaxOp, RuntimeFn::amp_log_softmax>,
                SoftmaxGradLowering>(converter, patterns.getContext());

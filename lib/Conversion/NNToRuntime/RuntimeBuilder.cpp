@@ -19,12 +19,12 @@ std::optional<amp_dtype_t> amp::getRuntimeDtype(Type t) {
     return AMP_DTYPE_I32;
   if (t.isInteger(64))
     return AMP_DTYPE_I64;
+  if (t.isInteger(1))
+    return AMP_DTYPE_BOOL; // one byte per element, as the int8_t flags
   return std::nullopt;
 }
 
 int64_t amp::getRuntimeElementBytes(Type t) {
-  if (t.isInteger(1))
-    return 1; // found_inf flags are int8_t
   return amp_dtype_size(*getRuntimeDtype(t));
 }
 
@@ -44,8 +44,7 @@ int64_t amp::normalizeAxis(int64_t axis, Value tensor) {
 bool amp::isRuntimeTensorType(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   return tensor && tensor.hasStaticShape() &&
-         (getRuntimeDtype(tensor.getElementType()) ||
-          tensor.getElementType().isInteger(1));
+         getRuntimeDtype(tensor.getElementType());
 }
 
 RuntimeBuilder::RuntimeBuilder(OpBuilder &b, Location loc)

@@ -23,7 +23,8 @@ namespace amp {
 /// The amp_dtype_t of a tensor element type, if the runtime has one.
 std::optional<amp_dtype_t> getRuntimeDtype(mlir::Type elementType);
 
-/// Bytes of one element in a runtime buffer (i1 flags are int8_t).
+/// Bytes of one element in a runtime buffer (amp_dtype_size: an i1 is one
+/// byte).
 int64_t getRuntimeElementBytes(mlir::Type elementType);
 
 /// Bytes of a whole static tensor.

@@ -1,7 +1,8 @@
 //===- ShapePatterns.cpp - shape ops to runtime calls ---------------------===//
 //
 // nn.reshape aliases its input (same elements in the same order, so no
-// call); nn.transpose and nn.broadcast_to copy.
+// call); nn.transpose, nn.broadcast_to, nn.concat, nn.slice (and its
+// gradient) and nn.pad copy.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,10 +48,60 @@ struct BroadcastToLowering : RuntimeOpPattern<nn::BroadcastToOp> {
   }
 };
 
+/// nn.concat: an array of the input buffers and their sizes along the axis.
+struct ConcatLowering : RuntimeOpPattern<nn::ConcatOp> {
+  using RuntimeOpPattern::RuntimeOpPattern;
+  void lower(nn::ConcatOp op, Adaptor adaptor, RuntimeBuilder &rb,
+             ValueRange results) const override {
+    Value y = op.getResult();
+    int64_t axis = normalizeAxis(op.getAxis(), y);
+    SmallVector<int64_t> sizes;
+    for (Value x : op.getInputs())
+      sizes.push_back(cast<RankedTensorType>(x.getType()).getDimSize(axis));
+    rb.call(RuntimeFn::amp_concat,
+            {rb.i32(sizes.size()), rb.ptrArray(adaptor.getInputs()), results[0],
+             rb.dims(y), rb.rank(y), rb.i64Array(sizes), rb.dtype(y.getType()),
+             rb.i64(axis), rb.stream()});
+  }
+};
+
+/// nn.slice (x -> y) and nn.slice_grad (dy -> dx) share one argument list:
+/// the operand, the result, then x's and y's shapes (the sliced tensor's and
+/// the window's), offsets and strides.
+template <typename Op, RuntimeFn Fn>
+struct SliceLowering : RuntimeOpPattern<Op> {
+  using RuntimeOpPattern<Op>::RuntimeOpPattern;
+  void lower(Op op, typename RuntimeOpPattern<Op>::Adaptor adaptor,
+             RuntimeBuilder &rb, ValueRange results) const override {
+    Value operand = op->getOperand(0), result = op.getResult();
+    constexpr bool forward = std::is_same_v<Op, nn::SliceOp>;
+    Value x = forward ? operand : result, y = forward ? result : operand;
+    rb.call(Fn, {adaptor.getOperands()[0], results[0], rb.dims(x), rb.dims(y),
+                 rb.rank(x), rb.i64Array(op.getOffsets()),
+                 rb.i64Array(op.getStridesOrOnes()), rb.dtype(x.getType()),
+                 rb.stream()});
+  }
+};
+
+struct PadLowering : RuntimeOpPattern<nn::PadOp> {
+  using RuntimeOpPattern::RuntimeOpPattern;
+  void lower(nn::PadOp op, Adaptor adaptor, RuntimeBuilder &rb,
+             ValueRange results) const override {
+    Value x = op.getInput();
+    rb.call(RuntimeFn::amp_pad,
+            {adaptor.getInput(), results[0], rb.dims(x), rb.rank(x),
+             rb.i64Array(op.getLow()), rb.i64Array(op.getHigh()),
+             rb.dtype(x.getType()), rb.f32(op.getValue().convertToDouble()),
+             rb.stream()});
+  }
+};
+
 } // namespace
 
 void amp::populateShapeToRuntimePatterns(RewritePatternSet &patterns,
                                          const TypeConverter &converter) {
-  patterns.add<ReshapeLowering, TransposeLowering, BroadcastToLowering>(
-      converter, patterns.getContext());
+  patterns.add<ReshapeLowering, TransposeLowering, BroadcastToLowering,
+               ConcatLowering, SliceLowering<nn::SliceOp, RuntimeFn::amp_slice>,
+               SliceLowering<nn::SliceGradOp, RuntimeFn::amp_slice_grad>,
+               PadLowering>(converter, patterns.getContext());
 }

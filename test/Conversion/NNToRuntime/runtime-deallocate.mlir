@@ -75,3 +75,20 @@ func.func @unused(%x: tensor<2x4xf32>, %g: tensor<4xf32>, %b: tensor<4xf32>) -> 
   %y, %m, %r = nn.layer_norm %x, %g, %b : (tensor<2x4xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<2x4xf32>, tensor<2xf32>, tensor<2xf32>)
   return %y : tensor<2x4xf32>
 }
+
+// -----
+
+// The input pointer array of amp_concat is read by the call: an input
+// computed in the function is freed after it, not after the store.
+// CHECK-LABEL: func.func @concat_frees_after(
+// CHECK: %[[E:.*]] = llvm.call @amp_alloc
+// CHECK: llvm.call @amp_unary(%{{.*}}, %{{.*}}, %[[E]],
+// CHECK-NOT: @amp_free
+// CHECK: llvm.call @amp_concat
+// CHECK-NEXT: llvm.mlir.zero
+// CHECK-NEXT: llvm.call @amp_free(%[[E]],
+func.func @concat_frees_after(%a: tensor<4xf32>) -> tensor<8xf32> {
+  %e = nn.exp %a : tensor<4xf32>
+  %0 = nn.concat %a, %e {axis = 0 : i64} : (tensor<4xf32>, tensor<4xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}

@@ -1,0 +1,435 @@
+// RUN: amp-opt %s -split-input-file --amp-lower-to-runtime | FileCheck %s
+// The whole amp-to-runtime pipeline accepts every function: it ends with
+// amp-verify-runtime-contract, which fails the run on any op, type or
+// declaration outside the runtime ABI.
+// RUN: amp-opt %s -split-input-file --amp-to-runtime | FileCheck %s --check-prefix=CONTRACT
+// CONTRACT-COUNT-27: llvm.func @{{[a-z0-9_]+}}(%{{.*}}: !llvm.ptr) -> i32 {
+// CONTRACT-NOT: func.func
+
+// One function per nn op of issue #10: the runtime call and its key
+// arguments. Enum arguments are the runtime header's values
+// (AMP_DTYPE_F32 = 0, F16 = 1, BF16 = 2; AMP_UNARY_ABS = 9;
+// AMP_BINARY_MAX = 4, MIN = 5); shapes and attribute arrays are module
+// globals named by their values (@__amp_i64_4_8 holds [4, 8]).
+
+// CHECK-LABEL: func.func @abs(
+// CHECK: %[[X:.*]] = llvm.load
+// CHECK: %[[Y:.*]] = llvm.load
+// CHECK: %[[ABS:.*]] = llvm.mlir.constant(9 : i32) : i32
+// CHECK: %[[N:.*]] = llvm.mlir.constant(32 : i64) : i64
+// CHECK: %[[F32:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK: llvm.call @amp_unary(%[[ABS]], %[[X]], %[[Y]], %[[N]], %[[F32]], %{{.*}})
+func.func @abs(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = nn.abs %x : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @pow(
+// CHECK: %[[N:.*]] = llvm.mlir.constant(32 : i64) : i64
+// CHECK: %[[BF16:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK: %[[E:.*]] = llvm.mlir.constant(3.000000e+00 : f32) : f32
+// CHECK: llvm.call @amp_pow(%{{.*}}, %{{.*}}, %[[N]], %[[BF16]], %[[E]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, i64, i32, f32, !llvm.ptr) -> i32
+func.func @pow(%x: tensor<4x8xbf16>) -> tensor<4x8xbf16> {
+  %0 = nn.pow %x {exponent = 3.000000e+00 : f32} : tensor<4x8xbf16>
+  return %0 : tensor<4x8xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @clamp(
+// CHECK: %[[MIN:.*]] = llvm.mlir.constant(0.000000e+00 : f32) : f32
+// CHECK: %[[MAX:.*]] = llvm.mlir.constant(6.000000e+00 : f32) : f32
+// CHECK: llvm.call @amp_clamp(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[MIN]], %[[MAX]], %{{.*}})
+func.func @clamp(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = nn.clamp %x {max = 6.000000e+00 : f32, min = 0.000000e+00 : f32} : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// A missing bound is passed as -inf (min) or +inf (max).
+// CHECK-LABEL: func.func @clamp_min_only(
+// CHECK: %[[F16:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: %[[MIN:.*]] = llvm.mlir.constant(-1.000000e+00 : f32) : f32
+// CHECK: %[[INF:.*]] = llvm.mlir.constant(0x7F800000 : f32) : f32
+// CHECK: llvm.call @amp_clamp(%{{.*}}, %{{.*}}, %{{.*}}, %[[F16]], %[[MIN]], %[[INF]], %{{.*}})
+func.func @clamp_min_only(%x: tensor<f16>) -> tensor<f16> {
+  %0 = nn.clamp %x {min = -1.000000e+00 : f32} : tensor<f16>
+  return %0 : tensor<f16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @clamp_grad_max_only(
+// CHECK: %[[NINF:.*]] = llvm.mlir.constant(0xFF800000 : f32) : f32
+// CHECK: %[[MAX:.*]] = llvm.mlir.constant(6.000000e+00 : f32) : f32
+// CHECK: llvm.call @amp_clamp_grad(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[NINF]], %[[MAX]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i32, f32, f32, !llvm.ptr) -> i32
+func.func @clamp_grad_max_only(%dy: tensor<4x8xf16>, %x: tensor<4x8xf16>) -> tensor<4x8xf16> {
+  %0 = nn.clamp_grad %dy, %x {max = 6.000000e+00 : f32} : tensor<4x8xf16>
+  return %0 : tensor<4x8xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @maximum(
+// CHECK: %[[MAX:.*]] = llvm.mlir.constant(4 : i32) : i32
+// CHECK: %[[LD:.*]] = llvm.mlir.addressof @__amp_i64_4_8 : !llvm.ptr
+// CHECK: %[[LR:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK: %[[RD:.*]] = llvm.mlir.addressof @__amp_i64_8 : !llvm.ptr
+// CHECK: %[[RR:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: llvm.call @amp_binary(%[[MAX]], %{{.*}}, %{{.*}}, %{{.*}}, %[[LD]], %[[LR]], %[[RD]], %[[RR]], {{.*}})
+func.func @maximum(%a: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
+  %0 = nn.maximum %a, %b : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @minimum(
+// CHECK: %[[MIN:.*]] = llvm.mlir.constant(5 : i32) : i32
+// CHECK: llvm.call @amp_binary(%[[MIN]], {{.*}})
+func.func @minimum(%a: tensor<4x1xf16>, %b: tensor<1x8xf16>) -> tensor<4x8xf16> {
+  %0 = nn.minimum %a, %b : (tensor<4x1xf16>, tensor<1x8xf16>) -> tensor<4x8xf16>
+  return %0 : tensor<4x8xf16>
+}
+
+// -----
+
+// Both gradients have dy's shape; the three shapes go in dy, lhs, rhs order.
+// CHECK-LABEL: func.func @maximum_grad(
+// CHECK: %[[DY:.*]] = llvm.load
+// CHECK: %[[A:.*]] = llvm.load
+// CHECK: %[[B:.*]] = llvm.load
+// CHECK: %[[DA:.*]] = llvm.load
+// CHECK: %[[DB:.*]] = llvm.load
+// CHECK: %[[DYD:.*]] = llvm.mlir.addressof @__amp_i64_4_8
+// CHECK: %[[AD:.*]] = llvm.mlir.addressof @__amp_i64_4_1
+// CHECK: %[[BD:.*]] = llvm.mlir.addressof @__amp_i64_1_8
+// CHECK: llvm.call @amp_maximum_grad(%[[DY]], %[[A]], %[[B]], %[[DA]], %[[DB]], %[[DYD]], %{{.*}}, %[[AD]], %{{.*}}, %[[BD]], {{.*}})
+func.func @maximum_grad(%dy: tensor<4x8xf32>, %a: tensor<4x1xf32>, %b: tensor<1x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %dl, %dr = nn.maximum_grad %dy, %a, %b : (tensor<4x8xf32>, tensor<4x1xf32>, tensor<1x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+  return %dl, %dr : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @minimum_grad(
+// CHECK: %[[F16:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: llvm.call @amp_minimum_grad({{.*}}, %[[F16]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32, !llvm.ptr, i32, i32, !llvm.ptr) -> i32
+func.func @minimum_grad(%dy: tensor<4x8xf16>, %a: tensor<4x8xf16>, %b: tensor<8xf16>) -> (tensor<4x8xf16>, tensor<4x8xf16>) {
+  %dl, %dr = nn.minimum_grad %dy, %a, %b : (tensor<4x8xf16>, tensor<4x8xf16>, tensor<8xf16>) -> (tensor<4x8xf16>, tensor<4x8xf16>)
+  return %dl, %dr : tensor<4x8xf16>, tensor<4x8xf16>
+}
+
+// -----
+
+// The i1 condition is a bool buffer with its own shape and no dtype; a rank-0
+// operand has no dims (null).
+// CHECK-LABEL: func.func @where(
+// CHECK: %[[C:.*]] = llvm.load
+// CHECK: %[[CD:.*]] = llvm.mlir.addressof @__amp_i64_8 : !llvm.ptr
+// CHECK: %[[CR:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: %[[LD:.*]] = llvm.mlir.addressof @__amp_i64_4_1 : !llvm.ptr
+// CHECK: %[[LR:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK: %[[RD:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK: %[[RR:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK: %[[YD:.*]] = llvm.mlir.addressof @__amp_i64_4_8 : !llvm.ptr
+// CHECK: %[[YR:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK: %[[F16:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: llvm.call @amp_where(%[[C]], %{{.*}}, %{{.*}}, %{{.*}}, %[[CD]], %[[CR]], %[[LD]], %[[LR]], %[[RD]], %[[RR]], %[[YD]], %[[YR]], %[[F16]], %{{.*}})
+func.func @where(%c: tensor<8xi1>, %a: tensor<4x1xf16>, %b: tensor<f16>) -> tensor<4x8xf16> {
+  %0 = nn.where %c, %a, %b : (tensor<8xi1>, tensor<4x1xf16>, tensor<f16>) -> tensor<4x8xf16>
+  return %0 : tensor<4x8xf16>
+}
+
+// -----
+
+// An i1 constant is one byte per element (AMP_DTYPE_BOOL): 4 bytes copied
+// from a global of 0/1 bytes (globals print before the function).
+// CHECK: llvm.mlir.global internal constant @__amp_const_{{[0-9_]+}}("\01\00\00\01")
+// CHECK-LABEL: func.func @where_constant_mask(
+// CHECK: %[[BYTES:.*]] = llvm.mlir.constant(4 : i64) : i64
+// CHECK: %[[MASK:.*]] = llvm.call @amp_alloc(%[[BYTES]], %{{.*}})
+// CHECK: %[[DATA:.*]] = llvm.mlir.addressof @__amp_const_{{[0-9_]+}} : !llvm.ptr
+// CHECK: %[[N:.*]] = llvm.mlir.constant(4 : i64) : i64
+// CHECK: llvm.call @amp_memcpy(%[[MASK]], %[[DATA]], %[[N]], %{{.*}})
+// CHECK: llvm.call @amp_where(%[[MASK]], {{.*}})
+func.func @where_constant_mask(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %c = arith.constant dense<[true, false, false, true]> : tensor<4xi1>
+  %0 = nn.where %c, %a, %b : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @where_grad(
+// CHECK: %[[DY:.*]] = llvm.load
+// CHECK: %[[C:.*]] = llvm.load
+// CHECK: %[[DL:.*]] = llvm.load
+// CHECK: %[[DR:.*]] = llvm.load
+// CHECK: %[[DYD:.*]] = llvm.mlir.addressof @__amp_i64_4_8
+// CHECK: %[[CD:.*]] = llvm.mlir.addressof @__amp_i64_8
+// CHECK: llvm.call @amp_where_grad(%[[DY]], %[[C]], %[[DL]], %[[DR]], %[[DYD]], %{{.*}}, %[[CD]], {{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32, i32, !llvm.ptr) -> i32
+func.func @where_grad(%dy: tensor<4x8xf32>, %c: tensor<8xi1>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %dl, %dr = nn.where_grad %dy, %c : (tensor<4x8xf32>, tensor<8xi1>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+  return %dl, %dr : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// The seed is passed by pointer (its buffer), so no host sync.
+// CHECK-LABEL: func.func @dropout(
+// CHECK: %[[X:.*]] = llvm.load
+// CHECK: %[[SEED:.*]] = llvm.load
+// CHECK: %[[RATE:.*]] = llvm.mlir.constant(1.000000e-01 : f32) : f32
+// CHECK: %[[TRAIN:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: llvm.call @amp_dropout(%[[X]], %[[SEED]], %{{.*}}, %{{.*}}, %{{.*}}, %[[RATE]], %[[TRAIN]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i32, f32, i32, !llvm.ptr) -> i32
+func.func @dropout(%x: tensor<4x8xf32>, %seed: tensor<i64>) -> tensor<4x8xf32> {
+  %0 = nn.dropout %x, %seed {rate = 1.000000e-01 : f32, training} : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// Not training; a constant seed is an 8-byte buffer.
+// CHECK-LABEL: func.func @dropout_eval(
+// CHECK: %[[BYTES:.*]] = llvm.mlir.constant(8 : i64) : i64
+// CHECK: %[[SEED:.*]] = llvm.call @amp_alloc(%[[BYTES]], %{{.*}})
+// CHECK: %[[RATE:.*]] = llvm.mlir.constant(5.000000e-01 : f32) : f32
+// CHECK: %[[TRAIN:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK: llvm.call @amp_dropout(%{{.*}}, %[[SEED]], %{{.*}}, %{{.*}}, %{{.*}}, %[[RATE]], %[[TRAIN]], %{{.*}})
+func.func @dropout_eval(%x: tensor<2x3x4xbf16>) -> tensor<2x3x4xbf16> {
+  %seed = arith.constant dense<7> : tensor<i64>
+  %0 = nn.dropout %x, %seed {rate = 5.000000e-01 : f32} : tensor<2x3x4xbf16>
+  return %0 : tensor<2x3x4xbf16>
+}
+
+// -----
+
+// The gradients from the forward output y, and abs_grad and pow_grad from
+// x: (dy, y or x, dx, n, dtype[, exponent]).
+// CHECK-LABEL: func.func @pointwise_grads(
+// CHECK: %[[DY:.*]] = llvm.load
+// CHECK: %[[Y:.*]] = llvm.load
+// CHECK: llvm.call @amp_tanh_grad(%[[DY]], %[[Y]], {{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i32, !llvm.ptr) -> i32
+// CHECK: llvm.call @amp_sigmoid_grad(%[[DY]], %[[Y]], {{.*}})
+// CHECK: llvm.call @amp_sqrt_grad(%[[DY]], %[[Y]], {{.*}})
+// CHECK: llvm.call @amp_rsqrt_grad(%[[DY]], %[[Y]], {{.*}})
+// CHECK: llvm.call @amp_abs_grad(%[[DY]], %[[Y]], {{.*}})
+// CHECK: %[[N:.*]] = llvm.mlir.constant(32 : i64) : i64
+// CHECK: %[[F32:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK: %[[E:.*]] = llvm.mlir.constant(5.000000e-01 : f32) : f32
+// CHECK: llvm.call @amp_pow_grad(%[[DY]], %[[Y]], %{{.*}}, %[[N]], %[[F32]], %[[E]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i32, f32, !llvm.ptr) -> i32
+func.func @pointwise_grads(%dy: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) {
+  %0 = nn.tanh_grad %dy, %y : tensor<4x8xf32>
+  %1 = nn.sigmoid_grad %dy, %y : tensor<4x8xf32>
+  %2 = nn.sqrt_grad %dy, %y : tensor<4x8xf32>
+  %3 = nn.rsqrt_grad %dy, %y : tensor<4x8xf32>
+  %4 = nn.abs_grad %dy, %y : tensor<4x8xf32>
+  %5 = nn.pow_grad %dy, %y {exponent = 5.000000e-01 : f32} : tensor<4x8xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// An array of the input pointers and their sizes along the (normalized)
+// axis.
+// CHECK-LABEL: func.func @concat(
+// CHECK: %[[A:.*]] = llvm.load
+// CHECK: %[[B:.*]] = llvm.load
+// CHECK: %[[C:.*]] = llvm.load
+// CHECK: %[[Y:.*]] = llvm.load
+// CHECK: %[[COUNT:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK: %[[A0:.*]] = llvm.insertvalue %[[A]], %{{.*}}[0] : !llvm.array<3 x ptr>
+// CHECK: %[[A1:.*]] = llvm.insertvalue %[[B]], %[[A0]][1]
+// CHECK: %[[A2:.*]] = llvm.insertvalue %[[C]], %[[A1]][2]
+// CHECK: %[[PTRS:.*]] = llvm.alloca %{{.*}} x !llvm.array<3 x ptr>
+// CHECK: llvm.store %[[A2]], %[[PTRS]]
+// CHECK: %[[DIMS:.*]] = llvm.mlir.addressof @__amp_i64_6_4_8
+// CHECK: %[[SIZES:.*]] = llvm.mlir.addressof @__amp_i64_2_1_3
+// CHECK: %[[AXIS:.*]] = llvm.mlir.constant(0 : i64) : i64
+// CHECK: llvm.call @amp_concat(%[[COUNT]], %[[PTRS]], %[[Y]], %[[DIMS]], %{{.*}}, %[[SIZES]], %{{.*}}, %[[AXIS]], %{{.*}})
+func.func @concat(%a: tensor<2x4x8xf16>, %b: tensor<1x4x8xf16>, %c: tensor<3x4x8xf16>) -> tensor<6x4x8xf16> {
+  %0 = nn.concat %a, %b, %c {axis = -3 : i64} : (tensor<2x4x8xf16>, tensor<1x4x8xf16>, tensor<3x4x8xf16>) -> tensor<6x4x8xf16>
+  return %0 : tensor<6x4x8xf16>
+}
+
+// -----
+
+// x's shape, then y's, the rank, offsets and strides.
+// CHECK-LABEL: func.func @slice(
+// CHECK: %[[XD:.*]] = llvm.mlir.addressof @__amp_i64_4_8
+// CHECK: %[[YD:.*]] = llvm.mlir.addressof @__amp_i64_4_4
+// CHECK: %[[R:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK: %[[OFF:.*]] = llvm.mlir.addressof @__amp_i64_0_7
+// CHECK: %[[STR:.*]] = llvm.mlir.addressof @__amp_i64_1_m2
+// CHECK: llvm.call @amp_slice(%{{.*}}, %{{.*}}, %[[XD]], %[[YD]], %[[R]], %[[OFF]], %[[STR]], {{.*}})
+func.func @slice(%x: tensor<4x8xf32>) -> tensor<4x4xf32> {
+  %0 = nn.slice %x {offsets = array<i64: 0, 7>, strides = array<i64: 1, -2>} : tensor<4x8xf32> -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+// The gradient takes the same arguments: x_dims is dx's shape, y_dims dy's;
+// absent strides are ones.
+// CHECK-LABEL: func.func @slice_grad(
+// CHECK: %[[DY:.*]] = llvm.load
+// CHECK: %[[DX:.*]] = llvm.load
+// CHECK: %[[XD:.*]] = llvm.mlir.addressof @__amp_i64_4_8
+// CHECK: %[[YD:.*]] = llvm.mlir.addressof @__amp_i64_2_3
+// CHECK: %[[OFF:.*]] = llvm.mlir.addressof @__amp_i64_1_2
+// CHECK: %[[STR:.*]] = llvm.mlir.addressof @__amp_i64_1_1
+// CHECK: llvm.call @amp_slice_grad(%[[DY]], %[[DX]], %[[XD]], %[[YD]], %{{.*}}, %[[OFF]], %[[STR]], {{.*}})
+func.func @slice_grad(%dy: tensor<2x3xf32>) -> tensor<4x8xf32> {
+  %0 = nn.slice_grad %dy {offsets = array<i64: 1, 2>} : tensor<2x3xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @pad(
+// CHECK: %[[XD:.*]] = llvm.mlir.addressof @__amp_i64_1_3_4_4
+// CHECK: %[[R:.*]] = llvm.mlir.constant(4 : i32) : i32
+// CHECK: %[[LOW:.*]] = llvm.mlir.addressof @__amp_i64_0_0_1_2
+// CHECK: %[[HIGH:.*]] = llvm.mlir.addressof @__amp_i64_0_0_2_1
+// CHECK: %[[F16:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: %[[V:.*]] = llvm.mlir.constant(-1.000000e+00 : f32) : f32
+// CHECK: llvm.call @amp_pad(%{{.*}}, %{{.*}}, %[[XD]], %[[R]], %[[LOW]], %[[HIGH]], %[[F16]], %[[V]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i32, !llvm.ptr, !llvm.ptr, i32, f32, !llvm.ptr) -> i32
+func.func @pad(%x: tensor<1x3x4x4xf16>) -> tensor<1x3x7x7xf16> {
+  %0 = nn.pad %x {high = array<i64: 0, 0, 2, 1>, low = array<i64: 0, 0, 1, 2>, value = -1.000000e+00 : f32} : tensor<1x3x4x4xf16> -> tensor<1x3x7x7xf16>
+  return %0 : tensor<1x3x7x7xf16>
+}
+
+// -----
+
+// Negative axes are normalized; x's shape and the axes as for amp_reduce
+// (keep_dims does not change the layout), then x's and y's dtypes.
+// CHECK-LABEL: func.func @reduce_max_grad(
+// CHECK: %[[DY:.*]] = llvm.load
+// CHECK: %[[X:.*]] = llvm.load
+// CHECK: %[[Y:.*]] = llvm.load
+// CHECK: %[[DX:.*]] = llvm.load
+// CHECK: %[[XD:.*]] = llvm.mlir.addressof @__amp_i64_2_8_3
+// CHECK: %[[R:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK: %[[AXES:.*]] = llvm.mlir.addressof @__amp_i64_0_2
+// CHECK: %[[NAXES:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK: %[[XT:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK: %[[YT:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK: llvm.call @amp_reduce_max_grad(%[[DY]], %[[X]], %[[Y]], %[[DX]], %[[XD]], %[[R]], %[[AXES]], %[[NAXES]], %[[XT]], %[[YT]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32, i32, i32, !llvm.ptr) -> i32
+func.func @reduce_max_grad(%dy: tensor<1x8x1xbf16>, %x: tensor<2x8x3xbf16>, %y: tensor<1x8x1xbf16>) -> tensor<2x8x3xbf16> {
+  %0 = nn.reduce_max_grad %dy, %x, %y [0, -1] keep_dims : (tensor<1x8x1xbf16>, tensor<2x8x3xbf16>, tensor<1x8x1xbf16>) -> tensor<2x8x3xbf16>
+  return %0 : tensor<2x8x3xbf16>
+}
+
+// -----
+
+// Pools: x's and y's shapes, the dtype, kernel, strides, padding, then the
+// dilation (max) or count_include_pad (avg); defaults are spelled out.
+// CHECK-LABEL: func.func @max_pool2d(
+// CHECK: %[[XD:.*]] = llvm.mlir.addressof @__amp_i64_1_3_8_8
+// CHECK: %[[YD:.*]] = llvm.mlir.addressof @__amp_i64_1_3_6_6
+// CHECK: %[[F16:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: %[[K:.*]] = llvm.mlir.addressof @__amp_i64_3_3
+// CHECK: %[[S:.*]] = llvm.mlir.addressof @__amp_i64_1_1
+// CHECK: %[[P:.*]] = llvm.mlir.addressof @__amp_i64_1_1_1_1
+// CHECK: %[[D:.*]] = llvm.mlir.addressof @__amp_i64_2_2
+// CHECK: llvm.call @amp_max_pool2d(%{{.*}}, %{{.*}}, %[[XD]], %[[YD]], %[[F16]], %[[K]], %[[S]], %[[P]], %[[D]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> i32
+func.func @max_pool2d(%x: tensor<1x3x8x8xf16>) -> tensor<1x3x6x6xf16> {
+  %0 = nn.max_pool2d %x {dilation = array<i64: 2, 2>, kernel = array<i64: 3, 3>, padding = array<i64: 1, 1, 1, 1>} : (tensor<1x3x8x8xf16>) -> tensor<1x3x6x6xf16>
+  return %0 : tensor<1x3x6x6xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @max_pool2d_grad(
+// CHECK: %[[DY:.*]] = llvm.load
+// CHECK: %[[X:.*]] = llvm.load
+// CHECK: %[[DX:.*]] = llvm.load
+// CHECK: %[[XD:.*]] = llvm.mlir.addressof @__amp_i64_8_16_32_32
+// CHECK: %[[YD:.*]] = llvm.mlir.addressof @__amp_i64_8_16_16_16
+// CHECK: %[[K:.*]] = llvm.mlir.addressof @__amp_i64_2_2
+// CHECK: %[[S:.*]] = llvm.mlir.addressof @__amp_i64_2_2
+// CHECK: %[[P:.*]] = llvm.mlir.addressof @__amp_i64_0_0_0_0
+// CHECK: %[[D:.*]] = llvm.mlir.addressof @__amp_i64_1_1
+// CHECK: llvm.call @amp_max_pool2d_grad(%[[DY]], %[[X]], %[[DX]], %[[XD]], %[[YD]], %{{.*}}, %[[K]], %[[S]], %[[P]], %[[D]], %{{.*}})
+func.func @max_pool2d_grad(%dy: tensor<8x16x16x16xf32>, %x: tensor<8x16x32x32xf32>) -> tensor<8x16x32x32xf32> {
+  %0 = nn.max_pool2d_grad %dy, %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<8x16x16x16xf32>, tensor<8x16x32x32xf32>) -> tensor<8x16x32x32xf32>
+  return %0 : tensor<8x16x32x32xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @avg_pool2d(
+// CHECK: %[[XD:.*]] = llvm.mlir.addressof @__amp_i64_2_4_9_9
+// CHECK: %[[YD:.*]] = llvm.mlir.addressof @__amp_i64_2_4_5_8
+// CHECK: %[[K:.*]] = llvm.mlir.addressof @__amp_i64_2_3
+// CHECK: %[[S:.*]] = llvm.mlir.addressof @__amp_i64_2_1
+// CHECK: %[[P:.*]] = llvm.mlir.addressof @__amp_i64_0_1_1_0
+// CHECK: %[[CIP:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK: llvm.call @amp_avg_pool2d(%{{.*}}, %{{.*}}, %[[XD]], %[[YD]], %{{.*}}, %[[K]], %[[S]], %[[P]], %[[CIP]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, !llvm.ptr) -> i32
+func.func @avg_pool2d(%x: tensor<2x4x9x9xf16>) -> tensor<2x4x5x8xf16> {
+  %0 = nn.avg_pool2d %x {kernel = array<i64: 2, 3>, padding = array<i64: 0, 1, 1, 0>, strides = array<i64: 2, 1>} : (tensor<2x4x9x9xf16>) -> tensor<2x4x5x8xf16>
+  return %0 : tensor<2x4x5x8xf16>
+}
+
+// -----
+
+// x_dims is the result's (dx) shape, y_dims dy's.
+// CHECK-LABEL: func.func @avg_pool2d_grad(
+// CHECK: %[[DY:.*]] = llvm.load
+// CHECK: %[[DX:.*]] = llvm.load
+// CHECK: %[[XD:.*]] = llvm.mlir.addressof @__amp_i64_1_2_8_8
+// CHECK: %[[YD:.*]] = llvm.mlir.addressof @__amp_i64_1_2_4_4
+// CHECK: %[[BF16:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK: %[[CIP:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: llvm.call @amp_avg_pool2d_grad(%[[DY]], %[[DX]], %[[XD]], %[[YD]], %[[BF16]], %{{.*}}, %{{.*}}, %{{.*}}, %[[CIP]], %{{.*}})
+func.func @avg_pool2d_grad(%dy: tensor<1x2x4x4xbf16>) -> tensor<1x2x8x8xbf16> {
+  %0 = nn.avg_pool2d_grad %dy {count_include_pad, kernel = array<i64: 3, 3>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x2x4x4xbf16>) -> tensor<1x2x8x8xbf16>
+  return %0 : tensor<1x2x8x8xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @global_avg_pool(
+// CHECK: %[[XD:.*]] = llvm.mlir.addressof @__amp_i64_8_512_7_7
+// CHECK: %[[BF16:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK: llvm.call @amp_global_avg_pool(%{{.*}}, %{{.*}}, %[[XD]], %[[BF16]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i32, !llvm.ptr) -> i32
+func.func @global_avg_pool(%x: tensor<8x512x7x7xbf16>) -> tensor<8x512x1x1xbf16> {
+  %0 = nn.global_avg_pool %x : (tensor<8x512x7x7xbf16>) -> tensor<8x512x1x1xbf16>
+  return %0 : tensor<8x512x1x1xbf16>
+}
+
+// -----
+
+// The loss is an f32 scalar; n counts every element.
+// CHECK-LABEL: func.func @mse_loss(
+// CHECK: %[[P:.*]] = llvm.load
+// CHECK: %[[T:.*]] = llvm.load
+// CHECK: %[[L:.*]] = llvm.load
+// CHECK: %[[N:.*]] = llvm.mlir.constant(32 : i64) : i64
+// CHECK: %[[F16:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: llvm.call @amp_mse_loss(%[[P]], %[[T]], %[[L]], %[[N]], %[[F16]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i32, !llvm.ptr) -> i32
+func.func @mse_loss(%p: tensor<4x8xf16>, %t: tensor<4x8xf16>) -> tensor<f32> {
+  %0 = nn.mse_loss %p, %t : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+// grad_loss has its own dtype (f32 here), the prediction f16.
+// CHECK-LABEL: func.func @mse_loss_grad(
+// CHECK: %[[G:.*]] = llvm.load
+// CHECK: %[[P:.*]] = llvm.load
+// CHECK: %[[T:.*]] = llvm.load
+// CHECK: %[[DP:.*]] = llvm.load
+// CHECK: %[[N:.*]] = llvm.mlir.constant(32 : i64) : i64
+// CHECK: %[[GT:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK: %[[PT:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: llvm.call @amp_mse_loss_grad(%[[G]], %[[P]], %[[T]], %[[DP]], %[[N]], %[[GT]], %[[PT]], %{{.*}})
+func.func @mse_loss_grad(%g: tensor<f32>, %p: tensor<32x1xf16>, %t: tensor<32x1xf16>) -> tensor<32x1xf16> {
+  %0 = nn.mse_loss_grad %g, %p, %t : (tensor<f32>, tensor<32x1xf16>, tensor<32x1xf16>) -> tensor<32x1xf16>
+  return %0 : tensor<32x1xf16>
+}

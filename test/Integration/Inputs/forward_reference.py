@@ -1,0 +1,150 @@
+"""Recomputes in f64 the first-step loss of examples/cnn.mlir (--model cnn),
+Inputs/ops_regression.mlir (--model ops) or Inputs/pointwise_grads_step.mlir
+(--model grads) from the params amp-run saved (--save-params, after one step
+with a negligible learning rate) and the CSV batch it ran on (every row,
+--feature-scale 0.0625), and checks it against the loss in amp-run's --log
+within --rel-tolerance. Batch statistics and the mean losses do not depend on
+the row order; dropout's mask does, so the ops model runs on copies of one
+row. Plain Python: the tests need no numpy."""
+import argparse
+import csv
+import math
+import struct
+import sys
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--model", choices=["cnn", "ops", "grads"], required=True)
+parser.add_argument("--rel-tolerance", type=float, default=1e-5)
+parser.add_argument("params")
+parser.add_argument("data")
+parser.add_argument("log")
+args = parser.parse_args()
+
+
+def read_params(path):
+    data = open(path, "rb").read()
+    assert data[:9] == b"AMPPARAM1", path
+    (count,) = struct.unpack_from("<q", data, 9)
+    offset, params = 17, []
+    for _ in range(count):
+        (rank,) = struct.unpack_from("<q", data, offset)
+        dims = struct.unpack_from("<%dq" % rank, data, offset + 8)
+        offset += 8 + 8 * rank
+        size = math.prod(dims)
+        params.append(list(struct.unpack_from("<%df" % size, data, offset)))
+        offset += 4 * size
+    return params
+
+
+def f32(v):
+    return struct.unpack("<f", struct.pack("<f", v))[0]
+
+
+rows = [[float(v) for v in r] for r in csv.reader(open(args.data))]
+xs = [[v * 0.0625 for v in r[:64]] for r in rows]
+labels = [int(r[64]) for r in rows]
+params = read_params(args.params)
+
+
+def conv3x3(x, channels, size, w, out):
+    """x[n][c][i][j] with zero padding 1, w [out, channels, 3, 3]."""
+    def at(img, c, i, j):
+        return img[c][i][j] if 0 <= i < size and 0 <= j < size else 0.0
+    return [[[[sum(at(img, c, i + a - 1, j + b - 1) *
+                   w[((o * channels + c) * 3 + a) * 3 + b]
+                   for c in range(channels) for a in range(3) for b in range(3))
+               for j in range(size)] for i in range(size)] for o in range(out)]
+            for img in x]
+
+
+def batch_norm(x, channels, scale, bias, eps=1e-5):
+    y = [[[row[:] for row in ch] for ch in img] for img in x]
+    for c in range(channels):
+        vals = [v for img in x for row in img[c] for v in row]
+        mean = sum(vals) / len(vals)
+        inv = 1 / math.sqrt(sum((v - mean) ** 2 for v in vals) / len(vals) + eps)
+        for img in y:
+            img[c] = [[(v - mean) * inv * scale[c] + bias[c] for v in row]
+                      for row in img[c]]
+    return y
+
+
+def relu(x):
+    return [[[[max(v, 0.0) for v in row] for row in ch] for ch in img]
+            for img in x]
+
+
+def cnn_loss():
+    w1, g1, b1, w2, g2, b2, w3, b3 = params
+    x = [[[r[i * 8:(i + 1) * 8] for i in range(8)]] for r in xs]
+    h = relu(batch_norm(conv3x3(x, 1, 8, w1, 8), 8, g1, b1))
+    p = [[[[max(ch[2 * i + a][2 * j + b] for a in range(2) for b in range(2))
+            for j in range(4)] for i in range(4)] for ch in img] for img in h]
+
+    def avg3x3(ch, i, j):  # padding 1, padded positions not counted
+        vals = [ch[a][b] for a in range(i - 1, i + 2) for b in range(j - 1, j + 2)
+                if 0 <= a < 4 and 0 <= b < 4]
+        return sum(vals) / len(vals)
+    a = [[[[avg3x3(ch, i, j) for j in range(4)] for i in range(4)] for ch in img]
+         for img in p]
+    n2 = batch_norm(conv3x3(a, 8, 4, w2, 8), 8, g2, b2)
+    total = 0.0
+    for img_p, img_n, label in zip(p, n2, labels):
+        f = [sum(max(u + v, 0.0) for ru, rv in zip(cp, cn) for u, v in zip(ru, rv))
+             / 16 for cp, cn in zip(img_p, img_n)]
+        logits = [sum(f[c] * w3[c * 10 + k] for c in range(8)) + b3[k]
+                  for k in range(10)]
+        m = max(logits)
+        total += math.log(sum(math.exp(v - m) for v in logits)) - (logits[label] - m)
+    return total / len(xs)
+
+
+def keep(i, seed=1234, rate=0.1):
+    """amp_dropout's mask (kernels.h): splitmix64 of seed + i * golden."""
+    mask = (1 << 64) - 1
+    z = (seed + i * 0x9E3779B97F4A7C15) & mask
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+    z ^= z >> 31
+    return float(z >> 40) < f32(16777216.0 * f32(1.0 - f32(rate)))
+
+
+def ops_loss():
+    w1, b1, w2, b2 = params
+    mask = [(j * 7) % 3 != 0 for j in range(32)]
+    total = 0.0
+    for n, x in enumerate(xs):
+        h = [sum(x[k] * w1[k * 32 + j] for k in range(64)) + b1[j]
+             for j in range(32)]
+        t = [math.tanh(v) for v in h]
+        s = [1 / (1 + math.exp(-v)) for v in h]
+        c = [min(max(v, -0.25), 0.25) for v in h]
+        w = [max(t[j], s[j]) if mask[j] else c[j] for j in range(32)]
+        q = [math.sqrt(v ** 2 + 1) for v in w]
+        r = [1 / math.sqrt(abs(v) + 1) for v in h]
+        f = q + r + [min(a, b) for a, b in zip(t, s)]
+        padded = [0.0] * 8 + f[1::2] + [0.0] * 8
+        d = [v / f32(1 - f32(0.1)) if keep(n * 64 + k) else 0.0
+             for k, v in enumerate(padded)]
+        pred = sum(v * w2[k] for k, v in enumerate(d)) + b2[0] + max(h)
+        total += (pred - x[0]) ** 2
+    return total / len(xs)
+
+
+def grads_loss():
+    (w,) = params
+    total = 0.0
+    for x in xs:
+        for dy, v in zip(x, (a + b for a, b in zip(x, w))):
+            t, s, q = math.tanh(v), 1 / (1 + math.exp(-v)), math.sqrt(abs(v) + 1)
+            r = 1 / q
+            total += ((dy * (1 - t * t)) ** 2 + (dy * s * (1 - s)) ** 2 +
+                      (dy / (2 * q)) ** 2 + (-0.5 * dy * r * r * r) ** 2)
+    return total / (len(xs) * 256)
+
+
+expected = {"cnn": cnn_loss, "ops": ops_loss, "grads": grads_loss}[args.model]()
+got = float(next(csv.DictReader(open(args.log)))["loss"])
+print(f"first-step loss: amp-run {got:.7g}, f64 reference {expected:.7g}")
+if abs(got - expected) > args.rel_tolerance * abs(expected):
+    sys.exit(f"the first-step loss differs by more than {args.rel_tolerance:g}")
