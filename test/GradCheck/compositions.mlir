@@ -186,8 +186,6 @@ func.func @unused_param(%p: tensor<3xf32> {nn.role = #nn.role<param>},
   return %l : tensor<f32>
 }
 
-// CHECK: summary: 8 functions, 25 params, {{[0-9]+}} elements ({{.*}}): all passed
-
 // A small CNN: conv -> batch_norm -> relu -> 2x2 max pool, a residual 3x3
 // conv block around the pooled map, global average pooling and a linear
 // head into cross_entropy.
@@ -250,3 +248,5 @@ func.func @select_regression(%W1: tensor<6x8xf32> {nn.role = #nn.role<param>},
   %loss = nn.mse_loss %pred, %target : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<f32>
   return %loss : tensor<f32>
 }
+
+// CHECK: summary: 10 functions, 33 params, {{[0-9]+}} elements ({{.*}}): all passed
