@@ -509,6 +509,48 @@ TEST_F(InterpreterTest, DropoutMask) {
   expectResult(source("{rate = 0.5 : f32}"), {x, seed}, {2}, {3, 5});
 }
 
+// The backward ops that no derivative rule builds yet (the rules compose
+// tanh's, sigmoid's, sqrt's and rsqrt's gradients from mul/sub/div), so
+// that the gradient checks never reach them: at dy = 2 and output y = 0.5,
+// tanh_grad 2 (1 - 0.25) = 1.5, sigmoid_grad 2 * 0.5 * 0.5 = 0.5,
+// sqrt_grad 2 / (2 * 0.5) = 2, rsqrt_grad -0.5 * 2 * 0.125 = -0.125. At
+// dy = 3: abs_grad at x = [-2, 0, 5] is [-3, 0, 3] (sign(0) = 0); pow_grad
+// with exponent 3 at x = [2, -1, 0] is 3 * 3 x^2 = [36, 9, 0]; clamp_grad
+// to [0, 1] at x = [-0.5, 0, 1, 1.5] passes dy at the inclusive bounds
+// only: [0, 3, 3, 0]. reduce_max_grad over the rows of [[1, 3, 3], [2, 0,
+// 1]] (maxima [3, 2]) with dy = [6, 4] splits the tie: [[0, 3, 3],
+// [4, 0, 0]].
+TEST_F(InterpreterTest, BackwardOpsOutsideRules) {
+  auto unary = [](StringRef op, StringRef attrs, int64_t n) {
+    std::string type = "tensor<" + std::to_string(n) + "xf32>";
+    return ("func.func @f(%dy: " + type + ", %x: " + type + ") -> " + type +
+            " {\n  %dx = nn." + op + " %dy, %x " + attrs + " : " + type +
+            "\n  return %dx : " + type + "\n}")
+        .str();
+  };
+  RefTensor dy = tensor({1}, {2}), y = tensor({1}, {0.5});
+  expectResult(unary("tanh_grad", "", 1), {dy, y}, {1}, {1.5});
+  expectResult(unary("sigmoid_grad", "", 1), {dy, y}, {1}, {0.5});
+  expectResult(unary("sqrt_grad", "", 1), {dy, y}, {1}, {2});
+  expectResult(unary("rsqrt_grad", "", 1), {dy, y}, {1}, {-0.125});
+  RefTensor dy3 = tensor({3}, {3, 3, 3});
+  expectResult(unary("abs_grad", "", 3), {dy3, tensor({3}, {-2, 0, 5})}, {3},
+               {-3, 0, 3});
+  expectResult(unary("pow_grad", "{exponent = 3.0 : f32}", 3),
+               {dy3, tensor({3}, {2, -1, 0})}, {3}, {36, 9, 0});
+  expectResult(unary("clamp_grad", "{min = 0.0 : f32, max = 1.0 : f32}", 4),
+               {tensor({4}, {3, 3, 3, 3}), tensor({4}, {-0.5, 0, 1, 1.5})}, {4},
+               {0, 3, 3, 0});
+  expectResult(R"(
+    func.func @f(%dy: tensor<2xf32>, %x: tensor<2x3xf32>, %y: tensor<2xf32>) -> tensor<2x3xf32> {
+      %dx = nn.reduce_max_grad %dy, %x, %y [1] : (tensor<2xf32>, tensor<2x3xf32>, tensor<2xf32>) -> tensor<2x3xf32>
+      return %dx : tensor<2x3xf32>
+    })",
+               {tensor({2}, {6, 4}), tensor({2, 3}, {1, 3, 3, 2, 0, 1}),
+                tensor({2}, {3, 2})},
+               {2, 3}, {0, 3, 3, 4, 0, 0});
+}
+
 // Rows of table [[1, 2], [3, 4], [5, 6]] at ids [2, 0, 2]; the gradient
 // scatter-adds dy rows [1, 1], [2, 2], [3, 3] back: row 0 gets [2, 2], row
 // 2 gets [1 + 3, 1 + 3], row 1 nothing.
