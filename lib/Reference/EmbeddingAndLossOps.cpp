@@ -1,9 +1,9 @@
 //===- EmbeddingAndLossOps.cpp - f64 evaluators of lookups and the loss ---===//
 //
 // nn.embedding (row gather) and nn.embedding_grad (scatter-add), and
-// nn.cross_entropy (mean over rows of -log_softmax(logits)[label]) with its
-// gradient. Ids and labels outside their range are an error at the op, as
-// in the runtime.
+// nn.cross_entropy (mean over rows of -log_softmax(logits)[label]) and
+// nn.mse_loss (mean of (pred - target)^2) with their gradients. Ids and
+// labels outside their range are an error at the op, as in the runtime.
 //
 //===----------------------------------------------------------------------===//
 
@@ -97,6 +97,27 @@ FailureOr<Results> evalCrossEntropyGrad(CrossEntropyGradOp op, Operands in) {
   return results;
 }
 
+/// mean((pred - target)^2); 0 / 0 = NaN for no elements.
+RefTensor evalMseLoss(MseLossOp op, Operands in) {
+  const RefTensor &pred = *in[0], &target = *in[1];
+  double total = 0;
+  for (auto [p, t] : llvm::zip_equal(pred.data, target.data))
+    total += (p - t) * (p - t);
+  RefTensor loss = resultLike(op);
+  loss.data[0] = total / static_cast<double>(pred.getNumElements());
+  return loss;
+}
+
+/// dpred = grad_loss * 2 (pred - target) / numel.
+RefTensor evalMseLossGrad(MseLossGradOp op, Operands in) {
+  const RefTensor &gradLoss = *in[0], &pred = *in[1], &target = *in[2];
+  RefTensor dpred = resultLike(op);
+  double n = static_cast<double>(pred.getNumElements());
+  for (auto [d, p, t] : llvm::zip_equal(dpred.data, pred.data, target.data))
+    d = gradLoss.data[0] * 2 * (p - t) / n;
+  return dpred;
+}
+
 } // namespace
 
 void amp::reference::registerEmbeddingAndLossOps(EvaluatorTable &table) {
@@ -104,4 +125,6 @@ void amp::reference::registerEmbeddingAndLossOps(EvaluatorTable &table) {
   table.add<EmbeddingGradOp>(evalEmbeddingGrad);
   table.add<CrossEntropyOp>(evalCrossEntropy);
   table.add<CrossEntropyGradOp>(evalCrossEntropyGrad);
+  table.add<MseLossOp>(evalMseLoss);
+  table.add<MseLossGradOp>(evalMseLossGrad);
 }

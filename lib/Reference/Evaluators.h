@@ -61,6 +61,7 @@ private:
 // One per file, each registering its family.
 void registerElementwiseOps(EvaluatorTable &table);
 void registerContractionOps(EvaluatorTable &table);
+void registerPoolingOps(EvaluatorTable &table);
 void registerNormOps(EvaluatorTable &table);
 void registerReductionOps(EvaluatorTable &table);
 void registerShapeOps(EvaluatorTable &table);

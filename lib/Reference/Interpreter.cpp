@@ -23,6 +23,7 @@ static const EvaluatorTable &getEvaluators() {
     EvaluatorTable t;
     registerElementwiseOps(t);
     registerContractionOps(t);
+    registerPoolingOps(t);
     registerNormOps(t);
     registerReductionOps(t);
     registerShapeOps(t);

@@ -1,7 +1,8 @@
 //===- ReductionOps.cpp - f64 evaluators of the reductions ----------------===//
 //
 // nn.reduce_sum, nn.reduce_mean and nn.reduce_max over a set of axes, with
-// or without keep_dims (which changes the shape, not the element order).
+// or without keep_dims (which changes the shape, not the element order),
+// and nn.reduce_max_grad (dy split evenly among the maxima of each slice).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,20 +21,30 @@ namespace {
 
 using Combine = double (*)(double acc, double x);
 
+/// The strides with which an element of `shape` reads its reduced element
+/// (reducing `axes`; with or without keep_dims, the order is the same);
+/// `count` is set to the number of elements per reduced element.
+SmallVector<int64_t> getReducedStrides(ArrayRef<int64_t> shape,
+                                       ArrayRef<int64_t> axes, int64_t &count) {
+  SmallVector<int64_t> kept(shape);
+  count = 1;
+  for (int64_t axis : axes) {
+    axis = normalizeAxis(axis, static_cast<int64_t>(shape.size()));
+    count *= kept[axis];
+    kept[axis] = 1;
+  }
+  return getBroadcastStrides(kept, shape);
+}
+
 /// Folds every input element into its output element, starting from
 /// `init`; returns the result and the number of elements per output.
 template <typename OpT>
 std::pair<RefTensor, int64_t> reduce(OpT op, const RefTensor &x, double init,
                                      Combine combine) {
-  SmallVector<int64_t> kept(x.shape);
-  int64_t count = 1;
-  for (int64_t axis : op.getAxes()) {
-    axis = normalizeAxis(axis, x.getRank());
-    count *= kept[axis];
-    kept[axis] = 1;
-  }
+  int64_t count;
+  SmallVector<int64_t> strides =
+      getReducedStrides(x.shape, op.getAxes(), count);
   RefTensor y = resultLike(op, 0, init);
-  SmallVector<int64_t> strides = getBroadcastStrides(kept, x.shape);
   forEachIndex(x.shape, [&](ArrayRef<int64_t> index, int64_t offset) {
     double &acc = y.data[offsetOf(index, strides)];
     acc = combine(acc, x.data[offset]);
@@ -42,6 +53,30 @@ std::pair<RefTensor, int64_t> reduce(OpT op, const RefTensor &x, double init,
 }
 
 double add(double acc, double x) { return acc + x; }
+
+/// dx = x == y ? dy / k : 0, k the number of maxima in x's slice; a slice
+/// whose maximum is NaN is NaN throughout (PyTorch's mask * (dy / 0)).
+RefTensor evalReduceMaxGrad(ReduceMaxGradOp op, Operands in) {
+  const RefTensor &dy = *in[0], &x = *in[1], &y = *in[2];
+  int64_t count;
+  SmallVector<int64_t> strides =
+      getReducedStrides(x.shape, op.getAxes(), count);
+  std::vector<double> ties(y.data.size(), 0.0);
+  forEachIndex(x.shape, [&](ArrayRef<int64_t> index, int64_t offset) {
+    int64_t r = offsetOf(index, strides);
+    if (x.data[offset] == y.data[r])
+      ++ties[r];
+  });
+  RefTensor dx = resultLike(op);
+  forEachIndex(x.shape, [&](ArrayRef<int64_t> index, int64_t offset) {
+    int64_t r = offsetOf(index, strides);
+    if (std::isnan(y.data[r]))
+      dx.data[offset] = std::nan("");
+    else if (x.data[offset] == y.data[r])
+      dx.data[offset] = dy.data[r] / ties[r];
+  });
+  return dx;
+}
 
 } // namespace
 
@@ -71,4 +106,5 @@ void amp::reference::registerReductionOps(EvaluatorTable &table) {
     results.push_back(std::move(y));
     return results;
   });
+  table.add<ReduceMaxGradOp>(evalReduceMaxGrad);
 }

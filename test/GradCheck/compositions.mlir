@@ -2,15 +2,21 @@
 // summed), broadcasting inside a layer, a residual add, a 2-layer MLP with
 // cross_entropy, conv + batch_norm + relu + global average pooling, a
 // layer_norm + softmax attention block with a residual, tied embedding
-// weights and a param that does not reach the loss. Params with more than
-// 32 elements are checked on a seeded sample of 32.
+// weights, a param that does not reach the loss, a small CNN (max pooling,
+// a residual conv block, global_avg_pool) and a regression head through
+// dropout, slice, concat, clamp, where, pad and mse_loss. Params with more
+// than 32 elements are checked on a seeded sample of 32.
 //
 // Tolerance: the defaults (h 1e-5, rtol 1e-6, atol 1e-9). The relu models
 // (MLP, conv block) pass at the same tolerance because no seeded
 // pre-activation lies within h of relu's kink; measured max abs error
 // ~1e-10, except the conv block's batch-norm params (4.4e-9, 7e-9
 // relative: the global average pool's reduce_mean rule multiplies by 1/36
-// rounded to f32), which rtol covers.
+// rounded to f32), which rtol covers. The CNN's relu and max pool kinks
+// (a pre-activation within h of 0, two elements of a pool window within h
+// of each other) and the clamp bounds are crossed by no seeded value;
+// measured max abs error 1.6e-10 (cnn) and 3.2e-11 (select_regression)
+// with every element checked at seeds 0-2.
 // RUN: amp-grad-check %s --step 1e-5 --rtol 1e-6 --atol 1e-9 | FileCheck %s
 
 // One value feeding three uses, two of them in the same op (h * h).
@@ -180,4 +186,67 @@ func.func @unused_param(%p: tensor<3xf32> {nn.role = #nn.role<param>},
   return %l : tensor<f32>
 }
 
-// CHECK: summary: 8 functions, 25 params, {{[0-9]+}} elements ({{.*}}): all passed
+// A small CNN: conv -> batch_norm -> relu -> 2x2 max pool, a residual 3x3
+// conv block around the pooled map, global average pooling and a linear
+// head into cross_entropy.
+// CHECK-LABEL: @cnn: loss {{.*}}: ok
+// CHECK-NEXT:    %f1 [4x3x3x3]: 32 of 108 elements, {{.*}}: ok
+// CHECK-NEXT:    %gamma [4]: 4 of 4 elements, {{.*}}: ok
+// CHECK-NEXT:    %beta [4]: 4 of 4 elements, {{.*}}: ok
+// CHECK-NEXT:    %f2 [4x4x3x3]: 32 of 144 elements, {{.*}}: ok
+// CHECK-NEXT:    %fc [4x3]: 12 of 12 elements, {{.*}}: ok
+// CHECK-NEXT:    %fb [3]: 3 of 3 elements, {{.*}}: ok
+func.func @cnn(%f1: tensor<4x3x3x3xf32> {nn.role = #nn.role<param>},
+               %gamma: tensor<4xf32> {nn.role = #nn.role<param>},
+               %beta: tensor<4xf32> {nn.role = #nn.role<param>},
+               %f2: tensor<4x4x3x3xf32> {nn.role = #nn.role<param>},
+               %fc: tensor<4x3xf32> {nn.role = #nn.role<param>},
+               %fb: tensor<3xf32> {nn.role = #nn.role<param>},
+               %x: tensor<2x3x6x6xf32> {nn.role = #nn.role<input>},
+               %labels: tensor<2xi32> {nn.role = #nn.role<label>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %c = nn.conv2d %x, %f1 {padding = array<i64: 1, 1, 1, 1>} : (tensor<2x3x6x6xf32>, tensor<4x3x3x3xf32>) -> tensor<2x4x6x6xf32>
+  %n, %mean, %invstd = nn.batch_norm %c, %gamma, %beta : (tensor<2x4x6x6xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<2x4x6x6xf32>, tensor<4xf32>, tensor<4xf32>)
+  %r = nn.relu %n : tensor<2x4x6x6xf32>
+  %p = nn.max_pool2d %r {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<2x4x6x6xf32>) -> tensor<2x4x3x3xf32>
+  %c2 = nn.conv2d %p, %f2 {padding = array<i64: 1, 1, 1, 1>} : (tensor<2x4x3x3xf32>, tensor<4x4x3x3xf32>) -> tensor<2x4x3x3xf32>
+  %t = nn.tanh %c2 : tensor<2x4x3x3xf32>
+  %s = nn.add %p, %t : (tensor<2x4x3x3xf32>, tensor<2x4x3x3xf32>) -> tensor<2x4x3x3xf32>
+  %g = nn.global_avg_pool %s : (tensor<2x4x3x3xf32>) -> tensor<2x4x1x1xf32>
+  %flat = nn.reshape %g : tensor<2x4x1x1xf32> -> tensor<2x4xf32>
+  %h = nn.matmul %flat, %fc : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
+  %logits = nn.add %h, %fb : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %loss = nn.cross_entropy %logits, %labels : (tensor<2x3xf32>, tensor<2xi32>) -> tensor<f32>
+  return %loss : tensor<f32>
+}
+
+// A regression head through the window and selection ops: a tanh layer,
+// training dropout, the first four columns next to the last four reversed
+// (slice with strides -1, concat), a where between that and a clamped
+// copy of the layer, zero padding on both sides, a linear layer and
+// mse_loss against a target.
+// CHECK-LABEL: @select_regression: loss {{.*}}: ok
+// CHECK-NEXT:    %W1 [6x8]: 32 of 48 elements, {{.*}}: ok
+// CHECK-NEXT:    %W2 [10x2]: 20 of 20 elements, {{.*}}: ok
+func.func @select_regression(%W1: tensor<6x8xf32> {nn.role = #nn.role<param>},
+                             %W2: tensor<10x2xf32> {nn.role = #nn.role<param>},
+                             %x: tensor<4x6xf32> {nn.role = #nn.role<input>},
+                             %seed: tensor<i64> {nn.role = #nn.role<input>, nn.check_range = [0.0, 1000.0]},
+                             %cond: tensor<4x8xi1> {nn.role = #nn.role<input>, nn.check_range = [0.0, 2.0]},
+                             %target: tensor<4x2xf32> {nn.role = #nn.role<input>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %a = nn.matmul %x, %W1 : (tensor<4x6xf32>, tensor<6x8xf32>) -> tensor<4x8xf32>
+  %b = nn.tanh %a : tensor<4x8xf32>
+  %d = nn.dropout %b, %seed {rate = 0.25 : f32, training} : tensor<4x8xf32>
+  %s1 = nn.slice %d {offsets = array<i64: 0, 0>} : tensor<4x8xf32> -> tensor<4x4xf32>
+  %s2 = nn.slice %d {offsets = array<i64: 3, 7>, strides = array<i64: -1, -1>} : tensor<4x8xf32> -> tensor<4x4xf32>
+  %c = nn.concat %s1, %s2 {axis = 1 : i64} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x8xf32>
+  %k = nn.clamp %b {min = -0.5 : f32, max = 0.5 : f32} : tensor<4x8xf32>
+  %w = nn.where %cond, %c, %k : (tensor<4x8xi1>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %pd = nn.pad %w {low = array<i64: 0, 1>, high = array<i64: 0, 1>} : tensor<4x8xf32> -> tensor<4x10xf32>
+  %pred = nn.matmul %pd, %W2 : (tensor<4x10xf32>, tensor<10x2xf32>) -> tensor<4x2xf32>
+  %loss = nn.mse_loss %pred, %target : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<f32>
+  return %loss : tensor<f32>
+}
+
+// CHECK: summary: 10 functions, 33 params, {{[0-9]+}} elements ({{.*}}): all passed

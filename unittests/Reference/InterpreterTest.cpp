@@ -351,6 +351,206 @@ TEST_F(InterpreterTest, ShapeOps) {
                {1, 2, 3, 4, 5, 6});
 }
 
+// max_pool2d of x = [[-1, -5, -2], [-4, -3, -6], [-7, -8, -9]] with a 2x2
+// kernel, strides 2 and padding 1 on every side: OH = (3 + 2 - 1 - 1) / 2
+// + 1 = 2. The windows hold [-1], [-5, -2], [-4, -7] and [-3, -6, -8, -9]
+// in bounds; the padding would win every one of them if it counted as 0.
+// The gradient sends dy = [1, 2, 3, 4] to the selected positions (0, 0),
+// (0, 2), (1, 0), (1, 1); on a tie (x = [[3, 3], [1, 3]], one 2x2 window)
+// the first maximum in row-major window order takes dy.
+TEST_F(InterpreterTest, MaxPoolPaddingAndTies) {
+  RefTensor x = tensor({1, 1, 3, 3}, {-1, -5, -2, -4, -3, -6, -7, -8, -9});
+  expectResult(R"(
+    func.func @f(%x: tensor<1x1x3x3xf32>) -> tensor<1x1x2x2xf32> {
+      %y = nn.max_pool2d %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>}
+          : (tensor<1x1x3x3xf32>) -> tensor<1x1x2x2xf32>
+      return %y : tensor<1x1x2x2xf32>
+    })",
+               {x}, {1, 1, 2, 2}, {-1, -2, -4, -3});
+  expectResult(R"(
+    func.func @f(%dy: tensor<1x1x2x2xf32>, %x: tensor<1x1x3x3xf32>) -> tensor<1x1x3x3xf32> {
+      %dx = nn.max_pool2d_grad %dy, %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>}
+          : (tensor<1x1x2x2xf32>, tensor<1x1x3x3xf32>) -> tensor<1x1x3x3xf32>
+      return %dx : tensor<1x1x3x3xf32>
+    })",
+               {tensor({1, 1, 2, 2}, {1, 2, 3, 4}), x}, {1, 1, 3, 3},
+               {1, 0, 2, 3, 4, 0, 0, 0, 0});
+  expectResult(R"(
+    func.func @f(%dy: tensor<1x1x1x1xf32>, %x: tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32> {
+      %dx = nn.max_pool2d_grad %dy, %x {kernel = array<i64: 2, 2>}
+          : (tensor<1x1x1x1xf32>, tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
+      return %dx : tensor<1x1x2x2xf32>
+    })",
+               {tensor({1, 1, 1, 1}, {5}), tensor({1, 1, 2, 2}, {3, 3, 1, 3})},
+               {1, 1, 2, 2}, {5, 0, 0, 0});
+}
+
+// avg_pool2d of x = [[1, 2], [3, 4]], 2x2 kernel, stride 1, padding
+// [top 1, left 1, bottom 0, right 0]: the windows' in-bounds elements are
+// [1], [1, 2], [1, 3], [1, 2, 3, 4], with sums 1, 3, 4, 10. Divided by
+// kh * kw = 4 with count_include_pad: [0.25, 0.75, 1, 2.5]; by the in-bounds
+// counts 1, 2, 2, 4 without: [1, 1.5, 2, 2.5]. The gradient of the latter
+// at dy = 1 gives x[0][0] 1/1 + 1/2 + 1/2 + 1/4 = 2.25, x[0][1] and x[1][0]
+// 1/2 + 1/4 = 0.75, x[1][1] 1/4.
+TEST_F(InterpreterTest, AvgPoolCountIncludePad) {
+  RefTensor x = tensor({1, 1, 2, 2}, {1, 2, 3, 4});
+  expectResult(R"(
+    func.func @f(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32> {
+      %y = nn.avg_pool2d %x {kernel = array<i64: 2, 2>, padding = array<i64: 1, 1, 0, 0>, count_include_pad}
+          : (tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
+      return %y : tensor<1x1x2x2xf32>
+    })",
+               {x}, {1, 1, 2, 2}, {0.25, 0.75, 1, 2.5});
+  expectResult(R"(
+    func.func @f(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32> {
+      %y = nn.avg_pool2d %x {kernel = array<i64: 2, 2>, padding = array<i64: 1, 1, 0, 0>}
+          : (tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
+      return %y : tensor<1x1x2x2xf32>
+    })",
+               {x}, {1, 1, 2, 2}, {1, 1.5, 2, 2.5});
+  expectResult(R"(
+    func.func @f(%dy: tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32> {
+      %dx = nn.avg_pool2d_grad %dy {kernel = array<i64: 2, 2>, padding = array<i64: 1, 1, 0, 0>}
+          : (tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
+      return %dx : tensor<1x1x2x2xf32>
+    })",
+               {tensor({1, 1, 2, 2}, {1, 1, 1, 1})}, {1, 1, 2, 2},
+               {2.25, 0.75, 0.75, 0.25});
+}
+
+// concat along axis -1 of [[1], [2]] and [[3, 4], [5, 6]]: [[1, 3, 4],
+// [2, 5, 6]]. slice of x = [[0, 1, 2, 3], [4, 5, 6, 7]] at offsets [1, 3]
+// with strides [-1, -2]: y[i][j] = x[1 - i][3 - 2j] = [[7, 5], [3, 1]]; its
+// gradient puts dy = [[1, 2], [3, 4]] back at x[1][3], x[1][1], x[0][3],
+// x[0][1]. pad of [[1, 2]] by low [1, 0], high [0, 1] with 9:
+// [[9, 9, 9], [1, 2, 9]].
+TEST_F(InterpreterTest, ConcatSlicePad) {
+  expectResult(R"(
+    func.func @f(%a: tensor<2x1xf32>, %b: tensor<2x2xf32>) -> tensor<2x3xf32> {
+      %y = nn.concat %a, %b {axis = -1 : i64} : (tensor<2x1xf32>, tensor<2x2xf32>) -> tensor<2x3xf32>
+      return %y : tensor<2x3xf32>
+    })",
+               {tensor({2, 1}, {1, 2}), tensor({2, 2}, {3, 4, 5, 6})}, {2, 3},
+               {1, 3, 4, 2, 5, 6});
+  expectResult(R"(
+    func.func @f(%x: tensor<2x4xf32>) -> tensor<2x2xf32> {
+      %y = nn.slice %x {offsets = array<i64: 1, 3>, strides = array<i64: -1, -2>}
+          : tensor<2x4xf32> -> tensor<2x2xf32>
+      return %y : tensor<2x2xf32>
+    })",
+               {tensor({2, 4}, {0, 1, 2, 3, 4, 5, 6, 7})}, {2, 2},
+               {7, 5, 3, 1});
+  expectResult(R"(
+    func.func @f(%dy: tensor<2x2xf32>) -> tensor<2x4xf32> {
+      %dx = nn.slice_grad %dy {offsets = array<i64: 1, 3>, strides = array<i64: -1, -2>}
+          : tensor<2x2xf32> -> tensor<2x4xf32>
+      return %dx : tensor<2x4xf32>
+    })",
+               {tensor({2, 2}, {1, 2, 3, 4})}, {2, 4},
+               {0, 4, 0, 3, 0, 2, 0, 1});
+  expectResult(R"(
+    func.func @f(%x: tensor<1x2xf32>) -> tensor<2x3xf32> {
+      %y = nn.pad %x {low = array<i64: 1, 0>, high = array<i64: 0, 1>, value = 9.0 : f32}
+          : tensor<1x2xf32> -> tensor<2x3xf32>
+      return %y : tensor<2x3xf32>
+    })",
+               {tensor({1, 2}, {1, 2})}, {2, 3}, {9, 9, 9, 1, 2, 9});
+}
+
+// where with cond [[true], [false]] (broadcast along rows), lhs
+// [[1, 2], [3, 4]] and rhs [10, 20]: [[1, 2], [10, 20]]. maximum_grad of
+// dy = [4, 4, 4] at lhs [1, 2, 3], rhs [2, 2, 2]: the larger operand takes
+// dy, the tie at 2 gives each 2.
+TEST_F(InterpreterTest, WhereAndMaximumGrad) {
+  expectResult(R"(
+    func.func @f(%c: tensor<2x1xi1>, %a: tensor<2x2xf32>, %b: tensor<2xf32>) -> tensor<2x2xf32> {
+      %y = nn.where %c, %a, %b : (tensor<2x1xi1>, tensor<2x2xf32>, tensor<2xf32>) -> tensor<2x2xf32>
+      return %y : tensor<2x2xf32>
+    })",
+               {tensor({2, 1}, {1, 0}), tensor({2, 2}, {1, 2, 3, 4}),
+                tensor({2}, {10, 20})},
+               {2, 2}, {1, 2, 10, 20});
+  FailureOr<SmallVector<RefTensor>> results = run(
+      R"(
+    func.func @f(%dy: tensor<3xf32>, %a: tensor<3xf32>, %b: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
+      %da, %db = nn.maximum_grad %dy, %a, %b
+          : (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>)
+      return %da, %db : tensor<3xf32>, tensor<3xf32>
+    })",
+      {tensor({3}, {4, 4, 4}), tensor({3}, {1, 2, 3}), tensor({3}, {2, 2, 2})});
+  ASSERT_TRUE(succeeded(results)) << errors;
+  ASSERT_EQ(results->size(), 2u);
+  expectTensor((*results)[0], {3}, {0, 2, 4});
+  expectTensor((*results)[1], {3}, {4, 2, 0});
+}
+
+// Dropout's keep(seed, i) at seed 0: element 0 hashes z = 0, which the
+// finalizer maps to 0, so u = 0 and it is always kept; element 1 hashes
+// z = 0x9E3779B97F4A7C15, which splitmix64 (the first output of its
+// published sequence from state 0) maps to 0xE220A8397B1DCDAF, so
+// u = 0xE220A8 = 14819496. With rate 0.5 the threshold is 2^23 = 8388608
+// and element 1 is dropped: [3, 5] -> [3 / 0.5, 0] = [6, 0]. With rate
+// 0.0625 it is 2^24 * 0.9375 = 15728640 and both are kept: [3.2, 16/3].
+// Without training the op is the identity.
+TEST_F(InterpreterTest, DropoutMask) {
+  RefTensor x = tensor({2}, {3, 5}), seed = tensor({}, {0});
+  auto source = [](StringRef attrs) {
+    return (R"(
+    func.func @f(%x: tensor<2xf32>, %seed: tensor<i64>) -> tensor<2xf32> {
+      %y = nn.dropout %x, %seed )" +
+            attrs + R"( : tensor<2xf32>
+      return %y : tensor<2xf32>
+    })")
+        .str();
+  };
+  expectResult(source("{rate = 0.5 : f32, training}"), {x, seed}, {2}, {6, 0});
+  expectResult(source("{rate = 0.0625 : f32, training}"), {x, seed}, {2},
+               {3.2, 16.0 / 3});
+  expectResult(source("{rate = 0.5 : f32}"), {x, seed}, {2}, {3, 5});
+}
+
+// The backward ops that no derivative rule builds yet (the rules compose
+// tanh's, sigmoid's, sqrt's and rsqrt's gradients from mul/sub/div), so
+// that the gradient checks never reach them: at dy = 2 and output y = 0.5,
+// tanh_grad 2 (1 - 0.25) = 1.5, sigmoid_grad 2 * 0.5 * 0.5 = 0.5,
+// sqrt_grad 2 / (2 * 0.5) = 2, rsqrt_grad -0.5 * 2 * 0.125 = -0.125. At
+// dy = 3: abs_grad at x = [-2, 0, 5] is [-3, 0, 3] (sign(0) = 0); pow_grad
+// with exponent 3 at x = [2, -1, 0] is 3 * 3 x^2 = [36, 9, 0]; clamp_grad
+// to [0, 1] at x = [-0.5, 0, 1, 1.5] passes dy at the inclusive bounds
+// only: [0, 3, 3, 0]. reduce_max_grad over the rows of [[1, 3, 3], [2, 0,
+// 1]] (maxima [3, 2]) with dy = [6, 4] splits the tie: [[0, 3, 3],
+// [4, 0, 0]].
+TEST_F(InterpreterTest, BackwardOpsOutsideRules) {
+  auto unary = [](StringRef op, StringRef attrs, int64_t n) {
+    std::string type = "tensor<" + std::to_string(n) + "xf32>";
+    return ("func.func @f(%dy: " + type + ", %x: " + type + ") -> " + type +
+            " {\n  %dx = nn." + op + " %dy, %x " + attrs + " : " + type +
+            "\n  return %dx : " + type + "\n}")
+        .str();
+  };
+  RefTensor dy = tensor({1}, {2}), y = tensor({1}, {0.5});
+  expectResult(unary("tanh_grad", "", 1), {dy, y}, {1}, {1.5});
+  expectResult(unary("sigmoid_grad", "", 1), {dy, y}, {1}, {0.5});
+  expectResult(unary("sqrt_grad", "", 1), {dy, y}, {1}, {2});
+  expectResult(unary("rsqrt_grad", "", 1), {dy, y}, {1}, {-0.125});
+  RefTensor dy3 = tensor({3}, {3, 3, 3});
+  expectResult(unary("abs_grad", "", 3), {dy3, tensor({3}, {-2, 0, 5})}, {3},
+               {-3, 0, 3});
+  expectResult(unary("pow_grad", "{exponent = 3.0 : f32}", 3),
+               {dy3, tensor({3}, {2, -1, 0})}, {3}, {36, 9, 0});
+  expectResult(unary("clamp_grad", "{min = 0.0 : f32, max = 1.0 : f32}", 4),
+               {tensor({4}, {3, 3, 3, 3}), tensor({4}, {-0.5, 0, 1, 1.5})}, {4},
+               {0, 3, 3, 0});
+  expectResult(R"(
+    func.func @f(%dy: tensor<2xf32>, %x: tensor<2x3xf32>, %y: tensor<2xf32>) -> tensor<2x3xf32> {
+      %dx = nn.reduce_max_grad %dy, %x, %y [1] : (tensor<2xf32>, tensor<2x3xf32>, tensor<2xf32>) -> tensor<2x3xf32>
+      return %dx : tensor<2x3xf32>
+    })",
+               {tensor({2}, {6, 4}), tensor({2, 3}, {1, 3, 3, 2, 0, 1}),
+                tensor({2}, {3, 2})},
+               {2, 3}, {0, 3, 3, 4, 0, 0});
+}
+
 // Rows of table [[1, 2], [3, 4], [5, 6]] at ids [2, 0, 2]; the gradient
 // scatter-adds dy rows [1, 1], [2, 2], [3, 3] back: row 0 gets [2, 2], row
 // 2 gets [1 + 3, 1 + 3], row 1 nothing.
