@@ -127,42 +127,28 @@ LogicalResult rule(LogOp op, Rule &r) {
   return success();
 }
 
-/// d sqrt(x) = dx / (2 sqrt(x)).
+/// tanh, sigmoid, sqrt and rsqrt: one fused grad op from the forward
+/// output, e.g. tanh_grad = dy * (1 - y^2).
+template <typename GradOpT, typename OpT>
+LogicalResult outputGradRule(OpT op, Rule &r) {
+  r.set(0, r.b().create<GradOpT>(r.dy(), op.getResult()));
+  return success();
+}
+
 LogicalResult rule(SqrtOp op, Rule &r) {
-  GradientBuilder &b = r.b();
-  Value half = b.scalar(0.5, elementTypeOf(op));
-  r.set(0, b.create<DivOp>(b.create<MulOp>(r.dy(), half), op.getResult()));
-  return success();
+  return outputGradRule<SqrtGradOp>(op, r);
 }
 
-/// d x^-1/2 = -1/2 x^-3/2 dx = -1/2 y^3 dx.
 LogicalResult rule(RsqrtOp op, Rule &r) {
-  GradientBuilder &b = r.b();
-  Value y = op.getResult();
-  Value y3 = b.create<MulOp>(b.create<MulOp>(y, y), y);
-  Value minusHalf = b.scalar(-0.5, elementTypeOf(op));
-  r.set(0, b.create<MulOp>(b.create<MulOp>(r.dy(), minusHalf), y3));
-  return success();
+  return outputGradRule<RsqrtGradOp>(op, r);
 }
 
-/// d tanh(x) = (1 - y^2) dx.
 LogicalResult rule(TanhOp op, Rule &r) {
-  GradientBuilder &b = r.b();
-  Value y = op.getResult();
-  Value one = b.scalar(1.0, elementTypeOf(op));
-  r.set(0, b.create<MulOp>(r.dy(), b.create<SubOp>(one, b.create<MulOp>(y, y))));
-  return success();
+  return outputGradRule<TanhGradOp>(op, r);
 }
 
-/// d sigmoid(x) = y (1 - y) dx.
 LogicalResult rule(SigmoidOp op, Rule &r) {
-  GradientBuilder &b = r.b();
-  Value y = op.getResult();
-  Value one = b.scalar(1.0, elementTypeOf(op));
-  // Separate statements fix the order the ops are built in.
-  Value dyY = b.create<MulOp>(r.dy(), y);
-  r.set(0, b.create<MulOp>(dyY, b.create<SubOp>(one, y)));
-  return success();
+  return outputGradRule<SigmoidGradOp>(op, r);
 }
 
 LogicalResult rule(ReluOp op, Rule &r) {

@@ -135,14 +135,12 @@ func.func @log(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {n
 
 // -----
 
-// d sqrt(a) = dy * 0.5 / sqrt(a).
+// d sqrt(a) = dy / (2 y): nn.sqrt_grad of the forward output.
 // CHECK-LABEL: func.func @sqrt(
 // CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
 // CHECK-NEXT: %[[Y:.*]] = nn.sqrt %[[A]]
 // CHECK: %[[DY:.*]] = nn.broadcast_to
-// CHECK-NEXT: %[[HALF:.*]] = arith.constant dense<5.000000e-01> : tensor<f32>
-// CHECK-NEXT: %[[T:.*]] = nn.mul %[[DY]], %[[HALF]] : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT: %[[DA:.*]] = nn.div %[[T]], %[[Y]] :
+// CHECK-NEXT: %[[DA:.*]] = nn.sqrt_grad %[[DY]], %[[Y]] : tensor<4xf32>
 // CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
 func.func @sqrt(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
   %y = nn.sqrt %a : tensor<4xf32>
@@ -152,16 +150,12 @@ func.func @sqrt(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {
 
 // -----
 
-// d a^-1/2 = -1/2 a^-3/2 = dy * -0.5 * y^3.
+// d a^-1/2 = -1/2 y^3 dy: nn.rsqrt_grad of the forward output.
 // CHECK-LABEL: func.func @rsqrt(
 // CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
 // CHECK-NEXT: %[[Y:.*]] = nn.rsqrt %[[A]]
 // CHECK: %[[DY:.*]] = nn.broadcast_to
-// CHECK-NEXT: %[[Y2:.*]] = nn.mul %[[Y]], %[[Y]] :
-// CHECK-NEXT: %[[Y3:.*]] = nn.mul %[[Y2]], %[[Y]] :
-// CHECK-NEXT: %[[C:.*]] = arith.constant dense<-5.000000e-01> : tensor<f32>
-// CHECK-NEXT: %[[T:.*]] = nn.mul %[[DY]], %[[C]] :
-// CHECK-NEXT: %[[DA:.*]] = nn.mul %[[T]], %[[Y3]] :
+// CHECK-NEXT: %[[DA:.*]] = nn.rsqrt_grad %[[DY]], %[[Y]] : tensor<4xf32>
 // CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
 func.func @rsqrt(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
   %y = nn.rsqrt %a : tensor<4xf32>
@@ -171,15 +165,12 @@ func.func @rsqrt(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> 
 
 // -----
 
-// d tanh(a) = dy * (1 - y^2).
+// d tanh(a) = dy * (1 - y^2): nn.tanh_grad of the forward output.
 // CHECK-LABEL: func.func @tanh(
 // CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
 // CHECK-NEXT: %[[Y:.*]] = nn.tanh %[[A]]
 // CHECK: %[[DY:.*]] = nn.broadcast_to
-// CHECK-NEXT: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<f32>
-// CHECK-NEXT: %[[YY:.*]] = nn.mul %[[Y]], %[[Y]] :
-// CHECK-NEXT: %[[S:.*]] = nn.sub %[[ONE]], %[[YY]] : (tensor<f32>, tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT: %[[DA:.*]] = nn.mul %[[DY]], %[[S]] :
+// CHECK-NEXT: %[[DA:.*]] = nn.tanh_grad %[[DY]], %[[Y]] : tensor<4xf32>
 // CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
 func.func @tanh(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
   %y = nn.tanh %a : tensor<4xf32>
@@ -189,15 +180,12 @@ func.func @tanh(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {
 
 // -----
 
-// d sigmoid(a) = dy * y * (1 - y).
+// d sigmoid(a) = dy * y * (1 - y): nn.sigmoid_grad of the forward output.
 // CHECK-LABEL: func.func @sigmoid(
 // CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
 // CHECK-NEXT: %[[Y:.*]] = nn.sigmoid %[[A]]
 // CHECK: %[[DY:.*]] = nn.broadcast_to
-// CHECK-NEXT: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<f32>
-// CHECK-NEXT: %[[T:.*]] = nn.mul %[[DY]], %[[Y]] :
-// CHECK-NEXT: %[[S:.*]] = nn.sub %[[ONE]], %[[Y]] :
-// CHECK-NEXT: %[[DA:.*]] = nn.mul %[[T]], %[[S]] :
+// CHECK-NEXT: %[[DA:.*]] = nn.sigmoid_grad %[[DY]], %[[Y]] : tensor<4xf32>
 // CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
 func.func @sigmoid(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
   %y = nn.sigmoid %a : tensor<4xf32>
@@ -547,10 +535,7 @@ func.func @cross_entropy(%z: tensor<2x3xf32> {nn.role = #nn.role<param>}, %lab: 
 // CHECK-NEXT: %[[DT:.*]] = nn.mul %[[DY]], %[[E]] :
 // CHECK-NEXT: %[[DE:.*]] = nn.mul %[[DY]], %[[T]] :
 // CHECK-NEXT: %[[G1:.*]] = nn.mul %[[DE]], %[[E]] :
-// CHECK-NEXT: %[[ONE:.*]] = arith.constant dense<1.000000e+00>
-// CHECK-NEXT: %[[TT:.*]] = nn.mul %[[T]], %[[T]] :
-// CHECK-NEXT: %[[S:.*]] = nn.sub %[[ONE]], %[[TT]] :
-// CHECK-NEXT: %[[G2:.*]] = nn.mul %[[DT]], %[[S]] :
+// CHECK-NEXT: %[[G2:.*]] = nn.tanh_grad %[[DT]], %[[T]] :
 // CHECK-NEXT: %[[DA:.*]] = nn.add %[[G1]], %[[G2]] : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
 // CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
 func.func @fan_out(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
