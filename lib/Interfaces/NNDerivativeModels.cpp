@@ -70,7 +70,7 @@ private:
 
 RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
 
-/// `type`'s shape with `elementType`.
+/// `shaped`'s shape with `elementType`.
 RankedTensorType withElementType(Value shaped, Type elementType) {
   return RankedTensorType::get(typeOf(shaped).getShape(), elementType);
 }
