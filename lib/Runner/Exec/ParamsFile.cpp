@@ -24,6 +24,8 @@ public:
   bool read(void *out, size_t size) {
     if (size > remaining())
       return false;
+    if (size == 0) // `out` may be the null data() of an empty vector
+      return true;
     std::memcpy(out, bytes.data() + offset, size);
     offset += size;
     return true;
