@@ -26,6 +26,7 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace amp {
@@ -47,6 +48,16 @@ int64_t ravel(const Shape &index, const Shape &shape);
 /// is broadcast to out with numpy rules (trailing dimensions aligned).
 int64_t broadcastSource(int64_t i, const Shape &out, const Shape &operand);
 const char *dtypeName(amp_dtype_t dtype);
+
+/// The name of a test instantiated over ::testing::Combine(case index,
+/// dtype): "case<i>_<dtype>".
+struct CaseAndDtypeName {
+  template <typename ParamInfo>
+  std::string operator()(const ParamInfo &info) const {
+    return "case" + std::to_string(std::get<0>(info.param)) + "_" +
+           dtypeName(std::get<1>(info.param));
+  }
+};
 
 /// f32, f16, bf16.
 std::vector<amp_dtype_t> floatDtypes();

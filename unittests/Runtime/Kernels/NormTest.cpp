@@ -140,11 +140,7 @@ INSTANTIATE_TEST_SUITE_P(Cases, SoftmaxTest,
                                             ::testing::Values(AMP_DTYPE_F32,
                                                               AMP_DTYPE_F16,
                                                               AMP_DTYPE_BF16)),
-                         [](const auto &info) {
-                           return "case" +
-                                  std::to_string(std::get<0>(info.param)) +
-                                  "_" + dtypeName(std::get<1>(info.param));
-                         });
+                         CaseAndDtypeName());
 
 TEST(Softmax, RejectsBadAxes) {
   Tensor x(AMP_DTYPE_F32, {2, 3});

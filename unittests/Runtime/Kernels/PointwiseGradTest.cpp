@@ -186,11 +186,7 @@ INSTANTIATE_TEST_SUITE_P(Exponents, PowTest,
                                             ::testing::Values(AMP_DTYPE_F32,
                                                               AMP_DTYPE_F16,
                                                               AMP_DTYPE_BF16)),
-                         [](const auto &info) {
-                           return "case" +
-                                  std::to_string(std::get<0>(info.param)) +
-                                  "_" + dtypeName(std::get<1>(info.param));
-                         });
+                         CaseAndDtypeName());
 
 TEST(Pow, GradMatchesFiniteDifferences) {
   std::mt19937 rng(61);
