@@ -12,6 +12,8 @@
 
 #include "amp/Conversion/MatmulToCublasLt/MatmulToCublasLt.h"
 
+#include "OpOrder.h"
+
 #include "amp/Dialect/AMP/IR/AMPOps.h"
 #include "amp/Dialect/NN/IR/NNOps.h"
 
@@ -66,25 +68,31 @@ static GemmOp gemmProducingOnlyFor(Value v, Operation *user,
   return gemmProducing(v, user->getBlock(), opts);
 }
 
+/// Whether `a` comes before `b` in their block: through `order` when the
+/// pass keeps one, else the ops' own order indices.
+static bool isBefore(OpOrder *order, Operation *a, Operation *b) {
+  return order ? order->isBefore(a, b) : a->isBeforeInBlock(b);
+}
+
 /// Whether `v` can be used right before `at`: it is a block argument of, or
 /// is defined before `at` in, a block enclosing `at`.
-static bool isAvailableBefore(Value v, Operation *at) {
+static bool isAvailableBefore(Value v, Operation *at, OpOrder *order) {
   Operation *ancestor = v.getParentBlock()->findAncestorOpInBlock(*at);
   if (!ancestor)
     return false;
   Operation *def = v.getDefiningOp();
-  return !def || (def != ancestor && def->isBeforeInBlock(ancestor));
+  return !def || (def != ancestor && isBefore(order, def, ancestor));
 }
 
 /// Whether a value created right before `at` can replace `v`: every user of
 /// `v` other than those in `removed` comes after `at`.
 static bool canReplaceFrom(Value v, Operation *at,
-                           ArrayRef<Operation *> removed) {
+                           ArrayRef<Operation *> removed, OpOrder *order) {
   return llvm::all_of(v.getUsers(), [&](Operation *user) {
     if (llvm::is_contained(removed, user))
       return true;
     Operation *ancestor = at->getBlock()->findAncestorOpInBlock(*user);
-    return ancestor && ancestor != at && at->isBeforeInBlock(ancestor);
+    return ancestor && ancestor != at && isBefore(order, at, ancestor);
   });
 }
 
@@ -146,15 +154,15 @@ struct GemmSpec {
 /// no such place. The caller replaces the results.
 static GemmOp createFused(PatternRewriter &rewriter, const GemmSpec &spec,
                           GemmOp gemm, Operation *root,
-                          ArrayRef<Operation *> candidates) {
+                          ArrayRef<Operation *> candidates, OpOrder *order) {
   SmallVector<Value> operands = spec.operands();
   SmallVector<Operation *> removed = {gemm, root};
   for (Operation *at : candidates) {
     bool ok = llvm::all_of(operands,
-                           [&](Value v) { return isAvailableBefore(v, at); });
+                           [&](Value v) { return isAvailableBefore(v, at, order); });
     for (Operation *op : removed)
       for (Value r : op->getResults())
-        ok = ok && canReplaceFrom(r, at, removed);
+        ok = ok && canReplaceFrom(r, at, removed, order);
     if (!ok)
       continue;
     rewriter.setInsertionPoint(at);
@@ -185,8 +193,8 @@ enum class RootBecomes { D, BiasGrad };
 static LogicalResult fuse(PatternRewriter &rewriter, const GemmSpec &spec,
                           GemmOp gemm, Operation *root,
                           ArrayRef<Operation *> candidates,
-                          RootBecomes rootBecomes) {
-  GemmOp fused = createFused(rewriter, spec, gemm, root, candidates);
+                          RootBecomes rootBecomes, OpOrder *order) {
+  GemmOp fused = createFused(rewriter, spec, gemm, root, candidates, order);
   if (!fused)
     return failure();
   rewriter.replaceOp(root, rootBecomes == RootBecomes::D ? fused.getD()
@@ -197,9 +205,11 @@ static LogicalResult fuse(PatternRewriter &rewriter, const GemmSpec &spec,
 
 namespace {
 template <typename OpTy> struct GemmPattern : OpRewritePattern<OpTy> {
-  GemmPattern(MLIRContext *ctx, const Options &opts)
-      : OpRewritePattern<OpTy>(ctx), opts(opts) {}
+  GemmPattern(MLIRContext *ctx, const Options &opts, OpOrder *order)
+      : OpRewritePattern<OpTy>(ctx), opts(opts), order(order) {}
   Options opts;
+  /// The pass's order of ops, or null (the ops' own).
+  OpOrder *order;
 };
 } // namespace
 
@@ -272,7 +282,7 @@ template <typename OpTy> struct FuseBinary : GemmPattern<OpTy> {
     GemmOp lhsGemm = gemmProducingOnlyFor(op.getLhs(), op, this->opts);
     GemmOp rhsGemm = gemmProducingOnlyFor(op.getRhs(), op, this->opts);
     if (lhsGemm && rhsGemm && lhsGemm->getBlock() == rhsGemm->getBlock() &&
-        lhsGemm->isBeforeInBlock(rhsGemm))
+        isBefore(this->order, lhsGemm, rhsGemm))
       std::swap(sides[0], sides[1]);
     for (auto [side, other] : sides) {
       GemmOp gemm = gemmProducingOnlyFor(side, op, this->opts);
@@ -283,7 +293,8 @@ template <typename OpTy> struct FuseBinary : GemmPattern<OpTy> {
       if (!absorb(gemm, other, spec))
         continue;
       // At the op: `other` may be defined after the GEMM.
-      if (succeeded(fuse(rewriter, spec, gemm, op, {op}, RootBecomes::D)))
+      if (succeeded(fuse(rewriter, spec, gemm, op, {op}, RootBecomes::D,
+                          this->order)))
         return success();
     }
     return failure();
@@ -391,7 +402,8 @@ struct FuseActivation : GemmPattern<OpTy> {
           bias ? GemmEpilogue::gelu_aux_bias : GemmEpilogue::gelu_aux;
     // At the GEMM, so that the pre-activation's other users (which may
     // come before the activation) see the fused results.
-    GemmOp fused = createFused(rewriter, spec, gemm, op, {gemm});
+    GemmOp fused =
+        createFused(rewriter, spec, gemm, op, {gemm}, this->order);
     if (!fused)
       return failure();
     Value served = IsRelu ? fused.getD() : fused.getAuxOut();
@@ -423,7 +435,8 @@ struct FuseActivationGrad : GemmPattern<OpTy> {
     GemmSpec spec = GemmSpec::of(gemm);
     spec.aux = op.getInput();
     spec.epilogue = Epilogue;
-    return fuse(rewriter, spec, gemm, op, {op}, RootBecomes::D);
+    return fuse(rewriter, spec, gemm, op, {op}, RootBecomes::D,
+                this->order);
   }
 };
 
@@ -514,7 +527,7 @@ struct FuseWeightGradBias : GemmPattern<GemmOp> {
           if (!reduce || reduce->getBlock() != gemm->getBlock() ||
               !isSumOverK(reduce, isA, transposed, dElem))
             continue;
-          if (!first || reduce->isBeforeInBlock(first))
+          if (!first || isBefore(order, reduce, first))
             first = reduce;
         }
       if (!first)
@@ -523,7 +536,7 @@ struct FuseWeightGradBias : GemmPattern<GemmOp> {
       spec.epilogue = isA ? GemmEpilogue::bgrada : GemmEpilogue::bgradb;
       spec.biasGradType = cast<RankedTensorType>(first.getType());
       if (succeeded(fuse(rewriter, spec, gemm, first, {gemm, first},
-                         RootBecomes::BiasGrad)))
+                         RootBecomes::BiasGrad, order)))
         return success();
     }
     return failure();
@@ -555,7 +568,7 @@ struct FuseActivationGradBias : GemmPattern<GemmOp> {
       if (!reduce || reduce->getBlock() != gemm->getBlock() ||
           !isSumOver(reduce, rows, dType.getElementType()))
         continue;
-      if (!first || reduce->isBeforeInBlock(first))
+      if (!first || isBefore(order, reduce, first))
         first = reduce;
     }
     if (!first)
@@ -569,7 +582,8 @@ struct FuseActivationGradBias : GemmPattern<GemmOp> {
     spec.epilogue = e == GemmEpilogue::drelu ? GemmEpilogue::drelu_bgrad
                                              : GemmEpilogue::dgelu_bgrad;
     spec.biasGradType = cast<RankedTensorType>(first.getType());
-    return fuse(rewriter, spec, gemm, first, {gemm}, RootBecomes::BiasGrad);
+    return fuse(rewriter, spec, gemm, first, {gemm}, RootBecomes::BiasGrad,
+                order);
   }
 };
 } // namespace
@@ -578,15 +592,22 @@ struct FuseActivationGradBias : GemmPattern<GemmOp> {
 // Pass
 //===----------------------------------------------------------------------===//
 
-void amp::populateMatmulToCublasLtPatterns(RewritePatternSet &patterns,
-                                           const Options &options) {
+/// The patterns, asking `order` (when not null) which of two ops comes
+/// first.
+static void populatePatterns(RewritePatternSet &patterns,
+                             const Options &options, OpOrder *order) {
   patterns
       .add<MatmulToGemm, FuseAdd, FuseScale, FuseActivation<nn::ReluOp, true>,
            FuseActivation<nn::GeluOp, false>,
            FuseActivationGrad<nn::ReluGradOp, GemmEpilogue::drelu>,
            FuseActivationGrad<nn::GeluGradOp, GemmEpilogue::dgelu>,
            FuseWeightGradBias, FuseActivationGradBias>(patterns.getContext(),
-                                                       options);
+                                                       options, order);
+}
+
+void amp::populateMatmulToCublasLtPatterns(RewritePatternSet &patterns,
+                                           const Options &options) {
+  populatePatterns(patterns, options, /*order=*/nullptr);
 }
 
 namespace {
@@ -605,17 +626,14 @@ struct LowerMatmulToCublasLtPass
         .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled)
         .enableFolding(false)
         .enableConstantCSE(false);
-    // Every matmul becomes a GEMM first, so that the fusions, which ask
-    // which of two ops comes first, start from a block whose op order is
-    // numbered once: fresh GEMMs next to each other would make every such
-    // question renumber the whole block (quadratic in the step's size).
-    RewritePatternSet gemms(&getContext());
-    gemms.add<MatmulToGemm>(&getContext(), options);
+    // The fusions ask which of two ops comes first after every fusion, and
+    // each fusion inserts an op: OpOrder answers without renumbering the
+    // block (see OpOrder.h), kept current as the driver's listener.
+    OpOrder order;
+    config.setListener(&order);
     RewritePatternSet patterns(&getContext());
-    populateMatmulToCublasLtPatterns(patterns, options);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(gemms),
-                                     config)) ||
-        failed(applyPatternsGreedily(getOperation(), std::move(patterns),
+    populatePatterns(patterns, options, &order);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
                                      config))) {
       getOperation().emitError("amp-lower-matmul-to-cublaslt did not "
                                "converge");
