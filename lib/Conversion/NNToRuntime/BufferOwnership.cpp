@@ -56,12 +56,13 @@ void collectBufferUses(Value owner, SmallVectorImpl<OpOperand *> &uses) {
 
 /// Whether the buffer of `owner` is read at or after `op` other than by
 /// `op`'s handovers (in `op`'s block; nested uses count at their ancestor).
-bool isReadAfter(Value owner, Operation *op, ArrayRef<OpOperand *> handovers) {
+bool isReadAfter(Value owner, Operation *op,
+                 const llvm::SmallPtrSetImpl<OpOperand *> &handovers) {
   SmallVector<OpOperand *> uses;
   collectBufferUses(owner, uses);
   Block *block = op->getBlock();
   for (OpOperand *use : uses) {
-    if (llvm::is_contained(handovers, use) ||
+    if (handovers.contains(use) ||
         isa<nn::ReshapeOp>(use->getOwner()))
       continue;
     Operation *at = block->findAncestorOpInBlock(*use->getOwner());
@@ -108,12 +109,15 @@ void normalizeBlock(Block &block) {
       for (Block &nested : region)
         normalizeBlock(nested);
     SmallVector<OpOperand *> operands = handovers(&op);
+    // A set: a function returns thousands of values.
+    llvm::SmallPtrSet<OpOperand *, 8> operandSet(operands.begin(),
+                                                 operands.end());
     llvm::SmallPtrSet<Value, 8> handedOver;
     for (OpOperand *operand : operands) {
       Value owner = bufferOwner(operand->get());
       bool mayHandOver = isOwnedBy(owner, &block) &&
                          handedOver.insert(owner).second &&
-                         !isReadAfter(owner, &op, operands);
+                         !isReadAfter(owner, &op, operandSet);
       if (!mayHandOver)
         copyOperand(*operand, &op);
     }

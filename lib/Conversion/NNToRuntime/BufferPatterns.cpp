@@ -57,31 +57,7 @@ struct ConstantLowering : RuntimeOpPattern<arith::ConstantOp> {
       else
         raw.assign(bytes.begin(), bytes.end());
     }
-    OpBuilder &b = rb.builder();
-    Operation *parent = b.getInsertionBlock()->getParentOp();
-    auto module = isa<ModuleOp>(parent) ? cast<ModuleOp>(parent)
-                                        : parent->getParentOfType<ModuleOp>();
-    StringAttr value = b.getStringAttr(raw);
-    // Named by a hash of the bytes; equal constants share one global.
-    std::string base = "__amp_const_" +
-                       std::to_string(static_cast<size_t>(llvm::hash_value(raw)));
-    std::string name = base;
-    for (unsigned i = 1;; ++i) {
-      auto existing = module.lookupSymbol<LLVM::GlobalOp>(name);
-      if (!existing) {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(module.getBody());
-        auto arrayTy = LLVM::LLVMArrayType::get(b.getI8Type(), raw.size());
-        LLVM::GlobalOp::create(b, rb.location(), arrayTy, /*isConstant=*/true,
-                               LLVM::Linkage::Internal, name, value);
-        break;
-      }
-      if (existing.getValueAttr() == value)
-        break;
-      name = base + "_" + std::to_string(i);
-    }
-    return LLVM::AddressOfOp::create(
-        b, rb.location(), LLVM::LLVMPointerType::get(b.getContext()), name);
+    return rb.constantBytes(raw);
   }
 };
 

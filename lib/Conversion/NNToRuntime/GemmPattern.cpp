@@ -1,8 +1,6 @@
 //===- GemmPattern.cpp - amp.gemm to one amp_gemm call --------------------===//
 //
-// Fills an amp_gemm_desc_t on the stack and calls amp_gemm. The descriptor's
-// layout is the header's: each field is stored at its offsetof() with the
-// type of its declaration, so nothing here restates the struct.
+// Fills an amp_gemm_desc_t on the stack and calls amp_gemm.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +11,7 @@
 #include "amp_runtime/gemm.h"
 
 #include <cstddef>
+#include <cstring>
 #include <type_traits>
 
 using namespace mlir;
@@ -43,36 +42,34 @@ static_assert(getMaxEnumValForGemmEpilogue() + 1 == AMP_GEMM_NUM_EPILOGUES,
 
 namespace {
 
-/// Stores fields of one amp_gemm_desc_t on the stack.
+/// An amp_gemm_desc_t on the stack. Its scalar fields are compile-time
+/// constants: they are filled in a C++ amp_gemm_desc_t, whose bytes become a
+/// constant global that initializes the stack copy with one load and store;
+/// only the buffer pointers are stored field by field. The layout is thus
+/// the header's, as the C++ compiler lays it out, and nothing here restates
+/// the struct.
 class GemmDescriptor {
 public:
-  explicit GemmDescriptor(RuntimeBuilder &rb) : rb(rb) {
+  GemmDescriptor(RuntimeBuilder &rb, const amp_gemm_desc_t &scalars) : rb(rb) {
     OpBuilder &b = rb.builder();
-    auto bytesTy = LLVM::LLVMArrayType::get(b.getI8Type(),
-                                            sizeof(amp_gemm_desc_t));
-    slot = LLVM::AllocaOp::create(b, rb.location(),
-                                  LLVM::LLVMPointerType::get(b.getContext()),
-                                  bytesTy, rb.i64(1), alignof(amp_gemm_desc_t));
-    // Unused fields are zero, as after amp_gemm_desc_init().
-    LLVM::StoreOp::create(b, rb.location(),
-                          LLVM::ZeroOp::create(b, rb.location(), bytesTy),
-                          slot);
+    Location loc = rb.location();
+    auto ptrTy = LLVM::LLVMPointerType::get(b.getContext());
+    auto bytesTy =
+        LLVM::LLVMArrayType::get(b.getI8Type(), sizeof(amp_gemm_desc_t));
+    slot = LLVM::AllocaOp::create(b, loc, ptrTy, bytesTy, rb.i64(1),
+                                  alignof(amp_gemm_desc_t));
+    Value init = LLVM::LoadOp::create(
+        b, loc, bytesTy,
+        rb.constantBytes(StringRef(reinterpret_cast<const char *>(&scalars),
+                                   sizeof(amp_gemm_desc_t))));
+    LLVM::StoreOp::create(b, loc, init, slot);
   }
 
-  /// Stores `value` (whose LLVM type must be that of the C field) at
-  /// `offset`.
+  /// Stores the buffer pointer `value` at `offset`.
   template <typename Field>
-  void set(size_t offset, Value value) {
-    static_assert(std::is_pointer_v<Field> || std::is_integral_v<Field> ||
-                      std::is_enum_v<Field> || std::is_floating_point_v<Field>,
-                  "a descriptor field the lowering cannot store");
-    assert(value.getType().isIntOrFloat() ==
-               (std::is_integral_v<Field> || std::is_enum_v<Field> ||
-                std::is_floating_point_v<Field>) &&
-           "descriptor field stored with the wrong kind of type");
-    assert((!value.getType().isIntOrFloat() ||
-            value.getType().getIntOrFloatBitWidth() == 8 * sizeof(Field)) &&
-           "descriptor field stored with the wrong width");
+  void setPointer(size_t offset, Value value) {
+    static_assert(std::is_pointer_v<Field>,
+                  "only the buffer pointers are stored at run time");
     OpBuilder &b = rb.builder();
     Value addr = LLVM::GEPOp::create(
         b, rb.location(), LLVM::LLVMPointerType::get(b.getContext()),
@@ -88,63 +85,67 @@ private:
   Value slot;
 };
 
-#define AMP_SET_FIELD(DESC, FIELD, VALUE)                                      \
-  (DESC).set<decltype(amp_gemm_desc_t::FIELD)>(                                \
+#define AMP_SET_POINTER(DESC, FIELD, VALUE)                                    \
+  (DESC).setPointer<decltype(amp_gemm_desc_t::FIELD)>(                         \
       offsetof(amp_gemm_desc_t, FIELD), VALUE)
+
+/// The scalar fields of `op`'s descriptor; every pointer is null.
+amp_gemm_desc_t scalarFields(GemmOp op) {
+  GemmOp::Layout l = op.getLayout();
+  amp_gemm_desc_t desc;
+  // Zero padding too: equal descriptors have equal bytes and share a global.
+  std::memset(&desc, 0, sizeof(desc));
+  desc.m = l.m;
+  desc.n = l.n;
+  desc.k = l.k;
+  desc.batch_count = l.batchCount;
+  desc.lda = l.lda;
+  desc.ldb = l.ldb;
+  desc.ldc = l.ldc;
+  desc.ldd = l.ldd;
+  desc.ld_aux = l.ldAux;
+  desc.stride_a = l.strideA;
+  desc.stride_b = l.strideB;
+  desc.stride_c = l.strideC;
+  desc.stride_d = l.strideD;
+  desc.stride_aux = l.strideAux;
+  desc.stride_bias = l.strideBias;
+  desc.alpha = op.getAlpha().convertToFloat();
+  desc.beta = op.getC() ? op.getBeta().convertToFloat() : 0.0f;
+  desc.trans_a = op.getTransposeA() ? 1 : 0;
+  desc.trans_b = op.getTransposeB() ? 1 : 0;
+  desc.a_dtype = *getRuntimeDtype(op.getA().getType().getElementType());
+  desc.b_dtype = *getRuntimeDtype(op.getB().getType().getElementType());
+  desc.d_dtype = *getRuntimeDtype(op.getD().getType().getElementType());
+  desc.epilogue = static_cast<amp_gemm_epilogue_t>(op.getEpilogue());
+  return desc;
+}
 
 struct GemmLowering : RuntimeOpPattern<GemmOp> {
   using RuntimeOpPattern::RuntimeOpPattern;
   void lower(GemmOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
-    GemmOp::Layout l = op.getLayout();
     Value d = results[0];
     Value auxOut = op.getAuxOut() ? results[1] : Value();
     Value biasGrad = op.getBiasGrad() ? results.back() : Value();
-    Value aux = adaptor.getAux() ? adaptor.getAux()
-                : auxOut         ? auxOut
-                                 : rb.null();
-    Value bias = adaptor.getBias() ? adaptor.getBias()
-                 : biasGrad        ? biasGrad
-                                   : rb.null();
-    Value c = adaptor.getC() ? adaptor.getC() : rb.null();
+    Value aux = adaptor.getAux() ? adaptor.getAux() : auxOut;
+    Value bias = adaptor.getBias() ? adaptor.getBias() : biasGrad;
 
-    GemmDescriptor desc(rb);
-    AMP_SET_FIELD(desc, a, adaptor.getA());
-    AMP_SET_FIELD(desc, b, adaptor.getB());
-    AMP_SET_FIELD(desc, c, c);
-    AMP_SET_FIELD(desc, d, d);
-    AMP_SET_FIELD(desc, bias, bias);
-    AMP_SET_FIELD(desc, aux, aux);
-    AMP_SET_FIELD(desc, m, rb.i64(l.m));
-    AMP_SET_FIELD(desc, n, rb.i64(l.n));
-    AMP_SET_FIELD(desc, k, rb.i64(l.k));
-    AMP_SET_FIELD(desc, batch_count, rb.i64(l.batchCount));
-    AMP_SET_FIELD(desc, lda, rb.i64(l.lda));
-    AMP_SET_FIELD(desc, ldb, rb.i64(l.ldb));
-    AMP_SET_FIELD(desc, ldc, rb.i64(l.ldc));
-    AMP_SET_FIELD(desc, ldd, rb.i64(l.ldd));
-    AMP_SET_FIELD(desc, ld_aux, rb.i64(l.ldAux));
-    AMP_SET_FIELD(desc, stride_a, rb.i64(l.strideA));
-    AMP_SET_FIELD(desc, stride_b, rb.i64(l.strideB));
-    AMP_SET_FIELD(desc, stride_c, rb.i64(l.strideC));
-    AMP_SET_FIELD(desc, stride_d, rb.i64(l.strideD));
-    AMP_SET_FIELD(desc, stride_aux, rb.i64(l.strideAux));
-    AMP_SET_FIELD(desc, stride_bias, rb.i64(l.strideBias));
-    AMP_SET_FIELD(desc, alpha, rb.f32(op.getAlpha().convertToDouble()));
-    AMP_SET_FIELD(desc, beta,
-                  rb.f32(op.getC() ? op.getBeta().convertToDouble() : 0.0));
-    AMP_SET_FIELD(desc, trans_a, rb.i32(op.getTransposeA() ? 1 : 0));
-    AMP_SET_FIELD(desc, trans_b, rb.i32(op.getTransposeB() ? 1 : 0));
-    AMP_SET_FIELD(desc, a_dtype, rb.dtype(op.getA().getType()));
-    AMP_SET_FIELD(desc, b_dtype, rb.dtype(op.getB().getType()));
-    AMP_SET_FIELD(desc, d_dtype, rb.dtype(op.getD().getType()));
-    AMP_SET_FIELD(desc, epilogue,
-                  rb.i32(static_cast<amp_gemm_epilogue_t>(op.getEpilogue())));
+    GemmDescriptor desc(rb, scalarFields(op));
+    AMP_SET_POINTER(desc, a, adaptor.getA());
+    AMP_SET_POINTER(desc, b, adaptor.getB());
+    if (Value c = adaptor.getC())
+      AMP_SET_POINTER(desc, c, c);
+    AMP_SET_POINTER(desc, d, d);
+    if (bias)
+      AMP_SET_POINTER(desc, bias, bias);
+    if (aux)
+      AMP_SET_POINTER(desc, aux, aux);
     rb.call(RuntimeFn::amp_gemm, {desc.pointer(), rb.stream()});
   }
 };
 
-#undef AMP_SET_FIELD
+#undef AMP_SET_POINTER
 
 } // namespace
 

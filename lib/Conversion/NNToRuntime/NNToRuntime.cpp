@@ -12,7 +12,8 @@
 //   4. gives each function the runner's calling convention: one array of
 //      buffer pointers (arguments, then results) and an amp_status_t result;
 //      a value computed in the function body is computed straight into its
-//      result buffer.
+//      result buffer,
+//   5. unifies the equal constants the patterns built (ConstantUniquing.cpp).
 // Frees and status checks come after (amp-runtime-deallocate,
 // amp-check-runtime-status), in the amp-to-runtime pipeline.
 //
@@ -21,6 +22,7 @@
 #include "amp/Conversion/NNToRuntime/NNToRuntime.h"
 
 #include "BufferOwnership.h"
+#include "ConstantUniquing.h"
 #include "Patterns.h"
 
 #include "amp/Dialect/AMP/IR/AMPOps.h"
@@ -228,8 +230,10 @@ struct LowerToRuntimePass
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
 
-    for (func::FuncOp fn : functions)
+    for (func::FuncOp fn : functions) {
       buildEntryPoint(fn, originalTypes.lookup(fn));
+      uniqueConstants(fn.getBody());
+    }
     // amp-runtime-deallocate runs per function, in parallel: declare what it
     // calls here.
     OpBuilder b(ctx);

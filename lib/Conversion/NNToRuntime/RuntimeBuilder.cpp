@@ -51,24 +51,32 @@ RuntimeBuilder::RuntimeBuilder(OpBuilder &b, Location loc)
     : b(b), loc(loc), ptrTy(LLVM::LLVMPointerType::get(b.getContext())),
       i64Ty(b.getI64Type()), i32Ty(b.getI32Type()) {}
 
+Value RuntimeBuilder::constant(TypedAttr value) {
+  Value &v = constants[value];
+  if (!v)
+    v = LLVM::ConstantOp::create(b, loc, value.getType(), value);
+  return v;
+}
+
 Value RuntimeBuilder::i64(int64_t v) {
-  return LLVM::ConstantOp::create(b, loc, i64Ty, b.getI64IntegerAttr(v));
+  return constant(b.getI64IntegerAttr(v));
 }
 
 Value RuntimeBuilder::i32(int64_t v) {
-  return LLVM::ConstantOp::create(b, loc, i32Ty, b.getI32IntegerAttr(v));
+  return constant(b.getI32IntegerAttr(v));
 }
 
 Value RuntimeBuilder::f32(double v) {
-  return LLVM::ConstantOp::create(b, loc, b.getF32Type(),
-                                  b.getF32FloatAttr(static_cast<float>(v)));
+  return constant(b.getF32FloatAttr(static_cast<float>(v)));
 }
 
-Value RuntimeBuilder::f64(double v) {
-  return LLVM::ConstantOp::create(b, loc, b.getF64Type(), b.getF64FloatAttr(v));
-}
+Value RuntimeBuilder::f64(double v) { return constant(b.getF64FloatAttr(v)); }
 
-Value RuntimeBuilder::null() { return LLVM::ZeroOp::create(b, loc, ptrTy); }
+Value RuntimeBuilder::null() {
+  if (!nullPtr)
+    nullPtr = LLVM::ZeroOp::create(b, loc, ptrTy);
+  return nullPtr;
+}
 
 Value RuntimeBuilder::dtype(Type t) {
   return i32(*getRuntimeDtype(getElementTypeOrSelf(t)));
@@ -95,6 +103,31 @@ Value RuntimeBuilder::i64Array(ArrayRef<int64_t> values) {
     LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
                            LLVM::Linkage::Internal, name,
                            b.getI64TensorAttr(values));
+  }
+  return LLVM::AddressOfOp::create(b, loc, ptrTy, name);
+}
+
+Value RuntimeBuilder::constantBytes(StringRef bytes) {
+  ModuleOp module = getModule(b);
+  StringAttr value = b.getStringAttr(bytes);
+  // Named by a hash of the bytes; a different global of the same name (a
+  // collision) gets a numbered one.
+  std::string base =
+      "__amp_const_" + std::to_string(static_cast<size_t>(llvm::hash_value(bytes)));
+  std::string name = base;
+  for (unsigned i = 1;; ++i) {
+    auto existing = module.lookupSymbol<LLVM::GlobalOp>(name);
+    if (!existing) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(module.getBody());
+      auto arrayTy = LLVM::LLVMArrayType::get(b.getI8Type(), bytes.size());
+      LLVM::GlobalOp::create(b, loc, arrayTy, /*isConstant=*/true,
+                             LLVM::Linkage::Internal, name, value);
+      break;
+    }
+    if (existing.getValueAttr() == value)
+      break;
+    name = base + "_" + std::to_string(i);
   }
   return LLVM::AddressOfOp::create(b, loc, ptrTy, name);
 }

@@ -14,6 +14,7 @@
 #include "amp_runtime/amp_runtime.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/DenseMap.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 #include <optional>
@@ -58,6 +59,9 @@ public:
   /// A constant int64_t array (shapes, perms, axes) in a module global, or
   /// null when empty.
   mlir::Value i64Array(llvm::ArrayRef<int64_t> values);
+  /// The address of an internal constant global holding `bytes` (an i8
+  /// array); equal byte strings share one global.
+  mlir::Value constantBytes(llvm::StringRef bytes);
   /// The dims and the rank of a tensor's static shape.
   mlir::Value dims(mlir::Value tensor);
   mlir::Value rank(mlir::Value tensor);
@@ -81,9 +85,16 @@ public:
   mlir::Location location() const { return loc; }
 
 private:
+  /// A scalar constant, built once per builder: a pattern's calls share
+  /// their constants (the lowering unifies them across patterns after the
+  /// conversion, see ConstantUniquing.cpp).
+  mlir::Value constant(mlir::TypedAttr value);
+
   mlir::OpBuilder &b;
   mlir::Location loc;
   mlir::Type ptrTy, i64Ty, i32Ty;
+  llvm::DenseMap<mlir::Attribute, mlir::Value> constants;
+  mlir::Value nullPtr;
 };
 
 /// Allocates the buffers of `op`'s results (converted types are pointers)

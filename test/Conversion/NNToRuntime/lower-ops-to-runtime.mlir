@@ -126,19 +126,17 @@ func.func @minimum_grad(%dy: tensor<4x8xf16>, %a: tensor<4x8xf16>, %b: tensor<8x
 // -----
 
 // The i1 condition is a bool buffer with its own shape and no dtype; a rank-0
-// operand has no dims (null).
+// operand has no dims (null). Equal constants are one value.
 // CHECK-LABEL: func.func @where(
 // CHECK: %[[C:.*]] = llvm.load
-// CHECK: %[[CD:.*]] = llvm.mlir.addressof @__amp_i64_8 : !llvm.ptr
-// CHECK: %[[CR:.*]] = llvm.mlir.constant(1 : i32) : i32
-// CHECK: %[[LD:.*]] = llvm.mlir.addressof @__amp_i64_4_1 : !llvm.ptr
-// CHECK: %[[LR:.*]] = llvm.mlir.constant(2 : i32) : i32
-// CHECK: %[[RD:.*]] = llvm.mlir.zero : !llvm.ptr
-// CHECK: %[[RR:.*]] = llvm.mlir.constant(0 : i32) : i32
-// CHECK: %[[YD:.*]] = llvm.mlir.addressof @__amp_i64_4_8 : !llvm.ptr
-// CHECK: %[[YR:.*]] = llvm.mlir.constant(2 : i32) : i32
-// CHECK: %[[F16:.*]] = llvm.mlir.constant(1 : i32) : i32
-// CHECK: llvm.call @amp_where(%[[C]], %{{.*}}, %{{.*}}, %{{.*}}, %[[CD]], %[[CR]], %[[LD]], %[[LR]], %[[RD]], %[[RR]], %[[YD]], %[[YR]], %[[F16]], %{{.*}})
+// CHECK-DAG: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK-DAG: %[[CD:.*]] = llvm.mlir.addressof @__amp_i64_8 : !llvm.ptr
+// CHECK-DAG: %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-DAG: %[[LD:.*]] = llvm.mlir.addressof @__amp_i64_4_1 : !llvm.ptr
+// CHECK-DAG: %[[TWO:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK-DAG: %[[ZERO:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-DAG: %[[YD:.*]] = llvm.mlir.addressof @__amp_i64_4_8 : !llvm.ptr
+// CHECK: llvm.call @amp_where(%[[C]], %{{.*}}, %{{.*}}, %{{.*}}, %[[CD]], %[[ONE]], %[[LD]], %[[TWO]], %[[NULL]], %[[ZERO]], %[[YD]], %[[TWO]], %[[ONE]], %{{.*}})
 func.func @where(%c: tensor<8xi1>, %a: tensor<4x1xf16>, %b: tensor<f16>) -> tensor<4x8xf16> {
   %0 = nn.where %c, %a, %b : (tensor<8xi1>, tensor<4x1xf16>, tensor<f16>) -> tensor<4x8xf16>
   return %0 : tensor<4x8xf16>
@@ -153,8 +151,7 @@ func.func @where(%c: tensor<8xi1>, %a: tensor<4x1xf16>, %b: tensor<f16>) -> tens
 // CHECK: %[[BYTES:.*]] = llvm.mlir.constant(4 : i64) : i64
 // CHECK: %[[MASK:.*]] = llvm.call @amp_alloc(%[[BYTES]], %{{.*}})
 // CHECK: %[[DATA:.*]] = llvm.mlir.addressof @__amp_const_{{[0-9_]+}} : !llvm.ptr
-// CHECK: %[[N:.*]] = llvm.mlir.constant(4 : i64) : i64
-// CHECK: llvm.call @amp_memcpy(%[[MASK]], %[[DATA]], %[[N]], %{{.*}})
+// CHECK: llvm.call @amp_memcpy(%[[MASK]], %[[DATA]], %[[BYTES]], %{{.*}})
 // CHECK: llvm.call @amp_where(%[[MASK]], {{.*}})
 func.func @where_constant_mask(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
   %c = arith.constant dense<[true, false, false, true]> : tensor<4xi1>
@@ -213,13 +210,13 @@ func.func @dropout_eval(%x: tensor<2x3x4xbf16>) -> tensor<2x3x4xbf16> {
 // CHECK-LABEL: func.func @pointwise_grads(
 // CHECK: %[[DY:.*]] = llvm.load
 // CHECK: %[[Y:.*]] = llvm.load
-// CHECK: llvm.call @amp_tanh_grad(%[[DY]], %[[Y]], {{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i32, !llvm.ptr) -> i32
+// CHECK-DAG: %[[N:.*]] = llvm.mlir.constant(32 : i64) : i64
+// CHECK-DAG: %[[F32:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK: llvm.call @amp_tanh_grad(%[[DY]], %[[Y]], %{{.*}}, %[[N]], %[[F32]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i32, !llvm.ptr) -> i32
 // CHECK: llvm.call @amp_sigmoid_grad(%[[DY]], %[[Y]], {{.*}})
 // CHECK: llvm.call @amp_sqrt_grad(%[[DY]], %[[Y]], {{.*}})
 // CHECK: llvm.call @amp_rsqrt_grad(%[[DY]], %[[Y]], {{.*}})
 // CHECK: llvm.call @amp_abs_grad(%[[DY]], %[[Y]], {{.*}})
-// CHECK: %[[N:.*]] = llvm.mlir.constant(32 : i64) : i64
-// CHECK: %[[F32:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK: %[[E:.*]] = llvm.mlir.constant(5.000000e-01 : f32) : f32
 // CHECK: llvm.call @amp_pow_grad(%[[DY]], %[[Y]], %{{.*}}, %[[N]], %[[F32]], %[[E]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i32, f32, !llvm.ptr) -> i32
 func.func @pointwise_grads(%dy: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) {
@@ -306,7 +303,8 @@ func.func @pad(%x: tensor<1x3x4x4xf16>) -> tensor<1x3x7x7xf16> {
 // -----
 
 // Negative axes are normalized; x's shape and the axes as for amp_reduce
-// (keep_dims does not change the layout), then x's and y's dtypes.
+// (keep_dims does not change the layout), then x's and y's dtypes (the
+// axis count and both bf16 dtypes are the one constant 2).
 // CHECK-LABEL: func.func @reduce_max_grad(
 // CHECK: %[[DY:.*]] = llvm.load
 // CHECK: %[[X:.*]] = llvm.load
@@ -315,10 +313,8 @@ func.func @pad(%x: tensor<1x3x4x4xf16>) -> tensor<1x3x7x7xf16> {
 // CHECK: %[[XD:.*]] = llvm.mlir.addressof @__amp_i64_2_8_3
 // CHECK: %[[R:.*]] = llvm.mlir.constant(3 : i32) : i32
 // CHECK: %[[AXES:.*]] = llvm.mlir.addressof @__amp_i64_0_2
-// CHECK: %[[NAXES:.*]] = llvm.mlir.constant(2 : i32) : i32
-// CHECK: %[[XT:.*]] = llvm.mlir.constant(2 : i32) : i32
-// CHECK: %[[YT:.*]] = llvm.mlir.constant(2 : i32) : i32
-// CHECK: llvm.call @amp_reduce_max_grad(%[[DY]], %[[X]], %[[Y]], %[[DX]], %[[XD]], %[[R]], %[[AXES]], %[[NAXES]], %[[XT]], %[[YT]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32, i32, i32, !llvm.ptr) -> i32
+// CHECK: %[[TWO:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK: llvm.call @amp_reduce_max_grad(%[[DY]], %[[X]], %[[Y]], %[[DX]], %[[XD]], %[[R]], %[[AXES]], %[[TWO]], %[[TWO]], %[[TWO]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32, i32, i32, !llvm.ptr) -> i32
 func.func @reduce_max_grad(%dy: tensor<1x8x1xbf16>, %x: tensor<2x8x3xbf16>, %y: tensor<1x8x1xbf16>) -> tensor<2x8x3xbf16> {
   %0 = nn.reduce_max_grad %dy, %x, %y [0, -1] keep_dims : (tensor<1x8x1xbf16>, tensor<2x8x3xbf16>, tensor<1x8x1xbf16>) -> tensor<2x8x3xbf16>
   return %0 : tensor<2x8x3xbf16>
@@ -350,11 +346,10 @@ func.func @max_pool2d(%x: tensor<1x3x8x8xf16>) -> tensor<1x3x6x6xf16> {
 // CHECK: %[[DX:.*]] = llvm.load
 // CHECK: %[[XD:.*]] = llvm.mlir.addressof @__amp_i64_8_16_32_32
 // CHECK: %[[YD:.*]] = llvm.mlir.addressof @__amp_i64_8_16_16_16
-// CHECK: %[[K:.*]] = llvm.mlir.addressof @__amp_i64_2_2
-// CHECK: %[[S:.*]] = llvm.mlir.addressof @__amp_i64_2_2
+// CHECK: %[[KS:.*]] = llvm.mlir.addressof @__amp_i64_2_2
 // CHECK: %[[P:.*]] = llvm.mlir.addressof @__amp_i64_0_0_0_0
 // CHECK: %[[D:.*]] = llvm.mlir.addressof @__amp_i64_1_1
-// CHECK: llvm.call @amp_max_pool2d_grad(%[[DY]], %[[X]], %[[DX]], %[[XD]], %[[YD]], %{{.*}}, %[[K]], %[[S]], %[[P]], %[[D]], %{{.*}})
+// CHECK: llvm.call @amp_max_pool2d_grad(%[[DY]], %[[X]], %[[DX]], %[[XD]], %[[YD]], %{{.*}}, %[[KS]], %[[KS]], %[[P]], %[[D]], %{{.*}})
 func.func @max_pool2d_grad(%dy: tensor<8x16x16x16xf32>, %x: tensor<8x16x32x32xf32>) -> tensor<8x16x32x32xf32> {
   %0 = nn.max_pool2d_grad %dy, %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<8x16x16x16xf32>, tensor<8x16x32x32xf32>) -> tensor<8x16x32x32xf32>
   return %0 : tensor<8x16x32x32xf32>

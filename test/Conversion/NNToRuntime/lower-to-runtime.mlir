@@ -26,14 +26,28 @@ func.func @step(%x: tensor<4x8xf32>) -> tensor<4x8xf16> {
 
 // -----
 
-// amp.gemm fills an amp_gemm_desc_t on the stack at the header's offsets
-// (m at 48, the epilogue at 196); a reshape aliases.
+// amp.gemm fills an amp_gemm_desc_t on the stack: its scalar fields come
+// from a constant global laid out as the header's struct (the six pointers,
+// null; m n k = 4 2 8, batch_count 1, lda ldb ldc ldd ld_aux = 8 2 2 2 2, six
+// zero batch strides, alpha 1.0f, beta 0, no transposes, a and b f16, d f32,
+// epilogue none), then the pointers present are stored at their offsets
+// (a 0, b 8, d 24; c 16, bias 32 and aux 40 stay null). A reshape aliases.
+// CHECK: llvm.mlir.global internal constant @[[TPL:__amp_const_[0-9_]+]]("\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\04\00\00\00\00\00\00\00\02\00\00\00\00\00\00\00\08\00\00\00\00\00\00\00\01\00\00\00\00\00\00\00\08\00\00\00\00\00\00\00\02\00\00\00\00\00\00\00\02\00\00\00\00\00\00\00\02\00\00\00\00\00\00\00\02\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\80?\00\00\00\00\00\00\00\00\00\00\00\00\01\00\00\00\01\00\00\00\00\00\00\00\00\00\00\00")
 // CHECK-LABEL: func.func @gemm
+// CHECK: %[[A:.*]] = llvm.load
+// CHECK: %[[B:.*]] = llvm.load
+// CHECK: %[[D:.*]] = llvm.load
 // CHECK: %[[DESC:.*]] = llvm.alloca %{{.*}} x !llvm.array<200 x i8> {alignment = 8 : i64}
-// CHECK: %[[M:.*]] = llvm.getelementptr %[[DESC]][48] : (!llvm.ptr) -> !llvm.ptr, i8
-// CHECK: llvm.store %{{.*}}, %[[M]] : i64, !llvm.ptr
-// CHECK: %[[EPI:.*]] = llvm.getelementptr %[[DESC]][196] : (!llvm.ptr) -> !llvm.ptr, i8
-// CHECK: llvm.store %{{.*}}, %[[EPI]] : i32, !llvm.ptr
+// CHECK: %[[TPLADDR:.*]] = llvm.mlir.addressof @[[TPL]] : !llvm.ptr
+// CHECK: %[[SCALARS:.*]] = llvm.load %[[TPLADDR]] : !llvm.ptr -> !llvm.array<200 x i8>
+// CHECK: llvm.store %[[SCALARS]], %[[DESC]] : !llvm.array<200 x i8>, !llvm.ptr
+// CHECK: %[[PA:.*]] = llvm.getelementptr %[[DESC]][0] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: llvm.store %[[A]], %[[PA]] : !llvm.ptr, !llvm.ptr
+// CHECK: %[[PB:.*]] = llvm.getelementptr %[[DESC]][8] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: llvm.store %[[B]], %[[PB]] : !llvm.ptr, !llvm.ptr
+// CHECK: %[[PD:.*]] = llvm.getelementptr %[[DESC]][24] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: llvm.store %[[D]], %[[PD]] : !llvm.ptr, !llvm.ptr
+// CHECK-NOT: llvm.store
 // CHECK: llvm.call @amp_gemm(%[[DESC]], %{{.*}}) : (!llvm.ptr, !llvm.ptr) -> i32
 // CHECK-NOT: amp_reshape
 // CHECK-NOT: amp_memcpy
@@ -134,6 +148,51 @@ func.func @branch(%x: tensor<4xf32>) -> tensor<4xf32> {
     scf.yield %b : tensor<4xf32>
   }
   return %r : tensor<4xf32>
+}
+
+// -----
+
+// Equal constants are one value where one dominates the other: the size and
+// the null stream of the top level serve the loop and both branches, but each
+// branch, and the code after the loop, has its own AMP_UNARY_EXP.
+// CHECK-LABEL: func.func @scoped_constants
+// CHECK: %[[SIZE:.*]] = llvm.mlir.constant(16 : i64) : i64
+// CHECK: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK: llvm.call @amp_alloc(%[[SIZE]], %[[NULL]])
+// CHECK: scf.for
+// CHECK:   scf.if
+// CHECK-NOT: llvm.mlir.constant(16 : i64)
+// CHECK:     llvm.call @amp_alloc(%[[SIZE]], %[[NULL]])
+// CHECK:     %[[EXP1:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK:     llvm.call @amp_unary(%[[EXP1]], {{.*}}, %[[NULL]])
+// CHECK:   } else {
+// CHECK:     llvm.call @amp_alloc(%[[SIZE]], %[[NULL]])
+// CHECK:     %[[EXP2:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK:     llvm.call @amp_unary(%[[EXP2]], {{.*}}, %[[NULL]])
+// CHECK:     llvm.call @amp_alloc(%[[SIZE]], %[[NULL]])
+// CHECK-NOT: llvm.mlir.constant
+// CHECK:   scf.yield
+// CHECK: %[[EXP3:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: llvm.call @amp_unary(%[[EXP3]], {{.*}}, %[[NULL]])
+func.func @scoped_constants(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %n = nn.neg %x : tensor<4xf32>
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%a = %n) -> (tensor<4xf32>) {
+    %c = arith.cmpi eq, %i, %c0 : index
+    %b = scf.if %c -> tensor<4xf32> {
+      %y = nn.exp %a : tensor<4xf32>
+      scf.yield %y : tensor<4xf32>
+    } else {
+      %z = nn.exp %a : tensor<4xf32>
+      %w = nn.neg %z : tensor<4xf32>
+      scf.yield %w : tensor<4xf32>
+    }
+    scf.yield %b : tensor<4xf32>
+  }
+  %e = nn.exp %r : tensor<4xf32>
+  return %e : tensor<4xf32>
 }
 
 // -----
