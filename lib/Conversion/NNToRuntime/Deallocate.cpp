@@ -57,38 +57,68 @@ Value stackSlot(Value addr) {
   return addr.getDefiningOp<LLVM::AllocaOp>() ? addr : Value();
 }
 
-/// Every op that reads `v`, directly or through values and stack memory it
-/// flows into.
-void collectReaders(Value v, SmallVectorImpl<Operation *> &readers,
-                    llvm::SmallPtrSetImpl<Value> &seen) {
-  if (!seen.insert(v).second)
-    return;
+/// The values `v` flows into, whose readers read `v`: the results of
+/// insertvalue and getelementptr ops that use it, and the stack slots it is
+/// stored in.
+SmallVector<Value> flowsInto(Value v) {
+  SmallVector<Value> out;
   for (OpOperand &use : v.getUses()) {
     Operation *user = use.getOwner();
-    readers.push_back(user);
     if (isa<LLVM::InsertValueOp, LLVM::GEPOp>(user))
-      collectReaders(user->getResult(0), readers, seen);
+      out.push_back(user->getResult(0));
     if (auto store = dyn_cast<LLVM::StoreOp>(user))
       if (store.getValue() == v)
         if (Value slot = stackSlot(store.getAddr()))
-          collectReaders(slot, readers, seen);
+          out.push_back(slot);
   }
+  return out;
 }
 
-/// The last op of `block` that reads `v`, or `start` if none does.
-Operation *lastReader(Value v, Block &block, Operation *start) {
-  SmallVector<Operation *> readers;
-  llvm::SmallPtrSet<Value, 8> seen;
-  collectReaders(v, readers, seen);
-  Operation *end = start;
-  for (Operation *reader : readers)
-    if (Operation *at = block.findAncestorOpInBlock(*reader))
-      if (end->isBeforeInBlock(at))
-        end = at;
-  return end;
-}
+/// For each value, the last op of its block that reads it, directly or
+/// through the values it flows into (a read in a nested region counts at its
+/// ancestor), or null. Memoized, and computed without recursion: the pointer
+/// array of a call over N buffers is a chain of N insertvalue ops, which each
+/// of the N buffers flows through.
+class LastReaders {
+public:
+  Operation *of(Value root) {
+    SmallVector<std::pair<Value, bool>> stack = {{root, false}};
+    llvm::SmallPtrSet<Value, 16> entered = {root};
+    while (!stack.empty()) {
+      auto [v, expanded] = stack.back();
+      if (memo.count(v)) {
+        stack.pop_back();
+        continue;
+      }
+      if (!expanded) {
+        stack.back().second = true;
+        for (Value next : flowsInto(v))
+          if (!memo.count(next) && entered.insert(next).second)
+            stack.push_back({next, false});
+        continue;
+      }
+      stack.pop_back();
+      Block *block = v.getParentBlock();
+      Operation *last = nullptr;
+      auto consider = [&](Operation *op) {
+        if (Operation *at = op ? block->findAncestorOpInBlock(*op) : nullptr)
+          if (!last || last->isBeforeInBlock(at))
+            last = at;
+      };
+      for (Operation *user : v.getUsers())
+        consider(user);
+      for (Value next : flowsInto(v))
+        consider(memo.lookup(next));
+      memo[v] = last;
+    }
+    return memo.lookup(root);
+  }
 
-void freeOwnedBuffers(Block &block) {
+private:
+  DenseMap<Value, Operation *> memo;
+};
+
+void freeOwnedBuffers(Block &block, Value null) {
   SmallVector<Value> owned;
   if (!isa<func::FuncOp>(block.getParentOp()))
     for (BlockArgument arg : block.getArguments())
@@ -100,29 +130,32 @@ void freeOwnedBuffers(Block &block) {
       kept.insert(v);
     for (Region &region : op.getRegions())
       for (Block &nested : region)
-        freeOwnedBuffers(nested);
+        freeOwnedBuffers(nested, null);
     if (isAlloc(&op) || op.getNumRegions() > 0)
       for (Value r : op.getResults())
         if (isa<LLVM::LLVMPointerType>(r.getType()))
           owned.push_back(r);
   }
 
-  OpBuilder b(block.getParentOp()->getContext());
+  // Every last reader first, then the frees: inserting ops between order
+  // queries would make each query renumber the block.
+  SmallVector<std::pair<Value, Operation *>> frees;
+  LastReaders lastReaders;
   for (Value v : owned) {
     if (kept.contains(v))
       continue;
-    Operation *start = isa<BlockArgument>(v) ? &block.front()
-                                             : v.getDefiningOp();
-    Operation *end = lastReader(v, block, start);
+    Operation *end = lastReaders.of(v);
+    if (!end)
+      end = isa<BlockArgument>(v) ? &block.front() : v.getDefiningOp();
+    frees.push_back({v, end});
+  }
+  OpBuilder b(block.getParentOp()->getContext());
+  for (auto [v, end] : frees) {
     if (end->hasTrait<OpTrait::IsTerminator>())
       b.setInsertionPoint(end);
     else
       b.setInsertionPointAfter(end);
-    Location loc = end->getLoc();
-    createRuntimeCall(b, loc, RuntimeFn::amp_free,
-                      {v, LLVM::ZeroOp::create(
-                              b, loc, LLVM::LLVMPointerType::get(
-                                          b.getContext()))});
+    createRuntimeCall(b, end->getLoc(), RuntimeFn::amp_free, {v, null});
   }
 }
 
@@ -141,8 +174,13 @@ struct RuntimeDeallocatePass
                      << freeName << "; run amp-lower-to-runtime first";
       return signalPassFailure();
     }
+    // One null stream for every free, at the top of the function.
+    Block &entry = fn.getBody().front();
+    auto builder = OpBuilder::atBlockBegin(&entry);
+    Value null = LLVM::ZeroOp::create(
+        builder, fn.getLoc(), LLVM::LLVMPointerType::get(fn.getContext()));
     for (Block &block : fn.getBody())
-      freeOwnedBuffers(block);
+      freeOwnedBuffers(block, null);
   }
 };
 

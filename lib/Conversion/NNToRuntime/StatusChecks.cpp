@@ -4,7 +4,9 @@
 // call of a runtime function that returns amp_status_t is followed by a
 // branch that, on failure, stores the failing op's location in
 // @__amp_error_site and returns the status; a NULL from amp_alloc returns
-// AMP_STATUS_BACKEND_ERROR (the runtime's last error says why).
+// AMP_STATUS_BACKEND_ERROR (the runtime's last error says why). The branches
+// of a function share one failure block, which takes the status and the
+// site's string as block arguments: a check costs a compare and a branch.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,60 +67,101 @@ struct CheckRuntimeStatusPass
     }
 
     llvm::StringMap<LLVM::GlobalOp> sites;
-    DenseMap<Region *, Block *> firstFailBlock;
     SmallVector<std::pair<LLVM::CallOp, const RuntimeFunction *>> calls;
     module.walk([&](LLVM::CallOp call) {
       if (const RuntimeFunction *fn = getCalledRuntimeFunction(call))
         if (call->getParentOfType<func::FuncOp>())
           calls.push_back({call, fn});
     });
+    DenseMap<Region *, FunctionChecks> functions;
     // From the last call to the first: splitting a block after a call moves
     // only the ops up to the next (already split) call, so the pass stays
     // linear in the function's size.
     for (auto [call, fn] : llvm::reverse(calls)) {
+      if (fn->result != AbiType::Status && fn->result != AbiType::Ptr)
+        continue;
+      auto function = call->getParentOfType<func::FuncOp>();
+      FunctionChecks &checks = functions[&function.getBody()];
+      if (!checks.fail)
+        checks = FunctionChecks::create(b, function);
       Location loc = call.getLoc();
       b.setInsertionPointAfter(call);
       Value status, failed;
       if (fn->result == AbiType::Status) {
         status = call.getResult();
-        Value ok = LLVM::ConstantOp::create(b, loc, i32Ty,
-                                            b.getI32IntegerAttr(AMP_STATUS_OK));
         failed = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, status,
-                                      ok);
-      } else if (fn->result == AbiType::Ptr) {
-        Value null = LLVM::ZeroOp::create(b, loc, ptrTy);
-        failed = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
-                                      call.getResult(), null);
-        status = LLVM::ConstantOp::create(
-            b, loc, i32Ty, b.getI32IntegerAttr(AMP_STATUS_BACKEND_ERROR));
+                                      checks.ok);
       } else {
-        continue;
+        failed = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
+                                      call.getResult(), checks.null);
+        status = checks.backendError;
       }
-      // Split after the check; the failure block records the site.
+      // Split after the check; a failure goes to the function's failure
+      // block with the status and the site.
       Block *before = b.getInsertionBlock();
       Block *next = before->splitBlock(b.getInsertionPoint());
-      // Failure blocks go to the end of the function, in program order:
-      // each before the one of the call that follows it.
-      Region *region = before->getParent();
-      Block *&firstFail = firstFailBlock[region];
-      Block *fail = b.createBlock(
-          region, firstFail ? Region::iterator(firstFail) : region->end());
-      firstFail = fail;
-      Value site = siteString(b, module, symbols, sites, loc);
-      Value siteGlobal =
-          LLVM::AddressOfOp::create(b, loc, ptrTy, kErrorSiteGlobal);
-      LLVM::StoreOp::create(b, loc, site, siteGlobal);
-      func::ReturnOp::create(b, loc, ValueRange{status});
+      Value site = checks.site(b, module, symbols, sites, loc);
       b.setInsertionPointToEnd(before);
-      cf::CondBranchOp::create(b, loc, failed, fail, next);
+      cf::CondBranchOp::create(b, loc, failed, checks.fail,
+                               ValueRange{status, site}, next, ValueRange{});
     }
   }
 
-  /// The address of a constant string naming `loc`'s site: one global per
-  /// distinct site text.
-  static Value siteString(OpBuilder &b, ModuleOp module, SymbolTable &symbols,
-                          llvm::StringMap<LLVM::GlobalOp> &sites,
-                          Location loc) {
+  /// What the checks of one function share, built once: the constants they
+  /// compare with, the address of each site's string (at the top of the
+  /// function, so that it dominates every check) and one failure block
+  /// `^fail(%status: i32, %site: !llvm.ptr)` at the end that stores the
+  /// site in @__amp_error_site and returns the status.
+  struct FunctionChecks {
+    Block *entry = nullptr;
+    Block *fail = nullptr;
+    Value ok, backendError, null;
+    llvm::DenseMap<LLVM::GlobalOp, Value> siteAddresses;
+
+    static FunctionChecks create(OpBuilder &b, func::FuncOp function) {
+      FunctionChecks c;
+      Location loc = function.getLoc();
+      MLIRContext *ctx = function.getContext();
+      Type ptrTy = LLVM::LLVMPointerType::get(ctx);
+      Type i32Ty = b.getI32Type();
+      c.entry = &function.getBody().front();
+      b.setInsertionPointToStart(c.entry);
+      c.ok = LLVM::ConstantOp::create(b, loc, i32Ty,
+                                      b.getI32IntegerAttr(AMP_STATUS_OK));
+      c.backendError = LLVM::ConstantOp::create(
+          b, loc, i32Ty, b.getI32IntegerAttr(AMP_STATUS_BACKEND_ERROR));
+      c.null = LLVM::ZeroOp::create(b, loc, ptrTy);
+      c.fail = b.createBlock(&function.getBody(), function.getBody().end(),
+                             {i32Ty, ptrTy}, {loc, loc});
+      Value siteGlobal = LLVM::AddressOfOp::create(b, loc, ptrTy,
+                                                   kErrorSiteGlobal);
+      LLVM::StoreOp::create(b, loc, c.fail->getArgument(1), siteGlobal);
+      func::ReturnOp::create(b, loc, ValueRange{c.fail->getArgument(0)});
+      return c;
+    }
+
+    /// The address of the string naming `loc`'s site.
+    Value site(OpBuilder &b, ModuleOp module, SymbolTable &symbols,
+               llvm::StringMap<LLVM::GlobalOp> &sites, Location loc) {
+      LLVM::GlobalOp global = siteString(b, module, symbols, sites, loc);
+      Value &address = siteAddresses[global];
+      if (!address) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(entry);
+        address = LLVM::AddressOfOp::create(
+            b, loc, LLVM::LLVMPointerType::get(b.getContext()),
+            global.getSymName());
+      }
+      return address;
+    }
+  };
+
+  /// The constant string naming `loc`'s site: one global per distinct site
+  /// text.
+  static LLVM::GlobalOp siteString(OpBuilder &b, ModuleOp module,
+                                   SymbolTable &symbols,
+                                   llvm::StringMap<LLVM::GlobalOp> &sites,
+                                   Location loc) {
     std::string text = describeSite(loc);
     LLVM::GlobalOp &global = sites[text];
     if (!global) {
@@ -133,9 +176,7 @@ struct CheckRuntimeStatusPass
           b.getStringAttr(data));
       symbols.insert(global); // renames it if the name is taken
     }
-    return LLVM::AddressOfOp::create(
-        b, loc, LLVM::LLVMPointerType::get(b.getContext()),
-        global.getSymName());
+    return global;
   }
 };
 
