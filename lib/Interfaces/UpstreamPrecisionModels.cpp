@@ -117,7 +117,8 @@ struct LinalgElementwiseModel
 /// accumulate into their f32 init (the payload extends the inputs to f32).
 /// For the coloring the result follows the op like nn.matmul's; where it is
 /// wanted in the low type, the f32 accumulator is stored and then truncated
-/// (linalg needs the init and the result to have one type).
+/// (linalg needs the init and the result to have one type), and f32 users
+/// read the accumulator.
 template <typename OpT>
 struct LinalgContractionModel
     : MixedPrecisionOpInterface::ExternalModel<LinalgContractionModel<OpT>,
@@ -139,6 +140,14 @@ struct LinalgContractionModel
       result.setType(init.getType());
       Value truncated = buildArithFloatCast(b, op->getLoc(), result, lowType);
       result.replaceAllUsesExcept(truncated, truncated.getDefiningOp());
+      // Uses that wanted the f32 value read the accumulator itself rather
+      // than its rounded copy widened again.
+      for (Operation *user : llvm::make_early_inc_range(truncated.getUsers()))
+        if (isa<arith::ExtFOp>(user) &&
+            user->getResult(0).getType() == result.getType()) {
+          user->getResult(0).replaceAllUsesWith(result);
+          user->erase();
+        }
     }
   }
 };

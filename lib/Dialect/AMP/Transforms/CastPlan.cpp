@@ -284,11 +284,15 @@ void CastPlan::apply(unsigned &numCasts, unsigned &numConstants) {
     auto it = created.find(castKey(fix));
     fix.use->set(it == created.end() ? fix.root : it->second);
   }
-  // Ops whose payload or attributes follow their operand types catch up.
-  fn->walk([](MixedPrecisionOpInterface op) {
+  // Ops whose payload or attributes follow their operand types catch up
+  // (collected first: adapting may add and erase ops around them).
+  SmallVector<MixedPrecisionOpInterface> retyped;
+  fn->walk([&](MixedPrecisionOpInterface op) {
     if (getOpPrecision(op))
-      op.adaptToNewTypes();
+      retyped.push_back(op);
   });
+  for (MixedPrecisionOpInterface op : retyped)
+    op.adaptToNewTypes();
   for (Operation *cast : llvm::reverse(absorbedCasts))
     if (cast->use_empty())
       cast->erase();
