@@ -28,21 +28,23 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
 namespace amp {
 
 /// Adds the nn and amp dialects, the upstream dialects that amp programs mix
-/// with them, the MixedPrecisionOpInterface models of nn, arith, math and
-/// linalg ops, and the DifferentiableOpInterface models of nn ops.
+/// with them or that other compilers hand to amp's passes (linalg, tosa),
+/// the MixedPrecisionOpInterface models of nn, arith, math, linalg and tosa
+/// ops, and the DifferentiableOpInterface models of nn ops.
 inline void registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<AMPDialect, nn::NNDialect, mlir::arith::ArithDialect,
                   mlir::bufferization::BufferizationDialect,
                   mlir::func::FuncDialect, mlir::LLVM::LLVMDialect,
                   mlir::linalg::LinalgDialect,
                   mlir::math::MathDialect, mlir::scf::SCFDialect,
-                  mlir::tensor::TensorDialect>();
+                  mlir::tensor::TensorDialect, mlir::tosa::TosaDialect>();
   mlir::func::registerAllExtensions(registry);
   registerNNPrecisionModels(registry);
   registerNNDerivativeModels(registry);

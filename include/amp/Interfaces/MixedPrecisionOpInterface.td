@@ -45,6 +45,30 @@ def MixedPrecisionOpInterface : OpInterface<"MixedPrecisionOpInterface"> {
       }],
       "::mlir::Operation *", "getTiedForwardOp", (ins), [{}],
       [{ return nullptr; }]>,
+    InterfaceMethod<[{
+        The op names the policy classifies this op by; the op takes the
+        strongest of their classes (deny, then unlisted, allow, infer,
+        clear). By default the op's own name. An op whose meaning is in its
+        body names what the body does: an elementwise linalg.generic names
+        the ops of its payload, a reduction names `linalg.reduce`.
+      }],
+      "void", "getPolicyNames",
+      (ins "::llvm::SmallVectorImpl<::llvm::StringRef> &":$names), [{}],
+      [{ names.push_back($_op->getName().getStringRef()); }]>,
+    InterfaceMethod<[{
+        The class of the op when the policy names none of its policy names:
+        how an embedder's op gets a class without a policy file
+        (amp::attachPrecisionClass). None: the op stays f32 as unlisted.
+      }],
+      "::std::optional<::amp::PrecisionClass>", "getDefaultPrecisionClass",
+      (ins), [{}], [{ return ::std::nullopt; }]>,
+    InterfaceMethod<[{
+        Called by amp-insert-casts after it changed the element types of the
+        op's precision operands and results, for ops whose body or
+        attributes must follow them (a linalg payload's block arguments,
+        tosa.clamp's bounds). By default nothing.
+      }],
+      "void", "adaptToNewTypes", (ins), [{}], [{ return; }]>,
   ];
 }
 

@@ -21,6 +21,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -73,6 +74,23 @@ Type CastPlan::desiredType(OpOperand &use, Value root) const {
   return current;
 }
 
+/// The cast dialect of the precision op that `use` connects: its owner,
+/// else the producer of `root` (a return or a tensor.expand_shape has none).
+static const PrecisionCastInterface *casterFor(OpOperand &use, Value root) {
+  Operation *side = use.getOwner();
+  if (!isa<MixedPrecisionOpInterface>(side))
+    side = root.getDefiningOp();
+  if (!side || !isa<MixedPrecisionOpInterface>(side) || !side->getDialect())
+    return nullptr;
+  return side->getDialect()->getRegisteredInterface<PrecisionCastInterface>();
+}
+
+CastPlan::CastKey CastPlan::castKey(const UseFix &fix) {
+  return {fix.root, fix.desired,
+          fix.caster ? fix.caster->getCastNamespace()
+                     : AMPDialect::getDialectNamespace()};
+}
+
 CastPlan::CastPlan(FunctionOpInterface fn, bool keepIOTypes) : fn(fn) {
   lowerIO = !keepIOTypes && !fn.isExternal() &&
             SymbolTable::symbolKnownUseEmpty(fn, fn->getParentOp());
@@ -85,7 +103,7 @@ CastPlan::CastPlan(FunctionOpInterface fn, bool keepIOTypes) : fn(fn) {
   };
   llvm::DenseMap<Value, UseSummary> summaries;
   auto recordUse = [&](OpOperand &use, Value root, Type desired) {
-    uses.push_back({&use, root, desired});
+    uses.push_back({&use, root, desired, casterFor(use, root)});
     auto [it, inserted] = summaries.try_emplace(root, UseSummary{desired});
     if (!inserted && it->second.first != desired)
       it->second.uniform = false;
@@ -204,16 +222,17 @@ CastPlan::CastPlan(FunctionOpInterface fn, bool keepIOTypes) : fn(fn) {
     }
   }
 
-  // 5. One cast per (value, type) that some use wants and does not get.
+  // 5. One cast per (value, type, cast dialect) that some use wants and
+  //    does not get.
   for (UseFix &fix : uses)
     if (fix.desired != plannedType(fix.root))
-      casts.insert({{fix.root, fix.desired}, 0});
+      casts.insert({castKey(fix), fix.caster});
 }
 
 unsigned CastPlan::getNumConstantConversions() const {
   unsigned n = 0;
   for (auto &entry : casts)
-    if (matchPattern(entry.first.first, m_Constant()))
+    if (matchPattern(std::get<0>(entry.first), m_Constant()))
       ++n;
   return n;
 }
@@ -244,33 +263,44 @@ void CastPlan::apply(unsigned &numCasts, unsigned &numConstants) {
   // use, in any nested region, and are shared by all of them.
   // Casts of block arguments are kept in argument order after each other.
   OpBuilder builder(fn->getContext());
-  llvm::DenseMap<std::pair<Value, Type>, Value> created;
+  llvm::DenseMap<CastKey, Value> created;
   llvm::DenseMap<Block *, Operation *> lastArgCast;
-  for (auto &entry : casts) {
-    auto [root, type] = entry.first;
+  for (auto &[key, caster] : casts) {
+    auto [root, type, ns] = key;
     auto arg = dyn_cast<BlockArgument>(root);
     Operation *after = arg ? lastArgCast.lookup(arg.getOwner()) : nullptr;
     if (after)
       builder.setInsertionPointAfter(after);
     else
       builder.setInsertionPointAfterValue(root);
-    Value cast = builder.createOrFold<CastOp>(root.getLoc(), type, root);
-    created[{root, type}] = cast;
+    Value cast =
+        caster ? caster->buildCast(builder, root.getLoc(), root, type)
+               : builder.createOrFold<CastOp>(root.getLoc(), type, root);
+    created[key] = cast;
     if (arg && cast.getDefiningOp())
       lastArgCast[arg.getOwner()] = cast.getDefiningOp();
   }
   for (UseFix &fix : uses) {
-    auto it = created.find({fix.root, fix.desired});
+    auto it = created.find(castKey(fix));
     fix.use->set(it == created.end() ? fix.root : it->second);
   }
+  // Ops whose payload or attributes follow their operand types catch up
+  // (collected first: adapting may add and erase ops around them).
+  SmallVector<MixedPrecisionOpInterface> retyped;
+  fn->walk([&](MixedPrecisionOpInterface op) {
+    if (getOpPrecision(op))
+      retyped.push_back(op);
+  });
+  for (MixedPrecisionOpInterface op : retyped)
+    op.adaptToNewTypes();
   for (Operation *cast : llvm::reverse(absorbedCasts))
     if (cast->use_empty())
       cast->erase();
-  // Constants replaced by their converted copies are dead now.
+  // Constants (and empty tensors) replaced by converted copies are dead now.
   llvm::SetVector<Operation *> deadConstants;
   for (auto &entry : casts) {
-    Operation *def = entry.first.first.getDefiningOp();
-    if (def && def->use_empty() && def->hasTrait<OpTrait::ConstantLike>())
+    Operation *def = std::get<0>(entry.first).getDefiningOp();
+    if (def && isOpTriviallyDead(def))
       deadConstants.insert(def);
   }
   for (Operation *def : deadConstants)

@@ -1,7 +1,10 @@
 //===- CastPlan.h - the retyping and casts a decision implies ---*- C++ -*-===//
 //
 // From the `amp.precision` decisions in a function, computes the new type
-// of every value and the minimal set of casts: one per (value, target type).
+// of every value and the minimal set of casts: one per (value, target type,
+// cast dialect). A cast is built by the PrecisionCastInterface of the
+// dialect of the precision op it serves (its user, else its producer), so
+// linalg code gets arith.truncf and TOSA code tosa.cast; amp.cast otherwise.
 // amp-insert-casts applies it. Computing it changes nothing.
 //
 //===----------------------------------------------------------------------===//
@@ -10,6 +13,8 @@
 #define AMP_LIB_DIALECT_AMP_TRANSFORMS_CASTPLAN_H
 
 #include "PrecisionUtils.h"
+
+#include "amp/Interfaces/PrecisionCastInterface.h"
 
 #include "mlir/IR/Value.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -42,7 +47,12 @@ private:
     mlir::OpOperand *use;
     mlir::Value root;
     mlir::Type desired;
+    /// Builds the cast this use needs; null: amp.cast.
+    const PrecisionCastInterface *caster;
   };
+  /// (root, target type, namespace of the cast ops).
+  using CastKey = std::tuple<mlir::Value, mlir::Type, llvm::StringRef>;
+  static CastKey castKey(const UseFix &fix);
 
   mlir::Type plannedType(mlir::Value root) const;
   mlir::Type desiredType(mlir::OpOperand &use, mlir::Value root) const;
@@ -52,7 +62,7 @@ private:
   llvm::MapVector<mlir::Value, mlir::Type> newTypes;
   llvm::SmallVector<UseFix> uses;
   llvm::SmallVector<mlir::Operation *> absorbedCasts;
-  llvm::MapVector<std::pair<mlir::Value, mlir::Type>, unsigned> casts;
+  llvm::MapVector<CastKey, const PrecisionCastInterface *> casts;
   llvm::SmallVector<mlir::Type> newResultTypes;
 };
 

@@ -51,6 +51,20 @@ struct Color {
   StringRef rule;
 };
 
+Kind kindOf(PrecisionClass c) {
+  switch (c) {
+  case PrecisionClass::Allow:
+    return Kind::Allow;
+  case PrecisionClass::Deny:
+    return Kind::Deny;
+  case PrecisionClass::Infer:
+    return Kind::Infer;
+  case PrecisionClass::Clear:
+    return Kind::Clear;
+  }
+  llvm_unreachable("unknown precision class");
+}
+
 struct Scope {
   FloatType lowType;
   bool disabled = false;
@@ -159,19 +173,30 @@ void Coloring::classify() {
       } else {
         const PrecisionPolicy &policy =
             scope.lowType.isBF16() ? *config.bf16Policy : *config.f16Policy;
-        if (std::optional<PrecisionClass> c =
-                policy.lookup(op->getName().getStringRef())) {
-          item.kind =
-              static_cast<Kind>(*c == PrecisionClass::Allow   ? Kind::Allow
-                                : *c == PrecisionClass::Deny  ? Kind::Deny
-                                : *c == PrecisionClass::Infer ? Kind::Infer
-                                                              : Kind::Clear);
-        } else {
-          item.kind = Kind::Fixed32;
+        // The strongest class of the names the op is classified by; an
+        // empty list (a linalg.generic that only moves data) is clear.
+        SmallVector<StringRef, 2> names;
+        iface.getPolicyNames(names);
+        StringRef opName = op->getName().getStringRef(), unlisted;
+        item.kind = Kind::Clear;
+        for (StringRef name : names) {
+          std::optional<PrecisionClass> c = policy.lookup(name);
+          if (!c && name == opName)
+            c = iface.getDefaultPrecisionClass();
+          if (!c && unlisted.empty())
+            unlisted = name;
+          item.kind = std::max(item.kind, c ? kindOf(*c) : Kind::Fixed32);
+        }
+        if (item.kind == Kind::Fixed32) {
           item.pinRule = "unlisted";
-          notes.push_back({op, ("'" + op->getName().getStringRef() +
-                                "' is in no precision list; it stays f32")
-                                   .str()});
+          notes.push_back(
+              {op, unlisted == opName
+                       ? ("'" + opName + "' is in no precision list; it "
+                                         "stays f32")
+                             .str()
+                       : ("'" + opName + "' computes '" + unlisted +
+                          "', which is in no precision list; it stays f32")
+                             .str()});
         }
         // A constant operand that does not fit the low type keeps the op
         // in f32 rather than turn into inf or zero.

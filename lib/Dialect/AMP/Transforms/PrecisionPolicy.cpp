@@ -7,7 +7,6 @@
 
 #include "amp/Dialect/AMP/Transforms/PrecisionPolicy.h"
 
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -39,6 +38,11 @@ static constexpr PolicyEntry kDefaultPolicy[] = {
     {"nn.conv2d_grad_filter", A, A},
     {"linalg.matmul", A, A},
     {"linalg.batch_matmul", A, A},
+    {"linalg.conv_2d_nchw_fchw", A, A},
+    {"linalg.conv_2d_nhwc_hwcf", A, A},
+    {"tosa.matmul", A, A},
+    {"tosa.conv2d", A, A},
+    {"tosa.depthwise_conv2d", A, A},
     // Range-sensitive in f16 (overflow above 65504, underflow below 2^-24).
     {"nn.exp", D, I},
     {"nn.rsqrt", D, I},
@@ -50,6 +54,10 @@ static constexpr PolicyEntry kDefaultPolicy[] = {
     {"nn.embedding_grad", D, I},
     {"math.exp", D, I},
     {"math.rsqrt", D, I},
+    {"linalg.exp", D, I},
+    {"tosa.exp", D, I},
+    {"tosa.rsqrt", D, I},
+    {"tosa.reciprocal", D, I},
     // Precision-sensitive in both: logs, probabilities, sums and losses.
     {"nn.log", D, D},
     {"nn.softmax", D, D},
@@ -65,6 +73,13 @@ static constexpr PolicyEntry kDefaultPolicy[] = {
     {"nn.pow_grad", D, D},
     {"math.log", D, D},
     {"math.powf", D, D},
+    {"linalg.log", D, D},
+    {"linalg.softmax", D, D},
+    {"linalg.reduce", D, D},
+    {"tosa.log", D, D},
+    {"tosa.pow", D, D},
+    {"tosa.reduce_sum", D, D},
+    {"tosa.reduce_max", D, D},
     // Optimizer updates read and write f32 masters and state.
     {"nn.sgd_update", D, D},
     {"nn.adam_update", D, D},
@@ -89,6 +104,16 @@ static constexpr PolicyEntry kDefaultPolicy[] = {
     {"math.tanh", I, I},
     {"math.sqrt", I, I},
     {"math.erf", I, I},
+    {"linalg.add", I, I},
+    {"linalg.sub", I, I},
+    {"linalg.mul", I, I},
+    {"linalg.div", I, I},
+    {"tosa.add", I, I},
+    {"tosa.sub", I, I},
+    {"tosa.mul", I, I},
+    {"tosa.tanh", I, I},
+    {"tosa.sigmoid", I, I},
+    {"tosa.erf", I, I},
     // Exact in any precision (data movement, sign, max, selection), or as
     // exact as the low type allows (averages accumulate in f32, dropout
     // scales by one constant).
@@ -126,30 +151,30 @@ static constexpr PolicyEntry kDefaultPolicy[] = {
     {"math.absf", C, C},
     {"arith.maximumf", C, C},
     {"arith.minimumf", C, C},
+    // A linalg.generic payload's comparisons, selections and conversions
+    // (torch-mlir's relu is cmpf + select).
+    {"arith.cmpf", C, C},
+    {"arith.select", C, C},
+    {"arith.extf", C, C},
+    {"arith.truncf", C, C},
+    {"linalg.max", C, C},
+    {"linalg.min", C, C},
+    {"linalg.abs", C, C},
+    {"linalg.negf", C, C},
+    {"linalg.transpose", C, C},
+    {"linalg.broadcast", C, C},
+    {"tosa.clamp", C, C},
+    {"tosa.maximum", C, C},
+    {"tosa.minimum", C, C},
+    {"tosa.negate", C, C},
+    {"tosa.abs", C, C},
+    {"tosa.reshape", C, C},
+    {"tosa.transpose", C, C},
+    {"tosa.slice", C, C},
+    {"tosa.concat", C, C},
+    {"tosa.max_pool2d", C, C},
+    {"tosa.avg_pool2d", C, C},
 };
-
-StringRef amp::stringifyPrecisionClass(PrecisionClass c) {
-  switch (c) {
-  case PrecisionClass::Allow:
-    return "allow";
-  case PrecisionClass::Deny:
-    return "deny";
-  case PrecisionClass::Infer:
-    return "infer";
-  case PrecisionClass::Clear:
-    return "clear";
-  }
-  llvm_unreachable("unknown precision class");
-}
-
-std::optional<PrecisionClass> amp::parsePrecisionClass(StringRef s) {
-  return llvm::StringSwitch<std::optional<PrecisionClass>>(s)
-      .Case("allow", PrecisionClass::Allow)
-      .Case("deny", PrecisionClass::Deny)
-      .Case("infer", PrecisionClass::Infer)
-      .Case("clear", PrecisionClass::Clear)
-      .Default(std::nullopt);
-}
 
 PrecisionPolicy PrecisionPolicy::getDefaults(bool bf16) {
   PrecisionPolicy policy;

@@ -90,9 +90,16 @@ def InsertCasts : Pass<"amp-insert-casts"> {
   let description = [{
     Reads the `amp.precision` decisions of `amp-assign-precision` and
     retypes ops and region-carried values. Every use whose producer has a
-    different type gets an `amp.cast`; there is one cast per (value, target
-    type), placed right after the value's definition and shared by all its
-    users, so a weight is cast once per step for forward and backward.
+    different type gets a cast; there is one cast per (value, target type,
+    cast dialect), placed right after the value's definition and shared by
+    all its users, so a weight is cast once per step for forward and
+    backward. The cast is built by the `PrecisionCastInterface` of the
+    dialect of the op it serves (its user, else its producer):
+    `arith.truncf`/`arith.extf` next to linalg, arith and math ops,
+    `tosa.cast` next to TOSA ops, `amp.cast` otherwise. Ops whose payload
+    or typed attributes follow their operand types (linalg bodies,
+    `tosa.clamp` bounds) are updated through the interface's
+    `adaptToNewTypes`.
     Existing casts are absorbed and re-planned, casts of constants are
     folded into converted constants, and a low-precision op that
     accumulates in f32 (matmul, conv, reductions) produces f32 directly when
@@ -113,7 +120,7 @@ def InsertCasts : Pass<"amp-insert-casts"> {
            "Keep function argument and result types">,
   ];
   let statistics = [
-    Statistic<"numCasts", "casts", "amp.cast ops inserted">,
+    Statistic<"numCasts", "casts", "Casts inserted">,
     Statistic<"numConstantsConverted", "constants-converted",
               "Constants converted at compile time">,
   ];

@@ -9,6 +9,8 @@
 #ifndef AMP_DIALECT_AMP_TRANSFORMS_PRECISIONPOLICY_H
 #define AMP_DIALECT_AMP_TRANSFORMS_PRECISIONPOLICY_H
 
+#include "amp/Interfaces/PrecisionClass.h"
+
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -16,16 +18,6 @@
 #include <string>
 
 namespace amp {
-
-enum class PrecisionClass : uint8_t {
-  Allow, ///< always low precision (matmul, conv)
-  Deny,  ///< always f32, and f32 spreads downstream through infer/clear
-  Infer, ///< low precision when on a path between low-precision ops
-  Clear, ///< follows its neighbours (reshape, transpose, relu, max)
-};
-
-llvm::StringRef stringifyPrecisionClass(PrecisionClass c);
-std::optional<PrecisionClass> parsePrecisionClass(llvm::StringRef s);
 
 class PrecisionPolicy {
 public:
