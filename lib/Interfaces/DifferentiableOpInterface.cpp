@@ -9,6 +9,7 @@
 #include "amp/Interfaces/DifferentiableOpInterface.h"
 
 #include "amp/Dialect/NN/IR/NNOps.h"
+#include "amp/Interfaces/PromisedModels.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
@@ -16,6 +17,13 @@ using namespace mlir;
 using namespace amp;
 
 #include "amp/Interfaces/DifferentiableOpInterface.cpp.inc"
+
+LogicalResult amp::checkDerivativeModelsRegistered(MLIRContext *ctx,
+                                                   StringRef passName) {
+  return checkPromisedModels(ctx, TypeID::get<DifferentiableOpInterface>(),
+                             "DifferentiableOpInterface", passName,
+                             "amp::registerNNDerivativeModels(registry) for nn");
+}
 
 Location amp::getGradientLoc(Operation *forward) {
   MLIRContext *ctx = forward->getContext();

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Interfaces/MixedPrecisionOpInterface.h"
+#include "amp/Interfaces/PromisedModels.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -37,19 +38,9 @@ SmallVector<unsigned> amp::detail::floatTensorResults(Operation *op) {
 
 LogicalResult amp::checkPrecisionModelsRegistered(MLIRContext *ctx,
                                                   StringRef passName) {
-  TypeID interface = TypeID::get<MixedPrecisionOpInterface>();
-  for (RegisteredOperationName name : ctx->getRegisteredOperations()) {
-    if (!name.getDialect().hasPromisedInterface(name.getTypeID(), interface))
-      continue;
-    return emitError(UnknownLoc::get(ctx))
-           << passName << ": '" << name.getStringRef()
-           << "' has no MixedPrecisionOpInterface model, which the '"
-           << name.getDialectNamespace()
-           << "' dialect promises: register the models with the dialects "
-              "(amp::registerNNPrecisionModels(registry) for nn, or "
-              "amp::registerAllDialects)";
-  }
-  return success();
+  return checkPromisedModels(ctx, TypeID::get<MixedPrecisionOpInterface>(),
+                             "MixedPrecisionOpInterface", passName,
+                             "amp::registerNNPrecisionModels(registry) for nn");
 }
 
 #include "amp/Interfaces/MixedPrecisionOpInterface.cpp.inc"

@@ -486,21 +486,12 @@ struct DerivativeModel
   }
 };
 
-template <typename... OpTs>
-void attach(MLIRContext *ctx) {
-  (OpTs::template attachInterface<DerivativeModel<OpTs>>(*ctx), ...);
-}
-
 } // namespace
 
 void amp::registerNNDerivativeModels(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, NNDialect *) {
-    attach<AddOp, SubOp, MulOp, DivOp, NegOp, ExpOp, LogOp, SqrtOp, RsqrtOp,
-           TanhOp, SigmoidOp, ReluOp, GeluOp, MatmulOp, Conv2DOp, LayerNormOp,
-           BatchNormOp, SoftmaxOp, LogSoftmaxOp, ReduceSumOp, ReduceMeanOp,
-           ReduceMaxOp, ReshapeOp, TransposeOp, BroadcastToOp, EmbeddingOp,
-           CrossEntropyOp, AbsOp, PowOp, ClampOp, DropoutOp, MaximumOp,
-           MinimumOp, WhereOp, MaxPool2DOp, AvgPool2DOp, GlobalAvgPoolOp,
-           ConcatOp, SliceOp, PadOp, MseLossOp>(ctx);
+#define AMP_NN_DIFFERENTIABLE_OP(CLASS)                                        \
+  CLASS::attachInterface<DerivativeModel<CLASS>>(*ctx);
+#include "amp/Dialect/NN/IR/NNDifferentiableOps.def"
   });
 }

@@ -61,6 +61,12 @@ mlir::Location getGradientLoc(mlir::Operation *forward);
 /// Attaches DifferentiableOpInterface to the nn ops that have a derivative.
 void registerNNDerivativeModels(mlir::DialectRegistry &registry);
 
+/// Fails, with an error naming the op, when nn (or another loaded dialect)
+/// promised DifferentiableOpInterface for an op but no model was attached:
+/// the embedder forgot registerNNDerivativeModels.
+mlir::LogicalResult checkDerivativeModelsRegistered(mlir::MLIRContext *ctx,
+                                                    llvm::StringRef passName);
+
 } // namespace amp
 
 #include "amp/Interfaces/DifferentiableOpInterface.h.inc"

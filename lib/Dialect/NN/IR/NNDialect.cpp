@@ -10,6 +10,7 @@
 
 #include "amp/Dialect/NN/IR/NNDialect.h"
 #include "amp/Dialect/NN/IR/NNOps.h"
+#include "amp/Interfaces/DifferentiableOpInterface.h"
 #include "amp/Interfaces/MixedPrecisionOpInterface.h"
 
 #include "mlir/IR/Builders.h"
@@ -44,6 +45,11 @@ void NNDialect::initialize() {
 #define GET_OP_LIST
 #include "amp/Dialect/NN/IR/NNOps.cpp.inc"
                             >();
+  // Likewise DifferentiableOpInterface, for the ops that have a derivative
+  // rule (registerNNDerivativeModels).
+#define AMP_NN_DIFFERENTIABLE_OP(CLASS)                                        \
+  declarePromisedInterface<amp::DifferentiableOpInterface, CLASS>();
+#include "amp/Dialect/NN/IR/NNDifferentiableOps.def"
 }
 
 /// Writes the valid spellings: "#nn.role<param>, #nn.role<opt_state>, ...".

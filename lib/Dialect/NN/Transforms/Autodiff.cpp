@@ -327,7 +327,8 @@ static void buildOptimizer(func::FuncOp fn, OpBuilder &b,
 
 LogicalResult amp::nn::buildTrainingStep(func::FuncOp fn,
                                          const AutodiffOptions &options) {
-  if (failed(checkForwardFunction(fn)))
+  if (failed(checkDerivativeModelsRegistered(fn.getContext(), "nn-autodiff")) ||
+      failed(checkForwardFunction(fn)))
     return failure();
   Block &body = fn.getBody().front();
   Operation *ret = body.getTerminator();
