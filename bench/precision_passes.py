@@ -2,9 +2,10 @@
 """Benchmark: compile time of amp-assign-precision + amp-insert-casts against
 canonicalize + cse on large generated training steps (not a test).
 
-For each model and size it generates one graph with
-scripts/gen_training_graph.py --ops-target K, then runs on that same file,
-interleaved, REPEAT times each:
+For each model and size it generates one forward model with
+scripts/gen_training_graph.py --ops-target K and makes its training step
+with amp-opt --nn-autodiff=optimizer=adamw (the op count reported is the
+step's), then runs on that same step, interleaved, REPEAT times each:
 
   parse+print   amp-opt FILE
   amp           amp-opt FILE --amp-assign-precision --amp-insert-casts
@@ -19,12 +20,14 @@ median per command, the ratio amp / (canon+cse), per-pass times, and the
 growth from the smallest to each larger size (best times), which is about
 the op growth for linear-time passes.
 
-With --flow the graphs are forward models with their loss
-(gen_training_graph.py --forward-only) and "amp" is the whole flow up to
-amp's own lowering: nn-autodiff (AdamW), amp-pipeline,
-amp-lower-matmul-to-cublaslt and amp-lower-to-runtime (not the upstream
-conversions to the LLVM dialect that amp-to-runtime ends with); the
-whole-command table then also gives each command's peak memory (max RSS).
+With --flow the graphs are the forward models themselves (the op count is
+the forward function's) and "amp" is the whole flow from them: nn-autodiff
+(AdamW), amp-pipeline and the lowering. --flow=llvm (the default) lowers
+with the whole amp-to-runtime pipeline, as amp-run compiles (frees, status
+checks, the upstream conversions to the LLVM dialect, the contract check);
+--flow=calls stops after amp-lower-matmul-to-cublaslt and
+amp-lower-to-runtime. The whole-command table also gives each command's
+peak memory (max RSS).
 
 With --threads it measures instead how the pass manager runs the
 per-function passes in parallel: it writes one module with --copies copies
@@ -40,7 +43,7 @@ as many threads as the machine has cores.
 
 Usage: bench/precision_passes.py [--amp-opt PATH] [--sizes 10000,100000]
            [--models transformer,mlp] [--repeat 5]
-       bench/precision_passes.py --flow --sizes 10000,100000,200000
+       bench/precision_passes.py --flow[=llvm|calls] --sizes 10000,100000,200000
        bench/precision_passes.py --threads [--copies 64] [--copy-ops 1000]
            [--repeat 5]
 Standard library only.
@@ -64,8 +67,15 @@ CONFIGS = [
     ("amp", ["--amp-assign-precision", "--amp-insert-casts"]),
     ("canon+cse", ["--canonicalize", "--cse"]),
 ]
-FLOW = ["--nn-autodiff=optimizer=adamw", "--amp-pipeline",
-        "--amp-lower-matmul-to-cublaslt", "--amp-lower-to-runtime"]
+AUTODIFF = "--nn-autodiff=optimizer=adamw"
+FLOWS = {
+    # amp's lowering to runtime calls, without the upstream conversions to
+    # the LLVM dialect and the frees and status checks
+    "calls": [AUTODIFF, "--amp-pipeline", "--amp-lower-matmul-to-cublaslt",
+              "--amp-lower-to-runtime"],
+    # what amp-run compiles: the whole amp-to-runtime pipeline
+    "llvm": [AUTODIFF, "--amp-pipeline", "--amp-to-runtime"],
+}
 NOT_PASSES = {"Parser", "Output", "Rest", "Total"}
 # A top-level row of the --mlir-timing report; with threads it has a user
 # time column before the wall time.
@@ -81,20 +91,43 @@ def find_amp_opt():
     sys.exit("error: no amp-opt found; build it or pass --amp-opt")
 
 
-def generate(model, target, workdir, forward_only=False):
-    path = os.path.join(workdir, "%s-%d%s.mlir" %
-                        (model, target, "-forward" if forward_only else ""))
-    extra = ["--forward-only"] if forward_only else []
+def generate(model, target, workdir, amp_opt, forward_only=False):
+    """A forward model of about `target` ops, or (forward_only=False) the
+    training step nn-autodiff makes of it; returns its path and op count
+    (the ops of the function body, func.return included)."""
+    forward = os.path.join(workdir, "%s-%d-forward.mlir" % (model, target))
     r = subprocess.run([sys.executable, GEN, "--model", model, "--ops-target",
-                        str(target), "-o", path] + extra, capture_output=True,
-                       text=True, check=True)
+                        str(target), "--forward-only", "-o", forward],
+                       capture_output=True, text=True, check=True)
     ops = int(re.search(r"ops=(\d+)", r.stderr).group(1))
-    return path, ops
+    if forward_only:
+        return forward, ops
+    step = os.path.join(workdir, "%s-%d.mlir" % (model, target))
+    subprocess.run([amp_opt, forward, AUTODIFF, "-o", step], check=True)
+    return step, count_ops(step)
+
+
+def count_ops(path):
+    """The ops in the body of the file's one function: the lines that
+    define values or are ops without results, as printed by amp-opt."""
+    n = 0
+    with open(path) as f:
+        inside = False
+        for line in f:
+            t = line.strip()
+            if t.startswith("func.func"):
+                inside = True
+                continue
+            if inside and t == "}":
+                inside = False
+            if inside and t and not t.startswith(("//", "^", "}")):
+                n += 1
+    return n
 
 
 def generate_copies(copies, copy_ops, workdir):
     """One module holding `copies` renamed copies of a transformer step."""
-    one, ops = generate("transformer", copy_ops, workdir)
+    one, ops = generate("transformer", copy_ops, workdir, a.amp_opt)
     with open(one) as f:
         text = f.read()
     path = os.path.join(workdir, "transformer-x%d.mlir" % copies)
@@ -138,10 +171,14 @@ def threads_main(a, amp_opt, workdir):
     print("load average at end: %.2f %.2f %.2f" % os.getloadavg())
 
 
+EXTRA_ARGS = []
+
+
 def run_once(amp_opt, path, args):
     """Returns (wall s, child CPU s, pass-only s, --mlir-timing rows, max RSS
     in MB)."""
-    cmd = [amp_opt, path] + args + ["--mlir-timing", "-o", os.devnull]
+    cmd = [amp_opt, path] + args + EXTRA_ARGS + ["--mlir-timing", "-o",
+                                                 os.devnull]
     t0 = time.perf_counter()
     child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
                              stderr=subprocess.PIPE, text=True)
@@ -188,9 +225,16 @@ def main():
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--workdir", default=None,
                     help="where to write the graphs (default: a temp dir)")
-    ap.add_argument("--flow", action="store_true",
+    ap.add_argument("--flow", choices=sorted(FLOWS), nargs="?",
+                    const="llvm", default=None,
                     help="forward models through nn-autodiff, amp-pipeline "
-                    "and amp's lowering passes")
+                    "and the lowering: 'llvm' (the default) is the whole "
+                    "amp-to-runtime pipeline, 'calls' stops after "
+                    "amp-lower-to-runtime")
+    ap.add_argument("--no-verify-each", action="store_true",
+                    help="pass --verify-each=false to every command: the "
+                    "module is verified after parsing but not after each "
+                    "pass (as amp-run's lowering does)")
     ap.add_argument("--threads", action="store_true",
                     help="time amp-pipeline on a module of many functions, "
                     "single-threaded against multi-threaded")
@@ -199,7 +243,9 @@ def main():
     ap.add_argument("--copy-ops", type=int, default=1000,
                     help="--threads: op-count target of each function")
     a = ap.parse_args()
-    amp_opt = a.amp_opt or find_amp_opt()
+    amp_opt = a.amp_opt = a.amp_opt or find_amp_opt()
+    if a.no_verify_each:
+        EXTRA_ARGS.append("--verify-each=false")
     sizes = [int(s) for s in a.sizes.split(",")]
     models = a.models.split(",")
     workdir = a.workdir or tempfile.mkdtemp(prefix="amp-bench-")
@@ -212,17 +258,18 @@ def main():
         print("cores: %s, load average at start: %.2f %.2f %.2f"
               % ((os.cpu_count(),) + os.getloadavg()))
         return threads_main(a, amp_opt, workdir)
-    print("repeat: %d; every command: --mlir-timing -o %s"
-          % (a.repeat, os.devnull))
+    print("repeat: %d; every command: %s--mlir-timing -o %s"
+          % (a.repeat, "".join(x + " " for x in EXTRA_ARGS), os.devnull))
     print("cores: %s, load average at start: %.2f %.2f %.2f"
           % ((os.cpu_count(),) + os.getloadavg()))
     if a.flow:
-        CONFIGS[1] = ("amp", FLOW)
-        print("amp = amp-opt FILE " + " ".join(FLOW))
+        CONFIGS[1] = ("amp", FLOWS[a.flow])
+        print("amp = amp-opt FILE " + " ".join(FLOWS[a.flow]))
     res = {}
     for model in models:
         for size in sizes:
-            path, ops = generate(model, size, workdir, a.flow)
+            path, ops = generate(model, size, workdir, amp_opt,
+                                 forward_only=bool(a.flow))
             print("generated %s: %d ops, %.1f MB" %
                   (path, ops, os.path.getsize(path) / 1e6), flush=True)
             samples = {name: [] for name, _ in CONFIGS}

@@ -20,9 +20,10 @@ using namespace amp;
 
 LogicalResult amp::checkDerivativeModelsRegistered(MLIRContext *ctx,
                                                    StringRef passName) {
-  return checkPromisedModels(ctx, TypeID::get<DifferentiableOpInterface>(),
-                             "DifferentiableOpInterface", passName,
-                             "amp::registerNNDerivativeModels(registry) for nn");
+  return checkPromisedModels(
+      ctx, TypeID::get<DifferentiableOpInterface>(),
+      "DifferentiableOpInterface", passName,
+      "amp::registerNNDerivativeModels(registry) for nn");
 }
 
 Location amp::getGradientLoc(Operation *forward) {

@@ -75,8 +75,7 @@ TEST_F(DerivativeModelsTest, AutodiffReportsTheMissingModels) {
   EXPECT_NE(errors.find("amp::registerNNDerivativeModels(registry)"),
             std::string::npos)
       << errors;
-  EXPECT_EQ(errors.find("has no derivative rule"), std::string::npos)
-      << errors;
+  EXPECT_EQ(errors.find("has no derivative rule"), std::string::npos) << errors;
 }
 
 TEST_F(DerivativeModelsTest, RegisteringTheModelsKeepsThePromise) {

@@ -158,8 +158,8 @@ static GemmOp createFused(PatternRewriter &rewriter, const GemmSpec &spec,
   SmallVector<Value> operands = spec.operands();
   SmallVector<Operation *> removed = {gemm, root};
   for (Operation *at : candidates) {
-    bool ok = llvm::all_of(operands,
-                           [&](Value v) { return isAvailableBefore(v, at, order); });
+    bool ok = llvm::all_of(
+        operands, [&](Value v) { return isAvailableBefore(v, at, order); });
     for (Operation *op : removed)
       for (Value r : op->getResults())
         ok = ok && canReplaceFrom(r, at, removed, order);
@@ -294,7 +294,7 @@ template <typename OpTy> struct FuseBinary : GemmPattern<OpTy> {
         continue;
       // At the op: `other` may be defined after the GEMM.
       if (succeeded(fuse(rewriter, spec, gemm, op, {op}, RootBecomes::D,
-                          this->order)))
+                         this->order)))
         return success();
     }
     return failure();
@@ -402,8 +402,7 @@ struct FuseActivation : GemmPattern<OpTy> {
           bias ? GemmEpilogue::gelu_aux_bias : GemmEpilogue::gelu_aux;
     // At the GEMM, so that the pre-activation's other users (which may
     // come before the activation) see the fused results.
-    GemmOp fused =
-        createFused(rewriter, spec, gemm, op, {gemm}, this->order);
+    GemmOp fused = createFused(rewriter, spec, gemm, op, {gemm}, this->order);
     if (!fused)
       return failure();
     Value served = IsRelu ? fused.getD() : fused.getAuxOut();

@@ -3,6 +3,7 @@
 #include "RuntimeBuilder.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/Hashing.h"
 
 using namespace mlir;
 using namespace amp;
@@ -113,7 +114,8 @@ Value RuntimeBuilder::constantBytes(StringRef bytes) {
   // Named by a hash of the bytes; a different global of the same name (a
   // collision) gets a numbered one.
   std::string base =
-      "__amp_const_" + std::to_string(static_cast<size_t>(llvm::hash_value(bytes)));
+      "__amp_const_" +
+      std::to_string(static_cast<size_t>(llvm::hash_value(bytes)));
   std::string name = base;
   for (unsigned i = 1;; ++i) {
     auto existing = module.lookupSymbol<LLVM::GlobalOp>(name);

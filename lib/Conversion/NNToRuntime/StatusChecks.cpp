@@ -53,7 +53,6 @@ struct CheckRuntimeStatusPass
     SymbolTable symbols(module);
     OpBuilder b(&getContext());
     Type ptrTy = LLVM::LLVMPointerType::get(&getContext());
-    Type i32Ty = b.getI32Type();
     if (!symbols.lookup(kErrorSiteGlobal)) {
       // A null pointer until a call fails.
       b.setInsertionPointToStart(module.getBody());
@@ -133,8 +132,8 @@ struct CheckRuntimeStatusPass
       c.null = LLVM::ZeroOp::create(b, loc, ptrTy);
       c.fail = b.createBlock(&function.getBody(), function.getBody().end(),
                              {i32Ty, ptrTy}, {loc, loc});
-      Value siteGlobal = LLVM::AddressOfOp::create(b, loc, ptrTy,
-                                                   kErrorSiteGlobal);
+      Value siteGlobal =
+          LLVM::AddressOfOp::create(b, loc, ptrTy, kErrorSiteGlobal);
       LLVM::StoreOp::create(b, loc, c.fail->getArgument(1), siteGlobal);
       func::ReturnOp::create(b, loc, ValueRange{c.fail->getArgument(0)});
       return c;
