@@ -7,7 +7,8 @@
 //       --data data/digits.csv --feature-scale 0.0625 --steps 300 \
 //       --eval-entry train_step_forward --precision f16
 //
-// It trains bitwise like the hand-written step of examples/mlp_train.mlir.
+// It trains bitwise like the hand-written step kept as a test input,
+// test/Integration/Inputs/mlp_train.mlir (test/Integration/autodiff.test).
 //
 //   h      = x @ W1 + b1          [32, 128]
 //   a      = relu(h)

@@ -1,4 +1,4 @@
-// The forward pass of the 2-layer MLP in mlp_train.mlir, as an inference
+// The forward pass of the 2-layer MLP of mlp.mlir, as an inference
 // function: logits for a batch of 32 8x8 digit images.
 func.func @mlp_forward(
     %x: tensor<32x64xf32> {nn.role = #nn.role<input>},

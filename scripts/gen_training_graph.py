@@ -1,28 +1,26 @@
 #!/usr/bin/env python3
-"""Writes nn-dialect training steps (forward, backward, optimizer) for tests
-and benchmarks of the amp passes.
+"""Writes nn-dialect forward models with their loss, for the examples and
+for tests and benchmarks of the amp passes. Each is one func.func
+@train_step whose arguments carry nn.role = #nn.role<param>, <input> or
+<label> and whose single result is the loss (nn.role = #nn.role<loss>):
+the input of nn-autodiff (docs/autodiff.md), which builds the backward pass
+and the optimizer update.
 
-Two models, both following the training-step convention of docs/dialects.md
-(arguments with nn.role = #nn.role<param>, <opt_state>, <input> or <label>;
-results: updated params, then updated optimizer state, then the loss):
+  transformer  pre-LN transformer language model (train with optimizer=adamw)
+  bert         BERT encoder layers with a token classifier head
+  mlp          deep MLP (matmul + bias + relu) (train with momentum=0.9)
 
-  transformer  pre-LN transformer language model, Adam (AdamW) for every param
-  bert         BERT encoder layers with a token classifier head (forward and
-               loss only)
-  mlp          deep MLP (matmul + bias + relu), SGD with momentum
-
-The backward pass is written out op by op with the nn backward ops; see the
-comments in emit_transformer for the derivation of each gradient. With
---forward-only the function is the forward pass and the loss alone (one
-result, the loss), which nn-autodiff turns into the training step.
+Backward passes are not written here: nn-autodiff produces every training
+step. --forward-only is accepted and does nothing (forward is the only mode).
 
 Weights are stored as [in, out] and applied as `x @ W` (the transpose of
 torch.nn.Linear.weight). Standard library only.
 
 Examples:
   gen_training_graph.py --model transformer --layers 2 --batch 2 --seq 16 \\
-      --dmodel 64 --heads 4 --ffn 256 --vocab 128 -o examples/transformer_train.mlir
+      --dmodel 64 --heads 4 --ffn 256 --vocab 128 -o examples/transformer.mlir
   gen_training_graph.py --model mlp --ops-target 100000 -o /tmp/mlp.mlir
+  amp-opt /tmp/mlp.mlir --nn-autodiff="lr=0.05 momentum=0.9" --amp-pipeline
 """
 
 import argparse
@@ -104,11 +102,6 @@ class Emitter:
         self.op([r], "nn.%s %s%s : %s" % (opname, x, attrs, self.ty(r)))
         return r
 
-    def grad_unary(self, opname, name, dy, x, attrs=""):
-        r = self.declare(name, self.shape(x), self.types[x][1])
-        self.op([r], "nn.%s %s, %s%s : %s" % (opname, dy, x, attrs, self.ty(r)))
-        return r
-
     def matmul(self, name, a, b, ta=False, tb=False):
         sa, sb = list(self.shape(a)), list(self.shape(b))
         if ta:
@@ -122,14 +115,6 @@ class Emitter:
         attrs = " {%s}" % ", ".join(flags) if flags else ""
         self.op([r], "nn.matmul %s, %s%s : (%s, %s) -> %s" %
                 (a, b, attrs, self.ty(a), self.ty(b), self.ty(r)))
-        return r
-
-    def reduce_sum(self, name, x, axes):
-        s = self.shape(x)
-        axes = sorted(a % len(s) for a in axes)
-        r = self.declare(name, [d for i, d in enumerate(s) if i not in axes])
-        self.op([r], "nn.reduce_sum %s [%s] : (%s) -> %s" %
-                (x, ", ".join(map(str, axes)), self.ty(x), self.ty(r)))
         return r
 
     def reshape(self, name, x, shape):
@@ -157,18 +142,6 @@ class Emitter:
                  self.ty(bias), self.ty(y), self.ty(mean), self.ty(rstd)))
         return y, mean, rstd
 
-    def layer_norm_grad(self, name, dy, x, mean, rstd, scale):
-        dx = self.declare(name + "_dx", self.shape(x))
-        dg = self.declare(name + "_dscale", self.shape(scale))
-        db = self.declare(name + "_dbias", self.shape(scale))
-        self.op([dx, dg, db],
-                "nn.layer_norm_grad %s, %s, %s, %s, %s : "
-                "(%s, %s, %s, %s, %s) -> (%s, %s, %s)" %
-                (dy, x, mean, rstd, scale, self.ty(dy), self.ty(x),
-                 self.ty(mean), self.ty(rstd), self.ty(scale), self.ty(dx),
-                 self.ty(dg), self.ty(db)))
-        return dx, dg, db
-
     def splat(self, name, value, shape=()):
         r = self.declare(name, shape)
         self.op([r], "arith.constant dense<%s> : %s" % (fmt_float(value),
@@ -195,16 +168,13 @@ def broadcast_shape(a, b):
     return tuple(out)
 
 
-class Step:
-    """A training step: the Emitter plus the function signature."""
+class Model:
+    """A forward model: the Emitter plus the function signature."""
 
     def __init__(self):
         self.e = Emitter()
-        self.params = []     # (ssa, shape)
-        self.opt_state = []  # (ssa, shape)
-        self.inputs = []     # (ssa, type string, role)
-        self.new_params = {}
-        self.new_state = {}
+        self.params = []     # ssa names
+        self.inputs = []     # (ssa, role)
         self.inits = {}      # ssa -> nn.init value (layer-norm gains: 1.0)
 
     def param(self, name, shape, init=None):
@@ -214,40 +184,30 @@ class Step:
             self.inits[v] = init
         return v
 
-    def state(self, name, shape):
-        v = self.e.declare(name, shape)
-        self.opt_state.append(v)
-        return v
-
     def data(self, name, shape, elem, role):
         v = self.e.declare(name, shape, elem)
         self.inputs.append((v, role))
         return v
 
-    def render(self, header, loss):
-        """The function; with no updated params (--forward-only) it returns
-        the loss alone, the input of nn-autodiff."""
+    def render(self, a, lines, loss):
+        """The function: params and data in, the loss out."""
         e = self.e
-        args = [(p, "param") for p in self.params]
-        args += [(s, "opt_state") for s in self.opt_state]
-        args += self.inputs
-        res = [(self.new_params[p], "param") for p in self.params
-               if p in self.new_params]
-        res += [(self.new_state[s], "opt_state") for s in self.opt_state]
-        res.append((loss, "loss"))
-        e.op([], "return %s : %s" % (", ".join(v for v, _ in res),
-                                     ", ".join(e.ty(v) for v, _ in res)))
-        out = ["// " + l if l else "//" for l in header]
+        e.op([], "return %s : %s" % (loss, e.ty(loss)))
+        header = ["Generated by scripts/gen_training_graph.py; do not edit by "
+                  "hand."]
+        if a.cmdline:
+            header.append("  " + " ".join(sys.argv[1:]))
+        out = ["// " + l for l in header + lines]
         out.append("func.func @train_step(")
         def attrs(v, r):
             if v in self.inits:
                 return "{nn.init = %s : f32, nn.role = #nn.role<%s>}" % (
                     repr(float(self.inits[v])), r)
             return "{nn.role = #nn.role<%s>}" % r
+        args = [(p, "param") for p in self.params] + self.inputs
         out.append(",\n".join("    %s: %s %s" % (v, e.ty(v), attrs(v, r))
                               for v, r in args) + ")")
-        out.append("    -> (" + ",\n        ".join(
-            "%s {nn.role = #nn.role<%s>}" % (e.ty(v), r) for v, r in res) + ") {")
+        out.append("    -> (%s {nn.role = #nn.role<loss>}) {" % e.ty(loss))
         out.extend(e.lines)
         out.append("}")
         # The op count is the ops in the body, func.return included.
@@ -267,7 +227,7 @@ def emit_transformer(a):
     if D % H:
         sys.exit("error: --dmodel must be a multiple of --heads")
     Dh, N = D // H, B * S
-    st = Step()
+    st = Model()
     e = st.e
 
     # Parameters (and their shapes), in signature order.
@@ -285,17 +245,9 @@ def emit_transformer(a):
     lnf_g = st.param("lnf_g", (D,), 1.0)
     lnf_b = st.param("lnf_b", (D,))
     w_lm = st.param("w_lm", (D, V))
-    # Adam state: exp_avg, exp_avg_sq, step for each param, param by param.
-    adam = {}
-    for p in ([] if a.forward_only else st.params):
-        name = p[1:]
-        adam[p] = (st.state(name + "_m", e.shape(p)),
-                   st.state(name + "_v", e.shape(p)),
-                   st.state(name + "_step", ()))
     ids = st.data("ids", (B, S), "i32", "input")
     labels = st.data("labels", (B, S), "i32", "label")
 
-    # ---- forward --------------------------------------------------------
     e.comment("Forward. Activations are [B*S, D] = [%d, %d]; heads are "
               "[B, H, S, Dh] = [%d, %d, %d, %d]." % (N, D, B, H, S, Dh))
     scale = e.splat("attn_scale", 1.0 / math.sqrt(Dh))
@@ -323,12 +275,11 @@ def emit_transformer(a):
         return e.reshape(name, e.transpose(name + "_bshd", t, (0, 2, 1, 3)),
                          (N, D))
 
-    saved = []
     for l, P in enumerate(layers):
         e.blank()
         e.comment("Layer %d forward." % l)
         p = "l%d_" % l
-        y1, m1, r1 = e.layer_norm(p + "ln1", x, P["ln1_g"], P["ln1_b"], a.eps)
+        y1 = e.layer_norm(p + "ln1", x, P["ln1_g"], P["ln1_b"], a.eps)[0]
         q = linear(p + "q", y1, P["wq"], P["bq"])
         k = linear(p + "k", y1, P["wk"], P["bk"])
         v = linear(p + "v", y1, P["wv"], P["bv"])
@@ -342,137 +293,35 @@ def emit_transformer(a):
         ctx = from_heads(p + "ctx", ctxh)
         o = linear(p + "attn_out", ctx, P["wo"], P["bo"])
         x1 = e.add(p + "x1", x, o)
-        y2, m2, r2 = e.layer_norm(p + "ln2", x1, P["ln2_g"], P["ln2_b"], a.eps)
+        y2 = e.layer_norm(p + "ln2", x1, P["ln2_g"], P["ln2_b"], a.eps)[0]
         f1 = linear(p + "ffn1", y2, P["w1"], P["b1"])
         g = e.unary("gelu", p + "gelu", f1)
         f2 = linear(p + "ffn2", g, P["w2"], P["b2"])
         x2 = e.add(p + "x2", x1, f2)
-        saved.append(dict(x=x, y1=y1, m1=m1, r1=r1, qh=qh, kh=kh, vh=vh,
-                          probs=probs, ctx=ctx, x1=x1, y2=y2, m2=m2, r2=r2,
-                          f1=f1, g=g))
         x = x2
 
     e.blank()
     e.comment("Final layer norm, LM head, loss.")
-    yf, mf, rf = e.layer_norm("lnf", x, lnf_g, lnf_b, a.eps)
+    yf = e.layer_norm("lnf", x, lnf_g, lnf_b, a.eps)[0]
     logits = e.matmul("logits", yf, w_lm)
     logits3 = e.reshape("logits_3d", logits, (B, S, V))
     loss = e.declare("loss", (), "f32")
     e.op([loss], "nn.cross_entropy %s, %s : (%s, %s) -> %s" %
          (logits3, labels, e.ty(logits3), e.ty(labels), e.ty(loss)))
-    if a.forward_only:
-        return st.render(forward_header(a, [
-            "A pre-LN transformer language model and its loss:",
-            "  layers=%d batch=%d seq=%d dmodel=%d heads=%d ffn=%d vocab=%d%s"
-            % (L, B, S, D, H, F, V, " causal" if a.causal else ""),
-            "nn-autodiff (optimizer=adamw) builds the training step."]), loss)
-
-    # ---- backward -------------------------------------------------------
-    # For y = x @ W (+ b): dx = dy @ W^T, dW = x^T @ dy, db = sum_rows(dy).
-    grads = {}
-    e.blank()
-    e.comment("Backward.")
-    seed = e.declare("seed", (), "f32")
-    e.op([seed], "nn.grad_seed %s : %s" % (loss, e.ty(seed)))
-    dlogits3 = e.declare("dlogits_3d", (B, S, V))
-    e.op([dlogits3], "nn.cross_entropy_grad %s, %s, %s : (%s, %s, %s) -> %s" %
-         (seed, logits3, labels, e.ty(seed), e.ty(logits3), e.ty(labels),
-          e.ty(dlogits3)))
-    dlogits = e.reshape("dlogits", dlogits3, (N, V))
-    grads[w_lm] = e.matmul("d_w_lm", yf, dlogits, ta=True)
-    dyf = e.matmul("dyf", dlogits, w_lm, tb=True)
-    dx, grads[lnf_g], grads[lnf_b] = e.layer_norm_grad("lnf_grad", dyf, x, mf,
-                                                       rf, lnf_g)
-
-    def linear_grad(name, dy, inp, w, b):
-        grads[w] = e.matmul("d_" + w[1:], inp, dy, ta=True)
-        grads[b] = e.reduce_sum("d_" + b[1:], dy, [0])
-        return e.matmul(name, dy, w, tb=True)
-
-    for l in reversed(range(L)):
-        P, s = layers[l], saved[l]
-        p = "l%d_" % l
-        e.blank()
-        e.comment("Layer %d backward; %s is d(loss)/d(layer output)." % (l, dx))
-        # x2 = x1 + ffn2(gelu(ffn1(ln2(x1)))): dx2 flows to x1 and to ffn2.
-        dg = linear_grad(p + "dgelu_out", dx, s["g"], P["w2"], P["b2"])
-        df1 = e.grad_unary("gelu_grad", p + "dffn1", dg, s["f1"])
-        dy2 = linear_grad(p + "dy2", df1, s["y2"], P["w1"], P["b1"])
-        dx1_ln, grads[P["ln2_g"]], grads[P["ln2_b"]] = e.layer_norm_grad(
-            p + "ln2_grad", dy2, s["x1"], s["m2"], s["r2"], P["ln2_g"])
-        dx1 = e.add(p + "dx1", dx, dx1_ln)
-        # x1 = x + attn_out(ctx): dx1 flows to x and to the output projection.
-        dctx = linear_grad(p + "dctx", dx1, s["ctx"], P["wo"], P["bo"])
-        dctxh = to_heads(p + "dctxh", dctx)
-        # ctxh = probs @ vh: dprobs = dctxh @ vh^T, dvh = probs^T @ dctxh.
-        dprobs = e.matmul(p + "dprobs", dctxh, s["vh"], tb=True)
-        dvh = e.matmul(p + "dvh", s["probs"], dctxh, ta=True)
-        # probs = softmax(z); z = scores * c (+ mask): dscores = dz * c.
-        dz = e.grad_unary("softmax_grad", p + "dscaled", dprobs, s["probs"],
-                          " {axis = -1 : i64}")
-        dscores = e.mul(p + "dscores", dz, scale)
-        # scores = qh @ kh^T: dqh = dscores @ kh, dkh = dscores^T @ qh.
-        dqh = e.matmul(p + "dqh", dscores, s["kh"])
-        dkh = e.matmul(p + "dkh", dscores, s["qh"], ta=True)
-        dq = from_heads(p + "dq", dqh)
-        dk = from_heads(p + "dk", dkh)
-        dv = from_heads(p + "dv", dvh)
-        dy1_q = linear_grad(p + "dy1_q", dq, s["y1"], P["wq"], P["bq"])
-        dy1_k = linear_grad(p + "dy1_k", dk, s["y1"], P["wk"], P["bk"])
-        dy1_v = linear_grad(p + "dy1_v", dv, s["y1"], P["wv"], P["bv"])
-        dy1 = e.add(p + "dy1", e.add(p + "dy1_qk", dy1_q, dy1_k), dy1_v)
-        dx_ln, grads[P["ln1_g"]], grads[P["ln1_b"]] = e.layer_norm_grad(
-            p + "ln1_grad", dy1, s["x"], s["m1"], s["r1"], P["ln1_g"])
-        dx = e.add(p + "dx", dx1, dx_ln)
-
-    e.blank()
-    e.comment("Embedding gradients: x0_3d = tok_emb[ids] + pos_emb.")
-    dx3 = e.reshape("dx0_3d", dx, (B, S, D))
-    grads[pos] = e.reduce_sum("d_pos_emb", dx3, [0])
-    dtok = e.declare("d_tok_emb", (V, D))
-    e.op([dtok], "nn.embedding_grad %s, %s : (%s, %s) -> %s" %
-         (dx3, ids, e.ty(dx3), e.ty(ids), e.ty(dtok)))
-    grads[tok] = dtok
-
-    # ---- optimizer ------------------------------------------------------
-    e.blank()
-    e.comment("Optimizer: AdamW.")
-    attrs = ("{lr = %s : f32, beta1 = %s : f32, beta2 = %s : f32, "
-             "eps = %s : f32, weight_decay = %s : f32}" %
-             (fmt_float(a.lr), fmt_float(0.9), fmt_float(0.999),
-              fmt_float(1e-8), fmt_float(a.weight_decay)))
-    for prm in st.params:
-        m, v, stp = adam[prm]
-        name = prm[1:]
-        outs = [e.declare(name + "_new", e.shape(prm)),
-                e.declare(name + "_m_new", e.shape(prm)),
-                e.declare(name + "_v_new", e.shape(prm)),
-                e.declare(name + "_step_new", ())]
-        e.op(outs, "nn.adam_update %s, %s, %s, %s, %s %s : %s" %
-             (prm, grads[prm], m, v, stp, attrs, e.ty(prm)))
-        st.new_params[prm] = outs[0]
-        st.new_state[m], st.new_state[v], st.new_state[stp] = outs[1:]
-    assert len(grads) == len(st.params)
-
-    header = [
-        "Generated by scripts/gen_training_graph.py; do not edit by hand.",
-        "  " + " ".join(sys.argv[1:]) if a.cmdline else "",
-        "A pre-LN transformer language-model training step:",
+    return st.render(a, [
+        "A pre-LN transformer language model and its loss:",
         "  layers=%d batch=%d seq=%d dmodel=%d heads=%d ffn=%d vocab=%d%s"
         % (L, B, S, D, H, F, V, " causal" if a.causal else ""),
         "  x = tok_emb[ids] + pos_emb; per layer:",
         "    x = x + attn(ln1(x)) @ wo + bo,  attn = softmax(q k^T / sqrt(Dh)) v",
         "    x = x + gelu(ln2(x) @ w1 + b1) @ w2 + b2",
         "  loss = cross_entropy(lnf(x) @ w_lm, labels)",
-        "then the backward pass and AdamW for every param. Weights are [in, out]",
-        "(x @ W). Optimizer state per param, in param order: exp_avg, exp_avg_sq,",
-        "step.",
-    ]
-    return st.render([h for h in header if h], loss)
+        "Weights are [in, out] (x @ W). nn-autodiff (optimizer=adamw) builds",
+        "the training step."], loss)
 
 
 # ---------------------------------------------------------------------------
-# BERT encoder layers (forward + loss only)
+# BERT encoder layers
 # ---------------------------------------------------------------------------
 
 def emit_bert(a):
@@ -480,12 +329,12 @@ def emit_bert(a):
     with a layer norm, then per layer x = LN(x + attn(x)), x = LN(x +
     ffn(x)) with GELU, then a token classifier head over the vocabulary (as
     BERT's masked-LM head, without its transform layer). Forward and loss
-    only: nn-autodiff builds the training step."""
+    only, like every model here."""
     B, S, D, H, F, V, L = a.batch, a.seq, a.dmodel, a.heads, a.ffn, a.vocab, a.layers
     if D % H:
         sys.exit("error: --dmodel must be a multiple of --heads")
     Dh, N = D // H, B * S
-    st = Step()
+    st = Model()
     e = st.e
     tok = st.param("tok_emb", (V, D))
     pos = st.param("pos_emb", (S, D))
@@ -545,12 +394,12 @@ def emit_bert(a):
     loss = e.declare("loss", (), "f32")
     e.op([loss], "nn.cross_entropy %s, %s : (%s, %s) -> %s" %
          (logits, labels, e.ty(logits), e.ty(labels), e.ty(loss)))
-    return st.render(forward_header(a, [
+    return st.render(a, [
         "BERT encoder layers (post-LN, GELU, softmax attention) with token",
         "and position embeddings and a token classifier head, and the loss:",
         "  layers=%d batch=%d seq=%d hidden=%d heads=%d ffn=%d vocab=%d"
         % (L, B, S, D, H, F, V),
-        "nn-autodiff (optimizer=adamw) builds the training step."]), loss)
+        "nn-autodiff (optimizer=adamw) builds the training step."], loss)
 
 
 # ---------------------------------------------------------------------------
@@ -559,80 +408,32 @@ def emit_bert(a):
 
 def emit_mlp(a):
     B, W, C, L = a.batch, a.width, a.classes, a.layers
-    st = Step()
+    st = Model()
     e = st.e
     dims = [W] * (L + 1) + [C]  # L hidden layers of width W, then the head
     ws, bs = [], []
     for i in range(L + 1):
         ws.append(st.param("w%d" % i, (dims[i], dims[i + 1])))
         bs.append(st.param("b%d" % i, (dims[i + 1],)))
-    mom = {p: st.state("m_" + p[1:], e.shape(p))
-           for p in ([] if a.forward_only else st.params)}
     x = st.data("x", (B, W), "f32", "input")
     labels = st.data("labels", (B,), "i32", "label")
 
-    e.comment("Forward.")
-    acts, pre = [x], []
+    act = x
     for i in range(L):
-        h = e.add("h%d" % i, e.matmul("xw%d" % i, acts[-1], ws[i]), bs[i])
-        pre.append(h)
-        acts.append(e.unary("relu", "a%d" % i, h))
-    logits = e.add("logits", e.matmul("xw%d" % L, acts[-1], ws[L]), bs[L])
+        h = e.add("h%d" % i, e.matmul("xw%d" % i, act, ws[i]), bs[i])
+        act = e.unary("relu", "a%d" % i, h)
+    logits = e.add("logits", e.matmul("xw%d" % L, act, ws[L]), bs[L])
     loss = e.declare("loss", (), "f32")
     e.op([loss], "nn.cross_entropy %s, %s : (%s, %s) -> %s" %
          (logits, labels, e.ty(logits), e.ty(labels), e.ty(loss)))
-    if a.forward_only:
-        return st.render(forward_header(a, [
-            "A deep MLP and its loss: %d hidden layers of width %d (matmul +"
-            % (L, W),
-            "bias + relu), a %d-class head, cross-entropy. nn-autodiff" % C,
-            "(momentum=0.9) builds the training step."]), loss)
-
-    e.blank()
-    e.comment("Backward.")
-    grads = {}
-    seed = e.declare("seed", (), "f32")
-    e.op([seed], "nn.grad_seed %s : %s" % (loss, e.ty(seed)))
-    dy = e.declare("dlogits", e.shape(logits))
-    e.op([dy], "nn.cross_entropy_grad %s, %s, %s : (%s, %s, %s) -> %s" %
-         (seed, logits, labels, e.ty(seed), e.ty(logits), e.ty(labels),
-          e.ty(dy)))
-    for i in reversed(range(L + 1)):
-        grads[ws[i]] = e.matmul("dw%d" % i, acts[i], dy, ta=True)
-        grads[bs[i]] = e.reduce_sum("db%d" % i, dy, [0])
-        if i == 0:
-            break
-        da = e.matmul("da%d" % (i - 1), dy, ws[i], tb=True)
-        dy = e.grad_unary("relu_grad", "dh%d" % (i - 1), da, pre[i - 1])
-
-    e.blank()
-    e.comment("Optimizer: SGD with momentum.")
-    for p in st.params:
-        np_ = e.declare(p[1:] + "_new", e.shape(p))
-        nm = e.declare("m_" + p[1:] + "_new", e.shape(p))
-        e.op([np_, nm], "nn.sgd_update %s, %s, %s {lr = %s : f32, momentum = "
-             "%s : f32} : %s" % (p, grads[p], mom[p], fmt_float(a.lr),
-                                 fmt_float(0.9), e.ty(p)))
-        st.new_params[p], st.new_state[mom[p]] = np_, nm
-
-    header = [
-        "Generated by scripts/gen_training_graph.py; do not edit by hand.",
-        "  " + " ".join(sys.argv[1:]) if a.cmdline else "",
-        "A deep MLP training step: %d hidden layers of width %d (matmul + bias"
+    return st.render(a, [
+        "A deep MLP and its loss: %d hidden layers of width %d (matmul +"
         % (L, W),
-        "+ relu), a %d-class head, cross-entropy, backward, SGD with momentum."
-        % C,
-    ]
-    return st.render([h for h in header if h], loss)
+        "bias + relu), a %d-class head, cross-entropy. nn-autodiff" % C,
+        "(lr=0.05 momentum=0.9) builds the training step."], loss)
 
 
 # ---------------------------------------------------------------------------
-
-def forward_header(a, lines):
-    return [h for h in [
-        "Generated by scripts/gen_training_graph.py; do not edit by hand.",
-        "  " + " ".join(sys.argv[1:]) if a.cmdline else ""] + lines if h]
-
 
 def count_ops(a, layers):
     a2 = argparse.Namespace(**vars(a))
@@ -651,7 +452,7 @@ def main():
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--model", choices=["transformer", "bert", "mlp"],
-                    required=True, help="bert is forward-only")
+                    required=True)
     ap.add_argument("--layers", type=int, default=2,
                     help="transformer blocks, or hidden layers of the MLP")
     ap.add_argument("--ops-target", type=int, default=None, metavar="K",
@@ -669,21 +470,14 @@ def main():
                          " to the attention scores")
     ap.add_argument("--width", type=int, default=128)
     ap.add_argument("--classes", type=int, default=10)
-    ap.add_argument("--lr", type=float, default=None,
-                    help="learning rate (default 1e-3 Adam, 0.05 SGD)")
-    ap.add_argument("--weight-decay", type=float, default=0.01,
-                    help="AdamW weight decay")
     ap.add_argument("--forward-only", action="store_true",
-                    help="emit the forward pass and the loss only, for "
-                         "nn-autodiff")
+                    help="accepted for compatibility; does nothing: every "
+                         "model is forward + loss (the default and only "
+                         "mode)")
     ap.add_argument("-o", "--output", default="-")
     a = ap.parse_args()
     if a.batch is None:
         a.batch = 32 if a.model == "mlp" else 2
-    if a.lr is None:
-        a.lr = 0.05 if a.model == "mlp" else 1e-3
-    if a.model == "bert":
-        a.forward_only = True
     a.cmdline = True
 
     if a.ops_target is not None:

@@ -1,21 +1,27 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds amp, runs the mixed-precision pipeline on
-# the shipped MLP training step (prints a summary of the precision report),
+# Installs what is missing, builds amp, builds the training step of the
+# digits MLP (examples/mlp.mlir, forward + loss) with nn-autodiff, runs the
+# mixed-precision pipeline on it (prints a summary of the precision report),
 # then trains it on the real digits dataset with amp-run: f16 compute,
 # dynamic loss scaling, on the reference (CPU) backend.
 #
-#   scripts/run-example.sh [model.mlir] [amp-pipeline options]
+#   scripts/run-example.sh [model.mlir] [amp-pipeline options] [nn-autodiff options]
+#
+# nn-autodiff leaves a module without a forward loss function as it is, so a
+# hand-written training step works too.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${AMP_BUILD_DIR:-$root/build}
 
 "$root/scripts/build.sh"
-example=${1:-$root/examples/mlp_train.mlir}
+example=${1:-$root/examples/mlp.mlir}
 options=${2:-compute-type=f16}
+autodiff=${3:-lr=0.05 momentum=0.9}
 report="$build/$(basename "$example" .mlir).report.json"
 
-echo "== amp-opt $(basename "$example") --amp-pipeline=\"$options\"" >&2
-"$build/bin/amp-opt" "$example" --amp-pipeline="$options report=$report" \
+echo "== amp-opt $(basename "$example") --nn-autodiff=\"$autodiff\" --amp-pipeline=\"$options\"" >&2
+"$build/bin/amp-opt" "$example" --nn-autodiff="$autodiff" \
+  --amp-pipeline="$options report=$report" \
   -o "$build/$(basename "$example" .mlir).amp.mlir"
 echo "   (the transformed step is in $build/$(basename "$example" .mlir).amp.mlir)" >&2
 
@@ -34,10 +40,11 @@ print(f"  casts inserted: {report['casts_inserted']}, "
       f"{report['activation_bytes']['f32']}")
 PY
 
-if [[ $(basename "$example") == mlp_train.mlir ]]; then
+if [[ $(basename "$example") == mlp.mlir ]]; then
   "$root/scripts/get-digits.sh"
-  echo "== amp-run: train on digits (f16 AMP, dynamic loss scaling)" >&2
-  "$build/bin/amp-run" "$example" --data "$root/data/digits.csv" \
-    --feature-scale 0.0625 --steps 300 --print-every 25 --eval-entry predict \
-    --precision f16 --log "$build/mlp_train.f16.csv"
+  echo "== amp-run: train on digits (nn-autodiff, f16 AMP, dynamic loss scaling)" >&2
+  "$build/bin/amp-run" "$example" --autodiff-options "$autodiff" \
+    --data "$root/data/digits.csv" --feature-scale 0.0625 --steps 300 \
+    --print-every 25 --eval-entry train_step_forward \
+    --precision f16 --log "$build/mlp.f16.csv"
 fi

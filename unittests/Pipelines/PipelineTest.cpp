@@ -7,6 +7,7 @@
 
 #include "amp/Dialect/AMP/IR/AMPOps.h"
 #include "amp/Dialect/NN/IR/NNOps.h"
+#include "amp/Dialect/NN/Transforms/Autodiff.h"
 #include "amp/InitAll.h"
 #include "amp/Pipelines/Pipelines.h"
 
@@ -32,9 +33,20 @@ protected:
     return registry;
   }
 
+  /// The digits MLP's training step: examples/mlp.mlir (forward + loss)
+  /// through nn-autodiff (SGD, lr 0.05, momentum 0.9).
   OwningOpRef<ModuleOp> parseExample() {
-    return parseSourceFile<ModuleOp>(AMP_SOURCE_DIR "/examples/mlp_train.mlir",
-                                     &context);
+    OwningOpRef<ModuleOp> module =
+        parseSourceFile<ModuleOp>(AMP_SOURCE_DIR "/examples/mlp.mlir", &context);
+    if (!module)
+      return nullptr;
+    amp::nn::AutodiffOptions options;
+    options.lr = 0.05;
+    options.momentum = 0.9;
+    auto step = module->lookupSymbol<func::FuncOp>("train_step");
+    if (!step || failed(amp::nn::buildTrainingStep(step, options)))
+      return nullptr;
+    return module;
   }
 
   LogicalResult run(ModuleOp module, const amp::AmpPipelineOptions &options) {

@@ -44,16 +44,19 @@ protected:
         std::string(AMP_SOURCE_DIR) + "/examples/" + name, &context);
   }
 
-  /// amp-pipeline (f16) and amp-to-runtime; the signatures of train_step and
-  /// predict.
+  /// nn-autodiff (examples/mlp.mlir is forward + loss; SGD, lr 0.05,
+  /// momentum 0.9, keeping the forward pass), amp-pipeline (f16) and
+  /// amp-to-runtime; the signatures of train_step and train_step_forward.
   static void compileF16(ModuleOp module,
                          std::vector<FunctionSignature> &signatures) {
     amp::AmpPipelineOptions pipeline;
     pipeline.computeType = "f16";
     CompileOptions options;
     options.pipeline = &pipeline;
-    options.functions = {"train_step", "predict"};
+    options.functions = {"train_step", "train_step_forward"};
     options.sourceName = "mlp";
+    options.autodiff.lr = 0.05;
+    options.autodiff.momentum = 0.9;
     llvm::Expected<std::vector<FunctionSignature>> compiled =
         compileForRuntime(module, options);
     ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
@@ -196,21 +199,21 @@ TEST_F(CompileTest, ReadsRolesFromOnePlace) {
 }
 
 TEST_F(CompileTest, CompileErrors) {
-  OwningOpRef<ModuleOp> module = parseExample("mlp_train.mlir");
+  OwningOpRef<ModuleOp> module = parseExample("mlp.mlir");
   ASSERT_TRUE(module);
   CompileOptions options;
   options.functions = {"train_step", "nope"};
-  options.sourceName = "mlp_train.mlir";
+  options.sourceName = "mlp.mlir";
   llvm::Expected<std::vector<FunctionSignature>> signatures =
       compileForRuntime(*module, options);
   ASSERT_FALSE(bool(signatures));
   EXPECT_EQ(llvm::toString(signatures.takeError()),
-            "no function @nope in mlp_train.mlir");
+            "no function @nope in mlp.mlir");
 }
 
 // amp-pipeline adds the loss-scale state before the signatures are read.
 TEST_F(CompileTest, SignaturesFollowThePipeline) {
-  OwningOpRef<ModuleOp> module = parseExample("mlp_train.mlir");
+  OwningOpRef<ModuleOp> module = parseExample("mlp.mlir");
   ASSERT_TRUE(module);
   std::vector<FunctionSignature> signatures;
   ASSERT_NO_FATAL_FAILURE(compileF16(*module, signatures));
@@ -223,13 +226,13 @@ TEST_F(CompileTest, SignaturesFollowThePipeline) {
                        "opt_state", "opt_state", "opt_state", "input", "label",
                        "loss_scale", "growth_tracker", "found_inf"}));
   EXPECT_EQ(step.args[10].init, 65536.0);
-  EXPECT_EQ(signatures[1].name, "predict");
+  EXPECT_EQ(signatures[1].name, "train_step_forward");
 }
 
 // The ahead-of-time path: an object file linked into a shared object runs
 // through the execution half exactly as the JIT-compiled module does.
 TEST_F(CompileTest, ObjectFileTrainsLikeTheJit) {
-  OwningOpRef<ModuleOp> module = parseExample("mlp_train.mlir");
+  OwningOpRef<ModuleOp> module = parseExample("mlp.mlir");
   ASSERT_TRUE(module);
   std::vector<FunctionSignature> signatures;
   ASSERT_NO_FATAL_FAILURE(compileF16(*module, signatures));
@@ -243,7 +246,7 @@ TEST_F(CompileTest, ObjectFileTrainsLikeTheJit) {
   ASSERT_TRUE(bool(jit)) << llvm::toString(jit.takeError());
   EntryPoints jitEntry;
   jitEntry.step = llvm::cantFail((*jit)->lookup("train_step"));
-  jitEntry.eval = llvm::cantFail((*jit)->lookup("predict"));
+  jitEntry.eval = llvm::cantFail((*jit)->lookup("train_step_forward"));
   jitEntry.errorSite = (*jit)->errorSite();
   ASSERT_NE(jitEntry.errorSite, nullptr);
 
@@ -258,7 +261,7 @@ TEST_F(CompileTest, ObjectFileTrainsLikeTheJit) {
   ASSERT_NE(handle, nullptr) << dlerror();
   EntryPoints aotEntry;
   aotEntry.step = reinterpret_cast<StepFn>(dlsym(handle, "train_step"));
-  aotEntry.eval = reinterpret_cast<StepFn>(dlsym(handle, "predict"));
+  aotEntry.eval = reinterpret_cast<StepFn>(dlsym(handle, "train_step_forward"));
   aotEntry.errorSite =
       reinterpret_cast<const char *const *>(dlsym(handle, "__amp_error_site"));
   ASSERT_TRUE(aotEntry.step && aotEntry.eval && aotEntry.errorSite);

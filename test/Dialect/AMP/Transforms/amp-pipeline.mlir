@@ -1,15 +1,16 @@
-// amp-pipeline = assign-precision, insert-casts, master-weights, loss-scaling.
-// RUN: amp-opt %amp_src_root/examples/mlp_train.mlir --amp-pipeline | FileCheck %s
-// RUN: amp-opt %amp_src_root/examples/mlp_train.mlir --amp-pipeline="compute-type=bf16" | FileCheck %s --check-prefix=BF16
-// RUN: amp-opt %amp_src_root/examples/mlp_train.mlir --amp-pipeline="compute-type=bf16 loss-scale=dynamic" | FileCheck %s --check-prefix=BF16-SCALED
-// RUN: amp-opt %amp_src_root/examples/mlp_train.mlir --amp-pipeline="loss-scale=static init-scale=128" | FileCheck %s --check-prefix=STATIC
+// amp-pipeline = assign-precision, insert-casts, master-weights, loss-scaling,
+// on the digits MLP's training step as nn-autodiff builds it.
+// RUN: amp-opt %amp_src_root/examples/mlp.mlir --nn-autodiff="lr=0.05 momentum=0.9" --amp-pipeline | FileCheck %s
+// RUN: amp-opt %amp_src_root/examples/mlp.mlir --nn-autodiff="lr=0.05 momentum=0.9" --amp-pipeline="compute-type=bf16" | FileCheck %s --check-prefix=BF16
+// RUN: amp-opt %amp_src_root/examples/mlp.mlir --nn-autodiff="lr=0.05 momentum=0.9" --amp-pipeline="compute-type=bf16 loss-scale=dynamic" | FileCheck %s --check-prefix=BF16-SCALED
+// RUN: amp-opt %amp_src_root/examples/mlp.mlir --nn-autodiff="lr=0.05 momentum=0.9" --amp-pipeline="loss-scale=static init-scale=128" | FileCheck %s --check-prefix=STATIC
 // The same passes one by one give the same result, and the pipeline is
 // idempotent.
-// RUN: amp-opt %amp_src_root/examples/mlp_train.mlir --amp-pipeline -o %t.a.mlir
-// RUN: amp-opt %amp_src_root/examples/mlp_train.mlir --amp-assign-precision --amp-insert-casts --amp-master-weights --amp-loss-scaling -o %t.b.mlir
+// RUN: amp-opt %amp_src_root/examples/mlp.mlir --nn-autodiff="lr=0.05 momentum=0.9" --amp-pipeline -o %t.a.mlir
+// RUN: amp-opt %amp_src_root/examples/mlp.mlir --nn-autodiff="lr=0.05 momentum=0.9" --amp-assign-precision --amp-insert-casts --amp-master-weights --amp-loss-scaling -o %t.b.mlir
 // RUN: diff %t.a.mlir %t.b.mlir
 // RUN: amp-opt %t.a.mlir --amp-pipeline | diff %t.a.mlir -
-// RUN: not amp-opt %amp_src_root/examples/mlp_train.mlir --amp-pipeline="loss-scale=maybe" 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not amp-opt %amp_src_root/examples/mlp.mlir --nn-autodiff="lr=0.05 momentum=0.9" --amp-pipeline="loss-scale=maybe" 2>&1 | FileCheck %s --check-prefix=BAD
 
 // CHECK-LABEL: func @train_step
 // CHECK-SAME: nn.role = #nn.role<loss_scale>
