@@ -356,6 +356,15 @@ TEST(KernelErrors, RanksAndDims) {
   EXPECT_TRUE(
       failsWith(amp_unary(AMP_UNARY_NEG, x, y, -1, AMP_DTYPE_F32, nullptr),
                 AMP_STATUS_INVALID_ARGUMENT, "n (-1)"));
+  // Zero elements, but strides of 2^62 * 2^62: rejected in any dim order
+  // (a running product would reach 0 first and accept [0, 2^62, 2^62]).
+  const int64_t zeroFirst[] = {0, int64_t{1} << 62, int64_t{1} << 62};
+  const int64_t zeroLast[] = {int64_t{1} << 62, int64_t{1} << 62, 0};
+  for (const int64_t *dims : {zeroFirst, zeroLast})
+    EXPECT_TRUE(
+        failsWith(amp_softmax(nullptr, nullptr, dims, 3, AMP_DTYPE_F32, 0,
+                              nullptr),
+                  AMP_STATUS_INVALID_ARGUMENT, "x has too many elements"));
 }
 
 TEST(KernelErrors, EmptyTensorsNeedNoPointers) {
