@@ -83,6 +83,12 @@ static cl::opt<std::string>
 static cl::opt<float> featureScale("feature-scale", cl::init(1.0f),
                                    cl::desc("Multiply every feature by this"),
                                    cl::cat(category));
+static cl::opt<bool> allowNonfinite(
+    "allow-nonfinite", cl::init(false),
+    cl::desc("Keep NaN and infinite features of --data (after "
+             "--feature-scale) instead of failing on them, e.g. for "
+             "loss-scaling experiments"),
+    cl::cat(category));
 static cl::opt<double>
     evalFraction("eval-fraction", cl::init(0.2),
                  cl::desc("Fraction of the dataset held out for evaluation"),
@@ -164,6 +170,7 @@ TrainOptions trainOptions() {
   o.seed = seed;
   o.dataFile = dataFile;
   o.featureScale = featureScale;
+  o.allowNonfinite = allowNonfinite;
   o.evalFraction = evalFraction;
   o.logFile = logFile;
   o.printEvery = printEvery;
