@@ -2,6 +2,7 @@
 
 #include "amp/Runner/ParamsFile.h"
 
+#include "amp_runtime/checked_size.h"
 #include "amp_runtime/kernels.h"
 
 #include <cerrno>
@@ -87,18 +88,12 @@ amp::runner::readParamsFile(const std::string &path) {
     for (int64_t d : param.shape)
       if (d < 0)
         return corrupt(p, "has shape " + describeShape(param.shape));
-    uint64_t available = reader.remaining() / sizeof(float), n = 1;
-    for (int64_t d : param.shape) {
-      if (d != 0 && n > available / d) {
-        n = available + 1;
-        break;
-      }
-      n *= d;
-    }
-    if (n > available)
+    std::optional<int64_t> n =
+        amp::checked::elementCount(param.shape.data(), param.shape.size());
+    if (!n || static_cast<uint64_t>(*n) > reader.remaining() / sizeof(float))
       return Status::error("'" + path + "' is truncated");
-    param.values.resize(n);
-    (void)reader.read(param.values.data(), sizeof(float) * n);
+    param.values.resize(*n);
+    (void)reader.read(param.values.data(), sizeof(float) * *n);
   }
   if (reader.remaining() != 0)
     return Status::error("'" + path + "' has " +
