@@ -9,12 +9,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "amp/Parser/ParseNamingArguments.h"
 #include "amp/Runner/Compile.h"
 #include "amp/Runner/RuntimeLibrary.h"
 #include "amp/Runner/Trainer.h"
 
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -207,7 +207,9 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   registerCompileDialects(registry);
   MLIRContext context(registry);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(inputFile, &context);
+  // Arguments keep their source names (%w1) for the runner's messages.
+  OwningOpRef<ModuleOp> module =
+      amp::parseFileNamingArguments(inputFile, &context);
   if (!module)
     return 1; // the parser printed the error
   amp::AmpPipelineOptions pipeline;

@@ -50,6 +50,9 @@ struct TensorDesc {
   /// Labels: the class count of the nn.cross_entropy that reads them (the
   /// logits' last dimension), when the compile half found one.
   std::optional<int64_t> classes;
+  /// Arguments: the name in the source (`%w1`) when the module was parsed
+  /// with amp::parseFileNamingArguments, else empty. Messages use it.
+  std::string name;
 
   /// The element count and the size in a runtime buffer (checked
   /// arithmetic, amp_runtime/checked_size.h): -1 when int64 cannot count

@@ -145,9 +145,12 @@ amp::runner::describeFunction(func::FuncOp fn) {
           prefix + " argument", signature.args))
     return std::move(error);
   if (!fn.isExternal())
-    for (auto [desc, arg] : llvm::zip(signature.args, fn.getArguments()))
+    for (auto [desc, arg] : llvm::zip(signature.args, fn.getArguments())) {
+      if (auto name = dyn_cast<NameLoc>(arg.getLoc()))
+        desc.name = name.getName().str();
       if (desc.role == Role::Label)
         desc.classes = labelClasses(arg);
+    }
   if (llvm::Error error = describeAll(
           fn.getResultTypes(),
           [&](unsigned i) { return fn.getResultAttrDict(i); },

@@ -124,19 +124,26 @@ Status amp::runner::checkParamsMatch(const std::vector<HostTensor> &loaded,
                                      const std::string &path,
                                      const FunctionSignature &step,
                                      const std::vector<int> &paramArgs) {
+  // "param #1 (%b1)": the model's param by order, and its source name.
+  auto paramName = [&](size_t p) {
+    const std::string &name = step.args[paramArgs[p]].name;
+    return "param #" + std::to_string(p) + (name.empty() ? "" : " (" + name + ")");
+  };
   if (loaded.size() != paramArgs.size())
-    return Status::error("'" + path + "' holds " +
-                         std::to_string(loaded.size()) + " params, but @" +
-                         step.name + " takes " +
-                         std::to_string(paramArgs.size()));
+    return Status::error(
+        "'" + path + "' holds " + std::to_string(loaded.size()) +
+        " params, but @" + step.name + " takes " +
+        std::to_string(paramArgs.size()) +
+        (loaded.size() < paramArgs.size()
+             ? " (the first missing is " + paramName(loaded.size()) + ")"
+             : ""));
   for (size_t p = 0; p < loaded.size(); ++p) {
     const TensorDesc &arg = step.args[paramArgs[p]];
     if (loaded[p].shape != arg.shape)
-      return Status::error("param #" + std::to_string(p) + " in '" + path +
-                           "' has shape " + describeShape(loaded[p].shape) +
-                           ", but argument #" + std::to_string(paramArgs[p]) +
-                           " of @" + step.name + " is " +
-                           describeShape(arg.shape));
+      return Status::error(paramName(p) + " in '" + path + "' has shape " +
+                           describeShape(loaded[p].shape) + ", but argument #" +
+                           std::to_string(paramArgs[p]) + " of @" + step.name +
+                           " is " + describeShape(arg.shape));
   }
   return Status::success();
 }
