@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace amp::runner {
@@ -54,6 +55,11 @@ struct CsvOptions {
 /// empty lines skipped); errors name the file and line.
 StatusOr<Dataset> readCsvDataset(const std::string &path,
                                  const CsvOptions &options);
+
+/// The same for the contents of a file; `path` names it in errors.
+StatusOr<Dataset> parseCsvDataset(std::string_view text,
+                                  const std::string &path,
+                                  const CsvOptions &options);
 
 /// The most values (rows x features) a synthetic dataset may have: its size
 /// is checked against this before anything is allocated.

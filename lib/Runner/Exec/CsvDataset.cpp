@@ -50,6 +50,12 @@ StatusOr<Dataset> amp::runner::readCsvDataset(const std::string &path,
   if (!file || file.bad())
     return Status::error("cannot read dataset '" + path +
                          "': " + std::strerror(errno));
+  return parseCsvDataset(text, path, options);
+}
+
+StatusOr<Dataset> amp::runner::parseCsvDataset(std::string_view text,
+                                               const std::string &path,
+                                               const CsvOptions &options) {
   Dataset d;
   std::vector<std::string_view> lines = splitString(text, '\n');
   for (size_t i = 0; i < lines.size(); ++i) {

@@ -56,6 +56,12 @@ amp::runner::readParamsFile(const std::string &path) {
   if (file.bad())
     return Status::error("cannot read params file '" + path +
                          "': " + std::strerror(errno));
+  return parseParamsFile(bytes, path);
+}
+
+StatusOr<std::vector<HostTensor>>
+amp::runner::parseParamsFile(const std::vector<char> &bytes,
+                             const std::string &path) {
   Reader reader(bytes);
   char magic[kMagicSize];
   int64_t count = 0;

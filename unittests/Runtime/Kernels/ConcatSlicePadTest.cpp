@@ -249,6 +249,12 @@ TEST(Slice, RejectsBadArguments) {
                         AMP_STATUS_INVALID_ARGUMENT, "offset -1"));
   EXPECT_TRUE(failsWith(run(off, huge, y.data()), AMP_STATUS_INVALID_ARGUMENT,
                         "outside"));
+  // A huge stride in a dimension whose element stride is 6: rejected before
+  // 6 * 2^62 is computed (UBSan; found by amp-kernel-args-fuzzer).
+  const int64_t hugeRow[] = {int64_t{1} << 62, 1};
+  EXPECT_TRUE(failsWith(run(off, hugeRow, y.data()),
+                        AMP_STATUS_INVALID_ARGUMENT,
+                        "dimension 0: offset 1 with stride 4611686018427387904"));
   EXPECT_TRUE(failsWith(run(nullptr, ones, y.data()),
                         AMP_STATUS_INVALID_ARGUMENT, "offsets is NULL"));
   EXPECT_TRUE(failsWith(run(off, ones, x.data()), AMP_STATUS_INVALID_ARGUMENT,
