@@ -9,16 +9,19 @@
 
 #include "mlir/IR/Diagnostics.h"
 
+#include "amp_runtime/checked_size.h"
+
 #include <cmath>
 
 using namespace mlir;
 using namespace amp::reference;
 
 int64_t amp::reference::getNumElements(ArrayRef<int64_t> shape) {
-  int64_t n = 1;
-  for (int64_t d : shape)
-    n *= d;
-  return n;
+  // The interpreter runs verified IR, whose tensors int64 can count.
+  std::optional<int64_t> n =
+      amp::checked::elementCount(shape.data(), shape.size());
+  assert(n && "verified nn tensors have element counts that fit int64");
+  return *n;
 }
 
 RefTensor::RefTensor(ArrayRef<int64_t> shape, double fill)

@@ -8,6 +8,8 @@
 #include "reference/KernelCommon.h"
 #include "reference/GemmCommon.h"
 
+#include "amp_runtime/checked_size.h"
+
 #include <cstdarg>
 #include <cstdio>
 #include <string>
@@ -81,18 +83,20 @@ amp_status_t Checker::shape(const char *name, const int64_t *dims, int32_t rank,
                 "rank of %s (%d) is not in [0, %d]", name, (int)rank, kMaxRank);
   if (rank > 0 && !dims)
     return fail(AMP_STATUS_INVALID_ARGUMENT, "dims of %s are NULL", name);
-  int64_t n = 1;
-  for (int32_t i = 0; i < rank; ++i) {
+  for (int32_t i = 0; i < rank; ++i)
     if (dims[i] < 0)
       return fail(AMP_STATUS_INVALID_ARGUMENT,
                   "dimension %d of %s is negative (%lld)", (int)i, name,
                   (long long)dims[i]);
-    if (__builtin_mul_overflow(n, dims[i], &n) || n >= kMaxElements)
-      return fail(AMP_STATUS_INVALID_ARGUMENT, "%s has too many elements",
-                  name);
-  }
+  // The limit bounds the non-zero dims of a zero-size shape too: the
+  // strides of its loop nests are that large.
+  std::optional<int64_t> n =
+      amp::checked::elementCount(dims, rank, kMaxElements - 1);
+  if (!n)
+    return fail(AMP_STATUS_INVALID_ARGUMENT, "%s has too many elements",
+                name);
   if (numel)
-    *numel = n;
+    *numel = *n;
   return AMP_STATUS_OK;
 }
 
@@ -229,19 +233,18 @@ amp_status_t Checker::window2d(int64_t h, int64_t w, int64_t kh, int64_t kw,
       return fail(AMP_STATUS_INVALID_ARGUMENT,
                   "padding %d (%lld) is not in [0, 2^30]", i,
                   (long long)pad[i]);
-  // h, w < 2^60 (checked shapes), so the padded extents cannot overflow.
-  const int64_t hp = h + pad[0] + pad[2], wp = w + pad[1] + pad[3];
-  int64_t windowH, windowW;
-  if (__builtin_mul_overflow(dil[0], kh - 1, &windowH) ||
-      __builtin_mul_overflow(dil[1], kw - 1, &windowW) || windowH + 1 > hp ||
-      windowW + 1 > wp)
+  const amp::checked::WindowExtent eh = amp::checked::windowExtent(
+      h, pad[0], pad[2], kh, st[0], dil[0]);
+  const amp::checked::WindowExtent ew = amp::checked::windowExtent(
+      w, pad[1], pad[3], kw, st[1], dil[1]);
+  if (!eh.output || !ew.output)
     return fail(AMP_STATUS_INVALID_ARGUMENT,
                 "the dilated kernel is larger than the padded input");
   out->kh = kh, out->kw = kw, out->sh = st[0], out->sw = st[1];
   out->dh = dil[0], out->dw = dil[1];
   out->pt = pad[0], out->pl = pad[1], out->pb = pad[2], out->pr = pad[3];
-  out->oh = (hp - windowH - 1) / st[0] + 1;
-  out->ow = (wp - windowW - 1) / st[1] + 1;
+  out->oh = *eh.output;
+  out->ow = *ew.output;
   return AMP_STATUS_OK;
 }
 

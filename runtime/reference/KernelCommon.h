@@ -171,7 +171,9 @@ public:
   amp_status_t count(const char *name, int64_t n);
 
   /// rank in [0, kMaxRank], dims non-NULL when rank > 0, every dim >= 0, and
-  /// the element count (stored in *numel) below 2^60.
+  /// the element count (stored in *numel) below 2^60, the product of the
+  /// non-zero dims of a zero-size shape too (amp_runtime/checked_size.h), so
+  /// that no stride of product() or contiguousStrides() overflows.
   amp_status_t shape(const char *name, const int64_t *dims, int32_t rank,
                      int64_t *numel);
 

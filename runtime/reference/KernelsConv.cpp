@@ -11,6 +11,8 @@
 
 #include "reference/KernelCommon.h"
 
+#include "amp_runtime/checked_size.h"
+
 #include <algorithm>
 #include <vector>
 
@@ -78,10 +80,8 @@ amp_status_t checkConv(Checker &check, const int64_t *xDims,
   g->oh = win.oh, g->ow = win.ow;
   g->groups = groups, g->og = g->o / groups;
   // The f32 scratch holds one padded image.
-  int64_t paddedImage;
-  if (__builtin_mul_overflow(g->c, g->hp, &paddedImage) ||
-      __builtin_mul_overflow(paddedImage, g->wp, &paddedImage) ||
-      paddedImage >= (int64_t{1} << 60))
+  const int64_t paddedDims[3] = {g->c, g->hp, g->wp};
+  if (!amp::checked::elementCount(paddedDims, 3, (int64_t{1} << 60) - 1))
     return check.fail(AMP_STATUS_INVALID_ARGUMENT,
                       "the padded input image is too large");
   if (yDims[0] != g->n || yDims[1] != g->o || yDims[2] != g->oh ||

@@ -83,7 +83,8 @@ amp_status_t amp_cross_entropy(const void *logits, const void *labels,
   if (amp_status_t s = check.pointer("loss", loss, 1, AMP_DTYPE_F32))
     return s;
   return guarded(check, [&] {
-    std::vector<float> row(static_cast<size_t>(classes));
+    // No rows, no scratch: [0, classes] logits may have many classes.
+    std::vector<float> row(static_cast<size_t>(rows > 0 ? classes : 0));
     float total = 0.0f;
     dispatchFloat(logits_dtype, [&](auto t) {
       using T = decltype(t);
@@ -120,7 +121,8 @@ amp_status_t amp_cross_entropy_grad(
   });
   return guarded(check, [&] {
     const float coef = g / static_cast<float>(rows);
-    std::vector<float> row(static_cast<size_t>(classes));
+    // No rows, no scratch: [0, classes] logits may have many classes.
+    std::vector<float> row(static_cast<size_t>(rows > 0 ? classes : 0));
     dispatchFloat(logits_dtype, [&](auto t) {
       using T = decltype(t);
       const T *x = static_cast<const T *>(logits);

@@ -27,6 +27,10 @@ namespace {
 /// outer * inner rows has `len` elements `inner` apart.
 struct AxisView {
   int64_t outer, len, inner;
+
+  /// No element: no row scratch either (a zero-size tensor may have a huge
+  /// axis; amp-kernel-args-fuzzer).
+  bool empty() const { return outer == 0 || len == 0 || inner == 0; }
 };
 
 AxisView viewAround(const int64_t *dims, int32_t rank, int32_t axis) {
@@ -53,6 +57,8 @@ template <typename T, bool Log>
 void softmaxRows(const AxisView &v, const void *x, void *y) {
   const T *in = static_cast<const T *>(x);
   T *out = static_cast<T *>(y);
+  if (v.empty())
+    return;
   std::vector<float> row(static_cast<size_t>(v.len));
   forEachRow(v, [&](int64_t base) {
     loadRow(in, base, v.inner, v.len, row.data());
@@ -83,6 +89,8 @@ void softmaxGradRows(const AxisView &v, const void *dy, const void *y,
   const T *g = static_cast<const T *>(dy);
   const T *p = static_cast<const T *>(y);
   T *out = static_cast<T *>(dx);
+  if (v.empty())
+    return;
   std::vector<float> gRow(static_cast<size_t>(v.len)),
       pRow(static_cast<size_t>(v.len));
   forEachRow(v, [&](int64_t base) {

@@ -52,6 +52,11 @@ void copyStrided(const StridedLoop<2> &loop, const void *src, void *dst) {
     outer.strides[1][i] = loop.strides[1][i];
   }
   const int64_t rows = loop.dims[r - 2], cols = loop.dims[r - 1];
+  // Nothing to copy; the pointers of an empty tensor may be NULL, where even
+  // computing an offset row pointer is undefined (found by
+  // amp-kernel-args-fuzzer: a [0, 2, 3] transpose).
+  if (rows == 0 || cols == 0)
+    return;
   const int64_t ys0 = loop.strides[0][r - 2], ys1 = loop.strides[0][r - 1];
   const int64_t xs0 = loop.strides[1][r - 2], xs1 = loop.strides[1][r - 1];
   outer.run([&](const int64_t *off, int64_t len, const int64_t *inner) {
@@ -104,7 +109,7 @@ amp_status_t checkSlice(Checker &check, const void *x, const void *y,
     if (stride == 0)
       return check.fail(AMP_STATUS_INVALID_ARGUMENT, "stride %d is 0", (int)d);
     loop->dims[d] = yDims[d];
-    loop->strides[1 - yOperand][d] = xStrides[d] * (yDims[d] > 1 ? stride : 1);
+    loop->strides[1 - yOperand][d] = xStrides[d];
     if (yDims[d] == 0)
       continue;
     // The first and the last index read along d must lie in x.
@@ -117,6 +122,11 @@ amp_status_t checkSlice(Checker &check, const void *x, const void *y,
                         "%lld elements outside [0, %lld)",
                         (int)d, (long long)offsets[d], (long long)stride,
                         (long long)yDims[d], (long long)xDims[d]);
+    // In bounds, |stride| * (yDims[d] - 1) < xDims[d], so the element stride
+    // fits (computing it before the check overflowed for a huge stride:
+    // amp-kernel-args-fuzzer).
+    if (yDims[d] > 1)
+      loop->strides[1 - yOperand][d] = xStrides[d] * stride;
     *xBase += offsets[d] * xStrides[d];
   }
   loop->simplify();

@@ -10,6 +10,7 @@
 
 #include "amp/GradCheck/GradCheck.h"
 #include "amp/InitAll.h"
+#include "amp/Parser/ParseNamingArguments.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -126,7 +127,7 @@ int main(int argc, char **argv) {
   }
 
   OwningOpRef<ModuleOp> module =
-      amp::gradcheck::parseFileNamingArguments(inputFile, &context);
+      amp::parseFileNamingArguments(inputFile, &context);
   if (!module)
     return 1;
   FailureOr<bool> passed =

@@ -9,12 +9,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "amp/Parser/ParseNamingArguments.h"
 #include "amp/Runner/Compile.h"
 #include "amp/Runner/RuntimeLibrary.h"
 #include "amp/Runner/Trainer.h"
 
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -83,6 +83,12 @@ static cl::opt<std::string>
 static cl::opt<float> featureScale("feature-scale", cl::init(1.0f),
                                    cl::desc("Multiply every feature by this"),
                                    cl::cat(category));
+static cl::opt<bool> allowNonfinite(
+    "allow-nonfinite", cl::init(false),
+    cl::desc("Keep NaN and infinite features of --data (after "
+             "--feature-scale) instead of failing on them, e.g. for "
+             "loss-scaling experiments"),
+    cl::cat(category));
 static cl::opt<double>
     evalFraction("eval-fraction", cl::init(0.2),
                  cl::desc("Fraction of the dataset held out for evaluation"),
@@ -164,6 +170,7 @@ TrainOptions trainOptions() {
   o.seed = seed;
   o.dataFile = dataFile;
   o.featureScale = featureScale;
+  o.allowNonfinite = allowNonfinite;
   o.evalFraction = evalFraction;
   o.logFile = logFile;
   o.printEvery = printEvery;
@@ -200,7 +207,9 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   registerCompileDialects(registry);
   MLIRContext context(registry);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(inputFile, &context);
+  // Arguments keep their source names (%w1) for the runner's messages.
+  OwningOpRef<ModuleOp> module =
+      amp::parseFileNamingArguments(inputFile, &context);
   if (!module)
     return 1; // the parser printed the error
   amp::AmpPipelineOptions pipeline;

@@ -13,10 +13,11 @@ using namespace amp::runner;
 using namespace amp::runner::test;
 
 namespace {
-std::string csvError(const std::string &contents) {
+std::string csvError(const std::string &contents,
+                     const CsvOptions &options = {}) {
   std::string path = tempPath("data.csv");
   writeFile(path, contents);
-  StatusOr<Dataset> d = readCsvDataset(path, 1.0f);
+  StatusOr<Dataset> d = readCsvDataset(path, options);
   std::string message = d.failed() ? d.getStatus().message() : "(read)";
   // Name the file "P" so that the expectations read easily.
   for (size_t at; (at = message.find(path)) != std::string::npos;)
@@ -28,7 +29,10 @@ std::string csvError(const std::string &contents) {
 TEST(CsvDatasetTest, Reads) {
   std::string path = tempPath("data.csv");
   writeFile(path, "1,2,0\n 3 , 4 ,1\r\n\n5,-6e1,7\n16,inf,-2");
-  StatusOr<Dataset> d = readCsvDataset(path, 0.5f);
+  CsvOptions options;
+  options.featureScale = 0.5f;
+  options.allowNonfinite = true;
+  StatusOr<Dataset> d = readCsvDataset(path, options);
   ASSERT_FALSE(d.failed()) << d.getStatus().message();
   EXPECT_EQ(d->features, 2);
   EXPECT_EQ(d->rows(), 4);
@@ -57,10 +61,63 @@ TEST(CsvDatasetTest, Errors) {
   EXPECT_EQ(csvError("\n\n"), "dataset 'P' is empty");
 
   std::string missing = tempPath("missing.csv");
-  StatusOr<Dataset> d = readCsvDataset(missing, 1.0f);
+  StatusOr<Dataset> d = readCsvDataset(missing, {});
   ASSERT_TRUE(d.failed());
   EXPECT_EQ(d.getStatus().message(),
             "cannot read dataset '" + missing + "': No such file or directory");
+}
+
+TEST(CsvDatasetTest, LabelsAreCheckedAgainstTheClassesInEveryRow) {
+  CsvOptions three;
+  three.classes = 3;
+  EXPECT_EQ(csvError("1,0\n1,2\n", three), "(read)");
+  EXPECT_EQ(csvError("1,0\n1,2\n1,3\n", three),
+            "P:3: label 3 is outside the model's classes [0, 3)");
+  EXPECT_EQ(csvError("1,-1\n", three),
+            "P:1: label -1 is outside the model's classes [0, 3)");
+  // classes = 0: the model's class count is unknown, nothing is checked.
+  EXPECT_EQ(csvError("1,7\n"), "(read)");
+}
+
+TEST(CsvDatasetTest, NonFiniteFeaturesAreErrorsUnlessAllowed) {
+  EXPECT_EQ(csvError("1,nan,0\n"),
+            "P:1: feature 1 ('nan') is not finite; pass --allow-nonfinite to "
+            "keep non-finite features");
+  EXPECT_EQ(csvError("1,2,0\n-inf,2,0\n"),
+            "P:2: feature 0 ('-inf') is not finite; pass --allow-nonfinite to "
+            "keep non-finite features");
+  // Finite in the file, but not as an f32 after scaling.
+  EXPECT_EQ(csvError("1e39,0\n"),
+            "P:1: feature 0 ('1e39') is not finite as a scaled f32; pass "
+            "--allow-nonfinite to keep non-finite features");
+  CsvOptions scaled;
+  scaled.featureScale = 1e30f;
+  EXPECT_EQ(csvError("1e30,0\n", scaled),
+            "P:1: feature 0 ('1e30') is not finite as a scaled f32; pass "
+            "--allow-nonfinite to keep non-finite features");
+  CsvOptions allowed;
+  allowed.allowNonfinite = true;
+  EXPECT_EQ(csvError("nan,inf,0\n", allowed), "(read)");
+}
+
+TEST(CsvDatasetTest, SyntheticDataIsBoundedBeforeAllocation) {
+  std::mt19937_64 rng(1);
+  StatusOr<Dataset> huge =
+      makeSyntheticDataset(/*batch=*/int64_t{1} << 40, /*features=*/64,
+                           /*classes=*/10, rng);
+  ASSERT_TRUE(huge.failed());
+  EXPECT_EQ(huge.getStatus().message(),
+            "synthetic data for batches of 1099511627776 x 64 values needs "
+            "max(20 batches, 1000) rows, more than the 2^28 values it may "
+            "generate; pass --data or use a smaller batch");
+  // 20 * batch overflows int64.
+  EXPECT_TRUE(makeSyntheticDataset(int64_t{1} << 62, 1, 10, rng).failed());
+  EXPECT_TRUE(makeTokenSequences(int64_t{1} << 30, 8, 11, rng).failed());
+  StatusOr<Dataset> small = makeSyntheticDataset(2, 3, /*classes=*/2, rng);
+  ASSERT_FALSE(small.failed());
+  EXPECT_EQ(small->rows(), 1000);
+  for (int64_t label : small->y)
+    EXPECT_TRUE(label == 0 || label == 1);
 }
 
 TEST(CsvDatasetTest, SplitHoldsOutAFraction) {
@@ -76,7 +133,10 @@ TEST(CsvDatasetTest, SplitHoldsOutAFraction) {
 
 TEST(CsvDatasetTest, TokenSequencesFollowTheRecurrence) {
   std::mt19937_64 rng(1);
-  Dataset d = makeTokenSequences(/*batch=*/2, /*length=*/5, /*vocab=*/11, rng);
+  StatusOr<Dataset> sequences =
+      makeTokenSequences(/*batch=*/2, /*length=*/5, /*vocab=*/11, rng);
+  ASSERT_FALSE(sequences.failed());
+  const Dataset &d = *sequences;
   EXPECT_EQ(d.rows(), 256);
   EXPECT_EQ(d.features, 5);
   for (int64_t r = 0; r < d.rows(); ++r)

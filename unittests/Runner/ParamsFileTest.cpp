@@ -99,7 +99,25 @@ TEST(ParamsFileTest, MustMatchTheModel) {
   EXPECT_EQ(checkParamsMatch(loaded, "p", step, params).message(),
             "param #1 in 'p' has shape [1, 2], but argument #1 of "
             "@linear_step is [2]");
+  // A transposed shape with the same element count is another shape.
+  loaded[1].shape = {2};
+  loaded[0].shape = {2, 2};
+  step.args[0].shape = {1, 4};
+  EXPECT_EQ(checkParamsMatch(loaded, "p", step, params).message(),
+            "param #0 in 'p' has shape [2, 2], but argument #0 of "
+            "@linear_step is [1, 4]");
+  step = linearStepSignature();
+  // With source names (amp::parseFileNamingArguments), messages use them.
+  step.args[1].name = "%b";
   loaded.pop_back();
   EXPECT_EQ(checkParamsMatch(loaded, "p", step, params).message(),
-            "'p' holds 1 params, but @linear_step takes 2");
+            "'p' holds 1 params, but @linear_step takes 2 (the first missing "
+            "is param #1 (%b))");
+  loaded.push_back({{3}, {1, 2, 3}});
+  EXPECT_EQ(checkParamsMatch(loaded, "p", step, params).message(),
+            "param #1 (%b) in 'p' has shape [3], but argument #1 of "
+            "@linear_step is [2]");
+  loaded.push_back({{2}, {1, 2}});
+  EXPECT_EQ(checkParamsMatch(loaded, "p", step, params).message(),
+            "'p' holds 3 params, but @linear_step takes 2");
 }

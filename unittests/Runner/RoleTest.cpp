@@ -62,4 +62,19 @@ TEST(RoleTest, ElementTypes) {
   desc.type = ElementType::I64;
   EXPECT_EQ(desc.bytes(), 8);
   EXPECT_EQ(describeType(desc), "[] i64");
+  // Sizes int64 cannot count are -1, never a wrapped number, and
+  // checkTensorSizes names the tensor.
+  desc.shape = {int64_t{1} << 61};
+  EXPECT_EQ(desc.numElements(), int64_t{1} << 61);
+  EXPECT_EQ(desc.bytes(), -1);
+  desc.shape = {4611686018427387908, 4};
+  EXPECT_EQ(desc.numElements(), -1);
+  FunctionSignature fn;
+  fn.name = "step";
+  fn.args.push_back(TensorDesc());
+  EXPECT_TRUE(checkTensorSizes(fn).succeeded());
+  fn.results.push_back(desc);
+  EXPECT_EQ(checkTensorSizes(fn).message(),
+            "result #0 of @step is [4611686018427387908, 4] i64, whose size "
+            "in bytes does not fit in int64");
 }

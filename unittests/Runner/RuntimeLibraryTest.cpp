@@ -56,6 +56,13 @@ TEST(RuntimeLibraryTest, ExplicitPathIsTakenAsGiven) {
   EXPECT_EQ(*path, "relative/libx.so");
 }
 
+TEST(RuntimeLibraryTest, BareFileNameIsInTheWorkingDirectory) {
+  StatusOr<std::string> path =
+      findRuntimeLibrary("reference", "libx.so", "/nowhere");
+  ASSERT_FALSE(path.failed());
+  EXPECT_EQ(*path, "./libx.so");
+}
+
 TEST(RuntimeLibraryTest, FoundThroughTheEnvironment) {
   ScopedRuntimeDir env(dirOf(AMP_RUNTIME_REF_PATH).c_str());
   StatusOr<std::string> path = findRuntimeLibrary("reference", "", "");

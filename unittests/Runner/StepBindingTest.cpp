@@ -134,14 +134,19 @@ TEST(StepBindingTest, EvalFunction) {
   eval.args.push_back(step.args[8]);
   EXPECT_EQ(evalError(eval),
             "@linear_predict arguments must be params and one input");
+  const std::string mustReturnLogits =
+      "@linear_predict must take (params..., input) and return [batch, "
+      "classes] f32 logits (classes >= 1)";
   eval = linearPredictSignature();
   eval.results[0].shape = {4};
-  EXPECT_EQ(evalError(eval), "@linear_predict must take (params..., input) "
-                             "and return [batch, classes] f32 logits");
+  EXPECT_EQ(evalError(eval), mustReturnLogits);
   eval = linearPredictSignature();
   eval.args.pop_back();
-  EXPECT_EQ(evalError(eval), "@linear_predict must take (params..., input) "
-                             "and return [batch, classes] f32 logits");
+  EXPECT_EQ(evalError(eval), mustReturnLogits);
+  // Logits of no class: argmax over nothing.
+  eval = linearPredictSignature();
+  eval.results[0].shape[1] = 0;
+  EXPECT_EQ(evalError(eval), mustReturnLogits);
 }
 
 TEST(StepBindingTest, UnderflowProbe) {

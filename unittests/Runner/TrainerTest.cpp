@@ -260,7 +260,8 @@ TEST(TrainerTest, CreateErrors) {
                   .succeeded());
   EXPECT_EQ(createError(options), "'" + options.loadParams +
                                       "' holds 1 params, but @linear_step "
-                                      "takes 2");
+                                      "takes 2 (the first missing is param "
+                                      "#1)");
 
   TrainingProgram program = linearProgram();
   program.step.args[7].type = ElementType::F16;

@@ -88,12 +88,6 @@ llvm::FailureOr<bool> checkModule(mlir::ModuleOp module,
 
 void printFunctionCheck(const FunctionCheck &check, llvm::raw_ostream &os);
 
-/// Parses `filename` like mlir::parseSourceFile and gives every function
-/// argument the name it has in the source (`%w1`) as a NameLoc around its
-/// location, which the reports print. Errors go to the context's handler.
-mlir::OwningOpRef<mlir::ModuleOp>
-parseFileNamingArguments(llvm::StringRef filename, mlir::MLIRContext *context);
-
 } // namespace amp::gradcheck
 
 #endif // AMP_GRADCHECK_GRADCHECK_H

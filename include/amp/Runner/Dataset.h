@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace amp::runner {
@@ -37,19 +38,44 @@ struct Dataset {
   int64_t rows() const { return static_cast<int64_t>(y.size()); }
 };
 
+/// How readCsvDataset reads and checks a file. Every check runs on every
+/// row at load time, so a bad row fails before training, whichever split it
+/// falls in.
+struct CsvOptions {
+  /// Multiplies every feature.
+  float featureScale = 1.0f;
+  /// When > 0, every label must be in [0, classes): the model's classes.
+  int64_t classes = 0;
+  /// Keep features that are NaN or infinite (after scaling) instead of
+  /// failing on them.
+  bool allowNonfinite = false;
+};
+
 /// Reads a CSV file of `features..., label` rows (every row the same width,
-/// empty lines skipped), multiplying every feature by `featureScale`.
-StatusOr<Dataset> readCsvDataset(const std::string &path, float featureScale);
+/// empty lines skipped); errors name the file and line.
+StatusOr<Dataset> readCsvDataset(const std::string &path,
+                                 const CsvOptions &options);
+
+/// The same for the contents of a file; `path` names it in errors.
+StatusOr<Dataset> parseCsvDataset(std::string_view text,
+                                  const std::string &path,
+                                  const CsvOptions &options);
+
+/// The most values (rows x features) a synthetic dataset may have: its size
+/// is checked against this before anything is allocated.
+constexpr int64_t kMaxSyntheticValues = int64_t{1} << 28;
 
 /// max(20 batches, 1000) rows of `features` standard normal values, each
-/// labelled with the argmax of a random linear teacher over 10 classes.
-Dataset makeSyntheticDataset(int64_t batch, int64_t features,
-                             std::mt19937_64 &rng);
+/// labelled with the argmax of a random linear teacher over `classes`
+/// classes; an error when the rows would hold more than kMaxSyntheticValues.
+StatusOr<Dataset> makeSyntheticDataset(int64_t batch, int64_t features,
+                                       int64_t classes, std::mt19937_64 &rng);
 
 /// max(20 batches, 256) sequences of `length` tokens of x[t+1] =
-/// (5 x[t] + 3) mod vocab from random starts, labelled with the next token.
-Dataset makeTokenSequences(int64_t batch, int64_t length, int64_t vocab,
-                           std::mt19937_64 &rng);
+/// (5 x[t] + 3) mod vocab from random starts, labelled with the next token;
+/// the same bound.
+StatusOr<Dataset> makeTokenSequences(int64_t batch, int64_t length,
+                                     int64_t vocab, std::mt19937_64 &rng);
 
 /// The rows held out for evaluation (the first evalFraction of a random
 /// permutation) and the rest for training.

@@ -27,6 +27,10 @@ struct HostTensor {
 
 StatusOr<std::vector<HostTensor>> readParamsFile(const std::string &path);
 
+/// The same for the bytes of a file; `path` names it in errors.
+StatusOr<std::vector<HostTensor>> parseParamsFile(const std::vector<char> &bytes,
+                                                  const std::string &path);
+
 Status writeParamsFile(const std::string &path,
                        const std::vector<HostTensor> &params);
 

@@ -35,8 +35,10 @@ StatusOr<std::string> runtimeLibraryFileName(const std::string &backend);
 /// in the build tree and in an install tree (both configured by CMake).
 std::vector<std::string> runtimeSearchDirs(const std::string &executableDir);
 
-/// The runtime library to load: `explicitPath` as given when not empty,
-/// otherwise the first existing `runtimeSearchDirs(executableDir)/<file>`.
+/// The runtime library to load: `explicitPath` as given when not empty (a
+/// bare file name becomes "./name", so that dlopen loads that file and does
+/// not search the library path), otherwise the first existing
+/// `runtimeSearchDirs(executableDir)/<file>`.
 StatusOr<std::string> findRuntimeLibrary(const std::string &backend,
                                          const std::string &explicitPath,
                                          const std::string &executableDir);

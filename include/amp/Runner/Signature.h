@@ -17,6 +17,7 @@
 #define AMP_RUNNER_SIGNATURE_H
 
 #include "amp/Runner/Role.h"
+#include "amp/Runner/Status.h"
 
 #include <cstdint>
 #include <optional>
@@ -46,9 +47,18 @@ struct TensorDesc {
   ElementType type = ElementType::F32;
   /// `nn.init`: the value the runner initializes the argument with.
   std::optional<double> init;
+  /// Labels: the class count of the nn.cross_entropy that reads them (the
+  /// logits' last dimension), when the compile half found one.
+  std::optional<int64_t> classes;
+  /// Arguments: the name in the source (`%w1`) when the module was parsed
+  /// with amp::parseFileNamingArguments, else empty. Messages use it.
+  std::string name;
 
+  /// The element count and the size in a runtime buffer (checked
+  /// arithmetic, amp_runtime/checked_size.h): -1 when int64 cannot count
+  /// them, which checkTensorSizes rejects before anything is allocated.
   int64_t numElements() const;
-  int64_t bytes() const { return numElements() * elementSize(type); }
+  int64_t bytes() const;
 };
 
 struct FunctionSignature {
@@ -59,6 +69,10 @@ struct FunctionSignature {
 
 /// "[64, 128] f32", for messages.
 std::string describeType(const TensorDesc &desc);
+
+/// Fails, naming the argument or result, when one of `fn`'s tensors has a
+/// negative dim or more bytes than int64 can count.
+Status checkTensorSizes(const FunctionSignature &fn);
 
 } // namespace amp::runner
 

@@ -49,6 +49,8 @@ struct TrainOptions {
   /// A CSV dataset; empty: synthetic data.
   std::string dataFile;
   float featureScale = 1.0f;
+  /// Keep NaN and infinite features of --data instead of failing on them.
+  bool allowNonfinite = false;
   double evalFraction = 0.2;
   /// The CSV log; empty: none.
   std::string logFile;

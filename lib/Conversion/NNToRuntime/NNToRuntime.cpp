@@ -60,6 +60,13 @@ LogicalResult checkLowerable(func::FuncOp fn) {
                                "bf16, i32, i64 or i1, got "
                             << t;
   WalkResult result = fn.walk([](Operation *op) -> WalkResult {
+    if (isa<nn::MatmulOp>(op) &&
+        llvm::any_of(op->getOperandTypes(), [](Type t) {
+          return cast<RankedTensorType>(t).getNumElements() == 0;
+        }))
+      return op->emitError("amp-lower-to-runtime: nn.matmul of zero-size "
+                           "operands is not supported: the runtime GEMM has "
+                           "no empty case");
     if (isa<nn::MatmulOp>(op))
       return op->emitError("amp-lower-to-runtime: nn.matmul must become "
                            "amp.gemm first (amp-lower-matmul-to-cublaslt "
@@ -77,11 +84,18 @@ LogicalResult checkLowerable(func::FuncOp fn) {
                              << "'; the runtime runs nn and amp ops, tensor "
                                 "constants and scf control flow";
     for (Type t : llvm::concat<const Type>(op->getOperandTypes(),
-                                           op->getResultTypes()))
+                                           op->getResultTypes())) {
       if (isa<TensorType>(t) && !isRuntimeTensorType(t))
         return op->emitError() << "amp-lower-to-runtime: " << t
                                << " is not a static tensor of f32, f16, bf16, "
                                   "i32, i64 or i1";
+      // Sizes, strides and allocations of the lowering cannot wrap.
+      if (auto tensor = dyn_cast<RankedTensorType>(t);
+          tensor && !tensorByteSize(tensor))
+        return op->emitError() << "amp-lower-to-runtime: " << t
+                               << " is too large: its size in bytes does not "
+                                  "fit in int64";
+    }
     return WalkResult::advance();
   });
   return failure(result.wasInterrupted());

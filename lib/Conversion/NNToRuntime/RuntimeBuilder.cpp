@@ -5,6 +5,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/Hashing.h"
 
+#include "amp_runtime/checked_size.h"
+
 using namespace mlir;
 using namespace amp;
 using namespace amp::runtime_abi;
@@ -29,12 +31,22 @@ int64_t amp::getRuntimeElementBytes(Type t) {
   return amp_dtype_size(*getRuntimeDtype(t));
 }
 
+// checkLowerable (NNToRuntime.cpp) has rejected every tensor whose byte
+// size does not fit int64, so the checked sizes below exist.
 int64_t amp::getRuntimeBufferBytes(RankedTensorType type) {
-  return type.getNumElements() * getRuntimeElementBytes(type.getElementType());
+  std::optional<int64_t> bytes =
+      checked::byteSize(type.getShape().data(), type.getRank(),
+                        getRuntimeElementBytes(type.getElementType()));
+  assert(bytes && "checkLowerable rejects tensors too large for int64");
+  return *bytes;
 }
 
 int64_t amp::getNumElements(Value tensor) {
-  return cast<RankedTensorType>(tensor.getType()).getNumElements();
+  auto type = cast<RankedTensorType>(tensor.getType());
+  std::optional<int64_t> n =
+      checked::elementCount(type.getShape().data(), type.getRank());
+  assert(n && "checkLowerable rejects tensors too large for int64");
+  return *n;
 }
 
 int64_t amp::normalizeAxis(int64_t axis, Value tensor) {

@@ -9,6 +9,7 @@
 #include "amp/Runner/Compile.h"
 
 #include "amp/Dialect/NN/IR/NNDialect.h"
+#include "amp/Dialect/NN/IR/NNOps.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -114,6 +115,25 @@ static llvm::Error describeAll(TypeRange types, GetAttrs attrs,
   return llvm::Error::success();
 }
 
+/// The class count of the nn.cross_entropy (or its gradient) that reads
+/// `labels` as its labels: the logits' last dimension.
+static std::optional<int64_t> labelClasses(Value labels) {
+  for (Operation *user : labels.getUsers()) {
+    Value logits;
+    if (auto ce = dyn_cast<amp::nn::CrossEntropyOp>(user);
+        ce && ce.getLabels() == labels)
+      logits = ce.getLogits();
+    if (auto ceGrad = dyn_cast<amp::nn::CrossEntropyGradOp>(user);
+        ceGrad && ceGrad.getLabels() == labels)
+      logits = ceGrad.getLogits();
+    if (auto type = logits ? dyn_cast<RankedTensorType>(logits.getType())
+                           : RankedTensorType();
+        type && type.getRank() >= 1)
+      return type.getShape().back();
+  }
+  return std::nullopt;
+}
+
 llvm::Expected<FunctionSignature>
 amp::runner::describeFunction(func::FuncOp fn) {
   FunctionSignature signature;
@@ -124,6 +144,13 @@ amp::runner::describeFunction(func::FuncOp fn) {
           [&](unsigned i) { return fn.getArgAttrDict(i); },
           prefix + " argument", signature.args))
     return std::move(error);
+  if (!fn.isExternal())
+    for (auto [desc, arg] : llvm::zip(signature.args, fn.getArguments())) {
+      if (auto name = dyn_cast<NameLoc>(arg.getLoc()))
+        desc.name = name.getName().str();
+      if (desc.role == Role::Label)
+        desc.classes = labelClasses(arg);
+    }
   if (llvm::Error error = describeAll(
           fn.getResultTypes(),
           [&](unsigned i) { return fn.getResultAttrDict(i); },

@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -40,7 +41,7 @@ static bool parseInt(std::string_view text, int64_t &value) {
 }
 
 StatusOr<Dataset> amp::runner::readCsvDataset(const std::string &path,
-                                              float featureScale) {
+                                              const CsvOptions &options) {
   std::ifstream file(path, std::ios::binary);
   std::string text;
   if (file)
@@ -49,6 +50,12 @@ StatusOr<Dataset> amp::runner::readCsvDataset(const std::string &path,
   if (!file || file.bad())
     return Status::error("cannot read dataset '" + path +
                          "': " + std::strerror(errno));
+  return parseCsvDataset(text, path, options);
+}
+
+StatusOr<Dataset> amp::runner::parseCsvDataset(std::string_view text,
+                                               const std::string &path,
+                                               const CsvOptions &options) {
   Dataset d;
   std::vector<std::string_view> lines = splitString(text, '\n');
   for (size_t i = 0; i < lines.size(); ++i) {
@@ -70,12 +77,23 @@ StatusOr<Dataset> amp::runner::readCsvDataset(const std::string &path,
       if (!parseDouble(trim(cells[f]), v))
         return Status::error(where + "'" + std::string(cells[f]) +
                              "' is not a number");
-      d.x.push_back(static_cast<float>(v) * featureScale);
+      float value = static_cast<float>(v) * options.featureScale;
+      if (!std::isfinite(value) && !options.allowNonfinite)
+        return Status::error(
+            where + "feature " + std::to_string(f) + " ('" +
+            std::string(trim(cells[f])) + "') is " +
+            (std::isfinite(v) ? "not finite as a scaled f32" : "not finite") +
+            "; pass --allow-nonfinite to keep non-finite features");
+      d.x.push_back(value);
     }
     int64_t label;
     if (!parseInt(trim(cells.back()), label))
       return Status::error(where + "label '" + std::string(cells.back()) +
                            "' is not an integer");
+    if (options.classes > 0 && (label < 0 || label >= options.classes))
+      return Status::error(where + "label " + std::to_string(label) +
+                           " is outside the model's classes [0, " +
+                           std::to_string(options.classes) + ")");
     d.y.push_back(label);
   }
   if (d.rows() == 0)

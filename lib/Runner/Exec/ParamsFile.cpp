@@ -2,6 +2,7 @@
 
 #include "amp/Runner/ParamsFile.h"
 
+#include "amp_runtime/checked_size.h"
 #include "amp_runtime/kernels.h"
 
 #include <cerrno>
@@ -55,6 +56,12 @@ amp::runner::readParamsFile(const std::string &path) {
   if (file.bad())
     return Status::error("cannot read params file '" + path +
                          "': " + std::strerror(errno));
+  return parseParamsFile(bytes, path);
+}
+
+StatusOr<std::vector<HostTensor>>
+amp::runner::parseParamsFile(const std::vector<char> &bytes,
+                             const std::string &path) {
   Reader reader(bytes);
   char magic[kMagicSize];
   int64_t count = 0;
@@ -87,18 +94,12 @@ amp::runner::readParamsFile(const std::string &path) {
     for (int64_t d : param.shape)
       if (d < 0)
         return corrupt(p, "has shape " + describeShape(param.shape));
-    uint64_t available = reader.remaining() / sizeof(float), n = 1;
-    for (int64_t d : param.shape) {
-      if (d != 0 && n > available / d) {
-        n = available + 1;
-        break;
-      }
-      n *= d;
-    }
-    if (n > available)
+    std::optional<int64_t> n =
+        amp::checked::elementCount(param.shape.data(), param.shape.size());
+    if (!n || static_cast<uint64_t>(*n) > reader.remaining() / sizeof(float))
       return Status::error("'" + path + "' is truncated");
-    param.values.resize(n);
-    (void)reader.read(param.values.data(), sizeof(float) * n);
+    param.values.resize(*n);
+    (void)reader.read(param.values.data(), sizeof(float) * *n);
   }
   if (reader.remaining() != 0)
     return Status::error("'" + path + "' has " +
@@ -129,19 +130,26 @@ Status amp::runner::checkParamsMatch(const std::vector<HostTensor> &loaded,
                                      const std::string &path,
                                      const FunctionSignature &step,
                                      const std::vector<int> &paramArgs) {
+  // "param #1 (%b1)": the model's param by order, and its source name.
+  auto paramName = [&](size_t p) {
+    const std::string &name = step.args[paramArgs[p]].name;
+    return "param #" + std::to_string(p) + (name.empty() ? "" : " (" + name + ")");
+  };
   if (loaded.size() != paramArgs.size())
-    return Status::error("'" + path + "' holds " +
-                         std::to_string(loaded.size()) + " params, but @" +
-                         step.name + " takes " +
-                         std::to_string(paramArgs.size()));
+    return Status::error(
+        "'" + path + "' holds " + std::to_string(loaded.size()) +
+        " params, but @" + step.name + " takes " +
+        std::to_string(paramArgs.size()) +
+        (loaded.size() < paramArgs.size()
+             ? " (the first missing is " + paramName(loaded.size()) + ")"
+             : ""));
   for (size_t p = 0; p < loaded.size(); ++p) {
     const TensorDesc &arg = step.args[paramArgs[p]];
     if (loaded[p].shape != arg.shape)
-      return Status::error("param #" + std::to_string(p) + " in '" + path +
-                           "' has shape " + describeShape(loaded[p].shape) +
-                           ", but argument #" + std::to_string(paramArgs[p]) +
-                           " of @" + step.name + " is " +
-                           describeShape(arg.shape));
+      return Status::error(paramName(p) + " in '" + path + "' has shape " +
+                           describeShape(loaded[p].shape) + ", but argument #" +
+                           std::to_string(paramArgs[p]) + " of @" + step.name +
+                           " is " + describeShape(arg.shape));
   }
   return Status::success();
 }

@@ -53,8 +53,11 @@ amp::runner::findRuntimeLibrary(const std::string &backend,
   StatusOr<std::string> file = runtimeLibraryFileName(backend);
   if (file.failed())
     return file;
+  // A path as given: dlopen would search the library path for a bare file
+  // name, so it is made relative to the working directory.
   if (!explicitPath.empty())
-    return explicitPath;
+    return explicitPath.find('/') == std::string::npos ? "./" + explicitPath
+                                                       : explicitPath;
   std::string searched;
   for (const std::string &dir : runtimeSearchDirs(executableDir)) {
     std::string path = dir + "/" + *file;

@@ -2,8 +2,11 @@
 
 #include "amp/Runner/Signature.h"
 
+#include "amp_runtime/checked_size.h"
+
 #include <iterator>
 
+using namespace amp;
 using namespace amp::runner;
 
 namespace {
@@ -50,10 +53,12 @@ bool amp::runner::isInteger(ElementType type) {
 }
 
 int64_t TensorDesc::numElements() const {
-  int64_t n = 1;
-  for (int64_t d : shape)
-    n *= d;
-  return n;
+  return checked::elementCount(shape.data(), shape.size()).value_or(-1);
+}
+
+int64_t TensorDesc::bytes() const {
+  return checked::byteSize(shape.data(), shape.size(), elementSize(type))
+      .value_or(-1);
 }
 
 std::string amp::runner::describeType(const TensorDesc &desc) {
@@ -61,4 +66,16 @@ std::string amp::runner::describeType(const TensorDesc &desc) {
   for (size_t i = 0; i < desc.shape.size(); ++i)
     text += (i ? ", " : "") + std::to_string(desc.shape[i]);
   return text + "] " + elementTypeName(desc.type);
+}
+
+Status amp::runner::checkTensorSizes(const FunctionSignature &fn) {
+  for (const auto &[what, tensors] :
+       {std::pair("argument", &fn.args), std::pair("result", &fn.results)})
+    for (size_t i = 0; i < tensors->size(); ++i)
+      if ((*tensors)[i].bytes() < 0)
+        return Status::error(std::string(what) + " #" + std::to_string(i) +
+                             " of @" + fn.name + " is " +
+                             describeType((*tensors)[i]) +
+                             ", whose size in bytes does not fit in int64");
+  return Status::success();
 }

@@ -120,9 +120,9 @@ Status amp::runner::checkEvalFunction(const FunctionSignature &eval,
   int64_t batch = input.shape.empty() ? 0 : input.shape[0];
   if (!sawInput || eval.results.size() != 1 ||
       eval.results[0].shape.size() != 2 || eval.results[0].shape[0] != batch ||
-      eval.results[0].type != ElementType::F32)
+      eval.results[0].shape[1] < 1 || eval.results[0].type != ElementType::F32)
     return Status::error(fn + " must take (params..., input) and return "
-                              "[batch, classes] f32 logits");
+                              "[batch, classes] f32 logits (classes >= 1)");
   return Status::success();
 }
 

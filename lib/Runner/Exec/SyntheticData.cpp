@@ -2,13 +2,37 @@
 
 #include "amp/Runner/Dataset.h"
 
+#include "amp_runtime/checked_size.h"
+
 #include <algorithm>
 
+using namespace amp;
 using namespace amp::runner;
 
-Dataset amp::runner::makeSyntheticDataset(int64_t batch, int64_t features,
-                                          std::mt19937_64 &rng) {
-  int64_t classes = 10, rows = std::max<int64_t>(batch * 20, 1000);
+/// max(20 batches, minRows) rows of `values` values each, or an error when
+/// they exceed kMaxSyntheticValues.
+static StatusOr<int64_t> syntheticRows(int64_t batch, int64_t values,
+                                       int64_t minRows) {
+  std::optional<int64_t> rows = checked::mul(batch, 20);
+  std::optional<int64_t> total =
+      rows ? checked::mul(std::max(*rows, minRows), values) : std::nullopt;
+  if (!total || *total > kMaxSyntheticValues)
+    return Status::error(
+        "synthetic data for batches of " + std::to_string(batch) + " x " +
+        std::to_string(values) + " values needs max(20 batches, " +
+        std::to_string(minRows) + ") rows, more than the 2^28 values it may "
+        "generate; pass --data or use a smaller batch");
+  return std::max(*rows, minRows);
+}
+
+StatusOr<Dataset> amp::runner::makeSyntheticDataset(int64_t batch,
+                                                    int64_t features,
+                                                    int64_t classes,
+                                                    std::mt19937_64 &rng) {
+  StatusOr<int64_t> rowCount = syntheticRows(batch, features, 1000);
+  if (rowCount.failed())
+    return rowCount.takeStatus();
+  int64_t rows = *rowCount;
   std::normal_distribution<float> normal;
   std::vector<float> teacher(features * classes);
   for (float &t : teacher)
@@ -28,10 +52,14 @@ Dataset amp::runner::makeSyntheticDataset(int64_t batch, int64_t features,
   return d;
 }
 
-Dataset amp::runner::makeTokenSequences(int64_t batch, int64_t length,
-                                        int64_t vocab, std::mt19937_64 &rng) {
+StatusOr<Dataset> amp::runner::makeTokenSequences(int64_t batch,
+                                                  int64_t length, int64_t vocab,
+                                                  std::mt19937_64 &rng) {
   // Rows of a deterministic sequence, so there is something to learn.
-  int64_t rows = std::max<int64_t>(batch * 20, 256);
+  StatusOr<int64_t> rowCount = syntheticRows(batch, length, 256);
+  if (rowCount.failed())
+    return rowCount.takeStatus();
+  int64_t rows = *rowCount;
   std::uniform_int_distribution<int64_t> start(0, vocab - 1);
   Dataset d;
   d.features = length;

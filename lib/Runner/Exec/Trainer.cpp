@@ -61,6 +61,11 @@ StatusOr<std::unique_ptr<Trainer>> Trainer::create(const RuntimeLibrary &rt,
                                                    TrainOptions options) {
   if (Status s = options.validate(); s.failed())
     return s;
+  for (const std::optional<FunctionSignature> &fn :
+       {std::optional(program.step), program.eval, program.underflowProbe})
+    if (fn)
+      if (Status s = checkTensorSizes(*fn); s.failed())
+        return s;
   std::unique_ptr<Trainer> trainer(
       new Trainer(rt, std::move(program), std::move(options)));
   const TrainingProgram &p = trainer->program;
@@ -126,27 +131,50 @@ Status Trainer::checkTokenModel() const {
   return Status::success();
 }
 
+/// The model's class count: that of the nn.cross_entropy reading the
+/// labels, else the eval function's [batch, classes] logits; 0 if unknown.
+static int64_t modelClasses(const TrainingProgram &program,
+                            const StepBinding &binding) {
+  if (std::optional<int64_t> classes = program.step.args[binding.label].classes)
+    return *classes;
+  if (program.eval)
+    return program.eval->results[0].shape[1];
+  return 0;
+}
+
 Status Trainer::loadData() {
   const TensorDesc &in = program.step.args[binding.input];
   tokens = isInteger(in.type);
   batch = in.shape[0];
   features = in.shape[1];
+  const int64_t classes = modelClasses(program, binding);
+  StatusOr<Dataset> loaded = Status::error("no data");
   if (tokens) {
-    data = makeTokenSequences(batch, features, options.vocab, rng);
+    if (classes > 0 && options.vocab > classes)
+      return Status::error("--vocab " + std::to_string(options.vocab) +
+                           " is larger than the model's " +
+                           std::to_string(classes) + " classes");
+    loaded = makeTokenSequences(batch, features, options.vocab, rng);
   } else if (!options.dataFile.empty()) {
-    StatusOr<Dataset> csv =
-        readCsvDataset(options.dataFile, options.featureScale);
-    if (csv.failed())
-      return csv.takeStatus();
-    data = std::move(*csv);
-    if (data.features != features)
-      return Status::error("dataset '" + options.dataFile + "' has " +
-                           std::to_string(data.features) +
-                           " features, but the model's input takes " +
-                           std::to_string(features));
+    CsvOptions csv;
+    csv.featureScale = options.featureScale;
+    csv.classes = classes;
+    csv.allowNonfinite = options.allowNonfinite;
+    loaded = readCsvDataset(options.dataFile, csv);
   } else {
-    data = makeSyntheticDataset(batch, features, rng);
+    // Ten classes, or the model's when it has fewer.
+    loaded = makeSyntheticDataset(
+        batch, features, classes > 0 ? std::min<int64_t>(classes, 10) : 10,
+        rng);
   }
+  if (loaded.failed())
+    return loaded.takeStatus();
+  data = std::move(*loaded);
+  if (!options.dataFile.empty() && data.features != features)
+    return Status::error("dataset '" + options.dataFile + "' has " +
+                         std::to_string(data.features) +
+                         " features, but the model's input takes " +
+                         std::to_string(features));
   split = splitDataset(data.rows(), options.evalFraction, rng);
   if (static_cast<int64_t>(split.train.size()) < batch)
     return Status::error(

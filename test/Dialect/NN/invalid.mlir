@@ -1303,10 +1303,11 @@ func.func @concat_dimension_mismatch(%a: tensor<4x8xf32>, %b: tensor<4x2xf32>, %
 
 // -----
 
-func.func @concat_extent_overflow(%a: tensor<4611686018427387904xf32>) {
+// Three inputs of 2^62 - 1 f16 values (each 2^63 - 2 bytes, which fits).
+func.func @concat_extent_overflow(%a: tensor<4611686018427387903xf16>) {
   // expected-error @+2 {{the concatenated extent of axis 0 overflows int64}}
   // expected-error @+1 {{'nn.concat' op failed to infer returned types}}
-  %0 = nn.concat %a, %a {axis = 0 : i64} : (tensor<4611686018427387904xf32>, tensor<4611686018427387904xf32>) -> tensor<4xf32>
+  %0 = nn.concat %a, %a, %a {axis = 0 : i64} : (tensor<4611686018427387903xf16>, tensor<4611686018427387903xf16>, tensor<4611686018427387903xf16>) -> tensor<4xf16>
   return
 }
 

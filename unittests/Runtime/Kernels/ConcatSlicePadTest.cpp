@@ -15,7 +15,9 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <random>
 
@@ -125,13 +127,20 @@ TEST(Concat, RejectsBadArguments) {
                         "out aliases input 0"));
   EXPECT_TRUE(failsWith(run(2, nullptr, sizes, 1), AMP_STATUS_INVALID_ARGUMENT,
                         "must not be NULL"));
-  // Sizes whose sum overflows int64_t.
+  // Empty inputs [0, 2^62]: no elements, but strides beyond the 2^60 limit.
   const int64_t huge[] = {int64_t{1} << 62, int64_t{1} << 62, int64_t{1} << 62,
                           int64_t{1} << 62};
   Tensor empty(AMP_DTYPE_F32, {0, 5});
-  const void *none[] = {nullptr, nullptr, nullptr, nullptr};
+  const void *none[16] = {};
   EXPECT_TRUE(failsWith(amp_concat(4, none, empty.data(), empty.dims(), 2, huge,
                                    AMP_DTYPE_F32, 1, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT,
+                        "input 0 has too many elements"));
+  // Sizes within the limit whose sum overflows int64_t: 16 x (2^60 - 1).
+  int64_t large[16];
+  std::fill(std::begin(large), std::end(large), (int64_t{1} << 60) - 1);
+  EXPECT_TRUE(failsWith(amp_concat(16, none, empty.data(), empty.dims(), 2,
+                                   large, AMP_DTYPE_F32, 1, nullptr),
                         AMP_STATUS_INVALID_ARGUMENT, "sum to"));
 }
 
@@ -240,6 +249,12 @@ TEST(Slice, RejectsBadArguments) {
                         AMP_STATUS_INVALID_ARGUMENT, "offset -1"));
   EXPECT_TRUE(failsWith(run(off, huge, y.data()), AMP_STATUS_INVALID_ARGUMENT,
                         "outside"));
+  // A huge stride in a dimension whose element stride is 6: rejected before
+  // 6 * 2^62 is computed (UBSan; found by amp-kernel-args-fuzzer).
+  const int64_t hugeRow[] = {int64_t{1} << 62, 1};
+  EXPECT_TRUE(failsWith(run(off, hugeRow, y.data()),
+                        AMP_STATUS_INVALID_ARGUMENT,
+                        "dimension 0: offset 1 with stride 4611686018427387904"));
   EXPECT_TRUE(failsWith(run(nullptr, ones, y.data()),
                         AMP_STATUS_INVALID_ARGUMENT, "offsets is NULL"));
   EXPECT_TRUE(failsWith(run(off, ones, x.data()), AMP_STATUS_INVALID_ARGUMENT,

@@ -356,6 +356,15 @@ TEST(KernelErrors, RanksAndDims) {
   EXPECT_TRUE(
       failsWith(amp_unary(AMP_UNARY_NEG, x, y, -1, AMP_DTYPE_F32, nullptr),
                 AMP_STATUS_INVALID_ARGUMENT, "n (-1)"));
+  // Zero elements, but strides of 2^62 * 2^62: rejected in any dim order
+  // (a running product would reach 0 first and accept [0, 2^62, 2^62]).
+  const int64_t zeroFirst[] = {0, int64_t{1} << 62, int64_t{1} << 62};
+  const int64_t zeroLast[] = {int64_t{1} << 62, int64_t{1} << 62, 0};
+  for (const int64_t *dims : {zeroFirst, zeroLast})
+    EXPECT_TRUE(
+        failsWith(amp_softmax(nullptr, nullptr, dims, 3, AMP_DTYPE_F32, 0,
+                              nullptr),
+                  AMP_STATUS_INVALID_ARGUMENT, "x has too many elements"));
 }
 
 TEST(KernelErrors, EmptyTensorsNeedNoPointers) {
@@ -380,6 +389,22 @@ TEST(KernelErrors, EmptyTensorsNeedNoPointers) {
   const int64_t zero[] = {0, 0};
   EXPECT_TRUE(isOk(amp_pad(nullptr, nullptr, empty, 2, zero, zero,
                            AMP_DTYPE_F16, 1.0f, nullptr)));
+  // A transpose whose blocked copy has rows or columns but no image: no
+  // offset is applied to the NULL pointers (UBSan; amp-kernel-args-fuzzer).
+  const int64_t leadingZero[] = {0, 2, 3}, reversed[] = {2, 1, 0};
+  EXPECT_TRUE(isOk(amp_transpose(nullptr, nullptr, leadingZero, 3, reversed,
+                                 AMP_DTYPE_F32, nullptr)));
+  // No elements but a 2^59-long axis or 2^59 classes: no row scratch is
+  // allocated (it failed as out of memory; amp-kernel-args-fuzzer).
+  const int64_t longAxis[] = {0, int64_t{1} << 59};
+  EXPECT_TRUE(isOk(
+      amp_softmax(nullptr, nullptr, longAxis, 2, AMP_DTYPE_F32, 1, nullptr)));
+  EXPECT_TRUE(isOk(amp_softmax_grad(nullptr, nullptr, nullptr, longAxis, 2,
+                                    AMP_DTYPE_F32, 1, nullptr)));
+  float loss = 0.0f;
+  EXPECT_TRUE(isOk(amp_cross_entropy(nullptr, nullptr, &loss, 0,
+                                     int64_t{1} << 59, AMP_DTYPE_F32,
+                                     AMP_DTYPE_I32, nullptr)));
 }
 
 TEST(KernelErrors, LastErrorIsThreadLocalAndClearedBySuccess) {

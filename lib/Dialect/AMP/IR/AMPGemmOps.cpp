@@ -98,6 +98,15 @@ static ArrayRef<int64_t> batchDims(ShapedType t) {
   return t.getShape().drop_back(2);
 }
 
+/// The number of matrices of batch dims `dims`. Every amp op's tensors have
+/// byte sizes that fit int64 (TensorSizesFitInt64, verified first), so the
+/// count, the strides and the row counts derived from it fit too.
+static int64_t matrixCount(ArrayRef<int64_t> dims) {
+  std::optional<int64_t> n = checked::elementCount(dims.data(), dims.size());
+  assert(n && "the size trait bounds every tensor of an amp op");
+  return *n;
+}
+
 /// Numpy broadcast of two batch shapes, or failure.
 static FailureOr<SmallVector<int64_t>> broadcastBatch(ArrayRef<int64_t> x,
                                                       ArrayRef<int64_t> y) {
@@ -121,9 +130,9 @@ GemmOp::Layout GemmOp::getLayout() {
   int64_t m = getTransposeA() ? as[1] : as[0];
   int64_t k = getTransposeA() ? as[0] : as[1];
   int64_t n = getTransposeB() ? bs[0] : bs[1];
-  int64_t batches = ShapedType::getNumElements(batchDims(getD().getType()));
-  int64_t aBatches = ShapedType::getNumElements(batchDims(aType));
-  int64_t bBatches = ShapedType::getNumElements(batchDims(bType));
+  int64_t batches = matrixCount(batchDims(getD().getType()));
+  int64_t aBatches = matrixCount(batchDims(aType));
+  int64_t bBatches = matrixCount(batchDims(bType));
 
   Layout l{};
   l.n = n;
@@ -198,10 +207,10 @@ LogicalResult GemmOp::verify() {
     return emitOpError("dimensions must be >= 1: the runtime GEMM has no "
                        "empty case");
 
-  int64_t batches = ShapedType::getNumElements(*batch);
+  int64_t batches = matrixCount(*batch);
   for (auto [name, type] :
        {std::pair<StringRef, RankedTensorType>("a", aType), {"b", bType}}) {
-    int64_t v = ShapedType::getNumElements(batchDims(type));
+    int64_t v = matrixCount(batchDims(type));
     if (v != 1 && v != batches)
       return emitOpError("operand ")
              << name << " holds " << v << " matrices but the result holds "

@@ -55,9 +55,8 @@ static void addActivationBytes(Operation *op, uint64_t &lowBytes,
     auto type = dyn_cast<RankedTensorType>(t);
     if (!type || !isa<FloatType>(type.getElementType()))
       continue;
-    uint64_t bytes = type.getNumElements() *
-                     (type.getElementType().getIntOrFloatBitWidth() / 8);
-    (type.getElementType().isF32() ? f32Bytes : lowBytes) += bytes;
+    (type.getElementType().isF32() ? f32Bytes : lowBytes) +=
+        tensorByteSize(type).value_or(0);
   }
 }
 

@@ -15,7 +15,8 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
-#include "llvm/Support/CheckedArithmetic.h"
+
+#include "amp_runtime/checked_size.h"
 
 #include <cmath>
 #include <sstream>
@@ -368,24 +369,21 @@ static FailureOr<int64_t> windowOutputExtent(Loc loc, int dim, int64_t in,
                                              int64_t padLo, int64_t padHi,
                                              int64_t kernel, int64_t stride,
                                              int64_t dilation) {
-  std::optional<int64_t> padded = llvm::checkedAdd(in, padLo);
-  if (padded)
-    padded = llvm::checkedAdd(*padded, padHi);
-  if (!padded)
+  amp::checked::WindowExtent e =
+      amp::checked::windowExtent(in, padLo, padHi, kernel, stride, dilation);
+  if (!e.padded)
     return emitOptionalError(loc, "padded input extent (", in, " + ", padLo,
                              " + ", padHi,
                              ") overflows int64 in spatial dimension ", dim);
-  std::optional<int64_t> window =
-      llvm::checkedMulAdd(dilation, kernel - 1, int64_t(1));
-  if (!window)
+  if (!e.window)
     return emitOptionalError(
         loc, "dilated kernel extent (", dilation, " * (", kernel,
         " - 1) + 1) overflows int64 in spatial dimension ", dim);
-  if (*window > *padded)
-    return emitOptionalError(loc, "dilated kernel extent ", *window,
-                             " exceeds the padded input extent ", *padded,
+  if (!e.output)
+    return emitOptionalError(loc, "dilated kernel extent ", *e.window,
+                             " exceeds the padded input extent ", *e.padded,
                              " in spatial dimension ", dim);
-  return (*padded - *window) / stride + 1;
+  return *e.output;
 }
 
 namespace {
@@ -846,11 +844,17 @@ LogicalResult ReshapeOp::verify() {
   RankedTensorType in = getInput().getType(), out = getType();
   if (failed(requireSameElementType(getLoc(), in, out, "input", "result")))
     return failure();
-  if (in.getNumElements() != out.getNumElements())
+  // Both counts fit: every nn op's tensors have a byte size that fits int64
+  // (TensorSizesFitInt64, verified before this).
+  std::optional<int64_t> inCount = amp::checked::elementCount(
+      in.getShape().data(), in.getRank());
+  std::optional<int64_t> outCount = amp::checked::elementCount(
+      out.getShape().data(), out.getRank());
+  assert(inCount && outCount && "the size trait runs first");
+  if (*inCount != *outCount)
     return emitOpError("cannot reshape ")
-           << fmtShape(in.getShape()) << " (" << in.getNumElements()
-           << " elements) to " << fmtShape(out.getShape()) << " ("
-           << out.getNumElements() << " elements)";
+           << fmtShape(in.getShape()) << " (" << *inCount << " elements) to "
+           << fmtShape(out.getShape()) << " (" << *outCount << " elements)";
   return success();
 }
 
@@ -930,7 +934,7 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, Loc loc,
             loc, name, " has shape ", fmtShape(shape), " but input #0 has ",
             fmtShape(first.getShape()), ": they differ in dimension ", d,
             ", which is not the concatenation axis ", *axis);
-    std::optional<int64_t> sum = llvm::checkedAdd(out[*axis], shape[*axis]);
+    std::optional<int64_t> sum = amp::checked::add(out[*axis], shape[*axis]);
     if (!sum)
       return emitOptionalError(loc, "the concatenated extent of axis ", *axis,
                                " overflows int64");
@@ -973,7 +977,7 @@ static LogicalResult verifyStridedSlice(Operation *op, RankedTensorType source,
                   << ", stride " << strides[d] << ")";
     };
     std::optional<int64_t> last =
-        llvm::checkedMulAdd(dst[d] - 1, strides[d], offsets[d]);
+        amp::checked::mulAdd(dst[d] - 1, strides[d], offsets[d]);
     if (!last) {
       InFlightDiagnostic diag = op->emitOpError() << "the slice of dimension "
                                                   << d << " overflows int64";
@@ -1021,9 +1025,9 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *, Loc loc, Adaptor adaptor,
                                fmtShape(shape), "), got ", fmtShape(values));
   Shape out(shape.size());
   for (size_t d = 0; d < shape.size(); ++d) {
-    std::optional<int64_t> extent = llvm::checkedAdd(low[d], shape[d]);
+    std::optional<int64_t> extent = amp::checked::add(low[d], shape[d]);
     if (extent)
-      extent = llvm::checkedAdd(*extent, high[d]);
+      extent = amp::checked::add(*extent, high[d]);
     if (!extent)
       return emitOptionalError(loc, "the padded extent of dimension ", d,
                                " overflows int64 (low ", low[d], ", size ",
@@ -1072,6 +1076,10 @@ static LogicalResult checkLogitsAndLabels(Loc loc, RankedTensorType logits,
                                           RankedTensorType labels) {
   if (logits.getRank() < 1)
     return emitOptionalError(loc, "logits must have rank >= 1 [..., C]");
+  if (logits.getShape().back() < 1)
+    return emitOptionalError(loc, "logits ", logits,
+                             " have no classes: the class dimension C must "
+                             "be >= 1");
   if (labels.getShape() != logits.getShape().drop_back())
     return emitOptionalError(loc, "labels must have shape ",
                              fmtShape(logits.getShape().drop_back()),

@@ -8,6 +8,7 @@
 #define AMP_DIALECT_AMP_IR_AMPOPS_TD
 
 include "amp/Dialect/AMP/IR/AMPDialect.td"
+include "amp/Interfaces/TensorSizeTrait.td"
 include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/IR/CommonTypeConstraints.td"
 include "mlir/Interfaces/CastInterfaces.td"
@@ -17,7 +18,7 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 def AMP_FloatTensor : StaticShapeTensorOf<[F32, F16, BF16]>;
 
 class AMP_Op<string mnemonic, list<Trait> traits = []>
-    : Op<AMP_Dialect, mnemonic, traits>;
+    : Op<AMP_Dialect, mnemonic, !listconcat([TensorSizesFitInt64], traits)>;
 
 def AMP_CastOp : AMP_Op<"cast", [Pure,
     DeclareOpInterfaceMethods<CastOpInterface>]> {

@@ -8,6 +8,7 @@
 #define AMP_DIALECT_NN_IR_NNOPS_H
 
 #include "amp/Dialect/NN/IR/NNDialect.h"
+#include "amp/Interfaces/TensorSizeTrait.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"

@@ -9,6 +9,7 @@
 
 include "amp/Dialect/NN/IR/NNAttributes.td"
 include "amp/Dialect/NN/IR/NNDialect.td"
+include "amp/Interfaces/TensorSizeTrait.td"
 include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/IR/CommonTypeConstraints.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
@@ -31,7 +32,8 @@ def NN_I64Scalar : 0DTensorOf<[I64]> {
 }
 
 class NN_Op<string mnemonic, list<Trait> traits = []>
-    : Op<NN_Dialect, mnemonic, !listconcat(traits, [Pure])>;
+    : Op<NN_Dialect, mnemonic,
+         !listconcat([TensorSizesFitInt64], traits, [Pure])>;
 
 //===----------------------------------------------------------------------===//
 // Elementwise ops

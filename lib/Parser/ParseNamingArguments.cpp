@@ -1,12 +1,15 @@
 //===- ParseNamingArguments.cpp - parse, keeping argument names -----------===//
 //
-// Reports name params as the source does (%w1). MLIR keeps no SSA names, so
-// the parser's AsmParserState is asked where each function argument was
-// defined, and the name is kept in a NameLoc around the argument's location.
+// Reports name params as the source does (%w1): amp-grad-check's gradient
+// reports and amp-run's errors about params. MLIR keeps no SSA names, so the
+// parser's AsmParserState is asked where each function argument was defined,
+// and the name is kept in a NameLoc around the argument's location.
 //
 //===----------------------------------------------------------------------===//
 
-#include "amp/GradCheck/GradCheck.h"
+#include "amp/Parser/ParseNamingArguments.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/AsmParser/AsmParserState.h"
@@ -17,7 +20,7 @@
 using namespace mlir;
 
 OwningOpRef<ModuleOp>
-amp::gradcheck::parseFileNamingArguments(StringRef filename,
+amp::parseFileNamingArguments(StringRef filename,
                                          MLIRContext *context) {
   Location fileLoc = FileLineColLoc::get(context, filename, 0, 0);
   std::string error;

@@ -1,0 +1,282 @@
+//===- KernelArgsFuzzer.cpp - libFuzzer target of the kernels' checks -----===//
+//
+// amp-kernel-args-fuzzer: calls reference kernels of amp_runtime/kernels.h
+// with fuzzed ranks, dims, dtypes (raw enum values included), axes,
+// strides, padding and labels. Every buffer is exactly as large as the
+// shape the call claims for it (NULL when that shape is negative, overflows
+// or is larger than kMaxBufferElements), so any access beyond it, any
+// overflow and any crash is a hole in the kernel's argument checks; a
+// rejected call must leave a message in amp_kernel_last_error().
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp_runtime/checked_size.h"
+#include "amp_runtime/kernels.h"
+
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <vector>
+
+namespace {
+
+constexpr int64_t kMaxBufferElements = 4096;
+
+/// Mostly small dims (so that calls get past the shape checks), sometimes
+/// any int64.
+int64_t fuzzDim(FuzzedDataProvider &in) {
+  uint8_t tag = in.ConsumeIntegral<uint8_t>();
+  if (tag < 224)
+    return tag % 6;
+  if (tag < 240)
+    return in.ConsumeIntegralInRange<int64_t>(-3, 70000);
+  return in.ConsumeIntegral<int64_t>();
+}
+
+int32_t fuzzRank(FuzzedDataProvider &in) {
+  uint8_t tag = in.ConsumeIntegral<uint8_t>();
+  return tag < 240 ? tag % 5 : static_cast<int32_t>(tag % 12) - 2;
+}
+
+// Enum arguments take every value of the enum's range (for enumerators 0..5,
+// 0..7), so that unknown values reach the kernels' checks. Values beyond the
+// range cannot be passed from C++ without undefined behavior (loading them
+// is UB, and UBSan reports it here); unittests/Runtime/Kernels/KernelsC.c
+// passes those from C.
+template <typename Enum> Enum fuzzEnum(FuzzedDataProvider &in, int32_t range) {
+  int32_t raw = in.ConsumeIntegralInRange<int32_t>(0, range - 1);
+  Enum value;
+  static_assert(sizeof(value) == sizeof(raw), "ABI enums are 32-bit");
+  std::memcpy(&value, &raw, sizeof(raw));
+  return value;
+}
+
+amp_dtype_t fuzzDtype(FuzzedDataProvider &in) {
+  return fuzzEnum<amp_dtype_t>(in, 8);
+}
+
+/// A shape: its rank (possibly out of range) and AMP_KERNEL_MAX_RANK + 4
+/// dims, so that a rank above the maximum still reads valid memory.
+struct Shape {
+  int32_t rank = 0;
+  int64_t dims[AMP_KERNEL_MAX_RANK + 4] = {};
+
+  static Shape fuzz(FuzzedDataProvider &in) {
+    Shape s;
+    s.rank = fuzzRank(in);
+    for (int i = 0; i < s.rank && i < AMP_KERNEL_MAX_RANK + 4; ++i)
+      s.dims[i] = fuzzDim(in);
+    return s;
+  }
+  int32_t clampedRank() const {
+    return rank < 0 ? 0 : rank > AMP_KERNEL_MAX_RANK + 4 ? 0 : rank;
+  }
+  std::optional<int64_t> count() const {
+    return amp::checked::elementCount(dims, clampedRank());
+  }
+};
+
+/// Bytes per element of a dtype given as any 32-bit value (8, the largest,
+/// for an unknown one), read without loading an invalid enum value.
+int64_t elementBytes(amp_dtype_t dtype) {
+  int32_t raw;
+  std::memcpy(&raw, &dtype, sizeof(raw));
+  static constexpr int64_t kBytes[] = {4, 2, 2, 4, 8, 1};
+  return raw >= 0 && raw < 6 ? kBytes[raw] : 8;
+}
+
+/// Backing store of the tensors of one call: each exactly as many bytes as
+/// its claimed shape and dtype take, filled with fuzzed bytes; NULL when the
+/// claimed size is negative, unknown or too large.
+class Buffers {
+public:
+  explicit Buffers(FuzzedDataProvider &in) : in(in) {}
+
+  void *make(std::optional<int64_t> elements, amp_dtype_t dtype) {
+    if (!elements || *elements < 0 || *elements > kMaxBufferElements)
+      return nullptr;
+    // Heap blocks of exactly this size, so that ASan sees any overrun.
+    storage.emplace_back(static_cast<size_t>(*elements * elementBytes(dtype)));
+    std::vector<uint8_t> &bytes = storage.back();
+    std::vector<uint8_t> fill = in.ConsumeBytes<uint8_t>(bytes.size());
+    std::copy(fill.begin(), fill.end(), bytes.begin());
+    return bytes.empty() ? nullptr : bytes.data();
+  }
+  void *make(const Shape &s, amp_dtype_t dtype) {
+    return make(s.count(), dtype);
+  }
+
+private:
+  FuzzedDataProvider &in;
+  std::vector<std::vector<uint8_t>> storage;
+};
+
+std::vector<int64_t> fuzzArray(FuzzedDataProvider &in, size_t n) {
+  std::vector<int64_t> v(n);
+  for (int64_t &x : v) {
+    uint8_t tag = in.ConsumeIntegral<uint8_t>();
+    x = tag < 224 ? tag % 4 : in.ConsumeIntegral<int64_t>();
+  }
+  return v;
+}
+
+amp_status_t callOne(FuzzedDataProvider &in) {
+  Buffers buf(in);
+  switch (in.ConsumeIntegralInRange<int>(0, 11)) {
+  case 0: {
+    int64_t n = fuzzDim(in);
+    auto op = fuzzEnum<amp_unary_op_t>(in, 16);
+    amp_dtype_t dtype = fuzzDtype(in);
+    void *x = buf.make(n, dtype), *y = buf.make(n, dtype);
+    return amp_unary(op, x, y, n, dtype, nullptr);
+  }
+  case 1: {
+    Shape l = Shape::fuzz(in), r = Shape::fuzz(in), o = Shape::fuzz(in);
+    auto op = fuzzEnum<amp_binary_op_t>(in, 8);
+    amp_dtype_t dtype = fuzzDtype(in);
+    return amp_binary(op, buf.make(l, dtype), buf.make(r, dtype),
+                      buf.make(o, dtype), l.dims,
+                      l.rank, r.dims, r.rank, o.dims, o.rank, dtype, nullptr);
+  }
+  case 2: {
+    Shape s = Shape::fuzz(in);
+    amp_dtype_t dtype = fuzzDtype(in);
+    int64_t axis = in.ConsumeIntegralInRange<int64_t>(-6, 6);
+    return amp_softmax(buf.make(s, dtype), buf.make(s, dtype), s.dims, s.rank,
+                       dtype, axis, nullptr);
+  }
+  case 3: {
+    Shape s = Shape::fuzz(in);
+    std::vector<int64_t> axes = fuzzArray(in, 4);
+    int32_t nAxes = in.ConsumeIntegralInRange<int32_t>(-1, 4);
+    auto op = fuzzEnum<amp_reduce_op_t>(in, 4);
+    amp_dtype_t xDtype = fuzzDtype(in), yDtype = fuzzDtype(in);
+    // y's dims are some of x's: at most the product of x's non-zero dims
+    // (a reduced zero-size x can have a non-empty y).
+    std::optional<int64_t> yCount =
+        amp::checked::nonZeroExtent(s.dims, s.clampedRank());
+    return amp_reduce(op, buf.make(s, xDtype), buf.make(yCount, yDtype), s.dims,
+                      s.rank,
+                      axes.data(), nAxes, xDtype, yDtype, nullptr);
+  }
+  case 4: {
+    Shape s = Shape::fuzz(in);
+    std::vector<int64_t> perm = fuzzArray(in, AMP_KERNEL_MAX_RANK + 4);
+    amp_dtype_t dtype = fuzzDtype(in);
+    return amp_transpose(buf.make(s, dtype), buf.make(s, dtype), s.dims, s.rank,
+                         perm.data(), dtype, nullptr);
+  }
+  case 5: {
+    Shape x = Shape::fuzz(in), y = Shape::fuzz(in);
+    std::vector<int64_t> offsets = fuzzArray(in, AMP_KERNEL_MAX_RANK + 4);
+    std::vector<int64_t> strides = fuzzArray(in, AMP_KERNEL_MAX_RANK + 4);
+    amp_dtype_t dtype = fuzzDtype(in);
+    y.rank = x.rank;
+    return amp_slice(buf.make(x, dtype), buf.make(y, dtype), x.dims, y.dims,
+                     x.rank,
+                     offsets.data(),
+                     in.ConsumeBool() ? strides.data() : nullptr, dtype,
+                     nullptr);
+  }
+  case 6: {
+    Shape x = Shape::fuzz(in);
+    std::vector<int64_t> low = fuzzArray(in, AMP_KERNEL_MAX_RANK + 4);
+    std::vector<int64_t> high = fuzzArray(in, AMP_KERNEL_MAX_RANK + 4);
+    amp_dtype_t dtype = fuzzDtype(in);
+    // y's claimed shape: x padded, computed with checked arithmetic.
+    Shape y = x;
+    bool fits = true;
+    for (int i = 0; i < x.clampedRank(); ++i) {
+      std::optional<int64_t> d = amp::checked::add(x.dims[i], low[i]);
+      d = d ? amp::checked::add(*d, high[i]) : std::nullopt;
+      fits = fits && d;
+      y.dims[i] = d ? *d : -1;
+    }
+    return amp_pad(buf.make(x, dtype), fits ? buf.make(y, dtype) : nullptr,
+                   x.dims, x.rank,
+                   low.data(), high.data(), dtype, 0.0f, nullptr);
+  }
+  case 7: {
+    Shape out = Shape::fuzz(in);
+    int32_t n = in.ConsumeIntegralInRange<int32_t>(-1, 4);
+    int64_t axis = in.ConsumeIntegralInRange<int64_t>(-6, 6);
+    std::vector<int64_t> sizes = fuzzArray(in, 4);
+    amp_dtype_t dtype = fuzzDtype(in);
+    int32_t rank = out.clampedRank();
+    int64_t ax = axis < 0 ? axis + rank : axis;
+    const void *inputs[4] = {};
+    for (int32_t i = 0; i < n; ++i) {
+      Shape s = out;
+      if (ax >= 0 && ax < rank)
+        s.dims[ax] = sizes[i];
+      inputs[i] = buf.make(s, dtype);
+    }
+    return amp_concat(n, in.ConsumeBool() ? inputs : nullptr,
+                      buf.make(out, dtype),
+                      out.dims, out.rank, sizes.data(), dtype, axis, nullptr);
+  }
+  case 8: {
+    Shape x = Shape::fuzz(in), w = Shape::fuzz(in), y = Shape::fuzz(in);
+    x.rank = w.rank = y.rank = 4;
+    std::vector<int64_t> strides = fuzzArray(in, 2), padding = fuzzArray(in, 4),
+                         dilation = fuzzArray(in, 2);
+    amp_dtype_t inDtype = fuzzDtype(in), outDtype = fuzzDtype(in);
+    int64_t groups = in.ConsumeIntegralInRange<int64_t>(-1, 4);
+    return amp_conv2d(buf.make(x, inDtype), buf.make(w, inDtype),
+                      buf.make(y, outDtype), x.dims, w.dims,
+                      y.dims, inDtype, outDtype, strides.data(), padding.data(),
+                      dilation.data(), groups, nullptr);
+  }
+  case 9: {
+    Shape x = Shape::fuzz(in), y = Shape::fuzz(in);
+    x.rank = y.rank = 4;
+    std::vector<int64_t> kernel = fuzzArray(in, 2), strides = fuzzArray(in, 2),
+                         padding = fuzzArray(in, 4),
+                         dilation = fuzzArray(in, 2);
+    amp_dtype_t dtype = fuzzDtype(in);
+    return amp_max_pool2d(buf.make(x, dtype), buf.make(y, dtype), x.dims,
+                          y.dims, dtype,
+                          kernel.data(), strides.data(), padding.data(),
+                          in.ConsumeBool() ? dilation.data() : nullptr,
+                          nullptr);
+  }
+  case 10: {
+    Shape x = Shape::fuzz(in), y = Shape::fuzz(in);
+    x.rank = y.rank = 4;
+    std::vector<int64_t> kernel = fuzzArray(in, 2), strides = fuzzArray(in, 2),
+                         padding = fuzzArray(in, 4);
+    amp_dtype_t dtype = fuzzDtype(in);
+    return amp_avg_pool2d(buf.make(x, dtype), buf.make(y, dtype), x.dims,
+                          y.dims, dtype,
+                          kernel.data(), strides.data(), padding.data(),
+                          in.ConsumeBool(), nullptr);
+  }
+  default: {
+    int64_t rows = fuzzDim(in), classes = fuzzDim(in);
+    amp_dtype_t logitsDtype = fuzzDtype(in), labelsDtype = fuzzDtype(in);
+    const int64_t dims[2] = {rows, classes};
+    float loss = 0;
+    return amp_cross_entropy(
+        buf.make(amp::checked::elementCount(dims, 2), logitsDtype),
+        buf.make(rows, labelsDtype), &loss, rows, classes, logitsDtype,
+                             labelsDtype, nullptr);
+  }
+  }
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  FuzzedDataProvider in(data, size);
+  amp_status_t status = callOne(in);
+  if (status != AMP_STATUS_OK && amp_kernel_last_error()[0] == '\0') {
+    __builtin_printf("fuzzer invariant broken: status %d without a message\n",
+                     (int)status);
+    std::abort();
+  }
+  return 0;
+}

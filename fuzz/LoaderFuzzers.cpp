@@ -1,0 +1,93 @@
+//===- LoaderFuzzers.cpp - libFuzzer targets of amp-run's loaders ---------===//
+//
+// amp-csv-fuzzer and amp-params-fuzzer (this file built twice, with
+// AMP_FUZZ_CSV or AMP_FUZZ_PARAMS): the CSV dataset parser and the params
+// file parser plus the check against a fixed model, on arbitrary bytes.
+// Every input must end in a Dataset or a Status with a message: no crash,
+// no sanitizer report, no unbounded allocation.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Runner/Dataset.h"
+#include "amp/Runner/ParamsFile.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+#include <vector>
+
+using namespace amp::runner;
+
+namespace {
+[[noreturn]] void invariantBroken(const char *what) {
+  __builtin_printf("fuzzer invariant broken: %s\n", what);
+  std::abort();
+}
+
+#if defined(AMP_FUZZ_CSV)
+/// The first byte picks the options (classes, non-finite features, scale),
+/// the rest is the file.
+void fuzzOne(const uint8_t *data, size_t size) {
+  if (size == 0)
+    return;
+  CsvOptions options;
+  options.classes = data[0] & 0x0f;
+  options.allowNonfinite = data[0] & 0x10;
+  options.featureScale = (data[0] & 0x20) ? 1e30f : 0.0625f;
+  std::string_view text(reinterpret_cast<const char *>(data + 1), size - 1);
+  StatusOr<Dataset> d = parseCsvDataset(text, "fuzz.csv", options);
+  if (d.failed()) {
+    if (d.getStatus().message().empty())
+      invariantBroken("an error without a message");
+    return;
+  }
+  if (d->rows() == 0 || d->features < 1 ||
+      d->x.size() != static_cast<size_t>(d->rows() * d->features))
+    invariantBroken("a dataset of inconsistent size");
+  for (int64_t label : d->y)
+    if (options.classes > 0 && (label < 0 || label >= options.classes))
+      invariantBroken("a label outside the classes");
+}
+#elif defined(AMP_FUZZ_PARAMS)
+/// The params of a small model: [2, 3], [3] and [0, 4] (zero-size).
+FunctionSignature model() {
+  FunctionSignature step;
+  step.name = "fuzz_step";
+  for (std::vector<int64_t> shape : {std::vector<int64_t>{2, 3}, {3}, {0, 4}}) {
+    TensorDesc arg;
+    arg.role = Role::Param;
+    arg.shape = shape;
+    step.args.push_back(arg);
+  }
+  return step;
+}
+
+void fuzzOne(const uint8_t *data, size_t size) {
+  std::vector<char> bytes(data, data + size);
+  StatusOr<std::vector<HostTensor>> params =
+      parseParamsFile(bytes, "fuzz.params");
+  if (params.failed()) {
+    if (params.getStatus().message().empty())
+      invariantBroken("an error without a message");
+    return;
+  }
+  size_t values = 0;
+  for (const HostTensor &p : *params)
+    values += p.values.size();
+  if (values * sizeof(float) > size)
+    invariantBroken("more values than the file holds");
+  static const FunctionSignature step = model();
+  Status match = checkParamsMatch(*params, "fuzz.params", step, {0, 1, 2});
+  if (match.failed() && match.message().empty())
+    invariantBroken("an error without a message");
+}
+#else
+#error "define AMP_FUZZ_CSV or AMP_FUZZ_PARAMS"
+#endif
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  fuzzOne(data, size);
+  return 0;
+}
