@@ -399,8 +399,37 @@ amp_status_t amp_cast(const void *x, void *y, int64_t n, amp_dtype_t x_dtype,
 amp_status_t amp_fill(void *y, int64_t n, amp_dtype_t dtype, float value,
                       void * /*stream*/) {
   Checker check("amp_fill");
-  if (amp_status_t s = checkFlat(check, n, dtype, {{"y", y}}))
+  if (amp_status_t s = check.count("n", n))
     return s;
+  if (amp_status_t s = check.dtype("dtype", dtype, kAnyDtype))
+    return s;
+  if (amp_status_t s = check.pointer("y", y, n, dtype))
+    return s;
+  if (dtype == AMP_DTYPE_I32 || dtype == AMP_DTYPE_I64 ||
+      dtype == AMP_DTYPE_BOOL) {
+    // Integers and flags are stored exactly: the value must be one that f32
+    // holds exactly (|value| <= 2^24) and the dtype too.
+    const bool exact = std::trunc(value) == value &&
+                       std::fabs(value) <= 16777216.0f &&
+                       (dtype != AMP_DTYPE_BOOL || value == 0 || value == 1);
+    if (!exact)
+      return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                        "value %g is not exactly a value of the integer or "
+                        "bool dtype (integers up to 2^24 in magnitude; 0 or 1)",
+                        static_cast<double>(value));
+    auto fill = [&](auto v) {
+      auto *out = static_cast<decltype(v) *>(y);
+      for (int64_t i = 0; i < n; ++i)
+        out[i] = v;
+    };
+    if (dtype == AMP_DTYPE_I32)
+      fill(static_cast<int32_t>(value));
+    else if (dtype == AMP_DTYPE_I64)
+      fill(static_cast<int64_t>(value));
+    else
+      fill(static_cast<int8_t>(value));
+    return AMP_STATUS_OK;
+  }
   dispatchFloat(dtype, [&](auto t) { fillWith<decltype(t)>(y, n, value); });
   return AMP_STATUS_OK;
 }

@@ -1,7 +1,9 @@
 //===- BufferPatterns.cpp - constants and copies to runtime calls ---------===//
 //
 // Tensor constants are copied from a module global into a runtime buffer
-// (device memory on the GPU) on each call; float splats are filled instead.
+// (device memory on the GPU) on each call; splats that amp_fill stores
+// exactly are filled instead (getFillValue), so a splat of any size costs
+// one call and no bytes in the module.
 // tensor.empty and linalg.copy are the explicit copies that buffer ownership
 // inserts (BufferOwnership.cpp): a fresh buffer and amp_memcpy into it.
 //
@@ -25,14 +27,10 @@ struct ConstantLowering : RuntimeOpPattern<arith::ConstantOp> {
              ValueRange results) const override {
     auto type = cast<RankedTensorType>(op.getType());
     auto data = cast<DenseElementsAttr>(op.getValue());
-    if (data.isSplat() && isa<FloatType>(type.getElementType()) &&
-        !data.getSplatValue<APFloat>().isNaN()) {
-      // Exact: the splat value converts to f32 exactly and fill rounds it
-      // back to the element type (a NaN's payload might not survive).
+    if (std::optional<float> value = getFillValue(data)) {
       rb.call(RuntimeFn::amp_fill,
               {results[0], rb.i64(type.getNumElements()), rb.dtype(type),
-               rb.f32(data.getSplatValue<APFloat>().convertToDouble()),
-               rb.stream()});
+               rb.f32(*value), rb.stream()});
       return;
     }
     rb.call(RuntimeFn::amp_memcpy,

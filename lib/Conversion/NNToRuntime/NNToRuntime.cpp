@@ -83,6 +83,18 @@ LogicalResult checkLowerable(func::FuncOp fn) {
                              << op->getName()
                              << "'; the runtime runs nn and amp ops, tensor "
                                 "constants and scf control flow";
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      auto data = dyn_cast<DenseElementsAttr>(constant.getValue());
+      auto type = dyn_cast<RankedTensorType>(constant.getType());
+      std::optional<int64_t> bytes = type ? tensorByteSize(type) : std::nullopt;
+      if (data && bytes && !getFillValue(data) &&
+          *bytes > kMaxEmbeddedConstantBytes)
+        return op->emitError()
+               << "amp-lower-to-runtime: a constant of " << *bytes
+               << " bytes is larger than the " << kMaxEmbeddedConstantBytes
+               << " bytes the lowering embeds in a step; pass it as an "
+                  "argument instead";
+    }
     for (Type t : llvm::concat<const Type>(op->getOperandTypes(),
                                            op->getResultTypes())) {
       if (isa<TensorType>(t) && !isRuntimeTensorType(t))

@@ -54,6 +54,29 @@ int64_t amp::normalizeAxis(int64_t axis, Value tensor) {
                   : axis;
 }
 
+std::optional<float> amp::getFillValue(DenseElementsAttr data) {
+  if (!data.isSplat())
+    return std::nullopt;
+  Type elem = data.getElementType();
+  if (isa<FloatType>(elem)) {
+    APFloat value = data.getSplatValue<APFloat>();
+    if (value.isNaN())
+      return std::nullopt;
+    // f32, f16 and bf16 values all convert to f32 exactly, and amp_fill
+    // rounds them back.
+    return static_cast<float>(value.convertToDouble());
+  }
+  if (elem.isInteger(1))
+    return data.getSplatValue<bool>() ? 1.0f : 0.0f;
+  if (elem.isInteger(32) || elem.isInteger(64)) {
+    int64_t value = data.getSplatValue<APInt>().getSExtValue();
+    if (value < -(int64_t(1) << 24) || value > (int64_t(1) << 24))
+      return std::nullopt;
+    return static_cast<float>(value);
+  }
+  return std::nullopt;
+}
+
 bool amp::isRuntimeTensorType(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   return tensor && tensor.hasStaticShape() &&

@@ -264,7 +264,10 @@ AMP_KERNEL_API amp_status_t amp_cast(const void *x, void *y, int64_t n,
                                      amp_dtype_t x_dtype, amp_dtype_t y_dtype,
                                      void *stream);
 
-/* y[i] = RNE(value) for n elements: nn.grad_seed is value = 1. */
+/* y[i] = RNE(value) for n elements: nn.grad_seed is value = 1, and float
+ * splat constants. Integer and bool dtypes store the value exactly, which must
+ * then be an integer of magnitude at most 2^24 (0 or 1 for bool); any other
+ * value is AMP_STATUS_INVALID_ARGUMENT. */
 AMP_KERNEL_API amp_status_t amp_fill(void *y, int64_t n, amp_dtype_t dtype,
                                      float value, void *stream);
 

@@ -461,4 +461,33 @@ TEST(Fill, GradSeedsAreExact) {
       AMP_STATUS_INVALID_ARGUMENT, "scale is NULL"));
 }
 
+TEST(Fill, IntegersAndFlagsAreStoredExactly) {
+  std::vector<int32_t> i32(5, 99);
+  ASSERT_TRUE(isOk(amp_fill(i32.data(), 5, AMP_DTYPE_I32, -7.0f, nullptr)));
+  EXPECT_EQ(i32, std::vector<int32_t>(5, -7));
+  std::vector<int64_t> i64(3, 99);
+  ASSERT_TRUE(
+      isOk(amp_fill(i64.data(), 3, AMP_DTYPE_I64, 16777216.0f, nullptr)));
+  EXPECT_EQ(i64, std::vector<int64_t>(3, 16777216));
+  std::vector<int8_t> flags(4, 7);
+  ASSERT_TRUE(isOk(amp_fill(flags.data(), 4, AMP_DTYPE_BOOL, 1.0f, nullptr)));
+  EXPECT_EQ(flags, std::vector<int8_t>(4, 1));
+
+  // Values the dtype does not hold exactly are rejected, and nothing is
+  // written.
+  const char *inexact = "is not exactly a value";
+  EXPECT_TRUE(failsWith(amp_fill(i32.data(), 5, AMP_DTYPE_I32, 0.5f, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, inexact));
+  EXPECT_TRUE(
+      failsWith(amp_fill(i64.data(), 3, AMP_DTYPE_I64, 33554432.0f, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT, inexact));
+  EXPECT_TRUE(failsWith(amp_fill(flags.data(), 4, AMP_DTYPE_BOOL, 2.0f,
+                                 nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, inexact));
+  EXPECT_TRUE(failsWith(amp_fill(i32.data(), 5, AMP_DTYPE_I32, NAN, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, inexact));
+  EXPECT_EQ(i32, std::vector<int32_t>(5, -7));
+  EXPECT_EQ(flags, std::vector<int8_t>(4, 1));
+}
+
 } // namespace
