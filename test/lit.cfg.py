@@ -50,6 +50,9 @@ def _has_gpu():
 
 if _has_gpu():
     config.available_features.add("cuda")
+# The CUDA backend library was built (the toolkit was found), GPU or not.
+if config.amp_have_cuda:
+    config.available_features.add("cuda-backend")
 
 if config.amp_sanitizers:
     config.available_features.add("sanitizers")

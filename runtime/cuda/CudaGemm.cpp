@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp_runtime/gemm.h"
+#include "cuda/CudaCommon.h"
 #include "cuda/GemmEpilogueKernels.h"
 #include "reference/GemmCommon.h"
 #include "reference/GemmEpilogue.h"
@@ -622,7 +623,7 @@ amp_status_t amp_gemm(const amp_gemm_desc_t *desc, void *stream) {
   clearGemmError();
   if (amp_status_t status = validateGemm(desc))
     return status;
-  amp_status_t status = runGemm(*desc, static_cast<cudaStream_t>(stream));
+  amp_status_t status = runGemm(*desc, toStream(stream));
   if (status == AMP_STATUS_OK)
     backend().calls.fetch_add(1, std::memory_order_relaxed);
   return status;

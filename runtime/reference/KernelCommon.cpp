@@ -133,6 +133,37 @@ amp_status_t Checker::indices(const char *what, const void *ids,
   return AMP_STATUS_OK;
 }
 
+amp_status_t Checker::copy(void *dst, const void *src, int64_t bytes,
+                           bool *nothing) {
+  *nothing = true;
+  if (bytes < 0)
+    return fail(AMP_STATUS_INVALID_ARGUMENT, "bytes (%lld) is negative",
+                (long long)bytes);
+  if (bytes == 0 || dst == src)
+    return AMP_STATUS_OK;
+  if (!dst || !src)
+    return fail(AMP_STATUS_INVALID_ARGUMENT, "%s is NULL", dst ? "src" : "dst");
+  const uintptr_t s = reinterpret_cast<uintptr_t>(src);
+  const uintptr_t d = reinterpret_cast<uintptr_t>(dst);
+  const uintptr_t len = static_cast<uintptr_t>(bytes);
+  if (s - d < len || d - s < len)
+    return fail(AMP_STATUS_INVALID_ARGUMENT, "src and dst overlap partially");
+  *nothing = false;
+  return AMP_STATUS_OK;
+}
+
+amp_status_t Checker::memset(const void *dst, int32_t value, int64_t bytes) {
+  if (bytes < 0)
+    return fail(AMP_STATUS_INVALID_ARGUMENT, "bytes (%lld) is negative",
+                (long long)bytes);
+  if (value < 0 || value > 255)
+    return fail(AMP_STATUS_INVALID_ARGUMENT, "value (%d) is not a byte",
+                (int)value);
+  if (bytes > 0 && !dst)
+    return fail(AMP_STATUS_INVALID_ARGUMENT, "dst is NULL");
+  return AMP_STATUS_OK;
+}
+
 amp_status_t Checker::bufferList(int32_t n, const void *const *in,
                                  void *const *out, const int64_t *sizes,
                                  const amp_dtype_t *dtypes) {

@@ -214,6 +214,15 @@ public:
                         const int64_t *strides, const int64_t *padding,
                         const int64_t *dilation, Window2d *out);
 
+  /// amp_memcpy's arguments: bytes >= 0, and unless there is nothing to
+  /// copy (*nothing: 0 bytes, or dst == src) non-NULL pointers whose ranges
+  /// do not partially overlap.
+  amp_status_t copy(void *dst, const void *src, int64_t bytes, bool *nothing);
+
+  /// amp_memset's arguments: bytes >= 0, a byte value, dst non-NULL unless
+  /// bytes is 0.
+  amp_status_t memset(const void *dst, int32_t value, int64_t bytes);
+
   const char *function() const { return fn; }
 
 private:

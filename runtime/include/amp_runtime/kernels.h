@@ -82,8 +82,32 @@ AMP_KERNEL_API amp_status_t amp_memcpy(void *dst, const void *src,
 AMP_KERNEL_API amp_status_t amp_memset(void *dst, int32_t value, int64_t bytes,
                                        void *stream);
 
-/* Waits for the work queued on `stream`; a no-op on the reference backend. */
+/* Waits for the work queued on `stream`; a no-op on the reference backend.
+ * A device backend also reports here the failures its kernels can only
+ * detect on the device (an id or label out of range): the first one since
+ * the last amp_synchronize, as AMP_STATUS_INVALID_ARGUMENT. */
 AMP_KERNEL_API amp_status_t amp_synchronize(void *stream);
+
+/* The backend's memory counters (bytes of amp_alloc). `in_use` counts live
+ * allocations at their requested size; `reserved` what the backend holds
+ * from the system, cached free blocks included (the reference backend caches
+ * nothing, so it equals in_use there); `peak_*` the highest value since the
+ * last amp_memory_reset_peak (or the start). `alloc_calls` counts amp_alloc
+ * calls, `cache_hits` those served from the cache. */
+typedef struct amp_memory_stats {
+  int64_t in_use_bytes;
+  int64_t peak_in_use_bytes;
+  int64_t reserved_bytes;
+  int64_t peak_reserved_bytes;
+  int64_t alloc_calls;
+  int64_t cache_hits;
+} amp_memory_stats_t;
+
+/* Writes the counters to *stats (ignored when NULL). */
+AMP_KERNEL_API void amp_memory_get_stats(amp_memory_stats_t *stats);
+
+/* Sets the peaks to the current values and the call counts to 0. */
+AMP_KERNEL_API void amp_memory_reset_peak(void);
 
 /*===--- Elementwise -----------------------------------------------------===*/
 

@@ -34,6 +34,30 @@ TEST(Memory, AllocIsAlignedAndDistinct) {
             std::string::npos);
 }
 
+TEST(Memory, StatsCountLiveBytesAndPeak) {
+  amp_memory_reset_peak();
+  amp_memory_stats_t before;
+  amp_memory_get_stats(&before);
+  EXPECT_EQ(before.alloc_calls, 0);
+  EXPECT_EQ(before.peak_in_use_bytes, before.in_use_bytes);
+  void *a = amp_alloc(1000, nullptr);
+  void *b = amp_alloc(24, nullptr);
+  ASSERT_TRUE(a && b);
+  ASSERT_TRUE(isOk(amp_free(a, nullptr)));
+  amp_memory_stats_t after;
+  amp_memory_get_stats(&after);
+  EXPECT_EQ(after.in_use_bytes, before.in_use_bytes + 24);
+  EXPECT_EQ(after.peak_in_use_bytes, before.in_use_bytes + 1024);
+  EXPECT_EQ(after.reserved_bytes, after.in_use_bytes);
+  EXPECT_EQ(after.alloc_calls, 2);
+  EXPECT_EQ(after.cache_hits, 0);
+  ASSERT_TRUE(isOk(amp_free(b, nullptr)));
+  amp_memory_reset_peak();
+  amp_memory_get_stats(&after);
+  EXPECT_EQ(after.peak_in_use_bytes, before.in_use_bytes);
+  amp_memory_get_stats(nullptr); // ignored
+}
+
 TEST(Memory, CopySetAndSynchronize) {
   char a[32], b[32];
   for (int i = 0; i < 32; ++i)
