@@ -109,6 +109,25 @@ AMP_KERNEL_API void amp_memory_get_stats(amp_memory_stats_t *stats);
 /* Sets the peaks to the current values and the call counts to 0. */
 AMP_KERNEL_API void amp_memory_reset_peak(void);
 
+/*===--- Graphs -----------------------------------------------------------===*/
+
+/* Capturing the work queued on a stream into a replayable graph (CUDA
+ * graphs): between begin and end, the calls made on `stream` are recorded,
+ * not run; amp_graph_launch then runs the recorded work again with the same
+ * pointers and arguments. The reference backend computes synchronously and
+ * returns AMP_STATUS_NOT_SUPPORTED from all four. */
+AMP_KERNEL_API amp_status_t amp_graph_begin_capture(void *stream);
+
+/* Ends the capture begun on `stream` and stores the executable graph in
+ * *graph (freed with amp_graph_destroy). */
+AMP_KERNEL_API amp_status_t amp_graph_end_capture(void *stream, void **graph);
+
+/* Queues one replay of `graph` on `stream`. */
+AMP_KERNEL_API amp_status_t amp_graph_launch(void *graph, void *stream);
+
+/* Frees a graph from amp_graph_end_capture; NULL is ignored. */
+AMP_KERNEL_API amp_status_t amp_graph_destroy(void *graph);
+
 /*===--- Elementwise -----------------------------------------------------===*/
 
 /* Unary ops (nn.neg ... nn.gelu). Values are part of the ABI. */
