@@ -72,6 +72,11 @@ public:
                      "use, %lld reserved)",
                      (long long)bytes, (long long)stats.in_use_bytes,
                      (long long)stats.reserved_bytes);
+        else if (error == cudaErrorNoDevice ||
+                 error == cudaErrorInsufficientDriver)
+          check.fail(AMP_STATUS_BACKEND_ERROR,
+                     "no usable CUDA device: %s (%s)", cudaGetErrorName(error),
+                     cudaGetErrorString(error));
         else
           cudaFailure(check, "cudaMalloc", error);
         return nullptr;
