@@ -27,8 +27,8 @@ template <typename T> void maxPool(const PoolGeometry &g, const T *x, T *y) {
     T *out = y + p * g.outputPlane();
     for (int64_t r = 0; r < g.win.oh; ++r)
       for (int64_t q = 0; q < g.win.ow; ++q) {
-        const int64_t k = windowArgmax(
-            g, r, q, [&](int64_t i) { return toF32(plane[i]); });
+        const int64_t k =
+            windowArgmax(g, r, q, [&](int64_t i) { return toF32(plane[i]); });
         out[r * g.win.ow + q] =
             k < 0 ? fromF32<T>(-std::numeric_limits<float>::infinity())
                   : plane[k];
@@ -111,9 +111,8 @@ amp_status_t amp_max_pool2d_grad(const void *dy, const void *x, void *dx,
       scatterGrad(g, static_cast<const T *>(dy), static_cast<T *>(dx),
                   [&](float *acc, int64_t p, int64_t r, int64_t q, float d) {
                     const T *plane = in + p * g.inputPlane();
-                    const int64_t k = windowArgmax(g, r, q, [&](int64_t i) {
-                      return toF32(plane[i]);
-                    });
+                    const int64_t k = windowArgmax(
+                        g, r, q, [&](int64_t i) { return toF32(plane[i]); });
                     if (k >= 0)
                       acc[k] += d;
                   });

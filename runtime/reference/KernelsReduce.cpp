@@ -117,9 +117,8 @@ amp_status_t amp_reduce_max_grad(const void *dy, const void *x, const void *y,
                                  amp_dtype_t y_dtype, void * /*stream*/) {
   Checker check("amp_reduce_max_grad");
   Reduction r;
-  if (amp_status_t s =
-          checkReduceMaxGrad(check, dy, x, y, dx, x_dims, x_rank, axes, n_axes,
-                             x_dtype, y_dtype, &r))
+  if (amp_status_t s = checkReduceMaxGrad(check, dy, x, y, dx, x_dims, x_rank,
+                                          axes, n_axes, x_dtype, y_dtype, &r))
     return s;
   if (r.nx == 0)
     return AMP_STATUS_OK;
