@@ -105,7 +105,7 @@ struct CeArgs {
   const void *logits, *labels;
   void *out; // row losses (f32) or dlogits
   int64_t rows, classes;
-  int group;   // threads per row: 32 or blockDim.x
+  int group;   // threads per row: 1, 32 or blockDim.x (groupFor)
   bool vector; // 128-bit access: classes % kPack == 0, buffers aligned
   const void *gradLoss;
   amp_dtype_t gradLossDtype;
@@ -131,7 +131,7 @@ __device__ __forceinline__ RowStats rowStats(const T *x, const CeArgs &a,
     for (int64_t c = lane; c < a.classes; c += a.group)
       acc = addLogit(acc, ld(x, c));
   }
-  acc = groupReduce<StatsOp>(acc, a.group > 32, scratch);
+  acc = groupReduce<StatsOp>(acc, a.group, scratch);
   if (acc.m == kInf || acc.m == -kInf)
     acc.s = __builtin_nanf("");
   return acc;
@@ -224,7 +224,7 @@ CeArgs ceArgs(const void *logits, const void *labels, void *out, int64_t rows,
   CeArgs a{};
   a.logits = logits, a.labels = labels, a.out = out;
   a.rows = rows, a.classes = classes;
-  a.group = classes >= 1024 ? kBlock : 32;
+  a.group = groupFor(classes, kBlock);
   a.vector = classes % packElems == 0 && aligned;
   a.rowsF = static_cast<float>(rows);
   a.record = record;

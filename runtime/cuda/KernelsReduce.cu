@@ -37,8 +37,6 @@ using namespace amp::runtime::kernels;
 namespace {
 
 constexpr int kBlock = 256;
-/// Reduced elements per output from which a whole block takes an output.
-constexpr int64_t kBlockRow = 1024;
 /// The most chunks an output's reduction is split into.
 constexpr int64_t kMaxSplits = 1024;
 
@@ -67,7 +65,7 @@ struct SliceArgs {
   const void *x;
   void *out; // Out[ny] when splits == 1, else f32 partials [ny][splits]
   int64_t ny, count, splits, chunk;
-  int group;   // threads per output: 32 or blockDim.x
+  int group;   // threads per output: 1, 32 or blockDim.x (groupFor)
   bool vector; // rows only: 128-bit loads (count and x aligned)
   bool divide; // mean: out = result / divisor (splits == 1 only)
   float divisor;
@@ -110,7 +108,7 @@ __global__ void __launch_bounds__(kBlock) reduceSlices(SliceArgs a) {
         acc = Op::combine(acc, Op::make(ld(x, base + off), k));
       }
     }
-    acc = groupReduce<Op>(acc, a.group > 32, scratch);
+    acc = groupReduce<Op>(acc, a.group, scratch);
     if (lane == 0) {
       float v = Op::value(acc);
       if (a.divide)
@@ -283,7 +281,7 @@ amp_status_t reduceInto(Checker &check, const Plan &p, const void *x, void *y,
     SliceArgs a{};
     a.x = x;
     a.ny = p.ny, a.count = p.count;
-    a.group = p.count >= kBlockRow ? kBlock : 32;
+    a.group = groupFor(p.count, kBlock);
     if (a.group == kBlock)
       splitsFor(p.ny, p.count, 4096, &splits, &chunk);
     else
@@ -313,7 +311,7 @@ amp_status_t reduceInto(Checker &check, const Plan &p, const void *x, void *y,
   f.out = y;
   f.ny = p.ny, f.count = splits, f.splits = 1;
   f.chunk = std::max<int64_t>(splits, 8);
-  f.group = 32;
+  f.group = groupFor(splits, kBlock);
   f.divide = divide, f.divisor = divisor;
   launchSlices<float, Y, Op, false>(f, st);
   return AMP_STATUS_OK;
@@ -375,7 +373,7 @@ __global__ void __launch_bounds__(kBlock)
     long long hits = 0;
     for (int64_t k = lane; k < a.count; k += a.group)
       hits += ld(x, offset(k)) == max;
-    hits = groupReduce<CountOp>(hits, a.group > 32, scratch);
+    hits = groupReduce<CountOp>(hits, a.group, scratch);
     const float share = maxShare(dy, o, hits);
     for (int64_t k = lane; k < a.count; k += a.group) {
       const int64_t i = offset(k);
@@ -437,7 +435,7 @@ void maxGrad(const Plan &p, const void *dy, const void *x, const void *y,
   }
   SliceArgs a{};
   a.ny = p.ny, a.count = p.count;
-  a.group = p.count >= kBlockRow ? kBlock : 32;
+  a.group = groupFor(p.count, kBlock);
   a.dims = p.dims;
   const unsigned blocks = blocksFor(p.ny, kBlock / a.group);
   if (p.kind == Plan::Strided)

@@ -87,15 +87,17 @@ __device__ __forceinline__ typename Op::Acc warpReduce(typename Op::Acc a) {
   return a;
 }
 
-/// The combination over a group of threads: a warp (wholeBlock false) or
-/// the whole block (blockDim.x a multiple of 32, every thread calling).
-/// The result is in every thread of the group. scratch: 32 Accs of shared
-/// memory.
+/// The combination over a group of `group` threads: 1 (nothing to do), a
+/// warp, or the whole block (blockDim.x a multiple of 32; every thread of
+/// the block calls). The result is in every thread of the group. scratch:
+/// 32 Accs of shared memory.
 template <typename Op>
 __device__ __forceinline__ typename Op::Acc
-groupReduce(typename Op::Acc a, bool wholeBlock, typename Op::Acc *scratch) {
+groupReduce(typename Op::Acc a, int group, typename Op::Acc *scratch) {
+  if (group == 1)
+    return a;
   a = warpReduce<Op>(a);
-  if (!wholeBlock)
+  if (group == 32)
     return a;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   __syncthreads(); // scratch may still be read by a previous call
@@ -104,6 +106,13 @@ groupReduce(typename Op::Acc a, bool wholeBlock, typename Op::Acc *scratch) {
   __syncthreads();
   a = lane < int(blockDim.x / 32) ? scratch[lane] : Op::identity();
   return warpReduce<Op>(a);
+}
+
+/// Threads per output of a reduction over `count` elements in blocks of
+/// `block` threads: one thread (short rows, read in order), a warp, or the
+/// block (1024 elements and more).
+inline int groupFor(int64_t count, int block) {
+  return count <= 16 ? 1 : count < 1024 ? 32 : block;
 }
 
 /// Scratch device memory from the caching allocator (amp_alloc on the

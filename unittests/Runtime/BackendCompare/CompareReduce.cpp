@@ -29,10 +29,14 @@ struct Shape {
 
 const std::vector<Shape> &shapes() {
   static const std::vector<Shape> list = {
+      {{1000, 7}, {1}},             // rows, a thread per output
+      {{500, 16}, {-1}},            // rows, a thread per output, vectorized
+      {{3, 5, 2, 7}, {0, 2}},       // strided, a thread per output
       {{1000}, {0}},                // rows, one warp
       {{257, 33}, {1}},             // rows, warp per output, odd
       {{64, 4096}, {-1}},           // rows, block per output, vectorized
       {{3, 70001}, {1}},            // rows, split, odd (not vectorized)
+      {{2, 65536}, {1}},            // rows, split, vectorized
       {{2, 3, 4, 5}, {0, 1, 2, 3}}, // everything
       {{33, 17, 5}, {1}},           // columns, inner 5
       {{7, 300, 40}, {1}},          // columns, two tiles of inner
