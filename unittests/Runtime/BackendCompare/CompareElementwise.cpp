@@ -117,13 +117,13 @@ AMP_COMPARE_CASE(elementwise_unary_gelu) {
       });
 }
 
-// powf: CUDA's maximum error is 4 ulps (CUDA C Programming Guide), glibc's
-// below 1.
+// powf: CUDA's documented maximum error is a few ulps (CUDA C Programming
+// Guide, 4 to 8 depending on the version), glibc's below 1: 8 ulps.
 AMP_COMPARE_CASE(elementwise_pow) {
   for (float e : {2.0f, 3.0f, -1.0f}) // integer exponents: any sign of x
     compareUnary(
         c, "pow " + std::to_string(e), -3, 3,
-        [](amp_dtype_t dt) { return transcendental(dt, 5); },
+        [](amp_dtype_t dt) { return transcendental(dt, 8); },
         [e](amp_dtype_t dt) -> UnaryCall {
           return [e, dt](Backend &b, const void *x, void *y, int64_t n) {
             return AMP_CALL(b, amp_pow, x, y, n, dt, e, nullptr);
@@ -132,7 +132,7 @@ AMP_COMPARE_CASE(elementwise_pow) {
   for (float e : {0.5f, -1.5f, 0.0f, 2.7f})
     compareUnary(
         c, "pow " + std::to_string(e), 0, 5,
-        [](amp_dtype_t dt) { return transcendental(dt, 5); },
+        [](amp_dtype_t dt) { return transcendental(dt, 8); },
         [e](amp_dtype_t dt) -> UnaryCall {
           return [e, dt](Backend &b, const void *x, void *y, int64_t n) {
             return AMP_CALL(b, amp_pow, x, y, n, dt, e, nullptr);
@@ -229,25 +229,25 @@ AMP_COMPARE_CASE(elementwise_exact_grads) {
 }
 
 // gelu'(x) = 0.5 (1 + t) + 0.5 x (1 - t^2) dInner with t = tanhf(...):
-// t's error (<= 2.4e-7, 4 ulps of |t| <= 1) enters 0.5 dt + 0.5 |x| 2|t| dt
-// dInner <= 2.5e-6 for |x| <= 4 (dInner <= 2.5), times |dy| <= 2 minus
-// margin: 4e-6 absolute, then one rounding of the output dtype either way.
+// t's error (<= 2.4e-7, 4 ulps of |t| <= 1) enters as 0.5 dt + 0.5 |x| 2|t|
+// dt dInner <= 2.5e-6 for |x| <= 4 (dInner <= 2.5), times |dy| <= 2: 5e-6,
+// 8e-6 with margin, then one rounding of the output dtype either way.
 AMP_COMPARE_CASE(elementwise_gelu_grad) {
   compareGrad(c, {"gelu_grad", -4, 4,
                   [](amp_dtype_t) {
-                    return Tolerance{4e-6, 0, 2, false};
+                    return Tolerance{8e-6, 0, 2, false};
                   },
                   AMP_GRAD_CALL(amp_gelu_grad)});
 }
 
-// dy * (e * powf(x, e - 1)): powf's 4 ulps (CUDA) and glibc's 1, then two
-// roundings of the same operands' neighbours; e = 0 is +0, exact.
+// dy * (e * powf(x, e - 1)): powf's error as in elementwise_pow, then two
+// more roundings of slightly different operands; e = 0 is +0, exact.
 AMP_COMPARE_CASE(elementwise_pow_grad) {
   for (float e : {2.0f, 0.5f, -1.5f, 0.0f, 3.0f})
     compareGrad(
         c, {e == 0.0f ? "pow_grad e=0" : "pow_grad", 0, 4,
             [e](amp_dtype_t dt) {
-              return e == 0.0f ? Tolerance::exact() : transcendental(dt, 8);
+              return e == 0.0f ? Tolerance::exact() : transcendental(dt, 10);
             },
             [e](amp_dtype_t dt) -> GradCall {
               return [e, dt](Backend &b, const void *dy, const void *v,

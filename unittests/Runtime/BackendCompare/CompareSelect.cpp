@@ -182,6 +182,7 @@ AMP_COMPARE_CASE(extremum_grads) {
           for (Host *h : {&lhs, &rhs})
             for (int64_t i = 0; i < h->numel(); i += 2)
               h->set(i, std::floor(h->get(i)));
+          addComparisonPairs(lhs, rhs);
           const std::string what =
               std::string(isMax ? "maximum_grad " : "minimum_grad ") +
               shapeName(s.dy) + shapeName(s.lhs) + shapeName(s.rhs) +

@@ -15,6 +15,7 @@
 
 #include "Compare.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -80,6 +81,37 @@ inline Host mixedHost(std::mt19937_64 &rng, amp_dtype_t dtype, int64_t n,
   for (int64_t i = 5, k = 0; i < n; i += 13, ++k)
     h.set(i, values[k % 8]);
   return h;
+}
+
+/// Makes pairs that comparisons must tell apart, at the positions both
+/// operands have: equal values, +0 against -0 (both ways), NaN against a
+/// number (both ways).
+inline void addComparisonPairs(Host &lhs, Host &rhs) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const int64_t n = std::min(lhs.numel(), rhs.numel());
+  for (int64_t i = 0; i < n; ++i) {
+    switch (i % 39) {
+    case 0:
+    case 3:
+    case 9:
+      rhs.set(i, lhs.get(i));
+      break;
+    case 1:
+      lhs.set(i, 0.0);
+      rhs.set(i, -0.0);
+      break;
+    case 2:
+      lhs.set(i, -0.0);
+      rhs.set(i, 0.0);
+      break;
+    case 4:
+      lhs.set(i, nan);
+      break;
+    case 7:
+      rhs.set(i, nan);
+      break;
+    }
+  }
 }
 
 /// Random 0/1 flags of dtype bool.
