@@ -117,3 +117,21 @@ AMP_COMPARE_CASE(binary_errors) {
                     d3, 1, AMP_DTYPE_F16, nullptr);
   });
 }
+
+// More output elements than one pass of the grid of the strided kernel (32
+// blocks per SM of 256 threads) and of the vectorized one, so that threads
+// loop.
+AMP_COMPARE_CASE(binary_grid_stride) {
+  const BinaryShapes shapes[] = {{{3000, 3001}, {3001}, {3000, 3001}},
+                                 {{9000011}, {9000011}, {9000011}}};
+  for (amp_dtype_t dt : floatDtypes())
+    for (const BinaryShapes &s : shapes) {
+      Host lhs = mixedHost(c.rng, dt, numelOf(s.lhs), -3, 3);
+      Host rhs = mixedHost(c.rng, dt, numelOf(s.rhs), -3, 3);
+      c.expectClose(label("binary mul " + shapeName(s.lhs) + shapeName(s.rhs),
+                          dt, numelOf(s.out)),
+                    runBinaryOn(*c.ref, AMP_BINARY_MUL, s, lhs, rhs, 0, false),
+                    runBinaryOn(*c.dev, AMP_BINARY_MUL, s, lhs, rhs, 0, false),
+                    Tolerance::exact());
+    }
+}

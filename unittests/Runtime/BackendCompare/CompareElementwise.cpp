@@ -359,3 +359,34 @@ AMP_COMPARE_CASE(elementwise_errors) {
                     AMP_DTYPE_F16, nullptr);
   });
 }
+
+// More elements than one pass of the largest grid (32 blocks per SM of 256
+// threads, 8 halves each: 8.6M on 132 SMs), so that every thread loops.
+AMP_COMPARE_CASE(elementwise_grid_stride) {
+  const int64_t n = 9000011;
+  Host seed = zeros(AMP_DTYPE_I64, 1);
+  seed.set(0, 42);
+  for (amp_dtype_t dt : floatDtypes()) {
+    Host x = mixedHost(c.rng, dt, n, -3, 3);
+    const UnaryCall neg = [dt](Backend &b, const void *px, void *py,
+                               int64_t count) {
+      return AMP_CALL(b, amp_unary, AMP_UNARY_NEG, px, py, count, dt, nullptr);
+    };
+    const UnaryCall dropout = [&](Backend &b, const void *px, void *py,
+                                  int64_t count) {
+      Buf s = b.upload(seed);
+      return AMP_CALL(b, amp_dropout, px, static_cast<int64_t *>(s.get()), py,
+                      count, dt, 0.25f, 1, nullptr);
+    };
+    for (int64_t offset : {0, 1}) {
+      c.expectClose(label("neg", dt, n, offset),
+                    runUnaryOn(*c.ref, x, offset, false, neg),
+                    runUnaryOn(*c.dev, x, offset, false, neg),
+                    Tolerance::exact());
+      c.expectClose(label("dropout", dt, n, offset),
+                    runUnaryOn(*c.ref, x, offset, false, dropout),
+                    runUnaryOn(*c.dev, x, offset, false, dropout),
+                    Tolerance::exact());
+    }
+  }
+}
