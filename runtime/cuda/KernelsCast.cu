@@ -36,6 +36,11 @@ template <typename T> __device__ __forceinline__ T narrow(float v) {
   return v != v ? fromF32<T>(v) : fromFloat<T>(v);
 }
 
+/// Elements per chunk of castKernel: one 128-bit access of the narrower
+/// type, two of the wider (f32 <-> f16/bf16) or one each (f16 <-> bf16).
+template <typename X, typename Y>
+constexpr int kChunk = (kPack<X> < kPack<Y>) ? kPack<Y> : kPack<X>;
+
 /// y[i] = narrow<Y>(widen(x[i])); chunks of C elements are C / kPack<X>
 /// and C / kPack<Y> 128-bit accesses.
 template <typename X, typename Y>
@@ -44,7 +49,7 @@ __global__ void __launch_bounds__(kThreads)
   int64_t done = 0;
   if (vec) {
     constexpr int PX = kPack<X>, PY = kPack<Y>;
-    constexpr int C = PX > PY ? PX : PY;
+    constexpr int C = kChunk<X, Y>;
     const int64_t chunks = n / C;
     const Pack<X> *px = reinterpret_cast<const Pack<X> *>(x);
     Pack<Y> *py = reinterpret_cast<Pack<Y> *>(y);
@@ -151,7 +156,7 @@ amp_status_t amp_cast(const void *x, void *y, int64_t n, amp_dtype_t x_dtype,
       using X = decltype(tx);
       using Y = decltype(ty);
       if constexpr (!std::is_same_v<X, Y>) {
-        constexpr int C = kPack < X >> kPack<Y> ? kPack<X> : kPack<Y>;
+        constexpr int C = kChunk<X, Y>;
         castKernel<X, Y><<<gridFor(n, vec ? C : 1), kThreads, 0, s>>>(
             static_cast<const X *>(x), static_cast<Y *>(y), n, vec);
       }
