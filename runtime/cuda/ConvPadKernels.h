@@ -1,0 +1,44 @@
+//===- ConvPadKernels.h - Padding, cropping and widening for cuDNN --------===//
+//
+// cuDNN's convolutions take one padding per dimension, applied on both
+// sides, and one dtype for every operand. The convolution entry points
+// (KernelsConv.cpp) bridge the rest with one copy kernel: it pads an image
+// batch into a scratch buffer (the part of an asymmetric padding cuDNN
+// cannot express), crops a padded gradient back, and widens f16/bf16 to f32
+// for the calls whose result is f32.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_RUNTIME_CUDA_CONVPADKERNELS_H
+#define AMP_RUNTIME_CUDA_CONVPADKERNELS_H
+
+#include "amp_runtime/kernels.h"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+namespace amp {
+namespace runtime {
+namespace cuda {
+
+/// dst[p, r, q] = src[p, r - offH, q - offW] converted to dst's dtype
+/// (exactly: dst has src's dtype or f32), and zero where that element is
+/// outside src, for p < planes, r < dstH, q < dstW. A negative offset crops.
+struct ConvWindowCopy {
+  const void *src;
+  void *dst;
+  amp_dtype_t srcDtype, dstDtype;
+  int64_t planes;
+  int64_t srcH, srcW, dstH, dstW;
+  int64_t offH, offW;
+};
+
+/// Queues the copy on `stream`; the caller checks the launch (launched()).
+void launchConvWindowCopy(const ConvWindowCopy &copy, cudaStream_t stream);
+
+} // namespace cuda
+} // namespace runtime
+} // namespace amp
+
+#endif // AMP_RUNTIME_CUDA_CONVPADKERNELS_H
