@@ -12,6 +12,9 @@
 //    computed on that padded extent and cropped into dx.
 //  - out_dtype f32 with f16/bf16 operands: cuDNN wants one dtype for every
 //    tensor, so the operands are widened (exactly) into f32 copies.
+//  - Pointers not 16-byte aligned (views into a buffer) go through aligned
+//    copies.
+// The copies come from amp_alloc and are freed once the work is queued.
 //
 // Each distinct call (kind, device, shapes, geometry, dtypes) gets a plan
 // once: the descriptors and the algorithms allowed for it, in cuDNN's
@@ -39,6 +42,7 @@
 #include <algorithm>
 #include <array>
 #include <climits>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -548,33 +552,47 @@ amp_status_t convolve(Checker &check, const CudnnApi &api, cudnnHandle_t handle,
   return cudnnFailure(check, api, cudnnFunctionOf(kind), last);
 }
 
-/// Queues a window copy (pad, crop or widen) and checks its launch.
+/// Queues a window copy (pad, crop, widen or realign) and checks its
+/// launch.
 amp_status_t windowCopy(Checker &check, const ConvWindowCopy &c,
                         cudaStream_t stream) {
   launchConvWindowCopy(c, stream);
   return launched(check, "the convolution's pad/crop kernel");
 }
 
-/// `src` ([planes, h, w] of `from`) as cuDNN needs it: widened to the
-/// plan's dtype and/or padded to [planes, h + top + bottom, w + left +
-/// right]; `src` itself when neither is needed.
+/// cuDNN gets 16-byte aligned tensors only: whether its kernels accept
+/// less is not documented, and a misaligned access would poison the
+/// context. Pointers into the middle of a buffer go through a copy.
+bool aligned16(const void *p) {
+  return reinterpret_cast<uintptr_t>(p) % 16 == 0;
+}
+
+/// A [planes, h, w] tensor: an operand, with the explicit zeros cuDNN gets
+/// around it, or the result as cuDNN computes it, of which the caller's
+/// tensor is the window at (top, left).
+struct View {
+  int64_t planes, h, w;
+  int64_t top = 0, left = 0, bottom = 0, right = 0;
+};
+
+/// Operand `src` (of dtype `from`) as cuDNN gets it: widened to the plan's
+/// dtype, padded and/or realigned into scratch memory, or `src` itself.
 amp_status_t prepare(Checker &check, Scratch &scratch, const Plan &p,
-                     const void *src, amp_dtype_t from, int64_t planes,
-                     int64_t h, int64_t w, int64_t top, int64_t left,
-                     int64_t bottom, int64_t right, const char *what,
+                     const void *src, amp_dtype_t from, const View &v,
                      cudaStream_t stream, const void *&out) {
   out = src;
-  if (!p.widens && !(top || left || bottom || right))
+  const bool pads = v.top || v.left || v.bottom || v.right;
+  if (!p.widens && !pads && aligned16(src))
     return AMP_STATUS_OK;
   ConvWindowCopy c{};
   c.src = src, c.srcDtype = from, c.dstDtype = p.dtype;
-  c.planes = planes, c.srcH = h, c.srcW = w;
-  c.dstH = h + top + bottom, c.dstW = w + left + right;
-  c.offH = top, c.offW = left;
+  c.planes = v.planes, c.srcH = v.h, c.srcW = v.w;
+  c.dstH = v.h + v.top + v.bottom, c.dstW = v.w + v.left + v.right;
+  c.offH = v.top, c.offW = v.left;
   void *dst = nullptr;
-  if (amp_status_t s = scratch.alloc(planes * c.dstH * c.dstW *
-                                         int64_t(amp_dtype_size(p.dtype)),
-                                     what, dst))
+  if (amp_status_t s =
+          scratch.alloc(v.planes * c.dstH * c.dstW * amp_dtype_size(p.dtype),
+                        "a copy of an operand", dst))
     return s;
   c.dst = dst;
   out = dst;
@@ -587,48 +605,42 @@ amp_status_t enqueue(Checker &check, const CudnnApi &api, cudnnHandle_t handle,
                      amp_dtype_t inDtype, Scratch &scratch,
                      cudaStream_t stream) {
   const PadSplit &s = p.pad;
+  const View image{g.n * g.c, g.h, g.w, s.et, s.el, s.eb, s.er};
+  const View grad{g.n * g.o, g.oh, g.ow};
+  const View filter{g.o * g.cg, g.kh, g.kw};
+  // Operands a and b, and the result: cuDNN's extent (the padded image for
+  // the input gradient) and the caller's window of it.
+  const View &va = kind == ConvKind::Forward ? image : grad;
+  const View &vb = kind == ConvKind::GradFilter ? image : filter;
+  const View result = kind == ConvKind::Forward ? grad
+                      : kind == ConvKind::GradInput
+                          ? View{g.n * g.c, p.hs, p.ws, s.et, s.el}
+                          : filter;
+  const int64_t outH = kind == ConvKind::GradInput ? g.h : result.h;
+  const int64_t outW = kind == ConvKind::GradInput ? g.w : result.w;
+
   Operands ops{a, b, out};
-  amp_status_t st = AMP_STATUS_OK;
-  switch (kind) {
-  case ConvKind::Forward:
-    if ((st = prepare(check, scratch, p, a, inDtype, g.n * g.c, g.h, g.w, s.et,
-                      s.el, s.eb, s.er, "the padded input", stream, ops.a)) ||
-        (st = prepare(check, scratch, p, b, inDtype, g.o * g.cg, g.kh, g.kw, 0,
-                      0, 0, 0, "the widened filter", stream, ops.b)))
+  if (amp_status_t st =
+          prepare(check, scratch, p, a, inDtype, va, stream, ops.a))
+    return st;
+  if (amp_status_t st =
+          prepare(check, scratch, p, b, inDtype, vb, stream, ops.b))
+    return st;
+  const bool direct = outH == result.h && outW == result.w && aligned16(out);
+  if (!direct)
+    if (amp_status_t st = scratch.alloc(result.planes * result.h * result.w *
+                                            amp_dtype_size(p.dtype),
+                                        "the result before its copy", ops.out))
       return st;
-    return convolve(check, api, handle, kind, p, ops, scratch);
-  case ConvKind::GradInput: {
-    if ((st = prepare(check, scratch, p, a, inDtype, g.n * g.o, g.oh, g.ow, 0,
-                      0, 0, 0, "the widened output gradient", stream, ops.a)) ||
-        (st = prepare(check, scratch, p, b, inDtype, g.o * g.cg, g.kh, g.kw, 0,
-                      0, 0, 0, "the widened filter", stream, ops.b)))
-      return st;
-    if (!s.explicitZeros())
-      return convolve(check, api, handle, kind, p, ops, scratch);
-    // The gradient of the padded image, then its interior.
-    void *padded = nullptr;
-    if ((st = scratch.alloc(g.n * g.c * p.hs * p.ws *
-                                int64_t(amp_dtype_size(p.dtype)),
-                            "the padded input gradient", padded)))
-      return st;
-    ops.out = padded;
-    if ((st = convolve(check, api, handle, kind, p, ops, scratch)))
-      return st;
-    ConvWindowCopy c{};
-    c.src = padded, c.dst = out, c.srcDtype = c.dstDtype = p.dtype;
-    c.planes = g.n * g.c, c.srcH = p.hs, c.srcW = p.ws;
-    c.dstH = g.h, c.dstW = g.w, c.offH = -s.et, c.offW = -s.el;
-    return windowCopy(check, c, stream);
-  }
-  case ConvKind::GradFilter:
-    if ((st = prepare(check, scratch, p, a, inDtype, g.n * g.o, g.oh, g.ow, 0,
-                      0, 0, 0, "the widened output gradient", stream, ops.a)) ||
-        (st = prepare(check, scratch, p, b, inDtype, g.n * g.c, g.h, g.w, s.et,
-                      s.el, s.eb, s.er, "the padded input", stream, ops.b)))
-      return st;
-    return convolve(check, api, handle, kind, p, ops, scratch);
-  }
-  return AMP_STATUS_OK;
+  if (amp_status_t st = convolve(check, api, handle, kind, p, ops, scratch))
+    return st;
+  if (direct)
+    return AMP_STATUS_OK;
+  ConvWindowCopy c{};
+  c.src = ops.out, c.dst = out, c.srcDtype = c.dstDtype = p.dtype;
+  c.planes = result.planes, c.srcH = result.h, c.srcW = result.w;
+  c.dstH = outH, c.dstW = outW, c.offH = -result.top, c.offW = -result.left;
+  return windowCopy(check, c, stream);
 }
 
 amp_status_t runConv(ConvKind kind, const char *name, const void *a,
