@@ -299,8 +299,10 @@ cudnnStatus_t configure(const CudnnApi &api, cudnnHandle_t handle,
   const bool f32Result = p.dtype == AMP_DTYPE_F32;
   std::vector<Proposal> tries;
   for (const Proposal &q : proposals) {
+    // ALLOW_CONVERSION would round f32 operands to f16.
     if (!isSumOfProducts(kind, q.algo) || (!q.deterministic && !f32Result) ||
-        q.math == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION)
+        (policy != MathPolicy::Fma &&
+         q.math == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION))
       continue;
     tries.push_back({q.algo, policy == MathPolicy::Fma ? base : q.math, true});
   }
