@@ -5,7 +5,7 @@
 // by side, so that narrow images still give full, contiguous warps and the
 // only integer divisions are one per row. Rows are a grid-stride loop.
 // Same-dtype copies move the bits; widening is the exact f16/bf16 -> f32
-// conversion.
+// conversion, narrowing the hardware's round-to-nearest-even.
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,6 +62,12 @@ void launchTyped(const ConvWindowCopy &c, cudaStream_t stream) {
 
 void amp::runtime::cuda::launchConvWindowCopy(const ConvWindowCopy &c,
                                               cudaStream_t stream) {
+  if (c.srcDtype == AMP_DTYPE_F32 && c.dstDtype != AMP_DTYPE_F32) {
+    kernels::dispatchFloat(c.dstDtype, [&](auto d) {
+      launchTyped<float, decltype(d)>(c, stream);
+    });
+    return;
+  }
   kernels::dispatchFloat(c.srcDtype, [&](auto s) {
     using S = decltype(s);
     if (c.dstDtype == c.srcDtype)

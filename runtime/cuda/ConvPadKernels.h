@@ -4,8 +4,9 @@
 // sides, and one dtype for every operand. The convolution entry points
 // (KernelsConv.cpp) bridge the rest with one copy kernel: it pads an image
 // batch into a scratch buffer (the part of an asymmetric padding cuDNN
-// cannot express), crops a padded gradient back, and widens f16/bf16 to f32
-// for the calls whose result is f32.
+// cannot express), crops a padded gradient back, widens f16/bf16 operands
+// to f32 and rounds an f32 result into f16/bf16 where cuDNN computes in f32
+// for a narrower result, and realigns.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,9 +23,10 @@ namespace amp {
 namespace runtime {
 namespace cuda {
 
-/// dst[p, r, q] = src[p, r - offH, q - offW] converted to dst's dtype
-/// (exactly: dst has src's dtype or f32), and zero where that element is
-/// outside src, for p < planes, r < dstH, q < dstW. A negative offset crops.
+/// dst[p, r, q] = src[p, r - offH, q - offW] converted to dst's dtype, and
+/// zero where that element is outside src, for p < planes, r < dstH,
+/// q < dstW. A negative offset crops. The dtypes are equal (a bit copy), or
+/// one of them is f32: widening is exact, narrowing rounds once (RNE).
 struct ConvWindowCopy {
   const void *src;
   void *dst;

@@ -11,7 +11,9 @@
 //    padded copy of x (forward, filter gradient), and the input gradient is
 //    computed on that padded extent and cropped into dx.
 //  - out_dtype f32 with f16/bf16 operands: cuDNN wants one dtype for every
-//    tensor, so the operands are widened (exactly) into f32 copies.
+//    tensor, so the operands are widened (exactly) into f32 copies. The
+//    same route, with the f32 result rounded once into f16/bf16, serves the
+//    f16/bf16 calls cuDNN has no 16-bit algorithm for.
 //  - Pointers not 16-byte aligned (views into a buffer) go through aligned
 //    copies.
 // The copies come from amp_alloc and are freed once the work is queued.
@@ -23,7 +25,7 @@
 // that form each output as a plain f32 sum of products (the GEMM and direct
 // ones; FFT and Winograd transform the operands and round the transforms),
 // deterministic ones first, non-deterministic ones (atomic adds) only when
-// the result is f32. Math types: f32 operands use FMA math (no TF32);
+// cuDNN's result is f32. Math types: f32 operands use FMA math (no TF32);
 // f16/bf16 ones may use tensor cores (f32 accumulation); widened f16/bf16
 // operands may use TF32 tensor cores, whose operand rounding is exact on
 // values with at most 11 significant bits. A call runs the first
@@ -115,8 +117,9 @@ struct Plan {
   cudnnTensorDescriptor_t x = nullptr, y = nullptr;
   cudnnFilterDescriptor_t w = nullptr;
   cudnnConvolutionDescriptor_t conv = nullptr;
-  amp_dtype_t dtype = AMP_DTYPE_F32; // of every tensor cuDNN sees
-  bool widens = false;               // f16/bf16 operands -> f32 copies
+  amp_dtype_t dtype = AMP_DTYPE_F32;    // of every tensor cuDNN sees
+  amp_dtype_t outDtype = AMP_DTYPE_F32; // of the caller's result
+  bool widens = false;                  // f16/bf16 operands -> f32 copies
   PadSplit pad{};
   int64_t hs = 0, ws = 0;
   std::vector<Candidate> candidates;
@@ -408,33 +411,52 @@ amp_status_t Backend::planFor(Checker &check, cudnnHandle_t handle,
     return check.fail(AMP_STATUS_NOT_SUPPORTED,
                       "a tensor of this convolution has more than 2^31 - 1 "
                       "elements, cuDNN's limit");
-  const MathPolicy policy = in == AMP_DTYPE_F32 ? MathPolicy::Fma
-                            : out == in         ? MathPolicy::Tensor16
-                                                : MathPolicy::Tf32Exact;
-  // First with the symmetric part of the padding in cuDNN; should cuDNN
-  // refuse that, with all of it explicit.
-  const bool canMoveAll = std::min(g.pt, g.pb) || std::min(g.pl, g.pr);
-  for (bool allExplicit : {false, true}) {
-    const PadSplit s = splitPadding(g, allExplicit);
+  // Attempts in order: the operands' own dtype (f32 for an f32 result);
+  // then, for an f16/bf16 result cuDNN has no algorithm for, f32 on widened
+  // copies, rounded once into the result. Each first with the symmetric
+  // part of the padding in cuDNN, then with all of it explicit.
+  const MathPolicy first = in == AMP_DTYPE_F32 ? MathPolicy::Fma
+                           : out == in         ? MathPolicy::Tensor16
+                                               : MathPolicy::Tf32Exact;
+  const bool canMoveAll = (std::min(g.pt, g.pb) || std::min(g.pl, g.pr)) &&
+                          fitsCudnn(g, splitPadding(g, true));
+  struct Attempt {
+    MathPolicy policy;
+    bool allExplicit;
+  };
+  std::vector<Attempt> attempts = {{first, false}};
+  if (canMoveAll)
+    attempts.push_back({first, true});
+  if (first == MathPolicy::Tensor16) {
+    attempts.push_back({MathPolicy::Tf32Exact, false});
+    if (canMoveAll)
+      attempts.push_back({MathPolicy::Tf32Exact, true});
+  }
+  cudnnStatus_t failed = CUDNN_STATUS_SUCCESS;
+  const char *failedWhat = "";
+  for (const Attempt &at : attempts) {
     auto p = std::make_unique<Plan>(api);
-    p->dtype = out; // the result's dtype: in, or f32
-    p->widens = in != out;
+    p->dtype = at.policy == MathPolicy::Tensor16 ? in : AMP_DTYPE_F32;
+    p->outDtype = out;
+    p->widens = in != p->dtype;
     const char *what = "";
     const cudnnStatus_t st =
-        configure(api, handle, kind, g, s, policy, *p, what);
-    const bool retry =
-        !allExplicit && canMoveAll && fitsCudnn(g, splitPadding(g, true));
+        configure(api, handle, kind, g, splitPadding(g, at.allExplicit),
+                  at.policy, *p, what);
     if (st == CUDNN_STATUS_SUCCESS && !p->candidates.empty()) {
       plan = plans.emplace(key, std::move(p)).first->second.get();
       return AMP_STATUS_OK;
     }
-    if (retry && (st == CUDNN_STATUS_SUCCESS || isRefusal(st) ||
-                  CUDNN_STATUS_CATEGORY(st) == CUDNN_STATUS_BAD_PARAM))
-      continue;
-    if (st != CUDNN_STATUS_SUCCESS)
+    // Refusals and bad parameters may be this geometry's or dtype's; any
+    // other failure ends the planning.
+    if (st != CUDNN_STATUS_SUCCESS && failed == CUDNN_STATUS_SUCCESS)
+      failed = st, failedWhat = what;
+    if (st != CUDNN_STATUS_SUCCESS && !isRefusal(st) &&
+        CUDNN_STATUS_CATEGORY(st) != CUDNN_STATUS_BAD_PARAM)
       return cudnnFailure(check, api, what, st);
-    break;
   }
+  if (failed != CUDNN_STATUS_SUCCESS)
+    return cudnnFailure(check, api, failedWhat, failed);
   return check.fail(AMP_STATUS_BACKEND_ERROR,
                     "cuDNN has no algorithm for this convolution that sums "
                     "products in f32 within a %zu MiB workspace",
@@ -628,7 +650,8 @@ amp_status_t enqueue(Checker &check, const CudnnApi &api, cudnnHandle_t handle,
   if (amp_status_t st =
           prepare(check, scratch, p, b, inDtype, vb, stream, ops.b))
     return st;
-  const bool direct = outH == result.h && outW == result.w && aligned16(out);
+  const bool direct = outH == result.h && outW == result.w &&
+                      p.dtype == p.outDtype && aligned16(out);
   if (!direct)
     if (amp_status_t st = scratch.alloc(result.planes * result.h * result.w *
                                             amp_dtype_size(p.dtype),
@@ -639,7 +662,7 @@ amp_status_t enqueue(Checker &check, const CudnnApi &api, cudnnHandle_t handle,
   if (direct)
     return AMP_STATUS_OK;
   ConvWindowCopy c{};
-  c.src = ops.out, c.dst = out, c.srcDtype = c.dstDtype = p.dtype;
+  c.src = ops.out, c.dst = out, c.srcDtype = p.dtype, c.dstDtype = p.outDtype;
   c.planes = result.planes, c.srcH = result.h, c.srcW = result.w;
   c.dstH = outH, c.dstW = outW, c.offH = -result.top, c.offW = -result.left;
   return windowCopy(check, c, stream);
