@@ -54,7 +54,8 @@ struct Shape {
 // 1x1; 3x3 stride 1 and 2; dilation 2; asymmetric padding (also wider than
 // the kernel, which leaves outputs entirely in the padding); groups and
 // depthwise; a rectangular kernel with every attribute uneven; odd channel
-// counts; batch 1 and > 1; one size large enough for the tensor-core paths.
+// counts; batch 1 and > 1; one size large enough for the tensor-core paths;
+// one element.
 const Shape kShapes[] = {
     {"1x1", 2, 5, 7, 9, 3, 1, 1, 1, {1, 1}, {0, 0, 0, 0}, {1, 1}},
     {"3x3_s1", 2, 3, 11, 13, 7, 3, 3, 1, {1, 1}, {1, 1, 1, 1}, {1, 1}},
@@ -78,6 +79,7 @@ const Shape kShapes[] = {
     {"5x3_uneven", 2, 3, 13, 11, 5, 5, 3, 1, {2, 1}, {2, 1, 1, 3}, {1, 2}},
     {"odd_channels", 3, 19, 17, 23, 13, 3, 3, 1, {1, 1}, {1, 1, 1, 1}, {1, 1}},
     {"large", 4, 32, 28, 28, 48, 3, 3, 1, {1, 1}, {1, 1, 1, 1}, {1, 1}},
+    {"single_element", 1, 1, 1, 1, 1, 1, 1, 1, {1, 1}, {0, 0, 0, 0}, {1, 1}},
 };
 
 struct DtypePair {
