@@ -92,7 +92,6 @@ enum class MathPolicy {
 /// explicit zeros of a padded copy (et, el, eb, er).
 struct PadSplit {
   int64_t ph, pw, et, el, eb, er;
-  bool explicitZeros() const { return et || el || eb || er; }
 };
 
 PadSplit splitPadding(const ConvGeometry &g, bool allExplicit) {
