@@ -3,10 +3,10 @@
 // amp_sgd_update, amp_adam_update (and their _multi forms, a loop over the
 // buffers) and amp_clip_grad_norm on the reference backend. The checks are
 // OptimizerChecks.h and the per-element math OptimizerMath.h, both shared
-// with the CUDA backend. The updates follow the op order of PyTorch's single-tensor
-// torch.optim.SGD / AdamW in f32, with the scalar coefficients formed in f64
-// and rounded once, and honour the found_inf predicate of amp.skip_step_if:
-// a set flag leaves every output bitwise equal to its input.
+// with the CUDA backend. The updates follow the op order of PyTorch's
+// single-tensor torch.optim.SGD / AdamW in f32, with the scalar coefficients
+// formed in f64 and rounded once, and honour the found_inf predicate of
+// amp.skip_step_if: a set flag leaves every output bitwise equal to its input.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,8 +52,7 @@ template <typename T> float sumOfSquares(const T *x, int64_t n) {
 /// The SGD update of one checked buffer.
 void sgdCompute(const void *param, const void *grad, const void *momentum_buf,
                 void *new_param, void *new_momentum_buf, int64_t n,
-                amp_dtype_t dtype, const SgdCoefs &c,
-                const int8_t *found_inf) {
+                amp_dtype_t dtype, const SgdCoefs &c, const int8_t *found_inf) {
   if (skipStep(found_inf)) {
     keep(param, new_param, n, dtype);
     if (c.hasMomentum)
@@ -108,9 +107,8 @@ void adamCompute(const void *param, const void *grad, const void *exp_avg,
     T *nv = static_cast<T *>(new_exp_avg_sq);
     for (int64_t i = 0; i < n; ++i) {
       float m1, v1;
-      const float p1 =
-          adamStep(c, toF32(p[i]), toF32(gp[i]), toF32(m[i]), toF32(v[i]),
-                   &m1, &v1);
+      const float p1 = adamStep(c, toF32(p[i]), toF32(gp[i]), toF32(m[i]),
+                                toF32(v[i]), &m1, &v1);
       nm[i] = fromF32<T>(m1);
       nv[i] = fromF32<T>(v1);
       np[i] = fromF32<T>(p1);
@@ -142,13 +140,14 @@ amp_status_t amp_sgd_update(const void *param, const void *grad,
   return AMP_STATUS_OK;
 }
 
-amp_status_t amp_sgd_update_multi(
-    int32_t n_buffers, const void *const *params, const void *const *grads,
-    const void *const *momentum_bufs, void *const *new_params,
-    void *const *new_momentum_bufs, const int64_t *sizes,
-    const amp_dtype_t *dtypes, float lr, float momentum, float dampening,
-    float weight_decay, int32_t nesterov, const int8_t *found_inf,
-    void * /*stream*/) {
+amp_status_t
+amp_sgd_update_multi(int32_t n_buffers, const void *const *params,
+                     const void *const *grads, const void *const *momentum_bufs,
+                     void *const *new_params, void *const *new_momentum_bufs,
+                     const int64_t *sizes, const amp_dtype_t *dtypes, float lr,
+                     float momentum, float dampening, float weight_decay,
+                     int32_t nesterov, const int8_t *found_inf,
+                     void * /*stream*/) {
   Checker check("amp_sgd_update_multi");
   bool hasMomentum = false;
   if (amp_status_t s = checkSgdUpdateMulti(
@@ -173,10 +172,10 @@ amp_status_t amp_adam_update(const void *param, const void *grad,
                              float weight_decay, const int8_t *found_inf,
                              void * /*stream*/) {
   Checker check("amp_adam_update");
-  if (amp_status_t s = checkAdamUpdate(
-          check, param, grad, exp_avg, exp_avg_sq, step, new_param,
-          new_exp_avg, new_exp_avg_sq, new_step, n, dtype, lr, beta1, beta2,
-          eps, weight_decay))
+  if (amp_status_t s =
+          checkAdamUpdate(check, param, grad, exp_avg, exp_avg_sq, step,
+                          new_param, new_exp_avg, new_exp_avg_sq, new_step, n,
+                          dtype, lr, beta1, beta2, eps, weight_decay))
     return s;
   adamCompute(param, grad, exp_avg, exp_avg_sq, step, new_param, new_exp_avg,
               new_exp_avg_sq, new_step, n, dtype, lr, beta1, beta2, eps,
@@ -184,14 +183,15 @@ amp_status_t amp_adam_update(const void *param, const void *grad,
   return AMP_STATUS_OK;
 }
 
-amp_status_t amp_adam_update_multi(
-    int32_t n_buffers, const void *const *params, const void *const *grads,
-    const void *const *exp_avgs, const void *const *exp_avg_sqs,
-    const float *const *steps, void *const *new_params,
-    void *const *new_exp_avgs, void *const *new_exp_avg_sqs,
-    float *const *new_steps, const int64_t *sizes, const amp_dtype_t *dtypes,
-    float lr, float beta1, float beta2, float eps, float weight_decay,
-    const int8_t *found_inf, void * /*stream*/) {
+amp_status_t
+amp_adam_update_multi(int32_t n_buffers, const void *const *params,
+                      const void *const *grads, const void *const *exp_avgs,
+                      const void *const *exp_avg_sqs, const float *const *steps,
+                      void *const *new_params, void *const *new_exp_avgs,
+                      void *const *new_exp_avg_sqs, float *const *new_steps,
+                      const int64_t *sizes, const amp_dtype_t *dtypes, float lr,
+                      float beta1, float beta2, float eps, float weight_decay,
+                      const int8_t *found_inf, void * /*stream*/) {
   Checker check("amp_adam_update_multi");
   if (amp_status_t s = checkAdamUpdateMulti(
           check, n_buffers, params, grads, exp_avgs, exp_avg_sqs, steps,

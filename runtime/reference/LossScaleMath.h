@@ -27,8 +27,8 @@ updateScaleInMemory(const amp_loss_scale_config_t &config, const float *scale,
                     const int32_t *hysteresis_tracker, const int8_t *found_inf,
                     float *new_scale, int32_t *new_growth_tracker,
                     int32_t *new_hysteresis_tracker) {
-  amp_loss_scale_state_t state = {
-      *scale, *growth_tracker, hysteresis_tracker ? *hysteresis_tracker : 0};
+  amp_loss_scale_state_t state = {*scale, *growth_tracker,
+                                  hysteresis_tracker ? *hysteresis_tracker : 0};
   amp_loss_scale_state_update(&state, &config, *found_inf != 0);
   *new_scale = state.scale;
   *new_growth_tracker = state.growth_tracker;

@@ -79,10 +79,9 @@ amp_status_t amp::runtime::kernels::checkSgdUpdateMulti(
                                    {params, grads, new_params, sizes, dtypes}))
     return s;
   // The hyperparameters are checked even without buffers.
-  if (amp_status_t s = checkSgdUpdate(check, nullptr, nullptr, nullptr,
-                                      nullptr, nullptr, 0, AMP_DTYPE_F32, lr,
-                                      momentum, dampening, weight_decay,
-                                      nesterov, hasMomentum))
+  if (amp_status_t s = checkSgdUpdate(
+          check, nullptr, nullptr, nullptr, nullptr, nullptr, 0, AMP_DTYPE_F32,
+          lr, momentum, dampening, weight_decay, nesterov, hasMomentum))
     return s;
   if (*hasMomentum ? n_buffers > 0 && (!momentum_bufs || !new_momentum_bufs)
                    : momentum_bufs || new_momentum_bufs)
@@ -104,8 +103,8 @@ amp_status_t amp::runtime::kernels::checkAdamUpdate(
     Checker &check, const void *param, const void *grad, const void *exp_avg,
     const void *exp_avg_sq, const float *step, const void *new_param,
     const void *new_exp_avg, const void *new_exp_avg_sq, const float *new_step,
-    int64_t n, amp_dtype_t dtype, float lr, float beta1, float beta2,
-    float eps, float weight_decay) {
+    int64_t n, amp_dtype_t dtype, float lr, float beta1, float beta2, float eps,
+    float weight_decay) {
   if (amp_status_t s = check.count("n", n))
     return s;
   if (amp_status_t s = check.dtype("dtype", dtype, kFloatDtypes))
@@ -139,13 +138,13 @@ amp_status_t amp::runtime::kernels::checkAdamUpdateMulti(
     const void *const *grads, const void *const *exp_avgs,
     const void *const *exp_avg_sqs, const float *const *steps,
     void *const *new_params, void *const *new_exp_avgs,
-    void *const *new_exp_avg_sqs, float *const *new_steps,
-    const int64_t *sizes, const amp_dtype_t *dtypes, float lr, float beta1,
-    float beta2, float eps, float weight_decay) {
-  if (amp_status_t s = checkArrays(
-          check, n_buffers,
-          {params, grads, exp_avgs, exp_avg_sqs, steps, new_params,
-           new_exp_avgs, new_exp_avg_sqs, new_steps, sizes, dtypes}))
+    void *const *new_exp_avg_sqs, float *const *new_steps, const int64_t *sizes,
+    const amp_dtype_t *dtypes, float lr, float beta1, float beta2, float eps,
+    float weight_decay) {
+  if (amp_status_t s = checkArrays(check, n_buffers,
+                                   {params, grads, exp_avgs, exp_avg_sqs, steps,
+                                    new_params, new_exp_avgs, new_exp_avg_sqs,
+                                    new_steps, sizes, dtypes}))
     return s;
   for (int32_t i = 0; i < n_buffers; ++i)
     if (amp_status_t s = checkAdamUpdate(

@@ -19,11 +19,11 @@ namespace kernels {
 
 /// amp_sgd_update's checks; *hasMomentum: momentum > 0 (the buffers are
 /// used).
-amp_status_t checkSgdUpdate(Checker &check, const void *param,
-                            const void *grad, const void *momentum_buf,
-                            const void *new_param, const void *new_momentum_buf,
-                            int64_t n, amp_dtype_t dtype, float lr,
-                            float momentum, float dampening, float weight_decay,
+amp_status_t checkSgdUpdate(Checker &check, const void *param, const void *grad,
+                            const void *momentum_buf, const void *new_param,
+                            const void *new_momentum_buf, int64_t n,
+                            amp_dtype_t dtype, float lr, float momentum,
+                            float dampening, float weight_decay,
                             int32_t nesterov, bool *hasMomentum);
 
 /// amp_sgd_update_multi's checks: n_buffers >= 0, the arrays non-NULL when
@@ -48,14 +48,15 @@ amp_status_t checkAdamUpdate(Checker &check, const void *param,
 
 /// amp_adam_update_multi's checks: n_buffers >= 0, the arrays non-NULL when
 /// there are buffers, and checkAdamUpdate for every buffer.
-amp_status_t checkAdamUpdateMulti(
-    Checker &check, int32_t n_buffers, const void *const *params,
-    const void *const *grads, const void *const *exp_avgs,
-    const void *const *exp_avg_sqs, const float *const *steps,
-    void *const *new_params, void *const *new_exp_avgs,
-    void *const *new_exp_avg_sqs, float *const *new_steps,
-    const int64_t *sizes, const amp_dtype_t *dtypes, float lr, float beta1,
-    float beta2, float eps, float weight_decay);
+amp_status_t
+checkAdamUpdateMulti(Checker &check, int32_t n_buffers,
+                     const void *const *params, const void *const *grads,
+                     const void *const *exp_avgs,
+                     const void *const *exp_avg_sqs, const float *const *steps,
+                     void *const *new_params, void *const *new_exp_avgs,
+                     void *const *new_exp_avg_sqs, float *const *new_steps,
+                     const int64_t *sizes, const amp_dtype_t *dtypes, float lr,
+                     float beta1, float beta2, float eps, float weight_decay);
 
 /// amp_clip_grad_norm's checks.
 amp_status_t checkClipGradNorm(Checker &check, int32_t n_buffers,

@@ -45,8 +45,8 @@ inline AMP_HOST_DEVICE SgdCoefs sgdCoefs(float lr, float momentum,
 
 /// One element of the SGD step: returns param'; with momentum, *newBuf is
 /// buf' (unrounded, as it feeds param').
-inline AMP_HOST_DEVICE float sgdStep(const SgdCoefs &c, float param,
-                                     float grad, float buf, float *newBuf) {
+inline AMP_HOST_DEVICE float sgdStep(const SgdCoefs &c, float param, float grad,
+                                     float buf, float *newBuf) {
   float g = grad;
   if (c.weightDecay != 0.0f)
     g = g + c.weightDecay * param;
@@ -66,11 +66,14 @@ struct AdamCoefs {
   float t, decay, avgWeight, sqKeep, sqWeight, negStepSize, bc2Sqrt, eps;
 };
 
+/// The step counter after an update: t = step + 1 in f32.
+inline AMP_HOST_DEVICE float adamNextStep(float step) { return step + 1.0f; }
+
 inline AMP_HOST_DEVICE AdamCoefs adamCoefs(float step, float lr, float beta1,
                                            float beta2, float eps,
                                            float weight_decay) {
   AdamCoefs c;
-  c.t = step + 1.0f;
+  c.t = adamNextStep(step);
   const double b1 = beta1, b2 = beta2;
   const double biasCorrection1 = 1.0 - pow(b1, static_cast<double>(c.t));
   const double biasCorrection2 = 1.0 - pow(b2, static_cast<double>(c.t));
@@ -93,8 +96,8 @@ inline AMP_HOST_DEVICE float lerpF32(float self, float end, float weight) {
 /// One element of the AdamW step: returns param'; *newM and *newV are m'
 /// and v' (unrounded, as they feed param').
 inline AMP_HOST_DEVICE float adamStep(const AdamCoefs &c, float param,
-                                      float grad, float m, float v,
-                                      float *newM, float *newV) {
+                                      float grad, float m, float v, float *newM,
+                                      float *newV) {
   const float decayed = param * c.decay;
   const float m1 = lerpF32(m, grad, c.avgWeight);
   const float v1 = v * c.sqKeep + c.sqWeight * grad * grad;

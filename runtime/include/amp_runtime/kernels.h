@@ -640,13 +640,13 @@ AMP_KERNEL_API amp_status_t amp_adam_update(
  * are given exactly when momentum > 0 (NULL otherwise). Each new_* may
  * equal its own input; the buffers of different i must not overlap. A
  * device backend updates every buffer in one or a few kernel launches. */
-AMP_KERNEL_API amp_status_t amp_sgd_update_multi(
-    int32_t n_buffers, const void *const *params, const void *const *grads,
-    const void *const *momentum_bufs, void *const *new_params,
-    void *const *new_momentum_bufs, const int64_t *sizes,
-    const amp_dtype_t *dtypes, float lr, float momentum, float dampening,
-    float weight_decay, int32_t nesterov, const int8_t *found_inf,
-    void *stream);
+AMP_KERNEL_API amp_status_t
+amp_sgd_update_multi(int32_t n_buffers, const void *const *params,
+                     const void *const *grads, const void *const *momentum_bufs,
+                     void *const *new_params, void *const *new_momentum_bufs,
+                     const int64_t *sizes, const amp_dtype_t *dtypes, float lr,
+                     float momentum, float dampening, float weight_decay,
+                     int32_t nesterov, const int8_t *found_inf, void *stream);
 
 /* amp_adam_update over n_buffers (>= 0) buffers in one call, with one
  * found_inf and the same hyperparameters for every buffer: exactly the
