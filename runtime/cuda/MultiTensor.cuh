@@ -129,9 +129,10 @@ struct Chunk {
   int64_t begin, end; // elements [begin, end) of the buffer
 };
 
+/// Block b's chunk (a binary search over the running chunk counts).
 template <int K, int Cap>
-__device__ __forceinline__ Chunk locateChunk(const TensorTable<K, Cap> &t) {
-  const int32_t b = static_cast<int32_t>(blockIdx.x);
+__host__ __device__ __forceinline__ Chunk
+locateChunk(const TensorTable<K, Cap> &t, int32_t b) {
   int lo = 0, hi = t.count - 1; // the first buffer with chunkEnd > b
   while (lo < hi) {
     const int mid = (lo + hi) / 2;
@@ -146,6 +147,11 @@ __device__ __forceinline__ Chunk locateChunk(const TensorTable<K, Cap> &t) {
   c.begin = c.index * kChunk;
   c.end = c.begin + kChunk < t.numel[lo] ? c.begin + kChunk : t.numel[lo];
   return c;
+}
+
+template <int K, int Cap>
+__device__ __forceinline__ Chunk locateChunk(const TensorTable<K, Cap> &t) {
+  return locateChunk(t, static_cast<int32_t>(blockIdx.x));
 }
 
 /// Calls f(T{}) with T the storage type of a float dtype.

@@ -63,7 +63,7 @@ AMP_COMPARE_CASE(loss_scale_unscale) {
                      "unscale by " + std::to_string(scale) +
                          (inPlace ? " in place" : ""),
                      l, grads, scale, 0, inPlace, 0);
-  // More buffers than one CUDA launch holds (1083).
+  // More buffers than one CUDA launch holds (1089).
   MixedList many = mixedList(1200, true);
   compareUnscale(c, "unscale 1200 buffers", many, randomList(c, many, -2, 2),
                  1024.0f, 0, false, 0);

@@ -2,9 +2,10 @@
 //
 // Tolerances: the updates are bitwise (the same f32 operations in the same
 // order, reference/OptimizerMath.h; the Adam scalars use f64 pow(), whose
-// last f64 place may differ between glibc and CUDA, which could flip an f32
-// rounding with a probability of about 2^-28 per step value: none of the
-// steps here does). A skipped step (found_inf set) is a byte-exact copy,
+// last f64 places may differ between glibc and CUDA, which could flip the
+// f32 rounding of a bias correction with a probability of about
+// 2^-28 / (1 - beta^t) per step value: a failure here on Adam alone, in
+// every element of one step value, would be that). A skipped step (found_inf set) is a byte-exact copy,
 // NaN payloads included. amp_clip_grad_norm sums in a different order on
 // each backend: the norm within the sum of both worst-case bounds (below),
 // each clipped value within that plus one rounding; with coefficient 1 the
