@@ -651,6 +651,38 @@ AMP_KERNEL_API amp_status_t amp_adam_update(
     amp_dtype_t dtype, float lr, float beta1, float beta2, float eps,
     float weight_decay, const int8_t *found_inf, void *stream);
 
+/* amp_sgd_update over n_buffers (>= 0) buffers in one call, with one
+ * found_inf and the same hyperparameters for every buffer: exactly the
+ * amp_sgd_update calls for i = 0 .. n_buffers - 1 on params[i], grads[i],
+ * momentum_bufs[i], new_params[i], new_momentum_bufs[i], sizes[i],
+ * dtypes[i] (each buffer has its own size and dtype). The momentum arrays
+ * are given exactly when momentum > 0 (NULL otherwise). Each new_* may
+ * equal its own input; the buffers of different i must not overlap. A
+ * device backend updates every buffer in one or a few kernel launches. */
+AMP_KERNEL_API amp_status_t
+amp_sgd_update_multi(int32_t n_buffers, const void *const *params,
+                     const void *const *grads, const void *const *momentum_bufs,
+                     void *const *new_params, void *const *new_momentum_bufs,
+                     const int64_t *sizes, const amp_dtype_t *dtypes, float lr,
+                     float momentum, float dampening, float weight_decay,
+                     int32_t nesterov, const int8_t *found_inf, void *stream);
+
+/* amp_adam_update over n_buffers (>= 0) buffers in one call, with one
+ * found_inf and the same hyperparameters for every buffer: exactly the
+ * amp_adam_update calls for i = 0 .. n_buffers - 1, each with its own step
+ * counter steps[i] -> new_steps[i] (which may be equal), size and dtype.
+ * Each new_* may equal its own input; the buffers of different i, step
+ * counters included, must not overlap. A device backend updates every
+ * buffer in one or a few kernel launches. */
+AMP_KERNEL_API amp_status_t amp_adam_update_multi(
+    int32_t n_buffers, const void *const *params, const void *const *grads,
+    const void *const *exp_avgs, const void *const *exp_avg_sqs,
+    const float *const *steps, void *const *new_params,
+    void *const *new_exp_avgs, void *const *new_exp_avg_sqs,
+    float *const *new_steps, const int64_t *sizes, const amp_dtype_t *dtypes,
+    float lr, float beta1, float beta2, float eps, float weight_decay,
+    const int8_t *found_inf, void *stream);
+
 /* nn.clip_grad_norm (torch.nn.utils.clip_grad_norm_): with norm_i the f32 L2
  * norm of grads[i] and total = sqrt(sum_i norm_i^2) (f32),
  * coef = max_norm / (total + 1e-6) clamped to <= 1 (NaN stays NaN),
