@@ -60,8 +60,9 @@ int64_t maxRepeats(const Host &ids) {
 
 AMP_COMPARE_CASE(embedding_gather) {
   const std::vector<Sizes> sizes = {
-      {10, 7, 13}, {1000, 256, 512},  {5, 1, 3},  {10, 4, 0},
-      {10, 0, 5},  {50000, 64, 4096}, {3, 33, 1}, {100, 1000, 77},
+      {10, 7, 13},       {1000, 256, 512},  {5, 1, 3},  {10, 4, 0},
+      {10, 0, 5},        {50000, 64, 4096}, {3, 33, 1}, {100, 1000, 77},
+      {1000, 16, 40000}, // more rows than warps: grid-stride loop
   };
   for (amp_dtype_t dt : floatDtypes())
     for (amp_dtype_t it : idDtypes())
@@ -138,7 +139,7 @@ AMP_COMPARE_CASE(embedding_grad_distinct_ids) {
 AMP_COMPARE_CASE(embedding_grad_repeated_ids) {
   const std::vector<Sizes> sizes = {
       {10, 7, 100},      {1000, 256, 4096}, {3, 1, 1000},
-      {50000, 64, 8192}, {2, 33, 65},
+      {50000, 64, 8192}, {2, 33, 65},       {1000, 16, 40000},
   };
   for (auto [dyDt, tableDt] : kGradDtypes)
     for (amp_dtype_t it : idDtypes())

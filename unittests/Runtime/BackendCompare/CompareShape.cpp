@@ -121,6 +121,7 @@ AMP_COMPARE_CASE(shape_transpose) {
       {{0, 2, 3}, {1, 0, 2}},        // empty
       {{37, 45}, {1, 0}},            // tiled, partial tiles
       {{512, 1000}, {1, 0}},         // tiled, many blocks
+      {{2048, 3000}, {1, 0}},        // more tiles than blocks
       {{3, 1001}, {1, 0}},           // too thin to tile: gather
       {{4, 33, 65}, {0, 2, 1}},      // tiled under a batch dimension
       {{20, 3, 40}, {2, 1, 0}},      // tiled, batch dimension between
@@ -161,6 +162,7 @@ AMP_COMPARE_CASE(shape_broadcast_to) {
       {{1, 4}, {0, 4}},
       {{5, 1, 3}, {4, 5, 7, 3}},
       {{1000, 1}, {1000, 33}},
+      {{1, 4099}, {300, 4099}}, // grid-stride loop
       {{2, 3}, {2, 3}},
   };
   for (amp_dtype_t dt : anyDtypes())
@@ -250,7 +252,8 @@ std::vector<SliceSpec> sliceSpecs() {
       {{20}, {7}, {19}, {-3}},            // backwards
       {{64, 128}, {64, 64}, {0, 32}, {}}, // contiguous rows: widened
       {{4, 50, 60}, {2, 50, 30}, {1, 0, 30}, {2, 1, 1}},
-      {{300, 301}, {150, 299}, {1, 1}, {2, 1}}, // odd, many blocks
+      {{300, 301}, {150, 299}, {1, 1}, {2, 1}},   // odd, many blocks
+      {{1200, 1100}, {1100, 1000}, {50, 50}, {}}, // grid-stride loop
       {{9, 40, 40}, {9, 40, 20}, {0, 39, 0}, {1, -1, 2}},
       {{5, 5}, {0, 5}, {0, 0}, {}}, // empty slice
       {{}, {}, {}, {}},             // rank 0
