@@ -24,8 +24,9 @@
 // math type and a workspace size cuDNN accepted. Allowed are the algorithms
 // that form each output as a plain f32 sum of products (the GEMM and direct
 // ones; FFT and Winograd transform the operands and round the transforms),
-// deterministic ones first, non-deterministic ones (atomic adds) only when
-// cuDNN's result is f32. Math types: f32 operands use FMA math (no TF32);
+// deterministic ones only (a non-deterministic algorithm's atomic adds
+// would make a step replayed from a CUDA graph differ from the uncaptured
+// one). Math types: f32 operands use FMA math (no TF32);
 // f16/bf16 ones may use tensor cores (f32 accumulation); widened f16/bf16
 // operands may use TF32 tensor cores, whose operand rounding is exact on
 // values with at most 11 significant bits. A call runs the first
@@ -296,13 +297,10 @@ cudnnStatus_t configure(const CudnnApi &api, cudnnHandle_t handle,
   std::vector<Proposal> proposals;
   if (cudnnStatus_t st = heuristic(api, handle, kind, p, proposals, what))
     return st;
-  std::stable_partition(proposals.begin(), proposals.end(),
-                        [](const Proposal &q) { return q.deterministic; });
-  const bool f32Result = p.dtype == AMP_DTYPE_F32;
   std::vector<Proposal> tries;
   for (const Proposal &q : proposals) {
     // ALLOW_CONVERSION would round f32 operands to f16.
-    if (!isSumOfProducts(kind, q.algo) || (!q.deterministic && !f32Result) ||
+    if (!isSumOfProducts(kind, q.algo) || !q.deterministic ||
         (policy != MathPolicy::Fma &&
          q.math == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION))
       continue;

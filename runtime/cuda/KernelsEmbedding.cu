@@ -11,18 +11,18 @@
 //    bit patterns with the widest access (up to 16 bytes) that the row
 //    length and both pointers allow. Exact.
 //  - Gradient: dtable (f32) or an f32 scratch from amp_alloc is zeroed
-//    (cudaMemsetAsync), one warp per dy row adds it into its id's row with
-//    f32 atomicAdd, and a scratch is then rounded once into dtable's dtype.
-//    The additions into one element happen in an unspecified order, so a
-//    repeated id's sum is not deterministic (and differs from the
-//    reference's ascending order by f32 rounding); ids that occur once give
-//    the reference's result bitwise.
+//    (cudaMemsetAsync), the rows of dy are added into their ids' rows in f32
+//    in ascending row order with one writer per element (no atomics; see
+//    embeddingScatterAdd), and a scratch is then rounded once into dtable's
+//    dtype: bitwise the reference's, and deterministic, so a step replayed
+//    from a CUDA graph gives the uncaptured step's bits.
 //
 //===----------------------------------------------------------------------===//
 
 #include "cuda/CudaDevice.cuh"
 #include "reference/EmbeddingChecks.h"
 
+#include <algorithm>
 #include <string>
 
 using namespace amp::runtime;
@@ -65,27 +65,43 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-/// acc[ids[row], :] += dy[row, :] in f32 (atomics: any order).
+/// acc[ids[row], :] += dy[row, :] in f32, row ascending: the reference's
+/// order, deterministically. Thread (k, b) owns column k of every table row
+/// whose id is b modulo gridDim.y, and walks all rows in order (the ids are
+/// read by the whole warp at once: one broadcast load per row), so each
+/// element has one writer, which adds in ascending row order: bitwise the
+/// reference's sum, with no atomics.
 template <typename T, typename Id>
 __global__ void __launch_bounds__(kThreads)
     embeddingScatterAdd(const T *__restrict__ dy, const Id *__restrict__ ids,
                         float *__restrict__ acc, int64_t nIds,
                         int64_t numEmbeddings, int64_t dim,
                         DeviceErrorRecord *record) {
-  const int lane = threadIdx.x % 32;
-  for (int64_t row = warpIndex(); row < nIds; row += warpCount()) {
-    const int64_t id = ids[row];
-    if (id < 0 || id >= numEmbeddings) {
-      if (lane == 0)
-        reportDeviceError(record, DeviceError::IdOutOfRange, id, row,
-                          numEmbeddings);
-      continue;
+  const int64_t buckets = gridDim.y, bucket = blockIdx.y;
+  for (int64_t k = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; k < dim;
+       k += int64_t(gridDim.x) * blockDim.x) {
+    for (int64_t row = 0; row < nIds; ++row) {
+      const int64_t id = ids[row];
+      if (id < 0 || id >= numEmbeddings) {
+        if (k == 0 && bucket == 0)
+          reportDeviceError(record, DeviceError::IdOutOfRange, id, row,
+                            numEmbeddings);
+        continue;
+      }
+      if (id % buckets != bucket)
+        continue;
+      acc[id * dim + k] += ld(dy, row * dim + k);
     }
-    float *a = acc + id * dim;
-    const T *g = dy + row * dim;
-    for (int64_t k = lane; k < dim; k += 32)
-      atomicAdd(a + k, ld(g, k));
   }
+}
+
+/// The buckets of embeddingScatterAdd: enough (column, bucket) threads to
+/// fill the device, at most one bucket per table row.
+unsigned scatterBuckets(int64_t dim, int64_t numEmbeddings) {
+  const int64_t wanted = int64_t(multiprocessorCount()) * 2048;
+  int64_t buckets = (wanted + dim - 1) / std::max<int64_t>(dim, 1);
+  buckets = std::min<int64_t>({buckets, numEmbeddings, 65535});
+  return static_cast<unsigned>(std::max<int64_t>(buckets, 1));
 }
 
 /// out = acc rounded once (RNE) to T.
@@ -200,7 +216,10 @@ amp_status_t amp_embedding_grad(const void *dy, const void *ids, void *dtable,
   if (n_ids > 0)
     dispatchFloat(dy_dtype, [&](auto t) {
       using T = decltype(t);
-      const unsigned grid = gridFor(n_ids, 1, kWarpsPerBlock);
+      const dim3 grid(
+          static_cast<unsigned>(std::min<int64_t>(
+              (dim + kThreads - 1) / kThreads, int64_t(1) << 16)),
+          scatterBuckets(dim, num_embeddings));
       if (ids_dtype == AMP_DTYPE_I32)
         embeddingScatterAdd<T, int32_t><<<grid, kThreads, 0, st>>>(
             static_cast<const T *>(dy), static_cast<const int32_t *>(ids), acc,
