@@ -11,6 +11,7 @@
 
 #include "amp/Parser/ParseNamingArguments.h"
 #include "amp/Runner/Compile.h"
+#include "amp/Runner/CompileFlags.h"
 #include "amp/Runner/RunFlags.h"
 #include "amp/Runner/RuntimeLibrary.h"
 #include "amp/Runner/Trainer.h"
@@ -34,40 +35,7 @@ namespace cl = llvm::cl;
 
 static cl::OptionCategory category("amp-run options");
 
-static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
-                                      cl::desc("<training-step .mlir>"),
-                                      cl::cat(category));
-static cl::opt<std::string>
-    precision("precision", cl::init("f16"),
-              cl::desc("f32 (no AMP pipeline), f16 or bf16 (amp-pipeline "
-                       "with that compute type)"),
-              cl::cat(category));
-static cl::opt<std::string> pipelineOptions(
-    "pipeline-options", cl::init(""),
-    cl::desc("Extra amp-pipeline options, e.g. \"loss-scale=static "
-             "init-scale=1024\""),
-    cl::cat(category));
-static cl::opt<std::string> autodiffOptions(
-    "autodiff-options", cl::init(""),
-    cl::desc("nn-autodiff options for a forward loss function as --entry, "
-             "e.g. \"optimizer=adamw lr=3e-4\""),
-    cl::cat(category));
-static cl::opt<std::string> entry(
-    "entry", cl::init("train_step"), cl::cat(category),
-    cl::desc("The training step, or a forward loss function for nn-autodiff"));
-static cl::opt<std::string>
-    evalEntry("eval-entry", cl::init(""),
-              cl::desc("A function (params..., input) -> logits used to "
-                       "measure accuracy on the held-out split (for a "
-                       "forward --entry F, F_forward is its forward pass)"),
-              cl::cat(category));
-static cl::opt<std::string> underflowReport(
-    "underflow-report", cl::init(""),
-    cl::desc("Before training, run this function (params..., input, label) "
-             "-> (f32 tensors...) on the first batch and report which "
-             "fraction of the non-zero values an f16 cast flushes to zero or "
-             "makes subnormal"),
-    cl::cat(category));
+static CompileFlags compileFlags(category);
 static cl::opt<bool> dumpLowered("dump-lowered", cl::init(false),
                                  cl::desc("Print the lowered module"),
                                  cl::cat(category));
@@ -114,7 +82,8 @@ int main(int argc, char **argv) {
       runFlagsHelp();
   cl::ParseCommandLineOptions(static_cast<int>(rest.size()), rest.data(),
                               overview);
-  flags.train.precision = precision;
+  CompileRequest request = compileFlags.request();
+  flags.train.precision = request.precision;
   check(flags.finish());
 
   // The runtime library, next to the tools unless given.
@@ -130,17 +99,9 @@ int main(int argc, char **argv) {
   MLIRContext context(registry);
   // Arguments keep their source names (%w1) for the runner's messages.
   OwningOpRef<ModuleOp> module =
-      amp::parseFileNamingArguments(inputFile, &context);
+      amp::parseFileNamingArguments(request.source, &context);
   if (!module)
     return 1; // the parser printed the error
-  CompileRequest request;
-  request.precision = precision;
-  request.pipelineOptions = pipelineOptions;
-  request.autodiffOptions = autodiffOptions;
-  request.entry = entry;
-  request.evalEntry = evalEntry;
-  request.underflowProbe = underflowReport;
-  request.source = inputFile;
   CompiledProgram compiled = check(compileProgram(*module, request));
   if (dumpLowered)
     module->print(llvm::outs());
@@ -150,11 +111,11 @@ int main(int argc, char **argv) {
       check(Trainer::create(rt, compiled.program, std::move(flags.train)));
   std::unique_ptr<JitModule> jit = check(JitModule::create(*module, {lib}));
   EntryPoints entryPoints;
-  entryPoints.step = check(jit->lookup(entry));
-  if (!evalEntry.empty())
-    entryPoints.eval = check(jit->lookup(evalEntry));
-  if (!underflowReport.empty())
-    entryPoints.underflowProbe = check(jit->lookup(underflowReport));
+  entryPoints.step = check(jit->lookup(request.entry));
+  if (!request.evalEntry.empty())
+    entryPoints.eval = check(jit->lookup(request.evalEntry));
+  if (!request.underflowProbe.empty())
+    entryPoints.underflowProbe = check(jit->lookup(request.underflowProbe));
   entryPoints.errorSite = jit->errorSite();
   check(trainer->run(entryPoints, std::cout));
   return 0;

@@ -1,0 +1,50 @@
+//===- CompileFlags.cpp - the compile options of amp-run and amp-compile --===//
+
+#include "amp/Runner/CompileFlags.h"
+
+using namespace amp::runner;
+namespace cl = llvm::cl;
+
+CompileFlags::CompileFlags(cl::OptionCategory &category)
+    : inputFile(cl::Positional, cl::Required,
+                cl::desc("<training-step .mlir>"), cl::cat(category)),
+      precision("precision", cl::init("f16"),
+                cl::desc("f32 (no AMP pipeline), f16 or bf16 (amp-pipeline "
+                         "with that compute type)"),
+                cl::cat(category)),
+      pipelineOptions("pipeline-options", cl::init(""),
+                      cl::desc("Extra amp-pipeline options, e.g. "
+                               "\"loss-scale=static init-scale=1024\""),
+                      cl::cat(category)),
+      autodiffOptions(
+          "autodiff-options", cl::init(""),
+          cl::desc("nn-autodiff options for a forward loss function as "
+                   "--entry, e.g. \"optimizer=adamw lr=3e-4\""),
+          cl::cat(category)),
+      entry("entry", cl::init("train_step"), cl::cat(category),
+            cl::desc("The training step, or a forward loss function for "
+                     "nn-autodiff")),
+      evalEntry("eval-entry", cl::init(""),
+                cl::desc("A function (params..., input) -> logits used to "
+                         "measure accuracy on the held-out split (for a "
+                         "forward --entry F, F_forward is its forward pass)"),
+                cl::cat(category)),
+      underflowReport(
+          "underflow-report", cl::init(""),
+          cl::desc("A probe function (params..., input, label) -> (f32 "
+                   "tensors...) run on the first batch before training, "
+                   "reporting which fraction of the non-zero values an f16 "
+                   "cast flushes to zero or makes subnormal"),
+          cl::cat(category)) {}
+
+CompileRequest CompileFlags::request() const {
+  CompileRequest r;
+  r.precision = precision;
+  r.pipelineOptions = pipelineOptions;
+  r.autodiffOptions = autodiffOptions;
+  r.entry = entry;
+  r.evalEntry = evalEntry;
+  r.underflowProbe = underflowReport;
+  r.source = inputFile;
+  return r;
+}
