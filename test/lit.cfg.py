@@ -25,7 +25,8 @@ config.substitutions.append(("%amp_obj_root", config.amp_obj_root))
 llvm_config.with_environment("PATH", config.amp_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.amp_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["amp-grad-check", "amp-opt", "amp-run"],
+llvm_config.add_tool_substitutions(["amp-compile", "amp-exec", "amp-grad-check",
+                                    "amp-opt", "amp-run"],
                                    tool_dirs)
 config.substitutions.append(("%python", "python3"))
 

@@ -13,7 +13,9 @@
 // request retried once.
 //
 // amp_memcpy and amp_memset are asynchronous on the stream; a copy into
-// host memory waits for it, so that the caller can read the bytes.
+// host memory waits for it, so that the caller can read the bytes. While the
+// stream is captured into a graph, a copy from pageable host memory (a
+// step's constants) is staged in pinned memory kept for the replays.
 // amp_synchronize waits, then reports the failures the kernels recorded on
 // the device (CudaCommon.h: takeDeviceError).
 //
@@ -22,6 +24,7 @@
 #include "cuda/CudaCommon.h"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <unordered_map>
@@ -72,6 +75,11 @@ public:
                      "use, %lld reserved)",
                      (long long)bytes, (long long)stats.in_use_bytes,
                      (long long)stats.reserved_bytes);
+        else if (error == cudaErrorNoDevice ||
+                 error == cudaErrorInsufficientDriver)
+          check.fail(AMP_STATUS_BACKEND_ERROR,
+                     "no usable CUDA device: %s (%s)", cudaGetErrorName(error),
+                     cudaGetErrorString(error));
         else
           cudaFailure(check, "cudaMalloc", error);
         return nullptr;
@@ -144,15 +152,36 @@ CachingAllocator &allocator() {
   return *a;
 }
 
-/// Whether `ptr` is host memory (pageable, pinned or unknown to CUDA).
-bool isHostPointer(const void *ptr) {
+/// What CUDA knows of a pointer.
+cudaMemoryType memoryType(const void *ptr) {
   cudaPointerAttributes attributes;
   if (cudaPointerGetAttributes(&attributes, ptr) != cudaSuccess) {
     (void)cudaGetLastError();
-    return true;
+    return cudaMemoryTypeUnregistered;
   }
-  return attributes.type != cudaMemoryTypeDevice &&
-         attributes.type != cudaMemoryTypeManaged;
+  return attributes.type;
+}
+
+bool isHost(cudaMemoryType type) {
+  return type != cudaMemoryTypeDevice && type != cudaMemoryTypeManaged;
+}
+
+/// A copy of `bytes` at `src` (pageable host memory) in pinned memory that
+/// lives until exit. A graph cannot record a copy from pageable memory, and
+/// the copies a step makes from host memory while it is captured are of
+/// its constants, which the replays need unchanged: so they are staged once.
+const void *pinnedCopy(Checker &check, const void *src, int64_t bytes) {
+  static std::mutex mutex;
+  static std::vector<void *> *blocks = new std::vector<void *>;
+  void *pinned = nullptr;
+  if (cudaError_t e = cudaMallocHost(&pinned, static_cast<size_t>(bytes))) {
+    cudaFailure(check, "cudaMallocHost (staging a captured copy)", e);
+    return nullptr;
+  }
+  std::memcpy(pinned, src, static_cast<size_t>(bytes));
+  std::lock_guard<std::mutex> lock(mutex);
+  blocks->push_back(pinned);
+  return pinned;
 }
 
 } // namespace
@@ -183,10 +212,22 @@ amp_status_t amp_memcpy(void *dst, const void *src, int64_t bytes,
   if (amp_status_t s = check.copy(dst, src, bytes, &nothing); s || nothing)
     return s;
   cudaStream_t st = toStream(stream);
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (cudaError_t e = cudaStreamIsCapturing(st, &capture))
+    return cudaFailure(check, "cudaStreamIsCapturing", e);
+  const bool capturing = capture == cudaStreamCaptureStatusActive;
+  const bool toHost = isHost(memoryType(dst));
+  if (capturing && toHost)
+    return check.fail(AMP_STATUS_NOT_SUPPORTED,
+                      "a copy into host memory cannot be captured into a "
+                      "graph (the host would read it before it runs)");
+  if (capturing && memoryType(src) == cudaMemoryTypeUnregistered)
+    if (!(src = pinnedCopy(check, src, bytes)))
+      return AMP_STATUS_BACKEND_ERROR;
   if (cudaError_t e = cudaMemcpyAsync(dst, src, static_cast<size_t>(bytes),
                                       cudaMemcpyDefault, st))
     return cudaFailure(check, "cudaMemcpyAsync", e);
-  if (isHostPointer(dst))
+  if (toHost)
     if (cudaError_t e = cudaStreamSynchronize(st))
       return cudaFailure(check, "cudaStreamSynchronize", e);
   return AMP_STATUS_OK;

@@ -9,13 +9,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp_runtime/dropout.h"
-#include "reference/GemmEpilogue.h"
+#include "reference/ElementwiseChecks.h"
+#include "reference/ElementwiseMath.h"
 #include "reference/KernelCommon.h"
 
-#include <cmath>
 #include <cstring>
-#include <initializer_list>
-#include <utility>
 
 using namespace amp::runtime;
 using namespace amp::runtime::kernels;
@@ -43,43 +41,26 @@ template <typename T>
 void runUnary(int32_t op, const void *x, void *y, int64_t n) {
   switch (op) {
   case AMP_UNARY_NEG:
-    return mapUnary<T>(x, y, n, [](float v) { return -v; });
+    return mapUnary<T>(x, y, n, unaryOp<AMP_UNARY_NEG>);
   case AMP_UNARY_EXP:
-    return mapUnary<T>(x, y, n, [](float v) { return std::exp(v); });
+    return mapUnary<T>(x, y, n, unaryOp<AMP_UNARY_EXP>);
   case AMP_UNARY_LOG:
-    return mapUnary<T>(x, y, n, [](float v) { return std::log(v); });
+    return mapUnary<T>(x, y, n, unaryOp<AMP_UNARY_LOG>);
   case AMP_UNARY_SQRT:
-    return mapUnary<T>(x, y, n, [](float v) { return std::sqrt(v); });
+    return mapUnary<T>(x, y, n, unaryOp<AMP_UNARY_SQRT>);
   case AMP_UNARY_RSQRT:
-    return mapUnary<T>(x, y, n, [](float v) { return 1.0f / std::sqrt(v); });
+    return mapUnary<T>(x, y, n, unaryOp<AMP_UNARY_RSQRT>);
   case AMP_UNARY_TANH:
-    return mapUnary<T>(x, y, n, [](float v) { return std::tanh(v); });
+    return mapUnary<T>(x, y, n, unaryOp<AMP_UNARY_TANH>);
   case AMP_UNARY_SIGMOID:
-    return mapUnary<T>(x, y, n,
-                       [](float v) { return 1.0f / (1.0f + std::exp(-v)); });
+    return mapUnary<T>(x, y, n, unaryOp<AMP_UNARY_SIGMOID>);
   case AMP_UNARY_RELU:
-    return mapUnary<T>(x, y, n, [](float v) { return v < 0.0f ? 0.0f : v; });
+    return mapUnary<T>(x, y, n, unaryOp<AMP_UNARY_RELU>);
   case AMP_UNARY_GELU:
-    return mapUnary<T>(x, y, n, [](float v) { return gelu(v); });
+    return mapUnary<T>(x, y, n, unaryOp<AMP_UNARY_GELU>);
   case AMP_UNARY_ABS:
-    return mapUnary<T>(x, y, n, [](float v) { return std::fabs(v); });
+    return mapUnary<T>(x, y, n, unaryOp<AMP_UNARY_ABS>);
   }
-}
-
-/// The f32 operation of an amp_binary_op_t (checked by the caller).
-template <int32_t Op> float binaryOp(float a, float b) {
-  if constexpr (Op == AMP_BINARY_ADD)
-    return a + b;
-  else if constexpr (Op == AMP_BINARY_SUB)
-    return a - b;
-  else if constexpr (Op == AMP_BINARY_MUL)
-    return a * b;
-  else if constexpr (Op == AMP_BINARY_DIV)
-    return a / b;
-  else if constexpr (Op == AMP_BINARY_MAX)
-    return maxNaN(a, b);
-  else
-    return minNaN(a, b);
 }
 
 /// out = lhs op rhs over a simplified loop nest (operands: out, lhs, rhs).
@@ -133,28 +114,10 @@ void dispatchBinary(int32_t op, const StridedLoop<3> &loop, const void *lhs,
   }
 }
 
-/// The common checks of the same-shape elementwise kernels.
-amp_status_t checkFlat(
-    Checker &check, int64_t n, amp_dtype_t dtype,
-    std::initializer_list<std::pair<const char *, const void *>> pointers) {
-  if (amp_status_t s = check.count("n", n))
-    return s;
-  if (amp_status_t s = check.dtype("dtype", dtype, kFloatDtypes))
-    return s;
-  for (const auto &[name, ptr] : pointers)
-    if (amp_status_t s = check.pointer(name, ptr, n, dtype))
-      return s;
-  return AMP_STATUS_OK;
-}
-
-/// y = f(x) for a same-shape kernel named `fn` (the ops with attributes).
+/// y = f(x) for a same-shape kernel (the ops with attributes), checked.
 template <typename F>
-amp_status_t runFlatUnary(Checker &check, const void *x, void *y, int64_t n,
-                          amp_dtype_t dtype, F f) {
-  if (amp_status_t s = checkFlat(check, n, dtype, {{"x", x}, {"y", y}}))
-    return s;
+void runFlatUnary(const void *x, void *y, int64_t n, amp_dtype_t dtype, F f) {
   dispatchFloat(dtype, [&](auto t) { mapUnary<decltype(t)>(x, y, n, f); });
-  return AMP_STATUS_OK;
 }
 
 /// dx = f(dy, v) for a same-shape gradient kernel, v being the forward's
@@ -163,20 +126,10 @@ template <typename F>
 amp_status_t runFlatGrad(Checker &check, const char *vName, const void *dy,
                          const void *v, void *dx, int64_t n, amp_dtype_t dtype,
                          F f) {
-  if (amp_status_t s =
-          checkFlat(check, n, dtype, {{"dy", dy}, {vName, v}, {"dx", dx}}))
+  if (amp_status_t s = checkFlatGrad(check, vName, dy, v, dx, n, dtype))
     return s;
   dispatchFloat(dtype,
                 [&](auto t) { mapBinaryFlat<decltype(t)>(dy, v, dx, n, f); });
-  return AMP_STATUS_OK;
-}
-
-/// The bounds of clamp and clamp_grad: min <= max, neither NaN.
-amp_status_t checkBounds(Checker &check, float min, float max) {
-  if (!(min <= max))
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                      "min (%g) must be <= max (%g), neither NaN", (double)min,
-                      (double)max);
   return AMP_STATUS_OK;
 }
 
@@ -188,9 +141,7 @@ amp_status_t amp_unary(amp_unary_op_t op, const void *x, void *y, int64_t n,
                        amp_dtype_t dtype, void * /*stream*/) {
   Checker check("amp_unary");
   int32_t rawOp = rawEnum(op);
-  if (rawOp < AMP_UNARY_NEG || rawOp > AMP_UNARY_ABS)
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "unknown op %d", rawOp);
-  if (amp_status_t s = checkFlat(check, n, dtype, {{"x", x}, {"y", y}}))
+  if (amp_status_t s = checkUnary(check, rawOp, x, y, n, dtype))
     return s;
   dispatchFloat(dtype, [&](auto t) { runUnary<decltype(t)>(rawOp, x, y, n); });
   return AMP_STATUS_OK;
@@ -199,109 +150,93 @@ amp_status_t amp_unary(amp_unary_op_t op, const void *x, void *y, int64_t n,
 amp_status_t amp_pow(const void *x, void *y, int64_t n, amp_dtype_t dtype,
                      float exponent, void * /*stream*/) {
   Checker check("amp_pow");
-  return runFlatUnary(check, x, y, n, dtype,
-                      [exponent](float v) { return std::pow(v, exponent); });
+  if (amp_status_t s = checkFlatUnary(check, x, y, n, dtype))
+    return s;
+  runFlatUnary(x, y, n, dtype,
+               [exponent](float v) { return powValue(v, exponent); });
+  return AMP_STATUS_OK;
 }
 
 amp_status_t amp_clamp(const void *x, void *y, int64_t n, amp_dtype_t dtype,
                        float min, float max, void * /*stream*/) {
   Checker check("amp_clamp");
-  if (amp_status_t s = checkBounds(check, min, max))
+  if (amp_status_t s = checkClamp(check, x, y, n, dtype, min, max))
     return s;
-  // NaN compares false both ways and passes through.
-  return runFlatUnary(check, x, y, n, dtype, [min, max](float v) {
-    return v < min ? min : (v > max ? max : v);
-  });
+  runFlatUnary(x, y, n, dtype,
+               [min, max](float v) { return clampValue(v, min, max); });
+  return AMP_STATUS_OK;
 }
 
 amp_status_t amp_relu_grad(const void *dy, const void *x, void *dx, int64_t n,
                            amp_dtype_t dtype, void * /*stream*/) {
   Checker check("amp_relu_grad");
-  return runFlatGrad(check, "x", dy, x, dx, n, dtype, [](float g, float v) {
-    return applyActivation(Activation::DRelu, g, v);
-  });
+  return runFlatGrad(check, "x", dy, x, dx, n, dtype, reluGrad);
 }
 
 amp_status_t amp_gelu_grad(const void *dy, const void *x, void *dx, int64_t n,
                            amp_dtype_t dtype, void * /*stream*/) {
   Checker check("amp_gelu_grad");
-  return runFlatGrad(check, "x", dy, x, dx, n, dtype, [](float g, float v) {
-    return applyActivation(Activation::DGelu, g, v);
-  });
+  return runFlatGrad(check, "x", dy, x, dx, n, dtype, geluGradOf);
 }
 
 amp_status_t amp_tanh_grad(const void *dy, const void *y, void *dx, int64_t n,
                            amp_dtype_t dtype, void * /*stream*/) {
   Checker check("amp_tanh_grad");
-  return runFlatGrad(check, "y", dy, y, dx, n, dtype,
-                     [](float g, float v) { return g * (1.0f - v * v); });
+  return runFlatGrad(check, "y", dy, y, dx, n, dtype, tanhGrad);
 }
 
 amp_status_t amp_sigmoid_grad(const void *dy, const void *y, void *dx,
                               int64_t n, amp_dtype_t dtype, void * /*stream*/) {
   Checker check("amp_sigmoid_grad");
-  return runFlatGrad(check, "y", dy, y, dx, n, dtype,
-                     [](float g, float v) { return (g * v) * (1.0f - v); });
+  return runFlatGrad(check, "y", dy, y, dx, n, dtype, sigmoidGrad);
 }
 
 amp_status_t amp_sqrt_grad(const void *dy, const void *y, void *dx, int64_t n,
                            amp_dtype_t dtype, void * /*stream*/) {
   Checker check("amp_sqrt_grad");
-  return runFlatGrad(check, "y", dy, y, dx, n, dtype,
-                     [](float g, float v) { return g / (2.0f * v); });
+  return runFlatGrad(check, "y", dy, y, dx, n, dtype, sqrtGrad);
 }
 
 amp_status_t amp_rsqrt_grad(const void *dy, const void *y, void *dx, int64_t n,
                             amp_dtype_t dtype, void * /*stream*/) {
   Checker check("amp_rsqrt_grad");
-  return runFlatGrad(check, "y", dy, y, dx, n, dtype, [](float g, float v) {
-    return (-0.5f * g) * ((v * v) * v);
-  });
+  return runFlatGrad(check, "y", dy, y, dx, n, dtype, rsqrtGrad);
 }
 
 amp_status_t amp_abs_grad(const void *dy, const void *x, void *dx, int64_t n,
                           amp_dtype_t dtype, void * /*stream*/) {
   Checker check("amp_abs_grad");
-  return runFlatGrad(check, "x", dy, x, dx, n, dtype, [](float g, float v) {
-    const float sign =
-        v > 0.0f ? 1.0f : (v < 0.0f ? -1.0f : (v == v ? 0.0f : v));
-    return g * sign;
-  });
+  return runFlatGrad(check, "x", dy, x, dx, n, dtype, absGrad);
 }
 
 amp_status_t amp_pow_grad(const void *dy, const void *x, void *dx, int64_t n,
                           amp_dtype_t dtype, float exponent,
                           void * /*stream*/) {
   Checker check("amp_pow_grad");
-  return runFlatGrad(check, "x", dy, x, dx, n, dtype,
-                     [exponent](float g, float v) {
-                       if (exponent == 0.0f)
-                         return 0.0f;
-                       return g * (exponent * std::pow(v, exponent - 1.0f));
-                     });
+  return runFlatGrad(
+      check, "x", dy, x, dx, n, dtype,
+      [exponent](float g, float v) { return powGrad(g, v, exponent); });
 }
 
 amp_status_t amp_clamp_grad(const void *dy, const void *x, void *dx, int64_t n,
                             amp_dtype_t dtype, float min, float max,
                             void * /*stream*/) {
   Checker check("amp_clamp_grad");
-  if (amp_status_t s = checkBounds(check, min, max))
+  if (amp_status_t s = checkClampGrad(check, dy, x, dx, n, dtype, min, max))
     return s;
-  return runFlatGrad(
-      check, "x", dy, x, dx, n, dtype,
-      [min, max](float g, float v) { return min <= v && v <= max ? g : 0.0f; });
+  dispatchFloat(dtype, [&](auto t) {
+    mapBinaryFlat<decltype(t)>(dy, x, dx, n, [min, max](float g, float v) {
+      return clampGrad(g, v, min, max);
+    });
+  });
+  return AMP_STATUS_OK;
 }
 
 amp_status_t amp_dropout(const void *x, const int64_t *seed, void *y, int64_t n,
                          amp_dtype_t dtype, float rate, int32_t training,
                          void * /*stream*/) {
   Checker check("amp_dropout");
-  if (!(rate >= 0.0f && rate < 1.0f))
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "rate (%g) is not in [0, 1)",
-                      (double)rate);
-  if (amp_status_t s = checkFlat(check, n, dtype, {{"x", x}, {"y", y}}))
-    return s;
-  if (amp_status_t s = check.pointer("seed", seed, 1, AMP_DTYPE_I64))
+  if (amp_status_t s = checkDropout(check, x, seed, y, n, dtype, rate))
     return s;
   if (!training || rate == 0.0f) {
     if (n > 0 && x != y)
@@ -317,7 +252,7 @@ amp_status_t amp_dropout(const void *x, const int64_t *seed, void *y, int64_t n,
     T *out = static_cast<T *>(y);
     for (int64_t i = 0; i < n; ++i)
       out[i] = dropoutKeep(s, static_cast<uint64_t>(i), threshold)
-                   ? fromF32<T>(toF32(in[i]) / keepProb)
+                   ? fromF32<T>(dropoutScaled(toF32(in[i]), keepProb))
                    : fromF32<T>(0.0f);
   });
   return AMP_STATUS_OK;
@@ -330,32 +265,12 @@ amp_status_t amp_binary(amp_binary_op_t op, const void *lhs, const void *rhs,
                         amp_dtype_t dtype, void * /*stream*/) {
   Checker check("amp_binary");
   int32_t rawOp = rawEnum(op);
-  if (rawOp < AMP_BINARY_ADD || rawOp > AMP_BINARY_MIN)
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "unknown op %d", rawOp);
-  int64_t nl, nr, no;
-  if (amp_status_t s = check.dtype("dtype", dtype, kFloatDtypes))
+  StridedLoop<3> loop;
+  int64_t n;
+  if (amp_status_t s =
+          checkBinary(check, rawOp, lhs, rhs, out, lhs_dims, lhs_rank, rhs_dims,
+                      rhs_rank, out_dims, out_rank, dtype, &loop, &n))
     return s;
-  if (amp_status_t s = check.shape("lhs", lhs_dims, lhs_rank, &nl))
-    return s;
-  if (amp_status_t s = check.shape("rhs", rhs_dims, rhs_rank, &nr))
-    return s;
-  if (amp_status_t s = check.shape("out", out_dims, out_rank, &no))
-    return s;
-  if (amp_status_t s = check.broadcastResult(
-          {{"lhs", lhs_dims, lhs_rank}, {"rhs", rhs_dims, rhs_rank}},
-          {"out", out_dims, out_rank}))
-    return s;
-  if (amp_status_t s = check.pointers({{"lhs", lhs, nl, dtype},
-                                       {"rhs", rhs, nr, dtype},
-                                       {"out", out, no, dtype}}))
-    return s;
-  if (no > 0 && ((out == lhs && nl != no) || (out == rhs && nr != no)))
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                      "out aliases a broadcast operand");
-
-  const StridedLoop<3> loop = broadcastLoop<3>(
-      out_dims, out_rank,
-      {{"lhs", lhs_dims, lhs_rank}, {"rhs", rhs_dims, rhs_rank}});
   dispatchFloat(dtype, [&](auto t) {
     dispatchBinary<decltype(t)>(rawOp, loop, lhs, rhs, out);
   });
@@ -365,14 +280,7 @@ amp_status_t amp_binary(amp_binary_op_t op, const void *lhs, const void *rhs,
 amp_status_t amp_cast(const void *x, void *y, int64_t n, amp_dtype_t x_dtype,
                       amp_dtype_t y_dtype, void * /*stream*/) {
   Checker check("amp_cast");
-  if (amp_status_t s = check.count("n", n))
-    return s;
-  if (amp_status_t s = check.dtype("x_dtype", x_dtype, kFloatDtypes))
-    return s;
-  if (amp_status_t s = check.dtype("y_dtype", y_dtype, kFloatDtypes))
-    return s;
-  if (amp_status_t s =
-          check.pointers({{"x", x, n, x_dtype}, {"y", y, n, y_dtype}}))
+  if (amp_status_t s = checkCast(check, x, y, n, x_dtype, y_dtype))
     return s;
   if (x_dtype == y_dtype) {
     // A copy keeps every bit pattern, signalling NaNs included.
@@ -380,9 +288,6 @@ amp_status_t amp_cast(const void *x, void *y, int64_t n, amp_dtype_t x_dtype,
       std::memmove(y, x, static_cast<size_t>(n * amp_dtype_size(x_dtype)));
     return AMP_STATUS_OK;
   }
-  if (n > 0 && x == y)
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                      "y aliases x but the dtypes differ");
   dispatchFloat(x_dtype, [&](auto tx) {
     using X = decltype(tx);
     dispatchFloat(y_dtype, [&](auto ty) {
@@ -399,24 +304,10 @@ amp_status_t amp_cast(const void *x, void *y, int64_t n, amp_dtype_t x_dtype,
 amp_status_t amp_fill(void *y, int64_t n, amp_dtype_t dtype, float value,
                       void * /*stream*/) {
   Checker check("amp_fill");
-  if (amp_status_t s = check.count("n", n))
-    return s;
-  if (amp_status_t s = check.dtype("dtype", dtype, kAnyDtype))
-    return s;
-  if (amp_status_t s = check.pointer("y", y, n, dtype))
+  if (amp_status_t s = checkFill(check, y, n, dtype, value))
     return s;
   if (dtype == AMP_DTYPE_I32 || dtype == AMP_DTYPE_I64 ||
       dtype == AMP_DTYPE_BOOL) {
-    // Integers and flags are stored exactly: the value must be one that f32
-    // holds exactly (|value| <= 2^24) and the dtype too.
-    const bool exact = std::trunc(value) == value &&
-                       std::fabs(value) <= 16777216.0f &&
-                       (dtype != AMP_DTYPE_BOOL || value == 0 || value == 1);
-    if (!exact)
-      return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                        "value %g is not exactly a value of the integer or "
-                        "bool dtype (integers up to 2^24 in magnitude; 0 or 1)",
-                        static_cast<double>(value));
     auto fill = [&](auto v) {
       auto *out = static_cast<decltype(v) *>(y);
       for (int64_t i = 0; i < n; ++i)
@@ -437,9 +328,7 @@ amp_status_t amp_fill(void *y, int64_t n, amp_dtype_t dtype, float value,
 amp_status_t amp_scaled_grad_seed(const float *scale, void *y, int64_t n,
                                   amp_dtype_t dtype, void * /*stream*/) {
   Checker check("amp_scaled_grad_seed");
-  if (amp_status_t s = checkFlat(check, n, dtype, {{"y", y}}))
-    return s;
-  if (amp_status_t s = check.pointer("scale", scale, 1, AMP_DTYPE_F32))
+  if (amp_status_t s = checkScaledGradSeed(check, scale, y, n, dtype))
     return s;
   const float value = *scale;
   dispatchFloat(dtype, [&](auto t) { fillWith<decltype(t)>(y, n, value); });

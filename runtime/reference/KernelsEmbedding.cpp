@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "reference/KernelCommon.h"
+#include "reference/EmbeddingChecks.h"
 
 #include <algorithm>
 #include <cstring>
@@ -15,34 +15,6 @@
 using namespace amp::runtime;
 using namespace amp::runtime::kernels;
 
-namespace {
-
-/// Checks sizes, dtypes, pointers and every id; the table dtype is checked
-/// by the caller.
-amp_status_t checkEmbedding(Checker &check, const void *ids,
-                            int64_t numEmbeddings, int64_t dim, int64_t nIds,
-                            amp_dtype_t idsDtype) {
-  if (amp_status_t s = check.count("num_embeddings", numEmbeddings))
-    return s;
-  if (amp_status_t s = check.count("dim", dim))
-    return s;
-  if (amp_status_t s = check.count("n_ids", nIds))
-    return s;
-  int64_t unused;
-  const int64_t tableDims[2] = {numEmbeddings, dim}, outDims[2] = {nIds, dim};
-  if (amp_status_t s = check.shape("the table", tableDims, 2, &unused))
-    return s;
-  if (amp_status_t s = check.shape("the output", outDims, 2, &unused))
-    return s;
-  if (amp_status_t s = check.dtype("ids_dtype", idsDtype, kIndexDtypes))
-    return s;
-  if (amp_status_t s = check.pointer("ids", ids, nIds, idsDtype))
-    return s;
-  return check.indices("id", ids, idsDtype, nIds, numEmbeddings);
-}
-
-} // namespace
-
 extern "C" {
 
 amp_status_t amp_embedding(const void *table, const void *ids, void *out,
@@ -50,14 +22,11 @@ amp_status_t amp_embedding(const void *table, const void *ids, void *out,
                            amp_dtype_t dtype, amp_dtype_t ids_dtype,
                            void * /*stream*/) {
   Checker check("amp_embedding");
-  if (amp_status_t s = check.dtype("dtype", dtype, kFloatDtypes))
+  if (amp_status_t s = checkEmbedding(check, table, ids, out, num_embeddings,
+                                      dim, n_ids, dtype, ids_dtype))
     return s;
   if (amp_status_t s =
-          checkEmbedding(check, ids, num_embeddings, dim, n_ids, ids_dtype))
-    return s;
-  if (amp_status_t s =
-          check.pointers({{"table", table, num_embeddings * dim, dtype},
-                          {"out", out, n_ids * dim, dtype}}))
+          check.indices("id", ids, ids_dtype, n_ids, num_embeddings))
     return s;
   const int64_t rowBytes = dim * amp_dtype_size(dtype);
   const char *src = static_cast<const char *>(table);
@@ -75,17 +44,12 @@ amp_status_t amp_embedding_grad(const void *dy, const void *ids, void *dtable,
                                 amp_dtype_t ids_dtype, amp_dtype_t dtable_dtype,
                                 void * /*stream*/) {
   Checker check("amp_embedding_grad");
-  if (amp_status_t s = check.dtype("dy_dtype", dy_dtype, kFloatDtypes))
+  if (amp_status_t s =
+          checkEmbeddingGrad(check, dy, ids, dtable, num_embeddings, dim, n_ids,
+                             dy_dtype, ids_dtype, dtable_dtype))
     return s;
   if (amp_status_t s =
-          check.accumulatorDtype("dtable_dtype", dtable_dtype, dy_dtype))
-    return s;
-  if (amp_status_t s =
-          checkEmbedding(check, ids, num_embeddings, dim, n_ids, ids_dtype))
-    return s;
-  if (amp_status_t s = check.pointers(
-          {{"dy", dy, n_ids * dim, dy_dtype},
-           {"dtable", dtable, num_embeddings * dim, dtable_dtype}}))
+          check.indices("id", ids, ids_dtype, n_ids, num_embeddings))
     return s;
   return guarded(check, [&] {
     // An f32 table is its own accumulator; otherwise accumulate in a scratch.

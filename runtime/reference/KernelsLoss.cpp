@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "reference/KernelCommon.h"
+#include "reference/LossChecks.h"
+#include "reference/LossMath.h"
 
 #include <cmath>
 #include <vector>
@@ -17,29 +19,6 @@ using namespace amp::runtime;
 using namespace amp::runtime::kernels;
 
 namespace {
-
-amp_status_t checkCrossEntropy(Checker &check, const void *logits,
-                               const void *labels, int64_t rows,
-                               int64_t classes, amp_dtype_t logitsDtype,
-                               amp_dtype_t labelsDtype) {
-  if (amp_status_t s = check.dtype("logits_dtype", logitsDtype, kFloatDtypes))
-    return s;
-  if (amp_status_t s = check.dtype("labels_dtype", labelsDtype, kIndexDtypes))
-    return s;
-  if (amp_status_t s = check.count("rows", rows))
-    return s;
-  if (classes < 1)
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "classes (%lld) is < 1",
-                      (long long)classes);
-  int64_t n;
-  const int64_t dims[2] = {rows, classes};
-  if (amp_status_t s = check.shape("logits", dims, 2, &n))
-    return s;
-  if (amp_status_t s = check.pointers({{"logits", logits, n, logitsDtype},
-                                       {"labels", labels, rows, labelsDtype}}))
-    return s;
-  return check.indices("label", labels, labelsDtype, rows, classes);
-}
 
 /// The row's values widened to f32 in `row`, its max and sum exp(x - max).
 template <typename T>
@@ -52,20 +31,9 @@ void rowStats(const T *x, int64_t classes, float *row, float *maxOut,
   }
   float s = 0.0f;
   for (int64_t c = 0; c < classes; ++c)
-    s += std::exp(row[c] - m);
+    s += expf(row[c] - m);
   *maxOut = m;
   *sumOut = s;
-}
-
-/// The checks shared by the MSE kernels: n elements of pred and target.
-amp_status_t checkMse(Checker &check, const void *pred, const void *target,
-                      int64_t n, amp_dtype_t dtype) {
-  if (amp_status_t s = check.dtype("dtype", dtype, kFloatDtypes))
-    return s;
-  if (amp_status_t s = check.count("n", n))
-    return s;
-  return check.pointers(
-      {{"pred", pred, n, dtype}, {"target", target, n, dtype}});
 }
 
 } // namespace
@@ -77,10 +45,11 @@ amp_status_t amp_cross_entropy(const void *logits, const void *labels,
                                amp_dtype_t logits_dtype,
                                amp_dtype_t labels_dtype, void * /*stream*/) {
   Checker check("amp_cross_entropy");
-  if (amp_status_t s = checkCrossEntropy(check, logits, labels, rows, classes,
-                                         logits_dtype, labels_dtype))
+  if (amp_status_t s = checkCrossEntropy(check, logits, labels, loss, rows,
+                                         classes, logits_dtype, labels_dtype))
     return s;
-  if (amp_status_t s = check.pointer("loss", loss, 1, AMP_DTYPE_F32))
+  if (amp_status_t s =
+          check.indices("label", labels, labels_dtype, rows, classes))
     return s;
   return guarded(check, [&] {
     // No rows, no scratch: [0, classes] logits may have many classes.
@@ -93,7 +62,7 @@ amp_status_t amp_cross_entropy(const void *logits, const void *labels,
         float m, s;
         rowStats(x + r * classes, classes, row.data(), &m, &s);
         const int64_t label = loadIndex(labels, labels_dtype, r);
-        total += std::log(s) - (row[label] - m);
+        total += crossEntropyRow(s, row[label], m);
       }
     });
     *loss = total / static_cast<float>(rows);
@@ -105,15 +74,12 @@ amp_status_t amp_cross_entropy_grad(
     void *dlogits, int64_t rows, int64_t classes, amp_dtype_t grad_loss_dtype,
     amp_dtype_t logits_dtype, amp_dtype_t labels_dtype, void * /*stream*/) {
   Checker check("amp_cross_entropy_grad");
-  if (amp_status_t s =
-          check.dtype("grad_loss_dtype", grad_loss_dtype, kFloatDtypes))
-    return s;
-  if (amp_status_t s = checkCrossEntropy(check, logits, labels, rows, classes,
-                                         logits_dtype, labels_dtype))
+  if (amp_status_t s = checkCrossEntropyGrad(
+          check, grad_loss, logits, labels, dlogits, rows, classes,
+          grad_loss_dtype, logits_dtype, labels_dtype))
     return s;
   if (amp_status_t s =
-          check.pointers({{"grad_loss", grad_loss, 1, grad_loss_dtype},
-                          {"dlogits", dlogits, rows * classes, logits_dtype}}))
+          check.indices("label", labels, labels_dtype, rows, classes))
     return s;
   float g = 0.0f;
   dispatchFloat(grad_loss_dtype, [&](auto t) {
@@ -133,8 +99,8 @@ amp_status_t amp_cross_entropy_grad(
         const int64_t label = loadIndex(labels, labels_dtype, r);
         T *out = dx + r * classes;
         for (int64_t c = 0; c < classes; ++c) {
-          const float p = std::exp(row[c] - m) / s;
-          out[c] = fromF32<T>(coef * (c == label ? p - 1.0f : p));
+          out[c] = fromF32<T>(
+              crossEntropyGrad(coef, softmaxOf(row[c], m, s), c == label));
         }
       }
     });
@@ -144,9 +110,7 @@ amp_status_t amp_cross_entropy_grad(
 amp_status_t amp_mse_loss(const void *pred, const void *target, float *loss,
                           int64_t n, amp_dtype_t dtype, void * /*stream*/) {
   Checker check("amp_mse_loss");
-  if (amp_status_t s = checkMse(check, pred, target, n, dtype))
-    return s;
-  if (amp_status_t s = check.pointer("loss", loss, 1, AMP_DTYPE_F32))
+  if (amp_status_t s = checkMseLoss(check, pred, target, loss, n, dtype))
     return s;
   float sum = 0.0f;
   dispatchFloat(dtype, [&](auto t) {
@@ -154,8 +118,7 @@ amp_status_t amp_mse_loss(const void *pred, const void *target, float *loss,
     const T *p = static_cast<const T *>(pred);
     const T *q = static_cast<const T *>(target);
     for (int64_t i = 0; i < n; ++i) {
-      const float d = toF32(p[i]) - toF32(q[i]);
-      sum += d * d;
+      sum += squaredError(toF32(p[i]), toF32(q[i]));
     }
   });
   *loss = sum / static_cast<float>(n);
@@ -167,14 +130,8 @@ amp_status_t amp_mse_loss_grad(const void *grad_loss, const void *pred,
                                amp_dtype_t grad_loss_dtype, amp_dtype_t dtype,
                                void * /*stream*/) {
   Checker check("amp_mse_loss_grad");
-  if (amp_status_t s =
-          check.dtype("grad_loss_dtype", grad_loss_dtype, kFloatDtypes))
-    return s;
-  if (amp_status_t s = checkMse(check, pred, target, n, dtype))
-    return s;
-  if (amp_status_t s =
-          check.pointers({{"grad_loss", grad_loss, 1, grad_loss_dtype},
-                          {"dpred", dpred, n, dtype}}))
+  if (amp_status_t s = checkMseLossGrad(check, grad_loss, pred, target, dpred,
+                                        n, grad_loss_dtype, dtype))
     return s;
   if (n == 0)
     return AMP_STATUS_OK;
@@ -182,15 +139,14 @@ amp_status_t amp_mse_loss_grad(const void *grad_loss, const void *pred,
   dispatchFloat(grad_loss_dtype, [&](auto t) {
     g = toF32(*static_cast<const decltype(t) *>(grad_loss));
   });
-  // PyTorch forms 2 / numel as a double scalar.
-  const float coef = static_cast<float>(2.0 / static_cast<double>(n));
+  const float coef = mseGradCoef(n);
   dispatchFloat(dtype, [&](auto t) {
     using T = decltype(t);
     const T *p = static_cast<const T *>(pred);
     const T *q = static_cast<const T *>(target);
     T *out = static_cast<T *>(dpred);
     for (int64_t i = 0; i < n; ++i)
-      out[i] = fromF32<T>((coef * (toF32(p[i]) - toF32(q[i]))) * g);
+      out[i] = fromF32<T>(mseGrad(coef, toF32(p[i]), toF32(q[i]), g));
   });
   return AMP_STATUS_OK;
 }

@@ -2,13 +2,17 @@
 //
 // amp_unscale_and_check (every gradient buffer of a step in one call) and
 // amp_update_scale (the loss-scale state machine of loss_scale.h on state in
-// memory) on the reference backend. docs/loss-scaling.md defines both; the
-// state machine itself is amp_loss_scale_update() of amp_runtime_common.
+// memory) on the reference backend. docs/loss-scaling.md defines both. The
+// checks (LossScaleChecks.h) and the state update (LossScaleMath.h, on
+// amp_loss_scale_state_update() of loss_scale.h) are shared with the CUDA
+// backend.
 //
 //===----------------------------------------------------------------------===//
 
 #include "amp_runtime/loss_scale.h"
 #include "reference/KernelCommon.h"
+#include "reference/LossScaleChecks.h"
+#include "reference/LossScaleMath.h"
 
 using namespace amp::runtime;
 using namespace amp::runtime::kernels;
@@ -44,13 +48,9 @@ amp_status_t amp_unscale_and_check(int32_t n_buffers, const void *const *grads,
                                    const float *scale, int8_t *found_inf,
                                    void * /*stream*/) {
   Checker check("amp_unscale_and_check");
-  if (amp_status_t s =
-          check.bufferList(n_buffers, grads, unscaled, sizes, dtypes))
+  if (amp_status_t s = checkUnscaleAndCheck(check, n_buffers, grads, unscaled,
+                                            sizes, dtypes, scale, found_inf))
     return s;
-  if (amp_status_t s = check.pointer("scale", scale, 1, AMP_DTYPE_F32))
-    return s;
-  if (!found_inf)
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "found_inf is NULL");
   const float inv = amp_loss_scale_inverse(*scale);
   bool seen = false;
   for (int32_t i = 0; i < n_buffers; ++i)
@@ -76,32 +76,16 @@ amp_status_t amp_update_scale(const float *scale, const int32_t *growth_tracker,
                               float max_scale, int32_t hysteresis,
                               void * /*stream*/) {
   Checker check("amp_update_scale");
-  if (!scale || !growth_tracker || !found_inf || !new_scale ||
-      !new_growth_tracker)
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                      "scale, growth_tracker, found_inf, new_scale and "
-                      "new_growth_tracker must not be NULL");
-  if ((hysteresis_tracker == nullptr) != (new_hysteresis_tracker == nullptr))
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                      "hysteresis_tracker and new_hysteresis_tracker must be "
-                      "both given or both NULL");
-  const amp_loss_scale_config_t config = {growth_factor,   backoff_factor,
-                                          growth_interval, min_scale,
-                                          max_scale,       hysteresis};
-  if (amp_loss_scale_validate_config(&config) != AMP_STATUS_OK)
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                      "invalid loss-scale config (see "
-                      "amp_loss_scale_validate_config)");
-  float s = *scale;
-  int32_t growth = *growth_tracker;
-  int32_t hyst = hysteresis_tracker ? *hysteresis_tracker : 0;
-  amp_loss_scale_update(&s, &growth, hysteresis_tracker ? &hyst : nullptr,
-                        *found_inf != 0, growth_factor, backoff_factor,
-                        growth_interval, min_scale, max_scale, hysteresis);
-  *new_scale = s;
-  *new_growth_tracker = growth;
-  if (new_hysteresis_tracker)
-    *new_hysteresis_tracker = hyst;
+  amp_loss_scale_config_t config;
+  if (amp_status_t s = checkUpdateScale(
+          check, scale, growth_tracker, hysteresis_tracker, found_inf,
+          new_scale, new_growth_tracker, new_hysteresis_tracker, growth_factor,
+          backoff_factor, growth_interval, min_scale, max_scale, hysteresis,
+          &config))
+    return s;
+  updateScaleInMemory(config, scale, growth_tracker, hysteresis_tracker,
+                      found_inf, new_scale, new_growth_tracker,
+                      new_hysteresis_tracker);
   return AMP_STATUS_OK;
 }
 

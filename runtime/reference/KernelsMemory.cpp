@@ -98,6 +98,32 @@ amp_status_t amp_synchronize(void * /*stream*/) {
   return AMP_STATUS_OK;
 }
 
+// Graph capture needs a device queue; the reference computes synchronously.
+static amp_status_t noGraphs(const char *function) {
+  Checker check(function);
+  return check.fail(AMP_STATUS_NOT_SUPPORTED,
+                    "the reference backend has no graphs (it computes "
+                    "synchronously); use the cuda backend");
+}
+
+amp_status_t amp_graph_begin_capture(void * /*stream*/) {
+  return noGraphs("amp_graph_begin_capture");
+}
+
+amp_status_t amp_graph_end_capture(void * /*stream*/, void **graph) {
+  if (graph)
+    *graph = nullptr;
+  return noGraphs("amp_graph_end_capture");
+}
+
+amp_status_t amp_graph_launch(void * /*graph*/, void * /*stream*/) {
+  return noGraphs("amp_graph_launch");
+}
+
+amp_status_t amp_graph_destroy(void *graph) {
+  return graph ? noGraphs("amp_graph_destroy") : AMP_STATUS_OK;
+}
+
 void amp_memory_get_stats(amp_memory_stats_t *stats) {
   if (!stats)
     return;

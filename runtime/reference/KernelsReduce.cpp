@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "reference/KernelCommon.h"
+#include "reference/ReduceChecks.h"
+#include "reference/ReduceMath.h"
 
 #include <cmath>
 #include <limits>
@@ -40,57 +42,6 @@ void accumulate(const StridedLoop<2> &loop, const void *x, float *acc) {
                            : ar[i * sa] + toF32(xr[i * sx]);
     }
   });
-}
-
-/// A checked reduction: which dimensions of x are reduced, the number of
-/// outputs and of elements per output, and the loop nest over x (operand 0,
-/// contiguous) whose operand 1 is the output index (stride 0 along the
-/// reduced dimensions, row-major over the kept ones).
-struct Reduction {
-  bool reduced[kMaxRank] = {};
-  int64_t nx = 0, ny = 1, count = 1;
-  StridedLoop<2> loop;
-};
-
-/// Also checks that x_dtype is a float dtype and y_dtype x's or f32.
-amp_status_t checkReduction(Checker &check, const int64_t *xDims, int32_t xRank,
-                            const int64_t *axes, int32_t nAxes,
-                            amp_dtype_t xDtype, amp_dtype_t yDtype,
-                            Reduction *r) {
-  if (amp_status_t s = check.dtype("x_dtype", xDtype, kFloatDtypes))
-    return s;
-  if (amp_status_t s = check.accumulatorDtype("y_dtype", yDtype, xDtype))
-    return s;
-  if (amp_status_t s = check.shape("x", xDims, xRank, &r->nx))
-    return s;
-  if (nAxes < 0 || nAxes > xRank)
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                      "n_axes (%d) is not in [0, rank %d]", (int)nAxes,
-                      (int)xRank);
-  if (nAxes > 0 && !axes)
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "axes is NULL");
-  for (int32_t i = 0; i < nAxes; ++i) {
-    int32_t a;
-    if (amp_status_t s = check.axis("axis", axes[i], xRank, &a))
-      return s;
-    if (r->reduced[a])
-      return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                        "axis %lld is reduced more than once",
-                        (long long)axes[i]);
-    r->reduced[a] = true;
-  }
-  r->loop.rank = xRank;
-  contiguousStrides(xDims, xRank, r->loop.strides[0]);
-  int64_t stride = 1;
-  for (int32_t i = xRank - 1; i >= 0; --i) {
-    r->loop.dims[i] = xDims[i];
-    r->loop.strides[1][i] = r->reduced[i] ? 0 : stride;
-    if (!r->reduced[i])
-      stride *= xDims[i];
-    (r->reduced[i] ? r->count : r->ny) *= xDims[i];
-  }
-  r->loop.simplify();
-  return AMP_STATUS_OK;
 }
 
 /// y = the reduction of x (checked), rounded once into y_dtype.
@@ -142,18 +93,10 @@ amp_status_t amp_reduce(amp_reduce_op_t op, const void *x, void *y,
                         amp_dtype_t x_dtype, amp_dtype_t y_dtype,
                         void * /*stream*/) {
   Checker check("amp_reduce");
-  const int32_t rawOp = rawEnum(op);
-  if (rawOp < AMP_REDUCE_SUM || rawOp > AMP_REDUCE_MAX)
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "unknown op %d", rawOp);
+  int32_t rawOp;
   Reduction r;
-  if (amp_status_t s = checkReduction(check, x_dims, x_rank, axes, n_axes,
-                                      x_dtype, y_dtype, &r))
-    return s;
-  if (rawOp == AMP_REDUCE_MAX && r.count == 0 && r.ny > 0)
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                      "max over an empty set of elements");
-  if (amp_status_t s =
-          check.pointers({{"x", x, r.nx, x_dtype}, {"y", y, r.ny, y_dtype}}))
+  if (amp_status_t s = checkReduce(check, op, x, y, x_dims, x_rank, axes,
+                                   n_axes, x_dtype, y_dtype, &rawOp, &r))
     return s;
   return reduceInto(check, rawOp, r, x, y, x_dtype, y_dtype);
 }
@@ -161,15 +104,8 @@ amp_status_t amp_reduce(amp_reduce_op_t op, const void *x, void *y,
 amp_status_t amp_global_avg_pool(const void *x, void *y, const int64_t *x_dims,
                                  amp_dtype_t dtype, void * /*stream*/) {
   Checker check("amp_global_avg_pool");
-  if (amp_status_t s = check.dtype("dtype", dtype, kFloatDtypes))
-    return s;
-  const int64_t spatial[] = {2, 3};
   Reduction r;
-  if (amp_status_t s =
-          checkReduction(check, x_dims, 4, spatial, 2, dtype, dtype, &r))
-    return s;
-  if (amp_status_t s =
-          check.pointers({{"x", x, r.nx, dtype}, {"y", y, r.ny, dtype}}))
+  if (amp_status_t s = checkGlobalAvgPool(check, x, y, x_dims, dtype, &r))
     return s;
   return reduceInto(check, AMP_REDUCE_MEAN, r, x, y, dtype, dtype);
 }
@@ -181,16 +117,9 @@ amp_status_t amp_reduce_max_grad(const void *dy, const void *x, const void *y,
                                  amp_dtype_t y_dtype, void * /*stream*/) {
   Checker check("amp_reduce_max_grad");
   Reduction r;
-  if (amp_status_t s = checkReduction(check, x_dims, x_rank, axes, n_axes,
-                                      x_dtype, y_dtype, &r))
+  if (amp_status_t s = checkReduceMaxGrad(check, dy, x, y, dx, x_dims, x_rank,
+                                          axes, n_axes, x_dtype, y_dtype, &r))
     return s;
-  if (amp_status_t s = check.pointers({{"dy", dy, r.ny, y_dtype},
-                                       {"x", x, r.nx, x_dtype},
-                                       {"y", y, r.ny, y_dtype},
-                                       {"dx", dx, r.nx, x_dtype}}))
-    return s;
-  if (r.nx > 0 && (dx == dy || dx == x || dx == y))
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "dx aliases an input");
   if (r.nx == 0)
     return AMP_STATUS_OK;
   return guarded(check, [&] {
@@ -212,14 +141,12 @@ amp_status_t amp_reduce_max_grad(const void *dy, const void *x, const void *y,
         }
       });
       for (int64_t o = 0; o < r.ny; ++o)
-        share[o] = hits[o]
-                       ? loadF32(dy, y_dtype, o) / static_cast<float>(hits[o])
-                       : std::numeric_limits<float>::quiet_NaN();
+        share[o] = maxGradShare(loadF32(dy, y_dtype, o), hits[o]);
       r.loop.run([&](const int64_t *off, int64_t len, const int64_t *inner) {
         for (int64_t i = 0; i < len; ++i) {
           const int64_t xi = off[0] + i * inner[0], o = off[1] + i * inner[1];
           const bool isMax = toF32(in[xi]) == max[o];
-          out[xi] = fromF32<T>(isMax || !hits[o] ? share[o] : 0.0f);
+          out[xi] = fromF32<T>(maxGradValue(isMax, hits[o], share[o]));
         }
       });
     });

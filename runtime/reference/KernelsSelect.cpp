@@ -7,7 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "reference/ElementwiseMath.h"
 #include "reference/KernelCommon.h"
+#include "reference/SelectChecks.h"
 
 using namespace amp::runtime;
 using namespace amp::runtime::kernels;
@@ -28,37 +30,6 @@ void runWhere(const StridedLoop<4> &loop, const void *cond, const void *lhs,
                                      ? a[off[2] + i * inner[2]]
                                      : b[off[3] + i * inner[3]];
   });
-}
-
-/// The checks of the two-output gradients: dlhs and drhs are distinct and
-/// alias no operand that is broadcast (same-shape aliases are read first).
-amp_status_t checkGradOutputs(Checker &check, const void *dlhs,
-                              const void *drhs, int64_t n,
-                              std::initializer_list<Operand> operands) {
-  if (n == 0)
-    return AMP_STATUS_OK;
-  if (dlhs == drhs)
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "dlhs and drhs alias");
-  for (const Operand &o : operands)
-    if ((o.ptr == dlhs || o.ptr == drhs) && o.numel != n)
-      return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                        "an output aliases the broadcast operand %s", o.name);
-  return AMP_STATUS_OK;
-}
-
-/// dlhs and drhs of maximum (IsMax) or minimum for one element: PyTorch's
-/// rule, where a NaN operand makes every comparison false and gives dy to
-/// both.
-template <bool IsMax>
-inline void routeExtremum(float g, float a, float b, float *ga, float *gb) {
-  if (a == b) {
-    *ga = *gb = g * 0.5f;
-    return;
-  }
-  const bool aLoses = IsMax ? a < b : a > b;
-  const bool bLoses = IsMax ? a > b : a < b;
-  *ga = aLoses ? 0.0f : g;
-  *gb = bLoses ? 0.0f : g;
 }
 
 template <typename T, bool IsMax>
@@ -88,33 +59,12 @@ amp_status_t extremumGrad(const char *fn, bool isMax, const void *dy,
                           const int64_t *rhsDims, int32_t rhsRank,
                           amp_dtype_t dtype) {
   Checker check(fn);
-  int64_t n, nl, nr;
-  if (amp_status_t s = check.dtype("dtype", dtype, kFloatDtypes))
+  StridedLoop<3> loop;
+  int64_t n;
+  if (amp_status_t s = checkExtremumGrad(check, dy, lhs, rhs, dlhs, drhs,
+                                         dyDims, dyRank, lhsDims, lhsRank,
+                                         rhsDims, rhsRank, dtype, &loop, &n))
     return s;
-  if (amp_status_t s = check.shape("dy", dyDims, dyRank, &n))
-    return s;
-  if (amp_status_t s = check.shape("lhs", lhsDims, lhsRank, &nl))
-    return s;
-  if (amp_status_t s = check.shape("rhs", rhsDims, rhsRank, &nr))
-    return s;
-  const ShapeRef dyShape{"dy", dyDims, dyRank},
-      lhsShape{"lhs", lhsDims, lhsRank}, rhsShape{"rhs", rhsDims, rhsRank};
-  if (amp_status_t s = check.broadcastsTo(lhsShape, dyShape))
-    return s;
-  if (amp_status_t s = check.broadcastsTo(rhsShape, dyShape))
-    return s;
-  if (amp_status_t s = check.pointers({{"dy", dy, n, dtype},
-                                       {"lhs", lhs, nl, dtype},
-                                       {"rhs", rhs, nr, dtype},
-                                       {"dlhs", dlhs, n, dtype},
-                                       {"drhs", drhs, n, dtype}}))
-    return s;
-  if (amp_status_t s =
-          checkGradOutputs(check, dlhs, drhs, n,
-                           {{"lhs", lhs, nl, dtype}, {"rhs", rhs, nr, dtype}}))
-    return s;
-  const StridedLoop<3> loop =
-      broadcastLoop<3>(dyDims, dyRank, {lhsShape, rhsShape});
   dispatchFloat(dtype, [&](auto t) {
     using T = decltype(t);
     if (isMax)
@@ -136,33 +86,12 @@ amp_status_t amp_where(const void *cond, const void *lhs, const void *rhs,
                        const int64_t *out_dims, int32_t out_rank,
                        amp_dtype_t dtype, void * /*stream*/) {
   Checker check("amp_where");
-  int64_t nc, nl, nr, no;
-  if (amp_status_t s = check.dtype("dtype", dtype, kAnyDtype))
+  StridedLoop<4> loop;
+  int64_t n;
+  if (amp_status_t s = checkWhere(
+          check, cond, lhs, rhs, out, cond_dims, cond_rank, lhs_dims, lhs_rank,
+          rhs_dims, rhs_rank, out_dims, out_rank, dtype, &loop, &n))
     return s;
-  if (amp_status_t s = check.shape("cond", cond_dims, cond_rank, &nc))
-    return s;
-  if (amp_status_t s = check.shape("lhs", lhs_dims, lhs_rank, &nl))
-    return s;
-  if (amp_status_t s = check.shape("rhs", rhs_dims, rhs_rank, &nr))
-    return s;
-  if (amp_status_t s = check.shape("out", out_dims, out_rank, &no))
-    return s;
-  const ShapeRef condShape{"cond", cond_dims, cond_rank},
-      lhsShape{"lhs", lhs_dims, lhs_rank}, rhsShape{"rhs", rhs_dims, rhs_rank};
-  if (amp_status_t s = check.broadcastResult({condShape, lhsShape, rhsShape},
-                                             {"out", out_dims, out_rank}))
-    return s;
-  if (amp_status_t s = check.pointers({{"cond", cond, nc, AMP_DTYPE_BOOL},
-                                       {"lhs", lhs, nl, dtype},
-                                       {"rhs", rhs, nr, dtype},
-                                       {"out", out, no, dtype}}))
-    return s;
-  if (no > 0 &&
-      (out == cond || (out == lhs && nl != no) || (out == rhs && nr != no)))
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                      "out aliases cond or a broadcast operand");
-  const StridedLoop<4> loop =
-      broadcastLoop<4>(out_dims, out_rank, {condShape, lhsShape, rhsShape});
   dispatchBits(dtype, [&](auto bits) {
     runWhere<decltype(bits)>(loop, cond, lhs, rhs, out);
   });
@@ -174,27 +103,12 @@ amp_status_t amp_where_grad(const void *dy, const void *cond, void *dlhs,
                             const int64_t *cond_dims, int32_t cond_rank,
                             amp_dtype_t dtype, void * /*stream*/) {
   Checker check("amp_where_grad");
-  int64_t n, nc;
-  if (amp_status_t s = check.dtype("dtype", dtype, kFloatDtypes))
+  StridedLoop<2> loop;
+  int64_t n;
+  if (amp_status_t s =
+          checkWhereGrad(check, dy, cond, dlhs, drhs, dy_dims, dy_rank,
+                         cond_dims, cond_rank, dtype, &loop, &n))
     return s;
-  if (amp_status_t s = check.shape("dy", dy_dims, dy_rank, &n))
-    return s;
-  if (amp_status_t s = check.shape("cond", cond_dims, cond_rank, &nc))
-    return s;
-  const ShapeRef condShape{"cond", cond_dims, cond_rank};
-  if (amp_status_t s = check.broadcastsTo(condShape, {"dy", dy_dims, dy_rank}))
-    return s;
-  if (amp_status_t s = check.pointers({{"dy", dy, n, dtype},
-                                       {"cond", cond, nc, AMP_DTYPE_BOOL},
-                                       {"dlhs", dlhs, n, dtype},
-                                       {"drhs", drhs, n, dtype}}))
-    return s;
-  if (amp_status_t s = checkGradOutputs(check, dlhs, drhs, n,
-                                        {{"cond", cond, nc, AMP_DTYPE_BOOL}}))
-    return s;
-  if (n > 0 && (cond == dlhs || cond == drhs))
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "an output aliases cond");
-  const StridedLoop<2> loop = broadcastLoop<2>(dy_dims, dy_rank, {condShape});
   // A select of bit patterns: +0 is all-zero bits in every float dtype.
   dispatchBits(dtype, [&](auto bits) {
     using U = decltype(bits);

@@ -11,6 +11,7 @@
 
 #include "amp/Parser/ParseNamingArguments.h"
 #include "amp/Runner/Compile.h"
+#include "amp/Runner/RunFlags.h"
 #include "amp/Runner/RuntimeLibrary.h"
 #include "amp/Runner/Trainer.h"
 
@@ -60,68 +61,6 @@ static cl::opt<std::string>
                        "measure accuracy on the held-out split (for a "
                        "forward --entry F, F_forward is its forward pass)"),
               cl::cat(category));
-static cl::opt<std::string>
-    backend("backend", cl::init("reference"),
-            cl::desc("reference (CPU) or cuda: picks the runtime library"),
-            cl::cat(category));
-static cl::opt<std::string>
-    runtimeLib("runtime-lib", cl::init(""),
-               cl::desc("Path of the runtime library (default: "
-                        "libamp_runtime_<backend>.so in $AMP_RUNTIME_DIR, "
-                        "else where the build or install puts it)"),
-               cl::cat(category));
-static cl::opt<int> steps("steps", cl::init(100),
-                          cl::desc("Training steps to run"), cl::cat(category));
-static cl::opt<uint64_t> seed("seed", cl::init(0),
-                              cl::desc("Seed of param init and shuffling"),
-                              cl::cat(category));
-static cl::opt<std::string>
-    dataFile("data", cl::init(""),
-             cl::desc("CSV dataset: feature columns then an integer label; "
-                      "without it batches are synthetic"),
-             cl::cat(category));
-static cl::opt<float> featureScale("feature-scale", cl::init(1.0f),
-                                   cl::desc("Multiply every feature by this"),
-                                   cl::cat(category));
-static cl::opt<bool> allowNonfinite(
-    "allow-nonfinite", cl::init(false),
-    cl::desc("Keep NaN and infinite features of --data (after "
-             "--feature-scale) instead of failing on them, e.g. for "
-             "loss-scaling experiments"),
-    cl::cat(category));
-static cl::opt<double>
-    evalFraction("eval-fraction", cl::init(0.2),
-                 cl::desc("Fraction of the dataset held out for evaluation"),
-                 cl::cat(category));
-static cl::opt<std::string> logFile(
-    "log", cl::init(""),
-    cl::desc("Write a CSV log: step,loss,scale,found_inf,growth_tracker"),
-    cl::cat(category));
-static cl::opt<int> printEvery("print-every", cl::init(10),
-                               cl::desc("Print progress every N steps (0: "
-                                        "only the summary)"),
-                               cl::cat(category));
-static cl::opt<std::string>
-    saveParams("save-params", cl::init(""),
-               cl::desc("Write the final params (binary, see --help of "
-                        "--load-params)"),
-               cl::cat(category));
-static cl::opt<std::string> loadParams(
-    "load-params", cl::init(""),
-    cl::desc("Initialize params from a file written by --save-params "
-             "(\"AMPPARAM1\", count, then per param rank, dims, f32 data)"),
-    cl::cat(category));
-static cl::opt<std::string> injectInf(
-    "inject-inf", cl::init(""),
-    cl::desc("Comma-separated steps whose input batch gets a +inf (and, for "
-             "steps prefixed with 'n', a NaN) feature, to exercise loss "
-             "scaling: e.g. 3,n7"),
-    cl::cat(category));
-static cl::opt<bool> verifySkips(
-    "verify-skipped-steps", cl::init(false),
-    cl::desc("Check that every skipped step leaves params and optimizer "
-             "state bitwise unchanged (fails otherwise)"),
-    cl::cat(category));
 static cl::opt<std::string> underflowReport(
     "underflow-report", cl::init(""),
     cl::desc("Before training, run this function (params..., input, label) "
@@ -129,12 +68,6 @@ static cl::opt<std::string> underflowReport(
              "fraction of the non-zero values an f16 cast flushes to zero or "
              "makes subnormal"),
     cl::cat(category));
-static cl::opt<int64_t>
-    vocab("vocab", cl::init(0),
-          cl::desc("For token models (integer input [batch, seq], label = next "
-                   "tokens): the vocabulary size of the synthetic sequences "
-                   "x[t+1] = (5 x[t] + 3) mod vocab"),
-          cl::cat(category));
 static cl::opt<bool> dumpLowered("dump-lowered", cl::init(false),
                                  cl::desc("Print the lowered module"),
                                  cl::cat(category));
@@ -163,47 +96,35 @@ template <typename T> T check(llvm::Expected<T> value) {
   return std::move(*value);
 }
 
-TrainOptions trainOptions() {
-  TrainOptions o;
-  o.precision = precision;
-  o.steps = steps;
-  o.seed = seed;
-  o.dataFile = dataFile;
-  o.featureScale = featureScale;
-  o.allowNonfinite = allowNonfinite;
-  o.evalFraction = evalFraction;
-  o.logFile = logFile;
-  o.printEvery = printEvery;
-  o.saveParams = saveParams;
-  o.loadParams = loadParams;
-  check(parseInjectSteps(injectInf, o));
-  o.verifySkippedSteps = verifySkips;
-  o.vocab = vocab;
-  return o;
-}
 } // namespace
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // The training flags (RunFlags.h, shared with amp-exec) first; llvm::cl
+  // parses the compile options that remain.
+  RunFlags flags;
+  std::vector<char *> rest;
+  check(parseRunFlags(argc, argv, flags, rest));
   cl::HideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(
-      argc, argv,
+  std::string overview =
       "amp-run: JIT-run a training step compiled by amp\n\n"
       "Applies amp-pipeline (unless --precision=f32), lowers with "
-      "amp-to-runtime and runs --steps steps on the chosen backend.\n");
-
-  if (precision != "f32" && precision != "f16" && precision != "bf16")
-    fail("--precision must be f32, f16 or bf16, got '" + precision + "'");
-  TrainOptions options = trainOptions();
-  check(options.validate());
+      "amp-to-runtime and runs --steps steps on the chosen backend.\n\n"
+      "Training options (as amp-exec's):\n" +
+      runFlagsHelp();
+  cl::ParseCommandLineOptions(static_cast<int>(rest.size()), rest.data(),
+                              overview);
+  flags.train.precision = precision;
+  check(flags.finish());
 
   // The runtime library, next to the tools unless given.
   std::string exe = llvm::sys::fs::getMainExecutable(argv[0], (void *)&fail);
   std::string lib = check(findRuntimeLibrary(
-      backend, runtimeLib, llvm::sys::path::parent_path(exe).str()));
+      flags.backend, flags.runtimeLib, llvm::sys::path::parent_path(exe).str()));
   RuntimeLibrary rt = check(RuntimeLibrary::load(lib));
 
-  // Compile: amp-pipeline (unless f32), the signatures, amp-to-runtime.
+  // Compile: nn-autodiff (a forward --entry), amp-pipeline (unless f32),
+  // the signatures, amp-to-runtime.
   DialectRegistry registry;
   registerCompileDialects(registry);
   MLIRContext context(registry);
@@ -212,39 +133,21 @@ int main(int argc, char **argv) {
       amp::parseFileNamingArguments(inputFile, &context);
   if (!module)
     return 1; // the parser printed the error
-  amp::AmpPipelineOptions pipeline;
-  pipeline.computeType = precision.getValue();
-  if (failed(pipeline.parseFromString(pipelineOptions)))
-    fail("bad --pipeline-options '" + pipelineOptions + "'");
-  CompileOptions compile;
-  std::string error;
-  FailureOr<amp::nn::AutodiffOptions> autodiff =
-      amp::nn::parseAutodiffOptions(autodiffOptions, error);
-  if (failed(autodiff))
-    fail("bad --autodiff-options '" + autodiffOptions + "': " + error);
-  compile.autodiff = *autodiff;
-  compile.pipeline = precision == "f32" ? nullptr : &pipeline;
-  compile.sourceName = inputFile;
-  for (const std::string &fn :
-       std::vector<std::string>{entry, evalEntry, underflowReport})
-    if (!fn.empty())
-      compile.functions.push_back(fn);
-  std::vector<FunctionSignature> signatures =
-      check(compileForRuntime(*module, compile));
+  CompileRequest request;
+  request.precision = precision;
+  request.pipelineOptions = pipelineOptions;
+  request.autodiffOptions = autodiffOptions;
+  request.entry = entry;
+  request.evalEntry = evalEntry;
+  request.underflowProbe = underflowReport;
+  request.source = inputFile;
+  CompiledProgram compiled = check(compileProgram(*module, request));
   if (dumpLowered)
     module->print(llvm::outs());
   llvm::outs().flush();
 
-  TrainingProgram program;
-  auto next = signatures.begin();
-  program.step = *next++;
-  if (!evalEntry.empty())
-    program.eval = *next++;
-  if (!underflowReport.empty())
-    program.underflowProbe = *next++;
   std::unique_ptr<Trainer> trainer =
-      check(Trainer::create(rt, program, std::move(options)));
-
+      check(Trainer::create(rt, compiled.program, std::move(flags.train)));
   std::unique_ptr<JitModule> jit = check(JitModule::create(*module, {lib}));
   EntryPoints entryPoints;
   entryPoints.step = check(jit->lookup(entry));

@@ -263,7 +263,7 @@ TEST_F(CompileTest, ObjectFileTrainsLikeTheJit) {
   aotEntry.step = reinterpret_cast<StepFn>(dlsym(handle, "train_step"));
   aotEntry.eval = reinterpret_cast<StepFn>(dlsym(handle, "train_step_forward"));
   aotEntry.errorSite =
-      reinterpret_cast<const char *const *>(dlsym(handle, "__amp_error_site"));
+      reinterpret_cast<const char *const *>(dlsym(handle, AMP_ERROR_SITE_SYMBOL));
   ASSERT_TRUE(aotEntry.step && aotEntry.eval && aotEntry.errorSite);
 
   auto [jitOut, jitLog] = train(program, jitEntry, tempPath("jit.csv"));

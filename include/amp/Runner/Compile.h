@@ -25,6 +25,7 @@
 #include "amp/Dialect/NN/IR/NNDialect.h"
 #include "amp/Dialect/NN/Transforms/Autodiff.h"
 #include "amp/Pipelines/Pipelines.h"
+#include "amp/Runner/ProgramMetadata.h"
 #include "amp/Runner/Signature.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -108,6 +109,36 @@ private:
 /// object, its functions are StepFns that the execution half can call
 /// without MLIR or LLVM.
 llvm::Error emitObjectFile(mlir::ModuleOp lowered, llvm::StringRef path);
+
+/// What amp-run and amp-compile compile: the precision and the options of
+/// their command lines.
+struct CompileRequest {
+  /// f32 (no amp-pipeline), f16 or bf16.
+  std::string precision = "f16";
+  /// Extra amp-pipeline options ("loss-scale=static init-scale=1024").
+  std::string pipelineOptions;
+  /// nn-autodiff options for a forward loss function as the entry.
+  std::string autodiffOptions;
+  std::string entry = "train_step";
+  /// Optional: the eval function and the underflow probe ("" for none).
+  std::string evalEntry;
+  std::string underflowProbe;
+  /// The module's file, for messages and the metadata.
+  std::string source;
+};
+
+/// Checks the request, then compiles `module` in place (compileForRuntime)
+/// and describes the result as the execution half needs it.
+llvm::Expected<CompiledProgram> compileProgram(mlir::ModuleOp module,
+                                               const CompileRequest &request);
+
+/// amp-compile's output: the lowered module (from compileProgram) as a
+/// shared object at `path`, with `compiled`'s metadata behind
+/// kStepMetadataSymbol. Emits an object file (emitObjectFile) and links it
+/// with the host C compiler the build was configured with.
+llvm::Error writeStepLibrary(mlir::ModuleOp lowered,
+                             const CompiledProgram &compiled,
+                             llvm::StringRef path);
 
 } // namespace amp::runner
 

@@ -61,6 +61,12 @@ public:
   decltype(&amp_kernel_last_error) kernelLastError = nullptr;
   decltype(&amp_gemm_last_error) gemmLastError = nullptr;
   decltype(&amp_gemm_backend_name) backendName = nullptr;
+  decltype(&amp_memory_get_stats) memoryStats = nullptr;
+  decltype(&amp_memory_reset_peak) memoryResetPeak = nullptr;
+  decltype(&amp_graph_begin_capture) graphBeginCapture = nullptr;
+  decltype(&amp_graph_end_capture) graphEndCapture = nullptr;
+  decltype(&amp_graph_launch) graphLaunch = nullptr;
+  decltype(&amp_graph_destroy) graphDestroy = nullptr;
 
   /// The kernels' last error, else the GEMM's, else "unknown error".
   std::string lastError() const;

@@ -66,6 +66,11 @@ struct TrainOptions {
   bool verifySkippedSteps = false;
   /// Token models: the vocabulary of the synthetic sequences.
   int64_t vocab = 0;
+  /// Capture the step into a graph after one warm-up step and replay it
+  /// (backends with graph support: cuda).
+  bool cudaGraph = false;
+  /// After training, print the backend's memory counters.
+  bool reportMemory = false;
 
   /// Checks the values that do not depend on the step.
   Status validate() const;
@@ -134,6 +139,12 @@ private:
                  std::ostream &out);
   Status evaluate(const EntryPoints &entry, std::ostream &out);
   Status saveParams() const;
+  /// Runs the step on `pointers`: a plain call, or with --cuda-graph after
+  /// the first step the replay of the graph captured for this buffer parity
+  /// (the state buffers swap every step, so there are two).
+  Status runCompiledStep(int step, const EntryPoints &entry,
+                         std::vector<void *> &pointers);
+  void reportMemory(std::ostream &out) const;
 
   std::vector<void *> argPointers() const;
 
@@ -154,6 +165,17 @@ private:
   /// the step's integer types.
   std::vector<float> featureBatch;
   std::vector<char> tokenBatch, labelBatch;
+
+  /// The captured steps (--cuda-graph), by parity of the step number.
+  struct Graph {
+    const RuntimeLibrary *rt = nullptr;
+    void *exec = nullptr;
+    ~Graph() {
+      if (exec)
+        (void)rt->graphDestroy(exec);
+    }
+  };
+  Graph graphs[2];
 
   int skipped = 0;
   float lastLoss = std::numeric_limits<float>::quiet_NaN();

@@ -3,6 +3,9 @@
 // nn.sgd_update and nn.adam_update, which take the found_inf predicate of
 // the amp.skip_step_if they were in (the kernels then leave every output
 // bitwise equal to its input, with no host sync), and nn.clip_grad_norm.
+// The updates of a step with the same configuration become one
+// multi-tensor call (amp_sgd_update_multi, amp_adam_update_multi): PyTorch's
+// fused/foreach optimizers, one launch instead of one per param.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,59 +19,186 @@ using runtime_abi::RuntimeFn;
 
 namespace {
 
-/// A pattern that needs the skip predicate of its op (null when the op was
-/// not inside amp.skip_step_if).
+/// The run of updates one call lowers: `first` and the later updates of
+/// the same kind in its block with the same attributes and skip predicate
+/// whose operands are all defined before `first`, so that one multi-tensor
+/// call at `first` can compute them all (a step's updates are independent,
+/// so a step has one run per optimizer configuration).
 template <typename Op>
-struct PredicatedLowering : RuntimeOpPattern<Op> {
-  PredicatedLowering(const TypeConverter &converter, MLIRContext *ctx,
-                     const SkipPredicates &predicates)
-      : RuntimeOpPattern<Op>(converter, ctx), predicates(predicates) {}
-
-  Value predicate(Op op, RuntimeBuilder &rb) const {
-    Value foundInf = predicates.lookup(op);
-    if (!foundInf)
-      return rb.null();
-    auto &rewriter = static_cast<ConversionPatternRewriter &>(rb.builder());
-    return rewriter.getRemappedValue(foundInf);
+SmallVector<Op> updateRun(Op first, const SkipPredicates &predicates) {
+  SmallVector<Op> run = {first};
+  Value predicate = predicates.lookup(first);
+  // An operand of a later update in this block dominates `first` unless an
+  // op of this block between the two defines it (a value from an enclosing
+  // region or a block argument always does).
+  auto definedBefore = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    return !def || def->getBlock() != first->getBlock() ||
+           def->isBeforeInBlock(first);
+  };
+  for (Operation *op = first->getNextNode(); op; op = op->getNextNode()) {
+    auto next = dyn_cast<Op>(op);
+    if (!next || next->getAttrDictionary() != first->getAttrDictionary() ||
+        predicates.lookup(next) != predicate ||
+        next->getNumOperands() != first->getNumOperands() ||
+        !llvm::all_of(next->getOperands(), definedBefore))
+      continue;
+    run.push_back(next);
   }
+  return run;
+}
+
+/// Lowers a run of optimizer updates: one call of the single-tensor entry
+/// point for a run of one, else one call of the multi-tensor one (the CUDA
+/// backend updates every tensor in one or a few launches).
+template <typename Op>
+struct UpdateRunLowering : OpConversionPattern<Op> {
+  UpdateRunLowering(const TypeConverter &converter, MLIRContext *ctx,
+                    const SkipPredicates &predicates)
+      : OpConversionPattern<Op>(converter, ctx), predicates(predicates) {}
+
+  LogicalResult
+  matchAndRewrite(Op first, typename Op::Adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
+    SmallVector<Op> run = updateRun(first, predicates);
+    RuntimeBuilder rb(rewriter, first.getLoc());
+    // operands[i][k]: operand i of update k (converted); results likewise.
+    size_t numOperands = first->getNumOperands();
+    size_t numResults = first->getNumResults();
+    SmallVector<SmallVector<Value>> operands(numOperands), results(numResults);
+    SmallVector<Value> params;
+    for (Op op : run) {
+      params.push_back(op.getParam());
+      for (size_t i = 0; i < numOperands; ++i)
+        operands[i].push_back(rewriter.getRemappedValue(op->getOperand(i)));
+      SmallVector<Value> buffers = allocResults(rb, op);
+      for (size_t i = 0; i < numResults; ++i)
+        results[i].push_back(buffers[i]);
+    }
+    Value foundInf = predicates.lookup(first);
+    Value predicate =
+        foundInf ? rewriter.getRemappedValue(foundInf) : rb.null();
+    if (run.size() == 1)
+      callSingle(first, operands, results, predicate, rb);
+    else
+      callMulti(first, params, operands, results, predicate, rb);
+    for (auto [k, op] : llvm::enumerate(run)) {
+      SmallVector<Value> replacement;
+      for (size_t i = 0; i < numResults; ++i)
+        replacement.push_back(results[i][k]);
+      rewriter.replaceOp(op, replacement);
+    }
+    return success();
+  }
+
+protected:
+  using Lists = SmallVector<SmallVector<Value>>;
+  virtual void callSingle(Op op, const Lists &operands, const Lists &results,
+                          Value predicate, RuntimeBuilder &rb) const = 0;
+  virtual void callMulti(Op first, ValueRange params, const Lists &operands,
+                         const Lists &results, Value predicate,
+                         RuntimeBuilder &rb) const = 0;
 
   const SkipPredicates &predicates;
 };
 
-struct SgdUpdateLowering : PredicatedLowering<nn::SgdUpdateOp> {
-  using PredicatedLowering::PredicatedLowering;
-  void lower(nn::SgdUpdateOp op, Adaptor adaptor, RuntimeBuilder &rb,
-             ValueRange results) const override {
-    Value buf = adaptor.getMomentumBuffer();
+/// The sizes and dtypes of the params of a run, as arrays.
+std::pair<Value, Value> sizesAndDtypes(ValueRange params, RuntimeBuilder &rb) {
+  RuntimeBuilder::BufferLists l = rb.bufferLists(params, {}, {});
+  return {l.sizes, l.dtypes};
+}
+
+struct SgdUpdateLowering : UpdateRunLowering<nn::SgdUpdateOp> {
+  using UpdateRunLowering::UpdateRunLowering;
+
+  void callSingle(nn::SgdUpdateOp op, const Lists &operands,
+                  const Lists &results, Value predicate,
+                  RuntimeBuilder &rb) const override {
+    bool momentum = op.getMomentumBuffer() != nullptr;
     rb.call(RuntimeFn::amp_sgd_update,
-            {adaptor.getParam(), adaptor.getGrad(), buf ? buf : rb.null(),
-             results[0], results.size() > 1 ? results[1] : rb.null(),
+            {operands[0][0], operands[1][0],
+             momentum ? operands[2][0] : rb.null(), results[0][0],
+             momentum ? results[1][0] : rb.null(),
              rb.i64(getNumElements(op.getParam())),
-             rb.dtype(op.getParam().getType()),
-             rb.f32(op.getLr().convertToDouble()),
-             rb.f32(op.getMomentum().convertToDouble()),
-             rb.f32(op.getDampening().convertToDouble()),
-             rb.f32(op.getWeightDecay().convertToDouble()),
-             rb.i32(op.getNesterov() ? 1 : 0), predicate(op, rb),
+             rb.dtype(op.getParam().getType()), lr(op, rb), mom(op, rb),
+             dampening(op, rb), decay(op, rb), nesterov(op, rb), predicate,
              rb.stream()});
+  }
+
+  void callMulti(nn::SgdUpdateOp op, ValueRange params, const Lists &operands,
+                 const Lists &results, Value predicate,
+                 RuntimeBuilder &rb) const override {
+    bool momentum = op.getMomentumBuffer() != nullptr;
+    auto [sizes, dtypes] = sizesAndDtypes(params, rb);
+    rb.call(RuntimeFn::amp_sgd_update_multi,
+            {rb.i32(params.size()), rb.ptrArray(operands[0]),
+             rb.ptrArray(operands[1]),
+             momentum ? rb.ptrArray(operands[2]) : rb.null(),
+             rb.ptrArray(results[0]),
+             momentum ? rb.ptrArray(results[1]) : rb.null(), sizes, dtypes,
+             lr(op, rb), mom(op, rb), dampening(op, rb), decay(op, rb),
+             nesterov(op, rb), predicate, rb.stream()});
+  }
+
+private:
+  static Value lr(nn::SgdUpdateOp op, RuntimeBuilder &rb) {
+    return rb.f32(op.getLr().convertToDouble());
+  }
+  static Value mom(nn::SgdUpdateOp op, RuntimeBuilder &rb) {
+    return rb.f32(op.getMomentum().convertToDouble());
+  }
+  static Value dampening(nn::SgdUpdateOp op, RuntimeBuilder &rb) {
+    return rb.f32(op.getDampening().convertToDouble());
+  }
+  static Value decay(nn::SgdUpdateOp op, RuntimeBuilder &rb) {
+    return rb.f32(op.getWeightDecay().convertToDouble());
+  }
+  static Value nesterov(nn::SgdUpdateOp op, RuntimeBuilder &rb) {
+    return rb.i32(op.getNesterov() ? 1 : 0);
   }
 };
 
-struct AdamUpdateLowering : PredicatedLowering<nn::AdamUpdateOp> {
-  using PredicatedLowering::PredicatedLowering;
-  void lower(nn::AdamUpdateOp op, Adaptor adaptor, RuntimeBuilder &rb,
-             ValueRange results) const override {
-    rb.call(RuntimeFn::amp_adam_update,
-            {adaptor.getParam(), adaptor.getGrad(), adaptor.getExpAvg(),
-             adaptor.getExpAvgSq(), adaptor.getStep(), results[0], results[1],
-             results[2], results[3], rb.i64(getNumElements(op.getParam())),
-             rb.dtype(op.getParam().getType()),
-             rb.f32(op.getLr().convertToDouble()),
-             rb.f32(op.getBeta1().convertToDouble()),
-             rb.f32(op.getBeta2().convertToDouble()),
-             rb.f32(op.getEps().convertToDouble()),
-             rb.f32(op.getWeightDecay().convertToDouble()), predicate(op, rb),
-             rb.stream()});
+struct AdamUpdateLowering : UpdateRunLowering<nn::AdamUpdateOp> {
+  using UpdateRunLowering::UpdateRunLowering;
+
+  void callSingle(nn::AdamUpdateOp op, const Lists &operands,
+                  const Lists &results, Value predicate,
+                  RuntimeBuilder &rb) const override {
+    SmallVector<Value> args;
+    for (size_t i = 0; i < 5; ++i) // param, grad, exp_avg, exp_avg_sq, step
+      args.push_back(operands[i][0]);
+    for (size_t i = 0; i < 4; ++i)
+      args.push_back(results[i][0]);
+    args.append({rb.i64(getNumElements(op.getParam())),
+                 rb.dtype(op.getParam().getType())});
+    args.append(hyperparameters(op, rb));
+    args.append({predicate, rb.stream()});
+    rb.call(RuntimeFn::amp_adam_update, args);
+  }
+
+  void callMulti(nn::AdamUpdateOp op, ValueRange params, const Lists &operands,
+                 const Lists &results, Value predicate,
+                 RuntimeBuilder &rb) const override {
+    SmallVector<Value> args = {rb.i32(params.size())};
+    for (size_t i = 0; i < 5; ++i)
+      args.push_back(rb.ptrArray(operands[i]));
+    for (size_t i = 0; i < 4; ++i)
+      args.push_back(rb.ptrArray(results[i]));
+    auto [sizes, dtypes] = sizesAndDtypes(params, rb);
+    args.append({sizes, dtypes});
+    args.append(hyperparameters(op, rb));
+    args.append({predicate, rb.stream()});
+    rb.call(RuntimeFn::amp_adam_update_multi, args);
+  }
+
+private:
+  static SmallVector<Value> hyperparameters(nn::AdamUpdateOp op,
+                                            RuntimeBuilder &rb) {
+    return {rb.f32(op.getLr().convertToDouble()),
+            rb.f32(op.getBeta1().convertToDouble()),
+            rb.f32(op.getBeta2().convertToDouble()),
+            rb.f32(op.getEps().convertToDouble()),
+            rb.f32(op.getWeightDecay().convertToDouble())};
   }
 };
 

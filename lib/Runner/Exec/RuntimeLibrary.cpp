@@ -103,6 +103,12 @@ StatusOr<RuntimeLibrary> RuntimeLibrary::load(const std::string &path) {
   resolve(rt.kernelLastError, "amp_kernel_last_error");
   resolve(rt.gemmLastError, "amp_gemm_last_error");
   resolve(rt.backendName, "amp_gemm_backend_name");
+  resolve(rt.memoryStats, "amp_memory_get_stats");
+  resolve(rt.memoryResetPeak, "amp_memory_reset_peak");
+  resolve(rt.graphBeginCapture, "amp_graph_begin_capture");
+  resolve(rt.graphEndCapture, "amp_graph_end_capture");
+  resolve(rt.graphLaunch, "amp_graph_launch");
+  resolve(rt.graphDestroy, "amp_graph_destroy");
   if (!missing.empty())
     return Status::error("the runtime library '" + path + "' lacks " + missing +
                          " (this backend does not implement the kernel ABI "

@@ -48,9 +48,47 @@ Status Trainer::run(const EntryPoints &entry, std::ostream &out) {
   if (program.eval && !split.eval.empty())
     if (Status s = evaluate(entry, out); s.failed())
       return s;
+  if (options.reportMemory)
+    reportMemory(out);
   if (!options.saveParams.empty())
     return saveParams();
   return Status::success();
+}
+
+Status Trainer::runCompiledStep(int step, const EntryPoints &entry,
+                                std::vector<void *> &pointers) {
+  const std::string what = "step " + std::to_string(step);
+  if (!options.cudaGraph || step == 1)
+    return call(entry.step, pointers, what, entry);
+  Graph &graph = graphs[step % 2];
+  if (!graph.exec) {
+    graph.rt = &rt;
+    if (rt.graphBeginCapture(nullptr) != AMP_STATUS_OK)
+      return Status::error(what + ": --cuda-graph: " + rt.lastError());
+    Status called = call(entry.step, pointers, what + " (captured)", entry);
+    void *exec = nullptr;
+    amp_status_t ended = rt.graphEndCapture(nullptr, &exec);
+    if (called.failed())
+      return called;
+    if (ended != AMP_STATUS_OK)
+      return Status::error(what + ": --cuda-graph: " + rt.lastError());
+    graph.exec = exec;
+  }
+  if (rt.graphLaunch(graph.exec, nullptr) != AMP_STATUS_OK)
+    return Status::error(what + ": --cuda-graph: " + rt.lastError());
+  return Status::success();
+}
+
+void Trainer::reportMemory(std::ostream &out) const {
+  amp_memory_stats_t stats{};
+  rt.memoryStats(&stats);
+  auto mib = [](int64_t bytes) {
+    return formatString("%.2f MiB", static_cast<double>(bytes) / (1 << 20));
+  };
+  out << "memory (" << rt.backendName() << "): peak in use "
+      << mib(stats.peak_in_use_bytes) << ", peak reserved "
+      << mib(stats.peak_reserved_bytes) << ", " << stats.alloc_calls
+      << " allocations, " << stats.cache_hits << " from the cache\n";
 }
 
 Status Trainer::runStep(int step, const EntryPoints &entry, TrainingLog &log,
@@ -85,9 +123,7 @@ Status Trainer::runStep(int step, const EntryPoints &entry, TrainingLog &log,
   std::vector<void *> pointers = argPointers();
   for (const DeviceBuffer &b : resultBuffers)
     pointers.push_back(b.data());
-  if (Status s =
-          call(entry.step, pointers, "step " + std::to_string(step), entry);
-      s.failed())
+  if (Status s = runCompiledStep(step, entry, pointers); s.failed())
     return s;
   if (rt.synchronize(nullptr) != AMP_STATUS_OK)
     return Status::error("step " + std::to_string(step) + ": " +

@@ -32,6 +32,11 @@ typedef enum amp_status {
   AMP_STATUS_BACKEND_ERROR = 3,    /* CUDA / cuBLAS failure */
 } amp_status_t;
 
+/* The symbol of a compiled step's `const char *` global that names the
+ * source location of the op whose runtime call failed (NUL-terminated), read
+ * by the runner after a failed call. */
+#define AMP_ERROR_SITE_SYMBOL "__amp_error_site"
+
 /* Size in bytes of one element of `dtype` (0 for an unknown dtype). */
 static inline int64_t amp_dtype_size(amp_dtype_t dtype) {
   switch (dtype) {

@@ -109,6 +109,25 @@ AMP_KERNEL_API void amp_memory_get_stats(amp_memory_stats_t *stats);
 /* Sets the peaks to the current values and the call counts to 0. */
 AMP_KERNEL_API void amp_memory_reset_peak(void);
 
+/*===--- Graphs -----------------------------------------------------------===*/
+
+/* Capturing the work queued on a stream into a replayable graph (CUDA
+ * graphs): between begin and end, the calls made on `stream` are recorded,
+ * not run; amp_graph_launch then runs the recorded work again with the same
+ * pointers and arguments. The reference backend computes synchronously and
+ * returns AMP_STATUS_NOT_SUPPORTED from all four. */
+AMP_KERNEL_API amp_status_t amp_graph_begin_capture(void *stream);
+
+/* Ends the capture begun on `stream` and stores the executable graph in
+ * *graph (freed with amp_graph_destroy). */
+AMP_KERNEL_API amp_status_t amp_graph_end_capture(void *stream, void **graph);
+
+/* Queues one replay of `graph` on `stream`. */
+AMP_KERNEL_API amp_status_t amp_graph_launch(void *graph, void *stream);
+
+/* Frees a graph from amp_graph_end_capture; NULL is ignored. */
+AMP_KERNEL_API amp_status_t amp_graph_destroy(void *graph);
+
 /*===--- Elementwise -----------------------------------------------------===*/
 
 /* Unary ops (nn.neg ... nn.gelu). Values are part of the ABI. */
@@ -631,6 +650,38 @@ AMP_KERNEL_API amp_status_t amp_adam_update(
     void *new_exp_avg, void *new_exp_avg_sq, float *new_step, int64_t n,
     amp_dtype_t dtype, float lr, float beta1, float beta2, float eps,
     float weight_decay, const int8_t *found_inf, void *stream);
+
+/* amp_sgd_update over n_buffers (>= 0) buffers in one call, with one
+ * found_inf and the same hyperparameters for every buffer: exactly the
+ * amp_sgd_update calls for i = 0 .. n_buffers - 1 on params[i], grads[i],
+ * momentum_bufs[i], new_params[i], new_momentum_bufs[i], sizes[i],
+ * dtypes[i] (each buffer has its own size and dtype). The momentum arrays
+ * are given exactly when momentum > 0 (NULL otherwise). Each new_* may
+ * equal its own input; the buffers of different i must not overlap. A
+ * device backend updates every buffer in one or a few kernel launches. */
+AMP_KERNEL_API amp_status_t
+amp_sgd_update_multi(int32_t n_buffers, const void *const *params,
+                     const void *const *grads, const void *const *momentum_bufs,
+                     void *const *new_params, void *const *new_momentum_bufs,
+                     const int64_t *sizes, const amp_dtype_t *dtypes, float lr,
+                     float momentum, float dampening, float weight_decay,
+                     int32_t nesterov, const int8_t *found_inf, void *stream);
+
+/* amp_adam_update over n_buffers (>= 0) buffers in one call, with one
+ * found_inf and the same hyperparameters for every buffer: exactly the
+ * amp_adam_update calls for i = 0 .. n_buffers - 1, each with its own step
+ * counter steps[i] -> new_steps[i] (which may be equal), size and dtype.
+ * Each new_* may equal its own input; the buffers of different i, step
+ * counters included, must not overlap. A device backend updates every
+ * buffer in one or a few kernel launches. */
+AMP_KERNEL_API amp_status_t amp_adam_update_multi(
+    int32_t n_buffers, const void *const *params, const void *const *grads,
+    const void *const *exp_avgs, const void *const *exp_avg_sqs,
+    const float *const *steps, void *const *new_params,
+    void *const *new_exp_avgs, void *const *new_exp_avg_sqs,
+    float *const *new_steps, const int64_t *sizes, const amp_dtype_t *dtypes,
+    float lr, float beta1, float beta2, float eps, float weight_decay,
+    const int8_t *found_inf, void *stream);
 
 /* nn.clip_grad_norm (torch.nn.utils.clip_grad_norm_): with norm_i the f32 L2
  * norm of grads[i] and total = sqrt(sum_i norm_i^2) (f32),

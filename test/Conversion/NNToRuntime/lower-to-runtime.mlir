@@ -218,3 +218,50 @@ func.func @foreign(%a: tensor<4xf32>) -> tensor<4xf32> {
   %e = tensor.extract %a[%c0] : tensor<4xf32>
   return %a : tensor<4xf32>
 }
+
+// -----
+
+// The updates of a step with one configuration are one multi-tensor call
+// (param, grad and momentum arrays; sizes and dtypes per tensor); an update
+// with other hyperparameters, or outside the skip region, gets its own.
+// CHECK-LABEL: func.func @sgd_run
+// CHECK: %[[P0:.*]] = llvm.getelementptr %{{.*}}[0]
+// CHECK: %[[FLAG:.*]] = llvm.load %[[P0]]
+// CHECK: llvm.call @amp_sgd_update_multi(%{{.*}}, {{.*}}, %[[FLAG]], %{{.*}}) : {{.*}} -> i32
+// CHECK: llvm.call @amp_sgd_update(
+// CHECK-NOT: @amp_sgd_update
+// CHECK: return
+func.func @sgd_run(%inf: tensor<i1>, %w1: tensor<4xf32>, %g1: tensor<4xf32>, %m1: tensor<4xf32>,
+                   %w2: tensor<3x2xf16>, %g2: tensor<3x2xf16>, %m2: tensor<3x2xf16>,
+                   %w3: tensor<5xf32>, %g3: tensor<5xf32>, %m3: tensor<5xf32>)
+    -> (tensor<4xf32>, tensor<4xf32>, tensor<3x2xf16>, tensor<3x2xf16>, tensor<5xf32>, tensor<5xf32>) {
+  %r:6 = amp.skip_step_if %inf keep(%w1, %m1, %w2, %m2, %w3, %m3 : tensor<4xf32>, tensor<4xf32>, tensor<3x2xf16>, tensor<3x2xf16>, tensor<5xf32>, tensor<5xf32>) {
+    %a, %b = nn.sgd_update %w1, %g1, %m1 {lr = 0.1 : f32, momentum = 0.9 : f32} : tensor<4xf32>
+    %c, %d = nn.sgd_update %w2, %g2, %m2 {lr = 0.1 : f32, momentum = 0.9 : f32} : tensor<3x2xf16>
+    %e, %f = nn.sgd_update %w3, %g3, %m3 {lr = 0.2 : f32, momentum = 0.9 : f32} : tensor<5xf32>
+    amp.yield %a, %b, %c, %d, %e, %f : tensor<4xf32>, tensor<4xf32>, tensor<3x2xf16>, tensor<3x2xf16>, tensor<5xf32>, tensor<5xf32>
+  } -> tensor<4xf32>, tensor<4xf32>, tensor<3x2xf16>, tensor<3x2xf16>, tensor<5xf32>, tensor<5xf32>
+  return %r#0, %r#1, %r#2, %r#3, %r#4, %r#5 : tensor<4xf32>, tensor<4xf32>, tensor<3x2xf16>, tensor<3x2xf16>, tensor<5xf32>, tensor<5xf32>
+}
+
+// -----
+
+// AdamW updates of a step: one multi call with every tensor's own step
+// counter; an update whose grad comes after the first update in the block
+// is computed by a call of its own (the multi call sits at the first).
+// CHECK-LABEL: func.func @adam_run
+// CHECK: llvm.call @amp_adam_update_multi(
+// CHECK: llvm.call @amp_unary(
+// CHECK: llvm.call @amp_adam_update(
+// CHECK-NOT: @amp_adam_update
+// CHECK: return
+func.func @adam_run(%w1: tensor<4xf32>, %g1: tensor<4xf32>, %m1: tensor<4xf32>, %v1: tensor<4xf32>, %t1: tensor<f32>,
+                    %w2: tensor<6xf32>, %g2: tensor<6xf32>, %m2: tensor<6xf32>, %v2: tensor<6xf32>, %t2: tensor<f32>,
+                    %w3: tensor<2xf32>, %g3: tensor<2xf32>, %m3: tensor<2xf32>, %v3: tensor<2xf32>, %t3: tensor<f32>)
+    -> (tensor<4xf32>, tensor<6xf32>, tensor<2xf32>) {
+  %a:4 = nn.adam_update %w1, %g1, %m1, %v1, %t1 {lr = 1.0e-3 : f32} : tensor<4xf32>
+  %b:4 = nn.adam_update %w2, %g2, %m2, %v2, %t2 {lr = 1.0e-3 : f32} : tensor<6xf32>
+  %n = nn.neg %g3 : tensor<2xf32>
+  %c:4 = nn.adam_update %w3, %n, %m3, %v3, %t3 {lr = 1.0e-3 : f32} : tensor<2xf32>
+  return %a#0, %b#0, %c#0 : tensor<4xf32>, tensor<6xf32>, tensor<2xf32>
+}

@@ -456,6 +456,190 @@ INSTANTIATE_TEST_SUITE_P(Dtypes, SkipStepTest,
                          });
 
 //===----------------------------------------------------------------------===//
+// The multi-buffer updates
+//===----------------------------------------------------------------------===//
+
+/// Buffers of mixed sizes (empty ones included) and dtypes, with odd bits
+/// (NaN, inf) in one of them.
+struct MultiState {
+  std::vector<int64_t> sizes;
+  std::vector<amp_dtype_t> dtypes;
+  std::vector<Tensor> params, grads, bufs, ms, vs;
+  std::vector<float> steps;
+};
+
+MultiState multiState(std::mt19937 &rng) {
+  const int64_t sizes[] = {257, 0, 1, 64, 33, 7, 1000};
+  const amp_dtype_t dtypes[] = {AMP_DTYPE_F32, AMP_DTYPE_F16, AMP_DTYPE_BF16};
+  MultiState s;
+  for (int i = 0; i < 7; ++i) {
+    const amp_dtype_t dt = dtypes[i % 3];
+    s.sizes.push_back(sizes[i]);
+    s.dtypes.push_back(dt);
+    s.params.push_back(i == 4 ? stateWithOddBits(dt, sizes[i], rng)
+                              : randomTensor(dt, {sizes[i]}, rng));
+    s.grads.push_back(randomTensor(dt, {sizes[i]}, rng));
+    s.bufs.push_back(randomTensor(dt, {sizes[i]}, rng, -0.5, 0.5));
+    s.ms.push_back(randomTensor(dt, {sizes[i]}, rng, -0.1, 0.1));
+    s.vs.push_back(randomTensor(dt, {sizes[i]}, rng, 0.0, 0.01));
+    s.steps.push_back(float(i * 3));
+  }
+  return s;
+}
+
+template <typename T> std::vector<const void *> constPtrs(std::vector<T> &v) {
+  std::vector<const void *> out;
+  for (auto &t : v)
+    out.push_back(t.data());
+  return out;
+}
+
+template <typename T> std::vector<void *> ptrs(std::vector<T> &v) {
+  std::vector<void *> out;
+  for (auto &t : v)
+    out.push_back(t.data());
+  return out;
+}
+
+TEST(SgdMulti, EqualsThePerBufferCallsBitwise) {
+  std::mt19937 rng(111);
+  for (const SgdConfig &c : sgdConfigs())
+    for (int flag : {-1, 0, 1}) {
+      const int8_t found = static_cast<int8_t>(flag);
+      const int8_t *foundInf = flag < 0 ? nullptr : &found;
+      const bool hasBuf = c.momentum > 0.0f;
+      MultiState s = multiState(rng);
+      const int32_t n = static_cast<int32_t>(s.sizes.size());
+      // Per buffer: params out of place, buffers in place.
+      std::vector<Tensor> np1, nb1 = s.bufs, np2, nb2 = s.bufs;
+      for (int32_t i = 0; i < n; ++i) {
+        np1.push_back(sentinelTensor(s.dtypes[i], {s.sizes[i]}));
+        np2.push_back(sentinelTensor(s.dtypes[i], {s.sizes[i]}));
+        ASSERT_TRUE(
+            isOk(amp_sgd_update(s.params[i].data(), s.grads[i].data(),
+                                hasBuf ? nb1[i].data() : nullptr, np1[i].data(),
+                                hasBuf ? nb1[i].data() : nullptr, s.sizes[i],
+                                s.dtypes[i], c.lr, c.momentum, c.dampening,
+                                c.weightDecay, c.nesterov, foundInf, nullptr)));
+      }
+      std::vector<const void *> p = constPtrs(s.params), g = constPtrs(s.grads),
+                                b = constPtrs(nb2);
+      std::vector<void *> npp = ptrs(np2), nbp = ptrs(nb2);
+      ASSERT_TRUE(isOk(amp_sgd_update_multi(
+          n, p.data(), g.data(), hasBuf ? b.data() : nullptr, npp.data(),
+          hasBuf ? nbp.data() : nullptr, s.sizes.data(), s.dtypes.data(), c.lr,
+          c.momentum, c.dampening, c.weightDecay, c.nesterov, foundInf,
+          nullptr)));
+      for (int32_t i = 0; i < n; ++i) {
+        EXPECT_TRUE(np1[i].sameBits(np2[i])) << c.name << " param " << i;
+        EXPECT_TRUE(nb1[i].sameBits(nb2[i])) << c.name << " buffer " << i;
+        if (flag == 1) {
+          EXPECT_TRUE(np2[i].sameBits(s.params[i])) << c.name << " skipped";
+        }
+      }
+    }
+}
+
+TEST(AdamMulti, EqualsThePerBufferCallsBitwise) {
+  std::mt19937 rng(113);
+  for (int flag : {-1, 0, 1})
+    for (bool stepInPlace : {false, true}) {
+      const int8_t found = static_cast<int8_t>(flag);
+      const int8_t *foundInf = flag < 0 ? nullptr : &found;
+      MultiState s = multiState(rng);
+      const int32_t n = static_cast<int32_t>(s.sizes.size());
+      // Params out of place, moments in place; steps as asked.
+      std::vector<Tensor> np1, np2, m1 = s.ms, m2 = s.ms, v1 = s.vs, v2 = s.vs;
+      std::vector<float> st1 = s.steps, st2 = s.steps, ns1(n, -1.0f),
+                         ns2(n, -1.0f);
+      for (int32_t i = 0; i < n; ++i) {
+        np1.push_back(sentinelTensor(s.dtypes[i], {s.sizes[i]}));
+        np2.push_back(sentinelTensor(s.dtypes[i], {s.sizes[i]}));
+        ASSERT_TRUE(isOk(amp_adam_update(
+            s.params[i].data(), s.grads[i].data(), m1[i].data(), v1[i].data(),
+            &st1[i], np1[i].data(), m1[i].data(), v1[i].data(),
+            stepInPlace ? &st1[i] : &ns1[i], s.sizes[i], s.dtypes[i], 1e-3f,
+            0.9f, 0.999f, 1e-8f, 1e-2f, foundInf, nullptr)));
+      }
+      std::vector<const void *> p = constPtrs(s.params), g = constPtrs(s.grads),
+                                m = constPtrs(m2), v = constPtrs(v2);
+      std::vector<void *> npp = ptrs(np2), nm = ptrs(m2), nv = ptrs(v2);
+      std::vector<const float *> sp;
+      std::vector<float *> nsp;
+      for (int32_t i = 0; i < n; ++i) {
+        sp.push_back(&st2[i]);
+        nsp.push_back(stepInPlace ? &st2[i] : &ns2[i]);
+      }
+      ASSERT_TRUE(isOk(amp_adam_update_multi(
+          n, p.data(), g.data(), m.data(), v.data(), sp.data(), npp.data(),
+          nm.data(), nv.data(), nsp.data(), s.sizes.data(), s.dtypes.data(),
+          1e-3f, 0.9f, 0.999f, 1e-8f, 1e-2f, foundInf, nullptr)));
+      for (int32_t i = 0; i < n; ++i) {
+        EXPECT_TRUE(np1[i].sameBits(np2[i])) << "param " << i;
+        EXPECT_TRUE(m1[i].sameBits(m2[i])) << "exp_avg " << i;
+        EXPECT_TRUE(v1[i].sameBits(v2[i])) << "exp_avg_sq " << i;
+        const float a = stepInPlace ? st1[i] : ns1[i],
+                    b = stepInPlace ? st2[i] : ns2[i];
+        EXPECT_EQ(std::memcmp(&a, &b, 4), 0) << "step " << i;
+        EXPECT_EQ(b, flag == 1 ? s.steps[i] : s.steps[i] + 1.0f);
+      }
+    }
+}
+
+TEST(SgdMulti, RejectsMalformedCallsWithoutWriting) {
+  float param[4] = {1, 2, 3, 4}, out[4] = {0, 0, 0, 0};
+  const void *ins[1] = {param};
+  void *outs[1] = {out};
+  const int64_t sizes[1] = {4};
+  const amp_dtype_t dtypes[1] = {AMP_DTYPE_F32};
+  const amp_dtype_t badDtypes[1] = {AMP_DTYPE_I32};
+  EXPECT_EQ(amp_sgd_update_multi(-1, ins, ins, nullptr, outs, nullptr, sizes,
+                                 dtypes, 0.1f, 0, 0, 0, 0, nullptr, nullptr),
+            AMP_STATUS_INVALID_ARGUMENT);
+  // Buffers given without momentum, none given with it.
+  EXPECT_EQ(amp_sgd_update_multi(1, ins, ins, ins, outs, outs, sizes, dtypes,
+                                 0.1f, 0, 0, 0, 0, nullptr, nullptr),
+            AMP_STATUS_INVALID_ARGUMENT);
+  EXPECT_EQ(amp_sgd_update_multi(1, ins, ins, nullptr, outs, nullptr, sizes,
+                                 dtypes, 0.1f, 0.9f, 0, 0, 0, nullptr, nullptr),
+            AMP_STATUS_INVALID_ARGUMENT);
+  EXPECT_EQ(amp_sgd_update_multi(1, ins, ins, nullptr, outs, nullptr, sizes,
+                                 badDtypes, 0.1f, 0, 0, 0, 0, nullptr, nullptr),
+            AMP_STATUS_NOT_SUPPORTED);
+  EXPECT_EQ(
+      std::string(amp_kernel_last_error()).rfind("amp_sgd_update_multi: ", 0),
+      0u)
+      << amp_kernel_last_error();
+  EXPECT_EQ(amp_sgd_update_multi(0, nullptr, nullptr, nullptr, nullptr, nullptr,
+                                 nullptr, nullptr, 0.1f, 0, 0, 0, 0, nullptr,
+                                 nullptr),
+            AMP_STATUS_OK);
+  for (float v : out)
+    EXPECT_EQ(v, 0.0f);
+}
+
+TEST(AdamMulti, RejectsMalformedCallsWithoutWriting) {
+  float param[4] = {1, 2, 3, 4}, out[4] = {0, 0, 0, 0}, step = 0;
+  const void *ins[1] = {param};
+  void *outs[1] = {out};
+  const float *steps[1] = {&step};
+  float *newSteps[1] = {&step};
+  const int64_t sizes[1] = {4};
+  const amp_dtype_t dtypes[1] = {AMP_DTYPE_F32};
+  EXPECT_EQ(amp_adam_update_multi(1, ins, ins, ins, ins, nullptr, outs, outs,
+                                  outs, newSteps, sizes, dtypes, 1e-3f, 0.9f,
+                                  0.999f, 1e-8f, 0, nullptr, nullptr),
+            AMP_STATUS_INVALID_ARGUMENT);
+  EXPECT_EQ(amp_adam_update_multi(1, ins, ins, ins, ins, steps, outs, outs,
+                                  outs, newSteps, sizes, dtypes, 1e-3f, 1.0f,
+                                  0.999f, 1e-8f, 0, nullptr, nullptr),
+            AMP_STATUS_INVALID_ARGUMENT);
+  EXPECT_EQ(step, 0.0f);
+  for (float v : out)
+    EXPECT_EQ(v, 0.0f);
+}
+
+//===----------------------------------------------------------------------===//
 // clip_grad_norm
 //===----------------------------------------------------------------------===//
 

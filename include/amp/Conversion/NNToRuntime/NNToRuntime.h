@@ -8,6 +8,8 @@
 #ifndef AMP_CONVERSION_NNTORUNTIME_NNTORUNTIME_H
 #define AMP_CONVERSION_NNTORUNTIME_NNTORUNTIME_H
 
+#include "amp_runtime/amp_runtime.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
@@ -23,7 +25,7 @@ namespace amp {
 
 /// The global that holds the location of the op whose runtime call failed
 /// (a NUL-terminated string), read by amp-run after a failed step.
-inline constexpr llvm::StringLiteral kErrorSiteGlobal = "__amp_error_site";
+inline constexpr llvm::StringLiteral kErrorSiteGlobal = AMP_ERROR_SITE_SYMBOL;
 
 /// Adds `amp-to-runtime` to `pm` (which must run on a module): every matmul
 /// to amp.gemm, every op to runtime calls, frees after last uses, control

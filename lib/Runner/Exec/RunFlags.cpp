@@ -1,0 +1,254 @@
+//===- RunFlags.cpp - the flags of a training run -------------------------===//
+
+#include "amp/Runner/RunFlags.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+
+using namespace amp::runner;
+
+namespace {
+
+Status badValue(const char *flag, const std::string &value,
+                const char *expected) {
+  return Status::error("--" + std::string(flag) + ": '" + value +
+                       "' is not " + expected);
+}
+
+/// A flag setting a field through a parser of its type.
+template <typename T>
+RunFlag field(const char *name, const char *value, const char *help,
+              T TrainOptions::*member);
+
+template <>
+RunFlag field<int>(const char *name, const char *value, const char *help,
+                   int TrainOptions::*member) {
+  return {name, value, help,
+          [=](RunFlags &f, const std::string &v) -> Status {
+            char *end = nullptr;
+            errno = 0;
+            long n = std::strtol(v.c_str(), &end, 10);
+            if (v.empty() || *end || errno ||
+                n < std::numeric_limits<int>::min() ||
+                n > std::numeric_limits<int>::max())
+              return badValue(name, v, "an integer");
+            f.train.*member = static_cast<int>(n);
+            return Status::success();
+          }};
+}
+
+template <>
+RunFlag field<int64_t>(const char *name, const char *value, const char *help,
+                       int64_t TrainOptions::*member) {
+  return {name, value, help,
+          [=](RunFlags &f, const std::string &v) -> Status {
+            char *end = nullptr;
+            errno = 0;
+            long long n = std::strtoll(v.c_str(), &end, 10);
+            if (v.empty() || *end || errno)
+              return badValue(name, v, "an integer");
+            f.train.*member = n;
+            return Status::success();
+          }};
+}
+
+template <>
+RunFlag field<uint64_t>(const char *name, const char *value, const char *help,
+                        uint64_t TrainOptions::*member) {
+  return {name, value, help,
+          [=](RunFlags &f, const std::string &v) -> Status {
+            char *end = nullptr;
+            errno = 0;
+            unsigned long long n = std::strtoull(v.c_str(), &end, 10);
+            if (v.empty() || v[0] == '-' || *end || errno)
+              return badValue(name, v, "a non-negative integer");
+            f.train.*member = n;
+            return Status::success();
+          }};
+}
+
+template <typename F>
+RunFlag realField(const char *name, const char *value, const char *help,
+                  F TrainOptions::*member) {
+  return {name, value, help,
+          [=](RunFlags &f, const std::string &v) -> Status {
+            char *end = nullptr;
+            double x = std::strtod(v.c_str(), &end);
+            if (v.empty() || *end || !std::isfinite(x))
+              return badValue(name, v, "a finite number");
+            f.train.*member = static_cast<F>(x);
+            return Status::success();
+          }};
+}
+
+template <>
+RunFlag field<float>(const char *name, const char *value, const char *help,
+                     float TrainOptions::*member) {
+  return realField(name, value, help, member);
+}
+
+template <>
+RunFlag field<double>(const char *name, const char *value, const char *help,
+                      double TrainOptions::*member) {
+  return realField(name, value, help, member);
+}
+
+template <>
+RunFlag field<std::string>(const char *name, const char *value,
+                           const char *help,
+                           std::string TrainOptions::*member) {
+  return {name, value, help, [=](RunFlags &f, const std::string &v) {
+            f.train.*member = v;
+            return Status::success();
+          }};
+}
+
+template <>
+RunFlag field<bool>(const char *name, const char *, const char *help,
+                    bool TrainOptions::*member) {
+  return {name, nullptr, help,
+          [=](RunFlags &f, const std::string &v) -> Status {
+            if (v != "true" && v != "false")
+              return badValue(name, v, "true or false");
+            f.train.*member = v == "true";
+            return Status::success();
+          }};
+}
+
+RunFlag text(const char *name, const char *value, const char *help,
+             std::string RunFlags::*member) {
+  return {name, value, help, [=](RunFlags &f, const std::string &v) {
+            f.*member = v;
+            return Status::success();
+          }};
+}
+
+} // namespace
+
+Status RunFlags::finish() {
+  if (Status s = parseInjectSteps(injectInf, train); s.failed())
+    return s;
+  return train.validate();
+}
+
+const std::vector<RunFlag> &amp::runner::runFlagTable() {
+  static const std::vector<RunFlag> table = {
+      text("backend", "NAME",
+           "reference (CPU) or cuda: picks the runtime library",
+           &RunFlags::backend),
+      text("runtime-lib", "PATH",
+           "Path of the runtime library (default: libamp_runtime_<backend>.so "
+           "in $AMP_RUNTIME_DIR, else where the build or install puts it)",
+           &RunFlags::runtimeLib),
+      field("steps", "N", "Training steps to run (default 100)",
+            &TrainOptions::steps),
+      field("seed", "N", "Seed of param init and shuffling (default 0)",
+            &TrainOptions::seed),
+      field("data", "FILE",
+            "CSV dataset: feature columns then an integer label; without it "
+            "batches are synthetic",
+            &TrainOptions::dataFile),
+      field("feature-scale", "X", "Multiply every feature by this",
+            &TrainOptions::featureScale),
+      field("allow-nonfinite", nullptr,
+            "Keep NaN and infinite features of --data (after "
+            "--feature-scale) instead of failing on them, e.g. for "
+            "loss-scaling experiments",
+            &TrainOptions::allowNonfinite),
+      field("eval-fraction", "X",
+            "Fraction of the dataset held out for evaluation (default 0.2)",
+            &TrainOptions::evalFraction),
+      field("log", "FILE",
+            "Write a CSV log: step,loss,scale,found_inf,growth_tracker",
+            &TrainOptions::logFile),
+      field("print-every", "N",
+            "Print progress every N steps (0: only the summary; default 10)",
+            &TrainOptions::printEvery),
+      field("save-params", "FILE",
+            "Write the final params (the format of --load-params)",
+            &TrainOptions::saveParams),
+      field("load-params", "FILE",
+            "Initialize params from a file written by --save-params "
+            "(\"AMPPARAM1\", count, then per param rank, dims, f32 data)",
+            &TrainOptions::loadParams),
+      text("inject-inf", "LIST",
+           "Comma-separated steps whose input batch gets a +inf (and, for "
+           "steps prefixed with 'n', a NaN) feature, to exercise loss "
+           "scaling: e.g. 3,n7",
+           &RunFlags::injectInf),
+      field("verify-skipped-steps", nullptr,
+            "Check that every skipped step leaves params and optimizer "
+            "state bitwise unchanged (fails otherwise)",
+            &TrainOptions::verifySkippedSteps),
+      field("vocab", "N",
+            "For token models (integer input [batch, seq], label = next "
+            "tokens): the vocabulary size of the synthetic sequences "
+            "x[t+1] = (5 x[t] + 3) mod vocab",
+            &TrainOptions::vocab),
+      field("cuda-graph", nullptr,
+            "Capture the step into a CUDA graph after a warm-up step and "
+            "replay it (cuda backend; bitwise the uncaptured run)",
+            &TrainOptions::cudaGraph),
+      field("report-memory", nullptr,
+            "After training, print the backend's peak memory (bytes in use "
+            "and reserved) and its allocator's cache hits",
+            &TrainOptions::reportMemory),
+  };
+  return table;
+}
+
+Status amp::runner::parseRunFlags(int argc, char **argv, RunFlags &flags,
+                                  std::vector<char *> &rest) {
+  rest.clear();
+  if (argc > 0)
+    rest.push_back(argv[0]);
+  const std::vector<RunFlag> &table = runFlagTable();
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--") {
+      for (; i < argc; ++i)
+        rest.push_back(argv[i]);
+      break;
+    }
+    // -name and --name are the same, as for llvm::cl.
+    size_t dashes = arg.rfind("--", 0) == 0 ? 2 : arg.rfind("-", 0) == 0;
+    std::string body = arg.substr(dashes);
+    size_t eq = body.find('=');
+    std::string name = body.substr(0, eq);
+    const RunFlag *flag = nullptr;
+    for (const RunFlag &f : table)
+      if (dashes && name == f.name)
+        flag = &f;
+    if (!flag) {
+      rest.push_back(argv[i]);
+      continue;
+    }
+    std::string value;
+    if (eq != std::string::npos)
+      value = body.substr(eq + 1);
+    else if (!flag->value)
+      value = "true";
+    else if (i + 1 < argc)
+      value = argv[++i];
+    else
+      return Status::error("--" + name + " needs a value (" + flag->value +
+                           ")");
+    if (Status s = flag->set(flags, value); s.failed())
+      return s;
+  }
+  return Status::success();
+}
+
+std::string amp::runner::runFlagsHelp() {
+  std::string help;
+  for (const RunFlag &f : runFlagTable()) {
+    std::string head = std::string("  --") + f.name;
+    if (f.value)
+      head += std::string("=") + f.value;
+    help += head + "\n      " + f.help + "\n";
+  }
+  return help;
+}

@@ -1,0 +1,527 @@
+//===- KernelsOptimizer.cu - SGD, AdamW and gradient-norm clipping --------===//
+//
+// amp_sgd_update, amp_adam_update, their _multi forms and amp_clip_grad_norm
+// on the CUDA backend. Every kernel is a multi-tensor launch
+// (MultiTensor.cuh: one block per chunk of 16384 elements of one buffer,
+// 128-bit packed access, the dtype chosen per buffer on the device); the
+// single-buffer entry points use a one-buffer table. The per-element math is
+// the reference's (reference/OptimizerMath.h), compiled with --fmad=false.
+//
+// found_inf and the Adam step counters are read on the device, so nothing
+// waits for the device: a set flag makes every block copy its inputs'
+// bits to the outputs (nothing in place). amp_clip_grad_norm computes the
+// norm in three deterministic stages (per-chunk sums of squares, per-buffer
+// norms, the total and the coefficient in one block) and scales with the
+// coefficient read from device memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cuda/MultiTensor.cuh"
+#include "reference/OptimizerChecks.h"
+#include "reference/OptimizerMath.h"
+
+#include <memory>
+#include <string>
+
+using namespace amp::runtime;
+using namespace amp::runtime::cuda;
+using namespace amp::runtime::kernels;
+
+namespace {
+
+/// Whether amp.skip_step_if's predicate (read on the device) says skip.
+__device__ __forceinline__ bool skipStep(const int8_t *foundInf) {
+  return foundInf && *foundInf != 0;
+}
+
+//===----------------------------------------------------------------------===//
+// SGD
+//===----------------------------------------------------------------------===//
+
+// Pointers per buffer: param, grad, momentum_buf, new_param,
+// new_momentum_buf (the buffers NULL without momentum).
+constexpr int kSgdPtrs = 5;
+
+template <int Cap> struct SgdArgs {
+  SgdCoefs coefs;
+  const int8_t *foundInf;
+  TensorTable<kSgdPtrs, Cap> table;
+};
+constexpr int kSgdCap = tableCap<kSgdPtrs>(sizeof(SgdCoefs) + 8);
+static_assert(sizeof(SgdArgs<kSgdCap>) <= kParamBytes, "kernel parameters");
+
+template <bool Momentum, int Cap>
+__global__ void __launch_bounds__(kThreads)
+    sgdKernel(const __grid_constant__ SgdArgs<Cap> args) {
+  const Chunk ch = locateChunk(args.table);
+  const bool skip = skipStep(args.foundInf);
+  const SgdCoefs c = args.coefs;
+  const bool packed = args.table.packed[ch.tensor];
+  withStorage(args.table.dtype[ch.tensor], [&](auto tag) {
+    using T = decltype(tag);
+    const T *p = static_cast<const T *>(args.table.ptr[0][ch.tensor]);
+    const T *g = static_cast<const T *>(args.table.ptr[1][ch.tensor]);
+    const T *buf = static_cast<const T *>(args.table.ptr[2][ch.tensor]);
+    T *np = static_cast<T *>(args.table.ptr[3][ch.tensor]);
+    T *nbuf = static_cast<T *>(args.table.ptr[4][ch.tensor]);
+    if (skip) {
+      copyChunk(p, np, ch.begin, ch.end, packed);
+      if (Momentum)
+        copyChunk(buf, nbuf, ch.begin, ch.end, packed);
+      return;
+    }
+    if constexpr (Momentum) {
+      const T *const in[3] = {p, g, buf};
+      T *const out[2] = {np, nbuf};
+      mapChunk<T, 3, 2>(in, out, ch.begin, ch.end, packed,
+                        [&](const float(&x)[3], float(&y)[2]) {
+                          y[0] = sgdStep(c, x[0], x[1], x[2], &y[1]);
+                        });
+    } else {
+      const T *const in[2] = {p, g};
+      T *const out[1] = {np};
+      mapChunk<T, 2, 1>(in, out, ch.begin, ch.end, packed,
+                        [&](const float(&x)[2], float(&y)[1]) {
+                          float unused;
+                          y[0] = sgdStep(c, x[0], x[1], 0.0f, &unused);
+                        });
+    }
+  });
+}
+
+template <int Cap>
+amp_status_t launchSgd(Checker &check, int32_t n, const void *const *params,
+                       const void *const *grads, const void *const *bufs,
+                       void *const *newParams, void *const *newBufs,
+                       const int64_t *sizes, const amp_dtype_t *dtypes,
+                       const SgdCoefs &coefs, const int8_t *foundInf,
+                       cudaStream_t stream) {
+  auto args = std::make_unique<SgdArgs<Cap>>();
+  args->coefs = coefs;
+  args->foundInf = foundInf;
+  return forEachGroup(
+      check, args->table, n, sizes, dtypes, kSgdPtrs,
+      [&](int32_t i, void *(&p)[kSgdPtrs]) {
+        p[0] = const_cast<void *>(params[i]);
+        p[1] = const_cast<void *>(grads[i]);
+        p[2] = coefs.hasMomentum ? const_cast<void *>(bufs[i]) : nullptr;
+        p[3] = newParams[i];
+        p[4] = coefs.hasMomentum ? newBufs[i] : nullptr;
+      },
+      [&](unsigned chunks, int64_t, int64_t) {
+        if (coefs.hasMomentum)
+          sgdKernel<true, Cap><<<chunks, kThreads, 0, stream>>>(*args);
+        else
+          sgdKernel<false, Cap><<<chunks, kThreads, 0, stream>>>(*args);
+        return launched(check, "sgd-update");
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// AdamW
+//===----------------------------------------------------------------------===//
+
+// Pointers per buffer: param, grad, exp_avg, exp_avg_sq, new_param,
+// new_exp_avg, new_exp_avg_sq (the first 7 decide packed access), step,
+// new_step.
+constexpr int kAdamPtrs = 9;
+
+struct AdamHyper {
+  float lr, beta1, beta2, eps, weightDecay;
+};
+
+template <int Cap> struct AdamArgs {
+  AdamHyper h;
+  const int8_t *foundInf;
+  int32_t writeSteps; // no step in place: the first block of each buffer
+                      // writes its new_step
+  TensorTable<kAdamPtrs, Cap> table;
+};
+constexpr int kAdamCap = tableCap<kAdamPtrs>(sizeof(AdamHyper) + 16);
+static_assert(sizeof(AdamArgs<kAdamCap>) <= kParamBytes, "kernel parameters");
+
+template <int Cap>
+__global__ void __launch_bounds__(kThreads)
+    adamKernel(const __grid_constant__ AdamArgs<Cap> args) {
+  __shared__ AdamCoefs blockCoefs;
+  const Chunk ch = locateChunk(args.table);
+  const int t = ch.tensor;
+  const bool skip = skipStep(args.foundInf);
+  // The scalars once per block, from the step counter on the device.
+  if (threadIdx.x == 0) {
+    const float step = *static_cast<const float *>(args.table.ptr[7][t]);
+    const AdamHyper &h = args.h;
+    if (!skip)
+      blockCoefs =
+          adamCoefs(step, h.lr, h.beta1, h.beta2, h.eps, h.weightDecay);
+    if (args.writeSteps && ch.index == 0)
+      *static_cast<float *>(args.table.ptr[8][t]) =
+          skip ? step : adamNextStep(step);
+  }
+  __syncthreads();
+  const bool packed = args.table.packed[t];
+  withStorage(args.table.dtype[t], [&](auto tag) {
+    using T = decltype(tag);
+    const T *p = static_cast<const T *>(args.table.ptr[0][t]);
+    const T *g = static_cast<const T *>(args.table.ptr[1][t]);
+    const T *m = static_cast<const T *>(args.table.ptr[2][t]);
+    const T *v = static_cast<const T *>(args.table.ptr[3][t]);
+    T *np = static_cast<T *>(args.table.ptr[4][t]);
+    T *nm = static_cast<T *>(args.table.ptr[5][t]);
+    T *nv = static_cast<T *>(args.table.ptr[6][t]);
+    if (skip) {
+      copyChunk(p, np, ch.begin, ch.end, packed);
+      copyChunk(m, nm, ch.begin, ch.end, packed);
+      copyChunk(v, nv, ch.begin, ch.end, packed);
+      return;
+    }
+    const AdamCoefs c = blockCoefs;
+    const T *const in[4] = {p, g, m, v};
+    T *const out[3] = {np, nm, nv};
+    mapChunk<T, 4, 3>(in, out, ch.begin, ch.end, packed,
+                      [&](const float(&x)[4], float(&y)[3]) {
+                        y[0] =
+                            adamStep(c, x[0], x[1], x[2], x[3], &y[1], &y[2]);
+                      });
+  });
+}
+
+/// The step counters of a group with one in place, after adamKernel has
+/// read them all: one thread per buffer.
+template <int Cap> struct AdamStepArgs {
+  const int8_t *foundInf;
+  int32_t count;
+  const float *step[Cap];
+  float *newStep[Cap];
+};
+
+template <int Cap>
+__global__ void adamStepKernel(const __grid_constant__ AdamStepArgs<Cap> args) {
+  const bool skip = skipStep(args.foundInf);
+  AMP_GRID_STRIDE(t, args.count) {
+    const float step = *args.step[t];
+    *args.newStep[t] = skip ? step : adamNextStep(step);
+  }
+}
+
+template <int Cap>
+amp_status_t launchAdam(Checker &check, int32_t n, const void *const *params,
+                        const void *const *grads, const void *const *exp_avgs,
+                        const void *const *exp_avg_sqs,
+                        const float *const *steps, void *const *new_params,
+                        void *const *new_exp_avgs, void *const *new_exp_avg_sqs,
+                        float *const *new_steps, const int64_t *sizes,
+                        const amp_dtype_t *dtypes, const AdamHyper &h,
+                        const int8_t *foundInf, cudaStream_t stream) {
+  auto args = std::make_unique<AdamArgs<Cap>>();
+  auto stepArgs = std::make_unique<AdamStepArgs<Cap>>();
+  args->h = h;
+  args->foundInf = foundInf;
+  stepArgs->foundInf = foundInf;
+  // Buffers without elements have no chunk but still count their steps:
+  // adamStepKernel writes their counters after the groups (below).
+  amp_status_t s = forEachGroup(
+      check, args->table, n, sizes, dtypes, 7,
+      [&](int32_t i, void *(&p)[kAdamPtrs]) {
+        const void *ptrs[kAdamPtrs] = {
+            params[i],          grads[i],      exp_avgs[i],
+            exp_avg_sqs[i],     new_params[i], new_exp_avgs[i],
+            new_exp_avg_sqs[i], steps[i],      new_steps[i]};
+        for (int k = 0; k < kAdamPtrs; ++k)
+          p[k] = const_cast<void *>(ptrs[k]);
+      },
+      [&](unsigned chunks, int64_t, int64_t) {
+        const TensorTable<kAdamPtrs, Cap> &table = args->table;
+        bool inPlace = false;
+        for (int t = 0; t < table.count; ++t)
+          inPlace |= table.ptr[7][t] == table.ptr[8][t];
+        args->writeSteps = !inPlace;
+        adamKernel<Cap><<<chunks, kThreads, 0, stream>>>(*args);
+        if (amp_status_t e = launched(check, "adam-update"))
+          return e;
+        if (!inPlace)
+          return AMP_STATUS_OK;
+        stepArgs->count = table.count;
+        for (int t = 0; t < table.count; ++t) {
+          stepArgs->step[t] = static_cast<const float *>(table.ptr[7][t]);
+          stepArgs->newStep[t] = static_cast<float *>(table.ptr[8][t]);
+        }
+        adamStepKernel<Cap>
+            <<<gridFor(table.count), kThreads, 0, stream>>>(*stepArgs);
+        return launched(check, "adam-step");
+      });
+  if (s)
+    return s;
+  // The step counters of the empty buffers (which have no chunk).
+  stepArgs->count = 0;
+  for (int32_t i = 0; i <= n; ++i) {
+    if (stepArgs->count == Cap || (i == n && stepArgs->count > 0)) {
+      adamStepKernel<Cap>
+          <<<gridFor(stepArgs->count), kThreads, 0, stream>>>(*stepArgs);
+      if (amp_status_t e = launched(check, "adam-step"))
+        return e;
+      stepArgs->count = 0;
+    }
+    if (i < n && sizes[i] == 0) {
+      stepArgs->step[stepArgs->count] = steps[i];
+      stepArgs->newStep[stepArgs->count++] = new_steps[i];
+    }
+  }
+  return AMP_STATUS_OK;
+}
+
+//===----------------------------------------------------------------------===//
+// Gradient-norm clipping
+//===----------------------------------------------------------------------===//
+
+// Pointers per buffer: grad, clipped.
+constexpr int kClipPtrs = 2;
+
+template <int Cap> struct ClipArgs {
+  float *partials;   // this group's per-chunk sums of squares
+  float *norms;      // this group's per-buffer norms
+  const float *coef; // the clipping coefficient
+  TensorTable<kClipPtrs, Cap> table;
+};
+constexpr int kClipCap = tableCap<kClipPtrs>(24);
+static_assert(sizeof(ClipArgs<kClipCap>) <= kParamBytes, "kernel parameters");
+
+/// Stage 1: the f32 sum of squares of one chunk (each thread sums its
+/// elements in order, then a fixed tree over the block).
+template <int Cap>
+__global__ void __launch_bounds__(kThreads)
+    sumSquaresKernel(const __grid_constant__ ClipArgs<Cap> args) {
+  __shared__ float scratch[32];
+  const Chunk ch = locateChunk(args.table);
+  float acc = 0.0f;
+  const bool packed = args.table.packed[ch.tensor];
+  withStorage(args.table.dtype[ch.tensor], [&](auto tag) {
+    using T = decltype(tag);
+    constexpr int P = kPack<T>;
+    const T *g = static_cast<const T *>(args.table.ptr[0][ch.tensor]);
+    int64_t rest = ch.begin;
+    if (packed) {
+      const int64_t packs = (ch.end - ch.begin) / P;
+      for (int64_t k = threadIdx.x; k < packs; k += blockDim.x) {
+        const Pack<T> x =
+            *reinterpret_cast<const Pack<T> *>(g + ch.begin + k * P);
+#pragma unroll
+        for (int j = 0; j < P; ++j) {
+          const float v = toFloat(x.v[j]);
+          acc = __fmaf_rn(v, v, acc);
+        }
+      }
+      rest = ch.begin + packs * P;
+    }
+    for (int64_t e = rest + threadIdx.x; e < ch.end; e += blockDim.x) {
+      const float v = ld(g, e);
+      acc = __fmaf_rn(v, v, acc);
+    }
+  });
+  const float sum = blockSum(acc, scratch);
+  if (threadIdx.x == 0)
+    args.partials[blockIdx.x] = sum;
+}
+
+/// Stage 2: norm_t = sqrtf(sum of its chunks' sums), one block per buffer.
+template <int Cap>
+__global__ void __launch_bounds__(kThreads)
+    bufferNormsKernel(const __grid_constant__ ClipArgs<Cap> args) {
+  __shared__ float scratch[32];
+  const int t = blockIdx.x;
+  const int32_t begin = t > 0 ? args.table.chunkEnd[t - 1] : 0;
+  const int32_t end = args.table.chunkEnd[t];
+  float acc = 0.0f;
+  for (int32_t i = begin + threadIdx.x; i < end; i += blockDim.x)
+    acc += args.partials[i];
+  const float sum = blockSum(acc, scratch);
+  if (threadIdx.x == 0)
+    args.norms[t] = sqrtf(sum);
+}
+
+/// Stage 3, one block: total = sqrtf(sum of norm_t^2), the coefficient.
+__global__ void __launch_bounds__(kThreads)
+    totalNormKernel(const float *norms, int64_t count, float maxNorm,
+                    float *totalNorm, float *coef) {
+  __shared__ float scratch[32];
+  float acc = 0.0f;
+  for (int64_t i = threadIdx.x; i < count; i += blockDim.x)
+    acc += norms[i] * norms[i];
+  const float total = sqrtf(blockSum(acc, scratch));
+  if (threadIdx.x == 0) {
+    *totalNorm = total;
+    *coef = clipCoef(maxNorm, total);
+  }
+}
+
+/// clipped = grad * coef in f32, the coefficient read on the device.
+template <int Cap>
+__global__ void __launch_bounds__(kThreads)
+    clipScaleKernel(const __grid_constant__ ClipArgs<Cap> args) {
+  const Chunk ch = locateChunk(args.table);
+  const float coef = *args.coef;
+  withStorage(args.table.dtype[ch.tensor], [&](auto tag) {
+    using T = decltype(tag);
+    const T *const in[1] = {
+        static_cast<const T *>(args.table.ptr[0][ch.tensor])};
+    T *const out[1] = {static_cast<T *>(args.table.ptr[1][ch.tensor])};
+    mapChunk<T, 1, 1>(
+        in, out, ch.begin, ch.end, args.table.packed[ch.tensor],
+        [&](const float(&x)[1], float(&y)[1]) { y[0] = x[0] * coef; });
+  });
+}
+
+/// amp_alloc for a kernel's scratch, or NULL with the failure in `check`.
+float *scratchFloats(Checker &check, int64_t count, void *stream) {
+  void *p = amp_alloc(count * int64_t(sizeof(float)), stream);
+  if (!p) {
+    const std::string why = kernelLastError();
+    check.fail(AMP_STATUS_BACKEND_ERROR, "scratch for the norms: %s",
+               why.c_str());
+  }
+  return static_cast<float *>(p);
+}
+
+} // namespace
+
+extern "C" {
+
+amp_status_t amp_sgd_update(const void *param, const void *grad,
+                            const void *momentum_buf, void *new_param,
+                            void *new_momentum_buf, int64_t n,
+                            amp_dtype_t dtype, float lr, float momentum,
+                            float dampening, float weight_decay,
+                            int32_t nesterov, const int8_t *found_inf,
+                            void *stream) {
+  Checker check("amp_sgd_update");
+  bool hasMomentum = false;
+  if (amp_status_t s = checkSgdUpdate(
+          check, param, grad, momentum_buf, new_param, new_momentum_buf, n,
+          dtype, lr, momentum, dampening, weight_decay, nesterov, &hasMomentum))
+    return s;
+  if (n == 0)
+    return AMP_STATUS_OK;
+  return launchSgd<1>(check, 1, &param, &grad, &momentum_buf, &new_param,
+                      &new_momentum_buf, &n, &dtype,
+                      sgdCoefs(lr, momentum, dampening, weight_decay, nesterov),
+                      found_inf, toStream(stream));
+}
+
+amp_status_t
+amp_sgd_update_multi(int32_t n_buffers, const void *const *params,
+                     const void *const *grads, const void *const *momentum_bufs,
+                     void *const *new_params, void *const *new_momentum_bufs,
+                     const int64_t *sizes, const amp_dtype_t *dtypes, float lr,
+                     float momentum, float dampening, float weight_decay,
+                     int32_t nesterov, const int8_t *found_inf, void *stream) {
+  Checker check("amp_sgd_update_multi");
+  bool hasMomentum = false;
+  if (amp_status_t s = checkSgdUpdateMulti(
+          check, n_buffers, params, grads, momentum_bufs, new_params,
+          new_momentum_bufs, sizes, dtypes, lr, momentum, dampening,
+          weight_decay, nesterov, &hasMomentum))
+    return s;
+  return launchSgd<kSgdCap>(
+      check, n_buffers, params, grads, momentum_bufs, new_params,
+      new_momentum_bufs, sizes, dtypes,
+      sgdCoefs(lr, momentum, dampening, weight_decay, nesterov), found_inf,
+      toStream(stream));
+}
+
+amp_status_t amp_adam_update(const void *param, const void *grad,
+                             const void *exp_avg, const void *exp_avg_sq,
+                             const float *step, void *new_param,
+                             void *new_exp_avg, void *new_exp_avg_sq,
+                             float *new_step, int64_t n, amp_dtype_t dtype,
+                             float lr, float beta1, float beta2, float eps,
+                             float weight_decay, const int8_t *found_inf,
+                             void *stream) {
+  Checker check("amp_adam_update");
+  if (amp_status_t s =
+          checkAdamUpdate(check, param, grad, exp_avg, exp_avg_sq, step,
+                          new_param, new_exp_avg, new_exp_avg_sq, new_step, n,
+                          dtype, lr, beta1, beta2, eps, weight_decay))
+    return s;
+  return launchAdam<1>(check, 1, &param, &grad, &exp_avg, &exp_avg_sq, &step,
+                       &new_param, &new_exp_avg, &new_exp_avg_sq, &new_step, &n,
+                       &dtype, {lr, beta1, beta2, eps, weight_decay}, found_inf,
+                       toStream(stream));
+}
+
+amp_status_t
+amp_adam_update_multi(int32_t n_buffers, const void *const *params,
+                      const void *const *grads, const void *const *exp_avgs,
+                      const void *const *exp_avg_sqs, const float *const *steps,
+                      void *const *new_params, void *const *new_exp_avgs,
+                      void *const *new_exp_avg_sqs, float *const *new_steps,
+                      const int64_t *sizes, const amp_dtype_t *dtypes, float lr,
+                      float beta1, float beta2, float eps, float weight_decay,
+                      const int8_t *found_inf, void *stream) {
+  Checker check("amp_adam_update_multi");
+  if (amp_status_t s = checkAdamUpdateMulti(
+          check, n_buffers, params, grads, exp_avgs, exp_avg_sqs, steps,
+          new_params, new_exp_avgs, new_exp_avg_sqs, new_steps, sizes, dtypes,
+          lr, beta1, beta2, eps, weight_decay))
+    return s;
+  return launchAdam<kAdamCap>(
+      check, n_buffers, params, grads, exp_avgs, exp_avg_sqs, steps, new_params,
+      new_exp_avgs, new_exp_avg_sqs, new_steps, sizes, dtypes,
+      {lr, beta1, beta2, eps, weight_decay}, found_inf, toStream(stream));
+}
+
+amp_status_t amp_clip_grad_norm(int32_t n_buffers, const void *const *grads,
+                                void *const *clipped, const int64_t *sizes,
+                                const amp_dtype_t *dtypes, float max_norm,
+                                float *total_norm, void *stream) {
+  Checker check("amp_clip_grad_norm");
+  if (amp_status_t s = checkClipGradNorm(check, n_buffers, grads, clipped,
+                                         sizes, dtypes, max_norm, total_norm))
+    return s;
+  const cudaStream_t st = toStream(stream);
+  int64_t chunks = 0, buffers = 0;
+  for (int32_t i = 0; i < n_buffers; ++i)
+    if (sizes[i] > 0) {
+      chunks += (sizes[i] + kChunk - 1) / kChunk;
+      ++buffers;
+    }
+  // partials[chunks], norms[buffers], coef.
+  float *scratch = scratchFloats(check, chunks + buffers + 1, stream);
+  if (!scratch)
+    return AMP_STATUS_BACKEND_ERROR;
+  float *norms = scratch + chunks, *coef = norms + buffers;
+  auto args = std::make_unique<ClipArgs<kClipCap>>();
+  args->coef = coef;
+  auto ptrsOf = [&](int32_t i, void *(&p)[kClipPtrs]) {
+    p[0] = const_cast<void *>(grads[i]);
+    p[1] = clipped[i];
+  };
+  amp_status_t s = forEachGroup(
+      check, args->table, n_buffers, sizes, dtypes, kClipPtrs, ptrsOf,
+      [&](unsigned groupChunks, int64_t firstBuffer, int64_t firstChunk) {
+        args->partials = scratch + firstChunk;
+        args->norms = norms + firstBuffer;
+        sumSquaresKernel<kClipCap><<<groupChunks, kThreads, 0, st>>>(*args);
+        if (amp_status_t e = launched(check, "clip-sum-squares"))
+          return e;
+        bufferNormsKernel<kClipCap>
+            <<<args->table.count, kThreads, 0, st>>>(*args);
+        return launched(check, "clip-buffer-norms");
+      });
+  if (s == AMP_STATUS_OK) {
+    totalNormKernel<<<1, kThreads, 0, st>>>(norms, buffers, max_norm,
+                                            total_norm, coef);
+    s = launched(check, "clip-total-norm");
+  }
+  if (s == AMP_STATUS_OK)
+    s = forEachGroup(check, args->table, n_buffers, sizes, dtypes, kClipPtrs,
+                     ptrsOf, [&](unsigned groupChunks, int64_t, int64_t) {
+                       clipScaleKernel<kClipCap>
+                           <<<groupChunks, kThreads, 0, st>>>(*args);
+                       return launched(check, "clip-scale");
+                     });
+  // Stream-ordered: the kernels queued above still see the block.
+  amp_free(scratch, stream);
+  return s;
+}
+
+} // extern "C"

@@ -1,0 +1,144 @@
+//===- ElementwiseMath.h - The f32 math of the elementwise kernels --------===//
+//
+// The per-element formulas of amp_unary, amp_pow, amp_clamp, the same-shape
+// gradients, amp_binary, amp_dropout and the extremum gradients of
+// amp_maximum_grad / amp_minimum_grad, as `inline AMP_HOST_DEVICE`
+// functions: the reference backend (KernelsElementwise.cpp,
+// KernelsSelect.cpp) and the CUDA kernels call the same code. Everything is
+// f32; the transcendental functions are the C library's f32 ones on the host
+// and CUDA's on the device (a few ulps apart).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_RUNTIME_REFERENCE_ELEMENTWISEMATH_H
+#define AMP_RUNTIME_REFERENCE_ELEMENTWISEMATH_H
+
+#include "amp_runtime/host_device.h"
+#include "amp_runtime/kernels.h"
+#include "reference/GemmEpilogue.h"
+
+#include <cmath>
+#include <cstdint>
+
+namespace amp {
+namespace runtime {
+
+/// y = op(x) of amp_unary for the amp_unary_op_t `Op`.
+template <int32_t Op> inline AMP_HOST_DEVICE float unaryOp(float v) {
+  if constexpr (Op == AMP_UNARY_NEG)
+    return -v;
+  else if constexpr (Op == AMP_UNARY_EXP)
+    return expf(v);
+  else if constexpr (Op == AMP_UNARY_LOG)
+    return logf(v);
+  else if constexpr (Op == AMP_UNARY_SQRT)
+    return sqrtf(v);
+  else if constexpr (Op == AMP_UNARY_RSQRT)
+    return 1.0f / sqrtf(v);
+  else if constexpr (Op == AMP_UNARY_TANH)
+    return tanhf(v);
+  else if constexpr (Op == AMP_UNARY_SIGMOID)
+    return 1.0f / (1.0f + expf(-v));
+  else if constexpr (Op == AMP_UNARY_RELU)
+    return applyActivation(Activation::Relu, v, 0.0f);
+  else if constexpr (Op == AMP_UNARY_GELU)
+    return gelu(v);
+  else
+    return fabsf(v);
+}
+
+/// max(a, b) with NaN winning and a kept on ties (nn.maximum).
+inline AMP_HOST_DEVICE float maxPropagateNaN(float a, float b) {
+  return (b > a || b != b) ? b : a;
+}
+
+/// The same for the minimum.
+inline AMP_HOST_DEVICE float minPropagateNaN(float a, float b) {
+  return (b < a || b != b) ? b : a;
+}
+
+/// lhs op rhs of amp_binary for the amp_binary_op_t `Op`.
+template <int32_t Op> inline AMP_HOST_DEVICE float binaryOp(float a, float b) {
+  if constexpr (Op == AMP_BINARY_ADD)
+    return a + b;
+  else if constexpr (Op == AMP_BINARY_SUB)
+    return a - b;
+  else if constexpr (Op == AMP_BINARY_MUL)
+    return a * b;
+  else if constexpr (Op == AMP_BINARY_DIV)
+    return a / b;
+  else if constexpr (Op == AMP_BINARY_MAX)
+    return maxPropagateNaN(a, b);
+  else
+    return minPropagateNaN(a, b);
+}
+
+/// amp_pow: powf(x, exponent).
+inline AMP_HOST_DEVICE float powValue(float v, float exponent) {
+  return powf(v, exponent);
+}
+
+/// amp_clamp: NaN compares false both ways and passes through.
+inline AMP_HOST_DEVICE float clampValue(float v, float min, float max) {
+  return v < min ? min : (v > max ? max : v);
+}
+
+/// The gradients dx = f(dy, v), v the forward's input x or output y.
+inline AMP_HOST_DEVICE float reluGrad(float g, float x) {
+  return applyActivation(Activation::DRelu, g, x);
+}
+inline AMP_HOST_DEVICE float geluGradOf(float g, float x) {
+  return applyActivation(Activation::DGelu, g, x);
+}
+inline AMP_HOST_DEVICE float tanhGrad(float g, float y) {
+  return g * (1.0f - y * y);
+}
+inline AMP_HOST_DEVICE float sigmoidGrad(float g, float y) {
+  return (g * y) * (1.0f - y);
+}
+inline AMP_HOST_DEVICE float sqrtGrad(float g, float y) {
+  return g / (2.0f * y);
+}
+inline AMP_HOST_DEVICE float rsqrtGrad(float g, float y) {
+  return (-0.5f * g) * ((y * y) * y);
+}
+/// dy * sign(x): sign(+-0) = 0, sign(NaN) = NaN.
+inline AMP_HOST_DEVICE float absGrad(float g, float x) {
+  const float sign = x > 0.0f ? 1.0f : (x < 0.0f ? -1.0f : (x == x ? 0.0f : x));
+  return g * sign;
+}
+/// +0 everywhere for exponent 0.
+inline AMP_HOST_DEVICE float powGrad(float g, float x, float exponent) {
+  if (exponent == 0.0f)
+    return 0.0f;
+  return g * (exponent * powf(x, exponent - 1.0f));
+}
+inline AMP_HOST_DEVICE float clampGrad(float g, float x, float min, float max) {
+  return min <= x && x <= max ? g : 0.0f;
+}
+
+/// A kept element of amp_dropout: x / (1 - rate), an f32 division.
+inline AMP_HOST_DEVICE float dropoutScaled(float x, float keepProb) {
+  return x / keepProb;
+}
+
+/// dlhs and drhs of maximum (IsMax) or minimum for one element: PyTorch's
+/// rule, where a NaN operand makes every comparison false and gives dy to
+/// both.
+template <bool IsMax>
+inline AMP_HOST_DEVICE void routeExtremum(float g, float a, float b, float *ga,
+                                          float *gb) {
+  if (a == b) {
+    *ga = *gb = g * 0.5f;
+    return;
+  }
+  const bool aLoses = IsMax ? a < b : a > b;
+  const bool bLoses = IsMax ? a > b : a < b;
+  *ga = aLoses ? 0.0f : g;
+  *gb = bLoses ? 0.0f : g;
+}
+
+} // namespace runtime
+} // namespace amp
+
+#endif // AMP_RUNTIME_REFERENCE_ELEMENTWISEMATH_H

@@ -1,0 +1,89 @@
+//===- LossChecks.cpp - Argument checks of the losses ---------------------===//
+
+#include "reference/LossChecks.h"
+
+using namespace amp::runtime::kernels;
+
+namespace {
+
+/// The checks both cross-entropy kernels share (not the labels' values).
+amp_status_t checkLogits(Checker &check, const void *logits, const void *labels,
+                         int64_t rows, int64_t classes, amp_dtype_t logitsDtype,
+                         amp_dtype_t labelsDtype) {
+  if (amp_status_t s = check.dtype("logits_dtype", logitsDtype, kFloatDtypes))
+    return s;
+  if (amp_status_t s = check.dtype("labels_dtype", labelsDtype, kIndexDtypes))
+    return s;
+  if (amp_status_t s = check.count("rows", rows))
+    return s;
+  if (classes < 1)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "classes (%lld) is < 1",
+                      (long long)classes);
+  int64_t n;
+  const int64_t dims[2] = {rows, classes};
+  if (amp_status_t s = check.shape("logits", dims, 2, &n))
+    return s;
+  return check.pointers({{"logits", logits, n, logitsDtype},
+                         {"labels", labels, rows, labelsDtype}});
+}
+
+/// The checks shared by the MSE kernels: n elements of pred and target.
+amp_status_t checkMse(Checker &check, const void *pred, const void *target,
+                      int64_t n, amp_dtype_t dtype) {
+  if (amp_status_t s = check.dtype("dtype", dtype, kFloatDtypes))
+    return s;
+  if (amp_status_t s = check.count("n", n))
+    return s;
+  return check.pointers(
+      {{"pred", pred, n, dtype}, {"target", target, n, dtype}});
+}
+
+} // namespace
+
+amp_status_t amp::runtime::kernels::checkCrossEntropy(
+    Checker &check, const void *logits, const void *labels, const float *loss,
+    int64_t rows, int64_t classes, amp_dtype_t logitsDtype,
+    amp_dtype_t labelsDtype) {
+  if (amp_status_t s = checkLogits(check, logits, labels, rows, classes,
+                                   logitsDtype, labelsDtype))
+    return s;
+  return check.pointer("loss", loss, 1, AMP_DTYPE_F32);
+}
+
+amp_status_t amp::runtime::kernels::checkCrossEntropyGrad(
+    Checker &check, const void *gradLoss, const void *logits,
+    const void *labels, const void *dlogits, int64_t rows, int64_t classes,
+    amp_dtype_t gradLossDtype, amp_dtype_t logitsDtype,
+    amp_dtype_t labelsDtype) {
+  if (amp_status_t s =
+          check.dtype("grad_loss_dtype", gradLossDtype, kFloatDtypes))
+    return s;
+  if (amp_status_t s = checkLogits(check, logits, labels, rows, classes,
+                                   logitsDtype, labelsDtype))
+    return s;
+  return check.pointers({{"grad_loss", gradLoss, 1, gradLossDtype},
+                         {"dlogits", dlogits, rows * classes, logitsDtype}});
+}
+
+amp_status_t amp::runtime::kernels::checkMseLoss(Checker &check,
+                                                 const void *pred,
+                                                 const void *target,
+                                                 const float *loss, int64_t n,
+                                                 amp_dtype_t dtype) {
+  if (amp_status_t s = checkMse(check, pred, target, n, dtype))
+    return s;
+  return check.pointer("loss", loss, 1, AMP_DTYPE_F32);
+}
+
+amp_status_t amp::runtime::kernels::checkMseLossGrad(
+    Checker &check, const void *gradLoss, const void *pred, const void *target,
+    const void *dpred, int64_t n, amp_dtype_t gradLossDtype,
+    amp_dtype_t dtype) {
+  if (amp_status_t s =
+          check.dtype("grad_loss_dtype", gradLossDtype, kFloatDtypes))
+    return s;
+  if (amp_status_t s = checkMse(check, pred, target, n, dtype))
+    return s;
+  return check.pointers(
+      {{"grad_loss", gradLoss, 1, gradLossDtype}, {"dpred", dpred, n, dtype}});
+}

@@ -1,0 +1,49 @@
+//===- LossChecks.h - Argument checks of the losses -----------------------===//
+//
+// The argument checks of amp_cross_entropy, amp_cross_entropy_grad,
+// amp_mse_loss and amp_mse_loss_grad, shared by the reference and the CUDA
+// backends so that a malformed call fails with the same status and message
+// on both. The labels' values are data: the reference checks them after
+// these (Checker::indices), the CUDA kernels on the device.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_RUNTIME_REFERENCE_LOSSCHECKS_H
+#define AMP_RUNTIME_REFERENCE_LOSSCHECKS_H
+
+#include "reference/KernelCommon.h"
+
+namespace amp {
+namespace runtime {
+namespace kernels {
+
+/// amp_cross_entropy: dtypes, rows >= 0, classes >= 1, the pointers.
+amp_status_t checkCrossEntropy(Checker &check, const void *logits,
+                               const void *labels, const float *loss,
+                               int64_t rows, int64_t classes,
+                               amp_dtype_t logitsDtype,
+                               amp_dtype_t labelsDtype);
+
+/// amp_cross_entropy_grad: the same plus grad_loss and dlogits.
+amp_status_t checkCrossEntropyGrad(Checker &check, const void *gradLoss,
+                                   const void *logits, const void *labels,
+                                   const void *dlogits, int64_t rows,
+                                   int64_t classes, amp_dtype_t gradLossDtype,
+                                   amp_dtype_t logitsDtype,
+                                   amp_dtype_t labelsDtype);
+
+/// amp_mse_loss: the dtype, n >= 0, the pointers.
+amp_status_t checkMseLoss(Checker &check, const void *pred, const void *target,
+                          const float *loss, int64_t n, amp_dtype_t dtype);
+
+/// amp_mse_loss_grad: the same plus grad_loss and dpred.
+amp_status_t checkMseLossGrad(Checker &check, const void *gradLoss,
+                              const void *pred, const void *target,
+                              const void *dpred, int64_t n,
+                              amp_dtype_t gradLossDtype, amp_dtype_t dtype);
+
+} // namespace kernels
+} // namespace runtime
+} // namespace amp
+
+#endif // AMP_RUNTIME_REFERENCE_LOSSCHECKS_H

@@ -1,0 +1,172 @@
+//===- OptimizerChecks.cpp - Argument checks of the optimizer kernels -----===//
+
+#include "reference/OptimizerChecks.h"
+
+#include <utility>
+
+using namespace amp::runtime::kernels;
+
+namespace {
+
+/// `value` is finite and >= 0 (NaN fails).
+bool nonNegative(float value) {
+  return value >= 0.0f && value <= 3.4028234663852886e38f;
+}
+
+/// The arrays of a multi-buffer call are non-NULL when there are buffers.
+amp_status_t checkArrays(Checker &check, int32_t n,
+                         std::initializer_list<const void *> arrays) {
+  if (n < 0)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "n_buffers (%d) is < 0",
+                      (int)n);
+  for (const void *array : arrays)
+    if (n > 0 && !array)
+      return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                        "the buffer, size and dtype arrays must not be NULL");
+  return AMP_STATUS_OK;
+}
+
+} // namespace
+
+amp_status_t amp::runtime::kernels::checkSgdUpdate(
+    Checker &check, const void *param, const void *grad,
+    const void *momentum_buf, const void *new_param,
+    const void *new_momentum_buf, int64_t n, amp_dtype_t dtype, float lr,
+    float momentum, float dampening, float weight_decay, int32_t nesterov,
+    bool *hasMomentum) {
+  if (amp_status_t s = check.count("n", n))
+    return s;
+  if (amp_status_t s = check.dtype("dtype", dtype, kFloatDtypes))
+    return s;
+  if (!nonNegative(lr) || !nonNegative(momentum) ||
+      !nonNegative(weight_decay) || !(dampening >= 0.0f && dampening <= 1.0f))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "lr (%g), momentum (%g) and weight_decay (%g) must be "
+                      "finite and >= 0, dampening (%g) in [0, 1]",
+                      (double)lr, (double)momentum, (double)weight_decay,
+                      (double)dampening);
+  if (nesterov != 0 && nesterov != 1)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "nesterov (%d) must be 0 or 1", (int)nesterov);
+  if (nesterov && (momentum == 0.0f || dampening != 0.0f))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "nesterov requires momentum > 0 and dampening = 0");
+  *hasMomentum = momentum > 0.0f;
+  const bool givesBuffer = momentum_buf || new_momentum_buf;
+  if (*hasMomentum ? n > 0 && (!momentum_buf || !new_momentum_buf)
+                   : givesBuffer)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "momentum_buf and new_momentum_buf must be given "
+                      "exactly when momentum > 0 (momentum = %g)",
+                      (double)momentum);
+  if (amp_status_t s = check.pointers({{"param", param, n, dtype},
+                                       {"grad", grad, n, dtype},
+                                       {"new_param", new_param, n, dtype}}))
+    return s;
+  if (*hasMomentum)
+    return check.pointers({{"momentum_buf", momentum_buf, n, dtype},
+                           {"new_momentum_buf", new_momentum_buf, n, dtype}});
+  return AMP_STATUS_OK;
+}
+
+amp_status_t amp::runtime::kernels::checkSgdUpdateMulti(
+    Checker &check, int32_t n_buffers, const void *const *params,
+    const void *const *grads, const void *const *momentum_bufs,
+    void *const *new_params, void *const *new_momentum_bufs,
+    const int64_t *sizes, const amp_dtype_t *dtypes, float lr, float momentum,
+    float dampening, float weight_decay, int32_t nesterov, bool *hasMomentum) {
+  if (amp_status_t s = checkArrays(check, n_buffers,
+                                   {params, grads, new_params, sizes, dtypes}))
+    return s;
+  // The hyperparameters are checked even without buffers.
+  if (amp_status_t s = checkSgdUpdate(
+          check, nullptr, nullptr, nullptr, nullptr, nullptr, 0, AMP_DTYPE_F32,
+          lr, momentum, dampening, weight_decay, nesterov, hasMomentum))
+    return s;
+  if (*hasMomentum ? n_buffers > 0 && (!momentum_bufs || !new_momentum_bufs)
+                   : momentum_bufs || new_momentum_bufs)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "momentum_bufs and new_momentum_bufs must be given "
+                      "exactly when momentum > 0 (momentum = %g)",
+                      (double)momentum);
+  for (int32_t i = 0; i < n_buffers; ++i)
+    if (amp_status_t s = checkSgdUpdate(
+            check, params[i], grads[i],
+            *hasMomentum ? momentum_bufs[i] : nullptr, new_params[i],
+            *hasMomentum ? new_momentum_bufs[i] : nullptr, sizes[i], dtypes[i],
+            lr, momentum, dampening, weight_decay, nesterov, hasMomentum))
+      return s;
+  return AMP_STATUS_OK;
+}
+
+amp_status_t amp::runtime::kernels::checkAdamUpdate(
+    Checker &check, const void *param, const void *grad, const void *exp_avg,
+    const void *exp_avg_sq, const float *step, const void *new_param,
+    const void *new_exp_avg, const void *new_exp_avg_sq, const float *new_step,
+    int64_t n, amp_dtype_t dtype, float lr, float beta1, float beta2, float eps,
+    float weight_decay) {
+  if (amp_status_t s = check.count("n", n))
+    return s;
+  if (amp_status_t s = check.dtype("dtype", dtype, kFloatDtypes))
+    return s;
+  if (!nonNegative(lr) || !nonNegative(eps) || !nonNegative(weight_decay) ||
+      !(beta1 >= 0.0f && beta1 < 1.0f) || !(beta2 >= 0.0f && beta2 < 1.0f))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "lr (%g), eps (%g) and weight_decay (%g) must be finite "
+                      "and >= 0, beta1 (%g) and beta2 (%g) in [0, 1)",
+                      (double)lr, (double)eps, (double)weight_decay,
+                      (double)beta1, (double)beta2);
+  const std::pair<const char *, const void *> tensors[] = {
+      {"param", param},
+      {"grad", grad},
+      {"exp_avg", exp_avg},
+      {"exp_avg_sq", exp_avg_sq},
+      {"new_param", new_param},
+      {"new_exp_avg", new_exp_avg},
+      {"new_exp_avg_sq", new_exp_avg_sq}};
+  for (const auto &[name, ptr] : tensors)
+    if (amp_status_t s =
+            check.pointers({{name, ptr, n, dtype},
+                            {"step", step, 1, AMP_DTYPE_F32},
+                            {"new_step", new_step, 1, AMP_DTYPE_F32}}))
+      return s;
+  return AMP_STATUS_OK;
+}
+
+amp_status_t amp::runtime::kernels::checkAdamUpdateMulti(
+    Checker &check, int32_t n_buffers, const void *const *params,
+    const void *const *grads, const void *const *exp_avgs,
+    const void *const *exp_avg_sqs, const float *const *steps,
+    void *const *new_params, void *const *new_exp_avgs,
+    void *const *new_exp_avg_sqs, float *const *new_steps, const int64_t *sizes,
+    const amp_dtype_t *dtypes, float lr, float beta1, float beta2, float eps,
+    float weight_decay) {
+  if (amp_status_t s = checkArrays(check, n_buffers,
+                                   {params, grads, exp_avgs, exp_avg_sqs, steps,
+                                    new_params, new_exp_avgs, new_exp_avg_sqs,
+                                    new_steps, sizes, dtypes}))
+    return s;
+  for (int32_t i = 0; i < n_buffers; ++i)
+    if (amp_status_t s = checkAdamUpdate(
+            check, params[i], grads[i], exp_avgs[i], exp_avg_sqs[i], steps[i],
+            new_params[i], new_exp_avgs[i], new_exp_avg_sqs[i], new_steps[i],
+            sizes[i], dtypes[i], lr, beta1, beta2, eps, weight_decay))
+      return s;
+  return AMP_STATUS_OK;
+}
+
+amp_status_t amp::runtime::kernels::checkClipGradNorm(
+    Checker &check, int32_t n_buffers, const void *const *grads,
+    void *const *clipped, const int64_t *sizes, const amp_dtype_t *dtypes,
+    float max_norm, const float *total_norm) {
+  if (n_buffers < 1)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "n_buffers (%d) is < 1",
+                      (int)n_buffers);
+  if (!(max_norm > 0.0f))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "max_norm (%g) must be > 0",
+                      (double)max_norm);
+  if (amp_status_t s =
+          check.pointer("total_norm", total_norm, 1, AMP_DTYPE_F32))
+    return s;
+  return check.bufferList(n_buffers, grads, clipped, sizes, dtypes);
+}

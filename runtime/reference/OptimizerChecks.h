@@ -1,0 +1,71 @@
+//===- OptimizerChecks.h - Argument checks of the optimizer kernels -------===//
+//
+// The argument checks of amp_sgd_update, amp_adam_update, their _multi
+// forms and amp_clip_grad_norm, shared by the reference and the CUDA
+// backend (amp_kernel_core) so that a malformed call fails with the same
+// status and message on both. They read only the arguments, never tensor
+// contents (which may be device memory).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_RUNTIME_REFERENCE_OPTIMIZERCHECKS_H
+#define AMP_RUNTIME_REFERENCE_OPTIMIZERCHECKS_H
+
+#include "reference/KernelCommon.h"
+
+namespace amp {
+namespace runtime {
+namespace kernels {
+
+/// amp_sgd_update's checks; *hasMomentum: momentum > 0 (the buffers are
+/// used).
+amp_status_t checkSgdUpdate(Checker &check, const void *param, const void *grad,
+                            const void *momentum_buf, const void *new_param,
+                            const void *new_momentum_buf, int64_t n,
+                            amp_dtype_t dtype, float lr, float momentum,
+                            float dampening, float weight_decay,
+                            int32_t nesterov, bool *hasMomentum);
+
+/// amp_sgd_update_multi's checks: n_buffers >= 0, the arrays non-NULL when
+/// there are buffers (the momentum arrays exactly when momentum > 0), and
+/// checkSgdUpdate for every buffer.
+amp_status_t checkSgdUpdateMulti(
+    Checker &check, int32_t n_buffers, const void *const *params,
+    const void *const *grads, const void *const *momentum_bufs,
+    void *const *new_params, void *const *new_momentum_bufs,
+    const int64_t *sizes, const amp_dtype_t *dtypes, float lr, float momentum,
+    float dampening, float weight_decay, int32_t nesterov, bool *hasMomentum);
+
+/// amp_adam_update's checks.
+amp_status_t checkAdamUpdate(Checker &check, const void *param,
+                             const void *grad, const void *exp_avg,
+                             const void *exp_avg_sq, const float *step,
+                             const void *new_param, const void *new_exp_avg,
+                             const void *new_exp_avg_sq, const float *new_step,
+                             int64_t n, amp_dtype_t dtype, float lr,
+                             float beta1, float beta2, float eps,
+                             float weight_decay);
+
+/// amp_adam_update_multi's checks: n_buffers >= 0, the arrays non-NULL when
+/// there are buffers, and checkAdamUpdate for every buffer.
+amp_status_t
+checkAdamUpdateMulti(Checker &check, int32_t n_buffers,
+                     const void *const *params, const void *const *grads,
+                     const void *const *exp_avgs,
+                     const void *const *exp_avg_sqs, const float *const *steps,
+                     void *const *new_params, void *const *new_exp_avgs,
+                     void *const *new_exp_avg_sqs, float *const *new_steps,
+                     const int64_t *sizes, const amp_dtype_t *dtypes, float lr,
+                     float beta1, float beta2, float eps, float weight_decay);
+
+/// amp_clip_grad_norm's checks.
+amp_status_t checkClipGradNorm(Checker &check, int32_t n_buffers,
+                               const void *const *grads, void *const *clipped,
+                               const int64_t *sizes, const amp_dtype_t *dtypes,
+                               float max_norm, const float *total_norm);
+
+} // namespace kernels
+} // namespace runtime
+} // namespace amp
+
+#endif // AMP_RUNTIME_REFERENCE_OPTIMIZERCHECKS_H

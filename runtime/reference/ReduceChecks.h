@@ -1,0 +1,56 @@
+//===- ReduceChecks.h - Argument checks of the reductions -----------------===//
+//
+// The argument checks of amp_reduce, amp_global_avg_pool and
+// amp_reduce_max_grad, shared by the reference and the CUDA backends so that
+// a malformed call fails with the same status and message on both. Each
+// returns the checked geometry of the reduction.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_RUNTIME_REFERENCE_REDUCECHECKS_H
+#define AMP_RUNTIME_REFERENCE_REDUCECHECKS_H
+
+#include "reference/KernelCommon.h"
+
+namespace amp {
+namespace runtime {
+namespace kernels {
+
+/// A checked reduction of a contiguous x: its shape, which dimensions are
+/// reduced, the number of outputs (ny) and of elements per output (count),
+/// and the loop nest over x (operand 0) whose operand 1 is the output index
+/// (stride 0 along the reduced dimensions, row-major over the kept ones).
+struct Reduction {
+  int32_t rank = 0;
+  int64_t dims[kMaxRank] = {};
+  bool reduced[kMaxRank] = {};
+  int64_t nx = 0, ny = 1, count = 1;
+  StridedLoop<2> loop;
+};
+
+/// amp_reduce: the op (*op: its raw value), the dtypes (x a float dtype, y
+/// x's or f32), the shape, the axes, a max over no elements, the pointers.
+amp_status_t checkReduce(Checker &check, amp_reduce_op_t op, const void *x,
+                         const void *y, const int64_t *xDims, int32_t xRank,
+                         const int64_t *axes, int32_t nAxes, amp_dtype_t xDtype,
+                         amp_dtype_t yDtype, int32_t *rawOp, Reduction *r);
+
+/// amp_global_avg_pool: a mean of x [N, C, H, W] over H and W.
+amp_status_t checkGlobalAvgPool(Checker &check, const void *x, const void *y,
+                                const int64_t *xDims, amp_dtype_t dtype,
+                                Reduction *r);
+
+/// amp_reduce_max_grad: the reduction, the pointers and that dx aliases no
+/// input.
+amp_status_t checkReduceMaxGrad(Checker &check, const void *dy, const void *x,
+                                const void *y, const void *dx,
+                                const int64_t *xDims, int32_t xRank,
+                                const int64_t *axes, int32_t nAxes,
+                                amp_dtype_t xDtype, amp_dtype_t yDtype,
+                                Reduction *r);
+
+} // namespace kernels
+} // namespace runtime
+} // namespace amp
+
+#endif // AMP_RUNTIME_REFERENCE_REDUCECHECKS_H

@@ -1,0 +1,137 @@
+//===- CompareBinary.cpp - amp_binary with numpy broadcasting -------------===//
+//
+// Every op and float dtype over shapes that take each path of the CUDA
+// kernel: same shapes (vectorized, misaligned, in place), a scalar on either
+// side, a row broadcast, two-sided and rank-5 broadcasts (the strided
+// index), rank 0 and empty results. One f32 operation per element on both
+// backends: bitwise.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ElementwiseCompareUtil.h"
+
+using namespace amp::compare;
+
+namespace {
+
+struct BinaryShapes {
+  Shape lhs, rhs, out;
+};
+
+const BinaryShapes kBinaryShapes[] = {
+    {{1003}, {1003}, {1003}},
+    {{(1 << 20) + 3}, {(1 << 20) + 3}, {(1 << 20) + 3}},
+    {{7, 9}, {7, 9}, {7, 9}},
+    {{1}, {5, 7}, {5, 7}},
+    {{4099}, {}, {4099}},
+    {{257, 33}, {33}, {257, 33}},
+    {{1024, 1}, {1, 1025}, {1024, 1025}},
+    {{4, 1, 6}, {5, 1}, {4, 5, 6}},
+    {{2, 3, 1, 5, 6}, {3, 4, 1, 1}, {2, 3, 4, 5, 6}},
+    {{}, {}, {}},
+    {{1, 1}, {1}, {1, 1}},
+    {{0, 3}, {3}, {0, 3}},
+};
+
+const amp_binary_op_t kBinaryOps[] = {AMP_BINARY_ADD, AMP_BINARY_SUB,
+                                      AMP_BINARY_MUL, AMP_BINARY_DIV,
+                                      AMP_BINARY_MAX, AMP_BINARY_MIN};
+
+/// out = lhs op rhs on one backend; `offset` places every operand there,
+/// `inPlace` makes out the lhs buffer (same shapes only).
+Host runBinaryOn(Backend &b, amp_binary_op_t op, const BinaryShapes &s,
+                 const Host &lhs, const Host &rhs, int64_t offset,
+                 bool inPlace) {
+  Placed pl = place(b, lhs, offset), pr = place(b, rhs, offset);
+  Placed po;
+  Placed *out = &pl;
+  if (!inPlace) {
+    po = place(b, zeros(lhs.dtype, numelOf(s.out)), offset);
+    out = &po;
+  }
+  b.ok(AMP_CALL(b, amp_binary, op, pl.ptr, pr.ptr, out->ptr, s.lhs.data(),
+                static_cast<int32_t>(s.lhs.size()), s.rhs.data(),
+                static_cast<int32_t>(s.rhs.size()), s.out.data(),
+                static_cast<int32_t>(s.out.size()), lhs.dtype, nullptr));
+  return fetch(b, *out);
+}
+
+} // namespace
+
+AMP_COMPARE_CASE(binary_broadcast) {
+  for (amp_binary_op_t op : kBinaryOps)
+    for (amp_dtype_t dt : floatDtypes())
+      for (const BinaryShapes &s : kBinaryShapes) {
+        Host lhs = mixedHost(c.rng, dt, numelOf(s.lhs), -3, 3);
+        Host rhs = mixedHost(c.rng, dt, numelOf(s.rhs), -3, 3);
+        addComparisonPairs(lhs, rhs);
+        const std::string what = "binary op " + std::to_string(op) + " " +
+                                 shapeName(s.lhs) + " " + shapeName(s.rhs);
+        c.expectClose(label(what, dt, numelOf(s.out)),
+                      runBinaryOn(*c.ref, op, s, lhs, rhs, 0, false),
+                      runBinaryOn(*c.dev, op, s, lhs, rhs, 0, false),
+                      Tolerance::exact());
+        if (s.lhs == s.out && numelOf(s.out) > 1) {
+          c.expectClose(label(what, dt, numelOf(s.out), 1),
+                        runBinaryOn(*c.ref, op, s, lhs, rhs, 1, false),
+                        runBinaryOn(*c.dev, op, s, lhs, rhs, 1, false),
+                        Tolerance::exact());
+          c.expectClose(label(what + " out=lhs", dt, numelOf(s.out)),
+                        runBinaryOn(*c.ref, op, s, lhs, rhs, 0, true),
+                        runBinaryOn(*c.dev, op, s, lhs, rhs, 0, true),
+                        Tolerance::exact());
+        }
+      }
+}
+
+AMP_COMPARE_CASE(binary_errors) {
+  char host[64] = {};
+  void *p = host;
+  const int64_t d3[] = {3}, d4[] = {4}, d1[] = {1},
+                d9[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+  auto both = [&](const std::string &what, auto call) {
+    c.expectSameStatus(what, call(*c.ref), call(*c.dev));
+  };
+  both("unknown op", [&](Backend &b) {
+    return AMP_CALL(b, amp_binary, static_cast<amp_binary_op_t>(6), p, p, p, d3,
+                    1, d3, 1, d3, 1, AMP_DTYPE_F32, nullptr);
+  });
+  both("i64 dtype", [&](Backend &b) {
+    return AMP_CALL(b, amp_binary, AMP_BINARY_ADD, p, p, p, d3, 1, d3, 1, d3, 1,
+                    AMP_DTYPE_I64, nullptr);
+  });
+  both("out not the broadcast", [&](Backend &b) {
+    return AMP_CALL(b, amp_binary, AMP_BINARY_ADD, p, p, p, d3, 1, d4, 1, d4, 1,
+                    AMP_DTYPE_F32, nullptr);
+  });
+  both("rank 9", [&](Backend &b) {
+    return AMP_CALL(b, amp_binary, AMP_BINARY_ADD, p, p, p, d9, 9, d9, 9, d9, 9,
+                    AMP_DTYPE_F32, nullptr);
+  });
+  both("out aliases the broadcast rhs", [&](Backend &b) {
+    return AMP_CALL(b, amp_binary, AMP_BINARY_MUL, host + 16, p, p, d3, 1, d1,
+                    1, d3, 1, AMP_DTYPE_F32, nullptr);
+  });
+  both("NULL lhs", [&](Backend &b) {
+    return AMP_CALL(b, amp_binary, AMP_BINARY_SUB, nullptr, p, p, d3, 1, d3, 1,
+                    d3, 1, AMP_DTYPE_F16, nullptr);
+  });
+}
+
+// More output elements than one pass of the grid of the strided kernel (32
+// blocks per SM of 256 threads) and of the vectorized one, so that threads
+// loop.
+AMP_COMPARE_CASE(binary_grid_stride) {
+  const BinaryShapes shapes[] = {{{3000, 3001}, {3001}, {3000, 3001}},
+                                 {{9000011}, {9000011}, {9000011}}};
+  for (amp_dtype_t dt : floatDtypes())
+    for (const BinaryShapes &s : shapes) {
+      Host lhs = mixedHost(c.rng, dt, numelOf(s.lhs), -3, 3);
+      Host rhs = mixedHost(c.rng, dt, numelOf(s.rhs), -3, 3);
+      c.expectClose(label("binary mul " + shapeName(s.lhs) + shapeName(s.rhs),
+                          dt, numelOf(s.out)),
+                    runBinaryOn(*c.ref, AMP_BINARY_MUL, s, lhs, rhs, 0, false),
+                    runBinaryOn(*c.dev, AMP_BINARY_MUL, s, lhs, rhs, 0, false),
+                    Tolerance::exact());
+    }
+}

@@ -1,0 +1,298 @@
+//===- CompareLoss.cpp - Cross-entropy, MSE and their gradients -----------===//
+//
+// Cross-entropy rows from 1 to 50000 classes (thread, warp and block per row,
+// vectorized and not), i32 and i64 labels, in-place gradients, labels out
+// of range (found on the device: the CUDA call returns OK and the next
+// amp_synchronize fails). MSE from 0 to 2^20 + 3 elements, aligned and not
+// (an offset of one element), grid values compared bitwise.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ReduceInputs.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace amp::compare;
+
+namespace {
+
+struct Rows {
+  int64_t rows, classes;
+};
+
+const std::vector<Rows> &ceShapes() {
+  static const std::vector<Rows> list = {
+      {1, 1},     {7, 10},    {1000, 3}, {64, 1000}, {33, 1025},
+      {16, 4096}, {5, 50000}, {0, 5},    {300, 129}, {200, 16}};
+  return list;
+}
+
+std::string name(const char *what, Rows s, amp_dtype_t dt, amp_dtype_t lt) {
+  return std::string(what) + " " + std::to_string(s.rows) + "x" +
+         std::to_string(s.classes) + " " + amp_dtype_name(dt) + " labels " +
+         amp_dtype_name(lt);
+}
+
+/// Logits in [-8, 8): a row's loss is below log(classes) + 16.
+Host logitsOf(std::mt19937_64 &rng, amp_dtype_t dt, Rows s) {
+  return randomHost(rng, dt, s.rows * s.classes, -8, 8);
+}
+
+Host crossEntropyOn(Backend &b, const Host &x, const Host &labels, Rows s) {
+  Buf bx = b.upload(x), bl = b.upload(labels);
+  Buf loss = b.alloc(AMP_DTYPE_F32, 1);
+  b.ok(AMP_CALL(b, amp_cross_entropy, bx, bl, static_cast<float *>(loss.get()),
+                s.rows, s.classes, x.dtype, labels.dtype, nullptr));
+  return b.download(loss);
+}
+
+Host crossEntropyGradOn(Backend &b, const Host &g, const Host &x,
+                        const Host &labels, Rows s, bool inPlace) {
+  Buf bg = b.upload(g), bx = b.upload(x), bl = b.upload(labels);
+  Buf out = inPlace ? Buf() : b.alloc(x.dtype, x.numel());
+  void *dx = inPlace ? bx.get() : out.get();
+  b.ok(AMP_CALL(b, amp_cross_entropy_grad, bg, bx, bl, dx, s.rows, s.classes,
+                g.dtype, x.dtype, labels.dtype, nullptr));
+  return b.download(inPlace ? bx : out);
+}
+
+/// The label elements of a gradient (one per row) and the rest (the label
+/// elements zeroed), which have different error bounds.
+void splitByLabel(const Host &grad, const Host &labels, Rows s, Host *atLabel,
+                  Host *others) {
+  *atLabel = zeros(grad.dtype, s.rows);
+  *others = grad;
+  for (int64_t r = 0; r < s.rows; ++r) {
+    const int64_t i = r * s.classes + int64_t(labels.get(r));
+    atLabel->set(r, grad.get(i));
+    others->set(i, 0.0);
+  }
+}
+
+Host scalar(amp_dtype_t dt, double v) {
+  Host h = zeros(dt, 1);
+  h.set(0, v);
+  return h;
+}
+
+} // namespace
+
+AMP_COMPARE_CASE(cross_entropy) {
+  for (Rows s : ceShapes())
+    for (amp_dtype_t dt : floatDtypes())
+      for (amp_dtype_t lt : {AMP_DTYPE_I32, AMP_DTYPE_I64}) {
+        const Host x = logitsOf(c.rng, dt, s);
+        const Host labels = randomIndices(c.rng, lt, s.rows, s.classes);
+        // Per row, s = sum exp(x - m) differs by (classes + 4) u relative
+        // on each side (the sum orders, expf within 2 ulps), plus about 3 u
+        // per change of a CUDA thread's running max (the online rescaling:
+        // about ln(classes) + 8 of them for logits in random order, taken
+        // as 16); so log(s) by that much absolute plus logf's ulp of
+        // |log s| <= L; the mean of the rows adds the sum bound over rows
+        // of losses below L.
+        const double L = std::log(double(s.classes)) + 16;
+        const double tol = 2 * (double(s.classes) + 4 + 48 + 2 * L) * kU +
+                           sumBound(s.rows, double(s.rows) * L) /
+                               double(std::max<int64_t>(s.rows, 1));
+        c.expectClose(name("cross_entropy", s, dt, lt),
+                      crossEntropyOn(*c.ref, x, labels, s),
+                      crossEntropyOn(*c.dev, x, labels, s),
+                      Tolerance::close(tol, 0));
+      }
+}
+
+AMP_COMPARE_CASE(cross_entropy_grad) {
+  for (Rows s : ceShapes())
+    for (amp_dtype_t dt : floatDtypes())
+      for (amp_dtype_t lt : {AMP_DTYPE_I32, AMP_DTYPE_I64}) {
+        const Host x = logitsOf(c.rng, dt, s);
+        const Host labels = randomIndices(c.rng, lt, s.rows, s.classes);
+        // g of every dtype in turn; 1.5 is exact in all of them.
+        const amp_dtype_t gt = floatDtypes()[s.classes % 3];
+        const Host g = scalar(gt, 1.5);
+        // softmax p differs by (classes + 8 + 48) u relative on each side
+        // (the sums, the online rescaling as above, expf, the division),
+        // so coef * p by 2 (classes + 58) u
+        // relative and coef * (p - 1) (the label's element) by as much of
+        // coef; then both round into the dtype (an ulp of it, or a
+        // subnormal step near 0).
+        const double coef = 1.5 / double(std::max<int64_t>(s.rows, 1));
+        const double rel = 2 * (double(s.classes) + 58) * kU;
+        for (bool inPlace : {false, true}) {
+          const std::string what = name(inPlace ? "cross_entropy_grad in place"
+                                                : "cross_entropy_grad",
+                                        s, dt, lt);
+          Host refLabel, refOthers, devLabel, devOthers;
+          splitByLabel(crossEntropyGradOn(*c.ref, g, x, labels, s, inPlace),
+                       labels, s, &refLabel, &refOthers);
+          splitByLabel(crossEntropyGradOn(*c.dev, g, x, labels, s, inPlace),
+                       labels, s, &devLabel, &devOthers);
+          c.expectClose(what + " (not at labels)", refOthers, devOthers,
+                        Tolerance::close(subnormalStep(dt), rel + ulpRel(dt)));
+          c.expectClose(
+              what + " (at labels)", refLabel, devLabel,
+              Tolerance::close(rel * coef + subnormalStep(dt), ulpRel(dt)));
+        }
+      }
+}
+
+AMP_COMPARE_CASE(cross_entropy_nonfinite_logits) {
+  // A row with +inf, one with a NaN, one all -inf, one with -inf before the
+  // finite maximum: NaN, NaN, NaN and a finite loss on both backends.
+  const Rows s{4, 40};
+  Host x = randomHost(c.rng, AMP_DTYPE_F32, s.rows * s.classes, -4, 4);
+  x.set(5, INFINITY);
+  x.set(40 + 17, NAN);
+  for (int i = 0; i < 40; ++i)
+    x.set(80 + i, -INFINITY);
+  x.set(120, -INFINITY);
+  Host labels = zeros(AMP_DTYPE_I32, s.rows);
+  labels.set(3, 7);
+  const Host g = scalar(AMP_DTYPE_F32, 1.0);
+  // Rows one at a time: the loss of a NaN row is NaN on both.
+  for (int64_t r = 0; r < s.rows; ++r) {
+    Host row = zeros(AMP_DTYPE_F32, s.classes);
+    for (int64_t i = 0; i < s.classes; ++i)
+      row.set(i, x.get(r * s.classes + i));
+    Host label = zeros(AMP_DTYPE_I32, 1);
+    label.set(0, labels.get(r));
+    const Rows one{1, s.classes};
+    c.expectClose("nonfinite row " + std::to_string(r),
+                  crossEntropyOn(*c.ref, row, label, one),
+                  crossEntropyOn(*c.dev, row, label, one),
+                  Tolerance::close(1e-5, 1e-5));
+    c.expectClose("nonfinite row grad " + std::to_string(r),
+                  crossEntropyGradOn(*c.ref, g, row, label, one, false),
+                  crossEntropyGradOn(*c.dev, g, row, label, one, false),
+                  Tolerance::close(1e-6, 1e-5));
+  }
+}
+
+AMP_COMPARE_CASE(cross_entropy_label_out_of_range) {
+  const Rows s{9, 12};
+  for (int64_t bad : {int64_t{12}, int64_t{-1}}) {
+    const Host x = logitsOf(c.rng, AMP_DTYPE_F32, s);
+    Host labels = randomIndices(c.rng, AMP_DTYPE_I64, s.rows, s.classes);
+    labels.set(4, double(bad));
+    const Host g = scalar(AMP_DTYPE_F32, 1.0);
+    for (bool grad : {false, true}) {
+      const std::string what =
+          std::string(grad ? "cross_entropy_grad" : "cross_entropy") +
+          " label " + std::to_string(bad);
+      amp_status_t status[2];
+      int k = 0;
+      for (Backend *b : {c.ref, c.dev}) {
+        Buf bx = b->upload(x), bl = b->upload(labels), bg = b->upload(g);
+        Buf out = b->alloc(AMP_DTYPE_F32, x.numel());
+        status[k] =
+            grad ? AMP_CALL(*b, amp_cross_entropy_grad, bg, bx, bl, out, s.rows,
+                            s.classes, AMP_DTYPE_F32, AMP_DTYPE_F32,
+                            AMP_DTYPE_I64, nullptr)
+                 : AMP_CALL(*b, amp_cross_entropy, bx, bl,
+                            static_cast<float *>(out.get()), s.rows, s.classes,
+                            AMP_DTYPE_F32, AMP_DTYPE_I64, nullptr);
+        ++k;
+      }
+      c.expectSameStatus(what + ": reference call", AMP_STATUS_INVALID_ARGUMENT,
+                         status[0]);
+      c.expectSameStatus(what + ": cuda call", AMP_STATUS_OK, status[1]);
+      c.expectSameStatus(what + ": cuda amp_synchronize",
+                         AMP_STATUS_INVALID_ARGUMENT,
+                         AMP_CALL(*c.dev, amp_synchronize, nullptr));
+      c.expectSameStatus(what + ": the error is reported once", AMP_STATUS_OK,
+                         AMP_CALL(*c.dev, amp_synchronize, nullptr));
+    }
+  }
+}
+
+AMP_COMPARE_CASE(mse_loss) {
+  for (int64_t n : {0, 1, 7, 1000, 4097, (1 << 20) + 3})
+    for (amp_dtype_t dt : floatDtypes())
+      for (int offset : {0, 1}) { // 1: not 16-byte aligned, no packs
+        for (bool grid : {true, false}) {
+          if (!grid && n > 4097)
+            continue;
+          // Grid: differences are multiples of 2^-3 in [-1, 1], squares of
+          // 2^-6, so sums below 2^18 are exact in f32: bitwise. Real: all
+          // squares are >= 0, so two orders differ by sumBound relative.
+          const Host p = grid ? gridHost(c.rng, dt, n + offset, -4, 4, 0.125)
+                              : randomHost(c.rng, dt, n + offset, -1, 1);
+          const Host t = grid ? gridHost(c.rng, dt, n + offset, -4, 4, 0.125)
+                              : randomHost(c.rng, dt, n + offset, -1, 1);
+          auto run = [&](Backend &b) {
+            Buf bp = b.upload(p), bt = b.upload(t);
+            Buf loss = b.alloc(AMP_DTYPE_F32, 1);
+            const size_t skip = size_t(offset) * amp_dtype_size(dt);
+            b.ok(AMP_CALL(b, amp_mse_loss, static_cast<char *>(bp.get()) + skip,
+                          static_cast<char *>(bt.get()) + skip,
+                          static_cast<float *>(loss.get()), n, dt, nullptr));
+            return b.download(loss);
+          };
+          c.expectClose("mse_loss " + std::to_string(n) + " " +
+                            amp_dtype_name(dt) + (grid ? " grid" : " real") +
+                            (offset ? " unaligned" : ""),
+                        run(*c.ref), run(*c.dev),
+                        grid ? Tolerance::exact()
+                             : Tolerance::close(0, sumBound(n, 1.0) + kU));
+        }
+      }
+}
+
+AMP_COMPARE_CASE(mse_loss_grad_bitwise) {
+  for (int64_t n : {0, 1, 7, 1000, 4097, (1 << 20) + 3})
+    for (amp_dtype_t dt : floatDtypes())
+      for (int mode : {0, 1, 2}) { // separate, dpred == pred, unaligned
+        const amp_dtype_t gt = floatDtypes()[(n + mode) % 3];
+        const Host g = scalar(gt, 0.75);
+        const int offset = mode == 2;
+        const Host p = randomHost(c.rng, dt, n + offset, -2, 2);
+        const Host t = randomHost(c.rng, dt, n + offset, -2, 2);
+        auto run = [&](Backend &b) {
+          Buf bg = b.upload(g), bp = b.upload(p), bt = b.upload(t);
+          Buf out = b.upload(zeros(dt, n + offset));
+          const size_t skip = size_t(offset) * amp_dtype_size(dt);
+          char *pp = static_cast<char *>(bp.get()) + skip;
+          char *tp = static_cast<char *>(bt.get()) + skip;
+          char *op = mode == 1 ? pp : static_cast<char *>(out.get()) + skip;
+          b.ok(AMP_CALL(b, amp_mse_loss_grad, bg, pp, tp, op, n, gt, dt,
+                        nullptr));
+          return b.download(mode == 1 ? bp : out);
+        };
+        c.expectClose("mse_loss_grad " + std::to_string(n) + " " +
+                          amp_dtype_name(dt) + " mode " + std::to_string(mode),
+                      run(*c.ref), run(*c.dev), Tolerance::exact());
+      }
+}
+
+AMP_COMPARE_CASE(loss_errors) {
+  float buf[64] = {};
+  int32_t labels[4] = {};
+  float loss = 0;
+  c.expectSameStatus("cross_entropy classes 0",
+                     AMP_CALL(*c.ref, amp_cross_entropy, buf, labels, &loss, 4,
+                              0, AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr),
+                     AMP_CALL(*c.dev, amp_cross_entropy, buf, labels, &loss, 4,
+                              0, AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr));
+  c.expectSameStatus("cross_entropy f32 labels",
+                     AMP_CALL(*c.ref, amp_cross_entropy, buf, labels, &loss, 4,
+                              3, AMP_DTYPE_F32, AMP_DTYPE_F32, nullptr),
+                     AMP_CALL(*c.dev, amp_cross_entropy, buf, labels, &loss, 4,
+                              3, AMP_DTYPE_F32, AMP_DTYPE_F32, nullptr));
+  c.expectSameStatus(
+      "cross_entropy_grad NULL grad_loss",
+      AMP_CALL(*c.ref, amp_cross_entropy_grad, nullptr, buf, labels, buf + 16,
+               4, 3, AMP_DTYPE_F32, AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr),
+      AMP_CALL(*c.dev, amp_cross_entropy_grad, nullptr, buf, labels, buf + 16,
+               4, 3, AMP_DTYPE_F32, AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr));
+  c.expectSameStatus("mse negative n",
+                     AMP_CALL(*c.ref, amp_mse_loss, buf, buf, &loss, -1,
+                              AMP_DTYPE_F32, nullptr),
+                     AMP_CALL(*c.dev, amp_mse_loss, buf, buf, &loss, -1,
+                              AMP_DTYPE_F32, nullptr));
+  c.expectSameStatus("mse_grad i32 grad_loss",
+                     AMP_CALL(*c.ref, amp_mse_loss_grad, buf, buf, buf, buf + 8,
+                              4, AMP_DTYPE_I32, AMP_DTYPE_F32, nullptr),
+                     AMP_CALL(*c.dev, amp_mse_loss_grad, buf, buf, buf, buf + 8,
+                              4, AMP_DTYPE_I32, AMP_DTYPE_F32, nullptr));
+}

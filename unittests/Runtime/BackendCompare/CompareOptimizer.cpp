@@ -1,0 +1,604 @@
+//===- CompareOptimizer.cpp - SGD, AdamW, clip_grad_norm ------------------===//
+//
+// Tolerances: the updates are bitwise (the same f32 operations in the same
+// order, reference/OptimizerMath.h; the Adam scalars use f64 pow(), whose
+// last f64 places may differ between glibc and CUDA, which could flip the
+// f32 rounding of a bias correction with a probability of about
+// 2^-28 / (1 - beta^t) per step value: a failure here on Adam alone, in
+// every element of one step value, would be that). A skipped step (found_inf set) is a byte-exact copy,
+// NaN payloads included. amp_clip_grad_norm sums in a different order on
+// each backend: the norm within the sum of both worst-case bounds (below),
+// each clipped value within that plus one rounding; with coefficient 1 the
+// clipped values are bitwise.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CompareBuffers.h"
+
+#include <cmath>
+#include <cstring>
+#include <utility>
+
+using namespace amp::compare;
+
+namespace {
+
+struct SgdCfg {
+  const char *name;
+  float lr, momentum, dampening, weightDecay;
+  int32_t nesterov;
+};
+
+const SgdCfg kSgdCfgs[] = {
+    {"plain", 0.1f, 0.0f, 0.0f, 0.0f, 0},
+    {"weight_decay", 0.05f, 0.0f, 0.0f, 1e-2f, 0},
+    {"momentum", 0.01f, 0.9f, 0.0f, 1e-4f, 0},
+    {"dampening", 0.02f, 0.9f, 0.1f, 1e-2f, 0},
+    {"nesterov", 0.03f, 0.8f, 0.0f, 5e-4f, 1},
+};
+
+struct AdamCfg {
+  const char *name;
+  float lr, beta1, beta2, eps, weightDecay;
+};
+
+const AdamCfg kAdamCfgs[] = {
+    {"default", 1e-3f, 0.9f, 0.999f, 1e-8f, 1e-2f},
+    // 1 - beta1 >= 0.5: the other branch of PyTorch's lerp.
+    {"low_beta1", 3e-3f, 0.3f, 0.99f, 1e-6f, 0.0f},
+};
+
+/// Overwrites the first elements with a NaN with a payload, -0, +inf and
+/// the smallest subnormal: a skipped step must copy them bit for bit.
+void putSpecials(Host &h) {
+  const uint32_t f32[] = {0x7fa12345u, 0x80000000u, 0x7f800000u, 1u};
+  const uint16_t f16[] = {0x7d01u, 0x8000u, 0x7c00u, 1u};
+  const uint16_t bf16[] = {0x7f81u, 0x8000u, 0x7f80u, 1u};
+  for (int64_t i = 0; i < 4 && i < h.numel(); ++i) {
+    char *p = h.bytes.data() + i * amp_dtype_size(h.dtype);
+    if (h.dtype == AMP_DTYPE_F32)
+      std::memcpy(p, &f32[i], 4);
+    else
+      std::memcpy(p, h.dtype == AMP_DTYPE_F16 ? &f16[i] : &bf16[i], 2);
+  }
+}
+
+/// The sizes the single-buffer cases run: empty, tiny, odd, one chunk of
+/// the CUDA kernels (16384) and a bit, several chunks with a tail.
+const int64_t kSizes[] = {0, 1, 7, 1000, 16385, 50001};
+
+std::string label(const char *what, amp_dtype_t dt, int64_t n) {
+  return std::string(what) + " " + amp_dtype_name(dt) +
+         " n=" + std::to_string(n);
+}
+
+//===----------------------------------------------------------------------===//
+// SGD
+//===----------------------------------------------------------------------===//
+
+/// One amp_sgd_update on `b`: {new_param, new_buf}.
+std::vector<Host> runSgd(Backend &b, const SgdCfg &cfg, const Host &param,
+                         const Host &grad, const Host &buf, bool inPlace,
+                         int64_t offset, int8_t flag, bool withFlag) {
+  const bool mom = cfg.momentum > 0.0f;
+  const amp_dtype_t dt = param.dtype;
+  const int64_t n = param.numel();
+  std::vector<Host> ins = {param, grad};
+  if (mom)
+    ins.push_back(buf);
+  std::vector<int64_t> offsets(ins.size(), offset);
+  DevList in = uploadList(b, ins, offsets);
+  DevList out =
+      inPlace ? DevList() : uploadList(b, {zeros(dt, n), zeros(dt, n)});
+  void *np = inPlace ? in.ptrs[0] : out.ptrs[0];
+  void *nb = !mom ? nullptr : inPlace ? in.ptrs[2] : out.ptrs[1];
+  Buf f = b.upload(scalarHost(AMP_DTYPE_BOOL, flag));
+  b.ok(AMP_CALL(b, amp_sgd_update, in.ptrs[0], in.ptrs[1],
+                mom ? in.ptrs[2] : nullptr, np, nb, n, dt, cfg.lr, cfg.momentum,
+                cfg.dampening, cfg.weightDecay, cfg.nesterov,
+                withFlag ? static_cast<const int8_t *>(f.ptr) : nullptr,
+                nullptr));
+  std::vector<Host> res = downloadList(b, inPlace ? in : out);
+  if (inPlace)
+    res.erase(res.begin() + 1); // the grad
+  if (!mom)
+    res.resize(1);
+  return res;
+}
+
+AMP_COMPARE_CASE(optimizer_sgd) {
+  for (const SgdCfg &cfg : kSgdCfgs)
+    for (amp_dtype_t dt : floatDtypes())
+      for (int64_t n : kSizes)
+        for (bool inPlace : {false, true}) {
+          Host p = randomHost(c.rng, dt, n, -1, 1);
+          Host g = randomHost(c.rng, dt, n, -1, 1);
+          Host buf = randomHost(c.rng, dt, n, -0.5, 0.5);
+          // Odd sizes also run unaligned (the unpacked path); found_inf
+          // alternates between NULL and a clear flag.
+          const int64_t offset = n % 2;
+          const bool withFlag = n % 3 == 1;
+          auto ref =
+              runSgd(*c.ref, cfg, p, g, buf, inPlace, offset, 0, withFlag);
+          auto dev =
+              runSgd(*c.dev, cfg, p, g, buf, inPlace, offset, 0, withFlag);
+          std::string what = std::string("sgd ") + cfg.name +
+                             (inPlace ? " in place " : " ") + label("", dt, n);
+          c.expectClose(what + " param", ref[0], dev[0], Tolerance::exact());
+          if (ref.size() > 1)
+            c.expectClose(what + " momentum", ref[1], dev[1],
+                          Tolerance::exact());
+        }
+}
+
+AMP_COMPARE_CASE(optimizer_sgd_skip) {
+  for (const SgdCfg &cfg : kSgdCfgs)
+    for (amp_dtype_t dt : floatDtypes())
+      for (bool inPlace : {false, true}) {
+        const int64_t n = 16385;
+        Host p = randomHost(c.rng, dt, n, -1, 1);
+        Host g = randomHost(c.rng, dt, n, -1, 1);
+        Host buf = randomHost(c.rng, dt, n, -1, 1);
+        putSpecials(p);
+        putSpecials(buf);
+        for (Backend *b : {c.ref, c.dev}) {
+          auto out = runSgd(*b, cfg, p, g, buf, inPlace, 0, 1, true);
+          std::string what = b->name() + " skipped sgd " + cfg.name +
+                             (inPlace ? " in place " : " ") +
+                             amp_dtype_name(dt);
+          expectSameBytes(c, what + " param", p, out[0]);
+          if (out.size() > 1)
+            expectSameBytes(c, what + " momentum", buf, out[1]);
+        }
+      }
+}
+
+/// amp_sgd_update_multi on `b` over `l`: the new params then the new
+/// buffers; or the same from one amp_sgd_update per buffer.
+std::vector<Host> runSgdMulti(Backend &b, const SgdCfg &cfg, const MixedList &l,
+                              const std::vector<Host> &params,
+                              const std::vector<Host> &grads,
+                              const std::vector<Host> &bufs, int8_t flag,
+                              bool perBuffer) {
+  const bool mom = cfg.momentum > 0.0f;
+  const int32_t n = static_cast<int32_t>(l.sizes.size());
+  DevList p = uploadList(b, params, l.offsets);
+  DevList g = uploadList(b, grads, l.offsets);
+  DevList m = uploadList(b, bufs, l.offsets);
+  // Out of place for the params, in place for the buffers.
+  std::vector<Host> zero;
+  for (const Host &h : params)
+    zero.push_back(zeros(h.dtype, h.numel()));
+  DevList np = uploadList(b, zero);
+  Buf f = b.upload(scalarHost(AMP_DTYPE_BOOL, flag));
+  const int8_t *fp = static_cast<const int8_t *>(f.ptr);
+  if (perBuffer) {
+    for (int32_t i = 0; i < n; ++i)
+      b.ok(AMP_CALL(b, amp_sgd_update, p.ptrs[i], g.ptrs[i],
+                    mom ? m.ptrs[i] : nullptr, np.ptrs[i],
+                    mom ? m.ptrs[i] : nullptr, l.sizes[i], l.dtypes[i], cfg.lr,
+                    cfg.momentum, cfg.dampening, cfg.weightDecay, cfg.nesterov,
+                    fp, nullptr));
+  } else {
+    b.ok(AMP_CALL(b, amp_sgd_update_multi, n, p.in(), g.in(),
+                  mom ? m.in() : nullptr, np.out(), mom ? m.out() : nullptr,
+                  l.sizes.data(), l.dtypes.data(), cfg.lr, cfg.momentum,
+                  cfg.dampening, cfg.weightDecay, cfg.nesterov, fp, nullptr));
+  }
+  std::vector<Host> res = downloadList(b, np);
+  if (mom)
+    for (Host &h : downloadList(b, m))
+      res.push_back(std::move(h));
+  return res;
+}
+
+AMP_COMPARE_CASE(optimizer_sgd_multi) {
+  // 40 mixed buffers in one launch; 700 small ones need two (the CUDA
+  // table holds 605).
+  for (int count : {40, 700})
+    for (const SgdCfg &cfg : {kSgdCfgs[1], kSgdCfgs[4]}) {
+      MixedList l = mixedList(count, count > 100);
+      auto params = randomList(c, l, -1, 1);
+      auto grads = randomList(c, l, -1, 1);
+      auto bufs = randomList(c, l, -0.5, 0.5);
+      putSpecials(params.back());
+      for (int8_t flag : {0, 1}) {
+        auto ref =
+            runSgdMulti(*c.ref, cfg, l, params, grads, bufs, flag, false);
+        auto dev =
+            runSgdMulti(*c.dev, cfg, l, params, grads, bufs, flag, false);
+        auto devSingle =
+            runSgdMulti(*c.dev, cfg, l, params, grads, bufs, flag, true);
+        const std::string what = std::string("sgd_multi ") + cfg.name + " " +
+                                 std::to_string(count) + " buffers" +
+                                 (flag ? " skipped" : "");
+        for (size_t i = 0; i < ref.size(); ++i) {
+          const std::string at = what + " output " + std::to_string(i);
+          c.expectClose(at, ref[i], dev[i], Tolerance::exact());
+          c.expectClose(at + " vs per-buffer calls", devSingle[i], dev[i],
+                        Tolerance::exact());
+          if (flag) // a skipped step copies the params, keeps the buffers
+            expectSameBytes(c, at + " copy",
+                            i < params.size() ? params[i]
+                                              : bufs[i - params.size()],
+                            dev[i]);
+        }
+      }
+    }
+}
+
+//===----------------------------------------------------------------------===//
+// AdamW
+//===----------------------------------------------------------------------===//
+
+/// One amp_adam_update on `b`: {new_param, new_m, new_v, new_step}.
+std::vector<Host> runAdam(Backend &b, const AdamCfg &cfg, const Host &param,
+                          const Host &grad, const Host &m, const Host &v,
+                          float step, bool inPlace, int64_t offset, int8_t flag,
+                          bool withFlag) {
+  const amp_dtype_t dt = param.dtype;
+  const int64_t n = param.numel();
+  DevList in =
+      uploadList(b, {param, grad, m, v, scalarHost(AMP_DTYPE_F32, step)},
+                 {offset, offset, offset, offset, 0});
+  DevList out = inPlace
+                    ? DevList()
+                    : uploadList(b, {zeros(dt, n), zeros(dt, n), zeros(dt, n),
+                                     zeros(AMP_DTYPE_F32, 1)});
+  // Outputs param, m, v, step; in place they are inputs 0, 2, 3, 4.
+  const int inIndex[4] = {0, 2, 3, 4};
+  auto o = [&](int k) { return inPlace ? in.ptrs[inIndex[k]] : out.ptrs[k]; };
+  Buf f = b.upload(scalarHost(AMP_DTYPE_BOOL, flag));
+  b.ok(AMP_CALL(b, amp_adam_update, in.ptrs[0], in.ptrs[1], in.ptrs[2],
+                in.ptrs[3], static_cast<const float *>(in.ptrs[4]), o(0), o(1),
+                o(2), static_cast<float *>(o(3)), n, dt, cfg.lr, cfg.beta1,
+                cfg.beta2, cfg.eps, cfg.weightDecay,
+                withFlag ? static_cast<const int8_t *>(f.ptr) : nullptr,
+                nullptr));
+  std::vector<Host> res = downloadList(b, inPlace ? in : out);
+  if (inPlace)
+    res.erase(res.begin() + 1); // the grad
+  return res;
+}
+
+AMP_COMPARE_CASE(optimizer_adam) {
+  for (const AdamCfg &cfg : kAdamCfgs)
+    for (amp_dtype_t dt : floatDtypes())
+      for (int64_t n : kSizes)
+        for (float step : {0.0f, 9.0f, 12345.0f}) {
+          const bool inPlace = step != 9.0f;
+          Host p = randomHost(c.rng, dt, n, -1, 1);
+          Host g = randomHost(c.rng, dt, n, -1, 1);
+          Host m = randomHost(c.rng, dt, n, -0.1, 0.1);
+          Host v = randomHost(c.rng, dt, n, 0, 0.01);
+          const int64_t offset = n % 2;
+          const bool withFlag = n % 3 == 1;
+          auto ref = runAdam(*c.ref, cfg, p, g, m, v, step, inPlace, offset, 0,
+                             withFlag);
+          auto dev = runAdam(*c.dev, cfg, p, g, m, v, step, inPlace, offset, 0,
+                             withFlag);
+          const std::string what = std::string("adam ") + cfg.name + " step " +
+                                   std::to_string(int(step)) +
+                                   (inPlace ? " in place" : "") +
+                                   label("", dt, n);
+          const char *names[] = {" param", " exp_avg", " exp_avg_sq", " step"};
+          for (int k = 0; k < 4; ++k)
+            c.expectClose(what + names[k], ref[k], dev[k], Tolerance::exact());
+        }
+}
+
+AMP_COMPARE_CASE(optimizer_adam_skip) {
+  for (amp_dtype_t dt : floatDtypes())
+    for (bool inPlace : {false, true}) {
+      const int64_t n = 40000;
+      Host p = randomHost(c.rng, dt, n, -1, 1);
+      Host g = randomHost(c.rng, dt, n, -1, 1);
+      Host m = randomHost(c.rng, dt, n, -1, 1);
+      Host v = randomHost(c.rng, dt, n, 0, 1);
+      putSpecials(p);
+      putSpecials(m);
+      putSpecials(v);
+      for (Backend *b : {c.ref, c.dev}) {
+        auto out =
+            runAdam(*b, kAdamCfgs[0], p, g, m, v, 7.0f, inPlace, 0, 1, true);
+        const std::string what = b->name() + " skipped adam" +
+                                 (inPlace ? " in place " : " ") +
+                                 amp_dtype_name(dt);
+        expectSameBytes(c, what + " param", p, out[0]);
+        expectSameBytes(c, what + " exp_avg", m, out[1]);
+        expectSameBytes(c, what + " exp_avg_sq", v, out[2]);
+        expectSameBytes(c, what + " step", scalarHost(AMP_DTYPE_F32, 7.0),
+                        out[3]);
+      }
+    }
+}
+
+/// amp_adam_update_multi on `b` (or one amp_adam_update per buffer): the
+/// new params, exp_avgs, exp_avg_sqs, then the steps. Steps in place for
+/// buffers i with inPlaceStep(i).
+template <typename InPlaceStep>
+std::vector<Host>
+runAdamMulti(Backend &b, const AdamCfg &cfg, const MixedList &l,
+             const std::vector<Host> &params, const std::vector<Host> &grads,
+             const std::vector<Host> &ms, const std::vector<Host> &vs,
+             InPlaceStep inPlaceStep, int8_t flag, bool perBuffer) {
+  const int32_t n = static_cast<int32_t>(l.sizes.size());
+  DevList p = uploadList(b, params, l.offsets);
+  DevList g = uploadList(b, grads, l.offsets);
+  DevList m = uploadList(b, ms, l.offsets);
+  DevList v = uploadList(b, vs, l.offsets);
+  std::vector<Host> zero, stepHosts;
+  for (int32_t i = 0; i < n; ++i) {
+    zero.push_back(zeros(l.dtypes[i], l.sizes[i]));
+    stepHosts.push_back(scalarHost(AMP_DTYPE_F32, (i % 4) * 1000.0 + i % 7));
+  }
+  DevList np = uploadList(b, zero); // m and v in place
+  DevList steps = uploadList(b, stepHosts);
+  DevList newSteps =
+      uploadList(b, std::vector<Host>(n, zeros(AMP_DTYPE_F32, 1)));
+  std::vector<const float *> sp;
+  std::vector<float *> nsp;
+  for (int32_t i = 0; i < n; ++i) {
+    sp.push_back(static_cast<const float *>(steps.ptrs[i]));
+    nsp.push_back(static_cast<float *>(inPlaceStep(i) ? steps.ptrs[i]
+                                                      : newSteps.ptrs[i]));
+  }
+  Buf f = b.upload(scalarHost(AMP_DTYPE_BOOL, flag));
+  const int8_t *fp = static_cast<const int8_t *>(f.ptr);
+  if (perBuffer) {
+    for (int32_t i = 0; i < n; ++i)
+      b.ok(AMP_CALL(b, amp_adam_update, p.ptrs[i], g.ptrs[i], m.ptrs[i],
+                    v.ptrs[i], sp[i], np.ptrs[i], m.ptrs[i], v.ptrs[i], nsp[i],
+                    l.sizes[i], l.dtypes[i], cfg.lr, cfg.beta1, cfg.beta2,
+                    cfg.eps, cfg.weightDecay, fp, nullptr));
+  } else {
+    b.ok(AMP_CALL(b, amp_adam_update_multi, n, p.in(), g.in(), m.in(), v.in(),
+                  sp.data(), np.out(), m.out(), v.out(), nsp.data(),
+                  l.sizes.data(), l.dtypes.data(), cfg.lr, cfg.beta1, cfg.beta2,
+                  cfg.eps, cfg.weightDecay, fp, nullptr));
+  }
+  std::vector<Host> res = downloadList(b, np);
+  for (const DevList *d : {&m, &v})
+    for (Host &h : downloadList(b, *d))
+      res.push_back(std::move(h));
+  std::vector<Host> s = downloadList(b, steps), ns = downloadList(b, newSteps);
+  for (int32_t i = 0; i < n; ++i)
+    res.push_back(inPlaceStep(i) ? s[i] : ns[i]);
+  return res;
+}
+
+AMP_COMPARE_CASE(optimizer_adam_multi) {
+  // 30 mixed buffers in one launch; 400 small ones need two (the CUDA table
+  // holds 379). Steps out of place (new_step written by the update kernel),
+  // in place (a second kernel), or mixed.
+  for (int count : {30, 400})
+    for (int stepMode : {0, 1, 2}) {
+      auto inPlaceStep = [&](int32_t i) {
+        return stepMode == 1 || (stepMode == 2 && i % 3 == 0);
+      };
+      const AdamCfg &cfg = kAdamCfgs[stepMode % 2];
+      MixedList l = mixedList(count, count > 100);
+      auto params = randomList(c, l, -1, 1);
+      auto grads = randomList(c, l, -1, 1);
+      auto ms = randomList(c, l, -0.1, 0.1);
+      auto vs = randomList(c, l, 0, 0.01);
+      for (int8_t flag : {0, 1}) {
+        auto ref = runAdamMulti(*c.ref, cfg, l, params, grads, ms, vs,
+                                inPlaceStep, flag, false);
+        auto dev = runAdamMulti(*c.dev, cfg, l, params, grads, ms, vs,
+                                inPlaceStep, flag, false);
+        auto devSingle = runAdamMulti(*c.dev, cfg, l, params, grads, ms, vs,
+                                      inPlaceStep, flag, true);
+        const std::string what =
+            "adam_multi " + std::to_string(count) + " buffers, step mode " +
+            std::to_string(stepMode) + (flag ? " skipped" : "");
+        for (size_t i = 0; i < ref.size(); ++i) {
+          const std::string at = what + " output " + std::to_string(i);
+          c.expectClose(at, ref[i], dev[i], Tolerance::exact());
+          c.expectClose(at + " vs per-buffer calls", devSingle[i], dev[i],
+                        Tolerance::exact());
+        }
+        if (flag)
+          for (size_t i = 0; i < params.size(); ++i)
+            expectSameBytes(c, what + " param copy " + std::to_string(i),
+                            params[i], dev[i]);
+      }
+    }
+}
+
+//===----------------------------------------------------------------------===//
+// Gradient-norm clipping
+//===----------------------------------------------------------------------===//
+
+/// amp_clip_grad_norm on `b`: the clipped buffers, then the total norm.
+std::vector<Host> runClip(Backend &b, const MixedList &l,
+                          const std::vector<Host> &grads, float maxNorm,
+                          bool inPlace) {
+  const int32_t n = static_cast<int32_t>(l.sizes.size());
+  DevList g = uploadList(b, grads, l.offsets);
+  std::vector<Host> zero;
+  for (int32_t i = 0; i < n; ++i)
+    zero.push_back(zeros(l.dtypes[i], l.sizes[i]));
+  DevList out = inPlace ? DevList() : uploadList(b, zero, l.offsets);
+  Buf total = b.upload(zeros(AMP_DTYPE_F32, 1));
+  b.ok(AMP_CALL(b, amp_clip_grad_norm, n, g.in(), inPlace ? g.out() : out.out(),
+                l.sizes.data(), l.dtypes.data(), maxNorm,
+                static_cast<float *>(total.ptr), nullptr));
+  std::vector<Host> res = downloadList(b, inPlace ? g : out);
+  res.push_back(b.download(total));
+  return res;
+}
+
+/// The relative error bound of the norm on either backend, added: the
+/// reference's (256 + n/256 + buffers + 6) u (blocks of 256 sequential
+/// terms, OptimizerTest.cpp) and the CUDA kernels' (64 sequential terms per
+/// thread, three trees of 256, n/2^22 and buffers/256 sequential terms, the
+/// square roots: 100 + n/2^22 + buffers/256) u, with u = 2^-24.
+double normBound(const MixedList &l) {
+  double n = 0;
+  for (int64_t s : l.sizes)
+    n += double(s);
+  const double buffers = double(l.sizes.size());
+  return (256 + n / 256 + buffers + 6 + 100 + n / 4194304 + buffers / 256) *
+         std::ldexp(1.0, -24);
+}
+
+void compareClip(Context &c, const std::string &what, const MixedList &l,
+                 const std::vector<Host> &grads, float maxNorm, bool inPlace,
+                 bool exactValues) {
+  auto ref = runClip(*c.ref, l, grads, maxNorm, inPlace);
+  auto dev = runClip(*c.dev, l, grads, maxNorm, inPlace);
+  const double rel = normBound(l);
+  c.expectClose(what + " total_norm", ref.back(), dev.back(),
+                Tolerance::close(0, rel));
+  // coef = max_norm / (total + 1e-6): the norm's error plus one rounding
+  // of the coefficient and of the product, and one ulp of the output dtype
+  // for a rounding that flips.
+  const Tolerance values =
+      exactValues ? Tolerance::exact()
+                  : Tolerance{0, rel + std::ldexp(1.0, -22), 1, false};
+  for (size_t i = 0; i + 1 < ref.size(); ++i)
+    c.expectClose(what + " clipped " + std::to_string(i), ref[i], dev[i],
+                  values);
+}
+
+AMP_COMPARE_CASE(optimizer_clip_grad_norm) {
+  for (bool inPlace : {false, true}) {
+    const std::string mode = inPlace ? " in place" : "";
+    MixedList l = mixedList(23, false);
+    auto grads = randomList(c, l, -1, 1);
+    compareClip(c, "clip 23 buffers" + mode, l, grads, 1.0f, inPlace, false);
+    // coef clamps to 1: the clipped values are the grads.
+    compareClip(c, "clip 23 buffers, no clipping" + mode, l, grads, 1e30f,
+                inPlace, true);
+  }
+  // One large buffer (many chunks), one element, only empty buffers.
+  for (int64_t n : {int64_t{3} << 20, int64_t{1}}) {
+    MixedList l{{n}, {AMP_DTYPE_F32}, {0}};
+    compareClip(c, "clip n=" + std::to_string(n), l, randomList(c, l, -1, 1),
+                0.5f, false, false);
+  }
+  MixedList empty{{0, 0}, {AMP_DTYPE_F16, AMP_DTYPE_F32}, {0, 0}};
+  compareClip(c, "clip empty buffers", empty, randomList(c, empty, -1, 1), 1.0f,
+              false, true);
+  // More buffers than one CUDA launch holds (1089).
+  MixedList many = mixedList(1200, true);
+  compareClip(c, "clip 1200 buffers", many, randomList(c, many, -1, 1), 2.0f,
+              false, false);
+}
+
+AMP_COMPARE_CASE(optimizer_clip_grad_norm_nonfinite) {
+  // A NaN or an inf in the last element of the last buffer: the total norm
+  // is NaN or inf on both backends, and so is every coefficient (NaN: every
+  // value NaN; inf: coef 0, so zeros, and NaN for the inf itself).
+  // The last buffer: 7 f32 elements, or 16385 f16 ones (past a chunk).
+  for (auto [special, count] :
+       {std::pair{double(NAN), 13}, std::pair{double(INFINITY), 16},
+        std::pair{double(NAN), 16}}) {
+    MixedList l = mixedList(count, false);
+    auto grads = randomList(c, l, -1, 1);
+    grads.back().set(grads.back().numel() - 1, special);
+    auto ref = runClip(*c.ref, l, grads, 1.0f, false);
+    auto dev = runClip(*c.dev, l, grads, 1.0f, false);
+    const std::string what =
+        std::string("clip with ") + (std::isnan(special) ? "NaN" : "inf");
+    for (size_t i = 0; i < ref.size(); ++i)
+      c.expectClose(what + " output " + std::to_string(i), ref[i], dev[i],
+                    Tolerance::exact());
+    ++c.checks;
+    if (std::isnan(special) != std::isnan(dev.back().get(0)) ||
+        std::isinf(special) != std::isinf(dev.back().get(0)))
+      c.fail(what + ": total_norm " + std::to_string(dev.back().get(0)));
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Malformed calls
+//===----------------------------------------------------------------------===//
+
+AMP_COMPARE_CASE(optimizer_errors) {
+  alignas(16) static char host[256];
+  void *a = host;
+  void *odd = host + 1;
+  float *step = reinterpret_cast<float *>(host + 128);
+  const void *ins[2] = {a, a};
+  void *outs[2] = {a, a};
+  const void *oddIns[2] = {a, odd};
+  const float *steps[2] = {step, step};
+  float *newSteps[2] = {step, step};
+  const int64_t sizes[2] = {4, 4};
+  const amp_dtype_t dtypes[2] = {AMP_DTYPE_F32, AMP_DTYPE_F32};
+  const amp_dtype_t badDtypes[2] = {AMP_DTYPE_F32, AMP_DTYPE_I32};
+  auto both = [&](const char *what, auto call) {
+    expectSameError(c, what, call(*c.ref), call(*c.dev));
+  };
+  both("sgd NULL grad", [&](Backend &b) {
+    return AMP_CALL(b, amp_sgd_update, a, nullptr, nullptr, a, nullptr, 4,
+                    AMP_DTYPE_F32, 0.1f, 0.0f, 0.0f, 0.0f, 0, nullptr, nullptr);
+  });
+  both("sgd i32", [&](Backend &b) {
+    return AMP_CALL(b, amp_sgd_update, a, a, nullptr, a, nullptr, 4,
+                    AMP_DTYPE_I32, 0.1f, 0.0f, 0.0f, 0.0f, 0, nullptr, nullptr);
+  });
+  both("sgd nesterov with dampening", [&](Backend &b) {
+    return AMP_CALL(b, amp_sgd_update, a, a, a, a, a, 4, AMP_DTYPE_F32, 0.1f,
+                    0.9f, 0.1f, 0.0f, 1, nullptr, nullptr);
+  });
+  both("sgd momentum without buffers", [&](Backend &b) {
+    return AMP_CALL(b, amp_sgd_update, a, a, nullptr, a, nullptr, 4,
+                    AMP_DTYPE_F32, 0.1f, 0.9f, 0.0f, 0.0f, 0, nullptr, nullptr);
+  });
+  both("sgd_multi n_buffers -1", [&](Backend &b) {
+    return AMP_CALL(b, amp_sgd_update_multi, -1, ins, ins, nullptr, outs,
+                    nullptr, sizes, dtypes, 0.1f, 0.0f, 0.0f, 0.0f, 0, nullptr,
+                    nullptr);
+  });
+  both("sgd_multi buffers without momentum", [&](Backend &b) {
+    return AMP_CALL(b, amp_sgd_update_multi, 2, ins, ins, ins, outs, outs,
+                    sizes, dtypes, 0.1f, 0.0f, 0.0f, 0.0f, 0, nullptr, nullptr);
+  });
+  both("sgd_multi misaligned grad", [&](Backend &b) {
+    return AMP_CALL(b, amp_sgd_update_multi, 2, ins, oddIns, nullptr, outs,
+                    nullptr, sizes, dtypes, 0.1f, 0.0f, 0.0f, 0.0f, 0, nullptr,
+                    nullptr);
+  });
+  both("sgd_multi i32 buffer", [&](Backend &b) {
+    return AMP_CALL(b, amp_sgd_update_multi, 2, ins, ins, nullptr, outs,
+                    nullptr, sizes, badDtypes, 0.1f, 0.0f, 0.0f, 0.0f, 0,
+                    nullptr, nullptr);
+  });
+  both("adam NULL new_step", [&](Backend &b) {
+    return AMP_CALL(b, amp_adam_update, a, a, a, a, step, a, a, a, nullptr, 4,
+                    AMP_DTYPE_F32, 1e-3f, 0.9f, 0.999f, 1e-8f, 0.0f, nullptr,
+                    nullptr);
+  });
+  both("adam beta1 1", [&](Backend &b) {
+    return AMP_CALL(b, amp_adam_update, a, a, a, a, step, a, a, a, step, 4,
+                    AMP_DTYPE_F32, 1e-3f, 1.0f, 0.999f, 1e-8f, 0.0f, nullptr,
+                    nullptr);
+  });
+  both("adam_multi NULL steps", [&](Backend &b) {
+    return AMP_CALL(b, amp_adam_update_multi, 2, ins, ins, ins, ins, nullptr,
+                    outs, outs, outs, newSteps, sizes, dtypes, 1e-3f, 0.9f,
+                    0.999f, 1e-8f, 0.0f, nullptr, nullptr);
+  });
+  both("adam_multi misaligned exp_avg", [&](Backend &b) {
+    return AMP_CALL(b, amp_adam_update_multi, 2, ins, ins, oddIns, ins, steps,
+                    outs, outs, outs, newSteps, sizes, dtypes, 1e-3f, 0.9f,
+                    0.999f, 1e-8f, 0.0f, nullptr, nullptr);
+  });
+  both("clip no buffers", [&](Backend &b) {
+    return AMP_CALL(b, amp_clip_grad_norm, 0, ins, outs, sizes, dtypes, 1.0f,
+                    step, nullptr);
+  });
+  both("clip max_norm 0", [&](Backend &b) {
+    return AMP_CALL(b, amp_clip_grad_norm, 2, ins, outs, sizes, dtypes, 0.0f,
+                    step, nullptr);
+  });
+  both("clip NULL total_norm", [&](Backend &b) {
+    return AMP_CALL(b, amp_clip_grad_norm, 2, ins, outs, sizes, dtypes, 1.0f,
+                    nullptr, nullptr);
+  });
+}
+
+} // namespace
