@@ -8,10 +8,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "reference/KernelCommon.h"
+#include "reference/NormChecks.h"
+#include "reference/NormMath.h"
 
 #include <cmath>
-#include <initializer_list>
-#include <utility>
 #include <vector>
 
 using namespace amp::runtime;
@@ -22,20 +22,6 @@ namespace {
 //===----------------------------------------------------------------------===//
 // Softmax
 //===----------------------------------------------------------------------===//
-
-/// A tensor seen as [outer, len, inner] around one axis: each of the
-/// outer * inner rows has `len` elements `inner` apart.
-struct AxisView {
-  int64_t outer, len, inner;
-
-  /// No element: no row scratch either (a zero-size tensor may have a huge
-  /// axis; amp-kernel-args-fuzzer).
-  bool empty() const { return outer == 0 || len == 0 || inner == 0; }
-};
-
-AxisView viewAround(const int64_t *dims, int32_t rank, int32_t axis) {
-  return {product(dims, 0, axis), dims[axis], product(dims, axis + 1, rank)};
-}
 
 /// Calls fn(base) for the first element offset of every non-empty row.
 template <typename F> void forEachRow(const AxisView &v, F &&fn) {
@@ -75,10 +61,10 @@ void softmaxRows(const AxisView &v, const void *x, void *y) {
     if (Log) {
       const float logS = std::log(s);
       for (int64_t i = 0; i < v.len; ++i)
-        out[base + i * v.inner] = fromF32<T>((row[i] - m) - logS);
+        out[base + i * v.inner] = fromF32<T>(logSoftmaxValue(row[i], m, logS));
     } else {
       for (int64_t i = 0; i < v.len; ++i)
-        out[base + i * v.inner] = fromF32<T>(row[i] / s);
+        out[base + i * v.inner] = fromF32<T>(softmaxValue(row[i], s));
     }
   });
 }
@@ -100,29 +86,9 @@ void softmaxGradRows(const AxisView &v, const void *dy, const void *y,
     for (int64_t i = 0; i < v.len; ++i)
       s += gRow[i] * pRow[i];
     for (int64_t i = 0; i < v.len; ++i)
-      out[base + i * v.inner] = fromF32<T>(pRow[i] * (gRow[i] - s));
+      out[base + i * v.inner] =
+          fromF32<T>(softmaxGradValue(gRow[i], pRow[i], s));
   });
-}
-
-/// The checks shared by the softmax kernels; sets *view on success.
-amp_status_t
-checkSoftmax(Checker &check, const int64_t *dims, int32_t rank,
-             amp_dtype_t dtype, int64_t axis,
-             std::initializer_list<std::pair<const char *, const void *>> ptrs,
-             AxisView *view) {
-  int64_t n;
-  int32_t a;
-  if (amp_status_t s = check.dtype("dtype", dtype, kFloatDtypes))
-    return s;
-  if (amp_status_t s = check.shape("x", dims, rank, &n))
-    return s;
-  if (amp_status_t s = check.axis("axis", axis, rank, &a))
-    return s;
-  for (const auto &[name, ptr] : ptrs)
-    if (amp_status_t s = check.pointer(name, ptr, n, dtype))
-      return s;
-  *view = viewAround(dims, rank, a);
-  return AMP_STATUS_OK;
 }
 
 //===----------------------------------------------------------------------===//
@@ -165,7 +131,7 @@ void moments(const T *x, int64_t groups, int64_t run, int64_t pitch, float eps,
   for (int64_t g = 0; g < groups; ++g)
     for (int64_t i = 0; i < run; ++i)
       sum += toF32(x[g * pitch + i]);
-  const float mean = sum / count;
+  const float mean = meanOf(sum, count);
   float sq = 0.0f;
   for (int64_t g = 0; g < groups; ++g)
     for (int64_t i = 0; i < run; ++i) {
@@ -173,43 +139,7 @@ void moments(const T *x, int64_t groups, int64_t run, int64_t pitch, float eps,
       sq += d * d;
     }
   *meanOut = mean;
-  *rstdOut = 1.0f / std::sqrt(sq / count + eps);
-}
-
-/// The checks shared by both normalizations and their gradients: dtypes,
-/// the shape, the affine parameters' dtypes.
-amp_status_t checkNormDtypes(Checker &check, amp_dtype_t xDtype,
-                             amp_dtype_t scaleDtype, const char *scaleName,
-                             amp_dtype_t biasDtype, bool hasBias) {
-  if (amp_status_t s = check.dtype("x_dtype", xDtype, kFloatDtypes))
-    return s;
-  if (amp_status_t s = check.accumulatorDtype(scaleName, scaleDtype, xDtype))
-    return s;
-  if (hasBias) {
-    if (amp_status_t s =
-            check.accumulatorDtype("bias_dtype", biasDtype, xDtype))
-      return s;
-  }
-  return AMP_STATUS_OK;
-}
-
-/// The checks shared by amp_batch_norm and amp_batch_norm_grad: the shape
-/// [N, C, ...] and its channel view.
-amp_status_t checkBatchNormShape(Checker &check, const int64_t *dims,
-                                 int32_t rank, int64_t *n, int64_t *channels,
-                                 int64_t *spatial) {
-  if (amp_status_t s = check.shape("x", dims, rank, n))
-    return s;
-  if (rank < 2)
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                      "x must have rank >= 2 [N, C, ...], got rank %d",
-                      (int)rank);
-  *channels = dims[1];
-  *spatial = product(dims, 2, rank);
-  if (*channels > 0 && dims[0] * *spatial == 0)
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                      "each channel has no elements to normalize over");
-  return AMP_STATUS_OK;
+  *rstdOut = rstdOf(sq, count, eps);
 }
 
 } // namespace
@@ -266,30 +196,12 @@ amp_status_t amp_layer_norm(const void *x, const void *scale, const void *bias,
                             amp_dtype_t bias_dtype, int64_t axis, float epsilon,
                             void * /*stream*/) {
   Checker check("amp_layer_norm");
-  int64_t n;
-  int32_t a;
-  if (amp_status_t s = checkNormDtypes(check, x_dtype, scale_dtype,
-                                       "scale_dtype", bias_dtype, true))
-    return s;
-  if (amp_status_t s = check.shape("x", dims, rank, &n))
-    return s;
-  if (amp_status_t s = check.axis("axis", axis, rank, &a))
-    return s;
-  if (!(epsilon >= 0.0f))
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                      "epsilon (%g) is negative or NaN", (double)epsilon);
-  const int64_t rows = product(dims, 0, a), len = product(dims, a, rank);
-  if (len == 0 && rows > 0)
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                      "the normalized shape has no elements");
+  LayerNormView v;
   if (amp_status_t s =
-          check.pointers({{"x", x, n, x_dtype},
-                          {"y", y, n, x_dtype},
-                          {"mean", mean, rows, AMP_DTYPE_F32},
-                          {"rstd", rstd, rows, AMP_DTYPE_F32},
-                          {"scale", scale, scale ? len : 0, scale_dtype},
-                          {"bias", bias, bias ? len : 0, bias_dtype}}))
+          checkLayerNorm(check, x, scale, bias, y, mean, rstd, dims, rank,
+                         x_dtype, scale_dtype, bias_dtype, axis, epsilon, &v))
     return s;
+  const int64_t rows = v.rows, len = v.len;
   if (rows == 0)
     return AMP_STATUS_OK;
 
@@ -306,7 +218,8 @@ amp_status_t amp_layer_norm(const void *x, const void *scale, const void *bias,
         moments(xr, 1, len, len, epsilon, &mu, &rs);
         T *yr = out + r * len;
         for (int64_t i = 0; i < len; ++i)
-          yr[i] = fromF32<T>(((toF32(xr[i]) - mu) * rs) * gamma[i] + beta[i]);
+          yr[i] =
+              fromF32<T>(normAffine(toF32(xr[i]), mu, rs, gamma[i], beta[i]));
         mean[r] = mu;
         rstd[r] = rs;
       }
@@ -321,29 +234,12 @@ amp_status_t amp_layer_norm_grad(const void *dy, const void *x,
                                  amp_dtype_t x_dtype, amp_dtype_t scale_dtype,
                                  int64_t axis, void * /*stream*/) {
   Checker check("amp_layer_norm_grad");
-  int64_t n;
-  int32_t a;
-  if (amp_status_t s = checkNormDtypes(check, x_dtype, scale_dtype,
-                                       "scale_dtype", scale_dtype, false))
-    return s;
-  if (amp_status_t s = check.shape("x", dims, rank, &n))
-    return s;
-  if (amp_status_t s = check.axis("axis", axis, rank, &a))
-    return s;
-  const int64_t rows = product(dims, 0, a), len = product(dims, a, rank);
-  if (len == 0 && rows > 0)
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                      "the normalized shape has no elements");
+  LayerNormView v;
   if (amp_status_t s =
-          check.pointers({{"dy", dy, n, x_dtype},
-                          {"x", x, n, x_dtype},
-                          {"dx", dx, n, x_dtype},
-                          {"mean", mean, rows, AMP_DTYPE_F32},
-                          {"rstd", rstd, rows, AMP_DTYPE_F32},
-                          {"scale", scale, scale ? len : 0, scale_dtype},
-                          {"dscale", dscale, dscale ? len : 0, scale_dtype},
-                          {"dbias", dbias, dbias ? len : 0, scale_dtype}}))
+          checkLayerNormGrad(check, dy, x, mean, rstd, scale, dx, dscale, dbias,
+                             dims, rank, x_dtype, scale_dtype, axis, &v))
     return s;
+  const int64_t rows = v.rows, len = v.len;
 
   return guarded(check, [&] {
     const std::vector<float> gamma = loadParam(scale, scale_dtype, len, 1.0f);
@@ -363,16 +259,17 @@ amp_status_t amp_layer_norm_grad(const void *dy, const void *x,
         float sumG = 0.0f, sumGX = 0.0f;
         for (int64_t i = 0; i < len; ++i) {
           const float d = toF32(dyp[base + i]);
-          xhat[i] = (toF32(xp[base + i]) - mu) * rs;
+          xhat[i] = normalized(toF32(xp[base + i]), mu, rs);
           g[i] = d * gamma[i];
           sumG += g[i];
           sumGX += g[i] * xhat[i];
           dgamma[i] += d * xhat[i];
           dbeta[i] += d;
         }
-        const float meanG = sumG / count, meanGX = sumGX / count;
+        const float meanG = meanOf(sumG, count), meanGX = meanOf(sumGX, count);
         for (int64_t i = 0; i < len; ++i)
-          dxp[base + i] = fromF32<T>(rs * ((g[i] - meanG) - xhat[i] * meanGX));
+          dxp[base + i] =
+              fromF32<T>(layerNormGradValue(rs, g[i], meanG, xhat[i], meanGX));
       }
     });
     storeParam(dscale, scale_dtype, dgamma);
@@ -387,23 +284,12 @@ amp_status_t amp_batch_norm(const void *x, const void *scale, const void *bias,
                             amp_dtype_t bias_dtype, float epsilon,
                             void * /*stream*/) {
   Checker check("amp_batch_norm");
-  int64_t n = 0, c = 0, sp = 0;
-  if (amp_status_t s = checkNormDtypes(check, x_dtype, scale_dtype,
-                                       "scale_dtype", bias_dtype, true))
-    return s;
-  if (amp_status_t s = checkBatchNormShape(check, dims, rank, &n, &c, &sp))
-    return s;
-  if (!(epsilon >= 0.0f))
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                      "epsilon (%g) is negative or NaN", (double)epsilon);
+  BatchNormView v;
   if (amp_status_t s =
-          check.pointers({{"x", x, n, x_dtype},
-                          {"y", y, n, x_dtype},
-                          {"mean", mean, c, AMP_DTYPE_F32},
-                          {"invstd", invstd, c, AMP_DTYPE_F32},
-                          {"scale", scale, scale ? c : 0, scale_dtype},
-                          {"bias", bias, bias ? c : 0, bias_dtype}}))
+          checkBatchNorm(check, x, scale, bias, y, mean, invstd, dims, rank,
+                         x_dtype, scale_dtype, bias_dtype, epsilon, &v))
     return s;
+  const int64_t c = v.channels, sp = v.spatial;
 
   return guarded(check, [&] {
     const int64_t batch = dims[0];
@@ -420,7 +306,7 @@ amp_status_t amp_batch_norm(const void *x, const void *scale, const void *bias,
           const int64_t base = (b * c + ch) * sp;
           for (int64_t i = 0; i < sp; ++i)
             out[base + i] = fromF32<T>(
-                ((toF32(in[base + i]) - mu) * is) * gamma[ch] + beta[ch]);
+                normAffine(toF32(in[base + i]), mu, is, gamma[ch], beta[ch]));
         }
         mean[ch] = mu;
         invstd[ch] = is;
@@ -436,22 +322,12 @@ amp_status_t amp_batch_norm_grad(const void *dy, const void *x,
                                  amp_dtype_t x_dtype, amp_dtype_t scale_dtype,
                                  void * /*stream*/) {
   Checker check("amp_batch_norm_grad");
-  int64_t n = 0, c = 0, sp = 0;
-  if (amp_status_t s = checkNormDtypes(check, x_dtype, scale_dtype,
-                                       "scale_dtype", scale_dtype, false))
-    return s;
-  if (amp_status_t s = checkBatchNormShape(check, dims, rank, &n, &c, &sp))
-    return s;
+  BatchNormView v;
   if (amp_status_t s =
-          check.pointers({{"dy", dy, n, x_dtype},
-                          {"x", x, n, x_dtype},
-                          {"dx", dx, n, x_dtype},
-                          {"mean", mean, c, AMP_DTYPE_F32},
-                          {"invstd", invstd, c, AMP_DTYPE_F32},
-                          {"scale", scale, scale ? c : 0, scale_dtype},
-                          {"dscale", dscale, dscale ? c : 0, scale_dtype},
-                          {"dbias", dbias, dbias ? c : 0, scale_dtype}}))
+          checkBatchNormGrad(check, dy, x, mean, invstd, scale, dx, dscale,
+                             dbias, dims, rank, x_dtype, scale_dtype, &v))
     return s;
+  const int64_t c = v.channels, sp = v.spatial;
 
   return guarded(check, [&] {
     const int64_t batch = dims[0];
@@ -472,17 +348,18 @@ amp_status_t amp_batch_norm_grad(const void *dy, const void *x,
           for (int64_t i = 0; i < sp; ++i) {
             const float d = toF32(dyp[base + i]);
             sumDy += d;
-            sumDyX += d * ((toF32(xp[base + i]) - mu) * is);
+            sumDyX += d * normalized(toF32(xp[base + i]), mu, is);
           }
         }
         const float k = gamma[ch] * is;
-        const float meanDy = sumDy / count, meanDyX = sumDyX / count;
+        const float meanDy = meanOf(sumDy, count),
+                    meanDyX = meanOf(sumDyX, count);
         for (int64_t b = 0; b < batch; ++b) {
           const int64_t base = (b * c + ch) * sp;
           for (int64_t i = 0; i < sp; ++i) {
-            const float xh = (toF32(xp[base + i]) - mu) * is;
-            dxp[base + i] = fromF32<T>(
-                k * ((toF32(dyp[base + i]) - meanDy) - xh * meanDyX));
+            const float xh = normalized(toF32(xp[base + i]), mu, is);
+            dxp[base + i] = fromF32<T>(batchNormGradValue(
+                k, toF32(dyp[base + i]), meanDy, xh, meanDyX));
           }
         }
         dgamma[ch] = sumDyX;
