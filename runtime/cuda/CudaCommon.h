@@ -39,6 +39,18 @@ amp_status_t cudaFailure(kernels::Checker &check, const char *what,
 /// configuration, no device, a kernel image missing for this GPU).
 amp_status_t launched(kernels::Checker &check, const char *kernel);
 
+/// Scratch memory of an entry point from the caching allocator: `bytes` of
+/// device memory, or NULL with the failure recorded in `check`. Unlike
+/// amp_alloc/amp_free, which start a call of their own, these leave the
+/// calling entry point's last error alone.
+void *allocScratch(kernels::Checker &check, int64_t bytes);
+
+/// Returns scratch to the cache (stream-ordered: kernels queued on the
+/// backend's stream may still use it) and passes `status` through, keeping
+/// the message `check` recorded for it.
+amp_status_t freeScratch(kernels::Checker &check, void *scratch,
+                         amp_status_t status);
+
 /// Threads per block of the elementwise kernels.
 constexpr int kThreads = 256;
 

@@ -27,6 +27,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -77,9 +78,8 @@ public:
                      (long long)stats.reserved_bytes);
         else if (error == cudaErrorNoDevice ||
                  error == cudaErrorInsufficientDriver)
-          check.fail(AMP_STATUS_BACKEND_ERROR,
-                     "no usable CUDA device: %s (%s)", cudaGetErrorName(error),
-                     cudaGetErrorString(error));
+          check.fail(AMP_STATUS_BACKEND_ERROR, "no usable CUDA device: %s (%s)",
+                     cudaGetErrorName(error), cudaGetErrorString(error));
         else
           cudaFailure(check, "cudaMalloc", error);
         return nullptr;
@@ -186,6 +186,26 @@ const void *pinnedCopy(Checker &check, const void *src, int64_t bytes) {
 
 } // namespace
 
+void *amp::runtime::cuda::allocScratch(Checker &check, int64_t bytes) {
+  if (bytes < 0) {
+    check.fail(AMP_STATUS_INVALID_ARGUMENT, "scratch of %lld bytes",
+               (long long)bytes);
+    return nullptr;
+  }
+  // The allocator records a failure in `check` itself (amp_alloc would
+  // start a call of its own and clear the entry point's last error).
+  return allocator().allocate(check, bytes);
+}
+
+amp_status_t amp::runtime::cuda::freeScratch(Checker &check, void *scratch,
+                                             amp_status_t status) {
+  // Releasing a block the allocator handed out cannot fail, and on success
+  // it leaves the last error as it is.
+  if (scratch)
+    (void)allocator().release(check, scratch);
+  return status;
+}
+
 extern "C" {
 
 void *amp_alloc(int64_t bytes, void * /*stream*/) {
@@ -233,8 +253,7 @@ amp_status_t amp_memcpy(void *dst, const void *src, int64_t bytes,
   return AMP_STATUS_OK;
 }
 
-amp_status_t amp_memset(void *dst, int32_t value, int64_t bytes,
-                        void *stream) {
+amp_status_t amp_memset(void *dst, int32_t value, int64_t bytes, void *stream) {
   Checker check("amp_memset");
   if (amp_status_t s = check.memset(dst, value, bytes); s || bytes == 0)
     return s;

@@ -97,31 +97,6 @@ RowLaunch rowLaunch(int64_t rows, int64_t len) {
   return {unsigned(std::min<int64_t>(rows, cap)), threads, false, kBlockCache};
 }
 
-/// Frees a scratch buffer and returns `status`. amp_free starts a new call
-/// (it clears the thread's last error), so a failure's message is kept.
-amp_status_t freeScratch(Checker &check, void *scratch, void *stream,
-                         amp_status_t status) {
-  std::string message;
-  if (status != AMP_STATUS_OK)
-    message = kernelLastError() + std::strlen(check.function()) + 2;
-  amp_free(scratch, stream);
-  if (status != AMP_STATUS_OK)
-    check.fail(status, "%s", message.c_str());
-  return status;
-}
-
-/// `floats` f32 of scratch from amp_alloc, or NULL with the failure
-/// recorded in `check`.
-float *allocScratch(Checker &check, int64_t floats, void *stream) {
-  void *p = amp_alloc(floats * int64_t(sizeof(float)), stream);
-  if (!p) {
-    std::string message = kernelLastError();
-    check.fail(AMP_STATUS_BACKEND_ERROR, "no device memory for the scratch: %s",
-               message.c_str());
-  }
-  return static_cast<float *>(p);
-}
-
 //===----------------------------------------------------------------------===//
 // Layer norm
 //===----------------------------------------------------------------------===//
@@ -583,7 +558,8 @@ amp_status_t amp_layer_norm_grad(const void *dy, const void *x,
     const int64_t rowsPerChunk =
         std::max<int64_t>(kColRows * 4, (v.rows + wanted - 1) / wanted);
     chunks = (v.rows + rowsPerChunk - 1) / rowsPerChunk;
-    if (!(partial = allocScratch(check, 2 * chunks * v.len, stream)))
+    if (!(partial = static_cast<float *>(allocScratch(
+              check, (2 * chunks * v.len) * int64_t(sizeof(float))))))
       return AMP_STATUS_BACKEND_ERROR;
     const dim3 grid(unsigned(std::min<int64_t>(colBlocks, INT32_MAX)),
                     unsigned(std::min<int64_t>(chunks, 65535)));
@@ -601,8 +577,7 @@ amp_status_t amp_layer_norm_grad(const void *dy, const void *x,
     if (v.rows > 0)
       launchRows<T, true>(args, s);
   });
-  return freeScratch(check, partial, stream,
-                     launched(check, "layer_norm_grad"));
+  return freeScratch(check, partial, launched(check, "layer_norm_grad"));
 }
 
 amp_status_t amp_batch_norm(const void *x, const void *scale, const void *bias,
@@ -637,7 +612,8 @@ amp_status_t amp_batch_norm(const void *x, const void *scale, const void *bias,
   int threads;
   unsigned blocks;
   chunkChannels(args, &threads, &blocks);
-  float *partial = allocScratch(check, 2 * args.channels * args.chunks, stream);
+  float *partial = static_cast<float *>(allocScratch(
+      check, (2 * args.channels * args.chunks) * int64_t(sizeof(float))));
   if (!partial)
     return AMP_STATUS_BACKEND_ERROR;
   float *sums = partial, *squares = partial + args.channels * args.chunks;
@@ -653,7 +629,7 @@ amp_status_t amp_batch_norm(const void *x, const void *scale, const void *bias,
                                                                squares);
     batchNormApply<T><<<gridFor(n), kThreads, 0, s>>>(args);
   });
-  return freeScratch(check, partial, stream, launched(check, "batch_norm"));
+  return freeScratch(check, partial, launched(check, "batch_norm"));
 }
 
 amp_status_t amp_batch_norm_grad(const void *dy, const void *x,
@@ -690,7 +666,8 @@ amp_status_t amp_batch_norm_grad(const void *dy, const void *x,
   unsigned blocks;
   chunkChannels(args, &threads, &blocks);
   const int64_t parts = args.channels * args.chunks;
-  float *scratch = allocScratch(check, 2 * parts + 3 * args.channels, stream);
+  float *scratch = static_cast<float *>(allocScratch(
+      check, (2 * parts + 3 * args.channels) * int64_t(sizeof(float))));
   if (!scratch)
     return AMP_STATUS_BACKEND_ERROR;
   float *p0 = scratch, *p1 = scratch + parts, *coef = scratch + 2 * parts;
@@ -703,8 +680,7 @@ amp_status_t amp_batch_norm_grad(const void *dy, const void *x,
         args, p0, p1, coef, dscale, dbias);
     batchNormGradApply<T><<<gridFor(n), kThreads, 0, s>>>(args, coef);
   });
-  return freeScratch(check, scratch, stream,
-                     launched(check, "batch_norm_grad"));
+  return freeScratch(check, scratch, launched(check, "batch_norm_grad"));
 }
 
 } // extern "C"

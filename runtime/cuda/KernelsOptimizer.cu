@@ -371,17 +371,6 @@ __global__ void __launch_bounds__(kThreads)
   });
 }
 
-/// amp_alloc for a kernel's scratch, or NULL with the failure in `check`.
-float *scratchFloats(Checker &check, int64_t count, void *stream) {
-  void *p = amp_alloc(count * int64_t(sizeof(float)), stream);
-  if (!p) {
-    const std::string why = kernelLastError();
-    check.fail(AMP_STATUS_BACKEND_ERROR, "scratch for the norms: %s",
-               why.c_str());
-  }
-  return static_cast<float *>(p);
-}
-
 } // namespace
 
 extern "C" {
@@ -485,7 +474,8 @@ amp_status_t amp_clip_grad_norm(int32_t n_buffers, const void *const *grads,
       ++buffers;
     }
   // partials[chunks], norms[buffers], coef.
-  float *scratch = scratchFloats(check, chunks + buffers + 1, stream);
+  float *scratch = static_cast<float *>(
+      allocScratch(check, (chunks + buffers + 1) * int64_t(sizeof(float))));
   if (!scratch)
     return AMP_STATUS_BACKEND_ERROR;
   float *norms = scratch + chunks, *coef = norms + buffers;
@@ -520,8 +510,7 @@ amp_status_t amp_clip_grad_norm(int32_t n_buffers, const void *const *grads,
                        return launched(check, "clip-scale");
                      });
   // Stream-ordered: the kernels queued above still see the block.
-  amp_free(scratch, stream);
-  return s;
+  return freeScratch(check, scratch, s);
 }
 
 } // extern "C"
