@@ -28,6 +28,10 @@ tool_dirs = [config.amp_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["amp-compile", "amp-exec", "amp-grad-check",
                                     "amp-opt", "amp-run"],
                                    tool_dirs)
+# The ONNX importer is built when Debian's libonnx-dev is found.
+if config.amp_have_onnx:
+    config.available_features.add("onnx")
+    llvm_config.add_tool_substitutions(["amp-import-onnx"], tool_dirs)
 config.substitutions.append(("%python", "python3"))
 
 # The real digits dataset (scripts/get-digits.sh, run by scripts/test.sh).
