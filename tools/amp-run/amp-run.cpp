@@ -9,8 +9,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#ifdef AMP_HAVE_ONNX
+#include "amp/Import/ONNX.h"
+#endif
 #include "amp/Parser/ParseNamingArguments.h"
 #include "amp/Runner/Compile.h"
+#include "amp/Runner/FunctionCall.h"
 #include "amp/Runner/RunFlags.h"
 #include "amp/Runner/RuntimeLibrary.h"
 #include "amp/Runner/Trainer.h"
@@ -96,6 +100,66 @@ template <typename T> T check(llvm::Expected<T> value) {
   return std::move(*value);
 }
 
+/// .pb tensors (ONNX's node tests) through the ONNX importer's library.
+StatusOr<HostArray> readOtherTensorFile(const std::string &path) {
+#ifdef AMP_HAVE_ONNX
+  if (llvm::StringRef(path).ends_with(".pb")) {
+    std::string error;
+    HostArray array;
+    int32_t onnxType = 0;
+    if (!amp::readONNXTensorFile(path, onnxType, array.shape, array.bytes,
+                                 error))
+      return Status::error(error);
+    switch (onnxType) {
+    case 1: // FLOAT
+      array.type = ElementType::F32;
+      break;
+    case 6: // INT32
+      array.type = ElementType::I32;
+      break;
+    case 7: // INT64
+      array.type = ElementType::I64;
+      break;
+    default: // BOOL (readONNXTensorFile reads no other type)
+      array.type = ElementType::I1;
+      break;
+    }
+    return array;
+  }
+#endif
+  return Status::error("'" + path +
+                       "': tensor files are .npy"
+#ifdef AMP_HAVE_ONNX
+                       " or ONNX TensorProto .pb"
+#endif
+  );
+}
+
+/// --function: compile just that function (in f32 unless --precision says
+/// otherwise) and call it once on the --input tensors.
+int runFunction(ModuleOp module, RunFlags &flags, const RuntimeLibrary &rt,
+                const std::string &lib) {
+  amp::AmpPipelineOptions pipelineOpts;
+  CompileOptions options;
+  options.functions = {flags.call.function};
+  options.sourceName = inputFile;
+  if (precision != "f32") {
+    if (precision != "f16" && precision != "bf16")
+      fail("--precision must be f32, f16 or bf16");
+    pipelineOpts.computeType = precision;
+    options.pipeline = &pipelineOpts;
+  }
+  if (!module.lookupSymbol<func::FuncOp>(flags.call.function))
+    fail("no function @" + flags.call.function + " in " + inputFile);
+  std::vector<FunctionSignature> signatures =
+      check(compileForRuntime(module, options));
+  std::unique_ptr<JitModule> jit = check(JitModule::create(module, {lib}));
+  StepFn fn = check(jit->lookup(flags.call.function));
+  check(runFunctionCall(rt, signatures[0], fn, jit->errorSite(), flags.call,
+                        readOtherTensorFile, std::cout));
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -133,6 +197,8 @@ int main(int argc, char **argv) {
       amp::parseFileNamingArguments(inputFile, &context);
   if (!module)
     return 1; // the parser printed the error
+  if (!flags.call.function.empty())
+    return runFunction(*module, flags, rt, lib);
   CompileRequest request;
   request.precision = precision;
   request.pipelineOptions = pipelineOptions;

@@ -122,6 +122,7 @@ LogicalResult GraphImporter::importInputs() {
     if (bound != options.constantInputs.end()) {
       std::string error;
       std::optional<Const> c = readConstFile(bound->second, error);
+      int position = inputNames.size() - 1;
       if (!c)
         return emitError(fileLoc)
                << "--constant-input " << input.name() << ": " << error;
@@ -129,6 +130,7 @@ LogicalResult GraphImporter::importInputs() {
       t.dtype = c->dtype;
       t.shape = c->shape;
       t.constant = std::make_shared<const Const>(std::move(*c));
+      t.graphInput = position;
       table.define(input.name(), std::move(t));
       continue;
     }
@@ -155,7 +157,7 @@ LogicalResult GraphImporter::importInputs() {
         return emitError(fileLoc) << what << " has no shape" << example;
       for (int d = 0; d < tt.shape().dim_size(); ++d) {
         const onnx::TensorShapeProto::Dimension &dim = tt.shape().dim(d);
-        if (!dim.has_dim_value() || dim.dim_value() <= 0) {
+        if (!dim.has_dim_value() || dim.dim_value() < 0) {
           auto diag = emitError(fileLoc)
                       << what << " has a dynamic dimension " << d;
           if (dim.has_dim_param())
@@ -168,6 +170,7 @@ LogicalResult GraphImporter::importInputs() {
     Type elt = elementType(ctx, dtype);
     auto type = RankedTensorType::get(shape, elt);
     Tensor t;
+    t.graphInput = inputNames.size() - 1;
     t.dtype = dtype;
     t.shape = shape;
     t.value = body->addArgument(

@@ -101,6 +101,8 @@ struct Tensor {
   /// A float initializer: materializes as a param argument (unless
   /// --constants, or it has one element).
   bool initializer = false;
+  /// The position among the graph's inputs (initializers left out), or -1.
+  int graphInput = -1;
   std::string name;
 
   bool isFloat() const { return dtype == onnx::TensorProto::FLOAT; }

@@ -56,10 +56,12 @@ FailureOr<const Const *> NodeContext::constInput(unsigned i,
   if (failed(t))
     return failure();
   if (!(*t)->constant) {
-    error() << what << " (input " << i << ", '" << node.input(i)
-            << "') must be known at import time: an initializer, a Constant, "
-               "a folded shape computation or a graph input given with "
-               "--constant-input";
+    auto diag = error() << what << " (input " << i << ", '" << node.input(i)
+                        << "') must be known at import time: an initializer, "
+                           "a Constant, a folded shape computation or a graph "
+                           "input given with --constant-input";
+    if ((*t)->graphInput >= 0)
+      diag << " (it is graph input #" << (*t)->graphInput << ")";
     return failure();
   }
   return (*t)->constant.get();

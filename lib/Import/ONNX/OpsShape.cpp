@@ -734,19 +734,60 @@ static LogicalResult importGather(NodeContext &nc) {
       return nc.setOutput(0, *y);
     }
   }
-  // A table lookup: nn.embedding of a V x D table.
-  if (rank != 2 || *axis != 0)
-    return nc.error() << "Gather with computed indices is supported as an "
-                         "embedding lookup (a rank-2 table, axis 0); this is "
-                         "rank "
-                      << rank << ", axis " << *axis,
-           failure();
-  FailureOr<Value> table = nc.floatValue(0);
+  // Computed indices: nn.embedding of a V x D table, with the gathered
+  // axis moved to the front (nn.transpose) and the rest flattened into D;
+  // indices must lie in [0, V) (nn.embedding's runtime check).
+  FailureOr<Value> x = nc.floatValue(0);
   FailureOr<Value> ids = nc.anyValue(1);
-  if (failed(table) || failed(ids))
+  if (failed(x) || failed(ids))
     return failure();
-  FailureOr<Value> y = nc.create<nn::EmbeddingOp>({*table, *ids});
-  return failed(y) ? failure() : nc.setOutput(0, *y);
+  llvm::SmallVector<int64_t> perm = {*axis};
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != *axis)
+      perm.push_back(d);
+  bool moved = *axis != 0;
+  Value table = *x;
+  llvm::SmallVector<int64_t> rest;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != *axis)
+      rest.push_back(ds[d]);
+  if (moved) {
+    FailureOr<Value> t = nc.create<nn::TransposeOp>(
+        {table}, {nc.named("perm", nc.i64Array(perm))});
+    if (failed(t))
+      return failure();
+    table = *t;
+  }
+  int64_t inner = 1;
+  for (int64_t d : rest)
+    inner *= d;
+  FailureOr<Value> table2 = nc.reshape(table, {n, inner});
+  if (failed(table2))
+    return failure();
+  FailureOr<Value> y = nc.create<nn::EmbeddingOp>({*table2, *ids});
+  if (failed(y))
+    return failure();
+  // [indices..., rest...], then the gathered dims back at `axis`.
+  llvm::SmallVector<int64_t> gathered((*indices)->shape.begin(),
+                                      (*indices)->shape.end());
+  llvm::SmallVector<int64_t> unflat = gathered;
+  unflat.append(rest.begin(), rest.end());
+  if (failed(y = nc.reshape(*y, unflat)))
+    return failure();
+  if (moved) {
+    int64_t k = gathered.size();
+    llvm::SmallVector<int64_t> back;
+    for (int64_t d = 0; d < *axis; ++d)
+      back.push_back(k + d);
+    for (int64_t d = 0; d < k; ++d)
+      back.push_back(d);
+    for (int64_t d = *axis; d < int64_t(rest.size()); ++d)
+      back.push_back(k + d);
+    y = nc.create<nn::TransposeOp>({*y}, {nc.named("perm", nc.i64Array(back))});
+    if (failed(y))
+      return failure();
+  }
+  return nc.setOutput(0, *y);
 }
 
 void amp::onnx_import::registerShapeOps(OpTable &t) {

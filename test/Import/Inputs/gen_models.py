@@ -224,6 +224,17 @@ reference("elementwise.onnx",
 reference("shapes.onnx",
           {"ids": rng.integers(0, 7, (2, 5)).astype(np.int64)})
 
+# A shape passed as a graph input, as ONNX's node tests do: bound with
+# --constant-input reshape_shape.pb.
+save("reshape_input.onnx", helper.make_graph(
+    [helper.make_node("Reshape", ["x", "shape"], ["y"], name="reshape")],
+    "reshape_input",
+    [vi("x", F, [2, 6]), vi("shape", TensorProto.INT64, [2])],
+    [vi("y", F, [3, 4])]))
+with open(os.path.join(HERE, "reshape_shape.pb"), "wb") as f:
+    f.write(numpy_helper.from_array(np.array([3, -1], np.int64), "shape")
+            .SerializeToString())
+
 # Not protobuf: the first bytes of a valid model, then garbage.
 with open(os.path.join(HERE, "cnn.onnx"), "rb") as f:
     head = f.read(40)
