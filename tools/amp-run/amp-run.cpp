@@ -138,11 +138,12 @@ StatusOr<HostArray> readOtherTensorFile(const std::string &path) {
 /// --function: compile just that function (in f32 unless --precision says
 /// otherwise) and call it once on the --input tensors.
 int runFunction(ModuleOp module, RunFlags &flags, const RuntimeLibrary &rt,
-                const std::string &lib) {
+                const std::string &lib, const std::string &precision,
+                const std::string &source) {
   amp::AmpPipelineOptions pipelineOpts;
   CompileOptions options;
   options.functions = {flags.call.function};
-  options.sourceName = inputFile;
+  options.sourceName = source;
   if (precision != "f32") {
     if (precision != "f16" && precision != "bf16")
       fail("--precision must be f32, f16 or bf16");
@@ -150,7 +151,7 @@ int runFunction(ModuleOp module, RunFlags &flags, const RuntimeLibrary &rt,
     options.pipeline = &pipelineOpts;
   }
   if (!module.lookupSymbol<func::FuncOp>(flags.call.function))
-    fail("no function @" + flags.call.function + " in " + inputFile);
+    fail("no function @" + flags.call.function + " in " + source);
   std::vector<FunctionSignature> signatures =
       check(compileForRuntime(module, options));
   std::unique_ptr<JitModule> jit = check(JitModule::create(module, {lib}));
@@ -198,7 +199,7 @@ int main(int argc, char **argv) {
   if (!module)
     return 1; // the parser printed the error
   if (!flags.call.function.empty())
-    return runFunction(*module, flags, rt, lib);
+    return runFunction(*module, flags, rt, lib, precision, inputFile);
   CompileRequest request;
   request.precision = precision;
   request.pipelineOptions = pipelineOptions;

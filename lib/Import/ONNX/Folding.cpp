@@ -2,6 +2,8 @@
 
 #include "Folding.h"
 
+#include "amp_runtime/checked_size.h"
+
 #include <cmath>
 
 using namespace amp::onnx_import;
@@ -52,7 +54,11 @@ amp::onnx_import::foldBinary(const Const &a, const Const &b,
   Const out;
   out.dtype = a.dtype;
   out.shape = *shape;
-  int64_t n = out.numel();
+  std::optional<int64_t> count = amp::checked::elementCount(
+      shape->data(), shape->size(), int64_t(1) << 28);
+  if (!count)
+    return std::nullopt;
+  int64_t n = *count;
   llvm::SmallVector<int64_t> idx(shape->size(), 0);
   for (int64_t k = 0; k < n; ++k) {
     double v = fn(a.at(broadcastIndex(idx, a.shape)),

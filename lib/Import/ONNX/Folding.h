@@ -20,7 +20,9 @@ namespace amp::onnx_import {
 std::optional<llvm::SmallVector<int64_t>>
 broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
 
-/// Elementwise `fn` of two constants of one dtype with broadcasting.
+/// Elementwise `fn` of two constants of one dtype with broadcasting;
+/// std::nullopt when the types differ, the shapes do not broadcast or the
+/// result has more than 2^28 elements.
 std::optional<Const>
 foldBinary(const Const &a, const Const &b,
            const std::function<double(double, double)> &fn);

@@ -146,7 +146,8 @@ static LogicalResult importArith(NodeContext &nc, Arith op, unsigned n) {
         return nc.error() << "constant operands of types "
                           << dataTypeName(acc.dtype) << " and "
                           << dataTypeName(rhs.dtype)
-                          << " do not broadcast or differ in type",
+                          << " cannot be folded: they differ in type, do "
+                             "not broadcast, or give over 2^28 elements",
                failure();
       acc = std::move(*r);
     }

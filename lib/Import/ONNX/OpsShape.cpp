@@ -12,9 +12,14 @@
 
 #include "amp/Dialect/NN/IR/NNOps.h"
 
+#include "amp_runtime/checked_size.h"
+
 using namespace amp::onnx_import;
 using namespace mlir;
 namespace nn = amp::nn;
+
+/// The largest constant ConstantOfShape builds at import time (1 GiB of f32).
+static constexpr int64_t kMaxConstElements = int64_t(1) << 28;
 
 /// Whether `t` is a constant that shape ops may rewrite at import time: not
 /// a float initializer, which stays one param argument.
@@ -101,9 +106,14 @@ static LogicalResult importConstantOfShape(NodeContext &nc) {
   }
   Const out;
   out.dtype = c.dtype;
+  int64_t count = 1;
   for (int64_t d : (*shape)->ints()) {
-    if (d < 0)
-      return nc.error() << "the shape has a negative dimension", failure();
+    std::optional<int64_t> n = amp::checked::mul(count, d);
+    if (d < 0 || !n || *n > kMaxConstElements)
+      return nc.error() << "the shape has a negative dimension or more than "
+                        << kMaxConstElements << " elements",
+             failure();
+    count = *n;
     out.shape.push_back(d);
   }
   if (out.isFloat())
@@ -561,6 +571,8 @@ static LogicalResult importSplit(NodeContext &nc) {
   if (split.empty()) {
     // Equal parts; the last one smaller when they do not divide (opset 18).
     int64_t parts = *numOutputs ? *numOutputs : outs;
+    if (parts <= 0)
+      return nc.error() << "the split has no outputs", failure();
     int64_t chunk = (n + parts - 1) / parts;
     for (int64_t k = 0; k < parts; ++k)
       split.push_back(std::max<int64_t>(0, std::min(chunk, n - k * chunk)));

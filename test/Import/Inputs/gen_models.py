@@ -224,6 +224,27 @@ reference("elementwise.onnx",
 reference("shapes.onnx",
           {"ids": rng.integers(0, 7, (2, 5)).astype(np.int64)})
 
+# Inputs that once crashed or hung the importer: a Split with no outputs, a
+# ConstantOfShape of 2^80 elements, a folded Add of 10^10 elements.
+save("split_no_outputs.onnx", helper.make_graph(
+    [helper.make_node("Split", ["x"], [], name="split", axis=0)],
+    "split_no_outputs", [vi("x", F, [4])], []), check=False)
+save("huge_constant.onnx", helper.make_graph(
+    [helper.make_node("ConstantOfShape", ["s"], ["c"], name="huge"),
+     helper.make_node("Add", ["x", "c"], ["y"], name="add")],
+    "huge_constant", [vi("x", F, [2])], [vi("y", F, [2])],
+    [ints("s", [1 << 40, 1 << 40])]), check=False)
+zero64 = helper.make_tensor("zero", TensorProto.INT64, [1], [0])
+save("huge_fold.onnx", helper.make_graph(
+    [helper.make_node("ConstantOfShape", ["sa"], ["a"], name="col",
+                      value=zero64),
+     helper.make_node("ConstantOfShape", ["sb"], ["b"], name="row",
+                      value=zero64),
+     helper.make_node("Add", ["a", "b"], ["c"], name="outer_sum"),
+     helper.make_node("Reshape", ["x", "c"], ["y"], name="reshape")],
+    "huge_fold", [vi("x", F, [2])], [vi("y", F, [2])],
+    [ints("sa", [100000, 1]), ints("sb", [1, 100000])]), check=False)
+
 # A shape passed as a graph input, as ONNX's node tests do: bound with
 # --constant-input reshape_shape.pb.
 save("reshape_input.onnx", helper.make_graph(
