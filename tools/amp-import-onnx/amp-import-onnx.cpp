@@ -65,7 +65,8 @@ static cl::opt<std::string> loss("loss", cl::init("cross_entropy"),
                                  cl::cat(category));
 static cl::opt<bool> approximateErfGelu(
     "approximate-erf-gelu", cl::init(false),
-    cl::desc("Map the exact (erf) Gelu onto nn.gelu, the tanh approximation"),
+    cl::desc("Map the exact (erf) GELU (the Gelu op, the Erf pattern) onto "
+             "nn.gelu, the tanh approximation"),
     cl::cat(category));
 
 int main(int argc, char **argv) {

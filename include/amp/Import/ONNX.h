@@ -47,7 +47,7 @@ struct ONNXImportOptions {
   std::string loss = "cross_entropy";
   /// Map the exact (erf) GELU, the Gelu op and the x*0.5*(1+erf(x/sqrt 2))
   /// pattern, onto nn.gelu, which is the tanh approximation (max abs
-  /// difference about 5e-4). Off: they are unsupported.
+  /// difference about 1e-3). Off: they are unsupported.
   bool approximateErfGelu = false;
 };
 

@@ -19,7 +19,11 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "llvm/ADT/StringSet.h"
+
 #include "llvm/Support/MemoryBuffer.h"
+#include <cmath>
+#include <map>
+#include <set>
 
 using namespace amp;
 using namespace amp::onnx_import;
@@ -79,8 +83,177 @@ private:
   /// With --train: the index of the final Softmax node, whose input (the
   /// logits) replaces its output.
   int finalSoftmax = -1;
+  /// Exact (erf) GELU subgraphs, x * 0.5 * (1 + erf(x / sqrt 2)), found by
+  /// findErfGelus: the node computing the result -> the pattern.
+  struct ErfGelu {
+    std::string x;
+    std::vector<std::string> nodeNames;
+    int erfNode;
+  };
+  std::map<int, ErfGelu> erfGelus;
+  /// Nodes inside a matched pattern, imported as part of it.
+  std::set<int> inErfGelu;
+
+  void findErfGelus();
+  LogicalResult importErfGelu(const onnx::NodeProto &node, const ErfGelu &gelu);
 };
 } // namespace
+
+/// The value of a one-element float constant of the graph (an initializer
+/// or a Constant node), if `name` is one.
+static std::optional<double>
+scalarConstant(const onnx::GraphProto &graph, const std::string &name,
+               const std::map<std::string, int> &producer) {
+  std::string error;
+  for (const onnx::TensorProto &init : graph.initializer())
+    if (init.name() == name) {
+      std::optional<Const> c = readTensorProto(init, error);
+      if (c && c->numel() == 1)
+        return c->at(0);
+      return std::nullopt;
+    }
+  auto it = producer.find(name);
+  if (it == producer.end())
+    return std::nullopt;
+  const onnx::NodeProto &node = graph.node(it->second);
+  if (node.op_type() != "Constant" || node.attribute_size() != 1)
+    return std::nullopt;
+  const onnx::AttributeProto &a = node.attribute(0);
+  if (a.name() == "value_float")
+    return a.f();
+  if (a.name() == "value") {
+    std::optional<Const> c = readTensorProto(a.t(), error);
+    if (c && c->numel() == 1)
+      return c->at(0);
+  }
+  return std::nullopt;
+}
+
+void GraphImporter::findErfGelus() {
+  std::map<std::string, int> producer;
+  std::map<std::string, std::vector<int>> consumers;
+  std::set<std::string> graphOutputs;
+  for (const onnx::ValueInfoProto &out : graph.output())
+    graphOutputs.insert(out.name());
+  for (int i = 0; i < graph.node_size(); ++i) {
+    for (const std::string &out : graph.node(i).output())
+      producer[out] = i;
+    for (const std::string &in : graph.node(i).input())
+      consumers[in].push_back(i);
+  }
+  auto near = [](std::optional<double> v, double want) {
+    return v && std::abs(*v - want) < 1e-4 * want;
+  };
+  // The one node reading `value`, which must be internal to the pattern.
+  auto soleConsumer = [&](const std::string &value) -> int {
+    auto it = consumers.find(value);
+    if (graphOutputs.count(value) || it == consumers.end() ||
+        it->second.size() != 1)
+      return -1;
+    return it->second[0];
+  };
+  // For a binary node: the input other than `operand`, or "".
+  auto other = [](const onnx::NodeProto &n, const std::string &operand) {
+    if (n.input_size() != 2)
+      return std::string();
+    if (n.input(0) == operand)
+      return n.input(1);
+    return n.input(1) == operand ? n.input(0) : std::string();
+  };
+  auto nameOf = [&](int i) {
+    const onnx::NodeProto &n = graph.node(i);
+    return n.name().empty() ? n.op_type() + "_" + std::to_string(i) : n.name();
+  };
+  for (int e = 0; e < graph.node_size(); ++e) {
+    const onnx::NodeProto &erf = graph.node(e);
+    if (erf.op_type() != "Erf" || erf.input_size() != 1 ||
+        erf.output_size() != 1 || !producer.count(erf.input(0)))
+      continue;
+    // x / sqrt(2) or x * (1 / sqrt(2)).
+    int p = producer[erf.input(0)];
+    const onnx::NodeProto &scale = graph.node(p);
+    if (soleConsumer(erf.input(0)) != e || scale.input_size() != 2)
+      continue;
+    std::string x;
+    if (scale.op_type() == "Div" &&
+        near(scalarConstant(graph, scale.input(1), producer), M_SQRT2))
+      x = scale.input(0);
+    else if (scale.op_type() == "Mul")
+      for (int k : {0, 1})
+        if (near(scalarConstant(graph, scale.input(1 - k), producer),
+                 M_SQRT1_2))
+          x = scale.input(k);
+    if (x.empty())
+      continue;
+    // 1 + erf(...)
+    int a = soleConsumer(erf.output(0));
+    if (a < 0 || graph.node(a).op_type() != "Add" ||
+        !near(scalarConstant(graph, other(graph.node(a), erf.output(0)),
+                             producer),
+              1.0))
+      continue;
+    // (1 + erf) * x, then * 0.5; or (1 + erf) * (x * 0.5).
+    int m1 = soleConsumer(graph.node(a).output(0));
+    if (m1 < 0 || graph.node(m1).op_type() != "Mul")
+      continue;
+    std::string factor = other(graph.node(m1), graph.node(a).output(0));
+    std::vector<int> nodes = {p, e, a, m1};
+    int result = -1;
+    if (factor == x) {
+      int m2 = soleConsumer(graph.node(m1).output(0));
+      if (m2 >= 0 && graph.node(m2).op_type() == "Mul" &&
+          near(scalarConstant(graph,
+                              other(graph.node(m2), graph.node(m1).output(0)),
+                              producer),
+               0.5)) {
+        nodes.push_back(m2);
+        result = m2;
+      }
+    } else if (producer.count(factor)) {
+      int h = producer[factor];
+      const onnx::NodeProto &half = graph.node(h);
+      if (half.op_type() == "Mul" && soleConsumer(factor) == m1 &&
+          near(scalarConstant(graph, other(half, x), producer), 0.5)) {
+        nodes.insert(nodes.begin(), h);
+        result = m1;
+      }
+    }
+    if (result < 0)
+      continue;
+    ErfGelu gelu{x, {}, e};
+    std::sort(nodes.begin(), nodes.end());
+    for (int n : nodes) {
+      gelu.nodeNames.push_back(nameOf(n));
+      if (n != result)
+        inErfGelu.insert(n);
+    }
+    erfGelus[result] = gelu;
+  }
+}
+
+LogicalResult GraphImporter::importErfGelu(const onnx::NodeProto &node,
+                                           const ErfGelu &gelu) {
+  llvm::SmallVector<Location> locs;
+  for (const std::string &n : gelu.nodeNames)
+    locs.push_back(NameLoc::get(builder.getStringAttr(n)));
+  Location loc = FusedLoc::get(ctx, locs);
+  const onnx::NodeProto &erf = graph.node(gelu.erfNode);
+  if (!options.approximateErfGelu)
+    return emitError(loc) << "node '"
+                          << (erf.name().empty() ? "Erf" : erf.name())
+                          << "' (Erf): the exact (erf) GELU x * 0.5 * (1 + "
+                             "erf(x / sqrt 2)) is not supported: nn.gelu is "
+                             "the tanh approximation; "
+                             "--approximate-erf-gelu maps it onto nn.gelu";
+  Tensor *x = table.lookup(gelu.x);
+  if (!x || !x->isFloat())
+    return emitError(loc) << "the GELU's input '" << gelu.x
+                          << "' is not a FLOAT tensor";
+  Value in = table.materialize(*x, loc);
+  Value out = nn::GeluOp::create(builder, loc, in.getType(), in);
+  NodeContext nc(node, node.name(), loc, opset, table, builder, options);
+  return nc.setOutput(0, out);
+}
 
 LogicalResult GraphImporter::importInitializers() {
   if (graph.sparse_initializer_size() > 0)
@@ -203,6 +376,11 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
     return fail() << "op domain '" << node.domain() << "' is not supported";
 
   NodeContext nc(node, name, loc, opset, table, builder, options);
+  if (inErfGelu.count(index))
+    return success(); // imported with the pattern's result
+  auto gelu = erfGelus.find(index);
+  if (gelu != erfGelus.end())
+    return importErfGelu(node, gelu->second);
   if (index == finalSoftmax) {
     // --train: the loss reads the logits, the Softmax's input.
     FailureOr<Tensor *> logits = nc.input(0);
@@ -273,6 +451,7 @@ OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
     return nullptr;
   if (options.train && failed(findFinalSoftmax()))
     return nullptr;
+  findErfGelus();
   for (int i = 0; i < graph.node_size(); ++i)
     if (failed(importNode(graph.node(i), i)))
       return nullptr;

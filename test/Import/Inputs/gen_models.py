@@ -198,6 +198,29 @@ save("shape_mismatch.onnx", helper.make_graph(
     check=False)
 
 
+# The exact GELU as exporters write it (PyTorch's nn.GELU() before opset
+# 20): x * 0.5 * (1 + erf(x / sqrt 2)), and the form
+# (x * 0.5) * (1 + erf(x * (1 / sqrt 2))).
+save("erf_gelu.onnx", helper.make_graph(
+    [
+        helper.make_node("Div", ["x", "sqrt2"], ["d"], name="div"),
+        helper.make_node("Erf", ["d"], ["e"], name="erf"),
+        helper.make_node("Add", ["e", "one"], ["a"], name="add"),
+        helper.make_node("Mul", ["x", "a"], ["m"], name="mul"),
+        helper.make_node("Mul", ["m", "half"], ["g"], name="mul_half"),
+        helper.make_node("Constant", [], ["rsqrt2"], name="c_rsqrt2",
+                         value_float=float(1 / np.sqrt(2))),
+        helper.make_node("Mul", ["g", "rsqrt2"], ["d2"], name="scale2"),
+        helper.make_node("Erf", ["d2"], ["e2"], name="erf2"),
+        helper.make_node("Add", ["one", "e2"], ["a2"], name="add2"),
+        helper.make_node("Mul", ["g", "half"], ["h2"], name="half2"),
+        helper.make_node("Mul", ["h2", "a2"], ["y"], name="mul2"),
+    ],
+    "erf_gelu", [vi("x", F, [4, 8])], [vi("y", F, [4, 8])],
+    [numpy_helper.from_array(np.array(np.sqrt(2), np.float32), "sqrt2"),
+     numpy_helper.from_array(np.array(1.0, np.float32), "one"),
+     numpy_helper.from_array(np.array(0.5, np.float32), "half")]))
+
 # Inputs and ONNX's reference outputs (onnx.reference.ReferenceEvaluator):
 # what amp-run --function must reproduce from the imported models.
 def reference(model_name, inputs, pb_inputs=()):
@@ -223,6 +246,8 @@ reference("elementwise.onnx",
            "cond": rng.standard_normal((4, 6)) > 0})
 reference("shapes.onnx",
           {"ids": rng.integers(0, 7, (2, 5)).astype(np.int64)})
+reference("erf_gelu.onnx",
+          {"x": (rng.standard_normal((4, 8)) * 2).astype(np.float32)})
 
 # Inputs that once crashed or hung the importer: a Split with no outputs, a
 # ConstantOfShape of 2^80 elements, a folded Add of 10^10 elements.
