@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian 12 machine lacks to build and test amp:
-# Debian's LLVM/MLIR 22 packages, Ninja, CMake and GoogleTest. It is
-# idempotent: when everything is installed it does nothing (no apt-get update).
+# Debian's LLVM/MLIR 22 packages, Ninja, CMake and GoogleTest, and for the
+# ONNX importer (tools/amp-import-onnx) libonnx-dev with libprotobuf-dev,
+# whose headers onnx/onnx-ml.pb.h includes (Debian's libonnx-dev does not
+# depend on it), and pip, with which scripts/get-onnx-tests.sh fetches
+# ONNX's test data from PyPI. It is idempotent: when everything is
+# installed it does nothing (no apt-get update).
 # The CUDA toolkit is optional and never installed here; the CUDA backend is
 # built when /usr/local/cuda exists.
 set -euo pipefail
@@ -9,6 +13,8 @@ set -euo pipefail
 PACKAGES=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
   ninja-build cmake g++ libgtest-dev python3
+  libonnx-dev libprotobuf-dev
+  python3-pip
 )
 
 missing=()

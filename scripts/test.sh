@@ -16,6 +16,10 @@ build=${AMP_BUILD_DIR:-$root/build}
 
 "$root/scripts/build.sh" "${cmake_args[@]}"
 "$root/scripts/get-digits.sh"
+# ONNX's node tests and light models for the importer's conformance tests
+# (test/Import, feature onnx-tests); without network they are skipped.
+"$root/scripts/get-onnx-tests.sh" ||
+  echo "test.sh: ONNX test data not fetched; test/Import conformance skipped" >&2
 ninja -C "$build" amp-doc AMPUnitTests
 
 log=$(mktemp)

@@ -28,6 +28,15 @@ tool_dirs = [config.amp_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["amp-compile", "amp-exec", "amp-grad-check",
                                     "amp-opt", "amp-run"],
                                    tool_dirs)
+# The ONNX importer is built when Debian's libonnx-dev is found.
+if config.amp_have_onnx:
+    config.available_features.add("onnx")
+    llvm_config.add_tool_substitutions(["amp-import-onnx"], tool_dirs)
+    # ONNX's backend test data (scripts/get-onnx-tests.sh, run by
+    # scripts/test.sh): the node-test conformance and the light models.
+    if os.path.isdir(os.path.join(config.amp_src_root, "data", "onnx-1.17.0",
+                                  "onnx", "backend", "test", "data", "node")):
+        config.available_features.add("onnx-tests")
 config.substitutions.append(("%python", "python3"))
 
 # The real digits dataset (scripts/get-digits.sh, run by scripts/test.sh).

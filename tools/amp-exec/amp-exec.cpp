@@ -96,6 +96,9 @@ int main(int argc, char **argv) {
   flags.train.programName = "amp-exec";
   flags.train.precision = compiled.precision;
   check(flags.finish());
+  if (!flags.call.function.empty())
+    fail("--function is amp-run's: a step compiled ahead of time holds only "
+         "its training functions");
   std::unique_ptr<Trainer> trainer =
       check(Trainer::create(rt, compiled.program, std::move(flags.train)));
   EntryPoints entry;

@@ -9,9 +9,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#ifdef AMP_HAVE_ONNX
+#include "amp/Import/ONNX.h"
+#endif
 #include "amp/Parser/ParseNamingArguments.h"
 #include "amp/Runner/Compile.h"
 #include "amp/Runner/CompileFlags.h"
+#include "amp/Runner/FunctionCall.h"
 #include "amp/Runner/RunFlags.h"
 #include "amp/Runner/RuntimeLibrary.h"
 #include "amp/Runner/Trainer.h"
@@ -64,6 +68,67 @@ template <typename T> T check(llvm::Expected<T> value) {
   return std::move(*value);
 }
 
+/// .pb tensors (ONNX's node tests) through the ONNX importer's library.
+StatusOr<HostArray> readOtherTensorFile(const std::string &path) {
+#ifdef AMP_HAVE_ONNX
+  if (llvm::StringRef(path).ends_with(".pb")) {
+    std::string error;
+    HostArray array;
+    int32_t onnxType = 0;
+    if (!amp::readONNXTensorFile(path, onnxType, array.shape, array.bytes,
+                                 error))
+      return Status::error(error);
+    switch (onnxType) {
+    case 1: // FLOAT
+      array.type = ElementType::F32;
+      break;
+    case 6: // INT32
+      array.type = ElementType::I32;
+      break;
+    case 7: // INT64
+      array.type = ElementType::I64;
+      break;
+    default: // BOOL (readONNXTensorFile reads no other type)
+      array.type = ElementType::I1;
+      break;
+    }
+    return array;
+  }
+#endif
+  return Status::error("'" + path +
+                       "': tensor files are .npy"
+#ifdef AMP_HAVE_ONNX
+                       " or ONNX TensorProto .pb"
+#endif
+  );
+}
+
+/// --function: compile just that function (in f32 unless --precision says
+/// otherwise) and call it once on the --input tensors.
+int runFunction(ModuleOp module, RunFlags &flags, const RuntimeLibrary &rt,
+                const std::string &lib, const std::string &precision,
+                const std::string &source) {
+  amp::AmpPipelineOptions pipelineOpts;
+  CompileOptions options;
+  options.functions = {flags.call.function};
+  options.sourceName = source;
+  if (precision != "f32") {
+    if (precision != "f16" && precision != "bf16")
+      fail("--precision must be f32, f16 or bf16");
+    pipelineOpts.computeType = precision;
+    options.pipeline = &pipelineOpts;
+  }
+  if (!module.lookupSymbol<func::FuncOp>(flags.call.function))
+    fail("no function @" + flags.call.function + " in " + source);
+  std::vector<FunctionSignature> signatures =
+      check(compileForRuntime(module, options));
+  std::unique_ptr<JitModule> jit = check(JitModule::create(module, {lib}));
+  StepFn fn = check(jit->lookup(flags.call.function));
+  check(runFunctionCall(rt, signatures[0], fn, jit->errorSite(), flags.call,
+                        readOtherTensorFile, std::cout));
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -102,6 +167,9 @@ int main(int argc, char **argv) {
       amp::parseFileNamingArguments(request.source, &context);
   if (!module)
     return 1; // the parser printed the error
+  if (!flags.call.function.empty())
+    return runFunction(*module, flags, rt, lib, request.precision,
+                       request.source);
   CompiledProgram compiled = check(compileProgram(*module, request));
   if (dumpLowered)
     module->print(llvm::outs());

@@ -11,6 +11,7 @@
 #ifndef AMP_RUNNER_RUNFLAGS_H
 #define AMP_RUNNER_RUNFLAGS_H
 
+#include "amp/Runner/FunctionCall.h"
 #include "amp/Runner/Status.h"
 #include "amp/Runner/Trainer.h"
 
@@ -28,6 +29,9 @@ struct RunFlags {
   std::string runtimeLib;
   /// The raw --inject-inf list, parsed into `train` by finish().
   std::string injectInf;
+  /// --function and its tensors: call one function instead of training
+  /// (amp-run only).
+  FunctionCallOptions call;
 
   /// Parses what needs it and validates the options (TrainOptions).
   Status finish();

@@ -129,9 +129,25 @@ RunFlag text(const char *name, const char *value, const char *help,
 } // namespace
 
 Status RunFlags::finish() {
+  if (Status s = call.validate(); s.failed())
+    return s;
+  if (!call.function.empty()) {
+    // A function call: its params come from --load-params.
+    call.params = train.loadParams;
+    return Status::success();
+  }
   if (Status s = parseInjectSteps(injectInf, train); s.failed())
     return s;
   return train.validate();
+}
+
+/// A repeatable flag appending to a list of FunctionCallOptions.
+static RunFlag listFlag(const char *name, const char *value, const char *help,
+                        std::vector<std::string> FunctionCallOptions::*member) {
+  return {name, value, help, [=](RunFlags &f, const std::string &v) -> Status {
+            (f.call.*member).push_back(v);
+            return Status::success();
+          }};
 }
 
 const std::vector<RunFlag> &amp::runner::runFlagTable() {
@@ -196,6 +212,39 @@ const std::vector<RunFlag> &amp::runner::runFlagTable() {
             "After training, print the backend's peak memory (bytes in use "
             "and reserved) and its allocator's cache hits",
             &TrainOptions::reportMemory),
+      // Calling one function on tensor files instead of training
+      // (FunctionCall.h): amp-run only.
+      {"function", "NAME",
+       "Instead of training, call this function once on the --input "
+       "tensors (params from --load-params) and write or check its results",
+       [](RunFlags &f, const std::string &v) -> Status {
+         if (v.empty())
+           return Status::error("--function needs a function name");
+         f.call.function = v;
+         return Status::success();
+       }},
+      listFlag("input", "@FILE",
+               "A tensor file (.npy, or ONNX TensorProto .pb) for the next "
+               "non-param argument of --function (repeatable)",
+               &FunctionCallOptions::inputs),
+      listFlag("output", "FILE",
+               "Write the next result of --function as .npy (repeatable)",
+               &FunctionCallOptions::outputs),
+      listFlag("expected-output", "@FILE",
+               "Compare the next result of --function with this tensor file "
+               "(repeatable); a mismatch fails the run",
+               &FunctionCallOptions::expected),
+      {"tolerance", "T",
+       "--expected-output passes when |actual - expected| <= T * (1 + "
+       "|expected|) (default 1e-5)",
+       [](RunFlags &f, const std::string &v) -> Status {
+         char *end = nullptr;
+         double x = std::strtod(v.c_str(), &end);
+         if (v.empty() || *end || !std::isfinite(x) || x < 0)
+           return badValue("tolerance", v, "a non-negative number");
+         f.call.tolerance = x;
+         return Status::success();
+       }},
   };
   return table;
 }

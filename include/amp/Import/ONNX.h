@@ -1,0 +1,101 @@
+//===- ONNX.h - import an ONNX model as an nn-dialect module ----*- C++ -*-===//
+//
+// The ONNX importer (issue #12, docs/onnx.md): reads an ONNX ModelProto
+// (opset 9 and newer) with the protobuf classes of Debian's libonnx-dev and
+// builds a module with one `func.func` (by default @forward) of `nn` ops.
+// Graph inputs become `nn.role<input>` arguments; float initializers become
+// `nn.role<param>` arguments (their values are returned for the params
+// file) or, with `constants`, `arith.constant`s. Every error is a
+// diagnostic of the context at the location of the ONNX node (a NameLoc with
+// the node's name) that names the node, its op type and what is missing.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_IMPORT_ONNX_H
+#define AMP_IMPORT_ONNX_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace amp {
+
+struct ONNXImportOptions {
+  /// The name of the imported function.
+  std::string functionName = "forward";
+  /// Float initializers become `arith.constant`s instead of param arguments.
+  bool constants = false;
+  /// Static shapes for graph inputs with dynamic or missing dimensions (and
+  /// overrides for static ones), by input name.
+  std::map<std::string, std::vector<int64_t>> inputShapes;
+  /// Graph inputs bound to a constant value, by input name: the path of an
+  /// ONNX TensorProto (.pb) file. Such an input is no argument; ops that
+  /// need a value known at import time (Reshape's shape, Pad's pads, Pow's
+  /// exponent, a reduction's axes) can read it, as in ONNX's node tests,
+  /// which pass these as inputs.
+  std::map<std::string, std::string> constantInputs;
+  /// Build a forward loss function for nn-autodiff: a final Softmax is
+  /// replaced by its logits, a label argument (`nn.role<label>`) and the
+  /// loss (`nn.role<loss>`) are added. `loss` is "cross_entropy".
+  bool train = false;
+  std::string loss = "cross_entropy";
+  /// Map the exact (erf) GELU, the Gelu op and the x*0.5*(1+erf(x/sqrt 2))
+  /// pattern, onto nn.gelu, which is the tanh approximation (max abs
+  /// difference about 1e-3). Off: they are unsupported.
+  bool approximateErfGelu = false;
+};
+
+/// The value of one param argument, in argument order.
+struct ONNXParam {
+  std::string name;
+  std::vector<int64_t> shape;
+  std::vector<float> values;
+};
+
+/// Imports the ONNX model in the file `path`. On failure returns null after
+/// emitting diagnostics on `context`. `params`, when given, receives the
+/// values of the param arguments in order.
+mlir::OwningOpRef<mlir::ModuleOp>
+importONNXFile(llvm::StringRef path, const ONNXImportOptions &options,
+               mlir::MLIRContext &context,
+               std::vector<ONNXParam> *params = nullptr);
+
+/// The same for the serialized model `bytes`; `sourceName` names it in
+/// locations and errors.
+mlir::OwningOpRef<mlir::ModuleOp>
+importONNXBytes(llvm::StringRef bytes, llvm::StringRef sourceName,
+                const ONNXImportOptions &options, mlir::MLIRContext &context,
+                std::vector<ONNXParam> *params = nullptr);
+
+/// Parses "x=1x3x224x224" into `options.inputShapes`; returns an error
+/// message or "".
+std::string parseInputShape(llvm::StringRef spec, ONNXImportOptions &options);
+/// Parses "pads=@pads.pb" (or "pads=pads.pb") into `options.constantInputs`.
+std::string parseConstantInput(llvm::StringRef spec,
+                               ONNXImportOptions &options);
+
+/// Writes `params` in amp-run's --save-params/--load-params format
+/// (lib/Runner/Exec/ParamsFile.cpp); returns an error message or "".
+std::string writeONNXParams(llvm::StringRef path,
+                            const std::vector<ONNXParam> &params);
+
+/// Reads an ONNX TensorProto file (.pb, as in ONNX's node tests): its ONNX
+/// element type (FLOAT = 1, INT32 = 6, INT64 = 7 or BOOL = 9; DOUBLE is
+/// read as FLOAT), dims and row-major little-endian data (BOOL one byte per
+/// element). Returns false with a message in `error` otherwise.
+bool readONNXTensorFile(llvm::StringRef path, int32_t &onnxType,
+                        std::vector<int64_t> &shape, std::vector<char> &bytes,
+                        std::string &error);
+
+/// Registers the dialects the imported module uses.
+void registerONNXImportDialects(mlir::DialectRegistry &registry);
+
+} // namespace amp
+
+#endif // AMP_IMPORT_ONNX_H

@@ -1,0 +1,52 @@
+//===- TensorFile.h - tensors in NumPy .npy files ---------------*- C++ -*-===//
+//
+// What `amp-run --function` reads (--input) and writes (--output): one
+// tensor per file, NumPy's .npy format (version 1.0-3.0, little-endian
+// <f4, <f8 (read as f32), <i8, <i4, |b1; C order). Reading checks the
+// header and the data size against the file before allocating, so a
+// damaged file is an error, never a crash. ONNX TensorProto .pb files are
+// read by the ONNX importer's library (amp/Import/ONNX.h), into the same
+// HostArray. Plus the comparison of --expected-output.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_RUNNER_TENSORFILE_H
+#define AMP_RUNNER_TENSORFILE_H
+
+#include "amp/Runner/Signature.h"
+#include "amp/Runner/Status.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace amp::runner {
+
+/// A tensor on the host: its element type, shape and row-major bytes.
+struct HostArray {
+  ElementType type = ElementType::F32;
+  std::vector<int64_t> shape;
+  std::vector<char> bytes;
+
+  int64_t numElements() const;
+};
+
+StatusOr<HostArray> readNpyFile(const std::string &path);
+/// The same for the bytes of a file; `path` names it in errors.
+StatusOr<HostArray> parseNpy(const std::vector<char> &bytes,
+                             const std::string &path);
+Status writeNpyFile(const std::string &path, const HostArray &array);
+
+/// Compares `actual` with `expected`: the same shape and element type, and
+/// every element within |a - e| <= tolerance * (1 + |e|) (NaN matches NaN,
+/// an infinity the same infinity; integers exactly). The error names
+/// `what`, the first mismatching index and the count of mismatches.
+Status compareArrays(const HostArray &actual, const HostArray &expected,
+                     double tolerance, const std::string &what);
+
+/// "tensor<2x3xf32>" for messages.
+std::string describeArray(const HostArray &array);
+
+} // namespace amp::runner
+
+#endif // AMP_RUNNER_TENSORFILE_H

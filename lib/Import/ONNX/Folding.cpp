@@ -1,0 +1,101 @@
+//===- Folding.cpp - import-time arithmetic on constants ------------------===//
+
+#include "Folding.h"
+
+#include "amp_runtime/checked_size.h"
+
+#include <cmath>
+
+using namespace amp::onnx_import;
+
+std::optional<llvm::SmallVector<int64_t>>
+amp::onnx_import::broadcastShapes(llvm::ArrayRef<int64_t> a,
+                                  llvm::ArrayRef<int64_t> b) {
+  size_t rank = std::max(a.size(), b.size());
+  llvm::SmallVector<int64_t> out(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da != db && da != 1 && db != 1)
+      return std::nullopt;
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+llvm::SmallVector<int64_t>
+amp::onnx_import::stridesOf(llvm::ArrayRef<int64_t> shape) {
+  llvm::SmallVector<int64_t> strides(shape.size(), 1);
+  for (int i = int(shape.size()) - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * shape[i + 1];
+  return strides;
+}
+
+/// The linear index into a tensor of `shape` (broadcast to `out`) of the
+/// element at the multi-index `idx` of `out`.
+static int64_t broadcastIndex(llvm::ArrayRef<int64_t> idx,
+                              llvm::ArrayRef<int64_t> shape) {
+  size_t offset = idx.size() - shape.size();
+  int64_t linear = 0;
+  for (size_t d = 0; d < shape.size(); ++d)
+    linear = linear * shape[d] + (shape[d] == 1 ? 0 : idx[d + offset]);
+  return linear;
+}
+
+std::optional<Const>
+amp::onnx_import::foldBinary(const Const &a, const Const &b,
+                             const std::function<double(double, double)> &fn) {
+  if (a.dtype != b.dtype)
+    return std::nullopt;
+  std::optional<llvm::SmallVector<int64_t>> shape =
+      broadcastShapes(a.shape, b.shape);
+  if (!shape)
+    return std::nullopt;
+  Const out;
+  out.dtype = a.dtype;
+  out.shape = *shape;
+  std::optional<int64_t> count = amp::checked::elementCount(
+      shape->data(), shape->size(), int64_t(1) << 28);
+  if (!count)
+    return std::nullopt;
+  int64_t n = *count;
+  llvm::SmallVector<int64_t> idx(shape->size(), 0);
+  for (int64_t k = 0; k < n; ++k) {
+    double v = fn(a.at(broadcastIndex(idx, a.shape)),
+                  b.at(broadcastIndex(idx, b.shape)));
+    if (out.isFloat())
+      out.f.push_back(float(v));
+    else
+      out.i.push_back(int64_t(v));
+    for (int d = int(idx.size()) - 1; d >= 0; --d) {
+      if (++idx[d] < (*shape)[d])
+        break;
+      idx[d] = 0;
+    }
+  }
+  return out;
+}
+
+Const amp::onnx_import::gatherElements(const Const &c,
+                                       llvm::ArrayRef<int64_t> indices,
+                                       llvm::ArrayRef<int64_t> shape) {
+  Const out;
+  out.dtype = c.dtype;
+  out.shape.assign(shape.begin(), shape.end());
+  for (int64_t k : indices) {
+    if (c.isFloat())
+      out.f.push_back(c.f[k]);
+    else
+      out.i.push_back(c.i[k]);
+  }
+  return out;
+}
+
+Const amp::onnx_import::intConst(llvm::ArrayRef<int64_t> values, bool scalar) {
+  Const c;
+  c.dtype = onnx::TensorProto::INT64;
+  c.i.assign(values.begin(), values.end());
+  if (!scalar)
+    c.shape.push_back(values.size());
+  return c;
+}

@@ -1,0 +1,43 @@
+//===- Folding.h - import-time arithmetic on constants ----------*- C++ -*-===//
+//
+// Shape computations (Shape -> Gather -> Unsqueeze -> Concat -> Reshape)
+// and constant subgraphs are evaluated while importing, on Const values,
+// so that only float tensor math reaches the nn dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_LIB_IMPORT_ONNX_FOLDING_H
+#define AMP_LIB_IMPORT_ONNX_FOLDING_H
+
+#include "Importer.h"
+
+#include <functional>
+
+namespace amp::onnx_import {
+
+/// The numpy broadcast of two shapes, std::nullopt when they do not
+/// broadcast.
+std::optional<llvm::SmallVector<int64_t>>
+broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
+
+/// Elementwise `fn` of two constants of one dtype with broadcasting;
+/// std::nullopt when the types differ, the shapes do not broadcast or the
+/// result has more than 2^28 elements.
+std::optional<Const>
+foldBinary(const Const &a, const Const &b,
+           const std::function<double(double, double)> &fn);
+
+/// Row-major strides of a shape.
+llvm::SmallVector<int64_t> stridesOf(llvm::ArrayRef<int64_t> shape);
+
+/// A constant with the elements of `c` at the linear indices `indices`
+/// (a gather), with shape `shape`.
+Const gatherElements(const Const &c, llvm::ArrayRef<int64_t> indices,
+                     llvm::ArrayRef<int64_t> shape);
+
+/// A scalar/1-D constant from ints.
+Const intConst(llvm::ArrayRef<int64_t> values, bool scalar = false);
+
+} // namespace amp::onnx_import
+
+#endif // AMP_LIB_IMPORT_ONNX_FOLDING_H

@@ -1,0 +1,579 @@
+//===- Importer.cpp - the ONNX graph walk and the imported function -------===//
+//
+// Builds one func.func from the graph: graph inputs are `nn.role<input>`
+// arguments, float initializers `nn.role<param>` arguments (in order of first
+// use) or constants, each node is imported by the op importer of its type
+// (the table of Ops*.cpp) at a NameLoc with the node's name, and the graph
+// outputs are the results. Errors name the node, its op type and what is
+// missing, once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+
+#include "amp/Dialect/NN/IR/NNDialect.h"
+#include "amp/Dialect/NN/IR/NNOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "llvm/ADT/StringSet.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include <cmath>
+#include <map>
+#include <set>
+
+using namespace amp;
+using namespace amp::onnx_import;
+using namespace mlir;
+
+const OpTable &amp::onnx_import::getOpTable() {
+  static const OpTable table = [] {
+    OpTable t;
+    registerElementwiseOps(t);
+    registerLinearOps(t);
+    registerConvPoolOps(t);
+    registerNormOps(t);
+    registerReduceOps(t);
+    registerShapeOps(t);
+    return t;
+  }();
+  return table;
+}
+
+void amp::registerONNXImportDialects(DialectRegistry &registry) {
+  registry.insert<nn::NNDialect, func::FuncDialect, arith::ArithDialect>();
+}
+
+namespace {
+class GraphImporter {
+public:
+  GraphImporter(const onnx::ModelProto &model, int64_t opset,
+                llvm::StringRef sourceName, const ONNXImportOptions &options,
+                MLIRContext &context)
+      : model(model), graph(model.graph()), opset(opset), options(options),
+        ctx(&context), builder(&context),
+        fileLoc(FileLineColLoc::get(&context, sourceName, 0, 0)),
+        body(new Block), table(builder, *body, options) {}
+  ~GraphImporter() {
+    if (body)
+      delete body;
+  }
+
+  OwningOpRef<ModuleOp> run(std::vector<ONNXParam> *params);
+
+private:
+  LogicalResult importInitializers();
+  LogicalResult importInputs();
+  LogicalResult importNode(const onnx::NodeProto &node, int index);
+  LogicalResult findFinalSoftmax();
+
+  const onnx::ModelProto &model;
+  const onnx::GraphProto &graph;
+  int64_t opset;
+  const ONNXImportOptions &options;
+  MLIRContext *ctx;
+  OpBuilder builder;
+  Location fileLoc;
+  Block *body;
+  ValueTable table;
+  std::vector<unsigned> inputArgs;
+  /// With --train: the index of the final Softmax node, whose input (the
+  /// logits) replaces its output.
+  int finalSoftmax = -1;
+  /// Exact (erf) GELU subgraphs, x * 0.5 * (1 + erf(x / sqrt 2)), found by
+  /// findErfGelus: the node computing the result -> the pattern.
+  struct ErfGelu {
+    std::string x;
+    std::vector<std::string> nodeNames;
+    int erfNode;
+  };
+  std::map<int, ErfGelu> erfGelus;
+  /// Nodes inside a matched pattern, imported as part of it.
+  std::set<int> inErfGelu;
+
+  void findErfGelus();
+  LogicalResult importErfGelu(const onnx::NodeProto &node, const ErfGelu &gelu);
+};
+} // namespace
+
+/// The value of a one-element float constant of the graph (an initializer
+/// or a Constant node), if `name` is one.
+static std::optional<double>
+scalarConstant(const onnx::GraphProto &graph, const std::string &name,
+               const std::map<std::string, int> &producer) {
+  std::string error;
+  for (const onnx::TensorProto &init : graph.initializer())
+    if (init.name() == name) {
+      std::optional<Const> c = readTensorProto(init, error);
+      if (c && c->numel() == 1)
+        return c->at(0);
+      return std::nullopt;
+    }
+  auto it = producer.find(name);
+  if (it == producer.end())
+    return std::nullopt;
+  const onnx::NodeProto &node = graph.node(it->second);
+  if (node.op_type() != "Constant" || node.attribute_size() != 1)
+    return std::nullopt;
+  const onnx::AttributeProto &a = node.attribute(0);
+  if (a.name() == "value_float")
+    return a.f();
+  if (a.name() == "value") {
+    std::optional<Const> c = readTensorProto(a.t(), error);
+    if (c && c->numel() == 1)
+      return c->at(0);
+  }
+  return std::nullopt;
+}
+
+void GraphImporter::findErfGelus() {
+  std::map<std::string, int> producer;
+  std::map<std::string, std::vector<int>> consumers;
+  std::set<std::string> graphOutputs;
+  for (const onnx::ValueInfoProto &out : graph.output())
+    graphOutputs.insert(out.name());
+  for (int i = 0; i < graph.node_size(); ++i) {
+    for (const std::string &out : graph.node(i).output())
+      producer[out] = i;
+    for (const std::string &in : graph.node(i).input())
+      consumers[in].push_back(i);
+  }
+  auto near = [](std::optional<double> v, double want) {
+    return v && std::abs(*v - want) < 1e-4 * want;
+  };
+  // The one node reading `value`, which must be internal to the pattern.
+  auto soleConsumer = [&](const std::string &value) -> int {
+    auto it = consumers.find(value);
+    if (graphOutputs.count(value) || it == consumers.end() ||
+        it->second.size() != 1)
+      return -1;
+    return it->second[0];
+  };
+  // For a binary node: the input other than `operand`, or "".
+  auto other = [](const onnx::NodeProto &n, const std::string &operand) {
+    if (n.input_size() != 2)
+      return std::string();
+    if (n.input(0) == operand)
+      return n.input(1);
+    return n.input(1) == operand ? n.input(0) : std::string();
+  };
+  auto nameOf = [&](int i) {
+    const onnx::NodeProto &n = graph.node(i);
+    return n.name().empty() ? n.op_type() + "_" + std::to_string(i) : n.name();
+  };
+  for (int e = 0; e < graph.node_size(); ++e) {
+    const onnx::NodeProto &erf = graph.node(e);
+    if (erf.op_type() != "Erf" || erf.input_size() != 1 ||
+        erf.output_size() != 1 || !producer.count(erf.input(0)))
+      continue;
+    // x / sqrt(2) or x * (1 / sqrt(2)).
+    int p = producer[erf.input(0)];
+    const onnx::NodeProto &scale = graph.node(p);
+    if (soleConsumer(erf.input(0)) != e || scale.input_size() != 2)
+      continue;
+    std::string x;
+    if (scale.op_type() == "Div" &&
+        near(scalarConstant(graph, scale.input(1), producer), M_SQRT2))
+      x = scale.input(0);
+    else if (scale.op_type() == "Mul")
+      for (int k : {0, 1})
+        if (near(scalarConstant(graph, scale.input(1 - k), producer),
+                 M_SQRT1_2))
+          x = scale.input(k);
+    if (x.empty())
+      continue;
+    // 1 + erf(...)
+    int a = soleConsumer(erf.output(0));
+    if (a < 0 || graph.node(a).op_type() != "Add" ||
+        !near(scalarConstant(graph, other(graph.node(a), erf.output(0)),
+                             producer),
+              1.0))
+      continue;
+    // (1 + erf) * x, then * 0.5; or (1 + erf) * (x * 0.5).
+    int m1 = soleConsumer(graph.node(a).output(0));
+    if (m1 < 0 || graph.node(m1).op_type() != "Mul")
+      continue;
+    std::string factor = other(graph.node(m1), graph.node(a).output(0));
+    std::vector<int> nodes = {p, e, a, m1};
+    int result = -1;
+    if (factor == x) {
+      int m2 = soleConsumer(graph.node(m1).output(0));
+      if (m2 >= 0 && graph.node(m2).op_type() == "Mul" &&
+          near(scalarConstant(graph,
+                              other(graph.node(m2), graph.node(m1).output(0)),
+                              producer),
+               0.5)) {
+        nodes.push_back(m2);
+        result = m2;
+      }
+    } else if (producer.count(factor)) {
+      int h = producer[factor];
+      const onnx::NodeProto &half = graph.node(h);
+      if (half.op_type() == "Mul" && soleConsumer(factor) == m1 &&
+          near(scalarConstant(graph, other(half, x), producer), 0.5)) {
+        nodes.insert(nodes.begin(), h);
+        result = m1;
+      }
+    }
+    if (result < 0)
+      continue;
+    ErfGelu gelu{x, {}, e};
+    std::sort(nodes.begin(), nodes.end());
+    for (int n : nodes) {
+      gelu.nodeNames.push_back(nameOf(n));
+      if (n != result)
+        inErfGelu.insert(n);
+    }
+    erfGelus[result] = gelu;
+  }
+}
+
+LogicalResult GraphImporter::importErfGelu(const onnx::NodeProto &node,
+                                           const ErfGelu &gelu) {
+  llvm::SmallVector<Location> locs;
+  for (const std::string &n : gelu.nodeNames)
+    locs.push_back(NameLoc::get(builder.getStringAttr(n)));
+  Location loc = FusedLoc::get(ctx, locs);
+  const onnx::NodeProto &erf = graph.node(gelu.erfNode);
+  if (!options.approximateErfGelu)
+    return emitError(loc) << "node '"
+                          << (erf.name().empty() ? "Erf" : erf.name())
+                          << "' (Erf): the exact (erf) GELU x * 0.5 * (1 + "
+                             "erf(x / sqrt 2)) is not supported: nn.gelu is "
+                             "the tanh approximation; "
+                             "--approximate-erf-gelu maps it onto nn.gelu";
+  Tensor *x = table.lookup(gelu.x);
+  if (!x || !x->isFloat())
+    return emitError(loc) << "the GELU's input '" << gelu.x
+                          << "' is not a FLOAT tensor";
+  Value in = table.materialize(*x, loc);
+  Value out = nn::GeluOp::create(builder, loc, in.getType(), in);
+  NodeContext nc(node, node.name(), loc, opset, table, builder, options);
+  return nc.setOutput(0, out);
+}
+
+LogicalResult GraphImporter::importInitializers() {
+  if (graph.sparse_initializer_size() > 0)
+    return emitError(fileLoc) << "sparse initializer '"
+                              << graph.sparse_initializer(0).values().name()
+                              << "' is not supported";
+  for (const onnx::TensorProto &init : graph.initializer()) {
+    std::string error;
+    std::optional<Const> c = readTensorProto(init, error);
+    if (!c)
+      return emitError(fileLoc)
+             << "initializer '" << init.name() << "': " << error;
+    Tensor t;
+    t.dtype = c->dtype;
+    t.shape = c->shape;
+    t.constant = std::make_shared<const Const>(std::move(*c));
+    t.initializer = true;
+    table.define(init.name(), std::move(t));
+  }
+  return success();
+}
+
+static std::string shapeSpelling(llvm::ArrayRef<int64_t> dims) {
+  std::string s;
+  for (size_t i = 0; i < dims.size(); ++i)
+    s += (i ? "x" : "") + std::to_string(dims[i]);
+  return s.empty() ? "scalar" : s;
+}
+
+LogicalResult GraphImporter::importInputs() {
+  llvm::StringSet<> inputNames;
+  for (const onnx::ValueInfoProto &input : graph.input()) {
+    // Before IR version 4 initializers are listed as inputs too.
+    if (table.contains(input.name()))
+      continue;
+    inputNames.insert(input.name());
+    std::string what = "graph input '" + input.name() + "'";
+    auto bound = options.constantInputs.find(input.name());
+    if (bound != options.constantInputs.end()) {
+      std::string error;
+      std::optional<Const> c = readConstFile(bound->second, error);
+      int position = inputNames.size() - 1;
+      if (!c)
+        return emitError(fileLoc)
+               << "--constant-input " << input.name() << ": " << error;
+      Tensor t;
+      t.dtype = c->dtype;
+      t.shape = c->shape;
+      t.constant = std::make_shared<const Const>(std::move(*c));
+      t.graphInput = position;
+      table.define(input.name(), std::move(t));
+      continue;
+    }
+    if (!input.type().has_tensor_type())
+      return emitError(fileLoc) << what << " is not a tensor";
+    const onnx::TypeProto::Tensor &tt = input.type().tensor_type();
+    int32_t dtype = tt.elem_type();
+    if (!isSupportedDataType(dtype))
+      return emitError(fileLoc)
+             << what << " has element type " << dataTypeName(dtype)
+             << ", which is not supported (FLOAT, INT64, INT32, BOOL)";
+    llvm::SmallVector<int64_t> shape;
+    auto given = options.inputShapes.find(input.name());
+    if (given != options.inputShapes.end()) {
+      shape.assign(given->second.begin(), given->second.end());
+      if (tt.has_shape() && tt.shape().dim_size() != int(shape.size()))
+        return emitError(fileLoc)
+               << what << " has rank " << tt.shape().dim_size()
+               << ", but --input-shape gives " << shapeSpelling(shape);
+    } else {
+      std::string example = "; give its shape with --input-shape " +
+                            input.name() + "=1x3x224x224";
+      if (!tt.has_shape())
+        return emitError(fileLoc) << what << " has no shape" << example;
+      for (int d = 0; d < tt.shape().dim_size(); ++d) {
+        const onnx::TensorShapeProto::Dimension &dim = tt.shape().dim(d);
+        if (!dim.has_dim_value() || dim.dim_value() < 0) {
+          auto diag = emitError(fileLoc)
+                      << what << " has a dynamic dimension " << d;
+          if (dim.has_dim_param())
+            diag << " ('" << dim.dim_param() << "')";
+          return diag << example;
+        }
+        shape.push_back(dim.dim_value());
+      }
+    }
+    Type elt = elementType(ctx, dtype);
+    auto type = RankedTensorType::get(shape, elt);
+    Tensor t;
+    t.graphInput = inputNames.size() - 1;
+    t.dtype = dtype;
+    t.shape = shape;
+    t.value = body->addArgument(
+        type, NameLoc::get(builder.getStringAttr(input.name())));
+    inputArgs.push_back(body->getNumArguments() - 1);
+    table.define(input.name(), std::move(t));
+  }
+  for (const auto &given : options.inputShapes)
+    if (!inputNames.contains(given.first))
+      return emitError(fileLoc) << "--input-shape names '" << given.first
+                                << "', which is not a graph input";
+  for (const auto &given : options.constantInputs)
+    if (!inputNames.contains(given.first))
+      return emitError(fileLoc) << "--constant-input names '" << given.first
+                                << "', which is not a graph input";
+  return success();
+}
+
+LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
+                                        int index) {
+  std::string name = node.name().empty()
+                         ? node.op_type() + "_" + std::to_string(index)
+                         : node.name();
+  Location loc = NameLoc::get(builder.getStringAttr(name));
+  auto fail = [&]() {
+    return emitError(loc) << "node '" << name << "' (" << node.op_type()
+                          << "): ";
+  };
+  if (!node.domain().empty() && node.domain() != "ai.onnx")
+    return fail() << "op domain '" << node.domain() << "' is not supported";
+
+  NodeContext nc(node, name, loc, opset, table, builder, options);
+  if (inErfGelu.count(index))
+    return success(); // imported with the pattern's result
+  auto gelu = erfGelus.find(index);
+  if (gelu != erfGelus.end())
+    return importErfGelu(node, gelu->second);
+  if (index == finalSoftmax) {
+    // --train: the loss reads the logits, the Softmax's input.
+    FailureOr<Tensor *> logits = nc.input(0);
+    if (failed(logits))
+      return failure();
+    return nc.setOutput(0, **logits);
+  }
+
+  const OpTable &ops = getOpTable();
+  auto it = ops.find(node.op_type());
+  if (it == ops.end())
+    return fail()
+           << "op type '" << node.op_type()
+           << "' is not supported (docs/onnx.md lists the supported ops)";
+  for (const onnx::AttributeProto &a : node.attribute())
+    if (!llvm::is_contained(it->second.attributes, a.name()))
+      return fail() << "attribute '" << a.name() << "' is not supported";
+
+  std::string firstError;
+  LogicalResult result = failure();
+  {
+    ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Error && firstError.empty())
+        firstError = diag.str();
+      return success();
+    });
+    result = it->second.fn(nc);
+    if (succeeded(result))
+      for (int i = 0; i < node.output_size(); ++i)
+        if (!node.output(i).empty() && !table.contains(node.output(i))) {
+          nc.error() << "output " << i << " ('" << node.output(i)
+                     << "') is not supported";
+          result = failure();
+          break;
+        }
+  }
+  if (failed(result))
+    return fail() << (firstError.empty() ? std::string("cannot be imported")
+                                         : firstError);
+  return success();
+}
+
+LogicalResult GraphImporter::findFinalSoftmax() {
+  if (graph.output_size() != 1)
+    return emitError(fileLoc) << "--train needs a graph with one output (the "
+                                 "predictions); this one has "
+                              << graph.output_size();
+  const std::string &out = graph.output(0).name();
+  for (int i = graph.node_size() - 1; i >= 0; --i) {
+    const onnx::NodeProto &node = graph.node(i);
+    if (!llvm::is_contained(node.output(), out))
+      continue;
+    if (node.op_type() == "Softmax")
+      finalSoftmax = i;
+    break;
+  }
+  return success();
+}
+
+OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
+  if (options.train && options.loss != "cross_entropy") {
+    emitError(fileLoc) << "--loss " << options.loss
+                       << " is not supported (cross_entropy)";
+    return nullptr;
+  }
+  builder.setInsertionPointToStart(body);
+  if (failed(importInitializers()) || failed(importInputs()))
+    return nullptr;
+  if (options.train && failed(findFinalSoftmax()))
+    return nullptr;
+  findErfGelus();
+  for (int i = 0; i < graph.node_size(); ++i)
+    if (failed(importNode(graph.node(i), i)))
+      return nullptr;
+
+  llvm::SmallVector<Value> results;
+  for (const onnx::ValueInfoProto &output : graph.output()) {
+    Tensor *t = table.lookup(output.name());
+    if (!t) {
+      emitError(fileLoc) << "graph output '" << output.name()
+                         << "' is not defined by any node";
+      return nullptr;
+    }
+    results.push_back(table.materialize(*t, fileLoc));
+  }
+
+  int labelArg = -1;
+  if (options.train) {
+    Value logits = results[0];
+    auto type = cast<RankedTensorType>(logits.getType());
+    if (!type.getElementType().isF32() || type.getRank() != 2) {
+      emitError(fileLoc) << "--train --loss cross_entropy needs logits of "
+                            "shape [batch, classes] (f32); the output is "
+                         << type;
+      return nullptr;
+    }
+    auto labelType =
+        RankedTensorType::get({type.getDimSize(0)}, builder.getI32Type());
+    Value labels = body->addArgument(
+        labelType, NameLoc::get(builder.getStringAttr("labels")));
+    labelArg = body->getNumArguments() - 1;
+    Value loss = nn::CrossEntropyOp::create(
+        builder, NameLoc::get(builder.getStringAttr("loss")),
+        RankedTensorType::get({}, builder.getF32Type()), logits, labels);
+    results.assign({loss});
+  }
+  func::ReturnOp::create(builder, fileLoc, results);
+
+  auto module = ModuleOp::create(fileLoc);
+  auto fnType = FunctionType::get(ctx, body->getArgumentTypes(),
+                                  ValueRange(results).getTypes());
+  OpBuilder moduleBuilder(module.getBodyRegion());
+  auto fn = func::FuncOp::create(moduleBuilder, fileLoc, options.functionName,
+                                 fnType);
+  fn.getBody().push_back(body);
+  body = nullptr;
+  OwningOpRef<ModuleOp> owned(module);
+
+  for (unsigned arg : inputArgs)
+    nn::setArgRole(fn, arg, nn::Role::Input);
+  for (unsigned arg : table.paramArgs())
+    nn::setArgRole(fn, arg, nn::Role::Param);
+  if (labelArg >= 0) {
+    nn::setArgRole(fn, labelArg, nn::Role::Label);
+    nn::setResultRole(fn, 0, nn::Role::Loss);
+  }
+  if (failed(mlir::verify(*owned)))
+    return nullptr;
+  if (params)
+    *params = table.params();
+  return owned;
+}
+
+OwningOpRef<ModuleOp> amp::importONNXBytes(llvm::StringRef bytes,
+                                           llvm::StringRef sourceName,
+                                           const ONNXImportOptions &options,
+                                           MLIRContext &context,
+                                           std::vector<ONNXParam> *params) {
+  context.loadDialect<nn::NNDialect, func::FuncDialect, arith::ArithDialect>();
+  onnx::ModelProto model;
+  int64_t opset = 0;
+  std::string error = loadModel(bytes, model, opset);
+  if (!error.empty()) {
+    emitError(FileLineColLoc::get(&context, sourceName, 0, 0)) << error;
+    return nullptr;
+  }
+  GraphImporter importer(model, opset, sourceName, options, context);
+  return importer.run(params);
+}
+
+OwningOpRef<ModuleOp> amp::importONNXFile(llvm::StringRef path,
+                                          const ONNXImportOptions &options,
+                                          MLIRContext &context,
+                                          std::vector<ONNXParam> *params) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (std::error_code ec = file.getError()) {
+    emitError(FileLineColLoc::get(&context, path, 0, 0))
+        << "cannot read '" << path << "': " << ec.message();
+    return nullptr;
+  }
+  return importONNXBytes((*file)->getBuffer(), path, options, context, params);
+}
+
+std::string amp::parseConstantInput(llvm::StringRef spec,
+                                    ONNXImportOptions &options) {
+  auto [name, path] = spec.split('=');
+  if (name.empty() || path.empty())
+    return "--constant-input '" + spec.str() +
+           "' is not NAME=FILE.pb (e.g. pads=@input_1.pb)";
+  if (path.starts_with("@"))
+    path = path.drop_front();
+  options.constantInputs[name.str()] = path.str();
+  return "";
+}
+
+std::string amp::parseInputShape(llvm::StringRef spec,
+                                 ONNXImportOptions &options) {
+  auto [name, dims] = spec.rsplit('=');
+  if (name.empty() || dims.empty() || !spec.contains('='))
+    return "--input-shape '" + spec.str() +
+           "' is not NAME=DIMS (e.g. x=1x3x224x224)";
+  std::vector<int64_t> shape;
+  llvm::SmallVector<llvm::StringRef> parts;
+  dims.split(parts, 'x');
+  for (llvm::StringRef p : parts) {
+    int64_t d;
+    if (p.getAsInteger(10, d) || d <= 0 || d > (int64_t(1) << 40))
+      return "--input-shape '" + spec.str() + "': '" + p.str() +
+             "' is not a positive dimension";
+    shape.push_back(d);
+  }
+  options.inputShapes[name.str()] = shape;
+  return "";
+}

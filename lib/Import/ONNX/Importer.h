@@ -1,0 +1,280 @@
+//===- Importer.h - the ONNX importer's internal interfaces -----*- C++ -*-===//
+//
+// The pieces of lib/Import/ONNX, one file per concept:
+//   ModelLoader.cpp   parse and validate the ModelProto, the opset;
+//   Tensors.cpp       TensorProto data, compile-time constants;
+//   ValueTable.cpp    ONNX value names -> tensors (SSA value and/or
+//                     constant), materialization of constants and params;
+//   NodeContext.cpp   what an op importer sees of its node: inputs,
+//                     attributes, results, op creation with checks;
+//   Importer.cpp      the graph walk, the function, roles, --train;
+//   Ops*.cpp          the op importers, one file per op family, each
+//                     registering its ops in the table keyed by op type.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_LIB_IMPORT_ONNX_IMPORTER_H
+#define AMP_LIB_IMPORT_ONNX_IMPORTER_H
+
+#include "amp/Import/ONNX.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Location.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace amp::onnx_import {
+
+using mlir::FailureOr;
+using mlir::Location;
+using mlir::LogicalResult;
+using mlir::Value;
+
+//===----------------------------------------------------------------------===//
+// Model loading (ModelLoader.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Parses `bytes` into `model` and checks what the importer relies on: a
+/// graph, the default domain's opset (>= 9). Returns an error message or "".
+std::string loadModel(llvm::StringRef bytes, onnx::ModelProto &model,
+                      int64_t &opset);
+
+/// "FLOAT", "INT64", ... for messages.
+std::string dataTypeName(int32_t dtype);
+
+//===----------------------------------------------------------------------===//
+// Compile-time constants (Tensors.cpp)
+//===----------------------------------------------------------------------===//
+
+/// A tensor whose value is known at import time: an initializer, a
+/// Constant, a folded Shape. Float data (FLOAT) is kept in `f`, integer and
+/// boolean data (INT64, INT32, BOOL, ...) in `i`.
+struct Const {
+  int32_t dtype = onnx::TensorProto::FLOAT;
+  llvm::SmallVector<int64_t> shape;
+  std::vector<float> f;
+  std::vector<int64_t> i;
+
+  bool isFloat() const { return dtype == onnx::TensorProto::FLOAT; }
+  int64_t numel() const;
+  double at(int64_t k) const { return isFloat() ? f[k] : double(i[k]); }
+  /// The values as int64 (floats truncated).
+  std::vector<int64_t> ints() const;
+};
+
+/// Reads the data of `tensor` (raw_data or the typed fields). Errors
+/// (external data, an unsupported type, a size that does not match the
+/// dims) are returned as a message in `error`.
+std::optional<Const> readTensorProto(const onnx::TensorProto &tensor,
+                                     std::string &error);
+
+/// Reads an ONNX TensorProto file (.pb) as a constant; errors name the file.
+std::optional<Const> readConstFile(llvm::StringRef path, std::string &error);
+
+/// Whether the importer can hold this ONNX element type at all.
+bool isSupportedDataType(int32_t dtype);
+/// The MLIR element type of an ONNX element type (f32, i64, i32, i1).
+mlir::Type elementType(mlir::MLIRContext *ctx, int32_t dtype);
+
+//===----------------------------------------------------------------------===//
+// The value table (ValueTable.cpp)
+//===----------------------------------------------------------------------===//
+
+/// One ONNX value: its element type and static shape, with an SSA value,
+/// a compile-time constant, or both (materialized on demand).
+struct Tensor {
+  int32_t dtype = onnx::TensorProto::FLOAT;
+  llvm::SmallVector<int64_t> shape;
+  Value value;
+  std::shared_ptr<const Const> constant;
+  /// A float initializer: materializes as a param argument (unless
+  /// --constants, or it has one element).
+  bool initializer = false;
+  /// The position among the graph's inputs (initializers left out), or -1.
+  int graphInput = -1;
+  std::string name;
+
+  bool isFloat() const { return dtype == onnx::TensorProto::FLOAT; }
+  int64_t rank() const { return shape.size(); }
+};
+
+class ValueTable {
+public:
+  ValueTable(mlir::OpBuilder &builder, mlir::Block &body,
+             const ONNXImportOptions &options)
+      : builder(builder), body(body), options(options) {}
+
+  bool contains(llvm::StringRef name) const { return values.count(name); }
+  Tensor *lookup(llvm::StringRef name);
+  void define(llvm::StringRef name, Tensor tensor);
+
+  /// The SSA value of `t`: a constant becomes `arith.constant` (a float
+  /// initializer a new param argument, unless --constants) at `loc`.
+  Value materialize(Tensor &t, Location loc);
+
+  /// The param arguments created so far, with their values.
+  const std::vector<ONNXParam> &params() const { return paramValues; }
+  const std::vector<unsigned> &paramArgs() const { return paramArgIndices; }
+
+private:
+  mlir::OpBuilder &builder;
+  mlir::Block &body;
+  const ONNXImportOptions &options;
+  llvm::StringMap<Tensor> values;
+  std::vector<ONNXParam> paramValues;
+  std::vector<unsigned> paramArgIndices;
+};
+
+//===----------------------------------------------------------------------===//
+// What an op importer sees (NodeContext.cpp)
+//===----------------------------------------------------------------------===//
+
+class NodeContext {
+public:
+  NodeContext(const onnx::NodeProto &node, llvm::StringRef displayName,
+              Location loc, int64_t opset, ValueTable &table,
+              mlir::OpBuilder &builder, const ONNXImportOptions &options)
+      : node(node), displayName(displayName.str()), loc(loc), opset(opset),
+        table(table), builder(builder), options(options) {}
+
+  const onnx::NodeProto &node;
+  std::string displayName;
+  Location loc;
+  int64_t opset;
+  ValueTable &table;
+  mlir::OpBuilder &builder;
+  const ONNXImportOptions &options;
+
+  mlir::MLIRContext *ctx() const { return builder.getContext(); }
+
+  /// An error at the node; the graph walk prefixes it with the node's
+  /// name and op type.
+  mlir::InFlightDiagnostic error() const { return mlir::emitError(loc); }
+
+  // Inputs. An input named "" is an omitted optional input.
+  unsigned numInputs() const { return node.input_size(); }
+  bool hasInput(unsigned i) const {
+    return i < unsigned(node.input_size()) && !node.input(i).empty();
+  }
+  /// Input `i`, which must be present (an error otherwise).
+  FailureOr<Tensor *> input(unsigned i);
+  /// Input `i` as an SSA float tensor.
+  FailureOr<Value> floatValue(unsigned i);
+  /// Input `i` as an SSA value of any type.
+  FailureOr<Value> anyValue(unsigned i);
+  /// Input `i`, which must be known at import time; `what` says what it is
+  /// ("the shape") in the error.
+  FailureOr<const Const *> constInput(unsigned i, llvm::StringRef what);
+
+  // Attributes.
+  const onnx::AttributeProto *attr(llvm::StringRef name) const;
+  FailureOr<int64_t> intAttr(llvm::StringRef name, int64_t dflt) const;
+  FailureOr<float> floatAttr(llvm::StringRef name, float dflt) const;
+  FailureOr<std::string> stringAttr(llvm::StringRef name,
+                                    llvm::StringRef dflt) const;
+  /// A list of ints, std::nullopt when absent.
+  FailureOr<std::optional<llvm::SmallVector<int64_t>>>
+  intsAttr(llvm::StringRef name) const;
+  /// An axis in [-rank, rank), normalized to [0, rank).
+  FailureOr<int64_t> normalizeAxis(int64_t axis, int64_t rank,
+                                   llvm::StringRef what) const;
+
+  // Results.
+  unsigned numOutputs() const { return node.output_size(); }
+  bool hasOutput(unsigned i) const {
+    return i < unsigned(node.output_size()) && !node.output(i).empty();
+  }
+  /// Defines output `i` as the SSA value `v` (a ranked tensor).
+  LogicalResult setOutput(unsigned i, Value v);
+  /// Defines output `i` as a compile-time constant.
+  LogicalResult setOutput(unsigned i, Const c);
+  /// Defines output `i` as the tensor `t` (e.g. an input, for Identity).
+  LogicalResult setOutput(unsigned i, const Tensor &t);
+
+  /// Creates an op whose result types it infers (InferTypeOpInterface),
+  /// checks it with the verifier and returns its results; an inference or
+  /// verifier failure is an error at the node, never an assertion.
+  FailureOr<mlir::ValueRange> create(llvm::StringRef opName,
+                                     mlir::ValueRange operands,
+                                     llvm::ArrayRef<mlir::NamedAttribute> attrs,
+                                     unsigned numResults = 1);
+  /// The same with the result types given (reshape, slice, broadcast_to).
+  FailureOr<mlir::ValueRange>
+  createTyped(llvm::StringRef opName, mlir::TypeRange resultTypes,
+              mlir::ValueRange operands,
+              llvm::ArrayRef<mlir::NamedAttribute> attrs);
+  template <typename OpTy>
+  FailureOr<Value> create(mlir::ValueRange operands,
+                          llvm::ArrayRef<mlir::NamedAttribute> attrs = {}) {
+    FailureOr<mlir::ValueRange> r =
+        create(OpTy::getOperationName(), operands, attrs, 1);
+    if (mlir::failed(r))
+      return mlir::failure();
+    return (*r)[0];
+  }
+  template <typename OpTy>
+  FailureOr<Value>
+  createTyped(mlir::Type type, mlir::ValueRange operands,
+              llvm::ArrayRef<mlir::NamedAttribute> attrs = {}) {
+    FailureOr<mlir::ValueRange> r =
+        createTyped(OpTy::getOperationName(), type, operands, attrs);
+    if (mlir::failed(r))
+      return mlir::failure();
+    return (*r)[0];
+  }
+
+  // Helpers shared by the op families.
+  /// An f32 `arith.constant` of `shape` filled with `value`.
+  Value splat(llvm::ArrayRef<int64_t> shape, float value);
+  /// nn.reshape of `v` to `shape` (nothing when it already has it).
+  FailureOr<Value> reshape(Value v, llvm::ArrayRef<int64_t> shape);
+  mlir::NamedAttribute named(llvm::StringRef name, mlir::Attribute a) const {
+    return builder.getNamedAttr(name, a);
+  }
+  mlir::Attribute i64Array(llvm::ArrayRef<int64_t> v) const {
+    return builder.getDenseI64ArrayAttr(v);
+  }
+};
+
+/// Shape of a ranked tensor value.
+llvm::SmallVector<int64_t> shapeOf(Value v);
+
+//===----------------------------------------------------------------------===//
+// The op table (Ops*.cpp)
+//===----------------------------------------------------------------------===//
+
+using ImportFn = LogicalResult (*)(NodeContext &);
+
+struct OpImporter {
+  ImportFn fn = nullptr;
+  /// The attributes the importer reads; any other attribute on the node is
+  /// an error, so that no attribute is silently ignored.
+  std::vector<std::string> attributes;
+};
+
+using OpTable = llvm::StringMap<OpImporter>;
+
+void registerElementwiseOps(OpTable &table);
+void registerLinearOps(OpTable &table);
+void registerConvPoolOps(OpTable &table);
+void registerNormOps(OpTable &table);
+void registerReduceOps(OpTable &table);
+void registerShapeOps(OpTable &table);
+
+/// Every op importer, keyed by op type (built once).
+const OpTable &getOpTable();
+
+} // namespace amp::onnx_import
+
+#endif // AMP_LIB_IMPORT_ONNX_IMPORTER_H

@@ -1,0 +1,54 @@
+//===- ModelLoader.cpp - parse and validate an ONNX ModelProto ------------===//
+//
+// The ModelProto is parsed with the protobuf classes of Debian's libonnx-dev
+// (no hand-written parsing). What the rest of the importer relies on is
+// checked here: a graph, and the opset of the default domain (9 or newer;
+// a newer opset than ONNX 1.12 knows is accepted, each op importer checks
+// the semantics it implements).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+
+#include <limits>
+
+using namespace amp::onnx_import;
+
+/// The oldest opset the importer implements.
+static constexpr int64_t kMinOpset = 9;
+
+std::string amp::onnx_import::loadModel(llvm::StringRef bytes,
+                                        onnx::ModelProto &model,
+                                        int64_t &opset) {
+  if (bytes.empty())
+    return "the file is empty, not an ONNX model";
+  if (bytes.size() > size_t(std::numeric_limits<int>::max()))
+    return "the file is larger than 2 GiB, which protobuf cannot parse "
+           "(external data is not supported)";
+  if (!model.ParseFromArray(bytes.data(), int(bytes.size())))
+    return "not a valid ONNX model: the protobuf message does not parse "
+           "(corrupt or truncated file?)";
+  if (!model.has_graph())
+    return "not a valid ONNX model: it has no graph";
+  if (model.ir_version() <= 0)
+    return "not a valid ONNX model: ir_version is missing";
+
+  opset = -1;
+  for (const onnx::OperatorSetIdProto &id : model.opset_import())
+    if (id.domain().empty() || id.domain() == "ai.onnx")
+      opset = id.version();
+  if (opset < 0)
+    return "the model imports no opset of the default ONNX domain";
+  if (opset < kMinOpset)
+    return "the model uses opset " + std::to_string(opset) +
+           " of the default domain; amp-import-onnx supports opset " +
+           std::to_string(kMinOpset) + " and newer";
+  return "";
+}
+
+std::string amp::onnx_import::dataTypeName(int32_t dtype) {
+  if (onnx::TensorProto_DataType_IsValid(dtype))
+    return onnx::TensorProto_DataType_Name(
+        static_cast<onnx::TensorProto_DataType>(dtype));
+  return "type " + std::to_string(dtype);
+}

@@ -1,0 +1,263 @@
+//===- NodeContext.cpp - what an op importer sees of its node -------------===//
+
+#include "Importer.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Operation.h"
+
+using namespace amp::onnx_import;
+using namespace mlir;
+
+llvm::SmallVector<int64_t> amp::onnx_import::shapeOf(Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  return llvm::SmallVector<int64_t>(type.getShape());
+}
+
+//===----------------------------------------------------------------------===//
+// Inputs
+//===----------------------------------------------------------------------===//
+
+FailureOr<Tensor *> NodeContext::input(unsigned i) {
+  if (!hasInput(i)) {
+    error() << "input " << i << " is missing";
+    return failure();
+  }
+  Tensor *t = table.lookup(node.input(i));
+  if (!t) {
+    error() << "input " << i << " ('" << node.input(i)
+            << "') is not defined before the node";
+    return failure();
+  }
+  return t;
+}
+
+FailureOr<Value> NodeContext::anyValue(unsigned i) {
+  FailureOr<Tensor *> t = input(i);
+  if (failed(t))
+    return failure();
+  return table.materialize(**t, loc);
+}
+
+FailureOr<Value> NodeContext::floatValue(unsigned i) {
+  FailureOr<Tensor *> t = input(i);
+  if (failed(t))
+    return failure();
+  if (!(*t)->isFloat()) {
+    error() << "input " << i << " ('" << node.input(i) << "') has element type "
+            << dataTypeName((*t)->dtype) << "; nn ops take FLOAT tensors here";
+    return failure();
+  }
+  return table.materialize(**t, loc);
+}
+
+FailureOr<const Const *> NodeContext::constInput(unsigned i,
+                                                 llvm::StringRef what) {
+  FailureOr<Tensor *> t = input(i);
+  if (failed(t))
+    return failure();
+  if (!(*t)->constant) {
+    auto diag = error() << what << " (input " << i << ", '" << node.input(i)
+                        << "') must be known at import time: an initializer, "
+                           "a Constant, a folded shape computation or a graph "
+                           "input given with --constant-input";
+    if ((*t)->graphInput >= 0)
+      diag << " (it is graph input #" << (*t)->graphInput << ")";
+    return failure();
+  }
+  return (*t)->constant.get();
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+const onnx::AttributeProto *NodeContext::attr(llvm::StringRef name) const {
+  for (const onnx::AttributeProto &a : node.attribute())
+    if (a.name() == name)
+      return &a;
+  return nullptr;
+}
+
+FailureOr<int64_t> NodeContext::intAttr(llvm::StringRef name,
+                                        int64_t dflt) const {
+  const onnx::AttributeProto *a = attr(name);
+  if (!a)
+    return dflt;
+  if (a->type() != onnx::AttributeProto::INT) {
+    error() << "attribute '" << name << "' must be an INT";
+    return failure();
+  }
+  return a->i();
+}
+
+FailureOr<float> NodeContext::floatAttr(llvm::StringRef name,
+                                        float dflt) const {
+  const onnx::AttributeProto *a = attr(name);
+  if (!a)
+    return dflt;
+  if (a->type() != onnx::AttributeProto::FLOAT) {
+    error() << "attribute '" << name << "' must be a FLOAT";
+    return failure();
+  }
+  return a->f();
+}
+
+FailureOr<std::string> NodeContext::stringAttr(llvm::StringRef name,
+                                               llvm::StringRef dflt) const {
+  const onnx::AttributeProto *a = attr(name);
+  if (!a)
+    return dflt.str();
+  if (a->type() != onnx::AttributeProto::STRING) {
+    error() << "attribute '" << name << "' must be a STRING";
+    return failure();
+  }
+  return a->s();
+}
+
+FailureOr<std::optional<llvm::SmallVector<int64_t>>>
+NodeContext::intsAttr(llvm::StringRef name) const {
+  const onnx::AttributeProto *a = attr(name);
+  if (!a)
+    return std::optional<llvm::SmallVector<int64_t>>();
+  if (a->type() != onnx::AttributeProto::INTS) {
+    error() << "attribute '" << name << "' must be INTS";
+    return failure();
+  }
+  return std::optional<llvm::SmallVector<int64_t>>(
+      llvm::SmallVector<int64_t>(a->ints().begin(), a->ints().end()));
+}
+
+FailureOr<int64_t> NodeContext::normalizeAxis(int64_t axis, int64_t rank,
+                                              llvm::StringRef what) const {
+  if (axis < -rank || axis >= rank) {
+    error() << what << " " << axis << " is out of range for rank " << rank;
+    return failure();
+  }
+  return axis < 0 ? axis + rank : axis;
+}
+
+//===----------------------------------------------------------------------===//
+// Results
+//===----------------------------------------------------------------------===//
+
+LogicalResult NodeContext::setOutput(unsigned i, Value v) {
+  if (!hasOutput(i))
+    return success();
+  auto type = cast<RankedTensorType>(v.getType());
+  Tensor t;
+  Type elt = type.getElementType();
+  if (elt.isF32())
+    t.dtype = onnx::TensorProto::FLOAT;
+  else if (elt.isInteger(64))
+    t.dtype = onnx::TensorProto::INT64;
+  else if (elt.isInteger(32))
+    t.dtype = onnx::TensorProto::INT32;
+  else if (elt.isInteger(1))
+    t.dtype = onnx::TensorProto::BOOL;
+  else {
+    error() << "result " << i << " has an unsupported element type";
+    return failure();
+  }
+  t.shape.assign(type.getShape().begin(), type.getShape().end());
+  t.value = v;
+  table.define(node.output(i), std::move(t));
+  return success();
+}
+
+LogicalResult NodeContext::setOutput(unsigned i, Const c) {
+  if (!hasOutput(i))
+    return success();
+  Tensor t;
+  t.dtype = c.dtype;
+  t.shape = c.shape;
+  t.constant = std::make_shared<const Const>(std::move(c));
+  table.define(node.output(i), std::move(t));
+  return success();
+}
+
+LogicalResult NodeContext::setOutput(unsigned i, const Tensor &t) {
+  if (!hasOutput(i))
+    return success();
+  Tensor copy = t;
+  // The copy is a new ONNX value: it is no initializer of its own (its
+  // value, when materialized, is the original's).
+  if (copy.initializer && copy.isFloat() && !copy.value) {
+    Tensor *original = table.lookup(t.name);
+    if (original)
+      copy.value = table.materialize(*original, loc);
+  }
+  copy.initializer = false;
+  table.define(node.output(i), std::move(copy));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Creating ops
+//===----------------------------------------------------------------------===//
+
+/// Inserts `op` and verifies it; an invalid op is erased and is an error.
+static FailureOr<ValueRange> insertVerified(OpBuilder &builder, Operation *op) {
+  builder.insert(op);
+  if (failed(mlir::verify(op, /*verifyRecursively=*/false))) {
+    op->erase();
+    return failure();
+  }
+  return ValueRange(op->getResults());
+}
+
+FailureOr<ValueRange> NodeContext::create(llvm::StringRef opName,
+                                          ValueRange operands,
+                                          llvm::ArrayRef<NamedAttribute> attrs,
+                                          unsigned numResults) {
+  OperationState state(loc, opName);
+  state.addOperands(operands);
+  state.addAttributes(attrs);
+  // Placeholder result types, replaced by the inferred ones below.
+  state.addTypes(llvm::SmallVector<Type>(numResults, operands[0].getType()));
+  Operation *op = Operation::create(state);
+  auto iface = dyn_cast<InferTypeOpInterface>(op);
+  assert(iface && "create<> is for ops that infer their result types");
+  llvm::SmallVector<Type> types;
+  if (failed(iface.inferReturnTypes(
+          ctx(), loc, op->getOperands(), op->getRawDictionaryAttrs(),
+          op->getPropertiesStorage(), op->getRegions(), types)) ||
+      types.size() != numResults) {
+    op->destroy();
+    if (types.empty())
+      error() << "'" << opName << "' cannot be built from these operands";
+    return failure();
+  }
+  for (unsigned i = 0; i < numResults; ++i)
+    op->getResult(i).setType(types[i]);
+  return insertVerified(builder, op);
+}
+
+FailureOr<ValueRange>
+NodeContext::createTyped(llvm::StringRef opName, TypeRange resultTypes,
+                         ValueRange operands,
+                         llvm::ArrayRef<NamedAttribute> attrs) {
+  OperationState state(loc, opName);
+  state.addOperands(operands);
+  state.addAttributes(attrs);
+  state.addTypes(resultTypes);
+  return insertVerified(builder, Operation::create(state));
+}
+
+Value NodeContext::splat(llvm::ArrayRef<int64_t> shape, float value) {
+  auto type = RankedTensorType::get(shape, builder.getF32Type());
+  return arith::ConstantOp::create(builder, loc, type,
+                                   DenseElementsAttr::get(type, value));
+}
+
+FailureOr<Value> NodeContext::reshape(Value v, llvm::ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (type.getShape() == shape)
+    return v;
+  FailureOr<ValueRange> r = createTyped(
+      "nn.reshape",
+      TypeRange{RankedTensorType::get(shape, type.getElementType())},
+      ValueRange{v}, {});
+  if (failed(r))
+    return failure();
+  return (*r)[0];
+}

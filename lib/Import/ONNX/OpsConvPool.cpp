@@ -1,0 +1,323 @@
+//===- OpsConvPool.cpp - Conv and the pools -------------------------------===//
+//
+// Conv, MaxPool and AveragePool on 2-D (NCHW) and 1-D (NCL, lifted to
+// N x C x 1 x L) inputs map onto nn.conv2d, nn.max_pool2d and
+// nn.avg_pool2d; the window geometry (pads, strides, dilations,
+// auto_pad, ceil_mode) is resolved here to the explicit
+// [top, left, bottom, right] padding of nn. GlobalAveragePool and
+// GlobalMaxPool are nn.global_avg_pool or reductions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+
+#include "amp/Dialect/NN/IR/NNOps.h"
+
+using namespace amp::onnx_import;
+using namespace mlir;
+namespace nn = amp::nn;
+
+namespace {
+/// The resolved window geometry of one node, per spatial dim (1 or 2).
+struct Window {
+  llvm::SmallVector<int64_t> kernel, strides, dilations, padBegin, padEnd;
+};
+} // namespace
+
+/// Reads kernel_shape/strides/dilations/pads/auto_pad (and ceil_mode when
+/// `ceil` is given) for `spatial` input dims of sizes `in`.
+static LogicalResult readWindow(NodeContext &nc, llvm::ArrayRef<int64_t> in,
+                                llvm::ArrayRef<int64_t> kernelFromWeights,
+                                bool *ceil, Window &w) {
+  size_t n = in.size();
+  auto ints = [&](llvm::StringRef name, int64_t dflt,
+                  size_t count) -> FailureOr<llvm::SmallVector<int64_t>> {
+    FailureOr<std::optional<llvm::SmallVector<int64_t>>> v = nc.intsAttr(name);
+    if (failed(v))
+      return failure();
+    if (!*v)
+      return llvm::SmallVector<int64_t>(count, dflt);
+    if ((*v)->size() != count) {
+      nc.error() << "attribute '" << name << "' has " << (*v)->size()
+                 << " values; " << count << " expected";
+      return failure();
+    }
+    return **v;
+  };
+  FailureOr<llvm::SmallVector<int64_t>> kernel =
+      kernelFromWeights.empty()
+          ? ints("kernel_shape", 0, n)
+          : FailureOr<llvm::SmallVector<int64_t>>(
+                llvm::SmallVector<int64_t>(kernelFromWeights));
+  if (failed(kernel))
+    return failure();
+  if (!kernelFromWeights.empty() && nc.attr("kernel_shape")) {
+    FailureOr<llvm::SmallVector<int64_t>> given = ints("kernel_shape", 0, n);
+    if (failed(given))
+      return failure();
+    if (*given != *kernel)
+      return nc.error() << "kernel_shape does not match the weights", failure();
+  }
+  if (kernelFromWeights.empty() && !nc.attr("kernel_shape"))
+    return nc.error() << "attribute 'kernel_shape' is missing", failure();
+  FailureOr<llvm::SmallVector<int64_t>> strides = ints("strides", 1, n);
+  FailureOr<llvm::SmallVector<int64_t>> dilations = ints("dilations", 1, n);
+  FailureOr<llvm::SmallVector<int64_t>> pads = ints("pads", 0, 2 * n);
+  FailureOr<std::string> autoPad = nc.stringAttr("auto_pad", "NOTSET");
+  if (failed(strides) || failed(dilations) || failed(pads) || failed(autoPad))
+    return failure();
+  for (size_t d = 0; d < n; ++d) {
+    if ((*kernel)[d] <= 0 || (*strides)[d] <= 0 || (*dilations)[d] <= 0)
+      return nc.error() << "kernel, strides and dilations must be positive",
+             failure();
+    if ((*pads)[d] < 0 || (*pads)[d + n] < 0)
+      return nc.error() << "negative pads are not supported", failure();
+  }
+  w.kernel = *kernel;
+  w.strides = *strides;
+  w.dilations = *dilations;
+  w.padBegin.assign(pads->begin(), pads->begin() + n);
+  w.padEnd.assign(pads->begin() + n, pads->end());
+  if (*autoPad == "VALID") {
+    w.padBegin.assign(n, 0);
+    w.padEnd.assign(n, 0);
+  } else if (*autoPad == "SAME_UPPER" || *autoPad == "SAME_LOWER") {
+    for (size_t d = 0; d < n; ++d) {
+      int64_t out = (in[d] + w.strides[d] - 1) / w.strides[d];
+      int64_t extent = (w.kernel[d] - 1) * w.dilations[d] + 1;
+      int64_t total =
+          std::max<int64_t>(0, (out - 1) * w.strides[d] + extent - in[d]);
+      int64_t small = total / 2;
+      w.padBegin[d] = *autoPad == "SAME_UPPER" ? small : total - small;
+      w.padEnd[d] = total - w.padBegin[d];
+    }
+  } else if (*autoPad != "NOTSET") {
+    return nc.error() << "auto_pad = '" << *autoPad << "' is not supported",
+           failure();
+  }
+  if (ceil && *ceil) {
+    // Output sizes rounded up; a window must start inside the input or its
+    // begin padding. The extra end padding makes nn's floor rule give it.
+    bool anyExtra = false;
+    for (size_t d = 0; d < n; ++d) {
+      int64_t extent = (w.kernel[d] - 1) * w.dilations[d] + 1;
+      int64_t span = in[d] + w.padBegin[d] + w.padEnd[d] - extent;
+      if (span < 0)
+        return nc.error() << "the window is larger than the padded input",
+               failure();
+      int64_t out = (span + w.strides[d] - 1) / w.strides[d] + 1;
+      if ((out - 1) * w.strides[d] >= in[d] + w.padBegin[d])
+        --out;
+      int64_t extra = (out - 1) * w.strides[d] + extent -
+                      (in[d] + w.padBegin[d] + w.padEnd[d]);
+      if (extra > 0) {
+        w.padEnd[d] += extra;
+        anyExtra = true;
+      }
+    }
+    // Whether ceil_mode changed the geometry at all.
+    *ceil = anyExtra;
+  }
+  return success();
+}
+
+/// Lifts a 1-D window (and shape) to 2-D: H = 1.
+static void liftWindow(Window &w) {
+  w.kernel.insert(w.kernel.begin(), 1);
+  w.strides.insert(w.strides.begin(), 1);
+  w.dilations.insert(w.dilations.begin(), 1);
+  w.padBegin.insert(w.padBegin.begin(), 0);
+  w.padEnd.insert(w.padEnd.begin(), 0);
+}
+
+static llvm::SmallVector<int64_t> padding(const Window &w) {
+  return {w.padBegin[0], w.padBegin[1], w.padEnd[0], w.padEnd[1]};
+}
+
+/// The input as a 4-D value (1-D spatial inputs get H = 1).
+static FailureOr<Value> input4D(NodeContext &nc, Value x) {
+  llvm::SmallVector<int64_t> s = shapeOf(x);
+  if (s.size() == 4)
+    return x;
+  return nc.reshape(x, {s[0], s[1], 1, s[2]});
+}
+
+static LogicalResult checkSpatialRank(NodeContext &nc, Value x) {
+  size_t rank = shapeOf(x).size();
+  if (rank != 3 && rank != 4)
+    return nc.error() << "only 1-D and 2-D windows (inputs of rank 3 or 4) are "
+                         "supported; the input has rank "
+                      << rank,
+           failure();
+  return success();
+}
+
+static LogicalResult importConv(NodeContext &nc) {
+  FailureOr<Value> x = nc.floatValue(0);
+  FailureOr<Value> wv = nc.floatValue(1);
+  FailureOr<int64_t> group = nc.intAttr("group", 1);
+  if (failed(x) || failed(wv) || failed(group) ||
+      failed(checkSpatialRank(nc, *x)))
+    return failure();
+  llvm::SmallVector<int64_t> xs = shapeOf(*x), ws = shapeOf(*wv);
+  if (ws.size() != xs.size())
+    return nc.error() << "the weights have rank " << ws.size()
+                      << "; the input has rank " << xs.size(),
+           failure();
+  llvm::ArrayRef<int64_t> spatial = llvm::ArrayRef<int64_t>(xs).drop_front(2);
+  Window w;
+  if (failed(readWindow(nc, spatial, llvm::ArrayRef<int64_t>(ws).drop_front(2),
+                        nullptr, w)))
+    return failure();
+  bool lifted = xs.size() == 3;
+  Value filter = *wv;
+  if (lifted) {
+    liftWindow(w);
+    FailureOr<Value> f = nc.reshape(filter, {ws[0], ws[1], 1, ws[2]});
+    if (failed(f))
+      return failure();
+    filter = *f;
+  }
+  FailureOr<Value> x4 = input4D(nc, *x);
+  if (failed(x4))
+    return failure();
+  FailureOr<Value> y = nc.create<nn::Conv2DOp>(
+      {*x4, filter},
+      {nc.named("strides", nc.i64Array(w.strides)),
+       nc.named("padding", nc.i64Array(padding(w))),
+       nc.named("dilation", nc.i64Array(w.dilations)),
+       nc.named("groups", nc.builder.getI64IntegerAttr(*group))});
+  if (failed(y))
+    return failure();
+  if (nc.hasInput(2)) {
+    FailureOr<Value> bias = nc.floatValue(2);
+    if (failed(bias))
+      return failure();
+    if (shapeOf(*bias) != llvm::SmallVector<int64_t>{ws[0]})
+      return nc.error() << "the bias must have shape [" << ws[0] << "]",
+             failure();
+    bias = nc.reshape(*bias, {ws[0], 1, 1});
+    if (failed(bias))
+      return failure();
+    y = nc.create<nn::AddOp>({*y, *bias});
+    if (failed(y))
+      return failure();
+  }
+  if (lifted) {
+    llvm::SmallVector<int64_t> ys = shapeOf(*y);
+    y = nc.reshape(*y, {ys[0], ys[1], ys[3]});
+    if (failed(y))
+      return failure();
+  }
+  return nc.setOutput(0, *y);
+}
+
+static LogicalResult importPool(NodeContext &nc, bool isMax) {
+  FailureOr<Value> x = nc.floatValue(0);
+  if (failed(x) || failed(checkSpatialRank(nc, *x)))
+    return failure();
+  if (isMax && nc.hasOutput(1))
+    return nc.error() << "the Indices output is not supported", failure();
+  FailureOr<int64_t> ceilMode = nc.intAttr("ceil_mode", 0);
+  FailureOr<int64_t> storageOrder = nc.intAttr("storage_order", 0);
+  FailureOr<int64_t> includePad = nc.intAttr("count_include_pad", 0);
+  if (failed(ceilMode) || failed(storageOrder) || failed(includePad))
+    return failure();
+  if (*storageOrder != 0)
+    return nc.error() << "storage_order = " << *storageOrder
+                      << " is not supported",
+           failure();
+  llvm::SmallVector<int64_t> xs = shapeOf(*x);
+  Window w;
+  bool ceil = *ceilMode != 0;
+  if (failed(readWindow(nc, llvm::ArrayRef<int64_t>(xs).drop_front(2), {},
+                        &ceil, w)))
+    return failure();
+  if (!isMax && ceil && *includePad)
+    return nc.error() << "ceil_mode with count_include_pad is not supported "
+                         "(nn.avg_pool2d divides by the whole window)",
+           failure();
+  if (!isMax && llvm::any_of(w.dilations, [](int64_t d) { return d != 1; }))
+    return nc.error() << "dilations are not supported (nn.avg_pool2d has none)",
+           failure();
+  bool lifted = xs.size() == 3;
+  if (lifted)
+    liftWindow(w);
+  FailureOr<Value> x4 = input4D(nc, *x);
+  if (failed(x4))
+    return failure();
+  llvm::SmallVector<NamedAttribute> attrs = {
+      nc.named("kernel", nc.i64Array(w.kernel)),
+      nc.named("strides", nc.i64Array(w.strides)),
+      nc.named("padding", nc.i64Array(padding(w)))};
+  FailureOr<Value> y;
+  if (isMax) {
+    attrs.push_back(nc.named("dilation", nc.i64Array(w.dilations)));
+    y = nc.create<nn::MaxPool2DOp>({*x4}, attrs);
+  } else {
+    if (*includePad)
+      attrs.push_back(nc.named("count_include_pad", nc.builder.getUnitAttr()));
+    y = nc.create<nn::AvgPool2DOp>({*x4}, attrs);
+  }
+  if (failed(y))
+    return failure();
+  if (lifted) {
+    llvm::SmallVector<int64_t> ys = shapeOf(*y);
+    y = nc.reshape(*y, {ys[0], ys[1], ys[3]});
+    if (failed(y))
+      return failure();
+  }
+  return nc.setOutput(0, *y);
+}
+
+static LogicalResult importMaxPool(NodeContext &nc) {
+  return importPool(nc, true);
+}
+static LogicalResult importAveragePool(NodeContext &nc) {
+  return importPool(nc, false);
+}
+
+static LogicalResult importGlobalPool(NodeContext &nc, bool isMax) {
+  FailureOr<Value> x = nc.floatValue(0);
+  if (failed(x))
+    return failure();
+  llvm::SmallVector<int64_t> xs = shapeOf(*x);
+  if (xs.size() < 3)
+    return nc.error() << "the input must have rank >= 3 (N x C x ...)",
+           failure();
+  FailureOr<Value> y;
+  if (!isMax && xs.size() == 4) {
+    y = nc.create<nn::GlobalAvgPoolOp>({*x});
+  } else {
+    llvm::SmallVector<int64_t> axes;
+    for (size_t d = 2; d < xs.size(); ++d)
+      axes.push_back(d);
+    llvm::SmallVector<NamedAttribute> attrs = {
+        nc.named("axes", nc.i64Array(axes)),
+        nc.named("keep_dims", nc.builder.getUnitAttr())};
+    y = isMax ? nc.create<nn::ReduceMaxOp>({*x}, attrs)
+              : nc.create<nn::ReduceMeanOp>({*x}, attrs);
+  }
+  return failed(y) ? failure() : nc.setOutput(0, *y);
+}
+
+static LogicalResult importGlobalAveragePool(NodeContext &nc) {
+  return importGlobalPool(nc, false);
+}
+static LogicalResult importGlobalMaxPool(NodeContext &nc) {
+  return importGlobalPool(nc, true);
+}
+
+void amp::onnx_import::registerConvPoolOps(OpTable &t) {
+  t["Conv"] = {
+      importConv,
+      {"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"}};
+  t["MaxPool"] = {importMaxPool,
+                  {"auto_pad", "ceil_mode", "dilations", "kernel_shape", "pads",
+                   "storage_order", "strides"}};
+  t["AveragePool"] = {importAveragePool,
+                      {"auto_pad", "ceil_mode", "count_include_pad",
+                       "dilations", "kernel_shape", "pads", "strides"}};
+  t["GlobalAveragePool"] = {importGlobalAveragePool, {}};
+  t["GlobalMaxPool"] = {importGlobalMaxPool, {}};
+}

@@ -1,0 +1,378 @@
+//===- OpsElementwise.cpp - elementwise ONNX ops --------------------------===//
+//
+// Unary activations, binary arithmetic with numpy broadcasting (folded on
+// constants, so shape arithmetic never reaches nn), Sum/Max/Min/Mean, Pow
+// with a constant exponent, Clip, Where, Identity, Dropout (inference:
+// identity) and Gelu.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Folding.h"
+
+#include "amp/Dialect/NN/IR/NNOps.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace amp::onnx_import;
+using namespace mlir;
+namespace nn = amp::nn;
+
+template <typename OpTy> static LogicalResult importUnary(NodeContext &nc) {
+  FailureOr<Value> x = nc.floatValue(0);
+  if (failed(x))
+    return failure();
+  FailureOr<Value> y = nc.create<OpTy>({*x});
+  if (failed(y))
+    return failure();
+  return nc.setOutput(0, *y);
+}
+
+/// A 0-d f32 constant.
+static Value scalar(NodeContext &nc, float v) { return nc.splat({}, v); }
+
+static LogicalResult importReciprocal(NodeContext &nc) {
+  FailureOr<Value> x = nc.floatValue(0);
+  if (failed(x))
+    return failure();
+  FailureOr<Value> y = nc.create<nn::DivOp>({scalar(nc, 1.0f), *x});
+  return failed(y) ? failure() : nc.setOutput(0, *y);
+}
+
+/// LeakyRelu(x) = relu(x) - alpha * relu(-x).
+static LogicalResult importLeakyRelu(NodeContext &nc) {
+  FailureOr<float> alpha = nc.floatAttr("alpha", 0.01f);
+  FailureOr<Value> x = nc.floatValue(0);
+  if (failed(alpha) || failed(x))
+    return failure();
+  FailureOr<Value> pos = nc.create<nn::ReluOp>({*x});
+  FailureOr<Value> negX = nc.create<nn::NegOp>({*x});
+  if (failed(pos) || failed(negX))
+    return failure();
+  FailureOr<Value> neg = nc.create<nn::ReluOp>({*negX});
+  if (failed(neg))
+    return failure();
+  FailureOr<Value> scaled = nc.create<nn::MulOp>({scalar(nc, *alpha), *neg});
+  if (failed(scaled))
+    return failure();
+  FailureOr<Value> y = nc.create<nn::SubOp>({*pos, *scaled});
+  return failed(y) ? failure() : nc.setOutput(0, *y);
+}
+
+/// HardSigmoid(x) = clamp(alpha * x + beta, 0, 1).
+static LogicalResult importHardSigmoid(NodeContext &nc) {
+  FailureOr<float> alpha = nc.floatAttr("alpha", 0.2f);
+  FailureOr<float> beta = nc.floatAttr("beta", 0.5f);
+  FailureOr<Value> x = nc.floatValue(0);
+  if (failed(alpha) || failed(beta) || failed(x))
+    return failure();
+  FailureOr<Value> ax = nc.create<nn::MulOp>({*x, scalar(nc, *alpha)});
+  if (failed(ax))
+    return failure();
+  FailureOr<Value> axb = nc.create<nn::AddOp>({*ax, scalar(nc, *beta)});
+  if (failed(axb))
+    return failure();
+  FailureOr<Value> y = nc.create<nn::ClampOp>(
+      {*axb}, {nc.named("min", nc.builder.getF32FloatAttr(0.0f)),
+               nc.named("max", nc.builder.getF32FloatAttr(1.0f))});
+  return failed(y) ? failure() : nc.setOutput(0, *y);
+}
+
+//===----------------------------------------------------------------------===//
+// Binary and variadic arithmetic
+//===----------------------------------------------------------------------===//
+
+enum class Arith { Add, Sub, Mul, Div, Max, Min };
+
+static double applyArith(Arith op, bool isFloat, double a, double b) {
+  switch (op) {
+  case Arith::Add:
+    return a + b;
+  case Arith::Sub:
+    return a - b;
+  case Arith::Mul:
+    return a * b;
+  case Arith::Div:
+    if (!isFloat)
+      return b == 0 ? 0 : double(int64_t(a) / int64_t(b));
+    return a / b;
+  case Arith::Max:
+    return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b);
+  case Arith::Min:
+    return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b);
+  }
+  return 0;
+}
+
+static FailureOr<Value> buildArith(NodeContext &nc, Arith op, Value a,
+                                   Value b) {
+  switch (op) {
+  case Arith::Add:
+    return nc.create<nn::AddOp>({a, b});
+  case Arith::Sub:
+    return nc.create<nn::SubOp>({a, b});
+  case Arith::Mul:
+    return nc.create<nn::MulOp>({a, b});
+  case Arith::Div:
+    return nc.create<nn::DivOp>({a, b});
+  case Arith::Max:
+    return nc.create<nn::MaximumOp>({a, b});
+  case Arith::Min:
+    return nc.create<nn::MinimumOp>({a, b});
+  }
+  return failure();
+}
+
+/// Folds the inputs [0, n) when all are constants; else chains nn ops.
+static LogicalResult importArith(NodeContext &nc, Arith op, unsigned n) {
+  if (n == 0)
+    return nc.error() << "needs at least one input", failure();
+  bool allConst = true;
+  for (unsigned i = 0; i < n; ++i) {
+    FailureOr<Tensor *> t = nc.input(i);
+    if (failed(t))
+      return failure();
+    allConst &= bool((*t)->constant) && !(*t)->value;
+  }
+  if (allConst) {
+    Const acc = *(*nc.input(0))->constant;
+    for (unsigned i = 1; i < n; ++i) {
+      const Const &rhs = *(*nc.input(i))->constant;
+      bool isFloat = acc.isFloat();
+      std::optional<Const> r = foldBinary(acc, rhs, [&](double a, double b) {
+        return applyArith(op, isFloat, a, b);
+      });
+      if (!r)
+        return nc.error() << "constant operands of types "
+                          << dataTypeName(acc.dtype) << " and "
+                          << dataTypeName(rhs.dtype)
+                          << " cannot be folded: they differ in type, do "
+                             "not broadcast, or give over 2^28 elements",
+               failure();
+      acc = std::move(*r);
+    }
+    return nc.setOutput(0, std::move(acc));
+  }
+  FailureOr<Value> acc = nc.floatValue(0);
+  if (failed(acc))
+    return failure();
+  for (unsigned i = 1; i < n; ++i) {
+    FailureOr<Value> rhs = nc.floatValue(i);
+    if (failed(rhs))
+      return failure();
+    acc = buildArith(nc, op, *acc, *rhs);
+    if (failed(acc))
+      return failure();
+  }
+  return nc.setOutput(0, *acc);
+}
+
+template <Arith op> static LogicalResult importBinary(NodeContext &nc) {
+  if (nc.numInputs() != 2)
+    return nc.error() << "needs 2 inputs", failure();
+  return importArith(nc, op, 2);
+}
+
+template <Arith op> static LogicalResult importVariadic(NodeContext &nc) {
+  return importArith(nc, op, nc.numInputs());
+}
+
+static LogicalResult importMean(NodeContext &nc) {
+  unsigned n = nc.numInputs();
+  FailureOr<Value> acc = nc.floatValue(0);
+  if (failed(acc))
+    return failure();
+  for (unsigned i = 1; i < n; ++i) {
+    FailureOr<Value> rhs = nc.floatValue(i);
+    if (failed(rhs))
+      return failure();
+    acc = nc.create<nn::AddOp>({*acc, *rhs});
+    if (failed(acc))
+      return failure();
+  }
+  if (n > 1)
+    acc = nc.create<nn::DivOp>({*acc, scalar(nc, float(n))});
+  return failed(acc) ? failure() : nc.setOutput(0, *acc);
+}
+
+//===----------------------------------------------------------------------===//
+// Pow, Clip, Where
+//===----------------------------------------------------------------------===//
+
+static LogicalResult importPow(NodeContext &nc) {
+  FailureOr<Value> x = nc.floatValue(0);
+  if (failed(x))
+    return failure();
+  FailureOr<const Const *> e = nc.constInput(1, "the exponent");
+  if (failed(e))
+    return failure();
+  const Const &c = **e;
+  if (c.numel() < 1)
+    return nc.error() << "the exponent is empty", failure();
+  double first = c.at(0);
+  for (int64_t k = 1; k < c.numel(); ++k)
+    if (c.at(k) != first)
+      return nc.error() << "the exponent must be one value (nn.pow has a "
+                           "scalar exponent); it has "
+                        << c.numel() << " different values",
+             failure();
+  // The exponent's shape broadcasts with the base's.
+  std::optional<llvm::SmallVector<int64_t>> shape =
+      broadcastShapes(shapeOf(*x), c.shape);
+  if (!shape)
+    return nc.error() << "the exponent's shape does not broadcast with the "
+                         "base's",
+           failure();
+  Value base = *x;
+  if (*shape != shapeOf(base)) {
+    FailureOr<Value> b = nc.createTyped<nn::BroadcastToOp>(
+        RankedTensorType::get(*shape, nc.builder.getF32Type()), {base});
+    if (failed(b))
+      return failure();
+    base = *b;
+  }
+  FailureOr<Value> y = nc.create<nn::PowOp>(
+      {base}, {nc.named("exponent", nc.builder.getF32FloatAttr(first))});
+  return failed(y) ? failure() : nc.setOutput(0, *y);
+}
+
+static LogicalResult importClip(NodeContext &nc) {
+  FailureOr<Value> x = nc.floatValue(0);
+  if (failed(x))
+    return failure();
+  std::optional<float> lo, hi;
+  if (nc.opset < 11) {
+    const float inf = std::numeric_limits<float>::infinity();
+    FailureOr<float> a = nc.floatAttr("min", -inf);
+    FailureOr<float> b = nc.floatAttr("max", inf);
+    if (failed(a) || failed(b))
+      return failure();
+    if (*a != -inf)
+      lo = *a;
+    if (*b != inf)
+      hi = *b;
+  } else {
+    for (unsigned i : {1u, 2u}) {
+      if (!nc.hasInput(i))
+        continue;
+      FailureOr<const Const *> c =
+          nc.constInput(i, i == 1 ? "the minimum" : "the maximum");
+      if (failed(c))
+        return failure();
+      if ((*c)->numel() != 1)
+        return nc.error() << "the " << (i == 1 ? "minimum" : "maximum")
+                          << " must be a scalar",
+               failure();
+      (i == 1 ? lo : hi) = float((*c)->at(0));
+    }
+  }
+  if (!lo && !hi)
+    return nc.setOutput(0, *x);
+  if (lo && hi && *lo > *hi) {
+    // ONNX: every element becomes max (numpy.clip's rule).
+    return nc.error() << "min " << *lo << " > max " << *hi
+                      << " is not supported (nn.clamp needs min <= max)",
+           failure();
+  }
+  llvm::SmallVector<NamedAttribute> attrs;
+  if (lo)
+    attrs.push_back(nc.named("min", nc.builder.getF32FloatAttr(*lo)));
+  if (hi)
+    attrs.push_back(nc.named("max", nc.builder.getF32FloatAttr(*hi)));
+  FailureOr<Value> y = nc.create<nn::ClampOp>({*x}, attrs);
+  return failed(y) ? failure() : nc.setOutput(0, *y);
+}
+
+static LogicalResult importWhere(NodeContext &nc) {
+  FailureOr<Tensor *> cond = nc.input(0);
+  if (failed(cond))
+    return failure();
+  if ((*cond)->dtype != onnx::TensorProto::BOOL)
+    return nc.error() << "the condition must be BOOL", failure();
+  FailureOr<Value> c = nc.anyValue(0);
+  FailureOr<Value> a = nc.floatValue(1);
+  FailureOr<Value> b = nc.floatValue(2);
+  if (failed(c) || failed(a) || failed(b))
+    return failure();
+  FailureOr<Value> y = nc.create<nn::WhereOp>({*c, *a, *b});
+  return failed(y) ? failure() : nc.setOutput(0, *y);
+}
+
+//===----------------------------------------------------------------------===//
+// Identity, Dropout, Gelu
+//===----------------------------------------------------------------------===//
+
+static LogicalResult importIdentity(NodeContext &nc) {
+  FailureOr<Tensor *> t = nc.input(0);
+  if (failed(t))
+    return failure();
+  return nc.setOutput(0, **t);
+}
+
+/// Inference semantics: the identity, and an all-true mask.
+static LogicalResult importDropout(NodeContext &nc) {
+  if (nc.hasInput(2)) {
+    FailureOr<const Const *> training = nc.constInput(2, "training_mode");
+    if (failed(training))
+      return failure();
+    if ((*training)->numel() == 1 && (*training)->at(0) != 0)
+      return nc.error() << "training_mode = true is not supported (the "
+                           "importer builds inference graphs; nn-autodiff "
+                           "adds training)",
+             failure();
+  }
+  FailureOr<Tensor *> t = nc.input(0);
+  if (failed(t) || failed(nc.setOutput(0, **t)))
+    return failure();
+  if (nc.hasOutput(1)) {
+    Const mask;
+    mask.dtype = onnx::TensorProto::BOOL;
+    mask.shape = (*t)->shape;
+    mask.i.assign(mask.numel(), 1);
+    return nc.setOutput(1, std::move(mask));
+  }
+  return success();
+}
+
+static LogicalResult importGelu(NodeContext &nc) {
+  FailureOr<std::string> approx = nc.stringAttr("approximate", "none");
+  if (failed(approx))
+    return failure();
+  if (*approx != "tanh" && *approx != "none")
+    return nc.error() << "approximate = '" << *approx << "' is not supported",
+           failure();
+  if (*approx == "none" && !nc.options.approximateErfGelu)
+    return nc.error() << "the exact (erf) GELU is not supported: nn.gelu is "
+                         "the tanh approximation (approximate = 'tanh'); "
+                         "--approximate-erf-gelu maps it onto nn.gelu",
+           failure();
+  return importUnary<nn::GeluOp>(nc);
+}
+
+void amp::onnx_import::registerElementwiseOps(OpTable &t) {
+  t["Relu"] = {importUnary<nn::ReluOp>, {}};
+  t["Sigmoid"] = {importUnary<nn::SigmoidOp>, {}};
+  t["Tanh"] = {importUnary<nn::TanhOp>, {}};
+  t["Exp"] = {importUnary<nn::ExpOp>, {}};
+  t["Log"] = {importUnary<nn::LogOp>, {}};
+  t["Sqrt"] = {importUnary<nn::SqrtOp>, {}};
+  t["Neg"] = {importUnary<nn::NegOp>, {}};
+  t["Abs"] = {importUnary<nn::AbsOp>, {}};
+  t["Reciprocal"] = {importReciprocal, {}};
+  t["LeakyRelu"] = {importLeakyRelu, {"alpha"}};
+  t["HardSigmoid"] = {importHardSigmoid, {"alpha", "beta"}};
+  t["Add"] = {importBinary<Arith::Add>, {}};
+  t["Sub"] = {importBinary<Arith::Sub>, {}};
+  t["Mul"] = {importBinary<Arith::Mul>, {}};
+  t["Div"] = {importBinary<Arith::Div>, {}};
+  t["Sum"] = {importVariadic<Arith::Add>, {}};
+  t["Max"] = {importVariadic<Arith::Max>, {}};
+  t["Min"] = {importVariadic<Arith::Min>, {}};
+  t["Mean"] = {importMean, {}};
+  t["Pow"] = {importPow, {}};
+  t["Clip"] = {importClip, {"min", "max"}};
+  t["Where"] = {importWhere, {}};
+  t["Identity"] = {importIdentity, {}};
+  t["Dropout"] = {importDropout, {"ratio", "seed"}};
+  t["Gelu"] = {importGelu, {"approximate"}};
+}

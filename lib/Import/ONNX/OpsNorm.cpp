@@ -1,0 +1,233 @@
+//===- OpsNorm.cpp - normalization and softmax ----------------------------===//
+//
+// BatchNormalization (inference: the running statistics are folded into
+// constants, never params), LayerNormalization (nn.layer_norm), Softmax and
+// LogSoftmax (the flattening semantics of opset < 13), and LRN, built from
+// nn ops (a channel-window mean is nn.avg_pool2d over a reshaped square).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+
+#include "amp/Dialect/NN/IR/NNOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+#include <cmath>
+
+using namespace amp::onnx_import;
+using namespace mlir;
+namespace nn = amp::nn;
+
+/// An f32 arith.constant with the values of `c` and shape `shape`.
+static Value constantValue(NodeContext &nc, llvm::ArrayRef<float> values,
+                           llvm::ArrayRef<int64_t> shape) {
+  auto type = RankedTensorType::get(shape, nc.builder.getF32Type());
+  return arith::ConstantOp::create(nc.builder, nc.loc, type,
+                                   DenseElementsAttr::get(type, values));
+}
+
+static LogicalResult importBatchNorm(NodeContext &nc) {
+  FailureOr<float> eps = nc.floatAttr("epsilon", 1e-5f);
+  FailureOr<float> momentum = nc.floatAttr("momentum", 0.9f);
+  FailureOr<int64_t> training = nc.intAttr("training_mode", 0);
+  FailureOr<Value> x = nc.floatValue(0);
+  if (failed(eps) || failed(momentum) || failed(training) || failed(x))
+    return failure();
+  if (*training)
+    return nc.error() << "training_mode = 1 is not supported (inference "
+                         "statistics only)",
+           failure();
+  llvm::SmallVector<int64_t> xs = shapeOf(*x);
+  if (xs.size() < 2)
+    return nc.error() << "the input must have rank >= 2", failure();
+  int64_t channels = xs[1];
+  // Per-channel operands broadcast as C x 1 x ... (rank - 1 dims).
+  llvm::SmallVector<int64_t> bshape(xs.size() - 1, 1);
+  bshape[0] = channels;
+  for (unsigned i = 1; i <= 4; ++i) {
+    FailureOr<Tensor *> t = nc.input(i);
+    if (failed(t))
+      return failure();
+    if ((*t)->shape != llvm::SmallVector<int64_t>{channels})
+      return nc.error() << "input " << i << " must have shape [" << channels
+                        << "]",
+             failure();
+  }
+  // The running statistics: constants when known (folded invstd).
+  Value mean, invstd;
+  Tensor *meanT = *nc.input(3), *varT = *nc.input(4);
+  if (meanT->constant && meanT->isFloat())
+    mean = constantValue(nc, meanT->constant->f, bshape);
+  if (varT->constant && varT->isFloat()) {
+    std::vector<float> inv;
+    for (float v : varT->constant->f)
+      inv.push_back(float(1.0 / std::sqrt(double(v) + double(*eps))));
+    invstd = constantValue(nc, inv, bshape);
+  }
+  if (!mean) {
+    FailureOr<Value> m = nc.floatValue(3);
+    if (failed(m) || failed(m = nc.reshape(*m, bshape)))
+      return failure();
+    mean = *m;
+  }
+  if (!invstd) {
+    FailureOr<Value> v = nc.floatValue(4);
+    if (failed(v) || failed(v = nc.reshape(*v, bshape)))
+      return failure();
+    FailureOr<Value> ve = nc.create<nn::AddOp>({*v, nc.splat({}, *eps)});
+    if (failed(ve))
+      return failure();
+    FailureOr<Value> r = nc.create<nn::RsqrtOp>({*ve});
+    if (failed(r))
+      return failure();
+    invstd = *r;
+  }
+  FailureOr<Value> scale = nc.floatValue(1);
+  FailureOr<Value> bias = nc.floatValue(2);
+  if (failed(scale) || failed(bias) ||
+      failed(scale = nc.reshape(*scale, bshape)) ||
+      failed(bias = nc.reshape(*bias, bshape)))
+    return failure();
+  FailureOr<Value> y = nc.create<nn::SubOp>({*x, mean});
+  if (failed(y) || failed(y = nc.create<nn::MulOp>({*y, invstd})) ||
+      failed(y = nc.create<nn::MulOp>({*y, *scale})) ||
+      failed(y = nc.create<nn::AddOp>({*y, *bias})))
+    return failure();
+  return nc.setOutput(0, *y);
+}
+
+static LogicalResult importLayerNorm(NodeContext &nc) {
+  FailureOr<int64_t> axisAttr = nc.intAttr("axis", -1);
+  FailureOr<float> eps = nc.floatAttr("epsilon", 1e-5f);
+  FailureOr<int64_t> stash = nc.intAttr("stash_type", 1);
+  FailureOr<Value> x = nc.floatValue(0);
+  if (failed(axisAttr) || failed(eps) || failed(stash) || failed(x))
+    return failure();
+  if (*stash != 1)
+    return nc.error() << "stash_type = " << *stash
+                      << " is not supported (statistics are f32)",
+           failure();
+  llvm::SmallVector<int64_t> xs = shapeOf(*x);
+  FailureOr<int64_t> axis = nc.normalizeAxis(*axisAttr, xs.size(), "axis");
+  if (failed(axis))
+    return failure();
+  llvm::SmallVector<int64_t> normalized(xs.begin() + *axis, xs.end());
+  auto normType = RankedTensorType::get(normalized, nc.builder.getF32Type());
+  auto toNormalized = [&](Value v) -> FailureOr<Value> {
+    if (shapeOf(v) == normalized)
+      return v;
+    return nc.createTyped<nn::BroadcastToOp>(normType, {v});
+  };
+  FailureOr<Value> scale = nc.floatValue(1);
+  if (failed(scale) || failed(scale = toNormalized(*scale)))
+    return failure();
+  FailureOr<Value> bias = nc.hasInput(2)
+                              ? nc.floatValue(2)
+                              : FailureOr<Value>(nc.splat(normalized, 0.0f));
+  if (failed(bias) || failed(bias = toNormalized(*bias)))
+    return failure();
+  FailureOr<ValueRange> r =
+      nc.create(nn::LayerNormOp::getOperationName(), {*x, *scale, *bias},
+                {nc.named("axis", nc.builder.getI64IntegerAttr(*axis)),
+                 nc.named("epsilon", nc.builder.getF32FloatAttr(*eps))},
+                3);
+  if (failed(r))
+    return failure();
+  // Mean and InvStdDev keep the normalized dims as 1s.
+  llvm::SmallVector<int64_t> statShape(xs.begin(), xs.begin() + *axis);
+  statShape.append(xs.size() - *axis, 1);
+  Value y = (*r)[0], mean = (*r)[1], rstd = (*r)[2];
+  if (failed(nc.setOutput(0, y)))
+    return failure();
+  for (unsigned i : {1u, 2u}) {
+    if (!nc.hasOutput(i))
+      continue;
+    FailureOr<Value> s = nc.reshape(i == 1 ? mean : rstd, statShape);
+    if (failed(s) || failed(nc.setOutput(i, *s)))
+      return failure();
+  }
+  return success();
+}
+
+template <typename OpTy> static LogicalResult importSoftmax(NodeContext &nc) {
+  FailureOr<Value> x = nc.floatValue(0);
+  FailureOr<int64_t> axisAttr = nc.intAttr("axis", nc.opset < 13 ? 1 : -1);
+  if (failed(x) || failed(axisAttr))
+    return failure();
+  llvm::SmallVector<int64_t> xs = shapeOf(*x);
+  if (xs.empty())
+    return nc.error() << "the input must have rank >= 1", failure();
+  FailureOr<int64_t> axis = nc.normalizeAxis(*axisAttr, xs.size(), "axis");
+  if (failed(axis))
+    return failure();
+  if (nc.opset >= 13 || *axis == int64_t(xs.size()) - 1) {
+    FailureOr<Value> y = nc.create<OpTy>(
+        {*x}, {nc.named("axis", nc.builder.getI64IntegerAttr(*axis))});
+    return failed(y) ? failure() : nc.setOutput(0, *y);
+  }
+  // Before opset 13: over the dims [axis, rank) flattened together.
+  int64_t outer = 1, inner = 1;
+  for (size_t d = 0; d < xs.size(); ++d)
+    (int64_t(d) < *axis ? outer : inner) *= xs[d];
+  FailureOr<Value> flat = nc.reshape(*x, {outer, inner});
+  if (failed(flat))
+    return failure();
+  FailureOr<Value> y = nc.create<OpTy>(
+      {*flat}, {nc.named("axis", nc.builder.getI64IntegerAttr(1))});
+  if (failed(y) || failed(y = nc.reshape(*y, xs)))
+    return failure();
+  return nc.setOutput(0, *y);
+}
+
+/// y = x / (bias + alpha / size * sum of x^2 over a window of channels)^beta.
+static LogicalResult importLRN(NodeContext &nc) {
+  FailureOr<float> alpha = nc.floatAttr("alpha", 1e-4f);
+  FailureOr<float> beta = nc.floatAttr("beta", 0.75f);
+  FailureOr<float> bias = nc.floatAttr("bias", 1.0f);
+  FailureOr<int64_t> size = nc.intAttr("size", -1);
+  FailureOr<Value> x = nc.floatValue(0);
+  if (failed(alpha) || failed(beta) || failed(bias) || failed(size) ||
+      failed(x))
+    return failure();
+  if (*size <= 0)
+    return nc.error() << "attribute 'size' must be given and positive",
+           failure();
+  llvm::SmallVector<int64_t> xs = shapeOf(*x);
+  if (xs.size() < 3)
+    return nc.error() << "the input must have rank >= 3 (N x C x ...)",
+           failure();
+  int64_t spatial = 1;
+  for (size_t d = 2; d < xs.size(); ++d)
+    spatial *= xs[d];
+  FailureOr<Value> sq = nc.create<nn::MulOp>({*x, *x});
+  if (failed(sq) || failed(sq = nc.reshape(*sq, {xs[0], 1, xs[1], spatial})))
+    return failure();
+  int64_t before = (*size - 1) / 2, after = *size - 1 - before;
+  FailureOr<Value> avg = nc.create<nn::AvgPool2DOp>(
+      {*sq}, {nc.named("kernel", nc.i64Array({*size, 1})),
+              nc.named("strides", nc.i64Array({1, 1})),
+              nc.named("padding", nc.i64Array({before, 0, after, 0})),
+              nc.named("count_include_pad", nc.builder.getUnitAttr())});
+  if (failed(avg) || failed(avg = nc.reshape(*avg, xs)))
+    return failure();
+  FailureOr<Value> t = nc.create<nn::MulOp>({*avg, nc.splat({}, *alpha)});
+  if (failed(t) || failed(t = nc.create<nn::AddOp>({*t, nc.splat({}, *bias)})))
+    return failure();
+  FailureOr<Value> p = nc.create<nn::PowOp>(
+      {*t}, {nc.named("exponent", nc.builder.getF32FloatAttr(-*beta))});
+  if (failed(p))
+    return failure();
+  FailureOr<Value> y = nc.create<nn::MulOp>({*x, *p});
+  return failed(y) ? failure() : nc.setOutput(0, *y);
+}
+
+void amp::onnx_import::registerNormOps(OpTable &t) {
+  t["BatchNormalization"] = {importBatchNorm,
+                             {"epsilon", "momentum", "training_mode"}};
+  t["LayerNormalization"] = {importLayerNorm,
+                             {"axis", "epsilon", "stash_type"}};
+  t["Softmax"] = {importSoftmax<nn::SoftmaxOp>, {"axis"}};
+  t["LogSoftmax"] = {importSoftmax<nn::LogSoftmaxOp>, {"axis"}};
+  t["LRN"] = {importLRN, {"alpha", "beta", "bias", "size"}};
+}

@@ -1,0 +1,825 @@
+//===- OpsShape.cpp - shape ops, constants and gathers --------------------===//
+//
+// Constant, ConstantOfShape, Shape and Size (folded: shapes are static),
+// Reshape, Flatten, Squeeze, Unsqueeze (nn.reshape, or a new shape of a
+// constant), Transpose, Concat, Slice, Split, Pad, Expand, Cast and Gather
+// (nn.embedding for a table lookup, slices for constant indices, folded on
+// constants).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Folding.h"
+
+#include "amp/Dialect/NN/IR/NNOps.h"
+
+#include "amp_runtime/checked_size.h"
+
+using namespace amp::onnx_import;
+using namespace mlir;
+namespace nn = amp::nn;
+
+/// The largest constant ConstantOfShape builds at import time (1 GiB of f32).
+static constexpr int64_t kMaxConstElements = int64_t(1) << 28;
+
+/// Whether `t` is a constant that shape ops may rewrite at import time: not
+/// a float initializer, which stays one param argument.
+static bool isFoldable(const Tensor &t) {
+  return t.constant && !t.value &&
+         !(t.initializer && t.isFloat() && t.constant->f.size() > 1);
+}
+
+/// Defines output 0 as input 0 with `shape`: a reshaped constant or an
+/// nn.reshape.
+static LogicalResult reshapeTo(NodeContext &nc, llvm::ArrayRef<int64_t> shape) {
+  FailureOr<Tensor *> t = nc.input(0);
+  if (failed(t))
+    return failure();
+  int64_t n = 1, m = 1;
+  for (int64_t d : shape)
+    n *= d;
+  for (int64_t d : (*t)->shape)
+    m *= d;
+  if (n != m)
+    return nc.error() << "cannot reshape " << m << " elements to " << n,
+           failure();
+  if (isFoldable(**t)) {
+    Const c = *(*t)->constant;
+    c.shape.assign(shape.begin(), shape.end());
+    return nc.setOutput(0, std::move(c));
+  }
+  FailureOr<Value> x =
+      (*t)->isFloat() ? nc.floatValue(0) : FailureOr<Value>(failure());
+  if (failed(x))
+    return nc.error() << "reshaping a non-constant "
+                      << dataTypeName((*t)->dtype)
+                      << " tensor is not supported",
+           failure();
+  FailureOr<Value> y = nc.reshape(*x, shape);
+  return failed(y) ? failure() : nc.setOutput(0, *y);
+}
+
+//===----------------------------------------------------------------------===//
+// Constants
+//===----------------------------------------------------------------------===//
+
+static LogicalResult importConstant(NodeContext &nc) {
+  if (nc.node.attribute_size() != 1)
+    return nc.error() << "needs exactly one value attribute", failure();
+  const onnx::AttributeProto &a = nc.node.attribute(0);
+  Const c;
+  if (a.name() == "value") {
+    std::string error;
+    std::optional<Const> v = readTensorProto(a.t(), error);
+    if (!v)
+      return nc.error() << "attribute 'value': " << error, failure();
+    c = std::move(*v);
+  } else if (a.name() == "value_float") {
+    c.f = {a.f()};
+  } else if (a.name() == "value_floats") {
+    c.f.assign(a.floats().begin(), a.floats().end());
+    c.shape = {int64_t(c.f.size())};
+  } else if (a.name() == "value_int") {
+    c = intConst({a.i()}, /*scalar=*/true);
+  } else if (a.name() == "value_ints") {
+    c = intConst(llvm::SmallVector<int64_t>(a.ints().begin(), a.ints().end()));
+  } else {
+    return nc.error() << "attribute '" << a.name() << "' is not supported",
+           failure();
+  }
+  return nc.setOutput(0, std::move(c));
+}
+
+static LogicalResult importConstantOfShape(NodeContext &nc) {
+  FailureOr<const Const *> shape = nc.constInput(0, "the shape");
+  if (failed(shape))
+    return failure();
+  Const c;
+  c.f = {0.0f};
+  if (const onnx::AttributeProto *a = nc.attr("value")) {
+    std::string error;
+    std::optional<Const> v = readTensorProto(a->t(), error);
+    if (!v)
+      return nc.error() << "attribute 'value': " << error, failure();
+    if (v->numel() != 1)
+      return nc.error() << "attribute 'value' must hold one element", failure();
+    c = std::move(*v);
+  }
+  Const out;
+  out.dtype = c.dtype;
+  int64_t count = 1;
+  for (int64_t d : (*shape)->ints()) {
+    std::optional<int64_t> n = amp::checked::mul(count, d);
+    if (d < 0 || !n || *n > kMaxConstElements)
+      return nc.error() << "the shape has a negative dimension or more than "
+                        << kMaxConstElements << " elements",
+             failure();
+    count = *n;
+    out.shape.push_back(d);
+  }
+  if (out.isFloat())
+    out.f.assign(out.numel(), c.f[0]);
+  else
+    out.i.assign(out.numel(), c.i[0]);
+  return nc.setOutput(0, std::move(out));
+}
+
+static LogicalResult importShape(NodeContext &nc) {
+  FailureOr<Tensor *> t = nc.input(0);
+  FailureOr<int64_t> start = nc.intAttr("start", 0);
+  FailureOr<int64_t> end = nc.intAttr("end", INT64_MAX);
+  if (failed(t) || failed(start) || failed(end))
+    return failure();
+  int64_t rank = (*t)->rank();
+  auto clampIndex = [&](int64_t i) {
+    if (i < 0)
+      i += rank;
+    return std::clamp<int64_t>(i, 0, rank);
+  };
+  int64_t b = clampIndex(*start), e = clampIndex(*end);
+  llvm::SmallVector<int64_t> dims;
+  for (int64_t d = b; d < e; ++d)
+    dims.push_back((*t)->shape[d]);
+  return nc.setOutput(0, intConst(dims));
+}
+
+static LogicalResult importSize(NodeContext &nc) {
+  FailureOr<Tensor *> t = nc.input(0);
+  if (failed(t))
+    return failure();
+  int64_t n = 1;
+  for (int64_t d : (*t)->shape)
+    n *= d;
+  return nc.setOutput(0, intConst({n}, /*scalar=*/true));
+}
+
+//===----------------------------------------------------------------------===//
+// Reshapes
+//===----------------------------------------------------------------------===//
+
+static LogicalResult importReshape(NodeContext &nc) {
+  FailureOr<Tensor *> t = nc.input(0);
+  FailureOr<const Const *> shapeC = nc.constInput(1, "the shape");
+  FailureOr<int64_t> allowZero = nc.intAttr("allowzero", 0);
+  if (failed(t) || failed(shapeC) || failed(allowZero))
+    return failure();
+  std::vector<int64_t> spec = (*shapeC)->ints();
+  llvm::SmallVector<int64_t> shape;
+  int64_t known = 1, inferred = -1, total = 1;
+  for (int64_t d : (*t)->shape)
+    total *= d;
+  for (size_t i = 0; i < spec.size(); ++i) {
+    int64_t d = spec[i];
+    if (d == 0 && !*allowZero) {
+      if (i >= (*t)->shape.size())
+        return nc.error() << "shape entry " << i
+                          << " is 0 (copy) past the input's rank",
+               failure();
+      d = (*t)->shape[i];
+    }
+    if (d == -1) {
+      if (inferred >= 0)
+        return nc.error() << "the shape has more than one -1", failure();
+      inferred = i;
+      shape.push_back(1);
+      continue;
+    }
+    if (d < 0)
+      return nc.error() << "the shape has entry " << d, failure();
+    known *= d;
+    shape.push_back(d);
+  }
+  if (inferred >= 0) {
+    if (known == 0 || total % known != 0)
+      return nc.error() << "cannot infer the -1 of the shape", failure();
+    shape[inferred] = total / known;
+  }
+  return reshapeTo(nc, shape);
+}
+
+static LogicalResult importFlatten(NodeContext &nc) {
+  FailureOr<Tensor *> t = nc.input(0);
+  FailureOr<int64_t> axisAttr = nc.intAttr("axis", 1);
+  if (failed(t) || failed(axisAttr))
+    return failure();
+  int64_t rank = (*t)->rank();
+  int64_t axis = *axisAttr < 0 ? *axisAttr + rank : *axisAttr;
+  if (axis < 0 || axis > rank)
+    return nc.error() << "axis " << *axisAttr << " is out of range for rank "
+                      << rank,
+           failure();
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < rank; ++d)
+    (d < axis ? outer : inner) *= (*t)->shape[d];
+  return reshapeTo(nc, {outer, inner});
+}
+
+/// The axes of Squeeze/Unsqueeze: an attribute before opset 13, then an
+/// input.
+static FailureOr<std::optional<llvm::SmallVector<int64_t>>>
+squeezeAxes(NodeContext &nc) {
+  if (nc.opset < 13)
+    return nc.intsAttr("axes");
+  if (!nc.hasInput(1))
+    return std::optional<llvm::SmallVector<int64_t>>();
+  FailureOr<const Const *> c = nc.constInput(1, "the axes");
+  if (failed(c))
+    return failure();
+  std::vector<int64_t> v = (*c)->ints();
+  return std::optional<llvm::SmallVector<int64_t>>(
+      llvm::SmallVector<int64_t>(v.begin(), v.end()));
+}
+
+static LogicalResult importSqueeze(NodeContext &nc) {
+  FailureOr<Tensor *> t = nc.input(0);
+  FailureOr<std::optional<llvm::SmallVector<int64_t>>> axes = squeezeAxes(nc);
+  if (failed(t) || failed(axes))
+    return failure();
+  int64_t rank = (*t)->rank();
+  llvm::SmallVector<bool> drop(rank, false);
+  if (*axes) {
+    for (int64_t a : **axes) {
+      FailureOr<int64_t> n = nc.normalizeAxis(a, rank, "axis");
+      if (failed(n))
+        return failure();
+      if ((*t)->shape[*n] != 1)
+        return nc.error() << "dimension " << *n << " has size "
+                          << (*t)->shape[*n] << ", not 1",
+               failure();
+      drop[*n] = true;
+    }
+  } else {
+    for (int64_t d = 0; d < rank; ++d)
+      drop[d] = (*t)->shape[d] == 1;
+  }
+  llvm::SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!drop[d])
+      shape.push_back((*t)->shape[d]);
+  return reshapeTo(nc, shape);
+}
+
+static LogicalResult importUnsqueeze(NodeContext &nc) {
+  FailureOr<Tensor *> t = nc.input(0);
+  FailureOr<std::optional<llvm::SmallVector<int64_t>>> axes = squeezeAxes(nc);
+  if (failed(t) || failed(axes))
+    return failure();
+  if (!*axes)
+    return nc.error() << "the axes are missing", failure();
+  int64_t rank = (*t)->rank() + (*axes)->size();
+  llvm::SmallVector<bool> inserted(rank, false);
+  for (int64_t a : **axes) {
+    FailureOr<int64_t> n = nc.normalizeAxis(a, rank, "axis");
+    if (failed(n))
+      return failure();
+    if (inserted[*n])
+      return nc.error() << "axis " << a << " repeats", failure();
+    inserted[*n] = true;
+  }
+  llvm::SmallVector<int64_t> shape;
+  size_t next = 0;
+  for (int64_t d = 0; d < rank; ++d)
+    shape.push_back(inserted[d] ? 1 : (*t)->shape[next++]);
+  return reshapeTo(nc, shape);
+}
+
+static LogicalResult importTranspose(NodeContext &nc) {
+  FailureOr<Value> x = nc.floatValue(0);
+  FailureOr<std::optional<llvm::SmallVector<int64_t>>> permAttr =
+      nc.intsAttr("perm");
+  if (failed(x) || failed(permAttr))
+    return failure();
+  int64_t rank = shapeOf(*x).size();
+  llvm::SmallVector<int64_t> perm;
+  if (*permAttr)
+    perm = **permAttr;
+  else
+    for (int64_t d = rank - 1; d >= 0; --d)
+      perm.push_back(d);
+  FailureOr<Value> y =
+      nc.create<nn::TransposeOp>({*x}, {nc.named("perm", nc.i64Array(perm))});
+  return failed(y) ? failure() : nc.setOutput(0, *y);
+}
+
+static LogicalResult importExpand(NodeContext &nc) {
+  FailureOr<Value> x = nc.floatValue(0);
+  FailureOr<const Const *> shapeC = nc.constInput(1, "the shape");
+  if (failed(x) || failed(shapeC))
+    return failure();
+  std::vector<int64_t> spec = (*shapeC)->ints();
+  std::optional<llvm::SmallVector<int64_t>> shape = broadcastShapes(
+      shapeOf(*x), llvm::SmallVector<int64_t>(spec.begin(), spec.end()));
+  if (!shape)
+    return nc.error() << "the shape does not broadcast with the input's",
+           failure();
+  if (*shape == shapeOf(*x))
+    return nc.setOutput(0, *x);
+  FailureOr<Value> y = nc.createTyped<nn::BroadcastToOp>(
+      RankedTensorType::get(*shape, nc.builder.getF32Type()), {*x});
+  return failed(y) ? failure() : nc.setOutput(0, *y);
+}
+
+static LogicalResult importCast(NodeContext &nc) {
+  FailureOr<Tensor *> t = nc.input(0);
+  FailureOr<int64_t> to = nc.intAttr("to", -1);
+  FailureOr<int64_t> saturate = nc.intAttr("saturate", 1);
+  if (failed(t) || failed(to) || failed(saturate))
+    return failure();
+  if (!isSupportedDataType(*to))
+    return nc.error() << "casting to " << dataTypeName(*to)
+                      << " is not supported",
+           failure();
+  if (*to == (*t)->dtype)
+    return nc.setOutput(0, **t);
+  if (!isFoldable(**t))
+    return nc.error() << "casting a computed " << dataTypeName((*t)->dtype)
+                      << " tensor to " << dataTypeName(*to)
+                      << " is not supported (only constants are cast)",
+           failure();
+  const Const &c = *(*t)->constant;
+  Const out;
+  out.dtype = *to;
+  out.shape = c.shape;
+  for (int64_t k = 0; k < c.numel(); ++k) {
+    double v = c.at(k);
+    if (out.isFloat())
+      out.f.push_back(float(v));
+    else if (*to == onnx::TensorProto::BOOL)
+      out.i.push_back(v != 0);
+    else
+      out.i.push_back(int64_t(v));
+  }
+  return nc.setOutput(0, std::move(out));
+}
+
+//===----------------------------------------------------------------------===//
+// Concat, Slice, Split, Pad
+//===----------------------------------------------------------------------===//
+
+static LogicalResult importConcat(NodeContext &nc) {
+  FailureOr<int64_t> axisAttr = nc.intAttr("axis", 0);
+  if (failed(axisAttr) || nc.numInputs() == 0)
+    return nc.error() << "needs inputs and an axis", failure();
+  bool allConst = true;
+  for (unsigned i = 0; i < nc.numInputs(); ++i) {
+    FailureOr<Tensor *> t = nc.input(i);
+    if (failed(t))
+      return failure();
+    allConst &= isFoldable(**t);
+  }
+  Tensor &first = **nc.input(0);
+  FailureOr<int64_t> axis = nc.normalizeAxis(*axisAttr, first.rank(), "axis");
+  if (failed(axis))
+    return failure();
+  if (allConst) {
+    // Row-major concatenation: for each outer index, each input's block.
+    Const out;
+    out.dtype = first.dtype;
+    out.shape = first.shape;
+    out.shape[*axis] = 0;
+    int64_t outer = 1;
+    for (int64_t d = 0; d < *axis; ++d)
+      outer *= first.shape[d];
+    for (unsigned i = 0; i < nc.numInputs(); ++i) {
+      const Tensor &t = **nc.input(i);
+      if (t.dtype != first.dtype || t.rank() != first.rank())
+        return nc.error() << "the inputs differ in type or rank", failure();
+      out.shape[*axis] += t.shape[*axis];
+    }
+    for (int64_t o = 0; o < outer; ++o)
+      for (unsigned i = 0; i < nc.numInputs(); ++i) {
+        const Const &c = *(*nc.input(i))->constant;
+        int64_t block = outer ? c.numel() / outer : 0;
+        for (int64_t k = o * block; k < (o + 1) * block; ++k) {
+          if (c.isFloat())
+            out.f.push_back(c.f[k]);
+          else
+            out.i.push_back(c.i[k]);
+        }
+      }
+    return nc.setOutput(0, std::move(out));
+  }
+  llvm::SmallVector<Value> values;
+  for (unsigned i = 0; i < nc.numInputs(); ++i) {
+    FailureOr<Value> v = nc.floatValue(i);
+    if (failed(v))
+      return failure();
+    values.push_back(*v);
+  }
+  FailureOr<Value> y = nc.create<nn::ConcatOp>(
+      values, {nc.named("axis", nc.builder.getI64IntegerAttr(*axis))});
+  return failed(y) ? failure() : nc.setOutput(0, *y);
+}
+
+/// A strided window per dim: offset, stride, size.
+struct SliceDims {
+  llvm::SmallVector<int64_t> offsets, strides, sizes;
+};
+
+/// Applies the window to a constant.
+static Const sliceConst(const Const &c, const SliceDims &s) {
+  llvm::SmallVector<int64_t> strides = stridesOf(c.shape);
+  llvm::SmallVector<int64_t> indices;
+  int64_t n = 1;
+  for (int64_t d : s.sizes)
+    n *= d;
+  llvm::SmallVector<int64_t> idx(s.sizes.size(), 0);
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t linear = 0;
+    for (size_t d = 0; d < idx.size(); ++d)
+      linear += (s.offsets[d] + idx[d] * s.strides[d]) * strides[d];
+    indices.push_back(linear);
+    for (int d = int(idx.size()) - 1; d >= 0; --d) {
+      if (++idx[d] < s.sizes[d])
+        break;
+      idx[d] = 0;
+    }
+  }
+  return gatherElements(c, indices, s.sizes);
+}
+
+/// Output 0 is the window `s` of input 0 (folded on constants).
+static LogicalResult sliceTo(NodeContext &nc, unsigned output,
+                             const SliceDims &s) {
+  Tensor &t = **nc.input(0);
+  if (isFoldable(t))
+    return nc.setOutput(output, sliceConst(*t.constant, s));
+  FailureOr<Value> x = nc.floatValue(0);
+  if (failed(x))
+    return failure();
+  if (s.sizes == shapeOf(*x) &&
+      llvm::all_of(s.offsets, [](int64_t o) { return o == 0; }) &&
+      llvm::all_of(s.strides, [](int64_t st) { return st == 1; }))
+    return nc.setOutput(output, *x);
+  FailureOr<Value> y = nc.createTyped<nn::SliceOp>(
+      RankedTensorType::get(s.sizes, nc.builder.getF32Type()), {*x},
+      {nc.named("offsets", nc.i64Array(s.offsets)),
+       nc.named("strides", nc.i64Array(s.strides))});
+  return failed(y) ? failure() : nc.setOutput(output, *y);
+}
+
+static LogicalResult importSlice(NodeContext &nc) {
+  FailureOr<Tensor *> t = nc.input(0);
+  if (failed(t))
+    return failure();
+  int64_t rank = (*t)->rank();
+  std::vector<int64_t> starts, ends, axes, steps;
+  if (nc.opset < 10) {
+    FailureOr<std::optional<llvm::SmallVector<int64_t>>> s =
+        nc.intsAttr("starts");
+    FailureOr<std::optional<llvm::SmallVector<int64_t>>> e =
+        nc.intsAttr("ends");
+    FailureOr<std::optional<llvm::SmallVector<int64_t>>> a =
+        nc.intsAttr("axes");
+    if (failed(s) || failed(e) || failed(a) || !*s || !*e)
+      return nc.error() << "attributes 'starts' and 'ends' are required",
+             failure();
+    starts.assign((*s)->begin(), (*s)->end());
+    ends.assign((*e)->begin(), (*e)->end());
+    if (*a)
+      axes.assign((*a)->begin(), (*a)->end());
+  } else {
+    const char *names[] = {"the starts", "the ends", "the axes", "the steps"};
+    std::vector<int64_t> *lists[] = {&starts, &ends, &axes, &steps};
+    for (unsigned i = 1; i <= 4; ++i) {
+      if (!nc.hasInput(i)) {
+        if (i <= 2)
+          return nc.error() << names[i - 1] << " are missing", failure();
+        continue;
+      }
+      FailureOr<const Const *> c = nc.constInput(i, names[i - 1]);
+      if (failed(c))
+        return failure();
+      *lists[i - 1] = (*c)->ints();
+    }
+  }
+  if (axes.empty())
+    for (size_t i = 0; i < starts.size(); ++i)
+      axes.push_back(i);
+  if (steps.empty())
+    steps.assign(starts.size(), 1);
+  if (ends.size() != starts.size() || axes.size() != starts.size() ||
+      steps.size() != starts.size())
+    return nc.error() << "starts, ends, axes and steps differ in length",
+           failure();
+  SliceDims s;
+  s.offsets.assign(rank, 0);
+  s.strides.assign(rank, 1);
+  s.sizes = (*t)->shape;
+  llvm::SmallVector<bool> seen(rank, false);
+  for (size_t i = 0; i < starts.size(); ++i) {
+    FailureOr<int64_t> axis = nc.normalizeAxis(axes[i], rank, "axis");
+    if (failed(axis))
+      return failure();
+    if (seen[*axis])
+      return nc.error() << "axis " << *axis << " repeats", failure();
+    seen[*axis] = true;
+    int64_t n = (*t)->shape[*axis], st = steps[i];
+    if (st == 0)
+      return nc.error() << "a step is 0", failure();
+    // Clamp like ONNX (and numpy); int64 extremes mean "to the end".
+    auto clampTo = [](int64_t v, int64_t lo, int64_t hi) {
+      return std::max(lo, std::min(v, hi));
+    };
+    int64_t b = starts[i], e = ends[i];
+    if (b < 0)
+      b += n;
+    if (e < 0)
+      e += n;
+    int64_t size;
+    if (st > 0) {
+      b = clampTo(b, 0, n);
+      e = clampTo(e, 0, n);
+      size = e > b ? (e - b + st - 1) / st : 0;
+    } else {
+      b = clampTo(b, -1, n - 1);
+      e = clampTo(e, -1, n - 1);
+      size = b > e ? (b - e + (-st) - 1) / (-st) : 0;
+    }
+    s.offsets[*axis] = size ? b : 0;
+    s.strides[*axis] = st;
+    s.sizes[*axis] = size;
+  }
+  return sliceTo(nc, 0, s);
+}
+
+static LogicalResult importSplit(NodeContext &nc) {
+  FailureOr<Tensor *> t = nc.input(0);
+  FailureOr<int64_t> axisAttr = nc.intAttr("axis", 0);
+  FailureOr<int64_t> numOutputs = nc.intAttr("num_outputs", 0);
+  if (failed(t) || failed(axisAttr) || failed(numOutputs))
+    return failure();
+  int64_t rank = (*t)->rank();
+  FailureOr<int64_t> axis = nc.normalizeAxis(*axisAttr, rank, "axis");
+  if (failed(axis))
+    return failure();
+  std::vector<int64_t> split;
+  if (nc.opset < 13) {
+    FailureOr<std::optional<llvm::SmallVector<int64_t>>> a =
+        nc.intsAttr("split");
+    if (failed(a))
+      return failure();
+    if (*a)
+      split.assign((*a)->begin(), (*a)->end());
+  } else if (nc.hasInput(1)) {
+    FailureOr<const Const *> c = nc.constInput(1, "the split");
+    if (failed(c))
+      return failure();
+    split = (*c)->ints();
+  }
+  int64_t n = (*t)->shape[*axis];
+  unsigned outs = nc.numOutputs();
+  if (split.empty()) {
+    // Equal parts; the last one smaller when they do not divide (opset 18).
+    int64_t parts = *numOutputs ? *numOutputs : outs;
+    if (parts <= 0)
+      return nc.error() << "the split has no outputs", failure();
+    int64_t chunk = (n + parts - 1) / parts;
+    for (int64_t k = 0; k < parts; ++k)
+      split.push_back(std::max<int64_t>(0, std::min(chunk, n - k * chunk)));
+  }
+  if (split.size() != outs)
+    return nc.error() << "the split has " << split.size() << " parts for "
+                      << outs << " outputs",
+           failure();
+  int64_t offset = 0;
+  for (unsigned o = 0; o < outs; ++o) {
+    SliceDims s;
+    s.offsets.assign(rank, 0);
+    s.strides.assign(rank, 1);
+    s.sizes = (*t)->shape;
+    s.offsets[*axis] = offset;
+    s.sizes[*axis] = split[o];
+    offset += split[o];
+    if (offset > n || split[o] < 0)
+      return nc.error() << "the split does not fit dimension " << *axis,
+             failure();
+    if (failed(sliceTo(nc, o, s)))
+      return failure();
+  }
+  if (offset != n)
+    return nc.error() << "the split covers " << offset << " of " << n,
+           failure();
+  return success();
+}
+
+static LogicalResult importPad(NodeContext &nc) {
+  FailureOr<Value> x = nc.floatValue(0);
+  FailureOr<std::string> mode = nc.stringAttr("mode", "constant");
+  if (failed(x) || failed(mode))
+    return failure();
+  if (*mode != "constant")
+    return nc.error() << "mode = '" << *mode
+                      << "' is not supported (nn.pad pads with a constant)",
+           failure();
+  int64_t rank = shapeOf(*x).size();
+  std::vector<int64_t> pads;
+  float value = 0.0f;
+  if (nc.opset < 11) {
+    FailureOr<std::optional<llvm::SmallVector<int64_t>>> p =
+        nc.intsAttr("pads");
+    FailureOr<float> v = nc.floatAttr("value", 0.0f);
+    if (failed(p) || failed(v) || !*p)
+      return nc.error() << "attribute 'pads' is required", failure();
+    pads.assign((*p)->begin(), (*p)->end());
+    value = *v;
+  } else {
+    FailureOr<const Const *> p = nc.constInput(1, "the pads");
+    if (failed(p))
+      return failure();
+    pads = (*p)->ints();
+    if (nc.hasInput(2)) {
+      FailureOr<const Const *> v = nc.constInput(2, "the constant value");
+      if (failed(v))
+        return failure();
+      if ((*v)->numel() != 1)
+        return nc.error() << "the constant value must be a scalar", failure();
+      value = float((*v)->at(0));
+    }
+  }
+  std::vector<int64_t> axes;
+  if (nc.hasInput(3)) {
+    FailureOr<const Const *> a = nc.constInput(3, "the axes");
+    if (failed(a))
+      return failure();
+    for (int64_t ax : (*a)->ints()) {
+      FailureOr<int64_t> n = nc.normalizeAxis(ax, rank, "axis");
+      if (failed(n))
+        return failure();
+      axes.push_back(*n);
+    }
+  } else {
+    for (int64_t d = 0; d < rank; ++d)
+      axes.push_back(d);
+  }
+  if (pads.size() != 2 * axes.size())
+    return nc.error() << "the pads have " << pads.size() << " entries; "
+                      << 2 * axes.size() << " expected",
+           failure();
+  llvm::SmallVector<int64_t> low(rank, 0), high(rank, 0);
+  for (size_t i = 0; i < axes.size(); ++i) {
+    low[axes[i]] = pads[i];
+    high[axes[i]] = pads[i + axes.size()];
+    if (low[axes[i]] < 0 || high[axes[i]] < 0)
+      return nc.error() << "negative pads are not supported", failure();
+  }
+  FailureOr<Value> y = nc.create<nn::PadOp>(
+      {*x},
+      {nc.named("low", nc.i64Array(low)), nc.named("high", nc.i64Array(high)),
+       nc.named("value", nc.builder.getF32FloatAttr(value))});
+  return failed(y) ? failure() : nc.setOutput(0, *y);
+}
+
+//===----------------------------------------------------------------------===//
+// Gather
+//===----------------------------------------------------------------------===//
+
+static LogicalResult importGather(NodeContext &nc) {
+  FailureOr<Tensor *> data = nc.input(0);
+  FailureOr<Tensor *> indices = nc.input(1);
+  FailureOr<int64_t> axisAttr = nc.intAttr("axis", 0);
+  if (failed(data) || failed(indices) || failed(axisAttr))
+    return failure();
+  if ((*indices)->dtype != onnx::TensorProto::INT64 &&
+      (*indices)->dtype != onnx::TensorProto::INT32)
+    return nc.error() << "the indices must be INT64 or INT32", failure();
+  int64_t rank = (*data)->rank();
+  if (rank == 0)
+    return nc.error() << "the data must have rank >= 1", failure();
+  FailureOr<int64_t> axis = nc.normalizeAxis(*axisAttr, rank, "axis");
+  if (failed(axis))
+    return failure();
+  llvm::ArrayRef<int64_t> ds = (*data)->shape;
+  int64_t n = ds[*axis];
+  llvm::SmallVector<int64_t> outShape(ds.begin(), ds.begin() + *axis);
+  outShape.append((*indices)->shape.begin(), (*indices)->shape.end());
+  outShape.append(ds.begin() + *axis + 1, ds.end());
+
+  if ((*indices)->constant) {
+    std::vector<int64_t> idx = (*indices)->constant->ints();
+    for (int64_t &i : idx) {
+      if (i < -n || i >= n)
+        return nc.error() << "index " << i << " is out of range for dimension "
+                          << *axis << " of size " << n,
+               failure();
+      if (i < 0)
+        i += n;
+    }
+    if (isFoldable(**data)) {
+      int64_t outer = 1, inner = 1;
+      for (int64_t d = 0; d < *axis; ++d)
+        outer *= ds[d];
+      for (int64_t d = *axis + 1; d < rank; ++d)
+        inner *= ds[d];
+      llvm::SmallVector<int64_t> linear;
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t i : idx)
+          for (int64_t k = 0; k < inner; ++k)
+            linear.push_back((o * n + i) * inner + k);
+      return nc.setOutput(0,
+                          gatherElements(*(*data)->constant, linear, outShape));
+    }
+    // A few constant indices on a computed tensor: slices and a concat.
+    if (idx.size() <= 64 && !(rank == 2 && *axis == 0 && idx.size() > 1)) {
+      FailureOr<Value> x = nc.floatValue(0);
+      if (failed(x))
+        return failure();
+      llvm::SmallVector<Value> parts;
+      for (int64_t i : idx) {
+        llvm::SmallVector<int64_t> offsets(rank, 0), sizes(ds);
+        offsets[*axis] = i;
+        sizes[*axis] = 1;
+        FailureOr<Value> part = nc.createTyped<nn::SliceOp>(
+            RankedTensorType::get(sizes, nc.builder.getF32Type()), {*x},
+            {nc.named("offsets", nc.i64Array(offsets))});
+        if (failed(part))
+          return failure();
+        parts.push_back(*part);
+      }
+      FailureOr<Value> y =
+          parts.size() == 1
+              ? FailureOr<Value>(parts[0])
+              : nc.create<nn::ConcatOp>(
+                    parts,
+                    {nc.named("axis", nc.builder.getI64IntegerAttr(*axis))});
+      if (failed(y) || failed(y = nc.reshape(*y, outShape)))
+        return failure();
+      return nc.setOutput(0, *y);
+    }
+  }
+  // Computed indices: nn.embedding of a V x D table, with the gathered
+  // axis moved to the front (nn.transpose) and the rest flattened into D;
+  // indices must lie in [0, V) (nn.embedding's runtime check).
+  FailureOr<Value> x = nc.floatValue(0);
+  FailureOr<Value> ids = nc.anyValue(1);
+  if (failed(x) || failed(ids))
+    return failure();
+  llvm::SmallVector<int64_t> perm = {*axis};
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != *axis)
+      perm.push_back(d);
+  bool moved = *axis != 0;
+  Value table = *x;
+  llvm::SmallVector<int64_t> rest;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != *axis)
+      rest.push_back(ds[d]);
+  if (moved) {
+    FailureOr<Value> t = nc.create<nn::TransposeOp>(
+        {table}, {nc.named("perm", nc.i64Array(perm))});
+    if (failed(t))
+      return failure();
+    table = *t;
+  }
+  int64_t inner = 1;
+  for (int64_t d : rest)
+    inner *= d;
+  FailureOr<Value> table2 = nc.reshape(table, {n, inner});
+  if (failed(table2))
+    return failure();
+  FailureOr<Value> y = nc.create<nn::EmbeddingOp>({*table2, *ids});
+  if (failed(y))
+    return failure();
+  // [indices..., rest...], then the gathered dims back at `axis`.
+  llvm::SmallVector<int64_t> gathered((*indices)->shape.begin(),
+                                      (*indices)->shape.end());
+  llvm::SmallVector<int64_t> unflat = gathered;
+  unflat.append(rest.begin(), rest.end());
+  if (failed(y = nc.reshape(*y, unflat)))
+    return failure();
+  if (moved) {
+    int64_t k = gathered.size();
+    llvm::SmallVector<int64_t> back;
+    for (int64_t d = 0; d < *axis; ++d)
+      back.push_back(k + d);
+    for (int64_t d = 0; d < k; ++d)
+      back.push_back(d);
+    for (int64_t d = *axis; d < int64_t(rest.size()); ++d)
+      back.push_back(k + d);
+    y = nc.create<nn::TransposeOp>({*y}, {nc.named("perm", nc.i64Array(back))});
+    if (failed(y))
+      return failure();
+  }
+  return nc.setOutput(0, *y);
+}
+
+void amp::onnx_import::registerShapeOps(OpTable &t) {
+  t["Constant"] = {importConstant,
+                   {"value", "value_float", "value_floats", "value_int",
+                    "value_ints", "sparse_value", "value_string",
+                    "value_strings"}};
+  t["ConstantOfShape"] = {importConstantOfShape, {"value"}};
+  t["Shape"] = {importShape, {"start", "end"}};
+  t["Size"] = {importSize, {}};
+  t["Reshape"] = {importReshape, {"allowzero"}};
+  t["Flatten"] = {importFlatten, {"axis"}};
+  t["Squeeze"] = {importSqueeze, {"axes"}};
+  t["Unsqueeze"] = {importUnsqueeze, {"axes"}};
+  t["Transpose"] = {importTranspose, {"perm"}};
+  t["Expand"] = {importExpand, {}};
+  t["Cast"] = {importCast, {"to", "saturate"}};
+  t["Concat"] = {importConcat, {"axis"}};
+  t["Slice"] = {importSlice, {"starts", "ends", "axes"}};
+  t["Split"] = {importSplit, {"axis", "split", "num_outputs"}};
+  t["Pad"] = {importPad, {"mode", "pads", "value"}};
+  t["Gather"] = {importGather, {"axis"}};
+}

@@ -1,0 +1,227 @@
+//===- Tensors.cpp - TensorProto data and compile-time constants ----------===//
+
+#include "Importer.h"
+
+#include "amp_runtime/checked_size.h"
+
+#include <cstring>
+#include <limits>
+
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace amp::onnx_import;
+
+int64_t Const::numel() const {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+std::vector<int64_t> Const::ints() const {
+  if (!isFloat())
+    return i;
+  std::vector<int64_t> out;
+  out.reserve(f.size());
+  for (float v : f)
+    out.push_back(int64_t(v));
+  return out;
+}
+
+bool amp::onnx_import::isSupportedDataType(int32_t dtype) {
+  switch (dtype) {
+  case onnx::TensorProto::FLOAT:
+  case onnx::TensorProto::INT64:
+  case onnx::TensorProto::INT32:
+  case onnx::TensorProto::BOOL:
+    return true;
+  default:
+    return false;
+  }
+}
+
+mlir::Type amp::onnx_import::elementType(mlir::MLIRContext *ctx,
+                                         int32_t dtype) {
+  switch (dtype) {
+  case onnx::TensorProto::FLOAT:
+    return mlir::Float32Type::get(ctx);
+  case onnx::TensorProto::INT64:
+    return mlir::IntegerType::get(ctx, 64);
+  case onnx::TensorProto::INT32:
+    return mlir::IntegerType::get(ctx, 32);
+  case onnx::TensorProto::BOOL:
+    return mlir::IntegerType::get(ctx, 1);
+  default:
+    return {};
+  }
+}
+
+/// Copies `count` little-endian values of type T from raw_data.
+template <typename T>
+static void fromRaw(const std::string &raw, int64_t count,
+                    std::vector<T> &out) {
+  out.resize(count);
+  if (count)
+    std::memcpy(out.data(), raw.data(), count * sizeof(T));
+}
+
+std::optional<Const>
+amp::onnx_import::readTensorProto(const onnx::TensorProto &tensor,
+                                  std::string &error) {
+  Const c;
+  c.dtype = tensor.data_type();
+  if (tensor.data_location() == onnx::TensorProto::EXTERNAL ||
+      tensor.external_data_size() > 0) {
+    error = "its data is stored externally, which is not supported";
+    return std::nullopt;
+  }
+  int64_t count = 1;
+  for (int64_t d : tensor.dims()) {
+    if (d < 0) {
+      error = "it has a negative dimension";
+      return std::nullopt;
+    }
+    std::optional<int64_t> n = amp::checked::mul(count, d);
+    if (!n || *n > (int64_t(1) << 31)) {
+      error = "it has more than 2^31 elements";
+      return std::nullopt;
+    }
+    count = *n;
+    c.shape.push_back(d);
+  }
+  const std::string &raw = tensor.raw_data();
+  bool hasRaw = tensor.has_raw_data();
+  auto sizeMismatch = [&](int64_t have) {
+    error = "it holds " + std::to_string(have) + " values for " +
+            std::to_string(count) + " elements";
+    return std::nullopt;
+  };
+  switch (c.dtype) {
+  case onnx::TensorProto::FLOAT:
+    if (hasRaw) {
+      if (int64_t(raw.size()) != count * 4)
+        return sizeMismatch(raw.size() / 4);
+      fromRaw(raw, count, c.f);
+    } else {
+      if (tensor.float_data_size() != count)
+        return sizeMismatch(tensor.float_data_size());
+      c.f.assign(tensor.float_data().begin(), tensor.float_data().end());
+    }
+    return c;
+  case onnx::TensorProto::INT64:
+    if (hasRaw) {
+      if (int64_t(raw.size()) != count * 8)
+        return sizeMismatch(raw.size() / 8);
+      fromRaw(raw, count, c.i);
+    } else {
+      if (tensor.int64_data_size() != count)
+        return sizeMismatch(tensor.int64_data_size());
+      c.i.assign(tensor.int64_data().begin(), tensor.int64_data().end());
+    }
+    return c;
+  case onnx::TensorProto::INT32:
+  case onnx::TensorProto::BOOL: {
+    size_t width = c.dtype == onnx::TensorProto::INT32 ? 4 : 1;
+    if (hasRaw) {
+      if (int64_t(raw.size()) != count * int64_t(width))
+        return sizeMismatch(raw.size() / width);
+      c.i.resize(count);
+      for (int64_t k = 0; k < count; ++k) {
+        if (width == 4) {
+          int32_t v;
+          std::memcpy(&v, raw.data() + 4 * k, 4);
+          c.i[k] = v;
+        } else {
+          c.i[k] = raw[k] != 0;
+        }
+      }
+    } else {
+      if (tensor.int32_data_size() != count)
+        return sizeMismatch(tensor.int32_data_size());
+      c.i.assign(tensor.int32_data().begin(), tensor.int32_data().end());
+      if (c.dtype == onnx::TensorProto::BOOL)
+        for (int64_t &v : c.i)
+          v = v != 0;
+    }
+    return c;
+  }
+  case onnx::TensorProto::DOUBLE:
+    // Read as f32: doubles appear in constants of shape computations.
+    c.dtype = onnx::TensorProto::FLOAT;
+    if (hasRaw) {
+      if (int64_t(raw.size()) != count * 8)
+        return sizeMismatch(raw.size() / 8);
+      std::vector<double> d;
+      fromRaw(raw, count, d);
+      c.f.assign(d.begin(), d.end());
+    } else {
+      if (tensor.double_data_size() != count)
+        return sizeMismatch(tensor.double_data_size());
+      c.f.assign(tensor.double_data().begin(), tensor.double_data().end());
+    }
+    return c;
+  default:
+    error = "its element type " + dataTypeName(c.dtype) + " is not supported";
+    return std::nullopt;
+  }
+}
+
+std::optional<Const> amp::onnx_import::readConstFile(llvm::StringRef path,
+                                                     std::string &error) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (std::error_code ec = file.getError()) {
+    error = "cannot read '" + path.str() + "': " + ec.message();
+    return std::nullopt;
+  }
+  llvm::StringRef data = (*file)->getBuffer();
+  onnx::TensorProto tensor;
+  if (data.size() > size_t(std::numeric_limits<int>::max()) ||
+      !tensor.ParseFromArray(data.data(), int(data.size()))) {
+    error = "'" + path.str() + "' is not an ONNX TensorProto file";
+    return std::nullopt;
+  }
+  std::optional<Const> c = readTensorProto(tensor, error);
+  if (!c)
+    error = "'" + path.str() + "': " + error;
+  return c;
+}
+
+bool amp::readONNXTensorFile(llvm::StringRef path, int32_t &onnxType,
+                             std::vector<int64_t> &shape,
+                             std::vector<char> &bytes, std::string &error) {
+  std::optional<onnx_import::Const> c = onnx_import::readConstFile(path, error);
+  if (!c)
+    return false;
+  onnxType = c->dtype;
+  shape.assign(c->shape.begin(), c->shape.end());
+  bytes.clear();
+  switch (c->dtype) {
+  case onnx::TensorProto::FLOAT:
+    bytes.resize(c->f.size() * 4);
+    if (!c->f.empty())
+      std::memcpy(bytes.data(), c->f.data(), bytes.size());
+    return true;
+  case onnx::TensorProto::INT64:
+    bytes.resize(c->i.size() * 8);
+    if (!c->i.empty())
+      std::memcpy(bytes.data(), c->i.data(), bytes.size());
+    return true;
+  case onnx::TensorProto::INT32:
+    for (int64_t v : c->i) {
+      int32_t x = int32_t(v);
+      bytes.insert(bytes.end(), reinterpret_cast<char *>(&x),
+                   reinterpret_cast<char *>(&x) + 4);
+    }
+    return true;
+  case onnx::TensorProto::BOOL:
+    for (int64_t v : c->i)
+      bytes.push_back(v != 0);
+    return true;
+  default:
+    error = "'" + path.str() + "': element type " + dataTypeName(c->dtype) +
+            " is not supported";
+    return false;
+  }
+}

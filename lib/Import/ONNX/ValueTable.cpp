@@ -1,0 +1,70 @@
+//===- ValueTable.cpp - ONNX value names to tensors -----------------------===//
+//
+// Every ONNX value the graph defines (inputs, initializers, node outputs)
+// is a Tensor: a static shape and element type with an SSA value, a
+// compile-time constant, or both. Constants stay constants as long as only
+// shape computations read them (Shape -> Gather -> Concat -> Reshape folds
+// away); the first op that needs an SSA value materializes them: a float
+// initializer as a new param argument (unless --constants), anything else
+// as an arith.constant. One-element float initializers are constants too.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace amp::onnx_import;
+using namespace mlir;
+
+Tensor *ValueTable::lookup(llvm::StringRef name) {
+  auto it = values.find(name);
+  return it == values.end() ? nullptr : &it->second;
+}
+
+void ValueTable::define(llvm::StringRef name, Tensor tensor) {
+  tensor.name = name.str();
+  values[name] = std::move(tensor);
+}
+
+static DenseElementsAttr denseAttr(RankedTensorType type, const Const &c) {
+  switch (c.dtype) {
+  case onnx::TensorProto::FLOAT:
+    return DenseElementsAttr::get(type, llvm::ArrayRef<float>(c.f));
+  case onnx::TensorProto::INT64:
+    return DenseElementsAttr::get(type, llvm::ArrayRef<int64_t>(c.i));
+  case onnx::TensorProto::INT32: {
+    llvm::SmallVector<int32_t> v(c.i.begin(), c.i.end());
+    return DenseElementsAttr::get(type, llvm::ArrayRef<int32_t>(v));
+  }
+  default: {
+    llvm::SmallVector<bool> v;
+    for (int64_t x : c.i)
+      v.push_back(x != 0);
+    return DenseElementsAttr::get(type, llvm::ArrayRef<bool>(v));
+  }
+  }
+}
+
+Value ValueTable::materialize(Tensor &t, Location loc) {
+  if (t.value)
+    return t.value;
+  assert(t.constant && "a tensor is an SSA value or a constant");
+  auto type = RankedTensorType::get(t.shape,
+                                    elementType(builder.getContext(), t.dtype));
+  // One-element initializers (an epsilon, the 2.0 of x / 2) are constants
+  // of the model, not weights to train.
+  if (t.initializer && t.isFloat() && !options.constants &&
+      t.constant->numel() > 1) {
+    Location argLoc = NameLoc::get(builder.getStringAttr(t.name));
+    t.value = body.addArgument(type, argLoc);
+    paramArgIndices.push_back(body.getNumArguments() - 1);
+    paramValues.push_back(
+        ONNXParam{t.name, std::vector<int64_t>(t.shape.begin(), t.shape.end()),
+                  t.constant->f});
+    return t.value;
+  }
+  t.value = arith::ConstantOp::create(builder, loc, type,
+                                      denseAttr(type, *t.constant));
+  return t.value;
+}

@@ -1,0 +1,221 @@
+#!/usr/bin/env python3
+"""Runs ONNX's backend node tests of the supported ops through amp.
+
+For every case of a supported op (data/onnx-1.17.0, scripts/get-onnx-tests.sh)
+it imports model.onnx with `amp-import-onnx --constants` and runs the
+imported @forward with `amp-run --function forward --precision f32` on the
+case's test_data_set_0/input_*.pb, comparing each result with output_*.pb
+(--expected-output, --tolerance). It prints one line per case and a summary
+per op; --markdown FILE writes the table of docs/onnx.md. Standard library
+only.
+
+    scripts/onnx-conformance.py [--build build] [--jobs 2] [--ops Conv,Relu]
+        [--markdown table.md] [--fail-on-regression]
+
+Exit code 1 when a case fails that docs/onnx.md lists as passing
+(--expected FILE, one case name per line), else 0.
+"""
+import argparse
+import concurrent.futures
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NODE = os.path.join(ROOT, "data", "onnx-1.17.0", "onnx", "backend", "test",
+                    "data", "node")
+
+# Each supported op and the node-test cases that exercise it (a regex on the
+# case directory's name; `_expanded` cases, which test function bodies built
+# of other ops, are left out).
+OPS = {
+    "Abs": r"test_abs$",
+    "Add": r"test_add(_bcast|_uint8)?$",
+    "AveragePool": r"test_averagepool_",
+    "BatchNormalization": r"test_batchnorm_",
+    "Cast": r"test_cast_",
+    "Clip": r"test_clip",
+    "Concat": r"test_concat_",
+    "Constant": r"test_constant$",
+    "ConstantOfShape": r"test_constantofshape_",
+    "Conv": r"test_(basic_conv_|conv_with_)",
+    "Div": r"test_div(_bcast|_example|_uint8)?$",
+    "Dropout": r"test_dropout_",
+    "Exp": r"test_exp(_example)?$",
+    "Expand": r"test_expand_",
+    "Flatten": r"test_flatten_",
+    "Gather": r"test_gather_[0-9n]",
+    "Gelu": r"test_gelu_",
+    "Gemm": r"test_gemm_",
+    "GlobalAveragePool": r"test_globalaveragepool",
+    "GlobalMaxPool": r"test_globalmaxpool",
+    "HardSigmoid": r"test_hardsigmoid",
+    "Identity": r"test_identity$",
+    "LayerNormalization": r"test_layer_normalization_",
+    "LeakyRelu": r"test_leakyrelu",
+    "Log": r"test_log(_example)?$",
+    "LogSoftmax": r"test_logsoftmax_",
+    "LRN": r"test_lrn",
+    "MatMul": r"test_matmul_",
+    "Max": r"test_max_",
+    "MaxPool": r"test_maxpool_",
+    "Mean": r"test_mean_",
+    "Min": r"test_min_",
+    "Mul": r"test_mul(_bcast|_example|_uint8)?$",
+    "Neg": r"test_neg(_example)?$",
+    "Pad": r"test_(constant_pad|edge_pad|reflect_pad|wrap_pad)",
+    "Pow": r"test_pow",
+    "Reciprocal": r"test_reciprocal",
+    "ReduceL2": r"test_reduce_l2_",
+    "ReduceMax": r"test_reduce_max_",
+    "ReduceMean": r"test_reduce_mean_",
+    "ReduceMin": r"test_reduce_min_",
+    "ReduceSum": r"test_reduce_sum_(default|do_not|empty|keepdims|negative)",
+    "ReduceSumSquare": r"test_reduce_sum_square_",
+    "Relu": r"test_relu$",
+    "Reshape": r"test_reshape_",
+    "Shape": r"test_shape",
+    "Sigmoid": r"test_sigmoid",
+    "Size": r"test_size",
+    "Slice": r"test_slice",
+    "Softmax": r"test_softmax_",
+    "Split": r"test_split_",
+    "Sqrt": r"test_sqrt",
+    "Squeeze": r"test_squeeze",
+    "Sub": r"test_sub(_bcast|_example|_uint8)?$",
+    "Sum": r"test_sum_",
+    "Tanh": r"test_tanh",
+    "Transpose": r"test_transpose_",
+    "Unsqueeze": r"test_unsqueeze",
+    "Where": r"test_where_",
+}
+
+
+def cases_of(op):
+    pattern = re.compile(OPS[op])
+    return sorted(c for c in os.listdir(NODE)
+                  if pattern.match(c) and "_expanded" not in c)
+
+
+def first_line(text):
+    for line in text.splitlines():
+        if "error" in line:
+            # Without the tool's name and the model's path.
+            return re.sub(r"^[\w-]+: error: (\S*model\.onnx: )?", "",
+                          line.strip())
+    lines = text.strip().splitlines()
+    return lines[-1] if lines else ""
+
+
+def index_of(name):
+    return int(re.findall(r"\d+", name)[0])
+
+
+def run_case(build, case, tolerance):
+    """Returns (status, message): pass, unsupported (import error) or fail."""
+    case_dir = os.path.join(NODE, case)
+    data = os.path.join(case_dir, "test_data_set_0")
+    inputs = sorted((f for f in os.listdir(data) if f.startswith("input_")),
+                    key=index_of)
+    outputs = sorted((f for f in os.listdir(data) if f.startswith("output_")),
+                     key=index_of)
+    bound = {}  # graph input position -> name, bound with --constant-input
+    with tempfile.TemporaryDirectory() as tmp:
+        mlir = os.path.join(tmp, "model.mlir")
+        # Node tests pass shapes, pads, axes and exponents as graph inputs;
+        # the importer needs them at import time and says which input they
+        # are: bind those with --constant-input and import again.
+        for _ in range(5):
+            cmd = [os.path.join(build, "bin", "amp-import-onnx"), "--constants",
+                   os.path.join(case_dir, "model.onnx"), "-o", mlir]
+            for k, name in bound.items():
+                cmd += ["--constant-input",
+                        "%s=@%s" % (name, os.path.join(data, inputs[k]))]
+            imp = subprocess.run(cmd, capture_output=True, text=True,
+                                 timeout=300)
+            if imp.returncode == 0:
+                break
+            m = re.search(r"\(input \d+, '([^']+)'\) must be known at import "
+                          r"time.*\(it is graph input #(\d+)\)", imp.stderr)
+            if not m or int(m.group(2)) >= len(inputs):
+                return "unsupported", first_line(imp.stderr)
+            bound[int(m.group(2))] = m.group(1)
+        else:
+            return "unsupported", first_line(imp.stderr)
+        cmd = [os.path.join(build, "bin", "amp-run"), mlir, "--function",
+               "forward", "--precision", "f32", "--tolerance", str(tolerance)]
+        for k, f in enumerate(inputs):
+            if k not in bound:
+                cmd += ["--input", "@" + os.path.join(data, f)]
+        for f in outputs:
+            cmd += ["--expected-output", "@" + os.path.join(data, f)]
+        run = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        if run.returncode != 0:
+            return "fail", first_line(run.stderr)
+        return "pass", ""
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--ops", default="", help="comma-separated op types")
+    parser.add_argument("--tolerance", type=float, default=1e-4)
+    parser.add_argument("--markdown", default="")
+    parser.add_argument("--expected", default="",
+                        help="file of case names that must pass")
+    args = parser.parse_args()
+    if not os.path.isdir(NODE):
+        sys.exit("onnx-conformance: %s is missing; run scripts/get-onnx-tests.sh"
+                 % NODE)
+    ops = args.ops.split(",") if args.ops else sorted(OPS)
+    for op in ops:
+        if op not in OPS:
+            sys.exit("onnx-conformance: unknown op %s" % op)
+    jobs = [(op, case) for op in ops for case in cases_of(op)]
+    results = {}
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        futures = {pool.submit(run_case, args.build, case, args.tolerance):
+                   (op, case) for op, case in jobs}
+        for future in concurrent.futures.as_completed(futures):
+            op, case = futures[future]
+            status, message = future.result()
+            results[(op, case)] = (status, message)
+            print("%-11s %-55s %s" % (status.upper(), case, message),
+                  flush=True)
+
+    rows = []
+    total_pass = 0
+    for op in ops:
+        cases = cases_of(op)
+        passed = [c for c in cases if results[(op, c)][0] == "pass"]
+        total_pass += len(passed)
+        others = [c for c in cases if results[(op, c)][0] != "pass"]
+        rows.append((op, len(passed), len(cases), passed, others))
+        print("%-20s %3d/%-3d" % (op, len(passed), len(cases)))
+    print("total: %d/%d cases pass" % (total_pass, len(jobs)))
+
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write("| op | passing | passing cases | not passing |\n")
+            f.write("| --- | --- | --- | --- |\n")
+            for op, n, total, passed, others in rows:
+                f.write("| %s | %d/%d | %s | %s |\n" % (
+                    op, n, total,
+                    " ".join("`%s`" % c[len("test_"):] for c in passed),
+                    " ".join("`%s`" % c[len("test_"):] for c in others)))
+    if args.expected:
+        with open(args.expected) as f:
+            must = {line.strip() for line in f if line.strip()}
+        regressions = [case for (op, case), (status, _) in results.items()
+                       if case in must and status != "pass"]
+        for case in sorted(regressions):
+            print("REGRESSION: %s" % case)
+        if regressions:
+            sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,288 @@
+#!/usr/bin/env python3
+"""Writes the small ONNX models of test/Import (committed beside this script).
+
+Run once, with the onnx package of the wheel that scripts/get-onnx-tests.sh
+unpacks and Debian's python3-numpy and python3-protobuf:
+
+    PYTHONPATH=data/onnx-wheel python3 test/Import/Inputs/gen_models.py
+
+The tests read the committed .onnx files and need neither network nor Python
+packages. Weights come from a fixed seed, so the output is reproducible.
+"""
+import os
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+from onnx.reference import ReferenceEvaluator
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+rng = np.random.default_rng(12)
+
+
+def init(name, *shape):
+    return numpy_helper.from_array(
+        rng.standard_normal(shape).astype(np.float32) * 0.5, name)
+
+
+def ints(name, values):
+    return numpy_helper.from_array(np.array(values, dtype=np.int64), name)
+
+
+def save(name, graph, opset=17, check=True):
+    model = helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("", opset)],
+        producer_name="amp-test")
+    model.ir_version = 8
+    if check:
+        onnx.checker.check_model(model, full_check=True)
+    onnx.save(model, os.path.join(HERE, name))
+
+
+def vi(name, elem, shape):
+    return helper.make_tensor_value_info(name, elem, shape)
+
+
+F = TensorProto.FLOAT
+
+# A small CNN: Conv (bias, pads, strides, groups), BatchNormalization,
+# Relu, MaxPool, AveragePool, GlobalAveragePool, Flatten, Gemm, Softmax.
+save("cnn.onnx", helper.make_graph(
+    [
+        helper.make_node("Conv", ["x", "c1.w", "c1.b"], ["c1"], name="conv1",
+                         pads=[1, 1, 1, 1], strides=[1, 1]),
+        helper.make_node("BatchNormalization",
+                         ["c1", "bn.s", "bn.b", "bn.m", "bn.v"], ["bn"],
+                         name="bn1", epsilon=1e-3),
+        helper.make_node("Relu", ["bn"], ["r1"], name="relu1"),
+        helper.make_node("Conv", ["r1", "c2.w"], ["c2"], name="conv2_dw",
+                         group=4, kernel_shape=[3, 3], auto_pad="SAME_UPPER",
+                         dilations=[1, 1]),
+        helper.make_node("MaxPool", ["c2"], ["p1"], name="pool1",
+                         kernel_shape=[2, 2], strides=[2, 2]),
+        helper.make_node("AveragePool", ["p1"], ["p2"], name="pool2",
+                         kernel_shape=[3, 3], pads=[1, 1, 1, 1],
+                         count_include_pad=1),
+        helper.make_node("GlobalAveragePool", ["p2"], ["gap"], name="gap"),
+        helper.make_node("Flatten", ["gap"], ["flat"], name="flatten"),
+        helper.make_node("Gemm", ["flat", "fc.w", "fc.b"], ["logits"],
+                         name="fc", transB=1, alpha=1.0, beta=1.0),
+        helper.make_node("Softmax", ["logits"], ["probs"], name="softmax",
+                         axis=1),
+    ],
+    "cnn",
+    [vi("x", F, [2, 3, 8, 8])],
+    [vi("probs", F, [2, 5])],
+    [init("c1.w", 4, 3, 3, 3), init("c1.b", 4), init("bn.s", 4),
+     init("bn.b", 4), init("bn.m", 4),
+     numpy_helper.from_array(np.full(4, 0.5, np.float32), "bn.v"),
+     init("c2.w", 4, 1, 3, 3), init("fc.w", 5, 4), init("fc.b", 5)]))
+
+# Elementwise ops with broadcasting, MatMul, and a graph input of BOOL.
+save("elementwise.onnx", helper.make_graph(
+    [
+        helper.make_node("Add", ["a", "bias"], ["add"], name="add_bias"),
+        helper.make_node("Sub", ["add", "b"], ["sub"], name="sub"),
+        helper.make_node("Mul", ["sub", "b"], ["mul"], name="mul"),
+        helper.make_node("Div", ["mul", "two"], ["div"], name="div"),
+        helper.make_node("Sum", ["div", "a", "b"], ["sum"], name="sum3"),
+        helper.make_node("LeakyRelu", ["sum"], ["lrelu"], name="lrelu",
+                         alpha=0.1),
+        helper.make_node("Sigmoid", ["lrelu"], ["sig"], name="sigmoid"),
+        helper.make_node("Tanh", ["sig"], ["tanh"], name="tanh"),
+        helper.make_node("Pow", ["tanh", "three"], ["pow"], name="cube"),
+        helper.make_node("Abs", ["pow"], ["abs"], name="abs"),
+        helper.make_node("Sqrt", ["abs"], ["sqrt"], name="sqrt"),
+        helper.make_node("Clip", ["sqrt", "lo", ""], ["clip"], name="clip"),
+        helper.make_node("Where", ["cond", "clip", "a"], ["where"],
+                         name="where"),
+        helper.make_node("MatMul", ["where", "w"], ["y"], name="matmul"),
+    ],
+    "elementwise",
+    [vi("a", F, [4, 6]), vi("b", F, [6]), vi("cond", TensorProto.BOOL, [4, 6])],
+    [vi("y", F, [4, 3])],
+    [init("bias", 1, 6), init("w", 6, 3),
+     numpy_helper.from_array(np.array(2.0, np.float32), "two"),
+     numpy_helper.from_array(np.array(3.0, np.float32), "three"),
+     numpy_helper.from_array(np.array(0.1, np.float32), "lo")]))
+
+# Shape computations folded at import time, shape ops, reductions, norms
+# and an embedding.
+save("shapes.onnx", helper.make_graph(
+    [
+        helper.make_node("Gather", ["emb.table", "ids"], ["emb"],
+                         name="embedding", axis=0),            # [2, 5, 8]
+        helper.make_node("LayerNormalization", ["emb", "ln.s", "ln.b"],
+                         ["ln"], name="ln", axis=-1, epsilon=1e-5),
+        helper.make_node("Shape", ["ln"], ["shape"], name="shape"),
+        helper.make_node("Gather", ["shape", "zero"], ["batch"],
+                         name="batch_dim", axis=0),
+        helper.make_node("Unsqueeze", ["batch", "zero_axes"], ["batch1"],
+                         name="unsq"),
+        helper.make_node("Concat", ["batch1", "minus_one"], ["newshape"],
+                         name="cat_shape", axis=0),
+        helper.make_node("Reshape", ["ln", "newshape"], ["flat"],
+                         name="reshape"),                      # [2, 40]
+        helper.make_node("Slice", ["flat", "starts", "ends", "axes",
+                                   "steps"], ["sl"], name="slice"),  # [2, 10]
+        helper.make_node("Unsqueeze", ["sl", "one_axes"], ["u"],
+                         name="unsq2"),                        # [2, 1, 10]
+        helper.make_node("Transpose", ["u"], ["t"], name="transpose",
+                         perm=[2, 0, 1]),                      # [10, 2, 1]
+        helper.make_node("Squeeze", ["t", "two_axes"], ["s"],
+                         name="squeeze"),                      # [10, 2]
+        helper.make_node("Pad", ["s", "pads", "padval"], ["p"], name="pad",
+                         mode="constant"),                     # [11, 4]
+        helper.make_node("Identity", ["p"], ["id"], name="identity"),
+        helper.make_node("Dropout", ["id"], ["d"], name="dropout"),
+        helper.make_node("Concat", ["d", "d"], ["cc"], name="concat",
+                         axis=1),                              # [11, 8]
+        helper.make_node("ReduceMean", ["cc"], ["rm"], name="mean",
+                         axes=[1], keepdims=1),                # [11, 1]
+        helper.make_node("ReduceSum", ["cc", "zero_axes"], ["rs"],
+                         name="sum", keepdims=0),              # [8]
+        helper.make_node("Add", ["rm", "rs"], ["bc"], name="outer"),  # [11, 8]
+        helper.make_node("LogSoftmax", ["bc"], ["y"], name="logsoftmax",
+                         axis=-1),
+    ],
+    "shapes",
+    [vi("ids", TensorProto.INT64, [2, 5])],
+    [vi("y", F, [11, 8])],
+    [init("emb.table", 7, 8), init("ln.s", 8), init("ln.b", 8),
+     ints("zero", 0), ints("zero_axes", [0]), ints("minus_one", [-1]),
+     ints("starts", [3]), ints("ends", [-7]), ints("axes", [1]),
+     ints("steps", [3]), ints("one_axes", [1]), ints("two_axes", [2]),
+     ints("pads", [1, 0, 0, 2]),
+     numpy_helper.from_array(np.array(0.5, np.float32), "padval")]))
+
+# A classifier for --train: Gemm, Relu, Gemm, Softmax.
+save("mlp.onnx", helper.make_graph(
+    [
+        helper.make_node("Gemm", ["x", "w1", "b1"], ["h"], name="fc1"),
+        helper.make_node("Relu", ["h"], ["a"], name="relu"),
+        helper.make_node("Gemm", ["a", "w2", "b2"], ["logits"], name="fc2"),
+        helper.make_node("Softmax", ["logits"], ["probs"], name="softmax"),
+    ],
+    "mlp",
+    [vi("x", F, ["N", 16])],
+    [vi("probs", F, ["N", 4])],
+    [init("w1", 16, 8), init("b1", 8), init("w2", 8, 4), init("b2", 4)]))
+
+# Error paths.
+save("unsupported_op.onnx", helper.make_graph(
+    [helper.make_node("Relu", ["x"], ["r"], name="relu"),
+     helper.make_node("Hardmax", ["r"], ["y"], name="the_hardmax")],
+    "unsupported", [vi("x", F, [2, 3])], [vi("y", F, [2, 3])]))
+
+save("bad_attribute.onnx", helper.make_graph(
+    [helper.make_node("MaxPool", ["x"], ["y"], name="pool",
+                      kernel_shape=[2, 2], storage_order=1)],
+    "bad_attribute", [vi("x", F, [1, 1, 4, 4])], [vi("y", F, [1, 1, 3, 3])]))
+
+save("unknown_attribute.onnx", helper.make_graph(
+    [helper.make_node("Relu", ["x"], ["y"], name="relu", slope=0.5)],
+    "unknown_attribute", [vi("x", F, [2, 3])], [vi("y", F, [2, 3])]),
+    check=False)
+
+save("gelu.onnx", helper.make_graph(
+    [helper.make_node("Gelu", ["x"], ["y"], name="gelu_exact")],
+    "gelu", [vi("x", F, [2, 3])], [vi("y", F, [2, 3])]), opset=20)
+
+save("old_opset.onnx", helper.make_graph(
+    [helper.make_node("Relu", ["x"], ["y"], name="relu")],
+    "old", [vi("x", F, [2, 3])], [vi("y", F, [2, 3])]), opset=7)
+
+save("shape_mismatch.onnx", helper.make_graph(
+    [helper.make_node("Add", ["a", "b"], ["y"], name="bad_add")],
+    "mismatch", [vi("a", F, [2, 3]), vi("b", F, [4])], [vi("y", F, [2, 3])]),
+    check=False)
+
+
+# The exact GELU as exporters write it (PyTorch's nn.GELU() before opset
+# 20): x * 0.5 * (1 + erf(x / sqrt 2)), and the form
+# (x * 0.5) * (1 + erf(x * (1 / sqrt 2))).
+save("erf_gelu.onnx", helper.make_graph(
+    [
+        helper.make_node("Div", ["x", "sqrt2"], ["d"], name="div"),
+        helper.make_node("Erf", ["d"], ["e"], name="erf"),
+        helper.make_node("Add", ["e", "one"], ["a"], name="add"),
+        helper.make_node("Mul", ["x", "a"], ["m"], name="mul"),
+        helper.make_node("Mul", ["m", "half"], ["g"], name="mul_half"),
+        helper.make_node("Constant", [], ["rsqrt2"], name="c_rsqrt2",
+                         value_float=float(1 / np.sqrt(2))),
+        helper.make_node("Mul", ["g", "rsqrt2"], ["d2"], name="scale2"),
+        helper.make_node("Erf", ["d2"], ["e2"], name="erf2"),
+        helper.make_node("Add", ["one", "e2"], ["a2"], name="add2"),
+        helper.make_node("Mul", ["g", "half"], ["h2"], name="half2"),
+        helper.make_node("Mul", ["h2", "a2"], ["y"], name="mul2"),
+    ],
+    "erf_gelu", [vi("x", F, [4, 8])], [vi("y", F, [4, 8])],
+    [numpy_helper.from_array(np.array(np.sqrt(2), np.float32), "sqrt2"),
+     numpy_helper.from_array(np.array(1.0, np.float32), "one"),
+     numpy_helper.from_array(np.array(0.5, np.float32), "half")]))
+
+# Inputs and ONNX's reference outputs (onnx.reference.ReferenceEvaluator):
+# what amp-run --function must reproduce from the imported models.
+def reference(model_name, inputs, pb_inputs=()):
+    model = onnx.load(os.path.join(HERE, model_name))
+    outputs = ReferenceEvaluator(model).run(None, inputs)
+    stem = model_name[:-len(".onnx")]
+    for name, value in inputs.items():
+        np.save(os.path.join(HERE, "%s_%s.npy" % (stem, name)), value)
+        if name in pb_inputs:
+            with open(os.path.join(HERE, "%s_%s.pb" % (stem, name)), "wb") as f:
+                f.write(numpy_helper.from_array(value, name)
+                        .SerializeToString())
+    for out, value in zip(model.graph.output, outputs):
+        np.save(os.path.join(HERE, "%s_%s.npy" % (stem, out.name)), value)
+
+
+reference("cnn.onnx",
+          {"x": rng.standard_normal((2, 3, 8, 8)).astype(np.float32)},
+          pb_inputs=("x",))
+reference("elementwise.onnx",
+          {"a": rng.standard_normal((4, 6)).astype(np.float32),
+           "b": rng.standard_normal(6).astype(np.float32),
+           "cond": rng.standard_normal((4, 6)) > 0})
+reference("shapes.onnx",
+          {"ids": rng.integers(0, 7, (2, 5)).astype(np.int64)})
+reference("erf_gelu.onnx",
+          {"x": (rng.standard_normal((4, 8)) * 2).astype(np.float32)})
+
+# Inputs that once crashed or hung the importer: a Split with no outputs, a
+# ConstantOfShape of 2^80 elements, a folded Add of 10^10 elements.
+save("split_no_outputs.onnx", helper.make_graph(
+    [helper.make_node("Split", ["x"], [], name="split", axis=0)],
+    "split_no_outputs", [vi("x", F, [4])], []), check=False)
+save("huge_constant.onnx", helper.make_graph(
+    [helper.make_node("ConstantOfShape", ["s"], ["c"], name="huge"),
+     helper.make_node("Add", ["x", "c"], ["y"], name="add")],
+    "huge_constant", [vi("x", F, [2])], [vi("y", F, [2])],
+    [ints("s", [1 << 40, 1 << 40])]), check=False)
+zero64 = helper.make_tensor("zero", TensorProto.INT64, [1], [0])
+save("huge_fold.onnx", helper.make_graph(
+    [helper.make_node("ConstantOfShape", ["sa"], ["a"], name="col",
+                      value=zero64),
+     helper.make_node("ConstantOfShape", ["sb"], ["b"], name="row",
+                      value=zero64),
+     helper.make_node("Add", ["a", "b"], ["c"], name="outer_sum"),
+     helper.make_node("Reshape", ["x", "c"], ["y"], name="reshape")],
+    "huge_fold", [vi("x", F, [2])], [vi("y", F, [2])],
+    [ints("sa", [100000, 1]), ints("sb", [1, 100000])]), check=False)
+
+# A shape passed as a graph input, as ONNX's node tests do: bound with
+# --constant-input reshape_shape.pb.
+save("reshape_input.onnx", helper.make_graph(
+    [helper.make_node("Reshape", ["x", "shape"], ["y"], name="reshape")],
+    "reshape_input",
+    [vi("x", F, [2, 6]), vi("shape", TensorProto.INT64, [2])],
+    [vi("y", F, [3, 4])]))
+with open(os.path.join(HERE, "reshape_shape.pb"), "wb") as f:
+    f.write(numpy_helper.from_array(np.array([3, -1], np.int64), "shape")
+            .SerializeToString())
+
+# Not protobuf: the first bytes of a valid model, then garbage.
+with open(os.path.join(HERE, "cnn.onnx"), "rb") as f:
+    head = f.read(40)
+with open(os.path.join(HERE, "corrupt.onnx"), "wb") as f:
+    f.write(head + b"\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01garbage")
