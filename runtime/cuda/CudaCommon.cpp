@@ -120,10 +120,23 @@ amp_status_t amp::runtime::cuda::takeDeviceError(Checker &check,
   if (cudaError_t e = cudaMemset(record, 0, sizeof(DeviceErrorRecord)))
     return cudaFailure(check, "clearing the device error record", e);
   // The reference's message (Checker::indices), found on the device.
-  const char *what =
-      static_cast<DeviceError>(host.code) == DeviceError::LabelOutOfRange
-          ? "amp_cross_entropy: label"
-          : "amp_embedding: id";
+  const char *what = "a kernel: value";
+  switch (static_cast<DeviceError>(host.code)) {
+  case DeviceError::IdOutOfRange:
+    what = "amp_embedding: id";
+    break;
+  case DeviceError::LabelOutOfRange:
+    what = "amp_cross_entropy: label";
+    break;
+  case DeviceError::IdOutOfRangeGrad:
+    what = "amp_embedding_grad: id";
+    break;
+  case DeviceError::LabelOutOfRangeGrad:
+    what = "amp_cross_entropy_grad: label";
+    break;
+  case DeviceError::None:
+    break;
+  }
   return check.fail(AMP_STATUS_INVALID_ARGUMENT,
                     "%s %lld at position %lld is outside [0, %lld)", what,
                     (long long)host.value, (long long)host.position,

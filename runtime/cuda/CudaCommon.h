@@ -67,8 +67,10 @@ int multiprocessorCount();
 /// Codes, one per message.
 enum class DeviceError : int32_t {
   None = 0,
-  IdOutOfRange = 1,    // amp_embedding / amp_embedding_grad
-  LabelOutOfRange = 2, // amp_cross_entropy / amp_cross_entropy_grad
+  IdOutOfRange = 1,        // amp_embedding
+  LabelOutOfRange = 2,     // amp_cross_entropy
+  IdOutOfRangeGrad = 3,    // amp_embedding_grad
+  LabelOutOfRangeGrad = 4, // amp_cross_entropy_grad
 };
 
 /// The first failure recorded since amp_synchronize last read it.

@@ -84,7 +84,7 @@ __global__ void __launch_bounds__(kThreads)
       const int64_t id = ids[row];
       if (id < 0 || id >= numEmbeddings) {
         if (k == 0 && bucket == 0)
-          reportDeviceError(record, DeviceError::IdOutOfRange, id, row,
+          reportDeviceError(record, DeviceError::IdOutOfRangeGrad, id, row,
                             numEmbeddings);
         continue;
       }

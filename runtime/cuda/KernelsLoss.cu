@@ -111,6 +111,7 @@ struct CeArgs {
   amp_dtype_t gradLossDtype;
   float rowsF; // f32(rows)
   DeviceErrorRecord *record;
+  DeviceError labelError; // which entry point found a bad label
 };
 
 /// The row's max and sum over the group, in every thread of it.
@@ -145,7 +146,7 @@ __device__ __forceinline__ int64_t rowLabel(const CeArgs &a, int64_t r,
   if (label >= 0 && label < a.classes)
     return label;
   if (lane == 0)
-    reportDeviceError(a.record, DeviceError::LabelOutOfRange, label, r,
+    reportDeviceError(a.record, a.labelError, label, r,
                       a.classes);
   return -1;
 }
@@ -220,7 +221,7 @@ void launchRows(Kernel kernel, CeArgs a, cudaStream_t stream) {
 /// The arguments both cross-entropy kernels share.
 CeArgs ceArgs(const void *logits, const void *labels, void *out, int64_t rows,
               int64_t classes, int packElems, bool aligned,
-              DeviceErrorRecord *record) {
+              DeviceErrorRecord *record, DeviceError labelError) {
   CeArgs a{};
   a.logits = logits, a.labels = labels, a.out = out;
   a.rows = rows, a.classes = classes;
@@ -228,6 +229,7 @@ CeArgs ceArgs(const void *logits, const void *labels, void *out, int64_t rows,
   a.vector = classes % packElems == 0 && aligned;
   a.rowsF = static_cast<float>(rows);
   a.record = record;
+  a.labelError = labelError;
   return a;
 }
 
@@ -315,8 +317,9 @@ amp_status_t amp_cross_entropy(const void *logits, const void *labels,
         return AMP_STATUS_BACKEND_ERROR;
       dispatchFloat(logits_dtype, [&](auto t) {
         using T = decltype(t);
-        const CeArgs a = ceArgs(logits, labels, rowLoss, rows, classes,
-                                kPack<T>, packAligned(logits), record);
+        const CeArgs a =
+            ceArgs(logits, labels, rowLoss, rows, classes, kPack<T>,
+                   packAligned(logits), record, DeviceError::LabelOutOfRange);
         if (labels_dtype == AMP_DTYPE_I32)
           launchRows(crossEntropyRows<T, int32_t>, a, st);
         else
@@ -348,7 +351,8 @@ amp_status_t amp_cross_entropy_grad(const void *grad_loss, const void *logits,
   dispatchFloat(logits_dtype, [&](auto t) {
     using T = decltype(t);
     CeArgs a = ceArgs(logits, labels, dlogits, rows, classes, kPack<T>,
-                      packAligned(logits, dlogits), record);
+                      packAligned(logits, dlogits), record,
+                      DeviceError::LabelOutOfRangeGrad);
     a.gradLoss = grad_loss;
     a.gradLossDtype = grad_loss_dtype;
     if (labels_dtype == AMP_DTYPE_I32)

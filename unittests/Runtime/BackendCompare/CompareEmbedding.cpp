@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <string>
 
 using namespace amp::compare;
 
@@ -193,8 +194,15 @@ AMP_COMPARE_CASE(embedding_id_out_of_range) {
           "embedding_grad " + what + ": the CUDA call is queued", AMP_STATUS_OK,
           AMP_CALL(*c.dev, amp_embedding_grad, ddy, di, ddt, numEmbeddings, dim,
                    4, AMP_DTYPE_F32, it, AMP_DTYPE_F32, nullptr));
+      const amp_status_t devGrad = AMP_CALL(*c.dev, amp_synchronize, nullptr);
+      const std::string message = c.dev->lastError();
       c.expectSameStatus("embedding_grad " + what + ": amp_synchronize",
-                         refGrad, AMP_CALL(*c.dev, amp_synchronize, nullptr));
+                         refGrad, devGrad);
+      ++c.checks;
+      if (message.find("amp_embedding_grad: id") == std::string::npos)
+        c.fail("embedding_grad " + what +
+               ": amp_synchronize's message does not name the gradient: " +
+               message);
       Host sums = zeros(AMP_DTYPE_F32, numEmbeddings * dim);
       for (int i = 0; i < 4; ++i)
         if (i != 2)
