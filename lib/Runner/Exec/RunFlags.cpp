@@ -2,11 +2,11 @@
 
 #include "amp/Runner/RunFlags.h"
 
-#include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <limits>
+#include <type_traits>
 
 using namespace amp::runner;
 
@@ -14,106 +14,41 @@ namespace {
 
 Status badValue(const char *flag, const std::string &value,
                 const char *expected) {
-  return Status::error("--" + std::string(flag) + ": '" + value +
-                       "' is not " + expected);
+  return Status::error("--" + std::string(flag) + ": '" + value + "' is not " +
+                       expected);
 }
 
-/// A flag setting a field through a parser of its type.
+/// A flag setting a field of TrainOptions from its text: integers of the
+/// field's type (std::from_chars: range and sign checked), finite numbers,
+/// strings, booleans (a flag without a value).
 template <typename T>
 RunFlag field(const char *name, const char *value, const char *help,
-              T TrainOptions::*member);
-
-template <>
-RunFlag field<int>(const char *name, const char *value, const char *help,
-                   int TrainOptions::*member) {
-  return {name, value, help,
-          [=](RunFlags &f, const std::string &v) -> Status {
-            char *end = nullptr;
-            errno = 0;
-            long n = std::strtol(v.c_str(), &end, 10);
-            if (v.empty() || *end || errno ||
-                n < std::numeric_limits<int>::min() ||
-                n > std::numeric_limits<int>::max())
-              return badValue(name, v, "an integer");
-            f.train.*member = static_cast<int>(n);
-            return Status::success();
-          }};
-}
-
-template <>
-RunFlag field<int64_t>(const char *name, const char *value, const char *help,
-                       int64_t TrainOptions::*member) {
-  return {name, value, help,
-          [=](RunFlags &f, const std::string &v) -> Status {
-            char *end = nullptr;
-            errno = 0;
-            long long n = std::strtoll(v.c_str(), &end, 10);
-            if (v.empty() || *end || errno)
-              return badValue(name, v, "an integer");
-            f.train.*member = n;
-            return Status::success();
-          }};
-}
-
-template <>
-RunFlag field<uint64_t>(const char *name, const char *value, const char *help,
-                        uint64_t TrainOptions::*member) {
-  return {name, value, help,
-          [=](RunFlags &f, const std::string &v) -> Status {
-            char *end = nullptr;
-            errno = 0;
-            unsigned long long n = std::strtoull(v.c_str(), &end, 10);
-            if (v.empty() || v[0] == '-' || *end || errno)
-              return badValue(name, v, "a non-negative integer");
-            f.train.*member = n;
-            return Status::success();
-          }};
-}
-
-template <typename F>
-RunFlag realField(const char *name, const char *value, const char *help,
-                  F TrainOptions::*member) {
-  return {name, value, help,
-          [=](RunFlags &f, const std::string &v) -> Status {
-            char *end = nullptr;
-            double x = std::strtod(v.c_str(), &end);
-            if (v.empty() || *end || !std::isfinite(x))
-              return badValue(name, v, "a finite number");
-            f.train.*member = static_cast<F>(x);
-            return Status::success();
-          }};
-}
-
-template <>
-RunFlag field<float>(const char *name, const char *value, const char *help,
-                     float TrainOptions::*member) {
-  return realField(name, value, help, member);
-}
-
-template <>
-RunFlag field<double>(const char *name, const char *value, const char *help,
-                      double TrainOptions::*member) {
-  return realField(name, value, help, member);
-}
-
-template <>
-RunFlag field<std::string>(const char *name, const char *value,
-                           const char *help,
-                           std::string TrainOptions::*member) {
-  return {name, value, help, [=](RunFlags &f, const std::string &v) {
-            f.train.*member = v;
-            return Status::success();
-          }};
-}
-
-template <>
-RunFlag field<bool>(const char *name, const char *, const char *help,
-                    bool TrainOptions::*member) {
-  return {name, nullptr, help,
-          [=](RunFlags &f, const std::string &v) -> Status {
-            if (v != "true" && v != "false")
-              return badValue(name, v, "true or false");
-            f.train.*member = v == "true";
+              T TrainOptions::*member) {
+  if constexpr (std::is_same_v<T, bool>)
+    value = nullptr;
+  return {name, value, help, [=](RunFlags &f, const std::string &v) -> Status {
+            T &out = f.train.*member;
+            if constexpr (std::is_same_v<T, bool>) {
+              if (v != "true" && v != "false")
+                return badValue(name, v, "true or false");
+              out = v == "true";
+            } else if constexpr (std::is_integral_v<T>) {
+              auto [end, error] =
+                  std::from_chars(v.data(), v.data() + v.size(), out);
+              if (v.empty() || error != std::errc() ||
+                  end != v.data() + v.size())
+                return badValue(name, v,
+                                std::is_signed_v<T> ? "an integer"
+                                                    : "a non-negative integer");
+            } else if constexpr (std::is_floating_point_v<T>) {
+              char *end = nullptr;
+              double x = std::strtod(v.c_str(), &end);
+              if (v.empty() || *end || !std::isfinite(x))
+                return badValue(name, v, "a finite number");
+              out = static_cast<T>(x);
+            } else {
+              out = v;
+            }
             return Status::success();
           }};
 }
