@@ -3,8 +3,9 @@
 # Debian's LLVM/MLIR 22 packages, Ninja, CMake and GoogleTest, and for the
 # ONNX importer (tools/amp-import-onnx) libonnx-dev with libprotobuf-dev,
 # whose headers onnx/onnx-ml.pb.h includes (Debian's libonnx-dev does not
-# depend on it), and pip, with which scripts/get-onnx-tests.sh fetches
-# ONNX's test data from PyPI. It is idempotent: when everything is
+# depend on it), pip, with which scripts/get-onnx-tests.sh fetches
+# ONNX's test data from PyPI, and oneDNN (libdnnl-dev) for the fast CPU
+# backend (runtime/cpu). It is idempotent: when everything is
 # installed it does nothing (no apt-get update).
 # The CUDA toolkit is optional and never installed here; the CUDA backend is
 # built when /usr/local/cuda exists.
@@ -15,6 +16,7 @@ PACKAGES=(
   ninja-build cmake g++ libgtest-dev python3
   libonnx-dev libprotobuf-dev
   python3-pip
+  libdnnl-dev
 )
 
 missing=()

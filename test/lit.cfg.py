@@ -63,6 +63,9 @@ if _has_gpu():
 # The CUDA backend library was built (the toolkit was found), GPU or not.
 if config.amp_have_cuda:
     config.available_features.add("cuda-backend")
+# The oneDNN cpu backend library was built (libdnnl-dev was found).
+if config.amp_have_dnnl:
+    config.available_features.add("cpu-backend")
 
 if config.amp_sanitizers:
     config.available_features.add("sanitizers")

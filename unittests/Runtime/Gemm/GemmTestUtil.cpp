@@ -534,3 +534,15 @@ Expected amp::test::expectedFromOutputs(const HostGemm &ref,
          << failures << " mismatches in " << caseName(out.gemmCase)
          << errors.str();
 }
+
+amp_gemm_desc_t amp::test::f32Desc(int64_t m, int64_t n, int64_t k) {
+  amp_gemm_desc_t g;
+  amp_gemm_desc_init(&g);
+  g.a_dtype = g.b_dtype = g.d_dtype = AMP_DTYPE_F32;
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  g.lda = k;
+  g.ldb = g.ldc = g.ldd = g.ld_aux = n;
+  return g;
+}

@@ -68,6 +68,10 @@ double loadElement(amp_dtype_t dtype, const std::vector<uint8_t> &buffer,
 void storeElement(amp_dtype_t dtype, std::vector<uint8_t> &buffer,
                   int64_t index, float value);
 
+/// An f32 request of m x n x k over tight row-major A (m x k), B (k x n),
+/// C and D (m x n); tests then set the pointers and what they vary.
+amp_gemm_desc_t f32Desc(int64_t m, int64_t n, int64_t k);
+
 /// The operands of one case in host memory. `desc` points into the buffers
 /// (call pointDescAtBuffers() after copying a HostGemm).
 struct HostGemm {

@@ -154,10 +154,10 @@ const BadRequest kBadRequests[] = {
      AMP_STATUS_NOT_SUPPORTED, "A=f32 B=f32 D=f16"},
 };
 
-/// Valid requests over these host buffers may only run on the reference
-/// backend; the CUDA backend would hand them to the device.
+/// Valid requests over these host buffers may only run on a host backend
+/// (reference, cpu); the CUDA backend would hand them to the device.
 bool runsOnHostPointers() {
-  return std::strcmp(amp_gemm_backend_name(), "reference") == 0;
+  return std::strcmp(amp_gemm_backend_name(), "cuda") != 0;
 }
 
 TEST(GemmValidationMisc, TheValidRequestIsValid) {

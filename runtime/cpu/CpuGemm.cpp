@@ -1,0 +1,380 @@
+//===- CpuGemm.cpp - amp_gemm on oneDNN matmul ----------------------------===//
+//
+// The GEMM ABI of libamp_runtime_cpu. Each request is a oneDNN matmul over
+// the caller's buffers: transposes, leading dimensions and batch strides
+// are memory-descriptor strides (no copies), and a broadcast operand (batch
+// stride 0) is a batch dimension of 1. Two ways to finish:
+//
+//   fused    NONE, BIAS, RELU(_BIAS), GELU(_BIAS) with alpha = 1 and either
+//            beta = 0 or C = D: the matmul writes D itself, with the bias,
+//            the sum (beta C) and the activation as oneDNN post-ops.
+//   unfused  every other request: the matmul writes an f32 accumulator,
+//            then one pass applies alpha, beta C, the bias, the activation
+//            and aux of GemmEpilogue.h and rounds into D, and the bias
+//            gradients sum in ascending order as the reference does.
+//
+// oneDNN 2.6 has no f16 matmul on the CPU, so f16 operands are widened in
+// blocks (Convert.h) and multiplied in f32, which is exact for the products
+// and keeps the f32 accumulation the ABI asks for. bf16 runs natively (AMX
+// or AVX512-BF16 where the CPU has them). Plans are cached by everything
+// their descriptors bake in; when oneDNN offers only its naive reference
+// implementation for a batched layout, the plan runs batch by batch.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp_runtime/float16.h"
+#include "amp_runtime/gemm.h"
+#include "cpu/Convert.h"
+#include "cpu/CpuContext.h"
+#include "reference/GemmCommon.h"
+#include "reference/GemmEpilogue.h"
+
+#include <atomic>
+#include <cstring>
+#include <unordered_map>
+
+using namespace amp::runtime;
+using namespace amp::runtime::cpu;
+using dnnl::memory;
+
+namespace {
+
+std::atomic<uint64_t> callCount{0}, planHits{0}, planMisses{0},
+    unfusedCalls{0};
+std::atomic<int> forceUnfused{0};
+
+memory::data_type dnnlType(amp_dtype_t dtype) {
+  switch (dtype) {
+  case AMP_DTYPE_F16:
+    return memory::data_type::f16;
+  case AMP_DTYPE_BF16:
+    return memory::data_type::bf16;
+  default:
+    return memory::data_type::f32;
+  }
+}
+
+uint32_t bitsOf(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, sizeof(u));
+  return u;
+}
+
+/// Whether oneDNN can finish the request itself (see the file comment).
+bool fusable(const amp_gemm_desc_t &g) {
+  const EpilogueInfo epi = kEpilogueInfo[g.epilogue];
+  const bool cIsD =
+      g.c == g.d && g.ldc == g.ldd && g.stride_c == g.stride_d;
+  return !forceUnfused.load(std::memory_order_relaxed) &&
+         g.a_dtype != AMP_DTYPE_F16 && epi.aux == AuxUse::None &&
+         !isBiasGrad(epi.bias) && g.alpha == 1.0f &&
+         (g.beta == 0.0f || cIsD);
+}
+
+/// An operand as oneDNN sees it: [batch or 1, rows, cols] over the stored
+/// matrix, the transpose in the strides.
+memory::desc operandDesc(memory::data_type type, int64_t batches, int64_t rows,
+                         int64_t cols, int64_t ld, int64_t stride,
+                         bool trans) {
+  const int64_t batchStride = batches == 1 ? rows * cols : stride;
+  return trans ? memory::desc({batches, rows, cols}, type,
+                              {batchStride, 1, ld})
+               : memory::desc({batches, rows, cols}, type,
+                              {batchStride, ld, 1});
+}
+
+/// How one cached request shape runs.
+struct GemmPlan {
+  dnnl::matmul matmul;
+  bool fused = false;
+  bool perBatch = false; // one execution per batch, pointers advanced
+  bool widenF16 = false; // A and B widened to dense f32 first
+  memory::desc a, b, bias, d;
+};
+
+/// The request's layout of A and B after widening (dense, op() applied by
+/// the strides as stored) or as given.
+struct Operands {
+  const void *a, *b;
+  int64_t lda, ldb, strideA, strideB;
+  amp_dtype_t dtype;
+};
+
+Operands widenIfNeeded(const amp_gemm_desc_t &g) {
+  Operands ops{g.a, g.b, g.lda, g.ldb, g.stride_a, g.stride_b, g.a_dtype};
+  if (g.a_dtype != AMP_DTYPE_F16)
+    return ops;
+  // Stored shapes: A is M x K (K x M if trans_a), B is K x N (N x K).
+  const int64_t aRows = g.trans_a ? g.k : g.m, aCols = g.trans_a ? g.m : g.k;
+  const int64_t bRows = g.trans_b ? g.n : g.k, bCols = g.trans_b ? g.k : g.n;
+  const int64_t aBatches = g.stride_a == 0 ? 1 : g.batch_count;
+  const int64_t bBatches = g.stride_b == 0 ? 1 : g.batch_count;
+  float *a = scratch(Scratch::A, aBatches * aRows * aCols);
+  float *b = scratch(Scratch::B, bBatches * bRows * bCols);
+  widenMatrix(AMP_DTYPE_F16, g.a, aRows, aCols, g.lda, aBatches, g.stride_a, a);
+  widenMatrix(AMP_DTYPE_F16, g.b, bRows, bCols, g.ldb, bBatches, g.stride_b, b);
+  return {a,
+          b,
+          aCols,
+          bCols,
+          g.stride_a == 0 ? 0 : aRows * aCols,
+          g.stride_b == 0 ? 0 : bRows * bCols,
+          AMP_DTYPE_F32};
+}
+
+GemmPlan makePlan(const amp_gemm_desc_t &g, const Operands &ops, bool fused) {
+  GemmPlan plan;
+  plan.fused = fused;
+  plan.widenF16 = g.a_dtype == AMP_DTYPE_F16;
+  const memory::data_type abType = dnnlType(ops.dtype);
+  const EpilogueInfo epi = kEpilogueInfo[g.epilogue];
+
+  dnnl::primitive_attr attr;
+  dnnl::post_ops postOps;
+  if (fused) {
+    if (g.beta != 0.0f)
+      postOps.append_sum(g.beta);
+    if (epi.act == Activation::Relu)
+      postOps.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+    if (epi.act == Activation::Gelu)
+      postOps.append_eltwise(1.0f, dnnl::algorithm::eltwise_gelu_tanh, 0.0f,
+                             0.0f);
+  }
+  attr.set_post_ops(postOps);
+
+  // Batched first; batch by batch when oneDNN would fall back to its naive
+  // implementation for the batched layout (or has none).
+  for (bool perBatch : {false, true}) {
+    if (perBatch && g.batch_count == 1)
+      break;
+    const int64_t batches = perBatch ? 1 : g.batch_count;
+    auto batchesOf = [&](int64_t stride) { return stride == 0 ? 1 : batches; };
+    plan.perBatch = perBatch;
+    plan.a = operandDesc(abType, batchesOf(ops.strideA), g.m, g.k, ops.lda,
+                         ops.strideA, g.trans_a);
+    plan.b = operandDesc(abType, batchesOf(ops.strideB), g.k, g.n, ops.ldb,
+                         ops.strideB, g.trans_b);
+    plan.d = fused ? operandDesc(dnnlType(g.d_dtype), batches, g.m, g.n,
+                                 g.ldd, g.stride_d, false)
+                   : memory::desc({batches, g.m, g.n}, memory::data_type::f32,
+                                  memory::format_tag::abc);
+    plan.bias = fused && epi.bias == BiasUse::Input
+                    ? memory::desc({batchesOf(g.stride_bias), 1, g.n},
+                                   dnnlType(g.d_dtype),
+                                   {g.stride_bias == 0 ? g.n : g.stride_bias,
+                                    g.n, 1})
+                    : memory::desc();
+    try {
+      dnnl::matmul::primitive_desc pd(
+          dnnl::matmul::desc(plan.a, plan.b, plan.bias, plan.d), attr,
+          engine());
+      if (isNaiveImplementation(pd.impl_info_str()) && !perBatch &&
+          g.batch_count > 1)
+        continue;
+      plan.matmul = dnnl::matmul(pd);
+      return plan;
+    } catch (const dnnl::error &) {
+      if (perBatch || g.batch_count == 1)
+        throw;
+    }
+  }
+  throw dnnl::error(dnnl_unimplemented, "no matmul for the request");
+}
+
+/// Runs the plan's matmul into `d` (D when fused, else the accumulator).
+void runMatmul(const GemmPlan &plan, const amp_gemm_desc_t &g,
+               const Operands &ops, void *d, int64_t strideD) {
+  const int64_t abSize = amp_dtype_size(ops.dtype);
+  const int64_t dSize = plan.fused ? amp_dtype_size(g.d_dtype) : 4;
+  const int64_t biasSize = amp_dtype_size(g.d_dtype);
+  const int64_t runs = plan.perBatch ? g.batch_count : 1;
+  for (int64_t r = 0; r < runs; ++r) {
+    auto at = [&](const void *p, int64_t stride, int64_t size) {
+      return const_cast<char *>(static_cast<const char *>(p)) +
+             r * stride * size;
+    };
+    std::unordered_map<int, memory> args{
+        {DNNL_ARG_SRC, memory(plan.a, engine(), at(ops.a, ops.strideA, abSize))},
+        {DNNL_ARG_WEIGHTS,
+         memory(plan.b, engine(), at(ops.b, ops.strideB, abSize))},
+        {DNNL_ARG_DST, memory(plan.d, engine(), at(d, strideD, dSize))}};
+    if (!plan.bias.is_zero())
+      args.emplace(DNNL_ARG_BIAS, memory(plan.bias, engine(),
+                                         at(g.bias, g.stride_bias, biasSize)));
+    plan.matmul.execute(stream(), args);
+  }
+  stream().wait();
+}
+
+/// Loads element (row, col) of op(X) for the bias gradients of A and B.
+template <typename T>
+float opElement(const void *x, int64_t ld, bool trans, int64_t row,
+                int64_t col) {
+  const T *p = static_cast<const T *>(x);
+  return toF32(trans ? p[col * ld + row] : p[row * ld + col]);
+}
+
+/// The unfused epilogue over the f32 accumulator `acc` ([batch, M, N]):
+/// the reference's arithmetic, element by element, in parallel over rows;
+/// bias-gradient sums in ascending order over a fixed partition, so the
+/// result does not depend on the thread count.
+template <typename AB, typename D>
+void finish(const amp_gemm_desc_t &g, float *acc) {
+  const EpilogueInfo epi = kEpilogueInfo[g.epilogue];
+  const int64_t m = g.m, n = g.n, k = g.k;
+  const bool readsC = g.beta != 0.0f;
+  const bool work = m * n > 16384;
+  for (int64_t b = 0; b < g.batch_count; ++b) {
+    float *t = acc + b * m * n;
+    const D *c = g.c ? static_cast<const D *>(g.c) + b * g.stride_c : nullptr;
+    D *d = static_cast<D *>(g.d) + b * g.stride_d;
+    D *aux = g.aux ? static_cast<D *>(g.aux) + b * g.stride_aux : nullptr;
+    D *bias = g.bias ? static_cast<D *>(g.bias) + b * g.stride_bias : nullptr;
+#pragma omp parallel for schedule(static) if (work)
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        float v = g.alpha * t[i * n + j];
+        if (readsC)
+          v += g.beta * toF32(c[i * g.ldc + j]);
+        if (epi.bias == BiasUse::Input)
+          v += toF32(bias[j]);
+        // Read aux before writing D: DRELU may run in place on its aux.
+        float auxIn = epi.aux == AuxUse::Read ? toF32(aux[i * g.ld_aux + j])
+                                              : 0.0f;
+        if (epi.aux == AuxUse::Write)
+          aux[i * g.ld_aux + j] = fromF32<D>(v);
+        float out = applyActivation(epi.act, v, auxIn);
+        t[i * n + j] = out;
+        d[i * g.ldd + j] = fromF32<D>(out);
+      }
+    }
+    if (epi.bias == BiasUse::GradOfD) {
+#pragma omp parallel for schedule(static) if (work)
+      for (int64_t j = 0; j < n; ++j) {
+        float sum = 0.0f;
+        for (int64_t i = 0; i < m; ++i)
+          sum += t[i * n + j];
+        bias[j] = fromF32<D>(sum);
+      }
+    }
+    const void *a = static_cast<const AB *>(g.a) + b * g.stride_a;
+    const void *bm = static_cast<const AB *>(g.b) + b * g.stride_b;
+    if (epi.bias == BiasUse::GradOfA) {
+#pragma omp parallel for schedule(static) if (m * k > 16384)
+      for (int64_t i = 0; i < m; ++i) {
+        float sum = 0.0f;
+        for (int64_t kk = 0; kk < k; ++kk)
+          sum += opElement<AB>(a, g.lda, g.trans_a, i, kk);
+        bias[i] = fromF32<D>(sum);
+      }
+    }
+    if (epi.bias == BiasUse::GradOfB) {
+#pragma omp parallel for schedule(static) if (n * k > 16384)
+      for (int64_t j = 0; j < n; ++j) {
+        float sum = 0.0f;
+        for (int64_t kk = 0; kk < k; ++kk)
+          sum += opElement<AB>(bm, g.ldb, g.trans_b, kk, j);
+        bias[j] = fromF32<D>(sum);
+      }
+    }
+  }
+}
+
+void finishTyped(const amp_gemm_desc_t &g, float *acc) {
+  // validateGemm admits exactly these five combinations.
+  switch (g.a_dtype) {
+  case AMP_DTYPE_F16:
+    return g.d_dtype == AMP_DTYPE_F16 ? finish<Half, Half>(g, acc)
+                                      : finish<Half, float>(g, acc);
+  case AMP_DTYPE_BF16:
+    return g.d_dtype == AMP_DTYPE_BF16 ? finish<BFloat16, BFloat16>(g, acc)
+                                       : finish<BFloat16, float>(g, acc);
+  default:
+    return finish<float, float>(g, acc);
+  }
+}
+
+PlanCache<GemmPlan> &planCache() {
+  static PlanCache<GemmPlan> cache;
+  return cache;
+}
+
+amp_status_t runGemm(const amp_gemm_desc_t &g) {
+  const bool fused = fusable(g);
+  Operands ops = widenIfNeeded(g);
+  // Everything makePlan bakes into the descriptors and post-ops.
+  PlanCache<GemmPlan>::Key key = {
+      fused,       g.a_dtype,   g.d_dtype,    g.epilogue,   g.m,
+      g.n,         g.k,         g.batch_count, ops.lda,     ops.ldb,
+      ops.strideA, ops.strideB, g.trans_a,    g.trans_b,    g.beta != 0.0f,
+      bitsOf(g.beta)};
+  if (fused)
+    key.insert(key.end(), {g.ldd, g.stride_d, g.stride_bias});
+  bool hit = false;
+  std::shared_ptr<const GemmPlan> plan =
+      planCache().get(key, hit, [&] { return makePlan(g, ops, fused); });
+  (hit ? planHits : planMisses).fetch_add(1, std::memory_order_relaxed);
+  if (fused) {
+    runMatmul(*plan, g, ops, g.d, g.stride_d);
+    return AMP_STATUS_OK;
+  }
+  unfusedCalls.fetch_add(1, std::memory_order_relaxed);
+  float *acc = scratch(Scratch::Accumulator, g.batch_count * g.m * g.n);
+  runMatmul(*plan, g, ops, acc, g.m * g.n);
+  finishTyped(g, acc);
+  return AMP_STATUS_OK;
+}
+
+} // namespace
+
+extern "C" {
+
+amp_status_t amp_gemm(const amp_gemm_desc_t *desc, void * /*stream*/) {
+  clearGemmError();
+  if (amp_status_t status = validateGemm(desc))
+    return status;
+  if (!threadSettingError().empty())
+    return gemmError(AMP_STATUS_INVALID_ARGUMENT, "%s",
+                     threadSettingError().c_str());
+  amp_status_t status;
+  try {
+    status = runGemm(*desc);
+  } catch (const dnnl::error &e) {
+    return gemmError(AMP_STATUS_BACKEND_ERROR, "oneDNN matmul failed: %s",
+                     e.what());
+  } catch (const std::bad_alloc &) {
+    return gemmError(AMP_STATUS_BACKEND_ERROR,
+                     "out of memory for the GEMM's scratch buffers");
+  }
+  if (status == AMP_STATUS_OK)
+    callCount.fetch_add(1, std::memory_order_relaxed);
+  return status;
+}
+
+const char *amp_gemm_last_error(void) { return lastGemmError(); }
+
+const char *amp_gemm_backend_name(void) { return "cpu"; }
+
+void amp_gemm_get_stats(amp_gemm_stats_t *stats) {
+  if (!stats)
+    return;
+  stats->calls = callCount.load(std::memory_order_relaxed);
+  stats->plan_hits = planHits.load(std::memory_order_relaxed);
+  stats->plan_misses = planMisses.load(std::memory_order_relaxed);
+  stats->unfused_calls = unfusedCalls.load(std::memory_order_relaxed);
+}
+
+void amp_gemm_reset_stats(void) {
+  callCount.store(0);
+  planHits.store(0);
+  planMisses.store(0);
+  unfusedCalls.store(0);
+}
+
+int amp_gemm_set_force_unfused(int force) {
+  return forceUnfused.exchange(force != 0);
+}
+
+void amp_gemm_release_resources(void) { planCache().clear(); }
+
+} // extern "C"
