@@ -66,6 +66,13 @@ if config.amp_have_cuda:
 # The oneDNN cpu backend library was built (libdnnl-dev was found).
 if config.amp_have_dnnl:
     config.available_features.add("cpu-backend")
+# The backends that run on this machine's CPU, for the integration tests that
+# train on each of them in a shell loop.
+config.substitutions.append(
+    ("%host_backends", "reference cpu" if config.amp_have_dnnl else "reference"))
+# The backend amp-run and amp-exec pick without --backend.
+config.substitutions.append(
+    ("%default_backend", "cpu" if config.amp_have_dnnl else "reference"))
 
 if config.amp_sanitizers:
     config.available_features.add("sanitizers")

@@ -42,11 +42,12 @@ std::string dirOf(const std::string &path) {
 
 TEST(RuntimeLibraryTest, FileNames) {
   EXPECT_EQ(*runtimeLibraryFileName("reference"), "libamp_runtime_ref.so");
+  EXPECT_EQ(*runtimeLibraryFileName("cpu"), "libamp_runtime_cpu.so");
   EXPECT_EQ(*runtimeLibraryFileName("cuda"), "libamp_runtime_cuda.so");
   StatusOr<std::string> bad = runtimeLibraryFileName("tpu");
   ASSERT_TRUE(bad.failed());
   EXPECT_EQ(bad.getStatus().message(),
-            "--backend must be reference or cuda, got 'tpu'");
+            "--backend must be cpu, reference or cuda, got 'tpu'");
 }
 
 TEST(RuntimeLibraryTest, ExplicitPathIsTakenAsGiven) {

@@ -23,8 +23,9 @@ namespace amp::runner {
 
 struct RunFlags {
   TrainOptions train;
-  /// reference or cuda: picks the runtime library.
-  std::string backend = "reference";
+  /// cpu, reference or cuda: picks the runtime library ("": cpu where it
+  /// was built, else reference).
+  std::string backend;
   /// The runtime library's path (default: found by findRuntimeLibrary).
   std::string runtimeLib;
   /// The raw --inject-inf list, parsed into `train` by finish().

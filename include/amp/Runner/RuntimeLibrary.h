@@ -26,8 +26,9 @@ namespace amp::runner {
 /// libraries; searched after --runtime-lib and before the tools' own layout.
 inline constexpr const char *kRuntimeDirEnvVar = "AMP_RUNTIME_DIR";
 
-/// "libamp_runtime_ref.so" for "reference", "libamp_runtime_cuda.so" for
-/// "cuda"; an error for any other backend.
+/// "libamp_runtime_ref.so" for "reference", "libamp_runtime_cpu.so" for
+/// "cpu", "libamp_runtime_cuda.so" for "cuda"; an error for any other
+/// backend.
 StatusOr<std::string> runtimeLibraryFileName(const std::string &backend);
 
 /// The directories searched for a backend library when no path is given:
@@ -38,7 +39,8 @@ std::vector<std::string> runtimeSearchDirs(const std::string &executableDir);
 /// The runtime library to load: `explicitPath` as given when not empty (a
 /// bare file name becomes "./name", so that dlopen loads that file and does
 /// not search the library path), otherwise the first existing
-/// `runtimeSearchDirs(executableDir)/<file>`.
+/// `runtimeSearchDirs(executableDir)/<file>`. An empty `backend` is the
+/// default: cpu where its library is found, else reference.
 StatusOr<std::string> findRuntimeLibrary(const std::string &backend,
                                          const std::string &explicitPath,
                                          const std::string &executableDir);

@@ -88,8 +88,23 @@ static RunFlag listFlag(const char *name, const char *value, const char *help,
 const std::vector<RunFlag> &amp::runner::runFlagTable() {
   static const std::vector<RunFlag> table = {
       text("backend", "NAME",
-           "reference (CPU) or cuda: picks the runtime library",
+           "cpu (oneDNN), reference (the simple CPU oracle) or cuda: picks "
+           "the runtime library (default: cpu where it was built, else "
+           "reference)",
            &RunFlags::backend),
+      {"threads", "N",
+       "Threads of the cpu backend (sets AMP_NUM_THREADS before the backend "
+       "is loaded; default: every core)",
+       [](RunFlags &, const std::string &v) -> Status {
+         int threads = 0;
+         auto [end, error] =
+             std::from_chars(v.data(), v.data() + v.size(), threads);
+         if (v.empty() || error != std::errc() ||
+             end != v.data() + v.size() || threads < 1 || threads > 4096)
+           return badValue("threads", v, "an integer in [1, 4096]");
+         ::setenv("AMP_NUM_THREADS", v.c_str(), 1);
+         return Status::success();
+       }},
       text("runtime-lib", "PATH",
            "Path of the runtime library (default: libamp_runtime_<backend>.so "
            "in $AMP_RUNTIME_DIR, else where the build or install puts it)",

@@ -24,10 +24,12 @@ StatusOr<std::string>
 amp::runner::runtimeLibraryFileName(const std::string &backend) {
   if (backend == "reference")
     return std::string("libamp_runtime_ref.so");
+  if (backend == "cpu")
+    return std::string("libamp_runtime_cpu.so");
   if (backend == "cuda")
     return std::string("libamp_runtime_cuda.so");
-  return Status::error("--backend must be reference or cuda, got '" + backend +
-                       "'");
+  return Status::error("--backend must be cpu, reference or cuda, got '" +
+                       backend + "'");
 }
 
 std::vector<std::string>
@@ -50,24 +52,40 @@ StatusOr<std::string>
 amp::runner::findRuntimeLibrary(const std::string &backend,
                                 const std::string &explicitPath,
                                 const std::string &executableDir) {
-  StatusOr<std::string> file = runtimeLibraryFileName(backend);
-  if (file.failed())
-    return file;
   // A path as given: dlopen would search the library path for a bare file
   // name, so it is made relative to the working directory.
-  if (!explicitPath.empty())
+  if (!explicitPath.empty()) {
+    if (!backend.empty())
+      if (StatusOr<std::string> file = runtimeLibraryFileName(backend);
+          file.failed())
+        return file;
     return explicitPath.find('/') == std::string::npos ? "./" + explicitPath
                                                        : explicitPath;
-  std::string searched;
-  for (const std::string &dir : runtimeSearchDirs(executableDir)) {
-    std::string path = dir + "/" + *file;
-    struct stat info;
-    if (::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode))
-      return path;
-    searched += (searched.empty() ? "" : ", ") + dir;
   }
+  // No backend named: the fast CPU backend where it was built, else the
+  // reference.
+  std::vector<std::string> files;
+  for (const std::string &name :
+       backend.empty() ? std::vector<std::string>{"cpu", "reference"}
+                       : std::vector<std::string>{backend}) {
+    StatusOr<std::string> file = runtimeLibraryFileName(name);
+    if (file.failed())
+      return file;
+    files.push_back(*file);
+  }
+  std::string searched;
+  for (const std::string &file : files)
+    for (const std::string &dir : runtimeSearchDirs(executableDir)) {
+      std::string path = dir + "/" + file;
+      struct stat info;
+      if (::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode))
+        return path;
+      if (&file == &files.front())
+        searched += (searched.empty() ? "" : ", ") + dir;
+    }
   return Status::error(
-      "cannot find the runtime library " + *file +
+      "cannot find the runtime library " + files.front() +
+      (files.size() > 1 ? " or " + files.back() : "") +
       " (searched: " + (searched.empty() ? "nothing" : searched) +
       "); pass --runtime-lib or set " + kRuntimeDirEnvVar);
 }
