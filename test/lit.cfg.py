@@ -74,6 +74,9 @@ config.substitutions.append(
 config.substitutions.append(
     ("%default_backend", "cpu" if config.amp_have_dnnl else "reference"))
 
+# lit runs tests side by side, so the cpu backend's OpenMP threads share
+# the cores with other tests: they sleep rather than spin while waiting.
+config.environment["OMP_WAIT_POLICY"] = "passive"
 if config.amp_sanitizers:
     config.available_features.add("sanitizers")
     # LeakSanitizer reports nothing useful for the JIT's deliberate leaks.
