@@ -5,9 +5,11 @@
 // are memory-descriptor strides (no copies), and a broadcast operand (batch
 // stride 0) is a batch dimension of 1. Two ways to finish:
 //
-//   fused    NONE, BIAS, RELU(_BIAS), GELU(_BIAS) with alpha = 1 and either
-//            beta = 0 or C = D: the matmul writes D itself, with the bias,
-//            the sum (beta C) and the activation as oneDNN post-ops.
+//   fused    NONE, BIAS, RELU(_BIAS), GELU(_BIAS), BGRADA, BGRADB with
+//            alpha = 1 and either beta = 0 or C = D: the matmul writes D
+//            itself, with the bias, the sum (beta C) and the activation as
+//            oneDNN post-ops; BGRADA/BGRADB's sums of op(A) or op(B) are a
+//            separate pass over the operand.
 //   unfused  every other request: the matmul writes an f32 accumulator,
 //            then one pass applies alpha, beta C, the bias, the activation
 //            and aux of GemmEpilogue.h and rounds into D, and the bias
@@ -29,6 +31,7 @@
 #include "reference/GemmCommon.h"
 #include "reference/GemmEpilogue.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <unordered_map>
@@ -65,10 +68,11 @@ bool fusable(const amp_gemm_desc_t &g) {
   const EpilogueInfo epi = kEpilogueInfo[g.epilogue];
   const bool cIsD =
       g.c == g.d && g.ldc == g.ldd && g.stride_c == g.stride_d;
-  return !forceUnfused.load(std::memory_order_relaxed) &&
-         g.a_dtype != AMP_DTYPE_F16 && epi.aux == AuxUse::None &&
-         !isBiasGrad(epi.bias) && g.alpha == 1.0f &&
-         (g.beta == 0.0f || cIsD);
+  // f16 operands are widened to f32: oneDNN can then write an f32 D only.
+  const bool dtypes = g.a_dtype != AMP_DTYPE_F16 || g.d_dtype == AMP_DTYPE_F32;
+  return !forceUnfused.load(std::memory_order_relaxed) && dtypes &&
+         epi.aux == AuxUse::None && epi.bias != BiasUse::GradOfD &&
+         g.alpha == 1.0f && (g.beta == 0.0f || cIsD);
 }
 
 /// An operand as oneDNN sees it: [batch or 1, rows, cols] over the stored
@@ -206,22 +210,62 @@ void runMatmul(const GemmPlan &plan, const amp_gemm_desc_t &g,
   stream().wait();
 }
 
-/// Loads element (row, col) of op(X) for the bias gradients of A and B.
-template <typename T>
-float opElement(const void *x, int64_t ld, bool trans, int64_t row,
-                int64_t col) {
-  const T *p = static_cast<const T *>(x);
-  return toF32(trans ? p[col * ld + row] : p[row * ld + col]);
+/// out[r] = the sum over l of x(r, l) in ascending l, for r < count and
+/// l < length, with x(r, l) at x[r * ld + l] (`rowMajor`) or x[l * ld + r].
+/// Rows run in parallel; a column-major walk keeps a block of sums and reads
+/// whole lines, so both walks touch memory in order.
+template <typename X, typename D>
+void sumLines(const X *x, int64_t count, int64_t length, int64_t ld,
+              bool rowMajor, D *out) {
+  const bool work = count * length > 16384;
+  if (rowMajor) {
+#pragma omp parallel for schedule(static) if (work)
+    for (int64_t r = 0; r < count; ++r) {
+      float sum = 0.0f;
+      for (int64_t l = 0; l < length; ++l)
+        sum += toF32(x[r * ld + l]);
+      out[r] = fromF32<D>(sum);
+    }
+    return;
+  }
+  constexpr int64_t kBlock = 256;
+#pragma omp parallel for schedule(static) if (work)
+  for (int64_t r0 = 0; r0 < count; r0 += kBlock) {
+    const int64_t rows = std::min(kBlock, count - r0);
+    float sums[kBlock] = {};
+    for (int64_t l = 0; l < length; ++l)
+      for (int64_t r = 0; r < rows; ++r)
+        sums[r] += toF32(x[l * ld + r0 + r]);
+    for (int64_t r = 0; r < rows; ++r)
+      out[r0 + r] = fromF32<D>(sums[r]);
+  }
+}
+
+/// The bias gradients of BGRADA and BGRADB: sums of op(A) or op(B) over k
+/// (rows of the stored matrix, or columns when it is transposed).
+template <typename AB, typename D> void operandSums(const amp_gemm_desc_t &g) {
+  const BiasUse use = kEpilogueInfo[g.epilogue].bias;
+  if (use != BiasUse::GradOfA && use != BiasUse::GradOfB)
+    return;
+  for (int64_t b = 0; b < g.batch_count; ++b) {
+    D *bias = static_cast<D *>(g.bias) + b * g.stride_bias;
+    if (use == BiasUse::GradOfA)
+      sumLines(static_cast<const AB *>(g.a) + b * g.stride_a, g.m, g.k, g.lda,
+               /*rowMajor=*/!g.trans_a, bias);
+    else
+      sumLines(static_cast<const AB *>(g.b) + b * g.stride_b, g.n, g.k, g.ldb,
+               /*rowMajor=*/g.trans_b != 0, bias);
+  }
 }
 
 /// The unfused epilogue over the f32 accumulator `acc` ([batch, M, N]):
 /// the reference's arithmetic, element by element, in parallel over rows;
-/// bias-gradient sums in ascending order over a fixed partition, so the
-/// result does not depend on the thread count.
+/// bias-gradient sums in ascending order (sumLines), so the result does not
+/// depend on the thread count.
 template <typename AB, typename D>
 void finish(const amp_gemm_desc_t &g, float *acc) {
   const EpilogueInfo epi = kEpilogueInfo[g.epilogue];
-  const int64_t m = g.m, n = g.n, k = g.k;
+  const int64_t m = g.m, n = g.n;
   const bool readsC = g.beta != 0.0f;
   const bool work = m * n > 16384;
   for (int64_t b = 0; b < g.batch_count; ++b) {
@@ -248,49 +292,24 @@ void finish(const amp_gemm_desc_t &g, float *acc) {
         d[i * g.ldd + j] = fromF32<D>(out);
       }
     }
-    if (epi.bias == BiasUse::GradOfD) {
-#pragma omp parallel for schedule(static) if (work)
-      for (int64_t j = 0; j < n; ++j) {
-        float sum = 0.0f;
-        for (int64_t i = 0; i < m; ++i)
-          sum += t[i * n + j];
-        bias[j] = fromF32<D>(sum);
-      }
-    }
-    const void *a = static_cast<const AB *>(g.a) + b * g.stride_a;
-    const void *bm = static_cast<const AB *>(g.b) + b * g.stride_b;
-    if (epi.bias == BiasUse::GradOfA) {
-#pragma omp parallel for schedule(static) if (m * k > 16384)
-      for (int64_t i = 0; i < m; ++i) {
-        float sum = 0.0f;
-        for (int64_t kk = 0; kk < k; ++kk)
-          sum += opElement<AB>(a, g.lda, g.trans_a, i, kk);
-        bias[i] = fromF32<D>(sum);
-      }
-    }
-    if (epi.bias == BiasUse::GradOfB) {
-#pragma omp parallel for schedule(static) if (n * k > 16384)
-      for (int64_t j = 0; j < n; ++j) {
-        float sum = 0.0f;
-        for (int64_t kk = 0; kk < k; ++kk)
-          sum += opElement<AB>(bm, g.ldb, g.trans_b, kk, j);
-        bias[j] = fromF32<D>(sum);
-      }
-    }
+    // DRELU_BGRAD / DGELU_BGRAD: column sums of D's f32 values.
+    if (epi.bias == BiasUse::GradOfD)
+      sumLines(t, n, m, n, /*rowMajor=*/false, bias);
   }
+  operandSums<AB, D>(g);
 }
 
-void finishTyped(const amp_gemm_desc_t &g, float *acc) {
+/// Calls f(AB{}, D{}) with the storage types of the request's dtypes.
+template <typename F> void dispatchGemmTypes(const amp_gemm_desc_t &g, F &&f) {
   // validateGemm admits exactly these five combinations.
   switch (g.a_dtype) {
   case AMP_DTYPE_F16:
-    return g.d_dtype == AMP_DTYPE_F16 ? finish<Half, Half>(g, acc)
-                                      : finish<Half, float>(g, acc);
+    return g.d_dtype == AMP_DTYPE_F16 ? f(Half{}, Half{}) : f(Half{}, float{});
   case AMP_DTYPE_BF16:
-    return g.d_dtype == AMP_DTYPE_BF16 ? finish<BFloat16, BFloat16>(g, acc)
-                                       : finish<BFloat16, float>(g, acc);
+    return g.d_dtype == AMP_DTYPE_BF16 ? f(BFloat16{}, BFloat16{})
+                                       : f(BFloat16{}, float{});
   default:
-    return finish<float, float>(g, acc);
+    return f(float{}, float{});
   }
 }
 
@@ -316,12 +335,17 @@ amp_status_t runGemm(const amp_gemm_desc_t &g) {
   (hit ? planHits : planMisses).fetch_add(1, std::memory_order_relaxed);
   if (fused) {
     runMatmul(*plan, g, ops, g.d, g.stride_d);
+    dispatchGemmTypes(g, [&](auto ab, auto d) {
+      operandSums<decltype(ab), decltype(d)>(g);
+    });
     return AMP_STATUS_OK;
   }
   unfusedCalls.fetch_add(1, std::memory_order_relaxed);
   float *acc = scratch(Scratch::Accumulator, g.batch_count * g.m * g.n);
   runMatmul(*plan, g, ops, acc, g.m * g.n);
-  finishTyped(g, acc);
+  dispatchGemmTypes(g, [&](auto ab, auto d) {
+    finish<decltype(ab), decltype(d)>(g, acc);
+  });
   return AMP_STATUS_OK;
 }
 

@@ -31,6 +31,31 @@ constexpr int kMaxRank = AMP_KERNEL_MAX_RANK;
 
 // toF32 / fromF32 (exact widening, RNE narrowing) come from float16.h.
 
+//===----------------------------------------------------------------------===//
+// Loops over independent elements
+//===----------------------------------------------------------------------===//
+
+/// Runs body(i) for i in [0, n), where no iteration reads what another
+/// writes. The reference backend is built without OpenMP and runs the loop
+/// as written; the cpu backend compiles the same kernels with OpenMP and
+/// splits loops of at least kParallelGrain iterations over its threads.
+/// Each element is computed the same way either way, so results do not
+/// depend on the backend or the thread count.
+constexpr int64_t kParallelGrain = 1 << 15;
+
+template <typename Body> inline void parallelFor(int64_t n, Body &&body) {
+#ifdef _OPENMP
+  if (n >= kParallelGrain) {
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < n; ++i)
+      body(i);
+    return;
+  }
+#endif
+  for (int64_t i = 0; i < n; ++i)
+    body(i);
+}
+
 /// Calls `f(T{})` with T the storage type of the float dtype `dtype`, which
 /// the caller has checked.
 template <typename F> inline void dispatchFloat(amp_dtype_t dtype, F &&f) {

@@ -24,8 +24,7 @@ template <typename T, typename F>
 void mapUnary(const void *x, void *y, int64_t n, F f) {
   const T *in = static_cast<const T *>(x);
   T *out = static_cast<T *>(y);
-  for (int64_t i = 0; i < n; ++i)
-    out[i] = fromF32<T>(f(toF32(in[i])));
+  parallelFor(n, [&](int64_t i) { out[i] = fromF32<T>(f(toF32(in[i]))); });
 }
 
 template <typename T, typename F>
@@ -33,8 +32,9 @@ void mapBinaryFlat(const void *a, const void *b, void *y, int64_t n, F f) {
   const T *in0 = static_cast<const T *>(a);
   const T *in1 = static_cast<const T *>(b);
   T *out = static_cast<T *>(y);
-  for (int64_t i = 0; i < n; ++i)
+  parallelFor(n, [&](int64_t i) {
     out[i] = fromF32<T>(f(toF32(in0[i]), toF32(in1[i])));
+  });
 }
 
 template <typename T>
@@ -294,8 +294,7 @@ amp_status_t amp_cast(const void *x, void *y, int64_t n, amp_dtype_t x_dtype,
       using Y = decltype(ty);
       const X *in = static_cast<const X *>(x);
       Y *out = static_cast<Y *>(y);
-      for (int64_t i = 0; i < n; ++i)
-        out[i] = fromF32<Y>(toF32(in[i]));
+      parallelFor(n, [&](int64_t i) { out[i] = fromF32<Y>(toF32(in[i])); });
     });
   });
   return AMP_STATUS_OK;

@@ -66,14 +66,14 @@ void sgdCompute(const void *param, const void *grad, const void *momentum_buf,
     const T *buf = static_cast<const T *>(momentum_buf);
     T *np = static_cast<T *>(new_param);
     T *nbuf = static_cast<T *>(new_momentum_buf);
-    for (int64_t i = 0; i < n; ++i) {
+    parallelFor(n, [&](int64_t i) {
       float b = 0.0f;
       const float pv = sgdStep(c, toF32(p[i]), toF32(gp[i]),
                                c.hasMomentum ? toF32(buf[i]) : 0.0f, &b);
       if (c.hasMomentum)
         nbuf[i] = fromF32<T>(b);
       np[i] = fromF32<T>(pv);
-    }
+    });
   });
 }
 
@@ -105,14 +105,14 @@ void adamCompute(const void *param, const void *grad, const void *exp_avg,
     T *np = static_cast<T *>(new_param);
     T *nm = static_cast<T *>(new_exp_avg);
     T *nv = static_cast<T *>(new_exp_avg_sq);
-    for (int64_t i = 0; i < n; ++i) {
+    parallelFor(n, [&](int64_t i) {
       float m1, v1;
       const float p1 = adamStep(c, toF32(p[i]), toF32(gp[i]), toF32(m[i]),
                                 toF32(v[i]), &m1, &v1);
       nm[i] = fromF32<T>(m1);
       nv[i] = fromF32<T>(v1);
       np[i] = fromF32<T>(p1);
-    }
+    });
   });
   *new_step = c.t;
 }

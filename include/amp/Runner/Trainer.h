@@ -71,6 +71,10 @@ struct TrainOptions {
   bool cudaGraph = false;
   /// After training, print the backend's memory counters.
   bool reportMemory = false;
+  /// After training, print the median and mean wall time of a step (each
+  /// step whole: batch upload, the compiled step, the loss read back), the
+  /// first step (plans, caches, JIT warm-up) left out.
+  bool reportTime = false;
 
   /// Checks the values that do not depend on the step.
   Status validate() const;
@@ -145,6 +149,7 @@ private:
   Status runCompiledStep(int step, const EntryPoints &entry,
                          std::vector<void *> &pointers);
   void reportMemory(std::ostream &out) const;
+  void reportTime(std::vector<double> seconds, std::ostream &out) const;
 
   std::vector<void *> argPointers() const;
 

@@ -162,6 +162,10 @@ const std::vector<RunFlag> &amp::runner::runFlagTable() {
             "After training, print the backend's peak memory (bytes in use "
             "and reserved) and its allocator's cache hits",
             &TrainOptions::reportMemory),
+      field("report-time", nullptr,
+            "After training, print the median and mean wall time of a step "
+            "(batch upload, the step, the loss read back), without step 1",
+            &TrainOptions::reportTime),
       // Calling one function on tensor files instead of training
       // (FunctionCall.h): amp-run only.
       {"function", "NAME",

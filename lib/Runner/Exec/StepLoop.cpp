@@ -13,6 +13,7 @@
 #include "amp/Runner/TrainingLog.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 using namespace amp::runner;
@@ -36,9 +37,15 @@ Status Trainer::run(const EntryPoints &entry, std::ostream &out) {
   if (program.underflowProbe)
     if (Status s = reportUnderflow(entry, out); s.failed())
       return s;
-  for (int step = 1; step <= options.steps; ++step)
+  std::vector<double> seconds;
+  for (int step = 1; step <= options.steps; ++step) {
+    auto start = std::chrono::steady_clock::now();
     if (Status s = runStep(step, entry, log, out); s.failed())
       return s;
+    seconds.push_back(std::chrono::duration<double>(
+                          std::chrono::steady_clock::now() - start)
+                          .count());
+  }
   out << "done: " << options.steps << " steps, final loss "
       << formatString("%.6g", lastLoss);
   if (binding.lossScale >= 0)
@@ -50,6 +57,8 @@ Status Trainer::run(const EntryPoints &entry, std::ostream &out) {
       return s;
   if (options.reportMemory)
     reportMemory(out);
+  if (options.reportTime)
+    reportTime(std::move(seconds), out);
   if (!options.saveParams.empty())
     return saveParams();
   return Status::success();
@@ -89,6 +98,24 @@ void Trainer::reportMemory(std::ostream &out) const {
       << mib(stats.peak_in_use_bytes) << ", peak reserved "
       << mib(stats.peak_reserved_bytes) << ", " << stats.alloc_calls
       << " allocations, " << stats.cache_hits << " from the cache\n";
+}
+
+void Trainer::reportTime(std::vector<double> seconds, std::ostream &out) const {
+  if (seconds.size() > 1)
+    seconds.erase(seconds.begin());
+  if (seconds.empty()) {
+    out << "time: no steps\n";
+    return;
+  }
+  double mean = 0;
+  for (double s : seconds)
+    mean += s / static_cast<double>(seconds.size());
+  std::nth_element(seconds.begin(), seconds.begin() + seconds.size() / 2,
+                   seconds.end());
+  out << "time: " << seconds.size() << " steps, median "
+      << formatString("%.4g", seconds[seconds.size() / 2] * 1e3)
+      << " ms/step, mean " << formatString("%.4g", mean * 1e3)
+      << " ms/step\n";
 }
 
 Status Trainer::runStep(int step, const EntryPoints &entry, TrainingLog &log,

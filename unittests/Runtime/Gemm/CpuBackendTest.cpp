@@ -62,15 +62,23 @@ TEST(CpuBackend, NameCountersAndPlanCache) {
   EXPECT_EQ(stats.plan_hits, 1u);
   EXPECT_EQ(stats.unfused_calls, 0u);
 
-  // A bias gradient is summed by amp, after the matmul: unfused.
+  // BGRADA's sums follow the fused matmul; alpha != 1 is applied by amp
+  // after it, unfused.
   std::vector<float> bias(6, 0.0f);
   g.bias = bias.data();
   g.epilogue = AMP_GEMM_EPILOGUE_BGRADA;
   ASSERT_EQ(amp_gemm(&g, nullptr), AMP_STATUS_OK) << amp_gemm_last_error();
   EXPECT_EQ(bias[0], 4.0f);
   amp_gemm_get_stats(&stats);
+  EXPECT_EQ(stats.unfused_calls, 0u);
+  g.alpha = 0.5f;
+  ASSERT_EQ(amp_gemm(&g, nullptr), AMP_STATUS_OK) << amp_gemm_last_error();
+  EXPECT_EQ(d[0], 4.0f);
+  EXPECT_EQ(bias[0], 4.0f); // unscaled by alpha
+  amp_gemm_get_stats(&stats);
   EXPECT_EQ(stats.unfused_calls, 1u);
-  EXPECT_EQ(stats.plan_misses, 2u);
+  EXPECT_EQ(stats.plan_misses, 3u);
+  g.alpha = 1.0f;
 
   // Released plans are built again.
   amp_gemm_release_resources();
@@ -78,11 +86,11 @@ TEST(CpuBackend, NameCountersAndPlanCache) {
   g.epilogue = AMP_GEMM_EPILOGUE_NONE;
   ASSERT_EQ(amp_gemm(&g, nullptr), AMP_STATUS_OK) << amp_gemm_last_error();
   amp_gemm_get_stats(&stats);
-  EXPECT_EQ(stats.plan_misses, 3u);
+  EXPECT_EQ(stats.plan_misses, 4u);
   g.m = 0; // rejected: not counted
   ASSERT_EQ(amp_gemm(&g, nullptr), AMP_STATUS_INVALID_ARGUMENT);
   amp_gemm_get_stats(&stats);
-  EXPECT_EQ(stats.calls, 4u);
+  EXPECT_EQ(stats.calls, 5u);
   EXPECT_EQ(amp_gemm_set_force_unfused(1), 0);
   EXPECT_EQ(amp_gemm_set_force_unfused(0), 1);
 }
