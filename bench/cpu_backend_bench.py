@@ -1,0 +1,283 @@
+#!/usr/bin/env python3
+"""Training-step time of amp-run --backend=cpu against PyTorch eager on the CPU.
+
+For each model and precision it runs, interleaved over --rounds rounds:
+
+  amp cpu     amp-run MODEL --backend cpu --report-time    (median ms/step)
+  amp ref     the same on --backend reference (--with-reference)
+  torch       the same model in PyTorch eager (forward, loss, backward,
+              optimizer step; f16/bf16 through torch.autocast, f16 with a
+              GradScaler), in a fresh process, median ms/step
+
+each at 1 thread and at every core (amp: --threads; torch: set_num_threads),
+then prints the medians over the rounds and amp/torch ratios (below 1: amp is
+faster). The first step of every run (plans, JIT, allocator warm-up) is not
+counted. The PyTorch models mirror amp's: same shapes, same layers, same
+optimizer; their init and data differ, which does not change a step's time.
+
+  models      mlp-digits  examples/mlp.mlir, 64-128-10, batch 32, SGD momentum
+              mlp-4x512   4 hidden layers of 512, batch 128, SGD momentum
+              transformer examples/transformer.mlir (pre-LN LM), AdamW
+              bert        examples/bert_layer.mlir (post-LN, 768/3072), AdamW
+
+PyTorch is not a dependency of amp: with --setup the script creates a
+virtual environment (default bench/.venv) and installs torch from PyPI.
+
+  bench/cpu_backend_bench.py --setup
+  bench/cpu_backend_bench.py [--models mlp-4x512,bert] [--precisions f32,bf16]
+      [--rounds 3] [--steps 30] [--threads 1,2] [--build build]
+"""
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+MODELS = {
+    # name: (amp source or generator arguments, amp-run flags)
+    "mlp-digits": ("examples/mlp.mlir",
+                   ["--autodiff-options", "lr=0.05 momentum=0.9"]),
+    "mlp-4x512": (["--model", "mlp", "--layers", "4", "--width", "512",
+                   "--batch", "128"],
+                  ["--autodiff-options", "lr=0.05 momentum=0.9"]),
+    "transformer": ("examples/transformer.mlir",
+                    ["--autodiff-options", "optimizer=adamw", "--vocab", "128"]),
+    "bert": ("examples/bert_layer.mlir",
+             ["--autodiff-options", "optimizer=adamw lr=3e-4", "--vocab", "128"]),
+}
+
+# --------------------------------------------------------------------------
+# The PyTorch side (run in the venv's python with --torch-worker).
+
+
+def torch_worker(args):
+    import time
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(0)
+
+    class Mlp(nn.Module):
+        def __init__(self, width, hidden, classes, inputs):
+            super().__init__()
+            dims = [inputs] + [width] * hidden
+            self.hidden = nn.ModuleList(
+                nn.Linear(a, b) for a, b in zip(dims[:-1], dims[1:]))
+            self.head = nn.Linear(dims[-1], classes)
+
+        def forward(self, x):
+            for layer in self.hidden:
+                x = F.relu(layer(x))
+            return self.head(x)
+
+    class Attention(nn.Module):
+        def __init__(self, d, heads):
+            super().__init__()
+            self.heads = heads
+            self.q, self.k, self.v, self.o = (nn.Linear(d, d) for _ in range(4))
+
+        def forward(self, x):
+            b, s, d = x.shape
+            h = self.heads
+            split = lambda t: t.view(b, s, h, d // h).transpose(1, 2)
+            q, k, v = split(self.q(x)), split(self.k(x)), split(self.v(x))
+            z = q @ k.transpose(-1, -2) / (d // h) ** 0.5
+            y = torch.softmax(z, dim=-1) @ v
+            return self.o(y.transpose(1, 2).reshape(b, s, d))
+
+    class Block(nn.Module):
+        def __init__(self, d, heads, ffn, pre_ln):
+            super().__init__()
+            self.pre_ln = pre_ln
+            self.ln1, self.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
+            self.attn = Attention(d, heads)
+            self.fc1, self.fc2 = nn.Linear(d, ffn), nn.Linear(ffn, d)
+
+        def mlp(self, x):
+            return self.fc2(F.gelu(self.fc1(x), approximate="tanh"))
+
+        def forward(self, x):
+            if self.pre_ln:
+                x = x + self.attn(self.ln1(x))
+                return x + self.mlp(self.ln2(x))
+            x = self.ln1(x + self.attn(x))
+            return self.ln2(x + self.mlp(x))
+
+    class Lm(nn.Module):
+        def __init__(self, layers, d, heads, ffn, vocab, seq, pre_ln):
+            super().__init__()
+            self.tok = nn.Embedding(vocab, d)
+            self.pos = nn.Parameter(torch.randn(seq, d) * 0.02)
+            self.emb_ln = None if pre_ln else nn.LayerNorm(d)
+            self.blocks = nn.ModuleList(
+                Block(d, heads, ffn, pre_ln) for _ in range(layers))
+            self.lnf = nn.LayerNorm(d) if pre_ln else None
+            self.head = nn.Linear(d, vocab, bias=not pre_ln)
+
+        def forward(self, ids):
+            x = self.tok(ids) + self.pos
+            if self.emb_ln is not None:
+                x = self.emb_ln(x)
+            for block in self.blocks:
+                x = block(x)
+            if self.lnf is not None:
+                x = self.lnf(x)
+            return self.head(x).flatten(0, 1)
+
+    if args.model == "mlp-digits":
+        model, batch = Mlp(128, 1, 10, 64), 32
+        data = lambda: (torch.rand(batch, 64), torch.randint(0, 10, (batch,)))
+    elif args.model == "mlp-4x512":
+        model, batch = Mlp(512, 4, 10, 512), 128
+        data = lambda: (torch.rand(batch, 512), torch.randint(0, 10, (batch,)))
+    else:
+        if args.model == "transformer":
+            model = Lm(2, 64, 4, 256, 128, 16, pre_ln=True)
+        else:
+            model = Lm(1, 768, 12, 3072, 128, 16, pre_ln=False)
+        data = lambda: (torch.randint(0, 128, (2, 16)),
+                        torch.randint(0, 128, (32,)))
+    if args.model.startswith("mlp"):
+        opt = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
+    else:
+        opt = torch.optim.AdamW(model.parameters(), lr=3e-4)
+    low = {"f32": None, "bf16": torch.bfloat16, "f16": torch.float16}
+    dtype = low[args.precision]
+    scaler = torch.amp.GradScaler("cpu") if dtype == torch.float16 else None
+
+    times = []
+    for _ in range(args.steps):
+        x, y = data()
+        start = time.perf_counter()
+        with torch.autocast("cpu", dtype=dtype or torch.bfloat16,
+                            enabled=dtype is not None):
+            loss = F.cross_entropy(model(x), y)
+        opt.zero_grad(set_to_none=True)
+        if scaler:
+            scaler.scale(loss).backward()
+            scaler.step(opt)
+            scaler.update()
+        else:
+            loss.backward()
+            opt.step()
+        loss.item()
+        times.append(time.perf_counter() - start)
+    print(1e3 * statistics.median(times[1:]))
+
+
+# --------------------------------------------------------------------------
+# The driver.
+
+
+def venv_python(venv):
+    return os.path.join(venv, "bin", "python")
+
+
+def setup(venv):
+    if not os.path.exists(venv_python(venv)):
+        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+    subprocess.run([venv_python(venv), "-m", "pip", "install", "-q", "torch",
+                    "numpy"], check=True)
+
+
+def model_file(name, workdir):
+    source = MODELS[name][0]
+    if isinstance(source, str):
+        return os.path.join(ROOT, source)
+    path = os.path.join(workdir, name + ".mlir")
+    if not os.path.exists(path):
+        subprocess.run([sys.executable,
+                        os.path.join(ROOT, "scripts", "gen_training_graph.py")]
+                       + source + ["-o", path], check=True)
+    return path
+
+
+def amp_time(amp_run, path, name, precision, backend, threads, steps):
+    cmd = [amp_run, path, "--backend", backend, "--steps", str(steps),
+           "--print-every", "0", "--precision", precision, "--report-time",
+           "--threads", str(threads)] + MODELS[name][1]
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit("failed: %s\n%s" % (" ".join(cmd), out.stderr))
+    line = [l for l in out.stdout.splitlines() if l.startswith("time:")][-1]
+    return float(line.split("median ")[1].split(" ms")[0])
+
+
+def torch_time(python, name, precision, threads, steps):
+    cmd = [python, os.path.abspath(__file__), "--torch-worker", "--model",
+           name, "--precision", precision, "--threads", str(threads),
+           "--steps", str(steps)]
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+    out = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if out.returncode != 0:
+        sys.exit("failed: %s\n%s" % (" ".join(cmd), out.stderr))
+    return float(out.stdout.split()[-1])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--setup", action="store_true",
+                    help="create the venv and install torch, then exit")
+    ap.add_argument("--venv", default=os.path.join(ROOT, "bench", ".venv"))
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--models", default=",".join(MODELS))
+    ap.add_argument("--precisions", default="f32,bf16,f16")
+    ap.add_argument("--threads", default="1,%d" % os.cpu_count())
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--steps", type=int, default=30)
+    ap.add_argument("--with-reference", action="store_true")
+    # Internal: one PyTorch measurement.
+    ap.add_argument("--torch-worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--model", help=argparse.SUPPRESS)
+    ap.add_argument("--precision", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+
+    if args.torch_worker:
+        args.threads = int(args.threads)
+        return torch_worker(args)
+    if args.setup:
+        return setup(args.venv)
+    if not os.path.exists(venv_python(args.venv)):
+        sys.exit("no PyTorch venv at %s: run with --setup first" % args.venv)
+    amp_run = os.path.join(args.build, "bin", "amp-run")
+    python = venv_python(args.venv)
+    workdir = tempfile.mkdtemp(prefix="amp-cpu-bench-")
+    configs = [(m, p, int(t)) for m in args.models.split(",")
+               for p in args.precisions.split(",")
+               for t in args.threads.split(",")]
+    sides = ["amp cpu", "torch"] + (["amp ref"] if args.with_reference else [])
+    results = {c: {s: [] for s in sides} for c in configs}
+    for r in range(args.rounds):
+        for (m, p, t) in configs:
+            path = model_file(m, workdir)
+            res = results[(m, p, t)]
+            res["amp cpu"].append(amp_time(amp_run, path, m, p, "cpu", t,
+                                           args.steps))
+            res["torch"].append(torch_time(python, m, p, t, args.steps))
+            if args.with_reference:
+                res["amp ref"].append(amp_time(amp_run, path, m, p,
+                                               "reference", t, args.steps))
+        print("round %d of %d done" % (r + 1, args.rounds), file=sys.stderr)
+
+    print("| model | precision | threads | amp cpu ms/step | torch ms/step "
+          "| amp/torch |" + (" amp ref ms/step |" if args.with_reference else ""))
+    print("| --- | --- | --- | --- | --- | --- |" +
+          (" --- |" if args.with_reference else ""))
+    for (m, p, t), res in results.items():
+        amp = statistics.median(res["amp cpu"])
+        torch = statistics.median(res["torch"])
+        row = "| %s | %s | %d | %.3f | %.3f | %.2fx |" % (m, p, t, amp, torch,
+                                                        amp / torch)
+        if args.with_reference:
+            row += " %.3f |" % statistics.median(res["amp ref"])
+        print(row)
+
+
+if __name__ == "__main__":
+    main()
