@@ -92,7 +92,6 @@ struct GemmPlan {
   dnnl::matmul matmul;
   bool fused = false;
   bool perBatch = false; // one execution per batch, pointers advanced
-  bool widenF16 = false; // A and B widened to dense f32 first
   memory::desc a, b, bias, d;
 };
 
@@ -129,7 +128,6 @@ Operands widenIfNeeded(const amp_gemm_desc_t &g) {
 GemmPlan makePlan(const amp_gemm_desc_t &g, const Operands &ops, bool fused) {
   GemmPlan plan;
   plan.fused = fused;
-  plan.widenF16 = g.a_dtype == AMP_DTYPE_F16;
   const memory::data_type abType = dnnlType(ops.dtype);
   const EpilogueInfo epi = kEpilogueInfo[g.epilogue];
 
