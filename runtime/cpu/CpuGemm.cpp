@@ -256,15 +256,17 @@ template <typename AB, typename D> void operandSums(const amp_gemm_desc_t &g) {
   }
 }
 
-/// The unfused epilogue over the f32 accumulator `acc` ([batch, M, N]):
-/// the reference's arithmetic, element by element, in parallel over rows;
+/// The unfused epilogue E over the f32 accumulator `acc` ([batch, M, N]):
+/// the reference's arithmetic, element by element, in parallel over rows,
+/// each row one vectorized loop with E's choices made at compile time;
 /// bias-gradient sums in ascending order (sumLines), so the result does not
 /// depend on the thread count.
-template <typename AB, typename D>
+template <amp_gemm_epilogue_t E, typename AB, typename D>
 void finish(const amp_gemm_desc_t &g, float *acc) {
-  const EpilogueInfo epi = kEpilogueInfo[g.epilogue];
+  constexpr EpilogueInfo epi = kEpilogueInfo[E];
   const int64_t m = g.m, n = g.n;
-  const bool readsC = g.beta != 0.0f;
+  const float alpha = g.alpha, beta = g.beta;
+  const bool readsC = beta != 0.0f;
   const bool work = m * n > 16384;
   for (int64_t b = 0; b < g.batch_count; ++b) {
     float *t = acc + b * m * n;
@@ -274,27 +276,45 @@ void finish(const amp_gemm_desc_t &g, float *acc) {
     D *bias = g.bias ? static_cast<D *>(g.bias) + b * g.stride_bias : nullptr;
 #pragma omp parallel for schedule(static) if (work)
     for (int64_t i = 0; i < m; ++i) {
+      float *tRow = t + i * n;
+      const D *cRow = readsC ? c + i * g.ldc : nullptr;
+      D *dRow = d + i * g.ldd;
+      D *auxRow = aux ? aux + i * g.ld_aux : nullptr;
+      // Each element reads its aux before writing D: DRELU may run in
+      // place on its aux, element for element, which simd allows.
+#pragma omp simd
       for (int64_t j = 0; j < n; ++j) {
-        float v = g.alpha * t[i * n + j];
+        float v = alpha * tRow[j];
         if (readsC)
-          v += g.beta * toF32(c[i * g.ldc + j]);
-        if (epi.bias == BiasUse::Input)
+          v += beta * toF32(cRow[j]);
+        if constexpr (epi.bias == BiasUse::Input)
           v += toF32(bias[j]);
-        // Read aux before writing D: DRELU may run in place on its aux.
-        float auxIn = epi.aux == AuxUse::Read ? toF32(aux[i * g.ld_aux + j])
-                                              : 0.0f;
-        if (epi.aux == AuxUse::Write)
-          aux[i * g.ld_aux + j] = fromF32<D>(v);
-        float out = applyActivation(epi.act, v, auxIn);
-        t[i * n + j] = out;
-        d[i * g.ldd + j] = fromF32<D>(out);
+        float auxIn = 0.0f;
+        if constexpr (epi.aux == AuxUse::Read)
+          auxIn = toF32(auxRow[j]);
+        if constexpr (epi.aux == AuxUse::Write)
+          auxRow[j] = fromF32<D>(v);
+        const float out = applyActivation(epi.act, v, auxIn);
+        if constexpr (epi.bias == BiasUse::GradOfD)
+          tRow[j] = out;
+        dRow[j] = fromF32<D>(out);
       }
     }
     // DRELU_BGRAD / DGELU_BGRAD: column sums of D's f32 values.
-    if (epi.bias == BiasUse::GradOfD)
+    if constexpr (epi.bias == BiasUse::GradOfD)
       sumLines(t, n, m, n, /*rowMajor=*/false, bias);
   }
   operandSums<AB, D>(g);
+}
+
+/// finish<E> for the request's epilogue.
+template <typename AB, typename D, int E = 0>
+void finishEpilogue(const amp_gemm_desc_t &g, float *acc) {
+  if constexpr (E < AMP_GEMM_NUM_EPILOGUES) {
+    if (g.epilogue == E)
+      return finish<static_cast<amp_gemm_epilogue_t>(E), AB, D>(g, acc);
+    return finishEpilogue<AB, D, E + 1>(g, acc);
+  }
 }
 
 /// Calls f(AB{}, D{}) with the storage types of the request's dtypes.
@@ -342,7 +362,7 @@ amp_status_t runGemm(const amp_gemm_desc_t &g) {
   float *acc = scratch(Scratch::Accumulator, g.batch_count * g.m * g.n);
   runMatmul(*plan, g, ops, acc, g.m * g.n);
   dispatchGemmTypes(g, [&](auto ab, auto d) {
-    finish<decltype(ab), decltype(d)>(g, acc);
+    finishEpilogue<decltype(ab), decltype(d)>(g, acc);
   });
   return AMP_STATUS_OK;
 }

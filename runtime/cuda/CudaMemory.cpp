@@ -1,16 +1,13 @@
 //===- CudaMemory.cpp - Device memory: the caching allocator and copies ---===//
 //
-// amp_alloc / amp_free on the GPU go through a caching allocator, as
-// PyTorch's does: cudaMalloc and cudaFree synchronize the device and cost
-// tens of microseconds, while a training step frees and allocates the same
-// sizes every step. Requests are rounded up to a size class (512 B steps up
-// to 1 MiB, then 2 MiB steps); a freed block goes to its class's free list
-// and the next request of that class takes it back without a CUDA call.
-// Blocks are handed out and returned in stream order on the backend's one
-// stream, so a block freed while kernels that use it are still queued can be
-// reused at once by later work on that stream. When cudaMalloc runs out of
-// memory, the cache is released (cudaFree of every free block) and the
-// request retried once.
+// amp_alloc / amp_free on the GPU go through the caching allocator of
+// reference/CachingAllocator.h, as PyTorch's does: cudaMalloc and cudaFree
+// synchronize the device and cost tens of microseconds, while a training
+// step frees and allocates the same sizes every step. Blocks are handed out
+// and returned in stream order on the backend's one stream, so a block
+// freed while kernels that use it are still queued can be reused at once by
+// later work on that stream. When cudaMalloc runs out of memory, the cache
+// is released (cudaFree of every free block) and the request retried once.
 //
 // amp_memcpy and amp_memset are asynchronous on the stream; a copy into
 // host memory waits for it, so that the caller can read the bytes. While the
@@ -22,13 +19,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "cuda/CudaCommon.h"
+#include "reference/CachingAllocator.h"
 
 #include <algorithm>
 #include <cstring>
-#include <map>
 #include <mutex>
-#include <string>
-#include <unordered_map>
 #include <vector>
 
 using namespace amp::runtime;
@@ -37,118 +32,43 @@ using amp::runtime::kernels::Checker;
 
 namespace {
 
-constexpr int64_t kSmallStep = 512;
-constexpr int64_t kSmallLimit = int64_t{1} << 20;
-constexpr int64_t kLargeStep = int64_t{2} << 20;
+/// Device memory under the caching allocator (reference/CachingAllocator.h).
+struct CudaBacking {
+  cudaError_t lastError = cudaSuccess;
 
-/// The size class of a request (0 bytes still get a distinct block).
-int64_t sizeClass(int64_t bytes) {
-  const int64_t step = bytes <= kSmallLimit ? kSmallStep : kLargeStep;
-  return std::max<int64_t>(1, (bytes + step - 1) / step) * step;
-}
-
-class CachingAllocator {
-public:
-  /// A block of at least `bytes`, or NULL with the failure in `check`.
-  void *allocate(Checker &check, int64_t bytes) {
-    const int64_t size = sizeClass(bytes);
-    std::lock_guard<std::mutex> lock(mutex);
-    ++stats.alloc_calls;
+  void *allocate(int64_t size, bool *outOfMemory) {
     void *ptr = nullptr;
-    auto it = freeBlocks.find(size);
-    if (it != freeBlocks.end() && !it->second.empty()) {
-      ptr = it->second.back();
-      it->second.pop_back();
-      cachedBytes -= size;
-      ++stats.cache_hits;
-    } else {
-      cudaError_t error = cudaMalloc(&ptr, static_cast<size_t>(size));
-      if (error == cudaErrorMemoryAllocation && cachedBytes > 0) {
-        (void)cudaGetLastError();
-        releaseCacheLocked();
-        error = cudaMalloc(&ptr, static_cast<size_t>(size));
-      }
-      if (error != cudaSuccess) {
-        (void)cudaGetLastError();
-        if (error == cudaErrorMemoryAllocation)
-          check.fail(AMP_STATUS_BACKEND_ERROR,
-                     "out of device memory allocating %lld bytes (%lld in "
-                     "use, %lld reserved)",
-                     (long long)bytes, (long long)stats.in_use_bytes,
-                     (long long)stats.reserved_bytes);
-        else if (error == cudaErrorNoDevice ||
-                 error == cudaErrorInsufficientDriver)
-          check.fail(AMP_STATUS_BACKEND_ERROR, "no usable CUDA device: %s (%s)",
-                     cudaGetErrorName(error), cudaGetErrorString(error));
-        else
-          cudaFailure(check, "cudaMalloc", error);
-        return nullptr;
-      }
-      stats.reserved_bytes += size;
-      stats.peak_reserved_bytes =
-          std::max(stats.peak_reserved_bytes, stats.reserved_bytes);
-    }
-    live.emplace(ptr, Live{size, bytes});
-    stats.in_use_bytes += bytes;
-    stats.peak_in_use_bytes =
-        std::max(stats.peak_in_use_bytes, stats.in_use_bytes);
-    return ptr;
+    lastError = cudaMalloc(&ptr, static_cast<size_t>(size));
+    if (lastError == cudaSuccess)
+      return ptr;
+    (void)cudaGetLastError();
+    *outOfMemory = lastError == cudaErrorMemoryAllocation;
+    return nullptr;
   }
 
-  amp_status_t release(Checker &check, void *ptr) {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = live.find(ptr);
-    if (it == live.end())
-      return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                        "%p was not allocated by amp_alloc (or was freed "
-                        "already)",
-                        ptr);
-    freeBlocks[it->second.size].push_back(ptr);
-    cachedBytes += it->second.size;
-    stats.in_use_bytes -= it->second.requested;
-    live.erase(it);
-    return AMP_STATUS_OK;
+  /// cudaFree waits for the device.
+  void release(void *ptr) { (void)cudaFree(ptr); }
+
+  void reportFailure(Checker &check, int64_t bytes, bool outOfMemory,
+                     const amp_memory_stats_t &stats) {
+    if (outOfMemory)
+      check.fail(AMP_STATUS_BACKEND_ERROR,
+                 "out of device memory allocating %lld bytes (%lld in use, "
+                 "%lld reserved)",
+                 (long long)bytes, (long long)stats.in_use_bytes,
+                 (long long)stats.reserved_bytes);
+    else if (lastError == cudaErrorNoDevice ||
+             lastError == cudaErrorInsufficientDriver)
+      check.fail(AMP_STATUS_BACKEND_ERROR, "no usable CUDA device: %s (%s)",
+                 cudaGetErrorName(lastError), cudaGetErrorString(lastError));
+    else
+      cudaFailure(check, "cudaMalloc", lastError);
   }
-
-  void getStats(amp_memory_stats_t *out) {
-    std::lock_guard<std::mutex> lock(mutex);
-    *out = stats;
-  }
-
-  void resetPeak() {
-    std::lock_guard<std::mutex> lock(mutex);
-    stats.peak_in_use_bytes = stats.in_use_bytes;
-    stats.peak_reserved_bytes = stats.reserved_bytes;
-    stats.alloc_calls = stats.cache_hits = 0;
-  }
-
-private:
-  struct Live {
-    int64_t size;      // the size class
-    int64_t requested; // what amp_alloc was asked for
-  };
-
-  /// cudaFree of every cached block (cudaFree waits for the device).
-  void releaseCacheLocked() {
-    for (auto &[size, blocks] : freeBlocks) {
-      for (void *ptr : blocks)
-        (void)cudaFree(ptr);
-      stats.reserved_bytes -= size * static_cast<int64_t>(blocks.size());
-      blocks.clear();
-    }
-    cachedBytes = 0;
-  }
-
-  std::mutex mutex;
-  std::map<int64_t, std::vector<void *>> freeBlocks;
-  std::unordered_map<void *, Live> live;
-  int64_t cachedBytes = 0;
-  amp_memory_stats_t stats{};
 };
 
-CachingAllocator &allocator() {
+CachingAllocator<CudaBacking> &allocator() {
   // Never destroyed: blocks may be freed by static destructors of callers.
-  static CachingAllocator *a = new CachingAllocator;
+  static auto *a = new CachingAllocator<CudaBacking>;
   return *a;
 }
 
@@ -210,11 +130,6 @@ extern "C" {
 
 void *amp_alloc(int64_t bytes, void * /*stream*/) {
   Checker check("amp_alloc");
-  if (bytes < 0 || bytes > INT64_MAX - kLargeStep) {
-    check.fail(AMP_STATUS_INVALID_ARGUMENT, "bytes (%lld) is out of range",
-               (long long)bytes);
-    return nullptr;
-  }
   return allocator().allocate(check, bytes);
 }
 

@@ -45,15 +45,22 @@ constexpr int64_t kParallelGrain = 1 << 15;
 
 template <typename Body> inline void parallelFor(int64_t n, Body &&body) {
 #ifdef _OPENMP
+  // simd: no iteration depends on another (an output may be its own
+  // input, element for element), so the loop vectorizes even where the
+  // compiler cannot prove the pointers apart.
   if (n >= kParallelGrain) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for simd schedule(static)
     for (int64_t i = 0; i < n; ++i)
       body(i);
     return;
   }
-#endif
+#pragma omp simd
   for (int64_t i = 0; i < n; ++i)
     body(i);
+#else
+  for (int64_t i = 0; i < n; ++i)
+    body(i);
+#endif
 }
 
 /// Calls `f(T{})` with T the storage type of the float dtype `dtype`, which
