@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cpu/Convert.h"
+#include "reference/Convert.h"
 #include "cpu/CpuContext.h"
 #include "reference/ConvChecks.h"
 #include "reference/KernelCommon.h"

@@ -26,7 +26,7 @@
 
 #include "amp_runtime/float16.h"
 #include "amp_runtime/gemm.h"
-#include "cpu/Convert.h"
+#include "reference/Convert.h"
 #include "cpu/CpuContext.h"
 #include "reference/GemmCommon.h"
 #include "reference/GemmEpilogue.h"
@@ -34,10 +34,12 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <type_traits>
 #include <unordered_map>
 
 using namespace amp::runtime;
 using namespace amp::runtime::cpu;
+using namespace amp::runtime::kernels;
 using dnnl::memory;
 
 namespace {
@@ -102,6 +104,20 @@ struct Operands {
   int64_t lda, ldb, strideA, strideB;
   amp_dtype_t dtype;
 };
+
+/// Widens a strided matrix (rows x cols, leading dimension ld) of `dtype`
+/// into a dense row-major f32 one, for `batches` batches `stride` apart.
+void widenMatrix(amp_dtype_t dtype, const void *src, int64_t rows,
+                 int64_t cols, int64_t ld, int64_t batches, int64_t stride,
+                 float *dst) {
+  const int64_t size = amp_dtype_size(dtype);
+  const char *base = static_cast<const char *>(src);
+#pragma omp parallel for collapse(2) schedule(static) if (batches * rows * cols > 65536)
+  for (int64_t b = 0; b < batches; ++b)
+    for (int64_t r = 0; r < rows; ++r)
+      widenToF32(dtype, base + (b * stride + r * ld) * size,
+                 dst + (b * rows + r) * cols, cols);
+}
 
 Operands widenIfNeeded(const amp_gemm_desc_t &g) {
   Operands ops{g.a, g.b, g.lda, g.ldb, g.stride_a, g.stride_b, g.a_dtype};
@@ -264,6 +280,8 @@ template <typename AB, typename D> void operandSums(const amp_gemm_desc_t &g) {
 template <amp_gemm_epilogue_t E, typename AB, typename D>
 void finish(const amp_gemm_desc_t &g, float *acc) {
   constexpr EpilogueInfo epi = kEpilogueInfo[E];
+  // f16 results are rounded a row at a time (F16C where the CPU has it).
+  constexpr bool kNarrowRows = std::is_same_v<D, Half>;
   const int64_t m = g.m, n = g.n;
   const float alpha = g.alpha, beta = g.beta;
   const bool readsC = beta != 0.0f;
@@ -295,10 +313,13 @@ void finish(const amp_gemm_desc_t &g, float *acc) {
         if constexpr (epi.aux == AuxUse::Write)
           auxRow[j] = fromF32<D>(v);
         const float out = applyActivation(epi.act, v, auxIn);
-        if constexpr (epi.bias == BiasUse::GradOfD)
+        if constexpr (epi.bias == BiasUse::GradOfD || kNarrowRows)
           tRow[j] = out;
-        dRow[j] = fromF32<D>(out);
+        if constexpr (!kNarrowRows)
+          dRow[j] = fromF32<D>(out);
       }
+      if constexpr (kNarrowRows)
+        narrowFromF32(AMP_DTYPE_F16, tRow, dRow, n);
     }
     // DRELU_BGRAD / DGELU_BGRAD: column sums of D's f32 values.
     if constexpr (epi.bias == BiasUse::GradOfD)

@@ -63,6 +63,19 @@ template <typename Body> inline void parallelFor(int64_t n, Body &&body) {
 #endif
 }
 
+/// Runs body(begin, end) over [0, n) in runs of `chunk` elements, the runs
+/// in parallel where parallelFor would split the loop: for bodies that
+/// convert or copy a run at a time.
+template <typename Body>
+inline void parallelChunks(int64_t n, int64_t chunk, Body &&body) {
+  const int64_t chunks = (n + chunk - 1) / chunk;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (n >= kParallelGrain)
+#endif
+  for (int64_t c = 0; c < chunks; ++c)
+    body(c * chunk, c + 1 < chunks ? (c + 1) * chunk : n);
+}
+
 /// Calls `f(T{})` with T the storage type of the float dtype `dtype`, which
 /// the caller has checked.
 template <typename F> inline void dispatchFloat(amp_dtype_t dtype, F &&f) {

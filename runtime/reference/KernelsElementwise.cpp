@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp_runtime/dropout.h"
+#include "reference/Convert.h"
 #include "reference/ElementwiseChecks.h"
 #include "reference/ElementwiseMath.h"
 #include "reference/KernelCommon.h"
@@ -288,13 +289,28 @@ amp_status_t amp_cast(const void *x, void *y, int64_t n, amp_dtype_t x_dtype,
       std::memmove(y, x, static_cast<size_t>(n * amp_dtype_size(x_dtype)));
     return AMP_STATUS_OK;
   }
+  // To or from f32: a run at a time (F16C for f16 where the CPU has it).
+  const int64_t size = amp_dtype_size(x_dtype), ySize = amp_dtype_size(y_dtype);
+  const char *in = static_cast<const char *>(x);
+  char *out = static_cast<char *>(y);
+  if (x_dtype == AMP_DTYPE_F32 || y_dtype == AMP_DTYPE_F32) {
+    parallelChunks(n, 4096, [&](int64_t begin, int64_t end) {
+      if (y_dtype == AMP_DTYPE_F32)
+        widenToF32(x_dtype, in + begin * size,
+                   reinterpret_cast<float *>(out + begin * ySize), end - begin);
+      else
+        narrowFromF32(y_dtype, reinterpret_cast<const float *>(in + begin * size),
+                      out + begin * ySize, end - begin);
+    });
+    return AMP_STATUS_OK;
+  }
   dispatchFloat(x_dtype, [&](auto tx) {
     using X = decltype(tx);
     dispatchFloat(y_dtype, [&](auto ty) {
       using Y = decltype(ty);
-      const X *in = static_cast<const X *>(x);
-      Y *out = static_cast<Y *>(y);
-      parallelFor(n, [&](int64_t i) { out[i] = fromF32<Y>(toF32(in[i])); });
+      const X *xs = static_cast<const X *>(x);
+      Y *ys = static_cast<Y *>(y);
+      parallelFor(n, [&](int64_t i) { ys[i] = fromF32<Y>(toF32(xs[i])); });
     });
   });
   return AMP_STATUS_OK;

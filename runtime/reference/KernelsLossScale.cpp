@@ -30,12 +30,17 @@ inline bool isNonFinite(BFloat16 v) { return (v.bits & 0x7f80u) == 0x7f80u; }
 /// input was non-finite. Branch-free so that it vectorizes.
 template <typename T>
 bool unscaleAndCheck(const T *in, T *out, int64_t n, float inv) {
-  bool seen = false;
+  int seen = 0;
+  // The cpu backend (OpenMP) splits the loop like parallelFor; an OR of
+  // flags is the same in any order.
+#ifdef _OPENMP
+#pragma omp parallel for simd reduction(| : seen) schedule(static) if (n >= kParallelGrain)
+#endif
   for (int64_t i = 0; i < n; ++i) {
     seen |= isNonFinite(in[i]);
     out[i] = fromF32<T>(toF32(in[i]) * inv);
   }
-  return seen;
+  return seen != 0;
 }
 
 } // namespace

@@ -16,6 +16,8 @@
 
 #include "KernelTestUtil.h"
 
+#include "amp_runtime/float16.h"
+
 #include "gtest/gtest.h"
 
 #include <algorithm>
@@ -418,6 +420,55 @@ TEST(Cast, EveryHalfPatternToBFloat16) {
   for (int64_t i = 0; i < 65536; ++i)
     ref.push_back(roundTo(AMP_DTYPE_F16, y.get(i)));
   EXPECT_TRUE(allEqual(h, ref, "bf16->f16"));
+}
+
+/// amp_cast converts runs of f16 with the CPU's F16C instructions where it
+/// has them (reference/Convert.cpp): bitwise float16.h's scalar conversions,
+/// NaN payloads, subnormals, ties and overflow included, except that a
+/// signalling NaN widens to a quiet one, as the contract says. Every f16 pattern
+/// widens, and f32 patterns spread over the whole range (every 4099th, then
+/// the neighbours and midpoints of every f16 value) narrow to f16 and bf16.
+TEST(Cast, RunsAreBitwiseTheScalarConversions) {
+  using namespace amp::runtime;
+  std::vector<uint16_t> halves(65536);
+  for (uint32_t i = 0; i < 65536; ++i)
+    halves[i] = static_cast<uint16_t>(i);
+  std::vector<float> wide(65536);
+  ASSERT_TRUE(isOk(amp_cast(halves.data(), wide.data(), 65536, AMP_DTYPE_F16,
+                            AMP_DTYPE_F32, nullptr)));
+  // A signalling NaN widens to the quiet NaN of the same sign and payload.
+  int mismatches = 0;
+  for (uint32_t i = 0; i < 65536; ++i) {
+    uint32_t expected = floatBits(halfBitsToFloat(halves[i]));
+    if ((halves[i] & 0x7c00u) == 0x7c00u && (halves[i] & 0x3ffu))
+      expected |= 0x00400000u;
+    mismatches += floatBits(wide[i]) != expected;
+  }
+  EXPECT_EQ(mismatches, 0) << "f16 -> f32";
+
+  std::vector<uint32_t> bits;
+  for (uint64_t b = 0; b < (uint64_t{1} << 32); b += 4099)
+    bits.push_back(static_cast<uint32_t>(b));
+  for (uint32_t i = 0; i < 65536; ++i) {
+    const uint32_t f = floatBits(halfBitsToFloat(static_cast<uint16_t>(i)));
+    for (uint32_t d : {f - 1, f, f + 1, f + 0x1000, f + 0xfff, f + 0x1001})
+      bits.push_back(d);
+  }
+  std::vector<float> in(bits.size());
+  for (size_t i = 0; i < bits.size(); ++i)
+    in[i] = bitsToFloat(bits[i]);
+  const int64_t n = static_cast<int64_t>(in.size());
+  for (amp_dtype_t to : {AMP_DTYPE_F16, AMP_DTYPE_BF16}) {
+    std::vector<uint16_t> out(in.size());
+    ASSERT_TRUE(isOk(
+        amp_cast(in.data(), out.data(), n, AMP_DTYPE_F32, to, nullptr)));
+    mismatches = 0;
+    for (size_t i = 0; i < in.size(); ++i)
+      mismatches += out[i] != (to == AMP_DTYPE_F16
+                                   ? floatToHalfBits(in[i])
+                                   : floatToBFloat16Bits(in[i]));
+    EXPECT_EQ(mismatches, 0) << "f32 -> " << dtypeName(to);
+  }
 }
 
 TEST(Cast, SameDtypeIsABitwiseCopy) {

@@ -1,16 +1,17 @@
 //===- Convert.h - f16/bf16 <-> f32 in blocks on the CPU ------------------===//
 //
-// Widening and narrowing of contiguous runs of f16 and bf16, the block
-// conversions the cpu backend uses where oneDNN has no primitive for a
+// Widening and narrowing of contiguous runs of f16 and bf16: amp_cast on the
+// host backends, and the cpu backend where oneDNN has no primitive for a
 // dtype (f16 GEMMs and convolutions run in f32 on operands widened here).
 // f16 uses the CPU's F16C instructions when it has them (chosen once at
 // run time), else the bit-exact conversions of float16.h; both round to
-// nearest even and keep NaN and infinities.
+// nearest even, keep infinities, and give quiet NaNs with the sign and
+// payload kept (widening too, unlike float16.h's exact halfBitsToFloat).
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef AMP_RUNTIME_CPU_CONVERT_H
-#define AMP_RUNTIME_CPU_CONVERT_H
+#ifndef AMP_RUNTIME_REFERENCE_CONVERT_H
+#define AMP_RUNTIME_REFERENCE_CONVERT_H
 
 #include "amp_runtime/amp_runtime.h"
 
@@ -18,7 +19,7 @@
 
 namespace amp {
 namespace runtime {
-namespace cpu {
+namespace kernels {
 
 /// dst[i] = src[i] widened to f32, for `count` elements of `dtype`.
 void widenToF32(amp_dtype_t dtype, const void *src, float *dst, int64_t count);
@@ -27,14 +28,8 @@ void widenToF32(amp_dtype_t dtype, const void *src, float *dst, int64_t count);
 void narrowFromF32(amp_dtype_t dtype, const float *src, void *dst,
                    int64_t count);
 
-/// Widens a strided matrix (rows x cols, leading dimension ld) of `dtype`
-/// into a dense row-major f32 one, for `batches` batches `stride` apart.
-void widenMatrix(amp_dtype_t dtype, const void *src, int64_t rows,
-                 int64_t cols, int64_t ld, int64_t batches, int64_t stride,
-                 float *dst);
-
-} // namespace cpu
+} // namespace kernels
 } // namespace runtime
 } // namespace amp
 
-#endif // AMP_RUNTIME_CPU_CONVERT_H
+#endif // AMP_RUNTIME_REFERENCE_CONVERT_H

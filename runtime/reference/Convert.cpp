@@ -1,6 +1,6 @@
 //===- Convert.cpp - f16/bf16 <-> f32 in blocks on the CPU ----------------===//
 
-#include "cpu/Convert.h"
+#include "reference/Convert.h"
 #include "amp_runtime/float16.h"
 
 #include <immintrin.h>
@@ -11,6 +11,12 @@ using namespace amp::runtime;
 
 namespace {
 
+/// F16C's widening makes a signalling NaN quiet (sign and payload kept), as
+/// amp_cast's contract says; the scalar path does the same.
+inline float quietNaN(float f) {
+  return f != f ? bitsToFloat(floatBits(f) | 0x00400000u) : f;
+}
+
 __attribute__((target("avx,f16c"))) void widenF16C(const uint16_t *src,
                                                     float *dst, int64_t n) {
   int64_t i = 0;
@@ -19,7 +25,7 @@ __attribute__((target("avx,f16c"))) void widenF16C(const uint16_t *src,
     _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(h));
   }
   for (; i < n; ++i)
-    dst[i] = halfBitsToFloat(src[i]);
+    dst[i] = quietNaN(halfBitsToFloat(src[i]));
 }
 
 __attribute__((target("avx,f16c"))) void narrowF16C(const float *src,
@@ -42,7 +48,7 @@ bool hasF16C() {
 
 } // namespace
 
-void amp::runtime::cpu::widenToF32(amp_dtype_t dtype, const void *src,
+void amp::runtime::kernels::widenToF32(amp_dtype_t dtype, const void *src,
                                    float *dst, int64_t count) {
   switch (dtype) {
   case AMP_DTYPE_F16: {
@@ -50,7 +56,7 @@ void amp::runtime::cpu::widenToF32(amp_dtype_t dtype, const void *src,
     if (hasF16C())
       return widenF16C(h, dst, count);
     for (int64_t i = 0; i < count; ++i)
-      dst[i] = halfBitsToFloat(h[i]);
+      dst[i] = quietNaN(halfBitsToFloat(h[i]));
     return;
   }
   case AMP_DTYPE_BF16: {
@@ -64,7 +70,7 @@ void amp::runtime::cpu::widenToF32(amp_dtype_t dtype, const void *src,
   }
 }
 
-void amp::runtime::cpu::narrowFromF32(amp_dtype_t dtype, const float *src,
+void amp::runtime::kernels::narrowFromF32(amp_dtype_t dtype, const float *src,
                                       void *dst, int64_t count) {
   switch (dtype) {
   case AMP_DTYPE_F16: {
@@ -84,17 +90,4 @@ void amp::runtime::cpu::narrowFromF32(amp_dtype_t dtype, const float *src,
   default:
     std::memmove(dst, src, static_cast<size_t>(count) * sizeof(float));
   }
-}
-
-void amp::runtime::cpu::widenMatrix(amp_dtype_t dtype, const void *src,
-                                    int64_t rows, int64_t cols, int64_t ld,
-                                    int64_t batches, int64_t stride,
-                                    float *dst) {
-  const int64_t size = amp_dtype_size(dtype);
-  const char *base = static_cast<const char *>(src);
-#pragma omp parallel for collapse(2) schedule(static) if (batches * rows * cols > 65536)
-  for (int64_t b = 0; b < batches; ++b)
-    for (int64_t r = 0; r < rows; ++r)
-      widenToF32(dtype, base + (b * stride + r * ld) * size,
-                 dst + (b * rows + r) * cols, cols);
 }
