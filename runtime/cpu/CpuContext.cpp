@@ -29,9 +29,21 @@ int requestedThreads(std::string *error) {
   return static_cast<int>(value);
 }
 
+/// AMP_DETERMINISTIC as a flag; *error says why a set value is unusable.
+bool requestedDeterminism(std::string *error) {
+  const char *text = std::getenv("AMP_DETERMINISTIC");
+  if (!text || !*text || std::string(text) == "0")
+    return false;
+  if (std::string(text) != "1" && error->empty())
+    *error = std::string("AMP_DETERMINISTIC must be 0 or 1, got '") + text +
+             "'";
+  return true;
+}
+
 struct ThreadSetting {
   std::string error;
   int threads = requestedThreads(&error);
+  bool deterministic = requestedDeterminism(&error);
 };
 
 const ThreadSetting &threadSetting() {
@@ -43,6 +55,22 @@ const ThreadSetting &threadSetting() {
 
 const std::string &amp::runtime::cpu::threadSettingError() {
   return threadSetting().error;
+}
+
+bool amp::runtime::cpu::deterministic() {
+  return threadSetting().deterministic;
+}
+
+OneDnnThreads::OneDnnThreads() {
+  if (deterministic()) {
+    saved = omp_get_max_threads();
+    omp_set_num_threads(1);
+  }
+}
+
+OneDnnThreads::~OneDnnThreads() {
+  if (saved)
+    omp_set_num_threads(saved);
 }
 
 dnnl::engine &amp::runtime::cpu::engine() {

@@ -2,7 +2,8 @@
 //
 // What every oneDNN-backed kernel of libamp_runtime_cpu shares: the CPU
 // engine and a stream per calling thread, the thread count (AMP_NUM_THREADS,
-// else every core OpenMP sees), grow-only f32 scratch buffers per thread,
+// else every core OpenMP sees) and the deterministic mode
+// (AMP_DETERMINISTIC), grow-only f32 scratch buffers per thread,
 // and a cache of primitives keyed by everything their descriptors bake in
 // (shapes, strides, dtypes, epilogue), created once and reused every step
 // as the CUDA backend caches its cuBLASLt plans.
@@ -35,8 +36,28 @@ dnnl::stream &stream();
 /// when the library is loaded, for the loading thread).
 void applyThreadSetting();
 
-/// "" when AMP_NUM_THREADS is unset or a positive integer, else why not.
+/// "" when AMP_NUM_THREADS is unset or a positive integer and
+/// AMP_DETERMINISTIC unset, 0 or 1, else why not.
 const std::string &threadSettingError();
+
+/// AMP_DETERMINISTIC=1: results must not depend on the thread count. amp's
+/// own loops never do; oneDNN's GEMM and convolution may (how they split a
+/// sum over threads), so in this mode they are created and run on one
+/// thread (a OneDnnThreads guard around each).
+bool deterministic();
+
+/// While alive, oneDNN primitives created or run on this thread use one
+/// thread in deterministic mode (and every thread otherwise).
+class OneDnnThreads {
+public:
+  OneDnnThreads();
+  ~OneDnnThreads();
+  OneDnnThreads(const OneDnnThreads &) = delete;
+  OneDnnThreads &operator=(const OneDnnThreads &) = delete;
+
+private:
+  int saved = 0;
+};
 
 /// Scratch of the calling thread: `slot` names one of a few independent
 /// buffers (the operands being widened, the fp32 accumulator), each at least

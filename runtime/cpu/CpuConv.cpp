@@ -40,6 +40,7 @@ memory::data_type dnnlType(amp_dtype_t dtype) {
 
 ConvPlan makePlan(ConvKind kind, const ConvGeometry &g, amp_dtype_t inDtype,
                   amp_dtype_t outDtype) {
+  OneDnnThreads threads;
   const memory::data_type in = dnnlType(inDtype);
   const memory::data_type out = dnnlType(outDtype);
   // The result's dtype, the operands' dtype otherwise.
@@ -163,8 +164,11 @@ void runConv(ConvKind kind, const ConvGeometry &g, const void *a,
             {DNNL_ARG_DIFF_WEIGHTS, mem(plan->w, result)}};
     break;
   }
-  plan->primitive.execute(stream(), args);
-  stream().wait();
+  {
+    OneDnnThreads threads;
+    plan->primitive.execute(stream(), args);
+    stream().wait();
+  }
   if (result != out)
     narrowFromF32(outDtype, static_cast<const float *>(result), out, outCount);
 }

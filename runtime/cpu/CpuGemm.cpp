@@ -142,6 +142,7 @@ Operands widenIfNeeded(const amp_gemm_desc_t &g) {
 }
 
 GemmPlan makePlan(const amp_gemm_desc_t &g, const Operands &ops, bool fused) {
+  OneDnnThreads threads;
   GemmPlan plan;
   plan.fused = fused;
   const memory::data_type abType = dnnlType(ops.dtype);
@@ -206,6 +207,7 @@ void runMatmul(const GemmPlan &plan, const amp_gemm_desc_t &g,
   const int64_t dSize = plan.fused ? amp_dtype_size(g.d_dtype) : 4;
   const int64_t biasSize = amp_dtype_size(g.d_dtype);
   const int64_t runs = plan.perBatch ? g.batch_count : 1;
+  OneDnnThreads threads;
   for (int64_t r = 0; r < runs; ++r) {
     auto at = [&](const void *p, int64_t stride, int64_t size) {
       return const_cast<char *>(static_cast<const char *>(p)) +

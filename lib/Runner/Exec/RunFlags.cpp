@@ -105,6 +105,16 @@ const std::vector<RunFlag> &amp::runner::runFlagTable() {
          ::setenv("AMP_NUM_THREADS", v.c_str(), 1);
          return Status::success();
        }},
+      {"deterministic", nullptr,
+       "cpu backend: results that do not depend on the thread count (sets "
+       "AMP_DETERMINISTIC=1: oneDNN's GEMMs and convolutions run on one "
+       "thread)",
+       [](RunFlags &, const std::string &v) -> Status {
+         if (v != "true" && v != "false")
+           return badValue("deterministic", v, "true or false");
+         ::setenv("AMP_DETERMINISTIC", v == "true" ? "1" : "0", 1);
+         return Status::success();
+       }},
       text("runtime-lib", "PATH",
            "Path of the runtime library (default: libamp_runtime_<backend>.so "
            "in $AMP_RUNTIME_DIR, else where the build or install puts it)",
