@@ -99,7 +99,7 @@ dnnl::stream &amp::runtime::cpu::stream() {
 }
 
 float *amp::runtime::cpu::scratch(Scratch slot, int64_t count) {
-  thread_local std::vector<float> buffers[4];
+  thread_local std::vector<float> buffers[static_cast<int>(Scratch::Count)];
   std::vector<float> &buffer = buffers[static_cast<int>(slot)];
   if (static_cast<int64_t>(buffer.size()) < count)
     buffer.resize(static_cast<size_t>(count));

@@ -60,9 +60,10 @@ private:
 };
 
 /// Scratch of the calling thread: `slot` names one of a few independent
-/// buffers (the operands being widened, the fp32 accumulator), each at least
+/// buffers (the operands being widened, the fp32 accumulator, a widened
+/// bias, rows of C and aux widened inside a parallel loop), each at least
 /// `count` floats, reused by the next call with the same slot.
-enum class Scratch { A, B, Accumulator, Output };
+enum class Scratch { A, B, Accumulator, Output, Bias, RowC, RowAux, Count };
 float *scratch(Scratch slot, int64_t count);
 
 /// True when oneDNN picked its naive reference implementation, which is

@@ -226,6 +226,24 @@ void runMatmul(const GemmPlan &plan, const amp_gemm_desc_t &g,
   stream().wait();
 }
 
+template <typename T> constexpr amp_dtype_t dtypeOf() {
+  return std::is_same_v<T, Half>       ? AMP_DTYPE_F16
+         : std::is_same_v<T, BFloat16> ? AMP_DTYPE_BF16
+                                       : AMP_DTYPE_F32;
+}
+
+/// n elements of `src` as f32: `src` itself, or widened into `buffer` (a
+/// run at a time, F16C for f16), so that the loops reading them vectorize.
+template <typename T>
+const float *asF32(const T *src, int64_t n, float *buffer) {
+  if constexpr (std::is_same_v<T, float>) {
+    return src;
+  } else {
+    widenToF32(dtypeOf<T>(), src, buffer, n);
+    return buffer;
+  }
+}
+
 /// out[r] = the sum over l of x(r, l) in ascending l, for r < count and
 /// l < length, with x(r, l) at x[r * ld + l] (`rowMajor`) or x[l * ld + r].
 /// Rows run in parallel; a column-major walk keeps a block of sums and reads
@@ -237,9 +255,11 @@ void sumLines(const X *x, int64_t count, int64_t length, int64_t ld,
   if (rowMajor) {
 #pragma omp parallel for schedule(static) if (work)
     for (int64_t r = 0; r < count; ++r) {
+      const float *row =
+          asF32(x + r * ld, length, scratch(Scratch::RowC, length));
       float sum = 0.0f;
       for (int64_t l = 0; l < length; ++l)
-        sum += toF32(x[r * ld + l]);
+        sum += row[l];
       out[r] = fromF32<D>(sum);
     }
     return;
@@ -248,10 +268,13 @@ void sumLines(const X *x, int64_t count, int64_t length, int64_t ld,
 #pragma omp parallel for schedule(static) if (work)
   for (int64_t r0 = 0; r0 < count; r0 += kBlock) {
     const int64_t rows = std::min(kBlock, count - r0);
-    float sums[kBlock] = {};
-    for (int64_t l = 0; l < length; ++l)
+    float sums[kBlock] = {}, wide[kBlock];
+    for (int64_t l = 0; l < length; ++l) {
+      const float *run = asF32(x + l * ld + r0, rows, wide);
+#pragma omp simd
       for (int64_t r = 0; r < rows; ++r)
-        sums[r] += toF32(x[l * ld + r0 + r]);
+        sums[r] += run[r];
+    }
     for (int64_t r = 0; r < rows; ++r)
       out[r0 + r] = fromF32<D>(sums[r]);
   }
@@ -294,24 +317,32 @@ void finish(const amp_gemm_desc_t &g, float *acc) {
     D *d = static_cast<D *>(g.d) + b * g.stride_d;
     D *aux = g.aux ? static_cast<D *>(g.aux) + b * g.stride_aux : nullptr;
     D *bias = g.bias ? static_cast<D *>(g.bias) + b * g.stride_bias : nullptr;
+    // The inputs of the loop as f32, widened a run at a time.
+    const float *biasF32 = nullptr;
+    if constexpr (epi.bias == BiasUse::Input)
+      biasF32 = asF32(bias, n, scratch(Scratch::Bias, n));
 #pragma omp parallel for schedule(static) if (work)
     for (int64_t i = 0; i < m; ++i) {
       float *tRow = t + i * n;
-      const D *cRow = readsC ? c + i * g.ldc : nullptr;
+      const float *cRow =
+          readsC ? asF32(c + i * g.ldc, n, scratch(Scratch::RowC, n)) : nullptr;
       D *dRow = d + i * g.ldd;
       D *auxRow = aux ? aux + i * g.ld_aux : nullptr;
-      // Each element reads its aux before writing D: DRELU may run in
-      // place on its aux, element for element, which simd allows.
+      // aux is read (widened) before D is written: DRELU may run in place
+      // on its aux.
+      const float *auxF32 = nullptr;
+      if constexpr (epi.aux == AuxUse::Read)
+        auxF32 = asF32(auxRow, n, scratch(Scratch::RowAux, n));
 #pragma omp simd
       for (int64_t j = 0; j < n; ++j) {
         float v = alpha * tRow[j];
         if (readsC)
-          v += beta * toF32(cRow[j]);
+          v += beta * cRow[j];
         if constexpr (epi.bias == BiasUse::Input)
-          v += toF32(bias[j]);
+          v += biasF32[j];
         float auxIn = 0.0f;
         if constexpr (epi.aux == AuxUse::Read)
-          auxIn = toF32(auxRow[j]);
+          auxIn = auxF32[j];
         if constexpr (epi.aux == AuxUse::Write)
           auxRow[j] = fromF32<D>(v);
         const float out = applyActivation(epi.act, v, auxIn);
