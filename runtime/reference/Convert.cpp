@@ -82,9 +82,17 @@ void amp::runtime::kernels::narrowFromF32(amp_dtype_t dtype, const float *src,
     return;
   }
   case AMP_DTYPE_BF16: {
+    // floatToBFloat16Bits with a select for NaN instead of its early
+    // return, so that the loop vectorizes (bitwise the same results).
     uint16_t *h = static_cast<uint16_t *>(dst);
-    for (int64_t i = 0; i < count; ++i)
-      h[i] = floatToBFloat16Bits(src[i]);
+#pragma omp simd
+    for (int64_t i = 0; i < count; ++i) {
+      const uint32_t x = floatBits(src[i]);
+      const uint32_t rounded = (x + 0x7fffu + ((x >> 16) & 1u)) >> 16;
+      const uint32_t quiet = (x >> 16) | 0x0040u;
+      h[i] = static_cast<uint16_t>((x & 0x7fffffffu) > 0x7f800000u ? quiet
+                                                                     : rounded);
+    }
     return;
   }
   default:

@@ -19,6 +19,10 @@
 #include <initializer_list>
 #include <new>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 namespace amp {
 namespace runtime {
 namespace kernels {
@@ -61,6 +65,31 @@ template <typename Body> inline void parallelFor(int64_t n, Body &&body) {
   for (int64_t i = 0; i < n; ++i)
     body(i);
 #endif
+}
+
+/// Runs body(begin, end) on contiguous ranges that split [0, n), one per
+/// thread on the cpu backend when the loop has at least kParallelGrain
+/// elements of work (n items of `work` each), else body(0, n) (nothing
+/// when n is 0): for loops over rows whose bodies keep scratch buffers per
+/// range.
+template <typename Body>
+inline void parallelRanges(int64_t n, int64_t work, Body &&body) {
+  if (n <= 0)
+    return; // no body: no scratch for a loop with nothing to do
+#ifdef _OPENMP
+  if (n > 1 && n * work >= kParallelGrain) {
+#pragma omp parallel
+    {
+      const int64_t threads = omp_get_num_threads();
+      const int64_t t = omp_get_thread_num();
+      const int64_t begin = n * t / threads, end = n * (t + 1) / threads;
+      if (begin < end)
+        body(begin, end);
+    }
+    return;
+  }
+#endif
+  body(int64_t{0}, n);
 }
 
 /// Runs body(begin, end) over [0, n) in runs of `chunk` elements, the runs

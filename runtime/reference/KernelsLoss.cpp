@@ -87,22 +87,24 @@ amp_status_t amp_cross_entropy_grad(
   });
   return guarded(check, [&] {
     const float coef = g / static_cast<float>(rows);
-    // No rows, no scratch: [0, classes] logits may have many classes.
-    std::vector<float> row(static_cast<size_t>(rows > 0 ? classes : 0));
     dispatchFloat(logits_dtype, [&](auto t) {
       using T = decltype(t);
       const T *x = static_cast<const T *>(logits);
       T *dx = static_cast<T *>(dlogits);
-      for (int64_t r = 0; r < rows; ++r) {
-        float m, s;
-        rowStats(x + r * classes, classes, row.data(), &m, &s);
-        const int64_t label = loadIndex(labels, labels_dtype, r);
-        T *out = dx + r * classes;
-        for (int64_t c = 0; c < classes; ++c) {
-          out[c] = fromF32<T>(
-              crossEntropyGrad(coef, softmaxOf(row[c], m, s), c == label));
+      // Rows are independent (the cpu backend splits them over threads).
+      parallelRanges(rows, classes, [&](int64_t begin, int64_t end) {
+        std::vector<float> row(static_cast<size_t>(classes));
+        for (int64_t r = begin; r < end; ++r) {
+          float m, s;
+          rowStats(x + r * classes, classes, row.data(), &m, &s);
+          const int64_t label = loadIndex(labels, labels_dtype, r);
+          T *out = dx + r * classes;
+          for (int64_t c = 0; c < classes; ++c) {
+            out[c] = fromF32<T>(
+                crossEntropyGrad(coef, softmaxOf(row[c], m, s), c == label));
+          }
         }
-      }
+      });
     });
   });
 }

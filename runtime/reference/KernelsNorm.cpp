@@ -23,13 +23,19 @@ namespace {
 // Softmax
 //===----------------------------------------------------------------------===//
 
-/// Calls fn(base) for the first element offset of every non-empty row.
-template <typename F> void forEachRow(const AxisView &v, F &&fn) {
+/// Calls fn(base, scratch) for the first element offset of every non-empty
+/// row, with `scratchRows` rows of f32 scratch of the row's length. Rows are
+/// independent: the cpu backend splits them over its threads
+/// (parallelRanges), each range with scratch of its own.
+template <typename F>
+void forEachRow(const AxisView &v, int scratchRows, F &&fn) {
   if (v.len == 0)
     return;
-  for (int64_t o = 0; o < v.outer; ++o)
-    for (int64_t j = 0; j < v.inner; ++j)
-      fn(o * v.len * v.inner + j);
+  parallelRanges(v.outer * v.inner, v.len, [&](int64_t begin, int64_t end) {
+    std::vector<float> scratch(static_cast<size_t>(scratchRows * v.len));
+    for (int64_t r = begin; r < end; ++r)
+      fn((r / v.inner) * v.len * v.inner + r % v.inner, scratch.data());
+  });
 }
 
 template <typename T>
@@ -45,9 +51,8 @@ void softmaxRows(const AxisView &v, const void *x, void *y) {
   T *out = static_cast<T *>(y);
   if (v.empty())
     return;
-  std::vector<float> row(static_cast<size_t>(v.len));
-  forEachRow(v, [&](int64_t base) {
-    loadRow(in, base, v.inner, v.len, row.data());
+  forEachRow(v, 1, [&](int64_t base, float *row) {
+    loadRow(in, base, v.inner, v.len, row);
     float m = row[0];
     for (int64_t i = 1; i < v.len; ++i)
       m = row[i] > m ? row[i] : m;
@@ -77,11 +82,10 @@ void softmaxGradRows(const AxisView &v, const void *dy, const void *y,
   T *out = static_cast<T *>(dx);
   if (v.empty())
     return;
-  std::vector<float> gRow(static_cast<size_t>(v.len)),
-      pRow(static_cast<size_t>(v.len));
-  forEachRow(v, [&](int64_t base) {
-    loadRow(g, base, v.inner, v.len, gRow.data());
-    loadRow(p, base, v.inner, v.len, pRow.data());
+  forEachRow(v, 2, [&](int64_t base, float *scratch) {
+    float *gRow = scratch, *pRow = scratch + v.len;
+    loadRow(g, base, v.inner, v.len, gRow);
+    loadRow(p, base, v.inner, v.len, pRow);
     float s = 0.0f;
     for (int64_t i = 0; i < v.len; ++i)
       s += gRow[i] * pRow[i];
@@ -212,17 +216,19 @@ amp_status_t amp_layer_norm(const void *x, const void *scale, const void *bias,
       using T = decltype(t);
       const T *in = static_cast<const T *>(x);
       T *out = static_cast<T *>(y);
-      for (int64_t r = 0; r < rows; ++r) {
-        const T *xr = in + r * len;
-        float mu, rs;
-        moments(xr, 1, len, len, epsilon, &mu, &rs);
-        T *yr = out + r * len;
-        for (int64_t i = 0; i < len; ++i)
-          yr[i] =
-              fromF32<T>(normAffine(toF32(xr[i]), mu, rs, gamma[i], beta[i]));
-        mean[r] = mu;
-        rstd[r] = rs;
-      }
+      parallelRanges(rows, len, [&](int64_t begin, int64_t end) {
+        for (int64_t r = begin; r < end; ++r) {
+          const T *xr = in + r * len;
+          float mu, rs;
+          moments(xr, 1, len, len, epsilon, &mu, &rs);
+          T *yr = out + r * len;
+          for (int64_t i = 0; i < len; ++i)
+            yr[i] = fromF32<T>(
+                normAffine(toF32(xr[i]), mu, rs, gamma[i], beta[i]));
+          mean[r] = mu;
+          rstd[r] = rs;
+        }
+      });
     });
   });
 }
