@@ -8,7 +8,10 @@
 //                       of a call that hits the plan cache
 //   amp-gemm-bench-ref  libamp_runtime_ref on the same table scaled down
 //                       (the CPU reference is not built for speed)
-// Both use only the C ABI of amp_runtime/gemm.h. bench/torch_gemm_bench.py
+//   amp-gemm-bench-cpu  libamp_runtime_cpu (oneDNN), every core; with
+//                       --dtypes f32 as well (bench/cpu_backend_bench.py
+//                       compares its square rows with torch.matmul)
+// All use only the C ABI of amp_runtime/gemm.h. bench/torch_gemm_bench.py
 // times PyTorch on the same table. Exit status 77: no CUDA device.
 //
 //===----------------------------------------------------------------------===//
@@ -132,12 +135,28 @@ std::vector<uint16_t> randomBits(amp_dtype_t dtype, size_t count) {
   return bits;
 }
 
-/// A buffer of `count` 16-bit elements filled with random values.
+/// Bits of random f32 values (|x| < 1), as pairs of 16-bit halves.
+std::vector<uint16_t> randomF32Bits(size_t count) {
+  std::mt19937 rng(42);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<uint16_t> bits(count * 2);
+  for (size_t i = 0; i < count; ++i) {
+    float f = dist(rng);
+    std::memcpy(&bits[2 * i], &f, sizeof(f));
+  }
+  return bits;
+}
+
+/// A buffer of `count` elements of `dtype` filled with random values.
 void *allocFilled(amp_dtype_t dtype, size_t count) {
-  static std::vector<uint16_t> patterns[2]; // f16, bf16
-  std::vector<uint16_t> &pattern = patterns[dtype == AMP_DTYPE_BF16];
+  static std::vector<uint16_t> patterns[3]; // f16, bf16, f32 (as halves)
+  const int which = dtype == AMP_DTYPE_F16 ? 0 : dtype == AMP_DTYPE_BF16 ? 1 : 2;
+  std::vector<uint16_t> &pattern = patterns[which];
   if (pattern.empty())
-    pattern = randomBits(dtype, size_t(1) << 20);
+    pattern = which == 2 ? randomF32Bits(size_t(1) << 19)
+                         : randomBits(dtype, size_t(1) << 20);
+  // Counted in 16-bit halves from here on.
+  count *= size_t(amp_dtype_size(dtype) / 2);
   const size_t bytes = count * 2;
 #ifdef AMP_BENCH_CUDA
   void *p = nullptr;
@@ -218,7 +237,12 @@ struct Options {
   int64_t scale = kOnGpu ? 1 : 16;
   std::string filter;
   bool overhead = kOnGpu;
+  std::vector<amp_dtype_t> dtypes = {AMP_DTYPE_F16, AMP_DTYPE_BF16};
 };
+
+const char *dtypeLabel(amp_dtype_t dtype) {
+  return dtype == AMP_DTYPE_F16 ? "f16" : dtype == AMP_DTYPE_BF16 ? "bf16" : "f32";
+}
 
 /// Runs one GEMM of `shape` `opts.iters` times and prints a table row.
 bool benchOne(const Shape &shape, amp_dtype_t dtype, amp_gemm_epilogue_t epi,
@@ -263,12 +287,12 @@ bool benchOne(const Shape &shape, amp_dtype_t dtype, amp_gemm_epilogue_t epi,
                 (long long)g.n, (long long)g.k);
   if (!ok) {
     std::printf("%-15s %-17s %-5s %-14s  failed: %s\n", shape.name, dims,
-                dtype == AMP_DTYPE_F16 ? "f16" : "bf16",
+                dtypeLabel(dtype),
                 amp_gemm_epilogue_name(epi), amp_gemm_last_error());
   } else {
     const bool unfused = after.unfused_calls > before.unfused_calls;
     std::printf("%-15s %-17s %-5s %-14s %9.3f %9.2f  %s\n", shape.name, dims,
-                dtype == AMP_DTYPE_F16 ? "f16" : "bf16",
+                dtypeLabel(dtype),
                 amp_gemm_epilogue_name(epi), seconds * 1e3,
                 flops / seconds * (kOnGpu ? 1e-12 : 1e-9),
                 kOnGpu ? (unfused ? "unfused" : "fused") : "");
@@ -336,7 +360,7 @@ void benchOverhead() {
 void usage(const char *argv0) {
   std::printf(
       "usage: %s [--iters N] [--warmup N] [--scale S] [--filter TEXT] "
-      "[--no-overhead]\n"
+      "[--no-overhead] [--dtypes f16,bf16,f32]\n"
       "  --scale S    divide every dimension of the table by S (default %d)\n"
       "  --filter T   only shapes whose name contains T\n",
       argv0, kOnGpu ? 1 : 16);
@@ -365,6 +389,23 @@ int main(int argc, char **argv) {
       opts.filter = value();
     else if (arg == "--no-overhead")
       opts.overhead = false;
+    else if (arg == "--dtypes") {
+      opts.dtypes.clear();
+      std::string list = value();
+      for (size_t start = 0; start <= list.size();) {
+        size_t comma = std::min(list.find(',', start), list.size());
+        std::string name = list.substr(start, comma - start);
+        if (name == "f16" || name == "bf16" || name == "f32")
+          opts.dtypes.push_back(name == "f16"    ? AMP_DTYPE_F16
+                                : name == "bf16" ? AMP_DTYPE_BF16
+                                                 : AMP_DTYPE_F32);
+        else {
+          std::fprintf(stderr, "--dtypes: unknown dtype '%s'\n", name.c_str());
+          return 2;
+        }
+        start = comma + 1;
+      }
+    }
     else {
       usage(argv[0]);
       return arg == "--help" || arg == "-h" ? 0 : 2;
@@ -385,7 +426,7 @@ int main(int argc, char **argv) {
   std::printf("backend %s on %s (sm_%d%d)\n", amp_gemm_backend_name(),
               prop.name, prop.major, prop.minor);
 #else
-  std::printf("backend %s (CPU, single thread), dimensions / %lld\n",
+  std::printf("backend %s (CPU), dimensions / %lld\n",
               amp_gemm_backend_name(), (long long)opts.scale);
 #endif
   std::printf("%-15s %-17s %-5s %-14s %9s %9s\n", "shape", "MxNxK", "dtype",
@@ -396,7 +437,7 @@ int main(int argc, char **argv) {
     if (!opts.filter.empty() &&
         std::string(shape.name).find(opts.filter) == std::string::npos)
       continue;
-    for (amp_dtype_t dtype : {AMP_DTYPE_F16, AMP_DTYPE_BF16})
+    for (amp_dtype_t dtype : opts.dtypes)
       for (amp_gemm_epilogue_t epi : shape.epilogues)
         ok &= benchOne(shape, dtype, epi, opts);
   }

@@ -11,7 +11,9 @@ For each model and precision it runs, interleaved over --rounds rounds:
 
 each at 1 thread and at every core (amp: --threads; torch: set_num_threads),
 then prints the medians over the rounds and amp/torch ratios (below 1: amp is
-faster). The first step of every run (plans, JIT, allocator warm-up) is not
+faster). With --gemm it also compares amp_gemm (build/bin/amp-gemm-bench-cpu)
+with torch.matmul on square GEMMs of 512, 1024, 2048 and 4096 in GFLOP/s
+(above 1: amp is faster), interleaved the same way. The first step of every run (plans, JIT, allocator warm-up) is not
 counted. The PyTorch models mirror amp's: same shapes, same layers, same
 optimizer; their init and data differ, which does not change a step's time.
 
@@ -26,6 +28,7 @@ virtual environment (default bench/.venv) and installs torch from PyPI.
   bench/cpu_backend_bench.py --setup
   bench/cpu_backend_bench.py [--models mlp-4x512,bert] [--precisions f32,bf16]
       [--rounds 3] [--steps 30] [--threads 1,2] [--build build]
+      [--with-reference] [--gemm | --gemm-only]
 """
 
 import argparse
@@ -130,6 +133,21 @@ def torch_worker(args):
                 x = self.lnf(x)
             return self.head(x).flatten(0, 1)
 
+    if args.model == "gemm":
+        low = {"f32": torch.float32, "bf16": torch.bfloat16,
+               "f16": torch.float16}[args.precision]
+        for size in (512, 1024, 2048, 4096):
+            a = torch.rand(size, size).to(low)
+            b = torch.rand(size, size).to(low)
+            torch.matmul(a, b)
+            reps = max(2, int(2e10 / (2 * size ** 3)))
+            start = time.perf_counter()
+            for _ in range(reps):
+                torch.matmul(a, b)
+            seconds = (time.perf_counter() - start) / reps
+            print(size, 2 * size ** 3 / seconds / 1e9)
+        return
+
     if args.model == "mlp-digits":
         model, batch = Mlp(128, 1, 10, 64), 32
         data = lambda: (torch.rand(batch, 64), torch.randint(0, 10, (batch,)))
@@ -220,6 +238,56 @@ def torch_time(python, name, precision, threads, steps):
     return float(out.stdout.split()[-1])
 
 
+def amp_gemm_gflops(bench, precision, threads):
+    """{size: GFLOP/s} of amp-gemm-bench-cpu's square rows, epilogue NONE."""
+    cmd = [bench, "--scale", "2", "--filter", "square", "--dtypes", precision,
+           "--no-overhead", "--warmup", "2", "--iters", "5"]
+    env = dict(os.environ, AMP_NUM_THREADS=str(threads))
+    out = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if out.returncode != 0:
+        sys.exit("failed: %s\n%s" % (" ".join(cmd), out.stderr))
+    result = {}
+    for line in out.stdout.splitlines():
+        cols = line.split()
+        if len(cols) >= 6 and cols[0] == "square" and cols[3] == "NONE":
+            result[int(cols[1].split("x")[0])] = float(cols[5])
+    return result
+
+
+def torch_gemm_gflops(python, precision, threads):
+    cmd = [python, os.path.abspath(__file__), "--torch-worker", "--model",
+           "gemm", "--precision", precision, "--threads", str(threads)]
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+    out = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if out.returncode != 0:
+        sys.exit("failed: %s\n%s" % (" ".join(cmd), out.stderr))
+    return {int(l.split()[0]): float(l.split()[1])
+            for l in out.stdout.splitlines() if l.strip()}
+
+
+def gemm_table(args, python):
+    bench = os.path.join(args.build, "bin", "amp-gemm-bench-cpu")
+    configs = [(p, int(t)) for p in args.precisions.split(",")
+               for t in args.threads.split(",")]
+    amp = {c: [] for c in configs}
+    torch = {c: [] for c in configs}
+    for r in range(args.rounds):
+        for (p, t) in configs:
+            amp[(p, t)].append(amp_gemm_gflops(bench, p, t))
+            torch[(p, t)].append(torch_gemm_gflops(python, p, t))
+        print("gemm round %d of %d done" % (r + 1, args.rounds),
+              file=sys.stderr)
+    print("\n| GEMM | precision | threads | amp GFLOP/s | torch.matmul GFLOP/s "
+          "| amp/torch |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for (p, t) in configs:
+        for size in sorted(amp[(p, t)][0]):
+            a = statistics.median(run[size] for run in amp[(p, t)])
+            b = statistics.median(run[size] for run in torch[(p, t)])
+            print("| %d^3 | %s | %d | %.1f | %.1f | %.2fx |" %
+                  (size, p, t, a, b, a / b))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--setup", action="store_true",
@@ -232,6 +300,10 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--steps", type=int, default=30)
     ap.add_argument("--with-reference", action="store_true")
+    ap.add_argument("--gemm", action="store_true",
+                    help="also compare square GEMMs with torch.matmul")
+    ap.add_argument("--gemm-only", action="store_true",
+                    help="only the GEMM comparison")
     # Internal: one PyTorch measurement.
     ap.add_argument("--torch-worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--model", help=argparse.SUPPRESS)
@@ -247,6 +319,8 @@ def main():
         sys.exit("no PyTorch venv at %s: run with --setup first" % args.venv)
     amp_run = os.path.join(args.build, "bin", "amp-run")
     python = venv_python(args.venv)
+    if args.gemm_only:
+        return gemm_table(args, python)
     workdir = tempfile.mkdtemp(prefix="amp-cpu-bench-")
     configs = [(m, p, int(t)) for m in args.models.split(",")
                for p in args.precisions.split(",")
@@ -277,6 +351,8 @@ def main():
         if args.with_reference:
             row += " %.3f |" % statistics.median(res["amp ref"])
         print(row)
+    if args.gemm:
+        gemm_table(args, python)
 
 
 if __name__ == "__main__":
