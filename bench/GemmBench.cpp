@@ -150,7 +150,9 @@ std::vector<uint16_t> randomF32Bits(size_t count) {
 /// A buffer of `count` elements of `dtype` filled with random values.
 void *allocFilled(amp_dtype_t dtype, size_t count) {
   static std::vector<uint16_t> patterns[3]; // f16, bf16, f32 (as halves)
-  const int which = dtype == AMP_DTYPE_F16 ? 0 : dtype == AMP_DTYPE_BF16 ? 1 : 2;
+  const int which = dtype == AMP_DTYPE_F16    ? 0
+                    : dtype == AMP_DTYPE_BF16 ? 1
+                                              : 2;
   std::vector<uint16_t> &pattern = patterns[which];
   if (pattern.empty())
     pattern = which == 2 ? randomF32Bits(size_t(1) << 19)
@@ -241,7 +243,9 @@ struct Options {
 };
 
 const char *dtypeLabel(amp_dtype_t dtype) {
-  return dtype == AMP_DTYPE_F16 ? "f16" : dtype == AMP_DTYPE_BF16 ? "bf16" : "f32";
+  return dtype == AMP_DTYPE_F16    ? "f16"
+         : dtype == AMP_DTYPE_BF16 ? "bf16"
+                                   : "f32";
 }
 
 /// Runs one GEMM of `shape` `opts.iters` times and prints a table row.
@@ -287,13 +291,12 @@ bool benchOne(const Shape &shape, amp_dtype_t dtype, amp_gemm_epilogue_t epi,
                 (long long)g.n, (long long)g.k);
   if (!ok) {
     std::printf("%-15s %-17s %-5s %-14s  failed: %s\n", shape.name, dims,
-                dtypeLabel(dtype),
-                amp_gemm_epilogue_name(epi), amp_gemm_last_error());
+                dtypeLabel(dtype), amp_gemm_epilogue_name(epi),
+                amp_gemm_last_error());
   } else {
     const bool unfused = after.unfused_calls > before.unfused_calls;
     std::printf("%-15s %-17s %-5s %-14s %9.3f %9.2f  %s\n", shape.name, dims,
-                dtypeLabel(dtype),
-                amp_gemm_epilogue_name(epi), seconds * 1e3,
+                dtypeLabel(dtype), amp_gemm_epilogue_name(epi), seconds * 1e3,
                 flops / seconds * (kOnGpu ? 1e-12 : 1e-9),
                 kOnGpu ? (unfused ? "unfused" : "fused") : "");
   }
@@ -405,8 +408,7 @@ int main(int argc, char **argv) {
         }
         start = comma + 1;
       }
-    }
-    else {
+    } else {
       usage(argv[0]);
       return arg == "--help" || arg == "-h" ? 0 : 2;
     }
@@ -426,8 +428,8 @@ int main(int argc, char **argv) {
   std::printf("backend %s on %s (sm_%d%d)\n", amp_gemm_backend_name(),
               prop.name, prop.major, prop.minor);
 #else
-  std::printf("backend %s (CPU), dimensions / %lld\n",
-              amp_gemm_backend_name(), (long long)opts.scale);
+  std::printf("backend %s (CPU), dimensions / %lld\n", amp_gemm_backend_name(),
+              (long long)opts.scale);
 #endif
   std::printf("%-15s %-17s %-5s %-14s %9s %9s\n", "shape", "MxNxK", "dtype",
               "epilogue", "ms", kOnGpu ? "TFLOP/s" : "GFLOP/s");

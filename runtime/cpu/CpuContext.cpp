@@ -35,8 +35,8 @@ bool requestedDeterminism(std::string *error) {
   if (!text || !*text || std::string(text) == "0")
     return false;
   if (std::string(text) != "1" && error->empty())
-    *error = std::string("AMP_DETERMINISTIC must be 0 or 1, got '") + text +
-             "'";
+    *error =
+        std::string("AMP_DETERMINISTIC must be 0 or 1, got '") + text + "'";
   return true;
 }
 

@@ -1,4 +1,5 @@
-//===- CpuContext.h - oneDNN engine, threads and scratch of the cpu backend ===//
+//===- CpuContext.h - oneDNN engine, threads and scratch of the cpu backend
+//===//
 //
 // What every oneDNN-backed kernel of libamp_runtime_cpu shares: the CPU
 // engine and a stream per calling thread, the thread count (AMP_NUM_THREADS,

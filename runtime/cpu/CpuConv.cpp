@@ -13,9 +13,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "reference/Convert.h"
 #include "cpu/CpuContext.h"
 #include "reference/ConvChecks.h"
+#include "reference/Convert.h"
 #include "reference/KernelCommon.h"
 
 #include <cstring>
@@ -50,13 +50,12 @@ ConvPlan makePlan(ConvKind kind, const ConvGeometry &g, amp_dtype_t inDtype,
                         memory::format_tag::nchw);
   plan.y = memory::desc({g.n, g.o, g.oh, g.ow}, typeOf(ConvKind::Forward),
                         memory::format_tag::nchw);
-  plan.w = g.groups == 1
-               ? memory::desc({g.o, g.cg, g.kh, g.kw},
-                              typeOf(ConvKind::GradFilter),
-                              memory::format_tag::oihw)
-               : memory::desc({g.groups, g.og, g.cg, g.kh, g.kw},
-                              typeOf(ConvKind::GradFilter),
-                              memory::format_tag::goihw);
+  plan.w = g.groups == 1 ? memory::desc({g.o, g.cg, g.kh, g.kw},
+                                        typeOf(ConvKind::GradFilter),
+                                        memory::format_tag::oihw)
+                         : memory::desc({g.groups, g.og, g.cg, g.kh, g.kw},
+                                        typeOf(ConvKind::GradFilter),
+                                        memory::format_tag::goihw);
   const memory::dims strides{g.sh, g.sw}, dilation{g.dh - 1, g.dw - 1},
       padL{g.pt, g.pl}, padR{g.pb, g.pr};
   auto forwardDesc = [&](const memory::desc &x, const memory::desc &w,
@@ -112,9 +111,8 @@ PlanCache<ConvPlan> &planCache() {
 
 /// Runs one checked call: operands `a`, `b` and result `out` in the roles of
 /// `kind` (x, w -> y; dy, w -> dx; dy, x -> dw).
-void runConv(ConvKind kind, const ConvGeometry &g, const void *a,
-             const void *b, void *out, amp_dtype_t inDtype,
-             amp_dtype_t outDtype) {
+void runConv(ConvKind kind, const ConvGeometry &g, const void *a, const void *b,
+             void *out, amp_dtype_t inDtype, amp_dtype_t outDtype) {
   // f16 has no primitive: widen the operands, compute an f32 result,
   // narrow it if the result is f16.
   const bool widen = inDtype == AMP_DTYPE_F16;
@@ -136,9 +134,25 @@ void runConv(ConvKind kind, const ConvGeometry &g, const void *a,
   }
   const amp_dtype_t planIn = widen ? AMP_DTYPE_F32 : inDtype;
   const amp_dtype_t planOut = widen ? AMP_DTYPE_F32 : outDtype;
-  PlanCache<ConvPlan>::Key key = {
-      static_cast<int64_t>(kind), planIn, planOut, g.n, g.c, g.h, g.w, g.o,
-      g.kh, g.kw, g.sh, g.sw, g.dh, g.dw, g.pt, g.pl, g.pb, g.pr, g.groups};
+  PlanCache<ConvPlan>::Key key = {static_cast<int64_t>(kind),
+                                  planIn,
+                                  planOut,
+                                  g.n,
+                                  g.c,
+                                  g.h,
+                                  g.w,
+                                  g.o,
+                                  g.kh,
+                                  g.kw,
+                                  g.sh,
+                                  g.sw,
+                                  g.dh,
+                                  g.dw,
+                                  g.pt,
+                                  g.pl,
+                                  g.pb,
+                                  g.pr,
+                                  g.groups};
   bool hit = false;
   std::shared_ptr<const ConvPlan> plan = planCache().get(
       key, hit, [&] { return makePlan(kind, g, planIn, planOut); });
@@ -192,8 +206,7 @@ amp_status_t convEntry(ConvKind kind, const char *name, const void *a,
     return AMP_STATUS_OK;
   // A result over operands with no elements (an empty batch, say) is zero.
   if (g.inputSize() == 0 || g.outputSize() == 0) {
-    std::memset(out, 0,
-                convResultSize(kind, g) * amp_dtype_size(outDtype));
+    std::memset(out, 0, convResultSize(kind, g) * amp_dtype_size(outDtype));
     return AMP_STATUS_OK;
   }
   try {

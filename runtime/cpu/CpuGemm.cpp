@@ -9,7 +9,9 @@
 //            alpha = 1 and either beta = 0 or C = D: the matmul writes D
 //            itself, with the bias, the sum (beta C) and the activation as
 //            oneDNN post-ops; BGRADA/BGRADB's sums of op(A) or op(B) are a
-//            separate pass over the operand.
+//            separate pass over the operand. For an f16 D (which oneDNN
+//            2.6 cannot write) and beta = 0 the matmul writes an f32
+//            accumulator with the same post-ops, rounded into D by rows.
 //   unfused  every other request: the matmul writes an f32 accumulator,
 //            then one pass applies alpha, beta C, the bias, the activation
 //            and aux of GemmEpilogue.h and rounds into D, and the bias
@@ -26,8 +28,8 @@
 
 #include "amp_runtime/float16.h"
 #include "amp_runtime/gemm.h"
-#include "reference/Convert.h"
 #include "cpu/CpuContext.h"
+#include "reference/Convert.h"
 #include "reference/GemmCommon.h"
 #include "reference/GemmEpilogue.h"
 
@@ -44,8 +46,7 @@ using dnnl::memory;
 
 namespace {
 
-std::atomic<uint64_t> callCount{0}, planHits{0}, planMisses{0},
-    unfusedCalls{0};
+std::atomic<uint64_t> callCount{0}, planHits{0}, planMisses{0}, unfusedCalls{0};
 std::atomic<int> forceUnfused{0};
 
 memory::data_type dnnlType(amp_dtype_t dtype) {
@@ -65,34 +66,44 @@ uint32_t bitsOf(float f) {
   return u;
 }
 
-/// Whether oneDNN can finish the request itself (see the file comment).
-bool fusable(const amp_gemm_desc_t &g) {
+/// How a request is finished (see the file comment).
+enum class Finish {
+  Fused,      ///< oneDNN writes D with the post-ops
+  FusedToF32, ///< oneDNN writes an f32 accumulator with the post-ops; amp
+              ///< rounds it into D (f16 D: oneDNN 2.6 cannot write f16)
+  Unfused,    ///< oneDNN writes an f32 accumulator; amp's epilogue finishes
+};
+
+Finish finishOf(const amp_gemm_desc_t &g) {
   const EpilogueInfo epi = kEpilogueInfo[g.epilogue];
-  const bool cIsD =
-      g.c == g.d && g.ldc == g.ldd && g.stride_c == g.stride_d;
+  const bool postOps = !forceUnfused.load(std::memory_order_relaxed) &&
+                       epi.aux == AuxUse::None &&
+                       epi.bias != BiasUse::GradOfD && g.alpha == 1.0f;
+  if (!postOps)
+    return Finish::Unfused;
   // f16 operands are widened to f32: oneDNN can then write an f32 D only.
-  const bool dtypes = g.a_dtype != AMP_DTYPE_F16 || g.d_dtype == AMP_DTYPE_F32;
-  return !forceUnfused.load(std::memory_order_relaxed) && dtypes &&
-         epi.aux == AuxUse::None && epi.bias != BiasUse::GradOfD &&
-         g.alpha == 1.0f && (g.beta == 0.0f || cIsD);
+  if (g.a_dtype != AMP_DTYPE_F16 || g.d_dtype == AMP_DTYPE_F32) {
+    const bool cIsD = g.c == g.d && g.ldc == g.ldd && g.stride_c == g.stride_d;
+    return g.beta == 0.0f || cIsD ? Finish::Fused : Finish::Unfused;
+  }
+  // The sum post-op would read the accumulator, not C.
+  return g.beta == 0.0f ? Finish::FusedToF32 : Finish::Unfused;
 }
 
 /// An operand as oneDNN sees it: [batch or 1, rows, cols] over the stored
 /// matrix, the transpose in the strides.
 memory::desc operandDesc(memory::data_type type, int64_t batches, int64_t rows,
-                         int64_t cols, int64_t ld, int64_t stride,
-                         bool trans) {
+                         int64_t cols, int64_t ld, int64_t stride, bool trans) {
   const int64_t batchStride = batches == 1 ? rows * cols : stride;
-  return trans ? memory::desc({batches, rows, cols}, type,
-                              {batchStride, 1, ld})
-               : memory::desc({batches, rows, cols}, type,
-                              {batchStride, ld, 1});
+  return trans
+             ? memory::desc({batches, rows, cols}, type, {batchStride, 1, ld})
+             : memory::desc({batches, rows, cols}, type, {batchStride, ld, 1});
 }
 
 /// How one cached request shape runs.
 struct GemmPlan {
   dnnl::matmul matmul;
-  bool fused = false;
+  Finish finish = Finish::Unfused;
   bool perBatch = false; // one execution per batch, pointers advanced
   memory::desc a, b, bias, d;
 };
@@ -107,12 +118,12 @@ struct Operands {
 
 /// Widens a strided matrix (rows x cols, leading dimension ld) of `dtype`
 /// into a dense row-major f32 one, for `batches` batches `stride` apart.
-void widenMatrix(amp_dtype_t dtype, const void *src, int64_t rows,
-                 int64_t cols, int64_t ld, int64_t batches, int64_t stride,
-                 float *dst) {
+void widenMatrix(amp_dtype_t dtype, const void *src, int64_t rows, int64_t cols,
+                 int64_t ld, int64_t batches, int64_t stride, float *dst) {
   const int64_t size = amp_dtype_size(dtype);
   const char *base = static_cast<const char *>(src);
-#pragma omp parallel for collapse(2) schedule(static) if (batches * rows * cols > 65536)
+#pragma omp parallel for collapse(2)                                           \
+    schedule(static) if (batches * rows * cols > 65536)
   for (int64_t b = 0; b < batches; ++b)
     for (int64_t r = 0; r < rows; ++r)
       widenToF32(dtype, base + (b * stride + r * ld) * size,
@@ -141,25 +152,33 @@ Operands widenIfNeeded(const amp_gemm_desc_t &g) {
           AMP_DTYPE_F32};
 }
 
-GemmPlan makePlan(const amp_gemm_desc_t &g, const Operands &ops, bool fused) {
+GemmPlan makePlan(const amp_gemm_desc_t &g, const Operands &ops,
+                  Finish finish) {
   OneDnnThreads threads;
   GemmPlan plan;
-  plan.fused = fused;
+  plan.finish = finish;
+  const bool postOps = finish != Finish::Unfused;
+  // D and the bias as oneDNN sees them: the caller's, or f32 (the
+  // accumulator, and a bias widened densely, one row per batch).
+  const bool callersD = finish == Finish::Fused;
+  const memory::data_type dType =
+      callersD ? dnnlType(g.d_dtype) : memory::data_type::f32;
   const memory::data_type abType = dnnlType(ops.dtype);
   const EpilogueInfo epi = kEpilogueInfo[g.epilogue];
 
   dnnl::primitive_attr attr;
-  dnnl::post_ops postOps;
-  if (fused) {
+  dnnl::post_ops postOpList;
+  if (postOps) {
     if (g.beta != 0.0f)
-      postOps.append_sum(g.beta);
+      postOpList.append_sum(g.beta);
     if (epi.act == Activation::Relu)
-      postOps.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+      postOpList.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f,
+                                0.0f);
     if (epi.act == Activation::Gelu)
-      postOps.append_eltwise(1.0f, dnnl::algorithm::eltwise_gelu_tanh, 0.0f,
-                             0.0f);
+      postOpList.append_eltwise(1.0f, dnnl::algorithm::eltwise_gelu_tanh, 0.0f,
+                                0.0f);
   }
-  attr.set_post_ops(postOps);
+  attr.set_post_ops(postOpList);
 
   // Batched first; batch by batch when oneDNN would fall back to its naive
   // implementation for the batched layout (or has none).
@@ -173,15 +192,15 @@ GemmPlan makePlan(const amp_gemm_desc_t &g, const Operands &ops, bool fused) {
                          ops.strideA, g.trans_a);
     plan.b = operandDesc(abType, batchesOf(ops.strideB), g.k, g.n, ops.ldb,
                          ops.strideB, g.trans_b);
-    plan.d = fused ? operandDesc(dnnlType(g.d_dtype), batches, g.m, g.n,
-                                 g.ldd, g.stride_d, false)
-                   : memory::desc({batches, g.m, g.n}, memory::data_type::f32,
-                                  memory::format_tag::abc);
-    plan.bias = fused && epi.bias == BiasUse::Input
-                    ? memory::desc({batchesOf(g.stride_bias), 1, g.n},
-                                   dnnlType(g.d_dtype),
-                                   {g.stride_bias == 0 ? g.n : g.stride_bias,
-                                    g.n, 1})
+    plan.d =
+        callersD
+            ? operandDesc(dType, batches, g.m, g.n, g.ldd, g.stride_d, false)
+            : memory::desc({batches, g.m, g.n}, dType, memory::format_tag::abc);
+    const int64_t biasStride =
+        callersD && g.stride_bias != 0 ? g.stride_bias : g.n;
+    plan.bias = postOps && epi.bias == BiasUse::Input
+                    ? memory::desc({batchesOf(g.stride_bias), 1, g.n}, dType,
+                                   {biasStride, g.n, 1})
                     : memory::desc();
     try {
       dnnl::matmul::primitive_desc pd(
@@ -200,12 +219,15 @@ GemmPlan makePlan(const amp_gemm_desc_t &g, const Operands &ops, bool fused) {
   throw dnnl::error(dnnl_unimplemented, "no matmul for the request");
 }
 
-/// Runs the plan's matmul into `d` (D when fused, else the accumulator).
+/// Runs the plan's matmul into `d` (D when fused, else the accumulator)
+/// with `bias` (batch stride in elements) when the plan adds one.
 void runMatmul(const GemmPlan &plan, const amp_gemm_desc_t &g,
-               const Operands &ops, void *d, int64_t strideD) {
+               const Operands &ops, void *d, int64_t strideD, const void *bias,
+               int64_t strideBias) {
   const int64_t abSize = amp_dtype_size(ops.dtype);
-  const int64_t dSize = plan.fused ? amp_dtype_size(g.d_dtype) : 4;
-  const int64_t biasSize = amp_dtype_size(g.d_dtype);
+  const int64_t dSize =
+      plan.finish == Finish::Fused ? amp_dtype_size(g.d_dtype) : 4;
+  const int64_t biasSize = dSize;
   const int64_t runs = plan.perBatch ? g.batch_count : 1;
   OneDnnThreads threads;
   for (int64_t r = 0; r < runs; ++r) {
@@ -214,13 +236,14 @@ void runMatmul(const GemmPlan &plan, const amp_gemm_desc_t &g,
              r * stride * size;
     };
     std::unordered_map<int, memory> args{
-        {DNNL_ARG_SRC, memory(plan.a, engine(), at(ops.a, ops.strideA, abSize))},
+        {DNNL_ARG_SRC,
+         memory(plan.a, engine(), at(ops.a, ops.strideA, abSize))},
         {DNNL_ARG_WEIGHTS,
          memory(plan.b, engine(), at(ops.b, ops.strideB, abSize))},
         {DNNL_ARG_DST, memory(plan.d, engine(), at(d, strideD, dSize))}};
     if (!plan.bias.is_zero())
-      args.emplace(DNNL_ARG_BIAS, memory(plan.bias, engine(),
-                                         at(g.bias, g.stride_bias, biasSize)));
+      args.emplace(DNNL_ARG_BIAS,
+                   memory(plan.bias, engine(), at(bias, strideBias, biasSize)));
     plan.matmul.execute(stream(), args);
   }
   stream().wait();
@@ -390,34 +413,84 @@ PlanCache<GemmPlan> &planCache() {
   return cache;
 }
 
+/// D's rows from the f32 accumulator ([batch, M, N]), rounded to f16 a row
+/// at a time.
+void narrowRows(const amp_gemm_desc_t &g, const float *acc) {
+  const int64_t rows = g.batch_count * g.m;
+#pragma omp parallel for schedule(static) if (rows * g.n > 16384)
+  for (int64_t r = 0; r < rows; ++r) {
+    const int64_t b = r / g.m, i = r % g.m;
+    narrowFromF32(g.d_dtype, acc + r * g.n,
+                  static_cast<char *>(g.d) +
+                      (b * g.stride_d + i * g.ldd) * amp_dtype_size(g.d_dtype),
+                  g.n);
+  }
+}
+
 amp_status_t runGemm(const amp_gemm_desc_t &g) {
-  const bool fused = fusable(g);
+  const Finish finish = finishOf(g);
   Operands ops = widenIfNeeded(g);
   // Everything makePlan bakes into the descriptors and post-ops.
-  PlanCache<GemmPlan>::Key key = {
-      fused,       g.a_dtype,   g.d_dtype,    g.epilogue,   g.m,
-      g.n,         g.k,         g.batch_count, ops.lda,     ops.ldb,
-      ops.strideA, ops.strideB, g.trans_a,    g.trans_b,    g.beta != 0.0f,
-      bitsOf(g.beta)};
-  if (fused)
+  PlanCache<GemmPlan>::Key key = {static_cast<int64_t>(finish),
+                                  g.a_dtype,
+                                  g.d_dtype,
+                                  g.epilogue,
+                                  g.m,
+                                  g.n,
+                                  g.k,
+                                  g.batch_count,
+                                  ops.lda,
+                                  ops.ldb,
+                                  ops.strideA,
+                                  ops.strideB,
+                                  g.trans_a,
+                                  g.trans_b,
+                                  bitsOf(g.beta),
+                                  g.stride_bias == 0};
+  if (finish == Finish::Fused)
     key.insert(key.end(), {g.ldd, g.stride_d, g.stride_bias});
   bool hit = false;
   std::shared_ptr<const GemmPlan> plan =
-      planCache().get(key, hit, [&] { return makePlan(g, ops, fused); });
+      planCache().get(key, hit, [&] { return makePlan(g, ops, finish); });
   (hit ? planHits : planMisses).fetch_add(1, std::memory_order_relaxed);
-  if (fused) {
-    runMatmul(*plan, g, ops, g.d, g.stride_d);
-    dispatchGemmTypes(g, [&](auto ab, auto d) {
-      operandSums<decltype(ab), decltype(d)>(g);
-    });
-    return AMP_STATUS_OK;
+  auto sums = [&] {
+    dispatchGemmTypes(
+        g, [&](auto ab, auto d) { operandSums<decltype(ab), decltype(d)>(g); });
+  };
+  float *acc = finish == Finish::Fused
+                   ? nullptr
+                   : scratch(Scratch::Accumulator, g.batch_count * g.m * g.n);
+  switch (finish) {
+  case Finish::Fused:
+    runMatmul(*plan, g, ops, g.d, g.stride_d, g.bias, g.stride_bias);
+    sums();
+    break;
+  case Finish::FusedToF32: {
+    // The bias widened to f32, one dense row per batch.
+    float *bias = nullptr;
+    const int64_t biasRows = g.stride_bias == 0 ? 1 : g.batch_count;
+    if (kEpilogueInfo[g.epilogue].bias == BiasUse::Input) {
+      bias = scratch(Scratch::Bias, biasRows * g.n);
+      for (int64_t b = 0; b < biasRows; ++b)
+        widenToF32(g.d_dtype,
+                   static_cast<const char *>(g.bias) +
+                       b * g.stride_bias * amp_dtype_size(g.d_dtype),
+                   bias + b * g.n, g.n);
+    }
+    runMatmul(*plan, g, ops, acc, g.m * g.n, bias,
+              g.stride_bias == 0 ? 0 : g.n);
+    narrowRows(g, acc);
+    sums();
+    break;
   }
-  unfusedCalls.fetch_add(1, std::memory_order_relaxed);
-  float *acc = scratch(Scratch::Accumulator, g.batch_count * g.m * g.n);
-  runMatmul(*plan, g, ops, acc, g.m * g.n);
-  dispatchGemmTypes(g, [&](auto ab, auto d) {
-    finishEpilogue<decltype(ab), decltype(d)>(g, acc);
-  });
+  case Finish::Unfused:
+    unfusedCalls.fetch_add(1, std::memory_order_relaxed);
+    runMatmul(*plan, g, ops, acc, g.m * g.n, nullptr, 0);
+    dispatchGemmTypes(g, [&](auto ab, auto d) {
+      finishEpilogue<decltype(ab), decltype(d)>(g, acc);
+    });
+    break;
+  }
   return AMP_STATUS_OK;
 }
 

@@ -18,7 +18,7 @@ inline float quietNaN(float f) {
 }
 
 __attribute__((target("avx,f16c"))) void widenF16C(const uint16_t *src,
-                                                    float *dst, int64_t n) {
+                                                   float *dst, int64_t n) {
   int64_t i = 0;
   for (; i + 8 <= n; i += 8) {
     __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + i));
@@ -29,7 +29,7 @@ __attribute__((target("avx,f16c"))) void widenF16C(const uint16_t *src,
 }
 
 __attribute__((target("avx,f16c"))) void narrowF16C(const float *src,
-                                                     uint16_t *dst, int64_t n) {
+                                                    uint16_t *dst, int64_t n) {
   int64_t i = 0;
   for (; i + 8 <= n; i += 8) {
     __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(src + i),
@@ -41,15 +41,15 @@ __attribute__((target("avx,f16c"))) void narrowF16C(const float *src,
 }
 
 bool hasF16C() {
-  static const bool has = __builtin_cpu_supports("f16c") &&
-                          __builtin_cpu_supports("avx");
+  static const bool has =
+      __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
   return has;
 }
 
 } // namespace
 
 void amp::runtime::kernels::widenToF32(amp_dtype_t dtype, const void *src,
-                                   float *dst, int64_t count) {
+                                       float *dst, int64_t count) {
   switch (dtype) {
   case AMP_DTYPE_F16: {
     const uint16_t *h = static_cast<const uint16_t *>(src);
@@ -71,7 +71,7 @@ void amp::runtime::kernels::widenToF32(amp_dtype_t dtype, const void *src,
 }
 
 void amp::runtime::kernels::narrowFromF32(amp_dtype_t dtype, const float *src,
-                                      void *dst, int64_t count) {
+                                          void *dst, int64_t count) {
   switch (dtype) {
   case AMP_DTYPE_F16: {
     uint16_t *h = static_cast<uint16_t *>(dst);
@@ -91,7 +91,7 @@ void amp::runtime::kernels::narrowFromF32(amp_dtype_t dtype, const float *src,
       const uint32_t rounded = (x + 0x7fffu + ((x >> 16) & 1u)) >> 16;
       const uint32_t quiet = (x >> 16) | 0x0040u;
       h[i] = static_cast<uint16_t>((x & 0x7fffffffu) > 0x7f800000u ? quiet
-                                                                     : rounded);
+                                                                   : rounded);
     }
     return;
   }

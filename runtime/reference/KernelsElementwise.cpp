@@ -299,7 +299,8 @@ amp_status_t amp_cast(const void *x, void *y, int64_t n, amp_dtype_t x_dtype,
         widenToF32(x_dtype, in + begin * size,
                    reinterpret_cast<float *>(out + begin * ySize), end - begin);
       else
-        narrowFromF32(y_dtype, reinterpret_cast<const float *>(in + begin * size),
+        narrowFromF32(y_dtype,
+                      reinterpret_cast<const float *>(in + begin * size),
                       out + begin * ySize, end - begin);
     });
     return AMP_STATUS_OK;

@@ -34,7 +34,9 @@ bool unscaleAndCheck(const T *in, T *out, int64_t n, float inv) {
   // The cpu backend (OpenMP) splits the loop like parallelFor; an OR of
   // flags is the same in any order.
 #ifdef _OPENMP
-#pragma omp parallel for simd reduction(| : seen) schedule(static) if (n >= kParallelGrain)
+#pragma omp parallel for simd reduction(|                                      \
+                                        : seen)                                \
+    schedule(static) if (n >= kParallelGrain)
 #endif
   for (int64_t i = 0; i < n; ++i) {
     seen |= isNonFinite(in[i]);

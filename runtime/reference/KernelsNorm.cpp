@@ -223,8 +223,8 @@ amp_status_t amp_layer_norm(const void *x, const void *scale, const void *bias,
           moments(xr, 1, len, len, epsilon, &mu, &rs);
           T *yr = out + r * len;
           for (int64_t i = 0; i < len; ++i)
-            yr[i] = fromF32<T>(
-                normAffine(toF32(xr[i]), mu, rs, gamma[i], beta[i]));
+            yr[i] =
+                fromF32<T>(normAffine(toF32(xr[i]), mu, rs, gamma[i], beta[i]));
           mean[r] = mu;
           rstd[r] = rs;
         }

@@ -99,8 +99,8 @@ const std::vector<RunFlag> &amp::runner::runFlagTable() {
          int threads = 0;
          auto [end, error] =
              std::from_chars(v.data(), v.data() + v.size(), threads);
-         if (v.empty() || error != std::errc() ||
-             end != v.data() + v.size() || threads < 1 || threads > 4096)
+         if (v.empty() || error != std::errc() || end != v.data() + v.size() ||
+             threads < 1 || threads > 4096)
            return badValue("threads", v, "an integer in [1, 4096]");
          ::setenv("AMP_NUM_THREADS", v.c_str(), 1);
          return Status::success();

@@ -42,9 +42,9 @@ Status Trainer::run(const EntryPoints &entry, std::ostream &out) {
     auto start = std::chrono::steady_clock::now();
     if (Status s = runStep(step, entry, log, out); s.failed())
       return s;
-    seconds.push_back(std::chrono::duration<double>(
-                          std::chrono::steady_clock::now() - start)
-                          .count());
+    seconds.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count());
   }
   out << "done: " << options.steps << " steps, final loss "
       << formatString("%.6g", lastLoss);
@@ -114,8 +114,7 @@ void Trainer::reportTime(std::vector<double> seconds, std::ostream &out) const {
                    seconds.end());
   out << "time: " << seconds.size() << " steps, median "
       << formatString("%.4g", seconds[seconds.size() / 2] * 1e3)
-      << " ms/step, mean " << formatString("%.4g", mean * 1e3)
-      << " ms/step\n";
+      << " ms/step, mean " << formatString("%.4g", mean * 1e3) << " ms/step\n";
 }
 
 Status Trainer::runStep(int step, const EntryPoints &entry, TrainingLog &log,

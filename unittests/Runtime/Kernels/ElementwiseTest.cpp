@@ -425,9 +425,10 @@ TEST(Cast, EveryHalfPatternToBFloat16) {
 /// amp_cast converts runs of f16 with the CPU's F16C instructions where it
 /// has them (reference/Convert.cpp): bitwise float16.h's scalar conversions,
 /// NaN payloads, subnormals, ties and overflow included, except that a
-/// signalling NaN widens to a quiet one, as the contract says. Every f16 pattern
-/// widens, and f32 patterns spread over the whole range (every 4099th, then
-/// the neighbours and midpoints of every f16 value) narrow to f16 and bf16.
+/// signalling NaN widens to a quiet one, as the contract says. Every f16
+/// pattern widens, and f32 patterns spread over the whole range (every 4099th,
+/// then the neighbours and midpoints of every f16 value) narrow to f16 and
+/// bf16.
 TEST(Cast, RunsAreBitwiseTheScalarConversions) {
   using namespace amp::runtime;
   std::vector<uint16_t> halves(65536);
@@ -460,13 +461,13 @@ TEST(Cast, RunsAreBitwiseTheScalarConversions) {
   const int64_t n = static_cast<int64_t>(in.size());
   for (amp_dtype_t to : {AMP_DTYPE_F16, AMP_DTYPE_BF16}) {
     std::vector<uint16_t> out(in.size());
-    ASSERT_TRUE(isOk(
-        amp_cast(in.data(), out.data(), n, AMP_DTYPE_F32, to, nullptr)));
+    ASSERT_TRUE(
+        isOk(amp_cast(in.data(), out.data(), n, AMP_DTYPE_F32, to, nullptr)));
     mismatches = 0;
     for (size_t i = 0; i < in.size(); ++i)
-      mismatches += out[i] != (to == AMP_DTYPE_F16
-                                   ? floatToHalfBits(in[i])
-                                   : floatToBFloat16Bits(in[i]));
+      mismatches +=
+          out[i] != (to == AMP_DTYPE_F16 ? floatToHalfBits(in[i])
+                                         : floatToBFloat16Bits(in[i]));
     EXPECT_EQ(mismatches, 0) << "f32 -> " << dtypeName(to);
   }
 }
@@ -532,9 +533,9 @@ TEST(Fill, IntegersAndFlagsAreStoredExactly) {
   EXPECT_TRUE(
       failsWith(amp_fill(i64.data(), 3, AMP_DTYPE_I64, 33554432.0f, nullptr),
                 AMP_STATUS_INVALID_ARGUMENT, inexact));
-  EXPECT_TRUE(failsWith(amp_fill(flags.data(), 4, AMP_DTYPE_BOOL, 2.0f,
-                                 nullptr),
-                        AMP_STATUS_INVALID_ARGUMENT, inexact));
+  EXPECT_TRUE(
+      failsWith(amp_fill(flags.data(), 4, AMP_DTYPE_BOOL, 2.0f, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT, inexact));
   EXPECT_TRUE(failsWith(amp_fill(i32.data(), 5, AMP_DTYPE_I32, NAN, nullptr),
                         AMP_STATUS_INVALID_ARGUMENT, inexact));
   EXPECT_EQ(i32, std::vector<int32_t>(5, -7));
