@@ -3,7 +3,8 @@
 // amp_conv2d, amp_conv2d_grad_input and amp_conv2d_grad_filter of
 // libamp_runtime_cpu: oneDNN convolution primitives (forward, backward
 // data, backward weights) over the caller's NCHW / OIHW buffers, with the
-// reference's argument checks (ConvChecks.h). Asymmetric padding is
+// reference's argument checks (ConvChecks.h, through the entry points of
+// ConvEntryPoints.cpp). Asymmetric padding is
 // oneDNN's padding_l / padding_r, dilation its "extra gaps" form (d - 1),
 // groups a goihw filter. oneDNN 2.6 has no f16 convolution on the CPU, so
 // f16 operands are widened in blocks and convolved in f32 (exact products,
@@ -187,23 +188,17 @@ void runConv(ConvKind kind, const ConvGeometry &g, const void *a, const void *b,
     narrowFromF32(outDtype, static_cast<const float *>(result), out, outCount);
 }
 
-amp_status_t convEntry(ConvKind kind, const char *name, const void *a,
-                       const void *b, void *out, const int64_t *xDims,
-                       const int64_t *wDims, const int64_t *yDims,
-                       amp_dtype_t inDtype, amp_dtype_t outDtype,
-                       const int64_t *strides, const int64_t *padding,
-                       const int64_t *dilation, int64_t groups) {
-  Checker check(name);
-  ConvGeometry g;
-  if (amp_status_t s =
-          checkConvCall(check, kind, a, b, out, xDims, wDims, yDims, inDtype,
-                        outDtype, strides, padding, dilation, groups, &g))
-    return s;
+} // namespace
+
+amp_status_t amp::runtime::kernels::convolve(Checker &check, ConvKind kind,
+                                             const ConvGeometry &g,
+                                             const void *a, const void *b,
+                                             void *out, amp_dtype_t inDtype,
+                                             amp_dtype_t outDtype,
+                                             void * /*stream*/) {
   if (!threadSettingError().empty())
     return check.fail(AMP_STATUS_INVALID_ARGUMENT, "%s",
                       threadSettingError().c_str());
-  if (convResultSize(kind, g) == 0)
-    return AMP_STATUS_OK;
   // A result over operands with no elements (an empty batch, say) is zero.
   if (g.inputSize() == 0 || g.outputSize() == 0) {
     std::memset(out, 0, convResultSize(kind, g) * amp_dtype_size(outDtype));
@@ -220,40 +215,3 @@ amp_status_t convEntry(ConvKind kind, const char *name, const void *a,
   }
   return AMP_STATUS_OK;
 }
-
-} // namespace
-
-extern "C" {
-
-amp_status_t amp_conv2d(const void *x, const void *w, void *y,
-                        const int64_t *x_dims, const int64_t *w_dims,
-                        const int64_t *y_dims, amp_dtype_t in_dtype,
-                        amp_dtype_t out_dtype, const int64_t *strides,
-                        const int64_t *padding, const int64_t *dilation,
-                        int64_t groups, void * /*stream*/) {
-  return convEntry(ConvKind::Forward, "amp_conv2d", x, w, y, x_dims, w_dims,
-                   y_dims, in_dtype, out_dtype, strides, padding, dilation,
-                   groups);
-}
-
-amp_status_t amp_conv2d_grad_input(
-    const void *dy, const void *w, void *dx, const int64_t *x_dims,
-    const int64_t *w_dims, const int64_t *y_dims, amp_dtype_t in_dtype,
-    amp_dtype_t out_dtype, const int64_t *strides, const int64_t *padding,
-    const int64_t *dilation, int64_t groups, void * /*stream*/) {
-  return convEntry(ConvKind::GradInput, "amp_conv2d_grad_input", dy, w, dx,
-                   x_dims, w_dims, y_dims, in_dtype, out_dtype, strides,
-                   padding, dilation, groups);
-}
-
-amp_status_t amp_conv2d_grad_filter(
-    const void *dy, const void *x, void *dw, const int64_t *x_dims,
-    const int64_t *w_dims, const int64_t *y_dims, amp_dtype_t in_dtype,
-    amp_dtype_t out_dtype, const int64_t *strides, const int64_t *padding,
-    const int64_t *dilation, int64_t groups, void * /*stream*/) {
-  return convEntry(ConvKind::GradFilter, "amp_conv2d_grad_filter", dy, x, dw,
-                   x_dims, w_dims, y_dims, in_dtype, out_dtype, strides,
-                   padding, dilation, groups);
-}
-
-} // extern "C"

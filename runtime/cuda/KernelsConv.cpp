@@ -665,21 +665,15 @@ amp_status_t enqueue(Checker &check, const CudnnApi &api, cudnnHandle_t handle,
   return windowCopy(check, c, stream);
 }
 
-amp_status_t runConv(ConvKind kind, const char *name, const void *a,
-                     const void *b, void *out, const int64_t *xDims,
-                     const int64_t *wDims, const int64_t *yDims,
-                     amp_dtype_t inDtype, amp_dtype_t outDtype,
-                     const int64_t *strides, const int64_t *padding,
-                     const int64_t *dilation, int64_t groups, void *stream) {
-  Checker check(name);
-  ConvGeometry g;
-  if (amp_status_t s =
-          checkConvCall(check, kind, a, b, out, xDims, wDims, yDims, inDtype,
-                        outDtype, strides, padding, dilation, groups, &g))
-    return s;
+} // namespace
+
+amp_status_t amp::runtime::kernels::convolve(Checker &check, ConvKind kind,
+                                             const ConvGeometry &g,
+                                             const void *a, const void *b,
+                                             void *out, amp_dtype_t inDtype,
+                                             amp_dtype_t outDtype,
+                                             void *stream) {
   const int64_t resultSize = convResultSize(kind, g);
-  if (resultSize == 0)
-    return AMP_STATUS_OK;
   const cudaStream_t cudaStream = toStream(stream);
   if (g.n == 0) {
     // The filter gradient of an empty batch: zeros (all-zero bits).
@@ -709,40 +703,3 @@ amp_status_t runConv(ConvKind kind, const char *name, const void *a,
   return scratch.finish(enqueue(check, be.api, handle, kind, g, *plan, a, b,
                                 out, inDtype, scratch, cudaStream));
 }
-
-} // namespace
-
-extern "C" {
-
-amp_status_t amp_conv2d(const void *x, const void *w, void *y,
-                        const int64_t *x_dims, const int64_t *w_dims,
-                        const int64_t *y_dims, amp_dtype_t in_dtype,
-                        amp_dtype_t out_dtype, const int64_t *strides,
-                        const int64_t *padding, const int64_t *dilation,
-                        int64_t groups, void *stream) {
-  return runConv(ConvKind::Forward, "amp_conv2d", x, w, y, x_dims, w_dims,
-                 y_dims, in_dtype, out_dtype, strides, padding, dilation,
-                 groups, stream);
-}
-
-amp_status_t amp_conv2d_grad_input(
-    const void *dy, const void *w, void *dx, const int64_t *x_dims,
-    const int64_t *w_dims, const int64_t *y_dims, amp_dtype_t in_dtype,
-    amp_dtype_t out_dtype, const int64_t *strides, const int64_t *padding,
-    const int64_t *dilation, int64_t groups, void *stream) {
-  return runConv(ConvKind::GradInput, "amp_conv2d_grad_input", dy, w, dx,
-                 x_dims, w_dims, y_dims, in_dtype, out_dtype, strides, padding,
-                 dilation, groups, stream);
-}
-
-amp_status_t amp_conv2d_grad_filter(
-    const void *dy, const void *x, void *dw, const int64_t *x_dims,
-    const int64_t *w_dims, const int64_t *y_dims, amp_dtype_t in_dtype,
-    amp_dtype_t out_dtype, const int64_t *strides, const int64_t *padding,
-    const int64_t *dilation, int64_t groups, void *stream) {
-  return runConv(ConvKind::GradFilter, "amp_conv2d_grad_filter", dy, x, dw,
-                 x_dims, w_dims, y_dims, in_dtype, out_dtype, strides, padding,
-                 dilation, groups, stream);
-}
-
-} // extern "C"

@@ -1,9 +1,9 @@
 //===- ConvChecks.h - Argument checks of the convolution kernels ----------===//
 //
 // The checks of amp_conv2d, amp_conv2d_grad_input and amp_conv2d_grad_filter
-// and the geometry they derive, shared by the reference backend
-// (KernelsConv.cpp) and the CUDA backend (cuda/KernelsConv.cpp), so that a
-// malformed call fails with the same status and message on both.
+// and the geometry they derive, shared by every backend through the entry
+// points of ConvEntryPoints.cpp, so that a malformed call fails with the
+// same status and message on each; a backend supplies convolve().
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,6 +48,15 @@ amp_status_t checkConvCall(Checker &check, ConvKind kind, const void *a,
                            const int64_t *strides, const int64_t *padding,
                            const int64_t *dilation, int64_t groups,
                            ConvGeometry *g);
+
+/// One backend's convolution (each backend library defines it once; the
+/// C entry points of ConvEntryPoints.cpp call it): `g` passed
+/// checkConvCall, the result has at least one element, and the operands
+/// a, b and the result out are in the roles of `kind`. Failures go to
+/// `check`, whose name is the entry point's.
+amp_status_t convolve(Checker &check, ConvKind kind, const ConvGeometry &g,
+                      const void *a, const void *b, void *out,
+                      amp_dtype_t inDtype, amp_dtype_t outDtype, void *stream);
 
 /// The element count of the result of `kind`.
 inline int64_t convResultSize(ConvKind kind, const ConvGeometry &g) {
