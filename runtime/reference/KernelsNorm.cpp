@@ -305,18 +305,21 @@ amp_status_t amp_batch_norm(const void *x, const void *scale, const void *bias,
       using T = decltype(t);
       const T *in = static_cast<const T *>(x);
       T *out = static_cast<T *>(y);
-      for (int64_t ch = 0; ch < c; ++ch) {
-        float mu, is;
-        moments(in + ch * sp, batch, sp, c * sp, epsilon, &mu, &is);
-        for (int64_t b = 0; b < batch; ++b) {
-          const int64_t base = (b * c + ch) * sp;
-          for (int64_t i = 0; i < sp; ++i)
-            out[base + i] = fromF32<T>(
-                normAffine(toF32(in[base + i]), mu, is, gamma[ch], beta[ch]));
+      // Channels are independent (the cpu backend splits them).
+      parallelRanges(c, batch * sp, [&](int64_t first, int64_t last) {
+        for (int64_t ch = first; ch < last; ++ch) {
+          float mu, is;
+          moments(in + ch * sp, batch, sp, c * sp, epsilon, &mu, &is);
+          for (int64_t b = 0; b < batch; ++b) {
+            const int64_t base = (b * c + ch) * sp;
+            for (int64_t i = 0; i < sp; ++i)
+              out[base + i] = fromF32<T>(
+                  normAffine(toF32(in[base + i]), mu, is, gamma[ch], beta[ch]));
+          }
+          mean[ch] = mu;
+          invstd[ch] = is;
         }
-        mean[ch] = mu;
-        invstd[ch] = is;
-      }
+      });
     });
   });
 }
@@ -346,31 +349,34 @@ amp_status_t amp_batch_norm_grad(const void *dy, const void *x,
       const T *xp = static_cast<const T *>(x);
       T *dxp = static_cast<T *>(dx);
       const float count = static_cast<float>(batch * sp);
-      for (int64_t ch = 0; ch < c; ++ch) {
-        const float mu = mean[ch], is = invstd[ch];
-        float sumDy = 0.0f, sumDyX = 0.0f;
-        for (int64_t b = 0; b < batch; ++b) {
-          const int64_t base = (b * c + ch) * sp;
-          for (int64_t i = 0; i < sp; ++i) {
-            const float d = toF32(dyp[base + i]);
-            sumDy += d;
-            sumDyX += d * normalized(toF32(xp[base + i]), mu, is);
+      // Channels are independent (the cpu backend splits them).
+      parallelRanges(c, batch * sp, [&](int64_t first, int64_t last) {
+        for (int64_t ch = first; ch < last; ++ch) {
+          const float mu = mean[ch], is = invstd[ch];
+          float sumDy = 0.0f, sumDyX = 0.0f;
+          for (int64_t b = 0; b < batch; ++b) {
+            const int64_t base = (b * c + ch) * sp;
+            for (int64_t i = 0; i < sp; ++i) {
+              const float d = toF32(dyp[base + i]);
+              sumDy += d;
+              sumDyX += d * normalized(toF32(xp[base + i]), mu, is);
+            }
           }
-        }
-        const float k = gamma[ch] * is;
-        const float meanDy = meanOf(sumDy, count),
-                    meanDyX = meanOf(sumDyX, count);
-        for (int64_t b = 0; b < batch; ++b) {
-          const int64_t base = (b * c + ch) * sp;
-          for (int64_t i = 0; i < sp; ++i) {
-            const float xh = normalized(toF32(xp[base + i]), mu, is);
-            dxp[base + i] = fromF32<T>(batchNormGradValue(
-                k, toF32(dyp[base + i]), meanDy, xh, meanDyX));
+          const float k = gamma[ch] * is;
+          const float meanDy = meanOf(sumDy, count),
+                      meanDyX = meanOf(sumDyX, count);
+          for (int64_t b = 0; b < batch; ++b) {
+            const int64_t base = (b * c + ch) * sp;
+            for (int64_t i = 0; i < sp; ++i) {
+              const float xh = normalized(toF32(xp[base + i]), mu, is);
+              dxp[base + i] = fromF32<T>(batchNormGradValue(
+                  k, toF32(dyp[base + i]), meanDy, xh, meanDyX));
+            }
           }
+          dgamma[ch] = sumDyX;
+          dbeta[ch] = sumDy;
         }
-        dgamma[ch] = sumDyX;
-        dbeta[ch] = sumDy;
-      }
+      });
     });
     storeParam(dscale, scale_dtype, dgamma);
     storeParam(dbias, scale_dtype, dbeta);

@@ -21,8 +21,18 @@ using namespace amp::runtime::kernels;
 
 namespace {
 
+/// Calls body(p) for every plane; planes are independent, so the cpu
+/// backend splits them over its threads (parallelRanges).
+template <typename Body> void forEachPlane(const PoolGeometry &g, Body &&body) {
+  parallelRanges(g.planes(), g.inputPlane() + g.outputPlane(),
+                 [&](int64_t first, int64_t last) {
+                   for (int64_t p = first; p < last; ++p)
+                     body(p);
+                 });
+}
+
 template <typename T> void maxPool(const PoolGeometry &g, const T *x, T *y) {
-  for (int64_t p = 0; p < g.planes(); ++p) {
+  forEachPlane(g, [&](int64_t p) {
     const T *plane = x + p * g.inputPlane();
     T *out = y + p * g.outputPlane();
     for (int64_t r = 0; r < g.win.oh; ++r)
@@ -33,12 +43,12 @@ template <typename T> void maxPool(const PoolGeometry &g, const T *x, T *y) {
             k < 0 ? fromF32<T>(-std::numeric_limits<float>::infinity())
                   : plane[k];
       }
-  }
+  });
 }
 
 template <typename T>
 void avgPool(const PoolGeometry &g, bool countIncludePad, const T *x, T *y) {
-  for (int64_t p = 0; p < g.planes(); ++p) {
+  forEachPlane(g, [&](int64_t p) {
     const T *plane = x + p * g.inputPlane();
     T *out = y + p * g.outputPlane();
     for (int64_t r = 0; r < g.win.oh; ++r)
@@ -49,24 +59,27 @@ void avgPool(const PoolGeometry &g, bool countIncludePad, const T *x, T *y) {
         out[r * g.win.ow + q] =
             fromF32<T>(sum / avgDivisor(g, countIncludePad, count));
       }
-  }
+  });
 }
 
 /// dx = the sum over outputs (in order) of what `route` adds for each into
 /// an f32 plane, rounded once. route(acc, plane index, r, q, dy value).
 template <typename T, typename Route>
 void scatterGrad(const PoolGeometry &g, const T *dy, T *dx, Route &&route) {
-  std::vector<float> acc(static_cast<size_t>(g.inputPlane()));
-  for (int64_t p = 0; p < g.planes(); ++p) {
-    std::fill(acc.begin(), acc.end(), 0.0f);
-    const T *d = dy + p * g.outputPlane();
-    for (int64_t r = 0; r < g.win.oh; ++r)
-      for (int64_t q = 0; q < g.win.ow; ++q)
-        route(acc.data(), p, r, q, toF32(d[r * g.win.ow + q]));
-    T *out = dx + p * g.inputPlane();
-    for (int64_t k = 0; k < g.inputPlane(); ++k)
-      out[k] = fromF32<T>(acc[k]);
-  }
+  parallelRanges(g.planes(), g.inputPlane() + g.outputPlane(),
+                 [&](int64_t first, int64_t last) {
+                   std::vector<float> acc(static_cast<size_t>(g.inputPlane()));
+                   for (int64_t p = first; p < last; ++p) {
+                     std::fill(acc.begin(), acc.end(), 0.0f);
+                     const T *d = dy + p * g.outputPlane();
+                     for (int64_t r = 0; r < g.win.oh; ++r)
+                       for (int64_t q = 0; q < g.win.ow; ++q)
+                         route(acc.data(), p, r, q, toF32(d[r * g.win.ow + q]));
+                     T *out = dx + p * g.inputPlane();
+                     for (int64_t k = 0; k < g.inputPlane(); ++k)
+                       out[k] = fromF32<T>(acc[k]);
+                   }
+                 });
 }
 
 } // namespace
