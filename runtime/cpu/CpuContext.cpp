@@ -109,3 +109,14 @@ float *amp::runtime::cpu::scratch(Scratch slot, int64_t count) {
 bool amp::runtime::cpu::isNaiveImplementation(const std::string &implInfo) {
   return implInfo.rfind("ref", 0) == 0;
 }
+
+dnnl::memory::data_type amp::runtime::cpu::dnnlType(amp_dtype_t dtype) {
+  switch (dtype) {
+  case AMP_DTYPE_F16:
+    return dnnl::memory::data_type::f16;
+  case AMP_DTYPE_BF16:
+    return dnnl::memory::data_type::bf16;
+  default:
+    return dnnl::memory::data_type::f32;
+  }
+}

@@ -14,6 +14,8 @@
 #ifndef AMP_RUNTIME_CPU_CPUCONTEXT_H
 #define AMP_RUNTIME_CPU_CPUCONTEXT_H
 
+#include "amp_runtime/amp_runtime.h"
+
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include <cstdint>
@@ -66,6 +68,9 @@ private:
 /// `count` floats, reused by the next call with the same slot.
 enum class Scratch { A, B, Accumulator, Output, Bias, RowC, RowAux, Count };
 float *scratch(Scratch slot, int64_t count);
+
+/// oneDNN's data type for a float dtype (f16, bf16, else f32).
+dnnl::memory::data_type dnnlType(amp_dtype_t dtype);
 
 /// True when oneDNN picked its naive reference implementation, which is
 /// correct but far slower than amp's own fallbacks.

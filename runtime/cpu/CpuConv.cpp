@@ -34,11 +34,6 @@ struct ConvPlan {
   memory::desc x, w, y; // as the primitive reads or writes them
 };
 
-memory::data_type dnnlType(amp_dtype_t dtype) {
-  return dtype == AMP_DTYPE_BF16 ? memory::data_type::bf16
-                                 : memory::data_type::f32;
-}
-
 ConvPlan makePlan(ConvKind kind, const ConvGeometry &g, amp_dtype_t inDtype,
                   amp_dtype_t outDtype) {
   OneDnnThreads threads;

@@ -49,17 +49,6 @@ namespace {
 std::atomic<uint64_t> callCount{0}, planHits{0}, planMisses{0}, unfusedCalls{0};
 std::atomic<int> forceUnfused{0};
 
-memory::data_type dnnlType(amp_dtype_t dtype) {
-  switch (dtype) {
-  case AMP_DTYPE_F16:
-    return memory::data_type::f16;
-  case AMP_DTYPE_BF16:
-    return memory::data_type::bf16;
-  default:
-    return memory::data_type::f32;
-  }
-}
-
 uint32_t bitsOf(float f) {
   uint32_t u;
   std::memcpy(&u, &f, sizeof(u));
