@@ -3,7 +3,8 @@
 // A benchmark program, not a test. Built twice from this file:
 //   amp-gemm-bench      libamp_runtime_cuda: TFLOP/s of square GEMMs and of
 //                       the forward and backward GEMMs of a transformer MLP
-//                       block (tokens 8192, d 4096, ffn 16384) in f16 and
+//                       block (tokens 8192, d 4096, ffn 16384) and of a
+//                       BERT-base layer (batch 32 x seq 512) in f16 and
 //                       bf16, with and without epilogues, and the host time
 //                       of a call that hits the plan cache
 //   amp-gemm-bench-ref  libamp_runtime_ref on the same table scaled down
@@ -48,9 +49,43 @@ struct Shape {
   std::vector<amp_gemm_epilogue_t> epilogues;
 };
 
-/// The shapes; `scale` divides every dimension (the CPU table).
+/// The forward and backward GEMMs of one transformer MLP block (tokens t,
+/// width d, hidden f), rows named PREFIX + "fc1.fwd" etc.
+/// Y = X W^T + b with X: tokens x in, W: out x in (see gemm.h).
+void mlpBlockShapes(std::vector<Shape> &shapes, const char *const names[6],
+                    int64_t t, int64_t d, int64_t f) {
+  const amp_gemm_epilogue_t none = AMP_GEMM_EPILOGUE_NONE;
+  shapes.push_back(
+      {names[0],
+       t,
+       f,
+       d,
+       false,
+       true,
+       {none, AMP_GEMM_EPILOGUE_BIAS, AMP_GEMM_EPILOGUE_GELU_AUX_BIAS}});
+  shapes.push_back(
+      {names[1], t, d, f, false, true, {none, AMP_GEMM_EPILOGUE_BIAS}});
+  shapes.push_back(
+      {names[2],
+       t,
+       f,
+       d,
+       false,
+       false,
+       {none, AMP_GEMM_EPILOGUE_DGELU, AMP_GEMM_EPILOGUE_DGELU_BGRAD}});
+  shapes.push_back(
+      {names[3], d, f, t, true, false, {none, AMP_GEMM_EPILOGUE_BGRADA}});
+  shapes.push_back({names[4], t, d, f, false, false, {none}});
+  shapes.push_back(
+      {names[5], f, d, t, true, false, {none, AMP_GEMM_EPILOGUE_BGRADA}});
+}
+
+/// The shapes; `scale` divides every dimension (the CPU table): squares, a
+/// large transformer MLP block (tokens 8192, d 4096, ffn 16384), and the
+/// GEMMs of a BERT-base layer at batch 32 x seq 512 (tokens 16384, d 768,
+/// ffn 3072: the fused QKV projection and the MLP block). Keep in step with
+/// bench/torch_gemm_bench.py.
 std::vector<Shape> benchShapes(int64_t scale) {
-  const int64_t t = 8192 / scale, d = 4096 / scale, f = 16384 / scale;
   const amp_gemm_epilogue_t none = AMP_GEMM_EPILOGUE_NONE;
   std::vector<Shape> shapes;
   for (int64_t s : {1024, 2048, 4096, 8192})
@@ -61,40 +96,30 @@ std::vector<Shape> benchShapes(int64_t scale) {
                       false,
                       false,
                       {none, AMP_GEMM_EPILOGUE_GELU_BIAS}});
-  // Y = X W^T + b with X: tokens x in, W: out x in (see gemm.h).
-  shapes.push_back(
-      {"fc1.fwd",
-       t,
-       f,
-       d,
-       false,
-       true,
-       {none, AMP_GEMM_EPILOGUE_BIAS, AMP_GEMM_EPILOGUE_GELU_AUX_BIAS}});
-  shapes.push_back(
-      {"fc2.fwd", t, d, f, false, true, {none, AMP_GEMM_EPILOGUE_BIAS}});
-  shapes.push_back(
-      {"fc2.bwd.data",
-       t,
-       f,
-       d,
-       false,
-       false,
-       {none, AMP_GEMM_EPILOGUE_DGELU, AMP_GEMM_EPILOGUE_DGELU_BGRAD}});
-  shapes.push_back({"fc2.bwd.weight",
-                    d,
-                    f,
+  static const char *const large[6] = {"fc1.fwd",      "fc2.fwd",
+                                       "fc2.bwd.data", "fc2.bwd.weight",
+                                       "fc1.bwd.data", "fc1.bwd.weight"};
+  mlpBlockShapes(shapes, large, 8192 / scale, 4096 / scale, 16384 / scale);
+  const int64_t t = 16384 / scale, d = 768 / scale, f = 3072 / scale;
+  shapes.push_back({"bert.qkv.fwd",
                     t,
-                    true,
+                    3 * d,
+                    d,
                     false,
-                    {none, AMP_GEMM_EPILOGUE_BGRADA}});
-  shapes.push_back({"fc1.bwd.data", t, d, f, false, false, {none}});
-  shapes.push_back({"fc1.bwd.weight",
-                    f,
+                    true,
+                    {none, AMP_GEMM_EPILOGUE_BIAS}});
+  shapes.push_back({"bert.qkv.bwd.data", t, d, 3 * d, false, false, {none}});
+  shapes.push_back({"bert.qkv.bwd.weight",
+                    3 * d,
                     d,
                     t,
                     true,
                     false,
                     {none, AMP_GEMM_EPILOGUE_BGRADA}});
+  static const char *const bert[6] = {
+      "bert.fc1.fwd",        "bert.fc2.fwd",      "bert.fc2.bwd.data",
+      "bert.fc2.bwd.weight", "bert.fc1.bwd.data", "bert.fc1.bwd.weight"};
+  mlpBlockShapes(shapes, bert, t, d, f);
   return shapes;
 }
 
@@ -363,9 +388,11 @@ void benchOverhead() {
 void usage(const char *argv0) {
   std::printf(
       "usage: %s [--iters N] [--warmup N] [--scale S] [--filter TEXT] "
-      "[--no-overhead] [--dtypes f16,bf16,f32]\n"
+      "[--no-overhead] [--unfused] [--dtypes f16,bf16,f32]\n"
       "  --scale S    divide every dimension of the table by S (default %d)\n"
-      "  --filter T   only shapes whose name contains T\n",
+      "  --filter T   only shapes whose name contains T\n"
+      "  --unfused    every epilogue as a separate pass after the GEMM\n"
+      "               (amp_gemm_set_force_unfused), for the fusion gain\n",
       argv0, kOnGpu ? 1 : 16);
 }
 
@@ -392,6 +419,8 @@ int main(int argc, char **argv) {
       opts.filter = value();
     else if (arg == "--no-overhead")
       opts.overhead = false;
+    else if (arg == "--unfused")
+      amp_gemm_set_force_unfused(1);
     else if (arg == "--dtypes") {
       opts.dtypes.clear();
       std::string list = value();

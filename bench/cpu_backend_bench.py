@@ -60,78 +60,11 @@ MODELS = {
 def torch_worker(args):
     import time
     import torch
-    import torch.nn as nn
     import torch.nn.functional as F
+    import torch_models as tm
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(0)
-
-    class Mlp(nn.Module):
-        def __init__(self, width, hidden, classes, inputs):
-            super().__init__()
-            dims = [inputs] + [width] * hidden
-            self.hidden = nn.ModuleList(
-                nn.Linear(a, b) for a, b in zip(dims[:-1], dims[1:]))
-            self.head = nn.Linear(dims[-1], classes)
-
-        def forward(self, x):
-            for layer in self.hidden:
-                x = F.relu(layer(x))
-            return self.head(x)
-
-    class Attention(nn.Module):
-        def __init__(self, d, heads):
-            super().__init__()
-            self.heads = heads
-            self.q, self.k, self.v, self.o = (nn.Linear(d, d) for _ in range(4))
-
-        def forward(self, x):
-            b, s, d = x.shape
-            h = self.heads
-            split = lambda t: t.view(b, s, h, d // h).transpose(1, 2)
-            q, k, v = split(self.q(x)), split(self.k(x)), split(self.v(x))
-            z = q @ k.transpose(-1, -2) / (d // h) ** 0.5
-            y = torch.softmax(z, dim=-1) @ v
-            return self.o(y.transpose(1, 2).reshape(b, s, d))
-
-    class Block(nn.Module):
-        def __init__(self, d, heads, ffn, pre_ln):
-            super().__init__()
-            self.pre_ln = pre_ln
-            self.ln1, self.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
-            self.attn = Attention(d, heads)
-            self.fc1, self.fc2 = nn.Linear(d, ffn), nn.Linear(ffn, d)
-
-        def mlp(self, x):
-            return self.fc2(F.gelu(self.fc1(x), approximate="tanh"))
-
-        def forward(self, x):
-            if self.pre_ln:
-                x = x + self.attn(self.ln1(x))
-                return x + self.mlp(self.ln2(x))
-            x = self.ln1(x + self.attn(x))
-            return self.ln2(x + self.mlp(x))
-
-    class Lm(nn.Module):
-        def __init__(self, layers, d, heads, ffn, vocab, seq, pre_ln):
-            super().__init__()
-            self.tok = nn.Embedding(vocab, d)
-            self.pos = nn.Parameter(torch.randn(seq, d) * 0.02)
-            self.emb_ln = None if pre_ln else nn.LayerNorm(d)
-            self.blocks = nn.ModuleList(
-                Block(d, heads, ffn, pre_ln) for _ in range(layers))
-            self.lnf = nn.LayerNorm(d) if pre_ln else None
-            self.head = nn.Linear(d, vocab, bias=not pre_ln)
-
-        def forward(self, ids):
-            x = self.tok(ids) + self.pos
-            if self.emb_ln is not None:
-                x = self.emb_ln(x)
-            for block in self.blocks:
-                x = block(x)
-            if self.lnf is not None:
-                x = self.lnf(x)
-            return self.head(x).flatten(0, 1)
 
     if args.model == "gemm":
         low = {"f32": torch.float32, "bf16": torch.bfloat16,
@@ -149,22 +82,15 @@ def torch_worker(args):
         return
 
     if args.model == "mlp-digits":
-        model, batch = Mlp(128, 1, 10, 64), 32
-        data = lambda: (torch.rand(batch, 64), torch.randint(0, 10, (batch,)))
+        model = tm.Mlp(128, 1, 10, 64)
+        data = lambda: (torch.rand(32, 64), torch.randint(0, 10, (32,)))
     elif args.model == "mlp-4x512":
-        model, batch = Mlp(512, 4, 10, 512), 128
-        data = lambda: (torch.rand(batch, 512), torch.randint(0, 10, (batch,)))
+        model, data = tm.mlp(512, 4, 128)
+    elif args.model == "transformer":
+        model, data = tm.lm(2, 64, 4, 256, 128, 2, 16, pre_ln=True)
     else:
-        if args.model == "transformer":
-            model = Lm(2, 64, 4, 256, 128, 16, pre_ln=True)
-        else:
-            model = Lm(1, 768, 12, 3072, 128, 16, pre_ln=False)
-        data = lambda: (torch.randint(0, 128, (2, 16)),
-                        torch.randint(0, 128, (32,)))
-    if args.model.startswith("mlp"):
-        opt = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
-    else:
-        opt = torch.optim.AdamW(model.parameters(), lr=3e-4)
+        model, data = tm.lm(1, 768, 12, 3072, 128, 2, 16, pre_ln=False)
+    opt = tm.optimizer(args.model, model)
     low = {"f32": None, "bf16": torch.bfloat16, "f16": torch.float16}
     dtype = low[args.precision]
     scaler = torch.amp.GradScaler("cpu") if dtype == torch.float16 else None

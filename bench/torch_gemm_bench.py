@@ -15,22 +15,34 @@ Needs PyTorch with a CUDA device:  python3 bench/torch_gemm_bench.py
 import argparse
 import sys
 
-T, D, F = 8192, 4096, 16384  # tokens, model width, MLP width
+def mlp_block(prefix, t, d, f):
+    """The forward and backward GEMMs of a transformer MLP block."""
+    return [
+        (prefix + "fc1.fwd", t, f, d, False, True,
+         ["NONE", "BIAS", "GELU_AUX_BIAS"]),
+        (prefix + "fc2.fwd", t, d, f, False, True, ["NONE", "BIAS"]),
+        (prefix + "fc2.bwd.data", t, f, d, False, False,
+         ["NONE", "DGELU", "DGELU_BGRAD"]),
+        (prefix + "fc2.bwd.weight", d, f, t, True, False, ["NONE", "BGRADA"]),
+        (prefix + "fc1.bwd.data", t, d, f, False, False, ["NONE"]),
+        (prefix + "fc1.bwd.weight", f, d, t, True, False, ["NONE", "BGRADA"]),
+    ]
 
 
 def shapes():
-    """(name, M, N, K, trans_a, trans_b, epilogues): GemmBench.cpp's table."""
+    """(name, M, N, K, trans_a, trans_b, epilogues): GemmBench.cpp's table:
+    squares, a large MLP block (tokens 8192, d 4096, ffn 16384), and a
+    BERT-base layer at batch 32 x seq 512 (tokens 16384, d 768, ffn 3072)."""
     table = [("square", s, s, s, False, False, ["NONE", "GELU_BIAS"])
              for s in (1024, 2048, 4096, 8192)]
+    table += mlp_block("", 8192, 4096, 16384)
+    t, d, f = 16384, 768, 3072
     table += [
-        ("fc1.fwd", T, F, D, False, True, ["NONE", "BIAS", "GELU_AUX_BIAS"]),
-        ("fc2.fwd", T, D, F, False, True, ["NONE", "BIAS"]),
-        ("fc2.bwd.data", T, F, D, False, False,
-         ["NONE", "DGELU", "DGELU_BGRAD"]),
-        ("fc2.bwd.weight", D, F, T, True, False, ["NONE", "BGRADA"]),
-        ("fc1.bwd.data", T, D, F, False, False, ["NONE"]),
-        ("fc1.bwd.weight", F, D, T, True, False, ["NONE", "BGRADA"]),
+        ("bert.qkv.fwd", t, 3 * d, d, False, True, ["NONE", "BIAS"]),
+        ("bert.qkv.bwd.data", t, d, 3 * d, False, False, ["NONE"]),
+        ("bert.qkv.bwd.weight", 3 * d, d, t, True, False, ["NONE", "BGRADA"]),
     ]
+    table += mlp_block("bert.", t, d, f)
     return table
 
 

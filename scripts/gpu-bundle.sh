@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# Prepares, on a machine with the compiler, what scripts/gpu-check.sh runs on
-# a GPU machine that has no MLIR: the examples' training steps compiled
-# ahead of time (amp-compile) in f32, f16 and bf16, and the digits data.
+# Prepares, on a machine with the compiler, what scripts/gpu-check.sh and
+# bench/gpu-bench.sh run on a GPU machine that has no MLIR: the examples'
+# training steps and the benchmark models of bench/gpu_step_bench.py
+# compiled ahead of time (amp-compile) in f32, f16 and bf16, and the digits
+# data. With AMP_RUNTIME_BUILD_DIR (a runtime-only build made here with the
+# GPU machine's CUDA toolkit, e.g. -DCMAKE_CUDA_ARCHITECTURES=90) it also
+# copies that runtime's programs, libraries and GEMM tests into DIR/rt, so
+# the GPU machine need not build it.
 #
 #   scripts/gpu-bundle.sh [DIR]     (default: build/gpu-bundle)
 #
 # Then carry DIR to the GPU machine with the source tree and run
-# scripts/gpu-check.sh DIR there (docs/amp-compile.md).
+# bench/gpu-bench.sh DIR there (docs/gpu-results.md).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${AMP_BUILD_DIR:-$root/build}
@@ -30,4 +35,16 @@ compile mlp "lr=0.05 momentum=0.9" train_step_forward
 compile resnet "lr=0.05 momentum=0.9" train_step_forward
 compile transformer "optimizer=adamw" ""
 compile bert_layer "optimizer=adamw lr=3e-4" ""
+python3 "$root/bench/gpu_step_bench.py" --prepare "$out" \
+  --amp-compile "$build/bin/amp-compile"
+
+if [[ -n ${AMP_RUNTIME_BUILD_DIR:-} ]]; then
+  rt=$AMP_RUNTIME_BUILD_DIR
+  ninja -C "$rt"
+  rm -rf "$out/rt"
+  mkdir -p "$out/rt/bin" "$out/rt/lib" "$out/rt/unittests/Runtime/Gemm"
+  cp "$rt"/bin/{amp-exec,amp-backend-compare,amp-gemm-bench} "$out/rt/bin/"
+  cp -P "$rt"/lib/libamp_runtime_{ref,cuda}.so* "$out/rt/lib/"
+  cp "$rt"/unittests/Runtime/Gemm/AMPGemm{,Cuda}Tests "$out/rt/unittests/Runtime/Gemm/"
+fi
 du -sh "$out"

@@ -2,29 +2,37 @@
 # The GPU checks of the CUDA backend, on a machine with an NVIDIA GPU, the
 # CUDA toolkit, CMake and Ninja (no MLIR needed):
 #
-#   scripts/gpu-check.sh [BUNDLE]   (default: build/gpu-bundle, made by
-#                                    scripts/gpu-bundle.sh on a machine with
-#                                    the compiler)
+#   scripts/gpu-check.sh [BUNDLE] [STAGE...]
 #
-# 1. builds the runtime-only configuration (runtime backends, amp-exec,
-#    amp-backend-compare) in build-rt/;
-# 2. amp-backend-compare: every CUDA kernel against the reference backend;
-# 3. trains each bundled model on both backends with the same seed and
-#    compares the final loss and, for the digits models, the held-out
-#    accuracy (within 0.5 points);
-# 4. --cuda-graph against the uncaptured run: bitwise the same log and
-#    params;
-# 5. compute-sanitizer (memcheck) on one training step of each model.
+# BUNDLE (default build/gpu-bundle) is made by scripts/gpu-bundle.sh on a
+# machine with the compiler. The stages, all by default:
 #
-# Everything it prints also goes to ${OUT:-build-rt/gpu-check}/ (logs, one
-# summary.txt). Exits 1 when a check fails.
+#   build      the runtime-only configuration (runtime backends, amp-exec,
+#              amp-backend-compare, the GEMM unit tests) in build-rt/,
+#              unless BUNDLE/rt holds a runtime built ahead of time by
+#              gpu-bundle.sh (same toolkit, sm_90), which is then used
+#   unit       AMPGemmCudaTests and AMPGemmTests (GoogleTest), and
+#              amp-backend-compare: every CUDA kernel against the reference
+#   train      trains each bundled model on both backends with the same
+#              seed and compares the final loss and, for the digits models,
+#              the held-out accuracy (within 0.5 points)
+#   graph      --cuda-graph against the uncaptured run: bitwise the same log
+#              and params
+#   sanitizer  compute-sanitizer (memcheck) on one training step of each
+#              model
+#
+# Logs and summary.txt go to $GPU_CHECK_OUT (default build-rt/gpu-check;
+# summary.txt is appended to). Exits 1 when a check fails.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bundle=$(cd "${1:-$root/build/gpu-bundle}" && pwd)
-out=${OUT:-$root/build-rt/gpu-check}
+shift $(($# > 0 ? 1 : 0))
+stages=" ${*:-build unit train graph sanitizer} "
+want() { [[ $stages == *" $1 "* ]]; }
+out=${GPU_CHECK_OUT:-$root/build-rt/gpu-check}
 mkdir -p "$out"
 summary=$out/summary.txt
-: > "$summary"
+touch "$summary"
 failed=0
 note() { echo "$*" | tee -a "$summary"; }
 check() { # check NAME COMMAND...: runs it, logs its output, records the result
@@ -43,15 +51,37 @@ nvidia-smi -L | tee -a "$summary" || { note "no GPU"; exit 1; }
 
 # cuDNN may come only with PyTorch's wheels: put its directory on the path.
 if ! ldconfig -p 2>/dev/null | grep -q libcudnn.so.9; then
-  cudnn=$(python3 -c 'import nvidia.cudnn, os; print(os.path.join(os.path.dirname(nvidia.cudnn.__file__), "lib"))' 2>/dev/null)
+  cudnn=$(python3 -c 'import nvidia.cudnn, os; print(os.path.join(list(nvidia.cudnn.__path__)[0], "lib"))' 2>/dev/null)
   [[ -n $cudnn ]] && export LD_LIBRARY_PATH=$cudnn:${LD_LIBRARY_PATH:-}
 fi
 
-arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -n 1 | tr -d .)
-check build bash -c "cmake -G Ninja -S '$root' -B '$root/build-rt' -DAMP_RUNTIME_ONLY=ON \
-  -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=${arch:-90} && ninja -C '$root/build-rt'"
-exec_=$root/build-rt/bin/amp-exec
-check backend-compare "$root/build-rt/bin/amp-backend-compare"
+# The runtime: carried in BUNDLE/rt (bin/, lib/, unittests/), else built.
+if [[ -x $bundle/rt/bin/amp-exec ]]; then
+  rt=$bundle/rt
+  export AMP_RUNTIME_DIR=$rt/lib LD_LIBRARY_PATH=$rt/lib:${LD_LIBRARY_PATH:-}
+  want build && note "using the runtime built ahead of time in $rt"
+else
+  rt=$root/build-rt
+  if want build; then
+    arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -n 1 | tr -d .)
+    check build bash -c "cmake -G Ninja -S '$root' -B '$rt' -DAMP_RUNTIME_ONLY=ON \
+      -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=${arch:-90} && ninja -C '$rt'"
+  fi
+fi
+exec_=$rt/bin/amp-exec
+
+if want unit; then
+  for t in AMPGemmCudaTests AMPGemmTests; do
+    if [[ -x $rt/unittests/Runtime/Gemm/$t ]]; then
+      check "$t" "$rt/unittests/Runtime/Gemm/$t"
+      grep -E "^\[  (PASSED|SKIPPED|FAILED) " "$out/$t.log" | sed 's/^/    /' | tee -a "$summary"
+    else
+      note "SKIP $t (not built: no GoogleTest sources)"
+    fi
+  done
+  check backend-compare "$rt/bin/amp-backend-compare"
+  tail -n 3 "$out/backend-compare.log" | sed 's/^/    /' | tee -a "$summary"
+fi
 
 # model: flags for amp-exec
 declare -A flags=(
@@ -60,7 +90,7 @@ declare -A flags=(
   [transformer]="--vocab 128 --steps 100"
   [bert_layer]="--vocab 128 --steps 20"
 )
-for model in mlp resnet transformer bert_layer; do
+want train && for model in mlp resnet transformer bert_layer; do
   for p in f32 f16 bf16; do
     so=$bundle/$model.$p.so
     [[ -f $so ]] || continue
@@ -86,7 +116,7 @@ PY
   done
 done
 
-for model in mlp transformer; do
+want graph && for model in mlp transformer; do
   so=$bundle/$model.f16.so
   [[ -f $so ]] || continue
   check "graph-$model-plain" "$exec_" "$so" --backend cuda --seed 1 --print-every 0 \
@@ -98,7 +128,9 @@ for model in mlp transformer; do
     cmp '$out/$model.plain.params' '$out/$model.graph.params'"
 done
 
-if command -v compute-sanitizer > /dev/null; then
+if ! want sanitizer; then
+  :
+elif command -v compute-sanitizer > /dev/null; then
   for model in mlp resnet transformer bert_layer; do
     so=$bundle/$model.f16.so
     [[ -f $so ]] || continue
