@@ -14,8 +14,10 @@
 #   unit       AMPGemmCudaTests and AMPGemmTests (GoogleTest), and
 #              amp-backend-compare: every CUDA kernel against the reference
 #   train      trains each bundled model on both backends with the same
-#              seed and compares the final loss and, for the digits models,
-#              the held-out accuracy (within 0.5 points)
+#              seed and compares the losses of the first 10 steps (to the
+#              precision's tolerance), the mean loss of the last fifth of
+#              the steps (15%) and, for the digits models, the held-out
+#              accuracy (1.5 points)
 #   graph      --cuda-graph against the uncaptured run: bitwise the same log
 #              and params
 #   sanitizer  compute-sanitizer (memcheck) on one training step of each
@@ -98,20 +100,38 @@ want train && for model in mlp resnet transformer bert_layer; do
       check "train-$model-$p-$b" "$exec_" "$so" --backend $b --seed 1 \
         --print-every 0 --log "$out/$model.$p.$b.csv" --report-memory ${flags[$model]}
     done
-    check "match-$model-$p" python3 - "$out/train-$model-$p-reference.log" \
-      "$out/train-$model-$p-cuda.log" <<'PY'
-import re, sys
-def read(path):
-    text = open(path).read()
-    loss = float(re.search(r"final loss ([-0-9.e+naif]+)", text).group(1))
-    acc = re.search(r"eval accuracy: ([0-9.]+)", text)
-    return loss, acc and float(acc.group(1))
-(rl, ra), (cl, ca) = read(sys.argv[1]), read(sys.argv[2])
-print(f"reference: loss {rl} accuracy {ra}; cuda: loss {cl} accuracy {ca}")
-if ra is not None and abs(ra - ca) > 0.005:
-    sys.exit("accuracy differs by more than 0.5 points")
-if not abs(rl - cl) <= 0.05 * max(abs(rl), 1e-3):
-    sys.exit("final loss differs by more than 5%")
+    check "match-$model-$p" python3 - "$p" "$out/train-$model-$p-reference.log" \
+      "$out/train-$model-$p-cuda.log" "$out/$model.$p.reference.csv" \
+      "$out/$model.$p.cuda.csv" <<'PY'
+# The two backends sum in different orders (cuBLASLt, cuDNN, parallel
+# reductions), so their runs agree closely at first and drift apart later:
+# the digits CNN in f32 agreed to 1e-6 through step 40 and by 1e-1 at step
+# 70 (H100, 2026-11-27), as training amplifies rounding differences. So:
+# the first 10 steps' losses must agree to the precision's tolerance (a
+# wrong kernel shows at once), and the end of training loosely: mean loss
+# of the last fifth of the steps within 15%, held-out accuracy within 1.5
+# points.
+import csv, re, sys
+precision, logs, csvs = sys.argv[1], sys.argv[2:4], sys.argv[4:6]
+tol = {"f32": 1e-5, "f16": 1e-2, "bf16": 1e-2}[precision]
+def accuracy(path):
+    m = re.search(r"eval accuracy: ([0-9.]+)", open(path).read())
+    return m and float(m.group(1))
+def losses(path):
+    return [float(row[1]) for row in list(csv.reader(open(path)))[1:]]
+(ra, ca), (rl, cl) = map(accuracy, logs), map(losses, csvs)
+early = max(abs(r - c) / max(abs(r), 1e-3) for r, c in zip(rl[:10], cl[:10]))
+n = max(1, len(rl) // 5)
+rm, cm = sum(rl[-n:]) / n, sum(cl[-n:]) / n
+print(f"first 10 steps: largest relative loss difference {early:.2e} "
+      f"(tolerance {tol:g}); mean loss of the last {n} steps: reference "
+      f"{rm:.6g}, cuda {cm:.6g}; accuracy: reference {ra}, cuda {ca}")
+if not early <= tol:
+    sys.exit("the first steps' losses differ beyond the tolerance")
+if not abs(rm - cm) <= 0.15 * max(abs(rm), 1e-3):
+    sys.exit("the last steps' mean losses differ by more than 15%")
+if ra is not None and not abs(ra - ca) <= 0.015:
+    sys.exit("held-out accuracy differs by more than 1.5 points")
 PY
   done
 done

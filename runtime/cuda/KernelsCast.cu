@@ -6,7 +6,8 @@
 // any dtype (a bit pattern computed on the host, stored 16 bytes at a time)
 // and the scaled gradient seed (the scale read on the device). Bitwise the
 // reference's, NaN payloads included: the hardware conversions round every
-// number as float16.h does, and NaNs take float16.h's path.
+// number as float16.h does, and NaNs take float16.h's path (an f16 NaN
+// widened to f32 made quiet, as the reference's F16C conversion does).
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,12 +23,17 @@ using namespace amp::runtime::kernels;
 
 namespace {
 
-/// x widened to f32 exactly, NaN payload kept as float16.h keeps it.
+/// x widened to f32 exactly, NaN sign and payload kept as float16.h keeps
+/// them; an f16 NaN comes out quiet, as the reference's F16C widening
+/// (reference/Convert.cpp) and amp_cast's contract make it.
 template <typename T> __device__ __forceinline__ float widen(T x) {
   float v = toFloat(x);
   if constexpr (!std::is_same_v<T, float>)
-    if (v != v)
+    if (v != v) {
       v = toF32(x);
+      if constexpr (std::is_same_v<T, Half>)
+        v = __uint_as_float(__float_as_uint(v) | 0x00400000u);
+    }
   return v;
 }
 

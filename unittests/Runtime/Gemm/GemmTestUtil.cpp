@@ -303,7 +303,8 @@ void HostGemm::pointDescAtBuffers() {
   desc.aux = ptr(aux);
 }
 
-Expected amp::test::expectedF64(const HostGemm &in, double tanhRelError) {
+Expected amp::test::expectedF64(const HostGemm &in, double tanhRelError,
+                                bool productRoundedToD) {
   const amp_gemm_desc_t &g = in.desc;
   const Spec spec = specOf(g.epilogue);
   const amp_dtype_t ab = g.a_dtype, dt = g.d_dtype;
@@ -352,12 +353,19 @@ Expected amp::test::expectedF64(const HostGemm &in, double tanhRelError) {
           pre += c;
           scale += std::fabs(c);
         }
+        // One ulp of D's type at the product's magnitude where it may be
+        // rounded before the epilogue.
+        const double productRounding =
+            productRoundedToD && dt != AMP_DTYPE_F32 &&
+                    (spec.bias == Bias::Input || spec.act != Act::None)
+                ? ulpOf(dt, std::fabs(pre) + 1.01 * (k + 4) * kU * scale)
+                : 0.0;
         if (spec.bias == Bias::Input) {
           double bias = loadElement(dt, in.bias, b * g.stride_bias + j);
           pre += bias;
           scale += std::fabs(bias);
         }
-        const double ePre = 1.01 * (k + 4) * kU * scale;
+        const double ePre = 1.01 * (k + 4) * kU * scale + productRounding;
         double aux =
             spec.aux == Aux::Read
                 ? loadElement(dt, in.aux, b * g.stride_aux + i * g.ld_aux + j)

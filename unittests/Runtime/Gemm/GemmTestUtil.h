@@ -98,7 +98,12 @@ struct Expected {
 /// `tanhRelError` widens the GELU/DGELU bounds for implementations whose
 /// tanh is a hardware approximation (error relative to |tanh|): 0 for the
 /// reference's tanhf, whose few-ulp error the 16 u / 8 u terms cover.
-Expected expectedF64(const HostGemm &in, double tanhRelError = 0.0);
+/// `productRoundedToD`: the product (alpha AB + beta C) may be rounded to
+/// an f16/bf16 D's type before the bias and activation, as cuBLASLt's fused
+/// epilogues do (seen on an H100, 2026-11-27: up to 2 ulps of the product
+/// off the once-rounded result).
+Expected expectedF64(const HostGemm &in, double tanhRelError = 0.0,
+                     bool productRoundedToD = false);
 
 /// Checks every output of `out` against `expected` (tolerances scaled by
 /// `tolScale`), and that nothing outside the logical outputs changed from
