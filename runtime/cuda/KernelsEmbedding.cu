@@ -78,6 +78,14 @@ __global__ void __launch_bounds__(kThreads)
                         int64_t numEmbeddings, int64_t dim,
                         DeviceErrorRecord *record) {
   const int64_t buckets = gridDim.y, bucket = blockIdx.y;
+  if (dim == 0) { // nothing to add; the ids are still checked, once
+    if (blockIdx.x == 0 && threadIdx.x == 0 && bucket == 0)
+      for (int64_t row = 0; row < nIds; ++row)
+        if (ids[row] < 0 || ids[row] >= numEmbeddings)
+          reportDeviceError(record, DeviceError::IdOutOfRangeGrad,
+                            int64_t(ids[row]), row, numEmbeddings);
+    return;
+  }
   for (int64_t k = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; k < dim;
        k += int64_t(gridDim.x) * blockDim.x) {
     for (int64_t row = 0; row < nIds; ++row) {
@@ -216,9 +224,11 @@ amp_status_t amp_embedding_grad(const void *dy, const void *ids, void *dtable,
   if (n_ids > 0)
     dispatchFloat(dy_dtype, [&](auto t) {
       using T = decltype(t);
+      // At least one block: a grid of 0 blocks (dim 0) is a launch error
+      // (cudaErrorInvalidValue, seen on an H100, 2026-11-27).
       const dim3 grid(
-          static_cast<unsigned>(std::min<int64_t>(
-              (dim + kThreads - 1) / kThreads, int64_t(1) << 16)),
+          static_cast<unsigned>(std::clamp<int64_t>(
+              (dim + kThreads - 1) / kThreads, 1, int64_t(1) << 16)),
           scatterBuckets(dim, num_embeddings));
       if (ids_dtype == AMP_DTYPE_I32)
         embeddingScatterAdd<T, int32_t><<<grid, kThreads, 0, st>>>(
