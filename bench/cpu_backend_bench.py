@@ -60,7 +60,6 @@ MODELS = {
 def torch_worker(args):
     import time
     import torch
-    import torch.nn.functional as F
     import torch_models as tm
 
     torch.set_num_threads(args.threads)
@@ -99,18 +98,7 @@ def torch_worker(args):
     for _ in range(args.steps):
         x, y = data()
         start = time.perf_counter()
-        with torch.autocast("cpu", dtype=dtype or torch.bfloat16,
-                            enabled=dtype is not None):
-            loss = F.cross_entropy(model(x), y)
-        opt.zero_grad(set_to_none=True)
-        if scaler:
-            scaler.scale(loss).backward()
-            scaler.step(opt)
-            scaler.update()
-        else:
-            loss.backward()
-            opt.step()
-        loss.item()
+        tm.train_step(model, opt, scaler, x, y, "cpu", dtype)
         times.append(time.perf_counter() - start)
     print(1e3 * statistics.median(times[1:]))
 

@@ -28,9 +28,11 @@ each configuration in a fresh process:
                               GradScaler (first round only: compiling
                               takes a while)
 
-A step is the same on both sides: the batch copied from host memory, the
-forward pass, the loss, backward, the optimizer update, the loss read back
-(which waits for the GPU). The first --warmup steps are not counted (amp
+A step is the same on both sides: the batch's rows gathered from a shuffled
+host dataset of 20 batches and copied to the device, the forward pass, the
+loss, backward, the optimizer update, the loss read back (which waits for
+the GPU). (The first GPU run, 2026-11-27, took the torch batches from 4
+ready host tensors, without the gather: see docs/gpu-results.md.) The first --warmup steps are not counted (amp
 drops its first step). It prints the median ms/step over the rounds, the
 peak device memory (amp: its allocator's peak in use; torch:
 max_memory_allocated), and ratios: torch time / amp time (above 1: amp is
@@ -104,7 +106,6 @@ def prepare(args):
 def torch_worker(args):
     import time
     import torch
-    import torch.nn.functional as F
     sys.path.insert(0, HERE)
     import torch_models as tm
 
@@ -119,25 +120,20 @@ def torch_worker(args):
              "bf16": torch.bfloat16}[precision]
     scaler = torch.amp.GradScaler(dev) if dtype == torch.float16 else None
     forward = torch.compile(model) if compiled else model
-    batches = [data() for _ in range(4)]  # host memory, as amp-exec's
+    # A host dataset of 20 batches' rows, as amp-exec's synthetic one, and
+    # each step's rows gathered from it in shuffled order, as amp-exec does.
+    pool = [data() for _ in range(20)]
+    batch = pool[0][0].shape[0]
+    xs = torch.cat([x for x, _ in pool])
+    ys = torch.cat([y.view(batch, -1) for _, y in pool])
+    order = torch.randperm(xs.shape[0])
 
     times = []
     for step in range(args.warmup + args.steps):
-        x, y = batches[step % len(batches)]
         start = time.perf_counter()
-        x, y = x.to(dev), y.to(dev)
-        with torch.autocast(dev, dtype=dtype or torch.bfloat16,
-                            enabled=dtype is not None):
-            loss = F.cross_entropy(forward(x), y)
-        opt.zero_grad(set_to_none=True)
-        if scaler:
-            scaler.scale(loss).backward()
-            scaler.step(opt)
-            scaler.update()
-        else:
-            loss.backward()
-            opt.step()
-        loss.item()
+        rows = order[(step % 20) * batch:(step % 20 + 1) * batch]
+        x, y = xs[rows].to(dev), ys[rows].flatten().to(dev)
+        tm.train_step(forward, opt, scaler, x, y, dev, dtype)
         times.append(time.perf_counter() - start)
     print("time %.4f ms peak %.2f MiB" %
           (1e3 * statistics.median(times[args.warmup:]),

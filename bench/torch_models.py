@@ -109,3 +109,21 @@ def optimizer(name, model):
     if name.startswith("mlp"):
         return torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
     return torch.optim.AdamW(model.parameters(), lr=3e-4)
+
+
+def train_step(forward, opt, scaler, x, y, device, dtype):
+    """One training step as the benchmarks time it: forward and loss (under
+    autocast to `dtype` unless it is None), backward (through `scaler`, a
+    GradScaler or None), the optimizer update, and the loss read back."""
+    with torch.autocast(device, dtype=dtype or torch.bfloat16,
+                        enabled=dtype is not None):
+        loss = F.cross_entropy(forward(x), y)
+    opt.zero_grad(set_to_none=True)
+    if scaler:
+        scaler.scale(loss).backward()
+        scaler.step(opt)
+        scaler.update()
+    else:
+        loss.backward()
+        opt.step()
+    return loss.item()

@@ -44,7 +44,9 @@ check() { # check NAME COMMAND...: runs it, logs its output, records the result
     note "PASS $name"
   else
     note "FAIL $name (see $name.log)"
-    tail -n 20 "$out/$name.log" | sed 's/^/    /' | tee -a "$summary"
+    # The failures' lines where the log names them, else its end.
+    { grep -E "FAIL|Failure|rror" "$out/$name.log" || tail -n 20 "$out/$name.log"; } |
+      head -n 20 | sed 's/^/    /' | tee -a "$summary"
     failed=1
   fi
 }
