@@ -156,7 +156,9 @@ def run(cmd):
 
 
 def measure(args, model, config):
-    """(ms/step, peak MiB) of one configuration, or None if it failed."""
+    """(ms/step, peak MiB[, batch ms, step ms]) of one configuration (amp's
+    phase medians of --report-time: the batch gathered and uploaded, the
+    compiled step until the GPU finished it), or None if it failed."""
     _, side, mode, graph, _ = config
     if side == "amp":
         so = os.path.join(args.bundle, "%s.%s.so" % (model, mode))
@@ -168,6 +170,9 @@ def measure(args, model, config):
             return None
         ms = re.search(r"median ([0-9.e+-]+) ms/step", out)
         mib = re.search(r"peak in use ([0-9.]+) MiB", out)
+        phases = re.search(r"batch ([0-9.e+-]+) ms .*step ([0-9.e+-]+) ms", out)
+        return (float(ms.group(1)), float(mib.group(1)),
+                float(phases.group(1)), float(phases.group(2)))
     else:
         out = run([args.python, os.path.abspath(__file__), "--torch-worker",
                    "--model", model, "--mode", mode, "--steps", str(args.steps),
@@ -182,22 +187,26 @@ def measure(args, model, config):
 def table(models, results):
     """The Markdown table of the medians over the rounds so far."""
     def med(m, column, i):
-        values = [v[i] for v in results[(m, column)]]
+        values = [v[i] for v in results[(m, column)] if len(v) > i]
         return statistics.median(values) if values else None
 
-    lines = ["| model | configuration | ms/step | peak MiB | torch eager f16 "
-             "autocast time / this | peak / amp f32 peak |",
-             "| --- | --- | --- | --- | --- | --- |"]
+    lines = ["| model | configuration | ms/step | amp phases: batch, step ms "
+             "| peak MiB | torch eager f16 autocast time / this "
+             "| peak / amp f32 peak |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
     for m in models:
         base_ms = med(m, "torch f16 autocast+scaler", 0)
         base_mib = med(m, "amp f32", 1)
         for column, *_ in CONFIGS:
             ms, mib = med(m, column, 0), med(m, column, 1)
             if ms is None:
-                lines.append("| %s | %s | failed | | | |" % (m, column))
+                lines.append("| %s | %s | failed | | | | |" % (m, column))
                 continue
-            lines.append("| %s | %s | %.3f | %.1f | %s | %s |" % (
-                m, column, ms, mib,
+            batch, step = med(m, column, 2), med(m, column, 3)
+            lines.append("| %s | %s | %.3f | %s | %.1f | %s | %s |" % (
+                m, column, ms,
+                "%.3f, %.3f" % (batch, step) if batch is not None else "",
+                mib,
                 "%.2fx" % (base_ms / ms) if base_ms else "n/a",
                 "%.2fx" % (mib / base_mib) if base_mib else "n/a"))
     return "\n".join(lines) + "\n"

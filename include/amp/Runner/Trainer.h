@@ -73,7 +73,8 @@ struct TrainOptions {
   bool reportMemory = false;
   /// After training, print the median and mean wall time of a step (each
   /// step whole: batch upload, the compiled step, the loss read back), the
-  /// first step (plans, caches, JIT warm-up) left out.
+  /// first step (plans, caches, JIT warm-up) left out, and the medians of
+  /// its phases (StepTimes).
   bool reportTime = false;
 
   /// Checks the values that do not depend on the step.
@@ -149,7 +150,13 @@ private:
   Status runCompiledStep(int step, const EntryPoints &entry,
                          std::vector<void *> &pointers);
   void reportMemory(std::ostream &out) const;
-  void reportTime(std::vector<double> seconds, std::ostream &out) const;
+  /// The wall time of one step and of its phases: the batch (rows
+  /// gathered on the host and uploaded), the compiled step until the
+  /// backend has finished it, and the rest (results read back, the log).
+  struct StepTimes {
+    double total = 0, batch = 0, compute = 0;
+  };
+  void reportTime(std::vector<StepTimes> times, std::ostream &out) const;
 
   std::vector<void *> argPointers() const;
 
@@ -164,6 +171,8 @@ private:
   Dataset data;
   DatasetSplit split;
   size_t cursor = 0;
+  /// The phases of the step in progress (runStep fills them).
+  StepTimes stepTimes;
 
   std::vector<DeviceBuffer> argBuffers, resultBuffers;
   /// Host staging of the batch: f32 features, or token ids and labels as

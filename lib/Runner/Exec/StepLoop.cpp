@@ -18,6 +18,13 @@
 
 using namespace amp::runner;
 
+namespace {
+using Clock = std::chrono::steady_clock;
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+} // namespace
+
 Status Trainer::run(const EntryPoints &entry, std::ostream &out) {
   if (!entry.step || (program.eval && !entry.eval) ||
       (program.underflowProbe && !entry.underflowProbe))
@@ -37,14 +44,13 @@ Status Trainer::run(const EntryPoints &entry, std::ostream &out) {
   if (program.underflowProbe)
     if (Status s = reportUnderflow(entry, out); s.failed())
       return s;
-  std::vector<double> seconds;
+  std::vector<StepTimes> times;
   for (int step = 1; step <= options.steps; ++step) {
-    auto start = std::chrono::steady_clock::now();
+    auto start = Clock::now();
     if (Status s = runStep(step, entry, log, out); s.failed())
       return s;
-    seconds.push_back(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-            .count());
+    stepTimes.total = secondsSince(start);
+    times.push_back(stepTimes);
   }
   out << "done: " << options.steps << " steps, final loss "
       << formatString("%.6g", lastLoss);
@@ -58,7 +64,7 @@ Status Trainer::run(const EntryPoints &entry, std::ostream &out) {
   if (options.reportMemory)
     reportMemory(out);
   if (options.reportTime)
-    reportTime(std::move(seconds), out);
+    reportTime(std::move(times), out);
   if (!options.saveParams.empty())
     return saveParams();
   return Status::success();
@@ -100,21 +106,32 @@ void Trainer::reportMemory(std::ostream &out) const {
       << " allocations, " << stats.cache_hits << " from the cache\n";
 }
 
-void Trainer::reportTime(std::vector<double> seconds, std::ostream &out) const {
-  if (seconds.size() > 1)
-    seconds.erase(seconds.begin());
-  if (seconds.empty()) {
+void Trainer::reportTime(std::vector<StepTimes> times,
+                         std::ostream &out) const {
+  if (times.size() > 1)
+    times.erase(times.begin());
+  if (times.empty()) {
     out << "time: no steps\n";
     return;
   }
+  auto median = [&](double StepTimes::*phase) {
+    std::vector<double> v;
+    for (const StepTimes &t : times)
+      v.push_back(t.*phase);
+    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+    return v[v.size() / 2];
+  };
   double mean = 0;
-  for (double s : seconds)
-    mean += s / static_cast<double>(seconds.size());
-  std::nth_element(seconds.begin(), seconds.begin() + seconds.size() / 2,
-                   seconds.end());
-  out << "time: " << seconds.size() << " steps, median "
-      << formatString("%.4g", seconds[seconds.size() / 2] * 1e3)
-      << " ms/step, mean " << formatString("%.4g", mean * 1e3) << " ms/step\n";
+  for (const StepTimes &t : times)
+    mean += t.total / static_cast<double>(times.size());
+  auto ms = [](double s) { return formatString("%.4g", s * 1e3); };
+  const double batch = median(&StepTimes::batch),
+               compute = median(&StepTimes::compute);
+  out << "time: " << times.size() << " steps, median "
+      << ms(median(&StepTimes::total)) << " ms/step, mean " << ms(mean)
+      << " ms/step; phase medians: batch " << ms(batch)
+      << " ms (rows gathered and uploaded), step " << ms(compute)
+      << " ms (until the backend finished it)\n";
 }
 
 Status Trainer::runStep(int step, const EntryPoints &entry, TrainingLog &log,
@@ -123,6 +140,7 @@ Status Trainer::runStep(int step, const EntryPoints &entry, TrainingLog &log,
     std::shuffle(split.train.begin(), split.train.end(), rng);
     cursor = 0;
   }
+  const auto start = Clock::now();
   assembleBatch(split.train, cursor);
   cursor += batch;
   if (options.infSteps.count(step))
@@ -131,6 +149,7 @@ Status Trainer::runStep(int step, const EntryPoints &entry, TrainingLog &log,
     featureBatch[0] = NAN;
   if (Status s = uploadBatch(); s.failed())
     return s;
+  stepTimes.batch = secondsSince(start);
 
   // With --verify-skipped-steps, keep the state the step starts from.
   std::vector<std::pair<int, std::vector<char>>> before;
@@ -149,11 +168,13 @@ Status Trainer::runStep(int step, const EntryPoints &entry, TrainingLog &log,
   std::vector<void *> pointers = argPointers();
   for (const DeviceBuffer &b : resultBuffers)
     pointers.push_back(b.data());
+  const auto called = Clock::now();
   if (Status s = runCompiledStep(step, entry, pointers); s.failed())
     return s;
   if (rt.synchronize(nullptr) != AMP_STATUS_OK)
     return Status::error("step " + std::to_string(step) + ": " +
                          rt.kernelLastError());
+  stepTimes.compute = secondsSince(called);
 
   float loss = 0, scale = NAN;
   int8_t foundInf = 0;
