@@ -18,7 +18,7 @@ seconds=${1:-60}
 shift || true
 fuzzers=("$@")
 if ((${#fuzzers[@]} == 0)); then
-  fuzzers=(csv params kernel-args)
+  fuzzers=(csv params kernel-args ir pipeline)
 fi
 
 if [[ ! -f $build/build.ninja ]]; then
@@ -27,20 +27,36 @@ if [[ ! -f $build/build.ninja ]]; then
 fi
 ninja -C "$build" amp-fuzzers
 
+# The IR fuzzers' seeds: every lit test's and example's IR, one file per
+# "// -----" section.
+seeds=$build/seeds/ir
+rm -rf "$seeds" && mkdir -p "$seeds"
+find "$root/test" "$root/examples" -name '*.mlir' -print0 |
+  xargs -0 awk -v out="$seeds" '
+    FNR == 1 { close(file); name = FILENAME; gsub(/[^A-Za-z0-9]/, "_", name); part = 0 }
+    /^\/\/ -----/ { close(file); part++; next }
+    { file = out "/" name "-" part ".mlir"; print > file }'
+
 mkdir -p "$build/artifacts"
 status=0
 for name in "${fuzzers[@]}"; do
   corpus=$build/corpus/$name
   mkdir -p "$corpus"
+  seed=$root/fuzz/corpus/$name
+  words=$root/fuzz/$name.dict
+  if [[ $name == ir || $name == pipeline ]]; then
+    seed=$seeds
+    words=$root/fuzz/ir.dict
+  fi
   dict=()
-  if [[ -f $root/fuzz/$name.dict ]]; then
-    dict=(-dict="$root/fuzz/$name.dict")
+  if [[ -f $words ]]; then
+    dict=(-dict="$words")
   fi
   log=$build/artifacts/$name.log
   echo "== amp-$name-fuzzer: ${seconds}s"
   if ! "$build/fuzz/amp-$name-fuzzer" "${dict[@]}" -max_total_time="$seconds" \
       -print_final_stats=1 -artifact_prefix="$build/artifacts/$name-" \
-      "$corpus" "$root/fuzz/corpus/$name" > "$log" 2>&1; then
+      "$corpus" "$seed" > "$log" 2>&1; then
     echo "amp-$name-fuzzer FAILED: see $log and $build/artifacts/$name-*"
     status=1
   fi

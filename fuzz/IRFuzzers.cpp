@@ -1,0 +1,117 @@
+//===- IRFuzzers.cpp - libFuzzer targets of the IR parser and pipelines ---===//
+//
+// amp-ir-fuzzer and amp-pipeline-fuzzer (this file built twice, with
+// AMP_FUZZ_IR or AMP_FUZZ_PIPELINE), on arbitrary text:
+//
+//   amp-ir-fuzzer        parse (every dialect amp-opt registers) and verify:
+//                        a module or diagnostics, nothing else;
+//   amp-pipeline-fuzzer  then, for a module that verifies, one of the pass
+//                        pipelines users run (picked by the input's size, so
+//                        that mutations reach all of them), each pass
+//                        followed by the verifier: success or diagnostics.
+//
+// No crash, no hang, no sanitizer report. Diagnostics are swallowed (the
+// fuzzer's output stays readable); an error without one would be a bug too,
+// but MLIR's own passes may fail silently, so it is not checked here.
+// Seeds: the lit tests' and examples' IR, split at "// -----"
+// (scripts/fuzz.sh); dictionary: ir.dict.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/InitAll.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+
+namespace {
+
+/// One context for many inputs (loading the dialects costs more than most
+/// inputs), renewed every kInputsPerContext inputs so that the types and
+/// attributes the inputs create do not pile up.
+constexpr int kInputsPerContext = 2000;
+
+mlir::MLIRContext &context() {
+  static std::unique_ptr<mlir::MLIRContext> ctx;
+  static int uses = 0;
+  if (!ctx || ++uses % kInputsPerContext == 0) {
+    static bool registered = (amp::registerAllPasses(), true);
+    (void)registered;
+    mlir::DialectRegistry registry;
+    amp::registerAllDialects(registry);
+    ctx = std::make_unique<mlir::MLIRContext>(
+        registry, mlir::MLIRContext::Threading::DISABLED);
+    ctx->loadAllAvailableDialects();
+  }
+  return *ctx;
+}
+
+#if defined(AMP_FUZZ_PIPELINE)
+/// The pipelines of docs/pipeline.md, as amp-opt and amp-compile run them.
+constexpr const char *kPipelines[] = {
+    "builtin.module(amp-pipeline)",
+    "builtin.module(amp-pipeline{compute-type=bf16},amp-to-runtime)",
+    "builtin.module(nn-autodiff,amp-pipeline,amp-to-runtime)",
+    "builtin.module(nn-autodiff{optimizer=adamw clip-norm=1.0},"
+    "amp-pipeline,amp-lower-matmul-to-cublaslt)",
+};
+
+void runPipeline(mlir::ModuleOp module, size_t size) {
+  const char *text = kPipelines[size % std::size(kPipelines)];
+  mlir::PassManager pm(module.getContext());
+  pm.enableVerifier(true);
+  if (mlir::failed(mlir::parsePassPipeline(text, pm))) {
+    __builtin_printf("fuzzer: the pipeline '%s' does not parse\n", text);
+    __builtin_trap();
+  }
+  mlir::LogicalResult result = pm.run(module);
+  // AMP_FUZZ_VERBOSE=1: say what an input did (for reproducers).
+  static const bool verbose = std::getenv("AMP_FUZZ_VERBOSE");
+  if (verbose)
+    __builtin_printf("pipeline %s: %s\n", text,
+                     mlir::succeeded(result) ? "succeeded" : "failed");
+}
+#endif
+
+} // namespace
+
+/// Our instrumented code inlines LLVM's BumpPtrAllocator, which poisons
+/// the slabs it allocates; libMLIR, not instrumented, then hands out memory
+/// from them without unpoisoning it, which ASan would report as a
+/// use-after-poison (the lit suite sets the same option, test/lit.cfg.py).
+extern "C" const char *__asan_default_options() {
+  return "allow_user_poisoning=0";
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  mlir::MLIRContext &ctx = context();
+  mlir::ScopedDiagnosticHandler quiet(
+      &ctx, [](mlir::Diagnostic &) { return mlir::success(); });
+  llvm::SourceMgr sources;
+  sources.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(
+          llvm::StringRef(reinterpret_cast<const char *>(data), size),
+          "fuzz.mlir"),
+      llvm::SMLoc());
+  mlir::ParserConfig config(&ctx);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(sources, config);
+  if (!module || mlir::failed(mlir::verify(*module))) {
+    if (std::getenv("AMP_FUZZ_VERBOSE"))
+      __builtin_printf("%s\n", module ? "does not verify" : "does not parse");
+    return 0;
+  }
+#if defined(AMP_FUZZ_PIPELINE)
+  runPipeline(*module, size);
+#endif
+  return 0;
+}
