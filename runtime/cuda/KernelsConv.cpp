@@ -46,6 +46,8 @@
 #include <array>
 #include <climits>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -123,6 +125,7 @@ struct Plan {
   PadSplit pad{};
   int64_t hs = 0, ws = 0;
   std::vector<Candidate> candidates;
+  mutable bool logged = false; // AMP_CUDNN_LOG: the algorithm, said once
 
   explicit Plan(const CudnnApi &api) : api(&api) {}
   Plan(const Plan &) = delete;
@@ -551,6 +554,22 @@ const char *cudnnFunctionOf(ConvKind kind) {
                                        : "cudnnConvolutionBackwardFilter";
 }
 
+/// With AMP_CUDNN_LOG set, says on stderr which algorithm and math type a
+/// plan runs, the first time it runs: what a numeric difference from the
+/// reference or a slow convolution is traced back to.
+void logAlgorithm(ConvKind kind, const Plan &p, const Candidate &c) {
+  static const bool enabled = std::getenv("AMP_CUDNN_LOG") != nullptr;
+  if (!enabled || p.logged)
+    return;
+  p.logged = true;
+  std::fprintf(stderr,
+               "amp-cudnn: %s on %s (result %s%s): algo %d, math type %d, "
+               "workspace %zu bytes\n",
+               cudnnFunctionOf(kind), amp_dtype_name(p.dtype),
+               amp_dtype_name(p.outDtype), p.widens ? ", operands widened" : "",
+               c.algo, int(c.math), c.workspace);
+}
+
 /// Runs the plan's first candidate that cuDNN does not refuse.
 amp_status_t convolve(Checker &check, const CudnnApi &api, cudnnHandle_t handle,
                       ConvKind kind, const Plan &p, const Operands &ops,
@@ -565,8 +584,10 @@ amp_status_t convolve(Checker &check, const CudnnApi &api, cudnnHandle_t handle,
               scratch.alloc(int64_t(c.workspace), "the cuDNN workspace", work))
         return s;
     last = runAlgo(api, handle, kind, p, c, ops, work);
-    if (last == CUDNN_STATUS_SUCCESS)
+    if (last == CUDNN_STATUS_SUCCESS) {
+      logAlgorithm(kind, p, c);
       return AMP_STATUS_OK;
+    }
     if (!isRefusal(last))
       break;
   }
