@@ -83,7 +83,8 @@ if want unit; then
       note "SKIP $t (not built: no GoogleTest sources)"
     fi
   done
-  check backend-compare "$rt/bin/amp-backend-compare"
+  # AMP_CUDNN_LOG: the cuDNN algorithm of each convolution plan, in the log.
+  check backend-compare env AMP_CUDNN_LOG=1 "$rt/bin/amp-backend-compare"
   tail -n 3 "$out/backend-compare.log" | sed 's/^/    /' | tee -a "$summary"
 fi
 
