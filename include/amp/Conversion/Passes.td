@@ -74,8 +74,12 @@ def LowerToRuntime : Pass<"amp-lower-to-runtime", "::mlir::ModuleOp"> {
     * `amp.skip_step_if` passes `found_inf` to the optimizer kernels, which
       leave their outputs equal to their inputs on a skipped step (no host
       sync); `amp.autocast` is inlined; `nn.reshape` aliases its input;
-      tensor constants are copied (or, for float splats, filled) into
-      runtime buffers on each call.
+      tensor constants are copied into runtime buffers on each call; a
+      splat is filled (`amp_fill`) or, when the fill cannot store its value
+      exactly (a NaN payload, an integer beyond 2^24), one element is copied
+      and broadcast, so a splat of any size adds a few bytes to the module.
+      A constant with distinct elements larger than `max-constant-bytes` is
+      an error (pass it as an argument instead).
 
     `nn.matmul` must be `amp.gemm` already (`amp-lower-matmul-to-cublaslt
     f32-gemm=true`). Frees and status checks are added by
@@ -83,6 +87,12 @@ def LowerToRuntime : Pass<"amp-lower-to-runtime", "::mlir::ModuleOp"> {
     `amp-to-runtime` pipeline runs them all. docs/runtime-abi.md describes
     the boundary.
   }];
+  let options = [
+    Option<"maxConstantBytes", "max-constant-bytes", "int64_t",
+           /*default=*/"int64_t(256) << 20",
+           "The largest constant with distinct elements, in bytes, that the "
+           "lowering embeds in the module (default 256 MiB)">
+  ];
   let dependentDialects = ["::amp::AMPDialect", "::amp::nn::NNDialect",
                            "::mlir::LLVM::LLVMDialect",
                            "::mlir::linalg::LinalgDialect",

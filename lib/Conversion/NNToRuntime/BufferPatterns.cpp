@@ -3,7 +3,9 @@
 // Tensor constants are copied from a module global into a runtime buffer
 // (device memory on the GPU) on each call; splats that amp_fill stores
 // exactly are filled instead (getFillValue), so a splat of any size costs
-// one call and no bytes in the module.
+// one call and no bytes in the module. Other splats (a NaN with its
+// payload, an integer beyond 2^24) keep one element in the module, copied
+// into a one-element buffer and broadcast: a few bytes at any size.
 // tensor.empty and linalg.copy are the explicit copies that buffer ownership
 // inserts (BufferOwnership.cpp): a fresh buffer and amp_memcpy into it.
 //
@@ -31,6 +33,18 @@ struct ConstantLowering : RuntimeOpPattern<arith::ConstantOp> {
       rb.call(RuntimeFn::amp_fill,
               {results[0], rb.i64(type.getNumElements()), rb.dtype(type),
                rb.f32(*value), rb.stream()});
+      return;
+    }
+    if (data.isSplat() && type.getNumElements() > 1) {
+      auto one = RankedTensorType::get({1}, type.getElementType());
+      Value element = rb.alloc(one); // freed by amp-runtime-deallocate
+      rb.call(RuntimeFn::amp_memcpy,
+              {element, global(rb, data.resizeSplat(one), one),
+               rb.i64(getRuntimeBufferBytes(one)), rb.stream()});
+      rb.call(RuntimeFn::amp_broadcast_to,
+              {element, results[0], rb.i64Array({1}), rb.i32(1),
+               rb.i64Array(type.getShape()), rb.i32(type.getRank()),
+               rb.dtype(type), rb.stream()});
       return;
     }
     rb.call(RuntimeFn::amp_memcpy,

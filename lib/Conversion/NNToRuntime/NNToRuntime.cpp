@@ -49,17 +49,17 @@ using runtime_abi::RuntimeFn;
 namespace {
 
 /// Rejects what the lowering cannot take, with the op and the reason.
-LogicalResult checkLowerable(func::FuncOp fn) {
+LogicalResult checkLowerable(func::FuncOp fn, int64_t maxConstantBytes) {
   if (!fn.getBody().hasOneBlock())
     return fn.emitError("amp-lower-to-runtime expects single-block functions");
-  for (Type t : llvm::concat<const Type>(fn.getArgumentTypes(),
-                                         fn.getResultTypes()))
+  for (Type t :
+       llvm::concat<const Type>(fn.getArgumentTypes(), fn.getResultTypes()))
     if (!isRuntimeTensorType(t))
       return fn.emitError() << "amp-lower-to-runtime: function arguments and "
                                "results must be static tensors of f32, f16, "
                                "bf16, i32, i64 or i1, got "
                             << t;
-  WalkResult result = fn.walk([](Operation *op) -> WalkResult {
+  WalkResult result = fn.walk([&](Operation *op) -> WalkResult {
     if (isa<nn::MatmulOp>(op) &&
         llvm::any_of(op->getOperandTypes(), [](Type t) {
           return cast<RankedTensorType>(t).getNumElements() == 0;
@@ -79,21 +79,20 @@ LogicalResult checkLowerable(func::FuncOp fn) {
         (isa<arith::ArithDialect>(op->getDialect()) &&
          llvm::none_of(op->getResultTypes(), llvm::IsaPred<TensorType>));
     if (!known)
-      return op->emitError() << "amp-lower-to-runtime: cannot lower '"
-                             << op->getName()
-                             << "'; the runtime runs nn and amp ops, tensor "
-                                "constants and scf control flow";
+      return op->emitError()
+             << "amp-lower-to-runtime: cannot lower '" << op->getName()
+             << "'; the runtime runs nn and amp ops, tensor "
+                "constants and scf control flow";
     if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
       auto data = dyn_cast<DenseElementsAttr>(constant.getValue());
       auto type = dyn_cast<RankedTensorType>(constant.getType());
       std::optional<int64_t> bytes = type ? tensorByteSize(type) : std::nullopt;
-      if (data && bytes && !getFillValue(data) &&
-          *bytes > kMaxEmbeddedConstantBytes)
+      if (data && bytes && !data.isSplat() && *bytes > maxConstantBytes)
         return op->emitError()
                << "amp-lower-to-runtime: a constant of " << *bytes
-               << " bytes is larger than the " << kMaxEmbeddedConstantBytes
-               << " bytes the lowering embeds in a step; pass it as an "
-                  "argument instead";
+               << " bytes is larger than the " << maxConstantBytes
+               << " bytes the lowering embeds in a step (max-constant-bytes); "
+                  "pass it as an argument instead";
     }
     for (Type t : llvm::concat<const Type>(op->getOperandTypes(),
                                            op->getResultTypes())) {
@@ -156,9 +155,9 @@ void buildEntryPoint(func::FuncOp fn, FunctionType original) {
   OpBuilder b(ctx);
   b.setInsertionPointToStart(&entry);
   auto slot = [&](unsigned i) -> Value {
-    Value addr = LLVM::GEPOp::create(
-        b, loc, ptrTy, ptrTy, buffers,
-        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+    Value addr =
+        LLVM::GEPOp::create(b, loc, ptrTy, ptrTy, buffers,
+                            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
     return LLVM::LoadOp::create(b, loc, ptrTy, addr);
   };
   for (unsigned i = 0; i < numArgs; ++i)
@@ -174,16 +173,17 @@ void buildEntryPoint(func::FuncOp fn, FunctionType original) {
   for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
     auto alloc = v.getDefiningOp<LLVM::CallOp>();
     if (alloc && alloc->getBlock() == &entry &&
-        alloc.getCallee() == runtime_abi::getRuntimeFunction(RuntimeFn::amp_alloc).name) {
+        alloc.getCallee() ==
+            runtime_abi::getRuntimeFunction(RuntimeFn::amp_alloc).name) {
       v.replaceAllUsesWith(resultSlots[i]);
       alloc.erase();
       continue;
     }
     RuntimeBuilder rb(b, ret.getLoc());
     auto type = cast<RankedTensorType>(original.getResult(i));
-    rb.call(RuntimeFn::amp_memcpy,
-            {resultSlots[i], v, rb.i64(getRuntimeBufferBytes(type)),
-             rb.stream()});
+    rb.call(
+        RuntimeFn::amp_memcpy,
+        {resultSlots[i], v, rb.i64(getRuntimeBufferBytes(type)), rb.stream()});
   }
   RuntimeBuilder rb(b, ret.getLoc());
   func::ReturnOp::create(b, ret.getLoc(), ValueRange{rb.i32(AMP_STATUS_OK)});
@@ -194,8 +194,8 @@ void buildEntryPoint(func::FuncOp fn, FunctionType original) {
   fn.removeResAttrsAttr();
 }
 
-struct LowerToRuntimePass
-    : amp::impl::LowerToRuntimeBase<LowerToRuntimePass> {
+struct LowerToRuntimePass : amp::impl::LowerToRuntimeBase<LowerToRuntimePass> {
+  using LowerToRuntimeBase::LowerToRuntimeBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
@@ -205,7 +205,7 @@ struct LowerToRuntimePass
     for (func::FuncOp fn : module.getOps<func::FuncOp>()) {
       if (fn.isExternal())
         continue;
-      if (failed(checkLowerable(fn)))
+      if (failed(checkLowerable(fn, maxConstantBytes)))
         return signalPassFailure();
       functions.push_back(fn);
     }

@@ -14,8 +14,8 @@
 #include "amp_runtime/amp_runtime.h"
 
 #include "mlir/IR/BuiltinTypes.h"
-#include "llvm/ADT/DenseMap.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <optional>
 
@@ -45,12 +45,9 @@ bool isRuntimeTensorType(mlir::Type type);
 /// The value amp_fill writes for a splat tensor constant, when it stores
 /// exactly the constant's elements: a float splat that is not a NaN (whose
 /// payload could change), an integer splat of magnitude at most 2^24, a bool
-/// splat. Other constants are copied from their bytes in a global.
+/// splat. Other splats are one element broadcast, other constants are
+/// copied from their bytes in a global.
 std::optional<float> getFillValue(mlir::DenseElementsAttr data);
-
-/// The largest constant, in bytes, that the lowering embeds in the module as
-/// a global; a larger one is an error (amp_fill covers splats of any size).
-constexpr int64_t kMaxEmbeddedConstantBytes = int64_t(256) << 20;
 
 /// Builds the pieces of runtime calls at the builder's insertion point.
 class RuntimeBuilder {

@@ -34,23 +34,43 @@ func.func @splats() -> (tensor<4xf16>, tensor<4xi32>, tensor<4xi64>, tensor<4xi1
 // -----
 
 // Splats that amp_fill cannot store exactly (an integer above 2^24, a NaN,
-// whose payload must survive) are bytes in a global, copied with amp_memcpy.
-// CHECK: llvm.mlir.global internal constant @[[BIG:__amp_const_[0-9_]+]]("\01\00\00\01\01\00\00\01")
+// whose payload must survive) keep one element in a global: it is copied
+// into a one-element buffer (4 bytes) and broadcast to the shape, so the
+// module holds 4 bytes at any size (AMP_DTYPE_I32 = 3, F32 = 0).
+// CHECK-DAG: llvm.mlir.global internal constant @[[BIG:__amp_const_[0-9_]+]]("\01\00\00\01")
+// CHECK-DAG: llvm.mlir.global internal constant @[[NAN:__amp_const_[0-9_]+]]("\01\00\C0\7F")
+// CHECK-DAG: llvm.mlir.global internal constant @[[SHAPE:__amp_i64_100000000]](
+// CHECK-DAG: llvm.mlir.global internal constant @[[SHAPE2:__amp_i64_2_4294967296]](
 // CHECK-LABEL: func.func @not_fillable(
+// CHECK: %[[FOUR:.*]] = llvm.mlir.constant(4 : i64) : i64
+// CHECK: %[[E:.*]] = llvm.call @amp_alloc(%[[FOUR]], %{{.*}})
 // CHECK: %[[G:.*]] = llvm.mlir.addressof @[[BIG]] : !llvm.ptr
-// CHECK: llvm.call @amp_memcpy(%{{.*}}, %[[G]], {{.*}})
+// CHECK: llvm.call @amp_memcpy(%[[E]], %[[G]], %[[FOUR]], %{{.*}})
+// CHECK: %[[DIMS:.*]] = llvm.mlir.addressof @[[SHAPE]]
+// CHECK: %[[I32:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK: llvm.call @amp_broadcast_to(%[[E]], %{{.*}}, %{{.*}}, %{{.*}}, %[[DIMS]], %{{.*}}, %[[I32]], %{{.*}})
+// CHECK: %[[N:.*]] = llvm.call @amp_alloc(%[[FOUR]], %{{.*}})
+// CHECK: %[[GN:.*]] = llvm.mlir.addressof @[[NAN]] : !llvm.ptr
+// CHECK: llvm.call @amp_memcpy(%[[N]], %[[GN]], %[[FOUR]], %{{.*}})
+// CHECK: %[[DIMS2:.*]] = llvm.mlir.addressof @[[SHAPE2]]
+// CHECK: llvm.call @amp_broadcast_to(%[[N]], %{{.*}}, %{{.*}}, %{{.*}}, %[[DIMS2]], %{{.*}}, %{{.*}}, %{{.*}})
 // CHECK-NOT: llvm.call @amp_fill
 // CHECK: return
-func.func @not_fillable() -> tensor<2xi32> {
-  %c = arith.constant dense<16777217> : tensor<2xi32>
-  return %c : tensor<2xi32>
+func.func @not_fillable() -> (tensor<100000000xi32>, tensor<2x4294967296xf32>) {
+  %c = arith.constant dense<16777217> : tensor<100000000xi32>
+  %n = arith.constant dense<0x7FC00001> : tensor<2x4294967296xf32>
+  return %c, %n : tensor<100000000xi32>, tensor<2x4294967296xf32>
 }
 
 // -----
 
-// A constant the lowering would embed must be at most 256 MiB: 400 MB here.
-func.func @too_large() -> tensor<100000000xi32> {
-  // expected-error @below {{amp-lower-to-runtime: a constant of 400000000 bytes is larger than the 268435456 bytes the lowering embeds in a step; pass it as an argument instead}}
-  %c = arith.constant dense<16777217> : tensor<100000000xi32>
-  return %c : tensor<100000000xi32>
+// A single element is its bytes, copied.
+// CHECK: llvm.mlir.global internal constant @[[ONE:__amp_const_[0-9_]+]]("\01\00\00\01")
+// CHECK-LABEL: func.func @one_element(
+// CHECK: llvm.call @amp_memcpy(%{{.*}}, %{{.*}}, {{.*}})
+// CHECK-NOT: llvm.call @amp_broadcast_to
+// CHECK: return
+func.func @one_element() -> tensor<1xi32> {
+  %c = arith.constant dense<16777217> : tensor<1xi32>
+  return %c : tensor<1xi32>
 }
