@@ -39,7 +39,7 @@ struct ConstantLowering : RuntimeOpPattern<arith::ConstantOp> {
       auto one = RankedTensorType::get({1}, type.getElementType());
       Value element = rb.alloc(one); // freed by amp-runtime-deallocate
       rb.call(RuntimeFn::amp_memcpy,
-              {element, global(rb, data.resizeSplat(one), one),
+              {element, global(rb, data.resizeSplat(one)),
                rb.i64(getRuntimeBufferBytes(one)), rb.stream()});
       rb.call(RuntimeFn::amp_broadcast_to,
               {element, results[0], rb.i64Array({1}), rb.i32(1),
@@ -48,25 +48,20 @@ struct ConstantLowering : RuntimeOpPattern<arith::ConstantOp> {
       return;
     }
     rb.call(RuntimeFn::amp_memcpy,
-            {results[0], global(rb, data, type),
-             rb.i64(getRuntimeBufferBytes(type)), rb.stream()});
+            {results[0], global(rb, data), rb.i64(getRuntimeBufferBytes(type)),
+             rb.stream()});
   }
 
   /// The constant's bytes in an internal global, shared by equal constants.
-  static Value global(RuntimeBuilder &rb, DenseElementsAttr data,
-                      RankedTensorType type) {
+  /// A splat reaching here has one element, which its raw data holds.
+  static Value global(RuntimeBuilder &rb, DenseElementsAttr data) {
     std::string raw;
-    int64_t elementBytes = getRuntimeElementBytes(type.getElementType());
-    if (type.getElementType().isInteger(1)) {
+    if (data.getElementType().isInteger(1)) {
       for (bool v : data.getValues<bool>())
         raw.push_back(v ? 1 : 0);
     } else {
       ArrayRef<char> bytes = data.getRawData();
-      if (data.isSplat())
-        for (int64_t i = 0; i < type.getNumElements(); ++i)
-          raw.append(bytes.data(), elementBytes);
-      else
-        raw.assign(bytes.begin(), bytes.end());
+      raw.assign(bytes.begin(), bytes.end());
     }
     return rb.constantBytes(raw);
   }
