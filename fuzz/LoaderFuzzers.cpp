@@ -1,15 +1,17 @@
 //===- LoaderFuzzers.cpp - libFuzzer targets of amp-run's loaders ---------===//
 //
-// amp-csv-fuzzer and amp-params-fuzzer (this file built twice, with
-// AMP_FUZZ_CSV or AMP_FUZZ_PARAMS): the CSV dataset parser and the params
-// file parser plus the check against a fixed model, on arbitrary bytes.
-// Every input must end in a Dataset or a Status with a message: no crash,
-// no sanitizer report, no unbounded allocation.
+// amp-csv-fuzzer, amp-params-fuzzer and amp-npy-fuzzer (this file built
+// three times, with AMP_FUZZ_CSV, AMP_FUZZ_PARAMS or AMP_FUZZ_NPY): the CSV
+// dataset parser, the params file parser plus the check against a fixed
+// model, and the .npy reader of `amp-run --function --input`, on arbitrary
+// bytes. Every input must end in a value or a Status with a message: no
+// crash, no sanitizer report, no unbounded allocation.
 //
 //===----------------------------------------------------------------------===//
 
 #include "amp/Runner/Dataset.h"
 #include "amp/Runner/ParamsFile.h"
+#include "amp/Runner/TensorFile.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -82,8 +84,27 @@ void fuzzOne(const uint8_t *data, size_t size) {
   if (match.failed() && match.message().empty())
     invariantBroken("an error without a message");
 }
+#elif defined(AMP_FUZZ_NPY)
+void fuzzOne(const uint8_t *data, size_t size) {
+  std::vector<char> bytes(data, data + size);
+  StatusOr<HostArray> array = parseNpy(bytes, "fuzz.npy");
+  if (array.failed()) {
+    if (array.getStatus().message().empty())
+      invariantBroken("an error without a message");
+    return;
+  }
+  for (int64_t d : array->shape)
+    if (d < 0)
+      invariantBroken("a negative dimension");
+  if (array->bytes.size() != static_cast<size_t>(array->numElements() *
+                                                 elementSize(array->type)))
+    invariantBroken("data whose size does not match the shape");
+  // What --expected-output does: every array equals itself (NaN too).
+  if (compareArrays(*array, *array, 0.0, "fuzz.npy").failed())
+    invariantBroken("an array that differs from itself");
+}
 #else
-#error "define AMP_FUZZ_CSV or AMP_FUZZ_PARAMS"
+#error "define AMP_FUZZ_CSV, AMP_FUZZ_PARAMS or AMP_FUZZ_NPY"
 #endif
 } // namespace
 

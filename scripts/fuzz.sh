@@ -17,15 +17,18 @@ build=${AMP_FUZZ_BUILD_DIR:-$root/build-fuzz}
 seconds=${1:-60}
 shift || true
 fuzzers=("$@")
-if ((${#fuzzers[@]} == 0)); then
-  fuzzers=(csv params kernel-args ir pipeline)
-fi
-
 if [[ ! -f $build/build.ninja ]]; then
   CC=clang-22 CXX=clang++-22 cmake -G Ninja -S "$root" -B "$build" \
     -DCMAKE_BUILD_TYPE=Release -DAMP_ENABLE_FUZZERS=ON -DAMP_ENABLE_CUDA=OFF
 fi
 ninja -C "$build" amp-fuzzers
+if ((${#fuzzers[@]} == 0)); then
+  fuzzers=(csv params npy kernel-args ir pipeline)
+  # amp-onnx-fuzzer exists when the ONNX importer is built.
+  if [[ -x $build/fuzz/amp-onnx-fuzzer ]]; then
+    fuzzers+=(onnx)
+  fi
+fi
 
 # The IR fuzzers' seeds: every lit test's and example's IR, one file per
 # "// -----" section.
@@ -37,6 +40,14 @@ find "$root/test" "$root/examples" -name '*.mlir' -print0 |
     /^\/\/ -----/ { close(file); part++; next }
     { file = out "/" name "-" part ".mlir"; print > file }'
 
+# The tensor files' and ONNX models' seeds: those of the tests, plus
+# fuzz/corpus/<name>.
+rm -rf "$build/seeds/npy" "$build/seeds/onnx"
+mkdir -p "$build/seeds/npy" "$build/seeds/onnx"
+find "$root/test" -name '*.npy' -exec cp {} "$build/seeds/npy" \;
+find "$root/test" \( -name '*.onnx' -o -name '*.pb' \) \
+  -exec cp {} "$build/seeds/onnx" \;
+
 mkdir -p "$build/artifacts"
 status=0
 for name in "${fuzzers[@]}"; do
@@ -44,10 +55,14 @@ for name in "${fuzzers[@]}"; do
   mkdir -p "$corpus"
   seed=$root/fuzz/corpus/$name
   words=$root/fuzz/$name.dict
+  extra=()
   if [[ $name == ir || $name == pipeline ]]; then
     seed=$seeds
     words=$root/fuzz/ir.dict
+  elif [[ $name == npy || $name == onnx ]]; then
+    extra=("$build/seeds/$name")
   fi
+  [[ -d $seed ]] || seed=""
   dict=()
   if [[ -f $words ]]; then
     dict=(-dict="$words")
@@ -56,7 +71,7 @@ for name in "${fuzzers[@]}"; do
   echo "== amp-$name-fuzzer: ${seconds}s"
   if ! "$build/fuzz/amp-$name-fuzzer" "${dict[@]}" -max_total_time="$seconds" \
       -print_final_stats=1 -artifact_prefix="$build/artifacts/$name-" \
-      "$corpus" "$seed" > "$log" 2>&1; then
+      "$corpus" ${seed:+"$seed"} "${extra[@]}" > "$log" 2>&1; then
     echo "amp-$name-fuzzer FAILED: see $log and $build/artifacts/$name-*"
     status=1
   fi

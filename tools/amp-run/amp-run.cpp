@@ -71,29 +71,8 @@ template <typename T> T check(llvm::Expected<T> value) {
 /// .pb tensors (ONNX's node tests) through the ONNX importer's library.
 StatusOr<HostArray> readOtherTensorFile(const std::string &path) {
 #ifdef AMP_HAVE_ONNX
-  if (llvm::StringRef(path).ends_with(".pb")) {
-    std::string error;
-    HostArray array;
-    int32_t onnxType = 0;
-    if (!amp::readONNXTensorFile(path, onnxType, array.shape, array.bytes,
-                                 error))
-      return Status::error(error);
-    switch (onnxType) {
-    case 1: // FLOAT
-      array.type = ElementType::F32;
-      break;
-    case 6: // INT32
-      array.type = ElementType::I32;
-      break;
-    case 7: // INT64
-      array.type = ElementType::I64;
-      break;
-    default: // BOOL (readONNXTensorFile reads no other type)
-      array.type = ElementType::I1;
-      break;
-    }
-    return array;
-  }
+  if (llvm::StringRef(path).ends_with(".pb"))
+    return amp::readONNXTensorFile(path);
 #endif
   return Status::error("'" + path +
                        "': tensor files are .npy"

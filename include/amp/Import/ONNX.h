@@ -14,6 +14,8 @@
 #ifndef AMP_IMPORT_ONNX_H
 #define AMP_IMPORT_ONNX_H
 
+#include "amp/Runner/TensorFile.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -85,13 +87,15 @@ std::string parseConstantInput(llvm::StringRef spec,
 std::string writeONNXParams(llvm::StringRef path,
                             const std::vector<ONNXParam> &params);
 
-/// Reads an ONNX TensorProto file (.pb, as in ONNX's node tests): its ONNX
-/// element type (FLOAT = 1, INT32 = 6, INT64 = 7 or BOOL = 9; DOUBLE is
-/// read as FLOAT), dims and row-major little-endian data (BOOL one byte per
-/// element). Returns false with a message in `error` otherwise.
-bool readONNXTensorFile(llvm::StringRef path, int32_t &onnxType,
-                        std::vector<int64_t> &shape, std::vector<char> &bytes,
-                        std::string &error);
+/// Reads an ONNX TensorProto file (.pb, as in ONNX's node tests) into a
+/// host array: FLOAT (and DOUBLE, read as FLOAT) as f32, INT32, INT64, and
+/// BOOL as i1 (one byte per element), row-major. Any other element type,
+/// external data, or data whose size does not match the dims is an error
+/// naming the file.
+runner::StatusOr<runner::HostArray> readONNXTensorFile(llvm::StringRef path);
+/// The same for the file's bytes; `name` names it in errors.
+runner::StatusOr<runner::HostArray> parseONNXTensor(llvm::StringRef bytes,
+                                                    llvm::StringRef name);
 
 /// Registers the dialects the imported module uses.
 void registerONNXImportDialects(mlir::DialectRegistry &registry);

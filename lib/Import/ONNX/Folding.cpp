@@ -2,7 +2,6 @@
 
 #include "Folding.h"
 
-#include "amp_runtime/checked_size.h"
 
 #include <cmath>
 
@@ -54,8 +53,7 @@ amp::onnx_import::foldBinary(const Const &a, const Const &b,
   Const out;
   out.dtype = a.dtype;
   out.shape = *shape;
-  std::optional<int64_t> count = amp::checked::elementCount(
-      shape->data(), shape->size(), int64_t(1) << 28);
+  std::optional<int64_t> count = constElementCount(*shape, a.dtype);
   if (!count)
     return std::nullopt;
   int64_t n = *count;
@@ -66,7 +64,7 @@ amp::onnx_import::foldBinary(const Const &a, const Const &b,
     if (out.isFloat())
       out.f.push_back(float(v));
     else
-      out.i.push_back(int64_t(v));
+      out.i.push_back(toInt64(v));
     for (int d = int(idx.size()) - 1; d >= 0; --d) {
       if (++idx[d] < (*shape)[d])
         break;

@@ -22,7 +22,8 @@ broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
 
 /// Elementwise `fn` of two constants of one dtype with broadcasting;
 /// std::nullopt when the types differ, the shapes do not broadcast or the
-/// result has more than 2^28 elements.
+/// result is larger than the importer's limit on constants
+/// (maxConstElements).
 std::optional<Const>
 foldBinary(const Const &a, const Const &b,
            const std::function<double(double, double)> &fn);

@@ -11,6 +11,8 @@
 
 #include "Importer.h"
 
+#include "amp_runtime/checked_size.h"
+
 #include "amp/Dialect/NN/IR/NNDialect.h"
 #include "amp/Dialect/NN/IR/NNOps.h"
 
@@ -147,7 +149,7 @@ void GraphImporter::findErfGelus() {
   // The one node reading `value`, which must be internal to the pattern.
   auto soleConsumer = [&](const std::string &value) -> int {
     auto it = consumers.find(value);
-    if (graphOutputs.count(value) || it == consumers.end() ||
+    if (value.empty() || graphOutputs.count(value) || it == consumers.end() ||
         it->second.size() != 1)
       return -1;
     return it->second[0];
@@ -159,6 +161,11 @@ void GraphImporter::findErfGelus() {
     if (n.input(0) == operand)
       return n.input(1);
     return n.input(1) == operand ? n.input(0) : std::string();
+  };
+  // The one output of node `i`, or "" (which has no consumer).
+  auto outputOf = [&](int i) {
+    const onnx::NodeProto &n = graph.node(i);
+    return n.output_size() == 1 ? n.output(0) : std::string();
   };
   auto nameOf = [&](int i) {
     const onnx::NodeProto &n = graph.node(i);
@@ -193,17 +200,17 @@ void GraphImporter::findErfGelus() {
               1.0))
       continue;
     // (1 + erf) * x, then * 0.5; or (1 + erf) * (x * 0.5).
-    int m1 = soleConsumer(graph.node(a).output(0));
+    int m1 = soleConsumer(outputOf(a));
     if (m1 < 0 || graph.node(m1).op_type() != "Mul")
       continue;
-    std::string factor = other(graph.node(m1), graph.node(a).output(0));
+    std::string factor = other(graph.node(m1), outputOf(a));
     std::vector<int> nodes = {p, e, a, m1};
     int result = -1;
     if (factor == x) {
-      int m2 = soleConsumer(graph.node(m1).output(0));
+      int m2 = soleConsumer(outputOf(m1));
       if (m2 >= 0 && graph.node(m2).op_type() == "Mul" &&
           near(scalarConstant(graph,
-                              other(graph.node(m2), graph.node(m1).output(0)),
+                              other(graph.node(m2), outputOf(m1)),
                               producer),
                0.5)) {
         nodes.push_back(m2);
@@ -341,6 +348,13 @@ LogicalResult GraphImporter::importInputs() {
       }
     }
     Type elt = elementType(ctx, dtype);
+    // Every tensor's size fits in int64 (the nn verifiers' rule), so the
+    // op importers may multiply dims of their inputs freely.
+    if (!amp::checked::byteSize(shape.data(), shape.size(),
+                                (elt.getIntOrFloatBitWidth() + 7) / 8))
+      return emitError(fileLoc)
+             << what << " has shape " << shapeSpelling(shape)
+             << ", whose size in bytes does not fit in int64";
     auto type = RankedTensorType::get(shape, elt);
     Tensor t;
     t.graphInput = inputNames.size() - 1;

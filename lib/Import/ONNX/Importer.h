@@ -29,6 +29,8 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <cmath>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -57,6 +59,19 @@ std::string dataTypeName(int32_t dtype);
 // Compile-time constants (Tensors.cpp)
 //===----------------------------------------------------------------------===//
 
+/// `v` as int64: truncated toward zero, saturated at the int64 range, NaN
+/// as INT64_MIN (which every size, axis and index check rejects). Float
+/// constants read as integers, and integer arithmetic folded in double,
+/// convert through this: a plain cast of such values is undefined.
+inline int64_t toInt64(double v) {
+  constexpr double kTwo63 = 9223372036854775808.0;
+  if (std::isnan(v) || v < -kTwo63)
+    return std::numeric_limits<int64_t>::min();
+  if (v >= kTwo63)
+    return std::numeric_limits<int64_t>::max();
+  return static_cast<int64_t>(v);
+}
+
 /// A tensor whose value is known at import time: an initializer, a
 /// Constant, a folded Shape. Float data (FLOAT) is kept in `f`, integer and
 /// boolean data (INT64, INT32, BOOL, ...) in `i`.
@@ -69,9 +84,22 @@ struct Const {
   bool isFloat() const { return dtype == onnx::TensorProto::FLOAT; }
   int64_t numel() const;
   double at(int64_t k) const { return isFloat() ? f[k] : double(i[k]); }
-  /// The values as int64 (floats truncated).
+  /// The values as int64 (floats through toInt64).
   std::vector<int64_t> ints() const;
 };
+
+/// The largest constant the importer computes at import time
+/// (ConstantOfShape, folded shape computations, Dropout's mask), in bytes
+/// of a Const's values (4 per float, 8 per integer or boolean): 256 MiB,
+/// also amp-lower-to-runtime's default limit on embedded constants.
+constexpr int64_t kMaxConstBytes = int64_t(256) << 20;
+/// The most elements such a constant of ONNX element type `dtype` may have.
+int64_t maxConstElements(int32_t dtype);
+/// The element count of a constant of `shape` and `dtype`, or std::nullopt
+/// when a dim is negative or the product of its non-zero dims exceeds
+/// maxConstElements(dtype).
+std::optional<int64_t> constElementCount(llvm::ArrayRef<int64_t> shape,
+                                         int32_t dtype);
 
 /// Reads the data of `tensor` (raw_data or the typed fields). Errors
 /// (external data, an unsupported type, a size that does not match the
@@ -81,6 +109,9 @@ std::optional<Const> readTensorProto(const onnx::TensorProto &tensor,
 
 /// Reads an ONNX TensorProto file (.pb) as a constant; errors name the file.
 std::optional<Const> readConstFile(llvm::StringRef path, std::string &error);
+/// The same for the file's bytes; `name` names it in errors.
+std::optional<Const> parseConstBytes(llvm::StringRef data, llvm::StringRef name,
+                                     std::string &error);
 
 /// Whether the importer can hold this ONNX element type at all.
 bool isSupportedDataType(int32_t dtype);

@@ -93,8 +93,12 @@ static double applyArith(Arith op, bool isFloat, double a, double b) {
   case Arith::Mul:
     return a * b;
   case Arith::Div:
-    if (!isFloat)
-      return b == 0 ? 0 : double(int64_t(a) / int64_t(b));
+    if (!isFloat) {
+      int64_t x = toInt64(a), y = toInt64(b);
+      if (y == 0 || (y == -1 && x == std::numeric_limits<int64_t>::min()))
+        return 0;
+      return double(x / y);
+    }
     return a / b;
   case Arith::Max:
     return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b);
@@ -147,7 +151,8 @@ static LogicalResult importArith(NodeContext &nc, Arith op, unsigned n) {
                           << dataTypeName(acc.dtype) << " and "
                           << dataTypeName(rhs.dtype)
                           << " cannot be folded: they differ in type, do "
-                             "not broadcast, or give over 2^28 elements",
+                             "not broadcast, or give over "
+                          << maxConstElements(acc.dtype) << " elements",
                failure();
       acc = std::move(*r);
     }
@@ -328,7 +333,13 @@ static LogicalResult importDropout(NodeContext &nc) {
     Const mask;
     mask.dtype = onnx::TensorProto::BOOL;
     mask.shape = (*t)->shape;
-    mask.i.assign(mask.numel(), 1);
+    std::optional<int64_t> count = constElementCount(mask.shape, mask.dtype);
+    if (!count)
+      return nc.error() << "the mask output would be a constant of more "
+                           "than "
+                        << maxConstElements(mask.dtype) << " elements",
+             failure();
+    mask.i.assign(*count, 1);
     return nc.setOutput(1, std::move(mask));
   }
   return success();

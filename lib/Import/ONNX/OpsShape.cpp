@@ -18,9 +18,6 @@ using namespace amp::onnx_import;
 using namespace mlir;
 namespace nn = amp::nn;
 
-/// The largest constant ConstantOfShape builds at import time (1 GiB of f32).
-static constexpr int64_t kMaxConstElements = int64_t(1) << 28;
-
 /// Whether `t` is a constant that shape ops may rewrite at import time: not
 /// a float initializer, which stays one param argument.
 static bool isFoldable(const Tensor &t) {
@@ -106,16 +103,12 @@ static LogicalResult importConstantOfShape(NodeContext &nc) {
   }
   Const out;
   out.dtype = c.dtype;
-  int64_t count = 1;
-  for (int64_t d : (*shape)->ints()) {
-    std::optional<int64_t> n = amp::checked::mul(count, d);
-    if (d < 0 || !n || *n > kMaxConstElements)
-      return nc.error() << "the shape has a negative dimension or more than "
-                        << kMaxConstElements << " elements",
-             failure();
-    count = *n;
-    out.shape.push_back(d);
-  }
+  std::vector<int64_t> dims = (*shape)->ints();
+  out.shape.assign(dims.begin(), dims.end());
+  if (!constElementCount(out.shape, out.dtype))
+    return nc.error() << "the shape has a negative dimension or more than "
+                      << maxConstElements(out.dtype) << " elements",
+           failure();
   if (out.isFloat())
     out.f.assign(out.numel(), c.f[0]);
   else
@@ -185,7 +178,11 @@ static LogicalResult importReshape(NodeContext &nc) {
     }
     if (d < 0)
       return nc.error() << "the shape has entry " << d, failure();
-    known *= d;
+    std::optional<int64_t> product = amp::checked::mul(known, d);
+    if (!product)
+      return nc.error() << "the shape's element count does not fit in int64",
+             failure();
+    known = *product;
     shape.push_back(d);
   }
   if (inferred >= 0) {
@@ -346,7 +343,7 @@ static LogicalResult importCast(NodeContext &nc) {
     else if (*to == onnx::TensorProto::BOOL)
       out.i.push_back(v != 0);
     else
-      out.i.push_back(int64_t(v));
+      out.i.push_back(toInt64(v));
   }
   return nc.setOutput(0, std::move(out));
 }

@@ -18,13 +18,26 @@ int64_t Const::numel() const {
   return n;
 }
 
+int64_t amp::onnx_import::maxConstElements(int32_t dtype) {
+  int64_t valueBytes = dtype == onnx::TensorProto::FLOAT ? sizeof(float)
+                                                         : sizeof(int64_t);
+  return kMaxConstBytes / valueBytes;
+}
+
+std::optional<int64_t>
+amp::onnx_import::constElementCount(llvm::ArrayRef<int64_t> shape,
+                                    int32_t dtype) {
+  return amp::checked::elementCount(shape.data(), shape.size(),
+                                    maxConstElements(dtype));
+}
+
 std::vector<int64_t> Const::ints() const {
   if (!isFloat())
     return i;
   std::vector<int64_t> out;
   out.reserve(f.size());
   for (float v : f)
-    out.push_back(int64_t(v));
+    out.push_back(toInt64(v));
   return out;
 }
 
@@ -166,6 +179,21 @@ amp::onnx_import::readTensorProto(const onnx::TensorProto &tensor,
   }
 }
 
+std::optional<Const> amp::onnx_import::parseConstBytes(llvm::StringRef data,
+                                                       llvm::StringRef name,
+                                                       std::string &error) {
+  onnx::TensorProto tensor;
+  if (data.size() > size_t(std::numeric_limits<int>::max()) ||
+      !tensor.ParseFromArray(data.data(), int(data.size()))) {
+    error = "'" + name.str() + "' is not an ONNX TensorProto file";
+    return std::nullopt;
+  }
+  std::optional<Const> c = readTensorProto(tensor, error);
+  if (!c)
+    error = "'" + name.str() + "': " + error;
+  return c;
+}
+
 std::optional<Const> amp::onnx_import::readConstFile(llvm::StringRef path,
                                                      std::string &error) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
@@ -175,53 +203,61 @@ std::optional<Const> amp::onnx_import::readConstFile(llvm::StringRef path,
     error = "cannot read '" + path.str() + "': " + ec.message();
     return std::nullopt;
   }
-  llvm::StringRef data = (*file)->getBuffer();
-  onnx::TensorProto tensor;
-  if (data.size() > size_t(std::numeric_limits<int>::max()) ||
-      !tensor.ParseFromArray(data.data(), int(data.size()))) {
-    error = "'" + path.str() + "' is not an ONNX TensorProto file";
-    return std::nullopt;
-  }
-  std::optional<Const> c = readTensorProto(tensor, error);
-  if (!c)
-    error = "'" + path.str() + "': " + error;
-  return c;
+  return parseConstBytes((*file)->getBuffer(), path, error);
 }
 
-bool amp::readONNXTensorFile(llvm::StringRef path, int32_t &onnxType,
-                             std::vector<int64_t> &shape,
-                             std::vector<char> &bytes, std::string &error) {
-  std::optional<onnx_import::Const> c = onnx_import::readConstFile(path, error);
+amp::runner::StatusOr<amp::runner::HostArray>
+amp::parseONNXTensor(llvm::StringRef data, llvm::StringRef name) {
+  using amp::runner::ElementType;
+  std::string error;
+  std::optional<onnx_import::Const> c =
+      onnx_import::parseConstBytes(data, name, error);
   if (!c)
-    return false;
-  onnxType = c->dtype;
-  shape.assign(c->shape.begin(), c->shape.end());
-  bytes.clear();
+    return runner::Status::error(error);
+  runner::HostArray array;
+  array.shape.assign(c->shape.begin(), c->shape.end());
+  auto append = [&](const auto &value) {
+    const char *p = reinterpret_cast<const char *>(&value);
+    array.bytes.insert(array.bytes.end(), p, p + sizeof(value));
+  };
   switch (c->dtype) {
-  case onnx::TensorProto::FLOAT:
-    bytes.resize(c->f.size() * 4);
-    if (!c->f.empty())
-      std::memcpy(bytes.data(), c->f.data(), bytes.size());
-    return true;
+  case onnx::TensorProto::FLOAT: // DOUBLE is read as FLOAT
+    array.type = ElementType::F32;
+    array.bytes.reserve(c->f.size() * sizeof(float));
+    for (float v : c->f)
+      append(v);
+    return array;
   case onnx::TensorProto::INT64:
-    bytes.resize(c->i.size() * 8);
-    if (!c->i.empty())
-      std::memcpy(bytes.data(), c->i.data(), bytes.size());
-    return true;
-  case onnx::TensorProto::INT32:
-    for (int64_t v : c->i) {
-      int32_t x = int32_t(v);
-      bytes.insert(bytes.end(), reinterpret_cast<char *>(&x),
-                   reinterpret_cast<char *>(&x) + 4);
-    }
-    return true;
-  case onnx::TensorProto::BOOL:
+    array.type = ElementType::I64;
+    array.bytes.reserve(c->i.size() * sizeof(int64_t));
     for (int64_t v : c->i)
-      bytes.push_back(v != 0);
-    return true;
+      append(v);
+    return array;
+  case onnx::TensorProto::INT32:
+    array.type = ElementType::I32;
+    array.bytes.reserve(c->i.size() * sizeof(int32_t));
+    for (int64_t v : c->i)
+      append(int32_t(v));
+    return array;
+  case onnx::TensorProto::BOOL:
+    array.type = ElementType::I1;
+    for (int64_t v : c->i)
+      array.bytes.push_back(v != 0);
+    return array;
   default:
-    error = "'" + path.str() + "': element type " + dataTypeName(c->dtype) +
-            " is not supported";
-    return false;
+    return runner::Status::error("'" + name.str() + "': element type " +
+                                 dataTypeName(c->dtype) +
+                                 " is not supported");
   }
+}
+
+amp::runner::StatusOr<amp::runner::HostArray>
+amp::readONNXTensorFile(llvm::StringRef path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (std::error_code ec = file.getError())
+    return runner::Status::error("cannot read '" + path.str() +
+                                 "': " + ec.message());
+  return parseONNXTensor((*file)->getBuffer(), path);
 }

@@ -270,6 +270,34 @@ save("huge_fold.onnx", helper.make_graph(
     "huge_fold", [vi("x", F, [2])], [vi("y", F, [2])],
     [ints("sa", [100000, 1]), ints("sb", [1, 100000])]), check=False)
 
+# Found by amp-onnx-fuzzer (fuzz/ONNXFuzzer.cpp): a Reshape whose shape's
+# element count overflows int64; an exact-GELU pattern whose Add has no
+# output; a Dropout whose mask output would be a 2^32-element constant.
+save("reshape_overflow.onnx", helper.make_graph(
+    [helper.make_node("Reshape", ["x", "s"], ["y"], name="reshape")],
+    "reshape_overflow", [vi("x", F, [4])], [vi("y", F, [4])],
+    [ints("s", [2, 7957016116633534463])]), check=False)
+save("erf_no_output.onnx", helper.make_graph(
+    [helper.make_node("Div", ["x", "sqrt2"], ["d"], name="div"),
+     helper.make_node("Erf", ["d"], ["e"], name="erf"),
+     helper.make_node("Add", ["e", "one"], [], name="add")],
+    "erf_no_output", [vi("x", F, [4])], [],
+    [numpy_helper.from_array(np.array(np.sqrt(2), np.float32), "sqrt2"),
+     numpy_helper.from_array(np.array(1.0, np.float32), "one")]),
+    check=False)
+save("dropout_huge_mask.onnx", helper.make_graph(
+    [helper.make_node("Dropout", ["x"], ["y", "mask"], name="dropout")],
+    "dropout_huge_mask", [vi("x", F, [65536, 65536])],
+    [vi("y", F, [65536, 65536]), vi("mask", TensorProto.BOOL, [65536, 65536])]))
+
+# A float shape holding NaN (read as int64 through a saturating
+# conversion; a plain cast of NaN was undefined behavior).
+save("reshape_nan_shape.onnx", helper.make_graph(
+    [helper.make_node("Reshape", ["x", "s"], ["y"], name="reshape")],
+    "reshape_nan_shape", [vi("x", F, [4])], [vi("y", F, [4])],
+    [numpy_helper.from_array(np.array([np.nan, 4], np.float32), "s")]),
+    check=False)
+
 # A shape passed as a graph input, as ONNX's node tests do: bound with
 # --constant-input reshape_shape.pb.
 save("reshape_input.onnx", helper.make_graph(

@@ -1,0 +1,155 @@
+//===- ONNXFuzzer.cpp - libFuzzer target of the ONNX importer -------------===//
+//
+// amp-onnx-fuzzer (built with the ONNX importer): every input is read as
+// what amp-import-onnx and `amp-run --input x.pb` read:
+//
+//   - an ONNX ModelProto, imported with the options the input's size picks
+//     (plain, --constants, --train, --approximate-erf-gelu). The import
+//     gives a module that verifies, or fails with at least one error
+//     diagnostic; an imported module then goes through what users run next
+//     (amp-pipeline; nn-autodiff first after --train), which may fail but
+//     not crash;
+//   - an ONNX TensorProto (.pb): a host array whose data matches its shape,
+//     or an error with a message.
+//
+// Seeds: the importer tests' .onnx and .pb files (scripts/fuzz.sh);
+// dictionary: onnx.dict (op types, attribute names).
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Import/ONNX.h"
+#include "amp/InitAll.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+
+namespace {
+
+[[noreturn]] void invariantBroken(const char *what) {
+  __builtin_printf("fuzzer invariant broken: %s\n", what);
+  std::abort();
+}
+
+/// One context for many inputs, renewed every kInputsPerContext inputs so
+/// that the types and attributes the inputs create do not pile up.
+constexpr int kInputsPerContext = 2000;
+
+mlir::MLIRContext &context() {
+  static std::unique_ptr<mlir::MLIRContext> ctx;
+  static int uses = 0;
+  if (!ctx || ++uses % kInputsPerContext == 0) {
+    static bool registered = (amp::registerAllPasses(), true);
+    (void)registered;
+    mlir::DialectRegistry registry;
+    amp::registerAllDialects(registry);
+    amp::registerONNXImportDialects(registry);
+    ctx = std::make_unique<mlir::MLIRContext>(
+        registry, mlir::MLIRContext::Threading::DISABLED);
+    ctx->loadAllAvailableDialects();
+  }
+  return *ctx;
+}
+
+amp::ONNXImportOptions optionsFor(size_t size) {
+  amp::ONNXImportOptions options;
+  switch (size % 4) {
+  case 1:
+    options.constants = true;
+    break;
+  case 2:
+    options.train = true;
+    break;
+  case 3:
+    options.approximateErfGelu = true;
+    break;
+  default:
+    break;
+  }
+  return options;
+}
+
+void fuzzModel(llvm::StringRef bytes) {
+  mlir::MLIRContext &ctx = context();
+  int errors = 0;
+  mlir::ScopedDiagnosticHandler count(&ctx, [&](mlir::Diagnostic &d) {
+    errors += d.getSeverity() == mlir::DiagnosticSeverity::Error;
+    return mlir::success();
+  });
+  amp::ONNXImportOptions options = optionsFor(bytes.size());
+  std::vector<amp::ONNXParam> params;
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      amp::importONNXBytes(bytes, "fuzz.onnx", options, ctx, &params);
+  static const bool verbose = std::getenv("AMP_FUZZ_VERBOSE");
+  if (!module) {
+    if (errors == 0)
+      invariantBroken("an import that failed without an error");
+    if (verbose)
+      __builtin_printf("model: not imported\n");
+    return;
+  }
+  if (errors != 0)
+    invariantBroken("an import that reported an error and succeeded");
+  if (mlir::failed(mlir::verify(*module)))
+    invariantBroken("an imported module that does not verify");
+  for (const amp::ONNXParam &p : params) {
+    size_t count = 1;
+    for (int64_t d : p.shape) {
+      if (d < 0)
+        invariantBroken("a param with a negative dimension");
+      count *= static_cast<size_t>(d);
+    }
+    if (count != p.values.size())
+      invariantBroken("a param whose values do not match its shape");
+  }
+  mlir::PassManager pm(&ctx);
+  pm.enableVerifier(true);
+  const char *pipeline = options.train
+                             ? "builtin.module(nn-autodiff,amp-pipeline)"
+                             : "builtin.module(amp-pipeline)";
+  if (mlir::failed(mlir::parsePassPipeline(pipeline, pm)))
+    invariantBroken("a pipeline that does not parse");
+  mlir::LogicalResult result = pm.run(*module);
+  if (verbose)
+    __builtin_printf("model: imported, %s %s\n", pipeline,
+                     mlir::succeeded(result) ? "succeeded" : "failed");
+}
+
+void fuzzTensor(llvm::StringRef bytes) {
+  amp::runner::StatusOr<amp::runner::HostArray> array =
+      amp::parseONNXTensor(bytes, "fuzz.pb");
+  if (array.failed()) {
+    if (array.getStatus().message().empty())
+      invariantBroken("a tensor error without a message");
+    return;
+  }
+  for (int64_t d : array->shape)
+    if (d < 0)
+      invariantBroken("a tensor with a negative dimension");
+  if (array->bytes.size() !=
+      static_cast<size_t>(array->numElements() *
+                          amp::runner::elementSize(array->type)))
+    invariantBroken("tensor data whose size does not match the shape");
+}
+
+} // namespace
+
+/// As in IRFuzzers.cpp: libMLIR (not instrumented) hands out memory from
+/// slabs that our instrumented, inlined BumpPtrAllocator poisoned.
+extern "C" const char *__asan_default_options() {
+  return "allow_user_poisoning=0";
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  llvm::StringRef bytes(reinterpret_cast<const char *>(data), size);
+  fuzzModel(bytes);
+  fuzzTensor(bytes);
+  return 0;
+}
