@@ -18,6 +18,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <new>
+#include <type_traits>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -53,9 +54,17 @@ template <typename Body> inline void parallelFor(int64_t n, Body &&body) {
   // input, element for element), so the loop vectorizes even where the
   // compiler cannot prove the pointers apart.
   if (n >= kParallelGrain) {
-#pragma omp parallel for simd schedule(static)
-    for (int64_t i = 0; i < n; ++i)
-      body(i);
+#pragma omp parallel
+    {
+      // A copy per thread: what the body captured by value (coefficients)
+      // is then a local the compiler keeps in registers. Reached through
+      // the outlined region's pointer, a float field could alias the
+      // body's float stores and would be reloaded every iteration.
+      std::remove_reference_t<Body> local(body);
+#pragma omp for simd schedule(static)
+      for (int64_t i = 0; i < n; ++i)
+        local(i);
+    }
     return;
   }
 #pragma omp simd

@@ -25,7 +25,8 @@ template <typename T, typename F>
 void mapUnary(const void *x, void *y, int64_t n, F f) {
   const T *in = static_cast<const T *>(x);
   T *out = static_cast<T *>(y);
-  parallelFor(n, [&](int64_t i) { out[i] = fromF32<T>(f(toF32(in[i]))); });
+  // By value: f's scalars stay in registers (parallelFor).
+  parallelFor(n, [=](int64_t i) { out[i] = fromF32<T>(f(toF32(in[i]))); });
 }
 
 template <typename T, typename F>
@@ -33,7 +34,7 @@ void mapBinaryFlat(const void *a, const void *b, void *y, int64_t n, F f) {
   const T *in0 = static_cast<const T *>(a);
   const T *in1 = static_cast<const T *>(b);
   T *out = static_cast<T *>(y);
-  parallelFor(n, [&](int64_t i) {
+  parallelFor(n, [=](int64_t i) {
     out[i] = fromF32<T>(f(toF32(in0[i]), toF32(in1[i])));
   });
 }

@@ -32,11 +32,12 @@ template <typename T>
 bool unscaleAndCheck(const T *in, T *out, int64_t n, float inv) {
   int seen = 0;
   // The cpu backend (OpenMP) splits the loop like parallelFor; an OR of
-  // flags is the same in any order.
+  // flags is the same in any order. firstprivate: each thread's own copy
+  // of inv stays in a register (shared, it is reloaded per element).
 #ifdef _OPENMP
 #pragma omp parallel for simd reduction(|                                      \
                                         : seen)                                \
-    schedule(static) if (n >= kParallelGrain)
+    firstprivate(inv) schedule(static) if (n >= kParallelGrain)
 #endif
   for (int64_t i = 0; i < n; ++i) {
     seen |= isNonFinite(in[i]);

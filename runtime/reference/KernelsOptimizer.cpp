@@ -66,7 +66,8 @@ void sgdCompute(const void *param, const void *grad, const void *momentum_buf,
     const T *buf = static_cast<const T *>(momentum_buf);
     T *np = static_cast<T *>(new_param);
     T *nbuf = static_cast<T *>(new_momentum_buf);
-    parallelFor(n, [&](int64_t i) {
+    // By value: the coefficients stay in registers (parallelFor).
+    parallelFor(n, [=](int64_t i) {
       float b = 0.0f;
       const float pv = sgdStep(c, toF32(p[i]), toF32(gp[i]),
                                c.hasMomentum ? toF32(buf[i]) : 0.0f, &b);
@@ -105,7 +106,7 @@ void adamCompute(const void *param, const void *grad, const void *exp_avg,
     T *np = static_cast<T *>(new_param);
     T *nm = static_cast<T *>(new_exp_avg);
     T *nv = static_cast<T *>(new_exp_avg_sq);
-    parallelFor(n, [&](int64_t i) {
+    parallelFor(n, [=](int64_t i) {
       float m1, v1;
       const float p1 = adamStep(c, toF32(p[i]), toF32(gp[i]), toF32(m[i]),
                                 toF32(v[i]), &m1, &v1);
