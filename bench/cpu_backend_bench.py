@@ -8,6 +8,9 @@ For each model and precision it runs, interleaved over --rounds rounds:
   torch       the same model in PyTorch eager (forward, loss, backward,
               optimizer step; f16/bf16 through torch.autocast, f16 with a
               GradScaler), in a fresh process, median ms/step
+  compile     the same with torch.compile(model) (--with-compile; TorchInductor's
+              C++ code for the CPU; its compilation falls in the first steps,
+              which the median leaves out)
 
 each at 1 thread and at every core (amp: --threads; torch: set_num_threads),
 then prints the medians over the rounds and amp/torch ratios (below 1: amp is
@@ -28,7 +31,7 @@ virtual environment (default bench/.venv) and installs torch from PyPI.
   bench/cpu_backend_bench.py --setup
   bench/cpu_backend_bench.py [--models mlp-4x512,bert] [--precisions f32,bf16]
       [--rounds 3] [--steps 30] [--threads 1,2] [--build build]
-      [--with-reference] [--gemm | --gemm-only]
+      [--with-reference] [--with-compile] [--gemm | --gemm-only]
 """
 
 import argparse
@@ -94,13 +97,17 @@ def torch_worker(args):
     dtype = low[args.precision]
     scaler = torch.amp.GradScaler("cpu") if dtype == torch.float16 else None
 
+    forward = torch.compile(model) if args.compile else model
+    # torch.compile's first steps compile (forward and backward graphs);
+    # eager's first step warms the allocator. Neither is counted.
+    warmup = 3 if args.compile else 1
     times = []
-    for _ in range(args.steps):
+    for _ in range(warmup + args.steps):
         x, y = data()
         start = time.perf_counter()
-        tm.train_step(model, opt, scaler, x, y, "cpu", dtype)
+        tm.train_step(forward, opt, scaler, x, y, "cpu", dtype)
         times.append(time.perf_counter() - start)
-    print(1e3 * statistics.median(times[1:]))
+    print(1e3 * statistics.median(times[warmup:]))
 
 
 # --------------------------------------------------------------------------
@@ -141,10 +148,10 @@ def amp_time(amp_run, path, name, precision, backend, threads, steps):
     return float(line.split("median ")[1].split(" ms")[0])
 
 
-def torch_time(python, name, precision, threads, steps):
+def torch_time(python, name, precision, threads, steps, compiled=False):
     cmd = [python, os.path.abspath(__file__), "--torch-worker", "--model",
            name, "--precision", precision, "--threads", str(threads),
-           "--steps", str(steps)]
+           "--steps", str(steps)] + (["--compile"] if compiled else [])
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
     out = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if out.returncode != 0:
@@ -214,6 +221,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--steps", type=int, default=30)
     ap.add_argument("--with-reference", action="store_true")
+    ap.add_argument("--with-compile", action="store_true",
+                    help="also time torch.compile of the PyTorch model")
     ap.add_argument("--gemm", action="store_true",
                     help="also compare square GEMMs with torch.matmul")
     ap.add_argument("--gemm-only", action="store_true",
@@ -222,6 +231,7 @@ def main():
     ap.add_argument("--torch-worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--model", help=argparse.SUPPRESS)
     ap.add_argument("--precision", help=argparse.SUPPRESS)
+    ap.add_argument("--compile", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
 
     if args.torch_worker:
@@ -239,7 +249,9 @@ def main():
     configs = [(m, p, int(t)) for m in args.models.split(",")
                for p in args.precisions.split(",")
                for t in args.threads.split(",")]
-    sides = ["amp cpu", "torch"] + (["amp ref"] if args.with_reference else [])
+    sides = (["amp cpu", "torch"] +
+             (["compile"] if args.with_compile else []) +
+             (["amp ref"] if args.with_reference else []))
     results = {c: {s: [] for s in sides} for c in configs}
     for r in range(args.rounds):
         for (m, p, t) in configs:
@@ -248,20 +260,30 @@ def main():
             res["amp cpu"].append(amp_time(amp_run, path, m, p, "cpu", t,
                                            args.steps))
             res["torch"].append(torch_time(python, m, p, t, args.steps))
+            if args.with_compile:
+                res["compile"].append(torch_time(python, m, p, t, args.steps,
+                                                 compiled=True))
             if args.with_reference:
                 res["amp ref"].append(amp_time(amp_run, path, m, p,
                                                "reference", t, args.steps))
         print("round %d of %d done" % (r + 1, args.rounds), file=sys.stderr)
 
     print("| model | precision | threads | amp cpu ms/step | torch ms/step "
-          "| amp/torch |" + (" amp ref ms/step |" if args.with_reference else ""))
+          "| amp/torch |" +
+          (" torch.compile ms/step | amp/compile |" if args.with_compile
+           else "") +
+          (" amp ref ms/step |" if args.with_reference else ""))
     print("| --- | --- | --- | --- | --- | --- |" +
+          (" --- | --- |" if args.with_compile else "") +
           (" --- |" if args.with_reference else ""))
     for (m, p, t), res in results.items():
         amp = statistics.median(res["amp cpu"])
         torch = statistics.median(res["torch"])
         row = "| %s | %s | %d | %.3f | %.3f | %.2fx |" % (m, p, t, amp, torch,
                                                         amp / torch)
+        if args.with_compile:
+            compiled = statistics.median(res["compile"])
+            row += " %.3f | %.2fx |" % (compiled, amp / compiled)
         if args.with_reference:
             row += " %.3f |" % statistics.median(res["amp ref"])
         print(row)
