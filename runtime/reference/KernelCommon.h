@@ -405,6 +405,28 @@ template <int K> struct StridedLoop {
   }
 };
 
+/// Runs body(part, offsets) over pieces of `loop` that split its dimension
+/// `dim` into contiguous ranges (parallelRanges: in parallel on the cpu
+/// backend when the loop has at least kParallelGrain elements, else one
+/// piece, the whole loop): `part` is the loop over one range, offsets[k]
+/// operand k's element offset of the range's first element. Within a piece
+/// the elements run in the whole loop's order, so an operand whose stride
+/// along `dim` is non-zero sees each of its elements written by one piece
+/// in the same order as by the whole loop, whatever the thread count.
+template <int K, typename Body>
+inline void parallelSplit(const StridedLoop<K> &loop, int dim, int64_t total,
+                          Body &&body) {
+  const int64_t n = loop.dims[dim];
+  parallelRanges(n, n > 0 ? total / n : 0, [&](int64_t begin, int64_t end) {
+    StridedLoop<K> part = loop;
+    part.dims[dim] = end - begin;
+    int64_t offsets[K];
+    for (int k = 0; k < K; ++k)
+      offsets[k] = begin * loop.strides[k][dim];
+    body(part, offsets);
+  });
+}
+
 /// Row-major strides of `dims` (in elements).
 inline void contiguousStrides(const int64_t *dims, int rank, int64_t *out) {
   int64_t s = 1;

@@ -251,32 +251,47 @@ amp_status_t amp_layer_norm_grad(const void *dy, const void *x,
     const std::vector<float> gamma = loadParam(scale, scale_dtype, len, 1.0f);
     std::vector<float> dgamma(static_cast<size_t>(len), 0.0f);
     std::vector<float> dbeta(static_cast<size_t>(len), 0.0f);
-    std::vector<float> xhat(static_cast<size_t>(len)),
-        g(static_cast<size_t>(len));
     dispatchFloat(x_dtype, [&](auto t) {
       using T = decltype(t);
       const T *dyp = static_cast<const T *>(dy);
       const T *xp = static_cast<const T *>(x);
       T *dxp = static_cast<T *>(dx);
       const float count = static_cast<float>(len);
-      for (int64_t r = 0; r < rows; ++r) {
-        const int64_t base = r * len;
-        const float mu = mean[r], rs = rstd[r];
-        float sumG = 0.0f, sumGX = 0.0f;
-        for (int64_t i = 0; i < len; ++i) {
-          const float d = toF32(dyp[base + i]);
-          xhat[i] = normalized(toF32(xp[base + i]), mu, rs);
-          g[i] = d * gamma[i];
-          sumG += g[i];
-          sumGX += g[i] * xhat[i];
-          dgamma[i] += d * xhat[i];
-          dbeta[i] += d;
+      // dx: each row on its own (rows in parallel on the cpu backend).
+      parallelRanges(rows, len, [&](int64_t begin, int64_t end) {
+        std::vector<float> xhat(static_cast<size_t>(len)),
+            g(static_cast<size_t>(len));
+        for (int64_t r = begin; r < end; ++r) {
+          const int64_t base = r * len;
+          const float mu = mean[r], rs = rstd[r];
+          float sumG = 0.0f, sumGX = 0.0f;
+          for (int64_t i = 0; i < len; ++i) {
+            xhat[i] = normalized(toF32(xp[base + i]), mu, rs);
+            g[i] = toF32(dyp[base + i]) * gamma[i];
+            sumG += g[i];
+            sumGX += g[i] * xhat[i];
+          }
+          const float meanG = meanOf(sumG, count),
+                      meanGX = meanOf(sumGX, count);
+          for (int64_t i = 0; i < len; ++i)
+            dxp[base + i] = fromF32<T>(
+                layerNormGradValue(rs, g[i], meanG, xhat[i], meanGX));
         }
-        const float meanG = meanOf(sumG, count), meanGX = meanOf(sumGX, count);
-        for (int64_t i = 0; i < len; ++i)
-          dxp[base + i] =
-              fromF32<T>(layerNormGradValue(rs, g[i], meanG, xhat[i], meanGX));
-      }
+      });
+      // dgamma and dbeta: each column summed over the rows in row order,
+      // columns in parallel on the cpu backend, so the sums are the same
+      // at any thread count.
+      parallelRanges(len, rows, [&](int64_t begin, int64_t end) {
+        for (int64_t r = 0; r < rows; ++r) {
+          const int64_t base = r * len;
+          const float mu = mean[r], rs = rstd[r];
+          for (int64_t i = begin; i < end; ++i) {
+            const float d = toF32(dyp[base + i]);
+            dgamma[i] += d * normalized(toF32(xp[base + i]), mu, rs);
+            dbeta[i] += d;
+          }
+        }
+      });
     });
     storeParam(dscale, scale_dtype, dgamma);
     storeParam(dbias, scale_dtype, dbeta);

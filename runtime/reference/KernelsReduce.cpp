@@ -4,7 +4,11 @@
 // and amp_reduce_max_grad on the reference backend. A reduction is one pass
 // over the input in memory order, accumulating into an f32 array shaped like
 // the output, then one rounding per output element; each output's sum is
-// therefore a sequential f32 sum in the input's row-major order.
+// therefore a sequential f32 sum in the input's row-major order. The cpu
+// backend splits the pass along a dimension the output keeps
+// (parallelSplit), so each output is still summed by one thread in that
+// order: bitwise the reference's results at any thread count. A reduction
+// to one element stays one sequential pass.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,8 +26,7 @@ using namespace amp::runtime::kernels;
 namespace {
 
 template <typename T, bool IsMax>
-void accumulate(const StridedLoop<2> &loop, const void *x, float *acc) {
-  const T *in = static_cast<const T *>(x);
+void accumulate(const StridedLoop<2> &loop, const T *in, float *acc) {
   loop.run([&](const int64_t *off, int64_t len, const int64_t *inner) {
     const T *xr = in + off[0];
     float *ar = acc + off[1];
@@ -44,6 +47,18 @@ void accumulate(const StridedLoop<2> &loop, const void *x, float *acc) {
   });
 }
 
+/// The dimension of `loop` the output varies along with the largest extent
+/// (its accumulator stride is non-zero), or -1 when every dimension is
+/// reduced.
+int keptDimension(const StridedLoop<2> &loop) {
+  int best = -1;
+  for (int d = 0; d < loop.rank; ++d)
+    if (loop.strides[1][d] != 0 &&
+        (best < 0 || loop.dims[d] > loop.dims[best]))
+      best = d;
+  return best;
+}
+
 /// y = the reduction of x (checked), rounded once into y_dtype.
 amp_status_t reduceInto(Checker &check, int32_t op, const Reduction &r,
                         const void *x, void *y, amp_dtype_t xDtype,
@@ -55,21 +70,31 @@ amp_status_t reduceInto(Checker &check, int32_t op, const Reduction &r,
                                  : 0.0f);
     dispatchFloat(xDtype, [&](auto t) {
       using T = decltype(t);
-      if (isMax)
-        accumulate<T, true>(r.loop, x, acc.data());
-      else
-        accumulate<T, false>(r.loop, x, acc.data());
+      auto pass = [&](const StridedLoop<2> &loop, const int64_t *offsets) {
+        const T *in = static_cast<const T *>(x) + offsets[0];
+        float *out = acc.data() + offsets[1];
+        if (isMax)
+          accumulate<T, true>(loop, in, out);
+        else
+          accumulate<T, false>(loop, in, out);
+      };
+      const int kept = keptDimension(r.loop);
+      if (kept < 0) {
+        const int64_t none[2] = {0, 0};
+        pass(r.loop, none);
+      } else {
+        parallelSplit(r.loop, kept, r.nx, pass);
+      }
     });
-    if (op == AMP_REDUCE_MEAN) {
-      const float divisor = static_cast<float>(r.count);
-      for (float &a : acc)
-        a = a / divisor;
-    }
+    const float divisor =
+        op == AMP_REDUCE_MEAN ? static_cast<float>(r.count) : 1.0f;
     dispatchFloat(yDtype, [&](auto t) {
       using Y = decltype(t);
       Y *out = static_cast<Y *>(y);
-      for (int64_t i = 0; i < r.ny; ++i)
-        out[i] = fromF32<Y>(acc[i]);
+      const float *sums = acc.data();
+      parallelFor(r.ny, [=](int64_t i) {
+        out[i] = fromF32<Y>(divisor == 1.0f ? sums[i] : sums[i] / divisor);
+      });
     });
   });
 }
