@@ -64,9 +64,20 @@ private:
 
 /// Scratch of the calling thread: `slot` names one of a few independent
 /// buffers (the operands being widened, the fp32 accumulator, a widened
-/// bias, rows of C and aux widened inside a parallel loop), each at least
-/// `count` floats, reused by the next call with the same slot.
-enum class Scratch { A, B, Accumulator, Output, Bias, RowC, RowAux, Count };
+/// bias, rows of C and aux widened inside a parallel loop, the scratchpad
+/// of a oneDNN primitive), each at least `count` floats, reused by the next
+/// call with the same slot.
+enum class Scratch {
+  A,
+  B,
+  Accumulator,
+  Output,
+  Bias,
+  RowC,
+  RowAux,
+  OneDnn,
+  Count
+};
 float *scratch(Scratch slot, int64_t count);
 
 /// oneDNN's data type for a float dtype (f16, bf16, else f32).

@@ -24,6 +24,15 @@
 // their descriptors bake in; when oneDNN offers only its naive reference
 // implementation for a batched layout, the plan runs batch by batch.
 //
+// Deterministic mode (AMP_DETERMINISTIC=1) runs every oneDNN primitive on
+// one thread, since how a primitive splits its sums over threads would
+// change its results. To keep the cores busy anyway, a request with enough
+// rows is cut into blocks of kDeterministicRows rows of D, a cut that
+// depends on its shape alone; the blocks run in parallel, each one request
+// on one thread, so the result is the same at any thread count. Each
+// primitive gets its scratchpad from the executing thread (scratchpad mode
+// user), so that one primitive may run on several threads at once.
+//
 //===----------------------------------------------------------------------===//
 
 #include "amp_runtime/float16.h"
@@ -36,6 +45,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <exception>
 #include <type_traits>
 #include <unordered_map>
 
@@ -94,7 +104,7 @@ struct GemmPlan {
   dnnl::matmul matmul;
   Finish finish = Finish::Unfused;
   bool perBatch = false; // one execution per batch, pointers advanced
-  memory::desc a, b, bias, d;
+  memory::desc a, b, bias, d, scratchpad;
 };
 
 /// The request's layout of A and B after widening (dense, op() applied by
@@ -168,6 +178,7 @@ GemmPlan makePlan(const amp_gemm_desc_t &g, const Operands &ops,
                                 0.0f);
   }
   attr.set_post_ops(postOpList);
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
 
   // Batched first; batch by batch when oneDNN would fall back to its naive
   // implementation for the batched layout (or has none).
@@ -199,6 +210,7 @@ GemmPlan makePlan(const amp_gemm_desc_t &g, const Operands &ops,
           g.batch_count > 1)
         continue;
       plan.matmul = dnnl::matmul(pd);
+      plan.scratchpad = pd.scratchpad_desc();
       return plan;
     } catch (const dnnl::error &) {
       if (perBatch || g.batch_count == 1)
@@ -219,6 +231,10 @@ void runMatmul(const GemmPlan &plan, const amp_gemm_desc_t &g,
   const int64_t biasSize = dSize;
   const int64_t runs = plan.perBatch ? g.batch_count : 1;
   OneDnnThreads threads;
+  const size_t scratchpadBytes = plan.scratchpad.get_size();
+  void *scratchpad =
+      scratchpadBytes ? scratch(Scratch::OneDnn, (scratchpadBytes + 3) / 4)
+                      : nullptr;
   for (int64_t r = 0; r < runs; ++r) {
     auto at = [&](const void *p, int64_t stride, int64_t size) {
       return const_cast<char *>(static_cast<const char *>(p)) +
@@ -233,6 +249,9 @@ void runMatmul(const GemmPlan &plan, const amp_gemm_desc_t &g,
     if (!plan.bias.is_zero())
       args.emplace(DNNL_ARG_BIAS,
                    memory(plan.bias, engine(), at(bias, strideBias, biasSize)));
+    if (scratchpad)
+      args.emplace(DNNL_ARG_SCRATCHPAD,
+                   memory(plan.scratchpad, engine(), scratchpad));
     plan.matmul.execute(stream(), args);
   }
   stream().wait();
@@ -483,6 +502,63 @@ amp_status_t runGemm(const amp_gemm_desc_t &g) {
   return AMP_STATUS_OK;
 }
 
+/// Rows of D per block in deterministic mode (the file comment).
+constexpr int64_t kDeterministicRows = 128;
+
+/// Whether `g` runs as row blocks: deterministic mode, at least two blocks,
+/// and no bias gradient summed over D's rows (DRELU_BGRAD, DGELU_BGRAD) or
+/// over op(B) (BGRADB), which a block does not see whole.
+bool splitsRows(const amp_gemm_desc_t &g) {
+  const BiasUse use = kEpilogueInfo[g.epilogue].bias;
+  return deterministic() && g.m >= 2 * kDeterministicRows &&
+         use != BiasUse::GradOfD && use != BiasUse::GradOfB;
+}
+
+/// Rows [row, row + rows) of `g`: op(A)'s and C's, D's and aux's rows, and
+/// BGRADA's bias entries (one per row); op(B) and an input bias whole.
+amp_gemm_desc_t rowBlock(const amp_gemm_desc_t &g, int64_t row, int64_t rows) {
+  auto advance = [](const void *p, int64_t elements, amp_dtype_t dtype) {
+    return p ? static_cast<const char *>(p) + elements * amp_dtype_size(dtype)
+             : nullptr;
+  };
+  amp_gemm_desc_t part = g;
+  part.m = rows;
+  part.a = advance(g.a, g.trans_a ? row : row * g.lda, g.a_dtype);
+  part.c = advance(g.c, row * g.ldc, g.d_dtype);
+  part.d = const_cast<char *>(advance(g.d, row * g.ldd, g.d_dtype));
+  part.aux = const_cast<char *>(advance(g.aux, row * g.ld_aux, g.d_dtype));
+  if (kEpilogueInfo[g.epilogue].bias == BiasUse::GradOfA)
+    part.bias = const_cast<char *>(advance(g.bias, row, g.d_dtype));
+  return part;
+}
+
+/// runGemm over the row blocks of `g`, in parallel; the first failure of a
+/// block is rethrown.
+amp_status_t runGemmRowBlocks(const amp_gemm_desc_t &g) {
+  const int64_t blocks = (g.m + kDeterministicRows - 1) / kDeterministicRows;
+  std::exception_ptr failure;
+  amp_status_t status = AMP_STATUS_OK;
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < blocks; ++i) {
+    const int64_t row = i * kDeterministicRows;
+    try {
+      amp_status_t s =
+          runGemm(rowBlock(g, row, std::min(kDeterministicRows, g.m - row)));
+      if (s != AMP_STATUS_OK) {
+#pragma omp critical(amp_gemm_blocks)
+        status = s;
+      }
+    } catch (...) {
+#pragma omp critical(amp_gemm_blocks)
+      if (!failure)
+        failure = std::current_exception();
+    }
+  }
+  if (failure)
+    std::rethrow_exception(failure);
+  return status;
+}
+
 } // namespace
 
 extern "C" {
@@ -496,7 +572,7 @@ amp_status_t amp_gemm(const amp_gemm_desc_t *desc, void * /*stream*/) {
                      threadSettingError().c_str());
   amp_status_t status;
   try {
-    status = runGemm(*desc);
+    status = splitsRows(*desc) ? runGemmRowBlocks(*desc) : runGemm(*desc);
   } catch (const dnnl::error &e) {
     return gemmError(AMP_STATUS_BACKEND_ERROR, "oneDNN matmul failed: %s",
                      e.what());
