@@ -18,7 +18,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "amp/InitAll.h"
+#include "FuzzContext.h"
+#include "amp/Parser/NestingDepth.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -31,29 +32,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
-#include <memory>
 
 namespace {
 
-/// One context for many inputs (loading the dialects costs more than most
-/// inputs), renewed every kInputsPerContext inputs so that the types and
-/// attributes the inputs create do not pile up.
-constexpr int kInputsPerContext = 2000;
-
-mlir::MLIRContext &context() {
-  static std::unique_ptr<mlir::MLIRContext> ctx;
-  static int uses = 0;
-  if (!ctx || ++uses % kInputsPerContext == 0) {
-    static bool registered = (amp::registerAllPasses(), true);
-    (void)registered;
-    mlir::DialectRegistry registry;
-    amp::registerAllDialects(registry);
-    ctx = std::make_unique<mlir::MLIRContext>(
-        registry, mlir::MLIRContext::Threading::DISABLED);
-    ctx->loadAllAvailableDialects();
-  }
-  return *ctx;
-}
+mlir::MLIRContext &context() { return amp::fuzz::sharedContext(); }
 
 #if defined(AMP_FUZZ_PIPELINE)
 /// The pipelines of docs/pipeline.md, as amp-opt and amp-compile run them.
@@ -84,23 +66,18 @@ void runPipeline(mlir::ModuleOp module, size_t size) {
 
 } // namespace
 
-/// Our instrumented code inlines LLVM's BumpPtrAllocator, which poisons
-/// the slabs it allocates; libMLIR, not instrumented, then hands out memory
-/// from them without unpoisoning it, which ASan would report as a
-/// use-after-poison (the lit suite sets the same option, test/lit.cfg.py).
-extern "C" const char *__asan_default_options() {
-  return "allow_user_poisoning=0";
-}
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  // What amp's tools refuse before parsing (amp/Parser/NestingDepth.h).
+  llvm::StringRef text(reinterpret_cast<const char *>(data), size);
+  if (amp::findDeepNesting(text))
+    return 0;
   mlir::MLIRContext &ctx = context();
   mlir::ScopedDiagnosticHandler quiet(
       &ctx, [](mlir::Diagnostic &) { return mlir::success(); });
   llvm::SourceMgr sources;
   sources.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(
-          llvm::StringRef(reinterpret_cast<const char *>(data), size),
-          "fuzz.mlir"),
+          text, "fuzz.mlir"),
       llvm::SMLoc());
   mlir::ParserConfig config(&ctx);
   mlir::OwningOpRef<mlir::ModuleOp> module =

@@ -18,7 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Import/ONNX.h"
-#include "amp/InitAll.h"
+#include "FuzzContext.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -29,7 +29,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
-#include <memory>
 
 namespace {
 
@@ -38,24 +37,8 @@ namespace {
   std::abort();
 }
 
-/// One context for many inputs, renewed every kInputsPerContext inputs so
-/// that the types and attributes the inputs create do not pile up.
-constexpr int kInputsPerContext = 2000;
-
 mlir::MLIRContext &context() {
-  static std::unique_ptr<mlir::MLIRContext> ctx;
-  static int uses = 0;
-  if (!ctx || ++uses % kInputsPerContext == 0) {
-    static bool registered = (amp::registerAllPasses(), true);
-    (void)registered;
-    mlir::DialectRegistry registry;
-    amp::registerAllDialects(registry);
-    amp::registerONNXImportDialects(registry);
-    ctx = std::make_unique<mlir::MLIRContext>(
-        registry, mlir::MLIRContext::Threading::DISABLED);
-    ctx->loadAllAvailableDialects();
-  }
-  return *ctx;
+  return amp::fuzz::sharedContext(amp::registerONNXImportDialects);
 }
 
 amp::ONNXImportOptions optionsFor(size_t size) {
@@ -140,12 +123,6 @@ void fuzzTensor(llvm::StringRef bytes) {
 }
 
 } // namespace
-
-/// As in IRFuzzers.cpp: libMLIR (not instrumented) hands out memory from
-/// slabs that our instrumented, inlined BumpPtrAllocator poisoned.
-extern "C" const char *__asan_default_options() {
-  return "allow_user_poisoning=0";
-}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   llvm::StringRef bytes(reinterpret_cast<const char *>(data), size);

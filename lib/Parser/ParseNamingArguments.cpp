@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Parser/ParseNamingArguments.h"
+#include "amp/Parser/NestingDepth.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -27,6 +28,12 @@ amp::parseFileNamingArguments(StringRef filename,
   std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(filename, &error);
   if (!file) {
     emitError(fileLoc) << error;
+    return nullptr;
+  }
+  if (std::optional<DeepNesting> deep = findDeepNesting(file->getBuffer())) {
+    emitError(FileLineColLoc::get(context, filename, deep->line,
+                                  deep->column))
+        << deepNestingMessage();
     return nullptr;
   }
   llvm::SourceMgr sourceMgr;
