@@ -14,6 +14,8 @@
 
 #include "amp_runtime/checked_size.h"
 
+#include <limits>
+
 using namespace amp::onnx_import;
 using namespace mlir;
 namespace nn = amp::nn;
@@ -522,18 +524,30 @@ static LogicalResult importSlice(NodeContext &nc) {
       b += n;
     if (e < 0)
       e += n;
+    // ceil(span / |step|) without forming span + |step| - 1, which
+    // overflows for steps near the int64 extremes (-INT64_MIN too).
+    const int64_t stepAbs =
+        st > 0 ? st
+               : (st == std::numeric_limits<int64_t>::min()
+                      ? std::numeric_limits<int64_t>::max()
+                      : -st);
+    auto count = [&](int64_t span) {
+      return span > 0 ? (span - 1) / stepAbs + 1 : 0;
+    };
     int64_t size;
     if (st > 0) {
       b = clampTo(b, 0, n);
       e = clampTo(e, 0, n);
-      size = e > b ? (e - b + st - 1) / st : 0;
+      size = count(e - b);
     } else {
       b = clampTo(b, -1, n - 1);
       e = clampTo(e, -1, n - 1);
-      size = b > e ? (b - e + (-st) - 1) / (-st) : 0;
+      size = count(b - e);
     }
     s.offsets[*axis] = size ? b : 0;
-    s.strides[*axis] = st;
+    // One element or none: the step does not matter; 1 keeps extremes
+    // out of the slice's arithmetic.
+    s.strides[*axis] = size > 1 ? st : 1;
     s.sizes[*axis] = size;
   }
   return sliceTo(nc, 0, s);

@@ -298,6 +298,19 @@ save("reshape_nan_shape.onnx", helper.make_graph(
     [numpy_helper.from_array(np.array([np.nan, 4], np.float32), "s")]),
     check=False)
 
+# Slices whose steps are near the int64 extremes (the element count
+# overflowed int64 before): one element each, x[0] and x[5].
+save("slice_extreme_steps.onnx", helper.make_graph(
+    [helper.make_node("Slice", ["x", "s0", "e0", "a", "st0"], ["y0"],
+                      name="slice_up"),
+     helper.make_node("Slice", ["x", "s1", "e1", "a", "st1"], ["y1"],
+                      name="slice_down")],
+    "slice_extreme_steps", [vi("x", F, [6])],
+    [vi("y0", F, [1]), vi("y1", F, [1])],
+    [ints("s0", [0]), ints("e0", [(1 << 63) - 1]), ints("a", [0]),
+     ints("st0", [(1 << 63) - 3]), ints("s1", [-1]), ints("e1", [-(1 << 63)]),
+     ints("st1", [-(1 << 63)])]))
+
 # A shape passed as a graph input, as ONNX's node tests do: bound with
 # --constant-input reshape_shape.pb.
 save("reshape_input.onnx", helper.make_graph(
