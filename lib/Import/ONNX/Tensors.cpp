@@ -206,12 +206,13 @@ std::optional<Const> amp::onnx_import::readConstFile(llvm::StringRef path,
   return parseConstBytes((*file)->getBuffer(), path, error);
 }
 
-amp::runner::StatusOr<amp::runner::HostArray>
-amp::parseONNXTensor(llvm::StringRef data, llvm::StringRef name) {
+/// The constant `c` read from `name` (or `error` when there is none) as a
+/// host array.
+static amp::runner::StatusOr<amp::runner::HostArray>
+hostArrayOf(const std::optional<Const> &c, llvm::StringRef name,
+            const std::string &error) {
   using amp::runner::ElementType;
-  std::string error;
-  std::optional<onnx_import::Const> c =
-      onnx_import::parseConstBytes(data, name, error);
+  namespace runner = amp::runner;
   if (!c)
     return runner::Status::error(error);
   runner::HostArray array;
@@ -252,12 +253,15 @@ amp::parseONNXTensor(llvm::StringRef data, llvm::StringRef name) {
 }
 
 amp::runner::StatusOr<amp::runner::HostArray>
+amp::parseONNXTensor(llvm::StringRef data, llvm::StringRef name) {
+  std::string error;
+  std::optional<Const> c = parseConstBytes(data, name, error);
+  return hostArrayOf(c, name, error);
+}
+
+amp::runner::StatusOr<amp::runner::HostArray>
 amp::readONNXTensorFile(llvm::StringRef path) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
-      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                  /*RequiresNullTerminator=*/false);
-  if (std::error_code ec = file.getError())
-    return runner::Status::error("cannot read '" + path.str() +
-                                 "': " + ec.message());
-  return parseONNXTensor((*file)->getBuffer(), path);
+  std::string error;
+  std::optional<Const> c = readConstFile(path, error);
+  return hostArrayOf(c, path, error);
 }

@@ -17,7 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "amp_runtime/float16.h"
+#include "HostValues.h"
 #include "amp_runtime/gemm.h"
 
 #include <dlfcn.h>
@@ -44,23 +44,11 @@ uint64_t fnv1a(const std::vector<char> &bytes, uint64_t h) {
   return h;
 }
 
-/// n random values of `dtype` (uniform in [-1, 1], rounded to it).
+/// n random values of `dtype`, uniform in [-1, 1] and rounded to it.
 std::vector<char> randomBuffer(std::mt19937 &rng, int64_t n,
                                amp_dtype_t dtype) {
   std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  std::vector<char> bytes(n * amp_dtype_size(dtype));
-  for (int64_t i = 0; i < n; ++i) {
-    const float v = uniform(rng);
-    if (dtype == AMP_DTYPE_F32) {
-      std::memcpy(bytes.data() + 4 * i, &v, 4);
-      continue;
-    }
-    const uint16_t bits = dtype == AMP_DTYPE_F16
-                              ? amp::runtime::floatToHalfBits(v)
-                              : amp::runtime::floatToBFloat16Bits(v);
-    std::memcpy(bytes.data() + 2 * i, &bits, 2);
-  }
-  return bytes;
+  return storeAs(n, dtype, [&] { return uniform(rng); });
 }
 
 } // namespace

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HostValues.h"
 #include "amp_runtime/kernels.h"
 
 #include <dlfcn.h>
@@ -58,26 +59,15 @@ void expectSame(const std::string &what, amp_status_t s0, amp_status_t s1,
 
 std::mt19937 rng(7);
 
-/// n random values of `dtype` (f32 or bf16: the high half of an f32),
-/// normal with deviation `scale`, or their magnitudes (`nonNegative`).
+/// n random values of `dtype` (f32 or bf16), normal with deviation
+/// `scale`, or their magnitudes (`nonNegative`).
 std::vector<char> randomBuffer(int64_t n, amp_dtype_t dtype, float scale = 1,
                                bool nonNegative = false) {
   std::normal_distribution<float> normal(0.0f, scale);
-  std::vector<char> bytes(n * amp_dtype_size(dtype));
-  for (int64_t i = 0; i < n; ++i) {
-    float v = normal(rng);
-    if (nonNegative)
-      v = std::fabs(v);
-    if (dtype == AMP_DTYPE_F32) {
-      std::memcpy(bytes.data() + 4 * i, &v, 4);
-    } else {
-      uint32_t bits;
-      std::memcpy(&bits, &v, 4);
-      uint16_t high = static_cast<uint16_t>(bits >> 16);
-      std::memcpy(bytes.data() + 2 * i, &high, 2);
-    }
-  }
-  return bytes;
+  return storeAs(n, dtype, [&] {
+    const float v = normal(rng);
+    return nonNegative ? std::fabs(v) : v;
+  });
 }
 
 void compareReductions(const Library lib[2]) {
