@@ -265,9 +265,18 @@ TEST(TrainerTest, CreateErrors) {
 
   TrainingProgram program = linearProgram();
   program.step.args[7].type = ElementType::F16;
+  const std::string inputError =
+      "the input argument must be a [batch, features] f32 tensor (or [batch, "
+      "d1, d2, ...], each row d1 x d2 x ... features, e.g. NCHW images) or an "
+      "integer [batch, seq] token tensor";
+  EXPECT_EQ(createError(baseOptions(), program), inputError);
+  program = linearProgram();
+  program.step.args[7].shape = {4};
+  EXPECT_EQ(createError(baseOptions(), program), inputError);
+  program = linearProgram();
+  program.step.args[7].shape = {4, 2, 0};
   EXPECT_EQ(createError(baseOptions(), program),
-            "the input argument must be a [batch, features] f32 tensor or an "
-            "integer [batch, seq] token tensor");
+            "the input argument [4, 2, 0] f32 has no elements");
   program = linearProgram();
   program.step.args[7].type = ElementType::I32;
   EXPECT_EQ(createError(baseOptions(), program),

@@ -485,11 +485,23 @@ OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
   if (options.train) {
     Value logits = results[0];
     auto type = cast<RankedTensorType>(logits.getType());
-    if (!type.getElementType().isF32() || type.getRank() != 2) {
+    // A convolutional head's logits [batch, classes, 1, 1] (SqueezeNet's
+    // global pool, DenseNet's 1x1 conv) are the [batch, classes] ones.
+    bool unitTail =
+        type.getRank() > 2 && llvm::all_of(type.getShape().drop_front(2),
+                                           [](int64_t d) { return d == 1; });
+    if (!type.getElementType().isF32() || (type.getRank() != 2 && !unitTail)) {
       emitError(fileLoc) << "--train --loss cross_entropy needs logits of "
-                            "shape [batch, classes] (f32); the output is "
+                            "shape [batch, classes] or [batch, classes, 1, "
+                            "...] (f32); the output is "
                          << type;
       return nullptr;
+    }
+    if (unitTail) {
+      type = RankedTensorType::get(type.getShape().take_front(2),
+                                   type.getElementType());
+      logits = nn::ReshapeOp::create(
+          builder, NameLoc::get(builder.getStringAttr("logits")), type, logits);
     }
     auto labelType =
         RankedTensorType::get({type.getDimSize(0)}, builder.getI32Type());

@@ -97,6 +97,15 @@ StatusOr<std::unique_ptr<Trainer>> Trainer::create(const RuntimeLibrary &rt,
   return trainer;
 }
 
+/// The values of one row of the input: the product of its dims after the
+/// batch (checkTensorSizes has made sure it fits).
+static int64_t rowSize(const TensorDesc &in) {
+  int64_t n = 1;
+  for (size_t i = 1; i < in.shape.size(); ++i)
+    n *= in.shape[i];
+  return n;
+}
+
 /// Tabular classification ([batch, features] f32 input, [batch] labels) or a
 /// token model (integer [batch, seq] input and next-token labels).
 Status Trainer::checkTokenModel() const {
@@ -105,10 +114,11 @@ Status Trainer::checkTokenModel() const {
   bool intLabels = lab.type == ElementType::I32 || lab.type == ElementType::I64;
   bool tokenInput = in.type == ElementType::I32 || in.type == ElementType::I64;
   if (!tokenInput) {
-    if (in.shape.size() != 2 || in.type != ElementType::F32)
+    if (in.shape.size() < 2 || in.type != ElementType::F32)
       return Status::error("the input argument must be a [batch, features] "
-                           "f32 tensor or an integer [batch, seq] token "
-                           "tensor");
+                           "f32 tensor (or [batch, d1, d2, ...], each row "
+                           "d1 x d2 x ... features, e.g. NCHW images) or an "
+                           "integer [batch, seq] token tensor");
     if (lab.shape.size() != 1 || lab.shape[0] != in.shape[0] || !intLabels)
       return Status::error("the label argument must be a [batch] i32/i64 "
                            "tensor matching the input's batch");
@@ -125,7 +135,7 @@ Status Trainer::checkTokenModel() const {
                            "--underflow-report need a [batch, features] f32 "
                            "input");
   }
-  if (in.shape[0] <= 0 || in.shape[1] <= 0)
+  if (in.shape[0] <= 0 || rowSize(in) <= 0)
     return Status::error("the input argument " + describeType(in) +
                          " has no elements");
   return Status::success();
@@ -146,7 +156,7 @@ Status Trainer::loadData() {
   const TensorDesc &in = program.step.args[binding.input];
   tokens = isInteger(in.type);
   batch = in.shape[0];
-  features = in.shape[1];
+  features = rowSize(in);
   const int64_t classes = modelClasses(program, binding);
   StatusOr<Dataset> loaded = Status::error("no data");
   if (tokens) {

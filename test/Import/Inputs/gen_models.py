@@ -327,3 +327,27 @@ with open(os.path.join(HERE, "cnn.onnx"), "rb") as f:
     head = f.read(40)
 with open(os.path.join(HERE, "corrupt.onnx"), "wb") as f:
     f.write(head + b"\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01garbage")
+
+# A convolutional classifier head for --train, on 1x8x8 images (digits):
+# Conv, Relu, an 8x8 Conv to the 10 classes (a fully connected layer written
+# as a convolution, as Caffe-era models do), GlobalAveragePool, Softmax, so
+# the logits are [N, 10, 1, 1].
+save("conv_head.onnx", helper.make_graph(
+    [
+        helper.make_node("Conv", ["x", "ch.w1", "ch.b1"], ["c1"],
+                         name="conv1", pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c1"], ["r1"], name="relu1"),
+        helper.make_node("Conv", ["r1", "ch.w2"], ["c2"], name="classes"),
+        helper.make_node("GlobalAveragePool", ["c2"], ["g"], name="pool"),
+        helper.make_node("Softmax", ["g"], ["probs"], name="softmax",
+                         axis=1),
+    ],
+    "conv_head",
+    [vi("x", F, ["N", 1, 8, 8])],
+    [vi("probs", F, ["N", 10, 1, 1])],
+    [init("ch.w1", 8, 1, 3, 3), init("ch.b1", 8), init("ch.w2", 10, 8, 8, 8)]))
+
+# A per-pixel output, [1, 2, 3, 3]: not logits that --train can flatten.
+save("spatial_output.onnx", helper.make_graph(
+    [helper.make_node("Relu", ["x"], ["y"], name="relu")],
+    "spatial_output", [vi("x", F, [1, 2, 3, 3])], [vi("y", F, [1, 2, 3, 3])]))
