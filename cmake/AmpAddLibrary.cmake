@@ -19,15 +19,21 @@ function(add_amp_library name)
   endif()
 endfunction()
 
-# amp_install_library(name): installs a compiler library into the AmpTargets
-# export set (lib/cmake/amp/AmpTargets.cmake, imported as Amp::<name>), with
-# the installed headers as its include directory. Its MLIR dependencies
-# stay target names (MLIR, i.e. libMLIR.so), which AmpConfig.cmake imports
-# with find_package(MLIR) before AmpTargets.cmake.
+# amp_install_library(name [EXPORT set]): installs a compiler library into
+# the AmpTargets export set (lib/cmake/amp/AmpTargets.cmake, imported as
+# Amp::<name>), or into `set` (the importer's AmpONNXTargets, which needs
+# ONNX and protobuf as well), with the installed headers as its include
+# directory. Its MLIR dependencies stay target names (MLIR, i.e.
+# libMLIR.so), which AmpConfig.cmake imports with find_package(MLIR) before
+# AmpTargets.cmake.
 function(amp_install_library name)
+  cmake_parse_arguments(ARG "" "EXPORT" "" ${ARGN})
+  if(NOT ARG_EXPORT)
+    set(ARG_EXPORT AmpTargets)
+  endif()
   target_include_directories(${name} INTERFACE
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
-  install(TARGETS ${name} EXPORT AmpTargets
+  install(TARGETS ${name} EXPORT ${ARG_EXPORT}
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT amp_dev
     LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT amp_dev)
 endfunction()

@@ -1,6 +1,7 @@
 # The installed package: `cmake --install build --prefix P` lays out
 #
-#   P/bin/                     amp-opt, amp-run, amp-grad-check
+#   P/bin/                     amp-opt, amp-run, amp-grad-check, amp-compile,
+#                              amp-exec, amp-import-onnx (when built)
 #   P/include/amp/             the compiler's headers, with the generated .inc
 #                              files and the .td files (for ODS that includes
 #                              amp's interfaces)
@@ -8,7 +9,9 @@
 #   P/lib/                     the Amp:: libraries and the runtime backends
 #   P/lib/cmake/amp/           AmpConfig.cmake, AmpConfigVersion.cmake,
 #                              AmpTargets.cmake (compiler libraries, needs
-#                              MLIR), AmpRuntimeTargets.cmake (runtime only)
+#                              MLIR), AmpRuntimeTargets.cmake (runtime only),
+#                              AmpONNXTargets.cmake (the importer, needs ONNX
+#                              and protobuf; when built)
 #
 # docs/embedding.md tells a downstream project how to use it.
 include(CMakePackageConfigHelpers)
@@ -25,6 +28,10 @@ install(EXPORT AmpTargets NAMESPACE Amp::
   DESTINATION ${AMP_INSTALL_CMAKE_DIR} COMPONENT amp_dev)
 install(EXPORT AmpRuntimeTargets NAMESPACE Amp::
   DESTINATION ${AMP_INSTALL_CMAKE_DIR} COMPONENT amp_run)
+if(AMP_HAVE_ONNX)
+  install(EXPORT AmpONNXTargets NAMESPACE Amp::
+    DESTINATION ${AMP_INSTALL_CMAKE_DIR} COMPONENT amp_dev)
+endif()
 
 # What AmpConfig.cmake checks the consumer's MLIR against.
 set(AMP_MLIR_VERSION ${MLIR_VERSION})
