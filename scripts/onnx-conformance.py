@@ -41,6 +41,7 @@ OPS = {
     "Constant": r"test_constant$",
     "ConstantOfShape": r"test_constantofshape_",
     "Conv": r"test_(basic_conv_|conv_with_)",
+    "ConvTranspose": r"test_convtranspose",
     "Div": r"test_div(_bcast|_example|_uint8)?$",
     "Dropout": r"test_dropout_",
     "Exp": r"test_exp(_example)?$",

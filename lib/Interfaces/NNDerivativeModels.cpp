@@ -252,6 +252,27 @@ LogicalResult rule(Conv2DOp op, Rule &r) {
   return success();
 }
 
+/// y = conv2d_grad_input(g, W), a transposed convolution (ONNX's
+/// ConvTranspose), is linear in g and in W: dg is the forward convolution of
+/// dy with W, and dW the filter gradient of the convolution whose output
+/// gradient is g and whose input is dy, both with the same geometry.
+LogicalResult rule(Conv2DGradInputOp op, Rule &r) {
+  GradientBuilder &b = r.b();
+  if (r.need(0))
+    r.set(0,
+          b.create<Conv2DOp>(
+              withElementType(op.getGradOutput(), elementTypeOf(r.dy())),
+              r.dy(), op.getFilter(), op.getStridesAttr(), op.getPaddingAttr(),
+              op.getDilationAttr(), op.getGroupsAttr()));
+  if (r.need(1))
+    r.set(1,
+          b.create<Conv2DGradFilterOp>(
+              withElementType(op.getFilter(), elementTypeOf(r.dy())),
+              op.getGradOutput(), r.dy(), op.getStridesAttr(),
+              op.getPaddingAttr(), op.getDilationAttr(), op.getGroupsAttr()));
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Normalization and softmax
 //===----------------------------------------------------------------------===//

@@ -1,6 +1,8 @@
 // Gradient checks of nn.conv2d (through nn.conv2d_grad_input and
 // nn.conv2d_grad_filter): strides, asymmetric padding, dilation, groups,
-// depthwise, and a stride that leaves input rows unread. Loss:
+// depthwise, and a stride that leaves input rows unread; and of
+// nn.conv2d_grad_input as a forward op (a transposed convolution, ONNX's
+// ConvTranspose), through nn.conv2d and nn.conv2d_grad_filter. Loss:
 // sum(conv2d(x, f) * w). Params with more than 32 elements are checked on a
 // seeded sample of 32.
 //
@@ -91,4 +93,33 @@ func.func @depthwise_strided_dilated(%x: tensor<1x3x8x8xf32> {nn.role = #nn.role
   return %l : tensor<f32>
 }
 
-// CHECK: summary: 6 functions, 12 params, {{[0-9]+}} elements ({{.*}}): all passed
+// A transposed convolution, stride 2: output row 5 is read by no window
+// of the convolution it transposes (ONNX's output_padding), so it is 0
+// and its weight's gradient contributions are 0 too.
+// CHECK-LABEL: @transposed_strided: loss {{.*}}: ok
+// CHECK-NEXT:    %g [1x4x3x3]: 32 of 36 elements, {{.*}}: ok
+// CHECK-NEXT:    %f [4x2x3x3]: 32 of 72 elements, {{.*}}: ok
+func.func @transposed_strided(%g: tensor<1x4x3x3xf32> {nn.role = #nn.role<param>},
+                              %f: tensor<4x2x3x3xf32> {nn.role = #nn.role<param>},
+                              %w: tensor<1x2x6x7xf32> {nn.role = #nn.role<input>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.conv2d_grad_input %g, %f {strides = array<i64: 2, 2>, padding = array<i64: 1, 0, 1, 0>} : (tensor<1x4x3x3xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x6x7xf32>
+  %yw = nn.mul %y, %w : (tensor<1x2x6x7xf32>, tensor<1x2x6x7xf32>) -> tensor<1x2x6x7xf32>
+  %l = nn.reduce_sum %yw [0, 1, 2, 3] : (tensor<1x2x6x7xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// CHECK-LABEL: @transposed_groups_dilated: loss {{.*}}: ok
+// CHECK-NEXT:    %g [2x4x3x3]: 32 of 72 elements, {{.*}}: ok
+// CHECK-NEXT:    %f [4x1x2x2]: 16 of 16 elements, {{.*}}: ok
+func.func @transposed_groups_dilated(%g: tensor<2x4x3x3xf32> {nn.role = #nn.role<param>},
+                                     %f: tensor<4x1x2x2xf32> {nn.role = #nn.role<param>},
+                                     %w: tensor<2x2x5x5xf32> {nn.role = #nn.role<input>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.conv2d_grad_input %g, %f {dilation = array<i64: 2, 2>, groups = 2 : i64} : (tensor<2x4x3x3xf32>, tensor<4x1x2x2xf32>) -> tensor<2x2x5x5xf32>
+  %yw = nn.mul %y, %w : (tensor<2x2x5x5xf32>, tensor<2x2x5x5xf32>) -> tensor<2x2x5x5xf32>
+  %l = nn.reduce_sum %yw [0, 1, 2, 3] : (tensor<2x2x5x5xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// CHECK: summary: 8 functions, 16 params, {{[0-9]+}} elements ({{.*}}): all passed

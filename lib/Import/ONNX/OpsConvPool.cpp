@@ -1,10 +1,10 @@
 //===- OpsConvPool.cpp - Conv and the pools -------------------------------===//
 //
-// Conv, MaxPool and AveragePool on 2-D (NCHW) and 1-D (NCL, lifted to
-// N x C x 1 x L) inputs map onto nn.conv2d, nn.max_pool2d and
-// nn.avg_pool2d; the window geometry (pads, strides, dilations,
-// auto_pad, ceil_mode) is resolved here to the explicit
-// [top, left, bottom, right] padding of nn. GlobalAveragePool and
+// Conv, ConvTranspose, MaxPool and AveragePool on 2-D (NCHW) and 1-D (NCL,
+// lifted to N x C x 1 x L) inputs map onto nn.conv2d,
+// nn.conv2d_grad_input, nn.max_pool2d and nn.avg_pool2d; the window geometry
+// (pads, strides, dilations, auto_pad, ceil_mode) is resolved here to the
+// explicit [top, left, bottom, right] padding of nn. GlobalAveragePool and
 // GlobalMaxPool are nn.global_avg_pool or reductions.
 //
 //===----------------------------------------------------------------------===//
@@ -152,6 +152,36 @@ static LogicalResult checkSpatialRank(NodeContext &nc, Value x) {
   return success();
 }
 
+/// Adds the optional bias (input 2, one value per output channel) to the
+/// 4-D convolution result `y`, drops the lifted H = 1 of a 1-D one, and
+/// defines the node's output.
+static LogicalResult finishConv(NodeContext &nc, Value y, int64_t channels,
+                                bool lifted) {
+  if (nc.hasInput(2)) {
+    FailureOr<Value> bias = nc.floatValue(2);
+    if (failed(bias))
+      return failure();
+    if (shapeOf(*bias) != llvm::SmallVector<int64_t>{channels})
+      return nc.error() << "the bias must have shape [" << channels << "]",
+             failure();
+    bias = nc.reshape(*bias, {channels, 1, 1});
+    if (failed(bias))
+      return failure();
+    FailureOr<Value> sum = nc.create<nn::AddOp>({y, *bias});
+    if (failed(sum))
+      return failure();
+    y = *sum;
+  }
+  if (lifted) {
+    llvm::SmallVector<int64_t> ys = shapeOf(y);
+    FailureOr<Value> flat = nc.reshape(y, {ys[0], ys[1], ys[3]});
+    if (failed(flat))
+      return failure();
+    y = *flat;
+  }
+  return nc.setOutput(0, y);
+}
+
 static LogicalResult importConv(NodeContext &nc) {
   FailureOr<Value> x = nc.floatValue(0);
   FailureOr<Value> wv = nc.floatValue(1);
@@ -189,27 +219,120 @@ static LogicalResult importConv(NodeContext &nc) {
        nc.named("groups", nc.builder.getI64IntegerAttr(*group))});
   if (failed(y))
     return failure();
-  if (nc.hasInput(2)) {
-    FailureOr<Value> bias = nc.floatValue(2);
-    if (failed(bias))
-      return failure();
-    if (shapeOf(*bias) != llvm::SmallVector<int64_t>{ws[0]})
-      return nc.error() << "the bias must have shape [" << ws[0] << "]",
+  return finishConv(nc, *y, ws[0], lifted);
+}
+
+/// ConvTranspose is the input gradient of the convolution whose filter is
+/// its weights (ONNX's [C_in, C_out / group, k...] is that convolution's
+/// [O, I / group, k...]): nn.conv2d_grad_input of X, whose result shape
+/// holds the output size s * (in - 1) + output_padding + (k - 1) * d + 1 -
+/// pads, or output_shape's with the pads that give it.
+static LogicalResult importConvTranspose(NodeContext &nc) {
+  FailureOr<Value> x = nc.floatValue(0);
+  FailureOr<Value> wv = nc.floatValue(1);
+  FailureOr<int64_t> group = nc.intAttr("group", 1);
+  if (failed(x) || failed(wv) || failed(group) ||
+      failed(checkSpatialRank(nc, *x)))
+    return failure();
+  llvm::SmallVector<int64_t> xs = shapeOf(*x), ws = shapeOf(*wv);
+  if (ws.size() != xs.size())
+    return nc.error() << "the weights have rank " << ws.size()
+                      << "; the input has rank " << xs.size(),
+           failure();
+  if (ws[0] != xs[1])
+    return nc.error() << "the weights are for " << ws[0]
+                      << " input channels; the input has " << xs[1],
+           failure();
+  if (*group <= 0 || xs[1] % *group != 0)
+    return nc.error() << "group = " << *group << " does not divide the "
+                      << xs[1] << " input channels",
+           failure();
+  size_t n = xs.size() - 2;
+  llvm::ArrayRef<int64_t> spatial = llvm::ArrayRef<int64_t>(xs).drop_front(2);
+  Window w;
+  if (failed(readWindow(nc, spatial, llvm::ArrayRef<int64_t>(ws).drop_front(2),
+                        nullptr, w)))
+    return failure();
+  FailureOr<std::string> autoPad = nc.stringAttr("auto_pad", "NOTSET");
+  FailureOr<std::optional<llvm::SmallVector<int64_t>>> outputPadding =
+      nc.intsAttr("output_padding");
+  FailureOr<std::optional<llvm::SmallVector<int64_t>>> outputShape =
+      nc.intsAttr("output_shape");
+  if (failed(autoPad) || failed(outputPadding) || failed(outputShape))
+    return failure();
+  llvm::SmallVector<int64_t> extra =
+      outputPadding->value_or(llvm::SmallVector<int64_t>(n, 0));
+  if (extra.size() != n)
+    return nc.error() << "attribute 'output_padding' has " << extra.size()
+                      << " values; " << n << " expected",
+           failure();
+  if (*outputShape && (*outputShape)->size() != n)
+    return nc.error() << "attribute 'output_shape' has "
+                      << (*outputShape)->size() << " values; " << n
+                      << " (the spatial dims) expected",
+           failure();
+  bool same = *autoPad == "SAME_UPPER" || *autoPad == "SAME_LOWER";
+  llvm::SmallVector<int64_t> out(n);
+  for (size_t d = 0; d < n; ++d) {
+    if (extra[d] < 0 ||
+        (extra[d] >= w.strides[d] && extra[d] >= w.dilations[d]))
+      return nc.error() << "output_padding must be non-negative and smaller "
+                           "than the stride or the dilation",
              failure();
-    bias = nc.reshape(*bias, {ws[0], 1, 1});
-    if (failed(bias))
-      return failure();
-    y = nc.create<nn::AddOp>({*y, *bias});
-    if (failed(y))
-      return failure();
+    int64_t extent = (w.kernel[d] - 1) * w.dilations[d] + 1;
+    int64_t full = w.strides[d] * (spatial[d] - 1) + extra[d] + extent;
+    if (*outputShape || same) {
+      out[d] = *outputShape ? (**outputShape)[d] : spatial[d] * w.strides[d];
+      // ONNX's rule, with its floor division: a negative total (an output
+      // larger than the full one) is a negative end pad, rows past the
+      // last window, zero as output_padding's; a negative begin pad would
+      // crop the start, which nn cannot express.
+      int64_t total = full - out[d];
+      int64_t half = total >= 0 ? total / 2 : -((1 - total) / 2);
+      w.padBegin[d] = *autoPad == "SAME_UPPER" ? half : total - half;
+      w.padEnd[d] = std::max<int64_t>(0, total - w.padBegin[d]);
+      if (w.padBegin[d] < 0)
+        return nc.error() << "an output size of " << out[d]
+                          << " needs a negative begin pad (the full output "
+                             "has "
+                          << full << ")",
+               failure();
+    } else {
+      out[d] = full - w.padBegin[d] - w.padEnd[d];
+    }
+    if (out[d] <= 0)
+      return nc.error() << "the output size " << out[d] << " is not positive",
+             failure();
   }
+  // output_padding extends the end: rows no window of the convolution
+  // reads, which nn.conv2d_grad_input leaves zero (the verifier checks that
+  // they are fewer than a stride).
+  bool lifted = n == 1;
+  Value filter = *wv;
   if (lifted) {
-    llvm::SmallVector<int64_t> ys = shapeOf(*y);
-    y = nc.reshape(*y, {ys[0], ys[1], ys[3]});
-    if (failed(y))
+    liftWindow(w);
+    out.insert(out.begin(), 1);
+    FailureOr<Value> f = nc.reshape(filter, {ws[0], ws[1], 1, ws[2]});
+    if (failed(f))
       return failure();
+    filter = *f;
   }
-  return nc.setOutput(0, *y);
+  FailureOr<Value> x4 = input4D(nc, *x);
+  if (failed(x4))
+    return failure();
+  int64_t channels = ws[1] * *group;
+  auto type = RankedTensorType::get(
+      {xs[0], channels, out[0], out[1]},
+      cast<RankedTensorType>(x4->getType()).getElementType());
+  FailureOr<Value> y = nc.createTyped<nn::Conv2DGradInputOp>(
+      type, {*x4, filter},
+      {nc.named("strides", nc.i64Array(w.strides)),
+       nc.named("padding", nc.i64Array(padding(w))),
+       nc.named("dilation", nc.i64Array(w.dilations)),
+       nc.named("groups", nc.builder.getI64IntegerAttr(*group))});
+  if (failed(y))
+    return failure();
+  return finishConv(nc, *y, channels, lifted);
 }
 
 static LogicalResult importPool(NodeContext &nc, bool isMax) {
@@ -312,6 +435,9 @@ void amp::onnx_import::registerConvPoolOps(OpTable &t) {
   t["Conv"] = {
       importConv,
       {"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"}};
+  t["ConvTranspose"] = {importConvTranspose,
+                        {"auto_pad", "dilations", "group", "kernel_shape",
+                         "output_padding", "output_shape", "pads", "strides"}};
   t["MaxPool"] = {importMaxPool,
                   {"auto_pad", "ceil_mode", "dilations", "kernel_shape", "pads",
                    "storage_order", "strides"}};

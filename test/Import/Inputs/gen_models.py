@@ -234,7 +234,9 @@ def reference(model_name, inputs, pb_inputs=()):
                 f.write(numpy_helper.from_array(value, name)
                         .SerializeToString())
     for out, value in zip(model.graph.output, outputs):
-        np.save(os.path.join(HERE, "%s_%s.npy" % (stem, out.name)), value)
+        # C order: the evaluator may return a transposed (Fortran) view.
+        np.save(os.path.join(HERE, "%s_%s.npy" % (stem, out.name)),
+                np.ascontiguousarray(value))
 
 
 reference("cnn.onnx",
@@ -351,3 +353,47 @@ save("conv_head.onnx", helper.make_graph(
 save("spatial_output.onnx", helper.make_graph(
     [helper.make_node("Relu", ["x"], ["y"], name="relu")],
     "spatial_output", [vi("x", F, [1, 2, 3, 3])], [vi("y", F, [1, 2, 3, 3])]))
+
+# ConvTranspose: a decoder for --train on 1x8x8 digits (Conv stride 2 down
+# to 4x4, ConvTranspose stride 2 with output_padding back to 8x8, an 8x8
+# Conv to the 10 classes), and its error paths.
+save("conv_transpose.onnx", helper.make_graph(
+    [
+        helper.make_node("Conv", ["x", "ct.w1"], ["c1"], name="down",
+                         strides=[2, 2], pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c1"], ["r1"], name="relu1"),
+        helper.make_node("ConvTranspose", ["r1", "ct.w2", "ct.b2"], ["u"],
+                         name="up", strides=[2, 2], pads=[1, 1, 1, 1],
+                         output_padding=[1, 1]),
+        helper.make_node("Relu", ["u"], ["r2"], name="relu2"),
+        helper.make_node("Conv", ["r2", "ct.w3"], ["c3"], name="classes"),
+        helper.make_node("Softmax", ["c3"], ["probs"], name="softmax",
+                         axis=1),
+    ],
+    "conv_transpose",
+    [vi("x", F, ["N", 1, 8, 8])],
+    [vi("probs", F, ["N", 10, 1, 1])],
+    [init("ct.w1", 8, 1, 3, 3), init("ct.w2", 8, 4, 3, 3), init("ct.b2", 4),
+     init("ct.w3", 10, 4, 8, 8)]))
+
+
+def conv_transpose_error(name, x_shape, w_shape, y_shape, **attrs):
+    save(name, helper.make_graph(
+        [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="up",
+                          **attrs)],
+        name[:-len(".onnx")], [vi("x", F, x_shape)], [vi("y", F, y_shape)],
+        [init("w", *w_shape)]), check=False)
+
+
+conv_transpose_error("convtranspose_channels.onnx", [1, 2, 3, 3],
+                     [3, 2, 3, 3], [1, 2, 5, 5])
+conv_transpose_error("convtranspose_group.onnx", [1, 2, 3, 3],
+                     [2, 1, 3, 3], [1, 3, 5, 5], group=3)
+conv_transpose_error("convtranspose_output_padding.onnx", [1, 1, 3, 3],
+                     [1, 1, 3, 3], [1, 1, 9, 9], strides=[2, 2],
+                     output_padding=[2, 2])
+conv_transpose_error("convtranspose_begin_pad.onnx", [1, 1, 3, 3],
+                     [1, 1, 3, 3], [1, 1, 7, 7], output_shape=[7, 7],
+                     auto_pad="SAME_UPPER")
+reference("conv_transpose.onnx",
+          {"x": rng.standard_normal((2, 1, 8, 8)).astype(np.float32)})

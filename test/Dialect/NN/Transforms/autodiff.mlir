@@ -325,6 +325,27 @@ func.func @conv2d(%x: tensor<2x4x9x9xf32> {nn.role = #nn.role<param>}, %w: tenso
 
 // -----
 
+// A transposed convolution (nn.conv2d_grad_input as a forward op): the
+// gradient of its input is the convolution of dy with the filter, that of
+// the filter the filter gradient with the input as grad_output and dy as
+// input, both with its geometry.
+// CHECK-LABEL: func.func @conv2d_transposed(
+// CHECK-SAME: %[[G:[a-z0-9]+]]: tensor<1x4x3x3xf32> {{.*}}, %[[W:[a-z0-9]+]]: tensor<4x2x3x3xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[DG:.*]] = nn.conv2d %[[DY]], %[[W]] {padding = array<i64: 1, 0, 1, 0>, strides = array<i64: 2, 2>} : (tensor<1x2x6x7xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x3x3xf32>
+// CHECK-NEXT: %[[DW:.*]] = nn.conv2d_grad_filter %[[G]], %[[DY]] {padding = array<i64: 1, 0, 1, 0>, strides = array<i64: 2, 2>} : (tensor<1x4x3x3xf32>, tensor<1x2x6x7xf32>) -> tensor<4x2x3x3xf32>
+// CHECK-NEXT: nn.sgd_update %[[G]], %[[DG]] {
+// CHECK-NEXT: nn.sgd_update %[[W]], %[[DW]] {
+func.func @conv2d_transposed(%g: tensor<1x4x3x3xf32> {nn.role = #nn.role<param>}, %w: tensor<4x2x3x3xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.conv2d_grad_input %g, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 0, 1, 0>}
+      : (tensor<1x4x3x3xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x6x7xf32>
+  %l = nn.reduce_sum %y [0, 1, 2, 3] : (tensor<1x2x6x7xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
 // A multi-result op of which only result 0 is used: the saved statistics
 // feed the grad op, which gives the input, scale and bias gradients.
 // CHECK-LABEL: func.func @layer_norm(
