@@ -41,6 +41,8 @@ import subprocess
 import sys
 import tempfile
 
+import bench_venv
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 MODELS = {
@@ -112,17 +114,6 @@ def torch_worker(args):
 
 # --------------------------------------------------------------------------
 # The driver.
-
-
-def venv_python(venv):
-    return os.path.join(venv, "bin", "python")
-
-
-def setup(venv):
-    if not os.path.exists(venv_python(venv)):
-        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
-    subprocess.run([venv_python(venv), "-m", "pip", "install", "-q", "torch",
-                    "numpy"], check=True)
 
 
 def model_file(name, workdir):
@@ -213,7 +204,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--setup", action="store_true",
                     help="create the venv and install torch, then exit")
-    ap.add_argument("--venv", default=os.path.join(ROOT, "bench", ".venv"))
+    ap.add_argument("--venv", default=bench_venv.DEFAULT)
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--models", default=",".join(MODELS))
     ap.add_argument("--precisions", default="f32,bf16,f16")
@@ -238,11 +229,11 @@ def main():
         args.threads = int(args.threads)
         return torch_worker(args)
     if args.setup:
-        return setup(args.venv)
-    if not os.path.exists(venv_python(args.venv)):
+        return bench_venv.setup(args.venv, ["torch", "numpy"])
+    if not os.path.exists(bench_venv.python(args.venv)):
         sys.exit("no PyTorch venv at %s: run with --setup first" % args.venv)
     amp_run = os.path.join(args.build, "bin", "amp-run")
-    python = venv_python(args.venv)
+    python = bench_venv.python(args.venv)
     if args.gemm_only:
         return gemm_table(args, python)
     workdir = tempfile.mkdtemp(prefix="amp-cpu-bench-")

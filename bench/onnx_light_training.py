@@ -40,23 +40,13 @@ import sys
 import tempfile
 import time
 
+import bench_venv
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIGHT = os.path.join(ROOT, "data", "onnx-1.17.0", "onnx", "backend", "test",
                      "data", "light")
 MODELS = ["resnet50", "squeezenet", "vgg19", "bvlc_alexnet", "zfnet512",
           "inception_v1", "inception_v2", "densenet121", "shufflenet"]
-DEFAULT_VENV = os.path.join(ROOT, "bench", ".venv")
-
-
-def venv_python(venv):
-    return os.path.join(venv, "bin", "python")
-
-
-def setup(venv):
-    if not os.path.exists(venv_python(venv)):
-        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
-    subprocess.run([venv_python(venv), "-m", "pip", "install", "-q", "onnx",
-                    "onnxruntime", "numpy"], check=True)
 
 
 # --------------------------------------------------------------------------
@@ -303,7 +293,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--setup", action="store_true",
                     help="create the venv with onnx, onnxruntime and numpy")
-    ap.add_argument("--venv", default=DEFAULT_VENV)
+    ap.add_argument("--venv", default=bench_venv.DEFAULT)
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--steps", type=int, default=3)
     ap.add_argument("--autodiff-options", default="lr=1e-4",
@@ -315,7 +305,7 @@ def main():
     ap.add_argument("models", nargs="*", default=MODELS)
     args = ap.parse_args()
     if args.setup:
-        return setup(args.venv)
+        return bench_venv.setup(args.venv, ["onnx", "onnxruntime", "numpy"])
     if args.convert:
         return convert(args.convert[0], args.convert[1], args.rows, args.seed)
     try:
@@ -323,7 +313,7 @@ def main():
         import onnx  # noqa: F401
         import onnxruntime  # noqa: F401
     except ImportError:
-        python = venv_python(args.venv)
+        python = bench_venv.python(args.venv)
         if not os.path.exists(python) or sys.executable == python:
             sys.exit("no onnx/onnxruntime/numpy: run with --setup first")
         os.execv(python, [python] + sys.argv)

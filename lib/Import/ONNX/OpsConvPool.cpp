@@ -13,6 +13,8 @@
 
 #include "amp/Dialect/NN/IR/NNOps.h"
 
+#include <type_traits>
+
 using namespace amp::onnx_import;
 using namespace mlir;
 namespace nn = amp::nn;
@@ -182,44 +184,82 @@ static LogicalResult finishConv(NodeContext &nc, Value y, int64_t channels,
   return nc.setOutput(0, y);
 }
 
-static LogicalResult importConv(NodeContext &nc) {
+namespace {
+/// What Conv and ConvTranspose read: X, W (same rank), group, and the
+/// window of X's spatial dims with the kernel from W.
+struct ConvNode {
+  Value x, weights;
+  llvm::SmallVector<int64_t> xs, ws;
+  int64_t group = 1;
+  Window w;
+};
+} // namespace
+
+static LogicalResult readConvNode(NodeContext &nc, ConvNode &c) {
   FailureOr<Value> x = nc.floatValue(0);
   FailureOr<Value> wv = nc.floatValue(1);
   FailureOr<int64_t> group = nc.intAttr("group", 1);
   if (failed(x) || failed(wv) || failed(group) ||
       failed(checkSpatialRank(nc, *x)))
     return failure();
-  llvm::SmallVector<int64_t> xs = shapeOf(*x), ws = shapeOf(*wv);
-  if (ws.size() != xs.size())
-    return nc.error() << "the weights have rank " << ws.size()
-                      << "; the input has rank " << xs.size(),
+  c.x = *x;
+  c.weights = *wv;
+  c.group = *group;
+  c.xs = shapeOf(c.x);
+  c.ws = shapeOf(c.weights);
+  if (c.ws.size() != c.xs.size())
+    return nc.error() << "the weights have rank " << c.ws.size()
+                      << "; the input has rank " << c.xs.size(),
            failure();
-  llvm::ArrayRef<int64_t> spatial = llvm::ArrayRef<int64_t>(xs).drop_front(2);
-  Window w;
-  if (failed(readWindow(nc, spatial, llvm::ArrayRef<int64_t>(ws).drop_front(2),
-                        nullptr, w)))
-    return failure();
-  bool lifted = xs.size() == 3;
-  Value filter = *wv;
+  return readWindow(nc, llvm::ArrayRef<int64_t>(c.xs).drop_front(2),
+                    llvm::ArrayRef<int64_t>(c.ws).drop_front(2), nullptr, c.w);
+}
+
+/// Builds `OpTy` on the node lifted to 2-D: nn.conv2d, or
+/// nn.conv2d_grad_input, whose result has `outSpatial` as its spatial dims;
+/// then adds the bias of `channels` and defines the output.
+template <typename OpTy>
+static LogicalResult buildConv(NodeContext &nc, ConvNode &c,
+                               llvm::ArrayRef<int64_t> outSpatial,
+                               int64_t channels) {
+  bool lifted = c.xs.size() == 3;
+  Value filter = c.weights;
+  llvm::SmallVector<int64_t> out(outSpatial);
   if (lifted) {
-    liftWindow(w);
-    FailureOr<Value> f = nc.reshape(filter, {ws[0], ws[1], 1, ws[2]});
+    liftWindow(c.w);
+    out.insert(out.begin(), 1);
+    FailureOr<Value> f = nc.reshape(filter, {c.ws[0], c.ws[1], 1, c.ws[2]});
     if (failed(f))
       return failure();
     filter = *f;
   }
-  FailureOr<Value> x4 = input4D(nc, *x);
+  FailureOr<Value> x4 = input4D(nc, c.x);
   if (failed(x4))
     return failure();
-  FailureOr<Value> y = nc.create<nn::Conv2DOp>(
-      {*x4, filter},
-      {nc.named("strides", nc.i64Array(w.strides)),
-       nc.named("padding", nc.i64Array(padding(w))),
-       nc.named("dilation", nc.i64Array(w.dilations)),
-       nc.named("groups", nc.builder.getI64IntegerAttr(*group))});
+  llvm::SmallVector<NamedAttribute> attrs = {
+      nc.named("strides", nc.i64Array(c.w.strides)),
+      nc.named("padding", nc.i64Array(padding(c.w))),
+      nc.named("dilation", nc.i64Array(c.w.dilations)),
+      nc.named("groups", nc.builder.getI64IntegerAttr(c.group))};
+  FailureOr<Value> y;
+  if constexpr (std::is_same_v<OpTy, nn::Conv2DOp>) {
+    y = nc.create<OpTy>({*x4, filter}, attrs);
+  } else {
+    auto type = RankedTensorType::get(
+        {c.xs[0], channels, out[0], out[1]},
+        cast<RankedTensorType>(x4->getType()).getElementType());
+    y = nc.createTyped<OpTy>(type, {*x4, filter}, attrs);
+  }
   if (failed(y))
     return failure();
-  return finishConv(nc, *y, ws[0], lifted);
+  return finishConv(nc, *y, channels, lifted);
+}
+
+static LogicalResult importConv(NodeContext &nc) {
+  ConvNode c;
+  if (failed(readConvNode(nc, c)))
+    return failure();
+  return buildConv<nn::Conv2DOp>(nc, c, {}, c.ws[0]);
 }
 
 /// ConvTranspose is the input gradient of the convolution whose filter is
@@ -228,31 +268,20 @@ static LogicalResult importConv(NodeContext &nc) {
 /// holds the output size s * (in - 1) + output_padding + (k - 1) * d + 1 -
 /// pads, or output_shape's with the pads that give it.
 static LogicalResult importConvTranspose(NodeContext &nc) {
-  FailureOr<Value> x = nc.floatValue(0);
-  FailureOr<Value> wv = nc.floatValue(1);
-  FailureOr<int64_t> group = nc.intAttr("group", 1);
-  if (failed(x) || failed(wv) || failed(group) ||
-      failed(checkSpatialRank(nc, *x)))
+  ConvNode c;
+  if (failed(readConvNode(nc, c)))
     return failure();
-  llvm::SmallVector<int64_t> xs = shapeOf(*x), ws = shapeOf(*wv);
-  if (ws.size() != xs.size())
-    return nc.error() << "the weights have rank " << ws.size()
-                      << "; the input has rank " << xs.size(),
+  if (c.ws[0] != c.xs[1])
+    return nc.error() << "the weights are for " << c.ws[0]
+                      << " input channels; the input has " << c.xs[1],
            failure();
-  if (ws[0] != xs[1])
-    return nc.error() << "the weights are for " << ws[0]
-                      << " input channels; the input has " << xs[1],
+  if (c.group <= 0 || c.xs[1] % c.group != 0)
+    return nc.error() << "group = " << c.group << " does not divide the "
+                      << c.xs[1] << " input channels",
            failure();
-  if (*group <= 0 || xs[1] % *group != 0)
-    return nc.error() << "group = " << *group << " does not divide the "
-                      << xs[1] << " input channels",
-           failure();
-  size_t n = xs.size() - 2;
-  llvm::ArrayRef<int64_t> spatial = llvm::ArrayRef<int64_t>(xs).drop_front(2);
-  Window w;
-  if (failed(readWindow(nc, spatial, llvm::ArrayRef<int64_t>(ws).drop_front(2),
-                        nullptr, w)))
-    return failure();
+  size_t n = c.xs.size() - 2;
+  llvm::ArrayRef<int64_t> spatial = llvm::ArrayRef<int64_t>(c.xs).drop_front(2);
+  Window &w = c.w;
   FailureOr<std::string> autoPad = nc.stringAttr("auto_pad", "NOTSET");
   FailureOr<std::optional<llvm::SmallVector<int64_t>>> outputPadding =
       nc.intsAttr("output_padding");
@@ -307,32 +336,7 @@ static LogicalResult importConvTranspose(NodeContext &nc) {
   // output_padding extends the end: rows no window of the convolution
   // reads, which nn.conv2d_grad_input leaves zero (the verifier checks that
   // they are fewer than a stride).
-  bool lifted = n == 1;
-  Value filter = *wv;
-  if (lifted) {
-    liftWindow(w);
-    out.insert(out.begin(), 1);
-    FailureOr<Value> f = nc.reshape(filter, {ws[0], ws[1], 1, ws[2]});
-    if (failed(f))
-      return failure();
-    filter = *f;
-  }
-  FailureOr<Value> x4 = input4D(nc, *x);
-  if (failed(x4))
-    return failure();
-  int64_t channels = ws[1] * *group;
-  auto type = RankedTensorType::get(
-      {xs[0], channels, out[0], out[1]},
-      cast<RankedTensorType>(x4->getType()).getElementType());
-  FailureOr<Value> y = nc.createTyped<nn::Conv2DGradInputOp>(
-      type, {*x4, filter},
-      {nc.named("strides", nc.i64Array(w.strides)),
-       nc.named("padding", nc.i64Array(padding(w))),
-       nc.named("dilation", nc.i64Array(w.dilations)),
-       nc.named("groups", nc.builder.getI64IntegerAttr(*group))});
-  if (failed(y))
-    return failure();
-  return finishConv(nc, *y, channels, lifted);
+  return buildConv<nn::Conv2DGradInputOp>(nc, c, out, c.ws[1] * c.group);
 }
 
 static LogicalResult importPool(NodeContext &nc, bool isMax) {
