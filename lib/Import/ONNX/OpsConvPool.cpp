@@ -13,6 +13,8 @@
 
 #include "amp/Dialect/NN/IR/NNOps.h"
 
+#include "amp_runtime/checked_size.h"
+
 #include <type_traits>
 
 using namespace amp::onnx_import;
@@ -74,6 +76,18 @@ static LogicalResult readWindow(NodeContext &nc, llvm::ArrayRef<int64_t> in,
              failure();
     if ((*pads)[d] < 0 || (*pads)[d + n] < 0)
       return nc.error() << "negative pads are not supported", failure();
+    // The window's extent and the padded input must fit in int64, so that
+    // the geometry below (and the verifier's) cannot overflow.
+    std::optional<int64_t> extent =
+        amp::checked::mulAdd((*kernel)[d] - 1, (*dilations)[d], 1);
+    std::optional<int64_t> padded = amp::checked::add(in[d], (*pads)[d]);
+    if (padded)
+      padded = amp::checked::add(*padded, (*pads)[d + n]);
+    if (!extent || !padded ||
+        !amp::checked::add(*padded, std::max(*extent, (*strides)[d])))
+      return nc.error() << "the window's geometry (kernel, strides, "
+                           "dilations, pads) overflows int64",
+             failure();
   }
   w.kernel = *kernel;
   w.strides = *strides;
@@ -309,9 +323,22 @@ static LogicalResult importConvTranspose(NodeContext &nc) {
                            "than the stride or the dilation",
              failure();
     int64_t extent = (w.kernel[d] - 1) * w.dilations[d] + 1;
-    int64_t full = w.strides[d] * (spatial[d] - 1) + extra[d] + extent;
+    std::optional<int64_t> span =
+        amp::checked::mulAdd(w.strides[d], spatial[d] - 1, extra[d]);
+    if (span)
+      span = amp::checked::add(*span, extent);
+    if (!span)
+      return nc.error() << "the output size overflows int64", failure();
+    int64_t full = *span;
     if (*outputShape || same) {
-      out[d] = *outputShape ? (**outputShape)[d] : spatial[d] * w.strides[d];
+      std::optional<int64_t> size =
+          *outputShape ? std::optional<int64_t>((**outputShape)[d])
+                       : amp::checked::mul(spatial[d], w.strides[d]);
+      if (!size || *size <= 0)
+        return nc.error() << "the output size is not positive or overflows "
+                             "int64",
+               failure();
+      out[d] = *size;
       // ONNX's rule, with its floor division: a negative total (an output
       // larger than the full one) is a negative end pad, rows past the
       // last window, zero as output_padding's; a negative begin pad would

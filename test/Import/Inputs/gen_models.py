@@ -397,3 +397,14 @@ conv_transpose_error("convtranspose_begin_pad.onnx", [1, 1, 3, 3],
                      auto_pad="SAME_UPPER")
 reference("conv_transpose.onnx",
           {"x": rng.standard_normal((2, 1, 8, 8)).astype(np.float32)})
+
+# Window attributes whose geometry overflows int64 (signed overflow in the
+# importer's arithmetic before): a dilation of 2^62, a ConvTranspose stride
+# of 2^62 over 3 input rows.
+save("conv_huge_dilation.onnx", helper.make_graph(
+    [helper.make_node("Conv", ["x", "w"], ["y"], name="conv",
+                      dilations=[1 << 62, 1])],
+    "conv_huge_dilation", [vi("x", F, [1, 1, 4, 4])],
+    [vi("y", F, [1, 1, 2, 2])], [init("w", 1, 1, 3, 3)]), check=False)
+conv_transpose_error("convtranspose_huge_stride.onnx", [1, 1, 3, 3],
+                     [1, 1, 3, 3], [1, 1, 5, 5], strides=[1 << 62, 1])
