@@ -13,6 +13,7 @@
 
 #include "amp/InitAll.h"
 #include "amp/Interfaces/MixedPrecisionOpInterface.h"
+#include "amp/Parser/NestingDepth.h"
 #include "amp/Pipelines/Pipelines.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -55,6 +56,15 @@ int main(int argc, char **argv) {
       mlir::openInputFile(inputFile, &error);
   if (!input) {
     llvm::errs() << "embed-amp: " << error << "\n";
+    return 1;
+  }
+  // MLIR's parser recurses once per bracket: refuse nesting that would run
+  // it out of stack, as amp's own tools do.
+  if (std::optional<amp::DeepNesting> deep =
+          amp::findDeepNesting(input->getBuffer())) {
+    llvm::errs() << input->getBufferIdentifier() << ":" << deep->line << ":"
+                 << deep->column << ": error: " << amp::deepNestingMessage()
+                 << "\n";
     return 1;
   }
   llvm::SourceMgr sourceMgr;

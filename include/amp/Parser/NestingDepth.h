@@ -6,7 +6,8 @@
 // them (32 KB of input crashed amp-opt; amp-pipeline-fuzzer found it). amp's
 // tools scan their input first and refuse nesting deeper than any real
 // program uses, with one error line: amp-opt, amp-run, amp-compile,
-// amp-grad-check (through parseFileNamingArguments) and the IR fuzzers.
+// amp-grad-check (through parseFileNamingArguments), the IR fuzzers and
+// the embedding example (examples/embed).
 //
 //===----------------------------------------------------------------------===//
 
