@@ -106,7 +106,8 @@ static int64_t rowSize(const TensorDesc &in) {
   return n;
 }
 
-/// Tabular classification ([batch, features] f32 input, [batch] labels) or a
+/// Classification of f32 rows ([batch, features] input, or [batch, d1, ...]
+/// with d1 x ... features per row; [batch] labels) or a
 /// token model (integer [batch, seq] input and next-token labels).
 Status Trainer::checkTokenModel() const {
   const TensorDesc &in = program.step.args[binding.input];
