@@ -3,13 +3,16 @@
 // ReduceSum, ReduceMean, ReduceMax (nn.reduce_*), ReduceMin (-max(-x)),
 // ReduceSumSquare and ReduceL2, with the axes as an attribute (before opset
 // 13 for ReduceSum, 18 for the others) or a constant input, keepdims and
-// noop_with_empty_axes.
+// noop_with_empty_axes. A max or min over an empty set is ONNX's -inf or
+// +inf, a constant.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Importer.h"
 
 #include "amp/Dialect/NN/IR/NNOps.h"
+
+#include <limits>
 
 using namespace amp::onnx_import;
 using namespace mlir;
@@ -61,6 +64,22 @@ template <Reduce kind> static LogicalResult importReduce(NodeContext &nc) {
   llvm::sort(axes);
   if (std::adjacent_find(axes.begin(), axes.end()) != axes.end())
     return nc.error() << "the axes repeat a dimension", failure();
+
+  // A max or min over no elements is ONNX's -inf or +inf: a constant of the
+  // output's shape (the runtime refuses an empty max).
+  llvm::SmallVector<int64_t> xs = shapeOf(*x);
+  if ((kind == Reduce::Max || kind == Reduce::Min) &&
+      llvm::any_of(axes, [&](int64_t a) { return xs[a] == 0; })) {
+    llvm::SmallVector<int64_t> shape;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (!llvm::is_contained(axes, d))
+        shape.push_back(xs[d]);
+      else if (*keep)
+        shape.push_back(1);
+    }
+    float inf = std::numeric_limits<float>::infinity();
+    return nc.setOutput(0, nc.splat(shape, kind == Reduce::Max ? -inf : inf));
+  }
 
   llvm::SmallVector<NamedAttribute> attrs = {
       nc.named("axes", nc.i64Array(axes))};
