@@ -43,13 +43,8 @@ int main(int argc, char **argv) {
     llvm::errs() << error << "\n";
     return 1;
   }
-  if (std::optional<amp::DeepNesting> deep =
-          amp::findDeepNesting(file->getBuffer())) {
-    llvm::errs() << file->getBufferIdentifier() << ":" << deep->line << ":"
-                 << deep->column << ": error: " << amp::deepNestingMessage()
-                 << "\n";
+  if (amp::reportDeepNesting(*file, llvm::errs()))
     return 1;
-  }
   std::unique_ptr<llvm::ToolOutputFile> output =
       mlir::openOutputFile(outputFilename, &error);
   if (!output) {

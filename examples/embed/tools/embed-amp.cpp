@@ -60,13 +60,8 @@ int main(int argc, char **argv) {
   }
   // MLIR's parser recurses once per bracket: refuse nesting that would run
   // it out of stack, as amp's own tools do.
-  if (std::optional<amp::DeepNesting> deep =
-          amp::findDeepNesting(input->getBuffer())) {
-    llvm::errs() << input->getBufferIdentifier() << ":" << deep->line << ":"
-                 << deep->column << ": error: " << amp::deepNestingMessage()
-                 << "\n";
+  if (amp::reportDeepNesting(*input, llvm::errs()))
     return 1;
-  }
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);

@@ -15,6 +15,8 @@
 #define AMP_PARSER_NESTINGDEPTH_H
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <optional>
 #include <string>
@@ -39,6 +41,12 @@ std::optional<DeepNesting> findDeepNesting(llvm::StringRef text,
 
 /// The error for such input (without the location).
 std::string deepNestingMessage(unsigned limit = kMaxIRNesting);
+
+/// For tools that read a buffer before MLIR parses it: when `buffer` nests
+/// too deep, writes "<buffer id>:<line>:<column>: error: <message>" to `os`
+/// and returns true.
+bool reportDeepNesting(const llvm::MemoryBuffer &buffer, llvm::raw_ostream &os,
+                       unsigned limit = kMaxIRNesting);
 
 } // namespace amp
 
