@@ -114,6 +114,35 @@ def RuntimeDeallocate : Pass<"amp-runtime-deallocate", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def RuntimePlanBuffers : Pass<"amp-runtime-plan-buffers",
+                              "::mlir::func::FuncOp"> {
+  let summary = "Place a function's temporary buffers in one arena";
+  let description = [{
+    After `amp-runtime-deallocate`, on a function whose body is one block:
+    every buffer that the block allocates with a constant size and frees
+    itself (not a result, not handed to a loop) gets an offset in one
+    arena, so that buffers whose lifetimes do not overlap share memory. The
+    offsets come from a best-fit free list replayed over the block at
+    compile time (freed ranges are merged with their neighbours); each
+    offset is a multiple of `alignment`. The arena is one `amp_alloc`
+    before the first of these buffers and one `amp_free` where the last of
+    them was freed; each buffer becomes a `getelementptr` into it, and its
+    own `amp_alloc` and `amp_free` (and their status checks) go away.
+    Buffers inside loops, with sizes not known at compile time, or that
+    outlive the block keep their own allocations. With `remarks`, each
+    function gets a remark with the buffers placed, the arena's size and
+    the bytes live at the peak (the least any placement needs).
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", "256",
+           "Byte alignment of every buffer in the arena (a power of two from "
+           "64, the alignment amp_alloc guarantees, to 2^30)">,
+    Option<"emitRemarks", "remarks", "bool", "false",
+           "Emit a remark on each function with its arena's size">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def CheckRuntimeStatus : Pass<"amp-check-runtime-status", "::mlir::ModuleOp"> {
   let summary = "Branch to an error exit when a runtime call fails";
   let description = [{

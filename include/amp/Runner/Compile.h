@@ -74,6 +74,9 @@ struct CompileOptions {
   /// training step. keepForward is turned on when another of `functions`
   /// is the step's missing @<step>_forward.
   nn::AutodiffOptions autodiff;
+  /// amp-to-runtime's plan-buffers: one arena for each function's
+  /// temporaries.
+  bool bufferArena = true;
 };
 
 /// Applies nn-autodiff (to a forward step), amp-pipeline (when
@@ -125,6 +128,8 @@ struct CompileRequest {
   std::string underflowProbe;
   /// The module's file, for messages and the metadata.
   std::string source;
+  /// amp-to-runtime's plan-buffers: one arena for the temporaries.
+  bool bufferArena = true;
 };
 
 /// Checks the request, then compiles `module` in place (compileForRuntime)

@@ -35,6 +35,7 @@ public:
   llvm::cl::opt<std::string> entry;
   llvm::cl::opt<std::string> evalEntry;
   llvm::cl::opt<std::string> underflowReport;
+  llvm::cl::opt<bool> bufferArena;
 };
 
 } // namespace amp::runner

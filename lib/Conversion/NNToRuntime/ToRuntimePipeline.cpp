@@ -17,7 +17,8 @@
 
 using namespace mlir;
 
-void amp::buildAmpToRuntimePipeline(OpPassManager &pm) {
+void amp::buildAmpToRuntimePipeline(OpPassManager &pm,
+                                    const AmpToRuntimeOptions &options) {
   // 1. Every matmul, f32 ones included, becomes one runtime GEMM call with
   //    the epilogues it can fuse.
   LowerMatmulToCublasLtOptions gemm;
@@ -28,6 +29,9 @@ void amp::buildAmpToRuntimePipeline(OpPassManager &pm) {
   pm.addPass(createLowerToRuntime());
   // 3. Buffers are freed after their last use (per function, in parallel).
   pm.addNestedPass<func::FuncOp>(createRuntimeDeallocate());
+  //    The temporaries of each function share one arena.
+  if (options.planBuffers)
+    pm.addNestedPass<func::FuncOp>(createRuntimePlanBuffers());
   // 4. Structured control flow becomes branches, then every runtime call's
   //    status is checked (which needs branches).
   pm.addPass(createSCFToControlFlowPass());
@@ -42,10 +46,13 @@ void amp::buildAmpToRuntimePipeline(OpPassManager &pm) {
 }
 
 void amp::registerAmpToRuntimePipeline() {
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<AmpToRuntimeOptions>(
       "amp-to-runtime",
       "Lower a training step to LLVM-dialect functions that call the "
       "runtime's C ABI (matmuls to amp.gemm, every op to runtime calls, "
-      "frees, status checks), ending with a check of the result",
-      [](OpPassManager &pm) { buildAmpToRuntimePipeline(pm); });
+      "frees, one arena for the temporaries, status checks), ending with a "
+      "check of the result",
+      [](OpPassManager &pm, const AmpToRuntimeOptions &options) {
+        buildAmpToRuntimePipeline(pm, options);
+      });
 }

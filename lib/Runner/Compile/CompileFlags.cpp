@@ -6,8 +6,8 @@ using namespace amp::runner;
 namespace cl = llvm::cl;
 
 CompileFlags::CompileFlags(cl::OptionCategory &category)
-    : inputFile(cl::Positional, cl::Required,
-                cl::desc("<training-step .mlir>"), cl::cat(category)),
+    : inputFile(cl::Positional, cl::Required, cl::desc("<training-step .mlir>"),
+                cl::cat(category)),
       precision("precision", cl::init("f16"),
                 cl::desc("f32 (no AMP pipeline), f16 or bf16 (amp-pipeline "
                          "with that compute type)"),
@@ -35,6 +35,13 @@ CompileFlags::CompileFlags(cl::OptionCategory &category)
                    "tensors...) run on the first batch before training, "
                    "reporting which fraction of the non-zero values an f16 "
                    "cast flushes to zero or makes subnormal"),
+          cl::cat(category)),
+      bufferArena(
+          "buffer-arena", cl::init(true),
+          cl::desc("Place each step's temporary tensors in one allocation "
+                   "planned at compile time (amp-runtime-plan-buffers); "
+                   "=false gives each its own amp_alloc, so that a memory "
+                   "checker sees every tensor"),
           cl::cat(category)) {}
 
 CompileRequest CompileFlags::request() const {
@@ -46,5 +53,6 @@ CompileRequest CompileFlags::request() const {
   r.evalEntry = evalEntry;
   r.underflowProbe = underflowReport;
   r.source = inputFile;
+  r.bufferArena = bufferArena;
   return r;
 }

@@ -64,7 +64,9 @@ amp::runner::compileForRuntime(ModuleOp module, const CompileOptions &options) {
   // time: the module is verified once, at the end.
   PassManager lower(module.getContext());
   lower.enableVerifier(false);
-  amp::buildAmpToRuntimePipeline(lower);
+  amp::AmpToRuntimeOptions lowering;
+  lowering.planBuffers = options.bufferArena;
+  amp::buildAmpToRuntimePipeline(lower, lowering);
   if (failed(lower.run(module)) || failed(mlir::verify(module)))
     return llvm::createStringError("lowering " + options.sourceName +
                                    " to the runtime failed");

@@ -27,6 +27,7 @@ amp::runner::compileProgram(ModuleOp module, const CompileRequest &request) {
   options.autodiff = *autodiff;
   options.pipeline = precision == "f32" ? nullptr : &pipeline;
   options.sourceName = request.source;
+  options.bufferArena = request.bufferArena;
   for (const std::string &fn :
        {request.entry, request.evalEntry, request.underflowProbe})
     if (!fn.empty())

@@ -1,0 +1,243 @@
+//===- PlanBuffers.cpp - place a function's temporaries in one arena ------===//
+//
+// amp-runtime-plan-buffers, after amp-runtime-deallocate. A training step
+// allocates and frees every intermediate tensor: three amp_alloc and three
+// amp_free per forward op of a transformer, each followed by a status check.
+// Their sizes are static and their lifetimes are known once the frees are
+// placed, so the pass does at compile time what the runtime's allocator
+// would do at run time: it replays the block's allocations and frees on a
+// best-fit free list and gives each buffer an offset in one arena. At run
+// time the step makes one amp_alloc and one amp_free for all of them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Conversion/NNToRuntime/NNToRuntime.h"
+#include "amp/Conversion/NNToRuntime/RuntimeABI.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
+#include <map>
+#include <set>
+
+namespace amp {
+#define GEN_PASS_DEF_RUNTIMEPLANBUFFERS
+#include "amp/Conversion/Passes.h.inc"
+} // namespace amp
+
+using namespace mlir;
+using namespace amp;
+using namespace amp::runtime_abi;
+
+namespace {
+
+bool calls(Operation *op, RuntimeFn fn) {
+  auto call = dyn_cast<LLVM::CallOp>(op);
+  return call && getCalledRuntimeFunction(call) == &getRuntimeFunction(fn);
+}
+
+/// A buffer the block allocates with a constant size and frees itself.
+struct Buffer {
+  LLVM::CallOp alloc, free;
+  int64_t bytes = 0;  // rounded up to the alignment, at least one unit
+  int64_t offset = 0; // in the arena
+};
+
+/// The buffer `alloc` returns, if it can live in the arena: its size is a
+/// constant and its only amp_free is an op of the same block whose status
+/// nobody reads.
+std::optional<Buffer> plannable(LLVM::CallOp alloc, int64_t alignment) {
+  APInt size;
+  if (!matchPattern(alloc.getOperand(0), m_ConstantInt(&size)) ||
+      size.isNegative() || size.getActiveBits() > 59)
+    return std::nullopt;
+  Buffer buffer;
+  buffer.alloc = alloc;
+  for (Operation *user : alloc.getResult().getUsers()) {
+    if (!calls(user, RuntimeFn::amp_free))
+      continue;
+    if (buffer.free || user->getBlock() != alloc->getBlock() ||
+        user->getOperand(0) != alloc.getResult() ||
+        !user->getResult(0).use_empty())
+      return std::nullopt;
+    buffer.free = cast<LLVM::CallOp>(user);
+  }
+  if (!buffer.free)
+    return std::nullopt;
+  buffer.bytes = std::max<int64_t>(
+      alignment, llvm::alignTo(size.getZExtValue(), uint64_t(alignment)));
+  return buffer;
+}
+
+/// An arena's largest size: far beyond any memory, and small enough that
+/// sums of sizes and offsets stay in int64_t.
+constexpr int64_t kMaxArenaBytes = int64_t(1) << 60;
+
+/// Free ranges of the arena, found by size (best fit: the smallest range
+/// that is large enough, the lowest offset among equals) and by offset (to
+/// merge a freed range with its neighbours).
+class FreeList {
+public:
+  /// The offset of a `bytes`-sized range taken from the list, or from the
+  /// end of the arena (growing it, and reusing a free range at its end);
+  /// none when the arena would outgrow kMaxArenaBytes.
+  std::optional<int64_t> take(int64_t bytes) {
+    auto fit = bySize.lower_bound({bytes, 0});
+    if (fit != bySize.end()) {
+      auto [size, offset] = *fit;
+      erase(offset, size);
+      if (size > bytes)
+        insert(offset + bytes, size - bytes);
+      return offset;
+    }
+    int64_t offset = end;
+    if (!byOffset.empty()) {
+      auto last = std::prev(byOffset.end());
+      if (last->first + last->second == end) {
+        offset = last->first;
+        erase(last->first, last->second);
+      }
+    }
+    if (bytes > kMaxArenaBytes - offset) {
+      if (offset != end)
+        insert(offset, end - offset);
+      return std::nullopt;
+    }
+    end = offset + bytes;
+    return offset;
+  }
+
+  /// Returns [offset, offset + bytes), merged with free neighbours.
+  void give(int64_t offset, int64_t bytes) {
+    auto next = byOffset.lower_bound(offset);
+    if (next != byOffset.end() && offset + bytes == next->first) {
+      bytes += next->second;
+      erase(next->first, next->second);
+    }
+    auto after = byOffset.lower_bound(offset);
+    if (after != byOffset.begin()) {
+      auto prev = std::prev(after);
+      if (prev->first + prev->second == offset) {
+        offset = prev->first;
+        bytes += prev->second;
+        erase(prev->first, prev->second);
+      }
+    }
+    insert(offset, bytes);
+  }
+
+  /// The arena's size: the end of the highest range ever taken.
+  int64_t size() const { return end; }
+
+private:
+  void insert(int64_t offset, int64_t bytes) {
+    byOffset[offset] = bytes;
+    bySize.insert({bytes, offset});
+  }
+  void erase(int64_t offset, int64_t bytes) {
+    byOffset.erase(offset);
+    bySize.erase({bytes, offset});
+  }
+
+  std::map<int64_t, int64_t> byOffset;
+  std::set<std::pair<int64_t, int64_t>> bySize;
+  int64_t end = 0;
+};
+
+struct RuntimePlanBuffersPass
+    : amp::impl::RuntimePlanBuffersBase<RuntimePlanBuffersPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp fn = getOperation();
+    if (alignment < 64 || alignment > (1 << 30) ||
+        !llvm::isPowerOf2_64(alignment)) {
+      fn.emitError() << "amp-runtime-plan-buffers: alignment " << alignment
+                     << " is not a power of two from 64 to 2^30";
+      return signalPassFailure();
+    }
+    // Loops and branches are still scf ops here; a body of several blocks
+    // is not what amp-lower-to-runtime makes, and is left alone.
+    if (fn.isExternal() || !fn.getBody().hasOneBlock())
+      return;
+    Block &block = fn.getBody().front();
+
+    // Replay the block: each buffer takes a range at its amp_alloc and
+    // gives it back at its amp_free.
+    SmallVector<Buffer> buffers;
+    DenseMap<Operation *, unsigned> freeing;
+    FreeList arena;
+    int64_t live = 0, peakLive = 0;
+    for (Operation &op : block) {
+      if (calls(&op, RuntimeFn::amp_alloc)) {
+        auto buffer = plannable(cast<LLVM::CallOp>(op), alignment);
+        if (!buffer)
+          continue;
+        std::optional<int64_t> offset = arena.take(buffer->bytes);
+        if (!offset)
+          continue;
+        buffer->offset = *offset;
+        live += buffer->bytes;
+        peakLive = std::max(peakLive, live);
+        freeing[buffer->free] = buffers.size();
+        buffers.push_back(*buffer);
+      } else if (auto it = freeing.find(&op); it != freeing.end()) {
+        const Buffer &buffer = buffers[it->second];
+        arena.give(buffer.offset, buffer.bytes);
+        live -= buffer.bytes;
+      }
+    }
+    if (buffers.empty())
+      return;
+
+    // The arena: allocated where the first buffer was, freed where the last
+    // free was.
+    Operation *lastFree = buffers.front().free;
+    for (const Buffer &buffer : buffers)
+      if (lastFree->isBeforeInBlock(buffer.free))
+        lastFree = buffer.free;
+    MLIRContext *ctx = &getContext();
+    Location loc = NameLoc::get(
+        StringAttr::get(ctx, "buffer arena of @" + fn.getSymName()),
+        fn.getLoc());
+    OpBuilder b(buffers.front().alloc);
+    Value bytes = LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                           b.getI64IntegerAttr(arena.size()));
+    Value base =
+        createRuntimeCall(b, loc, RuntimeFn::amp_alloc,
+                          {bytes, buffers.front().alloc.getOperand(1)});
+    b.setInsertionPoint(lastFree);
+    createRuntimeCall(b, loc, RuntimeFn::amp_free,
+                      {base, lastFree->getOperand(1)});
+
+    Type ptrTy = LLVM::LLVMPointerType::get(ctx);
+    for (Buffer &buffer : buffers) {
+      b.setInsertionPoint(buffer.alloc);
+      Location at = buffer.alloc.getLoc();
+      Value ptr = base;
+      if (buffer.offset != 0) {
+        // A GEP's constant indices are i32; larger offsets are operands.
+        LLVM::GEPArg offset = static_cast<int32_t>(buffer.offset);
+        if (buffer.offset > std::numeric_limits<int32_t>::max())
+          offset = LLVM::ConstantOp::create(b, at, b.getI64Type(),
+                                            b.getI64IntegerAttr(buffer.offset));
+        ptr = LLVM::GEPOp::create(b, at, ptrTy, b.getI8Type(), base,
+                                  ArrayRef<LLVM::GEPArg>{offset});
+      }
+      buffer.alloc.getResult().replaceAllUsesWith(ptr);
+      Operation *size = buffer.alloc.getOperand(0).getDefiningOp();
+      buffer.alloc.erase();
+      buffer.free.erase();
+      if (size->use_empty())
+        size->erase();
+    }
+    if (emitRemarks)
+      fn.emitRemark() << "buffer arena: " << buffers.size() << " buffers in "
+                      << arena.size() << " bytes, " << peakLive
+                      << " bytes live at the peak";
+  }
+};
+
+} // namespace
