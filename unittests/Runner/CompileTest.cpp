@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TempFiles.h"
+
 #include "amp/Runner/Compile.h"
 #include "amp/Runner/Trainer.h"
 
@@ -20,10 +22,10 @@
 #include <fstream>
 #include <iterator>
 #include <sstream>
-#include <unistd.h>
 
 using namespace mlir;
 using namespace amp::runner;
+using amp::runner::test::tempPath;
 
 namespace {
 class CompileTest : public testing::Test {
@@ -61,11 +63,6 @@ protected:
         compileForRuntime(module, options);
     ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
     signatures = std::move(*compiled);
-  }
-
-  static std::string tempPath(const std::string &name) {
-    return testing::TempDir() + "amp-compile-" + std::to_string(getpid()) +
-           "-" + name;
   }
 
   MLIRContext context;

@@ -8,7 +8,6 @@
 
 #include <fstream>
 #include <iterator>
-#include <unistd.h>
 
 using namespace amp::runner;
 
@@ -56,14 +55,6 @@ const RuntimeLibrary &test::referenceRuntime() {
   if (rt.failed())
     ADD_FAILURE() << rt.getStatus().message();
   return *rt;
-}
-
-std::string test::tempPath(const std::string &name) {
-  static int counter = 0;
-  const testing::TestInfo *info =
-      testing::UnitTest::GetInstance()->current_test_info();
-  return testing::TempDir() + "amp-runner-" + std::to_string(getpid()) + "-" +
-         info->name() + "-" + std::to_string(counter++) + "-" + name;
 }
 
 void test::writeFile(const std::string &path, const std::string &contents) {

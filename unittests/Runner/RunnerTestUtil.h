@@ -3,6 +3,8 @@
 #ifndef AMP_UNITTESTS_RUNNER_RUNNERTESTUTIL_H
 #define AMP_UNITTESTS_RUNNER_RUNNERTESTUTIL_H
 
+#include "TempFiles.h"
+
 #include "amp/Runner/RuntimeLibrary.h"
 #include "amp/Runner/Signature.h"
 
@@ -23,8 +25,6 @@ FunctionSignature linearPredictSignature();
 /// The reference runtime, loaded once.
 const RuntimeLibrary &referenceRuntime();
 
-/// A fresh path in the test's temporary directory.
-std::string tempPath(const std::string &name);
 void writeFile(const std::string &path, const std::string &contents);
 std::string readFile(const std::string &path);
 
