@@ -143,6 +143,24 @@ def RuntimePlanBuffers : Pass<"amp-runtime-plan-buffers",
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def RuntimeShareStackSlots : Pass<"amp-runtime-share-stack-slots",
+                                  "::mlir::func::FuncOp"> {
+  let summary = "Give runtime calls' stack memory one slot per kind, in the frame";
+  let description = [{
+    After `amp-runtime-deallocate`: the `llvm.alloca`s that
+    `amp-lower-to-runtime` makes for the memory runtime calls read (the GEMM
+    descriptor, the arrays of multi-tensor calls), each where its call is,
+    become slots at the top of the function. In each block, allocas of the
+    same element type, count and alignment whose lifetimes (up to the last
+    op that uses the address or one computed from it) do not overlap share
+    one slot. Left where they were, they were dynamic allocations once the
+    status checks split the function into blocks: the stack grew by 200
+    bytes per GEMM until the step returned, and every iteration of a loop
+    grew it again.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def CheckRuntimeStatus : Pass<"amp-check-runtime-status", "::mlir::ModuleOp"> {
   let summary = "Branch to an error exit when a runtime call fails";
   let description = [{

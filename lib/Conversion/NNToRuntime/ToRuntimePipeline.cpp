@@ -32,6 +32,8 @@ void amp::buildAmpToRuntimePipeline(OpPassManager &pm,
   //    The temporaries of each function share one arena.
   if (options.planBuffers)
     pm.addNestedPass<func::FuncOp>(createRuntimePlanBuffers());
+  //    The stack memory that calls read is a few slots in the frame.
+  pm.addNestedPass<func::FuncOp>(createRuntimeShareStackSlots());
   // 4. Structured control flow becomes branches, then every runtime call's
   //    status is checked (which needs branches).
   pm.addPass(createSCFToControlFlowPass());
