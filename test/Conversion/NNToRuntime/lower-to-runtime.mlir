@@ -39,8 +39,8 @@ func.func @step(%x: tensor<4x8xf32>) -> tensor<4x8xf16> {
 // CHECK: %[[D:.*]] = llvm.load
 // CHECK: %[[DESC:.*]] = llvm.alloca %{{.*}} x !llvm.array<200 x i8> {alignment = 8 : i64}
 // CHECK: %[[TPLADDR:.*]] = llvm.mlir.addressof @[[TPL]] : !llvm.ptr
-// CHECK: %[[SCALARS:.*]] = llvm.load %[[TPLADDR]] : !llvm.ptr -> !llvm.array<200 x i8>
-// CHECK: llvm.store %[[SCALARS]], %[[DESC]] : !llvm.array<200 x i8>, !llvm.ptr
+// CHECK: %[[SIZE:.*]] = llvm.mlir.constant(200 : i64) : i64
+// CHECK: "llvm.intr.memcpy"(%[[DESC]], %[[TPLADDR]], %[[SIZE]]) <{isVolatile = false}>
 // CHECK: %[[PA:.*]] = llvm.getelementptr %[[DESC]][0] : (!llvm.ptr) -> !llvm.ptr, i8
 // CHECK: llvm.store %[[A]], %[[PA]] : !llvm.ptr, !llvm.ptr
 // CHECK: %[[PB:.*]] = llvm.getelementptr %[[DESC]][8] : (!llvm.ptr) -> !llvm.ptr, i8

@@ -6,11 +6,11 @@
 // CHECK-NEXT: %[[ONE:.*]] = llvm.mlir.constant(1 : i64) : i64
 // CHECK-NEXT: %[[SLOT:.*]] = llvm.alloca %[[ONE]] x !llvm.array<200 x i8> {alignment = 8 : i64}
 // CHECK-NOT: llvm.alloca
-// CHECK: llvm.store %{{.*}}, %[[SLOT]] : !llvm.array<200 x i8>, !llvm.ptr
+// CHECK: "llvm.intr.memcpy"(%[[SLOT]],
 // CHECK: llvm.call @amp_gemm(%[[SLOT]],
-// CHECK: llvm.store %{{.*}}, %[[SLOT]] : !llvm.array<200 x i8>, !llvm.ptr
+// CHECK: "llvm.intr.memcpy"(%[[SLOT]],
 // CHECK: llvm.call @amp_gemm(%[[SLOT]],
-// CHECK: llvm.store %{{.*}}, %[[SLOT]] : !llvm.array<200 x i8>, !llvm.ptr
+// CHECK: "llvm.intr.memcpy"(%[[SLOT]],
 // CHECK: llvm.call @amp_gemm(%[[SLOT]],
 // CHECK: return
 func.func @gemms(%a: tensor<4x8xf16>, %b: tensor<8x8xf16>) -> tensor<4x8xf16> {
