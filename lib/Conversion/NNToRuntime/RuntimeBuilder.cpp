@@ -126,19 +126,44 @@ static ModuleOp getModule(OpBuilder &b) {
 }
 
 Value RuntimeBuilder::i64Array(ArrayRef<int64_t> values) {
+  return intArray(cast<IntegerType>(i64Ty), values);
+}
+
+Value RuntimeBuilder::intArray(IntegerType type, ArrayRef<int64_t> values) {
   if (values.empty())
     return null();
-  std::string name = "__amp_i64";
+  // Named by the values (__amp_i64_2_3), or by their hash when there are
+  // many (the sizes of every param); a different global of the same name
+  // (a collision) gets a numbered one.
+  std::string base = "__amp_i" + std::to_string(type.getWidth());
+  if (values.size() <= 8) {
+    for (int64_t v : values)
+      base += "_" + (v < 0 ? "m" + std::to_string(-v) : std::to_string(v));
+  } else {
+    base += "_h" + std::to_string(static_cast<size_t>(
+                       llvm::hash_combine_range(values.begin(), values.end())));
+  }
+  auto tensorTy =
+      RankedTensorType::get({static_cast<int64_t>(values.size())}, type);
+  SmallVector<APInt> elements;
   for (int64_t v : values)
-    name += "_" + (v < 0 ? "m" + std::to_string(-v) : std::to_string(v));
+    elements.push_back(APInt(type.getWidth(), v, /*isSigned=*/true));
+  auto value = DenseElementsAttr::get(tensorTy, elements);
   ModuleOp module = getModule(b);
-  if (!module.lookupSymbol(name)) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
-    auto type = LLVM::LLVMArrayType::get(i64Ty, values.size());
-    LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
-                           LLVM::Linkage::Internal, name,
-                           b.getI64TensorAttr(values));
+  std::string name = base;
+  for (unsigned i = 1;; ++i) {
+    auto existing = module.lookupSymbol<LLVM::GlobalOp>(name);
+    if (!existing) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(module.getBody());
+      auto arrayTy = LLVM::LLVMArrayType::get(type, values.size());
+      LLVM::GlobalOp::create(b, loc, arrayTy, /*isConstant=*/true,
+                             LLVM::Linkage::Internal, name, value);
+      break;
+    }
+    if (existing.getValueAttr() == value)
+      break;
+    name = base + "_" + std::to_string(i);
   }
   return LLVM::AddressOfOp::create(b, loc, ptrTy, name);
 }
@@ -178,23 +203,21 @@ Value RuntimeBuilder::rank(Value tensor) {
 }
 
 Value RuntimeBuilder::ptrArray(ValueRange values) {
+  // One store per element, as C compilers fill an array: an [N x ptr]
+  // value built with insertvalue and stored whole made LLVM's instruction
+  // selection quadratic in N (5525 params of a 10k-op transformer).
   auto arrayTy = LLVM::LLVMArrayType::get(ptrTy, values.size());
-  Value array = LLVM::UndefOp::create(b, loc, arrayTy);
-  for (auto [i, v] : llvm::enumerate(values))
-    array = LLVM::InsertValueOp::create(b, loc, array, v, i);
   Value slot = LLVM::AllocaOp::create(b, loc, ptrTy, arrayTy, i64(1));
-  LLVM::StoreOp::create(b, loc, array, slot);
+  for (auto [i, v] : llvm::enumerate(values)) {
+    Value addr = LLVM::GEPOp::create(b, loc, ptrTy, ptrTy, slot,
+                                     ArrayRef<LLVM::GEPArg>{int32_t(i)});
+    LLVM::StoreOp::create(b, loc, v, addr);
+  }
   return slot;
 }
 
 Value RuntimeBuilder::i32Array(ArrayRef<int64_t> values) {
-  auto arrayTy = LLVM::LLVMArrayType::get(i32Ty, values.size());
-  Value array = LLVM::UndefOp::create(b, loc, arrayTy);
-  for (auto [i, v] : llvm::enumerate(values))
-    array = LLVM::InsertValueOp::create(b, loc, array, i32(v), i);
-  Value slot = LLVM::AllocaOp::create(b, loc, ptrTy, arrayTy, i64(1));
-  LLVM::StoreOp::create(b, loc, array, slot);
-  return slot;
+  return intArray(cast<IntegerType>(i32Ty), values);
 }
 
 RuntimeBuilder::BufferLists RuntimeBuilder::bufferLists(ValueRange tensors,

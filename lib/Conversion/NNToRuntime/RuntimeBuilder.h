@@ -72,8 +72,10 @@ public:
   /// The dims and the rank of a tensor's static shape.
   mlir::Value dims(mlir::Value tensor);
   mlir::Value rank(mlir::Value tensor);
-  /// A stack array of pointers, or of i32 values (amp_dtype_t arrays).
+  /// A stack array of pointers, stored element by element.
   mlir::Value ptrArray(mlir::ValueRange values);
+  /// A constant int32_t array (amp_dtype_t lists) in a module global, or
+  /// null when empty.
   mlir::Value i32Array(llvm::ArrayRef<int64_t> values);
   /// The arrays of a call over a list of buffers (amp_clip_grad_norm,
   /// amp_unscale_and_check): input and output pointers, the element counts
@@ -96,6 +98,9 @@ private:
   /// their constants (the lowering unifies them across patterns after the
   /// conversion, see ConstantUniquing.cpp).
   mlir::Value constant(mlir::TypedAttr value);
+  /// A constant global array of `type` holding `values`, or null when
+  /// empty; equal arrays share one global.
+  mlir::Value intArray(mlir::IntegerType type, llvm::ArrayRef<int64_t> values);
 
   mlir::OpBuilder &b;
   mlir::Location loc;

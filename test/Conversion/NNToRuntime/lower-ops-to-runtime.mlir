@@ -239,11 +239,13 @@ func.func @pointwise_grads(%dy: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> (tensor
 // CHECK: %[[C:.*]] = llvm.load
 // CHECK: %[[Y:.*]] = llvm.load
 // CHECK: %[[COUNT:.*]] = llvm.mlir.constant(3 : i32) : i32
-// CHECK: %[[A0:.*]] = llvm.insertvalue %[[A]], %{{.*}}[0] : !llvm.array<3 x ptr>
-// CHECK: %[[A1:.*]] = llvm.insertvalue %[[B]], %[[A0]][1]
-// CHECK: %[[A2:.*]] = llvm.insertvalue %[[C]], %[[A1]][2]
 // CHECK: %[[PTRS:.*]] = llvm.alloca %{{.*}} x !llvm.array<3 x ptr>
-// CHECK: llvm.store %[[A2]], %[[PTRS]]
+// CHECK: %[[P0:.*]] = llvm.getelementptr %[[PTRS]][0] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+// CHECK: llvm.store %[[A]], %[[P0]]
+// CHECK: %[[P1:.*]] = llvm.getelementptr %[[PTRS]][1] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+// CHECK: llvm.store %[[B]], %[[P1]]
+// CHECK: %[[P2:.*]] = llvm.getelementptr %[[PTRS]][2] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+// CHECK: llvm.store %[[C]], %[[P2]]
 // CHECK: %[[DIMS:.*]] = llvm.mlir.addressof @__amp_i64_6_4_8
 // CHECK: %[[SIZES:.*]] = llvm.mlir.addressof @__amp_i64_2_1_3
 // CHECK: %[[AXIS:.*]] = llvm.mlir.constant(0 : i64) : i64
