@@ -30,6 +30,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/CodeGen.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
@@ -87,6 +88,18 @@ struct CompileOptions {
 /// the module's context, and the returned error says which stage failed.
 llvm::Expected<std::vector<FunctionSignature>>
 compileForRuntime(mlir::ModuleOp module, const CompileOptions &options);
+
+/// How the JIT and emitObjectFile optimize a lowered step. Its host code is
+/// a straight line of runtime calls and status checks (the work is in the
+/// kernels), which LLVM's optimizations do not make measurably faster; on
+/// large steps they took time quadratic in the size of the function: for a
+/// 10k-op transformer, the -O1 and -O2 IR pipelines spent minutes in
+/// isSafeToLoadUnconditionally, and instruction selection at -O1 did not
+/// finish in 5 minutes (ScheduleDAGSDNodes::ClusterNeighboringLoads), while
+/// FastISel at -O0 takes seconds. So both are at -O0.
+inline constexpr unsigned kStepIROptLevel = 0;
+inline constexpr llvm::CodeGenOptLevel kStepCodeGenOptLevel =
+    llvm::CodeGenOptLevel::None;
 
 /// A lowered module compiled in memory by MLIR's ExecutionEngine, linked
 /// against the given shared libraries (the runtime backend).

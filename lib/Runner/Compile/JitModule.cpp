@@ -24,9 +24,10 @@ JitModule::create(ModuleOp lowered,
   ExecutionEngineOptions options;
   // `transformer` is a function_ref: the std::function must outlive create.
   std::function<llvm::Error(llvm::Module *)> optimize =
-      makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0,
+      makeOptimizingTransformer(kStepIROptLevel, /*sizeLevel=*/0,
                                 /*targetMachine=*/nullptr);
   options.transformer = optimize;
+  options.jitCodeGenOptLevel = kStepCodeGenOptLevel;
   llvm::SmallVector<llvm::StringRef> libs(sharedLibs.begin(), sharedLibs.end());
   options.sharedLibPaths = libs;
   auto engine = ExecutionEngine::create(lowered, options);

@@ -31,7 +31,7 @@ llvm::Error amp::runner::emitObjectFile(ModuleOp lowered,
   if (!builder)
     return builder.takeError();
   builder->setRelocationModel(llvm::Reloc::PIC_);
-  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
+  builder->setCodeGenOptLevel(kStepCodeGenOptLevel);
   auto machine = builder->createTargetMachine();
   if (!machine)
     return machine.takeError();
@@ -45,7 +45,7 @@ llvm::Error amp::runner::emitObjectFile(ModuleOp lowered,
   module->setDataLayout((*machine)->createDataLayout());
   module->setTargetTriple((*machine)->getTargetTriple());
   if (llvm::Error error = makeOptimizingTransformer(
-          /*optLevel=*/2, /*sizeLevel=*/0, machine->get())(module.get()))
+          kStepIROptLevel, /*sizeLevel=*/0, machine->get())(module.get()))
     return error;
 
   std::error_code ec;
