@@ -133,8 +133,7 @@ Value RuntimeBuilder::intArray(IntegerType type, ArrayRef<int64_t> values) {
   if (values.empty())
     return null();
   // Named by the values (__amp_i64_2_3), or by their hash when there are
-  // many (the sizes of every param); a different global of the same name
-  // (a collision) gets a numbered one.
+  // many (the sizes of every param).
   std::string base = "__amp_i" + std::to_string(type.getWidth());
   if (values.size() <= 8) {
     for (int64_t v : values)
@@ -149,41 +148,29 @@ Value RuntimeBuilder::intArray(IntegerType type, ArrayRef<int64_t> values) {
   for (int64_t v : values)
     elements.push_back(APInt(type.getWidth(), v, /*isSigned=*/true));
   auto value = DenseElementsAttr::get(tensorTy, elements);
-  ModuleOp module = getModule(b);
-  std::string name = base;
-  for (unsigned i = 1;; ++i) {
-    auto existing = module.lookupSymbol<LLVM::GlobalOp>(name);
-    if (!existing) {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(module.getBody());
-      auto arrayTy = LLVM::LLVMArrayType::get(type, values.size());
-      LLVM::GlobalOp::create(b, loc, arrayTy, /*isConstant=*/true,
-                             LLVM::Linkage::Internal, name, value);
-      break;
-    }
-    if (existing.getValueAttr() == value)
-      break;
-    name = base + "_" + std::to_string(i);
-  }
-  return LLVM::AddressOfOp::create(b, loc, ptrTy, name);
+  return constantGlobal(base, LLVM::LLVMArrayType::get(type, values.size()),
+                        value);
 }
 
 Value RuntimeBuilder::constantBytes(StringRef bytes) {
+  return constantGlobal("__amp_const_" + std::to_string(static_cast<size_t>(
+                                             llvm::hash_value(bytes))),
+                        LLVM::LLVMArrayType::get(b.getI8Type(), bytes.size()),
+                        b.getStringAttr(bytes));
+}
+
+Value RuntimeBuilder::constantGlobal(const std::string &base, Type type,
+                                     Attribute value) {
+  // A different global of the same name (a hash collision) gets a
+  // numbered one.
   ModuleOp module = getModule(b);
-  StringAttr value = b.getStringAttr(bytes);
-  // Named by a hash of the bytes; a different global of the same name (a
-  // collision) gets a numbered one.
-  std::string base =
-      "__amp_const_" +
-      std::to_string(static_cast<size_t>(llvm::hash_value(bytes)));
   std::string name = base;
   for (unsigned i = 1;; ++i) {
     auto existing = module.lookupSymbol<LLVM::GlobalOp>(name);
     if (!existing) {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(module.getBody());
-      auto arrayTy = LLVM::LLVMArrayType::get(b.getI8Type(), bytes.size());
-      LLVM::GlobalOp::create(b, loc, arrayTy, /*isConstant=*/true,
+      LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
                              LLVM::Linkage::Internal, name, value);
       break;
     }

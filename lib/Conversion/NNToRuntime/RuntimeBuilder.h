@@ -101,6 +101,10 @@ private:
   /// A constant global array of `type` holding `values`, or null when
   /// empty; equal arrays share one global.
   mlir::Value intArray(mlir::IntegerType type, llvm::ArrayRef<int64_t> values);
+  /// The address of the internal constant global `base` (or `base_N`) of
+  /// `type` holding `value`: one global per distinct value.
+  mlir::Value constantGlobal(const std::string &base, mlir::Type type,
+                             mlir::Attribute value);
 
   mlir::OpBuilder &b;
   mlir::Location loc;
