@@ -30,12 +30,6 @@ using namespace amp::runtime_abi;
 
 namespace {
 
-bool isAlloc(Operation *op) {
-  auto call = dyn_cast<LLVM::CallOp>(op);
-  return call && getCalledRuntimeFunction(call) ==
-                     &getRuntimeFunction(RuntimeFn::amp_alloc);
-}
-
 /// The pointers through which `op` hands buffers over: a loop's init
 /// values, and what a region's terminator forwards to its parent.
 ValueRange handedOver(Operation *op) {
@@ -131,7 +125,7 @@ void freeOwnedBuffers(Block &block, Value null) {
     for (Region &region : op.getRegions())
       for (Block &nested : region)
         freeOwnedBuffers(nested, null);
-    if (isAlloc(&op) || op.getNumRegions() > 0)
+    if (isRuntimeCall(&op, RuntimeFn::amp_alloc) || op.getNumRegions() > 0)
       for (Value r : op.getResults())
         if (isa<LLVM::LLVMPointerType>(r.getType()))
           owned.push_back(r);

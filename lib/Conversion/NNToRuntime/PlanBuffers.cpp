@@ -33,11 +33,6 @@ using namespace amp::runtime_abi;
 
 namespace {
 
-bool calls(Operation *op, RuntimeFn fn) {
-  auto call = dyn_cast<LLVM::CallOp>(op);
-  return call && getCalledRuntimeFunction(call) == &getRuntimeFunction(fn);
-}
-
 /// A buffer the block allocates with a constant size and frees itself.
 struct Buffer {
   LLVM::CallOp alloc, free;
@@ -56,7 +51,7 @@ std::optional<Buffer> plannable(LLVM::CallOp alloc, int64_t alignment) {
   Buffer buffer;
   buffer.alloc = alloc;
   for (Operation *user : alloc.getResult().getUsers()) {
-    if (!calls(user, RuntimeFn::amp_free))
+    if (!isRuntimeCall(user, RuntimeFn::amp_free))
       continue;
     if (buffer.free || user->getBlock() != alloc->getBlock() ||
         user->getOperand(0) != alloc.getResult() ||
@@ -171,7 +166,7 @@ struct RuntimePlanBuffersPass
     FreeList arena;
     int64_t live = 0, peakLive = 0;
     for (Operation &op : block) {
-      if (calls(&op, RuntimeFn::amp_alloc)) {
+      if (isRuntimeCall(&op, RuntimeFn::amp_alloc)) {
         auto buffer = plannable(cast<LLVM::CallOp>(op), alignment);
         if (!buffer)
           continue;

@@ -259,3 +259,8 @@ amp::runtime_abi::getCalledRuntimeFunction(LLVM::CallOp call) {
   std::optional<StringRef> callee = call.getCallee();
   return callee ? lookupRuntimeFunction(*callee) : nullptr;
 }
+
+bool amp::runtime_abi::isRuntimeCall(Operation *op, RuntimeFn fn) {
+  auto call = dyn_cast<LLVM::CallOp>(op);
+  return call && getCalledRuntimeFunction(call) == &getRuntimeFunction(fn);
+}

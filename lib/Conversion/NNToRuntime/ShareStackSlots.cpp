@@ -19,7 +19,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
 
-#include <map>
+#include <optional>
 #include <tuple>
 
 namespace amp {
@@ -36,15 +36,16 @@ namespace {
 /// alignment.
 using SlotKind = std::tuple<Type, int64_t, int64_t>;
 
-struct SlotKindLess {
-  bool operator()(const SlotKind &a, const SlotKind &b) const {
-    auto key = [](const SlotKind &k) {
-      return std::make_tuple(std::get<0>(k).getAsOpaquePointer(),
-                             std::get<1>(k), std::get<2>(k));
-    };
-    return key(a) < key(b);
-  }
-};
+/// The alloca to share and its kind, or nothing when its count is not a
+/// constant (or it is an inalloca argument).
+std::optional<SlotKind> slotKind(LLVM::AllocaOp alloca) {
+  APInt count;
+  if (alloca.getInalloca() ||
+      !matchPattern(alloca.getArraySize(), m_ConstantInt(&count)))
+    return std::nullopt;
+  return SlotKind{alloca.getElemType(), count.getSExtValue(),
+                  alloca.getAlignment().value_or(0)};
+}
 
 /// The last op of `alloca`'s block that uses its memory: through the
 /// alloca's result and the addresses computed from it (a use in a nested
@@ -88,67 +89,59 @@ struct RuntimeShareStackSlotsPass
   /// function, one per set of allocas of a kind whose lifetimes in the block
   /// are disjoint.
   void shareIn(Block &block, OpBuilder &top, Value &one) {
-    SmallVector<std::pair<LLVM::AllocaOp, Operation *>> allocas;
-    for (Operation &op : block) {
-      auto alloca = dyn_cast<LLVM::AllocaOp>(op);
-      APInt count;
-      if (alloca && !alloca.getInalloca() &&
-          matchPattern(alloca.getArraySize(), m_ConstantInt(&count)))
-        allocas.push_back({alloca, nullptr});
-    }
+    struct Candidate {
+      LLVM::AllocaOp alloca;
+      SlotKind kind;
+      Operation *lastUse = nullptr;
+    };
+    SmallVector<Candidate> allocas;
+    for (Operation &op : block)
+      if (auto alloca = dyn_cast<LLVM::AllocaOp>(op))
+        if (std::optional<SlotKind> kind = slotKind(alloca))
+          allocas.push_back({alloca, *kind});
     if (allocas.empty())
       return;
     // Every last use first: creating ops would make each order query
     // renumber the block.
     DenseMap<Operation *, SmallVector<unsigned>> endingAt;
+    DenseMap<Operation *, unsigned> index;
     for (auto [i, entry] : llvm::enumerate(allocas)) {
-      entry.second = lastUse(entry.first);
-      endingAt[entry.second].push_back(i);
+      entry.lastUse = lastUse(entry.alloca);
+      endingAt[entry.lastUse].push_back(i);
+      index[entry.alloca] = i;
     }
 
-    std::map<SlotKind, SmallVector<Value>, SlotKindLess> freeSlots;
+    DenseMap<SlotKind, SmallVector<Value>> freeSlots;
     SmallVector<Value> slotOf(allocas.size());
-    DenseMap<Operation *, unsigned> index;
-    for (auto [i, entry] : llvm::enumerate(allocas))
-      index[entry.first] = i;
     Location loc = block.getParentOp()->getLoc();
     for (Operation &op : block) {
       if (auto it = index.find(&op); it != index.end()) {
-        auto alloca = cast<LLVM::AllocaOp>(op);
-        APInt count;
-        (void)matchPattern(alloca.getArraySize(), m_ConstantInt(&count));
-        SlotKind kind{alloca.getElemType(), count.getSExtValue(),
-                      alloca.getAlignment().value_or(0)};
-        SmallVector<Value> &pool = freeSlots[kind];
+        Candidate &c = allocas[it->second];
+        SmallVector<Value> &pool = freeSlots[c.kind];
         if (!pool.empty()) {
           slotOf[it->second] = pool.pop_back_val();
         } else {
+          auto [elemType, count, alignment] = c.kind;
           if (!one)
             one = LLVM::ConstantOp::create(top, loc, top.getI64Type(),
                                            top.getI64IntegerAttr(1));
-          Value size = count.isOne()
-                           ? one
-                           : LLVM::ConstantOp::create(
-                                 top, loc, top.getI64Type(),
-                                 top.getI64IntegerAttr(count.getSExtValue()));
-          slotOf[it->second] = LLVM::AllocaOp::create(
-              top, alloca.getLoc(), alloca.getType(), alloca.getElemType(),
-              size, alloca.getAlignment().value_or(0));
+          Value size =
+              count == 1
+                  ? one
+                  : LLVM::ConstantOp::create(top, loc, top.getI64Type(),
+                                             top.getI64IntegerAttr(count));
+          slotOf[it->second] =
+              LLVM::AllocaOp::create(top, c.alloca.getLoc(), c.alloca.getType(),
+                                     elemType, size, alignment);
         }
       }
       if (auto it = endingAt.find(&op); it != endingAt.end())
-        for (unsigned i : it->second) {
-          LLVM::AllocaOp alloca = allocas[i].first;
-          APInt count;
-          (void)matchPattern(alloca.getArraySize(), m_ConstantInt(&count));
-          freeSlots[{alloca.getElemType(), count.getSExtValue(),
-                     alloca.getAlignment().value_or(0)}]
-              .push_back(slotOf[i]);
-        }
+        for (unsigned i : it->second)
+          freeSlots[allocas[i].kind].push_back(slotOf[i]);
     }
     for (auto [i, entry] : llvm::enumerate(allocas)) {
-      entry.first.getResult().replaceAllUsesWith(slotOf[i]);
-      entry.first.erase();
+      entry.alloca.getResult().replaceAllUsesWith(slotOf[i]);
+      entry.alloca.erase();
     }
   }
 };

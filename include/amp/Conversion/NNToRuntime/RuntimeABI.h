@@ -88,6 +88,9 @@ mlir::Value createRuntimeCall(mlir::OpBuilder &b, mlir::Location loc,
 /// The runtime function a call targets, if it is one of the table's.
 const RuntimeFunction *getCalledRuntimeFunction(mlir::LLVM::CallOp call);
 
+/// Whether `op` is a call of the runtime function `fn`.
+bool isRuntimeCall(mlir::Operation *op, RuntimeFn fn);
+
 } // namespace amp::runtime_abi
 
 #endif // AMP_CONVERSION_NNTORUNTIME_RUNTIMEABI_H
