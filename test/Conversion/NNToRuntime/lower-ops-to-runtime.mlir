@@ -13,11 +13,11 @@
 // globals named by their values (@__amp_i64_4_8 holds [4, 8]).
 
 // CHECK-LABEL: func.func @abs(
-// CHECK: %[[X:.*]] = llvm.load
-// CHECK: %[[Y:.*]] = llvm.load
 // CHECK: %[[ABS:.*]] = llvm.mlir.constant(9 : i32) : i32
 // CHECK: %[[N:.*]] = llvm.mlir.constant(32 : i64) : i64
 // CHECK: %[[F32:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK: %[[X:.*]] = llvm.load
+// CHECK: %[[Y:.*]] = llvm.load
 // CHECK: llvm.call @amp_unary(%[[ABS]], %[[X]], %[[Y]], %[[N]], %[[F32]], %{{.*}})
 func.func @abs(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %0 = nn.abs %x : tensor<4x8xf32>
@@ -99,14 +99,14 @@ func.func @minimum(%a: tensor<4x1xf16>, %b: tensor<1x8xf16>) -> tensor<4x8xf16> 
 
 // Both gradients have dy's shape; the three shapes go in dy, lhs, rhs order.
 // CHECK-LABEL: func.func @maximum_grad(
+// CHECK: %[[DYD:.*]] = llvm.mlir.addressof @__amp_i64_4_8
+// CHECK: %[[AD:.*]] = llvm.mlir.addressof @__amp_i64_4_1
+// CHECK: %[[BD:.*]] = llvm.mlir.addressof @__amp_i64_1_8
 // CHECK: %[[DY:.*]] = llvm.load
 // CHECK: %[[A:.*]] = llvm.load
 // CHECK: %[[B:.*]] = llvm.load
 // CHECK: %[[DA:.*]] = llvm.load
 // CHECK: %[[DB:.*]] = llvm.load
-// CHECK: %[[DYD:.*]] = llvm.mlir.addressof @__amp_i64_4_8
-// CHECK: %[[AD:.*]] = llvm.mlir.addressof @__amp_i64_4_1
-// CHECK: %[[BD:.*]] = llvm.mlir.addressof @__amp_i64_1_8
 // CHECK: llvm.call @amp_maximum_grad(%[[DY]], %[[A]], %[[B]], %[[DA]], %[[DB]], %[[DYD]], %{{.*}}, %[[AD]], %{{.*}}, %[[BD]], {{.*}})
 func.func @maximum_grad(%dy: tensor<4x8xf32>, %a: tensor<4x1xf32>, %b: tensor<1x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
   %dl, %dr = nn.maximum_grad %dy, %a, %b : (tensor<4x8xf32>, tensor<4x1xf32>, tensor<1x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
@@ -128,7 +128,6 @@ func.func @minimum_grad(%dy: tensor<4x8xf16>, %a: tensor<4x8xf16>, %b: tensor<8x
 // The i1 condition is a bool buffer with its own shape and no dtype; a rank-0
 // operand has no dims (null). Equal constants are one value.
 // CHECK-LABEL: func.func @where(
-// CHECK: %[[C:.*]] = llvm.load
 // CHECK-DAG: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
 // CHECK-DAG: %[[CD:.*]] = llvm.mlir.addressof @__amp_i64_8 : !llvm.ptr
 // CHECK-DAG: %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
@@ -136,6 +135,7 @@ func.func @minimum_grad(%dy: tensor<4x8xf16>, %a: tensor<4x8xf16>, %b: tensor<8x
 // CHECK-DAG: %[[TWO:.*]] = llvm.mlir.constant(2 : i32) : i32
 // CHECK-DAG: %[[ZERO:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK-DAG: %[[YD:.*]] = llvm.mlir.addressof @__amp_i64_4_8 : !llvm.ptr
+// CHECK: %[[C:.*]] = llvm.load
 // CHECK: llvm.call @amp_where(%[[C]], %{{.*}}, %{{.*}}, %{{.*}}, %[[CD]], %[[ONE]], %[[LD]], %[[TWO]], %[[NULL]], %[[ZERO]], %[[YD]], %[[TWO]], %[[ONE]], %{{.*}})
 func.func @where(%c: tensor<8xi1>, %a: tensor<4x1xf16>, %b: tensor<f16>) -> tensor<4x8xf16> {
   %0 = nn.where %c, %a, %b : (tensor<8xi1>, tensor<4x1xf16>, tensor<f16>) -> tensor<4x8xf16>
@@ -162,12 +162,12 @@ func.func @where_constant_mask(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4
 // -----
 
 // CHECK-LABEL: func.func @where_grad(
+// CHECK: %[[DYD:.*]] = llvm.mlir.addressof @__amp_i64_4_8
+// CHECK: %[[CD:.*]] = llvm.mlir.addressof @__amp_i64_8
 // CHECK: %[[DY:.*]] = llvm.load
 // CHECK: %[[C:.*]] = llvm.load
 // CHECK: %[[DL:.*]] = llvm.load
 // CHECK: %[[DR:.*]] = llvm.load
-// CHECK: %[[DYD:.*]] = llvm.mlir.addressof @__amp_i64_4_8
-// CHECK: %[[CD:.*]] = llvm.mlir.addressof @__amp_i64_8
 // CHECK: llvm.call @amp_where_grad(%[[DY]], %[[C]], %[[DL]], %[[DR]], %[[DYD]], %{{.*}}, %[[CD]], {{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32, i32, !llvm.ptr) -> i32
 func.func @where_grad(%dy: tensor<4x8xf32>, %c: tensor<8xi1>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
   %dl, %dr = nn.where_grad %dy, %c : (tensor<4x8xf32>, tensor<8xi1>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
@@ -178,10 +178,10 @@ func.func @where_grad(%dy: tensor<4x8xf32>, %c: tensor<8xi1>) -> (tensor<4x8xf32
 
 // The seed is passed by pointer (its buffer), so no host sync.
 // CHECK-LABEL: func.func @dropout(
-// CHECK: %[[X:.*]] = llvm.load
-// CHECK: %[[SEED:.*]] = llvm.load
 // CHECK: %[[RATE:.*]] = llvm.mlir.constant(1.000000e-01 : f32) : f32
 // CHECK: %[[TRAIN:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: %[[X:.*]] = llvm.load
+// CHECK: %[[SEED:.*]] = llvm.load
 // CHECK: llvm.call @amp_dropout(%[[X]], %[[SEED]], %{{.*}}, %{{.*}}, %{{.*}}, %[[RATE]], %[[TRAIN]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i32, f32, i32, !llvm.ptr) -> i32
 func.func @dropout(%x: tensor<4x8xf32>, %seed: tensor<i64>) -> tensor<4x8xf32> {
   %0 = nn.dropout %x, %seed {rate = 1.000000e-01 : f32, training} : tensor<4x8xf32>
@@ -208,10 +208,10 @@ func.func @dropout_eval(%x: tensor<2x3x4xbf16>) -> tensor<2x3x4xbf16> {
 // The gradients from the forward output y, and abs_grad and pow_grad from
 // x: (dy, y or x, dx, n, dtype[, exponent]).
 // CHECK-LABEL: func.func @pointwise_grads(
-// CHECK: %[[DY:.*]] = llvm.load
-// CHECK: %[[Y:.*]] = llvm.load
 // CHECK-DAG: %[[N:.*]] = llvm.mlir.constant(32 : i64) : i64
 // CHECK-DAG: %[[F32:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK: %[[DY:.*]] = llvm.load
+// CHECK: %[[Y:.*]] = llvm.load
 // CHECK: llvm.call @amp_tanh_grad(%[[DY]], %[[Y]], %{{.*}}, %[[N]], %[[F32]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i32, !llvm.ptr) -> i32
 // CHECK: llvm.call @amp_sigmoid_grad(%[[DY]], %[[Y]], {{.*}})
 // CHECK: llvm.call @amp_sqrt_grad(%[[DY]], %[[Y]], {{.*}})
@@ -234,21 +234,21 @@ func.func @pointwise_grads(%dy: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> (tensor
 // An array of the input pointers and their sizes along the (normalized)
 // axis.
 // CHECK-LABEL: func.func @concat(
-// CHECK: %[[A:.*]] = llvm.load
-// CHECK: %[[B:.*]] = llvm.load
-// CHECK: %[[C:.*]] = llvm.load
-// CHECK: %[[Y:.*]] = llvm.load
 // CHECK: %[[COUNT:.*]] = llvm.mlir.constant(3 : i32) : i32
 // CHECK: %[[PTRS:.*]] = llvm.alloca %{{.*}} x !llvm.array<3 x ptr>
 // CHECK: %[[P0:.*]] = llvm.getelementptr %[[PTRS]][0] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+// CHECK: %[[A:.*]] = llvm.load
 // CHECK: llvm.store %[[A]], %[[P0]]
 // CHECK: %[[P1:.*]] = llvm.getelementptr %[[PTRS]][1] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+// CHECK: %[[B:.*]] = llvm.load
 // CHECK: llvm.store %[[B]], %[[P1]]
 // CHECK: %[[P2:.*]] = llvm.getelementptr %[[PTRS]][2] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+// CHECK: %[[C:.*]] = llvm.load
 // CHECK: llvm.store %[[C]], %[[P2]]
 // CHECK: %[[DIMS:.*]] = llvm.mlir.addressof @__amp_i64_6_4_8
 // CHECK: %[[SIZES:.*]] = llvm.mlir.addressof @__amp_i64_2_1_3
 // CHECK: %[[AXIS:.*]] = llvm.mlir.constant(0 : i64) : i64
+// CHECK: %[[Y:.*]] = llvm.load
 // CHECK: llvm.call @amp_concat(%[[COUNT]], %[[PTRS]], %[[Y]], %[[DIMS]], %{{.*}}, %[[SIZES]], %{{.*}}, %[[AXIS]], %{{.*}})
 func.func @concat(%a: tensor<2x4x8xf16>, %b: tensor<1x4x8xf16>, %c: tensor<3x4x8xf16>) -> tensor<6x4x8xf16> {
   %0 = nn.concat %a, %b, %c {axis = -3 : i64} : (tensor<2x4x8xf16>, tensor<1x4x8xf16>, tensor<3x4x8xf16>) -> tensor<6x4x8xf16>
@@ -275,12 +275,12 @@ func.func @slice(%x: tensor<4x8xf32>) -> tensor<4x4xf32> {
 // The gradient takes the same arguments: x_dims is dx's shape, y_dims dy's;
 // absent strides are ones.
 // CHECK-LABEL: func.func @slice_grad(
-// CHECK: %[[DY:.*]] = llvm.load
-// CHECK: %[[DX:.*]] = llvm.load
 // CHECK: %[[XD:.*]] = llvm.mlir.addressof @__amp_i64_4_8
 // CHECK: %[[YD:.*]] = llvm.mlir.addressof @__amp_i64_2_3
 // CHECK: %[[OFF:.*]] = llvm.mlir.addressof @__amp_i64_1_2
 // CHECK: %[[STR:.*]] = llvm.mlir.addressof @__amp_i64_1_1
+// CHECK: %[[DY:.*]] = llvm.load
+// CHECK: %[[DX:.*]] = llvm.load
 // CHECK: llvm.call @amp_slice_grad(%[[DY]], %[[DX]], %[[XD]], %[[YD]], %{{.*}}, %[[OFF]], %[[STR]], {{.*}})
 func.func @slice_grad(%dy: tensor<2x3xf32>) -> tensor<4x8xf32> {
   %0 = nn.slice_grad %dy {offsets = array<i64: 1, 2>} : tensor<2x3xf32> -> tensor<4x8xf32>
@@ -308,14 +308,14 @@ func.func @pad(%x: tensor<1x3x4x4xf16>) -> tensor<1x3x7x7xf16> {
 // (keep_dims does not change the layout), then x's and y's dtypes (the
 // axis count and both bf16 dtypes are the one constant 2).
 // CHECK-LABEL: func.func @reduce_max_grad(
-// CHECK: %[[DY:.*]] = llvm.load
-// CHECK: %[[X:.*]] = llvm.load
-// CHECK: %[[Y:.*]] = llvm.load
-// CHECK: %[[DX:.*]] = llvm.load
 // CHECK: %[[XD:.*]] = llvm.mlir.addressof @__amp_i64_2_8_3
 // CHECK: %[[R:.*]] = llvm.mlir.constant(3 : i32) : i32
 // CHECK: %[[AXES:.*]] = llvm.mlir.addressof @__amp_i64_0_2
 // CHECK: %[[TWO:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK: %[[DY:.*]] = llvm.load
+// CHECK: %[[X:.*]] = llvm.load
+// CHECK: %[[Y:.*]] = llvm.load
+// CHECK: %[[DX:.*]] = llvm.load
 // CHECK: llvm.call @amp_reduce_max_grad(%[[DY]], %[[X]], %[[Y]], %[[DX]], %[[XD]], %[[R]], %[[AXES]], %[[TWO]], %[[TWO]], %[[TWO]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32, i32, i32, !llvm.ptr) -> i32
 func.func @reduce_max_grad(%dy: tensor<1x8x1xbf16>, %x: tensor<2x8x3xbf16>, %y: tensor<1x8x1xbf16>) -> tensor<2x8x3xbf16> {
   %0 = nn.reduce_max_grad %dy, %x, %y [0, -1] keep_dims : (tensor<1x8x1xbf16>, tensor<2x8x3xbf16>, tensor<1x8x1xbf16>) -> tensor<2x8x3xbf16>
@@ -343,14 +343,14 @@ func.func @max_pool2d(%x: tensor<1x3x8x8xf16>) -> tensor<1x3x6x6xf16> {
 // -----
 
 // CHECK-LABEL: func.func @max_pool2d_grad(
-// CHECK: %[[DY:.*]] = llvm.load
-// CHECK: %[[X:.*]] = llvm.load
-// CHECK: %[[DX:.*]] = llvm.load
 // CHECK: %[[XD:.*]] = llvm.mlir.addressof @__amp_i64_8_16_32_32
 // CHECK: %[[YD:.*]] = llvm.mlir.addressof @__amp_i64_8_16_16_16
 // CHECK: %[[KS:.*]] = llvm.mlir.addressof @__amp_i64_2_2
 // CHECK: %[[P:.*]] = llvm.mlir.addressof @__amp_i64_0_0_0_0
 // CHECK: %[[D:.*]] = llvm.mlir.addressof @__amp_i64_1_1
+// CHECK: %[[DY:.*]] = llvm.load
+// CHECK: %[[X:.*]] = llvm.load
+// CHECK: %[[DX:.*]] = llvm.load
 // CHECK: llvm.call @amp_max_pool2d_grad(%[[DY]], %[[X]], %[[DX]], %[[XD]], %[[YD]], %{{.*}}, %[[KS]], %[[KS]], %[[P]], %[[D]], %{{.*}})
 func.func @max_pool2d_grad(%dy: tensor<8x16x16x16xf32>, %x: tensor<8x16x32x32xf32>) -> tensor<8x16x32x32xf32> {
   %0 = nn.max_pool2d_grad %dy, %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<8x16x16x16xf32>, tensor<8x16x32x32xf32>) -> tensor<8x16x32x32xf32>
@@ -376,12 +376,12 @@ func.func @avg_pool2d(%x: tensor<2x4x9x9xf16>) -> tensor<2x4x5x8xf16> {
 
 // x_dims is the result's (dx) shape, y_dims dy's.
 // CHECK-LABEL: func.func @avg_pool2d_grad(
-// CHECK: %[[DY:.*]] = llvm.load
-// CHECK: %[[DX:.*]] = llvm.load
 // CHECK: %[[XD:.*]] = llvm.mlir.addressof @__amp_i64_1_2_8_8
 // CHECK: %[[YD:.*]] = llvm.mlir.addressof @__amp_i64_1_2_4_4
 // CHECK: %[[BF16:.*]] = llvm.mlir.constant(2 : i32) : i32
 // CHECK: %[[CIP:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: %[[DY:.*]] = llvm.load
+// CHECK: %[[DX:.*]] = llvm.load
 // CHECK: llvm.call @amp_avg_pool2d_grad(%[[DY]], %[[DX]], %[[XD]], %[[YD]], %[[BF16]], %{{.*}}, %{{.*}}, %{{.*}}, %[[CIP]], %{{.*}})
 func.func @avg_pool2d_grad(%dy: tensor<1x2x4x4xbf16>) -> tensor<1x2x8x8xbf16> {
   %0 = nn.avg_pool2d_grad %dy {count_include_pad, kernel = array<i64: 3, 3>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x2x4x4xbf16>) -> tensor<1x2x8x8xbf16>
@@ -403,11 +403,11 @@ func.func @global_avg_pool(%x: tensor<8x512x7x7xbf16>) -> tensor<8x512x1x1xbf16>
 
 // The loss is an f32 scalar; n counts every element.
 // CHECK-LABEL: func.func @mse_loss(
+// CHECK: %[[N:.*]] = llvm.mlir.constant(32 : i64) : i64
+// CHECK: %[[F16:.*]] = llvm.mlir.constant(1 : i32) : i32
 // CHECK: %[[P:.*]] = llvm.load
 // CHECK: %[[T:.*]] = llvm.load
 // CHECK: %[[L:.*]] = llvm.load
-// CHECK: %[[N:.*]] = llvm.mlir.constant(32 : i64) : i64
-// CHECK: %[[F16:.*]] = llvm.mlir.constant(1 : i32) : i32
 // CHECK: llvm.call @amp_mse_loss(%[[P]], %[[T]], %[[L]], %[[N]], %[[F16]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i32, !llvm.ptr) -> i32
 func.func @mse_loss(%p: tensor<4x8xf16>, %t: tensor<4x8xf16>) -> tensor<f32> {
   %0 = nn.mse_loss %p, %t : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<f32>
@@ -418,13 +418,13 @@ func.func @mse_loss(%p: tensor<4x8xf16>, %t: tensor<4x8xf16>) -> tensor<f32> {
 
 // grad_loss has its own dtype (f32 here), the prediction f16.
 // CHECK-LABEL: func.func @mse_loss_grad(
+// CHECK: %[[N:.*]] = llvm.mlir.constant(32 : i64) : i64
+// CHECK: %[[GT:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK: %[[PT:.*]] = llvm.mlir.constant(1 : i32) : i32
 // CHECK: %[[G:.*]] = llvm.load
 // CHECK: %[[P:.*]] = llvm.load
 // CHECK: %[[T:.*]] = llvm.load
 // CHECK: %[[DP:.*]] = llvm.load
-// CHECK: %[[N:.*]] = llvm.mlir.constant(32 : i64) : i64
-// CHECK: %[[GT:.*]] = llvm.mlir.constant(0 : i32) : i32
-// CHECK: %[[PT:.*]] = llvm.mlir.constant(1 : i32) : i32
 // CHECK: llvm.call @amp_mse_loss_grad(%[[G]], %[[P]], %[[T]], %[[DP]], %[[N]], %[[GT]], %[[PT]], %{{.*}})
 func.func @mse_loss_grad(%g: tensor<f32>, %p: tensor<32x1xf16>, %t: tensor<32x1xf16>) -> tensor<32x1xf16> {
   %0 = nn.mse_loss_grad %g, %p, %t : (tensor<f32>, tensor<32x1xf16>, tensor<32x1xf16>) -> tensor<32x1xf16>

@@ -2,19 +2,20 @@
 
 // A step becomes `i32 @f(ptr)` over an array of buffers (arguments, then
 // results); intermediates come from amp_alloc; the returned value is
-// computed straight into its result buffer. Enum arguments are the runtime
-// header's values (AMP_DTYPE_F32 = 0, AMP_DTYPE_F16 = 1, AMP_UNARY_RELU = 7).
+// computed straight into its result buffer. Each buffer pointer is loaded
+// right before its first use. Enum arguments are the runtime header's
+// values (AMP_DTYPE_F32 = 0, AMP_DTYPE_F16 = 1, AMP_UNARY_RELU = 7).
 // CHECK-LABEL: func.func @step(
 // CHECK-SAME: %[[BUFS:.*]]: !llvm.ptr) -> i32
-// CHECK: %[[P0:.*]] = llvm.getelementptr %[[BUFS]][0]
-// CHECK: %[[X:.*]] = llvm.load %[[P0]] : !llvm.ptr -> !llvm.ptr
-// CHECK: %[[P1:.*]] = llvm.getelementptr %[[BUFS]][1]
-// CHECK: %[[OUT:.*]] = llvm.load %[[P1]] : !llvm.ptr -> !llvm.ptr
 // CHECK: %[[TMP:.*]] = llvm.call @amp_alloc(%{{.*}}, %{{.*}}) : (i64, !llvm.ptr) -> !llvm.ptr
 // CHECK: %[[F32:.*]] = llvm.mlir.constant(0 : i32)
 // CHECK: %[[F16:.*]] = llvm.mlir.constant(1 : i32)
+// CHECK: %[[P0:.*]] = llvm.getelementptr %[[BUFS]][0]
+// CHECK: %[[X:.*]] = llvm.load %[[P0]] : !llvm.ptr -> !llvm.ptr
 // CHECK: llvm.call @amp_cast(%[[X]], %[[TMP]], %{{.*}}, %[[F32]], %[[F16]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, i64, i32, i32, !llvm.ptr) -> i32
 // CHECK: %[[RELU:.*]] = llvm.mlir.constant(7 : i32)
+// CHECK: %[[P1:.*]] = llvm.getelementptr %[[BUFS]][1]
+// CHECK: %[[OUT:.*]] = llvm.load %[[P1]] : !llvm.ptr -> !llvm.ptr
 // CHECK: llvm.call @amp_unary(%[[RELU]], %[[TMP]], %[[OUT]], {{.*}})
 // CHECK-NOT: amp_alloc
 // CHECK: return %{{.*}} : i32
@@ -34,18 +35,18 @@ func.func @step(%x: tensor<4x8xf32>) -> tensor<4x8xf16> {
 // (a 0, b 8, d 24; c 16, bias 32 and aux 40 stay null). A reshape aliases.
 // CHECK: llvm.mlir.global internal constant @[[TPL:__amp_const_[0-9_]+]]("\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\04\00\00\00\00\00\00\00\02\00\00\00\00\00\00\00\08\00\00\00\00\00\00\00\01\00\00\00\00\00\00\00\08\00\00\00\00\00\00\00\02\00\00\00\00\00\00\00\02\00\00\00\00\00\00\00\02\00\00\00\00\00\00\00\02\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\80?\00\00\00\00\00\00\00\00\00\00\00\00\01\00\00\00\01\00\00\00\00\00\00\00\00\00\00\00")
 // CHECK-LABEL: func.func @gemm
-// CHECK: %[[A:.*]] = llvm.load
-// CHECK: %[[B:.*]] = llvm.load
-// CHECK: %[[D:.*]] = llvm.load
 // CHECK: %[[DESC:.*]] = llvm.alloca %{{.*}} x !llvm.array<200 x i8> {alignment = 8 : i64}
 // CHECK: %[[TPLADDR:.*]] = llvm.mlir.addressof @[[TPL]] : !llvm.ptr
 // CHECK: %[[SIZE:.*]] = llvm.mlir.constant(200 : i64) : i64
 // CHECK: "llvm.intr.memcpy"(%[[DESC]], %[[TPLADDR]], %[[SIZE]]) <{isVolatile = false}>
 // CHECK: %[[PA:.*]] = llvm.getelementptr %[[DESC]][0] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: %[[A:.*]] = llvm.load
 // CHECK: llvm.store %[[A]], %[[PA]] : !llvm.ptr, !llvm.ptr
 // CHECK: %[[PB:.*]] = llvm.getelementptr %[[DESC]][8] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: %[[B:.*]] = llvm.load
 // CHECK: llvm.store %[[B]], %[[PB]] : !llvm.ptr, !llvm.ptr
 // CHECK: %[[PD:.*]] = llvm.getelementptr %[[DESC]][24] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: %[[D:.*]] = llvm.load
 // CHECK: llvm.store %[[D]], %[[PD]] : !llvm.ptr, !llvm.ptr
 // CHECK-NOT: llvm.store
 // CHECK: llvm.call @amp_gemm(%[[DESC]], %{{.*}}) : (!llvm.ptr, !llvm.ptr) -> i32
@@ -103,8 +104,8 @@ func.func @passthrough(%x: tensor<4xf32>) -> tensor<4xf32> {
 // Loops on tensors lower to loops on buffers; the loop takes over a copy
 // of the argument it starts from.
 // CHECK-LABEL: func.func @loop
-// CHECK: %[[X:.*]] = llvm.load
 // CHECK: %[[INIT:.*]] = llvm.call @amp_alloc
+// CHECK: %[[X:.*]] = llvm.load
 // CHECK: llvm.call @amp_memcpy(%[[INIT]], %[[X]], {{.*}})
 // CHECK: %[[R:.*]] = scf.for {{.*}} iter_args(%[[A:.*]] = %[[INIT]]) -> (!llvm.ptr)
 // CHECK:   llvm.call @amp_unary(%{{.*}}, %[[A]], {{.*}})
@@ -115,6 +116,33 @@ func.func @loop(%x: tensor<4xf32>) -> tensor<4xf32> {
   %c1 = arith.constant 1 : index
   %r = scf.for %i = %c0 to %c1 step %c1 iter_args(%a = %x) -> (tensor<4xf32>) {
     %y = nn.relu %a : tensor<4xf32>
+    scf.yield %y : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// An argument first used inside a loop is loaded before the loop; an unused
+// argument is not loaded at all.
+// CHECK-LABEL: func.func @late_use(
+// CHECK-SAME: %[[BUFS:.*]]: !llvm.ptr) -> i32
+// CHECK-NOT: llvm.getelementptr %[[BUFS]][0]
+// CHECK: %[[INIT:.*]] = llvm.call @amp_alloc
+// CHECK: llvm.call @amp_fill(%[[INIT]],
+// CHECK: %[[P1:.*]] = llvm.getelementptr %[[BUFS]][1]
+// CHECK-NEXT: %[[W:.*]] = llvm.load %[[P1]]
+// CHECK-NEXT: scf.for
+// CHECK:   llvm.call @amp_binary(%{{.*}}, %{{.*}}, %[[W]], {{.*}})
+// CHECK-NOT: llvm.getelementptr %[[BUFS]][0]
+// CHECK: return
+func.func @late_use(%unused: tensor<4xf32>, %w: tensor<4xf32>) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant dense<0.0> : tensor<4xf32>
+  %r = scf.for %i = %c0 to %c2 step %c1 iter_args(%a = %z) -> (tensor<4xf32>) {
+    %y = nn.add %a, %w : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
     scf.yield %y : tensor<4xf32>
   }
   return %r : tensor<4xf32>
@@ -225,7 +253,8 @@ func.func @foreign(%a: tensor<4xf32>) -> tensor<4xf32> {
 // (param, grad and momentum arrays; sizes and dtypes per tensor); an update
 // with other hyperparameters, or outside the skip region, gets its own.
 // CHECK-LABEL: func.func @sgd_run
-// CHECK: %[[P0:.*]] = llvm.getelementptr %{{.*}}[0]
+// CHECK-SAME: %[[BUFS:.*]]: !llvm.ptr) -> i32
+// CHECK: %[[P0:.*]] = llvm.getelementptr %[[BUFS]][0]
 // CHECK: %[[FLAG:.*]] = llvm.load %[[P0]]
 // CHECK: llvm.call @amp_sgd_update_multi(%{{.*}}, {{.*}}, %[[FLAG]], %{{.*}}) : {{.*}} -> i32
 // CHECK: llvm.call @amp_sgd_update(

@@ -5,10 +5,10 @@
 // the top of the function.
 // CHECK-LABEL: func.func @straight
 // CHECK-NEXT: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
-// CHECK: llvm.getelementptr %{{.*}}[1]
-// CHECK-NEXT: %[[OUT:.*]] = llvm.load
 // CHECK: %[[TMP:.*]] = llvm.call @amp_alloc
 // CHECK: llvm.call @amp_cast
+// CHECK: llvm.getelementptr %{{.*}}[1]
+// CHECK-NEXT: %[[OUT:.*]] = llvm.load
 // CHECK: llvm.call @amp_unary(%{{.*}}, %[[TMP]], %[[OUT]], {{.*}})
 // CHECK-NEXT: llvm.call @amp_free(%[[TMP]], %[[NULL]])
 // CHECK-NOT: amp_free
