@@ -66,7 +66,11 @@ def LowerToRuntime : Pass<"amp-lower-to-runtime", "::mlir::ModuleOp"> {
       returning an `amp_status_t`;
     * every tensor is a dense row-major buffer from `amp_alloc` (device
       memory on the GPU); a value computed in the function body is computed
-      straight into its result buffer, others are copied there;
+      straight into its result buffer, others are copied there; each
+      buffer pointer is loaded from the array right before its first use,
+      and a pointer array of a multi-tensor call whose elements are all in
+      the array (8 or more) is filled by a loop over a constant table of
+      their positions;
     * buffer ownership is made explicit first: a loop takes over its init
       values and a region hands on what it yields, and where a value is not
       the block's to hand over (an argument, a value read later, one yielded
@@ -96,6 +100,7 @@ def LowerToRuntime : Pass<"amp-lower-to-runtime", "::mlir::ModuleOp"> {
   let dependentDialects = ["::amp::AMPDialect", "::amp::nn::NNDialect",
                            "::mlir::LLVM::LLVMDialect",
                            "::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect"];
 }
 

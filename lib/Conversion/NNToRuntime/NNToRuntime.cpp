@@ -23,6 +23,7 @@
 
 #include "BufferOwnership.h"
 #include "ConstantUniquing.h"
+#include "EntryPoint.h"
 #include "Patterns.h"
 
 #include "amp/Dialect/AMP/IR/AMPOps.h"
@@ -139,93 +140,6 @@ void inlineScopes(func::FuncOp fn, SkipPredicates &predicates) {
       });
     inlineBody(op);
   }
-}
-
-/// Gives a converted function `(ptr...) -> (ptr...)` the runner's calling
-/// convention `(ptr buffers) -> i32`. `original` is its type on tensors.
-/// Each buffer pointer is loaded from `buffers` right before its first use,
-/// not all at the top: a step of 10k forward ops has ~16k of them, and one
-/// entry block that loads them all made LLVM's instruction selection
-/// quadratic (SelectionDAG's ClusterNeighboringLoads).
-void buildEntryPoint(func::FuncOp fn, FunctionType original) {
-  MLIRContext *ctx = fn.getContext();
-  Type ptrTy = LLVM::LLVMPointerType::get(ctx);
-  Block &entry = fn.getBody().front();
-  auto ret = cast<func::ReturnOp>(entry.getTerminator());
-  unsigned numArgs = entry.getNumArguments();
-  Location loc = fn.getLoc();
-  BlockArgument buffers = entry.addArgument(ptrTy, loc);
-
-  OpBuilder b(ctx);
-  auto slot = [&](unsigned i) -> Value {
-    Value addr =
-        LLVM::GEPOp::create(b, loc, ptrTy, ptrTy, buffers,
-                            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
-    return LLVM::LoadOp::create(b, loc, ptrTy, addr);
-  };
-
-  // The buffers that slots replace: the arguments, and the buffers
-  // allocated in the body and returned (each once, see BufferOwnership.cpp),
-  // which are the result buffers themselves. Other results are copied into
-  // their buffers at the end.
-  SmallVector<std::pair<Value, unsigned>> replaced;
-  for (unsigned i = 0; i < numArgs; ++i)
-    replaced.push_back({entry.getArgument(i), i});
-  SmallVector<Operation *> returnedAllocs;
-  SmallVector<std::pair<Value, unsigned>> copied;
-  llvm::SmallPtrSet<Operation *, 8> taken;
-  for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
-    auto alloc = v.getDefiningOp<LLVM::CallOp>();
-    if (alloc && alloc->getBlock() == &entry && taken.insert(alloc).second &&
-        alloc.getCallee() ==
-            runtime_abi::getRuntimeFunction(RuntimeFn::amp_alloc).name) {
-      replaced.push_back({v, numArgs + i});
-      returnedAllocs.push_back(alloc);
-    } else {
-      copied.push_back({v, numArgs + i});
-    }
-  }
-
-  // Each is loaded right before the first op of the entry block that uses
-  // it, directly or in a nested region.
-  llvm::DenseMap<Value, unsigned> index;
-  for (auto [k, entryOf] : llvm::enumerate(replaced))
-    index[entryOf.first] = k;
-  SmallVector<Operation *> firstUse(replaced.size(), nullptr);
-  for (Operation &top : entry)
-    top.walk([&](Operation *op) {
-      for (Value operand : op->getOperands()) {
-        auto it = index.find(operand);
-        if (it != index.end() && !firstUse[it->second])
-          firstUse[it->second] = &top;
-      }
-    });
-  for (auto [k, entryOf] : llvm::enumerate(replaced)) {
-    auto [v, slotIndex] = entryOf;
-    if (!firstUse[k])
-      continue;
-    b.setInsertionPoint(firstUse[k]);
-    v.replaceAllUsesWith(slot(slotIndex));
-  }
-  for (Operation *alloc : returnedAllocs)
-    alloc->erase();
-
-  b.setInsertionPoint(ret);
-  for (auto [v, slotIndex] : copied) {
-    Value result = slot(slotIndex);
-    RuntimeBuilder rb(b, ret.getLoc());
-    auto type = cast<RankedTensorType>(original.getResult(slotIndex - numArgs));
-    rb.call(RuntimeFn::amp_memcpy,
-            {result, v, rb.i64(getRuntimeBufferBytes(type)), rb.stream()});
-  }
-  b.setInsertionPoint(ret);
-  RuntimeBuilder rb(b, ret.getLoc());
-  func::ReturnOp::create(b, ret.getLoc(), ValueRange{rb.i32(AMP_STATUS_OK)});
-  ret.erase();
-  entry.eraseArguments(0, numArgs);
-  fn.setType(FunctionType::get(ctx, {ptrTy}, {b.getI32Type()}));
-  fn.removeArgAttrsAttr();
-  fn.removeResAttrsAttr();
 }
 
 struct LowerToRuntimePass : amp::impl::LowerToRuntimeBase<LowerToRuntimePass> {

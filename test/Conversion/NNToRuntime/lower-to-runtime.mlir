@@ -150,6 +150,92 @@ func.func @late_use(%unused: tensor<4xf32>, %w: tensor<4xf32>) -> tensor<4xf32> 
 
 // -----
 
+// A pointer array whose elements are all in the buffer array (arguments or
+// results), with 8 or more of them, is filled by a loop over a constant
+// table of their positions in it; the elements' own loads and stores go.
+// CHECK: llvm.mlir.global internal constant @[[TABLE:__amp_i32_7_1_2_3_4_5_6_0]](dense<[7, 1, 2, 3, 4, 5, 6, 0]> : tensor<8xi32>)
+// CHECK-LABEL: func.func @gather_arguments(
+// CHECK-SAME: %[[BUFS:.*]]: !llvm.ptr) -> i32
+// CHECK: %[[PTRS:.*]] = llvm.alloca %{{.*}} x !llvm.array<8 x ptr>
+// CHECK: %[[T:.*]] = llvm.mlir.addressof @[[TABLE]]
+// CHECK: %[[C0:.*]] = arith.constant 0 : index
+// CHECK: %[[C8:.*]] = arith.constant 8 : index
+// CHECK: %[[C1:.*]] = arith.constant 1 : index
+// CHECK: scf.for %[[I:.*]] = %[[C0]] to %[[C8]] step %[[C1]] {
+// CHECK-NEXT: %[[I64:.*]] = arith.index_cast %[[I]] : index to i64
+// CHECK-NEXT: %[[AT:.*]] = llvm.getelementptr %[[T]][%[[I64]]] : (!llvm.ptr, i64) -> !llvm.ptr, i32
+// CHECK-NEXT: %[[SLOT:.*]] = llvm.load %[[AT]] : !llvm.ptr -> i32
+// CHECK-NEXT: %[[FROM:.*]] = llvm.getelementptr %[[BUFS]][%[[SLOT]]] : (!llvm.ptr, i32) -> !llvm.ptr, !llvm.ptr
+// CHECK-NEXT: %[[P:.*]] = llvm.load %[[FROM]] : !llvm.ptr -> !llvm.ptr
+// CHECK-NEXT: %[[TO:.*]] = llvm.getelementptr %[[PTRS]][%[[I64]]] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.ptr
+// CHECK-NEXT: llvm.store %[[P]], %[[TO]] : !llvm.ptr, !llvm.ptr
+// CHECK-NEXT: }
+// CHECK-NOT: llvm.store
+// CHECK: llvm.call @amp_concat(%{{.*}}, %[[PTRS]],
+func.func @gather_arguments(%a0: tensor<1x4xf32>, %a1: tensor<1x4xf32>, %a2: tensor<1x4xf32>, %a3: tensor<1x4xf32>, %a4: tensor<1x4xf32>, %a5: tensor<1x4xf32>, %a6: tensor<1x4xf32>, %a7: tensor<1x4xf32>) -> tensor<8x4xf32> {
+  %0 = nn.concat %a7, %a1, %a2, %a3, %a4, %a5, %a6, %a0 {axis = 0 : i64} : (tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+}
+
+// -----
+
+// Seven elements, or one that is not in the buffer array, keep a load and a
+// store each.
+// CHECK-LABEL: func.func @seven_pointers(
+// CHECK-NOT: scf.for
+// CHECK-COUNT-7: llvm.store
+// CHECK-NOT: scf.for
+// CHECK: llvm.call @amp_concat(
+// CHECK-LABEL: func.func @one_computed(
+// CHECK-NOT: scf.for
+// CHECK-COUNT-8: llvm.store
+// CHECK-NOT: scf.for
+// CHECK: llvm.call @amp_concat(
+func.func @seven_pointers(%a0: tensor<1x4xf32>, %a1: tensor<1x4xf32>, %a2: tensor<1x4xf32>, %a3: tensor<1x4xf32>, %a4: tensor<1x4xf32>, %a5: tensor<1x4xf32>, %a6: tensor<1x4xf32>) -> tensor<7x4xf32> {
+  %0 = nn.concat %a0, %a1, %a2, %a3, %a4, %a5, %a6 {axis = 0 : i64} : (tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<7x4xf32>
+  return %0 : tensor<7x4xf32>
+}
+func.func @one_computed(%a0: tensor<1x4xf32>, %a1: tensor<1x4xf32>, %a2: tensor<1x4xf32>, %a3: tensor<1x4xf32>, %a4: tensor<1x4xf32>, %a5: tensor<1x4xf32>, %a6: tensor<1x4xf32>, %a7: tensor<1x4xf32>) -> tensor<8x4xf32> {
+  %r = nn.relu %a3 : tensor<1x4xf32>
+  %0 = nn.concat %a0, %a1, %a2, %r, %a4, %a5, %a6, %a7 {axis = 0 : i64} : (tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>) -> tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+}
+
+// -----
+
+// The multi-tensor update of 8 params: params and grads are arguments 0-7
+// and 8-15, the new params results 16-23, computed in their buffers. All
+// three arrays are gathered, and no result is copied.
+// CHECK-DAG: llvm.mlir.global internal constant @[[PARAMS:__amp_i32_0_1_2_3_4_5_6_7]](
+// CHECK-DAG: llvm.mlir.global internal constant @[[GRADS:__amp_i32_8_9_10_11_12_13_14_15]](
+// CHECK-DAG: llvm.mlir.global internal constant @[[NEW:__amp_i32_16_17_18_19_20_21_22_23]](
+// CHECK-LABEL: func.func @sgd_gathered(
+// CHECK: llvm.mlir.addressof @[[PARAMS]]
+// CHECK: scf.for
+// CHECK: llvm.mlir.addressof @[[GRADS]]
+// CHECK: scf.for
+// CHECK: llvm.mlir.addressof @[[NEW]]
+// CHECK: scf.for
+// CHECK: llvm.store
+// CHECK-NEXT: }
+// CHECK-NOT: llvm.store
+// CHECK: llvm.call @amp_sgd_update_multi(
+// CHECK-NOT: llvm.call
+// CHECK: return
+func.func @sgd_gathered(%w0: tensor<4xf32>, %w1: tensor<4xf32>, %w2: tensor<4xf32>, %w3: tensor<4xf32>, %w4: tensor<4xf32>, %w5: tensor<4xf32>, %w6: tensor<4xf32>, %w7: tensor<4xf32>, %g0: tensor<4xf32>, %g1: tensor<4xf32>, %g2: tensor<4xf32>, %g3: tensor<4xf32>, %g4: tensor<4xf32>, %g5: tensor<4xf32>, %g6: tensor<4xf32>, %g7: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %n0 = nn.sgd_update %w0, %g0 {lr = 0.1 : f32} : tensor<4xf32>
+  %n1 = nn.sgd_update %w1, %g1 {lr = 0.1 : f32} : tensor<4xf32>
+  %n2 = nn.sgd_update %w2, %g2 {lr = 0.1 : f32} : tensor<4xf32>
+  %n3 = nn.sgd_update %w3, %g3 {lr = 0.1 : f32} : tensor<4xf32>
+  %n4 = nn.sgd_update %w4, %g4 {lr = 0.1 : f32} : tensor<4xf32>
+  %n5 = nn.sgd_update %w5, %g5 {lr = 0.1 : f32} : tensor<4xf32>
+  %n6 = nn.sgd_update %w6, %g6 {lr = 0.1 : f32} : tensor<4xf32>
+  %n7 = nn.sgd_update %w7, %g7 {lr = 0.1 : f32} : tensor<4xf32>
+  return %n0, %n1, %n2, %n3, %n4, %n5, %n6, %n7 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
 // A branch that yields a value from outside hands over a copy of it; the
 // condition comes from the loop's index (e.g. every other iteration).
 // CHECK-LABEL: func.func @branch
