@@ -12,7 +12,7 @@
 //   4. gives each function the runner's calling convention: one array of
 //      buffer pointers (arguments, then results) and an amp_status_t result;
 //      a value computed in the function body is computed straight into its
-//      result buffer,
+//      result buffer (EntryPoint.cpp),
 //   5. unifies the equal constants the patterns built (ConstantUniquing.cpp).
 // Frees and status checks come after (amp-runtime-deallocate,
 // amp-check-runtime-status), in the amp-to-runtime pipeline.

@@ -3,8 +3,9 @@
 // The whole pipeline: LLVM-dialect functions only; every status is checked
 // and a failure records the op's location and returns the status; a NULL
 // from amp_alloc returns AMP_STATUS_BACKEND_ERROR (3); the loop became
-// branches. Every check branches to the one failure block of the function,
-// passing the status and the address of its site's string.
+// branches. Every check branches, with the status and the address of its
+// site's string, to a block that forwards both to the one failure block of
+// the function (one forwarding block per 64 checks, see @many_checks).
 // CHECK-DAG: llvm.mlir.global external @__amp_error_site()
 // CHECK-DAG: llvm.mlir.global internal constant @[[RELU:__amp_site_[0-9]+]]("relu_in_loop\00")
 // CHECK-LABEL: llvm.func @loop(
@@ -18,7 +19,9 @@
 // CHECK: %[[S:.*]] = llvm.call @amp_unary
 // CHECK: %[[BAD:.*]] = llvm.icmp "ne" %[[S]], %[[OK]] : i32
 // CHECK: llvm.cond_br %[[BAD]], ^[[FAIL]](%[[S]], %[[RELUSITE]] : i32, !llvm.ptr), ^
-// CHECK: ^[[FAIL]](%[[STATUS:.*]]: i32, %[[SITE:.*]]: !llvm.ptr):
+// CHECK: ^[[FAIL]](%[[ST:.*]]: i32, %[[SI:.*]]: !llvm.ptr):
+// CHECK-NEXT: llvm.br ^[[EXIT:bb[0-9]+]](%[[ST]], %[[SI]] : i32, !llvm.ptr)
+// CHECK-NEXT: ^[[EXIT]](%[[STATUS:.*]]: i32, %[[SITE:.*]]: !llvm.ptr):
 // CHECK-NEXT: %[[G:.*]] = llvm.mlir.addressof @__amp_error_site : !llvm.ptr
 // CHECK-NEXT: llvm.store %[[SITE]], %[[G]] : !llvm.ptr, !llvm.ptr
 // CHECK-NEXT: llvm.return %[[STATUS]] : i32
@@ -34,4 +37,87 @@ func.func @loop(%x: tensor<4xf32>) -> tensor<4xf32> {
     scf.yield %y : tensor<4xf32>
   }
   return %r : tensor<4xf32>
+}
+
+// 72 checks (the arena's allocation and free, 70 calls): 64 of them branch
+// to one forwarding block, the other 8 to a second, and both forward to the
+// failure block.
+// CHECK-LABEL: llvm.func @many_checks(
+// CHECK: ^[[G1:bb[0-9]+]](%{{.*}}: i32, %{{.*}}: !llvm.ptr):  // 64 preds:
+// CHECK-NEXT: llvm.br ^[[EXIT:bb[0-9]+]](
+// CHECK-NEXT: ^[[G2:bb[0-9]+]](%{{.*}}: i32, %{{.*}}: !llvm.ptr):  // 8 preds:
+// CHECK-NEXT: llvm.br ^[[EXIT]](
+// CHECK-NEXT: ^[[EXIT]](%{{.*}}: i32, %{{.*}}: !llvm.ptr):  // 2 preds: ^[[G1]], ^[[G2]]
+func.func @many_checks(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r0 = nn.relu %x : tensor<4xf32>
+  %r1 = nn.relu %r0 : tensor<4xf32>
+  %r2 = nn.relu %r1 : tensor<4xf32>
+  %r3 = nn.relu %r2 : tensor<4xf32>
+  %r4 = nn.relu %r3 : tensor<4xf32>
+  %r5 = nn.relu %r4 : tensor<4xf32>
+  %r6 = nn.relu %r5 : tensor<4xf32>
+  %r7 = nn.relu %r6 : tensor<4xf32>
+  %r8 = nn.relu %r7 : tensor<4xf32>
+  %r9 = nn.relu %r8 : tensor<4xf32>
+  %r10 = nn.relu %r9 : tensor<4xf32>
+  %r11 = nn.relu %r10 : tensor<4xf32>
+  %r12 = nn.relu %r11 : tensor<4xf32>
+  %r13 = nn.relu %r12 : tensor<4xf32>
+  %r14 = nn.relu %r13 : tensor<4xf32>
+  %r15 = nn.relu %r14 : tensor<4xf32>
+  %r16 = nn.relu %r15 : tensor<4xf32>
+  %r17 = nn.relu %r16 : tensor<4xf32>
+  %r18 = nn.relu %r17 : tensor<4xf32>
+  %r19 = nn.relu %r18 : tensor<4xf32>
+  %r20 = nn.relu %r19 : tensor<4xf32>
+  %r21 = nn.relu %r20 : tensor<4xf32>
+  %r22 = nn.relu %r21 : tensor<4xf32>
+  %r23 = nn.relu %r22 : tensor<4xf32>
+  %r24 = nn.relu %r23 : tensor<4xf32>
+  %r25 = nn.relu %r24 : tensor<4xf32>
+  %r26 = nn.relu %r25 : tensor<4xf32>
+  %r27 = nn.relu %r26 : tensor<4xf32>
+  %r28 = nn.relu %r27 : tensor<4xf32>
+  %r29 = nn.relu %r28 : tensor<4xf32>
+  %r30 = nn.relu %r29 : tensor<4xf32>
+  %r31 = nn.relu %r30 : tensor<4xf32>
+  %r32 = nn.relu %r31 : tensor<4xf32>
+  %r33 = nn.relu %r32 : tensor<4xf32>
+  %r34 = nn.relu %r33 : tensor<4xf32>
+  %r35 = nn.relu %r34 : tensor<4xf32>
+  %r36 = nn.relu %r35 : tensor<4xf32>
+  %r37 = nn.relu %r36 : tensor<4xf32>
+  %r38 = nn.relu %r37 : tensor<4xf32>
+  %r39 = nn.relu %r38 : tensor<4xf32>
+  %r40 = nn.relu %r39 : tensor<4xf32>
+  %r41 = nn.relu %r40 : tensor<4xf32>
+  %r42 = nn.relu %r41 : tensor<4xf32>
+  %r43 = nn.relu %r42 : tensor<4xf32>
+  %r44 = nn.relu %r43 : tensor<4xf32>
+  %r45 = nn.relu %r44 : tensor<4xf32>
+  %r46 = nn.relu %r45 : tensor<4xf32>
+  %r47 = nn.relu %r46 : tensor<4xf32>
+  %r48 = nn.relu %r47 : tensor<4xf32>
+  %r49 = nn.relu %r48 : tensor<4xf32>
+  %r50 = nn.relu %r49 : tensor<4xf32>
+  %r51 = nn.relu %r50 : tensor<4xf32>
+  %r52 = nn.relu %r51 : tensor<4xf32>
+  %r53 = nn.relu %r52 : tensor<4xf32>
+  %r54 = nn.relu %r53 : tensor<4xf32>
+  %r55 = nn.relu %r54 : tensor<4xf32>
+  %r56 = nn.relu %r55 : tensor<4xf32>
+  %r57 = nn.relu %r56 : tensor<4xf32>
+  %r58 = nn.relu %r57 : tensor<4xf32>
+  %r59 = nn.relu %r58 : tensor<4xf32>
+  %r60 = nn.relu %r59 : tensor<4xf32>
+  %r61 = nn.relu %r60 : tensor<4xf32>
+  %r62 = nn.relu %r61 : tensor<4xf32>
+  %r63 = nn.relu %r62 : tensor<4xf32>
+  %r64 = nn.relu %r63 : tensor<4xf32>
+  %r65 = nn.relu %r64 : tensor<4xf32>
+  %r66 = nn.relu %r65 : tensor<4xf32>
+  %r67 = nn.relu %r66 : tensor<4xf32>
+  %r68 = nn.relu %r67 : tensor<4xf32>
+  %r69 = nn.relu %r68 : tensor<4xf32>
+  return %r69 : tensor<4xf32>
 }
