@@ -1,9 +1,10 @@
 //===- ObjectEmission.cpp - a lowered module as a native object file ------===//
 //
 // The ahead-of-time path: translate the lowered module to LLVM IR, optimize
-// it as the JIT does (O2), and emit a position-independent object for the
-// host with a TargetMachine, so that it can be linked into a shared object
-// and run by the execution half where no compiler is installed.
+// it as the JIT does (kStepIROptLevel), and emit a position-independent
+// object for the host with a TargetMachine, so that it can be linked into a
+// shared object and run by the execution half where no compiler is
+// installed.
 //
 //===----------------------------------------------------------------------===//
 
