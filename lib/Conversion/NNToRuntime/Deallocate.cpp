@@ -70,9 +70,9 @@ SmallVector<Value> flowsInto(Value v) {
 
 /// For each value, the last op of its block that reads it, directly or
 /// through the values it flows into (a read in a nested region counts at its
-/// ancestor), or null. Memoized, and computed without recursion: the pointer
-/// array of a call over N buffers is a chain of N insertvalue ops, which each
-/// of the N buffers flows through.
+/// ancestor), or null. Memoized, and computed without recursion: values can
+/// flow through long chains (a stack slot that N buffers are stored in, the
+/// getelementptr ops into it).
 class LastReaders {
 public:
   Operation *of(Value root) {
