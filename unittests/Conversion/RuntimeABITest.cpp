@@ -34,7 +34,8 @@ TEST(RuntimeABI, TableMatchesTheHeaders) {
 TEST(RuntimeABI, TableIsIndexedByRuntimeFn) {
   ASSERT_FALSE(getRuntimeFunctions().empty());
   EXPECT_EQ(getRuntimeFunction(RuntimeFn::amp_alloc).name, "amp_alloc");
-  EXPECT_EQ(getRuntimeFunction(RuntimeFn::amp_gemm).name, "amp_gemm");
+  EXPECT_EQ(getRuntimeFunction(RuntimeFn::amp_gemm_with_pointers).name,
+            "amp_gemm_with_pointers");
   EXPECT_EQ(lookupRuntimeFunction("amp_unary"),
             &getRuntimeFunction(RuntimeFn::amp_unary));
   EXPECT_EQ(lookupRuntimeFunction("malloc"), nullptr);

@@ -113,7 +113,7 @@ def RuntimeDeallocate : Pass<"amp-runtime-deallocate", "::mlir::func::FuncOp"> {
     does not hand over (as a loop's init value, or through `scf.yield` and
     `scf.condition`) gets an `amp_free` right after its last read. Reads
     are followed through SSA uses and through the stack memory runtime calls
-    take pointers in (pointer arrays, the GEMM descriptor); a read in a
+    take pointers in (pointer arrays); a read in a
     nested region counts at its ancestor op. Runs per function.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
@@ -153,15 +153,15 @@ def RuntimeShareStackSlots : Pass<"amp-runtime-share-stack-slots",
   let summary = "Give runtime calls' stack memory one slot per kind, in the frame";
   let description = [{
     After `amp-runtime-deallocate`: the `llvm.alloca`s that
-    `amp-lower-to-runtime` makes for the memory runtime calls read (the GEMM
-    descriptor, the arrays of multi-tensor calls), each where its call is,
+    `amp-lower-to-runtime` makes for the memory runtime calls read (the
+    arrays of multi-tensor calls and concatenations), each where its call is,
     become slots at the top of the function. In each block, allocas of the
     same element type, count and alignment whose lifetimes (up to the last
     op that uses the address or one computed from it) do not overlap share
     one slot. Left where they were, they were dynamic allocations once the
-    status checks split the function into blocks: the stack grew by 200
-    bytes per GEMM until the step returned, and every iteration of a loop
-    grew it again.
+    status checks split the function into blocks: the stack grew with every
+    such call until the step returned, and every iteration of a loop grew
+    it again.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

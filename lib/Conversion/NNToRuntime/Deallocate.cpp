@@ -7,7 +7,7 @@
 // hand over (to a loop, or through its terminator) is freed right after its
 // last read. Reads are found through SSA uses and through the stack memory
 // that runtime calls take pointers in (the pointer arrays of multi-buffer
-// calls, the GEMM descriptor): a pointer stored there is read by every user
+// calls): a pointer stored there is read by every user
 // of that stack slot. A read in a nested region counts at its ancestor op.
 //
 //===----------------------------------------------------------------------===//

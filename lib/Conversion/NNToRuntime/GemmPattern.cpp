@@ -1,6 +1,8 @@
-//===- GemmPattern.cpp - amp.gemm to one amp_gemm call --------------------===//
+//===- GemmPattern.cpp - amp.gemm to one amp_gemm_with_pointers call ------===//
 //
-// Fills an amp_gemm_desc_t on the stack and calls amp_gemm.
+// Each amp.gemm becomes one call of amp_gemm_with_pointers: a constant
+// amp_gemm_desc_t with the GEMM's shapes, dtypes and epilogue, and its
+// buffer pointers as arguments.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,9 +12,7 @@
 
 #include "amp_runtime/gemm.h"
 
-#include <cstddef>
 #include <cstring>
-#include <type_traits>
 
 using namespace mlir;
 using namespace amp;
@@ -41,55 +41,6 @@ static_assert(getMaxEnumValForGemmEpilogue() + 1 == AMP_GEMM_NUM_EPILOGUES,
               "amp.gemm and the runtime have different epilogue counts");
 
 namespace {
-
-/// An amp_gemm_desc_t on the stack. Its scalar fields are compile-time
-/// constants: they are filled in a C++ amp_gemm_desc_t, whose bytes become a
-/// constant global that initializes the stack copy with one memcpy; only
-/// the buffer pointers are stored field by field. (A load and store of the
-/// whole [N x i8] did the same, but LLVM's MemCpyOpt took time quadratic in
-/// the number of GEMMs on it: 21 of the 23 s of compiling a 24-layer
-/// transformer's step, 0.5 s with the memcpy.) The layout is thus
-/// the header's, as the C++ compiler lays it out, and nothing here restates
-/// the struct.
-class GemmDescriptor {
-public:
-  GemmDescriptor(RuntimeBuilder &rb, const amp_gemm_desc_t &scalars) : rb(rb) {
-    OpBuilder &b = rb.builder();
-    Location loc = rb.location();
-    auto ptrTy = LLVM::LLVMPointerType::get(b.getContext());
-    auto bytesTy =
-        LLVM::LLVMArrayType::get(b.getI8Type(), sizeof(amp_gemm_desc_t));
-    slot = LLVM::AllocaOp::create(b, loc, ptrTy, bytesTy, rb.i64(1),
-                                  alignof(amp_gemm_desc_t));
-    Value init = rb.constantBytes(StringRef(
-        reinterpret_cast<const char *>(&scalars), sizeof(amp_gemm_desc_t)));
-    LLVM::MemcpyOp::create(b, loc, slot, init, rb.i64(sizeof(amp_gemm_desc_t)),
-                           /*isVolatile=*/false);
-  }
-
-  /// Stores the buffer pointer `value` at `offset`.
-  template <typename Field>
-  void setPointer(size_t offset, Value value) {
-    static_assert(std::is_pointer_v<Field>,
-                  "only the buffer pointers are stored at run time");
-    OpBuilder &b = rb.builder();
-    Value addr = LLVM::GEPOp::create(
-        b, rb.location(), LLVM::LLVMPointerType::get(b.getContext()),
-        b.getI8Type(), slot,
-        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset)});
-    LLVM::StoreOp::create(b, rb.location(), value, addr);
-  }
-
-  Value pointer() const { return slot; }
-
-private:
-  RuntimeBuilder &rb;
-  Value slot;
-};
-
-#define AMP_SET_POINTER(DESC, FIELD, VALUE)                                    \
-  (DESC).setPointer<decltype(amp_gemm_desc_t::FIELD)>(                         \
-      offsetof(amp_gemm_desc_t, FIELD), VALUE)
 
 /// The scalar fields of `op`'s descriptor; every pointer is null.
 amp_gemm_desc_t scalarFields(GemmOp op) {
@@ -133,21 +84,21 @@ struct GemmLowering : RuntimeOpPattern<GemmOp> {
     Value aux = adaptor.getAux() ? adaptor.getAux() : auxOut;
     Value bias = adaptor.getBias() ? adaptor.getBias() : biasGrad;
 
-    GemmDescriptor desc(rb, scalarFields(op));
-    AMP_SET_POINTER(desc, a, adaptor.getA());
-    AMP_SET_POINTER(desc, b, adaptor.getB());
-    if (Value c = adaptor.getC())
-      AMP_SET_POINTER(desc, c, c);
-    AMP_SET_POINTER(desc, d, d);
-    if (bias)
-      AMP_SET_POINTER(desc, bias, bias);
-    if (aux)
-      AMP_SET_POINTER(desc, aux, aux);
-    rb.call(RuntimeFn::amp_gemm, {desc.pointer(), rb.stream()});
+    // The scalar fields are filled in a C++ amp_gemm_desc_t, whose bytes
+    // become a constant global (equal descriptors share one): the layout is
+    // the header's, as the C++ compiler lays it out, and nothing here
+    // restates the struct. The pointers are arguments, so that a call
+    // needs no descriptor on the stack: filling one cost a memcpy and a
+    // store per pointer, ~27% of a lowered 10k-op transformer's ops.
+    amp_gemm_desc_t scalars = scalarFields(op);
+    Value shape = rb.constantBytes(
+        StringRef(reinterpret_cast<const char *>(&scalars), sizeof(scalars)));
+    auto orNull = [&](Value v) { return v ? v : rb.null(); };
+    rb.call(RuntimeFn::amp_gemm_with_pointers,
+            {shape, adaptor.getA(), adaptor.getB(), orNull(adaptor.getC()), d,
+             orNull(bias), orNull(aux), rb.stream()});
   }
 };
-
-#undef AMP_SET_POINTER
 
 } // namespace
 

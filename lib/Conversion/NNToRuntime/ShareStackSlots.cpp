@@ -1,13 +1,14 @@
 //===- ShareStackSlots.cpp - reuse the stack memory of runtime calls ------===//
 //
 // amp-runtime-share-stack-slots, after amp-runtime-deallocate. Runtime calls
-// take some arguments in stack memory: the GEMM descriptor, the pointer,
-// size and dtype arrays of multi-tensor calls. amp-lower-to-runtime gives
-// each call its own llvm.alloca where the call is; once the status checks
-// split the function into blocks those are dynamic allocations that live
-// until the step returns, so a step's stack grew by 200 bytes per GEMM (16
-// MB for a transformer of 100k forward ops, twice Linux's default stack)
-// and a loop's body grew it every iteration. This pass gives the allocas
+// take some arguments in stack memory: the pointer arrays of multi-tensor
+// calls and concatenations. amp-lower-to-runtime gives each call its own
+// llvm.alloca where the call is; once the status checks split the function
+// into blocks those are dynamic allocations that live until the step
+// returns, so a step's stack grew with every such call (when GEMMs still
+// filled a 200-byte descriptor on the stack, 16 MB for a transformer of
+// 100k forward ops, twice Linux's default stack) and a loop's body grew it
+// every iteration. This pass gives the allocas
 // of a block with the same type, size and alignment whose lifetimes do not
 // overlap one slot, and puts every slot at the top of the function, where
 // LLVM allocates it once, in the frame.

@@ -154,6 +154,17 @@ static inline void amp_gemm_desc_init(amp_gemm_desc_t *desc) {
  * written when the request is rejected. */
 AMP_GEMM_API amp_status_t amp_gemm(const amp_gemm_desc_t *desc, void *stream);
 
+/* amp_gemm on a copy of `*shape` whose six pointers (a, b, c, d, bias, aux)
+ * are the arguments instead; `shape`'s own pointer fields are ignored, and
+ * it need not be aligned. Compiled steps call this with a constant
+ * descriptor per GEMM, so that a call needs no descriptor on the stack.
+ * Fails as amp_gemm does, also for a NULL `shape`. */
+AMP_GEMM_API amp_status_t amp_gemm_with_pointers(const amp_gemm_desc_t *shape,
+                                                 const void *a, const void *b,
+                                                 const void *c, void *d,
+                                                 void *bias, void *aux,
+                                                 void *stream);
+
 /* A description of the last failure of amp_gemm on the calling thread, or
  * "" if the last call succeeded. Valid until the next call on this thread. */
 AMP_GEMM_API const char *amp_gemm_last_error(void);

@@ -27,29 +27,26 @@ func.func @step(%x: tensor<4x8xf32>) -> tensor<4x8xf16> {
 
 // -----
 
-// amp.gemm fills an amp_gemm_desc_t on the stack: its scalar fields come
-// from a constant global laid out as the header's struct (the six pointers,
-// null; m n k = 4 2 8, batch_count 1, lda ldb ldc ldd ld_aux = 8 2 2 2 2, six
-// zero batch strides, alpha 1.0f, beta 0, no transposes, a and b f16, d f32,
-// epilogue none), then the pointers present are stored at their offsets
-// (a 0, b 8, d 24; c 16, bias 32 and aux 40 stay null). A reshape aliases.
+// amp.gemm is one amp_gemm_with_pointers call: a constant global laid out
+// as the header's amp_gemm_desc_t (the six pointers, null; m n k = 4 2 8,
+// batch_count 1, lda ldb ldc ldd ld_aux = 8 2 2 2 2, six zero batch
+// strides, alpha 1.0f, beta 0, no transposes, a and b f16, d f32, epilogue
+// none), then a, b, c, d, bias, aux (c, bias and aux null) and the stream.
+// Nothing is on the stack. A reshape aliases.
 // CHECK: llvm.mlir.global internal constant @[[TPL:__amp_const_[0-9_]+]]("\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\04\00\00\00\00\00\00\00\02\00\00\00\00\00\00\00\08\00\00\00\00\00\00\00\01\00\00\00\00\00\00\00\08\00\00\00\00\00\00\00\02\00\00\00\00\00\00\00\02\00\00\00\00\00\00\00\02\00\00\00\00\00\00\00\02\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\00\80?\00\00\00\00\00\00\00\00\00\00\00\00\01\00\00\00\01\00\00\00\00\00\00\00\00\00\00\00")
 // CHECK-LABEL: func.func @gemm
-// CHECK: %[[DESC:.*]] = llvm.alloca %{{.*}} x !llvm.array<200 x i8> {alignment = 8 : i64}
-// CHECK: %[[TPLADDR:.*]] = llvm.mlir.addressof @[[TPL]] : !llvm.ptr
-// CHECK: %[[SIZE:.*]] = llvm.mlir.constant(200 : i64) : i64
-// CHECK: "llvm.intr.memcpy"(%[[DESC]], %[[TPLADDR]], %[[SIZE]]) <{isVolatile = false}>
-// CHECK: %[[PA:.*]] = llvm.getelementptr %[[DESC]][0] : (!llvm.ptr) -> !llvm.ptr, i8
-// CHECK: %[[A:.*]] = llvm.load
-// CHECK: llvm.store %[[A]], %[[PA]] : !llvm.ptr, !llvm.ptr
-// CHECK: %[[PB:.*]] = llvm.getelementptr %[[DESC]][8] : (!llvm.ptr) -> !llvm.ptr, i8
-// CHECK: %[[B:.*]] = llvm.load
-// CHECK: llvm.store %[[B]], %[[PB]] : !llvm.ptr, !llvm.ptr
-// CHECK: %[[PD:.*]] = llvm.getelementptr %[[DESC]][24] : (!llvm.ptr) -> !llvm.ptr, i8
-// CHECK: %[[D:.*]] = llvm.load
-// CHECK: llvm.store %[[D]], %[[PD]] : !llvm.ptr, !llvm.ptr
+// CHECK-SAME: %[[BUFS:.*]]: !llvm.ptr) -> i32
+// CHECK-NOT: llvm.alloca
+// CHECK-DAG: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK-DAG: %[[SHAPE:.*]] = llvm.mlir.addressof @[[TPL]] : !llvm.ptr
+// CHECK: %[[PA:.*]] = llvm.getelementptr %[[BUFS]][0]
+// CHECK-NEXT: %[[A:.*]] = llvm.load %[[PA]]
+// CHECK: %[[PB:.*]] = llvm.getelementptr %[[BUFS]][1]
+// CHECK-NEXT: %[[B:.*]] = llvm.load %[[PB]]
+// CHECK: %[[PD:.*]] = llvm.getelementptr %[[BUFS]][2]
+// CHECK-NEXT: %[[D:.*]] = llvm.load %[[PD]]
 // CHECK-NOT: llvm.store
-// CHECK: llvm.call @amp_gemm(%[[DESC]], %{{.*}}) : (!llvm.ptr, !llvm.ptr) -> i32
+// CHECK: llvm.call @amp_gemm_with_pointers(%[[SHAPE]], %[[A]], %[[B]], %[[NULL]], %[[D]], %[[NULL]], %[[NULL]], %[[NULL]]) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> i32
 // CHECK-NOT: amp_reshape
 // CHECK-NOT: amp_memcpy
 func.func @gemm(%a: tensor<4x8xf16>, %b: tensor<8x2xf16>) -> tensor<8xf32> {

@@ -21,19 +21,19 @@ func.func @straight(%x: tensor<4x8xf32>) -> tensor<4x8xf16> {
 
 // -----
 
-// A pointer stored into a call's stack memory (the GEMM descriptor) lives
-// until that call: the free comes after amp_gemm, not after the store.
+// A pointer stored into a call's stack memory (a pointer array) lives
+// until that call: the free comes after amp_concat, not after the store.
 // CHECK-LABEL: func.func @through_memory
 // CHECK: %[[T:.*]] = llvm.call @amp_alloc
 // CHECK: llvm.call @amp_unary(%{{.*}}, %{{.*}}, %[[T]], {{.*}})
 // CHECK: llvm.store %[[T]]
 // CHECK-NOT: amp_free
-// CHECK: llvm.call @amp_gemm
+// CHECK: llvm.call @amp_concat
 // CHECK: llvm.call @amp_free(%[[T]]
-func.func @through_memory(%a: tensor<4x8xf16>, %b: tensor<8x2xf16>) -> tensor<4x2xf32> {
+func.func @through_memory(%a: tensor<4x8xf16>, %b: tensor<4x8xf16>) -> tensor<8x8xf16> {
   %e = nn.exp %a : tensor<4x8xf16>
-  %m = amp.gemm %e, %b : (tensor<4x8xf16>, tensor<8x2xf16>) -> tensor<4x2xf32>
-  return %m : tensor<4x2xf32>
+  %c = nn.concat %e, %b {axis = 0 : i64} : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<8x8xf16>
+  return %c : tensor<8x8xf16>
 }
 
 // -----

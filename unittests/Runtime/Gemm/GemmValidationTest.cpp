@@ -193,6 +193,22 @@ TEST(GemmValidationMisc, NullDescriptor) {
   EXPECT_STREQ(amp_gemm_last_error(), "amp_gemm: desc is NULL");
 }
 
+/// amp_gemm_with_pointers checks as amp_gemm does, on its arguments: a
+/// valid descriptor's own d does not stand in for a NULL d argument.
+TEST(GemmValidationMisc, WithPointersChecksItsArguments) {
+  EXPECT_EQ(amp_gemm_with_pointers(nullptr, nullptr, nullptr, nullptr, nullptr,
+                                   nullptr, nullptr, nullptr),
+            AMP_STATUS_INVALID_ARGUMENT);
+  EXPECT_STREQ(amp_gemm_last_error(), "amp_gemm: desc is NULL");
+  ValidRequest r;
+  const std::vector<uint16_t> d = r.d;
+  EXPECT_EQ(amp_gemm_with_pointers(&r.g, r.g.a, r.g.b, r.g.c, nullptr, r.g.bias,
+                                   r.g.aux, nullptr),
+            AMP_STATUS_INVALID_ARGUMENT);
+  EXPECT_STREQ(amp_gemm_last_error(), "amp_gemm: D is NULL");
+  EXPECT_EQ(r.d, d);
+}
+
 /// C may be NULL (and misaligned garbage is not inspected) when beta == 0.
 TEST(GemmValidationMisc, CIsIgnoredWhenBetaIsZero) {
   if (!runsOnHostPointers())

@@ -17,6 +17,7 @@
 #include "gtest/gtest.h"
 
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <limits>
 #include <vector>
@@ -45,6 +46,33 @@ INSTANTIATE_TEST_SUITE_P(AllCases, HostBackendGemm,
                          });
 
 /// Sizes that cross the reference's cache blocks (512 columns, 128 k).
+/// amp_gemm_with_pointers, what compiled steps call: the descriptor's scalar
+/// fields from a misaligned copy whose own pointers are garbage, the buffers
+/// from the arguments; the same bytes as amp_gemm's.
+TEST_P(HostBackendGemm, WithPointersMatchesAmpGemm) {
+  HostGemm before = HostGemm::make(GetParam(), /*seed=*/1234);
+  HostGemm direct = before, split = before;
+  direct.pointDescAtBuffers();
+  ASSERT_EQ(amp_gemm(&direct.desc, nullptr), AMP_STATUS_OK)
+      << amp_gemm_last_error();
+
+  split.pointDescAtBuffers();
+  amp_gemm_desc_t shape = split.desc;
+  std::memset(&shape, 0xab, offsetof(amp_gemm_desc_t, m));
+  std::vector<unsigned char> misaligned(sizeof(shape) + 1);
+  std::memcpy(misaligned.data() + 1, &shape, sizeof(shape));
+  ASSERT_EQ(
+      amp_gemm_with_pointers(
+          reinterpret_cast<const amp_gemm_desc_t *>(misaligned.data() + 1),
+          split.desc.a, split.desc.b, split.desc.c, split.desc.d,
+          split.desc.bias, split.desc.aux, nullptr),
+      AMP_STATUS_OK)
+      << amp_gemm_last_error();
+  EXPECT_EQ(split.d, direct.d);
+  EXPECT_EQ(split.aux, direct.aux);
+  EXPECT_EQ(split.bias, direct.bias);
+}
+
 TEST(HostGemmShapes, CrossesBlockBoundaries) {
   GemmCase c{AMP_GEMM_EPILOGUE_GELU_AUX_BIAS,
              AMP_DTYPE_BF16,
