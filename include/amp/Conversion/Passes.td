@@ -132,7 +132,11 @@ def RuntimePlanBuffers : Pass<"amp-runtime-plan-buffers",
     offset is a multiple of `alignment`. The arena is one `amp_alloc`
     before the first of these buffers and one `amp_free` where the last of
     them was freed; each buffer becomes a `getelementptr` into it, and its
-    own `amp_alloc` and `amp_free` (and their status checks) go away.
+    own `amp_alloc` and `amp_free` (and their status checks) go away. A
+    pointer array of a multi-tensor call whose elements are all in the
+    arena (8 or more: the grads that `amp_unscale_and_check` and the
+    optimizers read) is then filled by a loop over a constant table of
+    their offsets, not by a store per element.
     Buffers inside loops, with sizes not known at compile time, or that
     outlive the block keep their own allocations. With `remarks`, each
     function gets a remark with the buffers placed, the arena's size and
@@ -145,7 +149,9 @@ def RuntimePlanBuffers : Pass<"amp-runtime-plan-buffers",
     Option<"emitRemarks", "remarks", "bool", "false",
            "Emit a remark on each function with its arena's size">,
   ];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def RuntimeShareStackSlots : Pass<"amp-runtime-share-stack-slots",

@@ -14,7 +14,11 @@
 #include "amp/Conversion/NNToRuntime/NNToRuntime.h"
 #include "amp/Conversion/NNToRuntime/RuntimeABI.h"
 
+#include "PointerArrays.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -208,6 +212,7 @@ struct RuntimePlanBuffersPass
                       {base, lastFree->getOperand(1)});
 
     Type ptrTy = LLVM::LLVMPointerType::get(ctx);
+    DenseMap<Value, int64_t> offsetOf;
     for (Buffer &buffer : buffers) {
       b.setInsertionPoint(buffer.alloc);
       Location at = buffer.alloc.getLoc();
@@ -222,12 +227,27 @@ struct RuntimePlanBuffersPass
                                   ArrayRef<LLVM::GEPArg>{offset});
       }
       buffer.alloc.getResult().replaceAllUsesWith(ptr);
+      offsetOf[ptr] = buffer.offset;
       Operation *size = buffer.alloc.getOperand(0).getDefiningOp();
       buffer.alloc.erase();
       buffer.free.erase();
       if (size->use_empty())
         size->erase();
     }
+    // The pointer arrays of temporaries (the grads that the multi-tensor
+    // calls read) are filled from a table of offsets.
+    gatherPointerArrays(
+        fn, {[&](Value v) -> std::optional<int64_t> {
+               auto it = offsetOf.find(v);
+               if (it == offsetOf.end())
+                 return std::nullopt;
+               return it->second;
+             },
+             64,
+             [&](OpBuilder &nb, Location l, Value offset) -> Value {
+               return LLVM::GEPOp::create(nb, l, ptrTy, nb.getI8Type(), base,
+                                          ArrayRef<LLVM::GEPArg>{offset});
+             }});
     if (emitRemarks)
       fn.emitRemark() << "buffer arena: " << buffers.size() << " buffers in "
                       << arena.size() << " bytes, " << peakLive

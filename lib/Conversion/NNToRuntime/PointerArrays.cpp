@@ -1,0 +1,135 @@
+//===- PointerArrays.cpp - pointer arrays filled from a table -------------===//
+//
+// The multi-tensor calls (the optimizers, amp_unscale_and_check,
+// amp_clip_grad_norm) take stack arrays of pointers over every param or
+// grad, built by RuntimeBuilder::ptrArray with a store per element. At 10k
+// forward ops a step has a dozen arrays of 5525 pointers, and their stores
+// and addresses were most of its ops. When every element comes from one
+// place, an array is filled instead by a loop over a constant table of
+// where each comes from:
+//   - the runner's buffer array (arguments and results: their slots), when
+//     amp-lower-to-runtime builds the entry point (EntryPoint.cpp);
+//   - the buffer arena (temporaries such as grads: their offsets), when
+//     amp-runtime-plan-buffers places them (PlanBuffers.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "PointerArrays.h"
+
+#include "RuntimeBuilder.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace amp;
+
+namespace {
+
+/// Pointer arrays shorter than this keep a store per element: the loop
+/// costs about as many ops as eight stores.
+constexpr int64_t kMinGatheredPointers = 8;
+
+/// The table entry of each element of `array`, when it is a stack array of
+/// at least kMinGatheredPointers pointers filled, element by element in its
+/// block, with pointers of `source`. `stores` gets the element stores.
+std::optional<SmallVector<int64_t>>
+tableEntries(LLVM::AllocaOp array, const PointerSource &source,
+             SmallVectorImpl<LLVM::StoreOp> &stores) {
+  auto type = dyn_cast<LLVM::LLVMArrayType>(array.getElemType());
+  APInt count;
+  if (!type || !isa<LLVM::LLVMPointerType>(type.getElementType()) ||
+      type.getNumElements() < kMinGatheredPointers ||
+      !matchPattern(array.getArraySize(), m_ConstantInt(&count)) || count != 1)
+    return std::nullopt;
+  SmallVector<int64_t> entries(type.getNumElements());
+  SmallVector<bool> stored(type.getNumElements(), false);
+  for (Operation *user : array->getUsers()) {
+    auto gep = dyn_cast<LLVM::GEPOp>(user);
+    if (!gep)
+      continue; // the call that takes the array
+    auto indices = gep.getIndices();
+    if (gep.getBase() != array.getResult() || indices.size() != 1 ||
+        !isa<LLVM::LLVMPointerType>(gep.getElemType()) || !gep->hasOneUse())
+      return std::nullopt;
+    auto index = dyn_cast<IntegerAttr>(indices[0]);
+    auto store = dyn_cast<LLVM::StoreOp>(*gep->getUsers().begin());
+    if (!index || !store || store.getAddr() != gep.getResult() ||
+        store->getBlock() != array->getBlock())
+      return std::nullopt;
+    int64_t i = index.getInt();
+    if (i < 0 || i >= static_cast<int64_t>(entries.size()) || stored[i])
+      return std::nullopt;
+    std::optional<int64_t> entry = source.entryOf(store.getValue());
+    if (!entry)
+      return std::nullopt;
+    entries[i] = *entry;
+    stored[i] = true;
+    stores.push_back(store);
+  }
+  if (llvm::is_contained(stored, false))
+    return std::nullopt;
+  return entries;
+}
+
+/// Fills `array` after `last` with `array[i] = pointerAt(table[i])`.
+void buildGatherLoop(Value array, ArrayRef<int64_t> entries,
+                     const PointerSource &source, Operation *last) {
+  OpBuilder b(last->getContext());
+  b.setInsertionPointAfter(last);
+  Location loc = last->getLoc();
+  RuntimeBuilder rb(b, loc);
+  Value table =
+      source.tableBits == 32 ? rb.i32Array(entries) : rb.i64Array(entries);
+  Type ptrTy = array.getType(), i64Ty = b.getI64Type();
+  Type entryTy = b.getIntegerType(source.tableBits);
+  Value lower = arith::ConstantIndexOp::create(b, loc, 0);
+  Value upper = arith::ConstantIndexOp::create(b, loc, entries.size());
+  Value step = arith::ConstantIndexOp::create(b, loc, 1);
+  scf::ForOp::create(b, loc, lower, upper, step, ValueRange{},
+                     [&](OpBuilder &nb, Location l, Value iv, ValueRange) {
+                       Value i = arith::IndexCastOp::create(nb, l, i64Ty, iv);
+                       Value at =
+                           LLVM::GEPOp::create(nb, l, ptrTy, entryTy, table,
+                                               ArrayRef<LLVM::GEPArg>{i});
+                       Value entry = LLVM::LoadOp::create(nb, l, entryTy, at);
+                       Value pointer = source.pointerAt(nb, l, entry);
+                       Value to =
+                           LLVM::GEPOp::create(nb, l, ptrTy, ptrTy, array,
+                                               ArrayRef<LLVM::GEPArg>{i});
+                       LLVM::StoreOp::create(nb, l, pointer, to);
+                       scf::YieldOp::create(nb, l);
+                     });
+}
+
+} // namespace
+
+void amp::gatherPointerArrays(func::FuncOp fn, const PointerSource &source) {
+  assert((source.tableBits == 32 || source.tableBits == 64) &&
+         "a table of int32_t or int64_t");
+  SmallVector<LLVM::AllocaOp> arrays;
+  fn.walk([&](LLVM::AllocaOp array) { arrays.push_back(array); });
+  for (LLVM::AllocaOp array : arrays) {
+    SmallVector<LLVM::StoreOp> stores;
+    std::optional<SmallVector<int64_t>> entries =
+        tableEntries(array, source, stores);
+    if (!entries)
+      continue;
+    Operation *last = stores.front();
+    for (LLVM::StoreOp store : stores)
+      if (last->isBeforeInBlock(store))
+        last = store;
+    buildGatherLoop(array, *entries, source, last);
+    for (LLVM::StoreOp store : stores) {
+      Operation *address = store.getAddr().getDefiningOp();
+      Operation *pointer = store.getValue().getDefiningOp();
+      store.erase();
+      address->erase();
+      if (pointer && isOpTriviallyDead(pointer))
+        pointer->erase();
+    }
+  }
+}
