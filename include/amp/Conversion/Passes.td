@@ -180,7 +180,10 @@ def CheckRuntimeStatus : Pass<"amp-check-runtime-status", "::mlir::ModuleOp"> {
     failure the function stores the failing op's location ("file:line:col",
     or the name of a `NameLoc`) in `@__amp_error_site` and returns the
     status (the runtime's `*_last_error()` says why). A NULL from
-    `amp_alloc` returns `AMP_STATUS_BACKEND_ERROR`.
+    `amp_alloc` returns `AMP_STATUS_BACKEND_ERROR`. The locations' strings
+    are one internal constant global, `@__amp_sites`, each string once, in
+    the order of the calls; a check passes its site's offset there to the
+    function's failure block.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::cf::ControlFlowDialect"];

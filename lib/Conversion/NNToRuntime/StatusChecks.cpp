@@ -6,12 +6,14 @@
 // @__amp_error_site and returns the status; a NULL from amp_alloc returns
 // AMP_STATUS_BACKEND_ERROR (the runtime's last error says why). The branches
 // of a function share one failure block, which takes the status and the
-// site's string as block arguments: a check costs a compare and a branch.
-// The branches reach it through forwarding blocks, one per 64 checks: LLVM's
-// instruction selection looks up a phi's incoming value for each
-// predecessor by a linear scan, so one block with a phi over every check of
-// a step was quadratic (a quarter of amp-compile's time at 100k forward
-// ops).
+// site as block arguments: a check costs a compare and a branch. The sites'
+// strings are one constant global, @__amp_sites, and a site is the offset
+// of its string there (an i64 constant): one global per site was about a
+// fifth of a large step's ops. The branches reach the failure block through
+// forwarding blocks, one per 64 checks: LLVM's instruction selection looks up a
+// phi's incoming value for each predecessor by a linear scan, so one block with
+// a phi over every check of a step was quadratic (a quarter of amp-compile's
+// time at 100k forward ops).
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +35,9 @@ namespace amp {
 using namespace mlir;
 using namespace amp;
 using namespace amp::runtime_abi;
+
+/// The constant global of the sites' strings.
+static constexpr llvm::StringLiteral kSitesGlobal = "__amp_sites";
 
 /// "file:line:col" of a FileLineColLoc, the name of a NameLoc, else the
 /// location as printed.
@@ -70,24 +75,40 @@ struct CheckRuntimeStatusPass
           ValueRange{LLVM::ZeroOp::create(b, module.getLoc(), ptrTy)});
     }
 
-    llvm::StringMap<LLVM::GlobalOp> sites;
-    SmallVector<std::pair<LLVM::CallOp, const RuntimeFunction *>> calls;
+    // The sites' strings back to back, each with its NUL; the offset of
+    // each text there; the global that holds them (typed and filled at the
+    // end).
+    std::string siteText;
+    llvm::StringMap<int64_t> siteOffsets;
+    b.setInsertionPointToStart(module.getBody());
+    auto sitesGlobal = LLVM::GlobalOp::create(
+        b, module.getLoc(), b.getI8Type(), /*isConstant=*/true,
+        LLVM::Linkage::Internal, kSitesGlobal, Attribute());
+    symbols.insert(sitesGlobal); // renames it if the name is taken
+    // The checked calls, with their sites' offsets in program order.
+    struct Checked {
+      LLVM::CallOp call;
+      const RuntimeFunction *fn;
+      int64_t site;
+    };
+    SmallVector<Checked> calls;
     module.walk([&](LLVM::CallOp call) {
-      if (const RuntimeFunction *fn = getCalledRuntimeFunction(call))
-        if (call->getParentOfType<func::FuncOp>())
-          calls.push_back({call, fn});
+      const RuntimeFunction *fn = getCalledRuntimeFunction(call);
+      if (fn && call->getParentOfType<func::FuncOp>() &&
+          (fn->result == AbiType::Status || fn->result == AbiType::Ptr))
+        calls.push_back(
+            {call, fn,
+             siteOffset(siteText, siteOffsets, describeSite(call.getLoc()))});
     });
     DenseMap<Region *, FunctionChecks> functions;
     // From the last call to the first: splitting a block after a call moves
     // only the ops up to the next (already split) call, so the pass stays
     // linear in the function's size.
-    for (auto [call, fn] : llvm::reverse(calls)) {
-      if (fn->result != AbiType::Status && fn->result != AbiType::Ptr)
-        continue;
+    for (auto [call, fn, siteAt] : llvm::reverse(calls)) {
       auto function = call->getParentOfType<func::FuncOp>();
       FunctionChecks &checks = functions[&function.getBody()];
       if (!checks.fail)
-        checks = FunctionChecks::create(b, function);
+        checks = FunctionChecks::create(b, function, sitesGlobal);
       Location loc = call.getLoc();
       b.setInsertionPointAfter(call);
       Value status, failed;
@@ -104,18 +125,38 @@ struct CheckRuntimeStatusPass
       // block with the status and the site.
       Block *before = b.getInsertionBlock();
       Block *next = before->splitBlock(b.getInsertionPoint());
-      Value site = checks.site(b, module, symbols, sites, loc);
+      Value site = checks.site(b, siteAt);
       b.setInsertionPointToEnd(before);
       cf::CondBranchOp::create(b, loc, failed, checks.failTarget(b),
                                ValueRange{status, site}, next, ValueRange{});
     }
+    if (siteText.empty()) {
+      sitesGlobal.erase();
+      return;
+    }
+    sitesGlobal.setGlobalType(
+        LLVM::LLVMArrayType::get(b.getI8Type(), siteText.size()));
+    sitesGlobal.setValueAttr(b.getStringAttr(siteText));
+  }
+
+  /// The offset of `text`'s string in `siteText`, appended with its NUL
+  /// terminator the first time.
+  static int64_t siteOffset(std::string &siteText,
+                            llvm::StringMap<int64_t> &siteOffsets,
+                            const std::string &text) {
+    auto [it, inserted] = siteOffsets.try_emplace(text, siteText.size());
+    if (inserted) {
+      siteText += text;
+      siteText.push_back('\0');
+    }
+    return it->second;
   }
 
   /// What the checks of one function share, built once: the constants they
-  /// compare with, the address of each site's string (at the top of the
-  /// function, so that it dominates every check) and one failure block
-  /// `^fail(%status: i32, %site: !llvm.ptr)` at the end that stores the
-  /// site in @__amp_error_site and returns the status.
+  /// compare with and pass (statuses, site offsets; at the top of the
+  /// function, so that they dominate every check) and one failure block
+  /// `^fail(%status: i32, %site: i64)` at the end that stores the address of
+  /// the site's string in @__amp_error_site and returns the status.
   struct FunctionChecks {
     /// Checks per forwarding block.
     static constexpr unsigned kChecksPerGroup = 64;
@@ -127,10 +168,23 @@ struct CheckRuntimeStatusPass
     Block *group = nullptr;
     unsigned inGroup = 0;
     Value ok, backendError, null;
-    llvm::DenseMap<LLVM::GlobalOp, Value> siteAddresses;
+    llvm::DenseMap<int64_t, Value> siteOffsets;
+
+    /// The i64 constant of a site's offset, one per function and offset.
+    Value site(OpBuilder &b, int64_t offset) {
+      Value &constant = siteOffsets[offset];
+      if (!constant) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(entry);
+        constant = LLVM::ConstantOp::create(b, entry->getParentOp()->getLoc(),
+                                            b.getI64Type(),
+                                            b.getI64IntegerAttr(offset));
+      }
+      return constant;
+    }
 
     /// The block a check's failure branches to: a block
-    /// `^(%status: i32, %site: !llvm.ptr)` that forwards both to the
+    /// `^(%status: i32, %site: i64)` that forwards both to the
     /// failure block, shared by kChecksPerGroup checks.
     Block *failTarget(OpBuilder &b) {
       if (!group || inGroup == kChecksPerGroup) {
@@ -144,7 +198,8 @@ struct CheckRuntimeStatusPass
       return group;
     }
 
-    static FunctionChecks create(OpBuilder &b, func::FuncOp function) {
+    static FunctionChecks create(OpBuilder &b, func::FuncOp function,
+                                 LLVM::GlobalOp sites) {
       FunctionChecks c;
       Location loc = function.getLoc();
       MLIRContext *ctx = function.getContext();
@@ -158,52 +213,18 @@ struct CheckRuntimeStatusPass
           b, loc, i32Ty, b.getI32IntegerAttr(AMP_STATUS_BACKEND_ERROR));
       c.null = LLVM::ZeroOp::create(b, loc, ptrTy);
       c.fail = b.createBlock(&function.getBody(), function.getBody().end(),
-                             {i32Ty, ptrTy}, {loc, loc});
-      Value siteGlobal =
+                             {i32Ty, b.getI64Type()}, {loc, loc});
+      Value strings = LLVM::AddressOfOp::create(b, loc, sites);
+      Value site =
+          LLVM::GEPOp::create(b, loc, ptrTy, b.getI8Type(), strings,
+                              ArrayRef<LLVM::GEPArg>{c.fail->getArgument(1)});
+      Value errorSite =
           LLVM::AddressOfOp::create(b, loc, ptrTy, kErrorSiteGlobal);
-      LLVM::StoreOp::create(b, loc, c.fail->getArgument(1), siteGlobal);
+      LLVM::StoreOp::create(b, loc, site, errorSite);
       func::ReturnOp::create(b, loc, ValueRange{c.fail->getArgument(0)});
       return c;
     }
-
-    /// The address of the string naming `loc`'s site.
-    Value site(OpBuilder &b, ModuleOp module, SymbolTable &symbols,
-               llvm::StringMap<LLVM::GlobalOp> &sites, Location loc) {
-      LLVM::GlobalOp global = siteString(b, module, symbols, sites, loc);
-      Value &address = siteAddresses[global];
-      if (!address) {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(entry);
-        address = LLVM::AddressOfOp::create(
-            b, loc, LLVM::LLVMPointerType::get(b.getContext()),
-            global.getSymName());
-      }
-      return address;
-    }
   };
-
-  /// The constant string naming `loc`'s site: one global per distinct site
-  /// text.
-  static LLVM::GlobalOp siteString(OpBuilder &b, ModuleOp module,
-                                   SymbolTable &symbols,
-                                   llvm::StringMap<LLVM::GlobalOp> &sites,
-                                   Location loc) {
-    std::string text = describeSite(loc);
-    LLVM::GlobalOp &global = sites[text];
-    if (!global) {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(module.getBody());
-      std::string data = text;
-      data.push_back('\0');
-      auto type = LLVM::LLVMArrayType::get(b.getI8Type(), data.size());
-      global = LLVM::GlobalOp::create(
-          b, loc, type, /*isConstant=*/true, LLVM::Linkage::Internal,
-          "__amp_site_" + std::to_string(sites.size() - 1),
-          b.getStringAttr(data));
-      symbols.insert(global); // renames it if the name is taken
-    }
-    return global;
-  }
 };
 
 } // namespace

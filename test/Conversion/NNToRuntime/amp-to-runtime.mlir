@@ -3,27 +3,30 @@
 // The whole pipeline: LLVM-dialect functions only; every status is checked
 // and a failure records the op's location and returns the status; a NULL
 // from amp_alloc returns AMP_STATUS_BACKEND_ERROR (3); the loop became
-// branches. Every check branches, with the status and the address of its
-// site's string, to a block that forwards both to the one failure block of
-// the function (one forwarding block per 64 checks, see @many_checks).
+// branches. Every check branches, with the status and its site (the offset
+// of the site's string in @__amp_sites, see amp-to-runtime-sites.mlir), to
+// a block that forwards both to the one failure block of the function (one
+// forwarding block per 64 checks, see @many_checks), which stores the
+// string's address in @__amp_error_site.
 // CHECK-DAG: llvm.mlir.global external @__amp_error_site()
-// CHECK-DAG: llvm.mlir.global internal constant @[[RELU:__amp_site_[0-9]+]]("relu_in_loop\00")
+// CHECK-DAG: llvm.mlir.global internal constant @__amp_sites("{{.*}}\00relu_in_loop\00{{.*}}")
 // CHECK-LABEL: llvm.func @loop(
 // CHECK-SAME: %{{.*}}: !llvm.ptr) -> i32
-// CHECK-DAG: %[[RELUSITE:.*]] = llvm.mlir.addressof @[[RELU]] : !llvm.ptr
 // CHECK-DAG: %[[OK:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK-DAG: %[[OOM:.*]] = llvm.mlir.constant(3 : i32) : i32
 // CHECK: %[[P:.*]] = llvm.call @amp_alloc
 // CHECK: %[[NULL:.*]] = llvm.icmp "eq" %[[P]]
-// CHECK: llvm.cond_br %[[NULL]], ^[[FAIL:bb[0-9]+]](%[[OOM]], %{{.*}} : i32, !llvm.ptr), ^
+// CHECK: llvm.cond_br %[[NULL]], ^[[FAIL:bb[0-9]+]](%[[OOM]], %{{.*}} : i32, i64), ^
 // CHECK: %[[S:.*]] = llvm.call @amp_unary
 // CHECK: %[[BAD:.*]] = llvm.icmp "ne" %[[S]], %[[OK]] : i32
-// CHECK: llvm.cond_br %[[BAD]], ^[[FAIL]](%[[S]], %[[RELUSITE]] : i32, !llvm.ptr), ^
-// CHECK: ^[[FAIL]](%[[ST:.*]]: i32, %[[SI:.*]]: !llvm.ptr):
-// CHECK-NEXT: llvm.br ^[[EXIT:bb[0-9]+]](%[[ST]], %[[SI]] : i32, !llvm.ptr)
-// CHECK-NEXT: ^[[EXIT]](%[[STATUS:.*]]: i32, %[[SITE:.*]]: !llvm.ptr):
+// CHECK: llvm.cond_br %[[BAD]], ^[[FAIL]](%[[S]], %{{.*}} : i32, i64), ^
+// CHECK: ^[[FAIL]](%[[ST:.*]]: i32, %[[SI:.*]]: i64):
+// CHECK-NEXT: llvm.br ^[[EXIT:bb[0-9]+]](%[[ST]], %[[SI]] : i32, i64)
+// CHECK-NEXT: ^[[EXIT]](%[[STATUS:.*]]: i32, %[[SITE:.*]]: i64):
+// CHECK-NEXT: %[[SITES:.*]] = llvm.mlir.addressof @__amp_sites : !llvm.ptr
+// CHECK-NEXT: %[[STRING:.*]] = llvm.getelementptr %[[SITES]][%[[SITE]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
 // CHECK-NEXT: %[[G:.*]] = llvm.mlir.addressof @__amp_error_site : !llvm.ptr
-// CHECK-NEXT: llvm.store %[[SITE]], %[[G]] : !llvm.ptr, !llvm.ptr
+// CHECK-NEXT: llvm.store %[[STRING]], %[[G]] : !llvm.ptr, !llvm.ptr
 // CHECK-NEXT: llvm.return %[[STATUS]] : i32
 // CHECK-NOT: ^bb
 // CHECK-NOT: func.func
@@ -43,11 +46,11 @@ func.func @loop(%x: tensor<4xf32>) -> tensor<4xf32> {
 // to one forwarding block, the other 8 to a second, and both forward to the
 // failure block.
 // CHECK-LABEL: llvm.func @many_checks(
-// CHECK: ^[[G1:bb[0-9]+]](%{{.*}}: i32, %{{.*}}: !llvm.ptr):  // 64 preds:
+// CHECK: ^[[G1:bb[0-9]+]](%{{.*}}: i32, %{{.*}}: i64):  // 64 preds:
 // CHECK-NEXT: llvm.br ^[[EXIT:bb[0-9]+]](
-// CHECK-NEXT: ^[[G2:bb[0-9]+]](%{{.*}}: i32, %{{.*}}: !llvm.ptr):  // 8 preds:
+// CHECK-NEXT: ^[[G2:bb[0-9]+]](%{{.*}}: i32, %{{.*}}: i64):  // 8 preds:
 // CHECK-NEXT: llvm.br ^[[EXIT]](
-// CHECK-NEXT: ^[[EXIT]](%{{.*}}: i32, %{{.*}}: !llvm.ptr):  // 2 preds: ^[[G1]], ^[[G2]]
+// CHECK-NEXT: ^[[EXIT]](%{{.*}}: i32, %{{.*}}: i64):  // 2 preds: ^[[G1]], ^[[G2]]
 func.func @many_checks(%x: tensor<4xf32>) -> tensor<4xf32> {
   %r0 = nn.relu %x : tensor<4xf32>
   %r1 = nn.relu %r0 : tensor<4xf32>
