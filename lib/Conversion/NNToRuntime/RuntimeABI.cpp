@@ -229,8 +229,12 @@ LLVM::LLVMFuncOp amp::runtime_abi::declareRuntimeFunction(OpBuilder &b,
                                                           ModuleOp module,
                                                           RuntimeFn fn) {
   const RuntimeFunction &f = getRuntimeFunction(fn);
-  if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(f.name))
-    return existing;
+  // Every runtime call looks its callee up: compare the names of the
+  // module's LLVM functions only (a symbol-table lookup reads the symbol
+  // name of every global, a few percent of amp-lower-to-runtime).
+  for (auto existing : module.getOps<LLVM::LLVMFuncOp>())
+    if (existing.getSymName() == f.name)
+      return existing;
   MLIRContext *ctx = module.getContext();
   SmallVector<Type> args;
   for (AbiType t : f.args)
