@@ -5,9 +5,11 @@
 # whose headers onnx/onnx-ml.pb.h includes (Debian's libonnx-dev does not
 # depend on it), pip, with which scripts/get-onnx-tests.sh fetches
 # ONNX's test data from PyPI, and oneDNN (libdnnl-dev) for the fast CPU
-# backend (runtime/cpu), and clang-22 with libFuzzer and the sanitizer
-# runtimes for the fuzzers (scripts/fuzz.sh). It is idempotent: when everything is
-# installed it does nothing (no apt-get update).
+# backend (runtime/cpu), mimalloc (libmimalloc-dev), the allocator of the
+# compiler tools (cmake/AmpAllocator.cmake), and clang-22 with libFuzzer and
+# the sanitizer runtimes for the fuzzers (scripts/fuzz.sh). It is
+# idempotent: when everything is installed it does nothing (no apt-get
+# update).
 # The CUDA toolkit is optional and never installed here; the CUDA backend is
 # built when /usr/local/cuda exists.
 set -euo pipefail
@@ -18,6 +20,7 @@ PACKAGES=(
   libonnx-dev libprotobuf-dev
   python3-pip
   libdnnl-dev
+  libmimalloc-dev
   clang-22 libfuzzer-22-dev libclang-rt-22-dev
 )
 

@@ -66,6 +66,9 @@ if config.amp_have_cuda:
 # The oneDNN cpu backend library was built (libdnnl-dev was found).
 if config.amp_have_dnnl:
     config.available_features.add("cpu-backend")
+# The compiler tools were linked with mimalloc (cmake/AmpAllocator.cmake).
+if config.amp_have_mimalloc:
+    config.available_features.add("mimalloc")
 # The backends that run on this machine's CPU, for the integration tests that
 # train on each of them in a shell loop.
 config.substitutions.append(
