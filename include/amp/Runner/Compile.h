@@ -39,8 +39,15 @@
 
 namespace mlir {
 class DialectRegistry;
-class ExecutionEngine;
 } // namespace mlir
+namespace llvm {
+class LLVMContext;
+class Module;
+namespace orc {
+class JITTargetMachineBuilder;
+class LLJIT;
+} // namespace orc
+} // namespace llvm
 
 namespace amp::runner {
 
@@ -101,8 +108,18 @@ inline constexpr unsigned kStepIROptLevel = 0;
 inline constexpr llvm::CodeGenOptLevel kStepCodeGenOptLevel =
     llvm::CodeGenOptLevel::None;
 
-/// A lowered module compiled in memory by MLIR's ExecutionEngine, linked
-/// against the given shared libraries (the runtime backend).
+/// The host target as the JIT and emitObjectFile compile a step for it:
+/// position-independent code, the small code model, kStepCodeGenOptLevel.
+llvm::Expected<llvm::orc::JITTargetMachineBuilder> hostStepTarget();
+
+/// The lowered module as LLVM IR for `target`, optimized at
+/// kStepIROptLevel.
+llvm::Expected<std::unique_ptr<llvm::Module>>
+translateStep(mlir::ModuleOp lowered, llvm::LLVMContext &context,
+              llvm::orc::JITTargetMachineBuilder &target);
+
+/// A lowered module compiled in memory (ORC's LLJIT on hostStepTarget),
+/// linked against the given shared libraries (the runtime backend).
 class JitModule {
 public:
   static llvm::Expected<std::unique_ptr<JitModule>>
@@ -115,8 +132,8 @@ public:
   const char *const *errorSite();
 
 private:
-  JitModule(std::unique_ptr<mlir::ExecutionEngine> engine, bool hasErrorSite);
-  std::unique_ptr<mlir::ExecutionEngine> engine;
+  JitModule(std::unique_ptr<llvm::orc::LLJIT> jit, bool hasErrorSite);
+  std::unique_ptr<llvm::orc::LLJIT> jit;
   bool hasErrorSite;
 };
 
