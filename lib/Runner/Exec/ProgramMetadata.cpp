@@ -70,7 +70,13 @@ void writeFunction(std::ostream &os, const char *kind,
 /// Reads the metadata's tokens, failing with the line it stopped at.
 class Reader {
 public:
-  explicit Reader(const std::string &text) : in(text) {}
+  explicit Reader(const std::string &text) : in(text), size(text.size()) {}
+
+  /// The most tensor records the text can hold: each takes at least
+  /// kMinTensorRecordBytes ("tensor - i1 0 - - 0:"), so a
+  /// count beyond it is corrupt, and what it allocates is bounded by the
+  /// text's size.
+  size_t maxTensors() const { return size / kMinTensorRecordBytes; }
 
   bool word(std::string &out) { return bool(in >> out); }
   bool expect(const char *keyword) {
@@ -88,7 +94,9 @@ public:
   }
 
 private:
+  static constexpr size_t kMinTensorRecordBytes = 20;
   std::istringstream in;
+  size_t size;
 };
 
 Status corrupt(const std::string &what) {
@@ -186,8 +194,8 @@ amp::runner::parseProgramMetadata(const std::string &text) {
     FunctionSignature fn;
     size_t args, results;
     if (word != "function" || !r.word(kind) || !r.string(fn.name) ||
-        !r.number(args) || !r.number(results) || args > 100000 ||
-        results > 100000)
+        !r.number(args) || !r.number(results) || args > r.maxTensors() ||
+        results > r.maxTensors() - args)
       return corrupt("a function header");
     fn.args.resize(args);
     fn.results.resize(results);
