@@ -22,7 +22,6 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/MathExtras.h"
 
-#include <limits>
 #include <map>
 #include <set>
 
@@ -218,9 +217,12 @@ struct RuntimePlanBuffersPass
       Location at = buffer.alloc.getLoc();
       Value ptr = base;
       if (buffer.offset != 0) {
-        // A GEP's constant indices are i32; larger offsets are operands.
+        // A GEP's constant indices hold 29 bits (LLVM::GEPArg packs them in
+        // a PointerUnion, and truncates larger ones silently: the 100k-op
+        // transformer's 1.47 GB arena wrote below itself); larger offsets
+        // are operands.
         LLVM::GEPArg offset = static_cast<int32_t>(buffer.offset);
-        if (buffer.offset > std::numeric_limits<int32_t>::max())
+        if (!llvm::isInt<LLVM::kGEPConstantBitWidth>(buffer.offset))
           offset = LLVM::ConstantOp::create(b, at, b.getI64Type(),
                                             b.getI64IntegerAttr(buffer.offset));
         ptr = LLVM::GEPOp::create(b, at, ptrTy, b.getI8Type(), base,

@@ -173,3 +173,22 @@ func.func @seven_temporary_grads(%w0: tensor<4xf32>, %w1: tensor<4xf32>, %w2: te
   %n6 = nn.sgd_update %w6, %g6 {lr = 0.1 : f32} : tensor<4xf32>
   return %n0, %n1, %n2, %n3, %n4, %n5, %n6 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// An offset beyond what a GEP's constant index holds (29 bits, signed:
+// LLVM::kGEPConstantBitWidth, truncated silently) is an i64 operand: the
+// second temporary starts at 2^28 + 256 bytes.
+// CHECK-LABEL: func.func @large_offset
+// CHECK: %[[A:.*]] = llvm.call @amp_alloc(
+// CHECK: %[[OFF:.*]] = llvm.mlir.constant(268435712 : i64) : i64
+// CHECK-NEXT: %[[B:.*]] = llvm.getelementptr %[[A]][%[[OFF]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK: llvm.call @amp_unary(%{{.*}}, %[[A]], %[[B]],
+// CHECK-NOT: llvm.getelementptr %[[A]][-
+// expected-remark @below {{buffer arena: 2 buffers in 536871424 bytes, 536871424 bytes live at the peak}}
+func.func @large_offset(%x: tensor<67108928xf32>) -> tensor<67108928xf32> {
+  %a = nn.exp %x : tensor<67108928xf32>
+  %b = nn.relu %a : tensor<67108928xf32>
+  %c = nn.tanh %b : tensor<67108928xf32>
+  return %c : tensor<67108928xf32>
+}
