@@ -44,7 +44,7 @@ void amp::buildEntryPoint(func::FuncOp fn, FunctionType original) {
   // The values that are slots of `buffers`: the arguments and the returned
   // allocations.
   SmallVector<std::pair<Value, unsigned>> slots;
-  DenseMap<Value, unsigned> slotOf;
+  DenseMap<Value, int64_t> slotOf;
   for (unsigned i = 0; i < numArgs; ++i) {
     slots.push_back({entry.getArgument(i), i});
     slotOf[entry.getArgument(i)] = i;
@@ -70,16 +70,10 @@ void amp::buildEntryPoint(func::FuncOp fn, FunctionType original) {
                                      ArrayRef<LLVM::GEPArg>{slot});
     return LLVM::LoadOp::create(b, l, ptrTy, addr);
   };
-  gatherPointerArrays(fn, {[&](Value v) -> std::optional<int64_t> {
-                             auto it = slotOf.find(v);
-                             if (it == slotOf.end())
-                               return std::nullopt;
-                             return it->second;
-                           },
-                           32,
-                           [&](OpBuilder &b, Location l, Value slot) {
-                             return loadSlot(b, l, slot);
-                           }});
+  gatherPointerArrays(fn,
+                      {slotOf, 32, [&](OpBuilder &b, Location l, Value slot) {
+                         return loadSlot(b, l, slot);
+                       }});
 
   OpBuilder b(ctx);
   auto load = [&](unsigned slot) {

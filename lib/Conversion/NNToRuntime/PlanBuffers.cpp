@@ -239,13 +239,7 @@ struct RuntimePlanBuffersPass
     // The pointer arrays of temporaries (the grads that the multi-tensor
     // calls read) are filled from a table of offsets.
     gatherPointerArrays(
-        fn, {[&](Value v) -> std::optional<int64_t> {
-               auto it = offsetOf.find(v);
-               if (it == offsetOf.end())
-                 return std::nullopt;
-               return it->second;
-             },
-             64,
+        fn, {offsetOf, 64,
              [&](OpBuilder &nb, Location l, Value offset) -> Value {
                return LLVM::GEPOp::create(nb, l, ptrTy, nb.getI8Type(), base,
                                           ArrayRef<LLVM::GEPArg>{offset});

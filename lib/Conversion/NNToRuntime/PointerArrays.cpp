@@ -24,6 +24,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <optional>
+
 using namespace mlir;
 using namespace amp;
 
@@ -63,10 +65,10 @@ tableEntries(LLVM::AllocaOp array, const PointerSource &source,
     int64_t i = index.getInt();
     if (i < 0 || i >= static_cast<int64_t>(entries.size()) || stored[i])
       return std::nullopt;
-    std::optional<int64_t> entry = source.entryOf(store.getValue());
-    if (!entry)
+    auto entry = source.entryOf.find(store.getValue());
+    if (entry == source.entryOf.end())
       return std::nullopt;
-    entries[i] = *entry;
+    entries[i] = entry->second;
     stored[i] = true;
     stores.push_back(store);
   }

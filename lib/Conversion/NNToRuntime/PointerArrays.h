@@ -9,15 +9,15 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
-#include <optional>
+#include "llvm/ADT/DenseMap.h"
 
 namespace amp {
 
 /// Where the elements of a gathered pointer array come from: one entry of a
 /// constant integer table each.
 struct PointerSource {
-  /// The table entry of a stored pointer, if it comes from this source.
-  llvm::function_ref<std::optional<int64_t>(mlir::Value)> entryOf;
+  /// The table entry of each pointer that comes from this source.
+  const llvm::DenseMap<mlir::Value, int64_t> &entryOf;
   /// The table's element type: i32 or i64.
   unsigned tableBits;
   /// Builds the pointer of a table entry (an integer of tableBits).
