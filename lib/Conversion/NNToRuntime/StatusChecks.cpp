@@ -168,11 +168,11 @@ struct CheckRuntimeStatusPass
     Block *group = nullptr;
     unsigned inGroup = 0;
     Value ok, backendError, null;
-    llvm::DenseMap<int64_t, Value> siteOffsets;
+    llvm::DenseMap<int64_t, Value> siteConstants;
 
     /// The i64 constant of a site's offset, one per function and offset.
     Value site(OpBuilder &b, int64_t offset) {
-      Value &constant = siteOffsets[offset];
+      Value &constant = siteConstants[offset];
       if (!constant) {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(entry);
