@@ -11,10 +11,11 @@
 //   - a buffer allocated in the body and returned is the result buffer
 //     itself (each is returned once, see BufferOwnership.cpp); any other
 //     result is copied into its buffer at the end;
-//   - a pointer array (RuntimeBuilder::ptrArray) whose elements are all
-//     slots of `buffers` is filled by a loop over a constant table of slot
-//     numbers instead of a load and a store per element (PointerArrays.cpp):
-//     the multi-tensor optimizer calls take such arrays over every param;
+//   - the pointer arrays (RuntimeBuilder::ptrArray) are built: one whose
+//     elements are all slots of `buffers` is filled by a loop over a
+//     constant table of slot numbers instead of a load and a store per
+//     element (PointerArrays.cpp): the multi-tensor optimizer calls take
+//     such arrays over every param;
 //   - the function returns AMP_STATUS_OK (the status checks come later).
 //
 //===----------------------------------------------------------------------===//
@@ -70,10 +71,10 @@ void amp::buildEntryPoint(func::FuncOp fn, FunctionType original) {
                                      ArrayRef<LLVM::GEPArg>{slot});
     return LLVM::LoadOp::create(b, l, ptrTy, addr);
   };
-  gatherPointerArrays(fn,
-                      {slotOf, 32, [&](OpBuilder &b, Location l, Value slot) {
-                         return loadSlot(b, l, slot);
-                       }});
+  materializePointerArrays(
+      fn, {slotOf, 32, [&](OpBuilder &b, Location l, Value slot) {
+             return loadSlot(b, l, slot);
+           }});
 
   OpBuilder b(ctx);
   auto load = [&](unsigned slot) {

@@ -175,6 +175,9 @@ struct LowerToRuntimePass : amp::impl::LowerToRuntimeBase<LowerToRuntimePass> {
     target.addLegalDialect<LLVM::LLVMDialect, arith::ArithDialect>();
     target.addIllegalDialect<nn::NNDialect, AMPDialect>();
     target.addIllegalOp<tensor::EmptyOp, linalg::CopyOp>();
+    // The placeholders of pointer arrays (PointerArrays.h), which
+    // buildEntryPoint replaces.
+    target.addLegalOp<UnrealizedConversionCastOp>();
     target.addDynamicallyLegalOp<arith::ConstantOp>(
         [](arith::ConstantOp op) { return !isa<TensorType>(op.getType()); });
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {

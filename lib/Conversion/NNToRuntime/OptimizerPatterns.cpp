@@ -36,9 +36,17 @@ SmallVector<Op> updateRun(Op first, const SkipPredicates &predicates) {
     return !def || def->getBlock() != first->getBlock() ||
            def->isBeforeInBlock(first);
   };
+  // The same hyperparameters: equal properties (getAttrDictionary would
+  // build a dictionary per op) and discardable attributes.
+  auto sameAttributes = [&](Op next) {
+    return first->getName().compareOpProperties(first->getPropertiesStorage(),
+                                                next->getPropertiesStorage()) &&
+           first->getDiscardableAttrDictionary() ==
+               next->getDiscardableAttrDictionary();
+  };
   for (Operation *op = first->getNextNode(); op; op = op->getNextNode()) {
     auto next = dyn_cast<Op>(op);
-    if (!next || next->getAttrDictionary() != first->getAttrDictionary() ||
+    if (!next || !sameAttributes(next) ||
         predicates.lookup(next) != predicate ||
         next->getNumOperands() != first->getNumOperands() ||
         !llvm::all_of(next->getOperands(), definedBefore))

@@ -2,15 +2,18 @@
 //
 // The multi-tensor calls (the optimizers, amp_unscale_and_check,
 // amp_clip_grad_norm) take stack arrays of pointers over every param or
-// grad, built by RuntimeBuilder::ptrArray with a store per element. At 10k
-// forward ops a step has a dozen arrays of 5525 pointers, and their stores
-// and addresses were most of its ops. When every element comes from one
-// place, an array is filled instead by a loop over a constant table of
-// where each comes from:
+// grad. At 10k forward ops a step has a dozen arrays of 5525 pointers: a
+// store and an address per element were most of its ops. When every
+// element comes from one place, an array is filled instead by a loop over
+// a constant table of where each comes from:
 //   - the runner's buffer array (arguments and results: their slots), when
-//     amp-lower-to-runtime builds the entry point (EntryPoint.cpp);
+//     amp-lower-to-runtime builds the entry point (EntryPoint.cpp). Until
+//     then RuntimeBuilder::ptrArray's arrays are placeholders, so that the
+//     stores of the arrays that become loops are never built (they were a
+//     quarter of the lowering's time);
 //   - the buffer arena (temporaries such as grads: their offsets), when
-//     amp-runtime-plan-buffers places them (PlanBuffers.cpp).
+//     amp-runtime-plan-buffers places them (PlanBuffers.cpp); the entry
+//     point has stored those arrays element by element.
 //
 //===----------------------------------------------------------------------===//
 
@@ -77,12 +80,10 @@ tableEntries(LLVM::AllocaOp array, const PointerSource &source,
   return entries;
 }
 
-/// Fills `array` after `last` with `array[i] = pointerAt(table[i])`.
-void buildGatherLoop(Value array, ArrayRef<int64_t> entries,
-                     const PointerSource &source, Operation *last) {
-  OpBuilder b(last->getContext());
-  b.setInsertionPointAfter(last);
-  Location loc = last->getLoc();
+/// Fills `array` at `b`'s insertion point with
+/// `array[i] = pointerAt(table[i])`.
+void buildGatherLoop(OpBuilder &b, Location loc, Value array,
+                     ArrayRef<int64_t> entries, const PointerSource &source) {
   RuntimeBuilder rb(b, loc);
   Value table =
       source.tableBits == 32 ? rb.i32Array(entries) : rb.i64Array(entries);
@@ -109,6 +110,45 @@ void buildGatherLoop(Value array, ArrayRef<int64_t> entries,
 
 } // namespace
 
+Value amp::createPointerArrayPlaceholder(OpBuilder &b, Location loc,
+                                         ValueRange pointers) {
+  auto placeholder = UnrealizedConversionCastOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), pointers);
+  placeholder->setAttr(kPointerArrayAttr, b.getUnitAttr());
+  return placeholder.getResult(0);
+}
+
+void amp::materializePointerArrays(func::FuncOp fn,
+                                   const PointerSource &source) {
+  SmallVector<UnrealizedConversionCastOp> placeholders;
+  fn.walk([&](UnrealizedConversionCastOp op) {
+    if (op->hasAttr(kPointerArrayAttr))
+      placeholders.push_back(op);
+  });
+  for (UnrealizedConversionCastOp placeholder : placeholders) {
+    OpBuilder b(placeholder);
+    RuntimeBuilder rb(b, placeholder.getLoc());
+    ValueRange pointers = placeholder.getInputs();
+    SmallVector<int64_t> entries;
+    for (Value pointer : pointers) {
+      auto entry = source.entryOf.find(pointer);
+      if (entry == source.entryOf.end())
+        break;
+      entries.push_back(entry->second);
+    }
+    Value array;
+    if (static_cast<int64_t>(entries.size()) >= kMinGatheredPointers &&
+        entries.size() == pointers.size()) {
+      array = rb.uninitializedPtrArray(pointers.size());
+      buildGatherLoop(b, placeholder.getLoc(), array, entries, source);
+    } else {
+      array = rb.storedPtrArray(pointers);
+    }
+    placeholder.getResult(0).replaceAllUsesWith(array);
+    placeholder.erase();
+  }
+}
+
 void amp::gatherPointerArrays(func::FuncOp fn, const PointerSource &source) {
   assert((source.tableBits == 32 || source.tableBits == 64) &&
          "a table of int32_t or int64_t");
@@ -124,7 +164,9 @@ void amp::gatherPointerArrays(func::FuncOp fn, const PointerSource &source) {
     for (LLVM::StoreOp store : stores)
       if (last->isBeforeInBlock(store))
         last = store;
-    buildGatherLoop(array, *entries, source, last);
+    OpBuilder b(last->getContext());
+    b.setInsertionPointAfter(last);
+    buildGatherLoop(b, last->getLoc(), array, *entries, source);
     for (LLVM::StoreOp store : stores) {
       Operation *address = store.getAddr().getDefiningOp();
       Operation *pointer = store.getValue().getDefiningOp();

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringRef.h"
 
 namespace amp {
 
@@ -26,10 +27,28 @@ struct PointerSource {
       pointerAt;
 };
 
-/// Fills each pointer array of `fn` (RuntimeBuilder::ptrArray) whose
-/// elements all come from `source`, if it has at least 8, by an scf.for over
-/// a constant table of their entries instead of a store per element; the
-/// element stores go, and so do the pointers that nothing else uses.
+/// The attribute that marks a pointer array's placeholder.
+inline constexpr llvm::StringLiteral kPointerArrayAttr = "amp.pointer_array";
+
+/// A pointer array of `pointers` (RuntimeBuilder::ptrArray) as a
+/// placeholder: an unrealized_conversion_cast of the pointers to one
+/// pointer, marked with kPointerArrayAttr. Only amp-lower-to-runtime builds
+/// them, and its entry point replaces them all
+/// (materializePointerArrays).
+mlir::Value createPointerArrayPlaceholder(mlir::OpBuilder &b,
+                                          mlir::Location loc,
+                                          mlir::ValueRange pointers);
+
+/// Replaces each pointer-array placeholder of `fn` by a stack array, filled
+/// by an scf.for over a constant table of entries when it has at least 8
+/// elements and all come from `source`, else by a store per element.
+void materializePointerArrays(mlir::func::FuncOp fn,
+                              const PointerSource &source);
+
+/// Fills each stack array of `fn` that is stored element by element, at
+/// least 8 elements all from `source`, by an scf.for over a constant table
+/// of their entries instead; the element stores go, and so do the pointers
+/// that nothing else uses.
 void gatherPointerArrays(mlir::func::FuncOp fn, const PointerSource &source);
 
 } // namespace amp

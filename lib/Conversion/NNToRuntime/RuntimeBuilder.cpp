@@ -2,6 +2,8 @@
 
 #include "RuntimeBuilder.h"
 
+#include "PointerArrays.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/Hashing.h"
 
@@ -190,11 +192,19 @@ Value RuntimeBuilder::rank(Value tensor) {
 }
 
 Value RuntimeBuilder::ptrArray(ValueRange values) {
+  return createPointerArrayPlaceholder(b, loc, values);
+}
+
+Value RuntimeBuilder::uninitializedPtrArray(int64_t size) {
+  auto arrayTy = LLVM::LLVMArrayType::get(ptrTy, size);
+  return LLVM::AllocaOp::create(b, loc, ptrTy, arrayTy, i64(1));
+}
+
+Value RuntimeBuilder::storedPtrArray(ValueRange values) {
   // One store per element, as C compilers fill an array: an [N x ptr]
   // value built with insertvalue and stored whole made LLVM's instruction
   // selection quadratic in N (5525 params of a 10k-op transformer).
-  auto arrayTy = LLVM::LLVMArrayType::get(ptrTy, values.size());
-  Value slot = LLVM::AllocaOp::create(b, loc, ptrTy, arrayTy, i64(1));
+  Value slot = uninitializedPtrArray(values.size());
   for (auto [i, v] : llvm::enumerate(values)) {
     Value addr = LLVM::GEPOp::create(b, loc, ptrTy, ptrTy, slot,
                                      ArrayRef<LLVM::GEPArg>{int32_t(i)});

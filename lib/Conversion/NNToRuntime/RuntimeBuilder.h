@@ -72,8 +72,13 @@ public:
   /// The dims and the rank of a tensor's static shape.
   mlir::Value dims(mlir::Value tensor);
   mlir::Value rank(mlir::Value tensor);
-  /// A stack array of pointers, stored element by element.
+  /// A stack array of pointers, as a placeholder that amp-lower-to-runtime's
+  /// entry point materializes (PointerArrays.h).
   mlir::Value ptrArray(mlir::ValueRange values);
+  /// A stack array of pointers, stored element by element.
+  mlir::Value storedPtrArray(mlir::ValueRange values);
+  /// A stack array of `size` pointers, not yet stored.
+  mlir::Value uninitializedPtrArray(int64_t size);
   /// A constant int32_t array (amp_dtype_t lists) in a module global, or
   /// null when empty.
   mlir::Value i32Array(llvm::ArrayRef<int64_t> values);
