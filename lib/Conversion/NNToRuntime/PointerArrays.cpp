@@ -9,8 +9,8 @@
 //   - the runner's buffer array (arguments and results: their slots), when
 //     amp-lower-to-runtime builds the entry point (EntryPoint.cpp). Until
 //     then RuntimeBuilder::ptrArray's arrays are placeholders, so that the
-//     stores of the arrays that become loops are never built (they were a
-//     quarter of the lowering's time);
+//     stores of the arrays that become loops are never built (building and
+//     erasing them was a fifth of the lowering's time);
 //   - the buffer arena (temporaries such as grads: their offsets), when
 //     amp-runtime-plan-buffers places them (PlanBuffers.cpp); the entry
 //     point has stored those arrays element by element.

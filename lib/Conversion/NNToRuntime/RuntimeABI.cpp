@@ -13,6 +13,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/Twine.h"
 
 #include <array>
@@ -162,10 +163,14 @@ const RuntimeFunction &amp::runtime_abi::getRuntimeFunction(RuntimeFn fn) {
 }
 
 const RuntimeFunction *amp::runtime_abi::lookupRuntimeFunction(StringRef name) {
-  for (const RuntimeFunction &f : kTable)
-    if (f.name == name)
-      return &f;
-  return nullptr;
+  // amp-check-runtime-status looks up the callee of every call.
+  static const llvm::StringMap<const RuntimeFunction *> byName = [] {
+    llvm::StringMap<const RuntimeFunction *> map;
+    for (const RuntimeFunction &f : kTable)
+      map[f.name] = &f;
+    return map;
+  }();
+  return byName.lookup(name);
 }
 
 std::vector<std::string>
@@ -265,6 +270,11 @@ amp::runtime_abi::getCalledRuntimeFunction(LLVM::CallOp call) {
 }
 
 bool amp::runtime_abi::isRuntimeCall(Operation *op, RuntimeFn fn) {
+  // One string comparison, not a lookup of the callee in the table: the
+  // passes after the lowering ask this of every op.
   auto call = dyn_cast<LLVM::CallOp>(op);
-  return call && getCalledRuntimeFunction(call) == &getRuntimeFunction(fn);
+  if (!call)
+    return false;
+  std::optional<StringRef> callee = call.getCallee();
+  return callee && *callee == getRuntimeFunction(fn).name;
 }
