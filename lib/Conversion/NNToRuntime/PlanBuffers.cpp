@@ -211,22 +211,39 @@ struct RuntimePlanBuffersPass
                       {base, lastFree->getOperand(1)});
 
     Type ptrTy = LLVM::LLVMPointerType::get(ctx);
+    // A GEP's constant indices hold 29 bits, signed (LLVM::GEPArg packs them
+    // in a PointerUnion and truncates larger ones silently: the 100k-op
+    // transformer's 1.47 GB arena wrote below itself). An arena larger than
+    // that is cut in windows of kWindowBytes: the start of each window is
+    // one GEP with an i64 operand, made after the arena's amp_alloc, and a
+    // buffer is a constant index from the start of its window.
+    constexpr int64_t kWindowBytes = int64_t(1)
+                                     << (LLVM::kGEPConstantBitWidth - 1);
+    DenseMap<int64_t, Value> windows{{0, base}};
+    OpBuilder wb(ctx);
+    wb.setInsertionPointAfter(base.getDefiningOp());
+    for (const Buffer &buffer : buffers) {
+      Value &start = windows[buffer.offset / kWindowBytes];
+      if (start)
+        continue;
+      Value bytes = LLVM::ConstantOp::create(
+          wb, loc, wb.getI64Type(),
+          wb.getI64IntegerAttr(buffer.offset / kWindowBytes * kWindowBytes));
+      start = LLVM::GEPOp::create(wb, loc, ptrTy, wb.getI8Type(), base,
+                                  ArrayRef<LLVM::GEPArg>{bytes});
+    }
     DenseMap<Value, int64_t> offsetOf;
     for (Buffer &buffer : buffers) {
       b.setInsertionPoint(buffer.alloc);
       Location at = buffer.alloc.getLoc();
       Value ptr = base;
       if (buffer.offset != 0) {
-        // A GEP's constant indices hold 29 bits (LLVM::GEPArg packs them in
-        // a PointerUnion, and truncates larger ones silently: the 100k-op
-        // transformer's 1.47 GB arena wrote below itself); larger offsets
-        // are operands.
-        LLVM::GEPArg offset = static_cast<int32_t>(buffer.offset);
-        if (!llvm::isInt<LLVM::kGEPConstantBitWidth>(buffer.offset))
-          offset = LLVM::ConstantOp::create(b, at, b.getI64Type(),
-                                            b.getI64IntegerAttr(buffer.offset));
-        ptr = LLVM::GEPOp::create(b, at, ptrTy, b.getI8Type(), base,
-                                  ArrayRef<LLVM::GEPArg>{offset});
+        Value start = windows.lookup(buffer.offset / kWindowBytes);
+        auto index = static_cast<int32_t>(buffer.offset % kWindowBytes);
+        ptr = index == 0
+                  ? start
+                  : LLVM::GEPOp::create(b, at, ptrTy, b.getI8Type(), start,
+                                        ArrayRef<LLVM::GEPArg>{index});
       }
       buffer.alloc.getResult().replaceAllUsesWith(ptr);
       offsetOf[ptr] = buffer.offset;

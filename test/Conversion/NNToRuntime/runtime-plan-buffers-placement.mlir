@@ -91,26 +91,32 @@ llvm.func @use(!llvm.ptr, !llvm.ptr, !llvm.ptr)
 llvm.func @amp_alloc(i64, !llvm.ptr) -> !llvm.ptr
 llvm.func @amp_free(!llvm.ptr, !llvm.ptr) -> i32
 
-// Offsets past 2^31 are i64 operands of the getelementptr.
+// An offset past 2^28 is reached from the start of its 2^28-byte window,
+// one getelementptr with an i64 operand per window, made right after the
+// arena's amp_alloc; the buffers in the window are constant indices from it.
 // CHECK-LABEL: func.func @large
-// CHECK: %[[N:.*]] = llvm.mlir.constant(3221225728 : i64)
+// CHECK: %[[N:.*]] = llvm.mlir.constant(3221225984 : i64)
 // CHECK-NEXT: %[[A:.*]] = llvm.call @amp_alloc(%[[N]],
 // CHECK-NEXT: %[[OFF:.*]] = llvm.mlir.constant(3221225472 : i64)
-// CHECK-NEXT: %[[B:.*]] = llvm.getelementptr %[[A]][%[[OFF]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
-// CHECK-NEXT: llvm.call @use(%[[A]], %[[B]])
-// expected-remark @below {{buffer arena: 2 buffers in 3221225728 bytes, 3221225728 bytes live at the peak}}
+// CHECK-NEXT: %[[W:.*]] = llvm.getelementptr %[[A]][%[[OFF]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK-NOT: llvm.mlir.constant
+// CHECK: %[[C:.*]] = llvm.getelementptr %[[W]][256] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK-NEXT: llvm.call @use(%[[A]], %[[W]], %[[C]])
+// expected-remark @below {{buffer arena: 3 buffers in 3221225984 bytes, 3221225984 bytes live at the peak}}
 func.func @large(%s: !llvm.ptr) -> i32 {
   %k3g = llvm.mlir.constant(3221225472 : i64) : i64
   %k4 = llvm.mlir.constant(4 : i64) : i64
   %a = llvm.call @amp_alloc(%k3g, %s) : (i64, !llvm.ptr) -> !llvm.ptr
   %b = llvm.call @amp_alloc(%k4, %s) : (i64, !llvm.ptr) -> !llvm.ptr
-  llvm.call @use(%a, %b) : (!llvm.ptr, !llvm.ptr) -> ()
+  %c = llvm.call @amp_alloc(%k4, %s) : (i64, !llvm.ptr) -> !llvm.ptr
+  llvm.call @use(%a, %b, %c) : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
   %fa = llvm.call @amp_free(%a, %s) : (!llvm.ptr, !llvm.ptr) -> i32
   %fb = llvm.call @amp_free(%b, %s) : (!llvm.ptr, !llvm.ptr) -> i32
+  %fc = llvm.call @amp_free(%c, %s) : (!llvm.ptr, !llvm.ptr) -> i32
   %ok = llvm.mlir.constant(0 : i32) : i32
   return %ok : i32
 }
-llvm.func @use(!llvm.ptr, !llvm.ptr)
+llvm.func @use(!llvm.ptr, !llvm.ptr, !llvm.ptr)
 
 // -----
 

@@ -177,12 +177,15 @@ func.func @seven_temporary_grads(%w0: tensor<4xf32>, %w1: tensor<4xf32>, %w2: te
 // -----
 
 // An offset beyond what a GEP's constant index holds (29 bits, signed:
-// LLVM::kGEPConstantBitWidth, truncated silently) is an i64 operand: the
-// second temporary starts at 2^28 + 256 bytes.
+// LLVM::kGEPConstantBitWidth, truncated silently) is reached through the
+// start of its 2^28-byte window of the arena, one GEP with an i64 operand
+// right after the arena's amp_alloc: the second temporary starts at
+// 2^28 + 256 bytes.
 // CHECK-LABEL: func.func @large_offset
 // CHECK: %[[A:.*]] = llvm.call @amp_alloc(
-// CHECK: %[[OFF:.*]] = llvm.mlir.constant(268435712 : i64) : i64
-// CHECK-NEXT: %[[B:.*]] = llvm.getelementptr %[[A]][%[[OFF]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK-NEXT: %[[OFF:.*]] = llvm.mlir.constant(268435456 : i64) : i64
+// CHECK-NEXT: %[[W:.*]] = llvm.getelementptr %[[A]][%[[OFF]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK: %[[B:.*]] = llvm.getelementptr %[[W]][256] : (!llvm.ptr) -> !llvm.ptr, i8
 // CHECK: llvm.call @amp_unary(%{{.*}}, %[[A]], %[[B]],
 // CHECK-NOT: llvm.getelementptr %[[A]][-
 // expected-remark @below {{buffer arena: 2 buffers in 536871424 bytes, 536871424 bytes live at the peak}}
