@@ -32,5 +32,8 @@ function(amp_link_allocator target)
     # DT_NEEDED list.
     target_link_libraries(${target} PRIVATE
       -Wl,--push-state,--no-as-needed mimalloc -Wl,--pop-state)
+    # Its settings (tools/AllocatorOptions.cpp): freed pages are kept.
+    target_sources(${target} PRIVATE
+      ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../tools/AllocatorOptions.cpp)
   endif()
 endfunction()
