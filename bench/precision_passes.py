@@ -299,6 +299,11 @@ def main():
         print("| %s | %d | %s | %.2f | %s |" % (model, ops, " | ".join(cells),
                                                 ratio, rss))
 
+    def cpu_ratio(num, den):
+        """num / den of two CPU estimates; "n/a" when den is below what a
+        difference of two process CPU times resolves (their clock ticks)."""
+        return "%.2f" % (num / den) if den >= 0.02 else "n/a"
+
     print()
     print("Passes only (--mlir-timing, parser and printer excluded), wall "
           "seconds: best / median.")
@@ -314,11 +319,11 @@ def main():
         A, C = st["amp"].passes, st["canon+cse"].passes
         ca, cc = cpu_passes(st, "amp"), cpu_passes(st, "canon+cse")
         print("| %s | %d | %s / %s | %s / %s | %.2f | %.2f | %.1f | %.1f "
-              "| %s | %s | %.2f |" % (
+              "| %s | %s | %s |" % (
                   model, ops, fmt(best(A)), fmt(med(A)), fmt(best(C)),
                   fmt(med(C)), best(A) / best(C), med(A) / med(C),
                   1e6 * best(A) / ops, 1e6 * best(C) / ops, fmt(ca), fmt(cc),
-                  ca / max(cc, 1e-9)))
+                  cpu_ratio(ca, cc)))
 
     print()
     print("Per-pass times (best / median s) from --mlir-timing:")
@@ -351,13 +356,14 @@ def main():
                 P = lambda x: x.passes
                 W = lambda x: x.wall
                 print("| %s | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f "
-                      "| %.2f | %.2f |" % (
+                      "| %s | %s |" % (
                           model, ops, ops / ops0, g("amp", P),
                           g("canon+cse", P), g("amp", W), g("canon+cse", W),
                           g("parse+print", W),
-                          cpu_passes(st, "amp") / cpu_passes(st0, "amp"),
-                          cpu_passes(st, "canon+cse") /
-                          cpu_passes(st0, "canon+cse")))
+                          cpu_ratio(cpu_passes(st, "amp"),
+                                    cpu_passes(st0, "amp")),
+                          cpu_ratio(cpu_passes(st, "canon+cse"),
+                                    cpu_passes(st0, "canon+cse"))))
     print()
     print("load average at end: %.2f %.2f %.2f" % os.getloadavg())
 
