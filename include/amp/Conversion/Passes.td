@@ -55,10 +55,10 @@ def LowerToRuntime : Pass<"amp-lower-to-runtime", "::mlir::ModuleOp"> {
   let description = [{
     Turns every `func.func` on tensors into a function on runtime buffers
     that calls the C ABI of `runtime/` (kernels.h, gemm.h) for each op, so
-    that the same module runs on every backend. One conversion pattern per
-    op family, a type converter from static tensors to `!llvm.ptr`, and
-    upstream's structural conversions, so `scf.for`, `scf.if` and
-    `scf.while` on tensors lower too:
+    that the same module runs on every backend. One lowering per op,
+    declared per op family and applied in one walk over each function;
+    static tensors become `!llvm.ptr` buffers, and `scf.for`, `scf.if` and
+    `scf.while` on tensors carry pointers:
 
     * a function `@f(T0, ..., Tn-1) -> (R0, ..., Rm-1)` becomes
       `func.func @f(!llvm.ptr) -> i32` taking an array of `n + m` buffer

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Patterns.h"
+#include "Lowerings.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -23,8 +23,7 @@ using runtime_abi::RuntimeFn;
 
 namespace {
 
-struct ConstantLowering : RuntimeOpPattern<arith::ConstantOp> {
-  using RuntimeOpPattern::RuntimeOpPattern;
+struct ConstantLowering : RuntimeOpLowering<arith::ConstantOp> {
   void lower(arith::ConstantOp op, Adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     auto type = cast<RankedTensorType>(op.getType());
@@ -67,35 +66,30 @@ struct ConstantLowering : RuntimeOpPattern<arith::ConstantOp> {
   }
 };
 
-struct EmptyLowering : RuntimeOpPattern<tensor::EmptyOp> {
-  using RuntimeOpPattern::RuntimeOpPattern;
+struct EmptyLowering : RuntimeOpLowering<tensor::EmptyOp> {
   void lower(tensor::EmptyOp, Adaptor, RuntimeBuilder &,
              ValueRange) const override {}
 };
 
 /// linalg.copy ins(%x) outs(%buf): the result is %buf's buffer.
-struct CopyLowering : OpConversionPattern<linalg::CopyOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(linalg::CopyOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!op.hasPureTensorSemantics())
-      return rewriter.notifyMatchFailure(op, "copies of tensors only");
-    RuntimeBuilder rb(rewriter, op.getLoc());
-    Value dst = adaptor.getOutputs()[0];
-    auto type = cast<RankedTensorType>(op.getResult(0).getType());
+/// (A copy of memrefs cannot reach here: checkLowerable admits no memref.)
+struct CopyLowering : TypedLowering<linalg::CopyOp> {
+  LogicalResult apply(Operation *op, BufferMap &buffers,
+                      OpBuilder &b) const override {
+    auto copy = cast<linalg::CopyOp>(op);
+    RuntimeBuilder rb(b, op->getLoc());
+    Value dst = buffers.lookup(copy.getOutputs()[0]);
+    auto type = cast<RankedTensorType>(copy.getResult(0).getType());
     rb.call(RuntimeFn::amp_memcpy,
-            {dst, adaptor.getInputs()[0], rb.i64(getRuntimeBufferBytes(type)),
-             rb.stream()});
-    rewriter.replaceOp(op, dst);
+            {dst, buffers.lookup(copy.getInputs()[0]),
+             rb.i64(getRuntimeBufferBytes(type)), rb.stream()});
+    buffers.replace(op, dst);
     return success();
   }
 };
 
 } // namespace
 
-void amp::populateBufferToRuntimePatterns(RewritePatternSet &patterns,
-                                          const TypeConverter &converter) {
-  patterns.add<ConstantLowering, EmptyLowering, CopyLowering>(
-      converter, patterns.getContext());
+void amp::addBufferLowerings(LoweringTable &table) {
+  table.add<ConstantLowering, EmptyLowering, CopyLowering>();
 }

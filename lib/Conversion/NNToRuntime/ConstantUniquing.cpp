@@ -1,6 +1,6 @@
 //===- ConstantUniquing.cpp - one LLVM constant per value and scope -------===//
 //
-// Every pattern of the lowering builds the constants its calls take (sizes,
+// Every op lowering builds the constants its calls take (sizes,
 // dtypes, the null stream), so a training step of N ops holds tens of
 // constants per op, most of them equal. Unifying them is CSE restricted to
 // operand-free constants: one walk in program order with a scoped table, so

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Patterns.h"
+#include "Lowerings.h"
 
 #include "amp/Dialect/NN/IR/NNOps.h"
 
@@ -16,10 +16,8 @@ using runtime_abi::RuntimeFn;
 
 namespace {
 
-template <typename Op>
-struct ConvLowering : RuntimeOpPattern<Op> {
-  using RuntimeOpPattern<Op>::RuntimeOpPattern;
-  using Adaptor = typename RuntimeOpPattern<Op>::Adaptor;
+template <typename Op> struct ConvLowering : RuntimeOpLowering<Op> {
+  using Adaptor = typename RuntimeOpLowering<Op>::Adaptor;
 
   void lower(Op op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
@@ -53,9 +51,7 @@ struct ConvLowering : RuntimeOpPattern<Op> {
 
 } // namespace
 
-void amp::populateConvToRuntimePatterns(RewritePatternSet &patterns,
-                                        const TypeConverter &converter) {
-  patterns.add<ConvLowering<nn::Conv2DOp>, ConvLowering<nn::Conv2DGradInputOp>,
-               ConvLowering<nn::Conv2DGradFilterOp>>(converter,
-                                                     patterns.getContext());
+void amp::addConvLowerings(LoweringTable &table) {
+  table.add<ConvLowering<nn::Conv2DOp>, ConvLowering<nn::Conv2DGradInputOp>,
+            ConvLowering<nn::Conv2DGradFilterOp>>();
 }

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Patterns.h"
+#include "Lowerings.h"
 
 #include "amp/Dialect/AMP/IR/AMPOps.h"
 #include "amp/Dialect/NN/IR/NNOps.h"
@@ -41,9 +41,8 @@ SmallVector<Value> pointwiseAttrs(Op op, RuntimeBuilder &rb) {
 
 /// nn.neg ... nn.gelu, nn.abs: amp_unary with the op's code.
 template <typename Op, amp_unary_op_t Code>
-struct UnaryLowering : RuntimeOpPattern<Op> {
-  using RuntimeOpPattern<Op>::RuntimeOpPattern;
-  void lower(Op op, typename RuntimeOpPattern<Op>::Adaptor adaptor,
+struct UnaryLowering : RuntimeOpLowering<Op> {
+  void lower(Op op, typename RuntimeOpLowering<Op>::Adaptor adaptor,
              RuntimeBuilder &rb, ValueRange results) const override {
     Value x = op->getOperand(0);
     rb.call(RuntimeFn::amp_unary,
@@ -55,9 +54,8 @@ struct UnaryLowering : RuntimeOpPattern<Op> {
 /// nn.add ... nn.div, nn.maximum, nn.minimum: amp_binary with all three
 /// shapes.
 template <typename Op, amp_binary_op_t Code>
-struct BinaryLowering : RuntimeOpPattern<Op> {
-  using RuntimeOpPattern<Op>::RuntimeOpPattern;
-  void lower(Op op, typename RuntimeOpPattern<Op>::Adaptor adaptor,
+struct BinaryLowering : RuntimeOpLowering<Op> {
+  void lower(Op op, typename RuntimeOpLowering<Op>::Adaptor adaptor,
              RuntimeBuilder &rb, ValueRange results) const override {
     Value l = op->getOperand(0), r = op->getOperand(1), y = op->getResult(0);
     rb.call(RuntimeFn::amp_binary,
@@ -72,9 +70,8 @@ struct BinaryLowering : RuntimeOpPattern<Op> {
 /// y -> dx), from x for relu, gelu, abs, pow and clamp, from the forward
 /// output y for tanh, sigmoid, sqrt and rsqrt.
 template <typename Op, RuntimeFn Fn>
-struct PointwiseLowering : RuntimeOpPattern<Op> {
-  using RuntimeOpPattern<Op>::RuntimeOpPattern;
-  void lower(Op op, typename RuntimeOpPattern<Op>::Adaptor adaptor,
+struct PointwiseLowering : RuntimeOpLowering<Op> {
+  void lower(Op op, typename RuntimeOpLowering<Op>::Adaptor adaptor,
              RuntimeBuilder &rb, ValueRange results) const override {
     Value x = op->getOperand(0);
     SmallVector<Value> args(adaptor.getOperands());
@@ -87,9 +84,8 @@ struct PointwiseLowering : RuntimeOpPattern<Op> {
 
 /// nn.maximum_grad / nn.minimum_grad: both gradients have dy's shape.
 template <typename Op, RuntimeFn Fn>
-struct BinaryGradLowering : RuntimeOpPattern<Op> {
-  using RuntimeOpPattern<Op>::RuntimeOpPattern;
-  void lower(Op op, typename RuntimeOpPattern<Op>::Adaptor adaptor,
+struct BinaryGradLowering : RuntimeOpLowering<Op> {
+  void lower(Op op, typename RuntimeOpLowering<Op>::Adaptor adaptor,
              RuntimeBuilder &rb, ValueRange results) const override {
     Value dy = op.getGradOutput(), l = op.getLhs(), r = op.getRhs();
     rb.call(Fn, {adaptor.getGradOutput(), adaptor.getLhs(), adaptor.getRhs(),
@@ -100,8 +96,7 @@ struct BinaryGradLowering : RuntimeOpPattern<Op> {
 };
 
 /// nn.where: the i1 condition is a bool buffer and has no dtype argument.
-struct WhereLowering : RuntimeOpPattern<nn::WhereOp> {
-  using RuntimeOpPattern::RuntimeOpPattern;
+struct WhereLowering : RuntimeOpLowering<nn::WhereOp> {
   void lower(nn::WhereOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     Value c = op.getCond(), l = op.getLhs(), r = op.getRhs(),
@@ -114,8 +109,7 @@ struct WhereLowering : RuntimeOpPattern<nn::WhereOp> {
   }
 };
 
-struct WhereGradLowering : RuntimeOpPattern<nn::WhereGradOp> {
-  using RuntimeOpPattern::RuntimeOpPattern;
+struct WhereGradLowering : RuntimeOpLowering<nn::WhereGradOp> {
   void lower(nn::WhereGradOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     Value dy = op.getGradOutput(), c = op.getCond();
@@ -127,8 +121,7 @@ struct WhereGradLowering : RuntimeOpPattern<nn::WhereGradOp> {
 };
 
 /// nn.dropout: the seed is read from its buffer (no host sync).
-struct DropoutLowering : RuntimeOpPattern<nn::DropoutOp> {
-  using RuntimeOpPattern::RuntimeOpPattern;
+struct DropoutLowering : RuntimeOpLowering<nn::DropoutOp> {
   void lower(nn::DropoutOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     Value x = op.getInput();
@@ -140,8 +133,7 @@ struct DropoutLowering : RuntimeOpPattern<nn::DropoutOp> {
   }
 };
 
-struct CastLowering : RuntimeOpPattern<CastOp> {
-  using RuntimeOpPattern::RuntimeOpPattern;
+struct CastLowering : RuntimeOpLowering<CastOp> {
   void lower(CastOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     rb.call(RuntimeFn::amp_cast,
@@ -152,8 +144,7 @@ struct CastLowering : RuntimeOpPattern<CastOp> {
 };
 
 /// nn.grad_seed: ones like the loss.
-struct GradSeedLowering : RuntimeOpPattern<nn::GradSeedOp> {
-  using RuntimeOpPattern::RuntimeOpPattern;
+struct GradSeedLowering : RuntimeOpLowering<nn::GradSeedOp> {
   void lower(nn::GradSeedOp op, Adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     rb.call(RuntimeFn::amp_fill,
@@ -163,8 +154,7 @@ struct GradSeedLowering : RuntimeOpPattern<nn::GradSeedOp> {
 };
 
 /// amp.scaled_grad_seed: the scale, read on the device.
-struct ScaledGradSeedLowering : RuntimeOpPattern<ScaledGradSeedOp> {
-  using RuntimeOpPattern::RuntimeOpPattern;
+struct ScaledGradSeedLowering : RuntimeOpLowering<ScaledGradSeedOp> {
   void lower(ScaledGradSeedOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     rb.call(RuntimeFn::amp_scaled_grad_seed,
@@ -176,42 +166,36 @@ struct ScaledGradSeedLowering : RuntimeOpPattern<ScaledGradSeedOp> {
 
 } // namespace
 
-void amp::populateElementwiseToRuntimePatterns(RewritePatternSet &patterns,
-                                               const TypeConverter &converter) {
-  MLIRContext *ctx = patterns.getContext();
-  patterns.add<UnaryLowering<nn::NegOp, AMP_UNARY_NEG>,
-               UnaryLowering<nn::ExpOp, AMP_UNARY_EXP>,
-               UnaryLowering<nn::LogOp, AMP_UNARY_LOG>,
-               UnaryLowering<nn::SqrtOp, AMP_UNARY_SQRT>,
-               UnaryLowering<nn::RsqrtOp, AMP_UNARY_RSQRT>,
-               UnaryLowering<nn::TanhOp, AMP_UNARY_TANH>,
-               UnaryLowering<nn::SigmoidOp, AMP_UNARY_SIGMOID>,
-               UnaryLowering<nn::ReluOp, AMP_UNARY_RELU>,
-               UnaryLowering<nn::GeluOp, AMP_UNARY_GELU>,
-               UnaryLowering<nn::AbsOp, AMP_UNARY_ABS>>(converter, ctx);
-  patterns.add<BinaryLowering<nn::AddOp, AMP_BINARY_ADD>,
-               BinaryLowering<nn::SubOp, AMP_BINARY_SUB>,
-               BinaryLowering<nn::MulOp, AMP_BINARY_MUL>,
-               BinaryLowering<nn::DivOp, AMP_BINARY_DIV>,
-               BinaryLowering<nn::MaximumOp, AMP_BINARY_MAX>,
-               BinaryLowering<nn::MinimumOp, AMP_BINARY_MIN>>(converter, ctx);
-  patterns.add<PointwiseLowering<nn::PowOp, RuntimeFn::amp_pow>,
-               PointwiseLowering<nn::ClampOp, RuntimeFn::amp_clamp>,
-               PointwiseLowering<nn::ReluGradOp, RuntimeFn::amp_relu_grad>,
-               PointwiseLowering<nn::GeluGradOp, RuntimeFn::amp_gelu_grad>,
-               PointwiseLowering<nn::TanhGradOp, RuntimeFn::amp_tanh_grad>,
-               PointwiseLowering<nn::SigmoidGradOp,
-                                 RuntimeFn::amp_sigmoid_grad>,
-               PointwiseLowering<nn::SqrtGradOp, RuntimeFn::amp_sqrt_grad>,
-               PointwiseLowering<nn::RsqrtGradOp, RuntimeFn::amp_rsqrt_grad>,
-               PointwiseLowering<nn::AbsGradOp, RuntimeFn::amp_abs_grad>,
-               PointwiseLowering<nn::PowGradOp, RuntimeFn::amp_pow_grad>,
-               PointwiseLowering<nn::ClampGradOp, RuntimeFn::amp_clamp_grad>>(
-      converter, ctx);
-  patterns.add<BinaryGradLowering<nn::MaximumGradOp,
-                                  RuntimeFn::amp_maximum_grad>,
-               BinaryGradLowering<nn::MinimumGradOp,
-                                  RuntimeFn::amp_minimum_grad>,
-               WhereLowering, WhereGradLowering, DropoutLowering, CastLowering,
-               GradSeedLowering, ScaledGradSeedLowering>(converter, ctx);
+void amp::addElementwiseLowerings(LoweringTable &table) {
+  table.add<UnaryLowering<nn::NegOp, AMP_UNARY_NEG>,
+            UnaryLowering<nn::ExpOp, AMP_UNARY_EXP>,
+            UnaryLowering<nn::LogOp, AMP_UNARY_LOG>,
+            UnaryLowering<nn::SqrtOp, AMP_UNARY_SQRT>,
+            UnaryLowering<nn::RsqrtOp, AMP_UNARY_RSQRT>,
+            UnaryLowering<nn::TanhOp, AMP_UNARY_TANH>,
+            UnaryLowering<nn::SigmoidOp, AMP_UNARY_SIGMOID>,
+            UnaryLowering<nn::ReluOp, AMP_UNARY_RELU>,
+            UnaryLowering<nn::GeluOp, AMP_UNARY_GELU>,
+            UnaryLowering<nn::AbsOp, AMP_UNARY_ABS>>();
+  table.add<BinaryLowering<nn::AddOp, AMP_BINARY_ADD>,
+            BinaryLowering<nn::SubOp, AMP_BINARY_SUB>,
+            BinaryLowering<nn::MulOp, AMP_BINARY_MUL>,
+            BinaryLowering<nn::DivOp, AMP_BINARY_DIV>,
+            BinaryLowering<nn::MaximumOp, AMP_BINARY_MAX>,
+            BinaryLowering<nn::MinimumOp, AMP_BINARY_MIN>>();
+  table.add<PointwiseLowering<nn::PowOp, RuntimeFn::amp_pow>,
+            PointwiseLowering<nn::ClampOp, RuntimeFn::amp_clamp>,
+            PointwiseLowering<nn::ReluGradOp, RuntimeFn::amp_relu_grad>,
+            PointwiseLowering<nn::GeluGradOp, RuntimeFn::amp_gelu_grad>,
+            PointwiseLowering<nn::TanhGradOp, RuntimeFn::amp_tanh_grad>,
+            PointwiseLowering<nn::SigmoidGradOp, RuntimeFn::amp_sigmoid_grad>,
+            PointwiseLowering<nn::SqrtGradOp, RuntimeFn::amp_sqrt_grad>,
+            PointwiseLowering<nn::RsqrtGradOp, RuntimeFn::amp_rsqrt_grad>,
+            PointwiseLowering<nn::AbsGradOp, RuntimeFn::amp_abs_grad>,
+            PointwiseLowering<nn::PowGradOp, RuntimeFn::amp_pow_grad>,
+            PointwiseLowering<nn::ClampGradOp, RuntimeFn::amp_clamp_grad>>();
+  table.add<BinaryGradLowering<nn::MaximumGradOp, RuntimeFn::amp_maximum_grad>,
+            BinaryGradLowering<nn::MinimumGradOp, RuntimeFn::amp_minimum_grad>,
+            WhereLowering, WhereGradLowering, DropoutLowering, CastLowering,
+            GradSeedLowering, ScaledGradSeedLowering>();
 }

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Patterns.h"
+#include "Lowerings.h"
 
 #include "amp/Dialect/AMP/IR/AMPOps.h"
 
@@ -74,8 +74,7 @@ amp_gemm_desc_t scalarFields(GemmOp op) {
   return desc;
 }
 
-struct GemmLowering : RuntimeOpPattern<GemmOp> {
-  using RuntimeOpPattern::RuntimeOpPattern;
+struct GemmLowering : RuntimeOpLowering<GemmOp> {
   void lower(GemmOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     Value d = results[0];
@@ -102,7 +101,4 @@ struct GemmLowering : RuntimeOpPattern<GemmOp> {
 
 } // namespace
 
-void amp::populateGemmToRuntimePatterns(RewritePatternSet &patterns,
-                                        const TypeConverter &converter) {
-  patterns.add<GemmLowering>(converter, patterns.getContext());
-}
+void amp::addGemmLowerings(LoweringTable &table) { table.add<GemmLowering>(); }

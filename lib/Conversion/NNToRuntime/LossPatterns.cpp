@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Patterns.h"
+#include "Lowerings.h"
 
 #include "amp/Dialect/NN/IR/NNOps.h"
 
@@ -20,8 +20,7 @@ RankedTensorType tensorType(Value v) {
   return cast<RankedTensorType>(v.getType());
 }
 
-struct EmbeddingLowering : RuntimeOpPattern<nn::EmbeddingOp> {
-  using RuntimeOpPattern::RuntimeOpPattern;
+struct EmbeddingLowering : RuntimeOpLowering<nn::EmbeddingOp> {
   void lower(nn::EmbeddingOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     RankedTensorType table = tensorType(op.getTable());
@@ -33,8 +32,7 @@ struct EmbeddingLowering : RuntimeOpPattern<nn::EmbeddingOp> {
   }
 };
 
-struct EmbeddingGradLowering : RuntimeOpPattern<nn::EmbeddingGradOp> {
-  using RuntimeOpPattern::RuntimeOpPattern;
+struct EmbeddingGradLowering : RuntimeOpLowering<nn::EmbeddingGradOp> {
   void lower(nn::EmbeddingGradOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     RankedTensorType table = tensorType(op.getResult());
@@ -54,8 +52,7 @@ std::pair<int64_t, int64_t> rowsAndClasses(Value logits) {
   return {classes ? type.getNumElements() / classes : 0, classes};
 }
 
-struct CrossEntropyLowering : RuntimeOpPattern<nn::CrossEntropyOp> {
-  using RuntimeOpPattern::RuntimeOpPattern;
+struct CrossEntropyLowering : RuntimeOpLowering<nn::CrossEntropyOp> {
   void lower(nn::CrossEntropyOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     auto [rows, classes] = rowsAndClasses(op.getLogits());
@@ -66,8 +63,7 @@ struct CrossEntropyLowering : RuntimeOpPattern<nn::CrossEntropyOp> {
   }
 };
 
-struct CrossEntropyGradLowering : RuntimeOpPattern<nn::CrossEntropyGradOp> {
-  using RuntimeOpPattern::RuntimeOpPattern;
+struct CrossEntropyGradLowering : RuntimeOpLowering<nn::CrossEntropyGradOp> {
   void lower(nn::CrossEntropyGradOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     auto [rows, classes] = rowsAndClasses(op.getLogits());
@@ -80,8 +76,7 @@ struct CrossEntropyGradLowering : RuntimeOpPattern<nn::CrossEntropyGradOp> {
   }
 };
 
-struct MseLossLowering : RuntimeOpPattern<nn::MseLossOp> {
-  using RuntimeOpPattern::RuntimeOpPattern;
+struct MseLossLowering : RuntimeOpLowering<nn::MseLossOp> {
   void lower(nn::MseLossOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     Value pred = op.getPred();
@@ -91,8 +86,7 @@ struct MseLossLowering : RuntimeOpPattern<nn::MseLossOp> {
   }
 };
 
-struct MseLossGradLowering : RuntimeOpPattern<nn::MseLossGradOp> {
-  using RuntimeOpPattern::RuntimeOpPattern;
+struct MseLossGradLowering : RuntimeOpLowering<nn::MseLossGradOp> {
   void lower(nn::MseLossGradOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     Value pred = op.getPred();
@@ -106,9 +100,7 @@ struct MseLossGradLowering : RuntimeOpPattern<nn::MseLossGradOp> {
 
 } // namespace
 
-void amp::populateLossToRuntimePatterns(RewritePatternSet &patterns,
-                                        const TypeConverter &converter) {
-  patterns.add<EmbeddingLowering, EmbeddingGradLowering, CrossEntropyLowering,
-               CrossEntropyGradLowering, MseLossLowering, MseLossGradLowering>(
-      converter, patterns.getContext());
+void amp::addLossLowerings(LoweringTable &table) {
+  table.add<EmbeddingLowering, EmbeddingGradLowering, CrossEntropyLowering,
+            CrossEntropyGradLowering, MseLossLowering, MseLossGradLowering>();
 }

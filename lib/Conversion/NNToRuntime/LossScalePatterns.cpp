@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Patterns.h"
+#include "Lowerings.h"
 
 #include "amp/Dialect/AMP/IR/AMPOps.h"
 
@@ -19,8 +19,7 @@ using runtime_abi::RuntimeFn;
 
 namespace {
 
-struct UnscaleAndCheckLowering : RuntimeOpPattern<UnscaleAndCheckOp> {
-  using RuntimeOpPattern::RuntimeOpPattern;
+struct UnscaleAndCheckLowering : RuntimeOpLowering<UnscaleAndCheckOp> {
   void lower(UnscaleAndCheckOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     size_t n = op.getGrads().size();
@@ -38,8 +37,7 @@ struct UnscaleAndCheckLowering : RuntimeOpPattern<UnscaleAndCheckOp> {
   }
 };
 
-struct UpdateScaleLowering : RuntimeOpPattern<UpdateScaleOp> {
-  using RuntimeOpPattern::RuntimeOpPattern;
+struct UpdateScaleLowering : RuntimeOpLowering<UpdateScaleOp> {
   void lower(UpdateScaleOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     Value hysteresis = adaptor.getHysteresisTracker();
@@ -61,8 +59,6 @@ struct UpdateScaleLowering : RuntimeOpPattern<UpdateScaleOp> {
 
 } // namespace
 
-void amp::populateLossScaleToRuntimePatterns(RewritePatternSet &patterns,
-                                             const TypeConverter &converter) {
-  patterns.add<UnscaleAndCheckLowering, UpdateScaleLowering>(
-      converter, patterns.getContext());
+void amp::addLossScaleLowerings(LoweringTable &table) {
+  table.add<UnscaleAndCheckLowering, UpdateScaleLowering>();
 }

@@ -6,14 +6,14 @@
 //   1. inlines amp.autocast and amp.skip_step_if (whose optimizer updates
 //      take its found_inf as a predicate),
 //   2. makes buffer ownership explicit with copies (BufferOwnership.cpp),
-//   3. converts with one pattern per op family (*Patterns.cpp), a type
-//      converter from tensors to pointers, and upstream's structural
-//      conversions of scf and function signatures,
+//   3. lowers each op on tensors with the lowering of its name, declared
+//      per op family (*Patterns.cpp), in one walk over the function
+//      (Lowerings.h): scf and the function's signature carry pointers,
 //   4. gives each function the runner's calling convention: one array of
 //      buffer pointers (arguments, then results) and an amp_status_t result;
 //      a value computed in the function body is computed straight into its
 //      result buffer (EntryPoint.cpp),
-//   5. unifies the equal constants the patterns built (ConstantUniquing.cpp).
+//   5. unifies the equal constants the lowerings built (ConstantUniquing.cpp).
 // Frees and status checks come after (amp-runtime-deallocate,
 // amp-check-runtime-status), in the amp-to-runtime pipeline.
 //
@@ -24,19 +24,16 @@
 #include "BufferOwnership.h"
 #include "ConstantUniquing.h"
 #include "EntryPoint.h"
-#include "Patterns.h"
+#include "Lowerings.h"
 
 #include "amp/Dialect/AMP/IR/AMPOps.h"
 #include "amp/Dialect/NN/IR/NNOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Transforms/DialectConversion.h"
 
 namespace amp {
 #define GEN_PASS_DEF_LOWERTORUNTIME
@@ -163,49 +160,21 @@ struct LowerToRuntimePass : amp::impl::LowerToRuntimeBase<LowerToRuntimePass> {
       insertOwnershipCopies(fn);
     }
 
-    TypeConverter converter;
-    converter.addConversion([](Type t) { return t; });
-    converter.addConversion([ctx](RankedTensorType t) -> std::optional<Type> {
-      if (!isRuntimeTensorType(t))
-        return std::nullopt;
-      return LLVM::LLVMPointerType::get(ctx);
-    });
-
-    ConversionTarget target(*ctx);
-    target.addLegalDialect<LLVM::LLVMDialect, arith::ArithDialect>();
-    target.addIllegalDialect<nn::NNDialect, AMPDialect>();
-    target.addIllegalOp<tensor::EmptyOp, linalg::CopyOp>();
-    // The placeholders of pointer arrays (PointerArrays.h), which
-    // buildEntryPoint replaces.
-    target.addLegalOp<UnrealizedConversionCastOp>();
-    target.addDynamicallyLegalOp<arith::ConstantOp>(
-        [](arith::ConstantOp op) { return !isa<TensorType>(op.getType()); });
-    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
-      return converter.isSignatureLegal(op.getFunctionType()) &&
-             converter.isLegal(&op.getBody());
-    });
-    target.addDynamicallyLegalOp<func::ReturnOp>(
-        [&](func::ReturnOp op) { return converter.isLegal(op); });
-
-    RewritePatternSet patterns(ctx);
-    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
-                                                                   converter);
-    populateReturnOpTypeConversionPattern(patterns, converter);
-    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
-                                                         target);
-    populateElementwiseToRuntimePatterns(patterns, converter);
-    populateShapeToRuntimePatterns(patterns, converter);
-    populateReductionToRuntimePatterns(patterns, converter);
-    populateNormToRuntimePatterns(patterns, converter);
-    populateConvToRuntimePatterns(patterns, converter);
-    populatePoolToRuntimePatterns(patterns, converter);
-    populateLossToRuntimePatterns(patterns, converter);
-    populateGemmToRuntimePatterns(patterns, converter);
-    populateOptimizerToRuntimePatterns(patterns, converter, predicates);
-    populateLossScaleToRuntimePatterns(patterns, converter);
-    populateBufferToRuntimePatterns(patterns, converter);
-    if (failed(applyPartialConversion(module, target, std::move(patterns))))
-      return signalPassFailure();
+    LoweringTable table(ctx);
+    addElementwiseLowerings(table);
+    addShapeLowerings(table);
+    addReductionLowerings(table);
+    addNormLowerings(table);
+    addConvLowerings(table);
+    addPoolLowerings(table);
+    addLossLowerings(table);
+    addGemmLowerings(table);
+    addOptimizerLowerings(table, predicates);
+    addLossScaleLowerings(table);
+    addBufferLowerings(table);
+    for (func::FuncOp fn : functions)
+      if (failed(lowerFunction(fn, table)))
+        return signalPassFailure();
 
     for (func::FuncOp fn : functions) {
       buildEntryPoint(fn, originalTypes.lookup(fn));

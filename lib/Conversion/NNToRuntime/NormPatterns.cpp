@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Patterns.h"
+#include "Lowerings.h"
 
 #include "amp/Dialect/NN/IR/NNOps.h"
 
@@ -15,8 +15,7 @@ using runtime_abi::RuntimeFn;
 
 namespace {
 
-struct LayerNormLowering : RuntimeOpPattern<nn::LayerNormOp> {
-  using RuntimeOpPattern::RuntimeOpPattern;
+struct LayerNormLowering : RuntimeOpLowering<nn::LayerNormOp> {
   void lower(nn::LayerNormOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     Value x = op.getInput();
@@ -30,8 +29,7 @@ struct LayerNormLowering : RuntimeOpPattern<nn::LayerNormOp> {
   }
 };
 
-struct LayerNormGradLowering : RuntimeOpPattern<nn::LayerNormGradOp> {
-  using RuntimeOpPattern::RuntimeOpPattern;
+struct LayerNormGradLowering : RuntimeOpLowering<nn::LayerNormGradOp> {
   void lower(nn::LayerNormGradOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     Value x = op.getInput();
@@ -44,8 +42,7 @@ struct LayerNormGradLowering : RuntimeOpPattern<nn::LayerNormGradOp> {
   }
 };
 
-struct BatchNormLowering : RuntimeOpPattern<nn::BatchNormOp> {
-  using RuntimeOpPattern::RuntimeOpPattern;
+struct BatchNormLowering : RuntimeOpLowering<nn::BatchNormOp> {
   void lower(nn::BatchNormOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     Value x = op.getInput();
@@ -58,8 +55,7 @@ struct BatchNormLowering : RuntimeOpPattern<nn::BatchNormOp> {
   }
 };
 
-struct BatchNormGradLowering : RuntimeOpPattern<nn::BatchNormGradOp> {
-  using RuntimeOpPattern::RuntimeOpPattern;
+struct BatchNormGradLowering : RuntimeOpLowering<nn::BatchNormGradOp> {
   void lower(nn::BatchNormGradOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     Value x = op.getInput();
@@ -73,8 +69,7 @@ struct BatchNormGradLowering : RuntimeOpPattern<nn::BatchNormGradOp> {
 
 } // namespace
 
-void amp::populateNormToRuntimePatterns(RewritePatternSet &patterns,
-                                        const TypeConverter &converter) {
-  patterns.add<LayerNormLowering, LayerNormGradLowering, BatchNormLowering,
-               BatchNormGradLowering>(converter, patterns.getContext());
+void amp::addNormLowerings(LoweringTable &table) {
+  table.add<LayerNormLowering, LayerNormGradLowering, BatchNormLowering,
+            BatchNormGradLowering>();
 }

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Patterns.h"
+#include "Lowerings.h"
 
 #include "amp/Dialect/NN/IR/NNOps.h"
 
@@ -59,42 +59,39 @@ SmallVector<Op> updateRun(Op first, const SkipPredicates &predicates) {
 /// Lowers a run of optimizer updates: one call of the single-tensor entry
 /// point for a run of one, else one call of the multi-tensor one (the CUDA
 /// backend updates every tensor in one or a few launches).
-template <typename Op>
-struct UpdateRunLowering : OpConversionPattern<Op> {
-  UpdateRunLowering(const TypeConverter &converter, MLIRContext *ctx,
-                    const SkipPredicates &predicates)
-      : OpConversionPattern<Op>(converter, ctx), predicates(predicates) {}
+template <typename Op> struct UpdateRunLowering : TypedLowering<Op> {
+  explicit UpdateRunLowering(const SkipPredicates &predicates)
+      : predicates(predicates) {}
 
-  LogicalResult
-  matchAndRewrite(Op first, typename Op::Adaptor,
-                  ConversionPatternRewriter &rewriter) const final {
+  LogicalResult apply(Operation *op, BufferMap &buffers,
+                      OpBuilder &b) const final {
+    auto first = cast<Op>(op);
     SmallVector<Op> run = updateRun(first, predicates);
-    RuntimeBuilder rb(rewriter, first.getLoc());
+    RuntimeBuilder rb(b, first.getLoc());
     // operands[i][k]: operand i of update k (converted); results likewise.
     size_t numOperands = first->getNumOperands();
     size_t numResults = first->getNumResults();
     SmallVector<SmallVector<Value>> operands(numOperands), results(numResults);
     SmallVector<Value> params;
-    for (Op op : run) {
-      params.push_back(op.getParam());
+    for (Op update : run) {
+      params.push_back(update.getParam());
       for (size_t i = 0; i < numOperands; ++i)
-        operands[i].push_back(rewriter.getRemappedValue(op->getOperand(i)));
-      SmallVector<Value> buffers = allocResults(rb, op);
+        operands[i].push_back(buffers.lookup(update->getOperand(i)));
+      SmallVector<Value> allocated = allocResults(rb, update);
       for (size_t i = 0; i < numResults; ++i)
-        results[i].push_back(buffers[i]);
+        results[i].push_back(allocated[i]);
     }
     Value foundInf = predicates.lookup(first);
-    Value predicate =
-        foundInf ? rewriter.getRemappedValue(foundInf) : rb.null();
+    Value predicate = foundInf ? buffers.lookup(foundInf) : rb.null();
     if (run.size() == 1)
       callSingle(first, operands, results, predicate, rb);
     else
       callMulti(first, params, operands, results, predicate, rb);
-    for (auto [k, op] : llvm::enumerate(run)) {
+    for (auto [k, update] : llvm::enumerate(run)) {
       SmallVector<Value> replacement;
       for (size_t i = 0; i < numResults; ++i)
         replacement.push_back(results[i][k]);
-      rewriter.replaceOp(op, replacement);
+      buffers.replace(update, replacement);
     }
     return success();
   }
@@ -210,8 +207,7 @@ private:
   }
 };
 
-struct ClipGradNormLowering : RuntimeOpPattern<nn::ClipGradNormOp> {
-  using RuntimeOpPattern::RuntimeOpPattern;
+struct ClipGradNormLowering : RuntimeOpLowering<nn::ClipGradNormOp> {
   void lower(nn::ClipGradNormOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     size_t n = op.getGrads().size();
@@ -226,11 +222,8 @@ struct ClipGradNormLowering : RuntimeOpPattern<nn::ClipGradNormOp> {
 
 } // namespace
 
-void amp::populateOptimizerToRuntimePatterns(RewritePatternSet &patterns,
-                                             const TypeConverter &converter,
-                                             const SkipPredicates &predicates) {
-  patterns.add<SgdUpdateLowering, AdamUpdateLowering>(
-      converter, patterns.getContext(), predicates);
-  patterns.add<ClipGradNormLowering>(converter, patterns.getContext());
+void amp::addOptimizerLowerings(LoweringTable &table,
+                                const SkipPredicates &predicates) {
+  table.add<SgdUpdateLowering, AdamUpdateLowering>(predicates);
+  table.add<ClipGradNormLowering>();
 }
-

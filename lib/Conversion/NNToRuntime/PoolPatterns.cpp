@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Patterns.h"
+#include "Lowerings.h"
 
 #include "amp/Dialect/NN/IR/NNOps.h"
 
@@ -18,10 +18,8 @@ using runtime_abi::RuntimeFn;
 
 namespace {
 
-template <typename Op>
-struct PoolLowering : RuntimeOpPattern<Op> {
-  using RuntimeOpPattern<Op>::RuntimeOpPattern;
-  using Adaptor = typename RuntimeOpPattern<Op>::Adaptor;
+template <typename Op> struct PoolLowering : RuntimeOpLowering<Op> {
+  using Adaptor = typename RuntimeOpLowering<Op>::Adaptor;
 
   void lower(Op op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
@@ -54,8 +52,7 @@ struct PoolLowering : RuntimeOpPattern<Op> {
   }
 };
 
-struct GlobalAvgPoolLowering : RuntimeOpPattern<nn::GlobalAvgPoolOp> {
-  using RuntimeOpPattern::RuntimeOpPattern;
+struct GlobalAvgPoolLowering : RuntimeOpLowering<nn::GlobalAvgPoolOp> {
   void lower(nn::GlobalAvgPoolOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     Value x = op.getInput();
@@ -67,9 +64,8 @@ struct GlobalAvgPoolLowering : RuntimeOpPattern<nn::GlobalAvgPoolOp> {
 
 } // namespace
 
-void amp::populatePoolToRuntimePatterns(RewritePatternSet &patterns,
-                                        const TypeConverter &converter) {
-  patterns.add<PoolLowering<nn::MaxPool2DOp>, PoolLowering<nn::MaxPool2DGradOp>,
-               PoolLowering<nn::AvgPool2DOp>, PoolLowering<nn::AvgPool2DGradOp>,
-               GlobalAvgPoolLowering>(converter, patterns.getContext());
+void amp::addPoolLowerings(LoweringTable &table) {
+  table.add<PoolLowering<nn::MaxPool2DOp>, PoolLowering<nn::MaxPool2DGradOp>,
+            PoolLowering<nn::AvgPool2DOp>, PoolLowering<nn::AvgPool2DGradOp>,
+            GlobalAvgPoolLowering>();
 }

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Patterns.h"
+#include "Lowerings.h"
 
 #include "amp/Dialect/NN/IR/NNOps.h"
 
@@ -25,9 +25,8 @@ SmallVector<int64_t> normalizeAxes(ArrayRef<int64_t> axes, Value x) {
 }
 
 template <typename Op, amp_reduce_op_t Code>
-struct ReduceLowering : RuntimeOpPattern<Op> {
-  using RuntimeOpPattern<Op>::RuntimeOpPattern;
-  void lower(Op op, typename RuntimeOpPattern<Op>::Adaptor adaptor,
+struct ReduceLowering : RuntimeOpLowering<Op> {
+  void lower(Op op, typename RuntimeOpLowering<Op>::Adaptor adaptor,
              RuntimeBuilder &rb, ValueRange results) const override {
     Value x = op.getInput(), y = op.getResult();
     SmallVector<int64_t> axes = normalizeAxes(op.getAxes(), x);
@@ -40,8 +39,7 @@ struct ReduceLowering : RuntimeOpPattern<Op> {
 
 /// nn.reduce_max_grad: the input's shape and the axes, as the forward
 /// amp_reduce took them (keep_dims does not change the layout).
-struct ReduceMaxGradLowering : RuntimeOpPattern<nn::ReduceMaxGradOp> {
-  using RuntimeOpPattern::RuntimeOpPattern;
+struct ReduceMaxGradLowering : RuntimeOpLowering<nn::ReduceMaxGradOp> {
   void lower(nn::ReduceMaxGradOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     Value x = op.getInput(), y = op.getOutput();
@@ -55,9 +53,8 @@ struct ReduceMaxGradLowering : RuntimeOpPattern<nn::ReduceMaxGradOp> {
 };
 
 template <typename Op, RuntimeFn Fn>
-struct SoftmaxLowering : RuntimeOpPattern<Op> {
-  using RuntimeOpPattern<Op>::RuntimeOpPattern;
-  void lower(Op op, typename RuntimeOpPattern<Op>::Adaptor adaptor,
+struct SoftmaxLowering : RuntimeOpLowering<Op> {
+  void lower(Op op, typename RuntimeOpLowering<Op>::Adaptor adaptor,
              RuntimeBuilder &rb, ValueRange results) const override {
     Value x = op.getInput();
     rb.call(Fn, {adaptor.getInput(), results[0], rb.dims(x), rb.rank(x),
@@ -66,8 +63,7 @@ struct SoftmaxLowering : RuntimeOpPattern<Op> {
   }
 };
 
-struct SoftmaxGradLowering : RuntimeOpPattern<nn::SoftmaxGradOp> {
-  using RuntimeOpPattern::RuntimeOpPattern;
+struct SoftmaxGradLowering : RuntimeOpLowering<nn::SoftmaxGradOp> {
   void lower(nn::SoftmaxGradOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     Value y = op.getOutput();
@@ -80,13 +76,12 @@ struct SoftmaxGradLowering : RuntimeOpPattern<nn::SoftmaxGradOp> {
 
 } // namespace
 
-void amp::populateReductionToRuntimePatterns(RewritePatternSet &patterns,
-                                             const TypeConverter &converter) {
-  patterns.add<ReduceLowering<nn::ReduceSumOp, AMP_REDUCE_SUM>,
-               ReduceLowering<nn::ReduceMeanOp, AMP_REDUCE_MEAN>,
-               ReduceLowering<nn::ReduceMaxOp, AMP_REDUCE_MAX>,
-               ReduceMaxGradLowering,
-               SoftmaxLowering<nn::SoftmaxOp, RuntimeFn::amp_softmax>,
-               SoftmaxLowering<nn::LogSoftmaxOp, RuntimeFn::amp_log_softmax>,
-               SoftmaxGradLowering>(converter, patterns.getContext());
+void amp::addReductionLowerings(LoweringTable &table) {
+  table.add<ReduceLowering<nn::ReduceSumOp, AMP_REDUCE_SUM>,
+            ReduceLowering<nn::ReduceMeanOp, AMP_REDUCE_MEAN>,
+            ReduceLowering<nn::ReduceMaxOp, AMP_REDUCE_MAX>,
+            ReduceMaxGradLowering,
+            SoftmaxLowering<nn::SoftmaxOp, RuntimeFn::amp_softmax>,
+            SoftmaxLowering<nn::LogSoftmaxOp, RuntimeFn::amp_log_softmax>,
+            SoftmaxGradLowering>();
 }

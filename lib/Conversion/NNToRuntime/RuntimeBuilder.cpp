@@ -1,4 +1,4 @@
-//===- RuntimeBuilder.cpp - helpers of the runtime lowering patterns ------===//
+//===- RuntimeBuilder.cpp - helpers of the runtime lowerings -------------===//
 
 #include "RuntimeBuilder.h"
 

@@ -1,6 +1,6 @@
-//===- RuntimeBuilder.h - helpers of the runtime lowering patterns -*- C++ -*-//
+//===- RuntimeBuilder.h - helpers of the runtime lowerings -----*- C++ -*-===//
 //
-// What every pattern of amp-lower-to-runtime builds: constants of the ABI's
+// What every op lowering of amp-lower-to-runtime builds: constants of the ABI's
 // types, shape arrays, buffer allocations and calls through the ABI table.
 // Private to lib/Conversion/NNToRuntime.
 //
@@ -13,8 +13,8 @@
 
 #include "amp_runtime/amp_runtime.h"
 
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
-#include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <optional>
@@ -99,9 +99,9 @@ public:
   mlir::Location location() const { return loc; }
 
 private:
-  /// A scalar constant, built once per builder: a pattern's calls share
-  /// their constants (the lowering unifies them across patterns after the
-  /// conversion, see ConstantUniquing.cpp).
+  /// A scalar constant, built once per builder: an op's calls share their
+  /// constants (the pass unifies them across ops at the end, see
+  /// ConstantUniquing.cpp).
   mlir::Value constant(mlir::TypedAttr value);
   /// A constant global array of `type` holding `values`, or null when
   /// empty; equal arrays share one global.
@@ -118,8 +118,8 @@ private:
   mlir::Value nullPtr;
 };
 
-/// Allocates the buffers of `op`'s results (converted types are pointers)
-/// and returns them, for patterns whose results are all fresh buffers.
+/// Allocates the buffers of `op`'s results and returns them, for lowerings
+/// whose results are all fresh buffers.
 llvm::SmallVector<mlir::Value> allocResults(RuntimeBuilder &rb,
                                             mlir::Operation *op);
 

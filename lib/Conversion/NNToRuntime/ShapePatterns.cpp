@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Patterns.h"
+#include "Lowerings.h"
 
 #include "amp/Dialect/NN/IR/NNOps.h"
 
@@ -16,18 +16,15 @@ using runtime_abi::RuntimeFn;
 
 namespace {
 
-struct ReshapeLowering : OpConversionPattern<nn::ReshapeOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(nn::ReshapeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, adaptor.getInput());
+struct ReshapeLowering : TypedLowering<nn::ReshapeOp> {
+  LogicalResult apply(Operation *op, BufferMap &buffers,
+                      OpBuilder &) const override {
+    buffers.replace(op, buffers.lookup(cast<nn::ReshapeOp>(op).getInput()));
     return success();
   }
 };
 
-struct TransposeLowering : RuntimeOpPattern<nn::TransposeOp> {
-  using RuntimeOpPattern::RuntimeOpPattern;
+struct TransposeLowering : RuntimeOpLowering<nn::TransposeOp> {
   void lower(nn::TransposeOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     Value x = op.getInput();
@@ -37,8 +34,7 @@ struct TransposeLowering : RuntimeOpPattern<nn::TransposeOp> {
   }
 };
 
-struct BroadcastToLowering : RuntimeOpPattern<nn::BroadcastToOp> {
-  using RuntimeOpPattern::RuntimeOpPattern;
+struct BroadcastToLowering : RuntimeOpLowering<nn::BroadcastToOp> {
   void lower(nn::BroadcastToOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     Value x = op.getInput(), y = op.getResult();
@@ -49,8 +45,7 @@ struct BroadcastToLowering : RuntimeOpPattern<nn::BroadcastToOp> {
 };
 
 /// nn.concat: an array of the input buffers and their sizes along the axis.
-struct ConcatLowering : RuntimeOpPattern<nn::ConcatOp> {
-  using RuntimeOpPattern::RuntimeOpPattern;
+struct ConcatLowering : RuntimeOpLowering<nn::ConcatOp> {
   void lower(nn::ConcatOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     Value y = op.getResult();
@@ -69,9 +64,8 @@ struct ConcatLowering : RuntimeOpPattern<nn::ConcatOp> {
 /// the operand, the result, then x's and y's shapes (the sliced tensor's and
 /// the window's), offsets and strides.
 template <typename Op, RuntimeFn Fn>
-struct SliceLowering : RuntimeOpPattern<Op> {
-  using RuntimeOpPattern<Op>::RuntimeOpPattern;
-  void lower(Op op, typename RuntimeOpPattern<Op>::Adaptor adaptor,
+struct SliceLowering : RuntimeOpLowering<Op> {
+  void lower(Op op, typename RuntimeOpLowering<Op>::Adaptor adaptor,
              RuntimeBuilder &rb, ValueRange results) const override {
     Value operand = op->getOperand(0), result = op.getResult();
     constexpr bool forward = std::is_same_v<Op, nn::SliceOp>;
@@ -83,8 +77,7 @@ struct SliceLowering : RuntimeOpPattern<Op> {
   }
 };
 
-struct PadLowering : RuntimeOpPattern<nn::PadOp> {
-  using RuntimeOpPattern::RuntimeOpPattern;
+struct PadLowering : RuntimeOpLowering<nn::PadOp> {
   void lower(nn::PadOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     Value x = op.getInput();
@@ -98,10 +91,9 @@ struct PadLowering : RuntimeOpPattern<nn::PadOp> {
 
 } // namespace
 
-void amp::populateShapeToRuntimePatterns(RewritePatternSet &patterns,
-                                         const TypeConverter &converter) {
-  patterns.add<ReshapeLowering, TransposeLowering, BroadcastToLowering,
-               ConcatLowering, SliceLowering<nn::SliceOp, RuntimeFn::amp_slice>,
-               SliceLowering<nn::SliceGradOp, RuntimeFn::amp_slice_grad>,
-               PadLowering>(converter, patterns.getContext());
+void amp::addShapeLowerings(LoweringTable &table) {
+  table.add<ReshapeLowering, TransposeLowering, BroadcastToLowering,
+            ConcatLowering, SliceLowering<nn::SliceOp, RuntimeFn::amp_slice>,
+            SliceLowering<nn::SliceGradOp, RuntimeFn::amp_slice_grad>,
+            PadLowering>();
 }

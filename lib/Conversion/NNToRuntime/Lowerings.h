@@ -1,0 +1,148 @@
+//===- Lowerings.h - the op lowerings of amp-lower-to-runtime ---*- C++ -*-===//
+//
+// amp-lower-to-runtime visits each function's ops once, in order, and hands
+// each nn/amp op (and tensor constants, tensor.empty, linalg.copy) to the
+// lowering of its name: the lowering emits runtime calls on buffers
+// (!llvm.ptr) right before the op and records the buffers that stand for
+// the op's results. The ops on tensors are erased when the function is
+// done (lowerFunction). One add function per op family (*Patterns.cpp).
+// Private to lib/Conversion/NNToRuntime.
+//
+// This is a direct walk, not MLIR's dialect conversion: the lowering is
+// 1:1 from tensors to pointers, never fails after emitting IR and never
+// needs a rollback, and the conversion driver's bookkeeping (its value
+// mapping, the rewrites it records and replays) took about half of the
+// pass's time.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_LIB_CONVERSION_NNTORUNTIME_LOWERINGS_H
+#define AMP_LIB_CONVERSION_NNTORUNTIME_LOWERINGS_H
+
+#include "RuntimeBuilder.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <memory>
+
+namespace amp {
+
+/// The found_inf tensor that predicates each optimizer op that was inside an
+/// amp.skip_step_if (the regions are inlined before the lowering).
+using SkipPredicates = llvm::DenseMap<mlir::Operation *, mlir::Value>;
+
+/// The buffers of the tensor values lowered so far.
+class BufferMap {
+public:
+  /// The buffer of `tensor`; a value that is not a tensor is itself.
+  mlir::Value lookup(mlir::Value tensor) const {
+    return buffers.lookup_or(tensor, tensor);
+  }
+  llvm::SmallVector<mlir::Value> lookup(mlir::ValueRange tensors) const;
+  /// Whether `op` was lowered already (with an earlier op, as the later
+  /// updates of an optimizer run are).
+  bool isLowered(mlir::Operation *op) const { return lowered.contains(op); }
+  /// Records the buffers of `op`'s results; the function's lowering erases
+  /// `op` at the end.
+  void replace(mlir::Operation *op, mlir::ValueRange results);
+  /// Records the buffer that stands for a tensor value that is not an op's
+  /// result (a block argument).
+  void map(mlir::Value tensor, mlir::Value buffer) { buffers[tensor] = buffer; }
+  /// The ops replaced, in the order they were.
+  llvm::ArrayRef<mlir::Operation *> replacedOps() const { return replaced; }
+
+private:
+  llvm::DenseMap<mlir::Value, mlir::Value> buffers;
+  llvm::DenseSet<mlir::Operation *> lowered;
+  llvm::SmallVector<mlir::Operation *> replaced;
+};
+
+/// Lowers the ops of one name.
+class OpLowering {
+public:
+  virtual ~OpLowering() = default;
+  /// Emits the runtime calls of `op` at `b`'s insertion point, right before
+  /// `op`, and records its results' buffers in `buffers`. A failure has
+  /// emitted an error and built nothing.
+  virtual mlir::LogicalResult apply(mlir::Operation *op, BufferMap &buffers,
+                                    mlir::OpBuilder &b) const = 0;
+};
+
+/// The lowering of each op name, declared once per op family.
+class LoweringTable {
+public:
+  explicit LoweringTable(mlir::MLIRContext *ctx) : ctx(ctx) {}
+
+  /// Adds lowerings, each constructed from `args`; `L::OpType` names the op.
+  template <typename... L, typename... Args> void add(const Args &...args) {
+    (insert(L::OpType::getOperationName(), std::make_unique<L>(args...)), ...);
+  }
+  const OpLowering *lookup(mlir::OperationName name) const {
+    auto it = lowerings.find(name);
+    return it == lowerings.end() ? nullptr : it->second.get();
+  }
+
+private:
+  void insert(llvm::StringRef name, std::unique_ptr<OpLowering> lowering);
+
+  mlir::MLIRContext *ctx;
+  llvm::DenseMap<mlir::OperationName, std::unique_ptr<OpLowering>> lowerings;
+};
+
+/// The lowering of one op class.
+template <typename Op> class TypedLowering : public OpLowering {
+public:
+  using OpType = Op;
+  using Adaptor = typename Op::Adaptor;
+};
+
+/// A lowering whose results are all fresh buffers: it allocates them, lets
+/// `lower` emit the calls with the operands' buffers in `adaptor`, and
+/// records the buffers.
+template <typename Op> class RuntimeOpLowering : public TypedLowering<Op> {
+public:
+  using Adaptor = typename TypedLowering<Op>::Adaptor;
+
+  mlir::LogicalResult apply(mlir::Operation *op, BufferMap &buffers,
+                            mlir::OpBuilder &b) const final {
+    auto typed = llvm::cast<Op>(op);
+    RuntimeBuilder rb(b, op->getLoc());
+    llvm::SmallVector<mlir::Value> operands = buffers.lookup(op->getOperands());
+    llvm::SmallVector<mlir::Value> results = allocResults(rb, op);
+    lower(typed, Adaptor(operands, typed), rb, results);
+    buffers.replace(op, results);
+    return mlir::success();
+  }
+
+protected:
+  virtual void lower(Op op, Adaptor adaptor, RuntimeBuilder &rb,
+                     mlir::ValueRange results) const = 0;
+};
+
+/// Lowers the body of `fn`, which checkLowerable accepted: every op on
+/// tensors becomes its lowering's runtime calls, the structured control flow
+/// (scf.for, scf.if, scf.while) carries buffers instead of tensors, and the
+/// arguments and results of `fn` are buffers. Fails, with an error, at an op
+/// that has no lowering.
+mlir::LogicalResult lowerFunction(mlir::func::FuncOp fn,
+                                  const LoweringTable &table);
+
+void addElementwiseLowerings(LoweringTable &table);
+void addShapeLowerings(LoweringTable &table);
+void addReductionLowerings(LoweringTable &table);
+void addNormLowerings(LoweringTable &table);
+void addConvLowerings(LoweringTable &table);
+void addPoolLowerings(LoweringTable &table);
+void addLossLowerings(LoweringTable &table);
+void addGemmLowerings(LoweringTable &table);
+void addOptimizerLowerings(LoweringTable &table,
+                           const SkipPredicates &predicates);
+void addLossScaleLowerings(LoweringTable &table);
+/// Tensor constants, tensor.empty and linalg.copy (the copies that buffer
+/// ownership asks for).
+void addBufferLowerings(LoweringTable &table);
+
+} // namespace amp
+
+#endif // AMP_LIB_CONVERSION_NNTORUNTIME_LOWERINGS_H
