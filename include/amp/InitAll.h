@@ -19,6 +19,9 @@
 #include "amp/Interfaces/MixedPrecisionOpInterface.h"
 #include "amp/Pipelines/Pipelines.h"
 
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/Extensions/AllExtensions.h"
@@ -37,7 +40,9 @@ namespace amp {
 /// Adds the nn and amp dialects, the upstream dialects that amp programs mix
 /// with them or that other compilers hand to amp's passes (linalg, tosa),
 /// the MixedPrecisionOpInterface models of nn, arith, math, linalg and tosa
-/// ops, and the DifferentiableOpInterface models of nn ops.
+/// ops, the DifferentiableOpInterface models of nn ops, and the
+/// ConvertToLLVMPatternInterface of arith, cf and func (amp-to-runtime's
+/// convert-to-llvm).
 inline void registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<AMPDialect, nn::NNDialect, mlir::arith::ArithDialect,
                   mlir::bufferization::BufferizationDialect,
@@ -46,6 +51,9 @@ inline void registerAllDialects(mlir::DialectRegistry &registry) {
                   mlir::math::MathDialect, mlir::scf::SCFDialect,
                   mlir::tensor::TensorDialect, mlir::tosa::TosaDialect>();
   mlir::func::registerAllExtensions(registry);
+  mlir::arith::registerConvertArithToLLVMInterface(registry);
+  mlir::cf::registerConvertControlFlowToLLVMInterface(registry);
+  mlir::registerConvertFuncToLLVMInterface(registry);
   registerNNPrecisionModels(registry);
   registerNNDerivativeModels(registry);
   registerUpstreamPrecisionModels(registry);

@@ -183,10 +183,10 @@ def CheckRuntimeStatus : Pass<"amp-check-runtime-status", "::mlir::ModuleOp"> {
     `amp_alloc` returns `AMP_STATUS_BACKEND_ERROR`. The locations' strings
     are one internal constant global, `@__amp_sites`, each string once, in
     the order of the calls; a check passes its site's offset there to the
-    function's failure block.
+    function's failure block. The checks branch with `llvm.cond_br`, which the
+    conversion to LLVM does not visit again.
   }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
-                           "::mlir::cf::ControlFlowDialect"];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def VerifyRuntimeContract : Pass<"amp-verify-runtime-contract",

@@ -6,9 +6,10 @@
 // @__amp_error_site and returns the status; a NULL from amp_alloc returns
 // AMP_STATUS_BACKEND_ERROR (the runtime's last error says why). The branches
 // of a function share one failure block, which takes the status and the
-// site as block arguments: a check costs a compare and a branch. The sites'
-// strings are one constant global, @__amp_sites, and a site is the offset
-// of its string there (an i64 constant): one global per site was about a
+// site as block arguments: a check costs a compare and a branch (an
+// llvm.cond_br, which the conversion to LLVM does not visit again). The
+// sites' strings are one constant global, @__amp_sites, and a site is the
+// offset of its string there (an i64 constant): one global per site was about a
 // fifth of a large step's ops. The branches reach the failure block through
 // forwarding blocks, one per 64 checks: LLVM's instruction selection looks up a
 // phi's incoming value for each predecessor by a linear scan, so one block with
@@ -22,8 +23,8 @@
 
 #include "amp_runtime/amp_runtime.h"
 
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -127,8 +128,8 @@ struct CheckRuntimeStatusPass
       Block *next = before->splitBlock(b.getInsertionPoint());
       Value site = checks.site(b, siteAt);
       b.setInsertionPointToEnd(before);
-      cf::CondBranchOp::create(b, loc, failed, checks.failTarget(b),
-                               ValueRange{status, site}, next, ValueRange{});
+      LLVM::CondBrOp::create(b, loc, failed, checks.failTarget(b),
+                             ValueRange{status, site}, next, ValueRange{});
     }
     if (siteText.empty()) {
       sitesGlobal.erase();
@@ -191,7 +192,7 @@ struct CheckRuntimeStatusPass
         OpBuilder::InsertionGuard guard(b);
         Location loc = fail->getParentOp()->getLoc();
         group = b.createBlock(fail, fail->getArgumentTypes(), {loc, loc});
-        cf::BranchOp::create(b, loc, fail, group->getArguments());
+        LLVM::BrOp::create(b, loc, group->getArguments(), fail);
         inGroup = 0;
       }
       ++inGroup;

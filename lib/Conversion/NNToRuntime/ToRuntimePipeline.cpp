@@ -7,9 +7,7 @@
 
 #include "amp/Conversion/Passes.h"
 
-#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
-#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
-#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -38,10 +36,10 @@ void amp::buildAmpToRuntimePipeline(OpPassManager &pm,
   //    status is checked (which needs branches).
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createCheckRuntimeStatus());
-  // 5. The LLVM dialect throughout.
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  pm.addPass(createConvertFuncToLLVMPass());
+  // 5. The LLVM dialect throughout: arith, cf and func in one conversion
+  //    (their ConvertToLLVMPatternInterface, registered by
+  //    amp::registerAllDialects), one walk over the module instead of three.
+  pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   // 6. Nothing is left that the runtime ABI cannot run.
   pm.addPass(createVerifyRuntimeContract());
