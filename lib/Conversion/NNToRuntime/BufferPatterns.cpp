@@ -75,9 +75,8 @@ struct EmptyLowering : RuntimeOpLowering<tensor::EmptyOp> {
 /// (A copy of memrefs cannot reach here: checkLowerable admits no memref.)
 struct CopyLowering : TypedLowering<linalg::CopyOp> {
   LogicalResult apply(Operation *op, BufferMap &buffers,
-                      OpBuilder &b) const override {
+                      RuntimeBuilder &rb) const override {
     auto copy = cast<linalg::CopyOp>(op);
-    RuntimeBuilder rb(b, op->getLoc());
     Value dst = buffers.lookup(copy.getOutputs()[0]);
     auto type = cast<RankedTensorType>(copy.getResult(0).getType());
     rb.call(RuntimeFn::amp_memcpy,

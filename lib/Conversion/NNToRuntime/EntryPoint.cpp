@@ -105,7 +105,8 @@ void amp::buildEntryPoint(func::FuncOp fn, FunctionType original) {
   }
 
   b.setInsertionPoint(ret);
-  RuntimeBuilder rb(b, ret.getLoc());
+  runtime_abi::RuntimeCallees callees(fn->getParentOfType<ModuleOp>());
+  RuntimeBuilder rb(b, ret.getLoc(), callees);
   for (unsigned i : copied) {
     // A value returned twice is the first result's buffer.
     Value v = ret.getOperand(i);

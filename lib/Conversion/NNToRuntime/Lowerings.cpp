@@ -48,8 +48,9 @@ bool isTensor(Type t) { return isa<TensorType>(t); }
 
 class FunctionLowering {
 public:
-  FunctionLowering(const LoweringTable &table, MLIRContext *ctx)
-      : table(table), ptrTy(LLVM::LLVMPointerType::get(ctx)), b(ctx) {}
+  FunctionLowering(const LoweringTable &table, func::FuncOp fn)
+      : table(table), ptrTy(LLVM::LLVMPointerType::get(fn.getContext())),
+        b(fn.getContext()), callees(fn->getParentOfType<ModuleOp>()) {}
 
   LogicalResult run(func::FuncOp fn) {
     Block &entry = fn.getBody().front();
@@ -100,7 +101,8 @@ private:
     if (onTensors) {
       if (const OpLowering *lowering = table.lookup(op->getName())) {
         b.setInsertionPoint(op);
-        return lowering->apply(op, buffers, b);
+        RuntimeBuilder rb(b, op->getLoc(), callees);
+        return lowering->apply(op, buffers, rb);
       }
       if (op->getNumRegions() == 0 && !op->hasTrait<OpTrait::IsTerminator>())
         return op->emitError() << "amp-lower-to-runtime: no lowering for '"
@@ -139,6 +141,7 @@ private:
   const LoweringTable &table;
   Type ptrTy;
   OpBuilder b;
+  runtime_abi::RuntimeCallees callees;
   BufferMap buffers;
   /// The blocks whose first `count` arguments are the old ones.
   SmallVector<std::pair<Block *, unsigned>> oldArguments;
@@ -147,5 +150,5 @@ private:
 } // namespace
 
 LogicalResult amp::lowerFunction(func::FuncOp fn, const LoweringTable &table) {
-  return FunctionLowering(table, fn.getContext()).run(fn);
+  return FunctionLowering(table, fn).run(fn);
 }

@@ -62,11 +62,11 @@ private:
 class OpLowering {
 public:
   virtual ~OpLowering() = default;
-  /// Emits the runtime calls of `op` at `b`'s insertion point, right before
-  /// `op`, and records its results' buffers in `buffers`. A failure has
+  /// Emits the runtime calls of `op` with `rb` (right before `op`, at its
+  /// location) and records its results' buffers in `buffers`. A failure has
   /// emitted an error and built nothing.
   virtual mlir::LogicalResult apply(mlir::Operation *op, BufferMap &buffers,
-                                    mlir::OpBuilder &b) const = 0;
+                                    RuntimeBuilder &rb) const = 0;
 };
 
 /// The lowering of each op name, declared once per op family.
@@ -105,9 +105,8 @@ public:
   using Adaptor = typename TypedLowering<Op>::Adaptor;
 
   mlir::LogicalResult apply(mlir::Operation *op, BufferMap &buffers,
-                            mlir::OpBuilder &b) const final {
+                            RuntimeBuilder &rb) const final {
     auto typed = llvm::cast<Op>(op);
-    RuntimeBuilder rb(b, op->getLoc());
     llvm::SmallVector<mlir::Value> operands = buffers.lookup(op->getOperands());
     llvm::SmallVector<mlir::Value> results = allocResults(rb, op);
     lower(typed, Adaptor(operands, typed), rb, results);

@@ -64,10 +64,9 @@ template <typename Op> struct UpdateRunLowering : TypedLowering<Op> {
       : predicates(predicates) {}
 
   LogicalResult apply(Operation *op, BufferMap &buffers,
-                      OpBuilder &b) const final {
+                      RuntimeBuilder &rb) const final {
     auto first = cast<Op>(op);
     SmallVector<Op> run = updateRun(first, predicates);
-    RuntimeBuilder rb(b, first.getLoc());
     // operands[i][k]: operand i of update k (converted); results likewise.
     size_t numOperands = first->getNumOperands();
     size_t numResults = first->getNumResults();

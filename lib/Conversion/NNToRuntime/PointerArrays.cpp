@@ -83,8 +83,9 @@ tableEntries(LLVM::AllocaOp array, const PointerSource &source,
 /// Fills `array` at `b`'s insertion point with
 /// `array[i] = pointerAt(table[i])`.
 void buildGatherLoop(OpBuilder &b, Location loc, Value array,
-                     ArrayRef<int64_t> entries, const PointerSource &source) {
-  RuntimeBuilder rb(b, loc);
+                     ArrayRef<int64_t> entries, const PointerSource &source,
+                     runtime_abi::RuntimeCallees &callees) {
+  RuntimeBuilder rb(b, loc, callees);
   Value table =
       source.tableBits == 32 ? rb.i32Array(entries) : rb.i64Array(entries);
   Type ptrTy = array.getType(), i64Ty = b.getI64Type();
@@ -120,6 +121,7 @@ Value amp::createPointerArrayPlaceholder(OpBuilder &b, Location loc,
 
 void amp::materializePointerArrays(func::FuncOp fn,
                                    const PointerSource &source) {
+  runtime_abi::RuntimeCallees callees(fn->getParentOfType<ModuleOp>());
   SmallVector<UnrealizedConversionCastOp> placeholders;
   fn.walk([&](UnrealizedConversionCastOp op) {
     if (op->hasAttr(kPointerArrayAttr))
@@ -127,7 +129,7 @@ void amp::materializePointerArrays(func::FuncOp fn,
   });
   for (UnrealizedConversionCastOp placeholder : placeholders) {
     OpBuilder b(placeholder);
-    RuntimeBuilder rb(b, placeholder.getLoc());
+    RuntimeBuilder rb(b, placeholder.getLoc(), callees);
     ValueRange pointers = placeholder.getInputs();
     SmallVector<int64_t> entries;
     for (Value pointer : pointers) {
@@ -140,7 +142,7 @@ void amp::materializePointerArrays(func::FuncOp fn,
     if (static_cast<int64_t>(entries.size()) >= kMinGatheredPointers &&
         entries.size() == pointers.size()) {
       array = rb.uninitializedPtrArray(pointers.size());
-      buildGatherLoop(b, placeholder.getLoc(), array, entries, source);
+      buildGatherLoop(b, placeholder.getLoc(), array, entries, source, callees);
     } else {
       array = rb.storedPtrArray(pointers);
     }
@@ -150,6 +152,7 @@ void amp::materializePointerArrays(func::FuncOp fn,
 }
 
 void amp::gatherPointerArrays(func::FuncOp fn, const PointerSource &source) {
+  runtime_abi::RuntimeCallees callees(fn->getParentOfType<ModuleOp>());
   assert((source.tableBits == 32 || source.tableBits == 64) &&
          "a table of int32_t or int64_t");
   SmallVector<LLVM::AllocaOp> arrays;
@@ -166,7 +169,7 @@ void amp::gatherPointerArrays(func::FuncOp fn, const PointerSource &source) {
         last = store;
     OpBuilder b(last->getContext());
     b.setInsertionPointAfter(last);
-    buildGatherLoop(b, last->getLoc(), array, *entries, source);
+    buildGatherLoop(b, last->getLoc(), array, *entries, source, callees);
     for (LLVM::StoreOp store : stores) {
       Operation *address = store.getAddr().getDefiningOp();
       Operation *pointer = store.getValue().getDefiningOp();

@@ -257,7 +257,20 @@ Value amp::runtime_abi::createRuntimeCall(OpBuilder &b, Location loc,
       b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
   if (!module)
     module = cast<ModuleOp>(b.getInsertionBlock()->getParentOp());
-  LLVM::LLVMFuncOp callee = declareRuntimeFunction(b, module, fn);
+  return RuntimeCallees(module).call(b, loc, fn, args);
+}
+
+LLVM::LLVMFuncOp amp::runtime_abi::RuntimeCallees::get(OpBuilder &b,
+                                                       RuntimeFn fn) {
+  LLVM::LLVMFuncOp &callee = declared[static_cast<unsigned>(fn)];
+  if (!callee)
+    callee = declareRuntimeFunction(b, module, fn);
+  return callee;
+}
+
+Value amp::runtime_abi::RuntimeCallees::call(OpBuilder &b, Location loc,
+                                             RuntimeFn fn, ValueRange args) {
+  LLVM::LLVMFuncOp callee = get(b, fn);
   assert(llvm::equal(callee.getArgumentTypes(), args.getTypes()) &&
          "runtime call arguments differ from the ABI table");
   return LLVM::CallOp::create(b, loc, callee, args).getResult();

@@ -85,9 +85,11 @@ bool amp::isRuntimeTensorType(Type type) {
          getRuntimeDtype(tensor.getElementType());
 }
 
-RuntimeBuilder::RuntimeBuilder(OpBuilder &b, Location loc)
-    : b(b), loc(loc), ptrTy(LLVM::LLVMPointerType::get(b.getContext())),
-      i64Ty(b.getI64Type()), i32Ty(b.getI32Type()) {}
+RuntimeBuilder::RuntimeBuilder(OpBuilder &b, Location loc,
+                               runtime_abi::RuntimeCallees &callees)
+    : b(b), loc(loc), callees(callees),
+      ptrTy(LLVM::LLVMPointerType::get(b.getContext())), i64Ty(b.getI64Type()),
+      i32Ty(b.getI32Type()) {}
 
 Value RuntimeBuilder::constant(TypedAttr value) {
   Value &v = constants[value];
@@ -235,7 +237,7 @@ Value RuntimeBuilder::alloc(RankedTensorType type) {
 }
 
 Value RuntimeBuilder::call(RuntimeFn fn, ValueRange args) {
-  return createRuntimeCall(b, loc, fn, args);
+  return callees.call(b, loc, fn, args);
 }
 
 SmallVector<Value> amp::allocResults(RuntimeBuilder &rb, Operation *op) {

@@ -52,7 +52,9 @@ std::optional<float> getFillValue(mlir::DenseElementsAttr data);
 /// Builds the pieces of runtime calls at the builder's insertion point.
 class RuntimeBuilder {
 public:
-  RuntimeBuilder(mlir::OpBuilder &b, mlir::Location loc);
+  /// Builds at `b`'s insertion point with `loc`; calls go to `callees`.
+  RuntimeBuilder(mlir::OpBuilder &b, mlir::Location loc,
+                 runtime_abi::RuntimeCallees &callees);
 
   mlir::Value i64(int64_t v);
   mlir::Value i32(int64_t v);
@@ -113,6 +115,7 @@ private:
 
   mlir::OpBuilder &b;
   mlir::Location loc;
+  runtime_abi::RuntimeCallees &callees;
   mlir::Type ptrTy, i64Ty, i32Ty;
   llvm::DenseMap<mlir::Attribute, mlir::Value> constants;
   mlir::Value nullPtr;

@@ -18,7 +18,7 @@ namespace {
 
 struct ReshapeLowering : TypedLowering<nn::ReshapeOp> {
   LogicalResult apply(Operation *op, BufferMap &buffers,
-                      OpBuilder &) const override {
+                      RuntimeBuilder &) const override {
     buffers.replace(op, buffers.lookup(cast<nn::ReshapeOp>(op).getInput()));
     return success();
   }
