@@ -308,6 +308,36 @@ func.func @scoped_constants(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// scf.while carries buffers where it carried tensors, in the order of its
+// arguments when tensors and scalars mix (before and after regions both).
+// CHECK-LABEL: func.func @while_loop
+// CHECK: %[[R:.*]]:2 = scf.while (%[[A:.*]] = %{{.*}}, %[[I:.*]] = %{{.*}}) : (!llvm.ptr, i32) -> (!llvm.ptr, i32)
+// CHECK:   arith.cmpi slt, %[[I]]
+// CHECK:   scf.condition(%{{.*}}) %[[A]], %[[I]] : !llvm.ptr, i32
+// CHECK: ^bb0(%[[B:.*]]: !llvm.ptr, %[[J:.*]]: i32):
+// CHECK:   %[[Y:.*]] = llvm.call @amp_alloc
+// CHECK:   llvm.call @amp_unary(%{{.*}}, %[[B]], %[[Y]],
+// CHECK:   %[[K:.*]] = arith.addi %[[J]]
+// CHECK:   scf.yield %[[Y]], %[[K]] : !llvm.ptr, i32
+// CHECK: llvm.call @amp_memcpy(%{{.*}}, %[[R]]#0,
+func.func @while_loop(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c3 = arith.constant 3 : i32
+  %r:2 = scf.while (%a = %x, %i = %c0) : (tensor<4xf32>, i32) -> (tensor<4xf32>, i32) {
+    %go = arith.cmpi slt, %i, %c3 : i32
+    scf.condition(%go) %a, %i : tensor<4xf32>, i32
+  } do {
+  ^bb0(%b: tensor<4xf32>, %j: i32):
+    %y = nn.relu %b : tensor<4xf32>
+    %k = arith.addi %j, %c1 : i32
+    scf.yield %y, %k : tensor<4xf32>, i32
+  }
+  return %r#0 : tensor<4xf32>
+}
+
+// -----
+
 // expected-error @below {{amp-lower-to-runtime: function arguments and results must be static tensors of f32, f16, bf16, i32, i64 or i1, got 'f32'}}
 func.func @scalar(%x: f32) -> f32 {
   return %x : f32
