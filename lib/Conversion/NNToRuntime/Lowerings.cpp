@@ -18,10 +18,10 @@
 using namespace mlir;
 using namespace amp;
 
-SmallVector<Value> BufferMap::lookup(ValueRange tensors) const {
+SmallVector<Value> BufferMap::lookup(ValueRange values) const {
   SmallVector<Value> result;
-  result.reserve(tensors.size());
-  for (Value v : tensors)
+  result.reserve(values.size());
+  for (Value v : values)
     result.push_back(lookup(v));
   return result;
 }

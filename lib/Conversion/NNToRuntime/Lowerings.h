@@ -23,6 +23,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <memory>
 
@@ -32,23 +33,24 @@ namespace amp {
 /// amp.skip_step_if (the regions are inlined before the lowering).
 using SkipPredicates = llvm::DenseMap<mlir::Operation *, mlir::Value>;
 
-/// The buffers of the tensor values lowered so far.
+/// What stands for each value lowered so far: the buffer of a tensor, the
+/// new argument or result where a block or an scf op was rebuilt.
 class BufferMap {
 public:
-  /// The buffer of `tensor`; a value that is not a tensor is itself.
-  mlir::Value lookup(mlir::Value tensor) const {
-    return buffers.lookup_or(tensor, tensor);
+  /// What stands for `value`; a value not lowered is itself.
+  mlir::Value lookup(mlir::Value value) const {
+    return buffers.lookup_or(value, value);
   }
-  llvm::SmallVector<mlir::Value> lookup(mlir::ValueRange tensors) const;
+  llvm::SmallVector<mlir::Value> lookup(mlir::ValueRange values) const;
   /// Whether `op` was lowered already (with an earlier op, as the later
   /// updates of an optimizer run are).
   bool isLowered(mlir::Operation *op) const { return lowered.contains(op); }
   /// Records the buffers of `op`'s results; the function's lowering erases
   /// `op` at the end.
   void replace(mlir::Operation *op, mlir::ValueRange results);
-  /// Records the buffer that stands for a tensor value that is not an op's
-  /// result (a block argument).
-  void map(mlir::Value tensor, mlir::Value buffer) { buffers[tensor] = buffer; }
+  /// Records what stands for a value that is not an op's result (a block
+  /// argument).
+  void map(mlir::Value from, mlir::Value to) { buffers[from] = to; }
   /// The ops replaced, in the order they were.
   llvm::ArrayRef<mlir::Operation *> replacedOps() const { return replaced; }
 
