@@ -173,18 +173,27 @@ def RuntimeShareStackSlots : Pass<"amp-runtime-share-stack-slots",
 }
 
 def CheckRuntimeStatus : Pass<"amp-check-runtime-status", "::mlir::ModuleOp"> {
-  let summary = "Branch to an error exit when a runtime call fails";
+  let summary = "Stop a function at its first failing runtime call";
   let description = [{
-    After `amp-lower-to-runtime` and `convert-scf-to-cf`: each call of a
-    runtime function that returns `amp_status_t` is followed by a check; on
-    failure the function stores the failing op's location ("file:line:col",
-    or the name of a `NameLoc`) in `@__amp_error_site` and returns the
-    status (the runtime's `*_last_error()` says why). A NULL from
-    `amp_alloc` returns `AMP_STATUS_BACKEND_ERROR`. The locations' strings
-    are one internal constant global, `@__amp_sites`, each string once, in
-    the order of the calls; a check passes its site's offset there to the
-    function's failure block. The checks branch with `llvm.cond_br`, which the
-    conversion to LLVM does not visit again.
+    After `amp-lower-to-runtime` and `convert-scf-to-cf`. A function's
+    runtime calls share a sticky status, an i32 slot at the top of the
+    function: each call of a runtime function (all return `amp_status_t`
+    but `amp_alloc`, whose NULL is `AMP_STATUS_BACKEND_ERROR`) goes through
+    its callee's checked wrapper, `@__amp_checked_<callee>(%status, %site,
+    args...)`, a private function built once per module. The wrapper does
+    nothing once the status holds a failure (`amp_alloc`'s returns NULL);
+    else it makes the call, and on failure stores the status and the
+    failing op's location ("file:line:col", or the name of a `NameLoc`) in
+    `@__amp_error_site` (the runtime's `*_last_error()` says why). The
+    function reads the status before each branch of a block that made calls
+    since its last check (so no loop runs on after a failure), after every
+    64 calls of a block, and at each return, which returns the failure's
+    status; a check branches to the function's one failure block, which
+    returns the status. The locations' strings are one internal constant
+    global, `@__amp_sites`, each string once, in the order of the calls; a
+    call passes its site's offset there to the wrapper. Calls outside the
+    function's body (in an `scf` region) and functions with runtime calls
+    that do not return the i32 status are errors.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

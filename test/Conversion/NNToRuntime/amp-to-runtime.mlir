@@ -1,34 +1,45 @@
 // RUN: amp-opt %s --amp-to-runtime | FileCheck %s
 
-// The whole pipeline: LLVM-dialect functions only; every status is checked
-// and a failure records the op's location and returns the status; a NULL
-// from amp_alloc returns AMP_STATUS_BACKEND_ERROR (3); the loop became
-// branches. Every check branches, with the status and its site (the offset
-// of the site's string in @__amp_sites, see amp-to-runtime-sites.mlir), to
-// a block that forwards both to the one failure block of the function (one
-// forwarding block per 64 checks, see @many_checks), which stores the
-// string's address in @__amp_error_site.
+// The whole pipeline: LLVM-dialect functions only; every runtime call goes
+// through its callee's checked wrapper with the function's status slot and
+// its site (the offset of the site's string in @__amp_sites, see
+// amp-to-runtime-sites.mlir); the loop became branches, and the block that
+// branches back reads the status first, so that a failure leaves the loop;
+// the return returns the status. A check branches to the function's one
+// failure block, which returns the status. The wrappers are
+// checked in check-runtime-status.mlir.
 // CHECK-DAG: llvm.mlir.global external @__amp_error_site()
 // CHECK-DAG: llvm.mlir.global internal constant @__amp_sites("{{.*}}\00relu_in_loop\00{{.*}}")
 // CHECK-LABEL: llvm.func @loop(
 // CHECK-SAME: %{{.*}}: !llvm.ptr) -> i32
 // CHECK-DAG: %[[OK:.*]] = llvm.mlir.constant(0 : i32) : i32
-// CHECK-DAG: %[[OOM:.*]] = llvm.mlir.constant(3 : i32) : i32
-// CHECK: %[[P:.*]] = llvm.call @amp_alloc
-// CHECK: %[[NULL:.*]] = llvm.icmp "eq" %[[P]]
-// CHECK: llvm.cond_br %[[NULL]], ^[[FAIL:bb[0-9]+]](%[[OOM]], %{{.*}} : i32, i64), ^
-// CHECK: %[[S:.*]] = llvm.call @amp_unary
-// CHECK: %[[BAD:.*]] = llvm.icmp "ne" %[[S]], %[[OK]] : i32
-// CHECK: llvm.cond_br %[[BAD]], ^[[FAIL]](%[[S]], %{{.*}} : i32, i64), ^
-// CHECK: ^[[FAIL]](%[[ST:.*]]: i32, %[[SI:.*]]: i64):
-// CHECK-NEXT: llvm.br ^[[EXIT:bb[0-9]+]](%[[ST]], %[[SI]] : i32, i64)
-// CHECK-NEXT: ^[[EXIT]](%[[STATUS:.*]]: i32, %[[SITE:.*]]: i64):
-// CHECK-NEXT: %[[SITES:.*]] = llvm.mlir.addressof @__amp_sites : !llvm.ptr
-// CHECK-NEXT: %[[STRING:.*]] = llvm.getelementptr %[[SITES]][%[[SITE]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
-// CHECK-NEXT: %[[G:.*]] = llvm.mlir.addressof @__amp_error_site : !llvm.ptr
-// CHECK-NEXT: llvm.store %[[STRING]], %[[G]] : !llvm.ptr, !llvm.ptr
-// CHECK-NEXT: llvm.return %[[STATUS]] : i32
-// CHECK-NOT: ^bb
+// CHECK-DAG: %[[ONE:.*]] = llvm.mlir.constant(1 : i64) : i64
+// CHECK: %[[STATUS:.*]] = llvm.alloca %[[ONE]] x i32
+// CHECK-NEXT: llvm.store %[[OK]], %[[STATUS]] : i32, !llvm.ptr
+// CHECK: %[[P:.*]] = llvm.call @__amp_checked_amp_alloc(%[[STATUS]], %{{.*}}) : (!llvm.ptr, i64, i64, !llvm.ptr) -> !llvm.ptr
+// CHECK: llvm.call @__amp_checked_amp_memcpy(%[[STATUS]], %{{.*}}, %[[P]],
+// CHECK-NEXT: %[[S0:.*]] = llvm.load %[[STATUS]] : !llvm.ptr -> i32
+// CHECK-NEXT: %[[BAD0:.*]] = llvm.icmp "ne" %[[S0]], %[[OK]] : i32
+// CHECK-NEXT: llvm.cond_br %[[BAD0]], ^[[FAIL:bb[0-9]+]], ^
+// CHECK: llvm.cond_br %{{.*}}, ^[[BODY:bb[0-9]+]], ^[[AFTER:bb[0-9]+]]
+// CHECK: ^[[BODY]]:
+// CHECK: llvm.call @__amp_checked_amp_unary(%[[STATUS]], %{{.*}}) : (!llvm.ptr, i64, i32, !llvm.ptr, !llvm.ptr, i64, i32, !llvm.ptr) -> i32
+// CHECK: llvm.call @__amp_checked_amp_free(%[[STATUS]],
+// CHECK: %[[S1:.*]] = llvm.load %[[STATUS]] : !llvm.ptr -> i32
+// CHECK-NEXT: %[[BAD1:.*]] = llvm.icmp "ne" %[[S1]], %[[OK]] : i32
+// CHECK-NEXT: llvm.cond_br %[[BAD1]], ^[[FAIL]], ^[[LATCH:bb[0-9]+]]
+// CHECK-NEXT: ^[[LATCH]]:
+// CHECK-NEXT: llvm.br
+// CHECK-NEXT: ^[[AFTER]]:
+// CHECK-NOT: llvm.cond_br
+// CHECK: %[[S2:.*]] = llvm.load %[[STATUS]] : !llvm.ptr -> i32
+// CHECK-NEXT: %[[BAD2:.*]] = llvm.icmp "ne" %[[S2]], %[[OK]] : i32
+// CHECK-NEXT: %[[R:.*]] = llvm.select %[[BAD2]], %[[S2]], %{{.*}} : i1, i32
+// CHECK-NEXT: llvm.return %[[R]] : i32
+// CHECK-NEXT: ^[[FAIL]]:
+// CHECK-NEXT: %[[S3:.*]] = llvm.load %[[STATUS]] : !llvm.ptr -> i32
+// CHECK-NEXT: llvm.return %[[S3]] : i32
+// CHECK-NEXT: }
 // CHECK-NOT: func.func
 // CHECK-NOT: scf.
 func.func @loop(%x: tensor<4xf32>) -> tensor<4xf32> {
@@ -42,15 +53,21 @@ func.func @loop(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %r : tensor<4xf32>
 }
 
-// 72 checks (the arena's allocation and free, 70 calls): 64 of them branch
-// to one forwarding block, the other 8 to a second, and both forward to the
-// failure block.
+// 72 calls (the arena's allocation and free, 70 of the runtime): the
+// status is read after the 64th, and at the return.
 // CHECK-LABEL: llvm.func @many_checks(
-// CHECK: ^[[G1:bb[0-9]+]](%{{.*}}: i32, %{{.*}}: i64):  // 64 preds:
-// CHECK-NEXT: llvm.br ^[[EXIT:bb[0-9]+]](
-// CHECK-NEXT: ^[[G2:bb[0-9]+]](%{{.*}}: i32, %{{.*}}: i64):  // 8 preds:
-// CHECK-NEXT: llvm.br ^[[EXIT]](
-// CHECK-NEXT: ^[[EXIT]](%{{.*}}: i32, %{{.*}}: i64):  // 2 preds: ^[[G1]], ^[[G2]]
+// CHECK-COUNT-64: llvm.call @__amp_checked_
+// CHECK-NEXT: llvm.load
+// CHECK-NEXT: llvm.icmp "ne"
+// CHECK-NEXT: llvm.cond_br %{{.*}}, ^[[FAIL:bb[0-9]+]], ^[[REST:bb[0-9]+]]
+// CHECK-NEXT: ^[[REST]]:
+// CHECK-COUNT-8: llvm.call @__amp_checked_
+// CHECK-NOT: llvm.call
+// CHECK: llvm.select
+// CHECK-NEXT: llvm.return
+// CHECK-NEXT: ^[[FAIL]]:
+// CHECK-NOT: llvm.cond_br
+// CHECK: }
 func.func @many_checks(%x: tensor<4xf32>) -> tensor<4xf32> {
   %r0 = nn.relu %x : tensor<4xf32>
   %r1 = nn.relu %r0 : tensor<4xf32>
