@@ -258,13 +258,14 @@ struct CheckRuntimeStatusPass
     if (calls.empty())
       return;
     for (auto &[function, functionCalls] : calls) {
-      for (LLVM::CallOp call : functionCalls)
+      for (LLVM::CallOp call : functionCalls) {
         if (call->getParentRegion() != &function.getBody()) {
           call.emitError("amp-check-runtime-status: runtime calls must be in "
                          "the function's body, not in a nested region "
                          "(convert-scf-to-cf first)");
           return signalPassFailure();
         }
+      }
       FunctionType type = function.getFunctionType();
       if (type.getNumResults() != 1 || !type.getResult(0).isInteger(32)) {
         function.emitError()
@@ -306,7 +307,9 @@ struct CheckRuntimeStatusPass
       llvm::DenseMap<Block *, unsigned> sinceCheck;
       SmallVector<Operation *> checkAfter;
       for (LLVM::CallOp call : functionCalls) {
-        auto callee = cast<LLVM::LLVMFuncOp>(symbols.lookup(*call.getCallee()));
+        // Verified IR: llvm.call's callee is an llvm.func of the module.
+        auto callee =
+            cast<LLVM::LLVMFuncOp>(symbols.lookup(*call.getCallee()));
         LLVM::LLVMFuncOp &wrapper = wrappers[callee];
         if (!wrapper)
           wrapper = buildCheckedWrapper(b, module, symbols, callee,
