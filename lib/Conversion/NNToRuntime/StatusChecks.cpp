@@ -219,22 +219,23 @@ struct FunctionChecks {
     Block *before = op->getBlock();
     Block *next = before->splitBlock(std::next(op->getIterator()));
     b.setInsertionPointToEnd(before);
-    Location loc = op->getLoc();
-    Value now = LLVM::LoadOp::create(b, loc, b.getI32Type(), status);
-    Value failed =
-        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, now, ok);
-    LLVM::CondBrOp::create(b, loc, failed, failBlock(b), next);
+    auto [now, failed] = readStatus(b, op->getLoc());
+    LLVM::CondBrOp::create(b, op->getLoc(), failed, failBlock(b), next);
   }
 
   /// Makes `ret` return the status when it holds a failure.
   void checkReturn(OpBuilder &b, func::ReturnOp ret) {
     b.setInsertionPoint(ret);
-    Location loc = ret.getLoc();
+    auto [now, failed] = readStatus(b, ret.getLoc());
+    ret->setOperand(0, LLVM::SelectOp::create(b, ret.getLoc(), failed, now,
+                                              ret->getOperand(0)));
+  }
+
+  /// The status now, and whether it holds a failure.
+  std::pair<Value, Value> readStatus(OpBuilder &b, Location loc) {
     Value now = LLVM::LoadOp::create(b, loc, b.getI32Type(), status);
-    Value failed =
-        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, now, ok);
-    ret->setOperand(
-        0, LLVM::SelectOp::create(b, loc, failed, now, ret->getOperand(0)));
+    return {now,
+            LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, now, ok)};
   }
 };
 
