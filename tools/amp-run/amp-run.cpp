@@ -85,8 +85,9 @@ StatusOr<HostArray> readOtherTensorFile(const std::string &path) {
 /// --function: compile just that function (in f32 unless --precision says
 /// otherwise) and call it once on the --input tensors.
 int runFunction(ModuleOp module, RunFlags &flags, const RuntimeLibrary &rt,
-                const std::string &lib, const std::string &precision,
-                const std::string &source) {
+                const std::string &lib, const CompileRequest &request) {
+  const std::string &precision = request.precision;
+  const std::string &source = request.source;
   amp::AmpPipelineOptions pipelineOpts;
   CompileOptions options;
   options.functions = {flags.call.function};
@@ -101,7 +102,8 @@ int runFunction(ModuleOp module, RunFlags &flags, const RuntimeLibrary &rt,
     fail("no function @" + flags.call.function + " in " + source);
   std::vector<FunctionSignature> signatures =
       check(compileForRuntime(module, options));
-  std::unique_ptr<JitModule> jit = check(JitModule::create(module, {lib}));
+  std::unique_ptr<JitModule> jit = check(JitModule::create(
+      check(translateStep(module, request.codegenFunctionSize)), {lib}));
   StepFn fn = check(jit->lookup(flags.call.function));
   check(runFunctionCall(rt, signatures[0], fn, jit->errorSite(), flags.call,
                         readOtherTensorFile, std::cout));
@@ -149,8 +151,9 @@ JitProgram compileAndJit(const CompileRequest &request,
     if (dumpLowered)
       module.print(llvm::outs());
     llvm::outs().flush();
-    // Translates to LLVM IR; the code is generated at the first lookup.
-    jitted.jit = check(JitModule::create(module, {lib}));
+    // The code is generated at the first lookup, after this scope.
+    jitted.jit = check(JitModule::create(
+        check(translateStep(module, request.codegenFunctionSize)), {lib}));
   }
   JitModule &jit = *jitted.jit;
   jitted.entryPoints.step = check(jit.lookup(request.entry));
@@ -193,8 +196,7 @@ int main(int argc, char **argv) {
 
   if (!flags.call.function.empty()) {
     Source source = parseSource(request.source);
-    return runFunction(*source.module, flags, rt, lib, request.precision,
-                       request.source);
+    return runFunction(*source.module, flags, rt, lib, request);
   }
   JitProgram jitted = compileAndJit(request, lib);
   std::unique_ptr<Trainer> trainer = check(

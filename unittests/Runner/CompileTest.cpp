@@ -238,8 +238,10 @@ TEST_F(CompileTest, ObjectFileTrainsLikeTheJit) {
   program.eval = signatures[1];
   const RuntimeLibrary &rt = referenceRuntime();
 
+  llvm::Expected<HostStep> forJit = translateStep(*module);
+  ASSERT_TRUE(bool(forJit)) << llvm::toString(forJit.takeError());
   llvm::Expected<std::unique_ptr<JitModule>> jit =
-      JitModule::create(*module, {rt.getPath()});
+      JitModule::create(std::move(*forJit), {rt.getPath()});
   ASSERT_TRUE(bool(jit)) << llvm::toString(jit.takeError());
   EntryPoints jitEntry;
   jitEntry.step = llvm::cantFail((*jit)->lookup("train_step"));
@@ -248,7 +250,9 @@ TEST_F(CompileTest, ObjectFileTrainsLikeTheJit) {
   ASSERT_NE(jitEntry.errorSite, nullptr);
 
   std::string object = tempPath("step.o"), shared = tempPath("step.so");
-  llvm::Error emitted = emitObjectFile(*module, object);
+  llvm::Expected<HostStep> forObject = translateStep(*module);
+  ASSERT_TRUE(bool(forObject)) << llvm::toString(forObject.takeError());
+  llvm::Error emitted = emitObjectFile(std::move(*forObject), object);
   ASSERT_FALSE(bool(emitted)) << llvm::toString(std::move(emitted));
   std::string link =
       std::string(AMP_HOST_CC) + " -shared -o " + shared + " " + object;

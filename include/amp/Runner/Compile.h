@@ -5,16 +5,16 @@
 // f32 as written), describes the functions the runner will call (their
 // FunctionSignature: roles, shapes, element types, `nn.init`), lowers the
 // module with amp-to-runtime, and then either JIT-compiles it (JitModule) or
-// writes a native object file for the ahead-of-time path
-// (emitObjectFile). It links MLIR and LLVM; the execution half links
-// neither.
+// translates it to LLVM IR (translateStep) and writes a native object
+// file for the ahead-of-time path (emitObjectFile). It links MLIR and LLVM; the
+// execution half links neither.
 //
 //   MLIRContext context(registry);            // registerCompileDialects
 //   OwningOpRef<ModuleOp> m = parseSourceFile<ModuleOp>(path, &context);
 //   AmpPipelineOptions pipeline;  pipeline.computeType = "f16";
 //   CompileOptions options{&pipeline, {"train_step", "predict"}, path};
 //   auto signatures = compileForRuntime(*m, options);
-//   auto jit = JitModule::create(*m, {runtimeLibraryPath});
+//   auto jit = JitModule::create(*translateStep(*m), {runtimeLibraryPath});
 //   StepFn step = *(*jit)->lookup("train_step");
 //
 //===----------------------------------------------------------------------===//
@@ -30,6 +30,8 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/CodeGen.h"
 #include "llvm/Support/Error.h"
 
@@ -41,8 +43,6 @@ namespace mlir {
 class DialectRegistry;
 } // namespace mlir
 namespace llvm {
-class LLVMContext;
-class Module;
 namespace orc {
 class JITTargetMachineBuilder;
 class LLJIT;
@@ -112,18 +112,39 @@ inline constexpr llvm::CodeGenOptLevel kStepCodeGenOptLevel =
 /// position-independent code, the small code model, kStepCodeGenOptLevel.
 llvm::Expected<llvm::orc::JITTargetMachineBuilder> hostStepTarget();
 
-/// The lowered module as LLVM IR for `target`, optimized at
-/// kStepIROptLevel.
-llvm::Expected<std::unique_ptr<llvm::Module>>
-translateStep(mlir::ModuleOp lowered, llvm::LLVMContext &context,
-              llvm::orc::JITTargetMachineBuilder &target);
+/// Outlines runs of consecutive blocks of every function of `module` with
+/// more than 2 * `size` instructions into private functions of about
+/// `size` instructions (SplitStep.cpp); 0 splits nothing. The code
+/// generator holds the machine code of one function at a time, so this
+/// bounds its memory on large steps.
+void splitLargeFunctions(llvm::Module &module, size_t size);
 
-/// A lowered module compiled in memory (ORC's LLJIT on hostStepTarget),
-/// linked against the given shared libraries (the runtime backend).
+/// About how many LLVM instructions translateStep puts in one function
+/// (--codegen-function-size): a 100k-op step becomes ~140 functions, and
+/// amp-compile's peak memory goes from 2.5 to 0.9 GB.
+inline constexpr size_t kDefaultCodegenFunctionSize = 4096;
+
+/// A lowered module as LLVM IR for hostStepTarget(), split into functions
+/// of about `codegenFunctionSize` instructions (splitLargeFunctions) and
+/// optimized at kStepIROptLevel, with the LLVM context that owns it: all that
+/// code generation needs. Once a step is translated, its MLIR module and
+/// context can be destroyed before the code generator runs (amp-compile
+/// and amp-run do): on a 100k-op step they hold about 0.35 GB.
+struct HostStep {
+  std::unique_ptr<llvm::LLVMContext> context;
+  std::unique_ptr<llvm::Module> module;
+};
+llvm::Expected<HostStep>
+translateStep(mlir::ModuleOp lowered,
+              size_t codegenFunctionSize = kDefaultCodegenFunctionSize);
+
+/// A translated step compiled in memory (ORC's LLJIT on hostStepTarget),
+/// linked against the given shared libraries (the runtime backend). The
+/// code is generated at the first lookup.
 class JitModule {
 public:
   static llvm::Expected<std::unique_ptr<JitModule>>
-  create(mlir::ModuleOp lowered, const std::vector<std::string> &sharedLibs);
+  create(HostStep step, const std::vector<std::string> &sharedLibs);
   ~JitModule();
 
   /// The entry point of a lowered function.
@@ -137,11 +158,11 @@ private:
   bool hasErrorSite;
 };
 
-/// Writes a lowered module as a native, position-independent object file
-/// for the host, optimized as the JIT optimizes it; linked into a shared
+/// Writes a translated step as a native, position-independent object file
+/// for the host, compiled as the JIT compiles it; linked into a shared
 /// object, its functions are StepFns that the execution half can call
 /// without MLIR or LLVM.
-llvm::Error emitObjectFile(mlir::ModuleOp lowered, llvm::StringRef path);
+llvm::Error emitObjectFile(HostStep step, llvm::StringRef path);
 
 /// What amp-run and amp-compile compile: the precision and the options of
 /// their command lines.
@@ -160,6 +181,8 @@ struct CompileRequest {
   std::string source;
   /// amp-to-runtime's plan-buffers: one arena for the temporaries.
   bool bufferArena = true;
+  /// translateStep's function size for the code generator.
+  size_t codegenFunctionSize = kDefaultCodegenFunctionSize;
 };
 
 /// Checks the request, then compiles `module` in place (compileForRuntime)
@@ -167,13 +190,16 @@ struct CompileRequest {
 llvm::Expected<CompiledProgram> compileProgram(mlir::ModuleOp module,
                                                const CompileRequest &request);
 
-/// amp-compile's output: the lowered module (from compileProgram) as a
-/// shared object at `path`, with `compiled`'s metadata behind
-/// kStepMetadataSymbol. Emits an object file (emitObjectFile) and links it
-/// with the host C compiler the build was configured with.
-llvm::Error writeStepLibrary(mlir::ModuleOp lowered,
-                             const CompiledProgram &compiled,
-                             llvm::StringRef path);
+/// Adds `compiled`'s metadata to the lowered module (from compileProgram),
+/// behind kStepMetadataSymbol, where amp-exec reads it in a step library.
+llvm::Error addStepMetadata(mlir::ModuleOp lowered,
+                            const CompiledProgram &compiled);
+
+/// amp-compile's output: a translated step (translateStep of a module with
+/// its metadata, addStepMetadata) as a shared object at `path`. Emits an
+/// object file (emitObjectFile) and links it with the host C compiler the
+/// build was configured with.
+llvm::Error writeStepLibrary(HostStep step, llvm::StringRef path);
 
 } // namespace amp::runner
 

@@ -2,7 +2,8 @@
 //
 // amp-run (JIT) and amp-compile (ahead of time) compile a step from the same
 // command-line options: the input file, --precision, --pipeline-options,
-// --autodiff-options, --entry, --eval-entry and --underflow-report. They are
+// --autodiff-options, --entry, --eval-entry, --underflow-report,
+// --buffer-arena and --codegen-function-size. They are
 // declared once, here, as llvm::cl options in the tool's category:
 //
 //   static cl::OptionCategory category("amp-compile options");
@@ -36,6 +37,7 @@ public:
   llvm::cl::opt<std::string> evalEntry;
   llvm::cl::opt<std::string> underflowReport;
   llvm::cl::opt<bool> bufferArena;
+  llvm::cl::opt<size_t> codegenFunctionSize;
 };
 
 } // namespace amp::runner

@@ -42,6 +42,13 @@ CompileFlags::CompileFlags(cl::OptionCategory &category)
                    "planned at compile time (amp-runtime-plan-buffers); "
                    "=false gives each its own amp_alloc, so that a memory "
                    "checker sees every tensor"),
+          cl::cat(category)),
+      codegenFunctionSize(
+          "codegen-function-size", cl::init(kDefaultCodegenFunctionSize),
+          cl::desc("Before code generation, outline runs of a large step's "
+                   "blocks into functions of about this many LLVM "
+                   "instructions: the code generator's memory grows with "
+                   "the largest function; 0 keeps every function whole"),
           cl::cat(category)) {}
 
 CompileRequest CompileFlags::request() const {
@@ -54,5 +61,6 @@ CompileRequest CompileFlags::request() const {
   r.underflowProbe = underflowReport;
   r.source = inputFile;
   r.bufferArena = bufferArena;
+  r.codegenFunctionSize = codegenFunctionSize;
   return r;
 }

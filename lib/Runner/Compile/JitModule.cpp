@@ -28,8 +28,7 @@ JitModule::JitModule(std::unique_ptr<llvm::orc::LLJIT> jit, bool hasErrorSite)
 JitModule::~JitModule() = default;
 
 llvm::Expected<std::unique_ptr<JitModule>>
-JitModule::create(ModuleOp lowered,
-                  const std::vector<std::string> &sharedLibs) {
+JitModule::create(HostStep step, const std::vector<std::string> &sharedLibs) {
   auto fail = [](llvm::Error error) -> llvm::Error {
     return llvm::createStringError("JIT compilation failed: " +
                                    llvm::toString(std::move(error)));
@@ -37,12 +36,11 @@ JitModule::create(ModuleOp lowered,
   llvm::Expected<llvm::orc::JITTargetMachineBuilder> target = hostStepTarget();
   if (!target)
     return fail(target.takeError());
-  auto context = std::make_unique<llvm::LLVMContext>();
-  llvm::Expected<std::unique_ptr<llvm::Module>> module =
-      translateStep(lowered, *context, *target);
-  if (!module)
-    return fail(module.takeError());
-  char globalPrefix = (*module)->getDataLayout().getGlobalPrefix();
+  char globalPrefix = step.module->getDataLayout().getGlobalPrefix();
+  // Looking up a missing symbol makes ORC print an error, so only look for
+  // the error site when the module defines it.
+  bool hasErrorSite =
+      step.module->getNamedGlobal(amp::kErrorSiteGlobal) != nullptr;
 
   auto jit =
       llvm::orc::LLJITBuilder()
@@ -73,11 +71,8 @@ JitModule::create(ModuleOp lowered,
     (*jit)->getMainJITDylib().addGenerator(std::move(*symbols));
   }
   if (llvm::Error error = (*jit)->addIRModule(llvm::orc::ThreadSafeModule(
-          std::move(*module), std::move(context))))
+          std::move(step.module), std::move(step.context))))
     return fail(std::move(error));
-  // Looking up a missing symbol makes ORC print an error, so only look for
-  // the error site when the module defines it.
-  bool hasErrorSite = lowered.lookupSymbol(amp::kErrorSiteGlobal) != nullptr;
   return std::unique_ptr<JitModule>(
       new JitModule(std::move(*jit), hasErrorSite));
 }

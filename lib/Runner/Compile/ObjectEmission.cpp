@@ -1,7 +1,7 @@
 //===- ObjectEmission.cpp - a lowered module as a native object file ------===//
 //
-// The ahead-of-time path: translate the lowered module to LLVM IR as the JIT
-// does (StepTarget.cpp) and emit a position-independent object for the host
+// The ahead-of-time path: a step translated to LLVM IR as the JIT translates
+// it (StepTarget.cpp), emitted as a position-independent object for the host
 // with a TargetMachine, so that it can be linked into a shared object and
 // run by the execution half where no compiler is installed.
 //
@@ -18,7 +18,7 @@
 
 using namespace mlir;
 
-llvm::Error amp::runner::emitObjectFile(ModuleOp lowered,
+llvm::Error amp::runner::emitObjectFile(amp::runner::HostStep step,
                                         llvm::StringRef path) {
   llvm::Expected<llvm::orc::JITTargetMachineBuilder> target = hostStepTarget();
   if (!target)
@@ -26,12 +26,6 @@ llvm::Error amp::runner::emitObjectFile(ModuleOp lowered,
   auto machine = target->createTargetMachine();
   if (!machine)
     return machine.takeError();
-  llvm::LLVMContext context;
-  llvm::Expected<std::unique_ptr<llvm::Module>> module =
-      translateStep(lowered, context, *target);
-  if (!module)
-    return module.takeError();
-
   std::error_code ec;
   llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_None);
   if (ec)
@@ -41,7 +35,7 @@ llvm::Error amp::runner::emitObjectFile(ModuleOp lowered,
   if ((*machine)->addPassesToEmitFile(codegen, out.os(), nullptr,
                                       llvm::CodeGenFileType::ObjectFile))
     return llvm::createStringError("the host target cannot emit object files");
-  codegen.run(**module);
+  codegen.run(*step.module);
   out.keep();
   return llvm::Error::success();
 }

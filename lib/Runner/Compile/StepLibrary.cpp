@@ -25,17 +25,15 @@ using namespace amp::runner;
 #error "AMP_HOST_CC must be defined by the build"
 #endif
 
-namespace {
-
-/// Adds the metadata string and its accessor function to `module`.
-LogicalResult addMetadata(ModuleOp module, StringRef text) {
-  if (module.lookupSymbol(kStepMetadataSymbol))
-    return module.emitError() << "the module already defines @"
-                              << kStepMetadataSymbol;
-  MLIRContext *ctx = module.getContext();
-  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-  Location loc = module.getLoc();
-  std::string bytes = text.str();
+llvm::Error amp::runner::addStepMetadata(ModuleOp lowered,
+                                         const CompiledProgram &compiled) {
+  if (lowered.lookupSymbol(kStepMetadataSymbol))
+    return llvm::createStringError(llvm::Twine("the module already defines @") +
+                                   kStepMetadataSymbol);
+  MLIRContext *ctx = lowered.getContext();
+  OpBuilder b = OpBuilder::atBlockEnd(lowered.getBody());
+  Location loc = lowered.getLoc();
+  std::string bytes = serializeProgramMetadata(compiled);
   bytes.push_back('\0');
   auto arrayTy = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8),
                                           bytes.size());
@@ -49,23 +47,17 @@ LogicalResult addMetadata(ModuleOp module, StringRef text) {
   b.setInsertionPointToStart(body);
   Value address = LLVM::AddressOfOp::create(b, loc, global);
   LLVM::ReturnOp::create(b, loc, address);
-  return success();
+  return llvm::Error::success();
 }
 
-} // namespace
-
-llvm::Error amp::runner::writeStepLibrary(ModuleOp lowered,
-                                          const CompiledProgram &compiled,
-                                          llvm::StringRef path) {
-  if (failed(addMetadata(lowered, serializeProgramMetadata(compiled))))
-    return llvm::createStringError("cannot add the step's metadata");
+llvm::Error amp::runner::writeStepLibrary(HostStep step, llvm::StringRef path) {
   llvm::SmallString<128> object;
   if (std::error_code ec =
           llvm::sys::fs::createTemporaryFile("amp-step", "o", object))
     return llvm::createStringError("cannot create a temporary object file: " +
                                    ec.message());
   llvm::FileRemover removeObject(object);
-  if (llvm::Error error = emitObjectFile(lowered, object))
+  if (llvm::Error error = emitObjectFile(std::move(step), object))
     return error;
 
   llvm::ErrorOr<std::string> cc = llvm::sys::findProgramByName(AMP_HOST_CC);

@@ -36,23 +36,27 @@ amp::runner::hostStepTarget() {
   return std::move(*target);
 }
 
-llvm::Expected<std::unique_ptr<llvm::Module>>
-amp::runner::translateStep(ModuleOp lowered, llvm::LLVMContext &context,
-                           llvm::orc::JITTargetMachineBuilder &target) {
-  std::unique_ptr<llvm::Module> module =
-      translateModuleToLLVMIR(lowered, context, "amp-step");
-  if (!module)
+llvm::Expected<amp::runner::HostStep>
+amp::runner::translateStep(ModuleOp lowered, size_t codegenFunctionSize) {
+  llvm::Expected<llvm::orc::JITTargetMachineBuilder> target = hostStepTarget();
+  if (!target)
+    return target.takeError();
+  HostStep step;
+  step.context = std::make_unique<llvm::LLVMContext>();
+  step.module = translateModuleToLLVMIR(lowered, *step.context, "amp-step");
+  if (!step.module)
     return llvm::createStringError(
         "cannot translate the lowered module to LLVM IR");
   llvm::Expected<llvm::DataLayout> layout =
-      target.getDefaultDataLayoutForTarget();
+      target->getDefaultDataLayoutForTarget();
   if (!layout)
     return layout.takeError();
-  module->setDataLayout(*layout);
-  module->setTargetTriple(target.getTargetTriple());
+  step.module->setDataLayout(*layout);
+  step.module->setTargetTriple(target->getTargetTriple());
+  splitLargeFunctions(*step.module, codegenFunctionSize);
   if (llvm::Error error = makeOptimizingTransformer(
-          kStepIROptLevel, /*sizeLevel=*/0, /*targetMachine=*/nullptr)(
-          module.get()))
+          kStepIROptLevel, /*sizeLevel=*/0,
+          /*targetMachine=*/nullptr)(step.module.get()))
     return std::move(error);
-  return std::move(module);
+  return std::move(step);
 }
