@@ -46,6 +46,34 @@ bool hasF16C() {
   return has;
 }
 
+/// floatToBFloat16Bits with a select for NaN instead of its early return,
+/// so that the loop vectorizes (bitwise the same results).
+__attribute__((always_inline)) inline void
+narrowBF16Loop(const float *src, uint16_t *dst, int64_t n) {
+#pragma omp simd
+  for (int64_t i = 0; i < n; ++i) {
+    const uint32_t x = floatBits(src[i]);
+    const uint32_t rounded = (x + 0x7fffu + ((x >> 16) & 1u)) >> 16;
+    const uint32_t quiet = (x >> 16) | 0x0040u;
+    dst[i] = static_cast<uint16_t>((x & 0x7fffffffu) > 0x7f800000u ? quiet
+                                                                   : rounded);
+  }
+}
+
+/// The same loop in 512-bit vectors, narrowed by vpmovdw: the baseline
+/// build's SSE2 code packs 16-bit lanes with shuffles, and took 19% of the
+/// 4 x 512 MLP's bf16 step on the cpu backend, for its weights' casts.
+__attribute__((target("avx512f,avx512bw"))) void
+narrowBF16Avx512(const float *src, uint16_t *dst, int64_t n) {
+  narrowBF16Loop(src, dst, n);
+}
+
+bool hasAvx512BW() {
+  static const bool has =
+      __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+  return has;
+}
+
 } // namespace
 
 void amp::runtime::kernels::widenToF32(amp_dtype_t dtype, const void *src,
@@ -82,18 +110,10 @@ void amp::runtime::kernels::narrowFromF32(amp_dtype_t dtype, const float *src,
     return;
   }
   case AMP_DTYPE_BF16: {
-    // floatToBFloat16Bits with a select for NaN instead of its early
-    // return, so that the loop vectorizes (bitwise the same results).
     uint16_t *h = static_cast<uint16_t *>(dst);
-#pragma omp simd
-    for (int64_t i = 0; i < count; ++i) {
-      const uint32_t x = floatBits(src[i]);
-      const uint32_t rounded = (x + 0x7fffu + ((x >> 16) & 1u)) >> 16;
-      const uint32_t quiet = (x >> 16) | 0x0040u;
-      h[i] = static_cast<uint16_t>((x & 0x7fffffffu) > 0x7f800000u ? quiet
-                                                                   : rounded);
-    }
-    return;
+    if (hasAvx512BW())
+      return narrowBF16Avx512(src, h, count);
+    return narrowBF16Loop(src, h, count);
   }
   default:
     std::memmove(dst, src, static_cast<size_t>(count) * sizeof(float));

@@ -422,8 +422,9 @@ TEST(Cast, EveryHalfPatternToBFloat16) {
   EXPECT_TRUE(allEqual(h, ref, "bf16->f16"));
 }
 
-/// amp_cast converts runs of f16 with the CPU's F16C instructions where it
-/// has them (reference/Convert.cpp): bitwise float16.h's scalar conversions,
+/// amp_cast converts runs of f16 with the CPU's F16C instructions and runs
+/// of f32 to bf16 in AVX-512 vectors where it has them (reference/
+/// Convert.cpp): bitwise float16.h's scalar conversions,
 /// NaN payloads, subnormals, ties and overflow included, except that a
 /// signalling NaN widens to a quiet one, as the contract says. Every f16
 /// pattern widens, and f32 patterns spread over the whole range (every 4099th,
