@@ -336,8 +336,11 @@ template <typename AB, typename D> void operandSums(const amp_gemm_desc_t &g) {
 template <amp_gemm_epilogue_t E, typename AB, typename D>
 void finish(const amp_gemm_desc_t &g, float *acc) {
   constexpr EpilogueInfo epi = kEpilogueInfo[E];
-  // f16 results are rounded a row at a time (F16C where the CPU has it).
-  constexpr bool kNarrowRows = std::is_same_v<D, Half>;
+  // f16 and bf16 results (and aux) are rounded a row at a time
+  // (narrowFromF32: F16C or AVX-512 where the CPU has them); converting
+  // element by element inside the loop kept it from vectorizing.
+  constexpr bool kNarrowRows =
+      std::is_same_v<D, Half> || std::is_same_v<D, BFloat16>;
   const int64_t m = g.m, n = g.n;
   const float alpha = g.alpha, beta = g.beta;
   const bool readsC = beta != 0.0f;
@@ -364,6 +367,9 @@ void finish(const amp_gemm_desc_t &g, float *acc) {
       const float *auxF32 = nullptr;
       if constexpr (epi.aux == AuxUse::Read)
         auxF32 = asF32(auxRow, n, scratch(Scratch::RowAux, n));
+      float *auxOut = nullptr; // aux's f32 row, narrowed after the loop
+      if constexpr (epi.aux == AuxUse::Write && kNarrowRows)
+        auxOut = scratch(Scratch::RowAux, n);
 #pragma omp simd
       for (int64_t j = 0; j < n; ++j) {
         float v = alpha * tRow[j];
@@ -374,7 +380,9 @@ void finish(const amp_gemm_desc_t &g, float *acc) {
         float auxIn = 0.0f;
         if constexpr (epi.aux == AuxUse::Read)
           auxIn = auxF32[j];
-        if constexpr (epi.aux == AuxUse::Write)
+        if constexpr (epi.aux == AuxUse::Write && kNarrowRows)
+          auxOut[j] = v;
+        else if constexpr (epi.aux == AuxUse::Write)
           auxRow[j] = fromF32<D>(v);
         const float out = applyActivation(epi.act, v, auxIn);
         if constexpr (epi.bias == BiasUse::GradOfD || kNarrowRows)
@@ -382,8 +390,11 @@ void finish(const amp_gemm_desc_t &g, float *acc) {
         if constexpr (!kNarrowRows)
           dRow[j] = fromF32<D>(out);
       }
-      if constexpr (kNarrowRows)
-        narrowFromF32(AMP_DTYPE_F16, tRow, dRow, n);
+      if constexpr (kNarrowRows) {
+        narrowFromF32(g.d_dtype, tRow, dRow, n);
+        if constexpr (epi.aux == AuxUse::Write)
+          narrowFromF32(g.d_dtype, auxOut, auxRow, n);
+      }
     }
     // DRELU_BGRAD / DGELU_BGRAD: column sums of D's f32 values.
     if constexpr (epi.bias == BiasUse::GradOfD)
