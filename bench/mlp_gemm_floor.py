@@ -1,31 +1,35 @@
 #!/usr/bin/env python3
-"""How much of the 4 x 512 MLP's bf16 training step (batch 128) its GEMMs
-alone take on this CPU: the floor under any implementation's step.
+"""How much of the 4 x 512 MLP's bf16 or f16 training step (batch 128) its
+GEMMs and its update's memory traffic alone take on this CPU: a floor under
+any implementation's step.
 
-Issue #16 asks amp's bf16-AMP step to take at most 0.5x PyTorch's autocast
-step. Both sides run the same oneDNN bf16 GEMM kernels (bench/README.md,
-"CPU training steps against PyTorch": amp_gemm is 0.91-1.06x torch.matmul in
-bf16), so if the step's GEMMs alone take more than half of PyTorch's step,
-the goal cannot be met on this CPU whatever the rest costs. This script
-times, interleaved over --rounds rounds in one process at --threads threads:
+Issue #16 asks amp's bf16/f16-AMP step to take at most 0.5x PyTorch's
+autocast step. amp's GEMMs are oneDNN's too, at best as fast as
+torch.matmul's (bench/README.md, "CPU training steps against PyTorch"), so
+if the step's GEMMs and its update's bytes alone take more than half of
+PyTorch's step, the goal cannot be met on this CPU whatever the rest
+costs. This script times, interleaved over --rounds rounds in one process
+at --threads threads:
 
   step    PyTorch's eager step of cpu_backend_bench.py's mlp-4x512 model
-          (autocast bf16, SGD momentum), median ms
-  gemms   the 11 GEMMs of that step in bf16 with torch.matmul: the forward
+          (autocast to --precision, f16 with a GradScaler; SGD momentum),
+          median ms
+  gemms   the 11 GEMMs of that step in --precision with torch.matmul: the forward
           x @ W^T of the four hidden layers, their weight gradients dy^T @ x,
           and the input gradients dy @ W of the upper three (the first
           layer's input needs none; the 512 x 10 head is left out), median ms
 
   copy    a 64 MB copy, for the memory speed: the SGD update must move at
           least 18 bytes per param (f32 param and momentum read and
-          written, a bf16 gradient read), which at that speed is a floor
+          written, a 16-bit gradient read), which at that speed is a floor
           under the update
 
 and prints gemms / step and (gemms + the update's floor) / step. Run it
 with the benchmark venv's python:
 
   bench/cpu_backend_bench.py --setup
-  bench/.venv/bin/python bench/mlp_gemm_floor.py [--threads 1] [--rounds 5]
+  bench/.venv/bin/python bench/mlp_gemm_floor.py [--precision bf16|f16]
+      [--threads 1] [--rounds 5]
 """
 
 import argparse
@@ -51,6 +55,7 @@ def median_ms(fn, reps):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--precision", choices=("bf16", "f16"), default="bf16")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--steps", type=int, default=30)
@@ -62,13 +67,15 @@ def main():
     opt = tm.optimizer("mlp-4x512", model)
     x, y = data()
 
-    def step():
-        tm.train_step(model, opt, None, x, y, "cpu", torch.bfloat16)
+    low = {"bf16": torch.bfloat16, "f16": torch.float16}[args.precision]
+    scaler = torch.amp.GradScaler("cpu") if low == torch.float16 else None
 
-    bf16 = torch.bfloat16
-    act = [torch.rand(BATCH, WIDTH).to(bf16) for _ in range(LAYERS)]
-    grad = [torch.rand(BATCH, WIDTH).to(bf16) for _ in range(LAYERS)]
-    weights = [torch.rand(WIDTH, WIDTH).to(bf16) for _ in range(LAYERS)]
+    def step():
+        tm.train_step(model, opt, scaler, x, y, "cpu", low)
+
+    act = [torch.rand(BATCH, WIDTH).to(low) for _ in range(LAYERS)]
+    grad = [torch.rand(BATCH, WIDTH).to(low) for _ in range(LAYERS)]
+    weights = [torch.rand(WIDTH, WIDTH).to(low) for _ in range(LAYERS)]
 
     # nn.Linear's weight is [out, in]: forward x @ W^T, backward dy^T @ x
     # and dy @ W, as PyTorch's own step computes them.
@@ -81,7 +88,7 @@ def main():
 
     # The update's floor: SGD with momentum reads each f32 param, its f32
     # momentum and its gradient and writes the param and the momentum, at
-    # least 18 bytes per param with a bf16 gradient, at the speed of a
+    # least 18 bytes per param with a 16-bit gradient, at the speed of a
     # large copy (which reads and writes each byte once).
     params = sum(p.numel() for p in model.parameters())
     src = torch.rand(16 << 20)
@@ -98,7 +105,7 @@ def main():
     s, g = statistics.median(steps), statistics.median(floors)
     bytes_per_ms = 2 * src.numel() * 4 / statistics.median(copies)
     u = 18 * params / bytes_per_ms
-    print(f"threads {args.threads}: torch bf16 step {s:.3f} ms; "
+    print(f"{args.precision}, threads {args.threads}: torch step {s:.3f} ms; "
           f"its 11 GEMMs alone {g:.3f} ms = {g / s:.2f}x the step; "
           f"the update's {18 * params / 1e6:.1f} MB at the copy speed "
           f"({bytes_per_ms / 1e6:.1f} GB/s) {u:.3f} ms; together "
