@@ -25,7 +25,7 @@ namespace cl = llvm::cl;
 static cl::OptionCategory category("amp-import-onnx options");
 
 static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
-                                      cl::desc("<model.onnx>"),
+                                      cl::desc("<model.onnx or - for stdin>"),
                                       cl::cat(category));
 static cl::opt<std::string> outputFile("o", cl::init("-"),
                                        cl::desc("Output file (default stdout)"),
@@ -69,6 +69,12 @@ static cl::opt<bool> approximateErfGelu(
              "nn.gelu, the tanh approximation"),
     cl::cat(category));
 
+static cl::opt<std::string> externalDataDir(
+    "external-data-dir", cl::init(""),
+    cl::desc("Directory of the files that hold tensors stored as external "
+             "data (default: the model's directory)"),
+    cl::value_desc("dir"), cl::cat(category));
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
@@ -85,6 +91,7 @@ int main(int argc, char **argv) {
   options.train = train;
   options.loss = loss;
   options.approximateErfGelu = approximateErfGelu;
+  options.externalDataDir = externalDataDir;
   options.functionName = !functionName.empty() ? functionName.getValue()
                          : train               ? "train_step"
                                                : "forward";

@@ -51,6 +51,11 @@ struct ONNXImportOptions {
   /// pattern, onto nn.gelu, which is the tanh approximation (max abs
   /// difference about 1e-3). Off: they are unsupported.
   bool approximateErfGelu = false;
+  /// The directory that holds the files of tensors stored as external data
+  /// (their `location`s are relative to it). importONNXFile uses the
+  /// model's directory when this is empty; for importONNXBytes, empty makes
+  /// such a tensor an error.
+  std::string externalDataDir;
 };
 
 /// The value of one param argument, in argument order.
@@ -60,8 +65,9 @@ struct ONNXParam {
   std::vector<float> values;
 };
 
-/// Imports the ONNX model in the file `path`. On failure returns null after
-/// emitting diagnostics on `context`. `params`, when given, receives the
+/// Imports the ONNX model in the file `path` ("-": standard input, whose
+/// external data needs options.externalDataDir). On failure returns null
+/// after emitting diagnostics on `context`. `params`, when given, receives the
 /// values of the param arguments in order.
 mlir::OwningOpRef<mlir::ModuleOp>
 importONNXFile(llvm::StringRef path, const ONNXImportOptions &options,

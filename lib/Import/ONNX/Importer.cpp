@@ -23,6 +23,7 @@
 #include "llvm/ADT/StringSet.h"
 
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include <cmath>
 #include <map>
 #include <set>
@@ -199,7 +200,8 @@ void GraphImporter::findErfGelus() {
                              producer),
               1.0))
       continue;
-    // (1 + erf) * x, then * 0.5; or (1 + erf) * (x * 0.5).
+    // (1 + erf) * x, then * 0.5; (1 + erf) * (x * 0.5); or (1 + erf) * 0.5,
+    // then * x (PyTorch's torch.export-based exporter).
     int m1 = soleConsumer(outputOf(a));
     if (m1 < 0 || graph.node(m1).op_type() != "Mul")
       continue;
@@ -213,6 +215,13 @@ void GraphImporter::findErfGelus() {
                               other(graph.node(m2), outputOf(m1)),
                               producer),
                0.5)) {
+        nodes.push_back(m2);
+        result = m2;
+      }
+    } else if (near(scalarConstant(graph, factor, producer), 0.5)) {
+      int m2 = soleConsumer(outputOf(m1));
+      if (m2 >= 0 && graph.node(m2).op_type() == "Mul" &&
+          other(graph.node(m2), outputOf(m1)) == x) {
         nodes.push_back(m2);
         result = m2;
       }
@@ -549,6 +558,8 @@ OwningOpRef<ModuleOp> amp::importONNXBytes(llvm::StringRef bytes,
   onnx::ModelProto model;
   int64_t opset = 0;
   std::string error = loadModel(bytes, model, opset);
+  if (error.empty())
+    error = loadExternalData(model, options.externalDataDir);
   if (!error.empty()) {
     emitError(FileLineColLoc::get(&context, sourceName, 0, 0)) << error;
     return nullptr;
@@ -561,15 +572,25 @@ OwningOpRef<ModuleOp> amp::importONNXFile(llvm::StringRef path,
                                           const ONNXImportOptions &options,
                                           MLIRContext &context,
                                           std::vector<ONNXParam> *params) {
+  const bool fromStdin = path == "-";
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
-      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                  /*RequiresNullTerminator=*/false);
+      fromStdin ? llvm::MemoryBuffer::getSTDIN()
+                : llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                              /*RequiresNullTerminator=*/false);
   if (std::error_code ec = file.getError()) {
     emitError(FileLineColLoc::get(&context, path, 0, 0))
         << "cannot read '" << path << "': " << ec.message();
     return nullptr;
   }
-  return importONNXBytes((*file)->getBuffer(), path, options, context, params);
+  if (!options.externalDataDir.empty() || fromStdin)
+    return importONNXBytes((*file)->getBuffer(), path, options, context,
+                           params);
+  // External data lies beside the model.
+  ONNXImportOptions withDir = options;
+  withDir.externalDataDir = llvm::sys::path::parent_path(path).str();
+  if (withDir.externalDataDir.empty())
+    withDir.externalDataDir = ".";
+  return importONNXBytes((*file)->getBuffer(), path, withDir, context, params);
 }
 
 std::string amp::parseConstantInput(llvm::StringRef spec,

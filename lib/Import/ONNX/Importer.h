@@ -2,6 +2,7 @@
 //
 // The pieces of lib/Import/ONNX, one file per concept:
 //   ModelLoader.cpp   parse and validate the ModelProto, the opset;
+//   ExternalData.cpp  tensors whose bytes are in files beside the model;
 //   Tensors.cpp       TensorProto data, compile-time constants;
 //   ValueTable.cpp    ONNX value names -> tensors (SSA value and/or
 //                     constant), materialization of constants and params;
@@ -51,6 +52,12 @@ using mlir::Value;
 /// graph, the default domain's opset (>= 9). Returns an error message or "".
 std::string loadModel(llvm::StringRef bytes, onnx::ModelProto &model,
                       int64_t &opset);
+
+/// Moves the bytes of every tensor of `model`'s graph stored as external
+/// data (initializers, tensor attributes) into its raw_data, reading the
+/// files relative to `modelDir` (ExternalData.cpp); with an empty
+/// `modelDir` such a tensor is an error. Returns an error message or "".
+std::string loadExternalData(onnx::ModelProto &model, llvm::StringRef modelDir);
 
 /// "FLOAT", "INT64", ... for messages.
 std::string dataTypeName(int32_t dtype);

@@ -24,7 +24,7 @@ std::string amp::onnx_import::loadModel(llvm::StringRef bytes,
     return "the file is empty, not an ONNX model";
   if (bytes.size() > size_t(std::numeric_limits<int>::max()))
     return "the file is larger than 2 GiB, which protobuf cannot parse "
-           "(external data is not supported)";
+           "(save the model with its weights as external data)";
   if (!model.ParseFromArray(bytes.data(), int(bytes.size())))
     return "not a valid ONNX model: the protobuf message does not parse "
            "(corrupt or truncated file?)";

@@ -1,7 +1,8 @@
 //===- OpsElementwise.cpp - elementwise ONNX ops --------------------------===//
 //
 // Unary activations, binary arithmetic with numpy broadcasting (folded on
-// constants, so shape arithmetic never reaches nn), Sum/Max/Min/Mean, Pow
+// constants, so shape arithmetic never reaches nn), Mod (folded only),
+// Sum/Max/Min/Mean, Pow
 // with a constant exponent, Clip, Where, Identity, Dropout (inference:
 // identity) and Gelu.
 //
@@ -176,6 +177,60 @@ template <Arith op> static LogicalResult importBinary(NodeContext &nc) {
   if (nc.numInputs() != 2)
     return nc.error() << "needs 2 inputs", failure();
   return importArith(nc, op, 2);
+}
+
+/// Mod on values known at import time (the index arithmetic of PyTorch's
+/// exported attention): nn has no remainder op, and a remainder of float
+/// tensors computed at run time has no use in the models amp trains.
+/// fmod = 0 (integers only) takes the sign of the divisor, as Python's %;
+/// fmod = 1 that of the dividend, as C's fmod. A zero divisor is an error.
+static LogicalResult importMod(NodeContext &nc) {
+  FailureOr<int64_t> fmod = nc.intAttr("fmod", 0);
+  if (failed(fmod))
+    return failure();
+  if (*fmod != 0 && *fmod != 1)
+    return nc.error() << "fmod = " << *fmod << " is not 0 or 1", failure();
+  if (nc.numInputs() != 2)
+    return nc.error() << "needs 2 inputs", failure();
+  const Const *operands[2];
+  for (unsigned i = 0; i < 2; ++i) {
+    FailureOr<Tensor *> t = nc.input(i);
+    if (failed(t))
+      return failure();
+    if (!(*t)->constant || (*t)->value)
+      return nc.error() << "input " << i
+                        << " is computed at run time: Mod is supported on "
+                           "values known at import time only",
+             failure();
+    operands[i] = (*t)->constant.get();
+  }
+  const Const &a = *operands[0], &b = *operands[1];
+  if (a.isFloat() && *fmod == 0)
+    return nc.error() << "fmod = 0 on FLOAT inputs (ONNX requires fmod = 1 "
+                         "for floating-point types)",
+           failure();
+  for (int64_t k = 0, n = b.numel(); k < n; ++k)
+    if (b.at(k) == 0)
+      return nc.error() << "the divisor has a zero", failure();
+  const bool isFloat = a.isFloat(), cRemainder = *fmod == 1;
+  std::optional<Const> r = foldBinary(a, b, [&](double x, double y) {
+    if (isFloat)
+      return std::fmod(x, y);
+    int64_t p = toInt64(x), q = toInt64(y);
+    // INT64_MIN % -1 overflows in C++; the remainder is 0.
+    int64_t rem = q == -1 ? 0 : p % q;
+    if (!cRemainder && rem != 0 && (rem < 0) != (q < 0))
+      rem += q;
+    return double(rem);
+  });
+  if (!r)
+    return nc.error() << "constant operands of types " << dataTypeName(a.dtype)
+                      << " and " << dataTypeName(b.dtype)
+                      << " cannot be folded: they differ in type, do not "
+                         "broadcast, or give over "
+                      << maxConstElements(a.dtype) << " elements",
+           failure();
+  return nc.setOutput(0, std::move(*r));
 }
 
 template <Arith op> static LogicalResult importVariadic(NodeContext &nc) {
@@ -376,6 +431,7 @@ void amp::onnx_import::registerElementwiseOps(OpTable &t) {
   t["Sub"] = {importBinary<Arith::Sub>, {}};
   t["Mul"] = {importBinary<Arith::Mul>, {}};
   t["Div"] = {importBinary<Arith::Div>, {}};
+  t["Mod"] = {importMod, {"fmod"}};
   t["Sum"] = {importVariadic<Arith::Add>, {}};
   t["Max"] = {importVariadic<Arith::Max>, {}};
   t["Min"] = {importVariadic<Arith::Min>, {}};

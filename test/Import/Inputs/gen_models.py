@@ -36,7 +36,10 @@ def save(name, graph, opset=17, check=True):
     model.ir_version = 8
     if check:
         onnx.checker.check_model(model, full_check=True)
-    onnx.save(model, os.path.join(HERE, name))
+    # The message as built: onnx.save would write the raw_data of a tensor
+    # marked EXTERNAL to its external file.
+    with open(os.path.join(HERE, name), "wb") as f:
+        f.write(model.SerializeToString())
 
 
 def vi(name, elem, shape):
@@ -408,3 +411,97 @@ save("conv_huge_dilation.onnx", helper.make_graph(
     [vi("y", F, [1, 1, 2, 2])], [init("w", 1, 1, 3, 3)]), check=False)
 conv_transpose_error("convtranspose_huge_stride.onnx", [1, 1, 3, 3],
                      [1, 1, 3, 3], [1, 1, 5, 5], strides=[1 << 62, 1])
+
+# External data (onnx/docs/ExternalData.md): y = x @ w + b with w an
+# initializer and b a Constant node's value, both stored in ext_data.bin
+# (16 bytes of padding, w at offset 16 for 24 bytes, b from offset 40 to
+# the end); then models whose external data is wrong in one way each.
+ext_w = rng.standard_normal((3, 2)).astype(np.float32)
+ext_b = rng.standard_normal(2).astype(np.float32)
+with open(os.path.join(HERE, "ext_data.bin"), "wb") as f:
+    f.write(b"\xff" * 16 + ext_w.tobytes() + ext_b.tobytes())
+
+
+def external(array, name, entries, location=TensorProto.EXTERNAL,
+             keep_raw=False):
+    t = numpy_helper.from_array(array, name)
+    if not keep_raw:
+        t.ClearField("raw_data")
+    t.data_location = location
+    for key, value in entries:
+        e = t.external_data.add()
+        e.key, e.value = key, value
+    return t
+
+
+def ext_model(name, w_entries, b_entries=(("location", "ext_data.bin"),
+                                          ("offset", "40")), **w_args):
+    save(name, helper.make_graph(
+        [helper.make_node("Constant", [], ["b"], name="bias",
+                          value=external(ext_b, "b", b_entries)),
+         helper.make_node("MatMul", ["x", "w"], ["xw"], name="matmul"),
+         helper.make_node("Add", ["xw", "b"], ["y"], name="add")],
+        name[:-len(".onnx")], [vi("x", F, [4, 3])], [vi("y", F, [4, 2])],
+        [external(ext_w, "w", w_entries, **w_args)]), check=False)
+
+
+W_AT = (("location", "ext_data.bin"), ("offset", "16"), ("length", "24"))
+ext_model("ext_data.onnx", W_AT + (("checksum", "unverified"),))
+reference("ext_data.onnx",
+          {"x": rng.standard_normal((4, 3)).astype(np.float32)})
+ext_model("ext_missing.onnx", (("location", "missing.bin"),))
+ext_model("ext_parent.onnx", (("location", "../Inputs/ext_data.bin"),))
+ext_model("ext_absolute.onnx", (("location", "/etc/passwd"),))
+ext_model("ext_no_location.onnx", (("offset", "16"), ("length", "24")))
+ext_model("ext_past_end.onnx", (("location", "ext_data.bin"),
+                                ("offset", "40"), ("length", "24")))
+ext_model("ext_bad_offset.onnx", (("location", "ext_data.bin"),
+                                  ("offset", "-16")))
+ext_model("ext_unknown_key.onnx", W_AT + (("basepath", "/tmp"),))
+ext_model("ext_wrong_length.onnx", (("location", "ext_data.bin"),
+                                    ("offset", "16"), ("length", "20")))
+ext_model("ext_not_external.onnx", W_AT, location=TensorProto.DEFAULT,
+          keep_raw=True)
+ext_model("ext_raw_and_external.onnx", W_AT, keep_raw=True)
+ext_model("ext_constant_missing.onnx", W_AT,
+          b_entries=(("location", "missing.bin"),))
+
+# Mod, folded at import time (PyTorch's TorchScript exporter emits it for
+# index arithmetic): integers with the divisor's sign (fmod = 0) and the
+# dividend's (fmod = 1), floats with fmod = 1, cast and added to x; then
+# the Mods the importer rejects.
+I64 = TensorProto.INT64
+
+
+def mod_graph(name, a, b, fmod=None, x_input=False):
+    attrs = {} if fmod is None else {"fmod": fmod}
+    inputs = [vi("x", F, [5])]
+    inits = [] if x_input else [numpy_helper.from_array(a, "a")]
+    inits.append(numpy_helper.from_array(b, "b"))
+    nodes = [helper.make_node("Mod", ["x" if x_input else "a", "b"], ["m"],
+                              name="mod", **attrs)]
+    if b.dtype != np.float32:
+        nodes.append(helper.make_node("Cast", ["m"], ["mf"], name="cast",
+                                      to=F))
+    nodes.append(helper.make_node(
+        "Add", ["x", "m" if b.dtype == np.float32 else "mf"], ["y"],
+        name="add"))
+    save(name, helper.make_graph(nodes, name[:-len(".onnx")], inputs,
+                                 [vi("y", F, [5])], inits), check=False)
+
+
+mod_a = np.array([-7, 7, -7, 7, 12], dtype=np.int64)
+mod_b = np.array([3, -3, -3, 3, 5], dtype=np.int64)
+mod_graph("mod_int.onnx", mod_a, mod_b)
+mod_graph("mod_int_fmod.onnx", mod_a, mod_b, fmod=1)
+mod_graph("mod_float.onnx", np.array([-7.5, 7.5, -7.5, 7.5, 0.25],
+                                     dtype=np.float32),
+          np.array([2, -2, -2, 2, 0.5], dtype=np.float32), fmod=1)
+for mod_name in ("mod_int.onnx", "mod_int_fmod.onnx", "mod_float.onnx"):
+    reference(mod_name, {"x": np.arange(5, dtype=np.float32)})
+mod_graph("mod_runtime.onnx", None, np.full(5, 2, dtype=np.float32), fmod=1,
+          x_input=True)
+mod_graph("mod_float_fmod0.onnx", np.ones(5, dtype=np.float32),
+          np.full(5, 2, dtype=np.float32))
+mod_graph("mod_zero.onnx", mod_a, np.array([3, 0, 1, 1, 1], dtype=np.int64))
+mod_graph("mod_fmod2.onnx", mod_a, mod_b, fmod=2)

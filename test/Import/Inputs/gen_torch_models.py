@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Writes the PyTorch-exported ONNX models of test/Import/torch-export.test.
+
+A small BERT-like classifier (token and position embeddings, LayerNorm, two
+nn.TransformerEncoderLayers with the exact GELU, a linear head on the first
+token) exported by both of PyTorch's exporters, as users get them:
+
+  bert_tiny_script.onnx                the TorchScript exporter (dynamo=False,
+                                       opset 17: Mod and Shape arithmetic in
+                                       the attention, the erf GELU pattern)
+  bert_tiny_dynamo.onnx(.data)         the torch.export-based exporter, the
+                                       default since PyTorch 2.9 (opset 18,
+                                       weights as external data)
+  bert_tiny_ids.npy, bert_tiny_logits.npy   a batch and PyTorch's logits
+
+Needs PyPI's torch, onnx and onnxscript (not Debian packages), e.g.
+
+    python3 -m venv /tmp/tv && /tmp/tv/bin/pip install torch onnx onnxscript
+    /tmp/tv/bin/python test/Import/Inputs/gen_torch_models.py
+
+The tests read the committed files and need neither network nor PyTorch.
+"""
+import os
+
+import numpy as np
+import torch
+import torch.nn as nn
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+VOCAB, D, HEADS, LAYERS, SEQ, BATCH, CLASSES = 50, 32, 4, 2, 8, 4, 3
+
+
+class TinyBert(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.tok = nn.Embedding(VOCAB, D)
+        self.pos = nn.Embedding(SEQ, D)
+        self.ln = nn.LayerNorm(D)
+        layer = nn.TransformerEncoderLayer(D, HEADS, 2 * D, dropout=0.0,
+                                           activation="gelu",
+                                           batch_first=True)
+        self.enc = nn.TransformerEncoder(layer, LAYERS,
+                                         enable_nested_tensor=False)
+        self.head = nn.Linear(D, CLASSES)
+        self.register_buffer("positions", torch.arange(SEQ))
+
+    def forward(self, ids):
+        h = self.ln(self.tok(ids) + self.pos(self.positions))
+        return self.head(self.enc(h)[:, 0])
+
+
+def main():
+    torch.manual_seed(3)
+    model = TinyBert().eval()
+    ids = torch.randint(0, VOCAB, (BATCH, SEQ))
+    with torch.no_grad():
+        logits = model(ids)
+    np.save(os.path.join(HERE, "bert_tiny_ids.npy"), ids.numpy())
+    np.save(os.path.join(HERE, "bert_tiny_logits.npy"), logits.numpy())
+    names = dict(input_names=["ids"], output_names=["logits"])
+    torch.onnx.export(model, (ids,), os.path.join(HERE, "bert_tiny_script.onnx"),
+                      dynamo=False, opset_version=17, **names)
+    dynamo = os.path.join(HERE, "bert_tiny_dynamo.onnx")
+    for stale in (dynamo, dynamo + ".data"):
+        if os.path.exists(stale):
+            os.remove(stale)
+    torch.onnx.export(model, (ids,), dynamo, dynamo=True, opset_version=18,
+                      external_data=True, **names)
+
+
+if __name__ == "__main__":
+    main()
