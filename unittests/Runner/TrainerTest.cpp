@@ -279,9 +279,27 @@ TEST(TrainerTest, CreateErrors) {
             "the input argument [4, 2, 0] f32 has no elements");
   program = linearProgram();
   program.step.args[7].type = ElementType::I32;
+  program.step.args[8].shape = {3};
   EXPECT_EQ(createError(baseOptions(), program),
             "a token model needs an integer [batch, seq] input and labels of "
-            "the same shape");
+            "the same shape (next tokens), or [batch] labels (a sequence "
+            "classifier)");
+  // Integer [4, 2] input and [4] labels: a sequence classifier, which
+  // trains on --data only, and only on token ids.
+  program.step.args[8].shape = {4};
+  options = baseOptions();
+  options.dataFile.clear();
+  EXPECT_EQ(createError(options, program),
+            "a sequence classifier (integer [batch, seq] input, [batch] "
+            "labels) needs --data: CSV rows of seq token ids, then the label");
+  options = baseOptions();
+  options.featureScale = 0.5f;
+  EXPECT_EQ(createError(options, program),
+            "--feature-scale, --allow-nonfinite and --inject-inf need a "
+            "[batch, features] f32 input");
+  options = baseOptions();
+  options.vocab = (int64_t{1} << 24) + 1;
+  EXPECT_EQ(createError(options, program), "--vocab must be at most 2^24");
   program.step.args[8].shape = {4, 2};
   EXPECT_EQ(createError(baseOptions(), program),
             "a token model needs --vocab (the synthetic sequences' vocabulary "
@@ -290,7 +308,7 @@ TEST(TrainerTest, CreateErrors) {
   options.vocab = 5;
   EXPECT_EQ(createError(options, program),
             "--data, --inject-inf, --eval-entry and --underflow-report need a "
-            "[batch, features] f32 input");
+            "[batch, features] f32 input or a sequence classifier");
   program = linearProgram();
   program.step.args[0].type = ElementType::F16;
   program.step.results[0].type = ElementType::F16;

@@ -64,7 +64,8 @@ struct TrainOptions {
   /// Fail unless every skipped step leaves params and optimizer state
   /// bitwise unchanged.
   bool verifySkippedSteps = false;
-  /// Token models: the vocabulary of the synthetic sequences.
+  /// Token models: the vocabulary of the synthetic sequences; sequence
+  /// classifiers: the bound on the dataset's token ids (0: 2^24).
   int64_t vocab = 0;
   /// Capture the step into a graph after one warm-up step and replay it
   /// (backends with graph support: cuda).
@@ -123,15 +124,19 @@ private:
       : rt(rt), program(std::move(program)), options(std::move(options)),
         rng(this->options.seed) {}
 
-  Status checkTokenModel() const;
+  /// What the step's input and label are: sets `kind`, checking the
+  /// options that depend on it.
+  Status checkInputKind();
   Status loadData();
   Status allocateState();
 
   /// Writes rows [first, first + batch) of `rows` into the host batches.
   void assembleBatch(const std::vector<int64_t> &rows, size_t first);
-  /// Writes only the features of those rows (padding past the end with
-  /// rows from the start), for evaluation.
-  void assembleFeatures(const std::vector<int64_t> &rows, size_t first);
+  /// Writes only the inputs of those rows (padding past the end with rows
+  /// from the start), for evaluation.
+  void assembleInputs(const std::vector<int64_t> &rows, size_t first);
+  /// The host batch of the input argument (f32 features or token ids).
+  const void *inputBatch() const;
   Status uploadBatch();
 
   /// Calls a compiled function; on failure names the failing op's location
@@ -166,7 +171,20 @@ private:
   std::mt19937_64 rng;
 
   StepBinding binding;
-  bool tokens = false;
+  /// The kinds of training data.
+  enum class InputKind {
+    /// f32 [batch, ...] rows with [batch] class labels (--data CSV rows
+    /// of features then a label, or synthetic).
+    Features,
+    /// Integer [batch, seq] token ids with next-token labels [batch, seq]
+    /// (synthetic sequences of --vocab tokens).
+    NextTokens,
+    /// Integer [batch, seq] token ids with [batch] class labels, a
+    /// sequence classifier (--data CSV rows of seq token ids then a
+    /// label).
+    TokenClasses,
+  };
+  InputKind kind = InputKind::Features;
   int64_t batch = 0, features = 0;
   Dataset data;
   DatasetSplit split;

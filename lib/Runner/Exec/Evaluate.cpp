@@ -26,9 +26,8 @@ Status Trainer::evaluate(const EntryPoints &entry, std::ostream &out) {
   int64_t rows = split.eval.size();
   std::vector<float> hostLogits(batch * classes);
   for (int64_t start = 0; start < rows; start += batch) {
-    assembleFeatures(split.eval, start);
-    if (Status s = argBuffers[binding.input].upload(featureBatch.data());
-        s.failed())
+    assembleInputs(split.eval, start);
+    if (Status s = argBuffers[binding.input].upload(inputBatch()); s.failed())
       return s;
     if (Status s = call(entry.eval, pointers, "@" + eval.name, entry);
         s.failed())

@@ -124,8 +124,9 @@ const std::vector<RunFlag> &amp::runner::runFlagTable() {
       field("seed", "N", "Seed of param init and shuffling (default 0)",
             &TrainOptions::seed),
       field("data", "FILE",
-            "CSV dataset: feature columns then an integer label; without it "
-            "batches are synthetic",
+            "CSV dataset: feature columns (token ids for a sequence "
+            "classifier) then an integer label; without it batches are "
+            "synthetic",
             &TrainOptions::dataFile),
       field("feature-scale", "X", "Multiply every feature by this",
             &TrainOptions::featureScale),
@@ -162,7 +163,8 @@ const std::vector<RunFlag> &amp::runner::runFlagTable() {
       field("vocab", "N",
             "For token models (integer input [batch, seq], label = next "
             "tokens): the vocabulary size of the synthetic sequences "
-            "x[t+1] = (5 x[t] + 3) mod vocab",
+            "x[t+1] = (5 x[t] + 3) mod vocab; for sequence classifiers "
+            "([batch] labels): the bound on --data's token ids",
             &TrainOptions::vocab),
       field("cuda-graph", nullptr,
             "Capture the step into a CUDA graph after a warm-up step and "

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 
 using namespace amp::runner;
 
@@ -73,7 +74,7 @@ StatusOr<std::unique_ptr<Trainer>> Trainer::create(const RuntimeLibrary &rt,
   if (binding.failed())
     return binding.takeStatus();
   trainer->binding = std::move(*binding);
-  if (Status s = trainer->checkTokenModel(); s.failed())
+  if (Status s = trainer->checkInputKind(); s.failed())
     return s;
   for (int a : trainer->binding.args(Role::Param))
     if (p.step.args[a].type != ElementType::F32)
@@ -107,26 +108,45 @@ static int64_t rowSize(const TensorDesc &in) {
 }
 
 /// Classification of f32 rows ([batch, features] input, or [batch, d1, ...]
-/// with d1 x ... features per row; [batch] labels) or a
-/// token model (integer [batch, seq] input and next-token labels).
-Status Trainer::checkTokenModel() const {
+/// with d1 x ... features per row; [batch] labels), a token model (integer
+/// [batch, seq] input and next-token labels), or a sequence classifier
+/// (integer [batch, seq] input, [batch] labels).
+Status Trainer::checkInputKind() {
   const TensorDesc &in = program.step.args[binding.input];
   const TensorDesc &lab = program.step.args[binding.label];
   bool intLabels = lab.type == ElementType::I32 || lab.type == ElementType::I64;
   bool tokenInput = in.type == ElementType::I32 || in.type == ElementType::I64;
+  bool rowLabels = lab.shape.size() == 1 && !in.shape.empty() &&
+                   lab.shape[0] == in.shape[0] && intLabels;
   if (!tokenInput) {
     if (in.shape.size() < 2 || in.type != ElementType::F32)
       return Status::error("the input argument must be a [batch, features] "
                            "f32 tensor (or [batch, d1, d2, ...], each row "
                            "d1 x d2 x ... features, e.g. NCHW images) or an "
                            "integer [batch, seq] token tensor");
-    if (lab.shape.size() != 1 || lab.shape[0] != in.shape[0] || !intLabels)
+    if (!rowLabels)
       return Status::error("the label argument must be a [batch] i32/i64 "
                            "tensor matching the input's batch");
+    kind = InputKind::Features;
+  } else if (in.shape.size() == 2 && rowLabels) {
+    kind = InputKind::TokenClasses;
+    if (options.dataFile.empty())
+      return Status::error("a sequence classifier (integer [batch, seq] "
+                           "input, [batch] labels) needs --data: CSV rows of "
+                           "seq token ids, then the label");
+    if (options.featureScale != 1.0f || options.allowNonfinite ||
+        !options.infSteps.empty() || !options.nanSteps.empty())
+      return Status::error("--feature-scale, --allow-nonfinite and "
+                           "--inject-inf need a [batch, features] f32 input");
+    if (options.vocab < 0 || options.vocab > kMaxVocab)
+      return Status::error("--vocab must be at most 2^24");
   } else {
     if (in.shape.size() != 2 || lab.shape != in.shape || !intLabels)
       return Status::error("a token model needs an integer [batch, seq] "
-                           "input and labels of the same shape");
+                           "input and labels of the same shape (next "
+                           "tokens), or [batch] labels (a sequence "
+                           "classifier)");
+    kind = InputKind::NextTokens;
     if (options.vocab <= 0 || options.vocab > kMaxVocab)
       return Status::error("a token model needs --vocab (the synthetic "
                            "sequences' vocabulary size, at most 2^24)");
@@ -134,11 +154,31 @@ Status Trainer::checkTokenModel() const {
         !options.nanSteps.empty() || program.eval || program.underflowProbe)
       return Status::error("--data, --inject-inf, --eval-entry and "
                            "--underflow-report need a [batch, features] f32 "
-                           "input");
+                           "input or a sequence classifier");
   }
   if (in.shape[0] <= 0 || rowSize(in) <= 0)
     return Status::error("the input argument " + describeType(in) +
                          " has no elements");
+  return Status::success();
+}
+
+/// Checks that every value of a sequence classifier's dataset is a token
+/// id: an integer in [0, vocab) (2^24 without --vocab, the most a float
+/// holds exactly).
+static Status checkTokenIds(const Dataset &data, const std::string &path,
+                            int64_t vocab) {
+  const int64_t limit = vocab > 0 ? vocab : kMaxVocab;
+  for (size_t k = 0; k < data.x.size(); ++k) {
+    float v = data.x[k];
+    if (!(v >= 0.0f && v < float(limit) && v == std::floor(v)))
+      return Status::error("dataset '" + path + "': row " +
+                           std::to_string(k / data.features + 1) + ", column " +
+                           std::to_string(k % data.features + 1) + ": " +
+                           formatString("%g", double(v)) +
+                           " is not a token id (an integer in [0, " +
+                           std::to_string(limit) + ")" +
+                           (vocab > 0 ? ", --vocab" : "") + ")");
+  }
   return Status::success();
 }
 
@@ -155,12 +195,11 @@ static int64_t modelClasses(const TrainingProgram &program,
 
 Status Trainer::loadData() {
   const TensorDesc &in = program.step.args[binding.input];
-  tokens = isInteger(in.type);
   batch = in.shape[0];
   features = rowSize(in);
   const int64_t classes = modelClasses(program, binding);
   StatusOr<Dataset> loaded = Status::error("no data");
-  if (tokens) {
+  if (kind == InputKind::NextTokens) {
     if (classes > 0 && options.vocab > classes)
       return Status::error("--vocab " + std::to_string(options.vocab) +
                            " is larger than the model's " +
@@ -182,10 +221,15 @@ Status Trainer::loadData() {
     return loaded.takeStatus();
   data = std::move(*loaded);
   if (!options.dataFile.empty() && data.features != features)
-    return Status::error("dataset '" + options.dataFile + "' has " +
-                         std::to_string(data.features) +
-                         " features, but the model's input takes " +
-                         std::to_string(features));
+    return Status::error(
+        "dataset '" + options.dataFile + "' has " +
+        std::to_string(data.features) +
+        (kind == InputKind::TokenClasses ? " tokens per row" : " features") +
+        ", but the model's input takes " + std::to_string(features));
+  if (kind == InputKind::TokenClasses)
+    if (Status s = checkTokenIds(data, options.dataFile, options.vocab);
+        s.failed())
+      return s;
   split = splitDataset(data.rows(), options.evalFraction, rng);
   if (static_cast<int64_t>(split.train.size()) < batch)
     return Status::error(
@@ -257,37 +301,44 @@ static void storeInt(std::vector<char> &bytes, ElementType type, int64_t i,
 }
 
 void Trainer::assembleBatch(const std::vector<int64_t> &rows, size_t first) {
-  ElementType inType = program.step.args[binding.input].type;
   ElementType labelType = program.step.args[binding.label].type;
+  assembleInputs(rows, first);
   for (int64_t r = 0; r < batch; ++r) {
     int64_t row = rows[first + r];
-    if (tokens) {
-      for (int64_t f = 0; f < features; ++f) {
-        int64_t k = r * features + f;
-        storeInt(tokenBatch, inType, k,
-                 static_cast<int64_t>(data.x[row * features + f]));
-        storeInt(labelBatch, labelType, k,
-                 data.tokenLabels[row * features + f]);
-      }
+    if (kind != InputKind::NextTokens) {
+      storeInt(labelBatch, labelType, r, data.y[row]);
       continue;
     }
-    std::copy_n(&data.x[row * features], features, &featureBatch[r * features]);
-    storeInt(labelBatch, labelType, r, data.y[row]);
+    for (int64_t f = 0; f < features; ++f)
+      storeInt(labelBatch, labelType, r * features + f,
+               data.tokenLabels[row * features + f]);
   }
 }
 
-void Trainer::assembleFeatures(const std::vector<int64_t> &rows, size_t first) {
+void Trainer::assembleInputs(const std::vector<int64_t> &rows, size_t first) {
+  ElementType inType = program.step.args[binding.input].type;
   for (int64_t r = 0; r < batch; ++r) {
     int64_t row = rows[(first + r) % rows.size()];
-    std::copy_n(&data.x[row * features], features, &featureBatch[r * features]);
+    const float *values = &data.x[row * features];
+    if (kind == InputKind::Features) {
+      std::copy_n(values, features, &featureBatch[r * features]);
+      continue;
+    }
+    // Token ids, exact in the dataset's floats (checked at load).
+    for (int64_t f = 0; f < features; ++f)
+      storeInt(tokenBatch, inType, r * features + f,
+               static_cast<int64_t>(values[f]));
   }
+}
+
+const void *Trainer::inputBatch() const {
+  if (kind == InputKind::Features)
+    return featureBatch.data();
+  return tokenBatch.data();
 }
 
 Status Trainer::uploadBatch() {
-  const DeviceBuffer &in = argBuffers[binding.input];
-  if (Status s = in.upload(tokens ? static_cast<const void *>(tokenBatch.data())
-                                  : featureBatch.data());
-      s.failed())
+  if (Status s = argBuffers[binding.input].upload(inputBatch()); s.failed())
     return s;
   return argBuffers[binding.label].upload(labelBatch.data());
 }

@@ -12,6 +12,9 @@ token) exported by both of PyTorch's exporters, as users get them:
                                        default since PyTorch 2.9 (opset 18,
                                        weights as external data)
   bert_tiny_ids.npy, bert_tiny_logits.npy   a batch and PyTorch's logits
+  bert_tiny_tokens.csv                 600 rows of 8 token ids and a label
+                                       (the first token's id mod 3), for
+                                       amp-run --data
 
 Needs PyPI's torch, onnx and onnxscript (not Debian packages), e.g.
 
@@ -66,6 +69,10 @@ def main():
             os.remove(stale)
     torch.onnx.export(model, (ids,), dynamo, dynamo=True, opset_version=18,
                       external_data=True, **names)
+    rows = np.random.default_rng(1).integers(0, VOCAB, (600, SEQ))
+    np.savetxt(os.path.join(HERE, "bert_tiny_tokens.csv"),
+               np.concatenate([rows, rows[:, :1] % CLASSES], axis=1),
+               fmt="%d", delimiter=",")
 
 
 if __name__ == "__main__":
