@@ -161,6 +161,11 @@ LogicalResult rule(GeluOp op, Rule &r) {
   return success();
 }
 
+LogicalResult rule(GeluErfOp op, Rule &r) {
+  r.set(0, r.b().create<GeluErfGradOp>(r.dy(), op.getInput()));
+  return success();
+}
+
 LogicalResult rule(AbsOp op, Rule &r) {
   r.set(0, r.b().create<AbsGradOp>(r.dy(), op.getInput()));
   return success();

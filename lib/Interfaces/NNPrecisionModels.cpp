@@ -174,10 +174,10 @@ void amp::registerNNPrecisionModels(DialectRegistry &registry) {
     // stays i1.
     attachElementwise<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, NegOp,
                       ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp, ReluOp,
-                      GeluOp, AbsOp, PowOp, ClampOp, WhereOp, SoftmaxOp,
-                      LogSoftmaxOp, MaxPool2DOp, AvgPool2DOp, GlobalAvgPoolOp,
-                      ReshapeOp, TransposeOp, BroadcastToOp, ConcatOp, SliceOp,
-                      PadOp, GradSeedOp>(ctx);
+                      GeluOp, GeluErfOp, AbsOp, PowOp, ClampOp, WhereOp,
+                      SoftmaxOp, LogSoftmaxOp, MaxPool2DOp, AvgPool2DOp,
+                      GlobalAvgPoolOp, ReshapeOp, TransposeOp, BroadcastToOp,
+                      ConcatOp, SliceOp, PadOp, GradSeedOp>(ctx);
     // Nothing in their operands names the forward op: they follow their
     // neighbours.
     attachElementwise<AvgPool2DGradOp, SliceGradOp>(ctx);
@@ -194,6 +194,7 @@ void amp::registerNNPrecisionModels(DialectRegistry &registry) {
     DropoutOp::attachInterface<FirstOperandModel<DropoutOp>>(*ctx);
     attachInputGrad<ReluGradOp, ReluOp>(ctx);
     attachInputGrad<GeluGradOp, GeluOp>(ctx);
+    attachInputGrad<GeluErfGradOp, GeluErfOp>(ctx);
     attachInputGrad<AbsGradOp, AbsOp>(ctx);
     attachInputGrad<PowGradOp, PowOp>(ctx);
     attachInputGrad<ClampGradOp, ClampOp>(ctx);

@@ -44,6 +44,15 @@ double geluDerivative(double x) {
          0.5 * x * (1 - t * t) * kGeluScale * (1 + 3 * kGeluCubic * x * x);
 }
 
+/// The exact GELU x * Phi(x), Phi the standard normal's cdf, and its
+/// derivative Phi(x) + x * phi(x).
+double geluErf(double x) { return 0.5 * x * (1 + std::erf(x / M_SQRT2)); }
+
+double geluErfDerivative(double x) {
+  return 0.5 * (1 + std::erf(x / M_SQRT2)) +
+         x * std::exp(-0.5 * x * x) / std::sqrt(2 * M_PI);
+}
+
 /// sign(x) with sign(0) = 0 and sign(NaN) = NaN.
 double sign(double x) { return x > 0 ? 1.0 : x < 0 ? -1.0 : x == 0 ? 0.0 : x; }
 
@@ -184,6 +193,7 @@ void amp::reference::registerElementwiseOps(EvaluatorTable &table) {
   addUnary<SigmoidOp>(table, [](double x) { return 1 / (1 + std::exp(-x)); });
   addUnary<ReluOp>(table, [](double x) { return x > 0 ? x : 0.0; });
   addUnary<GeluOp>(table, gelu);
+  addUnary<GeluErfOp>(table, geluErf);
   addUnary<AbsOp>(table, [](double x) { return std::abs(x); });
   addUnaryOf<PowOp>(table, [](PowOp op) -> UnaryFn {
     double e = op.getExponent().convertToDouble();
@@ -201,6 +211,8 @@ void amp::reference::registerElementwiseOps(EvaluatorTable &table) {
                         [](double dy, double x) { return x > 0 ? dy : 0.0; });
   addBinary<GeluGradOp>(
       table, [](double dy, double x) { return dy * geluDerivative(x); });
+  addBinary<GeluErfGradOp>(
+      table, [](double dy, double x) { return dy * geluErfDerivative(x); });
   addBinary<AbsGradOp>(table, [](double dy, double x) { return dy * sign(x); });
   addBinaryOf<PowGradOp>(table, [](PowGradOp op) -> BinaryFn {
     double e = op.getExponent().convertToDouble();

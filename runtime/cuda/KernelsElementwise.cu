@@ -45,6 +45,7 @@ struct ClampFn {
   };
 AMP_GRAD_FN(ReluGradFn, reluGrad)
 AMP_GRAD_FN(GeluGradFn, geluGradOf)
+AMP_GRAD_FN(GeluErfGradFn, geluErfGrad)
 AMP_GRAD_FN(TanhGradFn, tanhGrad)
 AMP_GRAD_FN(SigmoidGradFn, sigmoidGrad)
 AMP_GRAD_FN(SqrtGradFn, sqrtGrad)
@@ -165,6 +166,8 @@ amp_status_t amp_unary(amp_unary_op_t op, const void *x, void *y, int64_t n,
     return run(UnaryFn<AMP_UNARY_RELU>{});
   case AMP_UNARY_GELU:
     return run(UnaryFn<AMP_UNARY_GELU>{});
+  case AMP_UNARY_GELU_ERF:
+    return run(UnaryFn<AMP_UNARY_GELU_ERF>{});
   default:
     return run(UnaryFn<AMP_UNARY_ABS>{});
   }
@@ -196,6 +199,12 @@ amp_status_t amp_relu_grad(const void *dy, const void *x, void *dx, int64_t n,
 amp_status_t amp_gelu_grad(const void *dy, const void *x, void *dx, int64_t n,
                            amp_dtype_t dtype, void *stream) {
   return mapGrad("amp_gelu_grad", "x", dy, x, dx, n, dtype, GeluGradFn{},
+                 stream);
+}
+
+amp_status_t amp_gelu_erf_grad(const void *dy, const void *x, void *dx,
+                               int64_t n, amp_dtype_t dtype, void *stream) {
+  return mapGrad("amp_gelu_erf_grad", "x", dy, x, dx, n, dtype, GeluErfGradFn{},
                  stream);
 }
 

@@ -38,7 +38,7 @@ amp_status_t checkBounds(Checker &check, float min, float max) {
 amp_status_t amp::runtime::kernels::checkUnary(Checker &check, int32_t rawOp,
                                                const void *x, const void *y,
                                                int64_t n, amp_dtype_t dtype) {
-  if (rawOp < AMP_UNARY_NEG || rawOp > AMP_UNARY_ABS)
+  if (rawOp < AMP_UNARY_NEG || rawOp > AMP_UNARY_GELU_ERF)
     return check.fail(AMP_STATUS_INVALID_ARGUMENT, "unknown op %d", rawOp);
   return checkFlat(check, n, dtype, {{"x", x}, {"y", y}});
 }

@@ -23,6 +23,20 @@
 namespace amp {
 namespace runtime {
 
+/// The exact GELU, x * cdf(x) with the standard normal's cdf(x) =
+/// 0.5 (1 + erf(x / sqrt 2)), and its derivative cdf(x) + x pdf(x), in f32
+/// as PyTorch's CPU kernels compute them.
+inline constexpr float kSqrtHalf = 0.70710678118654752440f;   // 1/sqrt(2)
+inline constexpr float kInvSqrt2Pi = 0.39894228040143267794f; // 1/sqrt(2 pi)
+inline AMP_HOST_DEVICE float geluErf(float x) {
+  return x * 0.5f * (1.0f + erff(x * kSqrtHalf));
+}
+inline AMP_HOST_DEVICE float geluErfDerivative(float x) {
+  const float cdf = 0.5f * (1.0f + erff(x * kSqrtHalf));
+  const float pdf = expf(-0.5f * x * x) * kInvSqrt2Pi;
+  return cdf + x * pdf;
+}
+
 /// y = op(x) of amp_unary for the amp_unary_op_t `Op`.
 template <int32_t Op> inline AMP_HOST_DEVICE float unaryOp(float v) {
   if constexpr (Op == AMP_UNARY_NEG)
@@ -43,6 +57,8 @@ template <int32_t Op> inline AMP_HOST_DEVICE float unaryOp(float v) {
     return applyActivation(Activation::Relu, v, 0.0f);
   else if constexpr (Op == AMP_UNARY_GELU)
     return gelu(v);
+  else if constexpr (Op == AMP_UNARY_GELU_ERF)
+    return geluErf(v);
   else
     return fabsf(v);
 }
@@ -89,6 +105,9 @@ inline AMP_HOST_DEVICE float reluGrad(float g, float x) {
 }
 inline AMP_HOST_DEVICE float geluGradOf(float g, float x) {
   return applyActivation(Activation::DGelu, g, x);
+}
+inline AMP_HOST_DEVICE float geluErfGrad(float g, float x) {
+  return g * geluErfDerivative(x);
 }
 inline AMP_HOST_DEVICE float tanhGrad(float g, float y) {
   return g * (1.0f - y * y);

@@ -62,6 +62,8 @@ void runUnary(int32_t op, const void *x, void *y, int64_t n) {
     return mapUnary<T>(x, y, n, unaryOp<AMP_UNARY_GELU>);
   case AMP_UNARY_ABS:
     return mapUnary<T>(x, y, n, unaryOp<AMP_UNARY_ABS>);
+  case AMP_UNARY_GELU_ERF:
+    return mapUnary<T>(x, y, n, unaryOp<AMP_UNARY_GELU_ERF>);
   }
 }
 
@@ -179,6 +181,13 @@ amp_status_t amp_gelu_grad(const void *dy, const void *x, void *dx, int64_t n,
                            amp_dtype_t dtype, void * /*stream*/) {
   Checker check("amp_gelu_grad");
   return runFlatGrad(check, "x", dy, x, dx, n, dtype, geluGradOf);
+}
+
+amp_status_t amp_gelu_erf_grad(const void *dy, const void *x, void *dx,
+                               int64_t n, amp_dtype_t dtype,
+                               void * /*stream*/) {
+  Checker check("amp_gelu_erf_grad");
+  return runFlatGrad(check, "x", dy, x, dx, n, dtype, geluErfGrad);
 }
 
 amp_status_t amp_tanh_grad(const void *dy, const void *y, void *dx, int64_t n,

@@ -108,6 +108,17 @@ func.func @gelu(%p: tensor<3x4xf32> {nn.role = #nn.role<param>},
   return %l : tensor<f32>
 }
 
+// CHECK-LABEL: @gelu_erf: loss {{.*}}: ok
+// CHECK-NEXT:    %p [3x4]: 12 of 12 elements, {{.*}}: ok
+func.func @gelu_erf(%p: tensor<3x4xf32> {nn.role = #nn.role<param>},
+                    %w: tensor<3x4xf32> {nn.role = #nn.role<input>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.gelu_erf %p : tensor<3x4xf32>
+  %yw = nn.mul %y, %w : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  %l = nn.reduce_sum %yw [0, 1] : (tensor<3x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
 // Numpy broadcasting: the gradient of the broadcast operand is summed back.
 // CHECK-LABEL: @add_bias: loss {{.*}}: ok
 // CHECK-NEXT:    %a [3x4]: 12 of 12 elements, {{.*}}: ok
@@ -176,4 +187,4 @@ func.func @div(%a: tensor<4xf32> {nn.role = #nn.role<param>},
   return %l : tensor<f32>
 }
 
-// CHECK: summary: 14 functions, 19 params, 184 elements ({{.*}}): all passed
+// CHECK: summary: 15 functions, 20 params, 196 elements ({{.*}}): all passed

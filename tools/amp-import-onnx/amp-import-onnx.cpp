@@ -66,7 +66,8 @@ static cl::opt<std::string> loss("loss", cl::init("cross_entropy"),
 static cl::opt<bool> approximateErfGelu(
     "approximate-erf-gelu", cl::init(false),
     cl::desc("Map the exact (erf) GELU (the Gelu op, the Erf pattern) onto "
-             "nn.gelu, the tanh approximation"),
+             "nn.gelu, the tanh approximation, which GEMM epilogues fuse "
+             "(default: nn.gelu_erf, the exact GELU)"),
     cl::cat(category));
 
 static cl::opt<std::string> externalDataDir(

@@ -49,7 +49,8 @@ struct ONNXImportOptions {
   std::string loss = "cross_entropy";
   /// Map the exact (erf) GELU, the Gelu op and the x*0.5*(1+erf(x/sqrt 2))
   /// pattern, onto nn.gelu, which is the tanh approximation (max abs
-  /// difference about 1e-3). Off: they are unsupported.
+  /// difference about 1e-3) that a GEMM epilogue can fuse. Off: they are
+  /// nn.gelu_erf, the exact GELU.
   bool approximateErfGelu = false;
   /// The directory that holds the files of tensors stored as external data
   /// (their `location`s are relative to it). importONNXFile uses the

@@ -176,6 +176,7 @@ void amp::addElementwiseLowerings(LoweringTable &table) {
             UnaryLowering<nn::SigmoidOp, AMP_UNARY_SIGMOID>,
             UnaryLowering<nn::ReluOp, AMP_UNARY_RELU>,
             UnaryLowering<nn::GeluOp, AMP_UNARY_GELU>,
+            UnaryLowering<nn::GeluErfOp, AMP_UNARY_GELU_ERF>,
             UnaryLowering<nn::AbsOp, AMP_UNARY_ABS>>();
   table.add<BinaryLowering<nn::AddOp, AMP_BINARY_ADD>,
             BinaryLowering<nn::SubOp, AMP_BINARY_SUB>,
@@ -187,6 +188,7 @@ void amp::addElementwiseLowerings(LoweringTable &table) {
             PointwiseLowering<nn::ClampOp, RuntimeFn::amp_clamp>,
             PointwiseLowering<nn::ReluGradOp, RuntimeFn::amp_relu_grad>,
             PointwiseLowering<nn::GeluGradOp, RuntimeFn::amp_gelu_grad>,
+            PointwiseLowering<nn::GeluErfGradOp, RuntimeFn::amp_gelu_erf_grad>,
             PointwiseLowering<nn::TanhGradOp, RuntimeFn::amp_tanh_grad>,
             PointwiseLowering<nn::SigmoidGradOp, RuntimeFn::amp_sigmoid_grad>,
             PointwiseLowering<nn::SqrtGradOp, RuntimeFn::amp_sqrt_grad>,

@@ -253,20 +253,15 @@ LogicalResult GraphImporter::importErfGelu(const onnx::NodeProto &node,
   for (const std::string &n : gelu.nodeNames)
     locs.push_back(NameLoc::get(builder.getStringAttr(n)));
   Location loc = FusedLoc::get(ctx, locs);
-  const onnx::NodeProto &erf = graph.node(gelu.erfNode);
-  if (!options.approximateErfGelu)
-    return emitError(loc) << "node '"
-                          << (erf.name().empty() ? "Erf" : erf.name())
-                          << "' (Erf): the exact (erf) GELU x * 0.5 * (1 + "
-                             "erf(x / sqrt 2)) is not supported: nn.gelu is "
-                             "the tanh approximation; "
-                             "--approximate-erf-gelu maps it onto nn.gelu";
   Tensor *x = table.lookup(gelu.x);
   if (!x || !x->isFloat())
     return emitError(loc) << "the GELU's input '" << gelu.x
                           << "' is not a FLOAT tensor";
   Value in = table.materialize(*x, loc);
-  Value out = nn::GeluOp::create(builder, loc, in.getType(), in);
+  Value out =
+      options.approximateErfGelu
+          ? nn::GeluOp::create(builder, loc, in.getType(), in).getResult()
+          : nn::GeluErfOp::create(builder, loc, in.getType(), in).getResult();
   NodeContext nc(node, node.name(), loc, opset, table, builder, options);
   return nc.setOutput(0, out);
 }

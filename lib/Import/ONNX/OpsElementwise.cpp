@@ -400,6 +400,8 @@ static LogicalResult importDropout(NodeContext &nc) {
   return success();
 }
 
+/// Gelu: the tanh form is nn.gelu; the exact one (approximate = 'none',
+/// the default) nn.gelu_erf, or nn.gelu with --approximate-erf-gelu.
 static LogicalResult importGelu(NodeContext &nc) {
   FailureOr<std::string> approx = nc.stringAttr("approximate", "none");
   if (failed(approx))
@@ -408,10 +410,7 @@ static LogicalResult importGelu(NodeContext &nc) {
     return nc.error() << "approximate = '" << *approx << "' is not supported",
            failure();
   if (*approx == "none" && !nc.options.approximateErfGelu)
-    return nc.error() << "the exact (erf) GELU is not supported: nn.gelu is "
-                         "the tanh approximation (approximate = 'tanh'); "
-                         "--approximate-erf-gelu maps it onto nn.gelu",
-           failure();
+    return importUnary<nn::GeluErfOp>(nc);
   return importUnary<nn::GeluOp>(nc);
 }
 

@@ -130,7 +130,7 @@ AMP_KERNEL_API amp_status_t amp_graph_destroy(void *graph);
 
 /*===--- Elementwise -----------------------------------------------------===*/
 
-/* Unary ops (nn.neg ... nn.gelu). Values are part of the ABI. */
+/* Unary ops (nn.neg ... nn.gelu_erf). Values are part of the ABI. */
 typedef enum amp_unary_op {
   AMP_UNARY_NEG = 0,
   AMP_UNARY_EXP = 1,
@@ -138,10 +138,11 @@ typedef enum amp_unary_op {
   AMP_UNARY_SQRT = 3,
   AMP_UNARY_RSQRT = 4, /* 1 / sqrt(x), two f32 roundings */
   AMP_UNARY_TANH = 5,
-  AMP_UNARY_SIGMOID = 6, /* 1 / (1 + exp(-x)) */
-  AMP_UNARY_RELU = 7,    /* x < 0 ? 0 : x: NaN and -0 pass through */
-  AMP_UNARY_GELU = 8,    /* tanh form, bitwise the GEMM epilogue's gelu */
-  AMP_UNARY_ABS = 9,     /* |x|, exact (NaN stays NaN, -0 -> +0) */
+  AMP_UNARY_SIGMOID = 6,   /* 1 / (1 + exp(-x)) */
+  AMP_UNARY_RELU = 7,      /* x < 0 ? 0 : x: NaN and -0 pass through */
+  AMP_UNARY_GELU = 8,      /* tanh form, bitwise the GEMM epilogue's gelu */
+  AMP_UNARY_ABS = 9,       /* |x|, exact (NaN stays NaN, -0 -> +0) */
+  AMP_UNARY_GELU_ERF = 10, /* 0.5 x (1 + erf(x / sqrt 2)), the exact GELU */
 } amp_unary_op_t;
 
 /* y[i] = op(x[i]) for n elements of `dtype` (f32, f16, bf16), computed in f32
@@ -161,6 +162,13 @@ AMP_KERNEL_API amp_status_t amp_relu_grad(const void *dy, const void *x,
 AMP_KERNEL_API amp_status_t amp_gelu_grad(const void *dy, const void *x,
                                           void *dx, int64_t n,
                                           amp_dtype_t dtype, void *stream);
+
+/* nn.gelu_erf_grad: dx[i] = dy[i] * (cdf + x pdf) in f32, where
+ * cdf = 0.5 (1 + erf(x / sqrt 2)) and pdf = exp(-x^2 / 2) / sqrt(2 pi) (the
+ * exact GELU's derivative, as PyTorch computes it). dx may equal dy or x. */
+AMP_KERNEL_API amp_status_t amp_gelu_erf_grad(const void *dy, const void *x,
+                                              void *dx, int64_t n,
+                                              amp_dtype_t dtype, void *stream);
 
 /* Gradients from the forward OUTPUT y (nn.tanh_grad, nn.sigmoid_grad,
  * nn.sqrt_grad, nn.rsqrt_grad), in f32 with this association:

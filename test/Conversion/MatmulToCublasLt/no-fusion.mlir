@@ -215,3 +215,21 @@ func.func @empty(%x: tensor<4x0xf16>, %w: tensor<0x2xf16>) -> tensor<4x2xf16> {
   %0 = nn.matmul %x, %w : (tensor<4x0xf16>, tensor<0x2xf16>) -> tensor<4x2xf16>
   return %0 : tensor<4x2xf16>
 }
+
+// -----
+
+// The exact GELU and its gradient have no GEMM epilogue (cuBLASLt's GELU is
+// the tanh form): they stay after the GEMM.
+// CHECK-LABEL: func @gelu_erf_not_fused
+// CHECK-NEXT: %[[G:.*]] = amp.gemm %arg0, %arg1 :
+// CHECK-NEXT: %[[Y:.*]] = nn.gelu_erf %[[G]]
+// CHECK-NEXT: %[[D:.*]] = amp.gemm %arg2, %arg3 {transpose_b} :
+// CHECK-NEXT: %[[DX:.*]] = nn.gelu_erf_grad %[[D]], %arg4
+// CHECK-NEXT: return %[[Y]], %[[DX]]
+func.func @gelu_erf_not_fused(%x: tensor<32x64xf16>, %w: tensor<64x128xf16>, %dy: tensor<32x10xf16>, %w2: tensor<128x10xf16>, %h: tensor<32x128xf16>) -> (tensor<32x128xf16>, tensor<32x128xf16>) {
+  %0 = nn.matmul %x, %w : (tensor<32x64xf16>, tensor<64x128xf16>) -> tensor<32x128xf16>
+  %1 = nn.gelu_erf %0 : tensor<32x128xf16>
+  %2 = nn.matmul %dy, %w2 {transpose_b} : (tensor<32x10xf16>, tensor<128x10xf16>) -> tensor<32x128xf16>
+  %3 = nn.gelu_erf_grad %2, %h : tensor<32x128xf16>
+  return %1, %3 : tensor<32x128xf16>, tensor<32x128xf16>
+}

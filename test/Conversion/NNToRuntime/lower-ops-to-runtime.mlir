@@ -3,12 +3,12 @@
 // amp-verify-runtime-contract, which fails the run on any op, type or
 // declaration outside the runtime ABI.
 // RUN: amp-opt %s -split-input-file --amp-to-runtime | FileCheck %s --check-prefix=CONTRACT
-// CONTRACT-COUNT-27: llvm.func @{{[a-z0-9_]+}}(%{{.*}}: !llvm.ptr) -> i32 {
+// CONTRACT-COUNT-28: llvm.func @{{[a-z0-9_]+}}(%{{.*}}: !llvm.ptr) -> i32 {
 // CONTRACT-NOT: func.func
 
 // One function per nn op of issue #10: the runtime call and its key
 // arguments. Enum arguments are the runtime header's values
-// (AMP_DTYPE_F32 = 0, F16 = 1, BF16 = 2; AMP_UNARY_ABS = 9;
+// (AMP_DTYPE_F32 = 0, F16 = 1, BF16 = 2; AMP_UNARY_ABS = 9, GELU_ERF = 10;
 // AMP_BINARY_MAX = 4, MIN = 5); shapes and attribute arrays are module
 // globals named by their values (@__amp_i64_4_8 holds [4, 8]).
 
@@ -22,6 +22,21 @@
 func.func @abs(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %0 = nn.abs %x : tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// The exact GELU and its gradient (from the forward input x).
+// CHECK-LABEL: func.func @gelu_erf(
+// CHECK: %[[OP:.*]] = llvm.mlir.constant(10 : i32) : i32
+// CHECK: %[[N:.*]] = llvm.mlir.constant(32 : i64) : i64
+// CHECK: %[[BF16:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK: llvm.call @amp_unary(%[[OP]], %{{.*}}, %{{.*}}, %[[N]], %[[BF16]], %{{.*}})
+// CHECK: llvm.call @amp_gelu_erf_grad(%{{.*}}, %{{.*}}, %{{.*}}, %[[N]], %[[BF16]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i32, !llvm.ptr) -> i32
+func.func @gelu_erf(%x: tensor<4x8xbf16>, %dy: tensor<4x8xbf16>) -> (tensor<4x8xbf16>, tensor<4x8xbf16>) {
+  %0 = nn.gelu_erf %x : tensor<4x8xbf16>
+  %1 = nn.gelu_erf_grad %dy, %x : tensor<4x8xbf16>
+  return %0, %1 : tensor<4x8xbf16>, tensor<4x8xbf16>
 }
 
 // -----

@@ -1029,6 +1029,22 @@ func.func @relu_grad_shapes(%dy: tensor<4x10xf32>, %x: tensor<4x1xf32>) {
 
 // -----
 
+func.func @gelu_erf_operand_type(%x: tensor<4xf16>) {
+  // expected-error @+1 {{'nn.gelu_erf' op requires the same type for all operands and results}}
+  %0 = "nn.gelu_erf"(%x) : (tensor<4xf16>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @gelu_erf_grad_integer(%dy: tensor<4xi32>) {
+  // expected-error @+1 {{'nn.gelu_erf_grad' op operand #0 must be}}
+  %0 = nn.gelu_erf_grad %dy, %dy : tensor<4xi32>
+  return
+}
+
+// -----
+
 func.func @gelu_grad_result(%dy: tensor<4xf16>) {
   // expected-error @+1 {{'nn.gelu_grad' op requires the same type for all operands and results}}
   %0 = "nn.gelu_grad"(%dy, %dy) : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf32>

@@ -153,6 +153,15 @@ func.func @gelu(%x: tensor<2x3x4xf16>) -> tensor<2x3x4xf16> {
   return %0 : tensor<2x3x4xf16>
 }
 
+// CHECK-LABEL: func.func @gelu_erf(
+// CHECK-SAME:    %[[X:.*]]: tensor<2x3x4xbf16>) -> tensor<2x3x4xbf16>
+// CHECK:         %[[V0:.*]] = nn.gelu_erf %[[X]] : tensor<2x3x4xbf16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @gelu_erf(%x: tensor<2x3x4xbf16>) -> tensor<2x3x4xbf16> {
+  %0 = nn.gelu_erf %x : tensor<2x3x4xbf16>
+  return %0 : tensor<2x3x4xbf16>
+}
+
 // CHECK-LABEL: func.func @maximum(
 // CHECK-SAME:    %[[A:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<8xf32>) -> tensor<4x8xf32>
 // CHECK:         %[[V0:.*]] = nn.maximum %[[A]], %[[B]] : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
@@ -866,6 +875,15 @@ func.func @relu_grad(%dy: tensor<4x8xf32>, %x: tensor<4x8xf32>) -> tensor<4x8xf3
 func.func @gelu_grad(%dy: tensor<4x8xf16>, %x: tensor<4x8xf16>) -> tensor<4x8xf16> {
   %0 = nn.gelu_grad %dy, %x : tensor<4x8xf16>
   return %0 : tensor<4x8xf16>
+}
+
+// CHECK-LABEL: func.func @gelu_erf_grad(
+// CHECK-SAME:    %[[DY:.*]]: tensor<4x8xf32>, %[[X:.*]]: tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK:         %[[V0:.*]] = nn.gelu_erf_grad %[[DY]], %[[X]] : tensor<4x8xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @gelu_erf_grad(%dy: tensor<4x8xf32>, %x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = nn.gelu_erf_grad %dy, %x : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
 }
 
 // CHECK-LABEL: func.func @softmax_grad(

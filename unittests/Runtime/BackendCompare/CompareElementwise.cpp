@@ -69,7 +69,7 @@ struct UnaryOpCase {
 // CUDA's maximum errors (CUDA C Programming Guide, "Mathematical
 // Functions"): expf 2 ulps, logf 1, tanhf 2; glibc's f32 functions are
 // within 1 ulp (tanhf 2). sigmoid = 1/(1 + expf(-x)) inherits expf's error;
-// gelu has its own case (cancellation).
+// gelu and gelu_erf have their own cases (cancellation).
 const UnaryOpCase kUnaryOps[] = {
     {AMP_UNARY_NEG, "neg", -4, 4, 0},
     {AMP_UNARY_EXP, "exp", -20, 20, 3},
@@ -113,6 +113,24 @@ AMP_COMPARE_CASE(elementwise_unary_gelu) {
       [](amp_dtype_t dt) -> UnaryCall {
         return [dt](Backend &b, const void *x, void *y, int64_t n) {
           return AMP_CALL(b, amp_unary, AMP_UNARY_GELU, x, y, n, dt, nullptr);
+        };
+      });
+}
+
+// gelu_erf(x) = x 0.5 (1 + erff(x / sqrt 2)): erff's error (2 ulps on the
+// device, 1 on the host, of |erf| <= 1: 2.4e-7) times 0.5 |x| <= 2 for x in
+// [-4, 4] is at most 4.8e-7 absolute, as gelu's; then one rounding of the
+// output dtype either way.
+AMP_COMPARE_CASE(elementwise_unary_gelu_erf) {
+  compareUnary(
+      c, "unary gelu_erf", -4, 4,
+      [](amp_dtype_t) {
+        return Tolerance{1e-6, 0, 2, false};
+      },
+      [](amp_dtype_t dt) -> UnaryCall {
+        return [dt](Backend &b, const void *x, void *y, int64_t n) {
+          return AMP_CALL(b, amp_unary, AMP_UNARY_GELU_ERF, x, y, n, dt,
+                          nullptr);
         };
       });
 }
@@ -238,6 +256,17 @@ AMP_COMPARE_CASE(elementwise_gelu_grad) {
                     return Tolerance{8e-6, 0, 2, false};
                   },
                   AMP_GRAD_CALL(amp_gelu_grad)});
+}
+
+// gelu_erf'(x) = cdf + x pdf: cdf to erff's 2.4e-7 absolute, x pdf to
+// expf's 2 ulps of |x pdf| <= 0.25, 1.2e-7; together 3.6e-7, times |dy| <=
+// 2: 7.2e-7, 2e-6 with margin, then one rounding of the output dtype.
+AMP_COMPARE_CASE(elementwise_gelu_erf_grad) {
+  compareGrad(c, {"gelu_erf_grad", -4, 4,
+                  [](amp_dtype_t) {
+                    return Tolerance{2e-6, 0, 2, false};
+                  },
+                  AMP_GRAD_CALL(amp_gelu_erf_grad)});
 }
 
 // dy * (e * powf(x, e - 1)): powf's error as in elementwise_pow, then two

@@ -44,6 +44,14 @@ double geluGradF64(double x) {
                                (1.0 + 3.0 * kGeluCubic * x * x);
 }
 
+/// The exact GELU x * Phi(x) and its derivative Phi(x) + x * phi(x).
+double geluErfF64(double x) { return 0.5 * x * (1.0 + std::erf(x / M_SQRT2)); }
+
+double geluErfGradF64(double x) {
+  return 0.5 * (1.0 + std::erf(x / M_SQRT2)) +
+         x * std::exp(-0.5 * x * x) / std::sqrt(2.0 * M_PI);
+}
+
 struct UnaryInfo {
   amp_unary_op_t op;
   const char *name;
@@ -79,6 +87,12 @@ std::vector<UnaryInfo> unaryOps() {
        }},
       {AMP_UNARY_ABS, "abs", -4, 4, [](double x) { return std::fabs(x); },
        [](double, double) { return 0.0; }},
+      // 1 + erf(x / sqrt 2) cancels for negative x: an absolute error of a
+      // few ulps of 1, times 0.5 |x|.
+      {AMP_UNARY_GELU_ERF, "gelu_erf", -8, 8, geluErfF64,
+       [](double x, double r) {
+         return 8 * kU * std::fabs(r) + 8 * kU * std::fabs(x);
+       }},
   };
 }
 
@@ -115,7 +129,7 @@ TEST_P(UnaryTest, MatchesF64) {
 
 INSTANTIATE_TEST_SUITE_P(
     AllOps, UnaryTest,
-    ::testing::Combine(::testing::Range(0, 10),
+    ::testing::Combine(::testing::Range(0, 11),
                        ::testing::Values(AMP_DTYPE_F32, AMP_DTYPE_F16,
                                          AMP_DTYPE_BF16)),
     [](const auto &info) {
@@ -205,6 +219,30 @@ TEST_P(ActivationGradTest, GeluGradMatchesF64) {
   ASSERT_TRUE(
       isOk(amp_gelu_grad(dy.data(), x.data(), dy.data(), 999, dtype, nullptr)));
   EXPECT_TRUE(dy.sameBits(dx));
+}
+
+TEST_P(ActivationGradTest, GeluErfGradMatchesF64) {
+  const amp_dtype_t dtype = GetParam();
+  std::mt19937 rng(7);
+  Tensor dy = randomTensor(dtype, {999}, rng, -3, 3);
+  Tensor x = randomTensor(dtype, {999}, rng, -6, 6);
+  Tensor dx = sentinelTensor(dtype, {999});
+  ASSERT_TRUE(isOk(
+      amp_gelu_erf_grad(dy.data(), x.data(), dx.data(), 999, dtype, nullptr)));
+  std::vector<double> ref, tol;
+  for (int64_t i = 0; i < 999; ++i) {
+    double xv = x.get(i), r = dy.get(i) * geluErfGradF64(xv);
+    // cdf to a few ulps of 1, x * pdf to a few ulps of itself.
+    double eg = 8 * kU * (1 + std::fabs(xv) * std::exp(-0.5 * xv * xv));
+    ref.push_back(r);
+    tol.push_back(
+        outTol(dtype, r, std::fabs(dy.get(i)) * eg + kU * std::fabs(r)));
+  }
+  EXPECT_TRUE(allClose(dx, ref, tol, "gelu_erf_grad"));
+  // In place over x.
+  ASSERT_TRUE(isOk(
+      amp_gelu_erf_grad(dy.data(), x.data(), x.data(), 999, dtype, nullptr)));
+  EXPECT_TRUE(x.sameBits(dx));
 }
 
 INSTANTIATE_TEST_SUITE_P(Dtypes, ActivationGradTest,

@@ -97,6 +97,8 @@ static constexpr PolicyEntry kDefaultPolicy[] = {
     {"nn.sigmoid_grad", I, I},
     {"nn.gelu", I, I},
     {"nn.gelu_grad", I, I},
+    {"nn.gelu_erf", I, I},
+    {"nn.gelu_erf_grad", I, I},
     {"arith.addf", I, I},
     {"arith.subf", I, I},
     {"arith.mulf", I, I},

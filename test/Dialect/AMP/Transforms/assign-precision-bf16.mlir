@@ -53,3 +53,21 @@ func.func @constant_fits_bf16(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tenso
   %2 = nn.matmul %1, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
   return %2 : tensor<4x8xf32>
 }
+
+// -----
+
+// The exact GELU is infer, as the tanh form: between two matmuls it runs in
+// the compute type in bf16 and in f16.
+// CHECK-LABEL: func @gelu_erf_between_matmuls
+// CHECK: nn.gelu_erf {{.*}}amp.precision = bf16
+// F16-LABEL: func @gelu_erf_between_matmuls
+// F16: nn.gelu_erf {{.*}}amp.precision = f16
+func.func @gelu_erf_between_matmuls(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
+  // expected-remark @below {{bf16 (allow)}}
+  %0 = nn.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{bf16 (between-allow)}}
+  %1 = nn.gelu_erf %0 : tensor<4x8xf32>
+  // expected-remark @below {{bf16 (allow)}}
+  %2 = nn.matmul %1, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  return %2 : tensor<4x8xf32>
+}

@@ -222,6 +222,19 @@ func.func @gelu(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {
 
 // -----
 
+// CHECK-LABEL: func.func @gelu_erf(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[DA:.*]] = nn.gelu_erf_grad %[[DY]], %[[A]] : tensor<4xf32>
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+func.func @gelu_erf(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.gelu_erf %a : tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
 // C = A B: dA = dC B^T, dB = A^T dC, with transpose flags (no transposes).
 // CHECK-LABEL: func.func @matmul(
 // CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<2x3xf32> {{.*}}, %[[B:[a-z0-9]+]]: tensor<3x4xf32>

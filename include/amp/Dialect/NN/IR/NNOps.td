@@ -95,6 +95,11 @@ def NN_ReluOp : NN_UnaryOp<"relu", "max(x, 0)">;
 def NN_GeluOp : NN_UnaryOp<"gelu",
     "GELU with the tanh approximation "
     "0.5*x*(1+tanh(sqrt(2/pi)*(x+0.044715*x^3)))">;
+def NN_GeluErfOp : NN_UnaryOp<"gelu_erf",
+    "the exact GELU 0.5*x*(1+erf(x/sqrt(2))) (PyTorch's nn.GELU() and "
+    "ONNX's Gelu by default)", (ins), "",
+    " No GEMM epilogue computes it (cuBLASLt's GELU is the tanh form), so "
+    "it is never fused into a matmul.">;
 def NN_AbsOp : NN_UnaryOp<"abs", "the absolute value |x|">;
 def NN_PowOp : NN_UnaryOp<"pow", "the power x^exponent",
     (ins F32Attr:$exponent), " {exponent = 2.0 : f32}",
@@ -578,6 +583,9 @@ class NN_ActivationGradOp<string mnemonic, string fwd,
 
 def NN_ReluGradOp : NN_ActivationGradOp<"relu_grad", "relu">;
 def NN_GeluGradOp : NN_ActivationGradOp<"gelu_grad", "gelu">;
+def NN_GeluErfGradOp : NN_ActivationGradOp<"gelu_erf_grad", "gelu_erf",
+    "dy * (cdf(x) + x * pdf(x))`, with the standard normal's `cdf(x) = "
+    "0.5*(1+erf(x/sqrt(2)))` and `pdf(x) = exp(-x^2/2)/sqrt(2*pi)">;
 def NN_AbsGradOp : NN_ActivationGradOp<"abs_grad", "abs",
     "dy * sign(x)`, with `sign(0) = 0">;
 def NN_PowGradOp : NN_ActivationGradOp<"pow_grad", "pow",
