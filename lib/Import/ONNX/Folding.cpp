@@ -74,6 +74,30 @@ amp::onnx_import::foldBinary(const Const &a, const Const &b,
   return out;
 }
 
+std::optional<Const>
+amp::onnx_import::broadcastConst(const Const &c,
+                                 llvm::ArrayRef<int64_t> shape) {
+  std::optional<llvm::SmallVector<int64_t>> to =
+      broadcastShapes(c.shape, shape);
+  if (!to || llvm::ArrayRef<int64_t>(*to) != shape)
+    return std::nullopt;
+  std::optional<int64_t> count = constElementCount(shape, c.dtype);
+  if (!count)
+    return std::nullopt;
+  std::vector<int64_t> indices;
+  indices.reserve(*count);
+  llvm::SmallVector<int64_t> idx(shape.size(), 0);
+  for (int64_t k = 0; k < *count; ++k) {
+    indices.push_back(broadcastIndex(idx, c.shape));
+    for (int d = int(idx.size()) - 1; d >= 0; --d) {
+      if (++idx[d] < shape[d])
+        break;
+      idx[d] = 0;
+    }
+  }
+  return gatherElements(c, indices, shape);
+}
+
 Const amp::onnx_import::gatherElements(const Const &c,
                                        llvm::ArrayRef<int64_t> indices,
                                        llvm::ArrayRef<int64_t> shape) {

@@ -28,6 +28,12 @@ std::optional<Const>
 foldBinary(const Const &a, const Const &b,
            const std::function<double(double, double)> &fn);
 
+/// `c` broadcast (numpy rules) to `shape`; std::nullopt when it does not
+/// broadcast to exactly `shape` or the result is larger than
+/// maxConstElements.
+std::optional<Const> broadcastConst(const Const &c,
+                                    llvm::ArrayRef<int64_t> shape);
+
 /// Row-major strides of a shape.
 llvm::SmallVector<int64_t> stridesOf(llvm::ArrayRef<int64_t> shape);
 

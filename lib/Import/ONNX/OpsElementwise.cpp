@@ -1,10 +1,9 @@
 //===- OpsElementwise.cpp - elementwise ONNX ops --------------------------===//
 //
 // Unary activations, binary arithmetic with numpy broadcasting (folded on
-// constants, so shape arithmetic never reaches nn), Mod (folded only),
-// Sum/Max/Min/Mean, Pow
-// with a constant exponent, Clip, Where, Identity, Dropout (inference:
-// identity) and Gelu.
+// constants, so shape arithmetic never reaches nn), Mod and Equal (folded
+// only), Sum/Max/Min/Mean, Pow with a constant exponent, Clip, Where
+// (folded on constants), Identity, Dropout (inference: identity) and Gelu.
 //
 //===----------------------------------------------------------------------===//
 
@@ -192,19 +191,13 @@ static LogicalResult importMod(NodeContext &nc) {
     return nc.error() << "fmod = " << *fmod << " is not 0 or 1", failure();
   if (nc.numInputs() != 2)
     return nc.error() << "needs 2 inputs", failure();
-  const Const *operands[2];
-  for (unsigned i = 0; i < 2; ++i) {
-    FailureOr<Tensor *> t = nc.input(i);
-    if (failed(t))
-      return failure();
-    if (!(*t)->constant || (*t)->value)
-      return nc.error() << "input " << i
-                        << " is computed at run time: Mod is supported on "
-                           "values known at import time only",
-             failure();
-    operands[i] = (*t)->constant.get();
-  }
-  const Const &a = *operands[0], &b = *operands[1];
+  FailureOr<const Const *> dividend = nc.constInput(0, "the dividend");
+  if (failed(dividend))
+    return failure();
+  FailureOr<const Const *> divisor = nc.constInput(1, "the divisor");
+  if (failed(divisor))
+    return failure();
+  const Const &a = **dividend, &b = **divisor;
   if (a.isFloat() && *fmod == 0)
     return nc.error() << "fmod = 0 on FLOAT inputs (ONNX requires fmod = 1 "
                          "for floating-point types)",
@@ -231,6 +224,35 @@ static LogicalResult importMod(NodeContext &nc) {
                       << maxConstElements(a.dtype) << " elements",
            failure();
   return nc.setOutput(0, std::move(*r));
+}
+
+/// Equal on values known at import time (a mask PyTorch's exporter builds
+/// from a constant): a BOOL constant. nn has no comparison op.
+static LogicalResult importEqual(NodeContext &nc) {
+  if (nc.numInputs() != 2)
+    return nc.error() << "needs 2 inputs", failure();
+  FailureOr<const Const *> lhs = nc.constInput(0, "the first operand");
+  if (failed(lhs))
+    return failure();
+  FailureOr<const Const *> rhs = nc.constInput(1, "the second operand");
+  if (failed(rhs))
+    return failure();
+  std::optional<Const> r = foldBinary(
+      **lhs, **rhs, [](double x, double y) { return x == y ? 1.0 : 0.0; });
+  if (!r)
+    return nc.error() << "constant operands of types "
+                      << dataTypeName((*lhs)->dtype) << " and "
+                      << dataTypeName((*rhs)->dtype)
+                      << " cannot be folded: they differ in type, do not "
+                         "broadcast, or give over "
+                      << maxConstElements((*lhs)->dtype) << " elements",
+           failure();
+  Const out;
+  out.dtype = onnx::TensorProto::BOOL;
+  out.shape = r->shape;
+  for (int64_t k = 0, n = r->numel(); k < n; ++k)
+    out.i.push_back(r->at(k) != 0);
+  return nc.setOutput(0, std::move(out));
 }
 
 template <Arith op> static LogicalResult importVariadic(NodeContext &nc) {
@@ -343,12 +365,49 @@ static LogicalResult importClip(NodeContext &nc) {
   return failed(y) ? failure() : nc.setOutput(0, *y);
 }
 
+/// Where of three constants (an attention mask built while importing) is
+/// folded; else nn.where.
+static LogicalResult foldWhere(NodeContext &nc, const Const &cond,
+                               const Const &a, const Const &b) {
+  if (a.dtype != b.dtype)
+    return nc.error() << "the values differ in type: " << dataTypeName(a.dtype)
+                      << " and " << dataTypeName(b.dtype),
+           failure();
+  std::optional<llvm::SmallVector<int64_t>> ab =
+      broadcastShapes(a.shape, b.shape);
+  std::optional<llvm::SmallVector<int64_t>> shape =
+      ab ? broadcastShapes(cond.shape, *ab) : std::nullopt;
+  std::optional<Const> c = shape ? broadcastConst(cond, *shape) : std::nullopt;
+  std::optional<Const> x = c ? broadcastConst(a, *shape) : std::nullopt;
+  std::optional<Const> y = x ? broadcastConst(b, *shape) : std::nullopt;
+  if (!y)
+    return nc.error() << "the condition and values do not broadcast, or give "
+                         "over "
+                      << maxConstElements(a.dtype) << " elements",
+           failure();
+  for (int64_t k = 0, n = x->numel(); k < n; ++k) {
+    if (c->i[k])
+      continue;
+    if (x->isFloat())
+      x->f[k] = y->f[k];
+    else
+      x->i[k] = y->i[k];
+  }
+  return nc.setOutput(0, std::move(*x));
+}
+
 static LogicalResult importWhere(NodeContext &nc) {
   FailureOr<Tensor *> cond = nc.input(0);
   if (failed(cond))
     return failure();
   if ((*cond)->dtype != onnx::TensorProto::BOOL)
     return nc.error() << "the condition must be BOOL", failure();
+  FailureOr<Tensor *> lhs = nc.input(1), rhs = nc.input(2);
+  if (failed(lhs) || failed(rhs))
+    return failure();
+  if ((*cond)->constant && (*lhs)->constant && (*rhs)->constant)
+    return foldWhere(nc, *(*cond)->constant, *(*lhs)->constant,
+                     *(*rhs)->constant);
   FailureOr<Value> c = nc.anyValue(0);
   FailureOr<Value> a = nc.floatValue(1);
   FailureOr<Value> b = nc.floatValue(2);
@@ -431,6 +490,7 @@ void amp::onnx_import::registerElementwiseOps(OpTable &t) {
   t["Mul"] = {importBinary<Arith::Mul>, {}};
   t["Div"] = {importBinary<Arith::Div>, {}};
   t["Mod"] = {importMod, {"fmod"}};
+  t["Equal"] = {importEqual, {}};
   t["Sum"] = {importVariadic<Arith::Add>, {}};
   t["Max"] = {importVariadic<Arith::Max>, {}};
   t["Min"] = {importVariadic<Arith::Min>, {}};

@@ -2,7 +2,8 @@
 //
 // Constant, ConstantOfShape, Shape and Size (folded: shapes are static),
 // Reshape, Flatten, Squeeze, Unsqueeze (nn.reshape, or a new shape of a
-// constant), Transpose, Concat, Slice, Split, Pad, Expand, Cast and Gather
+// constant), Transpose, Concat, Slice, Split, Pad, Expand (folded on a
+// constant), Trilu (folded only), Cast and Gather
 // (nn.embedding for a table lookup, slices for constant indices, folded on
 // constants).
 //
@@ -299,12 +300,66 @@ static LogicalResult importTranspose(NodeContext &nc) {
   return failed(y) ? failure() : nc.setOutput(0, *y);
 }
 
+/// Trilu of a constant (PyTorch's TorchScript exporter builds attention's
+/// causal mask with it): the upper (upper = 1, the default) or lower
+/// triangle of every matrix of the last two dims from diagonal k (the
+/// optional second input), the rest zero.
+static LogicalResult importTrilu(NodeContext &nc) {
+  FailureOr<int64_t> upper = nc.intAttr("upper", 1);
+  FailureOr<const Const *> in = nc.constInput(0, "the input");
+  if (failed(upper) || failed(in))
+    return failure();
+  int64_t k = 0;
+  if (nc.hasInput(1)) {
+    FailureOr<const Const *> kC = nc.constInput(1, "k");
+    if (failed(kC))
+      return failure();
+    if ((*kC)->numel() != 1)
+      return nc.error() << "k must be a single value", failure();
+    k = (*kC)->ints()[0];
+  }
+  Const out = **in;
+  const int64_t rank = out.shape.size();
+  if (rank < 2)
+    return nc.error() << "the input must have rank 2 or more", failure();
+  const int64_t rows = out.shape[rank - 2], cols = out.shape[rank - 1];
+  const int64_t n = out.numel();
+  for (int64_t e = 0; e < n; ++e) {
+    // The diagonal j - i: i and j are below maxConstElements.
+    const int64_t diagonal = e % cols - (e / cols) % rows;
+    const bool keep = *upper ? diagonal >= k : diagonal <= k;
+    if (keep)
+      continue;
+    if (out.isFloat())
+      out.f[e] = 0.0f;
+    else
+      out.i[e] = 0;
+  }
+  return nc.setOutput(0, std::move(out));
+}
+
 static LogicalResult importExpand(NodeContext &nc) {
-  FailureOr<Value> x = nc.floatValue(0);
+  FailureOr<Tensor *> in = nc.input(0);
   FailureOr<const Const *> shapeC = nc.constInput(1, "the shape");
-  if (failed(x) || failed(shapeC))
+  if (failed(in) || failed(shapeC))
     return failure();
   std::vector<int64_t> spec = (*shapeC)->ints();
+  // A constant (a mask built while importing) stays one.
+  if ((*in)->constant) {
+    const Const &c = *(*in)->constant;
+    std::optional<llvm::SmallVector<int64_t>> shape = broadcastShapes(
+        c.shape, llvm::SmallVector<int64_t>(spec.begin(), spec.end()));
+    std::optional<Const> out = shape ? broadcastConst(c, *shape) : std::nullopt;
+    if (!out)
+      return nc.error() << "the shape does not broadcast with the input's, "
+                           "or the result has more than "
+                        << maxConstElements(c.dtype) << " elements",
+             failure();
+    return nc.setOutput(0, std::move(*out));
+  }
+  FailureOr<Value> x = nc.floatValue(0);
+  if (failed(x))
+    return failure();
   std::optional<llvm::SmallVector<int64_t>> shape = broadcastShapes(
       shapeOf(*x), llvm::SmallVector<int64_t>(spec.begin(), spec.end()));
   if (!shape)
@@ -827,6 +882,7 @@ void amp::onnx_import::registerShapeOps(OpTable &t) {
   t["Unsqueeze"] = {importUnsqueeze, {"axes"}};
   t["Transpose"] = {importTranspose, {"perm"}};
   t["Expand"] = {importExpand, {}};
+  t["Trilu"] = {importTrilu, {"upper"}};
   t["Cast"] = {importCast, {"to", "saturate"}};
   t["Concat"] = {importConcat, {"axis"}};
   t["Slice"] = {importSlice, {"starts", "ends", "axes"}};

@@ -505,3 +505,49 @@ mod_graph("mod_float_fmod0.onnx", np.ones(5, dtype=np.float32),
           np.full(5, 2, dtype=np.float32))
 mod_graph("mod_zero.onnx", mod_a, np.array([3, 0, 1, 1, 1], dtype=np.int64))
 mod_graph("mod_fmod2.onnx", mod_a, mod_b, fmod=2)
+
+# Attention masks built while importing, as PyTorch's TorchScript exporter
+# builds the causal one: Expand of a constant, Trilu (upper and lower, k
+# above and below the diagonal, batched), Equal and Where, all folded into
+# one constant added to x; then a Trilu and an Equal of a graph input.
+ones = numpy_helper.from_array(np.ones(1, dtype=np.float32), "one")
+save("mask_fold.onnx", helper.make_graph(
+    [helper.make_node("Expand", ["one", "shape"], ["full"], name="expand"),
+     helper.make_node("Trilu", ["full"], ["lower"], name="tril", upper=0),
+     helper.make_node("Trilu", ["full", "k1"], ["upper"], name="triu_k1"),
+     helper.make_node("Trilu", ["full", "kneg"], ["band"], name="tril_kneg",
+                      upper=0),
+     helper.make_node("Equal", ["lower", "zero"], ["masked"], name="eq"),
+     helper.make_node("Where", ["masked", "neg", "zero_f"], ["bias"],
+                      name="where"),
+     helper.make_node("Add", ["x", "bias"], ["a"], name="add_bias"),
+     helper.make_node("Add", ["a", "upper"], ["b"], name="add_upper"),
+     helper.make_node("Add", ["b", "band"], ["y"], name="add_band")],
+    "mask_fold", [vi("x", F, [2, 4, 5])], [vi("y", F, [2, 4, 5])],
+    [ones, ints("shape", [2, 4, 5]), ints("k1", [1]), ints("kneg", [-2]),
+     numpy_helper.from_array(np.zeros(1, dtype=np.float32), "zero"),
+     numpy_helper.from_array(np.float32(-100.0), "neg"),
+     numpy_helper.from_array(np.float32(0.0), "zero_f")]))
+reference("mask_fold.onnx",
+          {"x": rng.standard_normal((2, 4, 5)).astype(np.float32)})
+save("trilu_runtime.onnx", helper.make_graph(
+    [helper.make_node("Trilu", ["x"], ["y"], name="triu")],
+    "trilu_runtime", [vi("x", F, [4, 4])], [vi("y", F, [4, 4])]))
+save("equal_runtime.onnx", helper.make_graph(
+    [helper.make_node("Equal", ["x", "zero"], ["m"], name="eq"),
+     helper.make_node("Where", ["m", "x", "zero"], ["y"], name="where")],
+    "equal_runtime", [vi("x", F, [4])], [vi("y", F, [4])],
+    [numpy_helper.from_array(np.zeros(1, dtype=np.float32), "zero")]))
+save("trilu_rank1.onnx", helper.make_graph(
+    [helper.make_node("Trilu", ["c"], ["t"], name="triu"),
+     helper.make_node("Add", ["x", "t"], ["y"], name="add")],
+    "trilu_rank1", [vi("x", F, [4])], [vi("y", F, [4])],
+    [numpy_helper.from_array(np.ones(4, dtype=np.float32), "c")]),
+    check=False)
+save("where_types.onnx", helper.make_graph(
+    [helper.make_node("Where", ["cond", "a", "b"], ["w"], name="where"),
+     helper.make_node("Add", ["x", "w"], ["y"], name="add")],
+    "where_types", [vi("x", F, [2])], [vi("y", F, [2])],
+    [numpy_helper.from_array(np.array([True, False]), "cond"),
+     numpy_helper.from_array(np.ones(2, dtype=np.float32), "a"),
+     ints("b", [0, 0])]), check=False)

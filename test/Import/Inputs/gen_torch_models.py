@@ -12,6 +12,13 @@ token) exported by both of PyTorch's exporters, as users get them:
                                        default since PyTorch 2.9 (opset 18,
                                        weights as external data)
   bert_tiny_ids.npy, bert_tiny_logits.npy   a batch and PyTorch's logits
+  gpt_tiny_script.onnx, gpt_tiny_dynamo.onnx(.data)
+                                       a causal language model (the same
+                                       layers with the causal mask, an LM
+                                       head): the TorchScript exporter builds
+                                       the mask with Expand, Trilu, Equal and
+                                       Where on constants
+  gpt_tiny_logits.npy                  its logits on bert_tiny_ids.npy
   bert_tiny_tokens.csv                 600 rows of 8 token ids and a label
                                        (the first token's id mod 3), for
                                        amp-run --data
@@ -52,6 +59,36 @@ class TinyBert(nn.Module):
         return self.head(self.enc(h)[:, 0])
 
 
+class TinyGpt(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.tok = nn.Embedding(VOCAB, D)
+        layer = nn.TransformerEncoderLayer(D, HEADS, 2 * D, dropout=0.0,
+                                           activation="gelu",
+                                           batch_first=True)
+        self.enc = nn.TransformerEncoder(layer, LAYERS,
+                                         enable_nested_tensor=False)
+        self.head = nn.Linear(D, VOCAB)
+        self.register_buffer(
+            "causal", nn.Transformer.generate_square_subsequent_mask(SEQ))
+
+    def forward(self, ids):
+        h = self.enc(self.tok(ids), mask=self.causal, is_causal=True)
+        return self.head(h)
+
+
+def export_both(model, ids, stem):
+    names = dict(input_names=["ids"], output_names=["logits"])
+    torch.onnx.export(model, (ids,), os.path.join(HERE, stem + "_script.onnx"),
+                      dynamo=False, opset_version=17, **names)
+    dynamo = os.path.join(HERE, stem + "_dynamo.onnx")
+    for stale in (dynamo, dynamo + ".data"):
+        if os.path.exists(stale):
+            os.remove(stale)
+    torch.onnx.export(model, (ids,), dynamo, dynamo=True, opset_version=18,
+                      external_data=True, **names)
+
+
 def main():
     torch.manual_seed(3)
     model = TinyBert().eval()
@@ -60,15 +97,11 @@ def main():
         logits = model(ids)
     np.save(os.path.join(HERE, "bert_tiny_ids.npy"), ids.numpy())
     np.save(os.path.join(HERE, "bert_tiny_logits.npy"), logits.numpy())
-    names = dict(input_names=["ids"], output_names=["logits"])
-    torch.onnx.export(model, (ids,), os.path.join(HERE, "bert_tiny_script.onnx"),
-                      dynamo=False, opset_version=17, **names)
-    dynamo = os.path.join(HERE, "bert_tiny_dynamo.onnx")
-    for stale in (dynamo, dynamo + ".data"):
-        if os.path.exists(stale):
-            os.remove(stale)
-    torch.onnx.export(model, (ids,), dynamo, dynamo=True, opset_version=18,
-                      external_data=True, **names)
+    export_both(model, ids, "bert_tiny")
+    gpt = TinyGpt().eval()
+    with torch.no_grad():
+        np.save(os.path.join(HERE, "gpt_tiny_logits.npy"), gpt(ids).numpy())
+    export_both(gpt, ids, "gpt_tiny")
     rows = np.random.default_rng(1).integers(0, VOCAB, (600, SEQ))
     np.savetxt(os.path.join(HERE, "bert_tiny_tokens.csv"),
                np.concatenate([rows, rows[:, :1] % CLASSES], axis=1),
