@@ -82,6 +82,17 @@ static LogicalResult importHardSigmoid(NodeContext &nc) {
 // Binary and variadic arithmetic
 //===----------------------------------------------------------------------===//
 
+/// The error of foldBinary on `a` and `b`.
+static LogicalResult foldFailure(NodeContext &nc, const Const &a,
+                                 const Const &b) {
+  return nc.error() << "constant operands of types " << dataTypeName(a.dtype)
+                    << " and " << dataTypeName(b.dtype)
+                    << " cannot be folded: they differ in type, do not "
+                       "broadcast, or give over "
+                    << maxConstElements(a.dtype) << " elements",
+         failure();
+}
+
 enum class Arith { Add, Sub, Mul, Div, Max, Min };
 
 static double applyArith(Arith op, bool isFloat, double a, double b) {
@@ -147,13 +158,7 @@ static LogicalResult importArith(NodeContext &nc, Arith op, unsigned n) {
         return applyArith(op, isFloat, a, b);
       });
       if (!r)
-        return nc.error() << "constant operands of types "
-                          << dataTypeName(acc.dtype) << " and "
-                          << dataTypeName(rhs.dtype)
-                          << " cannot be folded: they differ in type, do "
-                             "not broadcast, or give over "
-                          << maxConstElements(acc.dtype) << " elements",
-               failure();
+        return foldFailure(nc, acc, rhs);
       acc = std::move(*r);
     }
     return nc.setOutput(0, std::move(acc));
@@ -217,12 +222,7 @@ static LogicalResult importMod(NodeContext &nc) {
     return double(rem);
   });
   if (!r)
-    return nc.error() << "constant operands of types " << dataTypeName(a.dtype)
-                      << " and " << dataTypeName(b.dtype)
-                      << " cannot be folded: they differ in type, do not "
-                         "broadcast, or give over "
-                      << maxConstElements(a.dtype) << " elements",
-           failure();
+    return foldFailure(nc, a, b);
   return nc.setOutput(0, std::move(*r));
 }
 
@@ -240,13 +240,7 @@ static LogicalResult importEqual(NodeContext &nc) {
   std::optional<Const> r = foldBinary(
       **lhs, **rhs, [](double x, double y) { return x == y ? 1.0 : 0.0; });
   if (!r)
-    return nc.error() << "constant operands of types "
-                      << dataTypeName((*lhs)->dtype) << " and "
-                      << dataTypeName((*rhs)->dtype)
-                      << " cannot be folded: they differ in type, do not "
-                         "broadcast, or give over "
-                      << maxConstElements((*lhs)->dtype) << " elements",
-           failure();
+    return foldFailure(nc, **lhs, **rhs);
   Const out;
   out.dtype = onnx::TensorProto::BOOL;
   out.shape = r->shape;
