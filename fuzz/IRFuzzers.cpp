@@ -19,7 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FuzzContext.h"
-#include "amp/Parser/NestingDepth.h"
+#include "amp/Parser/ParserHazards.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -67,9 +67,9 @@ void runPipeline(mlir::ModuleOp module, size_t size) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  // What amp's tools refuse before parsing (amp/Parser/NestingDepth.h).
+  // What amp's tools refuse before parsing (amp/Parser/ParserHazards.h).
   llvm::StringRef text(reinterpret_cast<const char *>(data), size);
-  if (amp::findDeepNesting(text))
+  if (amp::findParserHazard(text))
     return 0;
   mlir::MLIRContext &ctx = context();
   mlir::ScopedDiagnosticHandler quiet(

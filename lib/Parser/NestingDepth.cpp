@@ -52,13 +52,3 @@ std::string amp::deepNestingMessage(unsigned limit) {
          " levels; amp's tools refuse such input, on which MLIR's parser "
          "would run out of stack";
 }
-
-bool amp::reportDeepNesting(const llvm::MemoryBuffer &buffer,
-                            llvm::raw_ostream &os, unsigned limit) {
-  std::optional<DeepNesting> deep = findDeepNesting(buffer.getBuffer(), limit);
-  if (!deep)
-    return false;
-  os << buffer.getBufferIdentifier() << ":" << deep->line << ":" << deep->column
-     << ": error: " << deepNestingMessage(limit) << "\n";
-  return true;
-}

@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Parser/ParseNamingArguments.h"
-#include "amp/Parser/NestingDepth.h"
+#include "amp/Parser/ParserHazards.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -30,10 +30,11 @@ amp::parseFileNamingArguments(StringRef filename,
     emitError(fileLoc) << error;
     return nullptr;
   }
-  if (std::optional<DeepNesting> deep = findDeepNesting(file->getBuffer())) {
-    emitError(FileLineColLoc::get(context, filename, deep->line,
-                                  deep->column))
-        << deepNestingMessage();
+  if (std::optional<ParserHazard> hazard =
+          findParserHazard(file->getBuffer())) {
+    emitError(
+        FileLineColLoc::get(context, filename, hazard->line, hazard->column))
+        << hazard->message;
     return nullptr;
   }
   llvm::SourceMgr sourceMgr;

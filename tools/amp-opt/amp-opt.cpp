@@ -3,13 +3,14 @@
 // mlir-opt for amp: the nn and amp dialects, amp's passes, and the upstream
 // dialects and passes amp programs use. Besides registration it does what
 // MlirOptMain(argc, argv, ...) does, with one step added: the input is
-// refused before parsing when its brackets nest deeper than MLIR's parser
-// has stack for (amp/Parser/NestingDepth.h).
+// refused before parsing when MLIR's parser would crash on it (brackets
+// nested deeper than it has stack for, a dense array of index:
+// amp/Parser/ParserHazards.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "amp/InitAll.h"
-#include "amp/Parser/NestingDepth.h"
+#include "amp/Parser/ParserHazards.h"
 
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -43,7 +44,7 @@ int main(int argc, char **argv) {
     llvm::errs() << error << "\n";
     return 1;
   }
-  if (amp::reportDeepNesting(*file, llvm::errs()))
+  if (amp::reportParserHazard(*file, llvm::errs()))
     return 1;
   std::unique_ptr<llvm::ToolOutputFile> output =
       mlir::openOutputFile(outputFilename, &error);

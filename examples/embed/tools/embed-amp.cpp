@@ -13,7 +13,7 @@
 
 #include "amp/InitAll.h"
 #include "amp/Interfaces/MixedPrecisionOpInterface.h"
-#include "amp/Parser/NestingDepth.h"
+#include "amp/Parser/ParserHazards.h"
 #include "amp/Pipelines/Pipelines.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -58,9 +58,9 @@ int main(int argc, char **argv) {
     llvm::errs() << "embed-amp: " << error << "\n";
     return 1;
   }
-  // MLIR's parser recurses once per bracket: refuse nesting that would run
-  // it out of stack, as amp's own tools do.
-  if (amp::reportDeepNesting(*input, llvm::errs()))
+  // Refuse input on which MLIR's parser would crash (too deep a nesting, a
+  // dense array of index), as amp's own tools do.
+  if (amp::reportParserHazard(*input, llvm::errs()))
     return 1;
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());

@@ -5,9 +5,7 @@
 // few tens of thousands of '(' overflow the stack of any tool that parses
 // them (32 KB of input crashed amp-opt; amp-pipeline-fuzzer found it). amp's
 // tools scan their input first and refuse nesting deeper than any real
-// program uses, with one error line: amp-opt, amp-run, amp-compile,
-// amp-grad-check (through parseFileNamingArguments), the IR fuzzers and
-// the embedding example (examples/embed).
+// program uses, with one error line (ParserHazards.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,8 +13,6 @@
 #define AMP_PARSER_NESTINGDEPTH_H
 
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <optional>
 #include <string>
@@ -41,12 +37,6 @@ std::optional<DeepNesting> findDeepNesting(llvm::StringRef text,
 
 /// The error for such input (without the location).
 std::string deepNestingMessage(unsigned limit = kMaxIRNesting);
-
-/// For tools that read a buffer before MLIR parses it: when `buffer` nests
-/// too deep, writes "<buffer id>:<line>:<column>: error: <message>" to `os`
-/// and returns true.
-bool reportDeepNesting(const llvm::MemoryBuffer &buffer, llvm::raw_ostream &os,
-                       unsigned limit = kMaxIRNesting);
 
 } // namespace amp
 

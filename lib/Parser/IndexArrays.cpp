@@ -1,0 +1,125 @@
+//===- IndexArrays.cpp - dense arrays of index, which crash MLIR's parser -===//
+//
+// MLIR 22's parseDenseArrayAttr accepts `index` as an element type and then
+// asks it for its integer-or-float width, which dereferences a null float
+// type: `array<index: 1>` (or `array<!t>` with `!t = index`) crashes every
+// tool that parses it, mlir-opt included (amp-pipeline-fuzzer found it).
+// This scan finds such an array before the parser sees it. Type aliases are
+// resolved through their definitions (`!t = index`, `!u = !t`) wherever
+// they are in the text.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Parser/ParserHazards.h"
+
+#include "llvm/ADT/StringMap.h"
+
+#include <cctype>
+
+namespace {
+
+bool isIdentifierChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' ||
+         c == '.';
+}
+
+/// The identifier at `text[i]` ("" if none).
+llvm::StringRef identifierAt(llvm::StringRef text, size_t i) {
+  size_t end = i;
+  while (end < text.size() && isIdentifierChar(text[end]))
+    ++end;
+  return text.slice(i, end);
+}
+
+size_t skipSpaces(llvm::StringRef text, size_t i) {
+  while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i])))
+    ++i;
+  return i;
+}
+
+/// Whether a type at `text[i]` is `index` or an alias that resolves to it.
+bool isIndexType(llvm::StringRef text, size_t i,
+                 const llvm::StringMap<std::string> &aliases) {
+  std::string type;
+  if (i < text.size() && text[i] == '!')
+    type = "!" + identifierAt(text, i + 1).str();
+  else
+    type = identifierAt(text, i).str();
+  // Alias chains are short; the bound stops a cycle.
+  for (int hop = 0; hop < 64 && type.size() > 1 && type[0] == '!'; ++hop) {
+    auto it = aliases.find(llvm::StringRef(type).drop_front());
+    if (it == aliases.end())
+      return false;
+    type = it->second;
+  }
+  return type == "index";
+}
+
+} // namespace
+
+std::optional<amp::ParserHazard>
+amp::findIndexDenseArray(llvm::StringRef text) {
+  // Type alias definitions, `!name = type` at the start of a line: the
+  // first token of each type.
+  llvm::StringMap<std::string> aliases;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = text.find('\n', start);
+    llvm::StringRef line =
+        text.slice(start, end == llvm::StringRef::npos ? text.size() : end);
+    size_t i = skipSpaces(line, 0);
+    if (i < line.size() && line[i] == '!') {
+      llvm::StringRef name = identifierAt(line, i + 1);
+      size_t eq = skipSpaces(line, i + 1 + name.size());
+      if (!name.empty() && eq < line.size() && line[eq] == '=') {
+        size_t t = skipSpaces(line, eq + 1);
+        std::string type = t < line.size() && line[t] == '!'
+                               ? "!" + identifierAt(line, t + 1).str()
+                               : identifierAt(line, t).str();
+        aliases.try_emplace(name, type);
+      }
+    }
+    if (end == llvm::StringRef::npos)
+      break;
+    start = end + 1;
+  }
+
+  unsigned line = 1, column = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    ++column;
+    if (c == '\n') {
+      ++line;
+      column = 0;
+      continue;
+    }
+    if (c == '/' && text.substr(i).starts_with("//")) {
+      const size_t end = text.find('\n', i);
+      if (end == llvm::StringRef::npos)
+        break;
+      column += end - 1 - i;
+      i = end - 1;
+      continue;
+    }
+    if (c == '"') {
+      size_t j = i + 1;
+      for (; j < text.size() && text[j] != '"' && text[j] != '\n'; ++j)
+        if (text[j] == '\\')
+          ++j;
+      column += j - i;
+      i = j < text.size() && text[j] == '"' ? j : j - 1;
+      continue;
+    }
+    if (c != 'a' || !text.substr(i).starts_with("array") ||
+        (i > 0 && isIdentifierChar(text[i - 1])))
+      continue;
+    size_t open = skipSpaces(text, i + 5);
+    if (open >= text.size() || text[open] != '<')
+      continue;
+    if (isIndexType(text, skipSpaces(text, open + 1), aliases))
+      return ParserHazard{line, column,
+                          "a dense array of 'index' elements is not a valid "
+                          "attribute (array<i64: ...> is); amp's tools "
+                          "refuse it, on which MLIR's parser would crash"};
+  }
+  return std::nullopt;
+}
