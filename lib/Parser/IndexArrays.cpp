@@ -12,6 +12,8 @@
 
 #include "amp/Parser/ParserHazards.h"
 
+#include "SourceScan.h"
+
 #include "llvm/ADT/StringMap.h"
 
 #include <cctype>
@@ -83,43 +85,23 @@ amp::findIndexDenseArray(llvm::StringRef text) {
     start = end + 1;
   }
 
-  unsigned line = 1, column = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    ++column;
-    if (c == '\n') {
-      ++line;
-      column = 0;
-      continue;
-    }
-    if (c == '/' && text.substr(i).starts_with("//")) {
-      const size_t end = text.find('\n', i);
-      if (end == llvm::StringRef::npos)
-        break;
-      column += end - 1 - i;
-      i = end - 1;
-      continue;
-    }
-    if (c == '"') {
-      size_t j = i + 1;
-      for (; j < text.size() && text[j] != '"' && text[j] != '\n'; ++j)
-        if (text[j] == '\\')
-          ++j;
-      column += j - i;
-      i = j < text.size() && text[j] == '"' ? j : j - 1;
-      continue;
-    }
-    if (c != 'a' || !text.substr(i).starts_with("array") ||
-        (i > 0 && isIdentifierChar(text[i - 1])))
-      continue;
-    size_t open = skipSpaces(text, i + 5);
-    if (open >= text.size() || text[open] != '<')
-      continue;
-    if (isIndexType(text, skipSpaces(text, open + 1), aliases))
-      return ParserHazard{line, column,
-                          "a dense array of 'index' elements is not a valid "
-                          "attribute (array<i64: ...> is); amp's tools "
-                          "refuse it, on which MLIR's parser would crash"};
-  }
+  ParserHazard hazard;
+  const bool found =
+      parser::scanSource(text, [&](size_t i, unsigned line, unsigned column) {
+        if (text[i] != 'a' || !text.substr(i).starts_with("array") ||
+            (i > 0 && isIdentifierChar(text[i - 1])))
+          return false;
+        size_t open = skipSpaces(text, i + 5);
+        if (open >= text.size() || text[open] != '<' ||
+            !isIndexType(text, skipSpaces(text, open + 1), aliases))
+          return false;
+        hazard = {line, column,
+                  "a dense array of 'index' elements is not a valid "
+                  "attribute (array<i64: ...> is); amp's tools refuse it, "
+                  "on which MLIR's parser would crash"};
+        return true;
+      });
+  if (found)
+    return hazard;
   return std::nullopt;
 }
