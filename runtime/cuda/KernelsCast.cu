@@ -2,16 +2,19 @@
 //
 // On the CUDA backend: casts between f32, f16 and bf16 (a vectorized
 // grid-stride kernel moving 8 elements per thread and iteration, as 128-bit
-// accesses of each side, when both pointers are 16-byte aligned), fills of
-// any dtype (a bit pattern computed on the host, stored 16 bytes at a time)
-// and the scaled gradient seed (the scale read on the device). Bitwise the
-// reference's, NaN payloads included: the hardware conversions round every
+// accesses of each side, when both pointers are 16-byte aligned), casts
+// with an integer or bool side (a grid-stride kernel running the
+// reference's castElement, reference/CastMath.h), fills of any dtype (a bit
+// pattern computed on the host, stored 16 bytes at a time) and the scaled
+// gradient seed (the scale read on the device). Bitwise the reference's,
+// NaN payloads included: the hardware conversions round every
 // number as float16.h does, and NaNs take float16.h's path (an f16 NaN
 // widened to f32 made quiet, as the reference's F16C conversion does).
 //
 //===----------------------------------------------------------------------===//
 
 #include "cuda/CudaDevice.cuh"
+#include "reference/CastMath.h"
 #include "reference/ElementwiseChecks.h"
 
 #include <cstring>
@@ -78,6 +81,13 @@ __global__ void __launch_bounds__(kThreads)
     const int64_t i = done + j;
     y[i] = narrow<Y>(widen(x[i]));
   }
+}
+
+/// y[i] = castElement<Y>(x[i]): the casts with an integer or bool side.
+template <typename X, typename Y>
+__global__ void __launch_bounds__(kThreads)
+    convertKernel(const X *x, Y *y, int64_t n) {
+  AMP_GRID_STRIDE(i, n) { y[i] = castElement<Y>(x[i]); }
 }
 
 /// y[0, n) = v, as 16-byte stores when y is aligned.
@@ -155,6 +165,21 @@ amp_status_t amp_cast(const void *x, void *y, int64_t n, amp_dtype_t x_dtype,
             cudaMemcpyDeviceToDevice, s))
       return cudaFailure(check, "copying x to y", e);
     return AMP_STATUS_OK;
+  }
+  if (!inDtypeSet(x_dtype, kFloatDtypes) ||
+      !inDtypeSet(y_dtype, kFloatDtypes)) {
+    dispatchAny(x_dtype, [&](auto tx) {
+      dispatchAny(y_dtype, [&](auto ty) {
+        using X = decltype(tx);
+        using Y = decltype(ty);
+        constexpr bool kIntegerSide =
+            !kIsFloatStorage<X> || !kIsFloatStorage<Y>;
+        if constexpr (kIntegerSide && !std::is_same_v<X, Y>)
+          convertKernel<X, Y><<<gridFor(n), kThreads, 0, s>>>(
+              static_cast<const X *>(x), static_cast<Y *>(y), n);
+      });
+    });
+    return launched(check, "amp_cast");
   }
   const bool vec = packAligned(x, y);
   dispatchFloat(x_dtype, [&](auto tx) {

@@ -33,6 +33,31 @@ amp_status_t checkBounds(Checker &check, float min, float max) {
   return AMP_STATUS_OK;
 }
 
+/// The shapes and pointers of a broadcasting binary kernel: lhs and rhs of
+/// `dtype`, out of `outDtype` exactly their broadcast; their element counts
+/// in *nl, *nr, *no.
+amp_status_t checkBroadcastPair(Checker &check, const void *lhs,
+                                const void *rhs, const void *out,
+                                const int64_t *lhsDims, int32_t lhsRank,
+                                const int64_t *rhsDims, int32_t rhsRank,
+                                const int64_t *outDims, int32_t outRank,
+                                amp_dtype_t dtype, amp_dtype_t outDtype,
+                                int64_t *nl, int64_t *nr, int64_t *no) {
+  if (amp_status_t s = check.shape("lhs", lhsDims, lhsRank, nl))
+    return s;
+  if (amp_status_t s = check.shape("rhs", rhsDims, rhsRank, nr))
+    return s;
+  if (amp_status_t s = check.shape("out", outDims, outRank, no))
+    return s;
+  if (amp_status_t s = check.broadcastResult(
+          {{"lhs", lhsDims, lhsRank}, {"rhs", rhsDims, rhsRank}},
+          {"out", outDims, outRank}))
+    return s;
+  return check.pointers({{"lhs", lhs, *nl, dtype},
+                         {"rhs", rhs, *nr, dtype},
+                         {"out", out, *no, outDtype}});
+}
+
 } // namespace
 
 amp_status_t amp::runtime::kernels::checkUnary(Checker &check, int32_t rawOp,
@@ -96,28 +121,40 @@ amp_status_t amp::runtime::kernels::checkBinary(
     int32_t outRank, amp_dtype_t dtype, StridedLoop<3> *loop, int64_t *numel) {
   if (rawOp < AMP_BINARY_ADD || rawOp > AMP_BINARY_MIN)
     return check.fail(AMP_STATUS_INVALID_ARGUMENT, "unknown op %d", rawOp);
-  int64_t nl, nr, no;
   if (amp_status_t s = check.dtype("dtype", dtype, kFloatDtypes))
     return s;
-  if (amp_status_t s = check.shape("lhs", lhsDims, lhsRank, &nl))
-    return s;
-  if (amp_status_t s = check.shape("rhs", rhsDims, rhsRank, &nr))
-    return s;
-  if (amp_status_t s = check.shape("out", outDims, outRank, &no))
-    return s;
-  const ShapeRef lhsShape{"lhs", lhsDims, lhsRank},
-      rhsShape{"rhs", rhsDims, rhsRank};
-  if (amp_status_t s = check.broadcastResult({lhsShape, rhsShape},
-                                             {"out", outDims, outRank}))
-    return s;
-  if (amp_status_t s = check.pointers({{"lhs", lhs, nl, dtype},
-                                       {"rhs", rhs, nr, dtype},
-                                       {"out", out, no, dtype}}))
+  int64_t nl, nr, no;
+  if (amp_status_t s = checkBroadcastPair(check, lhs, rhs, out, lhsDims,
+                                          lhsRank, rhsDims, rhsRank, outDims,
+                                          outRank, dtype, dtype, &nl, &nr, &no))
     return s;
   if (no > 0 && ((out == lhs && nl != no) || (out == rhs && nr != no)))
     return check.fail(AMP_STATUS_INVALID_ARGUMENT,
                       "out aliases a broadcast operand");
-  *loop = broadcastLoop<3>(outDims, outRank, {lhsShape, rhsShape});
+  *loop = broadcastLoop<3>(
+      outDims, outRank, {{"lhs", lhsDims, lhsRank}, {"rhs", rhsDims, rhsRank}});
+  *numel = no;
+  return AMP_STATUS_OK;
+}
+
+amp_status_t amp::runtime::kernels::checkCompare(
+    Checker &check, int32_t rawOp, const void *lhs, const void *rhs,
+    const void *out, const int64_t *lhsDims, int32_t lhsRank,
+    const int64_t *rhsDims, int32_t rhsRank, const int64_t *outDims,
+    int32_t outRank, amp_dtype_t dtype, StridedLoop<3> *loop, int64_t *numel) {
+  if (rawOp < AMP_COMPARE_EQ || rawOp > AMP_COMPARE_GE)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "unknown op %d", rawOp);
+  if (amp_status_t s = check.dtype("dtype", dtype, kAnyDtype))
+    return s;
+  int64_t nl, nr, no;
+  if (amp_status_t s = checkBroadcastPair(
+          check, lhs, rhs, out, lhsDims, lhsRank, rhsDims, rhsRank, outDims,
+          outRank, dtype, AMP_DTYPE_BOOL, &nl, &nr, &no))
+    return s;
+  if (no > 0 && (out == lhs || out == rhs))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "out aliases lhs or rhs");
+  *loop = broadcastLoop<3>(
+      outDims, outRank, {{"lhs", lhsDims, lhsRank}, {"rhs", rhsDims, rhsRank}});
   *numel = no;
   return AMP_STATUS_OK;
 }
@@ -128,9 +165,9 @@ amp_status_t amp::runtime::kernels::checkCast(Checker &check, const void *x,
                                               amp_dtype_t yDtype) {
   if (amp_status_t s = check.count("n", n))
     return s;
-  if (amp_status_t s = check.dtype("x_dtype", xDtype, kFloatDtypes))
+  if (amp_status_t s = check.dtype("x_dtype", xDtype, kAnyDtype))
     return s;
-  if (amp_status_t s = check.dtype("y_dtype", yDtype, kFloatDtypes))
+  if (amp_status_t s = check.dtype("y_dtype", yDtype, kAnyDtype))
     return s;
   if (amp_status_t s =
           check.pointers({{"x", x, n, xDtype}, {"y", y, n, yDtype}}))

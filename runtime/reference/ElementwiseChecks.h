@@ -1,7 +1,7 @@
 //===- ElementwiseChecks.h - Argument checks of the elementwise kernels ---===//
 //
 // The argument checks of amp_unary, amp_pow, amp_clamp, the same-shape
-// gradients, amp_dropout, amp_binary, amp_cast, amp_fill and
+// gradients, amp_dropout, amp_binary, amp_compare, amp_cast, amp_fill and
 // amp_scaled_grad_seed, shared by the reference and the CUDA backends
 // (amp_kernel_core) so that a malformed call fails with the same status and
 // message on both. Each returns AMP_STATUS_OK or the failure recorded in
@@ -58,7 +58,18 @@ amp_status_t checkBinary(Checker &check, int32_t rawOp, const void *lhs,
                          amp_dtype_t dtype, StridedLoop<3> *loop,
                          int64_t *numel);
 
-/// amp_cast: n, the two float dtypes, x and y; y may alias x only when the
+/// amp_compare: a known op, any dtype, the three shapes, out (bool) the
+/// broadcast of lhs and rhs, valid pointers, out aliasing neither operand.
+/// Returns the loop nest (operands: out, lhs, rhs) and out's element count.
+amp_status_t checkCompare(Checker &check, int32_t rawOp, const void *lhs,
+                          const void *rhs, const void *out,
+                          const int64_t *lhsDims, int32_t lhsRank,
+                          const int64_t *rhsDims, int32_t rhsRank,
+                          const int64_t *outDims, int32_t outRank,
+                          amp_dtype_t dtype, StridedLoop<3> *loop,
+                          int64_t *numel);
+
+/// amp_cast: n, the two dtypes (any), x and y; y may alias x only when the
 /// dtypes are equal.
 amp_status_t checkCast(Checker &check, const void *x, const void *y, int64_t n,
                        amp_dtype_t xDtype, amp_dtype_t yDtype);

@@ -1,7 +1,7 @@
 //===- ElementwiseMath.h - The f32 math of the elementwise kernels --------===//
 //
 // The per-element formulas of amp_unary, amp_pow, amp_clamp, the same-shape
-// gradients, amp_binary, amp_dropout and the extremum gradients of
+// gradients, amp_binary, amp_compare, amp_dropout and the extremum gradients of
 // amp_maximum_grad / amp_minimum_grad, as `inline AMP_HOST_DEVICE`
 // functions: the reference backend (KernelsElementwise.cpp,
 // KernelsSelect.cpp) and the CUDA kernels call the same code. Everything is
@@ -13,6 +13,7 @@
 #ifndef AMP_RUNTIME_REFERENCE_ELEMENTWISEMATH_H
 #define AMP_RUNTIME_REFERENCE_ELEMENTWISEMATH_H
 
+#include "amp_runtime/float16.h"
 #include "amp_runtime/host_device.h"
 #include "amp_runtime/kernels.h"
 #include "reference/GemmEpilogue.h"
@@ -87,6 +88,35 @@ template <int32_t Op> inline AMP_HOST_DEVICE float binaryOp(float a, float b) {
     return maxPropagateNaN(a, b);
   else
     return minPropagateNaN(a, b);
+}
+
+/// The value amp_compare compares for an element of each storage type: the
+/// exact f32 value of a float, the signed integer, and 0 or 1 for a bool
+/// byte (any nonzero byte is 1).
+inline AMP_HOST_DEVICE float compareValue(float v) { return v; }
+inline AMP_HOST_DEVICE float compareValue(Half v) { return toF32(v); }
+inline AMP_HOST_DEVICE float compareValue(BFloat16 v) { return toF32(v); }
+inline AMP_HOST_DEVICE int32_t compareValue(int32_t v) { return v; }
+inline AMP_HOST_DEVICE int64_t compareValue(int64_t v) { return v; }
+inline AMP_HOST_DEVICE int32_t compareValue(uint8_t v) { return v != 0; }
+
+/// lhs op rhs of amp_compare for the amp_compare_op_t `Op`, 1 or 0: the C
+/// comparisons, so IEEE for floats (-0 == +0; a NaN makes every predicate
+/// but NE false).
+template <int32_t Op, typename V>
+inline AMP_HOST_DEVICE uint8_t compareOp(V a, V b) {
+  if constexpr (Op == AMP_COMPARE_EQ)
+    return a == b;
+  else if constexpr (Op == AMP_COMPARE_NE)
+    return a != b;
+  else if constexpr (Op == AMP_COMPARE_LT)
+    return a < b;
+  else if constexpr (Op == AMP_COMPARE_LE)
+    return a <= b;
+  else if constexpr (Op == AMP_COMPARE_GT)
+    return a > b;
+  else
+    return a >= b;
 }
 
 /// amp_pow: powf(x, exponent).

@@ -130,6 +130,27 @@ template <typename F> inline void dispatchFloat(amp_dtype_t dtype, F &&f) {
   }
 }
 
+/// Calls `f(T{})` with T the storage type of the dtype `dtype` (any dtype,
+/// which the caller has checked): float, Half, BFloat16, int32_t, int64_t,
+/// and uint8_t for bool (one byte, nonzero is true). For the kernels whose
+/// result depends on the element values of any dtype (casts, comparisons).
+template <typename F> inline void dispatchAny(amp_dtype_t dtype, F &&f) {
+  switch (dtype) {
+  case AMP_DTYPE_I32:
+    f(int32_t{});
+    return;
+  case AMP_DTYPE_I64:
+    f(int64_t{});
+    return;
+  case AMP_DTYPE_BOOL:
+    f(uint8_t{});
+    return;
+  default:
+    dispatchFloat(dtype, static_cast<F &&>(f));
+    return;
+  }
+}
+
 /// Calls `f(U{})` with U the unsigned integer type of the dtype's size: the
 /// data-movement kernels copy bit patterns of any dtype.
 template <typename F> inline void dispatchBits(amp_dtype_t dtype, F &&f) {
@@ -187,6 +208,11 @@ enum DtypeSet : unsigned {
   kBoolDtype = 1u << AMP_DTYPE_BOOL,
   kAnyDtype = kFloatDtypes | kIndexDtypes | kBoolDtype,
 };
+
+/// Whether the (checked, known) dtype is one of `set`.
+inline bool inDtypeSet(amp_dtype_t dtype, unsigned set) {
+  return (set >> static_cast<unsigned>(dtype)) & 1u;
+}
 
 /// The raw 32-bit value of an ABI enum argument. Callers may pass any value;
 /// reading one outside the enumerators through the enum type is undefined in

@@ -4,11 +4,14 @@
 // amp_unary, amp_pow, amp_clamp, the same-shape gradients (relu, gelu, tanh,
 // sigmoid, sqrt, rsqrt, abs, pow, clamp), amp_binary (numpy broadcasting),
 // amp_dropout, amp_cast, amp_fill and amp_scaled_grad_seed. Every element is
-// widened to f32, computed in f32 and rounded once to the output dtype.
+// widened to f32, computed in f32 and rounded once to the output dtype
+// (amp_cast to and from the integer and bool dtypes converts as
+// reference/CastMath.h says).
 //
 //===----------------------------------------------------------------------===//
 
 #include "amp_runtime/dropout.h"
+#include "reference/CastMath.h"
 #include "reference/Convert.h"
 #include "reference/ElementwiseChecks.h"
 #include "reference/ElementwiseMath.h"
@@ -297,6 +300,20 @@ amp_status_t amp_cast(const void *x, void *y, int64_t n, amp_dtype_t x_dtype,
     // A copy keeps every bit pattern, signalling NaNs included.
     if (n > 0 && x != y)
       std::memmove(y, x, static_cast<size_t>(n * amp_dtype_size(x_dtype)));
+    return AMP_STATUS_OK;
+  }
+  if (!inDtypeSet(x_dtype, kFloatDtypes) ||
+      !inDtypeSet(y_dtype, kFloatDtypes)) {
+    // An integer or bool side: one element at a time (reference/CastMath.h).
+    dispatchAny(x_dtype, [&](auto tx) {
+      dispatchAny(y_dtype, [&](auto ty) {
+        using X = decltype(tx);
+        using Y = decltype(ty);
+        const X *xs = static_cast<const X *>(x);
+        Y *ys = static_cast<Y *>(y);
+        parallelFor(n, [=](int64_t i) { ys[i] = castElement<Y>(xs[i]); });
+      });
+    });
     return AMP_STATUS_OK;
   }
   // To or from f32: a run at a time (F16C for f16 where the CPU has it).

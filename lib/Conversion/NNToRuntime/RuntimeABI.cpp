@@ -41,6 +41,8 @@ constexpr AbiType abiTypeOf() {
     return AbiType::UnaryOp;
   else if constexpr (std::is_same_v<T, amp_binary_op_t>)
     return AbiType::BinaryOp;
+  else if constexpr (std::is_same_v<T, amp_compare_op_t>)
+    return AbiType::CompareOp;
   else if constexpr (std::is_same_v<T, amp_reduce_op_t>)
     return AbiType::ReduceOp;
   else if constexpr (std::is_same_v<T, int64_t>)
@@ -57,8 +59,8 @@ constexpr AbiType abiTypeOf() {
 
 // The enums travel as i32 (what LLVM passes a C enum of int range as).
 static_assert(sizeof(amp_status_t) == 4 && sizeof(amp_dtype_t) == 4 &&
-                  sizeof(amp_unary_op_t) == 4 &&
-                  sizeof(amp_binary_op_t) == 4 && sizeof(amp_reduce_op_t) == 4,
+                  sizeof(amp_unary_op_t) == 4 && sizeof(amp_binary_op_t) == 4 &&
+                  sizeof(amp_compare_op_t) == 4 && sizeof(amp_reduce_op_t) == 4,
               "ABI enums are passed as i32");
 
 /// The result and argument types of a prototype, from its function type.
@@ -88,7 +90,8 @@ constexpr AbiType Status = AbiType::Status, Ptr = AbiType::Ptr,
                   ConstPtr = AbiType::ConstPtr, I64 = AbiType::I64,
                   I32 = AbiType::I32, F32 = AbiType::F32, F64 = AbiType::F64,
                   Dtype = AbiType::Dtype, UnaryOp = AbiType::UnaryOp,
-                  BinaryOp = AbiType::BinaryOp, ReduceOp = AbiType::ReduceOp;
+                  BinaryOp = AbiType::BinaryOp, CompareOp = AbiType::CompareOp,
+                  ReduceOp = AbiType::ReduceOp;
 } // namespace spell
 
 // Each entry's argument list, checked against the header at compile time.
@@ -148,6 +151,8 @@ StringRef amp::runtime_abi::getAbiTypeName(AbiType type) {
     return "UnaryOp";
   case AbiType::BinaryOp:
     return "BinaryOp";
+  case AbiType::CompareOp:
+    return "CompareOp";
   case AbiType::ReduceOp:
     return "ReduceOp";
   }
@@ -224,6 +229,7 @@ Type amp::runtime_abi::getLLVMType(MLIRContext *ctx, AbiType type) {
   case AbiType::Dtype:
   case AbiType::UnaryOp:
   case AbiType::BinaryOp:
+  case AbiType::CompareOp:
   case AbiType::ReduceOp:
     return IntegerType::get(ctx, 32);
   }

@@ -288,6 +288,29 @@ AMP_KERNEL_API amp_status_t amp_where_grad(
     const int64_t *dy_dims, int32_t dy_rank, const int64_t *cond_dims,
     int32_t cond_rank, amp_dtype_t dtype, void *stream);
 
+/* nn.compare predicates. Values are part of the ABI. */
+typedef enum amp_compare_op {
+  AMP_COMPARE_EQ = 0,
+  AMP_COMPARE_NE = 1,
+  AMP_COMPARE_LT = 2,
+  AMP_COMPARE_LE = 3,
+  AMP_COMPARE_GT = 4,
+  AMP_COMPARE_GE = 5,
+} amp_compare_op_t;
+
+/* nn.compare: out[i] = (lhs[i] op rhs[i]) ? 1 : 0, AMP_DTYPE_BOOL, with numpy
+ * broadcasting of lhs and rhs (out's shape exactly their broadcast, as for
+ * amp_binary). lhs and rhs have `dtype`, any dtype: f32, f16 and bf16
+ * compare their exact values with IEEE semantics (-0 == +0; a NaN operand
+ * makes every predicate false except NE, which is true); i32 and i64 as
+ * signed integers; bool as 0 < 1 (any nonzero byte is 1). Exact. out must
+ * not overlap lhs or rhs. */
+AMP_KERNEL_API amp_status_t
+amp_compare(amp_compare_op_t op, const void *lhs, const void *rhs, void *out,
+            const int64_t *lhs_dims, int32_t lhs_rank, const int64_t *rhs_dims,
+            int32_t rhs_rank, const int64_t *out_dims, int32_t out_rank,
+            amp_dtype_t dtype, void *stream);
+
 /* nn.dropout, and its own gradient (the same call on dy with the same seed
  * and attributes). With rate in [0, 1) and training != 0:
  *   y[i] = keep(i) ? x[i] / (1 - rate) : +0      (f32 division, 1 - rate f32)
@@ -307,10 +330,23 @@ AMP_KERNEL_API amp_status_t amp_dropout(const void *x, const int64_t *seed,
                                         float rate, int32_t training,
                                         void *stream);
 
-/* amp.cast: y[i] = RNE(x[i]) between f32, f16 and bf16 (any pair; f16 <->
- * bf16 goes through the exact f32 value). Overflow gives +-inf, NaN stays
- * NaN (quiet, sign and leading payload kept). Exact. A same-dtype cast is a
- * copy; y may then equal x. */
+/* amp.cast and nn.convert: y[i] = x[i] converted from x_dtype to y_dtype, any
+ * pair of dtypes. Exact (one defined result per input):
+ *  - between f32, f16 and bf16: RNE (f16 <-> bf16 goes through the exact f32
+ *    value); overflow gives +-inf, NaN stays NaN (quiet, sign and leading
+ *    payload kept);
+ *  - i32, i64, bool -> f32, f16, bf16: the integer value (bool: 0 or 1)
+ *    rounded to f32 (RNE), then to y_dtype (RNE) when that is f16 or bf16
+ *    (two roundings, as PyTorch);
+ *  - f32, f16, bf16 -> i32, i64: the f32 value truncated toward zero; NaN
+ *    gives 0, values beyond the integer type's range saturate to its min or
+ *    max (+-inf included);
+ *  - i64 -> i32: the low 32 bits (two's complement wrap, as NumPy and
+ *    PyTorch); i32 -> i64 and bool -> i32, i64: exact (bool: 0 or 1);
+ *  - any -> bool: 1 when x != 0 (NaN is nonzero: 1; -0.0 is 0), else 0; a
+ *    nonzero bool byte counts as 1.
+ * A same-dtype cast is a bitwise copy (bool bytes included); y may then
+ * equal x. Otherwise y must not overlap x. */
 AMP_KERNEL_API amp_status_t amp_cast(const void *x, void *y, int64_t n,
                                      amp_dtype_t x_dtype, amp_dtype_t y_dtype,
                                      void *stream);

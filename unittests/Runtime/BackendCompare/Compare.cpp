@@ -17,6 +17,11 @@ std::vector<amp_dtype_t> amp::compare::floatDtypes() {
   return {AMP_DTYPE_F32, AMP_DTYPE_F16, AMP_DTYPE_BF16};
 }
 
+std::vector<amp_dtype_t> amp::compare::allDtypes() {
+  return {AMP_DTYPE_F32, AMP_DTYPE_F16, AMP_DTYPE_BF16,
+          AMP_DTYPE_I32, AMP_DTYPE_I64, AMP_DTYPE_BOOL};
+}
+
 int64_t Host::numel() const {
   return static_cast<int64_t>(bytes.size()) / amp_dtype_size(dtype);
 }

@@ -44,6 +44,8 @@ namespace amp {
 namespace compare {
 
 std::vector<amp_dtype_t> floatDtypes();
+/// Every dtype: f32, f16, bf16, i32, i64, bool.
+std::vector<amp_dtype_t> allDtypes();
 
 /// A tensor's bytes on the host.
 struct Host {

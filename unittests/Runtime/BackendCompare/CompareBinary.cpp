@@ -4,11 +4,16 @@
 // kernel: same shapes (vectorized, misaligned, in place), a scalar on either
 // side, a row broadcast, two-sided and rank-5 broadcasts (the strided
 // index), rank 0 and empty results. One f32 operation per element on both
-// backends: bitwise.
+// backends: bitwise. amp_compare over the same shapes, every predicate and
+// every dtype (NaN, +-0, ties, the integer extremes, bool bytes other than
+// 1): byte for byte.
 //
 //===----------------------------------------------------------------------===//
 
+#include "CompareBuffers.h"
 #include "ElementwiseCompareUtil.h"
+
+#include <cmath>
 
 using namespace amp::compare;
 
@@ -134,4 +139,113 @@ AMP_COMPARE_CASE(binary_grid_stride) {
                     runBinaryOn(*c.dev, AMP_BINARY_MUL, s, lhs, rhs, 0, false),
                     Tolerance::exact());
     }
+}
+
+namespace {
+
+const amp_compare_op_t kCompareOps[] = {AMP_COMPARE_EQ, AMP_COMPARE_NE,
+                                        AMP_COMPARE_LT, AMP_COMPARE_LE,
+                                        AMP_COMPARE_GT, AMP_COMPARE_GE};
+
+/// Operands of amp_compare: floats from a few values (ties) with the
+/// specials of mixedHost; integers from a few small values with the
+/// extremes mixed in; bool bytes 0, 1, 2 and 255.
+Host compareOperand(std::mt19937_64 &rng, amp_dtype_t dtype, int64_t n) {
+  if (dtype <= AMP_DTYPE_BF16) {
+    Host h = mixedHost(rng, dtype, n, -3, 3);
+    for (int64_t i = 0; i < n; i += 2)
+      h.set(i, std::floor(h.get(i)));
+    return h;
+  }
+  Host h = zeros(dtype, n);
+  const int64_t size = amp_dtype_size(dtype);
+  const int64_t extremes[] = {
+      INT32_MIN,       INT32_MAX, INT64_MIN, INT64_MAX, (int64_t{1} << 53) + 1,
+      int64_t{1} << 53};
+  const uint8_t bytes[] = {0, 1, 2, 255};
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t v = static_cast<int64_t>(rng() % 7) - 3;
+    if (dtype == AMP_DTYPE_BOOL)
+      v = bytes[rng() % 4];
+    else if (rng() % 13 == 0)
+      v = extremes[rng() % (dtype == AMP_DTYPE_I32 ? 2 : 6)];
+    std::memcpy(h.bytes.data() + i * size, &v, static_cast<size_t>(size));
+  }
+  return h;
+}
+
+/// out = lhs op rhs (bool) on one backend, every operand at `offset`.
+Host runCompareOn(Backend &b, amp_compare_op_t op, const BinaryShapes &s,
+                  const Host &lhs, const Host &rhs, int64_t offset) {
+  Placed pl = place(b, lhs, offset), pr = place(b, rhs, offset);
+  Placed po = place(b, zeros(AMP_DTYPE_BOOL, numelOf(s.out)), offset);
+  b.ok(AMP_CALL(b, amp_compare, op, pl.ptr, pr.ptr, po.ptr, s.lhs.data(),
+                static_cast<int32_t>(s.lhs.size()), s.rhs.data(),
+                static_cast<int32_t>(s.rhs.size()), s.out.data(),
+                static_cast<int32_t>(s.out.size()), lhs.dtype, nullptr));
+  return fetch(b, po);
+}
+
+} // namespace
+
+AMP_COMPARE_CASE(compare_broadcast) {
+  for (amp_compare_op_t op : kCompareOps)
+    for (amp_dtype_t dt : allDtypes())
+      for (const BinaryShapes &s : kBinaryShapes) {
+        Host lhs = compareOperand(c.rng, dt, numelOf(s.lhs));
+        Host rhs = compareOperand(c.rng, dt, numelOf(s.rhs));
+        if (dt <= AMP_DTYPE_BF16)
+          addComparisonPairs(lhs, rhs);
+        const std::string what = "compare op " + std::to_string(op) + " " +
+                                 shapeName(s.lhs) + " " + shapeName(s.rhs);
+        expectSameBytes(c, label(what, dt, numelOf(s.out)),
+                        runCompareOn(*c.ref, op, s, lhs, rhs, 0),
+                        runCompareOn(*c.dev, op, s, lhs, rhs, 0));
+        if (s.lhs == s.out && numelOf(s.out) > 1)
+          expectSameBytes(c, label(what, dt, numelOf(s.out), 1),
+                          runCompareOn(*c.ref, op, s, lhs, rhs, 1),
+                          runCompareOn(*c.dev, op, s, lhs, rhs, 1));
+      }
+}
+
+AMP_COMPARE_CASE(compare_errors) {
+  char host[64] = {};
+  void *p = host;
+  const int64_t d3[] = {3}, d4[] = {4}, d9[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+  auto both = [&](const std::string &what, auto call) {
+    expectSameError(c, what, call(*c.ref), call(*c.dev));
+  };
+  both("compare unknown op", [&](Backend &b) {
+    return AMP_CALL(b, amp_compare, static_cast<amp_compare_op_t>(6), p,
+                    host + 16, host + 32, d3, 1, d3, 1, d3, 1, AMP_DTYPE_F32,
+                    nullptr);
+  });
+  both("compare unknown dtype", [&](Backend &b) {
+    return AMP_CALL(b, amp_compare, AMP_COMPARE_EQ, p, host + 16, host + 32, d3,
+                    1, d3, 1, d3, 1, static_cast<amp_dtype_t>(7), nullptr);
+  });
+  both("compare out not the broadcast", [&](Backend &b) {
+    return AMP_CALL(b, amp_compare, AMP_COMPARE_LT, p, host + 16, host + 32, d3,
+                    1, d3, 1, d4, 1, AMP_DTYPE_I32, nullptr);
+  });
+  both("compare shapes do not broadcast", [&](Backend &b) {
+    return AMP_CALL(b, amp_compare, AMP_COMPARE_LT, p, host + 16, host + 32, d3,
+                    1, d4, 1, d4, 1, AMP_DTYPE_I64, nullptr);
+  });
+  both("compare rank 9", [&](Backend &b) {
+    return AMP_CALL(b, amp_compare, AMP_COMPARE_GE, p, host + 16, host + 32, d9,
+                    9, d9, 9, d9, 9, AMP_DTYPE_F16, nullptr);
+  });
+  both("compare out aliases lhs", [&](Backend &b) {
+    return AMP_CALL(b, amp_compare, AMP_COMPARE_NE, p, host + 16, p, d4, 1, d4,
+                    1, d4, 1, AMP_DTYPE_BOOL, nullptr);
+  });
+  both("compare NULL rhs", [&](Backend &b) {
+    return AMP_CALL(b, amp_compare, AMP_COMPARE_GT, p, nullptr, host + 32, d3,
+                    1, d3, 1, d3, 1, AMP_DTYPE_BF16, nullptr);
+  });
+  both("compare misaligned i64 lhs", [&](Backend &b) {
+    return AMP_CALL(b, amp_compare, AMP_COMPARE_EQ, host + 4, host + 16,
+                    host + 32, d3, 1, d3, 1, d3, 1, AMP_DTYPE_I64, nullptr);
+  });
 }

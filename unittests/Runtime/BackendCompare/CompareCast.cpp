@@ -1,9 +1,11 @@
 //===- CompareCast.cpp - amp_cast, amp_fill, amp_scaled_grad_seed ---------===//
 //
-// Every dtype pair of amp_cast and every dtype of amp_fill, with special
-// values and NaNs with payloads: the CUDA results must be byte for byte the
-// reference's (NaN payloads included, which Tolerance::exact() lets differ),
-// as docs/runtime-kernels.md promises.
+// Every dtype pair of amp_cast (the float pairs, and those with an integer
+// or bool side: truncation, saturation, NaN, the i64 wrap, bool bytes other
+// than 1) and every dtype of amp_fill, with special values and NaNs with
+// payloads: the CUDA results must be byte for byte the reference's (NaN
+// payloads included, which Tolerance::exact() lets differ), as
+// docs/runtime-kernels.md promises.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,6 +59,26 @@ Host runCastOn(Backend &b, const Host &x, amp_dtype_t yDtype, int64_t offset,
   return fetch(b, py);
 }
 
+/// Both backends cast x to `to` with the same bytes; at n = 1003 also at
+/// an odd offset, and in place when the dtype does not change.
+void expectCastsAgree(Context &c, const Host &x, amp_dtype_t to) {
+  const amp_dtype_t from = x.dtype;
+  const int64_t n = x.numel();
+  const std::string what =
+      std::string("cast ") + amp_dtype_name(from) + " -> " + amp_dtype_name(to);
+  expectSameBytes(c, label(what, from, n), runCastOn(*c.ref, x, to, 0, false),
+                  runCastOn(*c.dev, x, to, 0, false));
+  if (n != 1003)
+    return;
+  expectSameBytes(c, label(what, from, n, 1),
+                  runCastOn(*c.ref, x, to, 1, false),
+                  runCastOn(*c.dev, x, to, 1, false));
+  if (from == to)
+    expectSameBytes(c, label(what + " in place", from, n),
+                    runCastOn(*c.ref, x, to, 0, true),
+                    runCastOn(*c.dev, x, to, 0, true));
+}
+
 } // namespace
 
 AMP_COMPARE_CASE(cast_all_pairs) {
@@ -68,21 +90,66 @@ AMP_COMPARE_CASE(cast_all_pairs) {
         for (int64_t i = 1; i < n; i += 11)
           x.set(i, std::ldexp(c.rng() % 2048 + 0.5, -int(c.rng() % 40)));
         addNaNPayloads(x);
-        const std::string what = std::string("cast ") + amp_dtype_name(from) +
-                                 " -> " + amp_dtype_name(to);
-        expectSameBytes(c, label(what, from, n),
-                        runCastOn(*c.ref, x, to, 0, false),
-                        runCastOn(*c.dev, x, to, 0, false));
-        if (n == 1003) {
-          expectSameBytes(c, label(what, from, n, 1),
-                          runCastOn(*c.ref, x, to, 1, false),
-                          runCastOn(*c.dev, x, to, 1, false));
-          if (from == to)
-            expectSameBytes(c, label(what + " in place", from, n),
-                            runCastOn(*c.ref, x, to, 0, true),
-                            runCastOn(*c.dev, x, to, 0, true));
-        }
+        expectCastsAgree(c, x, to);
       }
+}
+
+namespace {
+
+bool isFloat(amp_dtype_t dtype) { return dtype <= AMP_DTYPE_BF16; }
+
+/// Inputs of the casts with an integer or bool side. Floats: wide random
+/// values, halves, the values next to +-2^31 and +-2^63 and beyond, and
+/// NaNs with payloads. Integers: random bit patterns (every magnitude, so
+/// i64 -> i32 wraps), small values, 2^24 + 1 and the i32 whose f32 rounding
+/// makes a bf16 tie, the extremes. Bool: bytes 0 and 1, and some 2 and
+/// 255, which are true.
+Host castInput(std::mt19937_64 &rng, amp_dtype_t dtype, int64_t n) {
+  if (isFloat(dtype)) {
+    Host x = mixedHost(rng, dtype, n, -5e9, 5e9);
+    const double edges[] = {
+        2.5,          -2.5,         0.5,           -0.99,
+        2147483520.0, 2147483648.0, -2147483648.0, -2147483904.0,
+        9.2233715e18, 9.3e18,       -9.3e18,       -9223372036854775808.0};
+    for (int64_t i = 2, k = 0; i < n; i += 7, ++k)
+      x.set(i, edges[k % 12]);
+    for (int64_t i = 4; i < n; i += 9)
+      x.set(i, std::trunc(x.get(i) / 1e6)); // small integers and zeros
+    addNaNPayloads(x);
+    return x;
+  }
+  Host x = zeros(dtype, n);
+  const int64_t size = amp_dtype_size(dtype);
+  for (int64_t i = 0; i < n; ++i) {
+    uint64_t bits = rng();
+    if (dtype == AMP_DTYPE_BOOL)
+      bits = (bits & 7) < 6 ? (bits & 1) : ((bits & 1) ? 2 : 255);
+    else if (i % 5 == 1)
+      bits = static_cast<uint64_t>(static_cast<int64_t>(bits % 201) - 100);
+    else if (i % 5 == 3) {
+      const int64_t edges[] = {
+          16777217,  16842753,         -16842753,
+          INT32_MAX, INT32_MIN,        INT64_MAX,
+          INT64_MIN, int64_t{1} << 31, 4611686293305294849LL};
+      bits = static_cast<uint64_t>(edges[(i / 5) % 9]);
+    }
+    std::memcpy(x.bytes.data() + i * size, &bits, static_cast<size_t>(size));
+  }
+  return x;
+}
+
+} // namespace
+
+AMP_COMPARE_CASE(cast_integer_and_bool_pairs) {
+  for (amp_dtype_t from : allDtypes())
+    for (amp_dtype_t to : allDtypes()) {
+      if (isFloat(from) && isFloat(to))
+        continue; // cast_all_pairs
+      for (int64_t n : flatSizes()) {
+        const Host x = castInput(c.rng, from, n);
+        expectCastsAgree(c, x, to);
+      }
+    }
 }
 
 namespace {
@@ -113,9 +180,7 @@ AMP_COMPARE_CASE(fill_all_dtypes) {
   const std::vector<float> floats = {0.0f,      -0.0f, 1.0f, -3.3f,
                                      65519.99f, 1e-7f, nan,  -inf};
   const std::vector<float> ints = {0.0f, 1.0f, -7.0f, 16777216.0f};
-  const amp_dtype_t all[] = {AMP_DTYPE_F32, AMP_DTYPE_F16, AMP_DTYPE_BF16,
-                             AMP_DTYPE_I32, AMP_DTYPE_I64, AMP_DTYPE_BOOL};
-  for (amp_dtype_t dt : all) {
+  for (amp_dtype_t dt : allDtypes()) {
     const bool isFloat = dt <= AMP_DTYPE_BF16;
     for (float v : isFloat                ? floats
                    : dt == AMP_DTYPE_BOOL ? std::vector<float>{0.0f, 1.0f}
@@ -158,8 +223,20 @@ AMP_COMPARE_CASE(cast_fill_errors) {
     return AMP_CALL(b, amp_cast, p, p, 4, AMP_DTYPE_F32, AMP_DTYPE_F16,
                     nullptr);
   });
-  both("cast from i32", [&](Backend &b) {
-    return AMP_CALL(b, amp_cast, p, host + 32, 4, AMP_DTYPE_I32, AMP_DTYPE_F32,
+  both("cast in place i32 -> f32", [&](Backend &b) {
+    return AMP_CALL(b, amp_cast, p, p, 4, AMP_DTYPE_I32, AMP_DTYPE_F32,
+                    nullptr);
+  });
+  both("cast unknown x_dtype", [&](Backend &b) {
+    return AMP_CALL(b, amp_cast, p, host + 32, 4, static_cast<amp_dtype_t>(6),
+                    AMP_DTYPE_F32, nullptr);
+  });
+  both("cast misaligned i64 y", [&](Backend &b) {
+    return AMP_CALL(b, amp_cast, p, host + 36, 2, AMP_DTYPE_F32, AMP_DTYPE_I64,
+                    nullptr);
+  });
+  both("cast NULL x", [&](Backend &b) {
+    return AMP_CALL(b, amp_cast, nullptr, p, 4, AMP_DTYPE_BOOL, AMP_DTYPE_I32,
                     nullptr);
   });
   both("cast misaligned y", [&](Backend &b) {

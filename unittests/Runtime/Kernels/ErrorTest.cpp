@@ -22,6 +22,7 @@ extern "C" {
 // KernelsC.c
 int32_t ampTestUnaryRawOp(int32_t op);
 int32_t ampTestBinaryRawOp(int32_t op);
+int32_t ampTestCompareRawOp(int32_t op);
 int32_t ampTestReduceRawOp(int32_t op);
 int32_t ampTestUnaryRawDtype(int32_t dtype);
 }
@@ -38,6 +39,12 @@ TEST(KernelErrors, UnknownEnumValuesFromC) {
   for (int32_t op : {6, -3})
     EXPECT_TRUE(failsWith(static_cast<amp_status_t>(ampTestBinaryRawOp(op)),
                           AMP_STATUS_INVALID_ARGUMENT, "unknown op"));
+  EXPECT_EQ(ampTestCompareRawOp(AMP_COMPARE_EQ), AMP_STATUS_OK);
+  EXPECT_EQ(ampTestCompareRawOp(AMP_COMPARE_GE), AMP_STATUS_OK);
+  for (int32_t op : {6, -1, 100})
+    EXPECT_TRUE(failsWith(static_cast<amp_status_t>(ampTestCompareRawOp(op)),
+                          AMP_STATUS_INVALID_ARGUMENT,
+                          "amp_compare: unknown op " + std::to_string(op)));
   EXPECT_EQ(ampTestReduceRawOp(AMP_REDUCE_MAX), AMP_STATUS_OK);
   EXPECT_TRUE(failsWith(static_cast<amp_status_t>(ampTestReduceRawOp(3)),
                         AMP_STATUS_INVALID_ARGUMENT, "unknown op 3"));
@@ -80,6 +87,26 @@ TEST(KernelErrors, NullPointersAreRejectedEverywhere) {
            [&] {
              return amp_binary(AMP_BINARY_ADD, a, b, c, nullptr, 2, dims, 2,
                                dims, 2, AMP_DTYPE_F32, nullptr);
+           }},
+          {"amp_compare: lhs is NULL",
+           [&] {
+             return amp_compare(AMP_COMPARE_EQ, nullptr, b, &flag, dims, 2,
+                                nullptr, 0, dims, 2, AMP_DTYPE_F32, nullptr);
+           }},
+          {"amp_compare: out is NULL",
+           [&] {
+             return amp_compare(AMP_COMPARE_LT, a, b, nullptr, dims, 2, dims, 2,
+                                dims, 2, AMP_DTYPE_F32, nullptr);
+           }},
+          {"amp_compare: dims of rhs are NULL",
+           [&] {
+             return amp_compare(AMP_COMPARE_NE, a, b, c, dims, 2, nullptr, 2,
+                                dims, 2, AMP_DTYPE_F32, nullptr);
+           }},
+          {"amp_cast: x is NULL",
+           [&] {
+             return amp_cast(nullptr, b, 16, AMP_DTYPE_I64, AMP_DTYPE_BOOL,
+                             nullptr);
            }},
           {"amp_cast: y is NULL",
            [&] {
@@ -407,6 +434,117 @@ TEST(KernelErrors, EmptyTensorsNeedNoPointers) {
                                      AMP_DTYPE_I32, nullptr)));
 }
 
+TEST(KernelErrors, CompareArguments) {
+  alignas(8) int32_t a[12] = {}, b[12] = {};
+  alignas(8) uint8_t out[16] = {};
+  const int64_t d34[] = {3, 4}, d4[] = {4}, d3[] = {3}, d31[] = {3, 1},
+                d43[] = {4, 3}, negative[] = {3, -4};
+  const int64_t nine[9] = {1, 1, 1, 1, 1, 1, 1, 1, 12};
+  auto compare = [&](const void *lhs, const void *rhs, void *o,
+                     const int64_t *ld, int32_t lr, const int64_t *rd,
+                     int32_t rr, const int64_t *od, int32_t orank,
+                     amp_dtype_t dtype) {
+    return amp_compare(AMP_COMPARE_LE, lhs, rhs, o, ld, lr, rd, rr, od, orank,
+                       dtype, nullptr);
+  };
+  // Well-formed calls, to see that the failures below are the arguments'.
+  EXPECT_TRUE(isOk(compare(a, b, out, d34, 2, d4, 1, d34, 2, AMP_DTYPE_I32)));
+  EXPECT_TRUE(isOk(compare(a, b, out, d31, 2, d4, 1, d34, 2, AMP_DTYPE_I32)));
+  EXPECT_TRUE(isOk(compare(a, b, out, nine + 1, 8, nullptr, 0, nine + 1, 8,
+                           AMP_DTYPE_BOOL)));
+
+  // Dtypes: any known one; unknown values are INVALID_ARGUMENT.
+  for (int32_t raw : {6, -1, 100})
+    EXPECT_TRUE(
+        failsWith(compare(a, b, out, d4, 1, d4, 1, d4, 1, badDtype(raw)),
+                  AMP_STATUS_INVALID_ARGUMENT,
+                  "amp_compare: unknown dtype " + std::to_string(raw)));
+  // Shapes.
+  EXPECT_TRUE(
+      failsWith(compare(a, b, out, d34, 2, d3, 1, d34, 2, AMP_DTYPE_I32),
+                AMP_STATUS_INVALID_ARGUMENT,
+                "amp_compare: lhs and rhs do not broadcast: dimension "
+                "1 is 4 vs 3"));
+  EXPECT_TRUE(
+      failsWith(compare(a, b, out, d34, 2, d4, 1, d43, 2, AMP_DTYPE_I32),
+                AMP_STATUS_INVALID_ARGUMENT,
+                "amp_compare: out's shape is not the broadcast"));
+  EXPECT_TRUE(failsWith(compare(a, b, out, d4, 1, d4, 1, d34, 2, AMP_DTYPE_I32),
+                        AMP_STATUS_INVALID_ARGUMENT,
+                        "out's shape is not the broadcast"));
+  EXPECT_TRUE(
+      failsWith(compare(a, b, out, nine, 9, d4, 1, nine, 9, AMP_DTYPE_I32),
+                AMP_STATUS_NOT_SUPPORTED,
+                "amp_compare: rank of lhs (9) is not in [0, 8]"));
+  EXPECT_TRUE(failsWith(compare(a, b, out, d4, 1, d4, -1, d4, 1, AMP_DTYPE_I32),
+                        AMP_STATUS_INVALID_ARGUMENT, "rank of rhs (-1)"));
+  EXPECT_TRUE(failsWith(
+      compare(a, b, out, d4, 1, d4, 1, negative, 2, AMP_DTYPE_I32),
+      AMP_STATUS_INVALID_ARGUMENT, "dimension 1 of out is negative (-4)"));
+  EXPECT_TRUE(
+      failsWith(compare(a, b, out, d4, 1, d4, 1, nullptr, 1, AMP_DTYPE_I32),
+                AMP_STATUS_INVALID_ARGUMENT, "dims of out are NULL"));
+  // Pointers: NULL, misaligned (out is bool: any byte is aligned).
+  EXPECT_TRUE(
+      failsWith(compare(a, nullptr, out, d4, 1, d4, 1, d4, 1, AMP_DTYPE_I32),
+                AMP_STATUS_INVALID_ARGUMENT, "amp_compare: rhs is NULL"));
+  const void *odd = reinterpret_cast<const char *>(a) + 2;
+  EXPECT_TRUE(
+      failsWith(compare(odd, b, out, d4, 1, d4, 1, d4, 1, AMP_DTYPE_I32),
+                AMP_STATUS_INVALID_ARGUMENT, "amp_compare: lhs ("));
+  EXPECT_TRUE(
+      failsWith(compare(odd, b, out, d4, 1, d4, 1, d4, 1, AMP_DTYPE_I32),
+                AMP_STATUS_INVALID_ARGUMENT,
+                "not aligned to its element size (4 bytes)"));
+  EXPECT_TRUE(isOk(compare(a, b, out + 1, d4, 1, d4, 1, d4, 1, AMP_DTYPE_I32)));
+  // out overlaps an operand, even a same-shape bool one.
+  EXPECT_TRUE(failsWith(
+      compare(out, b, out, d4, 1, d4, 1, d4, 1, AMP_DTYPE_BOOL),
+      AMP_STATUS_INVALID_ARGUMENT, "amp_compare: out aliases lhs or rhs"));
+  EXPECT_TRUE(
+      failsWith(compare(a, out, out, d4, 1, d4, 1, d4, 1, AMP_DTYPE_BOOL),
+                AMP_STATUS_INVALID_ARGUMENT, "out aliases lhs or rhs"));
+  // No elements: no pointers needed, nothing written.
+  const int64_t empty[] = {0, 4};
+  EXPECT_TRUE(isOk(compare(nullptr, nullptr, nullptr, empty, 2, empty, 2, empty,
+                           2, AMP_DTYPE_I64)));
+  EXPECT_TRUE(isOk(
+      compare(nullptr, b, nullptr, empty, 2, d4, 1, empty, 2, AMP_DTYPE_I32)));
+}
+
+TEST(KernelErrors, CastArguments) {
+  alignas(8) float x[8] = {};
+  alignas(8) int64_t y[8] = {};
+  // Every pair of known dtypes is supported; unknown ones are rejected.
+  for (int32_t raw : {6, -1})
+    EXPECT_TRUE(
+        failsWith(amp_cast(x, y, 4, badDtype(raw), AMP_DTYPE_I64, nullptr),
+                  AMP_STATUS_INVALID_ARGUMENT,
+                  "amp_cast: unknown x_dtype " + std::to_string(raw)));
+  EXPECT_TRUE(failsWith(amp_cast(x, y, 4, AMP_DTYPE_F32, badDtype(7), nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT,
+                        "amp_cast: unknown y_dtype 7"));
+  EXPECT_TRUE(failsWith(
+      amp_cast(x, y, -1, AMP_DTYPE_F32, AMP_DTYPE_I64, nullptr),
+      AMP_STATUS_INVALID_ARGUMENT, "amp_cast: n (-1) is out of range"));
+  const void *odd = reinterpret_cast<const char *>(y) + 4;
+  EXPECT_TRUE(failsWith(amp_cast(x, const_cast<void *>(odd), 2, AMP_DTYPE_F32,
+                                 AMP_DTYPE_I64, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT,
+                        "y (")); // i64: 8-byte alignment
+  EXPECT_TRUE(isOk(amp_cast(x, const_cast<void *>(odd), 2, AMP_DTYPE_F32,
+                            AMP_DTYPE_I32, nullptr)));
+  EXPECT_TRUE(
+      failsWith(amp_cast(y, y, 4, AMP_DTYPE_I64, AMP_DTYPE_F32, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT,
+                "amp_cast: y aliases x but the dtypes differ"));
+  EXPECT_TRUE(
+      failsWith(amp_cast(nullptr, y, 1, AMP_DTYPE_BOOL, AMP_DTYPE_I64, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT, "amp_cast: x is NULL"));
+  EXPECT_TRUE(isOk(
+      amp_cast(nullptr, nullptr, 0, AMP_DTYPE_I64, AMP_DTYPE_BF16, nullptr)));
+}
+
 TEST(KernelErrors, LastErrorIsThreadLocalAndClearedBySuccess) {
   float x = 1, y;
   ASSERT_NE(amp_unary(AMP_UNARY_EXP, nullptr, &y, 1, AMP_DTYPE_F32, nullptr),
@@ -452,8 +590,14 @@ TEST(KernelErrors, RejectedCallsWriteNothing) {
                            AMP_DTYPE_F32, 5, 1e-5f, nullptr),
             AMP_STATUS_OK);
   EXPECT_NE(
-      amp_cast(x.data(), y.data(), 24, AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr),
+      amp_cast(x.data(), y.data(), 24, AMP_DTYPE_F32, badDtype(6), nullptr),
       AMP_STATUS_OK);
+  EXPECT_NE(amp_compare(AMP_COMPARE_EQ, x.data(), x.data(), y.data(), x.dims(),
+                        2, x.dims(), 2, wrong, 2, AMP_DTYPE_F32, nullptr),
+            AMP_STATUS_OK);
+  EXPECT_NE(amp_compare(AMP_COMPARE_EQ, x.data(), x.data(), y.data(), x.dims(),
+                        2, x.dims(), 2, x.dims(), 2, badDtype(-1), nullptr),
+            AMP_STATUS_OK);
   const int64_t x4[] = {1, 1, 4, 6}, y4[] = {1, 1, 4, 6}, k[] = {3, 3};
   EXPECT_NE(amp_max_pool2d(x.data(), y.data(), x4, y4, AMP_DTYPE_F32, k,
                            nullptr, nullptr, nullptr, nullptr),

@@ -102,6 +102,16 @@ std::vector<amp_dtype_t> amp::test::floatDtypes() {
   return {AMP_DTYPE_F32, AMP_DTYPE_F16, AMP_DTYPE_BF16};
 }
 
+std::vector<amp_dtype_t> amp::test::allDtypes() {
+  return {AMP_DTYPE_F32, AMP_DTYPE_F16, AMP_DTYPE_BF16,
+          AMP_DTYPE_I32, AMP_DTYPE_I64, AMP_DTYPE_BOOL};
+}
+
+bool amp::test::isFloatDtype(amp_dtype_t dtype) {
+  return dtype == AMP_DTYPE_F32 || dtype == AMP_DTYPE_F16 ||
+         dtype == AMP_DTYPE_BF16;
+}
+
 std::vector<std::pair<amp_dtype_t, amp_dtype_t>> amp::test::accumulatorPairs() {
   return {{AMP_DTYPE_F32, AMP_DTYPE_F32},
           {AMP_DTYPE_F16, AMP_DTYPE_F16},
@@ -201,6 +211,18 @@ double Tensor::get(int64_t i) const {
     return static_cast<double>(b);
   }
   return 0.0;
+}
+
+int64_t Tensor::intValue(int64_t i) const {
+  const uint64_t b = bits(i);
+  switch (dtype_) {
+  case AMP_DTYPE_I32:
+    return static_cast<int32_t>(static_cast<uint32_t>(b));
+  case AMP_DTYPE_I64:
+    return static_cast<int64_t>(b);
+  default:
+    return b != 0;
+  }
 }
 
 void Tensor::set(int64_t i, double v) {

@@ -62,6 +62,12 @@ struct CaseAndDtypeName {
 /// f32, f16, bf16.
 std::vector<amp_dtype_t> floatDtypes();
 
+/// Every dtype: f32, f16, bf16, i32, i64, bool.
+std::vector<amp_dtype_t> allDtypes();
+
+/// f32, f16 or bf16.
+bool isFloatDtype(amp_dtype_t dtype);
+
 /// The (input, output) dtype pairs of accumulating kernels: f32->f32,
 /// f16->f16, f16->f32, bf16->bf16, bf16->f32.
 std::vector<std::pair<amp_dtype_t, amp_dtype_t>> accumulatorPairs();
@@ -112,6 +118,9 @@ public:
   void set(int64_t i, double v);
   /// The raw bits of element i (zero-extended).
   uint64_t bits(int64_t i) const;
+  /// The exact value of element i of an i32, i64 or bool tensor (a bool
+  /// byte as 0 or 1), which get() rounds beyond 2^53.
+  int64_t intValue(int64_t i) const;
   void setBits(int64_t i, uint64_t bits);
 
   std::vector<double> values() const;

@@ -14,6 +14,7 @@
 /* Declared in ErrorTest.cpp. */
 int32_t ampTestUnaryRawOp(int32_t op);
 int32_t ampTestBinaryRawOp(int32_t op);
+int32_t ampTestCompareRawOp(int32_t op);
 int32_t ampTestReduceRawOp(int32_t op);
 int32_t ampTestUnaryRawDtype(int32_t dtype);
 
@@ -27,6 +28,14 @@ int32_t ampTestBinaryRawOp(int32_t op) {
   int64_t dims[1] = {1};
   return (int32_t)amp_binary((amp_binary_op_t)op, &a, &b, &c, dims, 1, dims, 1,
                              dims, 1, AMP_DTYPE_F32, NULL);
+}
+
+int32_t ampTestCompareRawOp(int32_t op) {
+  int32_t a = 1, b = 2;
+  int8_t c = 7;
+  int64_t dims[1] = {1};
+  return (int32_t)amp_compare((amp_compare_op_t)op, &a, &b, &c, dims, 1, dims,
+                              1, dims, 1, AMP_DTYPE_I32, NULL);
 }
 
 int32_t ampTestReduceRawOp(int32_t op) {
