@@ -170,14 +170,15 @@ void attachOutputGrad(MLIRContext *ctx) {
 
 void amp::registerNNPrecisionModels(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, NNDialect *) {
-    // where: only the float operands follow the op (the default), so cond
-    // stays i1.
-    attachElementwise<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, NegOp,
-                      ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp, ReluOp,
-                      GeluOp, GeluErfOp, AbsOp, PowOp, ClampOp, WhereOp,
-                      SoftmaxOp, LogSoftmaxOp, MaxPool2DOp, AvgPool2DOp,
-                      GlobalAvgPoolOp, ReshapeOp, TransposeOp, BroadcastToOp,
-                      ConcatOp, SliceOp, PadOp, GradSeedOp>(ctx);
+    // Only the float operands and results follow the op (the default):
+    // where's cond, compare's result, convert's integer or i1 side and the
+    // shape ops' ids and masks keep their types.
+    attachElementwise<
+        AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, NegOp, ExpOp, LogOp,
+        SqrtOp, RsqrtOp, TanhOp, SigmoidOp, ReluOp, GeluOp, GeluErfOp, AbsOp,
+        PowOp, ClampOp, WhereOp, CompareOp, ConvertOp, SoftmaxOp, LogSoftmaxOp,
+        MaxPool2DOp, AvgPool2DOp, GlobalAvgPoolOp, ReshapeOp, TransposeOp,
+        BroadcastToOp, ConcatOp, SliceOp, PadOp, GradSeedOp>(ctx);
     // Nothing in their operands names the forward op: they follow their
     // neighbours.
     attachElementwise<AvgPool2DGradOp, SliceGradOp>(ctx);

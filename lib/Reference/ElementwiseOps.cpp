@@ -1,6 +1,7 @@
 //===- ElementwiseOps.cpp - f64 evaluators of the elementwise ops ---------===//
 //
-// nn.add/sub/mul/div/maximum/minimum with numpy broadcasting, nn.where, the
+// nn.add/sub/mul/div/maximum/minimum and nn.compare with numpy
+// broadcasting, nn.where, nn.convert (exact for floats, as amp.cast), the
 // unary ops (gelu in its tanh form; abs, pow, clamp), nn.dropout (the
 // splitmix64 mask of docs/runtime-kernels.md), the activation gradients
 // (the exact derivatives of the forward formulas, from the input or the
@@ -14,7 +15,9 @@
 #include "amp/Dialect/AMP/IR/AMPOps.h"
 #include "amp/Dialect/NN/IR/NNOps.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 using namespace mlir;
@@ -97,6 +100,47 @@ template <typename OpT> std::pair<double, double> clampBounds(OpT op) {
   std::optional<APFloat> lo = op.getMin(), hi = op.getMax();
   return {lo ? lo->convertToDouble() : -kInf,
           hi ? hi->convertToDouble() : kInf};
+}
+
+/// nn.compare's predicate on two values: IEEE comparisons of doubles, so a
+/// NaN makes every predicate false but ne.
+BinaryFn comparison(ComparePredicate predicate) {
+  switch (predicate) {
+  case ComparePredicate::EQ:
+    return [](double a, double b) { return double(a == b); };
+  case ComparePredicate::NE:
+    return [](double a, double b) { return double(a != b); };
+  case ComparePredicate::LT:
+    return [](double a, double b) { return double(a < b); };
+  case ComparePredicate::LE:
+    return [](double a, double b) { return double(a <= b); };
+  case ComparePredicate::GT:
+    return [](double a, double b) { return double(a > b); };
+  case ComparePredicate::GE:
+    return [](double a, double b) { return double(a >= b); };
+  }
+  llvm_unreachable("the verifier accepts only the six predicates");
+}
+
+/// nn.convert into `to`: floats are exact (as amp.cast); an integer type
+/// truncates, saturates and maps NaN to 0, except that i64 to i32 keeps
+/// the low 32 bits; i1 is x != 0.
+UnaryFn conversion(Type from, Type to) {
+  if (isa<FloatType>(to))
+    return [](double x) { return x; };
+  if (to.isInteger(1))
+    return [](double x) { return double(x != 0); };
+  unsigned width = to.getIntOrFloatBitWidth();
+  if (from.isInteger(64) && width == 32)
+    return [](double x) {
+      // x holds an i64 (2^63 only as INT64_MAX rounded up).
+      int64_t v = x >= 0x1p63 ? INT64_MAX : static_cast<int64_t>(x);
+      return double(static_cast<int32_t>(static_cast<uint32_t>(v)));
+    };
+  double lo = -std::ldexp(1.0, width - 1), hi = std::ldexp(1.0, width - 1) - 1;
+  return [lo, hi](double x) {
+    return std::isnan(x) ? 0.0 : std::clamp(std::trunc(x), lo, hi);
+  };
 }
 
 /// cond ? lhs : rhs, all three broadcast to the result's shape.
@@ -183,6 +227,12 @@ void amp::reference::registerElementwiseOps(EvaluatorTable &table) {
     return std::isnan(a) || std::isnan(b) ? kNaN : std::min(a, b);
   });
   table.add<WhereOp>(evalWhere);
+  addBinaryOf<CompareOp>(
+      table, [](CompareOp op) { return comparison(op.getPredicate()); });
+  addUnaryOf<ConvertOp>(table, [](ConvertOp op) {
+    return conversion(op.getInput().getType().getElementType(),
+                      op.getType().getElementType());
+  });
 
   addUnary<NegOp>(table, [](double x) { return -x; });
   addUnary<ExpOp>(table, [](double x) { return std::exp(x); });

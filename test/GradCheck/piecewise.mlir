@@ -136,3 +136,25 @@ func.func @dropout_eval(%p: tensor<3x4xf32> {nn.role = #nn.role<param>},
   %l = nn.reduce_sum %yw [0, 1] : (tensor<3x4xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }
+
+// Masks: compare and convert carry no derivative (their result is i1, or
+// depends only on i1), so p * (p > 0) has relu's gradient, and a padding
+// mask from i64 ids (drawn from [0, 3) by nn.check_range) routes dy through
+// nn.where as a constant condition.
+// CHECK-LABEL: @masks: loss {{.*}}: ok
+// CHECK-NEXT:    %p [3x4]: 12 of 12 elements, {{.*}}: ok
+func.func @masks(%p: tensor<3x4xf32> {nn.role = #nn.role<param>},
+                 %ids: tensor<3x4xi64> {nn.role = #nn.role<input>, nn.check_range = [0.0, 3.0]},
+                 %w: tensor<3x4xf32> {nn.role = #nn.role<input>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %zero = arith.constant dense<0.000000e+00> : tensor<f32>
+  %pos = nn.compare gt, %p, %zero : (tensor<3x4xf32>, tensor<f32>) -> tensor<3x4xi1>
+  %posf = nn.convert %pos : tensor<3x4xi1> to tensor<3x4xf32>
+  %relu = nn.mul %p, %posf : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  %zi = arith.constant dense<0> : tensor<i64>
+  %pad = nn.compare eq, %ids, %zi : (tensor<3x4xi64>, tensor<i64>) -> tensor<3x4xi1>
+  %y = nn.where %pad, %zero, %relu : (tensor<3x4xi1>, tensor<f32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  %yw = nn.mul %y, %w : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  %l = nn.reduce_sum %yw [0, 1] : (tensor<3x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}

@@ -2,8 +2,8 @@
 //
 // nn unary and binary ops (amp_unary, amp_binary with numpy broadcasting),
 // the pointwise ops with attributes (pow, clamp) and the pointwise
-// gradients, the selections (where, maximum/minimum gradients), dropout,
-// amp.cast and the gradient seeds.
+// gradients, the selections (where, maximum/minimum gradients), nn.compare,
+// dropout, amp.cast and nn.convert, and the gradient seeds.
 //
 //===----------------------------------------------------------------------===//
 
@@ -133,11 +133,36 @@ struct DropoutLowering : RuntimeOpLowering<nn::DropoutOp> {
   }
 };
 
-struct CastLowering : RuntimeOpLowering<CastOp> {
-  void lower(CastOp op, Adaptor adaptor, RuntimeBuilder &rb,
+/// nn.compare: amp_compare with the predicate (ComparePredicate's values are
+/// amp_compare_op_t's) and all three shapes; the dtype is the operands'.
+struct CompareLowering : RuntimeOpLowering<nn::CompareOp> {
+  static_assert(
+      static_cast<int>(nn::ComparePredicate::EQ) == AMP_COMPARE_EQ &&
+          static_cast<int>(nn::ComparePredicate::NE) == AMP_COMPARE_NE &&
+          static_cast<int>(nn::ComparePredicate::LT) == AMP_COMPARE_LT &&
+          static_cast<int>(nn::ComparePredicate::LE) == AMP_COMPARE_LE &&
+          static_cast<int>(nn::ComparePredicate::GT) == AMP_COMPARE_GT &&
+          static_cast<int>(nn::ComparePredicate::GE) == AMP_COMPARE_GE,
+      "nn.compare's predicates are the runtime's amp_compare_op_t");
+
+  void lower(nn::CompareOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
+    Value l = op.getLhs(), r = op.getRhs(), y = op.getResult();
+    rb.call(RuntimeFn::amp_compare,
+            {rb.i32(static_cast<int32_t>(op.getPredicate())), adaptor.getLhs(),
+             adaptor.getRhs(), results[0], rb.dims(l), rb.rank(l), rb.dims(r),
+             rb.rank(r), rb.dims(y), rb.rank(y), rb.dtype(l.getType()),
+             rb.stream()});
+  }
+};
+
+/// amp.cast and nn.convert: amp_cast converts between any two dtypes.
+template <typename Op> struct CastLowering : RuntimeOpLowering<Op> {
+  void lower(Op op, typename RuntimeOpLowering<Op>::Adaptor adaptor,
+             RuntimeBuilder &rb, ValueRange results) const override {
     rb.call(RuntimeFn::amp_cast,
-            {adaptor.getInput(), results[0], rb.i64(getNumElements(op.getInput())),
+            {adaptor.getInput(), results[0],
+             rb.i64(getNumElements(op.getInput())),
              rb.dtype(op.getInput().getType()),
              rb.dtype(op.getResult().getType()), rb.stream()});
   }
@@ -198,6 +223,7 @@ void amp::addElementwiseLowerings(LoweringTable &table) {
             PointwiseLowering<nn::ClampGradOp, RuntimeFn::amp_clamp_grad>>();
   table.add<BinaryGradLowering<nn::MaximumGradOp, RuntimeFn::amp_maximum_grad>,
             BinaryGradLowering<nn::MinimumGradOp, RuntimeFn::amp_minimum_grad>,
-            WhereLowering, WhereGradLowering, DropoutLowering, CastLowering,
-            GradSeedLowering, ScaledGradSeedLowering>();
+            WhereLowering, WhereGradLowering, CompareLowering, DropoutLowering,
+            CastLowering<CastOp>, CastLowering<nn::ConvertOp>, GradSeedLowering,
+            ScaledGradSeedLowering>();
 }

@@ -74,6 +74,16 @@ amp::onnx_import::foldBinary(const Const &a, const Const &b,
   return out;
 }
 
+LogicalResult amp::onnx_import::foldFailure(NodeContext &nc, const Const &a,
+                                            const Const &b) {
+  return nc.error() << "constant operands of types " << dataTypeName(a.dtype)
+                    << " and " << dataTypeName(b.dtype)
+                    << " cannot be folded: they differ in type, do not "
+                       "broadcast, or give over "
+                    << maxConstElements(a.dtype) << " elements",
+         mlir::failure();
+}
+
 std::optional<Const>
 amp::onnx_import::broadcastConst(const Const &c,
                                  llvm::ArrayRef<int64_t> shape) {

@@ -28,6 +28,9 @@ std::optional<Const>
 foldBinary(const Const &a, const Const &b,
            const std::function<double(double, double)> &fn);
 
+/// The error of a failed foldBinary of `a` and `b` at the node.
+LogicalResult foldFailure(NodeContext &nc, const Const &a, const Const &b);
+
 /// `c` broadcast (numpy rules) to `shape`; std::nullopt when it does not
 /// broadcast to exactly `shape` or the result is larger than
 /// maxConstElements.

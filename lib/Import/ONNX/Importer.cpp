@@ -36,6 +36,7 @@ const OpTable &amp::onnx_import::getOpTable() {
   static const OpTable table = [] {
     OpTable t;
     registerElementwiseOps(t);
+    registerLogicalOps(t);
     registerLinearOps(t);
     registerConvPoolOps(t);
     registerNormOps(t);

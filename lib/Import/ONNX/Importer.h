@@ -304,6 +304,7 @@ struct OpImporter {
 using OpTable = llvm::StringMap<OpImporter>;
 
 void registerElementwiseOps(OpTable &table);
+void registerLogicalOps(OpTable &table);
 void registerLinearOps(OpTable &table);
 void registerConvPoolOps(OpTable &table);
 void registerNormOps(OpTable &table);

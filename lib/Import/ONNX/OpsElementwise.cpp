@@ -1,9 +1,10 @@
 //===- OpsElementwise.cpp - elementwise ONNX ops --------------------------===//
 //
 // Unary activations, binary arithmetic with numpy broadcasting (folded on
-// constants, so shape arithmetic never reaches nn), Mod and Equal (folded
-// only), Sum/Max/Min/Mean, Pow with a constant exponent, Clip, Where
-// (folded on constants), Identity, Dropout (inference: identity) and Gelu.
+// constants, so shape arithmetic never reaches nn), Mod (folded only),
+// Sum/Max/Min/Mean, Pow with a constant exponent, Clip, Where (of any
+// element type, folded on constants), Identity, Dropout (inference:
+// identity) and Gelu.
 //
 //===----------------------------------------------------------------------===//
 
@@ -81,17 +82,6 @@ static LogicalResult importHardSigmoid(NodeContext &nc) {
 //===----------------------------------------------------------------------===//
 // Binary and variadic arithmetic
 //===----------------------------------------------------------------------===//
-
-/// The error of foldBinary on `a` and `b`.
-static LogicalResult foldFailure(NodeContext &nc, const Const &a,
-                                 const Const &b) {
-  return nc.error() << "constant operands of types " << dataTypeName(a.dtype)
-                    << " and " << dataTypeName(b.dtype)
-                    << " cannot be folded: they differ in type, do not "
-                       "broadcast, or give over "
-                    << maxConstElements(a.dtype) << " elements",
-         failure();
-}
 
 enum class Arith { Add, Sub, Mul, Div, Max, Min };
 
@@ -224,29 +214,6 @@ static LogicalResult importMod(NodeContext &nc) {
   if (!r)
     return foldFailure(nc, a, b);
   return nc.setOutput(0, std::move(*r));
-}
-
-/// Equal on values known at import time (a mask PyTorch's exporter builds
-/// from a constant): a BOOL constant. nn has no comparison op.
-static LogicalResult importEqual(NodeContext &nc) {
-  if (nc.numInputs() != 2)
-    return nc.error() << "needs 2 inputs", failure();
-  FailureOr<const Const *> lhs = nc.constInput(0, "the first operand");
-  if (failed(lhs))
-    return failure();
-  FailureOr<const Const *> rhs = nc.constInput(1, "the second operand");
-  if (failed(rhs))
-    return failure();
-  std::optional<Const> r = foldBinary(
-      **lhs, **rhs, [](double x, double y) { return x == y ? 1.0 : 0.0; });
-  if (!r)
-    return foldFailure(nc, **lhs, **rhs);
-  Const out;
-  out.dtype = onnx::TensorProto::BOOL;
-  out.shape = r->shape;
-  for (int64_t k = 0, n = r->numel(); k < n; ++k)
-    out.i.push_back(r->at(k) != 0);
-  return nc.setOutput(0, std::move(out));
 }
 
 template <Arith op> static LogicalResult importVariadic(NodeContext &nc) {
@@ -403,8 +370,8 @@ static LogicalResult importWhere(NodeContext &nc) {
     return foldWhere(nc, *(*cond)->constant, *(*lhs)->constant,
                      *(*rhs)->constant);
   FailureOr<Value> c = nc.anyValue(0);
-  FailureOr<Value> a = nc.floatValue(1);
-  FailureOr<Value> b = nc.floatValue(2);
+  FailureOr<Value> a = nc.anyValue(1);
+  FailureOr<Value> b = nc.anyValue(2);
   if (failed(c) || failed(a) || failed(b))
     return failure();
   FailureOr<Value> y = nc.create<nn::WhereOp>({*c, *a, *b});
@@ -484,7 +451,6 @@ void amp::onnx_import::registerElementwiseOps(OpTable &t) {
   t["Mul"] = {importBinary<Arith::Mul>, {}};
   t["Div"] = {importBinary<Arith::Div>, {}};
   t["Mod"] = {importMod, {"fmod"}};
-  t["Equal"] = {importEqual, {}};
   t["Sum"] = {importVariadic<Arith::Add>, {}};
   t["Max"] = {importVariadic<Arith::Max>, {}};
   t["Min"] = {importVariadic<Arith::Min>, {}};

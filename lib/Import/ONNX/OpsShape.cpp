@@ -3,7 +3,8 @@
 // Constant, ConstantOfShape, Shape and Size (folded: shapes are static),
 // Reshape, Flatten, Squeeze, Unsqueeze (nn.reshape, or a new shape of a
 // constant), Transpose, Concat, Slice, Split, Pad, Expand (folded on a
-// constant), Trilu (folded only), Cast and Gather
+// constant), Trilu (folded only), Cast (folded on constants, else
+// nn.convert) and Gather
 // (nn.embedding for a table lookup, slices for constant indices, folded on
 // constants).
 //
@@ -20,6 +21,11 @@
 using namespace amp::onnx_import;
 using namespace mlir;
 namespace nn = amp::nn;
+
+/// The type of `v` with `shape`.
+static RankedTensorType withShape(Value v, llvm::ArrayRef<int64_t> shape) {
+  return cast<RankedTensorType>(v.getType()).clone(shape);
+}
 
 /// Whether `t` is a constant that shape ops may rewrite at import time: not
 /// a float initializer, which stays one param argument.
@@ -47,13 +53,9 @@ static LogicalResult reshapeTo(NodeContext &nc, llvm::ArrayRef<int64_t> shape) {
     c.shape.assign(shape.begin(), shape.end());
     return nc.setOutput(0, std::move(c));
   }
-  FailureOr<Value> x =
-      (*t)->isFloat() ? nc.floatValue(0) : FailureOr<Value>(failure());
+  FailureOr<Value> x = nc.anyValue(0);
   if (failed(x))
-    return nc.error() << "reshaping a non-constant "
-                      << dataTypeName((*t)->dtype)
-                      << " tensor is not supported",
-           failure();
+    return failure();
   FailureOr<Value> y = nc.reshape(*x, shape);
   return failed(y) ? failure() : nc.setOutput(0, *y);
 }
@@ -283,7 +285,7 @@ static LogicalResult importUnsqueeze(NodeContext &nc) {
 }
 
 static LogicalResult importTranspose(NodeContext &nc) {
-  FailureOr<Value> x = nc.floatValue(0);
+  FailureOr<Value> x = nc.anyValue(0);
   FailureOr<std::optional<llvm::SmallVector<int64_t>>> permAttr =
       nc.intsAttr("perm");
   if (failed(x) || failed(permAttr))
@@ -357,7 +359,7 @@ static LogicalResult importExpand(NodeContext &nc) {
              failure();
     return nc.setOutput(0, std::move(*out));
   }
-  FailureOr<Value> x = nc.floatValue(0);
+  FailureOr<Value> x = nc.anyValue(0);
   if (failed(x))
     return failure();
   std::optional<llvm::SmallVector<int64_t>> shape = broadcastShapes(
@@ -367,8 +369,8 @@ static LogicalResult importExpand(NodeContext &nc) {
            failure();
   if (*shape == shapeOf(*x))
     return nc.setOutput(0, *x);
-  FailureOr<Value> y = nc.createTyped<nn::BroadcastToOp>(
-      RankedTensorType::get(*shape, nc.builder.getF32Type()), {*x});
+  FailureOr<Value> y =
+      nc.createTyped<nn::BroadcastToOp>(withShape(*x, *shape), {*x});
   return failed(y) ? failure() : nc.setOutput(0, *y);
 }
 
@@ -384,11 +386,18 @@ static LogicalResult importCast(NodeContext &nc) {
            failure();
   if (*to == (*t)->dtype)
     return nc.setOutput(0, **t);
-  if (!isFoldable(**t))
-    return nc.error() << "casting a computed " << dataTypeName((*t)->dtype)
-                      << " tensor to " << dataTypeName(*to)
-                      << " is not supported (only constants are cast)",
-           failure();
+  // Computed at run time (an attention mask from an input), or a float
+  // initializer, which stays a param: nn.convert (FLOAT to FLOAT is the
+  // identity above).
+  if (!isFoldable(**t)) {
+    FailureOr<Value> x = nc.anyValue(0);
+    if (failed(x))
+      return failure();
+    FailureOr<Value> y = nc.createTyped<nn::ConvertOp>(
+        cast<RankedTensorType>(x->getType()).clone(elementType(nc.ctx(), *to)),
+        {*x});
+    return failed(y) ? failure() : nc.setOutput(0, *y);
+  }
   const Const &c = *(*t)->constant;
   Const out;
   out.dtype = *to;
@@ -454,7 +463,7 @@ static LogicalResult importConcat(NodeContext &nc) {
   }
   llvm::SmallVector<Value> values;
   for (unsigned i = 0; i < nc.numInputs(); ++i) {
-    FailureOr<Value> v = nc.floatValue(i);
+    FailureOr<Value> v = nc.anyValue(i);
     if (failed(v))
       return failure();
     values.push_back(*v);
@@ -497,7 +506,7 @@ static LogicalResult sliceTo(NodeContext &nc, unsigned output,
   Tensor &t = **nc.input(0);
   if (isFoldable(t))
     return nc.setOutput(output, sliceConst(*t.constant, s));
-  FailureOr<Value> x = nc.floatValue(0);
+  FailureOr<Value> x = nc.anyValue(0);
   if (failed(x))
     return failure();
   if (s.sizes == shapeOf(*x) &&
@@ -505,7 +514,7 @@ static LogicalResult sliceTo(NodeContext &nc, unsigned output,
       llvm::all_of(s.strides, [](int64_t st) { return st == 1; }))
     return nc.setOutput(output, *x);
   FailureOr<Value> y = nc.createTyped<nn::SliceOp>(
-      RankedTensorType::get(s.sizes, nc.builder.getF32Type()), {*x},
+      withShape(*x, s.sizes), {*x},
       {nc.named("offsets", nc.i64Array(s.offsets)),
        nc.named("strides", nc.i64Array(s.strides))});
   return failed(y) ? failure() : nc.setOutput(output, *y);
@@ -786,7 +795,7 @@ static LogicalResult importGather(NodeContext &nc) {
     }
     // A few constant indices on a computed tensor: slices and a concat.
     if (idx.size() <= 64 && !(rank == 2 && *axis == 0 && idx.size() > 1)) {
-      FailureOr<Value> x = nc.floatValue(0);
+      FailureOr<Value> x = nc.anyValue(0);
       if (failed(x))
         return failure();
       llvm::SmallVector<Value> parts;
@@ -795,7 +804,7 @@ static LogicalResult importGather(NodeContext &nc) {
         offsets[*axis] = i;
         sizes[*axis] = 1;
         FailureOr<Value> part = nc.createTyped<nn::SliceOp>(
-            RankedTensorType::get(sizes, nc.builder.getF32Type()), {*x},
+            withShape(*x, sizes), {*x},
             {nc.named("offsets", nc.i64Array(offsets))});
         if (failed(part))
           return failure();

@@ -176,6 +176,37 @@ func.func @where_constant_mask(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4
 
 // -----
 
+// nn.compare: the predicate (ge = AMP_COMPARE_GE = 5), the operands' dtype
+// (i64 = 4), the three shapes; a rank-0 operand has no dims (null).
+// CHECK-LABEL: func.func @compare(
+// CHECK-DAG: %[[GE:.*]] = llvm.mlir.constant(5 : i32) : i32
+// CHECK-DAG: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK-DAG: %[[D:.*]] = llvm.mlir.addressof @__amp_i64_4_8 : !llvm.ptr
+// CHECK-DAG: %[[TWO:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK-DAG: %[[ZERO:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-DAG: %[[I64:.*]] = llvm.mlir.constant(4 : i32) : i32
+// CHECK: llvm.call @amp_compare(%[[GE]], %{{.*}}, %{{.*}}, %{{.*}}, %[[D]], %[[TWO]], %[[NULL]], %[[ZERO]], %[[D]], %[[TWO]], %[[I64]], %{{.*}}) : (i32, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, !llvm.ptr, i32, !llvm.ptr, i32, i32, !llvm.ptr) -> i32
+func.func @compare(%ids: tensor<4x8xi64>, %z: tensor<i64>) -> tensor<4x8xi1> {
+  %0 = nn.compare ge, %ids, %z : (tensor<4x8xi64>, tensor<i64>) -> tensor<4x8xi1>
+  return %0 : tensor<4x8xi1>
+}
+
+// -----
+
+// nn.convert is amp_cast between any two dtypes: 32 elements, i64 (4) to
+// bf16 (2).
+// CHECK-LABEL: func.func @convert(
+// CHECK-DAG: %[[N:.*]] = llvm.mlir.constant(32 : i64) : i64
+// CHECK-DAG: %[[I64:.*]] = llvm.mlir.constant(4 : i32) : i32
+// CHECK-DAG: %[[BF16:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK: llvm.call @amp_cast(%{{.*}}, %{{.*}}, %[[N]], %[[I64]], %[[BF16]], %{{.*}})
+func.func @convert(%m: tensor<4x8xi64>) -> tensor<4x8xbf16> {
+  %0 = nn.convert %m : tensor<4x8xi64> to tensor<4x8xbf16>
+  return %0 : tensor<4x8xbf16>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @where_grad(
 // CHECK: %[[DYD:.*]] = llvm.mlir.addressof @__amp_i64_4_8
 // CHECK: %[[CD:.*]] = llvm.mlir.addressof @__amp_i64_8

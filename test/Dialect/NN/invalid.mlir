@@ -221,6 +221,80 @@ func.func @where_wrong_result_shape(%c: tensor<2x1x8xi1>, %a: tensor<4x8xf32>) {
 
 // -----
 
+func.func @compare_element_types(%a: tensor<4xi64>, %b: tensor<4xi32>) {
+  // expected-error @+2 {{lhs and rhs must have the same element type, got 'i64' and 'i32'}}
+  // expected-error @+1 {{'nn.compare' op failed to infer returned types}}
+  %0 = nn.compare eq, %a, %b : (tensor<4xi64>, tensor<4xi32>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @compare_not_broadcastable(%a: tensor<4x3xf32>, %b: tensor<8xf32>) {
+  // expected-error @+2 {{operand shapes [4, 3] and [8] are not broadcast-compatible}}
+  // expected-error @+1 {{'nn.compare' op failed to infer returned types}}
+  %0 = nn.compare lt, %a, %b : (tensor<4x3xf32>, tensor<8xf32>) -> tensor<4x8xi1>
+  return
+}
+
+// -----
+
+func.func @compare_float_result(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'nn.compare' op result #0 must be statically shaped tensor of 1-bit signless integer values, but got 'tensor<4xf32>'}}
+  %0 = nn.compare lt, %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @compare_unknown_predicate(%a: tensor<4xf32>) {
+  // expected-error @+1 {{custom op 'nn.compare' expected string or keyword containing one of the following enum values for attribute 'predicate' [eq, ne, lt, le, gt, ge]}}
+  %0 = nn.compare ult, %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @compare_predicate_out_of_range(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'nn.compare' op attribute 'predicate' failed to satisfy constraint: the comparison of nn.compare}}
+  %0 = "nn.compare"(%a, %a) {predicate = 9 : i32} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @convert_between_floats(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'nn.convert' op converts 'f32' to 'f16': conversions between float types are the precision passes' (amp.cast); nn.convert needs an integer or i1 side}}
+  %0 = nn.convert %x : tensor<4xf32> to tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @convert_shape(%x: tensor<4xi64>) {
+  // expected-error @+1 {{'nn.convert' op the result shape [2, 2] must be the input shape [4]}}
+  %0 = nn.convert %x : tensor<4xi64> to tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @convert_unsupported_type(%x: tensor<4xi8>) {
+  // expected-error @+1 {{'nn.convert' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 32-bit signless integer or 64-bit signless integer or 1-bit signless integer values, but got 'tensor<4xi8>'}}
+  %0 = nn.convert %x : tensor<4xi8> to tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_element_types(%x: tensor<4xi64>) {
+  // expected-error @+1 {{input and result must have the same element type, got 'i64' and 'i32'}}
+  %0 = nn.reshape %x : tensor<4xi64> -> tensor<2x2xi32>
+  return
+}
+
+// -----
+
 func.func @dropout_rate_one(%x: tensor<4xf32>, %s: tensor<i64>) {
   // expected-error @+1 {{'nn.dropout' op rate must be in [0, 1), got 1}}
   %0 = nn.dropout %x, %s {rate = 1.0 : f32, training} : tensor<4xf32>

@@ -243,6 +243,66 @@ func.func @where_broadcast_all(%c: tensor<8xi1>, %a: tensor<4x1xf16>, %b: tensor
   return %v0 : tensor<4x8xf16>
 }
 
+// CHECK-LABEL: func.func @where_masks(
+// CHECK-SAME:    %[[C:.*]]: tensor<4x8xi1>, %[[A:.*]]: tensor<4x8xi1>, %[[B:.*]]: tensor<i1>) -> tensor<4x8xi1>
+// CHECK:         %[[V0:.*]] = nn.where %[[C]], %[[A]], %[[B]] : (tensor<4x8xi1>, tensor<4x8xi1>, tensor<i1>) -> tensor<4x8xi1>
+// CHECK-NEXT:    return %[[V0]]
+func.func @where_masks(%c: tensor<4x8xi1>, %a: tensor<4x8xi1>, %b: tensor<i1>) -> tensor<4x8xi1> {
+  %v0 = nn.where %c, %a, %b : (tensor<4x8xi1>, tensor<4x8xi1>, tensor<i1>) -> tensor<4x8xi1>
+  return %v0 : tensor<4x8xi1>
+}
+
+// CHECK-LABEL: func.func @compare(
+// CHECK-SAME:    %[[IDS:.*]]: tensor<4x8xi64>, %[[Z:.*]]: tensor<i64>, %[[X:.*]]: tensor<4x1xf16>, %[[Y:.*]]: tensor<8xf16>, %[[M:.*]]: tensor<8xi1>, %[[N:.*]]: tensor<4x8xi32>)
+// CHECK:         nn.compare eq, %[[IDS]], %[[Z]] : (tensor<4x8xi64>, tensor<i64>) -> tensor<4x8xi1>
+// CHECK-NEXT:    nn.compare ne, %[[IDS]], %[[Z]] : (tensor<4x8xi64>, tensor<i64>) -> tensor<4x8xi1>
+// CHECK-NEXT:    nn.compare lt, %[[X]], %[[Y]] : (tensor<4x1xf16>, tensor<8xf16>) -> tensor<4x8xi1>
+// CHECK-NEXT:    nn.compare le, %[[X]], %[[Y]] : (tensor<4x1xf16>, tensor<8xf16>) -> tensor<4x8xi1>
+// CHECK-NEXT:    nn.compare gt, %[[M]], %[[M]] : (tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>
+// CHECK-NEXT:    nn.compare ge, %[[N]], %[[N]] : (tensor<4x8xi32>, tensor<4x8xi32>) -> tensor<4x8xi1>
+func.func @compare(%ids: tensor<4x8xi64>, %z: tensor<i64>, %x: tensor<4x1xf16>, %y: tensor<8xf16>, %m: tensor<8xi1>, %n: tensor<4x8xi32>) -> (tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<8xi1>, tensor<4x8xi1>) {
+  %0 = nn.compare eq, %ids, %z : (tensor<4x8xi64>, tensor<i64>) -> tensor<4x8xi1>
+  %1 = nn.compare ne, %ids, %z : (tensor<4x8xi64>, tensor<i64>) -> tensor<4x8xi1>
+  %2 = nn.compare lt, %x, %y : (tensor<4x1xf16>, tensor<8xf16>) -> tensor<4x8xi1>
+  %3 = nn.compare le, %x, %y : (tensor<4x1xf16>, tensor<8xf16>) -> tensor<4x8xi1>
+  %4 = nn.compare gt, %m, %m : (tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>
+  %5 = nn.compare ge, %n, %n : (tensor<4x8xi32>, tensor<4x8xi32>) -> tensor<4x8xi1>
+  return %0, %1, %2, %3, %4, %5 : tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<4x8xi1>, tensor<8xi1>, tensor<4x8xi1>
+}
+
+// CHECK-LABEL: func.func @convert(
+// CHECK-SAME:    %[[M:.*]]: tensor<4x8xi64>, %[[X:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<4x8xi1>)
+// CHECK:         nn.convert %[[M]] : tensor<4x8xi64> to tensor<4x8xf32>
+// CHECK-NEXT:    nn.convert %[[X]] : tensor<4x8xf32> to tensor<4x8xi1>
+// CHECK-NEXT:    nn.convert %[[M]] : tensor<4x8xi64> to tensor<4x8xi32>
+// CHECK-NEXT:    nn.convert %[[B]] : tensor<4x8xi1> to tensor<4x8xbf16>
+// CHECK-NEXT:    nn.convert %[[X]] : tensor<4x8xf32> to tensor<4x8xi64>
+func.func @convert(%m: tensor<4x8xi64>, %x: tensor<4x8xf32>, %b: tensor<4x8xi1>) -> (tensor<4x8xf32>, tensor<4x8xi1>, tensor<4x8xi32>, tensor<4x8xbf16>, tensor<4x8xi64>) {
+  %0 = nn.convert %m : tensor<4x8xi64> to tensor<4x8xf32>
+  %1 = nn.convert %x : tensor<4x8xf32> to tensor<4x8xi1>
+  %2 = nn.convert %m : tensor<4x8xi64> to tensor<4x8xi32>
+  %3 = nn.convert %b : tensor<4x8xi1> to tensor<4x8xbf16>
+  %4 = nn.convert %x : tensor<4x8xf32> to tensor<4x8xi64>
+  return %0, %1, %2, %3, %4 : tensor<4x8xf32>, tensor<4x8xi1>, tensor<4x8xi32>, tensor<4x8xbf16>, tensor<4x8xi64>
+}
+
+// The shape ops move ids and masks too.
+// CHECK-LABEL: func.func @shape_ops_of_ids_and_masks(
+// CHECK-SAME:    %[[IDS:.*]]: tensor<4x8xi64>, %[[M:.*]]: tensor<4x8xi1>)
+// CHECK:         nn.reshape %[[IDS]] : tensor<4x8xi64> -> tensor<4x1x1x8xi64>
+// CHECK-NEXT:    nn.transpose %[[M]] [1, 0] : tensor<4x8xi1> -> tensor<8x4xi1>
+// CHECK-NEXT:    nn.broadcast_to %[[M]] : tensor<4x8xi1> -> tensor<2x4x8xi1>
+// CHECK-NEXT:    nn.concat %[[IDS]], %[[IDS]] {axis = 0 : i64} : (tensor<4x8xi64>, tensor<4x8xi64>) -> tensor<8x8xi64>
+// CHECK-NEXT:    nn.slice %[[M]] {offsets = array<i64: 0, 1>} : tensor<4x8xi1> -> tensor<4x7xi1>
+func.func @shape_ops_of_ids_and_masks(%ids: tensor<4x8xi64>, %m: tensor<4x8xi1>) -> (tensor<4x1x1x8xi64>, tensor<8x4xi1>, tensor<2x4x8xi1>, tensor<8x8xi64>, tensor<4x7xi1>) {
+  %0 = nn.reshape %ids : tensor<4x8xi64> -> tensor<4x1x1x8xi64>
+  %1 = nn.transpose %m [1, 0] : tensor<4x8xi1> -> tensor<8x4xi1>
+  %2 = nn.broadcast_to %m : tensor<4x8xi1> -> tensor<2x4x8xi1>
+  %3 = nn.concat %ids, %ids {axis = 0 : i64} : (tensor<4x8xi64>, tensor<4x8xi64>) -> tensor<8x8xi64>
+  %4 = nn.slice %m {offsets = array<i64: 0, 1>} : tensor<4x8xi1> -> tensor<4x7xi1>
+  return %0, %1, %2, %3, %4 : tensor<4x1x1x8xi64>, tensor<8x4xi1>, tensor<2x4x8xi1>, tensor<8x8xi64>, tensor<4x7xi1>
+}
+
 // CHECK-LABEL: func.func @dropout(
 // CHECK-SAME:    %[[X:.*]]: tensor<4x8xf32>, %[[SEED:.*]]: tensor<i64>) -> tensor<4x8xf32>
 // CHECK:         %[[V0:.*]] = nn.dropout %[[X]], %[[SEED]] {rate = 1.000000e-01 : f32, training} : tensor<4x8xf32>

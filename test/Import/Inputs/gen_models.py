@@ -533,11 +533,6 @@ reference("mask_fold.onnx",
 save("trilu_runtime.onnx", helper.make_graph(
     [helper.make_node("Trilu", ["x"], ["y"], name="triu")],
     "trilu_runtime", [vi("x", F, [4, 4])], [vi("y", F, [4, 4])]))
-save("equal_runtime.onnx", helper.make_graph(
-    [helper.make_node("Equal", ["x", "zero"], ["m"], name="eq"),
-     helper.make_node("Where", ["m", "x", "zero"], ["y"], name="where")],
-    "equal_runtime", [vi("x", F, [4])], [vi("y", F, [4])],
-    [numpy_helper.from_array(np.zeros(1, dtype=np.float32), "zero")]))
 save("trilu_rank1.onnx", helper.make_graph(
     [helper.make_node("Trilu", ["c"], ["t"], name="triu"),
      helper.make_node("Add", ["x", "t"], ["y"], name="add")],
@@ -551,3 +546,81 @@ save("where_types.onnx", helper.make_graph(
     [numpy_helper.from_array(np.array([True, False]), "cond"),
      numpy_helper.from_array(np.ones(2, dtype=np.float32), "a"),
      ints("b", [0, 0])]), check=False)
+
+# Comparisons, logical ops and casts of tensors computed at run time (a
+# padding mask from the ids, an attention mask input cast to FLOAT), and the
+# shape ops on INT64 and BOOL tensors: nn.compare, nn.where on i1,
+# nn.convert, nn.reshape/transpose/slice/broadcast_to/concat of ids and
+# masks. Every output, checked against ONNX's reference evaluator.
+I64, B = TensorProto.INT64, TensorProto.BOOL
+logical_outputs = [
+    ("eq", B, [3, 4]), ("lt", B, [3, 4]), ("le", B, [3, 4]),
+    ("gt", B, [3, 4]), ("ge", B, [3, 4]), ("not", B, [3, 4]),
+    ("and", B, [3, 4]), ("or", B, [3, 4]), ("xor", B, [3, 4]),
+    ("ids_f", F, [3, 4]), ("x_i", I64, [3, 4]), ("x_b", B, [3, 4]),
+    ("m_f", F, [3, 4]), ("ids32", TensorProto.INT32, [3, 4]),
+    ("sel", F, [3, 4]), ("m_u", B, [1, 3, 4]), ("ids_t", I64, [4, 3]),
+    ("ids_s", I64, [3, 2]), ("m_e", B, [2, 3, 4]), ("ids_c", I64, [6, 4])]
+save("logical.onnx", helper.make_graph(
+    [helper.make_node("Equal", ["ids", "zero_i"], ["eq"], name="eq"),
+     helper.make_node("Less", ["x", "y"], ["lt"], name="lt"),
+     helper.make_node("LessOrEqual", ["x", "y"], ["le"], name="le"),
+     helper.make_node("Greater", ["x", "half"], ["gt"], name="gt"),
+     helper.make_node("GreaterOrEqual", ["ids", "row"], ["ge"], name="ge"),
+     helper.make_node("Not", ["eq"], ["not"], name="not"),
+     helper.make_node("And", ["lt", "m"], ["and"], name="and"),
+     helper.make_node("Or", ["gt", "m"], ["or"], name="or"),
+     helper.make_node("Xor", ["le", "m"], ["xor"], name="xor"),
+     helper.make_node("Cast", ["ids"], ["ids_f"], name="ids_f", to=F),
+     helper.make_node("Mul", ["x", "four"], ["x4"], name="x4"),
+     helper.make_node("Cast", ["x4"], ["x_i"], name="x_i", to=I64),
+     helper.make_node("Cast", ["x"], ["x_b"], name="x_b", to=B),
+     helper.make_node("Cast", ["m"], ["m_f"], name="m_f", to=F),
+     helper.make_node("Cast", ["ids"], ["ids32"], name="ids32",
+                      to=TensorProto.INT32),
+     helper.make_node("Where", ["and", "x", "ids_f"], ["w"], name="where"),
+     helper.make_node("Add", ["w", "m_f"], ["sel"], name="sel"),
+     helper.make_node("Unsqueeze", ["m", "axis0"], ["m_u"], name="m_u"),
+     helper.make_node("Transpose", ["ids"], ["ids_t"], name="ids_t"),
+     helper.make_node("Slice", ["ids", "starts", "ends", "axes", "steps"],
+                      ["ids_s"], name="ids_s"),
+     helper.make_node("Expand", ["m", "shape"], ["m_e"], name="m_e"),
+     helper.make_node("Concat", ["ids", "ids"], ["ids_c"], name="ids_c",
+                      axis=0)],
+    "logical",
+    [vi("x", F, [3, 4]), vi("y", F, [4]), vi("ids", I64, [3, 4]),
+     vi("m", B, [3, 4])],
+    [vi(n, t, shape) for n, t, shape in logical_outputs],
+    [numpy_helper.from_array(np.array(0, dtype=np.int64), "zero_i"),
+     numpy_helper.from_array(np.float32(0.5), "half"),
+     numpy_helper.from_array(np.float32(4.0), "four"),
+     ints("row", [1, 3, 5, 7]), ints("axis0", [0]), ints("starts", [3]),
+     ints("ends", [0]), ints("axes", [1]), ints("steps", [-2]),
+     ints("shape", [2, 3, 4])]))
+logical_x = rng.standard_normal((3, 4)).astype(np.float32)
+logical_y = rng.standard_normal(4).astype(np.float32)
+logical_x[0, :] = logical_y        # ties for lt / le
+logical_x[1, 0] = 0.0              # Cast to BOOL of 0
+logical_x[1, 1] = -0.0
+logical_x[2, 2] = 0.5              # Greater than 0.5, not
+reference("logical.onnx",
+          {"x": logical_x, "y": logical_y,
+           "ids": rng.integers(0, 8, (3, 4)).astype(np.int64),
+           "m": rng.standard_normal((3, 4)) > 0})
+# Their errors: operands of different types, Not and And of FLOAT, a Cast
+# to a type nn does not hold.
+save("compare_types.onnx", helper.make_graph(
+    [helper.make_node("Equal", ["ids", "x"], ["m"], name="eq")],
+    "compare_types", [vi("ids", I64, [4]), vi("x", F, [4])],
+    [vi("m", B, [4])]), check=False)
+save("not_float.onnx", helper.make_graph(
+    [helper.make_node("Not", ["x"], ["m"], name="not")],
+    "not_float", [vi("x", F, [4])], [vi("m", B, [4])]), check=False)
+save("and_float.onnx", helper.make_graph(
+    [helper.make_node("And", ["m", "x"], ["y"], name="and")],
+    "and_float", [vi("m", B, [4]), vi("x", F, [4])], [vi("y", B, [4])]),
+    check=False)
+save("cast_double.onnx", helper.make_graph(
+    [helper.make_node("Cast", ["ids"], ["d"], name="cast",
+                      to=TensorProto.DOUBLE)],
+    "cast_double", [vi("ids", I64, [4])], [vi("d", TensorProto.DOUBLE, [4])]))

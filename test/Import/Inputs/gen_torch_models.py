@@ -19,6 +19,20 @@ token) exported by both of PyTorch's exporters, as users get them:
                                        the mask with Expand, Trilu, Equal and
                                        Where on constants
   gpt_tiny_logits.npy                  its logits on bert_tiny_ids.npy
+  bert_pad_script.onnx, bert_pad_dynamo.onnx(.data)
+                                       the BERT-like classifier with a
+                                       padding mask computed from the ids
+                                       (src_key_padding_mask=(ids == 0)):
+                                       Equal of the input, Where, Reshape
+                                       and Expand at run time
+  bert_pad_ids.npy, bert_pad_logits.npy   a padded batch and its logits
+  hf_attn_script.onnx, hf_attn_dynamo.onnx(.data)
+                                       Hugging Face's form of the padding
+                                       mask: an INT64 attention_mask input,
+                                       Unsqueeze, Cast to FLOAT, (1 - m) *
+                                       float32 min added to the scores
+  hf_attn_mask.npy, hf_attn_logits.npy    its mask for bert_pad_ids.npy and
+                                       its logits
   bert_tiny_tokens.csv                 600 rows of 8 token ids and a label
                                        (the first token's id mod 3), for
                                        amp-run --data
@@ -77,15 +91,50 @@ class TinyGpt(nn.Module):
         return self.head(h)
 
 
-def export_both(model, ids, stem):
-    names = dict(input_names=["ids"], output_names=["logits"])
-    torch.onnx.export(model, (ids,), os.path.join(HERE, stem + "_script.onnx"),
+class PadBert(TinyBert):
+    """TinyBert with the padding mask of its ids (id 0 is padding)."""
+
+    def forward(self, ids):
+        h = self.ln(self.tok(ids) + self.pos(self.positions))
+        return self.head(self.enc(h, src_key_padding_mask=(ids == 0))[:, 0])
+
+
+class HfAttention(nn.Module):
+    """One self-attention layer masked as Hugging Face's BERT masks: an
+    integer attention_mask (1 = token, 0 = padding) becomes an additive
+    bias (1 - m) * float32 min on the scores."""
+
+    def __init__(self):
+        super().__init__()
+        self.tok = nn.Embedding(VOCAB, D)
+        self.q, self.k, self.v = (nn.Linear(D, D) for _ in range(3))
+        self.out = nn.Linear(D, D)
+        self.head = nn.Linear(D, CLASSES)
+
+    def forward(self, ids, mask):
+        h = self.tok(ids)
+        b, s, _ = h.shape
+
+        def heads(x):
+            return x.view(b, s, HEADS, D // HEADS).transpose(1, 2)
+
+        q, k, v = heads(self.q(h)), heads(self.k(h)), heads(self.v(h))
+        bias = (1.0 - mask[:, None, None, :].to(torch.float32)) * \
+            torch.finfo(torch.float32).min
+        scores = q @ k.transpose(-1, -2) / (D // HEADS) ** 0.5 + bias
+        ctx = (scores.softmax(-1) @ v).transpose(1, 2).reshape(b, s, D)
+        return self.head(self.out(ctx)[:, 0])
+
+
+def export_both(model, args, stem, input_names=("ids",)):
+    names = dict(input_names=list(input_names), output_names=["logits"])
+    torch.onnx.export(model, args, os.path.join(HERE, stem + "_script.onnx"),
                       dynamo=False, opset_version=17, **names)
     dynamo = os.path.join(HERE, stem + "_dynamo.onnx")
     for stale in (dynamo, dynamo + ".data"):
         if os.path.exists(stale):
             os.remove(stale)
-    torch.onnx.export(model, (ids,), dynamo, dynamo=True, opset_version=18,
+    torch.onnx.export(model, args, dynamo, dynamo=True, opset_version=18,
                       external_data=True, **names)
 
 
@@ -97,11 +146,30 @@ def main():
         logits = model(ids)
     np.save(os.path.join(HERE, "bert_tiny_ids.npy"), ids.numpy())
     np.save(os.path.join(HERE, "bert_tiny_logits.npy"), logits.numpy())
-    export_both(model, ids, "bert_tiny")
+    export_both(model, (ids,), "bert_tiny")
     gpt = TinyGpt().eval()
     with torch.no_grad():
         np.save(os.path.join(HERE, "gpt_tiny_logits.npy"), gpt(ids).numpy())
-    export_both(gpt, ids, "gpt_tiny")
+    export_both(gpt, (ids,), "gpt_tiny")
+    # Padded rows (trailing id 0); the first token is never padding.
+    padded = ids.clone()
+    padded[:, 0] = padded[:, 0].clamp(min=1)
+    padded[1, 5:] = 0
+    padded[3, 2:] = 0
+    np.save(os.path.join(HERE, "bert_pad_ids.npy"), padded.numpy())
+    pad = PadBert().eval()
+    pad.load_state_dict(model.state_dict())
+    with torch.no_grad():
+        np.save(os.path.join(HERE, "bert_pad_logits.npy"),
+                pad(padded).numpy())
+    export_both(pad, (padded,), "bert_pad")
+    hf = HfAttention().eval()
+    mask = (padded != 0).to(torch.int64)
+    np.save(os.path.join(HERE, "hf_attn_mask.npy"), mask.numpy())
+    with torch.no_grad():
+        np.save(os.path.join(HERE, "hf_attn_logits.npy"),
+                hf(padded, mask).numpy())
+    export_both(hf, (padded, mask), "hf_attn", input_names=("ids", "mask"))
     rows = np.random.default_rng(1).integers(0, VOCAB, (600, SEQ))
     np.savetxt(os.path.join(HERE, "bert_tiny_tokens.csv"),
                np.concatenate([rows, rows[:, :1] % CLASSES], axis=1),

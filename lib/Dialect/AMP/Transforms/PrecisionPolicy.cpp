@@ -71,6 +71,10 @@ static constexpr PolicyEntry kDefaultPolicy[] = {
     {"nn.mse_loss_grad", D, D},
     {"nn.pow", D, D},
     {"nn.pow_grad", D, D},
+    // In f32 a comparison with a constant does not round the constant
+    // (PyTorch promotes mixed operands to the wider type); widening its
+    // float operands is exact, and its i1 result is no float edge.
+    {"nn.compare", D, D},
     {"math.log", D, D},
     {"math.powf", D, D},
     {"linalg.log", D, D},
@@ -148,6 +152,9 @@ static constexpr PolicyEntry kDefaultPolicy[] = {
     {"nn.reduce_max", C, C},
     {"nn.reduce_max_grad", C, C},
     {"nn.embedding", C, C},
+    // An id or mask to float: f32 then the low type rounds as the low type
+    // directly.
+    {"nn.convert", C, C},
     {"nn.grad_seed", C, C},
     {"arith.negf", C, C},
     {"math.absf", C, C},

@@ -235,6 +235,33 @@ LogicalResult WhereOp::inferReturnTypes(MLIRContext *, Loc loc, Adaptor adaptor,
   return success();
 }
 
+LogicalResult CompareOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &inferred) {
+  SmallVector<Type, 1> broadcast;
+  if (failed(inferBroadcastBinary(loc, adaptor.getLhs(), adaptor.getRhs(),
+                                  broadcast)))
+    return failure();
+  inferred.push_back(cast<RankedTensorType>(broadcast.front())
+                         .clone(IntegerType::get(ctx, 1)));
+  return success();
+}
+
+LogicalResult ConvertOp::verify() {
+  RankedTensorType in = getInput().getType(), out = getType();
+  if (in.getShape() != out.getShape())
+    return emitOpError("the result shape ")
+           << fmtShape(out.getShape()) << " must be the input shape "
+           << fmtShape(in.getShape());
+  if (isa<FloatType>(in.getElementType()) &&
+      isa<FloatType>(out.getElementType()))
+    return emitOpError("converts ")
+           << in.getElementType() << " to " << out.getElementType()
+           << ": conversions between float types are the precision passes' "
+              "(amp.cast); nn.convert needs an integer or i1 side";
+  return success();
+}
+
 LogicalResult DropoutOp::verify() {
   return checkAttrUnitInterval(*this, "rate", getRate().convertToFloat(),
                                /*closedAbove=*/false);

@@ -106,17 +106,22 @@ static LogicalResult checkForwardFunction(func::FuncOp fn) {
 }
 
 /// The values the loss gets a gradient through: float tensors that depend
-/// on a param and that the loss depends on.
+/// on a param through float tensors only, and that the loss depends on. An
+/// integer or i1 value (an nn.compare mask, an id) carries no derivative, so
+/// what is computed from it (nn.convert's float result) is constant.
 static DenseSet<Value> activeValues(func::FuncOp fn, Value loss) {
   Block &body = fn.getBody().front();
   DenseSet<Value> varied;
   for (BlockArgument arg : fn.getArguments())
-    if (getArgRole(fn, arg.getArgNumber()) == Role::Param)
+    if (getArgRole(fn, arg.getArgNumber()) == Role::Param &&
+        isFloatTensor(arg.getType()))
       varied.insert(arg);
   for (Operation &op : body)
     if (llvm::any_of(op.getOperands(),
                      [&](Value v) { return varied.contains(v); }))
-      varied.insert(op.result_begin(), op.result_end());
+      for (Value result : op.getResults())
+        if (isFloatTensor(result.getType()))
+          varied.insert(result);
 
   DenseSet<Value> useful{loss};
   for (Operation &op : llvm::reverse(body))
@@ -126,7 +131,7 @@ static DenseSet<Value> activeValues(func::FuncOp fn, Value loss) {
 
   DenseSet<Value> active;
   for (Value v : varied)
-    if (useful.contains(v) && isFloatTensor(v.getType()))
+    if (useful.contains(v))
       active.insert(v);
   return active;
 }

@@ -542,6 +542,31 @@ func.func @where_and_dropout(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %c: tenso
 
 // -----
 
+// compare is deny, so a comparison with a constant compares f32 values; its
+// i1 result is no float edge, so the deny does not spread to the where
+// between the matmuls. convert (an i1 mask to float) is clear and follows
+// its f16 neighbour.
+func.func @compare_and_convert(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %ids: tensor<4x8xi64>, %zero: tensor<i64>) -> tensor<4x8xf32> {
+  // expected-remark @below {{f16 (allow)}}
+  %0 = nn.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %t = arith.constant dense<1.000000e-01> : tensor<f32>
+  // expected-remark @below {{f32 (deny)}}
+  %c = nn.compare gt, %0, %t : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xi1>
+  // expected-remark @below {{f16 (between-allow)}}
+  %1 = nn.where %c, %0, %t : (tensor<4x8xi1>, tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  // expected-remark @below {{f32 (deny)}}
+  %pad = nn.compare eq, %ids, %zero : (tensor<4x8xi64>, tensor<i64>) -> tensor<4x8xi1>
+  // expected-remark @below {{f16 (follows-neighbour)}}
+  %m = nn.convert %pad : tensor<4x8xi1> to tensor<4x8xf32>
+  // expected-remark @below {{f16 (between-allow)}}
+  %2 = nn.add %1, %m : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{f16 (allow)}}
+  %3 = nn.matmul %2, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  return %3 : tensor<4x8xf32>
+}
+
+// -----
+
 // The output-reading gradients follow their forward op through its result:
 // tanh_grad is f16 with its tanh, rsqrt_grad f32 with its (deny) rsqrt, and
 // reduce_max_grad follows its reduce_max.

@@ -291,6 +291,28 @@ func.func @where_keeps_i1_cond(%c: tensor<4x8xi1>, %a: tensor<4x8xf32>, %b: tens
 
 // -----
 
+// An f32 compare widens the f16 matmul result (exactly) and keeps its f32
+// constant; an f16 convert of an i1 mask yields f16 directly, which the
+// f16 add reads as it is.
+// CHECK-LABEL: func @compare_widens_convert_narrows
+// CHECK-SAME: (%[[X:.*]]: tensor<4x8xf32>, %[[W:.*]]: tensor<8x8xf32>, %[[M:.*]]: tensor<4x8xi1>)
+// CHECK: %[[Y:.*]] = nn.matmul {{.*}} -> tensor<4x8xf16>
+// CHECK-DAG: %[[T:.*]] = arith.constant dense<1.000000e-01> : tensor<f32>
+// CHECK-DAG: %[[Y32:.*]] = amp.cast %[[Y]] : tensor<4x8xf16> to tensor<4x8xf32>
+// CHECK: nn.compare gt, %[[Y32]], %[[T]] {{.*}} : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xi1>
+// CHECK: %[[MF:.*]] = nn.convert %[[M]] {{.*}} : tensor<4x8xi1> to tensor<4x8xf16>
+// CHECK: nn.add %[[Y]], %[[MF]] {{.*}} : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xf16>
+func.func @compare_widens_convert_narrows(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %m: tensor<4x8xi1>) -> (tensor<4x8xi1>, tensor<4x8xf32>) {
+  %y = nn.matmul %x, %w {amp.precision = f16} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %t = arith.constant dense<1.000000e-01> : tensor<f32>
+  %0 = nn.compare gt, %y, %t {amp.precision = f32} : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xi1>
+  %1 = nn.convert %m {amp.precision = f16} : tensor<4x8xi1> to tensor<4x8xf32>
+  %2 = nn.add %y, %1 {amp.precision = f16} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0, %2 : tensor<4x8xi1>, tensor<4x8xf32>
+}
+
+// -----
+
 // An f16 dropout reads its i64 seed as it is.
 // CHECK-LABEL: func @dropout_keeps_i64_seed
 // CHECK-SAME: (%[[X:.*]]: tensor<4x8xf32>, %[[S:.*]]: tensor<i64>)

@@ -1335,3 +1335,32 @@ func.func @regression(%w: tensor<3x2xf32> {nn.role = #nn.role<param>}, %x: tenso
   %l = nn.mse_loss %p, %t : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }
+
+// -----
+
+// Derivatives flow through float values only: the mask p > 0 (nn.compare,
+// then nn.convert to f32) and the padding mask of the ids are constants, so
+// d(p * (p > 0)) is dy * (p > 0) and neither compare nor convert needs a
+// derivative rule; the i1 reshapes of the mask get no gradient either.
+// CHECK-LABEL: func.func @masks_carry_no_derivative(
+// CHECK-SAME: %[[P:[a-z0-9]+]]: tensor<2x3xf32>
+// CHECK: %[[POS:.*]] = nn.compare gt, %[[P]],
+// CHECK-NEXT: %[[POSF:.*]] = nn.convert %[[POS]] : tensor<2x3xi1> to tensor<2x3xf32>
+// CHECK: %[[MASK:.*]] = nn.reshape %{{.*}} : tensor<6xi1> -> tensor<2x3xi1>
+// CHECK: %[[DY:.*]] = nn.broadcast_to {{.*}} -> tensor<2x3xf32>
+// CHECK-NEXT: %{{.*}}, %[[DRELU:[a-z0-9_]+]] = nn.where_grad %[[DY]], %[[MASK]]
+// CHECK-NEXT: %[[DP:.*]] = nn.mul %[[DRELU]], %[[POSF]]
+// CHECK-NEXT: nn.sgd_update %[[P]], %[[DP]] {
+func.func @masks_carry_no_derivative(%p: tensor<2x3xf32> {nn.role = #nn.role<param>}, %ids: tensor<2x3xi64> {nn.role = #nn.role<input>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %zero = arith.constant dense<0.000000e+00> : tensor<f32>
+  %pos = nn.compare gt, %p, %zero : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xi1>
+  %posf = nn.convert %pos : tensor<2x3xi1> to tensor<2x3xf32>
+  %zi = arith.constant dense<0> : tensor<i64>
+  %pad = nn.compare eq, %ids, %zi : (tensor<2x3xi64>, tensor<i64>) -> tensor<2x3xi1>
+  %flat = nn.reshape %pad : tensor<2x3xi1> -> tensor<6xi1>
+  %mask = nn.reshape %flat : tensor<6xi1> -> tensor<2x3xi1>
+  %relu = nn.mul %p, %posf : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %y = nn.where %mask, %zero, %relu : (tensor<2x3xi1>, tensor<f32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %l = nn.reduce_sum %y [0, 1] : (tensor<2x3xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}

@@ -1,7 +1,8 @@
 //===- NNAttributes.td - nn dialect attributes --------------*- tablegen -*-===//
 //
-// The training-step role of a function argument or result (`nn.role`),
-// declared once: its cases, spellings and C++ enum are generated from here.
+// The training-step role of a function argument or result (`nn.role`) and
+// nn.compare's predicate, each declared once: their cases, spellings and C++
+// enums are generated from here.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,6 +45,20 @@ def NN_RoleAttr : EnumAttr<NN_Dialect, NN_Role, "role"> {
     ```
   }];
   let assemblyFormat = "`<` $value `>`";
+}
+
+// nn.compare's predicate. The values are those of the runtime's
+// amp_compare_op_t (the lowering checks it at compile time).
+def NN_ComparePredicate : I32EnumAttr<"ComparePredicate",
+    "the comparison of nn.compare", [
+  I32EnumAttrCase<"EQ", 0, "eq">,
+  I32EnumAttrCase<"NE", 1, "ne">,
+  I32EnumAttrCase<"LT", 2, "lt">,
+  I32EnumAttrCase<"LE", 3, "le">,
+  I32EnumAttrCase<"GT", 4, "gt">,
+  I32EnumAttrCase<"GE", 5, "ge">
+]> {
+  let cppNamespace = "::amp::nn";
 }
 
 #endif // AMP_DIALECT_NN_IR_NNATTRIBUTES_TD

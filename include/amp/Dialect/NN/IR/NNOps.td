@@ -27,6 +27,9 @@ def NN_F32Scalar : 0DTensorOf<[F32]> {
 }
 def NN_FloatScalar : 0DTensorOf<[F32, F16, BF16]>;
 def NN_BoolTensor : StaticShapeTensorOf<[I1]>;
+// What the shape ops, nn.compare and nn.convert take: every element type a
+// runtime buffer holds (float values, integer ids and masks).
+def NN_AnyTensor : StaticShapeTensorOf<[F32, F16, BF16, I32, I64, I1]>;
 def NN_I64Scalar : 0DTensorOf<[I64]> {
   let builderCall = "::mlir::RankedTensorType::get({}, $_builder.getI64Type())";
 }
@@ -116,7 +119,8 @@ def NN_WhereOp : NN_Op<"where", [InferTypeOpAdaptor]> {
   let summary = "elementwise selection cond ? lhs : rhs with numpy broadcasting";
   let description = [{
     `result = cond ? lhs : rhs` elementwise. `cond` is a tensor of `i1`;
-    `lhs` and `rhs` have the same element type, which is the result's. All
+    `lhs` and `rhs` have the same element type (any: float values, ids, or
+    `i1` masks, where it is a logical and / or), which is the result's. All
     three shapes broadcast together with numpy rules.
 
     ```mlir
@@ -124,11 +128,68 @@ def NN_WhereOp : NN_Op<"where", [InferTypeOpAdaptor]> {
         : (tensor<4x8xi1>, tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
     ```
   }];
-  let arguments = (ins NN_BoolTensor:$cond, NN_FloatTensor:$lhs,
-                   NN_FloatTensor:$rhs);
-  let results = (outs NN_FloatTensor:$result);
+  let arguments = (ins NN_BoolTensor:$cond, NN_AnyTensor:$lhs,
+                   NN_AnyTensor:$rhs);
+  let results = (outs NN_AnyTensor:$result);
   let assemblyFormat = "$cond `,` $lhs `,` $rhs attr-dict `:` "
                        "functional-type(operands, results)";
+}
+
+def NN_CompareOp : NN_Op<"compare", [InferTypeOpAdaptor]> {
+  let summary = "elementwise comparison with numpy broadcasting, an i1 result";
+  let description = [{
+    `result = lhs <predicate> rhs` elementwise, with the predicate one of
+    `eq`, `ne`, `lt`, `le`, `gt`, `ge`. The operands have the same element
+    type: a float type, `i32`, `i64` (signed) or `i1` (`false < true`);
+    their shapes broadcast with numpy rules. Floats compare as IEEE values:
+    `-0 == +0`, and a NaN operand makes every predicate false but `ne`.
+
+    Nothing is differentiated through it: the result is `i1`, and
+    derivatives flow through float values only (an attention mask computed
+    from ids, `nn.where`'s condition). The default precision policies keep
+    it in f32, so that comparing with a constant does not round the
+    constant.
+
+    ```mlir
+    %pad = nn.compare eq, %ids, %zero
+        : (tensor<4x8xi64>, tensor<i64>) -> tensor<4x8xi1>
+    ```
+  }];
+  let arguments = (ins NN_ComparePredicate:$predicate, NN_AnyTensor:$lhs,
+                   NN_AnyTensor:$rhs);
+  let results = (outs NN_BoolTensor:$result);
+  let assemblyFormat = "$predicate `,` $lhs `,` $rhs attr-dict `:` "
+                       "functional-type(operands, results)";
+}
+
+def NN_ConvertOp : NN_Op<"convert"> {
+  let summary = "convert between integer, i1 and float element types";
+  let description = [{
+    Converts every element to the result's element type; the shape does not
+    change. At least one side is an integer or `i1` type: a conversion
+    between float types is the precision passes' (`amp.cast`), so it is an
+    error here.
+
+    - `i32`, `i64`, `i1` to a float type: the value rounded to f32 (to
+      nearest even), then to the result type (PyTorch's rounding); `i1` is
+      0 or 1.
+    - a float type to `i32` or `i64`: truncated toward zero; NaN is 0, and
+      values beyond the type's range saturate.
+    - `i64` to `i32`: the low 32 bits (as NumPy and PyTorch); `i32` to `i64`
+      and `i1` to an integer are exact.
+    - to `i1`: `x != 0` (NaN is true, `-0` false).
+
+    Nothing is differentiated through it (its float result, when it has one,
+    does not depend on a float value).
+
+    ```mlir
+    %m = nn.convert %mask : tensor<4x8xi64> to tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins NN_AnyTensor:$input);
+  let results = (outs NN_AnyTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
+  let hasVerifier = 1;
 }
 
 def NN_DropoutOp : NN_Op<"dropout", [AllTypesMatch<["input", "result"]>]> {
@@ -381,14 +442,18 @@ def NN_ReduceMaxOp : NN_ReduceOp<"reduce_max", "the maximum">;
 // Shape ops
 //===----------------------------------------------------------------------===//
 
+// Reshape, transpose, broadcast_to, concat and slice move elements of any
+// type (float values, integer ids, i1 masks); derivatives flow through their
+// float instances only.
+
 def NN_ReshapeOp : NN_Op<"reshape"> {
   let summary = "reshape to a static shape with the same element count";
   let description = [{
     Reinterprets the row-major elements of `input` with the result shape,
     which is given by the result type.
   }];
-  let arguments = (ins NN_FloatTensor:$input);
-  let results = (outs NN_FloatTensor:$result);
+  let arguments = (ins NN_AnyTensor:$input);
+  let results = (outs NN_AnyTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
 }
@@ -399,8 +464,8 @@ def NN_TransposeOp : NN_Op<"transpose", [InferTypeOpAdaptor]> {
     `result.shape[i] = input.shape[perm[i]]`. `perm` is a permutation of
     `0..rank-1`.
   }];
-  let arguments = (ins NN_FloatTensor:$input, DenseI64ArrayAttr:$perm);
-  let results = (outs NN_FloatTensor:$result);
+  let arguments = (ins NN_AnyTensor:$input, DenseI64ArrayAttr:$perm);
+  let results = (outs NN_AnyTensor:$result);
   let assemblyFormat =
       "$input $perm attr-dict `:` type($input) `->` type($result)";
 }
@@ -412,8 +477,8 @@ def NN_BroadcastToOp : NN_Op<"broadcast_to"> {
     trailing dimensions are aligned and each input dimension must be 1 or
     equal to the result's.
   }];
-  let arguments = (ins NN_FloatTensor:$input);
-  let results = (outs NN_FloatTensor:$result);
+  let arguments = (ins NN_AnyTensor:$input);
+  let results = (outs NN_AnyTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
 }
@@ -430,20 +495,20 @@ def NN_ConcatOp : NN_Op<"concat", [InferTypeOpAdaptor]> {
         : (tensor<4x8xf32>, tensor<4x2xf32>) -> tensor<4x10xf32>
     ```
   }];
-  let arguments = (ins Variadic<NN_FloatTensor>:$inputs, I64Attr:$axis);
-  let results = (outs NN_FloatTensor:$result);
+  let arguments = (ins Variadic<NN_AnyTensor>:$inputs, I64Attr:$axis);
+  let results = (outs NN_AnyTensor:$result);
   let assemblyFormat =
       "$inputs attr-dict `:` functional-type(operands, results)";
 }
 
 // A strided window of a larger tensor: what nn.slice reads and nn.slice_grad
 // writes.
-class NN_StridedSliceOp<string mnemonic, string operand>
+class NN_StridedSliceOp<string mnemonic, string operand, Type tensor>
     : NN_Op<mnemonic> {
-  let arguments = !con(!dag(ins, [NN_FloatTensor], [operand]),
+  let arguments = !con(!dag(ins, [tensor], [operand]),
                        (ins DenseI64ArrayAttr:$offsets,
                         OptionalAttr<DenseI64ArrayAttr>:$strides));
-  let results = (outs NN_FloatTensor:$result);
+  let results = (outs tensor:$result);
   let assemblyFormat = "$" # operand #
                        " attr-dict `:` type($" # operand # ") `->` type($result)";
   let hasVerifier = 1;
@@ -457,7 +522,7 @@ class NN_StridedSliceOp<string mnemonic, string operand>
   }];
 }
 
-def NN_SliceOp : NN_StridedSliceOp<"slice", "input"> {
+def NN_SliceOp : NN_StridedSliceOp<"slice", "input", NN_AnyTensor> {
   let summary = "strided slice with the shape of the result type";
   let description = [{
     `result[i...] = input[offsets + i * strides ...]`, where the result shape
@@ -779,7 +844,8 @@ def NN_AvgPool2DGradOp : NN_Op<"avg_pool2d_grad"> {
   let hasVerifier = 1;
 }
 
-def NN_SliceGradOp : NN_StridedSliceOp<"slice_grad", "grad_output"> {
+def NN_SliceGradOp : NN_StridedSliceOp<"slice_grad", "grad_output",
+                                         NN_FloatTensor> {
   let summary = "gradient of nn.slice";
   let description = [{
     Zeros with the input shape (given by the result type), with

@@ -1,0 +1,165 @@
+//===- OpsLogical.cpp - comparisons and logical ONNX ops ------------------===//
+//
+// Equal, Less, LessOrEqual, Greater, GreaterOrEqual (nn.compare), Not, And,
+// Or and Xor on BOOL tensors (nn.compare and nn.where on i1), each folded
+// when its operands are known at import time: the masks PyTorch's exporters
+// build from constants (a causal mask) fold, those built from the input ids
+// (a padding mask, `ids == 0`) compute at run time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Folding.h"
+
+#include "amp/Dialect/NN/IR/NNOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace amp::onnx_import;
+using namespace mlir;
+namespace nn = amp::nn;
+
+/// The predicate on two values (doubles: IEEE, a NaN fails all but ne).
+static bool holds(nn::ComparePredicate predicate, double a, double b) {
+  switch (predicate) {
+  case nn::ComparePredicate::EQ:
+    return a == b;
+  case nn::ComparePredicate::NE:
+    return a != b;
+  case nn::ComparePredicate::LT:
+    return a < b;
+  case nn::ComparePredicate::LE:
+    return a <= b;
+  case nn::ComparePredicate::GT:
+    return a > b;
+  case nn::ComparePredicate::GE:
+    return a >= b;
+  }
+  llvm_unreachable("six predicates");
+}
+
+/// Output 0 is `lhs predicate rhs` (inputs `lhs` and `rhs`, numpy
+/// broadcasting): a BOOL constant when both are known, else nn.compare.
+static LogicalResult compareInputs(NodeContext &nc,
+                                   nn::ComparePredicate predicate) {
+  if (nc.numInputs() != 2)
+    return nc.error() << "needs 2 inputs", failure();
+  FailureOr<Tensor *> lhs = nc.input(0), rhs = nc.input(1);
+  if (failed(lhs) || failed(rhs))
+    return failure();
+  if ((*lhs)->dtype != (*rhs)->dtype)
+    return nc.error() << "the operands differ in type ("
+                      << dataTypeName((*lhs)->dtype) << " and "
+                      << dataTypeName((*rhs)->dtype) << ")",
+           failure();
+  if ((*lhs)->constant && (*rhs)->constant) {
+    const Const &a = *(*lhs)->constant, &b = *(*rhs)->constant;
+    std::optional<Const> r = foldBinary(a, b, [&](double x, double y) {
+      return holds(predicate, x, y) ? 1.0 : 0.0;
+    });
+    if (!r)
+      return foldFailure(nc, a, b);
+    Const out;
+    out.dtype = onnx::TensorProto::BOOL;
+    out.shape = r->shape;
+    for (int64_t k = 0, n = r->numel(); k < n; ++k)
+      out.i.push_back(r->at(k) != 0);
+    return nc.setOutput(0, std::move(out));
+  }
+  FailureOr<Value> a = nc.anyValue(0), b = nc.anyValue(1);
+  if (failed(a) || failed(b))
+    return failure();
+  FailureOr<Value> y = nc.create<nn::CompareOp>(
+      {*a, *b}, {nc.named("predicate",
+                          nn::ComparePredicateAttr::get(nc.ctx(), predicate))});
+  return failed(y) ? failure() : nc.setOutput(0, *y);
+}
+
+template <nn::ComparePredicate Predicate>
+static LogicalResult importCompare(NodeContext &nc) {
+  return compareInputs(nc, Predicate);
+}
+
+/// Input `i`, which must be BOOL.
+static FailureOr<Tensor *> boolInput(NodeContext &nc, unsigned i) {
+  FailureOr<Tensor *> t = nc.input(i);
+  if (failed(t))
+    return failure();
+  if ((*t)->dtype != onnx::TensorProto::BOOL)
+    return nc.error() << "input " << i << " ('" << nc.node.input(i)
+                      << "') has element type " << dataTypeName((*t)->dtype)
+                      << "; the operands must be BOOL",
+           failure();
+  return t;
+}
+
+/// A 0-d i1 constant.
+static Value boolScalar(NodeContext &nc, bool value) {
+  auto type = RankedTensorType::get({}, nc.builder.getI1Type());
+  return arith::ConstantOp::create(nc.builder, nc.loc, type,
+                                   DenseElementsAttr::get(type, value));
+}
+
+/// Not: a constant folds; else x == false.
+static LogicalResult importNot(NodeContext &nc) {
+  FailureOr<Tensor *> x = boolInput(nc, 0);
+  if (failed(x))
+    return failure();
+  if ((*x)->constant) {
+    Const out = *(*x)->constant;
+    for (int64_t &v : out.i)
+      v = v == 0;
+    return nc.setOutput(0, std::move(out));
+  }
+  FailureOr<Value> v = nc.anyValue(0);
+  if (failed(v))
+    return failure();
+  FailureOr<Value> y = nc.create<nn::CompareOp>(
+      {*v, boolScalar(nc, false)},
+      {nc.named("predicate", nn::ComparePredicateAttr::get(
+                                 nc.ctx(), nn::ComparePredicate::EQ))});
+  return failed(y) ? failure() : nc.setOutput(0, *y);
+}
+
+enum class Logical { And, Or, Xor };
+
+/// And, Or, Xor: folded on constants; else `a ? b : false`, `a ? true : b`
+/// (nn.where on i1) and `a != b`.
+template <Logical op> static LogicalResult importLogical(NodeContext &nc) {
+  if (nc.numInputs() != 2)
+    return nc.error() << "needs 2 inputs", failure();
+  FailureOr<Tensor *> lhs = boolInput(nc, 0), rhs = boolInput(nc, 1);
+  if (failed(lhs) || failed(rhs))
+    return failure();
+  if (op == Logical::Xor)
+    return compareInputs(nc, nn::ComparePredicate::NE);
+  if ((*lhs)->constant && (*rhs)->constant) {
+    const Const &a = *(*lhs)->constant, &b = *(*rhs)->constant;
+    std::optional<Const> r = foldBinary(a, b, [](double x, double y) {
+      bool p = x != 0, q = y != 0;
+      return double(op == Logical::And ? p && q : p || q);
+    });
+    if (!r)
+      return foldFailure(nc, a, b);
+    return nc.setOutput(0, std::move(*r));
+  }
+  FailureOr<Value> a = nc.anyValue(0), b = nc.anyValue(1);
+  if (failed(a) || failed(b))
+    return failure();
+  FailureOr<Value> y =
+      op == Logical::And
+          ? nc.create<nn::WhereOp>({*a, *b, boolScalar(nc, false)})
+          : nc.create<nn::WhereOp>({*a, boolScalar(nc, true), *b});
+  return failed(y) ? failure() : nc.setOutput(0, *y);
+}
+
+void amp::onnx_import::registerLogicalOps(OpTable &t) {
+  t["Equal"] = {importCompare<nn::ComparePredicate::EQ>, {}};
+  t["Less"] = {importCompare<nn::ComparePredicate::LT>, {}};
+  t["LessOrEqual"] = {importCompare<nn::ComparePredicate::LE>, {}};
+  t["Greater"] = {importCompare<nn::ComparePredicate::GT>, {}};
+  t["GreaterOrEqual"] = {importCompare<nn::ComparePredicate::GE>, {}};
+  t["Not"] = {importNot, {}};
+  t["And"] = {importLogical<Logical::And>, {}};
+  t["Or"] = {importLogical<Logical::Or>, {}};
+  t["Xor"] = {importLogical<Logical::Xor>, {}};
+}
