@@ -126,7 +126,7 @@ std::vector<int64_t> fuzzArray(FuzzedDataProvider &in, size_t n) {
 
 amp_status_t callOne(FuzzedDataProvider &in) {
   Buffers buf(in);
-  switch (in.ConsumeIntegralInRange<int>(0, 11)) {
+  switch (in.ConsumeIntegralInRange<int>(0, 13)) {
   case 0: {
     int64_t n = fuzzDim(in);
     auto op = fuzzEnum<amp_unary_op_t>(in, 16);
@@ -254,6 +254,20 @@ amp_status_t callOne(FuzzedDataProvider &in) {
                           y.dims, dtype,
                           kernel.data(), strides.data(), padding.data(),
                           in.ConsumeBool(), nullptr);
+  }
+  case 11: {
+    Shape l = Shape::fuzz(in), r = Shape::fuzz(in), o = Shape::fuzz(in);
+    auto op = fuzzEnum<amp_compare_op_t>(in, 8);
+    amp_dtype_t dtype = fuzzDtype(in);
+    return amp_compare(op, buf.make(l, dtype), buf.make(r, dtype),
+                       buf.make(o, AMP_DTYPE_BOOL), l.dims, l.rank, r.dims,
+                       r.rank, o.dims, o.rank, dtype, nullptr);
+  }
+  case 12: {
+    int64_t n = fuzzDim(in);
+    amp_dtype_t xDtype = fuzzDtype(in), yDtype = fuzzDtype(in);
+    return amp_cast(buf.make(n, xDtype), buf.make(n, yDtype), n, xDtype, yDtype,
+                    nullptr);
   }
   default: {
     int64_t rows = fuzzDim(in), classes = fuzzDim(in);
