@@ -65,11 +65,7 @@ amp::onnx_import::foldBinary(const Const &a, const Const &b,
       out.f.push_back(float(v));
     else
       out.i.push_back(toInt64(v));
-    for (int d = int(idx.size()) - 1; d >= 0; --d) {
-      if (++idx[d] < (*shape)[d])
-        break;
-      idx[d] = 0;
-    }
+    advanceIndex(idx, *shape);
   }
   return out;
 }
@@ -99,11 +95,7 @@ amp::onnx_import::broadcastConst(const Const &c,
   llvm::SmallVector<int64_t> idx(shape.size(), 0);
   for (int64_t k = 0; k < *count; ++k) {
     indices.push_back(broadcastIndex(idx, c.shape));
-    for (int d = int(idx.size()) - 1; d >= 0; --d) {
-      if (++idx[d] < shape[d])
-        break;
-      idx[d] = 0;
-    }
+    advanceIndex(idx, shape);
   }
   return gatherElements(c, indices, shape);
 }

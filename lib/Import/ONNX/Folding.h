@@ -37,6 +37,17 @@ LogicalResult foldFailure(NodeContext &nc, const Const &a, const Const &b);
 std::optional<Const> broadcastConst(const Const &c,
                                     llvm::ArrayRef<int64_t> shape);
 
+/// Steps the multi-index `idx` to the next position of `shape` in row-major
+/// order (the last dim fastest); past the last position it wraps to zeros.
+inline void advanceIndex(llvm::MutableArrayRef<int64_t> idx,
+                         llvm::ArrayRef<int64_t> shape) {
+  for (size_t d = idx.size(); d-- > 0;) {
+    if (++idx[d] < shape[d])
+      return;
+    idx[d] = 0;
+  }
+}
+
 /// Row-major strides of a shape.
 llvm::SmallVector<int64_t> stridesOf(llvm::ArrayRef<int64_t> shape);
 
@@ -44,6 +55,19 @@ llvm::SmallVector<int64_t> stridesOf(llvm::ArrayRef<int64_t> shape);
 /// (a gather), with shape `shape`.
 Const gatherElements(const Const &c, llvm::ArrayRef<int64_t> indices,
                      llvm::ArrayRef<int64_t> shape);
+
+/// Whether `t` is a constant that shape ops may rewrite at import time: not
+/// a float initializer, which stays one param argument.
+inline bool isFoldable(const Tensor &t) {
+  return t.constant && !t.value &&
+         !(t.initializer && t.isFloat() && t.constant->f.size() > 1);
+}
+
+/// The type of `v` with `shape`.
+inline mlir::RankedTensorType withShape(Value v,
+                                        llvm::ArrayRef<int64_t> shape) {
+  return mlir::cast<mlir::RankedTensorType>(v.getType()).clone(shape);
+}
 
 /// A scalar/1-D constant from ints.
 Const intConst(llvm::ArrayRef<int64_t> values, bool scalar = false);

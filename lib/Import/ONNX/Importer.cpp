@@ -42,6 +42,7 @@ const OpTable &amp::onnx_import::getOpTable() {
     registerNormOps(t);
     registerReduceOps(t);
     registerShapeOps(t);
+    registerGatherOps(t);
     return t;
   }();
   return table;

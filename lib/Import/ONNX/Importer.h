@@ -310,6 +310,7 @@ void registerConvPoolOps(OpTable &table);
 void registerNormOps(OpTable &table);
 void registerReduceOps(OpTable &table);
 void registerShapeOps(OpTable &table);
+void registerGatherOps(OpTable &table);
 
 /// Every op importer, keyed by op type (built once).
 const OpTable &getOpTable();

@@ -2,9 +2,10 @@
 //
 // Equal, Less, LessOrEqual, Greater, GreaterOrEqual (nn.compare), Not, And,
 // Or and Xor on BOOL tensors (nn.compare and nn.where on i1), each folded
-// when its operands are known at import time: the masks PyTorch's exporters
-// build from constants (a causal mask) fold, those built from the input ids
-// (a padding mask, `ids == 0`) compute at run time.
+// when its operands are known at import time: the masks PyTorch's
+// exporters build from constants (a causal mask) fold, those built from the
+// input ids (a padding mask, `ids == 0`) compute at run time. IsNaN and
+// IsInf of FLOAT tensors compare x with itself or with infinity.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,8 @@
 #include "amp/Dialect/NN/IR/NNOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+
+#include <limits>
 
 using namespace amp::onnx_import;
 using namespace mlir;
@@ -152,6 +155,49 @@ template <Logical op> static LogicalResult importLogical(NodeContext &nc) {
   return failed(y) ? failure() : nc.setOutput(0, *y);
 }
 
+/// A 0-d f32 constant.
+static Value floatScalar(NodeContext &nc, float value) {
+  return nc.splat({}, value);
+}
+
+/// Output 0 is `x predicate rhs` for the FLOAT input x.
+static LogicalResult compareWith(NodeContext &nc, Value x,
+                                 nn::ComparePredicate predicate, Value rhs) {
+  FailureOr<Value> y = nc.create<nn::CompareOp>(
+      {x, rhs}, {nc.named("predicate",
+                          nn::ComparePredicateAttr::get(nc.ctx(), predicate))});
+  return failed(y) ? failure() : nc.setOutput(0, *y);
+}
+
+/// IsNaN: x != x, true only for NaN (PyTorch's exporters guard fully masked
+/// attention rows with it).
+static LogicalResult importIsNaN(NodeContext &nc) {
+  FailureOr<Value> x = nc.floatValue(0);
+  if (failed(x))
+    return failure();
+  return compareWith(nc, *x, nn::ComparePredicate::NE, *x);
+}
+
+/// IsInf: x == +inf and/or x == -inf (detect_positive, detect_negative).
+static LogicalResult importIsInf(NodeContext &nc) {
+  FailureOr<int64_t> positive = nc.intAttr("detect_positive", 1);
+  FailureOr<int64_t> negative = nc.intAttr("detect_negative", 1);
+  FailureOr<Value> x = nc.floatValue(0);
+  if (failed(positive) || failed(negative) || failed(x))
+    return failure();
+  const float inf = std::numeric_limits<float>::infinity();
+  if (*positive && *negative) {
+    FailureOr<Value> a = nc.create<nn::AbsOp>({*x});
+    return failed(a) ? failure()
+                     : compareWith(nc, *a, nn::ComparePredicate::EQ,
+                                   floatScalar(nc, inf));
+  }
+  if (!*positive && !*negative) // never true: x < -inf
+    return compareWith(nc, *x, nn::ComparePredicate::LT, floatScalar(nc, -inf));
+  return compareWith(nc, *x, nn::ComparePredicate::EQ,
+                     floatScalar(nc, *positive ? inf : -inf));
+}
+
 void amp::onnx_import::registerLogicalOps(OpTable &t) {
   t["Equal"] = {importCompare<nn::ComparePredicate::EQ>, {}};
   t["Less"] = {importCompare<nn::ComparePredicate::LT>, {}};
@@ -162,4 +208,6 @@ void amp::onnx_import::registerLogicalOps(OpTable &t) {
   t["And"] = {importLogical<Logical::And>, {}};
   t["Or"] = {importLogical<Logical::Or>, {}};
   t["Xor"] = {importLogical<Logical::Xor>, {}};
+  t["IsNaN"] = {importIsNaN, {}};
+  t["IsInf"] = {importIsInf, {"detect_positive", "detect_negative"}};
 }

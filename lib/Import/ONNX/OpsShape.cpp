@@ -3,10 +3,8 @@
 // Constant, ConstantOfShape, Shape and Size (folded: shapes are static),
 // Reshape, Flatten, Squeeze, Unsqueeze (nn.reshape, or a new shape of a
 // constant), Transpose, Concat, Slice, Split, Pad, Expand (folded on a
-// constant), Trilu (folded only), Cast (folded on constants, else
-// nn.convert) and Gather
-// (nn.embedding for a table lookup, slices for constant indices, folded on
-// constants).
+// constant), Trilu (folded only) and Cast (folded on constants, else
+// nn.convert). The gathers are OpsGather.cpp's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,18 +19,6 @@
 using namespace amp::onnx_import;
 using namespace mlir;
 namespace nn = amp::nn;
-
-/// The type of `v` with `shape`.
-static RankedTensorType withShape(Value v, llvm::ArrayRef<int64_t> shape) {
-  return cast<RankedTensorType>(v.getType()).clone(shape);
-}
-
-/// Whether `t` is a constant that shape ops may rewrite at import time: not
-/// a float initializer, which stays one param argument.
-static bool isFoldable(const Tensor &t) {
-  return t.constant && !t.value &&
-         !(t.initializer && t.isFloat() && t.constant->f.size() > 1);
-}
 
 /// Defines output 0 as input 0 with `shape`: a reshaped constant or an
 /// nn.reshape.
@@ -491,11 +477,7 @@ static Const sliceConst(const Const &c, const SliceDims &s) {
     for (size_t d = 0; d < idx.size(); ++d)
       linear += (s.offsets[d] + idx[d] * s.strides[d]) * strides[d];
     indices.push_back(linear);
-    for (int d = int(idx.size()) - 1; d >= 0; --d) {
-      if (++idx[d] < s.sizes[d])
-        break;
-      idx[d] = 0;
-    }
+    advanceIndex(idx, s.sizes);
   }
   return gatherElements(c, indices, s.sizes);
 }
@@ -744,139 +726,6 @@ static LogicalResult importPad(NodeContext &nc) {
   return failed(y) ? failure() : nc.setOutput(0, *y);
 }
 
-//===----------------------------------------------------------------------===//
-// Gather
-//===----------------------------------------------------------------------===//
-
-static LogicalResult importGather(NodeContext &nc) {
-  FailureOr<Tensor *> data = nc.input(0);
-  FailureOr<Tensor *> indices = nc.input(1);
-  FailureOr<int64_t> axisAttr = nc.intAttr("axis", 0);
-  if (failed(data) || failed(indices) || failed(axisAttr))
-    return failure();
-  if ((*indices)->dtype != onnx::TensorProto::INT64 &&
-      (*indices)->dtype != onnx::TensorProto::INT32)
-    return nc.error() << "the indices must be INT64 or INT32", failure();
-  int64_t rank = (*data)->rank();
-  if (rank == 0)
-    return nc.error() << "the data must have rank >= 1", failure();
-  FailureOr<int64_t> axis = nc.normalizeAxis(*axisAttr, rank, "axis");
-  if (failed(axis))
-    return failure();
-  llvm::ArrayRef<int64_t> ds = (*data)->shape;
-  int64_t n = ds[*axis];
-  llvm::SmallVector<int64_t> outShape(ds.begin(), ds.begin() + *axis);
-  outShape.append((*indices)->shape.begin(), (*indices)->shape.end());
-  outShape.append(ds.begin() + *axis + 1, ds.end());
-
-  if ((*indices)->constant) {
-    std::vector<int64_t> idx = (*indices)->constant->ints();
-    for (int64_t &i : idx) {
-      if (i < -n || i >= n)
-        return nc.error() << "index " << i << " is out of range for dimension "
-                          << *axis << " of size " << n,
-               failure();
-      if (i < 0)
-        i += n;
-    }
-    if (isFoldable(**data)) {
-      int64_t outer = 1, inner = 1;
-      for (int64_t d = 0; d < *axis; ++d)
-        outer *= ds[d];
-      for (int64_t d = *axis + 1; d < rank; ++d)
-        inner *= ds[d];
-      llvm::SmallVector<int64_t> linear;
-      for (int64_t o = 0; o < outer; ++o)
-        for (int64_t i : idx)
-          for (int64_t k = 0; k < inner; ++k)
-            linear.push_back((o * n + i) * inner + k);
-      return nc.setOutput(0,
-                          gatherElements(*(*data)->constant, linear, outShape));
-    }
-    // A few constant indices on a computed tensor: slices and a concat.
-    if (idx.size() <= 64 && !(rank == 2 && *axis == 0 && idx.size() > 1)) {
-      FailureOr<Value> x = nc.anyValue(0);
-      if (failed(x))
-        return failure();
-      llvm::SmallVector<Value> parts;
-      for (int64_t i : idx) {
-        llvm::SmallVector<int64_t> offsets(rank, 0), sizes(ds);
-        offsets[*axis] = i;
-        sizes[*axis] = 1;
-        FailureOr<Value> part = nc.createTyped<nn::SliceOp>(
-            withShape(*x, sizes), {*x},
-            {nc.named("offsets", nc.i64Array(offsets))});
-        if (failed(part))
-          return failure();
-        parts.push_back(*part);
-      }
-      FailureOr<Value> y =
-          parts.size() == 1
-              ? FailureOr<Value>(parts[0])
-              : nc.create<nn::ConcatOp>(
-                    parts,
-                    {nc.named("axis", nc.builder.getI64IntegerAttr(*axis))});
-      if (failed(y) || failed(y = nc.reshape(*y, outShape)))
-        return failure();
-      return nc.setOutput(0, *y);
-    }
-  }
-  // Computed indices: nn.embedding of a V x D table, with the gathered
-  // axis moved to the front (nn.transpose) and the rest flattened into D;
-  // indices must lie in [0, V) (nn.embedding's runtime check).
-  FailureOr<Value> x = nc.floatValue(0);
-  FailureOr<Value> ids = nc.anyValue(1);
-  if (failed(x) || failed(ids))
-    return failure();
-  llvm::SmallVector<int64_t> perm = {*axis};
-  for (int64_t d = 0; d < rank; ++d)
-    if (d != *axis)
-      perm.push_back(d);
-  bool moved = *axis != 0;
-  Value table = *x;
-  llvm::SmallVector<int64_t> rest;
-  for (int64_t d = 0; d < rank; ++d)
-    if (d != *axis)
-      rest.push_back(ds[d]);
-  if (moved) {
-    FailureOr<Value> t = nc.create<nn::TransposeOp>(
-        {table}, {nc.named("perm", nc.i64Array(perm))});
-    if (failed(t))
-      return failure();
-    table = *t;
-  }
-  int64_t inner = 1;
-  for (int64_t d : rest)
-    inner *= d;
-  FailureOr<Value> table2 = nc.reshape(table, {n, inner});
-  if (failed(table2))
-    return failure();
-  FailureOr<Value> y = nc.create<nn::EmbeddingOp>({*table2, *ids});
-  if (failed(y))
-    return failure();
-  // [indices..., rest...], then the gathered dims back at `axis`.
-  llvm::SmallVector<int64_t> gathered((*indices)->shape.begin(),
-                                      (*indices)->shape.end());
-  llvm::SmallVector<int64_t> unflat = gathered;
-  unflat.append(rest.begin(), rest.end());
-  if (failed(y = nc.reshape(*y, unflat)))
-    return failure();
-  if (moved) {
-    int64_t k = gathered.size();
-    llvm::SmallVector<int64_t> back;
-    for (int64_t d = 0; d < *axis; ++d)
-      back.push_back(k + d);
-    for (int64_t d = 0; d < k; ++d)
-      back.push_back(d);
-    for (int64_t d = *axis; d < int64_t(rest.size()); ++d)
-      back.push_back(k + d);
-    y = nc.create<nn::TransposeOp>({*y}, {nc.named("perm", nc.i64Array(back))});
-    if (failed(y))
-      return failure();
-  }
-  return nc.setOutput(0, *y);
-}
-
 void amp::onnx_import::registerShapeOps(OpTable &t) {
   t["Constant"] = {importConstant,
                    {"value", "value_float", "value_floats", "value_int",
@@ -897,5 +746,4 @@ void amp::onnx_import::registerShapeOps(OpTable &t) {
   t["Slice"] = {importSlice, {"starts", "ends", "axes"}};
   t["Split"] = {importSplit, {"axis", "split", "num_outputs"}};
   t["Pad"] = {importPad, {"mode", "pads", "value"}};
-  t["Gather"] = {importGather, {"axis"}};
 }

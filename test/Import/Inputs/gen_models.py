@@ -624,3 +624,64 @@ save("cast_double.onnx", helper.make_graph(
     [helper.make_node("Cast", ["ids"], ["d"], name="cast",
                       to=TensorProto.DOUBLE)],
     "cast_double", [vi("ids", I64, [4])], [vi("d", TensorProto.DOUBLE, [4])]))
+
+# IsNaN and IsInf of a computed tensor (nn.compare of x with itself, with
+# infinity), every detect_positive / detect_negative combination.
+save("nan_inf.onnx", helper.make_graph(
+    [helper.make_node("IsNaN", ["x"], ["nan"], name="isnan"),
+     helper.make_node("IsInf", ["x"], ["inf"], name="isinf"),
+     helper.make_node("IsInf", ["x"], ["pos"], name="ispos",
+                      detect_negative=0),
+     helper.make_node("IsInf", ["x"], ["neg"], name="isneg",
+                      detect_positive=0),
+     helper.make_node("IsInf", ["x"], ["none"], name="isnone",
+                      detect_positive=0, detect_negative=0)],
+    "nan_inf", [vi("x", F, [6])],
+    [vi(n, B, [6]) for n in ("nan", "inf", "pos", "neg", "none")]))
+reference("nan_inf.onnx",
+          {"x": np.array([1.5, np.nan, np.inf, -np.inf, -0.0, -np.nan],
+                         dtype=np.float32)})
+
+# GatherElements and GatherND: folded on constants; of a tensor computed at
+# run time with constant indices that select every element in order (the
+# torch.export-based exporter's GatherND of an attention mask, the
+# TorchScript exporter's Gather of a flattened mask), a reshape; any other
+# selection of computed data is an error.
+ge_data = np.arange(12, dtype=np.int64).reshape(3, 4)
+save("gathers.onnx", helper.make_graph(
+    [helper.make_node("GatherElements", ["table", "ge_idx"], ["ge"],
+                      name="gather_elements", axis=1),
+     helper.make_node("Cast", ["ge"], ["ge_f"], name="ge_f", to=F),
+     helper.make_node("Add", ["x", "ge_f"], ["y"], name="add"),
+     helper.make_node("GatherND", ["m", "nd_idx"], ["m_nd"], name="gather_nd"),
+     helper.make_node("Flatten", ["m"], ["m_flat"], name="flatten", axis=2),
+     helper.make_node("Gather", ["m_flat", "order"], ["m_g"], name="gather",
+                      axis=0)],
+    "gathers", [vi("x", F, [3, 2]), vi("m", B, [2, 3])],
+    [vi("y", F, [3, 2]), vi("m_nd", B, [2, 1, 3]), vi("m_g", B, [6, 1])],
+    [numpy_helper.from_array(ge_data, "table"),
+     ints("ge_idx", [[3, -4], [1, 1], [0, 2]]),
+     ints("nd_idx", [[[[0, 0], [0, 1], [0, 2]]], [[[1, 0], [1, 1], [1, 2]]]]),
+     ints("order", list(range(6)))]))
+reference("gathers.onnx",
+          {"x": rng.standard_normal((3, 2)).astype(np.float32),
+           "m": rng.standard_normal((2, 3)) > 0})
+save("gather_nd_runtime.onnx", helper.make_graph(
+    [helper.make_node("GatherND", ["x", "idx"], ["y"], name="gather_nd")],
+    "gather_nd_runtime", [vi("x", F, [2, 3])], [vi("y", F, [2])],
+    [ints("idx", [[1, 0], [0, 2]])]))
+save("gather_elements_range.onnx", helper.make_graph(
+    [helper.make_node("GatherElements", ["table", "idx"], ["g"], name="ge",
+                      axis=1),
+     helper.make_node("Cast", ["g"], ["g_f"], name="g_f", to=F),
+     helper.make_node("Add", ["x", "g_f"], ["y"], name="add")],
+    "gather_elements_range", [vi("x", F, [3, 2])], [vi("y", F, [3, 2])],
+    [numpy_helper.from_array(ge_data, "table"),
+     ints("idx", [[0, 1], [4, 0], [0, 0]])]))
+save("gather_nd_depth.onnx", helper.make_graph(
+    [helper.make_node("GatherND", ["table", "idx"], ["g"], name="gnd"),
+     helper.make_node("Cast", ["g"], ["g_f"], name="g_f", to=F),
+     helper.make_node("Add", ["x", "g_f"], ["y"], name="add")],
+    "gather_nd_depth", [vi("x", F, [1])], [vi("y", F, [1])],
+    [numpy_helper.from_array(ge_data, "table"), ints("idx", [[0, 1, 2]])]),
+    check=False)

@@ -33,13 +33,25 @@ token) exported by both of PyTorch's exporters, as users get them:
                                        float32 min added to the scores
   hf_attn_mask.npy, hf_attn_logits.npy    its mask for bert_pad_ids.npy and
                                        its logits
+  hf_attn_mask_ones.npy                a mask that hides nothing
+  hf_bert_script.onnx, hf_bert_dynamo.onnx
+                                       Hugging Face's BertForSequenceClassification
+                                       (transformers, a tiny config, random
+                                       weights) with its attention_mask
+                                       input: GatherElements of the token
+                                       type buffer, the mask through Cast,
+                                       GatherND or Gather, And, and IsNaN
+                                       around the attention's softmax
+  hf_bert_logits.npy                   its logits for bert_pad_ids.npy and
+                                       hf_attn_mask.npy
   bert_tiny_tokens.csv                 600 rows of 8 token ids and a label
                                        (the first token's id mod 3), for
                                        amp-run --data
 
-Needs PyPI's torch, onnx and onnxscript (not Debian packages), e.g.
+Needs PyPI's torch, onnx, onnxscript and transformers (not Debian
+packages), e.g.
 
-    python3 -m venv /tmp/tv && /tmp/tv/bin/pip install torch onnx onnxscript
+    python3 -m venv /tmp/tv && /tmp/tv/bin/pip install torch onnx onnxscript transformers
     /tmp/tv/bin/python test/Import/Inputs/gen_torch_models.py
 
 The tests read the committed files and need neither network nor PyTorch.
@@ -138,6 +150,40 @@ def export_both(model, args, stem, input_names=("ids",)):
                       external_data=True, **names)
 
 
+def export_hf_bert(ids, mask):
+    """Hugging Face's BERT classifier as users export it (one file each:
+    its weights are small)."""
+    from transformers import BertConfig, BertForSequenceClassification
+
+    torch.manual_seed(5)
+    config = BertConfig(vocab_size=VOCAB, hidden_size=D,
+                        num_hidden_layers=LAYERS, num_attention_heads=HEADS,
+                        intermediate_size=2 * D, max_position_embeddings=16,
+                        num_labels=CLASSES, hidden_dropout_prob=0.0,
+                        attention_probs_dropout_prob=0.0)
+    bert = BertForSequenceClassification(config).eval()
+
+    class Logits(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.bert = bert
+
+        def forward(self, ids, mask):
+            return self.bert(input_ids=ids, attention_mask=mask).logits
+
+    model = Logits().eval()
+    with torch.no_grad():
+        np.save(os.path.join(HERE, "hf_bert_logits.npy"),
+                model(ids, mask).numpy())
+    names = dict(input_names=["ids", "mask"], output_names=["logits"])
+    torch.onnx.export(model, (ids, mask),
+                      os.path.join(HERE, "hf_bert_script.onnx"), dynamo=False,
+                      opset_version=17, **names)
+    torch.onnx.export(model, (ids, mask),
+                      os.path.join(HERE, "hf_bert_dynamo.onnx"), dynamo=True,
+                      opset_version=18, external_data=False, **names)
+
+
 def main():
     torch.manual_seed(3)
     model = TinyBert().eval()
@@ -166,10 +212,13 @@ def main():
     hf = HfAttention().eval()
     mask = (padded != 0).to(torch.int64)
     np.save(os.path.join(HERE, "hf_attn_mask.npy"), mask.numpy())
+    np.save(os.path.join(HERE, "hf_attn_mask_ones.npy"),
+            np.ones_like(mask.numpy()))
     with torch.no_grad():
         np.save(os.path.join(HERE, "hf_attn_logits.npy"),
                 hf(padded, mask).numpy())
     export_both(hf, (padded, mask), "hf_attn", input_names=("ids", "mask"))
+    export_hf_bert(padded, mask)
     rows = np.random.default_rng(1).integers(0, VOCAB, (600, SEQ))
     np.savetxt(os.path.join(HERE, "bert_tiny_tokens.csv"),
                np.concatenate([rows, rows[:, :1] % CLASSES], axis=1),

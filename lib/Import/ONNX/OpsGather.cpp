@@ -1,0 +1,333 @@
+//===- OpsGather.cpp - Gather, GatherElements and GatherND ----------------===//
+//
+// Gather: nn.embedding for a table lookup by computed ids, slices and a
+// concat for a few constant indices, folded on constants. GatherElements
+// and GatherND: folded on constants (Hugging Face's BERT gathers its
+// token-type buffer with GatherElements); with constant indices, a gather
+// of a tensor computed at run time that keeps every element in order (the
+// torch.export-based exporter's GatherND of an attention mask) is a
+// reshape. nn has no general gather of computed data.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Folding.h"
+
+#include "amp/Dialect/NN/IR/NNOps.h"
+
+#include "amp_runtime/checked_size.h"
+
+using namespace amp::onnx_import;
+using namespace mlir;
+namespace nn = amp::nn;
+
+/// The integer indices input `i`, known at import time.
+static FailureOr<const Const *> constIndices(NodeContext &nc, unsigned i) {
+  FailureOr<const Const *> idx = nc.constInput(i, "the indices");
+  if (failed(idx))
+    return failure();
+  if ((*idx)->dtype != onnx::TensorProto::INT64 &&
+      (*idx)->dtype != onnx::TensorProto::INT32)
+    return nc.error() << "the indices must be INT64 or INT32", failure();
+  return idx;
+}
+
+/// `index` in [-dim, dim) normalized to [0, dim), or an error naming `what`.
+static FailureOr<int64_t> normalizeIndex(NodeContext &nc, int64_t index,
+                                         int64_t dim, int64_t axis) {
+  if (index < -dim || index >= dim)
+    return nc.error() << "index " << index << " is out of range for dimension "
+                      << axis << " of size " << dim,
+           failure();
+  return index < 0 ? index + dim : index;
+}
+
+/// Output 0 is input 0's elements at the row-major `linear` positions, with
+/// `shape`: a constant when the data is known; of data computed at run time
+/// only a selection of every element in order, a reshape.
+static LogicalResult gatherLinear(NodeContext &nc,
+                                  llvm::ArrayRef<int64_t> linear,
+                                  llvm::ArrayRef<int64_t> shape) {
+  Tensor &data = **nc.input(0);
+  if (isFoldable(data))
+    return nc.setOutput(0, gatherElements(*data.constant, linear, shape));
+  std::optional<int64_t> n =
+      amp::checked::elementCount(data.shape.data(), data.rank());
+  bool inOrder = n && static_cast<int64_t>(linear.size()) == *n;
+  for (int64_t k = 0; inOrder && k < *n; ++k)
+    inOrder = linear[k] == k;
+  if (!inOrder)
+    return nc.error() << "gathering from a tensor computed at run time (or "
+                         "a param) is supported only when it selects every "
+                         "element in order (a reshape); nn has no general "
+                         "gather",
+           failure();
+  FailureOr<Value> x = nc.anyValue(0);
+  FailureOr<Value> y = failed(x) ? x : nc.reshape(*x, shape);
+  return failed(y) ? failure() : nc.setOutput(0, *y);
+}
+
+/// The element count of an output of `shape`, within the importer's limit
+/// on constants (it is the size of the position list).
+static FailureOr<int64_t> gatherCount(NodeContext &nc,
+                                      llvm::ArrayRef<int64_t> shape) {
+  std::optional<int64_t> n = constElementCount(shape, onnx::TensorProto::INT64);
+  if (!n)
+    return nc.error() << "the result would have more than "
+                      << maxConstElements(onnx::TensorProto::INT64)
+                      << " elements",
+           failure();
+  return *n;
+}
+
+/// Whether Gather's normalized constant indices `idx` along a dim of size
+/// `n` take every position once, in order.
+static bool isInOrder(llvm::ArrayRef<int64_t> idx, int64_t n) {
+  if (static_cast<int64_t>(idx.size()) != n)
+    return false;
+  for (int64_t k = 0; k < n; ++k)
+    if (idx[k] != k)
+      return false;
+  return true;
+}
+
+static LogicalResult importGather(NodeContext &nc) {
+  FailureOr<Tensor *> data = nc.input(0);
+  FailureOr<Tensor *> indices = nc.input(1);
+  FailureOr<int64_t> axisAttr = nc.intAttr("axis", 0);
+  if (failed(data) || failed(indices) || failed(axisAttr))
+    return failure();
+  if ((*indices)->dtype != onnx::TensorProto::INT64 &&
+      (*indices)->dtype != onnx::TensorProto::INT32)
+    return nc.error() << "the indices must be INT64 or INT32", failure();
+  int64_t rank = (*data)->rank();
+  if (rank == 0)
+    return nc.error() << "the data must have rank >= 1", failure();
+  FailureOr<int64_t> axis = nc.normalizeAxis(*axisAttr, rank, "axis");
+  if (failed(axis))
+    return failure();
+  llvm::ArrayRef<int64_t> ds = (*data)->shape;
+  int64_t n = ds[*axis];
+  llvm::SmallVector<int64_t> outShape(ds.begin(), ds.begin() + *axis);
+  outShape.append((*indices)->shape.begin(), (*indices)->shape.end());
+  outShape.append(ds.begin() + *axis + 1, ds.end());
+
+  if ((*indices)->constant) {
+    std::vector<int64_t> idx = (*indices)->constant->ints();
+    for (int64_t &i : idx) {
+      if (i < -n || i >= n)
+        return nc.error() << "index " << i << " is out of range for dimension "
+                          << *axis << " of size " << n,
+               failure();
+      if (i < 0)
+        i += n;
+    }
+    // Folded on a constant, a reshape when it selects every element in
+    // order (a flattened mask gathered by its own positions).
+    if (isFoldable(**data) || isInOrder(idx, n)) {
+      FailureOr<int64_t> count = gatherCount(nc, outShape);
+      if (failed(count))
+        return failure();
+      int64_t outer = 1, inner = 1;
+      for (int64_t d = 0; d < *axis; ++d)
+        outer *= ds[d];
+      for (int64_t d = *axis + 1; d < rank; ++d)
+        inner *= ds[d];
+      std::vector<int64_t> linear;
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t i : idx)
+          for (int64_t k = 0; k < inner; ++k)
+            linear.push_back((o * n + i) * inner + k);
+      return gatherLinear(nc, linear, outShape);
+    }
+    // A few constant indices on a computed tensor: slices and a concat.
+    if (idx.size() <= 64 && !(rank == 2 && *axis == 0 && idx.size() > 1)) {
+      FailureOr<Value> x = nc.anyValue(0);
+      if (failed(x))
+        return failure();
+      llvm::SmallVector<Value> parts;
+      for (int64_t i : idx) {
+        llvm::SmallVector<int64_t> offsets(rank, 0), sizes(ds);
+        offsets[*axis] = i;
+        sizes[*axis] = 1;
+        FailureOr<Value> part = nc.createTyped<nn::SliceOp>(
+            withShape(*x, sizes), {*x},
+            {nc.named("offsets", nc.i64Array(offsets))});
+        if (failed(part))
+          return failure();
+        parts.push_back(*part);
+      }
+      FailureOr<Value> y =
+          parts.size() == 1
+              ? FailureOr<Value>(parts[0])
+              : nc.create<nn::ConcatOp>(
+                    parts,
+                    {nc.named("axis", nc.builder.getI64IntegerAttr(*axis))});
+      if (failed(y) || failed(y = nc.reshape(*y, outShape)))
+        return failure();
+      return nc.setOutput(0, *y);
+    }
+  }
+  // Computed indices: nn.embedding of a V x D table, with the gathered
+  // axis moved to the front (nn.transpose) and the rest flattened into D;
+  // indices must lie in [0, V) (nn.embedding's runtime check).
+  FailureOr<Value> x = nc.floatValue(0);
+  FailureOr<Value> ids = nc.anyValue(1);
+  if (failed(x) || failed(ids))
+    return failure();
+  llvm::SmallVector<int64_t> perm = {*axis};
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != *axis)
+      perm.push_back(d);
+  bool moved = *axis != 0;
+  Value table = *x;
+  llvm::SmallVector<int64_t> rest;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != *axis)
+      rest.push_back(ds[d]);
+  if (moved) {
+    FailureOr<Value> t = nc.create<nn::TransposeOp>(
+        {table}, {nc.named("perm", nc.i64Array(perm))});
+    if (failed(t))
+      return failure();
+    table = *t;
+  }
+  int64_t inner = 1;
+  for (int64_t d : rest)
+    inner *= d;
+  FailureOr<Value> table2 = nc.reshape(table, {n, inner});
+  if (failed(table2))
+    return failure();
+  FailureOr<Value> y = nc.create<nn::EmbeddingOp>({*table2, *ids});
+  if (failed(y))
+    return failure();
+  // [indices..., rest...], then the gathered dims back at `axis`.
+  llvm::SmallVector<int64_t> gathered((*indices)->shape.begin(),
+                                      (*indices)->shape.end());
+  llvm::SmallVector<int64_t> unflat = gathered;
+  unflat.append(rest.begin(), rest.end());
+  if (failed(y = nc.reshape(*y, unflat)))
+    return failure();
+  if (moved) {
+    int64_t k = gathered.size();
+    llvm::SmallVector<int64_t> back;
+    for (int64_t d = 0; d < *axis; ++d)
+      back.push_back(k + d);
+    for (int64_t d = 0; d < k; ++d)
+      back.push_back(d);
+    for (int64_t d = *axis; d < int64_t(rest.size()); ++d)
+      back.push_back(k + d);
+    y = nc.create<nn::TransposeOp>({*y}, {nc.named("perm", nc.i64Array(back))});
+    if (failed(y))
+      return failure();
+  }
+  return nc.setOutput(0, *y);
+}
+
+/// GatherElements: out[p] = data[p with p[axis] = indices[p]]; indices has
+/// data's rank and no larger dims off the axis.
+static LogicalResult importGatherElements(NodeContext &nc) {
+  FailureOr<Tensor *> data = nc.input(0);
+  FailureOr<int64_t> axisAttr = nc.intAttr("axis", 0);
+  if (failed(data) || failed(axisAttr))
+    return failure();
+  FailureOr<const Const *> idx = constIndices(nc, 1);
+  if (failed(idx))
+    return failure();
+  llvm::ArrayRef<int64_t> ds = (*data)->shape, is = (*idx)->shape;
+  const int64_t rank = ds.size();
+  if (rank == 0 || static_cast<int64_t>(is.size()) != rank)
+    return nc.error() << "the data must have rank >= 1 and the indices the "
+                         "same rank",
+           failure();
+  FailureOr<int64_t> axis = nc.normalizeAxis(*axisAttr, rank, "axis");
+  if (failed(axis))
+    return failure();
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != *axis && is[d] > ds[d])
+      return nc.error() << "the indices' dimension " << d << " (" << is[d]
+                        << ") is larger than the data's (" << ds[d] << ")",
+             failure();
+  FailureOr<int64_t> count = gatherCount(nc, is);
+  if (failed(count))
+    return failure();
+  std::vector<int64_t> values = (*idx)->ints();
+  llvm::SmallVector<int64_t> strides = stridesOf(ds);
+  std::vector<int64_t> linear;
+  llvm::SmallVector<int64_t> p(rank, 0);
+  for (int64_t k = 0; k < *count; ++k) {
+    FailureOr<int64_t> at = normalizeIndex(nc, values[k], ds[*axis], *axis);
+    if (failed(at))
+      return failure();
+    int64_t offset = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      offset += (d == *axis ? *at : p[d]) * strides[d];
+    linear.push_back(offset);
+    advanceIndex(p, is);
+  }
+  return gatherLinear(nc, linear, is);
+}
+
+/// GatherND: each index tuple of the last indices dim (k values) picks the
+/// slice data[batch..., tuple...] of data.shape[batch_dims + k:]; the first
+/// batch_dims dims of data and indices are shared.
+static LogicalResult importGatherND(NodeContext &nc) {
+  FailureOr<Tensor *> data = nc.input(0);
+  FailureOr<int64_t> batchDims = nc.intAttr("batch_dims", 0);
+  if (failed(data) || failed(batchDims))
+    return failure();
+  FailureOr<const Const *> idx = constIndices(nc, 1);
+  if (failed(idx))
+    return failure();
+  llvm::ArrayRef<int64_t> ds = (*data)->shape, is = (*idx)->shape;
+  const int64_t r = ds.size(), q = is.size(), b = *batchDims;
+  if (r < 1 || q < 1 || b < 0 || b >= std::min(q, r))
+    return nc.error() << "needs data and indices of rank >= 1 and batch_dims "
+                         "in [0, min(ranks))",
+           failure();
+  const int64_t k = is.back();
+  if (k < 1 || k > r - b)
+    return nc.error() << "the indices' last dimension (" << k
+                      << ") must be in [1, " << r - b << "]",
+           failure();
+  for (int64_t d = 0; d < b; ++d)
+    if (is[d] != ds[d])
+      return nc.error() << "batch dimension " << d << " differs: " << is[d]
+                        << " in the indices, " << ds[d] << " in the data",
+             failure();
+  llvm::SmallVector<int64_t> shape(is.drop_back());
+  shape.append(ds.begin() + b + k, ds.end());
+  FailureOr<int64_t> count = gatherCount(nc, shape);
+  if (failed(count))
+    return failure();
+  int64_t slice = 1;
+  for (int64_t d = b + k; d < r; ++d)
+    slice *= ds[d];
+  std::vector<int64_t> values = (*idx)->ints();
+  llvm::SmallVector<int64_t> strides = stridesOf(ds);
+  llvm::SmallVector<int64_t> outer(is.begin(), is.end() - 1);
+  llvm::SmallVector<int64_t> p(outer.size(), 0);
+  std::vector<int64_t> linear;
+  const int64_t tuples = slice ? *count / slice : 0;
+  for (int64_t t = 0; t < tuples; ++t) {
+    int64_t base = 0;
+    for (int64_t d = 0; d < b; ++d)
+      base += p[d] * strides[d];
+    for (int64_t j = 0; j < k; ++j) {
+      FailureOr<int64_t> at =
+          normalizeIndex(nc, values[t * k + j], ds[b + j], b + j);
+      if (failed(at))
+        return failure();
+      base += *at * strides[b + j];
+    }
+    for (int64_t s = 0; s < slice; ++s)
+      linear.push_back(base + s);
+    advanceIndex(p, outer);
+  }
+  return gatherLinear(nc, linear, shape);
+}
+
+void amp::onnx_import::registerGatherOps(OpTable &t) {
+  t["Gather"] = {importGather, {"axis"}};
+  t["GatherElements"] = {importGatherElements, {"axis"}};
+  t["GatherND"] = {importGatherND, {"batch_dims"}};
+}
