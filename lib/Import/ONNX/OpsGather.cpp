@@ -31,7 +31,8 @@ static FailureOr<const Const *> constIndices(NodeContext &nc, unsigned i) {
   return idx;
 }
 
-/// `index` in [-dim, dim) normalized to [0, dim), or an error naming `what`.
+/// `index` in [-dim, dim) normalized to [0, dim), or an error naming the
+/// data's dimension `axis`.
 static FailureOr<int64_t> normalizeIndex(NodeContext &nc, int64_t index,
                                          int64_t dim, int64_t axis) {
   if (index < -dim || index >= dim)
