@@ -25,6 +25,8 @@ int32_t ampTestBinaryRawOp(int32_t op);
 int32_t ampTestCompareRawOp(int32_t op);
 int32_t ampTestReduceRawOp(int32_t op);
 int32_t ampTestUnaryRawDtype(int32_t dtype);
+int32_t ampTestCompareRawDtype(int32_t dtype);
+int32_t ampTestCastRawDtypes(int32_t x_dtype, int32_t y_dtype);
 }
 
 namespace {
@@ -52,6 +54,21 @@ TEST(KernelErrors, UnknownEnumValuesFromC) {
     EXPECT_TRUE(failsWith(
         static_cast<amp_status_t>(ampTestUnaryRawDtype(dtype)),
         AMP_STATUS_INVALID_ARGUMENT, "unknown dtype " + std::to_string(dtype)));
+  for (int32_t dtype : {-1, 100}) {
+    EXPECT_TRUE(
+        failsWith(static_cast<amp_status_t>(ampTestCompareRawDtype(dtype)),
+                  AMP_STATUS_INVALID_ARGUMENT,
+                  "amp_compare: unknown dtype " + std::to_string(dtype)));
+    EXPECT_TRUE(failsWith(
+        static_cast<amp_status_t>(ampTestCastRawDtypes(dtype, AMP_DTYPE_I64)),
+        AMP_STATUS_INVALID_ARGUMENT,
+        "amp_cast: unknown x_dtype " + std::to_string(dtype)));
+    EXPECT_TRUE(failsWith(
+        static_cast<amp_status_t>(ampTestCastRawDtypes(AMP_DTYPE_F32, dtype)),
+        AMP_STATUS_INVALID_ARGUMENT,
+        "amp_cast: unknown y_dtype " + std::to_string(dtype)));
+  }
+  EXPECT_EQ(ampTestCastRawDtypes(AMP_DTYPE_F32, AMP_DTYPE_I64), AMP_STATUS_OK);
   EXPECT_TRUE(
       failsWith(static_cast<amp_status_t>(ampTestUnaryRawDtype(AMP_DTYPE_I64)),
                 AMP_STATUS_NOT_SUPPORTED, "dtype is i64"));
@@ -454,7 +471,8 @@ TEST(KernelErrors, CompareArguments) {
                            AMP_DTYPE_BOOL)));
 
   // Dtypes: any known one; unknown values are INVALID_ARGUMENT.
-  for (int32_t raw : {6, -1, 100})
+  // (Values outside the enum's range come from C: UnknownEnumValuesFromC.)
+  for (int32_t raw : {6, 7})
     EXPECT_TRUE(
         failsWith(compare(a, b, out, d4, 1, d4, 1, d4, 1, badDtype(raw)),
                   AMP_STATUS_INVALID_ARGUMENT,
@@ -516,7 +534,8 @@ TEST(KernelErrors, CastArguments) {
   alignas(8) float x[8] = {};
   alignas(8) int64_t y[8] = {};
   // Every pair of known dtypes is supported; unknown ones are rejected.
-  for (int32_t raw : {6, -1})
+  // (Values outside the enum's range come from C: UnknownEnumValuesFromC.)
+  for (int32_t raw : {6, 7})
     EXPECT_TRUE(
         failsWith(amp_cast(x, y, 4, badDtype(raw), AMP_DTYPE_I64, nullptr),
                   AMP_STATUS_INVALID_ARGUMENT,
@@ -596,7 +615,7 @@ TEST(KernelErrors, RejectedCallsWriteNothing) {
                         2, x.dims(), 2, wrong, 2, AMP_DTYPE_F32, nullptr),
             AMP_STATUS_OK);
   EXPECT_NE(amp_compare(AMP_COMPARE_EQ, x.data(), x.data(), y.data(), x.dims(),
-                        2, x.dims(), 2, x.dims(), 2, badDtype(-1), nullptr),
+                        2, x.dims(), 2, x.dims(), 2, badDtype(7), nullptr),
             AMP_STATUS_OK);
   const int64_t x4[] = {1, 1, 4, 6}, y4[] = {1, 1, 4, 6}, k[] = {3, 3};
   EXPECT_NE(amp_max_pool2d(x.data(), y.data(), x4, y4, AMP_DTYPE_F32, k,

@@ -17,6 +17,8 @@ int32_t ampTestBinaryRawOp(int32_t op);
 int32_t ampTestCompareRawOp(int32_t op);
 int32_t ampTestReduceRawOp(int32_t op);
 int32_t ampTestUnaryRawDtype(int32_t dtype);
+int32_t ampTestCompareRawDtype(int32_t dtype);
+int32_t ampTestCastRawDtypes(int32_t x_dtype, int32_t y_dtype);
 
 int32_t ampTestUnaryRawOp(int32_t op) {
   float x = 1.0f, y = 0.0f;
@@ -48,4 +50,19 @@ int32_t ampTestReduceRawOp(int32_t op) {
 int32_t ampTestUnaryRawDtype(int32_t dtype) {
   float x = 1.0f, y = 0.0f;
   return (int32_t)amp_unary(AMP_UNARY_NEG, &x, &y, 1, (amp_dtype_t)dtype, NULL);
+}
+
+int32_t ampTestCompareRawDtype(int32_t dtype) {
+  int32_t a = 1, b = 2;
+  int8_t c = 7;
+  int64_t dims[1] = {1};
+  return (int32_t)amp_compare(AMP_COMPARE_LT, &a, &b, &c, dims, 1, dims, 1,
+                              dims, 1, (amp_dtype_t)dtype, NULL);
+}
+
+int32_t ampTestCastRawDtypes(int32_t x_dtype, int32_t y_dtype) {
+  float x[2] = {1.0f, 2.0f};
+  int64_t y[2] = {0, 0};
+  return (int32_t)amp_cast(x, y, 2, (amp_dtype_t)x_dtype, (amp_dtype_t)y_dtype,
+                           NULL);
 }
