@@ -140,6 +140,59 @@ amp_status_t runFlatGrad(Checker &check, const char *vName, const void *dy,
   return AMP_STATUS_OK;
 }
 
+/// amp_cast once its arguments are checked. The dtypes are read here, as
+/// the lambdas capture them, only after checkCast has accepted them: a
+/// dtype outside the enum (which C callers may pass) is never loaded
+/// through the enum type.
+void castChecked(const void *x, void *y, int64_t n, amp_dtype_t x_dtype,
+                 amp_dtype_t y_dtype) {
+  if (x_dtype == y_dtype) {
+    // A copy keeps every bit pattern, signalling NaNs included.
+    if (n > 0 && x != y)
+      std::memmove(y, x, static_cast<size_t>(n * amp_dtype_size(x_dtype)));
+    return;
+  }
+  if (!inDtypeSet(x_dtype, kFloatDtypes) ||
+      !inDtypeSet(y_dtype, kFloatDtypes)) {
+    // An integer or bool side: one element at a time (reference/CastMath.h).
+    dispatchAny(x_dtype, [&](auto tx) {
+      dispatchAny(y_dtype, [&](auto ty) {
+        using X = decltype(tx);
+        using Y = decltype(ty);
+        const X *xs = static_cast<const X *>(x);
+        Y *ys = static_cast<Y *>(y);
+        parallelFor(n, [=](int64_t i) { ys[i] = castElement<Y>(xs[i]); });
+      });
+    });
+    return;
+  }
+  // To or from f32: a run at a time (F16C for f16 where the CPU has it).
+  const int64_t size = amp_dtype_size(x_dtype), ySize = amp_dtype_size(y_dtype);
+  const char *in = static_cast<const char *>(x);
+  char *out = static_cast<char *>(y);
+  if (x_dtype == AMP_DTYPE_F32 || y_dtype == AMP_DTYPE_F32) {
+    parallelChunks(n, 4096, [&](int64_t begin, int64_t end) {
+      if (y_dtype == AMP_DTYPE_F32)
+        widenToF32(x_dtype, in + begin * size,
+                   reinterpret_cast<float *>(out + begin * ySize), end - begin);
+      else
+        narrowFromF32(y_dtype,
+                      reinterpret_cast<const float *>(in + begin * size),
+                      out + begin * ySize, end - begin);
+    });
+    return;
+  }
+  dispatchFloat(x_dtype, [&](auto tx) {
+    using X = decltype(tx);
+    dispatchFloat(y_dtype, [&](auto ty) {
+      using Y = decltype(ty);
+      const X *xs = static_cast<const X *>(x);
+      Y *ys = static_cast<Y *>(y);
+      parallelFor(n, [&](int64_t i) { ys[i] = fromF32<Y>(toF32(xs[i])); });
+    });
+  });
+}
+
 } // namespace
 
 extern "C" {
@@ -296,51 +349,7 @@ amp_status_t amp_cast(const void *x, void *y, int64_t n, amp_dtype_t x_dtype,
   Checker check("amp_cast");
   if (amp_status_t s = checkCast(check, x, y, n, x_dtype, y_dtype))
     return s;
-  if (x_dtype == y_dtype) {
-    // A copy keeps every bit pattern, signalling NaNs included.
-    if (n > 0 && x != y)
-      std::memmove(y, x, static_cast<size_t>(n * amp_dtype_size(x_dtype)));
-    return AMP_STATUS_OK;
-  }
-  if (!inDtypeSet(x_dtype, kFloatDtypes) ||
-      !inDtypeSet(y_dtype, kFloatDtypes)) {
-    // An integer or bool side: one element at a time (reference/CastMath.h).
-    dispatchAny(x_dtype, [&](auto tx) {
-      dispatchAny(y_dtype, [&](auto ty) {
-        using X = decltype(tx);
-        using Y = decltype(ty);
-        const X *xs = static_cast<const X *>(x);
-        Y *ys = static_cast<Y *>(y);
-        parallelFor(n, [=](int64_t i) { ys[i] = castElement<Y>(xs[i]); });
-      });
-    });
-    return AMP_STATUS_OK;
-  }
-  // To or from f32: a run at a time (F16C for f16 where the CPU has it).
-  const int64_t size = amp_dtype_size(x_dtype), ySize = amp_dtype_size(y_dtype);
-  const char *in = static_cast<const char *>(x);
-  char *out = static_cast<char *>(y);
-  if (x_dtype == AMP_DTYPE_F32 || y_dtype == AMP_DTYPE_F32) {
-    parallelChunks(n, 4096, [&](int64_t begin, int64_t end) {
-      if (y_dtype == AMP_DTYPE_F32)
-        widenToF32(x_dtype, in + begin * size,
-                   reinterpret_cast<float *>(out + begin * ySize), end - begin);
-      else
-        narrowFromF32(y_dtype,
-                      reinterpret_cast<const float *>(in + begin * size),
-                      out + begin * ySize, end - begin);
-    });
-    return AMP_STATUS_OK;
-  }
-  dispatchFloat(x_dtype, [&](auto tx) {
-    using X = decltype(tx);
-    dispatchFloat(y_dtype, [&](auto ty) {
-      using Y = decltype(ty);
-      const X *xs = static_cast<const X *>(x);
-      Y *ys = static_cast<Y *>(y);
-      parallelFor(n, [&](int64_t i) { ys[i] = fromF32<Y>(toF32(xs[i])); });
-    });
-  });
+  castChecked(x, y, n, x_dtype, y_dtype);
   return AMP_STATUS_OK;
 }
 
