@@ -39,14 +39,18 @@ size_t skipSpaces(llvm::StringRef text, size_t i) {
   return i;
 }
 
+/// The type token at `text[i]`: an alias use `!name` or an identifier ("" if
+/// none).
+std::string typeTokenAt(llvm::StringRef text, size_t i) {
+  if (i < text.size() && text[i] == '!')
+    return "!" + identifierAt(text, i + 1).str();
+  return identifierAt(text, i).str();
+}
+
 /// Whether a type at `text[i]` is `index` or an alias that resolves to it.
 bool isIndexType(llvm::StringRef text, size_t i,
                  const llvm::StringMap<std::string> &aliases) {
-  std::string type;
-  if (i < text.size() && text[i] == '!')
-    type = "!" + identifierAt(text, i + 1).str();
-  else
-    type = identifierAt(text, i).str();
+  std::string type = typeTokenAt(text, i);
   // Alias chains are short; the bound stops a cycle.
   for (int hop = 0; hop < 64 && type.size() > 1 && type[0] == '!'; ++hop) {
     auto it = aliases.find(llvm::StringRef(type).drop_front());
@@ -73,11 +77,7 @@ amp::findIndexDenseArray(llvm::StringRef text) {
       llvm::StringRef name = identifierAt(line, i + 1);
       size_t eq = skipSpaces(line, i + 1 + name.size());
       if (!name.empty() && eq < line.size() && line[eq] == '=') {
-        size_t t = skipSpaces(line, eq + 1);
-        std::string type = t < line.size() && line[t] == '!'
-                               ? "!" + identifierAt(line, t + 1).str()
-                               : identifierAt(line, t).str();
-        aliases.try_emplace(name, type);
+        aliases.try_emplace(name, typeTokenAt(line, skipSpaces(line, eq + 1)));
       }
     }
     if (end == llvm::StringRef::npos)
