@@ -102,26 +102,6 @@ template <typename OpT> std::pair<double, double> clampBounds(OpT op) {
           hi ? hi->convertToDouble() : kInf};
 }
 
-/// nn.compare's predicate on two values: IEEE comparisons of doubles, so a
-/// NaN makes every predicate false but ne.
-BinaryFn comparison(ComparePredicate predicate) {
-  switch (predicate) {
-  case ComparePredicate::EQ:
-    return [](double a, double b) { return double(a == b); };
-  case ComparePredicate::NE:
-    return [](double a, double b) { return double(a != b); };
-  case ComparePredicate::LT:
-    return [](double a, double b) { return double(a < b); };
-  case ComparePredicate::LE:
-    return [](double a, double b) { return double(a <= b); };
-  case ComparePredicate::GT:
-    return [](double a, double b) { return double(a > b); };
-  case ComparePredicate::GE:
-    return [](double a, double b) { return double(a >= b); };
-  }
-  llvm_unreachable("the verifier accepts only the six predicates");
-}
-
 /// nn.convert into `to`: floats are exact (as amp.cast); an integer type
 /// truncates, saturates and maps NaN to 0, except that i64 to i32 keeps
 /// the low 32 bits; i1 is x != 0.
@@ -227,8 +207,11 @@ void amp::reference::registerElementwiseOps(EvaluatorTable &table) {
     return std::isnan(a) || std::isnan(b) ? kNaN : std::min(a, b);
   });
   table.add<WhereOp>(evalWhere);
-  addBinaryOf<CompareOp>(
-      table, [](CompareOp op) { return comparison(op.getPredicate()); });
+  addBinaryOf<CompareOp>(table, [](CompareOp op) -> BinaryFn {
+    return [predicate = op.getPredicate()](double a, double b) {
+      return double(CompareOp::holds(predicate, a, b));
+    };
+  });
   addUnaryOf<ConvertOp>(table, [](ConvertOp op) {
     return conversion(op.getInput().getType().getElementType(),
                       op.getType().getElementType());

@@ -21,23 +21,13 @@ using namespace amp::onnx_import;
 using namespace mlir;
 namespace nn = amp::nn;
 
-/// The predicate on two values (doubles: IEEE, a NaN fails all but ne).
-static bool holds(nn::ComparePredicate predicate, double a, double b) {
-  switch (predicate) {
-  case nn::ComparePredicate::EQ:
-    return a == b;
-  case nn::ComparePredicate::NE:
-    return a != b;
-  case nn::ComparePredicate::LT:
-    return a < b;
-  case nn::ComparePredicate::LE:
-    return a <= b;
-  case nn::ComparePredicate::GT:
-    return a > b;
-  case nn::ComparePredicate::GE:
-    return a >= b;
-  }
-  llvm_unreachable("six predicates");
+/// Output 0 is `x predicate rhs`.
+static LogicalResult compareWith(NodeContext &nc, Value x,
+                                 nn::ComparePredicate predicate, Value rhs) {
+  FailureOr<Value> y = nc.create<nn::CompareOp>(
+      {x, rhs}, {nc.named("predicate",
+                          nn::ComparePredicateAttr::get(nc.ctx(), predicate))});
+  return failed(y) ? failure() : nc.setOutput(0, *y);
 }
 
 /// Output 0 is `lhs predicate rhs` (inputs `lhs` and `rhs`, numpy
@@ -57,7 +47,7 @@ static LogicalResult compareInputs(NodeContext &nc,
   if ((*lhs)->constant && (*rhs)->constant) {
     const Const &a = *(*lhs)->constant, &b = *(*rhs)->constant;
     std::optional<Const> r = foldBinary(a, b, [&](double x, double y) {
-      return holds(predicate, x, y) ? 1.0 : 0.0;
+      return nn::CompareOp::holds(predicate, x, y) ? 1.0 : 0.0;
     });
     if (!r)
       return foldFailure(nc, a, b);
@@ -71,10 +61,7 @@ static LogicalResult compareInputs(NodeContext &nc,
   FailureOr<Value> a = nc.anyValue(0), b = nc.anyValue(1);
   if (failed(a) || failed(b))
     return failure();
-  FailureOr<Value> y = nc.create<nn::CompareOp>(
-      {*a, *b}, {nc.named("predicate",
-                          nn::ComparePredicateAttr::get(nc.ctx(), predicate))});
-  return failed(y) ? failure() : nc.setOutput(0, *y);
+  return compareWith(nc, *a, predicate, *b);
 }
 
 template <nn::ComparePredicate Predicate>
@@ -116,11 +103,7 @@ static LogicalResult importNot(NodeContext &nc) {
   FailureOr<Value> v = nc.anyValue(0);
   if (failed(v))
     return failure();
-  FailureOr<Value> y = nc.create<nn::CompareOp>(
-      {*v, boolScalar(nc, false)},
-      {nc.named("predicate", nn::ComparePredicateAttr::get(
-                                 nc.ctx(), nn::ComparePredicate::EQ))});
-  return failed(y) ? failure() : nc.setOutput(0, *y);
+  return compareWith(nc, *v, nn::ComparePredicate::EQ, boolScalar(nc, false));
 }
 
 enum class Logical { And, Or, Xor };
@@ -155,20 +138,6 @@ template <Logical op> static LogicalResult importLogical(NodeContext &nc) {
   return failed(y) ? failure() : nc.setOutput(0, *y);
 }
 
-/// A 0-d f32 constant.
-static Value floatScalar(NodeContext &nc, float value) {
-  return nc.splat({}, value);
-}
-
-/// Output 0 is `x predicate rhs` for the FLOAT input x.
-static LogicalResult compareWith(NodeContext &nc, Value x,
-                                 nn::ComparePredicate predicate, Value rhs) {
-  FailureOr<Value> y = nc.create<nn::CompareOp>(
-      {x, rhs}, {nc.named("predicate",
-                          nn::ComparePredicateAttr::get(nc.ctx(), predicate))});
-  return failed(y) ? failure() : nc.setOutput(0, *y);
-}
-
 /// IsNaN: x != x, true only for NaN (PyTorch's exporters guard fully masked
 /// attention rows with it).
 static LogicalResult importIsNaN(NodeContext &nc) {
@@ -190,12 +159,12 @@ static LogicalResult importIsInf(NodeContext &nc) {
     FailureOr<Value> a = nc.create<nn::AbsOp>({*x});
     return failed(a) ? failure()
                      : compareWith(nc, *a, nn::ComparePredicate::EQ,
-                                   floatScalar(nc, inf));
+                                   nc.splat({}, inf));
   }
   if (!*positive && !*negative) // never true: x < -inf
-    return compareWith(nc, *x, nn::ComparePredicate::LT, floatScalar(nc, -inf));
+    return compareWith(nc, *x, nn::ComparePredicate::LT, nc.splat({}, -inf));
   return compareWith(nc, *x, nn::ComparePredicate::EQ,
-                     floatScalar(nc, *positive ? inf : -inf));
+                     nc.splat({}, *positive ? inf : -inf));
 }
 
 void amp::onnx_import::registerLogicalOps(OpTable &t) {

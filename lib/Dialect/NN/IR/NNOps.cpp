@@ -247,6 +247,24 @@ LogicalResult CompareOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
   return success();
 }
 
+bool CompareOp::holds(ComparePredicate predicate, double lhs, double rhs) {
+  switch (predicate) {
+  case ComparePredicate::EQ:
+    return lhs == rhs;
+  case ComparePredicate::NE:
+    return lhs != rhs;
+  case ComparePredicate::LT:
+    return lhs < rhs;
+  case ComparePredicate::LE:
+    return lhs <= rhs;
+  case ComparePredicate::GT:
+    return lhs > rhs;
+  case ComparePredicate::GE:
+    return lhs >= rhs;
+  }
+  llvm_unreachable("the verifier accepts only the six predicates");
+}
+
 LogicalResult ConvertOp::verify() {
   RankedTensorType in = getInput().getType(), out = getType();
   if (in.getShape() != out.getShape())

@@ -160,6 +160,12 @@ def NN_CompareOp : NN_Op<"compare", [InferTypeOpAdaptor]> {
   let results = (outs NN_BoolTensor:$result);
   let assemblyFormat = "$predicate `,` $lhs `,` $rhs attr-dict `:` "
                        "functional-type(operands, results)";
+  let extraClassDeclaration = [{
+    /// Whether `lhs predicate rhs` holds for two values (as doubles: IEEE,
+    /// a NaN fails every predicate but ne). The importer's folds and the
+    /// reference interpreter evaluate the op with it.
+    static bool holds(ComparePredicate predicate, double lhs, double rhs);
+  }];
 }
 
 def NN_ConvertOp : NN_Op<"convert"> {
