@@ -3,7 +3,9 @@
 // Reports name params as the source does (%w1): amp-grad-check's gradient
 // reports and amp-run's errors about params. MLIR keeps no SSA names, so the
 // parser's AsmParserState is asked where each function argument was defined,
-// and the name is kept in a NameLoc around the argument's location.
+// and the name is kept in a NameLoc around the argument's location. An
+// argument whose location already is a name (`loc("ids")`, an imported
+// model's input or weight name) keeps that one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,7 +54,7 @@ amp::parseFileNamingArguments(StringRef filename,
     for (auto [arg, source] :
          llvm::zip(def.block->getArguments(), def.arguments)) {
       SMRange range = source.loc;
-      if (!range.isValid())
+      if (!range.isValid() || isa<NameLoc>(arg.getLoc()))
         continue;
       StringRef name(range.Start.getPointer(),
                      range.End.getPointer() - range.Start.getPointer());

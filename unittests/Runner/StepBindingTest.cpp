@@ -24,7 +24,7 @@ StepBinding bound(const FunctionSignature &step) {
 
 TEST(StepBindingTest, BindsByRole) {
   StepBinding b = bound(linearStepSignature());
-  EXPECT_EQ(b.input, 7);
+  EXPECT_EQ(b.inputs(), (std::vector<int>{7}));
   EXPECT_EQ(b.label, 8);
   EXPECT_EQ(b.args(Role::Param), (std::vector<int>{0, 1}));
   EXPECT_EQ(b.args(Role::OptState), (std::vector<int>{2, 3}));
@@ -38,6 +38,17 @@ TEST(StepBindingTest, BindsByRole) {
 
 // Results thread into the arguments of their role in order, wherever they
 // stand among the results.
+// A model with several inputs (token ids and an attention mask, ...) takes
+// them in argument order.
+TEST(StepBindingTest, SeveralInputs) {
+  FunctionSignature s = linearStepSignature();
+  s.args.insert(s.args.begin() + 2, tensor(Role::Input, {4, 3}));
+  StepBinding b = bound(s);
+  EXPECT_EQ(b.inputs(), (std::vector<int>{2, 8}));
+  EXPECT_EQ(b.label, 9);
+  EXPECT_EQ(b.feedsArg, (std::vector<int>{0, 1, 3, 4, 5, 6, 7, -1}));
+}
+
 TEST(StepBindingTest, ThreadsByRoleAndPosition) {
   FunctionSignature s = linearStepSignature();
   const std::vector<TensorDesc> &a = s.args;
@@ -63,15 +74,13 @@ TEST(StepBindingTest, ArgumentErrors) {
   EXPECT_EQ(bindError(s), "argument #1 of @linear_step has no nn.role "
                           "(param, opt_state, input, label, ...)");
   s = linearStepSignature();
-  s.args[0].role = Role::Input;
-  EXPECT_EQ(bindError(s), "@linear_step has more than one input argument");
-  s = linearStepSignature();
   s.args[0].role = Role::Label;
   EXPECT_EQ(bindError(s), "@linear_step has more than one label argument");
   s = linearStepSignature();
   s.args.pop_back();
-  EXPECT_EQ(bindError(s), "@linear_step needs one argument with nn.role = "
-                          "#nn.role<input> and one with #nn.role<label>");
+  EXPECT_EQ(bindError(s), "@linear_step needs an argument with nn.role = "
+                          "#nn.role<input> (or more, one per model input) "
+                          "and one with #nn.role<label>");
 }
 
 TEST(StepBindingTest, ResultErrors) {
@@ -128,15 +137,19 @@ TEST(StepBindingTest, EvalFunction) {
             "@linear_predict takes more params than @linear_step");
   eval = linearPredictSignature();
   eval.args[2].shape = {8, 2};
-  EXPECT_EQ(evalError(eval), "@linear_predict's input must have the training "
-                             "input's shape and type");
+  EXPECT_EQ(evalError(eval), "@linear_predict's input #0 is [8, 2] f32, but "
+                             "@linear_step's is [4, 2] f32");
+  eval = linearPredictSignature();
+  eval.args.push_back(eval.args[2]);
+  EXPECT_EQ(evalError(eval),
+            "@linear_predict takes more inputs than @linear_step");
   eval = linearPredictSignature();
   eval.args.push_back(step.args[8]);
   EXPECT_EQ(evalError(eval),
-            "@linear_predict arguments must be params and one input");
+            "@linear_predict arguments must be params and inputs");
   const std::string mustReturnLogits =
-      "@linear_predict must take (params..., input) and return [batch, "
-      "classes] f32 logits (classes >= 1)";
+      "@linear_predict must take (params..., inputs...) with @linear_step's "
+      "1 input(s) and return [batch, classes] f32 logits (classes >= 1)";
   eval = linearPredictSignature();
   eval.results[0].shape = {4};
   EXPECT_EQ(evalError(eval), mustReturnLogits);
@@ -171,7 +184,7 @@ TEST(StepBindingTest, UnderflowProbe) {
   probe.results[0].type = ElementType::F32;
   probe.args.push_back(step.args[2]);
   EXPECT_EQ(checkUnderflowProbe(probe, step, b).message(),
-            "@grads takes params, an input and a label");
+            "@grads takes params, inputs and a label");
   probe.args.pop_back();
   probe.args[2].type = ElementType::I64;
   EXPECT_EQ(checkUnderflowProbe(probe, step, b).message(),

@@ -309,6 +309,27 @@ TEST(TrainerTest, CreateErrors) {
   EXPECT_EQ(createError(options, program),
             "--data, --inject-inf, --eval-entry and --underflow-report need a "
             "[batch, features] f32 input or a sequence classifier");
+  // A second input: the batches must agree, and each input be f32 features
+  // or integer ids.
+  program = linearProgram();
+  program.step.args.insert(program.step.args.begin() + 8,
+                           tensor(Role::Input, {3, 2}));
+  program.eval.reset();
+  EXPECT_EQ(createError(baseOptions(), program),
+            "input argument #8 [3, 2] f32 has another batch than input "
+            "argument #7 [4, 2] f32");
+  program.step.args[8] = tensor(Role::Input, {4, 2}, ElementType::BF16);
+  program.step.args[8].name = "mask";
+  EXPECT_EQ(createError(baseOptions(), program),
+            "input argument #8 (mask) must be a [batch, features] f32 tensor "
+            "(or [batch, d1, d2, ...], each row d1 x d2 x ... features, e.g. "
+            "NCHW images) or an integer [batch, seq] token tensor");
+  program.step.args[8].type = ElementType::F32;
+  options = baseOptions();
+  EXPECT_EQ(createError(options, program),
+            "dataset '" + options.dataFile +
+                "' has 2 values per row before the label, but the model's "
+                "inputs take 4 (#7: 2, #8 (mask): 2)");
   program = linearProgram();
   program.step.args[0].type = ElementType::F16;
   program.step.results[0].type = ElementType::F16;

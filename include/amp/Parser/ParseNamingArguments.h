@@ -16,7 +16,8 @@ namespace amp {
 
 /// Parses `filename` like mlir::parseSourceFile and gives every function
 /// argument the name it has in the source (`%w1`) as a NameLoc around its
-/// location, which reports print. Errors go to the context's handler.
+/// location, which reports print; an argument located at a name
+/// (`loc("ids")`) keeps it. Errors go to the context's handler.
 mlir::OwningOpRef<mlir::ModuleOp>
 parseFileNamingArguments(llvm::StringRef filename, mlir::MLIRContext *context);
 

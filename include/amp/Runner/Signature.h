@@ -69,6 +69,9 @@ struct FunctionSignature {
 
 /// "[64, 128] f32", for messages.
 std::string describeType(const TensorDesc &desc);
+/// `what` followed by the tensor's source name in parentheses, when it has
+/// one: "param #1 (%b1)", "input #0 (ids)".
+std::string withName(std::string what, const TensorDesc &desc);
 
 /// Fails, naming the argument or result, when one of `fn`'s tensors has a
 /// negative dim or more bytes than int64 can count.

@@ -1,10 +1,11 @@
 //===- StepBinding.h - bind a step's arguments and results by role -*- C++ -*-//
 //
 // The role convention of a training step: every argument has a role; there
-// is one input and one label argument; each threaded result (param,
-// opt_state, loss-scale state) feeds the next step's argument of the same
-// role and position, with the same type; there is exactly one 0-d f32 loss.
-// bindStep checks it and says which argument feeds which result.
+// are one or more input arguments (a model's inputs: features, or token ids
+// and an attention mask, ...) and one label argument; each threaded result
+// (param, opt_state, loss-scale state) feeds the next step's argument of the
+// same role and position, with the same type; there is exactly one 0-d f32
+// loss. bindStep checks it and says which argument feeds which result.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,7 +23,6 @@ namespace amp::runner {
 struct StepBinding {
   /// Argument indices per role, in argument order.
   std::map<Role, std::vector<int>> argsByRole;
-  int input = -1;
   int label = -1;
   /// Per result: the argument it becomes in the next step, or -1 (the loss).
   std::vector<int> feedsArg;
@@ -34,25 +34,27 @@ struct StepBinding {
 
   /// The argument indices with `role` (empty when there are none).
   const std::vector<int> &args(Role role) const;
+  /// The input arguments, in argument order (at least one).
+  const std::vector<int> &inputs() const { return args(Role::Input); }
 };
 
 StatusOr<StepBinding> bindStep(const FunctionSignature &step);
 
-/// Checks that `eval` takes (params..., input) matching `step`'s params and
-/// input and returns [batch, classes] f32 logits.
+/// Checks that `eval` takes (params..., inputs...) matching `step`'s params
+/// and inputs in order and returns [batch, classes] f32 logits.
 Status checkEvalFunction(const FunctionSignature &eval,
                          const FunctionSignature &step,
                          const StepBinding &binding);
 
-/// Checks that `probe` (--underflow-report) takes params, the input and the
-/// label of `step` and returns f32 tensors.
+/// Checks that `probe` (--underflow-report) takes params, the inputs (in
+/// order) and the label of `step` and returns f32 tensors.
 Status checkUnderflowProbe(const FunctionSignature &probe,
                            const FunctionSignature &step,
                            const StepBinding &binding);
 
-/// The buffer pointers of a call to `fn`, whose arguments are params, input
-/// and label bound to `step`'s argument buffers `stepArgs` (in order),
-/// followed by `results`.
+/// The buffer pointers of a call to `fn`, whose arguments are params,
+/// inputs and label bound to `step`'s argument buffers `stepArgs` (each role
+/// in order), followed by `results`.
 std::vector<void *> bindCallArgs(const FunctionSignature &fn,
                                  const StepBinding &binding,
                                  const std::vector<void *> &stepArgs,

@@ -128,6 +128,10 @@ private:
   /// options that depend on it.
   Status checkInputKind();
   Status loadData();
+  /// Checks the dataset's values of integer inputs (ids and masks).
+  Status checkIds() const;
+  /// "input takes 64", or "inputs take 16 (#7 (ids): 8, #8 (mask): 8)".
+  std::string describeColumns() const;
   Status allocateState();
 
   /// Writes rows [first, first + batch) of `rows` into the host batches.
@@ -135,8 +139,8 @@ private:
   /// Writes only the inputs of those rows (padding past the end with rows
   /// from the start), for evaluation.
   void assembleInputs(const std::vector<int64_t> &rows, size_t first);
-  /// The host batch of the input argument (f32 features or token ids).
-  const void *inputBatch() const;
+  /// Uploads the host batches of the inputs.
+  Status uploadInputs();
   Status uploadBatch();
 
   /// Calls a compiled function; on failure names the failing op's location
@@ -173,19 +177,28 @@ private:
   StepBinding binding;
   /// The kinds of training data.
   enum class InputKind {
-    /// f32 [batch, ...] rows with [batch] class labels (--data CSV rows
+    /// f32 [batch, ...] inputs with [batch] class labels (--data CSV rows
     /// of features then a label, or synthetic).
     Features,
-    /// Integer [batch, seq] token ids with next-token labels [batch, seq]
-    /// (synthetic sequences of --vocab tokens).
+    /// One integer [batch, seq] input of token ids with next-token labels
+    /// [batch, seq] (synthetic sequences of --vocab tokens).
     NextTokens,
-    /// Integer [batch, seq] token ids with [batch] class labels, a
-    /// sequence classifier (--data CSV rows of seq token ids then a
-    /// label).
+    /// Inputs of which one or more are integer (token ids, an attention
+    /// mask, ...) with [batch] class labels, a sequence classifier (--data
+    /// CSV rows of every input's values then a label).
     TokenClasses,
   };
+  /// Where an input's values lie in a dataset row: the inputs' per-row
+  /// values are concatenated in argument order.
+  struct InputColumns {
+    int arg = 0;
+    int64_t offset = 0, size = 0;
+  };
   InputKind kind = InputKind::Features;
+  /// The rows of a batch, and the values of a dataset row.
   int64_t batch = 0, features = 0;
+  /// One per input argument, in order.
+  std::vector<InputColumns> columns;
   Dataset data;
   DatasetSplit split;
   size_t cursor = 0;
@@ -193,10 +206,10 @@ private:
   StepTimes stepTimes;
 
   std::vector<DeviceBuffer> argBuffers, resultBuffers;
-  /// Host staging of the batch: f32 features, or token ids and labels as
-  /// the step's integer types.
-  std::vector<float> featureBatch;
-  std::vector<char> tokenBatch, labelBatch;
+  /// Host staging of the batch: per input, f32 features or ids as its
+  /// integer type; the labels as theirs.
+  std::vector<std::vector<char>> inputBatches;
+  std::vector<char> labelBatch;
 
   /// The captured steps (--cuda-graph), by parity of the step number.
   struct Graph {

@@ -27,7 +27,7 @@ Status Trainer::evaluate(const EntryPoints &entry, std::ostream &out) {
   std::vector<float> hostLogits(batch * classes);
   for (int64_t start = 0; start < rows; start += batch) {
     assembleInputs(split.eval, start);
-    if (Status s = argBuffers[binding.input].upload(inputBatch()); s.failed())
+    if (Status s = uploadInputs(); s.failed())
       return s;
     if (Status s = call(entry.eval, pointers, "@" + eval.name, entry);
         s.failed())

@@ -71,8 +71,7 @@ amp::runner::callFunction(const RuntimeLibrary &rt, const FunctionSignature &fn,
   size_t input = 0, param = 0;
   for (size_t i = 0; i < fn.args.size(); ++i) {
     const TensorDesc &arg = fn.args[i];
-    std::string name = "argument #" + std::to_string(i) +
-                       (arg.name.empty() ? "" : " (" + arg.name + ")");
+    std::string name = withName("argument #" + std::to_string(i), arg);
     StatusOr<DeviceBuffer> buffer = DeviceBuffer::allocate(rt, arg.bytes());
     if (buffer.failed())
       return buffer.takeStatus();

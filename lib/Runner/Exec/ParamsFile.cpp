@@ -132,8 +132,7 @@ Status amp::runner::checkParamsMatch(const std::vector<HostTensor> &loaded,
                                      const std::vector<int> &paramArgs) {
   // "param #1 (%b1)": the model's param by order, and its source name.
   auto paramName = [&](size_t p) {
-    const std::string &name = step.args[paramArgs[p]].name;
-    return "param #" + std::to_string(p) + (name.empty() ? "" : " (" + name + ")");
+    return withName("param #" + std::to_string(p), step.args[paramArgs[p]]);
   };
   if (loaded.size() != paramArgs.size())
     return Status::error(

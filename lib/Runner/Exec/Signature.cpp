@@ -68,6 +68,10 @@ std::string amp::runner::describeType(const TensorDesc &desc) {
   return text + "] " + elementTypeName(desc.type);
 }
 
+std::string amp::runner::withName(std::string what, const TensorDesc &desc) {
+  return desc.name.empty() ? what : what + " (" + desc.name + ")";
+}
+
 Status amp::runner::checkTensorSizes(const FunctionSignature &fn) {
   for (const auto &[what, tensors] :
        {std::pair("argument", &fn.args), std::pair("result", &fn.results)})

@@ -20,18 +20,16 @@ StatusOr<StepBinding> amp::runner::bindStep(const FunctionSignature &step) {
                            " has no nn.role (param, opt_state, input, label, "
                            "...)");
     b.argsByRole[*role].push_back(i);
-    int *slot = *role == Role::Input   ? &b.input
-                : *role == Role::Label ? &b.label
-                                       : nullptr;
-    if (slot && *slot >= 0)
-      return Status::error(fn + " has more than one " + roleName(*role) +
-                           " argument");
-    if (slot)
-      *slot = i;
+    if (*role != Role::Label)
+      continue;
+    if (b.label >= 0)
+      return Status::error(fn + " has more than one label argument");
+    b.label = i;
   }
-  if (b.input < 0 || b.label < 0)
-    return Status::error(fn + " needs one argument with nn.role = #nn.role<input> "
-                              "and one with #nn.role<label>");
+  if (b.inputs().empty() || b.label < 0)
+    return Status::error(fn + " needs an argument with nn.role = "
+                              "#nn.role<input> (or more, one per model "
+                              "input) and one with #nn.role<label>");
 
   std::map<Role, int> seen;
   b.feedsArg.assign(step.results.size(), -1);
@@ -97,32 +95,45 @@ static Status checkParam(const TensorDesc &param, size_t index,
   return Status::success();
 }
 
+/// Input #index of a function that takes the step's inputs in order.
+static Status checkInput(const TensorDesc &input, size_t index,
+                         const std::string &fn, const FunctionSignature &step,
+                         const StepBinding &binding) {
+  if (index >= binding.inputs().size())
+    return Status::error(fn + " takes more inputs than @" + step.name);
+  const TensorDesc &stepInput = step.args[binding.inputs()[index]];
+  if (input.shape != stepInput.shape || input.type != stepInput.type)
+    return Status::error(fn + "'s input #" + std::to_string(index) + " is " +
+                         describeType(input) + ", but @" + step.name +
+                         "'s is " + describeType(stepInput));
+  return Status::success();
+}
+
 Status amp::runner::checkEvalFunction(const FunctionSignature &eval,
                                       const FunctionSignature &step,
                                       const StepBinding &binding) {
   const std::string fn = "@" + eval.name;
-  const TensorDesc &input = step.args[binding.input];
-  size_t params = 0;
-  bool sawInput = false;
+  size_t params = 0, inputs = 0;
   for (const TensorDesc &arg : eval.args) {
-    if (arg.role == Role::Param) {
-      if (Status s = checkParam(arg, params++, fn, step, binding); s.failed())
-        return s;
-    } else if (arg.role == Role::Input && !sawInput) {
-      if (arg.shape != input.shape || arg.type != input.type)
-        return Status::error(fn + "'s input must have the training input's "
-                                  "shape and type");
-      sawInput = true;
-    } else {
-      return Status::error(fn + " arguments must be params and one input");
-    }
+    Status s = arg.role == Role::Param
+                   ? checkParam(arg, params++, fn, step, binding)
+               : arg.role == Role::Input
+                   ? checkInput(arg, inputs++, fn, step, binding)
+                   : Status::error(fn + " arguments must be params and "
+                                        "inputs");
+    if (s.failed())
+      return s;
   }
+  const TensorDesc &input = step.args[binding.inputs()[0]];
   int64_t batch = input.shape.empty() ? 0 : input.shape[0];
-  if (!sawInput || eval.results.size() != 1 ||
+  if (inputs != binding.inputs().size() || eval.results.size() != 1 ||
       eval.results[0].shape.size() != 2 || eval.results[0].shape[0] != batch ||
       eval.results[0].shape[1] < 1 || eval.results[0].type != ElementType::F32)
-    return Status::error(fn + " must take (params..., input) and return "
-                              "[batch, classes] f32 logits (classes >= 1)");
+    return Status::error(fn + " must take (params..., inputs...) with @" +
+                         step.name + "'s " +
+                         std::to_string(binding.inputs().size()) +
+                         " input(s) and return [batch, classes] f32 logits "
+                         "(classes >= 1)");
   return Status::success();
 }
 
@@ -130,22 +141,21 @@ Status amp::runner::checkUnderflowProbe(const FunctionSignature &probe,
                                         const FunctionSignature &step,
                                         const StepBinding &binding) {
   const std::string fn = "@" + probe.name;
-  size_t params = 0;
+  size_t params = 0, inputs = 0;
   for (const TensorDesc &arg : probe.args) {
-    if (arg.role == Role::Param) {
-      if (Status s = checkParam(arg, params++, fn, step, binding); s.failed())
-        return s;
-      continue;
-    }
-    const TensorDesc *bound =
-        arg.role == Role::Input   ? &step.args[binding.input]
-        : arg.role == Role::Label ? &step.args[binding.label]
-                                  : nullptr;
-    if (!bound)
-      return Status::error(fn + " takes params, an input and a label");
-    if (arg.shape != bound->shape || arg.type != bound->type)
-      return Status::error(fn + "'s " + roleName(*arg.role) +
-                           " must have the type of @" + step.name + "'s");
+    Status s = Status::success();
+    if (arg.role == Role::Param)
+      s = checkParam(arg, params++, fn, step, binding);
+    else if (arg.role == Role::Input)
+      s = checkInput(arg, inputs++, fn, step, binding);
+    else if (arg.role != Role::Label)
+      s = Status::error(fn + " takes params, inputs and a label");
+    else if (const TensorDesc &label = step.args[binding.label];
+             arg.shape != label.shape || arg.type != label.type)
+      s = Status::error(fn + "'s label must have the type of @" + step.name +
+                        "'s");
+    if (s.failed())
+      return s;
   }
   for (const TensorDesc &result : probe.results)
     if (result.type != ElementType::F32)
@@ -157,12 +167,12 @@ std::vector<void *> amp::runner::bindCallArgs(
     const FunctionSignature &fn, const StepBinding &binding,
     const std::vector<void *> &stepArgs, const std::vector<void *> &results) {
   std::vector<void *> pointers;
-  size_t param = 0;
+  size_t param = 0, input = 0;
   for (const TensorDesc &arg : fn.args) {
     if (arg.role == Role::Param)
       pointers.push_back(stepArgs[binding.args(Role::Param)[param++]]);
     else if (arg.role == Role::Input)
-      pointers.push_back(stepArgs[binding.input]);
+      pointers.push_back(stepArgs[binding.inputs()[input++]]);
     else
       pointers.push_back(stepArgs[binding.label]);
   }

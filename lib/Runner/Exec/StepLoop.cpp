@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 
 using namespace amp::runner;
 
@@ -143,10 +144,14 @@ Status Trainer::runStep(int step, const EntryPoints &entry, TrainingLog &log,
   const auto start = Clock::now();
   assembleBatch(split.train, cursor);
   cursor += batch;
+  // --inject-inf: the first feature of the first input (all are f32).
+  auto poison = [&](float value) {
+    std::memcpy(inputBatches[0].data(), &value, sizeof value);
+  };
   if (options.infSteps.count(step))
-    featureBatch[0] = INFINITY;
+    poison(INFINITY);
   if (options.nanSteps.count(step))
-    featureBatch[0] = NAN;
+    poison(NAN);
   if (Status s = uploadBatch(); s.failed())
     return s;
   stepTimes.batch = secondsSince(start);

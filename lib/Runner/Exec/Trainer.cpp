@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 
 using namespace amp::runner;
 
@@ -98,7 +99,7 @@ StatusOr<std::unique_ptr<Trainer>> Trainer::create(const RuntimeLibrary &rt,
   return trainer;
 }
 
-/// The values of one row of the input: the product of its dims after the
+/// The values of one row of an input: the product of its dims after the
 /// batch (checkTensorSizes has made sure it fits).
 static int64_t rowSize(const TensorDesc &in) {
   int64_t n = 1;
@@ -107,33 +108,58 @@ static int64_t rowSize(const TensorDesc &in) {
   return n;
 }
 
-/// Classification of f32 rows ([batch, features] input, or [batch, d1, ...]
-/// with d1 x ... features per row; [batch] labels), a token model (integer
-/// [batch, seq] input and next-token labels), or a sequence classifier
-/// (integer [batch, seq] input, [batch] labels).
+/// Classification of f32 rows ([batch, features] inputs, or [batch, d1, ...]
+/// with d1 x ... features per row; [batch] labels), a token model (one
+/// integer [batch, seq] input and next-token labels), or a sequence
+/// classifier (integer inputs, token ids and masks, and maybe f32 ones;
+/// [batch] labels).
 Status Trainer::checkInputKind() {
-  const TensorDesc &in = program.step.args[binding.input];
+  const std::vector<int> &inputs = binding.inputs();
   const TensorDesc &lab = program.step.args[binding.label];
+  // "the input argument", or "input argument #3 (mask)" among several.
+  auto inputName = [&](int a) {
+    return inputs.size() == 1 ? std::string("the input argument")
+                              : withName("input argument #" + std::to_string(a),
+                                         program.step.args[a]);
+  };
+  bool anyIds = false;
+  for (int a : inputs) {
+    const TensorDesc &in = program.step.args[a];
+    bool ids = isInteger(in.type);
+    if (ids ? in.shape.empty()
+            : in.shape.size() < 2 || in.type != ElementType::F32)
+      return Status::error(inputName(a) +
+                           " must be a [batch, features] f32 tensor (or "
+                           "[batch, d1, d2, ...], each row d1 x d2 x ... "
+                           "features, e.g. NCHW images) or an integer "
+                           "[batch, seq] token tensor");
+    if (in.shape[0] != program.step.args[inputs[0]].shape[0])
+      return Status::error(inputName(a) + " " + describeType(in) +
+                           " has another batch than " + inputName(inputs[0]) +
+                           " " + describeType(program.step.args[inputs[0]]));
+    if (in.shape[0] <= 0 || rowSize(in) <= 0)
+      return Status::error(inputName(a) + " " + describeType(in) +
+                           " has no elements");
+    anyIds |= ids;
+  }
+  const TensorDesc &in = program.step.args[inputs[0]];
   bool intLabels = lab.type == ElementType::I32 || lab.type == ElementType::I64;
-  bool tokenInput = in.type == ElementType::I32 || in.type == ElementType::I64;
-  bool rowLabels = lab.shape.size() == 1 && !in.shape.empty() &&
-                   lab.shape[0] == in.shape[0] && intLabels;
-  if (!tokenInput) {
-    if (in.shape.size() < 2 || in.type != ElementType::F32)
-      return Status::error("the input argument must be a [batch, features] "
-                           "f32 tensor (or [batch, d1, d2, ...], each row "
-                           "d1 x d2 x ... features, e.g. NCHW images) or an "
-                           "integer [batch, seq] token tensor");
+  bool rowLabels =
+      lab.shape.size() == 1 && lab.shape[0] == in.shape[0] && intLabels;
+  if (!anyIds) {
     if (!rowLabels)
       return Status::error("the label argument must be a [batch] i32/i64 "
                            "tensor matching the input's batch");
     kind = InputKind::Features;
-  } else if (in.shape.size() == 2 && rowLabels) {
+  } else if (rowLabels) {
     kind = InputKind::TokenClasses;
     if (options.dataFile.empty())
-      return Status::error("a sequence classifier (integer [batch, seq] "
-                           "input, [batch] labels) needs --data: CSV rows of "
-                           "seq token ids, then the label");
+      return Status::error(
+          "a sequence classifier (integer [batch, seq] "
+          "input, [batch] labels) needs --data: CSV rows of "
+          "seq token ids" +
+          std::string(inputs.size() > 1 ? " (every input's values)" : "") +
+          ", then the label");
     if (options.featureScale != 1.0f || options.allowNonfinite ||
         !options.infSteps.empty() || !options.nanSteps.empty())
       return Status::error("--feature-scale, --allow-nonfinite and "
@@ -141,7 +167,8 @@ Status Trainer::checkInputKind() {
     if (options.vocab < 0 || options.vocab > kMaxVocab)
       return Status::error("--vocab must be at most 2^24");
   } else {
-    if (in.shape.size() != 2 || lab.shape != in.shape || !intLabels)
+    if (inputs.size() != 1 || in.shape.size() != 2 || lab.shape != in.shape ||
+        !intLabels)
       return Status::error("a token model needs an integer [batch, seq] "
                            "input and labels of the same shape (next "
                            "tokens), or [batch] labels (a sequence "
@@ -156,30 +183,61 @@ Status Trainer::checkInputKind() {
                            "--underflow-report need a [batch, features] f32 "
                            "input or a sequence classifier");
   }
-  if (in.shape[0] <= 0 || rowSize(in) <= 0)
-    return Status::error("the input argument " + describeType(in) +
-                         " has no elements");
+  batch = in.shape[0];
+  features = 0;
+  for (int a : inputs) {
+    int64_t size = rowSize(program.step.args[a]);
+    columns.push_back({a, features, size});
+    if (__builtin_add_overflow(features, size, &features))
+      return Status::error("the inputs' rows hold more values than int64 "
+                           "counts");
+  }
   return Status::success();
 }
 
-/// Checks that every value of a sequence classifier's dataset is a token
-/// id: an integer in [0, vocab) (2^24 without --vocab, the most a float
-/// holds exactly).
-static Status checkTokenIds(const Dataset &data, const std::string &path,
-                            int64_t vocab) {
-  const int64_t limit = vocab > 0 ? vocab : kMaxVocab;
-  for (size_t k = 0; k < data.x.size(); ++k) {
-    float v = data.x[k];
-    if (!(v >= 0.0f && v < float(limit) && v == std::floor(v)))
-      return Status::error("dataset '" + path + "': row " +
-                           std::to_string(k / data.features + 1) + ", column " +
-                           std::to_string(k % data.features + 1) + ": " +
-                           formatString("%g", double(v)) +
-                           " is not a token id (an integer in [0, " +
-                           std::to_string(limit) + ")" +
-                           (vocab > 0 ? ", --vocab" : "") + ")");
+/// Checks that every value of a sequence classifier's dataset that feeds an
+/// integer input is an id: an integer in [0, vocab) (2^24 without --vocab,
+/// the most a float holds exactly; 2 for an i1 mask).
+Status Trainer::checkIds() const {
+  for (const InputColumns &c : columns) {
+    ElementType type = program.step.args[c.arg].type;
+    if (!isInteger(type))
+      continue;
+    const bool mask = type == ElementType::I1;
+    const int64_t limit = mask                ? 2
+                          : options.vocab > 0 ? options.vocab
+                                              : kMaxVocab;
+    for (int64_t row = 0; row < data.rows(); ++row)
+      for (int64_t k = c.offset; k < c.offset + c.size; ++k) {
+        float v = data.x[row * features + k];
+        if (v >= 0.0f && v < float(limit) && v == std::floor(v))
+          continue;
+        return Status::error(
+            "dataset '" + options.dataFile + "': row " +
+            std::to_string(row + 1) + ", column " + std::to_string(k + 1) +
+            ": " + formatString("%g", double(v)) + " is not " +
+            (mask ? "a mask value (0 or 1"
+                  : "a token id (an integer in [0, " + std::to_string(limit) +
+                        ")" + (options.vocab > 0 ? ", --vocab" : "")) +
+            ")" +
+            (columns.size() > 1 ? " for " + withName("input argument #" +
+                                                         std::to_string(c.arg),
+                                                     program.step.args[c.arg])
+                                : ""));
+      }
   }
   return Status::success();
+}
+
+std::string Trainer::describeColumns() const {
+  if (columns.size() == 1)
+    return "input takes " + std::to_string(features);
+  std::string text = "inputs take " + std::to_string(features) + " (";
+  for (const InputColumns &c : columns)
+    text += (&c == &columns.front() ? "" : ", ") +
+            withName("#" + std::to_string(c.arg), program.step.args[c.arg]) +
+            ": " + std::to_string(c.size);
+  return text + ")";
 }
 
 /// The model's class count: that of the nn.cross_entropy reading the
@@ -194,9 +252,6 @@ static int64_t modelClasses(const TrainingProgram &program,
 }
 
 Status Trainer::loadData() {
-  const TensorDesc &in = program.step.args[binding.input];
-  batch = in.shape[0];
-  features = rowSize(in);
   const int64_t classes = modelClasses(program, binding);
   StatusOr<Dataset> loaded = Status::error("no data");
   if (kind == InputKind::NextTokens) {
@@ -221,14 +276,15 @@ Status Trainer::loadData() {
     return loaded.takeStatus();
   data = std::move(*loaded);
   if (!options.dataFile.empty() && data.features != features)
-    return Status::error(
-        "dataset '" + options.dataFile + "' has " +
-        std::to_string(data.features) +
-        (kind == InputKind::TokenClasses ? " tokens per row" : " features") +
-        ", but the model's input takes " + std::to_string(features));
+    return Status::error("dataset '" + options.dataFile + "' has " +
+                         std::to_string(data.features) +
+                         (columns.size() > 1
+                              ? " values per row before the label"
+                          : kind == InputKind::TokenClasses ? " tokens per row"
+                                                            : " features") +
+                         ", but the model's " + describeColumns());
   if (kind == InputKind::TokenClasses)
-    if (Status s = checkTokenIds(data, options.dataFile, options.vocab);
-        s.failed())
+    if (Status s = checkIds(); s.failed())
       return s;
   split = splitDataset(data.rows(), options.evalFraction, rng);
   if (static_cast<int64_t>(split.train.size()) < batch)
@@ -280,22 +336,24 @@ Status Trainer::allocateState() {
       return buffer.takeStatus();
     resultBuffers.push_back(std::move(*buffer));
   }
-  featureBatch.resize(batch * features);
-  tokenBatch.resize(step.args[binding.input].bytes());
+  for (const InputColumns &c : columns)
+    inputBatches.emplace_back(step.args[c.arg].bytes());
   labelBatch.resize(step.args[binding.label].bytes());
   return Status::success();
 }
 
 template <typename T>
-static void store(std::vector<char> &bytes, int64_t i, int64_t value) {
-  reinterpret_cast<T *>(bytes.data())[i] = static_cast<T>(value);
+static void store(std::vector<char> &bytes, int64_t i, T value) {
+  std::memcpy(bytes.data() + i * sizeof(T), &value, sizeof(T));
 }
 
-/// Stores `value` as element `i` of an i32 or i64 host tensor.
+/// Stores `value` as element `i` of an i1, i32 or i64 host tensor.
 static void storeInt(std::vector<char> &bytes, ElementType type, int64_t i,
                      int64_t value) {
-  if (type == ElementType::I32)
-    store<int32_t>(bytes, i, value);
+  if (type == ElementType::I1)
+    store<uint8_t>(bytes, i, value != 0);
+  else if (type == ElementType::I32)
+    store<int32_t>(bytes, i, static_cast<int32_t>(value));
   else
     store<int64_t>(bytes, i, value);
 }
@@ -316,29 +374,35 @@ void Trainer::assembleBatch(const std::vector<int64_t> &rows, size_t first) {
 }
 
 void Trainer::assembleInputs(const std::vector<int64_t> &rows, size_t first) {
-  ElementType inType = program.step.args[binding.input].type;
-  for (int64_t r = 0; r < batch; ++r) {
-    int64_t row = rows[(first + r) % rows.size()];
-    const float *values = &data.x[row * features];
-    if (kind == InputKind::Features) {
-      std::copy_n(values, features, &featureBatch[r * features]);
-      continue;
+  for (size_t i = 0; i < columns.size(); ++i) {
+    const InputColumns &c = columns[i];
+    ElementType type = program.step.args[c.arg].type;
+    std::vector<char> &out = inputBatches[i];
+    for (int64_t r = 0; r < batch; ++r) {
+      int64_t row = rows[(first + r) % rows.size()];
+      const float *values = &data.x[row * features + c.offset];
+      if (type == ElementType::F32) {
+        std::memcpy(out.data() + r * c.size * sizeof(float), values,
+                    c.size * sizeof(float));
+        continue;
+      }
+      // Ids and masks, exact in the dataset's floats (checked at load).
+      for (int64_t k = 0; k < c.size; ++k)
+        storeInt(out, type, r * c.size + k, static_cast<int64_t>(values[k]));
     }
-    // Token ids, exact in the dataset's floats (checked at load).
-    for (int64_t f = 0; f < features; ++f)
-      storeInt(tokenBatch, inType, r * features + f,
-               static_cast<int64_t>(values[f]));
   }
 }
 
-const void *Trainer::inputBatch() const {
-  if (kind == InputKind::Features)
-    return featureBatch.data();
-  return tokenBatch.data();
+Status Trainer::uploadInputs() {
+  for (size_t i = 0; i < columns.size(); ++i)
+    if (Status s = argBuffers[columns[i].arg].upload(inputBatches[i].data());
+        s.failed())
+      return s;
+  return Status::success();
 }
 
 Status Trainer::uploadBatch() {
-  if (Status s = argBuffers[binding.input].upload(inputBatch()); s.failed())
+  if (Status s = uploadInputs(); s.failed())
     return s;
   return argBuffers[binding.label].upload(labelBatch.data());
 }

@@ -47,6 +47,10 @@ token) exported by both of PyTorch's exporters, as users get them:
   bert_tiny_tokens.csv                 600 rows of 8 token ids and a label
                                        (the first token's id mod 3), for
                                        amp-run --data
+  hf_bert_tokens.csv                   600 padded rows for the two-input
+                                       models: 8 ids (2 to 8 tokens, then
+                                       id 0), the 8 mask values, a label
+                                       (the first token's id mod 3)
 
 Needs PyPI's torch, onnx, onnxscript and transformers (not Debian
 packages), e.g.
@@ -184,6 +188,19 @@ def export_hf_bert(ids, mask):
                       opset_version=18, external_data=False, **names)
 
 
+def write_padded_tokens():
+    """Rows of ids and attention mask, as a tokenizer pads a batch, then the
+    label: amp-run --data for a model with both inputs."""
+    rng = np.random.default_rng(2)
+    ids = rng.integers(1, VOCAB, (600, SEQ))
+    lengths = rng.integers(2, SEQ + 1, 600)
+    mask = (np.arange(SEQ)[None, :] < lengths[:, None]).astype(np.int64)
+    ids *= mask
+    np.savetxt(os.path.join(HERE, "hf_bert_tokens.csv"),
+               np.concatenate([ids, mask, ids[:, :1] % CLASSES], axis=1),
+               fmt="%d", delimiter=",")
+
+
 def main():
     torch.manual_seed(3)
     model = TinyBert().eval()
@@ -223,6 +240,7 @@ def main():
     np.savetxt(os.path.join(HERE, "bert_tiny_tokens.csv"),
                np.concatenate([rows, rows[:, :1] % CLASSES], axis=1),
                fmt="%d", delimiter=",")
+    write_padded_tokens()
 
 
 if __name__ == "__main__":
