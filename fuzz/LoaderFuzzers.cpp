@@ -1,15 +1,17 @@
 //===- LoaderFuzzers.cpp - libFuzzer targets of amp-run's loaders ---------===//
 //
-// amp-csv-fuzzer, amp-params-fuzzer and amp-npy-fuzzer (this file built
-// three times, with AMP_FUZZ_CSV, AMP_FUZZ_PARAMS or AMP_FUZZ_NPY): the CSV
-// dataset parser, the params file parser plus the check against a fixed
-// model, and the .npy reader of `amp-run --function --input`, on arbitrary
-// bytes. Every input must end in a value or a Status with a message: no
-// crash, no sanitizer report, no unbounded allocation.
+// amp-csv-fuzzer, amp-params-fuzzer, amp-npy-fuzzer and amp-npz-fuzzer
+// (this file built four times, with AMP_FUZZ_CSV, AMP_FUZZ_PARAMS,
+// AMP_FUZZ_NPY or AMP_FUZZ_NPZ): the CSV dataset parser, the params file
+// parser plus the check against a fixed model, the .npy reader of `amp-run
+// --function --input`, and the .npz archive reader of `amp-run --data`, on
+// arbitrary bytes. Every input must end in a value or a Status with a message:
+// no crash, no sanitizer report, no unbounded allocation.
 //
 //===----------------------------------------------------------------------===//
 
 #include "amp/Runner/Dataset.h"
+#include "amp/Runner/NpzFile.h"
 #include "amp/Runner/ParamsFile.h"
 #include "amp/Runner/TensorFile.h"
 
@@ -33,7 +35,7 @@ namespace {
 void fuzzOne(const uint8_t *data, size_t size) {
   if (size == 0)
     return;
-  CsvOptions options;
+  DataOptions options;
   options.classes = data[0] & 0x0f;
   options.allowNonfinite = data[0] & 0x10;
   options.featureScale = (data[0] & 0x20) ? 1e30f : 0.0625f;
@@ -103,8 +105,22 @@ void fuzzOne(const uint8_t *data, size_t size) {
   if (compareArrays(*array, *array, 0.0, "fuzz.npy").failed())
     invariantBroken("an array that differs from itself");
 }
+#elif defined(AMP_FUZZ_NPZ)
+void fuzzOne(const uint8_t *data, size_t size) {
+  std::vector<char> bytes(data, data + size);
+  StatusOr<NamedArrays> arrays = parseNpz(bytes, "fuzz.npz");
+  if (arrays.failed()) {
+    if (arrays.getStatus().message().empty())
+      invariantBroken("an error without a message");
+    return;
+  }
+  for (const auto &[name, array] : *arrays)
+    if (array.bytes.size() !=
+        static_cast<size_t>(array.numElements() * elementSize(array.type)))
+      invariantBroken("data whose size does not match the shape");
+}
 #else
-#error "define AMP_FUZZ_CSV, AMP_FUZZ_PARAMS or AMP_FUZZ_NPY"
+#error "define AMP_FUZZ_CSV, AMP_FUZZ_PARAMS, AMP_FUZZ_NPY or AMP_FUZZ_NPZ"
 #endif
 } // namespace
 

@@ -23,7 +23,7 @@ if [[ ! -f $build/build.ninja ]]; then
 fi
 ninja -C "$build" amp-fuzzers
 if ((${#fuzzers[@]} == 0)); then
-  fuzzers=(csv params npy kernel-args ir pipeline)
+  fuzzers=(csv params npy npz kernel-args ir pipeline)
   # amp-onnx-fuzzer exists when the ONNX importer is built.
   if [[ -x $build/fuzz/amp-onnx-fuzzer ]]; then
     fuzzers+=(onnx)
@@ -42,9 +42,10 @@ find "$root/test" "$root/examples" -name '*.mlir' -print0 |
 
 # The tensor files' and ONNX models' seeds: those of the tests, plus
 # fuzz/corpus/<name>.
-rm -rf "$build/seeds/npy" "$build/seeds/onnx"
-mkdir -p "$build/seeds/npy" "$build/seeds/onnx"
+rm -rf "$build/seeds/npy" "$build/seeds/npz" "$build/seeds/onnx"
+mkdir -p "$build/seeds/npy" "$build/seeds/npz" "$build/seeds/onnx"
 find "$root/test" -name '*.npy' -exec cp {} "$build/seeds/npy" \;
+find "$root/test" -name '*.npz' -exec cp {} "$build/seeds/npz" \;
 find "$root/test" \( -name '*.onnx' -o -name '*.pb' \) \
   -exec cp {} "$build/seeds/onnx" \;
 
@@ -59,7 +60,7 @@ for name in "${fuzzers[@]}"; do
   if [[ $name == ir || $name == pipeline ]]; then
     seed=$seeds
     words=$root/fuzz/ir.dict
-  elif [[ $name == npy || $name == onnx ]]; then
+  elif [[ $name == npy || $name == npz || $name == onnx ]]; then
     extra=("$build/seeds/$name")
   fi
   [[ -d $seed ]] || seed=""

@@ -6,7 +6,8 @@
 # depend on it), pip, with which scripts/get-onnx-tests.sh fetches
 # ONNX's test data from PyPI, and oneDNN (libdnnl-dev) for the fast CPU
 # backend (runtime/cpu), mimalloc (libmimalloc-dev), the allocator of the
-# compiler tools (cmake/AmpAllocator.cmake), and clang-22 with libFuzzer and
+# compiler tools (cmake/AmpAllocator.cmake), zlib (zlib1g-dev), with which
+# amp-run reads np.savez_compressed datasets, and clang-22 with libFuzzer and
 # the sanitizer runtimes for the fuzzers (scripts/fuzz.sh). It is
 # idempotent: when everything is installed it does nothing (no apt-get
 # update).
@@ -21,6 +22,7 @@ PACKAGES=(
   python3-pip
   libdnnl-dev
   libmimalloc-dev
+  zlib1g-dev
   clang-22 libfuzzer-22-dev libclang-rt-22-dev
 )
 

@@ -14,7 +14,7 @@ using namespace amp::runner::test;
 
 namespace {
 std::string csvError(const std::string &contents,
-                     const CsvOptions &options = {}) {
+                     const DataOptions &options = {}) {
   std::string path = tempPath("data.csv");
   writeFile(path, contents);
   StatusOr<Dataset> d = readCsvDataset(path, options);
@@ -29,7 +29,7 @@ std::string csvError(const std::string &contents,
 TEST(CsvDatasetTest, Reads) {
   std::string path = tempPath("data.csv");
   writeFile(path, "1,2,0\n 3 , 4 ,1\r\n\n5,-6e1,7\n16,inf,-2");
-  CsvOptions options;
+  DataOptions options;
   options.featureScale = 0.5f;
   options.allowNonfinite = true;
   StatusOr<Dataset> d = readCsvDataset(path, options);
@@ -68,7 +68,7 @@ TEST(CsvDatasetTest, Errors) {
 }
 
 TEST(CsvDatasetTest, LabelsAreCheckedAgainstTheClassesInEveryRow) {
-  CsvOptions three;
+  DataOptions three;
   three.classes = 3;
   EXPECT_EQ(csvError("1,0\n1,2\n", three), "(read)");
   EXPECT_EQ(csvError("1,0\n1,2\n1,3\n", three),
@@ -90,12 +90,12 @@ TEST(CsvDatasetTest, NonFiniteFeaturesAreErrorsUnlessAllowed) {
   EXPECT_EQ(csvError("1e39,0\n"),
             "P:1: feature 0 ('1e39') is not finite as a scaled f32; pass "
             "--allow-nonfinite to keep non-finite features");
-  CsvOptions scaled;
+  DataOptions scaled;
   scaled.featureScale = 1e30f;
   EXPECT_EQ(csvError("1e30,0\n", scaled),
             "P:1: feature 0 ('1e30') is not finite as a scaled f32; pass "
             "--allow-nonfinite to keep non-finite features");
-  CsvOptions allowed;
+  DataOptions allowed;
   allowed.allowNonfinite = true;
   EXPECT_EQ(csvError("nan,inf,0\n", allowed), "(read)");
 }

@@ -2,6 +2,8 @@
 //
 // A dataset is a table of rows; a batch is `batch` rows. Its loaders:
 //   - CSV files (CsvDataset.cpp): feature columns, then an integer label;
+//   - NumPy .npz archives (NpzDataset.cpp): an array per input, named like
+//     it, and the labels;
 //   - synthetic data (SyntheticData.cpp): Gaussian features labelled by a
 //     random linear teacher, and token sequences x[t+1] = (5 x[t] + 3) mod V
 //     for token models;
@@ -38,10 +40,10 @@ struct Dataset {
   int64_t rows() const { return static_cast<int64_t>(y.size()); }
 };
 
-/// How readCsvDataset reads and checks a file. Every check runs on every
-/// row at load time, so a bad row fails before training, whichever split it
-/// falls in.
-struct CsvOptions {
+/// How readCsvDataset and readNpzDataset read and check a file. Every
+/// check runs on every row at load time, so a bad row fails before
+/// training, whichever split it falls in.
+struct DataOptions {
   /// Multiplies every feature.
   float featureScale = 1.0f;
   /// When > 0, every label must be in [0, classes): the model's classes.
@@ -54,12 +56,34 @@ struct CsvOptions {
 /// Reads a CSV file of `features..., label` rows (every row the same width,
 /// empty lines skipped); errors name the file and line.
 StatusOr<Dataset> readCsvDataset(const std::string &path,
-                                 const CsvOptions &options);
+                                 const DataOptions &options);
 
 /// The same for the contents of a file; `path` names it in errors.
 StatusOr<Dataset> parseCsvDataset(std::string_view text,
                                   const std::string &path,
-                                  const CsvOptions &options);
+                                  const DataOptions &options);
+
+/// One input of a model, as readNpzDataset feeds it.
+struct DataInput {
+  /// The array that feeds it, and for messages the input ("input argument
+  /// #1 (mask)").
+  std::string array, what;
+  /// The input's shape after the batch: each array is [rows, rowShape...].
+  std::vector<int64_t> rowShape;
+  /// Ids or a mask (integer or bool arrays) rather than features (float
+  /// arrays).
+  bool integer = false;
+};
+
+/// Reads a NumPy .npz archive (amp/Runner/NpzFile.h) into rows of every
+/// input's values in order, then the label: the array `inputs[k].array`
+/// feeds input k, and the first of `labelArrays` that the archive holds,
+/// a [rows] integer array, the labels. Other arrays are ignored. The checks
+/// are readCsvDataset's, and --feature-scale multiplies the float arrays.
+StatusOr<Dataset> readNpzDataset(const std::string &path,
+                                 const std::vector<DataInput> &inputs,
+                                 const std::vector<std::string> &labelArrays,
+                                 const DataOptions &options);
 
 /// The most values (rows x features) a synthetic dataset may have: its size
 /// is checked against this before anything is allocated.

@@ -130,6 +130,11 @@ private:
   Status loadData();
   /// Checks the dataset's values of integer inputs (ids and masks).
   Status checkIds() const;
+  /// What readNpzDataset reads: an array per input, named like it (its
+  /// source name without `%`; `input<k>` when it has none), and the labels
+  /// named like the label argument, else `labels` or `label`.
+  std::vector<DataInput> dataInputs() const;
+  std::vector<std::string> labelArrays() const;
   /// "input takes 64", or "inputs take 16 (#7 (ids): 8, #8 (mask): 8)".
   std::string describeColumns() const;
   Status allocateState();

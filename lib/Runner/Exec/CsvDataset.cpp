@@ -2,6 +2,7 @@
 
 #include "amp/Runner/Dataset.h"
 
+#include "amp/Runner/ReadFile.h"
 #include "amp/Runner/Text.h"
 
 #include <cerrno>
@@ -41,21 +42,17 @@ static bool parseInt(std::string_view text, int64_t &value) {
 }
 
 StatusOr<Dataset> amp::runner::readCsvDataset(const std::string &path,
-                                              const CsvOptions &options) {
-  std::ifstream file(path, std::ios::binary);
-  std::string text;
-  if (file)
-    text.assign(std::istreambuf_iterator<char>(file),
-                std::istreambuf_iterator<char>());
-  if (!file || file.bad())
-    return Status::error("cannot read dataset '" + path +
-                         "': " + std::strerror(errno));
-  return parseCsvDataset(text, path, options);
+                                              const DataOptions &options) {
+  StatusOr<std::vector<char>> bytes = readFileBytes(path, "dataset ");
+  if (bytes.failed())
+    return bytes.takeStatus();
+  return parseCsvDataset(std::string_view(bytes->data(), bytes->size()), path,
+                         options);
 }
 
 StatusOr<Dataset> amp::runner::parseCsvDataset(std::string_view text,
                                                const std::string &path,
-                                               const CsvOptions &options) {
+                                               const DataOptions &options) {
   Dataset d;
   std::vector<std::string_view> lines = splitString(text, '\n');
   for (size_t i = 0; i < lines.size(); ++i) {

@@ -2,6 +2,7 @@
 
 #include "amp/Runner/ParamsFile.h"
 
+#include "amp/Runner/ReadFile.h"
 #include "amp_runtime/checked_size.h"
 #include "amp_runtime/kernels.h"
 
@@ -47,16 +48,10 @@ static std::string describeShape(const std::vector<int64_t> &shape) {
 
 StatusOr<std::vector<HostTensor>>
 amp::runner::readParamsFile(const std::string &path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file)
-    return Status::error("cannot read params file '" + path +
-                         "': " + std::strerror(errno));
-  std::vector<char> bytes((std::istreambuf_iterator<char>(file)),
-                          std::istreambuf_iterator<char>());
-  if (file.bad())
-    return Status::error("cannot read params file '" + path +
-                         "': " + std::strerror(errno));
-  return parseParamsFile(bytes, path);
+  StatusOr<std::vector<char>> bytes = readFileBytes(path, "params file ");
+  if (bytes.failed())
+    return bytes.takeStatus();
+  return parseParamsFile(*bytes, path);
 }
 
 StatusOr<std::vector<HostTensor>>

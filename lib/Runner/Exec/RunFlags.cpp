@@ -125,8 +125,9 @@ const std::vector<RunFlag> &amp::runner::runFlagTable() {
             &TrainOptions::seed),
       field("data", "FILE",
             "CSV dataset: feature columns (token ids for a sequence "
-            "classifier) then an integer label; without it batches are "
-            "synthetic",
+            "classifier; every input's values in order) then an integer "
+            "label, or a NumPy .npz archive of an array per input, named "
+            "like it, and 'labels'; without it batches are synthetic",
             &TrainOptions::dataFile),
       field("feature-scale", "X", "Multiply every feature by this",
             &TrainOptions::featureScale),

@@ -2,6 +2,7 @@
 
 #include "amp/Runner/TensorFile.h"
 
+#include "amp/Runner/ReadFile.h"
 #include "amp_runtime/checked_size.h"
 
 #include <cerrno>
@@ -151,14 +152,10 @@ StatusOr<HostArray> amp::runner::parseNpy(const std::vector<char> &bytes,
 }
 
 StatusOr<HostArray> amp::runner::readNpyFile(const std::string &path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file)
-    return Status::error("cannot read '" + path + "': " + std::strerror(errno));
-  std::vector<char> bytes((std::istreambuf_iterator<char>(file)),
-                          std::istreambuf_iterator<char>());
-  if (file.bad())
-    return Status::error("cannot read '" + path + "': " + std::strerror(errno));
-  return parseNpy(bytes, path);
+  StatusOr<std::vector<char>> bytes = readFileBytes(path, "");
+  if (bytes.failed())
+    return bytes.takeStatus();
+  return parseNpy(*bytes, path);
 }
 
 Status amp::runner::writeNpyFile(const std::string &path,

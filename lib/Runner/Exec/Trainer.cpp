@@ -229,6 +229,41 @@ Status Trainer::checkIds() const {
   return Status::success();
 }
 
+/// Whether --data names a NumPy archive rather than a CSV file.
+static bool isNpzFile(const std::string &path) {
+  return path.size() > 4 && path.compare(path.size() - 4, 4, ".npz") == 0;
+}
+
+/// The array name of an argument: its source name without the `%`, or
+/// `fallback` when it has none.
+static std::string arrayName(const TensorDesc &arg, std::string fallback) {
+  if (arg.name.empty())
+    return fallback;
+  return arg.name[0] == '%' ? arg.name.substr(1) : arg.name;
+}
+
+std::vector<DataInput> Trainer::dataInputs() const {
+  std::vector<DataInput> inputs;
+  for (size_t k = 0; k < columns.size(); ++k) {
+    const TensorDesc &arg = program.step.args[columns[k].arg];
+    inputs.push_back(
+        {arrayName(arg, "input" + std::to_string(k)),
+         withName("input argument #" + std::to_string(columns[k].arg), arg),
+         std::vector<int64_t>(arg.shape.begin() + 1, arg.shape.end()),
+         isInteger(arg.type)});
+  }
+  return inputs;
+}
+
+std::vector<std::string> Trainer::labelArrays() const {
+  std::vector<std::string> names = {
+      arrayName(program.step.args[binding.label], "labels")};
+  for (const char *common : {"labels", "label"})
+    if (names[0] != common)
+      names.push_back(common);
+  return names;
+}
+
 std::string Trainer::describeColumns() const {
   if (columns.size() == 1)
     return "input takes " + std::to_string(features);
@@ -261,11 +296,14 @@ Status Trainer::loadData() {
                            std::to_string(classes) + " classes");
     loaded = makeTokenSequences(batch, features, options.vocab, rng);
   } else if (!options.dataFile.empty()) {
-    CsvOptions csv;
-    csv.featureScale = options.featureScale;
-    csv.classes = classes;
-    csv.allowNonfinite = options.allowNonfinite;
-    loaded = readCsvDataset(options.dataFile, csv);
+    DataOptions checks;
+    checks.featureScale = options.featureScale;
+    checks.classes = classes;
+    checks.allowNonfinite = options.allowNonfinite;
+    loaded = isNpzFile(options.dataFile)
+                 ? readNpzDataset(options.dataFile, dataInputs(), labelArrays(),
+                                  checks)
+                 : readCsvDataset(options.dataFile, checks);
   } else {
     // Ten classes, or the model's when it has fewer.
     loaded = makeSyntheticDataset(

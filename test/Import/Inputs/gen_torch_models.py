@@ -51,6 +51,11 @@ token) exported by both of PyTorch's exporters, as users get them:
                                        models: 8 ids (2 to 8 tokens, then
                                        id 0), the 8 mask values, a label
                                        (the first token's id mod 3)
+  hf_bert_tokens.npz                   the same rows as NumPy arrays,
+                                       np.savez_compressed: ids, mask (bool),
+                                       labels
+  hf_bert_tokens_stored.npz            its first 100 rows, np.savez: ids,
+                                       mask (int64), labels (int32)
 
 Needs PyPI's torch, onnx, onnxscript and transformers (not Debian
 packages), e.g.
@@ -196,9 +201,14 @@ def write_padded_tokens():
     lengths = rng.integers(2, SEQ + 1, 600)
     mask = (np.arange(SEQ)[None, :] < lengths[:, None]).astype(np.int64)
     ids *= mask
+    labels = ids[:, 0] % CLASSES
     np.savetxt(os.path.join(HERE, "hf_bert_tokens.csv"),
-               np.concatenate([ids, mask, ids[:, :1] % CLASSES], axis=1),
+               np.concatenate([ids, mask, labels[:, None]], axis=1),
                fmt="%d", delimiter=",")
+    np.savez_compressed(os.path.join(HERE, "hf_bert_tokens.npz"), ids=ids,
+                        mask=mask.astype(bool), labels=labels)
+    np.savez(os.path.join(HERE, "hf_bert_tokens_stored.npz"), ids=ids[:100],
+             mask=mask[:100], labels=labels[:100].astype(np.int32))
 
 
 def main():
