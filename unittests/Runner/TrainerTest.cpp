@@ -291,7 +291,8 @@ TEST(TrainerTest, CreateErrors) {
   options.dataFile.clear();
   EXPECT_EQ(createError(options, program),
             "a sequence classifier (integer [batch, seq] input, [batch] "
-            "labels) needs --data: CSV rows of seq token ids, then the label");
+            "labels) needs --data: CSV rows of seq token ids, then the label, "
+            "or a NumPy .npz archive of an array per input and the labels");
   options = baseOptions();
   options.featureScale = 0.5f;
   EXPECT_EQ(createError(options, program),

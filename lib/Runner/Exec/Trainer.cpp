@@ -155,11 +155,11 @@ Status Trainer::checkInputKind() {
     kind = InputKind::TokenClasses;
     if (options.dataFile.empty())
       return Status::error(
-          "a sequence classifier (integer [batch, seq] "
-          "input, [batch] labels) needs --data: CSV rows of "
-          "seq token ids" +
+          "a sequence classifier (integer [batch, seq] input, [batch] "
+          "labels) needs --data: CSV rows of seq token ids" +
           std::string(inputs.size() > 1 ? " (every input's values)" : "") +
-          ", then the label");
+          ", then the label, or a NumPy .npz archive of an array per input "
+          "and the labels");
     if (options.featureScale != 1.0f || options.allowNonfinite ||
         !options.infSteps.empty() || !options.nanSteps.empty())
       return Status::error("--feature-scale, --allow-nonfinite and "
