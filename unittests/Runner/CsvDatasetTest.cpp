@@ -39,7 +39,7 @@ TEST(CsvDatasetTest, Reads) {
   EXPECT_EQ(d->x,
             (std::vector<float>{0.5f, 1, 1.5f, 2, 2.5f, -30, 8, INFINITY}));
   EXPECT_EQ(d->y, (std::vector<int64_t>{0, 1, 7, -2}));
-  EXPECT_TRUE(d->tokenLabels.empty());
+  EXPECT_EQ(d->labelsPerRow, 1);
 }
 
 TEST(CsvDatasetTest, Errors) {
@@ -139,12 +139,34 @@ TEST(CsvDatasetTest, TokenSequencesFollowTheRecurrence) {
   const Dataset &d = *sequences;
   EXPECT_EQ(d.rows(), 256);
   EXPECT_EQ(d.features, 5);
+  EXPECT_EQ(d.labelsPerRow, 5);
   for (int64_t r = 0; r < d.rows(); ++r)
     for (int64_t t = 0; t < 5; ++t) {
       int64_t x = static_cast<int64_t>(d.x[r * 5 + t]);
-      EXPECT_EQ(d.tokenLabels[r * 5 + t], (5 * x + 3) % 11);
+      EXPECT_EQ(d.y[r * 5 + t], (5 * x + 3) % 11);
       if (t + 1 < 5) {
-        EXPECT_EQ(d.x[r * 5 + t + 1], d.tokenLabels[r * 5 + t]);
+        EXPECT_EQ(d.x[r * 5 + t + 1], d.y[r * 5 + t]);
       }
     }
+}
+
+// A label per position: each row ends in the labels' product of columns.
+TEST(CsvDatasetTest, LabelsPerPosition) {
+  std::string path = tempPath("data.csv");
+  writeFile(path, "1,2,3,2,3,4\n4,5,6,5,6,0\n");
+  DataOptions options;
+  options.labelShape = {3};
+  options.classes = 7;
+  StatusOr<Dataset> d = readCsvDataset(path, options);
+  ASSERT_FALSE(d.failed()) << d.getStatus().message();
+  EXPECT_EQ(d->features, 3);
+  EXPECT_EQ(d->labelsPerRow, 3);
+  EXPECT_EQ(d->rows(), 2);
+  EXPECT_EQ(d->y, (std::vector<int64_t>{2, 3, 4, 5, 6, 0}));
+  EXPECT_EQ(csvError("1,2,3\n", options),
+            "P:1: expected features and 3 labels");
+  EXPECT_EQ(csvError("1,2,3,2,3,7\n", options),
+            "P:1: label 7 is outside the model's classes [0, 7)");
+  EXPECT_EQ(csvError("1,2,3,2,x,1\n", options),
+            "P:1: label 'x' is not an integer");
 }

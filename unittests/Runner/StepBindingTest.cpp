@@ -149,7 +149,8 @@ TEST(StepBindingTest, EvalFunction) {
             "@linear_predict arguments must be params and inputs");
   const std::string mustReturnLogits =
       "@linear_predict must take (params..., inputs...) with @linear_step's "
-      "1 input(s) and return [batch, classes] f32 logits (classes >= 1)";
+      "1 input(s) and return f32 logits of the labels' shape and then the "
+      "classes ([batch, classes]; classes >= 1)";
   eval = linearPredictSignature();
   eval.results[0].shape = {4};
   EXPECT_EQ(evalError(eval), mustReturnLogits);

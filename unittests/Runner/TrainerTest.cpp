@@ -281,9 +281,9 @@ TEST(TrainerTest, CreateErrors) {
   program.step.args[7].type = ElementType::I32;
   program.step.args[8].shape = {3};
   EXPECT_EQ(createError(baseOptions(), program),
-            "a token model needs an integer [batch, seq] input and labels of "
-            "the same shape (next tokens), or [batch] labels (a sequence "
-            "classifier)");
+            "the label argument [3] i32 must be an i32/i64 tensor [batch] (a "
+            "class per row) or [batch, seq, ...] (a label per position) with "
+            "the inputs' batch, 4");
   // Integer [4, 2] input and [4] labels: a sequence classifier, which
   // trains on --data only, and only on token ids.
   program.step.args[8].shape = {4};
@@ -301,15 +301,34 @@ TEST(TrainerTest, CreateErrors) {
   options = baseOptions();
   options.vocab = (int64_t{1} << 24) + 1;
   EXPECT_EQ(createError(options, program), "--vocab must be at most 2^24");
+  // [4, 2] labels, one per position: synthetic next-token sequences need
+  // --vocab and labels of the input's shape; --data rows end in 2 labels.
+  program.step.args[8].shape = {4, 2};
+  program.eval.reset();
+  options = baseOptions();
+  options.dataFile.clear();
+  EXPECT_EQ(createError(options, program),
+            "synthetic next-token sequences need --vocab (their vocabulary "
+            "size, at most 2^24)");
+  program.step.args[8].shape = {4, 3};
+  EXPECT_EQ(createError(options, program),
+            "labels per position need --data (CSV rows of the inputs' values "
+            "then the labels, or a NumPy .npz archive), or, for synthetic "
+            "next-token sequences, one integer [batch, seq] input and labels "
+            "of its shape");
+  program.step.args[8].shape = {4, 2};
+  options = baseOptions();
+  options.dataFile = tempPath("tokens.csv");
+  writeFile(options.dataFile, "1,2\n");
+  EXPECT_EQ(createError(options, program),
+            options.dataFile + ":1: expected features and 2 labels");
+  // The eval function's logits: the labels' shape, then the classes.
+  program = linearProgram();
   program.step.args[8].shape = {4, 2};
   EXPECT_EQ(createError(baseOptions(), program),
-            "a token model needs --vocab (the synthetic sequences' vocabulary "
-            "size, at most 2^24)");
-  options = baseOptions();
-  options.vocab = 5;
-  EXPECT_EQ(createError(options, program),
-            "--data, --inject-inf, --eval-entry and --underflow-report need a "
-            "[batch, features] f32 input or a sequence classifier");
+            "@linear_predict must take (params..., inputs...) with "
+            "@linear_step's 1 input(s) and return f32 logits of the labels' "
+            "shape and then the classes ([batch, classes]; classes >= 1)");
   // A second input: the batches must agree, and each input be f32 features
   // or integer ids.
   program = linearProgram();

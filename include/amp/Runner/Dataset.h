@@ -30,14 +30,15 @@ namespace amp::runner {
 struct Dataset {
   /// Values per row: features, or tokens per sequence.
   int64_t features = 0;
+  /// Labels per row: 1 (a class), or one per position (a language model's
+  /// next tokens, a token classifier's tags).
+  int64_t labelsPerRow = 1;
   /// rows x features values (token ids, exactly, for token models).
   std::vector<float> x;
-  /// One class label per row (0 for token models).
+  /// rows x labelsPerRow labels.
   std::vector<int64_t> y;
-  /// Token models: the next-token labels, rows x features.
-  std::vector<int64_t> tokenLabels;
 
-  int64_t rows() const { return static_cast<int64_t>(y.size()); }
+  int64_t rows() const { return static_cast<int64_t>(y.size()) / labelsPerRow; }
 };
 
 /// How readCsvDataset and readNpzDataset read and check a file. Every
@@ -48,13 +49,19 @@ struct DataOptions {
   float featureScale = 1.0f;
   /// When > 0, every label must be in [0, classes): the model's classes.
   int64_t classes = 0;
+  /// The shape of a row's labels: empty for one class per row, [seq] for a
+  /// label per position (a CSV row then ends in their product of labels).
+  std::vector<int64_t> labelShape;
+  /// The product of labelShape: the labels per row.
+  int64_t labelsPerRow() const;
   /// Keep features that are NaN or infinite (after scaling) instead of
   /// failing on them.
   bool allowNonfinite = false;
 };
 
-/// Reads a CSV file of `features..., label` rows (every row the same width,
-/// empty lines skipped); errors name the file and line.
+/// Reads a CSV file of `features..., label` rows (`features..., labels...`
+/// with a labelShape; every row the same width, empty lines skipped); errors
+/// name the file and line.
 StatusOr<Dataset> readCsvDataset(const std::string &path,
                                  const DataOptions &options);
 
@@ -78,8 +85,9 @@ struct DataInput {
 /// Reads a NumPy .npz archive (amp/Runner/NpzFile.h) into rows of every
 /// input's values in order, then the label: the array `inputs[k].array`
 /// feeds input k, and the first of `labelArrays` that the archive holds,
-/// a [rows] integer array, the labels. Other arrays are ignored. The checks
-/// are readCsvDataset's, and --feature-scale multiplies the float arrays.
+/// a [rows, labelShape...] integer array, the labels. Other arrays are ignored.
+/// The checks are readCsvDataset's, and --feature-scale multiplies the float
+/// arrays.
 StatusOr<Dataset> readNpzDataset(const std::string &path,
                                  const std::vector<DataInput> &inputs,
                                  const std::vector<std::string> &labelArrays,

@@ -124,8 +124,8 @@ private:
       : rt(rt), program(std::move(program)), options(std::move(options)),
         rng(this->options.seed) {}
 
-  /// What the step's input and label are: sets `kind`, checking the
-  /// options that depend on it.
+  /// What the step's inputs and label are: sets idInputs, labelShape,
+  /// batch, features and columns, checking the options that depend on them.
   Status checkInputKind();
   Status loadData();
   /// Checks the dataset's values of integer inputs (ids and masks).
@@ -180,26 +180,17 @@ private:
   std::mt19937_64 rng;
 
   StepBinding binding;
-  /// The kinds of training data.
-  enum class InputKind {
-    /// f32 [batch, ...] inputs with [batch] class labels (--data CSV rows
-    /// of features then a label, or synthetic).
-    Features,
-    /// One integer [batch, seq] input of token ids with next-token labels
-    /// [batch, seq] (synthetic sequences of --vocab tokens).
-    NextTokens,
-    /// Inputs of which one or more are integer (token ids, an attention
-    /// mask, ...) with [batch] class labels, a sequence classifier (--data
-    /// CSV rows of every input's values then a label).
-    TokenClasses,
-  };
+  /// Whether an input takes integers (ids, masks): then --data's values
+  /// for them are checked as ids, and the f32-only options are refused.
+  bool idInputs = false;
+  /// The label's shape after the batch: empty for a class per row.
+  std::vector<int64_t> labelShape;
   /// Where an input's values lie in a dataset row: the inputs' per-row
   /// values are concatenated in argument order.
   struct InputColumns {
     int arg = 0;
     int64_t offset = 0, size = 0;
   };
-  InputKind kind = InputKind::Features;
   /// The rows of a batch, and the values of a dataset row.
   int64_t batch = 0, features = 0;
   /// One per input argument, in order.

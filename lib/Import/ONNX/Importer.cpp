@@ -496,10 +496,15 @@ OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
     bool unitTail =
         type.getRank() > 2 && llvm::all_of(type.getShape().drop_front(2),
                                            [](int64_t d) { return d == 1; });
-    if (!type.getElementType().isF32() || (type.getRank() != 2 && !unitTail)) {
+    // A transformer's [batch, seq, classes] logits (a language model's next
+    // tokens, a token classifier's tags) take a label per position.
+    bool perPosition = type.getRank() == 3 && !unitTail;
+    if (!type.getElementType().isF32() ||
+        (type.getRank() != 2 && !unitTail && !perPosition)) {
       emitError(fileLoc) << "--train --loss cross_entropy needs logits of "
-                            "shape [batch, classes] or [batch, classes, 1, "
-                            "...] (f32); the output is "
+                            "shape [batch, classes], [batch, classes, 1, "
+                            "...] or [batch, seq, classes] (f32); the output "
+                            "is "
                          << type;
       return nullptr;
     }
@@ -509,8 +514,8 @@ OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
       logits = nn::ReshapeOp::create(
           builder, NameLoc::get(builder.getStringAttr("logits")), type, logits);
     }
-    auto labelType =
-        RankedTensorType::get({type.getDimSize(0)}, builder.getI32Type());
+    auto labelType = RankedTensorType::get(type.getShape().drop_back(),
+                                           builder.getI32Type());
     Value labels = body->addArgument(
         labelType, NameLoc::get(builder.getStringAttr("labels")));
     labelArg = body->getNumArguments() - 1;

@@ -54,15 +54,19 @@ StatusOr<Dataset> amp::runner::parseCsvDataset(std::string_view text,
                                                const std::string &path,
                                                const DataOptions &options) {
   Dataset d;
+  d.labelsPerRow = options.labelsPerRow();
+  const int64_t labels = d.labelsPerRow;
   std::vector<std::string_view> lines = splitString(text, '\n');
   for (size_t i = 0; i < lines.size(); ++i) {
     if (lines[i].empty())
       continue;
     std::string where = path + ":" + std::to_string(i + 1) + ": ";
     std::vector<std::string_view> cells = splitString(trim(lines[i]), ',');
-    if (cells.size() < 2)
-      return Status::error(where + "expected features and a label");
-    int64_t features = cells.size() - 1;
+    if (static_cast<int64_t>(cells.size()) <= labels)
+      return Status::error(where + "expected features and " +
+                           (labels == 1 ? std::string("a label")
+                                        : std::to_string(labels) + " labels"));
+    int64_t features = cells.size() - labels;
     if (d.features == 0)
       d.features = features;
     if (features != d.features)
@@ -83,15 +87,17 @@ StatusOr<Dataset> amp::runner::parseCsvDataset(std::string_view text,
             "; pass --allow-nonfinite to keep non-finite features");
       d.x.push_back(value);
     }
-    int64_t label;
-    if (!parseInt(trim(cells.back()), label))
-      return Status::error(where + "label '" + std::string(cells.back()) +
-                           "' is not an integer");
-    if (options.classes > 0 && (label < 0 || label >= options.classes))
-      return Status::error(where + "label " + std::to_string(label) +
-                           " is outside the model's classes [0, " +
-                           std::to_string(options.classes) + ")");
-    d.y.push_back(label);
+    for (int64_t k = features; k < features + labels; ++k) {
+      int64_t label;
+      if (!parseInt(trim(cells[k]), label))
+        return Status::error(where + "label '" + std::string(cells[k]) +
+                             "' is not an integer");
+      if (options.classes > 0 && (label < 0 || label >= options.classes))
+        return Status::error(where + "label " + std::to_string(label) +
+                             " is outside the model's classes [0, " +
+                             std::to_string(options.classes) + ")");
+      d.y.push_back(label);
+    }
   }
   if (d.rows() == 0)
     return Status::error("dataset '" + path + "' is empty");

@@ -1,4 +1,4 @@
-//===- Dataset.cpp - the held-out split -----------------------------------===//
+//===- Dataset.cpp - the held-out split, the labels per row ---------------===//
 
 #include "amp/Runner/Dataset.h"
 
@@ -6,6 +6,13 @@
 #include <numeric>
 
 using namespace amp::runner;
+
+int64_t DataOptions::labelsPerRow() const {
+  int64_t n = 1;
+  for (int64_t d : labelShape)
+    n *= d;
+  return n;
+}
 
 DatasetSplit amp::runner::splitDataset(int64_t rows, double evalFraction,
                                        std::mt19937_64 &rng) {

@@ -1,7 +1,8 @@
 //===- Evaluate.cpp - held-out accuracy -----------------------------------===//
 //
-// Runs the eval function (params..., input) -> [batch, classes] logits over
-// the held-out rows with the trained params and counts argmax hits. The last
+// Runs the eval function (params..., inputs...) -> logits ([batch, classes],
+// or [batch, seq, classes] for a label per position) over the held-out rows
+// with the trained params and counts argmax hits (per position). The last
 // partial batch is padded with the first held-out rows and only its real
 // rows are scored.
 //
@@ -22,9 +23,11 @@ Status Trainer::evaluate(const EntryPoints &entry, std::ostream &out) {
     return logits.takeStatus();
   std::vector<void *> pointers =
       bindCallArgs(eval, binding, argPointers(), {logits->data()});
-  int64_t classes = eval.results[0].shape[1], correct = 0;
-  int64_t rows = split.eval.size();
-  std::vector<float> hostLogits(batch * classes);
+  // A class per row, or a label per position (next-token accuracy).
+  const int64_t classes = eval.results[0].shape.back();
+  const int64_t labels = data.labelsPerRow;
+  int64_t rows = split.eval.size(), correct = 0;
+  std::vector<float> hostLogits(batch * labels * classes);
   for (int64_t start = 0; start < rows; start += batch) {
     assembleInputs(split.eval, start);
     if (Status s = uploadInputs(); s.failed())
@@ -34,13 +37,16 @@ Status Trainer::evaluate(const EntryPoints &entry, std::ostream &out) {
       return s;
     if (Status s = logits->download(hostLogits.data()); s.failed())
       return s;
-    for (int64_t r = 0; r < batch && start + r < rows; ++r) {
-      const float *l = &hostLogits[r * classes];
-      int64_t predicted = std::max_element(l, l + classes) - l;
-      correct += predicted == data.y[split.eval[start + r]];
-    }
+    for (int64_t r = 0; r < batch && start + r < rows; ++r)
+      for (int64_t k = 0; k < labels; ++k) {
+        const float *l = &hostLogits[(r * labels + k) * classes];
+        int64_t predicted = std::max_element(l, l + classes) - l;
+        correct += predicted == data.y[split.eval[start + r] * labels + k];
+      }
   }
-  out << "eval accuracy: " << formatString("%.4f", double(correct) / rows)
-      << " (" << correct << "/" << rows << ")\n";
+  const int64_t total = rows * labels;
+  out << "eval accuracy: " << formatString("%.4f", double(correct) / total)
+      << " (" << correct << "/" << total << (labels > 1 ? " positions" : "")
+      << ")\n";
   return Status::success();
 }

@@ -63,16 +63,22 @@ StatusOr<Dataset> amp::runner::readNpzDataset(
     return Status::error(where + " has no label array " + names +
                          "; it holds " + held());
   }
-  if (labels->shape.size() != 1 ||
+  if (labels->shape.empty() ||
+      std::vector<int64_t>(labels->shape.begin() + 1, labels->shape.end()) !=
+          options.labelShape ||
       !(labels->type == ElementType::I32 || labels->type == ElementType::I64))
     return Status::error(where + ": the labels '" + labelName + "' are " +
-                         describeArray(*labels) +
-                         ", not one i32/i64 class per row");
+                         describeArray(*labels) + ", not " +
+                         (options.labelShape.empty()
+                              ? std::string("one i32/i64 class per row")
+                              : "i32/i64 " + describeShape(options.labelShape) +
+                                    " (a label per position)"));
   const int64_t rows = labels->shape[0];
   if (rows == 0)
     return Status::error(where + " is empty");
 
   Dataset d;
+  d.labelsPerRow = options.labelsPerRow();
   std::vector<const HostArray *> arrays;
   for (const DataInput &in : inputs) {
     const HostArray *a = find(in.array);
@@ -118,13 +124,15 @@ StatusOr<Dataset> amp::runner::readNpzDataset(
         d.x.push_back(v);
       }
     }
-    int64_t label = integerAt(*labels, r);
-    if (options.classes > 0 && (label < 0 || label >= options.classes))
-      return Status::error(where + ": row " + std::to_string(r + 1) +
-                           ": label " + std::to_string(label) +
-                           " is outside the model's classes [0, " +
-                           std::to_string(options.classes) + ")");
-    d.y.push_back(label);
+    for (int64_t k = 0; k < d.labelsPerRow; ++k) {
+      int64_t label = integerAt(*labels, r * d.labelsPerRow + k);
+      if (options.classes > 0 && (label < 0 || label >= options.classes))
+        return Status::error(where + ": row " + std::to_string(r + 1) +
+                             ": label " + std::to_string(label) +
+                             " is outside the model's classes [0, " +
+                             std::to_string(options.classes) + ")");
+      d.y.push_back(label);
+    }
   }
   return d;
 }

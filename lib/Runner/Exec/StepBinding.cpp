@@ -2,6 +2,8 @@
 
 #include "amp/Runner/StepBinding.h"
 
+#include <algorithm>
+
 using namespace amp::runner;
 
 const std::vector<int> &StepBinding::args(Role role) const {
@@ -124,16 +126,20 @@ Status amp::runner::checkEvalFunction(const FunctionSignature &eval,
     if (s.failed())
       return s;
   }
-  const TensorDesc &input = step.args[binding.inputs()[0]];
-  int64_t batch = input.shape.empty() ? 0 : input.shape[0];
-  if (inputs != binding.inputs().size() || eval.results.size() != 1 ||
-      eval.results[0].shape.size() != 2 || eval.results[0].shape[0] != batch ||
-      eval.results[0].shape[1] < 1 || eval.results[0].type != ElementType::F32)
+  // The logits: the labels' shape, then the classes.
+  const std::vector<int64_t> &labels = step.args[binding.label].shape;
+  const std::vector<int64_t> *logits =
+      eval.results.size() == 1 ? &eval.results[0].shape : nullptr;
+  if (inputs != binding.inputs().size() || !logits ||
+      logits->size() != labels.size() + 1 ||
+      !std::equal(labels.begin(), labels.end(), logits->begin()) ||
+      logits->back() < 1 || eval.results[0].type != ElementType::F32)
     return Status::error(fn + " must take (params..., inputs...) with @" +
                          step.name + "'s " +
                          std::to_string(binding.inputs().size()) +
-                         " input(s) and return [batch, classes] f32 logits "
-                         "(classes >= 1)");
+                         " input(s) and return f32 logits of the labels' "
+                         "shape and then the classes ([batch, classes]; "
+                         "classes >= 1)");
   return Status::success();
 }
 

@@ -63,17 +63,14 @@ StatusOr<Dataset> amp::runner::makeTokenSequences(int64_t batch,
   std::uniform_int_distribution<int64_t> start(0, vocab - 1);
   Dataset d;
   d.features = length;
+  d.labelsPerRow = length;
   for (int64_t r = 0; r < rows; ++r) {
     int64_t t = start(rng);
-    for (int64_t f = 0; f <= length; ++f) {
-      if (f < length)
-        d.x.push_back(static_cast<float>(t));
-      int64_t next = (5 * t + 3) % vocab;
-      if (f < length)
-        d.tokenLabels.push_back(next);
-      t = next;
+    for (int64_t f = 0; f < length; ++f) {
+      d.x.push_back(static_cast<float>(t));
+      t = (5 * t + 3) % vocab;
+      d.y.push_back(t);
     }
-    d.y.push_back(0);
   }
   return d;
 }

@@ -108,11 +108,13 @@ static int64_t rowSize(const TensorDesc &in) {
   return n;
 }
 
-/// Classification of f32 rows ([batch, features] inputs, or [batch, d1, ...]
-/// with d1 x ... features per row; [batch] labels), a token model (one
-/// integer [batch, seq] input and next-token labels), or a sequence
-/// classifier (integer inputs, token ids and masks, and maybe f32 ones;
-/// [batch] labels).
+/// What a step trains on: its inputs (f32 features, [batch, d1, ...] with
+/// d1 x ... values per row, or integer ids and masks) and its labels, a
+/// class per row ([batch]) or a label per position ([batch, seq, ...]: a
+/// language model's next tokens, a token classifier's tags). Data comes
+/// from --data, else is synthetic: Gaussian rows for f32 inputs and class
+/// labels, next-token sequences for one integer [batch, seq] input with
+/// labels of its shape.
 Status Trainer::checkInputKind() {
   const std::vector<int> &inputs = binding.inputs();
   const TensorDesc &lab = program.step.args[binding.label];
@@ -122,7 +124,6 @@ Status Trainer::checkInputKind() {
                               : withName("input argument #" + std::to_string(a),
                                          program.step.args[a]);
   };
-  bool anyIds = false;
   for (int a : inputs) {
     const TensorDesc &in = program.step.args[a];
     bool ids = isInteger(in.type);
@@ -140,50 +141,45 @@ Status Trainer::checkInputKind() {
     if (in.shape[0] <= 0 || rowSize(in) <= 0)
       return Status::error(inputName(a) + " " + describeType(in) +
                            " has no elements");
-    anyIds |= ids;
+    idInputs |= ids;
   }
   const TensorDesc &in = program.step.args[inputs[0]];
-  bool intLabels = lab.type == ElementType::I32 || lab.type == ElementType::I64;
-  bool rowLabels =
-      lab.shape.size() == 1 && lab.shape[0] == in.shape[0] && intLabels;
-  if (!anyIds) {
-    if (!rowLabels)
-      return Status::error("the label argument must be a [batch] i32/i64 "
-                           "tensor matching the input's batch");
-    kind = InputKind::Features;
-  } else if (rowLabels) {
-    kind = InputKind::TokenClasses;
-    if (options.dataFile.empty())
-      return Status::error(
-          "a sequence classifier (integer [batch, seq] input, [batch] "
-          "labels) needs --data: CSV rows of seq token ids" +
-          std::string(inputs.size() > 1 ? " (every input's values)" : "") +
-          ", then the label, or a NumPy .npz archive of an array per input "
-          "and the labels");
-    if (options.featureScale != 1.0f || options.allowNonfinite ||
-        !options.infSteps.empty() || !options.nanSteps.empty())
-      return Status::error("--feature-scale, --allow-nonfinite and "
-                           "--inject-inf need a [batch, features] f32 input");
-    if (options.vocab < 0 || options.vocab > kMaxVocab)
-      return Status::error("--vocab must be at most 2^24");
-  } else {
-    if (inputs.size() != 1 || in.shape.size() != 2 || lab.shape != in.shape ||
-        !intLabels)
-      return Status::error("a token model needs an integer [batch, seq] "
-                           "input and labels of the same shape (next "
-                           "tokens), or [batch] labels (a sequence "
-                           "classifier)");
-    kind = InputKind::NextTokens;
-    if (options.vocab <= 0 || options.vocab > kMaxVocab)
-      return Status::error("a token model needs --vocab (the synthetic "
-                           "sequences' vocabulary size, at most 2^24)");
-    if (!options.dataFile.empty() || !options.infSteps.empty() ||
-        !options.nanSteps.empty() || program.eval || program.underflowProbe)
-      return Status::error("--data, --inject-inf, --eval-entry and "
-                           "--underflow-report need a [batch, features] f32 "
-                           "input or a sequence classifier");
-  }
   batch = in.shape[0];
+  if (!(lab.type == ElementType::I32 || lab.type == ElementType::I64) ||
+      lab.shape.empty() || lab.shape[0] != batch || lab.numElements() <= 0)
+    return Status::error("the label argument " + describeType(lab) +
+                         " must be an i32/i64 tensor [batch] (a class per "
+                         "row) or [batch, seq, ...] (a label per position) "
+                         "with the inputs' batch, " +
+                         std::to_string(batch));
+  labelShape.assign(lab.shape.begin() + 1, lab.shape.end());
+
+  if (options.dataFile.empty() && idInputs && labelShape.empty())
+    return Status::error(
+        "a sequence classifier (integer [batch, seq] input, [batch] labels) "
+        "needs --data: CSV rows of seq token ids" +
+        std::string(inputs.size() > 1 ? " (every input's values)" : "") +
+        ", then the label, or a NumPy .npz archive of an array per input "
+        "and the labels");
+  if (options.dataFile.empty() && !labelShape.empty()) {
+    if (inputs.size() != 1 || !idInputs || in.shape.size() != 2 ||
+        lab.shape != in.shape)
+      return Status::error(
+          "labels per position need --data (CSV rows of the inputs' values "
+          "then the labels, or a NumPy .npz archive), or, for synthetic "
+          "next-token sequences, one integer [batch, seq] input and labels "
+          "of its shape");
+    if (options.vocab <= 0)
+      return Status::error("synthetic next-token sequences need --vocab "
+                           "(their vocabulary size, at most 2^24)");
+  }
+  if (idInputs && (options.featureScale != 1.0f || options.allowNonfinite ||
+                   !options.infSteps.empty() || !options.nanSteps.empty()))
+    return Status::error("--feature-scale, --allow-nonfinite and "
+                         "--inject-inf need a [batch, features] f32 input");
+  if (options.vocab < 0 || options.vocab > kMaxVocab)
+    return Status::error("--vocab must be at most 2^24");
+
   features = 0;
   for (int a : inputs) {
     int64_t size = rowSize(program.step.args[a]);
@@ -289,7 +285,7 @@ static int64_t modelClasses(const TrainingProgram &program,
 Status Trainer::loadData() {
   const int64_t classes = modelClasses(program, binding);
   StatusOr<Dataset> loaded = Status::error("no data");
-  if (kind == InputKind::NextTokens) {
+  if (options.dataFile.empty() && !labelShape.empty()) {
     if (classes > 0 && options.vocab > classes)
       return Status::error("--vocab " + std::to_string(options.vocab) +
                            " is larger than the model's " +
@@ -300,6 +296,7 @@ Status Trainer::loadData() {
     checks.featureScale = options.featureScale;
     checks.classes = classes;
     checks.allowNonfinite = options.allowNonfinite;
+    checks.labelShape = labelShape;
     loaded = isNpzFile(options.dataFile)
                  ? readNpzDataset(options.dataFile, dataInputs(), labelArrays(),
                                   checks)
@@ -318,10 +315,10 @@ Status Trainer::loadData() {
                          std::to_string(data.features) +
                          (columns.size() > 1
                               ? " values per row before the label"
-                          : kind == InputKind::TokenClasses ? " tokens per row"
-                                                            : " features") +
+                          : idInputs ? " tokens per row"
+                                     : " features") +
                          ", but the model's " + describeColumns());
-  if (kind == InputKind::TokenClasses)
+  if (idInputs && !options.dataFile.empty())
     if (Status s = checkIds(); s.failed())
       return s;
   split = splitDataset(data.rows(), options.evalFraction, rng);
@@ -399,16 +396,11 @@ static void storeInt(std::vector<char> &bytes, ElementType type, int64_t i,
 void Trainer::assembleBatch(const std::vector<int64_t> &rows, size_t first) {
   ElementType labelType = program.step.args[binding.label].type;
   assembleInputs(rows, first);
-  for (int64_t r = 0; r < batch; ++r) {
-    int64_t row = rows[first + r];
-    if (kind != InputKind::NextTokens) {
-      storeInt(labelBatch, labelType, r, data.y[row]);
-      continue;
-    }
-    for (int64_t f = 0; f < features; ++f)
-      storeInt(labelBatch, labelType, r * features + f,
-               data.tokenLabels[row * features + f]);
-  }
+  const int64_t labels = data.labelsPerRow;
+  for (int64_t r = 0; r < batch; ++r)
+    for (int64_t k = 0; k < labels; ++k)
+      storeInt(labelBatch, labelType, r * labels + k,
+               data.y[rows[first + r] * labels + k]);
 }
 
 void Trainer::assembleInputs(const std::vector<int64_t> &rows, size_t first) {

@@ -56,6 +56,13 @@ token) exported by both of PyTorch's exporters, as users get them:
                                        labels
   hf_bert_tokens_stored.npz            its first 100 rows, np.savez: ids,
                                        mask (int64), labels (int32)
+  gpt_tiny_tokens.csv, gpt_tiny_tokens.npz
+                                       300 windows of 8 tokens of a text
+                                       whose next token follows from the
+                                       current one (a fixed random
+                                       successor table), and their next
+                                       tokens: rows of 8 ids then 8 labels,
+                                       and the arrays ids and labels
 
 Needs PyPI's torch, onnx, onnxscript and transformers (not Debian
 packages), e.g.
@@ -211,6 +218,28 @@ def write_padded_tokens():
              mask=mask[:100], labels=labels[:100].astype(np.int32))
 
 
+def write_next_tokens():
+    """Language-model data for the causal model: each token's successor is
+    fixed (a random permutation of the vocabulary, then one jump in ten to
+    a random token), so there is something to learn and something not."""
+    rng = np.random.default_rng(3)
+    successor = rng.permutation(VOCAB)
+    text = [int(rng.integers(VOCAB))]
+    for _ in range(2999):
+        jump = rng.random() < 0.1
+        text.append(int(rng.integers(VOCAB)) if jump else
+                    int(successor[text[-1]]))
+    text = np.array(text, dtype=np.int64)
+    starts = rng.integers(0, len(text) - SEQ - 1, 300)
+    ids = np.stack([text[s:s + SEQ] for s in starts])
+    labels = np.stack([text[s + 1:s + SEQ + 1] for s in starts])
+    np.savetxt(os.path.join(HERE, "gpt_tiny_tokens.csv"),
+               np.concatenate([ids, labels], axis=1), fmt="%d",
+               delimiter=",")
+    np.savez_compressed(os.path.join(HERE, "gpt_tiny_tokens.npz"), ids=ids,
+                        labels=labels)
+
+
 def main():
     torch.manual_seed(3)
     model = TinyBert().eval()
@@ -251,6 +280,7 @@ def main():
                np.concatenate([rows, rows[:, :1] % CLASSES], axis=1),
                fmt="%d", delimiter=",")
     write_padded_tokens()
+    write_next_tokens()
 
 
 if __name__ == "__main__":
