@@ -276,8 +276,9 @@ amp_status_t callOne(FuzzedDataProvider &in) {
     float loss = 0;
     return amp_cross_entropy(
         buf.make(amp::checked::elementCount(dims, 2), logitsDtype),
-        buf.make(rows, labelsDtype), &loss, rows, classes, logitsDtype,
-                             labelsDtype, nullptr);
+        buf.make(rows, labelsDtype), &loss, rows, classes,
+        in.ConsumeBool() ? AMP_IGNORE_NONE : in.ConsumeIntegral<int64_t>(),
+        logitsDtype, labelsDtype, nullptr);
   }
   }
 }

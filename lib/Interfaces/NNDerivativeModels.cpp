@@ -491,8 +491,9 @@ LogicalResult rule(MseLossOp op, Rule &r) {
 }
 
 LogicalResult rule(CrossEntropyOp op, Rule &r) {
-  r.set(0, r.b().create<CrossEntropyGradOp>(r.dy(), op.getLogits(),
-                                            op.getLabels()));
+  r.set(0,
+        r.b().create<CrossEntropyGradOp>(r.dy(), op.getLogits(), op.getLabels(),
+                                         op.getIgnoreIndexAttr()));
   return success();
 }
 

@@ -67,29 +67,59 @@ template <typename Fn> void forEachRow(const RefTensor &logits, Fn fn) {
   }
 }
 
+/// Checks the labels of a cross-entropy (each ignore_index or a class) and
+/// returns, per row, whether it is kept, and their count in `kept`.
+template <typename Op>
+FailureOr<std::vector<bool>> keptRows(Op op, const RefTensor &labels,
+                                      int64_t classes, int64_t &kept) {
+  std::optional<int64_t> ignore = op.getIgnoreIndex();
+  std::vector<bool> keep(labels.data.size());
+  kept = 0;
+  for (auto [i, v] : llvm::enumerate(labels.data)) {
+    if (ignore && v == static_cast<double>(*ignore))
+      continue;
+    if (failed(checkIndex(op, "label", v, i, classes)))
+      return failure();
+    keep[i] = true;
+    ++kept;
+  }
+  return keep;
+}
+
+/// mean over the kept rows of -log_softmax(logits)[label].
 FailureOr<Results> evalCrossEntropy(CrossEntropyOp op, Operands in) {
   const RefTensor &logits = *in[0], &labels = *in[1];
-  if (failed(checkIndices(op, "label", labels, logits.shape.back())))
+  int64_t kept;
+  FailureOr<std::vector<bool>> keep =
+      keptRows(op, labels, logits.shape.back(), kept);
+  if (failed(keep))
     return failure();
   double total = 0;
   forEachRow(logits, [&](int64_t r, const double *row, double m, double s) {
-    total += std::log(s) - (row[static_cast<int64_t>(labels.data[r])] - m);
+    if ((*keep)[r])
+      total += std::log(s) - (row[static_cast<int64_t>(labels.data[r])] - m);
   });
   Results results{resultLike(op)};
-  results[0].data[0] = total / static_cast<double>(labels.getNumElements());
+  results[0].data[0] = total / static_cast<double>(kept);
   return results;
 }
 
-/// dlogits = grad_loss (softmax(logits) - onehot(labels)) / rows.
+/// dlogits = grad_loss (softmax(logits) - onehot(labels)) / kept on the kept
+/// rows, 0 on the ignored ones.
 FailureOr<Results> evalCrossEntropyGrad(CrossEntropyGradOp op, Operands in) {
   const RefTensor &gradLoss = *in[0], &logits = *in[1], &labels = *in[2];
-  int64_t classes = logits.shape.back();
-  if (failed(checkIndices(op, "label", labels, classes)))
+  int64_t classes = logits.shape.back(), kept;
+  FailureOr<std::vector<bool>> keep = keptRows(op, labels, classes, kept);
+  if (failed(keep))
     return failure();
   Results results{resultLike(op)};
-  double g = gradLoss.data[0] / static_cast<double>(labels.getNumElements());
+  double g = gradLoss.data[0] / static_cast<double>(kept);
   forEachRow(logits, [&](int64_t r, const double *row, double m, double s) {
     double *out = results[0].data.data() + r * classes;
+    if (!(*keep)[r]) {
+      std::fill_n(out, classes, 0.0);
+      return;
+    }
     for (int64_t c = 0; c < classes; ++c)
       out[c] = g * std::exp(row[c] - m) / s;
     out[static_cast<int64_t>(labels.data[r])] -= g;

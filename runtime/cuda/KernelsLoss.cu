@@ -9,7 +9,10 @@
 // the group merges them in a fixed order. The loss writes each row's loss
 // to scratch and a one-block kernel adds them in a fixed order and divides
 // by the row count (deterministic, no atomics); the gradient rereads its
-// row and writes (g / rows) * (softmax - onehot). A label out of range is
+// row and writes (g / rows) * (softmax - onehot). With an ignore_index, a
+// one-block kernel first counts the kept rows (those whose label is not
+// it) into scratch, the mean and the gradient divide by that count, and an
+// ignored row's loss is 0 and its gradient zeros. A label out of range is
 // recorded on the device (amp_synchronize reports it) and its row is left
 // alone; no logit is read at it.
 //
@@ -49,16 +52,49 @@ __device__ __forceinline__ float loadScalar(const void *p, amp_dtype_t dtype) {
   }
 }
 
-/// *out = (the sum of parts[0, count) in a fixed order) / divisor.
+/// *out = (the sum of parts[0, count) in a fixed order) / divisor, or /
+/// *deviceDivisor when that is not null.
 __global__ void __launch_bounds__(kFinalBlock)
-    sumAndDivide(const float *parts, int64_t count, float divisor, float *out) {
+    sumAndDivide(const float *parts, int64_t count, float divisor,
+                 const float *deviceDivisor, float *out) {
   __shared__ float scratch[32];
   float sum = 0.0f;
   for (int64_t i = threadIdx.x; i < count; i += blockDim.x)
     sum += parts[i];
   sum = blockSum(sum, scratch);
   if (threadIdx.x == 0)
-    *out = sum / divisor;
+    *out = sum / (deviceDivisor ? *deviceDivisor : divisor);
+}
+
+/// *out = the count of labels[0, rows) that are not ignoreIndex, as f32 (the
+/// reference's static_cast<float>(kept)); one block of kFinalBlock threads.
+template <typename L>
+__global__ void __launch_bounds__(kFinalBlock)
+    countKept(const L *labels, int64_t rows, int64_t ignoreIndex, float *out) {
+  __shared__ long long counts[kFinalBlock];
+  long long n = 0;
+  for (int64_t r = threadIdx.x; r < rows; r += blockDim.x)
+    n += static_cast<int64_t>(labels[r]) != ignoreIndex;
+  counts[threadIdx.x] = n;
+  __syncthreads();
+  for (int half = kFinalBlock / 2; half > 0; half /= 2) {
+    if (threadIdx.x < half)
+      counts[threadIdx.x] += counts[threadIdx.x + half];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0)
+    *out = static_cast<float>(counts[0]);
+}
+
+/// Launches countKept on labels of `dtype` (i32 or i64).
+void launchCountKept(const void *labels, amp_dtype_t dtype, int64_t rows,
+                     int64_t ignoreIndex, float *out, cudaStream_t stream) {
+  if (dtype == AMP_DTYPE_I32)
+    countKept<<<1, kFinalBlock, 0, stream>>>(
+        static_cast<const int32_t *>(labels), rows, ignoreIndex, out);
+  else
+    countKept<<<1, kFinalBlock, 0, stream>>>(
+        static_cast<const int64_t *>(labels), rows, ignoreIndex, out);
 }
 
 //===----------------------------------------------------------------------===//
@@ -110,6 +146,10 @@ struct CeArgs {
   const void *gradLoss;
   amp_dtype_t gradLossDtype;
   float rowsF; // f32(rows)
+  // The label of ignored rows (AMP_IGNORE_NONE: none), and the f32 count of
+  // kept rows on the device, which the gradient divides by (null: rowsF).
+  int64_t ignoreIndex;
+  const float *kept;
   DeviceErrorRecord *record;
   DeviceError labelError; // which entry point found a bad label
 };
@@ -138,11 +178,14 @@ __device__ __forceinline__ RowStats rowStats(const T *x, const CeArgs &a,
   return acc;
 }
 
-/// The row's label, or -1 (recorded) when out of range.
+/// The row's label, -1 (recorded) when out of range, or kIgnored.
+constexpr int64_t kIgnored = -2;
 template <typename L>
 __device__ __forceinline__ int64_t rowLabel(const CeArgs &a, int64_t r,
                                             int lane) {
   const int64_t label = static_cast<const L *>(a.labels)[r];
+  if (label == a.ignoreIndex)
+    return kIgnored;
   if (label >= 0 && label < a.classes)
     return label;
   if (lane == 0)
@@ -161,7 +204,8 @@ __global__ void __launch_bounds__(kBlock) crossEntropyRows(CeArgs a) {
     const int64_t label = rowLabel<L>(a, r, lane);
     if (label < 0) { // uniform over the group
       if (lane == 0)
-        static_cast<float *>(a.out)[r] = __builtin_nanf("");
+        static_cast<float *>(a.out)[r] =
+            label == kIgnored ? 0.0f : __builtin_nanf("");
       continue;
     }
     const T *x = static_cast<const T *>(a.logits) + r * a.classes;
@@ -177,14 +221,20 @@ __global__ void __launch_bounds__(kBlock) crossEntropyGradRows(CeArgs a) {
   __shared__ RowStats scratch[32];
   const int lane = threadIdx.x % a.group;
   const int perBlock = blockDim.x / a.group;
-  const float coef = loadScalar(a.gradLoss, a.gradLossDtype) / a.rowsF;
+  const float coef =
+      loadScalar(a.gradLoss, a.gradLossDtype) / (a.kept ? *a.kept : a.rowsF);
   for (int64_t r = int64_t(blockIdx.x) * perBlock + threadIdx.x / a.group;
        r < a.rows; r += int64_t(gridDim.x) * perBlock) {
     const int64_t label = rowLabel<L>(a, r, lane);
+    T *dx = static_cast<T *>(a.out) + r * a.classes;
+    if (label == kIgnored) {
+      for (int64_t c = lane; c < a.classes; c += a.group)
+        st(dx, c, 0.0f);
+      continue;
+    }
     if (label < 0)
       continue;
     const T *x = static_cast<const T *>(a.logits) + r * a.classes;
-    T *dx = static_cast<T *>(a.out) + r * a.classes;
     // dx may be x: every thread rereads only the elements it writes, and
     // the group has read the whole row in rowStats (which synchronizes).
     const RowStats row = rowStats(x, a, lane, scratch);
@@ -220,11 +270,13 @@ void launchRows(Kernel kernel, CeArgs a, cudaStream_t stream) {
 
 /// The arguments both cross-entropy kernels share.
 CeArgs ceArgs(const void *logits, const void *labels, void *out, int64_t rows,
-              int64_t classes, int packElems, bool aligned,
-              DeviceErrorRecord *record, DeviceError labelError) {
+              int64_t classes, int64_t ignoreIndex, const float *kept,
+              int packElems, bool aligned, DeviceErrorRecord *record,
+              DeviceError labelError) {
   CeArgs a{};
   a.logits = logits, a.labels = labels, a.out = out;
   a.rows = rows, a.classes = classes;
+  a.ignoreIndex = ignoreIndex, a.kept = kept;
   a.group = groupFor(classes, kBlock);
   a.vector = classes % packElems == 0 && aligned;
   a.rowsF = static_cast<float>(rows);
@@ -298,7 +350,7 @@ extern "C" {
 
 amp_status_t amp_cross_entropy(const void *logits, const void *labels,
                                float *loss, int64_t rows, int64_t classes,
-                               amp_dtype_t logits_dtype,
+                               int64_t ignore_index, amp_dtype_t logits_dtype,
                                amp_dtype_t labels_dtype, void *stream) {
   Checker check("amp_cross_entropy");
   if (amp_status_t s = checkCrossEntropy(check, logits, labels, loss, rows,
@@ -307,27 +359,33 @@ amp_status_t amp_cross_entropy(const void *logits, const void *labels,
   cudaStream_t st = toStream(stream);
   {
     Scratch scratch(stream);
-    float *rowLoss = nullptr;
+    float *rowLoss = nullptr, *kept = nullptr;
     if (rows > 0) {
       DeviceErrorRecord *record = deviceErrorRecord(check);
       if (!record)
         return AMP_STATUS_BACKEND_ERROR;
-      rowLoss = static_cast<float *>(scratch.get(check, rows * 4));
+      // The row losses, then the kept count.
+      rowLoss = static_cast<float *>(scratch.get(check, (rows + 1) * 4));
       if (!rowLoss)
         return AMP_STATUS_BACKEND_ERROR;
+      if (ignore_index != AMP_IGNORE_NONE) {
+        kept = rowLoss + rows;
+        launchCountKept(labels, labels_dtype, rows, ignore_index, kept, st);
+      }
       dispatchFloat(logits_dtype, [&](auto t) {
         using T = decltype(t);
         const CeArgs a =
-            ceArgs(logits, labels, rowLoss, rows, classes, kPack<T>,
-                   packAligned(logits), record, DeviceError::LabelOutOfRange);
+            ceArgs(logits, labels, rowLoss, rows, classes, ignore_index, kept,
+                   kPack<T>, packAligned(logits), record,
+                   DeviceError::LabelOutOfRange);
         if (labels_dtype == AMP_DTYPE_I32)
           launchRows(crossEntropyRows<T, int32_t>, a, st);
         else
           launchRows(crossEntropyRows<T, int64_t>, a, st);
       });
     }
-    sumAndDivide<<<1, kFinalBlock, 0, st>>>(rowLoss, rows,
-                                            static_cast<float>(rows), loss);
+    sumAndDivide<<<1, kFinalBlock, 0, st>>>(
+        rowLoss, rows, static_cast<float>(rows), kept, loss);
   }
   return launched(check, "cross-entropy");
 }
@@ -335,6 +393,7 @@ amp_status_t amp_cross_entropy(const void *logits, const void *labels,
 amp_status_t amp_cross_entropy_grad(const void *grad_loss, const void *logits,
                                     const void *labels, void *dlogits,
                                     int64_t rows, int64_t classes,
+                                    int64_t ignore_index,
                                     amp_dtype_t grad_loss_dtype,
                                     amp_dtype_t logits_dtype,
                                     amp_dtype_t labels_dtype, void *stream) {
@@ -348,17 +407,26 @@ amp_status_t amp_cross_entropy_grad(const void *grad_loss, const void *logits,
   DeviceErrorRecord *record = deviceErrorRecord(check);
   if (!record)
     return AMP_STATUS_BACKEND_ERROR;
+  cudaStream_t st = toStream(stream);
+  Scratch scratch(stream);
+  float *kept = nullptr;
+  if (ignore_index != AMP_IGNORE_NONE) {
+    kept = static_cast<float *>(scratch.get(check, 4));
+    if (!kept)
+      return AMP_STATUS_BACKEND_ERROR;
+    launchCountKept(labels, labels_dtype, rows, ignore_index, kept, st);
+  }
   dispatchFloat(logits_dtype, [&](auto t) {
     using T = decltype(t);
-    CeArgs a = ceArgs(logits, labels, dlogits, rows, classes, kPack<T>,
-                      packAligned(logits, dlogits), record,
+    CeArgs a = ceArgs(logits, labels, dlogits, rows, classes, ignore_index,
+                      kept, kPack<T>, packAligned(logits, dlogits), record,
                       DeviceError::LabelOutOfRangeGrad);
     a.gradLoss = grad_loss;
     a.gradLossDtype = grad_loss_dtype;
     if (labels_dtype == AMP_DTYPE_I32)
-      launchRows(crossEntropyGradRows<T, int32_t>, a, toStream(stream));
+      launchRows(crossEntropyGradRows<T, int32_t>, a, st);
     else
-      launchRows(crossEntropyGradRows<T, int64_t>, a, toStream(stream));
+      launchRows(crossEntropyGradRows<T, int64_t>, a, st);
   });
   return launched(check, "cross-entropy-grad");
 }
@@ -388,8 +456,8 @@ amp_status_t amp_mse_loss(const void *pred, const void *target, float *loss,
             <<<blocks, kBlock, 0, st>>>(p, q, n, packAligned(p, q), parts);
       });
     }
-    sumAndDivide<<<1, kFinalBlock, 0, st>>>(parts, blocks,
-                                            static_cast<float>(n), loss);
+    sumAndDivide<<<1, kFinalBlock, 0, st>>>(
+        parts, blocks, static_cast<float>(n), nullptr, loss);
   }
   return launched(check, "mse-loss");
 }

@@ -12,6 +12,7 @@
 #include "reference/LossChecks.h"
 #include "reference/LossMath.h"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -42,14 +43,15 @@ extern "C" {
 
 amp_status_t amp_cross_entropy(const void *logits, const void *labels,
                                float *loss, int64_t rows, int64_t classes,
-                               amp_dtype_t logits_dtype,
+                               int64_t ignore_index, amp_dtype_t logits_dtype,
                                amp_dtype_t labels_dtype, void * /*stream*/) {
   Checker check("amp_cross_entropy");
   if (amp_status_t s = checkCrossEntropy(check, logits, labels, loss, rows,
                                          classes, logits_dtype, labels_dtype))
     return s;
-  if (amp_status_t s =
-          check.indices("label", labels, labels_dtype, rows, classes))
+  int64_t kept = 0;
+  if (amp_status_t s = checkLabels(check, labels, labels_dtype, rows, classes,
+                                   ignore_index, &kept))
     return s;
   return guarded(check, [&] {
     // No rows, no scratch: [0, classes] logits may have many classes.
@@ -59,34 +61,39 @@ amp_status_t amp_cross_entropy(const void *logits, const void *labels,
       using T = decltype(t);
       const T *x = static_cast<const T *>(logits);
       for (int64_t r = 0; r < rows; ++r) {
+        const int64_t label = loadIndex(labels, labels_dtype, r);
+        if (label == ignore_index)
+          continue;
         float m, s;
         rowStats(x + r * classes, classes, row.data(), &m, &s);
-        const int64_t label = loadIndex(labels, labels_dtype, r);
         total += crossEntropyRow(s, row[label], m);
       }
     });
-    *loss = total / static_cast<float>(rows);
+    *loss = total / static_cast<float>(kept);
   });
 }
 
-amp_status_t amp_cross_entropy_grad(
-    const void *grad_loss, const void *logits, const void *labels,
-    void *dlogits, int64_t rows, int64_t classes, amp_dtype_t grad_loss_dtype,
-    amp_dtype_t logits_dtype, amp_dtype_t labels_dtype, void * /*stream*/) {
+amp_status_t
+amp_cross_entropy_grad(const void *grad_loss, const void *logits,
+                       const void *labels, void *dlogits, int64_t rows,
+                       int64_t classes, int64_t ignore_index,
+                       amp_dtype_t grad_loss_dtype, amp_dtype_t logits_dtype,
+                       amp_dtype_t labels_dtype, void * /*stream*/) {
   Checker check("amp_cross_entropy_grad");
   if (amp_status_t s = checkCrossEntropyGrad(
           check, grad_loss, logits, labels, dlogits, rows, classes,
           grad_loss_dtype, logits_dtype, labels_dtype))
     return s;
-  if (amp_status_t s =
-          check.indices("label", labels, labels_dtype, rows, classes))
+  int64_t kept = 0;
+  if (amp_status_t s = checkLabels(check, labels, labels_dtype, rows, classes,
+                                   ignore_index, &kept))
     return s;
   float g = 0.0f;
   dispatchFloat(grad_loss_dtype, [&](auto t) {
     g = toF32(*static_cast<const decltype(t) *>(grad_loss));
   });
   return guarded(check, [&] {
-    const float coef = g / static_cast<float>(rows);
+    const float coef = g / static_cast<float>(kept);
     dispatchFloat(logits_dtype, [&](auto t) {
       using T = decltype(t);
       const T *x = static_cast<const T *>(logits);
@@ -95,10 +102,14 @@ amp_status_t amp_cross_entropy_grad(
       parallelRanges(rows, classes, [&](int64_t begin, int64_t end) {
         std::vector<float> row(static_cast<size_t>(classes));
         for (int64_t r = begin; r < end; ++r) {
-          float m, s;
-          rowStats(x + r * classes, classes, row.data(), &m, &s);
           const int64_t label = loadIndex(labels, labels_dtype, r);
           T *out = dx + r * classes;
+          if (label == ignore_index) {
+            std::fill(out, out + classes, fromF32<T>(0.0f));
+            continue;
+          }
+          float m, s;
+          rowStats(x + r * classes, classes, row.data(), &m, &s);
           for (int64_t c = 0; c < classes; ++c) {
             out[c] = fromF32<T>(
                 crossEntropyGrad(coef, softmaxOf(row[c], m, s), c == label));

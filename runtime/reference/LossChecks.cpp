@@ -50,6 +50,23 @@ amp_status_t amp::runtime::kernels::checkCrossEntropy(
   return check.pointer("loss", loss, 1, AMP_DTYPE_F32);
 }
 
+amp_status_t amp::runtime::kernels::checkLabels(
+    Checker &check, const void *labels, amp_dtype_t labelsDtype, int64_t rows,
+    int64_t classes, int64_t ignoreIndex, int64_t *kept) {
+  *kept = 0;
+  for (int64_t r = 0; r < rows; ++r) {
+    const int64_t label = loadIndex(labels, labelsDtype, r);
+    if (label == ignoreIndex)
+      continue;
+    if (label < 0 || label >= classes)
+      return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                        "label %lld at position %lld is outside [0, %lld)",
+                        (long long)label, (long long)r, (long long)classes);
+    ++*kept;
+  }
+  return AMP_STATUS_OK;
+}
+
 amp_status_t amp::runtime::kernels::checkCrossEntropyGrad(
     Checker &check, const void *gradLoss, const void *logits,
     const void *labels, const void *dlogits, int64_t rows, int64_t classes,

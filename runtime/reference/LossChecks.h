@@ -32,6 +32,12 @@ amp_status_t checkCrossEntropyGrad(Checker &check, const void *gradLoss,
                                    amp_dtype_t logitsDtype,
                                    amp_dtype_t labelsDtype);
 
+/// The labels of a host-side cross-entropy (reference and cpu backends):
+/// each is ignoreIndex or in [0, classes); *kept counts the latter.
+amp_status_t checkLabels(Checker &check, const void *labels,
+                         amp_dtype_t labelsDtype, int64_t rows, int64_t classes,
+                         int64_t ignoreIndex, int64_t *kept);
+
 /// amp_mse_loss: the dtype, n >= 0, the pointers.
 amp_status_t checkMseLoss(Checker &check, const void *pred, const void *target,
                           const float *loss, int64_t n, amp_dtype_t dtype);

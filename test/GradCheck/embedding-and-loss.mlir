@@ -52,4 +52,16 @@ func.func @cross_entropy_rank3(%logits: tensor<2x3x5xf32> {nn.role = #nn.role<pa
   return %l : tensor<f32>
 }
 
-// CHECK: summary: 4 functions, 4 params, {{[0-9]+}} elements ({{.*}}): all passed
+// Labels equal to the ignore_index (here 1, also a class, so that about a
+// third of the drawn labels hit it) are left out of the mean and get no
+// gradient.
+// CHECK-LABEL: @cross_entropy_ignore_index: loss {{.*}}: ok
+// CHECK-NEXT:    %logits [3x4x3]: {{[0-9]+}} of 36 elements, {{.*}}: ok
+func.func @cross_entropy_ignore_index(%logits: tensor<3x4x3xf32> {nn.role = #nn.role<param>},
+                                      %labels: tensor<3x4xi32> {nn.role = #nn.role<label>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %l = nn.cross_entropy %logits, %labels {ignore_index = 1 : i64} : (tensor<3x4x3xf32>, tensor<3x4xi32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// CHECK: summary: 5 functions, 5 params, {{[0-9]+}} elements ({{.*}}): all passed

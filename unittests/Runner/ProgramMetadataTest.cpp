@@ -33,3 +33,39 @@ TEST(ProgramMetadataTest, ManyArgumentsRoundTrip) {
   ASSERT_EQ(step.results.size(), 1u);
   EXPECT_EQ(step.results[0].role, Role::Loss);
 }
+
+// Every field of a tensor record survives: the init as the exact double,
+// the labels' classes and ignore_index (negative, and INT64's extremes),
+// and names with spaces.
+TEST(ProgramMetadataTest, TensorFieldsRoundTrip) {
+  CompiledProgram compiled;
+  compiled.program.step.name = "train_step";
+  TensorDesc init;
+  init.role = Role::LossScale;
+  init.init = 0.1;
+  init.name = "%scale and more";
+  TensorDesc labels;
+  labels.role = Role::Label;
+  labels.type = ElementType::I64;
+  labels.shape = {4, 8};
+  labels.classes = 50;
+  labels.ignoreIndex = -100;
+  TensorDesc extreme = labels;
+  extreme.classes = INT64_MAX;
+  extreme.ignoreIndex = INT64_MIN;
+  compiled.program.step.args = {init, labels, extreme};
+  StatusOr<CompiledProgram> parsed =
+      parseProgramMetadata(serializeProgramMetadata(compiled));
+  ASSERT_FALSE(parsed.failed()) << parsed.takeStatus().message();
+  const std::vector<TensorDesc> &args = parsed->program.step.args;
+  ASSERT_EQ(args.size(), 3u);
+  EXPECT_EQ(args[0].init, 0.1);
+  EXPECT_EQ(args[0].name, "%scale and more");
+  EXPECT_FALSE(args[0].classes);
+  EXPECT_FALSE(args[0].ignoreIndex);
+  EXPECT_EQ(args[1].shape, (std::vector<int64_t>{4, 8}));
+  EXPECT_EQ(args[1].classes, 50);
+  EXPECT_EQ(args[1].ignoreIndex, -100);
+  EXPECT_EQ(args[2].classes, INT64_MAX);
+  EXPECT_EQ(args[2].ignoreIndex, INT64_MIN);
+}

@@ -20,6 +20,7 @@
 #include "amp/Runner/Status.h"
 
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -52,8 +53,13 @@ struct DataOptions {
   /// The shape of a row's labels: empty for one class per row, [seq] for a
   /// label per position (a CSV row then ends in their product of labels).
   std::vector<int64_t> labelShape;
+  /// A label that is padding, no class (the model's ignore_index).
+  std::optional<int64_t> ignoreIndex;
   /// The product of labelShape: the labels per row.
   int64_t labelsPerRow() const;
+  /// Fails unless `label` is one of the classes (any, without them) or the
+  /// ignoreIndex; the message begins with `where`.
+  Status checkLabel(int64_t label, const std::string &where) const;
   /// Keep features that are NaN or infinite (after scaling) instead of
   /// failing on them.
   bool allowNonfinite = false;

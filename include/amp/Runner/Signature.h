@@ -50,6 +50,9 @@ struct TensorDesc {
   /// Labels: the class count of the nn.cross_entropy that reads them (the
   /// logits' last dimension), when the compile half found one.
   std::optional<int64_t> classes;
+  /// Labels: that nn.cross_entropy's ignore_index, a label that counts as
+  /// padding (no class), when it has one.
+  std::optional<int64_t> ignoreIndex;
   /// Arguments: the name in the source (`%w1`) when the module was parsed
   /// with amp::parseFileNamingArguments, else empty. Messages use it.
   std::string name;

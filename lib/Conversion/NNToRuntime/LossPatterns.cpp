@@ -10,6 +10,8 @@
 
 #include "amp/Dialect/NN/IR/NNOps.h"
 
+#include "amp_runtime/kernels.h"
+
 using namespace mlir;
 using namespace amp;
 using runtime_abi::RuntimeFn;
@@ -52,13 +54,19 @@ std::pair<int64_t, int64_t> rowsAndClasses(Value logits) {
   return {classes ? type.getNumElements() / classes : 0, classes};
 }
 
+/// The op's ignore_index, or AMP_IGNORE_NONE.
+template <typename Op> Value ignoreIndex(Op op, RuntimeBuilder &rb) {
+  return rb.i64(op.getIgnoreIndex().value_or(AMP_IGNORE_NONE));
+}
+
 struct CrossEntropyLowering : RuntimeOpLowering<nn::CrossEntropyOp> {
   void lower(nn::CrossEntropyOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     auto [rows, classes] = rowsAndClasses(op.getLogits());
     rb.call(RuntimeFn::amp_cross_entropy,
-            {adaptor.getLogits(), adaptor.getLabels(), results[0],
-             rb.i64(rows), rb.i64(classes), rb.dtype(op.getLogits().getType()),
+            {adaptor.getLogits(), adaptor.getLabels(), results[0], rb.i64(rows),
+             rb.i64(classes), ignoreIndex(op, rb),
+             rb.dtype(op.getLogits().getType()),
              rb.dtype(op.getLabels().getType()), rb.stream()});
   }
 };
@@ -69,7 +77,7 @@ struct CrossEntropyGradLowering : RuntimeOpLowering<nn::CrossEntropyGradOp> {
     auto [rows, classes] = rowsAndClasses(op.getLogits());
     rb.call(RuntimeFn::amp_cross_entropy_grad,
             {adaptor.getGradLoss(), adaptor.getLogits(), adaptor.getLabels(),
-             results[0], rb.i64(rows), rb.i64(classes),
+             results[0], rb.i64(rows), rb.i64(classes), ignoreIndex(op, rb),
              rb.dtype(op.getGradLoss().getType()),
              rb.dtype(op.getLogits().getType()),
              rb.dtype(op.getLabels().getType()), rb.stream()});

@@ -519,9 +519,13 @@ OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
     Value labels = body->addArgument(
         labelType, NameLoc::get(builder.getStringAttr("labels")));
     labelArg = body->getNumArguments() - 1;
+    // Labels of -100 (padding) are left out, as by PyTorch's
+    // CrossEntropyLoss and the Hugging Face data collators that pad with it.
+    constexpr int64_t kIgnoreIndex = -100;
     Value loss = nn::CrossEntropyOp::create(
         builder, NameLoc::get(builder.getStringAttr("loss")),
-        RankedTensorType::get({}, builder.getF32Type()), logits, labels);
+        RankedTensorType::get({}, builder.getF32Type()), logits, labels,
+        builder.getI64IntegerAttr(kIgnoreIndex));
     results.assign({loss});
   }
   func::ReturnOp::create(builder, fileLoc, results);

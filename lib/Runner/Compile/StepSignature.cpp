@@ -116,22 +116,26 @@ static llvm::Error describeAll(TypeRange types, GetAttrs attrs,
 }
 
 /// The class count of the nn.cross_entropy (or its gradient) that reads
-/// `labels` as its labels: the logits' last dimension.
-static std::optional<int64_t> labelClasses(Value labels) {
+/// `labels` as its labels, the logits' last dimension, and its
+/// ignore_index.
+static void describeLabels(Value labels, TensorDesc &desc) {
   for (Operation *user : labels.getUsers()) {
     Value logits;
+    std::optional<int64_t> ignore;
     if (auto ce = dyn_cast<amp::nn::CrossEntropyOp>(user);
         ce && ce.getLabels() == labels)
-      logits = ce.getLogits();
+      logits = ce.getLogits(), ignore = ce.getIgnoreIndex();
     if (auto ceGrad = dyn_cast<amp::nn::CrossEntropyGradOp>(user);
         ceGrad && ceGrad.getLabels() == labels)
-      logits = ceGrad.getLogits();
+      logits = ceGrad.getLogits(), ignore = ceGrad.getIgnoreIndex();
     if (auto type = logits ? dyn_cast<RankedTensorType>(logits.getType())
                            : RankedTensorType();
-        type && type.getRank() >= 1)
-      return type.getShape().back();
+        type && type.getRank() >= 1) {
+      desc.classes = type.getShape().back();
+      desc.ignoreIndex = ignore;
+      return;
+    }
   }
-  return std::nullopt;
 }
 
 llvm::Expected<FunctionSignature>
@@ -149,7 +153,7 @@ amp::runner::describeFunction(func::FuncOp fn) {
       if (auto name = dyn_cast<NameLoc>(arg.getLoc()))
         desc.name = name.getName().str();
       if (desc.role == Role::Label)
-        desc.classes = labelClasses(arg);
+        describeLabels(arg, desc);
     }
   if (llvm::Error error = describeAll(
           fn.getResultTypes(),

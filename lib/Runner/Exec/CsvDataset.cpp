@@ -92,10 +92,8 @@ StatusOr<Dataset> amp::runner::parseCsvDataset(std::string_view text,
       if (!parseInt(trim(cells[k]), label))
         return Status::error(where + "label '" + std::string(cells[k]) +
                              "' is not an integer");
-      if (options.classes > 0 && (label < 0 || label >= options.classes))
-        return Status::error(where + "label " + std::to_string(label) +
-                             " is outside the model's classes [0, " +
-                             std::to_string(options.classes) + ")");
+      if (Status s = options.checkLabel(label, where); s.failed())
+        return s;
       d.y.push_back(label);
     }
   }

@@ -14,6 +14,17 @@ int64_t DataOptions::labelsPerRow() const {
   return n;
 }
 
+Status DataOptions::checkLabel(int64_t label, const std::string &where) const {
+  if (classes <= 0 || (label >= 0 && label < classes) || label == ignoreIndex)
+    return Status::success();
+  return Status::error(
+      where + "label " + std::to_string(label) +
+      " is outside the model's classes [0, " + std::to_string(classes) + ")" +
+      (ignoreIndex
+           ? " and is not its ignore_index " + std::to_string(*ignoreIndex)
+           : std::string()));
+}
+
 DatasetSplit amp::runner::splitDataset(int64_t rows, double evalFraction,
                                        std::mt19937_64 &rng) {
   std::vector<int64_t> order(rows);

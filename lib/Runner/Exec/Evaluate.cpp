@@ -2,7 +2,8 @@
 //
 // Runs the eval function (params..., inputs...) -> logits ([batch, classes],
 // or [batch, seq, classes] for a label per position) over the held-out rows
-// with the trained params and counts argmax hits (per position). The last
+// with the trained params and counts argmax hits (per position; positions
+// whose label is the ignore_index, padding, do not count). The last
 // partial batch is padded with the first held-out rows and only its real
 // rows are scored.
 //
@@ -26,7 +27,9 @@ Status Trainer::evaluate(const EntryPoints &entry, std::ostream &out) {
   // A class per row, or a label per position (next-token accuracy).
   const int64_t classes = eval.results[0].shape.back();
   const int64_t labels = data.labelsPerRow;
-  int64_t rows = split.eval.size(), correct = 0;
+  const std::optional<int64_t> ignore =
+      program.step.args[binding.label].ignoreIndex;
+  int64_t rows = split.eval.size(), correct = 0, total = 0;
   std::vector<float> hostLogits(batch * labels * classes);
   for (int64_t start = 0; start < rows; start += batch) {
     assembleInputs(split.eval, start);
@@ -39,12 +42,15 @@ Status Trainer::evaluate(const EntryPoints &entry, std::ostream &out) {
       return s;
     for (int64_t r = 0; r < batch && start + r < rows; ++r)
       for (int64_t k = 0; k < labels; ++k) {
+        const int64_t label = data.y[split.eval[start + r] * labels + k];
+        if (label == ignore)
+          continue; // padding
         const float *l = &hostLogits[(r * labels + k) * classes];
         int64_t predicted = std::max_element(l, l + classes) - l;
-        correct += predicted == data.y[split.eval[start + r] * labels + k];
+        correct += predicted == label;
+        ++total;
       }
   }
-  const int64_t total = rows * labels;
   out << "eval accuracy: " << formatString("%.4f", double(correct) / total)
       << " (" << correct << "/" << total << (labels > 1 ? " positions" : "")
       << ")\n";

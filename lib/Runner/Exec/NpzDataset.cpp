@@ -126,11 +126,10 @@ StatusOr<Dataset> amp::runner::readNpzDataset(
     }
     for (int64_t k = 0; k < d.labelsPerRow; ++k) {
       int64_t label = integerAt(*labels, r * d.labelsPerRow + k);
-      if (options.classes > 0 && (label < 0 || label >= options.classes))
-        return Status::error(where + ": row " + std::to_string(r + 1) +
-                             ": label " + std::to_string(label) +
-                             " is outside the model's classes [0, " +
-                             std::to_string(options.classes) + ")");
+      if (Status s = options.checkLabel(
+              label, where + ": row " + std::to_string(r + 1) + ": ");
+          s.failed())
+        return s;
       d.y.push_back(label);
     }
   }

@@ -10,7 +10,8 @@
 //   pipeline-options <str>
 //   autodiff-options <str>
 //   function step|eval|probe <str name> <n args> <n results>
-//   tensor <role|-> <type> <rank> <dims...> <init|-> <classes|-> <str name>
+//   tensor <role|-> <type> <rank> <dims...> <init|-> <classes|-> <ignore|->
+//          <str name>
 //   ...                      (the function's args, then its results)
 //   end
 //
@@ -20,6 +21,7 @@
 
 #include "amp/Runner/Role.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -46,11 +48,13 @@ void writeTensor(std::ostream &os, const TensorDesc &t) {
   } else {
     os << " -";
   }
-  os << ' ';
-  if (t.classes)
-    os << *t.classes;
-  else
-    os << '-';
+  for (const std::optional<int64_t> *n : {&t.classes, &t.ignoreIndex}) {
+    os << ' ';
+    if (*n)
+      os << **n;
+    else
+      os << '-';
+  }
   os << ' ';
   writeString(os, t.name);
   os << '\n';
@@ -73,7 +77,7 @@ public:
   explicit Reader(const std::string &text) : in(text), size(text.size()) {}
 
   /// The most tensor records the text can hold: each takes at least
-  /// kMinTensorRecordBytes ("tensor - i1 0 - - 0:"), so a
+  /// kMinTensorRecordBytes ("tensor - i1 0 - - - 0:"), so a
   /// count beyond it is corrupt, and what it allocates is bounded by the
   /// text's size.
   size_t maxTensors() const { return size / kMinTensorRecordBytes; }
@@ -105,7 +109,7 @@ Status corrupt(const std::string &what) {
 }
 
 bool readTensor(Reader &r, TensorDesc &t) {
-  std::string role, type, init, classes;
+  std::string role, type, init, classes, ignore;
   size_t rank;
   if (!r.expect("tensor") || !r.word(role) || !r.word(type) ||
       !r.number(rank) || rank > 64)
@@ -123,7 +127,7 @@ bool readTensor(Reader &r, TensorDesc &t) {
   for (int64_t &d : t.shape)
     if (!r.number(d) || d < 0)
       return false;
-  if (!r.word(init) || !r.word(classes))
+  if (!r.word(init) || !r.word(classes) || !r.word(ignore))
     return false;
   if (init != "-") {
     char *end = nullptr;
@@ -131,10 +135,14 @@ bool readTensor(Reader &r, TensorDesc &t) {
     if (*end)
       return false;
   }
-  if (classes != "-") {
+  for (auto [word, value] :
+       {std::pair{&classes, &t.classes}, std::pair{&ignore, &t.ignoreIndex}}) {
+    if (*word == "-")
+      continue;
     char *end = nullptr;
-    t.classes = std::strtoll(classes.c_str(), &end, 10);
-    if (*end)
+    errno = 0;
+    *value = std::strtoll(word->c_str(), &end, 10);
+    if (*end || errno)
       return false;
   }
   return r.string(t.name);

@@ -297,6 +297,7 @@ Status Trainer::loadData() {
     checks.classes = classes;
     checks.allowNonfinite = options.allowNonfinite;
     checks.labelShape = labelShape;
+    checks.ignoreIndex = program.step.args[binding.label].ignoreIndex;
     loaded = isNpzFile(options.dataFile)
                  ? readNpzDataset(options.dataFile, dataInputs(), labelArrays(),
                                   checks)

@@ -888,6 +888,15 @@ func.func @cross_entropy_f16_rank3_i64(%l: tensor<4x8x10xf16>, %y: tensor<4x8xi6
   return %0 : tensor<f32>
 }
 
+// CHECK-LABEL: func.func @cross_entropy_ignore_index(
+// CHECK:         nn.cross_entropy %{{.*}}, %{{.*}} {ignore_index = -100 : i64} : (tensor<4x8x10xf32>, tensor<4x8xi32>) -> tensor<f32>
+// CHECK:         nn.cross_entropy_grad %{{.*}}, %{{.*}}, %{{.*}} {ignore_index = -100 : i64} : (tensor<f32>, tensor<4x8x10xf32>, tensor<4x8xi32>) -> tensor<4x8x10xf32>
+func.func @cross_entropy_ignore_index(%l: tensor<4x8x10xf32>, %y: tensor<4x8xi32>) -> (tensor<f32>, tensor<4x8x10xf32>) {
+  %0 = nn.cross_entropy %l, %y {ignore_index = -100 : i64} : (tensor<4x8x10xf32>, tensor<4x8xi32>) -> tensor<f32>
+  %1 = nn.cross_entropy_grad %0, %l, %y {ignore_index = -100 : i64} : (tensor<f32>, tensor<4x8x10xf32>, tensor<4x8xi32>) -> tensor<4x8x10xf32>
+  return %0, %1 : tensor<f32>, tensor<4x8x10xf32>
+}
+
 // CHECK-LABEL: func.func @mse_loss(
 // CHECK-SAME:    %[[P:.*]]: tensor<32x1xf32>, %[[T:.*]]: tensor<32x1xf32>) -> tensor<f32>
 // CHECK:         %[[V0:.*]] = nn.mse_loss %[[P]], %[[T]] : (tensor<32x1xf32>, tensor<32x1xf32>) -> tensor<f32>

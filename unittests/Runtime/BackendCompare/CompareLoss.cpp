@@ -39,21 +39,23 @@ Host logitsOf(std::mt19937_64 &rng, amp_dtype_t dt, Rows s) {
   return randomHost(rng, dt, s.rows * s.classes, -8, 8);
 }
 
-Host crossEntropyOn(Backend &b, const Host &x, const Host &labels, Rows s) {
+Host crossEntropyOn(Backend &b, const Host &x, const Host &labels, Rows s,
+                    int64_t ignore = AMP_IGNORE_NONE) {
   Buf bx = b.upload(x), bl = b.upload(labels);
   Buf loss = b.alloc(AMP_DTYPE_F32, 1);
   b.ok(AMP_CALL(b, amp_cross_entropy, bx, bl, static_cast<float *>(loss.get()),
-                s.rows, s.classes, x.dtype, labels.dtype, nullptr));
+                s.rows, s.classes, ignore, x.dtype, labels.dtype, nullptr));
   return b.download(loss);
 }
 
 Host crossEntropyGradOn(Backend &b, const Host &g, const Host &x,
-                        const Host &labels, Rows s, bool inPlace) {
+                        const Host &labels, Rows s, bool inPlace,
+                        int64_t ignore = AMP_IGNORE_NONE) {
   Buf bg = b.upload(g), bx = b.upload(x), bl = b.upload(labels);
   Buf out = inPlace ? Buf() : b.alloc(x.dtype, x.numel());
   void *dx = inPlace ? bx.get() : out.get();
   b.ok(AMP_CALL(b, amp_cross_entropy_grad, bg, bx, bl, dx, s.rows, s.classes,
-                g.dtype, x.dtype, labels.dtype, nullptr));
+                ignore, g.dtype, x.dtype, labels.dtype, nullptr));
   return b.download(inPlace ? bx : out);
 }
 
@@ -137,6 +139,39 @@ AMP_COMPARE_CASE(cross_entropy_grad) {
       }
 }
 
+AMP_COMPARE_CASE(cross_entropy_ignore_index) {
+  // Every third row labelled -100 (padding): the device counts the kept
+  // rows itself; the loss and gradient bounds are those of the cases above
+  // with the kept rows for the rows, and ignored rows are zeros on both.
+  for (Rows s : {Rows{30, 50}, Rows{7, 2000}})
+    for (amp_dtype_t dt : floatDtypes())
+      for (amp_dtype_t lt : {AMP_DTYPE_I32, AMP_DTYPE_I64}) {
+        const Host x = logitsOf(c.rng, dt, s);
+        Host labels = randomIndices(c.rng, lt, s.rows, s.classes);
+        int64_t kept = 0;
+        for (int64_t r = 0; r < s.rows; ++r) {
+          if (r % 3 == 1)
+            labels.set(r, -100);
+          kept += r % 3 != 1;
+        }
+        const double L = std::log(double(s.classes)) + 16;
+        const double tol = 2 * (double(s.classes) + 4 + 48 + 2 * L) * kU +
+                           sumBound(kept, double(kept) * L) / double(kept);
+        c.expectClose(name("cross_entropy ignore_index", s, dt, lt),
+                      crossEntropyOn(*c.ref, x, labels, s, -100),
+                      crossEntropyOn(*c.dev, x, labels, s, -100),
+                      Tolerance::close(tol, 0));
+        const Host g = scalar(AMP_DTYPE_F32, 1.5);
+        const double coef = 1.5 / double(kept);
+        const double rel = 2 * (double(s.classes) + 58) * kU;
+        c.expectClose(
+            name("cross_entropy_grad ignore_index", s, dt, lt),
+            crossEntropyGradOn(*c.ref, g, x, labels, s, false, -100),
+            crossEntropyGradOn(*c.dev, g, x, labels, s, false, -100),
+            Tolerance::close(rel * coef + subnormalStep(dt), rel + ulpRel(dt)));
+      }
+}
+
 AMP_COMPARE_CASE(cross_entropy_nonfinite_logits) {
   // A row with +inf, one with a NaN, one all -inf, one with -inf before the
   // finite maximum: NaN, NaN, NaN and a finite loss on both backends.
@@ -187,11 +222,12 @@ AMP_COMPARE_CASE(cross_entropy_label_out_of_range) {
         Buf out = b->alloc(AMP_DTYPE_F32, x.numel());
         status[k] =
             grad ? AMP_CALL(*b, amp_cross_entropy_grad, bg, bx, bl, out, s.rows,
-                            s.classes, AMP_DTYPE_F32, AMP_DTYPE_F32,
-                            AMP_DTYPE_I64, nullptr)
+                            s.classes, AMP_IGNORE_NONE, AMP_DTYPE_F32,
+                            AMP_DTYPE_F32, AMP_DTYPE_I64, nullptr)
                  : AMP_CALL(*b, amp_cross_entropy, bx, bl,
                             static_cast<float *>(out.get()), s.rows, s.classes,
-                            AMP_DTYPE_F32, AMP_DTYPE_I64, nullptr);
+                            AMP_IGNORE_NONE, AMP_DTYPE_F32, AMP_DTYPE_I64,
+                            nullptr);
         ++k;
       }
       c.expectSameStatus(what + ": reference call", AMP_STATUS_INVALID_ARGUMENT,
@@ -269,22 +305,26 @@ AMP_COMPARE_CASE(loss_errors) {
   float buf[64] = {};
   int32_t labels[4] = {};
   float loss = 0;
-  c.expectSameStatus("cross_entropy classes 0",
-                     AMP_CALL(*c.ref, amp_cross_entropy, buf, labels, &loss, 4,
-                              0, AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr),
-                     AMP_CALL(*c.dev, amp_cross_entropy, buf, labels, &loss, 4,
-                              0, AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr));
-  c.expectSameStatus("cross_entropy f32 labels",
-                     AMP_CALL(*c.ref, amp_cross_entropy, buf, labels, &loss, 4,
-                              3, AMP_DTYPE_F32, AMP_DTYPE_F32, nullptr),
-                     AMP_CALL(*c.dev, amp_cross_entropy, buf, labels, &loss, 4,
-                              3, AMP_DTYPE_F32, AMP_DTYPE_F32, nullptr));
+  c.expectSameStatus(
+      "cross_entropy classes 0",
+      AMP_CALL(*c.ref, amp_cross_entropy, buf, labels, &loss, 4, 0,
+               AMP_IGNORE_NONE, AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr),
+      AMP_CALL(*c.dev, amp_cross_entropy, buf, labels, &loss, 4, 0,
+               AMP_IGNORE_NONE, AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr));
+  c.expectSameStatus(
+      "cross_entropy f32 labels",
+      AMP_CALL(*c.ref, amp_cross_entropy, buf, labels, &loss, 4, 3,
+               AMP_IGNORE_NONE, AMP_DTYPE_F32, AMP_DTYPE_F32, nullptr),
+      AMP_CALL(*c.dev, amp_cross_entropy, buf, labels, &loss, 4, 3,
+               AMP_IGNORE_NONE, AMP_DTYPE_F32, AMP_DTYPE_F32, nullptr));
   c.expectSameStatus(
       "cross_entropy_grad NULL grad_loss",
       AMP_CALL(*c.ref, amp_cross_entropy_grad, nullptr, buf, labels, buf + 16,
-               4, 3, AMP_DTYPE_F32, AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr),
+               4, 3, AMP_IGNORE_NONE, AMP_DTYPE_F32, AMP_DTYPE_F32,
+               AMP_DTYPE_I32, nullptr),
       AMP_CALL(*c.dev, amp_cross_entropy_grad, nullptr, buf, labels, buf + 16,
-               4, 3, AMP_DTYPE_F32, AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr));
+               4, 3, AMP_IGNORE_NONE, AMP_DTYPE_F32, AMP_DTYPE_F32,
+               AMP_DTYPE_I32, nullptr));
   c.expectSameStatus("mse negative n",
                      AMP_CALL(*c.ref, amp_mse_loss, buf, buf, &loss, -1,
                               AMP_DTYPE_F32, nullptr),

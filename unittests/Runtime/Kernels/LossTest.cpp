@@ -151,8 +151,9 @@ TEST_P(CrossEntropyTest, LossAndGradMatchF64) {
     logits.set(2 * classes + c, 30 + c);
   Tensor labels = randomIds(labelsDtype, {rows}, classes, rng);
   float loss = -1.0f;
-  ASSERT_TRUE(isOk(amp_cross_entropy(logits.data(), labels.data(), &loss, rows,
-                                     classes, dtype, labelsDtype, nullptr)));
+  ASSERT_TRUE(
+      isOk(amp_cross_entropy(logits.data(), labels.data(), &loss, rows, classes,
+                             AMP_IGNORE_NONE, dtype, labelsDtype, nullptr)));
   double total = 0, totalAbs = 0, rowTol = 0;
   std::vector<double> m(rows), s(rows), spread(rows);
   for (int64_t r = 0; r < rows; ++r) {
@@ -181,7 +182,7 @@ TEST_P(CrossEntropyTest, LossAndGradMatchF64) {
     Tensor dlogits = sentinelTensor(dtype, {rows, classes});
     ASSERT_TRUE(isOk(amp_cross_entropy_grad(
         g.data(), logits.data(), labels.data(), dlogits.data(), rows, classes,
-        gDtype, dtype, labelsDtype, nullptr)));
+        AMP_IGNORE_NONE, gDtype, dtype, labelsDtype, nullptr)));
     const double coef = gradLoss / rows;
     std::vector<double> ref, tol;
     for (int64_t r = 0; r < rows; ++r)
@@ -221,7 +222,8 @@ TEST(CrossEntropy, UniformLogitsGiveLogC) {
     labels.set(r, r);
   float loss;
   ASSERT_TRUE(isOk(amp_cross_entropy(logits.data(), labels.data(), &loss, 4, 8,
-                                     AMP_DTYPE_F16, AMP_DTYPE_I32, nullptr)));
+                                     AMP_IGNORE_NONE, AMP_DTYPE_F16,
+                                     AMP_DTYPE_I32, nullptr)));
   EXPECT_EQ(loss, std::log(8.0f));
 }
 
@@ -231,25 +233,97 @@ TEST(CrossEntropy, OutOfRangeLabelsAreErrorsAndWriteNothing) {
   labels.set(0, 1);
   labels.set(1, 3);
   float loss = 42.0f;
-  EXPECT_TRUE(
-      failsWith(amp_cross_entropy(logits.data(), labels.data(), &loss, 2, 3,
-                                  AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr),
-                AMP_STATUS_INVALID_ARGUMENT, "label 3 at position 1"));
+  EXPECT_TRUE(failsWith(amp_cross_entropy(logits.data(), labels.data(), &loss,
+                                          2, 3, AMP_IGNORE_NONE, AMP_DTYPE_F32,
+                                          AMP_DTYPE_I32, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "label 3 at position 1"));
   EXPECT_EQ(loss, 42.0f);
   labels.set(1, -1);
   Tensor g(AMP_DTYPE_F32, {});
   Tensor d = sentinelTensor(AMP_DTYPE_F32, {2, 3});
   const Tensor before = d;
-  EXPECT_TRUE(
-      failsWith(amp_cross_entropy_grad(g.data(), logits.data(), labels.data(),
-                                       d.data(), 2, 3, AMP_DTYPE_F32,
-                                       AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr),
-                AMP_STATUS_INVALID_ARGUMENT, "label -1"));
+  EXPECT_TRUE(failsWith(
+      amp_cross_entropy_grad(g.data(), logits.data(), labels.data(), d.data(),
+                             2, 3, AMP_IGNORE_NONE, AMP_DTYPE_F32,
+                             AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr),
+      AMP_STATUS_INVALID_ARGUMENT, "label -1"));
   EXPECT_TRUE(d.sameBits(before));
+  EXPECT_TRUE(failsWith(amp_cross_entropy(logits.data(), labels.data(), &loss,
+                                          2, 0, AMP_IGNORE_NONE, AMP_DTYPE_F32,
+                                          AMP_DTYPE_I32, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "classes"));
+  // The ignore_index is no error, but any other label out of range is.
+  labels.set(1, -100);
   EXPECT_TRUE(
-      failsWith(amp_cross_entropy(logits.data(), labels.data(), &loss, 2, 0,
+      isOk(amp_cross_entropy(logits.data(), labels.data(), &loss, 2, 3, -100,
+                             AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr)));
+  EXPECT_TRUE(
+      failsWith(amp_cross_entropy(logits.data(), labels.data(), &loss, 2, 3, -1,
                                   AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr),
-                AMP_STATUS_INVALID_ARGUMENT, "classes"));
+                AMP_STATUS_INVALID_ARGUMENT, "label -100 at position 1"));
+}
+
+// Rows whose label is the ignore_index are left out: the loss and the kept
+// rows' gradients are bitwise those of the kept rows alone (the same sum in
+// the same order, divided by their count), and ignored rows get zeros.
+TEST(CrossEntropy, IgnoredRowsAreLeftOut) {
+  const int64_t rows = 9, classes = 5;
+  std::mt19937 rng(7);
+  for (amp_dtype_t dtype : {AMP_DTYPE_F32, AMP_DTYPE_BF16}) {
+    Tensor logits = randomTensor(dtype, {rows, classes}, rng, -4, 4);
+    Tensor labels = randomIds(AMP_DTYPE_I64, {rows}, classes, rng);
+    std::vector<int64_t> kept;
+    for (int64_t r : {1, 4, 5, 8})
+      labels.set(r, 3); // ignore_index 3, a class too
+    for (int64_t r = 0; r < rows; ++r)
+      if (labels.get(r) != 3)
+        kept.push_back(r);
+    const int64_t n = kept.size();
+    Tensor keptLogits(dtype, {n, classes}), keptLabels(AMP_DTYPE_I64, {n});
+    for (int64_t k = 0; k < n; ++k) {
+      keptLabels.set(k, labels.get(kept[k]));
+      for (int64_t c = 0; c < classes; ++c)
+        keptLogits.set(k * classes + c, logits.get(kept[k] * classes + c));
+    }
+    float loss = 0, keptLoss = 1;
+    ASSERT_TRUE(
+        isOk(amp_cross_entropy(logits.data(), labels.data(), &loss, rows,
+                               classes, 3, dtype, AMP_DTYPE_I64, nullptr)));
+    ASSERT_TRUE(isOk(amp_cross_entropy(keptLogits.data(), keptLabels.data(),
+                                       &keptLoss, n, classes, AMP_IGNORE_NONE,
+                                       dtype, AMP_DTYPE_I64, nullptr)));
+    EXPECT_EQ(loss, keptLoss);
+
+    Tensor g(AMP_DTYPE_F32, {});
+    g.set(0, 1024.0);
+    Tensor d = sentinelTensor(dtype, {rows, classes});
+    Tensor keptD = sentinelTensor(dtype, {n, classes});
+    ASSERT_TRUE(isOk(amp_cross_entropy_grad(
+        g.data(), logits.data(), labels.data(), d.data(), rows, classes, 3,
+        AMP_DTYPE_F32, dtype, AMP_DTYPE_I64, nullptr)));
+    ASSERT_TRUE(isOk(
+        amp_cross_entropy_grad(g.data(), keptLogits.data(), keptLabels.data(),
+                               keptD.data(), n, classes, AMP_IGNORE_NONE,
+                               AMP_DTYPE_F32, dtype, AMP_DTYPE_I64, nullptr)));
+    for (int64_t r = 0, k = 0; r < rows; ++r)
+      for (int64_t c = 0; c < classes; ++c) {
+        const bool ignored = labels.get(r) == 3;
+        EXPECT_EQ(d.get(r * classes + c),
+                  ignored ? 0.0 : keptD.get(k * classes + c))
+            << "row " << r << " class " << c;
+        k += !ignored && c + 1 == classes;
+      }
+  }
+  // Every row ignored: 0 / 0, as PyTorch's mean.
+  Tensor logits(AMP_DTYPE_F32, {2, 3});
+  Tensor labels(AMP_DTYPE_I32, {2});
+  labels.set(0, -100);
+  labels.set(1, -100);
+  float loss = 0;
+  ASSERT_TRUE(
+      isOk(amp_cross_entropy(logits.data(), labels.data(), &loss, 2, 3, -100,
+                             AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr)));
+  EXPECT_TRUE(std::isnan(loss));
 }
 
 //===----------------------------------------------------------------------===//

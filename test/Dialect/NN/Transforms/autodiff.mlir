@@ -553,6 +553,18 @@ func.func @cross_entropy(%z: tensor<2x3xf32> {nn.role = #nn.role<param>}, %lab: 
   return %l : tensor<f32>
 }
 
+// -----
+
+// The gradient ignores the rows the loss ignores.
+// CHECK-LABEL: func.func @cross_entropy_ignore_index(
+// CHECK: %[[L:.*]] = nn.cross_entropy %{{.*}}, %{{.*}} {ignore_index = -100 : i64}
+// CHECK: nn.cross_entropy_grad %{{.*}}, %{{.*}}, %{{.*}} {ignore_index = -100 : i64}
+func.func @cross_entropy_ignore_index(%z: tensor<2x3x4xf32> {nn.role = #nn.role<param>}, %lab: tensor<2x3xi32> {nn.role = #nn.role<label>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %l = nn.cross_entropy %z, %lab {ignore_index = -100 : i64} : (tensor<2x3x4xf32>, tensor<2x3xi32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
 //===----------------------------------------------------------------------===//
 // Accumulation and broadcasting
 //===----------------------------------------------------------------------===//

@@ -587,8 +587,19 @@ def NN_CrossEntropyOp : NN_Op<"cross_entropy"> {
     For `logits` of shape `[..., C]` and integer `labels` of shape `[...]`,
     returns `mean(-log_softmax(logits)[..., labels])` as a 0-d f32 tensor. It
     is computed in f32 whatever the logits' type.
+
+    With `ignore_index`, as PyTorch's `CrossEntropyLoss(ignore_index=...)`,
+    positions whose label equals it (padding, usually -100) are left out:
+    the mean is over the other positions (NaN when there are none), and
+    their gradient is zero.
+
+    ```mlir
+    %l = nn.cross_entropy %logits, %labels {ignore_index = -100 : i64}
+        : (tensor<4x8x50xf32>, tensor<4x8xi32>) -> tensor<f32>
+    ```
   }];
-  let arguments = (ins NN_FloatTensor:$logits, NN_IndexTensor:$labels);
+  let arguments = (ins NN_FloatTensor:$logits, NN_IndexTensor:$labels,
+                   OptionalAttr<I64Attr>:$ignore_index);
   let results = (outs NN_F32Scalar:$loss);
   let assemblyFormat =
       "$logits `,` $labels attr-dict `:` functional-type(operands, results)";
@@ -885,10 +896,12 @@ def NN_CrossEntropyGradOp : NN_Op<"cross_entropy_grad", [InferTypeOpAdaptor]> {
   let description = [{
     `dlogits = grad_loss * (softmax(logits) - onehot(labels)) / num_rows`,
     where `grad_loss` is the 0-d loss gradient (the seed, or the scaled seed
-    under loss scaling). The result has the logits' type.
+    under loss scaling). The result has the logits' type. With
+    `ignore_index` (nn.cross_entropy's), `num_rows` counts the rows whose
+    label is not it, and those that are get zeros.
   }];
   let arguments = (ins NN_FloatScalar:$grad_loss, NN_FloatTensor:$logits,
-                   NN_IndexTensor:$labels);
+                   NN_IndexTensor:$labels, OptionalAttr<I64Attr>:$ignore_index);
   let results = (outs NN_FloatTensor:$result);
   let assemblyFormat = "$grad_loss `,` $logits `,` $labels attr-dict `:` "
                        "functional-type(operands, results)";
