@@ -56,6 +56,17 @@ token) exported by both of PyTorch's exporters, as users get them:
                                        labels
   hf_bert_tokens_stored.npz            its first 100 rows, np.savez: ids,
                                        mask (int64), labels (int32)
+  hf_gpt2_script.onnx, hf_gpt2_dynamo.onnx
+                                       Hugging Face's GPT2LMHeadModel (a tiny
+                                       config, random weights) with its
+                                       attention_mask input, [4, 8, 50]
+                                       logits
+  hf_gpt2_logits.npy                   its logits for bert_pad_ids.npy and
+                                       hf_attn_mask.npy
+  hf_gpt2_tokens.npz                   300 padded windows of the text of
+                                       gpt_tiny_tokens: ids, mask, and
+                                       labels, the next token or -100 where
+                                       the next position is padding
   gpt_tiny_tokens.csv, gpt_tiny_tokens.npz
                                        300 windows of 8 tokens of a text
                                        whose next token follows from the
@@ -200,6 +211,38 @@ def export_hf_bert(ids, mask):
                       opset_version=18, external_data=False, **names)
 
 
+def export_hf_gpt2(ids, mask):
+    """Hugging Face's causal language model with its attention mask."""
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    torch.manual_seed(6)
+    config = GPT2Config(vocab_size=VOCAB, n_positions=16, n_embd=D,
+                        n_layer=LAYERS, n_head=HEADS, resid_pdrop=0.0,
+                        embd_pdrop=0.0, attn_pdrop=0.0)
+    gpt2 = GPT2LMHeadModel(config).eval()
+
+    class Logits(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.gpt2 = gpt2
+
+        def forward(self, ids, mask):
+            return self.gpt2(input_ids=ids, attention_mask=mask,
+                             use_cache=False).logits
+
+    model = Logits().eval()
+    with torch.no_grad():
+        np.save(os.path.join(HERE, "hf_gpt2_logits.npy"),
+                model(ids, mask).numpy())
+    names = dict(input_names=["ids", "mask"], output_names=["logits"])
+    torch.onnx.export(model, (ids, mask),
+                      os.path.join(HERE, "hf_gpt2_script.onnx"), dynamo=False,
+                      opset_version=17, **names)
+    torch.onnx.export(model, (ids, mask),
+                      os.path.join(HERE, "hf_gpt2_dynamo.onnx"), dynamo=True,
+                      opset_version=18, external_data=False, **names)
+
+
 def write_padded_tokens():
     """Rows of ids and attention mask, as a tokenizer pads a batch, then the
     label: amp-run --data for a model with both inputs."""
@@ -238,6 +281,15 @@ def write_next_tokens():
                delimiter=",")
     np.savez_compressed(os.path.join(HERE, "gpt_tiny_tokens.npz"), ids=ids,
                         labels=labels)
+    # The same windows padded to 2..8 tokens, as a tokenizer pads a batch:
+    # a position's label is the next token, or -100 (PyTorch's
+    # ignore_index) where the next position is padding.
+    lengths = rng.integers(2, SEQ + 1, len(ids))
+    mask = (np.arange(SEQ)[None, :] < lengths[:, None]).astype(np.int64)
+    next_real = np.arange(SEQ)[None, :] + 1 < lengths[:, None]
+    np.savez_compressed(os.path.join(HERE, "hf_gpt2_tokens.npz"),
+                        ids=ids * mask, mask=mask,
+                        labels=np.where(next_real, labels, -100))
 
 
 def main():
@@ -275,6 +327,7 @@ def main():
                 hf(padded, mask).numpy())
     export_both(hf, (padded, mask), "hf_attn", input_names=("ids", "mask"))
     export_hf_bert(padded, mask)
+    export_hf_gpt2(padded, mask)
     rows = np.random.default_rng(1).integers(0, VOCAB, (600, SEQ))
     np.savetxt(os.path.join(HERE, "bert_tiny_tokens.csv"),
                np.concatenate([rows, rows[:, :1] % CLASSES], axis=1),
