@@ -177,9 +177,38 @@ def export_both(model, args, stem, input_names=("ids",)):
                       external_data=True, **names)
 
 
+class HfLogits(nn.Module):
+    """A Hugging Face model called with (ids, attention mask), returning its
+    logits; the model is the attribute `name`, as its weights are named."""
+
+    def __init__(self, model, name, **kwargs):
+        super().__init__()
+        self.name = name
+        setattr(self, name, model)
+        self.kwargs = kwargs
+
+    def forward(self, ids, mask):
+        model = getattr(self, self.name)
+        return model(input_ids=ids, attention_mask=mask, **self.kwargs).logits
+
+
+def export_hf(model, stem, ids, mask):
+    """Saves the logits of `model` (HfLogits) for ids and mask and exports it
+    with both exporters (one file each: the weights are small)."""
+    with torch.no_grad():
+        np.save(os.path.join(HERE, stem + "_logits.npy"),
+                model(ids, mask).numpy())
+    names = dict(input_names=["ids", "mask"], output_names=["logits"])
+    torch.onnx.export(model, (ids, mask),
+                      os.path.join(HERE, stem + "_script.onnx"), dynamo=False,
+                      opset_version=17, **names)
+    torch.onnx.export(model, (ids, mask),
+                      os.path.join(HERE, stem + "_dynamo.onnx"), dynamo=True,
+                      opset_version=18, external_data=False, **names)
+
+
 def export_hf_bert(ids, mask):
-    """Hugging Face's BERT classifier as users export it (one file each:
-    its weights are small)."""
+    """Hugging Face's BERT classifier as users export it."""
     from transformers import BertConfig, BertForSequenceClassification
 
     torch.manual_seed(5)
@@ -189,26 +218,7 @@ def export_hf_bert(ids, mask):
                         num_labels=CLASSES, hidden_dropout_prob=0.0,
                         attention_probs_dropout_prob=0.0)
     bert = BertForSequenceClassification(config).eval()
-
-    class Logits(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.bert = bert
-
-        def forward(self, ids, mask):
-            return self.bert(input_ids=ids, attention_mask=mask).logits
-
-    model = Logits().eval()
-    with torch.no_grad():
-        np.save(os.path.join(HERE, "hf_bert_logits.npy"),
-                model(ids, mask).numpy())
-    names = dict(input_names=["ids", "mask"], output_names=["logits"])
-    torch.onnx.export(model, (ids, mask),
-                      os.path.join(HERE, "hf_bert_script.onnx"), dynamo=False,
-                      opset_version=17, **names)
-    torch.onnx.export(model, (ids, mask),
-                      os.path.join(HERE, "hf_bert_dynamo.onnx"), dynamo=True,
-                      opset_version=18, external_data=False, **names)
+    export_hf(HfLogits(bert, "bert").eval(), "hf_bert", ids, mask)
 
 
 def export_hf_gpt2(ids, mask):
@@ -220,27 +230,8 @@ def export_hf_gpt2(ids, mask):
                         n_layer=LAYERS, n_head=HEADS, resid_pdrop=0.0,
                         embd_pdrop=0.0, attn_pdrop=0.0)
     gpt2 = GPT2LMHeadModel(config).eval()
-
-    class Logits(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.gpt2 = gpt2
-
-        def forward(self, ids, mask):
-            return self.gpt2(input_ids=ids, attention_mask=mask,
-                             use_cache=False).logits
-
-    model = Logits().eval()
-    with torch.no_grad():
-        np.save(os.path.join(HERE, "hf_gpt2_logits.npy"),
-                model(ids, mask).numpy())
-    names = dict(input_names=["ids", "mask"], output_names=["logits"])
-    torch.onnx.export(model, (ids, mask),
-                      os.path.join(HERE, "hf_gpt2_script.onnx"), dynamo=False,
-                      opset_version=17, **names)
-    torch.onnx.export(model, (ids, mask),
-                      os.path.join(HERE, "hf_gpt2_dynamo.onnx"), dynamo=True,
-                      opset_version=18, external_data=False, **names)
+    export_hf(HfLogits(gpt2, "gpt2", use_cache=False).eval(), "hf_gpt2", ids,
+              mask)
 
 
 def write_padded_tokens():
