@@ -30,8 +30,8 @@ namespace {
 }
 
 #if defined(AMP_FUZZ_CSV)
-/// The first byte picks the options (classes, non-finite features, scale),
-/// the rest is the file.
+/// The first byte picks the options (classes, non-finite features, scale,
+/// three labels per row, an ignore_index of -1), the rest is the file.
 void fuzzOne(const uint8_t *data, size_t size) {
   if (size == 0)
     return;
@@ -39,6 +39,10 @@ void fuzzOne(const uint8_t *data, size_t size) {
   options.classes = data[0] & 0x0f;
   options.allowNonfinite = data[0] & 0x10;
   options.featureScale = (data[0] & 0x20) ? 1e30f : 0.0625f;
+  if (data[0] & 0x40)
+    options.labelShape = {3};
+  if (data[0] & 0x80)
+    options.ignoreIndex = -1;
   std::string_view text(reinterpret_cast<const char *>(data + 1), size - 1);
   StatusOr<Dataset> d = parseCsvDataset(text, "fuzz.csv", options);
   if (d.failed()) {
@@ -47,10 +51,13 @@ void fuzzOne(const uint8_t *data, size_t size) {
     return;
   }
   if (d->rows() == 0 || d->features < 1 ||
-      d->x.size() != static_cast<size_t>(d->rows() * d->features))
+      d->x.size() != static_cast<size_t>(d->rows() * d->features) ||
+      d->labelsPerRow != options.labelsPerRow() ||
+      d->y.size() != static_cast<size_t>(d->rows() * d->labelsPerRow))
     invariantBroken("a dataset of inconsistent size");
   for (int64_t label : d->y)
-    if (options.classes > 0 && (label < 0 || label >= options.classes))
+    if (options.classes > 0 && (label < 0 || label >= options.classes) &&
+        label != options.ignoreIndex)
       invariantBroken("a label outside the classes");
 }
 #elif defined(AMP_FUZZ_PARAMS)
