@@ -1,15 +1,14 @@
 //===- Dataset.h - the data a runner trains on ------------------*- C++ -*-===//
 //
-// A dataset is a table of rows; a batch is `batch` rows. Its loaders:
-//   - CSV files (CsvDataset.cpp): feature columns, then an integer label;
+// A dataset is a table of rows; a batch is `batch` rows. A row holds every
+// input's values (flattened, in argument order), then its labels: one class,
+// or one per position. Its loaders:
+//   - CSV files (CsvDataset.cpp): the values' columns, then the labels;
 //   - NumPy .npz archives (NpzDataset.cpp): an array per input, named like
 //     it, and the labels;
 //   - synthetic data (SyntheticData.cpp): Gaussian features labelled by a
 //     random linear teacher, and token sequences x[t+1] = (5 x[t] + 3) mod V
-//     for token models;
-//   - the tensor files of ONNX models (issue #12) belong here too, as one
-//     more loader that returns a Dataset whose rows are the flattened
-//     per-sample tensors.
+//     for token models.
 // The draws from the runner's RNG are part of its reproducibility contract.
 //
 //===----------------------------------------------------------------------===//
