@@ -13,6 +13,7 @@
 
 #include "amp/Runner/ReadFile.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <set>
 
