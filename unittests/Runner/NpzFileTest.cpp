@@ -24,9 +24,10 @@ using namespace amp::runner;
 using namespace amp::runner::test;
 
 namespace {
+/// `value` as `width` little-endian bytes (zeros past its eighth).
 void put(std::string &out, uint64_t value, int width) {
   for (int i = 0; i < width; ++i)
-    out += static_cast<char>(value >> (8 * i) & 0xff);
+    out += static_cast<char>(i < 8 ? value >> (8 * i) & 0xff : 0);
 }
 
 /// A version 1.0 .npy file of `descr` and `shape` ("(2, 3)") around `data`.
