@@ -37,6 +37,7 @@ const OpTable &amp::onnx_import::getOpTable() {
     OpTable t;
     registerElementwiseOps(t);
     registerLogicalOps(t);
+    registerLossOps(t);
     registerLinearOps(t);
     registerConvPoolOps(t);
     registerNormOps(t);

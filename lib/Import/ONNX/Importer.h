@@ -305,6 +305,7 @@ using OpTable = llvm::StringMap<OpImporter>;
 
 void registerElementwiseOps(OpTable &table);
 void registerLogicalOps(OpTable &table);
+void registerLossOps(OpTable &table);
 void registerLinearOps(OpTable &table);
 void registerConvPoolOps(OpTable &table);
 void registerNormOps(OpTable &table);

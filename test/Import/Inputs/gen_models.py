@@ -685,3 +685,46 @@ save("gather_nd_depth.onnx", helper.make_graph(
     "gather_nd_depth", [vi("x", F, [1])], [vi("y", F, [1])],
     [numpy_helper.from_array(ge_data, "table"), ints("idx", [[0, 1, 2]])]),
     check=False)
+
+# ONNX's losses (test/Import/losses.test): a linear classifier's
+# SoftmaxCrossEntropyLoss with an ignore_index and its log_prob output
+# (reduction mean); NegativeLogLikelihoodLoss of [N, C, d1] log-probabilities
+# with class weights (reduction sum); and two errors.
+save("loss_sce.onnx", helper.make_graph(
+    [helper.make_node("Gemm", ["x", "w", "b"], ["scores"], name="fc"),
+     helper.make_node("SoftmaxCrossEntropyLoss", ["scores", "labels"],
+                      ["loss", "log_prob"], name="sce", ignore_index=-1)],
+    "loss_sce", [vi("x", F, [6, 4]), vi("labels", TensorProto.INT64, [6])],
+    [vi("loss", F, []), vi("log_prob", F, [6, 3])],
+    [init("w", 4, 3), init("b", 3)]))
+reference("loss_sce.onnx",
+          {"x": rng.standard_normal((6, 4)).astype(np.float32),
+           "labels": np.array([0, 2, -1, 1, 2, -1], np.int64)})
+save("loss_nll.onnx", helper.make_graph(
+    [helper.make_node("NegativeLogLikelihoodLoss", ["x", "labels", "weight"],
+                      ["loss"], name="nll", reduction="sum")],
+    "loss_nll", [vi("x", F, [2, 3, 4]),
+                 vi("labels", TensorProto.INT64, [2, 4])],
+    [vi("loss", F, [])],
+    [numpy_helper.from_array(np.array([0.5, 2.0, 1.0], np.float32),
+                             "weight")]))
+reference("loss_nll.onnx",
+          {"x": -np.abs(rng.standard_normal((2, 3, 4))).astype(np.float32),
+           "labels": rng.integers(0, 3, (2, 4)).astype(np.int64)})
+save("loss_bad_labels.onnx", helper.make_graph(
+    [helper.make_node("SoftmaxCrossEntropyLoss", ["x", "labels"], ["loss"],
+                      name="sce")],
+    "loss_bad_labels", [vi("x", F, [4, 3]),
+                        vi("labels", TensorProto.INT64, [3])],
+    [vi("loss", F, [])]), check=False)
+save("loss_bad_reduction.onnx", helper.make_graph(
+    [helper.make_node("NegativeLogLikelihoodLoss", ["x", "labels"], ["loss"],
+                      name="nll", reduction="average")],
+    "loss_bad_reduction", [vi("x", F, [4, 3]),
+                           vi("labels", TensorProto.INT64, [4])],
+    [vi("loss", F, [])]), check=False)
+# The reference evaluator returns the reduced losses as [1]; ONNX's output
+# is a scalar.
+for stem in ("loss_sce", "loss_nll"):
+    path = os.path.join(HERE, stem + "_loss.npy")
+    np.save(path, np.load(path).reshape(()))
