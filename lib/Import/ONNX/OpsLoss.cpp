@@ -11,6 +11,11 @@
 // and `mean` divides the sum by sum_i w_i (the count of kept positions
 // without weights), as ONNX defines it. A label outside [0, C) that is not
 // the ignore_index selects no class: its term and weight are 0.
+// SoftmaxCrossEntropyLoss's usual form, mean without weights, is instead
+// nn.cross_entropy (with its ignore_index) of the scores with the classes
+// moved last: the fused kernel, which builds no [N, C, ...] one-hot (a
+// language model's would be tokens x vocabulary floats) and rejects labels
+// out of range at run time.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,7 +41,7 @@ struct LossInputs {
 } // namespace
 
 /// Checks the inputs (log-probabilities or scores in `x`, labels, optional
-/// weights) and reads the attributes.
+/// weights) and reads the attributes; `logp` is left to the caller.
 static FailureOr<LossInputs> readLossInputs(NodeContext &nc, Value x) {
   LossInputs in;
   in.shape = shapeOf(x);
@@ -195,22 +200,51 @@ static LogicalResult importLossOf(NodeContext &nc, const LossInputs &in) {
   return nc.setOutput(0, *total);
 }
 
+/// Output 0 is nn.cross_entropy of `scores` [N, C, d1, ...] (moved to
+/// [N, d1, ..., C]) and the labels.
+static LogicalResult importFusedCrossEntropy(NodeContext &nc, Value scores,
+                                             const LossInputs &in) {
+  SmallVector<int64_t> perm = {0};
+  for (int64_t d = 2, r = in.shape.size(); d < r; ++d)
+    perm.push_back(d);
+  perm.push_back(1);
+  FailureOr<Value> logits =
+      perm.size() == 2 ? FailureOr<Value>(scores)
+                       : nc.create<nn::TransposeOp>(
+                             {scores}, {nc.named("perm", nc.i64Array(perm))});
+  if (failed(logits))
+    return failure();
+  SmallVector<NamedAttribute> attrs;
+  if (in.ignoreIndex)
+    attrs.push_back(nc.named("ignore_index",
+                             nc.builder.getI64IntegerAttr(*in.ignoreIndex)));
+  FailureOr<Value> loss =
+      nc.create<nn::CrossEntropyOp>({*logits, in.labels}, attrs);
+  return failed(loss) ? failure() : nc.setOutput(0, *loss);
+}
+
 static LogicalResult importSoftmaxCrossEntropyLoss(NodeContext &nc) {
   FailureOr<Value> scores = nc.floatValue(0);
   if (failed(scores))
     return failure();
-  FailureOr<Value> logp = nc.create<nn::LogSoftmaxOp>(
-      {*scores}, {nc.named("axis", nc.builder.getI64IntegerAttr(1))});
-  if (failed(logp))
-    return failure();
-  FailureOr<LossInputs> in = readLossInputs(nc, *logp);
+  FailureOr<LossInputs> in = readLossInputs(nc, *scores);
   if (failed(in))
     return failure();
-  in->logp = *logp;
-  if (failed(importLossOf(nc, *in)))
+  // The log-probabilities, when the composition or the log_prob output
+  // needs them.
+  const bool fused = in->reduction == "mean" && !in->weights;
+  if (!fused || nc.hasOutput(1)) {
+    FailureOr<Value> logp = nc.create<nn::LogSoftmaxOp>(
+        {*scores}, {nc.named("axis", nc.builder.getI64IntegerAttr(1))});
+    if (failed(logp))
+      return failure();
+    in->logp = *logp;
+  }
+  if (failed(fused ? importFusedCrossEntropy(nc, *scores, *in)
+                   : importLossOf(nc, *in)))
     return failure();
   // The optional second output: the log-probabilities.
-  return nc.hasOutput(1) ? nc.setOutput(1, *logp) : success();
+  return nc.hasOutput(1) ? nc.setOutput(1, in->logp) : success();
 }
 
 static LogicalResult importNegativeLogLikelihoodLoss(NodeContext &nc) {
