@@ -184,7 +184,7 @@ template <typename L>
 __device__ __forceinline__ int64_t rowLabel(const CeArgs &a, int64_t r,
                                             int lane) {
   const int64_t label = static_cast<const L *>(a.labels)[r];
-  if (label == a.ignoreIndex)
+  if (a.kept && label == a.ignoreIndex) // a.kept: an ignore_index is set
     return kIgnored;
   if (label >= 0 && label < a.classes)
     return label;

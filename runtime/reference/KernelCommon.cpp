@@ -122,14 +122,21 @@ amp_status_t Checker::pointers(std::initializer_list<Operand> operands) {
 }
 
 amp_status_t Checker::indices(const char *what, const void *ids,
-                              amp_dtype_t dtype, int64_t n, int64_t bound) {
+                              amp_dtype_t dtype, int64_t n, int64_t bound,
+                              std::optional<int64_t> skip, int64_t *inRange) {
+  int64_t count = 0;
   for (int64_t i = 0; i < n; ++i) {
     const int64_t id = loadIndex(ids, dtype, i);
+    if (id == skip)
+      continue;
     if (id < 0 || id >= bound)
       return fail(AMP_STATUS_INVALID_ARGUMENT,
                   "%s %lld at position %lld is outside [0, %lld)", what,
                   (long long)id, (long long)i, (long long)bound);
+    ++count;
   }
+  if (inRange)
+    *inRange = count;
   return AMP_STATUS_OK;
 }
 

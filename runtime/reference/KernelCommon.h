@@ -18,6 +18,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <new>
+#include <optional>
 #include <type_traits>
 
 #ifdef _OPENMP
@@ -293,10 +294,14 @@ public:
   /// pointer() for each operand in turn.
   amp_status_t pointers(std::initializer_list<Operand> operands);
 
-  /// Every one of the n i32/i64 indices (ids, labels) is in [0, bound);
-  /// `what` names one of them in the message ("id 7 at position 3 ...").
+  /// Every one of the n i32/i64 indices (ids, labels) is in [0, bound) or
+  /// equals `skip` (a cross-entropy's ignore_index); `what` names one of
+  /// them in the message ("id 7 at position 3 ..."). `*inRange`, when
+  /// given, counts those in [0, bound).
   amp_status_t indices(const char *what, const void *ids, amp_dtype_t dtype,
-                       int64_t n, int64_t bound);
+                       int64_t n, int64_t bound,
+                       std::optional<int64_t> skip = std::nullopt,
+                       int64_t *inRange = nullptr);
 
   /// The arrays of a multi-buffer call (n >= 0 buffers; every array
   /// non-NULL when n > 0): each size is a count, each dtype a float dtype,

@@ -53,18 +53,11 @@ amp_status_t amp::runtime::kernels::checkCrossEntropy(
 amp_status_t amp::runtime::kernels::checkLabels(
     Checker &check, const void *labels, amp_dtype_t labelsDtype, int64_t rows,
     int64_t classes, int64_t ignoreIndex, int64_t *kept) {
-  *kept = 0;
-  for (int64_t r = 0; r < rows; ++r) {
-    const int64_t label = loadIndex(labels, labelsDtype, r);
-    if (label == ignoreIndex)
-      continue;
-    if (label < 0 || label >= classes)
-      return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                        "label %lld at position %lld is outside [0, %lld)",
-                        (long long)label, (long long)r, (long long)classes);
-    ++*kept;
-  }
-  return AMP_STATUS_OK;
+  return check.indices("label", labels, labelsDtype, rows, classes,
+                       ignoreIndex == AMP_IGNORE_NONE
+                           ? std::nullopt
+                           : std::optional<int64_t>(ignoreIndex),
+                       kept);
 }
 
 amp_status_t amp::runtime::kernels::checkCrossEntropyGrad(

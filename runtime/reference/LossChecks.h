@@ -33,7 +33,8 @@ amp_status_t checkCrossEntropyGrad(Checker &check, const void *gradLoss,
                                    amp_dtype_t labelsDtype);
 
 /// The labels of a host-side cross-entropy (reference and cpu backends):
-/// each is ignoreIndex or in [0, classes); *kept counts the latter.
+/// each is ignoreIndex (unless AMP_IGNORE_NONE) or in [0, classes); *kept
+/// counts the latter.
 amp_status_t checkLabels(Checker &check, const void *labels,
                          amp_dtype_t labelsDtype, int64_t rows, int64_t classes,
                          int64_t ignoreIndex, int64_t *kept);

@@ -135,6 +135,8 @@ private:
   /// named like the label argument, else `labels` or `label`.
   std::vector<DataInput> dataInputs() const;
   std::vector<std::string> labelArrays() const;
+  /// "input argument #3 (mask)": step argument `arg`, an input.
+  std::string describeInput(int arg) const;
   /// "input takes 64", or "inputs take 16 (#7 (ids): 8, #8 (mask): 8)".
   std::string describeColumns() const;
   Status allocateState();

@@ -121,8 +121,7 @@ Status Trainer::checkInputKind() {
   // "the input argument", or "input argument #3 (mask)" among several.
   auto inputName = [&](int a) {
     return inputs.size() == 1 ? std::string("the input argument")
-                              : withName("input argument #" + std::to_string(a),
-                                         program.step.args[a]);
+                              : describeInput(a);
   };
   for (int a : inputs) {
     const TensorDesc &in = program.step.args[a];
@@ -215,11 +214,7 @@ Status Trainer::checkIds() const {
             (mask ? "a mask value (0 or 1"
                   : "a token id (an integer in [0, " + std::to_string(limit) +
                         ")" + (options.vocab > 0 ? ", --vocab" : "")) +
-            ")" +
-            (columns.size() > 1 ? " for " + withName("input argument #" +
-                                                         std::to_string(c.arg),
-                                                     program.step.args[c.arg])
-                                : ""));
+            ")" + (columns.size() > 1 ? " for " + describeInput(c.arg) : ""));
       }
   }
   return Status::success();
@@ -244,7 +239,7 @@ std::vector<DataInput> Trainer::dataInputs() const {
     const TensorDesc &arg = program.step.args[columns[k].arg];
     inputs.push_back(
         {arrayName(arg, "input" + std::to_string(k)),
-         withName("input argument #" + std::to_string(columns[k].arg), arg),
+         describeInput(columns[k].arg),
          std::vector<int64_t>(arg.shape.begin() + 1, arg.shape.end()),
          isInteger(arg.type)});
   }
@@ -258,6 +253,11 @@ std::vector<std::string> Trainer::labelArrays() const {
     if (names[0] != common)
       names.push_back(common);
   return names;
+}
+
+std::string Trainer::describeInput(int arg) const {
+  return withName("input argument #" + std::to_string(arg),
+                  program.step.args[arg]);
 }
 
 std::string Trainer::describeColumns() const {

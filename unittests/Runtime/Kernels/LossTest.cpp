@@ -261,6 +261,13 @@ TEST(CrossEntropy, OutOfRangeLabelsAreErrorsAndWriteNothing) {
       failsWith(amp_cross_entropy(logits.data(), labels.data(), &loss, 2, 3, -1,
                                   AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr),
                 AMP_STATUS_INVALID_ARGUMENT, "label -100 at position 1"));
+  // AMP_IGNORE_NONE ignores nothing, not even a label equal to it.
+  Tensor wide(AMP_DTYPE_I64, {2});
+  wide.setBits(1, uint64_t{1} << 63); // INT64_MIN
+  EXPECT_TRUE(failsWith(amp_cross_entropy(logits.data(), wide.data(), &loss, 2,
+                                          3, AMP_IGNORE_NONE, AMP_DTYPE_F32,
+                                          AMP_DTYPE_I64, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "at position 1"));
 }
 
 // Rows whose label is the ignore_index are left out: the loss and the kept
