@@ -191,7 +191,7 @@ FailureOr<double> evaluateLoss(func::FuncOp fn, ArrayRef<RefTensor> args) {
   FailureOr<SmallVector<RefTensor>> results = reference::evaluate(fn, args);
   if (failed(results))
     return failure();
-  return results->back().data[0];
+  return (*results)[nn::getLossResultIndex(fn)].data[0];
 }
 
 /// Compares `grad`, the autodiff gradient of argument `argNumber`, with the
@@ -247,8 +247,9 @@ amp::gradcheck::checkFunction(func::FuncOp fn,
                               const GradCheckOptions &options) {
   if (fn.isExternal() || !nn::isForwardLossFunction(fn))
     return fn.emitError() << "@" << fn.getSymName()
-                          << " is not a forward loss function (a body whose "
-                             "single result has nn.role = #nn.role<loss>)";
+                          << " is not a forward loss function (a body that "
+                             "returns one result with nn.role = "
+                             "#nn.role<loss>, and otherwise only buffers)";
   // The gradient function: nn-autodiff rewrites a clone in a scratch module
   // and leaves the input as it was. Results: the param gradients, the loss.
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(fn.getLoc());

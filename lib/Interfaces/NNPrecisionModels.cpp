@@ -38,8 +38,9 @@ struct FirstOperandModel
   bool hasF32Accumulator(Operation *) const { return Accumulates; }
 };
 
-/// Optimizer updates always read and write f32 masters and state: nothing
-/// is retyped, and they take no part in propagation.
+/// Optimizer updates (and the running statistics' update) always read and
+/// write f32 masters and state: nothing is retyped, and they take no part in
+/// propagation.
 template <typename OpT>
 struct OptimizerModel
     : MixedPrecisionOpInterface::ExternalModel<OptimizerModel<OpT>, OpT> {
@@ -185,7 +186,8 @@ void amp::registerNNPrecisionModels(DialectRegistry &registry) {
     attachAccumulator<MatmulOp, Conv2DOp, Conv2DGradInputOp,
                       Conv2DGradFilterOp, ReduceSumOp, ReduceMeanOp,
                       ReduceMaxOp>(ctx);
-    attachOptimizer<SgdUpdateOp, AdamUpdateOp, ClipGradNormOp>(ctx);
+    attachOptimizer<SgdUpdateOp, AdamUpdateOp, ClipGradNormOp,
+                    RunningStatsUpdateOp>(ctx);
     BatchNormOp::attachInterface<FirstOperandModel<BatchNormOp>>(*ctx);
     LayerNormOp::attachInterface<FirstOperandModel<LayerNormOp>>(*ctx);
     EmbeddingOp::attachInterface<FirstOperandModel<EmbeddingOp>>(*ctx);

@@ -1,10 +1,10 @@
 //===- NormOps.cpp - f64 evaluators of the norms and softmax --------------===//
 //
 // nn.layer_norm and nn.batch_norm (biased variance) with their gradients,
-// nn.softmax, nn.log_softmax and nn.softmax_grad. Both norms normalize
-// groups of elements (a row of the trailing dims; a channel over batch and
-// space) and differ only in how elements map to groups and to scale/bias
-// entries, so one forward and one backward serve both.
+// nn.running_stats_update, nn.softmax, nn.log_softmax and nn.softmax_grad. Both
+// norms normalize groups of elements (a row of the trailing dims; a channel
+// over batch and space) and differ only in how elements map to groups and to
+// scale/bias entries, so one forward and one backward serve both.
 //
 //===----------------------------------------------------------------------===//
 
@@ -170,6 +170,23 @@ RefTensor evalSoftmaxGrad(SoftmaxGradOp op, Operands in) {
   return dx;
 }
 
+/// The momentum update of the running statistics from a batch's mean and
+/// invstd (the variance recovered as 1/invstd^2 - epsilon).
+Results evalRunningStatsUpdate(RunningStatsUpdateOp op, Operands in) {
+  Results results{*in[0], *in[1]};
+  const RefTensor &mean = *in[2], &invstd = *in[3];
+  double m = op.getMomentumAttr().getValueAsDouble();
+  double eps = op.getEpsilonAttr().getValueAsDouble();
+  double n = static_cast<double>(op.getCount());
+  double correction = op.getUnbiased() ? n / (n - 1) : 1.0;
+  for (size_t c = 0; c < mean.data.size(); ++c) {
+    double var = 1.0 / (invstd.data[c] * invstd.data[c]) - eps;
+    results[0].data[c] = (1 - m) * results[0].data[c] + m * mean.data[c];
+    results[1].data[c] = (1 - m) * results[1].data[c] + m * var * correction;
+  }
+  return results;
+}
+
 } // namespace
 
 void amp::reference::registerNormOps(EvaluatorTable &table) {
@@ -187,6 +204,7 @@ void amp::reference::registerNormOps(EvaluatorTable &table) {
   table.add<BatchNormGradOp>([](BatchNormGradOp op, Operands in) {
     return normBackward(op, batchNormLayout(in[1]->shape), in);
   });
+  table.add<RunningStatsUpdateOp>(evalRunningStatsUpdate);
   table.add<SoftmaxOp>(evalSoftmax);
   table.add<LogSoftmaxOp>(evalLogSoftmax);
   table.add<SoftmaxGradOp>(evalSoftmaxGrad);

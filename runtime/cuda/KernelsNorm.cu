@@ -14,6 +14,7 @@
 // partial sums twice (sum, then squared deviations from the mean, which
 // each block recomputes from the first partials in the same order as the
 // final kernel). No atomics: results are the same run to run.
+// amp_running_stats_update is one thread per channel.
 //
 // The per-element math is NormMath.h's (the reference's), compiled without
 // FMA contraction; the sums are tree sums, which differ from the reference's
@@ -455,6 +456,21 @@ template <typename T> __global__ void batchNormApply(BatchNormArgs args) {
   }
 }
 
+/// The running statistics' momentum update, one channel per thread. The
+/// results may alias their running inputs (each element is read first).
+__global__ void runningStatsUpdate(const float *runningMean,
+                                   const float *runningVar, const float *mean,
+                                   const float *invstd, float *newMean,
+                                   float *newVar, int64_t channels,
+                                   float momentum, float epsilon,
+                                   float correction) {
+  AMP_GRID_STRIDE(c, channels) {
+    const float var = batchVariance(invstd[c], epsilon, correction);
+    newMean[c] = runningStat(runningMean[c], mean[c], momentum);
+    newVar[c] = runningStat(runningVar[c], var, momentum);
+  }
+}
+
 /// Gradient stage 3: dx per element. dx may alias dy or x.
 template <typename T>
 __global__ void batchNormGradApply(BatchNormArgs args, const float *coef) {
@@ -681,6 +697,23 @@ amp_status_t amp_batch_norm_grad(const void *dy, const void *x,
     batchNormGradApply<T><<<gridFor(n), kThreads, 0, s>>>(args, coef);
   });
   return freeScratch(check, scratch, launched(check, "batch_norm_grad"));
+}
+
+amp_status_t amp_running_stats_update(
+    const float *running_mean, const float *running_var, const float *mean,
+    const float *invstd, float *new_mean, float *new_var, int64_t channels,
+    float momentum, float epsilon, float correction, void *stream) {
+  Checker check("amp_running_stats_update");
+  if (amp_status_t s = checkRunningStatsUpdate(
+          check, running_mean, running_var, mean, invstd, new_mean, new_var,
+          channels, momentum, epsilon, correction))
+    return s;
+  if (channels == 0)
+    return AMP_STATUS_OK;
+  runningStatsUpdate<<<gridFor(channels), kThreads, 0, toStream(stream)>>>(
+      running_mean, running_var, mean, invstd, new_mean, new_var, channels,
+      momentum, epsilon, correction);
+  return launched(check, "running_stats_update");
 }
 
 } // extern "C"

@@ -1,9 +1,10 @@
 //===- KernelsNorm.cpp - Softmax, layer norm and batch norm kernels -------===//
 //
 // amp_softmax, amp_log_softmax, amp_softmax_grad, amp_layer_norm(_grad) and
-// amp_batch_norm(_grad) on the reference backend. Rows are widened into an
-// f32 scratch row, statistics and sums are sequential f32 sums, and each
-// stored value is rounded once. Statistics are always stored as f32.
+// amp_batch_norm(_grad) and amp_running_stats_update on the reference backend.
+// Rows are widened into an f32 scratch row, statistics and sums are sequential
+// f32 sums, and each stored value is rounded once. Statistics are always stored
+// as f32.
 //
 //===----------------------------------------------------------------------===//
 
@@ -395,6 +396,24 @@ amp_status_t amp_batch_norm_grad(const void *dy, const void *x,
     });
     storeParam(dscale, scale_dtype, dgamma);
     storeParam(dbias, scale_dtype, dbeta);
+  });
+}
+
+amp_status_t amp_running_stats_update(
+    const float *running_mean, const float *running_var, const float *mean,
+    const float *invstd, float *new_mean, float *new_var, int64_t channels,
+    float momentum, float epsilon, float correction, void * /*stream*/) {
+  Checker check("amp_running_stats_update");
+  if (amp_status_t s = checkRunningStatsUpdate(
+          check, running_mean, running_var, mean, invstd, new_mean, new_var,
+          channels, momentum, epsilon, correction))
+    return s;
+  return guarded(check, [&] {
+    for (int64_t c = 0; c < channels; ++c) {
+      const float var = batchVariance(invstd[c], epsilon, correction);
+      new_mean[c] = runningStat(running_mean[c], mean[c], momentum);
+      new_var[c] = runningStat(running_var[c], var, momentum);
+    }
   });
 }
 

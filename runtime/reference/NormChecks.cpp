@@ -2,6 +2,8 @@
 
 #include "reference/NormChecks.h"
 
+#include <cmath>
+
 using namespace amp::runtime::kernels;
 
 namespace {
@@ -184,4 +186,28 @@ amp_status_t amp::runtime::kernels::checkBatchNormGrad(
                          {"scale", scale, scale ? c : 0, scaleDtype},
                          {"dscale", dscale, dscale ? c : 0, scaleDtype},
                          {"dbias", dbias, dbias ? c : 0, scaleDtype}});
+}
+
+amp_status_t amp::runtime::kernels::checkRunningStatsUpdate(
+    Checker &check, const float *runningMean, const float *runningVar,
+    const float *mean, const float *invstd, const float *newMean,
+    const float *newVar, int64_t channels, float momentum, float epsilon,
+    float correction) {
+  if (amp_status_t s = check.count("channels", channels))
+    return s;
+  if (!(momentum >= 0.0f && momentum <= 1.0f))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "momentum (%g) is not in [0, 1]", (double)momentum);
+  if (amp_status_t s = checkEpsilon(check, epsilon))
+    return s;
+  if (!(correction >= 1.0f) || std::isinf(correction))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "correction (%g) is not a finite value >= 1",
+                      (double)correction);
+  return check.pointers({{"running_mean", runningMean, channels, AMP_DTYPE_F32},
+                         {"running_var", runningVar, channels, AMP_DTYPE_F32},
+                         {"mean", mean, channels, AMP_DTYPE_F32},
+                         {"invstd", invstd, channels, AMP_DTYPE_F32},
+                         {"new_mean", newMean, channels, AMP_DTYPE_F32},
+                         {"new_var", newVar, channels, AMP_DTYPE_F32}});
 }

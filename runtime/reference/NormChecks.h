@@ -1,7 +1,8 @@
 //===- NormChecks.h - Argument checks of softmax and the norms ------------===//
 //
 // The argument checks of amp_softmax, amp_log_softmax, amp_softmax_grad,
-// amp_layer_norm(_grad) and amp_batch_norm(_grad), shared by the reference
+// amp_layer_norm(_grad), amp_batch_norm(_grad) and amp_running_stats_update,
+// shared by the reference
 // and the CUDA backend (amp_kernel_core) so that a malformed call fails with
 // the same status and message on both. Each returns the geometry the
 // computation needs.
@@ -77,6 +78,13 @@ amp_status_t checkBatchNormGrad(Checker &check, const void *dy, const void *x,
                                 const int64_t *dims, int32_t rank,
                                 amp_dtype_t xDtype, amp_dtype_t scaleDtype,
                                 BatchNormView *view);
+
+amp_status_t checkRunningStatsUpdate(Checker &check, const float *runningMean,
+                                     const float *runningVar, const float *mean,
+                                     const float *invstd, const float *newMean,
+                                     const float *newVar, int64_t channels,
+                                     float momentum, float epsilon,
+                                     float correction);
 
 } // namespace kernels
 } // namespace runtime

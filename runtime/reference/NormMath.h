@@ -1,7 +1,8 @@
 //===- NormMath.h - Per-element formulas of softmax and the norms ---------===//
 //
 // The per-element and per-statistic formulas of amp_softmax(_grad),
-// amp_log_softmax and the layer and batch norms, shared by the reference
+// amp_log_softmax, the layer and batch norms and the running statistics,
+// shared by the reference
 // backend and the CUDA kernels so that both evaluate the same f32
 // operations in the same order (both are compiled without FMA contraction).
 // The sums that feed them are each backend's own.
@@ -66,6 +67,21 @@ inline AMP_HOST_DEVICE float layerNormGradValue(float rstd, float g,
 inline AMP_HOST_DEVICE float batchNormGradValue(float k, float dy, float meanDy,
                                                 float xhat, float meanDyXhat) {
   return k * ((dy - meanDy) - xhat * meanDyXhat);
+}
+
+/// The momentum update of a running statistic: (1 - momentum) * running +
+/// momentum * batch.
+inline AMP_HOST_DEVICE float runningStat(float running, float batch,
+                                         float momentum) {
+  return (1.0f - momentum) * running + momentum * batch;
+}
+
+/// The batch variance a running variance takes in: the biased variance
+/// 1 / invstd^2 - epsilon times `correction` (count / (count - 1) for the
+/// unbiased one).
+inline AMP_HOST_DEVICE float batchVariance(float invstd, float epsilon,
+                                           float correction) {
+  return (1.0f / (invstd * invstd) - epsilon) * correction;
 }
 
 } // namespace kernels

@@ -22,10 +22,10 @@ TEST(RoleTest, SpellingsAreTheIRs) {
   std::vector<std::string> names;
   for (Role role : kAllRoles)
     names.push_back(roleName(role));
-  EXPECT_EQ(names,
-            (std::vector<std::string>{"param", "opt_state", "input", "label",
-                                      "loss", "loss_scale", "growth_tracker",
-                                      "hysteresis_tracker", "found_inf"}));
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "param", "opt_state", "input", "label", "loss",
+                       "loss_scale", "growth_tracker", "hysteresis_tracker",
+                       "found_inf", "buffer"}));
 }
 
 TEST(RoleTest, UnknownSpellings) {

@@ -146,9 +146,10 @@ TEST(StepBindingTest, EvalFunction) {
   eval = linearPredictSignature();
   eval.args.push_back(step.args[8]);
   EXPECT_EQ(evalError(eval),
-            "@linear_predict arguments must be params and inputs");
+            "@linear_predict arguments must be params, buffers and inputs");
   const std::string mustReturnLogits =
-      "@linear_predict must take (params..., inputs...) with @linear_step's "
+      "@linear_predict must take (params..., buffers..., inputs...) with "
+      "@linear_step's "
       "1 input(s) and return f32 logits of the labels' shape and then the "
       "classes ([batch, classes]; classes >= 1)";
   eval = linearPredictSignature();
@@ -185,7 +186,7 @@ TEST(StepBindingTest, UnderflowProbe) {
   probe.results[0].type = ElementType::F32;
   probe.args.push_back(step.args[2]);
   EXPECT_EQ(checkUnderflowProbe(probe, step, b).message(),
-            "@grads takes params, inputs and a label");
+            "@grads takes params, buffers, inputs and a label");
   probe.args.pop_back();
   probe.args[2].type = ElementType::I64;
   EXPECT_EQ(checkUnderflowProbe(probe, step, b).message(),

@@ -326,7 +326,7 @@ TEST(TrainerTest, CreateErrors) {
   program = linearProgram();
   program.step.args[8].shape = {4, 2};
   EXPECT_EQ(createError(baseOptions(), program),
-            "@linear_predict must take (params..., inputs...) with "
+            "@linear_predict must take (params..., buffers..., inputs...) with "
             "@linear_step's 1 input(s) and return f32 logits of the labels' "
             "shape and then the classes ([batch, classes]; classes >= 1)");
   // A second input: the batches must agree, and each input be f32 features
@@ -355,7 +355,7 @@ TEST(TrainerTest, CreateErrors) {
   program.step.results[0].type = ElementType::F16;
   EXPECT_EQ(createError(baseOptions(), program),
             "argument #0 of @linear_step is a param of type [2, 2] f16; "
-            "params must be f32");
+            "params and buffers must be f32");
 }
 
 TEST(TrainerTest, InjectStepsParse) {

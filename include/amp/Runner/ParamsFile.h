@@ -2,8 +2,9 @@
 //
 // The format, native-endian: the 9 bytes "AMPPARAM1", an int64 count, then
 // per param an int64 rank, rank int64 dims and the f32 values, in the order
-// of the step's param arguments. Reading checks every field against the
-// file's size before allocating, so a damaged file is an error, never a
+// of the step's param arguments, then its buffer arguments (batch
+// normalization's running statistics) alike. Reading checks every field against
+// the file's size before allocating, so a damaged file is an error, never a
 // crash or a huge allocation.
 //
 //===----------------------------------------------------------------------===//
@@ -34,8 +35,9 @@ StatusOr<std::vector<HostTensor>> parseParamsFile(const std::vector<char> &bytes
 Status writeParamsFile(const std::string &path,
                        const std::vector<HostTensor> &params);
 
-/// Checks that `loaded` (read from `path`) holds exactly the params of
-/// `step`, in order and with their shapes.
+/// Checks that `loaded` (read from `path`) holds exactly the tensors of
+/// `step`'s arguments `paramArgs` (StepBinding::savedArgs: its params, then
+/// its buffers), in order and with their shapes.
 Status checkParamsMatch(const std::vector<HostTensor> &loaded,
                         const std::string &path, const FunctionSignature &step,
                         const std::vector<int> &paramArgs);

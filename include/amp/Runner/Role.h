@@ -27,6 +27,7 @@ enum class Role {
   GrowthTracker,     // "growth_tracker": clean steps since the last change
   HysteresisTracker, // "hysteresis_tracker": overflows tolerated so far
   FoundInf,          // "found_inf": whether the step's gradients overflowed
+  Buffer,            // "buffer": untrained state (running statistics), threaded
 };
 
 /// Every role, in declaration order.
@@ -35,7 +36,7 @@ inline constexpr Role kAllRoles[] = {
     Role::Input,         Role::Label,
     Role::Loss,          Role::LossScale,
     Role::GrowthTracker, Role::HysteresisTracker,
-    Role::FoundInf};
+    Role::FoundInf,      Role::Buffer};
 
 /// The IR spelling of `role` ("param", "opt_state", ...).
 const char *roleName(Role role);
@@ -44,8 +45,8 @@ const char *roleName(Role role);
 std::optional<Role> parseRole(std::string_view name);
 
 /// Whether a result with this role feeds the next step's argument of the
-/// same role (params, optimizer and loss-scale state), as opposed to data
-/// (input, label) and the loss.
+/// same role (params, buffers, optimizer and loss-scale state), as opposed to
+/// data (input, label) and the loss.
 bool isThreadedRole(Role role);
 
 } // namespace amp::runner

@@ -3,9 +3,9 @@
 // The role convention of a training step: every argument has a role; there
 // are one or more input arguments (a model's inputs: features, or token ids
 // and an attention mask, ...) and one label argument; each threaded result
-// (param, opt_state, loss-scale state) feeds the next step's argument of the
-// same role and position, with the same type; there is exactly one 0-d f32
-// loss. bindStep checks it and says which argument feeds which result.
+// (param, buffer, opt_state, loss-scale state) feeds the next step's argument
+// of the same role and position, with the same type; there is exactly one 0-d
+// f32 loss. bindStep checks it and says which argument feeds which result.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,23 +36,26 @@ struct StepBinding {
   const std::vector<int> &args(Role role) const;
   /// The input arguments, in argument order (at least one).
   const std::vector<int> &inputs() const { return args(Role::Input); }
+  /// What a params file holds: the param arguments, then the buffer
+  /// arguments, each in argument order.
+  std::vector<int> savedArgs() const;
 };
 
 StatusOr<StepBinding> bindStep(const FunctionSignature &step);
 
-/// Checks that `eval` takes (params..., inputs...) matching `step`'s params
-/// and inputs in order and returns [batch, classes] f32 logits.
+/// Checks that `eval` takes params, buffers and inputs matching `step`'s
+/// (each role in order) and returns [batch, classes] f32 logits.
 Status checkEvalFunction(const FunctionSignature &eval,
                          const FunctionSignature &step,
                          const StepBinding &binding);
 
-/// Checks that `probe` (--underflow-report) takes params, the inputs (in
-/// order) and the label of `step` and returns f32 tensors.
+/// Checks that `probe` (--underflow-report) takes params, buffers, the inputs
+/// (in order) and the label of `step` and returns f32 tensors.
 Status checkUnderflowProbe(const FunctionSignature &probe,
                            const FunctionSignature &step,
                            const StepBinding &binding);
 
-/// The buffer pointers of a call to `fn`, whose arguments are params,
+/// The buffer pointers of a call to `fn`, whose arguments are params, buffers,
 /// inputs and label bound to `step`'s argument buffers `stepArgs` (each role
 /// in order), followed by `results`.
 std::vector<void *> bindCallArgs(const FunctionSignature &fn,

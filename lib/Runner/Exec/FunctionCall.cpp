@@ -7,6 +7,7 @@
 
 #include "amp_runtime/amp_runtime.h"
 
+#include <map>
 #include <ostream>
 
 using namespace amp::runner;
@@ -51,34 +52,46 @@ amp::runner::callFunction(const RuntimeLibrary &rt, const FunctionSignature &fn,
                           const std::vector<HostTensor> &params) {
   if (Status s = checkTensorSizes(fn); s.failed())
     return s;
-  size_t numParams = 0;
-  for (const TensorDesc &arg : fn.args)
-    numParams += arg.role == Role::Param;
-  if (inputs.size() != fn.args.size() - numParams)
+  // The params file holds the params, then the buffers (each in argument
+  // order): fileIndex[i] is argument i's tensor in it.
+  std::map<size_t, size_t> fileIndex;
+  size_t numBuffers = 0;
+  for (Role role : {Role::Param, Role::Buffer})
+    for (size_t i = 0; i < fn.args.size(); ++i)
+      if (fn.args[i].role == role) {
+        fileIndex[i] = fileIndex.size();
+        numBuffers += role == Role::Buffer;
+      }
+  const size_t numParams = fileIndex.size() - numBuffers;
+  const std::string state =
+      std::to_string(numParams) + " params" +
+      (numBuffers ? " and " + std::to_string(numBuffers) + " buffers" : "");
+  if (inputs.size() != fn.args.size() - fileIndex.size())
+    return Status::error("@" + fn.name + " takes " +
+                         std::to_string(fn.args.size() - fileIndex.size()) +
+                         " inputs besides its " + state + "; " +
+                         std::to_string(inputs.size()) + " --input given");
+  if (params.size() != fileIndex.size())
     return Status::error(
-        "@" + fn.name + " takes " + std::to_string(fn.args.size() - numParams) +
-        " inputs besides its " + std::to_string(numParams) + " params; " +
-        std::to_string(inputs.size()) + " --input given");
-  if (params.size() != numParams)
-    return Status::error(
-        "@" + fn.name + " has " + std::to_string(numParams) + " params; " +
+        "@" + fn.name + " has " + state + "; " +
         (params.empty()
              ? std::string("give their values with --load-params")
              : std::to_string(params.size()) + " are in the params file"));
 
   std::vector<DeviceBuffer> buffers;
   std::vector<void *> pointers;
-  size_t input = 0, param = 0;
+  size_t input = 0;
   for (size_t i = 0; i < fn.args.size(); ++i) {
     const TensorDesc &arg = fn.args[i];
     std::string name = withName("argument #" + std::to_string(i), arg);
     StatusOr<DeviceBuffer> buffer = DeviceBuffer::allocate(rt, arg.bytes());
     if (buffer.failed())
       return buffer.takeStatus();
-    if (arg.role == Role::Param) {
-      const HostTensor &p = params[param++];
+    if (auto saved = fileIndex.find(i); saved != fileIndex.end()) {
+      const HostTensor &p = params[saved->second];
       if (p.shape != arg.shape || arg.type != ElementType::F32)
-        return Status::error("param " + name + " is " + describeType(arg) +
+        return Status::error(std::string(roleName(*arg.role)) + " " + name +
+                             " is " + describeType(arg) +
                              "; the params file holds another shape");
       if (Status s = buffer->upload(p.values.data()); s.failed())
         return s;

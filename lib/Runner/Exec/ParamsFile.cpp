@@ -6,6 +6,7 @@
 #include "amp_runtime/checked_size.h"
 #include "amp_runtime/kernels.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -125,15 +126,25 @@ Status amp::runner::checkParamsMatch(const std::vector<HostTensor> &loaded,
                                      const std::string &path,
                                      const FunctionSignature &step,
                                      const std::vector<int> &paramArgs) {
-  // "param #1 (%b1)": the model's param by order, and its source name.
+  // "param #1 (%b1)": the model's param (or buffer) by order within its
+  // role, and its source name.
   auto paramName = [&](size_t p) {
-    return withName("param #" + std::to_string(p), step.args[paramArgs[p]]);
+    const TensorDesc &arg = step.args[paramArgs[p]];
+    size_t index = 0;
+    for (size_t q = 0; q < p; ++q)
+      index += step.args[paramArgs[q]].role == arg.role;
+    return withName(
+        std::string(roleName(*arg.role)) + " #" + std::to_string(index), arg);
   };
+  bool buffers = std::any_of(paramArgs.begin(), paramArgs.end(), [&](int a) {
+    return step.args[a].role == Role::Buffer;
+  });
   if (loaded.size() != paramArgs.size())
     return Status::error(
         "'" + path + "' holds " + std::to_string(loaded.size()) +
         " params, but @" + step.name + " takes " +
         std::to_string(paramArgs.size()) +
+        (buffers ? " params and buffers" : "") +
         (loaded.size() < paramArgs.size()
              ? " (the first missing is " + paramName(loaded.size()) + ")"
              : ""));

@@ -8,9 +8,9 @@ using namespace amp::runner;
 
 /// The IR's spellings, indexed by Role.
 static constexpr const char *kRoleNames[] = {
-    "param",    "opt_state",  "input",          "label",
-    "loss",     "loss_scale", "growth_tracker", "hysteresis_tracker",
-    "found_inf"};
+    "param",     "opt_state",  "input",          "label",
+    "loss",      "loss_scale", "growth_tracker", "hysteresis_tracker",
+    "found_inf", "buffer"};
 static_assert(std::size(kRoleNames) == std::size(kAllRoles),
               "one spelling per role");
 

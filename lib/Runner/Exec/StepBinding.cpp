@@ -12,6 +12,13 @@ const std::vector<int> &StepBinding::args(Role role) const {
   return it == argsByRole.end() ? none : it->second;
 }
 
+std::vector<int> StepBinding::savedArgs() const {
+  std::vector<int> saved = args(Role::Param);
+  const std::vector<int> &buffers = args(Role::Buffer);
+  saved.insert(saved.end(), buffers.begin(), buffers.end());
+  return saved;
+}
+
 StatusOr<StepBinding> amp::runner::bindStep(const FunctionSignature &step) {
   const std::string fn = "@" + step.name;
   StepBinding b;
@@ -82,19 +89,27 @@ StatusOr<StepBinding> amp::runner::bindStep(const FunctionSignature &step) {
   return b;
 }
 
-/// Param #index of a function that shares the step's params.
+/// Param (or buffer) #index of a function that shares the step's params
+/// and buffers.
 static Status checkParam(const TensorDesc &param, size_t index,
                          const std::string &fn, const FunctionSignature &step,
                          const StepBinding &binding) {
-  const std::vector<int> &stepParams = binding.args(Role::Param);
+  const std::string role = roleName(*param.role);
+  const std::vector<int> &stepParams = binding.args(*param.role);
   if (index >= stepParams.size())
-    return Status::error(fn + " takes more params than @" + step.name);
+    return Status::error(fn + " takes more " + role + "s than @" + step.name);
   const TensorDesc &stepParam = step.args[stepParams[index]];
   if (param.shape != stepParam.shape || param.type != stepParam.type)
-    return Status::error(fn + "'s param #" + std::to_string(index) + " is " +
-                         describeType(param) + ", but @" + step.name +
+    return Status::error(fn + "'s " + role + " #" + std::to_string(index) +
+                         " is " + describeType(param) + ", but @" + step.name +
                          "'s is " + describeType(stepParam));
   return Status::success();
+}
+
+/// Whether a function that shares the step's state takes `role`'s
+/// arguments as the step's, in order.
+static bool isSharedState(const std::optional<Role> &role) {
+  return role == Role::Param || role == Role::Buffer;
 }
 
 /// Input #index of a function that takes the step's inputs in order.
@@ -115,14 +130,15 @@ Status amp::runner::checkEvalFunction(const FunctionSignature &eval,
                                       const FunctionSignature &step,
                                       const StepBinding &binding) {
   const std::string fn = "@" + eval.name;
-  size_t params = 0, inputs = 0;
+  std::map<Role, size_t> state;
+  size_t inputs = 0;
   for (const TensorDesc &arg : eval.args) {
-    Status s = arg.role == Role::Param
-                   ? checkParam(arg, params++, fn, step, binding)
+    Status s = isSharedState(arg.role)
+                   ? checkParam(arg, state[*arg.role]++, fn, step, binding)
                : arg.role == Role::Input
                    ? checkInput(arg, inputs++, fn, step, binding)
-                   : Status::error(fn + " arguments must be params and "
-                                        "inputs");
+                   : Status::error(fn + " arguments must be params, buffers "
+                                        "and inputs");
     if (s.failed())
       return s;
   }
@@ -134,7 +150,9 @@ Status amp::runner::checkEvalFunction(const FunctionSignature &eval,
       logits->size() != labels.size() + 1 ||
       !std::equal(labels.begin(), labels.end(), logits->begin()) ||
       logits->back() < 1 || eval.results[0].type != ElementType::F32)
-    return Status::error(fn + " must take (params..., inputs...) with @" +
+    return Status::error(fn +
+                         " must take (params..., buffers..., "
+                         "inputs...) with @" +
                          step.name + "'s " +
                          std::to_string(binding.inputs().size()) +
                          " input(s) and return f32 logits of the labels' "
@@ -147,15 +165,16 @@ Status amp::runner::checkUnderflowProbe(const FunctionSignature &probe,
                                         const FunctionSignature &step,
                                         const StepBinding &binding) {
   const std::string fn = "@" + probe.name;
-  size_t params = 0, inputs = 0;
+  std::map<Role, size_t> state;
+  size_t inputs = 0;
   for (const TensorDesc &arg : probe.args) {
     Status s = Status::success();
-    if (arg.role == Role::Param)
-      s = checkParam(arg, params++, fn, step, binding);
+    if (isSharedState(arg.role))
+      s = checkParam(arg, state[*arg.role]++, fn, step, binding);
     else if (arg.role == Role::Input)
       s = checkInput(arg, inputs++, fn, step, binding);
     else if (arg.role != Role::Label)
-      s = Status::error(fn + " takes params, inputs and a label");
+      s = Status::error(fn + " takes params, buffers, inputs and a label");
     else if (const TensorDesc &label = step.args[binding.label];
              arg.shape != label.shape || arg.type != label.type)
       s = Status::error(fn + "'s label must have the type of @" + step.name +
@@ -173,10 +192,11 @@ std::vector<void *> amp::runner::bindCallArgs(
     const FunctionSignature &fn, const StepBinding &binding,
     const std::vector<void *> &stepArgs, const std::vector<void *> &results) {
   std::vector<void *> pointers;
-  size_t param = 0, input = 0;
+  std::map<Role, size_t> state;
+  size_t input = 0;
   for (const TensorDesc &arg : fn.args) {
-    if (arg.role == Role::Param)
-      pointers.push_back(stepArgs[binding.args(Role::Param)[param++]]);
+    if (isSharedState(arg.role))
+      pointers.push_back(stepArgs[binding.args(*arg.role)[state[*arg.role]++]]);
     else if (arg.role == Role::Input)
       pointers.push_back(stepArgs[binding.inputs()[input++]]);
     else

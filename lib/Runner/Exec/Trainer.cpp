@@ -17,6 +17,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <map>
 
 using namespace amp::runner;
 
@@ -77,12 +78,12 @@ StatusOr<std::unique_ptr<Trainer>> Trainer::create(const RuntimeLibrary &rt,
   trainer->binding = std::move(*binding);
   if (Status s = trainer->checkInputKind(); s.failed())
     return s;
-  for (int a : trainer->binding.args(Role::Param))
+  for (int a : trainer->binding.savedArgs())
     if (p.step.args[a].type != ElementType::F32)
-      return Status::error("argument #" + std::to_string(a) + " of @" +
-                           p.step.name + " is a param of type " +
-                           describeType(p.step.args[a]) +
-                           "; params must be f32");
+      return Status::error(
+          "argument #" + std::to_string(a) + " of @" + p.step.name + " is a " +
+          roleName(*p.step.args[a].role) + " of type " +
+          describeType(p.step.args[a]) + "; params and buffers must be f32");
   if (p.eval)
     if (Status s = checkEvalFunction(*p.eval, p.step, trainer->binding);
         s.failed())
@@ -333,28 +334,31 @@ Status Trainer::loadData() {
 
 Status Trainer::allocateState() {
   const FunctionSignature &step = program.step;
-  std::vector<HostTensor> loaded;
+  // A params file holds the params, then the buffers; without one, params
+  // are drawn and buffers take their nn.init.
+  const std::vector<int> saved = binding.savedArgs();
+  std::map<int, std::vector<float>> loaded;
   if (!options.loadParams.empty()) {
     StatusOr<std::vector<HostTensor>> file = readParamsFile(options.loadParams);
     if (file.failed())
       return file.takeStatus();
-    loaded = std::move(*file);
-    if (Status s = checkParamsMatch(loaded, options.loadParams, step,
-                                    binding.args(Role::Param));
+    if (Status s = checkParamsMatch(*file, options.loadParams, step, saved);
         s.failed())
       return s;
+    for (size_t i = 0; i < saved.size(); ++i)
+      loaded[saved[i]] = std::move((*file)[i].values);
   }
-  size_t paramIndex = 0;
-  for (const TensorDesc &arg : step.args) {
+  for (size_t a = 0; a < step.args.size(); ++a) {
+    const TensorDesc &arg = step.args[a];
     StatusOr<DeviceBuffer> buffer = DeviceBuffer::allocate(rt, arg.bytes());
     if (buffer.failed())
       return buffer.takeStatus();
     Status uploaded;
-    if (arg.role == Role::Param) {
-      std::vector<float> values = options.loadParams.empty()
-                                      ? initParam(arg, rng)
-                                      : std::move(loaded[paramIndex].values);
-      ++paramIndex;
+    auto file = loaded.find(static_cast<int>(a));
+    if (file != loaded.end()) {
+      uploaded = buffer->upload(file->second.data());
+    } else if (arg.role == Role::Param) {
+      std::vector<float> values = initParam(arg, rng);
       uploaded = buffer->upload(values.data());
     } else if (arg.role != Role::Input && arg.role != Role::Label) {
       StatusOr<std::vector<char>> state = initState(arg);

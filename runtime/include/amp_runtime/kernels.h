@@ -524,6 +524,21 @@ AMP_KERNEL_API amp_status_t amp_batch_norm_grad(
     const void *scale, void *dx, void *dscale, void *dbias, const int64_t *dims,
     int32_t rank, amp_dtype_t x_dtype, amp_dtype_t scale_dtype, void *stream);
 
+/* nn.running_stats_update: the momentum update of a batch norm's running
+ * statistics from its batch mean and invstd (amp_batch_norm's), per channel
+ * c in f32: var = 1 / (invstd * invstd) - epsilon (the biased batch
+ * variance),
+ *   new_mean = (1 - momentum) * running_mean + momentum * mean,
+ *   new_var  = (1 - momentum) * running_var + momentum * (var * correction),
+ * with correction = count / (count - 1) for the unbiased variance, else 1.
+ * All six arrays hold `channels` f32 values; new_mean may equal running_mean
+ * and new_var running_var. momentum is in [0, 1], epsilon >= 0, correction
+ * >= 1 and finite. */
+AMP_KERNEL_API amp_status_t amp_running_stats_update(
+    const float *running_mean, const float *running_var, const float *mean,
+    const float *invstd, float *new_mean, float *new_var, int64_t channels,
+    float momentum, float epsilon, float correction, void *stream);
+
 /*===--- Convolution -----------------------------------------------------===*/
 
 /* nn.conv2d and its gradients share their arguments: x_dims = [N, C, H, W],

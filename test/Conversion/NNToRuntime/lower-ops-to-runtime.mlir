@@ -495,3 +495,29 @@ func.func @mse_loss_grad(%g: tensor<f32>, %p: tensor<32x1xf16>, %t: tensor<32x1x
   %0 = nn.mse_loss_grad %g, %p, %t : (tensor<f32>, tensor<32x1xf16>, tensor<32x1xf16>) -> tensor<32x1xf16>
   return %0 : tensor<32x1xf16>
 }
+
+// -----
+
+// The unbiased correction count / (count - 1) is folded into one f32
+// constant (128 / 127); the results are fresh buffers.
+// CHECK-LABEL: func.func @running_stats_update(
+// CHECK-DAG: %[[C:.*]] = llvm.mlir.constant(16 : i64) : i64
+// CHECK-DAG: %[[MOM:.*]] = llvm.mlir.constant(2.500000e-01 : f32) : f32
+// CHECK-DAG: %[[EPS:.*]] = llvm.mlir.constant(1.000000e-03 : f32) : f32
+// CHECK-DAG: %[[COR:.*]] = llvm.mlir.constant(1.00787401 : f32) : f32
+// CHECK: llvm.call @amp_running_stats_update(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[C]], %[[MOM]], %[[EPS]], %[[COR]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i64, f32, f32, f32, !llvm.ptr) -> i32
+func.func @running_stats_update(%rm: tensor<16xf32>, %rv: tensor<16xf32>, %m: tensor<16xf32>, %i: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
+  %0:2 = nn.running_stats_update %rm, %rv, %m, %i {count = 128 : i64, epsilon = 1.0e-3 : f32, momentum = 0.25 : f32} : tensor<16xf32>
+  return %0#0, %0#1 : tensor<16xf32>, tensor<16xf32>
+}
+
+// -----
+
+// The biased form passes a correction of 1.
+// CHECK-LABEL: func.func @running_stats_update_biased(
+// CHECK: %[[ONE:.*]] = llvm.mlir.constant(1.000000e+00 : f32) : f32
+// CHECK: llvm.call @amp_running_stats_update({{.*}}, %[[ONE]], %{{.*}}) :
+func.func @running_stats_update_biased(%rm: tensor<16xf32>, %rv: tensor<16xf32>, %m: tensor<16xf32>, %i: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
+  %0:2 = nn.running_stats_update %rm, %rv, %m, %i {count = 1 : i64, unbiased = false} : tensor<16xf32>
+  return %0#0, %0#1 : tensor<16xf32>, tensor<16xf32>
+}

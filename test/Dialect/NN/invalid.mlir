@@ -900,6 +900,80 @@ func.func @avg_pool_grad_element_types(%dy: tensor<1x2x4x4xf16>) {
 
 // -----
 
+func.func @running_stats_rank2(%s: tensor<2x8xf32>) {
+  // expected-error @+1 {{'nn.running_stats_update' op the statistics must be 1-D (one value per channel), got 'tensor<2x8xf32>'}}
+  %0:2 = nn.running_stats_update %s, %s, %s, %s {count = 4 : i64} : tensor<2x8xf32>
+  return
+}
+
+// -----
+
+func.func @running_stats_f16(%s: tensor<8xf16>) {
+  // expected-error @+1 {{operand #0 must be statically shaped tensor of 32-bit float values}}
+  %0:2 = nn.running_stats_update %s, %s, %s, %s {count = 4 : i64} : tensor<8xf16>
+  return
+}
+
+// -----
+
+func.func @running_stats_types(%s: tensor<8xf32>, %t: tensor<4xf32>) {
+  // expected-error @+1 {{all of {running_mean, running_var, mean, invstd, new_running_mean, new_running_var} have same type}}
+  %0:2 = "nn.running_stats_update"(%s, %s, %t, %s) {count = 4 : i64} : (tensor<8xf32>, tensor<8xf32>, tensor<4xf32>, tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+func.func @running_stats_momentum(%s: tensor<8xf32>) {
+  // expected-error @+1 {{momentum must be in [0, 1], got 1.5}}
+  %0:2 = nn.running_stats_update %s, %s, %s, %s {count = 4 : i64, momentum = 1.5 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @running_stats_epsilon(%s: tensor<8xf32>) {
+  // expected-error @+1 {{epsilon must be a finite value >= 0, got -1}}
+  %0:2 = nn.running_stats_update %s, %s, %s, %s {count = 4 : i64, epsilon = -1.0 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @running_stats_unbiased_count(%s: tensor<8xf32>) {
+  // expected-error @+1 {{count must be >= 2 for the unbiased variance, got 1}}
+  %0:2 = nn.running_stats_update %s, %s, %s, %s {count = 1 : i64} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @running_stats_biased_count(%s: tensor<8xf32>) {
+  // expected-error @+1 {{count must be >= 1, got 0}}
+  %0:2 = nn.running_stats_update %s, %s, %s, %s {count = 0 : i64, unbiased = false} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @running_stats_norm_count(%x: tensor<8x16x4x4xf32>, %s: tensor<16xf32>) {
+  %y, %mean, %invstd = nn.batch_norm %x, %s, %s : (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>) -> (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>)
+  // expected-error @+1 {{count must be 128, the values per channel of the nn.batch_norm its statistics come from; got 16}}
+  %0:2 = nn.running_stats_update %s, %s, %mean, %invstd {count = 16 : i64} : tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @running_stats_norm_epsilon(%x: tensor<8x16x4x4xf32>, %s: tensor<16xf32>) {
+  %y, %mean, %invstd = nn.batch_norm %x, %s, %s {epsilon = 1.0e-3 : f32} : (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>) -> (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>)
+  // expected-error @+1 {{epsilon must be the nn.batch_norm's (0.001), got 1e-05}}
+  %0:2 = nn.running_stats_update %s, %s, %mean, %invstd {count = 128 : i64} : tensor<16xf32>
+  return
+}
+
+// -----
+
 func.func @batch_norm_rank1(%x: tensor<16xf32>, %s: tensor<16xf32>) {
   // expected-error @+2 {{input must have rank >= 2 (N, C, ...), got [16]}}
   // expected-error @+1 {{'nn.batch_norm' op failed to infer returned types}}
@@ -1882,7 +1956,7 @@ func.func @unknown_role_spelling(%w: tensor<4xf32> {nn.role = #nn.role<weights>}
 
 // -----
 
-// expected-error @+1 {{'nn.role' on argument #1 must be one of #nn.role<param>, #nn.role<opt_state>, #nn.role<input>, #nn.role<label>, #nn.role<loss>, #nn.role<loss_scale>, #nn.role<growth_tracker>, #nn.role<hysteresis_tracker>, #nn.role<found_inf>, got 1 : i64}}
+// expected-error @+1 {{'nn.role' on argument #1 must be one of #nn.role<param>, #nn.role<opt_state>, #nn.role<input>, #nn.role<label>, #nn.role<loss>, #nn.role<loss_scale>, #nn.role<growth_tracker>, #nn.role<hysteresis_tracker>, #nn.role<found_inf>, #nn.role<buffer>, got 1 : i64}}
 func.func @role_not_an_enum(%a: tensor<4xf32>, %b: tensor<4xf32> {nn.role = 1}) {
   return
 }

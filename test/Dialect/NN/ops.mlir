@@ -587,6 +587,20 @@ func.func @batch_norm_epsilon_2d_f16(%x: tensor<32x10xf16>, %s: tensor<10xf32>, 
   return %y, %mean, %invstd : tensor<32x10xf16>, tensor<10xf32>, tensor<10xf32>
 }
 
+// CHECK-LABEL: func.func @running_stats_update(
+// CHECK-SAME:    %[[X:.*]]: tensor<8x16x4x4xf32>, %[[S:.*]]: tensor<16xf32>, %[[RM:.*]]: tensor<16xf32>, %[[RV:.*]]: tensor<16xf32>)
+// CHECK:         %[[Y:.*]], %[[MEAN:.*]], %[[INVSTD:.*]] = nn.batch_norm %[[X]], %[[S]], %[[S]]
+// CHECK-NEXT:    %[[NM:.*]], %[[NV:.*]] = nn.running_stats_update %[[RM]], %[[RV]], %[[MEAN]], %[[INVSTD]] {count = 128 : i64} : tensor<16xf32>
+// CHECK-NEXT:    %[[NM2:.*]], %[[NV2:.*]] = nn.running_stats_update %[[NM]], %[[NV]], %[[RM]], %[[RV]] {count = 1 : i64, epsilon = 1.000000e-03 : f32, momentum = 1.000000e+00 : f32, unbiased = false} : tensor<16xf32>
+// CHECK-NEXT:    return %[[NM2]], %[[NV2]]
+func.func @running_stats_update(%x: tensor<8x16x4x4xf32>, %s: tensor<16xf32>, %rm: tensor<16xf32>, %rv: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
+  %y, %mean, %invstd = nn.batch_norm %x, %s, %s : (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>) -> (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>)
+  %m1, %v1 = nn.running_stats_update %rm, %rv, %mean, %invstd {count = 128 : i64, momentum = 0.1 : f32} : tensor<16xf32>
+  // Statistics from elsewhere are not tied to a batch norm's count and epsilon.
+  %m2, %v2 = nn.running_stats_update %m1, %v1, %rm, %rv {count = 1 : i64, epsilon = 1.0e-3 : f32, momentum = 1.0 : f32, unbiased = false} : tensor<16xf32>
+  return %m2, %v2 : tensor<16xf32>, tensor<16xf32>
+}
+
 // CHECK-LABEL: func.func @layer_norm(
 // CHECK-SAME:    %[[X:.*]]: tensor<4x16x32xf32>, %[[S:.*]]: tensor<32xf32>, %[[B:.*]]: tensor<32xf32>) -> (tensor<4x16x32xf32>, tensor<4x16xf32>, tensor<4x16xf32>)
 // CHECK:         %[[Y:.*]], %[[MEAN:.*]], %[[RSTD:.*]] = nn.layer_norm %[[X]], %[[S]], %[[B]] : (tensor<4x16x32xf32>, tensor<32xf32>, tensor<32xf32>) -> (tensor<4x16x32xf32>, tensor<4x16xf32>, tensor<4x16xf32>)

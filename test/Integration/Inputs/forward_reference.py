@@ -3,9 +3,13 @@ Inputs/ops_regression.mlir (--model ops) or Inputs/pointwise_grads_step.mlir
 (--model grads) from the params amp-run saved (--save-params, after one step
 with a negligible learning rate) and the CSV batch it ran on (every row,
 --feature-scale 0.0625), and checks it against the loss in amp-run's --log
-within --rel-tolerance. Batch statistics and the mean losses do not depend on
-the row order; dropout's mask does, so the ops model runs on copies of one
-row. Plain Python: the tests need no numpy."""
+within --rel-tolerance. For the cnn, whose saved params end with the running
+statistics of its two batch norms (buffers, after the params), it also checks
+those: one momentum-0.1 update from mean 0 and variance 1 with the batch's
+mean and unbiased variance, within --rel-tolerance of the largest value.
+Batch statistics and the mean losses do not depend on the row order;
+dropout's mask does, so the ops model runs on copies of one row. Plain
+Python: the tests need no numpy."""
 import argparse
 import csv
 import math
@@ -15,9 +19,18 @@ import sys
 parser = argparse.ArgumentParser()
 parser.add_argument("--model", choices=["cnn", "ops", "grads"], required=True)
 parser.add_argument("--rel-tolerance", type=float, default=1e-5)
-parser.add_argument("params")
+parser.add_argument("--eval-logits", metavar="NPY",
+                    help="instead of the loss, check the cnn's inference "
+                    "logits (amp-run --function train_step_forward --output, "
+                    "on the rows of `data`), which normalize with the saved "
+                    "running statistics, within --rel-tolerance of the "
+                    "largest")
+parser.add_argument("--write-rows", metavar="NPY",
+                    help="only write the rows of `data` as the f32 [rows, 64] "
+                    "input of --eval-logits' amp-run call")
+parser.add_argument("params", nargs="?")
 parser.add_argument("data")
-parser.add_argument("log")
+parser.add_argument("log", nargs="?")
 args = parser.parse_args()
 
 
@@ -43,6 +56,13 @@ def f32(v):
 rows = [[float(v) for v in r] for r in csv.reader(open(args.data))]
 xs = [[v * 0.0625 for v in r[:64]] for r in rows]
 labels = [int(r[64]) for r in rows]
+if args.write_rows:
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (%d, 64), }" % len(xs)
+    header += " " * (63 - (len(header) + 10) % 64) + "\n"
+    with open(args.write_rows, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+        f.write(struct.pack("<%df" % (64 * len(xs)), *[v for x in xs for v in x]))
+    sys.exit(0)
 params = read_params(args.params)
 
 
@@ -57,15 +77,28 @@ def conv3x3(x, channels, size, w, out):
             for img in x]
 
 
-def batch_norm(x, channels, scale, bias, eps=1e-5):
+# The running statistics the batch norms would update, [mean..., var...] per
+# batch norm in order.
+running_stats = []
+
+
+def batch_norm(x, channels, scale, bias, eps=1e-5, stats=None):
+    """Batch statistics, or with `stats` (means, variances) inference."""
     y = [[[row[:] for row in ch] for ch in img] for img in x]
+    means, variances = [], []
     for c in range(channels):
         vals = [v for img in x for row in img[c] for v in row]
         mean = sum(vals) / len(vals)
-        inv = 1 / math.sqrt(sum((v - mean) ** 2 for v in vals) / len(vals) + eps)
+        var = sum((v - mean) ** 2 for v in vals) / len(vals)
+        if stats:
+            mean, var = stats[0][c], stats[1][c]
+        means.append(0.1 * mean)
+        variances.append(0.9 + 0.1 * var * len(vals) / (len(vals) - 1))
+        inv = 1 / math.sqrt(var + eps)
         for img in y:
             img[c] = [[(v - mean) * inv * scale[c] + bias[c] for v in row]
                       for row in img[c]]
+    running_stats.extend([means, variances])
     return y
 
 
@@ -74,10 +107,13 @@ def relu(x):
             for img in x]
 
 
-def cnn_loss():
-    w1, g1, b1, w2, g2, b2, w3, b3 = params
+def cnn_logits(running=None):
+    """The logits per row; `running`: the saved running statistics (rm1,
+    rv1, rm2, rv2) for inference, else batch statistics."""
+    w1, g1, b1, w2, g2, b2, w3, b3 = params[:8]
+    s1, s2 = (running[:2], running[2:]) if running else (None, None)
     x = [[[r[i * 8:(i + 1) * 8] for i in range(8)]] for r in xs]
-    h = relu(batch_norm(conv3x3(x, 1, 8, w1, 8), 8, g1, b1))
+    h = relu(batch_norm(conv3x3(x, 1, 8, w1, 8), 8, g1, b1, stats=s1))
     p = [[[[max(ch[2 * i + a][2 * j + b] for a in range(2) for b in range(2))
             for j in range(4)] for i in range(4)] for ch in img] for img in h]
 
@@ -87,13 +123,19 @@ def cnn_loss():
         return sum(vals) / len(vals)
     a = [[[[avg3x3(ch, i, j) for j in range(4)] for i in range(4)] for ch in img]
          for img in p]
-    n2 = batch_norm(conv3x3(a, 8, 4, w2, 8), 8, g2, b2)
-    total = 0.0
-    for img_p, img_n, label in zip(p, n2, labels):
+    n2 = batch_norm(conv3x3(a, 8, 4, w2, 8), 8, g2, b2, stats=s2)
+    rows = []
+    for img_p, img_n in zip(p, n2):
         f = [sum(max(u + v, 0.0) for ru, rv in zip(cp, cn) for u, v in zip(ru, rv))
              / 16 for cp, cn in zip(img_p, img_n)]
-        logits = [sum(f[c] * w3[c * 10 + k] for c in range(8)) + b3[k]
-                  for k in range(10)]
+        rows.append([sum(f[c] * w3[c * 10 + k] for c in range(8)) + b3[k]
+                     for k in range(10)])
+    return rows
+
+
+def cnn_loss():
+    total = 0.0
+    for logits, label in zip(cnn_logits(), labels):
         m = max(logits)
         total += math.log(sum(math.exp(v - m) for v in logits)) - (logits[label] - m)
     return total / len(xs)
@@ -143,8 +185,43 @@ def grads_loss():
     return total / (len(xs) * 256)
 
 
+def read_npy_f32(path):
+    """A little-endian f32 .npy file's values (C order), flattened."""
+    data = open(path, "rb").read()
+    assert data[:6] == b"\x93NUMPY", path
+    (header_len,) = struct.unpack_from("<H", data, 8)
+    header = data[10:10 + header_len].decode()
+    assert "'<f4'" in header and "'fortran_order': False" in header, header
+    body = data[10 + header_len:]
+    return list(struct.unpack("<%df" % (len(body) // 4), body))
+
+
+if args.eval_logits:
+    assert args.model == "cnn", "--eval-logits is for the cnn"
+    want = [v for row in cnn_logits(running=params[8:]) for v in row]
+    got = read_npy_f32(args.eval_logits)
+    assert len(got) == len(want), (len(got), len(want))
+    scale = max(abs(v) for v in want)
+    error = max(abs(g - w) for g, w in zip(got, want))
+    print(f"inference logits: max abs error {error:.3g} (largest {scale:.3g})")
+    if error > args.rel_tolerance * scale:
+        sys.exit(f"the inference logits differ by more than "
+                 f"{args.rel_tolerance:g} of the largest")
+    sys.exit(0)
+
 expected = {"cnn": cnn_loss, "ops": ops_loss, "grads": grads_loss}[args.model]()
 got = float(next(csv.DictReader(open(args.log)))["loss"])
 print(f"first-step loss: amp-run {got:.7g}, f64 reference {expected:.7g}")
 if abs(got - expected) > args.rel_tolerance * abs(expected):
     sys.exit(f"the first-step loss differs by more than {args.rel_tolerance:g}")
+if args.model == "cnn":
+    saved = params[8:]
+    assert len(saved) == len(running_stats), (len(saved), len(running_stats))
+    for k, (got_stat, want_stat) in enumerate(zip(saved, running_stats)):
+        scale = max(abs(v) for v in want_stat)
+        error = max(abs(g - w) for g, w in zip(got_stat, want_stat))
+        print(f"running {'var' if k % 2 else 'mean'} #{k // 2}: max abs error "
+              f"{error:.3g} (largest value {scale:.3g})")
+        if error > args.rel_tolerance * scale:
+            sys.exit(f"running statistic #{k} differs by more than "
+                     f"{args.rel_tolerance:g} of its largest value")

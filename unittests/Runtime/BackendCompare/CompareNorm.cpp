@@ -397,6 +397,42 @@ AMP_COMPARE_CASE(batch_norm_grad) {
       }
 }
 
+/// The running statistics' update from a batch norm's statistics, fresh
+/// and in place: the same f32 formula (NormMath.h) on both, so exact.
+AMP_COMPARE_CASE(running_stats_update) {
+  for (const std::vector<int64_t> &dims : batchShapes()) {
+    const Geometry g = batchGeometry(dims);
+    if (g.groupSize < 2)
+      continue;
+    const Host x = gridHost(c, AMP_DTYPE_F32, g.n, 8, 4);
+    const LayerOut f = runBatchNorm(*c.ref, dims, x, nullptr, nullptr, false);
+    const Host mean = gridHost(c, AMP_DTYPE_F32, g.groups, 8, 1);
+    const Host var = gridHost(c, AMP_DTYPE_F32, g.groups, 8, 3);
+    const float correction =
+        float(double(g.groupSize) / double(g.groupSize - 1));
+    for (bool inPlace : {false, true}) {
+      auto run = [&](Backend &b) {
+        Buf rm = b.upload(mean), rv = b.upload(var), m = b.upload(f.mean),
+            is = b.upload(f.rstd);
+        Buf nm = inPlace ? Buf() : b.alloc(AMP_DTYPE_F32, g.groups),
+            nv = inPlace ? Buf() : b.alloc(AMP_DTYPE_F32, g.groups);
+        Buf &outMean = inPlace ? rm : nm, &outVar = inPlace ? rv : nv;
+        auto f32 = [](Buf &buf) { return static_cast<float *>(buf.get()); };
+        b.ok(AMP_CALL(b, amp_running_stats_update, f32(rm), f32(rv), f32(m),
+                      f32(is), f32(outMean), f32(outVar), g.groups, 0.1f, 1e-5f,
+                      correction, nullptr));
+        return std::pair{b.download(outMean), b.download(outVar)};
+      };
+      const auto [refMean, refVar] = run(*c.ref);
+      const auto [devMean, devVar] = run(*c.dev);
+      const std::string w = "running_stats_update " + dimsText(dims) +
+                            (inPlace ? " in place" : "");
+      c.expectClose(w + " mean", refMean, devMean, Tolerance::exact());
+      c.expectClose(w + " var", refVar, devVar, Tolerance::exact());
+    }
+  }
+}
+
 AMP_COMPARE_CASE(norm_errors) {
   const int64_t dims[] = {2, 3}, one[] = {4}, empty[] = {2, 0, 3};
   Buf bufs[2];

@@ -477,4 +477,77 @@ TEST(Norm, RejectsBadArguments) {
                 AMP_STATUS_INVALID_ARGUMENT, "no elements"));
 }
 
+/// amp_running_stats_update against the formula in f64: (1 - m) * running
+/// + m * batch, the batch variance 1 / invstd^2 - eps times the correction;
+/// in place (results aliasing the running inputs) as well.
+TEST(RunningStats, UpdateMatchesF64) {
+  const int64_t c = 37;
+  const float momentum = 0.1f, eps = 1e-5f, correction = 128.0f / 127.0f;
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> mean(-2.0f, 2.0f), pos(0.05f, 3.0f);
+  std::vector<float> rm(c), rv(c), m(c), is(c);
+  for (int64_t i = 0; i < c; ++i) {
+    rm[i] = mean(rng);
+    rv[i] = pos(rng);
+    m[i] = mean(rng);
+    is[i] = pos(rng);
+  }
+  auto expectUpdate = [&](const std::vector<float> &gotMean,
+                          const std::vector<float> &gotVar) {
+    for (int64_t i = 0; i < c; ++i) {
+      const double mu = 1.0 - momentum;
+      const double var = 1.0 / (double(is[i]) * is[i]) - eps;
+      const double wantMean = mu * rm[i] + double(momentum) * m[i];
+      const double wantVar =
+          mu * rv[i] + double(momentum) * var * double(correction);
+      EXPECT_NEAR(gotMean[i], wantMean, 1e-6 * (1 + std::abs(wantMean))) << i;
+      EXPECT_NEAR(gotVar[i], wantVar, 1e-6 * (1 + std::abs(wantVar))) << i;
+    }
+  };
+  std::vector<float> newMean(c), newVar(c);
+  ASSERT_TRUE(isOk(amp_running_stats_update(
+      rm.data(), rv.data(), m.data(), is.data(), newMean.data(), newVar.data(),
+      c, momentum, eps, correction, nullptr)));
+  expectUpdate(newMean, newVar);
+  std::vector<float> inMean = rm, inVar = rv;
+  ASSERT_TRUE(isOk(amp_running_stats_update(
+      inMean.data(), inVar.data(), m.data(), is.data(), inMean.data(),
+      inVar.data(), c, momentum, eps, correction, nullptr)));
+  EXPECT_EQ(inMean, newMean);
+  EXPECT_EQ(inVar, newVar);
+  // Momentum 1 takes the batch's statistics; 0 keeps the running ones.
+  ASSERT_TRUE(isOk(amp_running_stats_update(
+      rm.data(), rv.data(), m.data(), is.data(), newMean.data(), newVar.data(),
+      c, 0.0f, eps, 1.0f, nullptr)));
+  EXPECT_EQ(newMean, rm);
+  EXPECT_EQ(newVar, rv);
+  // No channel: nothing to read or write.
+  EXPECT_TRUE(isOk(amp_running_stats_update(nullptr, nullptr, nullptr, nullptr,
+                                            nullptr, nullptr, 0, momentum, eps,
+                                            correction, nullptr)));
+}
+
+TEST(RunningStats, RejectsBadArguments) {
+  float s[4] = {1, 1, 1, 1}, out[4], out2[4];
+  auto call = [&](const float *mean, int64_t c, float momentum, float eps,
+                  float correction) {
+    return amp_running_stats_update(s, s, mean, s, out, out2, c, momentum, eps,
+                                    correction, nullptr);
+  };
+  EXPECT_TRUE(failsWith(call(s, -1, 0.1f, 1e-5f, 1.0f),
+                        AMP_STATUS_INVALID_ARGUMENT, "channels"));
+  EXPECT_TRUE(failsWith(call(s, 4, 1.5f, 1e-5f, 1.0f),
+                        AMP_STATUS_INVALID_ARGUMENT, "momentum (1.5)"));
+  EXPECT_TRUE(failsWith(call(s, 4, std::nanf(""), 1e-5f, 1.0f),
+                        AMP_STATUS_INVALID_ARGUMENT, "momentum"));
+  EXPECT_TRUE(failsWith(call(s, 4, 0.1f, -1.0f, 1.0f),
+                        AMP_STATUS_INVALID_ARGUMENT, "epsilon"));
+  EXPECT_TRUE(failsWith(call(s, 4, 0.1f, 1e-5f, 0.5f),
+                        AMP_STATUS_INVALID_ARGUMENT, "correction (0.5)"));
+  EXPECT_TRUE(failsWith(call(s, 4, 0.1f, 1e-5f, INFINITY),
+                        AMP_STATUS_INVALID_ARGUMENT, "correction"));
+  EXPECT_TRUE(failsWith(call(nullptr, 4, 0.1f, 1e-5f, 1.0f),
+                        AMP_STATUS_INVALID_ARGUMENT, "mean is NULL"));
+}
+
 } // namespace

@@ -34,6 +34,7 @@ static bool isStateRole(std::optional<nn::Role> role) {
   switch (*role) {
   case nn::Role::Param:
   case nn::Role::OptState:
+  case nn::Role::Buffer:
   case nn::Role::Loss:
   case nn::Role::LossScale:
   case nn::Role::GrowthTracker:

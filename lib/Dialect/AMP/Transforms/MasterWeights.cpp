@@ -26,9 +26,10 @@ namespace amp {
 using namespace mlir;
 using namespace amp;
 
-/// Params and optimizer state: the f32 masters.
+/// Params, buffers and optimizer state: the f32 masters.
 static bool isMasterRole(std::optional<nn::Role> role) {
-  return role == nn::Role::Param || role == nn::Role::OptState;
+  return role == nn::Role::Param || role == nn::Role::OptState ||
+         role == nn::Role::Buffer;
 }
 
 static bool isF32Tensor(Type t) {
@@ -69,8 +70,8 @@ LogicalResult MasterWeightsPass::checkBoundary(FunctionOpInterface fn) {
     if (isMasterRole(role) && !isF32Tensor(fn.getArgument(i).getType()))
       return fn.emitError()
              << "argument #" << i << " (" << nn::stringifyRole(*role)
-             << ") must be an f32 tensor: params and optimizer "
-                "state are f32 masters, got "
+             << ") must be an f32 tensor: params, buffers and "
+                "optimizer state are f32 masters, got "
              << fn.getArgument(i).getType();
   }
   for (unsigned i = 0, e = fn.getNumResults(); i < e; ++i) {
@@ -78,8 +79,8 @@ LogicalResult MasterWeightsPass::checkBoundary(FunctionOpInterface fn) {
     if (isMasterRole(role) && !isF32Tensor(fn.getResultTypes()[i]))
       return fn.emitError()
              << "result #" << i << " (" << nn::stringifyRole(*role)
-             << ") must be an f32 tensor: params and optimizer "
-                "state are f32 masters, got "
+             << ") must be an f32 tensor: params, buffers and "
+                "optimizer state are f32 masters, got "
              << fn.getResultTypes()[i];
   }
   return success();

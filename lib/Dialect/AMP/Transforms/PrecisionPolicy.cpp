@@ -84,10 +84,12 @@ static constexpr PolicyEntry kDefaultPolicy[] = {
     {"tosa.pow", D, D},
     {"tosa.reduce_sum", D, D},
     {"tosa.reduce_max", D, D},
-    // Optimizer updates read and write f32 masters and state.
+    // Optimizer updates read and write f32 masters and state; so does the
+    // update of the running statistics.
     {"nn.sgd_update", D, D},
     {"nn.adam_update", D, D},
     {"nn.clip_grad_norm", D, D},
+    {"nn.running_stats_update", D, D},
     // Numerically safe in low precision when their inputs already are.
     {"nn.add", I, I},
     {"nn.sub", I, I},

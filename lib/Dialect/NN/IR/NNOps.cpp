@@ -738,6 +738,44 @@ LogicalResult BatchNormOp::verify() {
                              0.0f, /*strict=*/false);
 }
 
+LogicalResult RunningStatsUpdateOp::verify() {
+  if (getRunningMean().getType().getRank() != 1)
+    return emitOpError() << "the statistics must be 1-D (one value per "
+                            "channel), got "
+                         << getRunningMean().getType();
+  if (failed(checkAttrUnitInterval(*this, "momentum",
+                                   getMomentum().convertToFloat(),
+                                   /*closedAbove=*/true)) ||
+      failed(checkAttrLowerBound(*this, "epsilon",
+                                 getEpsilon().convertToFloat(), 0.0f,
+                                 /*strict=*/false)))
+    return failure();
+  int64_t minCount = getUnbiased() ? 2 : 1;
+  if (getCount() < minCount)
+    return emitOpError() << "count must be >= " << minCount
+                         << (getUnbiased() ? " for the unbiased variance" : "")
+                         << ", got " << getCount();
+  // The batch norm the statistics come from fixes count and epsilon.
+  auto norm = getMean().getDefiningOp<BatchNormOp>();
+  if (!norm || norm.getMean() != getMean() || norm.getInvstd() != getInvstd())
+    return success();
+  auto input = cast<RankedTensorType>(norm.getInput().getType());
+  if (input.getDimSize(1) == 0)
+    return success();
+  int64_t count = input.getNumElements() / input.getDimSize(1);
+  if (getCount() != count)
+    return emitOpError() << "count must be " << count
+                         << ", the values per channel of the nn.batch_norm "
+                            "its statistics come from; got "
+                         << getCount();
+  if (getEpsilon() != norm.getEpsilon())
+    return emitOpError() << "epsilon must be the nn.batch_norm's ("
+                         << fmtFloat(norm.getEpsilon().convertToFloat())
+                         << "), got "
+                         << fmtFloat(getEpsilon().convertToFloat());
+  return success();
+}
+
 LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &inferred) {

@@ -45,7 +45,22 @@ std::optional<Optimizer> amp::nn::parseOptimizer(StringRef name) {
 }
 
 bool amp::nn::isForwardLossFunction(func::FuncOp fn) {
-  return fn.getNumResults() == 1 && getResultRole(fn, 0) == Role::Loss;
+  unsigned losses = 0;
+  for (unsigned i = 0, e = fn.getNumResults(); i < e; ++i) {
+    std::optional<Role> role = getResultRole(fn, i);
+    if (role == Role::Loss)
+      ++losses;
+    else if (role != Role::Buffer)
+      return false;
+  }
+  return losses == 1;
+}
+
+unsigned amp::nn::getLossResultIndex(func::FuncOp fn) {
+  for (unsigned i = 0, e = fn.getNumResults(); i < e; ++i)
+    if (getResultRole(fn, i) == Role::Loss)
+      return i;
+  llvm_unreachable("a forward loss function has a loss result");
 }
 
 static bool isFloatTensor(Type type) {
@@ -54,7 +69,8 @@ static bool isFloatTensor(Type type) {
 }
 
 /// Checks the form nn-autodiff takes: one block without nested regions,
-/// forward roles on every argument, f32 params, one 0-d f32 loss result.
+/// forward roles on every argument, f32 params and buffers, one 0-d f32 loss
+/// result and a buffer result per buffer argument.
 static LogicalResult checkForwardFunction(func::FuncOp fn) {
   if (fn.isExternal())
     return fn.emitError() << "nn-autodiff: @" << fn.getSymName()
@@ -76,32 +92,54 @@ static LogicalResult checkForwardFunction(func::FuncOp fn) {
     std::optional<Role> role = getArgRole(fn, i);
     Type type = fn.getArgument(i).getType();
     if (!role)
-      return fn.emitError() << "nn-autodiff: argument #" << i << " of @"
-                            << fn.getSymName()
-                            << " has no nn.role; a forward function takes "
-                               "param, input and label arguments";
-    if (*role != Role::Param && *role != Role::Input && *role != Role::Label)
-      return fn.emitError() << "nn-autodiff: argument #" << i << " of @"
-                            << fn.getSymName() << " has role "
-                            << stringifyRole(*role)
-                            << "; a forward function takes param, input and "
-                               "label arguments (opt_state is added by the "
-                               "pass)";
+      return fn.emitError()
+             << "nn-autodiff: argument #" << i << " of @" << fn.getSymName()
+             << " has no nn.role; a forward function takes "
+                "param, buffer, input and label arguments";
+    if (*role != Role::Param && *role != Role::Input && *role != Role::Label &&
+        *role != Role::Buffer)
+      return fn.emitError()
+             << "nn-autodiff: argument #" << i << " of @" << fn.getSymName()
+             << " has role " << stringifyRole(*role)
+             << "; a forward function takes param, buffer, "
+                "input and label arguments (opt_state is "
+                "added by the pass)";
     auto tensor = dyn_cast<RankedTensorType>(type);
-    if (*role == Role::Param && (!tensor || !tensor.getElementType().isF32()))
-      return fn.emitError() << "nn-autodiff: param #" << i << " of @"
-                            << fn.getSymName() << " has type " << type
-                            << "; params are f32 tensors";
+    bool state = *role == Role::Param || *role == Role::Buffer;
+    if (state && (!tensor || !tensor.getElementType().isF32()))
+      return fn.emitError() << "nn-autodiff: " << stringifyRole(*role) << " #"
+                            << i << " of @" << fn.getSymName() << " has type "
+                            << type << "; params and buffers are f32 tensors";
   }
-  if (fn.getNumResults() != 1 || getResultRole(fn, 0) != Role::Loss)
+  if (!isForwardLossFunction(fn))
     return fn.emitError() << "nn-autodiff: @" << fn.getSymName()
-                          << " must return exactly one result, the loss "
-                             "(nn.role = #nn.role<loss>)";
-  auto loss = dyn_cast<RankedTensorType>(fn.getResultTypes()[0]);
+                          << " must return exactly one loss (nn.role = "
+                             "#nn.role<loss>) and otherwise only the new "
+                             "values of its buffers (#nn.role<buffer>)";
+  SmallVector<Type> bufferArgs, bufferResults;
+  for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i)
+    if (getArgRole(fn, i) == Role::Buffer)
+      bufferArgs.push_back(fn.getArgument(i).getType());
+  for (unsigned i = 0, e = fn.getNumResults(); i < e; ++i)
+    if (getResultRole(fn, i) == Role::Buffer)
+      bufferResults.push_back(fn.getResultTypes()[i]);
+  if (bufferArgs != bufferResults)
+    return fn.emitError() << "nn-autodiff: the buffer results of @"
+                          << fn.getSymName()
+                          << " must be the new values of its buffer "
+                             "arguments, one per argument in order with its "
+                             "type; it takes "
+                          << bufferArgs.size() << " and returns "
+                          << bufferResults.size()
+                          << (bufferArgs.size() == bufferResults.size()
+                                  ? " of other types"
+                                  : "");
+  auto loss =
+      dyn_cast<RankedTensorType>(fn.getResultTypes()[getLossResultIndex(fn)]);
   if (!loss || loss.getRank() != 0 || !loss.getElementType().isF32())
     return fn.emitError() << "nn-autodiff: the loss of @" << fn.getSymName()
                           << " must be a 0-d f32 tensor (tensor<f32>), got "
-                          << fn.getResultTypes()[0];
+                          << fn.getResultTypes()[getLossResultIndex(fn)];
   return success();
 }
 
@@ -162,7 +200,70 @@ static FailureOr<Value> findPredictions(func::FuncOp fn, Value loss) {
   return lossOps.front()->getOperand(0);
 }
 
-/// Adds @<name>_forward: params and inputs in, predictions out.
+/// `v` reshaped to `shape` with nn.reshape (`v` itself when it has it).
+static Value reshapeTo(OpBuilder &b, Location loc, Value v,
+                       ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (type.getShape() == shape)
+    return v;
+  return ReshapeOp::create(b, loc, type.clone(shape), v);
+}
+
+/// In an inference function, the batch norm whose statistics `update` takes
+/// normalizes with the running statistics instead (as PyTorch's BatchNorm in
+/// eval mode): y = x * a + b with the per-channel a = scale *
+/// rsqrt(running_var + epsilon) and b = bias - running_mean * a, computed
+/// on [C, 1, ...] (two passes over x instead of four).
+static LogicalResult useRunningStats(RunningStatsUpdateOp update) {
+  auto norm = update.getMean().getDefiningOp<BatchNormOp>();
+  if (!norm || norm.getMean() != update.getMean() ||
+      norm.getInvstd() != update.getInvstd())
+    return success();
+  Value runningMean = update.getRunningMean(),
+        runningVar = update.getRunningVar();
+  auto dominatesNorm = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    return !def || def->isBeforeInBlock(norm);
+  };
+  auto input = cast<RankedTensorType>(norm.getInput().getType());
+  if (!dominatesNorm(runningMean) || !dominatesNorm(runningVar))
+    return update.emitOpError()
+           << "nn-autodiff: keep-forward normalizes with the running "
+              "statistics, which must be defined before the nn.batch_norm";
+  if (!input.getElementType().isF32() ||
+      !cast<RankedTensorType>(norm.getScale().getType())
+           .getElementType()
+           .isF32() ||
+      !cast<RankedTensorType>(norm.getBias().getType())
+           .getElementType()
+           .isF32())
+    return norm.emitOpError()
+           << "nn-autodiff: keep-forward normalizes with the running "
+              "statistics only f32 batch norms (input, scale and bias), as "
+              "written before amp-pipeline";
+  OpBuilder b(norm);
+  Location loc = norm.getLoc();
+  SmallVector<int64_t> perChannel(input.getRank() - 1, 1);
+  perChannel[0] = input.getDimSize(1);
+  GradientBuilder gb(b, loc);
+  auto channel = [&](Value v) { return reshapeTo(b, loc, v, perChannel); };
+  Value var = AddOp::create(
+      b, loc, channel(runningVar),
+      gb.scalar(norm.getEpsilon().convertToDouble(), b.getF32Type()));
+  Value a = MulOp::create(b, loc, channel(norm.getScale()),
+                          RsqrtOp::create(b, loc, var));
+  Value shift = SubOp::create(b, loc, channel(norm.getBias()),
+                              MulOp::create(b, loc, channel(runningMean), a));
+  Value y =
+      AddOp::create(b, loc, MulOp::create(b, loc, norm.getInput(), a), shift);
+  norm.getResult().replaceAllUsesWith(y);
+  return success();
+}
+
+/// Adds @<name>_forward: params, buffers and inputs in, predictions out.
+/// Batch norms whose running statistics the function updates normalize
+/// with those statistics (inference mode); the buffers are read, not
+/// returned.
 static LogicalResult keepForward(func::FuncOp fn, Value loss) {
   FailureOr<Value> predictions = findPredictions(fn, loss);
   if (failed(predictions))
@@ -182,6 +283,12 @@ static LogicalResult keepForward(func::FuncOp fn, Value loss) {
   Operation *ret = forward.getBody().front().getTerminator();
   Value result = mapping.lookup(*predictions);
   ret->setOperands(result);
+  for (auto update : llvm::make_early_inc_range(
+           forward.getBody().getOps<RunningStatsUpdateOp>()))
+    if (failed(useRunningStats(update))) {
+      forward.erase();
+      return failure();
+    }
   forward.setFunctionType(FunctionType::get(
       fn.getContext(), forward.getArgumentTypes(), result.getType()));
   forward.setAllResultAttrs(ArrayRef<DictionaryAttr>{DictionaryAttr()});
@@ -337,7 +444,11 @@ LogicalResult amp::nn::buildTrainingStep(func::FuncOp fn,
     return failure();
   Block &body = fn.getBody().front();
   Operation *ret = body.getTerminator();
-  Value loss = ret->getOperand(0);
+  Value loss = ret->getOperand(getLossResultIndex(fn));
+  SmallVector<Value> newBuffers;
+  for (unsigned i = 0, e = fn.getNumResults(); i < e; ++i)
+    if (getResultRole(fn, i) == Role::Buffer)
+      newBuffers.push_back(ret->getOperand(i));
 
   SmallVector<BlockArgument> params;
   for (BlockArgument arg : fn.getArguments())
@@ -396,9 +507,10 @@ LogicalResult amp::nn::buildTrainingStep(func::FuncOp fn,
   else
     buildOptimizer(fn, b, params, grads, options, paramResults, newState);
 
-  // Results: params, optimizer state, loss.
+  // Results: params, optimizer state, buffers, loss.
   SmallVector<Value> results(paramResults);
   results.append(newState);
+  results.append(newBuffers);
   results.push_back(loss);
   ret->setOperands(results);
   MLIRContext *ctx = fn.getContext();
@@ -416,6 +528,8 @@ LogicalResult amp::nn::buildTrainingStep(func::FuncOp fn,
                      : std::optional<Role>(Role::Param));
   for (Value v : newState)
     addResult(v, Role::OptState);
+  for (Value v : newBuffers)
+    addResult(v, Role::Buffer);
   addResult(loss, Role::Loss);
   fn.setFunctionType(
       FunctionType::get(ctx, fn.getArgumentTypes(), resultTypes));

@@ -46,14 +46,14 @@ func.func @keep_grad_cast(%w: tensor<8xf32> {nn.role = #nn.role<param>}, %g: ten
 
 // -----
 
-// expected-error @below {{argument #0 (param) must be an f32 tensor: params and optimizer state are f32 masters, got 'tensor<8xf16>'}}
+// expected-error @below {{argument #0 (param) must be an f32 tensor: params, buffers and optimizer state are f32 masters, got 'tensor<8xf16>'}}
 func.func @f16_param(%w: tensor<8xf16> {nn.role = #nn.role<param>}) -> tensor<8xf16> {
   return %w : tensor<8xf16>
 }
 
 // -----
 
-// expected-error @below {{result #0 (opt_state) must be an f32 tensor: params and optimizer state are f32 masters, got 'tensor<8xbf16>'}}
+// expected-error @below {{result #0 (opt_state) must be an f32 tensor: params, buffers and optimizer state are f32 masters, got 'tensor<8xbf16>'}}
 func.func @bf16_state(%m: tensor<8xbf16>) -> (tensor<8xbf16> {nn.role = #nn.role<opt_state>}) {
   return %m : tensor<8xbf16>
 }
@@ -64,4 +64,11 @@ func.func @f16_update(%w: tensor<8xf16>, %g: tensor<8xf16>) -> tensor<8xf16> {
   // expected-error @below {{optimizer updates must read f32 masters, state and gradients, got 'tensor<8xf16>'}}
   %w1 = nn.sgd_update %w, %g {lr = 0.1 : f32} : tensor<8xf16>
   return %w1 : tensor<8xf16>
+}
+
+// -----
+
+// expected-error @below {{argument #0 (buffer) must be an f32 tensor: params, buffers and optimizer state are f32 masters, got 'tensor<8xf16>'}}
+func.func @f16_buffer(%rm: tensor<8xf16> {nn.role = #nn.role<buffer>}) -> tensor<8xf16> {
+  return %rm : tensor<8xf16>
 }

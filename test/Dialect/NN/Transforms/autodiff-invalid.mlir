@@ -10,6 +10,8 @@
 // RUN: not amp-opt %s --nn-autodiff="entry=no_loss_role" 2>&1 | FileCheck %s --check-prefix=NO-LOSS-ROLE
 // RUN: not amp-opt %s --nn-autodiff="entry=missing" 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not amp-opt %s --nn-autodiff="entry=no_cross_entropy keep-forward=true" 2>&1 | FileCheck %s --check-prefix=NO-CE
+// RUN: not amp-opt %s --nn-autodiff="entry=f16_norm keep-forward=true" 2>&1 | FileCheck %s --check-prefix=F16-NORM
+// RUN: not amp-opt %s --nn-autodiff="entry=late_stats keep-forward=true" 2>&1 | FileCheck %s --check-prefix=LATE-STATS
 // RUN: not amp-opt %s --nn-autodiff="entry=two_cross_entropies keep-forward=true" 2>&1 | FileCheck %s --check-prefix=TWO-CE
 // RUN: not amp-opt %s --nn-autodiff="entry=twin keep-forward=true" 2>&1 | FileCheck %s --check-prefix=TWIN
 
@@ -20,7 +22,7 @@
 // The form of the forward function
 //===----------------------------------------------------------------------===//
 
-// expected-error @below {{nn-autodiff: argument #1 of @no_role has no nn.role; a forward function takes param, input and label arguments}}
+// expected-error @below {{nn-autodiff: argument #1 of @no_role has no nn.role; a forward function takes param, buffer, input and label arguments}}
 func.func @no_role(%w: tensor<4xf32> {nn.role = #nn.role<param>}, %x: tensor<4xf32>)
     -> (tensor<f32> {nn.role = #nn.role<loss>}) {
   %y = nn.mul %w, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
@@ -31,7 +33,7 @@ func.func @no_role(%w: tensor<4xf32> {nn.role = #nn.role<param>}, %x: tensor<4xf
 // -----
 
 // The pass adds the optimizer state itself.
-// expected-error @below {{nn-autodiff: argument #1 of @opt_state_role has role opt_state; a forward function takes param, input and label arguments (opt_state is added by the pass)}}
+// expected-error @below {{nn-autodiff: argument #1 of @opt_state_role has role opt_state; a forward function takes param, buffer, input and label arguments (opt_state is added by the pass)}}
 func.func @opt_state_role(%w: tensor<4xf32> {nn.role = #nn.role<param>}, %m: tensor<4xf32> {nn.role = #nn.role<opt_state>})
     -> (tensor<f32> {nn.role = #nn.role<loss>}) {
   %l = nn.reduce_sum %w [0] : (tensor<4xf32>) -> tensor<f32>
@@ -40,7 +42,7 @@ func.func @opt_state_role(%w: tensor<4xf32> {nn.role = #nn.role<param>}, %m: ten
 
 // -----
 
-// expected-error @below {{nn-autodiff: argument #0 of @loss_scale_role has role loss_scale; a forward function takes param, input and label arguments (opt_state is added by the pass)}}
+// expected-error @below {{nn-autodiff: argument #0 of @loss_scale_role has role loss_scale; a forward function takes param, buffer, input and label arguments (opt_state is added by the pass)}}
 func.func @loss_scale_role(%s: tensor<f32> {nn.role = #nn.role<loss_scale>}, %w: tensor<4xf32> {nn.role = #nn.role<param>})
     -> (tensor<f32> {nn.role = #nn.role<loss>}) {
   %l = nn.reduce_sum %w [0] : (tensor<4xf32>) -> tensor<f32>
@@ -49,7 +51,7 @@ func.func @loss_scale_role(%s: tensor<f32> {nn.role = #nn.role<loss_scale>}, %w:
 
 // -----
 
-// expected-error @below {{nn-autodiff: param #1 of @f16_param has type 'tensor<4xf16>'; params are f32 tensors}}
+// expected-error @below {{nn-autodiff: param #1 of @f16_param has type 'tensor<4xf16>'; params and buffers are f32 tensors}}
 func.func @f16_param(%x: tensor<4xf16> {nn.role = #nn.role<input>}, %w: tensor<4xf16> {nn.role = #nn.role<param>})
     -> (tensor<f32> {nn.role = #nn.role<loss>}) {
   %y = nn.mul %x, %w : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16>
@@ -59,7 +61,36 @@ func.func @f16_param(%x: tensor<4xf16> {nn.role = #nn.role<input>}, %w: tensor<4
 
 // -----
 
-// expected-error @below {{nn-autodiff: param #0 of @scalar_param has type 'f32'; params are f32 tensors}}
+// expected-error @below {{nn-autodiff: buffer #1 of @f16_buffer has type 'tensor<4xf16>'; params and buffers are f32 tensors}}
+func.func @f16_buffer(%w: tensor<4xf32> {nn.role = #nn.role<param>}, %r: tensor<4xf16> {nn.role = #nn.role<buffer>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}, tensor<4xf16> {nn.role = #nn.role<buffer>}) {
+  %l = nn.reduce_sum %w [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l, %r : tensor<f32>, tensor<4xf16>
+}
+
+// -----
+
+// expected-error @below {{nn-autodiff: the buffer results of @missing_buffer_result must be the new values of its buffer arguments, one per argument in order with its type; it takes 2 and returns 1}}
+func.func @missing_buffer_result(%w: tensor<4xf32> {nn.role = #nn.role<param>}, %r: tensor<4xf32> {nn.role = #nn.role<buffer>},
+                                 %s: tensor<4xf32> {nn.role = #nn.role<buffer>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}, tensor<4xf32> {nn.role = #nn.role<buffer>}) {
+  %l = nn.reduce_sum %w [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l, %r : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+// expected-error @below {{nn-autodiff: the buffer results of @buffer_order must be the new values of its buffer arguments, one per argument in order with its type; it takes 2 and returns 2 of other types}}
+func.func @buffer_order(%w: tensor<4xf32> {nn.role = #nn.role<param>}, %r: tensor<4xf32> {nn.role = #nn.role<buffer>},
+                        %s: tensor<2xf32> {nn.role = #nn.role<buffer>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}, tensor<2xf32> {nn.role = #nn.role<buffer>}, tensor<4xf32> {nn.role = #nn.role<buffer>}) {
+  %l = nn.reduce_sum %w [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l, %s, %r : tensor<f32>, tensor<2xf32>, tensor<4xf32>
+}
+
+// -----
+
+// expected-error @below {{nn-autodiff: param #0 of @scalar_param has type 'f32'; params and buffers are f32 tensors}}
 func.func @scalar_param(%w: f32 {nn.role = #nn.role<param>}, %x: tensor<4xf32> {nn.role = #nn.role<input>})
     -> (tensor<f32> {nn.role = #nn.role<loss>}) {
   %l = nn.reduce_sum %x [0] : (tensor<4xf32>) -> tensor<f32>
@@ -233,7 +264,7 @@ func.func private @external(tensor<4xf32> {nn.role = #nn.role<param>}) -> (tenso
 
 // -----
 
-// TWO-RESULTS: autodiff-invalid.mlir:[[# @LINE + 1]]:1: error: nn-autodiff: @two_results must return exactly one result, the loss (nn.role = #nn.role<loss>)
+// TWO-RESULTS: autodiff-invalid.mlir:[[# @LINE + 1]]:1: error: nn-autodiff: @two_results must return exactly one loss (nn.role = #nn.role<loss>) and otherwise only the new values of its buffers (#nn.role<buffer>)
 func.func @two_results(%w: tensor<4xf32> {nn.role = #nn.role<param>})
     -> (tensor<f32> {nn.role = #nn.role<loss>}, tensor<4xf32>) {
   %l = nn.reduce_sum %w [0] : (tensor<4xf32>) -> tensor<f32>
@@ -242,7 +273,7 @@ func.func @two_results(%w: tensor<4xf32> {nn.role = #nn.role<param>})
 
 // -----
 
-// NO-LOSS-ROLE: autodiff-invalid.mlir:[[# @LINE + 1]]:1: error: nn-autodiff: @no_loss_role must return exactly one result, the loss (nn.role = #nn.role<loss>)
+// NO-LOSS-ROLE: autodiff-invalid.mlir:[[# @LINE + 1]]:1: error: nn-autodiff: @no_loss_role must return exactly one loss (nn.role = #nn.role<loss>) and otherwise only the new values of its buffers (#nn.role<buffer>)
 func.func @no_loss_role(%w: tensor<4xf32> {nn.role = #nn.role<param>}) -> tensor<f32> {
   %l = nn.reduce_sum %w [0] : (tensor<4xf32>) -> tensor<f32>
   return %l : tensor<f32>
@@ -289,4 +320,36 @@ func.func @twin(%w: tensor<4x3xf32> {nn.role = #nn.role<param>}, %x: tensor<2x4x
 func.func @twin_forward(%w: tensor<4x3xf32>, %x: tensor<2x4xf32>) -> tensor<2x3xf32> {
   %y = nn.matmul %x, %w : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
   return %y : tensor<2x3xf32>
+}
+
+// -----
+
+// keep-forward normalizes with the running statistics only in f32 (the form
+// before amp-pipeline).
+// F16-NORM: autodiff-invalid.mlir:[[# @LINE + 6]]:{{[0-9]+}}: error: 'nn.batch_norm' op nn-autodiff: keep-forward normalizes with the running statistics only f32 batch norms (input, scale and bias), as written before amp-pipeline
+func.func @f16_norm(%w: tensor<4x3xf16> {nn.role = #nn.role<input>}, %g: tensor<3xf32> {nn.role = #nn.role<param>},
+                    %rm: tensor<3xf32> {nn.role = #nn.role<buffer>}, %rv: tensor<3xf32> {nn.role = #nn.role<buffer>},
+                    %x: tensor<2x4xf16> {nn.role = #nn.role<input>}, %lab: tensor<2xi32> {nn.role = #nn.role<label>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}, tensor<3xf32> {nn.role = #nn.role<buffer>}, tensor<3xf32> {nn.role = #nn.role<buffer>}) {
+  %h = nn.matmul %x, %w : (tensor<2x4xf16>, tensor<4x3xf16>) -> tensor<2x3xf16>
+  %y, %m, %i = nn.batch_norm %h, %g, %g : (tensor<2x3xf16>, tensor<3xf32>, tensor<3xf32>) -> (tensor<2x3xf16>, tensor<3xf32>, tensor<3xf32>)
+  %rm1, %rv1 = nn.running_stats_update %rm, %rv, %m, %i {count = 2 : i64} : tensor<3xf32>
+  %l = nn.cross_entropy %y, %lab : (tensor<2x3xf16>, tensor<2xi32>) -> tensor<f32>
+  return %l, %rm1, %rv1 : tensor<f32>, tensor<3xf32>, tensor<3xf32>
+}
+
+// -----
+
+// LATE-STATS: autodiff-invalid.mlir:[[# @LINE + 9]]:{{[0-9]+}}: error: 'nn.running_stats_update' op nn-autodiff: keep-forward normalizes with the running statistics, which must be defined before the nn.batch_norm
+func.func @late_stats(%w: tensor<4x3xf32> {nn.role = #nn.role<param>},
+                      %rm: tensor<3xf32> {nn.role = #nn.role<buffer>}, %rv: tensor<3xf32> {nn.role = #nn.role<buffer>},
+                      %x: tensor<2x4xf32> {nn.role = #nn.role<input>}, %lab: tensor<2xi32> {nn.role = #nn.role<label>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}, tensor<3xf32> {nn.role = #nn.role<buffer>}, tensor<3xf32> {nn.role = #nn.role<buffer>}) {
+  %h = nn.matmul %x, %w : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
+  %g = nn.abs %rv : tensor<3xf32>
+  %y, %m, %i = nn.batch_norm %h, %g, %g : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>)
+  %rm0 = nn.neg %rm : tensor<3xf32>
+  %rm1, %rv1 = nn.running_stats_update %rm0, %rv, %m, %i {count = 2 : i64} : tensor<3xf32>
+  %l = nn.cross_entropy %y, %lab : (tensor<2x3xf32>, tensor<2xi32>) -> tensor<f32>
+  return %l, %rm1, %rv1 : tensor<f32>, tensor<3xf32>, tensor<3xf32>
 }

@@ -24,7 +24,8 @@ def NN_Role : I32EnumAttr<"Role",
   I32EnumAttrCase<"LossScale", 5, "loss_scale">,
   I32EnumAttrCase<"GrowthTracker", 6, "growth_tracker">,
   I32EnumAttrCase<"HysteresisTracker", 7, "hysteresis_tracker">,
-  I32EnumAttrCase<"FoundInf", 8, "found_inf">
+  I32EnumAttrCase<"FoundInf", 8, "found_inf">,
+  I32EnumAttrCase<"Buffer", 9, "buffer">
 ]> {
   let cppNamespace = "::amp::nn";
   let genSpecializedAttr = 0;
@@ -37,7 +38,10 @@ def NN_RoleAttr : EnumAttr<NN_Dialect, NN_Role, "role"> {
     step: `#nn.role<param>`, `#nn.role<opt_state>`, `#nn.role<input>`,
     `#nn.role<label>`, `#nn.role<loss>`, and the loss-scale state that
     `amp-loss-scaling` appends (`loss_scale`, `growth_tracker`,
-    `hysteresis_tracker`, `found_inf`). It is the value of the discardable
+    `hysteresis_tracker`, `found_inf`), and `#nn.role<buffer>`: state a
+    step updates without training it (batch normalization's running
+    statistics, PyTorch's buffers), threaded like params and saved with
+    them. It is the value of the discardable
     attribute `nn.role`:
 
     ```mlir

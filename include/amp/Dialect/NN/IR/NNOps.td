@@ -380,6 +380,53 @@ def NN_BatchNormOp : NN_Op<"batch_norm", [InferTypeOpAdaptor]> {
   let hasVerifier = 1;
 }
 
+def NN_RunningStatsUpdateOp : NN_Op<"running_stats_update", [
+    AllTypesMatch<["running_mean", "running_var", "mean", "invstd",
+                   "new_running_mean", "new_running_var"]>]> {
+  let summary = "the momentum update of batch normalization's running statistics";
+  let description = [{
+    Updates the running statistics that inference normalizes with from the
+    batch statistics of one `nn.batch_norm` (its `mean` and `invstd`
+    results), as `torch.nn.BatchNorm2d` does in training mode:
+
+    ```
+    var = 1 / invstd^2 - epsilon                      (the biased batch variance)
+    new_running_mean = (1 - momentum) * running_mean + momentum * mean
+    new_running_var  = (1 - momentum) * running_var
+                       + momentum * var * (unbiased ? count / (count - 1) : 1)
+    ```
+
+    `count` is the number of values each channel's statistics average (N x
+    H x W) and `epsilon` the batch norm's. PyTorch updates the running
+    variance with the unbiased batch variance (`unbiased = true`, the
+    default); ONNX's BatchNormalization in training mode with the biased
+    one (and its `momentum` is this op's `1 - momentum`). All operands and
+    results are the same `C`-element f32 tensors. When `mean` and `invstd`
+    are results of an `nn.batch_norm`, `count` and `epsilon` must be its
+    own, and `nn-autodiff`'s keep-forward normalizes that batch norm with
+    `running_mean` and `running_var` in the inference function it builds.
+
+    ```mlir
+    %y, %mean, %invstd = nn.batch_norm %x, %scale, %bias {epsilon = 1.0e-05 : f32}
+        : (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>)
+        -> (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>)
+    %rm1, %rv1 = nn.running_stats_update %rm, %rv, %mean, %invstd
+        {count = 128 : i64, momentum = 1.0e-01 : f32} : tensor<16xf32>
+    ```
+  }];
+  let arguments = (ins NN_F32Tensor:$running_mean, NN_F32Tensor:$running_var,
+                   NN_F32Tensor:$mean, NN_F32Tensor:$invstd,
+                   I64Attr:$count,
+                   DefaultValuedAttr<F32Attr, "0.1">:$momentum,
+                   DefaultValuedAttr<F32Attr, "1e-5">:$epsilon,
+                   DefaultValuedAttr<BoolAttr, "true">:$unbiased);
+  let results = (outs NN_F32Tensor:$new_running_mean,
+                 NN_F32Tensor:$new_running_var);
+  let assemblyFormat = "$running_mean `,` $running_var `,` $mean `,` $invstd "
+                       "attr-dict `:` type($running_mean)";
+  let hasVerifier = 1;
+}
+
 def NN_LayerNormOp : NN_Op<"layer_norm", [InferTypeOpAdaptor]> {
   let summary = "layer normalization over the trailing dimensions";
   let description = [{

@@ -44,9 +44,13 @@ std::optional<Optimizer> parseOptimizer(llvm::StringRef name);
 llvm::FailureOr<AutodiffOptions>
 parseAutodiffOptions(llvm::StringRef text, std::string &error);
 
-/// Whether `fn` has the form nn-autodiff takes: a single result whose role
-/// is loss.
+/// Whether `fn` has the form nn-autodiff takes: one result whose role is
+/// loss, and any others `buffer` (the new values of its buffer arguments,
+/// such as batch normalization's running statistics).
 bool isForwardLossFunction(mlir::func::FuncOp fn);
+
+/// The position of the loss among the results of a forward loss function.
+unsigned getLossResultIndex(mlir::func::FuncOp fn);
 
 /// Rewrites `fn` (a forward loss function) in place into its training step:
 /// backward, clipping, optimizer update, new opt_state arguments and the
