@@ -46,8 +46,9 @@ static cl::list<std::string> constantInputs(
     cl::value_desc("name=@file.pb"), cl::cat(category));
 static cl::opt<std::string> saveParams(
     "save-params", cl::init(""),
-    cl::desc("Write the params' values (the initializers) in amp-run's "
-             "--load-params format"),
+    cl::desc("Write the params' values (the initializers), then the "
+             "buffers' (BatchNormalization's running statistics with --train), "
+             "in amp-run's --load-params format"),
     cl::value_desc("file"), cl::cat(category));
 static cl::opt<std::string> functionName(
     "function-name", cl::init(""),
@@ -60,6 +61,14 @@ static cl::opt<bool>
                    "Softmax becomes its logits, a label argument and the "
                    "loss are added"),
           cl::cat(category));
+static cl::opt<bool> frozenBatchNorm(
+    "frozen-batch-norm", cl::init(false),
+    cl::desc("With --train, BatchNormalization normalizes with its running "
+             "statistics, folded into constants (fine-tuning with frozen "
+             "BatchNorm); by default it trains as PyTorch's in training "
+             "mode: batch statistics, and running statistics the step "
+             "updates as buffers"),
+    cl::cat(category));
 static cl::opt<std::string> loss("loss", cl::init("cross_entropy"),
                                  cl::desc("The loss of --train: cross_entropy"),
                                  cl::cat(category));
@@ -90,6 +99,7 @@ int main(int argc, char **argv) {
   amp::ONNXImportOptions options;
   options.constants = constants;
   options.train = train;
+  options.frozenBatchNorm = frozenBatchNorm;
   options.loss = loss;
   options.approximateErfGelu = approximateErfGelu;
   options.externalDataDir = externalDataDir;

@@ -5,9 +5,11 @@
 // builds a module with one `func.func` (by default @forward) of `nn` ops.
 // Graph inputs become `nn.role<input>` arguments; float initializers become
 // `nn.role<param>` arguments (their values are returned for the params
-// file) or, with `constants`, `arith.constant`s. Every error is a
-// diagnostic of the context at the location of the ONNX node (a NameLoc with
-// the node's name) that names the node, its op type and what is missing.
+// file) or, with `constants`, `arith.constant`s; with `train`, the running
+// statistics of BatchNormalization become `nn.role<buffer>` arguments. Every
+// error is a diagnostic of the context at the location of the ONNX node (a
+// NameLoc with the node's name) that names the node, its op type and what is
+// missing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,6 +49,14 @@ struct ONNXImportOptions {
   /// loss (`nn.role<loss>`) are added. `loss` is "cross_entropy".
   bool train = false;
   std::string loss = "cross_entropy";
+  /// With `train`, BatchNormalization keeps its inference semantics: the
+  /// running statistics are folded into constants and only scale and bias
+  /// train (fine-tuning with frozen BatchNorm). Off (the default), it trains
+  /// as PyTorch's BatchNorm in training mode: batch statistics, and running
+  /// statistics that are buffers (`nn.role<buffer>`) the step updates
+  /// (momentum 1 - ONNX's, unbiased variance) and the inference function
+  /// normalizes with.
+  bool frozenBatchNorm = false;
   /// Map the exact (erf) GELU, the Gelu op and the x*0.5*(1+erf(x/sqrt 2))
   /// pattern, onto nn.gelu, which is the tanh approximation (max abs
   /// difference about 1e-3) that a GEMM epilogue can fuse. Off: they are
@@ -59,17 +69,21 @@ struct ONNXImportOptions {
   std::string externalDataDir;
 };
 
-/// The value of one param argument, in argument order.
+/// The value of one param (or buffer) argument.
 struct ONNXParam {
   std::string name;
   std::vector<int64_t> shape;
   std::vector<float> values;
+  /// A buffer (BatchNormalization's running statistics with --train), not a
+  /// param.
+  bool buffer = false;
 };
 
 /// Imports the ONNX model in the file `path` ("-": standard input, whose
 /// external data needs options.externalDataDir). On failure returns null
 /// after emitting diagnostics on `context`. `params`, when given, receives the
-/// values of the param arguments in order.
+/// values of the param arguments in order, then those of the buffer
+/// arguments (the order of amp-run's params files).
 mlir::OwningOpRef<mlir::ModuleOp>
 importONNXFile(llvm::StringRef path, const ONNXImportOptions &options,
                mlir::MLIRContext &context,

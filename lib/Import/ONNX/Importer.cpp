@@ -528,6 +528,8 @@ OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
         RankedTensorType::get({}, builder.getF32Type()), logits, labels,
         builder.getI64IntegerAttr(kIgnoreIndex));
     results.assign({loss});
+    // The new running statistics, in the order of their buffer arguments.
+    llvm::append_range(results, table.bufferUpdates());
   }
   func::ReturnOp::create(builder, fileLoc, results);
 
@@ -545,14 +547,24 @@ OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
     nn::setArgRole(fn, arg, nn::Role::Input);
   for (unsigned arg : table.paramArgs())
     nn::setArgRole(fn, arg, nn::Role::Param);
+  for (auto [arg, init] : llvm::zip(table.bufferArgs(), table.bufferInits())) {
+    nn::setArgRole(fn, arg, nn::Role::Buffer);
+    if (init != 0.0f)
+      fn.setArgAttr(arg, nn::NNDialect::getInitAttrName(),
+                    moduleBuilder.getF32FloatAttr(init));
+  }
   if (labelArg >= 0) {
     nn::setArgRole(fn, labelArg, nn::Role::Label);
     nn::setResultRole(fn, 0, nn::Role::Loss);
+    for (unsigned i = 1; i < fn.getNumResults(); ++i)
+      nn::setResultRole(fn, i, nn::Role::Buffer);
   }
   if (failed(mlir::verify(*owned)))
     return nullptr;
-  if (params)
+  if (params) {
     *params = table.params();
+    llvm::append_range(*params, table.buffers());
+  }
   return owned;
 }
 

@@ -161,9 +161,23 @@ public:
   /// initializer a new param argument, unless --constants) at `loc`.
   Value materialize(Tensor &t, Location loc);
 
+  /// The float initializer `t` as a new buffer argument (`nn.role<buffer>`,
+  /// nn.init `init`): a running statistic of a BatchNormalization that
+  /// trains. Fails (the caller reports it) when `t` is no float initializer
+  /// or already has an SSA value (another node uses it).
+  FailureOr<Value> materializeBuffer(Tensor &t, float init);
+  /// Records `update` as the new value of the buffer argument `buffer`; the
+  /// loss function returns the updates in the buffers' order.
+  void setBufferUpdate(Value buffer, Value update);
+
   /// The param arguments created so far, with their values.
   const std::vector<ONNXParam> &params() const { return paramValues; }
   const std::vector<unsigned> &paramArgs() const { return paramArgIndices; }
+  /// The buffer arguments, their values, nn.init values and new values.
+  const std::vector<ONNXParam> &buffers() const { return bufferValues; }
+  const std::vector<unsigned> &bufferArgs() const { return bufferArgIndices; }
+  const std::vector<float> &bufferInits() const { return bufferInitValues; }
+  const std::vector<Value> &bufferUpdates() const { return bufferNewValues; }
 
 private:
   mlir::OpBuilder &builder;
@@ -172,6 +186,10 @@ private:
   llvm::StringMap<Tensor> values;
   std::vector<ONNXParam> paramValues;
   std::vector<unsigned> paramArgIndices;
+  std::vector<ONNXParam> bufferValues;
+  std::vector<unsigned> bufferArgIndices;
+  std::vector<float> bufferInitValues;
+  std::vector<Value> bufferNewValues;
 };
 
 //===----------------------------------------------------------------------===//

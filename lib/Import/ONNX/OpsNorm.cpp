@@ -1,9 +1,11 @@
 //===- OpsNorm.cpp - normalization and softmax ----------------------------===//
 //
 // BatchNormalization (inference: the running statistics are folded into
-// constants, never params), LayerNormalization (nn.layer_norm), Softmax and
-// LogSoftmax (the flattening semantics of opset < 13), and LRN, built from
-// nn ops (a channel-window mean is nn.avg_pool2d over a reshaped square).
+// constants, never params; trained (--train, or training_mode = 1): batch
+// statistics and nn.running_stats_update), LayerNormalization (nn.layer_norm),
+// Softmax and LogSoftmax (the flattening semantics of opset < 13), and LRN,
+// built from nn ops (a channel-window mean is nn.avg_pool2d over a reshaped
+// square).
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +29,88 @@ static Value constantValue(NodeContext &nc, llvm::ArrayRef<float> values,
                                    DenseElementsAttr::get(type, values));
 }
 
+/// A running statistic (input 3 or 4) as a buffer argument (--train).
+static FailureOr<Value> runningStatBuffer(NodeContext &nc, unsigned i,
+                                          float init) {
+  FailureOr<Tensor *> t = nc.input(i);
+  if (failed(t))
+    return failure();
+  FailureOr<Value> buffer = nc.table.materializeBuffer(**t, init);
+  if (failed(buffer))
+    return nc.error() << "input " << i << " ('" << (*t)->name
+                      << "', the running " << (i == 3 ? "mean" : "variance")
+                      << ") must be a float initializer that no other node "
+                         "uses: with --train it becomes a buffer the step "
+                         "updates (--frozen-batch-norm keeps the running "
+                         "statistics as constants instead)",
+           failure();
+  return buffer;
+}
+
+/// Batch statistics, as PyTorch's BatchNorm in training mode and ONNX's
+/// training_mode = 1: nn.batch_norm, and nn.running_stats_update of the
+/// running statistics (inputs 3 and 4) with ONNX's `momentum` (the op's is
+/// 1 - momentum). With `buffers` (--train) the running statistics are
+/// buffer arguments whose new values the loss function returns; outputs 1
+/// and 2, when the node has them, are the new values either way.
+static LogicalResult importBatchStatistics(NodeContext &nc, Value x, float eps,
+                                           float momentum, bool unbiased,
+                                           bool buffers) {
+  if (!(momentum >= 0.0f && momentum <= 1.0f))
+    return nc.error() << "momentum must be in [0, 1], got " << momentum,
+           failure();
+  llvm::SmallVector<int64_t> xs = shapeOf(x);
+  if (xs.size() < 2)
+    return nc.error() << "the input must have rank >= 2", failure();
+  int64_t channels = xs[1];
+  int64_t count = channels ? RankedTensorType::get(xs, nc.builder.getF32Type())
+                                     .getNumElements() /
+                                 channels
+                           : 0;
+  if (count < (unbiased ? 2 : 1))
+    return nc.error() << "batch statistics need "
+                      << (unbiased ? "more than one value" : "a value")
+                      << " per channel; the input has " << count
+                      << " (its shape's product without dim 1)"
+                      << (buffers ? "; --frozen-batch-norm normalizes with "
+                                    "the running statistics instead"
+                                  : ""),
+           failure();
+  FailureOr<Value> scale = nc.floatValue(1);
+  FailureOr<Value> bias = nc.floatValue(2);
+  if (failed(scale) || failed(bias))
+    return failure();
+  FailureOr<Value> runningMean =
+      buffers ? runningStatBuffer(nc, 3, 0.0f) : nc.floatValue(3);
+  FailureOr<Value> runningVar =
+      buffers ? runningStatBuffer(nc, 4, 1.0f) : nc.floatValue(4);
+  if (failed(runningMean) || failed(runningVar))
+    return failure();
+  FailureOr<ValueRange> norm =
+      nc.create(nn::BatchNormOp::getOperationName(), {x, *scale, *bias},
+                {nc.named("epsilon", nc.builder.getF32FloatAttr(eps))}, 3);
+  if (failed(norm))
+    return failure();
+  FailureOr<ValueRange> stats = nc.create(
+      nn::RunningStatsUpdateOp::getOperationName(),
+      {*runningMean, *runningVar, (*norm)[1], (*norm)[2]},
+      {nc.named("count", nc.builder.getI64IntegerAttr(count)),
+       nc.named("momentum", nc.builder.getF32FloatAttr(1.0f - momentum)),
+       nc.named("epsilon", nc.builder.getF32FloatAttr(eps)),
+       nc.named("unbiased", nc.builder.getBoolAttr(unbiased))},
+      2);
+  if (failed(stats) || failed(nc.setOutput(0, (*norm)[0])))
+    return failure();
+  for (unsigned i : {1u, 2u})
+    if (nc.hasOutput(i) && failed(nc.setOutput(i, (*stats)[i - 1])))
+      return failure();
+  if (buffers) {
+    nc.table.setBufferUpdate(*runningMean, (*stats)[0]);
+    nc.table.setBufferUpdate(*runningVar, (*stats)[1]);
+  }
+  return success();
+}
+
 static LogicalResult importBatchNorm(NodeContext &nc) {
   FailureOr<float> eps = nc.floatAttr("epsilon", 1e-5f);
   FailureOr<float> momentum = nc.floatAttr("momentum", 0.9f);
@@ -34,10 +118,20 @@ static LogicalResult importBatchNorm(NodeContext &nc) {
   FailureOr<Value> x = nc.floatValue(0);
   if (failed(eps) || failed(momentum) || failed(training) || failed(x))
     return failure();
-  if (*training)
-    return nc.error() << "training_mode = 1 is not supported (inference "
-                         "statistics only)",
-           failure();
+  // Batch statistics: with --train (unless frozen) as PyTorch's BatchNorm
+  // in training mode (the unbiased variance updates the running one),
+  // whatever mode the node was exported in; otherwise in ONNX's training
+  // mode (the biased variance).
+  const bool train = nc.options.train;
+  if (train ? !nc.options.frozenBatchNorm : *training != 0)
+    return importBatchStatistics(nc, *x, *eps, *momentum, /*unbiased=*/train,
+                                 /*buffers=*/train);
+  // Frozen: the running statistics stay what they are.
+  for (unsigned i : {1u, 2u}) {
+    FailureOr<Tensor *> stat = nc.input(i + 2);
+    if (nc.hasOutput(i) && (failed(stat) || failed(nc.setOutput(i, **stat))))
+      return failure();
+  }
   llvm::SmallVector<int64_t> xs = shapeOf(*x);
   if (xs.size() < 2)
     return nc.error() << "the input must have rank >= 2", failure();

@@ -7,6 +7,8 @@
 // away); the first op that needs an SSA value materializes them: a float
 // initializer as a new param argument (unless --constants), anything else
 // as an arith.constant. One-element float initializers are constants too.
+// The running statistics of a BatchNormalization that trains (--train)
+// become buffer arguments instead (materializeBuffer).
 //
 //===----------------------------------------------------------------------===//
 
@@ -67,4 +69,26 @@ Value ValueTable::materialize(Tensor &t, Location loc) {
   t.value = arith::ConstantOp::create(builder, loc, type,
                                       denseAttr(type, *t.constant));
   return t.value;
+}
+
+FailureOr<Value> ValueTable::materializeBuffer(Tensor &t, float init) {
+  if (t.value || !t.initializer || !t.isFloat() || !t.constant)
+    return failure();
+  auto type = RankedTensorType::get(t.shape, builder.getF32Type());
+  t.value = body.addArgument(type, NameLoc::get(builder.getStringAttr(t.name)));
+  bufferArgIndices.push_back(body.getNumArguments() - 1);
+  bufferInitValues.push_back(init);
+  bufferNewValues.push_back(Value());
+  ONNXParam value{t.name, std::vector<int64_t>(t.shape.begin(), t.shape.end()),
+                  t.constant->f};
+  value.buffer = true;
+  bufferValues.push_back(std::move(value));
+  return t.value;
+}
+
+void ValueTable::setBufferUpdate(Value buffer, Value update) {
+  auto arg = cast<BlockArgument>(buffer);
+  auto it = llvm::find(bufferArgIndices, arg.getArgNumber());
+  assert(it != bufferArgIndices.end() && "a buffer argument");
+  bufferNewValues[it - bufferArgIndices.begin()] = update;
 }

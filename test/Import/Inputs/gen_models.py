@@ -728,3 +728,27 @@ save("loss_bad_reduction.onnx", helper.make_graph(
 for stem in ("loss_sce", "loss_nll"):
     path = os.path.join(HERE, stem + "_loss.npy")
     np.save(path, np.load(path).reshape(()))
+# BatchNormalizations whose running statistics --train cannot make buffers:
+# two nodes that share a running mean, and a running variance that is a
+# graph input.
+
+
+def bn_node(name, x, y, mean, var):
+    return helper.make_node("BatchNormalization", [x, "s", "b", mean, var],
+                            [y], name=name)
+
+
+def variance(name):
+    return numpy_helper.from_array(
+        np.abs(rng.standard_normal(3)).astype(np.float32) + 0.5, name)
+
+
+save("bn_shared_stats.onnx", helper.make_graph(
+    [bn_node("bn1", "x", "y1", "m", "v1"), bn_node("bn2", "y1", "y", "m", "v2")],
+    "bn_shared_stats", [vi("x", F, [4, 3])], [vi("y", F, [4, 3])],
+    [init("s", 3), init("b", 3), init("m", 3), variance("v1"),
+     variance("v2")]))
+save("bn_input_stats.onnx", helper.make_graph(
+    [bn_node("bn", "x", "y", "m", "v")],
+    "bn_input_stats", [vi("x", F, [4, 3]), vi("v", F, [3])],
+    [vi("y", F, [4, 3])], [init("s", 3), init("b", 3), init("m", 3)]))

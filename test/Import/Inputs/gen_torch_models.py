@@ -74,6 +74,24 @@ token) exported by both of PyTorch's exporters, as users get them:
                                        successor table), and their next
                                        tokens: rows of 8 ids then 8 labels,
                                        and the arrays ids and labels
+  bn_cnn_train.onnx, bn_cnn_eval.onnx  a CNN with BatchNorm2d and BatchNorm1d
+                                       layers, exported by the TorchScript
+                                       exporter for training
+                                       (TrainingMode.TRAINING: training_mode
+                                       = 1 nodes) and in eval mode, both
+                                       without constant folding (which folds
+                                       eval-mode BatchNorm into the Conv;
+                                       the torch.export-based exporter always
+                                       does, even in training mode)
+  bn_cnn_rows.csv, bn_cnn_x.npy        16 rows of 64 features (0..16) and a
+                                       label; the same features / 16 as the
+                                       [16, 1, 8, 8] input
+  bn_cnn_torch_log.csv                 the losses of 5 full-batch SGD steps
+                                       (lr 0.1, momentum 0.9) of the model in
+                                       training mode on those rows
+  bn_cnn_eval_logits.npy               its eval-mode logits on them after
+                                       the 5 steps (updated params and
+                                       running statistics)
 
 Needs PyPI's torch, onnx, onnxscript and transformers (not Debian
 packages), e.g.
@@ -283,6 +301,62 @@ def write_next_tokens():
                         labels=np.where(next_real, labels, -100))
 
 
+class BnCnn(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.features = nn.Sequential(
+            nn.Conv2d(1, 6, 3, padding=1), nn.BatchNorm2d(6), nn.ReLU(),
+            nn.Conv2d(6, 8, 3, stride=2, padding=1), nn.BatchNorm2d(8),
+            nn.ReLU(), nn.AdaptiveAvgPool2d(1), nn.Flatten())
+        self.head = nn.Sequential(nn.Linear(8, 16), nn.BatchNorm1d(16),
+                                  nn.ReLU(), nn.Linear(16, 4))
+
+    def forward(self, x):
+        return self.head(self.features(x))
+
+
+def write_batch_norm_cnn():
+    """BnCnn exported in eval mode, then trained in training mode (batch
+    statistics, running statistics updated) on one full batch, as amp-run
+    --eval-fraction 0 trains it on bn_cnn_rows.csv."""
+    torch.manual_seed(5)
+    model = BnCnn()
+    # Running statistics other than PyTorch's fresh ones, so that the
+    # imported buffers must carry them.
+    with torch.no_grad():
+        for bn in (model.features[1], model.features[4], model.head[1]):
+            bn.running_mean.uniform_(-0.5, 0.5)
+            bn.running_var.uniform_(0.5, 2.0)
+    features = np.random.default_rng(4).integers(0, 17, (16, 64))
+    labels = features[:, :16].sum(1) % 4
+    np.savetxt(os.path.join(HERE, "bn_cnn_rows.csv"),
+               np.concatenate([features, labels[:, None]], axis=1),
+               fmt="%d", delimiter=",")
+    x = torch.tensor(features / 16.0, dtype=torch.float32).reshape(16, 1, 8, 8)
+    np.save(os.path.join(HERE, "bn_cnn_x.npy"), x.numpy())
+    names = dict(input_names=["x"], output_names=["logits"], dynamo=False,
+                 opset_version=17, do_constant_folding=False)
+    torch.onnx.export(model.train(), (x,),
+                      os.path.join(HERE, "bn_cnn_train.onnx"),
+                      training=torch.onnx.TrainingMode.TRAINING, **names)
+    torch.onnx.export(model.eval(), (x,),
+                      os.path.join(HERE, "bn_cnn_eval.onnx"), **names)
+    model.train()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    y = torch.tensor(labels)
+    with open(os.path.join(HERE, "bn_cnn_torch_log.csv"), "w") as log:
+        log.write("step,loss\n")
+        for step in range(1, 6):
+            opt.zero_grad()
+            loss = nn.functional.cross_entropy(model(x), y)
+            loss.backward()
+            opt.step()
+            log.write(f"{step},{loss.item():.9g}\n")
+    with torch.no_grad():
+        np.save(os.path.join(HERE, "bn_cnn_eval_logits.npy"),
+                model.eval()(x).numpy())
+
+
 def main():
     torch.manual_seed(3)
     model = TinyBert().eval()
@@ -325,6 +399,7 @@ def main():
                fmt="%d", delimiter=",")
     write_padded_tokens()
     write_next_tokens()
+    write_batch_norm_cnn()
 
 
 if __name__ == "__main__":
