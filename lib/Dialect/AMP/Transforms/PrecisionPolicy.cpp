@@ -47,8 +47,6 @@ static constexpr PolicyEntry kDefaultPolicy[] = {
     {"nn.exp", D, I},
     {"nn.rsqrt", D, I},
     {"nn.rsqrt_grad", D, I},
-    {"nn.batch_norm", D, I},
-    {"nn.batch_norm_grad", D, I},
     {"nn.layer_norm", D, I},
     {"nn.layer_norm_grad", D, I},
     {"nn.embedding_grad", D, I},
@@ -91,6 +89,12 @@ static constexpr PolicyEntry kDefaultPolicy[] = {
     {"nn.clip_grad_norm", D, D},
     {"nn.running_stats_update", D, D},
     // Numerically safe in low precision when their inputs already are.
+    // Batch norm's statistics and sums are f32 inside the op (its saved
+    // mean and invstd are f32 results), its output is normalized: as
+    // TensorFlow's FusedBatchNormV3 (InferList) and PyTorch's autocast,
+    // which leaves batch_norm in its input's type.
+    {"nn.batch_norm", I, I},
+    {"nn.batch_norm_grad", I, I},
     {"nn.add", I, I},
     {"nn.sub", I, I},
     {"nn.mul", I, I},

@@ -443,7 +443,7 @@ func.func @loss_and_optimizer(%x: tensor<4x8xf32>, %w: tensor<8x10xf32>, %l: ten
 
 // -----
 
-// Normalizations and reductions are deny in f16; reduce_max is clear.
+// Layer norm and reductions are deny in f16; reduce_max is clear.
 func.func @norms_and_reductions(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %g: tensor<8xf32>, %b: tensor<8xf32>) -> (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>) {
   // expected-remark @below {{f16 (allow)}}
   %0 = nn.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
@@ -455,6 +455,24 @@ func.func @norms_and_reductions(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %g: te
   // expected-remark @below {{f32 (f32-consumers)}}
   %2 = nn.reduce_max %0 [0] : (tensor<4x8xf32>) -> tensor<8xf32>
   return %y, %1, %2 : tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// Batch norm is infer (its statistics are f32 inside the op, as
+// TensorFlow's FusedBatchNormV3): between two convolutions it runs in f16.
+// CHECK-LABEL: func @batch_norm_between_convs
+// CHECK: nn.batch_norm {{.*}}amp.precision = f16
+func.func @batch_norm_between_convs(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %w2: tensor<4x4x3x3xf32>, %g: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<2x4x8x8xf32> {
+  // expected-remark @below {{f16 (allow)}}
+  %c = nn.conv2d %x, %w {padding = array<i64: 1, 1, 1, 1>} : (tensor<2x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<2x4x8x8xf32>
+  // expected-remark @below {{f16 (between-allow)}}
+  %y, %m, %i = nn.batch_norm %c, %g, %b : (tensor<2x4x8x8xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<2x4x8x8xf32>, tensor<4xf32>, tensor<4xf32>)
+  // expected-remark @below {{f16 (between-allow)}}
+  %r = nn.relu %y : tensor<2x4x8x8xf32>
+  // expected-remark @below {{f16 (allow)}}
+  %c2 = nn.conv2d %r, %w2 {padding = array<i64: 1, 1, 1, 1>} : (tensor<2x4x8x8xf32>, tensor<4x4x3x3xf32>) -> tensor<2x4x8x8xf32>
+  return %c2 : tensor<2x4x8x8xf32>
 }
 
 // -----
