@@ -143,18 +143,27 @@ FailureOr<ValueRange> argumentRange(func::FuncOp fn, unsigned i) {
 FailureOr<SmallVector<RefTensor>> makeArguments(func::FuncOp fn,
                                                 Random &random) {
   SmallVector<RefTensor> args;
+  SmallVector<ValueRange> ranges;
   for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i) {
     FailureOr<ValueRange> range = argumentRange(fn, i);
     if (failed(range))
       return failure();
-    RefTensor value(shapeOf(fn.getArgument(i)));
-    for (double &v : value.data)
-      v = range->integer
-              ? range->lo + static_cast<double>(random.below(
-                                static_cast<int64_t>(range->hi - range->lo)))
-              : random.uniform(range->lo, range->hi);
-    args.push_back(std::move(value));
+    ranges.push_back(*range);
+    args.emplace_back(shapeOf(fn.getArgument(i)));
   }
+  // Buffers (running statistics) do not reach the loss: they are drawn
+  // last, so that a model's other values do not change when it gains some.
+  for (bool buffers : {false, true})
+    for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i) {
+      if ((nn::getArgRole(fn, i) == nn::Role::Buffer) != buffers)
+        continue;
+      const ValueRange &range = ranges[i];
+      for (double &v : args[i].data)
+        v = range.integer
+                ? range.lo + static_cast<double>(random.below(
+                                 static_cast<int64_t>(range.hi - range.lo)))
+                : random.uniform(range.lo, range.hi);
+    }
   return args;
 }
 
