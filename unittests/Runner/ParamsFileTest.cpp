@@ -121,3 +121,26 @@ TEST(ParamsFileTest, MustMatchTheModel) {
   EXPECT_EQ(checkParamsMatch(loaded, "p", step, params).message(),
             "'p' holds 3 params, but @linear_step takes 2");
 }
+
+// A params file holds the params, then the buffers (running statistics),
+// each in argument order; buffers are named by their own count.
+TEST(ParamsFileTest, BuffersFollowTheParams) {
+  FunctionSignature fn;
+  fn.name = "step";
+  fn.args = {tensor(Role::Buffer, {3}), tensor(Role::Param, {2}),
+             tensor(Role::Input, {4, 2}), tensor(Role::Buffer, {3}),
+             tensor(Role::Param, {5})};
+  EXPECT_EQ(paramsFileArgs(fn), (std::vector<int>{1, 4, 0, 3}));
+  std::vector<HostTensor> loaded = {{{2}, {1, 2}}, {{5}, {0, 0, 0, 0, 0}}};
+  EXPECT_EQ(checkParamsMatch(loaded, "p", fn, paramsFileArgs(fn)).message(),
+            "'p' holds 2 params, but @step takes 4 params and buffers (the "
+            "first missing is buffer #0)");
+  loaded.push_back({{3}, {0, 0, 0}});
+  loaded.push_back({{4}, {1, 1, 1, 1}});
+  EXPECT_EQ(checkParamsMatch(loaded, "p", fn, paramsFileArgs(fn)).message(),
+            "buffer #1 in 'p' has shape [4], but argument #3 of @step is [3]");
+  loaded.back().shape = {3};
+  loaded.back().values.pop_back();
+  EXPECT_TRUE(
+      checkParamsMatch(loaded, "p", fn, paramsFileArgs(fn)).succeeded());
+}

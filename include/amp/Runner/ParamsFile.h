@@ -35,9 +35,13 @@ StatusOr<std::vector<HostTensor>> parseParamsFile(const std::vector<char> &bytes
 Status writeParamsFile(const std::string &path,
                        const std::vector<HostTensor> &params);
 
+/// The arguments of `fn` that a params file holds, in the file's order: the
+/// params, then the buffers, each in argument order.
+std::vector<int> paramsFileArgs(const FunctionSignature &fn);
+
 /// Checks that `loaded` (read from `path`) holds exactly the tensors of
-/// `step`'s arguments `paramArgs` (StepBinding::savedArgs: its params, then
-/// its buffers), in order and with their shapes.
+/// `step`'s arguments `paramArgs` (paramsFileArgs), in order and with their
+/// shapes.
 Status checkParamsMatch(const std::vector<HostTensor> &loaded,
                         const std::string &path, const FunctionSignature &step,
                         const std::vector<int> &paramArgs);

@@ -36,9 +36,6 @@ struct StepBinding {
   const std::vector<int> &args(Role role) const;
   /// The input arguments, in argument order (at least one).
   const std::vector<int> &inputs() const { return args(Role::Input); }
-  /// What a params file holds: the param arguments, then the buffer
-  /// arguments, each in argument order.
-  std::vector<int> savedArgs() const;
 };
 
 StatusOr<StepBinding> bindStep(const FunctionSignature &step);

@@ -63,10 +63,9 @@ static LogicalResult importBatchStatistics(NodeContext &nc, Value x, float eps,
   if (xs.size() < 2)
     return nc.error() << "the input must have rank >= 2", failure();
   int64_t channels = xs[1];
-  int64_t count = channels ? RankedTensorType::get(xs, nc.builder.getF32Type())
-                                     .getNumElements() /
-                                 channels
-                           : 0;
+  int64_t count =
+      channels ? cast<RankedTensorType>(x.getType()).getNumElements() / channels
+               : 0;
   if (count < (unbiased ? 2 : 1))
     return nc.error() << "batch statistics need "
                       << (unbiased ? "more than one value" : "a value")

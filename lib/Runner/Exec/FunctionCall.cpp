@@ -52,16 +52,13 @@ amp::runner::callFunction(const RuntimeLibrary &rt, const FunctionSignature &fn,
                           const std::vector<HostTensor> &params) {
   if (Status s = checkTensorSizes(fn); s.failed())
     return s;
-  // The params file holds the params, then the buffers (each in argument
-  // order): fileIndex[i] is argument i's tensor in it.
+  // fileIndex[i]: argument i's tensor in the params file.
   std::map<size_t, size_t> fileIndex;
   size_t numBuffers = 0;
-  for (Role role : {Role::Param, Role::Buffer})
-    for (size_t i = 0; i < fn.args.size(); ++i)
-      if (fn.args[i].role == role) {
-        fileIndex[i] = fileIndex.size();
-        numBuffers += role == Role::Buffer;
-      }
+  for (int a : paramsFileArgs(fn)) {
+    fileIndex[a] = fileIndex.size();
+    numBuffers += fn.args[a].role == Role::Buffer;
+  }
   const size_t numParams = fileIndex.size() - numBuffers;
   const std::string state =
       std::to_string(numParams) + " params" +

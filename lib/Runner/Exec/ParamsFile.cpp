@@ -122,6 +122,15 @@ Status amp::runner::writeParamsFile(const std::string &path,
   return Status::success();
 }
 
+std::vector<int> amp::runner::paramsFileArgs(const FunctionSignature &fn) {
+  std::vector<int> args;
+  for (Role role : {Role::Param, Role::Buffer})
+    for (size_t i = 0; i < fn.args.size(); ++i)
+      if (fn.args[i].role == role)
+        args.push_back(static_cast<int>(i));
+  return args;
+}
+
 Status amp::runner::checkParamsMatch(const std::vector<HostTensor> &loaded,
                                      const std::string &path,
                                      const FunctionSignature &step,

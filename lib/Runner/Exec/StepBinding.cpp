@@ -12,13 +12,6 @@ const std::vector<int> &StepBinding::args(Role role) const {
   return it == argsByRole.end() ? none : it->second;
 }
 
-std::vector<int> StepBinding::savedArgs() const {
-  std::vector<int> saved = args(Role::Param);
-  const std::vector<int> &buffers = args(Role::Buffer);
-  saved.insert(saved.end(), buffers.begin(), buffers.end());
-  return saved;
-}
-
 StatusOr<StepBinding> amp::runner::bindStep(const FunctionSignature &step) {
   const std::string fn = "@" + step.name;
   StepBinding b;

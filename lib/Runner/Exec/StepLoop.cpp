@@ -230,7 +230,7 @@ Status Trainer::runStep(int step, const EntryPoints &entry, TrainingLog &log,
 
 Status Trainer::saveParams() const {
   std::vector<HostTensor> params;
-  for (int a : binding.savedArgs()) {
+  for (int a : paramsFileArgs(program.step)) {
     HostTensor param;
     param.shape = program.step.args[a].shape;
     param.values.resize(program.step.args[a].numElements());

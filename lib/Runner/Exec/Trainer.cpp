@@ -78,7 +78,7 @@ StatusOr<std::unique_ptr<Trainer>> Trainer::create(const RuntimeLibrary &rt,
   trainer->binding = std::move(*binding);
   if (Status s = trainer->checkInputKind(); s.failed())
     return s;
-  for (int a : trainer->binding.savedArgs())
+  for (int a : paramsFileArgs(p.step))
     if (p.step.args[a].type != ElementType::F32)
       return Status::error(
           "argument #" + std::to_string(a) + " of @" + p.step.name + " is a " +
@@ -336,7 +336,7 @@ Status Trainer::allocateState() {
   const FunctionSignature &step = program.step;
   // A params file holds the params, then the buffers; without one, params
   // are drawn and buffers take their nn.init.
-  const std::vector<int> saved = binding.savedArgs();
+  const std::vector<int> saved = paramsFileArgs(step);
   std::map<int, std::vector<float>> loaded;
   if (!options.loadParams.empty()) {
     StatusOr<std::vector<HostTensor>> file = readParamsFile(options.loadParams);

@@ -230,13 +230,11 @@ static LogicalResult useRunningStats(RunningStatsUpdateOp update) {
     return update.emitOpError()
            << "nn-autodiff: keep-forward normalizes with the running "
               "statistics, which must be defined before the nn.batch_norm";
-  if (!input.getElementType().isF32() ||
-      !cast<RankedTensorType>(norm.getScale().getType())
-           .getElementType()
-           .isF32() ||
-      !cast<RankedTensorType>(norm.getBias().getType())
-           .getElementType()
-           .isF32())
+  auto isF32 = [](Value v) {
+    return cast<RankedTensorType>(v.getType()).getElementType().isF32();
+  };
+  if (!isF32(norm.getInput()) || !isF32(norm.getScale()) ||
+      !isF32(norm.getBias()))
     return norm.emitOpError()
            << "nn-autodiff: keep-forward normalizes with the running "
               "statistics only f32 batch norms (input, scale and bias), as "
