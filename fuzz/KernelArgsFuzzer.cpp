@@ -126,7 +126,7 @@ std::vector<int64_t> fuzzArray(FuzzedDataProvider &in, size_t n) {
 
 amp_status_t callOne(FuzzedDataProvider &in) {
   Buffers buf(in);
-  switch (in.ConsumeIntegralInRange<int>(0, 13)) {
+  switch (in.ConsumeIntegralInRange<int>(0, 14)) {
   case 0: {
     int64_t n = fuzzDim(in);
     auto op = fuzzEnum<amp_unary_op_t>(in, 16);
@@ -139,8 +139,8 @@ amp_status_t callOne(FuzzedDataProvider &in) {
     auto op = fuzzEnum<amp_binary_op_t>(in, 8);
     amp_dtype_t dtype = fuzzDtype(in);
     return amp_binary(op, buf.make(l, dtype), buf.make(r, dtype),
-                      buf.make(o, dtype), l.dims,
-                      l.rank, r.dims, r.rank, o.dims, o.rank, dtype, nullptr);
+                      buf.make(o, dtype), l.dims, l.rank, r.dims, r.rank,
+                      o.dims, o.rank, dtype, nullptr);
   }
   case 2: {
     Shape s = Shape::fuzz(in);
@@ -160,8 +160,7 @@ amp_status_t callOne(FuzzedDataProvider &in) {
     std::optional<int64_t> yCount =
         amp::checked::nonZeroExtent(s.dims, s.clampedRank());
     return amp_reduce(op, buf.make(s, xDtype), buf.make(yCount, yDtype), s.dims,
-                      s.rank,
-                      axes.data(), nAxes, xDtype, yDtype, nullptr);
+                      s.rank, axes.data(), nAxes, xDtype, yDtype, nullptr);
   }
   case 4: {
     Shape s = Shape::fuzz(in);
@@ -177,8 +176,7 @@ amp_status_t callOne(FuzzedDataProvider &in) {
     amp_dtype_t dtype = fuzzDtype(in);
     y.rank = x.rank;
     return amp_slice(buf.make(x, dtype), buf.make(y, dtype), x.dims, y.dims,
-                     x.rank,
-                     offsets.data(),
+                     x.rank, offsets.data(),
                      in.ConsumeBool() ? strides.data() : nullptr, dtype,
                      nullptr);
   }
@@ -197,8 +195,8 @@ amp_status_t callOne(FuzzedDataProvider &in) {
       y.dims[i] = d ? *d : -1;
     }
     return amp_pad(buf.make(x, dtype), fits ? buf.make(y, dtype) : nullptr,
-                   x.dims, x.rank,
-                   low.data(), high.data(), dtype, 0.0f, nullptr);
+                   x.dims, x.rank, low.data(), high.data(), dtype, 0.0f,
+                   nullptr);
   }
   case 7: {
     Shape out = Shape::fuzz(in);
@@ -216,8 +214,8 @@ amp_status_t callOne(FuzzedDataProvider &in) {
       inputs[i] = buf.make(s, dtype);
     }
     return amp_concat(n, in.ConsumeBool() ? inputs : nullptr,
-                      buf.make(out, dtype),
-                      out.dims, out.rank, sizes.data(), dtype, axis, nullptr);
+                      buf.make(out, dtype), out.dims, out.rank, sizes.data(),
+                      dtype, axis, nullptr);
   }
   case 8: {
     Shape x = Shape::fuzz(in), w = Shape::fuzz(in), y = Shape::fuzz(in);
@@ -227,9 +225,9 @@ amp_status_t callOne(FuzzedDataProvider &in) {
     amp_dtype_t inDtype = fuzzDtype(in), outDtype = fuzzDtype(in);
     int64_t groups = in.ConsumeIntegralInRange<int64_t>(-1, 4);
     return amp_conv2d(buf.make(x, inDtype), buf.make(w, inDtype),
-                      buf.make(y, outDtype), x.dims, w.dims,
-                      y.dims, inDtype, outDtype, strides.data(), padding.data(),
-                      dilation.data(), groups, nullptr);
+                      buf.make(y, outDtype), x.dims, w.dims, y.dims, inDtype,
+                      outDtype, strides.data(), padding.data(), dilation.data(),
+                      groups, nullptr);
   }
   case 9: {
     Shape x = Shape::fuzz(in), y = Shape::fuzz(in);
@@ -238,11 +236,10 @@ amp_status_t callOne(FuzzedDataProvider &in) {
                          padding = fuzzArray(in, 4),
                          dilation = fuzzArray(in, 2);
     amp_dtype_t dtype = fuzzDtype(in);
-    return amp_max_pool2d(buf.make(x, dtype), buf.make(y, dtype), x.dims,
-                          y.dims, dtype,
-                          kernel.data(), strides.data(), padding.data(),
-                          in.ConsumeBool() ? dilation.data() : nullptr,
-                          nullptr);
+    return amp_max_pool2d(
+        buf.make(x, dtype), buf.make(y, dtype), x.dims, y.dims, dtype,
+        kernel.data(), strides.data(), padding.data(),
+        in.ConsumeBool() ? dilation.data() : nullptr, nullptr);
   }
   case 10: {
     Shape x = Shape::fuzz(in), y = Shape::fuzz(in);
@@ -251,9 +248,8 @@ amp_status_t callOne(FuzzedDataProvider &in) {
                          padding = fuzzArray(in, 4);
     amp_dtype_t dtype = fuzzDtype(in);
     return amp_avg_pool2d(buf.make(x, dtype), buf.make(y, dtype), x.dims,
-                          y.dims, dtype,
-                          kernel.data(), strides.data(), padding.data(),
-                          in.ConsumeBool(), nullptr);
+                          y.dims, dtype, kernel.data(), strides.data(),
+                          padding.data(), in.ConsumeBool(), nullptr);
   }
   case 11: {
     Shape l = Shape::fuzz(in), r = Shape::fuzz(in), o = Shape::fuzz(in);
@@ -268,6 +264,18 @@ amp_status_t callOne(FuzzedDataProvider &in) {
     amp_dtype_t xDtype = fuzzDtype(in), yDtype = fuzzDtype(in);
     return amp_cast(buf.make(n, xDtype), buf.make(n, yDtype), n, xDtype, yDtype,
                     nullptr);
+  }
+  case 13: {
+    int64_t channels = fuzzDim(in);
+    auto stat = [&] {
+      return static_cast<float *>(buf.make(channels, AMP_DTYPE_F32));
+    };
+    float *runningMean = stat(), *runningVar = stat(), *mean = stat(),
+          *invstd = stat(), *newMean = stat(), *newVar = stat();
+    return amp_running_stats_update(
+        runningMean, runningVar, mean, invstd, newMean, newVar, channels,
+        in.ConsumeFloatingPoint<float>(), in.ConsumeFloatingPoint<float>(),
+        in.ConsumeFloatingPoint<float>(), nullptr);
   }
   default: {
     int64_t rows = fuzzDim(in), classes = fuzzDim(in);
