@@ -100,6 +100,12 @@ struct Const {
 /// of a Const's values (4 per float, 8 per integer or boolean): 256 MiB,
 /// also amp-lower-to-runtime's default limit on embedded constants.
 constexpr int64_t kMaxConstBytes = int64_t(256) << 20;
+/// The most bytes of such constants one import computes in all, the same
+/// 256 MiB, so that a chain of folds (Expand, Trilu, Equal, Where of a
+/// fuzzed shape) cannot hold several of the largest at once. Real models'
+/// folded constants are far smaller (a causal mask at sequence 512 is
+/// 1 MiB).
+constexpr int64_t kMaxFoldedBytes = kMaxConstBytes;
 /// The most elements such a constant of ONNX element type `dtype` may have.
 int64_t maxConstElements(int32_t dtype);
 /// The element count of a constant of `shape` and `dtype`, or std::nullopt
@@ -170,6 +176,13 @@ public:
   /// loss function returns the updates in the buffers' order.
   void setBufferUpdate(Value buffer, Value update);
 
+  /// Counts `bytes` more of constants computed at import time; false when
+  /// that passes kMaxFoldedBytes.
+  bool addFoldedBytes(int64_t bytes) {
+    foldedBytes += bytes;
+    return foldedBytes <= kMaxFoldedBytes;
+  }
+
   /// The param arguments created so far, with their values.
   const std::vector<ONNXParam> &params() const { return paramValues; }
   const std::vector<unsigned> &paramArgs() const { return paramArgIndices; }
@@ -186,6 +199,7 @@ private:
   llvm::StringMap<Tensor> values;
   std::vector<ONNXParam> paramValues;
   std::vector<unsigned> paramArgIndices;
+  int64_t foldedBytes = 0;
   std::vector<ONNXParam> bufferValues;
   std::vector<unsigned> bufferArgIndices;
   std::vector<float> bufferInitValues;

@@ -167,6 +167,13 @@ LogicalResult NodeContext::setOutput(unsigned i, Value v) {
 LogicalResult NodeContext::setOutput(unsigned i, Const c) {
   if (!hasOutput(i))
     return success();
+  const int64_t bytes = int64_t(c.f.size() * sizeof(float)) +
+                        int64_t(c.i.size() * sizeof(int64_t));
+  if (!table.addFoldedBytes(bytes))
+    return error() << "the constants computed at import time exceed "
+                   << (kMaxFoldedBytes >> 20) << " MiB in all (this output has "
+                   << bytes << " bytes of values)",
+           failure();
   Tensor t;
   t.dtype = c.dtype;
   t.shape = c.shape;
