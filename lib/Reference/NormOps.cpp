@@ -177,8 +177,7 @@ Results evalRunningStatsUpdate(RunningStatsUpdateOp op, Operands in) {
   const RefTensor &mean = *in[2], &invstd = *in[3];
   double m = op.getMomentumAttr().getValueAsDouble();
   double eps = op.getEpsilonAttr().getValueAsDouble();
-  double n = static_cast<double>(op.getCount());
-  double correction = op.getUnbiased() ? n / (n - 1) : 1.0;
+  double correction = op.getVarianceCorrection();
   for (size_t c = 0; c < mean.data.size(); ++c) {
     double var = 1.0 / (invstd.data[c] * invstd.data[c]) - eps;
     results[0].data[c] = (1 - m) * results[0].data[c] + m * mean.data[c];

@@ -74,9 +74,6 @@ struct ONNXParam {
   std::string name;
   std::vector<int64_t> shape;
   std::vector<float> values;
-  /// A buffer (BatchNormalization's running statistics with --train), not a
-  /// param.
-  bool buffer = false;
 };
 
 /// Imports the ONNX model in the file `path` ("-": standard input, whose

@@ -71,15 +71,13 @@ struct RunningStatsUpdateLowering
     : RuntimeOpLowering<nn::RunningStatsUpdateOp> {
   void lower(nn::RunningStatsUpdateOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
-    double count = static_cast<double>(op.getCount());
-    double correction = op.getUnbiased() ? count / (count - 1) : 1.0;
     rb.call(RuntimeFn::amp_running_stats_update,
             {adaptor.getRunningMean(), adaptor.getRunningVar(),
              adaptor.getMean(), adaptor.getInvstd(), results[0], results[1],
              rb.i64(op.getRunningMean().getType().getNumElements()),
              rb.f32(op.getMomentum().convertToDouble()),
-             rb.f32(op.getEpsilon().convertToDouble()), rb.f32(correction),
-             rb.stream()});
+             rb.f32(op.getEpsilon().convertToDouble()),
+             rb.f32(op.getVarianceCorrection()), rb.stream()});
   }
 };
 

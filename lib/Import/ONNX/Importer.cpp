@@ -529,7 +529,8 @@ OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
         builder.getI64IntegerAttr(kIgnoreIndex));
     results.assign({loss});
     // The new running statistics, in the order of their buffer arguments.
-    llvm::append_range(results, table.bufferUpdates());
+    for (const ValueTable::Buffer &buffer : table.buffers())
+      results.push_back(buffer.update);
   }
   func::ReturnOp::create(builder, fileLoc, results);
 
@@ -547,11 +548,11 @@ OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
     nn::setArgRole(fn, arg, nn::Role::Input);
   for (unsigned arg : table.paramArgs())
     nn::setArgRole(fn, arg, nn::Role::Param);
-  for (auto [arg, init] : llvm::zip(table.bufferArgs(), table.bufferInits())) {
-    nn::setArgRole(fn, arg, nn::Role::Buffer);
-    if (init != 0.0f)
-      fn.setArgAttr(arg, nn::NNDialect::getInitAttrName(),
-                    moduleBuilder.getF32FloatAttr(init));
+  for (const ValueTable::Buffer &buffer : table.buffers()) {
+    nn::setArgRole(fn, buffer.arg, nn::Role::Buffer);
+    if (buffer.init != 0.0f)
+      fn.setArgAttr(buffer.arg, nn::NNDialect::getInitAttrName(),
+                    moduleBuilder.getF32FloatAttr(buffer.init));
   }
   if (labelArg >= 0) {
     nn::setArgRole(fn, labelArg, nn::Role::Label);
@@ -563,7 +564,8 @@ OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
     return nullptr;
   if (params) {
     *params = table.params();
-    llvm::append_range(*params, table.buffers());
+    for (const ValueTable::Buffer &buffer : table.buffers())
+      params->push_back(buffer.value);
   }
   return owned;
 }

@@ -186,11 +186,15 @@ public:
   /// The param arguments created so far, with their values.
   const std::vector<ONNXParam> &params() const { return paramValues; }
   const std::vector<unsigned> &paramArgs() const { return paramArgIndices; }
-  /// The buffer arguments, their values, nn.init values and new values.
-  const std::vector<ONNXParam> &buffers() const { return bufferValues; }
-  const std::vector<unsigned> &bufferArgs() const { return bufferArgIndices; }
-  const std::vector<float> &bufferInits() const { return bufferInitValues; }
-  const std::vector<Value> &bufferUpdates() const { return bufferNewValues; }
+  /// A buffer argument: its position, nn.init, value and new value.
+  struct Buffer {
+    unsigned arg;
+    float init;
+    ONNXParam value;
+    Value update;
+  };
+  /// The buffer arguments created so far, in argument order.
+  const std::vector<Buffer> &buffers() const { return bufferArgs; }
 
 private:
   mlir::OpBuilder &builder;
@@ -200,10 +204,7 @@ private:
   std::vector<ONNXParam> paramValues;
   std::vector<unsigned> paramArgIndices;
   int64_t foldedBytes = 0;
-  std::vector<ONNXParam> bufferValues;
-  std::vector<unsigned> bufferArgIndices;
-  std::vector<float> bufferInitValues;
-  std::vector<Value> bufferNewValues;
+  std::vector<Buffer> bufferArgs;
 };
 
 //===----------------------------------------------------------------------===//

@@ -62,10 +62,8 @@ static LogicalResult importBatchStatistics(NodeContext &nc, Value x, float eps,
   llvm::SmallVector<int64_t> xs = shapeOf(x);
   if (xs.size() < 2)
     return nc.error() << "the input must have rank >= 2", failure();
-  int64_t channels = xs[1];
   int64_t count =
-      channels ? cast<RankedTensorType>(x.getType()).getNumElements() / channels
-               : 0;
+      nn::BatchNormOp::valuesPerChannel(cast<RankedTensorType>(x.getType()));
   if (count < (unbiased ? 2 : 1))
     return nc.error() << "batch statistics need "
                       << (unbiased ? "more than one value" : "a value")

@@ -76,19 +76,18 @@ FailureOr<Value> ValueTable::materializeBuffer(Tensor &t, float init) {
     return failure();
   auto type = RankedTensorType::get(t.shape, builder.getF32Type());
   t.value = body.addArgument(type, NameLoc::get(builder.getStringAttr(t.name)));
-  bufferArgIndices.push_back(body.getNumArguments() - 1);
-  bufferInitValues.push_back(init);
-  bufferNewValues.push_back(Value());
-  ONNXParam value{t.name, std::vector<int64_t>(t.shape.begin(), t.shape.end()),
-                  t.constant->f};
-  value.buffer = true;
-  bufferValues.push_back(std::move(value));
+  bufferArgs.push_back(
+      {body.getNumArguments() - 1, init,
+       ONNXParam{t.name, std::vector<int64_t>(t.shape.begin(), t.shape.end()),
+                 t.constant->f},
+       Value()});
   return t.value;
 }
 
 void ValueTable::setBufferUpdate(Value buffer, Value update) {
-  auto arg = cast<BlockArgument>(buffer);
-  auto it = llvm::find(bufferArgIndices, arg.getArgNumber());
-  assert(it != bufferArgIndices.end() && "a buffer argument");
-  bufferNewValues[it - bufferArgIndices.begin()] = update;
+  unsigned arg = cast<BlockArgument>(buffer).getArgNumber();
+  auto it =
+      llvm::find_if(bufferArgs, [&](const Buffer &b) { return b.arg == arg; });
+  assert(it != bufferArgs.end() && "a buffer argument");
+  it->update = update;
 }

@@ -738,6 +738,16 @@ LogicalResult BatchNormOp::verify() {
                              0.0f, /*strict=*/false);
 }
 
+int64_t BatchNormOp::valuesPerChannel(RankedTensorType input) {
+  int64_t channels = input.getDimSize(1);
+  return channels ? input.getNumElements() / channels : 0;
+}
+
+double RunningStatsUpdateOp::getVarianceCorrection() {
+  double count = static_cast<double>(getCount());
+  return getUnbiased() ? count / (count - 1) : 1.0;
+}
+
 LogicalResult RunningStatsUpdateOp::verify() {
   if (getRunningMean().getType().getRank() != 1)
     return emitOpError() << "the statistics must be 1-D (one value per "
@@ -759,11 +769,9 @@ LogicalResult RunningStatsUpdateOp::verify() {
   auto norm = getMean().getDefiningOp<BatchNormOp>();
   if (!norm || norm.getMean() != getMean() || norm.getInvstd() != getInvstd())
     return success();
-  auto input = cast<RankedTensorType>(norm.getInput().getType());
-  if (input.getDimSize(1) == 0)
-    return success();
-  int64_t count = input.getNumElements() / input.getDimSize(1);
-  if (getCount() != count)
+  int64_t count = BatchNormOp::valuesPerChannel(
+      cast<RankedTensorType>(norm.getInput().getType()));
+  if (count != 0 && getCount() != count)
     return emitOpError() << "count must be " << count
                          << ", the values per channel of the nn.batch_norm "
                             "its statistics come from; got "

@@ -378,6 +378,11 @@ def NN_BatchNormOp : NN_Op<"batch_norm", [InferTypeOpAdaptor]> {
   let assemblyFormat =
       "$input `,` $scale `,` $bias attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The values each channel's statistics average for an input of this
+    /// type (N x d2 x ...), 0 when it has no channel.
+    static int64_t valuesPerChannel(::mlir::RankedTensorType input);
+  }];
 }
 
 def NN_RunningStatsUpdateOp : NN_Op<"running_stats_update", [
@@ -425,6 +430,11 @@ def NN_RunningStatsUpdateOp : NN_Op<"running_stats_update", [
   let assemblyFormat = "$running_mean `,` $running_var `,` $mean `,` $invstd "
                        "attr-dict `:` type($running_mean)";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// What the biased batch variance is multiplied by: count / (count - 1)
+    /// when `unbiased`, else 1.
+    double getVarianceCorrection();
+  }];
 }
 
 def NN_LayerNormOp : NN_Op<"layer_norm", [InferTypeOpAdaptor]> {
