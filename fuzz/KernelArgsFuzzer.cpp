@@ -126,7 +126,7 @@ std::vector<int64_t> fuzzArray(FuzzedDataProvider &in, size_t n) {
 
 amp_status_t callOne(FuzzedDataProvider &in) {
   Buffers buf(in);
-  switch (in.ConsumeIntegralInRange<int>(0, 14)) {
+  switch (in.ConsumeIntegralInRange<int>(0, 15)) {
   case 0: {
     int64_t n = fuzzDim(in);
     auto op = fuzzEnum<amp_unary_op_t>(in, 16);
@@ -276,6 +276,27 @@ amp_status_t callOne(FuzzedDataProvider &in) {
         runningMean, runningVar, mean, invstd, newMean, newVar, channels,
         in.ConsumeFloatingPoint<float>(), in.ConsumeFloatingPoint<float>(),
         in.ConsumeFloatingPoint<float>(), nullptr);
+  }
+  case 14: {
+    // Scalar arguments only (every kind, the raw values 5..7 too; any
+    // int64 and float, NaN and infinities included); each pointer NULL
+    // sometimes, and new_count sometimes equal to count.
+    auto kind = fuzzEnum<amp_lr_schedule_t>(in, 8);
+    auto scalar = [&] {
+      return in.ConsumeBool()
+                 ? nullptr
+                 : static_cast<float *>(buf.make(1, AMP_DTYPE_F32));
+    };
+    float *count = scalar(), *factor = scalar();
+    float *newCount = in.ConsumeBool() ? count : scalar();
+    int64_t warmup = in.ConsumeIntegral<int64_t>();
+    float start = in.ConsumeFloatingPoint<float>();
+    int64_t total = in.ConsumeIntegral<int64_t>();
+    float finalFactor = in.ConsumeFloatingPoint<float>();
+    int64_t stepSize = in.ConsumeIntegral<int64_t>();
+    return amp_lr_schedule(count, factor, newCount, kind, warmup, start, total,
+                           finalFactor, stepSize,
+                           in.ConsumeFloatingPoint<float>(), nullptr);
   }
   default: {
     int64_t rows = fuzzDim(in), classes = fuzzDim(in);

@@ -186,7 +186,7 @@ void amp::registerNNPrecisionModels(DialectRegistry &registry) {
     attachAccumulator<MatmulOp, Conv2DOp, Conv2DGradInputOp,
                       Conv2DGradFilterOp, ReduceSumOp, ReduceMeanOp,
                       ReduceMaxOp>(ctx);
-    attachOptimizer<SgdUpdateOp, AdamUpdateOp, ClipGradNormOp,
+    attachOptimizer<SgdUpdateOp, AdamUpdateOp, ClipGradNormOp, LrScheduleOp,
                     RunningStatsUpdateOp>(ctx);
     BatchNormOp::attachInterface<FirstOperandModel<BatchNormOp>>(*ctx);
     LayerNormOp::attachInterface<FirstOperandModel<LayerNormOp>>(*ctx);

@@ -1,8 +1,8 @@
 //===- OptimizerOps.cpp - f64 evaluators of the optimizer ops -------------===//
 //
 // nn.clip_grad_norm (which nn-autodiff adds with clip-norm > 0, also with
-// optimizer=none), nn.sgd_update and nn.adam_update, from the formulas of
-// their ODS descriptions (PyTorch's SGD and AdamW).
+// optimizer=none), nn.lr_schedule, nn.sgd_update and nn.adam_update, from
+// the formulas of their ODS descriptions (PyTorch's SGD and AdamW).
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,9 +38,24 @@ Results evalClipGradNorm(ClipGradNormOp op, Operands in) {
   return results;
 }
 
+/// nn.lr_schedule: the factor at step `count` (a negative count is 0, as
+/// in the runtime), and count + 1.
+Results evalLrSchedule(LrScheduleOp op, Operands in) {
+  double count = in[0]->data[0];
+  double s = count > 0 ? count : 0.0;
+  return {RefTensor({}, op.getSchedule().factorAt(s)), RefTensor({}, s + 1)};
+}
+
+/// An update's lr: the attribute times its lr_factor operand (the last
+/// operand) when it has one.
+template <typename Op> double scheduledLr(Op op, Operands in) {
+  double lr = op.getLrAttr().getValueAsDouble();
+  return op.getLrFactor() ? lr * in.back()->data[0] : lr;
+}
+
 Results evalSgdUpdate(SgdUpdateOp op, Operands in) {
   const RefTensor &param = *in[0], &grad = *in[1];
-  double lr = op.getLrAttr().getValueAsDouble();
+  double lr = scheduledLr(op, in);
   double momentum = op.getMomentumAttr().getValueAsDouble();
   double dampening = op.getDampeningAttr().getValueAsDouble();
   double decay = op.getWeightDecayAttr().getValueAsDouble();
@@ -63,7 +78,7 @@ Results evalSgdUpdate(SgdUpdateOp op, Operands in) {
 
 Results evalAdamUpdate(AdamUpdateOp op, Operands in) {
   const RefTensor &param = *in[0], &grad = *in[1];
-  double lr = op.getLrAttr().getValueAsDouble();
+  double lr = scheduledLr(op, in);
   double beta1 = op.getBeta1Attr().getValueAsDouble();
   double beta2 = op.getBeta2Attr().getValueAsDouble();
   double eps = op.getEpsAttr().getValueAsDouble();
@@ -87,6 +102,7 @@ Results evalAdamUpdate(AdamUpdateOp op, Operands in) {
 
 void amp::reference::registerOptimizerOps(EvaluatorTable &table) {
   table.add<ClipGradNormOp>(evalClipGradNorm);
+  table.add<LrScheduleOp>(evalLrSchedule);
   table.add<SgdUpdateOp>(evalSgdUpdate);
   table.add<AdamUpdateOp>(evalAdamUpdate);
 }

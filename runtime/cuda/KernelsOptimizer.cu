@@ -1,18 +1,21 @@
 //===- KernelsOptimizer.cu - SGD, AdamW and gradient-norm clipping --------===//
 //
-// amp_sgd_update, amp_adam_update, their _multi forms and amp_clip_grad_norm
-// on the CUDA backend. Every kernel is a multi-tensor launch
+// amp_lr_schedule, amp_sgd_update, amp_adam_update, their _multi forms and
+// amp_clip_grad_norm on the CUDA backend. Every kernel is a multi-tensor launch
 // (MultiTensor.cuh: one block per chunk of 16384 elements of one buffer,
 // 128-bit packed access, the dtype chosen per buffer on the device); the
 // single-buffer entry points use a one-buffer table. The per-element math is
 // the reference's (reference/OptimizerMath.h), compiled with --fmad=false.
 //
-// found_inf and the Adam step counters are read on the device, so nothing
-// waits for the device: a set flag makes every block copy its inputs'
-// bits to the outputs (nothing in place). amp_clip_grad_norm computes the
-// norm in three deterministic stages (per-chunk sums of squares, per-buffer
-// norms, the total and the coefficient in one block) and scales with the
-// coefficient read from device memory.
+// found_inf, the lr schedule's factor and the Adam step counters are read on
+// the device, so nothing waits for the device: a set flag makes every block
+// copy its inputs' bits to the outputs (nothing in place); with a factor,
+// each SGD thread forms lr' itself (a broadcast load of one scalar) and each
+// Adam block forms it with its other scalars. amp_lr_schedule is one device
+// thread running the reference's step (lrScheduleInMemory). amp_clip_grad_norm
+// computes the norm in three deterministic stages (per-chunk sums of squares,
+// per-buffer norms, the total and the coefficient in one block) and scales with
+// the coefficient read from device memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,11 +46,13 @@ __device__ __forceinline__ bool skipStep(const int8_t *foundInf) {
 constexpr int kSgdPtrs = 5;
 
 template <int Cap> struct SgdArgs {
-  SgdCoefs coefs;
+  SgdCoefs coefs; // negLr is -lr, replaced by -lr' with a factor
+  float lr;
+  const float *lrFactor;
   const int8_t *foundInf;
   TensorTable<kSgdPtrs, Cap> table;
 };
-constexpr int kSgdCap = tableCap<kSgdPtrs>(sizeof(SgdCoefs) + 8);
+constexpr int kSgdCap = tableCap<kSgdPtrs>(sizeof(SgdCoefs) + 20);
 static_assert(sizeof(SgdArgs<kSgdCap>) <= kParamBytes, "kernel parameters");
 
 template <bool Momentum, int Cap>
@@ -55,7 +60,9 @@ __global__ void __launch_bounds__(kThreads)
     sgdKernel(const __grid_constant__ SgdArgs<Cap> args) {
   const Chunk ch = locateChunk(args.table);
   const bool skip = skipStep(args.foundInf);
-  const SgdCoefs c = args.coefs;
+  SgdCoefs c = args.coefs;
+  if (args.lrFactor && !skip)
+    c.negLr = -scheduledLr(args.lr, args.lrFactor);
   const bool packed = args.table.packed[ch.tensor];
   withStorage(args.table.dtype[ch.tensor], [&](auto tag) {
     using T = decltype(tag);
@@ -94,10 +101,12 @@ amp_status_t launchSgd(Checker &check, int32_t n, const void *const *params,
                        const void *const *grads, const void *const *bufs,
                        void *const *newParams, void *const *newBufs,
                        const int64_t *sizes, const amp_dtype_t *dtypes,
-                       const SgdCoefs &coefs, const int8_t *foundInf,
-                       cudaStream_t stream) {
+                       float lr, const float *lrFactor, const SgdCoefs &coefs,
+                       const int8_t *foundInf, cudaStream_t stream) {
   auto args = std::make_unique<SgdArgs<Cap>>();
   args->coefs = coefs;
+  args->lr = lr;
+  args->lrFactor = lrFactor;
   args->foundInf = foundInf;
   return forEachGroup(
       check, args->table, n, sizes, dtypes, kSgdPtrs,
@@ -128,6 +137,7 @@ constexpr int kAdamPtrs = 9;
 
 struct AdamHyper {
   float lr, beta1, beta2, eps, weightDecay;
+  const float *lrFactor; // the schedule's factor (NULL: none)
 };
 
 template <int Cap> struct AdamArgs {
@@ -152,8 +162,8 @@ __global__ void __launch_bounds__(kThreads)
     const float step = *static_cast<const float *>(args.table.ptr[7][t]);
     const AdamHyper &h = args.h;
     if (!skip)
-      blockCoefs =
-          adamCoefs(step, h.lr, h.beta1, h.beta2, h.eps, h.weightDecay);
+      blockCoefs = adamCoefs(step, scheduledLr(h.lr, h.lrFactor), h.beta1,
+                             h.beta2, h.eps, h.weightDecay);
     if (args.writeSteps && ch.index == 0)
       *static_cast<float *>(args.table.ptr[8][t]) =
           skip ? step : adamNextStep(step);
@@ -271,6 +281,15 @@ amp_status_t launchAdam(Checker &check, int32_t n, const void *const *params,
 }
 
 //===----------------------------------------------------------------------===//
+// Learning-rate schedule
+//===----------------------------------------------------------------------===//
+
+__global__ void lrScheduleKernel(LrSchedule schedule, const float *count,
+                                 float *factor, float *newCount) {
+  lrScheduleInMemory(schedule, count, factor, newCount);
+}
+
+//===----------------------------------------------------------------------===//
 // Gradient-norm clipping
 //===----------------------------------------------------------------------===//
 
@@ -375,11 +394,28 @@ __global__ void __launch_bounds__(kThreads)
 
 extern "C" {
 
+amp_status_t amp_lr_schedule(const float *count, float *factor,
+                             float *new_count, amp_lr_schedule_t kind,
+                             int64_t warmup_steps, float warmup_start_factor,
+                             int64_t total_steps, float final_factor,
+                             int64_t step_size, float gamma, void *stream) {
+  Checker check("amp_lr_schedule");
+  LrSchedule schedule;
+  if (amp_status_t s =
+          checkLrSchedule(check, count, factor, new_count, kind, warmup_steps,
+                          warmup_start_factor, total_steps, final_factor,
+                          step_size, gamma, &schedule))
+    return s;
+  lrScheduleKernel<<<1, 1, 0, toStream(stream)>>>(schedule, count, factor,
+                                                  new_count);
+  return launched(check, "lr-schedule");
+}
+
 amp_status_t amp_sgd_update(const void *param, const void *grad,
                             const void *momentum_buf, void *new_param,
                             void *new_momentum_buf, int64_t n,
-                            amp_dtype_t dtype, float lr, float momentum,
-                            float dampening, float weight_decay,
+                            amp_dtype_t dtype, float lr, const float *lr_factor,
+                            float momentum, float dampening, float weight_decay,
                             int32_t nesterov, const int8_t *found_inf,
                             void *stream) {
   Checker check("amp_sgd_update");
@@ -391,7 +427,7 @@ amp_status_t amp_sgd_update(const void *param, const void *grad,
   if (n == 0)
     return AMP_STATUS_OK;
   return launchSgd<1>(check, 1, &param, &grad, &momentum_buf, &new_param,
-                      &new_momentum_buf, &n, &dtype,
+                      &new_momentum_buf, &n, &dtype, lr, lr_factor,
                       sgdCoefs(lr, momentum, dampening, weight_decay, nesterov),
                       found_inf, toStream(stream));
 }
@@ -401,8 +437,9 @@ amp_sgd_update_multi(int32_t n_buffers, const void *const *params,
                      const void *const *grads, const void *const *momentum_bufs,
                      void *const *new_params, void *const *new_momentum_bufs,
                      const int64_t *sizes, const amp_dtype_t *dtypes, float lr,
-                     float momentum, float dampening, float weight_decay,
-                     int32_t nesterov, const int8_t *found_inf, void *stream) {
+                     const float *lr_factor, float momentum, float dampening,
+                     float weight_decay, int32_t nesterov,
+                     const int8_t *found_inf, void *stream) {
   Checker check("amp_sgd_update_multi");
   bool hasMomentum = false;
   if (amp_status_t s = checkSgdUpdateMulti(
@@ -412,7 +449,7 @@ amp_sgd_update_multi(int32_t n_buffers, const void *const *params,
     return s;
   return launchSgd<kSgdCap>(
       check, n_buffers, params, grads, momentum_bufs, new_params,
-      new_momentum_bufs, sizes, dtypes,
+      new_momentum_bufs, sizes, dtypes, lr, lr_factor,
       sgdCoefs(lr, momentum, dampening, weight_decay, nesterov), found_inf,
       toStream(stream));
 }
@@ -422,9 +459,9 @@ amp_status_t amp_adam_update(const void *param, const void *grad,
                              const float *step, void *new_param,
                              void *new_exp_avg, void *new_exp_avg_sq,
                              float *new_step, int64_t n, amp_dtype_t dtype,
-                             float lr, float beta1, float beta2, float eps,
-                             float weight_decay, const int8_t *found_inf,
-                             void *stream) {
+                             float lr, const float *lr_factor, float beta1,
+                             float beta2, float eps, float weight_decay,
+                             const int8_t *found_inf, void *stream) {
   Checker check("amp_adam_update");
   if (amp_status_t s =
           checkAdamUpdate(check, param, grad, exp_avg, exp_avg_sq, step,
@@ -433,29 +470,29 @@ amp_status_t amp_adam_update(const void *param, const void *grad,
     return s;
   return launchAdam<1>(check, 1, &param, &grad, &exp_avg, &exp_avg_sq, &step,
                        &new_param, &new_exp_avg, &new_exp_avg_sq, &new_step, &n,
-                       &dtype, {lr, beta1, beta2, eps, weight_decay}, found_inf,
-                       toStream(stream));
+                       &dtype, {lr, beta1, beta2, eps, weight_decay, lr_factor},
+                       found_inf, toStream(stream));
 }
 
-amp_status_t
-amp_adam_update_multi(int32_t n_buffers, const void *const *params,
-                      const void *const *grads, const void *const *exp_avgs,
-                      const void *const *exp_avg_sqs, const float *const *steps,
-                      void *const *new_params, void *const *new_exp_avgs,
-                      void *const *new_exp_avg_sqs, float *const *new_steps,
-                      const int64_t *sizes, const amp_dtype_t *dtypes, float lr,
-                      float beta1, float beta2, float eps, float weight_decay,
-                      const int8_t *found_inf, void *stream) {
+amp_status_t amp_adam_update_multi(
+    int32_t n_buffers, const void *const *params, const void *const *grads,
+    const void *const *exp_avgs, const void *const *exp_avg_sqs,
+    const float *const *steps, void *const *new_params,
+    void *const *new_exp_avgs, void *const *new_exp_avg_sqs,
+    float *const *new_steps, const int64_t *sizes, const amp_dtype_t *dtypes,
+    float lr, const float *lr_factor, float beta1, float beta2, float eps,
+    float weight_decay, const int8_t *found_inf, void *stream) {
   Checker check("amp_adam_update_multi");
   if (amp_status_t s = checkAdamUpdateMulti(
           check, n_buffers, params, grads, exp_avgs, exp_avg_sqs, steps,
           new_params, new_exp_avgs, new_exp_avg_sqs, new_steps, sizes, dtypes,
           lr, beta1, beta2, eps, weight_decay))
     return s;
-  return launchAdam<kAdamCap>(
-      check, n_buffers, params, grads, exp_avgs, exp_avg_sqs, steps, new_params,
-      new_exp_avgs, new_exp_avg_sqs, new_steps, sizes, dtypes,
-      {lr, beta1, beta2, eps, weight_decay}, found_inf, toStream(stream));
+  return launchAdam<kAdamCap>(check, n_buffers, params, grads, exp_avgs,
+                              exp_avg_sqs, steps, new_params, new_exp_avgs,
+                              new_exp_avg_sqs, new_steps, sizes, dtypes,
+                              {lr, beta1, beta2, eps, weight_decay, lr_factor},
+                              found_inf, toStream(stream));
 }
 
 amp_status_t amp_clip_grad_norm(int32_t n_buffers, const void *const *grads,

@@ -1,12 +1,13 @@
 //===- KernelsOptimizer.cpp - SGD, AdamW and gradient-norm clipping -------===//
 //
-// amp_sgd_update, amp_adam_update (and their _multi forms, a loop over the
-// buffers) and amp_clip_grad_norm on the reference backend. The checks are
-// OptimizerChecks.h and the per-element math OptimizerMath.h, both shared
-// with the CUDA backend. The updates follow the op order of PyTorch's
-// single-tensor torch.optim.SGD / AdamW in f32, with the scalar coefficients
-// formed in f64 and rounded once, and honour the found_inf predicate of
-// amp.skip_step_if: a set flag leaves every output bitwise equal to its input.
+// amp_lr_schedule, amp_sgd_update, amp_adam_update (and their _multi forms,
+// a loop over the buffers) and amp_clip_grad_norm on the reference backend.
+// The checks are OptimizerChecks.h and the scalar and per-element math
+// OptimizerMath.h, both shared with the CUDA backend. The updates follow the
+// op order of PyTorch's single-tensor torch.optim.SGD / AdamW in f32, with
+// the scalar coefficients (the scheduled lr among them) formed in f64 and
+// rounded once, and honour the found_inf predicate of amp.skip_step_if: a
+// set flag leaves every output bitwise equal to its input.
 //
 //===----------------------------------------------------------------------===//
 
@@ -78,7 +79,7 @@ void sgdCompute(const void *param, const void *grad, const void *momentum_buf,
   });
 }
 
-/// The AdamW update of one checked buffer.
+/// The AdamW update of one checked buffer; lr is the scheduled one.
 void adamCompute(const void *param, const void *grad, const void *exp_avg,
                  const void *exp_avg_sq, const float *step, void *new_param,
                  void *new_exp_avg, void *new_exp_avg_sq, float *new_step,
@@ -122,11 +123,28 @@ void adamCompute(const void *param, const void *grad, const void *exp_avg,
 
 extern "C" {
 
+amp_status_t amp_lr_schedule(const float *count, float *factor,
+                             float *new_count, amp_lr_schedule_t kind,
+                             int64_t warmup_steps, float warmup_start_factor,
+                             int64_t total_steps, float final_factor,
+                             int64_t step_size, float gamma,
+                             void * /*stream*/) {
+  Checker check("amp_lr_schedule");
+  LrSchedule schedule;
+  if (amp_status_t s =
+          checkLrSchedule(check, count, factor, new_count, kind, warmup_steps,
+                          warmup_start_factor, total_steps, final_factor,
+                          step_size, gamma, &schedule))
+    return s;
+  lrScheduleInMemory(schedule, count, factor, new_count);
+  return AMP_STATUS_OK;
+}
+
 amp_status_t amp_sgd_update(const void *param, const void *grad,
                             const void *momentum_buf, void *new_param,
                             void *new_momentum_buf, int64_t n,
-                            amp_dtype_t dtype, float lr, float momentum,
-                            float dampening, float weight_decay,
+                            amp_dtype_t dtype, float lr, const float *lr_factor,
+                            float momentum, float dampening, float weight_decay,
                             int32_t nesterov, const int8_t *found_inf,
                             void * /*stream*/) {
   Checker check("amp_sgd_update");
@@ -136,7 +154,8 @@ amp_status_t amp_sgd_update(const void *param, const void *grad,
           dtype, lr, momentum, dampening, weight_decay, nesterov, &hasMomentum))
     return s;
   sgdCompute(param, grad, momentum_buf, new_param, new_momentum_buf, n, dtype,
-             sgdCoefs(lr, momentum, dampening, weight_decay, nesterov),
+             sgdCoefs(scheduledLr(lr, lr_factor), momentum, dampening,
+                      weight_decay, nesterov),
              found_inf);
   return AMP_STATUS_OK;
 }
@@ -146,9 +165,9 @@ amp_sgd_update_multi(int32_t n_buffers, const void *const *params,
                      const void *const *grads, const void *const *momentum_bufs,
                      void *const *new_params, void *const *new_momentum_bufs,
                      const int64_t *sizes, const amp_dtype_t *dtypes, float lr,
-                     float momentum, float dampening, float weight_decay,
-                     int32_t nesterov, const int8_t *found_inf,
-                     void * /*stream*/) {
+                     const float *lr_factor, float momentum, float dampening,
+                     float weight_decay, int32_t nesterov,
+                     const int8_t *found_inf, void * /*stream*/) {
   Checker check("amp_sgd_update_multi");
   bool hasMomentum = false;
   if (amp_status_t s = checkSgdUpdateMulti(
@@ -156,7 +175,8 @@ amp_sgd_update_multi(int32_t n_buffers, const void *const *params,
           new_momentum_bufs, sizes, dtypes, lr, momentum, dampening,
           weight_decay, nesterov, &hasMomentum))
     return s;
-  const SgdCoefs c = sgdCoefs(lr, momentum, dampening, weight_decay, nesterov);
+  const SgdCoefs c = sgdCoefs(scheduledLr(lr, lr_factor), momentum, dampening,
+                              weight_decay, nesterov);
   for (int32_t i = 0; i < n_buffers; ++i)
     sgdCompute(params[i], grads[i], hasMomentum ? momentum_bufs[i] : nullptr,
                new_params[i], hasMomentum ? new_momentum_bufs[i] : nullptr,
@@ -169,9 +189,9 @@ amp_status_t amp_adam_update(const void *param, const void *grad,
                              const float *step, void *new_param,
                              void *new_exp_avg, void *new_exp_avg_sq,
                              float *new_step, int64_t n, amp_dtype_t dtype,
-                             float lr, float beta1, float beta2, float eps,
-                             float weight_decay, const int8_t *found_inf,
-                             void * /*stream*/) {
+                             float lr, const float *lr_factor, float beta1,
+                             float beta2, float eps, float weight_decay,
+                             const int8_t *found_inf, void * /*stream*/) {
   Checker check("amp_adam_update");
   if (amp_status_t s =
           checkAdamUpdate(check, param, grad, exp_avg, exp_avg_sq, step,
@@ -179,30 +199,30 @@ amp_status_t amp_adam_update(const void *param, const void *grad,
                           dtype, lr, beta1, beta2, eps, weight_decay))
     return s;
   adamCompute(param, grad, exp_avg, exp_avg_sq, step, new_param, new_exp_avg,
-              new_exp_avg_sq, new_step, n, dtype, lr, beta1, beta2, eps,
-              weight_decay, found_inf);
+              new_exp_avg_sq, new_step, n, dtype, scheduledLr(lr, lr_factor),
+              beta1, beta2, eps, weight_decay, found_inf);
   return AMP_STATUS_OK;
 }
 
-amp_status_t
-amp_adam_update_multi(int32_t n_buffers, const void *const *params,
-                      const void *const *grads, const void *const *exp_avgs,
-                      const void *const *exp_avg_sqs, const float *const *steps,
-                      void *const *new_params, void *const *new_exp_avgs,
-                      void *const *new_exp_avg_sqs, float *const *new_steps,
-                      const int64_t *sizes, const amp_dtype_t *dtypes, float lr,
-                      float beta1, float beta2, float eps, float weight_decay,
-                      const int8_t *found_inf, void * /*stream*/) {
+amp_status_t amp_adam_update_multi(
+    int32_t n_buffers, const void *const *params, const void *const *grads,
+    const void *const *exp_avgs, const void *const *exp_avg_sqs,
+    const float *const *steps, void *const *new_params,
+    void *const *new_exp_avgs, void *const *new_exp_avg_sqs,
+    float *const *new_steps, const int64_t *sizes, const amp_dtype_t *dtypes,
+    float lr, const float *lr_factor, float beta1, float beta2, float eps,
+    float weight_decay, const int8_t *found_inf, void * /*stream*/) {
   Checker check("amp_adam_update_multi");
   if (amp_status_t s = checkAdamUpdateMulti(
           check, n_buffers, params, grads, exp_avgs, exp_avg_sqs, steps,
           new_params, new_exp_avgs, new_exp_avg_sqs, new_steps, sizes, dtypes,
           lr, beta1, beta2, eps, weight_decay))
     return s;
+  const float scheduled = scheduledLr(lr, lr_factor);
   for (int32_t i = 0; i < n_buffers; ++i)
     adamCompute(params[i], grads[i], exp_avgs[i], exp_avg_sqs[i], steps[i],
                 new_params[i], new_exp_avgs[i], new_exp_avg_sqs[i],
-                new_steps[i], sizes[i], dtypes[i], lr, beta1, beta2, eps,
+                new_steps[i], sizes[i], dtypes[i], scheduled, beta1, beta2, eps,
                 weight_decay, found_inf);
   return AMP_STATUS_OK;
 }

@@ -13,6 +13,9 @@ bool nonNegative(float value) {
   return value >= 0.0f && value <= 3.4028234663852886e38f;
 }
 
+/// `value` is in [0, 1] (NaN fails).
+bool unitInterval(float value) { return value >= 0.0f && value <= 1.0f; }
+
 /// The arrays of a multi-buffer call are non-NULL when there are buffers.
 amp_status_t checkArrays(Checker &check, int32_t n,
                          std::initializer_list<const void *> arrays) {
@@ -27,6 +30,50 @@ amp_status_t checkArrays(Checker &check, int32_t n,
 }
 
 } // namespace
+
+amp_status_t amp::runtime::kernels::checkLrSchedule(
+    Checker &check, const float *count, const float *factor,
+    const float *new_count, amp_lr_schedule_t kind, int64_t warmup_steps,
+    float warmup_start_factor, int64_t total_steps, float final_factor,
+    int64_t step_size, float gamma, LrSchedule *schedule) {
+  if (amp_status_t s =
+          check.pointers({{"count", count, 1, AMP_DTYPE_F32},
+                          {"factor", factor, 1, AMP_DTYPE_F32},
+                          {"new_count", new_count, 1, AMP_DTYPE_F32}}))
+    return s;
+  const int32_t raw = rawEnum(kind);
+  if (raw < AMP_LR_SCHEDULE_CONSTANT || raw > AMP_LR_SCHEDULE_EXPONENTIAL)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "unknown kind %d", raw);
+  if (warmup_steps < 0)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "warmup_steps (%lld) is < 0",
+                      (long long)warmup_steps);
+  if (!unitInterval(warmup_start_factor))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "warmup_start_factor (%g) must be in [0, 1]",
+                      (double)warmup_start_factor);
+  const bool decays =
+      raw == AMP_LR_SCHEDULE_LINEAR || raw == AMP_LR_SCHEDULE_COSINE;
+  if (decays && total_steps <= warmup_steps)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "total_steps (%lld) must be > warmup_steps (%lld)",
+                      (long long)total_steps, (long long)warmup_steps);
+  if (decays && !unitInterval(final_factor))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "final_factor (%g) must be in [0, 1]",
+                      (double)final_factor);
+  if (raw == AMP_LR_SCHEDULE_STEP && step_size < 1)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "step_size (%lld) is < 1",
+                      (long long)step_size);
+  const bool decaysBy =
+      raw == AMP_LR_SCHEDULE_STEP || raw == AMP_LR_SCHEDULE_EXPONENTIAL;
+  if (decaysBy && !(gamma > 0.0f && nonNegative(gamma)))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "gamma (%g) must be positive and finite", (double)gamma);
+  *schedule = {raw,       warmup_steps,        total_steps,
+               step_size, warmup_start_factor, final_factor,
+               gamma};
+  return AMP_STATUS_OK;
+}
 
 amp_status_t amp::runtime::kernels::checkSgdUpdate(
     Checker &check, const void *param, const void *grad,

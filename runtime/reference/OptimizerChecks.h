@@ -1,8 +1,8 @@
 //===- OptimizerChecks.h - Argument checks of the optimizer kernels -------===//
 //
-// The argument checks of amp_sgd_update, amp_adam_update, their _multi
-// forms and amp_clip_grad_norm, shared by the reference and the CUDA
-// backend (amp_kernel_core) so that a malformed call fails with the same
+// The argument checks of amp_lr_schedule, amp_sgd_update, amp_adam_update,
+// their _multi forms and amp_clip_grad_norm, shared by the reference and the
+// CUDA backend (amp_kernel_core) so that a malformed call fails with the same
 // status and message on both. They read only the arguments, never tensor
 // contents (which may be device memory).
 //
@@ -12,10 +12,20 @@
 #define AMP_RUNTIME_REFERENCE_OPTIMIZERCHECKS_H
 
 #include "reference/KernelCommon.h"
+#include "reference/OptimizerMath.h"
 
 namespace amp {
 namespace runtime {
 namespace kernels {
+
+/// amp_lr_schedule's checks (the error cases of kernels.h); *schedule: the
+/// checked arguments for lrScheduleInMemory.
+amp_status_t checkLrSchedule(Checker &check, const float *count,
+                             const float *factor, const float *new_count,
+                             amp_lr_schedule_t kind, int64_t warmup_steps,
+                             float warmup_start_factor, int64_t total_steps,
+                             float final_factor, int64_t step_size, float gamma,
+                             LrSchedule *schedule);
 
 /// amp_sgd_update's checks; *hasMomentum: momentum > 0 (the buffers are
 /// used).

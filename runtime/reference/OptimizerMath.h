@@ -1,12 +1,14 @@
 //===- OptimizerMath.h - Per-element optimizer math, host and device ------===//
 //
-// The per-element updates of amp_sgd_update and amp_adam_update and the
-// clipping coefficient of amp_clip_grad_norm, shared by the reference
+// The per-element updates of amp_sgd_update and amp_adam_update, the
+// scheduled learning rate and the schedule factor of amp_lr_schedule, and
+// the clipping coefficient of amp_clip_grad_norm, shared by the reference
 // backend and the CUDA kernels so that both run the same operations in the
 // same order. The reference is built with -ffp-contract=off and the CUDA
 // kernels with --fmad=false (sqrtf and '/' correctly rounded on both), so
-// the f32 results are bitwise equal; the Adam scalars use f64 pow(), which
-// may differ in the last f64 place between glibc and CUDA (docs).
+// the f32 results are bitwise equal; the Adam scalars and the schedule
+// factors use f64 pow() and cos(), which may differ in the last f64 place
+// between glibc and CUDA (docs).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +16,7 @@
 #define AMP_RUNTIME_REFERENCE_OPTIMIZERMATH_H
 
 #include "amp_runtime/host_device.h"
+#include "amp_runtime/kernels.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -22,14 +25,97 @@ namespace amp {
 namespace runtime {
 namespace kernels {
 
+//===----------------------------------------------------------------------===//
+// Learning-rate schedules
+//===----------------------------------------------------------------------===//
+
+/// The learning rate of an update under a schedule: lr' = lr * *factor in
+/// f64, rounded to f32 once, as PyTorch's schedulers scale a param group's
+/// base lr (a Python float); without a factor (NULL), lr itself. The
+/// factor is read from memory (device memory on CUDA).
+inline AMP_HOST_DEVICE float scheduledLr(float lr, const float *factor) {
+  if (!factor)
+    return lr;
+  return static_cast<float>(static_cast<double>(lr) *
+                            static_cast<double>(*factor));
+}
+
+/// amp_lr_schedule's checked arguments (checkLrSchedule); `kind` is the
+/// raw value of a known amp_lr_schedule_t.
+struct LrSchedule {
+  int32_t kind;
+  int64_t warmupSteps, totalSteps, stepSize;
+  float warmupStartFactor, finalFactor, gamma;
+};
+
+/// The step s of a schedule's counter: the count's value (an integer held
+/// in f32), a negative or NaN count taken as 0.
+inline AMP_HOST_DEVICE double lrScheduleStep(float count) {
+  return count > 0.0f ? static_cast<double>(count) : 0.0;
+}
+
+/// The factor of the base lr at step s >= 0, in f64 (the caller rounds it
+/// to f32 once): a linear warmup from warmup_start_factor over the first W
+/// steps (LinearLR; transformers' warmup with a = 0), then with d = s - W
+/// and D = T - W: transformers' get_linear_schedule_with_warmup and
+/// get_cosine_schedule_with_warmup (with a floor b, clamped to b past T),
+/// StepLR and ExponentialLR. D is formed only for the kinds that use T,
+/// for which the checks ensured T > W >= 0 (no overflow).
+inline AMP_HOST_DEVICE double lrScheduleFactor(const LrSchedule &p, double s) {
+  const double w = static_cast<double>(p.warmupSteps);
+  if (s < w) {
+    const double a = p.warmupStartFactor;
+    return a + (1.0 - a) * s / w;
+  }
+  const double d = s - w;
+  const double b = p.finalFactor;
+  switch (p.kind) {
+  case AMP_LR_SCHEDULE_LINEAR: {
+    const double total = static_cast<double>(p.totalSteps - p.warmupSteps);
+    const double left = total - d;
+    return b + (1.0 - b) * (left > 0.0 ? left : 0.0) / total;
+  }
+  case AMP_LR_SCHEDULE_COSINE: {
+    const double total = static_cast<double>(p.totalSteps - p.warmupSteps);
+    const double progress = d / total;
+    constexpr double kPi = 3.14159265358979323846;
+    return b + (1.0 - b) *
+                   (1.0 + cos(kPi * (progress < 1.0 ? progress : 1.0))) / 2.0;
+  }
+  case AMP_LR_SCHEDULE_STEP:
+    return pow(static_cast<double>(p.gamma),
+               floor(d / static_cast<double>(p.stepSize)));
+  case AMP_LR_SCHEDULE_EXPONENTIAL:
+    return pow(static_cast<double>(p.gamma), d);
+  default: // AMP_LR_SCHEDULE_CONSTANT
+    return 1.0;
+  }
+}
+
+/// amp_lr_schedule on memory: reads the count first (new_count may equal
+/// count), then writes the factor rounded to f32 once and s + 1 in f32 (as
+/// Adam's step counter: exact up to 2^24).
+inline AMP_HOST_DEVICE void lrScheduleInMemory(const LrSchedule &p,
+                                               const float *count,
+                                               float *factor, float *newCount) {
+  const double s = lrScheduleStep(*count);
+  *factor = static_cast<float>(lrScheduleFactor(p, s));
+  *newCount = static_cast<float>(s) + 1.0f;
+}
+
+//===----------------------------------------------------------------------===//
+// SGD and AdamW
+//===----------------------------------------------------------------------===//
+
 /// torch.optim.SGD's scalars, as f32 kernel arguments.
 struct SgdCoefs {
   float weightDecay, momentum, dampKeep, negLr;
   bool hasMomentum, nesterov;
 };
 
-/// The scalars from the checked attributes; 1 - dampening is formed in
-/// f64 and rounded once, as PyTorch forms it from Python floats.
+/// The scalars from the checked attributes, lr the scheduled one
+/// (scheduledLr); 1 - dampening is formed in f64 and rounded once, as
+/// PyTorch forms it from Python floats.
 inline AMP_HOST_DEVICE SgdCoefs sgdCoefs(float lr, float momentum,
                                          float dampening, float weight_decay,
                                          int32_t nesterov) {
@@ -60,8 +146,8 @@ inline AMP_HOST_DEVICE float sgdStep(const SgdCoefs &c, float param, float grad,
 }
 
 /// torch.optim.AdamW's scalars for the step counter `step` (before the
-/// update): t = step + 1 in f32; the bias corrections and products in f64,
-/// rounded to f32 once.
+/// update) and the scheduled lr (scheduledLr): t = step + 1 in f32; the
+/// bias corrections and products in f64, rounded to f32 once.
 struct AdamCoefs {
   float t, decay, avgWeight, sqKeep, sqWeight, negStepSize, bc2Sqrt, eps;
 };
@@ -106,6 +192,10 @@ inline AMP_HOST_DEVICE float adamStep(const AdamCoefs &c, float param,
   *newV = v1;
   return decayed + c.negStepSize * m1 / denom;
 }
+
+//===----------------------------------------------------------------------===//
+// Gradient-norm clipping
+//===----------------------------------------------------------------------===//
 
 /// clip_grad_norm_'s coefficient max_norm / (total + 1e-6) clamped to
 /// <= 1 (torch.clamp(max=1): NaN stays NaN).

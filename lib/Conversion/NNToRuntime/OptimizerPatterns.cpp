@@ -2,10 +2,11 @@
 //
 // nn.sgd_update and nn.adam_update, which take the found_inf predicate of
 // the amp.skip_step_if they were in (the kernels then leave every output
-// bitwise equal to its input, with no host sync), and nn.clip_grad_norm.
-// The updates of a step with the same configuration become one
-// multi-tensor call (amp_sgd_update_multi, amp_adam_update_multi): PyTorch's
-// fused/foreach optimizers, one launch instead of one per param.
+// bitwise equal to its input, with no host sync) and their lr_factor, and
+// nn.clip_grad_norm and nn.lr_schedule. The updates of a step with the same
+// configuration become one multi-tensor call (amp_sgd_update_multi,
+// amp_adam_update_multi): PyTorch's fused/foreach optimizers, one launch
+// instead of one per param.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,15 +14,24 @@
 
 #include "amp/Dialect/NN/IR/NNOps.h"
 
+#include "amp_runtime/kernels.h"
+
 using namespace mlir;
 using namespace amp;
 using runtime_abi::RuntimeFn;
 
 namespace {
 
+/// The operands of an update that are per-param buffers: all but the
+/// lr_factor, which is the last operand when present.
+template <typename Op> size_t numBufferOperands(Op op) {
+  return op->getNumOperands() - (op.getLrFactor() ? 1 : 0);
+}
+
 /// The run of updates one call lowers: `first` and the later updates of
-/// the same kind in its block with the same attributes and skip predicate
-/// whose operands are all defined before `first`, so that one multi-tensor
+/// the same kind in its block with the same attributes, lr_factor and skip
+/// predicate whose operands are all defined before `first`, so that one
+/// multi-tensor
 /// call at `first` can compute them all (a step's updates are independent,
 /// so a step has one run per optimizer configuration).
 template <typename Op>
@@ -47,6 +57,7 @@ SmallVector<Op> updateRun(Op first, const SkipPredicates &predicates) {
   for (Operation *op = first->getNextNode(); op; op = op->getNextNode()) {
     auto next = dyn_cast<Op>(op);
     if (!next || !sameAttributes(next) ||
+        next.getLrFactor() != first.getLrFactor() ||
         predicates.lookup(next) != predicate ||
         next->getNumOperands() != first->getNumOperands() ||
         !llvm::all_of(next->getOperands(), definedBefore))
@@ -67,8 +78,9 @@ template <typename Op> struct UpdateRunLowering : TypedLowering<Op> {
                       RuntimeBuilder &rb) const final {
     auto first = cast<Op>(op);
     SmallVector<Op> run = updateRun(first, predicates);
-    // operands[i][k]: operand i of update k (converted); results likewise.
-    size_t numOperands = first->getNumOperands();
+    // operands[i][k]: buffer operand i of update k (converted); results
+    // likewise.
+    size_t numOperands = numBufferOperands(first);
     size_t numResults = first->getNumResults();
     SmallVector<SmallVector<Value>> operands(numOperands), results(numResults);
     SmallVector<Value> params;
@@ -82,10 +94,12 @@ template <typename Op> struct UpdateRunLowering : TypedLowering<Op> {
     }
     Value foundInf = predicates.lookup(first);
     Value predicate = foundInf ? buffers.lookup(foundInf) : rb.null();
+    Value lrFactor = first.getLrFactor();
+    Value factor = lrFactor ? buffers.lookup(lrFactor) : rb.null();
     if (run.size() == 1)
-      callSingle(first, operands, results, predicate, rb);
+      callSingle(first, operands, results, factor, predicate, rb);
     else
-      callMulti(first, params, operands, results, predicate, rb);
+      callMulti(first, params, operands, results, factor, predicate, rb);
     for (auto [k, update] : llvm::enumerate(run)) {
       SmallVector<Value> replacement;
       for (size_t i = 0; i < numResults; ++i)
@@ -98,9 +112,10 @@ template <typename Op> struct UpdateRunLowering : TypedLowering<Op> {
 protected:
   using Lists = SmallVector<SmallVector<Value>>;
   virtual void callSingle(Op op, const Lists &operands, const Lists &results,
-                          Value predicate, RuntimeBuilder &rb) const = 0;
+                          Value lrFactor, Value predicate,
+                          RuntimeBuilder &rb) const = 0;
   virtual void callMulti(Op first, ValueRange params, const Lists &operands,
-                         const Lists &results, Value predicate,
+                         const Lists &results, Value lrFactor, Value predicate,
                          RuntimeBuilder &rb) const = 0;
 
   const SkipPredicates &predicates;
@@ -116,7 +131,7 @@ struct SgdUpdateLowering : UpdateRunLowering<nn::SgdUpdateOp> {
   using UpdateRunLowering::UpdateRunLowering;
 
   void callSingle(nn::SgdUpdateOp op, const Lists &operands,
-                  const Lists &results, Value predicate,
+                  const Lists &results, Value lrFactor, Value predicate,
                   RuntimeBuilder &rb) const override {
     bool momentum = op.getMomentumBuffer() != nullptr;
     rb.call(RuntimeFn::amp_sgd_update,
@@ -124,13 +139,13 @@ struct SgdUpdateLowering : UpdateRunLowering<nn::SgdUpdateOp> {
              momentum ? operands[2][0] : rb.null(), results[0][0],
              momentum ? results[1][0] : rb.null(),
              rb.i64(getNumElements(op.getParam())),
-             rb.dtype(op.getParam().getType()), lr(op, rb), mom(op, rb),
-             dampening(op, rb), decay(op, rb), nesterov(op, rb), predicate,
-             rb.stream()});
+             rb.dtype(op.getParam().getType()), lr(op, rb), lrFactor,
+             mom(op, rb), dampening(op, rb), decay(op, rb), nesterov(op, rb),
+             predicate, rb.stream()});
   }
 
   void callMulti(nn::SgdUpdateOp op, ValueRange params, const Lists &operands,
-                 const Lists &results, Value predicate,
+                 const Lists &results, Value lrFactor, Value predicate,
                  RuntimeBuilder &rb) const override {
     bool momentum = op.getMomentumBuffer() != nullptr;
     auto [sizes, dtypes] = sizesAndDtypes(params, rb);
@@ -140,8 +155,8 @@ struct SgdUpdateLowering : UpdateRunLowering<nn::SgdUpdateOp> {
              momentum ? rb.ptrArray(operands[2]) : rb.null(),
              rb.ptrArray(results[0]),
              momentum ? rb.ptrArray(results[1]) : rb.null(), sizes, dtypes,
-             lr(op, rb), mom(op, rb), dampening(op, rb), decay(op, rb),
-             nesterov(op, rb), predicate, rb.stream()});
+             lr(op, rb), lrFactor, mom(op, rb), dampening(op, rb),
+             decay(op, rb), nesterov(op, rb), predicate, rb.stream()});
   }
 
 private:
@@ -166,7 +181,7 @@ struct AdamUpdateLowering : UpdateRunLowering<nn::AdamUpdateOp> {
   using UpdateRunLowering::UpdateRunLowering;
 
   void callSingle(nn::AdamUpdateOp op, const Lists &operands,
-                  const Lists &results, Value predicate,
+                  const Lists &results, Value lrFactor, Value predicate,
                   RuntimeBuilder &rb) const override {
     SmallVector<Value> args;
     for (size_t i = 0; i < 5; ++i) // param, grad, exp_avg, exp_avg_sq, step
@@ -175,13 +190,13 @@ struct AdamUpdateLowering : UpdateRunLowering<nn::AdamUpdateOp> {
       args.push_back(results[i][0]);
     args.append({rb.i64(getNumElements(op.getParam())),
                  rb.dtype(op.getParam().getType())});
-    args.append(hyperparameters(op, rb));
+    args.append(hyperparameters(op, lrFactor, rb));
     args.append({predicate, rb.stream()});
     rb.call(RuntimeFn::amp_adam_update, args);
   }
 
   void callMulti(nn::AdamUpdateOp op, ValueRange params, const Lists &operands,
-                 const Lists &results, Value predicate,
+                 const Lists &results, Value lrFactor, Value predicate,
                  RuntimeBuilder &rb) const override {
     SmallVector<Value> args = {rb.i32(params.size())};
     for (size_t i = 0; i < 5; ++i)
@@ -190,15 +205,16 @@ struct AdamUpdateLowering : UpdateRunLowering<nn::AdamUpdateOp> {
       args.push_back(rb.ptrArray(results[i]));
     auto [sizes, dtypes] = sizesAndDtypes(params, rb);
     args.append({sizes, dtypes});
-    args.append(hyperparameters(op, rb));
+    args.append(hyperparameters(op, lrFactor, rb));
     args.append({predicate, rb.stream()});
     rb.call(RuntimeFn::amp_adam_update_multi, args);
   }
 
 private:
-  static SmallVector<Value> hyperparameters(nn::AdamUpdateOp op,
+  static SmallVector<Value> hyperparameters(nn::AdamUpdateOp op, Value lrFactor,
                                             RuntimeBuilder &rb) {
     return {rb.f32(op.getLr().convertToDouble()),
+            lrFactor,
             rb.f32(op.getBeta1().convertToDouble()),
             rb.f32(op.getBeta2().convertToDouble()),
             rb.f32(op.getEps().convertToDouble()),
@@ -219,10 +235,38 @@ struct ClipGradNormLowering : RuntimeOpLowering<nn::ClipGradNormOp> {
   }
 };
 
+/// nn.lr_schedule: amp_lr_schedule with the kind (LrScheduleKind's values
+/// are amp_lr_schedule_t's); a parameter the kind does not use is 0.
+struct LrScheduleLowering : RuntimeOpLowering<nn::LrScheduleOp> {
+  static_assert(static_cast<int>(nn::LrScheduleKind::Constant) ==
+                        AMP_LR_SCHEDULE_CONSTANT &&
+                    static_cast<int>(nn::LrScheduleKind::Linear) ==
+                        AMP_LR_SCHEDULE_LINEAR &&
+                    static_cast<int>(nn::LrScheduleKind::Cosine) ==
+                        AMP_LR_SCHEDULE_COSINE &&
+                    static_cast<int>(nn::LrScheduleKind::Step) ==
+                        AMP_LR_SCHEDULE_STEP &&
+                    static_cast<int>(nn::LrScheduleKind::Exponential) ==
+                        AMP_LR_SCHEDULE_EXPONENTIAL,
+                "nn.lr_schedule's kinds are the runtime's amp_lr_schedule_t");
+
+  void lower(nn::LrScheduleOp op, Adaptor adaptor, RuntimeBuilder &rb,
+             ValueRange results) const override {
+    nn::LrSchedule s = op.getSchedule();
+    rb.call(RuntimeFn::amp_lr_schedule,
+            {adaptor.getCount(), results[0], results[1],
+             rb.i32(static_cast<int32_t>(s.kind)), rb.i64(s.warmupSteps),
+             rb.f32(s.warmupStartFactor), rb.i64(s.totalSteps.value_or(0)),
+             rb.f32(s.finalFactor.value_or(0.0)),
+             rb.i64(s.stepSize.value_or(0)), rb.f32(s.gamma.value_or(0.0)),
+             rb.stream()});
+  }
+};
+
 } // namespace
 
 void amp::addOptimizerLowerings(LoweringTable &table,
                                 const SkipPredicates &predicates) {
   table.add<SgdUpdateLowering, AdamUpdateLowering>(predicates);
-  table.add<ClipGradNormLowering>();
+  table.add<ClipGradNormLowering, LrScheduleLowering>();
 }

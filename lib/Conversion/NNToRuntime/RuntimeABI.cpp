@@ -45,6 +45,8 @@ constexpr AbiType abiTypeOf() {
     return AbiType::CompareOp;
   else if constexpr (std::is_same_v<T, amp_reduce_op_t>)
     return AbiType::ReduceOp;
+  else if constexpr (std::is_same_v<T, amp_lr_schedule_t>)
+    return AbiType::LrSchedule;
   else if constexpr (std::is_same_v<T, int64_t>)
     return AbiType::I64;
   else if constexpr (std::is_same_v<T, int32_t>)
@@ -91,7 +93,8 @@ constexpr AbiType Status = AbiType::Status, Ptr = AbiType::Ptr,
                   I32 = AbiType::I32, F32 = AbiType::F32, F64 = AbiType::F64,
                   Dtype = AbiType::Dtype, UnaryOp = AbiType::UnaryOp,
                   BinaryOp = AbiType::BinaryOp, CompareOp = AbiType::CompareOp,
-                  ReduceOp = AbiType::ReduceOp;
+                  ReduceOp = AbiType::ReduceOp,
+                  LrSchedule = AbiType::LrSchedule;
 } // namespace spell
 
 // Each entry's argument list, checked against the header at compile time.
@@ -155,6 +158,8 @@ StringRef amp::runtime_abi::getAbiTypeName(AbiType type) {
     return "CompareOp";
   case AbiType::ReduceOp:
     return "ReduceOp";
+  case AbiType::LrSchedule:
+    return "LrSchedule";
   }
   llvm_unreachable("unknown AbiType");
 }
@@ -231,6 +236,7 @@ Type amp::runtime_abi::getLLVMType(MLIRContext *ctx, AbiType type) {
   case AbiType::BinaryOp:
   case AbiType::CompareOp:
   case AbiType::ReduceOp:
+  case AbiType::LrSchedule:
     return IntegerType::get(ctx, 32);
   }
   llvm_unreachable("unknown AbiType");

@@ -689,18 +689,58 @@ AMP_KERNEL_API amp_status_t amp_mse_loss_grad(
  *
  * found_inf (optional, may be NULL) is the predicate of amp.skip_step_if,
  * read from memory: when *found_inf != 0 every output is made bitwise equal
- * to its input (copied, or untouched when in place), new_step included. */
+ * to its input (copied, or untouched when in place), new_step included.
+ *
+ * lr_factor (optional, may be NULL) is the f32 factor of a learning-rate
+ * schedule (amp_lr_schedule), read from memory: the update then uses
+ * lr' = (float)((double)lr * (double)*lr_factor) wherever lr appears below
+ * (as PyTorch's schedulers scale a param group's base lr in f64). NULL is
+ * lr itself. */
+
+/* nn.lr_schedule: the learning-rate schedules of torch.optim.lr_scheduler
+ * and transformers' get_*_schedule_with_warmup, as a factor of the base lr.
+ * Values are part of the ABI. */
+typedef enum amp_lr_schedule {
+  AMP_LR_SCHEDULE_CONSTANT = 0,
+  AMP_LR_SCHEDULE_LINEAR = 1,
+  AMP_LR_SCHEDULE_COSINE = 2,
+  AMP_LR_SCHEDULE_STEP = 3,
+  AMP_LR_SCHEDULE_EXPONENTIAL = 4,
+} amp_lr_schedule_t;
+
+/* nn.lr_schedule: *factor = f(s) for the step s = *count (the number of
+ * earlier steps, a non-negative integer held in f32; a negative or NaN count
+ * is taken as 0), *new_count = s + 1 (f32). With W = warmup_steps, a =
+ * warmup_start_factor, T = total_steps, b = final_factor, all in f64 and
+ * rounded to f32 once:
+ *   s < W:        a + (1 - a) * s / W                  (linear warmup)
+ *   otherwise, with d = s - W and D = T - W:
+ *   CONSTANT:     1
+ *   LINEAR:       b + (1 - b) * max(D - d, 0) / D
+ *   COSINE:       b + (1 - b) * (1 + cos(pi * min(d / D, 1))) / 2
+ *   STEP:         gamma ^ floor(d / step_size)
+ *   EXPONENTIAL:  gamma ^ d
+ * Arguments a kind does not use are ignored. INVALID_ARGUMENT for a NULL
+ * pointer, an unknown kind, warmup_steps < 0, a outside [0, 1]; for LINEAR
+ * and COSINE T <= W or b outside [0, 1]; for STEP step_size < 1; for STEP
+ * and EXPONENTIAL gamma not positive and finite. new_count may equal count
+ * (it is read first); factor must not overlap either. */
+AMP_KERNEL_API amp_status_t amp_lr_schedule(
+    const float *count, float *factor, float *new_count, amp_lr_schedule_t kind,
+    int64_t warmup_steps, float warmup_start_factor, int64_t total_steps,
+    float final_factor, int64_t step_size, float gamma, void *stream);
 
 /* nn.sgd_update (torch.optim.SGD, with the buffer starting at zero):
  * g = grad + wd * param (when wd != 0); with momentum > 0:
  * buf' = momentum * buf + (1 - dampening) * g, d = nesterov ? g + momentum *
  * buf' : buf'; without: d = g. param' = param - lr * d. momentum_buf and
  * new_momentum_buf are given exactly when momentum > 0. */
-AMP_KERNEL_API amp_status_t amp_sgd_update(
-    const void *param, const void *grad, const void *momentum_buf,
-    void *new_param, void *new_momentum_buf, int64_t n, amp_dtype_t dtype,
-    float lr, float momentum, float dampening, float weight_decay,
-    int32_t nesterov, const int8_t *found_inf, void *stream);
+AMP_KERNEL_API amp_status_t
+amp_sgd_update(const void *param, const void *grad, const void *momentum_buf,
+               void *new_param, void *new_momentum_buf, int64_t n,
+               amp_dtype_t dtype, float lr, const float *lr_factor,
+               float momentum, float dampening, float weight_decay,
+               int32_t nesterov, const int8_t *found_inf, void *stream);
 
 /* nn.adam_update (torch.optim.AdamW): t = *step + 1 (f32),
  * param1 = param * (1 - lr * wd), m' = lerp(m, g, 1 - beta1),
@@ -708,12 +748,13 @@ AMP_KERNEL_API amp_status_t amp_sgd_update(
  * param' = param1 - (lr / (1 - beta1^t)) * m' /
  *          (sqrt(v') / sqrt(1 - beta2^t) + eps),   *new_step = t.
  * new_step may equal step (it is read first). */
-AMP_KERNEL_API amp_status_t amp_adam_update(
-    const void *param, const void *grad, const void *exp_avg,
-    const void *exp_avg_sq, const float *step, void *new_param,
-    void *new_exp_avg, void *new_exp_avg_sq, float *new_step, int64_t n,
-    amp_dtype_t dtype, float lr, float beta1, float beta2, float eps,
-    float weight_decay, const int8_t *found_inf, void *stream);
+AMP_KERNEL_API amp_status_t
+amp_adam_update(const void *param, const void *grad, const void *exp_avg,
+                const void *exp_avg_sq, const float *step, void *new_param,
+                void *new_exp_avg, void *new_exp_avg_sq, float *new_step,
+                int64_t n, amp_dtype_t dtype, float lr, const float *lr_factor,
+                float beta1, float beta2, float eps, float weight_decay,
+                const int8_t *found_inf, void *stream);
 
 /* amp_sgd_update over n_buffers (>= 0) buffers in one call, with one
  * found_inf and the same hyperparameters for every buffer: exactly the
@@ -723,13 +764,13 @@ AMP_KERNEL_API amp_status_t amp_adam_update(
  * are given exactly when momentum > 0 (NULL otherwise). Each new_* may
  * equal its own input; the buffers of different i must not overlap. A
  * device backend updates every buffer in one or a few kernel launches. */
-AMP_KERNEL_API amp_status_t
-amp_sgd_update_multi(int32_t n_buffers, const void *const *params,
-                     const void *const *grads, const void *const *momentum_bufs,
-                     void *const *new_params, void *const *new_momentum_bufs,
-                     const int64_t *sizes, const amp_dtype_t *dtypes, float lr,
-                     float momentum, float dampening, float weight_decay,
-                     int32_t nesterov, const int8_t *found_inf, void *stream);
+AMP_KERNEL_API amp_status_t amp_sgd_update_multi(
+    int32_t n_buffers, const void *const *params, const void *const *grads,
+    const void *const *momentum_bufs, void *const *new_params,
+    void *const *new_momentum_bufs, const int64_t *sizes,
+    const amp_dtype_t *dtypes, float lr, const float *lr_factor, float momentum,
+    float dampening, float weight_decay, int32_t nesterov,
+    const int8_t *found_inf, void *stream);
 
 /* amp_adam_update over n_buffers (>= 0) buffers in one call, with one
  * found_inf and the same hyperparameters for every buffer: exactly the
@@ -744,8 +785,8 @@ AMP_KERNEL_API amp_status_t amp_adam_update_multi(
     const float *const *steps, void *const *new_params,
     void *const *new_exp_avgs, void *const *new_exp_avg_sqs,
     float *const *new_steps, const int64_t *sizes, const amp_dtype_t *dtypes,
-    float lr, float beta1, float beta2, float eps, float weight_decay,
-    const int8_t *found_inf, void *stream);
+    float lr, const float *lr_factor, float beta1, float beta2, float eps,
+    float weight_decay, const int8_t *found_inf, void *stream);
 
 /* nn.clip_grad_norm (torch.nn.utils.clip_grad_norm_): with norm_i the f32 L2
  * norm of grads[i] and total = sqrt(sum_i norm_i^2) (f32),

@@ -284,7 +284,7 @@ func.func @optimizers(%p: tensor<64x128xf32>, %m: tensor<64x128xf32>, %step: ten
 func.func @generic_form_checked(%p: tensor<8xf32>) {
   // expected-error @+2 {{'nn.sgd_update' op inferred type(s) 'tensor<8xf32>' are incompatible with return type(s) of operation 'tensor<8xf16>'}}
   // expected-error @+1 {{'nn.sgd_update' op failed to infer returned types}}
-  %0 = "nn.sgd_update"(%p, %p) {lr = 0.1 : f32} : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf16>
+  %0 = "nn.sgd_update"(%p, %p) {lr = 0.1 : f32, operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf16>
   return
 }
 

@@ -1737,7 +1737,7 @@ func.func @mse_loss_grad_non_scalar_seed(%g: tensor<1xf32>, %p: tensor<4x8xf32>)
 
 func.func @sgd_grad_type(%p: tensor<8xf32>, %g: tensor<8xf16>) {
   // expected-error @+1 {{'nn.sgd_update' op failed to verify that all of {param, grad} have same type}}
-  %0 = "nn.sgd_update"(%p, %g) {lr = 0.1 : f32} : (tensor<8xf32>, tensor<8xf16>) -> tensor<8xf32>
+  %0 = "nn.sgd_update"(%p, %g) {lr = 0.1 : f32, operandSegmentSizes = array<i32: 1, 1, 0, 0>} : (tensor<8xf32>, tensor<8xf16>) -> tensor<8xf32>
   return
 }
 
@@ -1745,7 +1745,7 @@ func.func @sgd_grad_type(%p: tensor<8xf32>, %g: tensor<8xf16>) {
 
 func.func @sgd_buffer_type(%p: tensor<8xf32>, %m: tensor<4xf32>) {
   // expected-error @+1 {{'nn.sgd_update' op failed to verify that momentum_buffer has the param's type}}
-  %0:2 = "nn.sgd_update"(%p, %p, %m) {lr = 0.1 : f32, momentum = 0.9 : f32} : (tensor<8xf32>, tensor<8xf32>, tensor<4xf32>) -> (tensor<8xf32>, tensor<8xf32>)
+  %0:2 = "nn.sgd_update"(%p, %p, %m) {lr = 0.1 : f32, momentum = 0.9 : f32, operandSegmentSizes = array<i32: 1, 1, 1, 0>} : (tensor<8xf32>, tensor<8xf32>, tensor<4xf32>) -> (tensor<8xf32>, tensor<8xf32>)
   return
 }
 
@@ -1754,7 +1754,7 @@ func.func @sgd_buffer_type(%p: tensor<8xf32>, %m: tensor<4xf32>) {
 func.func @sgd_missing_buffer_result(%p: tensor<8xf32>) {
   // expected-error @+2 {{'nn.sgd_update' op inferred type(s) 'tensor<8xf32>', 'tensor<8xf32>' are incompatible with return type(s) of operation 'tensor<8xf32>'}}
   // expected-error @+1 {{'nn.sgd_update' op failed to infer returned types}}
-  %0 = "nn.sgd_update"(%p, %p, %p) {lr = 0.1 : f32, momentum = 0.9 : f32} : (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  %0 = "nn.sgd_update"(%p, %p, %p) {lr = 0.1 : f32, momentum = 0.9 : f32, operandSegmentSizes = array<i32: 1, 1, 1, 0>} : (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
   return
 }
 

@@ -315,10 +315,9 @@ class BnCnn(nn.Module):
         return self.head(self.features(x))
 
 
-def write_batch_norm_cnn():
-    """BnCnn exported in eval mode, then trained in training mode (batch
-    statistics, running statistics updated) on one full batch, as amp-run
-    --eval-fraction 0 trains it on bn_cnn_rows.csv."""
+def bn_cnn_model():
+    """The BnCnn of bn_cnn_*.onnx (seed 5, running statistics drawn) and its
+    16 rows of features and labels."""
     torch.manual_seed(5)
     model = BnCnn()
     # Running statistics other than PyTorch's fresh ones, so that the
@@ -329,6 +328,61 @@ def write_batch_norm_cnn():
             bn.running_var.uniform_(0.5, 2.0)
     features = np.random.default_rng(4).integers(0, 17, (16, 64))
     labels = features[:, :16].sum(1) % 4
+    return model, features, labels
+
+
+def write_lr_schedules():
+    """bn_cnn_eval.onnx trained by PyTorch on its 16 rows (one full batch per
+    step) under each learning-rate schedule of test/Import/lr-schedule.test:
+    transformers' schedules with warmup and torch.optim.lr_scheduler's, one
+    loss log per schedule (lr_<name>_torch_log.csv)."""
+    from transformers import (get_cosine_schedule_with_warmup,
+                              get_linear_schedule_with_warmup)
+    sched = torch.optim.lr_scheduler
+    runs = {
+        # name: (optimizer, steps, scheduler)
+        "hf_cosine": ("adamw", 10,
+                      lambda o: get_cosine_schedule_with_warmup(o, 3, 10)),
+        # Past num_training_steps (8) the lr stays 0.
+        "hf_linear": ("adamw", 10,
+                      lambda o: get_linear_schedule_with_warmup(o, 2, 8)),
+        "step": ("sgd", 10, lambda o: sched.StepLR(o, 3, gamma=0.5)),
+        "exponential": ("sgd", 10,
+                        lambda o: sched.ExponentialLR(o, gamma=0.8)),
+        "linear_warmup": ("sgd", 10,
+                          lambda o: sched.LinearLR(o, 1 / 3, total_iters=4)),
+        "cosine_annealing": ("sgd", 6,
+                             lambda o: sched.CosineAnnealingLR(
+                                 o, 6, eta_min=0.01)),
+    }
+    for name, (kind, steps, make_scheduler) in runs.items():
+        model, features, labels = bn_cnn_model()
+        model.train()
+        x = torch.tensor(features / 16.0,
+                         dtype=torch.float32).reshape(16, 1, 8, 8)
+        y = torch.tensor(labels)
+        if kind == "adamw":
+            opt = torch.optim.AdamW(model.parameters(), lr=0.01)
+        else:
+            opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+        scheduler = make_scheduler(opt)
+        with open(os.path.join(HERE, f"lr_{name}_torch_log.csv"), "w") as log:
+            log.write("step,loss,lr\n")
+            for step in range(1, steps + 1):
+                lr = opt.param_groups[0]["lr"]
+                opt.zero_grad()
+                loss = nn.functional.cross_entropy(model(x), y)
+                loss.backward()
+                opt.step()
+                scheduler.step()
+                log.write(f"{step},{loss.item():.9g},{lr:.9g}\n")
+
+
+def write_batch_norm_cnn():
+    """BnCnn exported in eval mode, then trained in training mode (batch
+    statistics, running statistics updated) on one full batch, as amp-run
+    --eval-fraction 0 trains it on bn_cnn_rows.csv."""
+    model, features, labels = bn_cnn_model()
     np.savetxt(os.path.join(HERE, "bn_cnn_rows.csv"),
                np.concatenate([features, labels[:, None]], axis=1),
                fmt="%d", delimiter=",")
@@ -400,6 +454,7 @@ def main():
     write_padded_tokens()
     write_next_tokens()
     write_batch_norm_cnn()
+    write_lr_schedules()
 
 
 if __name__ == "__main__":

@@ -1,15 +1,19 @@
-//===- CompareOptimizer.cpp - SGD, AdamW, clip_grad_norm ------------------===//
+//===- CompareOptimizer.cpp - LR schedules, SGD, AdamW, clip_grad_norm ----===//
 //
 // Tolerances: the updates are bitwise (the same f32 operations in the same
 // order, reference/OptimizerMath.h; the Adam scalars use f64 pow(), whose
 // last f64 places may differ between glibc and CUDA, which could flip the
 // f32 rounding of a bias correction with a probability of about
 // 2^-28 / (1 - beta^t) per step value: a failure here on Adam alone, in
-// every element of one step value, would be that). A skipped step (found_inf set) is a byte-exact copy,
-// NaN payloads included. amp_clip_grad_norm sums in a different order on
-// each backend: the norm within the sum of both worst-case bounds (below),
-// each clipped value within that plus one rounding; with coefficient 1 the
-// clipped values are bitwise.
+// every element of one step value, would be that). An update with an
+// lr_factor is bitwise too (lr' is an exact f64 product rounded once), and
+// equal to the update given lr' itself. amp_lr_schedule's factors within
+// one f32 ulp (f64 cos() and pow() may differ in their last places between
+// glibc and CUDA), its counters bitwise. A skipped step (found_inf set) is
+// a byte-exact copy, NaN payloads included. amp_clip_grad_norm sums in a
+// different order on each backend: the norm within the sum of both
+// worst-case bounds (below), each clipped value within that plus one
+// rounding; with coefficient 1 the clipped values are bitwise.
 //
 //===----------------------------------------------------------------------===//
 
@@ -67,6 +71,21 @@ void putSpecials(Host &h) {
 /// the CUDA kernels (16384) and a bit, several chunks with a tail.
 const int64_t kSizes[] = {0, 1, 7, 1000, 16385, 50001};
 
+/// The schedule's factor `factor` points to, in `b`'s memory (NULL, and
+/// `buf` left empty, when there is none).
+const float *uploadFactor(Backend &b, Buf &buf, const float *factor) {
+  if (!factor)
+    return nullptr;
+  buf = b.upload(scalarHost(AMP_DTYPE_F32, *factor));
+  return static_cast<const float *>(buf.ptr);
+}
+
+/// lr' as kernels.h defines it: (float)((double)lr * (double)factor).
+float scheduledLr(float lr, float factor) {
+  return static_cast<float>(static_cast<double>(lr) *
+                            static_cast<double>(factor));
+}
+
 std::string label(const char *what, amp_dtype_t dt, int64_t n) {
   return std::string(what) + " " + amp_dtype_name(dt) +
          " n=" + std::to_string(n);
@@ -79,7 +98,8 @@ std::string label(const char *what, amp_dtype_t dt, int64_t n) {
 /// One amp_sgd_update on `b`: {new_param, new_buf}.
 std::vector<Host> runSgd(Backend &b, const SgdCfg &cfg, const Host &param,
                          const Host &grad, const Host &buf, bool inPlace,
-                         int64_t offset, int8_t flag, bool withFlag) {
+                         int64_t offset, int8_t flag, bool withFlag,
+                         const float *factor = nullptr) {
   const bool mom = cfg.momentum > 0.0f;
   const amp_dtype_t dt = param.dtype;
   const int64_t n = param.numel();
@@ -92,10 +112,11 @@ std::vector<Host> runSgd(Backend &b, const SgdCfg &cfg, const Host &param,
       inPlace ? DevList() : uploadList(b, {zeros(dt, n), zeros(dt, n)});
   void *np = inPlace ? in.ptrs[0] : out.ptrs[0];
   void *nb = !mom ? nullptr : inPlace ? in.ptrs[2] : out.ptrs[1];
-  Buf f = b.upload(scalarHost(AMP_DTYPE_BOOL, flag));
+  Buf f = b.upload(scalarHost(AMP_DTYPE_BOOL, flag)), lf;
+  const float *lrFactor = uploadFactor(b, lf, factor);
   b.ok(AMP_CALL(b, amp_sgd_update, in.ptrs[0], in.ptrs[1],
-                mom ? in.ptrs[2] : nullptr, np, nb, n, dt, cfg.lr, cfg.momentum,
-                cfg.dampening, cfg.weightDecay, cfg.nesterov,
+                mom ? in.ptrs[2] : nullptr, np, nb, n, dt, cfg.lr, lrFactor,
+                cfg.momentum, cfg.dampening, cfg.weightDecay, cfg.nesterov,
                 withFlag ? static_cast<const int8_t *>(f.ptr) : nullptr,
                 nullptr));
   std::vector<Host> res = downloadList(b, inPlace ? in : out);
@@ -159,7 +180,7 @@ std::vector<Host> runSgdMulti(Backend &b, const SgdCfg &cfg, const MixedList &l,
                               const std::vector<Host> &params,
                               const std::vector<Host> &grads,
                               const std::vector<Host> &bufs, int8_t flag,
-                              bool perBuffer) {
+                              bool perBuffer, const float *factor = nullptr) {
   const bool mom = cfg.momentum > 0.0f;
   const int32_t n = static_cast<int32_t>(l.sizes.size());
   DevList p = uploadList(b, params, l.offsets);
@@ -170,20 +191,22 @@ std::vector<Host> runSgdMulti(Backend &b, const SgdCfg &cfg, const MixedList &l,
   for (const Host &h : params)
     zero.push_back(zeros(h.dtype, h.numel()));
   DevList np = uploadList(b, zero);
-  Buf f = b.upload(scalarHost(AMP_DTYPE_BOOL, flag));
+  Buf f = b.upload(scalarHost(AMP_DTYPE_BOOL, flag)), lf;
   const int8_t *fp = static_cast<const int8_t *>(f.ptr);
+  const float *lrFactor = uploadFactor(b, lf, factor);
   if (perBuffer) {
     for (int32_t i = 0; i < n; ++i)
       b.ok(AMP_CALL(b, amp_sgd_update, p.ptrs[i], g.ptrs[i],
                     mom ? m.ptrs[i] : nullptr, np.ptrs[i],
                     mom ? m.ptrs[i] : nullptr, l.sizes[i], l.dtypes[i], cfg.lr,
-                    cfg.momentum, cfg.dampening, cfg.weightDecay, cfg.nesterov,
-                    fp, nullptr));
+                    lrFactor, cfg.momentum, cfg.dampening, cfg.weightDecay,
+                    cfg.nesterov, fp, nullptr));
   } else {
     b.ok(AMP_CALL(b, amp_sgd_update_multi, n, p.in(), g.in(),
                   mom ? m.in() : nullptr, np.out(), mom ? m.out() : nullptr,
-                  l.sizes.data(), l.dtypes.data(), cfg.lr, cfg.momentum,
-                  cfg.dampening, cfg.weightDecay, cfg.nesterov, fp, nullptr));
+                  l.sizes.data(), l.dtypes.data(), cfg.lr, lrFactor,
+                  cfg.momentum, cfg.dampening, cfg.weightDecay, cfg.nesterov,
+                  fp, nullptr));
   }
   std::vector<Host> res = downloadList(b, np);
   if (mom)
@@ -194,7 +217,7 @@ std::vector<Host> runSgdMulti(Backend &b, const SgdCfg &cfg, const MixedList &l,
 
 AMP_COMPARE_CASE(optimizer_sgd_multi) {
   // 40 mixed buffers in one launch; 700 small ones need two (the CUDA
-  // table holds 605).
+  // table holds 604).
   for (int count : {40, 700})
     for (const SgdCfg &cfg : {kSgdCfgs[1], kSgdCfgs[4]}) {
       MixedList l = mixedList(count, count > 100);
@@ -235,7 +258,7 @@ AMP_COMPARE_CASE(optimizer_sgd_multi) {
 std::vector<Host> runAdam(Backend &b, const AdamCfg &cfg, const Host &param,
                           const Host &grad, const Host &m, const Host &v,
                           float step, bool inPlace, int64_t offset, int8_t flag,
-                          bool withFlag) {
+                          bool withFlag, const float *factor = nullptr) {
   const amp_dtype_t dt = param.dtype;
   const int64_t n = param.numel();
   DevList in =
@@ -248,11 +271,12 @@ std::vector<Host> runAdam(Backend &b, const AdamCfg &cfg, const Host &param,
   // Outputs param, m, v, step; in place they are inputs 0, 2, 3, 4.
   const int inIndex[4] = {0, 2, 3, 4};
   auto o = [&](int k) { return inPlace ? in.ptrs[inIndex[k]] : out.ptrs[k]; };
-  Buf f = b.upload(scalarHost(AMP_DTYPE_BOOL, flag));
+  Buf f = b.upload(scalarHost(AMP_DTYPE_BOOL, flag)), lf;
+  const float *lrFactor = uploadFactor(b, lf, factor);
   b.ok(AMP_CALL(b, amp_adam_update, in.ptrs[0], in.ptrs[1], in.ptrs[2],
                 in.ptrs[3], static_cast<const float *>(in.ptrs[4]), o(0), o(1),
-                o(2), static_cast<float *>(o(3)), n, dt, cfg.lr, cfg.beta1,
-                cfg.beta2, cfg.eps, cfg.weightDecay,
+                o(2), static_cast<float *>(o(3)), n, dt, cfg.lr, lrFactor,
+                cfg.beta1, cfg.beta2, cfg.eps, cfg.weightDecay,
                 withFlag ? static_cast<const int8_t *>(f.ptr) : nullptr,
                 nullptr));
   std::vector<Host> res = downloadList(b, inPlace ? in : out);
@@ -321,7 +345,8 @@ std::vector<Host>
 runAdamMulti(Backend &b, const AdamCfg &cfg, const MixedList &l,
              const std::vector<Host> &params, const std::vector<Host> &grads,
              const std::vector<Host> &ms, const std::vector<Host> &vs,
-             InPlaceStep inPlaceStep, int8_t flag, bool perBuffer) {
+             InPlaceStep inPlaceStep, int8_t flag, bool perBuffer,
+             const float *factor = nullptr) {
   const int32_t n = static_cast<int32_t>(l.sizes.size());
   DevList p = uploadList(b, params, l.offsets);
   DevList g = uploadList(b, grads, l.offsets);
@@ -343,19 +368,20 @@ runAdamMulti(Backend &b, const AdamCfg &cfg, const MixedList &l,
     nsp.push_back(static_cast<float *>(inPlaceStep(i) ? steps.ptrs[i]
                                                       : newSteps.ptrs[i]));
   }
-  Buf f = b.upload(scalarHost(AMP_DTYPE_BOOL, flag));
+  Buf f = b.upload(scalarHost(AMP_DTYPE_BOOL, flag)), lf;
   const int8_t *fp = static_cast<const int8_t *>(f.ptr);
+  const float *lrFactor = uploadFactor(b, lf, factor);
   if (perBuffer) {
     for (int32_t i = 0; i < n; ++i)
       b.ok(AMP_CALL(b, amp_adam_update, p.ptrs[i], g.ptrs[i], m.ptrs[i],
                     v.ptrs[i], sp[i], np.ptrs[i], m.ptrs[i], v.ptrs[i], nsp[i],
-                    l.sizes[i], l.dtypes[i], cfg.lr, cfg.beta1, cfg.beta2,
-                    cfg.eps, cfg.weightDecay, fp, nullptr));
+                    l.sizes[i], l.dtypes[i], cfg.lr, lrFactor, cfg.beta1,
+                    cfg.beta2, cfg.eps, cfg.weightDecay, fp, nullptr));
   } else {
     b.ok(AMP_CALL(b, amp_adam_update_multi, n, p.in(), g.in(), m.in(), v.in(),
                   sp.data(), np.out(), m.out(), v.out(), nsp.data(),
-                  l.sizes.data(), l.dtypes.data(), cfg.lr, cfg.beta1, cfg.beta2,
-                  cfg.eps, cfg.weightDecay, fp, nullptr));
+                  l.sizes.data(), l.dtypes.data(), cfg.lr, lrFactor, cfg.beta1,
+                  cfg.beta2, cfg.eps, cfg.weightDecay, fp, nullptr));
   }
   std::vector<Host> res = downloadList(b, np);
   for (const DevList *d : {&m, &v})
@@ -404,6 +430,185 @@ AMP_COMPARE_CASE(optimizer_adam_multi) {
                             params[i], dev[i]);
       }
     }
+}
+
+//===----------------------------------------------------------------------===//
+// Learning-rate schedules
+//===----------------------------------------------------------------------===//
+
+struct ScheduleCfg {
+  const char *name;
+  amp_lr_schedule_t kind;
+  int64_t warmupSteps;
+  float warmupStartFactor;
+  int64_t totalSteps;
+  float finalFactor;
+  int64_t stepSize;
+  float gamma;
+};
+
+const ScheduleCfg kScheduleCfgs[] = {
+    {"constant, LinearLR warmup", AMP_LR_SCHEDULE_CONSTANT, 5, 1.0f / 3.0f, 0,
+     0.0f, 0, 0.0f},
+    {"linear", AMP_LR_SCHEDULE_LINEAR, 10, 0.0f, 100, 0.0f, 0, 0.0f},
+    {"linear with a floor", AMP_LR_SCHEDULE_LINEAR, 4, 0.25f, 20, 0.1f, 0,
+     0.0f},
+    {"cosine", AMP_LR_SCHEDULE_COSINE, 10, 0.0f, 100, 0.0f, 0, 0.0f},
+    {"cosine with a floor", AMP_LR_SCHEDULE_COSINE, 100, 0.01f, 10000, 0.05f, 0,
+     0.0f},
+    {"step", AMP_LR_SCHEDULE_STEP, 0, 0.0f, 0, 0.0f, 3, 0.1f},
+    {"step after warmup", AMP_LR_SCHEDULE_STEP, 4, 0.5f, 0, 0.0f, 2, 0.5f},
+    {"exponential", AMP_LR_SCHEDULE_EXPONENTIAL, 0, 0.0f, 0, 0.0f, 0, 0.95f},
+    {"exponential after warmup", AMP_LR_SCHEDULE_EXPONENTIAL, 3, 0.0f, 0, 0.0f,
+     0, 0.999f},
+};
+
+/// One amp_lr_schedule on `b` at counter value `count`: {factor,
+/// new_count}, the counter in place when asked.
+std::vector<Host> runSchedule(Backend &b, const ScheduleCfg &cfg, double count,
+                              bool inPlace) {
+  DevList d = uploadList(b, {scalarHost(AMP_DTYPE_F32, count),
+                             zeros(AMP_DTYPE_F32, 1), zeros(AMP_DTYPE_F32, 1)});
+  float *countPtr = static_cast<float *>(d.ptrs[0]);
+  b.ok(AMP_CALL(b, amp_lr_schedule, countPtr, static_cast<float *>(d.ptrs[1]),
+                inPlace ? countPtr : static_cast<float *>(d.ptrs[2]), cfg.kind,
+                cfg.warmupSteps, cfg.warmupStartFactor, cfg.totalSteps,
+                cfg.finalFactor, cfg.stepSize, cfg.gamma, nullptr));
+  std::vector<Host> res = downloadList(b, d);
+  return {res[1], inPlace ? res[0] : res[2]};
+}
+
+AMP_COMPARE_CASE(optimizer_lr_schedule) {
+  // s = 0, inside and at the end of each warmup, the middles, around each
+  // T, far past them, the f32 counter's last exact step, and counts taken
+  // as 0 (negative, -0, NaN).
+  const double counts[] = {0,    1,     2,     3,          4,   5,    9,
+                           10,   11,    50,    99,         100, 101,  5000,
+                           9999, 10000, 10001, 123457,     1e6, 1e30, 16777215,
+                           -3,   -0.0,  -1e30, double(NAN)};
+  for (const ScheduleCfg &cfg : kScheduleCfgs)
+    for (double count : counts)
+      for (bool inPlace : {false, true}) {
+        auto ref = runSchedule(*c.ref, cfg, count, inPlace);
+        auto dev = runSchedule(*c.dev, cfg, count, inPlace);
+        const std::string what = std::string("lr_schedule ") + cfg.name +
+                                 " count " + std::to_string(count) +
+                                 (inPlace ? " in place" : "");
+        c.expectClose(what + " factor", ref[0], dev[0], Tolerance::ulpsOf(1));
+        c.expectClose(what + " new_count", ref[1], dev[1], Tolerance::exact());
+      }
+}
+
+AMP_COMPARE_CASE(optimizer_lr_factor) {
+  // Products lr * factor that f32 does not hold, 0, a warmup's start.
+  const float factors[] = {0.3f, 0.0f, 1.0f / 3.0f};
+  for (const SgdCfg &cfg : kSgdCfgs)
+    for (amp_dtype_t dt : floatDtypes())
+      for (int64_t n : {int64_t{7}, int64_t{16385}})
+        for (float factor : factors) {
+          Host p = randomHost(c.rng, dt, n, -1, 1);
+          Host g = randomHost(c.rng, dt, n, -1, 1);
+          Host buf = randomHost(c.rng, dt, n, -0.5, 0.5);
+          const bool inPlace = n == 7;
+          SgdCfg scheduled = cfg;
+          scheduled.lr = scheduledLr(cfg.lr, factor);
+          auto ref =
+              runSgd(*c.ref, cfg, p, g, buf, inPlace, 0, 0, false, &factor);
+          auto dev =
+              runSgd(*c.dev, cfg, p, g, buf, inPlace, 0, 0, false, &factor);
+          auto devLr = runSgd(*c.dev, scheduled, p, g, buf, inPlace, 0, 0,
+                              false, nullptr);
+          const std::string what = std::string("sgd ") + cfg.name + " factor " +
+                                   std::to_string(factor) + label("", dt, n);
+          for (size_t k = 0; k < ref.size(); ++k) {
+            const std::string at = what + " output " + std::to_string(k);
+            c.expectClose(at, ref[k], dev[k], Tolerance::exact());
+            c.expectClose(at + " vs lr'", devLr[k], dev[k], Tolerance::exact());
+          }
+          // A skipped step copies, whatever the factor.
+          auto skipped =
+              runSgd(*c.dev, cfg, p, g, buf, false, 0, 1, true, &factor);
+          expectSameBytes(c, what + " skipped param", p, skipped[0]);
+        }
+  for (const AdamCfg &cfg : kAdamCfgs)
+    for (amp_dtype_t dt : floatDtypes())
+      for (int64_t n : {int64_t{7}, int64_t{16385}})
+        for (float factor : factors) {
+          Host p = randomHost(c.rng, dt, n, -1, 1);
+          Host g = randomHost(c.rng, dt, n, -1, 1);
+          Host m = randomHost(c.rng, dt, n, -0.1, 0.1);
+          Host v = randomHost(c.rng, dt, n, 0, 0.01);
+          const bool inPlace = n == 7;
+          AdamCfg scheduled = cfg;
+          scheduled.lr = scheduledLr(cfg.lr, factor);
+          auto ref = runAdam(*c.ref, cfg, p, g, m, v, 3.0f, inPlace, 0, 0,
+                             false, &factor);
+          auto dev = runAdam(*c.dev, cfg, p, g, m, v, 3.0f, inPlace, 0, 0,
+                             false, &factor);
+          auto devLr = runAdam(*c.dev, scheduled, p, g, m, v, 3.0f, inPlace, 0,
+                               0, false, nullptr);
+          const std::string what = std::string("adam ") + cfg.name +
+                                   " factor " + std::to_string(factor) +
+                                   label("", dt, n);
+          for (size_t k = 0; k < ref.size(); ++k) {
+            const std::string at = what + " output " + std::to_string(k);
+            c.expectClose(at, ref[k], dev[k], Tolerance::exact());
+            c.expectClose(at + " vs lr'", devLr[k], dev[k], Tolerance::exact());
+          }
+          auto skipped = runAdam(*c.dev, cfg, p, g, m, v, 3.0f, false, 0, 1,
+                                 true, &factor);
+          expectSameBytes(c, what + " skipped param", p, skipped[0]);
+          expectSameBytes(c, what + " skipped step",
+                          scalarHost(AMP_DTYPE_F32, 3.0), skipped[3]);
+        }
+}
+
+AMP_COMPARE_CASE(optimizer_lr_factor_multi) {
+  const float factor = 0.3f;
+  for (int8_t flag : {0, 1}) {
+    MixedList l = mixedList(40, false);
+    auto params = randomList(c, l, -1, 1);
+    auto grads = randomList(c, l, -1, 1);
+    auto bufs = randomList(c, l, -0.5, 0.5);
+    const SgdCfg &cfg = kSgdCfgs[3];
+    auto ref =
+        runSgdMulti(*c.ref, cfg, l, params, grads, bufs, flag, false, &factor);
+    auto dev =
+        runSgdMulti(*c.dev, cfg, l, params, grads, bufs, flag, false, &factor);
+    auto devSingle =
+        runSgdMulti(*c.dev, cfg, l, params, grads, bufs, flag, true, &factor);
+    const std::string what =
+        std::string("sgd_multi with a factor") + (flag ? " skipped" : "");
+    for (size_t i = 0; i < ref.size(); ++i) {
+      const std::string at = what + " output " + std::to_string(i);
+      c.expectClose(at, ref[i], dev[i], Tolerance::exact());
+      c.expectClose(at + " vs per-buffer calls", devSingle[i], dev[i],
+                    Tolerance::exact());
+    }
+  }
+  for (int8_t flag : {0, 1}) {
+    MixedList l = mixedList(30, false);
+    auto params = randomList(c, l, -1, 1);
+    auto grads = randomList(c, l, -1, 1);
+    auto ms = randomList(c, l, -0.1, 0.1);
+    auto vs = randomList(c, l, 0, 0.01);
+    auto inPlaceStep = [](int32_t i) { return i % 2 == 0; };
+    const AdamCfg &cfg = kAdamCfgs[0];
+    auto ref = runAdamMulti(*c.ref, cfg, l, params, grads, ms, vs, inPlaceStep,
+                            flag, false, &factor);
+    auto dev = runAdamMulti(*c.dev, cfg, l, params, grads, ms, vs, inPlaceStep,
+                            flag, false, &factor);
+    auto devSingle = runAdamMulti(*c.dev, cfg, l, params, grads, ms, vs,
+                                  inPlaceStep, flag, true, &factor);
+    const std::string what =
+        std::string("adam_multi with a factor") + (flag ? " skipped" : "");
+    for (size_t i = 0; i < ref.size(); ++i) {
+      const std::string at = what + " output " + std::to_string(i);
+      c.expectClose(at, ref[i], dev[i], Tolerance::exact());
+      c.expectClose(at + " vs per-buffer calls", devSingle[i], dev[i],
+                    Tolerance::exact());
+    }
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -534,58 +739,86 @@ AMP_COMPARE_CASE(optimizer_errors) {
   };
   both("sgd NULL grad", [&](Backend &b) {
     return AMP_CALL(b, amp_sgd_update, a, nullptr, nullptr, a, nullptr, 4,
-                    AMP_DTYPE_F32, 0.1f, 0.0f, 0.0f, 0.0f, 0, nullptr, nullptr);
+                    AMP_DTYPE_F32, 0.1f, nullptr, 0.0f, 0.0f, 0.0f, 0, nullptr,
+                    nullptr);
   });
   both("sgd i32", [&](Backend &b) {
     return AMP_CALL(b, amp_sgd_update, a, a, nullptr, a, nullptr, 4,
-                    AMP_DTYPE_I32, 0.1f, 0.0f, 0.0f, 0.0f, 0, nullptr, nullptr);
+                    AMP_DTYPE_I32, 0.1f, nullptr, 0.0f, 0.0f, 0.0f, 0, nullptr,
+                    nullptr);
   });
   both("sgd nesterov with dampening", [&](Backend &b) {
     return AMP_CALL(b, amp_sgd_update, a, a, a, a, a, 4, AMP_DTYPE_F32, 0.1f,
-                    0.9f, 0.1f, 0.0f, 1, nullptr, nullptr);
+                    nullptr, 0.9f, 0.1f, 0.0f, 1, nullptr, nullptr);
   });
   both("sgd momentum without buffers", [&](Backend &b) {
     return AMP_CALL(b, amp_sgd_update, a, a, nullptr, a, nullptr, 4,
-                    AMP_DTYPE_F32, 0.1f, 0.9f, 0.0f, 0.0f, 0, nullptr, nullptr);
+                    AMP_DTYPE_F32, 0.1f, nullptr, 0.9f, 0.0f, 0.0f, 0, nullptr,
+                    nullptr);
   });
   both("sgd_multi n_buffers -1", [&](Backend &b) {
     return AMP_CALL(b, amp_sgd_update_multi, -1, ins, ins, nullptr, outs,
-                    nullptr, sizes, dtypes, 0.1f, 0.0f, 0.0f, 0.0f, 0, nullptr,
-                    nullptr);
+                    nullptr, sizes, dtypes, 0.1f, nullptr, 0.0f, 0.0f, 0.0f, 0,
+                    nullptr, nullptr);
   });
   both("sgd_multi buffers without momentum", [&](Backend &b) {
     return AMP_CALL(b, amp_sgd_update_multi, 2, ins, ins, ins, outs, outs,
-                    sizes, dtypes, 0.1f, 0.0f, 0.0f, 0.0f, 0, nullptr, nullptr);
+                    sizes, dtypes, 0.1f, nullptr, 0.0f, 0.0f, 0.0f, 0, nullptr,
+                    nullptr);
   });
   both("sgd_multi misaligned grad", [&](Backend &b) {
     return AMP_CALL(b, amp_sgd_update_multi, 2, ins, oddIns, nullptr, outs,
-                    nullptr, sizes, dtypes, 0.1f, 0.0f, 0.0f, 0.0f, 0, nullptr,
-                    nullptr);
+                    nullptr, sizes, dtypes, 0.1f, nullptr, 0.0f, 0.0f, 0.0f, 0,
+                    nullptr, nullptr);
   });
   both("sgd_multi i32 buffer", [&](Backend &b) {
     return AMP_CALL(b, amp_sgd_update_multi, 2, ins, ins, nullptr, outs,
-                    nullptr, sizes, badDtypes, 0.1f, 0.0f, 0.0f, 0.0f, 0,
-                    nullptr, nullptr);
+                    nullptr, sizes, badDtypes, 0.1f, nullptr, 0.0f, 0.0f, 0.0f,
+                    0, nullptr, nullptr);
   });
   both("adam NULL new_step", [&](Backend &b) {
     return AMP_CALL(b, amp_adam_update, a, a, a, a, step, a, a, a, nullptr, 4,
-                    AMP_DTYPE_F32, 1e-3f, 0.9f, 0.999f, 1e-8f, 0.0f, nullptr,
-                    nullptr);
+                    AMP_DTYPE_F32, 1e-3f, nullptr, 0.9f, 0.999f, 1e-8f, 0.0f,
+                    nullptr, nullptr);
   });
   both("adam beta1 1", [&](Backend &b) {
     return AMP_CALL(b, amp_adam_update, a, a, a, a, step, a, a, a, step, 4,
-                    AMP_DTYPE_F32, 1e-3f, 1.0f, 0.999f, 1e-8f, 0.0f, nullptr,
-                    nullptr);
+                    AMP_DTYPE_F32, 1e-3f, nullptr, 1.0f, 0.999f, 1e-8f, 0.0f,
+                    nullptr, nullptr);
   });
   both("adam_multi NULL steps", [&](Backend &b) {
     return AMP_CALL(b, amp_adam_update_multi, 2, ins, ins, ins, ins, nullptr,
-                    outs, outs, outs, newSteps, sizes, dtypes, 1e-3f, 0.9f,
-                    0.999f, 1e-8f, 0.0f, nullptr, nullptr);
+                    outs, outs, outs, newSteps, sizes, dtypes, 1e-3f, nullptr,
+                    0.9f, 0.999f, 1e-8f, 0.0f, nullptr, nullptr);
   });
   both("adam_multi misaligned exp_avg", [&](Backend &b) {
     return AMP_CALL(b, amp_adam_update_multi, 2, ins, ins, oddIns, ins, steps,
-                    outs, outs, outs, newSteps, sizes, dtypes, 1e-3f, 0.9f,
-                    0.999f, 1e-8f, 0.0f, nullptr, nullptr);
+                    outs, outs, outs, newSteps, sizes, dtypes, 1e-3f, nullptr,
+                    0.9f, 0.999f, 1e-8f, 0.0f, nullptr, nullptr);
+  });
+  both("lr_schedule NULL count", [&](Backend &b) {
+    return AMP_CALL(b, amp_lr_schedule, nullptr, step, step,
+                    AMP_LR_SCHEDULE_CONSTANT, 0, 0.0f, 0, 0.0f, 0, 0.0f,
+                    nullptr);
+  });
+  both("lr_schedule cosine T <= W", [&](Backend &b) {
+    return AMP_CALL(b, amp_lr_schedule, step, step + 1, step,
+                    AMP_LR_SCHEDULE_COSINE, 10, 0.0f, 10, 0.0f, 0, 0.0f,
+                    nullptr);
+  });
+  both("lr_schedule step_size 0", [&](Backend &b) {
+    return AMP_CALL(b, amp_lr_schedule, step, step + 1, step,
+                    AMP_LR_SCHEDULE_STEP, 0, 0.0f, 0, 0.0f, 0, 0.5f, nullptr);
+  });
+  both("lr_schedule gamma inf", [&](Backend &b) {
+    return AMP_CALL(b, amp_lr_schedule, step, step + 1, step,
+                    AMP_LR_SCHEDULE_EXPONENTIAL, 0, 0.0f, 0, 0.0f, 0, INFINITY,
+                    nullptr);
+  });
+  both("lr_schedule warmup_start_factor 2", [&](Backend &b) {
+    return AMP_CALL(b, amp_lr_schedule, step, step + 1, step,
+                    AMP_LR_SCHEDULE_LINEAR, 1, 2.0f, 10, 0.0f, 0, 0.0f,
+                    nullptr);
   });
   both("clip no buffers", [&](Backend &b) {
     return AMP_CALL(b, amp_clip_grad_norm, 0, ins, outs, sizes, dtypes, 1.0f,

@@ -24,6 +24,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -152,15 +153,17 @@ void compareLayerNorm(const Library lib[2]) {
 }
 
 void compareOptimizers(const Library lib[2]) {
-  using Sgd = amp_status_t (*)(const void *, const void *, const void *,
-                               void *, void *, int64_t, amp_dtype_t, float,
-                               float, float, float, int32_t, const int8_t *,
-                               void *);
-  using Adam = amp_status_t (*)(const void *, const void *, const void *,
-                                const void *, const float *, void *, void *,
-                                void *, float *, int64_t, amp_dtype_t, float,
-                                float, float, float, float, const int8_t *,
-                                void *);
+  using Sgd =
+      amp_status_t (*)(const void *, const void *, const void *, void *, void *,
+                       int64_t, amp_dtype_t, float, const float *, float, float,
+                       float, int32_t, const int8_t *, void *);
+  using Adam = amp_status_t (*)(
+      const void *, const void *, const void *, const void *, const float *,
+      void *, void *, void *, float *, int64_t, amp_dtype_t, float,
+      const float *, float, float, float, float, const int8_t *, void *);
+  static_assert(std::is_same_v<Sgd, decltype(&amp_sgd_update)> &&
+                    std::is_same_v<Adam, decltype(&amp_adam_update)>,
+                "the prototypes of kernels.h");
   using Unscale = amp_status_t (*)(int32_t, const void *const *,
                                    void *const *, const int64_t *,
                                    const amp_dtype_t *, const float *,
@@ -183,8 +186,8 @@ void compareOptimizers(const Library lib[2]) {
       for (int l = 0; l < 2; ++l) {
         std::vector<char> np(n * size), nm(n * size);
         status[l] = lib[l].get<Sgd>("amp_sgd_update")(
-            p.data(), g.data(), c.momentum > 0 ? m.data() : nullptr,
-            np.data(), c.momentum > 0 ? nm.data() : nullptr, n, dtype, 0.05f,
+            p.data(), g.data(), c.momentum > 0 ? m.data() : nullptr, np.data(),
+            c.momentum > 0 ? nm.data() : nullptr, n, dtype, 0.05f, nullptr,
             c.momentum, 0.0f, c.weightDecay, c.nesterov, &noInf, nullptr);
         out[l] = {np, nm};
       }
@@ -201,8 +204,8 @@ void compareOptimizers(const Library lib[2]) {
       float newStep = 0.0f;
       status[l] = lib[l].get<Adam>("amp_adam_update")(
           p.data(), g.data(), m.data(), v.data(), &step, np.data(), nm.data(),
-          nv.data(), &newStep, n, dtype, 1e-3f, 0.9f, 0.999f, 1e-8f, 0.01f,
-          &noInf, nullptr);
+          nv.data(), &newStep, n, dtype, 1e-3f, nullptr, 0.9f, 0.999f, 1e-8f,
+          0.01f, &noInf, nullptr);
       std::vector<char> stepBytes(4);
       std::memcpy(stepBytes.data(), &newStep, 4);
       out[l] = {np, nm, nv, stepBytes};

@@ -27,6 +27,7 @@ int32_t ampTestReduceRawOp(int32_t op);
 int32_t ampTestUnaryRawDtype(int32_t dtype);
 int32_t ampTestCompareRawDtype(int32_t dtype);
 int32_t ampTestCastRawDtypes(int32_t x_dtype, int32_t y_dtype);
+int32_t ampTestLrScheduleRawKind(int32_t kind);
 }
 
 namespace {
@@ -68,6 +69,13 @@ TEST(KernelErrors, UnknownEnumValuesFromC) {
         AMP_STATUS_INVALID_ARGUMENT,
         "amp_cast: unknown y_dtype " + std::to_string(dtype)));
   }
+  EXPECT_EQ(ampTestLrScheduleRawKind(AMP_LR_SCHEDULE_EXPONENTIAL),
+            AMP_STATUS_OK);
+  for (int32_t kind : {5, 8, 100, -1, INT32_MIN})
+    EXPECT_TRUE(
+        failsWith(static_cast<amp_status_t>(ampTestLrScheduleRawKind(kind)),
+                  AMP_STATUS_INVALID_ARGUMENT,
+                  "amp_lr_schedule: unknown kind " + std::to_string(kind)));
   EXPECT_EQ(ampTestCastRawDtypes(AMP_DTYPE_F32, AMP_DTYPE_I64), AMP_STATUS_OK);
   EXPECT_TRUE(
       failsWith(static_cast<amp_status_t>(ampTestUnaryRawDtype(AMP_DTYPE_I64)),
@@ -189,17 +197,23 @@ TEST(KernelErrors, NullPointersAreRejectedEverywhere) {
                  nullptr, a, ids, b, 4, 4, AMP_IGNORE_NONE, AMP_DTYPE_F32,
                  AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr);
            }},
+          {"amp_lr_schedule: factor is NULL",
+           [&] {
+             return amp_lr_schedule(&step, nullptr, &step,
+                                    AMP_LR_SCHEDULE_CONSTANT, 0, 0.0f, 0, 0.0f,
+                                    0, 0.0f, nullptr);
+           }},
           {"amp_sgd_update: grad is NULL",
            [&] {
              return amp_sgd_update(a, nullptr, nullptr, a, nullptr, 16,
-                                   AMP_DTYPE_F32, 0.1f, 0.0f, 0.0f, 0.0f, 0,
-                                   &flag, nullptr);
+                                   AMP_DTYPE_F32, 0.1f, nullptr, 0.0f, 0.0f,
+                                   0.0f, 0, &flag, nullptr);
            }},
           {"amp_adam_update: new_exp_avg_sq is NULL",
            [&] {
              return amp_adam_update(a, b, c, c, &step, a, c, nullptr, &step, 16,
-                                    AMP_DTYPE_F32, 1e-3f, 0.9f, 0.999f, 1e-8f,
-                                    0.0f, nullptr, nullptr);
+                                    AMP_DTYPE_F32, 1e-3f, nullptr, 0.9f, 0.999f,
+                                    1e-8f, 0.0f, nullptr, nullptr);
            }},
           {"amp_clip_grad_norm: total_norm is NULL",
            [&] {

@@ -19,6 +19,7 @@ int32_t ampTestReduceRawOp(int32_t op);
 int32_t ampTestUnaryRawDtype(int32_t dtype);
 int32_t ampTestCompareRawDtype(int32_t dtype);
 int32_t ampTestCastRawDtypes(int32_t x_dtype, int32_t y_dtype);
+int32_t ampTestLrScheduleRawKind(int32_t kind);
 
 int32_t ampTestUnaryRawOp(int32_t op) {
   float x = 1.0f, y = 0.0f;
@@ -65,4 +66,11 @@ int32_t ampTestCastRawDtypes(int32_t x_dtype, int32_t y_dtype) {
   int64_t y[2] = {0, 0};
   return (int32_t)amp_cast(x, y, 2, (amp_dtype_t)x_dtype, (amp_dtype_t)y_dtype,
                            NULL);
+}
+
+int32_t ampTestLrScheduleRawKind(int32_t kind) {
+  float count = 0.0f, factor = 0.0f;
+  return (int32_t)amp_lr_schedule(&count, &factor, &count,
+                                  (amp_lr_schedule_t)kind, 0, 0.0f, 1, 0.0f, 1,
+                                  0.5f, NULL);
 }

@@ -87,8 +87,8 @@ TEST_P(SgdTest, MatchesPyTorchOverSeveralSteps) {
     ASSERT_TRUE(isOk(amp_sgd_update(
         inPlace ? np.data() : p.data(), g.data(),
         hasBuf ? (inPlace ? nb.data() : buf.data()) : nullptr, np.data(),
-        hasBuf ? nb.data() : nullptr, n, dtype, c.lr, c.momentum, c.dampening,
-        c.weightDecay, c.nesterov, nullptr, nullptr)));
+        hasBuf ? nb.data() : nullptr, n, dtype, c.lr, nullptr, c.momentum,
+        c.dampening, c.weightDecay, c.nesterov, nullptr, nullptr)));
     std::vector<double> pRef, pTol, bRef, bTol;
     for (int64_t i = 0; i < n; ++i) {
       // PyTorch's rule in f64.
@@ -160,8 +160,8 @@ TEST(Sgd, RejectsInconsistentHyperparameters) {
                  float lr = 0.1f) {
     return amp_sgd_update(p.data(), g.data(), buf ? b.data() : nullptr,
                           p.data(), buf ? b.data() : nullptr, 4, AMP_DTYPE_F32,
-                          lr, momentum, dampening, 0.0f, nesterov, nullptr,
-                          nullptr);
+                          lr, nullptr, momentum, dampening, 0.0f, nesterov,
+                          nullptr, nullptr);
   };
   EXPECT_TRUE(failsWith(run(0.9f, 0.0f, 0, false), AMP_STATUS_INVALID_ARGUMENT,
                         "exactly when momentum > 0"));
@@ -244,8 +244,8 @@ TEST_P(AdamTest, MatchesPyTorchOverSeveralSteps) {
     ASSERT_TRUE(isOk(amp_adam_update(
         inPlace ? np.data() : p.data(), g.data(),
         inPlace ? nm.data() : m.data(), inPlace ? nv.data() : v.data(), &step,
-        np.data(), nm.data(), nv.data(), stepOut, n, dtype, c.lr, c.beta1,
-        c.beta2, c.eps, c.weightDecay, nullptr, nullptr)));
+        np.data(), nm.data(), nv.data(), stepOut, n, dtype, c.lr, nullptr,
+        c.beta1, c.beta2, c.eps, c.weightDecay, nullptr, nullptr)));
     EXPECT_EQ(*stepOut, stepBefore + 1.0f); // the counter is exact
     const double t = stepBefore + 1.0;
     const double bc1 = 1 - std::pow(double(c.beta1), t);
@@ -327,9 +327,9 @@ TEST(Adam, StepCounterIsAnF32Counter) {
   float p = 1.0f, g = 0.5f, m = 0.0f, v = 0.0f;
   for (float before : {0.0f, 1.0f, 99.0f, 16777215.0f, 16777216.0f}) {
     float after = -1.0f;
-    ASSERT_TRUE(isOk(amp_adam_update(&p, &g, &m, &v, &before, &p, &m, &v,
-                                     &after, 1, AMP_DTYPE_F32, 1e-3f, 0.9f,
-                                     0.999f, 1e-8f, 0.0f, nullptr, nullptr)));
+    ASSERT_TRUE(isOk(amp_adam_update(
+        &p, &g, &m, &v, &before, &p, &m, &v, &after, 1, AMP_DTYPE_F32, 1e-3f,
+        nullptr, 0.9f, 0.999f, 1e-8f, 0.0f, nullptr, nullptr)));
     EXPECT_EQ(after, before == 16777216.0f ? 16777216.0f : before + 1.0f);
   }
 }
@@ -345,26 +345,29 @@ TEST(Adam, FirstStepMovesEveryParamByAboutLr) {
   float step = 0.0f;
   ASSERT_TRUE(isOk(amp_adam_update(p.data(), g.data(), m.data(), v.data(),
                                    &step, p.data(), m.data(), v.data(), &step,
-                                   4, AMP_DTYPE_F32, 0.01f, 0.9f, 0.999f, 1e-8f,
-                                   0.0f, nullptr, nullptr)));
+                                   4, AMP_DTYPE_F32, 0.01f, nullptr, 0.9f,
+                                   0.999f, 1e-8f, 0.0f, nullptr, nullptr)));
   for (int i = 0; i < 4; ++i)
     EXPECT_NEAR(p.get(i), grads[i] > 0 ? -0.01 : 0.01, 1e-6) << i;
 }
 
 TEST(Adam, RejectsBadHyperparameters) {
   float p = 1, g = 1, m = 0, v = 0, step = 0;
-  EXPECT_TRUE(failsWith(amp_adam_update(&p, &g, &m, &v, &step, &p, &m, &v,
-                                        &step, 1, AMP_DTYPE_F32, 1e-3f, 1.0f,
-                                        0.999f, 1e-8f, 0.0f, nullptr, nullptr),
-                        AMP_STATUS_INVALID_ARGUMENT, "beta1"));
-  EXPECT_TRUE(failsWith(amp_adam_update(&p, &g, &m, &v, nullptr, &p, &m, &v,
-                                        &step, 1, AMP_DTYPE_F32, 1e-3f, 0.9f,
-                                        0.999f, 1e-8f, 0.0f, nullptr, nullptr),
-                        AMP_STATUS_INVALID_ARGUMENT, "step is NULL"));
-  EXPECT_TRUE(failsWith(amp_adam_update(&p, &g, &m, &v, &step, &p, &m, &v,
-                                        &step, 1, AMP_DTYPE_F32, 1e-3f, 0.9f,
-                                        0.999f, -1.0f, 0.0f, nullptr, nullptr),
-                        AMP_STATUS_INVALID_ARGUMENT, "eps"));
+  EXPECT_TRUE(
+      failsWith(amp_adam_update(&p, &g, &m, &v, &step, &p, &m, &v, &step, 1,
+                                AMP_DTYPE_F32, 1e-3f, nullptr, 1.0f, 0.999f,
+                                1e-8f, 0.0f, nullptr, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT, "beta1"));
+  EXPECT_TRUE(
+      failsWith(amp_adam_update(&p, &g, &m, &v, nullptr, &p, &m, &v, &step, 1,
+                                AMP_DTYPE_F32, 1e-3f, nullptr, 0.9f, 0.999f,
+                                1e-8f, 0.0f, nullptr, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT, "step is NULL"));
+  EXPECT_TRUE(
+      failsWith(amp_adam_update(&p, &g, &m, &v, &step, &p, &m, &v, &step, 1,
+                                AMP_DTYPE_F32, 1e-3f, nullptr, 0.9f, 0.999f,
+                                -1.0f, 0.0f, nullptr, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT, "eps"));
 }
 
 //===----------------------------------------------------------------------===//
@@ -404,7 +407,7 @@ TEST_P(SkipStepTest, FoundInfLeavesEverythingBitwiseUnchanged) {
         amp_sgd_update(inPlace ? np.data() : p.data(), g.data(),
                        hasBuf ? (inPlace ? nb.data() : buf.data()) : nullptr,
                        np.data(), hasBuf ? nb.data() : nullptr, n, dtype, 0.1f,
-                       momentum, 0.0f, 1e-2f, 0, &found, nullptr)));
+                       nullptr, momentum, 0.0f, 1e-2f, 0, &found, nullptr)));
     EXPECT_TRUE(np.sameBits(p)) << "sgd param, momentum " << momentum;
     if (hasBuf) {
       EXPECT_TRUE(nb.sameBits(buf)) << "sgd buffer";
@@ -418,8 +421,8 @@ TEST_P(SkipStepTest, FoundInfLeavesEverythingBitwiseUnchanged) {
   ASSERT_TRUE(isOk(amp_adam_update(
       inPlace ? np.data() : p.data(), g.data(), inPlace ? nm.data() : m.data(),
       inPlace ? nv.data() : v.data(), &step, np.data(), nm.data(), nv.data(),
-      inPlace ? &step : &newStep, n, dtype, 1e-3f, 0.9f, 0.999f, 1e-8f, 1e-2f,
-      &found, nullptr)));
+      inPlace ? &step : &newStep, n, dtype, 1e-3f, nullptr, 0.9f, 0.999f, 1e-8f,
+      1e-2f, &found, nullptr)));
   EXPECT_TRUE(np.sameBits(p));
   EXPECT_TRUE(nm.sameBits(m));
   EXPECT_TRUE(nv.sameBits(v));
@@ -431,14 +434,14 @@ TEST_P(SkipStepTest, FoundInfLeavesEverythingBitwiseUnchanged) {
   Tensor am = sentinelTensor(dtype, {n}), bm = sentinelTensor(dtype, {n});
   Tensor av = sentinelTensor(dtype, {n}), bv = sentinelTensor(dtype, {n});
   float as = 0, bs = 0;
-  ASSERT_TRUE(
-      isOk(amp_adam_update(p.data(), g.data(), m.data(), v.data(), &step,
-                           a.data(), am.data(), av.data(), &as, n, dtype, 1e-3f,
-                           0.9f, 0.999f, 1e-8f, 1e-2f, &clean, nullptr)));
-  ASSERT_TRUE(
-      isOk(amp_adam_update(p.data(), g.data(), m.data(), v.data(), &step,
-                           b.data(), bm.data(), bv.data(), &bs, n, dtype, 1e-3f,
-                           0.9f, 0.999f, 1e-8f, 1e-2f, nullptr, nullptr)));
+  ASSERT_TRUE(isOk(amp_adam_update(p.data(), g.data(), m.data(), v.data(),
+                                   &step, a.data(), am.data(), av.data(), &as,
+                                   n, dtype, 1e-3f, nullptr, 0.9f, 0.999f,
+                                   1e-8f, 1e-2f, &clean, nullptr)));
+  ASSERT_TRUE(isOk(amp_adam_update(p.data(), g.data(), m.data(), v.data(),
+                                   &step, b.data(), bm.data(), bv.data(), &bs,
+                                   n, dtype, 1e-3f, nullptr, 0.9f, 0.999f,
+                                   1e-8f, 1e-2f, nullptr, nullptr)));
   EXPECT_TRUE(a.sameBits(b) && am.sameBits(bm) && av.sameBits(bv));
   EXPECT_EQ(as, bs);
   EXPECT_EQ(as, step + 1.0f);
@@ -515,12 +518,12 @@ TEST(SgdMulti, EqualsThePerBufferCallsBitwise) {
       for (int32_t i = 0; i < n; ++i) {
         np1.push_back(sentinelTensor(s.dtypes[i], {s.sizes[i]}));
         np2.push_back(sentinelTensor(s.dtypes[i], {s.sizes[i]}));
-        ASSERT_TRUE(
-            isOk(amp_sgd_update(s.params[i].data(), s.grads[i].data(),
-                                hasBuf ? nb1[i].data() : nullptr, np1[i].data(),
-                                hasBuf ? nb1[i].data() : nullptr, s.sizes[i],
-                                s.dtypes[i], c.lr, c.momentum, c.dampening,
-                                c.weightDecay, c.nesterov, foundInf, nullptr)));
+        ASSERT_TRUE(isOk(
+            amp_sgd_update(s.params[i].data(), s.grads[i].data(),
+                           hasBuf ? nb1[i].data() : nullptr, np1[i].data(),
+                           hasBuf ? nb1[i].data() : nullptr, s.sizes[i],
+                           s.dtypes[i], c.lr, nullptr, c.momentum, c.dampening,
+                           c.weightDecay, c.nesterov, foundInf, nullptr)));
       }
       std::vector<const void *> p = constPtrs(s.params), g = constPtrs(s.grads),
                                 b = constPtrs(nb2);
@@ -528,7 +531,7 @@ TEST(SgdMulti, EqualsThePerBufferCallsBitwise) {
       ASSERT_TRUE(isOk(amp_sgd_update_multi(
           n, p.data(), g.data(), hasBuf ? b.data() : nullptr, npp.data(),
           hasBuf ? nbp.data() : nullptr, s.sizes.data(), s.dtypes.data(), c.lr,
-          c.momentum, c.dampening, c.weightDecay, c.nesterov, foundInf,
+          nullptr, c.momentum, c.dampening, c.weightDecay, c.nesterov, foundInf,
           nullptr)));
       for (int32_t i = 0; i < n; ++i) {
         EXPECT_TRUE(np1[i].sameBits(np2[i])) << c.name << " param " << i;
@@ -559,7 +562,7 @@ TEST(AdamMulti, EqualsThePerBufferCallsBitwise) {
             s.params[i].data(), s.grads[i].data(), m1[i].data(), v1[i].data(),
             &st1[i], np1[i].data(), m1[i].data(), v1[i].data(),
             stepInPlace ? &st1[i] : &ns1[i], s.sizes[i], s.dtypes[i], 1e-3f,
-            0.9f, 0.999f, 1e-8f, 1e-2f, foundInf, nullptr)));
+            nullptr, 0.9f, 0.999f, 1e-8f, 1e-2f, foundInf, nullptr)));
       }
       std::vector<const void *> p = constPtrs(s.params), g = constPtrs(s.grads),
                                 m = constPtrs(m2), v = constPtrs(v2);
@@ -573,7 +576,7 @@ TEST(AdamMulti, EqualsThePerBufferCallsBitwise) {
       ASSERT_TRUE(isOk(amp_adam_update_multi(
           n, p.data(), g.data(), m.data(), v.data(), sp.data(), npp.data(),
           nm.data(), nv.data(), nsp.data(), s.sizes.data(), s.dtypes.data(),
-          1e-3f, 0.9f, 0.999f, 1e-8f, 1e-2f, foundInf, nullptr)));
+          1e-3f, nullptr, 0.9f, 0.999f, 1e-8f, 1e-2f, foundInf, nullptr)));
       for (int32_t i = 0; i < n; ++i) {
         EXPECT_TRUE(np1[i].sameBits(np2[i])) << "param " << i;
         EXPECT_TRUE(m1[i].sameBits(m2[i])) << "exp_avg " << i;
@@ -594,25 +597,28 @@ TEST(SgdMulti, RejectsMalformedCallsWithoutWriting) {
   const amp_dtype_t dtypes[1] = {AMP_DTYPE_F32};
   const amp_dtype_t badDtypes[1] = {AMP_DTYPE_I32};
   EXPECT_EQ(amp_sgd_update_multi(-1, ins, ins, nullptr, outs, nullptr, sizes,
-                                 dtypes, 0.1f, 0, 0, 0, 0, nullptr, nullptr),
+                                 dtypes, 0.1f, nullptr, 0, 0, 0, 0, nullptr,
+                                 nullptr),
             AMP_STATUS_INVALID_ARGUMENT);
   // Buffers given without momentum, none given with it.
   EXPECT_EQ(amp_sgd_update_multi(1, ins, ins, ins, outs, outs, sizes, dtypes,
-                                 0.1f, 0, 0, 0, 0, nullptr, nullptr),
+                                 0.1f, nullptr, 0, 0, 0, 0, nullptr, nullptr),
             AMP_STATUS_INVALID_ARGUMENT);
   EXPECT_EQ(amp_sgd_update_multi(1, ins, ins, nullptr, outs, nullptr, sizes,
-                                 dtypes, 0.1f, 0.9f, 0, 0, 0, nullptr, nullptr),
+                                 dtypes, 0.1f, nullptr, 0.9f, 0, 0, 0, nullptr,
+                                 nullptr),
             AMP_STATUS_INVALID_ARGUMENT);
   EXPECT_EQ(amp_sgd_update_multi(1, ins, ins, nullptr, outs, nullptr, sizes,
-                                 badDtypes, 0.1f, 0, 0, 0, 0, nullptr, nullptr),
+                                 badDtypes, 0.1f, nullptr, 0, 0, 0, 0, nullptr,
+                                 nullptr),
             AMP_STATUS_NOT_SUPPORTED);
   EXPECT_EQ(
       std::string(amp_kernel_last_error()).rfind("amp_sgd_update_multi: ", 0),
       0u)
       << amp_kernel_last_error();
   EXPECT_EQ(amp_sgd_update_multi(0, nullptr, nullptr, nullptr, nullptr, nullptr,
-                                 nullptr, nullptr, 0.1f, 0, 0, 0, 0, nullptr,
-                                 nullptr),
+                                 nullptr, nullptr, 0.1f, nullptr, 0, 0, 0, 0,
+                                 nullptr, nullptr),
             AMP_STATUS_OK);
   for (float v : out)
     EXPECT_EQ(v, 0.0f);
@@ -627,16 +633,235 @@ TEST(AdamMulti, RejectsMalformedCallsWithoutWriting) {
   const int64_t sizes[1] = {4};
   const amp_dtype_t dtypes[1] = {AMP_DTYPE_F32};
   EXPECT_EQ(amp_adam_update_multi(1, ins, ins, ins, ins, nullptr, outs, outs,
-                                  outs, newSteps, sizes, dtypes, 1e-3f, 0.9f,
-                                  0.999f, 1e-8f, 0, nullptr, nullptr),
+                                  outs, newSteps, sizes, dtypes, 1e-3f, nullptr,
+                                  0.9f, 0.999f, 1e-8f, 0, nullptr, nullptr),
             AMP_STATUS_INVALID_ARGUMENT);
   EXPECT_EQ(amp_adam_update_multi(1, ins, ins, ins, ins, steps, outs, outs,
-                                  outs, newSteps, sizes, dtypes, 1e-3f, 1.0f,
-                                  0.999f, 1e-8f, 0, nullptr, nullptr),
+                                  outs, newSteps, sizes, dtypes, 1e-3f, nullptr,
+                                  1.0f, 0.999f, 1e-8f, 0, nullptr, nullptr),
             AMP_STATUS_INVALID_ARGUMENT);
   EXPECT_EQ(step, 0.0f);
   for (float v : out)
     EXPECT_EQ(v, 0.0f);
+}
+
+//===----------------------------------------------------------------------===//
+// lr_factor: a scheduled learning rate
+//===----------------------------------------------------------------------===//
+
+/// The factors the scheduled updates run with: products lr * factor that
+/// f32 does not hold exactly, 1, 0, a warmup's first factor, and one above
+/// 1 (nothing bounds a factor).
+const float kLrFactors[] = {0.3f, 0.7071f, 1.0f, 0.0f, 1.0f / 3.0f, 2.5f};
+
+/// lr' as kernels.h defines it: (float)((double)lr * (double)factor).
+float scheduledLr(float lr, float factor) {
+  return static_cast<float>(static_cast<double>(lr) *
+                            static_cast<double>(factor));
+}
+
+TEST(LrFactor, SgdEqualsTheCallWithTheScheduledLrBitwise) {
+  std::mt19937 rng(121);
+  const int64_t n = 129;
+  for (const SgdConfig &c : sgdConfigs())
+    for (amp_dtype_t dtype : floatDtypes())
+      for (float factor : kLrFactors) {
+        const bool hasBuf = c.momentum > 0.0f;
+        Tensor p = randomTensor(dtype, {n}, rng, -2, 2);
+        Tensor g = randomTensor(dtype, {n}, rng, -1, 1);
+        Tensor buf = randomTensor(dtype, {n}, rng, -0.5, 0.5);
+        Tensor np[2], nb[2];
+        for (int k = 0; k < 2; ++k) {
+          np[k] = sentinelTensor(dtype, {n});
+          nb[k] = sentinelTensor(dtype, {n});
+          // k = 0: lr and the factor; k = 1: lr' and no factor.
+          ASSERT_TRUE(isOk(amp_sgd_update(
+              p.data(), g.data(), hasBuf ? buf.data() : nullptr, np[k].data(),
+              hasBuf ? nb[k].data() : nullptr, n, dtype,
+              k == 0 ? c.lr : scheduledLr(c.lr, factor),
+              k == 0 ? &factor : nullptr, c.momentum, c.dampening,
+              c.weightDecay, c.nesterov, nullptr, nullptr)));
+        }
+        const std::string what = std::string(c.name) + " " + dtypeName(dtype) +
+                                 " factor " + std::to_string(factor);
+        EXPECT_TRUE(np[0].sameBits(np[1])) << what;
+        if (hasBuf) {
+          EXPECT_TRUE(nb[0].sameBits(nb[1])) << what;
+        }
+      }
+}
+
+TEST(LrFactor, AdamEqualsTheCallWithTheScheduledLrBitwise) {
+  std::mt19937 rng(123);
+  const int64_t n = 131;
+  for (const AdamConfig &c : adamConfigs())
+    for (amp_dtype_t dtype : floatDtypes())
+      for (float factor : kLrFactors)
+        for (float step : {0.0f, 5.0f}) {
+          Tensor p = randomTensor(dtype, {n}, rng, -2, 2);
+          Tensor g = randomTensor(dtype, {n}, rng, -1, 1);
+          Tensor m = randomTensor(dtype, {n}, rng, -0.1, 0.1);
+          Tensor v = randomTensor(dtype, {n}, rng, 0.0, 0.01);
+          Tensor np[2], nm[2], nv[2];
+          float newStep[2] = {-1.0f, -1.0f};
+          for (int k = 0; k < 2; ++k) {
+            np[k] = sentinelTensor(dtype, {n});
+            nm[k] = sentinelTensor(dtype, {n});
+            nv[k] = sentinelTensor(dtype, {n});
+            ASSERT_TRUE(isOk(amp_adam_update(
+                p.data(), g.data(), m.data(), v.data(), &step, np[k].data(),
+                nm[k].data(), nv[k].data(), &newStep[k], n, dtype,
+                k == 0 ? c.lr : scheduledLr(c.lr, factor),
+                k == 0 ? &factor : nullptr, c.beta1, c.beta2, c.eps,
+                c.weightDecay, nullptr, nullptr)));
+          }
+          const std::string what =
+              std::string(c.name) + " " + dtypeName(dtype) + " factor " +
+              std::to_string(factor) + " step " + std::to_string(step);
+          EXPECT_TRUE(np[0].sameBits(np[1])) << what;
+          EXPECT_TRUE(nm[0].sameBits(nm[1])) << what;
+          EXPECT_TRUE(nv[0].sameBits(nv[1])) << what;
+          EXPECT_EQ(newStep[0], step + 1.0f) << what;
+          EXPECT_EQ(newStep[1], step + 1.0f) << what;
+        }
+}
+
+TEST(LrFactor, ScalesTheLearningRate) {
+  // Plain SGD on one element: param' = param - lr' * grad, exactly when
+  // every value is a power of two.
+  float p = 1.0f, g = 0.5f, out = 0.0f, factor = 0.25f;
+  ASSERT_TRUE(isOk(amp_sgd_update(&p, &g, nullptr, &out, nullptr, 1,
+                                  AMP_DTYPE_F32, 0.5f, &factor, 0.0f, 0.0f,
+                                  0.0f, 0, nullptr, nullptr)));
+  EXPECT_EQ(out, 1.0f - 0.125f * 0.5f);
+  // AdamW's decoupled weight decay uses lr' too: with a zero gradient and
+  // zero moments (beta1 = beta2 = 0, eps = 1) the step adds -0, leaving
+  // param * (1 - lr' * wd).
+  float m = 0.0f, v = 0.0f, step = 0.0f, newStep = 0.0f, zero = 0.0f;
+  out = 0.0f;
+  ASSERT_TRUE(isOk(amp_adam_update(&p, &zero, &m, &v, &step, &out, &m, &v,
+                                   &newStep, 1, AMP_DTYPE_F32, 0.5f, &factor,
+                                   0.0f, 0.0f, 1.0f, 0.5f, nullptr, nullptr)));
+  EXPECT_EQ(out, 1.0f - 0.125f * 0.5f);
+}
+
+TEST(LrFactor, SkippedStepsStillCopyBitwise) {
+  // A set found_inf copies every input, whatever the factor (NaN too).
+  std::mt19937 rng(127);
+  const int64_t n = 67;
+  const int8_t found = 1;
+  for (amp_dtype_t dtype : floatDtypes())
+    for (float factor : {0.3f, std::numeric_limits<float>::quiet_NaN()}) {
+      const Tensor p = stateWithOddBits(dtype, n, rng);
+      const Tensor g = stateWithOddBits(dtype, n, rng);
+      const Tensor buf = stateWithOddBits(dtype, n, rng);
+      const Tensor m = stateWithOddBits(dtype, n, rng);
+      const Tensor v = stateWithOddBits(dtype, n, rng);
+      Tensor np = sentinelTensor(dtype, {n}), nb = sentinelTensor(dtype, {n});
+      ASSERT_TRUE(isOk(amp_sgd_update(p.data(), g.data(), buf.data(), np.data(),
+                                      nb.data(), n, dtype, 0.1f, &factor, 0.9f,
+                                      0.0f, 1e-2f, 1, &found, nullptr)));
+      EXPECT_TRUE(np.sameBits(p)) << dtypeName(dtype);
+      EXPECT_TRUE(nb.sameBits(buf)) << dtypeName(dtype);
+      Tensor nm = sentinelTensor(dtype, {n}), nv = sentinelTensor(dtype, {n});
+      np = sentinelTensor(dtype, {n});
+      float step = 9.0f, newStep = -1.0f;
+      ASSERT_TRUE(isOk(amp_adam_update(p.data(), g.data(), m.data(), v.data(),
+                                       &step, np.data(), nm.data(), nv.data(),
+                                       &newStep, n, dtype, 1e-3f, &factor, 0.9f,
+                                       0.999f, 1e-8f, 1e-2f, &found, nullptr)));
+      EXPECT_TRUE(np.sameBits(p) && nm.sameBits(m) && nv.sameBits(v))
+          << dtypeName(dtype);
+      EXPECT_EQ(newStep, 9.0f);
+    }
+}
+
+TEST(LrFactor, MultiEqualsTheCallsWithTheScheduledLrBitwise) {
+  std::mt19937 rng(131);
+  const float factor = 0.3f;
+  for (int flag : {-1, 0, 1}) {
+    const int8_t found = static_cast<int8_t>(flag);
+    const int8_t *foundInf = flag < 0 ? nullptr : &found;
+    // SGD with momentum: params out of place, buffers in place.
+    const SgdConfig &c = sgdConfigs()[3];
+    MultiState s = multiState(rng);
+    const int32_t n = static_cast<int32_t>(s.sizes.size());
+    std::vector<Tensor> np[2], nb[2] = {s.bufs, s.bufs};
+    for (int k = 0; k < 2; ++k) {
+      for (int32_t i = 0; i < n; ++i)
+        np[k].push_back(sentinelTensor(s.dtypes[i], {s.sizes[i]}));
+      std::vector<const void *> p = constPtrs(s.params), g = constPtrs(s.grads),
+                                b = constPtrs(nb[k]);
+      std::vector<void *> npp = ptrs(np[k]), nbp = ptrs(nb[k]);
+      ASSERT_TRUE(isOk(amp_sgd_update_multi(
+          n, p.data(), g.data(), b.data(), npp.data(), nbp.data(),
+          s.sizes.data(), s.dtypes.data(),
+          k == 0 ? c.lr : scheduledLr(c.lr, factor), k == 0 ? &factor : nullptr,
+          c.momentum, c.dampening, c.weightDecay, c.nesterov, foundInf,
+          nullptr)));
+    }
+    for (int32_t i = 0; i < n; ++i) {
+      EXPECT_TRUE(np[0][i].sameBits(np[1][i])) << "sgd param " << i;
+      EXPECT_TRUE(nb[0][i].sameBits(nb[1][i])) << "sgd buffer " << i;
+      if (flag == 1) {
+        EXPECT_TRUE(np[0][i].sameBits(s.params[i])) << "sgd skipped " << i;
+      }
+    }
+    // AdamW: params out of place, moments and steps in place.
+    std::vector<Tensor> ap[2], am[2] = {s.ms, s.ms}, av[2] = {s.vs, s.vs};
+    std::vector<float> st[2] = {s.steps, s.steps};
+    for (int k = 0; k < 2; ++k) {
+      for (int32_t i = 0; i < n; ++i)
+        ap[k].push_back(sentinelTensor(s.dtypes[i], {s.sizes[i]}));
+      std::vector<const void *> p = constPtrs(s.params), g = constPtrs(s.grads),
+                                m = constPtrs(am[k]), v = constPtrs(av[k]);
+      std::vector<void *> npp = ptrs(ap[k]), nm = ptrs(am[k]), nv = ptrs(av[k]);
+      std::vector<const float *> sp;
+      std::vector<float *> nsp;
+      for (int32_t i = 0; i < n; ++i) {
+        sp.push_back(&st[k][i]);
+        nsp.push_back(&st[k][i]);
+      }
+      ASSERT_TRUE(isOk(amp_adam_update_multi(
+          n, p.data(), g.data(), m.data(), v.data(), sp.data(), npp.data(),
+          nm.data(), nv.data(), nsp.data(), s.sizes.data(), s.dtypes.data(),
+          k == 0 ? 1e-3f : scheduledLr(1e-3f, factor),
+          k == 0 ? &factor : nullptr, 0.9f, 0.999f, 1e-8f, 1e-2f, foundInf,
+          nullptr)));
+    }
+    for (int32_t i = 0; i < n; ++i) {
+      EXPECT_TRUE(ap[0][i].sameBits(ap[1][i])) << "adam param " << i;
+      EXPECT_TRUE(am[0][i].sameBits(am[1][i])) << "adam exp_avg " << i;
+      EXPECT_TRUE(av[0][i].sameBits(av[1][i])) << "adam exp_avg_sq " << i;
+      EXPECT_EQ(st[0][i], st[1][i]) << "adam step " << i;
+      if (flag == 1) {
+        EXPECT_TRUE(ap[0][i].sameBits(s.params[i])) << "adam skipped " << i;
+      }
+    }
+  }
+}
+
+TEST(LrFactor, FollowsTheScheduleOverSteps) {
+  // amp_lr_schedule's factor feeding amp_sgd_update step by step, the
+  // counter in place: the same as the calls with lr' formed here.
+  const float lr = 0.1f;
+  float count = 0.0f, factor = -1.0f;
+  float p[2] = {1.0f, -2.0f}, q[2] = {1.0f, -2.0f};
+  const float g[2] = {0.25f, 0.75f};
+  for (int s = 0; s < 12; ++s) {
+    ASSERT_TRUE(
+        isOk(amp_lr_schedule(&count, &factor, &count, AMP_LR_SCHEDULE_COSINE, 3,
+                             0.1f, 10, 0.0f, 0, 0.0f, nullptr)));
+    ASSERT_TRUE(
+        isOk(amp_sgd_update(p, g, nullptr, p, nullptr, 2, AMP_DTYPE_F32, lr,
+                            &factor, 0.0f, 0.0f, 0.0f, 0, nullptr, nullptr)));
+    ASSERT_TRUE(isOk(amp_sgd_update(q, g, nullptr, q, nullptr, 2, AMP_DTYPE_F32,
+                                    scheduledLr(lr, factor), nullptr, 0.0f,
+                                    0.0f, 0.0f, 0, nullptr, nullptr)));
+    EXPECT_EQ(std::memcmp(p, q, sizeof p), 0) << "step " << s;
+  }
+  EXPECT_EQ(count, 12.0f);
+  EXPECT_EQ(factor, 0.0f); // past T
 }
 
 //===----------------------------------------------------------------------===//

@@ -27,18 +27,19 @@ namespace amp::runtime_abi {
 /// is its own kind, so that a dtype passed where an op code belongs does not
 /// match.
 enum class AbiType : uint8_t {
-  Status,    // amp_status_t
-  Ptr,       // T *
-  ConstPtr,  // const T *
-  I64,       // int64_t
-  I32,       // int32_t
-  F32,       // float
-  F64,       // double
-  Dtype,     // amp_dtype_t
-  UnaryOp,   // amp_unary_op_t
-  BinaryOp,  // amp_binary_op_t
-  CompareOp, // amp_compare_op_t
-  ReduceOp,  // amp_reduce_op_t
+  Status,     // amp_status_t
+  Ptr,        // T *
+  ConstPtr,   // const T *
+  I64,        // int64_t
+  I32,        // int32_t
+  F32,        // float
+  F64,        // double
+  Dtype,      // amp_dtype_t
+  UnaryOp,    // amp_unary_op_t
+  BinaryOp,   // amp_binary_op_t
+  CompareOp,  // amp_compare_op_t
+  ReduceOp,   // amp_reduce_op_t
+  LrSchedule, // amp_lr_schedule_t
 };
 
 /// "Status", "Ptr", ...: the spelling of RuntimeFunctions.def.

@@ -87,6 +87,7 @@ static constexpr PolicyEntry kDefaultPolicy[] = {
     {"nn.sgd_update", D, D},
     {"nn.adam_update", D, D},
     {"nn.clip_grad_norm", D, D},
+    {"nn.lr_schedule", D, D},
     {"nn.running_stats_update", D, D},
     // Numerically safe in low precision when their inputs already are.
     // Batch norm's statistics and sums are f32 inside the op (its saved

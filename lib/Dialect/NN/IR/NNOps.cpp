@@ -1235,6 +1235,30 @@ static LogicalResult requireParamType(Loc loc, Value v, Type param,
   return success();
 }
 
+LrSchedule LrScheduleOp::getSchedule() {
+  LrSchedule schedule;
+  schedule.kind = getKind();
+  schedule.warmupSteps = getWarmupStepsAttr().getInt();
+  schedule.warmupStartFactor = getWarmupStartFactor().convertToDouble();
+  if (IntegerAttr total = getTotalStepsAttr())
+    schedule.totalSteps = total.getInt();
+  if (FloatAttr b = getFinalFactorAttr())
+    schedule.finalFactor = b.getValueAsDouble();
+  if (IntegerAttr size = getStepSizeAttr())
+    schedule.stepSize = size.getInt();
+  if (FloatAttr gamma = getGammaAttr())
+    schedule.gamma = gamma.getValueAsDouble();
+  return schedule;
+}
+
+LogicalResult LrScheduleOp::verify() {
+  std::string error =
+      getSchedule().check([](StringRef name) { return name.str(); });
+  if (!error.empty())
+    return emitOpError(error);
+  return success();
+}
+
 LogicalResult SgdUpdateOp::inferReturnTypes(MLIRContext *, Loc loc,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &inferred) {

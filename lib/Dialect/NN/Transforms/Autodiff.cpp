@@ -25,6 +25,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace amp::nn {
@@ -405,6 +406,13 @@ static void buildOptimizer(func::FuncOp fn, OpBuilder &b,
       locs.push_back(paramLocs.back());
     }
   }
+  // The schedule's step counter, after the state of every param.
+  if (options.lrSchedule) {
+    indices.push_back(insertAt);
+    types.push_back(scalarF32);
+    locs.push_back(
+        FusedLoc::get(ctx, {fn.getLoc()}, StringAttr::get(ctx, "lr_schedule")));
+  }
   DictionaryAttr stateAttrs =
       b.getDictionaryAttr({getRoleNamedAttr(ctx, Role::OptState)});
   SmallVector<DictionaryAttr> attrs(types.size(), stateAttrs);
@@ -412,27 +420,47 @@ static void buildOptimizer(func::FuncOp fn, OpBuilder &b,
 
   auto f32 = [&](double v) { return b.getF32FloatAttr(static_cast<float>(v)); };
   double weightDecay = options.weightDecay.value_or(adam ? 0.01 : 0.0);
+  Value lrFactor, newCount;
+  if (const std::optional<LrSchedule> &s = options.lrSchedule) {
+    Value count = fn.getArgument(insertAt + types.size() - 1);
+    auto i64 = [&](std::optional<int64_t> v) {
+      return v ? b.getI64IntegerAttr(*v) : IntegerAttr();
+    };
+    auto f32Or = [&](std::optional<double> v) {
+      return v ? f32(*v) : FloatAttr();
+    };
+    auto schedule = LrScheduleOp::create(
+        b, count.getLoc(), count, LrScheduleKindAttr::get(ctx, s->kind),
+        b.getI64IntegerAttr(s->warmupSteps), f32(s->warmupStartFactor),
+        i64(s->totalSteps), f32Or(s->finalFactor), i64(s->stepSize),
+        f32Or(s->gamma));
+    lrFactor = schedule.getFactor();
+    newCount = schedule.getNewCount();
+  }
   unsigned next = insertAt;
   auto state = [&] { return fn.getArgument(next++); };
   for (auto [param, grad, loc] : llvm::zip(params, grads, paramLocs)) {
     if (adam) {
       Value m = state(), v = state(), step = state();
-      auto update = AdamUpdateOp::create(
-          b, loc, param, grad, m, v, step, f32(options.lr), f32(options.beta1),
-          f32(options.beta2), f32(options.eps), f32(weightDecay));
+      auto update = AdamUpdateOp::create(b, loc, param, grad, m, v, step,
+                                         lrFactor, f32(options.lr),
+                                         f32(options.beta1), f32(options.beta2),
+                                         f32(options.eps), f32(weightDecay));
       newParams.push_back(update.getNewParam());
       newState.append({update.getNewExpAvg(), update.getNewExpAvgSq(),
                        update.getNewStep()});
       continue;
     }
     Value buffer = options.momentum > 0 ? state() : Value();
-    auto update = SgdUpdateOp::create(
-        b, loc, param, grad, buffer, f32(options.lr), f32(options.momentum),
-        f32(0.0), f32(weightDecay));
+    auto update = SgdUpdateOp::create(b, loc, param, grad, buffer, lrFactor,
+                                      f32(options.lr), f32(options.momentum),
+                                      f32(0.0), f32(weightDecay));
     newParams.push_back(update.getNewParam());
     if (buffer)
       newState.push_back(update.getNewMomentumBuffer());
   }
+  if (newCount)
+    newState.push_back(newCount);
 }
 
 LogicalResult amp::nn::buildTrainingStep(func::FuncOp fn,
@@ -570,6 +598,8 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
       return fail("clip-norm must be >= 0 (0: off)");
     if (std::isnan(weightDecay) || std::isinf(weightDecay))
       return fail("weight-decay must be finite");
+    if (failed(readLrSchedule(error)))
+      return failure();
     options.lr = lr;
     options.momentum = momentum;
     options.beta1 = beta1;
@@ -579,6 +609,63 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
         weightDecay < 0 ? std::nullopt : std::optional<double>(weightDecay);
     options.clipNorm = clipNorm;
     options.keepForward = keepForward;
+    return success();
+  }
+
+  /// The lr-schedule options as options.lrSchedule: a parameter is given
+  /// when its option is.
+  LogicalResult readLrSchedule(std::string &error) {
+    auto spell = [](StringRef name) {
+      std::string option = name.str();
+      std::replace(option.begin(), option.end(), '_', '-');
+      return option;
+    };
+    options.lrSchedule.reset();
+    if (lrSchedule == "none") {
+      // The first schedule parameter given, if any.
+      std::string given;
+      auto note = [&](const auto &option) {
+        if (given.empty() && option.hasValue())
+          given = option.getArgStr().str();
+      };
+      note(warmupSteps);
+      note(warmupStartFactor);
+      note(totalSteps);
+      note(finalFactor);
+      note(stepSize);
+      note(gamma);
+      if (given.empty())
+        return success();
+      error = given + " needs an lr-schedule";
+      return failure();
+    }
+    if (options.optimizer == Optimizer::None) {
+      error = "lr-schedule needs an optimizer (optimizer=none has no lr)";
+      return failure();
+    }
+    std::optional<LrScheduleKind> kind = symbolizeLrScheduleKind(lrSchedule);
+    if (!kind) {
+      error = "lr-schedule must be none, constant, linear, cosine, step or "
+              "exponential, got '" +
+              lrSchedule + "'";
+      return failure();
+    }
+    LrSchedule s;
+    s.kind = *kind;
+    s.warmupSteps = warmupSteps;
+    s.warmupStartFactor = warmupStartFactor;
+    if (totalSteps.hasValue())
+      s.totalSteps = totalSteps;
+    if (finalFactor.hasValue())
+      s.finalFactor = finalFactor;
+    if (stepSize.hasValue())
+      s.stepSize = stepSize;
+    if (gamma.hasValue())
+      s.gamma = gamma;
+    error = s.check(spell);
+    if (!error.empty())
+      return failure();
+    options.lrSchedule = s;
     return success();
   }
 

@@ -1,8 +1,8 @@
 //===- NNAttributes.td - nn dialect attributes --------------*- tablegen -*-===//
 //
-// The training-step role of a function argument or result (`nn.role`) and
-// nn.compare's predicate, each declared once: their cases, spellings and C++
-// enums are generated from here.
+// The training-step role of a function argument or result (`nn.role`),
+// nn.compare's predicate and nn.lr_schedule's kind, each declared once: their
+// cases, spellings and C++ enums are generated from here.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,6 +61,19 @@ def NN_ComparePredicate : I32EnumAttr<"ComparePredicate",
   I32EnumAttrCase<"LE", 3, "le">,
   I32EnumAttrCase<"GT", 4, "gt">,
   I32EnumAttrCase<"GE", 5, "ge">
+]> {
+  let cppNamespace = "::amp::nn";
+}
+
+// nn.lr_schedule's kind. The values are those of the runtime's
+// amp_lr_schedule_t (the lowering checks it at compile time).
+def NN_LrScheduleKind : I32EnumAttr<"LrScheduleKind",
+    "the learning-rate schedule of nn.lr_schedule", [
+  I32EnumAttrCase<"Constant", 0, "constant">,
+  I32EnumAttrCase<"Linear", 1, "linear">,
+  I32EnumAttrCase<"Cosine", 2, "cosine">,
+  I32EnumAttrCase<"Step", 3, "step">,
+  I32EnumAttrCase<"Exponential", 4, "exponential">
 ]> {
   let cppNamespace = "::amp::nn";
 }

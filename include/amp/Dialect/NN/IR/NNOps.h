@@ -7,6 +7,7 @@
 #ifndef AMP_DIALECT_NN_IR_NNOPS_H
 #define AMP_DIALECT_NN_IR_NNOPS_H
 
+#include "amp/Dialect/NN/IR/LrSchedule.h"
 #include "amp/Dialect/NN/IR/NNDialect.h"
 #include "amp/Interfaces/TensorSizeTrait.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"

@@ -986,7 +986,65 @@ def NN_MseLossGradOp : NN_Op<"mse_loss_grad", [InferTypeOpAdaptor]> {
 // Optimizer ops
 //===----------------------------------------------------------------------===//
 
+def NN_LrScheduleOp : NN_Op<"lr_schedule"> {
+  let summary = "learning-rate schedule: the factor of the base lr at a step";
+  let description = [{
+    The schedules of `torch.optim.lr_scheduler` and of transformers'
+    `get_*_schedule_with_warmup`, as a factor of the optimizer's base `lr`
+    that `nn.sgd_update` and `nn.adam_update` take as their `lr_factor`
+    operand. `count` is the number of earlier steps (a 0-d f32 optimizer
+    state starting at 0; exact to 2^24 steps); the op returns the factor of
+    this step and `count + 1`. With `s = count`, `W = warmup_steps`,
+    `a = warmup_start_factor`, `T = total_steps`, `b = final_factor`:
+
+    ```
+    s < W:        a + (1 - a) * s / W                  (linear warmup)
+    otherwise, with d = s - W and D = T - W:
+    constant:     1
+    linear:       b + (1 - b) * max(D - d, 0) / D
+    cosine:       b + (1 - b) * (1 + cos(pi * min(d / D, 1))) / 2
+    step:         gamma ^ floor(d / step_size)
+    exponential:  gamma ^ d
+    ```
+
+    computed in f64 and rounded to f32 once. PyTorch's `LinearLR` warmup is
+    `a = start_factor`, `CosineAnnealingLR(T_max, eta_min)` is `cosine` with
+    `T = T_max` and `b = eta_min / lr` (held at `b` after `T`, where
+    PyTorch's cosine turns back up), `StepLR` and `ExponentialLR` are `step`
+    and `exponential`; transformers' cosine and linear schedules with warmup
+    are `a = 0`, `b = 0`. `total_steps` and `final_factor` (default 0) belong
+    to `linear` and `cosine`, `step_size` to `step`, `gamma` to `step` and
+    `exponential`.
+
+    Schedules count every step, also one that loss scaling skips, as
+    PyTorch's `scheduler.step()` runs whether or not `GradScaler` skipped
+    `optimizer.step()`.
+
+    ```mlir
+    %factor, %count1 = nn.lr_schedule cosine %count
+        {warmup_steps = 100 : i64, total_steps = 1000 : i64}
+    %p1 = nn.sgd_update %p, %g lr_factor(%factor) {lr = 0.1 : f32}
+        : tensor<64x128xf32>
+    ```
+  }];
+  let arguments = (ins NN_F32Scalar:$count, NN_LrScheduleKind:$kind,
+                   DefaultValuedAttr<I64Attr, "0">:$warmup_steps,
+                   DefaultValuedAttr<F32Attr, "0.0">:$warmup_start_factor,
+                   OptionalAttr<I64Attr>:$total_steps,
+                   OptionalAttr<F32Attr>:$final_factor,
+                   OptionalAttr<I64Attr>:$step_size,
+                   OptionalAttr<F32Attr>:$gamma);
+  let results = (outs NN_F32Scalar:$factor, NN_F32Scalar:$new_count);
+  let assemblyFormat = "$kind $count attr-dict";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The kind and parameters as one value.
+    LrSchedule getSchedule();
+  }];
+}
+
 def NN_SgdUpdateOp : NN_Op<"sgd_update", [InferTypeOpAdaptor,
+    AttrSizedOperandSegments,
     AllTypesMatch<["param", "grad"]>,
     OptionalTypesMatchWith<"momentum_buffer has the param's type", "param",
                            "momentum_buffer", "$_self">]> {
@@ -999,6 +1057,8 @@ def NN_SgdUpdateOp : NN_Op<"sgd_update", [InferTypeOpAdaptor,
     momentum buffer operand and result are present exactly when
     `momentum > 0`. Start the buffer at zero: the first step then gives
     `buf' = (1 - dampening) * g`, which matches PyTorch when `dampening = 0`.
+    With an `lr_factor` (an `nn.lr_schedule`'s factor) the step's learning
+    rate is `lr * lr_factor`, formed in f64 and rounded to f32.
 
     ```mlir
     %p1, %m1 = nn.sgd_update %p, %g, %m {lr = 0.1 : f32, momentum = 0.9 : f32}
@@ -1007,6 +1067,7 @@ def NN_SgdUpdateOp : NN_Op<"sgd_update", [InferTypeOpAdaptor,
   }];
   let arguments = (ins NN_FloatTensor:$param, NN_FloatTensor:$grad,
                    Optional<NN_FloatTensor>:$momentum_buffer,
+                   Optional<NN_F32Scalar>:$lr_factor,
                    F32Attr:$lr,
                    DefaultValuedAttr<F32Attr, "0.0">:$momentum,
                    DefaultValuedAttr<F32Attr, "0.0">:$dampening,
@@ -1014,7 +1075,8 @@ def NN_SgdUpdateOp : NN_Op<"sgd_update", [InferTypeOpAdaptor,
                    UnitAttr:$nesterov);
   let results = (outs NN_FloatTensor:$new_param,
                  Optional<NN_FloatTensor>:$new_momentum_buffer);
-  let assemblyFormat = "$param `,` $grad (`,` $momentum_buffer^)? attr-dict "
+  let assemblyFormat = "$param `,` $grad (`,` $momentum_buffer^)? "
+                       "(`lr_factor` `(` $lr_factor^ `)`)? attr-dict "
                        "`:` type($param)";
   let hasVerifier = 1;
 }
@@ -1028,11 +1090,13 @@ def NN_AdamUpdateOp : NN_Op<"adam_update", [InferTypeOpAdaptor,
     `param *= 1 - lr * weight_decay`, `m' = beta1 * m + (1 - beta1) * g`,
     `v' = beta2 * v + (1 - beta2) * g^2`,
     `param' = param - lr * (m' / (1 - beta1^t)) / (sqrt(v' / (1 - beta2^t)) + eps)`.
-    Returns the new param, moments and step counter `t`.
+    Returns the new param, moments and step counter `t`. With an
+    `lr_factor` (an `nn.lr_schedule`'s factor) `lr` is `lr * lr_factor`,
+    formed in f64 and rounded to f32, in both places.
   }];
   let arguments = (ins NN_FloatTensor:$param, NN_FloatTensor:$grad,
                    NN_FloatTensor:$exp_avg, NN_FloatTensor:$exp_avg_sq,
-                   NN_F32Scalar:$step,
+                   NN_F32Scalar:$step, Optional<NN_F32Scalar>:$lr_factor,
                    F32Attr:$lr,
                    DefaultValuedAttr<F32Attr, "0.9">:$beta1,
                    DefaultValuedAttr<F32Attr, "0.999">:$beta2,
@@ -1041,7 +1105,8 @@ def NN_AdamUpdateOp : NN_Op<"adam_update", [InferTypeOpAdaptor,
   let results = (outs NN_FloatTensor:$new_param, NN_FloatTensor:$new_exp_avg,
                  NN_FloatTensor:$new_exp_avg_sq, NN_F32Scalar:$new_step);
   let assemblyFormat = "$param `,` $grad `,` $exp_avg `,` $exp_avg_sq `,` "
-                       "$step attr-dict `:` type($param)";
+                       "$step (`lr_factor` `(` $lr_factor^ `)`)? attr-dict "
+                       "`:` type($param)";
   let hasVerifier = 1;
 }
 

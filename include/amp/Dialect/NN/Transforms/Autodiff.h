@@ -8,6 +8,8 @@
 #ifndef AMP_DIALECT_NN_TRANSFORMS_AUTODIFF_H
 #define AMP_DIALECT_NN_TRANSFORMS_AUTODIFF_H
 
+#include "amp/Dialect/NN/IR/LrSchedule.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/Support/LogicalResult.h"
 
@@ -29,6 +31,9 @@ struct AutodiffOptions {
   double eps = 1e-8;
   /// Unset: 0 for SGD, 0.01 for AdamW.
   std::optional<double> weightDecay;
+  /// The learning-rate schedule (nn.lr_schedule, its step counter one more
+  /// opt_state argument after the others); unset is a constant lr.
+  std::optional<LrSchedule> lrSchedule;
   /// The global L2 norm the gradients are clipped to; 0 is off.
   double clipNorm = 0.0;
   /// Also keep the forward pass as @<name>_forward (predictions out).

@@ -33,7 +33,12 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
     3. The optimizer update of every param (`nn.sgd_update`, with a momentum
        buffer when `momentum > 0`, or `nn.adam_update` with its two moments
        and step counter per param), with the new `opt_state` arguments
-       inserted after the last param (zero-initialized by runners).
+       inserted after the last param (zero-initialized by runners). With
+       `lr-schedule`, one `nn.lr_schedule` gives every update its
+       `lr_factor`, and its step counter is the last `opt_state` argument.
+       The options are PyTorch's scheduler arguments: `warmup-steps`,
+       `warmup-start-factor`, `total-steps`, `final-factor`, `step-size`,
+       `gamma` (see `nn.lr_schedule`).
 
     The results become the updated params, the optimizer state (in argument
     order) and the loss, with their roles. With `optimizer=none` there is no
@@ -72,6 +77,22 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
     Option<"weightDecay", "weight-decay", "double", "-1.0",
            "Weight decay; negative means the optimizer's PyTorch default "
            "(0 for sgd, 0.01 for adamw)">,
+    Option<"lrSchedule", "lr-schedule", "std::string", "\"none\"",
+           "Learning-rate schedule (nn.lr_schedule): none, constant, linear, "
+           "cosine, step or exponential">,
+    Option<"warmupSteps", "warmup-steps", "int64_t", "0",
+           "Steps of linear warmup from warmup-start-factor * lr to lr">,
+    Option<"warmupStartFactor", "warmup-start-factor", "double", "0.0",
+           "The lr factor of the first warmup step">,
+    Option<"totalSteps", "total-steps", "int64_t", "0",
+           "linear and cosine: the step (warmup included) at which the lr "
+           "reaches final-factor * lr">,
+    Option<"finalFactor", "final-factor", "double", "0.0",
+           "linear and cosine: the lr factor at total-steps and after">,
+    Option<"stepSize", "step-size", "int64_t", "0",
+           "step: multiply the lr by gamma every step-size steps">,
+    Option<"gamma", "gamma", "double", "0.0",
+           "step and exponential: the decay factor">,
     Option<"clipNorm", "clip-norm", "double", "0.0",
            "Clip the global L2 norm of the gradients to this (0: off)">,
     Option<"keepForward", "keep-forward", "bool", "false",

@@ -1,0 +1,91 @@
+//===- LrSchedule.cpp - a learning-rate schedule's parameters -------------===//
+//
+// The range checks of nn.lr_schedule's parameters and the f64 factor of its
+// description (the reference interpreter's; the runtime computes its own).
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Dialect/NN/IR/LrSchedule.h"
+
+#include "llvm/ADT/Twine.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace amp::nn;
+
+std::string LrSchedule::check(
+    llvm::function_ref<std::string(llvm::StringRef)> spell) const {
+  std::string kindName = stringifyLrScheduleKind(kind).str();
+  bool decays =
+      kind == LrScheduleKind::Linear || kind == LrScheduleKind::Cosine;
+  bool steps = kind == LrScheduleKind::Step;
+  bool powers = steps || kind == LrScheduleKind::Exponential;
+  // A parameter the kind does not use, or one it needs.
+  auto presence = [&](bool given, bool used, llvm::StringRef name,
+                      llvm::StringRef users) -> std::string {
+    if (given && !used)
+      return (llvm::Twine(spell(name)) + " applies to " + users +
+              " schedules only, not " + kindName)
+          .str();
+    if (!given && used)
+      return (llvm::Twine("a ") + kindName + " schedule needs " + spell(name))
+          .str();
+    return "";
+  };
+  for (std::string error :
+       {presence(totalSteps.has_value(), decays, "total_steps",
+                 "linear and cosine"),
+        presence(stepSize.has_value(), steps, "step_size", "step"),
+        presence(gamma.has_value(), powers, "gamma", "step and exponential")})
+    if (!error.empty())
+      return error;
+  if (finalFactor && !decays)
+    return spell("final_factor") +
+           " applies to linear and cosine schedules only, not " + kindName;
+
+  auto unit = [](double v) { return v >= 0.0 && v <= 1.0; };
+  if (warmupSteps < 0)
+    return spell("warmup_steps") + " must be >= 0, got " +
+           std::to_string(warmupSteps);
+  if (!unit(warmupStartFactor))
+    return spell("warmup_start_factor") + " must be in [0, 1]";
+  if (totalSteps && *totalSteps <= warmupSteps)
+    return spell("total_steps") + " must be greater than " +
+           spell("warmup_steps") + " (" + std::to_string(warmupSteps) +
+           "), got " + std::to_string(*totalSteps);
+  if (finalFactor && !unit(*finalFactor))
+    return spell("final_factor") + " must be in [0, 1]";
+  if (stepSize && *stepSize < 1)
+    return spell("step_size") + " must be >= 1, got " +
+           std::to_string(*stepSize);
+  if (gamma && !(*gamma > 0.0 && std::isfinite(*gamma)))
+    return spell("gamma") + " must be positive and finite";
+  return "";
+}
+
+double LrSchedule::factorAt(double s) const {
+  if (s < static_cast<double>(warmupSteps))
+    return warmupStartFactor +
+           (1.0 - warmupStartFactor) * s / static_cast<double>(warmupSteps);
+  double d = s - static_cast<double>(warmupSteps);
+  double b = finalFactor.value_or(0.0);
+  switch (kind) {
+  case LrScheduleKind::Constant:
+    return 1.0;
+  case LrScheduleKind::Linear: {
+    double span = static_cast<double>(*totalSteps - warmupSteps);
+    return b + (1.0 - b) * std::max(span - d, 0.0) / span;
+  }
+  case LrScheduleKind::Cosine: {
+    double span = static_cast<double>(*totalSteps - warmupSteps);
+    double progress = std::min(d / span, 1.0);
+    return b + (1.0 - b) * (1.0 + std::cos(M_PI * progress)) / 2.0;
+  }
+  case LrScheduleKind::Step:
+    return std::pow(*gamma, std::floor(d / static_cast<double>(*stepSize)));
+  case LrScheduleKind::Exponential:
+    return std::pow(*gamma, d);
+  }
+  return 1.0;
+}
