@@ -616,6 +616,44 @@ TEST_F(InterpreterTest, OptimizerOps) {
                {tensor({1}, {1}), tensor({1}, {0.5})}, {1}, {0.75});
 }
 
+// nn.lr_schedule at step 7 of a cosine schedule with 4 warmup steps and 12
+// in all (d = 3 of D = 8, floor 0.2): 0.2 + 0.8 * (1 + cos(3 pi / 8)) / 2,
+// and the count 8; inside the warmup (step 1 of 4 from 0.25): 0.4375. The
+// factor scales the updates' lr: SGD 1 - 0.5 * 0.5 * 0.5 and AdamW's first
+// step (|update| = lr, decay 0) 1 - 0.25.
+TEST_F(InterpreterTest, LrSchedule) {
+  const char *schedule = R"(
+    func.func @f(%c: tensor<f32>) -> (tensor<f32>, tensor<f32>) {
+      %f, %n = nn.lr_schedule cosine %c {warmup_steps = 4 : i64, warmup_start_factor = 0.25 : f32, total_steps = 12 : i64, final_factor = 0.2 : f32}
+      return %f, %n : tensor<f32>, tensor<f32>
+    })";
+  FailureOr<SmallVector<RefTensor>> results = run(schedule, {tensor({}, {7})});
+  ASSERT_TRUE(succeeded(results)) << errors;
+  // The attributes are f32: 0.2f, not 0.2.
+  double floor = static_cast<double>(0.2f);
+  expectTensor((*results)[0], {},
+               {floor + (1 - floor) * (1 + std::cos(3 * M_PI / 8)) / 2});
+  expectTensor((*results)[1], {}, {8});
+  results = run(schedule, {tensor({}, {1})});
+  ASSERT_TRUE(succeeded(results)) << errors;
+  expectTensor((*results)[0], {}, {0.25 + 0.75 / 4});
+  expectResult(R"(
+    func.func @f(%p: tensor<1xf32>, %g: tensor<1xf32>, %f: tensor<f32>) -> tensor<1xf32> {
+      %q = nn.sgd_update %p, %g lr_factor(%f) {lr = 0.5 : f32} : tensor<1xf32>
+      return %q : tensor<1xf32>
+    })",
+               {tensor({1}, {1}), tensor({1}, {0.5}), tensor({}, {0.5})}, {1},
+               {0.875});
+  expectResult(R"(
+    func.func @f(%p: tensor<1xf32>, %g: tensor<1xf32>, %m: tensor<1xf32>, %v: tensor<1xf32>, %t: tensor<f32>, %f: tensor<f32>) -> tensor<1xf32> {
+      %q:4 = nn.adam_update %p, %g, %m, %v, %t lr_factor(%f) {lr = 0.5 : f32, eps = 0.0 : f32, weight_decay = 0.0 : f32} : tensor<1xf32>
+      return %q#0 : tensor<1xf32>
+    })",
+               {tensor({1}, {1}), tensor({1}, {2}), tensor({1}, {0}),
+                tensor({1}, {0}), tensor({}, {0}), tensor({}, {0.5})},
+               {1}, {0.75});
+}
+
 // Splat and element-wise dense constants, float and integer.
 TEST_F(InterpreterTest, Constants) {
   expectResult(R"(

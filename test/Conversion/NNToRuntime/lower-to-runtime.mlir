@@ -388,6 +388,41 @@ func.func @sgd_run(%inf: tensor<i1>, %w1: tensor<4xf32>, %g1: tensor<4xf32>, %m1
 
 // -----
 
+// nn.lr_schedule is one amp_lr_schedule call (the kind as amp_lr_schedule_t,
+// the parameters a kind does not take as 0) whose factor buffer the updates
+// read: updates with one lr_factor are one multi-tensor call, an update with
+// another factor gets its own.
+// CHECK-LABEL: func.func @lr_schedule_run
+// CHECK-SAME: %[[BUFS:.*]]: !llvm.ptr) -> i32
+// CHECK: %[[F:.*]] = llvm.call @amp_alloc(
+// CHECK-DAG: %[[COSINE:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK-DAG: %[[WARMUP:.*]] = llvm.mlir.constant(5 : i64) : i64
+// CHECK-DAG: %[[ZERO:.*]] = llvm.mlir.constant(0.000000e+00 : f32) : f32
+// CHECK-DAG: %[[TOTAL:.*]] = llvm.mlir.constant(50 : i64) : i64
+// CHECK-DAG: %[[FINAL:.*]] = llvm.mlir.constant(2.500000e-01 : f32) : f32
+// CHECK-DAG: %[[NO_STEP_SIZE:.*]] = llvm.mlir.constant(0 : i64) : i64
+// CHECK: llvm.call @amp_lr_schedule(%{{.*}}, %[[F]], %{{.*}}, %[[COSINE]], %[[WARMUP]], %[[ZERO]], %[[TOTAL]], %[[FINAL]], %[[NO_STEP_SIZE]], %[[ZERO]], %{{.*}})
+// CHECK-NOT: llvm.call @amp_sgd_update
+// CHECK: llvm.call @amp_sgd_update_multi(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[F]], {{.*}})
+// CHECK: %[[P1:.*]] = llvm.getelementptr %[[BUFS]][1]
+// CHECK: %[[F2:.*]] = llvm.load %[[P1]]
+// CHECK: llvm.call @amp_sgd_update(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[F2]], {{.*}})
+// CHECK-NOT: @amp_sgd_update
+// CHECK: return
+func.func @lr_schedule_run(%count: tensor<f32>, %f2: tensor<f32>,
+                           %w1: tensor<4xf32>, %g1: tensor<4xf32>,
+                           %w2: tensor<3xf32>, %g2: tensor<3xf32>,
+                           %w3: tensor<5xf32>, %g3: tensor<5xf32>)
+    -> (tensor<4xf32>, tensor<3xf32>, tensor<5xf32>, tensor<f32>) {
+  %f, %n = nn.lr_schedule cosine %count {warmup_steps = 5 : i64, total_steps = 50 : i64, final_factor = 0.25 : f32}
+  %a = nn.sgd_update %w1, %g1 lr_factor(%f) {lr = 0.1 : f32} : tensor<4xf32>
+  %b = nn.sgd_update %w2, %g2 lr_factor(%f) {lr = 0.1 : f32} : tensor<3xf32>
+  %c = nn.sgd_update %w3, %g3 lr_factor(%f2) {lr = 0.1 : f32} : tensor<5xf32>
+  return %a, %b, %c, %n : tensor<4xf32>, tensor<3xf32>, tensor<5xf32>, tensor<f32>
+}
+
+// -----
+
 // AdamW updates of a step: one multi call with every tensor's own step
 // counter; an update whose grad comes after the first update in the block
 // is computed by a call of its own (the multi call sits at the first).

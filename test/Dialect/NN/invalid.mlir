@@ -1751,6 +1751,118 @@ func.func @sgd_buffer_type(%p: tensor<8xf32>, %m: tensor<4xf32>) {
 
 // -----
 
+func.func @lr_schedule_needs_total(%c: tensor<f32>) {
+  // expected-error @+1 {{'nn.lr_schedule' op cosine schedules need total_steps}}
+  %f, %n = nn.lr_schedule cosine %c {warmup_steps = 10 : i64}
+  return
+}
+
+// -----
+
+func.func @lr_schedule_total_not_after_warmup(%c: tensor<f32>) {
+  // expected-error @+1 {{'nn.lr_schedule' op total_steps must be greater than warmup_steps (10), got 10}}
+  %f, %n = nn.lr_schedule linear %c {warmup_steps = 10 : i64, total_steps = 10 : i64}
+  return
+}
+
+// -----
+
+func.func @lr_schedule_final_factor_range(%c: tensor<f32>) {
+  // expected-error @+1 {{'nn.lr_schedule' op final_factor must be in [0, 1]}}
+  %f, %n = nn.lr_schedule cosine %c {total_steps = 10 : i64, final_factor = 1.5 : f32}
+  return
+}
+
+// -----
+
+func.func @lr_schedule_final_factor_kind(%c: tensor<f32>) {
+  // expected-error @+1 {{'nn.lr_schedule' op final_factor applies to linear and cosine schedules only, not step}}
+  %f, %n = nn.lr_schedule step %c {step_size = 2 : i64, gamma = 0.5 : f32, final_factor = 0.5 : f32}
+  return
+}
+
+// -----
+
+func.func @lr_schedule_total_kind(%c: tensor<f32>) {
+  // expected-error @+1 {{'nn.lr_schedule' op total_steps applies to linear and cosine schedules only, not exponential}}
+  %f, %n = nn.lr_schedule exponential %c {gamma = 0.5 : f32, total_steps = 10 : i64}
+  return
+}
+
+// -----
+
+func.func @lr_schedule_needs_step_size(%c: tensor<f32>) {
+  // expected-error @+1 {{'nn.lr_schedule' op step schedules need step_size}}
+  %f, %n = nn.lr_schedule step %c {gamma = 0.5 : f32}
+  return
+}
+
+// -----
+
+func.func @lr_schedule_step_size_range(%c: tensor<f32>) {
+  // expected-error @+1 {{'nn.lr_schedule' op step_size must be >= 1, got 0}}
+  %f, %n = nn.lr_schedule step %c {step_size = 0 : i64, gamma = 0.5 : f32}
+  return
+}
+
+// -----
+
+func.func @lr_schedule_needs_gamma(%c: tensor<f32>) {
+  // expected-error @+1 {{'nn.lr_schedule' op exponential schedules need gamma}}
+  %f, %n = nn.lr_schedule exponential %c
+  return
+}
+
+// -----
+
+func.func @lr_schedule_gamma_kind(%c: tensor<f32>) {
+  // expected-error @+1 {{'nn.lr_schedule' op gamma applies to step and exponential schedules only, not constant}}
+  %f, %n = nn.lr_schedule constant %c {gamma = 0.5 : f32}
+  return
+}
+
+// -----
+
+func.func @lr_schedule_gamma_range(%c: tensor<f32>) {
+  // expected-error @+1 {{'nn.lr_schedule' op gamma must be positive and finite}}
+  %f, %n = nn.lr_schedule exponential %c {gamma = 0.0 : f32}
+  return
+}
+
+// -----
+
+func.func @lr_schedule_warmup_range(%c: tensor<f32>) {
+  // expected-error @+1 {{'nn.lr_schedule' op warmup_steps must be >= 0, got -1}}
+  %f, %n = nn.lr_schedule constant %c {warmup_steps = -1 : i64}
+  return
+}
+
+// -----
+
+func.func @lr_schedule_warmup_start_range(%c: tensor<f32>) {
+  // expected-error @+1 {{'nn.lr_schedule' op warmup_start_factor must be in [0, 1]}}
+  %f, %n = nn.lr_schedule constant %c {warmup_steps = 2 : i64, warmup_start_factor = -0.5 : f32}
+  return
+}
+
+// -----
+
+func.func @lr_schedule_count_type(%c: tensor<i64>) {
+  // expected-error @+1 {{'nn.lr_schedule' op operand #0 must be 0D tensor of 32-bit float values, but got 'tensor<i64>'}}
+  %f, %n = "nn.lr_schedule"(%c) {kind = 0 : i32} : (tensor<i64>) -> (tensor<f32>, tensor<f32>)
+  return
+}
+
+// -----
+
+func.func @sgd_lr_factor_type(%p: tensor<8xf32>, %f: tensor<1xf32>) {
+  // expected-error @+1 {{'nn.sgd_update' op operand #2 must be 0D tensor of 32-bit float values, but got 'tensor<1xf32>'}}
+  %0 = "nn.sgd_update"(%p, %p, %f) {lr = 0.1 : f32, operandSegmentSizes = array<i32: 1, 1, 0, 1>} : (tensor<8xf32>, tensor<8xf32>, tensor<1xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
 func.func @sgd_missing_buffer_result(%p: tensor<8xf32>) {
   // expected-error @+2 {{'nn.sgd_update' op inferred type(s) 'tensor<8xf32>', 'tensor<8xf32>' are incompatible with return type(s) of operation 'tensor<8xf32>'}}
   // expected-error @+1 {{'nn.sgd_update' op failed to infer returned types}}

@@ -1319,6 +1319,37 @@ func.func @adam_update_all_attributes(%p: tensor<8xf16>, %g: tensor<8xf16>, %m: 
   return %new_param, %new_exp_avg, %new_exp_avg_sq, %new_step : tensor<8xf16>, tensor<8xf16>, tensor<8xf16>, tensor<f32>
 }
 
+// Every kind, with the parameters it takes; warmup_steps and
+// warmup_start_factor print when they differ from 0.
+// CHECK-LABEL: func.func @lr_schedule(
+// CHECK-SAME:    %[[C:.*]]: tensor<f32>)
+// CHECK:         %[[F0:.*]], %[[N0:.*]] = nn.lr_schedule constant %[[C]] {warmup_start_factor = 0.333333343 : f32, warmup_steps = 4 : i64}
+// CHECK-NEXT:    %[[F1:.*]], %{{.*}} = nn.lr_schedule linear %[[C]] {final_factor = 1.000000e-01 : f32, total_steps = 100 : i64, warmup_steps = 10 : i64}
+// CHECK-NEXT:    %[[F2:.*]], %{{.*}} = nn.lr_schedule cosine %[[C]] {total_steps = 100 : i64}
+// CHECK-NEXT:    %[[F3:.*]], %{{.*}} = nn.lr_schedule step %[[C]] {gamma = 5.000000e-01 : f32, step_size = 30 : i64}
+// CHECK-NEXT:    %[[F4:.*]], %{{.*}} = nn.lr_schedule exponential %[[C]] {gamma = 0.949999988 : f32}
+// CHECK-NEXT:    return %[[F0]], %[[F1]], %[[F2]], %[[F3]], %[[F4]], %[[N0]]
+func.func @lr_schedule(%c: tensor<f32>) -> (tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>) {
+  %f0, %n0 = nn.lr_schedule constant %c {warmup_steps = 4 : i64, warmup_start_factor = 0.333333343 : f32}
+  %f1, %n1 = nn.lr_schedule linear %c {warmup_steps = 10 : i64, total_steps = 100 : i64, final_factor = 0.1 : f32}
+  %f2, %n2 = nn.lr_schedule cosine %c {total_steps = 100 : i64, warmup_steps = 0 : i64, warmup_start_factor = 0.0 : f32}
+  %f3, %n3 = nn.lr_schedule step %c {step_size = 30 : i64, gamma = 0.5 : f32}
+  %f4, %n4 = nn.lr_schedule exponential %c {gamma = 0.95 : f32}
+  return %f0, %f1, %f2, %f3, %f4, %n0 : tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>
+}
+
+// CHECK-LABEL: func.func @updates_lr_factor(
+// CHECK-SAME:    %[[P:.*]]: tensor<8xf32>, %[[G:.*]]: tensor<8xf32>, %[[M:.*]]: tensor<8xf32>, %[[V:.*]]: tensor<8xf32>, %[[STEP:.*]]: tensor<f32>, %[[F:.*]]: tensor<f32>)
+// CHECK:         nn.sgd_update %[[P]], %[[G]] lr_factor(%[[F]]) {lr = 1.000000e-01 : f32} : tensor<8xf32>
+// CHECK-NEXT:    nn.sgd_update %[[P]], %[[G]], %[[M]] lr_factor(%[[F]]) {lr = 1.000000e-01 : f32, momentum = 0.899999976 : f32} : tensor<8xf32>
+// CHECK-NEXT:    nn.adam_update %[[P]], %[[G]], %[[M]], %[[V]], %[[STEP]] lr_factor(%[[F]]) {lr = 1.000000e-03 : f32} : tensor<8xf32>
+func.func @updates_lr_factor(%p: tensor<8xf32>, %g: tensor<8xf32>, %m: tensor<8xf32>, %v: tensor<8xf32>, %step: tensor<f32>, %f: tensor<f32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) {
+  %p1 = nn.sgd_update %p, %g lr_factor(%f) {lr = 0.1 : f32} : tensor<8xf32>
+  %p2, %m2 = nn.sgd_update %p, %g, %m lr_factor(%f) {lr = 0.1 : f32, momentum = 0.9 : f32} : tensor<8xf32>
+  %p3, %m3, %v3, %s3 = nn.adam_update %p, %g, %m, %v, %step lr_factor(%f) {lr = 1.0e-3 : f32} : tensor<8xf32>
+  return %p1, %p2, %p3 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
+}
+
 // CHECK-LABEL: func.func @clip_grad_norm(
 // CHECK-SAME:    %[[G:.*]]: tensor<64x128xf32>) -> (tensor<64x128xf32>, tensor<f32>)
 // CHECK:         %[[CLIPPED:.*]], %[[TOTAL_NORM:.*]] = nn.clip_grad_norm %[[G]] {max_norm = 1.000000e+00 : f32} : tensor<64x128xf32>

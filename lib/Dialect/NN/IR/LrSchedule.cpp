@@ -29,8 +29,7 @@ std::string LrSchedule::check(
               " schedules only, not " + kindName)
           .str();
     if (!given && used)
-      return (llvm::Twine("a ") + kindName + " schedule needs " + spell(name))
-          .str();
+      return (llvm::Twine(kindName) + " schedules need " + spell(name)).str();
     return "";
   };
   for (std::string error :
