@@ -25,7 +25,7 @@ TEST(RoleTest, SpellingsAreTheIRs) {
   EXPECT_EQ(names, (std::vector<std::string>{
                        "param", "opt_state", "input", "label", "loss",
                        "loss_scale", "growth_tracker", "hysteresis_tracker",
-                       "found_inf", "buffer"}));
+                       "found_inf", "buffer", "schedule_state"}));
 }
 
 TEST(RoleTest, UnknownSpellings) {

@@ -28,6 +28,7 @@ enum class Role {
   HysteresisTracker, // "hysteresis_tracker": overflows tolerated so far
   FoundInf,          // "found_inf": whether the step's gradients overflowed
   Buffer,            // "buffer": untrained state (running statistics), threaded
+  ScheduleState, // "schedule_state": an lr schedule's step counter, threaded
 };
 
 /// Every role, in declaration order.
@@ -36,7 +37,8 @@ inline constexpr Role kAllRoles[] = {
     Role::Input,         Role::Label,
     Role::Loss,          Role::LossScale,
     Role::GrowthTracker, Role::HysteresisTracker,
-    Role::FoundInf,      Role::Buffer};
+    Role::FoundInf,      Role::Buffer,
+    Role::ScheduleState};
 
 /// The IR spelling of `role` ("param", "opt_state", ...).
 const char *roleName(Role role);

@@ -10,7 +10,7 @@ using namespace amp::runner;
 static constexpr const char *kRoleNames[] = {
     "param",     "opt_state",  "input",          "label",
     "loss",      "loss_scale", "growth_tracker", "hysteresis_tracker",
-    "found_inf", "buffer"};
+    "found_inf", "buffer",     "schedule_state"};
 static_assert(std::size(kRoleNames) == std::size(kAllRoles),
               "one spelling per role");
 

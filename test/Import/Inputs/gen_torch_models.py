@@ -346,6 +346,10 @@ def write_lr_schedules():
         # Past num_training_steps (8) the lr stays 0.
         "hf_linear": ("adamw", 10,
                       lambda o: get_linear_schedule_with_warmup(o, 2, 8)),
+        # Plain SGD: its first step (lr 0) changes nothing, as a step that
+        # loss scaling skips.
+        "hf_linear_sgd": ("plain_sgd", 10,
+                          lambda o: get_linear_schedule_with_warmup(o, 3, 10)),
         "step": ("sgd", 10, lambda o: sched.StepLR(o, 3, gamma=0.5)),
         "exponential": ("sgd", 10,
                         lambda o: sched.ExponentialLR(o, gamma=0.8)),
@@ -363,6 +367,8 @@ def write_lr_schedules():
         y = torch.tensor(labels)
         if kind == "adamw":
             opt = torch.optim.AdamW(model.parameters(), lr=0.01)
+        elif kind == "plain_sgd":
+            opt = torch.optim.SGD(model.parameters(), lr=0.1)
         else:
             opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
         scheduler = make_scheduler(opt)

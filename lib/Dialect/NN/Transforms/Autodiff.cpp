@@ -375,12 +375,14 @@ private:
 /// The optimizer updates of `params` with gradients `grads`: inserts the
 /// opt_state arguments after the last param (all at once: one insertion per
 /// argument would be quadratic in the argument count) and returns the new
-/// params and the new state (in argument order).
+/// params, the new state (in argument order) and, with a schedule, its new
+/// step counter (the schedule_state argument after the opt_state).
 static void buildOptimizer(func::FuncOp fn, OpBuilder &b,
-                           ArrayRef<BlockArgument> params, ArrayRef<Value> grads,
+                           ArrayRef<BlockArgument> params,
+                           ArrayRef<Value> grads,
                            const AutodiffOptions &options,
                            SmallVectorImpl<Value> &newParams,
-                           SmallVectorImpl<Value> &newState) {
+                           SmallVectorImpl<Value> &newState, Value &newCount) {
   MLIRContext *ctx = fn.getContext();
   bool adam = options.optimizer == Optimizer::AdamW;
   auto scalarF32 = RankedTensorType::get({}, b.getF32Type());
@@ -406,21 +408,23 @@ static void buildOptimizer(func::FuncOp fn, OpBuilder &b,
       locs.push_back(paramLocs.back());
     }
   }
+  DictionaryAttr stateAttrs =
+      b.getDictionaryAttr({getRoleNamedAttr(ctx, Role::OptState)});
+  SmallVector<DictionaryAttr> attrs(types.size(), stateAttrs);
   // The schedule's step counter, after the state of every param.
   if (options.lrSchedule) {
     indices.push_back(insertAt);
     types.push_back(scalarF32);
     locs.push_back(
         FusedLoc::get(ctx, {fn.getLoc()}, StringAttr::get(ctx, "lr_schedule")));
+    attrs.push_back(
+        b.getDictionaryAttr({getRoleNamedAttr(ctx, Role::ScheduleState)}));
   }
-  DictionaryAttr stateAttrs =
-      b.getDictionaryAttr({getRoleNamedAttr(ctx, Role::OptState)});
-  SmallVector<DictionaryAttr> attrs(types.size(), stateAttrs);
   (void)fn.insertArguments(indices, types, attrs, locs);
 
   auto f32 = [&](double v) { return b.getF32FloatAttr(static_cast<float>(v)); };
   double weightDecay = options.weightDecay.value_or(adam ? 0.01 : 0.0);
-  Value lrFactor, newCount;
+  Value lrFactor;
   if (const std::optional<LrSchedule> &s = options.lrSchedule) {
     Value count = fn.getArgument(insertAt + types.size() - 1);
     auto i64 = [&](std::optional<int64_t> v) {
@@ -459,8 +463,6 @@ static void buildOptimizer(func::FuncOp fn, OpBuilder &b,
     if (buffer)
       newState.push_back(update.getNewMomentumBuffer());
   }
-  if (newCount)
-    newState.push_back(newCount);
 }
 
 LogicalResult amp::nn::buildTrainingStep(func::FuncOp fn,
@@ -528,14 +530,18 @@ LogicalResult amp::nn::buildTrainingStep(func::FuncOp fn,
   }
 
   SmallVector<Value> paramResults, newState;
+  Value newCount;
   if (options.optimizer == Optimizer::None)
     paramResults = grads;
   else
-    buildOptimizer(fn, b, params, grads, options, paramResults, newState);
+    buildOptimizer(fn, b, params, grads, options, paramResults, newState,
+                   newCount);
 
-  // Results: params, optimizer state, buffers, loss.
+  // Results: params, optimizer state, schedule state, buffers, loss.
   SmallVector<Value> results(paramResults);
   results.append(newState);
+  if (newCount)
+    results.push_back(newCount);
   results.append(newBuffers);
   results.push_back(loss);
   ret->setOperands(results);
@@ -554,6 +560,8 @@ LogicalResult amp::nn::buildTrainingStep(func::FuncOp fn,
                      : std::optional<Role>(Role::Param));
   for (Value v : newState)
     addResult(v, Role::OptState);
+  if (newCount)
+    addResult(newCount, Role::ScheduleState);
   for (Value v : newBuffers)
     addResult(v, Role::Buffer);
   addResult(loss, Role::Loss);

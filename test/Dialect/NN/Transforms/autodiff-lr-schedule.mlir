@@ -24,16 +24,16 @@
 // SGD-SAME: %[[B:[a-z0-9]+]]: tensor<2xf32> {nn.role = #nn.role<param>}
 // SGD-SAME: %[[MW:[a-z0-9]+]]: tensor<4xf32> {nn.role = #nn.role<opt_state>}
 // SGD-SAME: %[[MB:[a-z0-9]+]]: tensor<2xf32> {nn.role = #nn.role<opt_state>}
-// SGD-SAME: %[[COUNT:[a-z0-9]+]]: tensor<f32> {nn.role = #nn.role<opt_state>}
+// SGD-SAME: %[[COUNT:[a-z0-9]+]]: tensor<f32> {nn.role = #nn.role<schedule_state>}
 // SGD-SAME: %{{[a-z0-9]+}}: tensor<4xf32> {nn.role = #nn.role<input>}
-// SGD-SAME: -> (tensor<4xf32> {nn.role = #nn.role<param>}, tensor<2xf32> {nn.role = #nn.role<param>}, tensor<4xf32> {nn.role = #nn.role<opt_state>}, tensor<2xf32> {nn.role = #nn.role<opt_state>}, tensor<f32> {nn.role = #nn.role<opt_state>}, tensor<f32> {nn.role = #nn.role<loss>})
+// SGD-SAME: -> (tensor<4xf32> {nn.role = #nn.role<param>}, tensor<2xf32> {nn.role = #nn.role<param>}, tensor<4xf32> {nn.role = #nn.role<opt_state>}, tensor<2xf32> {nn.role = #nn.role<opt_state>}, tensor<f32> {nn.role = #nn.role<schedule_state>}, tensor<f32> {nn.role = #nn.role<loss>})
 // SGD: %[[F:.*]], %[[NEW_COUNT:.*]] = nn.lr_schedule cosine %[[COUNT]] {final_factor = 1.000000e-01 : f32, total_steps = 100 : i64, warmup_start_factor = 2.500000e-01 : f32, warmup_steps = 10 : i64}
 // SGD-NEXT: %[[NW:.*]], %[[NMW:.*]] = nn.sgd_update %[[W]], %{{.*}}, %[[MW]] lr_factor(%[[F]]) {lr = 1.000000e-01 : f32, momentum = 0.899999976 : f32} : tensor<4xf32>
 // SGD-NEXT: %[[NB:.*]], %[[NMB:.*]] = nn.sgd_update %[[B]], %{{.*}}, %[[MB]] lr_factor(%[[F]]) {lr = 1.000000e-01 : f32, momentum = 0.899999976 : f32} : tensor<2xf32>
 // SGD-NEXT: return %[[NW]], %[[NB]], %[[NMW]], %[[NMB]], %[[NEW_COUNT]], %{{.*}} :
 
 // ADAM-LABEL: func.func @step(
-// ADAM-SAME: %[[T:[a-z0-9]+]]: tensor<f32> {nn.role = #nn.role<opt_state>}, %[[COUNT:[a-z0-9]+]]: tensor<f32> {nn.role = #nn.role<opt_state>}, %{{[a-z0-9]+}}: tensor<4xf32> {nn.role = #nn.role<input>}
+// ADAM-SAME: %[[T:[a-z0-9]+]]: tensor<f32> {nn.role = #nn.role<opt_state>}, %[[COUNT:[a-z0-9]+]]: tensor<f32> {nn.role = #nn.role<schedule_state>}, %{{[a-z0-9]+}}: tensor<4xf32> {nn.role = #nn.role<input>}
 // ADAM: %[[F:.*]], %[[NEW_COUNT:.*]] = nn.lr_schedule step %[[COUNT]] {gamma = 5.000000e-01 : f32, step_size = 30 : i64}
 // ADAM-NEXT: nn.adam_update {{.*}} lr_factor(%[[F]]) {lr = 1.000000e-03 : f32} : tensor<4xf32>
 // ADAM-NEXT: nn.adam_update {{.*}}, %[[T]] lr_factor(%[[F]]) {lr = 1.000000e-03 : f32} : tensor<2xf32>

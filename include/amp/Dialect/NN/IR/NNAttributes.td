@@ -25,7 +25,8 @@ def NN_Role : I32EnumAttr<"Role",
   I32EnumAttrCase<"GrowthTracker", 6, "growth_tracker">,
   I32EnumAttrCase<"HysteresisTracker", 7, "hysteresis_tracker">,
   I32EnumAttrCase<"FoundInf", 8, "found_inf">,
-  I32EnumAttrCase<"Buffer", 9, "buffer">
+  I32EnumAttrCase<"Buffer", 9, "buffer">,
+  I32EnumAttrCase<"ScheduleState", 10, "schedule_state">
 ]> {
   let cppNamespace = "::amp::nn";
   let genSpecializedAttr = 0;
@@ -41,7 +42,10 @@ def NN_RoleAttr : EnumAttr<NN_Dialect, NN_Role, "role"> {
     `hysteresis_tracker`, `found_inf`), and `#nn.role<buffer>`: state a
     step updates without training it (batch normalization's running
     statistics, PyTorch's buffers), threaded like params and saved with
-    them. It is the value of the discardable
+    them; and `#nn.role<schedule_state>`: the step counter of a
+    learning-rate schedule (`nn.lr_schedule`), threaded, which advances also
+    on a step that loss scaling skips (PyTorch's scheduler state). It is the
+    value of the discardable
     attribute `nn.role`:
 
     ```mlir

@@ -992,9 +992,9 @@ def NN_LrScheduleOp : NN_Op<"lr_schedule"> {
     The schedules of `torch.optim.lr_scheduler` and of transformers'
     `get_*_schedule_with_warmup`, as a factor of the optimizer's base `lr`
     that `nn.sgd_update` and `nn.adam_update` take as their `lr_factor`
-    operand. `count` is the number of earlier steps (a 0-d f32 optimizer
-    state starting at 0; exact to 2^24 steps); the op returns the factor of
-    this step and `count + 1`. With `s = count`, `W = warmup_steps`,
+    operand. `count` is the number of earlier steps (a 0-d f32 state
+    starting at 0, the role `schedule_state` in a training step; exact to
+    2^24 steps); the op returns the factor of this step and `count + 1`. With `s = count`, `W = warmup_steps`,
     `a = warmup_start_factor`, `T = total_steps`, `b = final_factor`:
 
     ```

@@ -31,8 +31,8 @@ struct AutodiffOptions {
   double eps = 1e-8;
   /// Unset: 0 for SGD, 0.01 for AdamW.
   std::optional<double> weightDecay;
-  /// The learning-rate schedule (nn.lr_schedule, its step counter one more
-  /// opt_state argument after the others); unset is a constant lr.
+  /// The learning-rate schedule (nn.lr_schedule, its step counter a
+  /// schedule_state argument after the opt_state); unset is a constant lr.
   std::optional<LrSchedule> lrSchedule;
   /// The global L2 norm the gradients are clipped to; 0 is off.
   double clipNorm = 0.0;

@@ -35,7 +35,8 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
        and step counter per param), with the new `opt_state` arguments
        inserted after the last param (zero-initialized by runners). With
        `lr-schedule`, one `nn.lr_schedule` gives every update its
-       `lr_factor`, and its step counter is the last `opt_state` argument.
+       `lr_factor`, and its step counter is a `schedule_state` argument
+       after the `opt_state` ones.
        The options are PyTorch's scheduler arguments: `warmup-steps`,
        `warmup-start-factor`, `total-steps`, `final-factor`, `step-size`,
        `gamma` (see `nn.lr_schedule`).
