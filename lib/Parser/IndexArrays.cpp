@@ -6,7 +6,9 @@
 // tool that parses it, mlir-opt included (amp-pipeline-fuzzer found it).
 // This scan finds such an array before the parser sees it. Type aliases are
 // resolved through their definitions (`!t = index`, `!u = !t`) wherever
-// they are in the text.
+// they are in the text. Between tokens it skips what MLIR's lexer skips:
+// whitespace, NUL bytes and // comments, also across lines
+// (amp-ir-fuzzer found `!u = <NULs>!t`, which a line-based scan missed).
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,9 +35,21 @@ llvm::StringRef identifierAt(llvm::StringRef text, size_t i) {
   return text.slice(i, end);
 }
 
-size_t skipSpaces(llvm::StringRef text, size_t i) {
-  while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i])))
-    ++i;
+/// The index of the next token at or after `i`: past whitespace, NUL bytes
+/// (MLIR's lexer skips a NUL that does not end the buffer) and // comments.
+size_t skipTrivia(llvm::StringRef text, size_t i) {
+  while (i < text.size()) {
+    const char c = text[i];
+    if (std::isspace(static_cast<unsigned char>(c)) || c == '\0') {
+      ++i;
+    } else if (c == '/' && text.substr(i).starts_with("//")) {
+      i = text.find('\n', i);
+      if (i == llvm::StringRef::npos)
+        return text.size();
+    } else {
+      break;
+    }
+  }
   return i;
 }
 
@@ -65,25 +79,18 @@ bool isIndexType(llvm::StringRef text, size_t i,
 
 std::optional<amp::ParserHazard>
 amp::findIndexDenseArray(llvm::StringRef text) {
-  // Type alias definitions, `!name = type` at the start of a line: the
-  // first token of each type.
+  // Type alias definitions, `!name = type` outside strings and comments:
+  // the first token of each type.
   llvm::StringMap<std::string> aliases;
-  for (size_t start = 0; start < text.size();) {
-    size_t end = text.find('\n', start);
-    llvm::StringRef line =
-        text.slice(start, end == llvm::StringRef::npos ? text.size() : end);
-    size_t i = skipSpaces(line, 0);
-    if (i < line.size() && line[i] == '!') {
-      llvm::StringRef name = identifierAt(line, i + 1);
-      size_t eq = skipSpaces(line, i + 1 + name.size());
-      if (!name.empty() && eq < line.size() && line[eq] == '=') {
-        aliases.try_emplace(name, typeTokenAt(line, skipSpaces(line, eq + 1)));
-      }
-    }
-    if (end == llvm::StringRef::npos)
-      break;
-    start = end + 1;
-  }
+  parser::scanSource(text, [&](size_t i, unsigned, unsigned) {
+    if (text[i] != '!')
+      return false;
+    llvm::StringRef name = identifierAt(text, i + 1);
+    size_t eq = skipTrivia(text, i + 1 + name.size());
+    if (!name.empty() && eq < text.size() && text[eq] == '=')
+      aliases.try_emplace(name, typeTokenAt(text, skipTrivia(text, eq + 1)));
+    return false;
+  });
 
   ParserHazard hazard;
   const bool found =
@@ -91,9 +98,9 @@ amp::findIndexDenseArray(llvm::StringRef text) {
         if (text[i] != 'a' || !text.substr(i).starts_with("array") ||
             (i > 0 && isIdentifierChar(text[i - 1])))
           return false;
-        size_t open = skipSpaces(text, i + 5);
+        size_t open = skipTrivia(text, i + 5);
         if (open >= text.size() || text[open] != '<' ||
-            !isIndexType(text, skipSpaces(text, open + 1), aliases))
+            !isIndexType(text, skipTrivia(text, open + 1), aliases))
           return false;
         hazard = {line, column,
                   "a dense array of 'index' elements is not a valid "
