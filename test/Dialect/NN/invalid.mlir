@@ -956,6 +956,15 @@ func.func @running_stats_biased_count(%s: tensor<8xf32>) {
 
 // -----
 
+// A negative count is not read as an unsigned 2^64 - 1.
+func.func @running_stats_negative_count(%s: tensor<8xf32>) {
+  // expected-error @+1 {{count must be >= 2 for the unbiased variance, got -1}}
+  %0:2 = nn.running_stats_update %s, %s, %s, %s {count = -1 : i64} : tensor<8xf32>
+  return
+}
+
+// -----
+
 func.func @running_stats_norm_count(%x: tensor<8x16x4x4xf32>, %s: tensor<16xf32>) {
   %y, %mean, %invstd = nn.batch_norm %x, %s, %s : (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>) -> (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>)
   // expected-error @+1 {{count must be 128, the values per channel of the nn.batch_norm its statistics come from; got 16}}

@@ -744,7 +744,7 @@ int64_t BatchNormOp::valuesPerChannel(RankedTensorType input) {
 }
 
 double RunningStatsUpdateOp::getVarianceCorrection() {
-  double count = static_cast<double>(getCount());
+  double count = static_cast<double>(getCountAttr().getInt());
   return getUnbiased() ? count / (count - 1) : 1.0;
 }
 
@@ -760,22 +760,24 @@ LogicalResult RunningStatsUpdateOp::verify() {
                                  getEpsilon().convertToFloat(), 0.0f,
                                  /*strict=*/false)))
     return failure();
+  // The attribute as written (getCount() would read -1 as 2^64 - 1).
+  int64_t count = getCountAttr().getInt();
   int64_t minCount = getUnbiased() ? 2 : 1;
-  if (getCount() < minCount)
+  if (count < minCount)
     return emitOpError() << "count must be >= " << minCount
                          << (getUnbiased() ? " for the unbiased variance" : "")
-                         << ", got " << getCount();
+                         << ", got " << count;
   // The batch norm the statistics come from fixes count and epsilon.
   auto norm = getMean().getDefiningOp<BatchNormOp>();
   if (!norm || norm.getMean() != getMean() || norm.getInvstd() != getInvstd())
     return success();
-  int64_t count = BatchNormOp::valuesPerChannel(
+  int64_t normCount = BatchNormOp::valuesPerChannel(
       cast<RankedTensorType>(norm.getInput().getType()));
-  if (count != 0 && getCount() != count)
-    return emitOpError() << "count must be " << count
+  if (normCount != 0 && count != normCount)
+    return emitOpError() << "count must be " << normCount
                          << ", the values per channel of the nn.batch_norm "
                             "its statistics come from; got "
-                         << getCount();
+                         << count;
   if (getEpsilon() != norm.getEpsilon())
     return emitOpError() << "epsilon must be the nn.batch_norm's ("
                          << fmtFloat(norm.getEpsilon().convertToFloat())
