@@ -10,6 +10,7 @@
 
 #include "amp/Dialect/NN/IR/NNOps.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mlir;
@@ -38,12 +39,41 @@ Results evalClipGradNorm(ClipGradNormOp op, Operands in) {
   return results;
 }
 
+/// nn.lr_schedule's factor of the base lr at step `s` (>= 0): the formula
+/// of its ODS description.
+double scheduleFactor(const LrSchedule &p, double s) {
+  double w = static_cast<double>(p.warmupSteps);
+  if (s < w)
+    return p.warmupStartFactor + (1.0 - p.warmupStartFactor) * s / w;
+  double d = s - w;
+  double b = p.finalFactor.value_or(0.0);
+  switch (p.kind) {
+  case LrScheduleKind::Constant:
+    return 1.0;
+  case LrScheduleKind::Linear: {
+    double span = static_cast<double>(*p.totalSteps - p.warmupSteps);
+    return b + (1.0 - b) * std::max(span - d, 0.0) / span;
+  }
+  case LrScheduleKind::Cosine: {
+    double span = static_cast<double>(*p.totalSteps - p.warmupSteps);
+    double progress = std::min(d / span, 1.0);
+    return b + (1.0 - b) * (1.0 + std::cos(M_PI * progress)) / 2.0;
+  }
+  case LrScheduleKind::Step:
+    return std::pow(*p.gamma, std::floor(d / static_cast<double>(*p.stepSize)));
+  case LrScheduleKind::Exponential:
+    return std::pow(*p.gamma, d);
+  }
+  return 1.0;
+}
+
 /// nn.lr_schedule: the factor at step `count` (a negative count is 0, as
 /// in the runtime), and count + 1.
 Results evalLrSchedule(LrScheduleOp op, Operands in) {
   double count = in[0]->data[0];
   double s = count > 0 ? count : 0.0;
-  return {RefTensor({}, op.getSchedule().factorAt(s)), RefTensor({}, s + 1)};
+  return {RefTensor({}, scheduleFactor(op.getSchedule(), s)),
+          RefTensor({}, s + 1)};
 }
 
 /// An update's lr: the attribute times its lr_factor operand (the last

@@ -1,7 +1,7 @@
 //===- LrSchedule.cpp - a learning-rate schedule's parameters -------------===//
 //
-// The range checks of nn.lr_schedule's parameters and the f64 factor of its
-// description (the reference interpreter's; the runtime computes its own).
+// The range checks of nn.lr_schedule's parameters (the verifier's and
+// nn-autodiff's options').
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,7 +9,6 @@
 
 #include "llvm/ADT/Twine.h"
 
-#include <algorithm>
 #include <cmath>
 
 using namespace amp::nn;
@@ -61,30 +60,4 @@ std::string LrSchedule::check(
   if (gamma && !(*gamma > 0.0 && std::isfinite(*gamma)))
     return spell("gamma") + " must be positive and finite";
   return "";
-}
-
-double LrSchedule::factorAt(double s) const {
-  if (s < static_cast<double>(warmupSteps))
-    return warmupStartFactor +
-           (1.0 - warmupStartFactor) * s / static_cast<double>(warmupSteps);
-  double d = s - static_cast<double>(warmupSteps);
-  double b = finalFactor.value_or(0.0);
-  switch (kind) {
-  case LrScheduleKind::Constant:
-    return 1.0;
-  case LrScheduleKind::Linear: {
-    double span = static_cast<double>(*totalSteps - warmupSteps);
-    return b + (1.0 - b) * std::max(span - d, 0.0) / span;
-  }
-  case LrScheduleKind::Cosine: {
-    double span = static_cast<double>(*totalSteps - warmupSteps);
-    double progress = std::min(d / span, 1.0);
-    return b + (1.0 - b) * (1.0 + std::cos(M_PI * progress)) / 2.0;
-  }
-  case LrScheduleKind::Step:
-    return std::pow(*gamma, std::floor(d / static_cast<double>(*stepSize)));
-  case LrScheduleKind::Exponential:
-    return std::pow(*gamma, d);
-  }
-  return 1.0;
 }

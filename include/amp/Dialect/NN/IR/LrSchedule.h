@@ -2,7 +2,9 @@
 //
 // The parameters of nn.lr_schedule as one value: what the op's attributes
 // hold, what nn-autodiff's lr-schedule options build, and the one check of
-// their ranges both report (in the spelling of the caller's names).
+// their ranges both report (in the spelling of the caller's names). The
+// factor itself is computed by the runtime (amp_lr_schedule) and, in f64,
+// by the reference interpreter (lib/Reference/OptimizerOps.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,11 +38,6 @@ struct LrSchedule {
   /// "total_steps"); empty when the schedule is valid.
   std::string
   check(llvm::function_ref<std::string(llvm::StringRef)> spell) const;
-
-  /// The factor of the base lr at step `s` (the number of earlier steps,
-  /// >= 0), in f64: the formula of nn.lr_schedule's description. The
-  /// schedule must be valid.
-  double factorAt(double s) const;
 };
 
 } // namespace amp::nn
