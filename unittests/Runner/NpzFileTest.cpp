@@ -216,6 +216,56 @@ TEST(NpzFileTest, ReadsDeflatedMembers) {
 #endif
 }
 
+// encodeNpz writes what parseNpz (and np.load) read back: every array's
+// type, shape and bytes, a 0-d array included, in order; the bytes are
+// NumPy's layout (zip64 local headers, as the builder above writes them).
+TEST(NpzFileTest, EncodeRoundTrips) {
+  NamedArrays arrays;
+  HostArray f;
+  f.shape = {2, 3};
+  std::string fBytes = raw<float>({1, -2, 3.5f, 0, 1e-8f, -0.0f});
+  f.bytes.assign(fBytes.begin(), fBytes.end());
+  HostArray scalar;
+  scalar.type = ElementType::I64;
+  std::string sBytes = raw<int64_t>({-42});
+  scalar.bytes.assign(sBytes.begin(), sBytes.end());
+  HostArray empty;
+  empty.type = ElementType::I32;
+  empty.shape = {0};
+  arrays.emplace_back("param.0", f);
+  arrays.emplace_back("amp.step", scalar);
+  arrays.emplace_back("empty", empty);
+  StatusOr<std::vector<char>> bytes = encodeNpz(arrays);
+  ASSERT_FALSE(bytes.failed()) << bytes.getStatus().message();
+  StatusOr<NamedArrays> back = parseNpz(*bytes, "P");
+  ASSERT_FALSE(back.failed()) << back.getStatus().message();
+  ASSERT_EQ(back->size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ((*back)[i].first, arrays[i].first);
+    EXPECT_EQ((*back)[i].second.type, arrays[i].second.type);
+    EXPECT_EQ((*back)[i].second.shape, arrays[i].second.shape);
+    EXPECT_EQ((*back)[i].second.bytes, arrays[i].second.bytes);
+  }
+  // The first member's local header: zip64's version, stored, the sizes in
+  // the zip64 extra field.
+  std::string head(bytes->begin(), bytes->begin() + 30);
+  EXPECT_EQ(head.substr(0, 4), "PK\x03\x04");
+  EXPECT_EQ(head.substr(4, 2), std::string("\x2d\0", 2));
+  EXPECT_EQ(head.substr(18, 8), std::string(8, '\xff'));
+
+  // Names must be unique and non-empty; f16 has no .npy spelling here.
+  arrays.emplace_back("empty", empty);
+  EXPECT_EQ(encodeNpz(arrays).getStatus().message(),
+            "cannot write the array 'empty' into a .npz archive: its name is "
+            "empty, too long or taken");
+  HostArray half;
+  half.type = ElementType::F16;
+  half.shape = {1};
+  half.bytes.resize(2);
+  EXPECT_EQ(encodeNpz({{"h", half}}).getStatus().message(),
+            "cannot write [1] f16 as .npy");
+}
+
 TEST(NpzFileTest, Errors) {
   auto bad = [](const std::string &why) {
     return "'P' is not a valid .npz file: " + why;

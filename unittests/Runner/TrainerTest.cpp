@@ -15,6 +15,7 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <sstream>
 
 using namespace amp::runner;
@@ -378,4 +379,137 @@ TEST(TrainerTest, MissingEntryPoint) {
   ASSERT_TRUE(run.status.failed());
   EXPECT_EQ(run.status.message(),
             "an entry point of @linear_step's program is missing");
+}
+
+// A run cut at a checkpoint and resumed trains bitwise like one that never
+// stopped: the same log lines (losses, loss-scale state across a skipped
+// step), the same final state, across epoch reshuffles (30 training rows,
+// batch 4: an epoch is 7 steps).
+TEST(TrainerTest, ResumedRunsContinueBitwise) {
+  TrainOptions whole = baseOptions();
+  whole.infSteps = {9, 30};
+  whole.logFile = tempPath("whole.csv");
+  TrainingRun uninterrupted = train(whole);
+  ASSERT_TRUE(uninterrupted.status.succeeded())
+      << uninterrupted.status.message();
+
+  TrainOptions first = whole;
+  first.steps = 17;
+  first.infSteps = {9}; // step 30 lies past this run
+  first.saveCheckpoint = tempPath("ckpt-{step}.npz");
+  first.checkpointEvery = 5;
+  first.logFile = tempPath("first.csv");
+  TrainingRun cut = train(first);
+  ASSERT_TRUE(cut.status.succeeded()) << cut.status.message();
+  auto checkpointAt = [&](int step) {
+    std::string path = first.saveCheckpoint;
+    return path.replace(path.find("{step}"), 6, std::to_string(step));
+  };
+  for (int step : {5, 10, 15, 17})
+    EXPECT_FALSE(readFile(checkpointAt(step)).empty()) << step;
+
+  TrainOptions second = whole;
+  second.resume = checkpointAt(17);
+  second.seed = 99; // the checkpoint's generator state wins
+  second.logFile = tempPath("second.csv");
+  TrainingRun resumed = train(second);
+  ASSERT_TRUE(resumed.status.succeeded()) << resumed.status.message();
+  EXPECT_TRUE(contains(resumed.out, "\nresumed from '" + second.resume +
+                                        "' after step 17 (1 skipped)\n"))
+      << resumed.out;
+  EXPECT_TRUE(contains(resumed.out, "\nstep 18  loss ")) << resumed.out;
+  EXPECT_TRUE(contains(resumed.out, "done: 40 steps (23 in this run)"))
+      << resumed.out;
+  EXPECT_TRUE(contains(resumed.out, ", skipped steps 2\n")) << resumed.out;
+
+  std::vector<std::string> all = lines(readFile(whole.logFile)),
+                           a = lines(readFile(first.logFile)),
+                           b = lines(readFile(second.logFile));
+  ASSERT_EQ(a.size(), 18u);
+  ASSERT_EQ(b.size(), 24u);
+  a.insert(a.end(), b.begin() + 1, b.end());
+  EXPECT_EQ(a, all);
+  const StepBinding &binding = uninterrupted.trainer->getBinding();
+  for (size_t arg = 0; arg < linearProgram().step.args.size(); ++arg) {
+    if (binding.label == static_cast<int>(arg) ||
+        std::count(binding.inputs().begin(), binding.inputs().end(), arg))
+      continue;
+    StatusOr<std::vector<char>> x = uninterrupted.trainer->readArgument(arg);
+    StatusOr<std::vector<char>> y = resumed.trainer->readArgument(arg);
+    ASSERT_FALSE(x.failed() || y.failed());
+    EXPECT_EQ(*x, *y) << "argument #" << arg;
+  }
+  EXPECT_EQ(uninterrupted.out.substr(uninterrupted.out.find("eval accuracy")),
+            resumed.out.substr(resumed.out.find("eval accuracy")));
+
+  // A checkpoint at the last step: nothing left to run.
+  TrainOptions done = first;
+  done.saveCheckpoint.clear();
+  done.checkpointEvery = 0;
+  done.resume = checkpointAt(17);
+  done.steps = 17;
+  TrainingRun nothing = train(done);
+  ASSERT_TRUE(nothing.status.succeeded()) << nothing.status.message();
+  EXPECT_TRUE(contains(nothing.out, "done: 17 steps (0 in this run)"))
+      << nothing.out;
+}
+
+TEST(TrainerTest, CheckpointErrors) {
+  auto createError = [](const TrainOptions &options) {
+    StatusOr<std::unique_ptr<Trainer>> trainer =
+        Trainer::create(referenceRuntime(), linearProgram(), options);
+    return trainer.failed() ? trainer.getStatus().message() : "(created)";
+  };
+  TrainOptions save = baseOptions();
+  save.steps = 6;
+  save.saveCheckpoint = tempPath("ckpt.npz");
+  ASSERT_TRUE(train(save).status.succeeded());
+
+  TrainOptions options = baseOptions();
+  options.checkpointEvery = 3;
+  EXPECT_EQ(createError(options),
+            "--checkpoint-every needs --save-checkpoint FILE");
+  options.checkpointEvery = -1;
+  EXPECT_EQ(createError(options), "--checkpoint-every must be >= 0");
+  options = baseOptions();
+  options.resume = save.saveCheckpoint;
+  options.loadParams = tempPath("params");
+  EXPECT_EQ(createError(options), "--resume and --load-params both set the "
+                                  "params; give one");
+  options = baseOptions();
+  options.resume = save.saveCheckpoint;
+  options.steps = 5;
+  EXPECT_EQ(createError(options),
+            "--resume '" + options.resume +
+                "': it was saved after step 6, past --steps 5 (--steps "
+                "counts from the start of the training)");
+  options = baseOptions();
+  options.resume = save.saveCheckpoint;
+  options.featureScale = 2;
+  EXPECT_EQ(createError(options),
+            "--resume '" + options.resume +
+                "': it was saved training on data with other values or "
+                "labels than this run's; resume with the run's --data, "
+                "--feature-scale and --seed (for synthetic data), or start "
+                "from its params with --load-params");
+  options = baseOptions();
+  options.resume = tempPath("missing.npz");
+  EXPECT_EQ(createError(options).rfind(
+                "cannot read checkpoint '" + options.resume + "': ", 0),
+            0u)
+      << createError(options);
+  // Another step: a param of another shape.
+  TrainingProgram other = linearProgram();
+  other.step.args[0].shape = {2, 3};
+  other.step.results[0].shape = {2, 3};
+  other.eval.reset();
+  options = baseOptions();
+  options.resume = save.saveCheckpoint;
+  StatusOr<std::unique_ptr<Trainer>> trainer =
+      Trainer::create(referenceRuntime(), other, options);
+  ASSERT_TRUE(trainer.failed());
+  EXPECT_EQ(trainer.getStatus().message(),
+            "--resume '" + options.resume +
+                "': 'param.0' is [2, 2] f32, but argument #0 of "
+                "@linear_step is [2, 3] f32");
 }

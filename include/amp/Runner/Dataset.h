@@ -39,6 +39,9 @@ struct Dataset {
   std::vector<int64_t> y;
 
   int64_t rows() const { return static_cast<int64_t>(y.size()) / labelsPerRow; }
+  /// A 64-bit FNV-1a hash of the shape, values and labels: a checkpoint
+  /// records it, so that a run resumes only on the data it was saved on.
+  uint64_t fingerprint() const;
 };
 
 /// How readCsvDataset and readNpzDataset read and check a file. Every

@@ -7,6 +7,7 @@
 // writes it), checks every offset and size against the file and every
 // member's CRC-32, and parses the members with parseNpy, so a damaged file
 // is an error, never a crash or an allocation the file does not justify.
+// encodeNpz writes such archives (amp-run's --save-checkpoint).
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +31,10 @@ StatusOr<NamedArrays> readNpzFile(const std::string &path);
 /// The same for the bytes of a file; `path` names it in errors.
 StatusOr<NamedArrays> parseNpz(const std::vector<char> &bytes,
                                const std::string &path);
+
+/// The bytes of an `np.savez` archive of `arrays` (names unique and
+/// non-empty; each written with encodeNpy).
+StatusOr<std::vector<char>> encodeNpz(const NamedArrays &arrays);
 
 } // namespace amp::runner
 

@@ -36,6 +36,8 @@ StatusOr<HostArray> readNpyFile(const std::string &path);
 StatusOr<HostArray> parseNpy(const std::vector<char> &bytes,
                              const std::string &path);
 Status writeNpyFile(const std::string &path, const HostArray &array);
+/// The bytes of the .npy file of `array` (version 1.0).
+StatusOr<std::vector<char>> encodeNpy(const HostArray &array);
 
 /// Compares `actual` with `expected`: the same shape and element type, and
 /// every element within |a - e| <= tolerance * (1 + |e|) (NaN matches NaN,

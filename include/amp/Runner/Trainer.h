@@ -25,6 +25,7 @@
 #include "amp/Runner/StepBinding.h"
 
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -58,6 +59,14 @@ struct TrainOptions {
   int printEvery = 10;
   std::string saveParams;
   std::string loadParams;
+  /// Write a checkpoint (Checkpoint.cpp: the whole threaded state and the
+  /// data order) here after training, and every `checkpointEvery` steps
+  /// when > 0.
+  std::string saveCheckpoint;
+  int checkpointEvery = 0;
+  /// Resume from a checkpoint: training continues with the step after the
+  /// one it was saved at, up to `steps`.
+  std::string resume;
   /// Steps whose input batch gets a +inf (a NaN) feature.
   std::set<int> infSteps;
   std::set<int> nanSteps;
@@ -160,6 +169,17 @@ private:
                  std::ostream &out);
   Status evaluate(const EntryPoints &entry, std::ostream &out);
   Status saveParams() const;
+  /// The step arguments a checkpoint holds: every threaded one, in
+  /// argument order.
+  std::vector<int> checkpointArgs() const;
+  /// The name of argument `arg`'s array in a checkpoint: its role and its
+  /// index among the arguments of that role ("param.0", "opt_state.3").
+  std::string checkpointName(int arg) const;
+  /// Writes the checkpoint of the state after step `step`.
+  Status saveCheckpoint(int step) const;
+  /// Reads --resume: the data order, the RNG and the step counts into the
+  /// trainer, and each checkpointed argument's bytes into `state`.
+  Status loadCheckpoint(std::map<int, std::vector<char>> &state);
   /// Runs the step on `pointers`: a plain call, or with --cuda-graph after
   /// the first step the replay of the graph captured for this buffer parity
   /// (the state buffers swap every step, so there are two).
@@ -220,7 +240,11 @@ private:
   };
   Graph graphs[2];
 
-  int skipped = 0;
+  /// The first step this run takes: 1, or the one after a checkpoint's.
+  int firstStep = 1;
+  /// Skipped steps, from the first step of the training (a checkpoint
+  /// carries the count of the steps before it).
+  int64_t skipped = 0;
   float lastLoss = std::numeric_limits<float>::quiet_NaN();
   float lastScale = std::numeric_limits<float>::quiet_NaN();
 };

@@ -1,4 +1,4 @@
-//===- Dataset.cpp - the held-out split, the labels per row ---------------===//
+//===- Dataset.cpp - the held-out split, labels per row, fingerprint ------===//
 
 #include "amp/Runner/Dataset.h"
 
@@ -23,6 +23,20 @@ Status DataOptions::checkLabel(int64_t label, const std::string &where) const {
       (ignoreIndex
            ? " and is not its ignore_index " + std::to_string(*ignoreIndex)
            : std::string()));
+}
+
+uint64_t Dataset::fingerprint() const {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  auto add = [&](const void *data, size_t size) {
+    const auto *p = static_cast<const unsigned char *>(data);
+    for (size_t i = 0; i < size; ++i)
+      hash = (hash ^ p[i]) * 0x100000001b3ull;
+  };
+  add(&features, sizeof features);
+  add(&labelsPerRow, sizeof labelsPerRow);
+  add(x.data(), x.size() * sizeof(float));
+  add(y.data(), y.size() * sizeof(int64_t));
+  return hash;
 }
 
 DatasetSplit amp::runner::splitDataset(int64_t rows, double evalFraction,

@@ -5,7 +5,10 @@
 // file headers with their zip64 extra field, and each member's local file
 // header, whose name and extra lengths place the member's data. Sizes and
 // offsets come from the central directory (NumPy's local headers carry
-// 0xffffffff and a zip64 extra field instead).
+// 0xffffffff and a zip64 extra field instead). encodeNpz writes the same
+// structures as NumPy does: stored members, each header's sizes (and the
+// central directory's offsets) in a zip64 extra field, and the zip64 end
+// records, so that one layout serves archives of any size.
 //
 //===----------------------------------------------------------------------===//
 
@@ -267,4 +270,112 @@ StatusOr<NamedArrays> amp::runner::readNpzFile(const std::string &path) {
   if (bytes.failed())
     return bytes.takeStatus();
   return parseNpz(*bytes, path);
+}
+
+namespace {
+/// Appends little-endian fields.
+struct Writer {
+  std::vector<char> &bytes;
+  void le(uint64_t value, int width) {
+    for (int i = 0; i < width; ++i)
+      bytes.push_back(static_cast<char>(value >> (8 * i) & 0xff));
+  }
+  void text(const std::string &s) {
+    bytes.insert(bytes.end(), s.begin(), s.end());
+  }
+};
+/// "Version needed to extract" of zip64 archives (4.5), and the DOS date of
+/// 1980-01-01: the members carry no time.
+constexpr uint16_t kZip64Version = 45, kFirstDosDate = 0x21;
+} // namespace
+
+StatusOr<std::vector<char>> amp::runner::encodeNpz(const NamedArrays &arrays) {
+  struct Entry {
+    std::string name;
+    uint32_t crc;
+    uint64_t size, offset;
+  };
+  std::vector<Entry> entries;
+  std::vector<char> bytes;
+  Writer w{bytes};
+  std::set<std::string> names;
+  for (const auto &[name, array] : arrays) {
+    if (name.empty() || name.size() > 0xfff0 || !names.insert(name).second)
+      return Status::error("cannot write the array '" + name +
+                           "' into a .npz archive: its name is empty, too "
+                           "long or taken");
+    StatusOr<std::vector<char>> npy = encodeNpy(array);
+    if (npy.failed())
+      return npy.takeStatus();
+    Entry e{name + ".npy", crc32Of(npy->data(), npy->size()), npy->size(),
+            bytes.size()};
+    w.le(kLocalHeader, 4);
+    w.le(kZip64Version, 2);
+    w.le(0, 2); // flags
+    w.le(kStored, 2);
+    w.le(0, 2); // time
+    w.le(kFirstDosDate, 2);
+    w.le(e.crc, 4);
+    w.le(0xffffffff, 4); // compressed size, then size: in the extra field
+    w.le(0xffffffff, 4);
+    w.le(e.name.size(), 2);
+    w.le(20, 2); // the extra field's length
+    w.text(e.name);
+    w.le(kZip64ExtraId, 2);
+    w.le(16, 2);
+    w.le(e.size, 8);
+    w.le(e.size, 8);
+    bytes.insert(bytes.end(), npy->begin(), npy->end());
+    entries.push_back(std::move(e));
+  }
+  const uint64_t dirOffset = bytes.size();
+  for (const Entry &e : entries) {
+    w.le(kCentralHeader, 4);
+    w.le(kZip64Version, 2); // made by
+    w.le(kZip64Version, 2); // needed
+    w.le(0, 2);
+    w.le(kStored, 2);
+    w.le(0, 2);
+    w.le(kFirstDosDate, 2);
+    w.le(e.crc, 4);
+    w.le(0xffffffff, 4);
+    w.le(0xffffffff, 4);
+    w.le(e.name.size(), 2);
+    w.le(28, 2); // the extra field's length
+    w.le(0, 2);  // comment
+    w.le(0, 2);  // disk
+    w.le(0, 2);  // internal attributes
+    w.le(0, 4);  // external attributes
+    w.le(0xffffffff, 4);
+    w.text(e.name);
+    w.le(kZip64ExtraId, 2);
+    w.le(24, 2);
+    w.le(e.size, 8);
+    w.le(e.size, 8);
+    w.le(e.offset, 8);
+  }
+  const uint64_t dirSize = bytes.size() - dirOffset, record = bytes.size();
+  w.le(kZip64EndRecord, 4);
+  w.le(kZip64EndRecordSize - 12, 8); // the record's size after this field
+  w.le(kZip64Version, 2);
+  w.le(kZip64Version, 2);
+  w.le(0, 4); // this disk
+  w.le(0, 4); // the directory's disk
+  w.le(entries.size(), 8);
+  w.le(entries.size(), 8);
+  w.le(dirSize, 8);
+  w.le(dirOffset, 8);
+  w.le(kZip64Locator, 4);
+  w.le(0, 4);
+  w.le(record, 8);
+  w.le(1, 4); // disks
+  w.le(kEndRecord, 4);
+  w.le(0, 2);
+  w.le(0, 2);
+  w.le(0xffff, 2); // entries, sizes and offset: in the zip64 record
+  w.le(0xffff, 2);
+  w.le(0xffffffff, 4);
+  w.le(0xffffffff, 4);
+  w.le(0, 2); // comment
+  return bytes;
 }

@@ -1,11 +1,13 @@
-//===- ReadFile.cpp - a whole file's bytes, or why not --------------------===//
+//===- ReadFile.cpp - a whole file's bytes, read or written ---------------===//
 
 #include "amp/Runner/ReadFile.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <unistd.h>
 
 using namespace amp::runner;
 
@@ -23,4 +25,32 @@ amp::runner::readFileBytes(const std::string &path, const std::string &what) {
   if (file.bad())
     return failure();
   return bytes;
+}
+
+Status amp::runner::writeFileBytes(const std::string &path,
+                                   const std::vector<char> &bytes) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  if (file)
+    file.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (file)
+    file.close();
+  if (!file)
+    return Status::error("cannot write '" + path +
+                         "': " + std::strerror(errno));
+  return Status::success();
+}
+
+Status amp::runner::replaceFileBytes(const std::string &path,
+                                     const std::vector<char> &bytes) {
+  const std::string temporary =
+      path + ".tmp" + std::to_string(static_cast<long>(::getpid()));
+  if (Status s = writeFileBytes(temporary, bytes); s.failed())
+    return s;
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    Status s =
+        Status::error("cannot write '" + path + "': " + std::strerror(errno));
+    std::remove(temporary.c_str());
+    return s;
+  }
+  return Status::success();
 }

@@ -152,6 +152,23 @@ const std::vector<RunFlag> &amp::runner::runFlagTable() {
             "Initialize params from a file written by --save-params "
             "(\"AMPPARAM1\", count, then per param rank, dims, f32 data)",
             &TrainOptions::loadParams),
+      field("save-checkpoint", "FILE",
+            "After training (and every --checkpoint-every steps), write a "
+            "checkpoint: a NumPy .npz archive of the params, buffers, "
+            "optimizer, loss-scale and lr-schedule state, the step and the "
+            "data order, which --resume continues from ('{step}' in FILE "
+            "becomes the step number: a file per checkpoint)",
+            &TrainOptions::saveCheckpoint),
+      field("checkpoint-every", "N",
+            "Also write --save-checkpoint after every N-th step (0: only "
+            "after training; default 0)",
+            &TrainOptions::checkpointEvery),
+      field("resume", "FILE",
+            "Continue the training of a --save-checkpoint file: its state, "
+            "data order and step; --steps counts from the training's start, "
+            "so the same command with --resume runs the remaining steps, "
+            "bitwise like a run that never stopped",
+            &TrainOptions::resume),
       text("inject-inf", "LIST",
            "Comma-separated steps whose input batch gets a +inf (and, for "
            "steps prefixed with 'n', a NaN) feature, to exercise loss "

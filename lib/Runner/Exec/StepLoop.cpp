@@ -41,20 +41,32 @@ Status Trainer::run(const EntryPoints &entry, std::ostream &out) {
   if (!split.eval.empty())
     out << ", " << split.eval.size() << " held out";
   out << "\n";
+  if (!options.resume.empty())
+    out << "resumed from '" << options.resume << "' after step "
+        << firstStep - 1 << " (" << skipped << " skipped)\n";
 
   if (program.underflowProbe)
     if (Status s = reportUnderflow(entry, out); s.failed())
       return s;
   std::vector<StepTimes> times;
-  for (int step = 1; step <= options.steps; ++step) {
+  for (int step = firstStep; step <= options.steps; ++step) {
     auto start = Clock::now();
     if (Status s = runStep(step, entry, log, out); s.failed())
       return s;
     stepTimes.total = secondsSince(start);
     times.push_back(stepTimes);
+    if (options.checkpointEvery > 0 && step % options.checkpointEvery == 0 &&
+        step < options.steps)
+      if (Status s = saveCheckpoint(step); s.failed())
+        return s;
   }
-  out << "done: " << options.steps << " steps, final loss "
-      << formatString("%.6g", lastLoss);
+  if (!options.saveCheckpoint.empty())
+    if (Status s = saveCheckpoint(options.steps); s.failed())
+      return s;
+  out << "done: " << options.steps << " steps";
+  if (!options.resume.empty())
+    out << " (" << options.steps - firstStep + 1 << " in this run)";
+  out << ", final loss " << formatString("%.6g", lastLoss);
   if (binding.lossScale >= 0)
     out << ", loss scale " << formatString("%g", lastScale);
   out << ", skipped steps " << skipped << "\n";
@@ -74,7 +86,7 @@ Status Trainer::run(const EntryPoints &entry, std::ostream &out) {
 Status Trainer::runCompiledStep(int step, const EntryPoints &entry,
                                 std::vector<void *> &pointers) {
   const std::string what = "step " + std::to_string(step);
-  if (!options.cudaGraph || step == 1)
+  if (!options.cudaGraph || step == firstStep)
     return call(entry.step, pointers, what, entry);
   Graph &graph = graphs[step % 2];
   if (!graph.exec) {
@@ -213,7 +225,8 @@ Status Trainer::runStep(int step, const EntryPoints &entry, TrainingLog &log,
   if (log.isOpen())
     log.write(step, loss, scale, foundInf, tracker);
   int every = options.printEvery;
-  if (every > 0 && (step % every == 0 || step == 1 || step == options.steps)) {
+  if (every > 0 &&
+      (step % every == 0 || step == firstStep || step == options.steps)) {
     out << "step " << step << "  loss " << formatString("%.6g", loss);
     if (binding.lossScale >= 0)
       out << "  scale " << formatString("%g", scale);

@@ -158,8 +158,7 @@ StatusOr<HostArray> amp::runner::readNpyFile(const std::string &path) {
   return parseNpy(*bytes, path);
 }
 
-Status amp::runner::writeNpyFile(const std::string &path,
-                                 const HostArray &array) {
+StatusOr<std::vector<char>> amp::runner::encodeNpy(const HostArray &array) {
   const char *descr = nullptr;
   for (const Descr &d : kDescrs)
     if (!descr && d.type == array.type && d.fileSize == elementSize(array.type))
@@ -179,22 +178,22 @@ Status amp::runner::writeNpyFile(const std::string &path,
   size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';
-  std::ofstream file(path, std::ios::binary);
-  if (!file)
-    return Status::error("cannot write '" + path +
-                         "': " + std::strerror(errno));
-  file.write(kMagic, 6);
-  char version[2] = {1, 0};
-  file.write(version, 2);
-  char len[2] = {static_cast<char>(header.size() & 0xff),
-                 static_cast<char>(header.size() >> 8)};
-  file.write(len, 2);
-  file << header;
-  file.write(array.bytes.data(), array.bytes.size());
-  if (!file)
-    return Status::error("cannot write '" + path +
-                         "': " + std::strerror(errno));
-  return Status::success();
+  std::vector<char> bytes(kMagic, kMagic + 6);
+  bytes.push_back(1); // version 1.0
+  bytes.push_back(0);
+  bytes.push_back(static_cast<char>(header.size() & 0xff));
+  bytes.push_back(static_cast<char>(header.size() >> 8));
+  bytes.insert(bytes.end(), header.begin(), header.end());
+  bytes.insert(bytes.end(), array.bytes.begin(), array.bytes.end());
+  return bytes;
+}
+
+Status amp::runner::writeNpyFile(const std::string &path,
+                                 const HostArray &array) {
+  StatusOr<std::vector<char>> bytes = encodeNpy(array);
+  if (bytes.failed())
+    return bytes.takeStatus();
+  return writeFileBytes(path, *bytes);
 }
 
 /// Element `i` as a double (I1 as 0/1).

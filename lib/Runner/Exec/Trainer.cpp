@@ -35,6 +35,13 @@ Status TrainOptions::validate() const {
         return Status::error("--inject-inf step " + std::to_string(step) +
                              " is not one of the steps 1.." +
                              std::to_string(steps));
+  if (checkpointEvery < 0)
+    return Status::error("--checkpoint-every must be >= 0");
+  if (checkpointEvery > 0 && saveCheckpoint.empty())
+    return Status::error("--checkpoint-every needs --save-checkpoint FILE");
+  if (!resume.empty() && !loadParams.empty())
+    return Status::error("--resume and --load-params both set the params; "
+                         "give one");
   return Status::success();
 }
 
@@ -334,19 +341,26 @@ Status Trainer::loadData() {
 
 Status Trainer::allocateState() {
   const FunctionSignature &step = program.step;
-  // A params file holds the params, then the buffers; without one, params
-  // are drawn and buffers take their nn.init.
-  const std::vector<int> saved = paramsFileArgs(step);
-  std::map<int, std::vector<float>> loaded;
-  if (!options.loadParams.empty()) {
+  // A checkpoint holds every threaded argument; a params file the params,
+  // then the buffers; without either, params are drawn and the rest of the
+  // state takes its nn.init.
+  std::map<int, std::vector<char>> loaded;
+  if (!options.resume.empty()) {
+    if (Status s = loadCheckpoint(loaded); s.failed())
+      return s;
+  } else if (!options.loadParams.empty()) {
+    const std::vector<int> saved = paramsFileArgs(step);
     StatusOr<std::vector<HostTensor>> file = readParamsFile(options.loadParams);
     if (file.failed())
       return file.takeStatus();
     if (Status s = checkParamsMatch(*file, options.loadParams, step, saved);
         s.failed())
       return s;
-    for (size_t i = 0; i < saved.size(); ++i)
-      loaded[saved[i]] = std::move((*file)[i].values);
+    for (size_t i = 0; i < saved.size(); ++i) {
+      const std::vector<float> &values = (*file)[i].values;
+      const char *bytes = reinterpret_cast<const char *>(values.data());
+      loaded[saved[i]].assign(bytes, bytes + values.size() * sizeof(float));
+    }
   }
   for (size_t a = 0; a < step.args.size(); ++a) {
     const TensorDesc &arg = step.args[a];
