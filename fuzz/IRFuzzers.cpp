@@ -45,6 +45,8 @@ constexpr const char *kPipelines[] = {
     "builtin.module(nn-autodiff,amp-pipeline,amp-to-runtime)",
     "builtin.module(nn-autodiff{optimizer=adamw clip-norm=1.0},"
     "amp-pipeline,amp-lower-matmul-to-cublaslt)",
+    "builtin.module(nn-autodiff{accumulate-steps=2 momentum=0.9 "
+    "lr-schedule=cosine total-steps=10},amp-pipeline,amp-to-runtime)",
 };
 
 void runPipeline(mlir::ModuleOp module, size_t size) {

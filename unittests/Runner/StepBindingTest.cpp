@@ -138,7 +138,28 @@ TEST(StepBindingTest, EvalFunction) {
   eval = linearPredictSignature();
   eval.args[2].shape = {8, 2};
   EXPECT_EQ(evalError(eval), "@linear_predict's input #0 is [8, 2] f32, but "
-                             "@linear_step's is [4, 2] f32");
+                             "@linear_step's is [4, 2] f32 (or the same with "
+                             "a batch that divides it)");
+  // One micro-batch of the step's (a step that accumulates gradients): its
+  // logits have its batch.
+  eval = linearPredictSignature();
+  eval.args[2].shape = {2, 2};
+  EXPECT_EQ(evalError(eval),
+            "@linear_predict must take (params..., buffers..., inputs...) "
+            "with @linear_step's 1 input(s) and return f32 logits of the "
+            "labels' shape and then the classes ([batch, classes]; classes "
+            ">= 1)");
+  eval.results[0].shape = {2, 2};
+  EXPECT_EQ(evalError(eval), "(ok)");
+  eval.args[2].shape = {3, 2};
+  eval.results[0].shape = {3, 2};
+  EXPECT_EQ(evalError(eval), "@linear_predict's input #0 is [3, 2] f32, but "
+                             "@linear_step's is [4, 2] f32 (or the same with "
+                             "a batch that divides it)");
+  eval.args[2].shape = {2, 3};
+  EXPECT_EQ(evalError(eval), "@linear_predict's input #0 is [2, 3] f32, but "
+                             "@linear_step's is [4, 2] f32 (or the same with "
+                             "a batch that divides it)");
   eval = linearPredictSignature();
   eval.args.push_back(eval.args[2]);
   EXPECT_EQ(evalError(eval),

@@ -3,9 +3,11 @@
 // Runs the eval function (params..., inputs...) -> logits ([batch, classes],
 // or [batch, seq, classes] for a label per position) over the held-out rows
 // with the trained params and counts argmax hits (per position; positions
-// whose label is the ignore_index, padding, do not count). The last
-// partial batch is padded with the first held-out rows and only its real
-// rows are scored.
+// whose label is the ignore_index, padding, do not count). The eval
+// function's batch may be a micro-batch of the step's (a step that
+// accumulates gradients): it reads the first rows of the step's input
+// buffers. The last partial batch is padded with the first held-out rows
+// and only its real rows are scored.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,9 +31,10 @@ Status Trainer::evaluate(const EntryPoints &entry, std::ostream &out) {
   const int64_t labels = data.labelsPerRow;
   const std::optional<int64_t> ignore =
       program.step.args[binding.label].ignoreIndex;
+  const int64_t evalBatch = eval.results[0].shape[0];
   int64_t rows = split.eval.size(), correct = 0, total = 0;
-  std::vector<float> hostLogits(batch * labels * classes);
-  for (int64_t start = 0; start < rows; start += batch) {
+  std::vector<float> hostLogits(eval.results[0].numElements());
+  for (int64_t start = 0; start < rows; start += evalBatch) {
     assembleInputs(split.eval, start);
     if (Status s = uploadInputs(); s.failed())
       return s;
@@ -40,7 +43,7 @@ Status Trainer::evaluate(const EntryPoints &entry, std::ostream &out) {
       return s;
     if (Status s = logits->download(hostLogits.data()); s.failed())
       return s;
-    for (int64_t r = 0; r < batch && start + r < rows; ++r)
+    for (int64_t r = 0; r < evalBatch && start + r < rows; ++r)
       for (int64_t k = 0; k < labels; ++k) {
         const int64_t label = data.y[split.eval[start + r] * labels + k];
         if (label == ignore)

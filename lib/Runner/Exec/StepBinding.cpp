@@ -105,17 +105,33 @@ static bool isSharedState(const std::optional<Role> &role) {
   return role == Role::Param || role == Role::Buffer;
 }
 
-/// Input #index of a function that takes the step's inputs in order.
+/// Whether `input` has the shape of `stepInput` but for a batch that
+/// divides the step's: one micro-batch of a step that accumulates
+/// gradients (nn-autodiff's accumulate-steps).
+static bool isMicroBatchOf(const TensorDesc &input,
+                           const TensorDesc &stepInput) {
+  const std::vector<int64_t> &a = input.shape, &b = stepInput.shape;
+  return !a.empty() && a.size() == b.size() && a[0] >= 1 && b[0] % a[0] == 0 &&
+         std::equal(a.begin() + 1, a.end(), b.begin() + 1);
+}
+
+/// Input #index of a function that takes the step's inputs in order (or,
+/// with `microBatch`, inputs of one micro-batch of them).
 static Status checkInput(const TensorDesc &input, size_t index,
                          const std::string &fn, const FunctionSignature &step,
-                         const StepBinding &binding) {
+                         const StepBinding &binding, bool microBatch) {
   if (index >= binding.inputs().size())
     return Status::error(fn + " takes more inputs than @" + step.name);
   const TensorDesc &stepInput = step.args[binding.inputs()[index]];
-  if (input.shape != stepInput.shape || input.type != stepInput.type)
+  if (input.type != stepInput.type ||
+      (input.shape != stepInput.shape &&
+       !(microBatch && isMicroBatchOf(input, stepInput))))
     return Status::error(fn + "'s input #" + std::to_string(index) + " is " +
                          describeType(input) + ", but @" + step.name +
-                         "'s is " + describeType(stepInput));
+                         "'s is " + describeType(stepInput) +
+                         (microBatch ? " (or the same with a batch that "
+                                       "divides it)"
+                                     : ""));
   return Status::success();
 }
 
@@ -125,18 +141,30 @@ Status amp::runner::checkEvalFunction(const FunctionSignature &eval,
   const std::string fn = "@" + eval.name;
   std::map<Role, size_t> state;
   size_t inputs = 0;
+  std::optional<int64_t> batch;
   for (const TensorDesc &arg : eval.args) {
     Status s = isSharedState(arg.role)
                    ? checkParam(arg, state[*arg.role]++, fn, step, binding)
                : arg.role == Role::Input
-                   ? checkInput(arg, inputs++, fn, step, binding)
+                   ? checkInput(arg, inputs++, fn, step, binding,
+                                /*microBatch=*/true)
                    : Status::error(fn + " arguments must be params, buffers "
                                         "and inputs");
     if (s.failed())
       return s;
+    if (arg.role == Role::Input) {
+      if (batch && *batch != arg.shape[0])
+        return Status::error(fn + "'s inputs have different batches (" +
+                             std::to_string(*batch) + " and " +
+                             std::to_string(arg.shape[0]) + ")");
+      batch = arg.shape[0];
+    }
   }
-  // The logits: the labels' shape, then the classes.
-  const std::vector<int64_t> &labels = step.args[binding.label].shape;
+  // The logits: the labels' shape (with the inputs' batch), then the
+  // classes.
+  std::vector<int64_t> labels = step.args[binding.label].shape;
+  if (batch && !labels.empty())
+    labels[0] = *batch;
   const std::vector<int64_t> *logits =
       eval.results.size() == 1 ? &eval.results[0].shape : nullptr;
   if (inputs != binding.inputs().size() || !logits ||
@@ -165,7 +193,7 @@ Status amp::runner::checkUnderflowProbe(const FunctionSignature &probe,
     if (isSharedState(arg.role))
       s = checkParam(arg, state[*arg.role]++, fn, step, binding);
     else if (arg.role == Role::Input)
-      s = checkInput(arg, inputs++, fn, step, binding);
+      s = checkInput(arg, inputs++, fn, step, binding, /*microBatch=*/false);
     else if (arg.role != Role::Label)
       s = Status::error(fn + " takes params, buffers, inputs and a label");
     else if (const TensorDesc &label = step.args[binding.label];

@@ -14,6 +14,7 @@
 #include "amp/Dialect/NN/Transforms/Passes.h"
 #include "amp/Interfaces/DifferentiableOpInterface.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -27,6 +28,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace amp::nn {
 #define GEN_PASS_DEF_NNAUTODIFF
@@ -465,6 +467,177 @@ static void buildOptimizer(func::FuncOp fn, OpBuilder &b,
   }
 }
 
+/// The gradient of `param` from `diff`, or zeros (with a remark when
+/// `remark`) when the param does not reach the loss.
+static Value gradOrZero(const Differentiator &diff, BlockArgument param,
+                        func::FuncOp fn, OpBuilder &b, bool remark) {
+  if (Value grad = diff.gradOf(param))
+    return grad;
+  if (remark)
+    mlir::emitRemark(param.getLoc())
+        << "nn-autodiff: param #" << param.getArgNumber() << " of @"
+        << fn.getSymName() << " does not reach the loss; its gradient is "
+        << "zero";
+  GradientBuilder gb(b, param.getLoc());
+  return gb.splat(0.0, cast<RankedTensorType>(param.getType()));
+}
+
+/// Gradient accumulation (accumulate-steps = K): the input and label
+/// arguments grow from [B, ...] to [K * B, ...], and the forward pass and
+/// its backward pass run once per micro-batch, rows [i * B, (i + 1) * B)
+/// (nn.slice), in that order, so that a micro-batch's activations die
+/// before the next one's forward pass (the arena reuses them). Each
+/// micro-batch's loss is multiplied by 1/K, as PyTorch's `loss /
+/// accumulation_steps` idiom does; the param gradients are summed in
+/// micro-batch order (as `.grad` accumulates), the step's loss is the sum
+/// of the scaled losses, and buffers (running statistics) are threaded
+/// through the micro-batches. A training-mode nn.dropout's constant seed is
+/// offset per micro-batch so that its masks are those of one dropout over
+/// the whole [K * B] batch. On failure the function's argument types are
+/// restored; the caller erases the new ops.
+static LogicalResult accumulateMicroBatches(func::FuncOp fn, OpBuilder &b,
+                                            ArrayRef<BlockArgument> params,
+                                            int64_t steps, Value &loss,
+                                            SmallVectorImpl<Value> &buffers,
+                                            SmallVectorImpl<Value> &grads) {
+  Block &body = fn.getBody().front();
+  Operation *ret = body.getTerminator();
+  SmallVector<Operation *> forward;
+  for (Operation &op : body.without_terminator())
+    forward.push_back(&op);
+
+  auto fail = [&](const Twine &why) {
+    return fn.emitError() << "nn-autodiff: accumulate-steps=" << steps
+                          << " splits the batch of @" << fn.getSymName() << ": "
+                          << why;
+  };
+  SmallVector<BlockArgument> data, bufferArgs;
+  int64_t batch = 0;
+  for (BlockArgument arg : fn.getArguments()) {
+    std::optional<Role> role = getArgRole(fn, arg.getArgNumber());
+    if (role == Role::Buffer)
+      bufferArgs.push_back(arg);
+    if (role != Role::Input && role != Role::Label)
+      continue;
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (!type || type.getRank() == 0 || type.isDynamicDim(0) ||
+        type.getDimSize(0) < 1)
+      return fail("argument #" + Twine(arg.getArgNumber()) +
+                  " has no static batch dimension (dimension 0)");
+    if (data.empty())
+      batch = type.getDimSize(0);
+    else if (type.getDimSize(0) != batch)
+      return fail("argument #" + Twine(arg.getArgNumber()) + " has batch " +
+                  Twine(type.getDimSize(0)) + ", argument #" +
+                  Twine(data.front().getArgNumber()) + " has " + Twine(batch));
+    data.push_back(arg);
+  }
+  if (data.empty())
+    return fail("it has no input or label arguments");
+  // The grown batch and every element count must stay countable.
+  for (BlockArgument arg : data) {
+    auto type = cast<RankedTensorType>(arg.getType());
+    if (type.getNumElements() > std::numeric_limits<int64_t>::max() / steps)
+      return fail("argument #" + Twine(arg.getArgNumber()) + " would have " +
+                  "more than 2^63 elements");
+  }
+  for (Operation *op : forward)
+    if (auto dropout = dyn_cast<DropoutOp>(op))
+      if (dropout.getTraining() && dropout.getRate().convertToFloat() > 0 &&
+          !dropout.getSeed().getDefiningOp<arith::ConstantOp>())
+        return dropout.emitOpError()
+               << "nn-autodiff: accumulate-steps offsets a training dropout's "
+                  "seed per micro-batch, which needs a constant seed";
+
+  SmallVector<Type> oldTypes, newTypes;
+  for (BlockArgument arg : data) {
+    auto type = cast<RankedTensorType>(arg.getType());
+    SmallVector<int64_t> shape(type.getShape());
+    shape[0] *= steps;
+    oldTypes.push_back(type);
+    arg.setType(type.clone(shape));
+  }
+  auto restoreTypes = [&] {
+    for (auto [arg, type] : llvm::zip(data, oldTypes))
+      arg.setType(type);
+  };
+
+  SmallVector<Value> bufferResults;
+  for (unsigned i = 0, e = fn.getNumResults(); i < e; ++i)
+    if (getResultRole(fn, i) == Role::Buffer)
+      bufferResults.push_back(ret->getOperand(i));
+  SmallVector<Value> current(bufferArgs.begin(), bufferArgs.end());
+  Value total;
+  grads.assign(params.size(), Value());
+  Location loc = fn.getLoc();
+  for (int64_t micro = 0; micro < steps; ++micro) {
+    IRMapping map;
+    for (auto [arg, type] : llvm::zip(data, oldTypes)) {
+      SmallVector<int64_t> offsets(cast<RankedTensorType>(type).getRank(), 0);
+      offsets[0] = micro * batch;
+      map.map(arg, SliceOp::create(b, arg.getLoc(), type, arg,
+                                   b.getDenseI64ArrayAttr(offsets),
+                                   DenseI64ArrayAttr()));
+    }
+    for (auto [arg, value] : llvm::zip(bufferArgs, current))
+      map.map(arg, value);
+    for (Operation *op : forward) {
+      Operation *clone = b.clone(*op, map);
+      auto dropout = dyn_cast<DropoutOp>(clone);
+      if (!dropout || micro == 0 || !dropout.getTraining())
+        continue;
+      // Element j of micro-batch i is element i * n + j of the whole batch:
+      // splitmix64(seed + (i * n + j) * 0x9E3779B97F4A7C15).
+      auto seed = dropout.getSeed().getDefiningOp<arith::ConstantOp>();
+      auto value = cast<DenseElementsAttr>(seed.getValue());
+      uint64_t offset =
+          static_cast<uint64_t>(micro) *
+          static_cast<uint64_t>(
+              cast<ShapedType>(dropout.getType()).getNumElements()) *
+          0x9E3779B97F4A7C15ull;
+      uint64_t shifted = value.getSplatValue<APInt>().getZExtValue() + offset;
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(dropout);
+      auto newSeed = arith::ConstantOp::create(
+          b, seed.getLoc(),
+          DenseElementsAttr::get(value.getType(),
+                                 ArrayRef<APInt>(APInt(64, shifted))));
+      dropout.getSeedMutable().assign(newSeed);
+      if (seed->use_empty())
+        seed->erase();
+    }
+    Value microLoss = map.lookup(loss);
+    GradientBuilder gb(b, loc);
+    microLoss = MulOp::create(
+        b, loc, microLoss,
+        gb.scalar(1.0 / static_cast<double>(steps), b.getF32Type()));
+    Differentiator diff(fn, microLoss);
+    if (failed(diff.build(b))) {
+      restoreTypes();
+      return failure();
+    }
+    for (auto [param, sum] : llvm::zip(params, grads)) {
+      Value grad = gradOrZero(diff, param, fn, b, micro == 0);
+      sum = sum ? gb.add(sum, grad) : grad;
+    }
+    total = total ? gb.add(total, microLoss) : microLoss;
+    for (auto [value, result] : llvm::zip(current, bufferResults))
+      value = map.lookupOrDefault(result);
+  }
+  // The original forward pass has no users left but the return, which the
+  // caller rewrites.
+  for (Operation *op : llvm::reverse(forward)) {
+    op->dropAllUses();
+    op->erase();
+  }
+  SmallVector<Type> argTypes(fn.getBody().getArgumentTypes());
+  fn.setFunctionType(
+      FunctionType::get(fn.getContext(), argTypes, fn.getResultTypes()));
+  loss = total;
+  buffers.assign(current.begin(), current.end());
+  return success();
+}
+
 LogicalResult amp::nn::buildTrainingStep(func::FuncOp fn,
                                          const AutodiffOptions &options) {
   if (failed(checkDerivativeModelsRegistered(fn.getContext(), "nn-autodiff")) ||
@@ -500,26 +673,32 @@ LogicalResult amp::nn::buildTrainingStep(func::FuncOp fn,
       op->erase();
     }
   };
-  // The forward copy is taken after the backward ops are built (its
-  // cleanup drops them) and before the signature changes.
-  if (failed(diff.build(b)) ||
-      (options.keepForward && failed(keepForward(fn, loss)))) {
-    eraseNewOps();
-    return failure();
-  }
-
   SmallVector<Value> grads;
-  for (BlockArgument param : params) {
-    Value grad = diff.gradOf(param);
-    if (!grad) {
-      mlir::emitRemark(param.getLoc())
-          << "nn-autodiff: param #" << param.getArgNumber() << " of @"
-          << fn.getSymName() << " does not reach the loss; its gradient is "
-          << "zero";
-      GradientBuilder gb(b, param.getLoc());
-      grad = gb.splat(0.0, cast<RankedTensorType>(param.getType()));
+  if (options.accumulateSteps > 1) {
+    // The forward copy takes one micro-batch: it is taken before the data
+    // arguments grow.
+    std::string forwardName = (fn.getSymName() + "_forward").str();
+    if (options.keepForward && failed(keepForward(fn, loss)))
+      return failure();
+    if (failed(accumulateMicroBatches(fn, b, params, options.accumulateSteps,
+                                      loss, newBuffers, grads))) {
+      eraseNewOps();
+      if (auto module = fn->getParentOfType<ModuleOp>())
+        if (auto forward = module.lookupSymbol<func::FuncOp>(forwardName);
+            forward && options.keepForward)
+          forward.erase();
+      return failure();
     }
-    grads.push_back(grad);
+  } else {
+    // The forward copy is taken after the backward ops are built (its
+    // cleanup drops them) and before the signature changes.
+    if (failed(diff.build(b)) ||
+        (options.keepForward && failed(keepForward(fn, loss)))) {
+      eraseNewOps();
+      return failure();
+    }
+    for (BlockArgument param : params)
+      grads.push_back(gradOrZero(diff, param, fn, b, /*remark=*/true));
   }
   if (options.clipNorm > 0) {
     auto clip = ClipGradNormOp::create(
@@ -606,8 +785,14 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
       return fail("clip-norm must be >= 0 (0: off)");
     if (std::isnan(weightDecay) || std::isinf(weightDecay))
       return fail("weight-decay must be finite");
+    if (accumulateSteps < 1 || accumulateSteps > (int64_t{1} << 20))
+      return fail("accumulate-steps must be in [1, 2^20]");
+    if (accumulateSteps > 1 && options.optimizer == Optimizer::None)
+      return fail("accumulate-steps needs an optimizer (optimizer=none "
+                  "returns the gradients of one batch)");
     if (failed(readLrSchedule(error)))
       return failure();
+    options.accumulateSteps = accumulateSteps;
     options.lr = lr;
     options.momentum = momentum;
     options.beta1 = beta1;

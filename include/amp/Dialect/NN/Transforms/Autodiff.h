@@ -34,6 +34,10 @@ struct AutodiffOptions {
   /// The learning-rate schedule (nn.lr_schedule, its step counter a
   /// schedule_state argument after the opt_state); unset is a constant lr.
   std::optional<LrSchedule> lrSchedule;
+  /// Gradient accumulation: the step takes K micro-batches ([K * B, ...]
+  /// inputs and labels), runs the forward and backward pass of each in turn
+  /// and sums their gradients (each loss divided by K) before one update.
+  int64_t accumulateSteps = 1;
   /// The global L2 norm the gradients are clipped to; 0 is off.
   double clipNorm = 0.0;
   /// Also keep the forward pass as @<name>_forward (predictions out).

@@ -94,6 +94,11 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
            "step: multiply the lr by gamma every step-size steps">,
     Option<"gamma", "gamma", "double", "0.0",
            "step and exponential: the decay factor">,
+    Option<"accumulateSteps", "accumulate-steps", "int64_t", "1",
+           "Gradient accumulation: the step's inputs and labels hold this "
+           "many micro-batches of the forward function's batch, whose "
+           "forward and backward passes run in turn and whose gradients "
+           "(each loss divided by it) are summed before one update">,
     Option<"clipNorm", "clip-norm", "double", "0.0",
            "Clip the global L2 norm of the gradients to this (0: off)">,
     Option<"keepForward", "keep-forward", "bool", "false",
