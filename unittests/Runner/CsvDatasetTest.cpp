@@ -122,13 +122,17 @@ TEST(CsvDatasetTest, SyntheticDataIsBoundedBeforeAllocation) {
 
 TEST(CsvDatasetTest, SplitHoldsOutAFraction) {
   std::mt19937_64 rng(5);
-  DatasetSplit split = splitDataset(10, 0.25, rng);
+  DatasetSplit split = splitDataset(10, 0.25, &rng);
   EXPECT_EQ(split.eval.size(), 2u);
   EXPECT_EQ(split.train.size(), 8u);
   std::vector<int64_t> all = split.eval;
   all.insert(all.end(), split.train.begin(), split.train.end());
   std::sort(all.begin(), all.end());
   EXPECT_EQ(all, (std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}));
+  // Without shuffling: the file's order, the last rows held out.
+  DatasetSplit ordered = splitDataset(10, 0.25, nullptr);
+  EXPECT_EQ(ordered.train, (std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(ordered.eval, (std::vector<int64_t>{8, 9}));
 }
 
 TEST(CsvDatasetTest, TokenSequencesFollowTheRecurrence) {

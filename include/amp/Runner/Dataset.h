@@ -117,14 +117,16 @@ StatusOr<Dataset> makeSyntheticDataset(int64_t batch, int64_t features,
 StatusOr<Dataset> makeTokenSequences(int64_t batch, int64_t length,
                                      int64_t vocab, std::mt19937_64 &rng);
 
-/// The rows held out for evaluation (the first evalFraction of a random
-/// permutation) and the rest for training.
+/// The rows held out for evaluation (evalFraction of them) and the rest for
+/// training.
 struct DatasetSplit {
   std::vector<int64_t> train;
   std::vector<int64_t> eval;
 };
+/// With `rng`, the rows in a random order; without (no shuffling), the
+/// last rows are held out and the rest train in file order.
 DatasetSplit splitDataset(int64_t rows, double evalFraction,
-                          std::mt19937_64 &rng);
+                          std::mt19937_64 *rng);
 
 } // namespace amp::runner
 

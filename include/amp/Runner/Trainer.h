@@ -53,6 +53,10 @@ struct TrainOptions {
   /// Keep NaN and infinite features of --data instead of failing on them.
   bool allowNonfinite = false;
   double evalFraction = 0.2;
+  /// Shuffle the held-out split and every epoch's training rows; false
+  /// keeps the file's order (the last rows held out), as PyTorch's
+  /// DataLoader(shuffle=False).
+  bool shuffle = true;
   /// The CSV log; empty: none.
   std::string logFile;
   /// Progress every N steps (and the first and last); 0: only the summary.

@@ -40,12 +40,17 @@ uint64_t Dataset::fingerprint() const {
 }
 
 DatasetSplit amp::runner::splitDataset(int64_t rows, double evalFraction,
-                                       std::mt19937_64 &rng) {
+                                       std::mt19937_64 *rng) {
   std::vector<int64_t> order(rows);
   std::iota(order.begin(), order.end(), 0);
-  std::shuffle(order.begin(), order.end(), rng);
   int64_t evalRows = static_cast<int64_t>(rows * evalFraction);
   DatasetSplit split;
+  if (!rng) {
+    split.train.assign(order.begin(), order.end() - evalRows);
+    split.eval.assign(order.end() - evalRows, order.end());
+    return split;
+  }
+  std::shuffle(order.begin(), order.end(), *rng);
   split.eval.assign(order.begin(), order.begin() + evalRows);
   split.train.assign(order.begin() + evalRows, order.end());
   return split;

@@ -139,6 +139,11 @@ const std::vector<RunFlag> &amp::runner::runFlagTable() {
       field("eval-fraction", "X",
             "Fraction of the dataset held out for evaluation (default 0.2)",
             &TrainOptions::evalFraction),
+      field("shuffle", nullptr,
+            "Shuffle the rows: the held-out split and every epoch's order "
+            "(default); --shuffle=false keeps the dataset's order, the last "
+            "--eval-fraction rows held out, like DataLoader(shuffle=False)",
+            &TrainOptions::shuffle),
       field("log", "FILE",
             "Write a CSV log: step,loss,scale,found_inf,growth_tracker",
             &TrainOptions::logFile),

@@ -1,6 +1,6 @@
 //===- StepLoop.cpp - run the training steps ------------------------------===//
 //
-// Each step takes the next batch of the shuffled training rows, calls the
+// Each step takes the next batch of the (shuffled) training rows, calls the
 // compiled step, reads the loss and the loss-scale state, and threads every
 // state result into the next step's argument by swapping the buffers.
 //
@@ -150,7 +150,8 @@ void Trainer::reportTime(std::vector<StepTimes> times,
 Status Trainer::runStep(int step, const EntryPoints &entry, TrainingLog &log,
                         std::ostream &out) {
   if (cursor + batch > split.train.size()) {
-    std::shuffle(split.train.begin(), split.train.end(), rng);
+    if (options.shuffle)
+      std::shuffle(split.train.begin(), split.train.end(), rng);
     cursor = 0;
   }
   const auto start = Clock::now();

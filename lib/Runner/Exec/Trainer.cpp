@@ -330,7 +330,8 @@ Status Trainer::loadData() {
   if (idInputs && !options.dataFile.empty())
     if (Status s = checkIds(); s.failed())
       return s;
-  split = splitDataset(data.rows(), options.evalFraction, rng);
+  split = splitDataset(data.rows(), options.evalFraction,
+                       options.shuffle ? &rng : nullptr);
   if (static_cast<int64_t>(split.train.size()) < batch)
     return Status::error(
         "the training split has " + std::to_string(split.train.size()) +

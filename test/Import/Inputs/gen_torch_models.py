@@ -417,6 +417,59 @@ def write_batch_norm_cnn():
                 model.eval()(x).numpy())
 
 
+def write_grad_accumulation():
+    """bn_cnn_eval.onnx trained by PyTorch's gradient accumulation idiom on
+    its 16 rows in file order: two micro-batches of 8 per step (rows 0-7,
+    then 8-15), each loss divided by 2, one optimizer step, as amp-run
+    --autodiff-options accumulate-steps=2 --shuffle=false trains it. One log
+    per optimizer (accumulate_<name>_torch_log.csv: the step's loss, the sum
+    of the halved micro-batch losses) and, for SGD, the running statistics
+    after the last step (accumulate_sgd_torch_buffers.csv: one line per
+    buffer, in the model's order), which the micro-batches update in turn. Needs
+    bn_cnn_eval.onnx and bn_cnn_rows.csv from write_batch_norm_cnn."""
+    for name in ("sgd", "adamw"):
+        model, features, labels = bn_cnn_model()
+        model.train()
+        x = torch.tensor(features / 16.0,
+                         dtype=torch.float32).reshape(16, 1, 8, 8)
+        y = torch.tensor(labels)
+        # write_batch_norm_cnn's training-mode export ran the model once
+        # before the eval-mode export, whose running statistics amp starts
+        # from.
+        with torch.no_grad():
+            model(x)
+        if name == "adamw":
+            opt = torch.optim.AdamW(model.parameters(), lr=0.01)
+        else:
+            opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+        with open(os.path.join(HERE, f"accumulate_{name}_torch_log.csv"),
+                  "w") as log:
+            log.write("step,loss\n")
+            for step in range(1, 9):
+                opt.zero_grad()
+                total = 0.0
+                for micro in range(2):
+                    rows = slice(8 * micro, 8 * micro + 8)
+                    loss = nn.functional.cross_entropy(model(x[rows]),
+                                                       y[rows]) / 2
+                    loss.backward()
+                    total += loss.item()
+                opt.step()
+                log.write(f"{step},{total:.9g}\n")
+        if name != "sgd":
+            # AdamW moves the conv biases that a batch norm follows by
+            # about lr per step in the direction of their rounding-noise
+            # gradients (the normalization cancels them): the running means
+            # then follow noise, not the training.
+            continue
+        with open(os.path.join(HERE, f"accumulate_{name}_torch_buffers.csv"),
+                  "w") as out:
+            for bn in (model.features[1], model.features[4], model.head[1]):
+                for buffer in (bn.running_mean, bn.running_var):
+                    out.write(",".join(f"{v:.9g}" for v in buffer.tolist())
+                              + "\n")
+
+
 def main():
     torch.manual_seed(3)
     model = TinyBert().eval()

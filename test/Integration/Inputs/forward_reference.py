@@ -16,6 +16,8 @@ import math
 import struct
 import sys
 
+from params_file import read_params
+
 parser = argparse.ArgumentParser()
 parser.add_argument("--model", choices=["cnn", "ops", "grads"], required=True)
 parser.add_argument("--rel-tolerance", type=float, default=1e-5)
@@ -32,21 +34,6 @@ parser.add_argument("params", nargs="?")
 parser.add_argument("data")
 parser.add_argument("log", nargs="?")
 args = parser.parse_args()
-
-
-def read_params(path):
-    data = open(path, "rb").read()
-    assert data[:9] == b"AMPPARAM1", path
-    (count,) = struct.unpack_from("<q", data, 9)
-    offset, params = 17, []
-    for _ in range(count):
-        (rank,) = struct.unpack_from("<q", data, offset)
-        dims = struct.unpack_from("<%dq" % rank, data, offset + 8)
-        offset += 8 + 8 * rank
-        size = math.prod(dims)
-        params.append(list(struct.unpack_from("<%df" % size, data, offset)))
-        offset += 4 * size
-    return params
 
 
 def f32(v):
