@@ -492,8 +492,9 @@ static Value gradOrZero(const Differentiator &diff, BlockArgument param,
 /// micro-batch order (as `.grad` accumulates), the step's loss is the sum
 /// of the scaled losses, and buffers (running statistics) are threaded
 /// through the micro-batches. A training-mode nn.dropout's constant seed is
-/// offset per micro-batch so that its masks are those of one dropout over
-/// the whole [K * B] batch. On failure the function's argument types are
+/// offset per micro-batch so that micro-batches draw other masks: those of
+/// one dropout over the whole [K * B] batch when the dropped tensor's first
+/// dimension is the batch. On failure the function's argument types are
 /// restored; the caller erases the new ops.
 static LogicalResult accumulateMicroBatches(func::FuncOp fn, OpBuilder &b,
                                             ArrayRef<BlockArgument> params,
@@ -541,15 +542,21 @@ static LogicalResult accumulateMicroBatches(func::FuncOp fn, OpBuilder &b,
       return fail("argument #" + Twine(arg.getArgNumber()) + " would have " +
                   "more than 2^63 elements");
   }
+  // A dropout that drops: its seed is offset per micro-batch.
+  auto drops = [](DropoutOp dropout) {
+    return dropout.getTraining() && dropout.getRate().convertToFloat() > 0;
+  };
   for (Operation *op : forward)
-    if (auto dropout = dyn_cast<DropoutOp>(op))
-      if (dropout.getTraining() && dropout.getRate().convertToFloat() > 0 &&
-          !dropout.getSeed().getDefiningOp<arith::ConstantOp>())
+    if (auto dropout = dyn_cast<DropoutOp>(op)) {
+      auto seed = dropout.getSeed().getDefiningOp<arith::ConstantOp>();
+      if (drops(dropout) &&
+          !(seed && isa<DenseIntElementsAttr>(seed.getValue())))
         return dropout.emitOpError()
                << "nn-autodiff: accumulate-steps offsets a training dropout's "
                   "seed per micro-batch, which needs a constant seed";
+    }
 
-  SmallVector<Type> oldTypes, newTypes;
+  SmallVector<Type> oldTypes;
   for (BlockArgument arg : data) {
     auto type = cast<RankedTensorType>(arg.getType());
     SmallVector<int64_t> shape(type.getShape());
@@ -584,12 +591,12 @@ static LogicalResult accumulateMicroBatches(func::FuncOp fn, OpBuilder &b,
     for (Operation *op : forward) {
       Operation *clone = b.clone(*op, map);
       auto dropout = dyn_cast<DropoutOp>(clone);
-      if (!dropout || micro == 0 || !dropout.getTraining())
+      if (!dropout || micro == 0 || !drops(dropout))
         continue;
       // Element j of micro-batch i is element i * n + j of the whole batch:
       // splitmix64(seed + (i * n + j) * 0x9E3779B97F4A7C15).
       auto seed = dropout.getSeed().getDefiningOp<arith::ConstantOp>();
-      auto value = cast<DenseElementsAttr>(seed.getValue());
+      auto value = cast<DenseIntElementsAttr>(seed.getValue());
       uint64_t offset =
           static_cast<uint64_t>(micro) *
           static_cast<uint64_t>(

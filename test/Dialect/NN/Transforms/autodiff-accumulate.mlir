@@ -127,5 +127,21 @@ func.func @dropout(%w: tensor<2x3xf32> {nn.role = #nn.role<param>},
   return %loss : tensor<f32>
 }
 
+// A dropout that drops nothing (rate 0) keeps its seed, constant or not.
+// RUN: amp-opt %s --nn-autodiff="entry=dropout_off accumulate-steps=2" | FileCheck %s --check-prefix=OFF
+// OFF-LABEL: func.func @dropout_off(
+// OFF-COUNT-2: nn.dropout %{{.*}}, %[[SEED:.*]] {rate = 0.000000e+00 : f32, training}
+func.func @dropout_off(%w: tensor<2x3xf32> {nn.role = #nn.role<param>},
+                       %x: tensor<4x2xf32> {nn.role = #nn.role<input>},
+                       %labels: tensor<4xi32> {nn.role = #nn.role<label>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %c = arith.constant dense<7> : tensor<i64>
+  %seed = arith.addi %c, %c : tensor<i64>
+  %h = nn.matmul %x, %w : (tensor<4x2xf32>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  %d = nn.dropout %h, %seed {rate = 0.0 : f32, training} : tensor<4x3xf32>
+  %loss = nn.cross_entropy %d, %labels : (tensor<4x3xf32>, tensor<4xi32>) -> tensor<f32>
+  return %loss : tensor<f32>
+}
+
 // ZERO: error: nn-autodiff: accumulate-steps must be in [1, 2^20]
 // NONE: error: nn-autodiff: accumulate-steps needs an optimizer (optimizer=none returns the gradients of one batch)
