@@ -471,20 +471,23 @@ TEST(TrainerTest, CheckpointErrors) {
             "--checkpoint-every needs --save-checkpoint FILE");
   options.checkpointEvery = -1;
   EXPECT_EQ(createError(options), "--checkpoint-every must be >= 0");
-  options = baseOptions();
-  options.resume = save.saveCheckpoint;
+  // Resuming `save`'s checkpoint.
+  auto resuming = [&] {
+    TrainOptions o = baseOptions();
+    o.resume = save.saveCheckpoint;
+    return o;
+  };
+  options = resuming();
   options.loadParams = tempPath("params");
   EXPECT_EQ(createError(options), "--resume and --load-params both set the "
                                   "params; give one");
-  options = baseOptions();
-  options.resume = save.saveCheckpoint;
+  options = resuming();
   options.steps = 5;
   EXPECT_EQ(createError(options),
             "--resume '" + options.resume +
                 "': it was saved after step 6, past --steps 5 (--steps "
                 "counts from the start of the training)");
-  options = baseOptions();
-  options.resume = save.saveCheckpoint;
+  options = resuming();
   options.featureScale = 2;
   EXPECT_EQ(createError(options),
             "--resume '" + options.resume +
@@ -503,8 +506,7 @@ TEST(TrainerTest, CheckpointErrors) {
   other.step.args[0].shape = {2, 3};
   other.step.results[0].shape = {2, 3};
   other.eval.reset();
-  options = baseOptions();
-  options.resume = save.saveCheckpoint;
+  options = resuming();
   StatusOr<std::unique_ptr<Trainer>> trainer =
       Trainer::create(referenceRuntime(), other, options);
   ASSERT_TRUE(trainer.failed());
