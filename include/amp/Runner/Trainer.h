@@ -222,6 +222,8 @@ private:
   /// One per input argument, in order.
   std::vector<InputColumns> columns;
   Dataset data;
+  /// data.fingerprint(), when a checkpoint is saved or resumed.
+  uint64_t dataFingerprint = 0;
   DatasetSplit split;
   size_t cursor = 0;
   /// The phases of the step in progress (runStep fills them).

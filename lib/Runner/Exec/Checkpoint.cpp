@@ -106,7 +106,7 @@ Status Trainer::saveCheckpoint(int step) const {
   arrays.emplace_back(m + "skipped", scalar(skipped));
   arrays.emplace_back(m + "data",
                       i64Vector({data.rows(), data.features, data.labelsPerRow,
-                                 static_cast<int64_t>(data.fingerprint())}));
+                                 static_cast<int64_t>(dataFingerprint)}));
   arrays.emplace_back(m + "train_rows", i64Vector(split.train));
   arrays.emplace_back(m + "eval_rows", i64Vector(split.eval));
   arrays.emplace_back(m + "cursor", scalar(static_cast<int64_t>(cursor)));
@@ -183,7 +183,7 @@ Status Trainer::loadCheckpoint(std::map<int, std::vector<char>> &state) {
       "synthetic data), or start from its params with --load-params";
   const std::vector<int64_t> here = {data.rows(), data.features,
                                      data.labelsPerRow,
-                                     static_cast<int64_t>(data.fingerprint())};
+                                     static_cast<int64_t>(dataFingerprint)};
   if (shape.size() != here.size() ||
       !std::equal(shape.begin(), shape.begin() + 3, here.begin()))
     return bad("it was saved training on other data (" +

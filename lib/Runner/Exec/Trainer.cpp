@@ -332,6 +332,8 @@ Status Trainer::loadData() {
       return s;
   split = splitDataset(data.rows(), options.evalFraction,
                        options.shuffle ? &rng : nullptr);
+  if (!options.saveCheckpoint.empty() || !options.resume.empty())
+    dataFingerprint = data.fingerprint();
   if (static_cast<int64_t>(split.train.size()) < batch)
     return Status::error(
         "the training split has " + std::to_string(split.train.size()) +
