@@ -515,3 +515,21 @@ TEST(TrainerTest, CheckpointErrors) {
                 "': 'param.0' is [2, 2] f32, but argument #0 of "
                 "@linear_step is [2, 3] f32");
 }
+
+// Nothing held out: the checkpoint's eval rows are an empty array.
+TEST(TrainerTest, CheckpointWithoutHeldOutRows) {
+  TrainOptions save = baseOptions();
+  save.evalFraction = 0;
+  save.steps = 3;
+  save.saveCheckpoint = tempPath("ckpt.npz");
+  TrainingRun saved = train(save);
+  ASSERT_TRUE(saved.status.succeeded()) << saved.status.message();
+  TrainOptions resume = save;
+  resume.saveCheckpoint.clear();
+  resume.resume = save.saveCheckpoint;
+  resume.steps = 5;
+  TrainingRun resumed = train(resume);
+  ASSERT_TRUE(resumed.status.succeeded()) << resumed.status.message();
+  EXPECT_TRUE(contains(resumed.out, "after step 3 (0 skipped)\n"))
+      << resumed.out;
+}

@@ -43,7 +43,8 @@ static HostArray i64Array(std::vector<int64_t> values,
   array.type = ElementType::I64;
   array.shape = std::move(shape);
   array.bytes.resize(values.size() * sizeof(int64_t));
-  std::memcpy(array.bytes.data(), values.data(), array.bytes.size());
+  if (!values.empty()) // memcpy takes no null pointer, even for 0 bytes
+    std::memcpy(array.bytes.data(), values.data(), array.bytes.size());
   return array;
 }
 
@@ -55,8 +56,9 @@ static HostArray i64Vector(const std::vector<int64_t> &values) {
 
 static std::vector<int64_t> i64Values(const HostArray &array) {
   std::vector<int64_t> values(array.bytes.size() / sizeof(int64_t));
-  std::memcpy(values.data(), array.bytes.data(),
-              values.size() * sizeof(int64_t));
+  if (!values.empty())
+    std::memcpy(values.data(), array.bytes.data(),
+                values.size() * sizeof(int64_t));
   return values;
 }
 
