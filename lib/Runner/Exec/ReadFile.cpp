@@ -44,17 +44,12 @@ Status amp::runner::replaceFileBytes(const std::string &path,
                                      const std::vector<char> &bytes) {
   const std::string temporary =
       path + ".tmp" + std::to_string(static_cast<long>(::getpid()));
-  if (writeFileBytes(temporary, bytes).failed()) {
-    Status s =
-        Status::error("cannot write '" + path + "': " + std::strerror(errno));
-    std::remove(temporary.c_str());
-    return s;
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    Status s =
-        Status::error("cannot write '" + path + "': " + std::strerror(errno));
-    std::remove(temporary.c_str());
-    return s;
-  }
-  return Status::success();
+  if (writeFileBytes(temporary, bytes).succeeded() &&
+      std::rename(temporary.c_str(), path.c_str()) == 0)
+    return Status::success();
+  // The error names the file asked for, not its temporary.
+  Status s =
+      Status::error("cannot write '" + path + "': " + std::strerror(errno));
+  std::remove(temporary.c_str());
+  return s;
 }
