@@ -33,6 +33,7 @@ Needs scripts/get-onnx-tests.sh's data. Runs in the venv's python (it
 re-executes itself there). Prints one markdown row per model.
 """
 import argparse
+import csv
 import json
 import os
 import subprocess
@@ -202,13 +203,9 @@ def run(cmd, what):
 
 def read_log(path):
     """step -> (loss, found_inf) from amp-run --log."""
-    out = {}
     with open(path) as f:
-        next(f)
-        for line in f:
-            step, loss, _scale, found_inf, _ = line.strip().split(",")
-            out[int(step)] = (float(loss), int(found_inf))
-    return out
+        return {int(r["step"]): (float(r["loss"]), int(r["found_inf"]))
+                for r in csv.DictReader(f)}
 
 
 def pipeline_report(bin_dir, mlir, passes, path):

@@ -5,6 +5,7 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -22,10 +23,11 @@ TEST(RoleTest, SpellingsAreTheIRs) {
   std::vector<std::string> names;
   for (Role role : kAllRoles)
     names.push_back(roleName(role));
-  EXPECT_EQ(names, (std::vector<std::string>{
-                       "param", "opt_state", "input", "label", "loss",
-                       "loss_scale", "growth_tracker", "hysteresis_tracker",
-                       "found_inf", "buffer", "schedule_state"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{
+                "param", "opt_state", "input", "label", "loss", "loss_scale",
+                "growth_tracker", "hysteresis_tracker", "found_inf", "buffer",
+                "schedule_state", "lr", "grad_norm"}));
 }
 
 TEST(RoleTest, UnknownSpellings) {
@@ -35,9 +37,19 @@ TEST(RoleTest, UnknownSpellings) {
 }
 
 TEST(RoleTest, OnlyStateIsThreaded) {
+  const std::vector<Role> notThreaded = {Role::Input, Role::Label, Role::Loss,
+                                         Role::Lr, Role::GradNorm};
   for (Role role : kAllRoles)
     EXPECT_EQ(isThreadedRole(role),
-              role != Role::Input && role != Role::Label && role != Role::Loss)
+              std::find(notThreaded.begin(), notThreaded.end(), role) ==
+                  notThreaded.end())
+        << roleName(role);
+}
+
+TEST(RoleTest, ReportedRolesAreResultsOnly) {
+  for (Role role : kAllRoles)
+    EXPECT_EQ(isReportedRole(role),
+              role == Role::Loss || role == Role::Lr || role == Role::GradNorm)
         << roleName(role);
 }
 

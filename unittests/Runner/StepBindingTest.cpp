@@ -68,6 +68,35 @@ TEST(StepBindingTest, WithoutLossScaleState) {
   EXPECT_EQ(b.growthTracker, -1);
 }
 
+// lr and grad_norm (nn-autodiff's with a schedule and clipping) are
+// reported, like the loss: bound, not threaded.
+TEST(StepBindingTest, ReportedResults) {
+  FunctionSignature s = linearStepSignature();
+  EXPECT_EQ(bound(s).lr, -1);
+  EXPECT_EQ(bound(s).gradNorm, -1);
+  TensorDesc lr = s.results[7], norm = s.results[7];
+  lr.role = Role::Lr;
+  norm.role = Role::GradNorm;
+  s.results.insert(s.results.begin() + 2, norm);
+  s.results.push_back(lr);
+  StepBinding b = bound(s);
+  EXPECT_EQ(b.loss, 8);
+  EXPECT_EQ(b.lr, 9);
+  EXPECT_EQ(b.gradNorm, 2);
+  EXPECT_EQ(b.feedsArg, (std::vector<int>{0, 1, -1, 2, 3, 4, 5, 6, -1, -1}));
+
+  s.results.push_back(lr);
+  EXPECT_EQ(bindError(s), "@linear_step must return at most one 0-d f32 lr");
+  s.results.pop_back();
+  s.results[2].shape = {1};
+  EXPECT_EQ(bindError(s),
+            "@linear_step must return at most one 0-d f32 grad_norm");
+  s.results[2].shape = {};
+  s.results[2].type = ElementType::F16;
+  EXPECT_EQ(bindError(s),
+            "@linear_step must return at most one 0-d f32 grad_norm");
+}
+
 TEST(StepBindingTest, ArgumentErrors) {
   FunctionSignature s = linearStepSignature();
   s.args[1].role.reset();
@@ -76,6 +105,15 @@ TEST(StepBindingTest, ArgumentErrors) {
   s = linearStepSignature();
   s.args[0].role = Role::Label;
   EXPECT_EQ(bindError(s), "@linear_step has more than one label argument");
+  s = linearStepSignature();
+  for (Role role : {Role::Loss, Role::Lr, Role::GradNorm}) {
+    s = linearStepSignature();
+    s.args[1].role = role;
+    EXPECT_EQ(bindError(s), std::string("argument #1 of @linear_step has "
+                                        "nn.role \"") +
+                                roleName(role) +
+                                "\", which a step returns but does not take");
+  }
   s = linearStepSignature();
   s.args.pop_back();
   EXPECT_EQ(bindError(s), "@linear_step needs an argument with nn.role = "

@@ -29,6 +29,8 @@ enum class Role {
   FoundInf,          // "found_inf": whether the step's gradients overflowed
   Buffer,            // "buffer": untrained state (running statistics), threaded
   ScheduleState, // "schedule_state": an lr schedule's step counter, threaded
+  Lr,            // "lr": the learning rate the step used (a 0-d f32 result)
+  GradNorm,      // "grad_norm": the gradients' norm before clipping (result)
 };
 
 /// Every role, in declaration order.
@@ -38,7 +40,8 @@ inline constexpr Role kAllRoles[] = {
     Role::Loss,          Role::LossScale,
     Role::GrowthTracker, Role::HysteresisTracker,
     Role::FoundInf,      Role::Buffer,
-    Role::ScheduleState};
+    Role::ScheduleState, Role::Lr,
+    Role::GradNorm};
 
 /// The IR spelling of `role` ("param", "opt_state", ...).
 const char *roleName(Role role);
@@ -48,8 +51,12 @@ std::optional<Role> parseRole(std::string_view name);
 
 /// Whether a result with this role feeds the next step's argument of the
 /// same role (params, buffers, optimizer and loss-scale state), as opposed to
-/// data (input, label) and the loss.
+/// data (input, label) and what a step reports (loss, lr, grad_norm).
 bool isThreadedRole(Role role);
+
+/// Whether this role is one of a result a step reports and does not take:
+/// the loss, lr and grad_norm (each a 0-d f32, at most one of each).
+bool isReportedRole(Role role);
 
 } // namespace amp::runner
 

@@ -5,7 +5,9 @@
 // and an attention mask, ...) and one label argument; each threaded result
 // (param, buffer, opt_state, loss-scale state) feeds the next step's argument
 // of the same role and position, with the same type; there is exactly one 0-d
-// f32 loss. bindStep checks it and says which argument feeds which result.
+// f32 loss, and at most one 0-d f32 lr and grad_norm (what the step reports
+// besides the loss). bindStep checks it and says which argument feeds which
+// result.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,9 +26,13 @@ struct StepBinding {
   /// Argument indices per role, in argument order.
   std::map<Role, std::vector<int>> argsByRole;
   int label = -1;
-  /// Per result: the argument it becomes in the next step, or -1 (the loss).
+  /// Per result: the argument it becomes in the next step, or -1 (the loss,
+  /// lr and grad_norm).
   std::vector<int> feedsArg;
   int loss = -1;
+  /// The lr and grad_norm results, or -1 when the step has none.
+  int lr = -1;
+  int gradNorm = -1;
   /// Results of the loss-scale state, or -1 when the step has none.
   int lossScale = -1;
   int foundInf = -1;

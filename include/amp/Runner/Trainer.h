@@ -61,6 +61,9 @@ struct TrainOptions {
   std::string logFile;
   /// Progress every N steps (and the first and last); 0: only the summary.
   int printEvery = 10;
+  /// Also evaluate on the held-out rows after every N-th step (0: only
+  /// after training).
+  int evalEvery = 0;
   std::string saveParams;
   std::string loadParams;
   /// Write a checkpoint (Checkpoint.cpp: the whole threaded state and the
@@ -171,7 +174,15 @@ private:
   Status reportUnderflow(const EntryPoints &entry, std::ostream &out);
   Status runStep(int step, const EntryPoints &entry, TrainingLog &log,
                  std::ostream &out);
-  Status evaluate(const EntryPoints &entry, std::ostream &out);
+  /// The eval function's accuracy and mean cross-entropy on the held-out
+  /// rows.
+  struct EvalResult {
+    int64_t correct = 0, total = 0;
+    double loss = 0;
+  };
+  StatusOr<EvalResult> evaluate(const EntryPoints &entry);
+  /// "0.9750 (351/360), loss 0.0812".
+  std::string describe(const EvalResult &result) const;
   Status saveParams() const;
   /// The step arguments a checkpoint holds: every threaded one, in
   /// argument order.

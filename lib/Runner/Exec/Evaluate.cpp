@@ -1,9 +1,10 @@
-//===- Evaluate.cpp - held-out accuracy -----------------------------------===//
+//===- Evaluate.cpp - held-out accuracy and loss --------------------------===//
 //
 // Runs the eval function (params..., inputs...) -> logits ([batch, classes],
 // or [batch, seq, classes] for a label per position) over the held-out rows
-// with the trained params and counts argmax hits (per position; positions
-// whose label is the ignore_index, padding, do not count). The eval
+// with the trained params, counts argmax hits and sums the cross-entropy of
+// the logits (in f64: log-sum-exp minus the label's logit), per position;
+// positions whose label is the ignore_index, padding, do not count. The eval
 // function's batch may be a micro-batch of the step's (a step that
 // accumulates gradients): it reads the first rows of the step's input
 // buffers. The last partial batch is padded with the first held-out rows
@@ -15,10 +16,22 @@
 #include "amp/Runner/Trainer.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace amp::runner;
 
-Status Trainer::evaluate(const EntryPoints &entry, std::ostream &out) {
+/// The cross-entropy of `logits` for class `label`: log(sum(exp(l))) -
+/// l[label], with the max subtracted first.
+static double crossEntropy(const float *logits, int64_t classes,
+                           int64_t label) {
+  const double top = *std::max_element(logits, logits + classes);
+  double sum = 0;
+  for (int64_t c = 0; c < classes; ++c)
+    sum += std::exp(double(logits[c]) - top);
+  return top + std::log(sum) - logits[label];
+}
+
+StatusOr<Trainer::EvalResult> Trainer::evaluate(const EntryPoints &entry) {
   const FunctionSignature &eval = *program.eval;
   StatusOr<DeviceBuffer> logits =
       DeviceBuffer::allocate(rt, eval.results[0].bytes());
@@ -32,7 +45,8 @@ Status Trainer::evaluate(const EntryPoints &entry, std::ostream &out) {
   const std::optional<int64_t> ignore =
       program.step.args[binding.label].ignoreIndex;
   const int64_t evalBatch = eval.results[0].shape[0];
-  int64_t rows = split.eval.size(), correct = 0, total = 0;
+  const int64_t rows = split.eval.size();
+  EvalResult result;
   std::vector<float> hostLogits(eval.results[0].numElements());
   for (int64_t start = 0; start < rows; start += evalBatch) {
     assembleInputs(split.eval, start);
@@ -48,14 +62,25 @@ Status Trainer::evaluate(const EntryPoints &entry, std::ostream &out) {
         const int64_t label = data.y[split.eval[start + r] * labels + k];
         if (label == ignore)
           continue; // padding
+        if (label < 0 || label >= classes)
+          return Status::error("held-out label " + std::to_string(label) +
+                               " is outside @" + eval.name + "'s " +
+                               std::to_string(classes) + " classes");
         const float *l = &hostLogits[(r * labels + k) * classes];
         int64_t predicted = std::max_element(l, l + classes) - l;
-        correct += predicted == label;
-        ++total;
+        result.correct += predicted == label;
+        result.loss += crossEntropy(l, classes, label);
+        ++result.total;
       }
   }
-  out << "eval accuracy: " << formatString("%.4f", double(correct) / total)
-      << " (" << correct << "/" << total << (labels > 1 ? " positions" : "")
-      << ")\n";
-  return Status::success();
+  if (result.total > 0)
+    result.loss /= double(result.total);
+  return result;
+}
+
+std::string Trainer::describe(const EvalResult &r) const {
+  return formatString("%.4f", double(r.correct) / double(r.total)) + " (" +
+         std::to_string(r.correct) + "/" + std::to_string(r.total) +
+         (data.labelsPerRow > 1 ? " positions" : "") + "), loss " +
+         formatString("%.6g", r.loss);
 }

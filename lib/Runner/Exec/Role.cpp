@@ -10,7 +10,8 @@ using namespace amp::runner;
 static constexpr const char *kRoleNames[] = {
     "param",     "opt_state",  "input",          "label",
     "loss",      "loss_scale", "growth_tracker", "hysteresis_tracker",
-    "found_inf", "buffer",     "schedule_state"};
+    "found_inf", "buffer",     "schedule_state", "lr",
+    "grad_norm"};
 static_assert(std::size(kRoleNames) == std::size(kAllRoles),
               "one spelling per role");
 
@@ -25,6 +26,10 @@ std::optional<Role> amp::runner::parseRole(std::string_view name) {
   return std::nullopt;
 }
 
+bool amp::runner::isReportedRole(Role role) {
+  return role == Role::Loss || role == Role::Lr || role == Role::GradNorm;
+}
+
 bool amp::runner::isThreadedRole(Role role) {
-  return role != Role::Input && role != Role::Label && role != Role::Loss;
+  return role != Role::Input && role != Role::Label && !isReportedRole(role);
 }

@@ -145,11 +145,17 @@ const std::vector<RunFlag> &amp::runner::runFlagTable() {
             "--eval-fraction rows held out, like DataLoader(shuffle=False)",
             &TrainOptions::shuffle),
       field("log", "FILE",
-            "Write a CSV log: step,loss,scale,found_inf,growth_tracker",
+            "Write a CSV log: step,loss,scale,found_inf,growth_tracker, then "
+            "lr and grad_norm when the step returns them (nn-autodiff's "
+            "lr-schedule and clip-norm)",
             &TrainOptions::logFile),
       field("print-every", "N",
             "Print progress every N steps (0: only the summary; default 10)",
             &TrainOptions::printEvery),
+      field("eval-every", "N",
+            "Also print the held-out accuracy and loss after every N-th step "
+            "(0: only after training; default 0)",
+            &TrainOptions::evalEvery),
       field("save-params", "FILE",
             "Write the final params (the format of --load-params)",
             &TrainOptions::saveParams),

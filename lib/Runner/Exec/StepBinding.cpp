@@ -21,6 +21,10 @@ StatusOr<StepBinding> amp::runner::bindStep(const FunctionSignature &step) {
       return Status::error("argument #" + std::to_string(i) + " of " + fn +
                            " has no nn.role (param, opt_state, input, label, "
                            "...)");
+    if (isReportedRole(*role))
+      return Status::error("argument #" + std::to_string(i) + " of " + fn +
+                           " has nn.role \"" + roleName(*role) +
+                           "\", which a step returns but does not take");
     b.argsByRole[*role].push_back(i);
     if (*role != Role::Label)
       continue;
@@ -38,16 +42,21 @@ StatusOr<StepBinding> amp::runner::bindStep(const FunctionSignature &step) {
   for (size_t j = 0; j < step.results.size(); ++j) {
     const TensorDesc &result = step.results[j];
     std::string name = "result #" + std::to_string(j);
-    if (result.role == Role::Loss) {
-      if (b.loss >= 0 || !result.shape.empty() ||
-          result.type != ElementType::F32)
-        return Status::error(fn + " must return exactly one 0-d f32 loss");
-      b.loss = j;
-      continue;
-    }
     if (!result.role)
       return Status::error(name + " of " + fn + " has no nn.role");
     Role role = *result.role;
+    if (isReportedRole(role)) {
+      int &index = role == Role::Loss ? b.loss
+                   : role == Role::Lr ? b.lr
+                                      : b.gradNorm;
+      if (index >= 0 || !result.shape.empty() ||
+          result.type != ElementType::F32)
+        return Status::error(fn + " must return " +
+                             (role == Role::Loss ? "exactly" : "at most") +
+                             " one 0-d f32 " + roleName(role));
+      index = j;
+      continue;
+    }
     if (!isThreadedRole(role))
       return Status::error(name + " of " + fn + " has nn.role \"" +
                            roleName(role) +

@@ -33,7 +33,9 @@ Status Trainer::run(const EntryPoints &entry, std::ostream &out) {
                          "'s program is missing");
   TrainingLog log;
   if (!options.logFile.empty())
-    if (Status s = log.open(options.logFile); s.failed())
+    if (Status s =
+            log.open(options.logFile, binding.lr >= 0, binding.gradNorm >= 0);
+        s.failed())
       return s;
   out << options.programName << ": @" << program.step.name << " on "
       << rt.backendName() << ", precision " << options.precision << ", batch "
@@ -55,6 +57,14 @@ Status Trainer::run(const EntryPoints &entry, std::ostream &out) {
       return s;
     stepTimes.total = secondsSince(start);
     times.push_back(stepTimes);
+    if (options.evalEvery > 0 && step % options.evalEvery == 0 &&
+        step < options.steps) {
+      StatusOr<EvalResult> result = evaluate(entry);
+      if (result.failed())
+        return result.takeStatus();
+      out << "step " << step << "  held-out accuracy " << describe(*result)
+          << "\n";
+    }
     if (options.checkpointEvery > 0 && step % options.checkpointEvery == 0 &&
         step < options.steps)
       if (Status s = saveCheckpoint(step); s.failed())
@@ -71,9 +81,12 @@ Status Trainer::run(const EntryPoints &entry, std::ostream &out) {
     out << ", loss scale " << formatString("%g", lastScale);
   out << ", skipped steps " << skipped << "\n";
 
-  if (program.eval && !split.eval.empty())
-    if (Status s = evaluate(entry, out); s.failed())
-      return s;
+  if (program.eval && !split.eval.empty()) {
+    StatusOr<EvalResult> result = evaluate(entry);
+    if (result.failed())
+      return result.takeStatus();
+    out << "eval accuracy: " << describe(*result) << "\n";
+  }
   if (options.reportMemory)
     reportMemory(out);
   if (options.reportTime)
@@ -194,19 +207,24 @@ Status Trainer::runStep(int step, const EntryPoints &entry, TrainingLog &log,
                          rt.kernelLastError());
   stepTimes.compute = secondsSince(called);
 
-  float loss = 0, scale = NAN;
-  int8_t foundInf = 0;
-  int32_t tracker = 0;
-  Status read = resultBuffers[binding.loss].download(&loss);
-  if (read.succeeded() && binding.lossScale >= 0)
-    read = resultBuffers[binding.lossScale].download(&scale);
-  if (read.succeeded() && binding.foundInf >= 0)
-    read = resultBuffers[binding.foundInf].download(&foundInf);
-  if (read.succeeded() && binding.growthTracker >= 0)
-    read = resultBuffers[binding.growthTracker].download(&tracker);
+  StepReport report;
+  report.step = step;
+  Status read = resultBuffers[binding.loss].download(&report.loss);
+  auto readIf = [&](int result, auto *value) {
+    if (read.succeeded() && result >= 0)
+      read = resultBuffers[result].download(value);
+  };
+  readIf(binding.lossScale, &report.scale);
+  readIf(binding.foundInf, &report.foundInf);
+  readIf(binding.growthTracker, &report.growthTracker);
+  for (auto [result, value] : {std::pair(binding.lr, &report.lr),
+                               std::pair(binding.gradNorm, &report.gradNorm)})
+    if (result >= 0)
+      readIf(result, &value->emplace());
   if (read.failed())
     return read;
-  skipped += foundInf != 0;
+  const bool foundInf = report.foundInf != 0;
+  skipped += foundInf;
   if (options.verifySkippedSteps && foundInf) {
     for (auto &[j, bytes] : before) {
       StatusOr<std::vector<char>> after = resultBuffers[j].read();
@@ -221,16 +239,20 @@ Status Trainer::runStep(int step, const EntryPoints &entry, TrainingLog &log,
     out << "step " << step << ": skipped; " << before.size()
         << " params and optimizer-state tensors are bitwise unchanged\n";
   }
-  lastLoss = loss;
-  lastScale = scale;
+  lastLoss = report.loss;
+  lastScale = report.scale;
   if (log.isOpen())
-    log.write(step, loss, scale, foundInf, tracker);
+    log.write(report);
   int every = options.printEvery;
   if (every > 0 &&
       (step % every == 0 || step == firstStep || step == options.steps)) {
-    out << "step " << step << "  loss " << formatString("%.6g", loss);
+    out << "step " << step << "  loss " << formatString("%.6g", report.loss);
     if (binding.lossScale >= 0)
-      out << "  scale " << formatString("%g", scale);
+      out << "  scale " << formatString("%g", report.scale);
+    if (report.lr)
+      out << "  lr " << formatString("%.6g", *report.lr);
+    if (report.gradNorm)
+      out << "  grad_norm " << formatString("%.6g", *report.gradNorm);
     if (foundInf)
       out << "  (skipped: inf/nan gradients)";
     out << "\n";

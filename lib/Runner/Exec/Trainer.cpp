@@ -37,6 +37,8 @@ Status TrainOptions::validate() const {
                              std::to_string(steps));
   if (checkpointEvery < 0)
     return Status::error("--checkpoint-every must be >= 0");
+  if (evalEvery < 0)
+    return Status::error("--eval-every must be >= 0");
   if (checkpointEvery > 0 && saveCheckpoint.empty())
     return Status::error("--checkpoint-every needs --save-checkpoint FILE");
   if (!resume.empty() && !loadParams.empty())
@@ -104,6 +106,11 @@ StatusOr<std::unique_ptr<Trainer>> Trainer::create(const RuntimeLibrary &rt,
     return s;
   if (Status s = trainer->allocateState(); s.failed())
     return s;
+  if (trainer->options.evalEvery > 0 &&
+      (!p.eval || trainer->split.eval.empty()))
+    return Status::error(
+        "--eval-every needs an eval function (amp-run's --eval-entry, "
+        "amp-compile's --eval-entry) and held-out rows (--eval-fraction > 0)");
   return trainer;
 }
 

@@ -384,6 +384,33 @@ def write_lr_schedules():
                 log.write(f"{step},{loss.item():.9g},{lr:.9g}\n")
 
 
+def write_grad_norm():
+    """bn_cnn_eval.onnx trained by PyTorch on its 16 rows (one full batch per
+    step) with gradient clipping and a StepLR schedule, logging what amp's
+    step reports besides the loss: the lr of each step and the gradient
+    norm that clip_grad_norm_ returns (grad_norm_torch_log.csv), as
+    test/Import/lr-schedule.test trains it with clip-norm=1.2 (the first
+    steps are clipped, the later ones not)."""
+    model, features, labels = bn_cnn_model()
+    model.train()
+    x = torch.tensor(features / 16.0, dtype=torch.float32).reshape(16, 1, 8, 8)
+    y = torch.tensor(labels)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    scheduler = torch.optim.lr_scheduler.StepLR(opt, 3, gamma=0.5)
+    with open(os.path.join(HERE, "grad_norm_torch_log.csv"), "w") as log:
+        log.write("step,loss,lr,grad_norm\n")
+        for step in range(1, 11):
+            lr = opt.param_groups[0]["lr"]
+            opt.zero_grad()
+            loss = nn.functional.cross_entropy(model(x), y)
+            loss.backward()
+            norm = nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.2)
+            opt.step()
+            scheduler.step()
+            log.write(f"{step},{loss.item():.9g},{lr:.9g},"
+                      f"{norm.item():.9g}\n")
+
+
 def write_batch_norm_cnn():
     """BnCnn exported in eval mode, then trained in training mode (batch
     statistics, running statistics updated) on one full batch, as amp-run
@@ -514,6 +541,7 @@ def main():
     write_next_tokens()
     write_batch_norm_cnn()
     write_lr_schedules()
+    write_grad_norm()
 
 
 if __name__ == "__main__":

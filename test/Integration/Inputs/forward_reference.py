@@ -7,7 +7,9 @@ within --rel-tolerance. For the cnn, whose saved params end with the running
 statistics of its two batch norms (buffers, after the params), it also checks
 those: one momentum-0.1 update from mean 0 and variance 1 with the batch's
 mean and unbiased variance, within --rel-tolerance of the largest value.
-Batch statistics and the mean losses do not depend on the row order;
+With --eval-logits and --eval-output it checks the cnn's inference (the
+running statistics) instead: its logits, or amp-run's held-out accuracy and
+loss. Batch statistics and the mean losses do not depend on the row order;
 dropout's mask does, so the ops model runs on copies of one row. Plain
 Python: the tests need no numpy."""
 import argparse
@@ -27,6 +29,12 @@ parser.add_argument("--eval-logits", metavar="NPY",
                     "on the rows of `data`), which normalize with the saved "
                     "running statistics, within --rel-tolerance of the "
                     "largest")
+parser.add_argument("--eval-output", metavar="TXT",
+                    help="instead of the loss, check amp-run's 'eval "
+                    "accuracy: A (c/t), loss L' line in TXT: the cnn's "
+                    "inference logits on the rows of `data` (the held-out "
+                    "rows) must classify c of the t rows right, and their "
+                    "mean cross-entropy must be L within --rel-tolerance")
 parser.add_argument("--write-rows", metavar="NPY",
                     help="only write the rows of `data` as the f32 [rows, 64] "
                     "input of --eval-logits' amp-run call")
@@ -194,6 +202,29 @@ if args.eval_logits:
     if error > args.rel_tolerance * scale:
         sys.exit(f"the inference logits differ by more than "
                  f"{args.rel_tolerance:g} of the largest")
+    sys.exit(0)
+
+if args.eval_output:
+    assert args.model == "cnn", "--eval-output is for the cnn"
+    import re
+    line = re.search(r"eval accuracy: [0-9.]+ \(([0-9]+)/([0-9]+)\), "
+                     r"loss ([0-9.e+-]+)", open(args.eval_output).read())
+    if not line:
+        sys.exit(f"{args.eval_output}: no 'eval accuracy: A (c/t), loss L' "
+                 f"line")
+    correct, total, loss = int(line[1]), int(line[2]), float(line[3])
+    logits = cnn_logits(running=params[8:])
+    want_correct = sum(max(range(len(l)), key=l.__getitem__) == y
+                       for l, y in zip(logits, labels))
+    want_loss = sum(math.log(sum(math.exp(v - max(l)) for v in l)) + max(l) -
+                    l[y] for l, y in zip(logits, labels)) / len(labels)
+    print(f"held-out: amp-run {correct}/{total}, loss {loss:.7g}; f64 "
+          f"reference {want_correct}/{len(labels)}, loss {want_loss:.7g}")
+    if (correct, total) != (want_correct, len(labels)):
+        sys.exit("the held-out accuracy differs")
+    if abs(loss - want_loss) > args.rel_tolerance * abs(want_loss):
+        sys.exit(f"the held-out loss differs by more than "
+                 f"{args.rel_tolerance:g}")
     sys.exit(0)
 
 expected = {"cnn": cnn_loss, "ops": ops_loss, "grads": grads_loss}[args.model]()

@@ -40,6 +40,8 @@ static bool isStateRole(std::optional<nn::Role> role) {
   case nn::Role::LossScale:
   case nn::Role::GrowthTracker:
   case nn::Role::FoundInf:
+  case nn::Role::Lr:
+  case nn::Role::GradNorm:
     return true;
   case nn::Role::Input:
   case nn::Role::Label:

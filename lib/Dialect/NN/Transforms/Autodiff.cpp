@@ -374,17 +374,25 @@ private:
 };
 } // namespace
 
+namespace {
+/// What the optimizer update of a step computes.
+struct OptimizerResults {
+  /// The new params, and the new state in argument order.
+  SmallVector<Value> params, state;
+  /// With a schedule: its new step counter and the step's learning rate.
+  Value newCount, lr;
+};
+} // namespace
+
 /// The optimizer updates of `params` with gradients `grads`: inserts the
 /// opt_state arguments after the last param (all at once: one insertion per
-/// argument would be quadratic in the argument count) and returns the new
-/// params, the new state (in argument order) and, with a schedule, its new
-/// step counter (the schedule_state argument after the opt_state).
-static void buildOptimizer(func::FuncOp fn, OpBuilder &b,
-                           ArrayRef<BlockArgument> params,
-                           ArrayRef<Value> grads,
-                           const AutodiffOptions &options,
-                           SmallVectorImpl<Value> &newParams,
-                           SmallVectorImpl<Value> &newState, Value &newCount) {
+/// argument would be quadratic in the argument count) and the
+/// schedule_state argument after them.
+static OptimizerResults buildOptimizer(func::FuncOp fn, OpBuilder &b,
+                                       ArrayRef<BlockArgument> params,
+                                       ArrayRef<Value> grads,
+                                       const AutodiffOptions &options) {
+  OptimizerResults out;
   MLIRContext *ctx = fn.getContext();
   bool adam = options.optimizer == Optimizer::AdamW;
   auto scalarF32 = RankedTensorType::get({}, b.getF32Type());
@@ -441,7 +449,11 @@ static void buildOptimizer(func::FuncOp fn, OpBuilder &b,
         i64(s->totalSteps), f32Or(s->finalFactor), i64(s->stepSize),
         f32Or(s->gamma));
     lrFactor = schedule.getFactor();
-    newCount = schedule.getNewCount();
+    out.newCount = schedule.getNewCount();
+    // The lr the updates use: lr x factor, rounded to f32 as they round it.
+    out.lr = MulOp::create(b, schedule.getLoc(), lrFactor,
+                           GradientBuilder(b, schedule.getLoc())
+                               .scalar(options.lr, b.getF32Type()));
   }
   unsigned next = insertAt;
   auto state = [&] { return fn.getArgument(next++); };
@@ -452,19 +464,20 @@ static void buildOptimizer(func::FuncOp fn, OpBuilder &b,
                                          lrFactor, f32(options.lr),
                                          f32(options.beta1), f32(options.beta2),
                                          f32(options.eps), f32(weightDecay));
-      newParams.push_back(update.getNewParam());
-      newState.append({update.getNewExpAvg(), update.getNewExpAvgSq(),
-                       update.getNewStep()});
+      out.params.push_back(update.getNewParam());
+      out.state.append({update.getNewExpAvg(), update.getNewExpAvgSq(),
+                        update.getNewStep()});
       continue;
     }
     Value buffer = options.momentum > 0 ? state() : Value();
     auto update = SgdUpdateOp::create(b, loc, param, grad, buffer, lrFactor,
                                       f32(options.lr), f32(options.momentum),
                                       f32(0.0), f32(weightDecay));
-    newParams.push_back(update.getNewParam());
+    out.params.push_back(update.getNewParam());
     if (buffer)
-      newState.push_back(update.getNewMomentumBuffer());
+      out.state.push_back(update.getNewMomentumBuffer());
   }
+  return out;
 }
 
 /// The gradient of `param` from `diff`, or zeros (with a remark when
@@ -707,50 +720,50 @@ LogicalResult amp::nn::buildTrainingStep(func::FuncOp fn,
     for (BlockArgument param : params)
       grads.push_back(gradOrZero(diff, param, fn, b, /*remark=*/true));
   }
+  Value gradNorm;
   if (options.clipNorm > 0) {
     auto clip = ClipGradNormOp::create(
         b, FusedLoc::get(fn.getContext(), {fn.getLoc()},
                          StringAttr::get(fn.getContext(), "optimizer")),
         grads, b.getF32FloatAttr(static_cast<float>(options.clipNorm)));
     grads.assign(clip.getClipped().begin(), clip.getClipped().end());
+    gradNorm = clip.getTotalNorm();
   }
 
-  SmallVector<Value> paramResults, newState;
-  Value newCount;
+  OptimizerResults update;
   if (options.optimizer == Optimizer::None)
-    paramResults = grads;
+    update.params.assign(grads.begin(), grads.end());
   else
-    buildOptimizer(fn, b, params, grads, options, paramResults, newState,
-                   newCount);
+    update = buildOptimizer(fn, b, params, grads, options);
 
-  // Results: params, optimizer state, schedule state, buffers, loss.
-  SmallVector<Value> results(paramResults);
-  results.append(newState);
-  if (newCount)
-    results.push_back(newCount);
-  results.append(newBuffers);
-  results.push_back(loss);
-  ret->setOperands(results);
+  // Results: params, optimizer state, schedule state, buffers, loss, and
+  // what the step reports besides the loss: its lr and gradient norm.
   MLIRContext *ctx = fn.getContext();
+  SmallVector<Value> results;
   SmallVector<Type> resultTypes;
   SmallVector<DictionaryAttr> resultAttrs;
   auto addResult = [&](Value v, std::optional<Role> role) {
+    if (!v)
+      return;
+    results.push_back(v);
     resultTypes.push_back(v.getType());
     resultAttrs.push_back(
         role ? DictionaryAttr::get(ctx, {getRoleNamedAttr(ctx, *role)})
              : DictionaryAttr::get(ctx));
   };
-  for (Value v : paramResults)
+  for (Value v : update.params)
     addResult(v, options.optimizer == Optimizer::None
                      ? std::nullopt
                      : std::optional<Role>(Role::Param));
-  for (Value v : newState)
+  for (Value v : update.state)
     addResult(v, Role::OptState);
-  if (newCount)
-    addResult(newCount, Role::ScheduleState);
+  addResult(update.newCount, Role::ScheduleState);
   for (Value v : newBuffers)
     addResult(v, Role::Buffer);
   addResult(loss, Role::Loss);
+  addResult(update.lr, Role::Lr);
+  addResult(gradNorm, Role::GradNorm);
+  ret->setOperands(results);
   fn.setFunctionType(
       FunctionType::get(ctx, fn.getArgumentTypes(), resultTypes));
   fn.setAllResultAttrs(resultAttrs);

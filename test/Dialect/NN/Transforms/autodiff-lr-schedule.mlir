@@ -1,5 +1,6 @@
 // nn-autodiff's lr-schedule options: one nn.lr_schedule gives every update
-// its lr_factor; its step counter is the last opt_state argument and result.
+// its lr_factor; its step counter is the last opt_state argument and result,
+// and the step's lr (lr x factor) a result after the loss.
 // RUN: amp-opt %s --nn-autodiff="lr=0.1 momentum=0.9 lr-schedule=cosine warmup-steps=10 warmup-start-factor=0.25 total-steps=100 final-factor=0.1" | FileCheck %s --check-prefix=SGD
 // RUN: amp-opt %s --nn-autodiff="optimizer=adamw lr-schedule=step step-size=30 gamma=0.5" | FileCheck %s --check-prefix=ADAM
 // Loss scaling skips the updates only: the schedule counts a skipped step.
@@ -26,26 +27,32 @@
 // SGD-SAME: %[[MB:[a-z0-9]+]]: tensor<2xf32> {nn.role = #nn.role<opt_state>}
 // SGD-SAME: %[[COUNT:[a-z0-9]+]]: tensor<f32> {nn.role = #nn.role<schedule_state>}
 // SGD-SAME: %{{[a-z0-9]+}}: tensor<4xf32> {nn.role = #nn.role<input>}
-// SGD-SAME: -> (tensor<4xf32> {nn.role = #nn.role<param>}, tensor<2xf32> {nn.role = #nn.role<param>}, tensor<4xf32> {nn.role = #nn.role<opt_state>}, tensor<2xf32> {nn.role = #nn.role<opt_state>}, tensor<f32> {nn.role = #nn.role<schedule_state>}, tensor<f32> {nn.role = #nn.role<loss>})
+// SGD-SAME: -> (tensor<4xf32> {nn.role = #nn.role<param>}, tensor<2xf32> {nn.role = #nn.role<param>}, tensor<4xf32> {nn.role = #nn.role<opt_state>}, tensor<2xf32> {nn.role = #nn.role<opt_state>}, tensor<f32> {nn.role = #nn.role<schedule_state>}, tensor<f32> {nn.role = #nn.role<loss>}, tensor<f32> {nn.role = #nn.role<lr>})
 // SGD: %[[F:.*]], %[[NEW_COUNT:.*]] = nn.lr_schedule cosine %[[COUNT]] {final_factor = 1.000000e-01 : f32, total_steps = 100 : i64, warmup_start_factor = 2.500000e-01 : f32, warmup_steps = 10 : i64}
+// SGD-NEXT: %[[BASE:.*]] = arith.constant dense<1.000000e-01> : tensor<f32>
+// SGD-NEXT: %[[LR:.*]] = nn.mul %[[F]], %[[BASE]] : (tensor<f32>, tensor<f32>) -> tensor<f32>
 // SGD-NEXT: %[[NW:.*]], %[[NMW:.*]] = nn.sgd_update %[[W]], %{{.*}}, %[[MW]] lr_factor(%[[F]]) {lr = 1.000000e-01 : f32, momentum = 0.899999976 : f32} : tensor<4xf32>
 // SGD-NEXT: %[[NB:.*]], %[[NMB:.*]] = nn.sgd_update %[[B]], %{{.*}}, %[[MB]] lr_factor(%[[F]]) {lr = 1.000000e-01 : f32, momentum = 0.899999976 : f32} : tensor<2xf32>
-// SGD-NEXT: return %[[NW]], %[[NB]], %[[NMW]], %[[NMB]], %[[NEW_COUNT]], %{{.*}} :
+// SGD-NEXT: return %[[NW]], %[[NB]], %[[NMW]], %[[NMB]], %[[NEW_COUNT]], %{{.*}}, %[[LR]] :
 
 // ADAM-LABEL: func.func @step(
 // ADAM-SAME: %[[T:[a-z0-9]+]]: tensor<f32> {nn.role = #nn.role<opt_state>}, %[[COUNT:[a-z0-9]+]]: tensor<f32> {nn.role = #nn.role<schedule_state>}, %{{[a-z0-9]+}}: tensor<4xf32> {nn.role = #nn.role<input>}
 // ADAM: %[[F:.*]], %[[NEW_COUNT:.*]] = nn.lr_schedule step %[[COUNT]] {gamma = 5.000000e-01 : f32, step_size = 30 : i64}
+// ADAM-NEXT: %[[BASE:.*]] = arith.constant dense<1.000000e-03> : tensor<f32>
+// ADAM-NEXT: %[[LR:.*]] = nn.mul %[[F]], %[[BASE]]
 // ADAM-NEXT: nn.adam_update {{.*}} lr_factor(%[[F]]) {lr = 1.000000e-03 : f32} : tensor<4xf32>
 // ADAM-NEXT: nn.adam_update {{.*}}, %[[T]] lr_factor(%[[F]]) {lr = 1.000000e-03 : f32} : tensor<2xf32>
-// ADAM-NEXT: return {{.*}}, %[[NEW_COUNT]], %{{.*}} :
+// ADAM-NEXT: return {{.*}}, %[[NEW_COUNT]], %{{.*}}, %[[LR]] :
 
 // SCALED-LABEL: func.func @step(
+// SCALED-SAME: tensor<f32> {nn.role = #nn.role<loss>}, tensor<f32> {nn.role = #nn.role<lr>}, tensor<f32> {nn.role = #nn.role<loss_scale>}
 // SCALED: %[[F:.*]], %[[NEW_COUNT:.*]] = nn.lr_schedule exponential
+// SCALED: %[[LR:.*]] = nn.mul %[[F]],
 // SCALED: amp.skip_step_if
 // SCALED-NOT: nn.lr_schedule
 // SCALED: nn.sgd_update {{.*}} lr_factor(%[[F]])
 // SCALED: nn.sgd_update {{.*}} lr_factor(%[[F]])
-// SCALED: return {{.*}}, %[[NEW_COUNT]], %{{.*}} :
+// SCALED: return {{.*}}, %[[NEW_COUNT]], %{{.*}}, %[[LR]], %{{.*}}, %{{.*}}, %{{.*}} :
 
 // KIND: error: nn-autodiff: lr-schedule must be none, constant, linear, cosine, step or exponential, got 'poly'
 // TOTAL: error: nn-autodiff: cosine schedules need total-steps

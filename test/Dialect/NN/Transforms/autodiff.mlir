@@ -801,16 +801,19 @@ func.func @no_rule_off_path(%x: tensor<2x3xf32> {nn.role = #nn.role<input>}, %w:
 // SGD-OPTIONS: nn.sgd_update %{{.*}}, %{{.*}} {lr = 1.000000e-01 : f32, weight_decay = 5.000000e-04 : f32} : tensor<4x8xf32>
 // SGD-OPTIONS-NEXT: nn.sgd_update %{{.*}}, %{{.*}} {lr = 1.000000e-01 : f32, weight_decay = 5.000000e-04 : f32} : tensor<8x3xf32>
 
-// One clip over all gradients, in param order, before the updates.
+// One clip over all gradients, in param order, before the updates; its
+// norm (before clipping) is a result after the loss.
 // CLIP-LABEL: func.func @mlp(
 // CLIP-SAME: %[[W1:[a-z0-9]+]]: tensor<4x8xf32> {{.*}}, %[[W2:[a-z0-9]+]]: tensor<8x3xf32>
+// CLIP-SAME: tensor<f32> {nn.role = #nn.role<loss>}, tensor<f32> {nn.role = #nn.role<grad_norm>})
 // CLIP-NOT: nn.clip_grad_norm
+// CLIP: %[[L:.*]] = nn.cross_entropy
 // CLIP: %[[DW2:.*]] = nn.matmul %{{.*}}, %{{.*}} {transpose_a}
 // CLIP: %[[DW1:.*]] = nn.matmul %{{.*}}, %{{.*}} {transpose_a}
-// CLIP-NEXT: %[[C:.*]]:2, %{{.*}} = nn.clip_grad_norm %[[DW1]], %[[DW2]] {max_norm = 1.000000e+00 : f32} : tensor<4x8xf32>, tensor<8x3xf32>
-// CLIP-NEXT: nn.sgd_update %[[W1]], %[[C]]#0 {
-// CLIP-NEXT: nn.sgd_update %[[W2]], %[[C]]#1 {
-// CLIP-NEXT: return
+// CLIP-NEXT: %[[C:.*]]:2, %[[NORM:.*]] = nn.clip_grad_norm %[[DW1]], %[[DW2]] {max_norm = 1.000000e+00 : f32} : tensor<4x8xf32>, tensor<8x3xf32>
+// CLIP-NEXT: %[[NW1:.*]] = nn.sgd_update %[[W1]], %[[C]]#0 {
+// CLIP-NEXT: %[[NW2:.*]] = nn.sgd_update %[[W2]], %[[C]]#1 {
+// CLIP-NEXT: return %[[NW1]], %[[NW2]], %[[L]], %[[NORM]] :
 
 // optimizer=none: the gradients (without a role), then the loss.
 // NONE-LABEL: func.func @mlp(

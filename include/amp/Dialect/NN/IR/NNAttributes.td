@@ -13,7 +13,8 @@ include "amp/Dialect/NN/IR/NNDialect.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
 
-// The roles of docs/architecture.md §3; loss-scaling appends the last four.
+// The roles of docs/architecture.md §3 (amp-loss-scaling adds loss_scale to
+// found_inf).
 def NN_Role : I32EnumAttr<"Role",
     "the role of a training-step argument or result", [
   I32EnumAttrCase<"Param", 0, "param">,
@@ -26,7 +27,9 @@ def NN_Role : I32EnumAttr<"Role",
   I32EnumAttrCase<"HysteresisTracker", 7, "hysteresis_tracker">,
   I32EnumAttrCase<"FoundInf", 8, "found_inf">,
   I32EnumAttrCase<"Buffer", 9, "buffer">,
-  I32EnumAttrCase<"ScheduleState", 10, "schedule_state">
+  I32EnumAttrCase<"ScheduleState", 10, "schedule_state">,
+  I32EnumAttrCase<"Lr", 11, "lr">,
+  I32EnumAttrCase<"GradNorm", 12, "grad_norm">
 ]> {
   let cppNamespace = "::amp::nn";
   let genSpecializedAttr = 0;
@@ -44,8 +47,13 @@ def NN_RoleAttr : EnumAttr<NN_Dialect, NN_Role, "role"> {
     statistics, PyTorch's buffers), threaded like params and saved with
     them; and `#nn.role<schedule_state>`: the step counter of a
     learning-rate schedule (`nn.lr_schedule`), threaded, which advances also
-    on a step that loss scaling skips (PyTorch's scheduler state). It is the
-    value of the discardable
+    on a step that loss scaling skips (PyTorch's scheduler state). Two
+    results report on the step for the runner's log, and are not threaded:
+    `#nn.role<lr>`, the learning rate the step's updates used (PyTorch's
+    `scheduler.get_last_lr()` before `scheduler.step()`), and
+    `#nn.role<grad_norm>`, the global L2 norm of the unscaled gradients
+    before clipping (the value `clip_grad_norm_` returns; inf or NaN on a
+    step that loss scaling skips). It is the value of the discardable
     attribute `nn.role`:
 
     ```mlir

@@ -42,7 +42,12 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
        `gamma` (see `nn.lr_schedule`).
 
     The results become the updated params, the optimizer state (in argument
-    order) and the loss, with their roles. With `optimizer=none` there is no
+    order), the schedule's new step counter, the new buffers and the loss,
+    with their roles; then, with `lr-schedule`, the step's learning rate
+    (`#nn.role<lr>`: `lr` times the factor, what the updates used) and, with
+    `clip-norm`, the gradients' norm before clipping
+    (`#nn.role<grad_norm>`: what `clip_grad_norm_` returns), which runners
+    log. With `optimizer=none` there is no
     update: the results are the gradients of the params (in argument order,
     without a role) and the loss. A param that does not reach the
     loss gets a zero gradient and a remark. An op on the path from a param
