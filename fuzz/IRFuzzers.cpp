@@ -43,7 +43,8 @@ constexpr const char *kPipelines[] = {
     "builtin.module(amp-pipeline)",
     "builtin.module(amp-pipeline{compute-type=bf16},amp-to-runtime)",
     "builtin.module(nn-autodiff,amp-pipeline,amp-to-runtime)",
-    "builtin.module(nn-autodiff{optimizer=adamw clip-norm=1.0},"
+    "builtin.module(nn-autodiff{optimizer=adamw clip-norm=1.0 "
+    "lr-schedule=multistep milestones=2,5 gamma=0.5},"
     "amp-pipeline,amp-lower-matmul-to-cublaslt)",
     "builtin.module(nn-autodiff{accumulate-steps=2 momentum=0.9 "
     "lr-schedule=cosine total-steps=10},amp-pipeline,amp-to-runtime)",

@@ -278,10 +278,11 @@ amp_status_t callOne(FuzzedDataProvider &in) {
         in.ConsumeFloatingPoint<float>(), nullptr);
   }
   case 14: {
-    // Scalar arguments only (every kind, the raw values 5..7 too; any
-    // int64 and float, NaN and infinities included); each pointer NULL
-    // sometimes, and new_count sometimes equal to count.
-    auto kind = fuzzEnum<amp_lr_schedule_t>(in, 8);
+    // Scalar arguments (every kind, the raw values 7..9 too; any int64 and
+    // float, NaN and infinities included) and up to 20 milestones of any
+    // values; each pointer NULL sometimes, and new_count sometimes equal to
+    // count.
+    auto kind = fuzzEnum<amp_lr_schedule_t>(in, 10);
     auto scalar = [&] {
       return in.ConsumeBool()
                  ? nullptr
@@ -294,9 +295,22 @@ amp_status_t callOne(FuzzedDataProvider &in) {
     int64_t total = in.ConsumeIntegral<int64_t>();
     float finalFactor = in.ConsumeFloatingPoint<float>();
     int64_t stepSize = in.ConsumeIntegral<int64_t>();
+    float gamma = in.ConsumeFloatingPoint<float>();
+    float power = in.ConsumeFloatingPoint<float>();
+    std::vector<int64_t> milestones(in.ConsumeIntegralInRange<size_t>(0, 20));
+    for (int64_t &m : milestones)
+      m = in.ConsumeIntegral<int64_t>();
+    int32_t numMilestones = in.ConsumeBool()
+                                ? static_cast<int32_t>(milestones.size())
+                                : in.ConsumeIntegral<int32_t>();
+    // A count above the array's size would read past it: the call's
+    // contract, not a checked input.
+    if (numMilestones > static_cast<int32_t>(milestones.size()))
+      numMilestones = static_cast<int32_t>(milestones.size());
     return amp_lr_schedule(count, factor, newCount, kind, warmup, start, total,
-                           finalFactor, stepSize,
-                           in.ConsumeFloatingPoint<float>(), nullptr);
+                           finalFactor, stepSize, gamma, power,
+                           milestones.empty() ? nullptr : milestones.data(),
+                           numMilestones, nullptr);
   }
   default: {
     int64_t rows = fuzzDim(in), classes = fuzzDim(in);

@@ -63,6 +63,19 @@ double scheduleFactor(const LrSchedule &p, double s) {
     return std::pow(*p.gamma, std::floor(d / static_cast<double>(*p.stepSize)));
   case LrScheduleKind::Exponential:
     return std::pow(*p.gamma, d);
+  case LrScheduleKind::Polynomial: {
+    double span = static_cast<double>(*p.totalSteps - p.warmupSteps);
+    return b + (1.0 - b) * std::pow(std::max(span - d, 0.0) / span,
+                                    p.power.value_or(1.0));
+  }
+  case LrScheduleKind::Multistep: {
+    // MultiStepLR: gamma once per milestone reached.
+    double factor = 1.0;
+    for (int64_t m : *p.milestones)
+      if (static_cast<double>(m) <= d)
+        factor *= *p.gamma;
+    return factor;
+  }
   }
   return 1.0;
 }

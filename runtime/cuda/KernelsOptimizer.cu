@@ -398,13 +398,15 @@ amp_status_t amp_lr_schedule(const float *count, float *factor,
                              float *new_count, amp_lr_schedule_t kind,
                              int64_t warmup_steps, float warmup_start_factor,
                              int64_t total_steps, float final_factor,
-                             int64_t step_size, float gamma, void *stream) {
+                             int64_t step_size, float gamma, float power,
+                             const int64_t *milestones, int32_t num_milestones,
+                             void *stream) {
   Checker check("amp_lr_schedule");
   LrSchedule schedule;
-  if (amp_status_t s =
-          checkLrSchedule(check, count, factor, new_count, kind, warmup_steps,
-                          warmup_start_factor, total_steps, final_factor,
-                          step_size, gamma, &schedule))
+  if (amp_status_t s = checkLrSchedule(
+          check, count, factor, new_count, kind, warmup_steps,
+          warmup_start_factor, total_steps, final_factor, step_size, gamma,
+          power, milestones, num_milestones, &schedule))
     return s;
   lrScheduleKernel<<<1, 1, 0, toStream(stream)>>>(schedule, count, factor,
                                                   new_count);

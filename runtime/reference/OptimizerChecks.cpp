@@ -35,14 +35,15 @@ amp_status_t amp::runtime::kernels::checkLrSchedule(
     Checker &check, const float *count, const float *factor,
     const float *new_count, amp_lr_schedule_t kind, int64_t warmup_steps,
     float warmup_start_factor, int64_t total_steps, float final_factor,
-    int64_t step_size, float gamma, LrSchedule *schedule) {
+    int64_t step_size, float gamma, float power, const int64_t *milestones,
+    int32_t num_milestones, LrSchedule *schedule) {
   if (amp_status_t s =
           check.pointers({{"count", count, 1, AMP_DTYPE_F32},
                           {"factor", factor, 1, AMP_DTYPE_F32},
                           {"new_count", new_count, 1, AMP_DTYPE_F32}}))
     return s;
   const int32_t raw = rawEnum(kind);
-  if (raw < AMP_LR_SCHEDULE_CONSTANT || raw > AMP_LR_SCHEDULE_EXPONENTIAL)
+  if (raw < AMP_LR_SCHEDULE_CONSTANT || raw > AMP_LR_SCHEDULE_MULTISTEP)
     return check.fail(AMP_STATUS_INVALID_ARGUMENT, "unknown kind %d", raw);
   if (warmup_steps < 0)
     return check.fail(AMP_STATUS_INVALID_ARGUMENT, "warmup_steps (%lld) is < 0",
@@ -51,8 +52,9 @@ amp_status_t amp::runtime::kernels::checkLrSchedule(
     return check.fail(AMP_STATUS_INVALID_ARGUMENT,
                       "warmup_start_factor (%g) must be in [0, 1]",
                       (double)warmup_start_factor);
-  const bool decays =
-      raw == AMP_LR_SCHEDULE_LINEAR || raw == AMP_LR_SCHEDULE_COSINE;
+  const bool decays = raw == AMP_LR_SCHEDULE_LINEAR ||
+                      raw == AMP_LR_SCHEDULE_COSINE ||
+                      raw == AMP_LR_SCHEDULE_POLYNOMIAL;
   if (decays && total_steps <= warmup_steps)
     return check.fail(AMP_STATUS_INVALID_ARGUMENT,
                       "total_steps (%lld) must be > warmup_steps (%lld)",
@@ -64,14 +66,37 @@ amp_status_t amp::runtime::kernels::checkLrSchedule(
   if (raw == AMP_LR_SCHEDULE_STEP && step_size < 1)
     return check.fail(AMP_STATUS_INVALID_ARGUMENT, "step_size (%lld) is < 1",
                       (long long)step_size);
-  const bool decaysBy =
-      raw == AMP_LR_SCHEDULE_STEP || raw == AMP_LR_SCHEDULE_EXPONENTIAL;
+  if (raw == AMP_LR_SCHEDULE_POLYNOMIAL &&
+      !(power > 0.0f && nonNegative(power)))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "power (%g) must be positive and finite", (double)power);
+  const bool decaysBy = raw == AMP_LR_SCHEDULE_STEP ||
+                        raw == AMP_LR_SCHEDULE_EXPONENTIAL ||
+                        raw == AMP_LR_SCHEDULE_MULTISTEP;
   if (decaysBy && !(gamma > 0.0f && nonNegative(gamma)))
     return check.fail(AMP_STATUS_INVALID_ARGUMENT,
                       "gamma (%g) must be positive and finite", (double)gamma);
-  *schedule = {raw,       warmup_steps,        total_steps,
-               step_size, warmup_start_factor, final_factor,
-               gamma};
+  *schedule = {
+      raw,          warmup_steps, total_steps, step_size, warmup_start_factor,
+      final_factor, gamma,        power,       0,         {}};
+  if (raw != AMP_LR_SCHEDULE_MULTISTEP)
+    return AMP_STATUS_OK;
+  if (num_milestones < 1 || num_milestones > AMP_LR_SCHEDULE_MAX_MILESTONES)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "num_milestones (%d) must be in [1, %d]",
+                      (int)num_milestones, AMP_LR_SCHEDULE_MAX_MILESTONES);
+  if (!milestones)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "milestones must not be NULL");
+  for (int32_t i = 0; i < num_milestones; ++i) {
+    if (milestones[i] < (i == 0 ? 0 : milestones[i - 1] + 1))
+      return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                        "milestones[%d] (%lld) must be >= 0 and greater than "
+                        "the one before",
+                        (int)i, (long long)milestones[i]);
+    schedule->milestones[i] = milestones[i];
+  }
+  schedule->numMilestones = num_milestones;
   return AMP_STATUS_OK;
 }
 

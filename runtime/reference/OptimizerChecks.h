@@ -25,7 +25,8 @@ amp_status_t checkLrSchedule(Checker &check, const float *count,
                              amp_lr_schedule_t kind, int64_t warmup_steps,
                              float warmup_start_factor, int64_t total_steps,
                              float final_factor, int64_t step_size, float gamma,
-                             LrSchedule *schedule);
+                             float power, const int64_t *milestones,
+                             int32_t num_milestones, LrSchedule *schedule);
 
 /// amp_sgd_update's checks; *hasMomentum: momentum > 0 (the buffers are
 /// used).

@@ -45,7 +45,10 @@ inline AMP_HOST_DEVICE float scheduledLr(float lr, const float *factor) {
 struct LrSchedule {
   int32_t kind;
   int64_t warmupSteps, totalSteps, stepSize;
-  float warmupStartFactor, finalFactor, gamma;
+  float warmupStartFactor, finalFactor, gamma, power;
+  /// MULTISTEP's milestones, increasing (the first numMilestones).
+  int32_t numMilestones;
+  int64_t milestones[AMP_LR_SCHEDULE_MAX_MILESTONES];
 };
 
 /// The step s of a schedule's counter: the count's value (an integer held
@@ -59,8 +62,9 @@ inline AMP_HOST_DEVICE double lrScheduleStep(float count) {
 /// steps (LinearLR; transformers' warmup with a = 0), then with d = s - W
 /// and D = T - W: transformers' get_linear_schedule_with_warmup and
 /// get_cosine_schedule_with_warmup (with a floor b, clamped to b past T),
-/// StepLR and ExponentialLR. D is formed only for the kinds that use T,
-/// for which the checks ensured T > W >= 0 (no overflow).
+/// StepLR, ExponentialLR, get_polynomial_decay_schedule_with_warmup and
+/// PolynomialLR, and MultiStepLR. D is formed only for the kinds that use
+/// T, for which the checks ensured T > W >= 0 (no overflow).
 inline AMP_HOST_DEVICE double lrScheduleFactor(const LrSchedule &p, double s) {
   const double w = static_cast<double>(p.warmupSteps);
   if (s < w) {
@@ -87,6 +91,18 @@ inline AMP_HOST_DEVICE double lrScheduleFactor(const LrSchedule &p, double s) {
                floor(d / static_cast<double>(p.stepSize)));
   case AMP_LR_SCHEDULE_EXPONENTIAL:
     return pow(static_cast<double>(p.gamma), d);
+  case AMP_LR_SCHEDULE_POLYNOMIAL: {
+    const double total = static_cast<double>(p.totalSteps - p.warmupSteps);
+    const double left = total - d;
+    return b + (1.0 - b) * pow((left > 0.0 ? left : 0.0) / total,
+                               static_cast<double>(p.power));
+  }
+  case AMP_LR_SCHEDULE_MULTISTEP: {
+    int passed = 0;
+    for (int32_t i = 0; i < p.numMilestones; ++i)
+      passed += static_cast<double>(p.milestones[i]) <= d;
+    return pow(static_cast<double>(p.gamma), static_cast<double>(passed));
+  }
   default: // AMP_LR_SCHEDULE_CONSTANT
     return 1.0;
   }

@@ -654,6 +654,39 @@ TEST_F(InterpreterTest, LrSchedule) {
                {1}, {0.75});
 }
 
+// Polynomial decay at step 5 of 2 warmup + 8 decay steps, power 2, floor
+// 0.25: 0.25 + 0.75 * (5 / 8)^2, and 0.25 past the end; multistep with
+// milestones 1, 4 after 2 warmup steps: 0.5^2 from d = 4 (step 6), 0.5 at
+// d = 1..3, 1 at d = 0.
+TEST_F(InterpreterTest, LrSchedulePolynomialAndMultistep) {
+  const char *polynomial = R"(
+    func.func @f(%c: tensor<f32>) -> (tensor<f32>, tensor<f32>) {
+      %f, %n = nn.lr_schedule polynomial %c {warmup_steps = 2 : i64, total_steps = 10 : i64, final_factor = 0.25 : f32, power = 2.0 : f32}
+      return %f, %n : tensor<f32>, tensor<f32>
+    })";
+  for (auto [step, factor] : {std::pair(5.0, 0.25 + 0.75 * 25.0 / 64.0),
+                              std::pair(10.0, 0.25), std::pair(50.0, 0.25)}) {
+    FailureOr<SmallVector<RefTensor>> results =
+        run(polynomial, {tensor({}, {step})});
+    ASSERT_TRUE(succeeded(results)) << errors;
+    expectTensor((*results)[0], {}, {factor});
+  }
+  const char *multistep = R"(
+    func.func @f(%c: tensor<f32>) -> (tensor<f32>, tensor<f32>) {
+      %f, %n = nn.lr_schedule multistep %c {warmup_steps = 2 : i64, milestones = array<i64: 1, 4>, gamma = 0.5 : f32}
+      return %f, %n : tensor<f32>, tensor<f32>
+    })";
+  for (auto [step, factor] :
+       {std::pair(2.0, 1.0), std::pair(3.0, 0.5), std::pair(5.0, 0.5),
+        std::pair(6.0, 0.25), std::pair(1000.0, 0.25)}) {
+    FailureOr<SmallVector<RefTensor>> results =
+        run(multistep, {tensor({}, {step})});
+    ASSERT_TRUE(succeeded(results)) << errors;
+    expectTensor((*results)[0], {}, {factor});
+    expectTensor((*results)[1], {}, {step + 1});
+  }
+}
+
 // Splat and element-wise dense constants, float and integer.
 TEST_F(InterpreterTest, Constants) {
   expectResult(R"(

@@ -236,7 +236,8 @@ struct ClipGradNormLowering : RuntimeOpLowering<nn::ClipGradNormOp> {
 };
 
 /// nn.lr_schedule: amp_lr_schedule with the kind (LrScheduleKind's values
-/// are amp_lr_schedule_t's); a parameter the kind does not use is 0.
+/// are amp_lr_schedule_t's); a parameter the kind does not use is 0 (power:
+/// 1; milestones: NULL), and the milestones a constant array.
 struct LrScheduleLowering : RuntimeOpLowering<nn::LrScheduleOp> {
   static_assert(static_cast<int>(nn::LrScheduleKind::Constant) ==
                         AMP_LR_SCHEDULE_CONSTANT &&
@@ -247,19 +248,26 @@ struct LrScheduleLowering : RuntimeOpLowering<nn::LrScheduleOp> {
                     static_cast<int>(nn::LrScheduleKind::Step) ==
                         AMP_LR_SCHEDULE_STEP &&
                     static_cast<int>(nn::LrScheduleKind::Exponential) ==
-                        AMP_LR_SCHEDULE_EXPONENTIAL,
+                        AMP_LR_SCHEDULE_EXPONENTIAL &&
+                    static_cast<int>(nn::LrScheduleKind::Polynomial) ==
+                        AMP_LR_SCHEDULE_POLYNOMIAL &&
+                    static_cast<int>(nn::LrScheduleKind::Multistep) ==
+                        AMP_LR_SCHEDULE_MULTISTEP,
                 "nn.lr_schedule's kinds are the runtime's amp_lr_schedule_t");
 
   void lower(nn::LrScheduleOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     nn::LrSchedule s = op.getSchedule();
+    const std::vector<int64_t> milestones =
+        s.milestones.value_or(std::vector<int64_t>());
     rb.call(RuntimeFn::amp_lr_schedule,
             {adaptor.getCount(), results[0], results[1],
              rb.i32(static_cast<int32_t>(s.kind)), rb.i64(s.warmupSteps),
              rb.f32(s.warmupStartFactor), rb.i64(s.totalSteps.value_or(0)),
              rb.f32(s.finalFactor.value_or(0.0)),
              rb.i64(s.stepSize.value_or(0)), rb.f32(s.gamma.value_or(0.0)),
-             rb.stream()});
+             rb.f32(s.power.value_or(1.0)), rb.i64Array(milestones),
+             rb.i32(static_cast<int32_t>(milestones.size())), rb.stream()});
   }
 };
 

@@ -706,7 +706,12 @@ typedef enum amp_lr_schedule {
   AMP_LR_SCHEDULE_COSINE = 2,
   AMP_LR_SCHEDULE_STEP = 3,
   AMP_LR_SCHEDULE_EXPONENTIAL = 4,
+  AMP_LR_SCHEDULE_POLYNOMIAL = 5,
+  AMP_LR_SCHEDULE_MULTISTEP = 6,
 } amp_lr_schedule_t;
+
+/* The most milestones a MULTISTEP schedule takes. */
+#define AMP_LR_SCHEDULE_MAX_MILESTONES 16
 
 /* nn.lr_schedule: *factor = f(s) for the step s = *count (the number of
  * earlier steps, a non-negative integer held in f32; a negative or NaN count
@@ -720,15 +725,22 @@ typedef enum amp_lr_schedule {
  *   COSINE:       b + (1 - b) * (1 + cos(pi * min(d / D, 1))) / 2
  *   STEP:         gamma ^ floor(d / step_size)
  *   EXPONENTIAL:  gamma ^ d
- * Arguments a kind does not use are ignored. INVALID_ARGUMENT for a NULL
- * pointer, an unknown kind, warmup_steps < 0, a outside [0, 1]; for LINEAR
- * and COSINE T <= W or b outside [0, 1]; for STEP step_size < 1; for STEP
- * and EXPONENTIAL gamma not positive and finite. new_count may equal count
+ *   POLYNOMIAL:   b + (1 - b) * (max(D - d, 0) / D) ^ power
+ *   MULTISTEP:    gamma ^ (the number of milestones m[i] <= d)
+ * milestones is a host array of num_milestones values, read during the
+ * call. Arguments a kind does not use are ignored (milestones may be NULL).
+ * INVALID_ARGUMENT for a NULL pointer, an unknown kind, warmup_steps < 0, a
+ * outside [0, 1]; for LINEAR, COSINE and POLYNOMIAL T <= W or b outside [0,
+ * 1]; for POLYNOMIAL power not positive and finite; for STEP step_size < 1;
+ * for STEP, EXPONENTIAL and MULTISTEP gamma not positive and finite; for
+ * MULTISTEP num_milestones outside [1, AMP_LR_SCHEDULE_MAX_MILESTONES] or
+ * milestones that are negative or not increasing. new_count may equal count
  * (it is read first); factor must not overlap either. */
 AMP_KERNEL_API amp_status_t amp_lr_schedule(
     const float *count, float *factor, float *new_count, amp_lr_schedule_t kind,
     int64_t warmup_steps, float warmup_start_factor, int64_t total_steps,
-    float final_factor, int64_t step_size, float gamma, void *stream);
+    float final_factor, int64_t step_size, float gamma, float power,
+    const int64_t *milestones, int32_t num_milestones, void *stream);
 
 /* nn.sgd_update (torch.optim.SGD, with the buffer starting at zero):
  * g = grad + wd * param (when wd != 0); with momentum > 0:

@@ -401,7 +401,9 @@ func.func @sgd_run(%inf: tensor<i1>, %w1: tensor<4xf32>, %g1: tensor<4xf32>, %m1
 // CHECK-DAG: %[[TOTAL:.*]] = llvm.mlir.constant(50 : i64) : i64
 // CHECK-DAG: %[[FINAL:.*]] = llvm.mlir.constant(2.500000e-01 : f32) : f32
 // CHECK-DAG: %[[NO_STEP_SIZE:.*]] = llvm.mlir.constant(0 : i64) : i64
-// CHECK: llvm.call @amp_lr_schedule(%{{.*}}, %[[F]], %{{.*}}, %[[COSINE]], %[[WARMUP]], %[[ZERO]], %[[TOTAL]], %[[FINAL]], %[[NO_STEP_SIZE]], %[[ZERO]], %{{.*}})
+// CHECK-DAG: %[[POWER_1:.*]] = llvm.mlir.constant(1.000000e+00 : f32) : f32
+// CHECK-DAG: %[[NO_MILESTONES:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK: llvm.call @amp_lr_schedule(%{{.*}}, %[[F]], %{{.*}}, %[[COSINE]], %[[WARMUP]], %[[ZERO]], %[[TOTAL]], %[[FINAL]], %[[NO_STEP_SIZE]], %[[ZERO]], %[[POWER_1]], %[[NULL:[^,]*]], %[[NO_MILESTONES]], %[[NULL]])
 // CHECK-NOT: llvm.call @amp_sgd_update
 // CHECK: llvm.call @amp_sgd_update_multi(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[F]], {{.*}})
 // CHECK: %[[P1:.*]] = llvm.getelementptr %[[BUFS]][1]
@@ -419,6 +421,26 @@ func.func @lr_schedule_run(%count: tensor<f32>, %f2: tensor<f32>,
   %b = nn.sgd_update %w2, %g2 lr_factor(%f) {lr = 0.1 : f32} : tensor<3xf32>
   %c = nn.sgd_update %w3, %g3 lr_factor(%f2) {lr = 0.1 : f32} : tensor<5xf32>
   return %a, %b, %c, %n : tensor<4xf32>, tensor<3xf32>, tensor<5xf32>, tensor<f32>
+}
+
+// -----
+
+// multistep passes its milestones as a constant i64 array and their count;
+// polynomial its power.
+// CHECK: llvm.mlir.global internal constant @[[MILESTONES:__amp_i64_30_60_90]](dense<[30, 60, 90]> : tensor<3xi64>)
+// CHECK-LABEL: func.func @lr_schedule_kinds
+// CHECK-DAG: %[[MULTISTEP:.*]] = llvm.mlir.constant(6 : i32) : i32
+// CHECK-DAG: %[[GAMMA:.*]] = llvm.mlir.constant(1.000000e-01 : f32) : f32
+// CHECK-DAG: %[[THREE:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK-DAG: %[[ARRAY:.*]] = llvm.mlir.addressof @[[MILESTONES]]
+// CHECK: llvm.call @amp_lr_schedule(%{{.*}}, %{{.*}}, %{{.*}}, %[[MULTISTEP]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[GAMMA]], %{{.*}}, %[[ARRAY]], %[[THREE]], %{{.*}})
+// CHECK-DAG: %[[POLYNOMIAL:.*]] = llvm.mlir.constant(5 : i32) : i32
+// CHECK-DAG: %[[POWER:.*]] = llvm.mlir.constant(2.500000e+00 : f32) : f32
+// CHECK: llvm.call @amp_lr_schedule(%{{.*}}, %{{.*}}, %{{.*}}, %[[POLYNOMIAL]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[POWER]], %{{.*}}, %{{.*}}, %{{.*}})
+func.func @lr_schedule_kinds(%count: tensor<f32>) -> (tensor<f32>, tensor<f32>) {
+  %f, %n = nn.lr_schedule multistep %count {milestones = array<i64: 30, 60, 90>, gamma = 0.1 : f32}
+  %g, %m = nn.lr_schedule polynomial %count {total_steps = 50 : i64, power = 2.5 : f32}
+  return %f, %g : tensor<f32>, tensor<f32>
 }
 
 // -----

@@ -1785,7 +1785,7 @@ func.func @lr_schedule_final_factor_range(%c: tensor<f32>) {
 // -----
 
 func.func @lr_schedule_final_factor_kind(%c: tensor<f32>) {
-  // expected-error @+1 {{'nn.lr_schedule' op final_factor applies to linear and cosine schedules only, not step}}
+  // expected-error @+1 {{'nn.lr_schedule' op final_factor applies to linear, cosine and polynomial schedules only, not step}}
   %f, %n = nn.lr_schedule step %c {step_size = 2 : i64, gamma = 0.5 : f32, final_factor = 0.5 : f32}
   return
 }
@@ -1793,7 +1793,7 @@ func.func @lr_schedule_final_factor_kind(%c: tensor<f32>) {
 // -----
 
 func.func @lr_schedule_total_kind(%c: tensor<f32>) {
-  // expected-error @+1 {{'nn.lr_schedule' op total_steps applies to linear and cosine schedules only, not exponential}}
+  // expected-error @+1 {{'nn.lr_schedule' op total_steps applies to linear, cosine and polynomial schedules only, not exponential}}
   %f, %n = nn.lr_schedule exponential %c {gamma = 0.5 : f32, total_steps = 10 : i64}
   return
 }
@@ -1825,7 +1825,7 @@ func.func @lr_schedule_needs_gamma(%c: tensor<f32>) {
 // -----
 
 func.func @lr_schedule_gamma_kind(%c: tensor<f32>) {
-  // expected-error @+1 {{'nn.lr_schedule' op gamma applies to step and exponential schedules only, not constant}}
+  // expected-error @+1 {{'nn.lr_schedule' op gamma applies to step, exponential and multistep schedules only, not constant}}
   %f, %n = nn.lr_schedule constant %c {gamma = 0.5 : f32}
   return
 }
@@ -1835,6 +1835,78 @@ func.func @lr_schedule_gamma_kind(%c: tensor<f32>) {
 func.func @lr_schedule_gamma_range(%c: tensor<f32>) {
   // expected-error @+1 {{'nn.lr_schedule' op gamma must be positive and finite}}
   %f, %n = nn.lr_schedule exponential %c {gamma = 0.0 : f32}
+  return
+}
+
+// -----
+
+func.func @lr_schedule_polynomial_needs_total(%c: tensor<f32>) {
+  // expected-error @+1 {{'nn.lr_schedule' op polynomial schedules need total_steps}}
+  %f, %n = nn.lr_schedule polynomial %c {power = 2.0 : f32}
+  return
+}
+
+// -----
+
+func.func @lr_schedule_power_range(%c: tensor<f32>) {
+  // expected-error @+1 {{'nn.lr_schedule' op power must be positive and finite}}
+  %f, %n = nn.lr_schedule polynomial %c {total_steps = 10 : i64, power = 0.0 : f32}
+  return
+}
+
+// -----
+
+func.func @lr_schedule_power_kind(%c: tensor<f32>) {
+  // expected-error @+1 {{'nn.lr_schedule' op power applies to polynomial schedules only, not linear}}
+  %f, %n = nn.lr_schedule linear %c {total_steps = 10 : i64, power = 2.0 : f32}
+  return
+}
+
+// -----
+
+func.func @lr_schedule_needs_milestones(%c: tensor<f32>) {
+  // expected-error @+1 {{'nn.lr_schedule' op multistep schedules need milestones}}
+  %f, %n = nn.lr_schedule multistep %c {gamma = 0.1 : f32}
+  return
+}
+
+// -----
+
+func.func @lr_schedule_milestones_kind(%c: tensor<f32>) {
+  // expected-error @+1 {{'nn.lr_schedule' op milestones applies to multistep schedules only, not step}}
+  %f, %n = nn.lr_schedule step %c {step_size = 2 : i64, gamma = 0.1 : f32, milestones = array<i64: 3>}
+  return
+}
+
+// -----
+
+func.func @lr_schedule_milestones_empty(%c: tensor<f32>) {
+  // expected-error @+1 {{'nn.lr_schedule' op milestones must hold 1 to 16 steps, got 0}}
+  %f, %n = nn.lr_schedule multistep %c {gamma = 0.1 : f32, milestones = array<i64>}
+  return
+}
+
+// -----
+
+func.func @lr_schedule_milestones_too_many(%c: tensor<f32>) {
+  // expected-error @+1 {{'nn.lr_schedule' op milestones must hold 1 to 16 steps, got 17}}
+  %f, %n = nn.lr_schedule multistep %c {gamma = 0.1 : f32, milestones = array<i64: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17>}
+  return
+}
+
+// -----
+
+func.func @lr_schedule_milestones_order(%c: tensor<f32>) {
+  // expected-error @+1 {{'nn.lr_schedule' op milestones must be increasing steps >= 0, got 30 after 60}}
+  %f, %n = nn.lr_schedule multistep %c {gamma = 0.1 : f32, milestones = array<i64: 60, 30>}
+  return
+}
+
+// -----
+
+func.func @lr_schedule_milestones_negative(%c: tensor<f32>) {
+  // expected-error @+1 {{'nn.lr_schedule' op milestones must be increasing steps >= 0, got -5}}
+  %f, %n = nn.lr_schedule multistep %c {gamma = 0.1 : f32, milestones = array<i64: -5, 3>}
   return
 }
 

@@ -1328,14 +1328,20 @@ func.func @adam_update_all_attributes(%p: tensor<8xf16>, %g: tensor<8xf16>, %m: 
 // CHECK-NEXT:    %[[F2:.*]], %{{.*}} = nn.lr_schedule cosine %[[C]] {total_steps = 100 : i64}
 // CHECK-NEXT:    %[[F3:.*]], %{{.*}} = nn.lr_schedule step %[[C]] {gamma = 5.000000e-01 : f32, step_size = 30 : i64}
 // CHECK-NEXT:    %[[F4:.*]], %{{.*}} = nn.lr_schedule exponential %[[C]] {gamma = 0.949999988 : f32}
-// CHECK-NEXT:    return %[[F0]], %[[F1]], %[[F2]], %[[F3]], %[[F4]], %[[N0]]
-func.func @lr_schedule(%c: tensor<f32>) -> (tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>) {
+// CHECK-NEXT:    %[[F5:.*]], %{{.*}} = nn.lr_schedule polynomial %[[C]] {final_factor = 9.99999974E-5 : f32, power = 2.000000e+00 : f32, total_steps = 1000 : i64, warmup_steps = 100 : i64}
+// CHECK-NEXT:    %[[F6:.*]], %{{.*}} = nn.lr_schedule polynomial %[[C]] {total_steps = 50 : i64}
+// CHECK-NEXT:    %[[F7:.*]], %{{.*}} = nn.lr_schedule multistep %[[C]] {gamma = 1.000000e-01 : f32, milestones = array<i64: 30, 60, 90>}
+// CHECK-NEXT:    return %[[F0]], %[[F1]], %[[F2]], %[[F3]], %[[F4]], %[[F5]], %[[F6]], %[[F7]], %[[N0]]
+func.func @lr_schedule(%c: tensor<f32>) -> (tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>) {
   %f0, %n0 = nn.lr_schedule constant %c {warmup_steps = 4 : i64, warmup_start_factor = 0.333333343 : f32}
   %f1, %n1 = nn.lr_schedule linear %c {warmup_steps = 10 : i64, total_steps = 100 : i64, final_factor = 0.1 : f32}
   %f2, %n2 = nn.lr_schedule cosine %c {total_steps = 100 : i64, warmup_steps = 0 : i64, warmup_start_factor = 0.0 : f32}
   %f3, %n3 = nn.lr_schedule step %c {step_size = 30 : i64, gamma = 0.5 : f32}
   %f4, %n4 = nn.lr_schedule exponential %c {gamma = 0.95 : f32}
-  return %f0, %f1, %f2, %f3, %f4, %n0 : tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>
+  %f5, %n5 = nn.lr_schedule polynomial %c {warmup_steps = 100 : i64, total_steps = 1000 : i64, final_factor = 1.0e-4 : f32, power = 2.0 : f32}
+  %f6, %n6 = nn.lr_schedule polynomial %c {total_steps = 50 : i64}
+  %f7, %n7 = nn.lr_schedule multistep %c {milestones = array<i64: 30, 60, 90>, gamma = 0.1 : f32}
+  return %f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7, %n0 : tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>
 }
 
 // CHECK-LABEL: func.func @updates_lr_factor(

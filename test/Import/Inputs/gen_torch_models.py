@@ -331,25 +331,30 @@ def bn_cnn_model():
     return model, features, labels
 
 
-def write_lr_schedules():
+def write_lr_schedules(names=None):
     """bn_cnn_eval.onnx trained by PyTorch on its 16 rows (one full batch per
     step) under each learning-rate schedule of test/Import/lr-schedule.test:
     transformers' schedules with warmup and torch.optim.lr_scheduler's, one
-    loss log per schedule (lr_<name>_torch_log.csv)."""
-    from transformers import (get_cosine_schedule_with_warmup,
-                              get_linear_schedule_with_warmup)
+    log of the loss and the lr per schedule (lr_<name>_torch_log.csv); only
+    those in `names` when given (transformers is imported only for its
+    schedules)."""
     sched = torch.optim.lr_scheduler
+
+    def hf(kind, *args):
+        def make(o):
+            import transformers
+            return getattr(transformers,
+                           f"get_{kind}_schedule_with_warmup")(o, *args)
+        return make
+
     runs = {
         # name: (optimizer, steps, scheduler)
-        "hf_cosine": ("adamw", 10,
-                      lambda o: get_cosine_schedule_with_warmup(o, 3, 10)),
+        "hf_cosine": ("adamw", 10, hf("cosine", 3, 10)),
         # Past num_training_steps (8) the lr stays 0.
-        "hf_linear": ("adamw", 10,
-                      lambda o: get_linear_schedule_with_warmup(o, 2, 8)),
+        "hf_linear": ("adamw", 10, hf("linear", 2, 8)),
         # Plain SGD: its first step (lr 0) changes nothing, as a step that
         # loss scaling skips.
-        "hf_linear_sgd": ("plain_sgd", 10,
-                          lambda o: get_linear_schedule_with_warmup(o, 3, 10)),
+        "hf_linear_sgd": ("plain_sgd", 10, hf("linear", 3, 10)),
         "step": ("sgd", 10, lambda o: sched.StepLR(o, 3, gamma=0.5)),
         "exponential": ("sgd", 10,
                         lambda o: sched.ExponentialLR(o, gamma=0.8)),
@@ -358,8 +363,21 @@ def write_lr_schedules():
         "cosine_annealing": ("sgd", 6,
                              lambda o: sched.CosineAnnealingLR(
                                  o, 6, eta_min=0.01)),
+        # 0 from step 9 on (total_iters 8).
+        "polynomial": ("sgd", 10,
+                       lambda o: sched.PolynomialLR(o, total_iters=8,
+                                                    power=2.0)),
+        "multistep": ("sgd", 10,
+                      lambda o: sched.MultiStepLR(o, [2, 5, 6], gamma=0.5)),
+        # A LinearLR warmup of 3 steps from 1/4, then MultiStepLR, whose
+        # milestones count from the warmup's end.
+        "multistep_warmup": ("sgd", 10, lambda o: sched.SequentialLR(
+            o, [sched.LinearLR(o, 0.25, total_iters=3),
+                sched.MultiStepLR(o, [2, 4], gamma=0.5)], milestones=[3])),
     }
     for name, (kind, steps, make_scheduler) in runs.items():
+        if names is not None and name not in names:
+            continue
         model, features, labels = bn_cnn_model()
         model.train()
         x = torch.tensor(features / 16.0,

@@ -445,6 +445,8 @@ struct ScheduleCfg {
   float finalFactor;
   int64_t stepSize;
   float gamma;
+  float power = 1.0f;
+  std::vector<int64_t> milestones = {};
 };
 
 const ScheduleCfg kScheduleCfgs[] = {
@@ -461,6 +463,30 @@ const ScheduleCfg kScheduleCfgs[] = {
     {"exponential", AMP_LR_SCHEDULE_EXPONENTIAL, 0, 0.0f, 0, 0.0f, 0, 0.95f},
     {"exponential after warmup", AMP_LR_SCHEDULE_EXPONENTIAL, 3, 0.0f, 0, 0.0f,
      0, 0.999f},
+    {"polynomial", AMP_LR_SCHEDULE_POLYNOMIAL, 0, 0.0f, 100, 0.0f, 0, 0.0f,
+     2.0f},
+    {"polynomial with warmup and a floor", AMP_LR_SCHEDULE_POLYNOMIAL, 10, 0.0f,
+     10000, 0.01f, 0, 0.0f, 0.5f},
+    {"multistep",
+     AMP_LR_SCHEDULE_MULTISTEP,
+     0,
+     0.0f,
+     0,
+     0.0f,
+     0,
+     0.1f,
+     1.0f,
+     {3, 50, 100, 9999}},
+    {"multistep after warmup",
+     AMP_LR_SCHEDULE_MULTISTEP,
+     5,
+     0.1f,
+     0,
+     0.0f,
+     0,
+     0.5f,
+     1.0f,
+     {0, 4, 5, 1000000}},
 };
 
 /// One amp_lr_schedule on `b` at counter value `count`: {factor,
@@ -473,7 +499,9 @@ std::vector<Host> runSchedule(Backend &b, const ScheduleCfg &cfg, double count,
   b.ok(AMP_CALL(b, amp_lr_schedule, countPtr, static_cast<float *>(d.ptrs[1]),
                 inPlace ? countPtr : static_cast<float *>(d.ptrs[2]), cfg.kind,
                 cfg.warmupSteps, cfg.warmupStartFactor, cfg.totalSteps,
-                cfg.finalFactor, cfg.stepSize, cfg.gamma, nullptr));
+                cfg.finalFactor, cfg.stepSize, cfg.gamma, cfg.power,
+                cfg.milestones.empty() ? nullptr : cfg.milestones.data(),
+                static_cast<int32_t>(cfg.milestones.size()), nullptr));
   std::vector<Host> res = downloadList(b, d);
   return {res[1], inPlace ? res[0] : res[2]};
 }
@@ -798,27 +826,47 @@ AMP_COMPARE_CASE(optimizer_errors) {
   });
   both("lr_schedule NULL count", [&](Backend &b) {
     return AMP_CALL(b, amp_lr_schedule, nullptr, step, step,
-                    AMP_LR_SCHEDULE_CONSTANT, 0, 0.0f, 0, 0.0f, 0, 0.0f,
-                    nullptr);
+                    AMP_LR_SCHEDULE_CONSTANT, 0, 0.0f, 0, 0.0f, 0, 0.0f, 1.0f,
+                    nullptr, 0, nullptr);
   });
   both("lr_schedule cosine T <= W", [&](Backend &b) {
     return AMP_CALL(b, amp_lr_schedule, step, step + 1, step,
-                    AMP_LR_SCHEDULE_COSINE, 10, 0.0f, 10, 0.0f, 0, 0.0f,
-                    nullptr);
+                    AMP_LR_SCHEDULE_COSINE, 10, 0.0f, 10, 0.0f, 0, 0.0f, 1.0f,
+                    nullptr, 0, nullptr);
   });
   both("lr_schedule step_size 0", [&](Backend &b) {
     return AMP_CALL(b, amp_lr_schedule, step, step + 1, step,
-                    AMP_LR_SCHEDULE_STEP, 0, 0.0f, 0, 0.0f, 0, 0.5f, nullptr);
+                    AMP_LR_SCHEDULE_STEP, 0, 0.0f, 0, 0.0f, 0, 0.5f, 1.0f,
+                    nullptr, 0, nullptr);
   });
   both("lr_schedule gamma inf", [&](Backend &b) {
     return AMP_CALL(b, amp_lr_schedule, step, step + 1, step,
                     AMP_LR_SCHEDULE_EXPONENTIAL, 0, 0.0f, 0, 0.0f, 0, INFINITY,
-                    nullptr);
+                    1.0f, nullptr, 0, nullptr);
+  });
+  both("lr_schedule polynomial power 0", [&](Backend &b) {
+    return AMP_CALL(b, amp_lr_schedule, step, step + 1, step,
+                    AMP_LR_SCHEDULE_POLYNOMIAL, 0, 0.0f, 10, 0.0f, 0, 0.0f,
+                    0.0f, nullptr, 0, nullptr);
+  });
+  both("lr_schedule multistep milestones not increasing", [&](Backend &b) {
+    const int64_t milestones[] = {4, 4};
+    return AMP_CALL(b, amp_lr_schedule, step, step + 1, step,
+                    AMP_LR_SCHEDULE_MULTISTEP, 0, 0.0f, 0, 0.0f, 0, 0.5f, 1.0f,
+                    milestones, 2, nullptr);
+  });
+  both("lr_schedule multistep 17 milestones", [&](Backend &b) {
+    int64_t milestones[17];
+    for (int i = 0; i < 17; ++i)
+      milestones[i] = i;
+    return AMP_CALL(b, amp_lr_schedule, step, step + 1, step,
+                    AMP_LR_SCHEDULE_MULTISTEP, 0, 0.0f, 0, 0.0f, 0, 0.5f, 1.0f,
+                    milestones, 17, nullptr);
   });
   both("lr_schedule warmup_start_factor 2", [&](Backend &b) {
     return AMP_CALL(b, amp_lr_schedule, step, step + 1, step,
-                    AMP_LR_SCHEDULE_LINEAR, 1, 2.0f, 10, 0.0f, 0, 0.0f,
-                    nullptr);
+                    AMP_LR_SCHEDULE_LINEAR, 1, 2.0f, 10, 0.0f, 0, 0.0f, 1.0f,
+                    nullptr, 0, nullptr);
   });
   both("clip no buffers", [&](Backend &b) {
     return AMP_CALL(b, amp_clip_grad_norm, 0, ins, outs, sizes, dtypes, 1.0f,

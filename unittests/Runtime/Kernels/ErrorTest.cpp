@@ -69,9 +69,10 @@ TEST(KernelErrors, UnknownEnumValuesFromC) {
         AMP_STATUS_INVALID_ARGUMENT,
         "amp_cast: unknown y_dtype " + std::to_string(dtype)));
   }
-  EXPECT_EQ(ampTestLrScheduleRawKind(AMP_LR_SCHEDULE_EXPONENTIAL),
-            AMP_STATUS_OK);
-  for (int32_t kind : {5, 8, 100, -1, INT32_MIN})
+  for (int32_t kind : {AMP_LR_SCHEDULE_EXPONENTIAL, AMP_LR_SCHEDULE_POLYNOMIAL,
+                       AMP_LR_SCHEDULE_MULTISTEP})
+    EXPECT_EQ(ampTestLrScheduleRawKind(kind), AMP_STATUS_OK) << kind;
+  for (int32_t kind : {7, 8, 100, -1, INT32_MIN})
     EXPECT_TRUE(
         failsWith(static_cast<amp_status_t>(ampTestLrScheduleRawKind(kind)),
                   AMP_STATUS_INVALID_ARGUMENT,
@@ -201,7 +202,7 @@ TEST(KernelErrors, NullPointersAreRejectedEverywhere) {
            [&] {
              return amp_lr_schedule(&step, nullptr, &step,
                                     AMP_LR_SCHEDULE_CONSTANT, 0, 0.0f, 0, 0.0f,
-                                    0, 0.0f, nullptr);
+                                    0, 0.0f, 1.0f, nullptr, 0, nullptr);
            }},
           {"amp_sgd_update: grad is NULL",
            [&] {

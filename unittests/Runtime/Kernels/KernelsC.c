@@ -70,7 +70,8 @@ int32_t ampTestCastRawDtypes(int32_t x_dtype, int32_t y_dtype) {
 
 int32_t ampTestLrScheduleRawKind(int32_t kind) {
   float count = 0.0f, factor = 0.0f;
+  const int64_t milestone = 3;
   return (int32_t)amp_lr_schedule(&count, &factor, &count,
                                   (amp_lr_schedule_t)kind, 0, 0.0f, 1, 0.0f, 1,
-                                  0.5f, NULL);
+                                  0.5f, 1.0f, &milestone, 1, NULL);
 }

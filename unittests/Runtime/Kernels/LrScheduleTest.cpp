@@ -4,9 +4,11 @@
 // stands for, written out here in f64 as their libraries compute them
 // (neither PyTorch nor transformers is a dependency): transformers'
 // get_linear_schedule_with_warmup, get_cosine_schedule_with_warmup and
-// get_cosine_with_min_lr_schedule_with_warmup, and torch.optim.lr_scheduler's
-// LinearLR (warmup), StepLR and ExponentialLR (after a warmup: SequentialLR
-// with the milestone W, which restarts the second schedule's epoch at 0).
+// get_cosine_with_min_lr_schedule_with_warmup and
+// get_polynomial_decay_schedule_with_warmup, and torch.optim.lr_scheduler's
+// LinearLR (warmup), StepLR, ExponentialLR, PolynomialLR and MultiStepLR
+// (after a warmup: SequentialLR with the milestone W, which restarts the
+// second schedule's epoch at 0).
 // Exact where the closed form runs the kernel's f64 operations in another
 // but exact order (a power-of-two scaling, a multiplication by 1); within
 // one f32 ulp where the op order differs (the min-lr forms) or pow() is
@@ -24,7 +26,9 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
+#include <vector>
 
 using namespace amp::test;
 
@@ -75,6 +79,32 @@ double torchStepLR(int64_t epoch, int64_t stepSize, double gamma) {
   return std::pow(gamma, double(epoch / stepSize));
 }
 
+/// transformers' get_polynomial_decay_schedule_with_warmup lr_lambda, as a
+/// factor of lr_init.
+double hfPolynomial(int64_t s, int64_t w, int64_t t, double lrInit,
+                    double lrEnd, double power) {
+  if (s < w)
+    return double(s) / double(std::max<int64_t>(1, w));
+  if (s > t)
+    return lrEnd / lrInit;
+  const double pctRemaining = 1.0 - double(s - w) / double(t - w);
+  return ((lrInit - lrEnd) * std::pow(pctRemaining, power) + lrEnd) / lrInit;
+}
+
+/// PolynomialLR's closed form: (1 - min(total_iters, epoch) / total_iters)
+/// ** power.
+double torchPolynomialLR(int64_t epoch, int64_t total, double power) {
+  return std::pow(1.0 - double(std::min(total, epoch)) / double(total), power);
+}
+
+/// MultiStepLR's closed form: gamma ** bisect_right(milestones, epoch).
+double torchMultiStepLR(int64_t epoch, const std::vector<int64_t> &milestones,
+                        double gamma) {
+  auto passed = std::upper_bound(milestones.begin(), milestones.end(), epoch) -
+                milestones.begin();
+  return std::pow(gamma, double(passed));
+}
+
 /// ExponentialLR's closed form: gamma ** epoch.
 double torchExponentialLR(int64_t epoch, double gamma) {
   return std::pow(gamma, double(epoch));
@@ -92,13 +122,20 @@ struct Schedule {
   float finalFactor = 0.0f;
   int64_t stepSize = 1;
   float gamma = 1.0f;
+  float power = 1.0f;
+  std::vector<int64_t> milestones = {};
+  /// The num_milestones passed: the array's size when unset.
+  std::optional<int32_t> numMilestones = std::nullopt;
 };
 
 amp_status_t run(const Schedule &p, const float *count, float *factor,
                  float *newCount) {
-  return amp_lr_schedule(count, factor, newCount, p.kind, p.warmupSteps,
-                         p.warmupStartFactor, p.totalSteps, p.finalFactor,
-                         p.stepSize, p.gamma, nullptr);
+  return amp_lr_schedule(
+      count, factor, newCount, p.kind, p.warmupSteps, p.warmupStartFactor,
+      p.totalSteps, p.finalFactor, p.stepSize, p.gamma, p.power,
+      p.milestones.empty() ? nullptr : p.milestones.data(),
+      p.numMilestones.value_or(static_cast<int32_t>(p.milestones.size())),
+      nullptr);
 }
 
 /// The factor at counter value `count`; checks the new counter (s + 1).
@@ -257,6 +294,79 @@ TEST(LrSchedule, ExponentialAsExponentialLR) {
   }
 }
 
+TEST(LrSchedule, PolynomialAsTransformersAndPolynomialLR) {
+  // transformers' polynomial decay: lr_init 1e-3 to lr_end 1e-7 (b = 1e-4)
+  // over T = 100 after a warmup of 10, power 1, 2 and 0.5; past T it holds
+  // lr_end.
+  for (float power : {1.0f, 2.0f, 0.5f}) {
+    const float b = static_cast<float>(1e-7 / 1e-3);
+    const Schedule p{
+        AMP_LR_SCHEDULE_POLYNOMIAL, 10, 0.0f, 100, b, 0, 0.0f, power};
+    for (int64_t s : stepsFor(10, 100))
+      EXPECT_TRUE(withinUlps(
+          factorAt(p, float(s)),
+          hfPolynomial(s, 10, 100, 1e-3, 1e-3 * double(b), double(power)), 1))
+          << "power " << power << " s " << s;
+  }
+  // PolynomialLR(total_iters = 40, power): b = 0, no warmup; 0 from T on.
+  for (float power : {1.0f, 3.0f, 0.9f}) {
+    const Schedule p{
+        AMP_LR_SCHEDULE_POLYNOMIAL, 0, 0.0f, 40, 0.0f, 0, 0.0f, power};
+    for (int64_t s : stepsFor(0, 40))
+      EXPECT_TRUE(withinUlps(factorAt(p, float(s)),
+                             torchPolynomialLR(s, 40, double(power)), 1))
+          << "power " << power << " s " << s;
+    EXPECT_EQ(factorAt(p, 40.0f), 0.0f);
+  }
+  // Power 1 is the linear schedule, bitwise.
+  const Schedule poly{
+      AMP_LR_SCHEDULE_POLYNOMIAL, 4, 0.25f, 20, 0.1f, 0, 0.0f, 1.0f};
+  const Schedule linear{AMP_LR_SCHEDULE_LINEAR, 4, 0.25f, 20, 0.1f};
+  for (int64_t s : stepsFor(4, 20))
+    EXPECT_TRUE(withinUlps(factorAt(poly, float(s)),
+                           double(factorAt(linear, float(s))), 0))
+        << "s " << s;
+}
+
+TEST(LrSchedule, MultistepAsMultiStepLR) {
+  const std::vector<int64_t> milestones = {3, 7, 8, 30};
+  for (float gamma : {0.1f, 0.5f, 2.0f}) {
+    const Schedule p{AMP_LR_SCHEDULE_MULTISTEP,
+                     0,
+                     0.0f,
+                     0,
+                     0.0f,
+                     0,
+                     gamma,
+                     1.0f,
+                     milestones};
+    for (int64_t s : {0, 1, 2, 3, 4, 6, 7, 8, 9, 29, 30, 31, 1000000})
+      EXPECT_TRUE(withinUlps(factorAt(p, float(s)),
+                             torchMultiStepLR(s, milestones, double(gamma)),
+                             gamma == 0.1f ? 1 : 0))
+          << "gamma " << gamma << " s " << s;
+  }
+  // Milestone 0 applies from the first step (MultiStepLR's constructor
+  // steps to epoch 0); after a warmup of 4 from 0, milestones count from
+  // its end.
+  const Schedule p{
+      AMP_LR_SCHEDULE_MULTISTEP, 4, 0.0f, 0, 0.0f, 0, 0.5f, 1.0f, {0, 2}};
+  for (int64_t s : {0, 1, 3, 4, 5, 6, 7, 100}) {
+    const double expected =
+        s < 4 ? hfLinear(s, 4, 1000) : torchMultiStepLR(s - 4, {0, 2}, 0.5);
+    EXPECT_TRUE(withinUlps(factorAt(p, float(s)), expected, 0)) << "s " << s;
+  }
+  // The most milestones the ABI takes.
+  std::vector<int64_t> many;
+  for (int64_t m = 0; m < AMP_LR_SCHEDULE_MAX_MILESTONES; ++m)
+    many.push_back(2 * m + 1);
+  const Schedule full{
+      AMP_LR_SCHEDULE_MULTISTEP, 0, 0.0f, 0, 0.0f, 0, 0.5f, 1.0f, many};
+  EXPECT_EQ(factorAt(full, 1e6f),
+            std::ldexp(1.0f, -AMP_LR_SCHEDULE_MAX_MILESTONES));
+  EXPECT_EQ(factorAt(full, 4.0f), 0.25f);
+}
+
 //===----------------------------------------------------------------------===//
 // The counter
 //===----------------------------------------------------------------------===//
@@ -323,6 +433,10 @@ TEST(LrSchedule, RejectsEveryErrorCaseWithoutWriting) {
   const Schedule exponential{
       AMP_LR_SCHEDULE_EXPONENTIAL, 2, 0.0f, 0, 0.0f, 0, 0.5f};
   const Schedule constant{AMP_LR_SCHEDULE_CONSTANT, 2, 0.0f};
+  const Schedule polynomial{
+      AMP_LR_SCHEDULE_POLYNOMIAL, 2, 0.0f, 10, 0.0f, 0, 0.0f, 2.0f};
+  const Schedule multistep{
+      AMP_LR_SCHEDULE_MULTISTEP, 2, 0.0f, 0, 0.0f, 0, 0.5f, 1.0f, {1, 5}};
   const float nan = std::numeric_limits<float>::quiet_NaN();
   auto with = [](Schedule p, auto change) {
     change(p);
@@ -333,19 +447,45 @@ TEST(LrSchedule, RejectsEveryErrorCaseWithoutWriting) {
     Schedule p;
   };
   std::vector<Case> cases = {
-      {"unknown kind 5",
-       with(constant, [](Schedule &p) { p.kind = rawKind(5); })},
       {"unknown kind 7",
        with(constant, [](Schedule &p) { p.kind = rawKind(7); })},
+      {"unknown kind 9",
+       with(constant, [](Schedule &p) { p.kind = rawKind(9); })},
+      {"milestones must not be NULL", with(multistep,
+                                           [](Schedule &p) {
+                                             p.milestones.clear();
+                                             p.numMilestones = 2;
+                                           })},
+      {"num_milestones (0) must be in [1, 16]",
+       with(multistep, [](Schedule &p) { p.numMilestones = 0; })},
+      {"num_milestones (-1) must be in [1, 16]",
+       with(multistep, [](Schedule &p) { p.numMilestones = -1; })},
+      {"num_milestones (17) must be in [1, 16]",
+       with(multistep, [](Schedule &p) { p.milestones.assign(17, 0); })},
+      {"milestones[0] (-1) must be >= 0", with(multistep,
+                                               [](Schedule &p) {
+                                                 p.milestones = {-1, 3};
+                                               })},
+      {"milestones[1] (5) must be >= 0 and greater than the one before",
+       with(multistep,
+            [](Schedule &p) {
+              p.milestones = {5, 5};
+            })},
+      {"milestones[2] (2) must be >= 0 and greater than the one before",
+       with(multistep,
+            [](Schedule &p) {
+              p.milestones = {1, 3, 2};
+            })},
       {"warmup_steps (-1)",
        with(constant, [](Schedule &p) { p.warmupSteps = -1; })},
   };
   for (float a : {-0.5f, 1.5f, nan, INFINITY})
-    for (const Schedule &base : {constant, linear, cosine, step, exponential})
+    for (const Schedule &base :
+         {constant, linear, cosine, step, exponential, polynomial, multistep})
       cases.push_back({"warmup_start_factor", with(base, [a](Schedule &p) {
                          p.warmupStartFactor = a;
                        })});
-  for (const Schedule &base : {linear, cosine}) {
+  for (const Schedule &base : {linear, cosine, polynomial}) {
     for (int64_t t : {2, 1, 0, -5})
       cases.push_back({"total_steps (" + std::to_string(t) + ")",
                        with(base, [t](Schedule &p) { p.totalSteps = t; })});
@@ -356,7 +496,10 @@ TEST(LrSchedule, RejectsEveryErrorCaseWithoutWriting) {
   for (int64_t size : {int64_t{0}, int64_t{-1}, INT64_MIN})
     cases.push_back({"step_size (" + std::to_string(size) + ")",
                      with(step, [size](Schedule &p) { p.stepSize = size; })});
-  for (const Schedule &base : {step, exponential})
+  for (float power : {0.0f, -1.0f, INFINITY, nan})
+    cases.push_back(
+        {"power", with(polynomial, [power](Schedule &p) { p.power = power; })});
+  for (const Schedule &base : {step, exponential, multistep})
     for (float gamma : {0.0f, -0.0f, -0.5f, INFINITY, -INFINITY, nan})
       cases.push_back(
           {"gamma", with(base, [gamma](Schedule &p) { p.gamma = gamma; })});
@@ -369,7 +512,8 @@ TEST(LrSchedule, RejectsEveryErrorCaseWithoutWriting) {
     EXPECT_EQ(newCount, -1.0f) << c.what;
   }
   // NULL pointers.
-  for (const Schedule &p : {constant, linear, cosine, step, exponential}) {
+  for (const Schedule &p :
+       {constant, linear, cosine, step, exponential, polynomial, multistep}) {
     EXPECT_TRUE(failsWith(run(p, nullptr, &factor, &newCount),
                           AMP_STATUS_INVALID_ARGUMENT, "count is NULL"));
     EXPECT_TRUE(failsWith(run(p, &count, nullptr, &newCount),
@@ -385,14 +529,26 @@ TEST(LrSchedule, RejectsEveryErrorCaseWithoutWriting) {
 TEST(LrSchedule, IgnoresTheArgumentsAKindDoesNotUse) {
   float count = 3.0f, factor = -1.0f, newCount = -1.0f;
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  // T <= W, b outside [0, 1], step_size < 1 and a bad gamma, each where
-  // the kind does not use it.
+  // T <= W, b outside [0, 1], step_size < 1, a bad gamma or power and bad
+  // milestones (NULL with a count, or not increasing), each where the kind
+  // does not use it.
   const Schedule cases[] = {
-      {AMP_LR_SCHEDULE_CONSTANT, 5, 0.5f, -1, nan, 0, nan},
-      {AMP_LR_SCHEDULE_LINEAR, 0, 1.0f, 10, 0.0f, -3, -1.0f},
-      {AMP_LR_SCHEDULE_COSINE, 0, 0.0f, 1, 1.0f, 0, INFINITY},
-      {AMP_LR_SCHEDULE_STEP, 0, 0.0f, INT64_MIN, 7.0f, 1, 2.0f},
-      {AMP_LR_SCHEDULE_EXPONENTIAL, 0, 1.0f, -4, -3.0f, INT64_MIN, 1e-30f},
+      {AMP_LR_SCHEDULE_CONSTANT, 5, 0.5f, -1, nan, 0, nan, nan, {}, 3},
+      {AMP_LR_SCHEDULE_LINEAR, 0, 1.0f, 10, 0.0f, -3, -1.0f, 0.0f, {4, 2}},
+      {AMP_LR_SCHEDULE_COSINE, 0, 0.0f, 1, 1.0f, 0, INFINITY, -1.0f, {}, 99},
+      {AMP_LR_SCHEDULE_STEP, 0, 0.0f, INT64_MIN, 7.0f, 1, 2.0f, nan, {-1}},
+      {AMP_LR_SCHEDULE_EXPONENTIAL,
+       0,
+       1.0f,
+       -4,
+       -3.0f,
+       INT64_MIN,
+       1e-30f,
+       INFINITY,
+       {},
+       -5},
+      {AMP_LR_SCHEDULE_POLYNOMIAL, 0, 0.0f, 10, 0.5f, -1, nan, 3.0f, {}, 40},
+      {AMP_LR_SCHEDULE_MULTISTEP, 0, 0.0f, -7, 9.0f, 0, 0.5f, nan, {2}},
   };
   for (const Schedule &p : cases)
     EXPECT_TRUE(isOk(run(p, &count, &factor, &newCount)))

@@ -849,9 +849,9 @@ TEST(LrFactor, FollowsTheScheduleOverSteps) {
   float p[2] = {1.0f, -2.0f}, q[2] = {1.0f, -2.0f};
   const float g[2] = {0.25f, 0.75f};
   for (int s = 0; s < 12; ++s) {
-    ASSERT_TRUE(
-        isOk(amp_lr_schedule(&count, &factor, &count, AMP_LR_SCHEDULE_COSINE, 3,
-                             0.1f, 10, 0.0f, 0, 0.0f, nullptr)));
+    ASSERT_TRUE(isOk(amp_lr_schedule(&count, &factor, &count,
+                                     AMP_LR_SCHEDULE_COSINE, 3, 0.1f, 10, 0.0f,
+                                     0, 0.0f, 1.0f, nullptr, 0, nullptr)));
     ASSERT_TRUE(
         isOk(amp_sgd_update(p, g, nullptr, p, nullptr, 2, AMP_DTYPE_F32, lr,
                             &factor, 0.0f, 0.0f, 0.0f, 0, nullptr, nullptr)));

@@ -7,6 +7,8 @@
 
 #include "amp/Dialect/NN/IR/LrSchedule.h"
 
+#include "amp_runtime/kernels.h"
+
 #include "llvm/ADT/Twine.h"
 
 #include <cmath>
@@ -16,10 +18,12 @@ using namespace amp::nn;
 std::string LrSchedule::check(
     llvm::function_ref<std::string(llvm::StringRef)> spell) const {
   std::string kindName = stringifyLrScheduleKind(kind).str();
-  bool decays =
-      kind == LrScheduleKind::Linear || kind == LrScheduleKind::Cosine;
+  bool polynomial = kind == LrScheduleKind::Polynomial;
+  bool decays = kind == LrScheduleKind::Linear ||
+                kind == LrScheduleKind::Cosine || polynomial;
   bool steps = kind == LrScheduleKind::Step;
-  bool powers = steps || kind == LrScheduleKind::Exponential;
+  bool multistep = kind == LrScheduleKind::Multistep;
+  bool powers = steps || multistep || kind == LrScheduleKind::Exponential;
   // A parameter the kind does not use, or one it needs.
   auto presence = [&](bool given, bool used, llvm::StringRef name,
                       llvm::StringRef users) -> std::string {
@@ -33,14 +37,21 @@ std::string LrSchedule::check(
   };
   for (std::string error :
        {presence(totalSteps.has_value(), decays, "total_steps",
-                 "linear and cosine"),
+                 "linear, cosine and polynomial"),
         presence(stepSize.has_value(), steps, "step_size", "step"),
-        presence(gamma.has_value(), powers, "gamma", "step and exponential")})
+        presence(gamma.has_value(), powers, "gamma",
+                 "step, exponential and multistep"),
+        presence(milestones.has_value(), multistep, "milestones", "multistep")})
     if (!error.empty())
       return error;
+  // Optional parameters (defaults: final_factor 0, power 1).
   if (finalFactor && !decays)
     return spell("final_factor") +
-           " applies to linear and cosine schedules only, not " + kindName;
+           " applies to linear, cosine and polynomial schedules only, not " +
+           kindName;
+  if (power && !polynomial)
+    return spell("power") + " applies to polynomial schedules only, not " +
+           kindName;
 
   auto unit = [](double v) { return v >= 0.0 && v <= 1.0; };
   if (warmupSteps < 0)
@@ -59,5 +70,19 @@ std::string LrSchedule::check(
            std::to_string(*stepSize);
   if (gamma && !(*gamma > 0.0 && std::isfinite(*gamma)))
     return spell("gamma") + " must be positive and finite";
+  if (power && !(*power > 0.0 && std::isfinite(*power)))
+    return spell("power") + " must be positive and finite";
+  if (milestones) {
+    if (milestones->empty() ||
+        milestones->size() > AMP_LR_SCHEDULE_MAX_MILESTONES)
+      return spell("milestones") + " must hold 1 to " +
+             std::to_string(AMP_LR_SCHEDULE_MAX_MILESTONES) + " steps, got " +
+             std::to_string(milestones->size());
+    for (size_t i = 0; i < milestones->size(); ++i)
+      if ((*milestones)[i] < (i == 0 ? 0 : (*milestones)[i - 1] + 1))
+        return spell("milestones") + " must be increasing steps >= 0, got " +
+               std::to_string((*milestones)[i]) +
+               (i == 0 ? "" : " after " + std::to_string((*milestones)[i - 1]));
+  }
   return "";
 }

@@ -1250,6 +1250,10 @@ LrSchedule LrScheduleOp::getSchedule() {
     schedule.stepSize = size.getInt();
   if (FloatAttr gamma = getGammaAttr())
     schedule.gamma = gamma.getValueAsDouble();
+  if (FloatAttr power = getPowerAttr())
+    schedule.power = power.getValueAsDouble();
+  if (std::optional<ArrayRef<int64_t>> milestones = getMilestones())
+    schedule.milestones.emplace(milestones->begin(), milestones->end());
   return schedule;
 }
 

@@ -447,7 +447,9 @@ static OptimizerResults buildOptimizer(func::FuncOp fn, OpBuilder &b,
         b, count.getLoc(), count, LrScheduleKindAttr::get(ctx, s->kind),
         b.getI64IntegerAttr(s->warmupSteps), f32(s->warmupStartFactor),
         i64(s->totalSteps), f32Or(s->finalFactor), i64(s->stepSize),
-        f32Or(s->gamma));
+        f32Or(s->gamma), f32Or(s->power),
+        s->milestones ? b.getDenseI64ArrayAttr(*s->milestones)
+                      : DenseI64ArrayAttr());
     lrFactor = schedule.getFactor();
     out.newCount = schedule.getNewCount();
     // The lr the updates use: lr x factor, rounded to f32 as they round it.
@@ -847,6 +849,8 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
       note(finalFactor);
       note(stepSize);
       note(gamma);
+      note(power);
+      note(milestones);
       if (given.empty())
         return success();
       error = given + " needs an lr-schedule";
@@ -858,8 +862,8 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
     }
     std::optional<LrScheduleKind> kind = symbolizeLrScheduleKind(lrSchedule);
     if (!kind) {
-      error = "lr-schedule must be none, constant, linear, cosine, step or "
-              "exponential, got '" +
+      error = "lr-schedule must be none, constant, linear, cosine, step, "
+              "exponential, polynomial or multistep, got '" +
               lrSchedule + "'";
       return failure();
     }
@@ -875,6 +879,10 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
       s.stepSize = stepSize;
     if (gamma.hasValue())
       s.gamma = gamma;
+    if (power.hasValue())
+      s.power = power;
+    if (milestones.hasValue())
+      s.milestones.emplace(milestones.begin(), milestones.end());
     error = s.check(spell);
     if (!error.empty())
       return failure();

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace amp::nn {
 
@@ -31,6 +32,8 @@ struct LrSchedule {
   std::optional<double> finalFactor;
   std::optional<int64_t> stepSize;
   std::optional<double> gamma;
+  std::optional<double> power;
+  std::optional<std::vector<int64_t>> milestones;
 
   /// The first parameter out of range or given to a kind that does not use
   /// it (or missing where the kind needs it), as a message naming the

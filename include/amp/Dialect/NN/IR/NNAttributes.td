@@ -85,7 +85,9 @@ def NN_LrScheduleKind : I32EnumAttr<"LrScheduleKind",
   I32EnumAttrCase<"Linear", 1, "linear">,
   I32EnumAttrCase<"Cosine", 2, "cosine">,
   I32EnumAttrCase<"Step", 3, "step">,
-  I32EnumAttrCase<"Exponential", 4, "exponential">
+  I32EnumAttrCase<"Exponential", 4, "exponential">,
+  I32EnumAttrCase<"Polynomial", 5, "polynomial">,
+  I32EnumAttrCase<"Multistep", 6, "multistep">
 ]> {
   let cppNamespace = "::amp::nn";
 }

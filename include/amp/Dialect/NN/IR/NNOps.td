@@ -1005,16 +1005,23 @@ def NN_LrScheduleOp : NN_Op<"lr_schedule"> {
     cosine:       b + (1 - b) * (1 + cos(pi * min(d / D, 1))) / 2
     step:         gamma ^ floor(d / step_size)
     exponential:  gamma ^ d
+    polynomial:   b + (1 - b) * (max(D - d, 0) / D) ^ power
+    multistep:    gamma ^ (the number of milestones m[i] <= d)
     ```
 
     computed in f64 and rounded to f32 once. PyTorch's `LinearLR` warmup is
     `a = start_factor`, `CosineAnnealingLR(T_max, eta_min)` is `cosine` with
     `T = T_max` and `b = eta_min / lr` (held at `b` after `T`, where
     PyTorch's cosine turns back up), `StepLR` and `ExponentialLR` are `step`
-    and `exponential`; transformers' cosine and linear schedules with warmup
-    are `a = 0`, `b = 0`. `total_steps` and `final_factor` (default 0) belong
-    to `linear` and `cosine`, `step_size` to `step`, `gamma` to `step` and
-    `exponential`.
+    and `exponential`, `PolynomialLR(total_iters, power)` is `polynomial`
+    with `T = total_iters` and `b = 0`, `MultiStepLR(milestones, gamma)` is
+    `multistep`; transformers' cosine and linear schedules with warmup
+    are `a = 0`, `b = 0`, its polynomial one `b = lr_end / lr`.
+    `total_steps` and `final_factor` (default 0) belong to `linear`,
+    `cosine` and `polynomial`, `power` (default 1) to `polynomial`,
+    `step_size` to `step`, `gamma` to `step`, `exponential` and `multistep`,
+    `milestones` (1 to 16 increasing steps >= 0, counted after the warmup)
+    to `multistep`.
 
     Schedules count every step, also one that loss scaling skips, as
     PyTorch's `scheduler.step()` runs whether or not `GradScaler` skipped
@@ -1033,7 +1040,9 @@ def NN_LrScheduleOp : NN_Op<"lr_schedule"> {
                    OptionalAttr<I64Attr>:$total_steps,
                    OptionalAttr<F32Attr>:$final_factor,
                    OptionalAttr<I64Attr>:$step_size,
-                   OptionalAttr<F32Attr>:$gamma);
+                   OptionalAttr<F32Attr>:$gamma,
+                   OptionalAttr<F32Attr>:$power,
+                   OptionalAttr<DenseI64ArrayAttr>:$milestones);
   let results = (outs NN_F32Scalar:$factor, NN_F32Scalar:$new_count);
   let assemblyFormat = "$kind $count attr-dict";
   let hasVerifier = 1;

@@ -39,7 +39,7 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
        after the `opt_state` ones.
        The options are PyTorch's scheduler arguments: `warmup-steps`,
        `warmup-start-factor`, `total-steps`, `final-factor`, `step-size`,
-       `gamma` (see `nn.lr_schedule`).
+       `gamma`, `power`, `milestones` (see `nn.lr_schedule`).
 
     The results become the updated params, the optimizer state (in argument
     order), the schedule's new step counter, the new buffers and the loss,
@@ -85,20 +85,26 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
            "(0 for sgd, 0.01 for adamw)">,
     Option<"lrSchedule", "lr-schedule", "std::string", "\"none\"",
            "Learning-rate schedule (nn.lr_schedule): none, constant, linear, "
-           "cosine, step or exponential">,
+           "cosine, step, exponential, polynomial or multistep">,
     Option<"warmupSteps", "warmup-steps", "int64_t", "0",
            "Steps of linear warmup from warmup-start-factor * lr to lr">,
     Option<"warmupStartFactor", "warmup-start-factor", "double", "0.0",
            "The lr factor of the first warmup step">,
     Option<"totalSteps", "total-steps", "int64_t", "0",
-           "linear and cosine: the step (warmup included) at which the lr "
-           "reaches final-factor * lr">,
+           "linear, cosine and polynomial: the step (warmup included) at "
+           "which the lr reaches final-factor * lr">,
     Option<"finalFactor", "final-factor", "double", "0.0",
-           "linear and cosine: the lr factor at total-steps and after">,
+           "linear, cosine and polynomial: the lr factor at total-steps and "
+           "after">,
+    Option<"power", "power", "double", "1.0",
+           "polynomial: the exponent of the decay (1: linear)">,
+    ListOption<"milestones", "milestones", "int64_t",
+               "multistep: the steps after the warmup at which the lr is "
+               "multiplied by gamma (increasing, at most 16)">,
     Option<"stepSize", "step-size", "int64_t", "0",
            "step: multiply the lr by gamma every step-size steps">,
     Option<"gamma", "gamma", "double", "0.0",
-           "step and exponential: the decay factor">,
+           "step, exponential and multistep: the decay factor">,
     Option<"accumulateSteps", "accumulate-steps", "int64_t", "1",
            "Gradient accumulation: the step's inputs and labels hold this "
            "many micro-batches of the forward function's batch, whose "
