@@ -447,10 +447,10 @@ TEST(LrSchedule, RejectsEveryErrorCaseWithoutWriting) {
     Schedule p;
   };
   std::vector<Case> cases = {
+      // Within the enum's value range (a C++ enum with values 0..6 holds
+      // 0..7); wider values come from C in ErrorTest.
       {"unknown kind 7",
        with(constant, [](Schedule &p) { p.kind = rawKind(7); })},
-      {"unknown kind 9",
-       with(constant, [](Schedule &p) { p.kind = rawKind(9); })},
       {"milestones must not be NULL", with(multistep,
                                            [](Schedule &p) {
                                              p.milestones.clear();
