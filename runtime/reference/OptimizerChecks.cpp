@@ -89,7 +89,7 @@ amp_status_t amp::runtime::kernels::checkLrSchedule(
     return check.fail(AMP_STATUS_INVALID_ARGUMENT,
                       "milestones must not be NULL");
   for (int32_t i = 0; i < num_milestones; ++i) {
-    if (milestones[i] < (i == 0 ? 0 : milestones[i - 1] + 1))
+    if (milestones[i] < 0 || (i > 0 && milestones[i] <= milestones[i - 1]))
       return check.fail(AMP_STATUS_INVALID_ARGUMENT,
                         "milestones[%d] (%lld) must be >= 0 and greater than "
                         "the one before",

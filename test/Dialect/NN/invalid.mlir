@@ -1904,6 +1904,14 @@ func.func @lr_schedule_milestones_order(%c: tensor<f32>) {
 
 // -----
 
+func.func @lr_schedule_milestones_largest(%c: tensor<f32>) {
+  // expected-error @+1 {{'nn.lr_schedule' op milestones must be increasing steps >= 0, got 9223372036854775807 after 9223372036854775807}}
+  %f, %n = nn.lr_schedule multistep %c {gamma = 0.1 : f32, milestones = array<i64: 9223372036854775807, 9223372036854775807>}
+  return
+}
+
+// -----
+
 func.func @lr_schedule_milestones_negative(%c: tensor<f32>) {
   // expected-error @+1 {{'nn.lr_schedule' op milestones must be increasing steps >= 0, got -5}}
   %f, %n = nn.lr_schedule multistep %c {gamma = 0.1 : f32, milestones = array<i64: -5, 3>}

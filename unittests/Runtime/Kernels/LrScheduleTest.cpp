@@ -476,6 +476,11 @@ TEST(LrSchedule, RejectsEveryErrorCaseWithoutWriting) {
             [](Schedule &p) {
               p.milestones = {1, 3, 2};
             })},
+      // No overflow comparing with the largest step.
+      {"milestones[1] (9223372036854775807) must be >= 0 and greater than "
+       "the one before",
+       with(multistep,
+            [](Schedule &p) { p.milestones = {INT64_MAX, INT64_MAX}; })},
       {"warmup_steps (-1)",
        with(constant, [](Schedule &p) { p.warmupSteps = -1; })},
   };

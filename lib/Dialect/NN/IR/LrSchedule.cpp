@@ -79,7 +79,8 @@ std::string LrSchedule::check(
              std::to_string(AMP_LR_SCHEDULE_MAX_MILESTONES) + " steps, got " +
              std::to_string(milestones->size());
     for (size_t i = 0; i < milestones->size(); ++i)
-      if ((*milestones)[i] < (i == 0 ? 0 : (*milestones)[i - 1] + 1))
+      if ((*milestones)[i] < 0 ||
+          (i > 0 && (*milestones)[i] <= (*milestones)[i - 1]))
         return spell("milestones") + " must be increasing steps >= 0, got " +
                std::to_string((*milestones)[i]) +
                (i == 0 ? "" : " after " + std::to_string((*milestones)[i - 1]));
