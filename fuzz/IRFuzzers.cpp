@@ -46,8 +46,11 @@ constexpr const char *kPipelines[] = {
     "builtin.module(nn-autodiff{optimizer=adamw clip-norm=1.0 "
     "lr-schedule=multistep milestones=2,5 gamma=0.5},"
     "amp-pipeline,amp-lower-matmul-to-cublaslt)",
-    "builtin.module(nn-autodiff{accumulate-steps=2 momentum=0.9 "
-    "lr-schedule=cosine total-steps=10},amp-pipeline,amp-to-runtime)",
+    "builtin.module(nn-autodiff{accumulate-steps=2 momentum=0.9 nesterov "
+    "weight-decay=0.01 no-decay-1d lr-schedule=cosine total-steps=10},"
+    "amp-pipeline,amp-to-runtime)",
+    "builtin.module(nn-autodiff{optimizer=adam weight-decay=0.1 "
+    "no-decay=bias},amp-pipeline,amp-to-runtime)",
 };
 
 void runPipeline(mlir::ModuleOp module, size_t size) {

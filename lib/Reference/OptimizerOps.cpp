@@ -2,7 +2,7 @@
 //
 // nn.clip_grad_norm (which nn-autodiff adds with clip-norm > 0, also with
 // optimizer=none), nn.lr_schedule, nn.sgd_update and nn.adam_update, from
-// the formulas of their ODS descriptions (PyTorch's SGD and AdamW).
+// the formulas of their ODS descriptions (PyTorch's SGD, Adam and AdamW).
 //
 //===----------------------------------------------------------------------===//
 
@@ -126,17 +126,20 @@ Results evalAdamUpdate(AdamUpdateOp op, Operands in) {
   double beta2 = op.getBeta2Attr().getValueAsDouble();
   double eps = op.getEpsAttr().getValueAsDouble();
   double decay = op.getWeightDecayAttr().getValueAsDouble();
+  // AdamW decays the param; Adam adds the L2 penalty's gradient.
+  bool decoupled = op.getDecoupledWeightDecay();
+  double paramDecay = decoupled ? 1 - lr * decay : 1.0;
+  double l2 = decoupled ? 0.0 : decay;
   double t = in[4]->data[0] + 1;
   Results results{param, *in[2], *in[3], RefTensor({}, t)};
   RefTensor &p = results[0], &m = results[1], &v = results[2];
   for (int64_t i = 0; i < param.getNumElements(); ++i) {
-    double g = grad.data[i];
+    double g = grad.data[i] + l2 * param.data[i];
     m.data[i] = beta1 * m.data[i] + (1 - beta1) * g;
     v.data[i] = beta2 * v.data[i] + (1 - beta2) * g * g;
     double mHat = m.data[i] / (1 - std::pow(beta1, t));
     double vHat = v.data[i] / (1 - std::pow(beta2, t));
-    p.data[i] =
-        p.data[i] * (1 - lr * decay) - lr * mHat / (std::sqrt(vHat) + eps);
+    p.data[i] = p.data[i] * paramDecay - lr * mHat / (std::sqrt(vHat) + eps);
   }
   return results;
 }

@@ -127,7 +127,7 @@ amp_status_t launchSgd(Checker &check, int32_t n, const void *const *params,
 }
 
 //===----------------------------------------------------------------------===//
-// AdamW
+// Adam and AdamW
 //===----------------------------------------------------------------------===//
 
 // Pointers per buffer: param, grad, exp_avg, exp_avg_sq, new_param,
@@ -137,7 +137,8 @@ constexpr int kAdamPtrs = 9;
 
 struct AdamHyper {
   float lr, beta1, beta2, eps, weightDecay;
-  const float *lrFactor; // the schedule's factor (NULL: none)
+  int32_t decoupledWeightDecay; // 1: AdamW, 0: Adam's L2 penalty
+  const float *lrFactor;        // the schedule's factor (NULL: none)
 };
 
 template <int Cap> struct AdamArgs {
@@ -162,8 +163,9 @@ __global__ void __launch_bounds__(kThreads)
     const float step = *static_cast<const float *>(args.table.ptr[7][t]);
     const AdamHyper &h = args.h;
     if (!skip)
-      blockCoefs = adamCoefs(step, scheduledLr(h.lr, h.lrFactor), h.beta1,
-                             h.beta2, h.eps, h.weightDecay);
+      blockCoefs =
+          adamCoefs(step, scheduledLr(h.lr, h.lrFactor), h.beta1, h.beta2,
+                    h.eps, h.weightDecay, h.decoupledWeightDecay);
     if (args.writeSteps && ch.index == 0)
       *static_cast<float *>(args.table.ptr[8][t]) =
           skip ? step : adamNextStep(step);
@@ -463,17 +465,19 @@ amp_status_t amp_adam_update(const void *param, const void *grad,
                              float *new_step, int64_t n, amp_dtype_t dtype,
                              float lr, const float *lr_factor, float beta1,
                              float beta2, float eps, float weight_decay,
+                             int32_t decoupled_weight_decay,
                              const int8_t *found_inf, void *stream) {
   Checker check("amp_adam_update");
-  if (amp_status_t s =
-          checkAdamUpdate(check, param, grad, exp_avg, exp_avg_sq, step,
-                          new_param, new_exp_avg, new_exp_avg_sq, new_step, n,
-                          dtype, lr, beta1, beta2, eps, weight_decay))
+  if (amp_status_t s = checkAdamUpdate(
+          check, param, grad, exp_avg, exp_avg_sq, step, new_param, new_exp_avg,
+          new_exp_avg_sq, new_step, n, dtype, lr, beta1, beta2, eps,
+          weight_decay, decoupled_weight_decay))
     return s;
-  return launchAdam<1>(check, 1, &param, &grad, &exp_avg, &exp_avg_sq, &step,
-                       &new_param, &new_exp_avg, &new_exp_avg_sq, &new_step, &n,
-                       &dtype, {lr, beta1, beta2, eps, weight_decay, lr_factor},
-                       found_inf, toStream(stream));
+  return launchAdam<1>(
+      check, 1, &param, &grad, &exp_avg, &exp_avg_sq, &step, &new_param,
+      &new_exp_avg, &new_exp_avg_sq, &new_step, &n, &dtype,
+      {lr, beta1, beta2, eps, weight_decay, decoupled_weight_decay, lr_factor},
+      found_inf, toStream(stream));
 }
 
 amp_status_t amp_adam_update_multi(
@@ -483,18 +487,19 @@ amp_status_t amp_adam_update_multi(
     void *const *new_exp_avgs, void *const *new_exp_avg_sqs,
     float *const *new_steps, const int64_t *sizes, const amp_dtype_t *dtypes,
     float lr, const float *lr_factor, float beta1, float beta2, float eps,
-    float weight_decay, const int8_t *found_inf, void *stream) {
+    float weight_decay, int32_t decoupled_weight_decay, const int8_t *found_inf,
+    void *stream) {
   Checker check("amp_adam_update_multi");
   if (amp_status_t s = checkAdamUpdateMulti(
           check, n_buffers, params, grads, exp_avgs, exp_avg_sqs, steps,
           new_params, new_exp_avgs, new_exp_avg_sqs, new_steps, sizes, dtypes,
-          lr, beta1, beta2, eps, weight_decay))
+          lr, beta1, beta2, eps, weight_decay, decoupled_weight_decay))
     return s;
-  return launchAdam<kAdamCap>(check, n_buffers, params, grads, exp_avgs,
-                              exp_avg_sqs, steps, new_params, new_exp_avgs,
-                              new_exp_avg_sqs, new_steps, sizes, dtypes,
-                              {lr, beta1, beta2, eps, weight_decay, lr_factor},
-                              found_inf, toStream(stream));
+  return launchAdam<kAdamCap>(
+      check, n_buffers, params, grads, exp_avgs, exp_avg_sqs, steps, new_params,
+      new_exp_avgs, new_exp_avg_sqs, new_steps, sizes, dtypes,
+      {lr, beta1, beta2, eps, weight_decay, decoupled_weight_decay, lr_factor},
+      found_inf, toStream(stream));
 }
 
 amp_status_t amp_clip_grad_norm(int32_t n_buffers, const void *const *grads,

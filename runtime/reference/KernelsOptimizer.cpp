@@ -79,13 +79,13 @@ void sgdCompute(const void *param, const void *grad, const void *momentum_buf,
   });
 }
 
-/// The AdamW update of one checked buffer; lr is the scheduled one.
+/// The Adam(W) update of one checked buffer; lr is the scheduled one.
 void adamCompute(const void *param, const void *grad, const void *exp_avg,
                  const void *exp_avg_sq, const float *step, void *new_param,
                  void *new_exp_avg, void *new_exp_avg_sq, float *new_step,
                  int64_t n, amp_dtype_t dtype, float lr, float beta1,
                  float beta2, float eps, float weight_decay,
-                 const int8_t *found_inf) {
+                 int32_t decoupled_weight_decay, const int8_t *found_inf) {
   const float stepBefore = *step;
   if (skipStep(found_inf)) {
     keep(param, new_param, n, dtype);
@@ -94,10 +94,10 @@ void adamCompute(const void *param, const void *grad, const void *exp_avg,
     *new_step = stepBefore;
     return;
   }
-  // The scalars of torch.optim.AdamW's single-tensor step, which PyTorch
+  // The scalars of torch.optim.Adam(W)'s single-tensor step, which PyTorch
   // computes in Python (f64) and passes to f32 kernels.
-  const AdamCoefs c =
-      adamCoefs(stepBefore, lr, beta1, beta2, eps, weight_decay);
+  const AdamCoefs c = adamCoefs(stepBefore, lr, beta1, beta2, eps, weight_decay,
+                                decoupled_weight_decay);
   dispatchFloat(dtype, [&](auto tag) {
     using T = decltype(tag);
     const T *p = static_cast<const T *>(param);
@@ -192,16 +192,18 @@ amp_status_t amp_adam_update(const void *param, const void *grad,
                              float *new_step, int64_t n, amp_dtype_t dtype,
                              float lr, const float *lr_factor, float beta1,
                              float beta2, float eps, float weight_decay,
+                             int32_t decoupled_weight_decay,
                              const int8_t *found_inf, void * /*stream*/) {
   Checker check("amp_adam_update");
-  if (amp_status_t s =
-          checkAdamUpdate(check, param, grad, exp_avg, exp_avg_sq, step,
-                          new_param, new_exp_avg, new_exp_avg_sq, new_step, n,
-                          dtype, lr, beta1, beta2, eps, weight_decay))
+  if (amp_status_t s = checkAdamUpdate(
+          check, param, grad, exp_avg, exp_avg_sq, step, new_param, new_exp_avg,
+          new_exp_avg_sq, new_step, n, dtype, lr, beta1, beta2, eps,
+          weight_decay, decoupled_weight_decay))
     return s;
   adamCompute(param, grad, exp_avg, exp_avg_sq, step, new_param, new_exp_avg,
               new_exp_avg_sq, new_step, n, dtype, scheduledLr(lr, lr_factor),
-              beta1, beta2, eps, weight_decay, found_inf);
+              beta1, beta2, eps, weight_decay, decoupled_weight_decay,
+              found_inf);
   return AMP_STATUS_OK;
 }
 
@@ -212,19 +214,20 @@ amp_status_t amp_adam_update_multi(
     void *const *new_exp_avgs, void *const *new_exp_avg_sqs,
     float *const *new_steps, const int64_t *sizes, const amp_dtype_t *dtypes,
     float lr, const float *lr_factor, float beta1, float beta2, float eps,
-    float weight_decay, const int8_t *found_inf, void * /*stream*/) {
+    float weight_decay, int32_t decoupled_weight_decay, const int8_t *found_inf,
+    void * /*stream*/) {
   Checker check("amp_adam_update_multi");
   if (amp_status_t s = checkAdamUpdateMulti(
           check, n_buffers, params, grads, exp_avgs, exp_avg_sqs, steps,
           new_params, new_exp_avgs, new_exp_avg_sqs, new_steps, sizes, dtypes,
-          lr, beta1, beta2, eps, weight_decay))
+          lr, beta1, beta2, eps, weight_decay, decoupled_weight_decay))
     return s;
   const float scheduled = scheduledLr(lr, lr_factor);
   for (int32_t i = 0; i < n_buffers; ++i)
     adamCompute(params[i], grads[i], exp_avgs[i], exp_avg_sqs[i], steps[i],
                 new_params[i], new_exp_avgs[i], new_exp_avg_sqs[i],
                 new_steps[i], sizes[i], dtypes[i], scheduled, beta1, beta2, eps,
-                weight_decay, found_inf);
+                weight_decay, decoupled_weight_decay, found_inf);
   return AMP_STATUS_OK;
 }
 

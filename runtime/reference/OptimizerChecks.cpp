@@ -171,16 +171,11 @@ amp_status_t amp::runtime::kernels::checkSgdUpdateMulti(
   return AMP_STATUS_OK;
 }
 
-amp_status_t amp::runtime::kernels::checkAdamUpdate(
-    Checker &check, const void *param, const void *grad, const void *exp_avg,
-    const void *exp_avg_sq, const float *step, const void *new_param,
-    const void *new_exp_avg, const void *new_exp_avg_sq, const float *new_step,
-    int64_t n, amp_dtype_t dtype, float lr, float beta1, float beta2, float eps,
-    float weight_decay) {
-  if (amp_status_t s = check.count("n", n))
-    return s;
-  if (amp_status_t s = check.dtype("dtype", dtype, kFloatDtypes))
-    return s;
+/// The hyperparameters of amp_adam_update and amp_adam_update_multi.
+static amp_status_t checkAdamHyperparameters(Checker &check, float lr,
+                                             float beta1, float beta2,
+                                             float eps, float weight_decay,
+                                             int32_t decoupled_weight_decay) {
   if (!nonNegative(lr) || !nonNegative(eps) || !nonNegative(weight_decay) ||
       !(beta1 >= 0.0f && beta1 < 1.0f) || !(beta2 >= 0.0f && beta2 < 1.0f))
     return check.fail(AMP_STATUS_INVALID_ARGUMENT,
@@ -188,6 +183,26 @@ amp_status_t amp::runtime::kernels::checkAdamUpdate(
                       "and >= 0, beta1 (%g) and beta2 (%g) in [0, 1)",
                       (double)lr, (double)eps, (double)weight_decay,
                       (double)beta1, (double)beta2);
+  if (decoupled_weight_decay != 0 && decoupled_weight_decay != 1)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "decoupled_weight_decay (%d) must be 0 or 1",
+                      (int)decoupled_weight_decay);
+  return AMP_STATUS_OK;
+}
+
+amp_status_t amp::runtime::kernels::checkAdamUpdate(
+    Checker &check, const void *param, const void *grad, const void *exp_avg,
+    const void *exp_avg_sq, const float *step, const void *new_param,
+    const void *new_exp_avg, const void *new_exp_avg_sq, const float *new_step,
+    int64_t n, amp_dtype_t dtype, float lr, float beta1, float beta2, float eps,
+    float weight_decay, int32_t decoupled_weight_decay) {
+  if (amp_status_t s = check.count("n", n))
+    return s;
+  if (amp_status_t s = check.dtype("dtype", dtype, kFloatDtypes))
+    return s;
+  if (amp_status_t s = checkAdamHyperparameters(
+          check, lr, beta1, beta2, eps, weight_decay, decoupled_weight_decay))
+    return s;
   const std::pair<const char *, const void *> tensors[] = {
       {"param", param},
       {"grad", grad},
@@ -212,17 +227,22 @@ amp_status_t amp::runtime::kernels::checkAdamUpdateMulti(
     void *const *new_params, void *const *new_exp_avgs,
     void *const *new_exp_avg_sqs, float *const *new_steps, const int64_t *sizes,
     const amp_dtype_t *dtypes, float lr, float beta1, float beta2, float eps,
-    float weight_decay) {
+    float weight_decay, int32_t decoupled_weight_decay) {
   if (amp_status_t s = checkArrays(check, n_buffers,
                                    {params, grads, exp_avgs, exp_avg_sqs, steps,
                                     new_params, new_exp_avgs, new_exp_avg_sqs,
                                     new_steps, sizes, dtypes}))
     return s;
+  // The hyperparameters are checked even without buffers.
+  if (amp_status_t s = checkAdamHyperparameters(
+          check, lr, beta1, beta2, eps, weight_decay, decoupled_weight_decay))
+    return s;
   for (int32_t i = 0; i < n_buffers; ++i)
     if (amp_status_t s = checkAdamUpdate(
             check, params[i], grads[i], exp_avgs[i], exp_avg_sqs[i], steps[i],
             new_params[i], new_exp_avgs[i], new_exp_avg_sqs[i], new_steps[i],
-            sizes[i], dtypes[i], lr, beta1, beta2, eps, weight_decay))
+            sizes[i], dtypes[i], lr, beta1, beta2, eps, weight_decay,
+            decoupled_weight_decay))
       return s;
   return AMP_STATUS_OK;
 }

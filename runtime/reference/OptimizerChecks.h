@@ -48,26 +48,24 @@ amp_status_t checkSgdUpdateMulti(
     float dampening, float weight_decay, int32_t nesterov, bool *hasMomentum);
 
 /// amp_adam_update's checks.
-amp_status_t checkAdamUpdate(Checker &check, const void *param,
-                             const void *grad, const void *exp_avg,
-                             const void *exp_avg_sq, const float *step,
-                             const void *new_param, const void *new_exp_avg,
-                             const void *new_exp_avg_sq, const float *new_step,
-                             int64_t n, amp_dtype_t dtype, float lr,
-                             float beta1, float beta2, float eps,
-                             float weight_decay);
+amp_status_t
+checkAdamUpdate(Checker &check, const void *param, const void *grad,
+                const void *exp_avg, const void *exp_avg_sq, const float *step,
+                const void *new_param, const void *new_exp_avg,
+                const void *new_exp_avg_sq, const float *new_step, int64_t n,
+                amp_dtype_t dtype, float lr, float beta1, float beta2,
+                float eps, float weight_decay, int32_t decoupled_weight_decay);
 
 /// amp_adam_update_multi's checks: n_buffers >= 0, the arrays non-NULL when
 /// there are buffers, and checkAdamUpdate for every buffer.
-amp_status_t
-checkAdamUpdateMulti(Checker &check, int32_t n_buffers,
-                     const void *const *params, const void *const *grads,
-                     const void *const *exp_avgs,
-                     const void *const *exp_avg_sqs, const float *const *steps,
-                     void *const *new_params, void *const *new_exp_avgs,
-                     void *const *new_exp_avg_sqs, float *const *new_steps,
-                     const int64_t *sizes, const amp_dtype_t *dtypes, float lr,
-                     float beta1, float beta2, float eps, float weight_decay);
+amp_status_t checkAdamUpdateMulti(
+    Checker &check, int32_t n_buffers, const void *const *params,
+    const void *const *grads, const void *const *exp_avgs,
+    const void *const *exp_avg_sqs, const float *const *steps,
+    void *const *new_params, void *const *new_exp_avgs,
+    void *const *new_exp_avg_sqs, float *const *new_steps, const int64_t *sizes,
+    const amp_dtype_t *dtypes, float lr, float beta1, float beta2, float eps,
+    float weight_decay, int32_t decoupled_weight_decay);
 
 /// amp_clip_grad_norm's checks.
 amp_status_t checkClipGradNorm(Checker &check, int32_t n_buffers,

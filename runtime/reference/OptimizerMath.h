@@ -120,7 +120,7 @@ inline AMP_HOST_DEVICE void lrScheduleInMemory(const LrSchedule &p,
 }
 
 //===----------------------------------------------------------------------===//
-// SGD and AdamW
+// SGD, Adam and AdamW
 //===----------------------------------------------------------------------===//
 
 /// torch.optim.SGD's scalars, as f32 kernel arguments.
@@ -161,11 +161,15 @@ inline AMP_HOST_DEVICE float sgdStep(const SgdCoefs &c, float param, float grad,
   return param + c.negLr * d;
 }
 
-/// torch.optim.AdamW's scalars for the step counter `step` (before the
-/// update) and the scheduled lr (scheduledLr): t = step + 1 in f32; the
-/// bias corrections and products in f64, rounded to f32 once.
+/// torch.optim.AdamW's (decoupled) or torch.optim.Adam's (L2) scalars for
+/// the step counter `step` (before the update) and the scheduled lr
+/// (scheduledLr): t = step + 1 in f32; the bias corrections and products in
+/// f64, rounded to f32 once. Decoupled decay multiplies the param by
+/// `decay` (l2 = 0); the L2 penalty adds l2 * param to the gradient
+/// (decay = 1, which adamStep skips).
 struct AdamCoefs {
-  float t, decay, avgWeight, sqKeep, sqWeight, negStepSize, bc2Sqrt, eps;
+  float t, decay, l2, avgWeight, sqKeep, sqWeight, negStepSize, bc2Sqrt, eps;
+  bool decoupled;
 };
 
 /// The step counter after an update: t = step + 1 in f32.
@@ -173,13 +177,17 @@ inline AMP_HOST_DEVICE float adamNextStep(float step) { return step + 1.0f; }
 
 inline AMP_HOST_DEVICE AdamCoefs adamCoefs(float step, float lr, float beta1,
                                            float beta2, float eps,
-                                           float weight_decay) {
+                                           float weight_decay,
+                                           int32_t decoupled_weight_decay) {
   AdamCoefs c;
   c.t = adamNextStep(step);
   const double b1 = beta1, b2 = beta2;
   const double biasCorrection1 = 1.0 - pow(b1, static_cast<double>(c.t));
   const double biasCorrection2 = 1.0 - pow(b2, static_cast<double>(c.t));
-  c.decay = static_cast<float>(1.0 - double(lr) * weight_decay);
+  c.decoupled = decoupled_weight_decay != 0;
+  c.decay =
+      c.decoupled ? static_cast<float>(1.0 - double(lr) * weight_decay) : 1.0f;
+  c.l2 = c.decoupled ? 0.0f : weight_decay;
   c.avgWeight = static_cast<float>(1.0 - b1);
   c.sqKeep = beta2;
   c.sqWeight = static_cast<float>(1.0 - b2);
@@ -195,14 +203,15 @@ inline AMP_HOST_DEVICE float lerpF32(float self, float end, float weight) {
                               : end - (end - self) * (1.0f - weight);
 }
 
-/// One element of the AdamW step: returns param'; *newM and *newV are m'
+/// One element of the Adam(W) step: returns param'; *newM and *newV are m'
 /// and v' (unrounded, as they feed param').
 inline AMP_HOST_DEVICE float adamStep(const AdamCoefs &c, float param,
                                       float grad, float m, float v, float *newM,
                                       float *newV) {
-  const float decayed = param * c.decay;
-  const float m1 = lerpF32(m, grad, c.avgWeight);
-  const float v1 = v * c.sqKeep + c.sqWeight * grad * grad;
+  const float decayed = c.decoupled ? param * c.decay : param;
+  const float g = c.l2 != 0.0f ? grad + c.l2 * param : grad;
+  const float m1 = lerpF32(m, g, c.avgWeight);
+  const float v1 = v * c.sqKeep + c.sqWeight * g * g;
   const float denom = sqrtf(v1) / c.bc2Sqrt + c.eps;
   *newM = m1;
   *newV = v1;

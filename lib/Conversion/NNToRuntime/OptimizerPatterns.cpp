@@ -218,7 +218,8 @@ private:
             rb.f32(op.getBeta1().convertToDouble()),
             rb.f32(op.getBeta2().convertToDouble()),
             rb.f32(op.getEps().convertToDouble()),
-            rb.f32(op.getWeightDecay().convertToDouble())};
+            rb.f32(op.getWeightDecay().convertToDouble()),
+            rb.i32(op.getDecoupledWeightDecay() ? 1 : 0)};
   }
 };
 

@@ -754,19 +754,21 @@ amp_sgd_update(const void *param, const void *grad, const void *momentum_buf,
                float momentum, float dampening, float weight_decay,
                int32_t nesterov, const int8_t *found_inf, void *stream);
 
-/* nn.adam_update (torch.optim.AdamW): t = *step + 1 (f32),
- * param1 = param * (1 - lr * wd), m' = lerp(m, g, 1 - beta1),
- * v' = v * beta2 + (1 - beta2) * g * g,
+/* nn.adam_update: t = *step + 1 (f32); with decoupled_weight_decay = 1
+ * (torch.optim.AdamW) param1 = param * (1 - lr * wd) and g = grad, with
+ * decoupled_weight_decay = 0 (torch.optim.Adam's L2 penalty) param1 = param
+ * and g = grad + wd * param (g = grad when wd = 0); then
+ * m' = lerp(m, g, 1 - beta1), v' = v * beta2 + (1 - beta2) * g * g,
  * param' = param1 - (lr / (1 - beta1^t)) * m' /
  *          (sqrt(v') / sqrt(1 - beta2^t) + eps),   *new_step = t.
  * new_step may equal step (it is read first). */
-AMP_KERNEL_API amp_status_t
-amp_adam_update(const void *param, const void *grad, const void *exp_avg,
-                const void *exp_avg_sq, const float *step, void *new_param,
-                void *new_exp_avg, void *new_exp_avg_sq, float *new_step,
-                int64_t n, amp_dtype_t dtype, float lr, const float *lr_factor,
-                float beta1, float beta2, float eps, float weight_decay,
-                const int8_t *found_inf, void *stream);
+AMP_KERNEL_API amp_status_t amp_adam_update(
+    const void *param, const void *grad, const void *exp_avg,
+    const void *exp_avg_sq, const float *step, void *new_param,
+    void *new_exp_avg, void *new_exp_avg_sq, float *new_step, int64_t n,
+    amp_dtype_t dtype, float lr, const float *lr_factor, float beta1,
+    float beta2, float eps, float weight_decay, int32_t decoupled_weight_decay,
+    const int8_t *found_inf, void *stream);
 
 /* amp_sgd_update over n_buffers (>= 0) buffers in one call, with one
  * found_inf and the same hyperparameters for every buffer: exactly the
@@ -798,7 +800,8 @@ AMP_KERNEL_API amp_status_t amp_adam_update_multi(
     void *const *new_exp_avgs, void *const *new_exp_avg_sqs,
     float *const *new_steps, const int64_t *sizes, const amp_dtype_t *dtypes,
     float lr, const float *lr_factor, float beta1, float beta2, float eps,
-    float weight_decay, const int8_t *found_inf, void *stream);
+    float weight_decay, int32_t decoupled_weight_decay, const int8_t *found_inf,
+    void *stream);
 
 /* nn.clip_grad_norm (torch.nn.utils.clip_grad_norm_): with norm_i the f32 L2
  * norm of grads[i] and total = sqrt(sum_i norm_i^2) (f32),

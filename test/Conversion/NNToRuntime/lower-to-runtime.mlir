@@ -464,3 +464,22 @@ func.func @adam_run(%w1: tensor<4xf32>, %g1: tensor<4xf32>, %m1: tensor<4xf32>, 
   %c:4 = nn.adam_update %w3, %n, %m3, %v3, %t3 {lr = 1.0e-3 : f32} : tensor<2xf32>
   return %a#0, %b#0, %c#0 : tensor<4xf32>, tensor<6xf32>, tensor<2xf32>
 }
+
+// -----
+
+// Adam (L2 weight decay) passes decoupled_weight_decay = 0, AdamW 1; the
+// two configurations are separate calls.
+// CHECK-LABEL: func.func @adam_weight_decay_kinds
+// CHECK-DAG: %[[ZERO:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-DAG: %[[WD:.*]] = llvm.mlir.constant(1.000000e-01 : f32) : f32
+// CHECK: llvm.call @amp_adam_update(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[WD]], %[[ZERO]], %{{.*}}, %{{.*}})
+// CHECK-DAG: %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: llvm.call @amp_adam_update(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ONE]], %{{.*}}, %{{.*}})
+// CHECK-NOT: @amp_adam_update
+func.func @adam_weight_decay_kinds(%w1: tensor<4xf32>, %g1: tensor<4xf32>, %m1: tensor<4xf32>, %v1: tensor<4xf32>, %t1: tensor<f32>,
+                                   %w2: tensor<6xf32>, %g2: tensor<6xf32>, %m2: tensor<6xf32>, %v2: tensor<6xf32>, %t2: tensor<f32>)
+    -> (tensor<4xf32>, tensor<6xf32>) {
+  %a:4 = nn.adam_update %w1, %g1, %m1, %v1, %t1 {lr = 1.0e-3 : f32, weight_decay = 0.1 : f32, decoupled_weight_decay = false} : tensor<4xf32>
+  %b:4 = nn.adam_update %w2, %g2, %m2, %v2, %t2 {lr = 1.0e-3 : f32} : tensor<6xf32>
+  return %a#0, %b#0 : tensor<4xf32>, tensor<6xf32>
+}

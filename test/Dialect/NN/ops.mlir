@@ -1310,6 +1310,17 @@ func.func @adam_update(%p: tensor<64x128xf32>, %g: tensor<64x128xf32>, %m: tenso
   return %new_param, %new_exp_avg, %new_exp_avg_sq, %new_step : tensor<64x128xf32>, tensor<64x128xf32>, tensor<64x128xf32>, tensor<f32>
 }
 
+// torch.optim.Adam: L2 weight decay, the attribute printed as it is not
+// the default.
+// CHECK-LABEL: func.func @adam_update_l2(
+// CHECK: nn.adam_update %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {decoupled_weight_decay = false, lr = 1.000000e-03 : f32, weight_decay = 9.99999974E-5 : f32} : tensor<8xf32>
+// CHECK-NEXT: nn.adam_update %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {lr = 1.000000e-03 : f32} : tensor<8xf32>
+func.func @adam_update_l2(%p: tensor<8xf32>, %g: tensor<8xf32>, %m: tensor<8xf32>, %v: tensor<8xf32>, %step: tensor<f32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %a:4 = nn.adam_update %p, %g, %m, %v, %step {lr = 1.0e-3 : f32, weight_decay = 1.0e-4 : f32, decoupled_weight_decay = false} : tensor<8xf32>
+  %b:4 = nn.adam_update %p, %g, %m, %v, %step {lr = 1.0e-3 : f32, decoupled_weight_decay = true} : tensor<8xf32>
+  return %a#0, %b#0 : tensor<8xf32>, tensor<8xf32>
+}
+
 // CHECK-LABEL: func.func @adam_update_all_attributes(
 // CHECK-SAME:    %[[P:.*]]: tensor<8xf16>, %[[G:.*]]: tensor<8xf16>, %[[M:.*]]: tensor<8xf16>, %[[V:.*]]: tensor<8xf16>, %[[STEP:.*]]: tensor<f32>) -> (tensor<8xf16>, tensor<8xf16>, tensor<8xf16>, tensor<f32>)
 // CHECK:         %[[NEW_PARAM:.*]], %[[NEW_EXP_AVG:.*]], %[[NEW_EXP_AVG_SQ:.*]], %[[NEW_STEP:.*]] = nn.adam_update %[[P]], %[[G]], %[[M]], %[[V]], %[[STEP]] {beta1 = 8.000000e-01 : f32, beta2 = 9.900000e-01 : f32, eps = 9.99999997E-7 : f32, lr = 2.000000e-03 : f32, weight_decay = 0.000000e+00 : f32} : tensor<8xf16>

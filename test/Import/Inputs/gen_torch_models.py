@@ -429,6 +429,51 @@ def write_grad_norm():
                       f"{norm.item():.9g}\n")
 
 
+def optimizer_runs():
+    """The optimizers of test/Import/optimizers.test as functions of the
+    model's named parameters: torch.optim.Adam (L2 weight decay), SGD with
+    Nesterov momentum, and param groups without weight decay (timm's rule,
+    every param of rank <= 1; and by name, as Hugging Face's Trainer)."""
+    def groups(named, no_decay, decay):
+        named = list(named)
+        return [{"params": [p for n, p in named if not no_decay(n, p)],
+                 "weight_decay": decay},
+                {"params": [p for n, p in named if no_decay(n, p)],
+                 "weight_decay": 0.0}]
+    return {
+        "adam": lambda named: torch.optim.Adam(
+            [p for _, p in named], lr=0.01, weight_decay=0.5),
+        "sgd_nesterov": lambda named: torch.optim.SGD(
+            [p for _, p in named], lr=0.1, momentum=0.9, nesterov=True),
+        "adamw_no_decay_1d": lambda named: torch.optim.AdamW(
+            groups(named, lambda n, p: p.ndim <= 1, 0.5), lr=0.01),
+        "sgd_no_decay_names": lambda named: torch.optim.SGD(
+            groups(named, lambda n, p: "bias" in n or n.startswith("head.1."),
+                   0.05), lr=0.1, momentum=0.9),
+    }
+
+
+def write_optimizers():
+    """bn_cnn_eval.onnx trained by PyTorch on its 16 rows (one full batch per
+    step) for 10 steps with each optimizer of optimizer_runs, one log of the
+    losses per optimizer (opt_<name>_torch_log.csv)."""
+    for name, make in optimizer_runs().items():
+        model, features, labels = bn_cnn_model()
+        model.train()
+        x = torch.tensor(features / 16.0,
+                         dtype=torch.float32).reshape(16, 1, 8, 8)
+        y = torch.tensor(labels)
+        opt = make(model.named_parameters())
+        with open(os.path.join(HERE, f"opt_{name}_torch_log.csv"), "w") as log:
+            log.write("step,loss\n")
+            for step in range(1, 11):
+                opt.zero_grad()
+                loss = nn.functional.cross_entropy(model(x), y)
+                loss.backward()
+                opt.step()
+                log.write(f"{step},{loss.item():.9g}\n")
+
+
 def write_batch_norm_cnn():
     """BnCnn exported in eval mode, then trained in training mode (batch
     statistics, running statistics updated) on one full batch, as amp-run

@@ -44,12 +44,15 @@ const SgdCfg kSgdCfgs[] = {
 struct AdamCfg {
   const char *name;
   float lr, beta1, beta2, eps, weightDecay;
+  int32_t decoupled; // 1: AdamW; 0: Adam's L2 penalty
 };
 
 const AdamCfg kAdamCfgs[] = {
-    {"default", 1e-3f, 0.9f, 0.999f, 1e-8f, 1e-2f},
+    {"default", 1e-3f, 0.9f, 0.999f, 1e-8f, 1e-2f, 1},
     // 1 - beta1 >= 0.5: the other branch of PyTorch's lerp.
-    {"low_beta1", 3e-3f, 0.3f, 0.99f, 1e-6f, 0.0f},
+    {"low_beta1", 3e-3f, 0.3f, 0.99f, 1e-6f, 0.0f, 1},
+    // torch.optim.Adam: the penalty is added to the gradient.
+    {"adam_l2", 1e-3f, 0.9f, 0.999f, 1e-8f, 0.1f, 0},
 };
 
 /// Overwrites the first elements with a NaN with a payload, -0, +inf and
@@ -251,7 +254,7 @@ AMP_COMPARE_CASE(optimizer_sgd_multi) {
 }
 
 //===----------------------------------------------------------------------===//
-// AdamW
+// Adam and AdamW
 //===----------------------------------------------------------------------===//
 
 /// One amp_adam_update on `b`: {new_param, new_m, new_v, new_step}.
@@ -276,7 +279,7 @@ std::vector<Host> runAdam(Backend &b, const AdamCfg &cfg, const Host &param,
   b.ok(AMP_CALL(b, amp_adam_update, in.ptrs[0], in.ptrs[1], in.ptrs[2],
                 in.ptrs[3], static_cast<const float *>(in.ptrs[4]), o(0), o(1),
                 o(2), static_cast<float *>(o(3)), n, dt, cfg.lr, lrFactor,
-                cfg.beta1, cfg.beta2, cfg.eps, cfg.weightDecay,
+                cfg.beta1, cfg.beta2, cfg.eps, cfg.weightDecay, cfg.decoupled,
                 withFlag ? static_cast<const int8_t *>(f.ptr) : nullptr,
                 nullptr));
   std::vector<Host> res = downloadList(b, inPlace ? in : out);
@@ -376,12 +379,14 @@ runAdamMulti(Backend &b, const AdamCfg &cfg, const MixedList &l,
       b.ok(AMP_CALL(b, amp_adam_update, p.ptrs[i], g.ptrs[i], m.ptrs[i],
                     v.ptrs[i], sp[i], np.ptrs[i], m.ptrs[i], v.ptrs[i], nsp[i],
                     l.sizes[i], l.dtypes[i], cfg.lr, lrFactor, cfg.beta1,
-                    cfg.beta2, cfg.eps, cfg.weightDecay, fp, nullptr));
+                    cfg.beta2, cfg.eps, cfg.weightDecay, cfg.decoupled, fp,
+                    nullptr));
   } else {
     b.ok(AMP_CALL(b, amp_adam_update_multi, n, p.in(), g.in(), m.in(), v.in(),
                   sp.data(), np.out(), m.out(), v.out(), nsp.data(),
                   l.sizes.data(), l.dtypes.data(), cfg.lr, lrFactor, cfg.beta1,
-                  cfg.beta2, cfg.eps, cfg.weightDecay, fp, nullptr));
+                  cfg.beta2, cfg.eps, cfg.weightDecay, cfg.decoupled, fp,
+                  nullptr));
   }
   std::vector<Host> res = downloadList(b, np);
   for (const DevList *d : {&m, &v})
@@ -806,23 +811,23 @@ AMP_COMPARE_CASE(optimizer_errors) {
   });
   both("adam NULL new_step", [&](Backend &b) {
     return AMP_CALL(b, amp_adam_update, a, a, a, a, step, a, a, a, nullptr, 4,
-                    AMP_DTYPE_F32, 1e-3f, nullptr, 0.9f, 0.999f, 1e-8f, 0.0f,
+                    AMP_DTYPE_F32, 1e-3f, nullptr, 0.9f, 0.999f, 1e-8f, 0.0f, 1,
                     nullptr, nullptr);
   });
   both("adam beta1 1", [&](Backend &b) {
     return AMP_CALL(b, amp_adam_update, a, a, a, a, step, a, a, a, step, 4,
-                    AMP_DTYPE_F32, 1e-3f, nullptr, 1.0f, 0.999f, 1e-8f, 0.0f,
+                    AMP_DTYPE_F32, 1e-3f, nullptr, 1.0f, 0.999f, 1e-8f, 0.0f, 1,
                     nullptr, nullptr);
   });
   both("adam_multi NULL steps", [&](Backend &b) {
     return AMP_CALL(b, amp_adam_update_multi, 2, ins, ins, ins, ins, nullptr,
                     outs, outs, outs, newSteps, sizes, dtypes, 1e-3f, nullptr,
-                    0.9f, 0.999f, 1e-8f, 0.0f, nullptr, nullptr);
+                    0.9f, 0.999f, 1e-8f, 0.0f, 1, nullptr, nullptr);
   });
   both("adam_multi misaligned exp_avg", [&](Backend &b) {
     return AMP_CALL(b, amp_adam_update_multi, 2, ins, ins, oddIns, ins, steps,
                     outs, outs, outs, newSteps, sizes, dtypes, 1e-3f, nullptr,
-                    0.9f, 0.999f, 1e-8f, 0.0f, nullptr, nullptr);
+                    0.9f, 0.999f, 1e-8f, 0.0f, 1, nullptr, nullptr);
   });
   both("lr_schedule NULL count", [&](Backend &b) {
     return AMP_CALL(b, amp_lr_schedule, nullptr, step, step,

@@ -214,7 +214,7 @@ TEST(KernelErrors, NullPointersAreRejectedEverywhere) {
            [&] {
              return amp_adam_update(a, b, c, c, &step, a, c, nullptr, &step, 16,
                                     AMP_DTYPE_F32, 1e-3f, nullptr, 0.9f, 0.999f,
-                                    1e-8f, 0.0f, nullptr, nullptr);
+                                    1e-8f, 0.0f, 1, nullptr, nullptr);
            }},
           {"amp_clip_grad_norm: total_norm is NULL",
            [&] {

@@ -188,13 +188,17 @@ TEST(Sgd, RejectsInconsistentHyperparameters) {
 struct AdamConfig {
   const char *name;
   float lr, beta1, beta2, eps, weightDecay;
+  /// 1: AdamW's decoupled weight decay; 0: Adam's L2 penalty.
+  int32_t decoupled;
 };
 
 const std::vector<AdamConfig> &adamConfigs() {
   static const std::vector<AdamConfig> configs = {
-      {"defaults", 1e-3f, 0.9f, 0.999f, 1e-8f, 1e-2f},
-      {"fast", 0.05f, 0.5f, 0.9f, 1e-6f, 0.0f},
-      {"no_momentum", 1e-2f, 0.0f, 0.99f, 1e-3f, 0.1f},
+      {"defaults", 1e-3f, 0.9f, 0.999f, 1e-8f, 1e-2f, 1},
+      {"fast", 0.05f, 0.5f, 0.9f, 1e-6f, 0.0f, 1},
+      {"no_momentum", 1e-2f, 0.0f, 0.99f, 1e-3f, 0.1f, 1},
+      {"adam_l2", 1e-2f, 0.9f, 0.999f, 1e-8f, 0.5f, 0},
+      {"adam_l2_fast", 0.05f, 0.5f, 0.9f, 1e-6f, 1e-2f, 0},
   };
   return configs;
 }
@@ -204,12 +208,18 @@ const std::vector<AdamConfig> &adamConfigs() {
 /// beta1); exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2);
 /// denom = (exp_avg_sq.sqrt() / sqrt(bc2)).add_(eps); param.addcdiv_(
 /// exp_avg, denom, value=-lr / bc1), with bc_i = 1 - beta_i ** step in
-/// Python floats and step the f32 counter after its increment.
+/// Python floats and step the f32 counter after its increment. Adam's L2
+/// penalty (c.decoupled = 0) is grad = grad.add(param, alpha=wd) first,
+/// rounded twice here as in amp's SGD (PyTorch's vectorized CPU add fuses
+/// it into one fma).
 void torchAdamWF32(const AdamConfig &c, float step, float &p, float g, float &m,
                    float &v) {
   const double bc1 = 1.0 - std::pow(double(c.beta1), double(step));
   const double bc2 = 1.0 - std::pow(double(c.beta2), double(step));
-  p = p * static_cast<float>(1.0 - double(c.lr) * double(c.weightDecay));
+  if (c.decoupled)
+    p = p * static_cast<float>(1.0 - double(c.lr) * double(c.weightDecay));
+  else if (c.weightDecay != 0.0f)
+    g = g + c.weightDecay * p;
   const float w = static_cast<float>(1.0 - double(c.beta1));
   m = std::fabs(w) < 0.5f ? m + w * (g - m) : g - (g - m) * (1.0f - w);
   v = v * c.beta2;
@@ -245,7 +255,8 @@ TEST_P(AdamTest, MatchesPyTorchOverSeveralSteps) {
         inPlace ? np.data() : p.data(), g.data(),
         inPlace ? nm.data() : m.data(), inPlace ? nv.data() : v.data(), &step,
         np.data(), nm.data(), nv.data(), stepOut, n, dtype, c.lr, nullptr,
-        c.beta1, c.beta2, c.eps, c.weightDecay, nullptr, nullptr)));
+        c.beta1, c.beta2, c.eps, c.weightDecay, c.decoupled, nullptr,
+        nullptr)));
     EXPECT_EQ(*stepOut, stepBefore + 1.0f); // the counter is exact
     const double t = stepBefore + 1.0;
     const double bc1 = 1 - std::pow(double(c.beta1), t);
@@ -253,27 +264,34 @@ TEST_P(AdamTest, MatchesPyTorchOverSeveralSteps) {
     const double stepSize = c.lr / bc1;
     std::vector<double> pRef, pTol, mRef, mTol, vRef, vTol;
     for (int64_t i = 0; i < n; ++i) {
-      // AdamW in f64.
+      // AdamW (or Adam with its L2 penalty) in f64.
       double pv = p.get(i), gv = g.get(i), mv = m.get(i), vv = v.get(i);
-      double decayed = pv * (1 - double(c.lr) * c.weightDecay);
+      double decayed =
+          c.decoupled ? pv * (1 - double(c.lr) * c.weightDecay) : pv;
+      // The gradient's magnitude for the bounds: the L2 sum is rounded
+      // relative to its terms.
+      double gMag = std::fabs(gv);
+      if (!c.decoupled) {
+        gMag += double(c.weightDecay) * std::fabs(pv);
+        gv += double(c.weightDecay) * pv;
+      }
       double m1 = c.beta1 * mv + (1 - double(c.beta1)) * gv;
       double v1 = c.beta2 * vv + (1 - double(c.beta2)) * gv * gv;
       double denom = std::sqrt(v1 / bc2) + c.eps;
       double update = stepSize * m1 / denom;
       double p1 = decayed - update;
       mRef.push_back(m1);
-      mTol.push_back(
-          outTol(dtype, m1, 8 * kU * (std::fabs(mv) + std::fabs(gv))));
+      mTol.push_back(outTol(dtype, m1, 8 * kU * (std::fabs(mv) + gMag)));
       vRef.push_back(v1);
-      vTol.push_back(outTol(dtype, v1, 8 * kU * (vv + gv * gv)));
+      vTol.push_back(outTol(dtype, v1, 8 * kU * (vv + gMag * gMag)));
       pRef.push_back(p1);
-      pTol.push_back(outTol(dtype, p1,
-                            2 * (kU * (2 * std::fabs(pv) + std::fabs(p1)) +
-                                 stepSize *
-                                     (4 * kU * (std::fabs(mv) + std::fabs(gv)) +
-                                      4 * kU * std::fabs(m1)) /
-                                     denom +
-                                 3 * kU * std::fabs(update))));
+      pTol.push_back(outTol(
+          dtype, p1,
+          2 * (kU * (2 * std::fabs(pv) + std::fabs(p1)) +
+               stepSize *
+                   (4 * kU * (std::fabs(mv) + gMag) + 4 * kU * std::fabs(m1)) /
+                   denom +
+               3 * kU * std::fabs(update))));
     }
     const std::string when = " at step " + std::to_string(s);
     EXPECT_TRUE(allClose(np, pRef, pTol, "param" + when));
@@ -310,7 +328,7 @@ std::string adamCaseName(int config, amp_dtype_t dtype, bool inPlace) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, AdamTest,
-                         ::testing::Combine(::testing::Range(0, 3),
+                         ::testing::Combine(::testing::Range(0, 5),
                                             ::testing::Values(AMP_DTYPE_F32,
                                                               AMP_DTYPE_F16,
                                                               AMP_DTYPE_BF16),
@@ -329,7 +347,7 @@ TEST(Adam, StepCounterIsAnF32Counter) {
     float after = -1.0f;
     ASSERT_TRUE(isOk(amp_adam_update(
         &p, &g, &m, &v, &before, &p, &m, &v, &after, 1, AMP_DTYPE_F32, 1e-3f,
-        nullptr, 0.9f, 0.999f, 1e-8f, 0.0f, nullptr, nullptr)));
+        nullptr, 0.9f, 0.999f, 1e-8f, 0.0f, 1, nullptr, nullptr)));
     EXPECT_EQ(after, before == 16777216.0f ? 16777216.0f : before + 1.0f);
   }
 }
@@ -346,7 +364,7 @@ TEST(Adam, FirstStepMovesEveryParamByAboutLr) {
   ASSERT_TRUE(isOk(amp_adam_update(p.data(), g.data(), m.data(), v.data(),
                                    &step, p.data(), m.data(), v.data(), &step,
                                    4, AMP_DTYPE_F32, 0.01f, nullptr, 0.9f,
-                                   0.999f, 1e-8f, 0.0f, nullptr, nullptr)));
+                                   0.999f, 1e-8f, 0.0f, 1, nullptr, nullptr)));
   for (int i = 0; i < 4; ++i)
     EXPECT_NEAR(p.get(i), grads[i] > 0 ? -0.01 : 0.01, 1e-6) << i;
 }
@@ -356,18 +374,55 @@ TEST(Adam, RejectsBadHyperparameters) {
   EXPECT_TRUE(
       failsWith(amp_adam_update(&p, &g, &m, &v, &step, &p, &m, &v, &step, 1,
                                 AMP_DTYPE_F32, 1e-3f, nullptr, 1.0f, 0.999f,
-                                1e-8f, 0.0f, nullptr, nullptr),
+                                1e-8f, 0.0f, 1, nullptr, nullptr),
                 AMP_STATUS_INVALID_ARGUMENT, "beta1"));
   EXPECT_TRUE(
       failsWith(amp_adam_update(&p, &g, &m, &v, nullptr, &p, &m, &v, &step, 1,
                                 AMP_DTYPE_F32, 1e-3f, nullptr, 0.9f, 0.999f,
-                                1e-8f, 0.0f, nullptr, nullptr),
+                                1e-8f, 0.0f, 1, nullptr, nullptr),
                 AMP_STATUS_INVALID_ARGUMENT, "step is NULL"));
   EXPECT_TRUE(
       failsWith(amp_adam_update(&p, &g, &m, &v, &step, &p, &m, &v, &step, 1,
                                 AMP_DTYPE_F32, 1e-3f, nullptr, 0.9f, 0.999f,
-                                -1.0f, 0.0f, nullptr, nullptr),
+                                -1.0f, 0.0f, 1, nullptr, nullptr),
                 AMP_STATUS_INVALID_ARGUMENT, "eps"));
+  EXPECT_TRUE(
+      failsWith(amp_adam_update(&p, &g, &m, &v, &step, &p, &m, &v, &step, 1,
+                                AMP_DTYPE_F32, 1e-3f, nullptr, 0.9f, 0.999f,
+                                1e-8f, 0.0f, 2, nullptr, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT,
+                "decoupled_weight_decay (2) must be 0 or 1"));
+  EXPECT_EQ(p, 1.0f);
+  EXPECT_EQ(step, 0.0f);
+}
+
+TEST(Adam, L2PenaltyIsAddedToTheGradient) {
+  // Adam (decoupled_weight_decay = 0) with weight decay wd on (p, g) is
+  // Adam without decay on (p, g + wd * p); AdamW instead scales p by
+  // 1 - lr * wd and leaves the moments those of g.
+  const float lr = 0.01f, wd = 0.5f;
+  float p[2] = {2.0f, -4.0f}, g[2] = {0.25f, 1.0f};
+  float penalized[2] = {g[0] + wd * p[0], g[1] + wd * p[1]};
+  float out[3][2], m[3][2], v[3][2], step[3] = {0, 0, 0};
+  for (int k = 0; k < 3; ++k) {
+    float zero[2] = {0, 0};
+    ASSERT_TRUE(isOk(amp_adam_update(
+        p, k == 1 ? penalized : g, zero, zero, &step[k], out[k], m[k], v[k],
+        &step[k], 2, AMP_DTYPE_F32, lr, nullptr, 0.9f, 0.999f, 1e-8f,
+        k == 1 ? 0.0f : wd, k == 2 ? 1 : 0, nullptr, nullptr)));
+  }
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(out[0][i], out[1][i]) << i;
+    EXPECT_EQ(m[0][i], m[1][i]) << i;
+    EXPECT_EQ(v[0][i], v[1][i]) << i;
+    // AdamW's first moment is that of g itself: (1 - beta1) * g.
+    EXPECT_EQ(m[2][i], static_cast<float>(1.0 - double(0.9f)) * g[i]) << i;
+  }
+  // Step 1 moves by lr * sign(g'): p - 0.01 * sign(g + wd p) for Adam;
+  // AdamW decays p by (1 - lr * wd) first.
+  EXPECT_NEAR(out[0][0], 2.0f - 0.01f, 1e-5);
+  EXPECT_NEAR(out[0][1], -4.0f + 0.01f, 1e-5);
+  EXPECT_NEAR(out[2][1], -4.0f * (1 - lr * wd) - 0.01f, 1e-5);
 }
 
 //===----------------------------------------------------------------------===//
@@ -422,7 +477,7 @@ TEST_P(SkipStepTest, FoundInfLeavesEverythingBitwiseUnchanged) {
       inPlace ? np.data() : p.data(), g.data(), inPlace ? nm.data() : m.data(),
       inPlace ? nv.data() : v.data(), &step, np.data(), nm.data(), nv.data(),
       inPlace ? &step : &newStep, n, dtype, 1e-3f, nullptr, 0.9f, 0.999f, 1e-8f,
-      1e-2f, &found, nullptr)));
+      1e-2f, 1, &found, nullptr)));
   EXPECT_TRUE(np.sameBits(p));
   EXPECT_TRUE(nm.sameBits(m));
   EXPECT_TRUE(nv.sameBits(v));
@@ -437,11 +492,11 @@ TEST_P(SkipStepTest, FoundInfLeavesEverythingBitwiseUnchanged) {
   ASSERT_TRUE(isOk(amp_adam_update(p.data(), g.data(), m.data(), v.data(),
                                    &step, a.data(), am.data(), av.data(), &as,
                                    n, dtype, 1e-3f, nullptr, 0.9f, 0.999f,
-                                   1e-8f, 1e-2f, &clean, nullptr)));
+                                   1e-8f, 1e-2f, 1, &clean, nullptr)));
   ASSERT_TRUE(isOk(amp_adam_update(p.data(), g.data(), m.data(), v.data(),
                                    &step, b.data(), bm.data(), bv.data(), &bs,
                                    n, dtype, 1e-3f, nullptr, 0.9f, 0.999f,
-                                   1e-8f, 1e-2f, nullptr, nullptr)));
+                                   1e-8f, 1e-2f, 1, nullptr, nullptr)));
   EXPECT_TRUE(a.sameBits(b) && am.sameBits(bm) && av.sameBits(bv));
   EXPECT_EQ(as, bs);
   EXPECT_EQ(as, step + 1.0f);
@@ -562,7 +617,7 @@ TEST(AdamMulti, EqualsThePerBufferCallsBitwise) {
             s.params[i].data(), s.grads[i].data(), m1[i].data(), v1[i].data(),
             &st1[i], np1[i].data(), m1[i].data(), v1[i].data(),
             stepInPlace ? &st1[i] : &ns1[i], s.sizes[i], s.dtypes[i], 1e-3f,
-            nullptr, 0.9f, 0.999f, 1e-8f, 1e-2f, foundInf, nullptr)));
+            nullptr, 0.9f, 0.999f, 1e-8f, 1e-2f, 1, foundInf, nullptr)));
       }
       std::vector<const void *> p = constPtrs(s.params), g = constPtrs(s.grads),
                                 m = constPtrs(m2), v = constPtrs(v2);
@@ -576,7 +631,7 @@ TEST(AdamMulti, EqualsThePerBufferCallsBitwise) {
       ASSERT_TRUE(isOk(amp_adam_update_multi(
           n, p.data(), g.data(), m.data(), v.data(), sp.data(), npp.data(),
           nm.data(), nv.data(), nsp.data(), s.sizes.data(), s.dtypes.data(),
-          1e-3f, nullptr, 0.9f, 0.999f, 1e-8f, 1e-2f, foundInf, nullptr)));
+          1e-3f, nullptr, 0.9f, 0.999f, 1e-8f, 1e-2f, 1, foundInf, nullptr)));
       for (int32_t i = 0; i < n; ++i) {
         EXPECT_TRUE(np1[i].sameBits(np2[i])) << "param " << i;
         EXPECT_TRUE(m1[i].sameBits(m2[i])) << "exp_avg " << i;
@@ -634,11 +689,21 @@ TEST(AdamMulti, RejectsMalformedCallsWithoutWriting) {
   const amp_dtype_t dtypes[1] = {AMP_DTYPE_F32};
   EXPECT_EQ(amp_adam_update_multi(1, ins, ins, ins, ins, nullptr, outs, outs,
                                   outs, newSteps, sizes, dtypes, 1e-3f, nullptr,
-                                  0.9f, 0.999f, 1e-8f, 0, nullptr, nullptr),
+                                  0.9f, 0.999f, 1e-8f, 0, 1, nullptr, nullptr),
             AMP_STATUS_INVALID_ARGUMENT);
   EXPECT_EQ(amp_adam_update_multi(1, ins, ins, ins, ins, steps, outs, outs,
                                   outs, newSteps, sizes, dtypes, 1e-3f, nullptr,
-                                  1.0f, 0.999f, 1e-8f, 0, nullptr, nullptr),
+                                  1.0f, 0.999f, 1e-8f, 0, 1, nullptr, nullptr),
+            AMP_STATUS_INVALID_ARGUMENT);
+  EXPECT_EQ(amp_adam_update_multi(1, ins, ins, ins, ins, steps, outs, outs,
+                                  outs, newSteps, sizes, dtypes, 1e-3f, nullptr,
+                                  0.9f, 0.999f, 1e-8f, 0, -1, nullptr, nullptr),
+            AMP_STATUS_INVALID_ARGUMENT);
+  // The hyperparameters are checked without buffers too.
+  EXPECT_EQ(amp_adam_update_multi(0, nullptr, nullptr, nullptr, nullptr,
+                                  nullptr, nullptr, nullptr, nullptr, nullptr,
+                                  nullptr, nullptr, 1e-3f, nullptr, 0.9f,
+                                  0.999f, 1e-8f, 0, 2, nullptr, nullptr),
             AMP_STATUS_INVALID_ARGUMENT);
   EXPECT_EQ(step, 0.0f);
   for (float v : out)
@@ -713,7 +778,7 @@ TEST(LrFactor, AdamEqualsTheCallWithTheScheduledLrBitwise) {
                 nm[k].data(), nv[k].data(), &newStep[k], n, dtype,
                 k == 0 ? c.lr : scheduledLr(c.lr, factor),
                 k == 0 ? &factor : nullptr, c.beta1, c.beta2, c.eps,
-                c.weightDecay, nullptr, nullptr)));
+                c.weightDecay, c.decoupled, nullptr, nullptr)));
           }
           const std::string what =
               std::string(c.name) + " " + dtypeName(dtype) + " factor " +
@@ -739,9 +804,9 @@ TEST(LrFactor, ScalesTheLearningRate) {
   // param * (1 - lr' * wd).
   float m = 0.0f, v = 0.0f, step = 0.0f, newStep = 0.0f, zero = 0.0f;
   out = 0.0f;
-  ASSERT_TRUE(isOk(amp_adam_update(&p, &zero, &m, &v, &step, &out, &m, &v,
-                                   &newStep, 1, AMP_DTYPE_F32, 0.5f, &factor,
-                                   0.0f, 0.0f, 1.0f, 0.5f, nullptr, nullptr)));
+  ASSERT_TRUE(isOk(amp_adam_update(
+      &p, &zero, &m, &v, &step, &out, &m, &v, &newStep, 1, AMP_DTYPE_F32, 0.5f,
+      &factor, 0.0f, 0.0f, 1.0f, 0.5f, 1, nullptr, nullptr)));
   EXPECT_EQ(out, 1.0f - 0.125f * 0.5f);
 }
 
@@ -766,10 +831,10 @@ TEST(LrFactor, SkippedStepsStillCopyBitwise) {
       Tensor nm = sentinelTensor(dtype, {n}), nv = sentinelTensor(dtype, {n});
       np = sentinelTensor(dtype, {n});
       float step = 9.0f, newStep = -1.0f;
-      ASSERT_TRUE(isOk(amp_adam_update(p.data(), g.data(), m.data(), v.data(),
-                                       &step, np.data(), nm.data(), nv.data(),
-                                       &newStep, n, dtype, 1e-3f, &factor, 0.9f,
-                                       0.999f, 1e-8f, 1e-2f, &found, nullptr)));
+      ASSERT_TRUE(isOk(amp_adam_update(
+          p.data(), g.data(), m.data(), v.data(), &step, np.data(), nm.data(),
+          nv.data(), &newStep, n, dtype, 1e-3f, &factor, 0.9f, 0.999f, 1e-8f,
+          1e-2f, 1, &found, nullptr)));
       EXPECT_TRUE(np.sameBits(p) && nm.sameBits(m) && nv.sameBits(v))
           << dtypeName(dtype);
       EXPECT_EQ(newStep, 9.0f);
@@ -826,7 +891,7 @@ TEST(LrFactor, MultiEqualsTheCallsWithTheScheduledLrBitwise) {
           n, p.data(), g.data(), m.data(), v.data(), sp.data(), npp.data(),
           nm.data(), nv.data(), nsp.data(), s.sizes.data(), s.dtypes.data(),
           k == 0 ? 1e-3f : scheduledLr(1e-3f, factor),
-          k == 0 ? &factor : nullptr, 0.9f, 0.999f, 1e-8f, 1e-2f, foundInf,
+          k == 0 ? &factor : nullptr, 0.9f, 0.999f, 1e-8f, 1e-2f, 1, foundInf,
           nullptr)));
     }
     for (int32_t i = 0; i < n; ++i) {

@@ -42,6 +42,7 @@ using namespace amp::nn;
 std::optional<Optimizer> amp::nn::parseOptimizer(StringRef name) {
   return llvm::StringSwitch<std::optional<Optimizer>>(name)
       .Case("sgd", Optimizer::Sgd)
+      .Case("adam", Optimizer::Adam)
       .Case("adamw", Optimizer::AdamW)
       .Case("none", Optimizer::None)
       .Default(std::nullopt);
@@ -384,6 +385,41 @@ struct OptimizerResults {
 };
 } // namespace
 
+/// A param's name: that of its NameLoc (an imported weight's name, or the
+/// SSA name amp-run's parser keeps), or "" when it has none.
+static StringRef paramName(BlockArgument param) {
+  if (auto name = dyn_cast<NameLoc>(param.getLoc()))
+    return name.getName().getValue();
+  return "";
+}
+
+/// Which params get weight decay: all but those the no-decay options pick
+/// (rank <= 1 with no-decay-1d; a name containing a no-decay string). Warns
+/// about a no-decay string that no param name contains.
+static SmallVector<bool> decayedParams(func::FuncOp fn,
+                                       ArrayRef<BlockArgument> params,
+                                       const AutodiffOptions &options) {
+  SmallVector<bool> decayed;
+  llvm::BitVector used(options.noDecay.size());
+  for (BlockArgument param : params) {
+    bool decay = !(options.noDecay1d &&
+                   cast<RankedTensorType>(param.getType()).getRank() <= 1);
+    StringRef name = paramName(param);
+    for (auto [i, pattern] : llvm::enumerate(options.noDecay))
+      if (!name.empty() && name.contains(pattern)) {
+        used.set(i);
+        decay = false;
+      }
+    decayed.push_back(decay);
+  }
+  for (auto [i, pattern] : llvm::enumerate(options.noDecay))
+    if (!used.test(i))
+      mlir::emitWarning(fn.getLoc())
+          << "nn-autodiff: no-decay '" << pattern
+          << "' is in no param name of @" << fn.getSymName();
+  return decayed;
+}
+
 /// The optimizer updates of `params` with gradients `grads`: inserts the
 /// opt_state arguments after the last param (all at once: one insertion per
 /// argument would be quadratic in the argument count) and the
@@ -394,10 +430,11 @@ static OptimizerResults buildOptimizer(func::FuncOp fn, OpBuilder &b,
                                        const AutodiffOptions &options) {
   OptimizerResults out;
   MLIRContext *ctx = fn.getContext();
-  bool adam = options.optimizer == Optimizer::AdamW;
+  bool adam = options.optimizer == Optimizer::Adam ||
+              options.optimizer == Optimizer::AdamW;
   auto scalarF32 = RankedTensorType::get({}, b.getF32Type());
 
-  // The state of each param, in order: AdamW's exp_avg, exp_avg_sq and step,
+  // The state of each param, in order: Adam's exp_avg, exp_avg_sq and step,
   // or SGD's momentum buffer when momentum > 0.
   SmallVector<Location> paramLocs;
   SmallVector<unsigned> indices;
@@ -433,7 +470,9 @@ static OptimizerResults buildOptimizer(func::FuncOp fn, OpBuilder &b,
   (void)fn.insertArguments(indices, types, attrs, locs);
 
   auto f32 = [&](double v) { return b.getF32FloatAttr(static_cast<float>(v)); };
-  double weightDecay = options.weightDecay.value_or(adam ? 0.01 : 0.0);
+  double weightDecay = options.weightDecay.value_or(
+      options.optimizer == Optimizer::AdamW ? 0.01 : 0.0);
+  SmallVector<bool> decayed = decayedParams(fn, params, options);
   Value lrFactor;
   if (const std::optional<LrSchedule> &s = options.lrSchedule) {
     Value count = fn.getArgument(insertAt + types.size() - 1);
@@ -459,22 +498,25 @@ static OptimizerResults buildOptimizer(func::FuncOp fn, OpBuilder &b,
   }
   unsigned next = insertAt;
   auto state = [&] { return fn.getArgument(next++); };
-  for (auto [param, grad, loc] : llvm::zip(params, grads, paramLocs)) {
+  for (auto [param, grad, loc, decay] :
+       llvm::zip(params, grads, paramLocs, decayed)) {
+    FloatAttr paramDecay = f32(decay ? weightDecay : 0.0);
     if (adam) {
       Value m = state(), v = state(), step = state();
-      auto update = AdamUpdateOp::create(b, loc, param, grad, m, v, step,
-                                         lrFactor, f32(options.lr),
-                                         f32(options.beta1), f32(options.beta2),
-                                         f32(options.eps), f32(weightDecay));
+      auto update = AdamUpdateOp::create(
+          b, loc, param, grad, m, v, step, lrFactor, f32(options.lr),
+          f32(options.beta1), f32(options.beta2), f32(options.eps), paramDecay,
+          b.getBoolAttr(options.optimizer == Optimizer::AdamW));
       out.params.push_back(update.getNewParam());
       out.state.append({update.getNewExpAvg(), update.getNewExpAvgSq(),
                         update.getNewStep()});
       continue;
     }
     Value buffer = options.momentum > 0 ? state() : Value();
-    auto update = SgdUpdateOp::create(b, loc, param, grad, buffer, lrFactor,
-                                      f32(options.lr), f32(options.momentum),
-                                      f32(0.0), f32(weightDecay));
+    auto update = SgdUpdateOp::create(
+        b, loc, param, grad, buffer, lrFactor, f32(options.lr),
+        f32(options.momentum), f32(0.0), paramDecay,
+        options.nesterov ? b.getUnitAttr() : UnitAttr());
     out.params.push_back(update.getNewParam());
     if (buffer)
       out.state.push_back(update.getNewMomentumBuffer());
@@ -791,9 +833,11 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
     };
     std::optional<Optimizer> parsed = parseOptimizer(optimizer);
     if (!parsed)
-      return fail("optimizer must be sgd, adamw or none, got '" + optimizer +
-                  "'");
+      return fail("optimizer must be sgd, adam, adamw or none, got '" +
+                  optimizer + "'");
     options.optimizer = *parsed;
+    if (failed(checkOptimizerTakes(error)))
+      return failure();
     auto positive = [](double v) { return v > 0 && std::isfinite(v); };
     if (!positive(lr))
       return fail("lr must be a positive finite number");
@@ -807,6 +851,11 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
       return fail("clip-norm must be >= 0 (0: off)");
     if (std::isnan(weightDecay) || std::isinf(weightDecay))
       return fail("weight-decay must be finite");
+    if (nesterov && momentum <= 0)
+      return fail("nesterov needs momentum > 0");
+    for (const std::string &pattern : noDecay)
+      if (pattern.empty())
+        return fail("no-decay takes non-empty strings");
     if (accumulateSteps < 1 || accumulateSteps > (int64_t{1} << 20))
       return fail("accumulate-steps must be in [1, 2^20]");
     if (accumulateSteps > 1 && options.optimizer == Optimizer::None)
@@ -817,14 +866,38 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
     options.accumulateSteps = accumulateSteps;
     options.lr = lr;
     options.momentum = momentum;
+    options.nesterov = nesterov;
     options.beta1 = beta1;
     options.beta2 = beta2;
     options.eps = eps;
     options.weightDecay =
         weightDecay < 0 ? std::nullopt : std::optional<double>(weightDecay);
+    options.noDecay.assign(noDecay.begin(), noDecay.end());
+    options.noDecay1d = noDecay1d;
     options.clipNorm = clipNorm;
     options.keepForward = keepForward;
     return success();
+  }
+
+  /// An option given that options.optimizer does not take is an error, as
+  /// an argument torch.optim's class does not take is.
+  LogicalResult checkOptimizerTakes(std::string &error) {
+    bool sgd = options.optimizer == Optimizer::Sgd;
+    bool adam = options.optimizer == Optimizer::Adam ||
+                options.optimizer == Optimizer::AdamW;
+    bool any = options.optimizer != Optimizer::None;
+    auto takes = [&](const auto &option, bool taken) {
+      if (taken || !option.hasValue())
+        return true;
+      error = option.getArgStr().str() +
+              " is not an option of optimizer=" + optimizer.getValue();
+      return false;
+    };
+    bool ok =
+        takes(this->lr, any) && takes(momentum, sgd) && takes(nesterov, sgd) &&
+        takes(beta1, adam) && takes(beta2, adam) && takes(eps, adam) &&
+        takes(weightDecay, any) && takes(noDecay, any) && takes(noDecay1d, any);
+    return success(ok);
   }
 
   /// The lr-schedule options as options.lrSchedule: a parameter is given

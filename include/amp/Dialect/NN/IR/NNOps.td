@@ -1092,16 +1092,26 @@ def NN_SgdUpdateOp : NN_Op<"sgd_update", [InferTypeOpAdaptor,
 
 def NN_AdamUpdateOp : NN_Op<"adam_update", [InferTypeOpAdaptor,
     AllTypesMatch<["param", "grad", "exp_avg", "exp_avg_sq"]>]> {
-  let summary = "AdamW step (decoupled weight decay) with bias correction";
+  let summary = "Adam or AdamW step with bias correction";
   let description = [{
-    PyTorch's `torch.optim.AdamW` step. `step` is the 0-d f32 step counter
-    before this update; with `t = step + 1`:
-    `param *= 1 - lr * weight_decay`, `m' = beta1 * m + (1 - beta1) * g`,
+    PyTorch's `torch.optim.AdamW` step, or with `decoupled_weight_decay =
+    false` its `torch.optim.Adam` step (the attribute is PyTorch's
+    argument of that name). `step` is the 0-d f32 step counter before this
+    update; with `t = step + 1` and `g = grad`:
+    decoupled (AdamW): `param *= 1 - lr * weight_decay`; otherwise (Adam's
+    L2 penalty): `g = grad + weight_decay * param`. Then
+    `m' = beta1 * m + (1 - beta1) * g`,
     `v' = beta2 * v + (1 - beta2) * g^2`,
     `param' = param - lr * (m' / (1 - beta1^t)) / (sqrt(v' / (1 - beta2^t)) + eps)`.
     Returns the new param, moments and step counter `t`. With an
     `lr_factor` (an `nn.lr_schedule`'s factor) `lr` is `lr * lr_factor`,
     formed in f64 and rounded to f32, in both places.
+
+    ```mlir
+    %p1, %m1, %v1, %t1 = nn.adam_update %p, %g, %m, %v, %t
+        {lr = 1.0e-3 : f32, weight_decay = 1.0e-4 : f32,
+         decoupled_weight_decay = false} : tensor<64x128xf32>
+    ```
   }];
   let arguments = (ins NN_FloatTensor:$param, NN_FloatTensor:$grad,
                    NN_FloatTensor:$exp_avg, NN_FloatTensor:$exp_avg_sq,
@@ -1110,7 +1120,8 @@ def NN_AdamUpdateOp : NN_Op<"adam_update", [InferTypeOpAdaptor,
                    DefaultValuedAttr<F32Attr, "0.9">:$beta1,
                    DefaultValuedAttr<F32Attr, "0.999">:$beta2,
                    DefaultValuedAttr<F32Attr, "1e-8">:$eps,
-                   DefaultValuedAttr<F32Attr, "0.01">:$weight_decay);
+                   DefaultValuedAttr<F32Attr, "0.01">:$weight_decay,
+                   DefaultValuedAttr<BoolAttr, "true">:$decoupled_weight_decay);
   let results = (outs NN_FloatTensor:$new_param, NN_FloatTensor:$new_exp_avg,
                  NN_FloatTensor:$new_exp_avg_sq, NN_F32Scalar:$new_step);
   let assemblyFormat = "$param `,` $grad `,` $exp_avg `,` $exp_avg_sq `,` "

@@ -14,23 +14,32 @@
 #include "llvm/Support/LogicalResult.h"
 
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace amp::nn {
 
 /// None returns the param gradients instead of updating the params (for
 /// gradient checks and for callers with their own update).
-enum class Optimizer { Sgd, AdamW, None };
+enum class Optimizer { Sgd, Adam, AdamW, None };
 
 /// The optimizer and its hyper-parameters (PyTorch's names and defaults).
 struct AutodiffOptions {
   Optimizer optimizer = Optimizer::Sgd;
   double lr = 1e-3;
   double momentum = 0.0;
+  /// SGD's Nesterov momentum (momentum > 0).
+  bool nesterov = false;
   double beta1 = 0.9;
   double beta2 = 0.999;
   double eps = 1e-8;
-  /// Unset: 0 for SGD, 0.01 for AdamW.
+  /// Unset: 0 for SGD and Adam, 0.01 for AdamW.
   std::optional<double> weightDecay;
+  /// The params without weight decay (PyTorch's param group with
+  /// weight_decay = 0): those whose name (NameLoc) contains one of these
+  /// strings, and with noDecay1d those of rank 0 or 1.
+  std::vector<std::string> noDecay;
+  bool noDecay1d = false;
   /// The learning-rate schedule (nn.lr_schedule, its step counter a
   /// schedule_state argument after the opt_state); unset is a constant lr.
   std::optional<LrSchedule> lrSchedule;
@@ -44,7 +53,7 @@ struct AutodiffOptions {
   bool keepForward = false;
 };
 
-/// "sgd" / "adamw" / "none", or nullopt.
+/// "sgd" / "adam" / "adamw" / "none", or nullopt.
 std::optional<Optimizer> parseOptimizer(llvm::StringRef name);
 
 /// Parses nn-autodiff's pass options ("optimizer=adamw lr=3e-4 ...", the

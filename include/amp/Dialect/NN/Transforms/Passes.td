@@ -32,7 +32,8 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
        (`clip-norm`).
     3. The optimizer update of every param (`nn.sgd_update`, with a momentum
        buffer when `momentum > 0`, or `nn.adam_update` with its two moments
-       and step counter per param), with the new `opt_state` arguments
+       and step counter per param: `adam` with L2 weight decay, `adamw`
+       with decoupled weight decay), with the new `opt_state` arguments
        inserted after the last param (zero-initialized by runners). With
        `lr-schedule`, one `nn.lr_schedule` gives every update its
        `lr_factor`, and its step counter is a `schedule_state` argument
@@ -40,6 +41,10 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
        The options are PyTorch's scheduler arguments: `warmup-steps`,
        `warmup-start-factor`, `total-steps`, `final-factor`, `step-size`,
        `gamma`, `power`, `milestones` (see `nn.lr_schedule`).
+       `no-decay` and `no-decay-1d` exempt params from weight decay, as a
+       PyTorch param group with `weight_decay=0` does (Hugging Face's
+       Trainer exempts biases and LayerNorm weights, timm every param of
+       rank <= 1). An option the optimizer does not take is an error.
 
     The results become the updated params, the optimizer state (in argument
     order), the schedule's new step counter, the new buffers and the loss,
@@ -72,17 +77,26 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
            "The function to differentiate (default: every function whose "
            "single result has nn.role = #nn.role<loss>)">,
     Option<"optimizer", "optimizer", "std::string", "\"sgd\"",
-           "sgd (torch.optim.SGD), adamw (torch.optim.AdamW), or none "
-           "(return the param gradients, then the loss)">,
+           "sgd (torch.optim.SGD), adam (torch.optim.Adam: L2 weight "
+           "decay), adamw (torch.optim.AdamW: decoupled weight decay), or "
+           "none (return the param gradients, then the loss)">,
     Option<"lr", "lr", "double", "1e-3", "Learning rate">,
     Option<"momentum", "momentum", "double", "0.0",
            "SGD momentum (a momentum buffer per param when > 0)">,
-    Option<"beta1", "beta1", "double", "0.9", "AdamW beta1">,
-    Option<"beta2", "beta2", "double", "0.999", "AdamW beta2">,
-    Option<"eps", "eps", "double", "1e-8", "AdamW epsilon">,
+    Option<"nesterov", "nesterov", "bool", "false",
+           "SGD: Nesterov momentum (needs momentum > 0)">,
+    Option<"beta1", "beta1", "double", "0.9", "Adam(W) beta1">,
+    Option<"beta2", "beta2", "double", "0.999", "Adam(W) beta2">,
+    Option<"eps", "eps", "double", "1e-8", "Adam(W) epsilon">,
     Option<"weightDecay", "weight-decay", "double", "-1.0",
            "Weight decay; negative means the optimizer's PyTorch default "
-           "(0 for sgd, 0.01 for adamw)">,
+           "(0 for sgd and adam, 0.01 for adamw)">,
+    ListOption<"noDecay", "no-decay", "std::string",
+               "No weight decay for the params whose name contains one of "
+               "these strings (e.g. bias,LayerNorm)">,
+    Option<"noDecay1d", "no-decay-1d", "bool", "false",
+           "No weight decay for the params of rank 0 or 1 (biases, norm "
+           "scales and shifts)">,
     Option<"lrSchedule", "lr-schedule", "std::string", "\"none\"",
            "Learning-rate schedule (nn.lr_schedule): none, constant, linear, "
            "cosine, step, exponential, polynomial or multistep">,

@@ -1,0 +1,70 @@
+// nn-autodiff's optimizers beyond the defaults: torch.optim.Adam (L2 weight
+// decay, decoupled_weight_decay = false), SGD with Nesterov momentum, and
+// params exempt from weight decay by name (no-decay) or rank (no-decay-1d),
+// as a PyTorch param group with weight_decay=0.
+// RUN: amp-opt %s --nn-autodiff="optimizer=adam weight-decay=0.5" | FileCheck %s --check-prefix=ADAM
+// RUN: amp-opt %s --nn-autodiff="optimizer=adam" | FileCheck %s --check-prefix=ADAM-DEFAULT
+// RUN: amp-opt %s --nn-autodiff="lr=0.1 momentum=0.9 nesterov" | FileCheck %s --check-prefix=NESTEROV
+// RUN: amp-opt %s --nn-autodiff="optimizer=adamw no-decay=bias,ln." | FileCheck %s --check-prefix=NAMES
+// RUN: amp-opt %s --nn-autodiff="weight-decay=0.1 no-decay-1d" | FileCheck %s --check-prefix=RANK
+// A no-decay string in no param name is a warning: the step is built.
+// RUN: amp-opt %s --nn-autodiff="optimizer=adamw no-decay=bias,LayerNorm" 2>&1 | FileCheck %s --check-prefix=UNUSED
+
+// An option the optimizer does not take is an error, as an argument
+// torch.optim's class does not take is.
+// RUN: not amp-opt %s --nn-autodiff="optimizer=adamw momentum=0.9" 2>&1 | FileCheck %s --check-prefix=ADAMW-MOMENTUM
+// RUN: not amp-opt %s --nn-autodiff="optimizer=adam nesterov" 2>&1 | FileCheck %s --check-prefix=ADAM-NESTEROV
+// RUN: not amp-opt %s --nn-autodiff="beta1=0.5" 2>&1 | FileCheck %s --check-prefix=SGD-BETA
+// RUN: not amp-opt %s --nn-autodiff="optimizer=sgd eps=1e-6" 2>&1 | FileCheck %s --check-prefix=SGD-EPS
+// RUN: not amp-opt %s --nn-autodiff="optimizer=none lr=0.1" 2>&1 | FileCheck %s --check-prefix=NONE-LR
+// RUN: not amp-opt %s --nn-autodiff="optimizer=none no-decay-1d" 2>&1 | FileCheck %s --check-prefix=NONE-DECAY
+// RUN: not amp-opt %s --nn-autodiff="nesterov" 2>&1 | FileCheck %s --check-prefix=NESTEROV-MOMENTUM
+
+// ADAM-LABEL: func.func @step(
+// ADAM: nn.adam_update {{.*}} {decoupled_weight_decay = false, lr = 1.000000e-03 : f32, weight_decay = 5.000000e-01 : f32} : tensor<3x4xf32>
+// ADAM: nn.adam_update {{.*}} {decoupled_weight_decay = false, lr = 1.000000e-03 : f32, weight_decay = 5.000000e-01 : f32} : tensor<4xf32>
+// ADAM: nn.adam_update {{.*}} {decoupled_weight_decay = false, lr = 1.000000e-03 : f32, weight_decay = 5.000000e-01 : f32} : tensor<4xf32>
+
+// torch.optim.Adam's default weight decay is 0.
+// ADAM-DEFAULT-LABEL: func.func @step(
+// ADAM-DEFAULT-COUNT-3: nn.adam_update {{.*}} {decoupled_weight_decay = false, lr = 1.000000e-03 : f32, weight_decay = 0.000000e+00 : f32}
+
+// NESTEROV-LABEL: func.func @step(
+// NESTEROV-COUNT-3: nn.sgd_update {{.*}} {lr = 1.000000e-01 : f32, momentum = 0.899999976 : f32, nesterov}
+
+// NAMES-LABEL: func.func @step(
+// NAMES: nn.adam_update {{.*}} {lr = 1.000000e-03 : f32} : tensor<3x4xf32>
+// NAMES: nn.adam_update {{.*}} {lr = 1.000000e-03 : f32, weight_decay = 0.000000e+00 : f32} : tensor<4xf32>
+// NAMES: nn.adam_update {{.*}} {lr = 1.000000e-03 : f32, weight_decay = 0.000000e+00 : f32} : tensor<4xf32>
+
+// RANK-LABEL: func.func @step(
+// RANK: nn.sgd_update {{.*}} {lr = 1.000000e-03 : f32, weight_decay = 1.000000e-01 : f32} : tensor<3x4xf32>
+// RANK: nn.sgd_update {{.*}} {lr = 1.000000e-03 : f32} : tensor<4xf32>
+// RANK: nn.sgd_update {{.*}} {lr = 1.000000e-03 : f32} : tensor<4xf32>
+
+// UNUSED: warning: nn-autodiff: no-decay 'LayerNorm' is in no param name of @step
+// UNUSED-NOT: no-decay 'bias'
+// UNUSED-LABEL: func.func @step(
+// UNUSED: nn.adam_update {{.*}} {lr = 1.000000e-03 : f32} : tensor<3x4xf32>
+// UNUSED: nn.adam_update {{.*}} {lr = 1.000000e-03 : f32, weight_decay = 0.000000e+00 : f32} : tensor<4xf32>
+// UNUSED: nn.adam_update {{.*}} {lr = 1.000000e-03 : f32} : tensor<4xf32>
+
+// ADAMW-MOMENTUM: error: nn-autodiff: momentum is not an option of optimizer=adamw
+// ADAM-NESTEROV: error: nn-autodiff: nesterov is not an option of optimizer=adam
+// SGD-BETA: error: nn-autodiff: beta1 is not an option of optimizer=sgd
+// SGD-EPS: error: nn-autodiff: eps is not an option of optimizer=sgd
+// NONE-LR: error: nn-autodiff: lr is not an option of optimizer=none
+// NONE-DECAY: error: nn-autodiff: no-decay-1d is not an option of optimizer=none
+// NESTEROV-MOMENTUM: error: nn-autodiff: nesterov needs momentum > 0
+
+func.func @step(%w: tensor<3x4xf32> {nn.role = #nn.role<param>} loc("fc.weight"),
+                %b: tensor<4xf32> {nn.role = #nn.role<param>} loc("fc.bias"),
+                %g: tensor<4xf32> {nn.role = #nn.role<param>} loc("ln.weight"),
+                %x: tensor<2x3xf32> {nn.role = #nn.role<input>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.matmul %x, %w : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  %z = nn.add %y, %b : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+  %s = nn.mul %z, %g : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+  %loss = nn.reduce_mean %s [0, 1] : (tensor<2x4xf32>) -> tensor<f32>
+  return %loss : tensor<f32>
+}
