@@ -317,11 +317,15 @@ amp_status_t callOne(FuzzedDataProvider &in) {
     amp_dtype_t logitsDtype = fuzzDtype(in), labelsDtype = fuzzDtype(in);
     const int64_t dims[2] = {rows, classes};
     float loss = 0;
+    const int64_t ignoreIndex =
+        in.ConsumeBool() ? AMP_IGNORE_NONE : in.ConsumeIntegral<int64_t>();
+    // Mostly a valid smoothing, sometimes any float.
+    const float smoothing = in.ConsumeBool() ? in.ConsumeProbability<float>()
+                                             : in.ConsumeFloatingPoint<float>();
     return amp_cross_entropy(
         buf.make(amp::checked::elementCount(dims, 2), logitsDtype),
-        buf.make(rows, labelsDtype), &loss, rows, classes,
-        in.ConsumeBool() ? AMP_IGNORE_NONE : in.ConsumeIntegral<int64_t>(),
-        logitsDtype, labelsDtype, nullptr);
+        buf.make(rows, labelsDtype), &loss, rows, classes, ignoreIndex,
+        smoothing, logitsDtype, labelsDtype, nullptr);
   }
   }
 }

@@ -491,9 +491,9 @@ LogicalResult rule(MseLossOp op, Rule &r) {
 }
 
 LogicalResult rule(CrossEntropyOp op, Rule &r) {
-  r.set(0,
-        r.b().create<CrossEntropyGradOp>(r.dy(), op.getLogits(), op.getLabels(),
-                                         op.getIgnoreIndexAttr()));
+  r.set(0, r.b().create<CrossEntropyGradOp>(
+               r.dy(), op.getLogits(), op.getLabels(), op.getIgnoreIndexAttr(),
+               op.getLabelSmoothingAttr()));
   return success();
 }
 

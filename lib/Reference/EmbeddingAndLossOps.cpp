@@ -86,26 +86,33 @@ FailureOr<std::vector<bool>> keptRows(Op op, const RefTensor &labels,
   return keep;
 }
 
-/// mean over the kept rows of -log_softmax(logits)[label].
+/// mean over the kept rows of -log_softmax(logits) . target, with target
+/// (1 - e) onehot(label) + e / C for label smoothing e.
 FailureOr<Results> evalCrossEntropy(CrossEntropyOp op, Operands in) {
   const RefTensor &logits = *in[0], &labels = *in[1];
-  int64_t kept;
-  FailureOr<std::vector<bool>> keep =
-      keptRows(op, labels, logits.shape.back(), kept);
+  int64_t classes = logits.shape.back(), kept;
+  FailureOr<std::vector<bool>> keep = keptRows(op, labels, classes, kept);
   if (failed(keep))
     return failure();
+  double e = op.getLabelSmoothing().convertToDouble();
   double total = 0;
   forEachRow(logits, [&](int64_t r, const double *row, double m, double s) {
-    if ((*keep)[r])
-      total += std::log(s) - (row[static_cast<int64_t>(labels.data[r])] - m);
+    if (!(*keep)[r])
+      return;
+    double logS = std::log(s);
+    double nll = logS - (row[static_cast<int64_t>(labels.data[r])] - m);
+    double smooth = 0;
+    for (int64_t c = 0; c < classes; ++c)
+      smooth += logS - (row[c] - m);
+    total += (1 - e) * nll + e / static_cast<double>(classes) * smooth;
   });
   Results results{resultLike(op)};
   results[0].data[0] = total / static_cast<double>(kept);
   return results;
 }
 
-/// dlogits = grad_loss (softmax(logits) - onehot(labels)) / kept on the kept
-/// rows, 0 on the ignored ones.
+/// dlogits = grad_loss (softmax(logits) - target) / kept on the kept rows,
+/// 0 on the ignored ones, target = (1 - e) onehot(labels) + e / C.
 FailureOr<Results> evalCrossEntropyGrad(CrossEntropyGradOp op, Operands in) {
   const RefTensor &gradLoss = *in[0], &logits = *in[1], &labels = *in[2];
   int64_t classes = logits.shape.back(), kept;
@@ -114,6 +121,8 @@ FailureOr<Results> evalCrossEntropyGrad(CrossEntropyGradOp op, Operands in) {
     return failure();
   Results results{resultLike(op)};
   double g = gradLoss.data[0] / static_cast<double>(kept);
+  double e = op.getLabelSmoothing().convertToDouble();
+  double spread = e / static_cast<double>(classes);
   forEachRow(logits, [&](int64_t r, const double *row, double m, double s) {
     double *out = results[0].data.data() + r * classes;
     if (!(*keep)[r]) {
@@ -121,8 +130,8 @@ FailureOr<Results> evalCrossEntropyGrad(CrossEntropyGradOp op, Operands in) {
       return;
     }
     for (int64_t c = 0; c < classes; ++c)
-      out[c] = g * std::exp(row[c] - m) / s;
-    out[static_cast<int64_t>(labels.data[r])] -= g;
+      out[c] = g * (std::exp(row[c] - m) / s - spread);
+    out[static_cast<int64_t>(labels.data[r])] -= g * (1 - e);
   });
   return results;
 }

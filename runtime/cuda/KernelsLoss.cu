@@ -9,12 +9,14 @@
 // the group merges them in a fixed order. The loss writes each row's loss
 // to scratch and a one-block kernel adds them in a fixed order and divides
 // by the row count (deterministic, no atomics); the gradient rereads its
-// row and writes (g / rows) * (softmax - onehot). With an ignore_index, a
-// one-block kernel first counts the kept rows (those whose label is not
-// it) into scratch, the mean and the gradient divide by that count, and an
-// ignored row's loss is 0 and its gradient zeros. A label out of range is
-// recorded on the device (amp_synchronize reports it) and its row is left
-// alone; no logit is read at it.
+// row and writes (g / rows) * (softmax - target). With label smoothing, the
+// loss kernel also sums m - x over each row (a second pass, one more group
+// reduction) and the target is the smoothed one (LossMath.h). With an
+// ignore_index, a one-block kernel first counts the kept rows (those whose
+// label is not it) into scratch, the mean and the gradient divide by that
+// count, and an ignored row's loss is 0 and its gradient zeros. A label out
+// of range is recorded on the device (amp_synchronize reports it) and its
+// row is left alone; no logit is read at it.
 //
 // MSE: a grid-stride sum of squares with one f32 partial per block, added
 // by the same one-block kernel; the gradient is elementwise (LossMath.h's
@@ -150,6 +152,9 @@ struct CeArgs {
   // kept rows on the device, which the gradient divides by (null: rowsF).
   int64_t ignoreIndex;
   const float *kept;
+  // Label smoothing: its raw value (0: none) and its scalars.
+  float labelSmoothing;
+  LabelSmoothing smoothing;
   DeviceErrorRecord *record;
   DeviceError labelError; // which entry point found a bad label
 };
@@ -194,9 +199,20 @@ __device__ __forceinline__ int64_t rowLabel(const CeArgs &a, int64_t r,
   return -1;
 }
 
+/// The row's sum of m - x_c over the group, in every thread of it.
+template <typename T>
+__device__ __forceinline__ float rowGaps(const T *x, const CeArgs &a, int lane,
+                                         float m, float *scratch) {
+  float gaps = 0.0f;
+  for (int64_t c = lane; c < a.classes; c += a.group)
+    gaps += m - ld(x, c);
+  return groupReduce<SumOp>(gaps, a.group, scratch);
+}
+
 template <typename T, typename L>
 __global__ void __launch_bounds__(kBlock) crossEntropyRows(CeArgs a) {
   __shared__ RowStats scratch[32];
+  __shared__ float gapScratch[32];
   const int lane = threadIdx.x % a.group;
   const int perBlock = blockDim.x / a.group;
   for (int64_t r = int64_t(blockIdx.x) * perBlock + threadIdx.x / a.group;
@@ -210,9 +226,17 @@ __global__ void __launch_bounds__(kBlock) crossEntropyRows(CeArgs a) {
     }
     const T *x = static_cast<const T *>(a.logits) + r * a.classes;
     const RowStats row = rowStats(x, a, lane, scratch);
-    if (lane == 0)
+    // a.labelSmoothing is the same in every thread of the block.
+    const float gaps = a.labelSmoothing != 0.0f
+                           ? rowGaps(x, a, lane, row.m, gapScratch)
+                           : 0.0f;
+    if (lane == 0) {
+      const float ce = crossEntropyRow(row.s, ld(x, label), row.m);
       static_cast<float *>(a.out)[r] =
-          crossEntropyRow(row.s, ld(x, label), row.m);
+          a.labelSmoothing != 0.0f
+              ? smoothedCrossEntropyRow(a.smoothing, ce, row.s, gaps, a.classes)
+              : ce;
+    }
   }
 }
 
@@ -245,15 +269,16 @@ __global__ void __launch_bounds__(kBlock) crossEntropyGradRows(CeArgs a) {
         Pack<T> p = *reinterpret_cast<const Pack<T> *>(x + c);
 #pragma unroll
         for (int e = 0; e < P; ++e)
-          p.v[e] = fromFloat<T>(crossEntropyGrad(
-              coef, softmaxOf(toFloat(p.v[e]), row.m, row.s), c + e == label));
+          p.v[e] = fromFloat<T>(
+              crossEntropyGrad(coef, softmaxOf(toFloat(p.v[e]), row.m, row.s),
+                               c + e == label, a.smoothing));
         *reinterpret_cast<Pack<T> *>(dx + c) = p;
       }
     } else {
       for (int64_t c = lane; c < a.classes; c += a.group)
         st(dx, c,
-           crossEntropyGrad(coef, softmaxOf(ld(x, c), row.m, row.s),
-                            c == label));
+           crossEntropyGrad(coef, softmaxOf(ld(x, c), row.m, row.s), c == label,
+                            a.smoothing));
     }
   }
 }
@@ -271,12 +296,14 @@ void launchRows(Kernel kernel, CeArgs a, cudaStream_t stream) {
 /// The arguments both cross-entropy kernels share.
 CeArgs ceArgs(const void *logits, const void *labels, void *out, int64_t rows,
               int64_t classes, int64_t ignoreIndex, const float *kept,
-              int packElems, bool aligned, DeviceErrorRecord *record,
-              DeviceError labelError) {
+              float smoothingValue, int packElems, bool aligned,
+              DeviceErrorRecord *record, DeviceError labelError) {
   CeArgs a{};
   a.logits = logits, a.labels = labels, a.out = out;
   a.rows = rows, a.classes = classes;
   a.ignoreIndex = ignoreIndex, a.kept = kept;
+  a.labelSmoothing = smoothingValue;
+  a.smoothing = labelSmoothing(smoothingValue, classes);
   a.group = groupFor(classes, kBlock);
   a.vector = classes % packElems == 0 && aligned;
   a.rowsF = static_cast<float>(rows);
@@ -350,11 +377,13 @@ extern "C" {
 
 amp_status_t amp_cross_entropy(const void *logits, const void *labels,
                                float *loss, int64_t rows, int64_t classes,
-                               int64_t ignore_index, amp_dtype_t logits_dtype,
+                               int64_t ignore_index, float label_smoothing,
+                               amp_dtype_t logits_dtype,
                                amp_dtype_t labels_dtype, void *stream) {
   Checker check("amp_cross_entropy");
-  if (amp_status_t s = checkCrossEntropy(check, logits, labels, loss, rows,
-                                         classes, logits_dtype, labels_dtype))
+  if (amp_status_t s =
+          checkCrossEntropy(check, logits, labels, loss, rows, classes,
+                            label_smoothing, logits_dtype, labels_dtype))
     return s;
   cudaStream_t st = toStream(stream);
   {
@@ -376,7 +405,7 @@ amp_status_t amp_cross_entropy(const void *logits, const void *labels,
         using T = decltype(t);
         const CeArgs a =
             ceArgs(logits, labels, rowLoss, rows, classes, ignore_index, kept,
-                   kPack<T>, packAligned(logits), record,
+                   label_smoothing, kPack<T>, packAligned(logits), record,
                    DeviceError::LabelOutOfRange);
         if (labels_dtype == AMP_DTYPE_I32)
           launchRows(crossEntropyRows<T, int32_t>, a, st);
@@ -393,14 +422,14 @@ amp_status_t amp_cross_entropy(const void *logits, const void *labels,
 amp_status_t amp_cross_entropy_grad(const void *grad_loss, const void *logits,
                                     const void *labels, void *dlogits,
                                     int64_t rows, int64_t classes,
-                                    int64_t ignore_index,
+                                    int64_t ignore_index, float label_smoothing,
                                     amp_dtype_t grad_loss_dtype,
                                     amp_dtype_t logits_dtype,
                                     amp_dtype_t labels_dtype, void *stream) {
   Checker check("amp_cross_entropy_grad");
   if (amp_status_t s = checkCrossEntropyGrad(
           check, grad_loss, logits, labels, dlogits, rows, classes,
-          grad_loss_dtype, logits_dtype, labels_dtype))
+          label_smoothing, grad_loss_dtype, logits_dtype, labels_dtype))
     return s;
   if (rows == 0)
     return AMP_STATUS_OK;
@@ -418,9 +447,10 @@ amp_status_t amp_cross_entropy_grad(const void *grad_loss, const void *logits,
   }
   dispatchFloat(logits_dtype, [&](auto t) {
     using T = decltype(t);
-    CeArgs a = ceArgs(logits, labels, dlogits, rows, classes, ignore_index,
-                      kept, kPack<T>, packAligned(logits, dlogits), record,
-                      DeviceError::LabelOutOfRangeGrad);
+    CeArgs a =
+        ceArgs(logits, labels, dlogits, rows, classes, ignore_index, kept,
+               label_smoothing, kPack<T>, packAligned(logits, dlogits), record,
+               DeviceError::LabelOutOfRangeGrad);
     a.gradLoss = grad_loss;
     a.gradLossDtype = grad_loss_dtype;
     if (labels_dtype == AMP_DTYPE_I32)

@@ -43,12 +43,15 @@ extern "C" {
 
 amp_status_t amp_cross_entropy(const void *logits, const void *labels,
                                float *loss, int64_t rows, int64_t classes,
-                               int64_t ignore_index, amp_dtype_t logits_dtype,
+                               int64_t ignore_index, float label_smoothing,
+                               amp_dtype_t logits_dtype,
                                amp_dtype_t labels_dtype, void * /*stream*/) {
   Checker check("amp_cross_entropy");
-  if (amp_status_t s = checkCrossEntropy(check, logits, labels, loss, rows,
-                                         classes, logits_dtype, labels_dtype))
+  if (amp_status_t s =
+          checkCrossEntropy(check, logits, labels, loss, rows, classes,
+                            label_smoothing, logits_dtype, labels_dtype))
     return s;
+  const LabelSmoothing smoothing = labelSmoothing(label_smoothing, classes);
   int64_t kept = 0;
   if (amp_status_t s = checkLabels(check, labels, labels_dtype, rows, classes,
                                    ignore_index, &kept))
@@ -66,24 +69,32 @@ amp_status_t amp_cross_entropy(const void *logits, const void *labels,
           continue;
         float m, s;
         rowStats(x + r * classes, classes, row.data(), &m, &s);
-        total += crossEntropyRow(s, row[label], m);
+        const float ce = crossEntropyRow(s, row[label], m);
+        if (label_smoothing == 0.0f) {
+          total += ce;
+          continue;
+        }
+        float gaps = 0.0f;
+        for (int64_t c = 0; c < classes; ++c)
+          gaps += m - row[c];
+        total += smoothedCrossEntropyRow(smoothing, ce, s, gaps, classes);
       }
     });
     *loss = total / static_cast<float>(kept);
   });
 }
 
-amp_status_t
-amp_cross_entropy_grad(const void *grad_loss, const void *logits,
-                       const void *labels, void *dlogits, int64_t rows,
-                       int64_t classes, int64_t ignore_index,
-                       amp_dtype_t grad_loss_dtype, amp_dtype_t logits_dtype,
-                       amp_dtype_t labels_dtype, void * /*stream*/) {
+amp_status_t amp_cross_entropy_grad(
+    const void *grad_loss, const void *logits, const void *labels,
+    void *dlogits, int64_t rows, int64_t classes, int64_t ignore_index,
+    float label_smoothing, amp_dtype_t grad_loss_dtype,
+    amp_dtype_t logits_dtype, amp_dtype_t labels_dtype, void * /*stream*/) {
   Checker check("amp_cross_entropy_grad");
   if (amp_status_t s = checkCrossEntropyGrad(
           check, grad_loss, logits, labels, dlogits, rows, classes,
-          grad_loss_dtype, logits_dtype, labels_dtype))
+          label_smoothing, grad_loss_dtype, logits_dtype, labels_dtype))
     return s;
+  const LabelSmoothing smoothing = labelSmoothing(label_smoothing, classes);
   int64_t kept = 0;
   if (amp_status_t s = checkLabels(check, labels, labels_dtype, rows, classes,
                                    ignore_index, &kept))
@@ -111,8 +122,8 @@ amp_cross_entropy_grad(const void *grad_loss, const void *logits,
           float m, s;
           rowStats(x + r * classes, classes, row.data(), &m, &s);
           for (int64_t c = 0; c < classes; ++c) {
-            out[c] = fromF32<T>(
-                crossEntropyGrad(coef, softmaxOf(row[c], m, s), c == label));
+            out[c] = fromF32<T>(crossEntropyGrad(coef, softmaxOf(row[c], m, s),
+                                                 c == label, smoothing));
           }
         }
       });

@@ -8,8 +8,12 @@ namespace {
 
 /// The checks both cross-entropy kernels share (not the labels' values).
 amp_status_t checkLogits(Checker &check, const void *logits, const void *labels,
-                         int64_t rows, int64_t classes, amp_dtype_t logitsDtype,
-                         amp_dtype_t labelsDtype) {
+                         int64_t rows, int64_t classes, float labelSmoothing,
+                         amp_dtype_t logitsDtype, amp_dtype_t labelsDtype) {
+  if (!(labelSmoothing >= 0.0f && labelSmoothing <= 1.0f))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "label_smoothing (%g) must be in [0, 1]",
+                      (double)labelSmoothing);
   if (amp_status_t s = check.dtype("logits_dtype", logitsDtype, kFloatDtypes))
     return s;
   if (amp_status_t s = check.dtype("labels_dtype", labelsDtype, kIndexDtypes))
@@ -42,10 +46,10 @@ amp_status_t checkMse(Checker &check, const void *pred, const void *target,
 
 amp_status_t amp::runtime::kernels::checkCrossEntropy(
     Checker &check, const void *logits, const void *labels, const float *loss,
-    int64_t rows, int64_t classes, amp_dtype_t logitsDtype,
-    amp_dtype_t labelsDtype) {
+    int64_t rows, int64_t classes, float labelSmoothing,
+    amp_dtype_t logitsDtype, amp_dtype_t labelsDtype) {
   if (amp_status_t s = checkLogits(check, logits, labels, rows, classes,
-                                   logitsDtype, labelsDtype))
+                                   labelSmoothing, logitsDtype, labelsDtype))
     return s;
   return check.pointer("loss", loss, 1, AMP_DTYPE_F32);
 }
@@ -63,13 +67,13 @@ amp_status_t amp::runtime::kernels::checkLabels(
 amp_status_t amp::runtime::kernels::checkCrossEntropyGrad(
     Checker &check, const void *gradLoss, const void *logits,
     const void *labels, const void *dlogits, int64_t rows, int64_t classes,
-    amp_dtype_t gradLossDtype, amp_dtype_t logitsDtype,
+    float labelSmoothing, amp_dtype_t gradLossDtype, amp_dtype_t logitsDtype,
     amp_dtype_t labelsDtype) {
   if (amp_status_t s =
           check.dtype("grad_loss_dtype", gradLossDtype, kFloatDtypes))
     return s;
   if (amp_status_t s = checkLogits(check, logits, labels, rows, classes,
-                                   logitsDtype, labelsDtype))
+                                   labelSmoothing, logitsDtype, labelsDtype))
     return s;
   return check.pointers({{"grad_loss", gradLoss, 1, gradLossDtype},
                          {"dlogits", dlogits, rows * classes, logitsDtype}});

@@ -21,14 +21,15 @@ namespace kernels {
 amp_status_t checkCrossEntropy(Checker &check, const void *logits,
                                const void *labels, const float *loss,
                                int64_t rows, int64_t classes,
-                               amp_dtype_t logitsDtype,
+                               float labelSmoothing, amp_dtype_t logitsDtype,
                                amp_dtype_t labelsDtype);
 
 /// amp_cross_entropy_grad: the same plus grad_loss and dlogits.
 amp_status_t checkCrossEntropyGrad(Checker &check, const void *gradLoss,
                                    const void *logits, const void *labels,
                                    const void *dlogits, int64_t rows,
-                                   int64_t classes, amp_dtype_t gradLossDtype,
+                                   int64_t classes, float labelSmoothing,
+                                   amp_dtype_t gradLossDtype,
                                    amp_dtype_t logitsDtype,
                                    amp_dtype_t labelsDtype);
 

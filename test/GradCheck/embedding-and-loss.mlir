@@ -64,4 +64,15 @@ func.func @cross_entropy_ignore_index(%logits: tensor<3x4x3xf32> {nn.role = #nn.
   return %l : tensor<f32>
 }
 
-// CHECK: summary: 5 functions, 5 params, {{[0-9]+}} elements ({{.*}}): all passed
+// Label smoothing 0.3, with an ignore_index (1): every class of a kept
+// row gets a gradient, an ignored row none.
+// CHECK-LABEL: @cross_entropy_label_smoothing: loss {{.*}}: ok
+// CHECK-NEXT:    %logits [4x2x3]: {{[0-9]+}} of 24 elements, {{.*}}: ok
+func.func @cross_entropy_label_smoothing(%logits: tensor<4x2x3xf32> {nn.role = #nn.role<param>},
+                                         %labels: tensor<4x2xi32> {nn.role = #nn.role<label>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %l = nn.cross_entropy %logits, %labels {ignore_index = 1 : i64, label_smoothing = 0.3 : f32} : (tensor<4x2x3xf32>, tensor<4x2xi32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// CHECK: summary: 6 functions, 6 params, {{[0-9]+}} elements ({{.*}}): all passed

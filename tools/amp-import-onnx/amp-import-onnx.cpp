@@ -72,6 +72,11 @@ static cl::opt<bool> frozenBatchNorm(
 static cl::opt<std::string> loss("loss", cl::init("cross_entropy"),
                                  cl::desc("The loss of --train: cross_entropy"),
                                  cl::cat(category));
+static cl::opt<double> labelSmoothing(
+    "label-smoothing", cl::init(0.0),
+    cl::desc("With --train, the cross-entropy's label smoothing in [0, 1], "
+             "as PyTorch's CrossEntropyLoss(label_smoothing=...)"),
+    cl::cat(category));
 static cl::opt<bool> approximateErfGelu(
     "approximate-erf-gelu", cl::init(false),
     cl::desc("Map the exact (erf) GELU (the Gelu op, the Erf pattern) onto "
@@ -101,6 +106,7 @@ int main(int argc, char **argv) {
   options.train = train;
   options.frozenBatchNorm = frozenBatchNorm;
   options.loss = loss;
+  options.labelSmoothing = labelSmoothing;
   options.approximateErfGelu = approximateErfGelu;
   options.externalDataDir = externalDataDir;
   options.functionName = !functionName.empty() ? functionName.getValue()

@@ -49,6 +49,9 @@ struct ONNXImportOptions {
   /// loss (`nn.role<loss>`) are added. `loss` is "cross_entropy".
   bool train = false;
   std::string loss = "cross_entropy";
+  /// With `train`, the cross-entropy's label smoothing in [0, 1]
+  /// (PyTorch's CrossEntropyLoss(label_smoothing=...)).
+  double labelSmoothing = 0.0;
   /// With `train`, BatchNormalization keeps its inference semantics: the
   /// running statistics are folded into constants and only scale and bias
   /// train (fine-tuning with frozen BatchNorm). Off (the default), it trains

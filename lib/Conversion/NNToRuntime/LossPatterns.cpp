@@ -59,13 +59,18 @@ template <typename Op> Value ignoreIndex(Op op, RuntimeBuilder &rb) {
   return rb.i64(op.getIgnoreIndex().value_or(AMP_IGNORE_NONE));
 }
 
+/// The op's label_smoothing.
+template <typename Op> Value labelSmoothing(Op op, RuntimeBuilder &rb) {
+  return rb.f32(op.getLabelSmoothing().convertToDouble());
+}
+
 struct CrossEntropyLowering : RuntimeOpLowering<nn::CrossEntropyOp> {
   void lower(nn::CrossEntropyOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     auto [rows, classes] = rowsAndClasses(op.getLogits());
     rb.call(RuntimeFn::amp_cross_entropy,
             {adaptor.getLogits(), adaptor.getLabels(), results[0], rb.i64(rows),
-             rb.i64(classes), ignoreIndex(op, rb),
+             rb.i64(classes), ignoreIndex(op, rb), labelSmoothing(op, rb),
              rb.dtype(op.getLogits().getType()),
              rb.dtype(op.getLabels().getType()), rb.stream()});
   }
@@ -78,7 +83,7 @@ struct CrossEntropyGradLowering : RuntimeOpLowering<nn::CrossEntropyGradOp> {
     rb.call(RuntimeFn::amp_cross_entropy_grad,
             {adaptor.getGradLoss(), adaptor.getLogits(), adaptor.getLabels(),
              results[0], rb.i64(rows), rb.i64(classes), ignoreIndex(op, rb),
-             rb.dtype(op.getGradLoss().getType()),
+             labelSmoothing(op, rb), rb.dtype(op.getGradLoss().getType()),
              rb.dtype(op.getLogits().getType()),
              rb.dtype(op.getLabels().getType()), rb.stream()});
   }

@@ -22,6 +22,7 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "llvm/ADT/StringSet.h"
 
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <cmath>
@@ -467,6 +468,17 @@ OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
                        << " is not supported (cross_entropy)";
     return nullptr;
   }
+  if (!(options.labelSmoothing >= 0.0 && options.labelSmoothing <= 1.0)) {
+    std::string value;
+    llvm::raw_string_ostream(value)
+        << llvm::format("%g", options.labelSmoothing);
+    emitError(fileLoc) << "--label-smoothing must be in [0, 1], got " << value;
+    return nullptr;
+  }
+  if (!options.train && options.labelSmoothing != 0.0) {
+    emitError(fileLoc) << "--label-smoothing needs --train";
+    return nullptr;
+  }
   builder.setInsertionPointToStart(body);
   if (failed(importInitializers()) || failed(importInputs()))
     return nullptr;
@@ -526,7 +538,8 @@ OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
     Value loss = nn::CrossEntropyOp::create(
         builder, NameLoc::get(builder.getStringAttr("loss")),
         RankedTensorType::get({}, builder.getF32Type()), logits, labels,
-        builder.getI64IntegerAttr(kIgnoreIndex));
+        builder.getI64IntegerAttr(kIgnoreIndex),
+        builder.getF32FloatAttr(static_cast<float>(options.labelSmoothing)));
     results.assign({loss});
     // The new running statistics, in the order of their buffer arguments.
     for (const ValueTable::Buffer &buffer : table.buffers())

@@ -645,25 +645,29 @@ AMP_KERNEL_API amp_status_t amp_embedding_grad(
 #define AMP_IGNORE_NONE INT64_MIN
 
 /* nn.cross_entropy on logits [rows, classes] (the leading dims flattened) and
- * labels [rows] (i32 or i64): *loss = sum_r (log(s_r) - (x[r, l_r] - m_r)) /
- * kept in f32 over the kept rows, those whose label is not ignore_index
- * (every row with AMP_IGNORE_NONE), with m_r and s_r the row's max and sum
- * exp(x - m_r) (0/0 = NaN when no row is kept, as PyTorch's mean). A label
- * that is neither ignore_index nor in [0, classes) is INVALID_ARGUMENT. */
+ * labels [rows] (i32 or i64): *loss = sum_r loss_r / kept in f32 over the
+ * kept rows, those whose label is not ignore_index (every row with
+ * AMP_IGNORE_NONE), with m_r and s_r the row's max and sum exp(x - m_r)
+ * (0/0 = NaN when no row is kept, as PyTorch's mean). loss_r = log(s_r) -
+ * (x[r, l_r] - m_r); with label_smoothing e in (0, 1] (PyTorch's), loss_r =
+ * f32(1 - e) * that + f32(e / classes) * (classes * log(s_r) + sum_c (m_r -
+ * x[r, c])). A label that is neither ignore_index nor in [0, classes), or
+ * e outside [0, 1], is INVALID_ARGUMENT. */
 AMP_KERNEL_API amp_status_t amp_cross_entropy(
     const void *logits, const void *labels, float *loss, int64_t rows,
-    int64_t classes, int64_t ignore_index, amp_dtype_t logits_dtype,
-    amp_dtype_t labels_dtype, void *stream);
+    int64_t classes, int64_t ignore_index, float label_smoothing,
+    amp_dtype_t logits_dtype, amp_dtype_t labels_dtype, void *stream);
 
 /* nn.cross_entropy_grad: dlogits[r, c] = (g / kept) * (softmax(x)[r, c] -
- * (c == l_r)) in f32 for a kept row, 0 for an ignored one, g the 0-d
- * grad_loss (its own dtype). dlogits has the logits' dtype and may equal
- * logits. Labels are checked as above. */
+ * t_c) in f32 for a kept row, 0 for an ignored one, g the 0-d grad_loss
+ * (its own dtype), t_c the smoothed target f32((c == l_r) * (1 - e) + e /
+ * classes) (1 at the label and 0 elsewhere when e = 0). dlogits has the
+ * logits' dtype and may equal logits. Labels and e are checked as above. */
 AMP_KERNEL_API amp_status_t amp_cross_entropy_grad(
     const void *grad_loss, const void *logits, const void *labels,
     void *dlogits, int64_t rows, int64_t classes, int64_t ignore_index,
-    amp_dtype_t grad_loss_dtype, amp_dtype_t logits_dtype,
-    amp_dtype_t labels_dtype, void *stream);
+    float label_smoothing, amp_dtype_t grad_loss_dtype,
+    amp_dtype_t logits_dtype, amp_dtype_t labels_dtype, void *stream);
 
 /* nn.mse_loss: *loss = sum((pred - target)^2) / n in f32 (a sequential f32
  * sum of the f32 squares, 0 / 0 = NaN for n = 0). pred and target share

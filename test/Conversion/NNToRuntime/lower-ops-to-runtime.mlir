@@ -447,19 +447,22 @@ func.func @global_avg_pool(%x: tensor<8x512x7x7xbf16>) -> tensor<8x512x1x1xbf16>
 
 // -----
 
-// Rows are the logits' leading dims (4 x 8); the ignore_index is passed on,
-// and without one AMP_IGNORE_NONE (INT64_MIN) ignores nothing.
+// Rows are the logits' leading dims (4 x 8); the ignore_index and the label
+// smoothing are passed on, and without an ignore_index AMP_IGNORE_NONE
+// (INT64_MIN) ignores nothing, without smoothing 0.
 // CHECK-LABEL: func.func @cross_entropy(
 // CHECK-DAG: %[[ROWS:[0-9]+]] = llvm.mlir.constant(32 : i64) : i64
 // CHECK-DAG: %[[CLASSES:[0-9]+]] = llvm.mlir.constant(50 : i64) : i64
 // CHECK-DAG: %[[IGNORE:[0-9]+]] = llvm.mlir.constant(-100 : i64) : i64
-// CHECK: llvm.call @amp_cross_entropy(%{{.*}}, %{{.*}}, %{{.*}}, %[[ROWS]], %[[CLASSES]], %[[IGNORE]], %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i32, i32, !llvm.ptr) -> i32
-// CHECK: llvm.call @amp_cross_entropy_grad(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ROWS]], %[[CLASSES]], %[[IGNORE]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i32, i32, i32, !llvm.ptr) -> i32
-// CHECK: %[[NONE:[0-9]+]] = llvm.mlir.constant(-9223372036854775808 : i64) : i64
-// CHECK: llvm.call @amp_cross_entropy(%{{.*}}, %{{.*}}, %{{.*}}, %[[ROWS]], %[[CLASSES]], %[[NONE]],
+// CHECK-DAG: %[[SMOOTH:[0-9]+]] = llvm.mlir.constant(2.500000e-01 : f32) : f32
+// CHECK: llvm.call @amp_cross_entropy(%{{.*}}, %{{.*}}, %{{.*}}, %[[ROWS]], %[[CLASSES]], %[[IGNORE]], %[[SMOOTH]], %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, f32, i32, i32, !llvm.ptr) -> i32
+// CHECK: llvm.call @amp_cross_entropy_grad(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ROWS]], %[[CLASSES]], %[[IGNORE]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, f32, i32, i32, i32, !llvm.ptr) -> i32
+// CHECK-DAG: %[[NONE:[0-9]+]] = llvm.mlir.constant(-9223372036854775808 : i64) : i64
+// CHECK-DAG: %[[ZERO:[0-9]+]] = llvm.mlir.constant(0.000000e+00 : f32) : f32
+// CHECK: llvm.call @amp_cross_entropy(%{{.*}}, %{{.*}}, %{{.*}}, %[[ROWS]], %[[CLASSES]], %[[NONE]], %[[ZERO]],
 func.func @cross_entropy(%l: tensor<4x8x50xf16>, %y: tensor<4x8xi32>, %g: tensor<f32>) -> (tensor<f32>, tensor<4x8x50xf16>, tensor<f32>) {
-  %0 = nn.cross_entropy %l, %y {ignore_index = -100 : i64} : (tensor<4x8x50xf16>, tensor<4x8xi32>) -> tensor<f32>
-  %1 = nn.cross_entropy_grad %g, %l, %y {ignore_index = -100 : i64} : (tensor<f32>, tensor<4x8x50xf16>, tensor<4x8xi32>) -> tensor<4x8x50xf16>
+  %0 = nn.cross_entropy %l, %y {ignore_index = -100 : i64, label_smoothing = 0.25 : f32} : (tensor<4x8x50xf16>, tensor<4x8xi32>) -> tensor<f32>
+  %1 = nn.cross_entropy_grad %g, %l, %y {ignore_index = -100 : i64, label_smoothing = 0.25 : f32} : (tensor<f32>, tensor<4x8x50xf16>, tensor<4x8xi32>) -> tensor<4x8x50xf16>
   %2 = nn.cross_entropy %l, %y : (tensor<4x8x50xf16>, tensor<4x8xi32>) -> tensor<f32>
   return %0, %1, %2 : tensor<f32>, tensor<4x8x50xf16>, tensor<f32>
 }

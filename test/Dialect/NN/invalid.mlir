@@ -1633,6 +1633,22 @@ func.func @embedding_wrong_result(%t: tensor<10x4xf32>, %ids: tensor<3xi32>) {
 
 // -----
 
+func.func @cross_entropy_label_smoothing_above_one(%l: tensor<4x10xf32>, %y: tensor<4xi32>) {
+  // expected-error @+1 {{'nn.cross_entropy' op label_smoothing must be in [0, 1], got 1.5}}
+  %0 = nn.cross_entropy %l, %y {label_smoothing = 1.5 : f32} : (tensor<4x10xf32>, tensor<4xi32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @cross_entropy_grad_negative_label_smoothing(%g: tensor<f32>, %l: tensor<4x10xf32>, %y: tensor<4xi32>) {
+  // expected-error @+1 {{'nn.cross_entropy_grad' op label_smoothing must be in [0, 1], got -0.25}}
+  %0 = nn.cross_entropy_grad %g, %l, %y {label_smoothing = -0.25 : f32} : (tensor<f32>, tensor<4x10xf32>, tensor<4xi32>) -> tensor<4x10xf32>
+  return
+}
+
+// -----
+
 func.func @cross_entropy_scalar_logits(%l: tensor<f32>, %y: tensor<i32>) {
   // expected-error @+1 {{logits must have rank >= 1 [..., C]}}
   %0 = nn.cross_entropy %l, %y : (tensor<f32>, tensor<i32>) -> tensor<f32>

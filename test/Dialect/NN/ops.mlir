@@ -1070,6 +1070,18 @@ func.func @embedding_grad_f16_f32_result(%dy: tensor<4x8x16xf16>, %ids: tensor<4
   return %0 : tensor<100x16xf32>
 }
 
+// PyTorch's CrossEntropyLoss(label_smoothing=0.1): printed when not 0.
+// CHECK-LABEL: func.func @cross_entropy_label_smoothing(
+// CHECK:         nn.cross_entropy %{{.*}}, %{{.*}} {ignore_index = -100 : i64, label_smoothing = 1.000000e-01 : f32} : (tensor<4x10xf32>, tensor<4xi32>) -> tensor<f32>
+// CHECK:         nn.cross_entropy_grad %{{.*}}, %{{.*}}, %{{.*}} {label_smoothing = 1.000000e+00 : f32} : (tensor<f32>, tensor<4x10xf32>, tensor<4xi32>) -> tensor<4x10xf32>
+// CHECK:         nn.cross_entropy %{{.*}}, %{{.*}} : (tensor<4x10xf32>, tensor<4xi32>) -> tensor<f32>
+func.func @cross_entropy_label_smoothing(%l: tensor<4x10xf32>, %y: tensor<4xi32>) -> (tensor<f32>, tensor<4x10xf32>, tensor<f32>) {
+  %0 = nn.cross_entropy %l, %y {ignore_index = -100 : i64, label_smoothing = 0.1 : f32} : (tensor<4x10xf32>, tensor<4xi32>) -> tensor<f32>
+  %1 = nn.cross_entropy_grad %0, %l, %y {label_smoothing = 1.0 : f32} : (tensor<f32>, tensor<4x10xf32>, tensor<4xi32>) -> tensor<4x10xf32>
+  %2 = nn.cross_entropy %l, %y {label_smoothing = 0.0 : f32} : (tensor<4x10xf32>, tensor<4xi32>) -> tensor<f32>
+  return %0, %1, %2 : tensor<f32>, tensor<4x10xf32>, tensor<f32>
+}
+
 // CHECK-LABEL: func.func @cross_entropy_grad(
 // CHECK-SAME:    %[[SEED:.*]]: tensor<f32>, %[[L:.*]]: tensor<32x10xf32>, %[[Y:.*]]: tensor<32xi32>) -> tensor<32x10xf32>
 // CHECK:         %[[V0:.*]] = nn.cross_entropy_grad %[[SEED]], %[[L]], %[[Y]] : (tensor<f32>, tensor<32x10xf32>, tensor<32xi32>) -> tensor<32x10xf32>

@@ -474,6 +474,27 @@ def write_optimizers():
                 log.write(f"{step},{loss.item():.9g}\n")
 
 
+def write_label_smoothing():
+    """bn_cnn_eval.onnx trained by PyTorch on its 16 rows (one full batch per
+    step) for 10 steps of SGD (lr 0.1, momentum 0.9) on
+    CrossEntropyLoss(label_smoothing=0.2), the losses in
+    label_smoothing_torch_log.csv (test/Import/label-smoothing.test)."""
+    model, features, labels = bn_cnn_model()
+    model.train()
+    x = torch.tensor(features / 16.0, dtype=torch.float32).reshape(16, 1, 8, 8)
+    y = torch.tensor(labels)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.2)
+    with open(os.path.join(HERE, "label_smoothing_torch_log.csv"), "w") as log:
+        log.write("step,loss\n")
+        for step in range(1, 11):
+            opt.zero_grad()
+            loss = loss_fn(model(x), y)
+            loss.backward()
+            opt.step()
+            log.write(f"{step},{loss.item():.9g}\n")
+
+
 def write_batch_norm_cnn():
     """BnCnn exported in eval mode, then trained in training mode (batch
     statistics, running statistics updated) on one full batch, as amp-run

@@ -40,22 +40,24 @@ Host logitsOf(std::mt19937_64 &rng, amp_dtype_t dt, Rows s) {
 }
 
 Host crossEntropyOn(Backend &b, const Host &x, const Host &labels, Rows s,
-                    int64_t ignore = AMP_IGNORE_NONE) {
+                    int64_t ignore = AMP_IGNORE_NONE, float smoothing = 0.0f) {
   Buf bx = b.upload(x), bl = b.upload(labels);
   Buf loss = b.alloc(AMP_DTYPE_F32, 1);
   b.ok(AMP_CALL(b, amp_cross_entropy, bx, bl, static_cast<float *>(loss.get()),
-                s.rows, s.classes, ignore, x.dtype, labels.dtype, nullptr));
+                s.rows, s.classes, ignore, smoothing, x.dtype, labels.dtype,
+                nullptr));
   return b.download(loss);
 }
 
 Host crossEntropyGradOn(Backend &b, const Host &g, const Host &x,
                         const Host &labels, Rows s, bool inPlace,
-                        int64_t ignore = AMP_IGNORE_NONE) {
+                        int64_t ignore = AMP_IGNORE_NONE,
+                        float smoothing = 0.0f) {
   Buf bg = b.upload(g), bx = b.upload(x), bl = b.upload(labels);
   Buf out = inPlace ? Buf() : b.alloc(x.dtype, x.numel());
   void *dx = inPlace ? bx.get() : out.get();
   b.ok(AMP_CALL(b, amp_cross_entropy_grad, bg, bx, bl, dx, s.rows, s.classes,
-                ignore, g.dtype, x.dtype, labels.dtype, nullptr));
+                ignore, smoothing, g.dtype, x.dtype, labels.dtype, nullptr));
   return b.download(inPlace ? bx : out);
 }
 
@@ -172,6 +174,44 @@ AMP_COMPARE_CASE(cross_entropy_ignore_index) {
       }
 }
 
+AMP_COMPARE_CASE(cross_entropy_label_smoothing) {
+  // Label smoothing e, with every third row ignored: a row's loss adds
+  // (e / C) (C log s + sum_c (m - x_c)), whose gaps sum (C terms below 16,
+  // summed in different orders) differs by 2 (C + 1) 16 C u before the
+  // e / C factor; the gradient's targets are the same f32 values on both,
+  // so its bound is the softmax's, as above.
+  for (Rows s : {Rows{30, 50}, Rows{7, 2000}, Rows{9, 5}})
+    for (amp_dtype_t dt : floatDtypes())
+      for (float e : {0.1f, 1.0f}) {
+        const Host x = logitsOf(c.rng, dt, s);
+        Host labels = randomIndices(c.rng, AMP_DTYPE_I32, s.rows, s.classes);
+        int64_t kept = 0;
+        for (int64_t r = 0; r < s.rows; ++r) {
+          if (r % 3 == 1)
+            labels.set(r, -100);
+          kept += r % 3 != 1;
+        }
+        const std::string what =
+            name("cross_entropy label_smoothing", s, dt, AMP_DTYPE_I32) +
+            " e " + std::to_string(e);
+        const double L = std::log(double(s.classes)) + 16;
+        const double tol = 2 * (double(s.classes) + 4 + 48 + 2 * L) * kU +
+                           2 * (double(s.classes) + 1) * 16 * kU +
+                           sumBound(kept, double(kept) * 2 * L) / double(kept);
+        c.expectClose(what, crossEntropyOn(*c.ref, x, labels, s, -100, e),
+                      crossEntropyOn(*c.dev, x, labels, s, -100, e),
+                      Tolerance::close(tol, 0));
+        const Host g = scalar(AMP_DTYPE_F32, 1.5);
+        const double coef = 1.5 / double(kept);
+        const double rel = 2 * (double(s.classes) + 58) * kU;
+        c.expectClose(
+            what + " grad",
+            crossEntropyGradOn(*c.ref, g, x, labels, s, false, -100, e),
+            crossEntropyGradOn(*c.dev, g, x, labels, s, false, -100, e),
+            Tolerance::close(rel * coef + subnormalStep(dt), rel + ulpRel(dt)));
+      }
+}
+
 AMP_COMPARE_CASE(cross_entropy_nonfinite_logits) {
   // A row with +inf, one with a NaN, one all -inf, one with -inf before the
   // finite maximum: NaN, NaN, NaN and a finite loss on both backends.
@@ -222,11 +262,11 @@ AMP_COMPARE_CASE(cross_entropy_label_out_of_range) {
         Buf out = b->alloc(AMP_DTYPE_F32, x.numel());
         status[k] =
             grad ? AMP_CALL(*b, amp_cross_entropy_grad, bg, bx, bl, out, s.rows,
-                            s.classes, AMP_IGNORE_NONE, AMP_DTYPE_F32,
+                            s.classes, AMP_IGNORE_NONE, 0.0f, AMP_DTYPE_F32,
                             AMP_DTYPE_F32, AMP_DTYPE_I64, nullptr)
                  : AMP_CALL(*b, amp_cross_entropy, bx, bl,
                             static_cast<float *>(out.get()), s.rows, s.classes,
-                            AMP_IGNORE_NONE, AMP_DTYPE_F32, AMP_DTYPE_I64,
+                            AMP_IGNORE_NONE, 0.0f, AMP_DTYPE_F32, AMP_DTYPE_I64,
                             nullptr);
         ++k;
       }
@@ -308,22 +348,28 @@ AMP_COMPARE_CASE(loss_errors) {
   c.expectSameStatus(
       "cross_entropy classes 0",
       AMP_CALL(*c.ref, amp_cross_entropy, buf, labels, &loss, 4, 0,
-               AMP_IGNORE_NONE, AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr),
+               AMP_IGNORE_NONE, 0.0f, AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr),
       AMP_CALL(*c.dev, amp_cross_entropy, buf, labels, &loss, 4, 0,
-               AMP_IGNORE_NONE, AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr));
+               AMP_IGNORE_NONE, 0.0f, AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr));
   c.expectSameStatus(
       "cross_entropy f32 labels",
       AMP_CALL(*c.ref, amp_cross_entropy, buf, labels, &loss, 4, 3,
-               AMP_IGNORE_NONE, AMP_DTYPE_F32, AMP_DTYPE_F32, nullptr),
+               AMP_IGNORE_NONE, 0.0f, AMP_DTYPE_F32, AMP_DTYPE_F32, nullptr),
       AMP_CALL(*c.dev, amp_cross_entropy, buf, labels, &loss, 4, 3,
-               AMP_IGNORE_NONE, AMP_DTYPE_F32, AMP_DTYPE_F32, nullptr));
+               AMP_IGNORE_NONE, 0.0f, AMP_DTYPE_F32, AMP_DTYPE_F32, nullptr));
+  c.expectSameStatus(
+      "cross_entropy label_smoothing 1.5",
+      AMP_CALL(*c.ref, amp_cross_entropy, buf, labels, &loss, 4, 3,
+               AMP_IGNORE_NONE, 1.5f, AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr),
+      AMP_CALL(*c.dev, amp_cross_entropy, buf, labels, &loss, 4, 3,
+               AMP_IGNORE_NONE, 1.5f, AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr));
   c.expectSameStatus(
       "cross_entropy_grad NULL grad_loss",
       AMP_CALL(*c.ref, amp_cross_entropy_grad, nullptr, buf, labels, buf + 16,
-               4, 3, AMP_IGNORE_NONE, AMP_DTYPE_F32, AMP_DTYPE_F32,
+               4, 3, AMP_IGNORE_NONE, 0.0f, AMP_DTYPE_F32, AMP_DTYPE_F32,
                AMP_DTYPE_I32, nullptr),
       AMP_CALL(*c.dev, amp_cross_entropy_grad, nullptr, buf, labels, buf + 16,
-               4, 3, AMP_IGNORE_NONE, AMP_DTYPE_F32, AMP_DTYPE_F32,
+               4, 3, AMP_IGNORE_NONE, 0.0f, AMP_DTYPE_F32, AMP_DTYPE_F32,
                AMP_DTYPE_I32, nullptr));
   c.expectSameStatus("mse negative n",
                      AMP_CALL(*c.ref, amp_mse_loss, buf, buf, &loss, -1,

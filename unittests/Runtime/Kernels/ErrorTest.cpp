@@ -190,12 +190,13 @@ TEST(KernelErrors, NullPointersAreRejectedEverywhere) {
           {"amp_cross_entropy: loss is NULL",
            [&] {
              return amp_cross_entropy(a, ids, nullptr, 4, 4, AMP_IGNORE_NONE,
-                                      AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr);
+                                      0.0f, AMP_DTYPE_F32, AMP_DTYPE_I32,
+                                      nullptr);
            }},
           {"amp_cross_entropy_grad: grad_loss is NULL",
            [&] {
              return amp_cross_entropy_grad(
-                 nullptr, a, ids, b, 4, 4, AMP_IGNORE_NONE, AMP_DTYPE_F32,
+                 nullptr, a, ids, b, 4, 4, AMP_IGNORE_NONE, 0.0f, AMP_DTYPE_F32,
                  AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr);
            }},
           {"amp_lr_schedule: factor is NULL",
@@ -462,7 +463,7 @@ TEST(KernelErrors, EmptyTensorsNeedNoPointers) {
                                     AMP_DTYPE_F32, 1, nullptr)));
   float loss = 0.0f;
   EXPECT_TRUE(isOk(amp_cross_entropy(nullptr, nullptr, &loss, 0,
-                                     int64_t{1} << 59, AMP_IGNORE_NONE,
+                                     int64_t{1} << 59, AMP_IGNORE_NONE, 0.0f,
                                      AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr)));
 }
 

@@ -151,9 +151,9 @@ TEST_P(CrossEntropyTest, LossAndGradMatchF64) {
     logits.set(2 * classes + c, 30 + c);
   Tensor labels = randomIds(labelsDtype, {rows}, classes, rng);
   float loss = -1.0f;
-  ASSERT_TRUE(
-      isOk(amp_cross_entropy(logits.data(), labels.data(), &loss, rows, classes,
-                             AMP_IGNORE_NONE, dtype, labelsDtype, nullptr)));
+  ASSERT_TRUE(isOk(amp_cross_entropy(logits.data(), labels.data(), &loss, rows,
+                                     classes, AMP_IGNORE_NONE, 0.0f, dtype,
+                                     labelsDtype, nullptr)));
   double total = 0, totalAbs = 0, rowTol = 0;
   std::vector<double> m(rows), s(rows), spread(rows);
   for (int64_t r = 0; r < rows; ++r) {
@@ -182,7 +182,7 @@ TEST_P(CrossEntropyTest, LossAndGradMatchF64) {
     Tensor dlogits = sentinelTensor(dtype, {rows, classes});
     ASSERT_TRUE(isOk(amp_cross_entropy_grad(
         g.data(), logits.data(), labels.data(), dlogits.data(), rows, classes,
-        AMP_IGNORE_NONE, gDtype, dtype, labelsDtype, nullptr)));
+        AMP_IGNORE_NONE, 0.0f, gDtype, dtype, labelsDtype, nullptr)));
     const double coef = gradLoss / rows;
     std::vector<double> ref, tol;
     for (int64_t r = 0; r < rows; ++r)
@@ -222,7 +222,7 @@ TEST(CrossEntropy, UniformLogitsGiveLogC) {
     labels.set(r, r);
   float loss;
   ASSERT_TRUE(isOk(amp_cross_entropy(logits.data(), labels.data(), &loss, 4, 8,
-                                     AMP_IGNORE_NONE, AMP_DTYPE_F16,
+                                     AMP_IGNORE_NONE, 0.0f, AMP_DTYPE_F16,
                                      AMP_DTYPE_I32, nullptr)));
   EXPECT_EQ(loss, std::log(8.0f));
 }
@@ -233,10 +233,11 @@ TEST(CrossEntropy, OutOfRangeLabelsAreErrorsAndWriteNothing) {
   labels.set(0, 1);
   labels.set(1, 3);
   float loss = 42.0f;
-  EXPECT_TRUE(failsWith(amp_cross_entropy(logits.data(), labels.data(), &loss,
-                                          2, 3, AMP_IGNORE_NONE, AMP_DTYPE_F32,
-                                          AMP_DTYPE_I32, nullptr),
-                        AMP_STATUS_INVALID_ARGUMENT, "label 3 at position 1"));
+  EXPECT_TRUE(
+      failsWith(amp_cross_entropy(logits.data(), labels.data(), &loss, 2, 3,
+                                  AMP_IGNORE_NONE, 0.0f, AMP_DTYPE_F32,
+                                  AMP_DTYPE_I32, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT, "label 3 at position 1"));
   EXPECT_EQ(loss, 42.0f);
   labels.set(1, -1);
   Tensor g(AMP_DTYPE_F32, {});
@@ -244,30 +245,32 @@ TEST(CrossEntropy, OutOfRangeLabelsAreErrorsAndWriteNothing) {
   const Tensor before = d;
   EXPECT_TRUE(failsWith(
       amp_cross_entropy_grad(g.data(), logits.data(), labels.data(), d.data(),
-                             2, 3, AMP_IGNORE_NONE, AMP_DTYPE_F32,
+                             2, 3, AMP_IGNORE_NONE, 0.0f, AMP_DTYPE_F32,
                              AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr),
       AMP_STATUS_INVALID_ARGUMENT, "label -1"));
   EXPECT_TRUE(d.sameBits(before));
-  EXPECT_TRUE(failsWith(amp_cross_entropy(logits.data(), labels.data(), &loss,
-                                          2, 0, AMP_IGNORE_NONE, AMP_DTYPE_F32,
-                                          AMP_DTYPE_I32, nullptr),
-                        AMP_STATUS_INVALID_ARGUMENT, "classes"));
+  EXPECT_TRUE(
+      failsWith(amp_cross_entropy(logits.data(), labels.data(), &loss, 2, 0,
+                                  AMP_IGNORE_NONE, 0.0f, AMP_DTYPE_F32,
+                                  AMP_DTYPE_I32, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT, "classes"));
   // The ignore_index is no error, but any other label out of range is.
   labels.set(1, -100);
   EXPECT_TRUE(
       isOk(amp_cross_entropy(logits.data(), labels.data(), &loss, 2, 3, -100,
-                             AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr)));
+                             0.0f, AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr)));
   EXPECT_TRUE(
       failsWith(amp_cross_entropy(logits.data(), labels.data(), &loss, 2, 3, -1,
-                                  AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr),
+                                  0.0f, AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr),
                 AMP_STATUS_INVALID_ARGUMENT, "label -100 at position 1"));
   // AMP_IGNORE_NONE ignores nothing, not even a label equal to it.
   Tensor wide(AMP_DTYPE_I64, {2});
   wide.setBits(1, uint64_t{1} << 63); // INT64_MIN
-  EXPECT_TRUE(failsWith(amp_cross_entropy(logits.data(), wide.data(), &loss, 2,
-                                          3, AMP_IGNORE_NONE, AMP_DTYPE_F32,
-                                          AMP_DTYPE_I64, nullptr),
-                        AMP_STATUS_INVALID_ARGUMENT, "at position 1"));
+  EXPECT_TRUE(
+      failsWith(amp_cross_entropy(logits.data(), wide.data(), &loss, 2, 3,
+                                  AMP_IGNORE_NONE, 0.0f, AMP_DTYPE_F32,
+                                  AMP_DTYPE_I64, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT, "at position 1"));
 }
 
 // Rows whose label is the ignore_index are left out: the loss and the kept
@@ -293,12 +296,12 @@ TEST(CrossEntropy, IgnoredRowsAreLeftOut) {
         keptLogits.set(k * classes + c, logits.get(kept[k] * classes + c));
     }
     float loss = 0, keptLoss = 1;
-    ASSERT_TRUE(
-        isOk(amp_cross_entropy(logits.data(), labels.data(), &loss, rows,
-                               classes, 3, dtype, AMP_DTYPE_I64, nullptr)));
+    ASSERT_TRUE(isOk(amp_cross_entropy(logits.data(), labels.data(), &loss,
+                                       rows, classes, 3, 0.0f, dtype,
+                                       AMP_DTYPE_I64, nullptr)));
     ASSERT_TRUE(isOk(amp_cross_entropy(keptLogits.data(), keptLabels.data(),
                                        &keptLoss, n, classes, AMP_IGNORE_NONE,
-                                       dtype, AMP_DTYPE_I64, nullptr)));
+                                       0.0f, dtype, AMP_DTYPE_I64, nullptr)));
     EXPECT_EQ(loss, keptLoss);
 
     Tensor g(AMP_DTYPE_F32, {});
@@ -307,10 +310,10 @@ TEST(CrossEntropy, IgnoredRowsAreLeftOut) {
     Tensor keptD = sentinelTensor(dtype, {n, classes});
     ASSERT_TRUE(isOk(amp_cross_entropy_grad(
         g.data(), logits.data(), labels.data(), d.data(), rows, classes, 3,
-        AMP_DTYPE_F32, dtype, AMP_DTYPE_I64, nullptr)));
+        0.0f, AMP_DTYPE_F32, dtype, AMP_DTYPE_I64, nullptr)));
     ASSERT_TRUE(isOk(
         amp_cross_entropy_grad(g.data(), keptLogits.data(), keptLabels.data(),
-                               keptD.data(), n, classes, AMP_IGNORE_NONE,
+                               keptD.data(), n, classes, AMP_IGNORE_NONE, 0.0f,
                                AMP_DTYPE_F32, dtype, AMP_DTYPE_I64, nullptr)));
     for (int64_t r = 0, k = 0; r < rows; ++r)
       for (int64_t c = 0; c < classes; ++c) {
@@ -329,8 +332,87 @@ TEST(CrossEntropy, IgnoredRowsAreLeftOut) {
   float loss = 0;
   ASSERT_TRUE(
       isOk(amp_cross_entropy(logits.data(), labels.data(), &loss, 2, 3, -100,
-                             AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr)));
+                             0.0f, AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr)));
   EXPECT_TRUE(std::isnan(loss));
+}
+
+// Label smoothing e (PyTorch's CrossEntropyLoss(label_smoothing=e)): the
+// loss is the mean over the kept rows of (1 - e) * -log p[label] + (e / C)
+// * sum_c -log p[c], the gradient (g / kept) * (p - (1 - e) onehot - e / C),
+// both against f64; ignored rows are left out as without smoothing.
+TEST(CrossEntropy, LabelSmoothingMatchesF64) {
+  const int64_t rows = 11, classes = 7;
+  std::mt19937 rng(19);
+  for (amp_dtype_t dtype : {AMP_DTYPE_F32, AMP_DTYPE_BF16})
+    for (float e : {0.1f, 0.35f, 1.0f}) {
+      Tensor logits = randomTensor(dtype, {rows, classes}, rng, -5, 5);
+      Tensor labels = randomIds(AMP_DTYPE_I32, {rows}, classes, rng);
+      labels.set(4, -100);
+      labels.set(9, -100);
+      float loss = -1.0f;
+      ASSERT_TRUE(isOk(amp_cross_entropy(logits.data(), labels.data(), &loss,
+                                         rows, classes, -100, e, dtype,
+                                         AMP_DTYPE_I32, nullptr)));
+      Tensor g(AMP_DTYPE_F32, {});
+      g.set(0, 512.0);
+      Tensor d = sentinelTensor(dtype, {rows, classes});
+      ASSERT_TRUE(isOk(amp_cross_entropy_grad(
+          g.data(), logits.data(), labels.data(), d.data(), rows, classes, -100,
+          e, AMP_DTYPE_F32, dtype, AMP_DTYPE_I32, nullptr)));
+      const double kept = rows - 2, coef = 512.0 / kept;
+      double total = 0;
+      std::vector<double> ref, tol;
+      for (int64_t r = 0; r < rows; ++r) {
+        const int64_t label = static_cast<int64_t>(labels.get(r));
+        double m = -INFINITY, s = 0;
+        for (int64_t c = 0; c < classes; ++c)
+          m = std::max(m, logits.get(r * classes + c));
+        for (int64_t c = 0; c < classes; ++c)
+          s += std::exp(logits.get(r * classes + c) - m);
+        double smooth = 0;
+        for (int64_t c = 0; c < classes; ++c) {
+          const double x = logits.get(r * classes + c);
+          smooth += std::log(s) - (x - m);
+          const double target =
+              (c == label ? 1.0 - e : 0.0) + double(e) / classes;
+          const double v =
+              label == -100 ? 0.0 : coef * (std::exp(x - m) / s - target);
+          ref.push_back(v);
+          tol.push_back(outTol(dtype, v, (2 * 10 + classes + 8) * kU * coef));
+        }
+        if (label != -100)
+          total += (1.0 - e) *
+                       (std::log(s) - (logits.get(r * classes + label) - m)) +
+                   double(e) / classes * smooth;
+      }
+      const std::string what = std::string(dtypeName(dtype)) +
+                               " label_smoothing " + std::to_string(e);
+      EXPECT_NEAR(loss, total / kept, 64 * kU * (1 + total / kept)) << what;
+      EXPECT_TRUE(allClose(d, ref, tol, what));
+    }
+}
+
+TEST(CrossEntropy, LabelSmoothingOutsideZeroOneIsAnError) {
+  Tensor logits(AMP_DTYPE_F32, {2, 3});
+  Tensor labels(AMP_DTYPE_I32, {2});
+  Tensor g(AMP_DTYPE_F32, {});
+  for (float e : {-0.25f, 1.5f, std::nanf("")}) {
+    float loss = 42.0f;
+    EXPECT_TRUE(
+        failsWith(amp_cross_entropy(logits.data(), labels.data(), &loss, 2, 3,
+                                    AMP_IGNORE_NONE, e, AMP_DTYPE_F32,
+                                    AMP_DTYPE_I32, nullptr),
+                  AMP_STATUS_INVALID_ARGUMENT, "label_smoothing"));
+    EXPECT_EQ(loss, 42.0f);
+    Tensor d = sentinelTensor(AMP_DTYPE_F32, {2, 3});
+    const Tensor before = d;
+    EXPECT_TRUE(failsWith(
+        amp_cross_entropy_grad(g.data(), logits.data(), labels.data(), d.data(),
+                               2, 3, AMP_IGNORE_NONE, e, AMP_DTYPE_F32,
+                               AMP_DTYPE_F32, AMP_DTYPE_I32, nullptr),
+        AMP_STATUS_INVALID_ARGUMENT, "label_smoothing"));
+    EXPECT_TRUE(d.sameBits(before));
+  }
 }
 
 //===----------------------------------------------------------------------===//

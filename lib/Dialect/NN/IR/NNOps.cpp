@@ -15,6 +15,7 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
+#include "llvm/Support/Format.h"
 
 #include "amp_runtime/checked_size.h"
 
@@ -1182,9 +1183,25 @@ static LogicalResult checkLogitsAndLabels(Loc loc, RankedTensorType logits,
   return success();
 }
 
+/// label_smoothing is a probability, as PyTorch requires.
+static LogicalResult checkLabelSmoothing(Operation *op, APFloat smoothing) {
+  double e = smoothing.convertToDouble();
+  if (e >= 0.0 && e <= 1.0)
+    return success();
+  std::string value;
+  llvm::raw_string_ostream(value) << llvm::format("%g", e);
+  return op->emitOpError("label_smoothing must be in [0, 1], got ") << value;
+}
+
 LogicalResult CrossEntropyOp::verify() {
+  if (failed(checkLabelSmoothing(*this, getLabelSmoothing())))
+    return failure();
   return checkLogitsAndLabels(getLoc(), getLogits().getType(),
                               getLabels().getType());
+}
+
+LogicalResult CrossEntropyGradOp::verify() {
+  return checkLabelSmoothing(*this, getLabelSmoothing());
 }
 
 LogicalResult

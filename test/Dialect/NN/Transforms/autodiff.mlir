@@ -555,6 +555,18 @@ func.func @cross_entropy(%z: tensor<2x3xf32> {nn.role = #nn.role<param>}, %lab: 
 
 // -----
 
+// The gradient smooths the targets as the loss does.
+// CHECK-LABEL: func.func @cross_entropy_label_smoothing(
+// CHECK: %[[L:.*]] = nn.cross_entropy %{{.*}}, %{{.*}} {label_smoothing = 1.000000e-01 : f32}
+// CHECK: nn.cross_entropy_grad %{{.*}}, %{{.*}}, %{{.*}} {label_smoothing = 1.000000e-01 : f32}
+func.func @cross_entropy_label_smoothing(%z: tensor<2x3xf32> {nn.role = #nn.role<param>}, %lab: tensor<2xi32> {nn.role = #nn.role<label>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %l = nn.cross_entropy %z, %lab {label_smoothing = 0.1 : f32} : (tensor<2x3xf32>, tensor<2xi32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
 // The gradient ignores the rows the loss ignores.
 // CHECK-LABEL: func.func @cross_entropy_ignore_index(
 // CHECK: %[[L:.*]] = nn.cross_entropy %{{.*}}, %{{.*}} {ignore_index = -100 : i64}

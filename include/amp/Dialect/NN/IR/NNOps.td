@@ -650,13 +650,21 @@ def NN_CrossEntropyOp : NN_Op<"cross_entropy"> {
     the mean is over the other positions (NaN when there are none), and
     their gradient is zero.
 
+    With `label_smoothing` = e in [0, 1], as PyTorch's
+    `CrossEntropyLoss(label_smoothing=e)`, the target of each position is
+    `(1 - e) * onehot(label) + e / C`: its loss is
+    `(1 - e) * -log_softmax[label] + (e / C) * sum_c -log_softmax[c]`.
+
     ```mlir
     %l = nn.cross_entropy %logits, %labels {ignore_index = -100 : i64}
+        : (tensor<4x8x50xf32>, tensor<4x8xi32>) -> tensor<f32>
+    %s = nn.cross_entropy %logits, %labels {label_smoothing = 0.1 : f32}
         : (tensor<4x8x50xf32>, tensor<4x8xi32>) -> tensor<f32>
     ```
   }];
   let arguments = (ins NN_FloatTensor:$logits, NN_IndexTensor:$labels,
-                   OptionalAttr<I64Attr>:$ignore_index);
+                   OptionalAttr<I64Attr>:$ignore_index,
+                   DefaultValuedAttr<F32Attr, "0.0">:$label_smoothing);
   let results = (outs NN_F32Scalar:$loss);
   let assemblyFormat =
       "$logits `,` $labels attr-dict `:` functional-type(operands, results)";
@@ -951,17 +959,21 @@ def NN_EmbeddingGradOp : NN_Op<"embedding_grad"> {
 def NN_CrossEntropyGradOp : NN_Op<"cross_entropy_grad", [InferTypeOpAdaptor]> {
   let summary = "gradient of nn.cross_entropy with respect to the logits";
   let description = [{
-    `dlogits = grad_loss * (softmax(logits) - onehot(labels)) / num_rows`,
-    where `grad_loss` is the 0-d loss gradient (the seed, or the scaled seed
-    under loss scaling). The result has the logits' type. With
-    `ignore_index` (nn.cross_entropy's), `num_rows` counts the rows whose
-    label is not it, and those that are get zeros.
+    `dlogits = grad_loss * (softmax(logits) - target) / num_rows`, with
+    `target = (1 - label_smoothing) * onehot(labels) + label_smoothing / C`
+    (`onehot(labels)` without smoothing), where `grad_loss` is the 0-d loss
+    gradient (the seed, or the scaled seed under loss scaling). The result
+    has the logits' type. With `ignore_index` (nn.cross_entropy's),
+    `num_rows` counts the rows whose label is not it, and those that are
+    get zeros.
   }];
   let arguments = (ins NN_FloatScalar:$grad_loss, NN_FloatTensor:$logits,
-                   NN_IndexTensor:$labels, OptionalAttr<I64Attr>:$ignore_index);
+                   NN_IndexTensor:$labels, OptionalAttr<I64Attr>:$ignore_index,
+                   DefaultValuedAttr<F32Attr, "0.0">:$label_smoothing);
   let results = (outs NN_FloatTensor:$result);
   let assemblyFormat = "$grad_loss `,` $logits `,` $labels attr-dict `:` "
                        "functional-type(operands, results)";
+  let hasVerifier = 1;
 }
 
 def NN_MseLossGradOp : NN_Op<"mse_loss_grad", [InferTypeOpAdaptor]> {
