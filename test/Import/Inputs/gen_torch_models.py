@@ -453,46 +453,42 @@ def optimizer_runs():
     }
 
 
-def write_optimizers():
+def write_bn_cnn_losses(path, make_optimizer,
+                        loss_fn=nn.functional.cross_entropy, steps=10):
     """bn_cnn_eval.onnx trained by PyTorch on its 16 rows (one full batch per
-    step) for 10 steps with each optimizer of optimizer_runs, one log of the
-    losses per optimizer (opt_<name>_torch_log.csv)."""
-    for name, make in optimizer_runs().items():
-        model, features, labels = bn_cnn_model()
-        model.train()
-        x = torch.tensor(features / 16.0,
-                         dtype=torch.float32).reshape(16, 1, 8, 8)
-        y = torch.tensor(labels)
-        opt = make(model.named_parameters())
-        with open(os.path.join(HERE, f"opt_{name}_torch_log.csv"), "w") as log:
-            log.write("step,loss\n")
-            for step in range(1, 11):
-                opt.zero_grad()
-                loss = nn.functional.cross_entropy(model(x), y)
-                loss.backward()
-                opt.step()
-                log.write(f"{step},{loss.item():.9g}\n")
-
-
-def write_label_smoothing():
-    """bn_cnn_eval.onnx trained by PyTorch on its 16 rows (one full batch per
-    step) for 10 steps of SGD (lr 0.1, momentum 0.9) on
-    CrossEntropyLoss(label_smoothing=0.2), the losses in
-    label_smoothing_torch_log.csv (test/Import/label-smoothing.test)."""
+    step) with the optimizer make_optimizer(model.named_parameters()) and
+    loss_fn, each step's loss in the log `path` (step,loss)."""
     model, features, labels = bn_cnn_model()
     model.train()
     x = torch.tensor(features / 16.0, dtype=torch.float32).reshape(16, 1, 8, 8)
     y = torch.tensor(labels)
-    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
-    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.2)
-    with open(os.path.join(HERE, "label_smoothing_torch_log.csv"), "w") as log:
+    opt = make_optimizer(model.named_parameters())
+    with open(os.path.join(HERE, path), "w") as log:
         log.write("step,loss\n")
-        for step in range(1, 11):
+        for step in range(1, steps + 1):
             opt.zero_grad()
             loss = loss_fn(model(x), y)
             loss.backward()
             opt.step()
             log.write(f"{step},{loss.item():.9g}\n")
+
+
+def write_optimizers():
+    """The BN CNN's losses under each optimizer of optimizer_runs
+    (opt_<name>_torch_log.csv)."""
+    for name, make in optimizer_runs().items():
+        write_bn_cnn_losses(f"opt_{name}_torch_log.csv", make)
+
+
+def write_label_smoothing():
+    """The BN CNN's losses under 10 steps of SGD (lr 0.1, momentum 0.9) on
+    CrossEntropyLoss(label_smoothing=0.2) (label_smoothing_torch_log.csv,
+    test/Import/label-smoothing.test)."""
+    write_bn_cnn_losses(
+        "label_smoothing_torch_log.csv",
+        lambda named: torch.optim.SGD([p for _, p in named], lr=0.1,
+                                      momentum=0.9),
+        nn.CrossEntropyLoss(label_smoothing=0.2))
 
 
 def write_batch_norm_cnn():

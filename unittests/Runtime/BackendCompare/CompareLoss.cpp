@@ -74,6 +74,18 @@ void splitByLabel(const Host &grad, const Host &labels, Rows s, Host *atLabel,
   }
 }
 
+/// Labels every third row (1, 4, ...) -100, padding for an ignore_index of
+/// -100; returns the count of the other rows.
+int64_t padEveryThirdRow(Host &labels, Rows s) {
+  int64_t kept = 0;
+  for (int64_t r = 0; r < s.rows; ++r) {
+    if (r % 3 == 1)
+      labels.set(r, -100);
+    kept += r % 3 != 1;
+  }
+  return kept;
+}
+
 Host scalar(amp_dtype_t dt, double v) {
   Host h = zeros(dt, 1);
   h.set(0, v);
@@ -150,12 +162,7 @@ AMP_COMPARE_CASE(cross_entropy_ignore_index) {
       for (amp_dtype_t lt : {AMP_DTYPE_I32, AMP_DTYPE_I64}) {
         const Host x = logitsOf(c.rng, dt, s);
         Host labels = randomIndices(c.rng, lt, s.rows, s.classes);
-        int64_t kept = 0;
-        for (int64_t r = 0; r < s.rows; ++r) {
-          if (r % 3 == 1)
-            labels.set(r, -100);
-          kept += r % 3 != 1;
-        }
+        const int64_t kept = padEveryThirdRow(labels, s);
         const double L = std::log(double(s.classes)) + 16;
         const double tol = 2 * (double(s.classes) + 4 + 48 + 2 * L) * kU +
                            sumBound(kept, double(kept) * L) / double(kept);
@@ -185,12 +192,7 @@ AMP_COMPARE_CASE(cross_entropy_label_smoothing) {
       for (float e : {0.1f, 1.0f}) {
         const Host x = logitsOf(c.rng, dt, s);
         Host labels = randomIndices(c.rng, AMP_DTYPE_I32, s.rows, s.classes);
-        int64_t kept = 0;
-        for (int64_t r = 0; r < s.rows; ++r) {
-          if (r % 3 == 1)
-            labels.set(r, -100);
-          kept += r % 3 != 1;
-        }
+        const int64_t kept = padEveryThirdRow(labels, s);
         const std::string what =
             name("cross_entropy label_smoothing", s, dt, AMP_DTYPE_I32) +
             " e " + std::to_string(e);
