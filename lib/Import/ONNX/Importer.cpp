@@ -37,6 +37,8 @@ const OpTable &amp::onnx_import::getOpTable() {
   static const OpTable table = [] {
     OpTable t;
     registerElementwiseOps(t);
+    registerActivationOps(t);
+    registerResizeOps(t);
     registerLogicalOps(t);
     registerLossOps(t);
     registerLinearOps(t);

@@ -308,6 +308,12 @@ public:
   // Helpers shared by the op families.
   /// An f32 `arith.constant` of `shape` filled with `value`.
   Value splat(llvm::ArrayRef<int64_t> shape, float value);
+  /// An f32 `arith.constant` of `shape` holding `values` (row-major); its
+  /// bytes must have been reserved.
+  Value constant(llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<float> values);
+  /// Counts `bytes` of constants this node computes against the import's
+  /// budget (kMaxFoldedBytes); an error once it is spent.
+  LogicalResult reserveFoldedBytes(int64_t bytes);
   /// nn.reshape of `v` to `shape` (nothing when it already has it).
   FailureOr<Value> reshape(Value v, llvm::ArrayRef<int64_t> shape);
   mlir::NamedAttribute named(llvm::StringRef name, mlir::Attribute a) const {
@@ -337,6 +343,8 @@ struct OpImporter {
 using OpTable = llvm::StringMap<OpImporter>;
 
 void registerElementwiseOps(OpTable &table);
+void registerActivationOps(OpTable &table);
+void registerResizeOps(OpTable &table);
 void registerLogicalOps(OpTable &table);
 void registerLossOps(OpTable &table);
 void registerLinearOps(OpTable &table);

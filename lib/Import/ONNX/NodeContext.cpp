@@ -164,16 +164,21 @@ LogicalResult NodeContext::setOutput(unsigned i, Value v) {
   return success();
 }
 
+LogicalResult NodeContext::reserveFoldedBytes(int64_t bytes) {
+  if (!table.addFoldedBytes(bytes))
+    return error() << "the constants computed at import time exceed "
+                   << (kMaxFoldedBytes >> 20) << " MiB in all (this node "
+                   << "adds " << bytes << " bytes)",
+           failure();
+  return success();
+}
+
 LogicalResult NodeContext::setOutput(unsigned i, Const c) {
   if (!hasOutput(i))
     return success();
-  const int64_t bytes = int64_t(c.f.size() * sizeof(float)) +
-                        int64_t(c.i.size() * sizeof(int64_t));
-  if (!table.addFoldedBytes(bytes))
-    return error() << "the constants computed at import time exceed "
-                   << (kMaxFoldedBytes >> 20) << " MiB in all (this output has "
-                   << bytes << " bytes of values)",
-           failure();
+  if (failed(reserveFoldedBytes(int64_t(c.f.size() * sizeof(float)) +
+                                int64_t(c.i.size() * sizeof(int64_t)))))
+    return failure();
   Tensor t;
   t.dtype = c.dtype;
   t.shape = c.shape;
@@ -254,6 +259,13 @@ Value NodeContext::splat(llvm::ArrayRef<int64_t> shape, float value) {
   auto type = RankedTensorType::get(shape, builder.getF32Type());
   return arith::ConstantOp::create(builder, loc, type,
                                    DenseElementsAttr::get(type, value));
+}
+
+Value NodeContext::constant(llvm::ArrayRef<int64_t> shape,
+                            llvm::ArrayRef<float> values) {
+  auto type = RankedTensorType::get(shape, builder.getF32Type());
+  return arith::ConstantOp::create(builder, loc, type,
+                                   DenseElementsAttr::get(type, values));
 }
 
 FailureOr<Value> NodeContext::reshape(Value v, llvm::ArrayRef<int64_t> shape) {

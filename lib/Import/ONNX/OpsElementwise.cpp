@@ -40,45 +40,6 @@ static LogicalResult importReciprocal(NodeContext &nc) {
   return failed(y) ? failure() : nc.setOutput(0, *y);
 }
 
-/// LeakyRelu(x) = relu(x) - alpha * relu(-x).
-static LogicalResult importLeakyRelu(NodeContext &nc) {
-  FailureOr<float> alpha = nc.floatAttr("alpha", 0.01f);
-  FailureOr<Value> x = nc.floatValue(0);
-  if (failed(alpha) || failed(x))
-    return failure();
-  FailureOr<Value> pos = nc.create<nn::ReluOp>({*x});
-  FailureOr<Value> negX = nc.create<nn::NegOp>({*x});
-  if (failed(pos) || failed(negX))
-    return failure();
-  FailureOr<Value> neg = nc.create<nn::ReluOp>({*negX});
-  if (failed(neg))
-    return failure();
-  FailureOr<Value> scaled = nc.create<nn::MulOp>({scalar(nc, *alpha), *neg});
-  if (failed(scaled))
-    return failure();
-  FailureOr<Value> y = nc.create<nn::SubOp>({*pos, *scaled});
-  return failed(y) ? failure() : nc.setOutput(0, *y);
-}
-
-/// HardSigmoid(x) = clamp(alpha * x + beta, 0, 1).
-static LogicalResult importHardSigmoid(NodeContext &nc) {
-  FailureOr<float> alpha = nc.floatAttr("alpha", 0.2f);
-  FailureOr<float> beta = nc.floatAttr("beta", 0.5f);
-  FailureOr<Value> x = nc.floatValue(0);
-  if (failed(alpha) || failed(beta) || failed(x))
-    return failure();
-  FailureOr<Value> ax = nc.create<nn::MulOp>({*x, scalar(nc, *alpha)});
-  if (failed(ax))
-    return failure();
-  FailureOr<Value> axb = nc.create<nn::AddOp>({*ax, scalar(nc, *beta)});
-  if (failed(axb))
-    return failure();
-  FailureOr<Value> y = nc.create<nn::ClampOp>(
-      {*axb}, {nc.named("min", nc.builder.getF32FloatAttr(0.0f)),
-               nc.named("max", nc.builder.getF32FloatAttr(1.0f))});
-  return failed(y) ? failure() : nc.setOutput(0, *y);
-}
-
 //===----------------------------------------------------------------------===//
 // Binary and variadic arithmetic
 //===----------------------------------------------------------------------===//
@@ -444,8 +405,6 @@ void amp::onnx_import::registerElementwiseOps(OpTable &t) {
   t["Neg"] = {importUnary<nn::NegOp>, {}};
   t["Abs"] = {importUnary<nn::AbsOp>, {}};
   t["Reciprocal"] = {importReciprocal, {}};
-  t["LeakyRelu"] = {importLeakyRelu, {"alpha"}};
-  t["HardSigmoid"] = {importHardSigmoid, {"alpha", "beta"}};
   t["Add"] = {importBinary<Arith::Add>, {}};
   t["Sub"] = {importBinary<Arith::Sub>, {}};
   t["Mul"] = {importBinary<Arith::Mul>, {}};

@@ -752,3 +752,97 @@ save("bn_input_stats.onnx", helper.make_graph(
     [bn_node("bn", "x", "y", "m", "v")],
     "bn_input_stats", [vi("x", F, [4, 3]), vi("v", F, [3])],
     [vi("y", F, [4, 3])], [init("s", 3), init("b", 3), init("m", 3)]))
+# The activations built of nn ops (test/Import/activations.test): one node
+# of each on the input, with non-default attributes, summed; a PRelu whose
+# slope (a per-column initializer) trains; and the errors: a slope that
+# does not broadcast to the input's shape, and Celu's alpha = 0.
+act_rng = np.random.default_rng(31)
+ACTIVATIONS = [
+    ("Elu", dict(alpha=0.5)), ("Selu", dict(alpha=1.5, gamma=1.1)),
+    ("Celu", dict(alpha=2.0)), ("Softplus", {}), ("Softsign", {}),
+    ("Mish", {}), ("HardSwish", {}), ("ThresholdedRelu", dict(alpha=0.4)),
+    ("Shrink", dict(lambd=0.3, bias=0.2)),
+]
+save("activations.onnx", helper.make_graph(
+    [helper.make_node(op, ["x"], [op.lower()], name=op.lower(), **attrs)
+     for op, attrs in ACTIVATIONS]
+    + [helper.make_node("PRelu", ["x", "slope"], ["prelu"], name="prelu"),
+       helper.make_node("Sum", [op.lower() for op, _ in ACTIVATIONS]
+                        + ["prelu"], ["y"], name="sum")],
+    "activations", [vi("x", F, [4, 6])], [vi("y", F, [4, 6])],
+    [numpy_helper.from_array(
+        act_rng.uniform(0.05, 0.5, 6).astype(np.float32), "slope")]),
+    opset=18)
+reference("activations.onnx",
+          {"x": (act_rng.standard_normal((4, 6)) * 2).astype(np.float32)})
+save("prelu_bad_slope.onnx", helper.make_graph(
+    [helper.make_node("PRelu", ["x", "slope"], ["y"], name="prelu")],
+    "prelu_bad_slope", [vi("x", F, [2, 3]), vi("slope", F, [2, 3, 1])],
+    [vi("y", F, [2, 3, 1])]), check=False)
+save("celu_zero_alpha.onnx", helper.make_graph(
+    [helper.make_node("Celu", ["x"], ["y"], name="celu", alpha=0.0)],
+    "celu_zero_alpha", [vi("x", F, [2, 3])], [vi("y", F, [2, 3])]))
+# Resize (test/Import/resize.test): nearest upsampling by 2 (a broadcast),
+# linear to given sizes (matmuls on H and W, N and C left alone), cubic
+# antialiased downsampling of axes 2 and 1 of a rank-3 input (axis 0 through
+# a transpose), and tf_crop_and_resize with an extrapolation value; each
+# with ONNX's reference output. Then the errors.
+rs_rng = np.random.default_rng(47)
+
+
+def floats(name, values):
+    return numpy_helper.from_array(np.array(values, dtype=np.float32), name)
+
+
+def resize_model(name, x_shape, y_shape, inputs, inits, opset=19, check=True,
+                 **attrs):
+    save(name + ".onnx", helper.make_graph(
+        [helper.make_node("Resize", ["x"] + inputs, ["y"], name="resize",
+                          **attrs)],
+        name, [vi("x", F, x_shape)], [vi("y", F, y_shape)], inits),
+        opset=opset, check=check)
+
+
+resize_model("resize_nearest", [1, 2, 3, 4], [1, 2, 6, 8], ["", "scales"],
+             [floats("scales", [1, 1, 2, 2])], mode="nearest",
+             coordinate_transformation_mode="asymmetric",
+             nearest_mode="floor")
+resize_model("resize_linear", [1, 2, 3, 4], [1, 2, 5, 7], ["", "", "sizes"],
+             [ints("sizes", [1, 2, 5, 7])], mode="linear",
+             coordinate_transformation_mode="pytorch_half_pixel")
+resize_model("resize_cubic_axes", [5, 6, 8], [3, 4, 8], ["", "scales"],
+             [floats("scales", [0.75, 0.6])], mode="cubic", antialias=1,
+             axes=[1, 0])
+resize_model("resize_crop", [1, 1, 4, 5], [1, 1, 3, 6], ["roi", "", "sizes"],
+             [floats("roi", [0, 0, -0.2, 0.3, 1, 1, 0.8, 1.4]),
+              ints("sizes", [1, 1, 3, 6])], mode="linear",
+             coordinate_transformation_mode="tf_crop_and_resize",
+             extrapolation_value=2.5)
+for stem, shape in (("resize_nearest", (1, 2, 3, 4)),
+                    ("resize_linear", (1, 2, 3, 4)),
+                    ("resize_cubic_axes", (5, 6, 8)),
+                    ("resize_crop", (1, 1, 4, 5))):
+    reference(stem + ".onnx",
+              {"x": rs_rng.standard_normal(shape).astype(np.float32)})
+resize_model("resize_both", [1, 1, 2, 2], [1, 1, 4, 4],
+             ["", "scales", "sizes"],
+             [floats("scales", [1, 1, 2, 2]), ints("sizes", [1, 1, 4, 4])],
+             check=False)
+resize_model("resize_antialias_nearest", [1, 1, 4, 4], [1, 1, 2, 2],
+             ["", "scales"], [floats("scales", [1, 1, 0.5, 0.5])],
+             antialias=1, check=False)
+resize_model("resize_bad_mode", [1, 1, 2, 2], [1, 1, 4, 4], ["", "scales"],
+             [floats("scales", [1, 1, 2, 2])], mode="area", check=False)
+resize_model("resize_zero_scale", [1, 1, 2, 2], [1, 1, 4, 4], ["", "scales"],
+             [floats("scales", [1, 1, 0, 2])], check=False)
+resize_model("resize_scale_count", [1, 1, 2, 2], [1, 1, 4, 4],
+             ["", "scales"], [floats("scales", [2, 2])], check=False)
+resize_model("resize_no_roi", [1, 1, 2, 2], [1, 1, 4, 4], ["", "", "sizes"],
+             [ints("sizes", [1, 1, 4, 4])],
+             coordinate_transformation_mode="tf_crop_and_resize",
+             check=False)
+save("resize_runtime_sizes.onnx", helper.make_graph(
+    [helper.make_node("Resize", ["x", "", "", "sizes"], ["y"], name="resize")],
+    "resize_runtime_sizes",
+    [vi("x", F, [1, 1, 2, 2]), vi("sizes", TensorProto.INT64, [4])],
+    [vi("y", F, [1, 1, 4, 4])]), opset=19, check=False)

@@ -93,6 +93,28 @@ token) exported by both of PyTorch's exporters, as users get them:
                                        the 5 steps (updated params and
                                        running statistics)
 
+  act_mlp.onnx                         an MLP whose hidden layer feeds every
+                                       activation that amp-import-onnx builds
+                                       of nn ops (ELU, SELU, CELU, Softplus,
+                                       Softsign, Mish, Hardswish, PReLU,
+                                       LeakyReLU, Hardsigmoid), averaged;
+                                       TorchScript exporter, opset 18
+  act_mlp_torch_log.csv                its losses over 10 full-batch SGD
+                                       steps (lr 0.1, momentum 0.9) on
+                                       bn_cnn_rows.csv (features / 16)
+
+  resize_cnn.onnx                      a CNN that resizes as PyTorch does:
+                                       Upsample(scale 2, nearest), bilinear
+                                       to 5 x 5 (align_corners=False) and
+                                       bicubic to 7 x 7 (align_corners=True);
+                                       TorchScript exporter, opset 17
+  resize_cnn_torch_log.csv             its losses over 10 full-batch SGD
+                                       steps (lr 0.1, momentum 0.9) on
+                                       bn_cnn_rows.csv (the [16, 1, 8, 8]
+                                       input of bn_cnn_x.npy)
+  resize_cnn_logits.npy                its logits on bn_cnn_x.npy before
+                                       training
+
 Needs PyPI's torch, onnx, onnxscript and transformers (not Debian
 packages), e.g.
 
@@ -577,6 +599,97 @@ def write_grad_accumulation():
                               + "\n")
 
 
+class ActMlp(nn.Module):
+    """The MLP of act_mlp.onnx: Linear(64, 24), every activation of the
+    hidden layer averaged, Linear(24, 4)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(64, 24)
+        self.acts = nn.ModuleList([
+            nn.ELU(0.5), nn.SELU(), nn.CELU(2.0), nn.Softplus(),
+            nn.Softsign(), nn.Mish(), nn.Hardswish(), nn.PReLU(24, 0.2),
+            nn.LeakyReLU(0.1), nn.Hardsigmoid()])
+        self.fc2 = nn.Linear(24, 4)
+
+    def forward(self, x):
+        h = self.fc1(x)
+        return self.fc2(sum(act(h) for act in self.acts) / len(self.acts))
+
+
+def write_activations():
+    """ActMlp (seed 9) exported, then trained by PyTorch on
+    bn_cnn_rows.csv (write_batch_norm_cnn) as amp-run trains the imported
+    model (test/Import/activations.test)."""
+    rows = np.loadtxt(os.path.join(HERE, "bn_cnn_rows.csv"), delimiter=",")
+    x = torch.tensor(rows[:, :64] / 16.0, dtype=torch.float32)
+    y = torch.tensor(rows[:, 64], dtype=torch.int64)
+    torch.manual_seed(9)
+    model = ActMlp()
+    # PReLU's slopes differ per column, so that each one's gradient counts.
+    with torch.no_grad():
+        model.acts[7].weight.uniform_(0.05, 0.4)
+    torch.onnx.export(model, (x,), os.path.join(HERE, "act_mlp.onnx"),
+                      input_names=["x"], output_names=["logits"],
+                      dynamo=False, opset_version=18)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    with open(os.path.join(HERE, "act_mlp_torch_log.csv"), "w") as log:
+        log.write("step,loss\n")
+        for step in range(1, 11):
+            opt.zero_grad()
+            loss = nn.functional.cross_entropy(model(x), y)
+            loss.backward()
+            opt.step()
+            log.write(f"{step},{loss.item():.9g}\n")
+
+
+class ResizeCnn(nn.Module):
+    """The CNN of resize_cnn.onnx: every way PyTorch's exporter writes a
+    Resize (scales for Upsample, sizes for interpolate)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 4, 3, padding=1)
+        self.pool = nn.MaxPool2d(2)
+        self.up = nn.Upsample(scale_factor=2, mode="nearest")
+        self.conv2 = nn.Conv2d(4, 6, 3, padding=1)
+        self.head = nn.Linear(6 * 7 * 7, 4)
+
+    def forward(self, x):
+        h = self.up(self.pool(torch.relu(self.conv1(x))))
+        h = torch.relu(self.conv2(h))
+        h = nn.functional.interpolate(h, size=(5, 5), mode="bilinear",
+                                      align_corners=False)
+        h = nn.functional.interpolate(h, size=(7, 7), mode="bicubic",
+                                      align_corners=True)
+        return self.head(h.flatten(1))
+
+
+def write_resize():
+    """ResizeCnn (seed 11) exported, its logits on bn_cnn_x.npy, then
+    trained by PyTorch on those rows as amp-run trains the imported model
+    (test/Import/resize.test)."""
+    x = torch.tensor(np.load(os.path.join(HERE, "bn_cnn_x.npy")))
+    rows = np.loadtxt(os.path.join(HERE, "bn_cnn_rows.csv"), delimiter=",")
+    y = torch.tensor(rows[:, 64], dtype=torch.int64)
+    torch.manual_seed(11)
+    model = ResizeCnn()
+    torch.onnx.export(model, (x,), os.path.join(HERE, "resize_cnn.onnx"),
+                      input_names=["x"], output_names=["logits"],
+                      dynamo=False, opset_version=17)
+    with torch.no_grad():
+        np.save(os.path.join(HERE, "resize_cnn_logits.npy"), model(x).numpy())
+    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    with open(os.path.join(HERE, "resize_cnn_torch_log.csv"), "w") as log:
+        log.write("step,loss\n")
+        for step in range(1, 11):
+            opt.zero_grad()
+            loss = nn.functional.cross_entropy(model(x), y)
+            loss.backward()
+            opt.step()
+            log.write(f"{step},{loss.item():.9g}\n")
+
+
 def main():
     torch.manual_seed(3)
     model = TinyBert().eval()
@@ -622,6 +735,8 @@ def main():
     write_batch_norm_cnn()
     write_lr_schedules()
     write_grad_norm()
+    write_activations()
+    write_resize()
 
 
 if __name__ == "__main__":

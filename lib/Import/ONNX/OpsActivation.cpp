@@ -1,0 +1,278 @@
+//===- OpsActivation.cpp - activations built of nn ops --------------------===//
+//
+// The ONNX activations that nn has no op for, each built of nn ops as its
+// formula, the way ONNX itself defines most of them (function ops):
+// LeakyRelu, PRelu, HardSigmoid, HardSwish, Elu, Selu, Celu, Softplus,
+// Softsign, Mish, ThresholdedRelu and Shrink. Each builds from ops that
+// have derivative rules and precision classes, so that nn-autodiff trains
+// through them and the AMP policy keeps their exp and log in f32, as
+// PyTorch's autocast does softplus. The forms avoid overflow: exp only sees
+// values <= 0.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Folding.h"
+
+#include "amp/Dialect/NN/IR/NNOps.h"
+
+#include <cmath>
+#include <optional>
+
+using namespace amp::onnx_import;
+using namespace mlir;
+namespace nn = amp::nn;
+
+namespace {
+
+/// Builds a formula op by op at one node: each step takes values of earlier
+/// steps and gives a null Value once any step has failed (the failure is
+/// already reported at the node), so that a formula reads as a sequence of
+/// steps and is checked once, by `setOutput`. Steps must be sequenced by
+/// the caller (one per statement): the ops' order is the IR's.
+class Formula {
+public:
+  explicit Formula(NodeContext &nc) : nc(nc) {}
+
+  template <typename OpTy>
+  Value op(ValueRange operands, ArrayRef<NamedAttribute> attrs = {}) {
+    if (hasFailed || llvm::any_of(operands, [](Value v) { return !v; })) {
+      hasFailed = true;
+      return {};
+    }
+    FailureOr<Value> v = nc.create<OpTy>(operands, attrs);
+    if (failed(v)) {
+      hasFailed = true;
+      return {};
+    }
+    return *v;
+  }
+
+  /// A 0-d f32 constant (it broadcasts against any operand).
+  Value constant(float v) { return nc.splat({}, v); }
+
+  /// nn.clamp: its gradient passes at the bounds (PyTorch's clamp), which
+  /// the formulas use to match PyTorch's derivatives at 0.
+  Value clamp(Value x, std::optional<float> lo, std::optional<float> hi) {
+    llvm::SmallVector<NamedAttribute, 2> attrs;
+    if (lo)
+      attrs.push_back(nc.named("min", nc.builder.getF32FloatAttr(*lo)));
+    if (hi)
+      attrs.push_back(nc.named("max", nc.builder.getF32FloatAttr(*hi)));
+    return op<nn::ClampOp>({x}, attrs);
+  }
+
+  Value compare(Value lhs, nn::ComparePredicate predicate, Value rhs) {
+    return op<nn::CompareOp>(
+        {lhs, rhs}, {nc.named("predicate", nn::ComparePredicateAttr::get(
+                                               nc.ctx(), predicate))});
+  }
+
+  LogicalResult setOutput(Value y) {
+    return hasFailed || !y ? failure() : nc.setOutput(0, y);
+  }
+
+private:
+  NodeContext &nc;
+  bool hasFailed = false;
+};
+
+} // namespace
+
+/// relu(x) + slope * min(x, 0): x where x > 0, slope * x elsewhere, and
+/// the derivative slope at 0 (PyTorch's; min as a clamp). `slope` is a 0-d
+/// constant or a tensor (PRelu's, a param that trains).
+static Value leakyRelu(Formula &f, Value x, Value slope) {
+  Value pos = f.op<nn::ReluOp>({x});
+  Value neg = f.clamp(x, std::nullopt, 0.0f);
+  Value scaled = f.op<nn::MulOp>({slope, neg});
+  return f.op<nn::AddOp>({pos, scaled});
+}
+
+/// clamp(alpha * x + beta, 0, 1).
+static Value hardSigmoid(Formula &f, Value x, float alpha, float beta) {
+  Value ax = f.op<nn::MulOp>({x, f.constant(alpha)});
+  Value axb = f.op<nn::AddOp>({ax, f.constant(beta)});
+  return f.clamp(axb, 0.0f, 1.0f);
+}
+
+/// relu(x) + alpha * (exp(min(x, 0) / scale) - 1): Elu (scale 1) and Celu
+/// (scale alpha). x itself where x > 0; exp never overflows; at 0 the
+/// derivative is the negative side's, alpha / scale (PyTorch's).
+static Value expLinear(Formula &f, Value x, float alpha, float scale) {
+  Value pos = f.op<nn::ReluOp>({x});
+  Value neg = f.clamp(x, std::nullopt, 0.0f);
+  if (scale != 1.0f)
+    neg = f.op<nn::DivOp>({neg, f.constant(scale)});
+  Value e = f.op<nn::ExpOp>({neg});
+  Value em1 = f.op<nn::SubOp>({e, f.constant(1.0f)});
+  if (alpha != 1.0f)
+    em1 = f.op<nn::MulOp>({f.constant(alpha), em1});
+  return f.op<nn::AddOp>({pos, em1});
+}
+
+/// log(1 + exp(x)) = (x + |x|) / 2 + log(1 + exp(-|x|)): exp never
+/// overflows, and the derivative at 0 is 1/2 (|x|'s is 0 there; relu's 0
+/// would make it 0).
+static Value softplus(Formula &f, Value x) {
+  Value a = f.op<nn::AbsOp>({x});
+  Value twicePos = f.op<nn::AddOp>({x, a});
+  Value pos = f.op<nn::MulOp>({twicePos, f.constant(0.5f)});
+  Value na = f.op<nn::NegOp>({a});
+  Value e = f.op<nn::ExpOp>({na});
+  Value onePlus = f.op<nn::AddOp>({f.constant(1.0f), e});
+  Value l = f.op<nn::LogOp>({onePlus});
+  return f.op<nn::AddOp>({pos, l});
+}
+
+static LogicalResult importLeakyRelu(NodeContext &nc) {
+  FailureOr<float> alpha = nc.floatAttr("alpha", 0.01f);
+  FailureOr<Value> x = nc.floatValue(0);
+  if (failed(alpha) || failed(x))
+    return failure();
+  Formula f(nc);
+  return f.setOutput(leakyRelu(f, *x, f.constant(*alpha)));
+}
+
+/// PRelu(x, slope): the slope broadcasts to x's shape (unidirectionally).
+static LogicalResult importPRelu(NodeContext &nc) {
+  FailureOr<Value> x = nc.floatValue(0);
+  FailureOr<Value> slope = failed(x) ? x : nc.floatValue(1);
+  if (failed(slope))
+    return failure();
+  std::optional<llvm::SmallVector<int64_t>> shape =
+      broadcastShapes(shapeOf(*x), shapeOf(*slope));
+  if (!shape || *shape != shapeOf(*x))
+    return nc.error() << "the slope's shape does not broadcast to the "
+                         "input's",
+           failure();
+  Formula f(nc);
+  return f.setOutput(leakyRelu(f, *x, *slope));
+}
+
+static LogicalResult importHardSigmoid(NodeContext &nc) {
+  FailureOr<float> alpha = nc.floatAttr("alpha", 0.2f);
+  FailureOr<float> beta = nc.floatAttr("beta", 0.5f);
+  FailureOr<Value> x = nc.floatValue(0);
+  if (failed(alpha) || failed(beta) || failed(x))
+    return failure();
+  Formula f(nc);
+  return f.setOutput(hardSigmoid(f, *x, *alpha, *beta));
+}
+
+/// HardSwish(x) = x * HardSigmoid(x) with alpha 1/6, beta 1/2.
+static LogicalResult importHardSwish(NodeContext &nc) {
+  FailureOr<Value> x = nc.floatValue(0);
+  if (failed(x))
+    return failure();
+  Formula f(nc);
+  Value gate = hardSigmoid(f, *x, 1.0f / 6.0f, 0.5f);
+  return f.setOutput(f.op<nn::MulOp>({*x, gate}));
+}
+
+static LogicalResult importElu(NodeContext &nc) {
+  FailureOr<float> alpha = nc.floatAttr("alpha", 1.0f);
+  FailureOr<Value> x = nc.floatValue(0);
+  if (failed(alpha) || failed(x))
+    return failure();
+  Formula f(nc);
+  return f.setOutput(expLinear(f, *x, *alpha, 1.0f));
+}
+
+/// Selu(x) = gamma * Elu(x, alpha); the defaults are ONNX's (the f32 values
+/// of the self-normalizing constants, as PyTorch's).
+static LogicalResult importSelu(NodeContext &nc) {
+  FailureOr<float> alpha = nc.floatAttr("alpha", 1.67326319217681884765625f);
+  FailureOr<float> gamma = nc.floatAttr("gamma", 1.05070102214813232421875f);
+  FailureOr<Value> x = nc.floatValue(0);
+  if (failed(alpha) || failed(gamma) || failed(x))
+    return failure();
+  Formula f(nc);
+  Value elu = expLinear(f, *x, *alpha, 1.0f);
+  return f.setOutput(f.op<nn::MulOp>({f.constant(*gamma), elu}));
+}
+
+/// Celu(x) = max(0, x) + min(0, alpha * (exp(x / alpha) - 1)).
+static LogicalResult importCelu(NodeContext &nc) {
+  FailureOr<float> alpha = nc.floatAttr("alpha", 1.0f);
+  FailureOr<Value> x = nc.floatValue(0);
+  if (failed(alpha) || failed(x))
+    return failure();
+  if (*alpha <= 0.0f || !std::isfinite(*alpha))
+    return nc.error() << "alpha must be positive and finite, got " << *alpha,
+           failure();
+  Formula f(nc);
+  return f.setOutput(expLinear(f, *x, *alpha, *alpha));
+}
+
+static LogicalResult importSoftplus(NodeContext &nc) {
+  FailureOr<Value> x = nc.floatValue(0);
+  if (failed(x))
+    return failure();
+  Formula f(nc);
+  return f.setOutput(softplus(f, *x));
+}
+
+/// Softsign(x) = x / (1 + |x|).
+static LogicalResult importSoftsign(NodeContext &nc) {
+  FailureOr<Value> x = nc.floatValue(0);
+  if (failed(x))
+    return failure();
+  Formula f(nc);
+  Value a = f.op<nn::AbsOp>({*x});
+  Value onePlus = f.op<nn::AddOp>({f.constant(1.0f), a});
+  return f.setOutput(f.op<nn::DivOp>({*x, onePlus}));
+}
+
+/// Mish(x) = x * tanh(softplus(x)).
+static LogicalResult importMish(NodeContext &nc) {
+  FailureOr<Value> x = nc.floatValue(0);
+  if (failed(x))
+    return failure();
+  Formula f(nc);
+  Value sp = softplus(f, *x);
+  Value t = f.op<nn::TanhOp>({sp});
+  return f.setOutput(f.op<nn::MulOp>({*x, t}));
+}
+
+/// ThresholdedRelu(x) = x > alpha ? x : 0.
+static LogicalResult importThresholdedRelu(NodeContext &nc) {
+  FailureOr<float> alpha = nc.floatAttr("alpha", 1.0f);
+  FailureOr<Value> x = nc.floatValue(0);
+  if (failed(alpha) || failed(x))
+    return failure();
+  Formula f(nc);
+  Value above = f.compare(*x, nn::ComparePredicate::GT, f.constant(*alpha));
+  return f.setOutput(f.op<nn::WhereOp>({above, *x, f.constant(0.0f)}));
+}
+
+/// Shrink(x) = x < -lambd ? x + bias : (x > lambd ? x - bias : 0): PyTorch's
+/// Hardshrink (bias 0) and Softshrink (bias lambd).
+static LogicalResult importShrink(NodeContext &nc) {
+  FailureOr<float> lambd = nc.floatAttr("lambd", 0.5f);
+  FailureOr<float> bias = nc.floatAttr("bias", 0.0f);
+  FailureOr<Value> x = nc.floatValue(0);
+  if (failed(lambd) || failed(bias) || failed(x))
+    return failure();
+  Formula f(nc);
+  Value above = f.compare(*x, nn::ComparePredicate::GT, f.constant(*lambd));
+  Value below = f.compare(*x, nn::ComparePredicate::LT, f.constant(-*lambd));
+  Value down = f.op<nn::SubOp>({*x, f.constant(*bias)});
+  Value up = f.op<nn::AddOp>({*x, f.constant(*bias)});
+  Value upper = f.op<nn::WhereOp>({above, down, f.constant(0.0f)});
+  return f.setOutput(f.op<nn::WhereOp>({below, up, upper}));
+}
+
+void amp::onnx_import::registerActivationOps(OpTable &t) {
+  t["LeakyRelu"] = {importLeakyRelu, {"alpha"}};
+  t["PRelu"] = {importPRelu, {}};
+  t["HardSigmoid"] = {importHardSigmoid, {"alpha", "beta"}};
+  t["HardSwish"] = {importHardSwish, {}};
+  t["Elu"] = {importElu, {"alpha"}};
+  t["Selu"] = {importSelu, {"alpha", "gamma"}};
+  t["Celu"] = {importCelu, {"alpha"}};
+  t["Softplus"] = {importSoftplus, {}};
+  t["Softsign"] = {importSoftsign, {}};
+  t["Mish"] = {importMish, {}};
+  t["ThresholdedRelu"] = {importThresholdedRelu, {"alpha"}};
+  t["Shrink"] = {importShrink, {"bias", "lambd"}};
+}
