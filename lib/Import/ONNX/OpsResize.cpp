@@ -150,6 +150,14 @@ static double cubicKernel(double x, double a) {
   return 0.0;
 }
 
+/// With antialias, the first neighbour's offset from the left one: the
+/// kernel (support 1 for linear, 2 for cubic) stretched by 1 / scale when
+/// downsampling. The neighbours run from it to 1 - it, 2 - 2 * it of them.
+static int64_t antialiasStart(const ResizeSpec &s, double scale) {
+  const double support = s.mode == Mode::Linear ? 1.0 : 2.0;
+  return int64_t(std::floor(-support / std::min(scale, 1.0))) + 1;
+}
+
 /// The interpolation coefficients at `ratio` in (0, 1] past the left
 /// neighbour, in order of the neighbours they weigh.
 static std::vector<double> coefficients(const ResizeSpec &s, double ratio,
@@ -188,8 +196,7 @@ static std::vector<double> coefficients(const ResizeSpec &s, double ratio,
     // Antialiasing when downsampling: the kernel stretched by 1 / scale,
     // normalized.
     const double sc = std::min(scale, 1.0);
-    const double support = linear ? 1.0 : 2.0;
-    const int64_t start = int64_t(std::floor(-support / sc)) + 1;
+    const int64_t start = antialiasStart(s, scale);
     std::vector<double> c;
     for (int64_t i = start; i < 2 - start; ++i) {
       double x = sc * (double(i) - ratio);
@@ -235,7 +242,8 @@ static AxisMap axisMap(const ResizeSpec &s, int64_t axis, int64_t in,
   std::vector<double> row(in);
   for (int64_t o = 0; o < out; ++o) {
     double x = sourceCoordinate(s, o, in, out, scale, roiStart, roiEnd);
-    if (s.coord == Coord::TfCropAndResize && (x < 0 || x > double(in - 1))) {
+    // (A NaN roi puts every output outside.)
+    if (s.coord == Coord::TfCropAndResize && !(x >= 0 && x <= double(in - 1))) {
       m.inside[o] = 0;
       continue;
     }
@@ -298,6 +306,8 @@ static FailureOr<ResizeSpec> readSpec(NodeContext &nc, bool legacy) {
   if ((*exclude != 0 && *exclude != 1) || (*antialias != 0 && *antialias != 1))
     return nc.error() << "exclude_outside and antialias must be 0 or 1",
            failure();
+  if (!std::isfinite(*cubicA))
+    return nc.error() << "cubic_coeff_a must be finite", failure();
   if (*antialias && *mode == Mode::Nearest)
     return nc.error() << "antialias = 1 needs mode 'linear' or 'cubic'",
            failure();
@@ -548,6 +558,20 @@ static LogicalResult importResize(NodeContext &nc) {
   if (failed(nc.reserveFoldedBytes(
           int64_t(std::min(weightBytes, double(int64_t(1) << 62))))))
     return failure();
+  // Antialiased downsampling by a factor f weighs about 2f (linear) or 4f
+  // (cubic) inputs per output; the coefficients are computed per output.
+  if (spec->antialias)
+    for (int64_t a : axes) {
+      double count = double(2 - 2 * antialiasStart(*spec, scale[a]));
+      if (count * double(outShape[a]) >
+          double(maxConstElements(onnx::TensorProto::FLOAT)))
+        return nc.error() << "antialiasing axis " << a << " from " << inShape[a]
+                          << " to " << outShape[a] << " weighs "
+                          << int64_t(count)
+                          << " inputs per output, over the importer's limit "
+                             "on constants",
+               failure();
+    }
   std::vector<AxisMap> maps;
   for (size_t k = 0; k < naxes; ++k) {
     int64_t a = axes[k];

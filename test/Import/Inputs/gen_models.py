@@ -846,3 +846,6 @@ save("resize_runtime_sizes.onnx", helper.make_graph(
     "resize_runtime_sizes",
     [vi("x", F, [1, 1, 2, 2]), vi("sizes", TensorProto.INT64, [4])],
     [vi("y", F, [1, 1, 4, 4])]), opset=19, check=False)
+resize_model("resize_antialias_huge", [1, 1, 1, 1 << 25], [1, 1, 1, 1],
+             ["", "", "sizes"], [ints("sizes", [1, 1, 1, 1])], mode="cubic",
+             antialias=1, check=False)
