@@ -3,6 +3,9 @@
 // BatchNormalization (inference: the running statistics are folded into
 // constants, never params; trained (--train, or training_mode = 1): batch
 // statistics and nn.running_stats_update), LayerNormalization (nn.layer_norm),
+// InstanceNormalization and GroupNormalization (nn.layer_norm of each
+// instance's group of channels, then the per-channel scale and bias; PyTorch
+// exports its GroupNorm as an InstanceNormalization of reshaped groups),
 // Softmax and LogSoftmax (the flattening semantics of opset < 13), and LRN,
 // built from nn ops (a channel-window mean is nn.avg_pool2d over a reshaped
 // square).
@@ -13,21 +16,11 @@
 
 #include "amp/Dialect/NN/IR/NNOps.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-
 #include <cmath>
 
 using namespace amp::onnx_import;
 using namespace mlir;
 namespace nn = amp::nn;
-
-/// An f32 arith.constant with the values of `c` and shape `shape`.
-static Value constantValue(NodeContext &nc, llvm::ArrayRef<float> values,
-                           llvm::ArrayRef<int64_t> shape) {
-  auto type = RankedTensorType::get(shape, nc.builder.getF32Type());
-  return arith::ConstantOp::create(nc.builder, nc.loc, type,
-                                   DenseElementsAttr::get(type, values));
-}
 
 /// A running statistic (input 3 or 4) as a buffer argument (--train).
 static FailureOr<Value> runningStatBuffer(NodeContext &nc, unsigned i,
@@ -149,12 +142,12 @@ static LogicalResult importBatchNorm(NodeContext &nc) {
   Value mean, invstd;
   Tensor *meanT = *nc.input(3), *varT = *nc.input(4);
   if (meanT->constant && meanT->isFloat())
-    mean = constantValue(nc, meanT->constant->f, bshape);
+    mean = nc.constant(bshape, meanT->constant->f);
   if (varT->constant && varT->isFloat()) {
     std::vector<float> inv;
     for (float v : varT->constant->f)
       inv.push_back(float(1.0 / std::sqrt(double(v) + double(*eps))));
-    invstd = constantValue(nc, inv, bshape);
+    invstd = nc.constant(bshape, inv);
   }
   if (!mean) {
     FailureOr<Value> m = nc.floatValue(3);
@@ -241,6 +234,116 @@ static LogicalResult importLayerNorm(NodeContext &nc) {
   return success();
 }
 
+/// `v`, a per-channel vector of `channels` values, shaped to broadcast
+/// against [N, C, D1, ...] of rank `rank`: [C, 1, ..., 1].
+static FailureOr<Value> perChannel(NodeContext &nc, Value v, int64_t channels,
+                                   int64_t rank) {
+  if (shapeOf(v) != llvm::SmallVector<int64_t>{channels})
+    return nc.error() << "the scale and bias must have shape [" << channels
+                      << "]",
+           failure();
+  llvm::SmallVector<int64_t> shape(rank - 1, 1);
+  shape[0] = channels;
+  return nc.reshape(v, shape);
+}
+
+/// y = scale * normalize(x) + bias, normalized over each instance's group of
+/// C / groups channels and all of their positions, with per-channel scale
+/// and bias ([C] values): nn.layer_norm of x as [N, groups, rest].
+static LogicalResult groupNorm(NodeContext &nc, Value x, int64_t groups,
+                               float eps, Value scale, Value bias) {
+  llvm::SmallVector<int64_t> xs = shapeOf(x);
+  if (xs.size() < 2)
+    return nc.error() << "the input must have rank >= 2 (N, C, ...)", failure();
+  const int64_t n = xs[0], c = xs[1];
+  if (groups < 1 || c % groups != 0)
+    return nc.error() << "num_groups = " << groups << " does not divide the "
+                      << c << " channels",
+           failure();
+  int64_t rest = c / groups;
+  for (size_t d = 2; d < xs.size(); ++d)
+    rest *= xs[d];
+  FailureOr<Value> grouped = nc.reshape(x, {n, groups, rest});
+  if (failed(grouped))
+    return failure();
+  FailureOr<ValueRange> r =
+      nc.create(nn::LayerNormOp::getOperationName(),
+                {*grouped, nc.splat({rest}, 1.0f), nc.splat({rest}, 0.0f)},
+                {nc.named("axis", nc.builder.getI64IntegerAttr(2)),
+                 nc.named("epsilon", nc.builder.getF32FloatAttr(eps))},
+                3);
+  if (failed(r))
+    return failure();
+  FailureOr<Value> y = nc.reshape((*r)[0], xs);
+  FailureOr<Value> s =
+      failed(y) ? y : perChannel(nc, scale, c, int64_t(xs.size()));
+  FailureOr<Value> b =
+      failed(s) ? s : perChannel(nc, bias, c, int64_t(xs.size()));
+  if (failed(b))
+    return failure();
+  y = nc.create<nn::MulOp>({*y, *s});
+  if (succeeded(y))
+    y = nc.create<nn::AddOp>({*y, *b});
+  return failed(y) ? failure() : nc.setOutput(0, *y);
+}
+
+/// InstanceNormalization: one group per channel.
+static LogicalResult importInstanceNorm(NodeContext &nc) {
+  FailureOr<float> eps = nc.floatAttr("epsilon", 1e-5f);
+  FailureOr<Value> x = nc.floatValue(0);
+  if (failed(eps) || failed(x))
+    return failure();
+  FailureOr<Value> scale = nc.floatValue(1);
+  FailureOr<Value> bias = failed(scale) ? scale : nc.floatValue(2);
+  if (failed(bias))
+    return failure();
+  llvm::SmallVector<int64_t> xs = shapeOf(*x);
+  return groupNorm(nc, *x, xs.size() < 2 ? 1 : xs[1], *eps, *scale, *bias);
+}
+
+/// GroupNormalization: opset 21's scale and bias are per channel; opset
+/// 18's per group, repeated over the group's channels here.
+static LogicalResult importGroupNorm(NodeContext &nc) {
+  FailureOr<float> eps = nc.floatAttr("epsilon", 1e-5f);
+  FailureOr<int64_t> groups = nc.intAttr("num_groups", 0);
+  FailureOr<int64_t> stash = nc.intAttr("stash_type", 1);
+  FailureOr<Value> x = nc.floatValue(0);
+  if (failed(eps) || failed(groups) || failed(stash) || failed(x))
+    return failure();
+  if (!nc.attr("num_groups"))
+    return nc.error() << "num_groups is required", failure();
+  if (*stash != 1)
+    return nc.error() << "stash_type = " << *stash
+                      << " is not supported (statistics are f32)",
+           failure();
+  FailureOr<Value> scale = nc.floatValue(1);
+  FailureOr<Value> bias = failed(scale) ? scale : nc.floatValue(2);
+  if (failed(bias))
+    return failure();
+  llvm::SmallVector<int64_t> xs = shapeOf(*x);
+  if (nc.opset < 21 && xs.size() >= 2 && *groups >= 1 && xs[1] % *groups == 0) {
+    // [G] -> [G, 1] -> [G, C / G] -> [C].
+    const int64_t c = xs[1], g = *groups;
+    auto perGroup = [&](Value v) -> FailureOr<Value> {
+      if (shapeOf(v) != llvm::SmallVector<int64_t>{g})
+        return nc.error() << "the scale and bias must have shape [" << g
+                          << "] (num_groups) before opset 21",
+               failure();
+      FailureOr<Value> col = nc.reshape(v, {g, 1});
+      if (failed(col))
+        return failure();
+      FailureOr<Value> spread = nc.createTyped<nn::BroadcastToOp>(
+          RankedTensorType::get({g, c / g}, nc.builder.getF32Type()), {*col});
+      return failed(spread) ? spread : nc.reshape(*spread, {c});
+    };
+    scale = perGroup(*scale);
+    bias = failed(scale) ? scale : perGroup(*bias);
+    if (failed(bias))
+      return failure();
+  }
+  return groupNorm(nc, *x, *groups, *eps, *scale, *bias);
+}
+
 template <typename OpTy> static LogicalResult importSoftmax(NodeContext &nc) {
   FailureOr<Value> x = nc.floatValue(0);
   FailureOr<int64_t> axisAttr = nc.intAttr("axis", nc.opset < 13 ? 1 : -1);
@@ -318,6 +421,9 @@ void amp::onnx_import::registerNormOps(OpTable &t) {
                              {"epsilon", "momentum", "training_mode"}};
   t["LayerNormalization"] = {importLayerNorm,
                              {"axis", "epsilon", "stash_type"}};
+  t["InstanceNormalization"] = {importInstanceNorm, {"epsilon"}};
+  t["GroupNormalization"] = {importGroupNorm,
+                             {"epsilon", "num_groups", "stash_type"}};
   t["Softmax"] = {importSoftmax<nn::SoftmaxOp>, {"axis"}};
   t["LogSoftmax"] = {importSoftmax<nn::LogSoftmaxOp>, {"axis"}};
   t["LRN"] = {importLRN, {"alpha", "beta", "bias", "size"}};

@@ -2,9 +2,9 @@
 //
 // Constant, ConstantOfShape, Shape and Size (folded: shapes are static),
 // Reshape, Flatten, Squeeze, Unsqueeze (nn.reshape, or a new shape of a
-// constant), Transpose, Concat, Slice, Split, Pad, Expand (folded on a
-// constant), Trilu (folded only) and Cast (folded on constants, else
-// nn.convert). The gathers are OpsGather.cpp's.
+// constant), Transpose, Concat, Slice, Split, Pad, Expand and Tile (folded
+// on a constant; Tile as a broadcast between reshapes), Trilu (folded only) and
+// Cast (folded on constants, else nn.convert). The gathers are OpsGather.cpp's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -357,6 +357,58 @@ static LogicalResult importExpand(NodeContext &nc) {
     return nc.setOutput(0, *x);
   FailureOr<Value> y =
       nc.createTyped<nn::BroadcastToOp>(withShape(*x, *shape), {*x});
+  return failed(y) ? failure() : nc.setOutput(0, *y);
+}
+
+/// Tile: each axis's r copies, in order, are an axis of r in front of it:
+/// x as [1, d0, 1, d1, ...] broadcast to [r0, d0, r1, d1, ...], then merged
+/// to [r0 * d0, r1 * d1, ...] (folded on a constant).
+static LogicalResult importTile(NodeContext &nc) {
+  FailureOr<Tensor *> in = nc.input(0);
+  FailureOr<const Const *> repeatsC = nc.constInput(1, "the repeats");
+  if (failed(in) || failed(repeatsC))
+    return failure();
+  std::vector<int64_t> repeats = (*repeatsC)->ints();
+  llvm::ArrayRef<int64_t> shape = (*in)->shape;
+  if (repeats.size() != shape.size())
+    return nc.error() << "repeats has " << repeats.size()
+                      << " values for an input of rank " << shape.size(),
+           failure();
+  llvm::SmallVector<int64_t> split, spread, joined;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (repeats[d] < 1)
+      return nc.error() << "repeats has " << repeats[d]
+                        << "; every repeat must be at least 1",
+             failure();
+    split.append({1, shape[d]});
+    spread.append({repeats[d], shape[d]});
+    std::optional<int64_t> n = amp::checked::mul(repeats[d], shape[d]);
+    if (!n)
+      return nc.error() << "the result's dimension " << d << " overflows",
+             failure();
+    joined.push_back(*n);
+  }
+  if ((*in)->constant) {
+    Const c = *(*in)->constant;
+    c.shape = split;
+    std::optional<Const> out = broadcastConst(c, spread);
+    if (!out)
+      return nc.error() << "the result has more than "
+                        << maxConstElements(c.dtype) << " elements",
+             failure();
+    out->shape = joined;
+    return nc.setOutput(0, std::move(*out));
+  }
+  FailureOr<Value> x = nc.anyValue(0);
+  if (failed(x))
+    return failure();
+  if (llvm::all_of(repeats, [](int64_t r) { return r == 1; }))
+    return nc.setOutput(0, *x);
+  FailureOr<Value> y = nc.reshape(*x, split);
+  if (succeeded(y))
+    y = nc.createTyped<nn::BroadcastToOp>(withShape(*x, spread), {*y});
+  if (succeeded(y))
+    y = nc.reshape(*y, joined);
   return failed(y) ? failure() : nc.setOutput(0, *y);
 }
 
@@ -740,6 +792,7 @@ void amp::onnx_import::registerShapeOps(OpTable &t) {
   t["Unsqueeze"] = {importUnsqueeze, {"axes"}};
   t["Transpose"] = {importTranspose, {"perm"}};
   t["Expand"] = {importExpand, {}};
+  t["Tile"] = {importTile, {}};
   t["Trilu"] = {importTrilu, {"upper"}};
   t["Cast"] = {importCast, {"to", "saturate"}};
   t["Concat"] = {importConcat, {"axis"}};

@@ -849,3 +849,40 @@ save("resize_runtime_sizes.onnx", helper.make_graph(
 resize_model("resize_antialias_huge", [1, 1, 1, 1 << 25], [1, 1, 1, 1],
              ["", "", "sizes"], [ints("sizes", [1, 1, 1, 1])], mode="cubic",
              antialias=1, check=False)
+# GroupNormalization at opset 18, whose scale and bias are per group
+# (test/Import/group-norm.test; the node tests are opset 21's, per channel).
+gn_rng = np.random.default_rng(53)
+save("group_norm18.onnx", helper.make_graph(
+    [helper.make_node("GroupNormalization", ["x", "gs", "gb"], ["y"],
+                      name="gn", num_groups=3, epsilon=1e-3)],
+    "group_norm18", [vi("x", F, [2, 6, 5])], [vi("y", F, [2, 6, 5])],
+    [floats("gs", gn_rng.uniform(0.5, 1.5, 3)),
+     floats("gb", gn_rng.uniform(-0.5, 0.5, 3))]), opset=18, check=False)
+reference("group_norm18.onnx",
+          {"x": (gn_rng.standard_normal((2, 6, 5)) * 3 + 1).astype(np.float32)})
+save("group_norm_bad_groups.onnx", helper.make_graph(
+    [helper.make_node("GroupNormalization", ["x", "gs", "gb"], ["y"],
+                      name="gn", num_groups=4)],
+    "group_norm_bad_groups", [vi("x", F, [2, 6, 5])], [vi("y", F, [2, 6, 5])],
+    [floats("gs", np.ones(6)), floats("gb", np.zeros(6))]), opset=21,
+    check=False)
+# Tile (test/Import/tile.test): of a tensor computed at run time, a
+# broadcast between reshapes; of a constant, folded.
+tile_rng = np.random.default_rng(59)
+save("tile.onnx", helper.make_graph(
+    [helper.make_node("Tile", ["x", "reps"], ["y"], name="tile"),
+     helper.make_node("Tile", ["ids", "id_reps"], ["tiled_ids"],
+                      name="tile_ids")],
+    "tile", [vi("x", F, [2, 3])],
+    [vi("y", F, [4, 9]), vi("tiled_ids", TensorProto.INT64, [3, 2])],
+    [ints("reps", [2, 3]), ints("ids", [[4, 7]]), ints("id_reps", [3, 1])]))
+reference("tile.onnx",
+          {"x": tile_rng.standard_normal((2, 3)).astype(np.float32)})
+save("tile_bad_repeats.onnx", helper.make_graph(
+    [helper.make_node("Tile", ["x", "reps"], ["y"], name="tile")],
+    "tile_bad_repeats", [vi("x", F, [2, 3])], [vi("y", F, [4, 3])],
+    [ints("reps", [2])]), check=False)
+save("tile_zero_repeats.onnx", helper.make_graph(
+    [helper.make_node("Tile", ["x", "reps"], ["y"], name="tile")],
+    "tile_zero_repeats", [vi("x", F, [2, 3])], [vi("y", F, [0, 3])],
+    [ints("reps", [0, 1])]), check=False)

@@ -115,6 +115,17 @@ token) exported by both of PyTorch's exporters, as users get them:
   resize_cnn_logits.npy                its logits on bn_cnn_x.npy before
                                        training
 
+  gn_cnn.onnx                          a UNet-like block: GroupNorm (exported
+                                       as Reshape, InstanceNormalization,
+                                       Reshape, Mul, Add), SiLU, a strided
+                                       conv, Upsample(nearest), InstanceNorm2d
+                                       (affine); TorchScript exporter, opset 17
+  gn_cnn_torch_log.csv                 its losses over 10 full-batch SGD
+                                       steps (lr 0.1, momentum 0.9) on
+                                       bn_cnn_rows.csv
+  gn_cnn_logits.npy                    its logits on bn_cnn_x.npy before
+                                       training
+
 Needs PyPI's torch, onnx, onnxscript and transformers (not Debian
 packages), e.g.
 
@@ -690,6 +701,53 @@ def write_resize():
             log.write(f"{step},{loss.item():.9g}\n")
 
 
+class GnCnn(nn.Module):
+    """The block of gn_cnn.onnx (diffusion UNets' normalization and
+    activation)."""
+
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(
+            nn.Conv2d(1, 8, 3, padding=1), nn.GroupNorm(4, 8), nn.SiLU(),
+            nn.Conv2d(8, 8, 3, stride=2, padding=1), nn.GroupNorm(2, 8),
+            nn.SiLU(), nn.Upsample(scale_factor=2, mode="nearest"),
+            nn.InstanceNorm2d(8, affine=True), nn.Conv2d(8, 4, 3, padding=1),
+            nn.AdaptiveAvgPool2d(1), nn.Flatten())
+
+    def forward(self, x):
+        return self.body(x)
+
+
+def write_group_norm():
+    """GnCnn (seed 13, norm affines drawn) exported, its logits on
+    bn_cnn_x.npy, then trained by PyTorch on those rows
+    (test/Import/group-norm.test)."""
+    x = torch.tensor(np.load(os.path.join(HERE, "bn_cnn_x.npy")))
+    rows = np.loadtxt(os.path.join(HERE, "bn_cnn_rows.csv"), delimiter=",")
+    y = torch.tensor(rows[:, 64], dtype=torch.int64)
+    torch.manual_seed(13)
+    model = GnCnn()
+    with torch.no_grad():
+        for m in model.modules():
+            if isinstance(m, (nn.GroupNorm, nn.InstanceNorm2d)):
+                m.weight.uniform_(0.5, 1.5)
+                m.bias.uniform_(-0.5, 0.5)
+    torch.onnx.export(model, (x,), os.path.join(HERE, "gn_cnn.onnx"),
+                      input_names=["x"], output_names=["logits"],
+                      dynamo=False, opset_version=17)
+    with torch.no_grad():
+        np.save(os.path.join(HERE, "gn_cnn_logits.npy"), model(x).numpy())
+    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    with open(os.path.join(HERE, "gn_cnn_torch_log.csv"), "w") as log:
+        log.write("step,loss\n")
+        for step in range(1, 11):
+            opt.zero_grad()
+            loss = nn.functional.cross_entropy(model(x), y)
+            loss.backward()
+            opt.step()
+            log.write(f"{step},{loss.item():.9g}\n")
+
+
 def main():
     torch.manual_seed(3)
     model = TinyBert().eval()
@@ -737,6 +795,7 @@ def main():
     write_grad_norm()
     write_activations()
     write_resize()
+    write_group_norm()
 
 
 if __name__ == "__main__":
