@@ -46,6 +46,7 @@ OPS = {
     "ConvTranspose": r"test_convtranspose",
     "Div": r"test_div(_bcast|_example|_uint8)?$",
     "Dropout": r"test_dropout_",
+    "Einsum": r"test_einsum_",
     "Elu": r"test_elu",
     "Equal": r"test_equal",
     "Exp": r"test_exp(_example)?$",

@@ -39,6 +39,7 @@ const OpTable &amp::onnx_import::getOpTable() {
     registerElementwiseOps(t);
     registerActivationOps(t);
     registerResizeOps(t);
+    registerEinsumOps(t);
     registerLogicalOps(t);
     registerLossOps(t);
     registerLinearOps(t);

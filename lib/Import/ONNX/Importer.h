@@ -345,6 +345,7 @@ using OpTable = llvm::StringMap<OpImporter>;
 void registerElementwiseOps(OpTable &table);
 void registerActivationOps(OpTable &table);
 void registerResizeOps(OpTable &table);
+void registerEinsumOps(OpTable &table);
 void registerLogicalOps(OpTable &table);
 void registerLossOps(OpTable &table);
 void registerLinearOps(OpTable &table);

@@ -886,3 +886,35 @@ save("tile_zero_repeats.onnx", helper.make_graph(
     [helper.make_node("Tile", ["x", "reps"], ["y"], name="tile")],
     "tile_zero_repeats", [vi("x", F, [2, 3])], [vi("y", F, [0, 3])],
     [ints("reps", [0, 1])]), check=False)
+# Einsum (test/Import/einsum.test): one node per form, each with its own
+# inputs, and ONNX's reference outputs (the node tests are DOUBLE).
+es_rng = np.random.default_rng(61)
+EINSUMS = [
+    ("attn", "bhqd,bhkd->bhqk", [(2, 3, 4, 5), (2, 3, 6, 5)]),
+    ("implicit", "ij,jk", [(3, 4), (4, 2)]),
+    ("ellipsis", "...ij,...jk->...ik", [(2, 1, 3, 4), (5, 4, 2)]),
+    ("chain", "ij,jk,kl->il", [(2, 3), (3, 4), (4, 5)]),
+    ("sum_one_side", "ijk,kl->il", [(2, 3, 4), (4, 5)]),
+    ("outer", "i,j->ij", [(3,), (4,)]),
+    ("transpose", "ijk->kji", [(2, 3, 4)]),
+    ("total", "ij->", [(3, 4)]),
+    ("bcast_label", "bij,bjk->bik", [(1, 2, 3), (4, 3, 5)]),
+    ("trans_a", "ji,jk->ik", [(4, 3), (4, 2)]),
+]
+for stem, eq, shapes in EINSUMS:
+    names = ["x%d" % i for i in range(len(shapes))]
+    values = {n: es_rng.standard_normal(s).astype(np.float32)
+              for n, s in zip(names, shapes)}
+    out = np.einsum(eq, *values.values())
+    save("einsum_%s.onnx" % stem, helper.make_graph(
+        [helper.make_node("Einsum", names, ["y"], name="einsum",
+                          equation=eq)],
+        "einsum_" + stem, [vi(n, F, s) for n, s in zip(names, shapes)],
+        [vi("y", F, list(out.shape))]), check=False)
+    reference("einsum_%s.onnx" % stem, values)
+    # The reference evaluator returns a full sum as [1]; ONNX's is 0-d.
+    path = os.path.join(HERE, "einsum_%s_y.npy" % stem)
+    np.save(path, np.load(path).reshape(out.shape))
+save("einsum_diagonal.onnx", helper.make_graph(
+    [helper.make_node("Einsum", ["x"], ["y"], name="einsum", equation="ii->i")],
+    "einsum_diagonal", [vi("x", F, [3, 3])], [vi("y", F, [3])]))

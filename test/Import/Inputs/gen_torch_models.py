@@ -126,6 +126,15 @@ token) exported by both of PyTorch's exporters, as users get them:
   gn_cnn_logits.npy                    its logits on bn_cnn_x.npy before
                                        training
 
+  einsum_model.onnx                    single-head self-attention written with
+                                       torch.einsum over the 16 rows'
+                                       features as 8 tokens of 8;
+                                       TorchScript exporter, opset 17 (Einsum
+                                       nodes)
+  einsum_model_torch_log.csv           its losses over 10 full-batch SGD
+                                       steps (lr 0.5, momentum 0.9) on
+                                       bn_cnn_rows.csv (features / 16)
+
 Needs PyPI's torch, onnx, onnxscript and transformers (not Debian
 packages), e.g.
 
@@ -748,6 +757,44 @@ def write_group_norm():
             log.write(f"{step},{loss.item():.9g}\n")
 
 
+class EinsumAttention(nn.Module):
+    """The model of einsum_model.onnx: attention as einsums."""
+
+    def __init__(self):
+        super().__init__()
+        self.q, self.k, self.v = (nn.Linear(8, 8) for _ in range(3))
+        self.head = nn.Linear(8, 4)
+
+    def forward(self, x):
+        t = x.reshape(x.shape[0], 8, 8)
+        scores = torch.einsum("bqd,bkd->bqk", self.q(t), self.k(t))
+        attn = torch.softmax(scores / 8 ** 0.5, dim=-1)
+        h = torch.einsum("bqk,bkd->bqd", attn, self.v(t))
+        return self.head(h.mean(1))
+
+
+def write_einsum():
+    """EinsumAttention (seed 17) exported, then trained by PyTorch on
+    bn_cnn_rows.csv (test/Import/einsum.test)."""
+    rows = np.loadtxt(os.path.join(HERE, "bn_cnn_rows.csv"), delimiter=",")
+    x = torch.tensor(rows[:, :64] / 16.0, dtype=torch.float32)
+    y = torch.tensor(rows[:, 64], dtype=torch.int64)
+    torch.manual_seed(17)
+    model = EinsumAttention()
+    torch.onnx.export(model, (x,), os.path.join(HERE, "einsum_model.onnx"),
+                      input_names=["x"], output_names=["logits"],
+                      dynamo=False, opset_version=17)
+    opt = torch.optim.SGD(model.parameters(), lr=0.5, momentum=0.9)
+    with open(os.path.join(HERE, "einsum_model_torch_log.csv"), "w") as log:
+        log.write("step,loss\n")
+        for step in range(1, 11):
+            opt.zero_grad()
+            loss = nn.functional.cross_entropy(model(x), y)
+            loss.backward()
+            opt.step()
+            log.write(f"{step},{loss.item():.9g}\n")
+
+
 def main():
     torch.manual_seed(3)
     model = TinyBert().eval()
@@ -796,6 +843,7 @@ def main():
     write_activations()
     write_resize()
     write_group_norm()
+    write_einsum()
 
 
 if __name__ == "__main__":
