@@ -370,7 +370,6 @@ static FailureOr<Value> applyMaps(NodeContext &nc, Value x,
     if (failed(r))
       return failure();
     x = *r;
-    shape = joined;
   }
   // The other axes: a matmul with the weights, the axis moved last (or
   // second to last) and back.
@@ -399,7 +398,6 @@ static FailureOr<Value> applyMaps(NodeContext &nc, Value x,
     if (failed(y))
       return failure();
     x = *y;
-    shape[m.axis] = m.out;
   }
   // tf_crop_and_resize: the extrapolation value where any axis is outside.
   if (spec.extrapolation != 0.0f &&
