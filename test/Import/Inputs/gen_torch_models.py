@@ -619,6 +619,37 @@ def write_grad_accumulation():
                               + "\n")
 
 
+def export_and_train(model, stem, images, opset=17, lr=0.1, logits=False):
+    """`model` exported by the TorchScript exporter (input x, output logits)
+    as <stem>.onnx, its logits before training in <stem>_logits.npy when
+    `logits`, then trained by PyTorch as amp-run trains the imported model:
+    10 full-batch SGD steps (lr, momentum 0.9) on bn_cnn_rows.csv, as the
+    [16, 1, 8, 8] images of bn_cnn_x.npy (`images`) or the features / 16 as
+    [16, 64]; each step's loss in <stem>_torch_log.csv."""
+    rows = np.loadtxt(os.path.join(HERE, "bn_cnn_rows.csv"), delimiter=",")
+    if images:
+        x = torch.tensor(np.load(os.path.join(HERE, "bn_cnn_x.npy")))
+    else:
+        x = torch.tensor(rows[:, :64] / 16.0, dtype=torch.float32)
+    y = torch.tensor(rows[:, 64], dtype=torch.int64)
+    torch.onnx.export(model, (x,), os.path.join(HERE, stem + ".onnx"),
+                      input_names=["x"], output_names=["logits"],
+                      dynamo=False, opset_version=opset)
+    if logits:
+        with torch.no_grad():
+            np.save(os.path.join(HERE, stem + "_logits.npy"),
+                    model(x).numpy())
+    opt = torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
+    with open(os.path.join(HERE, stem + "_torch_log.csv"), "w") as log:
+        log.write("step,loss\n")
+        for step in range(1, 11):
+            opt.zero_grad()
+            loss = nn.functional.cross_entropy(model(x), y)
+            loss.backward()
+            opt.step()
+            log.write(f"{step},{loss.item():.9g}\n")
+
+
 class ActMlp(nn.Module):
     """The MLP of act_mlp.onnx: Linear(64, 24), every activation of the
     hidden layer averaged, Linear(24, 4)."""
@@ -638,29 +669,13 @@ class ActMlp(nn.Module):
 
 
 def write_activations():
-    """ActMlp (seed 9) exported, then trained by PyTorch on
-    bn_cnn_rows.csv (write_batch_norm_cnn) as amp-run trains the imported
-    model (test/Import/activations.test)."""
-    rows = np.loadtxt(os.path.join(HERE, "bn_cnn_rows.csv"), delimiter=",")
-    x = torch.tensor(rows[:, :64] / 16.0, dtype=torch.float32)
-    y = torch.tensor(rows[:, 64], dtype=torch.int64)
+    """ActMlp (seed 9) exported and trained (test/Import/activations.test)."""
     torch.manual_seed(9)
     model = ActMlp()
     # PReLU's slopes differ per column, so that each one's gradient counts.
     with torch.no_grad():
         model.acts[7].weight.uniform_(0.05, 0.4)
-    torch.onnx.export(model, (x,), os.path.join(HERE, "act_mlp.onnx"),
-                      input_names=["x"], output_names=["logits"],
-                      dynamo=False, opset_version=18)
-    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
-    with open(os.path.join(HERE, "act_mlp_torch_log.csv"), "w") as log:
-        log.write("step,loss\n")
-        for step in range(1, 11):
-            opt.zero_grad()
-            loss = nn.functional.cross_entropy(model(x), y)
-            loss.backward()
-            opt.step()
-            log.write(f"{step},{loss.item():.9g}\n")
+    export_and_train(model, "act_mlp", images=False, opset=18)
 
 
 class ResizeCnn(nn.Module):
@@ -686,28 +701,9 @@ class ResizeCnn(nn.Module):
 
 
 def write_resize():
-    """ResizeCnn (seed 11) exported, its logits on bn_cnn_x.npy, then
-    trained by PyTorch on those rows as amp-run trains the imported model
-    (test/Import/resize.test)."""
-    x = torch.tensor(np.load(os.path.join(HERE, "bn_cnn_x.npy")))
-    rows = np.loadtxt(os.path.join(HERE, "bn_cnn_rows.csv"), delimiter=",")
-    y = torch.tensor(rows[:, 64], dtype=torch.int64)
+    """ResizeCnn (seed 11) exported and trained (test/Import/resize.test)."""
     torch.manual_seed(11)
-    model = ResizeCnn()
-    torch.onnx.export(model, (x,), os.path.join(HERE, "resize_cnn.onnx"),
-                      input_names=["x"], output_names=["logits"],
-                      dynamo=False, opset_version=17)
-    with torch.no_grad():
-        np.save(os.path.join(HERE, "resize_cnn_logits.npy"), model(x).numpy())
-    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
-    with open(os.path.join(HERE, "resize_cnn_torch_log.csv"), "w") as log:
-        log.write("step,loss\n")
-        for step in range(1, 11):
-            opt.zero_grad()
-            loss = nn.functional.cross_entropy(model(x), y)
-            loss.backward()
-            opt.step()
-            log.write(f"{step},{loss.item():.9g}\n")
+    export_and_train(ResizeCnn(), "resize_cnn", images=True, logits=True)
 
 
 class GnCnn(nn.Module):
@@ -728,12 +724,8 @@ class GnCnn(nn.Module):
 
 
 def write_group_norm():
-    """GnCnn (seed 13, norm affines drawn) exported, its logits on
-    bn_cnn_x.npy, then trained by PyTorch on those rows
+    """GnCnn (seed 13, norm affines drawn) exported and trained
     (test/Import/group-norm.test)."""
-    x = torch.tensor(np.load(os.path.join(HERE, "bn_cnn_x.npy")))
-    rows = np.loadtxt(os.path.join(HERE, "bn_cnn_rows.csv"), delimiter=",")
-    y = torch.tensor(rows[:, 64], dtype=torch.int64)
     torch.manual_seed(13)
     model = GnCnn()
     with torch.no_grad():
@@ -741,20 +733,7 @@ def write_group_norm():
             if isinstance(m, (nn.GroupNorm, nn.InstanceNorm2d)):
                 m.weight.uniform_(0.5, 1.5)
                 m.bias.uniform_(-0.5, 0.5)
-    torch.onnx.export(model, (x,), os.path.join(HERE, "gn_cnn.onnx"),
-                      input_names=["x"], output_names=["logits"],
-                      dynamo=False, opset_version=17)
-    with torch.no_grad():
-        np.save(os.path.join(HERE, "gn_cnn_logits.npy"), model(x).numpy())
-    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
-    with open(os.path.join(HERE, "gn_cnn_torch_log.csv"), "w") as log:
-        log.write("step,loss\n")
-        for step in range(1, 11):
-            opt.zero_grad()
-            loss = nn.functional.cross_entropy(model(x), y)
-            loss.backward()
-            opt.step()
-            log.write(f"{step},{loss.item():.9g}\n")
+    export_and_train(model, "gn_cnn", images=True, logits=True)
 
 
 class EinsumAttention(nn.Module):
@@ -774,25 +753,10 @@ class EinsumAttention(nn.Module):
 
 
 def write_einsum():
-    """EinsumAttention (seed 17) exported, then trained by PyTorch on
-    bn_cnn_rows.csv (test/Import/einsum.test)."""
-    rows = np.loadtxt(os.path.join(HERE, "bn_cnn_rows.csv"), delimiter=",")
-    x = torch.tensor(rows[:, :64] / 16.0, dtype=torch.float32)
-    y = torch.tensor(rows[:, 64], dtype=torch.int64)
+    """EinsumAttention (seed 17) exported and trained
+    (test/Import/einsum.test)."""
     torch.manual_seed(17)
-    model = EinsumAttention()
-    torch.onnx.export(model, (x,), os.path.join(HERE, "einsum_model.onnx"),
-                      input_names=["x"], output_names=["logits"],
-                      dynamo=False, opset_version=17)
-    opt = torch.optim.SGD(model.parameters(), lr=0.5, momentum=0.9)
-    with open(os.path.join(HERE, "einsum_model_torch_log.csv"), "w") as log:
-        log.write("step,loss\n")
-        for step in range(1, 11):
-            opt.zero_grad()
-            loss = nn.functional.cross_entropy(model(x), y)
-            loss.backward()
-            opt.step()
-            log.write(f"{step},{loss.item():.9g}\n")
+    export_and_train(EinsumAttention(), "einsum_model", images=False, lr=0.5)
 
 
 def main():
