@@ -495,6 +495,20 @@ def optimizer_runs():
     }
 
 
+def train_and_log(model, x, y, opt, path,
+                  loss_fn=nn.functional.cross_entropy, steps=10):
+    """`steps` full-batch steps of `opt` on loss_fn(model(x), y), each
+    step's loss in the log `path` (step,loss)."""
+    with open(os.path.join(HERE, path), "w") as log:
+        log.write("step,loss\n")
+        for step in range(1, steps + 1):
+            opt.zero_grad()
+            loss = loss_fn(model(x), y)
+            loss.backward()
+            opt.step()
+            log.write(f"{step},{loss.item():.9g}\n")
+
+
 def write_bn_cnn_losses(path, make_optimizer,
                         loss_fn=nn.functional.cross_entropy, steps=10):
     """bn_cnn_eval.onnx trained by PyTorch on its 16 rows (one full batch per
@@ -504,15 +518,8 @@ def write_bn_cnn_losses(path, make_optimizer,
     model.train()
     x = torch.tensor(features / 16.0, dtype=torch.float32).reshape(16, 1, 8, 8)
     y = torch.tensor(labels)
-    opt = make_optimizer(model.named_parameters())
-    with open(os.path.join(HERE, path), "w") as log:
-        log.write("step,loss\n")
-        for step in range(1, steps + 1):
-            opt.zero_grad()
-            loss = loss_fn(model(x), y)
-            loss.backward()
-            opt.step()
-            log.write(f"{step},{loss.item():.9g}\n")
+    train_and_log(model, x, y, make_optimizer(model.named_parameters()),
+                  path, loss_fn, steps)
 
 
 def write_optimizers():
@@ -551,16 +558,9 @@ def write_batch_norm_cnn():
     torch.onnx.export(model.eval(), (x,),
                       os.path.join(HERE, "bn_cnn_eval.onnx"), **names)
     model.train()
-    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
-    y = torch.tensor(labels)
-    with open(os.path.join(HERE, "bn_cnn_torch_log.csv"), "w") as log:
-        log.write("step,loss\n")
-        for step in range(1, 6):
-            opt.zero_grad()
-            loss = nn.functional.cross_entropy(model(x), y)
-            loss.backward()
-            opt.step()
-            log.write(f"{step},{loss.item():.9g}\n")
+    train_and_log(model, x, torch.tensor(labels),
+                  torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9),
+                  "bn_cnn_torch_log.csv", steps=5)
     with torch.no_grad():
         np.save(os.path.join(HERE, "bn_cnn_eval_logits.npy"),
                 model.eval()(x).numpy())
@@ -639,15 +639,9 @@ def export_and_train(model, stem, images, opset=17, lr=0.1, logits=False):
         with torch.no_grad():
             np.save(os.path.join(HERE, stem + "_logits.npy"),
                     model(x).numpy())
-    opt = torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
-    with open(os.path.join(HERE, stem + "_torch_log.csv"), "w") as log:
-        log.write("step,loss\n")
-        for step in range(1, 11):
-            opt.zero_grad()
-            loss = nn.functional.cross_entropy(model(x), y)
-            loss.backward()
-            opt.step()
-            log.write(f"{step},{loss.item():.9g}\n")
+    train_and_log(model, x, y,
+                  torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9),
+                  stem + "_torch_log.csv")
 
 
 class ActMlp(nn.Module):
