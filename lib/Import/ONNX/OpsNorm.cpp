@@ -181,6 +181,14 @@ static LogicalResult importBatchNorm(NodeContext &nc) {
   return nc.setOutput(0, *y);
 }
 
+/// stash_type must be 1: nn.layer_norm's statistics are f32.
+static LogicalResult checkStashType(NodeContext &nc, int64_t stash) {
+  if (stash != 1)
+    return nc.error() << "stash_type = " << stash
+                      << " is not supported (statistics are f32)";
+  return success();
+}
+
 static LogicalResult importLayerNorm(NodeContext &nc) {
   FailureOr<int64_t> axisAttr = nc.intAttr("axis", -1);
   FailureOr<float> eps = nc.floatAttr("epsilon", 1e-5f);
@@ -188,10 +196,8 @@ static LogicalResult importLayerNorm(NodeContext &nc) {
   FailureOr<Value> x = nc.floatValue(0);
   if (failed(axisAttr) || failed(eps) || failed(stash) || failed(x))
     return failure();
-  if (*stash != 1)
-    return nc.error() << "stash_type = " << *stash
-                      << " is not supported (statistics are f32)",
-           failure();
+  if (failed(checkStashType(nc, *stash)))
+    return failure();
   llvm::SmallVector<int64_t> xs = shapeOf(*x);
   FailureOr<int64_t> axis = nc.normalizeAxis(*axisAttr, xs.size(), "axis");
   if (failed(axis))
@@ -312,10 +318,8 @@ static LogicalResult importGroupNorm(NodeContext &nc) {
     return failure();
   if (!nc.attr("num_groups"))
     return nc.error() << "num_groups is required", failure();
-  if (*stash != 1)
-    return nc.error() << "stash_type = " << *stash
-                      << " is not supported (statistics are f32)",
-           failure();
+  if (failed(checkStashType(nc, *stash)))
+    return failure();
   FailureOr<Value> scale = nc.floatValue(1);
   FailureOr<Value> bias = failed(scale) ? scale : nc.floatValue(2);
   if (failed(bias))
