@@ -166,6 +166,24 @@ LogicalResult rule(GeluErfOp op, Rule &r) {
   return success();
 }
 
+/// d sin(x) = cos(x) dx and d cos(x) = -sin(x) dx, as PyTorch computes
+/// them (two ops: nn has no fused grad op for either).
+LogicalResult rule(SinOp op, Rule &r) {
+  r.set(0, r.b().create<MulOp>(r.dy(), r.b().create<CosOp>(op.getInput())));
+  return success();
+}
+
+LogicalResult rule(CosOp op, Rule &r) {
+  Value sin = r.b().create<SinOp>(op.getInput());
+  r.set(0, r.b().create<NegOp>(r.b().create<MulOp>(r.dy(), sin)));
+  return success();
+}
+
+LogicalResult rule(ErfOp op, Rule &r) {
+  r.set(0, r.b().create<ErfGradOp>(r.dy(), op.getInput()));
+  return success();
+}
+
 LogicalResult rule(AbsOp op, Rule &r) {
   r.set(0, r.b().create<AbsGradOp>(r.dy(), op.getInput()));
   return success();

@@ -174,12 +174,13 @@ void amp::registerNNPrecisionModels(DialectRegistry &registry) {
     // Only the float operands and results follow the op (the default):
     // where's cond, compare's result, convert's integer or i1 side and the
     // shape ops' ids and masks keep their types.
-    attachElementwise<
-        AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, NegOp, ExpOp, LogOp,
-        SqrtOp, RsqrtOp, TanhOp, SigmoidOp, ReluOp, GeluOp, GeluErfOp, AbsOp,
-        PowOp, ClampOp, WhereOp, CompareOp, ConvertOp, SoftmaxOp, LogSoftmaxOp,
-        MaxPool2DOp, AvgPool2DOp, GlobalAvgPoolOp, ReshapeOp, TransposeOp,
-        BroadcastToOp, ConcatOp, SliceOp, PadOp, GradSeedOp>(ctx);
+    attachElementwise<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, NegOp,
+                      ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp, ReluOp,
+                      GeluOp, GeluErfOp, SinOp, CosOp, ErfOp, AbsOp, PowOp,
+                      ClampOp, WhereOp, CompareOp, ConvertOp, SoftmaxOp,
+                      LogSoftmaxOp, MaxPool2DOp, AvgPool2DOp, GlobalAvgPoolOp,
+                      ReshapeOp, TransposeOp, BroadcastToOp, ConcatOp, SliceOp,
+                      PadOp, GradSeedOp>(ctx);
     // Nothing in their operands names the forward op: they follow their
     // neighbours.
     attachElementwise<AvgPool2DGradOp, SliceGradOp>(ctx);
@@ -198,6 +199,7 @@ void amp::registerNNPrecisionModels(DialectRegistry &registry) {
     attachInputGrad<ReluGradOp, ReluOp>(ctx);
     attachInputGrad<GeluGradOp, GeluOp>(ctx);
     attachInputGrad<GeluErfGradOp, GeluErfOp>(ctx);
+    attachInputGrad<ErfGradOp, ErfOp>(ctx);
     attachInputGrad<AbsGradOp, AbsOp>(ctx);
     attachInputGrad<PowGradOp, PowOp>(ctx);
     attachInputGrad<ClampGradOp, ClampOp>(ctx);

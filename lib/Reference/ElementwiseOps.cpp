@@ -227,6 +227,9 @@ void amp::reference::registerElementwiseOps(EvaluatorTable &table) {
   addUnary<ReluOp>(table, [](double x) { return x > 0 ? x : 0.0; });
   addUnary<GeluOp>(table, gelu);
   addUnary<GeluErfOp>(table, geluErf);
+  addUnary<SinOp>(table, [](double x) { return std::sin(x); });
+  addUnary<CosOp>(table, [](double x) { return std::cos(x); });
+  addUnary<ErfOp>(table, [](double x) { return std::erf(x); });
   addUnary<AbsOp>(table, [](double x) { return std::abs(x); });
   addUnaryOf<PowOp>(table, [](PowOp op) -> UnaryFn {
     double e = op.getExponent().convertToDouble();
@@ -246,6 +249,9 @@ void amp::reference::registerElementwiseOps(EvaluatorTable &table) {
       table, [](double dy, double x) { return dy * geluDerivative(x); });
   addBinary<GeluErfGradOp>(
       table, [](double dy, double x) { return dy * geluErfDerivative(x); });
+  addBinary<ErfGradOp>(table, [](double dy, double x) {
+    return dy * M_2_SQRTPI * std::exp(-x * x);
+  });
   addBinary<AbsGradOp>(table, [](double dy, double x) { return dy * sign(x); });
   addBinaryOf<PowGradOp>(table, [](PowGradOp op) -> BinaryFn {
     double e = op.getExponent().convertToDouble();

@@ -46,6 +46,7 @@ struct ClampFn {
 AMP_GRAD_FN(ReluGradFn, reluGrad)
 AMP_GRAD_FN(GeluGradFn, geluGradOf)
 AMP_GRAD_FN(GeluErfGradFn, geluErfGrad)
+AMP_GRAD_FN(ErfGradFn, erfGrad)
 AMP_GRAD_FN(TanhGradFn, tanhGrad)
 AMP_GRAD_FN(SigmoidGradFn, sigmoidGrad)
 AMP_GRAD_FN(SqrtGradFn, sqrtGrad)
@@ -168,6 +169,12 @@ amp_status_t amp_unary(amp_unary_op_t op, const void *x, void *y, int64_t n,
     return run(UnaryFn<AMP_UNARY_GELU>{});
   case AMP_UNARY_GELU_ERF:
     return run(UnaryFn<AMP_UNARY_GELU_ERF>{});
+  case AMP_UNARY_SIN:
+    return run(UnaryFn<AMP_UNARY_SIN>{});
+  case AMP_UNARY_COS:
+    return run(UnaryFn<AMP_UNARY_COS>{});
+  case AMP_UNARY_ERF:
+    return run(UnaryFn<AMP_UNARY_ERF>{});
   default:
     return run(UnaryFn<AMP_UNARY_ABS>{});
   }
@@ -206,6 +213,11 @@ amp_status_t amp_gelu_erf_grad(const void *dy, const void *x, void *dx,
                                int64_t n, amp_dtype_t dtype, void *stream) {
   return mapGrad("amp_gelu_erf_grad", "x", dy, x, dx, n, dtype, GeluErfGradFn{},
                  stream);
+}
+
+amp_status_t amp_erf_grad(const void *dy, const void *x, void *dx, int64_t n,
+                          amp_dtype_t dtype, void *stream) {
+  return mapGrad("amp_erf_grad", "x", dy, x, dx, n, dtype, ErfGradFn{}, stream);
 }
 
 amp_status_t amp_tanh_grad(const void *dy, const void *y, void *dx, int64_t n,

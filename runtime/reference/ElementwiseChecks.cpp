@@ -63,7 +63,7 @@ amp_status_t checkBroadcastPair(Checker &check, const void *lhs,
 amp_status_t amp::runtime::kernels::checkUnary(Checker &check, int32_t rawOp,
                                                const void *x, const void *y,
                                                int64_t n, amp_dtype_t dtype) {
-  if (rawOp < AMP_UNARY_NEG || rawOp > AMP_UNARY_GELU_ERF)
+  if (rawOp < AMP_UNARY_NEG || rawOp > AMP_UNARY_ERF)
     return check.fail(AMP_STATUS_INVALID_ARGUMENT, "unknown op %d", rawOp);
   return checkFlat(check, n, dtype, {{"x", x}, {"y", y}});
 }

@@ -60,6 +60,12 @@ template <int32_t Op> inline AMP_HOST_DEVICE float unaryOp(float v) {
     return gelu(v);
   else if constexpr (Op == AMP_UNARY_GELU_ERF)
     return geluErf(v);
+  else if constexpr (Op == AMP_UNARY_SIN)
+    return sinf(v);
+  else if constexpr (Op == AMP_UNARY_COS)
+    return cosf(v);
+  else if constexpr (Op == AMP_UNARY_ERF)
+    return erff(v);
   else
     return fabsf(v);
 }
@@ -138,6 +144,11 @@ inline AMP_HOST_DEVICE float geluGradOf(float g, float x) {
 }
 inline AMP_HOST_DEVICE float geluErfGrad(float g, float x) {
   return g * geluErfDerivative(x);
+}
+/// nn.erf_grad: (2 / sqrt(pi)) exp(-x^2), then times g, as PyTorch.
+inline constexpr float kTwoOverSqrtPi = 1.12837916709551257390f;
+inline AMP_HOST_DEVICE float erfGrad(float g, float x) {
+  return kTwoOverSqrtPi * expf(-(x * x)) * g;
 }
 inline AMP_HOST_DEVICE float tanhGrad(float g, float y) {
   return g * (1.0f - y * y);

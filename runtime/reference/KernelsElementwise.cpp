@@ -67,6 +67,12 @@ void runUnary(int32_t op, const void *x, void *y, int64_t n) {
     return mapUnary<T>(x, y, n, unaryOp<AMP_UNARY_ABS>);
   case AMP_UNARY_GELU_ERF:
     return mapUnary<T>(x, y, n, unaryOp<AMP_UNARY_GELU_ERF>);
+  case AMP_UNARY_SIN:
+    return mapUnary<T>(x, y, n, unaryOp<AMP_UNARY_SIN>);
+  case AMP_UNARY_COS:
+    return mapUnary<T>(x, y, n, unaryOp<AMP_UNARY_COS>);
+  case AMP_UNARY_ERF:
+    return mapUnary<T>(x, y, n, unaryOp<AMP_UNARY_ERF>);
   }
 }
 
@@ -244,6 +250,12 @@ amp_status_t amp_gelu_erf_grad(const void *dy, const void *x, void *dx,
                                void * /*stream*/) {
   Checker check("amp_gelu_erf_grad");
   return runFlatGrad(check, "x", dy, x, dx, n, dtype, geluErfGrad);
+}
+
+amp_status_t amp_erf_grad(const void *dy, const void *x, void *dx, int64_t n,
+                          amp_dtype_t dtype, void * /*stream*/) {
+  Checker check("amp_erf_grad");
+  return runFlatGrad(check, "x", dy, x, dx, n, dtype, erfGrad);
 }
 
 amp_status_t amp_tanh_grad(const void *dy, const void *y, void *dx, int64_t n,

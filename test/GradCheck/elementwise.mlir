@@ -119,6 +119,27 @@ func.func @gelu_erf(%p: tensor<3x4xf32> {nn.role = #nn.role<param>},
   return %l : tensor<f32>
 }
 
+// sin, cos and erf, each of a param (erf's argument scaled so that its
+// derivative varies over the elements).
+// CHECK-LABEL: @sin_cos_erf: loss {{.*}}: ok
+// CHECK-NEXT:    %p [3x4]: 12 of 12 elements, {{.*}}: ok
+// CHECK-NEXT:    %q [3x4]: 12 of 12 elements, {{.*}}: ok
+// CHECK-NEXT:    %r [3x4]: 12 of 12 elements, {{.*}}: ok
+func.func @sin_cos_erf(%p: tensor<3x4xf32> {nn.role = #nn.role<param>},
+                       %q: tensor<3x4xf32> {nn.role = #nn.role<param>},
+                       %r: tensor<3x4xf32> {nn.role = #nn.role<param>},
+                       %w: tensor<3x4xf32> {nn.role = #nn.role<input>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %s = nn.sin %p : tensor<3x4xf32>
+  %c = nn.cos %q : tensor<3x4xf32>
+  %e = nn.erf %r : tensor<3x4xf32>
+  %sc = nn.mul %s, %c : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  %sce = nn.add %sc, %e : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  %y = nn.mul %sce, %w : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  %l = nn.reduce_sum %y [0, 1] : (tensor<3x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
 // Numpy broadcasting: the gradient of the broadcast operand is summed back.
 // CHECK-LABEL: @add_bias: loss {{.*}}: ok
 // CHECK-NEXT:    %a [3x4]: 12 of 12 elements, {{.*}}: ok
@@ -187,4 +208,4 @@ func.func @div(%a: tensor<4xf32> {nn.role = #nn.role<param>},
   return %l : tensor<f32>
 }
 
-// CHECK: summary: 15 functions, 20 params, 196 elements ({{.*}}): all passed
+// CHECK: summary: 16 functions, 23 params, 232 elements ({{.*}}): all passed

@@ -202,6 +202,9 @@ void amp::addElementwiseLowerings(LoweringTable &table) {
             UnaryLowering<nn::ReluOp, AMP_UNARY_RELU>,
             UnaryLowering<nn::GeluOp, AMP_UNARY_GELU>,
             UnaryLowering<nn::GeluErfOp, AMP_UNARY_GELU_ERF>,
+            UnaryLowering<nn::SinOp, AMP_UNARY_SIN>,
+            UnaryLowering<nn::CosOp, AMP_UNARY_COS>,
+            UnaryLowering<nn::ErfOp, AMP_UNARY_ERF>,
             UnaryLowering<nn::AbsOp, AMP_UNARY_ABS>>();
   table.add<BinaryLowering<nn::AddOp, AMP_BINARY_ADD>,
             BinaryLowering<nn::SubOp, AMP_BINARY_SUB>,
@@ -214,6 +217,7 @@ void amp::addElementwiseLowerings(LoweringTable &table) {
             PointwiseLowering<nn::ReluGradOp, RuntimeFn::amp_relu_grad>,
             PointwiseLowering<nn::GeluGradOp, RuntimeFn::amp_gelu_grad>,
             PointwiseLowering<nn::GeluErfGradOp, RuntimeFn::amp_gelu_erf_grad>,
+            PointwiseLowering<nn::ErfGradOp, RuntimeFn::amp_erf_grad>,
             PointwiseLowering<nn::TanhGradOp, RuntimeFn::amp_tanh_grad>,
             PointwiseLowering<nn::SigmoidGradOp, RuntimeFn::amp_sigmoid_grad>,
             PointwiseLowering<nn::SqrtGradOp, RuntimeFn::amp_sqrt_grad>,

@@ -1,6 +1,7 @@
 //===- OpsElementwise.cpp - elementwise ONNX ops --------------------------===//
 //
-// Unary activations, binary arithmetic with numpy broadcasting (folded on
+// Unary activations and functions (Sin, Cos and Erf folded on constants),
+// binary arithmetic with numpy broadcasting (folded on
 // constants, so shape arithmetic never reaches nn), Mod (folded only),
 // Sum/Max/Min/Mean, Pow with a constant exponent, Clip, Where (of any
 // element type, folded on constants), Identity, Dropout (inference:
@@ -28,6 +29,26 @@ template <typename OpTy> static LogicalResult importUnary(NodeContext &nc) {
     return failure();
   return nc.setOutput(0, *y);
 }
+
+/// A unary op that is folded (in f64, rounded to f32) when its input is a
+/// constant the importer may rewrite: the rotary embedding's Sin and Cos of
+/// constant angles, as PyTorch's TorchScript exporter writes them.
+template <typename OpTy, double (*fold)(double)>
+static LogicalResult importFoldableUnary(NodeContext &nc) {
+  FailureOr<Tensor *> t = nc.input(0);
+  if (failed(t))
+    return failure();
+  if (!isFoldable(**t) || !(*t)->isFloat())
+    return importUnary<OpTy>(nc);
+  Const y = *(*t)->constant;
+  for (float &v : y.f)
+    v = float(fold(double(v)));
+  return nc.setOutput(0, std::move(y));
+}
+
+static double foldSin(double x) { return std::sin(x); }
+static double foldCos(double x) { return std::cos(x); }
+static double foldErf(double x) { return std::erf(x); }
 
 /// A 0-d f32 constant.
 static Value scalar(NodeContext &nc, float v) { return nc.splat({}, v); }
@@ -404,6 +425,9 @@ void amp::onnx_import::registerElementwiseOps(OpTable &t) {
   t["Sqrt"] = {importUnary<nn::SqrtOp>, {}};
   t["Neg"] = {importUnary<nn::NegOp>, {}};
   t["Abs"] = {importUnary<nn::AbsOp>, {}};
+  t["Sin"] = {importFoldableUnary<nn::SinOp, foldSin>, {}};
+  t["Cos"] = {importFoldableUnary<nn::CosOp, foldCos>, {}};
+  t["Erf"] = {importFoldableUnary<nn::ErfOp, foldErf>, {}};
   t["Reciprocal"] = {importReciprocal, {}};
   t["Add"] = {importBinary<Arith::Add>, {}};
   t["Sub"] = {importBinary<Arith::Sub>, {}};

@@ -130,7 +130,7 @@ AMP_KERNEL_API amp_status_t amp_graph_destroy(void *graph);
 
 /*===--- Elementwise -----------------------------------------------------===*/
 
-/* Unary ops (nn.neg ... nn.gelu_erf). Values are part of the ABI. */
+/* Unary ops (nn.neg ... nn.erf). Values are part of the ABI. */
 typedef enum amp_unary_op {
   AMP_UNARY_NEG = 0,
   AMP_UNARY_EXP = 1,
@@ -143,6 +143,9 @@ typedef enum amp_unary_op {
   AMP_UNARY_GELU = 8,      /* tanh form, bitwise the GEMM epilogue's gelu */
   AMP_UNARY_ABS = 9,       /* |x|, exact (NaN stays NaN, -0 -> +0) */
   AMP_UNARY_GELU_ERF = 10, /* 0.5 x (1 + erf(x / sqrt 2)), the exact GELU */
+  AMP_UNARY_SIN = 11,      /* sinf(x) */
+  AMP_UNARY_COS = 12,      /* cosf(x) */
+  AMP_UNARY_ERF = 13,      /* erff(x) */
 } amp_unary_op_t;
 
 /* y[i] = op(x[i]) for n elements of `dtype` (f32, f16, bf16), computed in f32
@@ -169,6 +172,12 @@ AMP_KERNEL_API amp_status_t amp_gelu_grad(const void *dy, const void *x,
 AMP_KERNEL_API amp_status_t amp_gelu_erf_grad(const void *dy, const void *x,
                                               void *dx, int64_t n,
                                               amp_dtype_t dtype, void *stream);
+
+/* nn.erf_grad: dx[i] = dy[i] * (2 / sqrt(pi)) * exp(-x[i]^2) in f32, as
+ * PyTorch computes it. dx may equal dy or x. */
+AMP_KERNEL_API amp_status_t amp_erf_grad(const void *dy, const void *x,
+                                         void *dx, int64_t n, amp_dtype_t dtype,
+                                         void *stream);
 
 /* Gradients from the forward OUTPUT y (nn.tanh_grad, nn.sigmoid_grad,
  * nn.sqrt_grad, nn.rsqrt_grad), in f32 with this association:

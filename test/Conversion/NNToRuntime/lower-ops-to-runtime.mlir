@@ -3,12 +3,13 @@
 // amp-verify-runtime-contract, which fails the run on any op, type or
 // declaration outside the runtime ABI.
 // RUN: amp-opt %s -split-input-file --amp-to-runtime | FileCheck %s --check-prefix=CONTRACT
-// CONTRACT-COUNT-28: llvm.func @{{[a-z0-9_]+}}(%{{.*}}: !llvm.ptr) -> i32 {
+// CONTRACT-COUNT-29: llvm.func @{{[a-z0-9_]+}}(%{{.*}}: !llvm.ptr) -> i32 {
 // CONTRACT-NOT: func.func
 
 // One function per nn op of issue #10: the runtime call and its key
 // arguments. Enum arguments are the runtime header's values
-// (AMP_DTYPE_F32 = 0, F16 = 1, BF16 = 2; AMP_UNARY_ABS = 9, GELU_ERF = 10;
+// (AMP_DTYPE_F32 = 0, F16 = 1, BF16 = 2; AMP_UNARY_ABS = 9, GELU_ERF = 10,
+// SIN = 11, COS = 12, ERF = 13;
 // AMP_BINARY_MAX = 4, MIN = 5); shapes and attribute arrays are module
 // globals named by their values (@__amp_i64_4_8 holds [4, 8]).
 
@@ -37,6 +38,27 @@ func.func @gelu_erf(%x: tensor<4x8xbf16>, %dy: tensor<4x8xbf16>) -> (tensor<4x8x
   %0 = nn.gelu_erf %x : tensor<4x8xbf16>
   %1 = nn.gelu_erf_grad %dy, %x : tensor<4x8xbf16>
   return %0, %1 : tensor<4x8xbf16>, tensor<4x8xbf16>
+}
+
+// -----
+
+// sin, cos and erf, and erf's gradient (from the forward input x).
+// CHECK-LABEL: func.func @sin_cos_erf(
+// CHECK: %[[SIN:.*]] = llvm.mlir.constant(11 : i32) : i32
+// CHECK: %[[N:.*]] = llvm.mlir.constant(32 : i64) : i64
+// CHECK: %[[F16:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: llvm.call @amp_unary(%[[SIN]], %{{.*}}, %{{.*}}, %[[N]], %[[F16]], %{{.*}})
+// CHECK: %[[COS:.*]] = llvm.mlir.constant(12 : i32) : i32
+// CHECK: llvm.call @amp_unary(%[[COS]], %{{.*}}, %{{.*}}, %[[N]], %[[F16]], %{{.*}})
+// CHECK: %[[ERF:.*]] = llvm.mlir.constant(13 : i32) : i32
+// CHECK: llvm.call @amp_unary(%[[ERF]], %{{.*}}, %{{.*}}, %[[N]], %[[F16]], %{{.*}})
+// CHECK: llvm.call @amp_erf_grad(%{{.*}}, %{{.*}}, %{{.*}}, %[[N]], %[[F16]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i32, !llvm.ptr) -> i32
+func.func @sin_cos_erf(%x: tensor<4x8xf16>, %dy: tensor<4x8xf16>) -> (tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>) {
+  %0 = nn.sin %x : tensor<4x8xf16>
+  %1 = nn.cos %x : tensor<4x8xf16>
+  %2 = nn.erf %x : tensor<4x8xf16>
+  %3 = nn.erf_grad %dy, %x : tensor<4x8xf16>
+  return %0, %1, %2, %3 : tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>
 }
 
 // -----

@@ -1202,6 +1202,38 @@ func.func @gelu_erf_grad_integer(%dy: tensor<4xi32>) {
 
 // -----
 
+func.func @sin_operand_type(%x: tensor<4xf16>) {
+  // expected-error @+1 {{'nn.sin' op requires the same type for all operands and results}}
+  %0 = "nn.sin"(%x) : (tensor<4xf16>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @cos_integer(%x: tensor<4xi64>) {
+  // expected-error @+1 {{'nn.cos' op operand #0 must be}}
+  %0 = nn.cos %x : tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @erf_shape(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'nn.erf' op requires the same type for all operands and results}}
+  %0 = "nn.erf"(%x) : (tensor<4xf32>) -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @erf_grad_integer(%dy: tensor<4xi32>) {
+  // expected-error @+1 {{'nn.erf_grad' op operand #0 must be}}
+  %0 = nn.erf_grad %dy, %dy : tensor<4xi32>
+  return
+}
+
+// -----
+
 func.func @gelu_grad_result(%dy: tensor<4xf16>) {
   // expected-error @+1 {{'nn.gelu_grad' op requires the same type for all operands and results}}
   %0 = "nn.gelu_grad"(%dy, %dy) : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf32>

@@ -162,6 +162,19 @@ func.func @gelu_erf(%x: tensor<2x3x4xbf16>) -> tensor<2x3x4xbf16> {
   return %0 : tensor<2x3x4xbf16>
 }
 
+// CHECK-LABEL: func.func @sin_cos_erf(
+// CHECK-SAME:    %[[X:.*]]: tensor<2x3xf16>) -> (tensor<2x3xf16>, tensor<2x3xf16>, tensor<2x3xf16>)
+// CHECK:         %[[S:.*]] = nn.sin %[[X]] : tensor<2x3xf16>
+// CHECK-NEXT:    %[[C:.*]] = nn.cos %[[X]] : tensor<2x3xf16>
+// CHECK-NEXT:    %[[E:.*]] = nn.erf %[[X]] : tensor<2x3xf16>
+// CHECK-NEXT:    return %[[S]], %[[C]], %[[E]]
+func.func @sin_cos_erf(%x: tensor<2x3xf16>) -> (tensor<2x3xf16>, tensor<2x3xf16>, tensor<2x3xf16>) {
+  %0 = nn.sin %x : tensor<2x3xf16>
+  %1 = nn.cos %x : tensor<2x3xf16>
+  %2 = nn.erf %x : tensor<2x3xf16>
+  return %0, %1, %2 : tensor<2x3xf16>, tensor<2x3xf16>, tensor<2x3xf16>
+}
+
 // CHECK-LABEL: func.func @maximum(
 // CHECK-SAME:    %[[A:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<8xf32>) -> tensor<4x8xf32>
 // CHECK:         %[[V0:.*]] = nn.maximum %[[A]], %[[B]] : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
@@ -967,6 +980,15 @@ func.func @gelu_grad(%dy: tensor<4x8xf16>, %x: tensor<4x8xf16>) -> tensor<4x8xf1
 func.func @gelu_erf_grad(%dy: tensor<4x8xf32>, %x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %0 = nn.gelu_erf_grad %dy, %x : tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
+}
+
+// CHECK-LABEL: func.func @erf_grad(
+// CHECK-SAME:    %[[DY:.*]]: tensor<4x8xbf16>, %[[X:.*]]: tensor<4x8xbf16>) -> tensor<4x8xbf16>
+// CHECK:         %[[V0:.*]] = nn.erf_grad %[[DY]], %[[X]] : tensor<4x8xbf16>
+// CHECK-NEXT:    return %[[V0]]
+func.func @erf_grad(%dy: tensor<4x8xbf16>, %x: tensor<4x8xbf16>) -> tensor<4x8xbf16> {
+  %0 = nn.erf_grad %dy, %x : tensor<4x8xbf16>
+  return %0 : tensor<4x8xbf16>
 }
 
 // CHECK-LABEL: func.func @softmax_grad(

@@ -67,9 +67,10 @@ struct UnaryOpCase {
 };
 
 // CUDA's maximum errors (CUDA C Programming Guide, "Mathematical
-// Functions"): expf 2 ulps, logf 1, tanhf 2; glibc's f32 functions are
-// within 1 ulp (tanhf 2). sigmoid = 1/(1 + expf(-x)) inherits expf's error;
-// gelu and gelu_erf have their own cases (cancellation).
+// Functions"): expf 2 ulps, logf 1, tanhf 2, sinf and cosf 2, erff 2;
+// glibc's f32 functions are within 1 ulp (tanhf 2). sigmoid =
+// 1/(1 + expf(-x)) inherits expf's error; gelu and gelu_erf have their own
+// cases (cancellation).
 const UnaryOpCase kUnaryOps[] = {
     {AMP_UNARY_NEG, "neg", -4, 4, 0},
     {AMP_UNARY_EXP, "exp", -20, 20, 3},
@@ -80,6 +81,9 @@ const UnaryOpCase kUnaryOps[] = {
     {AMP_UNARY_SIGMOID, "sigmoid", -20, 20, 4},
     {AMP_UNARY_RELU, "relu", -4, 4, 0},
     {AMP_UNARY_ABS, "abs", -4, 4, 0},
+    {AMP_UNARY_SIN, "sin", -100, 100, 4},
+    {AMP_UNARY_COS, "cos", -100, 100, 4},
+    {AMP_UNARY_ERF, "erf", -5, 5, 4},
 };
 
 } // namespace
@@ -267,6 +271,14 @@ AMP_COMPARE_CASE(elementwise_gelu_erf_grad) {
                     return Tolerance{2e-6, 0, 2, false};
                   },
                   AMP_GRAD_CALL(amp_gelu_erf_grad)});
+}
+
+// erf'(x) dy = (2/sqrt(pi)) expf(-x^2) dy: the same x^2 and products on both
+// sides, expf's 2 ulps on the device and 1 on the host: 4 ulps.
+AMP_COMPARE_CASE(elementwise_erf_grad) {
+  compareGrad(c, {"erf_grad", -4, 4,
+                  [](amp_dtype_t dt) { return transcendental(dt, 4); },
+                  AMP_GRAD_CALL(amp_erf_grad)});
 }
 
 // dy * (e * powf(x, e - 1)): powf's error as in elementwise_pow, then two

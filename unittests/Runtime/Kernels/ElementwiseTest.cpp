@@ -1,14 +1,16 @@
 //===- ElementwiseTest.cpp - Unary, binary, cast and fill kernels ---------===//
 //
-// amp_unary, amp_relu_grad, amp_gelu_grad, amp_binary, amp_cast, amp_fill
-// and amp_scaled_grad_seed against f64 on odd sizes in every dtype.
+// amp_unary, amp_relu_grad, amp_gelu_grad, amp_erf_grad, amp_binary, amp_cast,
+// amp_fill and amp_scaled_grad_seed against f64 on odd sizes in every dtype.
 //
 // Tolerances (err32 of KernelTestUtil.h, x the stored input, r the f64
 // result): neg, relu, abs, relu_grad, binary ops (max and min included),
 // cast, fill: exact. exp, log:
 // 4u|r| (glibc's expf/logf are within 1 ulp); sqrt: 2u|r|; rsqrt: 4u|r|
 // (two roundings); tanh: 8u|r| + 2^-149; sigmoid: 8u|r| (expf, one add, one
-// divide); gelu: 8u|r| + 16u|x| (tanhf and the 1 + t cancellation);
+// divide); gelu: 8u|r| + 16u|x| (tanhf and the 1 + t cancellation); sin,
+// cos, erf: 4u|r| + 2^-149; erf_grad: (6 + 2x^2)u|r| (x^2's rounding
+// through expf);
 // gelu_grad: |dy| 8u (1 + |x| (1 + 0.14 x^2)) + u|r| (the GEMM test's bound
 // of the f32 gelu').
 //
@@ -93,6 +95,14 @@ std::vector<UnaryInfo> unaryOps() {
        [](double x, double r) {
          return 8 * kU * std::fabs(r) + 8 * kU * std::fabs(x);
        }},
+      // glibc's sinf, cosf and erff are within 1 ulp; sin and cos over a
+      // range that needs argument reduction.
+      {AMP_UNARY_SIN, "sin", -100, 100, [](double x) { return std::sin(x); },
+       [](double, double r) { return 4 * kU * std::fabs(r) + 0x1p-149; }},
+      {AMP_UNARY_COS, "cos", -100, 100, [](double x) { return std::cos(x); },
+       [](double, double r) { return 4 * kU * std::fabs(r) + 0x1p-149; }},
+      {AMP_UNARY_ERF, "erf", -5, 5, [](double x) { return std::erf(x); },
+       [](double, double r) { return 4 * kU * std::fabs(r) + 0x1p-149; }},
   };
 }
 
@@ -129,7 +139,7 @@ TEST_P(UnaryTest, MatchesF64) {
 
 INSTANTIATE_TEST_SUITE_P(
     AllOps, UnaryTest,
-    ::testing::Combine(::testing::Range(0, 11),
+    ::testing::Combine(::testing::Range(0, 14),
                        ::testing::Values(AMP_DTYPE_F32, AMP_DTYPE_F16,
                                          AMP_DTYPE_BF16)),
     [](const auto &info) {
@@ -243,6 +253,29 @@ TEST_P(ActivationGradTest, GeluErfGradMatchesF64) {
   ASSERT_TRUE(isOk(
       amp_gelu_erf_grad(dy.data(), x.data(), x.data(), 999, dtype, nullptr)));
   EXPECT_TRUE(x.sameBits(dx));
+}
+
+TEST_P(ActivationGradTest, ErfGradMatchesF64) {
+  const amp_dtype_t dtype = GetParam();
+  std::mt19937 rng(8);
+  Tensor dy = randomTensor(dtype, {999}, rng, -3, 3);
+  Tensor x = randomTensor(dtype, {999}, rng, -3, 3);
+  Tensor dx = sentinelTensor(dtype, {999});
+  ASSERT_TRUE(
+      isOk(amp_erf_grad(dy.data(), x.data(), dx.data(), 999, dtype, nullptr)));
+  std::vector<double> ref, tol;
+  for (int64_t i = 0; i < 999; ++i) {
+    double xv = x.get(i);
+    double r = dy.get(i) * 2 / std::sqrt(M_PI) * std::exp(-xv * xv);
+    // x^2's rounding scales by x^2 through exp; expf and two products.
+    ref.push_back(r);
+    tol.push_back(outTol(dtype, r, (6 + 2 * xv * xv) * kU * std::fabs(r)));
+  }
+  EXPECT_TRUE(allClose(dx, ref, tol, "erf_grad"));
+  // In place over dy.
+  ASSERT_TRUE(
+      isOk(amp_erf_grad(dy.data(), x.data(), dy.data(), 999, dtype, nullptr)));
+  EXPECT_TRUE(dy.sameBits(dx));
 }
 
 INSTANTIATE_TEST_SUITE_P(Dtypes, ActivationGradTest,

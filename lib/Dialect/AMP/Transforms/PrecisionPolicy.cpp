@@ -69,6 +69,12 @@ static constexpr PolicyEntry kDefaultPolicy[] = {
     {"nn.mse_loss_grad", D, D},
     {"nn.pow", D, D},
     {"nn.pow_grad", D, D},
+    // Their argument reduction needs the angle's low bits, which f16 and
+    // bf16 drop: at a rotary embedding's angles (positions times
+    // frequencies, into the thousands) f16's spacing is 0.5 rad and bf16's
+    // 8 (HF's rotary embeddings force f32 for the same reason).
+    {"nn.sin", D, D},
+    {"nn.cos", D, D},
     // In f32 a comparison with a constant does not round the constant
     // (PyTorch promotes mixed operands to the wider type); widening its
     // float operands is exact, and its i1 result is no float edge.
@@ -110,6 +116,8 @@ static constexpr PolicyEntry kDefaultPolicy[] = {
     {"nn.gelu_grad", I, I},
     {"nn.gelu_erf", I, I},
     {"nn.gelu_erf_grad", I, I},
+    {"nn.erf", I, I},
+    {"nn.erf_grad", I, I},
     {"arith.addf", I, I},
     {"arith.subf", I, I},
     {"arith.mulf", I, I},

@@ -71,3 +71,31 @@ func.func @gelu_erf_between_matmuls(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) ->
   %2 = nn.matmul %1, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
   return %2 : tensor<4x8xf32>
 }
+
+// -----
+
+// sin and cos are deny in both types (their argument reduction needs the
+// low bits of large angles); erf is infer.
+// CHECK-LABEL: func @sin_cos_erf_between_matmuls
+// CHECK: nn.sin {{.*}}amp.precision = f32
+// CHECK: nn.cos {{.*}}amp.precision = f32
+// CHECK: nn.erf {{.*}}amp.precision = bf16
+// F16-LABEL: func @sin_cos_erf_between_matmuls
+// F16: nn.sin {{.*}}amp.precision = f32
+// F16: nn.cos {{.*}}amp.precision = f32
+// F16: nn.erf {{.*}}amp.precision = f16
+func.func @sin_cos_erf_between_matmuls(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
+  // expected-remark @below {{bf16 (allow)}}
+  %0 = nn.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{f32 (deny)}}
+  %1 = nn.sin %0 : tensor<4x8xf32>
+  // expected-remark @below {{f32 (deny)}}
+  %2 = nn.cos %1 : tensor<4x8xf32>
+  // expected-remark @below {{bf16 (allow)}}
+  %3 = nn.matmul %2, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{bf16 (between-allow)}}
+  %4 = nn.erf %3 : tensor<4x8xf32>
+  // expected-remark @below {{bf16 (allow)}}
+  %5 = nn.matmul %4, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  return %5 : tensor<4x8xf32>
+}

@@ -235,6 +235,50 @@ func.func @gelu_erf(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f3
 
 // -----
 
+// d sin(a) = dy * cos(a).
+// CHECK-LABEL: func.func @sin(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[C:.*]] = nn.cos %[[A]] : tensor<4xf32>
+// CHECK-NEXT: %[[DA:.*]] = nn.mul %[[DY]], %[[C]]
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+func.func @sin(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.sin %a : tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// d cos(a) = -(dy * sin(a)).
+// CHECK-LABEL: func.func @cos(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[S:.*]] = nn.sin %[[A]] : tensor<4xf32>
+// CHECK-NEXT: %[[M:.*]] = nn.mul %[[DY]], %[[S]]
+// CHECK-NEXT: %[[DA:.*]] = nn.neg %[[M]] : tensor<4xf32>
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+func.func @cos(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.cos %a : tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @erf(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[DA:.*]] = nn.erf_grad %[[DY]], %[[A]] : tensor<4xf32>
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+func.func @erf(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.erf %a : tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
 // C = A B: dA = dC B^T, dB = A^T dC, with transpose flags (no transposes).
 // CHECK-LABEL: func.func @matmul(
 // CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<2x3xf32> {{.*}}, %[[B:[a-z0-9]+]]: tensor<3x4xf32>

@@ -104,6 +104,11 @@ def NN_GeluErfOp : NN_UnaryOp<"gelu_erf",
     " No GEMM epilogue computes it (cuBLASLt's GELU is the tanh form), so "
     "it is never fused into a matmul.">;
 def NN_AbsOp : NN_UnaryOp<"abs", "the absolute value |x|">;
+def NN_SinOp : NN_UnaryOp<"sin", "the sine (radians)", (ins), "",
+    " It is computed in f32 (`sinf`) whatever the operand type.">;
+def NN_CosOp : NN_UnaryOp<"cos", "the cosine (radians)", (ins), "",
+    " It is computed in f32 (`cosf`) whatever the operand type.">;
+def NN_ErfOp : NN_UnaryOp<"erf", "the error function erf(x)">;
 def NN_PowOp : NN_UnaryOp<"pow", "the power x^exponent",
     (ins F32Attr:$exponent), " {exponent = 2.0 : f32}",
     " It is computed in f32 (`powf`) whatever the operand type.">;
@@ -733,6 +738,8 @@ def NN_GeluGradOp : NN_ActivationGradOp<"gelu_grad", "gelu">;
 def NN_GeluErfGradOp : NN_ActivationGradOp<"gelu_erf_grad", "gelu_erf",
     "dy * (cdf(x) + x * pdf(x))`, with the standard normal's `cdf(x) = "
     "0.5*(1+erf(x/sqrt(2)))` and `pdf(x) = exp(-x^2/2)/sqrt(2*pi)">;
+def NN_ErfGradOp : NN_ActivationGradOp<"erf_grad", "erf",
+    "dy * (2/sqrt(pi)) * exp(-x^2)">;
 def NN_AbsGradOp : NN_ActivationGradOp<"abs_grad", "abs",
     "dy * sign(x)`, with `sign(0) = 0">;
 def NN_PowGradOp : NN_ActivationGradOp<"pow_grad", "pow",
