@@ -4,11 +4,11 @@
 // what amp-import-onnx and `amp-run --input x.pb` read:
 //
 //   - an ONNX ModelProto, imported with the options the input's size picks
-//     (plain, --constants, --train, --approximate-erf-gelu). The import
-//     gives a module that verifies, or fails with at least one error
-//     diagnostic; an imported module then goes through what users run next
-//     (amp-pipeline; nn-autodiff first after --train), which may fail but
-//     not crash;
+//     (plain, --constants, --train, --approximate-erf-gelu, --frozen w).
+//     The import gives a module that verifies, or fails with at least one
+//     error diagnostic; an imported module then goes through what users run
+//     next (amp-pipeline; nn-autodiff first after --train), which may fail
+//     but not crash;
 //   - an ONNX TensorProto (.pb): a host array whose data matches its shape,
 //     or an error with a message.
 //
@@ -54,6 +54,10 @@ amp::ONNXImportOptions optionsFor(size_t size) {
     options.approximateErfGelu = true;
     break;
   default:
+    // One input in eight freezes the initializer "w", and what the
+    // torch.export-based exporter's metadata says was folded from it.
+    if (size % 8 == 4)
+      options.frozen = {"w"};
     break;
   }
   return options;

@@ -84,6 +84,15 @@ static cl::opt<bool> approximateErfGelu(
              "(default: nn.gelu_erf, the exact GELU)"),
     cl::cat(category));
 
+static cl::list<std::string> frozen(
+    "frozen",
+    cl::desc("Import these float initializers as constants, not params "
+             "(PyTorch's buffers, frozen parameters); a name also freezes "
+             "what PyTorch's torch.export-based exporter folded from it, "
+             "e.g. --frozen model.rotary_emb.inv_freq (comma-separated, "
+             "repeatable)"),
+    cl::value_desc("name"), cl::CommaSeparated, cl::cat(category));
+
 static cl::opt<std::string> externalDataDir(
     "external-data-dir", cl::init(""),
     cl::desc("Directory of the files that hold tensors stored as external "
@@ -109,6 +118,7 @@ int main(int argc, char **argv) {
   options.labelSmoothing = labelSmoothing;
   options.approximateErfGelu = approximateErfGelu;
   options.externalDataDir = externalDataDir;
+  options.frozen.assign(frozen.begin(), frozen.end());
   options.functionName = !functionName.empty() ? functionName.getValue()
                          : train               ? "train_step"
                                                : "forward";

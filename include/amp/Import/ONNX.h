@@ -35,6 +35,13 @@ struct ONNXImportOptions {
   std::string functionName = "forward";
   /// Float initializers become `arith.constant`s instead of param arguments.
   bool constants = false;
+  /// Float initializers that import as constants, not params: PyTorch's
+  /// buffers and frozen parameters. A name also freezes every initializer
+  /// the torch.export-based exporter folded from it (its value_info's
+  /// `pkg.onnxscript.optimizer.folded_from` metadata), e.g. a rotary
+  /// embedding's cos and sin tables folded from its `inv_freq` buffer. A
+  /// name that matches nothing is an error.
+  std::vector<std::string> frozen;
   /// Static shapes for graph inputs with dynamic or missing dimensions (and
   /// overrides for static ones), by input name.
   std::map<std::string, std::vector<int64_t>> inputShapes;

@@ -278,6 +278,14 @@ LogicalResult GraphImporter::importInitializers() {
     return emitError(fileLoc) << "sparse initializer '"
                               << graph.sparse_initializer(0).values().name()
                               << "' is not supported";
+  std::string unmatched;
+  llvm::StringSet<> frozen =
+      frozenInitializers(graph, options.frozen, unmatched);
+  if (!unmatched.empty())
+    return emitError(fileLoc)
+           << "--frozen '" << unmatched
+           << "' names no initializer of the graph (nor a value the "
+              "torch.export-based exporter folded into one)";
   for (const onnx::TensorProto &init : graph.initializer()) {
     std::string error;
     std::optional<Const> c = readTensorProto(init, error);
@@ -288,7 +296,8 @@ LogicalResult GraphImporter::importInitializers() {
     t.dtype = c->dtype;
     t.shape = c->shape;
     t.constant = std::make_shared<const Const>(std::move(*c));
-    t.initializer = true;
+    // A frozen initializer is a constant of the model, as a Constant node's.
+    t.initializer = !frozen.contains(init.name());
     table.define(init.name(), std::move(t));
   }
   return success();

@@ -27,6 +27,7 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <onnx/onnx_pb.h>
 
@@ -61,6 +62,14 @@ std::string loadExternalData(onnx::ModelProto &model, llvm::StringRef modelDir);
 
 /// "FLOAT", "INT64", ... for messages.
 std::string dataTypeName(int32_t dtype);
+
+/// The initializers of `graph` that import as constants for the --frozen
+/// names `frozen` (Frozen.cpp): those named, and those the torch.export-based
+/// exporter folded from a named value. `unmatched` receives a name that
+/// matches neither, if any.
+llvm::StringSet<> frozenInitializers(const onnx::GraphProto &graph,
+                                     llvm::ArrayRef<std::string> frozen,
+                                     std::string &unmatched);
 
 //===----------------------------------------------------------------------===//
 // Compile-time constants (Tensors.cpp)

@@ -63,6 +63,21 @@ token) exported by both of PyTorch's exporters, as users get them:
                                        logits
   hf_gpt2_logits.npy                   its logits for bert_pad_ids.npy and
                                        hf_attn_mask.npy
+  hf_llama_script.onnx, hf_llama_dynamo.onnx
+                                       Hugging Face's LlamaForCausalLM (a
+                                       tiny config, random weights: RMSNorm,
+                                       rotary embeddings, SwiGLU, 4 query
+                                       and 2 key/value heads) with its
+                                       attention_mask input, [4, 8, 50]
+                                       logits; the TorchScript exporter
+                                       writes the rotary tables as Cos and
+                                       Sin of a Constant
+  hf_llama_logits.npy                  its logits for bert_pad_ids.npy and
+                                       hf_attn_mask.npy
+  hf_llama_torch_log.csv               its losses over 10 SGD steps (lr 0.1,
+                                       momentum 0.9) on the first 40 rows of
+                                       hf_gpt2_tokens.npz, 4 per step in
+                                       order
   hf_gpt2_tokens.npz                   300 padded windows of the text of
                                        gpt_tiny_tokens: ids, mask, and
                                        labels, the next token or -100 where
@@ -292,6 +307,57 @@ def export_hf_gpt2(ids, mask):
     gpt2 = GPT2LMHeadModel(config).eval()
     export_hf(HfLogits(gpt2, "gpt2", use_cache=False).eval(), "hf_gpt2", ids,
               mask)
+
+
+def write_hf_llama():
+    """Hugging Face's LlamaForCausalLM (RMSNorm, rotary embeddings, SwiGLU,
+    grouped-query attention) as users export it, its logits for
+    bert_pad_ids.npy and hf_attn_mask.npy, and PyTorch's losses over 10
+    SGD steps (lr 0.1, momentum 0.9) on the first 40 rows of
+    hf_gpt2_tokens.npz in order, 4 per step, as amp-run --shuffle=false
+    trains the imported model."""
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    torch.manual_seed(7)
+    config = LlamaConfig(vocab_size=VOCAB, hidden_size=D,
+                         intermediate_size=2 * D, num_hidden_layers=LAYERS,
+                         num_attention_heads=HEADS,
+                         num_key_value_heads=HEADS // 2,
+                         max_position_embeddings=16, attention_dropout=0.0,
+                         tie_word_embeddings=False)
+    llama = HfLogits(LlamaForCausalLM(config).eval(), "llama",
+                     use_cache=False).eval()
+    # The exporters store equal initializers once: a fresh model's RMSNorm
+    # weights (all ones) would become one param that every norm shares.
+    # Weights of a trained model differ, as these do. Query and key
+    # weights 10 times the initial ones make the attention as peaked as a
+    # trained model's (at the initial 0.02 it is near uniform, and the
+    # rotary embedding barely changes the logits).
+    with torch.no_grad():
+        for name, p in llama.named_parameters():
+            if name.endswith("norm.weight"):
+                p.normal_(1.0, 0.1)
+            if name.endswith(("q_proj.weight", "k_proj.weight")):
+                p.mul_(10.0)
+    ids = torch.tensor(np.load(os.path.join(HERE, "bert_pad_ids.npy")))
+    mask = torch.tensor(np.load(os.path.join(HERE, "hf_attn_mask.npy")))
+    export_hf(llama, "hf_llama", ids, mask)
+    data = np.load(os.path.join(HERE, "hf_gpt2_tokens.npz"))
+    opt = torch.optim.SGD(llama.parameters(), lr=0.1, momentum=0.9)
+    with open(os.path.join(HERE, "hf_llama_torch_log.csv"), "w") as log:
+        log.write("step,loss\n")
+        for step in range(1, 11):
+            rows = slice(4 * (step - 1), 4 * step)
+            logits = llama(torch.tensor(data["ids"][rows]),
+                           torch.tensor(data["mask"][rows]))
+            loss = nn.functional.cross_entropy(
+                logits.reshape(-1, VOCAB),
+                torch.tensor(data["labels"][rows]).reshape(-1).long(),
+                ignore_index=-100)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            log.write(f"{step},{loss.item():.9g}\n")
 
 
 def write_padded_tokens():
@@ -795,6 +861,7 @@ def main():
                fmt="%d", delimiter=",")
     write_padded_tokens()
     write_next_tokens()
+    write_hf_llama()
     write_batch_norm_cnn()
     write_lr_schedules()
     write_grad_norm()

@@ -1,0 +1,115 @@
+//===- Frozen.cpp - the initializers that do not train --------------------===//
+//
+// --frozen names float initializers that import as constants rather than
+// params: PyTorch's buffers and parameters with requires_grad=False. The
+// torch.export-based exporter folds computations on them into new
+// initializers (a rotary embedding's cos and sin tables, computed from the
+// inv_freq buffer) and records where each came from in its value_info's
+// metadata (`pkg.onnxscript.optimizer.folded_from`, a Python list of the
+// names folded), so a name also freezes every initializer folded from it.
+// ValueInfoProto.metadata_props (field 4) is newer than Debian's
+// libonnx-dev; it is read from the message's unknown fields when the
+// generated class does not know it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Importer.h"
+
+#include <google/protobuf/unknown_field_set.h>
+
+using namespace amp::onnx_import;
+
+namespace {
+
+constexpr int kMetadataPropsField = 4;
+constexpr llvm::StringLiteral kFoldedFrom =
+    "pkg.onnxscript.optimizer.folded_from";
+
+/// The metadata entries of `info`, from the field when the generated class
+/// has it, else from the unknown fields.
+std::vector<onnx::StringStringEntryProto>
+metadataOf(const onnx::ValueInfoProto &info) {
+  std::vector<onnx::StringStringEntryProto> entries;
+  const google::protobuf::Reflection *reflection = info.GetReflection();
+  if (const google::protobuf::FieldDescriptor *field =
+          info.GetDescriptor()->FindFieldByNumber(kMetadataPropsField)) {
+    if (field->is_repeated() &&
+        field->type() == google::protobuf::FieldDescriptor::TYPE_MESSAGE) {
+      for (int k = 0, n = reflection->FieldSize(info, field); k < n; ++k) {
+        onnx::StringStringEntryProto e;
+        if (e.ParseFromString(reflection->GetRepeatedMessage(info, field, k)
+                                  .SerializeAsString()))
+          entries.push_back(std::move(e));
+      }
+    }
+    return entries;
+  }
+  const google::protobuf::UnknownFieldSet &unknown =
+      reflection->GetUnknownFields(info);
+  for (int k = 0; k < unknown.field_count(); ++k) {
+    const google::protobuf::UnknownField &f = unknown.field(k);
+    if (f.number() != kMetadataPropsField ||
+        f.type() != google::protobuf::UnknownField::TYPE_LENGTH_DELIMITED)
+      continue;
+    onnx::StringStringEntryProto e;
+    if (e.ParseFromString(f.length_delimited()))
+      entries.push_back(std::move(e));
+  }
+  return entries;
+}
+
+/// The quoted strings of a Python list's repr, "['a', "b's"]" -> a, b's.
+std::vector<std::string> quotedStrings(llvm::StringRef list) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < list.size(); ++i) {
+    char quote = list[i];
+    if (quote != '\'' && quote != '"')
+      continue;
+    std::string s;
+    for (++i; i < list.size() && list[i] != quote; ++i) {
+      if (list[i] == '\\' && i + 1 < list.size())
+        ++i;
+      s += list[i];
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+} // namespace
+
+llvm::StringSet<>
+amp::onnx_import::frozenInitializers(const onnx::GraphProto &graph,
+                                     llvm::ArrayRef<std::string> frozen,
+                                     std::string &unmatched) {
+  llvm::StringSet<> initializers, matched, result;
+  if (frozen.empty())
+    return result;
+  llvm::StringSet<> names(llvm::from_range, frozen);
+  for (const onnx::TensorProto &init : graph.initializer())
+    initializers.insert(init.name());
+  for (const std::string &name : frozen)
+    if (initializers.contains(name)) {
+      result.insert(name);
+      matched.insert(name);
+    }
+  for (const onnx::ValueInfoProto &info : graph.value_info()) {
+    if (!initializers.contains(info.name()))
+      continue;
+    for (const onnx::StringStringEntryProto &e : metadataOf(info)) {
+      if (e.key() != kFoldedFrom)
+        continue;
+      for (const std::string &source : quotedStrings(e.value()))
+        if (names.contains(source)) {
+          result.insert(info.name());
+          matched.insert(source);
+        }
+    }
+  }
+  for (const std::string &name : frozen)
+    if (!matched.contains(name)) {
+      unmatched = name;
+      break;
+    }
+  return result;
+}
