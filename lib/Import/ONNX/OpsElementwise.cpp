@@ -1,7 +1,7 @@
 //===- OpsElementwise.cpp - elementwise ONNX ops --------------------------===//
 //
-// Unary activations and functions (Sin, Cos and Erf folded on constants),
-// binary arithmetic with numpy broadcasting (folded on
+// Unary activations and functions (folded on constants, Abs, Neg and Relu
+// on integer ones too), binary arithmetic with numpy broadcasting (folded on
 // constants, so shape arithmetic never reaches nn), Mod (folded only),
 // Sum/Max/Min/Mean, Pow with a constant exponent, Clip, Where (of any
 // element type, folded on constants), Identity, Dropout (inference:
@@ -30,25 +30,57 @@ template <typename OpTy> static LogicalResult importUnary(NodeContext &nc) {
   return nc.setOutput(0, *y);
 }
 
-/// A unary op that is folded (in f64, rounded to f32) when its input is a
-/// constant the importer may rewrite: the rotary embedding's Sin and Cos of
-/// constant angles, as PyTorch's TorchScript exporter writes them.
-template <typename OpTy, double (*fold)(double)>
+/// A unary op, folded when its input is a constant the importer may
+/// rewrite: a FLOAT one in f64, rounded to f32 (the rotary embedding's Sin
+/// and Cos of constant angles, as PyTorch's TorchScript exporter writes
+/// them), an INT64 or INT32 one with `foldInt` where the op has integer
+/// semantics (Abs and Neg of T5's relative positions). Else the nn op.
+template <typename OpTy, double (*fold)(double),
+          int64_t (*foldInt)(int64_t) = nullptr>
 static LogicalResult importFoldableUnary(NodeContext &nc) {
   FailureOr<Tensor *> t = nc.input(0);
   if (failed(t))
     return failure();
-  if (!isFoldable(**t) || !(*t)->isFloat())
+  if (!isFoldable(**t))
     return importUnary<OpTy>(nc);
   Const y = *(*t)->constant;
-  for (float &v : y.f)
-    v = float(fold(double(v)));
-  return nc.setOutput(0, std::move(y));
+  if (y.isFloat()) {
+    for (float &v : y.f)
+      v = float(fold(double(v)));
+    return nc.setOutput(0, std::move(y));
+  }
+  if constexpr (foldInt == nullptr) {
+    return importUnary<OpTy>(nc);
+  } else {
+    if (y.dtype != onnx::TensorProto::INT64 &&
+        y.dtype != onnx::TensorProto::INT32)
+      return importUnary<OpTy>(nc);
+    for (int64_t &v : y.i) {
+      v = foldInt(v);
+      // INT32's -INT32_MIN wraps, as in numpy.
+      if (y.dtype == onnx::TensorProto::INT32)
+        v = int32_t(uint32_t(uint64_t(v)));
+    }
+    return nc.setOutput(0, std::move(y));
+  }
 }
 
+// The folds, as the kernels compute them (relu passes NaN and -0).
 static double foldSin(double x) { return std::sin(x); }
 static double foldCos(double x) { return std::cos(x); }
 static double foldErf(double x) { return std::erf(x); }
+static double foldExp(double x) { return std::exp(x); }
+static double foldLog(double x) { return std::log(x); }
+static double foldSqrt(double x) { return std::sqrt(x); }
+static double foldTanh(double x) { return std::tanh(x); }
+static double foldSigmoid(double x) { return 1 / (1 + std::exp(-x)); }
+static double foldRelu(double x) { return x < 0 ? 0.0 : x; }
+static double foldNeg(double x) { return -x; }
+static double foldAbs(double x) { return std::abs(x); }
+// Two's complement: -INT64_MIN and |INT64_MIN| wrap to INT64_MIN.
+static int64_t foldNegInt(int64_t x) { return int64_t(0 - uint64_t(x)); }
+static int64_t foldAbsInt(int64_t x) { return x < 0 ? foldNegInt(x) : x; }
+static int64_t foldReluInt(int64_t x) { return x < 0 ? 0 : x; }
 
 /// A 0-d f32 constant.
 static Value scalar(NodeContext &nc, float v) { return nc.splat({}, v); }
@@ -417,14 +449,14 @@ static LogicalResult importGelu(NodeContext &nc) {
 }
 
 void amp::onnx_import::registerElementwiseOps(OpTable &t) {
-  t["Relu"] = {importUnary<nn::ReluOp>, {}};
-  t["Sigmoid"] = {importUnary<nn::SigmoidOp>, {}};
-  t["Tanh"] = {importUnary<nn::TanhOp>, {}};
-  t["Exp"] = {importUnary<nn::ExpOp>, {}};
-  t["Log"] = {importUnary<nn::LogOp>, {}};
-  t["Sqrt"] = {importUnary<nn::SqrtOp>, {}};
-  t["Neg"] = {importUnary<nn::NegOp>, {}};
-  t["Abs"] = {importUnary<nn::AbsOp>, {}};
+  t["Relu"] = {importFoldableUnary<nn::ReluOp, foldRelu, foldReluInt>, {}};
+  t["Sigmoid"] = {importFoldableUnary<nn::SigmoidOp, foldSigmoid>, {}};
+  t["Tanh"] = {importFoldableUnary<nn::TanhOp, foldTanh>, {}};
+  t["Exp"] = {importFoldableUnary<nn::ExpOp, foldExp>, {}};
+  t["Log"] = {importFoldableUnary<nn::LogOp, foldLog>, {}};
+  t["Sqrt"] = {importFoldableUnary<nn::SqrtOp, foldSqrt>, {}};
+  t["Neg"] = {importFoldableUnary<nn::NegOp, foldNeg, foldNegInt>, {}};
+  t["Abs"] = {importFoldableUnary<nn::AbsOp, foldAbs, foldAbsInt>, {}};
   t["Sin"] = {importFoldableUnary<nn::SinOp, foldSin>, {}};
   t["Cos"] = {importFoldableUnary<nn::CosOp, foldCos>, {}};
   t["Erf"] = {importFoldableUnary<nn::ErfOp, foldErf>, {}};

@@ -918,3 +918,23 @@ for stem, eq, shapes in EINSUMS:
 save("einsum_diagonal.onnx", helper.make_graph(
     [helper.make_node("Einsum", ["x"], ["y"], name="einsum", equation="ii->i")],
     "einsum_diagonal", [vi("x", F, [3, 3])], [vi("y", F, [3])]))
+
+# Unary ops of constants, folded at import time (fold-unary.test): Abs, Neg
+# and Relu of INT64 and INT32 constants (two's complement wrapping at the
+# minimum, as numpy), the float functions of a FLOAT constant.
+i64_min = np.iinfo(np.int64).min
+i32_min = np.iinfo(np.int32).min
+fold_nodes = [helper.make_node(op, [src], [op.lower() + "_" + src], name=op.lower() + "_" + src)
+              for src in ("c64", "c32") for op in ("Abs", "Neg", "Relu")]
+fold_nodes += [helper.make_node(op, ["f"], [op.lower() + "_f"], name=op.lower() + "_f")
+               for op in ("Abs", "Neg", "Relu", "Exp", "Log", "Sqrt", "Tanh",
+                          "Sigmoid", "Sin", "Cos", "Erf")]
+save("fold_unary.onnx", helper.make_graph(
+    fold_nodes, "fold_unary", [],
+    [vi(n.output[0], TensorProto.INT64 if n.input[0] == "c64" else
+        TensorProto.INT32 if n.input[0] == "c32" else F,
+        [4] if n.input[0] == "c64" else [2] if n.input[0] == "c32" else [3])
+     for n in fold_nodes],
+    [numpy_helper.from_array(np.array([-3, 0, 5, i64_min], np.int64), "c64"),
+     numpy_helper.from_array(np.array([i32_min, -7], np.int32), "c32"),
+     numpy_helper.from_array(np.array([-0.5, 1.0, 4.0], np.float32), "f")]))

@@ -78,6 +78,12 @@ token) exported by both of PyTorch's exporters, as users get them:
                                        momentum 0.9) on the first 40 rows of
                                        hf_gpt2_tokens.npz, 4 per step in
                                        order
+  hf_t5_script.onnx                    Hugging Face's T5EncoderModel (a tiny
+                                       config, random weights): relative
+                                       position buckets computed from
+                                       constants; TorchScript exporter
+  hf_t5_hidden.npy                     its hidden states for bert_pad_ids.npy
+                                       and hf_attn_mask.npy
   hf_gpt2_tokens.npz                   300 padded windows of the text of
                                        gpt_tiny_tokens: ids, mask, and
                                        labels, the next token or -100 where
@@ -267,6 +273,18 @@ class HfLogits(nn.Module):
         return model(input_ids=ids, attention_mask=mask, **self.kwargs).logits
 
 
+class HfHidden(nn.Module):
+    """A Hugging Face encoder called with (ids, attention mask), returning
+    its last hidden states."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.t5 = model
+
+    def forward(self, ids, mask):
+        return self.t5(input_ids=ids, attention_mask=mask).last_hidden_state
+
+
 def export_hf(model, stem, ids, mask):
     """Saves the logits of `model` (HfLogits) for ids and mask and exports it
     with both exporters (one file each: the weights are small)."""
@@ -358,6 +376,29 @@ def write_hf_llama():
             loss.backward()
             opt.step()
             log.write(f"{step},{loss.item():.9g}\n")
+
+
+def write_hf_t5():
+    """Hugging Face's T5EncoderModel, whose attention bias is looked up by
+    relative position buckets that the TorchScript exporter computes from
+    constants (Sub, Abs, Log, Div, Cast, Min, Where), exported as users do
+    (the torch.export-based exporter fails on it in torch 2.15), and its
+    hidden states for bert_pad_ids.npy and hf_attn_mask.npy."""
+    from transformers import T5Config, T5EncoderModel
+
+    torch.manual_seed(8)
+    config = T5Config(vocab_size=VOCAB, d_model=D, d_kv=D // HEADS,
+                      d_ff=2 * D, num_layers=LAYERS, num_heads=HEADS,
+                      relative_attention_num_buckets=8,
+                      relative_attention_max_distance=16, dropout_rate=0.0)
+    t5 = HfHidden(T5EncoderModel(config).eval()).eval()
+    ids = torch.tensor(np.load(os.path.join(HERE, "bert_pad_ids.npy")))
+    mask = torch.tensor(np.load(os.path.join(HERE, "hf_attn_mask.npy")))
+    with torch.no_grad():
+        np.save(os.path.join(HERE, "hf_t5_hidden.npy"), t5(ids, mask).numpy())
+    torch.onnx.export(t5, (ids, mask), os.path.join(HERE, "hf_t5_script.onnx"),
+                      dynamo=False, opset_version=17,
+                      input_names=["ids", "mask"], output_names=["hidden"])
 
 
 def write_padded_tokens():
@@ -862,6 +903,7 @@ def main():
     write_padded_tokens()
     write_next_tokens()
     write_hf_llama()
+    write_hf_t5()
     write_batch_norm_cnn()
     write_lr_schedules()
     write_grad_norm()
