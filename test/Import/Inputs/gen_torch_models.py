@@ -156,6 +156,13 @@ token) exported by both of PyTorch's exporters, as users get them:
                                        steps (lr 0.5, momentum 0.9) on
                                        bn_cnn_rows.csv (features / 16)
 
+  trig_mlp.onnx                        an MLP whose hidden layer h feeds
+                                       sin(2h) + 0.5 cos(h) + erf(h);
+                                       TorchScript exporter, opset 17
+  trig_mlp_torch_log.csv               its losses over 10 full-batch SGD
+                                       steps (lr 0.1, momentum 0.9) on
+                                       bn_cnn_rows.csv (features / 16)
+
 Needs PyPI's torch, onnx, onnxscript and transformers (not Debian
 packages), e.g.
 
@@ -779,6 +786,26 @@ def write_activations():
     export_and_train(model, "act_mlp", images=False, opset=18)
 
 
+class TrigMlp(nn.Module):
+    """The MLP of trig_mlp.onnx: Linear(64, 24), then sin, cos and erf of
+    the hidden layer (Sin, Cos, Erf of run-time values), Linear(24, 4)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(64, 24)
+        self.fc2 = nn.Linear(24, 4)
+
+    def forward(self, x):
+        h = self.fc1(x)
+        return self.fc2(torch.sin(2 * h) + 0.5 * torch.cos(h) + torch.erf(h))
+
+
+def write_trig():
+    """TrigMlp (seed 10) exported and trained (test/Import/sin-cos-erf.test)."""
+    torch.manual_seed(10)
+    export_and_train(TrigMlp(), "trig_mlp", images=False)
+
+
 class ResizeCnn(nn.Module):
     """The CNN of resize_cnn.onnx: every way PyTorch's exporter writes a
     Resize (scales for Upsample, sizes for interpolate)."""
@@ -911,6 +938,7 @@ def main():
     write_resize()
     write_group_norm()
     write_einsum()
+    write_trig()
 
 
 if __name__ == "__main__":
