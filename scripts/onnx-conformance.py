@@ -91,6 +91,7 @@ OPS = {
     "Pad": r"test_(constant_pad|edge_pad|reflect_pad|wrap_pad)",
     "Pow": r"test_pow",
     "PRelu": r"test_prelu_",
+    "Range": r"test_range_(float|int32)_type_(positive|negative)_delta$",
     "Reciprocal": r"test_reciprocal",
     "ReduceL2": r"test_reduce_l2_",
     "ReduceMax": r"test_reduce_max_",

@@ -1,6 +1,7 @@
 //===- OpsShape.cpp - shape ops, constants and gathers --------------------===//
 //
-// Constant, ConstantOfShape, Shape and Size (folded: shapes are static),
+// Constant, ConstantOfShape, Range, Shape and Size (folded: shapes are
+// static),
 // Reshape, Flatten, Squeeze, Unsqueeze (nn.reshape, or a new shape of a
 // constant), Transpose, Concat, Slice, Split, Pad, Expand and Tile (folded
 // on a constant; Tile as a broadcast between reshapes), Trilu (folded only) and
@@ -104,6 +105,63 @@ static LogicalResult importConstantOfShape(NodeContext &nc) {
     out.f.assign(out.numel(), c.f[0]);
   else
     out.i.assign(out.numel(), c.i[0]);
+  return nc.setOutput(0, std::move(out));
+}
+
+/// Range of constants (folded only: position ids, arange of a static
+/// length): start + i * delta for i < max(ceil((limit - start) / delta), 0),
+/// of the inputs' type, FLOAT values computed in f64 and rounded to f32.
+static LogicalResult importRange(NodeContext &nc) {
+  static constexpr const char *kWhat[] = {"start", "limit", "delta"};
+  const Const *in[3];
+  for (unsigned k = 0; k < 3; ++k) {
+    FailureOr<const Const *> c = nc.constInput(k, kWhat[k]);
+    if (failed(c))
+      return failure();
+    if ((*c)->numel() != 1)
+      return nc.error() << kWhat[k] << " must be a scalar", failure();
+    if (k > 0 && (*c)->dtype != in[0]->dtype)
+      return nc.error() << "start, limit and delta must have one type",
+             failure();
+    in[k] = *c;
+  }
+  Const out;
+  out.dtype = in[0]->dtype;
+  if (out.dtype == onnx::TensorProto::BOOL)
+    return nc.error() << "Range of BOOL is not defined", failure();
+  auto tooLong = [&] {
+    return nc.error() << "the range would have more than "
+                      << maxConstElements(out.dtype) << " elements",
+           failure();
+  };
+  if (out.isFloat()) {
+    double start = in[0]->f[0], limit = in[1]->f[0], delta = in[2]->f[0];
+    if (delta == 0 || !std::isfinite(start) || !std::isfinite(limit) ||
+        !std::isfinite(delta))
+      return nc.error() << "delta must be non-zero and every input finite",
+             failure();
+    double count = std::max(std::ceil((limit - start) / delta), 0.0);
+    if (count > double(maxConstElements(out.dtype)))
+      return tooLong();
+    for (int64_t i = 0, n = int64_t(count); i < n; ++i)
+      out.f.push_back(float(start + double(i) * delta));
+    out.shape = {int64_t(out.f.size())};
+    return nc.setOutput(0, std::move(out));
+  }
+  // Integers exactly, in 128 bits: every value lies between start and
+  // limit, so it fits the type.
+  __int128 start = in[0]->i[0], delta = in[2]->i[0];
+  __int128 span = __int128(in[1]->i[0]) - start;
+  if (delta == 0)
+    return nc.error() << "delta must be non-zero", failure();
+  __int128 count = 0;
+  if (span != 0 && (span > 0) == (delta > 0))
+    count = (span + delta - (delta > 0 ? 1 : -1)) / delta;
+  if (count > maxConstElements(out.dtype))
+    return tooLong();
+  for (__int128 i = 0; i < count; ++i)
+    out.i.push_back(int64_t(start + i * delta));
+  out.shape = {int64_t(count)};
   return nc.setOutput(0, std::move(out));
 }
 
@@ -784,6 +842,7 @@ void amp::onnx_import::registerShapeOps(OpTable &t) {
                     "value_ints", "sparse_value", "value_string",
                     "value_strings"}};
   t["ConstantOfShape"] = {importConstantOfShape, {"value"}};
+  t["Range"] = {importRange, {}};
   t["Shape"] = {importShape, {"start", "end"}};
   t["Size"] = {importSize, {}};
   t["Reshape"] = {importReshape, {"allowzero"}};

@@ -938,3 +938,28 @@ save("fold_unary.onnx", helper.make_graph(
     [numpy_helper.from_array(np.array([-3, 0, 5, i64_min], np.int64), "c64"),
      numpy_helper.from_array(np.array([i32_min, -7], np.int32), "c32"),
      numpy_helper.from_array(np.array([-0.5, 1.0, 4.0], np.float32), "f")]))
+
+# Range of constants (range.test): FLOAT with a fractional delta, INT64
+# counting down, an empty INT32 range, then the errors.
+def range_model(name, start, limit, delta, dtype=np.float32):
+    nodes = [helper.make_node("Range", ["s", "l", "d"], ["y"], name="range")]
+    inits = [numpy_helper.from_array(np.array(v, dtype), n)
+             for n, v in (("s", start), ("l", limit), ("d", delta))]
+    save(name, helper.make_graph(nodes, name[:-5], [],
+                                 [vi("y", helper.np_dtype_to_tensor_dtype(
+                                     np.dtype(dtype)), None)], inits),
+         check=False)
+
+
+range_model("range_float.onnx", 1.0, 2.0, 0.25)
+range_model("range_int64_down.onnx", 10, 3, -3, np.int64)
+range_model("range_empty.onnx", 5, 1, 2, np.int32)
+range_model("range_zero_delta.onnx", 1, 5, 0, np.int64)
+range_model("range_too_long.onnx", 0, 2 ** 40, 1, np.int64)
+range_model("range_vector.onnx", [0, 1], 5, 1, np.int64)
+save("range_runtime.onnx", helper.make_graph(
+    [helper.make_node("Range", ["s", "l", "d"], ["y"], name="range")],
+    "range_runtime", [vi("s", TensorProto.INT64, []),
+                      vi("l", TensorProto.INT64, []),
+                      vi("d", TensorProto.INT64, [])],
+    [vi("y", TensorProto.INT64, None)]), check=False)
