@@ -328,19 +328,49 @@ static LogicalResult importUnsqueeze(NodeContext &nc) {
   return reshapeTo(nc, shape);
 }
 
+/// Transpose: nn.transpose, or on a constant its elements permuted (the
+/// pads of a TF-style "same" padding that PyTorch's TorchScript exporter
+/// computes with Transpose and Reshape of constants).
 static LogicalResult importTranspose(NodeContext &nc) {
-  FailureOr<Value> x = nc.anyValue(0);
+  FailureOr<Tensor *> t = nc.input(0);
   FailureOr<std::optional<llvm::SmallVector<int64_t>>> permAttr =
       nc.intsAttr("perm");
-  if (failed(x) || failed(permAttr))
+  if (failed(t) || failed(permAttr))
     return failure();
-  int64_t rank = shapeOf(*x).size();
+  int64_t rank = (*t)->rank();
   llvm::SmallVector<int64_t> perm;
   if (*permAttr)
     perm = **permAttr;
   else
     for (int64_t d = rank - 1; d >= 0; --d)
       perm.push_back(d);
+  if (isFoldable(**t)) {
+    llvm::SmallVector<bool> seen(rank, false);
+    for (int64_t p : perm) {
+      if (p < 0 || p >= rank || seen[p] || int64_t(perm.size()) != rank)
+        return nc.error() << "perm is not a permutation of the input's " << rank
+                          << " dims",
+               failure();
+      seen[p] = true;
+    }
+    const Const &c = *(*t)->constant;
+    llvm::SmallVector<int64_t> shape, idx(rank, 0),
+        strides = stridesOf(c.shape);
+    for (int64_t p : perm)
+      shape.push_back(c.shape[p]);
+    std::vector<int64_t> indices;
+    for (int64_t k = 0, n = c.numel(); k < n; ++k) {
+      int64_t linear = 0;
+      for (int64_t d = 0; d < rank; ++d)
+        linear += idx[d] * strides[perm[d]];
+      indices.push_back(linear);
+      advanceIndex(idx, shape);
+    }
+    return nc.setOutput(0, gatherElements(c, indices, shape));
+  }
+  FailureOr<Value> x = nc.anyValue(0);
+  if (failed(x))
+    return failure();
   FailureOr<Value> y =
       nc.create<nn::TransposeOp>({*x}, {nc.named("perm", nc.i64Array(perm))});
   return failed(y) ? failure() : nc.setOutput(0, *y);
@@ -829,6 +859,11 @@ static LogicalResult importPad(NodeContext &nc) {
     if (low[axes[i]] < 0 || high[axes[i]] < 0)
       return nc.error() << "negative pads are not supported", failure();
   }
+  // No padding (a "same" padding of a 1x1 convolution, as PyTorch exports
+  // TensorFlow-style models): the identity, not a copy.
+  if (llvm::all_of(low, [](int64_t p) { return p == 0; }) &&
+      llvm::all_of(high, [](int64_t p) { return p == 0; }))
+    return nc.setOutput(0, *x);
   FailureOr<Value> y = nc.create<nn::PadOp>(
       {*x},
       {nc.named("low", nc.i64Array(low)), nc.named("high", nc.i64Array(high)),

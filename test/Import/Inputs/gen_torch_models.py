@@ -84,6 +84,12 @@ token) exported by both of PyTorch's exporters, as users get them:
                                        constants; TorchScript exporter
   hf_t5_hidden.npy                     its hidden states for bert_pad_ids.npy
                                        and hf_attn_mask.npy
+  hf_mobilenet.onnx, hf_swin.onnx      Hugging Face's MobileNetV2 and Swin
+                                       image classifiers (tiny configs,
+                                       random weights); TorchScript exporter
+  hf_vision_x.npy                      a [2, 3, 32, 32] batch of images
+  hf_mobilenet_logits.npy,             their logits for it
+  hf_swin_logits.npy
   hf_gpt2_tokens.npz                   300 padded windows of the text of
                                        gpt_tiny_tokens: ids, mask, and
                                        labels, the next token or -100 where
@@ -406,6 +412,61 @@ def write_hf_t5():
     torch.onnx.export(t5, (ids, mask), os.path.join(HERE, "hf_t5_script.onnx"),
                       dynamo=False, opset_version=17,
                       input_names=["ids", "mask"], output_names=["hidden"])
+
+
+class HfPixels(nn.Module):
+    """A Hugging Face image classifier called with pixel values, returning
+    its logits."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.vision = model
+
+    def forward(self, x):
+        return self.vision(pixel_values=x).logits
+
+
+def write_hf_vision():
+    """Hugging Face's MobileNetV2 (TensorFlow-style "same" padding, its pads
+    computed from constants with Transpose and Reshape) and Swin (shifted
+    window attention) image classifiers, tiny random configs, exported by
+    the TorchScript exporter (the torch.export-based one fails on Swin in
+    torch 2.15), and their logits for hf_vision_x.npy."""
+    from transformers import (MobileNetV2Config,
+                              MobileNetV2ForImageClassification, SwinConfig,
+                              SwinForImageClassification)
+
+    torch.manual_seed(11)
+    x = torch.randn(2, 3, 32, 32)
+    np.save(os.path.join(HERE, "hf_vision_x.npy"), x.numpy())
+    models = {
+        "hf_mobilenet": MobileNetV2ForImageClassification(MobileNetV2Config(
+            image_size=32, depth_multiplier=0.25, num_labels=3)),
+        "hf_swin": SwinForImageClassification(SwinConfig(
+            image_size=32, patch_size=4, embed_dim=16, depths=[1, 1],
+            num_heads=[2, 4], window_size=4, num_labels=3)),
+    }
+    for stem, model in models.items():
+        # Variance-preserving (He) convolution weights, and BatchNorm
+        # statistics of a trained model: with Hugging Face's initialization
+        # (normal, std 0.02) MobileNetV2's logits vanish (1e-27) through its
+        # 17 blocks, and with PyTorch's default they hardly depend on the
+        # image.
+        with torch.no_grad():
+            for m in model.modules():
+                if isinstance(m, nn.Conv2d):
+                    nn.init.kaiming_normal_(m.weight, nonlinearity="relu")
+                if isinstance(m, nn.BatchNorm2d):
+                    m.running_mean.normal_(0.0, 0.1)
+                    m.running_var.uniform_(0.5, 1.5)
+                    m.weight.uniform_(0.5, 1.5)
+                    m.bias.normal_(0.0, 0.1)
+        model = HfPixels(model.eval()).eval()
+        with torch.no_grad():
+            np.save(os.path.join(HERE, stem + "_logits.npy"), model(x).numpy())
+        torch.onnx.export(model, (x,), os.path.join(HERE, stem + ".onnx"),
+                          dynamo=False, opset_version=17, input_names=["x"],
+                          output_names=["logits"])
 
 
 def write_padded_tokens():
@@ -931,6 +992,7 @@ def main():
     write_next_tokens()
     write_hf_llama()
     write_hf_t5()
+    write_hf_vision()
     write_batch_norm_cnn()
     write_lr_schedules()
     write_grad_norm()
