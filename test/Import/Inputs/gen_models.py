@@ -963,3 +963,13 @@ save("range_runtime.onnx", helper.make_graph(
                       vi("l", TensorProto.INT64, []),
                       vi("d", TensorProto.INT64, [])],
     [vi("y", TensorProto.INT64, None)]), check=False)
+
+# Transpose of a constant folds (transpose-fold.test); a perm that is no
+# permutation is an error.
+for stem, perm in (("transpose_const", [1, 0]), ("transpose_bad_perm", [0, 0])):
+    save(stem + ".onnx", helper.make_graph(
+        [helper.make_node("Transpose", ["c"], ["y"], name="transpose",
+                          perm=perm)],
+        stem, [], [vi("y", TensorProto.INT64, None)],
+        [numpy_helper.from_array(np.array([[1, 2, 3], [4, 5, 6]], np.int64),
+                                 "c")]), check=False)
