@@ -208,74 +208,66 @@ TEST_P(ActivationGradTest, ReluGradIsASelect) {
   EXPECT_TRUE(allEqual(dx, ref, "relu_grad"));
 }
 
-TEST_P(ActivationGradTest, GeluGradMatchesF64) {
-  const amp_dtype_t dtype = GetParam();
-  std::mt19937 rng(6);
+using InputGradFn = amp_status_t (*)(const void *dy, const void *x, void *dx,
+                                     int64_t n, amp_dtype_t dtype,
+                                     void *stream);
+
+/// dx = fn(dy, x) on 999 elements, dy in [-3, 3] and x in [-xMax, xMax],
+/// against dy * deriv(x) in f64 within err(dy, x, r) (then the output
+/// dtype's rounding); computed in place over x (overX) or dy, the same bits.
+static void
+checkInputGrad(InputGradFn fn, const char *name, unsigned seed, double xMax,
+               double (*deriv)(double),
+               const std::function<double(double, double, double)> &err,
+               amp_dtype_t dtype, bool overX) {
+  std::mt19937 rng(seed);
   Tensor dy = randomTensor(dtype, {999}, rng, -3, 3);
-  Tensor x = randomTensor(dtype, {999}, rng, -6, 6);
+  Tensor x = randomTensor(dtype, {999}, rng, -xMax, xMax);
   Tensor dx = sentinelTensor(dtype, {999});
-  ASSERT_TRUE(
-      isOk(amp_gelu_grad(dy.data(), x.data(), dx.data(), 999, dtype, nullptr)));
+  ASSERT_TRUE(isOk(fn(dy.data(), x.data(), dx.data(), 999, dtype, nullptr)));
   std::vector<double> ref, tol;
   for (int64_t i = 0; i < 999; ++i) {
-    double xv = x.get(i), r = dy.get(i) * geluGradF64(xv);
-    double eg = 8 * kU * (1 + std::fabs(xv) * (1 + 0.14 * xv * xv));
+    double r = dy.get(i) * deriv(x.get(i));
     ref.push_back(r);
-    tol.push_back(
-        outTol(dtype, r, std::fabs(dy.get(i)) * eg + kU * std::fabs(r)));
+    tol.push_back(outTol(dtype, r, err(dy.get(i), x.get(i), r)));
   }
-  EXPECT_TRUE(allClose(dx, ref, tol, "gelu_grad"));
-  // In place over dy.
+  EXPECT_TRUE(allClose(dx, ref, tol, name));
+  Tensor &inPlace = overX ? x : dy;
   ASSERT_TRUE(
-      isOk(amp_gelu_grad(dy.data(), x.data(), dy.data(), 999, dtype, nullptr)));
-  EXPECT_TRUE(dy.sameBits(dx));
+      isOk(fn(dy.data(), x.data(), inPlace.data(), 999, dtype, nullptr)));
+  EXPECT_TRUE(inPlace.sameBits(dx)) << name << " in place";
+}
+
+TEST_P(ActivationGradTest, GeluGradMatchesF64) {
+  checkInputGrad(
+      amp_gelu_grad, "gelu_grad", 6, 6, geluGradF64,
+      [](double dy, double x, double r) {
+        double eg = 8 * kU * (1 + std::fabs(x) * (1 + 0.14 * x * x));
+        return std::fabs(dy) * eg + kU * std::fabs(r);
+      },
+      GetParam(), /*overX=*/false);
 }
 
 TEST_P(ActivationGradTest, GeluErfGradMatchesF64) {
-  const amp_dtype_t dtype = GetParam();
-  std::mt19937 rng(7);
-  Tensor dy = randomTensor(dtype, {999}, rng, -3, 3);
-  Tensor x = randomTensor(dtype, {999}, rng, -6, 6);
-  Tensor dx = sentinelTensor(dtype, {999});
-  ASSERT_TRUE(isOk(
-      amp_gelu_erf_grad(dy.data(), x.data(), dx.data(), 999, dtype, nullptr)));
-  std::vector<double> ref, tol;
-  for (int64_t i = 0; i < 999; ++i) {
-    double xv = x.get(i), r = dy.get(i) * geluErfGradF64(xv);
-    // cdf to a few ulps of 1, x * pdf to a few ulps of itself.
-    double eg = 8 * kU * (1 + std::fabs(xv) * std::exp(-0.5 * xv * xv));
-    ref.push_back(r);
-    tol.push_back(
-        outTol(dtype, r, std::fabs(dy.get(i)) * eg + kU * std::fabs(r)));
-  }
-  EXPECT_TRUE(allClose(dx, ref, tol, "gelu_erf_grad"));
-  // In place over x.
-  ASSERT_TRUE(isOk(
-      amp_gelu_erf_grad(dy.data(), x.data(), x.data(), 999, dtype, nullptr)));
-  EXPECT_TRUE(x.sameBits(dx));
+  checkInputGrad(
+      amp_gelu_erf_grad, "gelu_erf_grad", 7, 6, geluErfGradF64,
+      [](double dy, double x, double r) {
+        // cdf to a few ulps of 1, x * pdf to a few ulps of itself.
+        double eg = 8 * kU * (1 + std::fabs(x) * std::exp(-0.5 * x * x));
+        return std::fabs(dy) * eg + kU * std::fabs(r);
+      },
+      GetParam(), /*overX=*/true);
 }
 
 TEST_P(ActivationGradTest, ErfGradMatchesF64) {
-  const amp_dtype_t dtype = GetParam();
-  std::mt19937 rng(8);
-  Tensor dy = randomTensor(dtype, {999}, rng, -3, 3);
-  Tensor x = randomTensor(dtype, {999}, rng, -3, 3);
-  Tensor dx = sentinelTensor(dtype, {999});
-  ASSERT_TRUE(
-      isOk(amp_erf_grad(dy.data(), x.data(), dx.data(), 999, dtype, nullptr)));
-  std::vector<double> ref, tol;
-  for (int64_t i = 0; i < 999; ++i) {
-    double xv = x.get(i);
-    double r = dy.get(i) * 2 / std::sqrt(M_PI) * std::exp(-xv * xv);
-    // x^2's rounding scales by x^2 through exp; expf and two products.
-    ref.push_back(r);
-    tol.push_back(outTol(dtype, r, (6 + 2 * xv * xv) * kU * std::fabs(r)));
-  }
-  EXPECT_TRUE(allClose(dx, ref, tol, "erf_grad"));
-  // In place over dy.
-  ASSERT_TRUE(
-      isOk(amp_erf_grad(dy.data(), x.data(), dy.data(), 999, dtype, nullptr)));
-  EXPECT_TRUE(dy.sameBits(dx));
+  checkInputGrad(
+      amp_erf_grad, "erf_grad", 8, 3,
+      [](double x) { return 2 / std::sqrt(M_PI) * std::exp(-x * x); },
+      // x^2's rounding scales by x^2 through exp; expf and two products.
+      [](double, double x, double r) {
+        return (6 + 2 * x * x) * kU * std::fabs(r);
+      },
+      GetParam(), /*overX=*/false);
 }
 
 INSTANTIATE_TEST_SUITE_P(Dtypes, ActivationGradTest,
