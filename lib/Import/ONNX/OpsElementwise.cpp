@@ -151,7 +151,7 @@ static LogicalResult importArith(NodeContext &nc, Arith op, unsigned n) {
     FailureOr<Tensor *> t = nc.input(i);
     if (failed(t))
       return failure();
-    allConst &= bool((*t)->constant) && !(*t)->value;
+    allConst &= isFoldable(**t);
   }
   if (allConst) {
     Const acc = *(*nc.input(0))->constant;
@@ -344,10 +344,6 @@ static LogicalResult importClip(NodeContext &nc) {
 /// folded; else nn.where.
 static LogicalResult foldWhere(NodeContext &nc, const Const &cond,
                                const Const &a, const Const &b) {
-  if (a.dtype != b.dtype)
-    return nc.error() << "the values differ in type: " << dataTypeName(a.dtype)
-                      << " and " << dataTypeName(b.dtype),
-           failure();
   std::optional<llvm::SmallVector<int64_t>> ab =
       broadcastShapes(a.shape, b.shape);
   std::optional<llvm::SmallVector<int64_t>> shape =
@@ -380,7 +376,12 @@ static LogicalResult importWhere(NodeContext &nc) {
   FailureOr<Tensor *> lhs = nc.input(1), rhs = nc.input(2);
   if (failed(lhs) || failed(rhs))
     return failure();
-  if ((*cond)->constant && (*lhs)->constant && (*rhs)->constant)
+  if ((*lhs)->dtype != (*rhs)->dtype)
+    return nc.error() << "the values differ in type: "
+                      << dataTypeName((*lhs)->dtype) << " and "
+                      << dataTypeName((*rhs)->dtype),
+           failure();
+  if (isFoldable(**cond) && isFoldable(**lhs) && isFoldable(**rhs))
     return foldWhere(nc, *(*cond)->constant, *(*lhs)->constant,
                      *(*rhs)->constant);
   FailureOr<Value> c = nc.anyValue(0);

@@ -44,7 +44,7 @@ static LogicalResult compareInputs(NodeContext &nc,
                       << dataTypeName((*lhs)->dtype) << " and "
                       << dataTypeName((*rhs)->dtype) << ")",
            failure();
-  if ((*lhs)->constant && (*rhs)->constant) {
+  if (isFoldable(**lhs) && isFoldable(**rhs)) {
     const Const &a = *(*lhs)->constant, &b = *(*rhs)->constant;
     std::optional<Const> r = foldBinary(a, b, [&](double x, double y) {
       return nn::CompareOp::holds(predicate, x, y) ? 1.0 : 0.0;
@@ -94,7 +94,7 @@ static LogicalResult importNot(NodeContext &nc) {
   FailureOr<Tensor *> x = boolInput(nc, 0);
   if (failed(x))
     return failure();
-  if ((*x)->constant) {
+  if (isFoldable(**x)) {
     Const out = *(*x)->constant;
     for (int64_t &v : out.i)
       v = v == 0;
@@ -118,7 +118,7 @@ template <Logical op> static LogicalResult importLogical(NodeContext &nc) {
     return failure();
   if (op == Logical::Xor)
     return compareInputs(nc, nn::ComparePredicate::NE);
-  if ((*lhs)->constant && (*rhs)->constant) {
+  if (isFoldable(**lhs) && isFoldable(**rhs)) {
     const Const &a = *(*lhs)->constant, &b = *(*rhs)->constant;
     std::optional<Const> r = foldBinary(a, b, [](double x, double y) {
       bool p = x != 0, q = y != 0;

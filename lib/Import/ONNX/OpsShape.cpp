@@ -420,8 +420,9 @@ static LogicalResult importExpand(NodeContext &nc) {
   if (failed(in) || failed(shapeC))
     return failure();
   std::vector<int64_t> spec = (*shapeC)->ints();
-  // A constant (a mask built while importing) stays one.
-  if ((*in)->constant) {
+  // A constant (a mask built while importing) stays one; a param (a ViT's
+  // class token expanded to the batch) is broadcast where it is used.
+  if (isFoldable(**in)) {
     const Const &c = *(*in)->constant;
     std::optional<llvm::SmallVector<int64_t>> shape = broadcastShapes(
         c.shape, llvm::SmallVector<int64_t>(spec.begin(), spec.end()));
@@ -476,7 +477,7 @@ static LogicalResult importTile(NodeContext &nc) {
              failure();
     joined.push_back(*n);
   }
-  if ((*in)->constant) {
+  if (isFoldable(**in)) {
     Const c = *(*in)->constant;
     c.shape = split;
     std::optional<Const> out = broadcastConst(c, spread);

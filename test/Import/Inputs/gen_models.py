@@ -973,3 +973,23 @@ for stem, perm in (("transpose_const", [1, 0]), ("transpose_bad_perm", [0, 0])):
         stem, [], [vi("y", TensorProto.INT64, None)],
         [numpy_helper.from_array(np.array([[1, 2, 3], [4, 5, 6]], np.int64),
                                  "c")]), check=False)
+
+# A param (a float initializer of more than one element) under ops that
+# fold on constants (param-not-folded.test): Expand (a ViT's class token
+# broadcast to the batch), Tile, Mul by a constant, Where and a comparison
+# keep it an argument that trains.
+save("param_ops.onnx", helper.make_graph(
+    [helper.make_node("Expand", ["p", "shape"], ["expanded"], name="expand"),
+     helper.make_node("Tile", ["p", "reps"], ["tiled"], name="tile"),
+     helper.make_node("Mul", ["p", "two"], ["scaled"], name="mul"),
+     helper.make_node("Where", ["mask", "p", "two"], ["selected"],
+                      name="where"),
+     helper.make_node("Greater", ["p", "two"], ["greater"], name="greater")],
+    "param_ops", [],
+    [vi("expanded", F, [2, 3]), vi("tiled", F, [2, 3]),
+     vi("scaled", F, [1, 3]), vi("selected", F, [1, 3]),
+     vi("greater", TensorProto.BOOL, [1, 3])],
+    [numpy_helper.from_array(np.array([[1, 2, 3]], np.float32), "p"),
+     ints("shape", [2, 3]), ints("reps", [2, 1]),
+     numpy_helper.from_array(np.array(2, np.float32), "two"),
+     numpy_helper.from_array(np.array([[True, False, True]]), "mask")]))
