@@ -140,9 +140,12 @@ int main(int argc, char **argv) {
   amp::registerONNXImportDialects(registry);
   MLIRContext context(registry);
   // One line per error: the model, then the message (which names the node
-  // and its op type).
+  // and its op type); warnings likewise.
   bool failedOnce = false;
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Warning)
+      llvm::errs() << "amp-import-onnx: warning: " << inputFile << ": "
+                   << diag.str() << "\n";
     if (diag.getSeverity() != DiagnosticSeverity::Error)
       return success();
     if (!failedOnce)

@@ -76,40 +76,70 @@ std::vector<std::string> quotedStrings(llvm::StringRef list) {
   return out;
 }
 
+/// The folded_from sources of every initializer that has them, by name.
+llvm::StringMap<std::vector<std::string>>
+foldedSources(const onnx::GraphProto &graph) {
+  llvm::StringSet<> initializers;
+  for (const onnx::TensorProto &init : graph.initializer())
+    initializers.insert(init.name());
+  llvm::StringMap<std::vector<std::string>> sources;
+  for (const onnx::ValueInfoProto &info : graph.value_info()) {
+    if (!initializers.contains(info.name()))
+      continue;
+    for (const onnx::StringStringEntryProto &e : metadataOf(info))
+      if (e.key() == kFoldedFrom)
+        for (std::string &source : quotedStrings(e.value()))
+          sources[info.name()].push_back(std::move(source));
+  }
+  return sources;
+}
+
 } // namespace
 
 llvm::StringSet<>
 amp::onnx_import::frozenInitializers(const onnx::GraphProto &graph,
                                      llvm::ArrayRef<std::string> frozen,
                                      std::string &unmatched) {
-  llvm::StringSet<> initializers, matched, result;
+  llvm::StringSet<> matched, result;
   if (frozen.empty())
     return result;
   llvm::StringSet<> names(llvm::from_range, frozen);
   for (const onnx::TensorProto &init : graph.initializer())
-    initializers.insert(init.name());
-  for (const std::string &name : frozen)
-    if (initializers.contains(name)) {
-      result.insert(name);
-      matched.insert(name);
+    if (names.contains(init.name())) {
+      result.insert(init.name());
+      matched.insert(init.name());
     }
-  for (const onnx::ValueInfoProto &info : graph.value_info()) {
-    if (!initializers.contains(info.name()))
-      continue;
-    for (const onnx::StringStringEntryProto &e : metadataOf(info)) {
-      if (e.key() != kFoldedFrom)
-        continue;
-      for (const std::string &source : quotedStrings(e.value()))
-        if (names.contains(source)) {
-          result.insert(info.name());
-          matched.insert(source);
-        }
-    }
-  }
+  for (const auto &[init, sources] : foldedSources(graph))
+    for (const std::string &source : sources)
+      if (names.contains(source)) {
+        result.insert(init);
+        matched.insert(source);
+      }
   for (const std::string &name : frozen)
     if (!matched.contains(name)) {
       unmatched = name;
       break;
     }
   return result;
+}
+
+llvm::StringMap<std::string>
+amp::onnx_import::foldedFromBuffers(const onnx::GraphProto &graph) {
+  // Module values have dotted names (the exporter's own values do not);
+  // parameters mostly end in weight or bias (in_proj_weight too). An
+  // initializer folded from one of those is a weight, gathered or
+  // transposed.
+  auto isWeight = [](llvm::StringRef name) {
+    return name.ends_with("weight") || name.ends_with("bias");
+  };
+  llvm::StringMap<std::string> hints;
+  for (const auto &[init, sources] : foldedSources(graph)) {
+    if (llvm::any_of(sources, isWeight))
+      continue;
+    auto buffer = llvm::find_if(
+        sources, [](llvm::StringRef name) { return name.contains('.'); });
+    if (buffer != sources.end())
+      hints[init] = *buffer;
+  }
+  return hints;
 }

@@ -286,12 +286,22 @@ LogicalResult GraphImporter::importInitializers() {
            << "--frozen '" << unmatched
            << "' names no initializer of the graph (nor a value the "
               "torch.export-based exporter folded into one)";
+  llvm::StringMap<std::string> bufferHints = foldedFromBuffers(graph);
   for (const onnx::TensorProto &init : graph.initializer()) {
     std::string error;
     std::optional<Const> c = readTensorProto(init, error);
     if (!c)
       return emitError(fileLoc)
              << "initializer '" << init.name() << "': " << error;
+    auto hint = bufferHints.find(init.name());
+    if (hint != bufferHints.end() && !frozen.contains(init.name()) &&
+        c->isFloat() && c->numel() > 1 && !options.constants)
+      emitWarning(fileLoc)
+          << "initializer '" << init.name()
+          << "' trains as a param of its own, but PyTorch's exporter "
+             "computed it from '"
+          << hint->second << "'; if that is a buffer (no weight), --frozen "
+          << hint->second << " makes it a constant";
     Tensor t;
     t.dtype = c->dtype;
     t.shape = c->shape;

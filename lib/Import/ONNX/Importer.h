@@ -70,6 +70,12 @@ std::string dataTypeName(int32_t dtype);
 llvm::StringSet<> frozenInitializers(const onnx::GraphProto &graph,
                                      llvm::ArrayRef<std::string> frozen,
                                      std::string &unmatched);
+/// For each initializer the torch.export-based exporter folded from a value
+/// named like a module's buffer (a dotted name that ends in neither
+/// `weight` nor `bias`: a rotary embedding's `inv_freq`) and from no value
+/// named like a weight, that name: a hint that the initializer is no
+/// weight (Frozen.cpp).
+llvm::StringMap<std::string> foldedFromBuffers(const onnx::GraphProto &graph);
 
 //===----------------------------------------------------------------------===//
 // Compile-time constants (Tensors.cpp)
