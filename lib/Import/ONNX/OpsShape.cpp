@@ -1,11 +1,11 @@
 //===- OpsShape.cpp - shape ops, constants and gathers --------------------===//
 //
 // Constant, ConstantOfShape, Range, Shape and Size (folded: shapes are
-// static),
-// Reshape, Flatten, Squeeze, Unsqueeze (nn.reshape, or a new shape of a
-// constant), Transpose, Concat, Slice, Split, Pad, Expand and Tile (folded
-// on a constant; Tile as a broadcast between reshapes), Trilu (folded only) and
-// Cast (folded on constants, else nn.convert). The gathers are OpsGather.cpp's.
+// static), Reshape, Flatten, Squeeze, Unsqueeze (nn.reshape, or a new shape
+// of a constant), Transpose, Concat, Slice, Split, Pad, Expand and Tile
+// (folded on a constant; Tile as a broadcast between reshapes), Trilu
+// (folded only) and Cast (folded on constants, else nn.convert). The
+// gathers are OpsGather.cpp's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -346,13 +346,16 @@ static LogicalResult importTranspose(NodeContext &nc) {
       perm.push_back(d);
   if (isFoldable(**t)) {
     llvm::SmallVector<bool> seen(rank, false);
+    bool permutes = int64_t(perm.size()) == rank;
     for (int64_t p : perm) {
-      if (p < 0 || p >= rank || seen[p] || int64_t(perm.size()) != rank)
-        return nc.error() << "perm is not a permutation of the input's " << rank
-                          << " dims",
-               failure();
-      seen[p] = true;
+      permutes = permutes && p >= 0 && p < rank && !seen[p];
+      if (permutes)
+        seen[p] = true;
     }
+    if (!permutes)
+      return nc.error() << "perm is not a permutation of the input's " << rank
+                        << " dims",
+             failure();
     const Const &c = *(*t)->constant;
     llvm::SmallVector<int64_t> shape, idx(rank, 0),
         strides = stridesOf(c.shape);
