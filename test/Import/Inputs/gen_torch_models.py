@@ -90,6 +90,12 @@ token) exported by both of PyTorch's exporters, as users get them:
   hf_vision_x.npy                      a [2, 3, 32, 32] batch of images
   hf_mobilenet_logits.npy,             their logits for it
   hf_swin_logits.npy
+  hf_vit.onnx                          Hugging Face's ViTForImageClassification
+                                       (a tiny config, random weights) on
+                                       8 x 8 images; TorchScript exporter
+  hf_vit_torch_log.csv                 its losses over 10 full-batch SGD
+                                       steps (lr 0.1, momentum 0.9) on
+                                       bn_cnn_x.npy
   hf_gpt2_tokens.npz                   300 padded windows of the text of
                                        gpt_tiny_tokens: ids, mask, and
                                        labels, the next token or -100 where
@@ -467,6 +473,31 @@ def write_hf_vision():
         torch.onnx.export(model, (x,), os.path.join(HERE, stem + ".onnx"),
                           dynamo=False, opset_version=17, input_names=["x"],
                           output_names=["logits"])
+
+
+def write_hf_vit():
+    """Hugging Face's ViTForImageClassification on the [16, 1, 8, 8] images of
+    bn_cnn_x.npy (4 patches of 4 x 4 and the class token, which the
+    TorchScript exporter writes as Expand of the parameter), exported and
+    trained by export_and_train (test/Import/hf-vit.test)."""
+    from transformers import ViTConfig, ViTForImageClassification
+
+    torch.manual_seed(12)
+    vit = ViTForImageClassification(ViTConfig(
+        image_size=8, patch_size=4, num_channels=1, hidden_size=32,
+        num_hidden_layers=2, num_attention_heads=4, intermediate_size=64,
+        num_labels=4, hidden_dropout_prob=0.0,
+        attention_probs_dropout_prob=0.0))
+    # A class token of the scale of the patch embeddings (Hugging Face
+    # initializes it to std 0.02), so that its training shows in the loss;
+    # biases and LayerNorm weights perturbed as trained ones are (the
+    # exporter stores equal initializers, all zeros or all ones, once).
+    with torch.no_grad():
+        vit.vit.embeddings.cls_token.normal_(0.0, 1.0)
+        for p in vit.parameters():
+            if p.numel() > 1 and bool((p == p.flatten()[0]).all()):
+                p.add_(torch.randn_like(p) * 0.1)
+    export_and_train(HfPixels(vit.train()), "hf_vit", images=True)
 
 
 def write_padded_tokens():
@@ -993,6 +1024,7 @@ def main():
     write_hf_llama()
     write_hf_t5()
     write_hf_vision()
+    write_hf_vit()
     write_batch_norm_cnn()
     write_lr_schedules()
     write_grad_norm()
