@@ -76,9 +76,10 @@ std::vector<std::string> quotedStrings(llvm::StringRef list) {
   return out;
 }
 
-/// The folded_from sources of every initializer that has them, by name.
+} // namespace
+
 llvm::StringMap<std::vector<std::string>>
-foldedSources(const onnx::GraphProto &graph) {
+amp::onnx_import::foldedSources(const onnx::GraphProto &graph) {
   llvm::StringSet<> initializers;
   for (const onnx::TensorProto &init : graph.initializer())
     initializers.insert(init.name());
@@ -94,12 +95,9 @@ foldedSources(const onnx::GraphProto &graph) {
   return sources;
 }
 
-} // namespace
-
-llvm::StringSet<>
-amp::onnx_import::frozenInitializers(const onnx::GraphProto &graph,
-                                     llvm::ArrayRef<std::string> frozen,
-                                     std::string &unmatched) {
+llvm::StringSet<> amp::onnx_import::frozenInitializers(
+    const onnx::GraphProto &graph, const FoldedSources &folded,
+    llvm::ArrayRef<std::string> frozen, std::string &unmatched) {
   llvm::StringSet<> matched, result;
   if (frozen.empty())
     return result;
@@ -109,7 +107,7 @@ amp::onnx_import::frozenInitializers(const onnx::GraphProto &graph,
       result.insert(init.name());
       matched.insert(init.name());
     }
-  for (const auto &[init, sources] : foldedSources(graph))
+  for (const auto &[init, sources] : folded)
     for (const std::string &source : sources)
       if (names.contains(source)) {
         result.insert(init);
@@ -124,7 +122,7 @@ amp::onnx_import::frozenInitializers(const onnx::GraphProto &graph,
 }
 
 llvm::StringMap<std::string>
-amp::onnx_import::foldedFromBuffers(const onnx::GraphProto &graph) {
+amp::onnx_import::foldedFromBuffers(const FoldedSources &folded) {
   // Module values have dotted names (the exporter's own values do not);
   // parameters mostly end in weight or bias (in_proj_weight too). An
   // initializer folded from one of those is a weight, gathered or
@@ -133,7 +131,7 @@ amp::onnx_import::foldedFromBuffers(const onnx::GraphProto &graph) {
     return name.ends_with("weight") || name.ends_with("bias");
   };
   llvm::StringMap<std::string> hints;
-  for (const auto &[init, sources] : foldedSources(graph)) {
+  for (const auto &[init, sources] : folded) {
     if (llvm::any_of(sources, isWeight))
       continue;
     auto buffer = llvm::find_if(

@@ -278,15 +278,16 @@ LogicalResult GraphImporter::importInitializers() {
     return emitError(fileLoc) << "sparse initializer '"
                               << graph.sparse_initializer(0).values().name()
                               << "' is not supported";
+  FoldedSources folded = foldedSources(graph);
   std::string unmatched;
   llvm::StringSet<> frozen =
-      frozenInitializers(graph, options.frozen, unmatched);
+      frozenInitializers(graph, folded, options.frozen, unmatched);
   if (!unmatched.empty())
     return emitError(fileLoc)
            << "--frozen '" << unmatched
            << "' names no initializer of the graph (nor a value the "
               "torch.export-based exporter folded into one)";
-  llvm::StringMap<std::string> bufferHints = foldedFromBuffers(graph);
+  llvm::StringMap<std::string> bufferHints = foldedFromBuffers(folded);
   for (const onnx::TensorProto &init : graph.initializer()) {
     std::string error;
     std::optional<Const> c = readTensorProto(init, error);

@@ -63,19 +63,25 @@ std::string loadExternalData(onnx::ModelProto &model, llvm::StringRef modelDir);
 /// "FLOAT", "INT64", ... for messages.
 std::string dataTypeName(int32_t dtype);
 
+/// What the torch.export-based exporter folded each initializer of `graph`
+/// from (its value_info's folded_from metadata), for the initializers that
+/// have it (Frozen.cpp).
+using FoldedSources = llvm::StringMap<std::vector<std::string>>;
+FoldedSources foldedSources(const onnx::GraphProto &graph);
+
 /// The initializers of `graph` that import as constants for the --frozen
-/// names `frozen` (Frozen.cpp): those named, and those the torch.export-based
-/// exporter folded from a named value. `unmatched` receives a name that
-/// matches neither, if any.
+/// names `frozen`: those named, and those folded from a named value.
+/// `unmatched` receives a name that matches neither, if any.
 llvm::StringSet<> frozenInitializers(const onnx::GraphProto &graph,
+                                     const FoldedSources &folded,
                                      llvm::ArrayRef<std::string> frozen,
                                      std::string &unmatched);
-/// For each initializer the torch.export-based exporter folded from a value
+/// For each initializer that was folded from a value
 /// named like a module's buffer (a dotted name that ends in neither
 /// `weight` nor `bias`: a rotary embedding's `inv_freq`) and from no value
 /// named like a weight, that name: a hint that the initializer is no
-/// weight (Frozen.cpp).
-llvm::StringMap<std::string> foldedFromBuffers(const onnx::GraphProto &graph);
+/// weight.
+llvm::StringMap<std::string> foldedFromBuffers(const FoldedSources &folded);
 
 //===----------------------------------------------------------------------===//
 // Compile-time constants (Tensors.cpp)
