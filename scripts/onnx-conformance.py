@@ -45,6 +45,7 @@ OPS = {
     "Conv": r"test_(basic_conv_|conv_with_)",
     "ConvTranspose": r"test_convtranspose",
     "Cos": r"test_cos(_example)?$",
+    "CumSum": r"test_cumsum_",
     "Div": r"test_div(_bcast|_example|_uint8)?$",
     "Dropout": r"test_dropout_",
     "Einsum": r"test_einsum_",

@@ -393,6 +393,16 @@ LogicalResult rule(ReduceMeanOp op, Rule &r) {
   return success();
 }
 
+/// Each input element reaches the outputs on its own side of the scan, so
+/// dx is the cumsum of dy in the other direction (exclusive as the forward).
+LogicalResult rule(CumsumOp op, Rule &r) {
+  UnitAttr reverse =
+      op.getReverse() ? UnitAttr() : UnitAttr::get(op.getContext());
+  r.set(0, r.b().create<CumsumOp>(r.dy(), op.getAxisAttr(),
+                                  op.getExclusiveAttr(), reverse));
+  return success();
+}
+
 LogicalResult rule(ReduceMaxOp op, Rule &r) {
   r.set(0, r.b().create<ReduceMaxGradOp>(r.dy(), op.getInput(), op.getResult(),
                                          op.getAxesAttr(), op.getKeepDimsAttr()));

@@ -177,10 +177,10 @@ void amp::registerNNPrecisionModels(DialectRegistry &registry) {
     attachElementwise<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, NegOp,
                       ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp, ReluOp,
                       GeluOp, GeluErfOp, SinOp, CosOp, ErfOp, AbsOp, PowOp,
-                      ClampOp, WhereOp, CompareOp, ConvertOp, SoftmaxOp,
-                      LogSoftmaxOp, MaxPool2DOp, AvgPool2DOp, GlobalAvgPoolOp,
-                      ReshapeOp, TransposeOp, BroadcastToOp, ConcatOp, SliceOp,
-                      PadOp, GradSeedOp>(ctx);
+                      ClampOp, WhereOp, CompareOp, ConvertOp, CumsumOp,
+                      SoftmaxOp, LogSoftmaxOp, MaxPool2DOp, AvgPool2DOp,
+                      GlobalAvgPoolOp, ReshapeOp, TransposeOp, BroadcastToOp,
+                      ConcatOp, SliceOp, PadOp, GradSeedOp>(ctx);
     // Nothing in their operands names the forward op: they follow their
     // neighbours.
     attachElementwise<AvgPool2DGradOp, SliceGradOp>(ctx);

@@ -2,7 +2,8 @@
 //
 // nn.reduce_sum, nn.reduce_mean and nn.reduce_max over a set of axes, with
 // or without keep_dims (which changes the shape, not the element order),
-// and nn.reduce_max_grad (dy split evenly among the maxima of each slice).
+// nn.reduce_max_grad (dy split evenly among the maxima of each slice), and
+// the running sum nn.cumsum.
 //
 //===----------------------------------------------------------------------===//
 
@@ -78,9 +79,33 @@ RefTensor evalReduceMaxGrad(ReduceMaxGradOp op, Operands in) {
   return dx;
 }
 
+/// The running sums along the axis, in f64 (integers are exact below 2^53).
+RefTensor evalCumsum(CumsumOp op, Operands in) {
+  const RefTensor &x = *in[0];
+  const int64_t axis = normalizeAxis(op.getAxis(), x.getRank());
+  int64_t inner = 1;
+  for (int64_t d = axis + 1; d < x.getRank(); ++d)
+    inner *= x.shape[d];
+  const int64_t len = x.shape[axis];
+  const int64_t lines = len == 0 ? 0 : x.getNumElements() / len;
+  RefTensor y = x;
+  for (int64_t line = 0; line < lines; ++line) {
+    const int64_t base = (line / inner) * len * inner + line % inner;
+    double sum = 0;
+    for (int64_t k = 0; k < len; ++k) {
+      const int64_t i = base + (op.getReverse() ? len - 1 - k : k) * inner;
+      const double v = x.data[i];
+      y.data[i] = op.getExclusive() ? sum : sum + v;
+      sum += v;
+    }
+  }
+  return y;
+}
+
 } // namespace
 
 void amp::reference::registerReductionOps(EvaluatorTable &table) {
+  table.add<CumsumOp>(evalCumsum);
   table.add<ReduceSumOp>([](ReduceSumOp op, Operands in) {
     return reduce(op, *in[0], 0.0, add).first;
   });

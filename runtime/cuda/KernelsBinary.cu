@@ -7,13 +7,15 @@
 // otherwise a grid-stride kernel maps each output index to the operands'
 // offsets (StridedIndex.cuh). One f32 operation per element
 // (reference/ElementwiseMath.h), compiled with --fmad=false: bitwise the
-// reference's.
+// reference's. i32 and i64 always take the strided kernel with the
+// reference's intBinaryOp (they are ids and positions, not hot paths).
 //
 //===----------------------------------------------------------------------===//
 
 #include "cuda/CudaDevice.cuh"
 #include "cuda/FlatMap.cuh"
 #include "cuda/StridedIndex.cuh"
+#include "reference/CastMath.h"
 #include "reference/ElementwiseChecks.h"
 #include "reference/ElementwiseMath.h"
 
@@ -40,28 +42,48 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+template <typename T, int32_t Op, typename I>
+__global__ void __launch_bounds__(kThreads)
+    intBinaryKernel(const T *a, const T *b, T *y, int64_t n,
+                    StridedIndex<2, I> index) {
+  AMP_GRID_STRIDE(i, n) {
+    I off[2];
+    index.offsets(static_cast<I>(i), off);
+    y[i] = intBinaryOp<Op>(a[off[0]], b[off[1]]);
+  }
+}
+
 /// out = lhs op rhs over `loop` (n > 0 elements).
 template <typename T, int32_t Op>
 void launchBinary(const StridedLoop<3> &loop, const void *lhs, const void *rhs,
                   void *out, int64_t n, cudaStream_t stream) {
-  const BinaryFn<Op> op;
-  if (loop.rank == 0)
-    return launchMap<Operands::Same, T>(lhs, rhs, out, n, op, stream);
-  if (loop.rank == 1) {
-    const int64_t sa = loop.strides[1][0], sb = loop.strides[2][0];
-    if (sa == 1 && sb == 1)
+  if constexpr (!kIsFloatStorage<T>) {
+    dispatchIndex(n, [&](auto i) {
+      using I = decltype(i);
+      intBinaryKernel<T, Op, I><<<gridFor(n), kThreads, 0, stream>>>(
+          static_cast<const T *>(lhs), static_cast<const T *>(rhs),
+          static_cast<T *>(out), n, stridedIndex<I>(loop));
+    });
+  } else {
+    const BinaryFn<Op> op;
+    if (loop.rank == 0)
       return launchMap<Operands::Same, T>(lhs, rhs, out, n, op, stream);
-    if (sa == 0 && sb == 1)
-      return launchMap<Operands::LhsScalar, T>(lhs, rhs, out, n, op, stream);
-    if (sa == 1 && sb == 0)
-      return launchMap<Operands::RhsScalar, T>(lhs, rhs, out, n, op, stream);
+    if (loop.rank == 1) {
+      const int64_t sa = loop.strides[1][0], sb = loop.strides[2][0];
+      if (sa == 1 && sb == 1)
+        return launchMap<Operands::Same, T>(lhs, rhs, out, n, op, stream);
+      if (sa == 0 && sb == 1)
+        return launchMap<Operands::LhsScalar, T>(lhs, rhs, out, n, op, stream);
+      if (sa == 1 && sb == 0)
+        return launchMap<Operands::RhsScalar, T>(lhs, rhs, out, n, op, stream);
+    }
+    dispatchIndex(n, [&](auto i) {
+      using I = decltype(i);
+      binaryStridedKernel<T, I><<<gridFor(n), kThreads, 0, stream>>>(
+          static_cast<const T *>(lhs), static_cast<const T *>(rhs),
+          static_cast<T *>(out), n, stridedIndex<I>(loop), op);
+    });
   }
-  dispatchIndex(n, [&](auto i) {
-    using I = decltype(i);
-    binaryStridedKernel<T, I><<<gridFor(n), kThreads, 0, stream>>>(
-        static_cast<const T *>(lhs), static_cast<const T *>(rhs),
-        static_cast<T *>(out), n, stridedIndex<I>(loop), op);
-  });
 }
 
 template <typename T>
@@ -76,7 +98,9 @@ void dispatchBinary(int32_t op, const StridedLoop<3> &loop, const void *lhs,
   case AMP_BINARY_MUL:
     return launchBinary<T, AMP_BINARY_MUL>(loop, lhs, rhs, out, n, stream);
   case AMP_BINARY_DIV:
-    return launchBinary<T, AMP_BINARY_DIV>(loop, lhs, rhs, out, n, stream);
+    if constexpr (kIsFloatStorage<T>) // checkBinary: no integer division
+      launchBinary<T, AMP_BINARY_DIV>(loop, lhs, rhs, out, n, stream);
+    return;
   case AMP_BINARY_MAX:
     return launchBinary<T, AMP_BINARY_MAX>(loop, lhs, rhs, out, n, stream);
   default:
@@ -103,7 +127,7 @@ amp_status_t amp_binary(amp_binary_op_t op, const void *lhs, const void *rhs,
     return s;
   if (n == 0)
     return AMP_STATUS_OK;
-  dispatchFloat(dtype, [&](auto t) {
+  dispatchNumeric(dtype, [&](auto t) {
     dispatchBinary<decltype(t)>(rawOp, loop, lhs, rhs, out, n,
                                 toStream(stream));
   });

@@ -121,7 +121,9 @@ amp_status_t amp::runtime::kernels::checkBinary(
     int32_t outRank, amp_dtype_t dtype, StridedLoop<3> *loop, int64_t *numel) {
   if (rawOp < AMP_BINARY_ADD || rawOp > AMP_BINARY_MIN)
     return check.fail(AMP_STATUS_INVALID_ARGUMENT, "unknown op %d", rawOp);
-  if (amp_status_t s = check.dtype("dtype", dtype, kFloatDtypes))
+  if (amp_status_t s =
+          check.dtype("dtype", dtype,
+                      rawOp == AMP_BINARY_DIV ? kFloatDtypes : kNumericDtypes))
     return s;
   int64_t nl, nr, no;
   if (amp_status_t s = checkBroadcastPair(check, lhs, rhs, out, lhsDims,

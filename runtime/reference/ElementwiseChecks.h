@@ -46,7 +46,8 @@ amp_status_t checkDropout(Checker &check, const void *x, const int64_t *seed,
                           const void *y, int64_t n, amp_dtype_t dtype,
                           float rate);
 
-/// amp_binary: a known op, a float dtype, the three shapes, out the
+/// amp_binary: a known op, a float dtype (or i32 or i64 for every op but
+/// DIV), the three shapes, out the
 /// broadcast of lhs and rhs, valid pointers, out aliasing no broadcast
 /// operand. Returns the simplified loop nest (operands: out, lhs, rhs) and
 /// out's element count.

@@ -1,12 +1,13 @@
 //===- ElementwiseMath.h - The f32 math of the elementwise kernels --------===//
 //
 // The per-element formulas of amp_unary, amp_pow, amp_clamp, the same-shape
-// gradients, amp_binary, amp_compare, amp_dropout and the extremum gradients of
-// amp_maximum_grad / amp_minimum_grad, as `inline AMP_HOST_DEVICE`
+// gradients, amp_binary, amp_compare, amp_dropout and the extremum gradients
+// of amp_maximum_grad / amp_minimum_grad, as `inline AMP_HOST_DEVICE`
 // functions: the reference backend (KernelsElementwise.cpp,
 // KernelsSelect.cpp) and the CUDA kernels call the same code. Everything is
-// f32; the transcendental functions are the C library's f32 ones on the host
-// and CUDA's on the device (a few ulps apart).
+// f32 but amp_binary's integer arithmetic (intBinaryOp); the transcendental
+// functions are the C library's f32 ones on the host and CUDA's on the
+// device (a few ulps apart).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +21,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 namespace amp {
 namespace runtime {
@@ -94,6 +96,29 @@ template <int32_t Op> inline AMP_HOST_DEVICE float binaryOp(float a, float b) {
     return maxPropagateNaN(a, b);
   else
     return minPropagateNaN(a, b);
+}
+
+/// lhs op rhs of amp_binary on i32 or i64 for every op but DIV: two's
+/// complement that wraps on overflow (the sum, difference or product is
+/// taken in the unsigned type, then read back as signed), and the signed
+/// maximum or minimum.
+template <int32_t Op, typename T>
+inline AMP_HOST_DEVICE T intBinaryOp(T a, T b) {
+  static_assert(std::is_same<T, int32_t>::value ||
+                    std::is_same<T, int64_t>::value,
+                "i32 or i64");
+  static_assert(Op != AMP_BINARY_DIV, "no integer division");
+  using U = std::make_unsigned_t<T>;
+  if constexpr (Op == AMP_BINARY_ADD)
+    return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
+  else if constexpr (Op == AMP_BINARY_SUB)
+    return static_cast<T>(static_cast<U>(a) - static_cast<U>(b));
+  else if constexpr (Op == AMP_BINARY_MUL)
+    return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
+  else if constexpr (Op == AMP_BINARY_MAX)
+    return a < b ? b : a;
+  else
+    return b < a ? b : a;
 }
 
 /// The value amp_compare compares for an element of each storage type: the

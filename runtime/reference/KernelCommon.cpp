@@ -49,8 +49,10 @@ amp_status_t Checker::dtype(const char *name, amp_dtype_t dtype,
   if (!(allowed & (1u << raw))) {
     const char *expected = allowed == kFloatDtypes   ? "f32, f16 or bf16"
                            : allowed == kIndexDtypes ? "i32 or i64"
-                           : allowed == kBoolDtype   ? "bool"
-                                                     : "another dtype";
+                           : allowed == kNumericDtypes
+                               ? "f32, f16, bf16, i32 or i64"
+                           : allowed == kBoolDtype ? "bool"
+                                                   : "another dtype";
     return fail(AMP_STATUS_NOT_SUPPORTED, "%s is %s; expected %s", name,
                 dtypeName(dtype), expected);
   }

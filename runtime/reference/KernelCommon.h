@@ -131,11 +131,10 @@ template <typename F> inline void dispatchFloat(amp_dtype_t dtype, F &&f) {
   }
 }
 
-/// Calls `f(T{})` with T the storage type of the dtype `dtype` (any dtype,
-/// which the caller has checked): float, Half, BFloat16, int32_t, int64_t,
-/// and uint8_t for bool (one byte, nonzero is true). For the kernels whose
-/// result depends on the element values of any dtype (casts, comparisons).
-template <typename F> inline void dispatchAny(amp_dtype_t dtype, F &&f) {
+/// Calls `f(T{})` with T the storage type of the float, i32 or i64 dtype
+/// `dtype`, which the caller has checked: the arithmetic kernels that take
+/// integers too (amp_binary, amp_cumsum).
+template <typename F> inline void dispatchNumeric(amp_dtype_t dtype, F &&f) {
   switch (dtype) {
   case AMP_DTYPE_I32:
     f(int32_t{});
@@ -143,13 +142,21 @@ template <typename F> inline void dispatchAny(amp_dtype_t dtype, F &&f) {
   case AMP_DTYPE_I64:
     f(int64_t{});
     return;
-  case AMP_DTYPE_BOOL:
-    f(uint8_t{});
-    return;
   default:
     dispatchFloat(dtype, static_cast<F &&>(f));
     return;
   }
+}
+
+/// Calls `f(T{})` with T the storage type of the dtype `dtype` (any dtype,
+/// which the caller has checked): float, Half, BFloat16, int32_t, int64_t,
+/// and uint8_t for bool (one byte, nonzero is true). For the kernels whose
+/// result depends on the element values of any dtype (casts, comparisons).
+template <typename F> inline void dispatchAny(amp_dtype_t dtype, F &&f) {
+  if (dtype == AMP_DTYPE_BOOL)
+    f(uint8_t{});
+  else
+    dispatchNumeric(dtype, static_cast<F &&>(f));
 }
 
 /// Calls `f(U{})` with U the unsigned integer type of the dtype's size: the
@@ -207,6 +214,7 @@ enum DtypeSet : unsigned {
       (1u << AMP_DTYPE_F32) | (1u << AMP_DTYPE_F16) | (1u << AMP_DTYPE_BF16),
   kIndexDtypes = (1u << AMP_DTYPE_I32) | (1u << AMP_DTYPE_I64),
   kBoolDtype = 1u << AMP_DTYPE_BOOL,
+  kNumericDtypes = kFloatDtypes | kIndexDtypes,
   kAnyDtype = kFloatDtypes | kIndexDtypes | kBoolDtype,
 };
 

@@ -5,8 +5,8 @@
 // sigmoid, sqrt, rsqrt, abs, pow, clamp), amp_binary (numpy broadcasting),
 // amp_dropout, amp_cast, amp_fill and amp_scaled_grad_seed. Every element is
 // widened to f32, computed in f32 and rounded once to the output dtype
-// (amp_cast to and from the integer and bool dtypes converts as
-// reference/CastMath.h says).
+// (amp_binary on i32 and i64 computes in the integer type; amp_cast to and
+// from the integer and bool dtypes converts as reference/CastMath.h says).
 //
 //===----------------------------------------------------------------------===//
 
@@ -90,7 +90,10 @@ void runBinary(const StridedLoop<3> &loop, const void *lhs, const void *rhs,
     const T *ar = a + off[1];
     const T *br = b + off[2];
     const int64_t sa = inner[1], sb = inner[2];
-    if (sa == 1 && sb == 1) {
+    if constexpr (!kIsFloatStorage<T>) {
+      for (int64_t i = 0; i < len; ++i)
+        yr[i] = intBinaryOp<Op>(ar[i * sa], br[i * sb]);
+    } else if (sa == 1 && sb == 1) {
       for (int64_t i = 0; i < len; ++i)
         yr[i] = fromF32<T>(binaryOp<Op>(toF32(ar[i]), toF32(br[i])));
     } else if (sa == 1 && sb == 0) {
@@ -119,7 +122,9 @@ void dispatchBinary(int32_t op, const StridedLoop<3> &loop, const void *lhs,
   case AMP_BINARY_MUL:
     return runBinary<T, AMP_BINARY_MUL>(loop, lhs, rhs, out);
   case AMP_BINARY_DIV:
-    return runBinary<T, AMP_BINARY_DIV>(loop, lhs, rhs, out);
+    if constexpr (kIsFloatStorage<T>) // checkBinary: no integer division
+      runBinary<T, AMP_BINARY_DIV>(loop, lhs, rhs, out);
+    return;
   case AMP_BINARY_MAX:
     return runBinary<T, AMP_BINARY_MAX>(loop, lhs, rhs, out);
   case AMP_BINARY_MIN:
@@ -350,7 +355,7 @@ amp_status_t amp_binary(amp_binary_op_t op, const void *lhs, const void *rhs,
           checkBinary(check, rawOp, lhs, rhs, out, lhs_dims, lhs_rank, rhs_dims,
                       rhs_rank, out_dims, out_rank, dtype, &loop, &n))
     return s;
-  dispatchFloat(dtype, [&](auto t) {
+  dispatchNumeric(dtype, [&](auto t) {
     dispatchBinary<decltype(t)>(rawOp, loop, lhs, rhs, out);
   });
   return AMP_STATUS_OK;

@@ -96,3 +96,23 @@ amp_status_t amp::runtime::kernels::checkReduceMaxGrad(
     return check.fail(AMP_STATUS_INVALID_ARGUMENT, "dx aliases an input");
   return AMP_STATUS_OK;
 }
+
+amp_status_t amp::runtime::kernels::checkCumsum(Checker &check, const void *x,
+                                                const void *y,
+                                                const int64_t *dims,
+                                                int32_t rank, int64_t axis,
+                                                amp_dtype_t dtype, Scan *scan) {
+  if (amp_status_t s = check.dtype("dtype", dtype, kNumericDtypes))
+    return s;
+  if (amp_status_t s = check.shape("x", dims, rank, &scan->n))
+    return s;
+  int32_t a;
+  if (amp_status_t s = check.axis("axis", axis, rank, &a))
+    return s;
+  scan->len = dims[a];
+  for (int32_t i = 0; i < a; ++i)
+    scan->outer *= dims[i];
+  for (int32_t i = a + 1; i < rank; ++i)
+    scan->inner *= dims[i];
+  return check.pointers({{"x", x, scan->n, dtype}, {"y", y, scan->n, dtype}});
+}

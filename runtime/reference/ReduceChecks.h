@@ -1,9 +1,10 @@
 //===- ReduceChecks.h - Argument checks of the reductions -----------------===//
 //
-// The argument checks of amp_reduce, amp_global_avg_pool and
-// amp_reduce_max_grad, shared by the reference and the CUDA backends so that
-// a malformed call fails with the same status and message on both. Each
-// returns the checked geometry of the reduction.
+// The argument checks of amp_reduce, amp_global_avg_pool,
+// amp_reduce_max_grad and amp_cumsum (a running reduction), shared by the
+// reference and the CUDA backends so that a malformed call fails with the same
+// status and message on both. Each returns the checked geometry of the
+// reduction.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,6 +49,19 @@ amp_status_t checkReduceMaxGrad(Checker &check, const void *dy, const void *x,
                                 const int64_t *axes, int32_t nAxes,
                                 amp_dtype_t xDtype, amp_dtype_t yDtype,
                                 Reduction *r);
+
+/// A checked scan of a contiguous tensor along one axis: `outer` lines of
+/// `len` elements, consecutive ones `inner` apart (the axis' stride); n
+/// elements in all.
+struct Scan {
+  int64_t outer = 1, len = 1, inner = 1, n = 0;
+};
+
+/// amp_cumsum: a float, i32 or i64 dtype, the shape, the axis in [-rank,
+/// rank), the pointers.
+amp_status_t checkCumsum(Checker &check, const void *x, const void *y,
+                         const int64_t *dims, int32_t rank, int64_t axis,
+                         amp_dtype_t dtype, Scan *scan);
 
 } // namespace kernels
 } // namespace runtime

@@ -1,8 +1,8 @@
 //===- ReductionPatterns.cpp - reductions and softmax to runtime calls ----===//
 //
 // nn.reduce_{sum,mean,max} (amp_reduce over normalized axes),
-// nn.reduce_max_grad, and nn.softmax, nn.log_softmax, nn.softmax_grad along
-// one axis.
+// nn.reduce_max_grad, and nn.cumsum, nn.softmax, nn.log_softmax,
+// nn.softmax_grad along one axis.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,6 +52,18 @@ struct ReduceMaxGradLowering : RuntimeOpLowering<nn::ReduceMaxGradOp> {
   }
 };
 
+/// nn.cumsum: amp_cumsum along the normalized axis.
+struct CumsumLowering : RuntimeOpLowering<nn::CumsumOp> {
+  void lower(nn::CumsumOp op, Adaptor adaptor, RuntimeBuilder &rb,
+             ValueRange results) const override {
+    Value x = op.getInput();
+    rb.call(RuntimeFn::amp_cumsum,
+            {adaptor.getInput(), results[0], rb.dims(x), rb.rank(x),
+             rb.i64(normalizeAxis(op.getAxis(), x)), rb.i32(op.getExclusive()),
+             rb.i32(op.getReverse()), rb.dtype(x.getType()), rb.stream()});
+  }
+};
+
 template <typename Op, RuntimeFn Fn>
 struct SoftmaxLowering : RuntimeOpLowering<Op> {
   void lower(Op op, typename RuntimeOpLowering<Op>::Adaptor adaptor,
@@ -80,7 +92,7 @@ void amp::addReductionLowerings(LoweringTable &table) {
   table.add<ReduceLowering<nn::ReduceSumOp, AMP_REDUCE_SUM>,
             ReduceLowering<nn::ReduceMeanOp, AMP_REDUCE_MEAN>,
             ReduceLowering<nn::ReduceMaxOp, AMP_REDUCE_MAX>,
-            ReduceMaxGradLowering,
+            ReduceMaxGradLowering, CumsumLowering,
             SoftmaxLowering<nn::SoftmaxOp, RuntimeFn::amp_softmax>,
             SoftmaxLowering<nn::LogSoftmaxOp, RuntimeFn::amp_log_softmax>,
             SoftmaxGradLowering>();

@@ -263,6 +263,9 @@ public:
   FailureOr<Tensor *> input(unsigned i);
   /// Input `i` as an SSA float tensor.
   FailureOr<Value> floatValue(unsigned i);
+  /// Input `i` as an SSA tensor of FLOAT, INT64 or INT32 (the element types
+  /// of nn's arithmetic).
+  FailureOr<Value> numericValue(unsigned i);
   /// Input `i` as an SSA value of any type.
   FailureOr<Value> anyValue(unsigned i);
   /// Input `i`, which must be known at import time; `what` says what it is

@@ -50,6 +50,21 @@ FailureOr<Value> NodeContext::floatValue(unsigned i) {
   return table.materialize(**t, loc);
 }
 
+FailureOr<Value> NodeContext::numericValue(unsigned i) {
+  FailureOr<Tensor *> t = input(i);
+  if (failed(t))
+    return failure();
+  const int32_t dtype = (*t)->dtype;
+  if (dtype != onnx::TensorProto::FLOAT && dtype != onnx::TensorProto::INT64 &&
+      dtype != onnx::TensorProto::INT32) {
+    error() << "input " << i << " ('" << node.input(i) << "') has element type "
+            << dataTypeName(dtype)
+            << "; nn ops take FLOAT, INT64 or INT32 tensors here";
+    return failure();
+  }
+  return table.materialize(**t, loc);
+}
+
 FailureOr<const Const *> NodeContext::constInput(unsigned i,
                                                  llvm::StringRef what) {
   FailureOr<Tensor *> t = input(i);

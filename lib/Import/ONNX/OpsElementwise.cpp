@@ -2,7 +2,8 @@
 //
 // Unary activations and functions (folded on constants, Abs, Neg and Relu
 // on integer ones too), binary arithmetic with numpy broadcasting (folded on
-// constants, so shape arithmetic never reaches nn), Mod (folded only),
+// constants, so shape arithmetic never reaches nn; at run time on FLOAT, and
+// on INT64 and INT32 but for Div), Mod (folded only),
 // Sum/Max/Min/Mean, Pow with a constant exponent, Clip, Where (of any
 // element type, folded on constants), Identity, Dropout (inference:
 // identity) and Gelu.
@@ -167,11 +168,17 @@ static LogicalResult importArith(NodeContext &nc, Arith op, unsigned n) {
     }
     return nc.setOutput(0, std::move(acc));
   }
-  FailureOr<Value> acc = nc.floatValue(0);
+  // Integer operands (position ids computed from a mask) run as the nn
+  // ops' i32/i64 forms; a division of them would truncate, which nn.div
+  // does not do.
+  auto operand = [&](unsigned i) {
+    return op == Arith::Div ? nc.floatValue(i) : nc.numericValue(i);
+  };
+  FailureOr<Value> acc = operand(0);
   if (failed(acc))
     return failure();
   for (unsigned i = 1; i < n; ++i) {
-    FailureOr<Value> rhs = nc.floatValue(i);
+    FailureOr<Value> rhs = operand(i);
     if (failed(rhs))
       return failure();
     acc = buildArith(nc, op, *acc, *rhs);

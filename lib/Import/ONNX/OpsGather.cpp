@@ -3,7 +3,9 @@
 // Gather: nn.embedding for a table lookup by computed ids, slices and a
 // concat for a few constant indices, folded on constants. GatherElements
 // and GatherND: folded on constants (Hugging Face's BERT gathers its
-// token-type buffer with GatherElements); with constant indices, a gather
+// token-type buffer with GatherElements; RoBERTa gathers it at computed
+// positions, which folds because the buffer holds one value); with
+// constant indices, a gather
 // of a tensor computed at run time that keeps every element in order (the
 // torch.export-based exporter's GatherND of an attention mask) is a
 // reshape. nn has no general gather of computed data.
@@ -15,6 +17,8 @@
 #include "amp/Dialect/NN/IR/NNOps.h"
 
 #include "amp_runtime/checked_size.h"
+
+#include "llvm/ADT/bit.h"
 
 using namespace amp::onnx_import;
 using namespace mlir;
@@ -224,17 +228,33 @@ static LogicalResult importGather(NodeContext &nc) {
   return nc.setOutput(0, *y);
 }
 
+/// Whether every element of `c` equals its first (bitwise for floats, so
+/// that a NaN or -0 stays what it is); false for no elements.
+static bool isUniform(const Const &c) {
+  if (c.numel() == 0)
+    return false;
+  if (c.isFloat())
+    return llvm::all_of(c.f, [&](float v) {
+      return llvm::bit_cast<uint32_t>(v) == llvm::bit_cast<uint32_t>(c.f[0]);
+    });
+  return llvm::all_of(c.i, [&](int64_t v) { return v == c.i[0]; });
+}
+
 /// GatherElements: out[p] = data[p with p[axis] = indices[p]]; indices has
-/// data's rank and no larger dims off the axis.
+/// data's rank and no larger dims off the axis. Indices computed at run
+/// time are supported only into a constant that holds one value (Hugging
+/// Face's RoBERTa gathers its all-zero token-type buffer at the position
+/// ids it computes from the mask): the result is that value.
 static LogicalResult importGatherElements(NodeContext &nc) {
   FailureOr<Tensor *> data = nc.input(0);
+  FailureOr<Tensor *> indices = nc.input(1);
   FailureOr<int64_t> axisAttr = nc.intAttr("axis", 0);
-  if (failed(data) || failed(axisAttr))
+  if (failed(data) || failed(indices) || failed(axisAttr))
     return failure();
-  FailureOr<const Const *> idx = constIndices(nc, 1);
-  if (failed(idx))
-    return failure();
-  llvm::ArrayRef<int64_t> ds = (*data)->shape, is = (*idx)->shape;
+  if ((*indices)->dtype != onnx::TensorProto::INT64 &&
+      (*indices)->dtype != onnx::TensorProto::INT32)
+    return nc.error() << "the indices must be INT64 or INT32", failure();
+  llvm::ArrayRef<int64_t> ds = (*data)->shape, is = (*indices)->shape;
   const int64_t rank = ds.size();
   if (rank == 0 || static_cast<int64_t>(is.size()) != rank)
     return nc.error() << "the data must have rank >= 1 and the indices the "
@@ -250,6 +270,12 @@ static LogicalResult importGatherElements(NodeContext &nc) {
              failure();
   FailureOr<int64_t> count = gatherCount(nc, is);
   if (failed(count))
+    return failure();
+  if (!(*indices)->constant && isFoldable(**data) &&
+      isUniform(*(*data)->constant))
+    return gatherLinear(nc, std::vector<int64_t>(*count, 0), is);
+  FailureOr<const Const *> idx = constIndices(nc, 1);
+  if (failed(idx))
     return failure();
   std::vector<int64_t> values = (*idx)->ints();
   llvm::SmallVector<int64_t> strides = stridesOf(ds);

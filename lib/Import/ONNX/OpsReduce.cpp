@@ -4,11 +4,12 @@
 // ReduceSumSquare and ReduceL2, with the axes as an attribute (before opset
 // 13 for ReduceSum, 18 for the others) or a constant input, keepdims and
 // noop_with_empty_axes. A max or min over an empty set is ONNX's -inf or
-// +inf, a constant.
+// +inf, a constant. CumSum (nn.cumsum; folded on constants) with a
+// constant axis.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Importer.h"
+#include "Folding.h"
 
 #include "amp/Dialect/NN/IR/NNOps.h"
 
@@ -119,6 +120,71 @@ template <Reduce kind> static LogicalResult importReduce(NodeContext &nc) {
   return failed(y) ? failure() : nc.setOutput(0, *y);
 }
 
+/// CumSum of a constant, as nn.cumsum computes it: FLOAT sums in f32 in scan
+/// order, INT64 and INT32 wrap.
+static Const foldCumsum(Const c, int64_t axis, bool exclusive, bool reverse) {
+  int64_t inner = 1;
+  for (size_t d = axis + 1; d < c.shape.size(); ++d)
+    inner *= c.shape[d];
+  const int64_t len = c.shape[axis];
+  const int64_t lines = len == 0 ? 0 : c.numel() / len;
+  const bool isInt32 = c.dtype == onnx::TensorProto::INT32;
+  for (int64_t line = 0; line < lines; ++line) {
+    const int64_t base = (line / inner) * len * inner + line % inner;
+    float fsum = 0;
+    uint64_t isum = 0;
+    for (int64_t k = 0; k < len; ++k) {
+      const int64_t at = base + (reverse ? len - 1 - k : k) * inner;
+      if (c.isFloat()) {
+        const float v = c.f[at];
+        c.f[at] = exclusive ? fsum : fsum + v;
+        fsum += v;
+      } else {
+        const uint64_t v = uint64_t(c.i[at]);
+        const uint64_t sum = exclusive ? isum : isum + v;
+        c.i[at] = isInt32 ? int64_t(int32_t(uint32_t(sum))) : int64_t(sum);
+        isum += v;
+      }
+    }
+  }
+  return c;
+}
+
+/// CumSum: nn.cumsum along the constant axis (a scalar or one-element
+/// INT64/INT32 tensor), exclusive and reverse as ONNX's; folded when x is a
+/// constant.
+static LogicalResult importCumSum(NodeContext &nc) {
+  FailureOr<int64_t> exclusive = nc.intAttr("exclusive", 0);
+  FailureOr<int64_t> reverse = nc.intAttr("reverse", 0);
+  FailureOr<Tensor *> x = nc.input(0);
+  FailureOr<const Const *> axisIn = nc.constInput(1, "the axis");
+  if (failed(exclusive) || failed(reverse) || failed(x) || failed(axisIn))
+    return failure();
+  const Const &a = **axisIn;
+  if (a.isFloat() || a.numel() != 1 || a.shape.size() > 1)
+    return nc.error() << "the axis must be one INT64 or INT32 value", failure();
+  FailureOr<int64_t> axis = nc.normalizeAxis(a.ints()[0], (*x)->rank(), "axis");
+  if (failed(axis))
+    return failure();
+  const int32_t dtype = (*x)->dtype;
+  if (isFoldable(**x) &&
+      (dtype == onnx::TensorProto::FLOAT || dtype == onnx::TensorProto::INT64 ||
+       dtype == onnx::TensorProto::INT32))
+    return nc.setOutput(
+        0, foldCumsum(*(*x)->constant, *axis, *exclusive != 0, *reverse != 0));
+  FailureOr<Value> in = nc.numericValue(0);
+  if (failed(in))
+    return failure();
+  llvm::SmallVector<NamedAttribute> attrs = {
+      nc.named("axis", nc.builder.getI64IntegerAttr(*axis))};
+  if (*exclusive)
+    attrs.push_back(nc.named("exclusive", nc.builder.getUnitAttr()));
+  if (*reverse)
+    attrs.push_back(nc.named("reverse", nc.builder.getUnitAttr()));
+  FailureOr<Value> y = nc.create<nn::CumsumOp>({*in}, attrs);
+  return failed(y) ? failure() : nc.setOutput(0, *y);
+}
+
 void amp::onnx_import::registerReduceOps(OpTable &t) {
   std::vector<std::string> attrs = {"axes", "keepdims", "noop_with_empty_axes"};
   t["ReduceSum"] = {importReduce<Reduce::Sum>, attrs};
@@ -127,4 +193,5 @@ void amp::onnx_import::registerReduceOps(OpTable &t) {
   t["ReduceMin"] = {importReduce<Reduce::Min>, attrs};
   t["ReduceSumSquare"] = {importReduce<Reduce::SumSquare>, attrs};
   t["ReduceL2"] = {importReduce<Reduce::L2>, attrs};
+  t["CumSum"] = {importCumSum, {"exclusive", "reverse"}};
 }

@@ -248,10 +248,12 @@ typedef enum amp_binary_op {
 
 /* out = lhs op rhs. All three shapes are passed; out's must be exactly the
  * numpy broadcast of lhs's and rhs's (trailing dimensions aligned, each pair
- * equal or one of them 1). One dtype for all three. The f32 operation is
- * correctly rounded (max and min select), so the result is exact:
- * RNE(f32(lhs op rhs)). out may equal lhs or rhs when that operand has out's
- * shape. */
+ * equal or one of them 1). One dtype for all three. For f32, f16 and bf16
+ * the f32 operation is correctly rounded (max and min select), so the result
+ * is exact: RNE(f32(lhs op rhs)). i32 and i64 take every op but DIV, in two's
+ * complement that wraps on overflow (as PyTorch's and numpy's integer
+ * tensors); max and min are the signed comparisons. out may equal lhs or rhs
+ * when that operand has out's shape. */
 AMP_KERNEL_API amp_status_t
 amp_binary(amp_binary_op_t op, const void *lhs, const void *rhs, void *out,
            const int64_t *lhs_dims, int32_t lhs_rank, const int64_t *rhs_dims,
@@ -465,6 +467,18 @@ AMP_KERNEL_API amp_status_t amp_reduce_max_grad(
     const void *dy, const void *x, const void *y, void *dx,
     const int64_t *x_dims, int32_t x_rank, const int64_t *axes, int32_t n_axes,
     amp_dtype_t x_dtype, amp_dtype_t y_dtype, void *stream);
+
+/* nn.cumsum: y[..., i, ...] = the sum of x[..., j, ...] along `axis` (in
+ * [-rank, rank), negative counting from the end) over j <= i, or j < i when
+ * exclusive != 0 (the first sum is 0), or j >= i (j > i) when reverse != 0.
+ * Any dtype but bool. Floats accumulate in f32 in the order of the scan and
+ * round each sum once to dtype (f32: the sequential f32 sums, exact as
+ * such); i32 and i64 wrap on overflow. y may equal x. */
+AMP_KERNEL_API amp_status_t amp_cumsum(const void *x, void *y,
+                                       const int64_t *dims, int32_t rank,
+                                       int64_t axis, int32_t exclusive,
+                                       int32_t reverse, amp_dtype_t dtype,
+                                       void *stream);
 
 /*===--- Softmax and normalization ---------------------------------------===*/
 

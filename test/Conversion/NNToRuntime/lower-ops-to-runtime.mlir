@@ -3,7 +3,7 @@
 // amp-verify-runtime-contract, which fails the run on any op, type or
 // declaration outside the runtime ABI.
 // RUN: amp-opt %s -split-input-file --amp-to-runtime | FileCheck %s --check-prefix=CONTRACT
-// CONTRACT-COUNT-29: llvm.func @{{[a-z0-9_]+}}(%{{.*}}: !llvm.ptr) -> i32 {
+// CONTRACT-COUNT-31: llvm.func @{{[a-z0-9_]+}}(%{{.*}}: !llvm.ptr) -> i32 {
 // CONTRACT-NOT: func.func
 
 // One function per nn op of issue #10: the runtime call and its key
@@ -59,6 +59,36 @@ func.func @sin_cos_erf(%x: tensor<4x8xf16>, %dy: tensor<4x8xf16>) -> (tensor<4x8
   %2 = nn.erf %x : tensor<4x8xf16>
   %3 = nn.erf_grad %dy, %x : tensor<4x8xf16>
   return %0, %1, %2, %3 : tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>
+}
+
+// -----
+
+// Integer arithmetic on position ids: amp_binary with AMP_DTYPE_I64 = 4
+// (AMP_BINARY_MUL = 2).
+// CHECK-LABEL: func.func @integer_mul(
+// CHECK: %[[MUL:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK: %[[I64:.*]] = llvm.mlir.constant(4 : i32) : i32
+// CHECK: llvm.call @amp_binary(%[[MUL]], {{.*}}, %[[I64]], %{{.*}})
+func.func @integer_mul(%a: tensor<2x8xi64>, %b: tensor<2x8xi64>) -> tensor<2x8xi64> {
+  %0 = nn.mul %a, %b : (tensor<2x8xi64>, tensor<2x8xi64>) -> tensor<2x8xi64>
+  return %0 : tensor<2x8xi64>
+}
+
+// -----
+
+// nn.cumsum: amp_cumsum(x, y, dims, rank, axis normalized, exclusive,
+// reverse, dtype, stream).
+// CHECK-LABEL: func.func @cumsum(
+// CHECK-DAG: %[[DIMS:.*]] = llvm.mlir.addressof @__amp_i64_2_8 : !llvm.ptr
+// CHECK-DAG: %[[RANK:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK-DAG: %[[AXIS:.*]] = llvm.mlir.constant(1 : i64) : i64
+// CHECK-DAG: %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-DAG: %[[ZERO:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-DAG: %[[I32:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK: llvm.call @amp_cumsum(%{{.*}}, %{{.*}}, %[[DIMS]], %[[RANK]], %[[AXIS]], %[[ONE]], %[[ZERO]], %[[I32]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i64, i32, i32, i32, !llvm.ptr) -> i32
+func.func @cumsum(%x: tensor<2x8xi32>) -> tensor<2x8xi32> {
+  %0 = nn.cumsum %x {axis = -1 : i64, exclusive} : tensor<2x8xi32>
+  return %0 : tensor<2x8xi32>
 }
 
 // -----

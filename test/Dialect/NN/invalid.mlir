@@ -23,9 +23,27 @@ func.func @unranked(%x: tensor<*xf32>) {
 
 // -----
 
-func.func @integer_data(%a: tensor<4xi32>, %b: tensor<4xi32>) {
-  // expected-error @+1 {{'nn.add' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type values, but got 'tensor<4xi32>'}}
-  %0 = nn.add %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+// Integer division would truncate; nn.div is float only.
+func.func @integer_div(%a: tensor<4xi32>, %b: tensor<4xi32>) {
+  // expected-error @+1 {{'nn.div' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type values, but got 'tensor<4xi32>'}}
+  %0 = nn.div %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @bool_add(%a: tensor<4xi1>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{'nn.add' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<4xi1>'}}
+  %0 = nn.add %a, %b : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @integer_widths(%a: tensor<4xi64>, %b: tensor<4xi32>) {
+  // expected-error @+2 {{lhs and rhs must have the same element type, got 'i64' and 'i32'}}
+  // expected-error @+1 {{'nn.mul' op failed to infer returned types}}
+  %0 = nn.mul %a, %b : (tensor<4xi64>, tensor<4xi32>) -> tensor<4xi64>
   return
 }
 
@@ -2295,5 +2313,53 @@ func.func @check_range_on_result(%x: tensor<4xf32>) -> (tensor<4xf32> {nn.check_
 func.func @check_range_on_an_op(%a: tensor<4xf32>) {
   // expected-error @+1 {{'nn.check_range' belongs on function arguments, not on an operation}}
   %0 = nn.relu %a {nn.check_range = [0.0, 1.0]} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @cumsum_axis(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{axis 2 is out of range for a rank-2 tensor (expected -2 <= axis < 2)}}
+  %0 = nn.cumsum %x {axis = 2 : i64} : tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @cumsum_negative_axis(%x: tensor<2x3xi64>) {
+  // expected-error @+1 {{axis -3 is out of range for a rank-2 tensor (expected -2 <= axis < 2)}}
+  %0 = nn.cumsum %x {axis = -3 : i64} : tensor<2x3xi64>
+  return
+}
+
+// -----
+
+func.func @cumsum_scalar(%x: tensor<f32>) {
+  // expected-error @+1 {{axis 0 is out of range for a rank-0 tensor (expected 0 <= axis < 0)}}
+  %0 = nn.cumsum %x {axis = 0 : i64} : tensor<f32>
+  return
+}
+
+// -----
+
+func.func @cumsum_bool(%x: tensor<4xi1>) {
+  // expected-error @+1 {{'nn.cumsum' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<4xi1>'}}
+  %0 = nn.cumsum %x {axis = 0 : i64} : tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @cumsum_type(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'nn.cumsum' op requires the same type for all operands and results}}
+  %0 = "nn.cumsum"(%x) {axis = 0 : i64} : (tensor<4xi32>) -> tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @cumsum_no_axis(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'nn.cumsum' op requires attribute 'axis'}}
+  %0 = "nn.cumsum"(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return
 }

@@ -690,6 +690,33 @@ func.func @reduce_sum(%x: tensor<32x10xf32>) -> tensor<10xf32> {
   return %0 : tensor<10xf32>
 }
 
+// CHECK-LABEL: func.func @cumsum(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x8xf32>, %[[IDS:.*]]: tensor<2x16xi64>) -> (tensor<4x8xf32>, tensor<2x16xi64>)
+// CHECK:         %[[V0:.*]] = nn.cumsum %[[X]] {axis = 1 : i64} : tensor<4x8xf32>
+// CHECK-NEXT:    %[[V1:.*]] = nn.cumsum %[[IDS]] {axis = -1 : i64, exclusive, reverse} : tensor<2x16xi64>
+// CHECK-NEXT:    return %[[V0]], %[[V1]]
+func.func @cumsum(%x: tensor<4x8xf32>, %ids: tensor<2x16xi64>) -> (tensor<4x8xf32>, tensor<2x16xi64>) {
+  %0 = nn.cumsum %x {axis = 1 : i64} : tensor<4x8xf32>
+  %1 = nn.cumsum %ids {axis = -1 : i64, exclusive, reverse} : tensor<2x16xi64>
+  return %0, %1 : tensor<4x8xf32>, tensor<2x16xi64>
+}
+
+// CHECK-LABEL: func.func @integer_arithmetic(
+// CHECK-SAME:    %[[A:.*]]: tensor<2x8xi64>, %[[B:.*]]: tensor<i64>, %[[C:.*]]: tensor<8xi32>)
+// CHECK:         nn.add %[[A]], %[[B]] : (tensor<2x8xi64>, tensor<i64>) -> tensor<2x8xi64>
+// CHECK-NEXT:    nn.sub %[[A]], %[[B]] : (tensor<2x8xi64>, tensor<i64>) -> tensor<2x8xi64>
+// CHECK-NEXT:    nn.mul %[[A]], %[[A]] : (tensor<2x8xi64>, tensor<2x8xi64>) -> tensor<2x8xi64>
+// CHECK-NEXT:    nn.maximum %[[C]], %[[C]] : (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>
+// CHECK-NEXT:    nn.minimum %[[C]], %[[C]] : (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>
+func.func @integer_arithmetic(%a: tensor<2x8xi64>, %b: tensor<i64>, %c: tensor<8xi32>) -> (tensor<2x8xi64>, tensor<2x8xi64>, tensor<2x8xi64>, tensor<8xi32>, tensor<8xi32>) {
+  %0 = nn.add %a, %b : (tensor<2x8xi64>, tensor<i64>) -> tensor<2x8xi64>
+  %1 = nn.sub %a, %b : (tensor<2x8xi64>, tensor<i64>) -> tensor<2x8xi64>
+  %2 = nn.mul %a, %a : (tensor<2x8xi64>, tensor<2x8xi64>) -> tensor<2x8xi64>
+  %3 = nn.maximum %c, %c : (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>
+  %4 = nn.minimum %c, %c : (tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>
+  return %0, %1, %2, %3, %4 : tensor<2x8xi64>, tensor<2x8xi64>, tensor<2x8xi64>, tensor<8xi32>, tensor<8xi32>
+}
+
 // CHECK-LABEL: func.func @reduce_sum_keep_dims(
 // CHECK-SAME:    %[[X:.*]]: tensor<32x10xf32>) -> tensor<1x10xf32>
 // CHECK:         %[[V0:.*]] = nn.reduce_sum %[[X]] [0] keep_dims : (tensor<32x10xf32>) -> tensor<1x10xf32>

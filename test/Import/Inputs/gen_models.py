@@ -993,3 +993,53 @@ save("param_ops.onnx", helper.make_graph(
      ints("shape", [2, 3]), ints("reps", [2, 1]),
      numpy_helper.from_array(np.array(2, np.float32), "two"),
      numpy_helper.from_array(np.array([[True, False, True]]), "mask")]))
+
+# Position ids as RoBERTa computes them from a mask (cumsum.test): integer
+# Equal/Not/Cast, a CumSum of INT32, Mul and Add of run-time integers, then
+# a FLOAT CumSum (reverse, exclusive, negative INT32 axis), integer Sub and
+# Max, and a CumSum of a constant that wraps in INT32 (folded).
+save("positions.onnx", helper.make_graph(
+    [helper.make_node("Equal", ["ids", "pad"], ["eq"], name="eq"),
+     helper.make_node("Not", ["eq"], ["ne"], name="not"),
+     helper.make_node("Cast", ["ne"], ["m"], name="cast32", to=TensorProto.INT32),
+     helper.make_node("CumSum", ["m", "one"], ["cs"], name="cumsum_mask"),
+     helper.make_node("Mul", ["cs", "m"], ["p"], name="mul"),
+     helper.make_node("Cast", ["p"], ["p64"], name="cast64",
+                      to=TensorProto.INT64),
+     helper.make_node("Add", ["p64", "pad"], ["pos"], name="add"),
+     helper.make_node("CumSum", ["x", "minus_two"], ["xs"], name="cumsum_x",
+                      exclusive=1, reverse=1),
+     helper.make_node("Sub", ["ids", "pos"], ["d"], name="sub"),
+     helper.make_node("Max", ["d", "zero"], ["dm"], name="max"),
+     helper.make_node("CumSum", ["big", "zero32"], ["wrapped"],
+                      name="cumsum_const")],
+    "positions",
+    [vi("ids", TensorProto.INT64, [2, 8]), vi("x", F, [3, 4])],
+    [vi("pos", TensorProto.INT64, [2, 8]), vi("xs", F, [3, 4]),
+     vi("dm", TensorProto.INT64, [2, 8]), vi("wrapped", TensorProto.INT32, [3])],
+    [numpy_helper.from_array(np.array(1, np.int64), "pad"),
+     numpy_helper.from_array(np.array(1, np.int64), "one"),
+     numpy_helper.from_array(np.array(-2, np.int32), "minus_two"),
+     numpy_helper.from_array(np.array(0, np.int64), "zero"),
+     numpy_helper.from_array(np.array(0, np.int32), "zero32"),
+     numpy_helper.from_array(np.array([2 ** 31 - 1, 1, 5], np.int32), "big")]))
+ids = rng.integers(2, 9, (2, 8)).astype(np.int64)
+ids[0, 5:] = 1
+ids[1, 2] = 1
+reference("positions.onnx",
+          {"ids": ids, "x": rng.standard_normal((3, 4)).astype(np.float32)})
+
+# CumSum errors: an axis known only at run time, an axis out of range.
+save("cumsum_runtime_axis.onnx", helper.make_graph(
+    [helper.make_node("CumSum", ["x", "axis"], ["y"], name="cumsum")],
+    "cumsum_runtime_axis", [vi("x", F, [3, 4]), vi("axis", TensorProto.INT64, [])],
+    [vi("y", F, [3, 4])]))
+save("cumsum_bad_axis.onnx", helper.make_graph(
+    [helper.make_node("CumSum", ["x", "axis"], ["y"], name="cumsum")],
+    "cumsum_bad_axis", [vi("x", F, [3, 4])], [vi("y", F, [3, 4])],
+    [numpy_helper.from_array(np.array(2, np.int64), "axis")]), check=False)
+save("div_int_runtime.onnx", helper.make_graph(
+    [helper.make_node("Div", ["a", "b"], ["y"], name="div")],
+    "div_int_runtime", [vi("a", TensorProto.INT64, [4]),
+                        vi("b", TensorProto.INT64, [4])],
+    [vi("y", TensorProto.INT64, [4])]))

@@ -475,6 +475,61 @@ def write_hf_vision():
                           output_names=["logits"])
 
 
+def write_hf_roberta():
+    """Hugging Face's RobertaForSequenceClassification, which computes its
+    position ids from the ids (a CumSum of the padding mask, integer Mul and
+    Add at run time) and gathers its token-type buffer at them: its logits
+    for bert_pad_ids.npy and hf_attn_mask.npy from both exporters, and
+    PyTorch's losses over 10 SGD steps (lr 0.03, momentum 0.9) on the first
+    40 rows of hf_bert_tokens.npz in order, 4 per step (hf-roberta.test)."""
+    from transformers import RobertaConfig, RobertaForSequenceClassification
+
+    torch.manual_seed(13)
+    # Padding id 0, as the token files pad: positions count from 1 over the
+    # tokens, and padding takes position 0.
+    config = RobertaConfig(vocab_size=VOCAB, hidden_size=D,
+                           num_hidden_layers=LAYERS, num_attention_heads=HEADS,
+                           intermediate_size=2 * D, max_position_embeddings=16,
+                           type_vocab_size=1, pad_token_id=0,
+                           num_labels=CLASSES, hidden_dropout_prob=0.0,
+                           attention_probs_dropout_prob=0.0)
+    roberta = HfLogits(RobertaForSequenceClassification(config), "roberta")
+    # Equal initializers (LayerNorm weights and biases) are stored once by
+    # the exporters; perturbed, as a trained model's are, they stay apart.
+    # Query and key weights 10 times the initial ones make the attention as
+    # peaked as a trained model's, position embeddings of unit scale make
+    # the positions show, and a classifier 10 times the initial one gives
+    # logits of order one.
+    with torch.no_grad():
+        for name, p in roberta.named_parameters():
+            if p.numel() > 1 and bool((p == p.flatten()[0]).all()):
+                p.add_(torch.randn_like(p) * 0.1)
+            if name.endswith(("query.weight", "key.weight",
+                              "classifier.dense.weight",
+                              "classifier.out_proj.weight")):
+                p.mul_(10.0)
+            if name.endswith("position_embeddings.weight"):
+                p.normal_(0.0, 1.0)
+    roberta.eval()
+    ids = torch.tensor(np.load(os.path.join(HERE, "bert_pad_ids.npy")))
+    mask = torch.tensor(np.load(os.path.join(HERE, "hf_attn_mask.npy")))
+    export_hf(roberta, "hf_roberta", ids, mask)
+    data = np.load(os.path.join(HERE, "hf_bert_tokens.npz"))
+    opt = torch.optim.SGD(roberta.parameters(), lr=0.03, momentum=0.9)
+    with open(os.path.join(HERE, "hf_roberta_torch_log.csv"), "w") as log:
+        log.write("step,loss\n")
+        for step in range(1, 11):
+            rows = slice(4 * (step - 1), 4 * step)
+            logits = roberta(torch.tensor(data["ids"][rows]),
+                             torch.tensor(data["mask"][rows]).long())
+            loss = nn.functional.cross_entropy(
+                logits, torch.tensor(data["labels"][rows]).long())
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            log.write(f"{step},{loss.item():.9g}\n")
+
+
 def write_hf_vit():
     """Hugging Face's ViTForImageClassification on the [16, 1, 8, 8] images of
     bn_cnn_x.npy (4 patches of 4 x 4 and the class token, which the
@@ -1025,6 +1080,7 @@ def main():
     write_hf_t5()
     write_hf_vision()
     write_hf_vit()
+    write_hf_roberta()
     write_batch_norm_cnn()
     write_lr_schedules()
     write_grad_norm()

@@ -4,7 +4,9 @@
 // kernel: same shapes (vectorized, misaligned, in place), a scalar on either
 // side, a row broadcast, two-sided and rank-5 broadcasts (the strided
 // index), rank 0 and empty results. One f32 operation per element on both
-// backends: bitwise. amp_compare over the same shapes, every predicate and
+// backends: bitwise. The integer ops on i32 and i64 over the same shapes,
+// with the types' extremes so that they wrap: byte for byte. amp_compare
+// over the same shapes, every predicate and
 // every dtype (NaN, +-0, ties, the integer extremes, bool bytes other than
 // 1): byte for byte.
 //
@@ -101,9 +103,13 @@ AMP_COMPARE_CASE(binary_errors) {
     return AMP_CALL(b, amp_binary, static_cast<amp_binary_op_t>(6), p, p, p, d3,
                     1, d3, 1, d3, 1, AMP_DTYPE_F32, nullptr);
   });
-  both("i64 dtype", [&](Backend &b) {
-    return AMP_CALL(b, amp_binary, AMP_BINARY_ADD, p, p, p, d3, 1, d3, 1, d3, 1,
+  both("i64 div", [&](Backend &b) {
+    return AMP_CALL(b, amp_binary, AMP_BINARY_DIV, p, p, p, d3, 1, d3, 1, d3, 1,
                     AMP_DTYPE_I64, nullptr);
+  });
+  both("bool add", [&](Backend &b) {
+    return AMP_CALL(b, amp_binary, AMP_BINARY_ADD, p, p, p, d3, 1, d3, 1, d3, 1,
+                    AMP_DTYPE_BOOL, nullptr);
   });
   both("out not the broadcast", [&](Backend &b) {
     return AMP_CALL(b, amp_binary, AMP_BINARY_ADD, p, p, p, d3, 1, d4, 1, d4, 1,
@@ -248,4 +254,25 @@ AMP_COMPARE_CASE(compare_errors) {
     return AMP_CALL(b, amp_compare, AMP_COMPARE_EQ, host + 4, host + 16,
                     host + 32, d3, 1, d3, 1, d3, 1, AMP_DTYPE_I64, nullptr);
   });
+}
+
+AMP_COMPARE_CASE(binary_integers) {
+  const amp_binary_op_t ops[] = {AMP_BINARY_ADD, AMP_BINARY_SUB, AMP_BINARY_MUL,
+                                 AMP_BINARY_MAX, AMP_BINARY_MIN};
+  for (amp_binary_op_t op : ops)
+    for (amp_dtype_t dt : {AMP_DTYPE_I32, AMP_DTYPE_I64})
+      for (const BinaryShapes &s : kBinaryShapes) {
+        Host lhs = compareOperand(c.rng, dt, numelOf(s.lhs));
+        Host rhs = compareOperand(c.rng, dt, numelOf(s.rhs));
+        const std::string what = "integer binary op " + std::to_string(op) +
+                                 " " + shapeName(s.lhs) + " " +
+                                 shapeName(s.rhs);
+        expectSameBytes(c, label(what, dt, numelOf(s.out)),
+                        runBinaryOn(*c.ref, op, s, lhs, rhs, 0, false),
+                        runBinaryOn(*c.dev, op, s, lhs, rhs, 0, false));
+        if (s.lhs == s.out && numelOf(s.out) > 1)
+          expectSameBytes(c, label(what + " out=lhs", dt, numelOf(s.out)),
+                          runBinaryOn(*c.ref, op, s, lhs, rhs, 0, true),
+                          runBinaryOn(*c.dev, op, s, lhs, rhs, 0, true));
+      }
 }

@@ -4,7 +4,8 @@
 // amp_fill and amp_scaled_grad_seed against f64 on odd sizes in every dtype.
 //
 // Tolerances (err32 of KernelTestUtil.h, x the stored input, r the f64
-// result): neg, relu, abs, relu_grad, binary ops (max and min included),
+// result): neg, relu, abs, relu_grad, binary ops (max and min included;
+// i32 and i64 wrap as uint64_t arithmetic does),
 // cast, fill: exact. exp, log:
 // 4u|r| (glibc's expf/logf are within 1 ulp); sqrt: 2u|r|; rsqrt: 4u|r|
 // (two roundings); tanh: 8u|r| + 2^-149; sigmoid: 8u|r| (expf, one add, one
@@ -406,10 +407,69 @@ TEST(Binary, RejectsBadShapesAndAliases) {
                                    AMP_DTYPE_F32, nullptr),
                         AMP_STATUS_INVALID_ARGUMENT, "aliases"));
   Tensor i(AMP_DTYPE_I32, {4, 6});
-  EXPECT_TRUE(failsWith(amp_binary(AMP_BINARY_ADD, i.data(), i.data(), i.data(),
-                                   i.dims(), 2, i.dims(), 2, i.dims(), 2,
-                                   AMP_DTYPE_I32, nullptr),
-                        AMP_STATUS_NOT_SUPPORTED, "dtype is i32"));
+  EXPECT_TRUE(failsWith(
+      amp_binary(AMP_BINARY_DIV, i.data(), i.data(), i.data(), i.dims(), 2,
+                 i.dims(), 2, i.dims(), 2, AMP_DTYPE_I32, nullptr),
+      AMP_STATUS_NOT_SUPPORTED, "dtype is i32; expected f32, f16 or bf16"));
+  Tensor m(AMP_DTYPE_BOOL, {4, 6});
+  EXPECT_TRUE(failsWith(amp_binary(AMP_BINARY_ADD, m.data(), m.data(), m.data(),
+                                   m.dims(), 2, m.dims(), 2, m.dims(), 2,
+                                   AMP_DTYPE_BOOL, nullptr),
+                        AMP_STATUS_NOT_SUPPORTED,
+                        "dtype is bool; expected f32, f16, bf16, i32 or i64"));
+}
+
+/// amp_binary on i32 and i64 against the operations written out in
+/// uint64_t (wrapping) and int64_t (max, min), with broadcasting, operands
+/// near the type's limits so that sums, differences and products wrap.
+TEST(Binary, IntegersWrapAndBroadcast) {
+  for (amp_dtype_t dtype : {AMP_DTYPE_I32, AMP_DTYPE_I64}) {
+    const bool is32 = dtype == AMP_DTYPE_I32;
+    const uint64_t big = is32 ? uint64_t(INT32_MAX) : uint64_t(INT64_MAX);
+    Tensor a(dtype, {3, 4}), b(dtype, {4}), out(dtype, {3, 4});
+    const uint64_t av[] = {big,          big - 1, 0, uint64_t(-5),       7,
+                           uint64_t(-1), big,     3, uint64_t(-big - 1), 2,
+                           big / 2,      1};
+    const uint64_t bv[] = {1, big, uint64_t(-3), 3};
+    for (int i = 0; i < 12; ++i)
+      a.setBits(i, av[i]);
+    for (int i = 0; i < 4; ++i)
+      b.setBits(i, bv[i]);
+    auto narrow = [&](uint64_t v) {
+      return is32 ? int64_t(int32_t(uint32_t(v))) : int64_t(v);
+    };
+    for (amp_binary_op_t op : {AMP_BINARY_ADD, AMP_BINARY_SUB, AMP_BINARY_MUL,
+                               AMP_BINARY_MAX, AMP_BINARY_MIN}) {
+      ASSERT_TRUE(
+          isOk(amp_binary(op, a.data(), b.data(), out.data(), a.dims(), 2,
+                          b.dims(), 1, out.dims(), 2, dtype, nullptr)));
+      for (int i = 0; i < 12; ++i) {
+        const int64_t x = a.intValue(i), y = b.intValue(i % 4);
+        const uint64_t ux = uint64_t(x), uy = uint64_t(y);
+        int64_t expect = 0;
+        switch (op) {
+        case AMP_BINARY_ADD:
+          expect = narrow(ux + uy);
+          break;
+        case AMP_BINARY_SUB:
+          expect = narrow(ux - uy);
+          break;
+        case AMP_BINARY_MUL:
+          expect = narrow(ux * uy);
+          break;
+        case AMP_BINARY_MAX:
+          expect = x > y ? x : y;
+          break;
+        default:
+          expect = x < y ? x : y;
+          break;
+        }
+        ASSERT_EQ(out.intValue(i), expect)
+            << binaryName(op) << " " << dtypeName(dtype) << " element " << i
+            << ": " << x << " and " << y;
+      }
+    }
+  }
 }
 
 //===----------------------------------------------------------------------===//

@@ -334,6 +334,11 @@ TEST(KernelErrors, NullPointersAreRejectedEverywhere) {
              return amp_reduce_max_grad(a, b, nullptr, c, dims, 2, &axis, 1,
                                         AMP_DTYPE_F32, AMP_DTYPE_F32, nullptr);
            }},
+          {"amp_cumsum: y is NULL",
+           [&] {
+             return amp_cumsum(a, nullptr, dims, 2, -1, 1, 0, AMP_DTYPE_F32,
+                               nullptr);
+           }},
           {"amp_max_pool2d: y is NULL",
            [&] {
              const int64_t x4[] = {1, 1, 4, 4}, k[] = {1, 1};

@@ -63,6 +63,7 @@ static constexpr PolicyEntry kDefaultPolicy[] = {
     {"nn.softmax_grad", D, D},
     {"nn.reduce_sum", D, D},
     {"nn.reduce_mean", D, D},
+    {"nn.cumsum", D, D},
     {"nn.cross_entropy", D, D},
     {"nn.cross_entropy_grad", D, D},
     {"nn.mse_loss", D, D},

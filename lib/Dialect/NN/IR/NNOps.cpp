@@ -861,6 +861,10 @@ LogicalResult SoftmaxGradOp::verify() {
   return normalizeAxis(getLoc(), getAxis(), getType().getRank());
 }
 
+LogicalResult CumsumOp::verify() {
+  return normalizeAxis(getLoc(), getAxis(), getType().getRank());
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//

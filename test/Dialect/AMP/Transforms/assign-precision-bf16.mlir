@@ -74,6 +74,27 @@ func.func @gelu_erf_between_matmuls(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) ->
 
 // -----
 
+// cumsum is deny in both types (PyTorch's autocast runs it in f32); integer
+// arithmetic on ids has no float operand to retype: it keeps its types.
+// CHECK-LABEL: func @cumsum_between_matmuls
+// CHECK: nn.cumsum {{.*}}amp.precision = f32
+// CHECK: nn.add {{.*}} : (tensor<4x8xi64>, tensor<4x8xi64>) -> tensor<4x8xi64>
+// F16-LABEL: func @cumsum_between_matmuls
+// F16: nn.cumsum {{.*}}amp.precision = f32
+func.func @cumsum_between_matmuls(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %ids: tensor<4x8xi64>) -> (tensor<4x8xf32>, tensor<4x8xi64>) {
+  // expected-remark @below {{bf16 (allow)}}
+  %0 = nn.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{f32 (deny)}}
+  %1 = nn.cumsum %0 {axis = 1 : i64} : tensor<4x8xf32>
+  // expected-remark @below {{bf16 (allow)}}
+  %2 = nn.matmul %1, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  // An integer op is decided as the integer compare is (no float operand is
+  // retyped).
+  // expected-remark @below {{f32 (no-allow-path)}}
+  %3 = nn.add %ids, %ids : (tensor<4x8xi64>, tensor<4x8xi64>) -> tensor<4x8xi64>
+  return %2, %3 : tensor<4x8xf32>, tensor<4x8xi64>
+}
+
 // sin and cos are deny in both types (their argument reduction needs the
 // low bits of large angles); erf is infer.
 // CHECK-LABEL: func @sin_cos_erf_between_matmuls

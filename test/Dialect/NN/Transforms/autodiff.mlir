@@ -250,6 +250,45 @@ func.func @sin(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {n
 
 // -----
 
+// The gradient of a cumsum is the cumsum of dy the other way, exclusive as
+// the forward.
+// CHECK-LABEL: func.func @cumsum(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<2x4xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[G1:.*]] = nn.cumsum %[[DY]] {axis = 1 : i64} : tensor<2x4xf32>
+// CHECK-NEXT: %[[G0:.*]] = nn.cumsum %[[G1]] {axis = -2 : i64, exclusive, reverse} : tensor<2x4xf32>
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[G0]] {
+func.func @cumsum(%a: tensor<2x4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.cumsum %a {axis = -2 : i64, exclusive} : tensor<2x4xf32>
+  %z = nn.cumsum %y {axis = 1 : i64, reverse} : tensor<2x4xf32>
+  %l = nn.reduce_sum %z [0, 1] : (tensor<2x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// Integer arithmetic (position ids from a mask) carries no derivative: only
+// the embedding table gets a gradient.
+// CHECK-LABEL: func.func @integer_positions(
+// CHECK-SAME: %[[T:[a-z0-9]+]]: tensor<16x4xf32>
+// CHECK-NOT: nn.cumsum {{.*}}f32
+// CHECK: nn.embedding_grad
+// CHECK-NOT: nn.cumsum {{.*}}f32
+// CHECK: nn.sgd_update %[[T]],
+func.func @integer_positions(%t: tensor<16x4xf32> {nn.role = #nn.role<param>}, %ids: tensor<2x8xi64> {nn.role = #nn.role<input>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %pad = arith.constant dense<1> : tensor<i64>
+  %m = nn.compare ne, %ids, %pad : (tensor<2x8xi64>, tensor<i64>) -> tensor<2x8xi1>
+  %mi = nn.convert %m : tensor<2x8xi1> to tensor<2x8xi64>
+  %c = nn.cumsum %mi {axis = 1 : i64} : tensor<2x8xi64>
+  %p = nn.mul %c, %mi : (tensor<2x8xi64>, tensor<2x8xi64>) -> tensor<2x8xi64>
+  %q = nn.add %p, %pad : (tensor<2x8xi64>, tensor<i64>) -> tensor<2x8xi64>
+  %e = nn.embedding %t, %q : (tensor<16x4xf32>, tensor<2x8xi64>) -> tensor<2x8x4xf32>
+  %l = nn.reduce_sum %e [0, 1, 2] : (tensor<2x8x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
 // d cos(a) = -(dy * sin(a)).
 // CHECK-LABEL: func.func @cos(
 // CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>

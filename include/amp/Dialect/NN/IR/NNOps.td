@@ -30,6 +30,9 @@ def NN_BoolTensor : StaticShapeTensorOf<[I1]>;
 // What the shape ops, nn.compare and nn.convert take: every element type a
 // runtime buffer holds (float values, integer ids and masks).
 def NN_AnyTensor : StaticShapeTensorOf<[F32, F16, BF16, I32, I64, I1]>;
+// What the arithmetic that also runs on ids and positions takes (nn.add,
+// nn.sub, nn.mul, nn.maximum, nn.minimum, nn.cumsum).
+def NN_NumericTensor : StaticShapeTensorOf<[F32, F16, BF16, I32, I64]>;
 def NN_I64Scalar : 0DTensorOf<[I64]> {
   let builderCall = "::mlir::RankedTensorType::get({}, $_builder.getI64Type())";
 }
@@ -43,7 +46,8 @@ class NN_Op<string mnemonic, list<Trait> traits = []>
 //===----------------------------------------------------------------------===//
 
 class NN_BinaryOp<string mnemonic, string desc,
-                  string expr = "lhs " # desc # " rhs", string note = "">
+                  string expr = "lhs " # desc # " rhs", string note = "",
+                  Type tensor = NN_NumericTensor>
     : NN_Op<mnemonic, [InferTypeOpAdaptor]> {
   let summary = "elementwise " # desc # " with numpy broadcasting";
   let description = [{
@@ -55,20 +59,29 @@ class NN_BinaryOp<string mnemonic, string desc,
     %0 = nn.}] # mnemonic # [{ %a, %b : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
     ```
   }];
-  let arguments = (ins NN_FloatTensor:$lhs, NN_FloatTensor:$rhs);
-  let results = (outs NN_FloatTensor:$result);
+  let arguments = (ins tensor:$lhs, tensor:$rhs);
+  let results = (outs tensor:$result);
   let assemblyFormat =
       "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
 }
 
-def NN_AddOp : NN_BinaryOp<"add", "+">;
-def NN_SubOp : NN_BinaryOp<"sub", "-">;
-def NN_MulOp : NN_BinaryOp<"mul", "*">;
-def NN_DivOp : NN_BinaryOp<"div", "/">;
+defvar NN_IntegerWraps = " On `i32` and `i64` (ids, positions) it is the "
+    "two's complement operation, which wraps on overflow as PyTorch's and "
+    "numpy's integer tensors do; integer values carry no derivative.";
+defvar NN_IntegerSigned = " On `i32` and `i64` it compares signed values; "
+    "integer values carry no derivative.";
+
+def NN_AddOp : NN_BinaryOp<"add", "+", "lhs + rhs", NN_IntegerWraps>;
+def NN_SubOp : NN_BinaryOp<"sub", "-", "lhs - rhs", NN_IntegerWraps>;
+def NN_MulOp : NN_BinaryOp<"mul", "*", "lhs * rhs", NN_IntegerWraps>;
+def NN_DivOp : NN_BinaryOp<"div", "/", "lhs / rhs",
+    " Float operands only.", NN_FloatTensor>;
 def NN_MaximumOp : NN_BinaryOp<"maximum", "maximum", "max(lhs, rhs)",
-    " NaN propagates: if either operand is NaN, so is the result.">;
+    " NaN propagates: if either operand is NaN, so is the result." #
+    NN_IntegerSigned>;
 def NN_MinimumOp : NN_BinaryOp<"minimum", "minimum", "min(lhs, rhs)",
-    " NaN propagates: if either operand is NaN, so is the result.">;
+    " NaN propagates: if either operand is NaN, so is the result." #
+    NN_IntegerSigned>;
 
 class NN_UnaryOp<string mnemonic, string desc, dag attrs = (ins),
                  string exampleAttrs = "", string note = "">
@@ -505,6 +518,30 @@ class NN_ReduceOp<string mnemonic, string desc>
 def NN_ReduceSumOp : NN_ReduceOp<"reduce_sum", "a sum">;
 def NN_ReduceMeanOp : NN_ReduceOp<"reduce_mean", "the arithmetic mean">;
 def NN_ReduceMaxOp : NN_ReduceOp<"reduce_max", "the maximum">;
+
+def NN_CumsumOp : NN_Op<"cumsum", [SameOperandsAndResultType]> {
+  let summary = "running sum along one axis";
+  let description = [{
+    `result[..., i, ...]` is the sum of `input[..., j, ...]` along `axis`
+    (negative counts from the end) over `j <= i`; with `exclusive`, over
+    `j < i` (the first is 0); with `reverse`, over `j >= i` (`j > i`), as
+    PyTorch's `torch.cumsum` and ONNX's CumSum. Floats accumulate in f32
+    in scan order and round each sum once; `i32` and `i64` (a mask's
+    running count, which position ids are made of) wrap on overflow and
+    carry no derivative. The gradient of a float input is the cumsum of
+    the output gradient in the other direction.
+
+    ```mlir
+    %0 = nn.cumsum %x {axis = 1 : i64} : tensor<4x8xf32>
+    %1 = nn.cumsum %ids {axis = -1 : i64, exclusive, reverse} : tensor<2x16xi64>
+    ```
+  }];
+  let arguments = (ins NN_NumericTensor:$input, I64Attr:$axis,
+                   UnitAttr:$exclusive, UnitAttr:$reverse);
+  let results = (outs NN_NumericTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
 
 //===----------------------------------------------------------------------===//
 // Shape ops

@@ -1,0 +1,51 @@
+//===- KernelsScan.cu - amp_cumsum ----------------------------------------===//
+//
+// amp_cumsum on the CUDA backend: one thread per line along the axis runs
+// the reference's scanLine (reference/ScanMath.h), compiled with
+// --fmad=false, so each output is bitwise the reference's. A line is
+// sequential: the scans amp compiles (position ids, masks) are short along
+// the axis and many across it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cuda/CudaDevice.cuh"
+#include "reference/ReduceChecks.h"
+#include "reference/ScanMath.h"
+
+using namespace amp::runtime;
+using namespace amp::runtime::cuda;
+using namespace amp::runtime::kernels;
+
+namespace {
+
+template <typename T>
+__global__ void __launch_bounds__(kThreads)
+    cumsumKernel(const T *x, T *y, Scan scan, bool exclusive, bool reverse) {
+  AMP_GRID_STRIDE(line, scan.outer * scan.inner)
+  scanLine(x, y, scan, line, exclusive, reverse);
+}
+
+} // namespace
+
+extern "C" {
+
+amp_status_t amp_cumsum(const void *x, void *y, const int64_t *dims,
+                        int32_t rank, int64_t axis, int32_t exclusive,
+                        int32_t reverse, amp_dtype_t dtype, void *stream) {
+  Checker check("amp_cumsum");
+  Scan scan;
+  if (amp_status_t s = checkCumsum(check, x, y, dims, rank, axis, dtype, &scan))
+    return s;
+  if (scan.n == 0)
+    return AMP_STATUS_OK;
+  const int64_t lines = scan.outer * scan.inner;
+  dispatchNumeric(dtype, [&](auto t) {
+    using T = decltype(t);
+    cumsumKernel<T><<<gridFor(lines), kThreads, 0, toStream(stream)>>>(
+        static_cast<const T *>(x), static_cast<T *>(y), scan, exclusive != 0,
+        reverse != 0);
+  });
+  return launched(check, "amp_cumsum");
+}
+
+} // extern "C"

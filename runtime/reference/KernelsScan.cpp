@@ -1,0 +1,42 @@
+//===- KernelsScan.cpp - amp_cumsum ---------------------------------------===//
+//
+// amp_cumsum on the reference backend (and, compiled with OpenMP, the cpu
+// backend): each line along the axis is scanned in order, forward or in
+// reverse, the lines in parallel, by scanLine (reference/ScanMath.h, shared
+// with the CUDA kernel): f32 sums for the float dtypes, rounded once per
+// output, and wrapping integer sums for i32 and i64.
+//
+//===----------------------------------------------------------------------===//
+
+#include "reference/KernelCommon.h"
+#include "reference/ReduceChecks.h"
+#include "reference/ScanMath.h"
+
+using namespace amp::runtime;
+using namespace amp::runtime::kernels;
+
+extern "C" {
+
+amp_status_t amp_cumsum(const void *x, void *y, const int64_t *dims,
+                        int32_t rank, int64_t axis, int32_t exclusive,
+                        int32_t reverse, amp_dtype_t dtype, void * /*stream*/) {
+  Checker check("amp_cumsum");
+  Scan scan;
+  if (amp_status_t s = checkCumsum(check, x, y, dims, rank, axis, dtype, &scan))
+    return s;
+  if (scan.n == 0)
+    return AMP_STATUS_OK;
+  dispatchNumeric(dtype, [&](auto t) {
+    using T = decltype(t);
+    const T *in = static_cast<const T *>(x);
+    T *out = static_cast<T *>(y);
+    parallelRanges(
+        scan.outer * scan.inner, scan.len, [&](int64_t b, int64_t e) {
+          for (int64_t line = b; line < e; ++line)
+            scanLine(in, out, scan, line, exclusive != 0, reverse != 0);
+        });
+  });
+  return AMP_STATUS_OK;
+}
+
+} // extern "C"

@@ -1,0 +1,172 @@
+//===- ScanTest.cpp - amp_cumsum ------------------------------------------===//
+//
+// amp_cumsum against its documented arithmetic, written out independently
+// here: floats sum in f32 in scan order and round each output once (so the
+// result is compared bitwise with that emulation, and within (n+1) u sum|x|
+// of the f64 sum); i32 and i64 wrap (the sums taken in uint64_t and
+// truncated). Every dtype, axis, exclusive and reverse; in place; empty
+// tensors; the argument errors.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelTestUtil.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+
+using namespace amp::test;
+
+namespace {
+
+/// Where element k of line `line` of a cumsum along `axis` of `shape` lives,
+/// and how many lines and elements per line there are.
+struct Lines {
+  Lines(const Shape &shape, int64_t axis) {
+    const int64_t a = axis < 0 ? axis + int64_t(shape.size()) : axis;
+    for (int64_t d = 0; d < int64_t(shape.size()); ++d) {
+      if (d < a)
+        outer *= shape[d];
+      else if (d > a)
+        inner *= shape[d];
+    }
+    len = shape[a];
+  }
+  int64_t at(int64_t line, int64_t k) const {
+    return (line / inner) * len * inner + line % inner + k * inner;
+  }
+  int64_t outer = 1, inner = 1, len = 1;
+};
+
+class CumsumTest : public ::testing::TestWithParam<
+                       std::tuple<amp_dtype_t, int64_t, bool, bool>> {};
+
+TEST_P(CumsumTest, IsTheRunningSumInScanOrder) {
+  const auto [dtype, axis, exclusive, reverse] = GetParam();
+  const Shape shape = {3, 17, 5};
+  std::mt19937 rng(11 + axis);
+  const bool isFloat = isFloatDtype(dtype);
+  Tensor x =
+      isFloat ? randomTensor(dtype, shape, rng, -2, 2) : Tensor(dtype, shape);
+  if (!isFloat) {
+    // Around the type's maximum so that the sums wrap.
+    const uint64_t big =
+        dtype == AMP_DTYPE_I32 ? uint64_t(INT32_MAX) : uint64_t(INT64_MAX);
+    for (int64_t i = 0; i < x.size(); ++i)
+      x.setBits(i, i % 3 == 0 ? big - uint64_t(i) : uint64_t(i % 7) - 3);
+  }
+  Tensor y = sentinelTensor(dtype, shape);
+  ASSERT_TRUE(isOk(amp_cumsum(x.data(), y.data(), x.dims(), x.rank(), axis,
+                              exclusive, reverse, dtype, nullptr)));
+
+  const Lines l(shape, axis);
+  std::vector<double> emulated(x.size()), f64(x.size()), tol(x.size());
+  std::vector<int64_t> wrapped(x.size());
+  for (int64_t line = 0; line < l.outer * l.inner; ++line) {
+    float s32 = 0;
+    double s64 = 0, abs = 0;
+    uint64_t su = 0;
+    for (int64_t k = 0; k < l.len; ++k) {
+      const int64_t i = l.at(line, reverse ? l.len - 1 - k : k);
+      auto put = [&] {
+        emulated[i] = roundTo(dtype, s32);
+        f64[i] = s64;
+        tol[i] = outTol(dtype, s64, (k + 2) * kU * abs);
+        wrapped[i] = dtype == AMP_DTYPE_I32 ? int64_t(int32_t(uint32_t(su)))
+                                            : int64_t(su);
+      };
+      if (exclusive)
+        put();
+      if (isFloat) {
+        s32 += float(x.get(i));
+        s64 += x.get(i);
+        abs += std::fabs(x.get(i));
+      } else {
+        su += uint64_t(x.intValue(i));
+      }
+      if (!exclusive)
+        put();
+    }
+  }
+  if (isFloat) {
+    EXPECT_TRUE(allEqual(y, emulated, "f32 running sum"));
+    EXPECT_TRUE(allClose(y, f64, tol, "f64 running sum"));
+  } else {
+    for (int64_t i = 0; i < y.size(); ++i)
+      ASSERT_EQ(y.intValue(i), wrapped[i]) << "element " << i;
+  }
+
+  // In place: the same bits.
+  Tensor inPlace = x;
+  ASSERT_TRUE(
+      isOk(amp_cumsum(inPlace.data(), inPlace.data(), x.dims(), x.rank(), axis,
+                      exclusive, reverse, dtype, nullptr)));
+  EXPECT_TRUE(inPlace.sameBits(y));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllDtypesAndAxes, CumsumTest,
+    ::testing::Combine(::testing::Values(AMP_DTYPE_F32, AMP_DTYPE_F16,
+                                         AMP_DTYPE_BF16, AMP_DTYPE_I32,
+                                         AMP_DTYPE_I64),
+                       ::testing::Values(0, 1, -1), ::testing::Bool(),
+                       ::testing::Bool()),
+    [](const auto &info) {
+      const int64_t axis = std::get<1>(info.param);
+      return std::string(dtypeName(std::get<0>(info.param))) + "_axis" +
+             (axis < 0 ? "m" + std::to_string(-axis) : std::to_string(axis)) +
+             (std::get<2>(info.param) ? "_exclusive" : "") +
+             (std::get<3>(info.param) ? "_reverse" : "");
+    });
+
+TEST(Cumsum, F16SumsDoNotRoundBetweenSteps) {
+  // 2048 + 1 + 1 in f16: rounding each partial sum would stay at 2048 (the
+  // spacing there is 2); the f32 accumulator reaches 2050.
+  Tensor x(AMP_DTYPE_F16, {3}), y(AMP_DTYPE_F16, {3});
+  x.set(0, 2048);
+  x.set(1, 1);
+  x.set(2, 1);
+  const int64_t dims[] = {3};
+  ASSERT_TRUE(isOk(amp_cumsum(x.data(), y.data(), dims, 1, 0, 0, 0,
+                              AMP_DTYPE_F16, nullptr)));
+  EXPECT_TRUE(allEqual(y, {2048, 2048, 2050}, "f16 cumsum"));
+}
+
+TEST(Cumsum, EmptyTensorsAreNoOps) {
+  Tensor x(AMP_DTYPE_F32, {0, 4}), y(AMP_DTYPE_F32, {0, 4});
+  EXPECT_TRUE(isOk(amp_cumsum(x.data(), y.data(), x.dims(), 2, 1, 0, 0,
+                              AMP_DTYPE_F32, nullptr)));
+  EXPECT_TRUE(isOk(amp_cumsum(nullptr, nullptr, x.dims(), 2, 0, 1, 1,
+                              AMP_DTYPE_F32, nullptr)));
+}
+
+TEST(Cumsum, RejectsBadArguments) {
+  Tensor x(AMP_DTYPE_F32, {2, 3}), y(AMP_DTYPE_F32, {2, 3});
+  EXPECT_TRUE(failsWith(amp_cumsum(x.data(), y.data(), x.dims(), 2, 2, 0, 0,
+                                   AMP_DTYPE_F32, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT,
+                        "axis 2 is out of range for rank 2"));
+  EXPECT_TRUE(failsWith(amp_cumsum(x.data(), y.data(), x.dims(), 2, -3, 0, 0,
+                                   AMP_DTYPE_F32, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "out of range"));
+  EXPECT_TRUE(failsWith(amp_cumsum(x.data(), y.data(), x.dims(), 0, 0, 0, 0,
+                                   AMP_DTYPE_F32, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT,
+                        "axis 0 is out of range for rank 0"));
+  Tensor b(AMP_DTYPE_BOOL, {2, 3});
+  EXPECT_TRUE(failsWith(amp_cumsum(b.data(), b.data(), b.dims(), 2, 0, 0, 0,
+                                   AMP_DTYPE_BOOL, nullptr),
+                        AMP_STATUS_NOT_SUPPORTED,
+                        "dtype is bool; expected f32, f16, bf16, i32 or i64"));
+  EXPECT_TRUE(failsWith(amp_cumsum(nullptr, y.data(), x.dims(), 2, 0, 0, 0,
+                                   AMP_DTYPE_F32, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "x is NULL"));
+  EXPECT_TRUE(failsWith(amp_cumsum(x.data(), y.data(), nullptr, 2, 0, 0, 0,
+                                   AMP_DTYPE_F32, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "dims"));
+}
+
+} // namespace
