@@ -44,6 +44,8 @@ OPS = {
     "ConstantOfShape": r"test_constantofshape_",
     "Conv": r"test_(basic_conv_|conv_with_)",
     "ConvTranspose": r"test_convtranspose",
+    "ArgMax": r"test_argmax_",
+    "ArgMin": r"test_argmin_",
     "Cos": r"test_cos(_example)?$",
     "CumSum": r"test_cumsum_",
     "Div": r"test_div(_bcast|_example|_uint8)?$",

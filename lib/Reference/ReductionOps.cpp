@@ -3,7 +3,7 @@
 // nn.reduce_sum, nn.reduce_mean and nn.reduce_max over a set of axes, with
 // or without keep_dims (which changes the shape, not the element order),
 // nn.reduce_max_grad (dy split evenly among the maxima of each slice), and
-// the running sum nn.cumsum.
+// the scans along one axis nn.cumsum and nn.argmax.
 //
 //===----------------------------------------------------------------------===//
 
@@ -79,21 +79,32 @@ RefTensor evalReduceMaxGrad(ReduceMaxGradOp op, Operands in) {
   return dx;
 }
 
+/// The lines of `x` along `axis` (negative counts from the end): `count`
+/// lines of `len` elements, consecutive ones `inner` apart.
+struct AxisLines {
+  AxisLines(const RefTensor &x, int64_t axis) {
+    axis = normalizeAxis(axis, x.getRank());
+    for (int64_t d = axis + 1; d < x.getRank(); ++d)
+      inner *= x.shape[d];
+    len = x.shape[axis];
+    count = len == 0 ? 0 : x.getNumElements() / len;
+  }
+  /// The offset of element k of line `line`.
+  int64_t at(int64_t line, int64_t k) const {
+    return (line / inner) * len * inner + line % inner + k * inner;
+  }
+  int64_t inner = 1, len = 0, count = 0;
+};
+
 /// The running sums along the axis, in f64 (integers are exact below 2^53).
 RefTensor evalCumsum(CumsumOp op, Operands in) {
   const RefTensor &x = *in[0];
-  const int64_t axis = normalizeAxis(op.getAxis(), x.getRank());
-  int64_t inner = 1;
-  for (int64_t d = axis + 1; d < x.getRank(); ++d)
-    inner *= x.shape[d];
-  const int64_t len = x.shape[axis];
-  const int64_t lines = len == 0 ? 0 : x.getNumElements() / len;
+  const AxisLines lines(x, op.getAxis());
   RefTensor y = x;
-  for (int64_t line = 0; line < lines; ++line) {
-    const int64_t base = (line / inner) * len * inner + line % inner;
+  for (int64_t line = 0; line < lines.count; ++line) {
     double sum = 0;
-    for (int64_t k = 0; k < len; ++k) {
-      const int64_t i = base + (op.getReverse() ? len - 1 - k : k) * inner;
+    for (int64_t k = 0; k < lines.len; ++k) {
+      const int64_t i = lines.at(line, op.getReverse() ? lines.len - 1 - k : k);
       const double v = x.data[i];
       y.data[i] = op.getExclusive() ? sum : sum + v;
       sum += v;
@@ -102,10 +113,32 @@ RefTensor evalCumsum(CumsumOp op, Operands in) {
   return y;
 }
 
+/// The first (last with select_last) position of each line's maximum; NaN
+/// above every number.
+RefTensor evalArgMax(ArgMaxOp op, Operands in) {
+  const RefTensor &x = *in[0];
+  const AxisLines lines(x, op.getAxis());
+  RefTensor y = resultLike(op, 0, 0.0);
+  for (int64_t line = 0; line < lines.count; ++line) {
+    int64_t at = 0;
+    for (int64_t k = 1; k < lines.len; ++k) {
+      const double v = x.data[lines.at(line, k)];
+      const double best = x.data[lines.at(line, at)];
+      const bool greater = std::isnan(v) ? !std::isnan(best) : v > best;
+      const bool equal = std::isnan(v) ? std::isnan(best) : v == best;
+      if (greater || (op.getSelectLast() && equal))
+        at = k;
+    }
+    y.data[line] = static_cast<double>(at);
+  }
+  return y;
+}
+
 } // namespace
 
 void amp::reference::registerReductionOps(EvaluatorTable &table) {
   table.add<CumsumOp>(evalCumsum);
+  table.add<ArgMaxOp>(evalArgMax);
   table.add<ReduceSumOp>([](ReduceSumOp op, Operands in) {
     return reduce(op, *in[0], 0.0, add).first;
   });

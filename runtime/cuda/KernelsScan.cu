@@ -1,10 +1,10 @@
-//===- KernelsScan.cu - amp_cumsum ----------------------------------------===//
+//===- KernelsScan.cu - amp_cumsum, amp_argmax ----------------------------===//
 //
-// amp_cumsum on the CUDA backend: one thread per line along the axis runs
-// the reference's scanLine (reference/ScanMath.h), compiled with
-// --fmad=false, so each output is bitwise the reference's. A line is
-// sequential: the scans amp compiles (position ids, masks) are short along
-// the axis and many across it.
+// The scans along one axis on the CUDA backend: one thread per line runs
+// the reference's scanLine or argmaxLine (reference/ScanMath.h), compiled
+// with --fmad=false, so each output is bitwise the reference's. A line is
+// sequential: the scans amp compiles (position ids from a mask, the last
+// token of each row) are short along the axis and many across it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,8 +21,15 @@ namespace {
 template <typename T>
 __global__ void __launch_bounds__(kThreads)
     cumsumKernel(const T *x, T *y, Scan scan, bool exclusive, bool reverse) {
-  AMP_GRID_STRIDE(line, scan.outer * scan.inner)
+  AMP_GRID_STRIDE(line, scan.lines())
   scanLine(x, y, scan, line, exclusive, reverse);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(kThreads)
+    argmaxKernel(const T *x, int64_t *y, Scan scan, bool selectLast) {
+  AMP_GRID_STRIDE(line, scan.lines())
+  y[line] = argmaxLine(x, scan, line, selectLast);
 }
 
 } // namespace
@@ -38,14 +45,30 @@ amp_status_t amp_cumsum(const void *x, void *y, const int64_t *dims,
     return s;
   if (scan.n == 0)
     return AMP_STATUS_OK;
-  const int64_t lines = scan.outer * scan.inner;
   dispatchNumeric(dtype, [&](auto t) {
     using T = decltype(t);
-    cumsumKernel<T><<<gridFor(lines), kThreads, 0, toStream(stream)>>>(
+    cumsumKernel<T><<<gridFor(scan.lines()), kThreads, 0, toStream(stream)>>>(
         static_cast<const T *>(x), static_cast<T *>(y), scan, exclusive != 0,
         reverse != 0);
   });
   return launched(check, "amp_cumsum");
+}
+
+amp_status_t amp_argmax(const void *x, int64_t *y, const int64_t *dims,
+                        int32_t rank, int64_t axis, int32_t select_last,
+                        amp_dtype_t dtype, void *stream) {
+  Checker check("amp_argmax");
+  Scan scan;
+  if (amp_status_t s = checkArgmax(check, x, y, dims, rank, axis, dtype, &scan))
+    return s;
+  if (scan.n == 0)
+    return AMP_STATUS_OK;
+  dispatchNumeric(dtype, [&](auto t) {
+    using T = decltype(t);
+    argmaxKernel<T><<<gridFor(scan.lines()), kThreads, 0, toStream(stream)>>>(
+        static_cast<const T *>(x), y, scan, select_last != 0);
+  });
+  return launched(check, "amp_argmax");
 }
 
 } // extern "C"

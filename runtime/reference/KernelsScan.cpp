@@ -1,10 +1,11 @@
-//===- KernelsScan.cpp - amp_cumsum ---------------------------------------===//
+//===- KernelsScan.cpp - amp_cumsum, amp_argmax ---------------------------===//
 //
-// amp_cumsum on the reference backend (and, compiled with OpenMP, the cpu
-// backend): each line along the axis is scanned in order, forward or in
-// reverse, the lines in parallel, by scanLine (reference/ScanMath.h, shared
-// with the CUDA kernel): f32 sums for the float dtypes, rounded once per
-// output, and wrapping integer sums for i32 and i64.
+// The scans along one axis on the reference backend (and, compiled with
+// OpenMP, the cpu backend), the lines in parallel: amp_cumsum runs scanLine
+// on each line, forward or in reverse (f32 sums for the float dtypes,
+// rounded once per output, and wrapping integer sums for i32 and i64), and
+// amp_argmax runs argmaxLine (both reference/ScanMath.h, shared with the
+// CUDA kernels).
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,11 +31,30 @@ amp_status_t amp_cumsum(const void *x, void *y, const int64_t *dims,
     using T = decltype(t);
     const T *in = static_cast<const T *>(x);
     T *out = static_cast<T *>(y);
-    parallelRanges(
-        scan.outer * scan.inner, scan.len, [&](int64_t b, int64_t e) {
-          for (int64_t line = b; line < e; ++line)
-            scanLine(in, out, scan, line, exclusive != 0, reverse != 0);
-        });
+    parallelRanges(scan.lines(), scan.len, [&](int64_t b, int64_t e) {
+      for (int64_t line = b; line < e; ++line)
+        scanLine(in, out, scan, line, exclusive != 0, reverse != 0);
+    });
+  });
+  return AMP_STATUS_OK;
+}
+
+amp_status_t amp_argmax(const void *x, int64_t *y, const int64_t *dims,
+                        int32_t rank, int64_t axis, int32_t select_last,
+                        amp_dtype_t dtype, void * /*stream*/) {
+  Checker check("amp_argmax");
+  Scan scan;
+  if (amp_status_t s = checkArgmax(check, x, y, dims, rank, axis, dtype, &scan))
+    return s;
+  if (scan.n == 0)
+    return AMP_STATUS_OK;
+  dispatchNumeric(dtype, [&](auto t) {
+    using T = decltype(t);
+    const T *in = static_cast<const T *>(x);
+    parallelRanges(scan.lines(), scan.len, [&](int64_t b, int64_t e) {
+      for (int64_t line = b; line < e; ++line)
+        y[line] = argmaxLine(in, scan, line, select_last != 0);
+    });
   });
   return AMP_STATUS_OK;
 }

@@ -97,11 +97,11 @@ amp_status_t amp::runtime::kernels::checkReduceMaxGrad(
   return AMP_STATUS_OK;
 }
 
-amp_status_t amp::runtime::kernels::checkCumsum(Checker &check, const void *x,
-                                                const void *y,
-                                                const int64_t *dims,
-                                                int32_t rank, int64_t axis,
-                                                amp_dtype_t dtype, Scan *scan) {
+namespace {
+
+/// The dtype (float, i32 or i64), shape and axis of a scan along one axis.
+amp_status_t checkScan(Checker &check, const int64_t *dims, int32_t rank,
+                       int64_t axis, amp_dtype_t dtype, Scan *scan) {
   if (amp_status_t s = check.dtype("dtype", dtype, kNumericDtypes))
     return s;
   if (amp_status_t s = check.shape("x", dims, rank, &scan->n))
@@ -114,5 +114,38 @@ amp_status_t amp::runtime::kernels::checkCumsum(Checker &check, const void *x,
     scan->outer *= dims[i];
   for (int32_t i = a + 1; i < rank; ++i)
     scan->inner *= dims[i];
+  return AMP_STATUS_OK;
+}
+
+} // namespace
+
+amp_status_t amp::runtime::kernels::checkCumsum(Checker &check, const void *x,
+                                                const void *y,
+                                                const int64_t *dims,
+                                                int32_t rank, int64_t axis,
+                                                amp_dtype_t dtype, Scan *scan) {
+  if (amp_status_t s = checkScan(check, dims, rank, axis, dtype, scan))
+    return s;
   return check.pointers({{"x", x, scan->n, dtype}, {"y", y, scan->n, dtype}});
+}
+
+amp_status_t amp::runtime::kernels::checkArgmax(Checker &check, const void *x,
+                                                const int64_t *y,
+                                                const int64_t *dims,
+                                                int32_t rank, int64_t axis,
+                                                amp_dtype_t dtype, Scan *scan) {
+  if (amp_status_t s = checkScan(check, dims, rank, axis, dtype, scan))
+    return s;
+  if (scan->len == 0 && scan->lines() > 0)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "argmax along an empty axis");
+  if (amp_status_t s = check.pointers(
+          {{"x", x, scan->n, dtype}, {"y", y, scan->lines(), AMP_DTYPE_I64}}))
+    return s;
+  const char *xb = static_cast<const char *>(x);
+  const char *yb = reinterpret_cast<const char *>(y);
+  if (scan->n > 0 && xb < yb + scan->lines() * 8 &&
+      yb < xb + scan->n * amp_dtype_size(dtype))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "y overlaps x");
+  return AMP_STATUS_OK;
 }

@@ -1,7 +1,8 @@
 //===- ReduceChecks.h - Argument checks of the reductions -----------------===//
 //
 // The argument checks of amp_reduce, amp_global_avg_pool,
-// amp_reduce_max_grad and amp_cumsum (a running reduction), shared by the
+// amp_reduce_max_grad, and of the scans along one axis amp_cumsum and
+// amp_argmax, shared by the
 // reference and the CUDA backends so that a malformed call fails with the same
 // status and message on both. Each returns the checked geometry of the
 // reduction.
@@ -11,6 +12,7 @@
 #ifndef AMP_RUNTIME_REFERENCE_REDUCECHECKS_H
 #define AMP_RUNTIME_REFERENCE_REDUCECHECKS_H
 
+#include "amp_runtime/host_device.h"
 #include "reference/KernelCommon.h"
 
 namespace amp {
@@ -50,16 +52,29 @@ amp_status_t checkReduceMaxGrad(Checker &check, const void *dy, const void *x,
                                 amp_dtype_t xDtype, amp_dtype_t yDtype,
                                 Reduction *r);
 
-/// A checked scan of a contiguous tensor along one axis: `outer` lines of
-/// `len` elements, consecutive ones `inner` apart (the axis' stride); n
-/// elements in all.
+/// The lines of a contiguous tensor along one axis, which amp_cumsum and
+/// amp_argmax scan: `outer * inner` lines of `len` elements, consecutive
+/// ones `inner` apart (the axis' stride); n elements in all.
 struct Scan {
   int64_t outer = 1, len = 1, inner = 1, n = 0;
+
+  AMP_HOST_DEVICE int64_t lines() const { return outer * inner; }
+  /// The offset of the first element of line `line` (outer index * inner
+  /// + inner index).
+  AMP_HOST_DEVICE int64_t first(int64_t line) const {
+    return (line / inner) * len * inner + line % inner;
+  }
 };
 
 /// amp_cumsum: a float, i32 or i64 dtype, the shape, the axis in [-rank,
 /// rank), the pointers.
 amp_status_t checkCumsum(Checker &check, const void *x, const void *y,
+                         const int64_t *dims, int32_t rank, int64_t axis,
+                         amp_dtype_t dtype, Scan *scan);
+
+/// amp_argmax: as checkCumsum, a non-empty axis (unless x is empty), and y
+/// (lines() i64 values) overlapping no element of x.
+amp_status_t checkArgmax(Checker &check, const void *x, const int64_t *y,
                          const int64_t *dims, int32_t rank, int64_t axis,
                          amp_dtype_t dtype, Scan *scan);
 

@@ -24,6 +24,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using amp::reference::RefTensor;
@@ -324,6 +325,50 @@ TEST_F(InterpreterTest, Reductions) {
       return %y : tensor<f32>
     })",
                {x}, {}, {6});
+}
+
+// cumsum along each axis, exclusive and reverse; argmax with a tie, a NaN
+// and select_last; integer arithmetic on i64 ids.
+TEST_F(InterpreterTest, ScansAndIntegerArithmetic) {
+  RefTensor x = tensor({2, 3}, {1, 2, 3, 4, 5, 6});
+  expectResult(R"(
+    func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+      %y = nn.cumsum %x {axis = 1 : i64} : tensor<2x3xf32>
+      return %y : tensor<2x3xf32>
+    })",
+               {x}, {2, 3}, {1, 3, 6, 4, 9, 15});
+  expectResult(R"(
+    func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+      %y = nn.cumsum %x {axis = -2 : i64, exclusive, reverse} : tensor<2x3xf32>
+      return %y : tensor<2x3xf32>
+    })",
+               {x}, {2, 3}, {4, 5, 6, 0, 0, 0});
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  RefTensor m = tensor({2, 3}, {2, 7, 7, 1, nan, 3});
+  expectResult(R"(
+    func.func @f(%x: tensor<2x3xf32>) -> tensor<2xi64> {
+      %y = nn.argmax %x {axis = 1 : i64} : (tensor<2x3xf32>) -> tensor<2xi64>
+      return %y : tensor<2xi64>
+    })",
+               {m}, {2}, {1, 1});
+  expectResult(R"(
+    func.func @f(%x: tensor<2x3xf32>) -> tensor<2x1xi64> {
+      %y = nn.argmax %x {axis = -1 : i64, keep_dims, select_last} : (tensor<2x3xf32>) -> tensor<2x1xi64>
+      return %y : tensor<2x1xi64>
+    })",
+               {m}, {2, 1}, {2, 1});
+  RefTensor ids = tensor({2, 3}, {5, 1, 1, 7, 8, 1});
+  expectResult(R"(
+    func.func @f(%ids: tensor<2x3xi64>) -> tensor<2x3xi64> {
+      %one = arith.constant dense<1> : tensor<i64>
+      %ne = nn.compare ne, %ids, %one : (tensor<2x3xi64>, tensor<i64>) -> tensor<2x3xi1>
+      %m = nn.convert %ne : tensor<2x3xi1> to tensor<2x3xi64>
+      %c = nn.cumsum %m {axis = 1 : i64} : tensor<2x3xi64>
+      %p = nn.mul %c, %m : (tensor<2x3xi64>, tensor<2x3xi64>) -> tensor<2x3xi64>
+      %q = nn.add %p, %one : (tensor<2x3xi64>, tensor<i64>) -> tensor<2x3xi64>
+      return %q : tensor<2x3xi64>
+    })",
+               {ids}, {2, 3}, {2, 1, 1, 2, 3, 1});
 }
 
 // transpose [2, 0, 1] of a [2, 1, 3] tensor: y[k][i][j] = x[i][j][k];

@@ -1,8 +1,8 @@
 //===- ReductionPatterns.cpp - reductions and softmax to runtime calls ----===//
 //
 // nn.reduce_{sum,mean,max} (amp_reduce over normalized axes),
-// nn.reduce_max_grad, and nn.cumsum, nn.softmax, nn.log_softmax,
-// nn.softmax_grad along one axis.
+// nn.reduce_max_grad, and nn.cumsum, nn.argmax, nn.softmax,
+// nn.log_softmax, nn.softmax_grad along one axis.
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,6 +64,19 @@ struct CumsumLowering : RuntimeOpLowering<nn::CumsumOp> {
   }
 };
 
+/// nn.argmax: amp_argmax along the normalized axis (keep_dims does not
+/// change the layout).
+struct ArgMaxLowering : RuntimeOpLowering<nn::ArgMaxOp> {
+  void lower(nn::ArgMaxOp op, Adaptor adaptor, RuntimeBuilder &rb,
+             ValueRange results) const override {
+    Value x = op.getInput();
+    rb.call(RuntimeFn::amp_argmax,
+            {adaptor.getInput(), results[0], rb.dims(x), rb.rank(x),
+             rb.i64(normalizeAxis(op.getAxis(), x)), rb.i32(op.getSelectLast()),
+             rb.dtype(x.getType()), rb.stream()});
+  }
+};
+
 template <typename Op, RuntimeFn Fn>
 struct SoftmaxLowering : RuntimeOpLowering<Op> {
   void lower(Op op, typename RuntimeOpLowering<Op>::Adaptor adaptor,
@@ -92,7 +105,7 @@ void amp::addReductionLowerings(LoweringTable &table) {
   table.add<ReduceLowering<nn::ReduceSumOp, AMP_REDUCE_SUM>,
             ReduceLowering<nn::ReduceMeanOp, AMP_REDUCE_MEAN>,
             ReduceLowering<nn::ReduceMaxOp, AMP_REDUCE_MAX>,
-            ReduceMaxGradLowering, CumsumLowering,
+            ReduceMaxGradLowering, CumsumLowering, ArgMaxLowering,
             SoftmaxLowering<nn::SoftmaxOp, RuntimeFn::amp_softmax>,
             SoftmaxLowering<nn::LogSoftmaxOp, RuntimeFn::amp_log_softmax>,
             SoftmaxGradLowering>();

@@ -8,7 +8,9 @@
 // constant indices, a gather
 // of a tensor computed at run time that keeps every element in order (the
 // torch.export-based exporter's GatherND of an attention mask) is a
-// reshape. nn has no general gather of computed data.
+// reshape; GatherND of FLOAT data by computed indices (batch_dims 0) is
+// nn.embedding of the data's rows at the computed row numbers. nn has no
+// general gather of computed data.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +19,8 @@
 #include "amp/Dialect/NN/IR/NNOps.h"
 
 #include "amp_runtime/checked_size.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
 
 #include "llvm/ADT/bit.h"
 
@@ -294,18 +298,75 @@ static LogicalResult importGatherElements(NodeContext &nc) {
   return gatherLinear(nc, linear, is);
 }
 
+/// GatherND of FLOAT data by indices computed at run time, batch_dims 0:
+/// the data as a table of prod(data.shape[:k]) rows of the slices, each
+/// index tuple as its row, ((i0 * d1 + i1) * d2 + ...) in the indices'
+/// integer type, and nn.embedding (which rejects a row outside the table at
+/// run time, a negative index too). A decoder's sequence classifier picks
+/// each row's last token this way (torch.export's logits[arange(B), last]).
+static LogicalResult gatherNDComputed(NodeContext &nc,
+                                      llvm::ArrayRef<int64_t> ds,
+                                      llvm::ArrayRef<int64_t> is,
+                                      llvm::ArrayRef<int64_t> shape) {
+  const int64_t k = is.back();
+  int64_t rows = 1, slice = 1;
+  for (int64_t d = 0; d < int64_t(ds.size()); ++d)
+    (d < k ? rows : slice) *= ds[d];
+  FailureOr<Value> data = nc.floatValue(0);
+  FailureOr<Value> indices = nc.anyValue(1);
+  if (failed(data) || failed(indices))
+    return failure();
+  FailureOr<Value> table = nc.reshape(*data, {rows, slice});
+  if (failed(table))
+    return failure();
+  auto intType = cast<RankedTensorType>(indices->getType()).getElementType();
+  llvm::SmallVector<int64_t> tuples(is.drop_back());
+  llvm::SmallVector<int64_t> one(is);
+  one.back() = 1;
+  Value row;
+  for (int64_t j = 0; j < k; ++j) {
+    llvm::SmallVector<int64_t> offsets(is.size(), 0);
+    offsets.back() = j;
+    FailureOr<Value> part = nc.createTyped<nn::SliceOp>(
+        withShape(*indices, one), {*indices},
+        {nc.named("offsets", nc.i64Array(offsets))});
+    if (failed(part) || failed(part = nc.reshape(*part, tuples)))
+      return failure();
+    if (!row) {
+      row = *part;
+      continue;
+    }
+    auto scalarType = RankedTensorType::get({}, intType);
+    Value dim = arith::ConstantOp::create(
+        nc.builder, nc.loc, scalarType,
+        DenseElementsAttr::get(scalarType,
+                               APInt(intType.getIntOrFloatBitWidth(), ds[j])));
+    FailureOr<Value> scaled = nc.create<nn::MulOp>({row, dim});
+    if (failed(scaled) ||
+        failed(scaled = nc.create<nn::AddOp>({*scaled, *part})))
+      return failure();
+    row = *scaled;
+  }
+  FailureOr<Value> y = nc.create<nn::EmbeddingOp>({*table, row});
+  if (failed(y) || failed(y = nc.reshape(*y, shape)))
+    return failure();
+  return nc.setOutput(0, *y);
+}
+
 /// GatherND: each index tuple of the last indices dim (k values) picks the
 /// slice data[batch..., tuple...] of data.shape[batch_dims + k:]; the first
-/// batch_dims dims of data and indices are shared.
+/// batch_dims dims of data and indices are shared. Indices computed at run
+/// time: gatherNDComputed.
 static LogicalResult importGatherND(NodeContext &nc) {
   FailureOr<Tensor *> data = nc.input(0);
+  FailureOr<Tensor *> indices = nc.input(1);
   FailureOr<int64_t> batchDims = nc.intAttr("batch_dims", 0);
-  if (failed(data) || failed(batchDims))
+  if (failed(data) || failed(indices) || failed(batchDims))
     return failure();
-  FailureOr<const Const *> idx = constIndices(nc, 1);
-  if (failed(idx))
-    return failure();
-  llvm::ArrayRef<int64_t> ds = (*data)->shape, is = (*idx)->shape;
+  if ((*indices)->dtype != onnx::TensorProto::INT64 &&
+      (*indices)->dtype != onnx::TensorProto::INT32)
+    return nc.error() << "the indices must be INT64 or INT32", failure();
+  llvm::ArrayRef<int64_t> ds = (*data)->shape, is = (*indices)->shape;
   const int64_t r = ds.size(), q = is.size(), b = *batchDims;
   if (r < 1 || q < 1 || b < 0 || b >= std::min(q, r))
     return nc.error() << "needs data and indices of rank >= 1 and batch_dims "
@@ -323,8 +384,17 @@ static LogicalResult importGatherND(NodeContext &nc) {
              failure();
   llvm::SmallVector<int64_t> shape(is.drop_back());
   shape.append(ds.begin() + b + k, ds.end());
+  if (!(*indices)->constant) {
+    if (b != 0)
+      return nc.error() << "indices computed at run time need batch_dims 0",
+             failure();
+    return gatherNDComputed(nc, ds, is, shape);
+  }
   FailureOr<int64_t> count = gatherCount(nc, shape);
   if (failed(count))
+    return failure();
+  FailureOr<const Const *> idx = constIndices(nc, 1);
+  if (failed(idx))
     return failure();
   int64_t slice = 1;
   for (int64_t d = b + k; d < r; ++d)

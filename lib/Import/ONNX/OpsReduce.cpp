@@ -5,7 +5,7 @@
 // 13 for ReduceSum, 18 for the others) or a constant input, keepdims and
 // noop_with_empty_axes. A max or min over an empty set is ONNX's -inf or
 // +inf, a constant. CumSum (nn.cumsum; folded on constants) with a
-// constant axis.
+// constant axis. ArgMax (nn.argmax) and ArgMin (nn.argmax of -x, FLOAT).
 //
 //===----------------------------------------------------------------------===//
 
@@ -185,6 +185,37 @@ static LogicalResult importCumSum(NodeContext &nc) {
   return failed(y) ? failure() : nc.setOutput(0, *y);
 }
 
+/// ArgMax, or ArgMin as the ArgMax of -x (FLOAT only: nn.neg is float;
+/// negation keeps the order of ties and NaN's rank): nn.argmax with
+/// `axis`, `keepdims` and `select_last_index`.
+template <bool isMin> static LogicalResult importArgMax(NodeContext &nc) {
+  FailureOr<int64_t> axisAttr = nc.intAttr("axis", 0);
+  FailureOr<int64_t> keep = nc.intAttr("keepdims", 1);
+  FailureOr<int64_t> last = nc.intAttr("select_last_index", 0);
+  FailureOr<Value> x = isMin ? nc.floatValue(0) : nc.numericValue(0);
+  if (failed(axisAttr) || failed(keep) || failed(last) || failed(x))
+    return failure();
+  FailureOr<int64_t> axis =
+      nc.normalizeAxis(*axisAttr, shapeOf(*x).size(), "axis");
+  if (failed(axis))
+    return failure();
+  Value in = *x;
+  if (isMin) {
+    FailureOr<Value> neg = nc.create<nn::NegOp>({in});
+    if (failed(neg))
+      return failure();
+    in = *neg;
+  }
+  llvm::SmallVector<NamedAttribute> attrs = {
+      nc.named("axis", nc.builder.getI64IntegerAttr(*axis))};
+  if (*keep)
+    attrs.push_back(nc.named("keep_dims", nc.builder.getUnitAttr()));
+  if (*last)
+    attrs.push_back(nc.named("select_last", nc.builder.getUnitAttr()));
+  FailureOr<Value> y = nc.create<nn::ArgMaxOp>({in}, attrs);
+  return failed(y) ? failure() : nc.setOutput(0, *y);
+}
+
 void amp::onnx_import::registerReduceOps(OpTable &t) {
   std::vector<std::string> attrs = {"axes", "keepdims", "noop_with_empty_axes"};
   t["ReduceSum"] = {importReduce<Reduce::Sum>, attrs};
@@ -194,4 +225,7 @@ void amp::onnx_import::registerReduceOps(OpTable &t) {
   t["ReduceSumSquare"] = {importReduce<Reduce::SumSquare>, attrs};
   t["ReduceL2"] = {importReduce<Reduce::L2>, attrs};
   t["CumSum"] = {importCumSum, {"exclusive", "reverse"}};
+  std::vector<std::string> argAttrs = {"axis", "keepdims", "select_last_index"};
+  t["ArgMax"] = {importArgMax<false>, argAttrs};
+  t["ArgMin"] = {importArgMax<true>, argAttrs};
 }

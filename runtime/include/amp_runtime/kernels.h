@@ -480,6 +480,17 @@ AMP_KERNEL_API amp_status_t amp_cumsum(const void *x, void *y,
                                        int32_t reverse, amp_dtype_t dtype,
                                        void *stream);
 
+/* nn.argmax: y (i64, x's shape without `axis`, or with it as 1: the same
+ * layout) holds the position along `axis` (in [-rank, rank)) of the largest
+ * element of each line of x: the first one, or the last when select_last
+ * != 0. A NaN is larger than every number (PyTorch's rule) and equals
+ * another NaN; -0 equals +0. Any dtype but bool; the axis must not be
+ * empty. Exact. y must not overlap x. */
+AMP_KERNEL_API amp_status_t amp_argmax(const void *x, int64_t *y,
+                                       const int64_t *dims, int32_t rank,
+                                       int64_t axis, int32_t select_last,
+                                       amp_dtype_t dtype, void *stream);
+
 /*===--- Softmax and normalization ---------------------------------------===*/
 
 /* nn.softmax / nn.log_softmax along `axis` (negative counts from the end),

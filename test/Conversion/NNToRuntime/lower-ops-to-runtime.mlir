@@ -3,7 +3,7 @@
 // amp-verify-runtime-contract, which fails the run on any op, type or
 // declaration outside the runtime ABI.
 // RUN: amp-opt %s -split-input-file --amp-to-runtime | FileCheck %s --check-prefix=CONTRACT
-// CONTRACT-COUNT-31: llvm.func @{{[a-z0-9_]+}}(%{{.*}}: !llvm.ptr) -> i32 {
+// CONTRACT-COUNT-32: llvm.func @{{[a-z0-9_]+}}(%{{.*}}: !llvm.ptr) -> i32 {
 // CONTRACT-NOT: func.func
 
 // One function per nn op of issue #10: the runtime call and its key
@@ -89,6 +89,22 @@ func.func @integer_mul(%a: tensor<2x8xi64>, %b: tensor<2x8xi64>) -> tensor<2x8xi
 func.func @cumsum(%x: tensor<2x8xi32>) -> tensor<2x8xi32> {
   %0 = nn.cumsum %x {axis = -1 : i64, exclusive} : tensor<2x8xi32>
   return %0 : tensor<2x8xi32>
+}
+
+// -----
+
+// nn.argmax: amp_argmax(x, y, dims, rank, axis normalized, select_last,
+// dtype, stream); keep_dims does not change the layout.
+// CHECK-LABEL: func.func @argmax(
+// CHECK-DAG: %[[DIMS:.*]] = llvm.mlir.addressof @__amp_i64_4_8 : !llvm.ptr
+// The rank and AMP_DTYPE_BF16 are both the constant 2.
+// CHECK-DAG: %[[TWO:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK-DAG: %[[AXIS:.*]] = llvm.mlir.constant(0 : i64) : i64
+// CHECK-DAG: %[[LAST:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: llvm.call @amp_argmax(%{{.*}}, %{{.*}}, %[[DIMS]], %[[TWO]], %[[AXIS]], %[[LAST]], %[[TWO]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i64, i32, i32, !llvm.ptr) -> i32
+func.func @argmax(%x: tensor<4x8xbf16>) -> tensor<1x8xi64> {
+  %0 = nn.argmax %x {axis = -2 : i64, keep_dims, select_last} : (tensor<4x8xbf16>) -> tensor<1x8xi64>
+  return %0 : tensor<1x8xi64>
 }
 
 // -----

@@ -2363,3 +2363,46 @@ func.func @cumsum_no_axis(%x: tensor<4xf32>) {
   %0 = "nn.cumsum"(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return
 }
+
+// -----
+
+func.func @argmax_axis(%x: tensor<2x3xf32>) {
+  // expected-error @+2 {{axis -3 is out of range for a rank-2 tensor (expected -2 <= axis < 2)}}
+  // expected-error @+1 {{'nn.argmax' op failed to infer returned types}}
+  %0 = nn.argmax %x {axis = -3 : i64} : (tensor<2x3xf32>) -> tensor<2xi64>
+  return
+}
+
+// -----
+
+func.func @argmax_empty_axis(%x: tensor<2x0xf32>) {
+  // expected-error @+2 {{argmax along axis 1, which is empty}}
+  // expected-error @+1 {{'nn.argmax' op failed to infer returned types}}
+  %0 = nn.argmax %x {axis = 1 : i64} : (tensor<2x0xf32>) -> tensor<2xi64>
+  return
+}
+
+// -----
+
+func.func @argmax_result_type(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'nn.argmax' op result #0 must be statically shaped tensor of 64-bit signless integer values, but got 'tensor<2xi32>'}}
+  %0 = nn.argmax %x {axis = 1 : i64} : (tensor<2x3xf32>) -> tensor<2xi32>
+  return
+}
+
+// -----
+
+func.func @argmax_keep_dims_shape(%x: tensor<2x3xf32>) {
+  // expected-error @+2 {{'nn.argmax' op inferred type(s) 'tensor<2x1xi64>' are incompatible with return type(s) of operation 'tensor<2xi64>'}}
+  // expected-error @+1 {{'nn.argmax' op failed to infer returned types}}
+  %0 = nn.argmax %x {axis = 1 : i64, keep_dims} : (tensor<2x3xf32>) -> tensor<2xi64>
+  return
+}
+
+// -----
+
+func.func @argmax_bool(%x: tensor<2x3xi1>) {
+  // expected-error @+1 {{'nn.argmax' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<2x3xi1>'}}
+  %0 = nn.argmax %x {axis = 1 : i64} : (tensor<2x3xi1>) -> tensor<2xi64>
+  return
+}

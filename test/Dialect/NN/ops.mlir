@@ -701,6 +701,17 @@ func.func @cumsum(%x: tensor<4x8xf32>, %ids: tensor<2x16xi64>) -> (tensor<4x8xf3
   return %0, %1 : tensor<4x8xf32>, tensor<2x16xi64>
 }
 
+// CHECK-LABEL: func.func @argmax(
+// CHECK-SAME:    %[[X:.*]]: tensor<4x8xi64>, %[[Y:.*]]: tensor<4x8xf16>) -> (tensor<4xi64>, tensor<1x8xi64>)
+// CHECK:         %[[V0:.*]] = nn.argmax %[[X]] {axis = -1 : i64} : (tensor<4x8xi64>) -> tensor<4xi64>
+// CHECK-NEXT:    %[[V1:.*]] = nn.argmax %[[Y]] {axis = 0 : i64, keep_dims, select_last} : (tensor<4x8xf16>) -> tensor<1x8xi64>
+// CHECK-NEXT:    return %[[V0]], %[[V1]]
+func.func @argmax(%x: tensor<4x8xi64>, %y: tensor<4x8xf16>) -> (tensor<4xi64>, tensor<1x8xi64>) {
+  %0 = nn.argmax %x {axis = -1 : i64} : (tensor<4x8xi64>) -> tensor<4xi64>
+  %1 = nn.argmax %y {axis = 0 : i64, keep_dims, select_last} : (tensor<4x8xf16>) -> tensor<1x8xi64>
+  return %0, %1 : tensor<4xi64>, tensor<1x8xi64>
+}
+
 // CHECK-LABEL: func.func @integer_arithmetic(
 // CHECK-SAME:    %[[A:.*]]: tensor<2x8xi64>, %[[B:.*]]: tensor<i64>, %[[C:.*]]: tensor<8xi32>)
 // CHECK:         nn.add %[[A]], %[[B]] : (tensor<2x8xi64>, tensor<i64>) -> tensor<2x8xi64>

@@ -1043,3 +1043,39 @@ save("div_int_runtime.onnx", helper.make_graph(
     "div_int_runtime", [vi("a", TensorProto.INT64, [4]),
                         vi("b", TensorProto.INT64, [4])],
     [vi("y", TensorProto.INT64, [4])]))
+
+# The last token of each row, as a decoder's sequence classifier picks it
+# (argmax-gathernd.test): ArgMax of positions times the padding mask, then
+# GatherND of the run-time scores at [row, last]; ArgMin of FLOAT with
+# keepdims and select_last_index; GatherND of run-time indices with
+# batch_dims 1 is an error.
+save("last_token.onnx", helper.make_graph(
+    [helper.make_node("Equal", ["ids", "pad"], ["eq"], name="eq"),
+     helper.make_node("Not", ["eq"], ["ne"], name="not"),
+     helper.make_node("Cast", ["ne"], ["m"], name="cast", to=TensorProto.INT64),
+     helper.make_node("Mul", ["positions", "m"], ["pm"], name="mul"),
+     helper.make_node("ArgMax", ["pm"], ["last"], name="argmax", axis=-1,
+                      keepdims=0),
+     helper.make_node("Unsqueeze", ["last", "minus_one"], ["last1"],
+                      name="unsqueeze"),
+     helper.make_node("Concat", ["rows", "last1"], ["index"], name="concat",
+                      axis=-1),
+     helper.make_node("GatherND", ["x", "index"], ["picked"], name="gathernd"),
+     helper.make_node("ArgMin", ["x"], ["argmin"], name="argmin", axis=1,
+                      keepdims=1, select_last_index=1)],
+    "last_token",
+    [vi("ids", TensorProto.INT64, [2, 5]), vi("x", F, [2, 5, 3])],
+    [vi("picked", F, [2, 3]), vi("argmin", TensorProto.INT64, [2, 1, 3])],
+    [numpy_helper.from_array(np.array(1, np.int64), "pad"),
+     numpy_helper.from_array(np.arange(5, dtype=np.int64), "positions"),
+     numpy_helper.from_array(np.array([-1], np.int64), "minus_one"),
+     numpy_helper.from_array(np.array([[0], [1]], np.int64), "rows")]))
+ids = np.array([[4, 7, 2, 1, 1], [3, 3, 8, 5, 9]], np.int64)
+x = rng.integers(-2, 3, (2, 5, 3)).astype(np.float32)
+reference("last_token.onnx", {"ids": ids, "x": x})
+save("gathernd_batch_runtime.onnx", helper.make_graph(
+    [helper.make_node("GatherND", ["x", "index"], ["y"], name="gathernd",
+                      batch_dims=1)],
+    "gathernd_batch_runtime",
+    [vi("x", F, [2, 5, 3]), vi("index", TensorProto.INT64, [2, 1])],
+    [vi("y", F, [2, 3])]))

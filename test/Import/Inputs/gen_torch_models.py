@@ -510,24 +510,61 @@ def write_hf_roberta():
                 p.mul_(10.0)
             if name.endswith("position_embeddings.weight"):
                 p.normal_(0.0, 1.0)
-    roberta.eval()
+    export_and_train_classifier(roberta.eval(), "hf_roberta", lr=0.03)
+
+
+def export_and_train_classifier(model, stem, lr):
+    """Exports a Hugging Face sequence classifier (HfLogits) with its logits
+    for bert_pad_ids.npy and hf_attn_mask.npy (export_hf), and writes
+    PyTorch's losses over 10 SGD steps (momentum 0.9) on the first 40 rows
+    of hf_bert_tokens.npz in order, 4 per step, as amp-run --shuffle=false
+    trains the imported model."""
     ids = torch.tensor(np.load(os.path.join(HERE, "bert_pad_ids.npy")))
     mask = torch.tensor(np.load(os.path.join(HERE, "hf_attn_mask.npy")))
-    export_hf(roberta, "hf_roberta", ids, mask)
+    export_hf(model, stem, ids, mask)
     data = np.load(os.path.join(HERE, "hf_bert_tokens.npz"))
-    opt = torch.optim.SGD(roberta.parameters(), lr=0.03, momentum=0.9)
-    with open(os.path.join(HERE, "hf_roberta_torch_log.csv"), "w") as log:
+    opt = torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
+    with open(os.path.join(HERE, stem + "_torch_log.csv"), "w") as log:
         log.write("step,loss\n")
         for step in range(1, 11):
             rows = slice(4 * (step - 1), 4 * step)
-            logits = roberta(torch.tensor(data["ids"][rows]),
-                             torch.tensor(data["mask"][rows]).long())
+            logits = model(torch.tensor(data["ids"][rows]),
+                           torch.tensor(data["mask"][rows]).long())
             loss = nn.functional.cross_entropy(
                 logits, torch.tensor(data["labels"][rows]).long())
             opt.zero_grad()
             loss.backward()
             opt.step()
             log.write(f"{step},{loss.item():.9g}\n")
+
+
+def write_hf_opt():
+    """Hugging Face's OPTForSequenceClassification: positions from the
+    attention mask at run time (CumSum, integer Mul and Sub), and the score
+    of each row's last token, found with ArgMax of the positions times the
+    padding mask and picked with Gather (TorchScript) or GatherND
+    (torch.export) of the run-time scores (hf-opt.test)."""
+    from transformers import OPTConfig, OPTForSequenceClassification
+
+    torch.manual_seed(14)
+    config = OPTConfig(vocab_size=VOCAB, hidden_size=D,
+                       num_hidden_layers=LAYERS, ffn_dim=2 * D,
+                       num_attention_heads=HEADS, max_position_embeddings=16,
+                       word_embed_proj_dim=D, pad_token_id=0,
+                       num_labels=CLASSES, dropout=0.0, attention_dropout=0.0)
+    opt = HfLogits(OPTForSequenceClassification(config), "opt")
+    # As write_hf_roberta: distinct LayerNorm initializers, peaked
+    # attention, visible positions, and scores of order one.
+    with torch.no_grad():
+        for name, p in opt.named_parameters():
+            if p.numel() > 1 and bool((p == p.flatten()[0]).all()):
+                p.add_(torch.randn_like(p) * 0.1)
+            if name.endswith(("q_proj.weight", "k_proj.weight",
+                              "score.weight")):
+                p.mul_(10.0)
+            if name.endswith("embed_positions.weight"):
+                p.normal_(0.0, 1.0)
+    export_and_train_classifier(opt.eval(), "hf_opt", lr=0.01)
 
 
 def write_hf_vit():
@@ -1081,6 +1118,7 @@ def main():
     write_hf_vision()
     write_hf_vit()
     write_hf_roberta()
+    write_hf_opt()
     write_batch_norm_cnn()
     write_lr_schedules()
     write_grad_norm()

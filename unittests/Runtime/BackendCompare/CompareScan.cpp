@@ -1,11 +1,12 @@
-//===- CompareScan.cpp - amp_cumsum ---------------------------------------===//
+//===- CompareScan.cpp - amp_cumsum, amp_argmax ---------------------------===//
 //
 // Every dtype but bool, every axis of a rank-3 shape (the scan along the
 // contiguous dimension, along a strided one, and along the outermost), each
 // of exclusive and reverse, in place, long lines and many lines (threads
 // loop over the grid), and empty tensors. Both backends run the same f32 (or
-// wrapping integer) scan per line: exact (integers byte for byte). The
-// argument errors.
+// wrapping integer) scan per line: exact (integers byte for byte). amp_argmax
+// over the same shapes (but the empty axis) and inputs, first and last
+// maxima: byte for byte. The argument errors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,41 +47,73 @@ Host runCumsumOn(Backend &b, const Host &x, const Shape &dims, int64_t axis,
   return fetch(b, out);
 }
 
-} // namespace
-
-AMP_COMPARE_CASE(cumsum) {
+/// Calls run(dtype, shape, axis, flags) for every dtype but bool, the scan
+/// shapes (inner, strided, outermost and long lines, many lines, empty),
+/// every axis and flags in [0, numFlags).
+template <typename F> void forEachScanCase(int numFlags, F run) {
   const Shape shapes[] = {{3, 17, 5}, {2, 4097, 3}, {70001, 2, 1}, {0, 4, 2}};
   const amp_dtype_t dtypes[] = {AMP_DTYPE_F32, AMP_DTYPE_F16, AMP_DTYPE_BF16,
                                 AMP_DTYPE_I32, AMP_DTYPE_I64};
   for (amp_dtype_t dt : dtypes)
     for (const Shape &s : shapes)
       for (int64_t axis : {0, 1, -1})
-        for (int flags = 0; flags < 4; ++flags) {
-          const bool exclusive = flags & 1, reverse = flags & 2;
-          const Host x = scanInput(c.rng, dt, numelOf(s));
-          const std::string what =
-              "cumsum " + shapeName(s) + " axis " + std::to_string(axis) +
-              (exclusive ? " exclusive" : "") + (reverse ? " reverse" : "");
-          // Floats: exact (a NaN matches any NaN, whose payload the
-          // hardware picks); integers: byte for byte.
-          auto same = [&](const std::string &w, const Host &r, const Host &d) {
-            if (dt <= AMP_DTYPE_BF16)
-              c.expectClose(w, r, d, Tolerance::exact());
-            else
-              expectSameBytes(c, w, r, d);
-          };
-          same(label(what, dt, numelOf(s)),
-               runCumsumOn(*c.ref, x, s, axis, exclusive, reverse, false),
-               runCumsumOn(*c.dev, x, s, axis, exclusive, reverse, false));
-          if (flags == 3)
-            same(label(what + " in place", dt, numelOf(s)),
-                 runCumsumOn(*c.ref, x, s, axis, exclusive, reverse, true),
-                 runCumsumOn(*c.dev, x, s, axis, exclusive, reverse, true));
-        }
+        for (int flags = 0; flags < numFlags; ++flags)
+          run(dt, s, axis, flags);
+}
+
+} // namespace
+
+AMP_COMPARE_CASE(cumsum) {
+  forEachScanCase(
+      4, [&](amp_dtype_t dt, const Shape &s, int64_t axis, int flags) {
+        const bool exclusive = flags & 1, reverse = flags & 2;
+        const Host x = scanInput(c.rng, dt, numelOf(s));
+        const std::string what =
+            "cumsum " + shapeName(s) + " axis " + std::to_string(axis) +
+            (exclusive ? " exclusive" : "") + (reverse ? " reverse" : "");
+        // Floats: exact (a NaN matches any NaN, whose payload the hardware
+        // picks); integers: byte for byte.
+        auto same = [&](const std::string &w, const Host &r, const Host &d) {
+          if (dt <= AMP_DTYPE_BF16)
+            c.expectClose(w, r, d, Tolerance::exact());
+          else
+            expectSameBytes(c, w, r, d);
+        };
+        same(label(what, dt, numelOf(s)),
+             runCumsumOn(*c.ref, x, s, axis, exclusive, reverse, false),
+             runCumsumOn(*c.dev, x, s, axis, exclusive, reverse, false));
+        if (flags == 3)
+          same(label(what + " in place", dt, numelOf(s)),
+               runCumsumOn(*c.ref, x, s, axis, exclusive, reverse, true),
+               runCumsumOn(*c.dev, x, s, axis, exclusive, reverse, true));
+      });
+}
+
+AMP_COMPARE_CASE(argmax) {
+  forEachScanCase(
+      2, [&](amp_dtype_t dt, const Shape &s, int64_t axis, int last) {
+        const Host x = scanInput(c.rng, dt, numelOf(s));
+        const int64_t len = s[axis < 0 ? s.size() - 1 : axis];
+        const int64_t lines = numelOf(s) == 0 ? 0 : numelOf(s) / len;
+        auto run = [&](Backend &b) {
+          Placed px = place(b, x, 0);
+          Placed py = place(b, zeros(AMP_DTYPE_I64, lines), 0);
+          b.ok(AMP_CALL(b, amp_argmax, px.ptr, static_cast<int64_t *>(py.ptr),
+                        s.data(), static_cast<int32_t>(s.size()), axis, last,
+                        dt, nullptr));
+          return fetch(b, py);
+        };
+        expectSameBytes(c,
+                        label("argmax " + shapeName(s) + " axis " +
+                                  std::to_string(axis) +
+                                  (last ? " last" : " first"),
+                              dt, lines),
+                        run(*c.ref), run(*c.dev));
+      });
 }
 
 AMP_COMPARE_CASE(cumsum_errors) {
-  char host[64] = {};
+  alignas(8) char host[64] = {};
   void *p = host;
   const int64_t d23[] = {2, 3};
   auto both = [&](const std::string &what, auto call) {
@@ -101,5 +134,14 @@ AMP_COMPARE_CASE(cumsum_errors) {
   both("cumsum NULL y", [&](Backend &b) {
     return AMP_CALL(b, amp_cumsum, p, nullptr, d23, 2, -1, 1, 1, AMP_DTYPE_F16,
                     nullptr);
+  });
+  const int64_t d20[] = {2, 0};
+  both("argmax empty axis", [&](Backend &b) {
+    return AMP_CALL(b, amp_argmax, p, reinterpret_cast<int64_t *>(host + 32),
+                    d20, 2, 1, 0, AMP_DTYPE_F32, nullptr);
+  });
+  both("argmax y overlaps x", [&](Backend &b) {
+    return AMP_CALL(b, amp_argmax, p, reinterpret_cast<int64_t *>(host + 8),
+                    d23, 2, 1, 0, AMP_DTYPE_I64, nullptr);
   });
 }

@@ -1,11 +1,13 @@
-//===- ScanTest.cpp - amp_cumsum ------------------------------------------===//
+//===- ScanTest.cpp - amp_cumsum, amp_argmax ------------------------------===//
 //
 // amp_cumsum against its documented arithmetic, written out independently
 // here: floats sum in f32 in scan order and round each output once (so the
 // result is compared bitwise with that emulation, and within (n+1) u sum|x|
 // of the f64 sum); i32 and i64 wrap (the sums taken in uint64_t and
 // truncated). Every dtype, axis, exclusive and reverse; in place; empty
-// tensors; the argument errors.
+// tensors; the argument errors. amp_argmax against a search in f64 (exact):
+// every dtype and axis, ties (first or last), NaN above every number, -0
+// equal to +0, the errors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -167,6 +169,117 @@ TEST(Cumsum, RejectsBadArguments) {
   EXPECT_TRUE(failsWith(amp_cumsum(x.data(), y.data(), nullptr, 2, 0, 0, 0,
                                    AMP_DTYPE_F32, nullptr),
                         AMP_STATUS_INVALID_ARGUMENT, "dims"));
+}
+
+/// Values with many ties: integers in [-3, 3] (exact in every dtype).
+Tensor tiedTensor(amp_dtype_t dtype, const Shape &shape, std::mt19937 &rng) {
+  Tensor t(dtype, shape);
+  std::uniform_int_distribution<int> dist(-3, 3);
+  for (int64_t i = 0; i < t.size(); ++i)
+    t.set(i, dist(rng));
+  return t;
+}
+
+class ArgmaxTest
+    : public ::testing::TestWithParam<std::tuple<amp_dtype_t, int64_t, bool>> {
+};
+
+TEST_P(ArgmaxTest, IsTheFirstOrLastMaximum) {
+  const auto [dtype, axis, selectLast] = GetParam();
+  const Shape shape = {3, 17, 5};
+  std::mt19937 rng(5 + axis);
+  Tensor x = tiedTensor(dtype, shape, rng);
+  const Lines l(shape, axis);
+  Tensor y = sentinelTensor(AMP_DTYPE_I64, {l.outer * l.inner});
+  ASSERT_TRUE(
+      isOk(amp_argmax(x.data(), static_cast<int64_t *>(y.data()), x.dims(),
+                      x.rank(), axis, selectLast, dtype, nullptr)));
+  for (int64_t line = 0; line < l.outer * l.inner; ++line) {
+    double best = -INFINITY;
+    int64_t at = -1;
+    for (int64_t k = 0; k < l.len; ++k) {
+      const double v = x.get(l.at(line, k));
+      if (v > best || (selectLast && v == best)) {
+        best = v;
+        at = k;
+      }
+    }
+    ASSERT_EQ(y.intValue(line), at) << "line " << line;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllDtypesAndAxes, ArgmaxTest,
+    ::testing::Combine(::testing::Values(AMP_DTYPE_F32, AMP_DTYPE_F16,
+                                         AMP_DTYPE_BF16, AMP_DTYPE_I32,
+                                         AMP_DTYPE_I64),
+                       ::testing::Values(0, 1, -1), ::testing::Bool()),
+    [](const auto &info) {
+      const int64_t axis = std::get<1>(info.param);
+      return std::string(dtypeName(std::get<0>(info.param))) + "_axis" +
+             (axis < 0 ? "m" + std::to_string(-axis) : std::to_string(axis)) +
+             (std::get<2>(info.param) ? "_last" : "_first");
+    });
+
+TEST(Argmax, NaNIsTheLargestAndSignedZerosTie) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  // Rows: NaN after +inf; two NaNs; -0 before +0; an integer extreme.
+  const std::vector<std::vector<double>> rows = {
+      {1, inf, nan, 2}, {nan, 3, nan, -inf}, {-0.0, 0.0, -1, -0.0}};
+  const int64_t first[] = {2, 0, 0}, last[] = {2, 2, 3};
+  for (amp_dtype_t dtype : floatDtypes()) {
+    Tensor x(dtype, {3, 4});
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 4; ++c)
+        x.set(r * 4 + c, rows[r][c]);
+    for (int selectLast = 0; selectLast < 2; ++selectLast) {
+      int64_t y[3] = {-1, -1, -1};
+      ASSERT_TRUE(isOk(
+          amp_argmax(x.data(), y, x.dims(), 2, 1, selectLast, dtype, nullptr)));
+      for (int r = 0; r < 3; ++r)
+        EXPECT_EQ(y[r], selectLast ? last[r] : first[r])
+            << dtypeName(dtype) << " row " << r << " select_last "
+            << selectLast;
+    }
+  }
+  Tensor big(AMP_DTYPE_I64, {3});
+  big.setBits(0, uint64_t(INT64_MIN));
+  big.setBits(1, uint64_t(INT64_MAX));
+  big.setBits(2, uint64_t(INT64_MAX) - 1);
+  int64_t y = -1;
+  ASSERT_TRUE(isOk(
+      amp_argmax(big.data(), &y, big.dims(), 1, 0, 0, AMP_DTYPE_I64, nullptr)));
+  EXPECT_EQ(y, 1);
+}
+
+TEST(Argmax, RejectsBadArguments) {
+  Tensor x(AMP_DTYPE_F32, {2, 3});
+  int64_t y[3];
+  EXPECT_TRUE(failsWith(
+      amp_argmax(x.data(), y, x.dims(), 2, 2, 0, AMP_DTYPE_F32, nullptr),
+      AMP_STATUS_INVALID_ARGUMENT, "axis 2 is out of range for rank 2"));
+  Tensor empty(AMP_DTYPE_F32, {2, 0});
+  EXPECT_TRUE(failsWith(amp_argmax(empty.data(), y, empty.dims(), 2, 1, 0,
+                                   AMP_DTYPE_F32, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT,
+                        "argmax along an empty axis"));
+  Tensor none(AMP_DTYPE_F32, {0, 3});
+  EXPECT_TRUE(isOk(amp_argmax(none.data(), y, none.dims(), 2, 1, 0,
+                              AMP_DTYPE_F32, nullptr)));
+  Tensor b(AMP_DTYPE_BOOL, {2, 3});
+  EXPECT_TRUE(failsWith(
+      amp_argmax(b.data(), y, b.dims(), 2, 1, 0, AMP_DTYPE_BOOL, nullptr),
+      AMP_STATUS_NOT_SUPPORTED,
+      "dtype is bool; expected f32, f16, bf16, i32 or i64"));
+  EXPECT_TRUE(failsWith(
+      amp_argmax(x.data(), nullptr, x.dims(), 2, 1, 0, AMP_DTYPE_F32, nullptr),
+      AMP_STATUS_INVALID_ARGUMENT, "y is NULL"));
+  Tensor words(AMP_DTYPE_I64, {2, 3});
+  EXPECT_TRUE(failsWith(
+      amp_argmax(words.data(), static_cast<int64_t *>(words.data()) + 1,
+                 words.dims(), 2, 1, 0, AMP_DTYPE_I64, nullptr),
+      AMP_STATUS_INVALID_ARGUMENT, "y overlaps x"));
 }
 
 } // namespace

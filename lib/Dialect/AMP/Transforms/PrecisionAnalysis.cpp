@@ -417,9 +417,13 @@ void Coloring::color() {
   //    consumers all stay f32, is better in f32: the cast its consumers need
   //    moves to its input, where it vanishes if the producer can store its
   //    f32 accumulator (a matmul feeding reshape -> cross_entropy) and costs
-  //    the same otherwise. Walking backwards lets a whole chain flip.
+  //    the same otherwise. Walking backwards lets a whole chain flip. A node
+  //    with no float result (nn.argmax, a conversion to ids) has no
+  //    consumer to serve: it reads its input as the producer stores it.
   for (unsigned i : llvm::reverse(leaders)) {
     if (kind[i] != Kind::Clear || colors[i].rule != "follows-neighbour")
+      continue;
+    if (items[i].group < 0 && items[i].results.empty())
       continue;
     if (llvm::none_of(succ[i], [&](unsigned s) { return colors[s].low; }))
       colors[i] = {false, "f32-consumers"};

@@ -865,6 +865,27 @@ LogicalResult CumsumOp::verify() {
   return normalizeAxis(getLoc(), getAxis(), getType().getRank());
 }
 
+LogicalResult ArgMaxOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  auto in = tensorOf(adaptor.getInput());
+  if (!in)
+    return emitOptionalError(loc, "expects a ranked tensor operand");
+  FailureOr<int64_t> axis = normalizeAxis(loc, adaptor.getAxis(), in.getRank());
+  if (failed(axis))
+    return failure();
+  if (in.getDimSize(*axis) == 0)
+    return emitOptionalError(loc, "argmax along axis ", *axis,
+                             ", which is empty");
+  Shape shape(in.getShape());
+  if (adaptor.getKeepDims())
+    shape[*axis] = 1;
+  else
+    shape.erase(shape.begin() + *axis);
+  inferred.push_back(RankedTensorType::get(shape, IntegerType::get(ctx, 64)));
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//

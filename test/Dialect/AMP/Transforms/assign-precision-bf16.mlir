@@ -95,6 +95,18 @@ func.func @cumsum_between_matmuls(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %ids
   return %2, %3 : tensor<4x8xf32>, tensor<4x8xi64>
 }
 
+// argmax is clear: it compares the values it is given, here the matmul's
+// bf16 result, exactly; its i64 result is no float edge.
+// CHECK-LABEL: func @argmax_after_matmul
+// CHECK: nn.argmax {{.*}}amp.precision = bf16
+func.func @argmax_after_matmul(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4xi64> {
+  // expected-remark @below {{bf16 (allow)}}
+  %0 = nn.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{bf16 (follows-neighbour)}}
+  %1 = nn.argmax %0 {axis = 1 : i64} : (tensor<4x8xf32>) -> tensor<4xi64>
+  return %1 : tensor<4xi64>
+}
+
 // sin and cos are deny in both types (their argument reduction needs the
 // low bits of large angles); erf is infer.
 // CHECK-LABEL: func @sin_cos_erf_between_matmuls

@@ -289,6 +289,25 @@ func.func @integer_positions(%t: tensor<16x4xf32> {nn.role = #nn.role<param>}, %
 
 // -----
 
+// nn.argmax reads a value the loss depends on through its float ops, but
+// its i64 result carries no derivative: no rule is needed, and the table
+// gets its gradient through the embedding only.
+// CHECK-LABEL: func.func @argmax_picks_rows(
+// CHECK-SAME: %[[T:[a-z0-9]+]]: tensor<4x3xf32>
+// CHECK: %[[I:.*]] = nn.argmax %{{.*}} {axis = 1 : i64} : (tensor<4x3xf32>) -> tensor<4xi64>
+// CHECK: %[[G:.*]] = nn.embedding_grad %{{.*}}, %[[I]]
+// CHECK-NOT: nn.argmax
+// CHECK: nn.sgd_update %[[T]], %[[G]] {
+func.func @argmax_picks_rows(%t: tensor<4x3xf32> {nn.role = #nn.role<param>}, %x: tensor<4x3xf32> {nn.role = #nn.role<input>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %s = nn.mul %t, %x : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  %i = nn.argmax %s {axis = 1 : i64} : (tensor<4x3xf32>) -> tensor<4xi64>
+  %e = nn.embedding %t, %i : (tensor<4x3xf32>, tensor<4xi64>) -> tensor<4x3xf32>
+  %l = nn.reduce_sum %e [0, 1] : (tensor<4x3xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
 // d cos(a) = -(dy * sin(a)).
 // CHECK-LABEL: func.func @cos(
 // CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>

@@ -543,6 +543,29 @@ def NN_CumsumOp : NN_Op<"cumsum", [SameOperandsAndResultType]> {
   let hasVerifier = 1;
 }
 
+def NN_ArgMaxOp : NN_Op<"argmax", [InferTypeOpAdaptor]> {
+  let summary = "position of the maximum along one axis";
+  let description = [{
+    The position (`i64`) along `axis` (negative counts from the end) of
+    the largest element of each line of `input`: the first such position,
+    or the last with `select_last`, as ONNX's ArgMax (PyTorch's `argmax`
+    takes the first). A NaN is larger than every number and equal to
+    another NaN, as in PyTorch; -0 equals +0. The axis is removed, or kept
+    as size 1 with `keep_dims`; it must not be empty. The result carries no
+    derivative (a sequence classifier picks each row's last token with it).
+
+    ```mlir
+    %0 = nn.argmax %x {axis = -1 : i64} : (tensor<4x8xi64>) -> tensor<4xi64>
+    %1 = nn.argmax %y {axis = 0 : i64, keep_dims, select_last} : (tensor<4x8xf16>) -> tensor<1x8xi64>
+    ```
+  }];
+  let arguments = (ins NN_NumericTensor:$input, I64Attr:$axis,
+                   UnitAttr:$keep_dims, UnitAttr:$select_last);
+  let results = (outs StaticShapeTensorOf<[I64]>:$result);
+  let assemblyFormat =
+      "$input attr-dict `:` functional-type(operands, results)";
+}
+
 //===----------------------------------------------------------------------===//
 // Shape ops
 //===----------------------------------------------------------------------===//
