@@ -3,7 +3,8 @@
 // Unary activations and functions (folded on constants, Abs, Neg and Relu
 // on integer ones too), binary arithmetic with numpy broadcasting (folded on
 // constants, so shape arithmetic never reaches nn; at run time on FLOAT, and
-// on INT64 and INT32 but for Div), Mod (folded only),
+// on INT64 and INT32 but for Div), Mod, Sign, Ceil, Floor and Round (folded
+// only),
 // Sum/Max/Min/Mean, Pow with a constant exponent, Clip, Where (of any
 // element type, folded on constants), Identity, Dropout (inference:
 // identity) and Gelu.
@@ -194,6 +195,40 @@ template <Arith op> static LogicalResult importBinary(NodeContext &nc) {
   return importArith(nc, op, 2);
 }
 
+/// Sign, Ceil, Floor and Round of values known at import time (Hugging
+/// Face's DeBERTa-v2 buckets its relative positions with them): nn has no
+/// such ops, and a step function of run-time values has no gradient to
+/// train through. FLOAT folds in f64 (Round: half to even, as ONNX);
+/// `foldInt`, where given, folds INT64 and INT32.
+template <double (*fold)(double), int64_t (*foldInt)(int64_t) = nullptr>
+static LogicalResult importFoldOnly(NodeContext &nc) {
+  FailureOr<const Const *> x = nc.constInput(0, "the input");
+  if (failed(x))
+    return failure();
+  Const y = **x;
+  if (y.isFloat()) {
+    for (float &v : y.f)
+      v = float(fold(double(v)));
+    return nc.setOutput(0, std::move(y));
+  }
+  if (foldInt == nullptr || (y.dtype != onnx::TensorProto::INT64 &&
+                             y.dtype != onnx::TensorProto::INT32))
+    return nc.error() << "the input has element type " << dataTypeName(y.dtype)
+                      << "; expected FLOAT"
+                      << (foldInt ? ", INT64 or INT32" : ""),
+           failure();
+  for (int64_t &v : y.i)
+    v = foldInt(v);
+  return nc.setOutput(0, std::move(y));
+}
+
+// The folds of importFoldOnly; NaN stays NaN and a zero keeps its sign.
+static double foldSign(double x) { return x > 0 ? 1.0 : x < 0 ? -1.0 : x; }
+static int64_t foldSignInt(int64_t x) { return x > 0 ? 1 : x < 0 ? -1 : 0; }
+static double foldCeil(double x) { return std::ceil(x); }
+static double foldFloor(double x) { return std::floor(x); }
+static double foldRound(double x) { return std::nearbyint(x); }
+
 /// Mod on values known at import time (the index arithmetic of PyTorch's
 /// exported attention): nn has no remainder op, and a remainder of float
 /// tensors computed at run time has no use in the models amp trains.
@@ -300,7 +335,41 @@ static LogicalResult importPow(NodeContext &nc) {
   return failed(y) ? failure() : nc.setOutput(0, *y);
 }
 
+/// Clip of INT64 or INT32 (opset >= 12; DeBERTa-v2 clips its relative
+/// positions): nn.maximum with the minimum, then nn.minimum with the
+/// maximum, as numpy.clip (min > max gives max). The bounds are scalars
+/// known at import time, of x's type.
+static LogicalResult importIntegerClip(NodeContext &nc) {
+  FailureOr<Value> y = nc.numericValue(0);
+  if (failed(y))
+    return failure();
+  for (unsigned i : {1u, 2u}) {
+    if (!nc.hasInput(i))
+      continue;
+    FailureOr<const Const *> c =
+        nc.constInput(i, i == 1 ? "the minimum" : "the maximum");
+    if (failed(c))
+      return failure();
+    if ((*c)->numel() != 1)
+      return nc.error() << "the " << (i == 1 ? "minimum" : "maximum")
+                        << " must be a scalar",
+             failure();
+    FailureOr<Value> bound = nc.numericValue(i);
+    if (failed(bound) ||
+        failed(
+            y = buildArith(nc, i == 1 ? Arith::Max : Arith::Min, *y, *bound)))
+      return failure();
+  }
+  return nc.setOutput(0, *y);
+}
+
 static LogicalResult importClip(NodeContext &nc) {
+  FailureOr<Tensor *> in = nc.input(0);
+  if (failed(in))
+    return failure();
+  if ((*in)->dtype == onnx::TensorProto::INT64 ||
+      (*in)->dtype == onnx::TensorProto::INT32)
+    return importIntegerClip(nc);
   FailureOr<Value> x = nc.floatValue(0);
   if (failed(x))
     return failure();
@@ -474,6 +543,10 @@ void amp::onnx_import::registerElementwiseOps(OpTable &t) {
   t["Mul"] = {importBinary<Arith::Mul>, {}};
   t["Div"] = {importBinary<Arith::Div>, {}};
   t["Mod"] = {importMod, {"fmod"}};
+  t["Sign"] = {importFoldOnly<foldSign, foldSignInt>, {}};
+  t["Ceil"] = {importFoldOnly<foldCeil>, {}};
+  t["Floor"] = {importFoldOnly<foldFloor>, {}};
+  t["Round"] = {importFoldOnly<foldRound>, {}};
   t["Sum"] = {importVariadic<Arith::Add>, {}};
   t["Max"] = {importVariadic<Arith::Max>, {}};
   t["Min"] = {importVariadic<Arith::Min>, {}};

@@ -52,7 +52,11 @@ static FailureOr<int64_t> normalizeIndex(NodeContext &nc, int64_t index,
 
 /// Output 0 is input 0's elements at the row-major `linear` positions, with
 /// `shape`: a constant when the data is known; of data computed at run time
-/// only a selection of every element in order, a reshape.
+/// (or a param) a reshape when it selects every element in order, else, for
+/// FLOAT data, nn.embedding of the data as a one-column table at the
+/// positions (a constant), whose gradient scatters back through
+/// nn.embedding_grad (DeBERTa-v2 gathers its attention scores at relative
+/// positions this way).
 static LogicalResult gatherLinear(NodeContext &nc,
                                   llvm::ArrayRef<int64_t> linear,
                                   llvm::ArrayRef<int64_t> shape) {
@@ -64,15 +68,31 @@ static LogicalResult gatherLinear(NodeContext &nc,
   bool inOrder = n && static_cast<int64_t>(linear.size()) == *n;
   for (int64_t k = 0; inOrder && k < *n; ++k)
     inOrder = linear[k] == k;
-  if (!inOrder)
+  if (inOrder) {
+    FailureOr<Value> x = nc.anyValue(0);
+    FailureOr<Value> y = failed(x) ? x : nc.reshape(*x, shape);
+    return failed(y) ? failure() : nc.setOutput(0, *y);
+  }
+  if (!data.isFloat() || !n)
     return nc.error() << "gathering from a tensor computed at run time (or "
-                         "a param) is supported only when it selects every "
-                         "element in order (a reshape); nn has no general "
-                         "gather",
+                         "a param) of element type "
+                      << dataTypeName(data.dtype)
+                      << " is supported only when it selects every element "
+                         "in order (a reshape)",
            failure();
-  FailureOr<Value> x = nc.anyValue(0);
-  FailureOr<Value> y = failed(x) ? x : nc.reshape(*x, shape);
-  return failed(y) ? failure() : nc.setOutput(0, *y);
+  if (failed(nc.reserveFoldedBytes(int64_t(linear.size() * sizeof(int64_t)))))
+    return failure();
+  FailureOr<Value> x = nc.floatValue(0);
+  FailureOr<Value> table = failed(x) ? x : nc.reshape(*x, {*n, 1});
+  if (failed(table))
+    return failure();
+  auto idsType = RankedTensorType::get(shape, nc.builder.getI64Type());
+  Value ids = arith::ConstantOp::create(
+      nc.builder, nc.loc, idsType, DenseElementsAttr::get(idsType, linear));
+  FailureOr<Value> y = nc.create<nn::EmbeddingOp>({*table, ids});
+  if (failed(y) || failed(y = nc.reshape(*y, shape)))
+    return failure();
+  return nc.setOutput(0, *y);
 }
 
 /// The element count of an output of `shape`, within the importer's limit
@@ -232,6 +252,79 @@ static LogicalResult importGather(NodeContext &nc) {
   return nc.setOutput(0, *y);
 }
 
+/// An integer scalar constant of `type`'s element type.
+static Value intScalar(NodeContext &nc, Type elementType, int64_t v) {
+  auto type = RankedTensorType::get({}, elementType);
+  return arith::ConstantOp::create(
+      nc.builder, nc.loc, type,
+      DenseElementsAttr::get(
+          type, APInt(elementType.getIntOrFloatBitWidth(), v, true)));
+}
+
+/// GatherElements of FLOAT data by indices computed at run time (DeBERTa-v2
+/// gathers its attention scores at relative positions it computes): each
+/// output's element of the data, as a row of the data as a one-column
+/// table, is base + index * stride, with base the (constant) offset of the
+/// output's position with the axis coordinate 0; a negative index counts
+/// from the end. nn.embedding rejects an index outside the axis at run time.
+static LogicalResult gatherElementsComputed(NodeContext &nc,
+                                            llvm::ArrayRef<int64_t> ds,
+                                            llvm::ArrayRef<int64_t> is,
+                                            int64_t axis, int64_t count) {
+  std::optional<int64_t> n = amp::checked::elementCount(ds.data(), ds.size());
+  FailureOr<Tensor *> data = nc.input(0);
+  if (failed(data) || !n || !(*data)->isFloat())
+    return nc.error() << "indices computed at run time need FLOAT data",
+           failure();
+  FailureOr<Value> x = nc.floatValue(0);
+  FailureOr<Value> idx = nc.anyValue(1);
+  if (failed(x) || failed(idx))
+    return failure();
+  Type intType = cast<RankedTensorType>(idx->getType()).getElementType();
+  if (intType.isInteger(32) && *n > INT32_MAX)
+    return nc.error() << "INT32 indices cannot address the data's " << *n
+                      << " elements",
+           failure();
+  if (failed(nc.reserveFoldedBytes(count * int64_t(sizeof(int64_t)))))
+    return failure();
+  llvm::SmallVector<int64_t> strides = stridesOf(ds);
+  llvm::SmallVector<APInt> base;
+  llvm::SmallVector<int64_t> p(is.size(), 0);
+  for (int64_t k = 0; k < count; ++k) {
+    int64_t offset = 0;
+    for (size_t d = 0; d < is.size(); ++d)
+      if (int64_t(d) != axis)
+        offset += p[d] * strides[d];
+    base.push_back(APInt(intType.getIntOrFloatBitWidth(), offset, true));
+    advanceIndex(p, is);
+  }
+  auto baseType = RankedTensorType::get(is, intType);
+  Value baseValue = arith::ConstantOp::create(
+      nc.builder, nc.loc, baseType, DenseElementsAttr::get(baseType, base));
+  // index < 0 ? index + dim : index, then * stride + base.
+  Value zero = intScalar(nc, intType, 0);
+  FailureOr<Value> negative = nc.create<nn::CompareOp>(
+      {*idx, zero},
+      {nc.named("predicate", nn::ComparePredicateAttr::get(
+                                 nc.ctx(), nn::ComparePredicate::LT))});
+  FailureOr<Value> wrapped =
+      nc.create<nn::AddOp>({*idx, intScalar(nc, intType, ds[axis])});
+  if (failed(negative) || failed(wrapped))
+    return failure();
+  FailureOr<Value> at = nc.create<nn::WhereOp>({*negative, *wrapped, *idx});
+  if (succeeded(at) && strides[axis] != 1)
+    at = nc.create<nn::MulOp>({*at, intScalar(nc, intType, strides[axis])});
+  if (failed(at) || failed(at = nc.create<nn::AddOp>({*at, baseValue})))
+    return failure();
+  FailureOr<Value> table = nc.reshape(*x, {*n, 1});
+  if (failed(table))
+    return failure();
+  FailureOr<Value> y = nc.create<nn::EmbeddingOp>({*table, *at});
+  if (failed(y) || failed(y = nc.reshape(*y, is)))
+    return failure();
+  return nc.setOutput(0, *y);
+}
+
 /// Whether every element of `c` equals its first (bitwise for floats, so
 /// that a NaN or -0 stays what it is); false for no elements.
 static bool isUniform(const Const &c) {
@@ -278,6 +371,8 @@ static LogicalResult importGatherElements(NodeContext &nc) {
   if (!(*indices)->constant && isFoldable(**data) &&
       isUniform(*(*data)->constant))
     return gatherLinear(nc, std::vector<int64_t>(*count, 0), is);
+  if (!(*indices)->constant)
+    return gatherElementsComputed(nc, ds, is, *axis, *count);
   FailureOr<const Const *> idx = constIndices(nc, 1);
   if (failed(idx))
     return failure();

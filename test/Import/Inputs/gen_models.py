@@ -1079,3 +1079,42 @@ save("gathernd_batch_runtime.onnx", helper.make_graph(
     "gathernd_batch_runtime",
     [vi("x", F, [2, 5, 3]), vi("index", TensorProto.INT64, [2, 1])],
     [vi("y", F, [2, 3])]))
+
+# A GatherND at constant indices of FLOAT data computed at run time is
+# nn.embedding of the data's elements (gathers.test); of INT64 data it is
+# an error.
+reference("gather_nd_runtime.onnx",
+          {"x": np.arange(6, dtype=np.float32).reshape(2, 3) - 2})
+save("gather_nd_runtime_int.onnx", helper.make_graph(
+    [helper.make_node("GatherND", ["x", "idx"], ["y"], name="gather_nd")],
+    "gather_nd_runtime_int", [vi("x", TensorProto.INT64, [2, 3])],
+    [vi("y", TensorProto.INT64, [2])], [ints("idx", [[1, 0], [0, 2]])]))
+
+# DeBERTa-v2's relative-position arithmetic (relative-positions.test):
+# GatherElements of FLOAT data at run-time indices (negative ones
+# included), Clip of INT64 values computed at run time, and Sign, Ceil,
+# Floor and Round of constants (folded; of run-time values an error).
+save("relative_positions.onnx", helper.make_graph(
+    [helper.make_node("GatherElements", ["x", "idx"], ["g"], name="ge",
+                      axis=1),
+     helper.make_node("Clip", ["idx", "lo", "hi"], ["clipped"], name="clip"),
+     helper.make_node("Sign", ["c"], ["sign"], name="sign"),
+     helper.make_node("Ceil", ["f"], ["ceil"], name="ceil"),
+     helper.make_node("Floor", ["f"], ["floor"], name="floor"),
+     helper.make_node("Round", ["f"], ["round"], name="round")],
+    "relative_positions",
+    [vi("x", F, [2, 4]), vi("idx", TensorProto.INT64, [2, 3])],
+    [vi("g", F, [2, 3]), vi("clipped", TensorProto.INT64, [2, 3]),
+     vi("sign", TensorProto.INT64, [4]), vi("ceil", F, [4]),
+     vi("floor", F, [4]), vi("round", F, [4])],
+    [numpy_helper.from_array(np.array(-1, np.int64), "lo"),
+     numpy_helper.from_array(np.array(2, np.int64), "hi"),
+     numpy_helper.from_array(np.array([-7, 0, 3, -1], np.int64), "c"),
+     numpy_helper.from_array(np.array([-1.5, 0.5, 2.5, 1.2], np.float32),
+                             "f")]))
+reference("relative_positions.onnx",
+          {"x": np.arange(8, dtype=np.float32).reshape(2, 4) * 1.5,
+           "idx": np.array([[3, -1, 0], [-4, 2, 1]], np.int64)})
+save("sign_runtime.onnx", helper.make_graph(
+    [helper.make_node("Sign", ["x"], ["y"], name="sign")],
+    "sign_runtime", [vi("x", F, [4])], [vi("y", F, [4])]))

@@ -567,6 +567,37 @@ def write_hf_opt():
     export_and_train_classifier(opt.eval(), "hf_opt", lr=0.01)
 
 
+def write_hf_deberta_v2():
+    """Hugging Face's DebertaV2ForSequenceClassification with relative
+    attention (content-to-position and position-to-content), which gathers
+    its attention scores at relative positions computed at run time
+    (GatherElements of run-time data, Clip of INT64) from log buckets of
+    Sign and Ceil of constants (hf-deberta-v2.test)."""
+    from transformers import DebertaV2Config, DebertaV2ForSequenceClassification
+
+    torch.manual_seed(15)
+    config = DebertaV2Config(vocab_size=VOCAB, hidden_size=D,
+                             num_hidden_layers=LAYERS,
+                             num_attention_heads=HEADS,
+                             intermediate_size=2 * D,
+                             max_position_embeddings=16, pad_token_id=0,
+                             num_labels=CLASSES, hidden_dropout_prob=0.0,
+                             attention_probs_dropout_prob=0.0,
+                             relative_attention=True, position_buckets=8,
+                             pos_att_type=["p2c", "c2p"])
+    deberta = HfLogits(DebertaV2ForSequenceClassification(config), "deberta")
+    # As write_hf_roberta: distinct LayerNorm initializers, peaked
+    # attention, and logits of order one.
+    with torch.no_grad():
+        for name, p in deberta.named_parameters():
+            if p.numel() > 1 and bool((p == p.flatten()[0]).all()):
+                p.add_(torch.randn_like(p) * 0.1)
+            if name.endswith(("query_proj.weight", "key_proj.weight",
+                              "pooler.dense.weight", "classifier.weight")):
+                p.mul_(10.0)
+    export_and_train_classifier(deberta.eval(), "hf_deberta_v2", lr=0.01)
+
+
 def write_hf_vit():
     """Hugging Face's ViTForImageClassification on the [16, 1, 8, 8] images of
     bn_cnn_x.npy (4 patches of 4 x 4 and the class token, which the
@@ -1119,6 +1150,7 @@ def main():
     write_hf_vit()
     write_hf_roberta()
     write_hf_opt()
+    write_hf_deberta_v2()
     write_batch_norm_cnn()
     write_lr_schedules()
     write_grad_norm()
