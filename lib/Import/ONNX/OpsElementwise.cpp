@@ -335,6 +335,22 @@ static LogicalResult importPow(NodeContext &nc) {
   return failed(y) ? failure() : nc.setOutput(0, *y);
 }
 
+/// Clip's bound input `i` (1: the minimum, 2: the maximum), a scalar known
+/// at import time; null when absent.
+static FailureOr<const Const *> clipBound(NodeContext &nc, unsigned i) {
+  if (!nc.hasInput(i))
+    return static_cast<const Const *>(nullptr);
+  FailureOr<const Const *> c =
+      nc.constInput(i, i == 1 ? "the minimum" : "the maximum");
+  if (failed(c))
+    return failure();
+  if ((*c)->numel() != 1)
+    return nc.error() << "the " << (i == 1 ? "minimum" : "maximum")
+                      << " must be a scalar",
+           failure();
+  return c;
+}
+
 /// Clip of INT64 or INT32 (opset >= 12; DeBERTa-v2 clips its relative
 /// positions): nn.maximum with the minimum, then nn.minimum with the
 /// maximum, as numpy.clip (min > max gives max). The bounds are scalars
@@ -344,16 +360,11 @@ static LogicalResult importIntegerClip(NodeContext &nc) {
   if (failed(y))
     return failure();
   for (unsigned i : {1u, 2u}) {
-    if (!nc.hasInput(i))
-      continue;
-    FailureOr<const Const *> c =
-        nc.constInput(i, i == 1 ? "the minimum" : "the maximum");
+    FailureOr<const Const *> c = clipBound(nc, i);
     if (failed(c))
       return failure();
-    if ((*c)->numel() != 1)
-      return nc.error() << "the " << (i == 1 ? "minimum" : "maximum")
-                        << " must be a scalar",
-             failure();
+    if (!*c)
+      continue;
     FailureOr<Value> bound = nc.numericValue(i);
     if (failed(bound) ||
         failed(
@@ -386,17 +397,11 @@ static LogicalResult importClip(NodeContext &nc) {
       hi = *b;
   } else {
     for (unsigned i : {1u, 2u}) {
-      if (!nc.hasInput(i))
-        continue;
-      FailureOr<const Const *> c =
-          nc.constInput(i, i == 1 ? "the minimum" : "the maximum");
+      FailureOr<const Const *> c = clipBound(nc, i);
       if (failed(c))
         return failure();
-      if ((*c)->numel() != 1)
-        return nc.error() << "the " << (i == 1 ? "minimum" : "maximum")
-                          << " must be a scalar",
-               failure();
-      (i == 1 ? lo : hi) = float((*c)->at(0));
+      if (*c)
+        (i == 1 ? lo : hi) = float((*c)->at(0));
     }
   }
   if (!lo && !hi)
