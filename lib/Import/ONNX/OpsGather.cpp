@@ -261,12 +261,57 @@ static Value intScalar(NodeContext &nc, Type elementType, int64_t v) {
           type, APInt(elementType.getIntOrFloatBitWidth(), v, true)));
 }
 
+/// x `predicate` y of run-time integers, an i1 tensor.
+static FailureOr<Value> compareInts(NodeContext &nc, Value x,
+                                    nn::ComparePredicate predicate, Value y) {
+  return nc.create<nn::CompareOp>(
+      {x, y}, {nc.named("predicate",
+                        nn::ComparePredicateAttr::get(nc.ctx(), predicate))});
+}
+
+/// A run-time `index` along a dimension of size `dim`, a negative one
+/// counting from the end; `outside` becomes (or is or-ed with, nn.where on
+/// i1) whether the index lies outside [-dim, dim).
+static FailureOr<Value> wrapIndex(NodeContext &nc, Value index, int64_t dim,
+                                  Value &outside) {
+  Type type = cast<RankedTensorType>(index.getType()).getElementType();
+  Value zero = intScalar(nc, type, 0), size = intScalar(nc, type, dim);
+  FailureOr<Value> negative =
+      compareInts(nc, index, nn::ComparePredicate::LT, zero);
+  FailureOr<Value> wrapped = nc.create<nn::AddOp>({index, size});
+  if (failed(negative) || failed(wrapped))
+    return failure();
+  FailureOr<Value> at = nc.create<nn::WhereOp>({*negative, *wrapped, index});
+  if (failed(at))
+    return failure();
+  FailureOr<Value> below = compareInts(nc, *at, nn::ComparePredicate::LT, zero);
+  FailureOr<Value> above = compareInts(nc, *at, nn::ComparePredicate::GE, size);
+  if (failed(below) || failed(above))
+    return failure();
+  FailureOr<Value> out = nc.create<nn::WhereOp>({*below, *below, *above});
+  if (succeeded(out) && outside)
+    out = nc.create<nn::WhereOp>({outside, outside, *out});
+  if (failed(out))
+    return failure();
+  outside = *out;
+  return at;
+}
+
+/// `rows` with -1 where `outside` holds: nn.embedding then rejects the
+/// gather at run time rather than read a neighbouring row.
+static FailureOr<Value> invalidateOutside(NodeContext &nc, Value rows,
+                                          Value outside) {
+  Type type = cast<RankedTensorType>(rows.getType()).getElementType();
+  return nc.create<nn::WhereOp>({outside, intScalar(nc, type, -1), rows});
+}
+
 /// GatherElements of FLOAT data by indices computed at run time (DeBERTa-v2
 /// gathers its attention scores at relative positions it computes): each
 /// output's element of the data, as a row of the data as a one-column
 /// table, is base + index * stride, with base the (constant) offset of the
 /// output's position with the axis coordinate 0; a negative index counts
-/// from the end. nn.embedding rejects an index outside the axis at run time.
+/// from the end; an index outside the axis becomes row -1, which
+/// nn.embedding rejects at run time.
 static LogicalResult gatherElementsComputed(NodeContext &nc,
                                             llvm::ArrayRef<int64_t> ds,
                                             llvm::ArrayRef<int64_t> is,
@@ -301,20 +346,14 @@ static LogicalResult gatherElementsComputed(NodeContext &nc,
   auto baseType = RankedTensorType::get(is, intType);
   Value baseValue = arith::ConstantOp::create(
       nc.builder, nc.loc, baseType, DenseElementsAttr::get(baseType, base));
-  // index < 0 ? index + dim : index, then * stride + base.
-  Value zero = intScalar(nc, intType, 0);
-  FailureOr<Value> negative = nc.create<nn::CompareOp>(
-      {*idx, zero},
-      {nc.named("predicate", nn::ComparePredicateAttr::get(
-                                 nc.ctx(), nn::ComparePredicate::LT))});
-  FailureOr<Value> wrapped =
-      nc.create<nn::AddOp>({*idx, intScalar(nc, intType, ds[axis])});
-  if (failed(negative) || failed(wrapped))
-    return failure();
-  FailureOr<Value> at = nc.create<nn::WhereOp>({*negative, *wrapped, *idx});
+  // The wrapped index * stride + base, -1 where the index is outside the
+  // axis.
+  Value outside;
+  FailureOr<Value> at = wrapIndex(nc, *idx, ds[axis], outside);
   if (succeeded(at) && strides[axis] != 1)
     at = nc.create<nn::MulOp>({*at, intScalar(nc, intType, strides[axis])});
-  if (failed(at) || failed(at = nc.create<nn::AddOp>({*at, baseValue})))
+  if (failed(at) || failed(at = nc.create<nn::AddOp>({*at, baseValue})) ||
+      failed(at = invalidateOutside(nc, *at, outside)))
     return failure();
   FailureOr<Value> table = nc.reshape(*x, {*n, 1});
   if (failed(table))
@@ -396,9 +435,10 @@ static LogicalResult importGatherElements(NodeContext &nc) {
 /// GatherND of FLOAT data by indices computed at run time, batch_dims 0:
 /// the data as a table of prod(data.shape[:k]) rows of the slices, each
 /// index tuple as its row, ((i0 * d1 + i1) * d2 + ...) in the indices'
-/// integer type, and nn.embedding (which rejects a row outside the table at
-/// run time, a negative index too). A decoder's sequence classifier picks
-/// each row's last token this way (torch.export's logits[arange(B), last]).
+/// integer type (a negative index counting from the end; a tuple with an
+/// index outside its dimension row -1, which nn.embedding rejects at run
+/// time), and nn.embedding. A decoder's sequence classifier picks each
+/// row's last token this way (torch.export's logits[arange(B), last]).
 static LogicalResult gatherNDComputed(NodeContext &nc,
                                       llvm::ArrayRef<int64_t> ds,
                                       llvm::ArrayRef<int64_t> is,
@@ -414,35 +454,39 @@ static LogicalResult gatherNDComputed(NodeContext &nc,
   FailureOr<Value> table = nc.reshape(*data, {rows, slice});
   if (failed(table))
     return failure();
-  auto intType = cast<RankedTensorType>(indices->getType()).getElementType();
+  Type intType = cast<RankedTensorType>(indices->getType()).getElementType();
+  if (intType.isInteger(32) && rows > INT32_MAX)
+    return nc.error() << "INT32 indices cannot address the data's " << rows
+                      << " rows",
+           failure();
   llvm::SmallVector<int64_t> tuples(is.drop_back());
   llvm::SmallVector<int64_t> one(is);
   one.back() = 1;
-  Value row;
+  Value row, outside;
   for (int64_t j = 0; j < k; ++j) {
     llvm::SmallVector<int64_t> offsets(is.size(), 0);
     offsets.back() = j;
     FailureOr<Value> part = nc.createTyped<nn::SliceOp>(
         withShape(*indices, one), {*indices},
         {nc.named("offsets", nc.i64Array(offsets))});
-    if (failed(part) || failed(part = nc.reshape(*part, tuples)))
+    if (failed(part) || failed(part = nc.reshape(*part, tuples)) ||
+        failed(part = wrapIndex(nc, *part, ds[j], outside)))
       return failure();
     if (!row) {
       row = *part;
       continue;
     }
-    auto scalarType = RankedTensorType::get({}, intType);
-    Value dim = arith::ConstantOp::create(
-        nc.builder, nc.loc, scalarType,
-        DenseElementsAttr::get(scalarType,
-                               APInt(intType.getIntOrFloatBitWidth(), ds[j])));
-    FailureOr<Value> scaled = nc.create<nn::MulOp>({row, dim});
+    FailureOr<Value> scaled =
+        nc.create<nn::MulOp>({row, intScalar(nc, intType, ds[j])});
     if (failed(scaled) ||
         failed(scaled = nc.create<nn::AddOp>({*scaled, *part})))
       return failure();
     row = *scaled;
   }
-  FailureOr<Value> y = nc.create<nn::EmbeddingOp>({*table, row});
+  FailureOr<Value> rowIds = invalidateOutside(nc, row, outside);
+  if (failed(rowIds))
+    return failure();
+  FailureOr<Value> y = nc.create<nn::EmbeddingOp>({*table, *rowIds});
   if (failed(y) || failed(y = nc.reshape(*y, shape)))
     return failure();
   return nc.setOutput(0, *y);

@@ -1118,3 +1118,6 @@ reference("relative_positions.onnx",
 save("sign_runtime.onnx", helper.make_graph(
     [helper.make_node("Sign", ["x"], ["y"], name="sign")],
     "sign_runtime", [vi("x", F, [4])], [vi("y", F, [4])]))
+# An index outside the axis (5 of 4; -5): an error at run time.
+np.save(os.path.join(HERE, "relative_positions_idx_outside.npy"),
+        np.array([[3, -1, 0], [-5, 2, 1]], np.int64))
