@@ -4,13 +4,14 @@
 // concat for a few constant indices, folded on constants. GatherElements
 // and GatherND: folded on constants (Hugging Face's BERT gathers its
 // token-type buffer with GatherElements; RoBERTa gathers it at computed
-// positions, which folds because the buffer holds one value); with
-// constant indices, a gather
-// of a tensor computed at run time that keeps every element in order (the
-// torch.export-based exporter's GatherND of an attention mask) is a
-// reshape; GatherND of FLOAT data by computed indices (batch_dims 0) is
-// nn.embedding of the data's rows at the computed row numbers. nn has no
-// general gather of computed data.
+// positions, which folds because the buffer holds one value). Of FLOAT
+// data computed at run time they are nn.embedding of the data as a table:
+// at constant positions (a selection of every element in order is a
+// reshape, of any type: the torch.export-based exporter's GatherND of an
+// attention mask), or at positions computed with the integer nn ops from
+// computed indices (DeBERTa-v2's relative attention; a decoder
+// classifier's last token), where an index outside its dimension becomes
+// row -1, which nn.embedding rejects at run time.
 //
 //===----------------------------------------------------------------------===//
 
