@@ -182,11 +182,12 @@ TEST(StepBindingTest, EvalFunction) {
   // logits have its batch.
   eval = linearPredictSignature();
   eval.args[2].shape = {2, 2};
-  EXPECT_EQ(evalError(eval),
-            "@linear_predict must take (params..., buffers..., inputs...) "
-            "with @linear_step's 1 input(s) and return f32 logits of the "
-            "labels' shape and then the classes ([batch, classes]; classes "
-            ">= 1)");
+  EXPECT_EQ(
+      evalError(eval),
+      "@linear_predict must take (params..., buffers..., inputs..., "
+      "[label]) with @linear_step's 1 input(s) and return f32 logits of the "
+      "labels' shape and then the classes ([batch, classes]; classes "
+      ">= 1)");
   eval.results[0].shape = {2, 2};
   EXPECT_EQ(evalError(eval), "(ok)");
   eval.args[2].shape = {3, 2};
@@ -202,13 +203,38 @@ TEST(StepBindingTest, EvalFunction) {
   eval.args.push_back(eval.args[2]);
   EXPECT_EQ(evalError(eval),
             "@linear_predict takes more inputs than @linear_step");
+  // A model that reads its labels (an encoder-decoder's decoder) takes the
+  // step's label, or one micro-batch of it.
   eval = linearPredictSignature();
   eval.args.push_back(step.args[8]);
+  EXPECT_EQ(evalError(eval), "(ok)");
+  eval.args.back().shape = {2};
+  eval.args[2].shape = {2, 2};
+  eval.results[0].shape = {2, 2};
+  EXPECT_EQ(evalError(eval), "(ok)");
+  eval.args.back().shape = {4};
   EXPECT_EQ(evalError(eval),
-            "@linear_predict arguments must be params, buffers and inputs");
+            "@linear_predict's inputs have different batches (2 and 4)");
+  eval = linearPredictSignature();
+  eval.args.push_back(step.args[8]);
+  eval.args.back().type = ElementType::I64;
+  EXPECT_EQ(evalError(eval),
+            "@linear_predict takes more than one label, or one that is [4] "
+            "i64, not @linear_step's label [4] i32 (or the same with a batch "
+            "that divides it)");
+  eval.args.back().type = ElementType::I32;
+  eval.args.push_back(step.args[8]);
+  EXPECT_EQ(evalError(eval),
+            "@linear_predict takes more than one label, or one that is [4] "
+            "i32, not @linear_step's label [4] i32 (or the same with a batch "
+            "that divides it)");
+  eval = linearPredictSignature();
+  eval.args.push_back(step.args[2]);
+  EXPECT_EQ(evalError(eval), "@linear_predict arguments must be params, "
+                             "buffers, inputs and the label");
   const std::string mustReturnLogits =
-      "@linear_predict must take (params..., buffers..., inputs...) with "
-      "@linear_step's "
+      "@linear_predict must take (params..., buffers..., inputs..., "
+      "[label]) with @linear_step's "
       "1 input(s) and return f32 logits of the labels' shape and then the "
       "classes ([batch, classes]; classes >= 1)";
   eval = linearPredictSignature();

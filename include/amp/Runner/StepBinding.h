@@ -47,7 +47,9 @@ struct StepBinding {
 StatusOr<StepBinding> bindStep(const FunctionSignature &step);
 
 /// Checks that `eval` takes params, buffers and inputs matching `step`'s
-/// (each role in order) and returns [batch, classes] f32 logits.
+/// (each role in order), and the label when the model reads it (an
+/// encoder-decoder's decoder is fed its shifted labels), and returns
+/// [batch, classes] f32 logits.
 Status checkEvalFunction(const FunctionSignature &eval,
                          const FunctionSignature &step,
                          const StepBinding &binding);

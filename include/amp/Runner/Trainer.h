@@ -157,10 +157,10 @@ private:
   std::string describeColumns() const;
   Status allocateState();
 
-  /// Writes rows [first, first + batch) of `rows` into the host batches.
+  /// Writes rows [first, first + batch) of `rows` into the host batches
+  /// (padding past the end with rows from the start).
   void assembleBatch(const std::vector<int64_t> &rows, size_t first);
-  /// Writes only the inputs of those rows (padding past the end with rows
-  /// from the start), for evaluation.
+  /// Writes only the inputs of those rows, for evaluation.
   void assembleInputs(const std::vector<int64_t> &rows, size_t first);
   /// Uploads the host batches of the inputs.
   Status uploadInputs();

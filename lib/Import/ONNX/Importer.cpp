@@ -48,6 +48,7 @@ const OpTable &amp::onnx_import::getOpTable() {
     registerReduceOps(t);
     registerShapeOps(t);
     registerGatherOps(t);
+    registerScatterOps(t);
     return t;
   }();
   return table;
@@ -56,6 +57,9 @@ const OpTable &amp::onnx_import::getOpTable() {
 void amp::registerONNXImportDialects(DialectRegistry &registry) {
   registry.insert<nn::NNDialect, func::FuncDialect, arith::ArithDialect>();
 }
+
+/// The name of --train's label argument, and of the graph input that is it.
+static constexpr llvm::StringLiteral kLabelsName = "labels";
 
 namespace {
 class GraphImporter {
@@ -79,6 +83,10 @@ private:
   LogicalResult importInputs();
   LogicalResult importNode(const onnx::NodeProto &node, int index);
   LogicalResult findFinalSoftmax();
+  /// With --train: the argument of the graph input named `labels` (Hugging
+  /// Face's encoder-decoders take their labels as an input), -1 when there
+  /// is none; an error when it is no integer tensor of the labels' `shape`.
+  FailureOr<int> findLabelInput(llvm::ArrayRef<int64_t> shape);
 
   const onnx::ModelProto &model;
   const onnx::GraphProto &graph;
@@ -468,6 +476,26 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
   return success();
 }
 
+FailureOr<int> GraphImporter::findLabelInput(llvm::ArrayRef<int64_t> shape) {
+  for (unsigned arg : inputArgs) {
+    Value input = body->getArgument(arg);
+    auto name = dyn_cast<NameLoc>(input.getLoc());
+    if (!name || name.getName() != kLabelsName)
+      continue;
+    auto type = cast<RankedTensorType>(input.getType());
+    if (type.getShape() != shape || !(type.getElementType().isInteger(64) ||
+                                      type.getElementType().isInteger(32)))
+      return emitError(fileLoc)
+                 << "--train: graph input '" << kLabelsName << "' is " << type
+                 << "; as the model's labels it must be an INT64 or INT32 "
+                    "tensor of the logits' shape without the classes ("
+                 << shapeSpelling(shape) << ")",
+             failure();
+    return int(arg);
+  }
+  return -1;
+}
+
 LogicalResult GraphImporter::findFinalSoftmax() {
   if (graph.output_size() != 1)
     return emitError(fileLoc) << "--train needs a graph with one output (the "
@@ -550,11 +578,23 @@ OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
       logits = nn::ReshapeOp::create(
           builder, NameLoc::get(builder.getStringAttr("logits")), type, logits);
     }
-    auto labelType = RankedTensorType::get(type.getShape().drop_back(),
-                                           builder.getI32Type());
-    Value labels = body->addArgument(
-        labelType, NameLoc::get(builder.getStringAttr("labels")));
-    labelArg = body->getNumArguments() - 1;
+    FailureOr<int> labelInput = findLabelInput(type.getShape().drop_back());
+    if (failed(labelInput))
+      return nullptr;
+    Value labels;
+    if (*labelInput >= 0) {
+      // The model reads its labels (an encoder-decoder shifts them into the
+      // decoder's ids): that input is the label argument.
+      labelArg = *labelInput;
+      labels = body->getArgument(labelArg);
+      llvm::erase(inputArgs, unsigned(labelArg));
+    } else {
+      auto labelType = RankedTensorType::get(type.getShape().drop_back(),
+                                             builder.getI32Type());
+      labels = body->addArgument(
+          labelType, NameLoc::get(builder.getStringAttr(kLabelsName)));
+      labelArg = body->getNumArguments() - 1;
+    }
     // Labels of -100 (padding) are left out, as by PyTorch's
     // CrossEntropyLoss and the Hugging Face data collators that pad with it.
     constexpr int64_t kIgnoreIndex = -100;

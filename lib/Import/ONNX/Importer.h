@@ -378,6 +378,7 @@ void registerNormOps(OpTable &table);
 void registerReduceOps(OpTable &table);
 void registerShapeOps(OpTable &table);
 void registerGatherOps(OpTable &table);
+void registerScatterOps(OpTable &table);
 
 /// Every op importer, keyed by op type (built once).
 const OpTable &getOpTable();

@@ -1,12 +1,12 @@
 //===- Evaluate.cpp - held-out accuracy and loss --------------------------===//
 //
-// Runs the eval function (params..., inputs...) -> logits ([batch, classes],
-// or [batch, seq, classes] for a label per position) over the held-out rows
-// with the trained params, counts argmax hits and sums the cross-entropy of
-// the logits (in f64: log-sum-exp minus the label's logit), per position;
-// positions whose label is the ignore_index, padding, do not count. The eval
-// function's batch may be a micro-batch of the step's (a step that
-// accumulates gradients): it reads the first rows of the step's input
+// Runs the eval function (params..., inputs..., [label]) -> logits ([batch,
+// classes], or [batch, seq, classes] for a label per position) over the
+// held-out rows with the trained params, counts argmax hits and sums the
+// cross-entropy of the logits (in f64: log-sum-exp minus the label's logit),
+// per position; positions whose label is the ignore_index, padding, do not
+// count. The eval function's batch may be a micro-batch of the step's (a step
+// that accumulates gradients): it reads the first rows of the step's input
 // buffers. The last partial batch is padded with the first held-out rows
 // and only its real rows are scored.
 //
@@ -46,12 +46,23 @@ StatusOr<Trainer::EvalResult> Trainer::evaluate(const EntryPoints &entry) {
       program.step.args[binding.label].ignoreIndex;
   const int64_t evalBatch = eval.results[0].shape[0];
   const int64_t rows = split.eval.size();
+  const bool readsLabel =
+      std::any_of(eval.args.begin(), eval.args.end(),
+                  [](const TensorDesc &a) { return a.role == Role::Label; });
   EvalResult result;
   std::vector<float> hostLogits(eval.results[0].numElements());
   for (int64_t start = 0; start < rows; start += evalBatch) {
-    assembleInputs(split.eval, start);
-    if (Status s = uploadInputs(); s.failed())
-      return s;
+    // An eval function that reads the labels (an encoder-decoder's shifted
+    // decoder ids) gets the held-out rows' labels too.
+    if (readsLabel) {
+      assembleBatch(split.eval, start);
+      if (Status s = uploadBatch(); s.failed())
+        return s;
+    } else {
+      assembleInputs(split.eval, start);
+      if (Status s = uploadInputs(); s.failed())
+        return s;
+    }
     if (Status s = call(entry.eval, pointers, "@" + eval.name, entry);
         s.failed())
       return s;

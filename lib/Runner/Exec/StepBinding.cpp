@@ -149,19 +149,29 @@ Status amp::runner::checkEvalFunction(const FunctionSignature &eval,
                                       const StepBinding &binding) {
   const std::string fn = "@" + eval.name;
   std::map<Role, size_t> state;
-  size_t inputs = 0;
+  size_t inputs = 0, labels = 0;
   std::optional<int64_t> batch;
+  const TensorDesc &stepLabel = step.args[binding.label];
   for (const TensorDesc &arg : eval.args) {
-    Status s = isSharedState(arg.role)
-                   ? checkParam(arg, state[*arg.role]++, fn, step, binding)
-               : arg.role == Role::Input
-                   ? checkInput(arg, inputs++, fn, step, binding,
-                                /*microBatch=*/true)
-                   : Status::error(fn + " arguments must be params, buffers "
-                                        "and inputs");
+    Status s = Status::success();
+    if (isSharedState(arg.role))
+      s = checkParam(arg, state[*arg.role]++, fn, step, binding);
+    else if (arg.role == Role::Input)
+      s = checkInput(arg, inputs++, fn, step, binding, /*microBatch=*/true);
+    else if (arg.role != Role::Label)
+      s = Status::error(fn + " arguments must be params, buffers, inputs "
+                             "and the label");
+    else if (labels++ || arg.shape.empty() ||
+             !(arg.shape == stepLabel.shape ||
+               isMicroBatchOf(arg, stepLabel)) ||
+             arg.type != stepLabel.type)
+      s = Status::error(fn + " takes more than one label, or one that is " +
+                        describeType(arg) + ", not @" + step.name +
+                        "'s label " + describeType(stepLabel) +
+                        " (or the same with a batch that divides it)");
     if (s.failed())
       return s;
-    if (arg.role == Role::Input) {
+    if (arg.role == Role::Input || arg.role == Role::Label) {
       if (batch && *batch != arg.shape[0])
         return Status::error(fn + "'s inputs have different batches (" +
                              std::to_string(*batch) + " and " +
@@ -171,18 +181,18 @@ Status amp::runner::checkEvalFunction(const FunctionSignature &eval,
   }
   // The logits: the labels' shape (with the inputs' batch), then the
   // classes.
-  std::vector<int64_t> labels = step.args[binding.label].shape;
-  if (batch && !labels.empty())
-    labels[0] = *batch;
+  std::vector<int64_t> labelShape = stepLabel.shape;
+  if (batch && !labelShape.empty())
+    labelShape[0] = *batch;
   const std::vector<int64_t> *logits =
       eval.results.size() == 1 ? &eval.results[0].shape : nullptr;
   if (inputs != binding.inputs().size() || !logits ||
-      logits->size() != labels.size() + 1 ||
-      !std::equal(labels.begin(), labels.end(), logits->begin()) ||
+      logits->size() != labelShape.size() + 1 ||
+      !std::equal(labelShape.begin(), labelShape.end(), logits->begin()) ||
       logits->back() < 1 || eval.results[0].type != ElementType::F32)
     return Status::error(fn +
                          " must take (params..., buffers..., "
-                         "inputs...) with @" +
+                         "inputs..., [label]) with @" +
                          step.name + "'s " +
                          std::to_string(binding.inputs().size()) +
                          " input(s) and return f32 logits of the labels' "

@@ -429,7 +429,7 @@ void Trainer::assembleBatch(const std::vector<int64_t> &rows, size_t first) {
   for (int64_t r = 0; r < batch; ++r)
     for (int64_t k = 0; k < labels; ++k)
       storeInt(labelBatch, labelType, r * labels + k,
-               data.y[rows[first + r] * labels + k]);
+               data.y[rows[(first + r) % rows.size()] * labels + k]);
 }
 
 void Trainer::assembleInputs(const std::vector<int64_t> &rows, size_t first) {

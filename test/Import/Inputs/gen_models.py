@@ -1121,3 +1121,85 @@ save("sign_runtime.onnx", helper.make_graph(
 # An index outside the axis (5 of 4; -5): an error at run time.
 np.save(os.path.join(HERE, "relative_positions_idx_outside.npy"),
         np.array([[3, -1, 0], [-5, 2, 1]], np.int64))
+
+# ScatterND and ScatterElements at constant indices into tensors computed
+# at run time (scatter.test): an encoder-decoder's label shift (a box of
+# INT64 ids, then a column of a constant), rows of FLOAT data at
+# non-adjacent positions (runs of slices), a reduction over repeated
+# indices (layers), ScatterElements with negative indices, and more than
+# 64 runs of FLOAT elements (nn.embedding of data and updates as one
+# table).
+save("scatter.onnx", helper.make_graph(
+    [helper.make_node("Slice", ["ids", "zero", "minus_one", "one"],
+                      ["head"], name="head"),
+     helper.make_node("ScatterND", ["zeros", "box", "head"], ["moved"],
+                      name="shift"),
+     helper.make_node("ScatterND", ["moved", "column", "start"], ["shifted"],
+                      name="start"),
+     helper.make_node("ScatterND", ["x", "rows", "u"], ["placed"],
+                      name="rows"),
+     helper.make_node("ScatterND", ["x", "repeated", "u3"], ["added"],
+                      name="add", reduction="add"),
+     helper.make_node("ScatterND", ["x", "repeated", "u3"], ["largest"],
+                      name="max", reduction="max"),
+     helper.make_node("ScatterElements", ["x", "elements", "u"],
+                      ["elementwise"], name="elements", axis=1),
+     helper.make_node("ScatterElements", ["wide", "odd", "half"],
+                      ["interleaved"], name="interleave", axis=1)],
+    "scatter",
+    [vi("ids", TensorProto.INT64, [2, 5]), vi("x", F, [4, 3]),
+     vi("u", F, [2, 3]), vi("u3", F, [3, 3]), vi("wide", F, [2, 140]),
+     vi("half", F, [2, 70])],
+    [vi("shifted", TensorProto.INT64, [2, 5]), vi("placed", F, [4, 3]),
+     vi("added", F, [4, 3]), vi("largest", F, [4, 3]),
+     vi("elementwise", F, [4, 3]), vi("interleaved", F, [2, 140])],
+    [ints("zero", [0]), ints("minus_one", [-1]), ints("one", [1]),
+     numpy_helper.from_array(np.zeros((2, 5), np.int64), "zeros"),
+     ints("box", [[[0, 1], [0, 2], [0, 3], [0, 4]],
+                  [[1, 1], [1, 2], [1, 3], [1, 4]]]),
+     ints("column", [[0, 0], [1, 0]]), ints("start", [7, 7]),
+     ints("rows", [[2], [0]]), ints("repeated", [[1], [3], [-3]]),
+     ints("elements", [[2, -2, 0], [0, 2, 1]]),
+     ints("odd", np.tile(np.arange(1, 140, 2), (2, 1)))]), opset=18)
+reference("scatter.onnx", {
+    "ids": np.array([[5, 9, 4, 2, 1], [6, 3, 2, 1, 1]], np.int64),
+    "x": rng.standard_normal((4, 3)).astype(np.float32),
+    "u": rng.standard_normal((2, 3)).astype(np.float32),
+    "u3": rng.standard_normal((3, 3)).astype(np.float32),
+    "wide": rng.standard_normal((2, 140)).astype(np.float32),
+    "half": rng.standard_normal((2, 70)).astype(np.float32)})
+# Errors: an element addressed twice without a reduction; indices computed
+# at run time; more than 64 runs of INT64 elements.
+save("scatter_twice.onnx", helper.make_graph(
+    [helper.make_node("ScatterND", ["x", "idx", "u"], ["y"], name="twice")],
+    "scatter_twice", [vi("x", F, [4, 3]), vi("u", F, [2, 3])],
+    [vi("y", F, [4, 3])], [ints("idx", [[1], [-3]])]), opset=18)
+save("scatter_runtime_indices.onnx", helper.make_graph(
+    [helper.make_node("ScatterND", ["x", "idx", "u"], ["y"], name="computed")],
+    "scatter_runtime_indices",
+    [vi("x", F, [4, 3]), vi("idx", TensorProto.INT64, [2, 1]),
+     vi("u", F, [2, 3])], [vi("y", F, [4, 3])]), opset=18)
+save("scatter_int_runs.onnx", helper.make_graph(
+    [helper.make_node("ScatterElements", ["x", "odd", "u"], ["y"],
+                      name="int_runs", axis=0)],
+    "scatter_int_runs",
+    [vi("x", TensorProto.INT64, [140]), vi("u", TensorProto.INT64, [70])],
+    [vi("y", TensorProto.INT64, [140])],
+    [ints("odd", np.arange(1, 140, 2))]), opset=18)
+# A scatter of constants folds; INT32 products wrap (scatter.test).
+save("scatter_fold.onnx", helper.make_graph(
+    [helper.make_node("ScatterND", ["data", "idx", "u"], ["y"], name="fold",
+                      reduction="mul")],
+    "scatter_fold", [], [vi("y", TensorProto.INT32, [3])],
+    [numpy_helper.from_array(np.array([65536, 3, 5], np.int32), "data"),
+     ints("idx", [[0], [0], [2]]),
+     numpy_helper.from_array(np.array([65536, 2, 7], np.int32), "u")]),
+     opset=18)
+# --train with a graph input named labels that does not fit the logits
+# (train.test).
+save("labels_input_shape.onnx", helper.make_graph(
+    [helper.make_node("MatMul", ["x", "w"], ["logits"], name="linear")],
+    "labels_input_shape",
+    [vi("x", F, [2, 3]), vi("labels", TensorProto.INT64, [2, 3])],
+    [vi("logits", F, [2, 4])],
+    [numpy_helper.from_array(np.ones((3, 4), np.float32), "w")]))

@@ -672,6 +672,139 @@ def write_next_tokens():
                         labels=np.where(next_real, labels, -100))
 
 
+# Seq2seq rows: a source of 2..SEQ-1 tokens in [3, VOCAB), then the end
+# token 2, then padding 1 (BART's and, as configured here, T5's ids); its
+# target, TARGET positions labelled with each source token's image under a
+# fixed permutation, then 2, then -100 (PyTorch's ignore_index).
+TARGET = 6
+
+
+def write_seq2seq_tokens():
+    """Rows of source ids, attention mask and target labels (hf_s2s_tokens.npz)
+    for the encoder-decoders, which take their labels as an input."""
+    rng = np.random.default_rng(4)
+    image = rng.permutation(VOCAB - 3) + 3
+    rows = 300
+    lengths = rng.integers(2, SEQ, rows)
+    ids = rng.integers(3, VOCAB, (rows, SEQ))
+    pos = np.arange(SEQ)[None, :]
+    ids = np.where(pos < lengths[:, None], ids,
+                   np.where(pos == lengths[:, None], 2, 1))
+    mask = (pos <= lengths[:, None]).astype(np.int64)
+    tpos = np.arange(TARGET)[None, :]
+    labels = np.where(tpos < lengths[:, None], image[ids[:, :TARGET] - 3],
+                      np.where(tpos == lengths[:, None], 2, -100))
+    np.savez_compressed(os.path.join(HERE, "hf_s2s_tokens.npz"), ids=ids,
+                        mask=mask, labels=labels)
+    # The first 4 rows, for amp-run --function forward --input.
+    for name, array in (("ids", ids), ("mask", mask), ("labels", labels)):
+        np.save(os.path.join(HERE, "hf_s2s_" + name + ".npy"), array[:4])
+
+
+class HfSeq2Seq(nn.Module):
+    """A Hugging Face encoder-decoder called with (ids, attention mask,
+    labels), which it shifts right into the decoder's ids, returning its
+    logits; the model is the attribute `name`."""
+
+    def __init__(self, model, name):
+        super().__init__()
+        self.name = name
+        setattr(self, name, model)
+
+    def forward(self, ids, mask, labels):
+        model = getattr(self, self.name)
+        return model(input_ids=ids, attention_mask=mask, labels=labels).logits
+
+
+def export_and_train_seq2seq(model, stem, lr, dynamo=True):
+    """Exports an HfSeq2Seq with the TorchScript exporter (and, with
+    `dynamo`, the torch.export-based one) for the first 4 rows of
+    hf_s2s_tokens.npz (hf_s2s_ids/mask/labels.npy), saves its logits for
+    them, and writes PyTorch's
+    losses over 10 SGD steps (momentum 0.9) on the first 40 rows in order,
+    4 per step, as amp-run --shuffle=false trains the imported model."""
+    data = np.load(os.path.join(HERE, "hf_s2s_tokens.npz"))
+    batch = [torch.tensor(data[k][:4]) for k in ("ids", "mask", "labels")]
+    with torch.no_grad():
+        np.save(os.path.join(HERE, stem + "_logits.npy"),
+                model(*batch).numpy())
+    names = dict(input_names=["ids", "mask", "labels"],
+                 output_names=["logits"])
+    # Without constant folding the TorchScript exporter keeps the tied
+    # output projection as a Transpose of the shared embedding (folded, it
+    # is a copy that would train on its own) and the names of the buffers.
+    torch.onnx.export(model, tuple(batch),
+                      os.path.join(HERE, stem + "_script.onnx"), dynamo=False,
+                      opset_version=17, do_constant_folding=False, **names)
+    if dynamo:
+        torch.onnx.export(model, tuple(batch),
+                          os.path.join(HERE, stem + "_dynamo.onnx"),
+                          dynamo=True, opset_version=18, external_data=False,
+                          **names)
+    opt = torch.optim.SGD([p for p in model.parameters() if p.requires_grad],
+                          lr=lr, momentum=0.9)
+    with open(os.path.join(HERE, stem + "_torch_log.csv"), "w") as log:
+        log.write("step,loss\n")
+        for step in range(1, 11):
+            rows = slice(4 * (step - 1), 4 * step)
+            ids, mask, labels = (torch.tensor(data[k][rows])
+                                 for k in ("ids", "mask", "labels"))
+            loss = nn.functional.cross_entropy(
+                model(ids, mask, labels).reshape(-1, VOCAB),
+                labels.reshape(-1), ignore_index=-100)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            log.write(f"{step},{loss.item():.9g}\n")
+
+
+def distinct_and_peaked(model, peaked):
+    """As write_hf_roberta: initializers that differ (the exporters store
+    equal ones once, which would then train as one param), and attention
+    whose query and key weights (names ending in `peaked`) are 10 times the
+    initial ones, as peaked as a trained model's."""
+    with torch.no_grad():
+        for name, p in model.named_parameters():
+            if p.numel() > 1 and bool((p == p.flatten()[0]).all()):
+                p.add_(torch.randn_like(p) * 0.1)
+            if name.endswith(peaked):
+                p.mul_(10.0)
+
+
+def write_hf_seq2seq():
+    """Hugging Face's BartForConditionalGeneration (both exporters) and
+    T5ForConditionalGeneration (the TorchScript exporter; the
+    torch.export-based one fails on it in torch 2.15), called with their
+    labels, which they shift right into the decoder's ids with two ScatterND
+    (hf-seq2seq.test)."""
+    from transformers import (BartConfig, BartForConditionalGeneration,
+                              T5Config, T5ForConditionalGeneration)
+
+    write_seq2seq_tokens()
+    torch.manual_seed(15)
+    config = BartConfig(vocab_size=VOCAB, d_model=D, encoder_layers=1,
+                        decoder_layers=1, encoder_attention_heads=HEADS,
+                        decoder_attention_heads=HEADS, encoder_ffn_dim=2 * D,
+                        decoder_ffn_dim=2 * D, max_position_embeddings=16,
+                        pad_token_id=1, bos_token_id=0, eos_token_id=2,
+                        decoder_start_token_id=2, dropout=0.0,
+                        attention_dropout=0.0, activation_dropout=0.0)
+    bart = HfSeq2Seq(BartForConditionalGeneration(config), "bart")
+    distinct_and_peaked(bart, ("q_proj.weight", "k_proj.weight"))
+    export_and_train_seq2seq(bart.eval(), "hf_bart", lr=0.05)
+    torch.manual_seed(16)
+    config = T5Config(vocab_size=VOCAB, d_model=D, d_kv=D // HEADS,
+                      d_ff=2 * D, num_layers=1, num_decoder_layers=1,
+                      num_heads=HEADS, relative_attention_num_buckets=8,
+                      relative_attention_max_distance=16, dropout_rate=0.0,
+                      pad_token_id=1, eos_token_id=2,
+                      decoder_start_token_id=0)
+    t5 = HfSeq2Seq(T5ForConditionalGeneration(config), "t5")
+    # T5 does not scale its attention scores: its initial ones are peaked.
+    distinct_and_peaked(t5, ())
+    export_and_train_seq2seq(t5.eval(), "hf_t5s2s", lr=0.05, dynamo=False)
+
+
 class BnCnn(nn.Module):
     def __init__(self):
         super().__init__()
@@ -1159,6 +1292,7 @@ def main():
     write_group_norm()
     write_einsum()
     write_trig()
+    write_hf_seq2seq()
 
 
 if __name__ == "__main__":
