@@ -36,7 +36,9 @@ amp_status_t checkEmbedding(Checker &check, const void *table, const void *ids,
                             const void *out, int64_t numEmbeddings, int64_t dim,
                             int64_t nIds, amp_dtype_t dtype,
                             amp_dtype_t idsDtype) {
-  if (amp_status_t s = check.dtype("dtype", dtype, kFloatDtypes))
+  // Rows are copied whole: a float table, or an integer one (a gather of
+  // ids).
+  if (amp_status_t s = check.dtype("dtype", dtype, kNumericDtypes))
     return s;
   if (amp_status_t s =
           checkSizesAndIds(check, ids, numEmbeddings, dim, nIds, idsDtype))

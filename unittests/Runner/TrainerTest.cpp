@@ -327,7 +327,8 @@ TEST(TrainerTest, CreateErrors) {
   program = linearProgram();
   program.step.args[8].shape = {4, 2};
   EXPECT_EQ(createError(baseOptions(), program),
-            "@linear_predict must take (params..., buffers..., inputs...) with "
+            "@linear_predict must take (params..., buffers..., inputs..., "
+            "[label]) with "
             "@linear_step's 1 input(s) and return f32 logits of the labels' "
             "shape and then the classes ([batch, classes]; classes >= 1)");
   // A second input: the batches must agree, and each input be f32 features

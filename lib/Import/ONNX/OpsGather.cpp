@@ -4,8 +4,9 @@
 // concat for a few constant indices, folded on constants. GatherElements
 // and GatherND: folded on constants (Hugging Face's BERT gathers its
 // token-type buffer with GatherElements; RoBERTa gathers it at computed
-// positions, which folds because the buffer holds one value). Of FLOAT
-// data computed at run time they are nn.embedding of the data as a table:
+// positions, which folds because the buffer holds one value). Of FLOAT,
+// INT64 or INT32 data computed at run time (a gather of ids: mBART's end
+// token) they are nn.embedding of the data as a table:
 // at constant positions (a selection of every element in order is a
 // reshape, of any type: the torch.export-based exporter's GatherND of an
 // attention mask), or at positions computed with the integer nn ops from
@@ -54,8 +55,8 @@ static FailureOr<int64_t> normalizeIndex(NodeContext &nc, int64_t index,
 /// Output 0 is input 0's elements at the row-major `linear` positions, with
 /// `shape`: a constant when the data is known; of data computed at run time
 /// (or a param) a reshape when it selects every element in order, else, for
-/// FLOAT data, nn.embedding of the data as a one-column table at the
-/// positions (a constant), whose gradient scatters back through
+/// FLOAT, INT64 or INT32 data, nn.embedding of the data as a one-column table
+/// at the positions (a constant), whose gradient scatters back through
 /// nn.embedding_grad (DeBERTa-v2 gathers its attention scores at relative
 /// positions this way).
 static LogicalResult gatherLinear(NodeContext &nc,
@@ -74,16 +75,11 @@ static LogicalResult gatherLinear(NodeContext &nc,
     FailureOr<Value> y = failed(x) ? x : nc.reshape(*x, shape);
     return failed(y) ? failure() : nc.setOutput(0, *y);
   }
-  if (!data.isFloat() || !n)
-    return nc.error() << "gathering from a tensor computed at run time (or "
-                         "a param) of element type "
-                      << dataTypeName(data.dtype)
-                      << " is supported only when it selects every element "
-                         "in order (a reshape)",
-           failure();
+  if (!n)
+    return nc.error() << "the data has too many elements", failure();
   if (failed(nc.reserveFoldedBytes(int64_t(linear.size() * sizeof(int64_t)))))
     return failure();
-  FailureOr<Value> x = nc.floatValue(0);
+  FailureOr<Value> x = nc.numericValue(0);
   FailureOr<Value> table = failed(x) ? x : nc.reshape(*x, {*n, 1});
   if (failed(table))
     return failure();
@@ -200,7 +196,7 @@ static LogicalResult importGather(NodeContext &nc) {
   // Computed indices: nn.embedding of a V x D table, with the gathered
   // axis moved to the front (nn.transpose) and the rest flattened into D;
   // indices must lie in [0, V) (nn.embedding's runtime check).
-  FailureOr<Value> x = nc.floatValue(0);
+  FailureOr<Value> x = nc.numericValue(0);
   FailureOr<Value> ids = nc.anyValue(1);
   if (failed(x) || failed(ids))
     return failure();
@@ -306,9 +302,9 @@ static FailureOr<Value> invalidateOutside(NodeContext &nc, Value rows,
   return nc.create<nn::WhereOp>({outside, intScalar(nc, type, -1), rows});
 }
 
-/// GatherElements of FLOAT data by indices computed at run time (DeBERTa-v2
-/// gathers its attention scores at relative positions it computes): each
-/// output's element of the data, as a row of the data as a one-column
+/// GatherElements of FLOAT, INT64 or INT32 data by indices computed at run time
+/// (DeBERTa-v2 gathers its attention scores at relative positions it computes):
+/// each output's element of the data, as a row of the data as a one-column
 /// table, is base + index * stride, with base the (constant) offset of the
 /// output's position with the axis coordinate 0; a negative index counts
 /// from the end; an index outside the axis becomes row -1, which
@@ -318,11 +314,9 @@ static LogicalResult gatherElementsComputed(NodeContext &nc,
                                             llvm::ArrayRef<int64_t> is,
                                             int64_t axis, int64_t count) {
   std::optional<int64_t> n = amp::checked::elementCount(ds.data(), ds.size());
-  FailureOr<Tensor *> data = nc.input(0);
-  if (failed(data) || !n || !(*data)->isFloat())
-    return nc.error() << "indices computed at run time need FLOAT data",
-           failure();
-  FailureOr<Value> x = nc.floatValue(0);
+  if (!n)
+    return nc.error() << "the data has too many elements", failure();
+  FailureOr<Value> x = nc.numericValue(0);
   FailureOr<Value> idx = nc.anyValue(1);
   if (failed(x) || failed(idx))
     return failure();
@@ -433,11 +427,11 @@ static LogicalResult importGatherElements(NodeContext &nc) {
   return gatherLinear(nc, linear, is);
 }
 
-/// GatherND of FLOAT data by indices computed at run time, batch_dims 0:
-/// the data as a table of prod(data.shape[:k]) rows of the slices, each
-/// index tuple as its row, ((i0 * d1 + i1) * d2 + ...) in the indices'
-/// integer type (a negative index counting from the end; a tuple with an
-/// index outside its dimension row -1, which nn.embedding rejects at run
+/// GatherND of FLOAT, INT64 or INT32 data by indices computed at run time,
+/// batch_dims 0: the data as a table of prod(data.shape[:k]) rows of the
+/// slices, each index tuple as its row, ((i0 * d1 + i1) * d2 + ...) in the
+/// indices' integer type (a negative index counting from the end; a tuple with
+/// an index outside its dimension row -1, which nn.embedding rejects at run
 /// time), and nn.embedding. A decoder's sequence classifier picks each
 /// row's last token this way (torch.export's logits[arange(B), last]).
 static LogicalResult gatherNDComputed(NodeContext &nc,
@@ -448,7 +442,7 @@ static LogicalResult gatherNDComputed(NodeContext &nc,
   int64_t rows = 1, slice = 1;
   for (int64_t d = 0; d < int64_t(ds.size()); ++d)
     (d < k ? rows : slice) *= ds[d];
-  FailureOr<Value> data = nc.floatValue(0);
+  FailureOr<Value> data = nc.numericValue(0);
   FailureOr<Value> indices = nc.anyValue(1);
   if (failed(data) || failed(indices))
     return failure();

@@ -1,7 +1,8 @@
 //===- OpsReduce.cpp - reductions -----------------------------------------===//
 //
 // ReduceSum, ReduceMean, ReduceMax (nn.reduce_*), ReduceMin (-max(-x)),
-// ReduceSumSquare and ReduceL2, with the axes as an attribute (before opset
+// ReduceSumSquare and ReduceL2, ReduceSum of integers too (the last element
+// of nn.cumsum), with the axes as an attribute (before opset
 // 13 for ReduceSum, 18 for the others) or a constant input, keepdims and
 // noop_with_empty_axes. A max or min over an empty set is ONNX's -inf or
 // +inf, a constant. CumSum (nn.cumsum; folded on constants) with a
@@ -13,6 +14,8 @@
 
 #include "amp/Dialect/NN/IR/NNOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
 #include <limits>
 
 using namespace amp::onnx_import;
@@ -21,8 +24,49 @@ namespace nn = amp::nn;
 
 enum class Reduce { Sum, Mean, Max, Min, SumSquare, L2 };
 
+/// ReduceSum of INT64 or INT32 values (a count of the tokens that are no
+/// padding: mBART's end-token position), wrapping as nn's integer ops: per
+/// axis the last element of its nn.cumsum (zeros for an empty axis), then
+/// the output's shape.
+static LogicalResult intReduceSum(NodeContext &nc, Value x,
+                                  llvm::ArrayRef<int64_t> axes, bool keep) {
+  llvm::SmallVector<int64_t> shape = shapeOf(x), out;
+  for (int64_t d = 0; d < int64_t(shape.size()); ++d)
+    if (!llvm::is_contained(axes, d) || keep)
+      out.push_back(llvm::is_contained(axes, d) ? 1 : shape[d]);
+  auto type = cast<RankedTensorType>(x.getType());
+  if (llvm::any_of(axes, [&](int64_t a) { return shape[a] == 0; })) {
+    auto zeros = type.clone(out);
+    return nc.setOutput(
+        0, arith::ConstantOp::create(
+               nc.builder, nc.loc, zeros,
+               DenseElementsAttr::get(
+                   zeros, APInt::getZero(type.getElementTypeBitWidth())))
+               .getResult());
+  }
+  Value y = x;
+  for (int64_t a : axes) {
+    FailureOr<Value> sums = nc.create<nn::CumsumOp>(
+        {y}, {nc.named("axis", nc.builder.getI64IntegerAttr(a))});
+    if (failed(sums))
+      return failure();
+    llvm::SmallVector<int64_t> offsets(shape.size(), 0);
+    offsets[a] = shape[a] - 1;
+    shape[a] = 1;
+    FailureOr<Value> last = nc.createTyped<nn::SliceOp>(
+        withShape(*sums, shape), {*sums},
+        {nc.named("offsets", nc.i64Array(offsets))});
+    if (failed(last))
+      return failure();
+    y = *last;
+  }
+  FailureOr<Value> r = nc.reshape(y, out);
+  return failed(r) ? failure() : nc.setOutput(0, *r);
+}
+
 template <Reduce kind> static LogicalResult importReduce(NodeContext &nc) {
-  FailureOr<Value> x = nc.floatValue(0);
+  FailureOr<Value> x =
+      kind == Reduce::Sum ? nc.numericValue(0) : nc.floatValue(0);
   FailureOr<int64_t> keep = nc.intAttr("keepdims", 1);
   FailureOr<int64_t> noop = nc.intAttr("noop_with_empty_axes", 0);
   if (failed(x) || failed(keep) || failed(noop))
@@ -65,6 +109,9 @@ template <Reduce kind> static LogicalResult importReduce(NodeContext &nc) {
   llvm::sort(axes);
   if (std::adjacent_find(axes.begin(), axes.end()) != axes.end())
     return nc.error() << "the axes repeat a dimension", failure();
+
+  if (!cast<RankedTensorType>(x->getType()).getElementType().isF32())
+    return intReduceSum(nc, *x, axes, *keep);
 
   // A max or min over no elements is ONNX's -inf or +inf: a constant of the
   // output's shape (the runtime refuses an empty max).

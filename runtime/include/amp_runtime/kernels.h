@@ -657,9 +657,9 @@ AMP_KERNEL_API amp_status_t amp_global_avg_pool(const void *x, void *y,
 /*===--- Embedding and loss ----------------------------------------------===*/
 
 /* nn.embedding: out[i, :] = table[ids[i], :] for n_ids ids (i32 or i64) into
- * a [num_embeddings, dim] table. An id outside [0, num_embeddings) is
- * INVALID_ARGUMENT (checked before anything is written). Exact. out must not
- * overlap table. */
+ * a [num_embeddings, dim] table of dtype f32, f16, bf16, i32 or i64. An id
+ * outside [0, num_embeddings) is INVALID_ARGUMENT (checked before anything is
+ * written). Exact. out must not overlap table. */
 AMP_KERNEL_API amp_status_t amp_embedding(const void *table, const void *ids,
                                           void *out, int64_t num_embeddings,
                                           int64_t dim, int64_t n_ids,

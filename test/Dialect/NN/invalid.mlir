@@ -1674,6 +1674,14 @@ func.func @embedding_table_rank(%t: tensor<10x4x2xf32>, %ids: tensor<3xi32>) {
 
 // -----
 
+func.func @embedding_bool_table(%t: tensor<10x4xi1>, %ids: tensor<3xi32>) {
+  // expected-error @+1 {{'nn.embedding' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<10x4xi1>'}}
+  %0 = nn.embedding %t, %ids : (tensor<10x4xi1>, tensor<3xi32>) -> tensor<3x4xi1>
+  return
+}
+
+// -----
+
 func.func @embedding_wrong_result(%t: tensor<10x4xf32>, %ids: tensor<3xi32>) {
   // expected-error @+2 {{'nn.embedding' op inferred type(s) 'tensor<3x4xf32>' are incompatible with return type(s) of operation 'tensor<3x10xf32>'}}
   // expected-error @+1 {{'nn.embedding' op failed to infer returned types}}

@@ -935,6 +935,14 @@ func.func @embedding_i64_ids_rank2(%t: tensor<100x16xbf16>, %ids: tensor<4x8xi64
   return %0 : tensor<4x8x16xbf16>
 }
 
+// An integer table: a gather of ids.
+// CHECK-LABEL: func.func @embedding_integer_table(
+// CHECK:         nn.embedding %{{.*}}, %{{.*}} : (tensor<8x1xi64>, tensor<2xi32>) -> tensor<2x1xi64>
+func.func @embedding_integer_table(%t: tensor<8x1xi64>, %ids: tensor<2xi32>) -> tensor<2x1xi64> {
+  %0 = nn.embedding %t, %ids : (tensor<8x1xi64>, tensor<2xi32>) -> tensor<2x1xi64>
+  return %0 : tensor<2x1xi64>
+}
+
 // CHECK-LABEL: func.func @cross_entropy(
 // CHECK-SAME:    %[[L:.*]]: tensor<32x10xf32>, %[[Y:.*]]: tensor<32xi32>) -> tensor<f32>
 // CHECK:         %[[V0:.*]] = nn.cross_entropy %[[L]], %[[Y]] : (tensor<32x10xf32>, tensor<32xi32>) -> tensor<f32>

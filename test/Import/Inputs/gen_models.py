@@ -1080,15 +1080,16 @@ save("gathernd_batch_runtime.onnx", helper.make_graph(
     [vi("x", F, [2, 5, 3]), vi("index", TensorProto.INT64, [2, 1])],
     [vi("y", F, [2, 3])]))
 
-# A GatherND at constant indices of FLOAT data computed at run time is
-# nn.embedding of the data's elements (gathers.test); of INT64 data it is
-# an error.
+# A GatherND at constant indices of data computed at run time is
+# nn.embedding of the data's elements, FLOAT or INT64 (gathers.test).
 reference("gather_nd_runtime.onnx",
           {"x": np.arange(6, dtype=np.float32).reshape(2, 3) - 2})
 save("gather_nd_runtime_int.onnx", helper.make_graph(
     [helper.make_node("GatherND", ["x", "idx"], ["y"], name="gather_nd")],
     "gather_nd_runtime_int", [vi("x", TensorProto.INT64, [2, 3])],
     [vi("y", TensorProto.INT64, [2])], [ints("idx", [[1, 0], [0, 2]])]))
+reference("gather_nd_runtime_int.onnx",
+          {"x": np.array([[7, -3, 1 << 60], [-(1 << 62), 5, 0]], np.int64)})
 
 # DeBERTa-v2's relative-position arithmetic (relative-positions.test):
 # GatherElements of FLOAT data at run-time indices (negative ones
@@ -1203,3 +1204,33 @@ save("labels_input_shape.onnx", helper.make_graph(
     [vi("x", F, [2, 3]), vi("labels", TensorProto.INT64, [2, 3])],
     [vi("logits", F, [2, 4])],
     [numpy_helper.from_array(np.ones((3, 4), np.float32), "w")]))
+# Integers computed at run time (int-gathers.test): ReduceSum of INT64
+# (over one axis, over two, over an empty one without keepdims), and Gather,
+# GatherElements and GatherND of INT64 data at indices computed at run
+# time (mBART's end token: the count of non-padding ids minus one,
+# gathered from the ids).
+save("int_gathers.onnx", helper.make_graph(
+    [helper.make_node("ReduceSum", ["ids", "axis1"], ["count"], name="count"),
+     helper.make_node("ReduceSum", ["ids", "both"], ["total"], name="total"),
+     helper.make_node("ReduceSum", ["empty", "axis1"], ["none"], name="none",
+                      keepdims=0),
+     helper.make_node("Sub", ["count", "one"], ["last"], name="last"),
+     helper.make_node("GatherElements", ["ids", "last"], ["end"],
+                      name="end", axis=1),
+     helper.make_node("Gather", ["ids", "cols"], ["picked"], name="picked",
+                      axis=1),
+     helper.make_node("GatherND", ["ids", "pairs"], ["pairs_out"],
+                      name="pairs")],
+    "int_gathers",
+    [vi("ids", TensorProto.INT64, [2, 4]), vi("empty", TensorProto.INT64, [2, 0]),
+     vi("cols", TensorProto.INT64, [3]), vi("pairs", TensorProto.INT64, [2, 2])],
+    [vi("count", TensorProto.INT64, [2, 1]), vi("total", TensorProto.INT64, [1, 1]),
+     vi("none", TensorProto.INT64, [2]), vi("end", TensorProto.INT64, [2, 1]),
+     vi("picked", TensorProto.INT64, [2, 3]),
+     vi("pairs_out", TensorProto.INT64, [2])],
+    [ints("axis1", [1]), ints("both", [0, 1]), ints("one", 1)]))
+reference("int_gathers.onnx", {
+    "ids": np.array([[1, 1, 0, 0], [1, 1, 1, 1]], np.int64),
+    "empty": np.zeros((2, 0), np.int64),
+    "cols": np.array([3, 0, 2], np.int64),
+    "pairs": np.array([[1, 3], [0, 1]], np.int64)})

@@ -772,12 +772,14 @@ def distinct_and_peaked(model, peaked):
 
 
 def write_hf_seq2seq():
-    """Hugging Face's BartForConditionalGeneration (both exporters) and
+    """Hugging Face's BartForConditionalGeneration (both exporters),
     T5ForConditionalGeneration (the TorchScript exporter; the
-    torch.export-based one fails on it in torch 2.15), called with their
-    labels, which they shift right into the decoder's ids with two ScatterND
-    (hf-seq2seq.test)."""
+    torch.export-based one fails on it in torch 2.15) and
+    MBartForConditionalGeneration (the TorchScript exporter), called with
+    their labels, which they shift right into the decoder's ids with two
+    ScatterND (hf-seq2seq.test)."""
     from transformers import (BartConfig, BartForConditionalGeneration,
+                              MBartConfig, MBartForConditionalGeneration,
                               T5Config, T5ForConditionalGeneration)
 
     write_seq2seq_tokens()
@@ -803,6 +805,19 @@ def write_hf_seq2seq():
     # T5 does not scale its attention scores: its initial ones are peaked.
     distinct_and_peaked(t5, ())
     export_and_train_seq2seq(t5.eval(), "hf_t5s2s", lr=0.05, dynamo=False)
+    # mBART starts the decoder with each row's last label that is no
+    # padding (ReduceSum of INT64 to find it, GatherElements of the ids).
+    torch.manual_seed(17)
+    config = MBartConfig(vocab_size=VOCAB, d_model=D, encoder_layers=1,
+                         decoder_layers=1, encoder_attention_heads=HEADS,
+                         decoder_attention_heads=HEADS, encoder_ffn_dim=2 * D,
+                         decoder_ffn_dim=2 * D, max_position_embeddings=16,
+                         pad_token_id=1, bos_token_id=0, eos_token_id=2,
+                         dropout=0.0, attention_dropout=0.0,
+                         activation_dropout=0.0)
+    mbart = HfSeq2Seq(MBartForConditionalGeneration(config), "mbart")
+    distinct_and_peaked(mbart, ("q_proj.weight", "k_proj.weight"))
+    export_and_train_seq2seq(mbart.eval(), "hf_mbart", lr=0.05, dynamo=False)
 
 
 class BnCnn(nn.Module):

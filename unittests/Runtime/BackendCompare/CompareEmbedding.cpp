@@ -52,11 +52,18 @@ AMP_COMPARE_CASE(embedding_gather) {
       {10, 0, 5},        {50000, 64, 4096}, {3, 33, 1}, {100, 1000, 77},
       {1000, 16, 40000}, // more rows than warps: grid-stride loop
   };
-  for (amp_dtype_t dt : floatDtypes())
+  // Float tables, and integer ones (a gather of ids, ONNX's Gather of
+  // INT64 data).
+  std::vector<amp_dtype_t> tableDtypes = floatDtypes();
+  tableDtypes.insert(tableDtypes.end(), {AMP_DTYPE_I32, AMP_DTYPE_I64});
+  for (amp_dtype_t dt : tableDtypes)
     for (amp_dtype_t it : idDtypes())
       for (const Sizes &s : sizes)
         for (int64_t shift : {0, 1}) {
-          Host table = randomHost(c.rng, dt, s.numEmbeddings * s.dim, -2, 2);
+          const int64_t n = s.numEmbeddings * s.dim;
+          Host table = dt == AMP_DTYPE_I32 || dt == AMP_DTYPE_I64
+                           ? randomIndices(c.rng, dt, n, int64_t(1) << 30)
+                           : randomHost(c.rng, dt, n, -2, 2);
           Host ids = randomIndices(c.rng, it, s.nIds, s.numEmbeddings);
           Host poison = randomHost(c.rng, dt, s.nIds * s.dim + shift, -9, 9);
           auto run = [&](Backend &b) {

@@ -97,6 +97,33 @@ INSTANTIATE_TEST_SUITE_P(Cases, EmbeddingTest,
                                                     std::get<1>(info.param));
                          });
 
+// An integer table (ONNX's Gather of ids) gathers its rows bit for bit,
+// values past 2^53 included; a boolean table is not supported.
+TEST(Embedding, IntegerTablesGatherExactly) {
+  const int64_t v = 3, d = 2;
+  Tensor ids(AMP_DTYPE_I32, {4});
+  for (int64_t i = 0; i < 4; ++i)
+    ids.set(i, double((i * 2 + 1) % v)); // 1, 0, 2, 1
+  for (amp_dtype_t dtype : {AMP_DTYPE_I32, AMP_DTYPE_I64}) {
+    SCOPED_TRACE(dtypeName(dtype));
+    Tensor table(dtype, {v, d});
+    const uint64_t wide = dtype == AMP_DTYPE_I64 ? (uint64_t(1) << 62) : 0;
+    for (int64_t k = 0; k < v * d; ++k)
+      table.setBits(k, wide + uint64_t(k) * 0x01010101u);
+    Tensor out = sentinelTensor(dtype, {4, d});
+    ASSERT_TRUE(isOk(amp_embedding(table.data(), ids.data(), out.data(), v, d,
+                                   4, dtype, AMP_DTYPE_I32, nullptr)));
+    for (int64_t i = 0; i < 4; ++i)
+      for (int64_t k = 0; k < d; ++k)
+        EXPECT_EQ(out.bits(i * d + k), table.bits(int64_t(ids.get(i)) * d + k));
+  }
+  Tensor mask(AMP_DTYPE_BOOL, {v, d}), out(AMP_DTYPE_BOOL, {4, d});
+  EXPECT_TRUE(
+      failsWith(amp_embedding(mask.data(), ids.data(), out.data(), v, d, 4,
+                              AMP_DTYPE_BOOL, AMP_DTYPE_I32, nullptr),
+                AMP_STATUS_NOT_SUPPORTED, "dtype is bool"));
+}
+
 TEST(Embedding, OutOfRangeIdsAreErrorsAndWriteNothing) {
   const int64_t v = 4, d = 3;
   Tensor table(AMP_DTYPE_F32, {v, d});

@@ -695,10 +695,20 @@ def NN_EmbeddingOp : NN_Op<"embedding", [InferTypeOpAdaptor]> {
   let summary = "gather rows of an embedding table";
   let description = [{
     `result[i..., :] = table[ids[i...], :]` for a `V x D` table. Ids outside
-    `[0, V)` are a runtime error.
+    `[0, V)` are a runtime error. The table is of floats (a learned
+    embedding, whose gradient `nn.embedding_grad` scatters back) or of
+    `i32`/`i64` (a gather of ids, as ONNX's Gather of integer data: it
+    carries no derivative).
+
+    ```mlir
+    %e = nn.embedding %table, %ids
+        : (tensor<50x32xf32>, tensor<4x8xi64>) -> tensor<4x8x32xf32>
+    %t = nn.embedding %tokens, %rows
+        : (tensor<8x1xi64>, tensor<2xi64>) -> tensor<2x1xi64>
+    ```
   }];
-  let arguments = (ins NN_FloatTensor:$table, NN_IndexTensor:$ids);
-  let results = (outs NN_FloatTensor:$result);
+  let arguments = (ins NN_NumericTensor:$table, NN_IndexTensor:$ids);
+  let results = (outs NN_NumericTensor:$result);
   let assemblyFormat =
       "$table `,` $ids attr-dict `:` functional-type(operands, results)";
 }
