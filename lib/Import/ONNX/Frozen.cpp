@@ -7,6 +7,9 @@
 // inv_freq buffer) and records where each came from in its value_info's
 // metadata (`pkg.onnxscript.optimizer.folded_from`, a Python list of the
 // names folded), so a name also freezes every initializer folded from it.
+// The same exporter marks each initializer that is a module's buffer
+// (`pkg.torch.export.graph_signature.InputSpec.kind` BUFFER): those do not
+// train either.
 // ValueInfoProto.metadata_props (field 4) is newer than Debian's
 // libonnx-dev; it is read from the message's unknown fields when the
 // generated class does not know it.
@@ -24,6 +27,8 @@ namespace {
 constexpr int kMetadataPropsField = 4;
 constexpr llvm::StringLiteral kFoldedFrom =
     "pkg.onnxscript.optimizer.folded_from";
+constexpr llvm::StringLiteral kInputKind =
+    "pkg.torch.export.graph_signature.InputSpec.kind";
 
 /// The metadata entries of `info`, from the field when the generated class
 /// has it, else from the unknown fields.
@@ -93,6 +98,19 @@ amp::onnx_import::foldedSources(const onnx::GraphProto &graph) {
           sources[info.name()].push_back(std::move(source));
   }
   return sources;
+}
+
+llvm::StringSet<>
+amp::onnx_import::bufferInitializers(const onnx::GraphProto &graph) {
+  llvm::StringSet<> initializers, buffers;
+  for (const onnx::TensorProto &init : graph.initializer())
+    initializers.insert(init.name());
+  for (const onnx::ValueInfoProto &info : graph.value_info())
+    if (initializers.contains(info.name()))
+      for (const onnx::StringStringEntryProto &e : metadataOf(info))
+        if (e.key() == kInputKind && e.value() == "BUFFER")
+          buffers.insert(info.name());
+  return buffers;
 }
 
 llvm::StringSet<> amp::onnx_import::frozenInitializers(

@@ -295,6 +295,13 @@ LogicalResult GraphImporter::importInitializers() {
            << "--frozen '" << unmatched
            << "' names no initializer of the graph (nor a value the "
               "torch.export-based exporter folded into one)";
+  // PyTorch's buffers, and what the exporter folded from them, do not train.
+  llvm::StringSet<> buffers = bufferInitializers(graph);
+  for (const auto &[init, sources] : folded)
+    if (llvm::any_of(sources, [&](const std::string &source) {
+          return buffers.contains(source);
+        }))
+      frozen.insert(init);
   llvm::StringMap<std::string> bufferHints = foldedFromBuffers(folded);
   for (const onnx::TensorProto &init : graph.initializer()) {
     std::string error;
@@ -302,22 +309,29 @@ LogicalResult GraphImporter::importInitializers() {
     if (!c)
       return emitError(fileLoc)
              << "initializer '" << init.name() << "': " << error;
+    Tensor t;
+    t.dtype = c->dtype;
+    t.shape = c->shape;
+    t.constant = std::make_shared<const Const>(std::move(*c));
+    // A frozen initializer is a constant of the model, as a Constant node's;
+    // so is a buffer of PyTorch's module.
+    t.buffer = buffers.contains(init.name());
+    t.initializer = !frozen.contains(init.name()) && !t.buffer;
+    table.define(init.name(), std::move(t));
+  }
+  restoreFoldedParams(table, folded);
+  for (const onnx::TensorProto &init : graph.initializer()) {
     auto hint = bufferHints.find(init.name());
-    if (hint != bufferHints.end() && !frozen.contains(init.name()) &&
-        c->isFloat() && c->numel() > 1 && !options.constants)
+    const Tensor *t = table.lookup(init.name());
+    if (hint != bufferHints.end() && t->initializer && t->isFloat() &&
+        t->constant->numel() > 1 && t->derived == Tensor::Derived::None &&
+        !options.constants)
       emitWarning(fileLoc)
           << "initializer '" << init.name()
           << "' trains as a param of its own, but PyTorch's exporter "
              "computed it from '"
           << hint->second << "'; if that is a buffer (no weight), --frozen "
           << hint->second << " makes it a constant";
-    Tensor t;
-    t.dtype = c->dtype;
-    t.shape = c->shape;
-    t.constant = std::make_shared<const Const>(std::move(*c));
-    // A frozen initializer is a constant of the model, as a Constant node's.
-    t.initializer = !frozen.contains(init.name());
-    table.define(init.name(), std::move(t));
   }
   return success();
 }

@@ -76,6 +76,9 @@ llvm::StringSet<> frozenInitializers(const onnx::GraphProto &graph,
                                      const FoldedSources &folded,
                                      llvm::ArrayRef<std::string> frozen,
                                      std::string &unmatched);
+/// The initializers that torch.export's metadata marks as buffers of
+/// PyTorch's module (`pkg.torch.export.graph_signature.InputSpec.kind`).
+llvm::StringSet<> bufferInitializers(const onnx::GraphProto &graph);
 /// For each initializer that was folded from a value
 /// named like a module's buffer (a dotted name that ends in neither
 /// `weight` nor `bias`: a rotary embedding's `inv_freq`) and from no value
@@ -166,6 +169,18 @@ struct Tensor {
   /// A float initializer: materializes as a param argument (unless
   /// --constants, or it has one element).
   bool initializer = false;
+  /// A float initializer that PyTorch's torch.export-based exporter folded
+  /// from a param, restored as a computation on a param
+  /// (restoreFoldedParams): the transpose of the initializer `derivedFrom`,
+  /// or a broadcast of `base` (the value without its repeats).
+  enum class Derived { None, Transpose, Broadcast };
+  Derived derived = Derived::None;
+  std::string derivedFrom;
+  std::shared_ptr<const Const> base;
+  /// A buffer of PyTorch's module (torch.export's metadata): it does not
+  /// train, but a BatchNormalization that trains updates it
+  /// (ValueTable::materializeBuffer).
+  bool buffer = false;
   /// The position among the graph's inputs (initializers left out), or -1.
   int graphInput = -1;
   std::string name;
@@ -185,7 +200,8 @@ public:
   void define(llvm::StringRef name, Tensor tensor);
 
   /// The SSA value of `t`: a constant becomes `arith.constant` (a float
-  /// initializer a new param argument, unless --constants) at `loc`.
+  /// initializer a new param argument, unless --constants; a folded param
+  /// the computation on its param) at `loc`.
   Value materialize(Tensor &t, Location loc);
 
   /// The float initializer `t` as a new buffer argument (`nn.role<buffer>`,
@@ -218,6 +234,9 @@ public:
   const std::vector<Buffer> &buffers() const { return bufferArgs; }
 
 private:
+  /// A new param argument named `name` holding the FLOAT `value`.
+  Value addParam(llvm::StringRef name, const Const &value);
+
   mlir::OpBuilder &builder;
   mlir::Block &body;
   const ONNXImportOptions &options;
@@ -227,6 +246,11 @@ private:
   int64_t foldedBytes = 0;
   std::vector<Buffer> bufferArgs;
 };
+
+/// Marks the float initializers of `table` that `folded` lists as folded
+/// and whose value shows how they derive from a param (the transpose of
+/// one of their sources, a broadcast) as such (FoldedParams.cpp).
+void restoreFoldedParams(ValueTable &table, const FoldedSources &folded);
 
 //===----------------------------------------------------------------------===//
 // What an op importer sees (NodeContext.cpp)

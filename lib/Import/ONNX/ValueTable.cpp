@@ -8,11 +8,15 @@
 // initializer as a new param argument (unless --constants), anything else
 // as an arith.constant. One-element float initializers are constants too.
 // The running statistics of a BatchNormalization that trains (--train)
-// become buffer arguments instead (materializeBuffer).
+// become buffer arguments instead (materializeBuffer). A param that the
+// torch.export-based exporter folded materializes as the computation on a
+// param that restoreFoldedParams found.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Importer.h"
+
+#include "amp/Dialect/NN/IR/NNOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
@@ -48,22 +52,45 @@ static DenseElementsAttr denseAttr(RankedTensorType type, const Const &c) {
   }
 }
 
+Value ValueTable::addParam(llvm::StringRef name, const Const &value) {
+  auto type = RankedTensorType::get(value.shape, builder.getF32Type());
+  Value param =
+      body.addArgument(type, NameLoc::get(builder.getStringAttr(name)));
+  paramArgIndices.push_back(body.getNumArguments() - 1);
+  paramValues.push_back(ONNXParam{
+      name.str(), std::vector<int64_t>(value.shape.begin(), value.shape.end()),
+      value.f});
+  return param;
+}
+
 Value ValueTable::materialize(Tensor &t, Location loc) {
   if (t.value)
     return t.value;
   assert(t.constant && "a tensor is an SSA value or a constant");
   auto type = RankedTensorType::get(t.shape,
                                     elementType(builder.getContext(), t.dtype));
+  // A param the exporter folded (restoreFoldedParams): the computation on
+  // the param, at the initializer's name.
+  if (t.initializer && !options.constants &&
+      t.derived != Tensor::Derived::None) {
+    Location at = NameLoc::get(builder.getStringAttr(t.name));
+    if (t.derived == Tensor::Derived::Transpose) {
+      Tensor *source = lookup(t.derivedFrom);
+      assert(source && "restoreFoldedParams names an initializer");
+      t.value = amp::nn::TransposeOp::create(
+          builder, at, type, materialize(*source, loc),
+          builder.getDenseI64ArrayAttr({1, 0}));
+    } else {
+      t.value = amp::nn::BroadcastToOp::create(builder, at, type,
+                                               addParam(t.name, *t.base));
+    }
+    return t.value;
+  }
   // One-element initializers (an epsilon, the 2.0 of x / 2) are constants
   // of the model, not weights to train.
   if (t.initializer && t.isFloat() && !options.constants &&
       t.constant->numel() > 1) {
-    Location argLoc = NameLoc::get(builder.getStringAttr(t.name));
-    t.value = body.addArgument(type, argLoc);
-    paramArgIndices.push_back(body.getNumArguments() - 1);
-    paramValues.push_back(
-        ONNXParam{t.name, std::vector<int64_t>(t.shape.begin(), t.shape.end()),
-                  t.constant->f});
+    t.value = addParam(t.name, *t.constant);
     return t.value;
   }
   t.value = arith::ConstantOp::create(builder, loc, type,
@@ -72,7 +99,7 @@ Value ValueTable::materialize(Tensor &t, Location loc) {
 }
 
 FailureOr<Value> ValueTable::materializeBuffer(Tensor &t, float init) {
-  if (t.value || !t.initializer || !t.isFloat() || !t.constant)
+  if (t.value || !(t.initializer || t.buffer) || !t.isFloat() || !t.constant)
     return failure();
   auto type = RankedTensorType::get(t.shape, builder.getF32Type());
   t.value = body.addArgument(type, NameLoc::get(builder.getStringAttr(t.name)));

@@ -1234,3 +1234,44 @@ reference("int_gathers.onnx", {
     "empty": np.zeros((2, 0), np.int64),
     "cols": np.array([3, 0, 2], np.int64),
     "pairs": np.array([[1, 3], [0, 1]], np.int64)})
+# What PyTorch's torch.export-based exporter folds, as its metadata says
+# (folded-params.test): `wt` is the transpose of the param `w`, which a
+# Gather also reads (a tied output projection), `pos` repeats one row for
+# each of the batch's (a position embedding's lookup), `other` was folded
+# from `w` but is no transpose of it, and `buf` is a buffer of the module.
+def folded(name, elem, shape, sources=None, kind=None):
+    info = vi(name, elem, shape)
+    for key, value in (
+            ("pkg.onnxscript.optimizer.folded_from", sources and repr(sources)),
+            ("pkg.torch.export.graph_signature.InputSpec.kind", kind)):
+        if value:
+            entry = info.metadata_props.add()
+            entry.key, entry.value = key, value
+    return info
+
+
+w = rng.standard_normal((3, 2)).astype(np.float32)
+save("folded_params.onnx", helper.make_graph(
+    [helper.make_node("MatMul", ["x", "wt"], ["xw"], name="project"),
+     helper.make_node("Add", ["xw", "pos"], ["placed"], name="place"),
+     helper.make_node("Add", ["placed", "buf"], ["y"], name="shift"),
+     helper.make_node("MatMul", ["x", "other"], ["z"], name="other_use"),
+     helper.make_node("Gather", ["w", "ids"], ["e"], name="lookup")],
+    "folded_params",
+    [vi("x", F, [4, 2]), vi("ids", TensorProto.INT64, [4])],
+    [vi("y", F, [4, 3]), vi("z", F, [4, 3]), vi("e", F, [4, 2])],
+    [numpy_helper.from_array(w, "w"),
+     numpy_helper.from_array(np.ascontiguousarray(w.T), "wt"),
+     numpy_helper.from_array(
+         np.tile(rng.standard_normal((1, 3)).astype(np.float32), (4, 1)),
+         "pos"),
+     numpy_helper.from_array(w.T + 1, "other"),
+     numpy_helper.from_array(np.array([0.5, -1, 2], np.float32), "buf")],
+    value_info=[folded("w", F, [3, 2], kind="PARAMETER"),
+                folded("wt", F, [2, 3], ["w", "permute"]),
+                folded("pos", F, [4, 3], ["arange", "pos.weight", "expand"]),
+                folded("other", F, [2, 3], ["w"]),
+                folded("buf", F, [3], kind="BUFFER")]))
+reference("folded_params.onnx", {
+    "x": rng.standard_normal((4, 2)).astype(np.float32),
+    "ids": np.array([2, 0, 1, 2], np.int64)})
