@@ -123,3 +123,54 @@ Const amp::onnx_import::intConst(llvm::ArrayRef<int64_t> values, bool scalar) {
     c.shape.push_back(values.size());
   return c;
 }
+
+FailureOr<int64_t> amp::onnx_import::normalizeIndex(NodeContext &nc,
+                                                    int64_t index, int64_t dim,
+                                                    int64_t axis) {
+  if (index < -dim || index >= dim)
+    return nc.error() << "index " << index << " is out of range for dimension "
+                      << axis << " of size " << dim,
+           mlir::failure();
+  return index < 0 ? index + dim : index;
+}
+
+FailureOr<int64_t> amp::onnx_import::elementsAxis(NodeContext &nc,
+                                                  llvm::ArrayRef<int64_t> ds,
+                                                  llvm::ArrayRef<int64_t> is,
+                                                  int64_t axisAttr) {
+  const int64_t rank = ds.size();
+  if (rank == 0 || static_cast<int64_t>(is.size()) != rank)
+    return nc.error() << "the data must have rank >= 1 and the indices the "
+                         "same rank",
+           mlir::failure();
+  FailureOr<int64_t> axis = nc.normalizeAxis(axisAttr, rank, "axis");
+  if (mlir::failed(axis))
+    return mlir::failure();
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != *axis && is[d] > ds[d])
+      return nc.error() << "the indices' dimension " << d << " (" << is[d]
+                        << ") is larger than the data's (" << ds[d] << ")",
+             mlir::failure();
+  return axis;
+}
+
+FailureOr<std::vector<int64_t>>
+amp::onnx_import::elementOffsets(NodeContext &nc, llvm::ArrayRef<int64_t> ds,
+                                 llvm::ArrayRef<int64_t> is, int64_t axis,
+                                 llvm::ArrayRef<int64_t> values) {
+  llvm::SmallVector<int64_t> strides = stridesOf(ds);
+  std::vector<int64_t> offsets;
+  offsets.reserve(values.size());
+  llvm::SmallVector<int64_t> p(is.size(), 0);
+  for (int64_t v : values) {
+    FailureOr<int64_t> at = normalizeIndex(nc, v, ds[axis], axis);
+    if (mlir::failed(at))
+      return mlir::failure();
+    int64_t offset = 0;
+    for (size_t d = 0; d < is.size(); ++d)
+      offset += (int64_t(d) == axis ? *at : p[d]) * strides[d];
+    offsets.push_back(offset);
+    advanceIndex(p, is);
+  }
+  return offsets;
+}

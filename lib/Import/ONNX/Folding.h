@@ -72,6 +72,27 @@ inline mlir::RankedTensorType withShape(Value v,
 /// A scalar/1-D constant from ints.
 Const intConst(llvm::ArrayRef<int64_t> values, bool scalar = false);
 
+/// `index` in [-dim, dim) normalized to [0, dim), or an error at the node
+/// naming the data's dimension `axis`.
+FailureOr<int64_t> normalizeIndex(NodeContext &nc, int64_t index, int64_t dim,
+                                  int64_t axis);
+
+/// The axis of GatherElements or ScatterElements (attribute `axisAttr`),
+/// normalized, with data of shape `ds` of rank >= 1 and indices of shape
+/// `is` of that rank and no larger dims off the axis; an error otherwise.
+FailureOr<int64_t> elementsAxis(NodeContext &nc, llvm::ArrayRef<int64_t> ds,
+                                llvm::ArrayRef<int64_t> is, int64_t axisAttr);
+
+/// The row-major offsets into data of shape `ds` that GatherElements and
+/// ScatterElements address: for each position p of indices of shape `is`
+/// (row-major), p with p[axis] = `values` there, a negative one counting
+/// from the end; an index out of range is an error at the node.
+FailureOr<std::vector<int64_t>> elementOffsets(NodeContext &nc,
+                                               llvm::ArrayRef<int64_t> ds,
+                                               llvm::ArrayRef<int64_t> is,
+                                               int64_t axis,
+                                               llvm::ArrayRef<int64_t> values);
+
 } // namespace amp::onnx_import
 
 #endif // AMP_LIB_IMPORT_ONNX_FOLDING_H

@@ -41,17 +41,6 @@ static FailureOr<const Const *> constIndices(NodeContext &nc, unsigned i) {
   return idx;
 }
 
-/// `index` in [-dim, dim) normalized to [0, dim), or an error naming the
-/// data's dimension `axis`.
-static FailureOr<int64_t> normalizeIndex(NodeContext &nc, int64_t index,
-                                         int64_t dim, int64_t axis) {
-  if (index < -dim || index >= dim)
-    return nc.error() << "index " << index << " is out of range for dimension "
-                      << axis << " of size " << dim,
-           failure();
-  return index < 0 ? index + dim : index;
-}
-
 /// Output 0 is input 0's elements at the row-major `linear` positions, with
 /// `shape`: a constant when the data is known; of data computed at run time
 /// (or a param) a reshape when it selects every element in order, else, for
@@ -386,19 +375,9 @@ static LogicalResult importGatherElements(NodeContext &nc) {
       (*indices)->dtype != onnx::TensorProto::INT32)
     return nc.error() << "the indices must be INT64 or INT32", failure();
   llvm::ArrayRef<int64_t> ds = (*data)->shape, is = (*indices)->shape;
-  const int64_t rank = ds.size();
-  if (rank == 0 || static_cast<int64_t>(is.size()) != rank)
-    return nc.error() << "the data must have rank >= 1 and the indices the "
-                         "same rank",
-           failure();
-  FailureOr<int64_t> axis = nc.normalizeAxis(*axisAttr, rank, "axis");
+  FailureOr<int64_t> axis = elementsAxis(nc, ds, is, *axisAttr);
   if (failed(axis))
     return failure();
-  for (int64_t d = 0; d < rank; ++d)
-    if (d != *axis && is[d] > ds[d])
-      return nc.error() << "the indices' dimension " << d << " (" << is[d]
-                        << ") is larger than the data's (" << ds[d] << ")",
-             failure();
   FailureOr<int64_t> count = gatherCount(nc, is);
   if (failed(count))
     return failure();
@@ -410,21 +389,9 @@ static LogicalResult importGatherElements(NodeContext &nc) {
   FailureOr<const Const *> idx = constIndices(nc, 1);
   if (failed(idx))
     return failure();
-  std::vector<int64_t> values = (*idx)->ints();
-  llvm::SmallVector<int64_t> strides = stridesOf(ds);
-  std::vector<int64_t> linear;
-  llvm::SmallVector<int64_t> p(rank, 0);
-  for (int64_t k = 0; k < *count; ++k) {
-    FailureOr<int64_t> at = normalizeIndex(nc, values[k], ds[*axis], *axis);
-    if (failed(at))
-      return failure();
-    int64_t offset = 0;
-    for (int64_t d = 0; d < rank; ++d)
-      offset += (d == *axis ? *at : p[d]) * strides[d];
-    linear.push_back(offset);
-    advanceIndex(p, is);
-  }
-  return gatherLinear(nc, linear, is);
+  FailureOr<std::vector<int64_t>> linear =
+      elementOffsets(nc, ds, is, *axis, (*idx)->ints());
+  return failed(linear) ? failure() : gatherLinear(nc, *linear, is);
 }
 
 /// GatherND of FLOAT, INT64 or INT32 data by indices computed at run time,

@@ -87,16 +87,6 @@ static FailureOr<const Const *> scatterIndices(NodeContext &nc) {
   return nc.constInput(1, "the indices");
 }
 
-/// `index` along a dimension of size `dim`, negative counting from the end.
-static FailureOr<int64_t> scatterIndex(NodeContext &nc, int64_t index,
-                                       int64_t dim, int64_t axis) {
-  if (index < -dim || index >= dim)
-    return nc.error() << "index " << index << " is out of range for dimension "
-                      << axis << " of size " << dim,
-           failure();
-  return index < 0 ? index + dim : index;
-}
-
 /// `a` combined with `b` by `r` in the element type `dtype` (integers wrap
 /// as two's complement in their width; floats round to f32).
 static void combine(Reduction r, int32_t dtype, float &a, float b) {
@@ -416,7 +406,7 @@ static LogicalResult importScatterND(NodeContext &nc) {
   for (int64_t t = 0; t < n; ++t) {
     int64_t row = 0;
     for (int64_t a = 0; a < k; ++a) {
-      FailureOr<int64_t> at = scatterIndex(nc, values[t * k + a], ds[a], a);
+      FailureOr<int64_t> at = normalizeIndex(nc, values[t * k + a], ds[a], a);
       if (failed(at))
         return failure();
       values[t * k + a] = *at;
@@ -446,38 +436,23 @@ static LogicalResult importScatterElements(NodeContext &nc) {
     return failure();
   llvm::ArrayRef<int64_t> ds = (*nc.input(0))->shape, is = (*idx)->shape,
                           us = (*nc.input(2))->shape;
-  const int64_t rank = ds.size();
-  if (rank == 0 || int64_t(is.size()) != rank || us != is)
-    return nc.error() << "needs data of rank >= 1, indices of the same rank "
-                         "and updates of the indices' shape",
-           failure();
-  FailureOr<int64_t> axis = nc.normalizeAxis(*axisAttr, rank, "axis");
+  if (us != is)
+    return nc.error() << "the updates must have the indices' shape", failure();
+  FailureOr<int64_t> axis = elementsAxis(nc, ds, is, *axisAttr);
   if (failed(axis))
     return failure();
-  for (int64_t d = 0; d < rank; ++d)
-    if (d != *axis && is[d] > ds[d])
-      return nc.error() << "the indices' dimension " << d << " (" << is[d]
-                        << ") is larger than the data's (" << ds[d] << ")",
-             failure();
-  std::optional<int64_t> rows = amp::checked::elementCount(ds.data(), rank);
+  std::optional<int64_t> rows =
+      amp::checked::elementCount(ds.data(), ds.size());
   if (!rows)
     return nc.error() << "the data has too many elements", failure();
+  FailureOr<std::vector<int64_t>> targets =
+      elementOffsets(nc, ds, is, *axis, (*idx)->ints());
+  if (failed(targets))
+    return failure();
   ScatterPlan plan;
   plan.reduction = *reduction;
   plan.rows = *rows;
-  llvm::SmallVector<int64_t> strides = stridesOf(ds);
-  std::vector<int64_t> values = (*idx)->ints();
-  llvm::SmallVector<int64_t> p(rank, 0);
-  for (int64_t v : values) {
-    FailureOr<int64_t> at = scatterIndex(nc, v, ds[*axis], *axis);
-    if (failed(at))
-      return failure();
-    int64_t offset = 0;
-    for (int64_t d = 0; d < rank; ++d)
-      offset += (d == *axis ? *at : p[d]) * strides[d];
-    plan.target.push_back(offset);
-    advanceIndex(p, is);
-  }
+  plan.target = std::move(*targets);
   if (isFoldable(**nc.input(0)) && isFoldable(**nc.input(2)))
     return foldScatter(nc, plan);
   return scatterRows(nc, plan);
