@@ -91,7 +91,9 @@ void amp::onnx_import::restoreFoldedParams(ValueTable &table,
     const Const &c = *t->constant;
     for (const std::string &source : sources) {
       Tensor *s = table.lookup(source);
+      // Only of a source not itself derived: no cycle of transposes.
       if (s && s != t && s->initializer && s->isFloat() && s->constant &&
+          s->derived == Tensor::Derived::None &&
           isTransposeOf(c, *s->constant)) {
         t->derived = Tensor::Derived::Transpose;
         t->derivedFrom = source;

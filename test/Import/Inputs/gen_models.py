@@ -1275,3 +1275,15 @@ save("folded_params.onnx", helper.make_graph(
 reference("folded_params.onnx", {
     "x": rng.standard_normal((4, 2)).astype(np.float32),
     "ids": np.array([2, 0, 1, 2], np.int64)})
+# Two initializers, each folded from the other and its transpose: one is
+# the transpose of the other, not a cycle (folded-params.test).
+a = rng.standard_normal((2, 3)).astype(np.float32)
+save("folded_cycle.onnx", helper.make_graph(
+    [helper.make_node("MatMul", ["x", "a"], ["xa"], name="first"),
+     helper.make_node("MatMul", ["xa", "b"], ["y"], name="second")],
+    "folded_cycle", [vi("x", F, [4, 2])], [vi("y", F, [4, 2])],
+    [numpy_helper.from_array(a, "a"),
+     numpy_helper.from_array(np.ascontiguousarray(a.T), "b")],
+    value_info=[folded("a", F, [2, 3], ["b"]), folded("b", F, [3, 2], ["a"])]))
+reference("folded_cycle.onnx",
+          {"x": rng.standard_normal((4, 2)).astype(np.float32)})
