@@ -18,7 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Importer.h"
+#include "Folding.h"
 
 #include "llvm/ADT/bit.h"
 
@@ -43,40 +43,49 @@ bool isTransposeOf(const Const &t, const Const &s) {
   return true;
 }
 
+/// Whether every slice of `c` along dim `d` equals the first.
+bool repeatsAlong(const Const &c, size_t d) {
+  const int64_t n = c.shape[d];
+  int64_t inner = 1, outer = 1;
+  for (size_t e = d + 1; e < c.shape.size(); ++e)
+    inner *= c.shape[e];
+  for (size_t e = 0; e < d; ++e)
+    outer *= c.shape[e];
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t k = 1; k < n; ++k)
+      for (int64_t i = 0; i < inner; ++i)
+        if (!sameBits(c.f[(o * n + k) * inner + i], c.f[o * n * inner + i]))
+          return false;
+  return true;
+}
+
 /// `c` without the dims (of size > 1) along which every slice equals the
 /// first, those dims kept with size 1; std::nullopt when there are none.
+/// A weight shows a difference at once, so it is neither copied nor read
+/// through.
 std::optional<Const> withoutRepeats(const Const &c) {
-  Const cur = c;
-  bool collapsed = false;
-  for (size_t d = 0; d < cur.shape.size(); ++d) {
-    const int64_t n = cur.shape[d];
-    if (n <= 1)
-      continue;
-    int64_t inner = 1, outer = 1;
-    for (size_t e = d + 1; e < cur.shape.size(); ++e)
-      inner *= cur.shape[e];
-    for (size_t e = 0; e < d; ++e)
-      outer *= cur.shape[e];
-    bool repeats = true;
-    for (int64_t o = 0; o < outer && repeats; ++o)
-      for (int64_t k = 1; k < n && repeats; ++k)
-        for (int64_t i = 0; i < inner && repeats; ++i)
-          repeats = sameBits(cur.f[(o * n + k) * inner + i],
-                             cur.f[(o * n) * inner + i]);
-    if (!repeats)
-      continue;
-    std::vector<float> kept;
-    kept.reserve(outer * inner);
-    for (int64_t o = 0; o < outer; ++o)
-      kept.insert(kept.end(), cur.f.begin() + o * n * inner,
-                  cur.f.begin() + (o * n + 1) * inner);
-    cur.f = std::move(kept);
-    cur.shape[d] = 1;
-    collapsed = true;
-  }
-  if (!collapsed)
+  llvm::SmallVector<int64_t> shape(c.shape);
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (shape[d] > 1 && repeatsAlong(c, d))
+      shape[d] = 1;
+  if (llvm::ArrayRef<int64_t>(shape) == llvm::ArrayRef<int64_t>(c.shape))
     return std::nullopt;
-  return cur;
+  // The first slice along every repeated dim: the element at each position
+  // of `shape`, read at the same multi-index of `c`.
+  Const base;
+  base.dtype = c.dtype;
+  base.shape = shape;
+  llvm::SmallVector<int64_t> strides = stridesOf(c.shape), p(shape.size(), 0);
+  const int64_t count = base.numel();
+  base.f.reserve(count);
+  for (int64_t k = 0; k < count; ++k) {
+    int64_t offset = 0;
+    for (size_t d = 0; d < shape.size(); ++d)
+      offset += p[d] * strides[d];
+    base.f.push_back(c.f[offset]);
+    advanceIndex(p, shape);
+  }
+  return base;
 }
 
 } // namespace
