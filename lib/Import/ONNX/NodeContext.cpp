@@ -295,3 +295,16 @@ FailureOr<Value> NodeContext::reshape(Value v, llvm::ArrayRef<int64_t> shape) {
     return failure();
   return (*r)[0];
 }
+
+FailureOr<Value> NodeContext::slice(Value v, llvm::ArrayRef<int64_t> offsets,
+                                    llvm::ArrayRef<int64_t> sizes) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (type.getShape() == sizes)
+    return v;
+  FailureOr<ValueRange> r =
+      createTyped("nn.slice", TypeRange{type.clone(sizes)}, ValueRange{v},
+                  {named("offsets", i64Array(offsets))});
+  if (failed(r))
+    return failure();
+  return (*r)[0];
+}

@@ -164,9 +164,7 @@ static LogicalResult importGather(NodeContext &nc) {
         llvm::SmallVector<int64_t> offsets(rank, 0), sizes(ds);
         offsets[*axis] = i;
         sizes[*axis] = 1;
-        FailureOr<Value> part = nc.createTyped<nn::SliceOp>(
-            withShape(*x, sizes), {*x},
-            {nc.named("offsets", nc.i64Array(offsets))});
+        FailureOr<Value> part = nc.slice(*x, offsets, sizes);
         if (failed(part))
           return failure();
         parts.push_back(*part);
@@ -428,9 +426,7 @@ static LogicalResult gatherNDComputed(NodeContext &nc,
   for (int64_t j = 0; j < k; ++j) {
     llvm::SmallVector<int64_t> offsets(is.size(), 0);
     offsets.back() = j;
-    FailureOr<Value> part = nc.createTyped<nn::SliceOp>(
-        withShape(*indices, one), {*indices},
-        {nc.named("offsets", nc.i64Array(offsets))});
+    FailureOr<Value> part = nc.slice(*indices, offsets, one);
     if (failed(part) || failed(part = nc.reshape(*part, tuples)) ||
         failed(part = wrapIndex(nc, *part, ds[j], outside)))
       return failure();

@@ -53,9 +53,7 @@ static LogicalResult intReduceSum(NodeContext &nc, Value x,
     llvm::SmallVector<int64_t> offsets(shape.size(), 0);
     offsets[a] = shape[a] - 1;
     shape[a] = 1;
-    FailureOr<Value> last = nc.createTyped<nn::SliceOp>(
-        withShape(*sums, shape), {*sums},
-        {nc.named("offsets", nc.i64Array(offsets))});
+    FailureOr<Value> last = nc.slice(*sums, offsets, shape);
     if (failed(last))
       return failure();
     y = *last;

@@ -154,12 +154,8 @@ static LogicalResult foldScatter(NodeContext &nc, const ScatterPlan &plan) {
 static FailureOr<Value> sliceRows(NodeContext &nc, Value rows, int64_t start,
                                   int64_t count) {
   llvm::SmallVector<int64_t> shape = shapeOf(rows);
-  if (start == 0 && count == shape[0])
-    return rows;
   shape[0] = count;
-  return nc.createTyped<nn::SliceOp>(
-      withShape(rows, shape), {rows},
-      {nc.named("offsets", nc.i64Array({start, 0}))});
+  return nc.slice(rows, {start, 0}, shape);
 }
 
 /// `base` [rows, rowSize] with each row p for which src[p] >= 0 replaced by
@@ -349,9 +345,7 @@ scatterBox(NodeContext &nc, llvm::ArrayRef<int64_t> ds,
       }
       offsets[a] = start;
       sizes[a] = size;
-      FailureOr<Value> part = nc.createTyped<nn::SliceOp>(
-          withShape(*x, sizes), {*x},
-          {nc.named("offsets", nc.i64Array(offsets))});
+      FailureOr<Value> part = nc.slice(*x, offsets, sizes);
       if (failed(part))
         return failure();
       parts.push_back(*part);
