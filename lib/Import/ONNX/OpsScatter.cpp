@@ -13,7 +13,7 @@
 //  - otherwise the rows come from runs of consecutive rows of the data and
 //    of the updates: nn.slice and nn.concat (any element type), or, past
 //    kMaxRuns runs, nn.embedding of the data's and the updates' rows as
-//    one table (FLOAT).
+//    one table (FLOAT, INT64, INT32).
 // A reduction combines, layer by layer (the first update of each row,
 // then the second, ...), the data with the rows placed so
 // (nn.add/nn.mul/nn.maximum/nn.minimum, nn.where). Gradients flow to the
@@ -192,10 +192,10 @@ static FailureOr<Value> placeRows(NodeContext &nc, Value base, Value updates,
         parts, {nc.named("axis", nc.builder.getI64IntegerAttr(0))});
   }
   auto type = cast<RankedTensorType>(base.getType());
-  if (!type.getElementType().isF32())
+  if (type.getElementType().isInteger(1))
     return nc.error() << "scattering into more than " << kMaxRuns
                       << " runs of consecutive positions is supported only "
-                         "for FLOAT data",
+                         "for FLOAT, INT64 and INT32 data",
            failure();
   // One table of the base's rows, then the updates' rows.
   const int64_t rows = type.getDimSize(0);

@@ -1169,8 +1169,9 @@ reference("scatter.onnx", {
     "u3": rng.standard_normal((3, 3)).astype(np.float32),
     "wide": rng.standard_normal((2, 140)).astype(np.float32),
     "half": rng.standard_normal((2, 70)).astype(np.float32)})
-# Errors: an element addressed twice without a reduction; indices computed
-# at run time; more than 64 runs of INT64 elements.
+# More than 64 runs of INT64 elements, a table lookup of an i64 table; the
+# errors: an element addressed twice without a reduction, indices computed
+# at run time, more than 64 runs of BOOL elements.
 save("scatter_twice.onnx", helper.make_graph(
     [helper.make_node("ScatterND", ["x", "idx", "u"], ["y"], name="twice")],
     "scatter_twice", [vi("x", F, [4, 3]), vi("u", F, [2, 3])],
@@ -1186,6 +1187,16 @@ save("scatter_int_runs.onnx", helper.make_graph(
     "scatter_int_runs",
     [vi("x", TensorProto.INT64, [140]), vi("u", TensorProto.INT64, [70])],
     [vi("y", TensorProto.INT64, [140])],
+    [ints("odd", np.arange(1, 140, 2))]), opset=18)
+reference("scatter_int_runs.onnx",
+          {"x": np.arange(140, dtype=np.int64) * 3 - (1 << 40),
+           "u": -np.arange(70, dtype=np.int64)})
+save("scatter_bool_runs.onnx", helper.make_graph(
+    [helper.make_node("ScatterElements", ["x", "odd", "u"], ["y"],
+                      name="bool_runs", axis=0)],
+    "scatter_bool_runs",
+    [vi("x", TensorProto.BOOL, [140]), vi("u", TensorProto.BOOL, [70])],
+    [vi("y", TensorProto.BOOL, [140])],
     [ints("odd", np.arange(1, 140, 2))]), opset=18)
 # A scatter of constants folds; INT32 products wrap (scatter.test).
 save("scatter_fold.onnx", helper.make_graph(
