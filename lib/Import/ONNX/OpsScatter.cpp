@@ -68,9 +68,15 @@ static FailureOr<Reduction> reductionAttr(NodeContext &nc) {
          failure();
 }
 
-/// The checks both ops share: integer indices known at import time, and
-/// updates of the data's element type.
-static FailureOr<const Const *> scatterIndices(NodeContext &nc) {
+/// The checks both ops share: a supported reduction (into `reduction`),
+/// integer indices known at import time, and updates of the data's element
+/// type.
+static FailureOr<const Const *> scatterIndices(NodeContext &nc,
+                                               Reduction &reduction) {
+  FailureOr<Reduction> r = reductionAttr(nc);
+  if (failed(r))
+    return failure();
+  reduction = *r;
   FailureOr<Tensor *> data = nc.input(0);
   FailureOr<Tensor *> indices = nc.input(1);
   FailureOr<Tensor *> updates = nc.input(2);
@@ -369,10 +375,8 @@ scatterBox(NodeContext &nc, llvm::ArrayRef<int64_t> ds,
 /// addressing a slice of data.shape[k:]); updates has shape
 /// indices.shape[:-1] + data.shape[k:].
 static LogicalResult importScatterND(NodeContext &nc) {
-  FailureOr<Reduction> reduction = reductionAttr(nc);
-  FailureOr<const Const *> idx = failed(reduction)
-                                     ? FailureOr<const Const *>(failure())
-                                     : scatterIndices(nc);
+  Reduction reduction;
+  FailureOr<const Const *> idx = scatterIndices(nc, reduction);
   if (failed(idx))
     return failure();
   llvm::ArrayRef<int64_t> ds = (*nc.input(0))->shape, is = (*idx)->shape,
@@ -391,7 +395,7 @@ static LogicalResult importScatterND(NodeContext &nc) {
                       << k << ")",
            failure();
   ScatterPlan plan;
-  plan.reduction = *reduction;
+  plan.reduction = reduction;
   plan.rows = 1;
   for (int64_t d = 0; d < int64_t(ds.size()); ++d)
     (d < k ? plan.rows : plan.rowSize) *= ds[d];
@@ -421,12 +425,11 @@ static LogicalResult importScatterND(NodeContext &nc) {
 /// p of the indices, which have the data's rank, no larger dims off the
 /// axis, and the updates' shape.
 static LogicalResult importScatterElements(NodeContext &nc) {
-  FailureOr<Reduction> reduction = reductionAttr(nc);
-  FailureOr<int64_t> axisAttr = nc.intAttr("axis", 0);
-  FailureOr<const Const *> idx = failed(reduction) || failed(axisAttr)
-                                     ? FailureOr<const Const *>(failure())
-                                     : scatterIndices(nc);
-  if (failed(idx))
+  Reduction reduction;
+  FailureOr<const Const *> idx = scatterIndices(nc, reduction);
+  FailureOr<int64_t> axisAttr =
+      failed(idx) ? FailureOr<int64_t>(failure()) : nc.intAttr("axis", 0);
+  if (failed(axisAttr))
     return failure();
   llvm::ArrayRef<int64_t> ds = (*nc.input(0))->shape, is = (*idx)->shape,
                           us = (*nc.input(2))->shape;
@@ -444,7 +447,7 @@ static LogicalResult importScatterElements(NodeContext &nc) {
   if (failed(targets))
     return failure();
   ScatterPlan plan;
-  plan.reduction = *reduction;
+  plan.reduction = reduction;
   plan.rows = *rows;
   plan.target = std::move(*targets);
   if (isFoldable(**nc.input(0)) && isFoldable(**nc.input(2)))
