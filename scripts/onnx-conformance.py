@@ -5,12 +5,18 @@ For every case of a supported op (data/onnx-1.17.0, scripts/get-onnx-tests.sh)
 it imports model.onnx with `amp-import-onnx --constants` and runs the
 imported @forward with `amp-run --function forward --precision f32` on the
 case's test_data_set_0/input_*.pb, comparing each result with output_*.pb
-(--expected-output, --tolerance). It prints one line per case and a summary
-per op; --markdown FILE writes the table of docs/onnx.md. Standard library
-only.
+(--expected-output, --tolerance). The model suites of the same wheel run the
+same way, every case of each: PyTorch layers and operators exported by
+PyTorch's exporter of 2018 at opset 6 (pytorch-converted, pytorch-operator;
+amp-import-onnx brings them up to opset 9) and small hand-built models
+(simple). It prints one line per case and a summary per op or suite;
+--markdown FILE writes the node tests' table of docs/onnx.md,
+--markdown-models FILE the model suites'. Standard library only.
 
     scripts/onnx-conformance.py [--build build] [--jobs 2] [--ops Conv,Relu]
-        [--markdown table.md] [--fail-on-regression]
+        [--suites node,pytorch-converted,pytorch-operator,simple]
+        [--markdown table.md] [--markdown-models models.md]
+        [--expected passing.txt]
 
 Exit code 1 when a case fails that docs/onnx.md lists as passing
 (--expected FILE, one case name per line), else 0.
@@ -24,8 +30,12 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-NODE = os.path.join(ROOT, "data", "onnx-1.17.0", "onnx", "backend", "test",
-                    "data", "node")
+DATA = os.path.join(ROOT, "data", "onnx-1.17.0", "onnx", "backend", "test",
+                    "data")
+NODE = os.path.join(DATA, "node")
+# The model suites: every case of each runs; a case is named
+# <suite>/<case directory>.
+MODEL_SUITES = ("pytorch-converted", "pytorch-operator", "simple")
 
 # Each supported op and the node-test cases that exercise it (a regex on the
 # case directory's name; `_expanded` cases, which test function bodies built
@@ -159,9 +169,19 @@ def index_of(name):
     return int(re.findall(r"\d+", name)[0])
 
 
+def cases_of_suite(suite):
+    return sorted("%s/%s" % (suite, c)
+                  for c in os.listdir(os.path.join(DATA, suite)))
+
+
+def case_dir_of(case):
+    """A node test's directory (its bare name) or a model suite's case's."""
+    return os.path.join(DATA if "/" in case else NODE, case)
+
+
 def run_case(build, case, tolerance):
     """Returns (status, message): pass, unsupported (import error) or fail."""
-    case_dir = os.path.join(NODE, case)
+    case_dir = case_dir_of(case)
     data = os.path.join(case_dir, "test_data_set_0")
     inputs = sorted((f for f in os.listdir(data) if f.startswith("input_")),
                     key=index_of)
@@ -208,19 +228,32 @@ def main():
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--ops", default="", help="comma-separated op types")
+    parser.add_argument("--suites",
+                        default=",".join(("node",) + MODEL_SUITES),
+                        help="comma-separated: node and the model suites")
     parser.add_argument("--tolerance", type=float, default=1e-4)
     parser.add_argument("--markdown", default="")
+    parser.add_argument("--markdown-models", default="")
     parser.add_argument("--expected", default="",
                         help="file of case names that must pass")
     args = parser.parse_args()
     if not os.path.isdir(NODE):
         sys.exit("onnx-conformance: %s is missing; run scripts/get-onnx-tests.sh"
                  % NODE)
+    suites = args.suites.split(",")
+    for suite in suites:
+        if suite != "node" and suite not in MODEL_SUITES:
+            sys.exit("onnx-conformance: unknown suite %s" % suite)
     ops = args.ops.split(",") if args.ops else sorted(OPS)
+    if "node" not in suites:
+        ops = []
     for op in ops:
         if op not in OPS:
             sys.exit("onnx-conformance: unknown op %s" % op)
-    jobs = [(op, case) for op in ops for case in cases_of(op)]
+    models = [s for s in MODEL_SUITES if s in suites]
+    cases = {op: cases_of(op) for op in ops}
+    cases.update({suite: cases_of_suite(suite) for suite in models})
+    jobs = [(group, case) for group in ops + models for case in cases[group]]
     results = {}
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         futures = {pool.submit(run_case, args.build, case, args.tolerance):
@@ -232,26 +265,33 @@ def main():
             print("%-11s %-55s %s" % (status.upper(), case, message),
                   flush=True)
 
-    rows = []
-    total_pass = 0
-    for op in ops:
-        cases = cases_of(op)
-        passed = [c for c in cases if results[(op, c)][0] == "pass"]
-        total_pass += len(passed)
-        others = [c for c in cases if results[(op, c)][0] != "pass"]
-        rows.append((op, len(passed), len(cases), passed, others))
-        print("%-20s %3d/%-3d" % (op, len(passed), len(cases)))
+    rows = {}  # group -> (passing cases, the others)
+    for group in ops + models:
+        passed = [c for c in cases[group] if results[(group, c)][0] == "pass"]
+        others = [c for c in cases[group] if results[(group, c)][0] != "pass"]
+        rows[group] = (passed, others)
+        print("%-20s %3d/%-3d" % (group, len(passed), len(cases[group])))
+    total_pass = sum(len(passed) for passed, _ in rows.values())
     print("total: %d/%d cases pass" % (total_pass, len(jobs)))
 
-    if args.markdown:
-        with open(args.markdown, "w") as f:
-            f.write("| op | passing | passing cases | not passing |\n")
+    def short(case):
+        return re.sub(r"^test_", "", case.split("/")[-1])
+
+    def write_table(path, groups, heading):
+        with open(path, "w") as f:
+            f.write("| %s | passing | passing cases | not passing |\n" % heading)
             f.write("| --- | --- | --- | --- |\n")
-            for op, n, total, passed, others in rows:
+            for group in groups:
+                passed, others = rows[group]
                 f.write("| %s | %d/%d | %s | %s |\n" % (
-                    op, n, total,
-                    " ".join("`%s`" % c[len("test_"):] for c in passed),
-                    " ".join("`%s`" % c[len("test_"):] for c in others)))
+                    group, len(passed), len(passed) + len(others),
+                    " ".join("`%s`" % short(c) for c in passed),
+                    " ".join("`%s`" % short(c) for c in others)))
+
+    if args.markdown:
+        write_table(args.markdown, ops, "op")
+    if args.markdown_models:
+        write_table(args.markdown_models, models, "suite")
     if args.expected:
         with open(args.expected) as f:
             must = {line.strip() for line in f if line.strip()}

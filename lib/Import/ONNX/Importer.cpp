@@ -65,10 +65,11 @@ namespace {
 class GraphImporter {
 public:
   GraphImporter(const onnx::ModelProto &model, int64_t opset,
-                llvm::StringRef sourceName, const ONNXImportOptions &options,
-                MLIRContext &context)
-      : model(model), graph(model.graph()), opset(opset), options(options),
-        ctx(&context), builder(&context),
+                int64_t sourceOpset, llvm::StringRef sourceName,
+                const ONNXImportOptions &options, MLIRContext &context)
+      : model(model), graph(model.graph()), opset(opset),
+        sourceOpset(sourceOpset), options(options), ctx(&context),
+        builder(&context),
         fileLoc(FileLineColLoc::get(&context, sourceName, 0, 0)),
         body(new Block), table(builder, *body, options) {}
   ~GraphImporter() {
@@ -91,6 +92,7 @@ private:
   const onnx::ModelProto &model;
   const onnx::GraphProto &graph;
   int64_t opset;
+  int64_t sourceOpset;
   const ONNXImportOptions &options;
   MLIRContext *ctx;
   OpBuilder builder;
@@ -277,7 +279,8 @@ LogicalResult GraphImporter::importErfGelu(const onnx::NodeProto &node,
       options.approximateErfGelu
           ? nn::GeluOp::create(builder, loc, in.getType(), in).getResult()
           : nn::GeluErfOp::create(builder, loc, in.getType(), in).getResult();
-  NodeContext nc(node, node.name(), loc, opset, table, builder, options);
+  NodeContext nc(node, node.name(), loc, opset, sourceOpset, table, builder,
+                 options);
   return nc.setOutput(0, out);
 }
 
@@ -442,7 +445,7 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
   if (!node.domain().empty() && node.domain() != "ai.onnx")
     return fail() << "op domain '" << node.domain() << "' is not supported";
 
-  NodeContext nc(node, name, loc, opset, table, builder, options);
+  NodeContext nc(node, name, loc, opset, sourceOpset, table, builder, options);
   if (inErfGelu.count(index))
     return success(); // imported with the pattern's result
   auto gelu = erfGelus.find(index);
@@ -671,11 +674,15 @@ OwningOpRef<ModuleOp> amp::importONNXBytes(llvm::StringRef bytes,
   std::string error = loadModel(bytes, model, opset);
   if (error.empty())
     error = loadExternalData(model, options.externalDataDir);
+  const int64_t sourceOpset = opset;
+  if (error.empty())
+    error = upgradeOpset(model, opset);
   if (!error.empty()) {
     emitError(FileLineColLoc::get(&context, sourceName, 0, 0)) << error;
     return nullptr;
   }
-  GraphImporter importer(model, opset, sourceName, options, context);
+  GraphImporter importer(model, opset, sourceOpset, sourceName, options,
+                         context);
   return importer.run(params);
 }
 

@@ -2,6 +2,8 @@
 //
 // The pieces of lib/Import/ONNX, one file per concept:
 //   ModelLoader.cpp   parse and validate the ModelProto, the opset;
+//   OpsetUpgrade.cpp  models of opsets older than kMinOpset, through
+//                     ONNX's checker and version converter;
 //   ExternalData.cpp  tensors whose bytes are in files beside the model;
 //   Tensors.cpp       TensorProto data, compile-time constants;
 //   ValueTable.cpp    ONNX value names -> tensors (SSA value and/or
@@ -49,10 +51,24 @@ using mlir::Value;
 // Model loading (ModelLoader.cpp)
 //===----------------------------------------------------------------------===//
 
+/// The oldest opset of the default domain the op importers implement.
+constexpr int64_t kMinOpset = 9;
+
 /// Parses `bytes` into `model` and checks what the importer relies on: a
-/// graph, the default domain's opset (>= 9). Returns an error message or "".
+/// graph, the default domain's opset (any version from 1). Returns an error
+/// message or "".
 std::string loadModel(llvm::StringRef bytes, onnx::ModelProto &model,
                       int64_t &opset);
+
+/// A model of an opset older than kMinOpset (PyTorch's exporter of 2018
+/// wrote opset 6) is checked with ONNX's checker and brought up to
+/// kMinOpset with ONNX's version converter (libonnx), which rewrites the
+/// nodes whose semantics changed (Gemm's `broadcast`, BatchNormalization's
+/// `spatial`, Upsample's scales, ...); the binary ops' broadcasts of opset 6
+/// and older, which it mishandles, are made numpy's first. `opset` becomes
+/// kMinOpset. A newer model is left as it is. Returns an error message (the
+/// checker's or the converter's) or "".
+std::string upgradeOpset(onnx::ModelProto &model, int64_t &opset);
 
 /// Moves the bytes of every tensor of `model`'s graph stored as external
 /// data (initializers, tensor attributes) into its raw_data, reading the
@@ -259,15 +275,22 @@ void restoreFoldedParams(ValueTable &table, const FoldedSources &folded);
 class NodeContext {
 public:
   NodeContext(const onnx::NodeProto &node, llvm::StringRef displayName,
-              Location loc, int64_t opset, ValueTable &table,
-              mlir::OpBuilder &builder, const ONNXImportOptions &options)
+              Location loc, int64_t opset, int64_t sourceOpset,
+              ValueTable &table, mlir::OpBuilder &builder,
+              const ONNXImportOptions &options)
       : node(node), displayName(displayName.str()), loc(loc), opset(opset),
-        table(table), builder(builder), options(options) {}
+        sourceOpset(sourceOpset), table(table), builder(builder),
+        options(options) {}
 
   const onnx::NodeProto &node;
   std::string displayName;
   Location loc;
+  /// The opset whose semantics the node has (kMinOpset or newer).
   int64_t opset;
+  /// The opset the model was written at: older than `opset` when
+  /// upgradeOpset brought it up (the few semantics the version converter
+  /// leaves as they were, PRelu-6's per-channel slope).
+  int64_t sourceOpset;
   ValueTable &table;
   mlir::OpBuilder &builder;
   const ONNXImportOptions &options;

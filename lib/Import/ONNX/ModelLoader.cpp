@@ -2,9 +2,10 @@
 //
 // The ModelProto is parsed with the protobuf classes of Debian's libonnx-dev
 // (no hand-written parsing). What the rest of the importer relies on is
-// checked here: a graph, and the opset of the default domain (9 or newer;
-// a newer opset than ONNX 1.12 knows is accepted, each op importer checks
-// the semantics it implements).
+// checked here: a graph, and the opset of the default domain (any version;
+// OpsetUpgrade.cpp brings one older than kMinOpset up to it, and a newer
+// opset than ONNX 1.12 knows is accepted, each op importer checks the
+// semantics it implements).
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,9 +14,6 @@
 #include <limits>
 
 using namespace amp::onnx_import;
-
-/// The oldest opset the importer implements.
-static constexpr int64_t kMinOpset = 9;
 
 std::string amp::onnx_import::loadModel(llvm::StringRef bytes,
                                         onnx::ModelProto &model,
@@ -39,10 +37,10 @@ std::string amp::onnx_import::loadModel(llvm::StringRef bytes,
       opset = id.version();
   if (opset < 0)
     return "the model imports no opset of the default ONNX domain";
-  if (opset < kMinOpset)
-    return "the model uses opset " + std::to_string(opset) +
-           " of the default domain; amp-import-onnx supports opset " +
-           std::to_string(kMinOpset) + " and newer";
+  if (opset < 1)
+    return "the model imports opset " + std::to_string(opset) +
+           " of the default domain, which does not exist (opsets start at "
+           "1)";
   return "";
 }
 

@@ -134,11 +134,26 @@ static LogicalResult importLeakyRelu(NodeContext &nc) {
 }
 
 /// PRelu(x, slope): the slope broadcasts to x's shape (unidirectionally).
+/// PRelu. Before opset 7 (PRelu-6, the PyTorch exporter's of 2018) a 1-D
+/// slope of one value per channel applies along dimension 1, as Caffe2's
+/// PRelu does, not along the last one as numpy's broadcasting (PRelu-7 on)
+/// has it; ONNX's version converter leaves the node as it is, so such a
+/// slope is reshaped to [C, 1, ...] here.
 static LogicalResult importPRelu(NodeContext &nc) {
   FailureOr<Value> x = nc.floatValue(0);
   FailureOr<Value> slope = failed(x) ? x : nc.floatValue(1);
   if (failed(slope))
     return failure();
+  llvm::SmallVector<int64_t> xShape = shapeOf(*x);
+  llvm::SmallVector<int64_t> slopeShape = shapeOf(*slope);
+  if (nc.sourceOpset < 7 && xShape.size() >= 3 && slopeShape.size() == 1 &&
+      slopeShape[0] > 1 && slopeShape[0] == xShape[1]) {
+    llvm::SmallVector<int64_t> perChannel(xShape.size() - 1, 1);
+    perChannel[0] = slopeShape[0];
+    slope = nc.reshape(*slope, perChannel);
+    if (failed(slope))
+      return failure();
+  }
   std::optional<llvm::SmallVector<int64_t>> shape =
       broadcastShapes(shapeOf(*x), shapeOf(*slope));
   if (!shape || *shape != shapeOf(*x))

@@ -1298,3 +1298,102 @@ save("folded_cycle.onnx", helper.make_graph(
     value_info=[folded("a", F, [2, 3], ["b"]), folded("b", F, [3, 2], ["a"])]))
 reference("folded_cycle.onnx",
           {"x": rng.standard_normal((4, 2)).astype(np.float32)})
+
+
+# Models of opsets older than 9, which amp-import-onnx brings up to opset 9
+# with ONNX's version converter (old-opsets.test). The expected outputs are
+# computed with numpy from the old ops' definitions, not by a converter.
+def save_old(name, graph, opset, check=True):
+    # Before IR version 4 every initializer is a graph input too.
+    for t in graph.initializer:
+        graph.input.append(vi(t.name, t.data_type, list(t.dims)))
+    model = helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("", opset)],
+        producer_name="amp-test")
+    model.ir_version = 3
+    if check:
+        onnx.checker.check_model(model, full_check=True)
+    with open(os.path.join(HERE, name), "wb") as f:
+        f.write(model.SerializeToString())
+
+
+def np_conv_pad1(x, w, b):
+    n, c, h, wd = x.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    out = np.zeros((n, w.shape[0], h, wd), np.float64)
+    for i in range(3):
+        for j in range(3):
+            out += np.einsum("nchw,oc->nohw", xp[:, :, i:i + h, j:j + wd],
+                             w[:, :, i, j])
+    return out + b[None, :, None, None]
+
+
+old_w = {k: rng.standard_normal(s).astype(np.float32) * 0.5 for k, s in [
+    ("conv.w", (4, 3, 3, 3)), ("conv.b", (4,)), ("bn.s", (4,)),
+    ("bn.b", (4,)), ("bn.m", (4,)), ("slope", (4,)), ("chan", (4,)),
+    ("fc.w", (36, 5)), ("fc.b", (5,))]}
+old_w["bn.v"] = rng.uniform(0.5, 1.5, 4).astype(np.float32)
+# Opset 6 (PyTorch's exporter until 2018): BatchNormalization-6 with
+# is_test, PRelu-6 with a slope per channel, Add-6 with broadcast = 1 along
+# axis 1, Gemm-6 with broadcast = 1, Dropout-6 with is_test.
+save_old("old_cnn.onnx", helper.make_graph(
+    [helper.make_node("Conv", ["x", "conv.w", "conv.b"], ["c"], name="conv",
+                      pads=[1, 1, 1, 1], kernel_shape=[3, 3]),
+     helper.make_node("BatchNormalization",
+                      ["c", "bn.s", "bn.b", "bn.m", "bn.v"], ["bn"],
+                      name="bn", epsilon=1e-3, is_test=1),
+     helper.make_node("PRelu", ["bn", "slope"], ["pr"], name="prelu"),
+     helper.make_node("Add", ["pr", "chan"], ["ad"], name="add_chan",
+                      broadcast=1, axis=1),
+     helper.make_node("MaxPool", ["ad"], ["mp"], name="pool",
+                      kernel_shape=[2, 2], strides=[2, 2]),
+     helper.make_node("Reshape", ["mp", "flat"], ["fl"], name="flatten"),
+     helper.make_node("Gemm", ["fl", "fc.w", "fc.b"], ["g"], name="fc",
+                      broadcast=1),
+     helper.make_node("Dropout", ["g"], ["d"], name="drop", is_test=1,
+                      ratio=0.5),
+     helper.make_node("Softmax", ["d"], ["y"], name="softmax")],
+    "old_cnn", [vi("x", F, [2, 3, 6, 6])], [vi("y", F, [2, 5])],
+    [numpy_helper.from_array(v, k) for k, v in old_w.items()] +
+    [ints("flat", [2, 36])]), opset=6)
+x = rng.standard_normal((2, 3, 6, 6)).astype(np.float32)
+c = np_conv_pad1(x.astype(np.float64), old_w["conv.w"], old_w["conv.b"])
+bn = ((c - old_w["bn.m"][None, :, None, None]) /
+      np.sqrt(old_w["bn.v"][None, :, None, None] + 1e-3) *
+      old_w["bn.s"][None, :, None, None] + old_w["bn.b"][None, :, None, None])
+pr = np.where(bn > 0, bn, bn * old_w["slope"][None, :, None, None])
+ad = pr + old_w["chan"][None, :, None, None]
+mp = ad.reshape(2, 4, 3, 2, 3, 2).max(axis=(3, 5))
+g = mp.reshape(2, 36) @ old_w["fc.w"] + old_w["fc.b"]
+e = np.exp(g - g.max(axis=1, keepdims=True))
+np.save(os.path.join(HERE, "old_cnn_x.npy"), x)
+np.save(os.path.join(HERE, "old_cnn_y.npy"),
+        (e / e.sum(axis=1, keepdims=True)).astype(np.float32))
+
+# Opset 7: Upsample-7's scales are an attribute (an input from opset 9).
+save_old("old_upsample.onnx", helper.make_graph(
+    [helper.make_node("Upsample", ["x"], ["y"], name="up", mode="nearest",
+                      scales=[1.0, 1.0, 2.0, 3.0])],
+    "old_upsample", [vi("x", F, [1, 2, 2, 3])], [vi("y", F, [1, 2, 4, 9])]),
+    opset=7)
+x = rng.standard_normal((1, 2, 2, 3)).astype(np.float32)
+np.save(os.path.join(HERE, "old_upsample_x.npy"), x)
+np.save(os.path.join(HERE, "old_upsample_y.npy"),
+        np.repeat(np.repeat(x, 2, axis=2), 3, axis=3))
+
+# What the checker or the converter refuses: an op of a later opset (Erf is
+# opset 9's), a value nobody defines, Pad-1 (the converter has no adapter
+# for it), and opset 0.
+save_old("old_erf.onnx", helper.make_graph(
+    [helper.make_node("Erf", ["x"], ["y"], name="erf")],
+    "old_erf", [vi("x", F, [2])], [vi("y", F, [2])]), opset=7, check=False)
+save_old("old_undefined.onnx", helper.make_graph(
+    [helper.make_node("Relu", ["nobody"], ["y"], name="relu")],
+    "old_undefined", [vi("x", F, [2])], [vi("y", F, [2])]), opset=6,
+    check=False)
+save_old("old_pad1.onnx", helper.make_graph(
+    [helper.make_node("Pad", ["x"], ["y"], name="pad", paddings=[1, 1])],
+    "old_pad1", [vi("x", F, [2])], [vi("y", F, [4])]), opset=1)
+save_old("opset0.onnx", helper.make_graph(
+    [helper.make_node("Relu", ["x"], ["y"], name="relu")],
+    "opset0", [vi("x", F, [2])], [vi("y", F, [2])]), opset=0, check=False)
