@@ -228,9 +228,9 @@ def main():
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--ops", default="", help="comma-separated op types")
-    parser.add_argument("--suites",
-                        default=",".join(("node",) + MODEL_SUITES),
-                        help="comma-separated: node and the model suites")
+    parser.add_argument("--suites", default="",
+                        help="comma-separated: node and the model suites "
+                        "(all; only node with --ops)")
     parser.add_argument("--tolerance", type=float, default=1e-4)
     parser.add_argument("--markdown", default="")
     parser.add_argument("--markdown-models", default="")
@@ -240,7 +240,8 @@ def main():
     if not os.path.isdir(NODE):
         sys.exit("onnx-conformance: %s is missing; run scripts/get-onnx-tests.sh"
                  % NODE)
-    suites = args.suites.split(",")
+    suites = (args.suites.split(",") if args.suites else
+              ["node"] if args.ops else ["node"] + list(MODEL_SUITES))
     for suite in suites:
         if suite != "node" and suite not in MODEL_SUITES:
             sys.exit("onnx-conformance: unknown suite %s" % suite)

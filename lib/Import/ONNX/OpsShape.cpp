@@ -803,14 +803,99 @@ static LogicalResult importSplit(NodeContext &nc) {
   return success();
 }
 
+/// The index of `x` that position `p` of the padded axis (0 at x's first
+/// element, negative before it) reads, in numpy's np.pad modes (ONNX's
+/// reference): `edge` repeats the end, `reflect` mirrors about it without
+/// repeating it, `wrap` continues from the other end.
+static int64_t paddedIndex(llvm::StringRef mode, int64_t p, int64_t n) {
+  if (mode == "edge")
+    return std::clamp<int64_t>(p, 0, n - 1);
+  if (mode == "wrap")
+    return ((p % n) + n) % n;
+  if (n == 1) // reflect
+    return 0;
+  const int64_t period = 2 * (n - 1);
+  int64_t m = ((p % period) + period) % period;
+  return m < n ? m : period - m;
+}
+
+/// `x` padded (or cropped, by a negative pad) by `low` and `high` along
+/// `axis` in mode edge, reflect or wrap: the padded axis reads runs of x's
+/// positions, each an nn.slice (a run of one position repeated, nn.slice
+/// and nn.broadcast_to), joined with nn.concat, so that gradients flow back
+/// to x.
+static FailureOr<Value> padAxis(NodeContext &nc, Value x, int64_t axis,
+                                int64_t low, int64_t high,
+                                llvm::StringRef mode) {
+  // At most this many runs (a reflection of one more row each time the
+  // padding passes the ends) and padded positions per axis.
+  static constexpr int64_t kMaxRuns = 1024;
+  static constexpr int64_t kMaxPadded = int64_t(1) << 24;
+  llvm::SmallVector<int64_t> shape = shapeOf(x);
+  const int64_t n = shape[axis];
+  const int64_t end = n + high;
+  if (n == 0 || -low >= end)
+    return nc.error() << "the pads leave nothing of dimension " << axis
+                      << " to pad in mode '" << mode << "'",
+           failure();
+  if (end + low > kMaxPadded)
+    return nc.error() << "the pads make dimension " << axis << " longer than "
+                      << kMaxPadded << " in mode '" << mode << "'",
+           failure();
+  llvm::SmallVector<Value> parts;
+  for (int64_t p = -low; p < end;) {
+    if (parts.size() == size_t(kMaxRuns))
+      return nc.error() << "mode '" << mode << "' pads dimension " << axis
+                        << " with more than " << kMaxRuns
+                        << " pieces of the input",
+             failure();
+    // A run: consecutive indices, or one index repeated.
+    const int64_t first = paddedIndex(mode, p, n);
+    int64_t count = 1;
+    const int64_t next = p + 1 < end ? paddedIndex(mode, p + 1, n) : -1;
+    const int64_t step = next == first ? 0 : 1;
+    while (p + count < end &&
+           paddedIndex(mode, p + count, n) == first + step * count)
+      ++count;
+    llvm::SmallVector<int64_t> offsets(shape.size(), 0), sizes = shape;
+    offsets[axis] = first;
+    sizes[axis] = step ? count : 1;
+    FailureOr<Value> part = nc.slice(x, offsets, sizes);
+    if (succeeded(part) && !step && count > 1) {
+      sizes[axis] = count;
+      part =
+          nc.createTyped<nn::BroadcastToOp>(withShape(*part, sizes), {*part});
+    }
+    if (failed(part))
+      return failure();
+    parts.push_back(*part);
+    p += count;
+  }
+  if (parts.size() == 1)
+    return parts[0];
+  return nc.create<nn::ConcatOp>(
+      parts, {nc.named("axis", nc.builder.getI64IntegerAttr(axis))});
+}
+
+/// Pad: `constant` as nn.pad of a FLOAT tensor (after an nn.slice for
+/// negative pads, which crop), `edge`, `reflect` and `wrap` of a tensor of
+/// any type axis by axis with padAxis (numpy's
+/// np.pad pads the later axes' corners from the earlier axes' padding too).
 static LogicalResult importPad(NodeContext &nc) {
-  FailureOr<Value> x = nc.floatValue(0);
   FailureOr<std::string> mode = nc.stringAttr("mode", "constant");
-  if (failed(x) || failed(mode))
+  if (failed(mode))
     return failure();
-  if (*mode != "constant")
-    return nc.error() << "mode = '" << *mode
-                      << "' is not supported (nn.pad pads with a constant)",
+  if (!llvm::is_contained({"constant", "edge", "reflect", "wrap"}, *mode))
+    return nc.error() << "unknown mode '" << *mode
+                      << "' (constant, edge, reflect, wrap)",
+           failure();
+  // nn.pad pads FLOAT; the other modes copy elements of any type.
+  FailureOr<Value> x = *mode == "constant" ? nc.floatValue(0) : nc.anyValue(0);
+  if (failed(x))
+    return failure();
+  if (*mode == "wrap" && nc.opset < 19)
+    return nc.error() << "mode 'wrap' is Pad-19's; the model's opset is "
+                      << nc.opset,
            failure();
   int64_t rank = shapeOf(*x).size();
   std::vector<int64_t> pads;
@@ -856,23 +941,56 @@ static LogicalResult importPad(NodeContext &nc) {
     return nc.error() << "the pads have " << pads.size() << " entries; "
                       << 2 * axes.size() << " expected",
            failure();
+  // Pads beyond this are an error, so that sizes cannot overflow.
+  static constexpr int64_t kMaxPad = int64_t(1) << 30;
   llvm::SmallVector<int64_t> low(rank, 0), high(rank, 0);
   for (size_t i = 0; i < axes.size(); ++i) {
     low[axes[i]] = pads[i];
     high[axes[i]] = pads[i + axes.size()];
-    if (low[axes[i]] < 0 || high[axes[i]] < 0)
-      return nc.error() << "negative pads are not supported", failure();
+    auto tooLarge = [](int64_t pad) { return pad > kMaxPad || pad < -kMaxPad; };
+    if (tooLarge(pads[i]) || tooLarge(pads[i + axes.size()]))
+      return nc.error() << "a pad of more than " << kMaxPad
+                        << " is not supported",
+             failure();
   }
+  Value y = *x;
+  if (*mode != "constant") {
+    for (int64_t d = 0; d < rank; ++d) {
+      if (low[d] == 0 && high[d] == 0)
+        continue;
+      FailureOr<Value> padded = padAxis(nc, y, d, low[d], high[d], *mode);
+      if (failed(padded))
+        return failure();
+      y = *padded;
+    }
+    return nc.setOutput(0, y);
+  }
+  // Negative pads crop first.
+  llvm::SmallVector<int64_t> shape = shapeOf(y);
+  llvm::SmallVector<int64_t> offsets(rank, 0), sizes = shape;
+  for (int64_t d = 0; d < rank; ++d) {
+    offsets[d] = std::max<int64_t>(0, -low[d]);
+    sizes[d] = shape[d] - offsets[d] - std::max<int64_t>(0, -high[d]);
+    if (sizes[d] < 0)
+      return nc.error() << "the negative pads crop more than dimension " << d
+                        << " holds",
+             failure();
+    low[d] = std::max<int64_t>(0, low[d]);
+    high[d] = std::max<int64_t>(0, high[d]);
+  }
+  FailureOr<Value> cropped = nc.slice(y, offsets, sizes);
+  if (failed(cropped))
+    return failure();
   // No padding (a "same" padding of a 1x1 convolution, as PyTorch exports
   // TensorFlow-style models): the identity, not a copy.
   if (llvm::all_of(low, [](int64_t p) { return p == 0; }) &&
       llvm::all_of(high, [](int64_t p) { return p == 0; }))
-    return nc.setOutput(0, *x);
-  FailureOr<Value> y = nc.create<nn::PadOp>(
-      {*x},
+    return nc.setOutput(0, *cropped);
+  FailureOr<Value> padded = nc.create<nn::PadOp>(
+      {*cropped},
       {nc.named("low", nc.i64Array(low)), nc.named("high", nc.i64Array(high)),
        nc.named("value", nc.builder.getF32FloatAttr(value))});
-  return failed(y) ? failure() : nc.setOutput(0, *y);
+  return failed(padded) ? failure() : nc.setOutput(0, *padded);
 }
 
 void amp::onnx_import::registerShapeOps(OpTable &t) {

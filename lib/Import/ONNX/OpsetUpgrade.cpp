@@ -182,19 +182,42 @@ static const onnx::version_conversion::DefaultVersionConverter &converter() {
   return *instance;
 }
 
+/// What ONNX's checker (1.12) leaves unchecked and the converter's reading
+/// of the graph (graphProtoToGraph) dereferences: each graph output must be
+/// a graph input, an initializer or a node's output. Returns an error or "".
+static std::string undefinedOutput(const onnx::GraphProto &graph) {
+  llvm::StringSet<> defined;
+  for (const onnx::ValueInfoProto &info : graph.input())
+    defined.insert(info.name());
+  for (const onnx::TensorProto &t : graph.initializer())
+    defined.insert(t.name());
+  for (const onnx::NodeProto &node : graph.node())
+    for (const std::string &out : node.output())
+      defined.insert(out);
+  for (const onnx::ValueInfoProto &info : graph.output())
+    if (!defined.contains(info.name()))
+      return "graph output '" + info.name() +
+             "' is no graph input, initializer or node output";
+  return "";
+}
+
 std::string amp::onnx_import::upgradeOpset(onnx::ModelProto &model,
                                            int64_t &opset) {
   if (opset >= kMinOpset)
     return "";
   const std::string from = "opset " + std::to_string(opset);
   const std::string to = "opset " + std::to_string(kMinOpset);
+  const std::string invalid = "the model (" + from +
+                              " of the default domain) must be brought up "
+                              "to " +
+                              to + ", and ";
   try {
     onnx::checker::check_model(model);
   } catch (const std::exception &e) {
-    return "the model (" + from +
-           " of the default domain) must be brought up to " + to +
-           ", and ONNX's checker rejects it: " + oneLine(e.what());
+    return invalid + "ONNX's checker rejects it: " + oneLine(e.what());
   }
+  if (std::string error = undefinedOutput(model.graph()); !error.empty())
+    return invalid + "it is invalid: " + error;
   try {
     onnx::shape_inference::InferShapes(model);
     if (opset < 7 && numpyBroadcasts(*model.mutable_graph()))

@@ -1397,3 +1397,57 @@ save_old("old_pad1.onnx", helper.make_graph(
 save_old("opset0.onnx", helper.make_graph(
     [helper.make_node("Relu", ["x"], ["y"], name="relu")],
     "opset0", [vi("x", F, [2])], [vi("y", F, [2])]), opset=0, check=False)
+
+
+# Pad's modes edge, reflect and wrap, past the input's length and with
+# negative pads (pad.test; ONNX's reference, which is numpy's np.pad).
+def pad_model(name, x_shape, y_shape, mode, pads, opset=18, value=None):
+    inits = [ints("pads", pads)]
+    inputs = ["x", "pads"]
+    if value is not None:
+        inits.append(numpy_helper.from_array(np.array(value, np.float32),
+                                             "value"))
+        inputs.append("value")
+    save(name, helper.make_graph(
+        [helper.make_node("Pad", inputs, ["y"], name="pad", mode=mode)],
+        name[:-len(".onnx")], [vi("x", F, x_shape)], [vi("y", F, y_shape)],
+        inits), opset=opset)
+
+
+pad_model("pad_reflect_long.onnx", [2, 3], [2, 12], "reflect", [0, 5, 0, 4])
+reference("pad_reflect_long.onnx",
+          {"x": rng.standard_normal((2, 3)).astype(np.float32)})
+# ONNX's reference pads with np.pad, which takes no negative pads: these
+# crop first, then pad.
+def save_pad_crop(stem, x, crop, pads, **kwargs):
+    np.save(os.path.join(HERE, stem + "_x.npy"), x)
+    np.save(os.path.join(HERE, stem + "_y.npy"),
+            np.pad(x[crop], pads, **kwargs))
+
+
+pad_model("pad_edge_crop.onnx", [3, 4], [2, 5], "edge", [1, -1, -2, 2])
+save_pad_crop("pad_edge_crop",
+              rng.standard_normal((3, 4)).astype(np.float32),
+              (slice(0, 1), slice(1, 4)), ((1, 0), (0, 2)), mode="edge")
+pad_model("pad_wrap_long.onnx", [2, 3], [6, 14], "wrap", [3, 4, 1, 7],
+          opset=19)
+reference("pad_wrap_long.onnx",
+          {"x": rng.standard_normal((2, 3)).astype(np.float32)})
+pad_model("pad_reflect_one.onnx", [1, 3], [4, 3], "reflect", [2, 0, 1, 0])
+reference("pad_reflect_one.onnx",
+          {"x": rng.standard_normal((1, 3)).astype(np.float32)})
+pad_model("pad_constant_crop.onnx", [3, 4], [3, 2], "constant",
+          [-1, 1, 1, -3], value=2.0)
+save_pad_crop("pad_constant_crop",
+              rng.standard_normal((3, 4)).astype(np.float32),
+              (slice(1, 3), slice(0, 1)), ((0, 1), (1, 0)),
+              mode="constant", constant_values=2.0)
+# Errors: an unknown mode, wrap before opset 19, a crop of more than the
+# dimension, a pad past 2^30, and a reflection of more than 1024 pieces.
+pad_model("pad_bad_mode.onnx", [2, 3], [2, 5], "symmetric", [0, 1, 0, 1])
+pad_model("pad_wrap_18.onnx", [2, 3], [2, 5], "wrap", [0, 1, 0, 1])
+pad_model("pad_crop_all.onnx", [2, 3], [2, 1], "constant", [0, -5, 0, 3])
+pad_model("pad_huge.onnx", [2, 3], [2, 3 + (1 << 40)], "edge",
+          [0, 1 << 40, 0, 0])
+pad_model("pad_many_runs.onnx", [2, 3], [2, 3003], "reflect",
+          [0, 3000, 0, 0])

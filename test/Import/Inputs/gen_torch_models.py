@@ -1250,6 +1250,32 @@ def write_einsum():
     export_and_train(EinsumAttention(), "einsum_model", images=False, lr=0.5)
 
 
+class PadCnn(nn.Module):
+    """The CNN of pad_cnn.onnx: PyTorch's reflection, replication and
+    negative (cropping) pads, which it exports as Pad in modes reflect,
+    edge and constant."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 4, 3)
+        self.reflect = nn.ReflectionPad2d((2, 1, 2, 3))
+        self.conv2 = nn.Conv2d(4, 4, 3)
+        self.replicate = nn.ReplicationPad2d((1, 2, 0, 1))
+        self.crop = nn.ConstantPad2d((-1, 1, 1, -2), 0.5)
+        self.head = nn.Linear(4 * 9 * 10, 4)
+
+    def forward(self, x):
+        h = torch.relu(self.conv1(self.reflect(x)))
+        h = torch.relu(self.conv2(self.replicate(h)))
+        return self.head(self.crop(h).flatten(1))
+
+
+def write_pad():
+    """PadCnn (seed 14) exported and trained (test/Import/pad.test)."""
+    torch.manual_seed(14)
+    export_and_train(PadCnn(), "pad_cnn", images=True, logits=True)
+
+
 def main():
     torch.manual_seed(3)
     model = TinyBert().eval()
