@@ -111,6 +111,32 @@ LogicalResult rule(DivOp op, Rule &r) {
   return success();
 }
 
+/// y = a^b, PyTorch's pow_backward: da = dy * b * a^(b - 1), 0 where
+/// b == 0 (where 0 * a^-1 would be NaN at a = 0); db = dy * y * log(a), 0
+/// where a == 0 and b >= 0 (where 0 * log(0) would be NaN).
+LogicalResult rule(PowfOp op, Rule &r) {
+  GradientBuilder &b = r.b();
+  Value a = op.getLhs(), e = op.getRhs();
+  Value zero = b.scalar(0.0, elementTypeOf(a));
+  if (r.need(0)) {
+    Value p = b.create<PowfOp>(
+        a, b.create<SubOp>(e, b.scalar(1.0, elementTypeOf(e))));
+    Value g = b.create<MulOp>(r.dy(), b.create<MulOp>(e, p));
+    Value atZero = b.create<CompareOp>(ComparePredicate::EQ, e, zero);
+    r.set(0, b.create<WhereOp>(atZero, zero, g));
+  }
+  if (r.need(1)) {
+    Value g = b.create<MulOp>(
+        r.dy(), b.create<MulOp>(op.getResult(), b.create<LogOp>(a)));
+    Value baseZero = b.create<CompareOp>(ComparePredicate::EQ, a, zero);
+    Value nonNegative = b.create<CompareOp>(ComparePredicate::GE, e, zero);
+    // baseZero and nonNegative: where(baseZero, nonNegative, false).
+    Value both = b.create<WhereOp>(baseZero, nonNegative, baseZero);
+    r.set(1, b.create<WhereOp>(both, zero, g));
+  }
+  return success();
+}
+
 LogicalResult rule(NegOp, Rule &r) {
   r.set(0, r.b().create<NegOp>(r.dy()));
   return success();

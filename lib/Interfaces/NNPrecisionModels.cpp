@@ -177,7 +177,7 @@ void amp::registerNNPrecisionModels(DialectRegistry &registry) {
     attachElementwise<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, NegOp,
                       ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp, ReluOp,
                       GeluOp, GeluErfOp, SinOp, CosOp, ErfOp, AbsOp, PowOp,
-                      ClampOp, WhereOp, CompareOp, ConvertOp, CumsumOp,
+                      PowfOp, ClampOp, WhereOp, CompareOp, ConvertOp, CumsumOp,
                       ArgMaxOp, SoftmaxOp, LogSoftmaxOp, MaxPool2DOp,
                       AvgPool2DOp, GlobalAvgPoolOp, ReshapeOp, TransposeOp,
                       BroadcastToOp, ConcatOp, SliceOp, PadOp, GradSeedOp>(ctx);

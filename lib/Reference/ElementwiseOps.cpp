@@ -206,6 +206,7 @@ void amp::reference::registerElementwiseOps(EvaluatorTable &table) {
   addBinary<MinimumOp>(table, [](double a, double b) {
     return std::isnan(a) || std::isnan(b) ? kNaN : std::min(a, b);
   });
+  addBinary<PowfOp>(table, [](double a, double b) { return std::pow(a, b); });
   table.add<WhereOp>(evalWhere);
   addBinaryOf<CompareOp>(table, [](CompareOp op) -> BinaryFn {
     return [predicate = op.getPredicate()](double a, double b) {

@@ -103,6 +103,10 @@ void dispatchBinary(int32_t op, const StridedLoop<3> &loop, const void *lhs,
     return;
   case AMP_BINARY_MAX:
     return launchBinary<T, AMP_BINARY_MAX>(loop, lhs, rhs, out, n, stream);
+  case AMP_BINARY_POW:
+    if constexpr (kIsFloatStorage<T>) // checkBinary: float only
+      launchBinary<T, AMP_BINARY_POW>(loop, lhs, rhs, out, n, stream);
+    return;
   default:
     return launchBinary<T, AMP_BINARY_MIN>(loop, lhs, rhs, out, n, stream);
   }

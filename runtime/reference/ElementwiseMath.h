@@ -94,11 +94,13 @@ template <int32_t Op> inline AMP_HOST_DEVICE float binaryOp(float a, float b) {
     return a / b;
   else if constexpr (Op == AMP_BINARY_MAX)
     return maxPropagateNaN(a, b);
-  else
+  else if constexpr (Op == AMP_BINARY_MIN)
     return minPropagateNaN(a, b);
+  else
+    return powf(a, b);
 }
 
-/// lhs op rhs of amp_binary on i32 or i64 for every op but DIV: two's
+/// lhs op rhs of amp_binary on i32 or i64 for every op but DIV and POW: two's
 /// complement that wraps on overflow (the sum, difference or product is
 /// taken in the unsigned type, then read back as signed), and the signed
 /// maximum or minimum.
@@ -107,7 +109,8 @@ inline AMP_HOST_DEVICE T intBinaryOp(T a, T b) {
   static_assert(std::is_same<T, int32_t>::value ||
                     std::is_same<T, int64_t>::value,
                 "i32 or i64");
-  static_assert(Op != AMP_BINARY_DIV, "no integer division");
+  static_assert(Op != AMP_BINARY_DIV && Op != AMP_BINARY_POW,
+                "no integer division or power");
   using U = std::make_unsigned_t<T>;
   if constexpr (Op == AMP_BINARY_ADD)
     return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));

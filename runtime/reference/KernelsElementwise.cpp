@@ -129,6 +129,10 @@ void dispatchBinary(int32_t op, const StridedLoop<3> &loop, const void *lhs,
     return runBinary<T, AMP_BINARY_MAX>(loop, lhs, rhs, out);
   case AMP_BINARY_MIN:
     return runBinary<T, AMP_BINARY_MIN>(loop, lhs, rhs, out);
+  case AMP_BINARY_POW:
+    if constexpr (kIsFloatStorage<T>) // checkBinary: float only
+      runBinary<T, AMP_BINARY_POW>(loop, lhs, rhs, out);
+    return;
   }
 }
 

@@ -208,4 +208,20 @@ func.func @div(%a: tensor<4xf32> {nn.role = #nn.role<param>},
   return %l : tensor<f32>
 }
 
-// CHECK: summary: 16 functions, 23 params, 232 elements ({{.*}}): all passed
+// A tensor exponent broadcast over the rows, both operands params: the
+// base in [0.5, 2] (log(base) in the exponent's derivative), the exponent
+// in [-1.5, 2.5].
+// CHECK-LABEL: @powf: loss {{.*}}: ok
+// CHECK-NEXT:    %a [3x4]: 12 of 12 elements, {{.*}}: ok
+// CHECK-NEXT:    %b [4]: 4 of 4 elements, {{.*}}: ok
+func.func @powf(%a: tensor<3x4xf32> {nn.role = #nn.role<param>, nn.check_range = [0.5, 2.0]},
+                %b: tensor<4xf32> {nn.role = #nn.role<param>, nn.check_range = [-1.5, 2.5]},
+                %w: tensor<3x4xf32> {nn.role = #nn.role<input>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.powf %a, %b : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<3x4xf32>
+  %yw = nn.mul %y, %w : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  %l = nn.reduce_sum %yw [0, 1] : (tensor<3x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// CHECK: summary: 17 functions, 25 params, 248 elements ({{.*}}): all passed

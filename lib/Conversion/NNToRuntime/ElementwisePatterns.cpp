@@ -211,7 +211,8 @@ void amp::addElementwiseLowerings(LoweringTable &table) {
             BinaryLowering<nn::MulOp, AMP_BINARY_MUL>,
             BinaryLowering<nn::DivOp, AMP_BINARY_DIV>,
             BinaryLowering<nn::MaximumOp, AMP_BINARY_MAX>,
-            BinaryLowering<nn::MinimumOp, AMP_BINARY_MIN>>();
+            BinaryLowering<nn::MinimumOp, AMP_BINARY_MIN>,
+            BinaryLowering<nn::PowfOp, AMP_BINARY_POW>>();
   table.add<PointwiseLowering<nn::PowOp, RuntimeFn::amp_pow>,
             PointwiseLowering<nn::ClampOp, RuntimeFn::amp_clamp>,
             PointwiseLowering<nn::ReluGradOp, RuntimeFn::amp_relu_grad>,

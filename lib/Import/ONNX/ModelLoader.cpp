@@ -11,6 +11,7 @@
 
 #include "Importer.h"
 
+#include <iterator>
 #include <limits>
 
 using namespace amp::onnx_import;
@@ -48,5 +49,13 @@ std::string amp::onnx_import::dataTypeName(int32_t dtype) {
   if (onnx::TensorProto_DataType_IsValid(dtype))
     return onnx::TensorProto_DataType_Name(
         static_cast<onnx::TensorProto_DataType>(dtype));
+  // The types of onnx.proto newer than Debian's ONNX 1.12 knows.
+  static constexpr const char *kNewerTypes[] = {
+      "FLOAT8E4M3FN", "FLOAT8E4M3FNUZ", "FLOAT8E5M2", "FLOAT8E5M2FNUZ", "UINT4",
+      "INT4",         "FLOAT4E2M1",     "FLOAT8E8M0", "UINT2",          "INT2"};
+  constexpr int32_t kFirstNewer = 17;
+  if (dtype >= kFirstNewer &&
+      dtype < kFirstNewer + int32_t(std::size(kNewerTypes)))
+    return kNewerTypes[dtype - kFirstNewer];
   return "type " + std::to_string(dtype);
 }

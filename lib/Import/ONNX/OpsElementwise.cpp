@@ -298,40 +298,58 @@ static LogicalResult importMean(NodeContext &nc) {
 // Pow, Clip, Where
 //===----------------------------------------------------------------------===//
 
+/// The one value of a constant exponent, if it has one.
+static std::optional<double> singleValue(const Const &c) {
+  if (c.numel() < 1)
+    return std::nullopt;
+  for (int64_t k = 1; k < c.numel(); ++k)
+    if (c.at(k) != c.at(0))
+      return std::nullopt;
+  return c.at(0);
+}
+
+/// Pow: an exponent known at import time with one value is nn.pow's
+/// attribute (the base broadcast to the exponent's shape); any other (a
+/// tensor of exponents, a param, a run-time value, INT64 or INT32 ones
+/// converted) is nn.powf's operand.
 static LogicalResult importPow(NodeContext &nc) {
   FailureOr<Value> x = nc.floatValue(0);
   if (failed(x))
     return failure();
-  FailureOr<const Const *> e = nc.constInput(1, "the exponent");
+  FailureOr<Tensor *> t = nc.input(1);
+  if (failed(t))
+    return failure();
+  if ((*t)->constant) {
+    if (std::optional<double> single = singleValue(*(*t)->constant)) {
+      // The exponent's shape broadcasts with the base's.
+      std::optional<llvm::SmallVector<int64_t>> shape =
+          broadcastShapes(shapeOf(*x), (*t)->constant->shape);
+      if (!shape)
+        return nc.error() << "the exponent's shape does not broadcast with "
+                             "the base's",
+               failure();
+      Value base = *x;
+      if (*shape != shapeOf(base)) {
+        FailureOr<Value> b = nc.createTyped<nn::BroadcastToOp>(
+            RankedTensorType::get(*shape, nc.builder.getF32Type()), {base});
+        if (failed(b))
+          return failure();
+        base = *b;
+      }
+      FailureOr<Value> y = nc.create<nn::PowOp>(
+          {base}, {nc.named("exponent", nc.builder.getF32FloatAttr(*single))});
+      return failed(y) ? failure() : nc.setOutput(0, *y);
+    }
+  }
+  FailureOr<Value> e = nc.numericValue(1);
   if (failed(e))
     return failure();
-  const Const &c = **e;
-  if (c.numel() < 1)
-    return nc.error() << "the exponent is empty", failure();
-  double first = c.at(0);
-  for (int64_t k = 1; k < c.numel(); ++k)
-    if (c.at(k) != first)
-      return nc.error() << "the exponent must be one value (nn.pow has a "
-                           "scalar exponent); it has "
-                        << c.numel() << " different values",
-             failure();
-  // The exponent's shape broadcasts with the base's.
-  std::optional<llvm::SmallVector<int64_t>> shape =
-      broadcastShapes(shapeOf(*x), c.shape);
-  if (!shape)
-    return nc.error() << "the exponent's shape does not broadcast with the "
-                         "base's",
-           failure();
-  Value base = *x;
-  if (*shape != shapeOf(base)) {
-    FailureOr<Value> b = nc.createTyped<nn::BroadcastToOp>(
-        RankedTensorType::get(*shape, nc.builder.getF32Type()), {base});
-    if (failed(b))
-      return failure();
-    base = *b;
-  }
-  FailureOr<Value> y = nc.create<nn::PowOp>(
-      {base}, {nc.named("exponent", nc.builder.getF32FloatAttr(first))});
+  if (!cast<RankedTensorType>(e->getType()).getElementType().isF32())
+    e = nc.createTyped<nn::ConvertOp>(
+        RankedTensorType::get(shapeOf(*e), nc.builder.getF32Type()), {*e});
+  if (failed(e))
+    return failure();
+  FailureOr<Value> y = nc.create<nn::PowfOp>({*x, *e});
   return failed(y) ? failure() : nc.setOutput(0, *y);
 }
 

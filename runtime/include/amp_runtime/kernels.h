@@ -234,7 +234,7 @@ AMP_KERNEL_API amp_status_t amp_clamp_grad(const void *dy, const void *x,
                                            float max, void *stream);
 
 /* Binary ops with numpy broadcasting (nn.add ... nn.div, nn.maximum,
- * nn.minimum). */
+ * nn.minimum, nn.powf). */
 typedef enum amp_binary_op {
   AMP_BINARY_ADD = 0,
   AMP_BINARY_SUB = 1,
@@ -244,13 +244,18 @@ typedef enum amp_binary_op {
    * ties (so -0 vs +0 gives lhs, as PyTorch's std::max/std::min). */
   AMP_BINARY_MAX = 4,
   AMP_BINARY_MIN = 5,
+  /* powf(lhs, rhs), float dtypes only: C's powf in f32 (within a few ulps,
+   * not correctly rounded: pow(x, 0) = 1, pow(1, y) = 1, a negative lhs with
+   * a non-integer rhs NaN), rounded to the dtype. */
+  AMP_BINARY_POW = 6,
 } amp_binary_op_t;
 
 /* out = lhs op rhs. All three shapes are passed; out's must be exactly the
  * numpy broadcast of lhs's and rhs's (trailing dimensions aligned, each pair
  * equal or one of them 1). One dtype for all three. For f32, f16 and bf16
  * the f32 operation is correctly rounded (max and min select), so the result
- * is exact: RNE(f32(lhs op rhs)). i32 and i64 take every op but DIV, in two's
+ * is exact: RNE(f32(lhs op rhs)), POW excepted. i32 and i64 take every op but
+ * DIV and POW, in two's
  * complement that wraps on overflow (as PyTorch's and numpy's integer
  * tensors); max and min are the signed comparisons. out may equal lhs or rhs
  * when that operand has out's shape. */

@@ -23,6 +23,25 @@ func.func @unranked(%x: tensor<*xf32>) {
 
 // -----
 
+// nn.powf is float only.
+func.func @integer_powf(%a: tensor<4xi64>, %b: tensor<4xi64>) {
+  // expected-error @+1 {{'nn.powf' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type values, but got 'tensor<4xi64>'}}
+  %0 = nn.powf %a, %b : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  return
+}
+
+// -----
+
+// Shapes that do not broadcast.
+func.func @powf_shapes(%a: tensor<4x3xf32>, %b: tensor<4xf32>) {
+  // expected-error @+2 {{operand shapes [4, 3] and [4] are not broadcast-compatible}}
+  // expected-error @+1 {{'nn.powf' op failed to infer returned types}}
+  %0 = nn.powf %a, %b : (tensor<4x3xf32>, tensor<4xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
 // Integer division would truncate; nn.div is float only.
 func.func @integer_div(%a: tensor<4xi32>, %b: tensor<4xi32>) {
   // expected-error @+1 {{'nn.div' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type values, but got 'tensor<4xi32>'}}

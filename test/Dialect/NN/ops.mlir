@@ -72,6 +72,15 @@ func.func @div_bf16(%a: tensor<4x8xbf16>, %b: tensor<4x1xbf16>) -> tensor<4x8xbf
   return %0 : tensor<4x8xbf16>
 }
 
+// CHECK-LABEL: func.func @powf(
+// CHECK-SAME:    %[[A:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<8xf32>) -> tensor<4x8xf32>
+// CHECK:         %[[V0:.*]] = nn.powf %[[A]], %[[B]] : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT:    return %[[V0]]
+func.func @powf(%a: tensor<4x8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
+  %0 = nn.powf %a, %b : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
 // CHECK-LABEL: func.func @neg(
 // CHECK-SAME:    %[[X:.*]]: tensor<4x8xf32>) -> tensor<4x8xf32>
 // CHECK:         %[[V0:.*]] = nn.neg %[[X]] : tensor<4x8xf32>

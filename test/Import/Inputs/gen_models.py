@@ -1451,3 +1451,23 @@ pad_model("pad_huge.onnx", [2, 3], [2, 3 + (1 << 40)], "edge",
           [0, 1 << 40, 0, 0])
 pad_model("pad_many_runs.onnx", [2, 3], [2, 3003], "reflect",
           [0, 3000, 0, 0])
+
+
+# Pow with a tensor exponent (pow.test): an initializer of integer-valued
+# exponents (negative bases, 0 and -1 among them), a run-time exponent,
+# and an INT64 exponent converted to FLOAT.
+save("pow_tensor.onnx", helper.make_graph(
+    [helper.make_node("Pow", ["x", "e"], ["y"], name="pow_init"),
+     helper.make_node("Pow", ["a", "b"], ["z"], name="pow_runtime"),
+     helper.make_node("Pow", ["x", "k"], ["w"], name="pow_int")],
+    "pow_tensor",
+    [vi("x", F, [3, 4]), vi("a", F, [3, 4]), vi("b", F, [3, 4]),
+     vi("k", TensorProto.INT64, [4])],
+    [vi("y", F, [3, 4]), vi("z", F, [3, 4]), vi("w", F, [3, 4])],
+    [numpy_helper.from_array(np.array([2, 3, -1, 0], np.float32), "e")]))
+reference("pow_tensor.onnx", {
+    "x": np.array([[-2, 1.5, 0.5, -3], [0, -1, 4, 0], [1, 2, -0.5, 7]],
+                  np.float32),
+    "a": rng.uniform(0.25, 3, (3, 4)).astype(np.float32),
+    "b": rng.uniform(-2, 2.5, (3, 4)).astype(np.float32),
+    "k": np.array([3, -2, 0, 1], np.int64)})

@@ -1276,6 +1276,30 @@ def write_pad():
     export_and_train(PadCnn(), "pad_cnn", images=True, logits=True)
 
 
+class PowMlp(nn.Module):
+    """The MLP of pow_mlp.onnx: a learned exponent per hidden unit (a
+    tensor exponent, imported as nn.powf whose both operands train)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(64, 24)
+        self.p = nn.Parameter(torch.empty(24).uniform_(0.5, 2.0))
+        self.fc2 = nn.Linear(24, 4)
+
+    def forward(self, x):
+        h = self.fc1(x)
+        return self.fc2(torch.pow(h.abs() + 0.5, self.p))
+
+
+def write_pow():
+    """PowMlp (seed 15) exported and trained (test/Import/pow.test)."""
+    torch.manual_seed(15)
+    export_and_train(PowMlp(), "pow_mlp", images=False, logits=True)
+    rows = np.loadtxt(os.path.join(HERE, "bn_cnn_rows.csv"), delimiter=",")
+    np.save(os.path.join(HERE, "pow_mlp_x.npy"),
+            (rows[:, :64] / 16.0).astype(np.float32))
+
+
 def main():
     torch.manual_seed(3)
     model = TinyBert().eval()

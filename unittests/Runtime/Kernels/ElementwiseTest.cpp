@@ -347,6 +347,53 @@ INSTANTIATE_TEST_SUITE_P(
              std::to_string(std::get<2>(info.param));
     });
 
+/// AMP_BINARY_POW is powf in f32 rounded to the dtype: powf is not
+/// correctly rounded, so against pow in f64 it is within 4 f32 ulps before
+/// that rounding, for every broadcast case; C's edge cases are exact.
+TEST(Binary, PowIsPowfWithinUlpsAndCsEdgeCases) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (amp_dtype_t dtype : floatDtypes()) {
+    for (const BroadcastCase &c : broadcastCases()) {
+      std::mt19937 rng(7);
+      Tensor a = randomTensor(dtype, c.lhs, rng, 0.25, 4);
+      Tensor b = randomTensor(dtype, c.rhs, rng, -3, 3);
+      Tensor out = sentinelTensor(dtype, c.out);
+      ASSERT_TRUE(isOk(amp_binary(
+          AMP_BINARY_POW, a.data(), b.data(), out.data(), a.dims(), a.rank(),
+          b.dims(), b.rank(), out.dims(), out.rank(), dtype, nullptr)));
+      std::vector<double> ref, tol;
+      for (int64_t i = 0; i < out.size(); ++i) {
+        double v = std::pow(a.get(broadcastSource(i, c.out, c.lhs)),
+                            b.get(broadcastSource(i, c.out, c.rhs)));
+        ref.push_back(v);
+        tol.push_back(outTol(dtype, v, 4 * std::ldexp(std::abs(v), -23)));
+      }
+      EXPECT_TRUE(allClose(out, ref, tol, "pow"));
+    }
+    // pow(x, 0) = 1 (NaN too), pow(1, NaN) = 1, a negative base with an
+    // integer exponent keeps its sign, with a non-integer one NaN, and
+    // pow(0, y < 0) = inf.
+    const std::vector<double> lhs = {2, -2, -2, 0, 0, 1, nan, -0.5, 4, -3};
+    const std::vector<double> rhs = {0, 3, 0.5, -1, 0, nan, 0, -2, -0.5, 2};
+    const std::vector<double> want = {1, -8, nan, inf, 1, 1, 1, 4, 0.5, 9};
+    Tensor x(dtype, {10}), y(dtype, {10}), out(dtype, {10});
+    for (int64_t i = 0; i < 10; ++i) {
+      x.set(i, lhs[i]);
+      y.set(i, rhs[i]);
+    }
+    ASSERT_TRUE(isOk(amp_binary(AMP_BINARY_POW, x.data(), y.data(), out.data(),
+                                x.dims(), 1, y.dims(), 1, out.dims(), 1, dtype,
+                                nullptr)));
+    EXPECT_TRUE(allEqual(out, want, "pow edge cases"));
+  }
+  Tensor i(AMP_DTYPE_I64, {4});
+  EXPECT_TRUE(failsWith(
+      amp_binary(AMP_BINARY_POW, i.data(), i.data(), i.data(), i.dims(), 1,
+                 i.dims(), 1, i.dims(), 1, AMP_DTYPE_I64, nullptr),
+      AMP_STATUS_NOT_SUPPORTED, "dtype is i64; expected f32, f16 or bf16"));
+}
+
 TEST(Binary, MaxAndMinPropagateNaNAndKeepLhsOnTies) {
   const double inf = std::numeric_limits<double>::infinity();
   const double nan = std::numeric_limits<double>::quiet_NaN();

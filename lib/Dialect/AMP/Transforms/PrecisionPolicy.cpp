@@ -70,6 +70,7 @@ static constexpr PolicyEntry kDefaultPolicy[] = {
     {"nn.mse_loss_grad", D, D},
     {"nn.pow", D, D},
     {"nn.pow_grad", D, D},
+    {"nn.powf", D, D},
     // Their argument reduction needs the angle's low bits, which f16 and
     // bf16 drop: at a rotary embedding's angles (positions times
     // frequencies, into the thousands) f16's spacing is 0.5 rad and bf16's

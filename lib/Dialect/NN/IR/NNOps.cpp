@@ -190,6 +190,7 @@ AMP_NN_BINARY_INFER(MulOp)
 AMP_NN_BINARY_INFER(DivOp)
 AMP_NN_BINARY_INFER(MaximumOp)
 AMP_NN_BINARY_INFER(MinimumOp)
+AMP_NN_BINARY_INFER(PowfOp)
 #undef AMP_NN_BINARY_INFER
 
 /// The bounds of nn.clamp and nn.clamp_grad: at least one, neither NaN, and

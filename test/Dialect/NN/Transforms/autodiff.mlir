@@ -93,6 +93,38 @@ func.func @div(%a: tensor<4xf32> {nn.role = #nn.role<param>}, %b: tensor<4xf32> 
 
 // -----
 
+// pow(a, b): da = dy * b * a^(b - 1), 0 where b == 0; db = dy * y * log(a),
+// 0 where a == 0 and b >= 0 (PyTorch's rules).
+// CHECK-LABEL: func.func @powf(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32> {{.*}}, %[[B:[a-z0-9]+]]: tensor<4xf32>
+// CHECK-NEXT: %[[Y:.*]] = nn.powf %[[A]], %[[B]]
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-DAG: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<f32>
+// CHECK: %[[BM1:.*]] = nn.sub %[[B]], %[[ONE]]
+// CHECK-NEXT: %[[P:.*]] = nn.powf %[[A]], %[[BM1]]
+// CHECK-NEXT: %[[BP:.*]] = nn.mul %[[B]], %[[P]]
+// CHECK-NEXT: %[[GA:.*]] = nn.mul %[[DY]], %[[BP]]
+// CHECK-NEXT: %[[BZ:.*]] = nn.compare eq, %[[B]], %[[ZERO]]
+// CHECK-NEXT: %[[DA:.*]] = nn.where %[[BZ]], %[[ZERO]], %[[GA]]
+// CHECK-NEXT: %[[LOG:.*]] = nn.log %[[A]]
+// CHECK-NEXT: %[[YL:.*]] = nn.mul %[[Y]], %[[LOG]]
+// CHECK-NEXT: %[[GB:.*]] = nn.mul %[[DY]], %[[YL]]
+// CHECK-NEXT: %[[AZ:.*]] = nn.compare eq, %[[A]], %[[ZERO]]
+// CHECK-NEXT: %[[NN:.*]] = nn.compare ge, %[[B]], %[[ZERO]]
+// CHECK-NEXT: %[[BOTH:.*]] = nn.where %[[AZ]], %[[NN]], %[[AZ]]
+// CHECK-NEXT: %[[DB:.*]] = nn.where %[[BOTH]], %[[ZERO]], %[[GB]]
+// CHECK: nn.sgd_update %[[A]], %[[DA]] {
+// CHECK-NEXT: nn.sgd_update %[[B]], %[[DB]] {
+func.func @powf(%a: tensor<4xf32> {nn.role = #nn.role<param>}, %b: tensor<4xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.powf %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @neg(
 // CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
 // CHECK: %[[DY:.*]] = nn.broadcast_to

@@ -82,6 +82,14 @@ def NN_MaximumOp : NN_BinaryOp<"maximum", "maximum", "max(lhs, rhs)",
 def NN_MinimumOp : NN_BinaryOp<"minimum", "minimum", "min(lhs, rhs)",
     " NaN propagates: if either operand is NaN, so is the result." #
     NN_IntegerSigned>;
+def NN_PowfOp : NN_BinaryOp<"powf", "power", "pow(lhs, rhs)",
+    " Float operands only, computed in f32 (`powf`, as MLIR's `math.powf`), "
+    "whose edge cases are C's: `pow(x, 0) = 1` (x NaN too), `pow(1, y) = 1`, "
+    "a negative base with a non-integer exponent gives NaN. For one "
+    "exponent known at compile time `nn.pow` takes it as an attribute. The "
+    "derivatives are PyTorch's: `rhs * pow(lhs, rhs - 1)`, 0 where "
+    "`rhs == 0`, and `result * log(lhs)`, 0 where `lhs == 0` and `rhs >= 0`.",
+    NN_FloatTensor>;
 
 class NN_UnaryOp<string mnemonic, string desc, dag attrs = (ins),
                  string exampleAttrs = "", string note = "">
@@ -124,7 +132,8 @@ def NN_CosOp : NN_UnaryOp<"cos", "the cosine (radians)", (ins), "",
 def NN_ErfOp : NN_UnaryOp<"erf", "the error function erf(x)">;
 def NN_PowOp : NN_UnaryOp<"pow", "the power x^exponent",
     (ins F32Attr:$exponent), " {exponent = 2.0 : f32}",
-    " It is computed in f32 (`powf`) whatever the operand type.">;
+    " It is computed in f32 (`powf`) whatever the operand type. An exponent "
+    "that is a tensor (a param that trains) is `nn.powf`'s.">;
 def NN_ClampOp : NN_UnaryOp<"clamp", "clamping min(max(x, min), max)",
     (ins OptionalAttr<F32Attr>:$min, OptionalAttr<F32Attr>:$max),
     " {min = 0.0 : f32, max = 6.0 : f32}",
