@@ -47,11 +47,11 @@ static std::string oneLine(const char *what) {
   if (llvm::StringRef(message).contains("Assertion") &&
       assertion != std::string::npos)
     message.erase(0, assertion + kAssertion.size());
+  while (!message.empty() && llvm::StringRef(" .:").contains(message.back()))
+    message.pop_back();
   static constexpr size_t kMaxLength = 400;
   if (message.size() > kMaxLength)
     message = message.substr(0, kMaxLength) + " ...";
-  while (!message.empty() && llvm::StringRef(" .:").contains(message.back()))
-    message.pop_back();
   return message.empty() ? "no reason given" : message;
 }
 

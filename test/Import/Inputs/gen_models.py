@@ -29,11 +29,15 @@ def ints(name, values):
     return numpy_helper.from_array(np.array(values, dtype=np.int64), name)
 
 
-def save(name, graph, opset=17, check=True):
+def save(name, graph, opset=17, check=True, ir_version=8):
+    # Before IR version 4 every initializer is a graph input too.
+    if ir_version < 4:
+        for t in graph.initializer:
+            graph.input.append(vi(t.name, t.data_type, list(t.dims)))
     model = helper.make_model(
         graph, opset_imports=[helper.make_opsetid("", opset)],
         producer_name="amp-test")
-    model.ir_version = 8
+    model.ir_version = ir_version
     if check:
         onnx.checker.check_model(model, full_check=True)
     # The message as built: onnx.save would write the raw_data of a tensor
@@ -1304,17 +1308,7 @@ reference("folded_cycle.onnx",
 # with ONNX's version converter (old-opsets.test). The expected outputs are
 # computed with numpy from the old ops' definitions, not by a converter.
 def save_old(name, graph, opset, check=True):
-    # Before IR version 4 every initializer is a graph input too.
-    for t in graph.initializer:
-        graph.input.append(vi(t.name, t.data_type, list(t.dims)))
-    model = helper.make_model(
-        graph, opset_imports=[helper.make_opsetid("", opset)],
-        producer_name="amp-test")
-    model.ir_version = 3
-    if check:
-        onnx.checker.check_model(model, full_check=True)
-    with open(os.path.join(HERE, name), "wb") as f:
-        f.write(model.SerializeToString())
+    save(name, graph, opset=opset, check=check, ir_version=3)
 
 
 def np_conv_pad1(x, w, b):
