@@ -105,6 +105,9 @@ static bool isInOrder(llvm::ArrayRef<int64_t> idx, int64_t n) {
   return true;
 }
 
+static FailureOr<Value> wrapNegative(NodeContext &nc, Value index,
+                                     int64_t dim);
+
 static LogicalResult importGather(NodeContext &nc) {
   FailureOr<Tensor *> data = nc.input(0);
   FailureOr<Tensor *> indices = nc.input(1);
@@ -126,8 +129,9 @@ static LogicalResult importGather(NodeContext &nc) {
   outShape.append((*indices)->shape.begin(), (*indices)->shape.end());
   outShape.append(ds.begin() + *axis + 1, ds.end());
 
+  std::vector<int64_t> idx; // constant indices, each in [0, n)
   if ((*indices)->constant) {
-    std::vector<int64_t> idx = (*indices)->constant->ints();
+    idx = (*indices)->constant->ints();
     for (int64_t &i : idx) {
       if (i < -n || i >= n)
         return nc.error() << "index " << i << " is out of range for dimension "
@@ -180,12 +184,28 @@ static LogicalResult importGather(NodeContext &nc) {
       return nc.setOutput(0, *y);
     }
   }
-  // Computed indices: nn.embedding of a V x D table, with the gathered
-  // axis moved to the front (nn.transpose) and the rest flattened into D;
-  // indices must lie in [0, V) (nn.embedding's runtime check).
+  // Otherwise nn.embedding of a V x D table, with the gathered axis moved
+  // to the front (nn.transpose) and the rest flattened into D. Constant
+  // indices are the ones normalized above; indices computed in the graph (a
+  // length minus one) may be negative and count from the end
+  // (wrapNegative); a graph input's (token ids) go to nn.embedding as they
+  // are. All must then lie in [0, V), which nn.embedding checks at run time.
   FailureOr<Value> x = nc.numericValue(0);
-  FailureOr<Value> ids = nc.anyValue(1);
-  if (failed(x) || failed(ids))
+  if (failed(x))
+    return failure();
+  FailureOr<Value> ids = failure();
+  if ((*indices)->constant) {
+    auto idsType =
+        RankedTensorType::get((*indices)->shape, nc.builder.getI64Type());
+    ids = Value(arith::ConstantOp::create(
+        nc.builder, nc.loc, idsType,
+        DenseElementsAttr::get(idsType, llvm::ArrayRef<int64_t>(idx))));
+  } else {
+    ids = nc.anyValue(1);
+    if (succeeded(ids) && (*indices)->graphInput < 0)
+      ids = wrapNegative(nc, *ids, n);
+  }
+  if (failed(ids))
     return failure();
   llvm::SmallVector<int64_t> perm = {*axis};
   for (int64_t d = 0; d < rank; ++d)
@@ -254,10 +274,9 @@ static FailureOr<Value> compareInts(NodeContext &nc, Value x,
 }
 
 /// A run-time `index` along a dimension of size `dim`, a negative one
-/// counting from the end; `outside` becomes (or is or-ed with, nn.where on
-/// i1) whether the index lies outside [-dim, dim).
-static FailureOr<Value> wrapIndex(NodeContext &nc, Value index, int64_t dim,
-                                  Value &outside) {
+/// counting from the end: index < 0 ? index + dim : index.
+static FailureOr<Value> wrapNegative(NodeContext &nc, Value index,
+                                     int64_t dim) {
   Type type = cast<RankedTensorType>(index.getType()).getElementType();
   Value zero = intScalar(nc, type, 0), size = intScalar(nc, type, dim);
   FailureOr<Value> negative =
@@ -265,7 +284,16 @@ static FailureOr<Value> wrapIndex(NodeContext &nc, Value index, int64_t dim,
   FailureOr<Value> wrapped = nc.create<nn::AddOp>({index, size});
   if (failed(negative) || failed(wrapped))
     return failure();
-  FailureOr<Value> at = nc.create<nn::WhereOp>({*negative, *wrapped, index});
+  return nc.create<nn::WhereOp>({*negative, *wrapped, index});
+}
+
+/// wrapNegative's index; `outside` becomes (or is or-ed with, nn.where on
+/// i1) whether the index lies outside [-dim, dim).
+static FailureOr<Value> wrapIndex(NodeContext &nc, Value index, int64_t dim,
+                                  Value &outside) {
+  Type type = cast<RankedTensorType>(index.getType()).getElementType();
+  Value zero = intScalar(nc, type, 0), size = intScalar(nc, type, dim);
+  FailureOr<Value> at = wrapNegative(nc, index, dim);
   if (failed(at))
     return failure();
   FailureOr<Value> below = compareInts(nc, *at, nn::ComparePredicate::LT, zero);

@@ -1465,3 +1465,18 @@ reference("pow_tensor.onnx", {
     "a": rng.uniform(0.25, 3, (3, 4)).astype(np.float32),
     "b": rng.uniform(-2, 2.5, (3, 4)).astype(np.float32),
     "k": np.array([3, -2, 0, 1], np.int64)})
+
+
+# Gather at indices computed at run time that may be negative (a length
+# minus one): they count from the end (gathers.test).
+save("gather_computed_negative.onnx", helper.make_graph(
+    [helper.make_node("Sub", ["k", "one"], ["idx"], name="minus_one"),
+     helper.make_node("Gather", ["x", "idx"], ["y"], name="gather", axis=1)],
+    "gather_computed_negative",
+    [vi("x", F, [3, 5]), vi("k", TensorProto.INT64, [2])],
+    [vi("y", F, [3, 2])], [ints("one", [1])]))
+reference("gather_computed_negative.onnx", {
+    "x": rng.standard_normal((3, 5)).astype(np.float32),
+    "k": np.array([0, 3], np.int64)})
+np.save(os.path.join(HERE, "gather_computed_negative_k_bad.npy"),
+        np.array([-5, 1], np.int64))
