@@ -1,7 +1,8 @@
 //===- ONNX.h - import an ONNX model as an nn-dialect module ----*- C++ -*-===//
 //
 // The ONNX importer (issue #12, docs/onnx.md): reads an ONNX ModelProto
-// (opset 9 and newer) with the protobuf classes of Debian's libonnx-dev and
+// (opset 9 and newer; an older one is brought up to opset 9 with ONNX's
+// version converter) with the protobuf classes of Debian's libonnx-dev and
 // builds a module with one `func.func` (by default @forward) of `nn` ops.
 // Graph inputs become `nn.role<input>` arguments; float initializers become
 // `nn.role<param>` arguments (their values are returned for the params
