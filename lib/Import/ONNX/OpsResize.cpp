@@ -336,6 +336,24 @@ optionalValues(NodeContext &nc, unsigned i, llvm::StringRef what) {
   return values;
 }
 
+/// The shape of tf_crop_and_resize's extrapolation values (the output's
+/// size on the resized axes, 1 elsewhere) when some output lies outside
+/// the input and the value is not 0; std::nullopt when none are needed.
+static std::optional<llvm::SmallVector<int64_t>>
+extrapolationShape(llvm::ArrayRef<AxisMap> maps, int64_t rank,
+                   const ResizeSpec &spec) {
+  if (spec.extrapolation == 0.0f ||
+      llvm::all_of(maps, [](const AxisMap &m) { return m.allInside(); }))
+    return std::nullopt;
+  llvm::SmallVector<int64_t> eshape(rank, 1);
+  for (const AxisMap &m : maps)
+    eshape[m.axis] = m.out;
+  return eshape;
+}
+
+static constexpr llvm::StringLiteral kExtrapolationTooLarge =
+    "the extrapolation values would exceed the importer's limit on constants";
+
 /// `x` (rank >= 2) with the axis maps applied.
 static FailureOr<Value> applyMaps(NodeContext &nc, Value x,
                                   llvm::ArrayRef<AxisMap> maps,
@@ -400,17 +418,12 @@ static FailureOr<Value> applyMaps(NodeContext &nc, Value x,
     x = *y;
   }
   // tf_crop_and_resize: the extrapolation value where any axis is outside.
-  if (spec.extrapolation != 0.0f &&
-      llvm::any_of(maps, [](const AxisMap &m) { return !m.allInside(); })) {
-    llvm::SmallVector<int64_t> eshape(rank, 1);
-    for (const AxisMap &m : maps)
-      eshape[m.axis] = m.out;
+  if (std::optional<llvm::SmallVector<int64_t>> eshape =
+          extrapolationShape(maps, rank, spec)) {
     std::optional<int64_t> count =
-        constElementCount(eshape, onnx::TensorProto::FLOAT);
+        constElementCount(*eshape, onnx::TensorProto::FLOAT);
     if (!count)
-      return nc.error() << "the extrapolation values would exceed the "
-                           "importer's limit on constants",
-             failure();
+      return nc.error() << kExtrapolationTooLarge, failure();
     if (failed(nc.reserveFoldedBytes(*count * int64_t(sizeof(float)))))
       return failure();
     const int64_t n = *count;
@@ -418,15 +431,15 @@ static FailureOr<Value> applyMaps(NodeContext &nc, Value x,
     for (int64_t k = 0; k < n; ++k) {
       bool inside = true;
       for (int64_t rest = k, d = rank - 1; d >= 0; --d) {
-        int64_t pos = rest % eshape[d];
-        rest /= eshape[d];
+        int64_t pos = rest % (*eshape)[d];
+        rest /= (*eshape)[d];
         for (const AxisMap &m : maps)
           if (m.axis == d && !m.inside[pos])
             inside = false;
       }
       extra[k] = inside ? 0.0f : spec.extrapolation;
     }
-    return nc.create<nn::AddOp>({x, nc.constant(eshape, extra)});
+    return nc.create<nn::AddOp>({x, nc.constant(*eshape, extra)});
   }
   return x;
 }
@@ -590,6 +603,12 @@ static LogicalResult importResize(NodeContext &nc) {
     for (AxisMap &m : maps)
       m.axis = 1;
   }
+  // Checked before the weights become constants, so that a fuzzed size
+  // fails fast (applyMaps reserves the bytes).
+  if (std::optional<llvm::SmallVector<int64_t>> eshape =
+          extrapolationShape(maps, std::max<int64_t>(rank, 2), *spec))
+    if (!constElementCount(*eshape, onnx::TensorProto::FLOAT))
+      return nc.error() << kExtrapolationTooLarge, failure();
   if (succeeded(y))
     y = applyMaps(nc, *y, maps, *spec);
   if (succeeded(y))

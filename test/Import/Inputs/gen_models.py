@@ -1480,3 +1480,14 @@ reference("gather_computed_negative.onnx", {
     "k": np.array([0, 3], np.int64)})
 np.save(os.path.join(HERE, "gather_computed_negative_k_bad.npy"),
         np.array([-5, 1], np.int64))
+
+
+# tf_crop_and_resize whose extrapolation values (9000 x 9000) exceed the
+# limit on constants: an error before the axis weights are built
+# (resize.test).
+resize_model("resize_crop_huge", [1, 1, 4, 5], [1, 1, 9000, 9000],
+             ["roi", "", "sizes"],
+             [floats("roi", [0, 0, -0.2, 0.3, 1, 1, 0.8, 1.4]),
+              ints("sizes", [1, 1, 9000, 9000])], mode="linear",
+             coordinate_transformation_mode="tf_crop_and_resize",
+             extrapolation_value=2.5)
