@@ -111,9 +111,12 @@ static constexpr llvm::StringLiteral kLegacyBroadcastOps[] = {
 /// Returns whether it added an Unsqueeze (whose result has no shape yet).
 static bool numpyBroadcasts(onnx::GraphProto &graph) {
   llvm::StringMap<int> ranks = knownRanks(graph);
+  // Every value name, shaped or not, so that an added one is new.
   llvm::StringSet<> names;
   for (const auto &entry : ranks)
     names.insert(entry.getKey());
+  for (const onnx::ValueInfoProto &info : graph.input())
+    names.insert(info.name());
   for (const onnx::NodeProto &node : graph.node())
     for (const std::string &out : node.output())
       names.insert(out);
