@@ -174,13 +174,13 @@ void amp::registerNNPrecisionModels(DialectRegistry &registry) {
     // Only the float operands and results follow the op (the default):
     // where's cond, compare's and argmax's results, convert's integer or i1
     // side and the shape ops' ids and masks keep their types.
-    attachElementwise<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, NegOp,
-                      ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp, ReluOp,
-                      GeluOp, GeluErfOp, SinOp, CosOp, ErfOp, AbsOp, PowOp,
-                      PowfOp, ClampOp, WhereOp, CompareOp, ConvertOp, CumsumOp,
-                      ArgMaxOp, SoftmaxOp, LogSoftmaxOp, MaxPool2DOp,
-                      AvgPool2DOp, GlobalAvgPoolOp, ReshapeOp, TransposeOp,
-                      BroadcastToOp, ConcatOp, SliceOp, PadOp, GradSeedOp>(ctx);
+    attachElementwise<
+        AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, NegOp, ExpOp, LogOp,
+        SqrtOp, RsqrtOp, TanhOp, SigmoidOp, ReluOp, GeluOp, GeluErfOp, SinOp,
+        CosOp, ErfOp, FloorOp, CeilOp, RoundOp, SignOp, AbsOp, PowOp, PowfOp,
+        ClampOp, WhereOp, CompareOp, ConvertOp, CumsumOp, ArgMaxOp, SoftmaxOp,
+        LogSoftmaxOp, MaxPool2DOp, AvgPool2DOp, GlobalAvgPoolOp, ReshapeOp,
+        TransposeOp, BroadcastToOp, ConcatOp, SliceOp, PadOp, GradSeedOp>(ctx);
     // Nothing in their operands names the forward op: they follow their
     // neighbours.
     attachElementwise<AvgPool2DGradOp, SliceGradOp>(ctx);

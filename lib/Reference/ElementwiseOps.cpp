@@ -231,6 +231,12 @@ void amp::reference::registerElementwiseOps(EvaluatorTable &table) {
   addUnary<SinOp>(table, [](double x) { return std::sin(x); });
   addUnary<CosOp>(table, [](double x) { return std::cos(x); });
   addUnary<ErfOp>(table, [](double x) { return std::erf(x); });
+  addUnary<FloorOp>(table, [](double x) { return std::floor(x); });
+  addUnary<CeilOp>(table, [](double x) { return std::ceil(x); });
+  addUnary<RoundOp>(table, [](double x) { return std::nearbyint(x); });
+  addUnary<SignOp>(table, [](double x) {
+    return x > 0 ? 1.0 : x < 0 ? -1.0 : x;
+  });
   addUnary<AbsOp>(table, [](double x) { return std::abs(x); });
   addUnaryOf<PowOp>(table, [](PowOp op) -> UnaryFn {
     double e = op.getExponent().convertToDouble();

@@ -149,35 +149,13 @@ amp_status_t amp_unary(amp_unary_op_t op, const void *x, void *y, int64_t n,
     return mapUnary(check, "amp_unary", x, y, n, dtype, fn, stream);
   };
   switch (rawOp) {
-  case AMP_UNARY_NEG:
-    return run(UnaryFn<AMP_UNARY_NEG>{});
-  case AMP_UNARY_EXP:
-    return run(UnaryFn<AMP_UNARY_EXP>{});
-  case AMP_UNARY_LOG:
-    return run(UnaryFn<AMP_UNARY_LOG>{});
-  case AMP_UNARY_SQRT:
-    return run(UnaryFn<AMP_UNARY_SQRT>{});
-  case AMP_UNARY_RSQRT:
-    return run(UnaryFn<AMP_UNARY_RSQRT>{});
-  case AMP_UNARY_TANH:
-    return run(UnaryFn<AMP_UNARY_TANH>{});
-  case AMP_UNARY_SIGMOID:
-    return run(UnaryFn<AMP_UNARY_SIGMOID>{});
-  case AMP_UNARY_RELU:
-    return run(UnaryFn<AMP_UNARY_RELU>{});
-  case AMP_UNARY_GELU:
-    return run(UnaryFn<AMP_UNARY_GELU>{});
-  case AMP_UNARY_GELU_ERF:
-    return run(UnaryFn<AMP_UNARY_GELU_ERF>{});
-  case AMP_UNARY_SIN:
-    return run(UnaryFn<AMP_UNARY_SIN>{});
-  case AMP_UNARY_COS:
-    return run(UnaryFn<AMP_UNARY_COS>{});
-  case AMP_UNARY_ERF:
-    return run(UnaryFn<AMP_UNARY_ERF>{});
-  default:
-    return run(UnaryFn<AMP_UNARY_ABS>{});
+#define AMP_UNARY_CASE(OP)                                                     \
+  case OP:                                                                     \
+    return run(UnaryFn<OP>{});
+    AMP_FOR_EACH_UNARY_OP(AMP_UNARY_CASE)
+#undef AMP_UNARY_CASE
   }
+  return check.fail(AMP_STATUS_INVALID_ARGUMENT, "unknown op %d", rawOp);
 }
 
 amp_status_t amp_pow(const void *x, void *y, int64_t n, amp_dtype_t dtype,

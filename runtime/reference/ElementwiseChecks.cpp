@@ -1,6 +1,7 @@
 //===- ElementwiseChecks.cpp - Argument checks of the elementwise kernels -===//
 
 #include "reference/ElementwiseChecks.h"
+#include "reference/ElementwiseMath.h"
 
 #include <cmath>
 #include <initializer_list>
@@ -63,9 +64,14 @@ amp_status_t checkBroadcastPair(Checker &check, const void *lhs,
 amp_status_t amp::runtime::kernels::checkUnary(Checker &check, int32_t rawOp,
                                                const void *x, const void *y,
                                                int64_t n, amp_dtype_t dtype) {
-  if (rawOp < AMP_UNARY_NEG || rawOp > AMP_UNARY_ERF)
+  switch (rawOp) {
+#define AMP_UNARY_CASE(OP) case OP:
+    AMP_FOR_EACH_UNARY_OP(AMP_UNARY_CASE)
+#undef AMP_UNARY_CASE
+    return checkFlat(check, n, dtype, {{"x", x}, {"y", y}});
+  default:
     return check.fail(AMP_STATUS_INVALID_ARGUMENT, "unknown op %d", rawOp);
-  return checkFlat(check, n, dtype, {{"x", x}, {"y", y}});
+  }
 }
 
 amp_status_t amp::runtime::kernels::checkFlatUnary(Checker &check,

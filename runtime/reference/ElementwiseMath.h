@@ -68,9 +68,39 @@ template <int32_t Op> inline AMP_HOST_DEVICE float unaryOp(float v) {
     return cosf(v);
   else if constexpr (Op == AMP_UNARY_ERF)
     return erff(v);
+  else if constexpr (Op == AMP_UNARY_FLOOR)
+    return floorf(v);
+  else if constexpr (Op == AMP_UNARY_CEIL)
+    return ceilf(v);
+  else if constexpr (Op == AMP_UNARY_ROUND)
+    return rintf(v); // the default rounding mode: to nearest, ties to even
+  else if constexpr (Op == AMP_UNARY_SIGN)
+    return v > 0.0f ? 1.0f : v < 0.0f ? -1.0f : v;
   else
     return fabsf(v);
 }
+
+/// Calls F(OP) for every amp_unary_op_t, in ABI order: the backends'
+/// dispatch of amp_unary and its check of the op.
+#define AMP_FOR_EACH_UNARY_OP(F)                                               \
+  F(AMP_UNARY_NEG)                                                             \
+  F(AMP_UNARY_EXP)                                                             \
+  F(AMP_UNARY_LOG)                                                             \
+  F(AMP_UNARY_SQRT)                                                            \
+  F(AMP_UNARY_RSQRT)                                                           \
+  F(AMP_UNARY_TANH)                                                            \
+  F(AMP_UNARY_SIGMOID)                                                         \
+  F(AMP_UNARY_RELU)                                                            \
+  F(AMP_UNARY_GELU)                                                            \
+  F(AMP_UNARY_ABS)                                                             \
+  F(AMP_UNARY_GELU_ERF)                                                        \
+  F(AMP_UNARY_SIN)                                                             \
+  F(AMP_UNARY_COS)                                                             \
+  F(AMP_UNARY_ERF)                                                             \
+  F(AMP_UNARY_FLOOR)                                                           \
+  F(AMP_UNARY_CEIL)                                                            \
+  F(AMP_UNARY_ROUND)                                                           \
+  F(AMP_UNARY_SIGN)
 
 /// max(a, b) with NaN winning and a kept on ties (nn.maximum).
 inline AMP_HOST_DEVICE float maxPropagateNaN(float a, float b) {

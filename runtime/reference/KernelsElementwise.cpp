@@ -45,34 +45,11 @@ void mapBinaryFlat(const void *a, const void *b, void *y, int64_t n, F f) {
 template <typename T>
 void runUnary(int32_t op, const void *x, void *y, int64_t n) {
   switch (op) {
-  case AMP_UNARY_NEG:
-    return mapUnary<T>(x, y, n, unaryOp<AMP_UNARY_NEG>);
-  case AMP_UNARY_EXP:
-    return mapUnary<T>(x, y, n, unaryOp<AMP_UNARY_EXP>);
-  case AMP_UNARY_LOG:
-    return mapUnary<T>(x, y, n, unaryOp<AMP_UNARY_LOG>);
-  case AMP_UNARY_SQRT:
-    return mapUnary<T>(x, y, n, unaryOp<AMP_UNARY_SQRT>);
-  case AMP_UNARY_RSQRT:
-    return mapUnary<T>(x, y, n, unaryOp<AMP_UNARY_RSQRT>);
-  case AMP_UNARY_TANH:
-    return mapUnary<T>(x, y, n, unaryOp<AMP_UNARY_TANH>);
-  case AMP_UNARY_SIGMOID:
-    return mapUnary<T>(x, y, n, unaryOp<AMP_UNARY_SIGMOID>);
-  case AMP_UNARY_RELU:
-    return mapUnary<T>(x, y, n, unaryOp<AMP_UNARY_RELU>);
-  case AMP_UNARY_GELU:
-    return mapUnary<T>(x, y, n, unaryOp<AMP_UNARY_GELU>);
-  case AMP_UNARY_ABS:
-    return mapUnary<T>(x, y, n, unaryOp<AMP_UNARY_ABS>);
-  case AMP_UNARY_GELU_ERF:
-    return mapUnary<T>(x, y, n, unaryOp<AMP_UNARY_GELU_ERF>);
-  case AMP_UNARY_SIN:
-    return mapUnary<T>(x, y, n, unaryOp<AMP_UNARY_SIN>);
-  case AMP_UNARY_COS:
-    return mapUnary<T>(x, y, n, unaryOp<AMP_UNARY_COS>);
-  case AMP_UNARY_ERF:
-    return mapUnary<T>(x, y, n, unaryOp<AMP_UNARY_ERF>);
+#define AMP_UNARY_CASE(OP)                                                     \
+  case OP:                                                                     \
+    return mapUnary<T>(x, y, n, unaryOp<OP>);
+    AMP_FOR_EACH_UNARY_OP(AMP_UNARY_CASE)
+#undef AMP_UNARY_CASE
   }
 }
 

@@ -140,6 +140,30 @@ func.func @sin_cos_erf(%p: tensor<3x4xf32> {nn.role = #nn.role<param>},
   return %l : tensor<f32>
 }
 
+// floor, ceil, round and sign are locally constant, so only the outer
+// factor p carries a gradient: (floor(3p) + ceil(3p) + round(3p) * sign(p))
+// * p. The central differences cross no step at the seeded values (none
+// within h of one).
+// CHECK-LABEL: @step_functions: loss {{.*}}: ok
+// CHECK-NEXT:    %p [3x4]: 12 of 12 elements, {{.*}}: ok
+func.func @step_functions(%p: tensor<3x4xf32> {nn.role = #nn.role<param>},
+                          %w: tensor<3x4xf32> {nn.role = #nn.role<input>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %three = arith.constant dense<3.0> : tensor<f32>
+  %p3 = nn.mul %p, %three : (tensor<3x4xf32>, tensor<f32>) -> tensor<3x4xf32>
+  %a = nn.floor %p3 : tensor<3x4xf32>
+  %b = nn.ceil %p3 : tensor<3x4xf32>
+  %c = nn.round %p3 : tensor<3x4xf32>
+  %d = nn.sign %p : tensor<3x4xf32>
+  %ab = nn.add %a, %b : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  %cd = nn.mul %c, %d : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  %s = nn.add %ab, %cd : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  %y = nn.mul %s, %p : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  %yw = nn.mul %y, %w : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  %l = nn.reduce_sum %yw [0, 1] : (tensor<3x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
 // Numpy broadcasting: the gradient of the broadcast operand is summed back.
 // CHECK-LABEL: @add_bias: loss {{.*}}: ok
 // CHECK-NEXT:    %a [3x4]: 12 of 12 elements, {{.*}}: ok
@@ -224,4 +248,4 @@ func.func @powf(%a: tensor<3x4xf32> {nn.role = #nn.role<param>, nn.check_range =
   return %l : tensor<f32>
 }
 
-// CHECK: summary: 17 functions, 25 params, 248 elements ({{.*}}): all passed
+// CHECK: summary: 18 functions, 26 params, 260 elements ({{.*}}): all passed

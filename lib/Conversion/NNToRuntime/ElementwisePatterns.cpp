@@ -205,6 +205,10 @@ void amp::addElementwiseLowerings(LoweringTable &table) {
             UnaryLowering<nn::SinOp, AMP_UNARY_SIN>,
             UnaryLowering<nn::CosOp, AMP_UNARY_COS>,
             UnaryLowering<nn::ErfOp, AMP_UNARY_ERF>,
+            UnaryLowering<nn::FloorOp, AMP_UNARY_FLOOR>,
+            UnaryLowering<nn::CeilOp, AMP_UNARY_CEIL>,
+            UnaryLowering<nn::RoundOp, AMP_UNARY_ROUND>,
+            UnaryLowering<nn::SignOp, AMP_UNARY_SIGN>,
             UnaryLowering<nn::AbsOp, AMP_UNARY_ABS>>();
   table.add<BinaryLowering<nn::AddOp, AMP_BINARY_ADD>,
             BinaryLowering<nn::SubOp, AMP_BINARY_SUB>,

@@ -40,6 +40,10 @@
 #include <string>
 #include <vector>
 
+namespace amp::nn {
+enum class ComparePredicate : uint32_t;
+} // namespace amp::nn
+
 namespace amp::onnx_import {
 
 using mlir::FailureOr;
@@ -78,6 +82,10 @@ std::string loadExternalData(onnx::ModelProto &model, llvm::StringRef modelDir);
 
 /// "FLOAT", "INT64", ... for messages.
 std::string dataTypeName(int32_t dtype);
+
+/// The attribute `name` of `node`, or null.
+const onnx::AttributeProto *findAttribute(const onnx::NodeProto &node,
+                                          llvm::StringRef name);
 
 /// What the torch.export-based exporter folded each initializer of `graph`
 /// from (its value_info's folded_from metadata), for the initializers that
@@ -394,6 +402,8 @@ public:
   mlir::NamedAttribute named(llvm::StringRef name, mlir::Attribute a) const {
     return builder.getNamedAttr(name, a);
   }
+  /// nn.compare's `predicate` attribute.
+  mlir::NamedAttribute predicate(nn::ComparePredicate p) const;
   mlir::Attribute i64Array(llvm::ArrayRef<int64_t> v) const {
     return builder.getDenseI64ArrayAttr(v);
   }

@@ -2,6 +2,8 @@
 
 #include "Importer.h"
 
+#include "amp/Dialect/NN/IR/NNOps.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Operation.h"
 
@@ -86,11 +88,21 @@ FailureOr<const Const *> NodeContext::constInput(unsigned i,
 // Attributes
 //===----------------------------------------------------------------------===//
 
-const onnx::AttributeProto *NodeContext::attr(llvm::StringRef name) const {
+const onnx::AttributeProto *
+amp::onnx_import::findAttribute(const onnx::NodeProto &node,
+                                llvm::StringRef name) {
   for (const onnx::AttributeProto &a : node.attribute())
     if (a.name() == name)
       return &a;
   return nullptr;
+}
+
+const onnx::AttributeProto *NodeContext::attr(llvm::StringRef name) const {
+  return findAttribute(node, name);
+}
+
+NamedAttribute NodeContext::predicate(nn::ComparePredicate p) const {
+  return named("predicate", nn::ComparePredicateAttr::get(ctx(), p));
 }
 
 FailureOr<int64_t> NodeContext::intAttr(llvm::StringRef name,

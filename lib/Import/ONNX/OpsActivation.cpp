@@ -62,9 +62,7 @@ public:
   }
 
   Value compare(Value lhs, nn::ComparePredicate predicate, Value rhs) {
-    return op<nn::CompareOp>(
-        {lhs, rhs}, {nc.named("predicate", nn::ComparePredicateAttr::get(
-                                               nc.ctx(), predicate))});
+    return op<nn::CompareOp>({lhs, rhs}, {nc.predicate(predicate)});
   }
 
   LogicalResult setOutput(Value y) {

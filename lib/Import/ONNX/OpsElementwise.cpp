@@ -1,12 +1,11 @@
 //===- OpsElementwise.cpp - elementwise ONNX ops --------------------------===//
 //
-// Unary activations and functions (folded on constants, Abs, Neg and Relu
-// on integer ones too), binary arithmetic with numpy broadcasting (folded on
-// constants, so shape arithmetic never reaches nn; at run time on FLOAT, and
-// on INT64 and INT32 but for Div), Mod, Sign, Ceil, Floor and Round (folded
-// only),
-// Sum/Max/Min/Mean, Pow with a constant exponent, Clip, Where (of any
-// element type, folded on constants), Identity, Dropout (inference:
+// Unary activations and functions, Sign, Ceil, Floor and Round among them
+// (folded on constants, Abs, Neg, Relu and Sign on integer ones too), binary
+// arithmetic with numpy broadcasting (folded on constants, so shape
+// arithmetic never reaches nn; at run time on FLOAT, and on INT64 and INT32
+// but for Div), Mod (folded only), Sum/Max/Min/Mean, Pow, Clip, Where (of
+// any element type, folded on constants), Identity, Dropout (inference:
 // identity) and Gelu.
 //
 //===----------------------------------------------------------------------===//
@@ -79,6 +78,13 @@ static double foldSigmoid(double x) { return 1 / (1 + std::exp(-x)); }
 static double foldRelu(double x) { return x < 0 ? 0.0 : x; }
 static double foldNeg(double x) { return -x; }
 static double foldAbs(double x) { return std::abs(x); }
+// The step functions: NaN stays NaN and a zero keeps its sign; Round halves
+// to even, as ONNX's.
+static double foldSign(double x) { return x > 0 ? 1.0 : x < 0 ? -1.0 : x; }
+static int64_t foldSignInt(int64_t x) { return x > 0 ? 1 : x < 0 ? -1 : 0; }
+static double foldCeil(double x) { return std::ceil(x); }
+static double foldFloor(double x) { return std::floor(x); }
+static double foldRound(double x) { return std::nearbyint(x); }
 // Two's complement: -INT64_MIN and |INT64_MIN| wrap to INT64_MIN.
 static int64_t foldNegInt(int64_t x) { return int64_t(0 - uint64_t(x)); }
 static int64_t foldAbsInt(int64_t x) { return x < 0 ? foldNegInt(x) : x; }
@@ -194,40 +200,6 @@ template <Arith op> static LogicalResult importBinary(NodeContext &nc) {
     return nc.error() << "needs 2 inputs", failure();
   return importArith(nc, op, 2);
 }
-
-/// Sign, Ceil, Floor and Round of values known at import time (Hugging
-/// Face's DeBERTa-v2 buckets its relative positions with them): nn has no
-/// such ops, and a step function of run-time values has no gradient to
-/// train through. FLOAT folds in f64 (Round: half to even, as ONNX);
-/// `foldInt`, where given, folds INT64 and INT32.
-template <double (*fold)(double), int64_t (*foldInt)(int64_t) = nullptr>
-static LogicalResult importFoldOnly(NodeContext &nc) {
-  FailureOr<const Const *> x = nc.constInput(0, "the input");
-  if (failed(x))
-    return failure();
-  Const y = **x;
-  if (y.isFloat()) {
-    for (float &v : y.f)
-      v = float(fold(double(v)));
-    return nc.setOutput(0, std::move(y));
-  }
-  if (foldInt == nullptr || (y.dtype != onnx::TensorProto::INT64 &&
-                             y.dtype != onnx::TensorProto::INT32))
-    return nc.error() << "the input has element type " << dataTypeName(y.dtype)
-                      << "; expected FLOAT"
-                      << (foldInt ? ", INT64 or INT32" : ""),
-           failure();
-  for (int64_t &v : y.i)
-    v = foldInt(v);
-  return nc.setOutput(0, std::move(y));
-}
-
-// The folds of importFoldOnly; NaN stays NaN and a zero keeps its sign.
-static double foldSign(double x) { return x > 0 ? 1.0 : x < 0 ? -1.0 : x; }
-static int64_t foldSignInt(int64_t x) { return x > 0 ? 1 : x < 0 ? -1 : 0; }
-static double foldCeil(double x) { return std::ceil(x); }
-static double foldFloor(double x) { return std::floor(x); }
-static double foldRound(double x) { return std::nearbyint(x); }
 
 /// Mod on values known at import time (the index arithmetic of PyTorch's
 /// exported attention): nn has no remainder op, and a remainder of float
@@ -566,10 +538,10 @@ void amp::onnx_import::registerElementwiseOps(OpTable &t) {
   t["Mul"] = {importBinary<Arith::Mul>, {}};
   t["Div"] = {importBinary<Arith::Div>, {}};
   t["Mod"] = {importMod, {"fmod"}};
-  t["Sign"] = {importFoldOnly<foldSign, foldSignInt>, {}};
-  t["Ceil"] = {importFoldOnly<foldCeil>, {}};
-  t["Floor"] = {importFoldOnly<foldFloor>, {}};
-  t["Round"] = {importFoldOnly<foldRound>, {}};
+  t["Sign"] = {importFoldableUnary<nn::SignOp, foldSign, foldSignInt>, {}};
+  t["Ceil"] = {importFoldableUnary<nn::CeilOp, foldCeil>, {}};
+  t["Floor"] = {importFoldableUnary<nn::FloorOp, foldFloor>, {}};
+  t["Round"] = {importFoldableUnary<nn::RoundOp, foldRound>, {}};
   t["Sum"] = {importVariadic<Arith::Add>, {}};
   t["Max"] = {importVariadic<Arith::Max>, {}};
   t["Min"] = {importVariadic<Arith::Min>, {}};

@@ -265,12 +265,10 @@ static Value intScalar(NodeContext &nc, Type elementType, int64_t v) {
           type, APInt(elementType.getIntOrFloatBitWidth(), v, true)));
 }
 
-/// x `predicate` y of run-time integers, an i1 tensor.
+/// x `p` y of run-time integers, an i1 tensor.
 static FailureOr<Value> compareInts(NodeContext &nc, Value x,
-                                    nn::ComparePredicate predicate, Value y) {
-  return nc.create<nn::CompareOp>(
-      {x, y}, {nc.named("predicate",
-                        nn::ComparePredicateAttr::get(nc.ctx(), predicate))});
+                                    nn::ComparePredicate p, Value y) {
+  return nc.create<nn::CompareOp>({x, y}, {nc.predicate(p)});
 }
 
 /// A run-time `index` along a dimension of size `dim`, a negative one

@@ -24,9 +24,8 @@ namespace nn = amp::nn;
 /// Output 0 is `x predicate rhs`.
 static LogicalResult compareWith(NodeContext &nc, Value x,
                                  nn::ComparePredicate predicate, Value rhs) {
-  FailureOr<Value> y = nc.create<nn::CompareOp>(
-      {x, rhs}, {nc.named("predicate",
-                          nn::ComparePredicateAttr::get(nc.ctx(), predicate))});
+  FailureOr<Value> y =
+      nc.create<nn::CompareOp>({x, rhs}, {nc.predicate(predicate)});
   return failed(y) ? failure() : nc.setOutput(0, *y);
 }
 

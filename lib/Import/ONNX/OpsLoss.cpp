@@ -125,10 +125,9 @@ static LogicalResult importLossOf(NodeContext &nc, const LossInputs &in) {
   if (failed(labels))
     return failure();
   Type intType = getElementTypeOrSelf(in.labels.getType());
-  FailureOr<Value> hot = nc.create<nn::CompareOp>(
-      {*labels, classIota(nc, intType, in.shape)},
-      {nc.named("predicate", nn::ComparePredicateAttr::get(
-                                 nc.ctx(), nn::ComparePredicate::EQ))});
+  FailureOr<Value> hot =
+      nc.create<nn::CompareOp>({*labels, classIota(nc, intType, in.shape)},
+                               {nc.predicate(nn::ComparePredicate::EQ)});
   if (failed(hot) || failed(hot = toF32(nc, *hot)))
     return failure();
   FailureOr<Value> picked = classSum(nc, *hot, in.logp);
@@ -152,9 +151,7 @@ static LogicalResult importLossOf(NodeContext &nc, const LossInputs &in) {
                                APInt(intType.getIntOrFloatBitWidth(),
                                      *in.ignoreIndex, /*isSigned=*/true)));
     FailureOr<Value> keep = nc.create<nn::CompareOp>(
-        {in.labels, ii},
-        {nc.named("predicate", nn::ComparePredicateAttr::get(
-                                   nc.ctx(), nn::ComparePredicate::NE))});
+        {in.labels, ii}, {nc.predicate(nn::ComparePredicate::NE)});
     if (failed(keep) || failed(keep = toF32(nc, *keep)))
       return failure();
     if (weight) {

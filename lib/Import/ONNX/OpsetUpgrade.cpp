@@ -75,14 +75,6 @@ static llvm::StringMap<int> knownRanks(const onnx::GraphProto &graph) {
 }
 
 /// An attribute of `node`, or null.
-static const onnx::AttributeProto *findAttr(const onnx::NodeProto &node,
-                                            llvm::StringRef name) {
-  for (const onnx::AttributeProto &a : node.attribute())
-    if (a.name() == name)
-      return &a;
-  return nullptr;
-}
-
 static void eraseAttr(onnx::NodeProto &node, llvm::StringRef name) {
   auto *attrs = node.mutable_attribute();
   for (auto it = attrs->begin(); it != attrs->end(); ++it)
@@ -125,8 +117,8 @@ static bool numpyBroadcasts(onnx::GraphProto &graph) {
   bool added = false;
   for (int index = 0; index < graph.node_size(); ++index) {
     onnx::NodeProto &node = *graph.mutable_node(index);
-    const onnx::AttributeProto *broadcast = findAttr(node, "broadcast");
-    const onnx::AttributeProto *axis = findAttr(node, "axis");
+    const onnx::AttributeProto *broadcast = findAttribute(node, "broadcast");
+    const onnx::AttributeProto *axis = findAttribute(node, "axis");
     bool legacy = (node.domain().empty() || node.domain() == "ai.onnx") &&
                   llvm::is_contained(kLegacyBroadcastOps, node.op_type()) &&
                   node.input_size() == 2 && (broadcast || axis);

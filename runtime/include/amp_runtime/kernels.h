@@ -130,7 +130,7 @@ AMP_KERNEL_API amp_status_t amp_graph_destroy(void *graph);
 
 /*===--- Elementwise -----------------------------------------------------===*/
 
-/* Unary ops (nn.neg ... nn.erf). Values are part of the ABI. */
+/* Unary ops (nn.neg ... nn.sign). Values are part of the ABI. */
 typedef enum amp_unary_op {
   AMP_UNARY_NEG = 0,
   AMP_UNARY_EXP = 1,
@@ -146,6 +146,11 @@ typedef enum amp_unary_op {
   AMP_UNARY_SIN = 11,      /* sinf(x) */
   AMP_UNARY_COS = 12,      /* cosf(x) */
   AMP_UNARY_ERF = 13,      /* erff(x) */
+  /* Step functions, exact: NaN, infinities and zeros stay as they are. */
+  AMP_UNARY_FLOOR = 14, /* floorf(x) */
+  AMP_UNARY_CEIL = 15,  /* ceilf(x) */
+  AMP_UNARY_ROUND = 16, /* rintf(x): to nearest, halves to even */
+  AMP_UNARY_SIGN = 17,  /* 1 above 0, -1 below, x at zeros and NaN */
 } amp_unary_op_t;
 
 /* y[i] = op(x[i]) for n elements of `dtype` (f32, f16, bf16), computed in f32

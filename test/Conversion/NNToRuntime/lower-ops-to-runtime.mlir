@@ -3,7 +3,7 @@
 // amp-verify-runtime-contract, which fails the run on any op, type or
 // declaration outside the runtime ABI.
 // RUN: amp-opt %s -split-input-file --amp-to-runtime | FileCheck %s --check-prefix=CONTRACT
-// CONTRACT-COUNT-32: llvm.func @{{[a-z0-9_]+}}(%{{.*}}: !llvm.ptr) -> i32 {
+// CONTRACT-COUNT-33: llvm.func @{{[a-z0-9_]+}}(%{{.*}}: !llvm.ptr) -> i32 {
 // CONTRACT-NOT: func.func
 
 // One function per nn op of issue #10: the runtime call and its key
@@ -105,6 +105,29 @@ func.func @cumsum(%x: tensor<2x8xi32>) -> tensor<2x8xi32> {
 func.func @argmax(%x: tensor<4x8xbf16>) -> tensor<1x8xi64> {
   %0 = nn.argmax %x {axis = -2 : i64, keep_dims, select_last} : (tensor<4x8xbf16>) -> tensor<1x8xi64>
   return %0 : tensor<1x8xi64>
+}
+
+// -----
+
+// The step functions (AMP_UNARY_FLOOR = 14, CEIL = 15, ROUND = 16,
+// SIGN = 17).
+// CHECK-LABEL: func.func @step_functions(
+// CHECK: %[[FLOOR:.*]] = llvm.mlir.constant(14 : i32) : i32
+// CHECK: %[[N:.*]] = llvm.mlir.constant(32 : i64) : i64
+// CHECK: %[[BF16:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK: llvm.call @amp_unary(%[[FLOOR]], %{{.*}}, %{{.*}}, %[[N]], %[[BF16]], %{{.*}})
+// CHECK: %[[CEIL:.*]] = llvm.mlir.constant(15 : i32) : i32
+// CHECK: llvm.call @amp_unary(%[[CEIL]], %{{.*}}, %{{.*}}, %[[N]], %[[BF16]], %{{.*}})
+// CHECK: %[[ROUND:.*]] = llvm.mlir.constant(16 : i32) : i32
+// CHECK: llvm.call @amp_unary(%[[ROUND]], %{{.*}}, %{{.*}}, %[[N]], %[[BF16]], %{{.*}})
+// CHECK: %[[SIGN:.*]] = llvm.mlir.constant(17 : i32) : i32
+// CHECK: llvm.call @amp_unary(%[[SIGN]], %{{.*}}, %{{.*}}, %[[N]], %[[BF16]], %{{.*}})
+func.func @step_functions(%x: tensor<4x8xbf16>) -> (tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>) {
+  %0 = nn.floor %x : tensor<4x8xbf16>
+  %1 = nn.ceil %x : tensor<4x8xbf16>
+  %2 = nn.round %x : tensor<4x8xbf16>
+  %3 = nn.sign %x : tensor<4x8xbf16>
+  return %0, %1, %2, %3 : tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>
 }
 
 // -----

@@ -1271,6 +1271,38 @@ func.func @erf_grad_integer(%dy: tensor<4xi32>) {
 
 // -----
 
+func.func @floor_integer(%x: tensor<4xi64>) {
+  // expected-error @+1 {{'nn.floor' op operand #0 must be}}
+  %0 = nn.floor %x : tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @ceil_result_type(%x: tensor<4xf16>) {
+  // expected-error @+1 {{'nn.ceil' op requires the same type for all operands and results}}
+  %0 = "nn.ceil"(%x) : (tensor<4xf16>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @round_shape(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'nn.round' op requires the same type for all operands and results}}
+  %0 = "nn.round"(%x) : (tensor<4xf32>) -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @sign_integer(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'nn.sign' op operand #0 must be}}
+  %0 = nn.sign %x : tensor<4xi32>
+  return
+}
+
+// -----
+
 func.func @gelu_grad_result(%dy: tensor<4xf16>) {
   // expected-error @+1 {{'nn.gelu_grad' op requires the same type for all operands and results}}
   %0 = "nn.gelu_grad"(%dy, %dy) : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf32>

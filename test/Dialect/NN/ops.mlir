@@ -184,6 +184,21 @@ func.func @sin_cos_erf(%x: tensor<2x3xf16>) -> (tensor<2x3xf16>, tensor<2x3xf16>
   return %0, %1, %2 : tensor<2x3xf16>, tensor<2x3xf16>, tensor<2x3xf16>
 }
 
+// CHECK-LABEL: func.func @step_functions(
+// CHECK-SAME:    %[[X:.*]]: tensor<2x3xbf16>)
+// CHECK:         %[[F:.*]] = nn.floor %[[X]] : tensor<2x3xbf16>
+// CHECK-NEXT:    %[[C:.*]] = nn.ceil %[[F]] : tensor<2x3xbf16>
+// CHECK-NEXT:    %[[R:.*]] = nn.round %[[C]] : tensor<2x3xbf16>
+// CHECK-NEXT:    %[[S:.*]] = nn.sign %[[R]] : tensor<2x3xbf16>
+// CHECK-NEXT:    return %[[S]]
+func.func @step_functions(%x: tensor<2x3xbf16>) -> tensor<2x3xbf16> {
+  %0 = nn.floor %x : tensor<2x3xbf16>
+  %1 = nn.ceil %0 : tensor<2x3xbf16>
+  %2 = nn.round %1 : tensor<2x3xbf16>
+  %3 = nn.sign %2 : tensor<2x3xbf16>
+  return %3 : tensor<2x3xbf16>
+}
+
 // CHECK-LABEL: func.func @maximum(
 // CHECK-SAME:    %[[A:.*]]: tensor<4x8xf32>, %[[B:.*]]: tensor<8xf32>) -> tensor<4x8xf32>
 // CHECK:         %[[V0:.*]] = nn.maximum %[[A]], %[[B]] : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>

@@ -1120,9 +1120,6 @@ save("relative_positions.onnx", helper.make_graph(
 reference("relative_positions.onnx",
           {"x": np.arange(8, dtype=np.float32).reshape(2, 4) * 1.5,
            "idx": np.array([[3, -1, 0], [-4, 2, 1]], np.int64)})
-save("sign_runtime.onnx", helper.make_graph(
-    [helper.make_node("Sign", ["x"], ["y"], name="sign")],
-    "sign_runtime", [vi("x", F, [4])], [vi("y", F, [4])]))
 # An index outside the axis (5 of 4; -5): an error at run time.
 np.save(os.path.join(HERE, "relative_positions_idx_outside.npy"),
         np.array([[3, -1, 0], [-5, 2, 1]], np.int64))
@@ -1491,3 +1488,23 @@ resize_model("resize_crop_huge", [1, 1, 4, 5], [1, 1, 9000, 9000],
               ints("sizes", [1, 1, 9000, 9000])], mode="linear",
              coordinate_transformation_mode="tf_crop_and_resize",
              extrapolation_value=2.5)
+
+
+# Floor, Ceil, Round and Sign of a run-time FLOAT value: the nn step
+# functions, against ONNX's reference on halves (Round's ties to even),
+# signed zeros, infinities and NaN; Sign of a run-time INT64 value is an
+# error (step.test).
+STEP_OPS = ("Floor", "Ceil", "Round", "Sign")
+save("step_runtime.onnx", helper.make_graph(
+    [helper.make_node(op, ["x"], [op.lower()], name=op.lower())
+     for op in STEP_OPS],
+    "step_runtime", [vi("x", F, [3, 8])],
+    [vi(op.lower(), F, [3, 8]) for op in STEP_OPS]))
+reference("step_runtime.onnx", {"x": np.concatenate([
+    np.array([0.5, 1.5, 2.5, -0.5, -1.5, -2.5, -0.0, 0.0,
+              np.inf, -np.inf, np.nan, 3.75], np.float32),
+    (rng.standard_normal(12) * 4).astype(np.float32)]).reshape(3, 8)})
+save("sign_runtime_int.onnx", helper.make_graph(
+    [helper.make_node("Sign", ["k"], ["y"], name="sign")],
+    "sign_runtime_int", [vi("k", TensorProto.INT64, [4])],
+    [vi("y", TensorProto.INT64, [4])]))

@@ -1300,6 +1300,33 @@ def write_pow():
             (rows[:, :64] / 16.0).astype(np.float32))
 
 
+class StepMlp(nn.Module):
+    """The MLP of step_mlp.onnx: floor, ceil, round and sign of run-time
+    values, whose derivatives are zero (PyTorch's), so only the other paths
+    train. Four features bucketed by Floor into ids of a learned embedding;
+    the hidden layer's symlog sign(h) * log(1 + |h|) (the gradient flows
+    through log(1 + |h|) alone); a rounded and a ceiled copy of h added as
+    constants of the gradient."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(64, 24)
+        self.buckets = nn.Embedding(4, 24)
+        self.fc2 = nn.Linear(24, 4)
+
+    def forward(self, x):
+        ids = torch.floor(x[:, 20:24] * 3.99).long()
+        h = self.fc1(x) + self.buckets(ids).mean(dim=1)
+        s = torch.sign(h) * torch.log(1 + h.abs())
+        return self.fc2(s + torch.round(h * 4) / 8 - torch.ceil(h) / 16)
+
+
+def write_step():
+    """StepMlp (seed 16) exported and trained (test/Import/step.test)."""
+    torch.manual_seed(16)
+    export_and_train(StepMlp(), "step_mlp", images=False, logits=True)
+
+
 def main():
     torch.manual_seed(3)
     model = TinyBert().eval()

@@ -84,6 +84,10 @@ const UnaryOpCase kUnaryOps[] = {
     {AMP_UNARY_SIN, "sin", -100, 100, 4},
     {AMP_UNARY_COS, "cos", -100, 100, 4},
     {AMP_UNARY_ERF, "erf", -5, 5, 4},
+    {AMP_UNARY_FLOOR, "floor", -300, 300, 0},
+    {AMP_UNARY_CEIL, "ceil", -300, 300, 0},
+    {AMP_UNARY_ROUND, "round", -300, 300, 0},
+    {AMP_UNARY_SIGN, "sign", -4, 4, 0},
 };
 
 } // namespace

@@ -67,9 +67,9 @@ std::vector<UnaryInfo> unaryOps() {
   auto rel = [](double k) {
     return [k](double, double r) { return k * kU * std::fabs(r); };
   };
+  const auto exactError = [](double, double) { return 0.0; };
   return {
-      {AMP_UNARY_NEG, "neg", -4, 4, [](double x) { return -x; },
-       [](double, double) { return 0.0; }},
+      {AMP_UNARY_NEG, "neg", -4, 4, [](double x) { return -x; }, exactError},
       {AMP_UNARY_EXP, "exp", -10, 10, [](double x) { return std::exp(x); },
        rel(4)},
       {AMP_UNARY_LOG, "log", 0.01, 50, [](double x) { return std::log(x); },
@@ -83,13 +83,13 @@ std::vector<UnaryInfo> unaryOps() {
       {AMP_UNARY_SIGMOID, "sigmoid", -20, 20,
        [](double x) { return 1.0 / (1.0 + std::exp(-x)); }, rel(8)},
       {AMP_UNARY_RELU, "relu", -4, 4, [](double x) { return x < 0 ? 0.0 : x; },
-       [](double, double) { return 0.0; }},
+       exactError},
       {AMP_UNARY_GELU, "gelu", -8, 8, geluF64,
        [](double x, double r) {
          return 8 * kU * std::fabs(r) + 16 * kU * std::fabs(x);
        }},
       {AMP_UNARY_ABS, "abs", -4, 4, [](double x) { return std::fabs(x); },
-       [](double, double) { return 0.0; }},
+       exactError},
       // 1 + erf(x / sqrt 2) cancels for negative x: an absolute error of a
       // few ulps of 1, times 0.5 |x|.
       {AMP_UNARY_GELU_ERF, "gelu_erf", -8, 8, geluErfF64,
@@ -104,6 +104,19 @@ std::vector<UnaryInfo> unaryOps() {
        [](double, double r) { return 4 * kU * std::fabs(r) + 0x1p-149; }},
       {AMP_UNARY_ERF, "erf", -5, 5, [](double x) { return std::erf(x); },
        [](double, double r) { return 4 * kU * std::fabs(r) + 0x1p-149; }},
+      // The step functions are exact (ties and special values:
+      // Unary.StepFunctions); the range reaches past 256, where bf16 holds
+      // integers only.
+      {AMP_UNARY_FLOOR, "floor", -300, 300,
+       [](double x) { return std::floor(x); }, exactError},
+      {AMP_UNARY_CEIL, "ceil", -300, 300, [](double x) { return std::ceil(x); },
+       exactError},
+      {AMP_UNARY_ROUND, "round", -300, 300,
+       [](double x) { return std::nearbyint(x); }, exactError},
+      {AMP_UNARY_SIGN, "sign", -4, 4,
+       [](double x) { return x > 0   ? 1.0
+                             : x < 0 ? -1.0
+                                     : x; }, exactError},
   };
 }
 
@@ -118,8 +131,8 @@ TEST_P(UnaryTest, MatchesF64) {
   Tensor y = sentinelTensor(dtype, {1001});
   ASSERT_TRUE(
       isOk(amp_unary(info.op, x.data(), y.data(), x.size(), dtype, nullptr)));
-  const bool exact = info.op == AMP_UNARY_NEG || info.op == AMP_UNARY_RELU ||
-                     info.op == AMP_UNARY_ABS;
+  // An error bound of zero means an exact op.
+  const bool exact = info.err(1.0, 1.0) == 0.0;
   std::vector<double> ref, tol;
   for (int64_t i = 0; i < x.size(); ++i) {
     double r = info.f(x.get(i));
@@ -140,7 +153,7 @@ TEST_P(UnaryTest, MatchesF64) {
 
 INSTANTIATE_TEST_SUITE_P(
     AllOps, UnaryTest,
-    ::testing::Combine(::testing::Range(0, 14),
+    ::testing::Combine(::testing::Range(0, int(unaryOps().size())),
                        ::testing::Values(AMP_DTYPE_F32, AMP_DTYPE_F16,
                                          AMP_DTYPE_BF16)),
     [](const auto &info) {
@@ -176,6 +189,48 @@ TEST(Unary, SpecialValues) {
         isOk(amp_unary(AMP_UNARY_ABS, x.data(), y.data(), 6, dtype, nullptr)));
     EXPECT_TRUE(allEqual(y, {0.0, 0.0, nan, inf, inf, 1.0}, "abs"));
     EXPECT_FALSE(std::signbit(y.get(0))) << "abs(-0) is +0";
+  }
+}
+
+TEST(Unary, StepFunctions) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<double> in = {-0.0, 0.0, nan,  inf,  -inf,  0.5,
+                                  1.5,  2.5, -0.5, -2.5, -1.25, 7.75};
+  const struct {
+    amp_unary_op_t op;
+    const char *name;
+    std::vector<double> want;
+  } cases[] = {
+      {AMP_UNARY_FLOOR,
+       "floor",
+       {-0.0, 0.0, nan, inf, -inf, 0.0, 1.0, 2.0, -1.0, -3.0, -2.0, 7.0}},
+      {AMP_UNARY_CEIL,
+       "ceil",
+       {-0.0, 0.0, nan, inf, -inf, 1.0, 2.0, 3.0, -0.0, -2.0, -1.0, 8.0}},
+      // Ties to even.
+      {AMP_UNARY_ROUND,
+       "round",
+       {-0.0, 0.0, nan, inf, -inf, 0.0, 2.0, 2.0, -0.0, -2.0, -1.0, 8.0}},
+      // A zero keeps its sign and NaN stays NaN (ONNX's and numpy's sign).
+      {AMP_UNARY_SIGN,
+       "sign",
+       {-0.0, 0.0, nan, 1.0, -1.0, 1.0, 1.0, 1.0, -1.0, -1.0, -1.0, 1.0}},
+  };
+  for (amp_dtype_t dtype : floatDtypes()) {
+    Tensor x(dtype, {int64_t(in.size())});
+    for (size_t i = 0; i < in.size(); ++i)
+      x.set(int64_t(i), in[i]);
+    for (const auto &c : cases) {
+      Tensor y = sentinelTensor(dtype, {int64_t(in.size())});
+      ASSERT_TRUE(
+          isOk(amp_unary(c.op, x.data(), y.data(), x.size(), dtype, nullptr)));
+      EXPECT_TRUE(allEqual(y, c.want, c.name)) << dtypeName(dtype);
+      for (size_t i = 0; i < in.size(); ++i)
+        if (c.want[i] == 0.0)
+          EXPECT_EQ(std::signbit(y.get(int64_t(i))), std::signbit(c.want[i]))
+              << c.name << " of " << in[i] << " in " << dtypeName(dtype);
+    }
   }
 }
 

@@ -150,7 +150,9 @@ static LogicalResult checkForwardFunction(func::FuncOp fn) {
 /// The values the loss gets a gradient through: float tensors that depend
 /// on a param through float tensors only, and that the loss depends on. An
 /// integer or i1 value (an nn.compare mask, an id) carries no derivative, so
-/// what is computed from it (nn.convert's float result) is constant.
+/// what is computed from it (nn.convert's float result) is constant; so is
+/// the result of a step function (ZeroDerivative: nn.floor, nn.sign), whose
+/// derivative is zero.
 static DenseSet<Value> activeValues(func::FuncOp fn, Value loss) {
   Block &body = fn.getBody().front();
   DenseSet<Value> varied;
@@ -159,7 +161,8 @@ static DenseSet<Value> activeValues(func::FuncOp fn, Value loss) {
         isFloatTensor(arg.getType()))
       varied.insert(arg);
   for (Operation &op : body)
-    if (llvm::any_of(op.getOperands(),
+    if (!op.hasTrait<ZeroDerivative>() &&
+        llvm::any_of(op.getOperands(),
                      [&](Value v) { return varied.contains(v); }))
       for (Value result : op.getResults())
         if (isFloatTensor(result.getType()))

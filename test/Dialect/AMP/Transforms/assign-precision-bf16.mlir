@@ -132,3 +132,31 @@ func.func @sin_cos_erf_between_matmuls(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>)
   %5 = nn.matmul %4, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
   return %5 : tensor<4x8xf32>
 }
+
+// -----
+
+// floor, ceil, round and sign are clear: exact in every float type, they
+// follow the matmuls' low type.
+// CHECK-LABEL: func @step_functions_between_matmuls
+// CHECK: nn.floor {{.*}}amp.precision = bf16
+// CHECK: nn.ceil {{.*}}amp.precision = bf16
+// CHECK: nn.round {{.*}}amp.precision = bf16
+// CHECK: nn.sign {{.*}}amp.precision = bf16
+// F16-LABEL: func @step_functions_between_matmuls
+// F16: nn.floor {{.*}}amp.precision = f16
+// F16: nn.sign {{.*}}amp.precision = f16
+func.func @step_functions_between_matmuls(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
+  // expected-remark @below {{bf16 (allow)}}
+  %0 = nn.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{bf16 (between-allow)}}
+  %1 = nn.floor %0 : tensor<4x8xf32>
+  // expected-remark @below {{bf16 (between-allow)}}
+  %2 = nn.ceil %1 : tensor<4x8xf32>
+  // expected-remark @below {{bf16 (between-allow)}}
+  %3 = nn.round %2 : tensor<4x8xf32>
+  // expected-remark @below {{bf16 (between-allow)}}
+  %4 = nn.sign %3 : tensor<4x8xf32>
+  // expected-remark @below {{bf16 (allow)}}
+  %5 = nn.matmul %4, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  return %5 : tensor<4x8xf32>
+}

@@ -1,5 +1,5 @@
 // RUN: amp-opt %s -split-input-file --nn-autodiff | FileCheck %s
-// The remark of @unreached_param, and no other diagnostic:
+// The remarks of @unreached_param and @only_through_steps, and no other diagnostic:
 // RUN: amp-opt %s -split-input-file --nn-autodiff -verify-diagnostics -o /dev/null
 // RUN: amp-opt %s -split-input-file --nn-autodiff="momentum=0.9" | FileCheck %s --check-prefix=MOMENTUM
 // RUN: amp-opt %s -split-input-file --nn-autodiff="optimizer=adamw" | FileCheck %s --check-prefix=ADAMW
@@ -1312,6 +1312,57 @@ func.func @minimum(%a: tensor<2x3xf32> {nn.role = #nn.role<param>}, %b: tensor<1
     -> (tensor<f32> {nn.role = #nn.role<loss>}) {
   %y = nn.minimum %a, %b : (tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>
   %l = nn.reduce_sum %y [0, 1] : (tensor<2x3xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// The step functions pass no gradient (their derivative is zero, as
+// PyTorch's): d(sign(a) * log(a) + floor(a)) = dy * sign(a) / a, from the
+// log alone; sign and floor stay in the forward pass only.
+// CHECK-LABEL: func.func @step_functions(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
+// CHECK-NEXT: %[[S:.*]] = nn.sign %[[A]] : tensor<4xf32>
+// CHECK-NEXT: %[[G:.*]] = nn.log %[[A]] : tensor<4xf32>
+// CHECK-NEXT: %[[Y:.*]] = nn.mul %[[S]], %[[G]]
+// CHECK-NEXT: %[[F:.*]] = nn.floor %[[A]] : tensor<4xf32>
+// CHECK-NOT: nn.sign
+// CHECK-NOT: nn.floor
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[DG:.*]] = nn.mul %[[DY]], %[[S]]
+// CHECK-NEXT: %[[DA:.*]] = nn.div %[[DG]], %[[A]]
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+func.func @step_functions(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %s = nn.sign %a : tensor<4xf32>
+  %g = nn.log %a : tensor<4xf32>
+  %y = nn.mul %s, %g : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %f = nn.floor %a : tensor<4xf32>
+  %z = nn.add %y, %f : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %l = nn.reduce_sum %z [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// A param that reaches the loss only through step functions gets a zero
+// gradient, as one that does not reach it.
+// CHECK-LABEL: func.func @only_through_steps(
+// CHECK-SAME: %[[W:[a-z0-9]+]]: tensor<4xf32> {{.*}}, %[[V:[a-z0-9]+]]: tensor<4xf32>
+// CHECK: %[[R:.*]] = nn.round %[[V]]
+// CHECK-NEXT: %[[C:.*]] = nn.ceil %[[R]]
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[DW:.*]] = nn.mul %[[DY]], %[[C]]
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<4xf32>
+// CHECK-NEXT: nn.sgd_update %[[W]], %[[DW]] {
+// CHECK-NEXT: nn.sgd_update %[[V]], %[[ZERO]] {
+func.func @only_through_steps(%w: tensor<4xf32> {nn.role = #nn.role<param>},
+                              // expected-remark @below {{nn-autodiff: param #1 of @only_through_steps does not reach the loss; its gradient is zero}}
+                              %v: tensor<4xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %r = nn.round %v : tensor<4xf32>
+  %c = nn.ceil %r : tensor<4xf32>
+  %y = nn.mul %w, %c : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }
 

@@ -10,6 +10,7 @@
 #include "amp/Dialect/NN/IR/LrSchedule.h"
 #include "amp/Dialect/NN/IR/NNDialect.h"
 #include "amp/Interfaces/TensorSizeTrait.h"
+#include "amp/Interfaces/ZeroDerivativeTrait.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"

@@ -10,6 +10,7 @@
 include "amp/Dialect/NN/IR/NNAttributes.td"
 include "amp/Dialect/NN/IR/NNDialect.td"
 include "amp/Interfaces/TensorSizeTrait.td"
+include "amp/Interfaces/ZeroDerivativeTrait.td"
 include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/IR/CommonTypeConstraints.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
@@ -92,8 +93,9 @@ def NN_PowfOp : NN_BinaryOp<"powf", "power", "pow(lhs, rhs)",
     NN_FloatTensor>;
 
 class NN_UnaryOp<string mnemonic, string desc, dag attrs = (ins),
-                 string exampleAttrs = "", string note = "">
-    : NN_Op<mnemonic, [SameOperandsAndResultType]> {
+                 string exampleAttrs = "", string note = "",
+                 list<Trait> traits = []>
+    : NN_Op<mnemonic, !listconcat([SameOperandsAndResultType], traits)> {
   let summary = "elementwise " # desc;
   let description = [{
     Applies }] # desc # [{ to every element. The result has the operand's type.}]
@@ -130,6 +132,26 @@ def NN_SinOp : NN_UnaryOp<"sin", "the sine (radians)", (ins), "",
 def NN_CosOp : NN_UnaryOp<"cos", "the cosine (radians)", (ins), "",
     " It is computed in f32 (`cosf`) whatever the operand type.">;
 def NN_ErfOp : NN_UnaryOp<"erf", "the error function erf(x)">;
+// Step functions: piecewise constant, so their derivative is zero wherever
+// it exists (PyTorch's rule) and nn-autodiff treats their results as
+// constants (ZeroDerivative). Exact in every float type.
+class NN_StepOp<string mnemonic, string desc, string note = "">
+    : NN_UnaryOp<mnemonic, desc, (ins), "", note #
+          " Its derivative is zero: nn-autodiff sends no gradient through "
+          "it, as PyTorch's autograd sends zeros.", [ZeroDerivative]>;
+def NN_FloorOp : NN_StepOp<"floor", "rounding down to an integer (floor)",
+    " NaN, infinities and zeros stay as they are.">;
+def NN_CeilOp : NN_StepOp<"ceil", "rounding up to an integer (ceil)",
+    " NaN, infinities and zeros stay as they are.">;
+def NN_RoundOp : NN_StepOp<"round",
+    "rounding to the nearest integer, halves to even (2.5 -> 2)",
+    " As ONNX's Round, numpy's and PyTorch's round; NaN, infinities and "
+    "zeros stay as they are.">;
+def NN_SignOp : NN_StepOp<"sign", "the sign: 1, -1 or the value itself at "
+    "zero and NaN",
+    " As ONNX's Sign and numpy's: -1 below zero, 1 above, a zero keeps its "
+    "sign and NaN stays NaN (PyTorch's sign gives 0 for NaN).">;
+
 def NN_PowOp : NN_UnaryOp<"pow", "the power x^exponent",
     (ins F32Attr:$exponent), " {exponent = 2.0 : f32}",
     " It is computed in f32 (`powf`) whatever the operand type. An exponent "
