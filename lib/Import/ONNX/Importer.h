@@ -395,10 +395,11 @@ public:
   LogicalResult reserveFoldedBytes(int64_t bytes);
   /// nn.reshape of `v` to `shape` (nothing when it already has it).
   FailureOr<Value> reshape(Value v, llvm::ArrayRef<int64_t> shape);
-  /// nn.slice of `v` from `offsets` with `sizes`, unit strides (nothing when
-  /// it takes all of `v`).
+  /// nn.slice of `v` from `offsets` with `sizes` and `strides` (default:
+  /// unit strides; nothing when it takes all of `v`).
   FailureOr<Value> slice(Value v, llvm::ArrayRef<int64_t> offsets,
-                         llvm::ArrayRef<int64_t> sizes);
+                         llvm::ArrayRef<int64_t> sizes,
+                         llvm::ArrayRef<int64_t> strides = {});
   mlir::NamedAttribute named(llvm::StringRef name, mlir::Attribute a) const {
     return builder.getNamedAttr(name, a);
   }

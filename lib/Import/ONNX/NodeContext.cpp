@@ -309,13 +309,17 @@ FailureOr<Value> NodeContext::reshape(Value v, llvm::ArrayRef<int64_t> shape) {
 }
 
 FailureOr<Value> NodeContext::slice(Value v, llvm::ArrayRef<int64_t> offsets,
-                                    llvm::ArrayRef<int64_t> sizes) {
+                                    llvm::ArrayRef<int64_t> sizes,
+                                    llvm::ArrayRef<int64_t> strides) {
   auto type = cast<RankedTensorType>(v.getType());
   if (type.getShape() == sizes)
     return v;
-  FailureOr<ValueRange> r =
-      createTyped("nn.slice", TypeRange{type.clone(sizes)}, ValueRange{v},
-                  {named("offsets", i64Array(offsets))});
+  llvm::SmallVector<NamedAttribute, 2> attrs = {
+      named("offsets", i64Array(offsets))};
+  if (llvm::any_of(strides, [](int64_t s) { return s != 1; }))
+    attrs.push_back(named("strides", i64Array(strides)));
+  FailureOr<ValueRange> r = createTyped(
+      "nn.slice", TypeRange{type.clone(sizes)}, ValueRange{v}, attrs);
   if (failed(r))
     return failure();
   return (*r)[0];

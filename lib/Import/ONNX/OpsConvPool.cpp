@@ -4,8 +4,11 @@
 // lifted to N x C x 1 x L) inputs map onto nn.conv2d,
 // nn.conv2d_grad_input, nn.max_pool2d and nn.avg_pool2d; the window geometry
 // (pads, strides, dilations, auto_pad, ceil_mode) is resolved here to the
-// explicit [top, left, bottom, right] padding of nn. GlobalAveragePool and
-// GlobalMaxPool are nn.global_avg_pool or reductions.
+// explicit [top, left, bottom, right] padding of nn. Conv, MaxPool and
+// AveragePool on 3-D (NCDHW) inputs are 2-D windows over the depth slices
+// each kernel depth reads, summed (or maxed) over the kernel's depth
+// (overDepth). GlobalAveragePool and GlobalMaxPool are nn.global_avg_pool
+// or reductions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +18,7 @@
 
 #include "amp_runtime/checked_size.h"
 
+#include <limits>
 #include <type_traits>
 
 using namespace amp::onnx_import;
@@ -158,19 +162,108 @@ static FailureOr<Value> input4D(NodeContext &nc, Value x) {
   return nc.reshape(x, {s[0], s[1], 1, s[2]});
 }
 
-static LogicalResult checkSpatialRank(NodeContext &nc, Value x) {
+/// 1-D and 2-D windows, and 3-D ones where `allow3D`.
+static LogicalResult checkSpatialRank(NodeContext &nc, Value x, bool allow3D) {
   size_t rank = shapeOf(x).size();
-  if (rank != 3 && rank != 4)
-    return nc.error() << "only 1-D and 2-D windows (inputs of rank 3 or 4) are "
-                         "supported; the input has rank "
-                      << rank,
+  if (rank == 3 || rank == 4 || (allow3D && rank == 5))
+    return success();
+  return nc.error() << (allow3D ? "only 1-D, 2-D and 3-D windows (inputs of "
+                                  "rank 3, 4 or 5) are supported"
+                                : "only 1-D and 2-D windows (inputs of rank 3 "
+                                  "or 4) are supported")
+                    << "; the input has rank " << rank,
+         failure();
+}
+
+/// The window without its first (depth) dim.
+static Window dropDepth(const Window &w) {
+  Window w2;
+  w2.kernel.assign(w.kernel.begin() + 1, w.kernel.end());
+  w2.strides.assign(w.strides.begin() + 1, w.strides.end());
+  w2.dilations.assign(w.dilations.begin() + 1, w.dilations.end());
+  w2.padBegin.assign(w.padBegin.begin() + 1, w.padBegin.end());
+  w2.padEnd.assign(w.padEnd.begin() + 1, w.padEnd.end());
+  return w2;
+}
+
+/// The most kernel depths a 3-D window may have (one 2-D op each).
+constexpr int64_t kMaxKernelDepth = 1024;
+
+/// A 3-D window on x [N, C, D, H, W] as 2-D windows over its depth: x,
+/// padded along D with `padValue`, is moved to [N, D, C, H, W]; for each
+/// kernel depth kd the depths that the output depths read through it (d =
+/// out * stride + kd * dilation), [N, Do, C, H, W], are folded into the
+/// batch and given to `apply2D(kd, slice)`, whose [N * Do, C', H', W']
+/// results `combine` joins; the result is moved back to [N, C', Do, H', W'].
+/// The same multiply-adds (or comparisons) as the 3-D window, in 2-D ops
+/// that train through nn.slice and nn.transpose.
+static FailureOr<Value>
+overDepth(NodeContext &nc, Value x, const Window &w, float padValue,
+          llvm::function_ref<FailureOr<Value>(int64_t, Value)> apply2D,
+          llvm::function_ref<FailureOr<Value>(Value, Value)> combine) {
+  llvm::SmallVector<int64_t> xs = shapeOf(x);
+  const int64_t extent = (w.kernel[0] - 1) * w.dilations[0] + 1;
+  if (w.kernel[0] > kMaxKernelDepth)
+    return nc.error() << "a 3-D window of depth " << w.kernel[0]
+                      << " (more than " << kMaxKernelDepth
+                      << ") is not supported",
            failure();
-  return success();
+  if (w.padBegin[0] >= extent || w.padEnd[0] >= extent)
+    return nc.error() << "a depth pad as large as the window (" << extent
+                      << ") is not supported",
+           failure();
+  if (w.padBegin[0] || w.padEnd[0]) {
+    FailureOr<Value> padded = nc.create<nn::PadOp>(
+        {x}, {nc.named("low", nc.i64Array({0, 0, w.padBegin[0], 0, 0})),
+              nc.named("high", nc.i64Array({0, 0, w.padEnd[0], 0, 0})),
+              nc.named("value", nc.builder.getF32FloatAttr(padValue))});
+    if (failed(padded))
+      return failure();
+    x = *padded;
+  }
+  const int64_t depth = xs[2] + w.padBegin[0] + w.padEnd[0];
+  if (depth < extent)
+    return nc.error() << "the window is larger than the padded input",
+           failure();
+  const int64_t outDepth = (depth - extent) / w.strides[0] + 1;
+  auto moveDepth = [&](Value v) {
+    return nc.create<nn::TransposeOp>(
+        {v}, {nc.named("perm", nc.i64Array({0, 2, 1, 3, 4}))});
+  };
+  FailureOr<Value> xt = moveDepth(x);
+  if (failed(xt))
+    return failure();
+  Value acc;
+  for (int64_t kd = 0; kd < w.kernel[0]; ++kd) {
+    FailureOr<Value> taps = nc.slice(*xt, {0, kd * w.dilations[0], 0, 0, 0},
+                                     {xs[0], outDepth, xs[1], xs[3], xs[4]},
+                                     {1, w.strides[0], 1, 1, 1});
+    if (failed(taps))
+      return failure();
+    FailureOr<Value> batch =
+        nc.reshape(*taps, {xs[0] * outDepth, xs[1], xs[3], xs[4]});
+    if (failed(batch))
+      return failure();
+    FailureOr<Value> y = apply2D(kd, *batch);
+    if (failed(y))
+      return failure();
+    if (acc) {
+      y = combine(acc, *y);
+      if (failed(y))
+        return failure();
+    }
+    acc = *y;
+  }
+  llvm::SmallVector<int64_t> ys = shapeOf(acc);
+  FailureOr<Value> y = nc.reshape(acc, {xs[0], outDepth, ys[1], ys[2], ys[3]});
+  if (failed(y))
+    return failure();
+  return moveDepth(*y);
 }
 
 /// Adds the optional bias (input 2, one value per output channel) to the
-/// 4-D convolution result `y`, drops the lifted H = 1 of a 1-D one, and
-/// defines the node's output.
+/// 4-D (or 5-D) convolution result `y`, drops the lifted H = 1 of a 1-D one,
+/// and defines the node's output.
 static LogicalResult finishConv(NodeContext &nc, Value y, int64_t channels,
                                 bool lifted) {
   if (nc.hasInput(2)) {
@@ -180,7 +273,10 @@ static LogicalResult finishConv(NodeContext &nc, Value y, int64_t channels,
     if (shapeOf(*bias) != llvm::SmallVector<int64_t>{channels})
       return nc.error() << "the bias must have shape [" << channels << "]",
              failure();
-    bias = nc.reshape(*bias, {channels, 1, 1});
+    // [channels, 1, ...]: one value per channel of y's spatial dims.
+    llvm::SmallVector<int64_t> perChannel(shapeOf(y).size() - 1, 1);
+    perChannel[0] = channels;
+    bias = nc.reshape(*bias, perChannel);
     if (failed(bias))
       return failure();
     FailureOr<Value> sum = nc.create<nn::AddOp>({y, *bias});
@@ -209,12 +305,12 @@ struct ConvNode {
 };
 } // namespace
 
-static LogicalResult readConvNode(NodeContext &nc, ConvNode &c) {
+static LogicalResult readConvNode(NodeContext &nc, ConvNode &c, bool allow3D) {
   FailureOr<Value> x = nc.floatValue(0);
   FailureOr<Value> wv = nc.floatValue(1);
   FailureOr<int64_t> group = nc.intAttr("group", 1);
   if (failed(x) || failed(wv) || failed(group) ||
-      failed(checkSpatialRank(nc, *x)))
+      failed(checkSpatialRank(nc, *x, allow3D)))
     return failure();
   c.x = *x;
   c.weights = *wv;
@@ -227,6 +323,16 @@ static LogicalResult readConvNode(NodeContext &nc, ConvNode &c) {
            failure();
   return readWindow(nc, llvm::ArrayRef<int64_t>(c.xs).drop_front(2),
                     llvm::ArrayRef<int64_t>(c.ws).drop_front(2), nullptr, c.w);
+}
+
+/// The 2-D window attributes of nn.conv2d (also the pools' strides and
+/// padding).
+static llvm::SmallVector<NamedAttribute>
+convAttrs(NodeContext &nc, const Window &w, int64_t group) {
+  return {nc.named("strides", nc.i64Array(w.strides)),
+          nc.named("padding", nc.i64Array(padding(w))),
+          nc.named("dilation", nc.i64Array(w.dilations)),
+          nc.named("groups", nc.builder.getI64IntegerAttr(group))};
 }
 
 /// Builds `OpTy` on the node lifted to 2-D: nn.conv2d, or
@@ -250,11 +356,7 @@ static LogicalResult buildConv(NodeContext &nc, ConvNode &c,
   FailureOr<Value> x4 = input4D(nc, c.x);
   if (failed(x4))
     return failure();
-  llvm::SmallVector<NamedAttribute> attrs = {
-      nc.named("strides", nc.i64Array(c.w.strides)),
-      nc.named("padding", nc.i64Array(padding(c.w))),
-      nc.named("dilation", nc.i64Array(c.w.dilations)),
-      nc.named("groups", nc.builder.getI64IntegerAttr(c.group))};
+  llvm::SmallVector<NamedAttribute> attrs = convAttrs(nc, c.w, c.group);
   FailureOr<Value> y;
   if constexpr (std::is_same_v<OpTy, nn::Conv2DOp>) {
     y = nc.create<OpTy>({*x4, filter}, attrs);
@@ -269,10 +371,32 @@ static LogicalResult buildConv(NodeContext &nc, ConvNode &c,
   return finishConv(nc, *y, channels, lifted);
 }
 
+/// A 3-D convolution: for each kernel depth kd, nn.conv2d of the depth
+/// slices with the filter's slice W[:, :, kd], summed (overDepth).
+static LogicalResult buildConv3D(NodeContext &nc, ConvNode &c) {
+  const int64_t out = c.ws[0], in = c.ws[1];
+  llvm::SmallVector<NamedAttribute> attrs =
+      convAttrs(nc, dropDepth(c.w), c.group);
+  auto conv = [&](int64_t kd, Value x2) -> FailureOr<Value> {
+    FailureOr<Value> f =
+        nc.slice(c.weights, {0, 0, kd, 0, 0}, {out, in, 1, c.ws[3], c.ws[4]});
+    if (failed(f) || failed(f = nc.reshape(*f, {out, in, c.ws[3], c.ws[4]})))
+      return failure();
+    return nc.create<nn::Conv2DOp>({x2, *f}, attrs);
+  };
+  auto add = [&](Value a, Value b) { return nc.create<nn::AddOp>({a, b}); };
+  FailureOr<Value> y = overDepth(nc, c.x, c.w, 0.0f, conv, add);
+  if (failed(y))
+    return failure();
+  return finishConv(nc, *y, out, /*lifted=*/false);
+}
+
 static LogicalResult importConv(NodeContext &nc) {
   ConvNode c;
-  if (failed(readConvNode(nc, c)))
+  if (failed(readConvNode(nc, c, /*allow3D=*/true)))
     return failure();
+  if (c.xs.size() == 5)
+    return buildConv3D(nc, c);
   return buildConv<nn::Conv2DOp>(nc, c, {}, c.ws[0]);
 }
 
@@ -283,7 +407,7 @@ static LogicalResult importConv(NodeContext &nc) {
 /// pads, or output_shape's with the pads that give it.
 static LogicalResult importConvTranspose(NodeContext &nc) {
   ConvNode c;
-  if (failed(readConvNode(nc, c)))
+  if (failed(readConvNode(nc, c, /*allow3D=*/false)))
     return failure();
   if (c.ws[0] != c.xs[1])
     return nc.error() << "the weights are for " << c.ws[0]
@@ -366,9 +490,61 @@ static LogicalResult importConvTranspose(NodeContext &nc) {
   return buildConv<nn::Conv2DGradInputOp>(nc, c, out, c.ws[1] * c.group);
 }
 
+/// nn.max_pool2d or nn.avg_pool2d (`includePad`) with window `w`.
+static FailureOr<Value> pool2D(NodeContext &nc, Value x, const Window &w,
+                               bool isMax, bool includePad) {
+  llvm::SmallVector<NamedAttribute> attrs = {
+      nc.named("kernel", nc.i64Array(w.kernel)),
+      nc.named("strides", nc.i64Array(w.strides)),
+      nc.named("padding", nc.i64Array(padding(w)))};
+  if (isMax) {
+    attrs.push_back(nc.named("dilation", nc.i64Array(w.dilations)));
+    return nc.create<nn::MaxPool2DOp>({x}, attrs);
+  }
+  if (includePad)
+    attrs.push_back(nc.named("count_include_pad", nc.builder.getUnitAttr()));
+  return nc.create<nn::AvgPool2DOp>({x}, attrs);
+}
+
+/// A 3-D pool on x [N, C, D, H, W]: the 2-D pool of each kernel depth's
+/// slices, maxed (padding -inf) or summed (padding 0) over the depths
+/// (overDepth); a sum is divided by the depths each output counts: the
+/// kernel's, or without `includePad` those inside the input.
+static FailureOr<Value> pool3D(NodeContext &nc, Value x, const Window &w,
+                               bool isMax, bool includePad) {
+  Window w2 = dropDepth(w);
+  auto pool = [&](int64_t, Value x2) {
+    return pool2D(nc, x2, w2, isMax, includePad);
+  };
+  auto combine = [&](Value a, Value b) {
+    return isMax ? nc.create<nn::MaximumOp>({a, b})
+                 : nc.create<nn::AddOp>({a, b});
+  };
+  FailureOr<Value> y =
+      overDepth(nc, x, w, isMax ? -std::numeric_limits<float>::infinity() : 0,
+                pool, combine);
+  if (failed(y) || isMax)
+    return y;
+  // Output depth o reads input depths o * stride - padBegin + kd (no
+  // dilations), of which those in [0, D) count.
+  const int64_t depth = shapeOf(x)[2], outDepth = shapeOf(*y)[2];
+  llvm::SmallVector<float> scale;
+  for (int64_t o = 0; o < outDepth; ++o) {
+    int64_t first = o * w.strides[0] - w.padBegin[0];
+    int64_t inside =
+        std::min(first + w.kernel[0], depth) - std::max<int64_t>(first, 0);
+    scale.push_back(1.0f / float(includePad ? w.kernel[0] : inside));
+  }
+  if (failed(nc.reserveFoldedBytes(int64_t(scale.size() * sizeof(float)))))
+    return failure();
+  Value divisor = llvm::all_equal(scale) ? nc.splat({}, scale[0])
+                                         : nc.constant({outDepth, 1, 1}, scale);
+  return nc.create<nn::MulOp>({*y, divisor});
+}
+
 static LogicalResult importPool(NodeContext &nc, bool isMax) {
   FailureOr<Value> x = nc.floatValue(0);
-  if (failed(x) || failed(checkSpatialRank(nc, *x)))
+  if (failed(x) || failed(checkSpatialRank(nc, *x, /*allow3D=*/true)))
     return failure();
   if (isMax && nc.hasOutput(1))
     return nc.error() << "the Indices output is not supported", failure();
@@ -394,25 +570,17 @@ static LogicalResult importPool(NodeContext &nc, bool isMax) {
   if (!isMax && llvm::any_of(w.dilations, [](int64_t d) { return d != 1; }))
     return nc.error() << "dilations are not supported (nn.avg_pool2d has none)",
            failure();
+  if (xs.size() == 5) {
+    FailureOr<Value> y = pool3D(nc, *x, w, isMax, *includePad != 0);
+    return failed(y) ? failure() : nc.setOutput(0, *y);
+  }
   bool lifted = xs.size() == 3;
   if (lifted)
     liftWindow(w);
   FailureOr<Value> x4 = input4D(nc, *x);
   if (failed(x4))
     return failure();
-  llvm::SmallVector<NamedAttribute> attrs = {
-      nc.named("kernel", nc.i64Array(w.kernel)),
-      nc.named("strides", nc.i64Array(w.strides)),
-      nc.named("padding", nc.i64Array(padding(w)))};
-  FailureOr<Value> y;
-  if (isMax) {
-    attrs.push_back(nc.named("dilation", nc.i64Array(w.dilations)));
-    y = nc.create<nn::MaxPool2DOp>({*x4}, attrs);
-  } else {
-    if (*includePad)
-      attrs.push_back(nc.named("count_include_pad", nc.builder.getUnitAttr()));
-    y = nc.create<nn::AvgPool2DOp>({*x4}, attrs);
-  }
+  FailureOr<Value> y = pool2D(nc, *x4, w, isMax, *includePad != 0);
   if (failed(y))
     return failure();
   if (lifted) {

@@ -1508,3 +1508,23 @@ save("sign_runtime_int.onnx", helper.make_graph(
     [helper.make_node("Sign", ["k"], ["y"], name="sign")],
     "sign_runtime_int", [vi("k", TensorProto.INT64, [4])],
     [vi("y", TensorProto.INT64, [4])]))
+
+
+# 3-D windows the importer refuses (conv3d.test): a depth pad as large as
+# the window, a kernel deeper than 1024, and ConvTranspose in 3-D.
+save("conv3d_pad_large.onnx", helper.make_graph(
+    [helper.make_node("Conv", ["x", "w"], ["y"], name="conv", pads=[3, 0, 0,
+                                                                    3, 0, 0])],
+    "conv3d_pad_large", [vi("x", F, [1, 1, 4, 4, 4])],
+    [vi("y", F, [1, 2, 8, 2, 2])],
+    [numpy_helper.from_array(np.ones((2, 1, 3, 3, 3), np.float32), "w")]))
+save("maxpool3d_deep.onnx", helper.make_graph(
+    [helper.make_node("MaxPool", ["x"], ["y"], name="pool",
+                      kernel_shape=[2000, 1, 1])],
+    "maxpool3d_deep", [vi("x", F, [1, 1, 2000, 2, 2])],
+    [vi("y", F, [1, 1, 1, 2, 2])]))
+save("convtranspose3d.onnx", helper.make_graph(
+    [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="deconv")],
+    "convtranspose3d", [vi("x", F, [1, 1, 2, 2, 2])],
+    [vi("y", F, [1, 1, 3, 3, 3])],
+    [numpy_helper.from_array(np.ones((1, 1, 2, 2, 2), np.float32), "w")]))

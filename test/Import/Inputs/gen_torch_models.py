@@ -1327,6 +1327,34 @@ def write_step():
     export_and_train(StepMlp(), "step_mlp", images=False, logits=True)
 
 
+class Cnn3d(nn.Module):
+    """The CNN of cnn3d.onnx: the 64 features as a 4 x 4 x 4 volume;
+    Conv3d (padded), ReLU, MaxPool3d (padded), a grouped Conv3d dilated in
+    depth, AvgPool3d (padded, count_include_pad=False), Linear."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv3d(1, 6, 3, padding=1)
+        self.pool = nn.MaxPool3d(2, stride=2, padding=1)
+        self.c2 = nn.Conv3d(6, 8, (2, 3, 3), padding=1, groups=2,
+                            dilation=(2, 1, 1))
+        self.avg = nn.AvgPool3d(2, stride=(1, 2, 2), padding=1,
+                                count_include_pad=False)
+        self.fc = nn.Linear(8 * 4 * 2 * 2, 4)
+
+    def forward(self, x):
+        v = x.reshape(-1, 1, 4, 4, 4)
+        h = self.pool(torch.relu(self.c1(v)))
+        h = self.avg(torch.relu(self.c2(h)))
+        return self.fc(h.flatten(1))
+
+
+def write_cnn3d():
+    """Cnn3d (seed 17) exported and trained (test/Import/conv3d.test)."""
+    torch.manual_seed(17)
+    export_and_train(Cnn3d(), "cnn3d", images=False, logits=True)
+
+
 def main():
     torch.manual_seed(3)
     model = TinyBert().eval()
