@@ -7,8 +7,9 @@
 // explicit [top, left, bottom, right] padding of nn. Conv, MaxPool and
 // AveragePool on 3-D (NCDHW) inputs are 2-D windows over the depth slices
 // each kernel depth reads, summed (or maxed) over the kernel's depth
-// (overDepth). GlobalAveragePool and GlobalMaxPool are nn.global_avg_pool
-// or reductions.
+// (overDepth); a 3-D ConvTranspose is nn.conv2d_grad_input per kernel
+// depth, each spread and shifted onto the output depths and summed.
+// GlobalAveragePool and GlobalMaxPool are nn.global_avg_pool or reductions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -189,6 +190,14 @@ static Window dropDepth(const Window &w) {
 /// The most kernel depths a 3-D window may have (one 2-D op each).
 constexpr int64_t kMaxKernelDepth = 1024;
 
+static LogicalResult checkKernelDepth(NodeContext &nc, const Window &w) {
+  if (w.kernel[0] <= kMaxKernelDepth)
+    return success();
+  return nc.error() << "a 3-D window of depth " << w.kernel[0] << " (more than "
+                    << kMaxKernelDepth << ") is not supported",
+         failure();
+}
+
 /// A 3-D window on x [N, C, D, H, W] as 2-D windows over its depth: x,
 /// padded along D with `padValue`, is moved to [N, D, C, H, W]; for each
 /// kernel depth kd the depths that the output depths read through it (d =
@@ -203,11 +212,8 @@ overDepth(NodeContext &nc, Value x, const Window &w, float padValue,
           llvm::function_ref<FailureOr<Value>(Value, Value)> combine) {
   llvm::SmallVector<int64_t> xs = shapeOf(x);
   const int64_t extent = (w.kernel[0] - 1) * w.dilations[0] + 1;
-  if (w.kernel[0] > kMaxKernelDepth)
-    return nc.error() << "a 3-D window of depth " << w.kernel[0]
-                      << " (more than " << kMaxKernelDepth
-                      << ") is not supported",
-           failure();
+  if (failed(checkKernelDepth(nc, w)))
+    return failure();
   if (w.padBegin[0] >= extent || w.padEnd[0] >= extent)
     return nc.error() << "a depth pad as large as the window (" << extent
                       << ") is not supported",
@@ -405,9 +411,85 @@ static LogicalResult importConv(NodeContext &nc) {
 /// [O, I / group, k...]): nn.conv2d_grad_input of X, whose result shape
 /// holds the output size s * (in - 1) + output_padding + (k - 1) * d + 1 -
 /// pads, or output_shape's with the pads that give it.
+/// A 3-D ConvTranspose with output spatial dims `out`: for each kernel
+/// depth kd, nn.conv2d_grad_input of every input depth (folded into the
+/// batch) with the filter slice W[:, :, kd]; input depth i lands on output
+/// depth i * stride + kd * dilation - padBegin, so the results are spread
+/// along the depth (a stride's zeros after each, nn.pad), shifted there
+/// (nn.pad, or nn.slice for what falls before 0 or past the end) and
+/// summed.
+static LogicalResult buildConvTranspose3D(NodeContext &nc, ConvNode &c,
+                                          llvm::ArrayRef<int64_t> out,
+                                          int64_t channels) {
+  const Window &w = c.w;
+  const int64_t n = c.xs[0], depth = c.xs[2], stride = w.strides[0];
+  if (failed(checkKernelDepth(nc, w)))
+    return failure();
+  FailureOr<Value> xt = nc.create<nn::TransposeOp>(
+      {c.x}, {nc.named("perm", nc.i64Array({0, 2, 1, 3, 4}))});
+  if (failed(xt) ||
+      failed(xt = nc.reshape(*xt, {n * depth, c.xs[1], c.xs[3], c.xs[4]})))
+    return failure();
+  llvm::SmallVector<NamedAttribute> attrs =
+      convAttrs(nc, dropDepth(w), c.group);
+  auto type = RankedTensorType::get(
+      {n * depth, channels, out[1], out[2]},
+      cast<RankedTensorType>(c.x.getType()).getElementType());
+  const int64_t plane = channels * out[1] * out[2];
+  Value acc;
+  for (int64_t kd = 0; kd < w.kernel[0]; ++kd) {
+    FailureOr<Value> f = nc.slice(c.weights, {0, 0, kd, 0, 0},
+                                  {c.ws[0], c.ws[1], 1, c.ws[3], c.ws[4]});
+    if (failed(f) ||
+        failed(f = nc.reshape(*f, {c.ws[0], c.ws[1], c.ws[3], c.ws[4]})))
+      return failure();
+    FailureOr<Value> z =
+        nc.createTyped<nn::Conv2DGradInputOp>(type, {*xt, *f}, attrs);
+    // [N, D, 1, plane], then a stride's zeros after each input depth.
+    if (failed(z) || failed(z = nc.reshape(*z, {n, depth, 1, plane})))
+      return failure();
+    if (stride > 1) {
+      z = nc.create<nn::PadOp>(
+          {*z}, {nc.named("low", nc.i64Array({0, 0, 0, 0})),
+                 nc.named("high", nc.i64Array({0, 0, stride - 1, 0}))});
+      if (failed(z))
+        return failure();
+    }
+    if (failed(z = nc.reshape(*z, {n, depth * stride, plane})))
+      return failure();
+    // Spread depth j = i * stride goes to j + shift.
+    const int64_t shift = kd * w.dilations[0] - w.padBegin[0];
+    const int64_t first = std::max<int64_t>(0, -shift);
+    const int64_t last = std::min(depth * stride, out[0] - shift);
+    if (last <= first)
+      continue; // nothing of this depth lands inside the output
+    if (failed(z = nc.slice(*z, {0, first, 0}, {n, last - first, plane})))
+      return failure();
+    const int64_t low = shift + first, high = out[0] - (shift + last);
+    if (low > 0 || high > 0) {
+      z = nc.create<nn::PadOp>({*z},
+                               {nc.named("low", nc.i64Array({0, low, 0})),
+                                nc.named("high", nc.i64Array({0, high, 0}))});
+      if (failed(z))
+        return failure();
+    }
+    if (acc && failed(z = nc.create<nn::AddOp>({acc, *z})))
+      return failure();
+    acc = *z;
+  }
+  if (!acc)
+    return nc.error() << "no input depth lands inside the output", failure();
+  FailureOr<Value> y = nc.reshape(acc, {n, out[0], channels, out[1], out[2]});
+  if (failed(y) ||
+      failed(y = nc.create<nn::TransposeOp>(
+                 {*y}, {nc.named("perm", nc.i64Array({0, 2, 1, 3, 4}))})))
+    return failure();
+  return finishConv(nc, *y, channels, /*lifted=*/false);
+}
+
 static LogicalResult importConvTranspose(NodeContext &nc) {
   ConvNode c;
-  if (failed(readConvNode(nc, c, /*allow3D=*/false)))
+  if (failed(readConvNode(nc, c, /*allow3D=*/true)))
     return failure();
   if (c.ws[0] != c.xs[1])
     return nc.error() << "the weights are for " << c.ws[0]
@@ -487,6 +569,8 @@ static LogicalResult importConvTranspose(NodeContext &nc) {
   // output_padding extends the end: rows no window of the convolution
   // reads, which nn.conv2d_grad_input leaves zero (the verifier checks that
   // they are fewer than a stride).
+  if (c.xs.size() == 5)
+    return buildConvTranspose3D(nc, c, out, c.ws[1] * c.group);
   return buildConv<nn::Conv2DGradInputOp>(nc, c, out, c.ws[1] * c.group);
 }
 

@@ -1511,7 +1511,7 @@ save("sign_runtime_int.onnx", helper.make_graph(
 
 
 # 3-D windows the importer refuses (conv3d.test): a depth pad as large as
-# the window, a kernel deeper than 1024, and ConvTranspose in 3-D.
+# the window and a kernel deeper than 1024.
 save("conv3d_pad_large.onnx", helper.make_graph(
     [helper.make_node("Conv", ["x", "w"], ["y"], name="conv", pads=[3, 0, 0,
                                                                     3, 0, 0])],
@@ -1523,8 +1523,3 @@ save("maxpool3d_deep.onnx", helper.make_graph(
                       kernel_shape=[2000, 1, 1])],
     "maxpool3d_deep", [vi("x", F, [1, 1, 2000, 2, 2])],
     [vi("y", F, [1, 1, 1, 2, 2])]))
-save("convtranspose3d.onnx", helper.make_graph(
-    [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="deconv")],
-    "convtranspose3d", [vi("x", F, [1, 1, 2, 2, 2])],
-    [vi("y", F, [1, 1, 3, 3, 3])],
-    [numpy_helper.from_array(np.ones((1, 1, 2, 2, 2), np.float32), "w")]))

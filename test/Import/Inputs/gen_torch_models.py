@@ -1355,6 +1355,32 @@ def write_cnn3d():
     export_and_train(Cnn3d(), "cnn3d", images=False, logits=True)
 
 
+class Deconv3d(nn.Module):
+    """The model of deconv3d.onnx: the 64 features as a 4 x 4 x 4 volume;
+    a strided Conv3d down, a ConvTranspose3d up (stride 2, padding,
+    output_padding), a grouped ConvTranspose3d dilated in depth, Linear."""
+
+    def __init__(self):
+        super().__init__()
+        self.down = nn.Conv3d(1, 4, 3, stride=2, padding=1)
+        self.up = nn.ConvTranspose3d(4, 4, 3, stride=2, padding=1,
+                                     output_padding=1)
+        self.up2 = nn.ConvTranspose3d(4, 6, (2, 3, 3), groups=2,
+                                      dilation=(2, 1, 1), padding=(0, 1, 1))
+        self.fc = nn.Linear(6 * 6 * 4 * 4, 4)
+
+    def forward(self, x):
+        v = x.reshape(-1, 1, 4, 4, 4)
+        h = torch.relu(self.up(torch.relu(self.down(v))))
+        return self.fc(torch.tanh(self.up2(h)).flatten(1))
+
+
+def write_deconv3d():
+    """Deconv3d (seed 18) exported and trained (test/Import/conv3d.test)."""
+    torch.manual_seed(18)
+    export_and_train(Deconv3d(), "deconv3d", images=False, logits=True)
+
+
 def main():
     torch.manual_seed(3)
     model = TinyBert().eval()
