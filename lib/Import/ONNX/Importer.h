@@ -387,6 +387,8 @@ public:
   // Helpers shared by the op families.
   /// An f32 `arith.constant` of `shape` filled with `value`.
   Value splat(llvm::ArrayRef<int64_t> shape, float value);
+  /// A 0-d integer `arith.constant` of `elementType` (i32, i64) holding `v`.
+  Value intScalar(mlir::Type elementType, int64_t v);
   /// An f32 `arith.constant` of `shape` holding `values` (row-major); its
   /// bytes must have been reserved.
   Value constant(llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<float> values);

@@ -101,6 +101,14 @@ const onnx::AttributeProto *NodeContext::attr(llvm::StringRef name) const {
   return findAttribute(node, name);
 }
 
+Value NodeContext::intScalar(Type elementType, int64_t v) {
+  auto type = RankedTensorType::get({}, elementType);
+  return arith::ConstantOp::create(
+      builder, loc, type,
+      DenseElementsAttr::get(
+          type, APInt(elementType.getIntOrFloatBitWidth(), v, true)));
+}
+
 NamedAttribute NodeContext::predicate(nn::ComparePredicate p) const {
   return named("predicate", nn::ComparePredicateAttr::get(ctx(), p));
 }

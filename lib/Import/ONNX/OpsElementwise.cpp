@@ -1,7 +1,8 @@
 //===- OpsElementwise.cpp - elementwise ONNX ops --------------------------===//
 //
 // Unary activations and functions, Sign, Ceil, Floor and Round among them
-// (folded on constants, Abs, Neg, Relu and Sign on integer ones too), binary
+// (folded on constants, Abs, Neg, Relu and Sign on integer ones too; Sign
+// of run-time integers as nn.compare and nn.where), binary
 // arithmetic with numpy broadcasting (folded on constants, so shape
 // arithmetic never reaches nn; at run time on FLOAT, and on INT64 and INT32
 // but for Div), Mod (folded only), Sum/Max/Min/Mean, Pow, Clip, Where (of
@@ -193,6 +194,37 @@ static LogicalResult importArith(NodeContext &nc, Arith op, unsigned n) {
       return failure();
   }
   return nc.setOutput(0, *acc);
+}
+
+/// Sign: folded on a constant; of a run-time FLOAT value nn.sign; of a
+/// run-time INT64 or INT32 value (numpy's sign of integers) where(x > 0, 1,
+/// where(x < 0, -1, 0)).
+static LogicalResult importSign(NodeContext &nc) {
+  FailureOr<Tensor *> t = nc.input(0);
+  if (failed(t))
+    return failure();
+  if (isFoldable(**t))
+    return importFoldableUnary<nn::SignOp, foldSign, foldSignInt>(nc);
+  FailureOr<Value> x = nc.numericValue(0);
+  if (failed(x))
+    return failure();
+  Type type = getElementTypeOrSelf(x->getType());
+  if (!type.isInteger())
+    return importUnary<nn::SignOp>(nc);
+  Value zero = nc.intScalar(type, 0);
+  FailureOr<Value> above = nc.create<nn::CompareOp>(
+      {*x, zero}, {nc.predicate(nn::ComparePredicate::GT)});
+  FailureOr<Value> below = nc.create<nn::CompareOp>(
+      {*x, zero}, {nc.predicate(nn::ComparePredicate::LT)});
+  if (failed(above) || failed(below))
+    return failure();
+  FailureOr<Value> low =
+      nc.create<nn::WhereOp>({*below, nc.intScalar(type, -1), zero});
+  if (failed(low))
+    return failure();
+  FailureOr<Value> y =
+      nc.create<nn::WhereOp>({*above, nc.intScalar(type, 1), *low});
+  return failed(y) ? failure() : nc.setOutput(0, *y);
 }
 
 template <Arith op> static LogicalResult importBinary(NodeContext &nc) {
@@ -538,7 +570,7 @@ void amp::onnx_import::registerElementwiseOps(OpTable &t) {
   t["Mul"] = {importBinary<Arith::Mul>, {}};
   t["Div"] = {importBinary<Arith::Div>, {}};
   t["Mod"] = {importMod, {"fmod"}};
-  t["Sign"] = {importFoldableUnary<nn::SignOp, foldSign, foldSignInt>, {}};
+  t["Sign"] = {importSign, {}};
   t["Ceil"] = {importFoldableUnary<nn::CeilOp, foldCeil>, {}};
   t["Floor"] = {importFoldableUnary<nn::FloorOp, foldFloor>, {}};
   t["Round"] = {importFoldableUnary<nn::RoundOp, foldRound>, {}};

@@ -256,15 +256,6 @@ static LogicalResult importGather(NodeContext &nc) {
   return nc.setOutput(0, *y);
 }
 
-/// An integer scalar constant of `type`'s element type.
-static Value intScalar(NodeContext &nc, Type elementType, int64_t v) {
-  auto type = RankedTensorType::get({}, elementType);
-  return arith::ConstantOp::create(
-      nc.builder, nc.loc, type,
-      DenseElementsAttr::get(
-          type, APInt(elementType.getIntOrFloatBitWidth(), v, true)));
-}
-
 /// x `p` y of run-time integers, an i1 tensor.
 static FailureOr<Value> compareInts(NodeContext &nc, Value x,
                                     nn::ComparePredicate p, Value y) {
@@ -276,7 +267,7 @@ static FailureOr<Value> compareInts(NodeContext &nc, Value x,
 static FailureOr<Value> wrapNegative(NodeContext &nc, Value index,
                                      int64_t dim) {
   Type type = cast<RankedTensorType>(index.getType()).getElementType();
-  Value zero = intScalar(nc, type, 0), size = intScalar(nc, type, dim);
+  Value zero = nc.intScalar(type, 0), size = nc.intScalar(type, dim);
   FailureOr<Value> negative =
       compareInts(nc, index, nn::ComparePredicate::LT, zero);
   FailureOr<Value> wrapped = nc.create<nn::AddOp>({index, size});
@@ -290,7 +281,7 @@ static FailureOr<Value> wrapNegative(NodeContext &nc, Value index,
 static FailureOr<Value> wrapIndex(NodeContext &nc, Value index, int64_t dim,
                                   Value &outside) {
   Type type = cast<RankedTensorType>(index.getType()).getElementType();
-  Value zero = intScalar(nc, type, 0), size = intScalar(nc, type, dim);
+  Value zero = nc.intScalar(type, 0), size = nc.intScalar(type, dim);
   FailureOr<Value> at = wrapNegative(nc, index, dim);
   if (failed(at))
     return failure();
@@ -312,7 +303,7 @@ static FailureOr<Value> wrapIndex(NodeContext &nc, Value index, int64_t dim,
 static FailureOr<Value> invalidateOutside(NodeContext &nc, Value rows,
                                           Value outside) {
   Type type = cast<RankedTensorType>(rows.getType()).getElementType();
-  return nc.create<nn::WhereOp>({outside, intScalar(nc, type, -1), rows});
+  return nc.create<nn::WhereOp>({outside, nc.intScalar(type, -1), rows});
 }
 
 /// GatherElements of FLOAT, INT64 or INT32 data by indices computed at run time
@@ -359,7 +350,7 @@ static LogicalResult gatherElementsComputed(NodeContext &nc,
   Value outside;
   FailureOr<Value> at = wrapIndex(nc, *idx, ds[axis], outside);
   if (succeeded(at) && strides[axis] != 1)
-    at = nc.create<nn::MulOp>({*at, intScalar(nc, intType, strides[axis])});
+    at = nc.create<nn::MulOp>({*at, nc.intScalar(intType, strides[axis])});
   if (failed(at) || failed(at = nc.create<nn::AddOp>({*at, baseValue})) ||
       failed(at = invalidateOutside(nc, *at, outside)))
     return failure();
@@ -461,7 +452,7 @@ static LogicalResult gatherNDComputed(NodeContext &nc,
       continue;
     }
     FailureOr<Value> scaled =
-        nc.create<nn::MulOp>({row, intScalar(nc, intType, ds[j])});
+        nc.create<nn::MulOp>({row, nc.intScalar(intType, ds[j])});
     if (failed(scaled) ||
         failed(scaled = nc.create<nn::AddOp>({*scaled, *part})))
       return failure();

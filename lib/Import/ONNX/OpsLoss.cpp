@@ -145,11 +145,7 @@ static LogicalResult importLossOf(NodeContext &nc, const LossInputs &in) {
     weight = *w;
   }
   if (in.ignoreIndex) {
-    Value ii = arith::ConstantOp::create(
-        nc.builder, nc.loc,
-        DenseElementsAttr::get(RankedTensorType::get({}, intType),
-                               APInt(intType.getIntOrFloatBitWidth(),
-                                     *in.ignoreIndex, /*isSigned=*/true)));
+    Value ii = nc.intScalar(intType, *in.ignoreIndex);
     FailureOr<Value> keep = nc.create<nn::CompareOp>(
         {in.labels, ii}, {nc.predicate(nn::ComparePredicate::NE)});
     if (failed(keep) || failed(keep = toF32(nc, *keep)))

@@ -1492,8 +1492,8 @@ resize_model("resize_crop_huge", [1, 1, 4, 5], [1, 1, 9000, 9000],
 
 # Floor, Ceil, Round and Sign of a run-time FLOAT value: the nn step
 # functions, against ONNX's reference on halves (Round's ties to even),
-# signed zeros, infinities and NaN; Sign of a run-time INT64 value is an
-# error (step.test).
+# signed zeros, infinities and NaN; Sign of a run-time INT64 value, as
+# numpy's (step.test).
 STEP_OPS = ("Floor", "Ceil", "Round", "Sign")
 save("step_runtime.onnx", helper.make_graph(
     [helper.make_node(op, ["x"], [op.lower()], name=op.lower())
@@ -1508,6 +1508,8 @@ save("sign_runtime_int.onnx", helper.make_graph(
     [helper.make_node("Sign", ["k"], ["y"], name="sign")],
     "sign_runtime_int", [vi("k", TensorProto.INT64, [4])],
     [vi("y", TensorProto.INT64, [4])]))
+reference("sign_runtime_int.onnx",
+          {"k": np.array([5, -3, 0, np.iinfo(np.int64).min], np.int64)})
 
 
 # 3-D windows the importer refuses (conv3d.test): a depth pad as large as
