@@ -198,6 +198,12 @@ static LogicalResult checkKernelDepth(NodeContext &nc, const Window &w) {
          failure();
 }
 
+/// [N, C, D, H, W] <-> [N, D, C, H, W] (the permutation is its own inverse).
+static FailureOr<Value> swapChannelsAndDepth(NodeContext &nc, Value v) {
+  return nc.create<nn::TransposeOp>(
+      {v}, {nc.named("perm", nc.i64Array({0, 2, 1, 3, 4}))});
+}
+
 /// A 3-D window on x [N, C, D, H, W] as 2-D windows over its depth: x,
 /// padded along D with `padValue`, is moved to [N, D, C, H, W]; for each
 /// kernel depth kd the depths that the output depths read through it (d =
@@ -232,11 +238,7 @@ overDepth(NodeContext &nc, Value x, const Window &w, float padValue,
     return nc.error() << "the window is larger than the padded input",
            failure();
   const int64_t outDepth = (depth - extent) / w.strides[0] + 1;
-  auto moveDepth = [&](Value v) {
-    return nc.create<nn::TransposeOp>(
-        {v}, {nc.named("perm", nc.i64Array({0, 2, 1, 3, 4}))});
-  };
-  FailureOr<Value> xt = moveDepth(x);
+  FailureOr<Value> xt = swapChannelsAndDepth(nc, x);
   if (failed(xt))
     return failure();
   Value acc;
@@ -264,7 +266,7 @@ overDepth(NodeContext &nc, Value x, const Window &w, float padValue,
   FailureOr<Value> y = nc.reshape(acc, {xs[0], outDepth, ys[1], ys[2], ys[3]});
   if (failed(y))
     return failure();
-  return moveDepth(*y);
+  return swapChannelsAndDepth(nc, *y);
 }
 
 /// Adds the optional bias (input 2, one value per output channel) to the
@@ -331,8 +333,7 @@ static LogicalResult readConvNode(NodeContext &nc, ConvNode &c, bool allow3D) {
                     llvm::ArrayRef<int64_t>(c.ws).drop_front(2), nullptr, c.w);
 }
 
-/// The 2-D window attributes of nn.conv2d (also the pools' strides and
-/// padding).
+/// The window attributes of nn.conv2d and nn.conv2d_grad_input.
 static llvm::SmallVector<NamedAttribute>
 convAttrs(NodeContext &nc, const Window &w, int64_t group) {
   return {nc.named("strides", nc.i64Array(w.strides)),
@@ -377,16 +378,25 @@ static LogicalResult buildConv(NodeContext &nc, ConvNode &c,
   return finishConv(nc, *y, channels, lifted);
 }
 
+/// The 2-D filter W[:, :, kd] of the 3-D weights W [O, I, KD, KH, KW].
+static FailureOr<Value> filterAtDepth(NodeContext &nc, const ConvNode &c,
+                                      int64_t kd) {
+  const llvm::SmallVector<int64_t> &ws = c.ws;
+  FailureOr<Value> f =
+      nc.slice(c.weights, {0, 0, kd, 0, 0}, {ws[0], ws[1], 1, ws[3], ws[4]});
+  if (failed(f))
+    return failure();
+  return nc.reshape(*f, {ws[0], ws[1], ws[3], ws[4]});
+}
+
 /// A 3-D convolution: for each kernel depth kd, nn.conv2d of the depth
 /// slices with the filter's slice W[:, :, kd], summed (overDepth).
 static LogicalResult buildConv3D(NodeContext &nc, ConvNode &c) {
-  const int64_t out = c.ws[0], in = c.ws[1];
   llvm::SmallVector<NamedAttribute> attrs =
       convAttrs(nc, dropDepth(c.w), c.group);
   auto conv = [&](int64_t kd, Value x2) -> FailureOr<Value> {
-    FailureOr<Value> f =
-        nc.slice(c.weights, {0, 0, kd, 0, 0}, {out, in, 1, c.ws[3], c.ws[4]});
-    if (failed(f) || failed(f = nc.reshape(*f, {out, in, c.ws[3], c.ws[4]})))
+    FailureOr<Value> f = filterAtDepth(nc, c, kd);
+    if (failed(f))
       return failure();
     return nc.create<nn::Conv2DOp>({x2, *f}, attrs);
   };
@@ -394,7 +404,7 @@ static LogicalResult buildConv3D(NodeContext &nc, ConvNode &c) {
   FailureOr<Value> y = overDepth(nc, c.x, c.w, 0.0f, conv, add);
   if (failed(y))
     return failure();
-  return finishConv(nc, *y, out, /*lifted=*/false);
+  return finishConv(nc, *y, c.ws[0], /*lifted=*/false);
 }
 
 static LogicalResult importConv(NodeContext &nc) {
@@ -425,8 +435,7 @@ static LogicalResult buildConvTranspose3D(NodeContext &nc, ConvNode &c,
   const int64_t n = c.xs[0], depth = c.xs[2], stride = w.strides[0];
   if (failed(checkKernelDepth(nc, w)))
     return failure();
-  FailureOr<Value> xt = nc.create<nn::TransposeOp>(
-      {c.x}, {nc.named("perm", nc.i64Array({0, 2, 1, 3, 4}))});
+  FailureOr<Value> xt = swapChannelsAndDepth(nc, c.x);
   if (failed(xt) ||
       failed(xt = nc.reshape(*xt, {n * depth, c.xs[1], c.xs[3], c.xs[4]})))
     return failure();
@@ -438,10 +447,8 @@ static LogicalResult buildConvTranspose3D(NodeContext &nc, ConvNode &c,
   const int64_t plane = channels * out[1] * out[2];
   Value acc;
   for (int64_t kd = 0; kd < w.kernel[0]; ++kd) {
-    FailureOr<Value> f = nc.slice(c.weights, {0, 0, kd, 0, 0},
-                                  {c.ws[0], c.ws[1], 1, c.ws[3], c.ws[4]});
-    if (failed(f) ||
-        failed(f = nc.reshape(*f, {c.ws[0], c.ws[1], c.ws[3], c.ws[4]})))
+    FailureOr<Value> f = filterAtDepth(nc, c, kd);
+    if (failed(f))
       return failure();
     FailureOr<Value> z =
         nc.createTyped<nn::Conv2DGradInputOp>(type, {*xt, *f}, attrs);
@@ -480,9 +487,7 @@ static LogicalResult buildConvTranspose3D(NodeContext &nc, ConvNode &c,
   if (!acc)
     return nc.error() << "no input depth lands inside the output", failure();
   FailureOr<Value> y = nc.reshape(acc, {n, out[0], channels, out[1], out[2]});
-  if (failed(y) ||
-      failed(y = nc.create<nn::TransposeOp>(
-                 {*y}, {nc.named("perm", nc.i64Array({0, 2, 1, 3, 4}))})))
+  if (failed(y) || failed(y = swapChannelsAndDepth(nc, *y)))
     return failure();
   return finishConv(nc, *y, channels, /*lifted=*/false);
 }
