@@ -5,7 +5,8 @@
 // results, build the gradients of its float operands with nn ops. The
 // rules reuse forward activations (a relu_grad reads the relu's input) and
 // leave broadcasting to Rule::set, which sums a gradient back to its
-// operand's shape. Backward-only and optimizer ops have no rule.
+// operand's shape. Backward-only and optimizer ops have no rule; amp.cast
+// has one, so that a model's own casts differentiate.
 //
 //===----------------------------------------------------------------------===//
 
@@ -552,6 +553,18 @@ LogicalResult rule(CrossEntropyOp op, Rule &r) {
 }
 
 //===----------------------------------------------------------------------===//
+// amp.cast
+//===----------------------------------------------------------------------===//
+
+/// dx = dy converted back to x's type (Rule::set): PyTorch's autograd of
+/// `.half()` and `.float()`. An imported ONNX Cast to FLOAT16 (an f32 ->
+/// f16 -> f32 round trip) so rounds its gradient as it rounds its value.
+LogicalResult rule(CastOp, Rule &r) {
+  r.set(0, r.dy());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Registration
 //===----------------------------------------------------------------------===//
 
@@ -574,5 +587,8 @@ void amp::registerNNDerivativeModels(DialectRegistry &registry) {
 #define AMP_NN_DIFFERENTIABLE_OP(CLASS)                                        \
   CLASS::attachInterface<DerivativeModel<CLASS>>(*ctx);
 #include "amp/Dialect/NN/IR/NNDifferentiableOps.def"
+  });
+  registry.addExtension(+[](MLIRContext *ctx, AMPDialect *) {
+    CastOp::attachInterface<DerivativeModel<CastOp>>(*ctx);
   });
 }

@@ -195,6 +195,26 @@ TEST(NpzFileTest, ReadsStoredMembers) {
   }
 }
 
+// float16 and float64 arrays read as f32: halves exactly (a subnormal and
+// the largest finite one too), doubles rounded.
+TEST(NpzFileTest, ReadsHalfAndDoubleAsF32) {
+  StatusOr<NamedArrays> arrays = parse(
+      zip({{"h.npy", npy("<f2", "(4,)",
+                         raw<uint16_t>({0x3800, 0xc000, 0x7bff, 0x0001}))},
+           {"d.npy", npy("<f8", "(2,)", raw<double>({0.1, -3.0}))}}));
+  ASSERT_FALSE(arrays.failed()) << arrays.getStatus().message();
+  ASSERT_EQ(arrays->size(), 2u);
+  for (const auto &[name, array] : *arrays)
+    EXPECT_EQ(array.type, ElementType::F32) << name;
+  std::vector<float> h(4), d(2);
+  ASSERT_EQ((*arrays)[0].second.bytes.size(), 16u);
+  std::memcpy(h.data(), (*arrays)[0].second.bytes.data(), 16);
+  EXPECT_EQ(h, (std::vector<float>{0.5f, -2.0f, 65504.0f, 0x1p-24f}));
+  ASSERT_EQ((*arrays)[1].second.bytes.size(), 8u);
+  std::memcpy(d.data(), (*arrays)[1].second.bytes.data(), 8);
+  EXPECT_EQ(d, (std::vector<float>{0.1f, -3.0f}));
+}
+
 TEST(NpzFileTest, ReadsDeflatedMembers) {
 #ifndef AMP_HAVE_ZLIB
   EXPECT_EQ(npzError(zip({{"x.npy", kX, true, 0, 8}})),

@@ -58,7 +58,8 @@ private:
 /// `fused<"grad">[forward's location]`.
 mlir::Location getGradientLoc(mlir::Operation *forward);
 
-/// Attaches DifferentiableOpInterface to the nn ops that have a derivative.
+/// Attaches DifferentiableOpInterface to the nn ops that have a derivative,
+/// and to amp.cast.
 void registerNNDerivativeModels(mlir::DialectRegistry &registry);
 
 /// Fails, with an error naming the op, when nn (or another loaded dialect)

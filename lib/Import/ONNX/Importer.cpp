@@ -13,6 +13,7 @@
 
 #include "amp_runtime/checked_size.h"
 
+#include "amp/Dialect/AMP/IR/AMPDialect.h"
 #include "amp/Dialect/NN/IR/NNDialect.h"
 #include "amp/Dialect/NN/IR/NNOps.h"
 
@@ -377,7 +378,8 @@ LogicalResult GraphImporter::importInputs() {
     if (!isSupportedDataType(dtype))
       return emitError(fileLoc)
              << what << " has element type " << dataTypeName(dtype)
-             << ", which is not supported (FLOAT, INT64, INT32, BOOL)";
+             << ", which is not supported (FLOAT, FLOAT16, BFLOAT16, "
+                "DOUBLE, INT64, INT32, BOOL)";
     llvm::SmallVector<int64_t> shape;
     auto given = options.inputShapes.find(input.name());
     if (given != options.inputShapes.end()) {
@@ -414,7 +416,7 @@ LogicalResult GraphImporter::importInputs() {
     auto type = RankedTensorType::get(shape, elt);
     Tensor t;
     t.graphInput = inputNames.size() - 1;
-    t.dtype = dtype;
+    t.dtype = importedDataType(dtype);
     t.shape = shape;
     t.value = body->addArgument(
         type, NameLoc::get(builder.getStringAttr(input.name())));
@@ -668,7 +670,8 @@ OwningOpRef<ModuleOp> amp::importONNXBytes(llvm::StringRef bytes,
                                            const ONNXImportOptions &options,
                                            MLIRContext &context,
                                            std::vector<ONNXParam> *params) {
-  context.loadDialect<nn::NNDialect, func::FuncDialect, arith::ArithDialect>();
+  context.loadDialect<nn::NNDialect, amp::AMPDialect, func::FuncDialect,
+                      arith::ArithDialect>();
   onnx::ModelProto model;
   int64_t opset = 0;
   std::string error = loadModel(bytes, model, opset);

@@ -176,7 +176,21 @@ std::optional<Const> parseConstBytes(llvm::StringRef data, llvm::StringRef name,
 
 /// Whether the importer can hold this ONNX element type at all.
 bool isSupportedDataType(int32_t dtype);
-/// The MLIR element type of an ONNX element type (f32, i64, i32, i1).
+/// FLOAT16, BFLOAT16 and DOUBLE: the float types the importer lifts to
+/// FLOAT. Every float tensor of the model becomes f32 (f16 and bf16 values
+/// exactly, doubles rounded), as a model's master weights; the AMP pipeline
+/// then chooses f16/bf16 where its policy allows. A Cast to FLOAT16 or
+/// BFLOAT16 keeps its rounding (roundToDataType, or an amp.cast round
+/// trip), which the AMP passes re-plan like any cast.
+bool isLiftedFloatType(int32_t dtype);
+/// The element type a value of ONNX type `dtype` has once imported: FLOAT
+/// for the lifted float types, `dtype` otherwise.
+int32_t importedDataType(int32_t dtype);
+/// `v` rounded to the FLOAT16 or BFLOAT16 `dtype` (to nearest even, as
+/// amp.cast), as f32; `v` itself for any other type.
+float roundToDataType(float v, int32_t dtype);
+/// The MLIR element type of an ONNX element type (f32, i64, i32, i1; f32
+/// for the lifted float types).
 mlir::Type elementType(mlir::MLIRContext *ctx, int32_t dtype);
 
 //===----------------------------------------------------------------------===//

@@ -11,6 +11,7 @@
 
 #include "Folding.h"
 
+#include "amp/Dialect/AMP/IR/AMPOps.h"
 #include "amp/Dialect/NN/IR/NNOps.h"
 
 #include "amp_runtime/checked_size.h"
@@ -504,6 +505,21 @@ static LogicalResult importTile(NodeContext &nc) {
   return failed(y) ? failure() : nc.setOutput(0, *y);
 }
 
+/// `x` (f32) rounded to the FLOAT16 or BFLOAT16 `dtype` and widened back:
+/// an amp.cast round trip. The model's Cast keeps its rounding in an f32
+/// run and its gradient is rounded the same way (amp.cast's derivative);
+/// the AMP passes re-plan it like any cast.
+static FailureOr<Value> roundTrip(NodeContext &nc, Value x, int32_t dtype) {
+  auto type = cast<RankedTensorType>(x.getType());
+  mlir::Type low = dtype == onnx::TensorProto::FLOAT16
+                       ? mlir::Type(nc.builder.getF16Type())
+                       : mlir::Type(nc.builder.getBF16Type());
+  FailureOr<Value> y = nc.createTyped<amp::CastOp>(type.clone(low), {x});
+  if (succeeded(y))
+    y = nc.createTyped<amp::CastOp>(type, {*y});
+  return y;
+}
+
 static LogicalResult importCast(NodeContext &nc) {
   FailureOr<Tensor *> t = nc.input(0);
   FailureOr<int64_t> to = nc.intAttr("to", -1);
@@ -514,34 +530,40 @@ static LogicalResult importCast(NodeContext &nc) {
     return nc.error() << "casting to " << dataTypeName(*to)
                       << " is not supported",
            failure();
-  if (*to == (*t)->dtype)
+  // The float types are all f32 here (importedDataType); a cast to FLOAT16
+  // or BFLOAT16 then rounds to that type.
+  int32_t target = importedDataType(*to);
+  bool rounds = target == onnx::TensorProto::FLOAT && isLiftedFloatType(*to) &&
+                *to != onnx::TensorProto::DOUBLE;
+  if (target == (*t)->dtype && !rounds)
     return nc.setOutput(0, **t);
+  if (isFoldable(**t)) {
+    const Const &c = *(*t)->constant;
+    Const out;
+    out.dtype = target;
+    out.shape = c.shape;
+    for (int64_t k = 0; k < c.numel(); ++k) {
+      double v = c.at(k);
+      if (out.isFloat())
+        out.f.push_back(roundToDataType(float(v), *to));
+      else if (target == onnx::TensorProto::BOOL)
+        out.i.push_back(v != 0);
+      else
+        out.i.push_back(toInt64(v));
+    }
+    return nc.setOutput(0, std::move(out));
+  }
   // Computed at run time (an attention mask from an input), or a float
-  // initializer, which stays a param: nn.convert (FLOAT to FLOAT is the
-  // identity above).
-  if (!isFoldable(**t)) {
-    FailureOr<Value> x = nc.anyValue(0);
-    if (failed(x))
-      return failure();
-    FailureOr<Value> y = nc.createTyped<nn::ConvertOp>(
-        cast<RankedTensorType>(x->getType()).clone(elementType(nc.ctx(), *to)),
-        {*x});
-    return failed(y) ? failure() : nc.setOutput(0, *y);
-  }
-  const Const &c = *(*t)->constant;
-  Const out;
-  out.dtype = *to;
-  out.shape = c.shape;
-  for (int64_t k = 0; k < c.numel(); ++k) {
-    double v = c.at(k);
-    if (out.isFloat())
-      out.f.push_back(float(v));
-    else if (*to == onnx::TensorProto::BOOL)
-      out.i.push_back(v != 0);
-    else
-      out.i.push_back(toInt64(v));
-  }
-  return nc.setOutput(0, std::move(out));
+  // initializer, which stays a param: nn.convert between a float and an
+  // integer type, then the round trip.
+  FailureOr<Value> y = nc.anyValue(0);
+  if (succeeded(y) && target != (*t)->dtype)
+    y = nc.createTyped<nn::ConvertOp>(cast<RankedTensorType>(y->getType())
+                                          .clone(elementType(nc.ctx(), target)),
+                                      {*y});
+  if (succeeded(y) && rounds)
+    y = roundTrip(nc, *y, *to);
+  return failed(y) ? failure() : nc.setOutput(0, *y);
 }
 
 //===----------------------------------------------------------------------===//

@@ -3,6 +3,7 @@
 #include "Importer.h"
 
 #include "amp_runtime/checked_size.h"
+#include "amp_runtime/float16.h"
 
 #include <cstring>
 #include <limits>
@@ -44,6 +45,9 @@ std::vector<int64_t> Const::ints() const {
 bool amp::onnx_import::isSupportedDataType(int32_t dtype) {
   switch (dtype) {
   case onnx::TensorProto::FLOAT:
+  case onnx::TensorProto::FLOAT16:
+  case onnx::TensorProto::BFLOAT16:
+  case onnx::TensorProto::DOUBLE:
   case onnx::TensorProto::INT64:
   case onnx::TensorProto::INT32:
   case onnx::TensorProto::BOOL:
@@ -53,10 +57,35 @@ bool amp::onnx_import::isSupportedDataType(int32_t dtype) {
   }
 }
 
+bool amp::onnx_import::isLiftedFloatType(int32_t dtype) {
+  return dtype == onnx::TensorProto::FLOAT16 ||
+         dtype == onnx::TensorProto::BFLOAT16 ||
+         dtype == onnx::TensorProto::DOUBLE;
+}
+
+int32_t amp::onnx_import::importedDataType(int32_t dtype) {
+  return isLiftedFloatType(dtype) ? int32_t(onnx::TensorProto::FLOAT) : dtype;
+}
+
+float amp::onnx_import::roundToDataType(float v, int32_t dtype) {
+  using namespace amp::runtime;
+  switch (dtype) {
+  case onnx::TensorProto::FLOAT16:
+    return halfBitsToFloat(floatToHalfBits(v));
+  case onnx::TensorProto::BFLOAT16:
+    return bfloat16BitsToFloat(floatToBFloat16Bits(v));
+  default:
+    return v;
+  }
+}
+
 mlir::Type amp::onnx_import::elementType(mlir::MLIRContext *ctx,
                                          int32_t dtype) {
   switch (dtype) {
   case onnx::TensorProto::FLOAT:
+  case onnx::TensorProto::FLOAT16:
+  case onnx::TensorProto::BFLOAT16:
+  case onnx::TensorProto::DOUBLE:
     return mlir::Float32Type::get(ctx);
   case onnx::TensorProto::INT64:
     return mlir::IntegerType::get(ctx, 64);
@@ -158,8 +187,32 @@ amp::onnx_import::readTensorProto(const onnx::TensorProto &tensor,
     }
     return c;
   }
+  case onnx::TensorProto::FLOAT16:
+  case onnx::TensorProto::BFLOAT16: {
+    // Widened to f32, exactly. Without raw_data each value's 16 bits are
+    // the low half of an int32_data entry.
+    bool half = c.dtype == onnx::TensorProto::FLOAT16;
+    c.dtype = onnx::TensorProto::FLOAT;
+    std::vector<uint16_t> bits;
+    if (hasRaw) {
+      if (int64_t(raw.size()) != count * 2)
+        return sizeMismatch(raw.size() / 2);
+      fromRaw(raw, count, bits);
+    } else {
+      if (tensor.int32_data_size() != count)
+        return sizeMismatch(tensor.int32_data_size());
+      for (int32_t v : tensor.int32_data())
+        bits.push_back(uint16_t(v));
+    }
+    c.f.reserve(count);
+    for (uint16_t b : bits)
+      c.f.push_back(half ? amp::runtime::halfBitsToFloat(b)
+                         : amp::runtime::bfloat16BitsToFloat(b));
+    return c;
+  }
   case onnx::TensorProto::DOUBLE:
-    // Read as f32: doubles appear in constants of shape computations.
+    // Read as f32 (rounded): doubles appear in constants of shape
+    // computations and in models exported in float64.
     c.dtype = onnx::TensorProto::FLOAT;
     if (hasRaw) {
       if (int64_t(raw.size()) != count * 8)

@@ -4,6 +4,7 @@
 
 #include "amp/Runner/ReadFile.h"
 #include "amp_runtime/checked_size.h"
+#include "amp_runtime/float16.h"
 
 #include <cerrno>
 #include <cmath>
@@ -39,8 +40,9 @@ struct Descr {
 };
 const Descr kDescrs[] = {
     {"<f4", ElementType::F32, 4}, {"<f8", ElementType::F32, 8},
-    {"<i8", ElementType::I64, 8}, {"<i4", ElementType::I32, 4},
-    {"|b1", ElementType::I1, 1},  {"|u1", ElementType::I1, 1},
+    {"<f2", ElementType::F32, 2}, {"<i8", ElementType::I64, 8},
+    {"<i4", ElementType::I32, 4}, {"|b1", ElementType::I1, 1},
+    {"|u1", ElementType::I1, 1},
 };
 } // namespace
 
@@ -107,7 +109,7 @@ StatusOr<HostArray> amp::runner::parseNpy(const std::vector<char> &bytes,
       d = &candidate;
   if (!d)
     return bad("dtype " + descr +
-               " is not supported (<f4, <f8, <i8, <i4, |b1)");
+               " is not supported (<f4, <f8, <f2, <i8, <i4, |b1)");
 
   HostArray array;
   array.type = d->type;
@@ -137,12 +139,21 @@ StatusOr<HostArray> amp::runner::parseNpy(const std::vector<char> &bytes,
                " bytes of data; shape " + shapeText + " of " + descr +
                " needs " + std::to_string(*fileBytes));
   const char *data = bytes.data() + offset;
-  if (descr == "'<f8'") {
+  // Float64 and float16 arrays are read as f32 (doubles rounded, halves
+  // exactly), as the ONNX importer lifts those types.
+  if (descr == "'<f8'" || descr == "'<f2'") {
     array.bytes.resize(*count * 4);
     for (int64_t i = 0; i < *count; ++i) {
-      double v;
-      std::memcpy(&v, data + 8 * i, 8);
-      float f = static_cast<float>(v);
+      float f;
+      if (d->fileSize == 8) {
+        double v;
+        std::memcpy(&v, data + 8 * i, 8);
+        f = static_cast<float>(v);
+      } else {
+        uint16_t h;
+        std::memcpy(&h, data + 2 * i, 2);
+        f = amp::runtime::halfBitsToFloat(h);
+      }
       std::memcpy(array.bytes.data() + 4 * i, &f, 4);
     }
   } else {

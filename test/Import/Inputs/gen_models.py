@@ -624,10 +624,10 @@ save("and_float.onnx", helper.make_graph(
     [helper.make_node("And", ["m", "x"], ["y"], name="and")],
     "and_float", [vi("m", B, [4]), vi("x", F, [4])], [vi("y", B, [4])]),
     check=False)
-save("cast_double.onnx", helper.make_graph(
+save("cast_uint8.onnx", helper.make_graph(
     [helper.make_node("Cast", ["ids"], ["d"], name="cast",
-                      to=TensorProto.DOUBLE)],
-    "cast_double", [vi("ids", I64, [4])], [vi("d", TensorProto.DOUBLE, [4])]))
+                      to=TensorProto.UINT8)],
+    "cast_uint8", [vi("ids", I64, [4])], [vi("d", TensorProto.UINT8, [4])]))
 
 # IsNaN and IsInf of a computed tensor (nn.compare of x with itself, with
 # infinity), every detect_positive / detect_negative combination.
@@ -1525,3 +1525,60 @@ save("maxpool3d_deep.onnx", helper.make_graph(
                       kernel_shape=[2000, 1, 1])],
     "maxpool3d_deep", [vi("x", F, [1, 1, 2000, 2, 2])],
     [vi("y", F, [1, 1, 1, 2, 2])]))
+
+
+# FLOAT16, BFLOAT16 and DOUBLE lift to f32 (float-types.test): Casts to
+# FLOAT16 and BFLOAT16 of a run-time FLOAT value and of an INT64 one (2049
+# rounds to 2048), a Cast to DOUBLE, a folded Cast of a constant, and
+# FLOAT16 (int32_data) and BFLOAT16 (raw_data) initializers; ONNX's
+# reference outputs saved as f32.
+def bf16_bits(a):
+    u = np.asarray(a, np.float32).view(np.uint32).astype(np.uint64)
+    return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+cast_x = np.array([[1 + 2.0**-11, 1 + 3 * 2.0**-11, 70000.0, -1e-8],
+                   [1 + 2.0**-8, 1 + 3 * 2.0**-8, 3.0e38, 0.1]], np.float32)
+cast_c = np.array([0.1, 65520.0, -2.0**-25, 1 / 3], np.float32)
+bf16_init = onnx.TensorProto()
+bf16_init.name = "wb"
+bf16_init.data_type = TensorProto.BFLOAT16
+bf16_init.dims.extend([4])
+bf16_init.raw_data = bf16_bits([0.1, -2.5, 1e30, 3.0]).tobytes()
+save("cast_floats.onnx", helper.make_graph(
+    [helper.make_node("Constant", [], ["c"], name="const",
+                      value=numpy_helper.from_array(cast_c)),
+     helper.make_node("Cast", ["x"], ["h"], name="to_half",
+                      to=TensorProto.FLOAT16),
+     helper.make_node("Cast", ["x"], ["b"], name="to_bf16",
+                      to=TensorProto.BFLOAT16),
+     helper.make_node("Cast", ["x"], ["d"], name="to_double",
+                      to=TensorProto.DOUBLE),
+     helper.make_node("Cast", ["k"], ["kh"], name="ids_to_half",
+                      to=TensorProto.FLOAT16),
+     helper.make_node("Cast", ["c"], ["ch"], name="const_to_half",
+                      to=TensorProto.FLOAT16),
+     helper.make_node("Identity", ["wh"], ["wh_out"], name="half_init"),
+     helper.make_node("Identity", ["wb"], ["wb_out"], name="bf16_init")],
+    "cast_floats", [vi("x", F, [2, 4]), vi("k", TensorProto.INT64, [4])],
+    [vi("h", TensorProto.FLOAT16, [2, 4]), vi("b", TensorProto.BFLOAT16, [2, 4]),
+     vi("d", TensorProto.DOUBLE, [2, 4]), vi("kh", TensorProto.FLOAT16, [4]),
+     vi("ch", TensorProto.FLOAT16, [4]), vi("wh_out", TensorProto.FLOAT16, [4]),
+     vi("wb_out", TensorProto.BFLOAT16, [4])],
+    [helper.make_tensor("wh", TensorProto.FLOAT16, [4],
+                        np.array([0.1, -2.5, 60000.0, 3.0], np.float16)),
+     bf16_init]))
+cast_inputs = {"x": cast_x, "k": np.array([2049, -3, 0, 70000], np.int64)}
+cast_outputs = ReferenceEvaluator(
+    onnx.load(os.path.join(HERE, "cast_floats.onnx"))).run(None, cast_inputs)
+for name, value in cast_inputs.items():
+    np.save(os.path.join(HERE, "cast_floats_%s.npy" % name), value)
+for name, value in zip(["h", "b", "d", "kh", "ch", "wh_out", "wb_out"],
+                       cast_outputs):
+    np.save(os.path.join(HERE, "cast_floats_%s.npy" % name),
+            np.asarray(value).astype(np.float32))
+# A graph input of a type nn does not hold (float-types.test).
+save("input_uint8.onnx", helper.make_graph(
+    [helper.make_node("Identity", ["x"], ["y"], name="id")],
+    "input_uint8", [vi("x", TensorProto.UINT8, [4])],
+    [vi("y", TensorProto.UINT8, [4])]))

@@ -1381,6 +1381,118 @@ def write_deconv3d():
     export_and_train(Deconv3d(), "deconv3d", images=False, logits=True)
 
 
+class FloatTypesMlp(nn.Module):
+    """The MLP of half_mlp.onnx, half_io_mlp.onnx and double_mlp.onnx:
+    Linear(64, 32), LayerNorm, ReLU, Linear(32, 4). With `round_at` the
+    named points round to float16 and back (`.half().float()`, whose
+    gradient autograd rounds the same way): the f32 semantics of
+    half_io_mlp.onnx's Casts."""
+
+    def __init__(self, round_at=()):
+        super().__init__()
+        self.fc1 = nn.Linear(64, 32)
+        self.ln = nn.LayerNorm(32)
+        self.fc2 = nn.Linear(32, 4)
+        self.round_at = round_at
+
+    def _round(self, name, h):
+        return h.half().float() if name in self.round_at else h
+
+    def forward(self, x):
+        h = self.fc1(self._round("x", x))
+        h = self._round("ln", self.ln(h))
+        return self.fc2(torch.relu(h))
+
+
+def half_io_model(path_in, path_out):
+    """Rewrites the f32 export of a FloatTypesMlp as a float16 converter
+    (onnxconverter-common's keep_io_types) writes it: FLOAT16 weights, a
+    Cast to FLOAT16 after the input and to FLOAT before the output, and the
+    LayerNormalization kept in FLOAT between Casts, its scale and bias FLOAT
+    initializers."""
+    import onnx
+    from onnx import helper, numpy_helper, TensorProto
+
+    model = onnx.load(path_in)
+    graph = model.graph
+    ln = next(n for n in graph.node if n.op_type == "LayerNormalization")
+    keep = set(ln.input[1:])
+    for i, init in enumerate(graph.initializer):
+        if init.data_type == TensorProto.FLOAT and init.name not in keep:
+            a = numpy_helper.to_array(init).astype(np.float16)
+            graph.initializer[i].CopyFrom(numpy_helper.from_array(a, init.name))
+    nodes = list(graph.node)
+    x, out = graph.input[0].name, graph.output[0].name
+    for n in nodes:
+        n.input[:] = [x + "_h" if v == x else v for v in n.input]
+        n.output[:] = [out + "_h" if v == out else v for v in n.output]
+    ln.input[0], ln_in = ln.input[0] + "_f", ln.input[0]
+    ln.output[0], ln_out = ln.output[0] + "_f", ln.output[0]
+    at = nodes.index(ln)
+    nodes[at:at + 1] = [
+        helper.make_node("Cast", [ln_in], [ln.input[0]], to=TensorProto.FLOAT,
+                         name="ln_in_cast"),
+        ln,
+        helper.make_node("Cast", [ln.output[0]], [ln_out],
+                         to=TensorProto.FLOAT16, name="ln_out_cast")]
+    nodes.insert(0, helper.make_node("Cast", [x], [x + "_h"],
+                                     to=TensorProto.FLOAT16, name="x_cast"))
+    nodes.append(helper.make_node("Cast", [out + "_h"], [out],
+                                  to=TensorProto.FLOAT, name="logits_cast"))
+    del graph.node[:]
+    graph.node.extend(nodes)
+    onnx.save(model, path_out)
+
+
+def write_float_types():
+    """FloatTypesMlp (seed 19) with weights rounded to float16, exported
+    three ways (test/Import/float-types.test): as `model.half()` (FLOAT16
+    input, weights and logits: half_mlp.onnx), as `model.double()`
+    (double_mlp.onnx), and as a float16 converter writes it
+    (half_io_mlp.onnx). The features as float16 (half_mlp_x16.npy), exact;
+    PyTorch's logits and 10 SGD steps of the f32 model with those weights
+    (half_mlp_logits.npy, half_mlp_torch_log.csv), and
+    of the model rounding where half_io_mlp.onnx casts to FLOAT16
+    (half_io_mlp_torch_log.csv)."""
+    torch.manual_seed(19)
+    model = FloatTypesMlp()
+    with torch.no_grad():
+        for p in model.parameters():
+            p.copy_(p.half().float())
+        model.ln.weight.uniform_(0.5, 1.5)
+        model.ln.weight.copy_(model.ln.weight.half().float())
+    state = {k: v.clone() for k, v in model.state_dict().items()}
+    rows = np.loadtxt(os.path.join(HERE, "bn_cnn_rows.csv"), delimiter=",")
+    x = torch.tensor(rows[:, :64] / 16.0, dtype=torch.float32)
+    y = torch.tensor(rows[:, 64], dtype=torch.int64)
+    names = dict(input_names=["x"], output_names=["logits"], dynamo=False,
+                 opset_version=17)
+    path = lambda name: os.path.join(HERE, name)
+    half = FloatTypesMlp()
+    half.load_state_dict(state)
+    torch.onnx.export(half.half(), (x.half(),), path("half_mlp.onnx"), **names)
+    double = FloatTypesMlp()
+    double.load_state_dict(state)
+    torch.onnx.export(double.double(), (x.double(),), path("double_mlp.onnx"),
+                      **names)
+    torch.onnx.export(model, (x,), path("half_io_f32.onnx"), **names)
+    half_io_model(path("half_io_f32.onnx"), path("half_io_mlp.onnx"))
+    os.remove(path("half_io_f32.onnx"))
+    np.save(path("half_mlp_x16.npy"), x.half().numpy())
+    with torch.no_grad():
+        np.save(path("half_mlp_logits.npy"), model(x).numpy())
+    train_and_log(model, x, y,
+                  torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9),
+                  "half_mlp_torch_log.csv")
+    rounding = FloatTypesMlp(round_at=("x", "ln"))
+    rounding.load_state_dict(state)
+    with torch.no_grad():
+        np.save(path("half_io_mlp_logits.npy"), rounding(x).numpy())
+    train_and_log(rounding, x, y,
+                  torch.optim.SGD(rounding.parameters(), lr=0.1, momentum=0.9),
+                  "half_io_mlp_torch_log.csv")
+
+
 def main():
     torch.manual_seed(3)
     model = TinyBert().eval()

@@ -1368,6 +1368,29 @@ func.func @only_through_steps(%w: tensor<4xf32> {nn.role = #nn.role<param>},
 
 // -----
 
+// A model's own casts (an imported ONNX Cast to FLOAT16: an f32 -> f16 ->
+// f32 round trip) differentiate as PyTorch's autograd of .half().float():
+// the gradient goes back through the same casts, so it is rounded to f16
+// too.
+// CHECK-LABEL: func.func @cast_round_trip(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
+// CHECK-NEXT: %[[H:.*]] = amp.cast %[[A]] : tensor<4xf32> to tensor<4xf16>
+// CHECK-NEXT: %[[F:.*]] = amp.cast %[[H]] : tensor<4xf16> to tensor<4xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[DE:.*]] = nn.mul %[[DY]], %[[E:.*]] :
+// CHECK-NEXT: %[[DH:.*]] = amp.cast %[[DE]] : tensor<4xf32> to tensor<4xf16>
+// CHECK-NEXT: %[[DA:.*]] = amp.cast %[[DH]] : tensor<4xf16> to tensor<4xf32>
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+func.func @cast_round_trip(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %h = amp.cast %a : tensor<4xf32> to tensor<4xf16>
+  %f = amp.cast %h : tensor<4xf16> to tensor<4xf32>
+  %e = nn.exp %f : tensor<4xf32>
+  %l = nn.reduce_sum %e [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
 // d|a| = dy * sign(a): abs_grad reads the forward input.
 // CHECK-LABEL: func.func @abs(
 // CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
