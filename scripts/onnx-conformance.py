@@ -218,6 +218,11 @@ def run_case(build, case, tolerance):
         for f in outputs:
             cmd += ["--expected-output", "@" + os.path.join(data, f)]
         run = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        # A data file of a type amp does not read (ONNX stores BFLOAT16 test
+        # data as UINT16, numpy having no bfloat16): no result to compare.
+        if run.returncode != 0 and re.search(
+                r"\.pb': its element type \w+ is not supported", run.stderr):
+            return "unsupported", first_line(run.stderr)
         if run.returncode != 0:
             return "fail", first_line(run.stderr)
         return "pass", ""
