@@ -533,8 +533,8 @@ static LogicalResult importCast(NodeContext &nc) {
   // The float types are all f32 here (importedDataType); a cast to FLOAT16
   // or BFLOAT16 then rounds to that type.
   int32_t target = importedDataType(*to);
-  bool rounds = target == onnx::TensorProto::FLOAT && isLiftedFloatType(*to) &&
-                *to != onnx::TensorProto::DOUBLE;
+  bool rounds =
+      *to == onnx::TensorProto::FLOAT16 || *to == onnx::TensorProto::BFLOAT16;
   if (target == (*t)->dtype && !rounds)
     return nc.setOutput(0, **t);
   if (isFoldable(**t)) {

@@ -107,9 +107,12 @@ StatusOr<HostArray> amp::runner::parseNpy(const std::vector<char> &bytes,
   for (const Descr &candidate : kDescrs)
     if (descr == "'" + std::string(candidate.text) + "'")
       d = &candidate;
-  if (!d)
-    return bad("dtype " + descr +
-               " is not supported (<f4, <f8, <f2, <i8, <i4, |b1)");
+  if (!d) {
+    std::string known;
+    for (const Descr &candidate : kDescrs)
+      known += (known.empty() ? "" : ", ") + std::string(candidate.text);
+    return bad("dtype " + descr + " is not supported (" + known + ")");
+  }
 
   HostArray array;
   array.type = d->type;
@@ -141,7 +144,7 @@ StatusOr<HostArray> amp::runner::parseNpy(const std::vector<char> &bytes,
   const char *data = bytes.data() + offset;
   // Float64 and float16 arrays are read as f32 (doubles rounded, halves
   // exactly), as the ONNX importer lifts those types.
-  if (descr == "'<f8'" || descr == "'<f2'") {
+  if (d->type == ElementType::F32 && d->fileSize != 4) {
     array.bytes.resize(*count * 4);
     for (int64_t i = 0; i < *count; ++i) {
       float f;
