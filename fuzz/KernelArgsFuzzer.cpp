@@ -126,7 +126,7 @@ std::vector<int64_t> fuzzArray(FuzzedDataProvider &in, size_t n) {
 
 amp_status_t callOne(FuzzedDataProvider &in) {
   Buffers buf(in);
-  switch (in.ConsumeIntegralInRange<int>(0, 15)) {
+  switch (in.ConsumeIntegralInRange<int>(0, 16)) {
   case 0: {
     int64_t n = fuzzDim(in);
     auto op = fuzzEnum<amp_unary_op_t>(in, 16);
@@ -311,6 +311,19 @@ amp_status_t callOne(FuzzedDataProvider &in) {
                            finalFactor, stepSize, gamma, power,
                            milestones.empty() ? nullptr : milestones.data(),
                            numMilestones, nullptr);
+  }
+  case 15: {
+    // y as the call claims it: x's shape with the axis (when valid) k long.
+    Shape x = Shape::fuzz(in), y = x;
+    int64_t axis = in.ConsumeIntegralInRange<int64_t>(-6, 6);
+    int64_t k = fuzzDim(in);
+    int32_t a = static_cast<int32_t>(axis < 0 ? axis + x.rank : axis);
+    if (a >= 0 && a < x.clampedRank())
+      y.dims[a] = k;
+    amp_dtype_t dtype = fuzzDtype(in);
+    return amp_topk(
+        buf.make(x, dtype), static_cast<int64_t *>(buf.make(y, AMP_DTYPE_I64)),
+        x.dims, x.rank, axis, k, in.ConsumeIntegral<int32_t>(), dtype, nullptr);
   }
   default: {
     int64_t rows = fuzzDim(in), classes = fuzzDim(in);

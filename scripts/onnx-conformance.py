@@ -141,6 +141,7 @@ OPS = {
     "Tanh": r"test_tanh",
     "ThresholdedRelu": r"test_thresholdedrelu",
     "Tile": r"test_tile",
+    "TopK": r"test_top_k",
     "Transpose": r"test_transpose_",
     "Unsqueeze": r"test_unsqueeze",
     "Upsample": r"test_upsample_",

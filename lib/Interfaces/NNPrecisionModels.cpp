@@ -172,15 +172,16 @@ void attachOutputGrad(MLIRContext *ctx) {
 void amp::registerNNPrecisionModels(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, NNDialect *) {
     // Only the float operands and results follow the op (the default):
-    // where's cond, compare's and argmax's results, convert's integer or i1
-    // side and the shape ops' ids and masks keep their types.
-    attachElementwise<
-        AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, NegOp, ExpOp, LogOp,
-        SqrtOp, RsqrtOp, TanhOp, SigmoidOp, ReluOp, GeluOp, GeluErfOp, SinOp,
-        CosOp, ErfOp, FloorOp, CeilOp, RoundOp, SignOp, AbsOp, PowOp, PowfOp,
-        ClampOp, WhereOp, CompareOp, ConvertOp, CumsumOp, ArgMaxOp, SoftmaxOp,
-        LogSoftmaxOp, MaxPool2DOp, AvgPool2DOp, GlobalAvgPoolOp, ReshapeOp,
-        TransposeOp, BroadcastToOp, ConcatOp, SliceOp, PadOp, GradSeedOp>(ctx);
+    // where's cond, compare's, argmax's and topk's results, convert's integer
+    // or i1 side and the shape ops' ids and masks keep their types.
+    attachElementwise<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, NegOp,
+                      ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp, ReluOp,
+                      GeluOp, GeluErfOp, SinOp, CosOp, ErfOp, FloorOp, CeilOp,
+                      RoundOp, SignOp, AbsOp, PowOp, PowfOp, ClampOp, WhereOp,
+                      CompareOp, ConvertOp, CumsumOp, ArgMaxOp, TopKOp,
+                      SoftmaxOp, LogSoftmaxOp, MaxPool2DOp, AvgPool2DOp,
+                      GlobalAvgPoolOp, ReshapeOp, TransposeOp, BroadcastToOp,
+                      ConcatOp, SliceOp, PadOp, GradSeedOp>(ctx);
     // Nothing in their operands names the forward op: they follow their
     // neighbours.
     attachElementwise<AvgPool2DGradOp, SliceGradOp>(ctx);

@@ -3,7 +3,7 @@
 // nn.reduce_sum, nn.reduce_mean and nn.reduce_max over a set of axes, with
 // or without keep_dims (which changes the shape, not the element order),
 // nn.reduce_max_grad (dy split evenly among the maxima of each slice), and
-// the scans along one axis nn.cumsum and nn.argmax.
+// the scans along one axis nn.cumsum, nn.argmax and nn.topk.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,8 +11,11 @@
 
 #include "amp/Dialect/NN/IR/NNOps.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
+#include <vector>
 
 using namespace mlir;
 using namespace amp::nn;
@@ -134,11 +137,39 @@ RefTensor evalArgMax(ArgMaxOp op, Operands in) {
   return y;
 }
 
+/// The positions of each line's k largest (smallest) elements: the line's
+/// positions stably sorted by value, descending (ascending), NaN above every
+/// number, of which the first k.
+RefTensor evalTopK(TopKOp op, Operands in) {
+  const RefTensor &x = *in[0];
+  const AxisLines lines(x, op.getAxis());
+  RefTensor y = resultLike(op, 0, 0.0);
+  const AxisLines out(y, op.getAxis());
+  const bool smallest = op.getSmallest();
+  // The rank of a value in the order: NaN above every number.
+  auto greater = [](double a, double b) {
+    return std::isnan(a) ? !std::isnan(b) : a > b;
+  };
+  std::vector<int64_t> order(lines.len);
+  for (int64_t line = 0; line < out.count; ++line) {
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int64_t i, int64_t j) {
+      const double a = x.data[lines.at(line, i)];
+      const double b = x.data[lines.at(line, j)];
+      return smallest ? greater(b, a) : greater(a, b);
+    });
+    for (int64_t j = 0; j < out.len; ++j)
+      y.data[out.at(line, j)] = static_cast<double>(order[j]);
+  }
+  return y;
+}
+
 } // namespace
 
 void amp::reference::registerReductionOps(EvaluatorTable &table) {
   table.add<CumsumOp>(evalCumsum);
   table.add<ArgMaxOp>(evalArgMax);
+  table.add<TopKOp>(evalTopK);
   table.add<ReduceSumOp>([](ReduceSumOp op, Operands in) {
     return reduce(op, *in[0], 0.0, add).first;
   });

@@ -1,10 +1,11 @@
-//===- KernelsScan.cu - amp_cumsum, amp_argmax ----------------------------===//
+//===- KernelsScan.cu - amp_cumsum, amp_argmax, amp_topk ------------------===//
 //
 // The scans along one axis on the CUDA backend: one thread per line runs
-// the reference's scanLine or argmaxLine (reference/ScanMath.h), compiled
-// with --fmad=false, so each output is bitwise the reference's. A line is
-// sequential: the scans amp compiles (position ids from a mask, the last
-// token of each row) are short along the axis and many across it.
+// the reference's scanLine, argmaxLine or topkLine (reference/ScanMath.h),
+// compiled with --fmad=false, so each output is bitwise the reference's. A
+// line is sequential: the scans amp compiles (position ids from a mask, the
+// last token of each row, a router's top experts) are short along the axis
+// and many across it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +31,13 @@ __global__ void __launch_bounds__(kThreads)
     argmaxKernel(const T *x, int64_t *y, Scan scan, bool selectLast) {
   AMP_GRID_STRIDE(line, scan.lines())
   y[line] = argmaxLine(x, scan, line, selectLast);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(kThreads)
+    topkKernel(const T *x, int64_t *y, Scan scan, int64_t k, bool smallest) {
+  AMP_GRID_STRIDE(line, scan.lines())
+  topkLine(x, y, scan, line, k, smallest);
 }
 
 } // namespace
@@ -69,6 +77,24 @@ amp_status_t amp_argmax(const void *x, int64_t *y, const int64_t *dims,
         static_cast<const T *>(x), y, scan, select_last != 0);
   });
   return launched(check, "amp_argmax");
+}
+
+amp_status_t amp_topk(const void *x, int64_t *y, const int64_t *dims,
+                      int32_t rank, int64_t axis, int64_t k, int32_t smallest,
+                      amp_dtype_t dtype, void *stream) {
+  Checker check("amp_topk");
+  Scan scan;
+  if (amp_status_t s =
+          checkTopk(check, x, y, dims, rank, axis, k, dtype, &scan))
+    return s;
+  if (scan.n == 0 || k == 0)
+    return AMP_STATUS_OK;
+  dispatchNumeric(dtype, [&](auto t) {
+    using T = decltype(t);
+    topkKernel<T><<<gridFor(scan.lines()), kThreads, 0, toStream(stream)>>>(
+        static_cast<const T *>(x), y, scan, k, smallest != 0);
+  });
+  return launched(check, "amp_topk");
 }
 
 } // extern "C"

@@ -129,6 +129,25 @@ amp_status_t amp::runtime::kernels::checkCumsum(Checker &check, const void *x,
   return check.pointers({{"x", x, scan->n, dtype}, {"y", y, scan->n, dtype}});
 }
 
+namespace {
+
+/// y (`count` i64 values) is a valid pointer that overlaps no element of x.
+amp_status_t checkIndexOutput(Checker &check, const void *x, const int64_t *y,
+                              int64_t count, amp_dtype_t dtype,
+                              const Scan &scan) {
+  if (amp_status_t s = check.pointers(
+          {{"x", x, scan.n, dtype}, {"y", y, count, AMP_DTYPE_I64}}))
+    return s;
+  const char *xb = static_cast<const char *>(x);
+  const char *yb = reinterpret_cast<const char *>(y);
+  if (scan.n > 0 && count > 0 && xb < yb + count * 8 &&
+      yb < xb + scan.n * amp_dtype_size(dtype))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "y overlaps x");
+  return AMP_STATUS_OK;
+}
+
+} // namespace
+
 amp_status_t amp::runtime::kernels::checkArgmax(Checker &check, const void *x,
                                                 const int64_t *y,
                                                 const int64_t *dims,
@@ -139,13 +158,20 @@ amp_status_t amp::runtime::kernels::checkArgmax(Checker &check, const void *x,
   if (scan->len == 0 && scan->lines() > 0)
     return check.fail(AMP_STATUS_INVALID_ARGUMENT,
                       "argmax along an empty axis");
-  if (amp_status_t s = check.pointers(
-          {{"x", x, scan->n, dtype}, {"y", y, scan->lines(), AMP_DTYPE_I64}}))
+  return checkIndexOutput(check, x, y, scan->lines(), dtype, *scan);
+}
+
+amp_status_t amp::runtime::kernels::checkTopk(Checker &check, const void *x,
+                                              const int64_t *y,
+                                              const int64_t *dims, int32_t rank,
+                                              int64_t axis, int64_t k,
+                                              amp_dtype_t dtype, Scan *scan) {
+  if (amp_status_t s = checkScan(check, dims, rank, axis, dtype, scan))
     return s;
-  const char *xb = static_cast<const char *>(x);
-  const char *yb = reinterpret_cast<const char *>(y);
-  if (scan->n > 0 && xb < yb + scan->lines() * 8 &&
-      yb < xb + scan->n * amp_dtype_size(dtype))
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "y overlaps x");
-  return AMP_STATUS_OK;
+  if (k < 0 || k > scan->len)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "k = %lld outside [0, %lld]",
+                      static_cast<long long>(k),
+                      static_cast<long long>(scan->len));
+  // lines() * k <= n, which the shape check bounded.
+  return checkIndexOutput(check, x, y, scan->lines() * k, dtype, *scan);
 }

@@ -1,8 +1,8 @@
 //===- ReduceChecks.h - Argument checks of the reductions -----------------===//
 //
 // The argument checks of amp_reduce, amp_global_avg_pool,
-// amp_reduce_max_grad, and of the scans along one axis amp_cumsum and
-// amp_argmax, shared by the
+// amp_reduce_max_grad, and of the scans along one axis amp_cumsum,
+// amp_argmax and amp_topk, shared by the
 // reference and the CUDA backends so that a malformed call fails with the same
 // status and message on both. Each returns the checked geometry of the
 // reduction.
@@ -52,9 +52,9 @@ amp_status_t checkReduceMaxGrad(Checker &check, const void *dy, const void *x,
                                 amp_dtype_t xDtype, amp_dtype_t yDtype,
                                 Reduction *r);
 
-/// The lines of a contiguous tensor along one axis, which amp_cumsum and
-/// amp_argmax scan: `outer * inner` lines of `len` elements, consecutive
-/// ones `inner` apart (the axis' stride); n elements in all.
+/// The lines of a contiguous tensor along one axis, which amp_cumsum,
+/// amp_argmax and amp_topk scan: `outer * inner` lines of `len` elements,
+/// consecutive ones `inner` apart (the axis' stride); n elements in all.
 struct Scan {
   int64_t outer = 1, len = 1, inner = 1, n = 0;
 
@@ -77,6 +77,12 @@ amp_status_t checkCumsum(Checker &check, const void *x, const void *y,
 amp_status_t checkArgmax(Checker &check, const void *x, const int64_t *y,
                          const int64_t *dims, int32_t rank, int64_t axis,
                          amp_dtype_t dtype, Scan *scan);
+
+/// amp_topk: as checkCumsum, k in [0, len], and y (lines() * k i64 values)
+/// overlapping no element of x.
+amp_status_t checkTopk(Checker &check, const void *x, const int64_t *y,
+                       const int64_t *dims, int32_t rank, int64_t axis,
+                       int64_t k, amp_dtype_t dtype, Scan *scan);
 
 } // namespace kernels
 } // namespace runtime

@@ -4,7 +4,8 @@
 // layer_norm + softmax attention block with a residual, tied embedding
 // weights, a param that does not reach the loss, a small CNN (max pooling,
 // a residual conv block, global_avg_pool) and a regression head through
-// dropout, slice, concat, clamp, where, pad and mse_loss. Params with more
+// dropout, slice, concat, clamp, where, pad and mse_loss, and a mixture of
+// experts' top-2 router. Params with more
 // than 32 elements are checked on a seeded sample of 32.
 //
 // Tolerance: the defaults (h 1e-5, rtol 1e-6, atol 1e-9). The relu models
@@ -249,4 +250,28 @@ func.func @select_regression(%W1: tensor<6x8xf32> {nn.role = #nn.role<param>},
   return %loss : tensor<f32>
 }
 
-// CHECK: summary: 10 functions, 33 params, {{[0-9]+}} elements ({{.*}}): all passed
+// A mixture of experts' router: the softmax of the scores, each row's two
+// best experts picked by nn.topk (no derivative) and their probabilities
+// gathered as the importer gathers TopK's values (an embedding of the
+// probabilities as a one-column table), weighted by a random input. No
+// seeded row has two probabilities within h of each other, so no pick
+// changes under the finite differences.
+// CHECK-LABEL: @topk_router: loss {{.*}}: ok
+// CHECK-NEXT:    %Wr [6x4]: 24 of 24 elements, {{.*}}: ok
+func.func @topk_router(%Wr: tensor<6x4xf32> {nn.role = #nn.role<param>},
+                       %x: tensor<4x6xf32> {nn.role = #nn.role<input>},
+                       %w: tensor<4x2x1xf32> {nn.role = #nn.role<input>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %s = nn.matmul %x, %Wr : (tensor<4x6xf32>, tensor<6x4xf32>) -> tensor<4x4xf32>
+  %p = nn.softmax %s : tensor<4x4xf32>
+  %i = nn.topk %p {axis = 1 : i64, k = 2 : i64} : (tensor<4x4xf32>) -> tensor<4x2xi64>
+  %base = arith.constant dense<[[0, 0], [4, 4], [8, 8], [12, 12]]> : tensor<4x2xi64>
+  %at = nn.add %i, %base : (tensor<4x2xi64>, tensor<4x2xi64>) -> tensor<4x2xi64>
+  %t = nn.reshape %p : tensor<4x4xf32> -> tensor<16x1xf32>
+  %v = nn.embedding %t, %at : (tensor<16x1xf32>, tensor<4x2xi64>) -> tensor<4x2x1xf32>
+  %vw = nn.mul %v, %w : (tensor<4x2x1xf32>, tensor<4x2x1xf32>) -> tensor<4x2x1xf32>
+  %l = nn.reduce_sum %vw [0, 1, 2] : (tensor<4x2x1xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// CHECK: summary: 11 functions, 34 params, {{[0-9]+}} elements ({{.*}}): all passed

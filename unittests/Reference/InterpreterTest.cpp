@@ -328,7 +328,8 @@ TEST_F(InterpreterTest, Reductions) {
 }
 
 // cumsum along each axis, exclusive and reverse; argmax with a tie, a NaN
-// and select_last; integer arithmetic on i64 ids.
+// and select_last; topk, largest and smallest; integer arithmetic on i64
+// ids.
 TEST_F(InterpreterTest, ScansAndIntegerArithmetic) {
   RefTensor x = tensor({2, 3}, {1, 2, 3, 4, 5, 6});
   expectResult(R"(
@@ -357,6 +358,19 @@ TEST_F(InterpreterTest, ScansAndIntegerArithmetic) {
       return %y : tensor<2x1xi64>
     })",
                {m}, {2, 1}, {2, 1});
+  // topk: the tie in row 0 in position order, the NaN of row 1 largest.
+  expectResult(R"(
+    func.func @f(%x: tensor<2x3xf32>) -> tensor<2x2xi64> {
+      %y = nn.topk %x {axis = 1 : i64, k = 2 : i64} : (tensor<2x3xf32>) -> tensor<2x2xi64>
+      return %y : tensor<2x2xi64>
+    })",
+               {m}, {2, 2}, {1, 2, 1, 2});
+  expectResult(R"(
+    func.func @f(%x: tensor<2x3xf32>) -> tensor<1x3xi64> {
+      %y = nn.topk %x {axis = 0 : i64, k = 1 : i64, smallest} : (tensor<2x3xf32>) -> tensor<1x3xi64>
+      return %y : tensor<1x3xi64>
+    })",
+               {m}, {1, 3}, {1, 0, 1});
   RefTensor ids = tensor({2, 3}, {5, 1, 1, 7, 8, 1});
   expectResult(R"(
     func.func @f(%ids: tensor<2x3xi64>) -> tensor<2x3xi64> {

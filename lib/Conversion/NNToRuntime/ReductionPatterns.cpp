@@ -1,7 +1,7 @@
 //===- ReductionPatterns.cpp - reductions and softmax to runtime calls ----===//
 //
 // nn.reduce_{sum,mean,max} (amp_reduce over normalized axes),
-// nn.reduce_max_grad, and nn.cumsum, nn.argmax, nn.softmax,
+// nn.reduce_max_grad, and nn.cumsum, nn.argmax, nn.topk, nn.softmax,
 // nn.log_softmax, nn.softmax_grad along one axis.
 //
 //===----------------------------------------------------------------------===//
@@ -77,6 +77,18 @@ struct ArgMaxLowering : RuntimeOpLowering<nn::ArgMaxOp> {
   }
 };
 
+/// nn.topk: amp_topk along the normalized axis.
+struct TopKLowering : RuntimeOpLowering<nn::TopKOp> {
+  void lower(nn::TopKOp op, Adaptor adaptor, RuntimeBuilder &rb,
+             ValueRange results) const override {
+    Value x = op.getInput();
+    rb.call(RuntimeFn::amp_topk,
+            {adaptor.getInput(), results[0], rb.dims(x), rb.rank(x),
+             rb.i64(normalizeAxis(op.getAxis(), x)), rb.i64(op.getK()),
+             rb.i32(op.getSmallest()), rb.dtype(x.getType()), rb.stream()});
+  }
+};
+
 template <typename Op, RuntimeFn Fn>
 struct SoftmaxLowering : RuntimeOpLowering<Op> {
   void lower(Op op, typename RuntimeOpLowering<Op>::Adaptor adaptor,
@@ -105,7 +117,7 @@ void amp::addReductionLowerings(LoweringTable &table) {
   table.add<ReduceLowering<nn::ReduceSumOp, AMP_REDUCE_SUM>,
             ReduceLowering<nn::ReduceMeanOp, AMP_REDUCE_MEAN>,
             ReduceLowering<nn::ReduceMaxOp, AMP_REDUCE_MAX>,
-            ReduceMaxGradLowering, CumsumLowering, ArgMaxLowering,
+            ReduceMaxGradLowering, CumsumLowering, ArgMaxLowering, TopKLowering,
             SoftmaxLowering<nn::SoftmaxOp, RuntimeFn::amp_softmax>,
             SoftmaxLowering<nn::LogSoftmaxOp, RuntimeFn::amp_log_softmax>,
             SoftmaxGradLowering>();

@@ -1,4 +1,4 @@
-//===- OpsGather.cpp - Gather, GatherElements and GatherND ----------------===//
+//===- OpsGather.cpp - Gather, GatherElements, GatherND and TopK ----------===//
 //
 // Gather: nn.embedding for a table lookup by computed ids, slices and a
 // concat for a few constant indices, folded on constants. GatherElements
@@ -12,7 +12,9 @@
 // attention mask), or at positions computed with the integer nn ops from
 // computed indices (DeBERTa-v2's relative attention; a decoder
 // classifier's last token), where an index outside its dimension becomes
-// row -1, which nn.embedding rejects at run time.
+// row -1, which nn.embedding rejects at run time. TopK: nn.topk's positions
+// and the values gathered at them as GatherElements at computed indices
+// (a mixture of experts' router).
 //
 //===----------------------------------------------------------------------===//
 
@@ -306,35 +308,37 @@ static FailureOr<Value> invalidateOutside(NodeContext &nc, Value rows,
   return nc.create<nn::WhereOp>({outside, nc.intScalar(type, -1), rows});
 }
 
-/// GatherElements of FLOAT, INT64 or INT32 data by indices computed at run time
-/// (DeBERTa-v2 gathers its attention scores at relative positions it computes):
-/// each output's element of the data, as a row of the data as a one-column
-/// table, is base + index * stride, with base the (constant) offset of the
-/// output's position with the axis coordinate 0; a negative index counts
-/// from the end; an index outside the axis becomes row -1, which
-/// nn.embedding rejects at run time.
-static LogicalResult gatherElementsComputed(NodeContext &nc,
-                                            llvm::ArrayRef<int64_t> ds,
-                                            llvm::ArrayRef<int64_t> is,
-                                            int64_t axis, int64_t count) {
+/// `x` (of shape `ds`; FLOAT, INT64 or INT32) gathered along `axis` at the
+/// integer indices `idx` (of shape `is`, x's rank, no larger dims off the
+/// axis), both computed at run time, as GatherElements: each output's
+/// element of the data, as a row of the data as a one-column table, is
+/// base + index * stride, with base the (constant) offset of the output's
+/// position with the axis coordinate 0, and nn.embedding picks it, so that
+/// the gradient scatters back through nn.embedding_grad. With `wrap`, a
+/// negative index counts from the end and an index outside the axis
+/// becomes row -1, which nn.embedding rejects at run time; without, every
+/// index is known to be in [0, ds[axis]) (TopK's).
+static FailureOr<Value> gatherAlongAxis(NodeContext &nc, Value x, Value idx,
+                                        llvm::ArrayRef<int64_t> ds,
+                                        llvm::ArrayRef<int64_t> is,
+                                        int64_t axis, bool wrap) {
   std::optional<int64_t> n = amp::checked::elementCount(ds.data(), ds.size());
   if (!n)
     return nc.error() << "the data has too many elements", failure();
-  FailureOr<Value> x = nc.numericValue(0);
-  FailureOr<Value> idx = nc.anyValue(1);
-  if (failed(x) || failed(idx))
+  FailureOr<int64_t> count = gatherCount(nc, is);
+  if (failed(count))
     return failure();
-  Type intType = cast<RankedTensorType>(idx->getType()).getElementType();
+  Type intType = cast<RankedTensorType>(idx.getType()).getElementType();
   if (intType.isInteger(32) && *n > INT32_MAX)
     return nc.error() << "INT32 indices cannot address the data's " << *n
                       << " elements",
            failure();
-  if (failed(nc.reserveFoldedBytes(count * int64_t(sizeof(int64_t)))))
+  if (failed(nc.reserveFoldedBytes(*count * int64_t(sizeof(int64_t)))))
     return failure();
   llvm::SmallVector<int64_t> strides = stridesOf(ds);
   llvm::SmallVector<APInt> base;
   llvm::SmallVector<int64_t> p(is.size(), 0);
-  for (int64_t k = 0; k < count; ++k) {
+  for (int64_t k = 0; k < *count; ++k) {
     int64_t offset = 0;
     for (size_t d = 0; d < is.size(); ++d)
       if (int64_t(d) != axis)
@@ -345,22 +349,39 @@ static LogicalResult gatherElementsComputed(NodeContext &nc,
   auto baseType = RankedTensorType::get(is, intType);
   Value baseValue = arith::ConstantOp::create(
       nc.builder, nc.loc, baseType, DenseElementsAttr::get(baseType, base));
-  // The wrapped index * stride + base, -1 where the index is outside the
-  // axis.
+  // The (wrapped) index * stride + base, with wrap -1 where the index is
+  // outside the axis.
   Value outside;
-  FailureOr<Value> at = wrapIndex(nc, *idx, ds[axis], outside);
+  FailureOr<Value> at = idx;
+  if (wrap)
+    at = wrapIndex(nc, idx, ds[axis], outside);
   if (succeeded(at) && strides[axis] != 1)
     at = nc.create<nn::MulOp>({*at, nc.intScalar(intType, strides[axis])});
   if (failed(at) || failed(at = nc.create<nn::AddOp>({*at, baseValue})) ||
-      failed(at = invalidateOutside(nc, *at, outside)))
+      (wrap && failed(at = invalidateOutside(nc, *at, outside))))
     return failure();
-  FailureOr<Value> table = nc.reshape(*x, {*n, 1});
+  FailureOr<Value> table = nc.reshape(x, {*n, 1});
   if (failed(table))
     return failure();
   FailureOr<Value> y = nc.create<nn::EmbeddingOp>({*table, *at});
-  if (failed(y) || failed(y = nc.reshape(*y, is)))
+  if (failed(y))
     return failure();
-  return nc.setOutput(0, *y);
+  return nc.reshape(*y, is);
+}
+
+/// GatherElements of FLOAT, INT64 or INT32 data by indices computed at run
+/// time (DeBERTa-v2 gathers its attention scores at relative positions it
+/// computes): gatherAlongAxis, a negative index counting from the end.
+static LogicalResult gatherElementsComputed(NodeContext &nc,
+                                            llvm::ArrayRef<int64_t> ds,
+                                            llvm::ArrayRef<int64_t> is,
+                                            int64_t axis) {
+  FailureOr<Value> x = nc.numericValue(0);
+  FailureOr<Value> idx = nc.anyValue(1);
+  if (failed(x) || failed(idx))
+    return failure();
+  FailureOr<Value> y = gatherAlongAxis(nc, *x, *idx, ds, is, axis, true);
+  return failed(y) ? failure() : nc.setOutput(0, *y);
 }
 
 /// Whether every element of `c` equals its first (bitwise for floats, so
@@ -400,7 +421,7 @@ static LogicalResult importGatherElements(NodeContext &nc) {
       isUniform(*(*data)->constant))
     return gatherLinear(nc, std::vector<int64_t>(*count, 0), is);
   if (!(*indices)->constant)
-    return gatherElementsComputed(nc, ds, is, *axis, *count);
+    return gatherElementsComputed(nc, ds, is, *axis);
   FailureOr<const Const *> idx = constIndices(nc, 1);
   if (failed(idx))
     return failure();
@@ -537,8 +558,65 @@ static LogicalResult importGatherND(NodeContext &nc) {
   return gatherLinear(nc, linear, shape);
 }
 
+/// TopK: nn.topk's positions of the K largest (smallest with largest = 0)
+/// elements along `axis`, sorted (which sorted = 0 also allows; ties the
+/// lower position first), as the Indices, and the input gathered at them
+/// (gatherAlongAxis) as the Values, through which the gradient reaches the
+/// input: a mixture of experts weighs its top experts by their router
+/// scores. K is a constant: the attribute `k` before opset 10, a
+/// one-element INT64 input since.
+static LogicalResult importTopK(NodeContext &nc) {
+  FailureOr<int64_t> axisAttr = nc.intAttr("axis", -1);
+  FailureOr<int64_t> largest = nc.intAttr("largest", 1);
+  FailureOr<int64_t> sorted = nc.intAttr("sorted", 1);
+  FailureOr<Value> x = nc.numericValue(0);
+  if (failed(axisAttr) || failed(largest) || failed(sorted) || failed(x))
+    return failure();
+  FailureOr<int64_t> k = failure();
+  if (nc.hasInput(1)) {
+    FailureOr<const Const *> kc = nc.constInput(1, "K");
+    if (failed(kc))
+      return failure();
+    if ((*kc)->dtype != onnx::TensorProto::INT64 || (*kc)->numel() != 1)
+      return nc.error() << "K must be one INT64 value", failure();
+    k = (*kc)->i[0];
+  } else if (nc.attr("k")) {
+    k = nc.intAttr("k", 0);
+  } else {
+    return nc.error() << "TopK needs K (an input, or the attribute k before "
+                         "opset 10)",
+           failure();
+  }
+  if (failed(k))
+    return failure();
+  llvm::SmallVector<int64_t> ds(shapeOf(*x));
+  FailureOr<int64_t> axis = nc.normalizeAxis(*axisAttr, ds.size(), "axis");
+  if (failed(axis))
+    return failure();
+  if (*k < 0 || *k > ds[*axis])
+    return nc.error() << "K = " << *k << " outside [0, " << ds[*axis]
+                      << "], the size of axis " << *axis,
+           failure();
+  llvm::SmallVector<NamedAttribute> attrs = {
+      nc.named("axis", nc.builder.getI64IntegerAttr(*axis)),
+      nc.named("k", nc.builder.getI64IntegerAttr(*k))};
+  if (!*largest)
+    attrs.push_back(nc.named("smallest", nc.builder.getUnitAttr()));
+  FailureOr<Value> indices = nc.create<nn::TopKOp>({*x}, attrs);
+  if (failed(indices) || failed(nc.setOutput(1, *indices)))
+    return failure();
+  if (!nc.hasOutput(0))
+    return success();
+  llvm::SmallVector<int64_t> is = ds;
+  is[*axis] = *k;
+  FailureOr<Value> values =
+      gatherAlongAxis(nc, *x, *indices, ds, is, *axis, false);
+  return failed(values) ? failure() : nc.setOutput(0, *values);
+}
+
 void amp::onnx_import::registerGatherOps(OpTable &t) {
   t["Gather"] = {importGather, {"axis"}};
   t["GatherElements"] = {importGatherElements, {"axis"}};
   t["GatherND"] = {importGatherND, {"batch_dims"}};
+  t["TopK"] = {importTopK, {"axis", "k", "largest", "sorted"}};
 }

@@ -501,6 +501,18 @@ AMP_KERNEL_API amp_status_t amp_argmax(const void *x, int64_t *y,
                                        int64_t axis, int32_t select_last,
                                        amp_dtype_t dtype, void *stream);
 
+/* nn.topk: y (i64, x's shape with `axis` (in [-rank, rank)) k long) holds
+ * the positions along `axis` of the k largest elements of each line of x,
+ * largest first, or of the k smallest, smallest first, when smallest != 0.
+ * Of equal elements the lower position comes first; a NaN is larger than
+ * every number (PyTorch's rule) and equals another NaN; -0 equals +0. Any
+ * dtype but bool; 0 <= k <= the axis' size. Exact; O(k * size) per line.
+ * y must not overlap x. */
+AMP_KERNEL_API amp_status_t amp_topk(const void *x, int64_t *y,
+                                     const int64_t *dims, int32_t rank,
+                                     int64_t axis, int64_t k, int32_t smallest,
+                                     amp_dtype_t dtype, void *stream);
+
 /*===--- Softmax and normalization ---------------------------------------===*/
 
 /* nn.softmax / nn.log_softmax along `axis` (negative counts from the end),

@@ -3,7 +3,7 @@
 // amp-verify-runtime-contract, which fails the run on any op, type or
 // declaration outside the runtime ABI.
 // RUN: amp-opt %s -split-input-file --amp-to-runtime | FileCheck %s --check-prefix=CONTRACT
-// CONTRACT-COUNT-33: llvm.func @{{[a-z0-9_]+}}(%{{.*}}: !llvm.ptr) -> i32 {
+// CONTRACT-COUNT-34: llvm.func @{{[a-z0-9_]+}}(%{{.*}}: !llvm.ptr) -> i32 {
 // CONTRACT-NOT: func.func
 
 // One function per nn op of issue #10: the runtime call and its key
@@ -128,6 +128,23 @@ func.func @step_functions(%x: tensor<4x8xbf16>) -> (tensor<4x8xbf16>, tensor<4x8
   %2 = nn.round %x : tensor<4x8xbf16>
   %3 = nn.sign %x : tensor<4x8xbf16>
   return %0, %1, %2, %3 : tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>, tensor<4x8xbf16>
+}
+
+// -----
+
+// nn.topk: amp_topk(x, y, dims, rank, axis normalized, k, smallest, dtype,
+// stream).
+// CHECK-LABEL: func.func @topk(
+// CHECK-DAG: %[[DIMS:.*]] = llvm.mlir.addressof @__amp_i64_4_8 : !llvm.ptr
+// CHECK-DAG: %[[RANK:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK-DAG: %[[AXIS:.*]] = llvm.mlir.constant(1 : i64) : i64
+// CHECK-DAG: %[[K:.*]] = llvm.mlir.constant(3 : i64) : i64
+// CHECK-DAG: %[[SMALLEST:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-DAG: %[[I32:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK: llvm.call @amp_topk(%{{.*}}, %{{.*}}, %[[DIMS]], %[[RANK]], %[[AXIS]], %[[K]], %[[SMALLEST]], %[[I32]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i64, i64, i32, i32, !llvm.ptr) -> i32
+func.func @topk(%x: tensor<4x8xi32>) -> tensor<4x3xi64> {
+  %0 = nn.topk %x {axis = -1 : i64, k = 3 : i64, smallest} : (tensor<4x8xi32>) -> tensor<4x3xi64>
+  return %0 : tensor<4x3xi64>
 }
 
 // -----

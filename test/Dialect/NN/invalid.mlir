@@ -2465,3 +2465,55 @@ func.func @argmax_bool(%x: tensor<2x3xi1>) {
   %0 = nn.argmax %x {axis = 1 : i64} : (tensor<2x3xi1>) -> tensor<2xi64>
   return
 }
+
+// -----
+
+func.func @topk_axis(%x: tensor<2x3xf32>) {
+  // expected-error @+2 {{axis 2 is out of range for a rank-2 tensor (expected -2 <= axis < 2)}}
+  // expected-error @+1 {{'nn.topk' op failed to infer returned types}}
+  %0 = nn.topk %x {axis = 2 : i64, k = 1 : i64} : (tensor<2x3xf32>) -> tensor<2x1xi64>
+  return
+}
+
+// -----
+
+func.func @topk_k_too_large(%x: tensor<2x3xf32>) {
+  // expected-error @+2 {{topk of k = 4 along axis 1 of size 3; k must be in [0, 3]}}
+  // expected-error @+1 {{'nn.topk' op failed to infer returned types}}
+  %0 = nn.topk %x {axis = 1 : i64, k = 4 : i64} : (tensor<2x3xf32>) -> tensor<2x4xi64>
+  return
+}
+
+// -----
+
+func.func @topk_negative_k(%x: tensor<2x3xf32>) {
+  // expected-error @+2 {{topk of k = -1 along axis 0 of size 2; k must be in [0, 2]}}
+  // expected-error @+1 {{'nn.topk' op failed to infer returned types}}
+  %0 = nn.topk %x {axis = -2 : i64, k = -1 : i64} : (tensor<2x3xf32>) -> tensor<1x3xi64>
+  return
+}
+
+// -----
+
+func.func @topk_shape(%x: tensor<2x3xf32>) {
+  // expected-error @+2 {{'nn.topk' op inferred type(s) 'tensor<2x2xi64>' are incompatible with return type(s) of operation 'tensor<2x3xi64>'}}
+  // expected-error @+1 {{'nn.topk' op failed to infer returned types}}
+  %0 = nn.topk %x {axis = 1 : i64, k = 2 : i64} : (tensor<2x3xf32>) -> tensor<2x3xi64>
+  return
+}
+
+// -----
+
+func.func @topk_result_type(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'nn.topk' op result #0 must be statically shaped tensor of 64-bit signless integer values, but got 'tensor<2x1xi32>'}}
+  %0 = nn.topk %x {axis = 1 : i64, k = 1 : i64} : (tensor<2x3xf32>) -> tensor<2x1xi32>
+  return
+}
+
+// -----
+
+func.func @topk_no_k(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'nn.topk' op requires attribute 'k'}}
+  %0 = "nn.topk"(%x) {axis = 1 : i64} : (tensor<2x3xf32>) -> tensor<2x1xi64>
+  return
+}

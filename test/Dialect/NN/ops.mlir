@@ -736,6 +736,17 @@ func.func @argmax(%x: tensor<4x8xi64>, %y: tensor<4x8xf16>) -> (tensor<4xi64>, t
   return %0, %1 : tensor<4xi64>, tensor<1x8xi64>
 }
 
+// CHECK-LABEL: func.func @topk(
+// CHECK-SAME:    %[[X:.*]]: tensor<16x8xf32>, %[[Y:.*]]: tensor<4x8xi32>) -> (tensor<16x2xi64>, tensor<1x8xi64>)
+// CHECK:         %[[V0:.*]] = nn.topk %[[X]] {axis = -1 : i64, k = 2 : i64} : (tensor<16x8xf32>) -> tensor<16x2xi64>
+// CHECK-NEXT:    %[[V1:.*]] = nn.topk %[[Y]] {axis = 0 : i64, k = 1 : i64, smallest} : (tensor<4x8xi32>) -> tensor<1x8xi64>
+// CHECK-NEXT:    return %[[V0]], %[[V1]]
+func.func @topk(%x: tensor<16x8xf32>, %y: tensor<4x8xi32>) -> (tensor<16x2xi64>, tensor<1x8xi64>) {
+  %0 = nn.topk %x {axis = -1 : i64, k = 2 : i64} : (tensor<16x8xf32>) -> tensor<16x2xi64>
+  %1 = nn.topk %y {axis = 0 : i64, k = 1 : i64, smallest} : (tensor<4x8xi32>) -> tensor<1x8xi64>
+  return %0, %1 : tensor<16x2xi64>, tensor<1x8xi64>
+}
+
 // CHECK-LABEL: func.func @integer_arithmetic(
 // CHECK-SAME:    %[[A:.*]]: tensor<2x8xi64>, %[[B:.*]]: tensor<i64>, %[[C:.*]]: tensor<8xi32>)
 // CHECK:         nn.add %[[A]], %[[B]] : (tensor<2x8xi64>, tensor<i64>) -> tensor<2x8xi64>

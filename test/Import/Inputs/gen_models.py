@@ -1582,3 +1582,41 @@ save("input_uint8.onnx", helper.make_graph(
     [helper.make_node("Identity", ["x"], ["y"], name="id")],
     "input_uint8", [vi("x", TensorProto.UINT8, [4])],
     [vi("y", TensorProto.UINT8, [4])]))
+
+# TopK (topk.test): nn.topk's positions and the values gathered at them,
+# along the last axis (ties in position order), along axis 0 smallest
+# first, of INT64 data (sorted = 0); TopK-1's attribute k
+# in an opset-9 model; K computed at run time and K larger than the axis
+# are errors.
+topk_rng = np.random.default_rng(40)
+save("topk.onnx", helper.make_graph(
+    [helper.make_node("TopK", ["x", "k3"], ["v", "i"], name="topk_last"),
+     helper.make_node("TopK", ["x", "k2"], ["vs", "is"], name="topk_smallest",
+                      axis=0, largest=0),
+     helper.make_node("TopK", ["n", "k2"], ["vn", "in"], name="topk_int",
+                      axis=1, sorted=0)],
+    "topk",
+    [vi("x", F, [3, 6]), vi("n", TensorProto.INT64, [2, 5])],
+    [vi("v", F, [3, 3]), vi("i", TensorProto.INT64, [3, 3]),
+     vi("vs", F, [2, 6]), vi("is", TensorProto.INT64, [2, 6]),
+     vi("vn", TensorProto.INT64, [2, 2]), vi("in", TensorProto.INT64, [2, 2])],
+    [ints("k3", [3]), ints("k2", [2])]))
+reference("topk.onnx",
+          {"x": topk_rng.integers(-3, 4, (3, 6)).astype(np.float32),
+           "n": np.array([[5, -(1 << 62), 5, 1 << 61, 0],
+                          [-1, -1, 7, -1, 7]], np.int64)})
+save("topk_v1.onnx", helper.make_graph(
+    [helper.make_node("TopK", ["x"], ["v", "i"], name="topk", k=2, axis=1)],
+    "topk_v1", [vi("x", F, [3, 6])],
+    [vi("v", F, [3, 2]), vi("i", TensorProto.INT64, [3, 2])]), opset=9)
+reference("topk_v1.onnx",
+          {"x": topk_rng.standard_normal((3, 6)).astype(np.float32)})
+save("topk_runtime_k.onnx", helper.make_graph(
+    [helper.make_node("TopK", ["x", "k"], ["v", "i"], name="topk")],
+    "topk_runtime_k", [vi("x", F, [3, 6]), vi("k", TensorProto.INT64, [1])],
+    [vi("v", F, [3, None]), vi("i", TensorProto.INT64, [3, None])]))
+save("topk_k_too_large.onnx", helper.make_graph(
+    [helper.make_node("TopK", ["x", "k"], ["v", "i"], name="topk")],
+    "topk_k_too_large", [vi("x", F, [3, 6])],
+    [vi("v", F, [3, 7]), vi("i", TensorProto.INT64, [3, 7])],
+    [ints("k", [7])]), check=False)

@@ -1493,6 +1493,51 @@ def write_float_types():
                   "half_io_mlp_torch_log.csv")
 
 
+
+class MoeMlp(nn.Module):
+    """The mixture of experts of moe_mlp.onnx, routed as Mixtral routes: a
+    router Linear(64, 4) whose softmax's top 2 (torch.topk) pick 2 of 4
+    experts per row, weighted by their probabilities renormalized to sum
+    1; each expert Linear(64, 24) + relu; then Linear(24, 4). The experts
+    run densely: a row's gate of expert e is the sum of its picks' weights
+    where the pick is e (0 for an expert not picked), which exports with
+    Equal and Cast of the run-time positions."""
+
+    def __init__(self, experts=4, top=2):
+        super().__init__()
+        self.top = top
+        self.router = nn.Linear(64, experts)
+        self.experts = nn.ModuleList(
+            [nn.Linear(64, 24) for _ in range(experts)])
+        self.head = nn.Linear(24, 4)
+        self.register_buffer("ids", torch.arange(experts), persistent=False)
+
+    def forward(self, x):
+        probs = torch.softmax(self.router(x), dim=-1)
+        weights, picks = torch.topk(probs, self.top, dim=-1)
+        weights = weights / weights.sum(dim=-1, keepdim=True)
+        hit = (picks.unsqueeze(-1) == self.ids).to(x.dtype)
+        gates = (weights.unsqueeze(-1) * hit).sum(dim=1)
+        h = sum(gates[:, e:e + 1] * torch.relu(expert(x))
+                for e, expert in enumerate(self.experts))
+        return self.head(h)
+
+
+def write_moe():
+    """MoeMlp (seed 20) exported by both exporters (moe_mlp.onnx,
+    moe_mlp_dynamo.onnx(.data)) and trained (test/Import/topk.test); the
+    router's weights scaled by 4, so that the rows' picks are clear and
+    every expert is picked by some."""
+    torch.manual_seed(20)
+    model = MoeMlp()
+    with torch.no_grad():
+        model.router.weight.mul_(4)
+    torch.onnx.export(model, (torch.zeros(16, 64),),
+                      os.path.join(HERE, "moe_mlp_dynamo.onnx"),
+                      input_names=["x"], output_names=["logits"], dynamo=True)
+    export_and_train(model, "moe_mlp", images=False, logits=True)
+
+
 def main():
     torch.manual_seed(3)
     model = TinyBert().eval()

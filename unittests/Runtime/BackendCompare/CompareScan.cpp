@@ -1,4 +1,4 @@
-//===- CompareScan.cpp - amp_cumsum, amp_argmax ---------------------------===//
+//===- CompareScan.cpp - amp_cumsum, amp_argmax, amp_topk -----------------===//
 //
 // Every dtype but bool, every axis of a rank-3 shape (the scan along the
 // contiguous dimension, along a strided one, and along the outermost), each
@@ -6,14 +6,18 @@
 // loop over the grid), and empty tensors. Both backends run the same f32 (or
 // wrapping integer) scan per line: exact (integers byte for byte). amp_argmax
 // over the same shapes (but the empty axis) and inputs, first and last
-// maxima: byte for byte. The argument errors.
+// maxima: byte for byte. amp_topk over the same shapes and inputs, largest
+// and smallest, k of 0, 1, 5 and the whole axis where it is short: byte for
+// byte. The argument errors.
 //
 //===----------------------------------------------------------------------===//
 
 #include "CompareBuffers.h"
 #include "ElementwiseCompareUtil.h"
 
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 using namespace amp::compare;
 
@@ -112,6 +116,37 @@ AMP_COMPARE_CASE(argmax) {
       });
 }
 
+AMP_COMPARE_CASE(topk) {
+  forEachScanCase(
+      2, [&](amp_dtype_t dt, const Shape &s, int64_t axis, int smallest) {
+        const Host x = scanInput(c.rng, dt, numelOf(s));
+        const size_t a = axis < 0 ? s.size() - 1 : size_t(axis);
+        const int64_t len = s[a];
+        std::vector<int64_t> ks = {0, 1, std::min<int64_t>(len, 5)};
+        if (len <= 32)
+          ks.push_back(len);
+        for (int64_t k : ks) {
+          Shape ys = s;
+          ys[a] = k;
+          auto run = [&](Backend &b) {
+            Placed px = place(b, x, 0);
+            Placed py = place(b, zeros(AMP_DTYPE_I64, numelOf(ys)), 0);
+            b.ok(AMP_CALL(b, amp_topk, px.ptr, static_cast<int64_t *>(py.ptr),
+                          s.data(), static_cast<int32_t>(s.size()), axis, k,
+                          smallest, dt, nullptr));
+            return fetch(b, py);
+          };
+          expectSameBytes(c,
+                          label("topk " + shapeName(s) + " axis " +
+                                    std::to_string(axis) + " k " +
+                                    std::to_string(k) +
+                                    (smallest ? " smallest" : " largest"),
+                                dt, numelOf(ys)),
+                          run(*c.ref), run(*c.dev));
+        }
+      });
+}
+
 AMP_COMPARE_CASE(cumsum_errors) {
   alignas(8) char host[64] = {};
   void *p = host;
@@ -143,5 +178,13 @@ AMP_COMPARE_CASE(cumsum_errors) {
   both("argmax y overlaps x", [&](Backend &b) {
     return AMP_CALL(b, amp_argmax, p, reinterpret_cast<int64_t *>(host + 8),
                     d23, 2, 1, 0, AMP_DTYPE_I64, nullptr);
+  });
+  both("topk k above the axis", [&](Backend &b) {
+    return AMP_CALL(b, amp_topk, p, reinterpret_cast<int64_t *>(host + 48), d23,
+                    2, 1, 4, 0, AMP_DTYPE_F32, nullptr);
+  });
+  both("topk y overlaps x", [&](Backend &b) {
+    return AMP_CALL(b, amp_topk, p, reinterpret_cast<int64_t *>(host + 8), d23,
+                    2, 1, 2, 1, AMP_DTYPE_I64, nullptr);
   });
 }

@@ -345,6 +345,12 @@ TEST(KernelErrors, NullPointersAreRejectedEverywhere) {
              return amp_argmax(nullptr, y, dims, 2, 0, 0, AMP_DTYPE_F32,
                                nullptr);
            }},
+          {"amp_topk: x is NULL",
+           [&] {
+             int64_t y[4];
+             return amp_topk(nullptr, y, dims, 2, 0, 1, 0, AMP_DTYPE_F32,
+                             nullptr);
+           }},
           {"amp_max_pool2d: y is NULL",
            [&] {
              const int64_t x4[] = {1, 1, 4, 4}, k[] = {1, 1};

@@ -1,4 +1,4 @@
-//===- ScanTest.cpp - amp_cumsum, amp_argmax ------------------------------===//
+//===- ScanTest.cpp - amp_cumsum, amp_argmax, amp_topk --------------------===//
 //
 // amp_cumsum against its documented arithmetic, written out independently
 // here: floats sum in f32 in scan order and round each output once (so the
@@ -7,7 +7,10 @@
 // truncated). Every dtype, axis, exclusive and reverse; in place; empty
 // tensors; the argument errors. amp_argmax against a search in f64 (exact):
 // every dtype and axis, ties (first or last), NaN above every number, -0
-// equal to +0, the errors.
+// equal to +0, the errors. amp_topk against each element's rank in the
+// order (the count of elements before it: larger, or equal at a lower
+// position), exact: every dtype and axis, largest and smallest, k from 0 to
+// the axis' size, ties, NaN, signed zeros, the integer extremes, the errors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -280,6 +283,123 @@ TEST(Argmax, RejectsBadArguments) {
       amp_argmax(words.data(), static_cast<int64_t *>(words.data()) + 1,
                  words.dims(), 2, 1, 0, AMP_DTYPE_I64, nullptr),
       AMP_STATUS_INVALID_ARGUMENT, "y overlaps x"));
+}
+
+class TopkTest
+    : public ::testing::TestWithParam<std::tuple<amp_dtype_t, int64_t, bool>> {
+};
+
+TEST_P(TopkTest, IsEachElementAtItsRank) {
+  const auto [dtype, axis, smallest] = GetParam();
+  Shape shape = {3, 17, 5};
+  std::mt19937 rng(7 + axis);
+  Tensor x = tiedTensor(dtype, shape, rng);
+  const Lines l(shape, axis);
+  for (int64_t k : {int64_t(0), int64_t(1), int64_t(3), l.len}) {
+    Shape yShape = shape;
+    yShape[axis < 0 ? axis + 3 : axis] = k;
+    const Lines ly(yShape, axis);
+    Tensor y = sentinelTensor(AMP_DTYPE_I64, yShape);
+    ASSERT_TRUE(
+        isOk(amp_topk(x.data(), static_cast<int64_t *>(y.data()), x.dims(),
+                      x.rank(), axis, k, smallest, dtype, nullptr)));
+    for (int64_t line = 0; line < l.outer * l.inner; ++line)
+      for (int64_t i = 0; i < l.len; ++i) {
+        const double v = x.get(l.at(line, i));
+        int64_t rank = 0;
+        for (int64_t j = 0; j < l.len; ++j) {
+          const double w = x.get(l.at(line, j));
+          rank += (smallest ? w < v : w > v) || (w == v && j < i);
+        }
+        if (rank < k)
+          ASSERT_EQ(y.intValue(ly.at(line, rank)), i)
+              << "line " << line << " k " << k;
+      }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllDtypesAndAxes, TopkTest,
+    ::testing::Combine(::testing::Values(AMP_DTYPE_F32, AMP_DTYPE_F16,
+                                         AMP_DTYPE_BF16, AMP_DTYPE_I32,
+                                         AMP_DTYPE_I64),
+                       ::testing::Values(0, 1, -1), ::testing::Bool()),
+    [](const auto &info) {
+      const int64_t axis = std::get<1>(info.param);
+      return std::string(dtypeName(std::get<0>(info.param))) + "_axis" +
+             (axis < 0 ? "m" + std::to_string(-axis) : std::to_string(axis)) +
+             (std::get<2>(info.param) ? "_smallest" : "_largest");
+    });
+
+TEST(Topk, NaNIsTheLargestAndSignedZerosTie) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  // Rows: NaN above +inf; two NaNs (in position order); -0 and +0 equal.
+  const std::vector<std::vector<double>> rows = {
+      {1, inf, nan, 2}, {nan, 3, nan, -inf}, {-0.0, 0.0, -1, -0.0}};
+  const int64_t largest[3][4] = {{2, 1, 3, 0}, {0, 2, 1, 3}, {0, 1, 3, 2}};
+  const int64_t smallest[3][4] = {{0, 3, 1, 2}, {3, 1, 0, 2}, {2, 0, 1, 3}};
+  for (amp_dtype_t dtype : floatDtypes()) {
+    Tensor x(dtype, {3, 4});
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 4; ++c)
+        x.set(r * 4 + c, rows[r][c]);
+    for (int small = 0; small < 2; ++small) {
+      int64_t y[3][4];
+      ASSERT_TRUE(isOk(amp_topk(x.data(), &y[0][0], x.dims(), 2, 1, 4, small,
+                                dtype, nullptr)));
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 4; ++c)
+          EXPECT_EQ(y[r][c], small ? smallest[r][c] : largest[r][c])
+              << dtypeName(dtype) << " row " << r << " pick " << c
+              << " smallest " << small;
+    }
+  }
+  // Neighbours that f64 cannot tell apart.
+  Tensor big(AMP_DTYPE_I64, {3});
+  big.setBits(0, uint64_t(INT64_MIN));
+  big.setBits(1, uint64_t(INT64_MAX) - 1);
+  big.setBits(2, uint64_t(INT64_MAX));
+  int64_t y[3];
+  ASSERT_TRUE(isOk(
+      amp_topk(big.data(), y, big.dims(), 1, 0, 3, 0, AMP_DTYPE_I64, nullptr)));
+  EXPECT_EQ(y[0], 2);
+  EXPECT_EQ(y[1], 1);
+  EXPECT_EQ(y[2], 0);
+  ASSERT_TRUE(isOk(amp_topk(big.data(), y, big.dims(), 1, -1, 2, 1,
+                            AMP_DTYPE_I64, nullptr)));
+  EXPECT_EQ(y[0], 0);
+  EXPECT_EQ(y[1], 1);
+}
+
+TEST(Topk, RejectsBadArguments) {
+  Tensor x(AMP_DTYPE_F32, {2, 3});
+  int64_t y[6];
+  EXPECT_TRUE(failsWith(
+      amp_topk(x.data(), y, x.dims(), 2, -3, 1, 0, AMP_DTYPE_F32, nullptr),
+      AMP_STATUS_INVALID_ARGUMENT, "axis -3 is out of range for rank 2"));
+  EXPECT_TRUE(failsWith(
+      amp_topk(x.data(), y, x.dims(), 2, 1, 4, 0, AMP_DTYPE_F32, nullptr),
+      AMP_STATUS_INVALID_ARGUMENT, "k = 4 outside [0, 3]"));
+  EXPECT_TRUE(failsWith(
+      amp_topk(x.data(), y, x.dims(), 2, 0, -1, 0, AMP_DTYPE_F32, nullptr),
+      AMP_STATUS_INVALID_ARGUMENT, "k = -1 outside [0, 2]"));
+  Tensor none(AMP_DTYPE_F32, {0, 3});
+  EXPECT_TRUE(isOk(amp_topk(none.data(), y, none.dims(), 2, 1, 2, 0,
+                            AMP_DTYPE_F32, nullptr)));
+  Tensor b(AMP_DTYPE_BOOL, {2, 3});
+  EXPECT_TRUE(failsWith(
+      amp_topk(b.data(), y, b.dims(), 2, 1, 1, 0, AMP_DTYPE_BOOL, nullptr),
+      AMP_STATUS_NOT_SUPPORTED,
+      "dtype is bool; expected f32, f16, bf16, i32 or i64"));
+  EXPECT_TRUE(failsWith(
+      amp_topk(x.data(), nullptr, x.dims(), 2, 1, 2, 0, AMP_DTYPE_F32, nullptr),
+      AMP_STATUS_INVALID_ARGUMENT, "y is NULL"));
+  Tensor words(AMP_DTYPE_I64, {2, 3});
+  EXPECT_TRUE(
+      failsWith(amp_topk(words.data(), static_cast<int64_t *>(words.data()) + 5,
+                         words.dims(), 2, 1, 2, 1, AMP_DTYPE_I64, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT, "y overlaps x"));
 }
 
 } // namespace

@@ -173,6 +173,7 @@ static constexpr PolicyEntry kDefaultPolicy[] = {
     {"nn.reduce_max", C, C},
     {"nn.reduce_max_grad", C, C},
     {"nn.argmax", C, C},
+    {"nn.topk", C, C},
     {"nn.embedding", C, C},
     // An id or mask to float: f32 then the low type rounds as the low type
     // directly.

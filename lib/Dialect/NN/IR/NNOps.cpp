@@ -887,6 +887,25 @@ LogicalResult ArgMaxOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
   return success();
 }
 
+LogicalResult TopKOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &inferred) {
+  auto in = tensorOf(adaptor.getInput());
+  if (!in)
+    return emitOptionalError(loc, "expects a ranked tensor operand");
+  FailureOr<int64_t> axis = normalizeAxis(loc, adaptor.getAxis(), in.getRank());
+  if (failed(axis))
+    return failure();
+  const int64_t k = adaptor.getK(), len = in.getDimSize(*axis);
+  if (k < 0 || k > len)
+    return emitOptionalError(loc, "topk of k = ", k, " along axis ", *axis,
+                             " of size ", len, "; k must be in [0, ", len, "]");
+  Shape shape(in.getShape());
+  shape[*axis] = k;
+  inferred.push_back(RankedTensorType::get(shape, IntegerType::get(ctx, 64)));
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//

@@ -107,6 +107,18 @@ func.func @argmax_after_matmul(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tens
   return %1 : tensor<4xi64>
 }
 
+// topk is clear as argmax: a router picks its experts from the matmul's
+// bf16 scores as they are.
+// CHECK-LABEL: func @topk_after_matmul
+// CHECK: nn.topk {{.*}}amp.precision = bf16
+func.func @topk_after_matmul(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x2xi64> {
+  // expected-remark @below {{bf16 (allow)}}
+  %0 = nn.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{bf16 (follows-neighbour)}}
+  %1 = nn.topk %0 {axis = 1 : i64, k = 2 : i64} : (tensor<4x8xf32>) -> tensor<4x2xi64>
+  return %1 : tensor<4x2xi64>
+}
+
 // sin and cos are deny in both types (their argument reduction needs the
 // low bits of large angles); erf is infer.
 // CHECK-LABEL: func @sin_cos_erf_between_matmuls

@@ -299,6 +299,31 @@ func.func @cumsum(%a: tensor<2x4xf32> {nn.role = #nn.role<param>}) -> (tensor<f3
 
 // -----
 
+// A router: nn.topk picks each row's two best experts from the softmax of
+// its scores; its i64 result carries no derivative, and the weights get
+// their gradient through the scores gathered at the picks (an embedding of
+// the scores as a one-column table), as the importer builds TopK's values.
+// CHECK-LABEL: func.func @topk_router(
+// CHECK-SAME: %[[W:[a-z0-9]+]]: tensor<8x4xf32>
+// CHECK: %[[I:.*]] = nn.topk %{{.*}} {axis = 1 : i64, k = 2 : i64} : (tensor<2x4xf32>) -> tensor<2x2xi64>
+// CHECK: nn.embedding_grad
+// CHECK-NOT: nn.topk
+// CHECK: nn.softmax_grad
+// CHECK: nn.sgd_update %[[W]],
+func.func @topk_router(%w: tensor<8x4xf32> {nn.role = #nn.role<param>}, %x: tensor<2x8xf32> {nn.role = #nn.role<input>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %s = nn.matmul %x, %w : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+  %p = nn.softmax %s : tensor<2x4xf32>
+  %i = nn.topk %p {axis = 1 : i64, k = 2 : i64} : (tensor<2x4xf32>) -> tensor<2x2xi64>
+  %base = arith.constant dense<[[0, 0], [4, 4]]> : tensor<2x2xi64>
+  %at = nn.add %i, %base : (tensor<2x2xi64>, tensor<2x2xi64>) -> tensor<2x2xi64>
+  %t = nn.reshape %p : tensor<2x4xf32> -> tensor<8x1xf32>
+  %v = nn.embedding %t, %at : (tensor<8x1xf32>, tensor<2x2xi64>) -> tensor<2x2x1xf32>
+  %l = nn.reduce_sum %v [0, 1, 2] : (tensor<2x2x1xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
 // Integer arithmetic (position ids from a mask) carries no derivative: only
 // the embedding table gets a gradient.
 // CHECK-LABEL: func.func @integer_positions(

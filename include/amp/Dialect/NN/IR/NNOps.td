@@ -597,6 +597,32 @@ def NN_ArgMaxOp : NN_Op<"argmax", [InferTypeOpAdaptor]> {
       "$input attr-dict `:` functional-type(operands, results)";
 }
 
+def NN_TopKOp : NN_Op<"topk", [InferTypeOpAdaptor]> {
+  let summary = "positions of the k largest (or smallest) along one axis";
+  let description = [{
+    The positions (`i64`) along `axis` (negative counts from the end) of
+    the `k` largest elements of each line of `input`, largest first, or of
+    the `k` smallest, smallest first, with `smallest`: ONNX's TopK and
+    PyTorch's `topk` (sorted), whose values are `input` gathered at these
+    positions. Of equal elements the lower position comes first (ONNX's
+    rule); a NaN is larger than every number and equal to another NaN, as
+    in PyTorch; -0 equals +0. The axis becomes `k` long, `k` in [0, its
+    size]. The result carries no derivative: a mixture of experts routes
+    each token to its top experts with it, and the gradient reaches the
+    router through the gathered values.
+
+    ```mlir
+    %0 = nn.topk %logits {axis = -1 : i64, k = 2 : i64} : (tensor<16x8xf32>) -> tensor<16x2xi64>
+    %1 = nn.topk %x {axis = 0 : i64, k = 1 : i64, smallest} : (tensor<4x8xi32>) -> tensor<1x8xi64>
+    ```
+  }];
+  let arguments = (ins NN_NumericTensor:$input, I64Attr:$axis, I64Attr:$k,
+                   UnitAttr:$smallest);
+  let results = (outs StaticShapeTensorOf<[I64]>:$result);
+  let assemblyFormat =
+      "$input attr-dict `:` functional-type(operands, results)";
+}
+
 //===----------------------------------------------------------------------===//
 // Shape ops
 //===----------------------------------------------------------------------===//
