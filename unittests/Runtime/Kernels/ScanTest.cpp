@@ -183,6 +183,38 @@ Tensor tiedTensor(amp_dtype_t dtype, const Shape &shape, std::mt19937 &rng) {
   return t;
 }
 
+/// The cases of the order tests (argmax, topk): every dtype but bool, the
+/// axes 0, 1 and -1 of a rank-3 shape, a flag.
+const auto kOrderCases = ::testing::Combine(
+    ::testing::Values(AMP_DTYPE_F32, AMP_DTYPE_F16, AMP_DTYPE_BF16,
+                      AMP_DTYPE_I32, AMP_DTYPE_I64),
+    ::testing::Values(0, 1, -1), ::testing::Bool());
+
+/// The name of an order case: dtype, axis, and `set` or `unset` for the
+/// flag.
+template <typename Info>
+std::string orderCaseName(const Info &info, const char *set,
+                          const char *unset) {
+  const int64_t axis = std::get<1>(info.param);
+  return std::string(dtypeName(std::get<0>(info.param))) + "_axis" +
+         (axis < 0 ? "m" + std::to_string(-axis) : std::to_string(axis)) +
+         (std::get<2>(info.param) ? set : unset);
+}
+
+/// A [3, 4] tensor of the order's corner cases, one per row: NaN above
+/// +inf; two NaNs; -0, +0 and -0 equal around a -1.
+Tensor orderRows(amp_dtype_t dtype) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  const double rows[3][4] = {
+      {1, inf, nan, 2}, {nan, 3, nan, -inf}, {-0.0, 0.0, -1, -0.0}};
+  Tensor x(dtype, {3, 4});
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 4; ++c)
+      x.set(r * 4 + c, rows[r][c]);
+  return x;
+}
+
 class ArgmaxTest
     : public ::testing::TestWithParam<std::tuple<amp_dtype_t, int64_t, bool>> {
 };
@@ -211,31 +243,15 @@ TEST_P(ArgmaxTest, IsTheFirstOrLastMaximum) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllDtypesAndAxes, ArgmaxTest,
-    ::testing::Combine(::testing::Values(AMP_DTYPE_F32, AMP_DTYPE_F16,
-                                         AMP_DTYPE_BF16, AMP_DTYPE_I32,
-                                         AMP_DTYPE_I64),
-                       ::testing::Values(0, 1, -1), ::testing::Bool()),
-    [](const auto &info) {
-      const int64_t axis = std::get<1>(info.param);
-      return std::string(dtypeName(std::get<0>(info.param))) + "_axis" +
-             (axis < 0 ? "m" + std::to_string(-axis) : std::to_string(axis)) +
-             (std::get<2>(info.param) ? "_last" : "_first");
-    });
+INSTANTIATE_TEST_SUITE_P(AllDtypesAndAxes, ArgmaxTest, kOrderCases,
+                         [](const auto &info) {
+                           return orderCaseName(info, "_last", "_first");
+                         });
 
 TEST(Argmax, NaNIsTheLargestAndSignedZerosTie) {
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  const double inf = std::numeric_limits<double>::infinity();
-  // Rows: NaN after +inf; two NaNs; -0 before +0; an integer extreme.
-  const std::vector<std::vector<double>> rows = {
-      {1, inf, nan, 2}, {nan, 3, nan, -inf}, {-0.0, 0.0, -1, -0.0}};
   const int64_t first[] = {2, 0, 0}, last[] = {2, 2, 3};
   for (amp_dtype_t dtype : floatDtypes()) {
-    Tensor x(dtype, {3, 4});
-    for (int r = 0; r < 3; ++r)
-      for (int c = 0; c < 4; ++c)
-        x.set(r * 4 + c, rows[r][c]);
+    const Tensor x = orderRows(dtype);
     for (int selectLast = 0; selectLast < 2; ++selectLast) {
       int64_t y[3] = {-1, -1, -1};
       ASSERT_TRUE(isOk(
@@ -318,32 +334,16 @@ TEST_P(TopkTest, IsEachElementAtItsRank) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllDtypesAndAxes, TopkTest,
-    ::testing::Combine(::testing::Values(AMP_DTYPE_F32, AMP_DTYPE_F16,
-                                         AMP_DTYPE_BF16, AMP_DTYPE_I32,
-                                         AMP_DTYPE_I64),
-                       ::testing::Values(0, 1, -1), ::testing::Bool()),
-    [](const auto &info) {
-      const int64_t axis = std::get<1>(info.param);
-      return std::string(dtypeName(std::get<0>(info.param))) + "_axis" +
-             (axis < 0 ? "m" + std::to_string(-axis) : std::to_string(axis)) +
-             (std::get<2>(info.param) ? "_smallest" : "_largest");
-    });
+INSTANTIATE_TEST_SUITE_P(AllDtypesAndAxes, TopkTest, kOrderCases,
+                         [](const auto &info) {
+                           return orderCaseName(info, "_smallest", "_largest");
+                         });
 
 TEST(Topk, NaNIsTheLargestAndSignedZerosTie) {
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  const double inf = std::numeric_limits<double>::infinity();
-  // Rows: NaN above +inf; two NaNs (in position order); -0 and +0 equal.
-  const std::vector<std::vector<double>> rows = {
-      {1, inf, nan, 2}, {nan, 3, nan, -inf}, {-0.0, 0.0, -1, -0.0}};
   const int64_t largest[3][4] = {{2, 1, 3, 0}, {0, 2, 1, 3}, {0, 1, 3, 2}};
   const int64_t smallest[3][4] = {{0, 3, 1, 2}, {3, 1, 0, 2}, {2, 0, 1, 3}};
   for (amp_dtype_t dtype : floatDtypes()) {
-    Tensor x(dtype, {3, 4});
-    for (int r = 0; r < 3; ++r)
-      for (int c = 0; c < 4; ++c)
-        x.set(r * 4 + c, rows[r][c]);
+    const Tensor x = orderRows(dtype);
     for (int small = 0; small < 2; ++small) {
       int64_t y[3][4];
       ASSERT_TRUE(isOk(amp_topk(x.data(), &y[0][0], x.dims(), 2, 1, 4, small,

@@ -866,23 +866,34 @@ LogicalResult CumsumOp::verify() {
   return normalizeAxis(getLoc(), getAxis(), getType().getRank());
 }
 
+/// The ranked input of a scan along one axis (nn.argmax, nn.topk) and its
+/// normalized axis, or an error.
+static FailureOr<std::pair<RankedTensorType, int64_t>>
+scanInput(Loc loc, Value input, int64_t axisAttr) {
+  auto in = tensorOf(input);
+  if (!in)
+    return emitOptionalError(loc, "expects a ranked tensor operand");
+  FailureOr<int64_t> axis = normalizeAxis(loc, axisAttr, in.getRank());
+  if (failed(axis))
+    return failure();
+  return std::make_pair(in, *axis);
+}
+
 LogicalResult ArgMaxOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &inferred) {
-  auto in = tensorOf(adaptor.getInput());
-  if (!in)
-    return emitOptionalError(loc, "expects a ranked tensor operand");
-  FailureOr<int64_t> axis = normalizeAxis(loc, adaptor.getAxis(), in.getRank());
-  if (failed(axis))
+  auto scan = scanInput(loc, adaptor.getInput(), adaptor.getAxis());
+  if (failed(scan))
     return failure();
-  if (in.getDimSize(*axis) == 0)
-    return emitOptionalError(loc, "argmax along axis ", *axis,
+  auto [in, axis] = *scan;
+  if (in.getDimSize(axis) == 0)
+    return emitOptionalError(loc, "argmax along axis ", axis,
                              ", which is empty");
   Shape shape(in.getShape());
   if (adaptor.getKeepDims())
-    shape[*axis] = 1;
+    shape[axis] = 1;
   else
-    shape.erase(shape.begin() + *axis);
+    shape.erase(shape.begin() + axis);
   inferred.push_back(RankedTensorType::get(shape, IntegerType::get(ctx, 64)));
   return success();
 }
@@ -890,18 +901,16 @@ LogicalResult ArgMaxOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
 LogicalResult TopKOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
                                        Adaptor adaptor,
                                        SmallVectorImpl<Type> &inferred) {
-  auto in = tensorOf(adaptor.getInput());
-  if (!in)
-    return emitOptionalError(loc, "expects a ranked tensor operand");
-  FailureOr<int64_t> axis = normalizeAxis(loc, adaptor.getAxis(), in.getRank());
-  if (failed(axis))
+  auto scan = scanInput(loc, adaptor.getInput(), adaptor.getAxis());
+  if (failed(scan))
     return failure();
-  const int64_t k = adaptor.getK(), len = in.getDimSize(*axis);
+  auto [in, axis] = *scan;
+  const int64_t k = adaptor.getK(), len = in.getDimSize(axis);
   if (k < 0 || k > len)
-    return emitOptionalError(loc, "topk of k = ", k, " along axis ", *axis,
+    return emitOptionalError(loc, "topk of k = ", k, " along axis ", axis,
                              " of size ", len, "; k must be in [0, ", len, "]");
   Shape shape(in.getShape());
-  shape[*axis] = k;
+  shape[axis] = k;
   inferred.push_back(RankedTensorType::get(shape, IntegerType::get(ctx, 64)));
   return success();
 }
