@@ -536,6 +536,15 @@ LogicalResult rule(EmbeddingOp op, Rule &r) {
   return success();
 }
 
+/// The scatter-add into the table is linear in grad_output: its derivative
+/// gathers the table's gradient back at the ids (PyTorch's scatter_add
+/// backward, `grad.gather(dim, index)`). In a forward model it is the
+/// importer's ScatterElements at run-time indices (a router's gates).
+LogicalResult rule(EmbeddingGradOp op, Rule &r) {
+  r.set(0, r.b().create<EmbeddingOp>(r.dy(), op.getIds()));
+  return success();
+}
+
 /// mean((p - t)^2): dp = 2 (p - t) / n * dl, dt = -dp.
 LogicalResult rule(MseLossOp op, Rule &r) {
   Value dp = r.b().create<MseLossGradOp>(r.dy(), op.getPred(), op.getTarget());

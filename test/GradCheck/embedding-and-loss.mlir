@@ -1,5 +1,6 @@
 // Gradient checks of nn.embedding (through nn.embedding_grad) with i32 and
-// i64 ids, and of nn.cross_entropy (through nn.cross_entropy_grad) on
+// i64 ids, of nn.embedding_grad itself (a scatter-add in a forward model,
+// through nn.embedding), and of nn.cross_entropy (through nn.cross_entropy_grad) on
 // rank-2 and rank-3 logits. The checker draws ids uniformly from the
 // table's rows and labels from the logits' classes.
 //
@@ -75,4 +76,19 @@ func.func @cross_entropy_label_smoothing(%logits: tensor<4x2x3xf32> {nn.role = #
   return %l : tensor<f32>
 }
 
-// CHECK: summary: 6 functions, 6 params, {{[0-9]+}} elements ({{.*}}): all passed
+// nn.embedding_grad in a forward model (ONNX's ScatterElements at run-time
+// indices): the updates scatter-added into a 5x2 table, repeated ids
+// adding, squared so that the gradient depends on the sums; its rule
+// gathers the table's gradient back at the ids.
+// CHECK-LABEL: @scatter_add: loss {{.*}}: ok
+// CHECK-NEXT:    %u [2x3x2]: 12 of 12 elements, {{.*}}: ok
+func.func @scatter_add(%u: tensor<2x3x2xf32> {nn.role = #nn.role<param>},
+                       %ids: tensor<2x3xi64> {nn.role = #nn.role<input>, nn.check_range = [0.0, 5.0]})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %t = nn.embedding_grad %u, %ids : (tensor<2x3x2xf32>, tensor<2x3xi64>) -> tensor<5x2xf32>
+  %sq = nn.mul %t, %t : (tensor<5x2xf32>, tensor<5x2xf32>) -> tensor<5x2xf32>
+  %l = nn.reduce_sum %sq [0, 1] : (tensor<5x2xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// CHECK: summary: 7 functions, 7 params, {{[0-9]+}} elements ({{.*}}): all passed

@@ -93,6 +93,18 @@ FailureOr<std::vector<int64_t>> elementOffsets(NodeContext &nc,
                                                int64_t axis,
                                                llvm::ArrayRef<int64_t> values);
 
+/// The run-time counterpart of elementOffsets (defined in OpsGather.cpp):
+/// the offsets for integer indices `idx` of shape `is` computed at run
+/// time, as nn ops on a tensor of idx's type and shape: base + index *
+/// stride, base the constant offset of each position with the axis
+/// coordinate 0. With `wrap`, a negative index counts from the end and one
+/// outside the axis gives -1, which nn.embedding and nn.embedding_grad
+/// reject at run time; without, the indices are known to be in range.
+FailureOr<Value> elementOffsetsComputed(NodeContext &nc, Value idx,
+                                        llvm::ArrayRef<int64_t> ds,
+                                        llvm::ArrayRef<int64_t> is,
+                                        int64_t axis, bool wrap);
+
 } // namespace amp::onnx_import
 
 #endif // AMP_LIB_IMPORT_ONNX_FOLDING_H

@@ -9,7 +9,9 @@
 // names folded), so a name also freezes every initializer folded from it.
 // The same exporter marks each initializer that is a module's buffer
 // (`pkg.torch.export.graph_signature.InputSpec.kind` BUFFER): those do not
-// train either.
+// train either, nor what it folded from a value a node of the graph
+// computes (Importer.cpp: zeros_like of an activation, which only the
+// activation's shape went into).
 // ValueInfoProto.metadata_props (field 4) is newer than Debian's
 // libonnx-dev; it is read from the message's unknown fields when the
 // generated class does not know it.

@@ -299,11 +299,18 @@ LogicalResult GraphImporter::importInitializers() {
            << "--frozen '" << unmatched
            << "' names no initializer of the graph (nor a value the "
               "torch.export-based exporter folded into one)";
-  // PyTorch's buffers, and what the exporter folded from them, do not train.
+  // PyTorch's buffers, and what the exporter folded from them, do not train;
+  // nor does what it folded from a value the graph computes at run time,
+  // which only that value's shape can have gone into (zeros_like of an
+  // activation): no weight.
   llvm::StringSet<> buffers = bufferInitializers(graph);
+  llvm::StringSet<> computed;
+  for (const onnx::NodeProto &node : graph.node())
+    for (const std::string &out : node.output())
+      computed.insert(out);
   for (const auto &[init, sources] : folded)
     if (llvm::any_of(sources, [&](const std::string &source) {
-          return buffers.contains(source);
+          return buffers.contains(source) || computed.contains(source);
         }))
       frozen.insert(init);
   llvm::StringMap<std::string> bufferHints = foldedFromBuffers(folded);

@@ -308,20 +308,9 @@ static FailureOr<Value> invalidateOutside(NodeContext &nc, Value rows,
   return nc.create<nn::WhereOp>({outside, nc.intScalar(type, -1), rows});
 }
 
-/// `x` (of shape `ds`; FLOAT, INT64 or INT32) gathered along `axis` at the
-/// integer indices `idx` (of shape `is`, x's rank, no larger dims off the
-/// axis), both computed at run time, as GatherElements: each output's
-/// element of the data, as a row of the data as a one-column table, is
-/// base + index * stride, with base the (constant) offset of the output's
-/// position with the axis coordinate 0, and nn.embedding picks it, so that
-/// the gradient scatters back through nn.embedding_grad. With `wrap`, a
-/// negative index counts from the end and an index outside the axis
-/// becomes row -1, which nn.embedding rejects at run time; without, every
-/// index is known to be in [0, ds[axis]) (TopK's).
-static FailureOr<Value> gatherAlongAxis(NodeContext &nc, Value x, Value idx,
-                                        llvm::ArrayRef<int64_t> ds,
-                                        llvm::ArrayRef<int64_t> is,
-                                        int64_t axis, bool wrap) {
+FailureOr<Value> amp::onnx_import::elementOffsetsComputed(
+    NodeContext &nc, Value idx, llvm::ArrayRef<int64_t> ds,
+    llvm::ArrayRef<int64_t> is, int64_t axis, bool wrap) {
   std::optional<int64_t> n = amp::checked::elementCount(ds.data(), ds.size());
   if (!n)
     return nc.error() << "the data has too many elements", failure();
@@ -335,6 +324,8 @@ static FailureOr<Value> gatherAlongAxis(NodeContext &nc, Value x, Value idx,
            failure();
   if (failed(nc.reserveFoldedBytes(*count * int64_t(sizeof(int64_t)))))
     return failure();
+  // base: the offset of each position of the indices with the axis
+  // coordinate 0.
   llvm::SmallVector<int64_t> strides = stridesOf(ds);
   llvm::SmallVector<APInt> base;
   llvm::SmallVector<int64_t> p(is.size(), 0);
@@ -360,7 +351,25 @@ static FailureOr<Value> gatherAlongAxis(NodeContext &nc, Value x, Value idx,
   if (failed(at) || failed(at = nc.create<nn::AddOp>({*at, baseValue})) ||
       (wrap && failed(at = invalidateOutside(nc, *at, outside))))
     return failure();
-  FailureOr<Value> table = nc.reshape(x, {*n, 1});
+  return at;
+}
+
+/// `x` (of shape `ds`; FLOAT, INT64 or INT32) gathered along `axis` at the
+/// integer indices `idx` (of shape `is`), both computed at run time, as
+/// GatherElements: nn.embedding of the data as a one-column table at the
+/// elementOffsetsComputed positions, so that the gradient scatters back
+/// through nn.embedding_grad. `wrap` as for elementOffsetsComputed: without
+/// it every index is known to be in [0, ds[axis]) (TopK's).
+static FailureOr<Value> gatherAlongAxis(NodeContext &nc, Value x, Value idx,
+                                        llvm::ArrayRef<int64_t> ds,
+                                        llvm::ArrayRef<int64_t> is,
+                                        int64_t axis, bool wrap) {
+  FailureOr<Value> at = elementOffsetsComputed(nc, idx, ds, is, axis, wrap);
+  if (failed(at))
+    return failure();
+  // elementOffsetsComputed checked the data's element count.
+  FailureOr<Value> table =
+      nc.reshape(x, {*amp::checked::elementCount(ds.data(), ds.size()), 1});
   if (failed(table))
     return failure();
   FailureOr<Value> y = nc.create<nn::EmbeddingOp>({*table, *at});

@@ -17,7 +17,10 @@
 // A reduction combines, layer by layer (the first update of each row,
 // then the second, ...), the data with the rows placed so
 // (nn.add/nn.mul/nn.maximum/nn.minimum, nn.where). Gradients flow to the
-// data and the updates through these ops.
+// data and the updates through these ops. ScatterElements of FLOAT data at
+// indices computed at run time (a mixture of experts' gates), reduction
+// none or add: nn.embedding_grad of the updates into the data's elements
+// as a one-column table, added, or put where an update lands.
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,10 +72,10 @@ static FailureOr<Reduction> reductionAttr(NodeContext &nc) {
 }
 
 /// The checks both ops share: a supported reduction (into `reduction`),
-/// integer indices known at import time, and updates of the data's element
-/// type.
-static FailureOr<const Const *> scatterIndices(NodeContext &nc,
-                                               Reduction &reduction) {
+/// integer indices, and updates of the data's element type. Returns the
+/// indices.
+static FailureOr<Tensor *> scatterInputs(NodeContext &nc,
+                                         Reduction &reduction) {
   FailureOr<Reduction> r = reductionAttr(nc);
   if (failed(r))
     return failure();
@@ -90,6 +93,14 @@ static FailureOr<const Const *> scatterIndices(NodeContext &nc,
                       << dataTypeName((*updates)->dtype) << ", the data "
                       << dataTypeName((*data)->dtype),
            failure();
+  return indices;
+}
+
+/// scatterInputs, and the indices known at import time.
+static FailureOr<const Const *> scatterIndices(NodeContext &nc,
+                                               Reduction &reduction) {
+  if (failed(scatterInputs(nc, reduction)))
+    return failure();
   return nc.constInput(1, "the indices");
 }
 
@@ -420,23 +431,88 @@ static LogicalResult importScatterND(NodeContext &nc) {
   return scatterRows(nc, plan);
 }
 
+/// ScatterElements of FLOAT data at indices computed at run time, reduction
+/// none or add (a
+/// router's gates, `zeros.scatter(-1, picks, weights)`): the updates
+/// scatter-added into the data's elements as a one-column table at the
+/// elementOffsetsComputed positions by nn.embedding_grad; reduction add
+/// adds that to the data, none puts it where some update lands (nn.where of
+/// a scatter-add of ones) and keeps the data elsewhere. An element that
+/// several updates address gets their sum, where ONNX leaves the result
+/// undefined (PyTorch's scatter keeps one of them). The gradient reaches the
+/// data through nn.add or nn.where and the updates gathered back at the
+/// positions (nn.embedding_grad's rule), as PyTorch's scatter backward.
+static LogicalResult scatterElementsComputed(NodeContext &nc,
+                                             Reduction reduction,
+                                             llvm::ArrayRef<int64_t> ds,
+                                             llvm::ArrayRef<int64_t> is,
+                                             int64_t axis) {
+  FailureOr<Value> data = nc.floatValue(0);
+  FailureOr<Value> idx = nc.anyValue(1);
+  FailureOr<Value> updates = nc.floatValue(2);
+  if (failed(data) || failed(idx) || failed(updates))
+    return failure();
+  FailureOr<Value> at = elementOffsetsComputed(nc, *idx, ds, is, axis, true);
+  if (failed(at))
+    return failure();
+  // elementOffsetsComputed checked the data's element count.
+  const int64_t n = *amp::checked::elementCount(ds.data(), ds.size());
+  llvm::SmallVector<int64_t> column(is);
+  column.push_back(1);
+  auto tableType = RankedTensorType::get({n, 1}, nc.builder.getF32Type());
+  auto scatter = [&](Value rows) -> FailureOr<Value> {
+    FailureOr<Value> r = nc.reshape(rows, column);
+    if (failed(r))
+      return failure();
+    return nc.createTyped<nn::EmbeddingGradOp>(tableType, {*r, *at});
+  };
+  FailureOr<Value> placed = scatter(*updates);
+  FailureOr<Value> table = nc.reshape(*data, {n, 1});
+  if (failed(placed) || failed(table))
+    return failure();
+  FailureOr<Value> y = failure();
+  if (reduction == Reduction::Add) {
+    y = nc.create<nn::AddOp>({*table, *placed});
+  } else {
+    FailureOr<Value> hits = scatter(nc.splat(is, 1.0f));
+    if (failed(hits))
+      return failure();
+    FailureOr<Value> hit = nc.create<nn::CompareOp>(
+        {*hits, nc.splat({}, 0.0f)}, {nc.predicate(nn::ComparePredicate::GT)});
+    if (failed(hit))
+      return failure();
+    y = nc.create<nn::WhereOp>({*hit, *placed, *table});
+  }
+  if (failed(y) || failed(y = nc.reshape(*y, ds)))
+    return failure();
+  return nc.setOutput(0, *y);
+}
+
 /// ScatterElements (and Scatter, its name before opset 11): output = data,
 /// then output[p with p[axis] = indices[p]] = updates[p] for every position
 /// p of the indices, which have the data's rank, no larger dims off the
 /// axis, and the updates' shape.
 static LogicalResult importScatterElements(NodeContext &nc) {
   Reduction reduction;
-  FailureOr<const Const *> idx = scatterIndices(nc, reduction);
+  FailureOr<Tensor *> indices = scatterInputs(nc, reduction);
   FailureOr<int64_t> axisAttr =
-      failed(idx) ? FailureOr<int64_t>(failure()) : nc.intAttr("axis", 0);
+      failed(indices) ? FailureOr<int64_t>(failure()) : nc.intAttr("axis", 0);
   if (failed(axisAttr))
     return failure();
-  llvm::ArrayRef<int64_t> ds = (*nc.input(0))->shape, is = (*idx)->shape,
+  llvm::ArrayRef<int64_t> ds = (*nc.input(0))->shape, is = (*indices)->shape,
                           us = (*nc.input(2))->shape;
   if (us != is)
     return nc.error() << "the updates must have the indices' shape", failure();
   FailureOr<int64_t> axis = elementsAxis(nc, ds, is, *axisAttr);
   if (failed(axis))
+    return failure();
+  // Other reductions and data types need the indices at import time (the
+  // error says so).
+  if (!(*indices)->constant && (*nc.input(0))->isFloat() &&
+      (reduction == Reduction::None || reduction == Reduction::Add))
+    return scatterElementsComputed(nc, reduction, ds, is, *axis);
+  FailureOr<const Const *> idx = nc.constInput(1, "the indices");
+  if (failed(idx))
     return failure();
   std::optional<int64_t> rows =
       amp::checked::elementCount(ds.data(), ds.size());

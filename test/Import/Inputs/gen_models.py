@@ -1620,3 +1620,35 @@ save("topk_k_too_large.onnx", helper.make_graph(
     "topk_k_too_large", [vi("x", F, [3, 6])],
     [vi("v", F, [3, 7]), vi("i", TensorProto.INT64, [3, 7])],
     [ints("k", [7])]), check=False)
+
+# ScatterElements at indices computed at run time (scatter-runtime.test):
+# reduction none along axis 0 (a negative index among them; no element
+# written twice, which ONNX leaves undefined), reduction add along axis 1
+# with an element written twice; reduction mul and INT64 data at run-time
+# indices are errors.
+scatter_rng = np.random.default_rng(41)
+save("scatter_runtime.onnx", helper.make_graph(
+    [helper.make_node("ScatterElements", ["x", "rows", "u"], ["none"],
+                      name="scatter_none", axis=0),
+     helper.make_node("ScatterElements", ["x", "cols", "v"], ["add"],
+                      name="scatter_add", axis=1, reduction="add")],
+    "scatter_runtime",
+    [vi("x", F, [3, 4]), vi("rows", TensorProto.INT64, [2, 4]),
+     vi("u", F, [2, 4]), vi("cols", TensorProto.INT64, [3, 2]),
+     vi("v", F, [3, 2])],
+    [vi("none", F, [3, 4]), vi("add", F, [3, 4])]))
+reference("scatter_runtime.onnx",
+          {"x": scatter_rng.standard_normal((3, 4)).astype(np.float32),
+           "rows": np.array([[0, -1, 1, 2], [1, 0, -3, 1]], np.int64),
+           "u": scatter_rng.standard_normal((2, 4)).astype(np.float32),
+           "cols": np.array([[3, 3], [0, -2], [1, 0]], np.int64),
+           "v": scatter_rng.standard_normal((3, 2)).astype(np.float32)})
+for stem, dtype, reduction in (("scatter_runtime_mul", F, "mul"),
+                               ("scatter_runtime_int", TensorProto.INT64,
+                                "none")):
+    save(stem + ".onnx", helper.make_graph(
+        [helper.make_node("ScatterElements", ["x", "idx", "u"], ["y"],
+                          name="scatter", axis=1, reduction=reduction)],
+        stem,
+        [vi("x", dtype, [2, 3]), vi("idx", TensorProto.INT64, [2, 1]),
+         vi("u", dtype, [2, 1])], [vi("y", dtype, [2, 3])]))

@@ -1501,11 +1501,14 @@ class MoeMlp(nn.Module):
     1; each expert Linear(64, 24) + relu; then Linear(24, 4). The experts
     run densely: a row's gate of expert e is the sum of its picks' weights
     where the pick is e (0 for an expert not picked), which exports with
-    Equal and Cast of the run-time positions."""
+    Equal and Cast of the run-time positions, or with `scatter` the weights
+    scattered into zeros at the picks (ScatterElements at run-time
+    indices)."""
 
-    def __init__(self, experts=4, top=2):
+    def __init__(self, experts=4, top=2, scatter=False):
         super().__init__()
         self.top = top
+        self.scatter = scatter
         self.router = nn.Linear(64, experts)
         self.experts = nn.ModuleList(
             [nn.Linear(64, 24) for _ in range(experts)])
@@ -1516,8 +1519,11 @@ class MoeMlp(nn.Module):
         probs = torch.softmax(self.router(x), dim=-1)
         weights, picks = torch.topk(probs, self.top, dim=-1)
         weights = weights / weights.sum(dim=-1, keepdim=True)
-        hit = (picks.unsqueeze(-1) == self.ids).to(x.dtype)
-        gates = (weights.unsqueeze(-1) * hit).sum(dim=1)
+        if self.scatter:
+            gates = torch.zeros_like(probs).scatter(-1, picks, weights)
+        else:
+            hit = (picks.unsqueeze(-1) == self.ids).to(x.dtype)
+            gates = (weights.unsqueeze(-1) * hit).sum(dim=1)
         h = sum(gates[:, e:e + 1] * torch.relu(expert(x))
                 for e, expert in enumerate(self.experts))
         return self.head(h)
@@ -1536,6 +1542,32 @@ def write_moe():
                       os.path.join(HERE, "moe_mlp_dynamo.onnx"),
                       input_names=["x"], output_names=["logits"], dynamo=True)
     export_and_train(model, "moe_mlp", images=False, logits=True)
+
+
+def write_moe_scatter():
+    """MoeMlp with its gates scattered (ScatterElements at run-time
+    indices), the weights of write_moe's, exported by both exporters
+    (moe_scatter.onnx, moe_scatter_dynamo.onnx(.data)); it computes what
+    MoeMlp computes, so moe_mlp_logits.npy and moe_mlp_torch_log.csv are its
+    logits and losses too, which this checks (test/Import/topk.test)."""
+    torch.manual_seed(20)
+    dense = MoeMlp()
+    with torch.no_grad():
+        dense.router.weight.mul_(4)
+    model = MoeMlp(scatter=True)
+    model.load_state_dict(dense.state_dict())
+    x = torch.zeros(16, 64)
+    torch.onnx.export(model, (x,), os.path.join(HERE, "moe_scatter_dynamo.onnx"),
+                      input_names=["x"], output_names=["logits"], dynamo=True)
+    torch.onnx.export(model, (x,), os.path.join(HERE, "moe_scatter.onnx"),
+                      input_names=["x"], output_names=["logits"],
+                      dynamo=False, opset_version=17)
+    rows = np.loadtxt(os.path.join(HERE, "bn_cnn_rows.csv"), delimiter=",")
+    x = torch.tensor(rows[:, :64] / 16.0, dtype=torch.float32)
+    with torch.no_grad():
+        assert np.allclose(model(x).numpy(),
+                           np.load(os.path.join(HERE, "moe_mlp_logits.npy")),
+                           rtol=0, atol=1e-6)
 
 
 def main():

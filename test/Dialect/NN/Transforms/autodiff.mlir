@@ -324,6 +324,22 @@ func.func @topk_router(%w: tensor<8x4xf32> {nn.role = #nn.role<param>}, %x: tens
 
 // -----
 
+// nn.embedding_grad in a forward model (a scatter-add at run-time ids, as
+// the importer's ScatterElements): the derivative of its updates gathers
+// the table's gradient back at the same ids.
+// CHECK-LABEL: func.func @scatter_add(
+// CHECK-SAME: %[[U:[a-z0-9]+]]: tensor<2x3x4xf32> {{.*}}, %[[IDS:[a-z0-9]+]]: tensor<2x3xi64>
+// CHECK: %[[DT:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[DU:.*]] = nn.embedding %[[DT]], %[[IDS]] : (tensor<5x4xf32>, tensor<2x3xi64>) -> tensor<2x3x4xf32>
+// CHECK-NEXT: nn.sgd_update %[[U]], %[[DU]] {
+func.func @scatter_add(%u: tensor<2x3x4xf32> {nn.role = #nn.role<param>}, %ids: tensor<2x3xi64> {nn.role = #nn.role<input>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %t = nn.embedding_grad %u, %ids : (tensor<2x3x4xf32>, tensor<2x3xi64>) -> tensor<5x4xf32>
+  %l = nn.reduce_sum %t [0, 1] : (tensor<5x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
 // Integer arithmetic (position ids from a mask) carries no derivative: only
 // the embedding table gets a gradient.
 // CHECK-LABEL: func.func @integer_positions(
