@@ -14,14 +14,18 @@
 #      epilogues against unfused ones;
 #   3. bench/gpu_step_bench.py: training-step time and peak memory against
 #      PyTorch eager, autocast and torch.compile;
-#   4. scripts/gpu-check.sh BUNDLE train graph sanitizer: the bundled models
+#   4. bench/gpu_profile.py: where the steps' GPU time goes, amp's kernels
+#      (ncu) against PyTorch's (torch.profiler);
+#   5. scripts/gpu-check.sh BUNDLE train graph sanitizer: the bundled models
 #      trained on the CUDA and reference backends and compared, --cuda-graph
 #      replay bitwise, compute-sanitizer.
 #
+# GPU_BENCH_STAGES picks and orders stages (default "checks gemm steps
+# profile train"), e.g. to spend a short lease on what was not yet run.
 # Results go to ${OUT:-build-rt/gpu-bench}: summary.txt (the checks),
 # gemm.md and steps.md (the tables), gemm.json and steps.json (every
-# round's numbers), check-logs.tar.gz (the checks' logs, re-packed after
-# each stage). GPU_BENCH_ROUNDS (default 2) sets the rounds of both tables;
+# round's numbers), profile.tar.gz (profile.md and the per-kernel CSVs),
+# check-logs.tar.gz (the checks' logs, re-packed after each stage). GPU_BENCH_ROUNDS (default 2) sets the rounds of both tables;
 # GPU_BENCH_SECONDS bounds the whole run (each stage gets what is left, and
 # stages after the limit are skipped). Exits 1 when a check failed.
 set -uo pipefail
@@ -57,11 +61,19 @@ if [[ -x $bundle/rt/bin/amp-exec ]]; then
 else
   rt=$root/build-rt
 fi
-stage "checks: build, unit tests" "$root/scripts/gpu-check.sh" "$bundle" build unit
-stage "GEMM table" bash -c "'$root/bench/gpu_gemm_table.py' --bench '$rt/bin/amp-gemm-bench' \
-  --rounds $rounds --json '$out/gemm.json' > '$out/gemm.md'; s=\$?; cat '$out/gemm.md'; exit \$s"
-stage "training-step table" "$root/bench/gpu_step_bench.py" --bundle "$bundle" \
-  --amp-exec "$rt/bin/amp-exec" --rounds "$rounds" --table "$out/steps.md" --json "$out/steps.json"
-stage "checks: training, graphs, sanitizer" "$root/scripts/gpu-check.sh" "$bundle" train graph sanitizer
+for name in ${GPU_BENCH_STAGES:-checks gemm steps profile train}; do
+  case $name in
+  checks) stage "checks: build, unit tests" "$root/scripts/gpu-check.sh" "$bundle" build unit ;;
+  gemm) stage "GEMM table" bash -c "'$root/bench/gpu_gemm_table.py' --bench '$rt/bin/amp-gemm-bench' \
+    --rounds $rounds --json '$out/gemm.json' > '$out/gemm.md'; s=\$?; cat '$out/gemm.md'; exit \$s" ;;
+  steps) stage "training-step table" "$root/bench/gpu_step_bench.py" --bundle "$bundle" \
+    --amp-exec "$rt/bin/amp-exec" --rounds "$rounds" --table "$out/steps.md" --json "$out/steps.json" ;;
+  profile) stage "profile" bash -c "'$root/bench/gpu_profile.py' --bundle '$bundle' \
+    --amp-exec '$rt/bin/amp-exec' --out '$work/profile'; s=\$?; \
+    tar -czf '$out/profile.tar.gz' -C '$work' profile; exit \$s" ;;
+  train) stage "checks: training, graphs, sanitizer" "$root/scripts/gpu-check.sh" "$bundle" train graph sanitizer ;;
+  *) echo "unknown stage $name (checks gemm steps profile train)" >&2; exit 2 ;;
+  esac
+done
 echo "== done ($(date -u +%T)): $(grep -c '^PASS' "$out/summary.txt") passed, $(grep -c '^FAIL' "$out/summary.txt") failed"
 exit $status

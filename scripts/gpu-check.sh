@@ -16,7 +16,7 @@
 #   train      trains each bundled model on both backends with the same
 #              seed and compares the losses of the first 10 steps (to the
 #              precision's tolerance), the mean loss of the last fifth of
-#              the steps (15%) and, for the digits models, the held-out
+#              the steps (15% or 0.02) and, for the digits models, the held-out
 #              accuracy (1.5 points)
 #   graph      --cuda-graph against the uncaptured run: bitwise the same log
 #              and params
@@ -91,7 +91,7 @@ fi
 # model: flags for amp-exec
 declare -A flags=(
   [mlp]="--data $bundle/digits.csv --feature-scale 0.0625 --steps 300"
-  [resnet]="--data $bundle/digits.csv --feature-scale 0.0625 --steps 100"
+  [resnet]="--data $bundle/digits.csv --feature-scale 0.0625 --steps 300"
   [transformer]="--vocab 128 --steps 100"
   [bert_layer]="--vocab 128 --steps 20"
 )
@@ -112,8 +112,12 @@ want train && for model in mlp resnet transformer bert_layer; do
 # 70 (H100, 2026-11-27), as training amplifies rounding differences. So:
 # the first 10 steps' losses must agree to the precision's tolerance (a
 # wrong kernel shows at once), and the end of training loosely: mean loss
-# of the last fifth of the steps within 15%, held-out accuracy within 1.5
-# points.
+# of the last fifth of the steps within 15% or 0.02 (near zero the relative
+# difference is noise: the ResNet's 0.0116 against 0.0190, both at 99%
+# accuracy, H200, 2026-12-04), held-out accuracy within 1.5 points. The
+# ResNet trains 300 steps: its held-out accuracy uses running statistics,
+# which after 100 steps were far from settled (0.47 to 0.92 on either
+# backend).
 import csv, re, sys
 precision, logs, csvs = sys.argv[1], sys.argv[2:4], sys.argv[4:6]
 tol = {"f32": 1e-5, "f16": 1e-2, "bf16": 1e-2}[precision]
@@ -131,8 +135,8 @@ print(f"first 10 steps: largest relative loss difference {early:.2e} "
       f"{rm:.6g}, cuda {cm:.6g}; accuracy: reference {ra}, cuda {ca}")
 if not early <= tol:
     sys.exit("the first steps' losses differ beyond the tolerance")
-if not abs(rm - cm) <= 0.15 * max(abs(rm), 1e-3):
-    sys.exit("the last steps' mean losses differ by more than 15%")
+if not abs(rm - cm) <= max(0.15 * abs(rm), 0.02):
+    sys.exit("the last steps' mean losses differ by more than 15% and 0.02")
 if ra is not None and not abs(ra - ca) <= 0.015:
     sys.exit("held-out accuracy differs by more than 1.5 points")
 PY

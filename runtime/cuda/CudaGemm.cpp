@@ -386,6 +386,19 @@ cublasStatus_t configure(LtMatmul &mm, const amp_gemm_desc_t &g,
     if ((st = cublasLtMatmulPreferenceSetAttribute(
              prefRaw, alignAttr[i], &align[i], sizeof(align[i]))))
       return st;
+  // Split-K partial sums must add up in f32. cuBLASLt's INPLACE and
+  // OUTPUT_TYPE reductions add them in D's type: with an f16/bf16 D each
+  // partial sum is rounded to 16 bits first (on an H100 and an H200, a
+  // fused GELU_AUX_BIAS f16 GEMM at 256x192x320 was up to 27 f16 ulps off,
+  // 2^-8 at 0.5). So for a 16-bit D only the compute-type reduction is
+  // allowed (algorithms without split-K always are).
+  if (out != AMP_DTYPE_F32) {
+    const uint32_t reduction = CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE;
+    if ((st = cublasLtMatmulPreferenceSetAttribute(
+             prefRaw, CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, &reduction,
+             sizeof(reduction))))
+      return st;
+  }
 
   cublasLtMatmulHeuristicResult_t result = {};
   int found = 0;

@@ -258,6 +258,20 @@ amp_status_t amp_layer_norm_grad(const void *dy, const void *x,
       const T *xp = static_cast<const T *>(x);
       T *dxp = static_cast<T *>(dx);
       const float count = static_cast<float>(len);
+      // dgamma and dbeta first, since dx may overwrite dy or x: each
+      // column summed over the rows in row order, columns in parallel on
+      // the cpu backend, so the sums are the same at any thread count.
+      parallelRanges(len, rows, [&](int64_t begin, int64_t end) {
+        for (int64_t r = 0; r < rows; ++r) {
+          const int64_t base = r * len;
+          const float mu = mean[r], rs = rstd[r];
+          for (int64_t i = begin; i < end; ++i) {
+            const float d = toF32(dyp[base + i]);
+            dgamma[i] += d * normalized(toF32(xp[base + i]), mu, rs);
+            dbeta[i] += d;
+          }
+        }
+      });
       // dx: each row on its own (rows in parallel on the cpu backend).
       parallelRanges(rows, len, [&](int64_t begin, int64_t end) {
         std::vector<float> xhat(static_cast<size_t>(len)),
@@ -277,20 +291,6 @@ amp_status_t amp_layer_norm_grad(const void *dy, const void *x,
           for (int64_t i = 0; i < len; ++i)
             dxp[base + i] = fromF32<T>(
                 layerNormGradValue(rs, g[i], meanG, xhat[i], meanGX));
-        }
-      });
-      // dgamma and dbeta: each column summed over the rows in row order,
-      // columns in parallel on the cpu backend, so the sums are the same
-      // at any thread count.
-      parallelRanges(len, rows, [&](int64_t begin, int64_t end) {
-        for (int64_t r = 0; r < rows; ++r) {
-          const int64_t base = r * len;
-          const float mu = mean[r], rs = rstd[r];
-          for (int64_t i = begin; i < end; ++i) {
-            const float d = toF32(dyp[base + i]);
-            dgamma[i] += d * normalized(toF32(xp[base + i]), mu, rs);
-            dbeta[i] += d;
-          }
         }
       });
     });

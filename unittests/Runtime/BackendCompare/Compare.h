@@ -148,6 +148,12 @@ struct Context {
   int failures = 0;
   int checks = 0;
   std::string caseName;
+  /// Whether the device backend reports an error a kernel found (a label
+  /// or id out of range) at the next amp_synchronize, as CUDA does, rather
+  /// than from the call (--host backends).
+  bool deferredErrors = true;
+  /// Set by a case that does not apply to this device backend: why.
+  std::string skipped;
 
   /// Compares two outputs element by element; a mismatch counts as a
   /// failure and is reported with its first index and both values.

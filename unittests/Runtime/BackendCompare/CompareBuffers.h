@@ -126,6 +126,23 @@ inline bool expectSameError(Context &c, const std::string &what,
   return false;
 }
 
+/// An error path, whose calls pass host pointers: `call` (Backend & ->
+/// amp_status_t) must fail on the reference, and only then runs on the
+/// device, which must fail the same way (expectSameError). A call that has
+/// become valid (an op number given a meaning since, say) would otherwise
+/// launch a kernel on host memory and break the CUDA context for every
+/// later case.
+template <typename Call>
+bool expectRejected(Context &c, const std::string &what, Call call) {
+  const amp_status_t ref = call(*c.ref);
+  if (ref == AMP_STATUS_OK) {
+    ++c.checks;
+    c.fail(what + ": the reference accepted a malformed call");
+    return false;
+  }
+  return expectSameError(c, what, ref, call(*c.dev));
+}
+
 } // namespace compare
 } // namespace amp
 

@@ -147,6 +147,10 @@ AMP_COMPARE_CASE(embedding_grad_repeated_ids) {
 }
 
 AMP_COMPARE_CASE(embedding_id_out_of_range) {
+  if (!c.deferredErrors) {
+    c.skipped = "the device backend reports errors from the call";
+    return;
+  }
   // The reference fails the call; the CUDA call is queued (OK) and the next
   // amp_synchronize fails. The gather writes zeros for the bad row; the
   // gradient skips it.
@@ -247,8 +251,9 @@ AMP_COMPARE_CASE(embedding_errors) {
     return AMP_CALL(b, amp_embedding, nullptr, i, o, 4, 4, 4, f32, i32,
                     nullptr);
   });
-  both("i32 table", [&](Backend &b, void *t, void *i, void *o) {
-    return AMP_CALL(b, amp_embedding, t, i, o, 4, 4, 4, i32, i32, nullptr);
+  both("bool table", [&](Backend &b, void *t, void *i, void *o) {
+    return AMP_CALL(b, amp_embedding, t, i, o, 4, 4, 4, AMP_DTYPE_BOOL, i32,
+                    nullptr);
   });
   both("grad into f16 from f32", [&](Backend &b, void *dy, void *i, void *o) {
     return AMP_CALL(b, amp_embedding_grad, dy, i, o, 4, 4, 4, f32, i32,

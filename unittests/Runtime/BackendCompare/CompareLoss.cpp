@@ -247,6 +247,10 @@ AMP_COMPARE_CASE(cross_entropy_nonfinite_logits) {
 }
 
 AMP_COMPARE_CASE(cross_entropy_label_out_of_range) {
+  if (!c.deferredErrors) {
+    c.skipped = "the device backend reports errors from the call";
+    return;
+  }
   const Rows s{9, 12};
   for (int64_t bad : {int64_t{12}, int64_t{-1}}) {
     const Host x = logitsOf(c.rng, AMP_DTYPE_F32, s);

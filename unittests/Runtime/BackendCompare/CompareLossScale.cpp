@@ -185,7 +185,7 @@ AMP_COMPARE_CASE(loss_scale_errors) {
   const amp_dtype_t dtypes[2] = {AMP_DTYPE_F32, AMP_DTYPE_F32};
   const amp_dtype_t badDtypes[2] = {AMP_DTYPE_F16, AMP_DTYPE_I64};
   auto both = [&](const char *what, auto call) {
-    expectSameError(c, what, call(*c.ref), call(*c.dev));
+    expectRejected(c, what, call);
   };
   both("unscale NULL found_inf", [&](Backend &b) {
     return AMP_CALL(b, amp_unscale_and_check, 1, ins, outs, sizes, dtypes,

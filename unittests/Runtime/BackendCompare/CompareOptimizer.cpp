@@ -768,7 +768,7 @@ AMP_COMPARE_CASE(optimizer_errors) {
   const amp_dtype_t dtypes[2] = {AMP_DTYPE_F32, AMP_DTYPE_F32};
   const amp_dtype_t badDtypes[2] = {AMP_DTYPE_F32, AMP_DTYPE_I32};
   auto both = [&](const char *what, auto call) {
-    expectSameError(c, what, call(*c.ref), call(*c.dev));
+    expectRejected(c, what, call);
   };
   both("sgd NULL grad", [&](Backend &b) {
     return AMP_CALL(b, amp_sgd_update, a, nullptr, nullptr, a, nullptr, 4,

@@ -98,7 +98,9 @@ AMP_COMPARE_CASE(argmax) {
       2, [&](amp_dtype_t dt, const Shape &s, int64_t axis, int last) {
         const Host x = scanInput(c.rng, dt, numelOf(s));
         const int64_t len = s[axis < 0 ? s.size() - 1 : axis];
-        const int64_t lines = numelOf(s) == 0 ? 0 : numelOf(s) / len;
+        if (len == 0)
+          return; // an error (cumsum_errors' "argmax empty axis")
+        const int64_t lines = numelOf(s) / len;
         auto run = [&](Backend &b) {
           Placed px = place(b, x, 0);
           Placed py = place(b, zeros(AMP_DTYPE_I64, lines), 0);
@@ -122,7 +124,8 @@ AMP_COMPARE_CASE(topk) {
         const Host x = scanInput(c.rng, dt, numelOf(s));
         const size_t a = axis < 0 ? s.size() - 1 : size_t(axis);
         const int64_t len = s[a];
-        std::vector<int64_t> ks = {0, 1, std::min<int64_t>(len, 5)};
+        std::vector<int64_t> ks = {0, std::min<int64_t>(len, 1),
+                                   std::min<int64_t>(len, 5)};
         if (len <= 32)
           ks.push_back(len);
         for (int64_t k : ks) {
@@ -152,7 +155,7 @@ AMP_COMPARE_CASE(cumsum_errors) {
   void *p = host;
   const int64_t d23[] = {2, 3};
   auto both = [&](const std::string &what, auto call) {
-    expectSameError(c, what, call(*c.ref), call(*c.dev));
+    expectRejected(c, what, call);
   };
   both("cumsum axis out of range", [&](Backend &b) {
     return AMP_CALL(b, amp_cumsum, p, p, d23, 2, 2, 0, 0, AMP_DTYPE_F32,

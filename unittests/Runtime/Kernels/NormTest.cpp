@@ -345,6 +345,24 @@ TEST_P(LayerNormTest, ForwardAndGradMatchF64) {
                dbRef, dbTol);
   EXPECT_TRUE(allClose(dscale, dsRef, dsTol, "layer_norm_grad dscale"));
   EXPECT_TRUE(allClose(dbias, dbRef, dbTol, "layer_norm_grad dbias"));
+
+  // dx may overwrite dy or x: the same results, bit for bit (dscale and
+  // dbias read dy and x before dx is written).
+  for (bool overDy : {true, false}) {
+    Tensor dyIn = dy, xIn = x;
+    Tensor &dxOut = overDy ? dyIn : xIn;
+    Tensor ds = sentinelTensor(c.scale, normShape),
+           db = sentinelTensor(c.scale, normShape);
+    ASSERT_TRUE(isOk(amp_layer_norm_grad(
+        dyIn.data(), xIn.data(), static_cast<const float *>(mean.data()),
+        static_cast<const float *>(rstd.data()),
+        c.affine ? scale.data() : nullptr, dxOut.data(), ds.data(), db.data(),
+        x.dims(), x.rank(), c.x, c.scale, axis, nullptr)));
+    const char *where = overDy ? "dx over dy" : "dx over x";
+    EXPECT_TRUE(dxOut.sameBits(dx)) << where;
+    EXPECT_TRUE(ds.sameBits(dscale)) << where;
+    EXPECT_TRUE(db.sameBits(dbias)) << where;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(
