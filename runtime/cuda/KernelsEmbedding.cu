@@ -10,17 +10,23 @@
 //  - Gather: one warp per id (grid-stride over the ids), the row copied as
 //    bit patterns with the widest access (up to 16 bytes) that the row
 //    length and both pointers allow. Exact.
-//  - Gradient: dtable (f32) or an f32 scratch from amp_alloc is zeroed
-//    (cudaMemsetAsync), the rows of dy are added into their ids' rows in f32
-//    in ascending row order with one writer per element (no atomics; see
-//    embeddingScatterAdd), and a scratch is then rounded once into dtable's
-//    dtype: bitwise the reference's, and deterministic, so a step replayed
-//    from a CUDA graph gives the uncaptured step's bits.
+//  - Gradient: the rows of dy are grouped by id with a stable radix sort
+//    of (id, row) pairs (CUB), and each element of each table row is the
+//    f32 sum of its id's dy rows in ascending row order, written by one
+//    thread (no atomics; see embeddingSegmentSum) into dtable (f32) or an
+//    f32 scratch from amp_alloc that is then rounded once into dtable's
+//    dtype. Table rows no id names are zeros (cudaMemsetAsync). Bitwise the
+//    reference's, and deterministic, so a step replayed from a CUDA graph
+//    gives the uncaptured step's bits. (The first version had each thread
+//    walk every id: 3.0 ms of the BERT-layer step's 7.8 ms of kernels on an
+//    H200, 2026-12-04.)
 //
 //===----------------------------------------------------------------------===//
 
 #include "cuda/CudaDevice.cuh"
 #include "reference/EmbeddingChecks.h"
+
+#include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
 #include <string>
@@ -65,51 +71,76 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-/// acc[ids[row], :] += dy[row, :] in f32, row ascending: the reference's
-/// order, deterministically. Thread (k, b) owns column k of every table row
-/// whose id is b modulo gridDim.y, and walks all rows in order (the ids are
-/// read by the whole warp at once: one broadcast load per row), so each
-/// element has one writer, which adds in ascending row order: bitwise the
-/// reference's sum, with no atomics.
-template <typename T, typename Id>
+/// The sort keys of the gradient: key[row] = ids[row], or numEmbeddings
+/// (sorted after every valid id, and never summed) for an id out of range,
+/// which is reported; row[row] = row. With keys == nullptr (dim 0) it only
+/// checks the ids.
+template <typename Id>
 __global__ void __launch_bounds__(kThreads)
-    embeddingScatterAdd(const T *__restrict__ dy, const Id *__restrict__ ids,
-                        float *__restrict__ acc, int64_t nIds,
-                        int64_t numEmbeddings, int64_t dim,
-                        DeviceErrorRecord *record) {
-  const int64_t buckets = gridDim.y, bucket = blockIdx.y;
-  if (dim == 0) { // nothing to add; the ids are still checked, once
-    if (blockIdx.x == 0 && threadIdx.x == 0 && bucket == 0)
-      for (int64_t row = 0; row < nIds; ++row)
-        if (ids[row] < 0 || ids[row] >= numEmbeddings)
-          reportDeviceError(record, DeviceError::IdOutOfRangeGrad,
-                            int64_t(ids[row]), row, numEmbeddings);
-    return;
-  }
-  for (int64_t k = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; k < dim;
-       k += int64_t(gridDim.x) * blockDim.x) {
-    for (int64_t row = 0; row < nIds; ++row) {
-      const int64_t id = ids[row];
-      if (id < 0 || id >= numEmbeddings) {
-        if (k == 0 && bucket == 0)
-          reportDeviceError(record, DeviceError::IdOutOfRangeGrad, id, row,
-                            numEmbeddings);
-        continue;
-      }
-      if (id % buckets != bucket)
-        continue;
-      acc[id * dim + k] += ld(dy, row * dim + k);
+    embeddingGradKeys(const Id *__restrict__ ids, uint64_t *__restrict__ keys,
+                      int64_t *__restrict__ rows, int64_t nIds,
+                      int64_t numEmbeddings, DeviceErrorRecord *record) {
+  AMP_GRID_STRIDE(row, nIds) {
+    const int64_t id = ids[row];
+    const bool valid = id >= 0 && id < numEmbeddings;
+    if (!valid)
+      reportDeviceError(record, DeviceError::IdOutOfRangeGrad, id, row,
+                        numEmbeddings);
+    if (keys) {
+      keys[row] = uint64_t(valid ? id : numEmbeddings);
+      rows[row] = row;
     }
   }
 }
 
-/// The buckets of embeddingScatterAdd: enough (column, bucket) threads to
-/// fill the device, at most one bucket per table row.
-unsigned scatterBuckets(int64_t dim, int64_t numEmbeddings) {
-  const int64_t wanted = int64_t(multiprocessorCount()) * 2048;
-  int64_t buckets = (wanted + dim - 1) / std::max<int64_t>(dim, 1);
-  buckets = std::min<int64_t>({buckets, numEmbeddings, 65535});
-  return static_cast<unsigned>(std::max<int64_t>(buckets, 1));
+/// begin[id] = the first position of id among the sorted keys (for id in
+/// [0, numEmbeddings]: begin[numEmbeddings] ends the last valid id).
+__global__ void __launch_bounds__(kThreads)
+    embeddingSegmentBegin(const uint64_t *__restrict__ sorted, int64_t nIds,
+                          int64_t numEmbeddings, int64_t *__restrict__ begin) {
+  AMP_GRID_STRIDE(id, numEmbeddings + 1) {
+    int64_t lo = 0, hi = nIds;
+    while (lo < hi) {
+      const int64_t mid = lo + (hi - lo) / 2;
+      if (sorted[mid] < uint64_t(id))
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    begin[id] = lo;
+  }
+}
+
+/// acc[id, k] = the f32 sum of dy[row, k] over the rows of id, in
+/// ascending row order (the stable sort kept it): the reference's adds
+/// into a zeroed table, bitwise. One thread per element; consecutive
+/// threads take consecutive k, so each dy row is read coalesced. Rows no id
+/// names keep the zeros of the memset.
+template <typename T>
+__global__ void __launch_bounds__(kThreads)
+    embeddingSegmentSum(const T *__restrict__ dy,
+                        const int64_t *__restrict__ rows,
+                        const int64_t *__restrict__ begin,
+                        float *__restrict__ acc, int64_t numEmbeddings,
+                        int64_t dim) {
+  AMP_GRID_STRIDE(i, numEmbeddings * dim) {
+    const int64_t id = i / dim, k = i - id * dim;
+    const int64_t first = begin[id], last = begin[id + 1];
+    if (first == last)
+      continue;
+    float sum = 0.0f;
+    for (int64_t j = first; j < last; ++j)
+      sum += ld(dy, rows[j] * dim + k);
+    acc[i] = sum;
+  }
+}
+
+/// Bits of the sort keys: enough for numEmbeddings, the largest key.
+int keyBits(int64_t numEmbeddings) {
+  int bits = 1;
+  while (bits < 63 && (uint64_t(1) << bits) <= uint64_t(numEmbeddings))
+    ++bits;
+  return bits;
 }
 
 /// out = acc rounded once (RNE) to T.
@@ -150,6 +181,77 @@ void launchGatherIds(int64_t width, const void *table, const void *ids,
     return launchGather<uint4, Id>(table, ids, out, nIds, numEmbeddings,
                                    rowBytes, record, stream);
   }
+}
+
+/// acc (zeroed, numEmbeddings x dim, f32) += the rows of dy grouped by
+/// id, as the reference adds them; checks the ids (an id out of range is
+/// reported and skipped). Queues the work on `stream` with one scratch
+/// block from amp_alloc: keys and rows (before and after the sort), the
+/// segment starts, CUB's temporary storage.
+amp_status_t sumRowsById(Checker &check, const void *dy, const void *ids,
+                         float *acc, int64_t numEmbeddings, int64_t dim,
+                         int64_t nIds, amp_dtype_t dyDtype,
+                         amp_dtype_t idsDtype, DeviceErrorRecord *record,
+                         void *stream) {
+  const cudaStream_t st = toStream(stream);
+  auto launchKeys = [&](uint64_t *keys, int64_t *rows) {
+    if (idsDtype == AMP_DTYPE_I32)
+      embeddingGradKeys<int32_t><<<gridFor(nIds), kThreads, 0, st>>>(
+          static_cast<const int32_t *>(ids), keys, rows, nIds, numEmbeddings,
+          record);
+    else
+      embeddingGradKeys<int64_t><<<gridFor(nIds), kThreads, 0, st>>>(
+          static_cast<const int64_t *>(ids), keys, rows, nIds, numEmbeddings,
+          record);
+  };
+  if (numEmbeddings * dim == 0) { // nothing to add; the ids are still checked
+    launchKeys(nullptr, nullptr);
+    return AMP_STATUS_OK;
+  }
+  const int bits = keyBits(numEmbeddings);
+  uint64_t *keysIn = nullptr, *keysOut = nullptr;
+  int64_t *rowsIn = nullptr, *rowsOut = nullptr;
+  size_t cubBytes = 0;
+  if (cudaError_t e =
+          cub::DeviceRadixSort::SortPairs(nullptr, cubBytes, keysIn, keysOut,
+                                          rowsIn, rowsOut, nIds, 0, bits, st))
+    return cudaFailure(check, "cub::DeviceRadixSort::SortPairs (sizing)", e);
+  // The scratch block: four arrays of nIds, numEmbeddings + 1 starts,
+  // CUB's bytes, each part 256-byte aligned.
+  auto rounded = [](int64_t bytes) { return (bytes + 255) / 256 * 256; };
+  const int64_t idsBytes = rounded(nIds * 8),
+                beginBytes = rounded((numEmbeddings + 1) * 8);
+  char *block = static_cast<char *>(amp_alloc(
+      4 * idsBytes + beginBytes + rounded(int64_t(cubBytes)), stream));
+  if (!block) {
+    const std::string why = kernelLastError(); // amp_alloc's message
+    return check.fail(AMP_STATUS_BACKEND_ERROR, "no scratch for the sort: %s",
+                      why.c_str());
+  }
+  keysIn = reinterpret_cast<uint64_t *>(block);
+  keysOut = reinterpret_cast<uint64_t *>(block + idsBytes);
+  rowsIn = reinterpret_cast<int64_t *>(block + 2 * idsBytes);
+  rowsOut = reinterpret_cast<int64_t *>(block + 3 * idsBytes);
+  int64_t *begin = reinterpret_cast<int64_t *>(block + 4 * idsBytes);
+  void *cubTemp = block + 4 * idsBytes + beginBytes;
+  launchKeys(keysIn, rowsIn);
+  // Stable: the rows of one id stay in ascending order.
+  cudaError_t e = cub::DeviceRadixSort::SortPairs(
+      cubTemp, cubBytes, keysIn, keysOut, rowsIn, rowsOut, nIds, 0, bits, st);
+  if (!e) {
+    embeddingSegmentBegin<<<gridFor(numEmbeddings + 1), kThreads, 0, st>>>(
+        keysOut, nIds, numEmbeddings, begin);
+    dispatchFloat(dyDtype, [&](auto t) {
+      using T = decltype(t);
+      embeddingSegmentSum<T><<<gridFor(numEmbeddings * dim), kThreads, 0, st>>>(
+          static_cast<const T *>(dy), rowsOut, begin, acc, numEmbeddings, dim);
+    });
+  }
+  // Freed once queued, as the accumulator scratch (stream-ordered reuse).
+  amp_free(block, stream);
+  if (e)
+    return cudaFailure(check, "cub::DeviceRadixSort::SortPairs", e);
+  return AMP_STATUS_OK;
 }
 
 } // namespace
@@ -221,24 +323,14 @@ amp_status_t amp_embedding_grad(const void *dy, const void *ids, void *dtable,
       amp_free(scratch, stream);
       return cudaFailure(check, "cudaMemsetAsync", e);
     }
-  if (n_ids > 0)
-    dispatchFloat(dy_dtype, [&](auto t) {
-      using T = decltype(t);
-      // At least one block: a grid of 0 blocks (dim 0) is a launch error
-      // (cudaErrorInvalidValue, seen on an H100, 2026-11-27).
-      const dim3 grid(
-          static_cast<unsigned>(std::clamp<int64_t>(
-              (dim + kThreads - 1) / kThreads, 1, int64_t(1) << 16)),
-          scatterBuckets(dim, num_embeddings));
-      if (ids_dtype == AMP_DTYPE_I32)
-        embeddingScatterAdd<T, int32_t><<<grid, kThreads, 0, st>>>(
-            static_cast<const T *>(dy), static_cast<const int32_t *>(ids), acc,
-            n_ids, num_embeddings, dim, record);
-      else
-        embeddingScatterAdd<T, int64_t><<<grid, kThreads, 0, st>>>(
-            static_cast<const T *>(dy), static_cast<const int64_t *>(ids), acc,
-            n_ids, num_embeddings, dim, record);
-    });
+  if (n_ids > 0) {
+    if (amp_status_t s =
+            sumRowsById(check, dy, ids, acc, num_embeddings, dim, n_ids,
+                        dy_dtype, ids_dtype, record, stream)) {
+      amp_free(scratch, stream);
+      return s;
+    }
+  }
   if (scratch)
     dispatchFloat(dtable_dtype, [&](auto t) {
       using T = decltype(t);
