@@ -29,6 +29,7 @@ def LowerMatmulToCublasLt : Pass<"amp-lower-matmul-to-cublaslt",
     | `nn.reduce_sum` over the rows of a `drelu`/`dgelu` GEMM's result that no GEMM reads | `drelu_bgrad` / `dgelu_bgrad` |
     | `nn.add` of a tensor of the result's type (a residual, another GEMM) | `c` with `beta = 1` |
     | `nn.mul` by a splat constant | `alpha` |
+    | `nn.mul` by a splat constant of `nn.softmax_grad` whose output gradient is a GEMM's result | that GEMM's `alpha` |
 
     An op is fused only when the value it consumes has no other users, or
     when those users can read an output of the fused GEMM instead: the

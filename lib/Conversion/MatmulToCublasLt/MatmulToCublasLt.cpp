@@ -352,6 +352,47 @@ struct FuseScale : FuseBinary<nn::MulOp> {
   }
 };
 
+/// nn.mul(nn.softmax_grad(gemm, y), splat constant) -> the GEMM's alpha,
+/// when the GEMM is the output gradient's only producer (no bias, c or
+/// activation) and the mul the softmax gradient's only user: the gradient
+/// is linear in its output gradient, so the scale moves into the GEMM and
+/// the mul's pass over the [..., S, S] tensor and its buffer go (the
+/// backward of attention's scaled scores). With a power-of-two scale, as
+/// 1/sqrt(64), every rounding scales exactly and the result is the same;
+/// otherwise it may differ in the last bit, as FuseScale's does.
+struct FuseScaleThroughSoftmaxGrad : GemmPattern<nn::MulOp> {
+  using GemmPattern::GemmPattern;
+
+  LogicalResult matchAndRewrite(nn::MulOp op,
+                                PatternRewriter &rewriter) const override {
+    for (auto [side, other] : {std::pair(op.getLhs(), op.getRhs()),
+                               std::pair(op.getRhs(), op.getLhs())}) {
+      auto grad = side.getDefiningOp<nn::SoftmaxGradOp>();
+      DenseFPElementsAttr splat;
+      if (!grad || !side.hasOneUse() || op.getType() != grad.getType() ||
+          !matchPattern(other, m_Constant(&splat)) || !splat.isSplat())
+        continue;
+      GemmOp gemm = gemmProducingOnlyFor(grad.getGradOutput(), grad, opts);
+      if (!gemm || gemm.getEpilogue() != GemmEpilogue::none || gemm.getC() ||
+          gemm.getD().getType() != grad.getType())
+        continue;
+      GemmSpec spec = GemmSpec::of(gemm);
+      const double alpha =
+          spec.alpha * splat.getSplatValue<APFloat>().convertToDouble();
+      if (!std::isfinite(static_cast<float>(alpha)))
+        continue;
+      spec.alpha = static_cast<float>(alpha);
+      rewriter.setInsertionPoint(gemm);
+      GemmOp scaled = spec.build(
+          rewriter, rewriter.getFusedLoc({gemm.getLoc(), op.getLoc()}));
+      replaceGemm(rewriter, gemm, scaled);
+      rewriter.replaceOp(op, grad.getResult());
+      return success();
+    }
+    return failure();
+  }
+};
+
 /// Whether `use` of a pre-activation x can read relu(x) instead: it only
 /// tests x > 0, which holds exactly when relu(x) > 0 (NaN fails both).
 static bool readsOnlySign(OpOperand &use) {
@@ -596,8 +637,8 @@ struct FuseActivationGradBias : GemmPattern<GemmOp> {
 static void populatePatterns(RewritePatternSet &patterns,
                              const Options &options, OpOrder *order) {
   patterns
-      .add<MatmulToGemm, FuseAdd, FuseScale, FuseActivation<nn::ReluOp, true>,
-           FuseActivation<nn::GeluOp, false>,
+      .add<MatmulToGemm, FuseAdd, FuseScale, FuseScaleThroughSoftmaxGrad,
+           FuseActivation<nn::ReluOp, true>, FuseActivation<nn::GeluOp, false>,
            FuseActivationGrad<nn::ReluGradOp, GemmEpilogue::drelu>,
            FuseActivationGrad<nn::GeluGradOp, GemmEpilogue::dgelu>,
            FuseWeightGradBias, FuseActivationGradBias>(patterns.getContext(),

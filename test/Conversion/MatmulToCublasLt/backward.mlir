@@ -160,3 +160,63 @@ func.func @drelu_keeps_c_and_alpha(%dy: tensor<32x10xf16>, %w: tensor<128x10xf16
   %3 = nn.relu_grad %2, %h : tensor<32x128xf16>
   return %3 : tensor<32x128xf16>
 }
+
+// -----
+
+// Attention's backward: the scale of the scores' gradient moves through
+// nn.softmax_grad into the GEMM of its output gradient (dP = dO @ V^T), and
+// the mul is gone; either operand order.
+// CHECK-LABEL: func @softmax_grad_scale
+// CHECK-SAME: (%[[DO:[a-z0-9]+]]: tensor<2x4x16x8xf16>, %[[V:[a-z0-9]+]]: tensor<2x4x16x8xf16>, %[[P:[a-z0-9]+]]: tensor<2x4x16x16xf32>)
+// CHECK-NEXT: %[[DP:.*]] = amp.gemm %[[DO]], %[[V]] {alpha = 1.250000e-01 : f32, transpose_b} : (tensor<2x4x16x8xf16>, tensor<2x4x16x8xf16>) -> tensor<2x4x16x16xf32>
+// CHECK-NEXT: %[[DS:.*]] = nn.softmax_grad %[[DP]], %[[P]] : tensor<2x4x16x16xf32>
+// CHECK-NEXT: %[[DP2:.*]] = amp.gemm %[[DO]], %[[V]] {alpha = -5.000000e-01 : f32, transpose_b}
+// CHECK-NEXT: %[[DS2:.*]] = nn.softmax_grad %[[DP2]], %[[P]] : tensor<2x4x16x16xf32>
+// CHECK-NEXT: return %[[DS]], %[[DS2]]
+func.func @softmax_grad_scale(%do: tensor<2x4x16x8xf16>, %v: tensor<2x4x16x8xf16>, %p: tensor<2x4x16x16xf32>) -> (tensor<2x4x16x16xf32>, tensor<2x4x16x16xf32>) {
+  %cst = arith.constant dense<1.250000e-01> : tensor<f32>
+  %0 = nn.matmul %do, %v {transpose_b} : (tensor<2x4x16x8xf16>, tensor<2x4x16x8xf16>) -> tensor<2x4x16x16xf32>
+  %1 = nn.softmax_grad %0, %p : tensor<2x4x16x16xf32>
+  %2 = nn.mul %1, %cst : (tensor<2x4x16x16xf32>, tensor<f32>) -> tensor<2x4x16x16xf32>
+  %m = arith.constant dense<-5.000000e-01> : tensor<f32>
+  %3 = nn.matmul %do, %v {transpose_b} : (tensor<2x4x16x8xf16>, tensor<2x4x16x8xf16>) -> tensor<2x4x16x16xf32>
+  %4 = nn.softmax_grad %3, %p : tensor<2x4x16x16xf32>
+  %5 = nn.mul %m, %4 : (tensor<f32>, tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32>
+  return %2, %5 : tensor<2x4x16x16xf32>, tensor<2x4x16x16xf32>
+}
+
+// -----
+
+// Not moved: the unscaled gradient has another user; the GEMM's result
+// has another user; the GEMM already has a bias; the factor is no splat.
+// CHECK-LABEL: func @softmax_grad_scale_not_moved
+// CHECK: amp.gemm %arg0, %arg1 {transpose_b}
+// CHECK-NEXT: nn.softmax_grad
+// CHECK-NEXT: nn.mul
+// CHECK-NEXT: amp.gemm %arg0, %arg1 {transpose_b}
+// CHECK-NEXT: nn.softmax_grad
+// CHECK-NEXT: nn.mul
+// CHECK-NEXT: amp.gemm %arg0, %arg1 bias(%arg3) epilogue = bias {transpose_b}
+// CHECK-NEXT: nn.softmax_grad
+// CHECK-NEXT: nn.mul
+// CHECK-NEXT: amp.gemm %arg0, %arg1 {transpose_b}
+// CHECK-NEXT: nn.softmax_grad
+// CHECK-NEXT: nn.mul
+// CHECK-NEXT: return
+func.func @softmax_grad_scale_not_moved(%do: tensor<4x8xf16>, %v: tensor<4x8xf16>, %p: tensor<4x4xf32>, %b: tensor<4xf32>, %t: tensor<4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>) {
+  %cst = arith.constant dense<1.250000e-01> : tensor<f32>
+  %0 = nn.matmul %do, %v {transpose_b} : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x4xf32>
+  %1 = nn.softmax_grad %0, %p : tensor<4x4xf32>
+  %2 = nn.mul %1, %cst : (tensor<4x4xf32>, tensor<f32>) -> tensor<4x4xf32>
+  %3 = nn.matmul %do, %v {transpose_b} : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x4xf32>
+  %4 = nn.softmax_grad %3, %p : tensor<4x4xf32>
+  %5 = nn.mul %4, %cst : (tensor<4x4xf32>, tensor<f32>) -> tensor<4x4xf32>
+  %6 = nn.matmul %do, %v {transpose_b} : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x4xf32>
+  %7 = nn.add %6, %b : (tensor<4x4xf32>, tensor<4xf32>) -> tensor<4x4xf32>
+  %8 = nn.softmax_grad %7, %p : tensor<4x4xf32>
+  %9 = nn.mul %8, %cst : (tensor<4x4xf32>, tensor<f32>) -> tensor<4x4xf32>
+  %10 = nn.matmul %do, %v {transpose_b} : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x4xf32>
+  %11 = nn.softmax_grad %10, %p : tensor<4x4xf32>
+  %12 = nn.mul %11, %t : (tensor<4x4xf32>, tensor<4xf32>) -> tensor<4x4xf32>
+  return %1, %2, %3, %5, %9, %12 : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>
+}
