@@ -128,9 +128,12 @@ def RuntimePlanBuffers : Pass<"amp-runtime-plan-buffers",
     every buffer that the block allocates with a constant size and frees
     itself (not a result, not handed to a loop) gets an offset in one
     arena, so that buffers whose lifetimes do not overlap share memory. The
-    offsets come from a best-fit free list replayed over the block at
-    compile time (freed ranges are merged with their neighbours); each
-    offset is a multiple of `alignment`. The arena is one `amp_alloc`
+    offsets come from the smaller of two placements: a best-fit free list
+    replayed over the block at compile time (freed ranges are merged with
+    their neighbours), and, where that arena is larger than the bytes live
+    at its peak and there are at most 8192 buffers, the buffers placed
+    largest first, each in the smallest gap that the placed buffers live at
+    the same time leave. Each offset is a multiple of `alignment`. The arena is one `amp_alloc`
     before the first of these buffers and one `amp_free` where the last of
     them was freed; each buffer becomes a `getelementptr` into it, and its
     own `amp_alloc` and `amp_free` (and their status checks) go away. A

@@ -144,3 +144,39 @@ func.func @kept(%s: !llvm.ptr, %n: i64) -> i32 {
   return %fb : i32
 }
 llvm.func @use(!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr)
+
+// -----
+
+llvm.func @amp_alloc(i64, !llvm.ptr) -> !llvm.ptr
+llvm.func @amp_free(!llvm.ptr, !llvm.ptr) -> i32
+
+// Replayed, a's freed 256 bytes are too small for c, which goes to the
+// end: 1280 bytes for 1024 live at the peak. Placed largest first, knowing
+// every lifetime, b and c take [0, 1024) and a, live with b only, fits
+// after b where c will be later: 1024 bytes, the least possible.
+// CHECK-LABEL: func.func @by_size
+// CHECK: %[[N:.*]] = llvm.mlir.constant(1024 : i64)
+// CHECK-NEXT: %[[B:.*]] = llvm.call @amp_alloc(%[[N]],
+// CHECK-NEXT: %[[A:.*]] = llvm.getelementptr %[[B]][512]
+// CHECK-NEXT: llvm.call @use(%[[A]], %[[B]], %[[B]])
+// CHECK-NEXT: %[[C:.*]] = llvm.getelementptr %[[B]][512]
+// CHECK-NEXT: llvm.call @use(%[[B]], %[[C]], %[[C]])
+// CHECK-NEXT: llvm.call @amp_free(%[[B]],
+// CHECK-NEXT: llvm.mlir.constant(0 : i32)
+// CHECK-NEXT: return
+// expected-remark @below {{buffer arena: 3 buffers in 1024 bytes, 1024 bytes live at the peak}}
+func.func @by_size(%s: !llvm.ptr) -> i32 {
+  %k256 = llvm.mlir.constant(256 : i64) : i64
+  %k512 = llvm.mlir.constant(512 : i64) : i64
+  %a = llvm.call @amp_alloc(%k256, %s) : (i64, !llvm.ptr) -> !llvm.ptr
+  %b = llvm.call @amp_alloc(%k512, %s) : (i64, !llvm.ptr) -> !llvm.ptr
+  llvm.call @use(%a, %b, %b) : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+  %fa = llvm.call @amp_free(%a, %s) : (!llvm.ptr, !llvm.ptr) -> i32
+  %c = llvm.call @amp_alloc(%k512, %s) : (i64, !llvm.ptr) -> !llvm.ptr
+  llvm.call @use(%b, %c, %c) : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+  %fb = llvm.call @amp_free(%b, %s) : (!llvm.ptr, !llvm.ptr) -> i32
+  %fc = llvm.call @amp_free(%c, %s) : (!llvm.ptr, !llvm.ptr) -> i32
+  %ok = llvm.mlir.constant(0 : i32) : i32
+  return %ok : i32
+}
+llvm.func @use(!llvm.ptr, !llvm.ptr, !llvm.ptr)
