@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Compare.h"
+#include "CompareBuffers.h"
 
 #include <algorithm>
 #include <cmath>
@@ -326,7 +327,7 @@ AMP_COMPARE_CASE(conv2d_errors) {
        AMP_DTYPE_F32, Kind::Forward, false, 0},
       {"f32 in, f16 out", good, AMP_DTYPE_F32, AMP_DTYPE_F16, Kind::Forward,
        false, 0},
-      {"unknown dtype", good, static_cast<amp_dtype_t>(99), AMP_DTYPE_F32,
+      {"unknown dtype", good, static_cast<amp_dtype_t>(7), AMP_DTYPE_F32,
        Kind::GradFilter, false, 0},
       {"NULL operand", good, AMP_DTYPE_F32, AMP_DTYPE_F32, Kind::GradInput,
        true, 0},
@@ -334,10 +335,7 @@ AMP_COMPARE_CASE(conv2d_errors) {
        false, 3},
   };
   for (const Bad &bad : cases) {
-    amp_status_t status[2];
-    std::string message[2];
-    int k = 0;
-    for (Backend *b : {c.ref, c.dev}) {
+    auto call = [&](Backend &b) {
       const int64_t xd[4] = {bad.s.n, bad.s.c, bad.s.h, bad.s.w};
       const int64_t cg = bad.s.groups > 0
                              ? std::max<int64_t>(1, bad.s.c / bad.s.groups)
@@ -354,30 +352,20 @@ AMP_COMPARE_CASE(conv2d_errors) {
       // NULL case fails at the first pointer.
       switch (bad.kind) {
       case Kind::Forward:
-        status[k] =
-            AMP_CALL(*b, amp_conv2d, a, host, host, xd, wd, yd, bad.in, bad.out,
-                     bad.s.stride, bad.s.pad, bad.s.dil, bad.s.groups, nullptr);
-        break;
+        return AMP_CALL(b, amp_conv2d, a, host, host, xd, wd, yd, bad.in,
+                        bad.out, bad.s.stride, bad.s.pad, bad.s.dil,
+                        bad.s.groups, nullptr);
       case Kind::GradInput:
-        status[k] = AMP_CALL(*b, amp_conv2d_grad_input, a, host, host, xd, wd,
-                             yd, bad.in, bad.out, bad.s.stride, bad.s.pad,
-                             bad.s.dil, bad.s.groups, nullptr);
-        break;
+        return AMP_CALL(b, amp_conv2d_grad_input, a, host, host, xd, wd, yd,
+                        bad.in, bad.out, bad.s.stride, bad.s.pad, bad.s.dil,
+                        bad.s.groups, nullptr);
       case Kind::GradFilter:
-        status[k] = AMP_CALL(*b, amp_conv2d_grad_filter, a, host, host, xd, wd,
-                             yd, bad.in, bad.out, bad.s.stride, bad.s.pad,
-                             bad.s.dil, bad.s.groups, nullptr);
         break;
       }
-      message[k++] = b->lastError();
-    }
-    const std::string what = std::string(kindName(bad.kind)) + ": " + bad.what;
-    c.expectSameStatus(what, status[0], status[1]);
-    ++c.checks;
-    if (status[0] == AMP_STATUS_OK)
-      c.fail(what + ": the reference accepted it");
-    else if (message[0] != message[1])
-      c.fail(what + ": messages differ: reference \"" + message[0] +
-             "\", cuda \"" + message[1] + "\"");
+      return AMP_CALL(b, amp_conv2d_grad_filter, a, host, host, xd, wd, yd,
+                      bad.in, bad.out, bad.s.stride, bad.s.pad, bad.s.dil,
+                      bad.s.groups, nullptr);
+    };
+    expectRejected(c, std::string(kindName(bad.kind)) + ": " + bad.what, call);
   }
 }
