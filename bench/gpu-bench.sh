@@ -25,7 +25,8 @@
 # Results go to ${OUT:-build-rt/gpu-bench}: summary.txt (the checks),
 # gemm.md and steps.md (the tables), gemm.json and steps.json (every
 # round's numbers), profile.tar.gz (profile.md and the per-kernel CSVs),
-# check-logs.tar.gz (the checks' logs, re-packed after each stage). GPU_BENCH_ROUNDS (default 2) sets the rounds of both tables;
+# check-logs.tar.gz (the checks' logs, re-packed after each stage).
+# GPU_BENCH_ROUNDS (default 2) sets the rounds of both tables;
 # GPU_BENCH_SECONDS bounds the whole run (each stage gets what is left, and
 # stages after the limit are skipped). Exits 1 when a check failed.
 set -uo pipefail

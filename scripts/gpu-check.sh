@@ -16,8 +16,8 @@
 #   train      trains each bundled model on both backends with the same
 #              seed and compares the losses of the first 10 steps (to the
 #              precision's tolerance), the mean loss of the last fifth of
-#              the steps (15% or 0.02) and, for the digits models, the held-out
-#              accuracy (1.5 points)
+#              the steps (15% or 0.02) and, for the digits models, the
+#              held-out accuracy (1.5 points)
 #   graph      --cuda-graph against the uncaptured run: bitwise the same log
 #              and params
 #   sanitizer  compute-sanitizer (memcheck) on one training step of each
