@@ -93,13 +93,8 @@ def torch_kernels(args, model, out_dir):
     import torch_models as tm
     from torch.profiler import ProfilerActivity, profile
 
-    torch.manual_seed(0)
-    net, data = steps.MODELS[model]["torch"](tm)
-    net = net.cuda()
-    opt = tm.optimizer(model, net)
-    dtype = {"f32": None, "f16": torch.float16,
-             "bf16": torch.bfloat16}[args.precision]
-    scaler = torch.amp.GradScaler("cuda") if dtype == torch.float16 else None
+    net, data, opt, scaler, dtype = steps.torch_setup(model, args.precision,
+                                                      "cuda")
     x, y = data()
     x, y = x.cuda(), y.flatten().cuda()
     for _ in range(args.warmup):

@@ -115,22 +115,32 @@ def prepare(args):
 # The PyTorch side (--torch-worker, a fresh process per configuration).
 
 
-def torch_worker(args):
-    import time
+def torch_setup(name, precision, dev):
+    """The PyTorch mirror of model `name` on `dev` from seed 0: (module,
+    batch maker, optimizer, GradScaler or None, autocast dtype or None)."""
     import torch
     sys.path.insert(0, HERE)
     import torch_models as tm
 
     torch.manual_seed(0)
-    model, data = MODELS[args.model]["torch"](tm)
-    dev = args.device
+    model, data = MODELS[name]["torch"](tm)
     model = model.to(dev)
-    opt = tm.optimizer(args.model, model)
-    compiled = args.mode.startswith("compile-")
-    precision = args.mode.split("-")[-1]
+    opt = tm.optimizer(name, model)
     dtype = {"f32": None, "f16": torch.float16,
              "bf16": torch.bfloat16}[precision]
     scaler = torch.amp.GradScaler(dev) if dtype == torch.float16 else None
+    return model, data, opt, scaler, dtype
+
+
+def torch_worker(args):
+    import time
+    import torch
+    import torch_models as tm
+
+    dev = args.device
+    model, data, opt, scaler, dtype = torch_setup(
+        args.model, args.mode.split("-")[-1], dev)
+    compiled = args.mode.startswith("compile-")
     forward = torch.compile(model) if compiled else model
     # A host dataset of 20 batches' rows, as amp-exec's synthetic one, and
     # each step's rows gathered from it in shuffled order, as amp-exec does.

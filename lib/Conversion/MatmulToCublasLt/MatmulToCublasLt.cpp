@@ -333,22 +333,28 @@ struct FuseAdd : FuseBinary<nn::AddOp> {
   }
 };
 
+/// Multiplies spec.alpha by `factor` when `gemm` has nothing but the
+/// product in its result yet (no bias, c or activation), `factor` is a
+/// splat constant and the new alpha is finite.
+static bool scaleAlpha(GemmOp gemm, Value factor, GemmSpec &spec) {
+  DenseFPElementsAttr splat;
+  if (gemm.getEpilogue() != GemmEpilogue::none || gemm.getC() ||
+      !matchPattern(factor, m_Constant(&splat)) || !splat.isSplat())
+    return false;
+  double alpha = spec.alpha * splat.getSplatValue<APFloat>().convertToDouble();
+  if (!std::isfinite(static_cast<float>(alpha)))
+    return false;
+  spec.alpha = static_cast<float>(alpha);
+  return true;
+}
+
 /// nn.mul(gemm, splat constant) -> alpha, when nothing but the product is
 /// in the result yet (no bias, c or activation).
 struct FuseScale : FuseBinary<nn::MulOp> {
   using FuseBinary::FuseBinary;
 
   bool absorb(GemmOp gemm, Value other, GemmSpec &spec) const override {
-    DenseFPElementsAttr splat;
-    if (gemm.getEpilogue() != GemmEpilogue::none || gemm.getC() ||
-        !matchPattern(other, m_Constant(&splat)) || !splat.isSplat())
-      return false;
-    double alpha =
-        spec.alpha * splat.getSplatValue<APFloat>().convertToDouble();
-    if (!std::isfinite(static_cast<float>(alpha)))
-      return false;
-    spec.alpha = static_cast<float>(alpha);
-    return true;
+    return scaleAlpha(gemm, other, spec);
   }
 };
 
@@ -368,20 +374,14 @@ struct FuseScaleThroughSoftmaxGrad : GemmPattern<nn::MulOp> {
     for (auto [side, other] : {std::pair(op.getLhs(), op.getRhs()),
                                std::pair(op.getRhs(), op.getLhs())}) {
       auto grad = side.getDefiningOp<nn::SoftmaxGradOp>();
-      DenseFPElementsAttr splat;
-      if (!grad || !side.hasOneUse() || op.getType() != grad.getType() ||
-          !matchPattern(other, m_Constant(&splat)) || !splat.isSplat())
+      if (!grad || !side.hasOneUse() || op.getType() != grad.getType())
         continue;
       GemmOp gemm = gemmProducingOnlyFor(grad.getGradOutput(), grad, opts);
-      if (!gemm || gemm.getEpilogue() != GemmEpilogue::none || gemm.getC() ||
-          gemm.getD().getType() != grad.getType())
+      if (!gemm || gemm.getD().getType() != grad.getType())
         continue;
       GemmSpec spec = GemmSpec::of(gemm);
-      const double alpha =
-          spec.alpha * splat.getSplatValue<APFloat>().convertToDouble();
-      if (!std::isfinite(static_cast<float>(alpha)))
+      if (!scaleAlpha(gemm, other, spec))
         continue;
-      spec.alpha = static_cast<float>(alpha);
       rewriter.setInsertionPoint(gemm);
       GemmOp scaled = spec.build(
           rewriter, rewriter.getFusedLoc({gemm.getLoc(), op.getLoc()}));
