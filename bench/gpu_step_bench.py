@@ -25,6 +25,10 @@ each configuration in a fresh process:
   amp f16 softmax16           f16 with softmax in f16 storage (VARIANTS)
   torch f32                   PyTorch eager
   torch f16 autocast+scaler   torch.autocast(float16) + GradScaler
+  torch f16 pinned prefetch   the same with amp-exec's input pipeline: the
+                              next batch gathered by a thread into pinned
+                              memory while a step runs, copied
+                              non_blocking (DataLoader pin_memory=True)
   torch bf16 autocast         torch.autocast(bfloat16)
   torch.compile f16           torch.compile(model) under autocast +
                               GradScaler (first round only: compiling
@@ -34,8 +38,11 @@ A step is the same on both sides: the batch's rows gathered from a shuffled
 host dataset of 20 batches and copied to the device, the forward pass, the
 loss, backward, the optimizer update, the loss read back (which waits for
 the GPU). (The first GPU run, 2026-11-27, took the torch batches from 4
-ready host tensors, without the gather: see docs/gpu-results.md.) The first --warmup steps are not counted (amp
-drops its first step). It prints the median ms/step over the rounds, the
+ready host tensors, without the gather: see docs/gpu-results.md.) amp-exec
+gathers each batch into page-locked memory while the step before it runs
+(since 2026-12-04); "torch f16 pinned prefetch" is PyTorch with that input
+pipeline, the other torch rows gather and copy in line. The first --warmup
+steps are not counted (amp drops its first step). It prints the median ms/step over the rounds, the
 peak device memory (amp: its allocator's peak in use; torch:
 max_memory_allocated), and ratios: torch time / amp time (above 1: amp is
 faster) and peak memory over amp f32's. --table FILE and --json FILE
@@ -89,6 +96,7 @@ CONFIGS = [
     ("amp f16 softmax16", "amp", "f16-softmax16", False, False),
     ("torch f32", "torch", "f32", False, False),
     ("torch f16 autocast+scaler", "torch", "f16", False, False),
+    ("torch f16 pinned prefetch", "torch", "pinned-f16", False, False),
     ("torch bf16 autocast", "torch", "bf16", False, False),
     ("torch.compile f16", "torch", "compile-f16", False, True),
 ]
@@ -150,13 +158,45 @@ def torch_worker(args):
     ys = torch.cat([y.view(batch, -1) for _, y in pool])
     order = torch.randperm(xs.shape[0])
 
+    def rows(step):
+        return order[(step % 20) * batch:(step % 20 + 1) * batch]
+
     times = []
-    for step in range(args.warmup + args.steps):
-        start = time.perf_counter()
-        rows = order[(step % 20) * batch:(step % 20 + 1) * batch]
-        x, y = xs[rows].to(dev), ys[rows].flatten().to(dev)
-        tm.train_step(forward, opt, scaler, x, y, dev, dtype)
-        times.append(time.perf_counter() - start)
+    steps = args.warmup + args.steps
+    if args.mode.startswith("pinned-"):
+        # What a DataLoader with pin_memory=True and a worker gives, and
+        # amp-exec does: each batch gathered into page-locked memory by a
+        # thread while the previous step runs, then copied asynchronously.
+        import concurrent.futures
+        pin = dev == "cuda"  # (pinning needs a GPU)
+        staging = [tuple(torch.empty((batch,) + t.shape[1:], dtype=t.dtype,
+                                     pin_memory=pin) for t in (xs, ys))
+                   for _ in range(2)]
+
+        def gather(step):
+            bx, by = staging[step % 2]
+            torch.index_select(xs, 0, rows(step), out=bx)
+            torch.index_select(ys, 0, rows(step), out=by)
+
+        with concurrent.futures.ThreadPoolExecutor(1) as worker:
+            ready = worker.submit(gather, 0)
+            for step in range(steps):
+                start = time.perf_counter()
+                ready.result()
+                bx, by = staging[step % 2]
+                x = bx.to(dev, non_blocking=True)
+                y = by.flatten().to(dev, non_blocking=True)
+                # The other buffer's copy finished with the last step.
+                ready = worker.submit(gather, step + 1)
+                tm.train_step(forward, opt, scaler, x, y, dev, dtype)
+                times.append(time.perf_counter() - start)
+            ready.result()
+    else:
+        for step in range(steps):
+            start = time.perf_counter()
+            x, y = xs[rows(step)].to(dev), ys[rows(step)].flatten().to(dev)
+            tm.train_step(forward, opt, scaler, x, y, dev, dtype)
+            times.append(time.perf_counter() - start)
     print("time %.4f ms peak %.2f MiB" %
           (1e3 * statistics.median(times[args.warmup:]),
            (torch.cuda.max_memory_allocated() if dev == "cuda" else 0)
@@ -209,7 +249,7 @@ def measure(args, model, config):
 def table(models, results):
     """The Markdown table of the medians over the rounds so far."""
     def med(m, column, i):
-        values = [v[i] for v in results[(m, column)] if len(v) > i]
+        values = [v[i] for v in results.get((m, column), []) if len(v) > i]
         return statistics.median(values) if values else None
 
     lines = ["| model | configuration | ms/step | amp phases: batch, step ms "
@@ -220,6 +260,8 @@ def table(models, results):
         base_ms = med(m, "torch f16 autocast+scaler", 0)
         base_mib = med(m, "amp f32", 1)
         for column, *_ in CONFIGS:
+            if (m, column) not in results:
+                continue
             ms, mib = med(m, column, 0), med(m, column, 1)
             if ms is None:
                 lines.append("| %s | %s | failed | | | | |" % (m, column))
@@ -236,10 +278,12 @@ def table(models, results):
 
 def bench(args):
     models = args.models.split(",")
-    results = {(m, c[0]): [] for m in models for c in CONFIGS}
+    configs = [c for c in CONFIGS
+               if not args.configs or c[0] in args.configs.split(",")]
+    results = {(m, c[0]): [] for m in models for c in configs}
     for r in range(args.rounds):
         for m in models:
-            for config in CONFIGS:
+            for config in configs:
                 if config[4] and r > 0:
                     continue
                 result = measure(args, m, config)
@@ -271,6 +315,8 @@ def main():
                                                        "amp-exec"))
     ap.add_argument("--python", default=sys.executable)
     ap.add_argument("--models", default=",".join(MODELS))
+    ap.add_argument("--configs", help="the configurations to run, by column "
+                    "name, comma-separated (default: all)")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--steps", type=int, default=30)
     ap.add_argument("--warmup", type=int, default=3)

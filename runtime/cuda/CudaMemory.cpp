@@ -9,6 +9,9 @@
 // later work on that stream. When cudaMalloc runs out of memory, the cache
 // is released (cudaFree of every free block) and the request retried once.
 //
+// amp_host_alloc is page-locked memory (cudaMallocHost), from which a copy
+// to the device is a DMA the stream runs after the call returns.
+//
 // amp_memcpy and amp_memset are asynchronous on the stream; a copy into
 // host memory waits for it, so that the caller can read the bytes. While the
 // stream is captured into a graph, a copy from pageable host memory (a
@@ -138,6 +141,33 @@ amp_status_t amp_free(void *ptr, void * /*stream*/) {
   if (!ptr)
     return AMP_STATUS_OK;
   return allocator().release(check, ptr);
+}
+
+void *amp_host_alloc(int64_t bytes) {
+  Checker check("amp_host_alloc");
+  if (bytes < 0) {
+    check.fail(AMP_STATUS_INVALID_ARGUMENT, "bytes (%lld) is out of range",
+               (long long)bytes);
+    return nullptr;
+  }
+  // cudaMallocHost of 0 bytes gives no pointer; its blocks are page
+  // aligned.
+  void *ptr = nullptr;
+  if (cudaError_t e = cudaMallocHost(
+          &ptr, static_cast<size_t>(std::max<int64_t>(bytes, 1)))) {
+    cudaFailure(check, "cudaMallocHost", e);
+    return nullptr;
+  }
+  return ptr;
+}
+
+amp_status_t amp_host_free(void *ptr) {
+  Checker check("amp_host_free");
+  if (!ptr)
+    return AMP_STATUS_OK;
+  if (cudaError_t e = cudaFreeHost(ptr))
+    return cudaFailure(check, "cudaFreeHost", e);
+  return AMP_STATUS_OK;
 }
 
 amp_status_t amp_memcpy(void *dst, const void *src, int64_t bytes,

@@ -13,7 +13,9 @@
 //  - out_dtype f32 with f16/bf16 operands: cuDNN wants one dtype for every
 //    tensor, so the operands are widened (exactly) into f32 copies. The
 //    same route, with the f32 result rounded once into f16/bf16, serves the
-//    f16/bf16 calls cuDNN has no 16-bit algorithm for.
+//    f16/bf16 calls cuDNN has no 16-bit algorithm for, and every f16/bf16
+//    input gradient (cuDNN's 16-bit backward data was measured more than
+//    one rounding off, planFor).
 //  - Pointers not 16-byte aligned (views into a buffer) go through aligned
 //    copies.
 // The copies come from amp_alloc and are freed once the work is queued.
@@ -414,10 +416,15 @@ amp_status_t Backend::planFor(Checker &check, cudnnHandle_t handle,
   // Attempts in order: the operands' own dtype (f32 for an f32 result);
   // then, for an f16/bf16 result cuDNN has no algorithm for, f32 on widened
   // copies, rounded once into the result. Each first with the symmetric
-  // part of the padding in cuDNN, then with all of it explicit.
-  const MathPolicy first = in == AMP_DTYPE_F32 ? MathPolicy::Fma
-                           : out == in         ? MathPolicy::Tensor16
-                                               : MathPolicy::Tf32Exact;
+  // part of the padding in cuDNN, then with all of it explicit. An f16/bf16
+  // input gradient always takes the widened route: cuDNN's 16-bit
+  // backward-data results were 2 f16 ulps off on an H100 and an H200
+  // (amp-backend-compare's conv2d_grad_input), more than one rounding of
+  // an f32 sum, under tensor-op and default math alike.
+  const bool sixteenBitOk = kind != ConvKind::GradInput;
+  const MathPolicy first = in == AMP_DTYPE_F32         ? MathPolicy::Fma
+                           : out == in && sixteenBitOk ? MathPolicy::Tensor16
+                                                       : MathPolicy::Tf32Exact;
   const bool canMoveAll = (std::min(g.pt, g.pb) || std::min(g.pl, g.pr)) &&
                           fitsCudnn(g, splitPadding(g, true));
   struct Attempt {

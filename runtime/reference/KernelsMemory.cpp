@@ -1,9 +1,10 @@
 //===- KernelsMemory.cpp - Allocation, copies and synchronization ---------===//
 //
-// amp_memcpy, amp_memset, amp_synchronize and the graph entry points of the
-// host backends (reference, cpu): synchronous copies, so synchronization is
-// a no-op, and no graphs. Each backend allocates its own way (the
-// reference: HeapMemory.cpp; cpu: cpu/CpuMemory.cpp).
+// amp_host_alloc, amp_memcpy, amp_memset, amp_synchronize and the graph
+// entry points of the host backends (reference, cpu): host staging memory
+// is the C heap, copies are synchronous, so synchronization is a no-op, and
+// there are no graphs. Each backend allocates its amp_alloc memory its own
+// way (the reference: HeapMemory.cpp; cpu: cpu/CpuMemory.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,11 +12,35 @@
 
 #include "amp_runtime/gemm.h"
 
+#include <cstdlib>
 #include <cstring>
 
 using namespace amp::runtime::kernels;
 
 extern "C" {
+
+void *amp_host_alloc(int64_t bytes) {
+  Checker check("amp_host_alloc");
+  if (bytes < 0) {
+    check.fail(AMP_STATUS_INVALID_ARGUMENT, "bytes (%lld) is out of range",
+               (long long)bytes);
+    return nullptr;
+  }
+  // aligned_alloc wants a multiple of the alignment, and 0 bytes would
+  // give no distinct pointer.
+  const uint64_t rounded = (static_cast<uint64_t>(bytes) + 64) & ~uint64_t(63);
+  void *ptr = std::aligned_alloc(64, static_cast<size_t>(rounded));
+  if (!ptr)
+    check.fail(AMP_STATUS_BACKEND_ERROR,
+               "out of host memory allocating %lld bytes", (long long)bytes);
+  return ptr;
+}
+
+amp_status_t amp_host_free(void *ptr) {
+  Checker check("amp_host_free");
+  std::free(ptr);
+  return AMP_STATUS_OK;
+}
 
 amp_status_t amp_memcpy(void *dst, const void *src, int64_t bytes,
                         void * /*stream*/) {

@@ -58,6 +58,8 @@ public:
 
   decltype(&amp_alloc) alloc = nullptr;
   decltype(&amp_free) free = nullptr;
+  decltype(&amp_host_alloc) hostAlloc = nullptr;
+  decltype(&amp_host_free) hostFree = nullptr;
   decltype(&amp_memcpy) memcpy = nullptr;
   decltype(&amp_synchronize) synchronize = nullptr;
   decltype(&amp_kernel_last_error) kernelLastError = nullptr;

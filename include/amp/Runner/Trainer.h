@@ -19,6 +19,7 @@
 
 #include "amp/Runner/Dataset.h"
 #include "amp/Runner/DeviceBuffer.h"
+#include "amp/Runner/HostBuffer.h"
 #include "amp/Runner/RuntimeLibrary.h"
 #include "amp/Runner/Signature.h"
 #include "amp/Runner/Status.h"
@@ -157,14 +158,26 @@ private:
   std::string describeColumns() const;
   Status allocateState();
 
-  /// Writes rows [first, first + batch) of `rows` into the host batches
-  /// (padding past the end with rows from the start).
-  void assembleBatch(const std::vector<int64_t> &rows, size_t first);
+  /// A batch staged in host memory (amp_host_alloc): per input, f32
+  /// features or ids as its integer type; the labels as theirs.
+  struct HostBatch {
+    std::vector<HostBuffer> inputs;
+    HostBuffer labels;
+  };
+  /// Writes rows [first, first + batch) of `rows` into `into` (padding past
+  /// the end with rows from the start).
+  void assembleBatch(const std::vector<int64_t> &rows, size_t first,
+                     HostBatch &into) const;
   /// Writes only the inputs of those rows, for evaluation.
-  void assembleInputs(const std::vector<int64_t> &rows, size_t first);
-  /// Uploads the host batches of the inputs.
-  Status uploadInputs();
-  Status uploadBatch();
+  void assembleInputs(const std::vector<int64_t> &rows, size_t first,
+                      HostBatch &into) const;
+  /// Queues the copies of a host batch's inputs (and labels) into the step's
+  /// arguments; they may read it until the next synchronization.
+  Status uploadInputs(const HostBatch &from);
+  Status uploadBatch(const HostBatch &from);
+  /// With the step queued: the next step's rows gathered into the spare
+  /// host batch, unless a reshuffle comes first.
+  void prefetchBatch();
 
   /// Calls a compiled function; on failure names the failing op's location
   /// and the runtime's error.
@@ -201,11 +214,14 @@ private:
   Status runCompiledStep(int step, const EntryPoints &entry,
                          std::vector<void *> &pointers);
   void reportMemory(std::ostream &out) const;
-  /// The wall time of one step and of its phases: the batch (rows
-  /// gathered on the host and uploaded), the compiled step until the
-  /// backend has finished it, and the rest (results read back, the log).
+  /// The wall time of one step and of its phases: the batch (its rows
+  /// gathered on the host, unless the previous step prefetched them, and
+  /// its upload queued), the compiled step until the backend has finished it
+  /// (the upload included, and the next batch's prefetch, which runs while
+  /// a device backend computes), and the rest (results read back, the
+  /// log). `prefetch` is the time the prefetch took.
   struct StepTimes {
-    double total = 0, batch = 0, compute = 0;
+    double total = 0, batch = 0, compute = 0, prefetch = 0;
   };
   void reportTime(std::vector<StepTimes> times, std::ostream &out) const;
 
@@ -241,10 +257,13 @@ private:
   StepTimes stepTimes;
 
   std::vector<DeviceBuffer> argBuffers, resultBuffers;
-  /// Host staging of the batch: per input, f32 features or ids as its
-  /// integer type; the labels as theirs.
-  std::vector<std::vector<char>> inputBatches;
-  std::vector<char> labelBatch;
+  /// Two host batches: the uploads read staging[current]; the next step's
+  /// rows are gathered into the other while a step runs.
+  HostBatch staging[2];
+  int current = 0;
+  /// Where in split.train the rows of staging[1 - current] start, when
+  /// prefetchBatch filled it.
+  std::optional<size_t> prefetchedAt;
 
   /// The captured steps (--cuda-graph), by parity of the step number.
   struct Graph {

@@ -54,13 +54,16 @@ StatusOr<Trainer::EvalResult> Trainer::evaluate(const EntryPoints &entry) {
   for (int64_t start = 0; start < rows; start += evalBatch) {
     // An eval function that reads the labels (an encoder-decoder's shifted
     // decoder ids) gets the held-out rows' labels too.
+    // staging[current]: its upload finished with the last step, and the
+    // logits' download waits for this one's.
+    HostBatch &host = staging[current];
     if (readsLabel) {
-      assembleBatch(split.eval, start);
-      if (Status s = uploadBatch(); s.failed())
+      assembleBatch(split.eval, start, host);
+      if (Status s = uploadBatch(host); s.failed())
         return s;
     } else {
-      assembleInputs(split.eval, start);
-      if (Status s = uploadInputs(); s.failed())
+      assembleInputs(split.eval, start, host);
+      if (Status s = uploadInputs(host); s.failed())
         return s;
     }
     if (Status s = call(entry.eval, pointers, "@" + eval.name, entry);

@@ -206,7 +206,8 @@ const std::vector<RunFlag> &amp::runner::runFlagTable() {
       field("report-time", nullptr,
             "After training, print the median and mean wall time of a step "
             "(batch upload, the step, the loss read back), without step 1, "
-            "and the medians of the batch upload and of the step",
+            "and the medians of its phases: the batch (gathered unless "
+            "prefetched), the step, the next batch's prefetch",
             &TrainOptions::reportTime),
       // Calling one function on tensor files instead of training
       // (FunctionCall.h): amp-run only.

@@ -116,6 +116,8 @@ StatusOr<RuntimeLibrary> RuntimeLibrary::load(const std::string &path) {
   };
   resolve(rt.alloc, "amp_alloc");
   resolve(rt.free, "amp_free");
+  resolve(rt.hostAlloc, "amp_host_alloc");
+  resolve(rt.hostFree, "amp_host_free");
   resolve(rt.memcpy, "amp_memcpy");
   resolve(rt.synchronize, "amp_synchronize");
   resolve(rt.kernelLastError, "amp_kernel_last_error");

@@ -151,13 +151,15 @@ void Trainer::reportTime(std::vector<StepTimes> times,
   for (const StepTimes &t : times)
     mean += t.total / static_cast<double>(times.size());
   auto ms = [](double s) { return formatString("%.4g", s * 1e3); };
-  const double batch = median(&StepTimes::batch),
-               compute = median(&StepTimes::compute);
   out << "time: " << times.size() << " steps, median "
       << ms(median(&StepTimes::total)) << " ms/step, mean " << ms(mean)
-      << " ms/step; phase medians: batch " << ms(batch)
-      << " ms (rows gathered and uploaded), step " << ms(compute)
-      << " ms (until the backend finished it)\n";
+      << " ms/step; phase medians: batch " << ms(median(&StepTimes::batch))
+      << " ms (rows gathered unless prefetched, upload queued), step "
+      << ms(median(&StepTimes::compute))
+      << " ms (until the backend finished it, upload and prefetch "
+         "included), prefetch "
+      << ms(median(&StepTimes::prefetch))
+      << " ms (the next batch gathered while the step ran)\n";
 }
 
 Status Trainer::runStep(int step, const EntryPoints &entry, TrainingLog &log,
@@ -168,17 +170,22 @@ Status Trainer::runStep(int step, const EntryPoints &entry, TrainingLog &log,
     cursor = 0;
   }
   const auto start = Clock::now();
-  assembleBatch(split.train, cursor);
+  // The rows go into the spare host batch (whose last upload finished
+  // with the previous step), unless prefetchBatch put them there already.
+  if (prefetchedAt != cursor)
+    assembleBatch(split.train, cursor, staging[1 - current]);
+  prefetchedAt.reset();
+  current = 1 - current;
   cursor += batch;
   // --inject-inf: the first feature of the first input (all are f32).
   auto poison = [&](float value) {
-    std::memcpy(inputBatches[0].data(), &value, sizeof value);
+    std::memcpy(staging[current].inputs[0].data(), &value, sizeof value);
   };
   if (options.infSteps.count(step))
     poison(INFINITY);
   if (options.nanSteps.count(step))
     poison(NAN);
-  if (Status s = uploadBatch(); s.failed())
+  if (Status s = uploadBatch(staging[current]); s.failed())
     return s;
   stepTimes.batch = secondsSince(start);
 
@@ -202,6 +209,10 @@ Status Trainer::runStep(int step, const EntryPoints &entry, TrainingLog &log,
   const auto called = Clock::now();
   if (Status s = runCompiledStep(step, entry, pointers); s.failed())
     return s;
+  const auto prefetchStart = Clock::now();
+  if (step < options.steps)
+    prefetchBatch();
+  stepTimes.prefetch = secondsSince(prefetchStart);
   if (rt.synchronize(nullptr) != AMP_STATUS_OK)
     return Status::error("step " + std::to_string(step) + ": " +
                          rt.kernelLastError());
@@ -262,6 +273,16 @@ Status Trainer::runStep(int step, const EntryPoints &entry, TrainingLog &log,
     if (binding.feedsArg[j] >= 0)
       argBuffers[binding.feedsArg[j]].swap(resultBuffers[j]);
   return Status::success();
+}
+
+void Trainer::prefetchBatch() {
+  // staging[1 - current] was last uploaded for the previous step, which
+  // has finished. A reshuffle changes the rows: the next step gathers its
+  // own then.
+  if (cursor + batch > split.train.size())
+    return;
+  assembleBatch(split.train, cursor, staging[1 - current]);
+  prefetchedAt = cursor;
 }
 
 Status Trainer::saveParams() const {

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <thread>
 
 using namespace amp::runner;
 
@@ -400,20 +401,29 @@ Status Trainer::allocateState() {
       return buffer.takeStatus();
     resultBuffers.push_back(std::move(*buffer));
   }
-  for (const InputColumns &c : columns)
-    inputBatches.emplace_back(step.args[c.arg].bytes());
-  labelBatch.resize(step.args[binding.label].bytes());
+  for (HostBatch &host : staging) {
+    for (const InputColumns &c : columns) {
+      StatusOr<HostBuffer> buffer =
+          HostBuffer::allocate(rt, step.args[c.arg].bytes());
+      if (buffer.failed())
+        return buffer.takeStatus();
+      host.inputs.push_back(std::move(*buffer));
+    }
+    StatusOr<HostBuffer> labels =
+        HostBuffer::allocate(rt, step.args[binding.label].bytes());
+    if (labels.failed())
+      return labels.takeStatus();
+    host.labels = std::move(*labels);
+  }
   return Status::success();
 }
 
-template <typename T>
-static void store(std::vector<char> &bytes, int64_t i, T value) {
-  std::memcpy(bytes.data() + i * sizeof(T), &value, sizeof(T));
+template <typename T> static void store(char *bytes, int64_t i, T value) {
+  std::memcpy(bytes + i * sizeof(T), &value, sizeof(T));
 }
 
 /// Stores `value` as element `i` of an i1, i32 or i64 host tensor.
-static void storeInt(std::vector<char> &bytes, ElementType type, int64_t i,
-                     int64_t value) {
+static void storeInt(char *bytes, ElementType type, int64_t i, int64_t value) {
   if (type == ElementType::I1)
     store<uint8_t>(bytes, i, value != 0);
   else if (type == ElementType::I32)
@@ -422,48 +432,71 @@ static void storeInt(std::vector<char> &bytes, ElementType type, int64_t i,
     store<int64_t>(bytes, i, value);
 }
 
-void Trainer::assembleBatch(const std::vector<int64_t> &rows, size_t first) {
+/// Runs fn(begin, end) over [0, n) in contiguous parts on up to 8 threads
+/// when each part would move at least 1 MiB (`bytesEach` per index): a
+/// large batch's gather is bound by memory latency, which threads hide.
+template <typename Fn>
+static void forRanges(int64_t n, int64_t bytesEach, Fn fn) {
+  constexpr int64_t kMinBytes = int64_t(1) << 20;
+  const int64_t hardware = std::max(1u, std::thread::hardware_concurrency());
+  const int64_t parts = std::clamp<int64_t>(n * bytesEach / kMinBytes, 1,
+                                            std::min<int64_t>(hardware, 8));
+  if (parts == 1)
+    return fn(int64_t(0), n);
+  std::vector<std::thread> threads;
+  for (int64_t p = 1; p < parts; ++p)
+    threads.emplace_back(fn, n * p / parts, n * (p + 1) / parts);
+  fn(int64_t(0), n / parts);
+  for (std::thread &t : threads)
+    t.join();
+}
+
+void Trainer::assembleBatch(const std::vector<int64_t> &rows, size_t first,
+                            HostBatch &into) const {
   ElementType labelType = program.step.args[binding.label].type;
-  assembleInputs(rows, first);
+  assembleInputs(rows, first, into);
   const int64_t labels = data.labelsPerRow;
   for (int64_t r = 0; r < batch; ++r)
     for (int64_t k = 0; k < labels; ++k)
-      storeInt(labelBatch, labelType, r * labels + k,
+      storeInt(into.labels.data(), labelType, r * labels + k,
                data.y[rows[(first + r) % rows.size()] * labels + k]);
 }
 
-void Trainer::assembleInputs(const std::vector<int64_t> &rows, size_t first) {
+void Trainer::assembleInputs(const std::vector<int64_t> &rows, size_t first,
+                             HostBatch &into) const {
   for (size_t i = 0; i < columns.size(); ++i) {
     const InputColumns &c = columns[i];
     ElementType type = program.step.args[c.arg].type;
-    std::vector<char> &out = inputBatches[i];
-    for (int64_t r = 0; r < batch; ++r) {
-      int64_t row = rows[(first + r) % rows.size()];
-      const float *values = &data.x[row * features + c.offset];
-      if (type == ElementType::F32) {
-        std::memcpy(out.data() + r * c.size * sizeof(float), values,
-                    c.size * sizeof(float));
-        continue;
+    char *out = into.inputs[i].data();
+    forRanges(batch, c.size * sizeof(float), [&](int64_t begin, int64_t end) {
+      for (int64_t r = begin; r < end; ++r) {
+        int64_t row = rows[(first + r) % rows.size()];
+        const float *values = &data.x[row * features + c.offset];
+        if (type == ElementType::F32) {
+          std::memcpy(out + r * c.size * sizeof(float), values,
+                      c.size * sizeof(float));
+          continue;
+        }
+        // Ids and masks, exact in the dataset's floats (checked at load).
+        for (int64_t k = 0; k < c.size; ++k)
+          storeInt(out, type, r * c.size + k, static_cast<int64_t>(values[k]));
       }
-      // Ids and masks, exact in the dataset's floats (checked at load).
-      for (int64_t k = 0; k < c.size; ++k)
-        storeInt(out, type, r * c.size + k, static_cast<int64_t>(values[k]));
-    }
+    });
   }
 }
 
-Status Trainer::uploadInputs() {
+Status Trainer::uploadInputs(const HostBatch &from) {
   for (size_t i = 0; i < columns.size(); ++i)
-    if (Status s = argBuffers[columns[i].arg].upload(inputBatches[i].data());
+    if (Status s = argBuffers[columns[i].arg].upload(from.inputs[i].data());
         s.failed())
       return s;
   return Status::success();
 }
 
-Status Trainer::uploadBatch() {
-  if (Status s = uploadInputs(); s.failed())
+Status Trainer::uploadBatch(const HostBatch &from) {
+  if (Status s = uploadInputs(from); s.failed())
     return s;
-  return argBuffers[binding.label].upload(labelBatch.data());
+  return argBuffers[binding.label].upload(from.labels.data());
 }
 
 Status Trainer::call(StepFn fn, std::vector<void *> &buffers,

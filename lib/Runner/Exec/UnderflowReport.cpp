@@ -19,8 +19,8 @@ static double percent(int64_t part, int64_t whole) {
 
 Status Trainer::reportUnderflow(const EntryPoints &entry, std::ostream &out) {
   const FunctionSignature &probe = *program.underflowProbe;
-  assembleBatch(split.train, 0);
-  if (Status s = uploadBatch(); s.failed())
+  assembleBatch(split.train, 0, staging[current]);
+  if (Status s = uploadBatch(staging[current]); s.failed())
     return s;
   std::vector<DeviceBuffer> outs;
   std::vector<void *> results;

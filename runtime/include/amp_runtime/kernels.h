@@ -73,8 +73,23 @@ AMP_KERNEL_API void *amp_alloc(int64_t bytes, void *stream);
 /* Frees memory from amp_alloc; NULL is ignored. */
 AMP_KERNEL_API amp_status_t amp_free(void *ptr, void *stream);
 
+/* `bytes` (>= 0) of host memory for staging copies to and from the device,
+ * aligned to 64 bytes; a distinct non-NULL pointer also for 0 bytes. On a
+ * device backend it is page-locked (cudaMallocHost), so that amp_memcpy
+ * from it runs at the bus's full rate and returns before the copy is done;
+ * on the host backends it is the C heap. Not counted by
+ * amp_memory_get_stats (device memory). NULL (with the last error set) on
+ * failure. */
+AMP_KERNEL_API void *amp_host_alloc(int64_t bytes);
+
+/* Frees memory from amp_host_alloc; NULL is ignored. It may wait for the
+ * device. */
+AMP_KERNEL_API amp_status_t amp_host_free(void *ptr);
+
 /* Copies `bytes` (>= 0) from src to dst. The ranges may be equal but must not
- * partially overlap. */
+ * partially overlap. A copy into host memory has finished when the call
+ * returns; a copy from amp_host_alloc memory into device memory may still
+ * read src until amp_synchronize (the caller keeps it unchanged). */
 AMP_KERNEL_API amp_status_t amp_memcpy(void *dst, const void *src,
                                        int64_t bytes, void *stream);
 

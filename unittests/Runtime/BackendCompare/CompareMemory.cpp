@@ -2,6 +2,8 @@
 
 #include "Compare.h"
 
+#include <algorithm>
+
 using namespace amp::compare;
 
 AMP_COMPARE_CASE(memory_roundtrip) {
@@ -14,6 +16,47 @@ AMP_COMPARE_CASE(memory_roundtrip) {
       c.expectClose(b->name() + " copy of " + std::to_string(n), x,
                     b->download(copy), Tolerance::exact());
     }
+  }
+}
+
+// Host staging memory: a copy from it into device memory may run after
+// amp_memcpy returns (page-locked on a GPU), so the bytes are checked after
+// amp_synchronize; and a copy back into it.
+AMP_COMPARE_CASE(memory_host_staging) {
+  for (int64_t n : {0, 1, 1000, 1 << 22}) {
+    Host x = randomHost(c.rng, AMP_DTYPE_F32, n, -1, 1);
+    const int64_t bytes = n * 4;
+    for (Backend *b : {c.ref, c.dev}) {
+      auto *staged = static_cast<char *>(AMP_CALL(*b, amp_host_alloc, bytes));
+      if (!staged)
+        throw CaseFailure{b->name() + ": amp_host_alloc of " +
+                          std::to_string(bytes) + " bytes: " + b->lastError()};
+      ++c.checks;
+      if (reinterpret_cast<uintptr_t>(staged) % 64 != 0)
+        c.fail(b->name() + ": amp_host_alloc is not 64-byte aligned");
+      std::copy(x.bytes.begin(), x.bytes.end(), staged);
+      Buf a = b->alloc(AMP_DTYPE_F32, n);
+      b->ok(AMP_CALL(*b, amp_memcpy, a, staged, bytes, nullptr));
+      b->sync();
+      Host back = b->download(a);
+      std::fill(staged, staged + bytes, 0);
+      b->ok(AMP_CALL(*b, amp_memcpy, staged, a, bytes, nullptr));
+      Host again = x;
+      std::copy(staged, staged + bytes, again.bytes.begin());
+      b->ok(AMP_CALL(*b, amp_host_free, staged));
+      c.expectClose(b->name() + " upload from staging of " + std::to_string(n),
+                    x, back, Tolerance::exact());
+      c.expectClose(b->name() + " download into staging of " +
+                        std::to_string(n),
+                    x, again, Tolerance::exact());
+    }
+  }
+  for (Backend *b : {c.ref, c.dev}) {
+    ++c.checks;
+    if (AMP_CALL(*b, amp_host_alloc, -1) != nullptr)
+      c.fail(b->name() + ": amp_host_alloc(-1) succeeded");
+    c.expectSameStatus(b->name() + ": amp_host_free(NULL)", AMP_STATUS_OK,
+                       AMP_CALL(*b, amp_host_free, nullptr));
   }
 }
 

@@ -1,7 +1,8 @@
 //===- MemoryTest.cpp - Allocation, copies and synchronization ------------===//
 //
-// amp_alloc / amp_free / amp_memcpy / amp_memset / amp_synchronize of the
-// reference backend: alignment, distinct zero-byte blocks, overlap checks.
+// amp_alloc / amp_free / amp_host_alloc / amp_host_free / amp_memcpy /
+// amp_memset / amp_synchronize of the host backends: alignment, distinct
+// zero-byte blocks, overlap checks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -72,6 +73,28 @@ TEST(Memory, StatsCountLiveBytesAndPeak) {
   amp_memory_get_stats(&after);
   EXPECT_EQ(after.peak_in_use_bytes, before.in_use_bytes);
   amp_memory_get_stats(nullptr); // ignored
+}
+
+TEST(Memory, HostAllocIsAlignedDistinctAndUncounted) {
+  amp_memory_stats_t before, after;
+  amp_memory_get_stats(&before);
+  std::set<void *> seen;
+  for (int64_t bytes : {0, 1, 63, 64, 65, 1000003}) {
+    void *p = amp_host_alloc(bytes);
+    ASSERT_NE(p, nullptr) << bytes;
+    EXPECT_STREQ(amp_kernel_last_error(), "");
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 64, 0u) << bytes;
+    EXPECT_TRUE(seen.insert(p).second);
+    std::memset(p, 0xcd, static_cast<size_t>(bytes)); // writable (ASan)
+  }
+  amp_memory_get_stats(&after);
+  EXPECT_EQ(after.in_use_bytes, before.in_use_bytes); // device memory only
+  for (void *p : seen)
+    EXPECT_TRUE(isOk(amp_host_free(p)));
+  EXPECT_TRUE(isOk(amp_host_free(nullptr)));
+  EXPECT_EQ(amp_host_alloc(-1), nullptr);
+  EXPECT_NE(std::string(amp_kernel_last_error()).find("amp_host_alloc"),
+            std::string::npos);
 }
 
 TEST(Memory, CopySetAndSynchronize) {
