@@ -218,9 +218,11 @@ def run(cmd):
 
 
 def measure(args, model, config):
-    """(ms/step, peak MiB[, batch ms, step ms]) of one configuration (amp's
-    phase medians of --report-time: the batch gathered and uploaded, the
-    compiled step until the GPU finished it), or None if it failed."""
+    """(ms/step, peak MiB[, batch ms, step ms, prefetch ms]) of one
+    configuration (amp's phase medians of --report-time: the batch gathered
+    unless prefetched and its upload queued, the compiled step until the GPU
+    finished it, the next batch's gather meanwhile), or None if it
+    failed."""
     _, side, mode, graph, _ = config
     if side == "amp":
         so = os.path.join(args.bundle, "%s.%s.so" % (model, mode))
@@ -232,9 +234,10 @@ def measure(args, model, config):
             return None
         ms = re.search(r"median ([0-9.e+-]+) ms/step", out)
         mib = re.search(r"peak in use ([0-9.]+) MiB", out)
-        phases = re.search(r"batch ([0-9.e+-]+) ms .*step ([0-9.e+-]+) ms", out)
-        return (float(ms.group(1)), float(mib.group(1)),
-                float(phases.group(1)), float(phases.group(2)))
+        phases = re.search(r"batch ([0-9.e+-]+) ms .*step ([0-9.e+-]+) ms"
+                           r".*prefetch ([0-9.e+-]+) ms", out)
+        return (float(ms.group(1)), float(mib.group(1))) + tuple(
+            float(phases.group(i)) for i in (1, 2, 3))
     else:
         out = run([args.python, os.path.abspath(__file__), "--torch-worker",
                    "--model", model, "--mode", mode, "--steps", str(args.steps),
@@ -252,7 +255,8 @@ def table(models, results):
         values = [v[i] for v in results.get((m, column), []) if len(v) > i]
         return statistics.median(values) if values else None
 
-    lines = ["| model | configuration | ms/step | amp phases: batch, step ms "
+    lines = ["| model | configuration | ms/step "
+             "| amp phases: batch, step, prefetch ms "
              "| peak MiB | torch eager f16 autocast time / this "
              "| peak / amp f32 peak |",
              "| --- | --- | --- | --- | --- | --- | --- |"]
@@ -266,10 +270,10 @@ def table(models, results):
             if ms is None:
                 lines.append("| %s | %s | failed | | | | |" % (m, column))
                 continue
-            batch, step = med(m, column, 2), med(m, column, 3)
+            phases = [med(m, column, i) for i in (2, 3, 4)]
             lines.append("| %s | %s | %.3f | %s | %.1f | %s | %s |" % (
                 m, column, ms,
-                "%.3f, %.3f" % (batch, step) if batch is not None else "",
+                ", ".join("%.3f" % p for p in phases if p is not None),
                 mib,
                 "%.2fx" % (base_ms / ms) if base_ms else "n/a",
                 "%.2fx" % (mib / base_mib) if base_mib else "n/a"))
