@@ -175,8 +175,8 @@ private:
   /// arguments; they may read it until the next synchronization.
   Status uploadInputs(const HostBatch &from);
   Status uploadBatch(const HostBatch &from);
-  /// With the step queued: the next step's rows gathered into the spare
-  /// host batch, unless a reshuffle comes first.
+  /// While the step runs (on another thread): the next step's rows
+  /// gathered into the spare host batch, unless a reshuffle comes first.
   void prefetchBatch();
 
   /// Calls a compiled function; on failure names the failing op's location
@@ -217,8 +217,8 @@ private:
   /// The wall time of one step and of its phases: the batch (its rows
   /// gathered on the host, unless the previous step prefetched them, and
   /// its upload queued), the compiled step until the backend has finished it
-  /// (the upload included, and the next batch's prefetch, which runs while
-  /// a device backend computes), and the rest (results read back, the
+  /// (the upload included, and the next batch's prefetch, which runs on
+  /// another thread meanwhile), and the rest (results read back, the
   /// log). `prefetch` is the time the prefetch took.
   struct StepTimes {
     double total = 0, batch = 0, compute = 0, prefetch = 0;

@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <thread>
 
 using namespace amp::runner;
 
@@ -207,12 +208,22 @@ Status Trainer::runStep(int step, const EntryPoints &entry, TrainingLog &log,
   for (const DeviceBuffer &b : resultBuffers)
     pointers.push_back(b.data());
   const auto called = Clock::now();
-  if (Status s = runCompiledStep(step, entry, pointers); s.failed())
-    return s;
-  const auto prefetchStart = Clock::now();
+  // Meanwhile another thread gathers the next batch: it overlaps the
+  // step's launches and, on a device backend, its device work. (It writes
+  // only the spare host batch and prefetchedAt, which the step does not
+  // read.)
+  std::thread prefetcher;
   if (step < options.steps)
-    prefetchBatch();
-  stepTimes.prefetch = secondsSince(prefetchStart);
+    prefetcher = std::thread([this] {
+      const auto prefetchStart = Clock::now();
+      prefetchBatch();
+      stepTimes.prefetch = secondsSince(prefetchStart);
+    });
+  Status ran = runCompiledStep(step, entry, pointers);
+  if (prefetcher.joinable())
+    prefetcher.join();
+  if (ran.failed())
+    return ran;
   if (rt.synchronize(nullptr) != AMP_STATUS_OK)
     return Status::error("step " + std::to_string(step) + ": " +
                          rt.kernelLastError());
