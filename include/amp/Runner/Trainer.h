@@ -87,6 +87,9 @@ struct TrainOptions {
   /// Capture the step into a graph after one warm-up step and replay it
   /// (backends with graph support: cuda).
   bool cudaGraph = false;
+  /// Gather each next batch while a step runs; false: in line before its
+  /// step.
+  bool prefetch = true;
   /// After training, print the backend's memory counters.
   bool reportMemory = false;
   /// After training, print the median and mean wall time of a step (each
@@ -175,9 +178,13 @@ private:
   /// arguments; they may read it until the next synchronization.
   Status uploadInputs(const HostBatch &from);
   Status uploadBatch(const HostBatch &from);
-  /// While the step runs (on another thread): the next step's rows
-  /// gathered into the spare host batch, unless a reshuffle comes first.
+  /// While the step runs: the next step's rows gathered into the spare
+  /// host batch, unless a reshuffle comes first.
   void prefetchBatch();
+  /// The bytes of one host batch.
+  int64_t hostBatchBytes() const;
+  /// The gather work (bytes written) worth a thread of its own.
+  static constexpr int64_t kGatherBytesPerThread = int64_t(1) << 20;
 
   /// Calls a compiled function; on failure names the failing op's location
   /// and the runtime's error.

@@ -199,6 +199,11 @@ const std::vector<RunFlag> &amp::runner::runFlagTable() {
             "Capture the step into a CUDA graph after a warm-up step and "
             "replay it (cuda backend; bitwise the uncaptured run)",
             &TrainOptions::cudaGraph),
+      field("prefetch", nullptr,
+            "Gather the next batch's rows while a step runs, on its own "
+            "thread for a batch of 1 MiB or more (default); --prefetch=false "
+            "gathers each batch in line before its step",
+            &TrainOptions::prefetch),
       field("report-memory", nullptr,
             "After training, print the backend's peak memory (bytes in use "
             "and reserved) and its allocator's cache hits",

@@ -208,20 +208,25 @@ Status Trainer::runStep(int step, const EntryPoints &entry, TrainingLog &log,
   for (const DeviceBuffer &b : resultBuffers)
     pointers.push_back(b.data());
   const auto called = Clock::now();
-  // Meanwhile another thread gathers the next batch: it overlaps the
-  // step's launches and, on a device backend, its device work. (It writes
+  // The next batch is gathered while this step runs: a large one on
+  // another thread, which also overlaps the step's launches (it writes
   // only the spare host batch and prefetchedAt, which the step does not
-  // read.)
+  // read); a small one after the launches, where a thread would cost more
+  // than it saves.
+  auto prefetch = [this] {
+    const auto prefetchStart = Clock::now();
+    prefetchBatch();
+    stepTimes.prefetch = secondsSince(prefetchStart);
+  };
+  const bool prefetching = options.prefetch && step < options.steps;
   std::thread prefetcher;
-  if (step < options.steps)
-    prefetcher = std::thread([this] {
-      const auto prefetchStart = Clock::now();
-      prefetchBatch();
-      stepTimes.prefetch = secondsSince(prefetchStart);
-    });
+  if (prefetching && hostBatchBytes() >= kGatherBytesPerThread)
+    prefetcher = std::thread(prefetch);
   Status ran = runCompiledStep(step, entry, pointers);
   if (prefetcher.joinable())
     prefetcher.join();
+  else if (prefetching && ran.succeeded())
+    prefetch();
   if (ran.failed())
     return ran;
   if (rt.synchronize(nullptr) != AMP_STATUS_OK)
@@ -284,6 +289,13 @@ Status Trainer::runStep(int step, const EntryPoints &entry, TrainingLog &log,
     if (binding.feedsArg[j] >= 0)
       argBuffers[binding.feedsArg[j]].swap(resultBuffers[j]);
   return Status::success();
+}
+
+int64_t Trainer::hostBatchBytes() const {
+  int64_t bytes = staging[0].labels.size();
+  for (const HostBuffer &input : staging[0].inputs)
+    bytes += input.size();
+  return bytes;
 }
 
 void Trainer::prefetchBatch() {

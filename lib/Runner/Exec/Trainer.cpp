@@ -432,14 +432,13 @@ static void storeInt(char *bytes, ElementType type, int64_t i, int64_t value) {
     store<int64_t>(bytes, i, value);
 }
 
-/// Runs fn(begin, end) over [0, n) in contiguous parts on up to 8 threads
-/// when each part would move at least 1 MiB (`bytesEach` per index): a
-/// large batch's gather is bound by memory latency, which threads hide.
+/// Runs fn(begin, end) over [0, n) in contiguous parts on up to 8 threads,
+/// each part moving at least `minBytes` (`bytesEach` per index): a large
+/// batch's gather is bound by memory latency, which threads hide.
 template <typename Fn>
-static void forRanges(int64_t n, int64_t bytesEach, Fn fn) {
-  constexpr int64_t kMinBytes = int64_t(1) << 20;
+static void forRanges(int64_t n, int64_t bytesEach, int64_t minBytes, Fn fn) {
   const int64_t hardware = std::max(1u, std::thread::hardware_concurrency());
-  const int64_t parts = std::clamp<int64_t>(n * bytesEach / kMinBytes, 1,
+  const int64_t parts = std::clamp<int64_t>(n * bytesEach / minBytes, 1,
                                             std::min<int64_t>(hardware, 8));
   if (parts == 1)
     return fn(int64_t(0), n);
@@ -468,20 +467,23 @@ void Trainer::assembleInputs(const std::vector<int64_t> &rows, size_t first,
     const InputColumns &c = columns[i];
     ElementType type = program.step.args[c.arg].type;
     char *out = into.inputs[i].data();
-    forRanges(batch, c.size * sizeof(float), [&](int64_t begin, int64_t end) {
-      for (int64_t r = begin; r < end; ++r) {
-        int64_t row = rows[(first + r) % rows.size()];
-        const float *values = &data.x[row * features + c.offset];
-        if (type == ElementType::F32) {
-          std::memcpy(out + r * c.size * sizeof(float), values,
-                      c.size * sizeof(float));
-          continue;
-        }
-        // Ids and masks, exact in the dataset's floats (checked at load).
-        for (int64_t k = 0; k < c.size; ++k)
-          storeInt(out, type, r * c.size + k, static_cast<int64_t>(values[k]));
-      }
-    });
+    forRanges(batch, c.size * sizeof(float), kGatherBytesPerThread,
+              [&](int64_t begin, int64_t end) {
+                for (int64_t r = begin; r < end; ++r) {
+                  int64_t row = rows[(first + r) % rows.size()];
+                  const float *values = &data.x[row * features + c.offset];
+                  if (type == ElementType::F32) {
+                    std::memcpy(out + r * c.size * sizeof(float), values,
+                                c.size * sizeof(float));
+                    continue;
+                  }
+                  // Ids and masks, exact in the dataset's floats (checked at
+                  // load).
+                  for (int64_t k = 0; k < c.size; ++k)
+                    storeInt(out, type, r * c.size + k,
+                             static_cast<int64_t>(values[k]));
+                }
+              });
   }
 }
 
