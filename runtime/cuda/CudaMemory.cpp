@@ -145,11 +145,8 @@ amp_status_t amp_free(void *ptr, void * /*stream*/) {
 
 void *amp_host_alloc(int64_t bytes) {
   Checker check("amp_host_alloc");
-  if (bytes < 0) {
-    check.fail(AMP_STATUS_INVALID_ARGUMENT, "bytes (%lld) is out of range",
-               (long long)bytes);
+  if (check.allocation(bytes))
     return nullptr;
-  }
   // cudaMallocHost of 0 bytes gives no pointer; its blocks are page
   // aligned.
   void *ptr = nullptr;

@@ -42,11 +42,8 @@ public:
 
   /// A block of at least `bytes`, or NULL with the failure in `check`.
   void *allocate(kernels::Checker &check, int64_t bytes) {
-    if (bytes < 0 || bytes > kMaxBytes) {
-      check.fail(AMP_STATUS_INVALID_ARGUMENT, "bytes (%lld) is out of range",
-                 (long long)bytes);
+    if (check.allocation(bytes, kMaxBytes))
       return nullptr;
-    }
     const int64_t size = sizeClass(bytes);
     std::lock_guard<std::mutex> lock(mutex);
     ++stats.alloc_calls;

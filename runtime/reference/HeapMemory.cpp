@@ -40,11 +40,8 @@ void *amp_alloc(int64_t bytes, void * /*stream*/) {
   Checker check("amp_alloc");
   // aligned_alloc wants a multiple of the alignment; 0 bytes still get a
   // distinct pointer.
-  if (bytes < 0 || bytes > INT64_MAX - 2 * kAlignment) {
-    check.fail(AMP_STATUS_INVALID_ARGUMENT, "bytes (%lld) is out of range",
-               (long long)bytes);
+  if (check.allocation(bytes, INT64_MAX - 2 * kAlignment))
     return nullptr;
-  }
   // The header, then the data rounded up to the alignment.
   const int64_t rounded =
       kAlignment + (bytes + kAlignment - 1) / kAlignment * kAlignment;

@@ -77,6 +77,13 @@ amp_status_t Checker::count(const char *name, int64_t n) {
   return AMP_STATUS_OK;
 }
 
+amp_status_t Checker::allocation(int64_t bytes, int64_t max) {
+  if (bytes < 0 || bytes > max)
+    return fail(AMP_STATUS_INVALID_ARGUMENT, "bytes (%lld) is out of range",
+                (long long)bytes);
+  return AMP_STATUS_OK;
+}
+
 amp_status_t Checker::shape(const char *name, const int64_t *dims, int32_t rank,
                             int64_t *numel) {
   if (rank < 0 || rank > kMaxRank)

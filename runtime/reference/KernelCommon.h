@@ -288,6 +288,10 @@ public:
   /// A count >= 0.
   amp_status_t count(const char *name, int64_t n);
 
+  /// An allocation's size: bytes in [0, max] (max leaves room for the
+  /// allocator's rounding).
+  amp_status_t allocation(int64_t bytes, int64_t max = INT64_MAX);
+
   /// rank in [0, kMaxRank], dims non-NULL when rank > 0, every dim >= 0, and
   /// the element count (stored in *numel) below 2^60, the product of the
   /// non-zero dims of a zero-size shape too (amp_runtime/checked_size.h), so

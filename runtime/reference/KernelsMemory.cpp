@@ -21,11 +21,8 @@ extern "C" {
 
 void *amp_host_alloc(int64_t bytes) {
   Checker check("amp_host_alloc");
-  if (bytes < 0) {
-    check.fail(AMP_STATUS_INVALID_ARGUMENT, "bytes (%lld) is out of range",
-               (long long)bytes);
+  if (check.allocation(bytes))
     return nullptr;
-  }
   // aligned_alloc wants a multiple of the alignment, and 0 bytes would
   // give no distinct pointer.
   const uint64_t rounded = (static_cast<uint64_t>(bytes) + 64) & ~uint64_t(63);
