@@ -434,7 +434,7 @@ static void storeInt(char *bytes, ElementType type, int64_t i, int64_t value) {
 
 /// Runs fn(begin, end) over [0, n) in contiguous parts on up to 8 threads,
 /// each part moving at least `minBytes` (`bytesEach` per index): a large
-/// batch's gather is bound by memory latency, which threads hide.
+/// batch's gather is spread over cores.
 template <typename Fn>
 static void forRanges(int64_t n, int64_t bytesEach, int64_t minBytes, Fn fn) {
   const int64_t hardware = std::max(1u, std::thread::hardware_concurrency());
