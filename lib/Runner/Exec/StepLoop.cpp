@@ -131,6 +131,20 @@ void Trainer::reportMemory(std::ostream &out) const {
       << mib(stats.peak_in_use_bytes) << ", peak reserved "
       << mib(stats.peak_reserved_bytes) << ", " << stats.alloc_calls
       << " allocations, " << stats.cache_hits << " from the cache\n";
+  // What of it the runner holds between steps: the state is there twice,
+  // as the step's arguments and as the results it writes the next state
+  // into.
+  int64_t args = 0, results = 0, state = 0;
+  for (const DeviceBuffer &b : argBuffers)
+    args += b.size();
+  for (size_t j = 0; j < resultBuffers.size(); ++j) {
+    results += resultBuffers[j].size();
+    if (j < binding.feedsArg.size() && binding.feedsArg[j] >= 0)
+      state += resultBuffers[j].size();
+  }
+  out << "runner buffers: arguments " << mib(args) << ", results "
+      << mib(results) << " (" << mib(state)
+      << " of them the state the next step takes as arguments)\n";
 }
 
 void Trainer::reportTime(std::vector<StepTimes> times,
