@@ -232,6 +232,7 @@ Status Trainer::runStep(int step, const EntryPoints &entry, TrainingLog &log,
     prefetchBatch();
     stepTimes.prefetch = secondsSince(prefetchStart);
   };
+  stepTimes.prefetch = 0;
   const bool prefetching = options.prefetch && step < options.steps;
   std::thread prefetcher;
   if (prefetching && hostBatchBytes() >= kGatherBytesPerThread)

@@ -352,34 +352,31 @@ AMP_COMPARE_CASE(loss_errors) {
   float buf[64] = {};
   int32_t labels[4] = {};
   float loss = 0;
-  auto both = [&](const std::string &what, auto call) {
-    expectRejected(c, what, call);
-  };
-  both("cross_entropy classes 0", [&](Backend &b) {
+  expectRejected(c, "cross_entropy classes 0", [&](Backend &b) {
     return AMP_CALL(b, amp_cross_entropy, buf, labels, &loss, 4, 0,
                     AMP_IGNORE_NONE, 0.0f, AMP_DTYPE_F32, AMP_DTYPE_I32,
                     nullptr);
   });
-  both("cross_entropy f32 labels", [&](Backend &b) {
+  expectRejected(c, "cross_entropy f32 labels", [&](Backend &b) {
     return AMP_CALL(b, amp_cross_entropy, buf, labels, &loss, 4, 3,
                     AMP_IGNORE_NONE, 0.0f, AMP_DTYPE_F32, AMP_DTYPE_F32,
                     nullptr);
   });
-  both("cross_entropy label_smoothing 1.5", [&](Backend &b) {
+  expectRejected(c, "cross_entropy label_smoothing 1.5", [&](Backend &b) {
     return AMP_CALL(b, amp_cross_entropy, buf, labels, &loss, 4, 3,
                     AMP_IGNORE_NONE, 1.5f, AMP_DTYPE_F32, AMP_DTYPE_I32,
                     nullptr);
   });
-  both("cross_entropy_grad NULL grad_loss", [&](Backend &b) {
+  expectRejected(c, "cross_entropy_grad NULL grad_loss", [&](Backend &b) {
     return AMP_CALL(b, amp_cross_entropy_grad, nullptr, buf, labels, buf + 16,
                     4, 3, AMP_IGNORE_NONE, 0.0f, AMP_DTYPE_F32, AMP_DTYPE_F32,
                     AMP_DTYPE_I32, nullptr);
   });
-  both("mse negative n", [&](Backend &b) {
+  expectRejected(c, "mse negative n", [&](Backend &b) {
     return AMP_CALL(b, amp_mse_loss, buf, buf, &loss, -1, AMP_DTYPE_F32,
                     nullptr);
   });
-  both("mse_grad i32 grad_loss", [&](Backend &b) {
+  expectRejected(c, "mse_grad i32 grad_loss", [&](Backend &b) {
     return AMP_CALL(b, amp_mse_loss_grad, buf, buf, buf, buf + 8, 4,
                     AMP_DTYPE_I32, AMP_DTYPE_F32, nullptr);
   });
