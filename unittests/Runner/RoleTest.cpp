@@ -75,7 +75,7 @@ TEST(RoleTest, ElementTypes) {
   EXPECT_EQ(desc.bytes(), 8);
   EXPECT_EQ(describeType(desc), "[] i64");
   // Sizes int64 cannot count are -1, never a wrapped number, and
-  // checkTensorSizes names the tensor.
+  // checkSignature names the tensor.
   desc.shape = {int64_t{1} << 61};
   EXPECT_EQ(desc.numElements(), int64_t{1} << 61);
   EXPECT_EQ(desc.bytes(), -1);
@@ -84,9 +84,9 @@ TEST(RoleTest, ElementTypes) {
   FunctionSignature fn;
   fn.name = "step";
   fn.args.push_back(TensorDesc());
-  EXPECT_TRUE(checkTensorSizes(fn).succeeded());
+  EXPECT_TRUE(checkSignature(fn).succeeded());
   fn.results.push_back(desc);
-  EXPECT_EQ(checkTensorSizes(fn).message(),
+  EXPECT_EQ(checkSignature(fn).message(),
             "result #0 of @step is [4611686018427387908, 4] i64, whose size "
             "in bytes does not fit in int64");
 }

@@ -85,13 +85,19 @@ struct CompileOptions {
   /// amp-to-runtime's plan-buffers: one arena for each function's
   /// temporaries.
   bool bufferArena = true;
+  /// When functions[0] binds as a training step (bindStep), donate each
+  /// threaded argument's buffer to the result that becomes it in the next
+  /// step (`amp.aliasing_output`), so the lowering computes the new state
+  /// in place: the runner then holds the state once, not twice.
+  bool donateState = true;
 };
 
 /// Applies nn-autodiff (to a forward step), amp-pipeline (when
 /// options.pipeline is set) and amp-to-runtime
 /// to `module`, in place, and returns the signatures of options.functions,
 /// read in between (amp-pipeline may add loss-scale state; the lowering
-/// erases the tensor types). Pass failures are reported as diagnostics of
+/// erases the tensor types), with each result's inArgument read from the
+/// lowered function. Pass failures are reported as diagnostics of
 /// the module's context, and the returned error says which stage failed.
 llvm::Expected<std::vector<FunctionSignature>>
 compileForRuntime(mlir::ModuleOp module, const CompileOptions &options);
@@ -181,6 +187,8 @@ struct CompileRequest {
   std::string source;
   /// amp-to-runtime's plan-buffers: one arena for the temporaries.
   bool bufferArena = true;
+  /// CompileOptions::donateState.
+  bool donateState = true;
   /// translateStep's function size for the code generator.
   size_t codegenFunctionSize = kDefaultCodegenFunctionSize;
 };

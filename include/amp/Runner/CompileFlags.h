@@ -37,6 +37,7 @@ public:
   llvm::cl::opt<std::string> evalEntry;
   llvm::cl::opt<std::string> underflowReport;
   llvm::cl::opt<bool> bufferArena;
+  llvm::cl::opt<bool> donateState;
   llvm::cl::opt<size_t> codegenFunctionSize;
 };
 

@@ -25,7 +25,7 @@ namespace amp::runner {
 inline constexpr const char *kStepMetadataSymbol = "amp_step_metadata";
 
 /// The first line of the current format.
-inline constexpr const char *kStepMetadataVersion = "amp-step-metadata 2";
+inline constexpr const char *kStepMetadataVersion = "amp-step-metadata 3";
 
 struct CompiledProgram {
   /// The signatures: program.step's name is the step's symbol, and so on.

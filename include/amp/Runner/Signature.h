@@ -53,13 +53,17 @@ struct TensorDesc {
   /// Labels: that nn.cross_entropy's ignore_index, a label that counts as
   /// padding (no class), when it has one.
   std::optional<int64_t> ignoreIndex;
+  /// Results: the argument whose buffer holds this result after the call,
+  /// when the function computes it there (the argument was donated to it,
+  /// amp.aliasing_output). Its slot in the buffer array is not used.
+  std::optional<int> inArgument;
   /// Arguments: the name in the source (`%w1`) when the module was parsed
   /// with amp::parseFileNamingArguments, else empty. Messages use it.
   std::string name;
 
   /// The element count and the size in a runtime buffer (checked
   /// arithmetic, amp_runtime/checked_size.h): -1 when int64 cannot count
-  /// them, which checkTensorSizes rejects before anything is allocated.
+  /// them, which checkSignature rejects before anything is allocated.
   int64_t numElements() const;
   int64_t bytes() const;
 };
@@ -77,8 +81,9 @@ std::string describeType(const TensorDesc &desc);
 std::string withName(std::string what, const TensorDesc &desc);
 
 /// Fails, naming the argument or result, when one of `fn`'s tensors has a
-/// negative dim or more bytes than int64 can count.
-Status checkTensorSizes(const FunctionSignature &fn);
+/// negative dim or more bytes than int64 can count, or a result's
+/// inArgument is not an argument of its type, or the same one as another's.
+Status checkSignature(const FunctionSignature &fn);
 
 } // namespace amp::runner
 

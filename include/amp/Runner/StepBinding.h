@@ -6,8 +6,9 @@
 // (param, buffer, opt_state, loss-scale state) feeds the next step's argument
 // of the same role and position, with the same type; there is exactly one 0-d
 // f32 loss, and at most one 0-d f32 lr and grad_norm (what the step reports
-// besides the loss). bindStep checks it and says which argument feeds which
-// result.
+// besides the loss); a result the step computes in an argument's buffer
+// (TensorDesc::inArgument) is the one that argument takes in the next step.
+// bindStep checks it and says which argument feeds which result.
 //
 //===----------------------------------------------------------------------===//
 

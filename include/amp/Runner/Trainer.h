@@ -233,6 +233,9 @@ private:
   void reportTime(std::vector<StepTimes> times, std::ostream &out) const;
 
   std::vector<void *> argPointers() const;
+  /// Where result `j` of the step is after the step: its own buffer, or the
+  /// argument's it is computed in (TensorDesc::inArgument).
+  const DeviceBuffer &resultBuffer(size_t j) const;
 
   const RuntimeLibrary &rt;
   TrainingProgram program;
@@ -263,6 +266,8 @@ private:
   /// The phases of the step in progress (runStep fills them).
   StepTimes stepTimes;
 
+  /// The step's buffers; a result computed in an argument's buffer has an
+  /// empty one here (resultBuffer finds it).
   std::vector<DeviceBuffer> argBuffers, resultBuffers;
   /// Two host batches: the uploads read staging[current]; the next step's
   /// rows are gathered into the other while a step runs.

@@ -7,7 +7,9 @@
 //   - into a loop with each init operand (scf.for, scf.while): the loop
 //     frees or yields it;
 //   - out of a region with each value its terminator forwards (scf.yield,
-//     scf.condition), and out of a function with each returned value.
+//     scf.condition), and out of a function with each returned value;
+//   - back to the caller, when a function returns an argument as the result
+//     the caller donated its buffer to (Donation.cpp).
 // A value may be handed over only by its owner, once, and when nothing reads
 // it afterwards. Everywhere else this inserts a copy, at the tensor level,
 // as tensor.empty + linalg.copy, so that the deallocation after lowering
@@ -17,6 +19,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "BufferOwnership.h"
+
+#include "Donation.h"
 
 #include "amp/Dialect/NN/IR/NNOps.h"
 
@@ -43,15 +47,6 @@ bool isOwnedBy(Value owner, Block *block) {
     return arg.getOwner() == block &&
            !isa<func::FuncOp>(block->getParentOp());
   return owner.getDefiningOp()->getBlock() == block;
-}
-
-/// Every use of the buffer of `owner` (its own and its reshapes').
-void collectBufferUses(Value owner, SmallVectorImpl<OpOperand *> &uses) {
-  for (OpOperand &use : owner.getUses()) {
-    uses.push_back(&use);
-    if (auto reshape = dyn_cast<nn::ReshapeOp>(use.getOwner()))
-      collectBufferUses(reshape.getResult(), uses);
-  }
 }
 
 /// Whether the buffer of `owner` is read at or after `op` other than by
@@ -115,7 +110,8 @@ void normalizeBlock(Block &block) {
     llvm::SmallPtrSet<Value, 8> handedOver;
     for (OpOperand *operand : operands) {
       Value owner = bufferOwner(operand->get());
-      bool mayHandOver = isOwnedBy(owner, &block) &&
+      bool mayHandOver = (isOwnedBy(owner, &block) ||
+                          returnsDonatedArgument(owner, *operand)) &&
                          handedOver.insert(owner).second &&
                          !isReadAfter(owner, &op, operandSet);
       if (!mayHandOver)
@@ -125,6 +121,14 @@ void normalizeBlock(Block &block) {
 }
 
 } // namespace
+
+void amp::collectBufferUses(Value owner, SmallVectorImpl<OpOperand *> &uses) {
+  for (OpOperand &use : owner.getUses()) {
+    uses.push_back(&use);
+    if (auto reshape = dyn_cast<nn::ReshapeOp>(use.getOwner()))
+      collectBufferUses(reshape.getResult(), uses);
+  }
+}
 
 void amp::insertOwnershipCopies(func::FuncOp fn) {
   for (Block &block : fn.getBody())

@@ -16,6 +16,11 @@ namespace amp {
 /// linalg.copy) where a value handed over is not the block's to give.
 void insertOwnershipCopies(mlir::func::FuncOp fn);
 
+/// Every use of the buffer of `owner` (its own and its reshapes', which
+/// alias it).
+void collectBufferUses(mlir::Value owner,
+                       llvm::SmallVectorImpl<mlir::OpOperand *> &uses);
+
 } // namespace amp
 
 #endif // AMP_LIB_CONVERSION_NNTORUNTIME_BUFFEROWNERSHIP_H

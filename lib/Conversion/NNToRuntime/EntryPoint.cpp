@@ -9,7 +9,10 @@
 //     instruction selection quadratic (SelectionDAG's
 //     ClusterNeighboringLoads);
 //   - a buffer allocated in the body and returned is the result buffer
-//     itself (each is returned once, see BufferOwnership.cpp); any other
+//     itself (each is returned once, see BufferOwnership.cpp); a result in
+//     the buffer of the argument donated to it (Donation.cpp) is left
+//     there, its slot unused, and the function's `amp.results_in_arguments`
+//     says which argument holds each such result (-1: none); any other
 //     result is copied into its buffer at the end;
 //   - the pointer arrays (RuntimeBuilder::ptrArray) are built: one whose
 //     elements are all slots of `buffers` is filled by a loop over a
@@ -22,8 +25,11 @@
 
 #include "EntryPoint.h"
 
+#include "Donation.h"
 #include "PointerArrays.h"
 #include "RuntimeBuilder.h"
+
+#include "amp/Dialect/AMP/IR/AMPDialect.h"
 
 #include "amp_runtime/amp_runtime.h"
 
@@ -52,7 +58,14 @@ void amp::buildEntryPoint(func::FuncOp fn, FunctionType original) {
   }
   SmallVector<Operation *> returnedAllocs;
   SmallVector<unsigned> copied;
+  // Per result, the argument whose buffer holds it, or -1.
+  SmallVector<int64_t> inArgument(ret.getNumOperands(), -1);
   for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+    auto arg = dyn_cast<BlockArgument>(v);
+    if (arg && arg.getOwner() == &entry && donatedTo(fn, arg.getArgNumber()) == i) {
+      inArgument[i] = arg.getArgNumber();
+      continue;
+    }
     auto alloc = v.getDefiningOp<LLVM::CallOp>();
     if (alloc && alloc->getBlock() == &entry && !slotOf.count(v) &&
         alloc.getCallee() ==
@@ -123,6 +136,8 @@ void amp::buildEntryPoint(func::FuncOp fn, FunctionType original) {
     alloc->erase();
   entry.eraseArguments(0, numArgs);
   fn.setType(FunctionType::get(ctx, {ptrTy}, {b.getI32Type()}));
+  if (llvm::any_of(inArgument, [](int64_t a) { return a >= 0; }))
+    fn->setAttr(AMPDialect::getResultsInArgumentsAttrName(), b.getDenseI64ArrayAttr(inArgument));
   fn.removeArgAttrsAttr();
   fn.removeResAttrsAttr();
 }

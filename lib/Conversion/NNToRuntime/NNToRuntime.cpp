@@ -12,7 +12,8 @@
 //   4. gives each function the runner's calling convention: one array of
 //      buffer pointers (arguments, then results) and an amp_status_t result;
 //      a value computed in the function body is computed straight into its
-//      result buffer (EntryPoint.cpp),
+//      result buffer (EntryPoint.cpp), or in place in the argument donated
+//      to it (amp.aliasing_output, Donation.cpp),
 //   5. unifies the equal constants the lowerings built (ConstantUniquing.cpp).
 // Frees and status checks come after (amp-runtime-deallocate,
 // amp-check-runtime-status), in the amp-to-runtime pipeline.
@@ -23,6 +24,7 @@
 
 #include "BufferOwnership.h"
 #include "ConstantUniquing.h"
+#include "Donation.h"
 #include "EntryPoint.h"
 #include "Lowerings.h"
 
@@ -150,7 +152,8 @@ struct LowerToRuntimePass : amp::impl::LowerToRuntimeBase<LowerToRuntimePass> {
     for (func::FuncOp fn : module.getOps<func::FuncOp>()) {
       if (fn.isExternal())
         continue;
-      if (failed(checkLowerable(fn, maxConstantBytes)))
+      if (failed(checkLowerable(fn, maxConstantBytes)) ||
+          failed(checkDonations(fn)))
         return signalPassFailure();
       functions.push_back(fn);
     }

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Donation.h"
 #include "Lowerings.h"
 
 #include "amp/Dialect/NN/IR/NNOps.h"
@@ -27,6 +28,11 @@ namespace {
 template <typename Op> size_t numBufferOperands(Op op) {
   return op->getNumOperands() - (op.getLrFactor() ? 1 : 0);
 }
+
+/// The operand that result `i` of an update is the new value of: the
+/// results update the param, then the optimizer state, in operand order,
+/// the grad (operand 1) excepted.
+unsigned updatedOperand(unsigned i) { return i == 0 ? 0 : i + 1; }
 
 /// The run of updates one call lowers: `first` and the later updates of
 /// the same kind in its block with the same attributes, lr_factor and skip
@@ -88,9 +94,19 @@ template <typename Op> struct UpdateRunLowering : TypedLowering<Op> {
       params.push_back(update.getParam());
       for (size_t i = 0; i < numOperands; ++i)
         operands[i].push_back(buffers.lookup(update->getOperand(i)));
-      SmallVector<Value> allocated = allocResults(rb, update);
-      for (size_t i = 0; i < numResults; ++i)
-        results[i].push_back(allocated[i]);
+      for (size_t i = 0; i < numResults; ++i) {
+        assert(update->getOperand(updatedOperand(i)).getType() ==
+                   update->getResult(i).getType() &&
+               "a result has the type of the operand it updates");
+        // An update computes a donated state argument's new value in place
+        // (Donation.cpp).
+        Value inPlace =
+            donatedBuffer(first, update, updatedOperand(i), i, buffers);
+        results[i].push_back(
+            inPlace ? inPlace
+                    : rb.alloc(cast<RankedTensorType>(
+                          update->getResult(i).getType())));
+      }
     }
     Value foundInf = predicates.lookup(first);
     Value predicate = foundInf ? buffers.lookup(foundInf) : rb.null();

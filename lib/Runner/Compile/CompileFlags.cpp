@@ -43,6 +43,13 @@ CompileFlags::CompileFlags(cl::OptionCategory &category)
                    "=false gives each its own amp_alloc, so that a memory "
                    "checker sees every tensor"),
           cl::cat(category)),
+      donateState(
+          "donate-state", cl::init(true),
+          cl::desc("Compute the new params and optimizer state in place, in "
+                   "the buffers of the old (the step's arguments donate "
+                   "them, amp.aliasing_output), so that the state is held "
+                   "once; =false gives every result a buffer of its own"),
+          cl::cat(category)),
       codegenFunctionSize(
           "codegen-function-size", cl::init(kDefaultCodegenFunctionSize),
           cl::desc("Before code generation, outline runs of a large step's "
@@ -61,6 +68,7 @@ CompileRequest CompileFlags::request() const {
   r.underflowProbe = underflowReport;
   r.source = inputFile;
   r.bufferArena = bufferArena;
+  r.donateState = donateState;
   r.codegenFunctionSize = codegenFunctionSize;
   return r;
 }

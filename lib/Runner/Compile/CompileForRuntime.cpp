@@ -3,6 +3,8 @@
 #include "amp/Runner/Compile.h"
 
 #include "amp/Conversion/NNToRuntime/NNToRuntime.h"
+#include "amp/Dialect/AMP/IR/AMPDialect.h"
+#include "amp/Runner/StepBinding.h"
 #include "amp/InitAll.h"
 
 #include "mlir/IR/Verifier.h"
@@ -17,6 +19,35 @@ void amp::runner::registerCompileDialects(DialectRegistry &registry) {
   amp::registerAllDialects(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
+}
+
+/// Donates each threaded argument of `step` to the result that becomes it
+/// in the next step, when `step` binds as a training step (else the
+/// trainer reports why it does not).
+static void donateStepState(func::FuncOp step,
+                            const FunctionSignature &signature) {
+  StatusOr<StepBinding> binding = bindStep(signature);
+  if (binding.failed())
+    return;
+  Builder b(step.getContext());
+  for (auto [result, arg] : llvm::enumerate(binding->feedsArg))
+    if (arg >= 0)
+      step.setArgAttr(arg, amp::AMPDialect::getAliasingOutputAttrName(),
+                      b.getI64IntegerAttr(result));
+}
+
+/// Which results the lowered `fn` left in the buffers of the arguments
+/// donated to them.
+static void readResultsInArguments(Operation *fn,
+                                   FunctionSignature &signature) {
+  auto attr = fn ? fn->getAttrOfType<DenseI64ArrayAttr>(
+                       amp::AMPDialect::getResultsInArgumentsAttrName())
+                 : nullptr;
+  if (!attr)
+    return;
+  for (auto [desc, arg] : llvm::zip(signature.results, attr.asArrayRef()))
+    if (arg >= 0)
+      desc.inArgument = static_cast<int>(arg);
 }
 
 llvm::Expected<std::vector<FunctionSignature>>
@@ -59,6 +90,10 @@ amp::runner::compileForRuntime(ModuleOp module, const CompileOptions &options) {
     signatures.push_back(std::move(*signature));
   }
 
+  if (options.donateState && !signatures.empty())
+    donateStepState(module.lookupSymbol<func::FuncOp>(options.functions[0]),
+                    signatures[0]);
+
   // The lowering's passes keep the module valid, and verifying its ~40 ops
   // per op of the step after each of its eleven passes took most of its
   // time: the module is verified once, at the end.
@@ -70,5 +105,7 @@ amp::runner::compileForRuntime(ModuleOp module, const CompileOptions &options) {
   if (failed(lower.run(module)) || failed(mlir::verify(module)))
     return llvm::createStringError("lowering " + options.sourceName +
                                    " to the runtime failed");
+  for (auto [name, signature] : llvm::zip(options.functions, signatures))
+    readResultsInArguments(module.lookupSymbol(name), signature);
   return signatures;
 }

@@ -28,6 +28,7 @@ amp::runner::compileProgram(ModuleOp module, const CompileRequest &request) {
   options.pipeline = precision == "f32" ? nullptr : &pipeline;
   options.sourceName = request.source;
   options.bufferArena = request.bufferArena;
+  options.donateState = request.donateState;
   for (const std::string &fn :
        {request.entry, request.evalEntry, request.underflowProbe})
     if (!fn.empty())

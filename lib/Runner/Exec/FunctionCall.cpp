@@ -50,7 +50,7 @@ amp::runner::callFunction(const RuntimeLibrary &rt, const FunctionSignature &fn,
                           StepFn entry, const char *const *errorSite,
                           const std::vector<HostArray> &inputs,
                           const std::vector<HostTensor> &params) {
-  if (Status s = checkTensorSizes(fn); s.failed())
+  if (Status s = checkSignature(fn); s.failed())
     return s;
   // fileIndex[i]: argument i's tensor in the params file.
   std::map<size_t, size_t> fileIndex;
@@ -104,8 +104,15 @@ amp::runner::callFunction(const RuntimeLibrary &rt, const FunctionSignature &fn,
     pointers.push_back(buffer->data());
     buffers.push_back(std::move(*buffer));
   }
+  // A result computed in an argument's buffer (amp.aliasing_output) is read
+  // from there.
   std::vector<DeviceBuffer> resultBuffers;
   for (const TensorDesc &result : fn.results) {
+    if (result.inArgument) {
+      pointers.push_back(buffers[*result.inArgument].data());
+      resultBuffers.emplace_back();
+      continue;
+    }
     StatusOr<DeviceBuffer> buffer = DeviceBuffer::allocate(rt, result.bytes());
     if (buffer.failed())
       return buffer.takeStatus();
@@ -124,7 +131,9 @@ amp::runner::callFunction(const RuntimeLibrary &rt, const FunctionSignature &fn,
     HostArray r;
     r.type = fn.results[i].type;
     r.shape = fn.results[i].shape;
-    StatusOr<std::vector<char>> bytes = resultBuffers[i].read();
+    std::optional<int> a = fn.results[i].inArgument;
+    StatusOr<std::vector<char>> bytes =
+        (a ? buffers[*a] : resultBuffers[i]).read();
     if (bytes.failed())
       return bytes.takeStatus();
     r.bytes = std::move(*bytes);

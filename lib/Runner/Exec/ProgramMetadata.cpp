@@ -4,14 +4,14 @@
 // written length-prefixed ("<n>:<bytes>") so that any name or option string
 // survives:
 //
-//   amp-step-metadata 1
+//   amp-step-metadata 3
 //   precision f16
 //   source <str>
 //   pipeline-options <str>
 //   autodiff-options <str>
 //   function step|eval|probe <str name> <n args> <n results>
 //   tensor <role|-> <type> <rank> <dims...> <init|-> <classes|-> <ignore|->
-//          <str name>
+//          <in-argument|-> <str name>
 //   ...                      (the function's args, then its results)
 //   end
 //
@@ -48,7 +48,9 @@ void writeTensor(std::ostream &os, const TensorDesc &t) {
   } else {
     os << " -";
   }
-  for (const std::optional<int64_t> *n : {&t.classes, &t.ignoreIndex}) {
+  const std::optional<int64_t> inArgument = t.inArgument;
+  for (const std::optional<int64_t> *n :
+       {&t.classes, &t.ignoreIndex, &inArgument}) {
     os << ' ';
     if (*n)
       os << **n;
@@ -109,7 +111,7 @@ Status corrupt(const std::string &what) {
 }
 
 bool readTensor(Reader &r, TensorDesc &t) {
-  std::string role, type, init, classes, ignore;
+  std::string role, type, init, classes, ignore, inArgument;
   size_t rank;
   if (!r.expect("tensor") || !r.word(role) || !r.word(type) ||
       !r.number(rank) || rank > 64)
@@ -127,7 +129,8 @@ bool readTensor(Reader &r, TensorDesc &t) {
   for (int64_t &d : t.shape)
     if (!r.number(d) || d < 0)
       return false;
-  if (!r.word(init) || !r.word(classes) || !r.word(ignore))
+  if (!r.word(init) || !r.word(classes) || !r.word(ignore) ||
+      !r.word(inArgument))
     return false;
   if (init != "-") {
     char *end = nullptr;
@@ -135,8 +138,10 @@ bool readTensor(Reader &r, TensorDesc &t) {
     if (*end)
       return false;
   }
+  std::optional<int64_t> argument;
   for (auto [word, value] :
-       {std::pair{&classes, &t.classes}, std::pair{&ignore, &t.ignoreIndex}}) {
+       {std::pair{&classes, &t.classes}, std::pair{&ignore, &t.ignoreIndex},
+        std::pair{&inArgument, &argument}}) {
     if (*word == "-")
       continue;
     char *end = nullptr;
@@ -144,6 +149,12 @@ bool readTensor(Reader &r, TensorDesc &t) {
     *value = std::strtoll(word->c_str(), &end, 10);
     if (*end || errno)
       return false;
+  }
+  // checkSignature checks the index against the arguments.
+  if (argument) {
+    if (*argument < 0 || *argument > std::numeric_limits<int>::max())
+      return false;
+    t.inArgument = static_cast<int>(*argument);
   }
   return r.string(t.name);
 }
@@ -213,7 +224,7 @@ amp::runner::parseProgramMetadata(const std::string &text) {
     for (TensorDesc &t : fn.results)
       if (!readTensor(r, t))
         return corrupt("a result of @" + fn.name);
-    if (Status s = checkTensorSizes(fn); s.failed())
+    if (Status s = checkSignature(fn); s.failed())
       return s;
     if (kind == "step" && !haveStep) {
       compiled.program.step = std::move(fn);

@@ -72,7 +72,7 @@ std::string amp::runner::withName(std::string what, const TensorDesc &desc) {
   return desc.name.empty() ? what : what + " (" + desc.name + ")";
 }
 
-Status amp::runner::checkTensorSizes(const FunctionSignature &fn) {
+Status amp::runner::checkSignature(const FunctionSignature &fn) {
   for (const auto &[what, tensors] :
        {std::pair("argument", &fn.args), std::pair("result", &fn.results)})
     for (size_t i = 0; i < tensors->size(); ++i)
@@ -81,5 +81,24 @@ Status amp::runner::checkTensorSizes(const FunctionSignature &fn) {
                              " of @" + fn.name + " is " +
                              describeType((*tensors)[i]) +
                              ", whose size in bytes does not fit in int64");
+  std::vector<bool> holds(fn.args.size());
+  for (size_t j = 0; j < fn.results.size(); ++j) {
+    std::optional<int> a = fn.results[j].inArgument;
+    if (!a)
+      continue;
+    std::string result = "result #" + std::to_string(j) + " of @" + fn.name;
+    if (*a < 0 || *a >= static_cast<int>(fn.args.size()))
+      return Status::error(result + " is said to be in argument #" +
+                           std::to_string(*a) + ", which it does not have");
+    const TensorDesc &arg = fn.args[*a];
+    if (arg.shape != fn.results[j].shape || arg.type != fn.results[j].type)
+      return Status::error(result + " is " + describeType(fn.results[j]) +
+                           " but is said to be in argument #" +
+                           std::to_string(*a) + ", " + describeType(arg));
+    if (holds[*a])
+      return Status::error("argument #" + std::to_string(*a) + " of @" +
+                           fn.name + " is said to hold two results");
+    holds[*a] = true;
+  }
   return Status::success();
 }

@@ -82,6 +82,16 @@ StatusOr<StepBinding> amp::runner::bindStep(const FunctionSignature &step) {
   if (b.loss < 0)
     return Status::error(fn +
                          " returns no loss (a result with nn.role = #nn.role<loss>)");
+  // A result computed in an argument's buffer must be the one that argument
+  // takes in the next step: the state is then threaded without a copy.
+  for (size_t j = 0; j < step.results.size(); ++j)
+    if (std::optional<int> a = step.results[j].inArgument;
+        a && *a != b.feedsArg[j])
+      return Status::error("result #" + std::to_string(j) + " of " + fn +
+                           " is computed in the buffer of argument #" +
+                           std::to_string(*a) +
+                           ", which is not the argument it becomes in the "
+                           "next step");
   for (const auto &[role, indices] : b.argsByRole)
     if (role != Role::Input && role != Role::Label &&
         seen[role] != static_cast<int>(indices.size()))

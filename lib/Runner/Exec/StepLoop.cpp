@@ -131,20 +131,23 @@ void Trainer::reportMemory(std::ostream &out) const {
       << mib(stats.peak_in_use_bytes) << ", peak reserved "
       << mib(stats.peak_reserved_bytes) << ", " << stats.alloc_calls
       << " allocations, " << stats.cache_hits << " from the cache\n";
-  // What of it the runner holds between steps: the state is there twice,
-  // as the step's arguments and as the results it writes the next state
-  // into.
-  int64_t args = 0, results = 0, state = 0;
+  // What of it the runner holds between steps: the state the step does not
+  // compute in place is there twice, as the step's arguments and as the
+  // results it writes the next state into.
+  int64_t args = 0, results = 0, state = 0, inPlace = 0;
   for (const DeviceBuffer &b : argBuffers)
     args += b.size();
   for (size_t j = 0; j < resultBuffers.size(); ++j) {
     results += resultBuffers[j].size();
-    if (j < binding.feedsArg.size() && binding.feedsArg[j] >= 0)
+    if (binding.feedsArg[j] >= 0)
       state += resultBuffers[j].size();
+    if (program.step.results[j].inArgument)
+      inPlace += program.step.results[j].bytes();
   }
   out << "runner buffers: arguments " << mib(args) << ", results "
       << mib(results) << " (" << mib(state)
-      << " of them the state the next step takes as arguments)\n";
+      << " of them the state the next step takes as arguments); "
+      << mib(inPlace) << " of the state computed in place, in the arguments\n";
 }
 
 void Trainer::reportTime(std::vector<StepTimes> times,
@@ -219,8 +222,8 @@ Status Trainer::runStep(int step, const EntryPoints &entry, TrainingLog &log,
     }
 
   std::vector<void *> pointers = argPointers();
-  for (const DeviceBuffer &b : resultBuffers)
-    pointers.push_back(b.data());
+  for (size_t j = 0; j < resultBuffers.size(); ++j)
+    pointers.push_back(resultBuffer(j).data());
   const auto called = Clock::now();
   // The next batch is gathered while this step runs: a large one on
   // another thread, which also overlaps the step's launches (it writes
@@ -251,10 +254,10 @@ Status Trainer::runStep(int step, const EntryPoints &entry, TrainingLog &log,
 
   StepReport report;
   report.step = step;
-  Status read = resultBuffers[binding.loss].download(&report.loss);
+  Status read = resultBuffer(binding.loss).download(&report.loss);
   auto readIf = [&](int result, auto *value) {
     if (read.succeeded() && result >= 0)
-      read = resultBuffers[result].download(value);
+      read = resultBuffer(result).download(value);
   };
   readIf(binding.lossScale, &report.scale);
   readIf(binding.foundInf, &report.foundInf);
@@ -269,7 +272,7 @@ Status Trainer::runStep(int step, const EntryPoints &entry, TrainingLog &log,
   skipped += foundInf;
   if (options.verifySkippedSteps && foundInf) {
     for (auto &[j, bytes] : before) {
-      StatusOr<std::vector<char>> after = resultBuffers[j].read();
+      StatusOr<std::vector<char>> after = resultBuffer(j).read();
       if (after.failed())
         return after.takeStatus();
       if (*after != bytes)
@@ -299,9 +302,10 @@ Status Trainer::runStep(int step, const EntryPoints &entry, TrainingLog &log,
       out << "  (skipped: inf/nan gradients)";
     out << "\n";
   }
-  // Thread the state: results become the next step's arguments.
+  // Thread the state: results become the next step's arguments (those
+  // computed in place are there already).
   for (size_t j = 0; j < binding.feedsArg.size(); ++j)
-    if (binding.feedsArg[j] >= 0)
+    if (binding.feedsArg[j] >= 0 && !program.step.results[j].inArgument)
       argBuffers[binding.feedsArg[j]].swap(resultBuffers[j]);
   return Status::success();
 }

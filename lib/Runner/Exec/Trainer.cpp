@@ -77,7 +77,7 @@ StatusOr<std::unique_ptr<Trainer>> Trainer::create(const RuntimeLibrary &rt,
   for (const std::optional<FunctionSignature> &fn :
        {std::optional(program.step), program.eval, program.underflowProbe})
     if (fn)
-      if (Status s = checkTensorSizes(*fn); s.failed())
+      if (Status s = checkSignature(*fn); s.failed())
         return s;
   std::unique_ptr<Trainer> trainer(
       new Trainer(rt, std::move(program), std::move(options)));
@@ -116,7 +116,7 @@ StatusOr<std::unique_ptr<Trainer>> Trainer::create(const RuntimeLibrary &rt,
 }
 
 /// The values of one row of an input: the product of its dims after the
-/// batch (checkTensorSizes has made sure it fits).
+/// batch (checkSignature has made sure it fits).
 static int64_t rowSize(const TensorDesc &in) {
   int64_t n = 1;
   for (size_t i = 1; i < in.shape.size(); ++i)
@@ -396,6 +396,12 @@ Status Trainer::allocateState() {
     argBuffers.push_back(std::move(*buffer));
   }
   for (const TensorDesc &result : step.results) {
+    // A result the step computes in its argument's buffer has none of its
+    // own.
+    if (result.inArgument) {
+      resultBuffers.emplace_back();
+      continue;
+    }
     StatusOr<DeviceBuffer> buffer = DeviceBuffer::allocate(rt, result.bytes());
     if (buffer.failed())
       return buffer.takeStatus();
@@ -510,6 +516,11 @@ Status Trainer::call(StepFn fn, std::vector<void *> &buffers,
       entry.errorSite && *entry.errorSite ? *entry.errorSite : "?";
   return Status::error(what + " failed with status " + std::to_string(status) +
                        " at " + site + ": " + rt.lastError());
+}
+
+const DeviceBuffer &Trainer::resultBuffer(size_t j) const {
+  std::optional<int> a = program.step.results[j].inArgument;
+  return a ? argBuffers[*a] : resultBuffers[j];
 }
 
 std::vector<void *> Trainer::argPointers() const {

@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace amp;
@@ -48,8 +49,56 @@ static StringRef oldSpelling(Attribute attr) {
   return "";
 }
 
+LogicalResult AMPDialect::verifyAliasingOutput(FunctionOpInterface fn,
+                                               unsigned arg, Attribute attr) {
+  auto index = dyn_cast<IntegerAttr>(attr);
+  if (!index || !index.getType().isSignlessInteger())
+    return fn.emitError() << "argument #" << arg << ": '"
+                          << getAliasingOutputAttrName()
+                          << "' must be an integer (the result the "
+                             "argument's buffer is donated to), got "
+                          << attr;
+  int64_t n = index.getInt();
+  ArrayRef<Type> results = fn.getResultTypes();
+  if (n < 0 || n >= static_cast<int64_t>(results.size()))
+    return fn.emitError() << "argument #" << arg << ": '"
+                          << getAliasingOutputAttrName() << "' = " << n
+                          << " names no result (the function has "
+                          << results.size() << ")";
+  if (fn.getArgumentTypes()[arg] != results[n])
+    return fn.emitError() << "argument #" << arg << " of type "
+                          << fn.getArgumentTypes()[arg]
+                          << " cannot be donated to result #" << n
+                          << " of type " << results[n];
+  return success();
+}
+
+LogicalResult AMPDialect::verifyRegionArgAttribute(Operation *op,
+                                                   unsigned region,
+                                                   unsigned arg,
+                                                   NamedAttribute attr) {
+  auto fn = dyn_cast<FunctionOpInterface>(op);
+  if (attr.getName() != getAliasingOutputAttrName() || !fn || region != 0)
+    return op->emitError() << "unknown amp argument attribute '"
+                           << attr.getName().getValue()
+                           << "'; the only one is '"
+                           << getAliasingOutputAttrName()
+                           << "', on a function's argument";
+  return verifyAliasingOutput(fn, arg, attr.getValue());
+}
+
 LogicalResult AMPDialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attr) {
+  if (attr.getName() == getResultsInArgumentsAttrName()) {
+    auto array = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+    if (!array || !isa<FunctionOpInterface>(op) ||
+        llvm::any_of(array.asArrayRef(), [](int64_t a) { return a < -1; }))
+      return op->emitError() << "'" << getResultsInArgumentsAttrName()
+                             << "' must be an array<i64> of argument "
+                                "indices or -1, on a function, got "
+                             << attr.getValue();
+    return success();
+  }
   if (attr.getName() == getPrecisionRuleAttrName()) {
     if (!isa<StringAttr>(attr.getValue()))
       return op->emitError() << "'" << getPrecisionRuleAttrName()
@@ -62,7 +111,9 @@ LogicalResult AMPDialect::verifyOperationAttribute(Operation *op,
                            << "'; the only amp attribute is '"
                            << getPrecisionAttrName() << "' (with '"
                            << getPrecisionRuleAttrName()
-                           << "', the rule amp-assign-precision records)";
+                           << "', the rule amp-assign-precision records, and "
+                              "a lowered function's '"
+                           << getResultsInArgumentsAttrName() << "')";
   // On a region op (scf.for, scf.if, amp.autocast) it may be an array with
   // one precision per result: the type of each loop-carried/yielded value.
   if (auto array = dyn_cast<ArrayAttr>(attr.getValue())) {

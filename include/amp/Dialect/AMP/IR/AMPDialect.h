@@ -8,6 +8,7 @@
 #define AMP_DIALECT_AMP_IR_AMPDIALECT_H
 
 #include "mlir/IR/Dialect.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include "amp/Dialect/AMP/IR/AMPOpsDialect.h.inc"
 

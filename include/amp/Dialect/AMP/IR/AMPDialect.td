@@ -28,10 +28,17 @@ def AMP_Dialect : Dialect {
     * `amp.precision_rule = "allow"` records why `amp-assign-precision`
       chose an op's precision (with `record-rules`), for
       `amp-precision-report`, which reads and removes it.
+    * `amp.aliasing_output = N : i64` on a function argument donates the
+      argument's buffer to result N, of the same type (XLA's
+      `tf.aliasing_output`): the caller does not read the argument after
+      the call, so `amp-lower-to-runtime` may compute the result in place.
+      The lowered function's `amp.results_in_arguments = array<i64: ...>`
+      says, per result, which argument's buffer holds it (-1: its own).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
   let hasConstantMaterializer = 1;
   let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
     /// The per-op precision override attribute.
     static constexpr llvm::StringLiteral getPrecisionAttrName() {
@@ -41,6 +48,21 @@ def AMP_Dialect : Dialect {
     static constexpr llvm::StringLiteral getPrecisionRuleAttrName() {
       return "amp.precision_rule";
     }
+    /// The argument attribute that donates the argument's buffer to a
+    /// result.
+    static constexpr llvm::StringLiteral getAliasingOutputAttrName() {
+      return "amp.aliasing_output";
+    }
+    /// A lowered function's record of the results it left in the buffers of
+    /// the arguments donated to them.
+    static constexpr llvm::StringLiteral getResultsInArgumentsAttrName() {
+      return "amp.results_in_arguments";
+    }
+    /// Verifies `amp.aliasing_output = attr` on argument `arg` of `fn`: an
+    /// integer that names a result of the argument's type.
+    static ::llvm::LogicalResult
+    verifyAliasingOutput(::mlir::FunctionOpInterface fn, unsigned arg,
+                         ::mlir::Attribute attr);
 
     /// Verifies the body of a region op that runs once (amp.autocast,
     /// amp.skip_step_if): no block arguments, and an amp.yield of the op's
