@@ -36,7 +36,7 @@ TEST(ProgramMetadataTest, ManyArgumentsRoundTrip) {
 
 // Every field of a tensor record survives: the init as the exact double,
 // the labels' classes and ignore_index (negative, and INT64's extremes),
-// and names with spaces.
+// a result's inArgument, and names with spaces.
 TEST(ProgramMetadataTest, TensorFieldsRoundTrip) {
   CompiledProgram compiled;
   compiled.program.step.name = "train_step";
@@ -54,6 +54,9 @@ TEST(ProgramMetadataTest, TensorFieldsRoundTrip) {
   extreme.classes = INT64_MAX;
   extreme.ignoreIndex = INT64_MIN;
   compiled.program.step.args = {init, labels, extreme};
+  TensorDesc inPlace = init;
+  inPlace.inArgument = 0;
+  compiled.program.step.results = {inPlace, init};
   StatusOr<CompiledProgram> parsed =
       parseProgramMetadata(serializeProgramMetadata(compiled));
   ASSERT_FALSE(parsed.failed()) << parsed.takeStatus().message();
@@ -68,4 +71,9 @@ TEST(ProgramMetadataTest, TensorFieldsRoundTrip) {
   EXPECT_EQ(args[1].ignoreIndex, -100);
   EXPECT_EQ(args[2].classes, INT64_MAX);
   EXPECT_EQ(args[2].ignoreIndex, INT64_MIN);
+  EXPECT_FALSE(args[0].inArgument);
+  const std::vector<TensorDesc> &results = parsed->program.step.results;
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[0].inArgument, 0);
+  EXPECT_FALSE(results[1].inArgument);
 }

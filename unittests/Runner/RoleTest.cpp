@@ -90,3 +90,33 @@ TEST(RoleTest, ElementTypes) {
             "result #0 of @step is [4611686018427387908, 4] i64, whose size "
             "in bytes does not fit in int64");
 }
+
+// A result in an argument's buffer: an argument of its type, at most one
+// result per argument.
+TEST(RoleTest, ResultsInArguments) {
+  FunctionSignature fn;
+  fn.name = "step";
+  TensorDesc w;
+  w.shape = {4};
+  fn.args = {w, w};
+  fn.results = {w, w};
+  fn.results[0].inArgument = 1;
+  fn.results[1].inArgument = 0;
+  EXPECT_TRUE(checkSignature(fn).succeeded());
+  fn.results[1].inArgument = 1;
+  EXPECT_EQ(checkSignature(fn).message(),
+            "argument #1 of @step is said to hold two results");
+  fn.results[1].inArgument = 2;
+  EXPECT_EQ(checkSignature(fn).message(),
+            "result #1 of @step is said to be in argument #2, which it does "
+            "not have");
+  fn.results[1].inArgument = -1;
+  EXPECT_EQ(checkSignature(fn).message(),
+            "result #1 of @step is said to be in argument #-1, which it does "
+            "not have");
+  fn.results[1].inArgument = 0;
+  fn.args[0].type = ElementType::BF16;
+  EXPECT_EQ(checkSignature(fn).message(),
+            "result #1 of @step is [4] f32 but is said to be in argument #0, "
+            "[4] bf16");
+}

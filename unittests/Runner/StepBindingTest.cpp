@@ -157,6 +157,24 @@ TEST(StepBindingTest, ResultErrors) {
                           "which a step takes but does not return");
 }
 
+// A result computed in an argument's buffer (a donated argument) must be
+// the one that argument takes in the next step; the loss is in none.
+TEST(StepBindingTest, ResultsInArguments) {
+  FunctionSignature s = linearStepSignature();
+  s.results[0].inArgument = 0;
+  s.results[3].inArgument = 3;
+  EXPECT_EQ(bound(s).feedsArg, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, -1}));
+  s.results[1].inArgument = 0;
+  EXPECT_EQ(bindError(s), "result #1 of @linear_step is computed in the "
+                          "buffer of argument #0, which is not the argument "
+                          "it becomes in the next step");
+  s = linearStepSignature();
+  s.results[7].inArgument = 0;
+  EXPECT_EQ(bindError(s), "result #7 of @linear_step is computed in the "
+                          "buffer of argument #0, which is not the argument "
+                          "it becomes in the next step");
+}
+
 TEST(StepBindingTest, EvalFunction) {
   FunctionSignature step = linearStepSignature();
   StepBinding b = bound(step);

@@ -84,7 +84,17 @@ def LowerToRuntime : Pass<"amp-lower-to-runtime", "::mlir::ModuleOp"> {
       exactly (a NaN payload, an integer beyond 2^24), one element is copied
       and broadcast, so a splat of any size adds a few bytes to the module.
       A constant with distinct elements larger than `max-constant-bytes` is
-      an error (pass it as an argument instead).
+      an error (pass it as an argument instead);
+    * an argument with `amp.aliasing_output = N` donates its buffer to
+      result N (the caller does not read it after the call): an optimizer
+      update (`nn.sgd_update`, `nn.adam_update`) that the function returns
+      as result N computes it in place, in the argument's buffer, when
+      nothing reads the argument after the update, and an argument returned
+      unchanged as result N is not copied. The lowered function's
+      `amp.results_in_arguments` lists, per result, the argument whose
+      buffer holds it (-1: its own slot); such a result's slot is not used.
+      A bad index, a result of another type or two arguments donated to one
+      result are errors.
 
     `nn.matmul` must be `amp.gemm` already (`amp-lower-matmul-to-cublaslt
     f32-gemm=true`). Frees and status checks are added by
