@@ -74,11 +74,11 @@ Value amp::donatedBuffer(Operation *start, Operation *op, unsigned operand,
     return nullptr;
   // The function returns the op's result as the one the argument is
   // donated to.
-  bool returned = llvm::any_of(op->getResult(result).getUses(),
-                               [&](OpOperand &use) {
-                                 return isa<func::ReturnOp>(use.getOwner()) &&
-                                        use.getOperandNumber() == *to;
-                               });
+  bool returned =
+      llvm::any_of(op->getResult(result).getUses(), [&](OpOperand &use) {
+        return isa<func::ReturnOp>(use.getOwner()) &&
+               use.getOperandNumber() == *to;
+      });
   if (!returned)
     return nullptr;
   // Every other read of the argument's buffer comes before the call.

@@ -62,7 +62,8 @@ void amp::buildEntryPoint(func::FuncOp fn, FunctionType original) {
   SmallVector<int64_t> inArgument(ret.getNumOperands(), -1);
   for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
     auto arg = dyn_cast<BlockArgument>(v);
-    if (arg && arg.getOwner() == &entry && donatedTo(fn, arg.getArgNumber()) == i) {
+    if (arg && arg.getOwner() == &entry &&
+        donatedTo(fn, arg.getArgNumber()) == i) {
       inArgument[i] = arg.getArgNumber();
       continue;
     }
@@ -137,7 +138,8 @@ void amp::buildEntryPoint(func::FuncOp fn, FunctionType original) {
   entry.eraseArguments(0, numArgs);
   fn.setType(FunctionType::get(ctx, {ptrTy}, {b.getI32Type()}));
   if (llvm::any_of(inArgument, [](int64_t a) { return a >= 0; }))
-    fn->setAttr(AMPDialect::getResultsInArgumentsAttrName(), b.getDenseI64ArrayAttr(inArgument));
+    fn->setAttr(AMPDialect::getResultsInArgumentsAttrName(),
+                b.getDenseI64ArrayAttr(inArgument));
   fn.removeArgAttrsAttr();
   fn.removeResAttrsAttr();
 }

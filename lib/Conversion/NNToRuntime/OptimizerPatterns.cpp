@@ -102,10 +102,9 @@ template <typename Op> struct UpdateRunLowering : TypedLowering<Op> {
         // (Donation.cpp).
         Value inPlace =
             donatedBuffer(first, update, updatedOperand(i), i, buffers);
-        results[i].push_back(
-            inPlace ? inPlace
-                    : rb.alloc(cast<RankedTensorType>(
-                          update->getResult(i).getType())));
+        results[i].push_back(inPlace ? inPlace
+                                     : rb.alloc(cast<RankedTensorType>(
+                                           update->getResult(i).getType())));
       }
     }
     Value foundInf = predicates.lookup(first);

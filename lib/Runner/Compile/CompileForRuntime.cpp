@@ -4,8 +4,8 @@
 
 #include "amp/Conversion/NNToRuntime/NNToRuntime.h"
 #include "amp/Dialect/AMP/IR/AMPDialect.h"
-#include "amp/Runner/StepBinding.h"
 #include "amp/InitAll.h"
+#include "amp/Runner/StepBinding.h"
 
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
