@@ -1,7 +1,8 @@
 //===- LossScalePatterns.cpp - loss-scale ops to runtime calls ------------===//
 //
-// amp.unscale_and_check (one call over every gradient buffer; the found_inf
-// flag is zeroed first, since the kernel only ever sets it) and
+// amp.unscale_and_check (one call over every gradient buffer, in place of
+// each gradient that dies there; the found_inf flag is zeroed first, since
+// the kernel only ever sets it) and
 // amp.update_scale (the state machine on state in memory). The scaled seed
 // is elementwise (ElementwisePatterns.cpp).
 //
@@ -34,6 +35,13 @@ struct UnscaleAndCheckLowering : RuntimeOpLowering<UnscaleAndCheckOp> {
     rb.call(RuntimeFn::amp_unscale_and_check,
             {l.count, l.inputs, l.outputs, l.sizes, l.dtypes,
              adaptor.getScale(), foundInf, rb.stream()});
+  }
+  /// unscaled[i] may be grads[i] (operand i + 1, after the scale).
+  std::optional<unsigned> inPlaceOperand(UnscaleAndCheckOp op,
+                                         unsigned result) const override {
+    if (result >= op.getGrads().size())
+      return std::nullopt;
+    return op.getGrads().getBeginOperandIndex() + result;
   }
 };
 

@@ -19,6 +19,7 @@
 #ifndef AMP_LIB_CONVERSION_NNTORUNTIME_LOWERINGS_H
 #define AMP_LIB_CONVERSION_NNTORUNTIME_LOWERINGS_H
 
+#include "InPlace.h"
 #include "RuntimeBuilder.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -99,9 +100,11 @@ public:
   using Adaptor = typename Op::Adaptor;
 };
 
-/// A lowering whose results are all fresh buffers: it allocates them, lets
+/// A lowering whose results are fresh buffers: it allocates them, lets
 /// `lower` emit the calls with the operands' buffers in `adaptor`, and
-/// records the buffers.
+/// records the buffers. A result whose kernel may write it over one of the
+/// operands (inPlaceOperand) is computed in that operand's buffer instead
+/// when the operand dies at the op (InPlace.cpp).
 template <typename Op> class RuntimeOpLowering : public TypedLowering<Op> {
 public:
   using Adaptor = typename TypedLowering<Op>::Adaptor;
@@ -110,7 +113,20 @@ public:
                             RuntimeBuilder &rb) const final {
     auto typed = llvm::cast<Op>(op);
     llvm::SmallVector<mlir::Value> operands = buffers.lookup(op->getOperands());
-    llvm::SmallVector<mlir::Value> results = allocResults(rb, op);
+    llvm::SmallVector<mlir::Value> results;
+    for (mlir::OpResult result : op->getResults()) {
+      std::optional<unsigned> operand =
+          inPlaceOperand(typed, result.getResultNumber());
+      mlir::Value reused =
+          operand ? dyingOperandBuffer(op, *operand, buffers) : nullptr;
+      assert((!reused || op->getOperand(*operand).getType() ==
+                             result.getType()) &&
+             "a result in place of an operand of its type");
+      results.push_back(
+          reused ? reused
+                 : rb.alloc(llvm::cast<mlir::RankedTensorType>(
+                       result.getType())));
+    }
     lower(typed, Adaptor(operands, typed), rb, results);
     buffers.replace(op, results);
     return mlir::success();
@@ -119,6 +135,12 @@ public:
 protected:
   virtual void lower(Op op, Adaptor adaptor, RuntimeBuilder &rb,
                      mlir::ValueRange results) const = 0;
+  /// The operand (of the result's type) whose buffer the kernel allows
+  /// result `result` to be, reading each element before writing it.
+  virtual std::optional<unsigned> inPlaceOperand(Op op,
+                                                 unsigned result) const {
+    return std::nullopt;
+  }
 };
 
 /// Lowers the body of `fn`, which checkLowerable accepted: every op on

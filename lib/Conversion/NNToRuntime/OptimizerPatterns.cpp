@@ -249,6 +249,13 @@ struct ClipGradNormLowering : RuntimeOpLowering<nn::ClipGradNormOp> {
              rb.f32(op.getMaxNorm().convertToDouble()), results[n],
              rb.stream()});
   }
+  /// clipped[i] may be grads[i].
+  std::optional<unsigned> inPlaceOperand(nn::ClipGradNormOp op,
+                                         unsigned result) const override {
+    if (result >= op.getGrads().size())
+      return std::nullopt;
+    return op.getGrads().getBeginOperandIndex() + result;
+  }
 };
 
 /// nn.lr_schedule: amp_lr_schedule with the kind (LrScheduleKind's values

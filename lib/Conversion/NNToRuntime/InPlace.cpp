@@ -1,0 +1,57 @@
+//===- InPlace.cpp - results computed in a dying operand's buffer ---------===//
+//
+// A kernel that reads each element of an input before it writes the same
+// element of an output may take the two as one buffer. Where the input's
+// value dies at the op, the lowering computes the output in the input's
+// buffer instead of a new one: the two are never live at once, which the
+// arena (amp-runtime-plan-buffers) cannot arrange, since at the call both
+// are. A lowering names such (result, operand) pairs
+// (RuntimeOpLowering::inPlaceOperand); today the multi-tensor gradient ops:
+// amp_unscale_and_check, the f16 step's peak (every f32 gradient and its
+// unscaled copy were live at that call), and amp_clip_grad_norm, as
+// PyTorch's _amp_foreach_non_finite_check_and_unscale_ and
+// clip_grad_norm_ work on .grad in place.
+//
+//===----------------------------------------------------------------------===//
+
+#include "InPlace.h"
+
+#include "BufferOwnership.h"
+#include "Lowerings.h"
+
+#include "amp/Dialect/NN/IR/NNOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace amp;
+
+Value amp::dyingOperandBuffer(Operation *op, unsigned operand,
+                              const BufferMap &buffers) {
+  Value owner = op->getOperand(operand);
+  while (auto reshape = owner.getDefiningOp<nn::ReshapeOp>())
+    owner = reshape.getInput();
+  Operation *def = owner.getDefiningOp();
+  if (!def || def->getBlock() != op->getBlock() || isa<arith::ConstantOp>(def))
+    return nullptr;
+  // A buffer that stands for an argument (an update computed in a donated
+  // argument, Donation.cpp) is the caller's.
+  Value buffer = buffers.lookup(op->getOperand(operand));
+  if (isa<BlockArgument>(buffer))
+    return nullptr;
+  SmallVector<OpOperand *> uses;
+  collectBufferUses(owner, uses);
+  for (OpOperand *use : uses) {
+    if (isa<nn::ReshapeOp>(use->getOwner()))
+      continue;
+    if (use->getOwner() == op) {
+      if (use->getOperandNumber() != operand)
+        return nullptr;
+      continue;
+    }
+    Operation *at = op->getBlock()->findAncestorOpInBlock(*use->getOwner());
+    if (!at || !at->isBeforeInBlock(op))
+      return nullptr;
+  }
+  return buffer;
+}
