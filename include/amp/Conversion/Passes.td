@@ -94,7 +94,14 @@ def LowerToRuntime : Pass<"amp-lower-to-runtime", "::mlir::ModuleOp"> {
       `amp.results_in_arguments` lists, per result, the argument whose
       buffer holds it (-1: its own slot); such a result's slot is not used.
       A bad index, a result of another type or two arguments donated to one
-      result are errors.
+      result are errors;
+    * with `in-place` (the default), a result is computed in the buffer of
+      an operand of its type that dies at the op, where the kernel's header
+      allows the two to be one buffer (elementwise ops and their gradients,
+      softmax and its gradient, the norms, the loss gradients, unscale and
+      clip): the operand was made in the same block by an op (not a
+      constant or an argument), nothing reads it afterwards and the op
+      takes it once.
 
     `nn.matmul` must be `amp.gemm` already (`amp-lower-matmul-to-cublaslt
     f32-gemm=true`). Frees and status checks are added by
@@ -106,7 +113,12 @@ def LowerToRuntime : Pass<"amp-lower-to-runtime", "::mlir::ModuleOp"> {
     Option<"maxConstantBytes", "max-constant-bytes", "int64_t",
            /*default=*/"int64_t(256) << 20",
            "The largest constant with distinct elements, in bytes, that the "
-           "lowering embeds in the module (default 256 MiB)">
+           "lowering embeds in the module (default 256 MiB)">,
+    Option<"inPlace", "in-place", "bool", /*default=*/"true",
+           "Compute a result in the buffer of an operand that dies at the "
+           "op where the kernel allows the two to be one buffer; false: "
+           "every result gets a buffer of its own (donated arguments are "
+           "still honoured)">
   ];
   let dependentDialects = ["::amp::AMPDialect", "::amp::nn::NNDialect",
                            "::mlir::LLVM::LLVMDialect",

@@ -90,6 +90,9 @@ struct CompileOptions {
   /// step (`amp.aliasing_output`), so the lowering computes the new state
   /// in place: the runner then holds the state once, not twice.
   bool donateState = true;
+  /// amp-to-runtime's in-place: results in the buffers of operands that die
+  /// at their op.
+  bool inPlace = true;
 };
 
 /// Applies nn-autodiff (to a forward step), amp-pipeline (when
@@ -187,8 +190,9 @@ struct CompileRequest {
   std::string source;
   /// amp-to-runtime's plan-buffers: one arena for the temporaries.
   bool bufferArena = true;
-  /// CompileOptions::donateState.
+  /// CompileOptions::donateState and inPlace.
   bool donateState = true;
+  bool inPlace = true;
   /// translateStep's function size for the code generator.
   size_t codegenFunctionSize = kDefaultCodegenFunctionSize;
 };

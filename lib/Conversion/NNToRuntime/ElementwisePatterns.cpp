@@ -42,6 +42,8 @@ SmallVector<Value> pointwiseAttrs(Op op, RuntimeBuilder &rb) {
 /// nn.neg ... nn.gelu, nn.abs: amp_unary with the op's code.
 template <typename Op, amp_unary_op_t Code>
 struct UnaryLowering : RuntimeOpLowering<Op> {
+  /// y may equal x.
+  InPlaceOperands inPlaceOperands(Op, unsigned) const override { return {0}; }
   void lower(Op op, typename RuntimeOpLowering<Op>::Adaptor adaptor,
              RuntimeBuilder &rb, ValueRange results) const override {
     Value x = op->getOperand(0);
@@ -55,6 +57,11 @@ struct UnaryLowering : RuntimeOpLowering<Op> {
 /// shapes.
 template <typename Op, amp_binary_op_t Code>
 struct BinaryLowering : RuntimeOpLowering<Op> {
+  /// out may equal lhs or rhs of out's shape (an operand of the result's
+  /// type).
+  InPlaceOperands inPlaceOperands(Op, unsigned) const override {
+    return {0, 1};
+  }
   void lower(Op op, typename RuntimeOpLowering<Op>::Adaptor adaptor,
              RuntimeBuilder &rb, ValueRange results) const override {
     Value l = op->getOperand(0), r = op->getOperand(1), y = op->getResult(0);
@@ -71,6 +78,13 @@ struct BinaryLowering : RuntimeOpLowering<Op> {
 /// output y for tanh, sigmoid, sqrt and rsqrt.
 template <typename Op, RuntimeFn Fn>
 struct PointwiseLowering : RuntimeOpLowering<Op> {
+  /// The result may equal any operand: y over x, dx over dy, x or y.
+  InPlaceOperands inPlaceOperands(Op op, unsigned) const override {
+    InPlaceOperands all;
+    for (unsigned i = 0, e = op->getNumOperands(); i < e; ++i)
+      all.push_back(i);
+    return all;
+  }
   void lower(Op op, typename RuntimeOpLowering<Op>::Adaptor adaptor,
              RuntimeBuilder &rb, ValueRange results) const override {
     Value x = op->getOperand(0);
@@ -97,6 +111,11 @@ struct BinaryGradLowering : RuntimeOpLowering<Op> {
 
 /// nn.where: the i1 condition is a bool buffer and has no dtype argument.
 struct WhereLowering : RuntimeOpLowering<nn::WhereOp> {
+  /// out may equal lhs or rhs of out's shape, never cond.
+  InPlaceOperands inPlaceOperands(nn::WhereOp op, unsigned) const override {
+    return {op.getLhsMutable().getOperandNumber(),
+            op.getRhsMutable().getOperandNumber()};
+  }
   void lower(nn::WhereOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     Value c = op.getCond(), l = op.getLhs(), r = op.getRhs(),
@@ -122,6 +141,10 @@ struct WhereGradLowering : RuntimeOpLowering<nn::WhereGradOp> {
 
 /// nn.dropout: the seed is read from its buffer (no host sync).
 struct DropoutLowering : RuntimeOpLowering<nn::DropoutOp> {
+  /// y may equal x.
+  InPlaceOperands inPlaceOperands(nn::DropoutOp op, unsigned) const override {
+    return {op.getInputMutable().getOperandNumber()};
+  }
   void lower(nn::DropoutOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     Value x = op.getInput();

@@ -22,12 +22,18 @@
 #include "amp/Dialect/NN/IR/NNOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 using namespace mlir;
 using namespace amp;
 
-Value amp::dyingOperandBuffer(Operation *op, unsigned operand,
+Value amp::dyingOperandBuffer(OpResult result, unsigned operand,
                               const BufferMap &buffers) {
+  Operation *op = result.getOwner();
+  if (!buffers.reusesDyingOperands() ||
+      op->getOperand(operand).getType() != result.getType() ||
+      llvm::any_of(result.getUsers(), llvm::IsaPred<func::ReturnOp>))
+    return nullptr;
   Value owner = op->getOperand(operand);
   while (auto reshape = owner.getDefiningOp<nn::ReshapeOp>())
     owner = reshape.getInput();

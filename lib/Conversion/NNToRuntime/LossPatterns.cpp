@@ -77,6 +77,11 @@ struct CrossEntropyLowering : RuntimeOpLowering<nn::CrossEntropyOp> {
 };
 
 struct CrossEntropyGradLowering : RuntimeOpLowering<nn::CrossEntropyGradOp> {
+  /// dlogits may equal logits.
+  InPlaceOperands inPlaceOperands(nn::CrossEntropyGradOp op,
+                                  unsigned) const override {
+    return {op.getLogitsMutable().getOperandNumber()};
+  }
   void lower(nn::CrossEntropyGradOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     auto [rows, classes] = rowsAndClasses(op.getLogits());
@@ -100,6 +105,12 @@ struct MseLossLowering : RuntimeOpLowering<nn::MseLossOp> {
 };
 
 struct MseLossGradLowering : RuntimeOpLowering<nn::MseLossGradOp> {
+  /// dpred may equal pred or target.
+  InPlaceOperands inPlaceOperands(nn::MseLossGradOp op,
+                                  unsigned) const override {
+    return {op.getPredMutable().getOperandNumber(),
+            op.getTargetMutable().getOperandNumber()};
+  }
   void lower(nn::MseLossGradOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     Value pred = op.getPred();

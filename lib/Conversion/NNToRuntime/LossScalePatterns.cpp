@@ -37,11 +37,11 @@ struct UnscaleAndCheckLowering : RuntimeOpLowering<UnscaleAndCheckOp> {
              adaptor.getScale(), foundInf, rb.stream()});
   }
   /// unscaled[i] may be grads[i] (operand i + 1, after the scale).
-  std::optional<unsigned> inPlaceOperand(UnscaleAndCheckOp op,
-                                         unsigned result) const override {
+  InPlaceOperands inPlaceOperands(UnscaleAndCheckOp op,
+                                  unsigned result) const override {
     if (result >= op.getGrads().size())
-      return std::nullopt;
-    return op.getGrads().getBeginOperandIndex() + result;
+      return {};
+    return {op.getGrads().getBeginOperandIndex() + result};
   }
 };
 

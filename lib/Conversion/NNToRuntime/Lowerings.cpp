@@ -48,9 +48,11 @@ bool isTensor(Type t) { return isa<TensorType>(t); }
 
 class FunctionLowering {
 public:
-  FunctionLowering(const LoweringTable &table, func::FuncOp fn)
+  FunctionLowering(const LoweringTable &table, func::FuncOp fn, bool inPlace)
       : table(table), ptrTy(LLVM::LLVMPointerType::get(fn.getContext())),
-        b(fn.getContext()), callees(fn->getParentOfType<ModuleOp>()) {}
+        b(fn.getContext()), callees(fn->getParentOfType<ModuleOp>()) {
+    buffers.setReusesDyingOperands(inPlace);
+  }
 
   LogicalResult run(func::FuncOp fn) {
     Block &entry = fn.getBody().front();
@@ -149,6 +151,7 @@ private:
 
 } // namespace
 
-LogicalResult amp::lowerFunction(func::FuncOp fn, const LoweringTable &table) {
-  return FunctionLowering(table, fn).run(fn);
+LogicalResult amp::lowerFunction(func::FuncOp fn, const LoweringTable &table,
+                                 bool inPlace) {
+  return FunctionLowering(table, fn, inPlace).run(fn);
 }

@@ -54,11 +54,16 @@ public:
   void map(mlir::Value from, mlir::Value to) { buffers[from] = to; }
   /// The ops replaced, in the order they were.
   llvm::ArrayRef<mlir::Operation *> replacedOps() const { return replaced; }
+  /// Whether a result may be computed in the buffer of an operand that
+  /// dies at its op (InPlace.cpp); the lowering's `in-place` option.
+  bool reusesDyingOperands() const { return inPlace; }
+  void setReusesDyingOperands(bool value) { inPlace = value; }
 
 private:
   llvm::DenseMap<mlir::Value, mlir::Value> buffers;
   llvm::DenseSet<mlir::Operation *> lowered;
   llvm::SmallVector<mlir::Operation *> replaced;
+  bool inPlace = true;
 };
 
 /// Lowers the ops of one name.
@@ -100,11 +105,17 @@ public:
   using Adaptor = typename Op::Adaptor;
 };
 
+/// The operands whose buffer a kernel allows a result to be (it reads each
+/// element of the operand before writing that element of the result), in
+/// the order the lowering prefers them.
+using InPlaceOperands = llvm::SmallVector<unsigned, 2>;
+
 /// A lowering whose results are fresh buffers: it allocates them, lets
 /// `lower` emit the calls with the operands' buffers in `adaptor`, and
-/// records the buffers. A result whose kernel may write it over one of the
-/// operands (inPlaceOperand) is computed in that operand's buffer instead
-/// when the operand dies at the op (InPlace.cpp).
+/// records the buffers. A result that its kernel may write over an operand
+/// (inPlaceOperands) is computed in the buffer of the first such operand of
+/// its type that dies at the op (InPlace.cpp), each operand's buffer used
+/// for one result at most.
 template <typename Op> class RuntimeOpLowering : public TypedLowering<Op> {
 public:
   using Adaptor = typename TypedLowering<Op>::Adaptor;
@@ -114,14 +125,18 @@ public:
     auto typed = llvm::cast<Op>(op);
     llvm::SmallVector<mlir::Value> operands = buffers.lookup(op->getOperands());
     llvm::SmallVector<mlir::Value> results;
+    llvm::SmallVector<unsigned, 2> taken;
     for (mlir::OpResult result : op->getResults()) {
-      std::optional<unsigned> operand =
-          inPlaceOperand(typed, result.getResultNumber());
-      mlir::Value reused =
-          operand ? dyingOperandBuffer(op, *operand, buffers) : nullptr;
-      assert((!reused || op->getOperand(*operand).getType() ==
-                             result.getType()) &&
-             "a result in place of an operand of its type");
+      mlir::Value reused;
+      for (unsigned operand :
+           inPlaceOperands(typed, result.getResultNumber())) {
+        if (llvm::is_contained(taken, operand))
+          continue;
+        if ((reused = dyingOperandBuffer(result, operand, buffers))) {
+          taken.push_back(operand);
+          break;
+        }
+      }
       results.push_back(
           reused ? reused
                  : rb.alloc(llvm::cast<mlir::RankedTensorType>(
@@ -135,11 +150,10 @@ public:
 protected:
   virtual void lower(Op op, Adaptor adaptor, RuntimeBuilder &rb,
                      mlir::ValueRange results) const = 0;
-  /// The operand (of the result's type) whose buffer the kernel allows
-  /// result `result` to be, reading each element before writing it.
-  virtual std::optional<unsigned> inPlaceOperand(Op op,
-                                                 unsigned result) const {
-    return std::nullopt;
+  /// The operands whose buffer the kernel (its header says "may equal")
+  /// allows result `result` to be; none by default.
+  virtual InPlaceOperands inPlaceOperands(Op op, unsigned result) const {
+    return {};
   }
 };
 
@@ -148,8 +162,10 @@ protected:
 /// (scf.for, scf.if, scf.while) carries buffers instead of tensors, and the
 /// arguments and results of `fn` are buffers. Fails, with an error, at an op
 /// that has no lowering.
+/// With `inPlace`, results may be computed in dying operands' buffers
+/// (RuntimeOpLowering, InPlace.cpp).
 mlir::LogicalResult lowerFunction(mlir::func::FuncOp fn,
-                                  const LoweringTable &table);
+                                  const LoweringTable &table, bool inPlace);
 
 void addElementwiseLowerings(LoweringTable &table);
 void addShapeLowerings(LoweringTable &table);

@@ -176,7 +176,7 @@ struct LowerToRuntimePass : amp::impl::LowerToRuntimeBase<LowerToRuntimePass> {
     addLossScaleLowerings(table);
     addBufferLowerings(table);
     for (func::FuncOp fn : functions)
-      if (failed(lowerFunction(fn, table)))
+      if (failed(lowerFunction(fn, table, inPlace)))
         return signalPassFailure();
 
     for (func::FuncOp fn : functions) {

@@ -16,6 +16,13 @@ using runtime_abi::RuntimeFn;
 namespace {
 
 struct LayerNormLowering : RuntimeOpLowering<nn::LayerNormOp> {
+  /// y may equal x.
+  InPlaceOperands inPlaceOperands(nn::LayerNormOp op,
+                                  unsigned result) const override {
+    if (result != 0)
+      return {};
+    return {op.getInputMutable().getOperandNumber()};
+  }
   void lower(nn::LayerNormOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     Value x = op.getInput();
@@ -30,6 +37,14 @@ struct LayerNormLowering : RuntimeOpLowering<nn::LayerNormOp> {
 };
 
 struct LayerNormGradLowering : RuntimeOpLowering<nn::LayerNormGradOp> {
+  /// dx may equal dy or x.
+  InPlaceOperands inPlaceOperands(nn::LayerNormGradOp op,
+                                  unsigned result) const override {
+    if (result != 0)
+      return {};
+    return {op.getGradOutputMutable().getOperandNumber(),
+            op.getInputMutable().getOperandNumber()};
+  }
   void lower(nn::LayerNormGradOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     Value x = op.getInput();
@@ -43,6 +58,13 @@ struct LayerNormGradLowering : RuntimeOpLowering<nn::LayerNormGradOp> {
 };
 
 struct BatchNormLowering : RuntimeOpLowering<nn::BatchNormOp> {
+  /// y may equal x.
+  InPlaceOperands inPlaceOperands(nn::BatchNormOp op,
+                                  unsigned result) const override {
+    if (result != 0)
+      return {};
+    return {op.getInputMutable().getOperandNumber()};
+  }
   void lower(nn::BatchNormOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     Value x = op.getInput();

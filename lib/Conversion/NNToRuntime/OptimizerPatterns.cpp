@@ -250,11 +250,11 @@ struct ClipGradNormLowering : RuntimeOpLowering<nn::ClipGradNormOp> {
              rb.stream()});
   }
   /// clipped[i] may be grads[i].
-  std::optional<unsigned> inPlaceOperand(nn::ClipGradNormOp op,
-                                         unsigned result) const override {
+  InPlaceOperands inPlaceOperands(nn::ClipGradNormOp op,
+                                  unsigned result) const override {
     if (result >= op.getGrads().size())
-      return std::nullopt;
-    return op.getGrads().getBeginOperandIndex() + result;
+      return {};
+    return {op.getGrads().getBeginOperandIndex() + result};
   }
 };
 

@@ -91,6 +91,10 @@ struct TopKLowering : RuntimeOpLowering<nn::TopKOp> {
 
 template <typename Op, RuntimeFn Fn>
 struct SoftmaxLowering : RuntimeOpLowering<Op> {
+  /// y may equal x.
+  InPlaceOperands inPlaceOperands(Op op, unsigned) const override {
+    return {op.getInputMutable().getOperandNumber()};
+  }
   void lower(Op op, typename RuntimeOpLowering<Op>::Adaptor adaptor,
              RuntimeBuilder &rb, ValueRange results) const override {
     Value x = op.getInput();
@@ -101,6 +105,12 @@ struct SoftmaxLowering : RuntimeOpLowering<Op> {
 };
 
 struct SoftmaxGradLowering : RuntimeOpLowering<nn::SoftmaxGradOp> {
+  /// dx may equal dy or y.
+  InPlaceOperands inPlaceOperands(nn::SoftmaxGradOp op,
+                                  unsigned) const override {
+    return {op.getGradOutputMutable().getOperandNumber(),
+            op.getOutputMutable().getOperandNumber()};
+  }
   void lower(nn::SoftmaxGradOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     Value y = op.getOutput();

@@ -24,7 +24,9 @@ void amp::buildAmpToRuntimePipeline(OpPassManager &pm,
   pm.addPass(createLowerMatmulToCublasLt(gemm));
   // 2. Every other op becomes runtime calls on buffers; functions take the
   //    runner's calling convention.
-  pm.addPass(createLowerToRuntime());
+  LowerToRuntimeOptions lower;
+  lower.inPlace = options.inPlace;
+  pm.addPass(createLowerToRuntime(lower));
   // 3. Buffers are freed after their last use (per function, in parallel).
   pm.addNestedPass<func::FuncOp>(createRuntimeDeallocate());
   //    The temporaries of each function share one arena.

@@ -50,6 +50,12 @@ CompileFlags::CompileFlags(cl::OptionCategory &category)
                    "them, amp.aliasing_output), so that the state is held "
                    "once; =false gives every result a buffer of its own"),
           cl::cat(category)),
+      inPlace("in-place", cl::init(true),
+              cl::desc("Compute a result in the buffer of an operand that "
+                       "dies at the op where the kernel allows it "
+                       "(amp-lower-to-runtime's in-place); =false gives "
+                       "every result a buffer of its own"),
+              cl::cat(category)),
       codegenFunctionSize(
           "codegen-function-size", cl::init(kDefaultCodegenFunctionSize),
           cl::desc("Before code generation, outline runs of a large step's "
@@ -69,6 +75,7 @@ CompileRequest CompileFlags::request() const {
   r.source = inputFile;
   r.bufferArena = bufferArena;
   r.donateState = donateState;
+  r.inPlace = inPlace;
   r.codegenFunctionSize = codegenFunctionSize;
   return r;
 }

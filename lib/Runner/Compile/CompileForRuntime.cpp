@@ -101,6 +101,7 @@ amp::runner::compileForRuntime(ModuleOp module, const CompileOptions &options) {
   lower.enableVerifier(false);
   amp::AmpToRuntimeOptions lowering;
   lowering.planBuffers = options.bufferArena;
+  lowering.inPlace = options.inPlace;
   amp::buildAmpToRuntimePipeline(lower, lowering);
   if (failed(lower.run(module)) || failed(mlir::verify(module)))
     return llvm::createStringError("lowering " + options.sourceName +

@@ -1,9 +1,10 @@
-// RUN: amp-opt %s --amp-to-runtime | FileCheck %s --check-prefix=ARENA
-// RUN: amp-opt %s --amp-to-runtime=plan-buffers=false | FileCheck %s --check-prefix=OWN
+// RUN: amp-opt %s --amp-to-runtime=in-place=false | FileCheck %s --check-prefix=ARENA
+// RUN: amp-opt %s --amp-to-runtime="plan-buffers=false in-place=false" | FileCheck %s --check-prefix=OWN
 
 // In the pipeline, the three temporaries share one arena: one amp_alloc
 // (whose NULL is checked like any other failure, at the arena's own site)
-// and one amp_free; with plan-buffers=false each keeps its own.
+// and one amp_free; with plan-buffers=false each keeps its own. (in-place=false:
+// in place, the chain would need one buffer.)
 // ARENA-DAG: llvm.mlir.global internal constant @__amp_sites("buffer arena of @chain\00{{.*}}")
 // ARENA-LABEL: llvm.func @chain
 // ARENA-DAG: %[[ARENASITE:.*]] = llvm.mlir.constant(0 : i64) : i64

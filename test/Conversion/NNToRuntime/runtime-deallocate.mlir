@@ -1,4 +1,6 @@
-// RUN: amp-opt %s -split-input-file --amp-lower-to-runtime --amp-runtime-deallocate | FileCheck %s
+// RUN: amp-opt %s -split-input-file --amp-lower-to-runtime=in-place=false --amp-runtime-deallocate | FileCheck %s
+// (in-place=false: every op result has a buffer of its own, which the
+// passes under test then free.)
 
 // An intermediate is freed right after its last reader; the result buffer
 // and the arguments are not freed. Every free takes the one null stream at

@@ -38,6 +38,13 @@ struct AmpToRuntimeOptions : mlir::PassPipelineOptions<AmpToRuntimeOptions> {
                      "its own amp_alloc and amp_free, which lets a memory "
                      "checker see each one"),
       llvm::cl::init(true)};
+  Option<bool> inPlace{
+      *this, "in-place",
+      llvm::cl::desc("amp-lower-to-runtime's in-place: compute a result in "
+                     "the buffer of an operand that dies at the op where "
+                     "the kernel allows it; off, every result gets its own "
+                     "buffer"),
+      llvm::cl::init(true)};
 };
 
 /// Adds `amp-to-runtime` to `pm` (which must run on a module): every matmul
