@@ -49,24 +49,6 @@ bool isOwnedBy(Value owner, Block *block) {
   return owner.getDefiningOp()->getBlock() == block;
 }
 
-/// Whether the buffer of `owner` is read at or after `op` other than by
-/// `op`'s handovers (in `op`'s block; nested uses count at their ancestor).
-bool isReadAfter(Value owner, Operation *op,
-                 const llvm::SmallPtrSetImpl<OpOperand *> &handovers) {
-  SmallVector<OpOperand *> uses;
-  collectBufferUses(owner, uses);
-  Block *block = op->getBlock();
-  for (OpOperand *use : uses) {
-    if (handovers.contains(use) ||
-        isa<nn::ReshapeOp>(use->getOwner()))
-      continue;
-    Operation *at = block->findAncestorOpInBlock(*use->getOwner());
-    if (at && (at == op || op->isBeforeInBlock(at)))
-      return true;
-  }
-  return false;
-}
-
 /// Replaces the value of `operand` by a copy made right before `op`.
 void copyOperand(OpOperand &operand, Operation *op) {
   OpBuilder b(op);
@@ -128,6 +110,21 @@ void amp::collectBufferUses(Value owner, SmallVectorImpl<OpOperand *> &uses) {
     if (auto reshape = dyn_cast<nn::ReshapeOp>(use.getOwner()))
       collectBufferUses(reshape.getResult(), uses);
   }
+}
+
+bool amp::isReadAfter(Value owner, Operation *op,
+                      const llvm::SmallPtrSetImpl<OpOperand *> &except) {
+  SmallVector<OpOperand *> uses;
+  collectBufferUses(owner, uses);
+  Block *block = op->getBlock();
+  for (OpOperand *use : uses) {
+    if (except.contains(use) || isa<nn::ReshapeOp>(use->getOwner()))
+      continue;
+    Operation *at = block->findAncestorOpInBlock(*use->getOwner());
+    if (at && (at == op || op->isBeforeInBlock(at)))
+      return true;
+  }
+  return false;
 }
 
 void amp::insertOwnershipCopies(func::FuncOp fn) {

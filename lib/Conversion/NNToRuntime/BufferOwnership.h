@@ -8,6 +8,7 @@
 #define AMP_LIB_CONVERSION_NNTORUNTIME_BUFFEROWNERSHIP_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace amp {
 
@@ -20,6 +21,12 @@ void insertOwnershipCopies(mlir::func::FuncOp fn);
 /// alias it).
 void collectBufferUses(mlir::Value owner,
                        llvm::SmallVectorImpl<mlir::OpOperand *> &uses);
+
+/// Whether the buffer of `owner` is read at or after `op` other than
+/// through `except` (in `op`'s block; nested uses count at their ancestor,
+/// reshapes are not reads).
+bool isReadAfter(mlir::Value owner, mlir::Operation *op,
+                 const llvm::SmallPtrSetImpl<mlir::OpOperand *> &except);
 
 } // namespace amp
 

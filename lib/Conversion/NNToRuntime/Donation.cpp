@@ -82,14 +82,8 @@ Value amp::donatedBuffer(Operation *start, Operation *op, unsigned operand,
   if (!returned)
     return nullptr;
   // Every other read of the argument's buffer comes before the call.
-  SmallVector<OpOperand *> uses;
-  collectBufferUses(arg, uses);
-  for (OpOperand *use : uses) {
-    if (use->getOwner() == op && use->getOperandNumber() == operand)
-      continue;
-    Operation *at = op->getBlock()->findAncestorOpInBlock(*use->getOwner());
-    if (!at || !at->isBeforeInBlock(start))
-      return nullptr;
-  }
+  llvm::SmallPtrSet<OpOperand *, 1> update = {&op->getOpOperand(operand)};
+  if (isReadAfter(arg, start, update))
+    return nullptr;
   return buffers.lookup(arg);
 }

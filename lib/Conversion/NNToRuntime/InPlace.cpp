@@ -45,19 +45,8 @@ Value amp::dyingOperandBuffer(OpResult result, unsigned operand,
   Value buffer = buffers.lookup(op->getOperand(operand));
   if (isa<BlockArgument>(buffer))
     return nullptr;
-  SmallVector<OpOperand *> uses;
-  collectBufferUses(owner, uses);
-  for (OpOperand *use : uses) {
-    if (isa<nn::ReshapeOp>(use->getOwner()))
-      continue;
-    if (use->getOwner() == op) {
-      if (use->getOperandNumber() != operand)
-        return nullptr;
-      continue;
-    }
-    Operation *at = op->getBlock()->findAncestorOpInBlock(*use->getOwner());
-    if (!at || !at->isBeforeInBlock(op))
-      return nullptr;
-  }
+  llvm::SmallPtrSet<OpOperand *, 1> read = {&op->getOpOperand(operand)};
+  if (isReadAfter(owner, op, read))
+    return nullptr;
   return buffer;
 }
