@@ -5,12 +5,15 @@
 // value dies at the op, the lowering computes the output in the input's
 // buffer instead of a new one: the two are never live at once, which the
 // arena (amp-runtime-plan-buffers) cannot arrange, since at the call both
-// are. A lowering names such (result, operand) pairs
-// (RuntimeOpLowering::inPlaceOperand); today the multi-tensor gradient ops:
-// amp_unscale_and_check, the f16 step's peak (every f32 gradient and its
-// unscaled copy were live at that call), and amp_clip_grad_norm, as
-// PyTorch's _amp_foreach_non_finite_check_and_unscale_ and
-// clip_grad_norm_ work on .grad in place.
+// are. Each lowering lists, per result, the operands its kernel's header
+// says it may equal (RuntimeOpLowering::inPlaceOperands): the elementwise
+// ops and their gradients, softmax and its gradient, the norms, the loss
+// gradients, and the multi-tensor gradient ops (amp_unscale_and_check, the
+// f16 step's peak when every f32 gradient and its unscaled copy were live
+// at that call, and amp_clip_grad_norm, as PyTorch's
+// _amp_foreach_non_finite_check_and_unscale_ and clip_grad_norm_ work on
+// .grad in place). An operand defined outside the op's block is never
+// reused: a loop body runs more than once.
 //
 //===----------------------------------------------------------------------===//
 

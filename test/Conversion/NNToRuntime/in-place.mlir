@@ -159,3 +159,33 @@ func.func @operands_of_other_shapes(%b: tensor<8xf32>, %x: tensor<4x8xf32>) -> t
   %t = nn.transpose %c [1, 0] : tensor<4x8xf16> -> tensor<8x4xf16>
   return %t : tensor<8x4xf16>
 }
+
+// -----
+
+// In a loop body, a value defined outside is never reused (the body runs
+// again and reads it again), nor the loop-carried block argument; a value
+// made in the body and dying there is.
+// CHECK-LABEL: func.func @loop(
+// CHECK: %[[M:.*]] = llvm.call @amp_alloc(
+// CHECK: llvm.call @amp_unary(%{{.*}}, %{{.*}}, %[[M]],
+// CHECK: %[[N:.*]] = llvm.call @amp_alloc(
+// CHECK: llvm.call @amp_unary(%{{.*}}, %{{.*}}, %[[N]],
+// CHECK: scf.for {{.*}} iter_args(%[[A:.*]] = %{{.*}})
+// CHECK:   %[[E:.*]] = llvm.call @amp_alloc(
+// CHECK:   llvm.call @amp_unary(%{{.*}}, %[[N]], %[[E]],
+// CHECK:   llvm.call @amp_binary(%{{.*}}, %[[A]], %[[E]], %[[E]],
+// CHECK:   scf.yield %[[E]]
+func.func @loop(%x: tensor<4xf32>) -> tensor<f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %m = nn.neg %x : tensor<4xf32>
+  %n = nn.neg %x : tensor<4xf32>
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%a = %m) -> (tensor<4xf32>) {
+    %e = nn.exp %n : tensor<4xf32>
+    %s = nn.add %a, %e : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    scf.yield %s : tensor<4xf32>
+  }
+  %t = nn.reduce_sum %r [0] : (tensor<4xf32>) -> tensor<f32>
+  return %t : tensor<f32>
+}
