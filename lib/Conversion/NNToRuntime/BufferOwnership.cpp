@@ -34,13 +34,6 @@ using namespace amp;
 
 namespace {
 
-/// The value whose buffer `v` lives in: reshapes alias their input.
-Value bufferOwner(Value v) {
-  while (auto reshape = v.getDefiningOp<nn::ReshapeOp>())
-    v = reshape.getInput();
-  return v;
-}
-
 /// Whether `block` owns the buffer `owner`.
 bool isOwnedBy(Value owner, Block *block) {
   if (auto arg = dyn_cast<BlockArgument>(owner))
@@ -103,6 +96,12 @@ void normalizeBlock(Block &block) {
 }
 
 } // namespace
+
+Value amp::bufferOwner(Value v) {
+  while (auto reshape = v.getDefiningOp<nn::ReshapeOp>())
+    v = reshape.getInput();
+  return v;
+}
 
 void amp::collectBufferUses(Value owner, SmallVectorImpl<OpOperand *> &uses) {
   for (OpOperand &use : owner.getUses()) {

@@ -17,6 +17,9 @@ namespace amp {
 /// linalg.copy) where a value handed over is not the block's to give.
 void insertOwnershipCopies(mlir::func::FuncOp fn);
 
+/// The value whose buffer `v` lives in: reshapes alias their input.
+mlir::Value bufferOwner(mlir::Value v);
+
 /// Every use of the buffer of `owner` (its own and its reshapes', which
 /// alias it).
 void collectBufferUses(mlir::Value owner,

@@ -22,8 +22,6 @@
 #include "BufferOwnership.h"
 #include "Lowerings.h"
 
-#include "amp/Dialect/NN/IR/NNOps.h"
-
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -37,9 +35,7 @@ Value amp::dyingOperandBuffer(OpResult result, unsigned operand,
       op->getOperand(operand).getType() != result.getType() ||
       llvm::any_of(result.getUsers(), llvm::IsaPred<func::ReturnOp>))
     return nullptr;
-  Value owner = op->getOperand(operand);
-  while (auto reshape = owner.getDefiningOp<nn::ReshapeOp>())
-    owner = reshape.getInput();
+  Value owner = bufferOwner(op->getOperand(operand));
   Operation *def = owner.getDefiningOp();
   if (!def || def->getBlock() != op->getBlock() || isa<arith::ConstantOp>(def))
     return nullptr;
