@@ -351,6 +351,28 @@ LogicalResult rule(BatchNormOp op, Rule &r) {
   return normRule<BatchNormGradOp>(op, r);
 }
 
+/// The fused attention's log-sum-exp (result 1) is saved for the backward
+/// and has no derivative; the mask (operand 3) gets none either, since the
+/// fused backward never forms the [..., Sq, Sk] gradient it would need.
+LogicalResult rule(AttentionOp op, Rule &r) {
+  if (failed(r.requireNoGradient(1, "the saved log-sum-exp")))
+    return failure();
+  if (op.getMask() && r.need(3))
+    return op.emitOpError()
+           << "the loss depends on the mask, but nn.attention's mask has no "
+              "derivative (apply a learned bias before the attention "
+              "unfused)";
+  if (!r.dy(0))
+    return success();
+  auto grad = r.b().create<AttentionGradOp>(
+      r.dy(0), op.getQuery(), op.getKey(), op.getValue(), op.getResult(),
+      op.getLogsumexp(), op.getMask(), op.getScaleAttr(), op.getCausalAttr());
+  r.set(0, grad.getGradQuery());
+  r.set(1, grad.getGradKey());
+  r.set(2, grad.getGradValue());
+  return success();
+}
+
 LogicalResult rule(SoftmaxOp op, Rule &r) {
   r.set(0, r.b().create<SoftmaxGradOp>(r.dy(), op.getResult(),
                                        op.getAxisAttr()));

@@ -124,6 +124,36 @@ struct NormGradModel
   }
 };
 
+/// Attention: query, key and value follow the op, with its result; the
+/// mask keeps its type (the kernel reads f32 or the op's) and the saved
+/// log-sum-exp is f32.
+struct AttentionModel
+    : MixedPrecisionOpInterface::ExternalModel<AttentionModel, AttentionOp> {
+  SmallVector<unsigned> getPrecisionOperands(Operation *) const {
+    return {0, 1, 2};
+  }
+  SmallVector<unsigned> getPrecisionResults(Operation *) const { return {0}; }
+};
+
+/// Its gradient: the output gradient, query, key, value and output follow
+/// the op, with the three gradients; the forward op is the producer of the
+/// saved log-sum-exp.
+struct AttentionGradModel
+    : MixedPrecisionOpInterface::ExternalModel<AttentionGradModel,
+                                               AttentionGradOp> {
+  SmallVector<unsigned> getPrecisionOperands(Operation *) const {
+    return {0, 1, 2, 3, 4};
+  }
+  SmallVector<unsigned> getPrecisionResults(Operation *) const {
+    return {0, 1, 2};
+  }
+  Operation *getTiedForwardOp(Operation *op) const {
+    return cast<AttentionGradOp>(op)
+        .getLogsumexp()
+        .getDefiningOp<AttentionOp>();
+  }
+};
+
 /// Losses are always f32: only their inputs (`Operands`) follow the op.
 template <typename OpT, unsigned... Operands>
 struct LossModel
@@ -221,6 +251,8 @@ void amp::registerNNPrecisionModels(DialectRegistry &registry) {
         *ctx);
     BatchNormGradOp::attachInterface<NormGradModel<BatchNormGradOp, BatchNormOp>>(
         *ctx);
+    AttentionOp::attachInterface<AttentionModel>(*ctx);
+    AttentionGradOp::attachInterface<AttentionGradModel>(*ctx);
     CrossEntropyOp::attachInterface<LossModel<CrossEntropyOp, 0>>(*ctx);
     CrossEntropyGradOp::attachInterface<
         LossGradModel<CrossEntropyGradOp, CrossEntropyOp, 1>>(*ctx);

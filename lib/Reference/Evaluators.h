@@ -63,6 +63,7 @@ void registerElementwiseOps(EvaluatorTable &table);
 void registerContractionOps(EvaluatorTable &table);
 void registerPoolingOps(EvaluatorTable &table);
 void registerNormOps(EvaluatorTable &table);
+void registerAttentionOps(EvaluatorTable &table);
 void registerReductionOps(EvaluatorTable &table);
 void registerShapeOps(EvaluatorTable &table);
 void registerEmbeddingAndLossOps(EvaluatorTable &table);

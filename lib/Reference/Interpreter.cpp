@@ -25,6 +25,7 @@ static const EvaluatorTable &getEvaluators() {
     registerContractionOps(t);
     registerPoolingOps(t);
     registerNormOps(t);
+    registerAttentionOps(t);
     registerReductionOps(t);
     registerShapeOps(t);
     registerEmbeddingAndLossOps(t);

@@ -82,6 +82,9 @@ struct CompileOptions {
   /// training step. keepForward is turned on when another of `functions`
   /// is the step's missing @<step>_forward.
   nn::AutodiffOptions autodiff;
+  /// nn-fuse-attention before nn-autodiff, over the whole module: each
+  /// matmul-scale-softmax-matmul chain becomes one nn.attention.
+  bool fuseAttention = true;
   /// amp-to-runtime's plan-buffers: one arena for each function's
   /// temporaries.
   bool bufferArena = true;
@@ -95,13 +98,13 @@ struct CompileOptions {
   bool inPlace = true;
 };
 
-/// Applies nn-autodiff (to a forward step), amp-pipeline (when
-/// options.pipeline is set) and amp-to-runtime
-/// to `module`, in place, and returns the signatures of options.functions,
-/// read in between (amp-pipeline may add loss-scale state; the lowering
-/// erases the tensor types), with each result's inArgument read from the
-/// lowered function. Pass failures are reported as diagnostics of
-/// the module's context, and the returned error says which stage failed.
+/// Applies nn-fuse-attention, nn-autodiff (to a forward step), amp-pipeline
+/// (when options.pipeline is set) and amp-to-runtime to `module`, in place, and
+/// returns the signatures of options.functions, read in between (amp-pipeline
+/// may add loss-scale state; the lowering erases the tensor types), with each
+/// result's inArgument read from the lowered function. Pass failures are
+/// reported as diagnostics of the module's context, and the returned error says
+/// which stage failed.
 llvm::Expected<std::vector<FunctionSignature>>
 compileForRuntime(mlir::ModuleOp module, const CompileOptions &options);
 
@@ -190,7 +193,8 @@ struct CompileRequest {
   std::string source;
   /// amp-to-runtime's plan-buffers: one arena for the temporaries.
   bool bufferArena = true;
-  /// CompileOptions::donateState and inPlace.
+  /// CompileOptions::fuseAttention, donateState and inPlace.
+  bool fuseAttention = true;
   bool donateState = true;
   bool inPlace = true;
   /// translateStep's function size for the code generator.

@@ -171,6 +171,7 @@ void addElementwiseLowerings(LoweringTable &table);
 void addShapeLowerings(LoweringTable &table);
 void addReductionLowerings(LoweringTable &table);
 void addNormLowerings(LoweringTable &table);
+void addAttentionLowerings(LoweringTable &table);
 void addConvLowerings(LoweringTable &table);
 void addPoolLowerings(LoweringTable &table);
 void addLossLowerings(LoweringTable &table);

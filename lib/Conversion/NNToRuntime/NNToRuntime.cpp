@@ -168,6 +168,7 @@ struct LowerToRuntimePass : amp::impl::LowerToRuntimeBase<LowerToRuntimePass> {
     addShapeLowerings(table);
     addReductionLowerings(table);
     addNormLowerings(table);
+    addAttentionLowerings(table);
     addConvLowerings(table);
     addPoolLowerings(table);
     addLossLowerings(table);

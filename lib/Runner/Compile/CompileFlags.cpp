@@ -36,6 +36,13 @@ CompileFlags::CompileFlags(cl::OptionCategory &category)
                    "reporting which fraction of the non-zero values an f16 "
                    "cast flushes to zero or makes subnormal"),
           cl::cat(category)),
+      fuseAttention(
+          "fuse-attention", cl::init(true),
+          cl::desc("Fuse each matmul-scale-softmax-matmul attention into one "
+                   "nn.attention (nn-fuse-attention) before nn-autodiff, so "
+                   "that neither pass stores the [..., Sq, Sk] scores; "
+                   "=false keeps the ops as written"),
+          cl::cat(category)),
       bufferArena(
           "buffer-arena", cl::init(true),
           cl::desc("Place each step's temporary tensors in one allocation "
@@ -73,6 +80,7 @@ CompileRequest CompileFlags::request() const {
   r.evalEntry = evalEntry;
   r.underflowProbe = underflowReport;
   r.source = inputFile;
+  r.fuseAttention = fuseAttention;
   r.bufferArena = bufferArena;
   r.donateState = donateState;
   r.inPlace = inPlace;

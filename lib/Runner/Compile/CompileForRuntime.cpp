@@ -1,9 +1,10 @@
-//===- CompileForRuntime.cpp - autodiff, amp-pipeline, amp-to-runtime ----===//
+//===- CompileForRuntime.cpp - fusion, autodiff, amp-pipeline, lowering --===//
 
 #include "amp/Runner/Compile.h"
 
 #include "amp/Conversion/NNToRuntime/NNToRuntime.h"
 #include "amp/Dialect/AMP/IR/AMPDialect.h"
+#include "amp/Dialect/NN/Transforms/FuseAttention.h"
 #include "amp/InitAll.h"
 #include "amp/Runner/StepBinding.h"
 
@@ -52,6 +53,9 @@ static void readResultsInArguments(Operation *fn,
 
 llvm::Expected<std::vector<FunctionSignature>>
 amp::runner::compileForRuntime(ModuleOp module, const CompileOptions &options) {
+  if (options.fuseAttention)
+    amp::nn::fuseAttention(module);
+
   // A forward loss function as the step: nn-autodiff makes it one, keeping
   // the forward pass when @<step>_forward is asked for.
   auto step = options.functions.empty()

@@ -28,6 +28,7 @@ amp::runner::compileProgram(ModuleOp module, const CompileRequest &request) {
   options.pipeline = precision == "f32" ? nullptr : &pipeline;
   options.sourceName = request.source;
   options.bufferArena = request.bufferArena;
+  options.fuseAttention = request.fuseAttention;
   options.donateState = request.donateState;
   options.inPlace = request.inPlace;
   for (const std::string &fn :

@@ -610,6 +610,52 @@ AMP_KERNEL_API amp_status_t amp_running_stats_update(
     const float *invstd, float *new_mean, float *new_var, int64_t channels,
     float momentum, float epsilon, float correction, void *stream);
 
+/*===--- Attention -------------------------------------------------------===*/
+
+/* nn.attention: fused scaled-dot-product attention that never stores the
+ * [..., Sq, Sk] scores. q is [B..., Sq, D] with dims q_dims (rank >= 2,
+ * B... the leading batch dims), k [B..., Sk, D], v [B..., Sk, Dv], out
+ * [B..., Sq, Dv]; q, k, v and out have `dtype` (f32, f16 or bf16). Per batch
+ * index b and query row i, in f32 (each element widened exactly):
+ *   s[j]   = scale * dot(q[b,i,:], k[b,j,:]) + mask[b,i,j]
+ *            (s[j] = -inf when causal != 0 and j > i: PyTorch's top-left
+ *            aligned is_causal),
+ *   m      = max_j s[j],  l = sum_j exp(s[j] - m),
+ *   lse[b,i] = m + log(l),  p[j] = exp(s[j] - lse[b,i]),
+ *   out[b,i,:] = sum_j p[j] * v[b,j,:], rounded once to dtype.
+ * A row whose every s[j] is -inf gets out = 0 and lse = -inf. lse is f32
+ * [B..., Sq], saved for amp_attention_grad. mask is optional (NULL: none),
+ * additive, of mask_dtype (f32 or dtype) and shape mask_dims, of q's rank,
+ * each dim equal to the score's ([B..., Sq, Sk]) or 1 (broadcast); -inf
+ * masks a key out. mask_dims is ignored when mask is NULL. Sums over j and
+ * the dot products accumulate in f32 in ascending order; the backends may
+ * block the sums differently (the CUDA backend does), so they agree to f32
+ * rounding, not bitwise. No output may overlap an input. */
+AMP_KERNEL_API amp_status_t amp_attention(
+    const void *q, const void *k, const void *v, const void *mask, void *out,
+    float *lse, const int64_t *q_dims, int32_t rank, int64_t sk, int64_t dv,
+    const int64_t *mask_dims, amp_dtype_t dtype, amp_dtype_t mask_dtype,
+    float scale, int32_t causal, void *stream);
+
+/* nn.attention_grad: the gradients of amp_attention with respect to q, k and
+ * v, from the output gradient dout [B..., Sq, Dv] and the forward's out and
+ * lse (shapes, dtypes, mask and causal as there). Per batch index, in f32,
+ * with p[i,j] = exp(s[i,j] - lse[i]) recomputed from q and k (0 where lse
+ * is -inf) and delta[i] = dot(dout[i,:], out[i,:]):
+ *   dp[i,j] = dot(dout[i,:], v[j,:]),  ds[i,j] = p[i,j] * (dp[i,j] - delta[i]),
+ *   dq[i,:] = scale * sum_j ds[i,j] * k[j,:],
+ *   dk[j,:] = scale * sum_i ds[i,j] * q[i,:],
+ *   dv[j,:] = sum_i p[i,j] * dout[i,:],
+ * each rounded once to dtype. The mask gets no gradient. Scratch memory is
+ * O(Sk * (D + Dv)) f32 per thread (AMP_STATUS_BACKEND_ERROR if it cannot be
+ * had). No output may overlap an input or another output. */
+AMP_KERNEL_API amp_status_t amp_attention_grad(
+    const void *dout, const void *q, const void *k, const void *v,
+    const void *mask, const void *out, const float *lse, void *dq, void *dk,
+    void *dv_out, const int64_t *q_dims, int32_t rank, int64_t sk, int64_t dv,
+    const int64_t *mask_dims, amp_dtype_t dtype, amp_dtype_t mask_dtype,
+    float scale, int32_t causal, void *stream);
+
 /*===--- Convolution -----------------------------------------------------===*/
 
 /* nn.conv2d and its gradients share their arguments: x_dims = [N, C, H, W],

@@ -3,7 +3,7 @@
 // amp-verify-runtime-contract, which fails the run on any op, type or
 // declaration outside the runtime ABI.
 // RUN: amp-opt %s -split-input-file --amp-to-runtime | FileCheck %s --check-prefix=CONTRACT
-// CONTRACT-COUNT-34: llvm.func @{{[a-z0-9_]+}}(%{{.*}}: !llvm.ptr) -> i32 {
+// CONTRACT-COUNT-36: llvm.func @{{[a-z0-9_]+}}(%{{.*}}: !llvm.ptr) -> i32 {
 // CONTRACT-NOT: func.func
 
 // One function per nn op of issue #10: the runtime call and its key
@@ -631,4 +631,43 @@ func.func @running_stats_update(%rm: tensor<16xf32>, %rv: tensor<16xf32>, %m: te
 func.func @running_stats_update_biased(%rm: tensor<16xf32>, %rv: tensor<16xf32>, %m: tensor<16xf32>, %i: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
   %0:2 = nn.running_stats_update %rm, %rv, %m, %i {count = 1 : i64, unbiased = false} : tensor<16xf32>
   return %0#0, %0#1 : tensor<16xf32>, tensor<16xf32>
+}
+
+// -----
+
+// nn.attention: amp_attention(q, k, v, mask, out, lse, q dims, rank, Sk, Dv,
+// mask dims padded with leading 1s to the scores' rank, dtype (F16), mask
+// dtype (F32), scale, causal, stream); the results are the function's.
+// CHECK-LABEL: func.func @attention(
+// CHECK-DAG: %[[QDIMS:.*]] = llvm.mlir.addressof @__amp_i64_2_4_8_16 : !llvm.ptr
+// CHECK-DAG: %[[MDIMS:.*]] = llvm.mlir.addressof @__amp_i64_1_1_1_6 : !llvm.ptr
+// CHECK-DAG: %[[RANK:.*]] = llvm.mlir.constant(4 : i32) : i32
+// CHECK-DAG: %[[SK:.*]] = llvm.mlir.constant(6 : i64) : i64
+// CHECK-DAG: %[[DV:.*]] = llvm.mlir.constant(32 : i64) : i64
+// CHECK-DAG: %[[F16:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-DAG: %[[F32:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-DAG: %[[SCALE:.*]] = llvm.mlir.constant(2.500000e-01 : f32) : f32
+// CHECK: llvm.call @amp_attention(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[QDIMS]], %[[RANK]], %[[SK]], %[[DV]], %[[MDIMS]], %[[F16]], %[[F32]], %[[SCALE]], %[[F16]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i64, i64, !llvm.ptr, i32, i32, f32, i32, !llvm.ptr) -> i32
+func.func @attention(%q: tensor<2x4x8x16xf16>, %k: tensor<2x4x6x16xf16>, %v: tensor<2x4x6x32xf16>, %m: tensor<6xf32>) -> (tensor<2x4x8x32xf16>, tensor<2x4x8xf32>) {
+  %o, %lse = nn.attention %q, %k, %v mask %m {causal, scale = 0.25 : f32} : (tensor<2x4x8x16xf16>, tensor<2x4x6x16xf16>, tensor<2x4x6x32xf16>, tensor<6xf32>) -> (tensor<2x4x8x32xf16>, tensor<2x4x8xf32>)
+  return %o, %lse : tensor<2x4x8x32xf16>, tensor<2x4x8xf32>
+}
+
+// -----
+
+// nn.attention_grad without a mask: NULL mask and mask dims, the default
+// scale 1/sqrt(D) = 0.5, causal 0.
+// CHECK-LABEL: func.func @attention_grad(
+// CHECK-DAG: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK-DAG: %[[QDIMS:.*]] = llvm.mlir.addressof @__amp_i64_3_4 : !llvm.ptr
+// CHECK-DAG: %[[RANK:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK-DAG: %[[SK:.*]] = llvm.mlir.constant(5 : i64) : i64
+// CHECK-DAG: %[[DV:.*]] = llvm.mlir.constant(2 : i64) : i64
+// CHECK-DAG: %[[F32:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-DAG: %[[SCALE:.*]] = llvm.mlir.constant(5.000000e-01 : f32) : f32
+// CHECK: llvm.call @amp_attention_grad(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[NULL]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[QDIMS]], %[[RANK]], %[[SK]], %[[DV]], %[[NULL]], %[[F32]], %[[F32]], %[[SCALE]], %[[F32]], %{{.*}})
+func.func @attention_grad(%dy: tensor<3x2xf32>, %q: tensor<3x4xf32>, %k: tensor<5x4xf32>, %v: tensor<5x2xf32>, %o: tensor<3x2xf32>, %lse: tensor<3xf32>)
+    -> (tensor<3x4xf32>, tensor<5x4xf32>, tensor<5x2xf32>) {
+  %dq, %dk, %dv = nn.attention_grad %dy, %q, %k, %v, %o, %lse : (tensor<3x2xf32>, tensor<3x4xf32>, tensor<5x4xf32>, tensor<5x2xf32>, tensor<3x2xf32>, tensor<3xf32>) -> (tensor<3x4xf32>, tensor<5x4xf32>, tensor<5x2xf32>)
+  return %dq, %dk, %dv : tensor<3x4xf32>, tensor<5x4xf32>, tensor<5x2xf32>
 }

@@ -36,6 +36,11 @@ static constexpr PolicyEntry kDefaultPolicy[] = {
     {"nn.conv2d", A, A},
     {"nn.conv2d_grad_input", A, A},
     {"nn.conv2d_grad_filter", A, A},
+    // Fused attention: tensor-core products, with its softmax and sums in f32
+    // inside the kernel (PyTorch's autocast runs scaled_dot_product_attention
+    // in f16/bf16).
+    {"nn.attention", A, A},
+    {"nn.attention_grad", A, A},
     {"linalg.matmul", A, A},
     {"linalg.batch_matmul", A, A},
     {"linalg.conv_2d_nchw_fchw", A, A},

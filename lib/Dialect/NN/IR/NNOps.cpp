@@ -847,6 +847,129 @@ BatchNormGradOp::inferReturnTypes(MLIRContext *, Loc loc, Adaptor adaptor,
 }
 
 //===----------------------------------------------------------------------===//
+// Attention
+//===----------------------------------------------------------------------===//
+
+/// Checks nn.attention's operands (query [B..., Sq, D], key [B..., Sk, D],
+/// value [B..., Sk, Dv], a mask that broadcasts to [B..., Sq, Sk]) and
+/// infers its output and log-sum-exp types.
+static LogicalResult inferAttention(MLIRContext *ctx, Loc loc, Value qV,
+                                    Value kV, Value vV, Value maskV,
+                                    SmallVectorImpl<Type> &inferred) {
+  auto q = tensorOf(qV), k = tensorOf(kV), v = tensorOf(vV);
+  if (!q || !k || !v)
+    return emitOptionalError(loc, "expects ranked tensor operands");
+  if (q.getRank() < 2)
+    return emitOptionalError(loc,
+                             "query must have rank >= 2 ([..., Sq, D]), "
+                             "got ",
+                             fmtShape(q.getShape()));
+  if (failed(requireSameElementType(loc, q, k, "query", "key")) ||
+      failed(requireSameElementType(loc, q, v, "query", "value")))
+    return failure();
+  ArrayRef<int64_t> qs = q.getShape();
+  int64_t rank = q.getRank(), sq = qs[rank - 2], d = qs[rank - 1];
+  if (k.getRank() != rank || v.getRank() != rank)
+    return emitOptionalError(loc,
+                             "query, key and value must have the same "
+                             "rank, got ",
+                             fmtShape(qs), ", ", fmtShape(k.getShape()),
+                             " and ", fmtShape(v.getShape()));
+  int64_t sk = k.getShape()[rank - 2], dv = v.getShape().back();
+  Shape batch(qs.drop_back(2));
+  Shape keyShape(batch), valueShape(batch);
+  keyShape.append({sk, d});
+  valueShape.append({sk, dv});
+  if (failed(requireShape(loc, k, keyShape, "key",
+                          "the query's batch dimensions, then [Sk, D]")) ||
+      failed(requireShape(loc, v, valueShape, "value",
+                          "the key's batch dimensions and Sk, then Dv")))
+    return failure();
+  if (maskV) {
+    auto mask = tensorOf(maskV);
+    if (!mask)
+      return emitOptionalError(loc, "expects a ranked tensor mask");
+    Type me = mask.getElementType();
+    if (!me.isF32() && me != q.getElementType())
+      return emitOptionalError(loc,
+                               "mask must be f32 or the query's element "
+                               "type ",
+                               q.getElementType(), ", got ", me);
+    Shape scores(batch);
+    scores.append({sq, sk});
+    ArrayRef<int64_t> ms = mask.getShape();
+    bool fits = mask.getRank() <= rank;
+    for (int64_t i = 1; fits && i <= mask.getRank(); ++i) {
+      int64_t dim = ms[ms.size() - i];
+      fits = dim == 1 || dim == scores[scores.size() - i];
+    }
+    if (!fits)
+      return emitOptionalError(loc, "mask ", fmtShape(ms),
+                               " does not broadcast to the scores' shape ",
+                               fmtShape(scores));
+  }
+  Shape lseShape(qs.drop_back());
+  Shape outShape(lseShape);
+  outShape.push_back(dv);
+  inferred.push_back(RankedTensorType::get(outShape, q.getElementType()));
+  inferred.push_back(RankedTensorType::get(lseShape, Float32Type::get(ctx)));
+  return success();
+}
+
+/// `scale`, or 1/sqrt(D) (1 when D is 0: every score is 0 then).
+static float attentionScale(FloatAttr scale, Value query) {
+  if (scale)
+    return scale.getValue().convertToFloat();
+  int64_t d = cast<RankedTensorType>(query.getType()).getShape().back();
+  return d > 0 ? static_cast<float>(1.0 / std::sqrt(static_cast<double>(d)))
+               : 1.0f;
+}
+
+LogicalResult AttentionOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  return inferAttention(ctx, loc, adaptor.getQuery(), adaptor.getKey(),
+                        adaptor.getValue(), adaptor.getMask(), inferred);
+}
+
+float AttentionOp::getScaleValue() {
+  return attentionScale(getScaleAttr(), getQuery());
+}
+
+LogicalResult
+AttentionGradOp::inferReturnTypes(MLIRContext *ctx, Loc loc, Adaptor adaptor,
+                                  SmallVectorImpl<Type> &inferred) {
+  SmallVector<Type, 2> forward;
+  if (failed(inferAttention(ctx, loc, adaptor.getQuery(), adaptor.getKey(),
+                            adaptor.getValue(), adaptor.getMask(), forward)))
+    return failure();
+  auto dy = tensorOf(adaptor.getGradOutput()),
+       out = tensorOf(adaptor.getOutput()),
+       lse = tensorOf(adaptor.getLogsumexp());
+  if (!dy || !out || !lse)
+    return emitOptionalError(loc, "expects ranked tensor operands");
+  if (out != forward[0])
+    return emitOptionalError(loc,
+                             "output must have the forward result's "
+                             "type ",
+                             forward[0], ", got ", out);
+  if (dy != out)
+    return emitOptionalError(loc, "grad_output must have the output's type ",
+                             out, ", got ", dy);
+  if (lse != forward[1])
+    return emitOptionalError(loc, "logsumexp must have type ", forward[1],
+                             " (the query's leading dimensions, f32), got ",
+                             lse);
+  inferred.append({adaptor.getQuery().getType(), adaptor.getKey().getType(),
+                   adaptor.getValue().getType()});
+  return success();
+}
+
+float AttentionGradOp::getScaleValue() {
+  return attentionScale(getScaleAttr(), getQuery());
+}
+
+//===----------------------------------------------------------------------===//
 // Softmax
 //===----------------------------------------------------------------------===//
 

@@ -250,6 +250,28 @@ func.func @layer_norm_rstd(%w: tensor<2x8xf32> {nn.role = #nn.role<param>}, %g: 
   return %l : tensor<f32>
 }
 
+// -----
+
+// The attention's saved log-sum-exp has no derivative; its mask has none
+// either (the fused backward never forms the scores' gradient).
+func.func @attention_lse(%q: tensor<4x8xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  // expected-error @below {{'nn.attention' op result #1 (the saved log-sum-exp) has no derivative, but the loss depends on it}}
+  %o, %lse = nn.attention %q, %q, %q : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4xf32>)
+  %l = nn.reduce_sum %lse [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+func.func @attention_mask(%q: tensor<4x8xf32> {nn.role = #nn.role<input>}, %m: tensor<4x4xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  // expected-error @below {{'nn.attention' op the loss depends on the mask, but nn.attention's mask has no derivative (apply a learned bias before the attention unfused)}}
+  %o, %lse = nn.attention %q, %q, %q mask %m : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x4xf32>) -> (tensor<4x8xf32>, tensor<4xf32>)
+  %l = nn.reduce_sum %o [0, 1] : (tensor<4x8xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
 //===----------------------------------------------------------------------===//
 // Cases of the RUN lines with options (valid for the split RUN lines above)
 //===----------------------------------------------------------------------===//

@@ -554,6 +554,28 @@ func.func @layer_norm(%x: tensor<2x3x4xf32> {nn.role = #nn.role<param>}, %g: ten
 
 // -----
 
+// nn.attention: one nn.attention_grad, reading the saved output and
+// log-sum-exp, gives the query, key and value gradients; the mask, an input,
+// gets none, and scale and causal carry over.
+// CHECK-LABEL: func.func @attention(
+// CHECK-SAME: %[[Q:[a-z0-9]+]]: tensor<2x4x8xf32> {{.*}}, %[[K:[a-z0-9]+]]: tensor<2x6x8xf32> {{.*}}, %[[V:[a-z0-9]+]]: tensor<2x6x3xf32> {{.*}}, %[[M:[a-z0-9]+]]: tensor<4x6xf32>
+// CHECK-NEXT: %[[O:[a-z0-9_]+]], %[[LSE:[a-z0-9_]+]] = nn.attention %[[Q]], %[[K]], %[[V]] mask %[[M]] {causal, scale = 5.000000e-01 : f32}
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[DQ:[a-z0-9_]+]], %[[DK:[a-z0-9_]+]], %[[DV:[a-z0-9_]+]] = nn.attention_grad %[[DY]], %[[Q]], %[[K]], %[[V]], %[[O]], %[[LSE]] mask %[[M]] {causal, scale = 5.000000e-01 : f32}
+// CHECK-NEXT: nn.sgd_update %[[Q]], %[[DQ]] {
+// CHECK-NEXT: nn.sgd_update %[[K]], %[[DK]] {
+// CHECK-NEXT: nn.sgd_update %[[V]], %[[DV]] {
+func.func @attention(%q: tensor<2x4x8xf32> {nn.role = #nn.role<param>}, %k: tensor<2x6x8xf32> {nn.role = #nn.role<param>},
+                     %v: tensor<2x6x3xf32> {nn.role = #nn.role<param>}, %m: tensor<4x6xf32> {nn.role = #nn.role<input>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %o, %lse = nn.attention %q, %k, %v mask %m {causal, scale = 0.5 : f32}
+      : (tensor<2x4x8xf32>, tensor<2x6x8xf32>, tensor<2x6x3xf32>, tensor<4x6xf32>) -> (tensor<2x4x3xf32>, tensor<2x4xf32>)
+  %l = nn.reduce_sum %o [0, 1, 2] : (tensor<2x4x3xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @batch_norm(
 // CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<2x3x4x4xf32> {{.*}}, %[[G:[a-z0-9]+]]: tensor<3xf32> {{.*}}, %[[B:[a-z0-9]+]]: tensor<3xf32>
 // CHECK-NEXT: %[[Y:[a-z0-9_]+]], %[[MEAN:[a-z0-9_]+]], %[[INVSTD:[a-z0-9_]+]] = nn.batch_norm %[[X]], %[[G]], %[[B]]

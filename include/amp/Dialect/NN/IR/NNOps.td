@@ -524,6 +524,76 @@ def NN_SoftmaxOp : NN_SoftmaxBase<"softmax", "softmax">;
 def NN_LogSoftmaxOp : NN_SoftmaxBase<"log_softmax", "log-softmax">;
 
 //===----------------------------------------------------------------------===//
+// Attention
+//===----------------------------------------------------------------------===//
+
+def NN_AttentionOp : NN_Op<"attention", [InferTypeOpAdaptor]> {
+  let summary = "fused scaled-dot-product attention";
+  let description = [{
+    `softmax(scale * query @ key^T + mask) @ value` over the last two
+    dimensions, as PyTorch's `scaled_dot_product_attention`, computed
+    without storing the `[..., Sq, Sk]` scores (FlashAttention's method).
+    `query` is `[B..., Sq, D]`, `key` `[B..., Sk, D]` and `value`
+    `[B..., Sk, Dv]`, with the same leading dimensions and element type;
+    the result is `[B..., Sq, Dv]` of that type. The scores, the softmax and
+    the sums are f32. `scale` defaults to `1/sqrt(D)`.
+
+    `mask` is optional and additive (`-inf` masks a key out): f32 or the
+    query's element type, of at most the scores' rank, each dimension the
+    scores' or 1, aligned at the end (numpy broadcasting). With `causal`,
+    query `i` sees keys `j <= i` only (top-left aligned, as PyTorch's
+    `is_causal`). A query that sees no key gets zeros.
+
+    The second result is the f32 log-sum-exp of each query's scores
+    (`[B..., Sq]`), saved for `nn.attention_grad`; it has no derivative.
+    `nn-fuse-attention` forms this op from the unfused
+    matmul-scale-softmax-matmul chain.
+
+    ```mlir
+    %o, %lse = nn.attention %q, %k, %v {scale = 0.125 : f32}
+        : (tensor<2x12x128x64xf16>, tensor<2x12x128x64xf16>,
+           tensor<2x12x128x64xf16>)
+        -> (tensor<2x12x128x64xf16>, tensor<2x12x128xf32>)
+    ```
+  }];
+  let arguments = (ins NN_FloatTensor:$query, NN_FloatTensor:$key,
+                   NN_FloatTensor:$value, Optional<NN_FloatTensor>:$mask,
+                   OptionalAttr<F32Attr>:$scale, UnitAttr:$causal);
+  let results = (outs NN_FloatTensor:$result, NN_F32Tensor:$logsumexp);
+  let assemblyFormat = "$query `,` $key `,` $value (`mask` $mask^)? attr-dict "
+                       "`:` functional-type(operands, results)";
+  let extraClassDeclaration = [{
+    /// `scale`, or 1/sqrt(D) when it is absent.
+    float getScaleValue();
+  }];
+}
+
+def NN_AttentionGradOp : NN_Op<"attention_grad", [InferTypeOpAdaptor]> {
+  let summary = "gradient of nn.attention";
+  let description = [{
+    Takes the output gradient, the forward op's query, key and value, its
+    output and log-sum-exp, and its mask; returns the query, key and value
+    gradients (the mask gets none). The probabilities are recomputed from
+    the query, the key and the saved log-sum-exp, so nothing of size
+    `[..., Sq, Sk]` is stored. `scale` and `causal` are the forward op's.
+  }];
+  let arguments = (ins NN_FloatTensor:$grad_output, NN_FloatTensor:$query,
+                   NN_FloatTensor:$key, NN_FloatTensor:$value,
+                   NN_FloatTensor:$output, NN_F32Tensor:$logsumexp,
+                   Optional<NN_FloatTensor>:$mask,
+                   OptionalAttr<F32Attr>:$scale, UnitAttr:$causal);
+  let results = (outs NN_FloatTensor:$grad_query, NN_FloatTensor:$grad_key,
+                 NN_FloatTensor:$grad_value);
+  let assemblyFormat = "$grad_output `,` $query `,` $key `,` $value `,` "
+                       "$output `,` $logsumexp (`mask` $mask^)? attr-dict "
+                       "`:` functional-type(operands, results)";
+  let extraClassDeclaration = [{
+    /// `scale`, or 1/sqrt(D) when it is absent.
+    float getScaleValue();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//
 

@@ -1,6 +1,7 @@
 //===- Passes.td - nn transformation passes -----------------*- tablegen -*-===//
 //
 // nn-autodiff: from a forward function and its loss to the training step.
+// nn-fuse-attention: the attention chain to one nn.attention.
 //
 //===----------------------------------------------------------------------===//
 
@@ -130,6 +131,43 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
            "Also keep the forward pass as @<name>_forward, returning the "
            "predictions, for evaluation">,
   ];
+}
+
+def NNFuseAttention : Pass<"nn-fuse-attention"> {
+  let summary = "Fuse matmul-scale-softmax-matmul chains into nn.attention";
+  let description = [{
+    Replaces each scaled-dot-product attention written out op by op,
+
+    ```mlir
+    %s = nn.matmul %q, %k {transpose_b}       // or nn.matmul %q, (nn.transpose %k)
+    %t = nn.mul %s, %c                        // or nn.div %s, %c; optional
+    %u = nn.add %t, %mask                     // optional
+    %p = nn.softmax %u {axis = -1}
+    %o = nn.matmul %p, %v
+    ```
+
+    with one `nn.attention %q, %k, %v mask %mask {scale = c}`, which
+    never stores the `[..., Sq, Sk]` scores and probabilities (and whose
+    gradient, `nn.attention_grad`, recomputes them): this is what
+    `torch.compile` does for PyTorch's unfused attention. `%c` must be a
+    scalar constant (a 0-d or all-ones-shaped splat). The chain is fused
+    only when:
+    - every intermediate (`%s`, `%t`, `%u`, `%p`) has this one use, so a
+      backward pass written by hand that reads the probabilities keeps the
+      unfused ops (run the pass before `nn-autodiff`);
+    - query, key, value, the intermediates and the output have one element
+      type (the pass runs before precision assignment) and the same batch
+      dimensions (no broadcasting between query and key);
+    - the mask is f32 or that element type and broadcasts to the scores
+      without widening them;
+    - the ops are in one block and none carries `amp.precision` (an
+      override asks for those ops as written).
+
+    A dropout on the probabilities (as in BERT's training mode) stops the
+    fusion. The fused op's location fuses the chain's. The C++ entry point
+    is `amp::nn::fuseAttention` (amp/Dialect/NN/Transforms/FuseAttention.h).
+  }];
+  let dependentDialects = ["::amp::nn::NNDialect"];
 }
 
 #endif // AMP_DIALECT_NN_TRANSFORMS_PASSES_TD

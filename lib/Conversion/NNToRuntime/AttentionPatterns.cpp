@@ -1,0 +1,89 @@
+//===- AttentionPatterns.cpp - fused attention to runtime calls -----------===//
+//
+// nn.attention and nn.attention_grad become amp_attention and
+// amp_attention_grad, which take the query's shape, the key count and the
+// value's head size, and the mask's shape padded with leading 1s to the
+// scores' rank (the kernels broadcast it by strides).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowerings.h"
+
+#include "amp/Dialect/NN/IR/NNOps.h"
+
+using namespace mlir;
+using namespace amp;
+using runtime_abi::RuntimeFn;
+
+namespace {
+
+/// The arguments the two kernels share after their pointers: the query's
+/// dims and rank, Sk, Dv, the mask's dims, the dtypes, scale and causal.
+SmallVector<Value> attentionShapeArgs(RuntimeBuilder &rb, Value query,
+                                      Value key, Value value, Value mask,
+                                      float scale, bool causal) {
+  auto q = cast<RankedTensorType>(query.getType());
+  int64_t rank = q.getRank();
+  Value maskDims = rb.null();
+  Type maskElement = q.getElementType();
+  if (mask) {
+    auto m = cast<RankedTensorType>(mask.getType());
+    SmallVector<int64_t> dims(rank - m.getRank(), 1);
+    llvm::append_range(dims, m.getShape());
+    maskDims = rb.i64Array(dims);
+    maskElement = m.getElementType();
+  }
+  return {rb.dims(query),
+          rb.rank(query),
+          rb.i64(cast<RankedTensorType>(key.getType()).getShape()[rank - 2]),
+          rb.i64(cast<RankedTensorType>(value.getType()).getShape().back()),
+          maskDims,
+          rb.dtype(q),
+          rb.dtype(maskElement),
+          rb.f32(scale),
+          rb.i32(causal),
+          rb.stream()};
+}
+
+Value orNull(RuntimeBuilder &rb, Value v) { return v ? v : rb.null(); }
+
+struct AttentionLowering : RuntimeOpLowering<nn::AttentionOp> {
+  void lower(nn::AttentionOp op, Adaptor adaptor, RuntimeBuilder &rb,
+             ValueRange results) const override {
+    SmallVector<Value> args{adaptor.getQuery(), adaptor.getKey(),
+                            adaptor.getValue(), orNull(rb, adaptor.getMask()),
+                            results[0],         results[1]};
+    llvm::append_range(args,
+                       attentionShapeArgs(rb, op.getQuery(), op.getKey(),
+                                          op.getValue(), op.getMask(),
+                                          op.getScaleValue(), op.getCausal()));
+    rb.call(RuntimeFn::amp_attention, args);
+  }
+};
+
+struct AttentionGradLowering : RuntimeOpLowering<nn::AttentionGradOp> {
+  void lower(nn::AttentionGradOp op, Adaptor adaptor, RuntimeBuilder &rb,
+             ValueRange results) const override {
+    SmallVector<Value> args{adaptor.getGradOutput(),
+                            adaptor.getQuery(),
+                            adaptor.getKey(),
+                            adaptor.getValue(),
+                            orNull(rb, adaptor.getMask()),
+                            adaptor.getOutput(),
+                            adaptor.getLogsumexp(),
+                            results[0],
+                            results[1],
+                            results[2]};
+    llvm::append_range(args,
+                       attentionShapeArgs(rb, op.getQuery(), op.getKey(),
+                                          op.getValue(), op.getMask(),
+                                          op.getScaleValue(), op.getCausal()));
+    rb.call(RuntimeFn::amp_attention_grad, args);
+  }
+};
+
+} // namespace
+
+void amp::addAttentionLowerings(LoweringTable &table) {
+  table.add<AttentionLowering, AttentionGradLowering>();
+}

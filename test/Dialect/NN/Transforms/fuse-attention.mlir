@@ -1,0 +1,203 @@
+// RUN: amp-opt %s -split-input-file --nn-fuse-attention | FileCheck %s
+
+// BERT's form: q k^T times a constant, plus a padding mask. The chain and
+// its scale constant go; the fused op's location fuses the chain's.
+// CHECK-LABEL: func.func @bert(
+// CHECK-SAME:    %[[Q:[a-z0-9]+]]: tensor<2x4x8x16xf32>, %[[K:[a-z0-9]+]]: tensor<2x4x8x16xf32>, %[[V:[a-z0-9]+]]: tensor<2x4x8x16xf32>, %[[M:[a-z0-9]+]]: tensor<2x1x1x8xf32>
+// CHECK-NEXT:    %[[O:.*]], %{{.*}} = nn.attention %[[Q]], %[[K]], %[[V]] mask %[[M]] {scale = 2.500000e-01 : f32} : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x1x1x8xf32>) -> (tensor<2x4x8x16xf32>, tensor<2x4x8xf32>)
+// CHECK-NEXT:    return %[[O]]
+func.func @bert(%q: tensor<2x4x8x16xf32>, %k: tensor<2x4x8x16xf32>, %v: tensor<2x4x8x16xf32>, %m: tensor<2x1x1x8xf32>) -> tensor<2x4x8x16xf32> {
+  %c = arith.constant dense<2.500000e-01> : tensor<f32>
+  %s = nn.matmul %q, %k {transpose_b} : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>) -> tensor<2x4x8x8xf32>
+  %t = nn.mul %s, %c : (tensor<2x4x8x8xf32>, tensor<f32>) -> tensor<2x4x8x8xf32>
+  %u = nn.add %t, %m : (tensor<2x4x8x8xf32>, tensor<2x1x1x8xf32>) -> tensor<2x4x8x8xf32>
+  %p = nn.softmax %u {axis = -1 : i64} : tensor<2x4x8x8xf32>
+  %o = nn.matmul %p, %v : (tensor<2x4x8x8xf32>, tensor<2x4x8x16xf32>) -> tensor<2x4x8x16xf32>
+  return %o : tensor<2x4x8x16xf32>
+}
+
+// -----
+
+// The ONNX exporters' form: an explicit transpose of the key, a division
+// by sqrt(D), the mask on the left of the add and a mask of lower rank.
+// The transpose has another use and stays.
+// CHECK-LABEL: func.func @onnx_form(
+// CHECK-SAME:    %[[Q:[a-z0-9]+]]: tensor<3x5x4xf16>, %[[K:[a-z0-9]+]]: tensor<3x6x4xf16>, %[[V:[a-z0-9]+]]: tensor<3x6x2xf16>, %[[M:[a-z0-9]+]]: tensor<5x6xf16>
+// CHECK:         %[[KT:.*]] = nn.transpose %[[K]] [0, 2, 1]
+// CHECK-NEXT:    %[[O:.*]], %{{.*}} = nn.attention %[[Q]], %[[K]], %[[V]] mask %[[M]] {scale = 5.000000e-01 : f32}
+// CHECK-NEXT:    return %[[O]], %[[KT]]
+func.func @onnx_form(%q: tensor<3x5x4xf16>, %k: tensor<3x6x4xf16>, %v: tensor<3x6x2xf16>, %m: tensor<5x6xf16>) -> (tensor<3x5x2xf16>, tensor<3x4x6xf16>) {
+  %c = arith.constant dense<2.000000e+00> : tensor<1xf16>
+  %kt = nn.transpose %k [0, 2, 1] : tensor<3x6x4xf16> -> tensor<3x4x6xf16>
+  %s = nn.matmul %q, %kt : (tensor<3x5x4xf16>, tensor<3x4x6xf16>) -> tensor<3x5x6xf16>
+  %t = nn.div %s, %c : (tensor<3x5x6xf16>, tensor<1xf16>) -> tensor<3x5x6xf16>
+  %u = nn.add %m, %t : (tensor<5x6xf16>, tensor<3x5x6xf16>) -> tensor<3x5x6xf16>
+  %p = nn.softmax %u {axis = 2 : i64} : tensor<3x5x6xf16>
+  %o = nn.matmul %p, %v : (tensor<3x5x6xf16>, tensor<3x6x2xf16>) -> tensor<3x5x2xf16>
+  return %o, %kt : tensor<3x5x2xf16>, tensor<3x4x6xf16>
+}
+
+// -----
+
+// No scale and no mask: scale 1. A scale on the left of the multiply.
+// CHECK-LABEL: func.func @plain_and_left_scale(
+// CHECK-SAME:    %[[Q:[a-z0-9]+]]: tensor<4x8xf32>, %[[K:[a-z0-9]+]]: tensor<6x8xf32>, %[[V:[a-z0-9]+]]: tensor<6x3xf32>
+// CHECK-NEXT:    %[[A:.*]], %{{.*}} = nn.attention %[[Q]], %[[K]], %[[V]] {scale = 1.000000e+00 : f32}
+// CHECK-NEXT:    %[[B:.*]], %{{.*}} = nn.attention %[[Q]], %[[K]], %[[V]] {scale = 3.000000e+00 : f32}
+// CHECK-NEXT:    return %[[A]], %[[B]]
+func.func @plain_and_left_scale(%q: tensor<4x8xf32>, %k: tensor<6x8xf32>, %v: tensor<6x3xf32>) -> (tensor<4x3xf32>, tensor<4x3xf32>) {
+  %s = nn.matmul %q, %k {transpose_b} : (tensor<4x8xf32>, tensor<6x8xf32>) -> tensor<4x6xf32>
+  %p = nn.softmax %s : tensor<4x6xf32>
+  %o = nn.matmul %p, %v : (tensor<4x6xf32>, tensor<6x3xf32>) -> tensor<4x3xf32>
+  %c = arith.constant dense<3.000000e+00> : tensor<f32>
+  %s2 = nn.matmul %q, %k {transpose_b} : (tensor<4x8xf32>, tensor<6x8xf32>) -> tensor<4x6xf32>
+  %t2 = nn.mul %c, %s2 : (tensor<f32>, tensor<4x6xf32>) -> tensor<4x6xf32>
+  %p2 = nn.softmax %t2 : tensor<4x6xf32>
+  %o2 = nn.matmul %p2, %v : (tensor<4x6xf32>, tensor<6x3xf32>) -> tensor<4x3xf32>
+  return %o, %o2 : tensor<4x3xf32>, tensor<4x3xf32>
+}
+
+// -----
+
+// Chains that stay as written, one reason each.
+// CHECK-LABEL: func.func @probs_reused(
+// CHECK-NOT:     nn.attention
+// CHECK:         nn.softmax
+// CHECK:         return
+func.func @probs_reused(%q: tensor<4x8xf32>, %v: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x4xf32>) {
+  %s = nn.matmul %q, %q {transpose_b} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x4xf32>
+  %p = nn.softmax %s : tensor<4x4xf32>
+  %o = nn.matmul %p, %v : (tensor<4x4xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %o, %p : tensor<4x8xf32>, tensor<4x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @scores_reused(
+// CHECK-NOT:     nn.attention
+// CHECK:         return
+func.func @scores_reused(%q: tensor<4x8xf32>, %v: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x4xf32>) {
+  %s = nn.matmul %q, %q {transpose_b} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x4xf32>
+  %p = nn.softmax %s : tensor<4x4xf32>
+  %o = nn.matmul %p, %v : (tensor<4x4xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %o, %s : tensor<4x8xf32>, tensor<4x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @dropout_on_probs(
+// CHECK-NOT:     nn.attention
+// CHECK:         nn.dropout
+func.func @dropout_on_probs(%q: tensor<4x8xf32>, %v: tensor<4x8xf32>, %seed: tensor<i64>) -> tensor<4x8xf32> {
+  %s = nn.matmul %q, %q {transpose_b} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x4xf32>
+  %p = nn.softmax %s : tensor<4x4xf32>
+  %d = nn.dropout %p, %seed {rate = 1.000000e-01 : f32, training} : tensor<4x4xf32>
+  %o = nn.matmul %d, %v : (tensor<4x4xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %o : tensor<4x8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @precision_override(
+// CHECK-NOT:     nn.attention
+// CHECK:         nn.softmax
+func.func @precision_override(%q: tensor<4x8xf32>, %v: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %s = nn.matmul %q, %q {transpose_b} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x4xf32>
+  %p = nn.softmax %s {amp.precision = f32} : tensor<4x4xf32>
+  %o = nn.matmul %p, %v : (tensor<4x4xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %o : tensor<4x8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @scale_not_constant(
+// CHECK-NOT:     nn.attention
+// CHECK:         nn.mul
+func.func @scale_not_constant(%q: tensor<4x8xf32>, %v: tensor<4x8xf32>, %c: tensor<f32>) -> tensor<4x8xf32> {
+  %s = nn.matmul %q, %q {transpose_b} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x4xf32>
+  %t = nn.mul %s, %c : (tensor<4x4xf32>, tensor<f32>) -> tensor<4x4xf32>
+  %p = nn.softmax %t : tensor<4x4xf32>
+  %o = nn.matmul %p, %v : (tensor<4x4xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %o : tensor<4x8xf32>
+}
+
+// -----
+
+// The softmax runs over the queries, not the keys.
+// CHECK-LABEL: func.func @softmax_axis(
+// CHECK-NOT:     nn.attention
+// CHECK:         nn.softmax
+func.func @softmax_axis(%q: tensor<4x8xf32>, %v: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %s = nn.matmul %q, %q {transpose_b} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x4xf32>
+  %p = nn.softmax %s {axis = 0 : i64} : tensor<4x4xf32>
+  %o = nn.matmul %p, %v : (tensor<4x4xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %o : tensor<4x8xf32>
+}
+
+// -----
+
+// One key for every batch entry: nn.matmul broadcasts, nn.attention does
+// not.
+// CHECK-LABEL: func.func @broadcast_key(
+// CHECK-NOT:     nn.attention
+// CHECK:         nn.softmax
+func.func @broadcast_key(%q: tensor<2x4x8xf32>, %k: tensor<1x4x8xf32>, %v: tensor<2x4x8xf32>) -> tensor<2x4x8xf32> {
+  %s = nn.matmul %q, %k {transpose_b} : (tensor<2x4x8xf32>, tensor<1x4x8xf32>) -> tensor<2x4x4xf32>
+  %p = nn.softmax %s : tensor<2x4x4xf32>
+  %o = nn.matmul %p, %v : (tensor<2x4x4xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  return %o : tensor<2x4x8xf32>
+}
+
+// -----
+
+// The value is read transposed.
+// CHECK-LABEL: func.func @value_transposed(
+// CHECK-NOT:     nn.attention
+// CHECK:         nn.softmax
+func.func @value_transposed(%q: tensor<4x8xf32>, %vt: tensor<8x4xf32>) -> tensor<4x8xf32> {
+  %s = nn.matmul %q, %q {transpose_b} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x4xf32>
+  %p = nn.softmax %s : tensor<4x4xf32>
+  %o = nn.matmul %p, %vt {transpose_b} : (tensor<4x4xf32>, tensor<8x4xf32>) -> tensor<4x8xf32>
+  return %o : tensor<4x8xf32>
+}
+
+// -----
+
+// The mask widens the scores ([4, 4] to [2, 4, 4]).
+// CHECK-LABEL: func.func @mask_widens(
+// CHECK-NOT:     nn.attention
+// CHECK:         nn.softmax
+func.func @mask_widens(%q: tensor<4x8xf32>, %v: tensor<4x8xf32>, %m: tensor<2x4x4xf32>) -> tensor<2x4x8xf32> {
+  %s = nn.matmul %q, %q {transpose_b} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x4xf32>
+  %u = nn.add %s, %m : (tensor<4x4xf32>, tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %p = nn.softmax %u : tensor<2x4x4xf32>
+  %o = nn.matmul %p, %v : (tensor<2x4x4xf32>, tensor<4x8xf32>) -> tensor<2x4x8xf32>
+  return %o : tensor<2x4x8xf32>
+}
+
+// -----
+
+// f16 operands with f32 scores: the chain already has precisions.
+// CHECK-LABEL: func.func @mixed_types(
+// CHECK-NOT:     nn.attention
+// CHECK:         nn.softmax
+func.func @mixed_types(%q: tensor<4x8xf16>, %v: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %s = nn.matmul %q, %q {transpose_b} : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x4xf32>
+  %p = nn.softmax %s : tensor<4x4xf32>
+  %o = nn.matmul %p, %v : (tensor<4x4xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %o : tensor<4x8xf32>
+}
+
+// -----
+
+// The key's transpose must swap the last two dimensions only.
+// CHECK-LABEL: func.func @other_transpose(
+// CHECK-NOT:     nn.attention
+// CHECK:         nn.softmax
+func.func @other_transpose(%q: tensor<4x4x4xf32>, %k: tensor<4x4x4xf32>, %v: tensor<4x4x4xf32>) -> tensor<4x4x4xf32> {
+  %kt = nn.transpose %k [2, 1, 0] : tensor<4x4x4xf32> -> tensor<4x4x4xf32>
+  %s = nn.matmul %q, %kt : (tensor<4x4x4xf32>, tensor<4x4x4xf32>) -> tensor<4x4x4xf32>
+  %p = nn.softmax %s : tensor<4x4x4xf32>
+  %o = nn.matmul %p, %v : (tensor<4x4x4xf32>, tensor<4x4x4xf32>) -> tensor<4x4x4xf32>
+  return %o : tensor<4x4x4xf32>
+}
