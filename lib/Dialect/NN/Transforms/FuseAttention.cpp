@@ -16,6 +16,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace amp::nn {
 #define GEN_PASS_DEF_NNFUSEATTENTION
@@ -61,6 +63,30 @@ template <typename OpT> OpT singleUseProducer(Value v, Operation *user) {
       op->hasAttr(AMPDialect::getPrecisionAttrName()))
     return nullptr;
   return op;
+}
+
+/// Whether `v` may depend on a param: an argument with role param of the
+/// enclosing function, or a block argument that is not a function's (a loop
+/// variable: conservatively yes). nn.attention's mask has no derivative, so a
+/// learned bias (DeBERTa's relative attention, ALiBi made trainable) keeps
+/// the unfused ops, whose backward reaches it.
+bool mayDependOnParam(Value v) {
+  SmallVector<Value> work{v};
+  DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value cur = work.pop_back_val();
+    if (!seen.insert(cur).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(cur)) {
+      auto fn = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
+      if (!fn || arg.getOwner() != &fn.getFunctionBody().front() ||
+          getArgRole(fn, arg.getArgNumber()) == Role::Param)
+        return true;
+      continue;
+    }
+    llvm::append_range(work, cur.getDefiningOp()->getOperands());
+  }
+  return false;
 }
 
 /// `k` when `kt` is k with its last two dimensions swapped by nn.transpose.
@@ -151,7 +177,8 @@ std::optional<Chain> matchChain(MatmulOp out) {
   if (chain.mask) {
     auto mask = tensorType(chain.mask);
     if (!mask ||
-        (!mask.getElementType().isF32() && mask.getElementType() != element))
+        (!mask.getElementType().isF32() && mask.getElementType() != element) ||
+        mayDependOnParam(chain.mask))
       return std::nullopt;
   }
   SmallVector<Value, 4> operands{chain.query, chain.key, chain.value};

@@ -201,3 +201,31 @@ func.func @other_transpose(%q: tensor<4x4x4xf32>, %k: tensor<4x4x4xf32>, %v: ten
   %o = nn.matmul %p, %v : (tensor<4x4x4xf32>, tensor<4x4x4xf32>) -> tensor<4x4x4xf32>
   return %o : tensor<4x4x4xf32>
 }
+
+// -----
+
+// A learned bias (a param, or computed from one) is no mask: it needs the
+// gradient that nn.attention's mask does not have. An input mask fuses.
+// CHECK-LABEL: func.func @learned_bias(
+// CHECK-NOT:     nn.attention
+// CHECK:         nn.softmax
+// CHECK:         return
+// CHECK-LABEL: func.func @input_mask(
+// CHECK:         nn.attention
+// CHECK-NOT:     nn.softmax
+func.func @learned_bias(%q: tensor<4x8xf32> {nn.role = #nn.role<input>}, %b: tensor<4xf32> {nn.role = #nn.role<param>}) -> tensor<4x8xf32> {
+  %s = nn.matmul %q, %q {transpose_b} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x4xf32>
+  %bias = nn.neg %b : tensor<4xf32>
+  %u = nn.add %s, %bias : (tensor<4x4xf32>, tensor<4xf32>) -> tensor<4x4xf32>
+  %p = nn.softmax %u : tensor<4x4xf32>
+  %o = nn.matmul %p, %q : (tensor<4x4xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %o : tensor<4x8xf32>
+}
+func.func @input_mask(%q: tensor<4x8xf32> {nn.role = #nn.role<param>}, %m: tensor<4xf32> {nn.role = #nn.role<input>}) -> tensor<4x8xf32> {
+  %s = nn.matmul %q, %q {transpose_b} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x4xf32>
+  %mask = nn.neg %m : tensor<4xf32>
+  %u = nn.add %s, %mask : (tensor<4x4xf32>, tensor<4xf32>) -> tensor<4x4xf32>
+  %p = nn.softmax %u : tensor<4x4xf32>
+  %o = nn.matmul %p, %q : (tensor<4x4xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %o : tensor<4x8xf32>
+}

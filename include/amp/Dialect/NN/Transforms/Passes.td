@@ -158,8 +158,10 @@ def NNFuseAttention : Pass<"nn-fuse-attention"> {
     - query, key, value, the intermediates and the output have one element
       type (the pass runs before precision assignment) and the same batch
       dimensions (no broadcasting between query and key);
-    - the mask is f32 or that element type and broadcasts to the scores
-      without widening them;
+    - the mask is f32 or that element type, broadcasts to the scores
+      without widening them, and depends on no argument with role `param`
+      (nn.attention's mask has no derivative: a learned bias, as
+      DeBERTa's relative attention, stays unfused);
     - the ops are in one block and none carries `amp.precision` (an
       override asks for those ops as written).
 
