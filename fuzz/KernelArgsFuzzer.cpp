@@ -126,7 +126,7 @@ std::vector<int64_t> fuzzArray(FuzzedDataProvider &in, size_t n) {
 
 amp_status_t callOne(FuzzedDataProvider &in) {
   Buffers buf(in);
-  switch (in.ConsumeIntegralInRange<int>(0, 16)) {
+  switch (in.ConsumeIntegralInRange<int>(0, 17)) {
   case 0: {
     int64_t n = fuzzDim(in);
     auto op = fuzzEnum<amp_unary_op_t>(in, 16);
@@ -324,6 +324,48 @@ amp_status_t callOne(FuzzedDataProvider &in) {
     return amp_topk(
         buf.make(x, dtype), static_cast<int64_t *>(buf.make(y, AMP_DTYPE_I64)),
         x.dims, x.rank, axis, k, in.ConsumeIntegral<int32_t>(), dtype, nullptr);
+  }
+  case 16: {
+    // amp_attention or its gradient, the other tensors' shapes derived from
+    // q's (k, v, out, lse) and the mask's mostly the scores' with some
+    // dims 1, sometimes fuzzed outright.
+    Shape q = Shape::fuzz(in), mask = Shape::fuzz(in);
+    const int64_t sk = fuzzDim(in), dv = fuzzDim(in);
+    const amp_dtype_t dtype = fuzzDtype(in), maskDtype = fuzzDtype(in);
+    const int32_t r = q.clampedRank();
+    Shape k = q, v = q, out = q, lse = q, scores = q;
+    if (r >= 2) {
+      k.dims[r - 2] = v.dims[r - 2] = scores.dims[r - 1] = sk;
+      v.dims[r - 1] = out.dims[r - 1] = dv;
+      lse.rank = r - 1;
+    }
+    // The work grows with the scores, which no buffer bounds when the head
+    // dims are 0: a count above the cap is the call's contract, not a
+    // checked input.
+    std::optional<int64_t> work = scores.count();
+    if (work && *work > kMaxBufferElements * 64)
+      return AMP_STATUS_OK;
+    if (in.ConsumeBool()) {
+      mask.rank = q.rank;
+      for (int i = 0; i < r; ++i)
+        mask.dims[i] = in.ConsumeBool() ? 1 : scores.dims[i];
+    }
+    const void *m = in.ConsumeBool() ? buf.make(mask, maskDtype) : nullptr;
+    const float scale = in.ConsumeFloatingPoint<float>();
+    const int32_t causal = in.ConsumeIntegralInRange<int32_t>(-1, 2);
+    auto lsePtr = [&] {
+      return static_cast<float *>(buf.make(lse, AMP_DTYPE_F32));
+    };
+    if (in.ConsumeBool())
+      return amp_attention(buf.make(q, dtype), buf.make(k, dtype),
+                           buf.make(v, dtype), m, buf.make(out, dtype),
+                           lsePtr(), q.dims, q.rank, sk, dv, mask.dims, dtype,
+                           maskDtype, scale, causal, nullptr);
+    return amp_attention_grad(
+        buf.make(out, dtype), buf.make(q, dtype), buf.make(k, dtype),
+        buf.make(v, dtype), m, buf.make(out, dtype), lsePtr(),
+        buf.make(q, dtype), buf.make(k, dtype), buf.make(v, dtype), q.dims,
+        q.rank, sk, dv, mask.dims, dtype, maskDtype, scale, causal, nullptr);
   }
   default: {
     int64_t rows = fuzzDim(in), classes = fuzzDim(in);

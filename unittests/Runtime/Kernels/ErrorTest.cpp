@@ -28,6 +28,7 @@ int32_t ampTestUnaryRawDtype(int32_t dtype);
 int32_t ampTestCompareRawDtype(int32_t dtype);
 int32_t ampTestCastRawDtypes(int32_t x_dtype, int32_t y_dtype);
 int32_t ampTestLrScheduleRawKind(int32_t kind);
+int32_t ampTestAttentionRawDtypes(int32_t dtype, int32_t mask_dtype);
 }
 
 namespace {
@@ -78,6 +79,20 @@ TEST(KernelErrors, UnknownEnumValuesFromC) {
                   AMP_STATUS_INVALID_ARGUMENT,
                   "amp_lr_schedule: unknown kind " + std::to_string(kind)));
   EXPECT_EQ(ampTestCastRawDtypes(AMP_DTYPE_F32, AMP_DTYPE_I64), AMP_STATUS_OK);
+  EXPECT_EQ(ampTestAttentionRawDtypes(AMP_DTYPE_F32, AMP_DTYPE_F32),
+            AMP_STATUS_OK);
+  for (int32_t dtype : {6, 100, -1}) {
+    EXPECT_TRUE(
+        failsWith(static_cast<amp_status_t>(
+                      ampTestAttentionRawDtypes(dtype, AMP_DTYPE_F32)),
+                  AMP_STATUS_INVALID_ARGUMENT,
+                  "amp_attention: unknown dtype " + std::to_string(dtype)));
+    EXPECT_TRUE(failsWith(static_cast<amp_status_t>(
+                              ampTestAttentionRawDtypes(AMP_DTYPE_F32, dtype)),
+                          AMP_STATUS_INVALID_ARGUMENT,
+                          "amp_attention: unknown mask_dtype " +
+                              std::to_string(dtype)));
+  }
   EXPECT_TRUE(
       failsWith(static_cast<amp_status_t>(ampTestUnaryRawDtype(AMP_DTYPE_I64)),
                 AMP_STATUS_NOT_SUPPORTED, "dtype is i64"));
@@ -384,6 +399,18 @@ TEST(KernelErrors, NullPointersAreRejectedEverywhere) {
            [&] {
              return amp_mse_loss(nullptr, b, &loss, 16, AMP_DTYPE_F32, nullptr);
            }},
+          {"amp_attention: v is NULL",
+           [&] {
+             return amp_attention(a, b, nullptr, nullptr, c, stat, dims, 2, 4,
+                                  4, nullptr, AMP_DTYPE_F32, AMP_DTYPE_F32,
+                                  0.5f, 0, nullptr);
+           }},
+          {"amp_attention_grad: dq is NULL",
+           [&] {
+             return amp_attention_grad(a, b, b, b, nullptr, b, stat, nullptr, c,
+                                       c, dims, 2, 4, 4, nullptr, AMP_DTYPE_F32,
+                                       AMP_DTYPE_F32, 0.5f, 1, nullptr);
+           }},
           {"amp_mse_loss_grad: dpred is NULL",
            [&] {
              return amp_mse_loss_grad(a, b, c, nullptr, 16, AMP_DTYPE_F32,
@@ -478,6 +505,17 @@ TEST(KernelErrors, EmptyTensorsNeedNoPointers) {
       amp_softmax(nullptr, nullptr, longAxis, 2, AMP_DTYPE_F32, 1, nullptr)));
   EXPECT_TRUE(isOk(amp_softmax_grad(nullptr, nullptr, nullptr, longAxis, 2,
                                     AMP_DTYPE_F32, 1, nullptr)));
+  // No query row and head dims of 0 (every buffer empty) but 2^55 keys: the
+  // gradient allocates no row scratch (amp-kernel-args-fuzzer).
+  const int64_t noRows[] = {1, 0, 0};
+  EXPECT_TRUE(
+      isOk(amp_attention(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                         noRows, 3, int64_t{1} << 55, 0, nullptr, AMP_DTYPE_F32,
+                         AMP_DTYPE_F32, 1.0f, 0, nullptr)));
+  EXPECT_TRUE(isOk(amp_attention_grad(
+      nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+      nullptr, nullptr, noRows, 3, int64_t{1} << 55, 0, nullptr, AMP_DTYPE_F32,
+      AMP_DTYPE_F32, 1.0f, 1, nullptr)));
   float loss = 0.0f;
   EXPECT_TRUE(isOk(amp_cross_entropy(nullptr, nullptr, &loss, 0,
                                      int64_t{1} << 59, AMP_IGNORE_NONE, 0.0f,

@@ -20,6 +20,7 @@ int32_t ampTestUnaryRawDtype(int32_t dtype);
 int32_t ampTestCompareRawDtype(int32_t dtype);
 int32_t ampTestCastRawDtypes(int32_t x_dtype, int32_t y_dtype);
 int32_t ampTestLrScheduleRawKind(int32_t kind);
+int32_t ampTestAttentionRawDtypes(int32_t dtype, int32_t mask_dtype);
 
 int32_t ampTestUnaryRawOp(int32_t op) {
   float x = 1.0f, y = 0.0f;
@@ -74,4 +75,12 @@ int32_t ampTestLrScheduleRawKind(int32_t kind) {
   return (int32_t)amp_lr_schedule(&count, &factor, &count,
                                   (amp_lr_schedule_t)kind, 0, 0.0f, 1, 0.0f, 1,
                                   0.5f, 1.0f, &milestone, 1, NULL);
+}
+
+int32_t ampTestAttentionRawDtypes(int32_t dtype, int32_t mask_dtype) {
+  float q = 1.0f, mask = 0.0f, out = 0.0f, lse = 0.0f;
+  int64_t dims[2] = {1, 1};
+  return (int32_t)amp_attention(&q, &q, &q, &mask, &out, &lse, dims, 2, 1, 1,
+                                dims, (amp_dtype_t)dtype,
+                                (amp_dtype_t)mask_dtype, 1.0f, 0, NULL);
 }

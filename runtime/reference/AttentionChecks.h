@@ -1,0 +1,80 @@
+//===- AttentionChecks.h - Argument checks of the attention kernels -------===//
+//
+// The argument checks of amp_attention and amp_attention_grad, shared by the
+// reference and the CUDA backend (amp_kernel_core) so that a malformed call
+// fails with the same status and message on both, and the geometry they
+// return: the batch of independent problems and the mask's broadcast
+// strides, which the host and the device kernels both index with.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_RUNTIME_REFERENCE_ATTENTIONCHECKS_H
+#define AMP_RUNTIME_REFERENCE_ATTENTIONCHECKS_H
+
+#include "amp_runtime/host_device.h"
+#include "reference/KernelCommon.h"
+
+namespace amp {
+namespace runtime {
+namespace kernels {
+
+/// One attention call: `batch` independent problems (the leading dims of q
+/// flattened), each of sq query rows and sk keys, with head dims d (q, k)
+/// and dv (v, out). Plain data, passed to the CUDA kernels by value.
+struct AttentionView {
+  int64_t batch, sq, sk, d, dv;
+  bool causal;
+  /// Whether there is a mask; its element strides along the leading dims
+  /// (maskStrides[0, batchRank)), the query rows and the keys, 0 where it
+  /// broadcasts.
+  bool hasMask;
+  int32_t batchRank;
+  int64_t batchDims[kMaxRank];
+  int64_t maskStrides[kMaxRank];
+  int64_t maskStrideI, maskStrideJ;
+
+  /// The element offset into the mask of problem b's scores[0, 0].
+  AMP_HOST_DEVICE int64_t maskBase(int64_t b) const {
+    int64_t offset = 0;
+    for (int32_t a = batchRank - 1; a >= 0; --a) {
+      offset += (b % batchDims[a]) * maskStrides[a];
+      b /= batchDims[a];
+    }
+    return offset;
+  }
+
+  /// The keys query row i may attend: all of them, or with causal the
+  /// first i + 1 (PyTorch's top-left aligned is_causal).
+  AMP_HOST_DEVICE int64_t keysOf(int64_t i) const {
+    return causal && i + 1 < sk ? i + 1 : sk;
+  }
+};
+
+/// amp_attention: dtypes, q_dims (rank 2..AMP_KERNEL_MAX_RANK), sk, dv, the
+/// mask's shape (each dim the scores' or 1), causal, the pointers, and that
+/// no output overlaps an input or the other output. Sets *view.
+amp_status_t checkAttention(Checker &check, const void *q, const void *k,
+                            const void *v, const void *mask, const void *out,
+                            const float *lse, const int64_t *qDims,
+                            int32_t rank, int64_t sk, int64_t dv,
+                            const int64_t *maskDims, amp_dtype_t dtype,
+                            amp_dtype_t maskDtype, int32_t causal,
+                            AttentionView *view);
+
+/// amp_attention_grad: the same, with dout and out (out's shape), and the
+/// outputs dq, dk, dv_out, none overlapping an input or another output.
+amp_status_t checkAttentionGrad(Checker &check, const void *dout, const void *q,
+                                const void *k, const void *v, const void *mask,
+                                const void *out, const float *lse,
+                                const void *dq, const void *dk,
+                                const void *dvOut, const int64_t *qDims,
+                                int32_t rank, int64_t sk, int64_t dv,
+                                const int64_t *maskDims, amp_dtype_t dtype,
+                                amp_dtype_t maskDtype, int32_t causal,
+                                AttentionView *view);
+
+} // namespace kernels
+} // namespace runtime
+} // namespace amp
+
+#endif // AMP_RUNTIME_REFERENCE_ATTENTIONCHECKS_H
