@@ -853,10 +853,11 @@ BatchNormGradOp::inferReturnTypes(MLIRContext *, Loc loc, Adaptor adaptor,
 /// Checks nn.attention's operands (query [B..., Sq, D], key [B..., Sk, D],
 /// value [B..., Sk, Dv], a mask that broadcasts to [B..., Sq, Sk]) and
 /// infers its output and log-sum-exp types.
-static LogicalResult inferAttention(MLIRContext *ctx, Loc loc, Value qV,
-                                    Value kV, Value vV, Value maskV,
-                                    SmallVectorImpl<Type> &inferred) {
-  auto q = tensorOf(qV), k = tensorOf(kV), v = tensorOf(vV);
+LogicalResult amp::nn::inferAttentionTypes(MLIRContext *ctx, Loc loc, Type qT,
+                                           Type kT, Type vT, Type maskT,
+                                           SmallVectorImpl<Type> &inferred) {
+  auto q = dyn_cast<RankedTensorType>(qT), k = dyn_cast<RankedTensorType>(kT),
+       v = dyn_cast<RankedTensorType>(vT);
   if (!q || !k || !v)
     return emitOptionalError(loc, "expects ranked tensor operands");
   if (q.getRank() < 2)
@@ -885,8 +886,8 @@ static LogicalResult inferAttention(MLIRContext *ctx, Loc loc, Value qV,
       failed(requireShape(loc, v, valueShape, "value",
                           "the key's batch dimensions and Sk, then Dv")))
     return failure();
-  if (maskV) {
-    auto mask = tensorOf(maskV);
+  if (maskT) {
+    auto mask = dyn_cast<RankedTensorType>(maskT);
     if (!mask)
       return emitOptionalError(loc, "expects a ranked tensor mask");
     Type me = mask.getElementType();
@@ -916,6 +917,8 @@ static LogicalResult inferAttention(MLIRContext *ctx, Loc loc, Value qV,
   return success();
 }
 
+static Type typeOrNull(Value v) { return v ? v.getType() : Type(); }
+
 /// `scale`, or 1/sqrt(D) (1 when D is 0: every score is 0 then).
 static float attentionScale(FloatAttr scale, Value query) {
   if (scale)
@@ -928,8 +931,9 @@ static float attentionScale(FloatAttr scale, Value query) {
 LogicalResult AttentionOp::inferReturnTypes(MLIRContext *ctx, Loc loc,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &inferred) {
-  return inferAttention(ctx, loc, adaptor.getQuery(), adaptor.getKey(),
-                        adaptor.getValue(), adaptor.getMask(), inferred);
+  return inferAttentionTypes(
+      ctx, loc, adaptor.getQuery().getType(), adaptor.getKey().getType(),
+      adaptor.getValue().getType(), typeOrNull(adaptor.getMask()), inferred);
 }
 
 float AttentionOp::getScaleValue() {
@@ -940,8 +944,10 @@ LogicalResult
 AttentionGradOp::inferReturnTypes(MLIRContext *ctx, Loc loc, Adaptor adaptor,
                                   SmallVectorImpl<Type> &inferred) {
   SmallVector<Type, 2> forward;
-  if (failed(inferAttention(ctx, loc, adaptor.getQuery(), adaptor.getKey(),
-                            adaptor.getValue(), adaptor.getMask(), forward)))
+  if (failed(inferAttentionTypes(ctx, loc, adaptor.getQuery().getType(),
+                                 adaptor.getKey().getType(),
+                                 adaptor.getValue().getType(),
+                                 typeOrNull(adaptor.getMask()), forward)))
     return failure();
   auto dy = tensorOf(adaptor.getGradOutput()),
        out = tensorOf(adaptor.getOutput()),

@@ -17,6 +17,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace amp::nn {
@@ -30,13 +31,17 @@ using namespace amp::nn;
 
 namespace {
 
+using Shape = SmallVector<int64_t>;
+
 /// One attention chain, read from its final matmul.
 struct Chain {
-  Value query, key, value, mask;
+  Value query, value, mask;
+  /// The key: `keySource`, permuted by `keyPerm` unless it is empty, then
+  /// reshaped to `keyType` when its type differs.
+  Value keySource;
+  SmallVector<int64_t> keyPerm;
+  RankedTensorType keyType;
   double scale = 1.0;
-  /// The op that made the scale constant, erased when the chain was its
-  /// only user.
-  Operation *scaleConstant = nullptr;
   /// The ops that the fused op replaces, final matmul first.
   SmallVector<Operation *, 6> ops;
 };
@@ -65,17 +70,20 @@ template <typename OpT> OpT singleUseProducer(Value v, Operation *user) {
   return op;
 }
 
-/// Whether `v` may depend on a param: an argument with role param of the
-/// enclosing function, or a block argument that is not a function's (a loop
-/// variable: conservatively yes). nn.attention's mask has no derivative, so a
-/// learned bias (DeBERTa's relative attention, ALiBi made trainable) keeps
-/// the unfused ops, whose backward reaches it.
+/// Whether a gradient may flow from `v` to a param: through float values
+/// (nn-autodiff gives integer and i1 values none, so a mask made from ids
+/// or a bool mask carries none) back to an argument with role param of the
+/// enclosing function, or to a block argument that is not a function's (a
+/// loop variable: conservatively yes). nn.attention's mask has no
+/// derivative, so a learned bias (T5's relative attention, ALiBi made
+/// trainable) keeps the unfused ops, whose backward reaches it.
 bool mayDependOnParam(Value v) {
   SmallVector<Value> work{v};
   DenseSet<Value> seen;
   while (!work.empty()) {
     Value cur = work.pop_back_val();
-    if (!seen.insert(cur).second)
+    if (!isa<FloatType>(getElementTypeOrSelf(cur.getType())) ||
+        !seen.insert(cur).second)
       continue;
     if (auto arg = dyn_cast<BlockArgument>(cur)) {
       auto fn = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
@@ -89,21 +97,63 @@ bool mayDependOnParam(Value v) {
   return false;
 }
 
-/// `k` when `kt` is k with its last two dimensions swapped by nn.transpose.
-Value untransposedKey(Value kt) {
+/// `v` without the multiplications by scalar constants it is made of
+/// (PyTorch's exported SDPA scales q and k^T each by D^-1/4), whose product
+/// goes into `scale`. Such a multiply keeps its other users.
+Value peelScalarMuls(Value v, double &scale) {
+  while (auto mul = v.getDefiningOp<MulOp>()) {
+    if (mul->hasAttr(AMPDialect::getPrecisionAttrName()))
+      break;
+    bool lhsIsTensor = tensorType(mul.getLhs()) == mul.getType();
+    std::optional<double> c =
+        scalarConstant(lhsIsTensor ? mul.getRhs() : mul.getLhs());
+    if (!c)
+      break;
+    scale *= *c;
+    v = lhsIsTensor ? mul.getLhs() : mul.getRhs();
+  }
+  return v;
+}
+
+/// The key [B..., Sk, D] that `kt` ([B..., D, Sk], the matmul's rhs) is the
+/// transpose of: an nn.transpose whose permutation moves D next to last,
+/// maybe under a reshape that only regroups the batch dimensions (the
+/// exporters transpose [B*H, Sk, D] before splitting B*H), with scalar
+/// multiplies before or after it peeled into `scale`. Fills `chain`'s key:
+/// the key is `keySource` permuted by `keyPerm` (the transpose's with its
+/// last two entries swapped; none when that is the identity), reshaped to
+/// `keyType`. Fails when `kt` is no such transpose.
+LogicalResult matchTransposedKey(Value kt, Chain &chain) {
+  kt = peelScalarMuls(kt, chain.scale);
+  auto type = tensorType(kt);
+  Shape keyShape(type.getShape());
+  std::swap(keyShape[keyShape.size() - 1], keyShape[keyShape.size() - 2]);
+  chain.keyType = RankedTensorType::get(keyShape, type.getElementType());
+  if (auto reshape = kt.getDefiningOp<ReshapeOp>()) {
+    auto in = tensorType(reshape.getInput());
+    if (in.getRank() >= 2 &&
+        in.getShape().take_back(2) == type.getShape().take_back(2))
+      kt = reshape.getInput();
+  }
   auto transpose = kt.getDefiningOp<TransposeOp>();
   if (!transpose)
-    return nullptr;
-  ArrayRef<int64_t> perm = transpose.getPerm();
-  int64_t rank = perm.size();
-  if (rank < 2)
-    return nullptr;
-  for (int64_t i = 0; i < rank - 2; ++i)
-    if (perm[i] != i)
-      return nullptr;
-  if (perm[rank - 2] != rank - 1 || perm[rank - 1] != rank - 2)
-    return nullptr;
-  return transpose.getInput();
+    return failure();
+  SmallVector<int64_t> perm(transpose.getPerm());
+  std::swap(perm[perm.size() - 1], perm[perm.size() - 2]);
+  chain.keySource = peelScalarMuls(transpose.getInput(), chain.scale);
+  if (!llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
+    chain.keyPerm = std::move(perm);
+  return success();
+}
+
+/// The key as `chain` describes it, built before `b`'s insertion point.
+Value buildKey(OpBuilder &b, Location loc, const Chain &chain) {
+  Value key = chain.keySource;
+  if (!chain.keyPerm.empty())
+    key = TransposeOp::create(b, loc, key, chain.keyPerm);
+  if (key.getType() != chain.keyType)
+    key = ReshapeOp::create(b, loc, chain.keyType, key);
+  return key;
 }
 
 /// Reads the chain ending at `out` (P @ V), or nullopt when it is not one
@@ -115,7 +165,28 @@ std::optional<Chain> matchChain(MatmulOp out) {
   Chain chain;
   chain.ops.push_back(out);
   chain.value = out.getRhs();
-  auto softmax = singleUseProducer<SoftmaxOp>(out.getLhs(), out);
+  SoftmaxOp softmax;
+  if (auto guard = singleUseProducer<WhereOp>(out.getLhs(), out)) {
+    // PyTorch's exported SDPA: where(isnan(p), 0, p), zeros for a query
+    // that sees no key, which is what nn.attention gives.
+    auto isNan = guard.getCond().getDefiningOp<CompareOp>();
+    std::optional<double> zero = scalarConstant(guard.getLhs());
+    Value probs = guard.getRhs();
+    softmax = probs.getDefiningOp<SoftmaxOp>();
+    if (!isNan || !isNan->hasOneUse() ||
+        isNan.getPredicate() != ComparePredicate::NE ||
+        isNan.getLhs() != probs || isNan.getRhs() != probs || zero != 0.0 ||
+        !softmax ||
+        !llvm::all_of(
+            probs.getUsers(),
+            [&](Operation *user) { return user == isNan || user == guard; }) ||
+        softmax->getBlock() != out->getBlock() ||
+        softmax->hasAttr(AMPDialect::getPrecisionAttrName()))
+      return std::nullopt;
+    chain.ops.append({guard, isNan});
+  } else {
+    softmax = singleUseProducer<SoftmaxOp>(out.getLhs(), out);
+  }
   if (!softmax)
     return std::nullopt;
   int64_t rank = softmax.getType().getRank();
@@ -145,8 +216,6 @@ std::optional<Chain> matchChain(MatmulOp out) {
     if (!c)
       return std::nullopt;
     chain.scale = *c;
-    chain.scaleConstant =
-        (lhsIsScores ? mul.getRhs() : mul.getLhs()).getDefiningOp();
     scores = lhsIsScores ? mul.getLhs() : mul.getRhs();
     chain.ops.push_back(mul);
     user = mul;
@@ -155,7 +224,6 @@ std::optional<Chain> matchChain(MatmulOp out) {
     if (!c || *c == 0.0 || tensorType(div.getLhs()) != div.getType())
       return std::nullopt;
     chain.scale = 1.0 / *c;
-    chain.scaleConstant = div.getRhs().getDefiningOp();
     scores = div.getLhs();
     chain.ops.push_back(div);
     user = div;
@@ -163,16 +231,21 @@ std::optional<Chain> matchChain(MatmulOp out) {
   auto qk = singleUseProducer<MatmulOp>(scores, user);
   if (!qk || qk.getTransposeA())
     return std::nullopt;
-  chain.query = qk.getLhs();
-  chain.key = qk.getTransposeB() ? qk.getRhs() : untransposedKey(qk.getRhs());
-  if (!chain.key)
+  chain.query = peelScalarMuls(qk.getLhs(), chain.scale);
+  if (qk.getTransposeB()) {
+    chain.keySource = peelScalarMuls(qk.getRhs(), chain.scale);
+    chain.keyType = tensorType(chain.keySource);
+  } else if (failed(matchTransposedKey(qk.getRhs(), chain))) {
     return std::nullopt;
+  }
   chain.ops.push_back(qk);
 
-  // One element type through the chain, and no broadcasting.
+  // One element type through the chain (the NaN guard's i1 aside), and no
+  // broadcasting.
   Type element = tensorType(chain.query).getElementType();
   for (Operation *op : chain.ops)
-    if (getElementTypeOrSelf(op->getResult(0).getType()) != element)
+    if (!isa<CompareOp>(op) &&
+        getElementTypeOrSelf(op->getResult(0).getType()) != element)
       return std::nullopt;
   if (chain.mask) {
     auto mask = tensorType(chain.mask);
@@ -181,13 +254,13 @@ std::optional<Chain> matchChain(MatmulOp out) {
         mayDependOnParam(chain.mask))
       return std::nullopt;
   }
-  SmallVector<Value, 4> operands{chain.query, chain.key, chain.value};
-  if (chain.mask)
-    operands.push_back(chain.mask);
+  if (tensorType(chain.keySource).getElementType() != element)
+    return std::nullopt;
   SmallVector<Type, 2> inferred;
-  if (failed(AttentionOp::inferReturnTypes(out.getContext(), std::nullopt,
-                                           AttentionOp::Adaptor(operands),
-                                           inferred)))
+  if (failed(inferAttentionTypes(
+          out.getContext(), std::nullopt, chain.query.getType(), chain.keyType,
+          chain.value.getType(), chain.mask ? chain.mask.getType() : Type(),
+          inferred)))
     return std::nullopt;
   if (inferred[0] != out.getType())
     return std::nullopt;
@@ -201,14 +274,32 @@ void fuse(const Chain &chain) {
     locs.push_back(op->getLoc());
   OpBuilder b(out);
   Location loc = b.getFusedLoc(locs);
+  Value key = buildKey(b, loc, chain);
   auto attention = AttentionOp::create(
-      b, loc, chain.query, chain.key, chain.value, chain.mask,
+      b, loc, chain.query, key, chain.value, chain.mask,
       b.getF32FloatAttr(static_cast<float>(chain.scale)), UnitAttr());
   out.getResult().replaceAllUsesWith(attention.getResult());
-  for (Operation *op : chain.ops)
+  // Erase the chain, then what only it used (the scale constants, the key's
+  // transpose, the scaled copies of query and key).
+  DenseSet<Operation *> erased(chain.ops.begin(), chain.ops.end());
+  SmallVector<Operation *> producers;
+  for (Operation *op : chain.ops) {
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        producers.push_back(def);
+    op->dropAllUses();
     op->erase();
-  if (chain.scaleConstant && chain.scaleConstant->use_empty())
-    chain.scaleConstant->erase();
+  }
+  while (!producers.empty()) {
+    Operation *op = producers.pop_back_val();
+    if (erased.contains(op) || !isOpTriviallyDead(op))
+      continue;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        producers.push_back(def);
+    erased.insert(op);
+    op->erase();
+  }
 }
 
 struct NNFuseAttentionPass

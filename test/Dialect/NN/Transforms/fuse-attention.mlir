@@ -190,10 +190,14 @@ func.func @mixed_types(%q: tensor<4x8xf16>, %v: tensor<4x8xf32>) -> tensor<4x8xf
 
 // -----
 
-// The key's transpose must swap the last two dimensions only.
+// A transpose that also moves other dimensions (Hugging Face's key,
+// [B, S, H, D] to [B, H, D, S]) leaves the key as that permutation with its
+// last two entries swapped: [2, 1, 0] becomes [2, 0, 1].
 // CHECK-LABEL: func.func @other_transpose(
-// CHECK-NOT:     nn.attention
-// CHECK:         nn.softmax
+// CHECK-SAME:    %[[Q:[a-z0-9]+]]: tensor<4x4x4xf32>, %[[K:[a-z0-9]+]]: tensor<4x4x4xf32>, %[[V:[a-z0-9]+]]: tensor<4x4x4xf32>
+// CHECK-NEXT:    %[[KEY:.*]] = nn.transpose %[[K]] [2, 0, 1]
+// CHECK-NEXT:    %[[O:.*]], %{{.*}} = nn.attention %[[Q]], %[[KEY]], %[[V]] {scale = 1.000000e+00 : f32}
+// CHECK-NEXT:    return %[[O]]
 func.func @other_transpose(%q: tensor<4x4x4xf32>, %k: tensor<4x4x4xf32>, %v: tensor<4x4x4xf32>) -> tensor<4x4x4xf32> {
   %kt = nn.transpose %k [2, 1, 0] : tensor<4x4x4xf32> -> tensor<4x4x4xf32>
   %s = nn.matmul %q, %kt : (tensor<4x4x4xf32>, tensor<4x4x4xf32>) -> tensor<4x4x4xf32>
@@ -225,6 +229,69 @@ func.func @input_mask(%q: tensor<4x8xf32> {nn.role = #nn.role<param>}, %m: tenso
   %s = nn.matmul %q, %q {transpose_b} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x4xf32>
   %mask = nn.neg %m : tensor<4xf32>
   %u = nn.add %s, %mask : (tensor<4x4xf32>, tensor<4xf32>) -> tensor<4x4xf32>
+  %p = nn.softmax %u : tensor<4x4xf32>
+  %o = nn.matmul %p, %q : (tensor<4x4xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %o : tensor<4x8xf32>
+}
+
+// -----
+
+// PyTorch's exported scaled_dot_product_attention: q and k^T each scaled
+// by D^-1/4 (the product is the op's scale), the key transposed as
+// [B*H, D, Sk] and then split into [B, H, D, Sk], and the NaN guard
+// where(isnan(p), 0, p), which nn.attention's zeros for a query that sees
+// no key make redundant. The key's transpose and the scaled copies go.
+// CHECK-LABEL: func.func @torch_sdpa(
+// CHECK-SAME:    %[[Q:[a-z0-9]+]]: tensor<2x3x8x4xf32>, %[[K:[a-z0-9]+]]: tensor<6x8x4xf32>, %[[V:[a-z0-9]+]]: tensor<2x3x8x4xf32>, %[[M:[a-z0-9]+]]: tensor<2x1x1x8xf32>
+// CHECK-NEXT:    %[[KEY:.*]] = nn.reshape %[[K]] : tensor<6x8x4xf32> -> tensor<2x3x8x4xf32>
+// CHECK-NEXT:    %[[O:.*]], %{{.*}} = nn.attention %[[Q]], %[[KEY]], %[[V]] mask %[[M]] {scale = 0.49999997{{[0-9]*}} : f32}
+// CHECK-NEXT:    return %[[O]]
+func.func @torch_sdpa(%q: tensor<2x3x8x4xf32>, %k: tensor<6x8x4xf32>, %v: tensor<2x3x8x4xf32>, %m: tensor<2x1x1x8xf32>) -> tensor<2x3x8x4xf32> {
+  %c = arith.constant dense<0.707106769> : tensor<1xf32>
+  %zero = arith.constant dense<0.000000e+00> : tensor<1xf32>
+  %kt3 = nn.transpose %k [0, 2, 1] : tensor<6x8x4xf32> -> tensor<6x4x8xf32>
+  %kt = nn.reshape %kt3 : tensor<6x4x8xf32> -> tensor<2x3x4x8xf32>
+  %qs = nn.mul %q, %c : (tensor<2x3x8x4xf32>, tensor<1xf32>) -> tensor<2x3x8x4xf32>
+  %ks = nn.mul %kt, %c : (tensor<2x3x4x8xf32>, tensor<1xf32>) -> tensor<2x3x4x8xf32>
+  %s = nn.matmul %qs, %ks : (tensor<2x3x8x4xf32>, tensor<2x3x4x8xf32>) -> tensor<2x3x8x8xf32>
+  %u = nn.add %s, %m : (tensor<2x3x8x8xf32>, tensor<2x1x1x8xf32>) -> tensor<2x3x8x8xf32>
+  %p = nn.softmax %u {axis = 3 : i64} : tensor<2x3x8x8xf32>
+  %nan = nn.compare ne, %p, %p : (tensor<2x3x8x8xf32>, tensor<2x3x8x8xf32>) -> tensor<2x3x8x8xi1>
+  %g = nn.where %nan, %zero, %p : (tensor<2x3x8x8xi1>, tensor<1xf32>, tensor<2x3x8x8xf32>) -> tensor<2x3x8x8xf32>
+  %o = nn.matmul %g, %v : (tensor<2x3x8x8xf32>, tensor<2x3x8x4xf32>) -> tensor<2x3x8x4xf32>
+  return %o : tensor<2x3x8x4xf32>
+}
+
+// -----
+
+// A guard that replaces NaNs by something else than 0 changes the result:
+// no fusion.
+// CHECK-LABEL: func.func @guard_not_zero(
+// CHECK-NOT:     nn.attention
+// CHECK:         nn.softmax
+func.func @guard_not_zero(%q: tensor<4x8xf32>, %v: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %one = arith.constant dense<1.000000e+00> : tensor<f32>
+  %s = nn.matmul %q, %q {transpose_b} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x4xf32>
+  %p = nn.softmax %s : tensor<4x4xf32>
+  %nan = nn.compare ne, %p, %p : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xi1>
+  %g = nn.where %nan, %one, %p : (tensor<4x4xi1>, tensor<f32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  %o = nn.matmul %g, %v : (tensor<4x4xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %o : tensor<4x8xf32>
+}
+
+// -----
+
+// A bool mask turned into an additive one carries no gradient, even when
+// the step's params are around: it fuses.
+// CHECK-LABEL: func.func @bool_mask(
+// CHECK:         nn.attention %{{.*}}, %{{.*}}, %{{.*}} mask
+// CHECK-NOT:     nn.softmax
+func.func @bool_mask(%q: tensor<4x8xf32> {nn.role = #nn.role<param>}, %keep: tensor<4x4xi1> {nn.role = #nn.role<input>}) -> tensor<4x8xf32> {
+  %zero = arith.constant dense<0.000000e+00> : tensor<f32>
+  %ninf = arith.constant dense<0xFF800000> : tensor<f32>
+  %mask = nn.where %keep, %zero, %ninf : (tensor<4x4xi1>, tensor<f32>, tensor<f32>) -> tensor<4x4xf32>
+  %s = nn.matmul %q, %q {transpose_b} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x4xf32>
+  %u = nn.add %s, %mask : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
   %p = nn.softmax %u : tensor<4x4xf32>
   %o = nn.matmul %p, %q : (tensor<4x4xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
   return %o : tensor<4x8xf32>

@@ -20,4 +20,18 @@
 #define GET_OP_CLASSES
 #include "amp/Dialect/NN/IR/NNOps.h.inc"
 
+namespace amp::nn {
+
+/// nn.attention's shape inference on operand types (`mask` may be null):
+/// its output and log-sum-exp types, or failure (with an error at `loc`
+/// when it is set). For rewrites that check a fusion before building the
+/// operands.
+llvm::LogicalResult inferAttentionTypes(mlir::MLIRContext *ctx,
+                                        std::optional<mlir::Location> loc,
+                                        mlir::Type query, mlir::Type key,
+                                        mlir::Type value, mlir::Type mask,
+                                        llvm::SmallVectorImpl<mlir::Type> &out);
+
+} // namespace amp::nn
+
 #endif // AMP_DIALECT_NN_IR_NNOPS_H

@@ -150,8 +150,20 @@ def NNFuseAttention : Pass<"nn-fuse-attention"> {
     never stores the `[..., Sq, Sk]` scores and probabilities (and whose
     gradient, `nn.attention_grad`, recomputes them): this is what
     `torch.compile` does for PyTorch's unfused attention. `%c` must be a
-    scalar constant (a 0-d or all-ones-shaped splat). The chain is fused
-    only when:
+    scalar constant (a 0-d or all-ones-shaped splat). The forms that
+    PyTorch's ONNX exporters and Hugging Face models write are read too:
+    - the key's transpose may move other dimensions as well (`[B, S, H, D]`
+      to `[B, H, D, S]`: the key becomes that permutation with its last two
+      entries swapped) and may sit under a reshape that only regroups the
+      batch dimensions (`[B*H, D, S]` to `[B, H, D, S]`);
+    - multiplications of the query or the key by scalar constants
+      (`scaled_dot_product_attention`'s `D^-1/4` on each side) go into the
+      scale;
+    - `where(isnan(p), 0, p)` between the softmax and the last matmul (the
+      exported SDPA's guard for a query that sees no key) is dropped, since
+      nn.attention gives zeros there.
+
+    The chain is fused only when:
     - every intermediate (`%s`, `%t`, `%u`, `%p`) has this one use, so a
       backward pass written by hand that reads the probabilities keeps the
       unfused ops (run the pass before `nn-autodiff`);
