@@ -65,8 +65,8 @@ private:
 /// Scratch of the calling thread: `slot` names one of a few independent
 /// buffers (the operands being widened, the fp32 accumulator, a widened
 /// bias, rows of C and aux widened inside a parallel loop, the scratchpad
-/// of a oneDNN primitive), each at least `count` floats, reused by the next
-/// call with the same slot.
+/// of a oneDNN primitive, an attention thread's blocks), each at least
+/// `count` floats, reused by the next call with the same slot.
 enum class Scratch {
   A,
   B,
@@ -76,6 +76,7 @@ enum class Scratch {
   RowC,
   RowAux,
   OneDnn,
+  Attention,
   Count
 };
 float *scratch(Scratch slot, int64_t count);

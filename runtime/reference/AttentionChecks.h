@@ -1,10 +1,10 @@
 //===- AttentionChecks.h - Argument checks of the attention kernels -------===//
 //
 // The argument checks of amp_attention and amp_attention_grad, shared by the
-// reference and the CUDA backend (amp_kernel_core) so that a malformed call
-// fails with the same status and message on both, and the geometry they
-// return: the batch of independent problems and the mask's broadcast
-// strides, which the host and the device kernels both index with.
+// reference, cpu and CUDA backends (amp_kernel_core) so that a malformed
+// call fails with the same status and message on each, and the geometry
+// they return: the batch of independent problems and the mask's broadcast
+// strides, which the host and the device kernels all index with.
 //
 //===----------------------------------------------------------------------===//
 

@@ -4,8 +4,9 @@
 // score, the log-sum-exp, the probability and the score gradient), shared
 // by the reference backend and the CUDA kernels so that both evaluate the
 // same f32 operations in the same order (both are compiled without FMA
-// contraction). The dot products and sums that feed them are each
-// backend's own.
+// contraction); the cpu backend uses those it does not fuse into its
+// GEMMs and vectorized exp. The dot products and sums that feed them are
+// each backend's own.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,16 +1,16 @@
 //===- KernelsAttention.cpp - Fused scaled-dot-product attention ----------===//
 //
-// amp_attention and amp_attention_grad on the reference backend (and, built
-// with OpenMP, on the cpu backend). Each problem's K and V are widened into
-// f32 scratch, K (and for the gradient V) transposed so that a query row's
-// dot products run one key per vector lane: each lane accumulates its dot
-// product over the head dim in ascending order, exactly as a scalar loop would,
-// so the vectorized loops change no sum's order. The forward works row by row
-// (two passes over the row's scores: max and sum, then the output); the
-// backward problem by problem, each one's dk and dv summed over the query
-// rows in ascending order in f32 scratch. Rows (forward) and problems
-// (backward) are independent, so the cpu backend splits them over its
-// threads and the results do not depend on the thread count.
+// amp_attention and amp_attention_grad on the reference backend (the cpu
+// backend has its own on oneDNN GEMMs: runtime/cpu/CpuAttention.cpp). Each
+// problem's K and V are widened into f32 scratch, K (and for the gradient V)
+// transposed so that a query row's dot products run one key per vector
+// lane: each lane accumulates its dot product over the head dim in
+// ascending order, exactly as a scalar loop would, so the vectorized loops
+// change no sum's order. The forward works row by row (two passes over the
+// row's scores: max and sum, then the output); the backward problem by
+// problem, each one's dk and dv summed over the query rows in ascending
+// order in f32 scratch. Rows (forward) and problems (backward) are
+// independent loops (parallelRanges), run as written here.
 //
 //===----------------------------------------------------------------------===//
 

@@ -631,8 +631,8 @@ AMP_KERNEL_API amp_status_t amp_running_stats_update(
  * in the gradient, even where v or dout holds an inf or a NaN. mask_dims
  * and mask_dtype are ignored when mask is NULL. Sums over j and the dot
  * products accumulate in f32 in ascending order; the backends may block the
- * sums differently (the CUDA backend does), so they agree to f32 rounding,
- * not bitwise. No output may overlap an input (INVALID_ARGUMENT). */
+ * sums differently (the cpu and CUDA backends do), so they agree to f32
+ * rounding, not bitwise. No output may overlap an input (INVALID_ARGUMENT). */
 AMP_KERNEL_API amp_status_t amp_attention(
     const void *q, const void *k, const void *v, const void *mask, void *out,
     float *lse, const int64_t *q_dims, int32_t rank, int64_t sk, int64_t dv,
@@ -649,9 +649,10 @@ AMP_KERNEL_API amp_status_t amp_attention(
  *   dk[j,:] = scale * sum_i ds[i,j] * q[i,:],
  *   dv[j,:] = sum_i p[i,j] * dout[i,:],
  * each rounded once to dtype. The mask gets no gradient. Scratch memory is
- * O(Sk * (D + Dv + 1)) f32 per host thread, B*Sq f32 on the CUDA device
- * (AMP_STATUS_BACKEND_ERROR if it cannot be had). No output may overlap an
- * input or another output (INVALID_ARGUMENT). */
+ * O(Sk * (D + Dv + 1)) f32 per host thread (the cpu backend's also holds
+ * blocks of 64 rows of scores: O(Sk * (D + Dv + 192))), B*Sq f32 on the
+ * CUDA device (AMP_STATUS_BACKEND_ERROR if it cannot be had). No output may
+ * overlap an input or another output (INVALID_ARGUMENT). */
 AMP_KERNEL_API amp_status_t amp_attention_grad(
     const void *dout, const void *q, const void *k, const void *v,
     const void *mask, const void *out, const float *lse, void *dq, void *dk,

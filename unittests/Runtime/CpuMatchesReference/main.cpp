@@ -5,13 +5,18 @@
 // Loads libamp_runtime_ref and libamp_runtime_cpu (dlopen, RTLD_LOCAL: they
 // export the same symbols) and runs the kernels whose loops the cpu backend
 // splits over threads on the same random inputs in both: the reductions,
-// the layer norm and its gradient (sums across rows), attention and its
-// gradient (rows and problems split, vectorized dot products), the
-// optimizers and unscale-and-check (vectorized loops). docs/runtime-kernels.md
-// promises these bitwise equal to the reference at any thread count; this
-// checks it at the thread count AMP_NUM_THREADS gives (lit runs it at 1 and 2).
-// Sizes cross kParallelGrain, below which the loops do not split. Prints
-// one line per mismatch and a summary; exits 1 on a mismatch or an error.
+// the layer norm and its gradient (sums across rows), the optimizers and
+// unscale-and-check (vectorized loops). docs/runtime-kernels.md promises
+// these bitwise equal to the reference at any thread count; this checks it
+// at the thread count AMP_NUM_THREADS gives (lit runs it at 1 and 2). Sizes
+// cross kParallelGrain, below which the loops do not split. Prints one line
+// per mismatch and a summary; exits 1 on a mismatch or an error.
+//
+// Attention, like the GEMM and the convolutions, is the cpu backend's own
+// (oneDNN GEMMs, runtime/cpu/CpuAttention.cpp), within f32 rounding of the
+// reference but not its bits: amp-backend-compare compares it within
+// tolerance (unittests/Runtime/BackendCompare/CompareAttention.cpp;
+// `amp-backend-compare --host libamp_runtime_cpu.so attention`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -153,73 +158,6 @@ void compareLayerNorm(const Library lib[2]) {
     }
 }
 
-void compareAttention(const Library lib[2]) {
-  using Attention = amp_status_t (*)(
-      const void *, const void *, const void *, const void *, void *, float *,
-      const int64_t *, int32_t, int64_t, int64_t, const int64_t *, amp_dtype_t,
-      amp_dtype_t, float, int32_t, void *);
-  using AttentionGrad = amp_status_t (*)(
-      const void *, const void *, const void *, const void *, const void *,
-      const void *, const float *, void *, void *, void *, const int64_t *,
-      int32_t, int64_t, int64_t, const int64_t *, amp_dtype_t, amp_dtype_t,
-      float, int32_t, void *);
-  struct Case {
-    std::vector<int64_t> q, mask; // mask empty: none
-    int64_t sk, dv;
-    int32_t causal;
-  };
-  for (amp_dtype_t dtype : {AMP_DTYPE_F32, AMP_DTYPE_BF16})
-    for (const Case &c : {Case{{2, 3, 64, 16}, {2, 1, 1, 80}, 80, 24, 0},
-                          Case{{2, 3, 70, 33}, {}, 50, 17, 1},
-                          Case{{1, 300, 8}, {1, 300, 300}, 300, 8, 1}}) {
-      const int32_t rank = int32_t(c.q.size());
-      int64_t batch = 1;
-      for (int32_t a = 0; a < rank - 2; ++a)
-        batch *= c.q[a];
-      const int64_t sq = c.q[rank - 2], d = c.q[rank - 1];
-      const int64_t nq = batch * sq * d, nk = batch * c.sk * d,
-                    nv = batch * c.sk * c.dv, nout = batch * sq * c.dv;
-      const int64_t size = amp_dtype_size(dtype);
-      int64_t nmask = c.mask.empty() ? 0 : 1;
-      for (int64_t m : c.mask)
-        nmask *= m;
-      std::vector<char> q = randomBuffer(nq, dtype),
-                        k = randomBuffer(nk, dtype),
-                        v = randomBuffer(nv, dtype),
-                        dout = randomBuffer(nout, dtype);
-      // An additive f32 mask with about one key in eight masked out.
-      std::uniform_int_distribution<int> pick(0, 7);
-      std::vector<char> mask = storeAs(nmask, AMP_DTYPE_F32, [&] {
-        return pick(rng) == 0 ? -INFINITY : 0.5f * float(pick(rng));
-      });
-      const void *maskPtr = c.mask.empty() ? nullptr : mask.data();
-      std::vector<std::vector<char>> out[2];
-      amp_status_t status[2];
-      for (int l = 0; l < 2; ++l) {
-        std::vector<char> o(nout * size), lse(batch * sq * 4), dq(nq * size),
-            dk(nk * size), dv(nv * size);
-        float *lsePtr = reinterpret_cast<float *>(lse.data());
-        status[l] = lib[l].get<Attention>("amp_attention")(
-            q.data(), k.data(), v.data(), maskPtr, o.data(), lsePtr, c.q.data(),
-            rank, c.sk, c.dv, c.mask.data(), dtype, AMP_DTYPE_F32, 0.125f,
-            c.causal, nullptr);
-        if (status[l] == AMP_STATUS_OK)
-          status[l] = lib[l].get<AttentionGrad>("amp_attention_grad")(
-              dout.data(), q.data(), k.data(), v.data(), maskPtr, o.data(),
-              lsePtr, dq.data(), dk.data(), dv.data(), c.q.data(), rank, c.sk,
-              c.dv, c.mask.data(), dtype, AMP_DTYPE_F32, 0.125f, c.causal,
-              nullptr);
-        out[l] = {o, lse, dq, dk, dv};
-      }
-      std::string what = "amp_attention(_grad) [";
-      for (size_t a = 0; a < c.q.size(); ++a)
-        what += (a ? "," : "") + std::to_string(c.q[a]);
-      expectSame(what + "] sk " + std::to_string(c.sk) + " " +
-                     amp_dtype_name(dtype),
-                 status[0], status[1], out[0], out[1]);
-    }
-}
-
 void compareOptimizers(const Library lib[2]) {
   using Sgd =
       amp_status_t (*)(const void *, const void *, const void *, void *, void *,
@@ -324,7 +262,6 @@ int main(int argc, char **argv) {
   }
   compareReductions(lib);
   compareLayerNorm(lib);
-  compareAttention(lib);
   compareOptimizers(lib);
   std::printf("amp-cpu-ref-compare: %d checks, %d failed\n", checks, failures);
   return failures == 0 ? 0 : 1;

@@ -18,7 +18,10 @@
 // = dout.out within (Dv + 1) u of their sums of |terms|, ds = p (dp -
 // delta) within err(p) |dp - delta| + p (err(dp) + err(delta) + u |dp -
 // delta|) + u |ds|; dq, dk, dv are sums of ds k, ds q, p dout whose terms
-// carry those errors, plus (terms + 1) u of their sums of |terms|.
+// carry those errors, plus (terms + 1) u of their sums of |terms|. Each
+// sum's bound holds for any order of its terms, so they cover the cpu
+// backend's blocked GEMMs too; its exp is within 1 ulp, and its out,
+// (sum e v) / l, carries the same terms' errors.
 // The finite differences (h = 2^-20 in f64) are within about 1e-9 of the
 // gradient; the f32 kernel is compared with them at 1e-5 + 1e-4 |fd|.
 //
@@ -27,6 +30,8 @@
 #include "KernelTestUtil.h"
 
 #include "gtest/gtest.h"
+
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <cmath>
@@ -312,6 +317,11 @@ const std::vector<AttentionCase> &attentionCases() {
       {{2, 3, 2, 3, 4}, 5, 2, {1, 3, 1, 3, 5}, true, true},
       // D = 0: the scores are the mask alone (q and k are empty)
       {{2, 3, 0}, 5, 3, {1, 3, 5}, true, false},
+      // several blocks of query rows (the cpu backend's 64), causal: each
+      // block sees up to its last row's keys
+      {{2, 150, 16}, 140, 8, {2, 1, 140}, true, false},
+      // several blocks, a mask of the scores' shape in the dtype
+      {{1, 2, 100, 24}, 90, 12, {1, 2, 100, 90}, false, true},
   };
   return cases;
 }
@@ -336,7 +346,7 @@ TEST_P(AttentionTest, ForwardAndGradMatchF64) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, AttentionTest,
-                         ::testing::Combine(::testing::Range(0, 9),
+                         ::testing::Combine(::testing::Range(0, 11),
                                             ::testing::Values(AMP_DTYPE_F32,
                                                               AMP_DTYPE_F16,
                                                               AMP_DTYPE_BF16)),
@@ -417,6 +427,91 @@ TEST(Attention, FullyMaskedRowsGiveZeros) {
         EXPECT_EQ(r.dv.get((b * 4 + 2) * 2 + e), 0.0);
     }
   }
+}
+
+TEST(Attention, NonFiniteValuesOfSkippedTermsStayOut) {
+  // Terms of masked keys and of rows without keys are skipped, not
+  // multiplied by 0, so an infinity or a NaN in them reaches nothing. One
+  // causal problem each: v of key 10, past the diagonal of rows 0..9 (out);
+  // q of row 5, whose keys past 5 must not see it (dk); dout of row 3,
+  // whose every key is masked (dv and dk); k of key 20, past the diagonal
+  // of rows 0..19 (dq). Rows 0..69 are two blocks of the cpu backend, which
+  // zeroes such rows for its GEMMs and adds their live terms apart.
+  for (amp_dtype_t dtype : floatDtypes()) {
+    std::mt19937 rng(13);
+    const AttentionCase c{{4, 70, 6}, 75, 4, {4, 70, 1}, true, false};
+    Problem p = makeProblem(c, dtype, rng);
+    for (int64_t i = 0; i < 4 * 70; ++i)
+      p.mask.set(i, i == 2 * 70 + 3 ? -INFINITY : 0.25);
+    p.v.set(10 * 4, INFINITY);
+    p.v.set(10 * 4 + 1, NAN);
+    p.q.set((70 + 5) * 6 + 2, -INFINITY);
+    p.k.set((3 * 75 + 20) * 6 + 4, INFINITY);
+    std::mt19937 doutRng(17);
+    Results r = runKernels(p, doutRng);
+    r.dout.set((2 * 70 + 3) * 4 + 1, NAN);
+    ASSERT_TRUE(isOk(amp_attention_grad(
+        r.dout.data(), p.q.data(), p.k.data(), p.v.data(), p.maskData(),
+        r.out.data(), static_cast<const float *>(r.lse.data()), r.dq.data(),
+        r.dk.data(), r.dv.data(), c.q.data(), 3, p.sk, p.dv, p.maskDims(),
+        dtype, p.maskDtype(), p.scale, 1, nullptr)));
+    const Inputs in = inputsOf(p);
+    const Forward f = forwardF64(p, in);
+    EXPECT_TRUE(allClose(r.out, f.out, f.outTol, "out")) << dtypeName(dtype);
+    EXPECT_TRUE(allClose(r.lse, f.lse, f.lseTol, "lse")) << dtypeName(dtype);
+    const Backward g = backwardF64(p, in, r.out, r.lse, r.dout);
+    EXPECT_TRUE(allClose(r.dq, g.dq, g.dqTol, "dq")) << dtypeName(dtype);
+    EXPECT_TRUE(allClose(r.dk, g.dk, g.dkTol, "dk")) << dtypeName(dtype);
+    EXPECT_TRUE(allClose(r.dv, g.dv, g.dvTol, "dv")) << dtypeName(dtype);
+    auto expectFinite = [&](const Tensor &t, int64_t begin, int64_t end,
+                            const char *what) {
+      for (int64_t x = begin; x < end; ++x)
+        EXPECT_TRUE(std::isfinite(t.get(x)))
+            << what << " " << x << " " << dtypeName(dtype);
+    };
+    expectFinite(r.out, 0, 10 * 4, "out");
+    expectFinite(r.dk, (75 + 6) * 6, (75 + 70) * 6, "dk");
+    expectFinite(r.dv, 2 * 75 * 4, 3 * 75 * 4, "dv");
+    expectFinite(r.dk, 2 * 75 * 6, 3 * 75 * 6, "dk");
+    expectFinite(r.dq, 3 * 70 * 6, (3 * 70 + 20) * 6, "dq");
+  }
+}
+
+TEST(Attention, SameBitsAtAnyThreadCount) {
+  // The cpu backend splits blocks of query rows (forward) and problems
+  // (gradient) over its OpenMP threads; how many must not change a bit.
+  // The process has OpenMP when the backend under test does (the reference
+  // has none: nothing to vary).
+  using SetThreads = void (*)(int);
+  using MaxThreads = int (*)();
+  const auto setThreads = reinterpret_cast<SetThreads>(
+      ::dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
+  const auto maxThreads = reinterpret_cast<MaxThreads>(
+      ::dlsym(RTLD_DEFAULT, "omp_get_max_threads"));
+  if (!setThreads || !maxThreads)
+    GTEST_SKIP() << "no OpenMP in this process";
+  const int saved = maxThreads();
+  for (amp_dtype_t dtype : {AMP_DTYPE_F32, AMP_DTYPE_BF16}) {
+    std::mt19937 rng(19);
+    const Problem p = makeProblem(
+        {{3, 5, 130, 16}, 100, 8, {3, 1, 1, 100}, true, false}, dtype, rng);
+    Results first;
+    for (int threads : {1, 2, 3, 4}) {
+      setThreads(threads);
+      std::mt19937 doutRng(23);
+      Results r = runKernels(p, doutRng);
+      if (threads == 1) {
+        first = r;
+        continue;
+      }
+      EXPECT_TRUE(r.out.sameBits(first.out)) << threads << " threads";
+      EXPECT_TRUE(r.lse.sameBits(first.lse)) << threads << " threads";
+      EXPECT_TRUE(r.dq.sameBits(first.dq)) << threads << " threads";
+      EXPECT_TRUE(r.dk.sameBits(first.dk)) << threads << " threads";
+      EXPECT_TRUE(r.dv.sameBits(first.dv)) << threads << " threads";
+    }
+  }
+  setThreads(saved);
 }
 
 TEST(Attention, EmptyDims) {
