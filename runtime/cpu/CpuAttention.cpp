@@ -1,7 +1,8 @@
 //===- CpuAttention.cpp - Fused attention on oneDNN's sgemm ---------------===//
 //
-// amp_attention and amp_attention_grad of libamp_runtime_cpu, with the
-// reference's argument checks (AttentionChecks.h). FlashAttention-style:
+// The attention of libamp_runtime_cpu: attentionForward and
+// attentionBackward, which AttentionEntryPoints.cpp's amp_attention and
+// amp_attention_grad call after the shared checks. FlashAttention-style:
 // blocks of up to kBlockRows query rows, whose products are f32 GEMMs
 // (dnnl_sgemm), so that only a block's [rows, Sk] scores exist at a time.
 // f16 and bf16 operands are widened exactly to f32 first.
@@ -61,16 +62,8 @@ constexpr int64_t kMaxBlockScores = int64_t(1) << 20;
 /// same with and without AVX-512.
 constexpr int64_t kLanes = 16;
 
-/// The operands of one call.
-struct AttentionArgs {
-  const void *q, *k, *v, *mask, *out, *dout;
-  const float *lse;
-  void *dst; // out (forward) or dq
-  float *lseOut;
-  void *dk, *dv;
-  amp_dtype_t dtype, maskDtype;
-  float scale;
-};
+/// The operands of one call (AttentionChecks.h).
+using AttentionArgs = AttentionCall;
 
 //===----------------------------------------------------------------------===//
 // Row passes
@@ -434,7 +427,7 @@ int64_t blockRowsFor(int64_t sk) {
                              kBlockRows);
 }
 
-void attentionForward(const AttentionView &v, const AttentionArgs &a) {
+void forwardProblems(const AttentionView &v, const AttentionArgs &a) {
   const int64_t sq = v.sq, sk = v.sk, d = v.d, dv = v.dv;
   const int64_t blockRows = blockRowsFor(sk);
   const int64_t blocks = (sq + blockRows - 1) / blockRows;
@@ -483,7 +476,7 @@ void attentionForward(const AttentionView &v, const AttentionArgs &a) {
   });
 }
 
-void attentionBackward(const AttentionView &v, const AttentionArgs &a) {
+void backwardProblems(const AttentionView &v, const AttentionArgs &a) {
   const int64_t sq = v.sq, sk = v.sk, d = v.d, dv = v.dv;
   if (sq == 0) {
     // dk and dv sum over no row; no scratch (Sk may be huge when the head
@@ -592,62 +585,12 @@ template <typename Body> amp_status_t run(Checker &check, Body &&body) {
 
 } // namespace
 
-extern "C" {
-
-amp_status_t amp_attention(const void *q, const void *k, const void *v,
-                           const void *mask, void *out, float *lse,
-                           const int64_t *q_dims, int32_t rank, int64_t sk,
-                           int64_t dv, const int64_t *mask_dims,
-                           amp_dtype_t dtype, amp_dtype_t mask_dtype,
-                           float scale, int32_t causal, void * /*stream*/) {
-  Checker check("amp_attention");
-  AttentionView view;
-  if (amp_status_t s =
-          checkAttention(check, q, k, v, mask, out, lse, q_dims, rank, sk, dv,
-                         mask_dims, dtype, mask_dtype, causal, &view))
-    return s;
-  AttentionArgs args{};
-  args.q = q;
-  args.k = k;
-  args.v = v;
-  args.mask = mask;
-  args.dst = out;
-  args.lseOut = lse;
-  args.dtype = dtype;
-  args.maskDtype = mask ? mask_dtype : AMP_DTYPE_F32;
-  args.scale = scale;
-  return run(check, [&] { attentionForward(view, args); });
+amp_status_t kernels::attentionForward(Checker &check,
+                                       const AttentionCall &call) {
+  return run(check, [&] { forwardProblems(call.view, call); });
 }
 
-amp_status_t amp_attention_grad(const void *dout, const void *q, const void *k,
-                                const void *v, const void *mask,
-                                const void *out, const float *lse, void *dq,
-                                void *dk, void *dv_out, const int64_t *q_dims,
-                                int32_t rank, int64_t sk, int64_t dv,
-                                const int64_t *mask_dims, amp_dtype_t dtype,
-                                amp_dtype_t mask_dtype, float scale,
-                                int32_t causal, void * /*stream*/) {
-  Checker check("amp_attention_grad");
-  AttentionView view;
-  if (amp_status_t s = checkAttentionGrad(
-          check, dout, q, k, v, mask, out, lse, dq, dk, dv_out, q_dims, rank,
-          sk, dv, mask_dims, dtype, mask_dtype, causal, &view))
-    return s;
-  AttentionArgs args{};
-  args.q = q;
-  args.k = k;
-  args.v = v;
-  args.mask = mask;
-  args.out = out;
-  args.dout = dout;
-  args.lse = lse;
-  args.dst = dq;
-  args.dk = dk;
-  args.dv = dv_out;
-  args.dtype = dtype;
-  args.maskDtype = mask ? mask_dtype : AMP_DTYPE_F32;
-  args.scale = scale;
-  return run(check, [&] { attentionBackward(view, args); });
+amp_status_t kernels::attentionBackward(Checker &check,
+                                        const AttentionCall &call) {
+  return run(check, [&] { backwardProblems(call.view, call); });
 }
-
-} // extern "C"

@@ -1,4 +1,4 @@
-//===- KernelsAttention.cu - amp_attention, amp_attention_grad ------------===//
+//===- KernelsAttention.cu - the CUDA backend's fused attention -----------===//
 //
 // Fused scaled-dot-product attention, FlashAttention-style: no kernel stores
 // the [..., Sq, Sk] scores. Every kernel works on blocks of rows of one
@@ -487,88 +487,66 @@ amp_status_t launchKernel(Checker &check, Kind kind, AttentionLaunch a,
                                                : "attention_grad (dk, dv)");
 }
 
+/// The kernels' copy of a call's operands (the block geometry is picked at
+/// launch).
+AttentionLaunch launchOf(const AttentionCall &call) {
+  AttentionLaunch a{};
+  a.view = call.view;
+  a.q = call.q;
+  a.k = call.k;
+  a.v = call.v;
+  a.mask = call.mask;
+  a.out = call.out;
+  a.dout = call.dout;
+  a.lse = call.lse;
+  a.dst = call.dst;
+  a.lseOut = call.lseOut;
+  a.dk = call.dk;
+  a.dv = call.dv;
+  a.maskF32 = call.maskIsF32();
+  a.scale = call.scale;
+  return a;
+}
+
 } // namespace
 
-extern "C" {
-
-amp_status_t amp_attention(const void *q, const void *k, const void *v,
-                           const void *mask, void *out, float *lse,
-                           const int64_t *q_dims, int32_t rank, int64_t sk,
-                           int64_t dv, const int64_t *mask_dims,
-                           amp_dtype_t dtype, amp_dtype_t mask_dtype,
-                           float scale, int32_t causal, void *stream) {
-  Checker check("amp_attention");
-  AttentionLaunch a{};
-  if (amp_status_t s =
-          checkAttention(check, q, k, v, mask, out, lse, q_dims, rank, sk, dv,
-                         mask_dims, dtype, mask_dtype, causal, &a.view))
-    return s;
-  if (a.view.batch * a.view.sq == 0)
+amp_status_t kernels::attentionForward(Checker &check,
+                                       const AttentionCall &call) {
+  if (call.view.batch * call.view.sq == 0)
     return AMP_STATUS_OK;
-  a.q = q;
-  a.k = k;
-  a.v = v;
-  a.mask = mask;
-  a.dst = out;
-  a.lseOut = lse;
-  a.maskF32 = mask && rawEnum(mask_dtype) == AMP_DTYPE_F32;
-  a.scale = scale;
+  AttentionLaunch a = launchOf(call);
   amp_status_t status = AMP_STATUS_OK;
-  dispatchFloat(dtype, [&](auto t) {
+  dispatchFloat(call.dtype, [&](auto t) {
     status = launchKernel<decltype(t)>(check, Kind::Forward, a, a.view.sq,
-                                       toStream(stream));
+                                       toStream(call.stream));
   });
   return status;
 }
 
-amp_status_t amp_attention_grad(const void *dout, const void *q, const void *k,
-                                const void *v, const void *mask,
-                                const void *out, const float *lse, void *dq,
-                                void *dk, void *dv_out, const int64_t *q_dims,
-                                int32_t rank, int64_t sk, int64_t dv,
-                                const int64_t *mask_dims, amp_dtype_t dtype,
-                                amp_dtype_t mask_dtype, float scale,
-                                int32_t causal, void *stream) {
-  Checker check("amp_attention_grad");
-  AttentionLaunch a{};
-  if (amp_status_t s = checkAttentionGrad(
-          check, dout, q, k, v, mask, out, lse, dq, dk, dv_out, q_dims, rank,
-          sk, dv, mask_dims, dtype, mask_dtype, causal, &a.view))
-    return s;
+amp_status_t kernels::attentionBackward(Checker &check,
+                                        const AttentionCall &call) {
   // The dk/dv kernel runs when dk or dv has elements, the dq kernel when dq
   // has or the dk/dv kernel needs its delta: nothing runs over keys or rows
   // that have nothing to write (Sk may be huge when the head dims are 0).
-  const int64_t queryRows = a.view.batch * a.view.sq;
-  const bool gradKV = a.view.batch * a.view.sk * (a.view.d + a.view.dv) > 0;
-  const bool gradQ = queryRows > 0 && (a.view.d > 0 || gradKV);
+  const AttentionView &view = call.view;
+  const int64_t queryRows = view.batch * view.sq;
+  const bool gradKV = view.batch * view.sk * (view.d + view.dv) > 0;
+  const bool gradQ = queryRows > 0 && (view.d > 0 || gradKV);
   if (!gradQ && !gradKV)
     return AMP_STATUS_OK;
-  a.q = q;
-  a.k = k;
-  a.v = v;
-  a.mask = mask;
-  a.out = out;
-  a.dout = dout;
-  a.lse = lse;
-  a.dst = dq;
-  a.dk = dk;
-  a.dv = dv_out;
-  a.maskF32 = mask && rawEnum(mask_dtype) == AMP_DTYPE_F32;
-  a.scale = scale;
+  AttentionLaunch a = launchOf(call);
   // delta, written by the dq kernel and read by the dk/dv kernel.
   if (gradQ && !(a.delta = static_cast<float *>(
                      allocScratch(check, queryRows * int64_t(sizeof(float))))))
     return AMP_STATUS_BACKEND_ERROR;
-  const cudaStream_t s = toStream(stream);
+  const cudaStream_t s = toStream(call.stream);
   amp_status_t status = AMP_STATUS_OK;
-  dispatchFloat(dtype, [&](auto t) {
+  dispatchFloat(call.dtype, [&](auto t) {
     using T = decltype(t);
     if (gradQ)
-      status = launchKernel<T>(check, Kind::GradQ, a, a.view.sq, s);
+      status = launchKernel<T>(check, Kind::GradQ, a, view.sq, s);
     if (status == AMP_STATUS_OK && gradKV)
-      status = launchKernel<T>(check, Kind::GradKV, a, a.view.sk, s);
+      status = launchKernel<T>(check, Kind::GradKV, a, view.sk, s);
   });
   return a.delta ? freeScratch(check, a.delta, status) : status;
 }
-
-} // extern "C"

@@ -73,6 +73,31 @@ amp_status_t checkAttentionGrad(Checker &check, const void *dout, const void *q,
                                 amp_dtype_t maskDtype, int32_t causal,
                                 AttentionView *view);
 
+/// A checked call of amp_attention (dst = out, lseOut) or
+/// amp_attention_grad (out, dout, lse in; dst = dq, dk, dv out), as the
+/// entry points of AttentionEntryPoints.cpp hand it to the backend.
+struct AttentionCall {
+  AttentionView view;
+  const void *q, *k, *v, *mask, *out, *dout;
+  const float *lse;
+  void *dst;
+  float *lseOut;
+  void *dk, *dv;
+  amp_dtype_t dtype;
+  /// The mask's dtype, f32 when there is no mask.
+  amp_dtype_t maskDtype;
+  float scale;
+  void *stream;
+
+  bool maskIsF32() const { return maskDtype == AMP_DTYPE_F32; }
+};
+
+/// One backend's attention (each backend library defines both once; the C
+/// entry points of AttentionEntryPoints.cpp call them after the checks).
+/// Failures go to `check`, whose name is the entry point's.
+amp_status_t attentionForward(Checker &check, const AttentionCall &call);
+amp_status_t attentionBackward(Checker &check, const AttentionCall &call);
+
 } // namespace kernels
 } // namespace runtime
 } // namespace amp

@@ -1,7 +1,9 @@
 //===- KernelsAttention.cpp - Fused scaled-dot-product attention ----------===//
 //
-// amp_attention and amp_attention_grad on the reference backend (the cpu
-// backend has its own on oneDNN GEMMs: runtime/cpu/CpuAttention.cpp). Each
+// The reference backend's attention, attentionForward and attentionBackward
+// (called by AttentionEntryPoints.cpp's amp_attention and
+// amp_attention_grad; the cpu backend has its own on oneDNN GEMMs,
+// runtime/cpu/CpuAttention.cpp). Each
 // problem's K and V are widened into f32 scratch, K (and for the gradient V)
 // transposed so that a query row's dot products run one key per vector
 // lane: each lane accumulates its dot product over the head dim in
@@ -27,16 +29,8 @@ using namespace amp::runtime::kernels;
 
 namespace {
 
-/// The operands of one call.
-struct AttentionArgs {
-  const void *q, *k, *v, *mask, *out, *dout;
-  const float *lse;
-  void *dst; // out (forward) or dq
-  float *lseOut;
-  void *dk, *dv;
-  bool maskF32;
-  float scale;
-};
+/// The operands of one call (AttentionChecks.h).
+using AttentionArgs = AttentionCall;
 
 using Scratch = std::vector<float>;
 
@@ -105,7 +99,7 @@ template <typename T>
 void loadMaskRow(const AttentionView &v, const AttentionArgs &a, int64_t b,
                  int64_t i, int64_t n, float *row) {
   const int64_t base = v.maskBase(b) + i * v.maskStrideI;
-  if (a.maskF32) {
+  if (a.maskIsF32()) {
     const float *m = static_cast<const float *>(a.mask);
     for (int64_t j = 0; j < n; ++j)
       row[j] = m[base + j * v.maskStrideJ];
@@ -157,7 +151,7 @@ struct Terms {
 };
 
 template <typename T>
-void attentionForward(const AttentionView &v, const AttentionArgs &a) {
+void forwardProblems(const AttentionView &v, const AttentionArgs &a) {
   const int64_t sk = v.sk, d = v.d, dv = v.dv;
   const T *q = static_cast<const T *>(a.q);
   const T *k = static_cast<const T *>(a.k);
@@ -220,7 +214,7 @@ struct GradRow {
 };
 
 template <typename T>
-void attentionBackward(const AttentionView &v, const AttentionArgs &a) {
+void backwardProblems(const AttentionView &v, const AttentionArgs &a) {
   const int64_t sq = v.sq, sk = v.sk, d = v.d, dv = v.dv;
   const T *q = static_cast<const T *>(a.q);
   const T *k = static_cast<const T *>(a.k);
@@ -314,66 +308,20 @@ void attentionBackward(const AttentionView &v, const AttentionArgs &a) {
 
 } // namespace
 
-extern "C" {
-
-amp_status_t amp_attention(const void *q, const void *k, const void *v,
-                           const void *mask, void *out, float *lse,
-                           const int64_t *q_dims, int32_t rank, int64_t sk,
-                           int64_t dv, const int64_t *mask_dims,
-                           amp_dtype_t dtype, amp_dtype_t mask_dtype,
-                           float scale, int32_t causal, void * /*stream*/) {
-  Checker check("amp_attention");
-  AttentionView view;
-  if (amp_status_t s =
-          checkAttention(check, q, k, v, mask, out, lse, q_dims, rank, sk, dv,
-                         mask_dims, dtype, mask_dtype, causal, &view))
-    return s;
-  AttentionArgs args{};
-  args.q = q;
-  args.k = k;
-  args.v = v;
-  args.mask = mask;
-  args.dst = out;
-  args.lseOut = lse;
-  args.maskF32 = mask && rawEnum(mask_dtype) == AMP_DTYPE_F32;
-  args.scale = scale;
+amp_status_t kernels::attentionForward(Checker &check,
+                                       const AttentionCall &call) {
   return guarded(check, [&] {
-    dispatchFloat(dtype,
-                  [&](auto t) { attentionForward<decltype(t)>(view, args); });
+    dispatchFloat(call.dtype, [&](auto t) {
+      forwardProblems<decltype(t)>(call.view, call);
+    });
   });
 }
 
-amp_status_t amp_attention_grad(const void *dout, const void *q, const void *k,
-                                const void *v, const void *mask,
-                                const void *out, const float *lse, void *dq,
-                                void *dk, void *dv_out, const int64_t *q_dims,
-                                int32_t rank, int64_t sk, int64_t dv,
-                                const int64_t *mask_dims, amp_dtype_t dtype,
-                                amp_dtype_t mask_dtype, float scale,
-                                int32_t causal, void * /*stream*/) {
-  Checker check("amp_attention_grad");
-  AttentionView view;
-  if (amp_status_t s = checkAttentionGrad(
-          check, dout, q, k, v, mask, out, lse, dq, dk, dv_out, q_dims, rank,
-          sk, dv, mask_dims, dtype, mask_dtype, causal, &view))
-    return s;
-  AttentionArgs args{};
-  args.q = q;
-  args.k = k;
-  args.v = v;
-  args.mask = mask;
-  args.out = out;
-  args.dout = dout;
-  args.lse = lse;
-  args.dst = dq;
-  args.dk = dk;
-  args.dv = dv_out;
-  args.maskF32 = mask && rawEnum(mask_dtype) == AMP_DTYPE_F32;
-  args.scale = scale;
+amp_status_t kernels::attentionBackward(Checker &check,
+                                        const AttentionCall &call) {
   return guarded(check, [&] {
-    dispatchFloat(dtype,
-                  [&](auto t) { attentionBackward<decltype(t)>(view, args); });
+    dispatchFloat(call.dtype, [&](auto t) {
+      backwardProblems<decltype(t)>(call.view, call);
+    });
   });
 }
-
-} // extern "C"
