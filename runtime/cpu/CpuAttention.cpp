@@ -309,15 +309,20 @@ const float *asF32(const AttentionArgs &a, const void *src, int64_t at,
                    int64_t count, float *buffer) {
   if (a.dtype == AMP_DTYPE_F32)
     return static_cast<const float *>(src) + at;
+  if (count == 0) // src may be NULL for an empty tensor
+    return buffer;
   widenToF32(a.dtype,
              static_cast<const char *>(src) + at * amp_dtype_size(a.dtype),
              buffer, count);
   return buffer;
 }
 
-/// `count` f32 values rounded into `dst` from element `at`.
+/// `count` f32 values rounded into `dst` from element `at` (dst may be NULL
+/// when count is 0).
 void store(const AttentionArgs &a, const float *src, void *dst, int64_t at,
            int64_t count) {
+  if (count == 0)
+    return;
   narrowFromF32(a.dtype, src,
                 static_cast<char *>(dst) + at * amp_dtype_size(a.dtype), count);
 }
