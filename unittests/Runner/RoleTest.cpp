@@ -27,7 +27,7 @@ TEST(RoleTest, SpellingsAreTheIRs) {
             (std::vector<std::string>{
                 "param", "opt_state", "input", "label", "loss", "loss_scale",
                 "growth_tracker", "hysteresis_tracker", "found_inf", "buffer",
-                "schedule_state", "lr", "grad_norm"}));
+                "schedule_state", "lr", "grad_norm", "rng_state"}));
 }
 
 TEST(RoleTest, UnknownSpellings) {

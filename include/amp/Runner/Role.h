@@ -31,6 +31,7 @@ enum class Role {
   ScheduleState, // "schedule_state": an lr schedule's step counter, threaded
   Lr,            // "lr": the learning rate the step used (a 0-d f32 result)
   GradNorm,      // "grad_norm": the gradients' norm before clipping (result)
+  RngState,      // "rng_state": the step count that offsets dropout seeds
 };
 
 /// Every role, in declaration order.
@@ -41,7 +42,7 @@ inline constexpr Role kAllRoles[] = {
     Role::GrowthTracker, Role::HysteresisTracker,
     Role::FoundInf,      Role::Buffer,
     Role::ScheduleState, Role::Lr,
-    Role::GradNorm};
+    Role::GradNorm,      Role::RngState};
 
 /// The IR spelling of `role` ("param", "opt_state", ...).
 const char *roleName(Role role);

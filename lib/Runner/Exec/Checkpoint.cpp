@@ -6,7 +6,8 @@
 // never stopped. It is a NumPy .npz archive (np.load reads it):
 //   - one array per threaded step argument, named by role and index within
 //     the role: "param.0", "buffer.1", "opt_state.3", "loss_scale.0",
-//     "growth_tracker.0", "hysteresis_tracker.0", "schedule_state.0";
+//     "growth_tracker.0", "hysteresis_tracker.0", "schedule_state.0",
+//     "rng_state.0";
 //   - "amp.version" (1), "amp.step" (the steps done), "amp.skipped" (those
 //     skipped for overflow), all 0-d i64;
 //   - "amp.data" [rows, values per row, labels per row, fingerprint] i64:

@@ -11,7 +11,7 @@ static constexpr const char *kRoleNames[] = {
     "param",     "opt_state",  "input",          "label",
     "loss",      "loss_scale", "growth_tracker", "hysteresis_tracker",
     "found_inf", "buffer",     "schedule_state", "lr",
-    "grad_norm"};
+    "grad_norm", "rng_state"};
 static_assert(std::size(kRoleNames) == std::size(kAllRoles),
               "one spelling per role");
 

@@ -36,6 +36,7 @@ static bool isStateRole(std::optional<nn::Role> role) {
   case nn::Role::OptState:
   case nn::Role::Buffer:
   case nn::Role::ScheduleState:
+  case nn::Role::RngState:
   case nn::Role::Loss:
   case nn::Role::LossScale:
   case nn::Role::GrowthTracker:

@@ -268,7 +268,7 @@ static LogicalResult useRunningStats(RunningStatsUpdateOp update) {
 /// Adds @<name>_forward: params, buffers and inputs in, predictions out.
 /// Batch norms whose running statistics the function updates normalize
 /// with those statistics (inference mode); the buffers are read, not
-/// returned.
+/// returned. Dropouts are the identity, as in PyTorch's eval mode.
 static LogicalResult keepForward(func::FuncOp fn, Value loss) {
   FailureOr<Value> predictions = findPredictions(fn, loss);
   if (failed(predictions))
@@ -294,8 +294,15 @@ static LogicalResult keepForward(func::FuncOp fn, Value loss) {
       forward.erase();
       return failure();
     }
-  forward.setFunctionType(FunctionType::get(
-      fn.getContext(), forward.getArgumentTypes(), result.getType()));
+  SmallVector<DropoutOp> dropouts;
+  forward.walk([&](DropoutOp dropout) { dropouts.push_back(dropout); });
+  for (DropoutOp dropout : dropouts) {
+    dropout.getResult().replaceAllUsesWith(dropout.getInput());
+    dropout.erase();
+  }
+  forward.setFunctionType(FunctionType::get(fn.getContext(),
+                                            forward.getArgumentTypes(),
+                                            ret->getOperand(0).getType()));
   forward.setAllResultAttrs(ArrayRef<DictionaryAttr>{DictionaryAttr()});
 
   // Drop the loss computation, then the arguments nothing reads any more
@@ -542,6 +549,78 @@ static Value gradOrZero(const Differentiator &diff, BlockArgument param,
   return gb.splat(0.0, cast<RankedTensorType>(param.getType()));
 }
 
+/// Whether `dropout` zeroes anything: a training dropout with rate > 0.
+static bool dropsElements(DropoutOp dropout) {
+  return dropout.getTraining() && dropout.getRate().convertToFloat() > 0;
+}
+
+/// What adding to a dropout's seed skips `elements` elements of its mask
+/// stream: keep(seed, i) hashes seed + i * 0x9E3779B97F4A7C15 (mod 2^64;
+/// amp_runtime/dropout.h), so seed + e * 0x9E3779B97F4A7C15 draws elements
+/// e, e + 1, ... of the stream of seed.
+static uint64_t seedOffsetOf(uint64_t elements) {
+  return elements * 0x9E3779B97F4A7C15ull;
+}
+
+/// A 0-d i64 constant holding `bits`.
+static Value i64Scalar(OpBuilder &b, Location loc, uint64_t bits) {
+  auto type = RankedTensorType::get({}, b.getI64Type());
+  return arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(type, ArrayRef<APInt>(APInt(64, bits))));
+}
+
+/// step-dropout-masks: adds the rng_state argument t (0-d i64, the count of
+/// earlier steps; the runner starts it at 0) and gives every nn.dropout
+/// that drops, forward and gradient alike, the seed s + t * K * n *
+/// 0x9E3779B97F4A7C15, with n its element count and K the micro-batches
+/// of a step: step t draws elements [t K n, (t + 1) K n) of the stream of
+/// s, so no two steps share a mask, and step 0 draws the mask of s itself.
+/// Returns t + 1, or null when nothing drops.
+static Value offsetDropoutSeedsPerStep(func::FuncOp fn, int64_t microBatches) {
+  SmallVector<DropoutOp> dropouts;
+  fn.walk([&](DropoutOp dropout) {
+    if (dropsElements(dropout))
+      dropouts.push_back(dropout);
+  });
+  if (dropouts.empty())
+    return Value();
+  MLIRContext *ctx = fn.getContext();
+  Location loc =
+      FusedLoc::get(ctx, {fn.getLoc()}, StringAttr::get(ctx, "dropout"));
+  auto i64 = RankedTensorType::get({}, IntegerType::get(ctx, 64));
+  unsigned index = fn.getNumArguments();
+  if (failed(fn.insertArgument(
+          index, i64,
+          DictionaryAttr::get(ctx, {getRoleNamedAttr(ctx, Role::RngState)}),
+          loc)))
+    return Value();
+  Value count = fn.getArgument(index);
+
+  // A forward dropout and its gradient share their seed and element count,
+  // so they share the new seed.
+  DenseMap<std::pair<Value, uint64_t>, Value> newSeeds;
+  OpBuilder b(ctx);
+  for (DropoutOp dropout : dropouts) {
+    Value seed = dropout.getSeed();
+    uint64_t elements = static_cast<uint64_t>(
+        cast<ShapedType>(dropout.getType()).getNumElements());
+    uint64_t stride =
+        seedOffsetOf(elements * static_cast<uint64_t>(microBatches));
+    Value &newSeed = newSeeds[{seed, stride}];
+    if (!newSeed) {
+      if (Operation *def = seed.getDefiningOp())
+        b.setInsertionPointAfter(def);
+      else
+        b.setInsertionPointToStart(cast<BlockArgument>(seed).getOwner());
+      Value offset = MulOp::create(b, loc, count, i64Scalar(b, loc, stride));
+      newSeed = AddOp::create(b, loc, seed, offset);
+    }
+    dropout.getSeedMutable().assign(newSeed);
+  }
+  OpBuilder end(fn.getBody().front().getTerminator());
+  return AddOp::create(end, loc, count, i64Scalar(end, loc, 1));
+}
+
 /// Gradient accumulation (accumulate-steps = K): the input and label
 /// arguments grow from [B, ...] to [K * B, ...], and the forward pass and
 /// its backward pass run once per micro-batch, rows [i * B, (i + 1) * B)
@@ -603,13 +682,10 @@ static LogicalResult accumulateMicroBatches(func::FuncOp fn, OpBuilder &b,
                   "more than 2^63 elements");
   }
   // A dropout that drops: its seed is offset per micro-batch.
-  auto drops = [](DropoutOp dropout) {
-    return dropout.getTraining() && dropout.getRate().convertToFloat() > 0;
-  };
   for (Operation *op : forward)
     if (auto dropout = dyn_cast<DropoutOp>(op)) {
       auto seed = dropout.getSeed().getDefiningOp<arith::ConstantOp>();
-      if (drops(dropout) &&
+      if (dropsElements(dropout) &&
           !(seed && isa<DenseIntElementsAttr>(seed.getValue())))
         return dropout.emitOpError()
                << "nn-autodiff: accumulate-steps offsets a training dropout's "
@@ -651,25 +727,20 @@ static LogicalResult accumulateMicroBatches(func::FuncOp fn, OpBuilder &b,
     for (Operation *op : forward) {
       Operation *clone = b.clone(*op, map);
       auto dropout = dyn_cast<DropoutOp>(clone);
-      if (!dropout || micro == 0 || !drops(dropout))
+      if (!dropout || micro == 0 || !dropsElements(dropout))
         continue;
-      // Element j of micro-batch i is element i * n + j of the whole batch:
-      // splitmix64(seed + (i * n + j) * 0x9E3779B97F4A7C15).
+      // Element j of micro-batch i is element i * n + j of the whole batch.
       auto seed = dropout.getSeed().getDefiningOp<arith::ConstantOp>();
       auto value = cast<DenseIntElementsAttr>(seed.getValue());
-      uint64_t offset =
-          static_cast<uint64_t>(micro) *
-          static_cast<uint64_t>(
-              cast<ShapedType>(dropout.getType()).getNumElements()) *
-          0x9E3779B97F4A7C15ull;
-      uint64_t shifted = value.getSplatValue<APInt>().getZExtValue() + offset;
+      uint64_t shifted =
+          value.getSplatValue<APInt>().getZExtValue() +
+          seedOffsetOf(
+              static_cast<uint64_t>(micro) *
+              static_cast<uint64_t>(
+                  cast<ShapedType>(dropout.getType()).getNumElements()));
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPoint(dropout);
-      auto newSeed = arith::ConstantOp::create(
-          b, seed.getLoc(),
-          DenseElementsAttr::get(value.getType(),
-                                 ArrayRef<APInt>(APInt(64, shifted))));
-      dropout.getSeedMutable().assign(newSeed);
+      dropout.getSeedMutable().assign(i64Scalar(b, seed.getLoc(), shifted));
       if (seed->use_empty())
         seed->erase();
     }
@@ -767,6 +838,9 @@ LogicalResult amp::nn::buildTrainingStep(func::FuncOp fn,
     for (BlockArgument param : params)
       grads.push_back(gradOrZero(diff, param, fn, b, /*remark=*/true));
   }
+  Value newRngCount;
+  if (options.stepDropoutMasks)
+    newRngCount = offsetDropoutSeedsPerStep(fn, options.accumulateSteps);
   Value gradNorm;
   if (options.clipNorm > 0) {
     auto clip = ClipGradNormOp::create(
@@ -783,8 +857,9 @@ LogicalResult amp::nn::buildTrainingStep(func::FuncOp fn,
   else
     update = buildOptimizer(fn, b, params, grads, options);
 
-  // Results: params, optimizer state, schedule state, buffers, loss, and
-  // what the step reports besides the loss: its lr and gradient norm.
+  // Results: params, optimizer state, schedule state, rng state, buffers,
+  // loss, and what the step reports besides the loss: its lr and gradient
+  // norm.
   MLIRContext *ctx = fn.getContext();
   SmallVector<Value> results;
   SmallVector<Type> resultTypes;
@@ -805,6 +880,7 @@ LogicalResult amp::nn::buildTrainingStep(func::FuncOp fn,
   for (Value v : update.state)
     addResult(v, Role::OptState);
   addResult(update.newCount, Role::ScheduleState);
+  addResult(newRngCount, Role::RngState);
   for (Value v : newBuffers)
     addResult(v, Role::Buffer);
   addResult(loss, Role::Loss);
@@ -879,6 +955,7 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
     options.noDecay1d = noDecay1d;
     options.clipNorm = clipNorm;
     options.keepForward = keepForward;
+    options.stepDropoutMasks = stepDropoutMasks;
     return success();
   }
 

@@ -190,7 +190,8 @@ std::optional<Chain> matchChain(MatmulOp out) {
   if (!softmax)
     return std::nullopt;
   int64_t rank = softmax.getType().getRank();
-  if (softmax.getAxis() != -1 && softmax.getAxis() != rank - 1)
+  auto axis = static_cast<int64_t>(softmax.getAxis());
+  if (axis != -1 && axis != rank - 1)
     return std::nullopt;
   chain.ops.push_back(softmax);
   Value scores = softmax.getInput();

@@ -103,19 +103,36 @@ func.func @bn(%w: tensor<4x3xf32> {nn.role = #nn.role<param>},
 // (mod 2^64) to it, so that element j of micro-batch i draws as element
 // 12 i + j of one dropout over the whole [12, 3] batch: seeds 7,
 // 7 + 12 * 0x9E3779B97F4A7C15 and 7 + 24 * 0x9E3779B97F4A7C15 (as i64).
+// Each then gets t * 36 * 0x9E3779B97F4A7C15 for the step count t
+// (rng_state; step-dropout-masks): step t draws as elements [36 t, 36 t + 36).
 // DROPOUT-LABEL: func.func @dropout(
 // DROPOUT-SAME: tensor<12x2xf32> {nn.role = #nn.role<input>}
+// DROPOUT-SAME: %[[T:[a-z0-9]+]]: tensor<i64> {nn.role = #nn.role<rng_state>})
+// DROPOUT-SAME: -> (tensor<2x3xf32> {nn.role = #nn.role<param>}, tensor<i64> {nn.role = #nn.role<rng_state>}, tensor<f32> {nn.role = #nn.role<loss>})
 // The backward pass of each reuses its seed.
 // DROPOUT:      %[[S0:.*]] = arith.constant dense<7> : tensor<i64>
-// DROPOUT:      nn.dropout %{{.*}}, %[[S0]] {rate = 5.000000e-01 : f32, training}
-// DROPOUT:      nn.dropout %{{.*}}, %[[S0]] {rate = 5.000000e-01 : f32, training}
+// DROPOUT-NEXT: %[[K0:.*]] = arith.constant dense<4597363874025009908> : tensor<i64>
+// DROPOUT-NEXT: %[[O0:.*]] = nn.mul %[[T]], %[[K0]]
+// DROPOUT-NEXT: %[[N0:.*]] = nn.add %[[S0]], %[[O0]]
+// DROPOUT:      nn.dropout %{{.*}}, %[[N0]] {rate = 5.000000e-01 : f32, training}
+// DROPOUT:      nn.dropout %{{.*}}, %[[N0]] {rate = 5.000000e-01 : f32, training}
 // DROPOUT-NOT:  arith.constant dense<7> : tensor<i64>
 // DROPOUT:      %[[S1:.*]] = arith.constant dense<7681369315911520515> : tensor<i64>
-// DROPOUT-NEXT: nn.dropout %{{.*}}, %[[S1]] {rate = 5.000000e-01 : f32, training}
-// DROPOUT:      nn.dropout %{{.*}}, %[[S1]] {rate = 5.000000e-01 : f32, training}
+// DROPOUT-NEXT: %[[K1:.*]] = arith.constant dense<4597363874025009908> : tensor<i64>
+// DROPOUT-NEXT: %[[O1:.*]] = nn.mul %[[T]], %[[K1]]
+// DROPOUT-NEXT: %[[N1:.*]] = nn.add %[[S1]], %[[O1]]
+// DROPOUT-NEXT: nn.dropout %{{.*}}, %[[N1]] {rate = 5.000000e-01 : f32, training}
+// DROPOUT:      nn.dropout %{{.*}}, %[[N1]] {rate = 5.000000e-01 : f32, training}
 // DROPOUT:      %[[S2:.*]] = arith.constant dense<-3084005441886510593> : tensor<i64>
-// DROPOUT-NEXT: nn.dropout %{{.*}}, %[[S2]] {rate = 5.000000e-01 : f32, training}
-// DROPOUT:      nn.dropout %{{.*}}, %[[S2]] {rate = 5.000000e-01 : f32, training}
+// DROPOUT-NEXT: %[[K2:.*]] = arith.constant dense<4597363874025009908> : tensor<i64>
+// DROPOUT-NEXT: %[[O2:.*]] = nn.mul %[[T]], %[[K2]]
+// DROPOUT-NEXT: %[[N2:.*]] = nn.add %[[S2]], %[[O2]]
+// DROPOUT-NEXT: nn.dropout %{{.*}}, %[[N2]] {rate = 5.000000e-01 : f32, training}
+// DROPOUT:      nn.dropout %{{.*}}, %[[N2]] {rate = 5.000000e-01 : f32, training}
+// The step returns t + 1 as its rng_state.
+// DROPOUT:      %[[INC:.*]] = arith.constant dense<1> : tensor<i64>
+// DROPOUT-NEXT: %[[NEXT:.*]] = nn.add %[[T]], %[[INC]]
+// DROPOUT:      return %{{.*}}, %[[NEXT]], %{{.*}} : tensor<2x3xf32>, tensor<i64>, tensor<f32>
 func.func @dropout(%w: tensor<2x3xf32> {nn.role = #nn.role<param>},
                    %x: tensor<4x2xf32> {nn.role = #nn.role<input>},
                    %labels: tensor<4xi32> {nn.role = #nn.role<label>})

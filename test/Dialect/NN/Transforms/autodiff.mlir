@@ -1292,13 +1292,18 @@ func.func @pad(%x: tensor<4x8xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> 
 // -----
 
 // Dropout is linear with the mask its seed fixes: the gradient is the same
-// dropout (seed, rate, training) of dy. The i64 seed gets no gradient.
+// dropout (seed, rate, training) of dy. The i64 seed gets no gradient. Each
+// step draws a new mask: the seed is offset by the rng_state step count
+// (autodiff-dropout.mlir has the cases).
 // CHECK-LABEL: func.func @dropout(
-// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<4x8xf32> {{.*}}, %[[SEED:[a-z0-9]+]]: tensor<i64>
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<4x8xf32> {{.*}}, %[[SEED:[a-z0-9]+]]: tensor<i64> {{.*}}, %[[T:[a-z0-9]+]]: tensor<i64> {nn.role = #nn.role<rng_state>}
+// CHECK: %[[S:.*]] = nn.add %[[SEED]], %{{.*}} : (tensor<i64>, tensor<i64>) -> tensor<i64>
+// CHECK-NEXT: nn.dropout %[[X]], %[[S]] {rate = 1.000000e-01 : f32, training} : tensor<4x8xf32>
 // CHECK: %[[DY:.*]] = nn.broadcast_to {{.*}} -> tensor<4x8xf32>
-// CHECK-NEXT: %[[DX:.*]] = nn.dropout %[[DY]], %[[SEED]] {rate = 1.000000e-01 : f32, training} : tensor<4x8xf32>
+// CHECK-NEXT: %[[DX:.*]] = nn.dropout %[[DY]], %[[S]] {rate = 1.000000e-01 : f32, training} : tensor<4x8xf32>
+// CHECK: %[[NT:.*]] = nn.add %[[T]], %{{.*}} : (tensor<i64>, tensor<i64>) -> tensor<i64>
 // CHECK-NEXT: %[[NX:.*]] = nn.sgd_update %[[X]], %[[DX]] {
-// CHECK-NEXT: return %[[NX]], %{{.*}} : tensor<4x8xf32>, tensor<f32>
+// CHECK-NEXT: return %[[NX]], %[[NT]], %{{.*}} : tensor<4x8xf32>, tensor<i64>, tensor<f32>
 func.func @dropout(%x: tensor<4x8xf32> {nn.role = #nn.role<param>}, %seed: tensor<i64> {nn.role = #nn.role<input>})
     -> (tensor<f32> {nn.role = #nn.role<loss>}) {
   %y = nn.dropout %x, %seed {rate = 1.000000e-01 : f32, training} : tensor<4x8xf32>

@@ -29,7 +29,8 @@ def NN_Role : I32EnumAttr<"Role",
   I32EnumAttrCase<"Buffer", 9, "buffer">,
   I32EnumAttrCase<"ScheduleState", 10, "schedule_state">,
   I32EnumAttrCase<"Lr", 11, "lr">,
-  I32EnumAttrCase<"GradNorm", 12, "grad_norm">
+  I32EnumAttrCase<"GradNorm", 12, "grad_norm">,
+  I32EnumAttrCase<"RngState", 13, "rng_state">
 ]> {
   let cppNamespace = "::amp::nn";
   let genSpecializedAttr = 0;
@@ -47,7 +48,11 @@ def NN_RoleAttr : EnumAttr<NN_Dialect, NN_Role, "role"> {
     statistics, PyTorch's buffers), threaded like params and saved with
     them; and `#nn.role<schedule_state>`: the step counter of a
     learning-rate schedule (`nn.lr_schedule`), threaded, which advances also
-    on a step that loss scaling skips (PyTorch's scheduler state). Two
+    on a step that loss scaling skips (PyTorch's scheduler state); and
+    `#nn.role<rng_state>`: a 0-d `i64` count of earlier steps that offsets
+    each training dropout's seed, so that every step draws new masks,
+    threaded, which also advances on a skipped step (PyTorch's generator
+    state). Two
     results report on the step for the runner's log, and are not threaded:
     `#nn.role<lr>`, the learning rate the step's updates used (PyTorch's
     `scheduler.get_last_lr()` before `scheduler.step()`), and

@@ -51,6 +51,10 @@ struct AutodiffOptions {
   double clipNorm = 0.0;
   /// Also keep the forward pass as @<name>_forward (predictions out).
   bool keepForward = false;
+  /// New dropout masks each step: the seed of every training nn.dropout is
+  /// offset by an rng_state argument, the count of earlier steps (the
+  /// step returns it plus one); false keeps one mask for every step.
+  bool stepDropoutMasks = true;
 };
 
 /// "sgd" / "adam" / "adamw" / "none", or nullopt.

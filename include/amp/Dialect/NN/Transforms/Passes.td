@@ -130,6 +130,11 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
     Option<"keepForward", "keep-forward", "bool", "false",
            "Also keep the forward pass as @<name>_forward, returning the "
            "predictions, for evaluation">,
+    Option<"stepDropoutMasks", "step-dropout-masks", "bool", "true",
+           "Each step draws new dropout masks: a training dropout's seed is "
+           "offset by an rng_state count of earlier steps, as PyTorch's "
+           "generator advances; false keeps the seed's one mask for every "
+           "step">,
   ];
 }
 
