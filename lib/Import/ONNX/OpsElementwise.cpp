@@ -6,14 +6,16 @@
 // arithmetic with numpy broadcasting (folded on constants, so shape
 // arithmetic never reaches nn; at run time on FLOAT, and on INT64 and INT32
 // but for Div), Mod (folded only), Sum/Max/Min/Mean, Pow, Clip, Where (of
-// any element type, folded on constants), Identity, Dropout (inference:
-// identity) and Gelu.
+// any element type, folded on constants), Identity, Dropout (the identity
+// in inference, nn.dropout in training mode) and Gelu.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Folding.h"
 
 #include "amp/Dialect/NN/IR/NNOps.h"
+
+#include "llvm/Support/xxhash.h"
 
 #include <cmath>
 #include <limits>
@@ -507,35 +509,84 @@ static LogicalResult importIdentity(NodeContext &nc) {
   return nc.setOutput(0, **t);
 }
 
-/// Inference semantics: the identity, and an all-true mask.
+/// The mask output of an inference Dropout: all true.
+static LogicalResult setAllTrueMask(NodeContext &nc, const Tensor &t) {
+  Const mask;
+  mask.dtype = onnx::TensorProto::BOOL;
+  mask.shape = t.shape;
+  std::optional<int64_t> count = constElementCount(mask.shape, mask.dtype);
+  if (!count)
+    return nc.error() << "the mask output would be a constant of more than "
+                      << maxConstElements(mask.dtype) << " elements",
+           failure();
+  mask.i.assign(*count, 1);
+  return nc.setOutput(1, std::move(mask));
+}
+
+/// Dropout. In inference (no training_mode, or false; every opset before
+/// 12) the identity, and an all-true mask. In training mode nn.dropout in
+/// training with `ratio` (a constant in [0, 1), 0.5 when absent) and a
+/// constant seed: the node's `seed` attribute, or else a hash of its first
+/// output's name, which the graph defines once, so that two dropouts draw
+/// other masks (nn-autodiff offsets the seeds per step). The mask output
+/// is where the dropout of ones is nonzero: the elements it keeps.
 static LogicalResult importDropout(NodeContext &nc) {
+  bool training = false;
   if (nc.hasInput(2)) {
-    FailureOr<const Const *> training = nc.constInput(2, "training_mode");
-    if (failed(training))
+    FailureOr<const Const *> mode = nc.constInput(2, "training_mode");
+    if (failed(mode))
       return failure();
-    if ((*training)->numel() == 1 && (*training)->at(0) != 0)
-      return nc.error() << "training_mode = true is not supported (the "
-                           "importer builds inference graphs; nn-autodiff "
-                           "adds training)",
+    if ((*mode)->numel() != 1)
+      return nc.error() << "training_mode must hold one value, it holds "
+                        << (*mode)->numel(),
              failure();
+    training = (*mode)->at(0) != 0;
   }
   FailureOr<Tensor *> t = nc.input(0);
-  if (failed(t) || failed(nc.setOutput(0, **t)))
+  if (failed(t))
     return failure();
-  if (nc.hasOutput(1)) {
-    Const mask;
-    mask.dtype = onnx::TensorProto::BOOL;
-    mask.shape = (*t)->shape;
-    std::optional<int64_t> count = constElementCount(mask.shape, mask.dtype);
-    if (!count)
-      return nc.error() << "the mask output would be a constant of more "
-                           "than "
-                        << maxConstElements(mask.dtype) << " elements",
-             failure();
-    mask.i.assign(*count, 1);
-    return nc.setOutput(1, std::move(mask));
+  if (!training) {
+    if (failed(nc.setOutput(0, **t)))
+      return failure();
+    return nc.hasOutput(1) ? setAllTrueMask(nc, **t) : success();
   }
-  return success();
+
+  double ratio = 0.5;
+  if (nc.hasInput(1)) {
+    FailureOr<const Const *> r = nc.constInput(1, "ratio");
+    if (failed(r))
+      return failure();
+    if ((*r)->numel() != 1)
+      return nc.error() << "ratio must hold one value, it holds "
+                        << (*r)->numel(),
+             failure();
+    ratio = (*r)->at(0);
+  }
+  if (!(ratio >= 0 && ratio < 1))
+    return nc.error() << "ratio must be in [0, 1) in training mode, got "
+                      << ratio,
+           failure();
+  FailureOr<int64_t> seed = nc.intAttr(
+      "seed", static_cast<int64_t>(llvm::xxh3_64bits(nc.node.output(0))));
+  FailureOr<Value> x = nc.floatValue(0);
+  if (failed(seed) || failed(x))
+    return failure();
+  Value seedValue = nc.intScalar(nc.builder.getI64Type(), *seed);
+  SmallVector<NamedAttribute, 2> attrs = {
+      nc.named("rate", nc.builder.getF32FloatAttr(static_cast<float>(ratio))),
+      nc.named("training", nc.builder.getUnitAttr())};
+  FailureOr<Value> y = nc.create<nn::DropoutOp>({*x, seedValue}, attrs);
+  if (failed(y) || failed(nc.setOutput(0, *y)))
+    return failure();
+  if (!nc.hasOutput(1))
+    return success();
+  FailureOr<Value> kept =
+      nc.create<nn::DropoutOp>({nc.splat(shapeOf(*x), 1.0f), seedValue}, attrs);
+  if (failed(kept))
+    return failure();
+  FailureOr<Value> mask = nc.create<nn::CompareOp>(
+      {*kept, nc.splat({}, 0.0f)}, {nc.predicate(nn::ComparePredicate::NE)});
+  return failed(mask) ? failure() : nc.setOutput(1, *mask);
 }
 
 /// Gelu: the tanh form is nn.gelu; the exact one (approximate = 'none',

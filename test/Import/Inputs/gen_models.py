@@ -1652,3 +1652,24 @@ for stem, dtype, reduction in (("scatter_runtime_mul", F, "mul"),
         stem,
         [vi("x", dtype, [2, 3]), vi("idx", TensorProto.INT64, [2, 1]),
          vi("u", dtype, [2, 1])], [vi("y", dtype, [2, 3])]))
+
+# Dropout in training mode (training_mode = true, as PyTorch's
+# TrainingMode.TRAINING export writes it): without a seed attribute, then
+# with seed 7 on the first's output; the first's mask is an output. And a
+# ratio of 1, which training mode refuses.
+save("dropout_train.onnx", helper.make_graph(
+    [helper.make_node("Dropout", ["x", "ratio", "train"], ["y", "mask"],
+                      name="drop1"),
+     helper.make_node("Dropout", ["y", "ratio", "train"], ["z"],
+                      name="drop2", seed=7)],
+    "dropout_train", [vi("x", F, [4, 8])],
+    [vi("y", F, [4, 8]), vi("mask", TensorProto.BOOL, [4, 8]),
+     vi("z", F, [4, 8])],
+    [numpy_helper.from_array(np.array(0.25, np.float32), "ratio"),
+     numpy_helper.from_array(np.array(True), "train")]))
+save("dropout_train_ratio_one.onnx", helper.make_graph(
+    [helper.make_node("Dropout", ["x", "ratio", "train"], ["y"],
+                      name="drop")],
+    "dropout_train_ratio_one", [vi("x", F, [4])], [vi("y", F, [4])],
+    [numpy_helper.from_array(np.array(1.0, np.float32), "ratio"),
+     numpy_helper.from_array(np.array(True), "train")]))

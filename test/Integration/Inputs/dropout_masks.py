@@ -6,44 +6,52 @@
                    step count T: -2 where keep(12345, T * 32 + i) holds and
                    0 elsewhere (elements [32 T, 32 T + 32) of the seed's mask
                    stream), and N.npy: T + 1
+  onnx DIR         checks DIR/y.npy, mask.npy and z.npy, the outputs of
+                   test/Import/Inputs/dropout_train.onnx (two Dropouts in
+                   training mode, ratio 0.25) on DIR/x.npy (0.75 everywhere,
+                   written by `write`): y is 1 where its mask output keeps
+                   and 0 elsewhere, and z, y's dropout with seed 7, is
+                   y / 0.75 where keep(7, i) holds and 0 elsewhere
 
 keep() is nn.dropout's mask (docs/runtime-kernels.md, amp_dropout): the top
 24 bits of the splitmix64 finalizer of seed + i * 0x9E3779B97F4A7C15, kept
-when below 2^24 * (1 - rate)."""
-import ast
+when below 2^24 * (1 - rate); forward_reference.py imports it."""
 import struct
 import sys
 
-M = 2**64
+import npy
+
 SEED, RATE, N = 12345, 0.5, 32
 
 
-def keep(seed, i):
-    z = (seed + i * 0x9E3779B97F4A7C15) % M
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) % M
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % M
+def f32(v):
+    return struct.unpack("<f", struct.pack("<f", v))[0]
+
+
+def keep(seed, i, rate):
+    """Whether nn.dropout (seed, rate) keeps element i: dropoutKeep of
+    amp_runtime/dropout.h, the threshold rounded to f32 as it is."""
+    m = (1 << 64) - 1
+    z = (seed + i * 0x9E3779B97F4A7C15) & m
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & m
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & m
     z ^= z >> 31
-    return (z >> 40) < 16777216.0 * (1.0 - RATE)
+    return float(z >> 40) < f32(16777216.0 * f32(1.0 - f32(rate)))
 
 
-def write_npy(path, descr, shape, payload):
-    header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (
-        descr, repr(tuple(shape)))
-    header += " " * (63 - (10 + len(header)) % 64) + "\n"
-    with open(path, "wb") as f:
-        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)))
-        f.write(header.encode("latin1") + payload)
-
-
-def read_npy(path):
-    data = open(path, "rb").read()
-    assert data[:6] == b"\x93NUMPY", path
-    (length,) = struct.unpack_from("<H", data, 8)
-    header = ast.literal_eval(data[10:10 + length].decode("latin1"))
-    body = data[10 + length:]
-    fmt = {"<f4": "f", "<i8": "q"}[header["descr"]]
-    count = len(body) // struct.calcsize(fmt)
-    return list(struct.unpack("<%d%s" % (count, fmt), body))
+def check_onnx(out):
+    (_, y), (_, mask), (_, z) = (npy.read(out + "/%s.npy" % name)
+                                 for name in ("y", "mask", "z"))
+    if y != [1.0 if m else 0.0 for m in mask]:
+        sys.exit("y is not x / 0.75 where the mask keeps and 0 elsewhere")
+    if all(mask) or not any(mask):
+        sys.exit("the mask keeps %d of %d elements" % (sum(mask), len(mask)))
+    expected = [f32(f32(y[i]) / f32(0.75)) if keep(7, i, 0.25) else 0.0
+                for i in range(len(y))]
+    if z != expected:
+        sys.exit("z is not the dropout of y with seed 7")
+    print("dropout_train.onnx: the first mask keeps %d of %d, the second "
+          "(seed 7) %d" % (sum(mask), len(mask), sum(v != 0 for v in z)))
 
 
 def main():
@@ -52,13 +60,17 @@ def main():
         with open(out + "/w.params", "wb") as f:
             f.write(b"AMPPARAM1" + struct.pack("<qq", 1, 2) +
                     struct.pack("<qq", 4, 8) + struct.pack("<32f", *[0.0] * N))
-        write_npy(out + "/x.npy", "<f4", (4, 8), struct.pack("<32f", *[1.0] * N))
+        npy.write(out + "/x.npy", "<f4", (4, 8), [1.0] * N)
+        npy.write(out + "/x75.npy", "<f4", (4, 8), [0.75] * N)
         for t in sys.argv[3:]:
-            write_npy("%s/t%s.npy" % (out, t), "<i8", (),
-                      struct.pack("<q", int(t)))
+            npy.write("%s/t%s.npy" % (out, t), "<i8", (), [int(t)])
         return
-    w, t, n = read_npy(sys.argv[2]), int(sys.argv[3]), read_npy(sys.argv[4])
-    expected = [-2.0 if keep(SEED, t * N + i) else 0.0 for i in range(N)]
+    if sys.argv[1] == "onnx":
+        return check_onnx(sys.argv[2])
+    (_, w), t, (_, n) = (npy.read(sys.argv[2]), int(sys.argv[3]),
+                         npy.read(sys.argv[4]))
+    expected = [-2.0 if keep(SEED, t * N + i, RATE) else 0.0
+                for i in range(N)]
     if w != expected:
         first = next(i for i in range(N) if w[i] != expected[i])
         sys.exit("step count %d: element %d of the new w is %g, expected %g" %
@@ -70,4 +82,5 @@ def main():
           (t, t * N, t * N + N, expected.count(-2.0), N))
 
 
-main()
+if __name__ == "__main__":
+    main()

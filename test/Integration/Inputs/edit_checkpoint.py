@@ -12,32 +12,11 @@ numpy is not needed: the .npy members are parsed and written here, so the
 test reads the archive with a zip reader independent of amp's.
 """
 import argparse
-import ast
 import struct
 import sys
 import zipfile
 
-
-def parse_npy(data):
-    assert data[:6] == b"\x93NUMPY", "not a .npy member"
-    major = data[6]
-    if major == 1:
-        (length,) = struct.unpack("<H", data[8:10])
-        start = 10
-    else:
-        (length,) = struct.unpack("<I", data[8:12])
-        start = 12
-    header = ast.literal_eval(data[start:start + length].decode("latin1"))
-    return header["descr"], tuple(header["shape"]), data[start + length:]
-
-
-def npy_i64(values, shape):
-    header = "{'descr': '<i8', 'fortran_order': False, 'shape': %s, }" % (
-        repr(shape))
-    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
-    return (b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) +
-            header.encode("latin1") +
-            struct.pack("<%dq" % len(values), *values))
+import npy
 
 
 def main():
@@ -59,7 +38,7 @@ def main():
             if bad is not None:
                 sys.exit("CRC mismatch in " + bad)
             for info in archive.infolist():
-                descr, shape, payload = parse_npy(archive.read(info))
+                descr, shape, payload = npy.parse(archive.read(info))
                 line = "%s %s %s" % (info.filename[:-4], descr, shape)
                 if descr == "<i8" and shape == ():
                     line += " = %d" % struct.unpack("<q", payload)[0]
@@ -69,11 +48,11 @@ def main():
     replace = {}
     for item in args.set:
         name, value = item.split("=")
-        replace[name] = npy_i64([int(value)], ())
+        replace[name] = npy.encode('<i8', (), [int(value)])
     for item in args.set_list:
         name, value = item.split("=")
         values = [int(v) for v in value.split(",") if v]
-        replace[name] = npy_i64(values, (len(values),))
+        replace[name] = npy.encode('<i8', (len(values),), values)
     with zipfile.ZipFile(args.input) as source, \
             zipfile.ZipFile(args.output, "w") as target:
         for info in source.infolist():

@@ -18,6 +18,8 @@ import math
 import struct
 import sys
 
+import npy
+from dropout_masks import keep as dropout_keep
 from params_file import read_params
 
 parser = argparse.ArgumentParser()
@@ -52,11 +54,7 @@ rows = [[float(v) for v in r] for r in csv.reader(open(args.data))]
 xs = [[v * 0.0625 for v in r[:64]] for r in rows]
 labels = [int(r[64]) for r in rows]
 if args.write_rows:
-    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (%d, 64), }" % len(xs)
-    header += " " * (63 - (len(header) + 10) % 64) + "\n"
-    with open(args.write_rows, "wb") as f:
-        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
-        f.write(struct.pack("<%df" % (64 * len(xs)), *[v for x in xs for v in x]))
+    npy.write(args.write_rows, "<f4", (len(xs), 64), [v for x in xs for v in x])
     sys.exit(0)
 params = read_params(args.params)
 
@@ -137,13 +135,7 @@ def cnn_loss():
 
 
 def keep(i, seed=1234, rate=0.1):
-    """amp_dropout's mask (kernels.h): splitmix64 of seed + i * golden."""
-    mask = (1 << 64) - 1
-    z = (seed + i * 0x9E3779B97F4A7C15) & mask
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
-    z ^= z >> 31
-    return float(z >> 40) < f32(16777216.0 * f32(1.0 - f32(rate)))
+    return dropout_keep(seed, i, rate)
 
 
 def ops_loss():
@@ -180,21 +172,10 @@ def grads_loss():
     return total / (len(xs) * 256)
 
 
-def read_npy_f32(path):
-    """A little-endian f32 .npy file's values (C order), flattened."""
-    data = open(path, "rb").read()
-    assert data[:6] == b"\x93NUMPY", path
-    (header_len,) = struct.unpack_from("<H", data, 8)
-    header = data[10:10 + header_len].decode()
-    assert "'<f4'" in header and "'fortran_order': False" in header, header
-    body = data[10 + header_len:]
-    return list(struct.unpack("<%df" % (len(body) // 4), body))
-
-
 if args.eval_logits:
     assert args.model == "cnn", "--eval-logits is for the cnn"
     want = [v for row in cnn_logits(running=params[8:]) for v in row]
-    got = read_npy_f32(args.eval_logits)
+    _, got = npy.read(args.eval_logits)
     assert len(got) == len(want), (len(got), len(want))
     scale = max(abs(v) for v in want)
     error = max(abs(g - w) for g, w in zip(got, want))
