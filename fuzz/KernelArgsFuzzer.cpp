@@ -356,16 +356,25 @@ amp_status_t callOne(FuzzedDataProvider &in) {
     auto lsePtr = [&] {
       return static_cast<float *>(buf.make(lse, AMP_DTYPE_F32));
     };
+    // Dropout: a 0-d i64 seed or none, and a rate mostly in [0, 1).
+    const int64_t *seed =
+        in.ConsumeBool()
+            ? static_cast<const int64_t *>(buf.make(Shape{}, AMP_DTYPE_I64))
+            : nullptr;
+    const float rate = in.ConsumeBool()
+                           ? in.ConsumeFloatingPointInRange<float>(0.0f, 0.99f)
+                           : in.ConsumeFloatingPoint<float>();
     if (in.ConsumeBool())
       return amp_attention(buf.make(q, dtype), buf.make(k, dtype),
                            buf.make(v, dtype), m, buf.make(out, dtype),
                            lsePtr(), q.dims, q.rank, sk, dv, mask.dims, dtype,
-                           maskDtype, scale, causal, nullptr);
+                           maskDtype, scale, causal, seed, rate, nullptr);
     return amp_attention_grad(
         buf.make(out, dtype), buf.make(q, dtype), buf.make(k, dtype),
         buf.make(v, dtype), m, buf.make(out, dtype), lsePtr(),
         buf.make(q, dtype), buf.make(k, dtype), buf.make(v, dtype), q.dims,
-        q.rank, sk, dv, mask.dims, dtype, maskDtype, scale, causal, nullptr);
+        q.rank, sk, dv, mask.dims, dtype, maskDtype, scale, causal, seed, rate,
+        nullptr);
   }
   default: {
     int64_t rows = fuzzDim(in), classes = fuzzDim(in);

@@ -142,6 +142,15 @@ class Emitter:
                  self.ty(bias), self.ty(y), self.ty(mean), self.ty(rstd)))
         return y, mean, rstd
 
+    def dropout(self, name, x, seed, rate):
+        """nn.dropout of x in training with a constant i64 seed."""
+        s = self.declare(name + "_seed", (), "i64")
+        self.op([s], "arith.constant dense<%d> : %s" % (seed, self.ty(s)))
+        r = self.declare(name, self.shape(x), self.types[x][1])
+        self.op([r], "nn.dropout %s, %s {rate = %s : f32, training} : %s" %
+                (x, s, fmt_float(rate), self.ty(r)))
+        return r
+
     def splat(self, name, value, shape=()):
         r = self.declare(name, shape)
         self.op([r], "arith.constant dense<%s> : %s" % (fmt_float(value),
@@ -222,6 +231,15 @@ LAYER_PARAMS = ["ln1_g", "ln1_b", "wq", "bq", "wk", "bk", "wv", "bv", "wo",
                 "bo", "ln2_g", "ln2_b", "w1", "b1", "w2", "b2"]
 
 
+def attention_dropout(e, a, layer, probs):
+    """Layer `layer`'s attention probabilities after --attn-dropout (a
+    training nn.dropout with seed 1000 + layer), or as they are."""
+    if a.attn_dropout == 0:
+        return probs
+    return e.dropout("l%d_probs_dropped" % layer, probs, 1000 + layer,
+                     a.attn_dropout)
+
+
 def emit_transformer(a):
     B, S, D, H, F, V, L = a.batch, a.seq, a.dmodel, a.heads, a.ffn, a.vocab, a.layers
     if D % H:
@@ -288,7 +306,8 @@ def emit_transformer(a):
         z = e.mul(p + "scaled", scores, scale)
         if mask is not None:
             z = e.add(p + "masked", z, mask)
-        probs = e.unary("softmax", p + "probs", z, " {axis = -1 : i64}")
+        probs = attention_dropout(
+            e, a, l, e.unary("softmax", p + "probs", z, " {axis = -1 : i64}"))
         ctxh = e.matmul(p + "ctxh", probs, vh)
         ctx = from_heads(p + "ctx", ctxh)
         o = linear(p + "attn_out", ctx, P["wo"], P["bo"])
@@ -313,7 +332,9 @@ def emit_transformer(a):
         "  layers=%d batch=%d seq=%d dmodel=%d heads=%d ffn=%d vocab=%d%s"
         % (L, B, S, D, H, F, V, " causal" if a.causal else ""),
         "  x = tok_emb[ids] + pos_emb; per layer:",
-        "    x = x + attn(ln1(x)) @ wo + bo,  attn = softmax(q k^T / sqrt(Dh)) v",
+        "    x = x + attn(ln1(x)) @ wo + bo,  attn = softmax(q k^T / sqrt(Dh)) v"
+        + (" (the probabilities dropped, rate %s)" % fmt_float(a.attn_dropout)
+           if a.attn_dropout else ""),
         "    x = x + gelu(ln2(x) @ w1 + b1) @ w2 + b2",
         "  loss = cross_entropy(lnf(x) @ w_lm, labels)",
         "Weights are [in, out] (x @ W). nn-autodiff (optimizer=adamw) builds",
@@ -375,7 +396,8 @@ def emit_bert(a):
         k = heads(p + "kh", linear(p + "k", x, P["wk"], P["bk"]))
         v = heads(p + "vh", linear(p + "v", x, P["wv"], P["bv"]))
         z = e.mul(p + "scaled", e.matmul(p + "scores", q, k, tb=True), scale)
-        probs = e.unary("softmax", p + "probs", z, " {axis = -1 : i64}")
+        probs = attention_dropout(
+            e, a, l, e.unary("softmax", p + "probs", z, " {axis = -1 : i64}"))
         ctx = e.reshape(p + "ctx", e.transpose(
             p + "ctx_bshd", e.matmul(p + "ctxh", probs, v), (0, 2, 1, 3)),
             (N, D))
@@ -468,6 +490,10 @@ def main():
     ap.add_argument("--causal", action="store_true",
                     help="add a causal mask (constant, -1e4 above the diagonal)"
                          " to the attention scores")
+    ap.add_argument("--attn-dropout", type=float, default=0.0, metavar="RATE",
+                    help="transformer and bert: a training dropout of the "
+                         "attention probabilities (BERT's and GPT-2's "
+                         "attention dropout), seed 1000 + layer")
     ap.add_argument("--width", type=int, default=128)
     ap.add_argument("--classes", type=int, default=10)
     ap.add_argument("--forward-only", action="store_true",

@@ -353,7 +353,8 @@ LogicalResult rule(BatchNormOp op, Rule &r) {
 
 /// The fused attention's log-sum-exp (result 1) is saved for the backward
 /// and has no derivative; the mask (operand 3) gets none either, since the
-/// fused backward never forms the [..., Sq, Sk] gradient it would need.
+/// fused backward never forms the [..., Sq, Sk] gradient it would need. The
+/// gradient drops with the forward's dropout seed and rate.
 LogicalResult rule(AttentionOp op, Rule &r) {
   if (failed(r.requireNoGradient(1, "the saved log-sum-exp")))
     return failure();
@@ -366,7 +367,8 @@ LogicalResult rule(AttentionOp op, Rule &r) {
     return success();
   auto grad = r.b().create<AttentionGradOp>(
       r.dy(0), op.getQuery(), op.getKey(), op.getValue(), op.getResult(),
-      op.getLogsumexp(), op.getMask(), op.getScaleAttr(), op.getCausalAttr());
+      op.getLogsumexp(), op.getMask(), op.getDropout(), op.getScaleAttr(),
+      op.getCausalAttr(), op.getDropoutRateAttr());
   r.set(0, grad.getGradQuery());
   r.set(1, grad.getGradKey());
   r.set(2, grad.getGradValue());

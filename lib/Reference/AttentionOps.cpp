@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 
 using namespace mlir;
 using namespace amp::nn;
@@ -28,6 +29,9 @@ struct Geometry {
   bool causal;
   /// The mask broadcast to [batch, sq, sk], or empty.
   std::vector<double> mask;
+  /// The dropout seed, when there is one, and its rate.
+  std::optional<uint64_t> seed;
+  float rate = 0.0f;
 
   Geometry(Value query, Value key, Value value, Value maskValue,
            const RefTensor *maskData, double scale, bool causal)
@@ -61,7 +65,30 @@ struct Geometry {
     }
     return s;
   }
+
+  /// What dropout multiplies problem b's p[i, j] by: 1 / (1 - rate) where
+  /// nn.dropout of the [batch, sq, sk] probabilities keeps it, else 0; 1
+  /// without dropout.
+  double dropFactor(int64_t b, int64_t i, int64_t j) const {
+    if (!seed)
+      return 1.0;
+    return dropoutKeeps(*seed, static_cast<uint64_t>((b * sq + i) * sk + j),
+                        rate)
+               ? 1.0 / (1.0 - static_cast<double>(rate))
+               : 0.0;
+  }
 };
+
+/// The attention's dropout seed (the operand after q, k, v and the mask
+/// at `first`) and rate into `g`.
+template <typename OpT>
+void readDropout(OpT op, Operands in, unsigned first, Geometry &g) {
+  if (!op.getDropout())
+    return;
+  g.seed = static_cast<uint64_t>(
+      static_cast<int64_t>(in[first + (op.getMask() ? 1 : 0)]->data[0]));
+  g.rate = op.getDropoutRateAttr().getValue().convertToFloat();
+}
 
 /// log(sum(exp(s))), -inf when every score is -inf.
 double logSumExp(const std::vector<double> &s) {
@@ -84,9 +111,11 @@ std::vector<double> probabilities(std::vector<double> s, double lse) {
 }
 
 Geometry geometryOf(AttentionOp op, Operands in) {
-  return Geometry(op.getQuery(), op.getKey(), op.getValue(), op.getMask(),
-                  op.getMask() ? in[3] : nullptr, op.getScaleValue(),
-                  op.getCausal());
+  Geometry g(op.getQuery(), op.getKey(), op.getValue(), op.getMask(),
+             op.getMask() ? in[3] : nullptr, op.getScaleValue(),
+             op.getCausal());
+  readDropout(op, in, 3, g);
+  return g;
 }
 
 Results evalAttention(AttentionOp op, Operands in) {
@@ -103,23 +132,26 @@ Results evalAttention(AttentionOp op, Operands in) {
       for (int64_t c = 0; c < g.dv; ++c) {
         double sum = 0;
         for (int64_t j = 0; j < g.sk; ++j)
-          sum += p[j] * v.data[(b * g.sk + j) * g.dv + c];
+          sum +=
+              p[j] * g.dropFactor(b, i, j) * v.data[(b * g.sk + j) * g.dv + c];
         out.data[(b * g.sq + i) * g.dv + c] = sum;
       }
     }
   return results;
 }
 
-/// The textbook backward: with P the probabilities, dP = dO V^T,
-/// dS = P * (dP - rowsum(dO * O)), dQ = scale dS K, dK = scale dS^T Q,
-/// dV = P^T dO. The log-sum-exp is recomputed here, not read: the
-/// interpreter checks the saved one separately, as nn.attention's result.
+/// The textbook backward: with P the probabilities and F the dropout
+/// factors, dP = F * (dO V^T), dS = P * (dP - rowsum(dO * O)),
+/// dQ = scale dS K, dK = scale dS^T Q, dV = (P * F)^T dO. The log-sum-exp is
+/// recomputed here, not read: the interpreter checks the saved one
+/// separately, as nn.attention's result.
 Results evalAttentionGrad(AttentionGradOp op, Operands in) {
   const RefTensor &dout = *in[0], &q = *in[1], &k = *in[2], &v = *in[3],
                   &out = *in[4];
   Geometry g(op.getQuery(), op.getKey(), op.getValue(), op.getMask(),
              op.getMask() ? in[6] : nullptr, op.getScaleValue(),
              op.getCausal());
+  readDropout(op, in, 6, g);
   Results results{resultLike(op, 0), resultLike(op, 1), resultLike(op, 2)};
   RefTensor &dq = results[0], &dk = results[1], &dv = results[2];
   for (int64_t b = 0; b < g.batch; ++b)
@@ -137,7 +169,8 @@ Results evalAttentionGrad(AttentionGradOp op, Operands in) {
         double dp = 0;
         for (int64_t c = 0; c < g.dv; ++c)
           dp += doRow[c] * vRow[c];
-        double ds = p[j] * (dp - delta);
+        const double f = g.dropFactor(b, i, j);
+        double ds = p[j] * (f * dp - delta);
         for (int64_t c = 0; c < g.d; ++c) {
           dq.data[(b * g.sq + i) * g.d + c] +=
               g.scale * ds * k.data[(b * g.sk + j) * g.d + c];
@@ -145,7 +178,7 @@ Results evalAttentionGrad(AttentionGradOp op, Operands in) {
               g.scale * ds * q.data[(b * g.sq + i) * g.d + c];
         }
         for (int64_t c = 0; c < g.dv; ++c)
-          dv.data[(b * g.sk + j) * g.dv + c] += p[j] * doRow[c];
+          dv.data[(b * g.sk + j) * g.dv + c] += p[j] * f * doRow[c];
       }
     }
   return results;

@@ -174,25 +174,28 @@ uint64_t splitmix64(uint64_t seed, uint64_t i) {
   return z ^ (z >> 31);
 }
 
-/// Training dropout keeps element i when the top 24 bits of the hash are
-/// below 2^24 (1 - rate), 1 - rate taken in f32; kept elements are scaled
-/// by 1 / (1 - rate). Not training, or rate 0, is the identity.
+/// Kept elements are scaled by 1 / (1 - rate). Not training, or rate 0, is
+/// the identity.
 RefTensor evalDropout(DropoutOp op, Operands in) {
   RefTensor y = *in[0];
   double rate = op.getRate().convertToDouble();
   if (!op.getTraining() || rate == 0)
     return y;
   auto seed = static_cast<uint64_t>(static_cast<int64_t>(in[1]->data[0]));
-  double threshold =
-      0x1p24 * static_cast<double>(1.0f - op.getRate().convertToFloat());
-  for (auto [i, v] : llvm::enumerate(y.data)) {
-    bool keep = static_cast<double>(splitmix64(seed, i) >> 40) < threshold;
-    v = keep ? v / (1 - rate) : 0.0;
-  }
+  for (auto [i, v] : llvm::enumerate(y.data))
+    v = dropoutKeeps(seed, i, op.getRate().convertToFloat()) ? v / (1 - rate)
+                                                             : 0.0;
   return y;
 }
 
 } // namespace
+
+/// Training dropout keeps element i when the top 24 bits of the hash are
+/// below 2^24 (1 - rate), 1 - rate taken in f32.
+bool amp::reference::dropoutKeeps(uint64_t seed, uint64_t i, float rate) {
+  double threshold = 0x1p24 * static_cast<double>(1.0f - rate);
+  return static_cast<double>(splitmix64(seed, i) >> 40) < threshold;
+}
 
 void amp::reference::registerElementwiseOps(EvaluatorTable &table) {
   addBinary<AddOp>(table, [](double a, double b) { return a + b; });

@@ -64,6 +64,10 @@ void registerContractionOps(EvaluatorTable &table);
 void registerPoolingOps(EvaluatorTable &table);
 void registerNormOps(EvaluatorTable &table);
 void registerAttentionOps(EvaluatorTable &table);
+
+/// Whether nn.dropout (seed, rate) in training keeps element i of the
+/// tensor it drops (ElementwiseOps.cpp; nn.attention's dropout too).
+bool dropoutKeeps(uint64_t seed, uint64_t i, float rate);
 void registerReductionOps(EvaluatorTable &table);
 void registerShapeOps(EvaluatorTable &table);
 void registerEmbeddingAndLossOps(EvaluatorTable &table);

@@ -24,7 +24,10 @@
 // results. A key whose score is -inf contributes nothing: its p and ds are 0,
 // and since 0 * inf is NaN inside a GEMM, a row of an operand that holds an
 // infinity or a NaN is zeroed for the GEMM and its live terms added afterwards
-// (fixUpKeys, fixUpQueries; only for non-finite inputs).
+// (fixUpKeys, fixUpQueries; only for non-finite inputs). With dropout
+// (dropRow) the forward's E and the gradient's dP and P are divided by
+// 1 - rate where kept and zeroed where dropped; a dropped entry of the
+// forward also gets the score -inf, so that the fix-ups leave it out.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +35,7 @@
 #include "reference/AttentionChecks.h"
 #include "reference/AttentionMath.h"
 #include "reference/Convert.h"
+#include "reference/ElementwiseMath.h"
 #include "reference/KernelCommon.h"
 
 #include <oneapi/dnnl/dnnl.h>
@@ -426,6 +430,27 @@ void fixUpQueries(const std::vector<int64_t> &bad, const float *s,
 // The kernels
 //===----------------------------------------------------------------------===//
 
+/// Dropout of x[0, n), a row of problem b's query row i over its keys:
+/// x[j] / (1 - rate) where p[i, j] is kept, 0 where it is dropped (and
+/// s[j] = -inf there, when s is not NULL).
+void dropRow(const AttentionView &v, uint64_t seed, int64_t b, int64_t i,
+             int64_t n, float *x, float *s) {
+  for (int64_t j = 0; j < n; ++j) {
+    if (v.keeps(seed, b, i, j)) {
+      x[j] = dropoutScaled(x[j], v.keepProb);
+      continue;
+    }
+    x[j] = 0.0f;
+    if (s)
+      s[j] = -INFINITY;
+  }
+}
+
+/// *v.dropoutSeed, or 0 without dropout.
+uint64_t seedOf(const AttentionView &v) {
+  return v.dropoutSeed ? static_cast<uint64_t>(*v.dropoutSeed) : 0;
+}
+
 /// Query rows per block when each row has sk keys.
 int64_t blockRowsFor(int64_t sk) {
   return std::clamp<int64_t>(kMaxBlockScores / std::max<int64_t>(sk, 1), 1,
@@ -436,6 +461,7 @@ void forwardProblems(const AttentionView &v, const AttentionArgs &a) {
   const int64_t sq = v.sq, sk = v.sk, d = v.d, dv = v.dv;
   const int64_t blockRows = blockRowsFor(sk);
   const int64_t blocks = (sq + blockRows - 1) / blockRows;
+  const uint64_t seed = seedOf(v);
   splitOverThreads(v.batch * blocks, [&](int64_t begin, int64_t end) {
     const bool wide = a.dtype != AMP_DTYPE_F32;
     const Buffers buf({wide ? sk * d : 0, wide ? sk * dv : 0, sk * dv,
@@ -470,6 +496,8 @@ void forwardProblems(const AttentionView &v, const AttentionArgs &a) {
         dead[t] = r.max == -INFINITY; // no key: out = 0, lse = -inf
         sums[t] = r.sum;
         a.lseOut[row0 + t] = dead[t] ? -INFINITY : attentionLse(r.max, r.sum);
+        if (v.dropoutSeed && !dead[t])
+          dropRow(v, seed, b, i, n, e + t * cols, s + t * cols);
       }
       sgemm('N', 'N', rows, dv, cols, 1.0f, e, cols, vGemm, dv, 0.0f, o, dv);
       fixUpKeys(badKeys, s, e, dead, rows, cols, val, dv, o);
@@ -493,6 +521,7 @@ void backwardProblems(const AttentionView &v, const AttentionArgs &a) {
     return;
   }
   const int64_t blockRows = blockRowsFor(sk);
+  const uint64_t seed = seedOf(v);
   splitOverThreads(v.batch, [&](int64_t begin, int64_t end) {
     const bool wide = a.dtype != AMP_DTYPE_F32;
     const int64_t qSize = blockRows * d, oSize = blockRows * dv,
@@ -544,8 +573,12 @@ void backwardProblems(const AttentionView &v, const AttentionArgs &a) {
           float delta = 0.0f;
           for (int64_t c = 0; c < dv; ++c)
             delta += dout[t * dv + c] * out[t * dv + c];
+          if (v.dropoutSeed) // dp of the dropped probabilities
+            dropRow(v, seed, b, i, n, dsRow, nullptr);
           gradRow(sRow, maskRow(v, a, b, i, n, maskBuf), n, cols, lse, delta,
                   pRow, dsRow);
+          if (v.dropoutSeed) // dV's weights: the dropped probabilities
+            dropRow(v, seed, b, i, n, pRow, nullptr);
         }
         sgemm('N', 'N', rows, d, cols, 1.0f, ds, cols, kGemm, d, 0.0f, dq, d);
         fixUpKeys(badKeys, s, ds, dead, rows, cols, k, d, dq);

@@ -28,6 +28,9 @@
 // AttentionMath.h's, compiled with --fmad=false; what differs from the
 // reference is the forward's online softmax (rescaled sums, out divided by
 // l) and CUDA's expf/logf. A key whose score is -inf contributes nothing.
+// With dropout (the seed read from device memory once per kernel) a dropped
+// probability adds nothing to out or dv and its dp is 0; a kept one is
+// divided by 1 - rate, as in the reference.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,6 +38,7 @@
 #include "cuda/CudaDevice.cuh"
 #include "reference/AttentionChecks.h"
 #include "reference/AttentionMath.h"
+#include "reference/ElementwiseMath.h"
 
 #include <algorithm>
 
@@ -171,6 +175,24 @@ __device__ __forceinline__ float dotInOrder(const float *x, const float *y,
   return sum;
 }
 
+/// *v.dropoutSeed (device memory), or 0 without dropout.
+__device__ __forceinline__ uint64_t seedOf(const AttentionView &v) {
+  return v.dropoutSeed ? static_cast<uint64_t>(*v.dropoutSeed) : 0;
+}
+
+/// Whether dropout keeps problem b's p[i, j] (always without dropout).
+__device__ __forceinline__ bool keptBy(const AttentionView &v, uint64_t seed,
+                                       int64_t b, int64_t i, int64_t j) {
+  return !v.dropoutSeed || v.keeps(seed, b, i, j);
+}
+
+/// x as dropout leaves a term with `kept`: x / (1 - rate), or 0; x itself
+/// without dropout.
+__device__ __forceinline__ float droppedTerm(const AttentionView &v, bool kept,
+                                             float x) {
+  return !v.dropoutSeed ? x : kept ? dropoutScaled(x, v.keepProb) : 0.0f;
+}
+
 /// acc[c] = acc[c] * keep + sum over the live lanes jj (ascending) of
 /// w[jj] * tile[jj * pitch + c], for the columns c of this lane.
 __device__ __forceinline__ void
@@ -198,6 +220,7 @@ __global__ void attentionForwardKernel(AttentionLaunch a) {
   const T *val = static_cast<const T *>(a.v);
   T *out = static_cast<T *>(a.dst);
   float *p = sh.warpA + warp * tile;
+  const uint64_t seed = seedOf(v);
   const int64_t blocksPerProblem = (v.sq + rowsPerBlock - 1) / rowsPerBlock;
   for (int64_t item = blockIdx.x; item < v.batch * blocksPerProblem;
        item += gridDim.x) {
@@ -229,7 +252,6 @@ __global__ void attentionForwardKernel(AttentionLaunch a) {
           s = score<T>(a, sh.rowsA + row * d, sh.tileA + lane * (d + 1),
                        maskBase, i, j);
         const bool live = !maskedOut(s);
-        const unsigned liveLanes = __ballot_sync(kFullMask, live);
         const float mOld = sh.stat0[row];
         const float mNew = maxNaNDevice(mOld, warpMax(s));
         if (mNew == -INFINITY)
@@ -237,10 +259,14 @@ __global__ void attentionForwardKernel(AttentionLaunch a) {
         const float keep = expf(mOld - mNew);
         const float e = live ? expf(s - mNew) : 0.0f;
         const float l = sh.stat1[row] * keep + warpSum(e);
+        // The lanes whose terms the accumulator takes: the live keys that
+        // dropout keeps.
+        const bool kept = live && keptBy(v, seed, b, i, j);
+        const unsigned keptLanes = __ballot_sync(kFullMask, kept);
         if (lane < tile)
-          p[lane] = e;
+          p[lane] = droppedTerm(v, kept, e);
         __syncwarp();
-        accumulate(sh.rowsB + row * dv, keep, p, sh.tileB, dv, count, liveLanes,
+        accumulate(sh.rowsB + row * dv, keep, p, sh.tileB, dv, count, keptLanes,
                    dv, lane);
         if (lane == 0) {
           sh.stat0[row] = mNew;
@@ -280,6 +306,7 @@ template <typename T> __global__ void attentionGradQKernel(AttentionLaunch a) {
   const T *dout = static_cast<const T *>(a.dout);
   T *dq = static_cast<T *>(a.dst);
   float *ds = sh.warpA + warp * tile;
+  const uint64_t seed = seedOf(v);
   const int64_t blocksPerProblem = (v.sq + rowsPerBlock - 1) / rowsPerBlock;
   for (int64_t item = blockIdx.x; item < v.batch * blocksPerProblem;
        item += gridDim.x) {
@@ -323,8 +350,9 @@ template <typename T> __global__ void attentionGradQKernel(AttentionLaunch a) {
           const float s = score<T>(a, sh.rowsA + row * d,
                                    sh.tileA + lane * (d + 1), maskBase, i, j);
           live = !maskedOut(s);
-          const float dp =
-              dotInOrder(sh.rowsB + row * dv, sh.tileB + lane * (dv + 1), dv);
+          const float dp = droppedTerm(
+              v, keptBy(v, seed, b, i, j),
+              dotInOrder(sh.rowsB + row * dv, sh.tileB + lane * (dv + 1), dv));
           g = attentionScoreGrad(attentionProb(s, lse), dp, sh.stat0[row]);
         }
         const unsigned liveLanes = __ballot_sync(kFullMask, live);
@@ -363,6 +391,7 @@ template <typename T> __global__ void attentionGradKVKernel(AttentionLaunch a) {
   T *dk = static_cast<T *>(a.dk);
   T *dvOut = static_cast<T *>(a.dv);
   float *p = sh.warpA + warp * tile, *ds = sh.warpB + warp * tile;
+  const uint64_t seed = seedOf(v);
   const int64_t blocksPerProblem = (v.sk + rowsPerBlock - 1) / rowsPerBlock;
   for (int64_t item = blockIdx.x; item < v.batch * blocksPerProblem;
        item += gridDim.x) {
@@ -396,25 +425,29 @@ template <typename T> __global__ void attentionGradKVKernel(AttentionLaunch a) {
         float e = 0.0f, g = 0.0f;
         bool live =
             lane < count && j < v.keysOf(i) && sh.tileStat0[lane] != -INFINITY;
+        bool kept = false;
         if (live) {
           const float s = score<T>(a, sh.tileA + lane * (d + 1),
                                    sh.rowsA + row * d, maskBase, i, j);
           live = !maskedOut(s);
-          const float dp =
-              dotInOrder(sh.tileB + lane * (dv + 1), sh.rowsB + row * dv, dv);
+          kept = live && keptBy(v, seed, b, i, j);
+          const float dp = droppedTerm(
+              v, kept,
+              dotInOrder(sh.tileB + lane * (dv + 1), sh.rowsB + row * dv, dv));
           e = attentionProb(s, sh.tileStat0[lane]);
           g = attentionScoreGrad(e, dp, sh.tileStat1[lane]);
         }
         const unsigned liveLanes = __ballot_sync(kFullMask, live);
+        const unsigned keptLanes = __ballot_sync(kFullMask, kept);
         if (lane < tile) {
-          p[lane] = e;
+          p[lane] = droppedTerm(v, kept, e);
           ds[lane] = g;
         }
         __syncwarp();
         accumulate(sh.rowsC + row * d, 1.0f, ds, sh.tileA, d + 1, count,
                    liveLanes, d, lane);
         accumulate(sh.rowsD + row * dv, 1.0f, p, sh.tileB, dv + 1, count,
-                   liveLanes, dv, lane);
+                   keptLanes, dv, lane);
         __syncwarp();
       }
       __syncthreads();

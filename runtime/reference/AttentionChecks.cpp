@@ -140,6 +140,29 @@ int64_t bytesOf(int64_t count, amp_dtype_t dtype) {
   return count * amp_dtype_size(dtype);
 }
 
+/// The dropout: rate in [0, 1) (0 without a seed), the seed's pointer.
+/// Sets the view's dropout (none for rate 0).
+amp_status_t checkDropout(Checker &check, AttentionDropout dropout,
+                          AttentionView *view) {
+  if (!dropout.seed && dropout.rate != 0.0f)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "dropout_rate (%g) is not 0, but dropout_seed is NULL",
+                      (double)dropout.rate);
+  if (!(dropout.rate >= 0.0f && dropout.rate < 1.0f))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "dropout_rate (%g) is not in [0, 1)",
+                      (double)dropout.rate);
+  if (dropout.seed)
+    if (amp_status_t s =
+            check.pointer("dropout_seed", dropout.seed, 1, AMP_DTYPE_I64))
+      return s;
+  const bool drops = dropout.seed && dropout.rate > 0.0f;
+  view->dropoutSeed = drops ? dropout.seed : nullptr;
+  view->dropoutThreshold = amp::runtime::dropoutThreshold(dropout.rate);
+  view->keepProb = 1.0f - dropout.rate;
+  return AMP_STATUS_OK;
+}
+
 } // namespace
 
 amp_status_t amp::runtime::kernels::checkAttention(
@@ -147,11 +170,13 @@ amp_status_t amp::runtime::kernels::checkAttention(
     const void *mask, const void *out, const float *lse, const int64_t *qDims,
     int32_t rank, int64_t sk, int64_t dv, const int64_t *maskDims,
     amp_dtype_t dtype, amp_dtype_t maskDtype, int32_t causal,
-    AttentionView *view) {
+    AttentionDropout dropout, AttentionView *view) {
   AttentionCounts n;
   if (amp_status_t s =
           checkGeometry(check, mask != nullptr, qDims, rank, sk, dv, maskDims,
                         dtype, maskDtype, causal, view, &n))
+    return s;
+  if (amp_status_t s = checkDropout(check, dropout, view))
     return s;
   if (amp_status_t s = check.pointers({{"q", q, n.q, dtype},
                                        {"k", k, n.k, dtype},
@@ -176,11 +201,13 @@ amp_status_t amp::runtime::kernels::checkAttentionGrad(
     const void *dq, const void *dk, const void *dvOut, const int64_t *qDims,
     int32_t rank, int64_t sk, int64_t dv, const int64_t *maskDims,
     amp_dtype_t dtype, amp_dtype_t maskDtype, int32_t causal,
-    AttentionView *view) {
+    AttentionDropout dropout, AttentionView *view) {
   AttentionCounts n;
   if (amp_status_t s =
           checkGeometry(check, mask != nullptr, qDims, rank, sk, dv, maskDims,
                         dtype, maskDtype, causal, view, &n))
+    return s;
+  if (amp_status_t s = checkDropout(check, dropout, view))
     return s;
   if (amp_status_t s = check.pointers({{"dout", dout, n.out, dtype},
                                        {"q", q, n.q, dtype},

@@ -11,6 +11,7 @@
 #ifndef AMP_RUNTIME_REFERENCE_ATTENTIONCHECKS_H
 #define AMP_RUNTIME_REFERENCE_ATTENTIONCHECKS_H
 
+#include "amp_runtime/dropout.h"
 #include "amp_runtime/host_device.h"
 #include "reference/KernelCommon.h"
 
@@ -32,6 +33,11 @@ struct AttentionView {
   int64_t batchDims[kMaxRank];
   int64_t maskStrides[kMaxRank];
   int64_t maskStrideI, maskStrideJ;
+  /// Dropout on the probabilities: the seed (device memory on CUDA; NULL:
+  /// none, also for rate 0), the keep threshold of amp_runtime/dropout.h
+  /// and 1 - rate, which a kept probability is divided by.
+  const int64_t *dropoutSeed;
+  float dropoutThreshold, keepProb;
 
   /// The element offset into the mask of problem b's scores[0, 0].
   AMP_HOST_DEVICE int64_t maskBase(int64_t b) const {
@@ -43,6 +49,14 @@ struct AttentionView {
     return offset;
   }
 
+  /// Whether problem b's probability p[i, j] is kept, `seed` being
+  /// *dropoutSeed: nn.dropout's mask of the [batch, sq, sk] probabilities.
+  AMP_HOST_DEVICE bool keeps(uint64_t seed, int64_t b, int64_t i,
+                             int64_t j) const {
+    return dropoutKeep(seed, static_cast<uint64_t>((b * sq + i) * sk + j),
+                       dropoutThreshold);
+  }
+
   /// The keys query row i may attend: all of them, or with causal the
   /// first i + 1 (PyTorch's top-left aligned is_causal).
   AMP_HOST_DEVICE int64_t keysOf(int64_t i) const {
@@ -50,16 +64,23 @@ struct AttentionView {
   }
 };
 
+/// The dropout of a call: the seed (NULL: none) and the rate.
+struct AttentionDropout {
+  const int64_t *seed;
+  float rate;
+};
+
 /// amp_attention: dtypes, q_dims (rank 2..AMP_KERNEL_MAX_RANK), sk, dv, the
-/// mask's shape (each dim the scores' or 1), causal, the pointers, and that
-/// no output overlaps an input or the other output. Sets *view.
+/// mask's shape (each dim the scores' or 1), causal, the dropout (rate in
+/// [0, 1), 0 without a seed), the pointers, and that no output overlaps an
+/// input or the other output. Sets *view.
 amp_status_t checkAttention(Checker &check, const void *q, const void *k,
                             const void *v, const void *mask, const void *out,
                             const float *lse, const int64_t *qDims,
                             int32_t rank, int64_t sk, int64_t dv,
                             const int64_t *maskDims, amp_dtype_t dtype,
                             amp_dtype_t maskDtype, int32_t causal,
-                            AttentionView *view);
+                            AttentionDropout dropout, AttentionView *view);
 
 /// amp_attention_grad: the same, with dout and out (out's shape), and the
 /// outputs dq, dk, dv_out, none overlapping an input or another output.
@@ -71,7 +92,7 @@ amp_status_t checkAttentionGrad(Checker &check, const void *dout, const void *q,
                                 int32_t rank, int64_t sk, int64_t dv,
                                 const int64_t *maskDims, amp_dtype_t dtype,
                                 amp_dtype_t maskDtype, int32_t causal,
-                                AttentionView *view);
+                                AttentionDropout dropout, AttentionView *view);
 
 /// A checked call of amp_attention (dst = out, lseOut) or
 /// amp_attention_grad (out, dout, lse in; dst = dq, dk, dv out), as the

@@ -18,12 +18,14 @@ amp_status_t amp_attention(const void *q, const void *k, const void *v,
                            const int64_t *q_dims, int32_t rank, int64_t sk,
                            int64_t dv, const int64_t *mask_dims,
                            amp_dtype_t dtype, amp_dtype_t mask_dtype,
-                           float scale, int32_t causal, void *stream) {
+                           float scale, int32_t causal,
+                           const int64_t *dropout_seed, float dropout_rate,
+                           void *stream) {
   Checker check("amp_attention");
   AttentionCall call{};
-  if (amp_status_t s =
-          checkAttention(check, q, k, v, mask, out, lse, q_dims, rank, sk, dv,
-                         mask_dims, dtype, mask_dtype, causal, &call.view))
+  if (amp_status_t s = checkAttention(
+          check, q, k, v, mask, out, lse, q_dims, rank, sk, dv, mask_dims,
+          dtype, mask_dtype, causal, {dropout_seed, dropout_rate}, &call.view))
     return s;
   call.q = q;
   call.k = k;
@@ -45,12 +47,14 @@ amp_status_t amp_attention_grad(const void *dout, const void *q, const void *k,
                                 int32_t rank, int64_t sk, int64_t dv,
                                 const int64_t *mask_dims, amp_dtype_t dtype,
                                 amp_dtype_t mask_dtype, float scale,
-                                int32_t causal, void *stream) {
+                                int32_t causal, const int64_t *dropout_seed,
+                                float dropout_rate, void *stream) {
   Checker check("amp_attention_grad");
   AttentionCall call{};
   if (amp_status_t s = checkAttentionGrad(
           check, dout, q, k, v, mask, out, lse, dq, dk, dv_out, q_dims, rank,
-          sk, dv, mask_dims, dtype, mask_dtype, causal, &call.view))
+          sk, dv, mask_dims, dtype, mask_dtype, causal,
+          {dropout_seed, dropout_rate}, &call.view))
     return s;
   call.q = q;
   call.k = k;

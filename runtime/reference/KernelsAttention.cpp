@@ -12,12 +12,16 @@
 // row's scores: max and sum, then the output); the backward problem by
 // problem, each one's dk and dv summed over the query rows in ascending
 // order in f32 scratch. Rows (forward) and problems (backward) are
-// independent loops (parallelRanges), run as written here.
+// independent loops (parallelRanges), run as written here. With dropout a
+// dropped probability's term is left out of out and dv (as a masked-out
+// key's), and the kept ones are divided by 1 - rate (amp_dropout's
+// dropoutScaled).
 //
 //===----------------------------------------------------------------------===//
 
 #include "reference/AttentionChecks.h"
 #include "reference/AttentionMath.h"
+#include "reference/ElementwiseMath.h"
 #include "reference/KernelCommon.h"
 
 #include <algorithm>
@@ -157,6 +161,8 @@ void forwardProblems(const AttentionView &v, const AttentionArgs &a) {
   const T *k = static_cast<const T *>(a.k);
   const T *val = static_cast<const T *>(a.v);
   T *out = static_cast<T *>(a.dst);
+  const bool drops = v.dropoutSeed != nullptr;
+  const uint64_t seed = drops ? static_cast<uint64_t>(*v.dropoutSeed) : 0;
   const int64_t rows = v.batch * v.sq, work = workOf(sk * (d + dv + 1));
   parallelRanges(rows, work, [&](int64_t begin, int64_t end) {
     Scratch kT = scratch(d * sk), vRows = scratch(sk * dv), qRow = scratch(d),
@@ -184,9 +190,15 @@ void forwardProblems(const AttentionView &v, const AttentionArgs &a) {
           l += std::exp(s[j] - m);
         lse = attentionLse(m, l);
         terms.count = 0;
-        for (int64_t j = 0; j < n; ++j)
-          if (!maskedOut(s[j]))
-            terms.add(attentionProb(s[j], lse), vRows.data() + j * dv);
+        for (int64_t j = 0; j < n; ++j) {
+          if (maskedOut(s[j]))
+            continue;
+          const float p = attentionProb(s[j], lse);
+          if (!drops)
+            terms.add(p, vRows.data() + j * dv);
+          else if (v.keeps(seed, b, i, j))
+            terms.add(dropoutScaled(p, v.keepProb), vRows.data() + j * dv);
+        }
         axpyTerms(acc.data(), terms.weight.data(), terms.row.data(),
                   terms.count, dv);
       }
@@ -202,15 +214,17 @@ void forwardProblems(const AttentionView &v, const AttentionArgs &a) {
 constexpr int64_t kRowBlock = 4;
 
 /// The state of one query row of the backward: its widened q and dout rows,
-/// its scores, and p and ds for its keys (row < 0: nothing to add, either
-/// past the last row or a row without keys).
+/// its scores, and for its keys dv's weight p (divided by 1 - rate under
+/// dropout), ds, and whether dropout dropped p (row < 0: nothing to add,
+/// either past the last row or a row without keys).
 struct GradRow {
   Scratch q, dout, s, p, ds;
+  std::vector<char> dropped;
   int64_t row = -1, keys = 0;
   GradRow(int64_t d, int64_t dv, int64_t sk)
       : q(static_cast<size_t>(d)), dout(static_cast<size_t>(dv)),
         s(static_cast<size_t>(sk)), p(static_cast<size_t>(sk)),
-        ds(static_cast<size_t>(sk)) {}
+        ds(static_cast<size_t>(sk)), dropped(static_cast<size_t>(sk)) {}
 };
 
 template <typename T>
@@ -224,6 +238,8 @@ void backwardProblems(const AttentionView &v, const AttentionArgs &a) {
   T *dq = static_cast<T *>(a.dst);
   T *dk = static_cast<T *>(a.dk);
   T *dvOut = static_cast<T *>(a.dv);
+  const bool drops = v.dropoutSeed != nullptr;
+  const uint64_t seed = drops ? static_cast<uint64_t>(*v.dropoutSeed) : 0;
   if (sq == 0) {
     // dk and dv sum over no row; no scratch (Sk may be huge when the head
     // dims are 0: amp-kernel-args-fuzzer).
@@ -273,8 +289,15 @@ void backwardProblems(const AttentionView &v, const AttentionArgs &a) {
             for (int64_t j = 0; j < n; ++j) {
               if (maskedOut(g.s[j]))
                 continue;
-              g.p[j] = attentionProb(g.s[j], lse);
-              g.ds[j] = attentionScoreGrad(g.p[j], g.ds[j], delta);
+              const float p = attentionProb(g.s[j], lse);
+              float dp = g.ds[j];
+              g.dropped[j] = drops && !v.keeps(seed, b, i, j);
+              g.p[j] = p;
+              if (drops) {
+                dp = g.dropped[j] ? 0.0f : dropoutScaled(dp, v.keepProb);
+                g.p[j] = dropoutScaled(p, v.keepProb);
+              }
+              g.ds[j] = attentionScoreGrad(p, dp, delta);
               terms.add(g.ds[j], kRows.data() + j * d);
             }
             axpyTerms(dqAcc.data(), terms.weight.data(), terms.row.data(),
@@ -289,7 +312,8 @@ void backwardProblems(const AttentionView &v, const AttentionArgs &a) {
           for (const GradRow &g : rows)
             if (g.row >= 0 && j < g.keys && !maskedOut(g.s[j])) {
               terms.add(g.ds[j], g.q.data());
-              dvTerms.add(g.p[j], g.dout.data());
+              if (!g.dropped[j])
+                dvTerms.add(g.p[j], g.dout.data());
             }
           axpyTerms(dkAcc.data() + j * d, terms.weight.data(), terms.row.data(),
                     terms.count, d);

@@ -1,8 +1,8 @@
 // Gradient checks of nn.attention (through nn.attention_grad, evaluated by
 // the f64 interpreter) against central differences: query, key and value,
 // with Sq != Sk and D != Dv, an additive broadcast mask, the causal mask, the
-// default scale (1/sqrt(D)) and self-attention. Loss: sum(o * w). The tool
-// samples at most 32 elements per param.
+// default scale (1/sqrt(D)), self-attention and dropout. Loss: sum(o * w).
+// The tool samples at most 32 elements per param.
 //
 // Tolerance: the defaults (h 1e-5, rtol 1e-6, atol 1e-9).
 // RUN: amp-grad-check %s --step 1e-5 --rtol 1e-6 --atol 1e-9 | FileCheck %s
@@ -63,5 +63,23 @@ func.func @attention_self(%x: tensor<3x4xf32> {nn.role = #nn.role<param>},
   %o, %lse = nn.attention %x, %x, %x : (tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>) -> (tensor<3x4xf32>, tensor<3xf32>)
   %ow = nn.mul %o, %w : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
   %l = nn.reduce_sum %ow [0, 1] : (tensor<3x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// Dropout of the probabilities (rate 0.5, a constant seed: amp-grad-check
+// keeps the seed's mask): the gradient drops with the forward's mask.
+// CHECK-LABEL: @attention_dropout: loss {{.*}}: ok
+// CHECK-NEXT:    %q [2x3x4]: 24 of 24 elements, {{.*}}: ok
+// CHECK-NEXT:    %k [2x5x4]: 32 of 40 elements, {{.*}}: ok
+// CHECK-NEXT:    %v [2x5x3]: 30 of 30 elements, {{.*}}: ok
+func.func @attention_dropout(%q: tensor<2x3x4xf32> {nn.role = #nn.role<param>},
+                             %k: tensor<2x5x4xf32> {nn.role = #nn.role<param>},
+                             %v: tensor<2x5x3xf32> {nn.role = #nn.role<param>},
+                             %w: tensor<2x3x3xf32> {nn.role = #nn.role<input>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %seed = arith.constant dense<31> : tensor<i64>
+  %o, %lse = nn.attention %q, %k, %v dropout %seed {dropout_rate = 0.5 : f32} : (tensor<2x3x4xf32>, tensor<2x5x4xf32>, tensor<2x5x3xf32>, tensor<i64>) -> (tensor<2x3x3xf32>, tensor<2x3xf32>)
+  %ow = nn.mul %o, %w : (tensor<2x3x3xf32>, tensor<2x3x3xf32>) -> tensor<2x3x3xf32>
+  %l = nn.reduce_sum %ow [0, 1, 2] : (tensor<2x3x3xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }

@@ -3,7 +3,8 @@
 // nn.attention and nn.attention_grad become amp_attention and
 // amp_attention_grad, which take the query's shape, the key count and the
 // value's head size, and the mask's shape padded with leading 1s to the
-// scores' rank (the kernels broadcast it by strides).
+// scores' rank (the kernels broadcast it by strides), and the dropout
+// seed's buffer and rate.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,11 +18,15 @@ using runtime_abi::RuntimeFn;
 
 namespace {
 
+Value orNull(RuntimeBuilder &rb, Value v) { return v ? v : rb.null(); }
+
 /// The arguments the two kernels share after their pointers: the query's
-/// dims and rank, Sk, Dv, the mask's dims, the dtypes, scale and causal.
-SmallVector<Value> attentionShapeArgs(RuntimeBuilder &rb, Value query,
-                                      Value key, Value value, Value mask,
-                                      float scale, bool causal) {
+/// dims and rank, Sk, Dv, the mask's dims, the dtypes, scale and causal,
+/// and the dropout seed's buffer (`seed`, null without dropout) and rate.
+template <typename OpT>
+SmallVector<Value> attentionShapeArgs(RuntimeBuilder &rb, OpT op, Value seed) {
+  Value query = op.getQuery(), mask = op.getMask();
+  FloatAttr rate = op.getDropoutRateAttr();
   auto q = cast<RankedTensorType>(query.getType());
   int64_t rank = q.getRank();
   Value maskDims = rb.null();
@@ -33,19 +38,21 @@ SmallVector<Value> attentionShapeArgs(RuntimeBuilder &rb, Value query,
     maskDims = rb.i64Array(dims);
     maskElement = m.getElementType();
   }
-  return {rb.dims(query),
-          rb.rank(query),
-          rb.i64(cast<RankedTensorType>(key.getType()).getShape()[rank - 2]),
-          rb.i64(cast<RankedTensorType>(value.getType()).getShape().back()),
-          maskDims,
-          rb.dtype(q),
-          rb.dtype(maskElement),
-          rb.f32(scale),
-          rb.i32(causal),
-          rb.stream()};
+  return {
+      rb.dims(query),
+      rb.rank(query),
+      rb.i64(
+          cast<RankedTensorType>(op.getKey().getType()).getShape()[rank - 2]),
+      rb.i64(cast<RankedTensorType>(op.getValue().getType()).getShape().back()),
+      maskDims,
+      rb.dtype(q),
+      rb.dtype(maskElement),
+      rb.f32(op.getScaleValue()),
+      rb.i32(op.getCausal()),
+      orNull(rb, seed),
+      rb.f32(rate ? rate.getValue().convertToFloat() : 0.0f),
+      rb.stream()};
 }
-
-Value orNull(RuntimeBuilder &rb, Value v) { return v ? v : rb.null(); }
 
 struct AttentionLowering : RuntimeOpLowering<nn::AttentionOp> {
   void lower(nn::AttentionOp op, Adaptor adaptor, RuntimeBuilder &rb,
@@ -53,10 +60,7 @@ struct AttentionLowering : RuntimeOpLowering<nn::AttentionOp> {
     SmallVector<Value> args{adaptor.getQuery(), adaptor.getKey(),
                             adaptor.getValue(), orNull(rb, adaptor.getMask()),
                             results[0],         results[1]};
-    llvm::append_range(args,
-                       attentionShapeArgs(rb, op.getQuery(), op.getKey(),
-                                          op.getValue(), op.getMask(),
-                                          op.getScaleValue(), op.getCausal()));
+    llvm::append_range(args, attentionShapeArgs(rb, op, adaptor.getDropout()));
     rb.call(RuntimeFn::amp_attention, args);
   }
 };
@@ -74,10 +78,7 @@ struct AttentionGradLowering : RuntimeOpLowering<nn::AttentionGradOp> {
                             results[0],
                             results[1],
                             results[2]};
-    llvm::append_range(args,
-                       attentionShapeArgs(rb, op.getQuery(), op.getKey(),
-                                          op.getValue(), op.getMask(),
-                                          op.getScaleValue(), op.getCausal()));
+    llvm::append_range(args, attentionShapeArgs(rb, op, adaptor.getDropout()));
     rb.call(RuntimeFn::amp_attention_grad, args);
   }
 };

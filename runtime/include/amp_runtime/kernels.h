@@ -632,12 +632,19 @@ AMP_KERNEL_API amp_status_t amp_running_stats_update(
  * and mask_dtype are ignored when mask is NULL. Sums over j and the dot
  * products accumulate in f32 in ascending order; the backends may block the
  * sums differently (the cpu and CUDA backends do), so they agree to f32
- * rounding, not bitwise. No output may overlap an input (INVALID_ARGUMENT). */
+ * rounding, not bitwise. No output may overlap an input (INVALID_ARGUMENT).
+ * With dropout_seed (a 0-d i64, NULL: no dropout) the probabilities are
+ * dropped as amp_dropout drops the [B..., Sq, Sk] tensor p with that seed and
+ * dropout_rate (in [0, 1); 0 without a seed): p[b,i,j] is kept, as
+ * p / (1 - dropout_rate), when keep(seed, (b * Sq + i) * Sk + j) of
+ * amp_runtime/dropout.h holds and is left out of the sum otherwise; lse
+ * stays that of the undropped scores. */
 AMP_KERNEL_API amp_status_t amp_attention(
     const void *q, const void *k, const void *v, const void *mask, void *out,
     float *lse, const int64_t *q_dims, int32_t rank, int64_t sk, int64_t dv,
     const int64_t *mask_dims, amp_dtype_t dtype, amp_dtype_t mask_dtype,
-    float scale, int32_t causal, void *stream);
+    float scale, int32_t causal, const int64_t *dropout_seed,
+    float dropout_rate, void *stream);
 
 /* nn.attention_grad: the gradients of amp_attention with respect to q, k and
  * v, from the output gradient dout [B..., Sq, Dv] and the forward's out and
@@ -648,7 +655,10 @@ AMP_KERNEL_API amp_status_t amp_attention(
  *   dq[i,:] = scale * sum_j ds[i,j] * k[j,:],
  *   dk[j,:] = scale * sum_i ds[i,j] * q[i,:],
  *   dv[j,:] = sum_i p[i,j] * dout[i,:],
- * each rounded once to dtype. The mask gets no gradient. Scratch memory is
+ * each rounded once to dtype. With dropout (as amp_attention's), a kept
+ * entry's dp[i,j] is divided by 1 - dropout_rate and a dropped one's is 0
+ * before ds, and dv sums p[i,j] / (1 - dropout_rate) over the kept entries
+ * only. The mask gets no gradient. Scratch memory is
  * O(Sk * (D + Dv + 1)) f32 per host thread (the cpu backend's also holds
  * blocks of 64 rows of scores: O(Sk * (D + Dv + 192))), B*Sq f32 on the
  * CUDA device (AMP_STATUS_BACKEND_ERROR if it cannot be had). No output may
@@ -658,7 +668,8 @@ AMP_KERNEL_API amp_status_t amp_attention_grad(
     const void *mask, const void *out, const float *lse, void *dq, void *dk,
     void *dv_out, const int64_t *q_dims, int32_t rank, int64_t sk, int64_t dv,
     const int64_t *mask_dims, amp_dtype_t dtype, amp_dtype_t mask_dtype,
-    float scale, int32_t causal, void *stream);
+    float scale, int32_t causal, const int64_t *dropout_seed,
+    float dropout_rate, void *stream);
 
 /*===--- Convolution -----------------------------------------------------===*/
 

@@ -637,8 +637,11 @@ func.func @running_stats_update_biased(%rm: tensor<16xf32>, %rv: tensor<16xf32>,
 
 // nn.attention: amp_attention(q, k, v, mask, out, lse, q dims, rank, Sk, Dv,
 // mask dims padded with leading 1s to the scores' rank, dtype (F16), mask
-// dtype (F32), scale, causal, stream); the results are the function's.
+// dtype (F32), scale, causal, dropout seed (NULL: none), dropout rate (0),
+// stream); the results are the function's.
 // CHECK-LABEL: func.func @attention(
+// CHECK-DAG: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK-DAG: %[[NORATE:.*]] = llvm.mlir.constant(0.000000e+00 : f32) : f32
 // CHECK-DAG: %[[QDIMS:.*]] = llvm.mlir.addressof @__amp_i64_2_4_8_16 : !llvm.ptr
 // CHECK-DAG: %[[MDIMS:.*]] = llvm.mlir.addressof @__amp_i64_1_1_1_6 : !llvm.ptr
 // CHECK-DAG: %[[RANK:.*]] = llvm.mlir.constant(4 : i32) : i32
@@ -647,7 +650,7 @@ func.func @running_stats_update_biased(%rm: tensor<16xf32>, %rv: tensor<16xf32>,
 // CHECK-DAG: %[[F16:.*]] = llvm.mlir.constant(1 : i32) : i32
 // CHECK-DAG: %[[F32:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK-DAG: %[[SCALE:.*]] = llvm.mlir.constant(2.500000e-01 : f32) : f32
-// CHECK: llvm.call @amp_attention(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[QDIMS]], %[[RANK]], %[[SK]], %[[DV]], %[[MDIMS]], %[[F16]], %[[F32]], %[[SCALE]], %[[F16]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i64, i64, !llvm.ptr, i32, i32, f32, i32, !llvm.ptr) -> i32
+// CHECK: llvm.call @amp_attention(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[QDIMS]], %[[RANK]], %[[SK]], %[[DV]], %[[MDIMS]], %[[F16]], %[[F32]], %[[SCALE]], %[[F16]], %[[NULL]], %[[NORATE]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i64, i64, !llvm.ptr, i32, i32, f32, i32, !llvm.ptr, f32, !llvm.ptr) -> i32
 func.func @attention(%q: tensor<2x4x8x16xf16>, %k: tensor<2x4x6x16xf16>, %v: tensor<2x4x6x32xf16>, %m: tensor<6xf32>) -> (tensor<2x4x8x32xf16>, tensor<2x4x8xf32>) {
   %o, %lse = nn.attention %q, %k, %v mask %m {causal, scale = 0.25 : f32} : (tensor<2x4x8x16xf16>, tensor<2x4x6x16xf16>, tensor<2x4x6x32xf16>, tensor<6xf32>) -> (tensor<2x4x8x32xf16>, tensor<2x4x8xf32>)
   return %o, %lse : tensor<2x4x8x32xf16>, tensor<2x4x8xf32>
@@ -656,8 +659,10 @@ func.func @attention(%q: tensor<2x4x8x16xf16>, %k: tensor<2x4x6x16xf16>, %v: ten
 // -----
 
 // nn.attention_grad without a mask: NULL mask and mask dims, the default
-// scale 1/sqrt(D) = 0.5, causal 0.
+// scale 1/sqrt(D) = 0.5, causal 0; with dropout: the seed's buffer (the
+// step's argument #6, from the argument array) and the rate.
 // CHECK-LABEL: func.func @attention_grad(
+// CHECK-DAG: %[[RATE:.*]] = llvm.mlir.constant(1.000000e-01 : f32) : f32
 // CHECK-DAG: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
 // CHECK-DAG: %[[QDIMS:.*]] = llvm.mlir.addressof @__amp_i64_3_4 : !llvm.ptr
 // CHECK-DAG: %[[RANK:.*]] = llvm.mlir.constant(2 : i32) : i32
@@ -665,9 +670,11 @@ func.func @attention(%q: tensor<2x4x8x16xf16>, %k: tensor<2x4x6x16xf16>, %v: ten
 // CHECK-DAG: %[[DV:.*]] = llvm.mlir.constant(2 : i64) : i64
 // CHECK-DAG: %[[F32:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK-DAG: %[[SCALE:.*]] = llvm.mlir.constant(5.000000e-01 : f32) : f32
-// CHECK: llvm.call @amp_attention_grad(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[NULL]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[QDIMS]], %[[RANK]], %[[SK]], %[[DV]], %[[NULL]], %[[F32]], %[[F32]], %[[SCALE]], %[[F32]], %{{.*}})
-func.func @attention_grad(%dy: tensor<3x2xf32>, %q: tensor<3x4xf32>, %k: tensor<5x4xf32>, %v: tensor<5x2xf32>, %o: tensor<3x2xf32>, %lse: tensor<3xf32>)
+// CHECK: %[[SEEDAT:.*]] = llvm.getelementptr %arg0[6] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+// CHECK-NEXT: %[[SEED:.*]] = llvm.load %[[SEEDAT]] : !llvm.ptr -> !llvm.ptr
+// CHECK: llvm.call @amp_attention_grad(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[NULL]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[QDIMS]], %[[RANK]], %[[SK]], %[[DV]], %[[NULL]], %[[F32]], %[[F32]], %[[SCALE]], %[[F32]], %[[SEED]], %[[RATE]], %{{.*}})
+func.func @attention_grad(%dy: tensor<3x2xf32>, %q: tensor<3x4xf32>, %k: tensor<5x4xf32>, %v: tensor<5x2xf32>, %o: tensor<3x2xf32>, %lse: tensor<3xf32>, %seed: tensor<i64>)
     -> (tensor<3x4xf32>, tensor<5x4xf32>, tensor<5x2xf32>) {
-  %dq, %dk, %dv = nn.attention_grad %dy, %q, %k, %v, %o, %lse : (tensor<3x2xf32>, tensor<3x4xf32>, tensor<5x4xf32>, tensor<5x2xf32>, tensor<3x2xf32>, tensor<3xf32>) -> (tensor<3x4xf32>, tensor<5x4xf32>, tensor<5x2xf32>)
+  %dq, %dk, %dv = nn.attention_grad %dy, %q, %k, %v, %o, %lse dropout %seed {dropout_rate = 1.000000e-01 : f32} : (tensor<3x2xf32>, tensor<3x4xf32>, tensor<5x4xf32>, tensor<5x2xf32>, tensor<3x2xf32>, tensor<3xf32>, tensor<i64>) -> (tensor<3x4xf32>, tensor<5x4xf32>, tensor<5x2xf32>)
   return %dq, %dk, %dv : tensor<3x4xf32>, tensor<5x4xf32>, tensor<5x2xf32>
 }

@@ -144,3 +144,51 @@ func.func @grad_mask(%q: tensor<4x8xf32>, %lse: tensor<4xf32>, %m: tensor<3x4xf3
   %dq, %dk, %dv = nn.attention_grad %q, %q, %q, %q, %q, %lse mask %m : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4xf32>, tensor<3x4xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>)
   return
 }
+
+// -----
+
+func.func @dropout_without_rate(%q: tensor<4x8xf32>, %seed: tensor<i64>) {
+  // expected-error @+1 {{'nn.attention' op has a dropout seed but no dropout_rate}}
+  %o, %lse = nn.attention %q, %q, %q dropout %seed : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<i64>) -> (tensor<4x8xf32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
+func.func @dropout_rate_without_seed(%q: tensor<4x8xf32>) {
+  // expected-error @+1 {{'nn.attention' op has a dropout_rate but no dropout seed}}
+  %o, %lse = nn.attention %q, %q, %q {dropout_rate = 1.000000e-01 : f32} : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
+func.func @dropout_rate_one(%q: tensor<4x8xf32>, %seed: tensor<i64>) {
+  // expected-error @+1 {{'nn.attention' op dropout_rate must be in [0, 1), got 1}}
+  %o, %lse = nn.attention %q, %q, %q dropout %seed {dropout_rate = 1.000000e+00 : f32} : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<i64>) -> (tensor<4x8xf32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
+func.func @dropout_seed_not_i64(%q: tensor<4x8xf32>, %seed: tensor<i32>) {
+  // expected-error @+1 {{operand #3 must be 0D tensor of 64-bit signless integer values}}
+  %o, %lse = nn.attention %q, %q, %q dropout %seed {dropout_rate = 1.000000e-01 : f32} : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<i32>) -> (tensor<4x8xf32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
+func.func @grad_dropout_rate_negative(%q: tensor<4x8xf32>, %lse: tensor<4xf32>, %seed: tensor<i64>) {
+  // expected-error @+1 {{'nn.attention_grad' op dropout_rate must be in [0, 1), got -0.5}}
+  %dq, %dk, %dv = nn.attention_grad %q, %q, %q, %q, %q, %lse dropout %seed {dropout_rate = -5.000000e-01 : f32} : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4xf32>, tensor<i64>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>)
+  return
+}
+
+// -----
+
+func.func @grad_dropout_without_rate(%q: tensor<4x8xf32>, %lse: tensor<4xf32>, %seed: tensor<i64>) {
+  // expected-error @+1 {{'nn.attention_grad' op has a dropout seed but no dropout_rate}}
+  %dq, %dk, %dv = nn.attention_grad %q, %q, %q, %q, %q, %lse dropout %seed : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4xf32>, tensor<i64>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>)
+  return
+}

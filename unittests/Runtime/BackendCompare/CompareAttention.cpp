@@ -5,7 +5,8 @@
 // D != Dv, D = Dv = 1, D = 0, wide heads (D = 160, Dv = 200: more than 48 KiB
 // of shared memory; D = Dv = 1024: the CUDA blocks shrink), causal with Sq < Sk
 // and Sq > Sk, masks of the scores' shape and broadcast ones with -inf entries
-// (f32 or the dtype), Sq = 0 and Sk = 0; f32, f16 and bf16. The gradients of
+// (f32 or the dtype), Sq = 0 and Sk = 0, dropout of the probabilities (rate
+// 0.1 and 0.3); f32, f16 and bf16. The gradients of
 // both backends take the same dout, out and lse (the reference's), so each
 // kernel is compared on the same inputs.
 //
@@ -39,9 +40,17 @@
 // 1/sqrt(D)) their rounding errors grow like sqrt(D), and the cpu backend
 // uses at most 8% of any f32 bound (D = 1024 included).
 //
+// Dropout divides the kept p (out, dv) and dp (ds) by 1 - rate on both
+// sides, with the same mask: out's bound is multiplied by 1 / (1 - rate),
+// and the sums of |ds| and p that the gradients' bounds take are those of
+// the dropped ds = p (f dp - delta) and p f (f = 1 / (1 - rate) or 0); the
+// doubling covers the division's rounding.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Compare.h"
+
+#include "amp_runtime/dropout.h"
 
 #include <algorithm>
 #include <cmath>
@@ -73,6 +82,7 @@ struct Case {
   std::vector<int64_t> mask; // empty: none
   int32_t causal;
   bool maskInDtype;
+  float dropout = 0.0f; // the dropout rate; 0: none
 };
 
 const std::vector<Case> &cases() {
@@ -89,6 +99,9 @@ const std::vector<Case> &cases() {
       {{2, 4, 0}, 6, 3, {2, 4, 6}, 0, false},
       {{2, 0, 8}, 5, 4, {}, 0, false},
       {{2, 6, 8}, 0, 4, {}, 1, false},
+      {{2, 12, 128, 64}, 128, 64, {2, 1, 1, 128}, 0, false, 0.1f},
+      {{2, 4, 100, 64}, 100, 64, {}, 1, false, 0.3f},
+      {{3, 50, 17}, 33, 5, {1, 50, 1}, 1, true, 0.3f},
   };
   return all;
 }
@@ -132,12 +145,15 @@ std::string describe(const char *what, amp_dtype_t dt, const Case &c) {
       d += (i ? "," : "") + std::to_string(c.mask[i]);
     d += "]";
   }
+  if (c.dropout > 0)
+    d += " dropout " + std::to_string(c.dropout);
   return d + (c.causal ? " causal" : "");
 }
 
 /// The inputs of one case.
 struct Inputs {
   Host q, k, v, mask, dout;
+  Host seed; // 0-d i64
   float scale;
 };
 
@@ -155,6 +171,20 @@ int64_t maskIndex(const Case &c, const Dims &g, int64_t b, int64_t i,
   for (int32_t a = 0; a < g.rank; ++a)
     at = at * c.mask[a] + (c.mask[a] == 1 ? 0 : index[a]);
   return at;
+}
+
+/// What dropout multiplies problem b's p[i, j] by: 1 / (1 - rate) or 0
+/// (amp_runtime/dropout.h's mask), 1 without dropout.
+double dropFactor(const Case &c, const Inputs &in, const Dims &g, int64_t b,
+                  int64_t i, int64_t j) {
+  if (c.dropout == 0)
+    return 1.0;
+  const auto seed = static_cast<uint64_t>(in.seed.get(0));
+  return amp::runtime::dropoutKeep(
+             seed, static_cast<uint64_t>((b * g.sq + i) * g.sk + j),
+             amp::runtime::dropoutThreshold(c.dropout))
+             ? 1.0 / double(1.0f - c.dropout)
+             : 0.0;
 }
 
 /// Magnitudes the tolerances need, in f64 from the inputs and the
@@ -189,11 +219,12 @@ Sizes sizesOf(const Case &c, const Dims &g, const Inputs &in, const Host &out,
         double dp = 0;
         for (int64_t e = 0; e < g.dv; ++e)
           dp += in.dout.get(r * g.dv + e) * in.v.get((b * g.sk + j) * g.dv + e);
-        const double p = std::exp(s - lse.get(r)),
-                     ds = std::fabs(p * (dp - delta));
+        const double f = dropFactor(c, in, g, b, i, j),
+                     p = std::exp(s - lse.get(r)),
+                     ds = std::fabs(p * (f * dp - delta));
         dsRow += ds;
         dsCol[j] += ds;
-        pCol[j] += p;
+        pCol[j] += p * f;
       }
       z.dsRowMax = std::max(z.dsRowMax, dsRow);
     }
@@ -221,11 +252,13 @@ Forward runForward(Backend &b, const Case &c, const Dims &g, const Inputs &in,
                    amp_dtype_t dt) {
   Buf q = b.upload(in.q), k = b.upload(in.k), v = b.upload(in.v);
   Buf mask = c.mask.empty() ? Buf() : b.upload(in.mask);
+  Buf seed = c.dropout > 0 ? b.upload(in.seed) : Buf();
   Buf out = b.alloc(dt, g.out), lse = b.alloc(AMP_DTYPE_F32, g.rows);
   b.ok(AMP_CALL(b, amp_attention, q, k, v, mask, out,
                 static_cast<float *>(lse.get()), c.q.data(), g.rank, g.sk, g.dv,
                 c.mask.empty() ? nullptr : c.mask.data(), dt, in.mask.dtype,
-                in.scale, c.causal, nullptr));
+                in.scale, c.causal, static_cast<const int64_t *>(seed.get()),
+                c.dropout, nullptr));
   return {b.download(out), b.download(lse)};
 }
 
@@ -238,11 +271,13 @@ Grads runGrad(Backend &b, const Case &c, const Dims &g, const Inputs &in,
   Buf q = b.upload(in.q), k = b.upload(in.k), v = b.upload(in.v);
   Buf mask = c.mask.empty() ? Buf() : b.upload(in.mask);
   Buf dout = b.upload(in.dout), out = b.upload(f.out), lse = b.upload(f.lse);
+  Buf seed = c.dropout > 0 ? b.upload(in.seed) : Buf();
   Buf dq = b.alloc(dt, g.q), dk = b.alloc(dt, g.k), dv = b.alloc(dt, g.v);
   b.ok(AMP_CALL(b, amp_attention_grad, dout, q, k, v, mask, out,
                 static_cast<const float *>(lse.get()), dq, dk, dv, c.q.data(),
                 g.rank, g.sk, g.dv, c.mask.empty() ? nullptr : c.mask.data(),
-                dt, in.mask.dtype, in.scale, c.causal, nullptr));
+                dt, in.mask.dtype, in.scale, c.causal,
+                static_cast<const int64_t *>(seed.get()), c.dropout, nullptr));
   return {b.download(dq), b.download(dk), b.download(dv)};
 }
 
@@ -264,15 +299,17 @@ AMP_COMPARE_CASE(attention) {
         if (pick(c.rng) == 0)
           in.mask.set(i, -INFINITY);
       in.scale = g.d > 0 ? float(1 / std::sqrt(double(g.d))) : 1.0f;
+      in.seed = zeros(AMP_DTYPE_I64, 1);
+      in.seed.set(0, 20261205);
 
       const Forward ref = runForward(*c.ref, cs, g, in, dt);
       const Forward dev = runForward(*c.dev, cs, g, in, dt);
       const Sizes z = sizesOf(cs, g, in, ref.out, ref.lse);
       const double n = double(g.sk), m = double(g.sq), logN = std::log2(n + 1),
-                   s = z.scoreMax;
+                   s = z.scoreMax, kept = 1.0 / (1.0 - double(cs.dropout));
       c.expectClose(
           describe("attention out", dt, cs), ref.out, dev.out,
-          tol(dt, (8 * n + 18 * s + 8 * logN + 32) * kU * maxAbs(in.v)));
+          tol(dt, kept * (8 * n + 18 * s + 8 * logN + 32) * kU * maxAbs(in.v)));
       c.expectClose(describe("attention lse", dt, cs), ref.lse, dev.lse,
                     tol(AMP_DTYPE_F32, (6 * n + 16 * s + 8 * logN + 16) * kU));
 
@@ -309,7 +346,8 @@ AMP_COMPARE_CASE(attention_errors) {
                     int32_t causal) {
     return AMP_CALL(b, amp_attention, q, p[1].get(), p[2].get(), mask, out,
                     static_cast<float *>(p[3].get()), qDims, rank, 3, 4,
-                    maskDims, dtype, AMP_DTYPE_F32, 0.5f, causal, nullptr);
+                    maskDims, dtype, AMP_DTYPE_F32, 0.5f, causal, nullptr, 0.0f,
+                    nullptr);
   };
   both("NULL out", [&](Backend &b, Buf *p) {
     return forward(b, p, p[0], nullptr, dims, 3, nullptr, nullptr,
@@ -340,6 +378,6 @@ AMP_COMPARE_CASE(attention_errors) {
                     p[0].get(), nullptr, p[0].get(),
                     static_cast<const float *>(p[3].get()), p[1].get(), nullptr,
                     p[2].get(), dims, 3, 3, 4, nullptr, AMP_DTYPE_F32,
-                    AMP_DTYPE_F32, 0.5f, 0, nullptr);
+                    AMP_DTYPE_F32, 0.5f, 0, nullptr, 0.0f, nullptr);
   });
 }

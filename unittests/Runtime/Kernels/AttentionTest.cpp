@@ -24,11 +24,17 @@
 // (sum e v) / l, carries the same terms' errors.
 // The finite differences (h = 2^-20 in f64) are within about 1e-9 of the
 // gradient; the f32 kernel is compared with them at 1e-5 + 1e-4 |fd|.
+// With dropout the oracle multiplies each p[i, j] by its factor f, 1 / (1 -
+// rate) where amp_runtime/dropout.h's keep() (checked against splitmix64's
+// published outputs in DropoutTest) keeps element (b Sq + i) Sk + j of the
+// probabilities and 0 elsewhere: out and dv sum p f, ds = p (f dp - delta);
+// the kernels' f32 division by 1 - rate adds u to each kept term.
 //
 //===----------------------------------------------------------------------===//
 
 #include "KernelTestUtil.h"
 
+#include "amp_runtime/dropout.h"
 #include "gtest/gtest.h"
 
 #include <dlfcn.h>
@@ -47,6 +53,7 @@ struct AttentionCase {
   Shape mask; // empty: no mask
   bool causal;
   bool maskInDtype; // the mask in the tensors' dtype, else f32
+  float dropout = 0.0f; // the dropout rate; 0: none
 };
 
 /// q's batch dims followed by (rows, cols).
@@ -65,8 +72,22 @@ struct Problem {
   int64_t batch, sq, sk, d, dv;
   Tensor q, k, v, mask;
   Shape scores, outShape, lseShape;
+  int64_t seed = 0x5eed0123456789;
 
   bool hasMask() const { return !c.mask.empty(); }
+  const int64_t *dropoutSeed() const { return c.dropout > 0 ? &seed : nullptr; }
+  /// What dropout multiplies problem b's p[i, j] by (1 without dropout).
+  double dropFactor(int64_t b, int64_t i, int64_t j) const {
+    if (c.dropout == 0)
+      return 1.0;
+    const bool kept =
+        amp::runtime::dropoutKeep(static_cast<uint64_t>(seed),
+                                  static_cast<uint64_t>((b * sq + i) * sk + j),
+                                  amp::runtime::dropoutThreshold(c.dropout));
+    return kept ? 1.0 / double(1.0f - c.dropout) : 0.0;
+  }
+  /// The relative error dropout's division adds to a kept term.
+  double dropErr() const { return c.dropout > 0 ? kU : 0.0; }
   const void *maskData() const { return hasMask() ? mask.data() : nullptr; }
   amp_dtype_t maskDtype() const { return mask.dtype(); }
   const int64_t *maskDims() const {
@@ -179,10 +200,10 @@ Forward forwardF64(const Problem &p, const Inputs &in) {
         for (int64_t j = 0; j < n; ++j) {
           if (s[j] == -INFINITY)
             continue;
-          const double pj = std::exp(s[j] - lse);
+          const double pj = std::exp(s[j] - lse) * p.dropFactor(b, i, j);
           const double vj = in.v[(b * p.sk + j) * p.dv + c];
           const double relP = (p.d + 3) * kU * mag[j] + lseErr +
-                              kU * std::fabs(s[j] - lse) + 2 * kU;
+                              kU * std::fabs(s[j] - lse) + 2 * kU + p.dropErr();
           sum += pj * vj;
           abs += pj * std::fabs(vj);
           err += pj * std::fabs(vj) * relP;
@@ -225,15 +246,15 @@ Backward backwardF64(const Problem &p, const Inputs &in, const Tensor &out,
       for (int64_t j = 0; j < n; ++j) {
         if (s[j] == -INFINITY)
           continue;
-        const double pj = std::exp(s[j] - l);
+        const double pj = std::exp(s[j] - l), f = p.dropFactor(b, i, j);
         const double pErr =
             pj * ((p.d + 3) * kU * mag[j] + kU * std::fabs(s[j] - l) + 2 * kU);
         double dp = 0, dpAbs = 0;
         for (int64_t c = 0; c < p.dv; ++c) {
           const double t =
               dout.get(r * p.dv + c) * in.v[(b * p.sk + j) * p.dv + c];
-          dp += t;
-          dpAbs += std::fabs(t);
+          dp += f * t;
+          dpAbs += f * std::fabs(t) * (1 + p.dropErr());
         }
         const double diff = dp - delta, ds = pj * diff;
         const double dsErr =
@@ -252,9 +273,10 @@ Backward backwardF64(const Problem &p, const Inputs &in, const Tensor &out,
         for (int64_t c = 0; c < p.dv; ++c) {
           const int64_t vj = (b * p.sk + j) * p.dv + c;
           const double o = dout.get(r * p.dv + c);
-          g.dv[vj] += pj * o;
+          g.dv[vj] += pj * f * o;
           dvErr[vj] +=
-              pErr * std::fabs(o) + (p.sq + 1) * kU * pj * std::fabs(o);
+              f * (pErr * std::fabs(o) +
+                   (p.sq + 1 + p.dropErr() / kU) * kU * pj * std::fabs(o));
         }
       }
     }
@@ -284,7 +306,8 @@ Results runKernels(const Problem &p, std::mt19937 &rng) {
   EXPECT_TRUE(isOk(amp_attention(
       p.q.data(), p.k.data(), p.v.data(), p.maskData(), r.out.data(),
       static_cast<float *>(r.lse.data()), p.c.q.data(), rank, p.sk, p.dv,
-      p.maskDims(), p.dtype, p.maskDtype(), p.scale, p.c.causal, nullptr)));
+      p.maskDims(), p.dtype, p.maskDtype(), p.scale, p.c.causal,
+      p.dropoutSeed(), p.c.dropout, nullptr)));
   r.dout = randomTensor(p.dtype, p.outShape, rng);
   r.dq = sentinelTensor(p.dtype, p.q.shape());
   r.dk = sentinelTensor(p.dtype, p.k.shape());
@@ -293,7 +316,8 @@ Results runKernels(const Problem &p, std::mt19937 &rng) {
       r.dout.data(), p.q.data(), p.k.data(), p.v.data(), p.maskData(),
       r.out.data(), static_cast<const float *>(r.lse.data()), r.dq.data(),
       r.dk.data(), r.dv.data(), p.c.q.data(), rank, p.sk, p.dv, p.maskDims(),
-      p.dtype, p.maskDtype(), p.scale, p.c.causal, nullptr)));
+      p.dtype, p.maskDtype(), p.scale, p.c.causal, p.dropoutSeed(), p.c.dropout,
+      nullptr)));
   return r;
 }
 
@@ -322,6 +346,12 @@ const std::vector<AttentionCase> &attentionCases() {
       {{2, 150, 16}, 140, 8, {2, 1, 140}, true, false},
       // several blocks, a mask of the scores' shape in the dtype
       {{1, 2, 100, 24}, 90, 12, {1, 2, 100, 90}, false, true},
+      // dropout: rank 2 without a mask, rate 0.5
+      {{5, 8}, 7, 6, {}, false, false, 0.5f},
+      // dropout with a key-padding mask, causal, rate 0.1
+      {{2, 3, 6, 8}, 9, 5, {2, 1, 1, 9}, true, false, 0.1f},
+      // dropout over several blocks of query rows, rate 0.3
+      {{2, 130, 16}, 70, 8, {1, 130, 70}, false, true, 0.3f},
   };
   return cases;
 }
@@ -346,7 +376,7 @@ TEST_P(AttentionTest, ForwardAndGradMatchF64) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, AttentionTest,
-                         ::testing::Combine(::testing::Range(0, 11),
+                         ::testing::Combine(::testing::Range(0, 14),
                                             ::testing::Values(AMP_DTYPE_F32,
                                                               AMP_DTYPE_F16,
                                                               AMP_DTYPE_BF16)),
@@ -357,7 +387,8 @@ INSTANTIATE_TEST_SUITE_P(Cases, AttentionTest,
 TEST(Attention, GradMatchesFiniteDifferences) {
   for (const AttentionCase &c :
        {AttentionCase{{2, 3, 4}, 5, 3, {2, 1, 5}, true, false},
-        AttentionCase{{1, 2, 4, 3}, 6, 5, {1, 1, 4, 6}, false, false}}) {
+        AttentionCase{{1, 2, 4, 3}, 6, 5, {1, 1, 4, 6}, false, false},
+        AttentionCase{{2, 5, 4}, 6, 3, {2, 1, 6}, false, false, 0.4f}}) {
     std::mt19937 rng(7);
     const Problem p = makeProblem(c, AMP_DTYPE_F32, rng);
     const Results r = runKernels(p, rng);
@@ -454,7 +485,7 @@ TEST(Attention, NonFiniteValuesOfSkippedTermsStayOut) {
         r.dout.data(), p.q.data(), p.k.data(), p.v.data(), p.maskData(),
         r.out.data(), static_cast<const float *>(r.lse.data()), r.dq.data(),
         r.dk.data(), r.dv.data(), c.q.data(), 3, p.sk, p.dv, p.maskDims(),
-        dtype, p.maskDtype(), p.scale, 1, nullptr)));
+        dtype, p.maskDtype(), p.scale, 1, nullptr, 0.0f, nullptr)));
     const Inputs in = inputsOf(p);
     const Forward f = forwardF64(p, in);
     EXPECT_TRUE(allClose(r.out, f.out, f.outTol, "out")) << dtypeName(dtype);
@@ -494,7 +525,8 @@ TEST(Attention, SameBitsAtAnyThreadCount) {
   for (amp_dtype_t dtype : {AMP_DTYPE_F32, AMP_DTYPE_BF16}) {
     std::mt19937 rng(19);
     const Problem p = makeProblem(
-        {{3, 5, 130, 16}, 100, 8, {3, 1, 1, 100}, true, false}, dtype, rng);
+        {{3, 5, 130, 16}, 100, 8, {3, 1, 1, 100}, true, false, 0.2f}, dtype,
+        rng);
     Results first;
     for (int threads : {1, 2, 3, 4}) {
       setThreads(threads);
@@ -523,10 +555,10 @@ TEST(Attention, EmptyDims) {
     Tensor q = randomTensor(dtype, {2, 3, 4}, rng);
     Tensor out = sentinelTensor(dtype, {2, 3, 5});
     Tensor lse = sentinelTensor(AMP_DTYPE_F32, {2, 3});
-    ASSERT_TRUE(
-        isOk(amp_attention(q.data(), nullptr, nullptr, nullptr, out.data(),
-                           static_cast<float *>(lse.data()), noKeys, 3, 0, 5,
-                           nullptr, dtype, AMP_DTYPE_F32, 0.5f, 0, nullptr)));
+    ASSERT_TRUE(isOk(amp_attention(
+        q.data(), nullptr, nullptr, nullptr, out.data(),
+        static_cast<float *>(lse.data()), noKeys, 3, 0, 5, nullptr, dtype,
+        AMP_DTYPE_F32, 0.5f, 0, nullptr, 0.0f, nullptr)));
     EXPECT_TRUE(allEqual(out, std::vector<double>(30, 0.0), "out"));
     EXPECT_TRUE(allEqual(lse, std::vector<double>(6, -INFINITY), "lse"));
     Tensor dout = sentinelTensor(dtype, {2, 3, 5});
@@ -536,7 +568,8 @@ TEST(Attention, EmptyDims) {
     ASSERT_TRUE(isOk(amp_attention_grad(
         dout.data(), q.data(), nullptr, nullptr, nullptr, out.data(),
         static_cast<const float *>(lse.data()), dq.data(), nullptr, nullptr,
-        noKeys, 3, 0, 5, nullptr, dtype, AMP_DTYPE_F32, 0.5f, 1, nullptr)));
+        noKeys, 3, 0, 5, nullptr, dtype, AMP_DTYPE_F32, 0.5f, 1, nullptr, 0.0f,
+        nullptr)));
     EXPECT_TRUE(allEqual(dq, std::vector<double>(24, 0.0), "dq"));
 
     const int64_t noQueries[] = {2, 0, 4};
@@ -546,22 +579,22 @@ TEST(Attention, EmptyDims) {
     Tensor dv = sentinelTensor(dtype, {2, 3, 5});
     ASSERT_TRUE(isOk(amp_attention(
         nullptr, k.data(), v.data(), nullptr, nullptr, nullptr, noQueries, 3, 3,
-        5, nullptr, dtype, AMP_DTYPE_F32, 0.5f, 1, nullptr)));
+        5, nullptr, dtype, AMP_DTYPE_F32, 0.5f, 1, nullptr, 0.0f, nullptr)));
     ASSERT_TRUE(isOk(amp_attention_grad(
         nullptr, nullptr, k.data(), v.data(), nullptr, nullptr, nullptr,
         nullptr, dk.data(), dv.data(), noQueries, 3, 3, 5, nullptr, dtype,
-        AMP_DTYPE_F32, 0.5f, 0, nullptr)));
+        AMP_DTYPE_F32, 0.5f, 0, nullptr, 0.0f, nullptr)));
     EXPECT_TRUE(allEqual(dk, std::vector<double>(24, 0.0), "dk"));
     EXPECT_TRUE(allEqual(dv, std::vector<double>(30, 0.0), "dv"));
 
     const int64_t noBatch[] = {0, 3, 3, 4}, maskDims[] = {0, 1, 3, 5};
     EXPECT_TRUE(isOk(amp_attention(nullptr, nullptr, nullptr, nullptr, nullptr,
                                    nullptr, noBatch, 4, 5, 2, maskDims, dtype,
-                                   dtype, 0.5f, 0, nullptr)));
-    EXPECT_TRUE(isOk(
-        amp_attention_grad(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-                           nullptr, nullptr, nullptr, nullptr, noBatch, 4, 5, 2,
-                           maskDims, dtype, dtype, 0.5f, 1, nullptr)));
+                                   dtype, 0.5f, 0, nullptr, 0.0f, nullptr)));
+    EXPECT_TRUE(isOk(amp_attention_grad(
+        nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+        nullptr, nullptr, noBatch, 4, 5, 2, maskDims, dtype, dtype, 0.5f, 1,
+        nullptr, 0.0f, nullptr)));
   }
 }
 
@@ -569,9 +602,9 @@ TEST(Attention, AnyScaleIsAccepted) {
   alignas(8) float q[4] = {1, 2, 3, 4}, out[4], lse[2];
   const int64_t dims[] = {2, 2};
   for (float scale : {0.0f, -1.0f, INFINITY, NAN})
-    EXPECT_TRUE(
-        isOk(amp_attention(q, q, q, nullptr, out, lse, dims, 2, 2, 2, nullptr,
-                           AMP_DTYPE_F32, AMP_DTYPE_F32, scale, 0, nullptr)))
+    EXPECT_TRUE(isOk(amp_attention(q, q, q, nullptr, out, lse, dims, 2, 2, 2,
+                                   nullptr, AMP_DTYPE_F32, AMP_DTYPE_F32, scale,
+                                   0, nullptr, 0.0f, nullptr)))
         << scale;
 }
 
@@ -610,7 +643,10 @@ TEST(Attention, RejectsBadArguments) {
     const int64_t *maskDims;
     amp_dtype_t dtype, maskDtype;
     int32_t causal;
+    const int64_t *seed;
+    float rate;
   };
+  const int64_t seed = 42;
   const Call good{x.q.data(),
                   x.k.data(),
                   x.v.data(),
@@ -624,11 +660,13 @@ TEST(Attention, RejectsBadArguments) {
                   maskDims,
                   AMP_DTYPE_F32,
                   AMP_DTYPE_F32,
-                  0};
+                  0,
+                  &seed,
+                  0.25f};
   auto forward = [](const Call &c) {
     return amp_attention(c.q, c.k, c.v, c.mask, c.out, c.lse, c.dims, c.rank,
                          c.sk, c.dv, c.maskDims, c.dtype, c.maskDtype, 0.5f,
-                         c.causal, nullptr);
+                         c.causal, c.seed, c.rate, nullptr);
   };
   const int64_t nine[9] = {1, 1, 1, 1, 1, 1, 1, 3, 4};
   const int64_t negative[] = {2, -3, 4}, badMask[] = {2, 2, 3},
@@ -708,13 +746,28 @@ TEST(Attention, RejectsBadArguments) {
       [&](Call &c) { c.lse = static_cast<float *>(x.mask.data()); });
   add("amp_attention: out overlaps lse", kInvalid,
       [&](Call &c) { c.lse = static_cast<float *>(c.out) + 18; });
+  add("amp_attention: dropout_rate (0.25) is not 0, but dropout_seed is NULL",
+      kInvalid, [](Call &c) { c.seed = nullptr; });
+  add("amp_attention: dropout_rate (1) is not in [0, 1)", kInvalid,
+      [](Call &c) { c.rate = 1.0f; });
+  add("amp_attention: dropout_rate (-0.5) is not in [0, 1)", kInvalid,
+      [](Call &c) { c.rate = -0.5f; });
+  add("amp_attention: dropout_rate (nan) is not in [0, 1)", kInvalid,
+      [](Call &c) { c.rate = NAN; });
+  add("amp_attention: dropout_seed (", kInvalid, [&](Call &c) {
+    c.seed = reinterpret_cast<const int64_t *>(
+        reinterpret_cast<const char *>(&seed) + 4);
+  });
   for (const Bad &b : bad) {
     EXPECT_TRUE(failsWith(forward(b.call), b.status, b.what)) << b.what;
     EXPECT_TRUE(x.out.sameBits(before.out)) << b.what;
     EXPECT_TRUE(x.lse.sameBits(before.lse)) << b.what;
   }
   // The well-formed call passes; without a mask, mask_dims and mask_dtype
-  // are ignored.
+  // are ignored, and a seed with rate 0 drops nothing.
+  Call noDrop = good;
+  noDrop.rate = 0.0f;
+  EXPECT_TRUE(isOk(forward(noDrop)));
   Call noMask = good;
   noMask.mask = nullptr;
   noMask.maskDims = badMask;
@@ -728,7 +781,7 @@ TEST(Attention, GradRejectsBadArguments) {
   ASSERT_TRUE(isOk(amp_attention(
       x.q.data(), x.k.data(), x.v.data(), x.mask.data(), x.out.data(),
       x.lsePtr(), x.q.dims(), 3, 3, 4, x.mask.dims(), AMP_DTYPE_F32,
-      AMP_DTYPE_F32, 0.5f, 1, nullptr)));
+      AMP_DTYPE_F32, 0.5f, 1, nullptr, 0.0f, nullptr)));
   const ErrorBuffers before = x;
   const int64_t maskDims[] = {2, 1, 3}, badMask[] = {3, 1, 3};
   struct Call {
@@ -739,15 +792,20 @@ TEST(Attention, GradRejectsBadArguments) {
     const int64_t *maskDims;
     amp_dtype_t dtype, maskDtype;
     int32_t causal;
+    const int64_t *seed;
+    float rate;
   };
+  const int64_t seed = 7;
   const Call good{x.dout.data(), x.q.data(),    x.k.data(), x.v.data(),
                   x.mask.data(), x.out.data(),  x.lsePtr(), x.dq.data(),
                   x.dk.data(),   x.dv.data(),   3,          maskDims,
-                  AMP_DTYPE_F32, AMP_DTYPE_F32, 1};
+                  AMP_DTYPE_F32, AMP_DTYPE_F32, 1,          &seed,
+                  0.5f};
   auto grad = [&](const Call &c) {
     return amp_attention_grad(c.dout, c.q, c.k, c.v, c.mask, c.out, c.lse, c.dq,
                               c.dk, c.dv, x.q.dims(), c.rank, 3, 4, c.maskDims,
-                              c.dtype, c.maskDtype, 0.5f, c.causal, nullptr);
+                              c.dtype, c.maskDtype, 0.5f, c.causal, c.seed,
+                              c.rate, nullptr);
   };
   struct Bad {
     const char *what;
@@ -798,6 +856,11 @@ TEST(Attention, GradRejectsBadArguments) {
       [](Call &c) { c.dk = c.dq; });
   add("amp_attention_grad: dk overlaps dv_out", kInvalid,
       [&](Call &c) { c.dv = c.dk; });
+  add("amp_attention_grad: dropout_rate (0.5) is not 0, but dropout_seed is "
+      "NULL",
+      kInvalid, [](Call &c) { c.seed = nullptr; });
+  add("amp_attention_grad: dropout_rate (2) is not in [0, 1)", kInvalid,
+      [](Call &c) { c.rate = 2.0f; });
   for (const Bad &b : bad) {
     EXPECT_TRUE(failsWith(grad(b.call), b.status, b.what)) << b.what;
     EXPECT_TRUE(x.dq.sameBits(before.dq)) << b.what;

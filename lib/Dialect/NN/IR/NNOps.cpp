@@ -940,6 +940,28 @@ float AttentionOp::getScaleValue() {
   return attentionScale(getScaleAttr(), getQuery());
 }
 
+/// An attention's dropout: a seed and a rate in [0, 1), both or neither.
+static LogicalResult verifyAttentionDropout(Operation *op, Value seed,
+                                            FloatAttr rate) {
+  if (seed && !rate)
+    return op->emitOpError("has a dropout seed but no dropout_rate");
+  if (rate && !seed)
+    return op->emitOpError("has a dropout_rate but no dropout seed");
+  if (!rate)
+    return success();
+  return checkAttrUnitInterval(op, "dropout_rate",
+                               rate.getValue().convertToFloat(),
+                               /*closedAbove=*/false);
+}
+
+LogicalResult AttentionOp::verify() {
+  return verifyAttentionDropout(*this, getDropout(), getDropoutRateAttr());
+}
+
+LogicalResult AttentionGradOp::verify() {
+  return verifyAttentionDropout(*this, getDropout(), getDropoutRateAttr());
+}
+
 LogicalResult
 AttentionGradOp::inferReturnTypes(MLIRContext *ctx, Loc loc, Adaptor adaptor,
                                   SmallVectorImpl<Type> &inferred) {

@@ -268,7 +268,8 @@ static LogicalResult useRunningStats(RunningStatsUpdateOp update) {
 /// Adds @<name>_forward: params, buffers and inputs in, predictions out.
 /// Batch norms whose running statistics the function updates normalize
 /// with those statistics (inference mode); the buffers are read, not
-/// returned. Dropouts are the identity, as in PyTorch's eval mode.
+/// returned. Dropouts are the identity, as in PyTorch's eval mode (also a
+/// fused attention's).
 static LogicalResult keepForward(func::FuncOp fn, Value loss) {
   FailureOr<Value> predictions = findPredictions(fn, loss);
   if (failed(predictions))
@@ -300,6 +301,10 @@ static LogicalResult keepForward(func::FuncOp fn, Value loss) {
     dropout.getResult().replaceAllUsesWith(dropout.getInput());
     dropout.erase();
   }
+  forward.walk([](AttentionOp attention) {
+    attention.getDropoutMutable().clear();
+    attention.removeDropoutRateAttr();
+  });
   forward.setFunctionType(FunctionType::get(fn.getContext(),
                                             forward.getArgumentTypes(),
                                             ret->getOperand(0).getType()));
@@ -549,9 +554,42 @@ static Value gradOrZero(const Differentiator &diff, BlockArgument param,
   return gb.splat(0.0, cast<RankedTensorType>(param.getType()));
 }
 
-/// Whether `dropout` zeroes anything: a training dropout with rate > 0.
-static bool dropsElements(DropoutOp dropout) {
-  return dropout.getTraining() && dropout.getRate().convertToFloat() > 0;
+/// An op that drops elements with a seed: a training nn.dropout with rate
+/// > 0, or an nn.attention (or its gradient) with a dropout of rate > 0.
+/// Its seed operand and the count of elements its mask covers (the
+/// attention's [B..., Sq, Sk] probabilities).
+struct SeededDropout {
+  OpOperand *seed;
+  uint64_t elements;
+};
+
+template <typename AttentionT>
+static std::optional<SeededDropout> attentionDropout(AttentionT op) {
+  if (!op.getDropout() ||
+      !(op.getDropoutRateAttr().getValue().convertToFloat() > 0))
+    return std::nullopt;
+  ArrayRef<int64_t> q = cast<ShapedType>(op.getQuery().getType()).getShape();
+  int64_t sk = cast<ShapedType>(op.getKey().getType()).getShape()[q.size() - 2];
+  uint64_t elements = static_cast<uint64_t>(sk);
+  for (int64_t d : q.drop_back())
+    elements *= static_cast<uint64_t>(d);
+  return SeededDropout{&op.getDropoutMutable()[0], elements};
+}
+
+static std::optional<SeededDropout> seededDropout(Operation *op) {
+  if (auto dropout = dyn_cast<DropoutOp>(op)) {
+    if (!dropout.getTraining() || !(dropout.getRate().convertToFloat() > 0))
+      return std::nullopt;
+    return SeededDropout{
+        &dropout.getSeedMutable(),
+        static_cast<uint64_t>(
+            cast<ShapedType>(dropout.getType()).getNumElements())};
+  }
+  if (auto attention = dyn_cast<AttentionOp>(op))
+    return attentionDropout(attention);
+  if (auto grad = dyn_cast<AttentionGradOp>(op))
+    return attentionDropout(grad);
+  return std::nullopt;
 }
 
 /// What adding to a dropout's seed skips `elements` elements of its mask
@@ -570,17 +608,17 @@ static Value i64Scalar(OpBuilder &b, Location loc, uint64_t bits) {
 }
 
 /// step-dropout-masks: adds the rng_state argument t (0-d i64, the count of
-/// earlier steps; the runner starts it at 0) and gives every nn.dropout
-/// that drops, forward and gradient alike, the seed s + t * K * n *
+/// earlier steps; the runner starts it at 0) and gives every op that drops
+/// (seededDropout), forward and gradient alike, the seed s + t * K * n *
 /// 0x9E3779B97F4A7C15, with n its element count and K the micro-batches
 /// of a step: step t draws elements [t K n, (t + 1) K n) of the stream of
 /// s, so no two steps share a mask, and step 0 draws the mask of s itself.
 /// Returns t + 1, or null when nothing drops.
 static Value offsetDropoutSeedsPerStep(func::FuncOp fn, int64_t microBatches) {
-  SmallVector<DropoutOp> dropouts;
-  fn.walk([&](DropoutOp dropout) {
-    if (dropsElements(dropout))
-      dropouts.push_back(dropout);
+  SmallVector<SeededDropout> dropouts;
+  fn.walk([&](Operation *op) {
+    if (std::optional<SeededDropout> dropout = seededDropout(op))
+      dropouts.push_back(*dropout);
   });
   if (dropouts.empty())
     return Value();
@@ -600,12 +638,10 @@ static Value offsetDropoutSeedsPerStep(func::FuncOp fn, int64_t microBatches) {
   // so they share the new seed.
   DenseMap<std::pair<Value, uint64_t>, Value> newSeeds;
   OpBuilder b(ctx);
-  for (DropoutOp dropout : dropouts) {
-    Value seed = dropout.getSeed();
-    uint64_t elements = static_cast<uint64_t>(
-        cast<ShapedType>(dropout.getType()).getNumElements());
+  for (const SeededDropout &dropout : dropouts) {
+    Value seed = dropout.seed->get();
     uint64_t stride =
-        seedOffsetOf(elements * static_cast<uint64_t>(microBatches));
+        seedOffsetOf(dropout.elements * static_cast<uint64_t>(microBatches));
     Value &newSeed = newSeeds[{seed, stride}];
     if (!newSeed) {
       if (Operation *def = seed.getDefiningOp())
@@ -615,7 +651,7 @@ static Value offsetDropoutSeedsPerStep(func::FuncOp fn, int64_t microBatches) {
       Value offset = MulOp::create(b, loc, count, i64Scalar(b, loc, stride));
       newSeed = AddOp::create(b, loc, seed, offset);
     }
-    dropout.getSeedMutable().assign(newSeed);
+    dropout.seed->set(newSeed);
   }
   OpBuilder end(fn.getBody().front().getTerminator());
   return AddOp::create(end, loc, count, i64Scalar(end, loc, 1));
@@ -683,11 +719,10 @@ static LogicalResult accumulateMicroBatches(func::FuncOp fn, OpBuilder &b,
   }
   // A dropout that drops: its seed is offset per micro-batch.
   for (Operation *op : forward)
-    if (auto dropout = dyn_cast<DropoutOp>(op)) {
-      auto seed = dropout.getSeed().getDefiningOp<arith::ConstantOp>();
-      if (dropsElements(dropout) &&
-          !(seed && isa<DenseIntElementsAttr>(seed.getValue())))
-        return dropout.emitOpError()
+    if (std::optional<SeededDropout> dropout = seededDropout(op)) {
+      auto seed = dropout->seed->get().getDefiningOp<arith::ConstantOp>();
+      if (!(seed && isa<DenseIntElementsAttr>(seed.getValue())))
+        return op->emitOpError()
                << "nn-autodiff: accumulate-steps offsets a training dropout's "
                   "seed per micro-batch, which needs a constant seed";
     }
@@ -726,21 +761,18 @@ static LogicalResult accumulateMicroBatches(func::FuncOp fn, OpBuilder &b,
       map.map(arg, value);
     for (Operation *op : forward) {
       Operation *clone = b.clone(*op, map);
-      auto dropout = dyn_cast<DropoutOp>(clone);
-      if (!dropout || micro == 0 || !dropsElements(dropout))
+      std::optional<SeededDropout> dropout = seededDropout(clone);
+      if (!dropout || micro == 0)
         continue;
       // Element j of micro-batch i is element i * n + j of the whole batch.
-      auto seed = dropout.getSeed().getDefiningOp<arith::ConstantOp>();
+      auto seed = dropout->seed->get().getDefiningOp<arith::ConstantOp>();
       auto value = cast<DenseIntElementsAttr>(seed.getValue());
       uint64_t shifted =
           value.getSplatValue<APInt>().getZExtValue() +
-          seedOffsetOf(
-              static_cast<uint64_t>(micro) *
-              static_cast<uint64_t>(
-                  cast<ShapedType>(dropout.getType()).getNumElements()));
+          seedOffsetOf(static_cast<uint64_t>(micro) * dropout->elements);
       OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPoint(dropout);
-      dropout.getSeedMutable().assign(i64Scalar(b, seed.getLoc(), shifted));
+      b.setInsertionPoint(clone);
+      dropout->seed->set(i64Scalar(b, seed.getLoc(), shifted));
       if (seed->use_empty())
         seed->erase();
     }

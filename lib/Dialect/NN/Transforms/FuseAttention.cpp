@@ -1,7 +1,8 @@
 //===- FuseAttention.cpp - the attention chain to nn.attention ------------===//
 //
-// Matches softmax(scale * q k^T + mask) v, written out as nn.matmul,
-// nn.mul/nn.div, nn.add, nn.softmax and nn.matmul, from its final matmul
+// Matches dropout(softmax(scale * q k^T + mask)) v, written out as
+// nn.matmul, nn.mul/nn.div, nn.add, nn.softmax, nn.dropout and nn.matmul,
+// from its final matmul
 // backwards, and replaces it with one nn.attention. Passes.td lists the
 // conditions; each is checked where the chain is read.
 //
@@ -36,6 +37,9 @@ using Shape = SmallVector<int64_t>;
 /// One attention chain, read from its final matmul.
 struct Chain {
   Value query, value, mask;
+  /// A training dropout's seed and rate, when one drops the probabilities.
+  Value dropoutSeed;
+  FloatAttr dropoutRate;
   /// The key: `keySource`, permuted by `keyPerm` unless it is empty, then
   /// reshaped to `keyType` when its type differs.
   Value keySource;
@@ -165,8 +169,21 @@ std::optional<Chain> matchChain(MatmulOp out) {
   Chain chain;
   chain.ops.push_back(out);
   chain.value = out.getRhs();
+  // Dropout of the probabilities (BERT's attention dropout): fused when it
+  // drops, dropped when it is the identity.
+  Value probs = out.getLhs();
+  Operation *probsUser = out;
+  if (auto dropout = singleUseProducer<DropoutOp>(probs, out)) {
+    if (dropout.getTraining() && dropout.getRate().convertToFloat() > 0) {
+      chain.dropoutSeed = dropout.getSeed();
+      chain.dropoutRate = dropout.getRateAttr();
+    }
+    chain.ops.push_back(dropout);
+    probs = dropout.getInput();
+    probsUser = dropout;
+  }
   SoftmaxOp softmax;
-  if (auto guard = singleUseProducer<WhereOp>(out.getLhs(), out)) {
+  if (auto guard = singleUseProducer<WhereOp>(probs, probsUser)) {
     // PyTorch's exported SDPA: where(isnan(p), 0, p), zeros for a query
     // that sees no key, which is what nn.attention gives.
     auto isNan = guard.getCond().getDefiningOp<CompareOp>();
@@ -185,7 +202,7 @@ std::optional<Chain> matchChain(MatmulOp out) {
       return std::nullopt;
     chain.ops.append({guard, isNan});
   } else {
-    softmax = singleUseProducer<SoftmaxOp>(out.getLhs(), out);
+    softmax = singleUseProducer<SoftmaxOp>(probs, probsUser);
   }
   if (!softmax)
     return std::nullopt;
@@ -277,8 +294,9 @@ void fuse(const Chain &chain) {
   Location loc = b.getFusedLoc(locs);
   Value key = buildKey(b, loc, chain);
   auto attention = AttentionOp::create(
-      b, loc, chain.query, key, chain.value, chain.mask,
-      b.getF32FloatAttr(static_cast<float>(chain.scale)), UnitAttr());
+      b, loc, chain.query, key, chain.value, chain.mask, chain.dropoutSeed,
+      b.getF32FloatAttr(static_cast<float>(chain.scale)), UnitAttr(),
+      chain.dropoutRate);
   out.getResult().replaceAllUsesWith(attention.getResult());
   // Erase the chain, then what only it used (the scale constants, the key's
   // transpose, the scaled copies of query and key).

@@ -108,3 +108,35 @@ func.func @no_drop(%w: tensor<4xf32> {nn.role = #nn.role<param>},
   %l = nn.reduce_sum %b [0] : (tensor<4xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }
+
+// -----
+
+// A fused attention's dropout draws per step as an nn.dropout of its
+// [2, 4, 6] probabilities would: 48 elements, so its seed gets
+// t * 48 * 0x9E3779B97F4A7C15, shared with its gradient. keep-forward's
+// evaluation function runs the attention without dropout.
+// RUN: amp-opt %s --nn-autodiff="entry=attention keep-forward" | FileCheck %s --check-prefix=ATTN
+// ATTN-LABEL: func.func @attention(
+// ATTN-SAME: %[[T:[a-z0-9]+]]: tensor<i64> {nn.role = #nn.role<rng_state>})
+// ATTN:      %[[S:.*]] = arith.constant dense<99> : tensor<i64>
+// ATTN-NEXT: %[[K48:.*]] = arith.constant dense<-6168010883773021200> : tensor<i64>
+// ATTN-NEXT: %[[O:.*]] = nn.mul %[[T]], %[[K48]]
+// ATTN-NEXT: %[[NS:.*]] = nn.add %[[S]], %[[O]]
+// ATTN:      %{{.*}}, %[[LSE:.*]] = nn.attention %{{.*}}, %{{.*}}, %{{.*}} dropout %[[NS]] {dropout_rate = 2.000000e-01 : f32
+// ATTN:      nn.attention_grad {{.*}}, %[[LSE]] dropout %[[NS]] {dropout_rate = 2.000000e-01 : f32
+// ATTN-LABEL: func.func @attention_forward(
+// ATTN-NOT:  rng_state
+// ATTN:      nn.attention %{{.*}}, %{{.*}}, %{{.*}} {scale
+// ATTN-NOT:  dropout
+// ATTN:      return
+func.func @attention(%wq: tensor<8x8xf32> {nn.role = #nn.role<param>},
+                     %x: tensor<2x4x8xf32> {nn.role = #nn.role<input>},
+                     %kv: tensor<2x6x8xf32> {nn.role = #nn.role<input>},
+                     %labels: tensor<2x4xi32> {nn.role = #nn.role<label>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %s = arith.constant dense<99> : tensor<i64>
+  %q = nn.matmul %x, %wq : (tensor<2x4x8xf32>, tensor<8x8xf32>) -> tensor<2x4x8xf32>
+  %o, %lse = nn.attention %q, %kv, %kv dropout %s {dropout_rate = 0.2 : f32, scale = 0.5 : f32} : (tensor<2x4x8xf32>, tensor<2x6x8xf32>, tensor<2x6x8xf32>, tensor<i64>) -> (tensor<2x4x8xf32>, tensor<2x4xf32>)
+  %loss = nn.cross_entropy %o, %labels : (tensor<2x4x8xf32>, tensor<2x4xi32>) -> tensor<f32>
+  return %loss : tensor<f32>
+}

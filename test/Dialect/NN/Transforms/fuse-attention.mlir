@@ -85,15 +85,73 @@ func.func @scores_reused(%q: tensor<4x8xf32>, %v: tensor<4x8xf32>) -> (tensor<4x
 
 // -----
 
+// A training dropout of the probabilities (BERT's attention dropout) becomes
+// the fused op's dropout, with its seed and rate; the nn.dropout goes.
 // CHECK-LABEL: func.func @dropout_on_probs(
+// CHECK-SAME:    %[[Q:[a-z0-9]+]]: tensor<2x4x8xf32>, %[[V:[a-z0-9]+]]: tensor<2x4x8xf32>, %[[M:[a-z0-9]+]]: tensor<2x1x4xf32>, %[[SEED:[a-z0-9]+]]: tensor<i64>
+// CHECK-NEXT:    %[[O:.*]], %{{.*}} = nn.attention %[[Q]], %[[Q]], %[[V]] mask %[[M]] dropout %[[SEED]] {dropout_rate = 1.000000e-01 : f32, scale = 1.000000e+00 : f32} : (tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x1x4xf32>, tensor<i64>) -> (tensor<2x4x8xf32>, tensor<2x4xf32>)
+// CHECK-NEXT:    return %[[O]]
+func.func @dropout_on_probs(%q: tensor<2x4x8xf32>, %v: tensor<2x4x8xf32>, %m: tensor<2x1x4xf32>, %seed: tensor<i64>) -> tensor<2x4x8xf32> {
+  %s = nn.matmul %q, %q {transpose_b} : (tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x4xf32>
+  %u = nn.add %s, %m : (tensor<2x4x4xf32>, tensor<2x1x4xf32>) -> tensor<2x4x4xf32>
+  %p = nn.softmax %u : tensor<2x4x4xf32>
+  %d = nn.dropout %p, %seed {rate = 1.000000e-01 : f32, training} : tensor<2x4x4xf32>
+  %o = nn.matmul %d, %v : (tensor<2x4x4xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  return %o : tensor<2x4x8xf32>
+}
+
+// -----
+
+// After PyTorch's exported SDPA guard, too.
+// CHECK-LABEL: func.func @dropout_after_guard(
+// CHECK-SAME:    %[[Q:[a-z0-9]+]]: tensor<4x8xf32>, %[[V:[a-z0-9]+]]: tensor<4x8xf32>, %[[SEED:[a-z0-9]+]]: tensor<i64>
+// CHECK-NEXT:    %[[O:.*]], %{{.*}} = nn.attention %[[Q]], %[[Q]], %[[V]] dropout %[[SEED]] {dropout_rate = 5.000000e-01 : f32, scale = 1.000000e+00 : f32}
+// CHECK-NEXT:    return %[[O]]
+func.func @dropout_after_guard(%q: tensor<4x8xf32>, %v: tensor<4x8xf32>, %seed: tensor<i64>) -> tensor<4x8xf32> {
+  %zero = arith.constant dense<0.000000e+00> : tensor<f32>
+  %s = nn.matmul %q, %q {transpose_b} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x4xf32>
+  %p = nn.softmax %s : tensor<4x4xf32>
+  %nan = nn.compare ne, %p, %p : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xi1>
+  %g = nn.where %nan, %zero, %p : (tensor<4x4xi1>, tensor<f32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  %d = nn.dropout %g, %seed {rate = 5.000000e-01 : f32, training} : tensor<4x4xf32>
+  %o = nn.matmul %d, %v : (tensor<4x4xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %o : tensor<4x8xf32>
+}
+
+// -----
+
+// A dropout that is the identity (not training, or rate 0) is left out.
+// CHECK-LABEL: func.func @identity_dropouts(
+// CHECK-NOT:     nn.dropout
+// CHECK:         nn.attention %{{.*}}, %{{.*}}, %{{.*}} {scale = 1.000000e+00 : f32}
+// CHECK-NOT:     dropout
+// CHECK:         nn.attention %{{.*}}, %{{.*}}, %{{.*}} {scale = 1.000000e+00 : f32}
+// CHECK-NOT:     nn.dropout
+func.func @identity_dropouts(%q: tensor<4x8xf32>, %v: tensor<4x8xf32>, %seed: tensor<i64>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %s = nn.matmul %q, %q {transpose_b} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x4xf32>
+  %p = nn.softmax %s : tensor<4x4xf32>
+  %d = nn.dropout %p, %seed {rate = 1.000000e-01 : f32} : tensor<4x4xf32>
+  %o = nn.matmul %d, %v : (tensor<4x4xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %s2 = nn.matmul %v, %v {transpose_b} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x4xf32>
+  %p2 = nn.softmax %s2 : tensor<4x4xf32>
+  %d2 = nn.dropout %p2, %seed {rate = 0.000000e+00 : f32, training} : tensor<4x4xf32>
+  %o2 = nn.matmul %d2, %q : (tensor<4x4xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %o, %o2 : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// A dropout whose output has another use (a hand-written backward reads
+// it) keeps the chain unfused.
+// CHECK-LABEL: func.func @dropout_used_twice(
 // CHECK-NOT:     nn.attention
 // CHECK:         nn.dropout
-func.func @dropout_on_probs(%q: tensor<4x8xf32>, %v: tensor<4x8xf32>, %seed: tensor<i64>) -> tensor<4x8xf32> {
+func.func @dropout_used_twice(%q: tensor<4x8xf32>, %v: tensor<4x8xf32>, %seed: tensor<i64>) -> (tensor<4x8xf32>, tensor<4x4xf32>) {
   %s = nn.matmul %q, %q {transpose_b} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x4xf32>
   %p = nn.softmax %s : tensor<4x4xf32>
   %d = nn.dropout %p, %seed {rate = 1.000000e-01 : f32, training} : tensor<4x4xf32>
   %o = nn.matmul %d, %v : (tensor<4x4xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
-  return %o : tensor<4x8xf32>
+  return %o, %d : tensor<4x8xf32>, tensor<4x4xf32>
 }
 
 // -----

@@ -527,7 +527,8 @@ def NN_LogSoftmaxOp : NN_SoftmaxBase<"log_softmax", "log-softmax">;
 // Attention
 //===----------------------------------------------------------------------===//
 
-def NN_AttentionOp : NN_Op<"attention", [InferTypeOpAdaptor]> {
+def NN_AttentionOp : NN_Op<"attention", [InferTypeOpAdaptor,
+                                          AttrSizedOperandSegments]> {
   let summary = "fused scaled-dot-product attention";
   let description = [{
     `softmax(scale * query @ key^T + mask) @ value` over the last two
@@ -544,10 +545,17 @@ def NN_AttentionOp : NN_Op<"attention", [InferTypeOpAdaptor]> {
     query `i` sees keys `j <= i` only (top-left aligned, as PyTorch's
     `is_causal`). A query that sees no key gets zeros.
 
+    With `dropout` (a 0-d `i64` seed) and `dropout_rate` in [0, 1), the
+    probabilities are dropped as `nn.dropout` in training with that seed
+    and rate drops the `[B..., Sq, Sk]` probability tensor (PyTorch's
+    `dropout_p`): a kept probability is divided by `1 - dropout_rate`, a
+    dropped one adds nothing to the result. `nn-autodiff` offsets the seed
+    per step as it does a dropout's.
+
     The second result is the f32 log-sum-exp of each query's scores
-    (`[B..., Sq]`), saved for `nn.attention_grad`; it has no derivative.
-    `nn-fuse-attention` forms this op from the unfused
-    matmul-scale-softmax-matmul chain.
+    (`[B..., Sq]`, before dropout), saved for `nn.attention_grad`; it has
+    no derivative. `nn-fuse-attention` forms this op from the unfused
+    matmul-scale-softmax-[dropout-]matmul chain.
 
     ```mlir
     %o, %lse = nn.attention %q, %k, %v {scale = 0.125 : f32}
@@ -558,35 +566,45 @@ def NN_AttentionOp : NN_Op<"attention", [InferTypeOpAdaptor]> {
   }];
   let arguments = (ins NN_FloatTensor:$query, NN_FloatTensor:$key,
                    NN_FloatTensor:$value, Optional<NN_FloatTensor>:$mask,
-                   OptionalAttr<F32Attr>:$scale, UnitAttr:$causal);
+                   Optional<NN_I64Scalar>:$dropout,
+                   OptionalAttr<F32Attr>:$scale, UnitAttr:$causal,
+                   OptionalAttr<F32Attr>:$dropout_rate);
   let results = (outs NN_FloatTensor:$result, NN_F32Tensor:$logsumexp);
-  let assemblyFormat = "$query `,` $key `,` $value (`mask` $mask^)? attr-dict "
+  let assemblyFormat = "$query `,` $key `,` $value (`mask` $mask^)? "
+                       "(`dropout` $dropout^)? attr-dict "
                        "`:` functional-type(operands, results)";
+  let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// `scale`, or 1/sqrt(D) when it is absent.
     float getScaleValue();
   }];
 }
 
-def NN_AttentionGradOp : NN_Op<"attention_grad", [InferTypeOpAdaptor]> {
+def NN_AttentionGradOp : NN_Op<"attention_grad", [InferTypeOpAdaptor,
+    AttrSizedOperandSegments]> {
   let summary = "gradient of nn.attention";
   let description = [{
     Takes the output gradient, the forward op's query, key and value, its
     output and log-sum-exp, and its mask; returns the query, key and value
     gradients (the mask gets none). The probabilities are recomputed from
     the query, the key and the saved log-sum-exp, so nothing of size
-    `[..., Sq, Sk]` is stored. `scale` and `causal` are the forward op's.
+    `[..., Sq, Sk]` is stored. `scale`, `causal`, the `dropout` seed and
+    `dropout_rate` are the forward op's.
   }];
   let arguments = (ins NN_FloatTensor:$grad_output, NN_FloatTensor:$query,
                    NN_FloatTensor:$key, NN_FloatTensor:$value,
                    NN_FloatTensor:$output, NN_F32Tensor:$logsumexp,
                    Optional<NN_FloatTensor>:$mask,
-                   OptionalAttr<F32Attr>:$scale, UnitAttr:$causal);
+                   Optional<NN_I64Scalar>:$dropout,
+                   OptionalAttr<F32Attr>:$scale, UnitAttr:$causal,
+                   OptionalAttr<F32Attr>:$dropout_rate);
   let results = (outs NN_FloatTensor:$grad_query, NN_FloatTensor:$grad_key,
                  NN_FloatTensor:$grad_value);
   let assemblyFormat = "$grad_output `,` $query `,` $key `,` $value `,` "
-                       "$output `,` $logsumexp (`mask` $mask^)? attr-dict "
+                       "$output `,` $logsumexp (`mask` $mask^)? "
+                       "(`dropout` $dropout^)? attr-dict "
                        "`:` functional-type(operands, results)";
+  let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// `scale`, or 1/sqrt(D) when it is absent.
     float getScaleValue();

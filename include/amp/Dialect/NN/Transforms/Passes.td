@@ -139,7 +139,8 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
 }
 
 def NNFuseAttention : Pass<"nn-fuse-attention"> {
-  let summary = "Fuse matmul-scale-softmax-matmul chains into nn.attention";
+  let summary = "Fuse matmul-scale-softmax-[dropout-]matmul chains into "
+                "nn.attention";
   let description = [{
     Replaces each scaled-dot-product attention written out op by op,
 
@@ -148,7 +149,8 @@ def NNFuseAttention : Pass<"nn-fuse-attention"> {
     %t = nn.mul %s, %c                        // or nn.div %s, %c; optional
     %u = nn.add %t, %mask                     // optional
     %p = nn.softmax %u {axis = -1}
-    %o = nn.matmul %p, %v
+    %d = nn.dropout %p, %seed {rate = r, training}   // optional
+    %o = nn.matmul %d, %v
     ```
 
     with one `nn.attention %q, %k, %v mask %mask {scale = c}`, which
@@ -166,10 +168,14 @@ def NNFuseAttention : Pass<"nn-fuse-attention"> {
       scale;
     - `where(isnan(p), 0, p)` between the softmax and the last matmul (the
       exported SDPA's guard for a query that sees no key) is dropped, since
-      nn.attention gives zeros there.
+      nn.attention gives zeros there;
+    - a training dropout of the probabilities (BERT's and GPT-2's attention
+      dropout in training mode) becomes the fused op's `dropout %seed` and
+      `dropout_rate = r`, which drops the same elements; a dropout that is
+      the identity (not training, or rate 0) is dropped.
 
     The chain is fused only when:
-    - every intermediate (`%s`, `%t`, `%u`, `%p`) has this one use, so a
+    - every intermediate (`%s`, `%t`, `%u`, `%p`, `%d`) has this one use, so a
       backward pass written by hand that reads the probabilities keeps the
       unfused ops (run the pass before `nn-autodiff`);
     - query, key, value, the intermediates and the output have one element
@@ -182,8 +188,7 @@ def NNFuseAttention : Pass<"nn-fuse-attention"> {
     - the ops are in one block and none carries `amp.precision` (an
       override asks for those ops as written).
 
-    A dropout on the probabilities (as in BERT's training mode) stops the
-    fusion. The fused op's location fuses the chain's. The C++ entry point
+    The fused op's location fuses the chain's. The C++ entry point
     is `amp::nn::fuseAttention` (amp/Dialect/NN/Transforms/FuseAttention.h).
   }];
   let dependentDialects = ["::amp::nn::NNDialect"];
