@@ -523,6 +523,21 @@ static LogicalResult setAllTrueMask(NodeContext &nc, const Tensor &t) {
   return nc.setOutput(1, std::move(mask));
 }
 
+/// Input `i`, a constant of one value, or `dflt` when it is absent.
+static FailureOr<double> scalarConstInput(NodeContext &nc, unsigned i,
+                                          StringRef what, double dflt) {
+  if (!nc.hasInput(i))
+    return dflt;
+  FailureOr<const Const *> c = nc.constInput(i, what);
+  if (failed(c))
+    return failure();
+  if ((*c)->numel() != 1)
+    return nc.error() << what << " must hold one value, it holds "
+                      << (*c)->numel(),
+           failure();
+  return (*c)->at(0);
+}
+
 /// Dropout. In inference (no training_mode, or false; every opset before
 /// 12) the identity, and an all-true mask. In training mode nn.dropout in
 /// training with `ratio` (a constant in [0, 1), 0.5 when absent) and a
@@ -531,37 +546,20 @@ static LogicalResult setAllTrueMask(NodeContext &nc, const Tensor &t) {
 /// other masks (nn-autodiff offsets the seeds per step). The mask output
 /// is where the dropout of ones is nonzero: the elements it keeps.
 static LogicalResult importDropout(NodeContext &nc) {
-  bool training = false;
-  if (nc.hasInput(2)) {
-    FailureOr<const Const *> mode = nc.constInput(2, "training_mode");
-    if (failed(mode))
-      return failure();
-    if ((*mode)->numel() != 1)
-      return nc.error() << "training_mode must hold one value, it holds "
-                        << (*mode)->numel(),
-             failure();
-    training = (*mode)->at(0) != 0;
-  }
+  FailureOr<double> mode = scalarConstInput(nc, 2, "training_mode", 0.0);
   FailureOr<Tensor *> t = nc.input(0);
-  if (failed(t))
+  if (failed(mode) || failed(t))
     return failure();
-  if (!training) {
+  if (*mode == 0) {
     if (failed(nc.setOutput(0, **t)))
       return failure();
     return nc.hasOutput(1) ? setAllTrueMask(nc, **t) : success();
   }
 
-  double ratio = 0.5;
-  if (nc.hasInput(1)) {
-    FailureOr<const Const *> r = nc.constInput(1, "ratio");
-    if (failed(r))
-      return failure();
-    if ((*r)->numel() != 1)
-      return nc.error() << "ratio must hold one value, it holds "
-                        << (*r)->numel(),
-             failure();
-    ratio = (*r)->at(0);
-  }
+  FailureOr<double> r = scalarConstInput(nc, 1, "ratio", 0.5);
+  if (failed(r))
+    return failure();
+  double ratio = *r;
   if (!(ratio >= 0 && ratio < 1))
     return nc.error() << "ratio must be in [0, 1) in training mode, got "
                       << ratio,
