@@ -125,6 +125,11 @@ token) exported by both of PyTorch's exporters, as users get them:
   bn_cnn_eval_logits.npy               its eval-mode logits on them after
                                        the 5 steps (updated params and
                                        running statistics)
+  attn_dropout_train.onnx              an attention block with BERT's
+                                       dropouts (0.1 on the probabilities,
+                                       0.2 on its output) exported for
+                                       training (training_mode = true
+                                       Dropout nodes)
 
   act_mlp.onnx                         an MLP whose hidden layer feeds every
                                        activation that amp-import-onnx builds
@@ -183,6 +188,7 @@ packages), e.g.
 
 The tests read the committed files and need neither network nor PyTorch.
 """
+import math
 import os
 
 import numpy as np
@@ -1096,6 +1102,44 @@ def write_grad_accumulation():
                               + "\n")
 
 
+class AttentionDropout(nn.Module):
+    """One attention block with BERT's dropouts: nn.Dropout(0.1) on the
+    attention probabilities and nn.Dropout(0.2) on its output, then a
+    mean-pooled linear head."""
+
+    def __init__(self, d=16, heads=2, classes=4):
+        super().__init__()
+        self.heads = heads
+        self.q, self.k, self.v = (nn.Linear(d, d) for _ in range(3))
+        self.attn_drop, self.out_drop = nn.Dropout(0.1), nn.Dropout(0.2)
+        self.head = nn.Linear(d, classes)
+
+    def forward(self, x):
+        b, s, d = x.shape
+        h, dh = self.heads, d // self.heads
+
+        def split(t):
+            return t.view(b, s, h, dh).transpose(1, 2)
+
+        q, k, v = split(self.q(x)), split(self.k(x)), split(self.v(x))
+        p = torch.softmax(q @ k.transpose(-1, -2) / math.sqrt(dh), dim=-1)
+        ctx = (self.attn_drop(p) @ v).transpose(1, 2).reshape(b, s, d)
+        return self.head(self.out_drop(ctx)).mean(dim=1)
+
+
+def write_attention_dropout():
+    """attn_dropout_train.onnx: AttentionDropout exported for training by the
+    TorchScript exporter (Dropout nodes with training_mode = true)."""
+    torch.manual_seed(11)
+    model = AttentionDropout().train()
+    torch.onnx.export(model, (torch.randn(8, 5, 16),),
+                      os.path.join(HERE, "attn_dropout_train.onnx"),
+                      dynamo=False, opset_version=17,
+                      training=torch.onnx.TrainingMode.TRAINING,
+                      do_constant_folding=False, input_names=["x"],
+                      output_names=["logits"])
+
+
 def export_and_train(model, stem, images, opset=17, lr=0.1, logits=False):
     """`model` exported by the TorchScript exporter (input x, output logits)
     as <stem>.onnx, its logits before training in <stem>_logits.npy when
@@ -1628,6 +1672,7 @@ def main():
     write_einsum()
     write_trig()
     write_hf_seq2seq()
+    write_attention_dropout()
 
 
 if __name__ == "__main__":
