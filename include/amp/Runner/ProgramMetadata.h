@@ -24,8 +24,11 @@ namespace amp::runner {
 /// The C symbol of the compiled object: `const char *amp_step_metadata(void)`.
 inline constexpr const char *kStepMetadataSymbol = "amp_step_metadata";
 
-/// The first line of the current format.
-inline constexpr const char *kStepMetadataVersion = "amp-step-metadata 3";
+/// The first line of the current format. It also names the runtime ABI the
+/// step's code calls: 4 since amp_attention and amp_attention_grad take the
+/// dropout seed and rate, so that a step compiled for the older calls is
+/// refused instead of run with arguments missing.
+inline constexpr const char *kStepMetadataVersion = "amp-step-metadata 4";
 
 struct CompiledProgram {
   /// The signatures: program.step's name is the step's symbol, and so on.
