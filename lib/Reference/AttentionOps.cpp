@@ -13,7 +13,6 @@
 
 #include <cmath>
 #include <limits>
-#include <optional>
 
 using namespace mlir;
 using namespace amp::nn;
@@ -29,8 +28,9 @@ struct Geometry {
   bool causal;
   /// The mask broadcast to [batch, sq, sk], or empty.
   std::vector<double> mask;
-  /// The dropout seed, when there is one, and its rate.
-  std::optional<uint64_t> seed;
+  /// Whether the probabilities are dropped, with which seed and rate.
+  bool drops = false;
+  uint64_t seed = 0;
   float rate = 0.0f;
 
   Geometry(Value query, Value key, Value value, Value maskValue,
@@ -70,9 +70,9 @@ struct Geometry {
   /// nn.dropout of the [batch, sq, sk] probabilities keeps it, else 0; 1
   /// without dropout.
   double dropFactor(int64_t b, int64_t i, int64_t j) const {
-    if (!seed)
+    if (!drops)
       return 1.0;
-    return dropoutKeeps(*seed, static_cast<uint64_t>((b * sq + i) * sk + j),
+    return dropoutKeeps(seed, static_cast<uint64_t>((b * sq + i) * sk + j),
                         rate)
                ? 1.0 / (1.0 - static_cast<double>(rate))
                : 0.0;
@@ -85,8 +85,8 @@ template <typename OpT>
 void readDropout(OpT op, Operands in, unsigned first, Geometry &g) {
   if (!op.getDropout())
     return;
-  g.seed = static_cast<uint64_t>(
-      static_cast<int64_t>(in[first + (op.getMask() ? 1 : 0)]->data[0]));
+  g.drops = true;
+  g.seed = seedBits(in[first + (op.getMask() ? 1 : 0)]->data[0]);
   g.rate = op.getDropoutRateAttr().getValue().convertToFloat();
 }
 

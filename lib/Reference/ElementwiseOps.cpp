@@ -181,7 +181,7 @@ RefTensor evalDropout(DropoutOp op, Operands in) {
   double rate = op.getRate().convertToDouble();
   if (!op.getTraining() || rate == 0)
     return y;
-  auto seed = static_cast<uint64_t>(static_cast<int64_t>(in[1]->data[0]));
+  uint64_t seed = seedBits(in[1]->data[0]);
   for (auto [i, v] : llvm::enumerate(y.data))
     v = dropoutKeeps(seed, i, op.getRate().convertToFloat()) ? v / (1 - rate)
                                                              : 0.0;
@@ -189,6 +189,14 @@ RefTensor evalDropout(DropoutOp op, Operands in) {
 }
 
 } // namespace
+
+uint64_t amp::reference::seedBits(double seed) {
+  if (!(seed < 0x1p63))
+    return static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+  if (!(seed >= -0x1p63))
+    return static_cast<uint64_t>(std::numeric_limits<int64_t>::min());
+  return static_cast<uint64_t>(static_cast<int64_t>(seed));
+}
 
 /// Training dropout keeps element i when the top 24 bits of the hash are
 /// below 2^24 (1 - rate), 1 - rate taken in f32.

@@ -68,6 +68,11 @@ void registerAttentionOps(EvaluatorTable &table);
 /// Whether nn.dropout (seed, rate) in training keeps element i of the
 /// tensor it drops (ElementwiseOps.cpp; nn.attention's dropout too).
 bool dropoutKeeps(uint64_t seed, uint64_t i, float rate);
+
+/// The bits of a 0-d i64 seed as the interpreter holds it: a double, exact
+/// to 2^53; a value the double rounded to +-2^63 or past saturates instead
+/// of overflowing the conversion (an imported seed hashed from a name).
+uint64_t seedBits(double seed);
 void registerReductionOps(EvaluatorTable &table);
 void registerShapeOps(EvaluatorTable &table);
 void registerEmbeddingAndLossOps(EvaluatorTable &table);

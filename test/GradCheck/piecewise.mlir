@@ -125,6 +125,23 @@ func.func @dropout_training(%p: tensor<3x4xf32> {nn.role = #nn.role<param>},
   return %l : tensor<f32>
 }
 
+// Seeds at the ends of i64 (an importer's seed is a hash of a name): the
+// interpreter holds them as doubles, which round INT64_MAX up to 2^63; the
+// seed saturates there instead of overflowing its conversion back.
+// CHECK-LABEL: @dropout_extreme_seeds: loss {{.*}}: ok
+// CHECK-NEXT:    %p [3x4]: 12 of 12 elements, {{.*}}: ok
+func.func @dropout_extreme_seeds(%p: tensor<3x4xf32> {nn.role = #nn.role<param>},
+                                 %w: tensor<3x4xf32> {nn.role = #nn.role<input>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %max = arith.constant dense<9223372036854775807> : tensor<i64>
+  %min = arith.constant dense<-9223372036854775808> : tensor<i64>
+  %y = nn.dropout %p, %max {rate = 0.25 : f32, training} : tensor<3x4xf32>
+  %z = nn.dropout %y, %min {rate = 0.25 : f32, training} : tensor<3x4xf32>
+  %zw = nn.mul %z, %w : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  %l = nn.reduce_sum %zw [0, 1] : (tensor<3x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
 // CHECK-LABEL: @dropout_eval: loss {{.*}}: ok
 // CHECK-NEXT:    %p [3x4]: 12 of 12 elements, {{.*}}: ok
 func.func @dropout_eval(%p: tensor<3x4xf32> {nn.role = #nn.role<param>},
