@@ -117,11 +117,10 @@ struct RowSums {
   float max, sum;
 };
 
-/// The forward's pass over one row of scores s[0, cols): adds the mask row
-/// (NULL: none) to the first n, sets the others (past the causal diagonal)
-/// to -inf, and writes e[j] = exp(s[j] - max), 0 for a masked-out key.
-__attribute__((always_inline)) inline RowSums
-softmaxRowLoop(float *s, const float *mask, int64_t n, int64_t cols, float *e) {
+/// One row of scores s[0, cols) as both passes see it: the mask row (NULL:
+/// none) added to the first n, the others (past the causal diagonal) -inf.
+__attribute__((always_inline)) inline void
+maskRowScores(float *s, const float *mask, int64_t n, int64_t cols) {
   if (mask) {
 #pragma omp simd
     for (int64_t j = 0; j < n; ++j)
@@ -129,6 +128,14 @@ softmaxRowLoop(float *s, const float *mask, int64_t n, int64_t cols, float *e) {
   }
   for (int64_t j = n; j < cols; ++j)
     s[j] = -INFINITY;
+}
+
+/// The forward's pass over one row of scores s[0, cols): masks it
+/// (maskRowScores) and writes e[j] = exp(s[j] - max), 0 for a masked-out
+/// key.
+__attribute__((always_inline)) inline RowSums
+softmaxRowLoop(float *s, const float *mask, int64_t n, int64_t cols, float *e) {
+  maskRowScores(s, mask, n, cols);
   float lanes[kLanes];
   std::fill(lanes, lanes + kLanes, -INFINITY);
   for (int64_t j0 = 0; j0 < cols; j0 += kLanes) {
@@ -167,13 +174,7 @@ softmaxRowLoop(float *s, const float *mask, int64_t n, int64_t cols, float *e) {
 __attribute__((always_inline)) inline void
 gradRowLoop(float *s, const float *mask, int64_t n, int64_t cols, float lse,
             float delta, float *p, float *ds) {
-  if (mask) {
-#pragma omp simd
-    for (int64_t j = 0; j < n; ++j)
-      s[j] += mask[j];
-  }
-  for (int64_t j = n; j < cols; ++j)
-    s[j] = -INFINITY;
+  maskRowScores(s, mask, n, cols);
 #pragma omp simd
   for (int64_t j = 0; j < cols; ++j) {
     const bool live = !maskedOut(s[j]);
@@ -446,11 +447,6 @@ void dropRow(const AttentionView &v, uint64_t seed, int64_t b, int64_t i,
   }
 }
 
-/// *v.dropoutSeed, or 0 without dropout.
-uint64_t seedOf(const AttentionView &v) {
-  return v.dropoutSeed ? static_cast<uint64_t>(*v.dropoutSeed) : 0;
-}
-
 /// Query rows per block when each row has sk keys.
 int64_t blockRowsFor(int64_t sk) {
   return std::clamp<int64_t>(kMaxBlockScores / std::max<int64_t>(sk, 1), 1,
@@ -461,7 +457,7 @@ void forwardProblems(const AttentionView &v, const AttentionArgs &a) {
   const int64_t sq = v.sq, sk = v.sk, d = v.d, dv = v.dv;
   const int64_t blockRows = blockRowsFor(sk);
   const int64_t blocks = (sq + blockRows - 1) / blockRows;
-  const uint64_t seed = seedOf(v);
+  const uint64_t seed = v.seedValue();
   splitOverThreads(v.batch * blocks, [&](int64_t begin, int64_t end) {
     const bool wide = a.dtype != AMP_DTYPE_F32;
     const Buffers buf({wide ? sk * d : 0, wide ? sk * dv : 0, sk * dv,
@@ -521,7 +517,7 @@ void backwardProblems(const AttentionView &v, const AttentionArgs &a) {
     return;
   }
   const int64_t blockRows = blockRowsFor(sk);
-  const uint64_t seed = seedOf(v);
+  const uint64_t seed = v.seedValue();
   splitOverThreads(v.batch, [&](int64_t begin, int64_t end) {
     const bool wide = a.dtype != AMP_DTYPE_F32;
     const int64_t qSize = blockRows * d, oSize = blockRows * dv,

@@ -175,11 +175,6 @@ __device__ __forceinline__ float dotInOrder(const float *x, const float *y,
   return sum;
 }
 
-/// *v.dropoutSeed (device memory), or 0 without dropout.
-__device__ __forceinline__ uint64_t seedOf(const AttentionView &v) {
-  return v.dropoutSeed ? static_cast<uint64_t>(*v.dropoutSeed) : 0;
-}
-
 /// Whether dropout keeps problem b's p[i, j] (always without dropout).
 __device__ __forceinline__ bool keptBy(const AttentionView &v, uint64_t seed,
                                        int64_t b, int64_t i, int64_t j) {
@@ -220,7 +215,7 @@ __global__ void attentionForwardKernel(AttentionLaunch a) {
   const T *val = static_cast<const T *>(a.v);
   T *out = static_cast<T *>(a.dst);
   float *p = sh.warpA + warp * tile;
-  const uint64_t seed = seedOf(v);
+  const uint64_t seed = v.seedValue();
   const int64_t blocksPerProblem = (v.sq + rowsPerBlock - 1) / rowsPerBlock;
   for (int64_t item = blockIdx.x; item < v.batch * blocksPerProblem;
        item += gridDim.x) {
@@ -306,7 +301,7 @@ template <typename T> __global__ void attentionGradQKernel(AttentionLaunch a) {
   const T *dout = static_cast<const T *>(a.dout);
   T *dq = static_cast<T *>(a.dst);
   float *ds = sh.warpA + warp * tile;
-  const uint64_t seed = seedOf(v);
+  const uint64_t seed = v.seedValue();
   const int64_t blocksPerProblem = (v.sq + rowsPerBlock - 1) / rowsPerBlock;
   for (int64_t item = blockIdx.x; item < v.batch * blocksPerProblem;
        item += gridDim.x) {
@@ -391,7 +386,7 @@ template <typename T> __global__ void attentionGradKVKernel(AttentionLaunch a) {
   T *dk = static_cast<T *>(a.dk);
   T *dvOut = static_cast<T *>(a.dv);
   float *p = sh.warpA + warp * tile, *ds = sh.warpB + warp * tile;
-  const uint64_t seed = seedOf(v);
+  const uint64_t seed = v.seedValue();
   const int64_t blocksPerProblem = (v.sk + rowsPerBlock - 1) / rowsPerBlock;
   for (int64_t item = blockIdx.x; item < v.batch * blocksPerProblem;
        item += gridDim.x) {

@@ -49,8 +49,14 @@ struct AttentionView {
     return offset;
   }
 
+  /// *dropoutSeed, read where the kernel runs (device memory on CUDA), or
+  /// 0 without dropout.
+  AMP_HOST_DEVICE uint64_t seedValue() const {
+    return dropoutSeed ? static_cast<uint64_t>(*dropoutSeed) : 0;
+  }
+
   /// Whether problem b's probability p[i, j] is kept, `seed` being
-  /// *dropoutSeed: nn.dropout's mask of the [batch, sq, sk] probabilities.
+  /// seedValue(): nn.dropout's mask of the [batch, sq, sk] probabilities.
   AMP_HOST_DEVICE bool keeps(uint64_t seed, int64_t b, int64_t i,
                              int64_t j) const {
     return dropoutKeep(seed, static_cast<uint64_t>((b * sq + i) * sk + j),

@@ -11,6 +11,23 @@
 
 using namespace amp::runtime::kernels;
 
+/// A call's operands that both entry points take; the checks fill the view,
+/// each entry point its own buffers.
+static AttentionCall callOf(const void *q, const void *k, const void *v,
+                            const void *mask, amp_dtype_t dtype,
+                            amp_dtype_t maskDtype, float scale, void *stream) {
+  AttentionCall call{};
+  call.q = q;
+  call.k = k;
+  call.v = v;
+  call.mask = mask;
+  call.dtype = dtype;
+  call.maskDtype = mask ? maskDtype : AMP_DTYPE_F32;
+  call.scale = scale;
+  call.stream = stream;
+  return call;
+}
+
 extern "C" {
 
 amp_status_t amp_attention(const void *q, const void *k, const void *v,
@@ -22,21 +39,13 @@ amp_status_t amp_attention(const void *q, const void *k, const void *v,
                            const int64_t *dropout_seed, float dropout_rate,
                            void *stream) {
   Checker check("amp_attention");
-  AttentionCall call{};
+  AttentionCall call = callOf(q, k, v, mask, dtype, mask_dtype, scale, stream);
   if (amp_status_t s = checkAttention(
           check, q, k, v, mask, out, lse, q_dims, rank, sk, dv, mask_dims,
           dtype, mask_dtype, causal, {dropout_seed, dropout_rate}, &call.view))
     return s;
-  call.q = q;
-  call.k = k;
-  call.v = v;
-  call.mask = mask;
   call.dst = out;
   call.lseOut = lse;
-  call.dtype = dtype;
-  call.maskDtype = mask ? mask_dtype : AMP_DTYPE_F32;
-  call.scale = scale;
-  call.stream = stream;
   return attentionForward(check, call);
 }
 
@@ -50,26 +59,18 @@ amp_status_t amp_attention_grad(const void *dout, const void *q, const void *k,
                                 int32_t causal, const int64_t *dropout_seed,
                                 float dropout_rate, void *stream) {
   Checker check("amp_attention_grad");
-  AttentionCall call{};
+  AttentionCall call = callOf(q, k, v, mask, dtype, mask_dtype, scale, stream);
   if (amp_status_t s = checkAttentionGrad(
           check, dout, q, k, v, mask, out, lse, dq, dk, dv_out, q_dims, rank,
           sk, dv, mask_dims, dtype, mask_dtype, causal,
           {dropout_seed, dropout_rate}, &call.view))
     return s;
-  call.q = q;
-  call.k = k;
-  call.v = v;
-  call.mask = mask;
   call.out = out;
   call.dout = dout;
   call.lse = lse;
   call.dst = dq;
   call.dk = dk;
   call.dv = dv_out;
-  call.dtype = dtype;
-  call.maskDtype = mask ? mask_dtype : AMP_DTYPE_F32;
-  call.scale = scale;
-  call.stream = stream;
   return attentionBackward(check, call);
 }
 

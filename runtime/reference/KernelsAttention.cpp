@@ -162,7 +162,7 @@ void forwardProblems(const AttentionView &v, const AttentionArgs &a) {
   const T *val = static_cast<const T *>(a.v);
   T *out = static_cast<T *>(a.dst);
   const bool drops = v.dropoutSeed != nullptr;
-  const uint64_t seed = drops ? static_cast<uint64_t>(*v.dropoutSeed) : 0;
+  const uint64_t seed = v.seedValue();
   const int64_t rows = v.batch * v.sq, work = workOf(sk * (d + dv + 1));
   parallelRanges(rows, work, [&](int64_t begin, int64_t end) {
     Scratch kT = scratch(d * sk), vRows = scratch(sk * dv), qRow = scratch(d),
@@ -239,7 +239,7 @@ void backwardProblems(const AttentionView &v, const AttentionArgs &a) {
   T *dk = static_cast<T *>(a.dk);
   T *dvOut = static_cast<T *>(a.dv);
   const bool drops = v.dropoutSeed != nullptr;
-  const uint64_t seed = drops ? static_cast<uint64_t>(*v.dropoutSeed) : 0;
+  const uint64_t seed = v.seedValue();
   if (sq == 0) {
     // dk and dv sum over no row; no scratch (Sk may be huge when the head
     // dims are 0: amp-kernel-args-fuzzer).
