@@ -327,18 +327,24 @@ amp_status_t callOne(FuzzedDataProvider &in) {
   }
   case 16: {
     // amp_attention or its gradient, the other tensors' shapes derived from
-    // q's (k, v, out, lse) and the mask's mostly the scores' with some
-    // dims 1, sometimes fuzzed outright.
+    // q's (k, v, out, lse; k's and v's heads divided by kv_group, mostly 1
+    // or a divisor of q's heads, sometimes fuzzed outright) and the mask's
+    // mostly the scores' with some dims 1, sometimes fuzzed outright.
     Shape q = Shape::fuzz(in), mask = Shape::fuzz(in);
     const int64_t sk = fuzzDim(in), dv = fuzzDim(in);
     const amp_dtype_t dtype = fuzzDtype(in), maskDtype = fuzzDtype(in);
     const int32_t r = q.clampedRank();
+    int64_t kvGroup = in.ConsumeBool() ? 1 : in.ConsumeIntegral<int64_t>();
+    if (in.ConsumeBool() && r >= 3 && q.dims[r - 3] > 0)
+      kvGroup = in.ConsumeIntegralInRange<int64_t>(1, q.dims[r - 3]);
     Shape k = q, v = q, out = q, lse = q, scores = q;
     if (r >= 2) {
       k.dims[r - 2] = v.dims[r - 2] = scores.dims[r - 1] = sk;
       v.dims[r - 1] = out.dims[r - 1] = dv;
       lse.rank = r - 1;
     }
+    if (r >= 3 && kvGroup > 0)
+      k.dims[r - 3] = v.dims[r - 3] = q.dims[r - 3] / kvGroup;
     // The work grows with the scores, which no buffer bounds when the head
     // dims are 0: a count above the cap is the call's contract, not a
     // checked input.
@@ -365,16 +371,16 @@ amp_status_t callOne(FuzzedDataProvider &in) {
                            ? in.ConsumeFloatingPointInRange<float>(0.0f, 0.99f)
                            : in.ConsumeFloatingPoint<float>();
     if (in.ConsumeBool())
-      return amp_attention(buf.make(q, dtype), buf.make(k, dtype),
-                           buf.make(v, dtype), m, buf.make(out, dtype),
-                           lsePtr(), q.dims, q.rank, sk, dv, mask.dims, dtype,
-                           maskDtype, scale, causal, seed, rate, nullptr);
+      return amp_attention(
+          buf.make(q, dtype), buf.make(k, dtype), buf.make(v, dtype), m,
+          buf.make(out, dtype), lsePtr(), q.dims, q.rank, sk, dv, kvGroup,
+          mask.dims, dtype, maskDtype, scale, causal, seed, rate, nullptr);
     return amp_attention_grad(
         buf.make(out, dtype), buf.make(q, dtype), buf.make(k, dtype),
         buf.make(v, dtype), m, buf.make(out, dtype), lsePtr(),
         buf.make(q, dtype), buf.make(k, dtype), buf.make(v, dtype), q.dims,
-        q.rank, sk, dv, mask.dims, dtype, maskDtype, scale, causal, seed, rate,
-        nullptr);
+        q.rank, sk, dv, kvGroup, mask.dims, dtype, maskDtype, scale, causal,
+        seed, rate, nullptr);
   }
   default: {
     int64_t rows = fuzzDim(in), classes = fuzzDim(in);

@@ -151,6 +151,12 @@ class Emitter:
                 (x, s, fmt_float(rate), self.ty(r)))
         return r
 
+    def broadcast_to(self, name, x, shape):
+        r = self.declare(name, shape)
+        self.op([r], "nn.broadcast_to %s : %s -> %s" %
+                (x, self.ty(x), self.ty(r)))
+        return r
+
     def splat(self, name, value, shape=()):
         r = self.declare(name, shape)
         self.op([r], "arith.constant dense<%s> : %s" % (fmt_float(value),
@@ -240,11 +246,32 @@ def attention_dropout(e, a, layer, probs):
                      a.attn_dropout)
 
 
+def repeat_heads(e, a, name, t, G):
+    """[B, Hkv, S, Dh] with each head repeated G times: in a row (Hugging
+    Face's repeat_kv, query head h reads key head h / G) or, with
+    --kv-repeat tile, the heads tiled G times (x.repeat(1, G, 1, 1): head
+    h reads h % Hkv), which costs the same but is no grouped-query
+    attention that nn-fuse-attention reads."""
+    B, Hkv, S, Dh = e.shape(t)
+    if G == 1:
+        return t
+    if a.kv_repeat == "tile":
+        one = e.reshape(name + "_1", t, (B, 1, Hkv, S, Dh))
+        wide = e.broadcast_to(name + "_wide", one, (B, G, Hkv, S, Dh))
+    else:
+        one = e.reshape(name + "_1", t, (B, Hkv, 1, S, Dh))
+        wide = e.broadcast_to(name + "_wide", one, (B, Hkv, G, S, Dh))
+    return e.reshape(name, wide, (B, Hkv * G, S, Dh))
+
+
 def emit_transformer(a):
     B, S, D, H, F, V, L = a.batch, a.seq, a.dmodel, a.heads, a.ffn, a.vocab, a.layers
     if D % H:
         sys.exit("error: --dmodel must be a multiple of --heads")
-    Dh, N = D // H, B * S
+    Hkv = a.kv_heads or H
+    if H % Hkv:
+        sys.exit("error: --heads must be a multiple of --kv-heads")
+    Dh, N, Dkv = D // H, B * S, (D // H) * Hkv
     st = Model()
     e = st.e
 
@@ -254,7 +281,7 @@ def emit_transformer(a):
     layers = []
     for l in range(L):
         shapes = {"ln1_g": (D,), "ln1_b": (D,), "wq": (D, D), "bq": (D,),
-                  "wk": (D, D), "bk": (D,), "wv": (D, D), "bv": (D,),
+                  "wk": (D, Dkv), "bk": (Dkv,), "wv": (D, Dkv), "bv": (Dkv,),
                   "wo": (D, D), "bo": (D,), "ln2_g": (D,), "ln2_b": (D,),
                   "w1": (D, F), "b1": (F,), "w2": (F, D), "b2": (D,)}
         layers.append({k: st.param("l%d_%s" % (l, k), shapes[k],
@@ -285,8 +312,8 @@ def emit_transformer(a):
     def linear(name, inp, w, b):
         return e.add(name, e.matmul(name + "_mm", inp, w), b)
 
-    def to_heads(name, t):  # [N, D] -> [B, H, S, Dh]
-        return e.transpose(name, e.reshape(name + "_4d", t, (B, S, H, Dh)),
+    def to_heads(name, t, heads=H):  # [N, heads*Dh] -> [B, heads, S, Dh]
+        return e.transpose(name, e.reshape(name + "_4d", t, (B, S, heads, Dh)),
                            (0, 2, 1, 3))
 
     def from_heads(name, t):  # [B, H, S, Dh] -> [N, D]
@@ -301,7 +328,11 @@ def emit_transformer(a):
         q = linear(p + "q", y1, P["wq"], P["bq"])
         k = linear(p + "k", y1, P["wk"], P["bk"])
         v = linear(p + "v", y1, P["wv"], P["bv"])
-        qh, kh, vh = to_heads(p + "qh", q), to_heads(p + "kh", k), to_heads(p + "vh", v)
+        qh = to_heads(p + "qh", q)
+        kh = repeat_heads(e, a, p + "kh_rep", to_heads(p + "kh", k, Hkv),
+                          H // Hkv)
+        vh = repeat_heads(e, a, p + "vh_rep", to_heads(p + "vh", v, Hkv),
+                          H // Hkv)
         scores = e.matmul(p + "scores", qh, kh, tb=True)
         z = e.mul(p + "scaled", scores, scale)
         if mask is not None:
@@ -329,8 +360,9 @@ def emit_transformer(a):
          (logits3, labels, e.ty(logits3), e.ty(labels), e.ty(loss)))
     return st.render(a, [
         "A pre-LN transformer language model and its loss:",
-        "  layers=%d batch=%d seq=%d dmodel=%d heads=%d ffn=%d vocab=%d%s"
-        % (L, B, S, D, H, F, V, " causal" if a.causal else ""),
+        "  layers=%d batch=%d seq=%d dmodel=%d heads=%d ffn=%d vocab=%d%s%s"
+        % (L, B, S, D, H, F, V, " causal" if a.causal else "",
+           " kv_heads=%d (%s)" % (Hkv, a.kv_repeat) if Hkv != H else ""),
         "  x = tok_emb[ids] + pos_emb; per layer:",
         "    x = x + attn(ln1(x)) @ wo + bo,  attn = softmax(q k^T / sqrt(Dh)) v"
         + (" (the probabilities dropped, rate %s)" % fmt_float(a.attn_dropout)
@@ -494,6 +526,16 @@ def main():
                     help="transformer and bert: a training dropout of the "
                          "attention probabilities (BERT's and GPT-2's "
                          "attention dropout), seed 1000 + layer")
+    ap.add_argument("--kv-heads", type=int, default=None, metavar="N",
+                    help="transformer: grouped-query attention, N key/value "
+                         "heads (dividing --heads), each repeated for its "
+                         "query heads before the attention")
+    ap.add_argument("--kv-repeat", choices=["expand", "tile"],
+                    default="expand",
+                    help="how --kv-heads repeats the heads: expand (each "
+                         "head repeated in a row, Hugging Face's repeat_kv) "
+                         "or tile (the heads tiled: the same cost, but no "
+                         "grouped-query attention for nn-fuse-attention)")
     ap.add_argument("--width", type=int, default=128)
     ap.add_argument("--classes", type=int, default=10)
     ap.add_argument("--forward-only", action="store_true",

@@ -21,9 +21,11 @@ using namespace amp::reference;
 namespace {
 
 /// The geometry of one attention: `batch` independent problems of `sq`
-/// queries and `sk` keys, head sizes `d` (query, key) and `dv` (value).
+/// queries and `sk` keys, head sizes `d` (query, key) and `dv` (value);
+/// problem b reads the keys and values of problem b / kvGroup (grouped-query
+/// attention: the key has fewer heads).
 struct Geometry {
-  int64_t batch, sq, sk, d, dv;
+  int64_t batch, sq, sk, d, dv, kvGroup;
   double scale;
   bool causal;
   /// The mask broadcast to [batch, sq, sk], or empty.
@@ -42,11 +44,19 @@ struct Geometry {
     sk = shapeOf(key)[qs.size() - 2];
     dv = shapeOf(value).back();
     batch = getNumElements(qs.drop_back(2));
+    const int64_t kvBatch = getNumElements(shapeOf(key).drop_back(2));
+    kvGroup = kvBatch > 0 ? batch / kvBatch : 1;
     if (maskValue) {
       SmallVector<int64_t> scores(qs.drop_back(2));
       scores.append({sq, sk});
       mask = broadcastData(*maskData, scores);
     }
+  }
+
+  /// The element offset of key (or value) row j of problem b, whose rows
+  /// hold `width` elements.
+  int64_t kvRow(int64_t b, int64_t j, int64_t width) const {
+    return (b / kvGroup * sk + j) * width;
   }
 
   /// The scores of query `i` of problem `b` (-inf where masked out).
@@ -60,7 +70,7 @@ struct Geometry {
       }
       double dot = 0;
       for (int64_t c = 0; c < d; ++c)
-        dot += q.data[(b * sq + i) * d + c] * k.data[(b * sk + j) * d + c];
+        dot += q.data[(b * sq + i) * d + c] * k.data[kvRow(b, j, d) + c];
       s[j] = scale * dot + (mask.empty() ? 0.0 : mask[(b * sq + i) * sk + j]);
     }
     return s;
@@ -132,8 +142,7 @@ Results evalAttention(AttentionOp op, Operands in) {
       for (int64_t c = 0; c < g.dv; ++c) {
         double sum = 0;
         for (int64_t j = 0; j < g.sk; ++j)
-          sum +=
-              p[j] * g.dropFactor(b, i, j) * v.data[(b * g.sk + j) * g.dv + c];
+          sum += p[j] * g.dropFactor(b, i, j) * v.data[g.kvRow(b, j, g.dv) + c];
         out.data[(b * g.sq + i) * g.dv + c] = sum;
       }
     }
@@ -165,7 +174,7 @@ Results evalAttentionGrad(AttentionGradOp op, Operands in) {
       for (int64_t c = 0; c < g.dv; ++c)
         delta += doRow[c] * oRow[c];
       for (int64_t j = 0; j < g.sk; ++j) {
-        const double *vRow = &v.data[(b * g.sk + j) * g.dv];
+        const double *vRow = &v.data[g.kvRow(b, j, g.dv)];
         double dp = 0;
         for (int64_t c = 0; c < g.dv; ++c)
           dp += doRow[c] * vRow[c];
@@ -173,12 +182,12 @@ Results evalAttentionGrad(AttentionGradOp op, Operands in) {
         double ds = p[j] * (f * dp - delta);
         for (int64_t c = 0; c < g.d; ++c) {
           dq.data[(b * g.sq + i) * g.d + c] +=
-              g.scale * ds * k.data[(b * g.sk + j) * g.d + c];
-          dk.data[(b * g.sk + j) * g.d + c] +=
+              g.scale * ds * k.data[g.kvRow(b, j, g.d) + c];
+          dk.data[g.kvRow(b, j, g.d) + c] +=
               g.scale * ds * q.data[(b * g.sq + i) * g.d + c];
         }
         for (int64_t c = 0; c < g.dv; ++c)
-          dv.data[(b * g.sk + j) * g.dv + c] += p[j] * f * doRow[c];
+          dv.data[g.kvRow(b, j, g.dv) + c] += p[j] * f * doRow[c];
       }
     }
   return results;

@@ -11,7 +11,8 @@
 //             mask and -inf past the causal diagonal; per row m = max S,
 //             E = exp(S - m), l = sum E, lse = m + log(l); out = (E V) / l,
 //             rounded once.
-//   gradient  per problem, in parallel, its blocks in order: S again,
+//   gradient  per key/value problem, in parallel, the blocks of the query
+//             problems that read it (kv_group of them) in order: S again,
 //             P = exp(S - lse), dP = dO V^T, delta = dot(dO, out),
 //             dS = P (dP - delta); dQ = scale dS K for the block; dK +=
 //             dS^T Q and dV += P^T dO into f32 sums (sgemm with beta = 1),
@@ -475,12 +476,12 @@ void forwardProblems(const AttentionView &v, const AttentionArgs &a) {
       const int64_t b = item / blocks, i0 = item % blocks * blockRows;
       const int64_t rows = std::min(blockRows, sq - i0), row0 = b * sq + i0;
       const int64_t cols = v.keysOf(i0 + rows - 1); // the block's widest row
-      if (b != loaded) {
-        k = asF32(a, a.k, b * sk * d, sk * d, kWide);
-        val = asF32(a, a.v, b * sk * dv, sk * dv, vWide);
+      if (const int64_t kb = v.kvProblem(b); kb != loaded) {
+        k = asF32(a, a.k, kb * sk * d, sk * d, kWide);
+        val = asF32(a, a.v, kb * sk * dv, sk * dv, vWide);
         nonFiniteRows(val, sk, dv, badKeys);
         vGemm = zeroRows(val, sk, dv, badKeys, vZeroed);
-        loaded = b;
+        loaded = kb;
       }
       const float *q = asF32(a, a.q, row0 * d, rows * d, qWide);
       sgemm('N', 'T', rows, cols, d, a.scale, q, d, k, d, 0.0f, s, cols);
@@ -511,14 +512,16 @@ void backwardProblems(const AttentionView &v, const AttentionArgs &a) {
     // dk and dv sum over no row; no scratch (Sk may be huge when the head
     // dims are 0).
     dispatchFloat(a.dtype, [&](auto t) {
-      fillWith<decltype(t)>(a.dk, v.batch * sk * d, a.scale * 0.0f);
-      fillWith<decltype(t)>(a.dv, v.batch * sk * dv, 0.0f);
+      fillWith<decltype(t)>(a.dk, v.kvBatch() * sk * d, a.scale * 0.0f);
+      fillWith<decltype(t)>(a.dv, v.kvBatch() * sk * dv, 0.0f);
     });
     return;
   }
   const int64_t blockRows = blockRowsFor(sk);
   const uint64_t seed = v.seedValue();
-  splitOverThreads(v.batch, [&](int64_t begin, int64_t end) {
+  // One key/value problem per item: its dk and dv sum over the query
+  // problems that read it, in order.
+  splitOverThreads(v.kvBatch(), [&](int64_t begin, int64_t end) {
     const bool wide = a.dtype != AMP_DTYPE_F32;
     const int64_t qSize = blockRows * d, oSize = blockRows * dv,
                   sSize = blockRows * sk;
@@ -533,66 +536,68 @@ void backwardProblems(const AttentionView &v, const AttentionArgs &a) {
           *dkSum = buf.get(12), *dvSum = buf.get(13), *maskBuf = buf.get(14);
     std::vector<int64_t> badKeys, badQueries, badDOut;
     std::vector<char> dead(blockRows);
-    for (int64_t b = begin; b < end; ++b) {
-      const float *k = asF32(a, a.k, b * sk * d, sk * d, kWide);
-      const float *val = asF32(a, a.v, b * sk * dv, sk * dv, vWide);
+    for (int64_t kb = begin; kb < end; ++kb) {
+      const float *k = asF32(a, a.k, kb * sk * d, sk * d, kWide);
+      const float *val = asF32(a, a.v, kb * sk * dv, sk * dv, vWide);
       nonFiniteRows(k, sk, d, badKeys);
       const float *kGemm = zeroRows(k, sk, d, badKeys, kZeroed);
       std::fill(dkSum, dkSum + sk * d, 0.0f);
       std::fill(dvSum, dvSum + sk * dv, 0.0f);
-      for (int64_t i0 = 0; i0 < sq; i0 += blockRows) {
-        const int64_t rows = std::min(blockRows, sq - i0), row0 = b * sq + i0;
-        const int64_t cols = v.keysOf(i0 + rows - 1);
-        const float *q = asF32(a, a.q, row0 * d, rows * d, qWide);
-        const float *dout = asF32(a, a.dout, row0 * dv, rows * dv, dOutWide);
-        const float *out = asF32(a, a.out, row0 * dv, rows * dv, outWide);
-        nonFiniteRows(q, rows, d, badQueries);
-        nonFiniteRows(dout, rows, dv, badDOut);
-        const float *qGemm = zeroRows(q, rows, d, badQueries, qZeroed);
-        const float *dOutGemm = zeroRows(dout, rows, dv, badDOut, dOutZeroed);
-        sgemm('N', 'T', rows, cols, d, a.scale, q, d, k, d, 0.0f, s, cols);
-        // dp = dO V^T into ds, which gradRow turns into ds.
-        sgemm('N', 'T', rows, cols, dv, 1.0f, dout, dv, val, dv, 0.0f, ds,
-              cols);
-        for (int64_t t = 0; t < rows; ++t) {
-          const int64_t i = i0 + t, n = v.keysOf(i);
-          const float lse = a.lse[row0 + t];
-          float *sRow = s + t * cols, *pRow = p + t * cols,
-                *dsRow = ds + t * cols;
-          dead[t] = n == 0 || lse == -INFINITY; // no key: p = 0
-          if (dead[t]) {
-            std::fill(sRow, sRow + cols, -INFINITY);
-            std::fill(pRow, pRow + cols, 0.0f);
-            std::fill(dsRow, dsRow + cols, 0.0f);
-            continue;
+      for (int64_t b = kb * v.kvGroup; b < (kb + 1) * v.kvGroup; ++b) {
+        for (int64_t i0 = 0; i0 < sq; i0 += blockRows) {
+          const int64_t rows = std::min(blockRows, sq - i0), row0 = b * sq + i0;
+          const int64_t cols = v.keysOf(i0 + rows - 1);
+          const float *q = asF32(a, a.q, row0 * d, rows * d, qWide);
+          const float *dout = asF32(a, a.dout, row0 * dv, rows * dv, dOutWide);
+          const float *out = asF32(a, a.out, row0 * dv, rows * dv, outWide);
+          nonFiniteRows(q, rows, d, badQueries);
+          nonFiniteRows(dout, rows, dv, badDOut);
+          const float *qGemm = zeroRows(q, rows, d, badQueries, qZeroed);
+          const float *dOutGemm = zeroRows(dout, rows, dv, badDOut, dOutZeroed);
+          sgemm('N', 'T', rows, cols, d, a.scale, q, d, k, d, 0.0f, s, cols);
+          // dp = dO V^T into ds, which gradRow turns into ds.
+          sgemm('N', 'T', rows, cols, dv, 1.0f, dout, dv, val, dv, 0.0f, ds,
+                cols);
+          for (int64_t t = 0; t < rows; ++t) {
+            const int64_t i = i0 + t, n = v.keysOf(i);
+            const float lse = a.lse[row0 + t];
+            float *sRow = s + t * cols, *pRow = p + t * cols,
+                  *dsRow = ds + t * cols;
+            dead[t] = n == 0 || lse == -INFINITY; // no key: p = 0
+            if (dead[t]) {
+              std::fill(sRow, sRow + cols, -INFINITY);
+              std::fill(pRow, pRow + cols, 0.0f);
+              std::fill(dsRow, dsRow + cols, 0.0f);
+              continue;
+            }
+            float delta = 0.0f;
+            for (int64_t c = 0; c < dv; ++c)
+              delta += dout[t * dv + c] * out[t * dv + c];
+            if (v.dropoutSeed) // dp of the dropped probabilities
+              dropRow(v, seed, b, i, n, dsRow, nullptr);
+            gradRow(sRow, maskRow(v, a, b, i, n, maskBuf), n, cols, lse, delta,
+                    pRow, dsRow);
+            if (v.dropoutSeed) // dV's weights: the dropped probabilities
+              dropRow(v, seed, b, i, n, pRow, nullptr);
           }
-          float delta = 0.0f;
-          for (int64_t c = 0; c < dv; ++c)
-            delta += dout[t * dv + c] * out[t * dv + c];
-          if (v.dropoutSeed) // dp of the dropped probabilities
-            dropRow(v, seed, b, i, n, dsRow, nullptr);
-          gradRow(sRow, maskRow(v, a, b, i, n, maskBuf), n, cols, lse, delta,
-                  pRow, dsRow);
-          if (v.dropoutSeed) // dV's weights: the dropped probabilities
-            dropRow(v, seed, b, i, n, pRow, nullptr);
+          sgemm('N', 'N', rows, d, cols, 1.0f, ds, cols, kGemm, d, 0.0f, dq, d);
+          fixUpKeys(badKeys, s, ds, dead, rows, cols, k, d, dq);
+          for (int64_t t = 0; t < rows; ++t)
+            for (int64_t c = 0; c < d; ++c)
+              dq[t * d + c] = a.scale * (dead[t] ? 0.0f : dq[t * d + c]);
+          store(a, dq, a.dst, row0 * d, rows * d);
+          sgemm('T', 'N', cols, d, rows, 1.0f, ds, cols, qGemm, d, 1.0f, dkSum,
+                d);
+          fixUpQueries(badQueries, s, ds, dead, cols, q, d, dkSum);
+          sgemm('T', 'N', cols, dv, rows, 1.0f, p, cols, dOutGemm, dv, 1.0f,
+                dvSum, dv);
+          fixUpQueries(badDOut, s, p, dead, cols, dout, dv, dvSum);
         }
-        sgemm('N', 'N', rows, d, cols, 1.0f, ds, cols, kGemm, d, 0.0f, dq, d);
-        fixUpKeys(badKeys, s, ds, dead, rows, cols, k, d, dq);
-        for (int64_t t = 0; t < rows; ++t)
-          for (int64_t c = 0; c < d; ++c)
-            dq[t * d + c] = a.scale * (dead[t] ? 0.0f : dq[t * d + c]);
-        store(a, dq, a.dst, row0 * d, rows * d);
-        sgemm('T', 'N', cols, d, rows, 1.0f, ds, cols, qGemm, d, 1.0f, dkSum,
-              d);
-        fixUpQueries(badQueries, s, ds, dead, cols, q, d, dkSum);
-        sgemm('T', 'N', cols, dv, rows, 1.0f, p, cols, dOutGemm, dv, 1.0f,
-              dvSum, dv);
-        fixUpQueries(badDOut, s, p, dead, cols, dout, dv, dvSum);
       }
       for (int64_t x = 0; x < sk * d; ++x)
         dkSum[x] *= a.scale;
-      store(a, dkSum, a.dk, b * sk * d, sk * d);
-      store(a, dvSum, a.dv, b * sk * dv, sk * dv);
+      store(a, dkSum, a.dk, kb * sk * d, sk * d);
+      store(a, dvSum, a.dv, kb * sk * dv, sk * dv);
     }
   });
 }

@@ -18,9 +18,14 @@
 //   grad q    the same blocks: delta = dot(dout, out) per row (one lane, in
 //             order, into an f32 scratch for the next kernel), then per key
 //             tile p, dp and ds, and dq += ds k.
-//   grad k, v a block per (problem, W R key rows), query tiles (causal:
-//             from the block's first key on); p, dp and ds recomputed from
-//             q, k, lse and delta, then dk += ds q, dv += p dout.
+//   grad k, v a block per (key/value problem, W R key rows), the query
+//             tiles of each query problem that reads it (kv_group of them,
+//             in order; causal: from the block's first key on); p, dp and
+//             ds recomputed from q, k, lse and delta, then dk += ds q,
+//             dv += p dout.
+//
+// Under grouped-query attention (kv_group > 1) query problem b reads the
+// keys and values of problem b / kv_group.
 //
 // W, R and C start at 4, 4 and 32 and shrink until the block's shared
 // memory fits the device (the opt-in limit above 48 KiB); D + Dv up to
@@ -219,7 +224,7 @@ __global__ void attentionForwardKernel(AttentionLaunch a) {
   const int64_t blocksPerProblem = (v.sq + rowsPerBlock - 1) / rowsPerBlock;
   for (int64_t item = blockIdx.x; item < v.batch * blocksPerProblem;
        item += gridDim.x) {
-    const int64_t b = item / blocksPerProblem;
+    const int64_t b = item / blocksPerProblem, kb = v.kvProblem(b);
     const int64_t i0 = (item - b * blocksPerProblem) * rowsPerBlock;
     const int rows = int(min(int64_t(rowsPerBlock), v.sq - i0));
     const int64_t maskBase = v.hasMask ? v.maskBase(b) : 0;
@@ -234,8 +239,8 @@ __global__ void attentionForwardKernel(AttentionLaunch a) {
     __syncthreads();
     for (int64_t j0 = 0; j0 < keys; j0 += tile) {
       const int count = int(min(int64_t(tile), keys - j0));
-      stage(k, (b * v.sk + j0) * d, count, d, sh.tileA, d + 1);
-      stage(val, (b * v.sk + j0) * dv, count, dv, sh.tileB, dv);
+      stage(k, (kb * v.sk + j0) * d, count, d, sh.tileA, d + 1);
+      stage(val, (kb * v.sk + j0) * dv, count, dv, sh.tileB, dv);
       __syncthreads();
       for (int t = 0; t < a.rowsPerWarp; ++t) {
         const int row = warp * a.rowsPerWarp + t;
@@ -305,7 +310,7 @@ template <typename T> __global__ void attentionGradQKernel(AttentionLaunch a) {
   const int64_t blocksPerProblem = (v.sq + rowsPerBlock - 1) / rowsPerBlock;
   for (int64_t item = blockIdx.x; item < v.batch * blocksPerProblem;
        item += gridDim.x) {
-    const int64_t b = item / blocksPerProblem;
+    const int64_t b = item / blocksPerProblem, kb = v.kvProblem(b);
     const int64_t i0 = (item - b * blocksPerProblem) * rowsPerBlock;
     const int rows = int(min(int64_t(rowsPerBlock), v.sq - i0));
     const int64_t maskBase = v.hasMask ? v.maskBase(b) : 0;
@@ -328,8 +333,8 @@ template <typename T> __global__ void attentionGradQKernel(AttentionLaunch a) {
     __syncthreads();
     for (int64_t j0 = 0; j0 < keys; j0 += tile) {
       const int count = int(min(int64_t(tile), keys - j0));
-      stage(k, (b * v.sk + j0) * d, count, d, sh.tileA, d + 1);
-      stage(val, (b * v.sk + j0) * dv, count, dv, sh.tileB, dv + 1);
+      stage(k, (kb * v.sk + j0) * d, count, d, sh.tileA, d + 1);
+      stage(val, (kb * v.sk + j0) * dv, count, dv, sh.tileB, dv + 1);
       __syncthreads();
       for (int t = 0; t < a.rowsPerWarp; ++t) {
         const int row = warp * a.rowsPerWarp + t;
@@ -388,66 +393,69 @@ template <typename T> __global__ void attentionGradKVKernel(AttentionLaunch a) {
   float *p = sh.warpA + warp * tile, *ds = sh.warpB + warp * tile;
   const uint64_t seed = v.seedValue();
   const int64_t blocksPerProblem = (v.sk + rowsPerBlock - 1) / rowsPerBlock;
-  for (int64_t item = blockIdx.x; item < v.batch * blocksPerProblem;
+  for (int64_t item = blockIdx.x; item < v.kvBatch() * blocksPerProblem;
        item += gridDim.x) {
-    const int64_t b = item / blocksPerProblem;
-    const int64_t j0 = (item - b * blocksPerProblem) * rowsPerBlock;
+    const int64_t kb = item / blocksPerProblem;
+    const int64_t j0 = (item - kb * blocksPerProblem) * rowsPerBlock;
     const int rows = int(min(int64_t(rowsPerBlock), v.sk - j0));
-    const int64_t maskBase = v.hasMask ? v.maskBase(b) : 0;
-    stage(k, (b * v.sk + j0) * d, rows, d, sh.rowsA, d);
-    stage(val, (b * v.sk + j0) * dv, rows, dv, sh.rowsB, dv);
+    stage(k, (kb * v.sk + j0) * d, rows, d, sh.rowsA, d);
+    stage(val, (kb * v.sk + j0) * dv, rows, dv, sh.rowsB, dv);
     for (int64_t x = threadIdx.x; x < rows * d; x += blockDim.x)
       sh.rowsC[x] = 0.0f;
     for (int64_t x = threadIdx.x; x < rows * dv; x += blockDim.x)
       sh.rowsD[x] = 0.0f;
     __syncthreads();
-    // Causal: query rows before the block's first key see none of its keys.
-    for (int64_t i0 = v.causal ? min(j0, v.sq) : 0; i0 < v.sq; i0 += tile) {
-      const int count = int(min(int64_t(tile), v.sq - i0));
-      const int64_t r0 = b * v.sq + i0;
-      stage(q, r0 * d, count, d, sh.tileA, d + 1);
-      stage(dout, r0 * dv, count, dv, sh.tileB, dv + 1);
-      for (int x = threadIdx.x; x < count; x += blockDim.x) {
-        sh.tileStat0[x] = a.lse[r0 + x];
-        sh.tileStat1[x] = a.delta[r0 + x];
-      }
-      __syncthreads();
-      for (int t = 0; t < a.rowsPerWarp; ++t) {
-        const int row = warp * a.rowsPerWarp + t;
-        if (row >= rows)
-          break;
-        const int64_t i = i0 + lane, j = j0 + row;
-        float e = 0.0f, g = 0.0f;
-        bool live =
-            lane < count && j < v.keysOf(i) && sh.tileStat0[lane] != -INFINITY;
-        bool kept = false;
-        if (live) {
-          const float s = score<T>(a, sh.tileA + lane * (d + 1),
-                                   sh.rowsA + row * d, maskBase, i, j);
-          live = !maskedOut(s);
-          kept = live && keptBy(v, seed, b, i, j);
-          const float dp = droppedTerm(
-              v, kept,
-              dotInOrder(sh.tileB + lane * (dv + 1), sh.rowsB + row * dv, dv));
-          e = attentionProb(s, sh.tileStat0[lane]);
-          g = attentionScoreGrad(e, dp, sh.tileStat1[lane]);
+    // The query problems that read these keys (kv_group of them), in order.
+    for (int64_t b = kb * v.kvGroup; b < (kb + 1) * v.kvGroup; ++b) {
+      const int64_t maskBase = v.hasMask ? v.maskBase(b) : 0;
+      // Causal: query rows before the block's first key see none of its keys.
+      for (int64_t i0 = v.causal ? min(j0, v.sq) : 0; i0 < v.sq; i0 += tile) {
+        const int count = int(min(int64_t(tile), v.sq - i0));
+        const int64_t r0 = b * v.sq + i0;
+        stage(q, r0 * d, count, d, sh.tileA, d + 1);
+        stage(dout, r0 * dv, count, dv, sh.tileB, dv + 1);
+        for (int x = threadIdx.x; x < count; x += blockDim.x) {
+          sh.tileStat0[x] = a.lse[r0 + x];
+          sh.tileStat1[x] = a.delta[r0 + x];
         }
-        const unsigned liveLanes = __ballot_sync(kFullMask, live);
-        const unsigned keptLanes = __ballot_sync(kFullMask, kept);
-        if (lane < tile) {
-          p[lane] = droppedTerm(v, kept, e);
-          ds[lane] = g;
+        __syncthreads();
+        for (int t = 0; t < a.rowsPerWarp; ++t) {
+          const int row = warp * a.rowsPerWarp + t;
+          if (row >= rows)
+            break;
+          const int64_t i = i0 + lane, j = j0 + row;
+          float e = 0.0f, g = 0.0f;
+          bool live = lane < count && j < v.keysOf(i) &&
+                      sh.tileStat0[lane] != -INFINITY;
+          bool kept = false;
+          if (live) {
+            const float s = score<T>(a, sh.tileA + lane * (d + 1),
+                                     sh.rowsA + row * d, maskBase, i, j);
+            live = !maskedOut(s);
+            kept = live && keptBy(v, seed, b, i, j);
+            const float dp = droppedTerm(v, kept,
+                                         dotInOrder(sh.tileB + lane * (dv + 1),
+                                                    sh.rowsB + row * dv, dv));
+            e = attentionProb(s, sh.tileStat0[lane]);
+            g = attentionScoreGrad(e, dp, sh.tileStat1[lane]);
+          }
+          const unsigned liveLanes = __ballot_sync(kFullMask, live);
+          const unsigned keptLanes = __ballot_sync(kFullMask, kept);
+          if (lane < tile) {
+            p[lane] = droppedTerm(v, kept, e);
+            ds[lane] = g;
+          }
+          __syncwarp();
+          accumulate(sh.rowsC + row * d, 1.0f, ds, sh.tileA, d + 1, count,
+                     liveLanes, d, lane);
+          accumulate(sh.rowsD + row * dv, 1.0f, p, sh.tileB, dv + 1, count,
+                     keptLanes, dv, lane);
+          __syncwarp();
         }
-        __syncwarp();
-        accumulate(sh.rowsC + row * d, 1.0f, ds, sh.tileA, d + 1, count,
-                   liveLanes, d, lane);
-        accumulate(sh.rowsD + row * dv, 1.0f, p, sh.tileB, dv + 1, count,
-                   keptLanes, dv, lane);
-        __syncwarp();
+        __syncthreads();
       }
-      __syncthreads();
     }
-    const int64_t kBase = (b * v.sk + j0) * d, vBase = (b * v.sk + j0) * dv;
+    const int64_t kBase = (kb * v.sk + j0) * d, vBase = (kb * v.sk + j0) * dv;
     for (int64_t x = threadIdx.x; x < rows * d; x += blockDim.x)
       st(dk, kBase + x, a.scale * sh.rowsC[x]);
     for (int64_t x = threadIdx.x; x < rows * dv; x += blockDim.x)
@@ -505,8 +513,10 @@ amp_status_t launchKernel(Checker &check, Kind kind, AttentionLaunch a,
     if (cudaError_t e = cudaFuncSetAttribute(
             kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)))
       return cudaFailure(check, "cudaFuncSetAttribute", e);
+  const int64_t problems =
+      kind == Kind::GradKV ? a.view.kvBatch() : a.view.batch;
   const int64_t items =
-      a.view.batch * ((rows + a.rowsPerBlock() - 1) / a.rowsPerBlock());
+      problems * ((rows + a.rowsPerBlock() - 1) / a.rowsPerBlock());
   const unsigned blocks = unsigned(std::max<int64_t>(
       1, std::min<int64_t>(items, int64_t(multiprocessorCount()) * 32)));
   kernel<<<blocks, a.warps * 32, size_t(bytes), stream>>>(a);
@@ -558,7 +568,7 @@ amp_status_t kernels::attentionBackward(Checker &check,
   // that have nothing to write (Sk may be huge when the head dims are 0).
   const AttentionView &view = call.view;
   const int64_t queryRows = view.batch * view.sq;
-  const bool gradKV = view.batch * view.sk * (view.d + view.dv) > 0;
+  const bool gradKV = view.kvBatch() * view.sk * (view.d + view.dv) > 0;
   const bool gradQ = queryRows > 0 && (view.d > 0 || gradKV);
   if (!gradQ && !gradKV)
     return AMP_STATUS_OK;

@@ -44,13 +44,15 @@ amp_status_t checkNoOverlap(Checker &check, std::initializer_list<Extent> outs,
   return AMP_STATUS_OK;
 }
 
-/// Everything but the pointers: the dtypes, causal, the shapes of q, k, v,
-/// out, lse, the scores and the mask. Sets *view and *n.
+/// Everything but the pointers: the dtypes, causal, the key/value head
+/// group, the shapes of q, k, v, out, lse, the scores and the mask. Sets
+/// *view and *n.
 amp_status_t checkGeometry(Checker &check, bool hasMask, const int64_t *qDims,
                            int32_t rank, int64_t sk, int64_t dv,
-                           const int64_t *maskDims, amp_dtype_t dtype,
-                           amp_dtype_t maskDtype, int32_t causal,
-                           AttentionView *view, AttentionCounts *n) {
+                           int64_t kvGroup, const int64_t *maskDims,
+                           amp_dtype_t dtype, amp_dtype_t maskDtype,
+                           int32_t causal, AttentionView *view,
+                           AttentionCounts *n) {
   if (amp_status_t s = check.dtype("dtype", dtype, kFloatDtypes))
     return s;
   if (hasMask) {
@@ -74,11 +76,26 @@ amp_status_t checkGeometry(Checker &check, bool hasMask, const int64_t *qDims,
     return s;
   if (amp_status_t s = check.count("dv", dv))
     return s;
-
-  // The other shapes: q's batch dims with (Sk, D), (Sk, Dv), (Sq, Dv), (Sq)
-  // and (Sq, Sk). The scores are never stored, but the mask may have their
-  // shape and their count bounds the work.
   const int32_t b = rank - 2;
+  if (kvGroup < 1)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "kv_group (%lld) is not >= 1", (long long)kvGroup);
+  if (kvGroup > 1 && b < 1)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "kv_group (%lld) groups q's heads, its last batch dim, "
+                      "but q has rank 2",
+                      (long long)kvGroup);
+  if (kvGroup > 1 && qDims[b - 1] % kvGroup != 0)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "kv_group (%lld) does not divide q's heads (dim %d, "
+                      "%lld)",
+                      (long long)kvGroup, (int)(b - 1),
+                      (long long)qDims[b - 1]);
+
+  // The other shapes: q's batch dims (the heads divided by kv_group for k
+  // and v) with (Sk, D), (Sk, Dv), (Sq, Dv), (Sq) and (Sq, Sk). The scores
+  // are never stored, but the mask may have their shape and their count
+  // bounds the work.
   const int64_t sq = qDims[b], d = qDims[b + 1];
   int64_t dims[kMaxRank];
   for (int32_t a = 0; a < b; ++a)
@@ -89,10 +106,14 @@ amp_status_t checkGeometry(Checker &check, bool hasMask, const int64_t *qDims,
     dims[b + 1] = cols;
     return check.shape(name, dims, r, count);
   };
+  if (b > 0)
+    dims[b - 1] = qDims[b - 1] / kvGroup;
   if (amp_status_t s = shapeOf("k", sk, d, rank, &n->k))
     return s;
   if (amp_status_t s = shapeOf("v", sk, dv, rank, &n->v))
     return s;
+  if (b > 0)
+    dims[b - 1] = qDims[b - 1];
   if (amp_status_t s = shapeOf("out", sq, dv, rank, &n->out))
     return s;
   if (amp_status_t s = shapeOf("lse", sq, 0, rank - 1, &n->lse))
@@ -107,6 +128,7 @@ amp_status_t checkGeometry(Checker &check, bool hasMask, const int64_t *qDims,
   w.sk = sk;
   w.d = d;
   w.dv = dv;
+  w.kvGroup = kvGroup;
   w.causal = causal != 0;
   w.hasMask = hasMask;
   w.batchRank = b;
@@ -168,13 +190,13 @@ amp_status_t checkDropout(Checker &check, AttentionDropout dropout,
 amp_status_t amp::runtime::kernels::checkAttention(
     Checker &check, const void *q, const void *k, const void *v,
     const void *mask, const void *out, const float *lse, const int64_t *qDims,
-    int32_t rank, int64_t sk, int64_t dv, const int64_t *maskDims,
-    amp_dtype_t dtype, amp_dtype_t maskDtype, int32_t causal,
-    AttentionDropout dropout, AttentionView *view) {
+    int32_t rank, int64_t sk, int64_t dv, int64_t kvGroup,
+    const int64_t *maskDims, amp_dtype_t dtype, amp_dtype_t maskDtype,
+    int32_t causal, AttentionDropout dropout, AttentionView *view) {
   AttentionCounts n;
   if (amp_status_t s =
-          checkGeometry(check, mask != nullptr, qDims, rank, sk, dv, maskDims,
-                        dtype, maskDtype, causal, view, &n))
+          checkGeometry(check, mask != nullptr, qDims, rank, sk, dv, kvGroup,
+                        maskDims, dtype, maskDtype, causal, view, &n))
     return s;
   if (amp_status_t s = checkDropout(check, dropout, view))
     return s;
@@ -199,13 +221,13 @@ amp_status_t amp::runtime::kernels::checkAttentionGrad(
     Checker &check, const void *dout, const void *q, const void *k,
     const void *v, const void *mask, const void *out, const float *lse,
     const void *dq, const void *dk, const void *dvOut, const int64_t *qDims,
-    int32_t rank, int64_t sk, int64_t dv, const int64_t *maskDims,
-    amp_dtype_t dtype, amp_dtype_t maskDtype, int32_t causal,
-    AttentionDropout dropout, AttentionView *view) {
+    int32_t rank, int64_t sk, int64_t dv, int64_t kvGroup,
+    const int64_t *maskDims, amp_dtype_t dtype, amp_dtype_t maskDtype,
+    int32_t causal, AttentionDropout dropout, AttentionView *view) {
   AttentionCounts n;
   if (amp_status_t s =
-          checkGeometry(check, mask != nullptr, qDims, rank, sk, dv, maskDims,
-                        dtype, maskDtype, causal, view, &n))
+          checkGeometry(check, mask != nullptr, qDims, rank, sk, dv, kvGroup,
+                        maskDims, dtype, maskDtype, causal, view, &n))
     return s;
   if (amp_status_t s = checkDropout(check, dropout, view))
     return s;

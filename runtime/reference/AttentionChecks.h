@@ -21,9 +21,11 @@ namespace kernels {
 
 /// One attention call: `batch` independent problems (the leading dims of q
 /// flattened), each of sq query rows and sk keys, with head dims d (q, k)
-/// and dv (v, out). Plain data, passed to the CUDA kernels by value.
+/// and dv (v, out). Problem b reads key/value problem b / kvGroup (grouped-
+/// query attention; kvGroup = 1: one each). Plain data, passed to the CUDA
+/// kernels by value.
 struct AttentionView {
-  int64_t batch, sq, sk, d, dv;
+  int64_t batch, sq, sk, d, dv, kvGroup;
   bool causal;
   /// Whether there is a mask; its element strides along the leading dims
   /// (maskStrides[0, batchRank)), the query rows and the keys, 0 where it
@@ -38,6 +40,12 @@ struct AttentionView {
   /// and 1 - rate, which a kept probability is divided by.
   const int64_t *dropoutSeed;
   float dropoutThreshold, keepProb;
+
+  /// The key/value problems: batch / kvGroup.
+  AMP_HOST_DEVICE int64_t kvBatch() const { return batch / kvGroup; }
+
+  /// The key/value problem that problem b reads.
+  AMP_HOST_DEVICE int64_t kvProblem(int64_t b) const { return b / kvGroup; }
 
   /// The element offset into the mask of problem b's scores[0, 0].
   AMP_HOST_DEVICE int64_t maskBase(int64_t b) const {
@@ -76,29 +84,29 @@ struct AttentionDropout {
   float rate;
 };
 
-/// amp_attention: dtypes, q_dims (rank 2..AMP_KERNEL_MAX_RANK), sk, dv, the
-/// mask's shape (each dim the scores' or 1), causal, the dropout (rate in
-/// [0, 1), 0 without a seed), the pointers, and that no output overlaps an
-/// input or the other output. Sets *view.
+/// amp_attention: dtypes, q_dims (rank 2..AMP_KERNEL_MAX_RANK), sk, dv,
+/// kv_group (>= 1, dividing q's last batch dim), the mask's shape (each dim
+/// the scores' or 1), causal, the dropout (rate in [0, 1), 0 without a
+/// seed), the pointers, and that no output overlaps an input or the other
+/// output. Sets *view.
 amp_status_t checkAttention(Checker &check, const void *q, const void *k,
                             const void *v, const void *mask, const void *out,
                             const float *lse, const int64_t *qDims,
                             int32_t rank, int64_t sk, int64_t dv,
-                            const int64_t *maskDims, amp_dtype_t dtype,
-                            amp_dtype_t maskDtype, int32_t causal,
-                            AttentionDropout dropout, AttentionView *view);
+                            int64_t kvGroup, const int64_t *maskDims,
+                            amp_dtype_t dtype, amp_dtype_t maskDtype,
+                            int32_t causal, AttentionDropout dropout,
+                            AttentionView *view);
 
 /// amp_attention_grad: the same, with dout and out (out's shape), and the
 /// outputs dq, dk, dv_out, none overlapping an input or another output.
-amp_status_t checkAttentionGrad(Checker &check, const void *dout, const void *q,
-                                const void *k, const void *v, const void *mask,
-                                const void *out, const float *lse,
-                                const void *dq, const void *dk,
-                                const void *dvOut, const int64_t *qDims,
-                                int32_t rank, int64_t sk, int64_t dv,
-                                const int64_t *maskDims, amp_dtype_t dtype,
-                                amp_dtype_t maskDtype, int32_t causal,
-                                AttentionDropout dropout, AttentionView *view);
+amp_status_t checkAttentionGrad(
+    Checker &check, const void *dout, const void *q, const void *k,
+    const void *v, const void *mask, const void *out, const float *lse,
+    const void *dq, const void *dk, const void *dvOut, const int64_t *qDims,
+    int32_t rank, int64_t sk, int64_t dv, int64_t kvGroup,
+    const int64_t *maskDims, amp_dtype_t dtype, amp_dtype_t maskDtype,
+    int32_t causal, AttentionDropout dropout, AttentionView *view);
 
 /// A checked call of amp_attention (dst = out, lseOut) or
 /// amp_attention_grad (out, dout, lse in; dst = dq, dk, dv out), as the

@@ -33,36 +33,35 @@ extern "C" {
 amp_status_t amp_attention(const void *q, const void *k, const void *v,
                            const void *mask, void *out, float *lse,
                            const int64_t *q_dims, int32_t rank, int64_t sk,
-                           int64_t dv, const int64_t *mask_dims,
-                           amp_dtype_t dtype, amp_dtype_t mask_dtype,
-                           float scale, int32_t causal,
+                           int64_t dv, int64_t kv_group,
+                           const int64_t *mask_dims, amp_dtype_t dtype,
+                           amp_dtype_t mask_dtype, float scale, int32_t causal,
                            const int64_t *dropout_seed, float dropout_rate,
                            void *stream) {
   Checker check("amp_attention");
   AttentionCall call = callOf(q, k, v, mask, dtype, mask_dtype, scale, stream);
-  if (amp_status_t s = checkAttention(
-          check, q, k, v, mask, out, lse, q_dims, rank, sk, dv, mask_dims,
-          dtype, mask_dtype, causal, {dropout_seed, dropout_rate}, &call.view))
+  if (amp_status_t s =
+          checkAttention(check, q, k, v, mask, out, lse, q_dims, rank, sk, dv,
+                         kv_group, mask_dims, dtype, mask_dtype, causal,
+                         {dropout_seed, dropout_rate}, &call.view))
     return s;
   call.dst = out;
   call.lseOut = lse;
   return attentionForward(check, call);
 }
 
-amp_status_t amp_attention_grad(const void *dout, const void *q, const void *k,
-                                const void *v, const void *mask,
-                                const void *out, const float *lse, void *dq,
-                                void *dk, void *dv_out, const int64_t *q_dims,
-                                int32_t rank, int64_t sk, int64_t dv,
-                                const int64_t *mask_dims, amp_dtype_t dtype,
-                                amp_dtype_t mask_dtype, float scale,
-                                int32_t causal, const int64_t *dropout_seed,
-                                float dropout_rate, void *stream) {
+amp_status_t amp_attention_grad(
+    const void *dout, const void *q, const void *k, const void *v,
+    const void *mask, const void *out, const float *lse, void *dq, void *dk,
+    void *dv_out, const int64_t *q_dims, int32_t rank, int64_t sk, int64_t dv,
+    int64_t kv_group, const int64_t *mask_dims, amp_dtype_t dtype,
+    amp_dtype_t mask_dtype, float scale, int32_t causal,
+    const int64_t *dropout_seed, float dropout_rate, void *stream) {
   Checker check("amp_attention_grad");
   AttentionCall call = callOf(q, k, v, mask, dtype, mask_dtype, scale, stream);
   if (amp_status_t s = checkAttentionGrad(
           check, dout, q, k, v, mask, out, lse, dq, dk, dv_out, q_dims, rank,
-          sk, dv, mask_dims, dtype, mask_dtype, causal,
+          sk, dv, kv_group, mask_dims, dtype, mask_dtype, causal,
           {dropout_seed, dropout_rate}, &call.view))
     return s;
   call.out = out;

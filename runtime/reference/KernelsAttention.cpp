@@ -9,12 +9,13 @@
 // lane: each lane accumulates its dot product over the head dim in
 // ascending order, exactly as a scalar loop would, so the vectorized loops
 // change no sum's order. The forward works row by row (two passes over the
-// row's scores: max and sum, then the output); the backward problem by
-// problem, each one's dk and dv summed over the query rows in ascending
-// order in f32 scratch. Rows (forward) and problems (backward) are
-// independent loops (parallelRanges), run as written here. With dropout a
-// dropped probability's term is left out of out and dv (as a masked-out
-// key's), and the kept ones are divided by 1 - rate (amp_dropout's
+// row's scores: max and sum, then the output); the backward key/value
+// problem by problem, each one's dk and dv summed in f32 scratch over the
+// query rows of the problems that read it (kv_group of them under
+// grouped-query attention) in ascending order. Rows (forward) and problems
+// (backward) are independent loops (parallelRanges), run as written here. With
+// dropout a dropped probability's term is left out of out and dv (as a
+// masked-out key's), and the kept ones are divided by 1 - rate (amp_dropout's
 // dropoutScaled).
 //
 //===----------------------------------------------------------------------===//
@@ -171,10 +172,11 @@ void forwardProblems(const AttentionView &v, const AttentionArgs &a) {
     int64_t loaded = -1;
     for (int64_t r = begin; r < end; ++r) {
       const int64_t b = r / v.sq, i = r % v.sq, n = v.keysOf(i);
-      if (b != loaded) {
-        widen(k + b * sk * d, sk, d, true, kT.data());
-        widen(val + b * sk * dv, sk, dv, false, vRows.data());
-        loaded = b;
+      const int64_t kb = v.kvProblem(b);
+      if (kb != loaded) {
+        widen(k + kb * sk * d, sk, d, true, kT.data());
+        widen(val + kb * sk * dv, sk, dv, false, vRows.data());
+        loaded = kb;
       }
       widen(q + r * d, 1, d, false, qRow.data());
       scoreRow<T>(v, a, b, i, n, qRow.data(), kT.data(), maskRow.data(),
@@ -243,85 +245,90 @@ void backwardProblems(const AttentionView &v, const AttentionArgs &a) {
   if (sq == 0) {
     // dk and dv sum over no row; no scratch (Sk may be huge when the head
     // dims are 0: amp-kernel-args-fuzzer).
-    fillWith<T>(dk, v.batch * sk * d, a.scale * 0.0f);
-    fillWith<T>(dvOut, v.batch * sk * dv, 0.0f);
+    fillWith<T>(dk, v.kvBatch() * sk * d, a.scale * 0.0f);
+    fillWith<T>(dvOut, v.kvBatch() * sk * dv, 0.0f);
     return;
   }
-  const int64_t work = workOf(sq * sk * (d + dv + 1) + sk * (d + dv));
-  parallelRanges(v.batch, work, [&](int64_t begin, int64_t end) {
+  const int64_t work =
+      workOf(v.kvGroup * sq * sk * (d + dv + 1) + sk * (d + dv));
+  // One key/value problem at a time: its dk and dv sum over the rows of
+  // each query problem that reads it, in ascending order.
+  parallelRanges(v.kvBatch(), work, [&](int64_t begin, int64_t end) {
     Scratch kRows = scratch(sk * d), kT = scratch(d * sk),
             vT = scratch(dv * sk), dkAcc = scratch(sk * d),
             dvAcc = scratch(sk * dv), dqAcc = scratch(d), maskRow = scratch(sk);
     std::vector<GradRow> rows(kRowBlock, GradRow(d, dv, sk));
     Terms terms(std::max(sk, kRowBlock)), dvTerms(kRowBlock);
-    for (int64_t b = begin; b < end; ++b) {
-      widen(k + b * sk * d, sk, d, false, kRows.data());
-      widen(k + b * sk * d, sk, d, true, kT.data());
-      widen(val + b * sk * dv, sk, dv, true, vT.data());
+    for (int64_t kb = begin; kb < end; ++kb) {
+      widen(k + kb * sk * d, sk, d, false, kRows.data());
+      widen(k + kb * sk * d, sk, d, true, kT.data());
+      widen(val + kb * sk * dv, sk, dv, true, vT.data());
       std::fill(dkAcc.begin(), dkAcc.end(), 0.0f);
       std::fill(dvAcc.begin(), dvAcc.end(), 0.0f);
-      for (int64_t i0 = 0; i0 < sq; i0 += kRowBlock) {
-        int64_t maxKeys = 0;
-        for (int64_t t = 0; t < kRowBlock; ++t) {
-          GradRow &g = rows[t];
-          const int64_t i = i0 + t, r = b * sq + i;
-          g.row = -1;
-          if (i >= sq)
-            continue;
-          const int64_t n = v.keysOf(i);
-          const float lse = a.lse[r];
-          std::fill(dqAcc.begin(), dqAcc.end(), 0.0f);
-          if (n > 0 && lse != -INFINITY) { // else no key: p = 0
-            g.row = r;
-            g.keys = n;
-            maxKeys = std::max(maxKeys, n);
-            widen(q + r * d, 1, d, false, g.q.data());
-            widen(dout + r * dv, 1, dv, false, g.dout.data());
-            scoreRow<T>(v, a, b, i, n, g.q.data(), kT.data(), maskRow.data(),
-                        g.s.data());
-            float delta = 0.0f;
-            for (int64_t e = 0; e < dv; ++e)
-              delta += g.dout[e] * toF32(out[r * dv + e]);
-            // dp[j] = dot(dout, v[j]) in ds, then ds itself.
-            std::fill(g.ds.begin(), g.ds.begin() + n, 0.0f);
-            axpyRows(g.ds.data(), g.dout.data(), vT.data(), sk, dv, n);
-            terms.count = 0;
-            for (int64_t j = 0; j < n; ++j) {
-              if (maskedOut(g.s[j]))
-                continue;
-              const float p = attentionProb(g.s[j], lse);
-              float dp = g.ds[j];
-              g.dropped[j] = drops && !v.keeps(seed, b, i, j);
-              g.p[j] = p;
-              if (drops) {
-                dp = g.dropped[j] ? 0.0f : dropoutScaled(dp, v.keepProb);
-                g.p[j] = dropoutScaled(p, v.keepProb);
+      for (int64_t b = kb * v.kvGroup; b < (kb + 1) * v.kvGroup; ++b) {
+        for (int64_t i0 = 0; i0 < sq; i0 += kRowBlock) {
+          int64_t maxKeys = 0;
+          for (int64_t t = 0; t < kRowBlock; ++t) {
+            GradRow &g = rows[t];
+            const int64_t i = i0 + t, r = b * sq + i;
+            g.row = -1;
+            if (i >= sq)
+              continue;
+            const int64_t n = v.keysOf(i);
+            const float lse = a.lse[r];
+            std::fill(dqAcc.begin(), dqAcc.end(), 0.0f);
+            if (n > 0 && lse != -INFINITY) { // else no key: p = 0
+              g.row = r;
+              g.keys = n;
+              maxKeys = std::max(maxKeys, n);
+              widen(q + r * d, 1, d, false, g.q.data());
+              widen(dout + r * dv, 1, dv, false, g.dout.data());
+              scoreRow<T>(v, a, b, i, n, g.q.data(), kT.data(), maskRow.data(),
+                          g.s.data());
+              float delta = 0.0f;
+              for (int64_t e = 0; e < dv; ++e)
+                delta += g.dout[e] * toF32(out[r * dv + e]);
+              // dp[j] = dot(dout, v[j]) in ds, then ds itself.
+              std::fill(g.ds.begin(), g.ds.begin() + n, 0.0f);
+              axpyRows(g.ds.data(), g.dout.data(), vT.data(), sk, dv, n);
+              terms.count = 0;
+              for (int64_t j = 0; j < n; ++j) {
+                if (maskedOut(g.s[j]))
+                  continue;
+                const float p = attentionProb(g.s[j], lse);
+                float dp = g.ds[j];
+                g.dropped[j] = drops && !v.keeps(seed, b, i, j);
+                g.p[j] = p;
+                if (drops) {
+                  dp = g.dropped[j] ? 0.0f : dropoutScaled(dp, v.keepProb);
+                  g.p[j] = dropoutScaled(p, v.keepProb);
+                }
+                g.ds[j] = attentionScoreGrad(p, dp, delta);
+                terms.add(g.ds[j], kRows.data() + j * d);
               }
-              g.ds[j] = attentionScoreGrad(p, dp, delta);
-              terms.add(g.ds[j], kRows.data() + j * d);
+              axpyTerms(dqAcc.data(), terms.weight.data(), terms.row.data(),
+                        terms.count, d);
             }
-            axpyTerms(dqAcc.data(), terms.weight.data(), terms.row.data(),
-                      terms.count, d);
+            for (int64_t c = 0; c < d; ++c)
+              dq[r * d + c] = fromF32<T>(a.scale * dqAcc[c]);
           }
-          for (int64_t c = 0; c < d; ++c)
-            dq[r * d + c] = fromF32<T>(a.scale * dqAcc[c]);
-        }
-        // dk[j] and dv[j] take the block's rows in ascending order.
-        for (int64_t j = 0; j < maxKeys; ++j) {
-          terms.count = dvTerms.count = 0;
-          for (const GradRow &g : rows)
-            if (g.row >= 0 && j < g.keys && !maskedOut(g.s[j])) {
-              terms.add(g.ds[j], g.q.data());
-              if (!g.dropped[j])
-                dvTerms.add(g.p[j], g.dout.data());
-            }
-          axpyTerms(dkAcc.data() + j * d, terms.weight.data(), terms.row.data(),
-                    terms.count, d);
-          axpyTerms(dvAcc.data() + j * dv, dvTerms.weight.data(),
-                    dvTerms.row.data(), dvTerms.count, dv);
+          // dk[j] and dv[j] take the block's rows in ascending order.
+          for (int64_t j = 0; j < maxKeys; ++j) {
+            terms.count = dvTerms.count = 0;
+            for (const GradRow &g : rows)
+              if (g.row >= 0 && j < g.keys && !maskedOut(g.s[j])) {
+                terms.add(g.ds[j], g.q.data());
+                if (!g.dropped[j])
+                  dvTerms.add(g.p[j], g.dout.data());
+              }
+            axpyTerms(dkAcc.data() + j * d, terms.weight.data(),
+                      terms.row.data(), terms.count, d);
+            axpyTerms(dvAcc.data() + j * dv, dvTerms.weight.data(),
+                      dvTerms.row.data(), dvTerms.count, dv);
+          }
         }
       }
-      const int64_t kBase = b * sk * d, vBase = b * sk * dv;
+      const int64_t kBase = kb * sk * d, vBase = kb * sk * dv;
       for (int64_t x = 0; x < sk * d; ++x)
         dk[kBase + x] = fromF32<T>(a.scale * dkAcc[x]);
       for (int64_t x = 0; x < sk * dv; ++x)

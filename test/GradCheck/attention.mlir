@@ -1,7 +1,8 @@
 // Gradient checks of nn.attention (through nn.attention_grad, evaluated by
 // the f64 interpreter) against central differences: query, key and value,
 // with Sq != Sk and D != Dv, an additive broadcast mask, the causal mask, the
-// default scale (1/sqrt(D)), self-attention and dropout. Loss: sum(o * w).
+// default scale (1/sqrt(D)), self-attention, dropout and grouped-query
+// attention. Loss: sum(o * w).
 // The tool samples at most 32 elements per param.
 //
 // Tolerance: the defaults (h 1e-5, rtol 1e-6, atol 1e-9).
@@ -81,5 +82,22 @@ func.func @attention_dropout(%q: tensor<2x3x4xf32> {nn.role = #nn.role<param>},
   %o, %lse = nn.attention %q, %k, %v dropout %seed {dropout_rate = 0.5 : f32} : (tensor<2x3x4xf32>, tensor<2x5x4xf32>, tensor<2x5x3xf32>, tensor<i64>) -> (tensor<2x3x3xf32>, tensor<2x3xf32>)
   %ow = nn.mul %o, %w : (tensor<2x3x3xf32>, tensor<2x3x3xf32>) -> tensor<2x3x3xf32>
   %l = nn.reduce_sum %ow [0, 1, 2] : (tensor<2x3x3xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// Grouped-query attention: 4 query heads on 2 key/value heads, causal.
+// Each key/value head's gradient sums over its two query heads.
+// CHECK-LABEL: @attention_grouped_query: loss {{.*}}: ok
+// CHECK-NEXT:    %q [1x4x3x4]: 32 of 48 elements, {{.*}}: ok
+// CHECK-NEXT:    %k [1x2x5x4]: 32 of 40 elements, {{.*}}: ok
+// CHECK-NEXT:    %v [1x2x5x3]: 30 of 30 elements, {{.*}}: ok
+func.func @attention_grouped_query(%q: tensor<1x4x3x4xf32> {nn.role = #nn.role<param>},
+                                   %k: tensor<1x2x5x4xf32> {nn.role = #nn.role<param>},
+                                   %v: tensor<1x2x5x3xf32> {nn.role = #nn.role<param>},
+                                   %w: tensor<1x4x3x3xf32> {nn.role = #nn.role<input>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %o, %lse = nn.attention %q, %k, %v {causal, scale = 0.6 : f32} : (tensor<1x4x3x4xf32>, tensor<1x2x5x4xf32>, tensor<1x2x5x3xf32>) -> (tensor<1x4x3x3xf32>, tensor<1x4x3xf32>)
+  %ow = nn.mul %o, %w : (tensor<1x4x3x3xf32>, tensor<1x4x3x3xf32>) -> tensor<1x4x3x3xf32>
+  %l = nn.reduce_sum %ow [0, 1, 2, 3] : (tensor<1x4x3x3xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }

@@ -25,10 +25,10 @@ namespace amp::runner {
 inline constexpr const char *kStepMetadataSymbol = "amp_step_metadata";
 
 /// The first line of the current format. It also names the runtime ABI the
-/// step's code calls: 4 since amp_attention and amp_attention_grad take the
-/// dropout seed and rate, so that a step compiled for the older calls is
-/// refused instead of run with arguments missing.
-inline constexpr const char *kStepMetadataVersion = "amp-step-metadata 4";
+/// step's code calls: 5 since amp_attention and amp_attention_grad take the
+/// key/value head group (kv_group), so that a step compiled for the older
+/// calls is refused instead of run with arguments missing.
+inline constexpr const char *kStepMetadataVersion = "amp-step-metadata 5";
 
 struct CompiledProgram {
   /// The signatures: program.step's name is the step's symbol, and so on.

@@ -1,10 +1,11 @@
 //===- AttentionPatterns.cpp - fused attention to runtime calls -----------===//
 //
 // nn.attention and nn.attention_grad become amp_attention and
-// amp_attention_grad, which take the query's shape, the key count and the
-// value's head size, and the mask's shape padded with leading 1s to the
-// scores' rank (the kernels broadcast it by strides), and the dropout
-// seed's buffer and rate.
+// amp_attention_grad, which take the query's shape, the key count, the
+// value's head size and the query heads per key/value head (kv_group, 1
+// unless the key has fewer heads: grouped-query attention), the mask's
+// shape padded with leading 1s to the scores' rank (the kernels broadcast
+// it by strides), and the dropout seed's buffer and rate.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,14 +22,20 @@ namespace {
 Value orNull(RuntimeBuilder &rb, Value v) { return v ? v : rb.null(); }
 
 /// The arguments the two kernels share after their pointers: the query's
-/// dims and rank, Sk, Dv, the mask's dims, the dtypes, scale and causal,
-/// and the dropout seed's buffer (`seed`, null without dropout) and rate.
+/// dims and rank, Sk, Dv, kv_group, the mask's dims, the dtypes, scale and
+/// causal, and the dropout seed's buffer (`seed`, null without dropout) and
+/// rate.
 template <typename OpT>
 SmallVector<Value> attentionShapeArgs(RuntimeBuilder &rb, OpT op, Value seed) {
   Value query = op.getQuery(), mask = op.getMask();
   FloatAttr rate = op.getDropoutRateAttr();
   auto q = cast<RankedTensorType>(query.getType());
+  auto k = cast<RankedTensorType>(op.getKey().getType());
   int64_t rank = q.getRank();
+  // The verifier made k's heads (its last batch dim) divide q's.
+  int64_t kvGroup = 1;
+  if (rank >= 3 && k.getDimSize(rank - 3) != 0)
+    kvGroup = q.getDimSize(rank - 3) / k.getDimSize(rank - 3);
   Value maskDims = rb.null();
   Type maskElement = q.getElementType();
   if (mask) {
@@ -41,9 +48,9 @@ SmallVector<Value> attentionShapeArgs(RuntimeBuilder &rb, OpT op, Value seed) {
   return {
       rb.dims(query),
       rb.rank(query),
-      rb.i64(
-          cast<RankedTensorType>(op.getKey().getType()).getShape()[rank - 2]),
+      rb.i64(k.getDimSize(rank - 2)),
       rb.i64(cast<RankedTensorType>(op.getValue().getType()).getShape().back()),
+      rb.i64(kvGroup),
       maskDims,
       rb.dtype(q),
       rb.dtype(maskElement),

@@ -4,7 +4,7 @@
 // written length-prefixed ("<n>:<bytes>") so that any name or option string
 // survives:
 //
-//   amp-step-metadata 4
+//   amp-step-metadata 5
 //   precision f16
 //   source <str>
 //   pipeline-options <str>

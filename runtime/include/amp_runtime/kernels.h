@@ -614,15 +614,20 @@ AMP_KERNEL_API amp_status_t amp_running_stats_update(
 
 /* nn.attention: fused scaled-dot-product attention that never stores the
  * [..., Sq, Sk] scores. q is [B..., Sq, D] with dims q_dims (rank >= 2,
- * B... the leading batch dims), k [B..., Sk, D], v [B..., Sk, Dv], out
- * [B..., Sq, Dv]; q, k, v and out have `dtype` (f32, f16 or bf16). Per batch
- * index b and query row i, in f32 (each element widened exactly):
- *   s[j]   = scale * dot(q[b,i,:], k[b,j,:]) + mask[b,i,j]
+ * B... the leading batch dims), k [Bk..., Sk, D], v [Bk..., Sk, Dv], out
+ * [B..., Sq, Dv]; q, k, v and out have `dtype` (f32, f16 or bf16). Bk... is
+ * B... with its last dim (the heads) divided by kv_group >= 1: with
+ * kv_group > 1 (grouped-query attention, rank >= 3) each key/value head
+ * serves kv_group consecutive query heads, as PyTorch's SDPA with
+ * enable_gqa and Hugging Face's repeat_kv pair them, so the flat batch
+ * index b of q reads k and v at b / kv_group. Per batch index b and query
+ * row i, in f32 (each element widened exactly):
+ *   s[j]   = scale * dot(q[b,i,:], k[b/kv_group,j,:]) + mask[b,i,j]
  *            (s[j] = -inf when causal != 0 and j > i: PyTorch's top-left
  *            aligned is_causal),
  *   m      = max_j s[j],  l = sum_j exp(s[j] - m),
  *   lse[b,i] = m + log(l),  p[j] = exp(s[j] - lse[b,i]),
- *   out[b,i,:] = sum_j p[j] * v[b,j,:], rounded once to dtype.
+ *   out[b,i,:] = sum_j p[j] * v[b/kv_group,j,:], rounded once to dtype.
  * A row whose every s[j] is -inf gets out = 0 and lse = -inf. lse is f32
  * [B..., Sq], saved for amp_attention_grad. mask is optional (NULL: none),
  * additive, of mask_dtype (f32 or dtype) and shape mask_dims, of q's rank,
@@ -642,9 +647,9 @@ AMP_KERNEL_API amp_status_t amp_running_stats_update(
 AMP_KERNEL_API amp_status_t amp_attention(
     const void *q, const void *k, const void *v, const void *mask, void *out,
     float *lse, const int64_t *q_dims, int32_t rank, int64_t sk, int64_t dv,
-    const int64_t *mask_dims, amp_dtype_t dtype, amp_dtype_t mask_dtype,
-    float scale, int32_t causal, const int64_t *dropout_seed,
-    float dropout_rate, void *stream);
+    int64_t kv_group, const int64_t *mask_dims, amp_dtype_t dtype,
+    amp_dtype_t mask_dtype, float scale, int32_t causal,
+    const int64_t *dropout_seed, float dropout_rate, void *stream);
 
 /* nn.attention_grad: the gradients of amp_attention with respect to q, k and
  * v, from the output gradient dout [B..., Sq, Dv] and the forward's out and
@@ -655,8 +660,10 @@ AMP_KERNEL_API amp_status_t amp_attention(
  *   dq[i,:] = scale * sum_j ds[i,j] * k[j,:],
  *   dk[j,:] = scale * sum_i ds[i,j] * q[i,:],
  *   dv[j,:] = sum_i p[i,j] * dout[i,:],
- * each rounded once to dtype. With dropout (as amp_attention's), a kept
- * entry's dp[i,j] is divided by 1 - dropout_rate and a dropped one's is 0
+ * each rounded once to dtype; with kv_group > 1 the sums of dk and dv run
+ * over the rows i of all kv_group query heads that share the key/value
+ * head, those of the first head first. With dropout (as amp_attention's), a
+ * kept entry's dp[i,j] is divided by 1 - dropout_rate and a dropped one's is 0
  * before ds, and dv sums p[i,j] / (1 - dropout_rate) over the kept entries
  * only. The mask gets no gradient. Scratch memory is
  * O(Sk * (D + Dv + 1)) f32 per host thread (the cpu backend's also holds
@@ -667,9 +674,9 @@ AMP_KERNEL_API amp_status_t amp_attention_grad(
     const void *dout, const void *q, const void *k, const void *v,
     const void *mask, const void *out, const float *lse, void *dq, void *dk,
     void *dv_out, const int64_t *q_dims, int32_t rank, int64_t sk, int64_t dv,
-    const int64_t *mask_dims, amp_dtype_t dtype, amp_dtype_t mask_dtype,
-    float scale, int32_t causal, const int64_t *dropout_seed,
-    float dropout_rate, void *stream);
+    int64_t kv_group, const int64_t *mask_dims, amp_dtype_t dtype,
+    amp_dtype_t mask_dtype, float scale, int32_t causal,
+    const int64_t *dropout_seed, float dropout_rate, void *stream);
 
 /*===--- Convolution -----------------------------------------------------===*/
 

@@ -636,9 +636,10 @@ func.func @running_stats_update_biased(%rm: tensor<16xf32>, %rv: tensor<16xf32>,
 // -----
 
 // nn.attention: amp_attention(q, k, v, mask, out, lse, q dims, rank, Sk, Dv,
-// mask dims padded with leading 1s to the scores' rank, dtype (F16), mask
-// dtype (F32), scale, causal, dropout seed (NULL: none), dropout rate (0),
-// stream); the results are the function's.
+// kv_group (1: as many key/value heads as query heads), mask dims padded
+// with leading 1s to the scores' rank, dtype (F16), mask dtype (F32),
+// scale, causal, dropout seed (NULL: none), dropout rate (0), stream); the
+// results are the function's.
 // CHECK-LABEL: func.func @attention(
 // CHECK-DAG: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
 // CHECK-DAG: %[[NORATE:.*]] = llvm.mlir.constant(0.000000e+00 : f32) : f32
@@ -647,10 +648,11 @@ func.func @running_stats_update_biased(%rm: tensor<16xf32>, %rv: tensor<16xf32>,
 // CHECK-DAG: %[[RANK:.*]] = llvm.mlir.constant(4 : i32) : i32
 // CHECK-DAG: %[[SK:.*]] = llvm.mlir.constant(6 : i64) : i64
 // CHECK-DAG: %[[DV:.*]] = llvm.mlir.constant(32 : i64) : i64
+// CHECK-DAG: %[[GROUP:.*]] = llvm.mlir.constant(1 : i64) : i64
 // CHECK-DAG: %[[F16:.*]] = llvm.mlir.constant(1 : i32) : i32
 // CHECK-DAG: %[[F32:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK-DAG: %[[SCALE:.*]] = llvm.mlir.constant(2.500000e-01 : f32) : f32
-// CHECK: llvm.call @amp_attention(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[QDIMS]], %[[RANK]], %[[SK]], %[[DV]], %[[MDIMS]], %[[F16]], %[[F32]], %[[SCALE]], %[[F16]], %[[NULL]], %[[NORATE]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i64, i64, !llvm.ptr, i32, i32, f32, i32, !llvm.ptr, f32, !llvm.ptr) -> i32
+// CHECK: llvm.call @amp_attention(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[QDIMS]], %[[RANK]], %[[SK]], %[[DV]], %[[GROUP]], %[[MDIMS]], %[[F16]], %[[F32]], %[[SCALE]], %[[F16]], %[[NULL]], %[[NORATE]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i64, i64, i64, !llvm.ptr, i32, i32, f32, i32, !llvm.ptr, f32, !llvm.ptr) -> i32
 func.func @attention(%q: tensor<2x4x8x16xf16>, %k: tensor<2x4x6x16xf16>, %v: tensor<2x4x6x32xf16>, %m: tensor<6xf32>) -> (tensor<2x4x8x32xf16>, tensor<2x4x8xf32>) {
   %o, %lse = nn.attention %q, %k, %v mask %m {causal, scale = 0.25 : f32} : (tensor<2x4x8x16xf16>, tensor<2x4x6x16xf16>, tensor<2x4x6x32xf16>, tensor<6xf32>) -> (tensor<2x4x8x32xf16>, tensor<2x4x8xf32>)
   return %o, %lse : tensor<2x4x8x32xf16>, tensor<2x4x8xf32>
@@ -659,8 +661,9 @@ func.func @attention(%q: tensor<2x4x8x16xf16>, %k: tensor<2x4x6x16xf16>, %v: ten
 // -----
 
 // nn.attention_grad without a mask: NULL mask and mask dims, the default
-// scale 1/sqrt(D) = 0.5, causal 0; with dropout: the seed's buffer (the
-// step's argument #6, from the argument array) and the rate.
+// scale 1/sqrt(D) = 0.5, causal 0, kv_group 1 (rank 2: no heads); with
+// dropout: the seed's buffer (the step's argument #6, from the argument
+// array) and the rate.
 // CHECK-LABEL: func.func @attention_grad(
 // CHECK-DAG: %[[RATE:.*]] = llvm.mlir.constant(1.000000e-01 : f32) : f32
 // CHECK-DAG: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
@@ -668,13 +671,32 @@ func.func @attention(%q: tensor<2x4x8x16xf16>, %k: tensor<2x4x6x16xf16>, %v: ten
 // CHECK-DAG: %[[RANK:.*]] = llvm.mlir.constant(2 : i32) : i32
 // CHECK-DAG: %[[SK:.*]] = llvm.mlir.constant(5 : i64) : i64
 // CHECK-DAG: %[[DV:.*]] = llvm.mlir.constant(2 : i64) : i64
+// CHECK-DAG: %[[GROUP:.*]] = llvm.mlir.constant(1 : i64) : i64
 // CHECK-DAG: %[[F32:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK-DAG: %[[SCALE:.*]] = llvm.mlir.constant(5.000000e-01 : f32) : f32
 // CHECK: %[[SEEDAT:.*]] = llvm.getelementptr %arg0[6] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
 // CHECK-NEXT: %[[SEED:.*]] = llvm.load %[[SEEDAT]] : !llvm.ptr -> !llvm.ptr
-// CHECK: llvm.call @amp_attention_grad(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[NULL]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[QDIMS]], %[[RANK]], %[[SK]], %[[DV]], %[[NULL]], %[[F32]], %[[F32]], %[[SCALE]], %[[F32]], %[[SEED]], %[[RATE]], %{{.*}})
+// CHECK: llvm.call @amp_attention_grad(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[NULL]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[QDIMS]], %[[RANK]], %[[SK]], %[[DV]], %[[GROUP]], %[[NULL]], %[[F32]], %[[F32]], %[[SCALE]], %[[F32]], %[[SEED]], %[[RATE]], %{{.*}})
 func.func @attention_grad(%dy: tensor<3x2xf32>, %q: tensor<3x4xf32>, %k: tensor<5x4xf32>, %v: tensor<5x2xf32>, %o: tensor<3x2xf32>, %lse: tensor<3xf32>, %seed: tensor<i64>)
     -> (tensor<3x4xf32>, tensor<5x4xf32>, tensor<5x2xf32>) {
   %dq, %dk, %dv = nn.attention_grad %dy, %q, %k, %v, %o, %lse dropout %seed {dropout_rate = 1.000000e-01 : f32} : (tensor<3x2xf32>, tensor<3x4xf32>, tensor<5x4xf32>, tensor<5x2xf32>, tensor<3x2xf32>, tensor<3xf32>, tensor<i64>) -> (tensor<3x4xf32>, tensor<5x4xf32>, tensor<5x2xf32>)
   return %dq, %dk, %dv : tensor<3x4xf32>, tensor<5x4xf32>, tensor<5x2xf32>
+}
+
+// -----
+
+// Grouped-query attention: 8 query heads on 2 key/value heads, kv_group 4,
+// the same in the gradient.
+// CHECK-LABEL: func.func @attention_grouped_query(
+// CHECK-DAG: %[[QDIMS:.*]] = llvm.mlir.addressof @__amp_i64_2_8_5_4 : !llvm.ptr
+// CHECK-DAG: %[[SK:.*]] = llvm.mlir.constant(6 : i64) : i64
+// CHECK-DAG: %[[DV:.*]] = llvm.mlir.constant(3 : i64) : i64
+// CHECK-DAG: %[[GROUP:.*]] = llvm.mlir.constant(4 : i64) : i64
+// CHECK: llvm.call @amp_attention(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[QDIMS]], %{{.*}}, %[[SK]], %[[DV]], %[[GROUP]], %{{.*}})
+// CHECK: llvm.call @amp_attention_grad(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[QDIMS]], %{{.*}}, %[[SK]], %[[DV]], %[[GROUP]], %{{.*}})
+func.func @attention_grouped_query(%q: tensor<2x8x5x4xf32>, %k: tensor<2x2x6x4xf32>, %v: tensor<2x2x6x3xf32>, %dy: tensor<2x8x5x3xf32>)
+    -> (tensor<2x8x5x4xf32>, tensor<2x2x6x4xf32>, tensor<2x2x6x3xf32>) {
+  %o, %lse = nn.attention %q, %k, %v : (tensor<2x8x5x4xf32>, tensor<2x2x6x4xf32>, tensor<2x2x6x3xf32>) -> (tensor<2x8x5x3xf32>, tensor<2x8x5xf32>)
+  %dq, %dk, %dv = nn.attention_grad %dy, %q, %k, %v, %o, %lse : (tensor<2x8x5x3xf32>, tensor<2x8x5x4xf32>, tensor<2x2x6x4xf32>, tensor<2x2x6x3xf32>, tensor<2x8x5x3xf32>, tensor<2x8x5xf32>) -> (tensor<2x8x5x4xf32>, tensor<2x2x6x4xf32>, tensor<2x2x6x3xf32>)
+  return %dq, %dk, %dv : tensor<2x8x5x4xf32>, tensor<2x2x6x4xf32>, tensor<2x2x6x3xf32>
 }

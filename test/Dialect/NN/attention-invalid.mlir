@@ -39,7 +39,7 @@ func.func @ranks(%q: tensor<2x4x8xf32>, %k: tensor<4x8xf32>) {
 // -----
 
 func.func @head_size(%q: tensor<4x8xf32>, %k: tensor<6x4xf32>, %v: tensor<6x8xf32>) {
-  // expected-error @+2 {{key must have shape [6, 8] (the query's batch dimensions, then [Sk, D]), got [6, 4]}}
+  // expected-error @+2 {{key must have shape [6, 8] (the query's batch dimensions, then [Sk, D]; its heads may divide the query's), got [6, 4]}}
   // expected-error @+1 {{'nn.attention' op failed to infer returned types}}
   %o, %l = nn.attention %q, %k, %v : (tensor<4x8xf32>, tensor<6x4xf32>, tensor<6x8xf32>) -> (tensor<4x8xf32>, tensor<4xf32>)
   return
@@ -48,10 +48,50 @@ func.func @head_size(%q: tensor<4x8xf32>, %k: tensor<6x4xf32>, %v: tensor<6x8xf3
 // -----
 
 // Query and key do not broadcast against each other.
-func.func @batch(%q: tensor<2x4x8xf32>, %k: tensor<1x6x8xf32>) {
-  // expected-error @+2 {{key must have shape [2, 6, 8] (the query's batch dimensions, then [Sk, D]), got [1, 6, 8]}}
+func.func @batch(%q: tensor<2x3x4x8xf32>, %k: tensor<1x3x6x8xf32>) {
+  // expected-error @+2 {{key must have shape [2, 3, 6, 8] (the query's batch dimensions, then [Sk, D]; its heads may divide the query's), got [1, 3, 6, 8]}}
   // expected-error @+1 {{'nn.attention' op failed to infer returned types}}
-  %o, %l = nn.attention %q, %k, %k : (tensor<2x4x8xf32>, tensor<1x6x8xf32>, tensor<1x6x8xf32>) -> (tensor<2x4x8xf32>, tensor<2x4xf32>)
+  %o, %l = nn.attention %q, %k, %k : (tensor<2x3x4x8xf32>, tensor<1x3x6x8xf32>, tensor<1x3x6x8xf32>) -> (tensor<2x3x4x8xf32>, tensor<2x3x4xf32>)
+  return
+}
+
+// -----
+
+// Grouped-query attention: the key's heads must divide the query's.
+func.func @kv_heads(%q: tensor<2x4x4x8xf32>, %k: tensor<2x3x6x8xf32>) {
+  // expected-error @+2 {{key has 3 heads (dimension 1), which neither equals nor divides the query's 4}}
+  // expected-error @+1 {{'nn.attention' op failed to infer returned types}}
+  %o, %l = nn.attention %q, %k, %k : (tensor<2x4x4x8xf32>, tensor<2x3x6x8xf32>, tensor<2x3x6x8xf32>) -> (tensor<2x4x4x8xf32>, tensor<2x4x4xf32>)
+  return
+}
+
+// -----
+
+// More key heads than query heads.
+func.func @kv_heads_more(%q: tensor<2x4x8xf32>, %k: tensor<4x6x8xf32>) {
+  // expected-error @+2 {{key has 4 heads (dimension 0), which neither equals nor divides the query's 2}}
+  // expected-error @+1 {{'nn.attention' op failed to infer returned types}}
+  %o, %l = nn.attention %q, %k, %k : (tensor<2x4x8xf32>, tensor<4x6x8xf32>, tensor<4x6x8xf32>) -> (tensor<2x4x8xf32>, tensor<2x4xf32>)
+  return
+}
+
+// -----
+
+// A query without heads cannot share a key's.
+func.func @kv_heads_zero(%q: tensor<0x4x8xf32>, %k: tensor<2x6x8xf32>) {
+  // expected-error @+2 {{key has 2 heads (dimension 0), which neither equals nor divides the query's 0}}
+  // expected-error @+1 {{'nn.attention' op failed to infer returned types}}
+  %o, %l = nn.attention %q, %k, %k : (tensor<0x4x8xf32>, tensor<2x6x8xf32>, tensor<2x6x8xf32>) -> (tensor<0x4x8xf32>, tensor<0x4xf32>)
+  return
+}
+
+// -----
+
+// The value's heads must be the key's.
+func.func @value_heads(%q: tensor<4x4x8xf32>, %k: tensor<2x6x8xf32>, %v: tensor<4x6x8xf32>) {
+  // expected-error @+2 {{value must have shape [2, 6, 8] (the key's batch dimensions and Sk, then Dv), got [4, 6, 8]}}
+  // expected-error @+1 {{'nn.attention' op failed to infer returned types}}
+  %o, %l = nn.attention %q, %k, %v : (tensor<4x4x8xf32>, tensor<2x6x8xf32>, tensor<4x6x8xf32>) -> (tensor<4x4x8xf32>, tensor<4x4xf32>)
   return
 }
 

@@ -6,7 +6,8 @@
 // of shared memory; D = Dv = 1024: the CUDA blocks shrink), causal with Sq < Sk
 // and Sq > Sk, masks of the scores' shape and broadcast ones with -inf entries
 // (f32 or the dtype), Sq = 0 and Sk = 0, dropout of the probabilities (rate
-// 0.1 and 0.3); f32, f16 and bf16. The gradients of
+// 0.1 and 0.3), grouped-query attention (kv_group 2, 3 and 4, one key/value
+// head for all: multi-query); f32, f16 and bf16. The gradients of
 // both backends take the same dout, out and lse (the reference's), so each
 // kernel is compared on the same inputs.
 //
@@ -26,8 +27,10 @@
 //   dq: |scale| (2 n + 10) u max|k| max_i sum_j |ds_ij|;
 //   dk: |scale| (2 m + 10) u max|q| max_j sum_i |ds_ij|;
 //   dv: (2 m + 8) u max|dout| max_j sum_i p_ij,
-// with the sums of |ds| and p computed here in f64. f16/bf16 outputs add
-// one rounding: 1 ulp.
+// with the sums of |ds| and p computed here in f64. Under grouped-query
+// attention the dk and dv sums run over the rows of kv_group query
+// problems: m is kv_group Sq, and the sums over i take those rows. f16/bf16
+// outputs add one rounding: 1 ulp.
 //
 // The cpu backend (--host, runtime/cpu/CpuAttention.cpp) computes the
 // same formulas with oneDNN GEMMs: the dot products and the gradient's
@@ -83,6 +86,7 @@ struct Case {
   int32_t causal;
   bool maskInDtype;
   float dropout = 0.0f; // the dropout rate; 0: none
+  int64_t kvGroup = 1;  // query heads per key/value head
 };
 
 const std::vector<Case> &cases() {
@@ -102,6 +106,13 @@ const std::vector<Case> &cases() {
       {{2, 12, 128, 64}, 128, 64, {2, 1, 1, 128}, 0, false, 0.1f},
       {{2, 4, 100, 64}, 100, 64, {}, 1, false, 0.3f},
       {{3, 50, 17}, 33, 5, {1, 50, 1}, 1, true, 0.3f},
+      // grouped-query attention: Llama-like (8 query heads, 2 key/value
+      // heads), causal with a key-padding mask; multi-query (one
+      // key/value head); rank 3; with dropout
+      {{2, 8, 64, 64}, 64, 64, {2, 1, 1, 64}, 1, false, 0.0f, 4},
+      {{1, 4, 40, 16}, 52, 24, {}, 0, true, 0.0f, 4},
+      {{6, 33, 8}, 20, 8, {6, 33, 20}, 1, true, 0.0f, 2},
+      {{1, 6, 50, 32}, 70, 16, {1, 1, 50, 70}, 0, false, 0.1f, 3},
   };
   return all;
 }
@@ -109,7 +120,7 @@ const std::vector<Case> &cases() {
 /// The geometry of a case.
 struct Dims {
   int32_t rank;
-  int64_t batch, sq, d, sk, dv;
+  int64_t batch, kvBatch, sq, d, sk, dv;
   int64_t q, k, v, out, rows, mask;
 };
 
@@ -123,9 +134,10 @@ Dims dimsOf(const Case &c) {
   g.d = c.q[g.rank - 1];
   g.sk = c.sk;
   g.dv = c.dv;
+  g.kvBatch = g.batch / c.kvGroup;
   g.q = g.batch * g.sq * g.d;
-  g.k = g.batch * g.sk * g.d;
-  g.v = g.batch * g.sk * g.dv;
+  g.k = g.kvBatch * g.sk * g.d;
+  g.v = g.kvBatch * g.sk * g.dv;
   g.out = g.batch * g.sq * g.dv;
   g.rows = g.batch * g.sq;
   g.mask = c.mask.empty() ? 0 : 1;
@@ -147,6 +159,8 @@ std::string describe(const char *what, amp_dtype_t dt, const Case &c) {
   }
   if (c.dropout > 0)
     d += " dropout " + std::to_string(c.dropout);
+  if (c.kvGroup > 1)
+    d += " kv_group " + std::to_string(c.kvGroup);
   return d + (c.causal ? " causal" : "");
 }
 
@@ -198,8 +212,13 @@ Sizes sizesOf(const Case &c, const Dims &g, const Inputs &in, const Host &out,
   Sizes z;
   std::vector<double> dsCol(size_t(g.sk)), pCol(size_t(g.sk));
   for (int64_t b = 0; b < g.batch; ++b) {
-    std::fill(dsCol.begin(), dsCol.end(), 0.0);
-    std::fill(pCol.begin(), pCol.end(), 0.0);
+    // dk's and dv's sums run over the query problems of one key/value
+    // problem, b / kvGroup.
+    const int64_t kb = b / c.kvGroup;
+    if (b % c.kvGroup == 0) {
+      std::fill(dsCol.begin(), dsCol.end(), 0.0);
+      std::fill(pCol.begin(), pCol.end(), 0.0);
+    }
     for (int64_t i = 0; i < g.sq; ++i) {
       const int64_t r = b * g.sq + i;
       const int64_t n = c.causal ? std::min(i + 1, g.sk) : g.sk;
@@ -209,7 +228,7 @@ Sizes sizesOf(const Case &c, const Dims &g, const Inputs &in, const Host &out,
       for (int64_t j = 0; j < n; ++j) {
         double s = 0;
         for (int64_t x = 0; x < g.d; ++x)
-          s += in.q.get(r * g.d + x) * in.k.get((b * g.sk + j) * g.d + x);
+          s += in.q.get(r * g.d + x) * in.k.get((kb * g.sk + j) * g.d + x);
         s *= in.scale;
         if (!c.mask.empty())
           s += in.mask.get(maskIndex(c, g, b, i, j));
@@ -218,7 +237,8 @@ Sizes sizesOf(const Case &c, const Dims &g, const Inputs &in, const Host &out,
         z.scoreMax = std::max(z.scoreMax, std::fabs(s));
         double dp = 0;
         for (int64_t e = 0; e < g.dv; ++e)
-          dp += in.dout.get(r * g.dv + e) * in.v.get((b * g.sk + j) * g.dv + e);
+          dp +=
+              in.dout.get(r * g.dv + e) * in.v.get((kb * g.sk + j) * g.dv + e);
         const double f = dropFactor(c, in, g, b, i, j),
                      p = std::exp(s - lse.get(r)),
                      ds = std::fabs(p * (f * dp - delta));
@@ -256,9 +276,9 @@ Forward runForward(Backend &b, const Case &c, const Dims &g, const Inputs &in,
   Buf out = b.alloc(dt, g.out), lse = b.alloc(AMP_DTYPE_F32, g.rows);
   b.ok(AMP_CALL(b, amp_attention, q, k, v, mask, out,
                 static_cast<float *>(lse.get()), c.q.data(), g.rank, g.sk, g.dv,
-                c.mask.empty() ? nullptr : c.mask.data(), dt, in.mask.dtype,
-                in.scale, c.causal, static_cast<const int64_t *>(seed.get()),
-                c.dropout, nullptr));
+                c.kvGroup, c.mask.empty() ? nullptr : c.mask.data(), dt,
+                in.mask.dtype, in.scale, c.causal,
+                static_cast<const int64_t *>(seed.get()), c.dropout, nullptr));
   return {b.download(out), b.download(lse)};
 }
 
@@ -275,9 +295,10 @@ Grads runGrad(Backend &b, const Case &c, const Dims &g, const Inputs &in,
   Buf dq = b.alloc(dt, g.q), dk = b.alloc(dt, g.k), dv = b.alloc(dt, g.v);
   b.ok(AMP_CALL(b, amp_attention_grad, dout, q, k, v, mask, out,
                 static_cast<const float *>(lse.get()), dq, dk, dv, c.q.data(),
-                g.rank, g.sk, g.dv, c.mask.empty() ? nullptr : c.mask.data(),
-                dt, in.mask.dtype, in.scale, c.causal,
-                static_cast<const int64_t *>(seed.get()), c.dropout, nullptr));
+                g.rank, g.sk, g.dv, c.kvGroup,
+                c.mask.empty() ? nullptr : c.mask.data(), dt, in.mask.dtype,
+                in.scale, c.causal, static_cast<const int64_t *>(seed.get()),
+                c.dropout, nullptr));
   return {b.download(dq), b.download(dk), b.download(dv)};
 }
 
@@ -305,8 +326,9 @@ AMP_COMPARE_CASE(attention) {
       const Forward ref = runForward(*c.ref, cs, g, in, dt);
       const Forward dev = runForward(*c.dev, cs, g, in, dt);
       const Sizes z = sizesOf(cs, g, in, ref.out, ref.lse);
-      const double n = double(g.sk), m = double(g.sq), logN = std::log2(n + 1),
-                   s = z.scoreMax, kept = 1.0 / (1.0 - double(cs.dropout));
+      const double n = double(g.sk), m = double(cs.kvGroup * g.sq),
+                   logN = std::log2(n + 1), s = z.scoreMax,
+                   kept = 1.0 / (1.0 - double(cs.dropout));
       c.expectClose(
           describe("attention out", dt, cs), ref.out, dev.out,
           tol(dt, kept * (8 * n + 18 * s + 8 * logN + 32) * kU * maxAbs(in.v)));
@@ -345,7 +367,7 @@ AMP_COMPARE_CASE(attention_errors) {
                     const int64_t *maskDims, amp_dtype_t dtype,
                     int32_t causal) {
     return AMP_CALL(b, amp_attention, q, p[1].get(), p[2].get(), mask, out,
-                    static_cast<float *>(p[3].get()), qDims, rank, 3, 4,
+                    static_cast<float *>(p[3].get()), qDims, rank, 3, 4, 1,
                     maskDims, dtype, AMP_DTYPE_F32, 0.5f, causal, nullptr, 0.0f,
                     nullptr);
   };
@@ -377,7 +399,7 @@ AMP_COMPARE_CASE(attention_errors) {
     return AMP_CALL(b, amp_attention_grad, p[0].get(), p[0].get(), p[0].get(),
                     p[0].get(), nullptr, p[0].get(),
                     static_cast<const float *>(p[3].get()), p[1].get(), nullptr,
-                    p[2].get(), dims, 3, 3, 4, nullptr, AMP_DTYPE_F32,
+                    p[2].get(), dims, 3, 3, 4, 1, nullptr, AMP_DTYPE_F32,
                     AMP_DTYPE_F32, 0.5f, 0, nullptr, 0.0f, nullptr);
   });
 }

@@ -54,11 +54,16 @@ struct AttentionCase {
   bool causal;
   bool maskInDtype; // the mask in the tensors' dtype, else f32
   float dropout = 0.0f; // the dropout rate; 0: none
+  int64_t kvGroup = 1;  // query heads per key/value head
 };
 
-/// q's batch dims followed by (rows, cols).
-Shape batchShape(const Shape &q, int64_t rows, int64_t cols) {
+/// q's batch dims, the heads (the last) divided by `group`, followed by
+/// (rows, cols).
+Shape batchShape(const Shape &q, int64_t rows, int64_t cols,
+                 int64_t group = 1) {
   Shape s(q.begin(), q.end() - 2);
+  if (!s.empty())
+    s.back() /= group;
   s.push_back(rows);
   s.push_back(cols);
   return s;
@@ -75,6 +80,10 @@ struct Problem {
   int64_t seed = 0x5eed0123456789;
 
   bool hasMask() const { return !c.mask.empty(); }
+  /// The element offset of key (value: width dv) row j of problem b.
+  int64_t kvRow(int64_t b, int64_t j, int64_t width) const {
+    return (b / c.kvGroup * sk + j) * width;
+  }
   const int64_t *dropoutSeed() const { return c.dropout > 0 ? &seed : nullptr; }
   /// What dropout multiplies problem b's p[i, j] by (1 without dropout).
   double dropFactor(int64_t b, int64_t i, int64_t j) const {
@@ -110,8 +119,8 @@ Problem makeProblem(const AttentionCase &c, amp_dtype_t dtype,
   p.batch = numel(Shape(c.q.begin(), c.q.end() - 2));
   p.scale = p.d > 0 ? static_cast<float>(1.0 / std::sqrt(double(p.d))) : 1.0f;
   p.q = randomTensor(dtype, c.q, rng);
-  p.k = randomTensor(dtype, batchShape(c.q, p.sk, p.d), rng);
-  p.v = randomTensor(dtype, batchShape(c.q, p.sk, p.dv), rng);
+  p.k = randomTensor(dtype, batchShape(c.q, p.sk, p.d, c.kvGroup), rng);
+  p.v = randomTensor(dtype, batchShape(c.q, p.sk, p.dv, c.kvGroup), rng);
   p.scores = batchShape(c.q, p.sq, p.sk);
   p.outShape = batchShape(c.q, p.sq, p.dv);
   p.lseShape = Shape(c.q.begin(), c.q.end() - 1);
@@ -148,7 +157,7 @@ int64_t scoresF64(const Problem &p, const Inputs &in, int64_t b, int64_t i,
     double dot = 0, abs = 0;
     for (int64_t c = 0; c < p.d; ++c) {
       const double t =
-          in.q[(b * p.sq + i) * p.d + c] * in.k[(b * p.sk + j) * p.d + c];
+          in.q[(b * p.sq + i) * p.d + c] * in.k[p.kvRow(b, j, p.d) + c];
       dot += t;
       abs += std::fabs(t);
     }
@@ -201,7 +210,7 @@ Forward forwardF64(const Problem &p, const Inputs &in) {
           if (s[j] == -INFINITY)
             continue;
           const double pj = std::exp(s[j] - lse) * p.dropFactor(b, i, j);
-          const double vj = in.v[(b * p.sk + j) * p.dv + c];
+          const double vj = in.v[p.kvRow(b, j, p.dv) + c];
           const double relP = (p.d + 3) * kU * mag[j] + lseErr +
                               kU * std::fabs(s[j] - lse) + 2 * kU + p.dropErr();
           sum += pj * vj;
@@ -252,7 +261,7 @@ Backward backwardF64(const Problem &p, const Inputs &in, const Tensor &out,
         double dp = 0, dpAbs = 0;
         for (int64_t c = 0; c < p.dv; ++c) {
           const double t =
-              dout.get(r * p.dv + c) * in.v[(b * p.sk + j) * p.dv + c];
+              dout.get(r * p.dv + c) * in.v[p.kvRow(b, j, p.dv) + c];
           dp += f * t;
           dpAbs += f * std::fabs(t) * (1 + p.dropErr());
         }
@@ -261,22 +270,26 @@ Backward backwardF64(const Problem &p, const Inputs &in, const Tensor &out,
             pErr * std::fabs(diff) +
             pj * ((p.dv + 1) * kU * dpAbs + deltaErr + kU * std::fabs(diff)) +
             kU * std::fabs(ds);
+        // dk and dv sum over the rows of the kvGroup problems that share
+        // the key/value problem.
+        const int64_t rowsSummed = p.c.kvGroup * p.sq;
         for (int64_t c = 0; c < p.d; ++c) {
-          const int64_t qi = r * p.d + c, kj = (b * p.sk + j) * p.d + c;
+          const int64_t qi = r * p.d + c, kj = p.kvRow(b, j, p.d) + c;
           g.dq[qi] += scale * ds * in.k[kj];
           dqErr[qi] += absScale * (dsErr * std::fabs(in.k[kj]) +
                                    (n + 1) * kU * std::fabs(ds * in.k[kj]));
           g.dk[kj] += scale * ds * in.q[qi];
-          dkErr[kj] += absScale * (dsErr * std::fabs(in.q[qi]) +
-                                   (p.sq + 1) * kU * std::fabs(ds * in.q[qi]));
+          dkErr[kj] +=
+              absScale * (dsErr * std::fabs(in.q[qi]) +
+                          (rowsSummed + 1) * kU * std::fabs(ds * in.q[qi]));
         }
         for (int64_t c = 0; c < p.dv; ++c) {
-          const int64_t vj = (b * p.sk + j) * p.dv + c;
+          const int64_t vj = p.kvRow(b, j, p.dv) + c;
           const double o = dout.get(r * p.dv + c);
           g.dv[vj] += pj * f * o;
           dvErr[vj] +=
-              f * (pErr * std::fabs(o) +
-                   (p.sq + 1 + p.dropErr() / kU) * kU * pj * std::fabs(o));
+              f * (pErr * std::fabs(o) + (rowsSummed + 1 + p.dropErr() / kU) *
+                                             kU * pj * std::fabs(o));
         }
       }
     }
@@ -306,7 +319,7 @@ Results runKernels(const Problem &p, std::mt19937 &rng) {
   EXPECT_TRUE(isOk(amp_attention(
       p.q.data(), p.k.data(), p.v.data(), p.maskData(), r.out.data(),
       static_cast<float *>(r.lse.data()), p.c.q.data(), rank, p.sk, p.dv,
-      p.maskDims(), p.dtype, p.maskDtype(), p.scale, p.c.causal,
+      p.c.kvGroup, p.maskDims(), p.dtype, p.maskDtype(), p.scale, p.c.causal,
       p.dropoutSeed(), p.c.dropout, nullptr)));
   r.dout = randomTensor(p.dtype, p.outShape, rng);
   r.dq = sentinelTensor(p.dtype, p.q.shape());
@@ -315,9 +328,9 @@ Results runKernels(const Problem &p, std::mt19937 &rng) {
   EXPECT_TRUE(isOk(amp_attention_grad(
       r.dout.data(), p.q.data(), p.k.data(), p.v.data(), p.maskData(),
       r.out.data(), static_cast<const float *>(r.lse.data()), r.dq.data(),
-      r.dk.data(), r.dv.data(), p.c.q.data(), rank, p.sk, p.dv, p.maskDims(),
-      p.dtype, p.maskDtype(), p.scale, p.c.causal, p.dropoutSeed(), p.c.dropout,
-      nullptr)));
+      r.dk.data(), r.dv.data(), p.c.q.data(), rank, p.sk, p.dv, p.c.kvGroup,
+      p.maskDims(), p.dtype, p.maskDtype(), p.scale, p.c.causal,
+      p.dropoutSeed(), p.c.dropout, nullptr)));
   return r;
 }
 
@@ -352,6 +365,14 @@ const std::vector<AttentionCase> &attentionCases() {
       {{2, 3, 6, 8}, 9, 5, {2, 1, 1, 9}, true, false, 0.1f},
       // dropout over several blocks of query rows, rate 0.3
       {{2, 130, 16}, 70, 8, {1, 130, 70}, false, true, 0.3f},
+      // grouped-query attention: 6 query heads on 2 key/value heads,
+      // causal, a key-padding mask
+      {{2, 6, 5, 8}, 7, 4, {2, 1, 1, 7}, true, false, 0.0f, 3},
+      // multi-query (one key/value head) over several blocks of rows, with
+      // dropout
+      {{1, 4, 70, 16}, 40, 8, {}, false, false, 0.2f, 4},
+      // rank 3: the heads are the only batch dim
+      {{4, 9, 6}, 11, 5, {4, 9, 11}, false, true, 0.0f, 2},
   };
   return cases;
 }
@@ -376,7 +397,7 @@ TEST_P(AttentionTest, ForwardAndGradMatchF64) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, AttentionTest,
-                         ::testing::Combine(::testing::Range(0, 14),
+                         ::testing::Combine(::testing::Range(0, 17),
                                             ::testing::Values(AMP_DTYPE_F32,
                                                               AMP_DTYPE_F16,
                                                               AMP_DTYPE_BF16)),
@@ -388,7 +409,8 @@ TEST(Attention, GradMatchesFiniteDifferences) {
   for (const AttentionCase &c :
        {AttentionCase{{2, 3, 4}, 5, 3, {2, 1, 5}, true, false},
         AttentionCase{{1, 2, 4, 3}, 6, 5, {1, 1, 4, 6}, false, false},
-        AttentionCase{{2, 5, 4}, 6, 3, {2, 1, 6}, false, false, 0.4f}}) {
+        AttentionCase{{2, 5, 4}, 6, 3, {2, 1, 6}, false, false, 0.4f},
+        AttentionCase{{1, 4, 3, 5}, 4, 3, {}, true, false, 0.0f, 2}}) {
     std::mt19937 rng(7);
     const Problem p = makeProblem(c, AMP_DTYPE_F32, rng);
     const Results r = runKernels(p, rng);
@@ -484,7 +506,7 @@ TEST(Attention, NonFiniteValuesOfSkippedTermsStayOut) {
     ASSERT_TRUE(isOk(amp_attention_grad(
         r.dout.data(), p.q.data(), p.k.data(), p.v.data(), p.maskData(),
         r.out.data(), static_cast<const float *>(r.lse.data()), r.dq.data(),
-        r.dk.data(), r.dv.data(), c.q.data(), 3, p.sk, p.dv, p.maskDims(),
+        r.dk.data(), r.dv.data(), c.q.data(), 3, p.sk, p.dv, 1, p.maskDims(),
         dtype, p.maskDtype(), p.scale, 1, nullptr, 0.0f, nullptr)));
     const Inputs in = inputsOf(p);
     const Forward f = forwardF64(p, in);
@@ -522,27 +544,30 @@ TEST(Attention, SameBitsAtAnyThreadCount) {
   if (!setThreads || !maxThreads)
     GTEST_SKIP() << "no OpenMP in this process";
   const int saved = maxThreads();
-  for (amp_dtype_t dtype : {AMP_DTYPE_F32, AMP_DTYPE_BF16}) {
-    std::mt19937 rng(19);
-    const Problem p = makeProblem(
-        {{3, 5, 130, 16}, 100, 8, {3, 1, 1, 100}, true, false, 0.2f}, dtype,
-        rng);
-    Results first;
-    for (int threads : {1, 2, 3, 4}) {
-      setThreads(threads);
-      std::mt19937 doutRng(23);
-      Results r = runKernels(p, doutRng);
-      if (threads == 1) {
-        first = r;
-        continue;
+  const AttentionCase cases[] = {
+      {{3, 5, 130, 16}, 100, 8, {3, 1, 1, 100}, true, false, 0.2f},
+      // grouped-query: the gradient splits the key/value problems
+      {{2, 6, 70, 16}, 90, 8, {2, 1, 1, 90}, true, false, 0.2f, 2}};
+  for (const AttentionCase &c : cases)
+    for (amp_dtype_t dtype : {AMP_DTYPE_F32, AMP_DTYPE_BF16}) {
+      std::mt19937 rng(19);
+      const Problem p = makeProblem(c, dtype, rng);
+      Results first;
+      for (int threads : {1, 2, 3, 4}) {
+        setThreads(threads);
+        std::mt19937 doutRng(23);
+        Results r = runKernels(p, doutRng);
+        if (threads == 1) {
+          first = r;
+          continue;
+        }
+        EXPECT_TRUE(r.out.sameBits(first.out)) << threads << " threads";
+        EXPECT_TRUE(r.lse.sameBits(first.lse)) << threads << " threads";
+        EXPECT_TRUE(r.dq.sameBits(first.dq)) << threads << " threads";
+        EXPECT_TRUE(r.dk.sameBits(first.dk)) << threads << " threads";
+        EXPECT_TRUE(r.dv.sameBits(first.dv)) << threads << " threads";
       }
-      EXPECT_TRUE(r.out.sameBits(first.out)) << threads << " threads";
-      EXPECT_TRUE(r.lse.sameBits(first.lse)) << threads << " threads";
-      EXPECT_TRUE(r.dq.sameBits(first.dq)) << threads << " threads";
-      EXPECT_TRUE(r.dk.sameBits(first.dk)) << threads << " threads";
-      EXPECT_TRUE(r.dv.sameBits(first.dv)) << threads << " threads";
     }
-  }
   setThreads(saved);
 }
 
@@ -557,7 +582,7 @@ TEST(Attention, EmptyDims) {
     Tensor lse = sentinelTensor(AMP_DTYPE_F32, {2, 3});
     ASSERT_TRUE(isOk(amp_attention(
         q.data(), nullptr, nullptr, nullptr, out.data(),
-        static_cast<float *>(lse.data()), noKeys, 3, 0, 5, nullptr, dtype,
+        static_cast<float *>(lse.data()), noKeys, 3, 0, 5, 1, nullptr, dtype,
         AMP_DTYPE_F32, 0.5f, 0, nullptr, 0.0f, nullptr)));
     EXPECT_TRUE(allEqual(out, std::vector<double>(30, 0.0), "out"));
     EXPECT_TRUE(allEqual(lse, std::vector<double>(6, -INFINITY), "lse"));
@@ -568,8 +593,8 @@ TEST(Attention, EmptyDims) {
     ASSERT_TRUE(isOk(amp_attention_grad(
         dout.data(), q.data(), nullptr, nullptr, nullptr, out.data(),
         static_cast<const float *>(lse.data()), dq.data(), nullptr, nullptr,
-        noKeys, 3, 0, 5, nullptr, dtype, AMP_DTYPE_F32, 0.5f, 1, nullptr, 0.0f,
-        nullptr)));
+        noKeys, 3, 0, 5, 1, nullptr, dtype, AMP_DTYPE_F32, 0.5f, 1, nullptr,
+        0.0f, nullptr)));
     EXPECT_TRUE(allEqual(dq, std::vector<double>(24, 0.0), "dq"));
 
     const int64_t noQueries[] = {2, 0, 4};
@@ -579,21 +604,21 @@ TEST(Attention, EmptyDims) {
     Tensor dv = sentinelTensor(dtype, {2, 3, 5});
     ASSERT_TRUE(isOk(amp_attention(
         nullptr, k.data(), v.data(), nullptr, nullptr, nullptr, noQueries, 3, 3,
-        5, nullptr, dtype, AMP_DTYPE_F32, 0.5f, 1, nullptr, 0.0f, nullptr)));
+        5, 1, nullptr, dtype, AMP_DTYPE_F32, 0.5f, 1, nullptr, 0.0f, nullptr)));
     ASSERT_TRUE(isOk(amp_attention_grad(
         nullptr, nullptr, k.data(), v.data(), nullptr, nullptr, nullptr,
-        nullptr, dk.data(), dv.data(), noQueries, 3, 3, 5, nullptr, dtype,
+        nullptr, dk.data(), dv.data(), noQueries, 3, 3, 5, 1, nullptr, dtype,
         AMP_DTYPE_F32, 0.5f, 0, nullptr, 0.0f, nullptr)));
     EXPECT_TRUE(allEqual(dk, std::vector<double>(24, 0.0), "dk"));
     EXPECT_TRUE(allEqual(dv, std::vector<double>(30, 0.0), "dv"));
 
     const int64_t noBatch[] = {0, 3, 3, 4}, maskDims[] = {0, 1, 3, 5};
-    EXPECT_TRUE(isOk(amp_attention(nullptr, nullptr, nullptr, nullptr, nullptr,
-                                   nullptr, noBatch, 4, 5, 2, maskDims, dtype,
-                                   dtype, 0.5f, 0, nullptr, 0.0f, nullptr)));
+    EXPECT_TRUE(isOk(amp_attention(
+        nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, noBatch, 4, 5, 2,
+        1, maskDims, dtype, dtype, 0.5f, 0, nullptr, 0.0f, nullptr)));
     EXPECT_TRUE(isOk(amp_attention_grad(
         nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-        nullptr, nullptr, noBatch, 4, 5, 2, maskDims, dtype, dtype, 0.5f, 1,
+        nullptr, nullptr, noBatch, 4, 5, 2, 1, maskDims, dtype, dtype, 0.5f, 1,
         nullptr, 0.0f, nullptr)));
   }
 }
@@ -602,7 +627,7 @@ TEST(Attention, AnyScaleIsAccepted) {
   alignas(8) float q[4] = {1, 2, 3, 4}, out[4], lse[2];
   const int64_t dims[] = {2, 2};
   for (float scale : {0.0f, -1.0f, INFINITY, NAN})
-    EXPECT_TRUE(isOk(amp_attention(q, q, q, nullptr, out, lse, dims, 2, 2, 2,
+    EXPECT_TRUE(isOk(amp_attention(q, q, q, nullptr, out, lse, dims, 2, 2, 2, 1,
                                    nullptr, AMP_DTYPE_F32, AMP_DTYPE_F32, scale,
                                    0, nullptr, 0.0f, nullptr)))
         << scale;
@@ -645,6 +670,7 @@ TEST(Attention, RejectsBadArguments) {
     int32_t causal;
     const int64_t *seed;
     float rate;
+    int64_t kvGroup = 1;
   };
   const int64_t seed = 42;
   const Call good{x.q.data(),
@@ -665,8 +691,8 @@ TEST(Attention, RejectsBadArguments) {
                   0.25f};
   auto forward = [](const Call &c) {
     return amp_attention(c.q, c.k, c.v, c.mask, c.out, c.lse, c.dims, c.rank,
-                         c.sk, c.dv, c.maskDims, c.dtype, c.maskDtype, 0.5f,
-                         c.causal, c.seed, c.rate, nullptr);
+                         c.sk, c.dv, c.kvGroup, c.maskDims, c.dtype,
+                         c.maskDtype, 0.5f, c.causal, c.seed, c.rate, nullptr);
   };
   const int64_t nine[9] = {1, 1, 1, 1, 1, 1, 1, 3, 4};
   const int64_t negative[] = {2, -3, 4}, badMask[] = {2, 2, 3},
@@ -754,6 +780,20 @@ TEST(Attention, RejectsBadArguments) {
       [](Call &c) { c.rate = -0.5f; });
   add("amp_attention: dropout_rate (nan) is not in [0, 1)", kInvalid,
       [](Call &c) { c.rate = NAN; });
+  add("amp_attention: kv_group (0) is not >= 1", kInvalid,
+      [](Call &c) { c.kvGroup = 0; });
+  add("amp_attention: kv_group (-2) is not >= 1", kInvalid,
+      [](Call &c) { c.kvGroup = -2; });
+  add("amp_attention: kv_group (3) does not divide q's heads (dim 0, 2)",
+      kInvalid, [](Call &c) { c.kvGroup = 3; });
+  add("amp_attention: kv_group (2) groups q's heads, its last batch dim, but "
+      "q has rank 2",
+      kInvalid, [&](Call &c) {
+        c.dims = dims + 1;
+        c.rank = 2;
+        c.mask = nullptr;
+        c.kvGroup = 2;
+      });
   add("amp_attention: dropout_seed (", kInvalid, [&](Call &c) {
     c.seed = reinterpret_cast<const int64_t *>(
         reinterpret_cast<const char *>(&seed) + 4);
@@ -780,7 +820,7 @@ TEST(Attention, GradRejectsBadArguments) {
   ErrorBuffers x;
   ASSERT_TRUE(isOk(amp_attention(
       x.q.data(), x.k.data(), x.v.data(), x.mask.data(), x.out.data(),
-      x.lsePtr(), x.q.dims(), 3, 3, 4, x.mask.dims(), AMP_DTYPE_F32,
+      x.lsePtr(), x.q.dims(), 3, 3, 4, 1, x.mask.dims(), AMP_DTYPE_F32,
       AMP_DTYPE_F32, 0.5f, 1, nullptr, 0.0f, nullptr)));
   const ErrorBuffers before = x;
   const int64_t maskDims[] = {2, 1, 3}, badMask[] = {3, 1, 3};
@@ -794,6 +834,7 @@ TEST(Attention, GradRejectsBadArguments) {
     int32_t causal;
     const int64_t *seed;
     float rate;
+    int64_t kvGroup = 1;
   };
   const int64_t seed = 7;
   const Call good{x.dout.data(), x.q.data(),    x.k.data(), x.v.data(),
@@ -803,9 +844,9 @@ TEST(Attention, GradRejectsBadArguments) {
                   0.5f};
   auto grad = [&](const Call &c) {
     return amp_attention_grad(c.dout, c.q, c.k, c.v, c.mask, c.out, c.lse, c.dq,
-                              c.dk, c.dv, x.q.dims(), c.rank, 3, 4, c.maskDims,
-                              c.dtype, c.maskDtype, 0.5f, c.causal, c.seed,
-                              c.rate, nullptr);
+                              c.dk, c.dv, x.q.dims(), c.rank, 3, 4, c.kvGroup,
+                              c.maskDims, c.dtype, c.maskDtype, 0.5f, c.causal,
+                              c.seed, c.rate, nullptr);
   };
   struct Bad {
     const char *what;
@@ -844,6 +885,8 @@ TEST(Attention, GradRejectsBadArguments) {
       kInvalid, [&](Call &c) { c.maskDims = badMask; });
   add("amp_attention_grad: mask_dtype is f16; it must be f32 or dtype (f32)",
       AMP_STATUS_NOT_SUPPORTED, [](Call &c) { c.maskDtype = AMP_DTYPE_F16; });
+  add("amp_attention_grad: kv_group (4) does not divide q's heads (dim 0, 2)",
+      kInvalid, [](Call &c) { c.kvGroup = 4; });
   add("amp_attention_grad: causal (3) is not 0 or 1", kInvalid,
       [](Call &c) { c.causal = 3; });
   add("amp_attention_grad: dq overlaps dout", kInvalid,

@@ -402,15 +402,15 @@ TEST(KernelErrors, NullPointersAreRejectedEverywhere) {
           {"amp_attention: v is NULL",
            [&] {
              return amp_attention(a, b, nullptr, nullptr, c, stat, dims, 2, 4,
-                                  4, nullptr, AMP_DTYPE_F32, AMP_DTYPE_F32,
+                                  4, 1, nullptr, AMP_DTYPE_F32, AMP_DTYPE_F32,
                                   0.5f, 0, nullptr, 0.0f, nullptr);
            }},
           {"amp_attention_grad: dq is NULL",
            [&] {
              return amp_attention_grad(a, b, b, b, nullptr, b, stat, nullptr, c,
-                                       c, dims, 2, 4, 4, nullptr, AMP_DTYPE_F32,
-                                       AMP_DTYPE_F32, 0.5f, 1, nullptr, 0.0f,
-                                       nullptr);
+                                       c, dims, 2, 4, 4, 1, nullptr,
+                                       AMP_DTYPE_F32, AMP_DTYPE_F32, 0.5f, 1,
+                                       nullptr, 0.0f, nullptr);
            }},
           {"amp_mse_loss_grad: dpred is NULL",
            [&] {
@@ -509,14 +509,14 @@ TEST(KernelErrors, EmptyTensorsNeedNoPointers) {
   // No query row and head dims of 0 (every buffer empty) but 2^55 keys: the
   // gradient allocates no row scratch (amp-kernel-args-fuzzer).
   const int64_t noRows[] = {1, 0, 0};
-  EXPECT_TRUE(
-      isOk(amp_attention(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-                         noRows, 3, int64_t{1} << 55, 0, nullptr, AMP_DTYPE_F32,
-                         AMP_DTYPE_F32, 1.0f, 0, nullptr, 0.0f, nullptr)));
+  EXPECT_TRUE(isOk(amp_attention(nullptr, nullptr, nullptr, nullptr, nullptr,
+                                 nullptr, noRows, 3, int64_t{1} << 55, 0, 1,
+                                 nullptr, AMP_DTYPE_F32, AMP_DTYPE_F32, 1.0f, 0,
+                                 nullptr, 0.0f, nullptr)));
   EXPECT_TRUE(isOk(amp_attention_grad(
       nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-      nullptr, nullptr, noRows, 3, int64_t{1} << 55, 0, nullptr, AMP_DTYPE_F32,
-      AMP_DTYPE_F32, 1.0f, 1, nullptr, 0.0f, nullptr)));
+      nullptr, nullptr, noRows, 3, int64_t{1} << 55, 0, 1, nullptr,
+      AMP_DTYPE_F32, AMP_DTYPE_F32, 1.0f, 1, nullptr, 0.0f, nullptr)));
   float loss = 0.0f;
   EXPECT_TRUE(isOk(amp_cross_entropy(nullptr, nullptr, &loss, 0,
                                      int64_t{1} << 59, AMP_IGNORE_NONE, 0.0f,

@@ -81,6 +81,6 @@ int32_t ampTestAttentionRawDtypes(int32_t dtype, int32_t mask_dtype) {
   float q = 1.0f, mask = 0.0f, out = 0.0f, lse = 0.0f;
   int64_t dims[2] = {1, 1};
   return (int32_t)amp_attention(
-      &q, &q, &q, &mask, &out, &lse, dims, 2, 1, 1, dims, (amp_dtype_t)dtype,
+      &q, &q, &q, &mask, &out, &lse, dims, 2, 1, 1, 1, dims, (amp_dtype_t)dtype,
       (amp_dtype_t)mask_dtype, 1.0f, 0, NULL, 0.0f, NULL);
 }

@@ -850,9 +850,10 @@ BatchNormGradOp::inferReturnTypes(MLIRContext *, Loc loc, Adaptor adaptor,
 // Attention
 //===----------------------------------------------------------------------===//
 
-/// Checks nn.attention's operands (query [B..., Sq, D], key [B..., Sk, D],
-/// value [B..., Sk, Dv], a mask that broadcasts to [B..., Sq, Sk]) and
-/// infers its output and log-sum-exp types.
+/// Checks nn.attention's operands (query [B..., H, Sq, D], key
+/// [B..., Hkv, Sk, D], value [B..., Hkv, Sk, Dv] with Hkv = H or dividing
+/// it, a mask that broadcasts to [B..., H, Sq, Sk]) and infers its output
+/// and log-sum-exp types.
 LogicalResult amp::nn::inferAttentionTypes(MLIRContext *ctx, Loc loc, Type qT,
                                            Type kT, Type vT, Type maskT,
                                            SmallVectorImpl<Type> &inferred) {
@@ -878,11 +879,26 @@ LogicalResult amp::nn::inferAttentionTypes(MLIRContext *ctx, Loc loc, Type qT,
                              " and ", fmtShape(v.getShape()));
   int64_t sk = k.getShape()[rank - 2], dv = v.getShape().back();
   Shape batch(qs.drop_back(2));
-  Shape keyShape(batch), valueShape(batch);
+  // Grouped-query attention: the key's heads (its last batch dimension)
+  // may be fewer than the query's, each serving H / Hkv query heads.
+  Shape keyShape(batch);
+  if (rank >= 3) {
+    int64_t heads = qs[rank - 3], kvHeads = k.getShape()[rank - 3];
+    if (kvHeads != heads &&
+        (kvHeads <= 0 || heads <= 0 || heads % kvHeads != 0))
+      return emitOptionalError(loc, "key has ", kvHeads, " heads (dimension ",
+                               rank - 3,
+                               "), which neither equals nor divides the "
+                               "query's ",
+                               heads);
+    keyShape.back() = kvHeads;
+  }
+  Shape valueShape(keyShape);
   keyShape.append({sk, d});
   valueShape.append({sk, dv});
   if (failed(requireShape(loc, k, keyShape, "key",
-                          "the query's batch dimensions, then [Sk, D]")) ||
+                          "the query's batch dimensions, then [Sk, D]; "
+                          "its heads may divide the query's")) ||
       failed(requireShape(loc, v, valueShape, "value",
                           "the key's batch dimensions and Sk, then Dv")))
     return failure();

@@ -45,6 +45,12 @@ struct Chain {
   Value keySource;
   SmallVector<int64_t> keyPerm;
   RankedTensorType keyType;
+  /// Grouped-query attention: with kvGroup > 1 the key and value above are
+  /// their heads repeated kvGroup times each, and the fused op reads
+  /// `kvKey` and `kvValue` (each reshaped to the type beside it) instead.
+  int64_t kvGroup = 1;
+  Value kvKey, kvValue;
+  RankedTensorType kvKeyType, kvValueType;
   double scale = 1.0;
   /// The ops that the fused op replaces, final matmul first.
   SmallVector<Operation *, 6> ops;
@@ -150,8 +156,90 @@ LogicalResult matchTransposedKey(Value kt, Chain &chain) {
   return success();
 }
 
+/// A key or value of type `type` ([P..., H, S, D]) whose heads are those of
+/// a tensor with H / G of them, each repeated G times in a row: Hugging
+/// Face's repeat_kv (`x[:, :, None].expand(..., G, S, D).reshape(...)`),
+/// which PyTorch's exporters write as Unsqueeze, Expand and Reshape (the
+/// reshape may also flatten P... and H first).
+struct RepeatedHeads {
+  /// The tensor before the repeat, [P..., H / G, 1, S, D], and the type it
+  /// is reshaped to for nn.attention, [P..., H / G, S, D].
+  Value source;
+  RankedTensorType type;
+  int64_t group;
+};
+
+/// `v`, which has `type`'s elements in row-major order, as the repeat of
+/// RepeatedHeads when it is one: v = reshape(broadcast_to(y)), the
+/// broadcast [P..., Hkv, G, S, D] from y [P..., Hkv, 1, S, D] with
+/// Hkv * G = H.
+std::optional<RepeatedHeads> matchRepeatedHeads(Value v,
+                                                RankedTensorType type) {
+  auto reshape = v.getDefiningOp<ReshapeOp>();
+  if (!reshape)
+    return std::nullopt;
+  auto broadcast = reshape.getInput().getDefiningOp<BroadcastToOp>();
+  if (!broadcast || broadcast->hasAttr(AMPDialect::getPrecisionAttrName()))
+    return std::nullopt;
+  ArrayRef<int64_t> to = type.getShape();
+  const int64_t r = type.getRank();
+  auto wide = tensorType(broadcast.getResult());
+  auto narrow = tensorType(broadcast.getInput());
+  if (r < 3 || !wide || !narrow || wide.getRank() != r + 1 ||
+      narrow.getRank() != r + 1)
+    return std::nullopt;
+  ArrayRef<int64_t> b = wide.getShape(), y = narrow.getShape();
+  const int64_t kvHeads = b[r - 3], group = b[r - 2];
+  if (b.take_front(r - 3) != to.take_front(r - 3) ||
+      b.take_back(2) != to.take_back(2) || kvHeads * group != to[r - 3] ||
+      group < 1)
+    return std::nullopt;
+  Shape unrepeated(b);
+  unrepeated[r - 2] = 1;
+  if (y != ArrayRef<int64_t>(unrepeated))
+    return std::nullopt;
+  unrepeated.erase(unrepeated.begin() + (r - 2));
+  return RepeatedHeads{broadcast.getInput(),
+                       RankedTensorType::get(unrepeated, type.getElementType()),
+                       group};
+}
+
+/// Reads grouped-query attention into `chain`: when its key (as the fused
+/// op takes it) and value are both RepeatedHeads with one group G > 1, the
+/// fused op reads the unrepeated ones. The key must be the transpose's
+/// source unpermuted (the exporters repeat the heads before transposing).
+void matchGroupedQuery(Chain &chain) {
+  if (!chain.keyPerm.empty())
+    return;
+  std::optional<RepeatedHeads> key =
+      matchRepeatedHeads(chain.keySource, chain.keyType);
+  std::optional<RepeatedHeads> value =
+      key ? matchRepeatedHeads(chain.value, tensorType(chain.value))
+          : std::nullopt;
+  if (!key || !value || key->group != value->group || key->group == 1)
+    return;
+  chain.kvGroup = key->group;
+  chain.kvKey = key->source;
+  chain.kvKeyType = key->type;
+  chain.kvValue = value->source;
+  chain.kvValueType = value->type;
+}
+
+/// `v` reshaped to `type`: the input of the reshape that made `v` when
+/// that has the type (an unsqueeze undone), else a new nn.reshape.
+Value reshapedTo(OpBuilder &b, Location loc, Value v, RankedTensorType type) {
+  if (v.getType() == type)
+    return v;
+  if (auto reshape = v.getDefiningOp<ReshapeOp>())
+    if (reshape.getInput().getType() == type)
+      return reshape.getInput();
+  return ReshapeOp::create(b, loc, type, v);
+}
+
 /// The key as `chain` describes it, built before `b`'s insertion point.
 Value buildKey(OpBuilder &b, Location loc, const Chain &chain) {
+  if (chain.kvGroup > 1)
+    return reshapedTo(b, loc, chain.kvKey, chain.kvKeyType);
   Value key = chain.keySource;
   if (!chain.keyPerm.empty())
     key = TransposeOp::create(b, loc, key, chain.keyPerm);
@@ -274,11 +362,13 @@ std::optional<Chain> matchChain(MatmulOp out) {
   }
   if (tensorType(chain.keySource).getElementType() != element)
     return std::nullopt;
+  matchGroupedQuery(chain);
   SmallVector<Type, 2> inferred;
   if (failed(inferAttentionTypes(
-          out.getContext(), std::nullopt, chain.query.getType(), chain.keyType,
-          chain.value.getType(), chain.mask ? chain.mask.getType() : Type(),
-          inferred)))
+          out.getContext(), std::nullopt, chain.query.getType(),
+          chain.kvGroup > 1 ? chain.kvKeyType : chain.keyType,
+          chain.kvGroup > 1 ? chain.kvValueType : chain.value.getType(),
+          chain.mask ? chain.mask.getType() : Type(), inferred)))
     return std::nullopt;
   if (inferred[0] != out.getType())
     return std::nullopt;
@@ -293,8 +383,11 @@ void fuse(const Chain &chain) {
   OpBuilder b(out);
   Location loc = b.getFusedLoc(locs);
   Value key = buildKey(b, loc, chain);
+  Value value = chain.kvGroup > 1
+                    ? reshapedTo(b, loc, chain.kvValue, chain.kvValueType)
+                    : chain.value;
   auto attention = AttentionOp::create(
-      b, loc, chain.query, key, chain.value, chain.mask, chain.dropoutSeed,
+      b, loc, chain.query, key, value, chain.mask, chain.dropoutSeed,
       b.getF32FloatAttr(static_cast<float>(chain.scale)), UnitAttr(),
       chain.dropoutRate);
   out.getResult().replaceAllUsesWith(attention.getResult());

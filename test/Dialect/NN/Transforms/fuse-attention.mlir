@@ -194,8 +194,8 @@ func.func @softmax_axis(%q: tensor<4x8xf32>, %v: tensor<4x8xf32>) -> tensor<4x8x
 
 // -----
 
-// One key for every batch entry: nn.matmul broadcasts, nn.attention does
-// not.
+// One key for every batch entry but a value per entry: nn.matmul
+// broadcasts, nn.attention reads a key and a value with the same heads.
 // CHECK-LABEL: func.func @broadcast_key(
 // CHECK-NOT:     nn.attention
 // CHECK:         nn.softmax
@@ -353,4 +353,123 @@ func.func @bool_mask(%q: tensor<4x8xf32> {nn.role = #nn.role<param>}, %keep: ten
   %p = nn.softmax %u : tensor<4x4xf32>
   %o = nn.matmul %p, %q : (tensor<4x4xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
   return %o : tensor<4x8xf32>
+}
+
+// -----
+
+// Grouped-query attention as Hugging Face's Llama is exported by the
+// TorchScript exporter: 4 query heads, 2 key/value heads, each repeated
+// twice (unsqueeze, expand, reshape) before the key's transpose. The fused
+// op reads the unrepeated key and value; the repeats go.
+// CHECK-LABEL: func.func @grouped_query(
+// CHECK-SAME:    %[[Q:[a-z0-9]+]]: tensor<2x4x8x16xf32>, %[[K:[a-z0-9]+]]: tensor<2x2x8x16xf32>, %[[V:[a-z0-9]+]]: tensor<2x2x8x16xf32>, %[[M:[a-z0-9]+]]: tensor<2x1x8x8xf32>
+// CHECK-NEXT:    %[[O:.*]], %{{.*}} = nn.attention %[[Q]], %[[K]], %[[V]] mask %[[M]] {scale = 2.500000e-01 : f32} : (tensor<2x4x8x16xf32>, tensor<2x2x8x16xf32>, tensor<2x2x8x16xf32>, tensor<2x1x8x8xf32>) -> (tensor<2x4x8x16xf32>, tensor<2x4x8xf32>)
+// CHECK-NEXT:    return %[[O]]
+func.func @grouped_query(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<2x2x8x16xf32>, %m: tensor<2x1x8x8xf32>) -> tensor<2x4x8x16xf32> {
+  %c = arith.constant dense<5.000000e-01> : tensor<f32>
+  %k1 = nn.reshape %k : tensor<2x2x8x16xf32> -> tensor<2x2x1x8x16xf32>
+  %k2 = nn.broadcast_to %k1 : tensor<2x2x1x8x16xf32> -> tensor<2x2x2x8x16xf32>
+  %k3 = nn.reshape %k2 : tensor<2x2x2x8x16xf32> -> tensor<2x4x8x16xf32>
+  %v1 = nn.reshape %v : tensor<2x2x8x16xf32> -> tensor<2x2x1x8x16xf32>
+  %v2 = nn.broadcast_to %v1 : tensor<2x2x1x8x16xf32> -> tensor<2x2x2x8x16xf32>
+  %v3 = nn.reshape %v2 : tensor<2x2x2x8x16xf32> -> tensor<2x4x8x16xf32>
+  %kt = nn.transpose %k3 [0, 1, 3, 2] : tensor<2x4x8x16xf32> -> tensor<2x4x16x8xf32>
+  %qs = nn.mul %q, %c : (tensor<2x4x8x16xf32>, tensor<f32>) -> tensor<2x4x8x16xf32>
+  %ks = nn.mul %kt, %c : (tensor<2x4x16x8xf32>, tensor<f32>) -> tensor<2x4x16x8xf32>
+  %s = nn.matmul %qs, %ks : (tensor<2x4x8x16xf32>, tensor<2x4x16x8xf32>) -> tensor<2x4x8x8xf32>
+  %u = nn.add %s, %m : (tensor<2x4x8x8xf32>, tensor<2x1x8x8xf32>) -> tensor<2x4x8x8xf32>
+  %p = nn.softmax %u {axis = -1 : i64} : tensor<2x4x8x8xf32>
+  %o = nn.matmul %p, %v3 : (tensor<2x4x8x8xf32>, tensor<2x4x8x16xf32>) -> tensor<2x4x8x16xf32>
+  return %o : tensor<2x4x8x16xf32>
+}
+
+// -----
+
+// The torch.export-based exporter's form: the repeated key reshaped to
+// [B*H, S, D], transposed, and reshaped back to [B, H, D, S]; one
+// key/value head for all four query heads (multi-query attention). The
+// value's repeat is reused elsewhere and stays.
+// CHECK-LABEL: func.func @grouped_query_flat(
+// CHECK-SAME:    %[[Q:[a-z0-9]+]]: tensor<2x4x8x16xf32>, %[[K:[a-z0-9]+]]: tensor<2x1x8x16xf32>, %[[V:[a-z0-9]+]]: tensor<2x1x8x16xf32>
+// CHECK-NEXT:    %[[V1:.*]] = nn.reshape %[[V]]
+// CHECK-NEXT:    %[[V2:.*]] = nn.broadcast_to %[[V1]]
+// CHECK-NEXT:    %[[V3:.*]] = nn.reshape %[[V2]]
+// CHECK-NEXT:    %[[O:.*]], %{{.*}} = nn.attention %[[Q]], %[[K]], %[[V]] {scale = 2.500000e-01 : f32} : (tensor<2x4x8x16xf32>, tensor<2x1x8x16xf32>, tensor<2x1x8x16xf32>) -> (tensor<2x4x8x16xf32>, tensor<2x4x8xf32>)
+// CHECK-NEXT:    return %[[O]], %[[V3]]
+func.func @grouped_query_flat(%q: tensor<2x4x8x16xf32>, %k: tensor<2x1x8x16xf32>, %v: tensor<2x1x8x16xf32>) -> (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>) {
+  %c = arith.constant dense<2.500000e-01> : tensor<f32>
+  %k1 = nn.reshape %k : tensor<2x1x8x16xf32> -> tensor<2x1x1x8x16xf32>
+  %k2 = nn.broadcast_to %k1 : tensor<2x1x1x8x16xf32> -> tensor<2x1x4x8x16xf32>
+  %k3 = nn.reshape %k2 : tensor<2x1x4x8x16xf32> -> tensor<8x8x16xf32>
+  %kt = nn.transpose %k3 [0, 2, 1] : tensor<8x8x16xf32> -> tensor<8x16x8xf32>
+  %kr = nn.reshape %kt : tensor<8x16x8xf32> -> tensor<2x4x16x8xf32>
+  %v1 = nn.reshape %v : tensor<2x1x8x16xf32> -> tensor<2x1x1x8x16xf32>
+  %v2 = nn.broadcast_to %v1 : tensor<2x1x1x8x16xf32> -> tensor<2x1x4x8x16xf32>
+  %v3 = nn.reshape %v2 : tensor<2x1x4x8x16xf32> -> tensor<2x4x8x16xf32>
+  %s = nn.matmul %q, %kr : (tensor<2x4x8x16xf32>, tensor<2x4x16x8xf32>) -> tensor<2x4x8x8xf32>
+  %t = nn.mul %s, %c : (tensor<2x4x8x8xf32>, tensor<f32>) -> tensor<2x4x8x8xf32>
+  %p = nn.softmax %t {axis = -1 : i64} : tensor<2x4x8x8xf32>
+  %o = nn.matmul %p, %v3 : (tensor<2x4x8x8xf32>, tensor<2x4x8x16xf32>) -> tensor<2x4x8x16xf32>
+  return %o, %v3 : tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>
+}
+
+// -----
+
+// The repeat's source is no unsqueeze of a [..., Hkv, S, D] tensor: the
+// fused op reshapes it.
+// CHECK-LABEL: func.func @grouped_query_source(
+// CHECK-SAME:    %[[Q:[a-z0-9]+]]: tensor<3x8x4xf32>, %[[K:[a-z0-9]+]]: tensor<1x1x8x4xf32>, %[[V:[a-z0-9]+]]: tensor<1x1x8x2xf32>
+// CHECK-NEXT:    %[[KR:.*]] = nn.reshape %[[K]] : tensor<1x1x8x4xf32> -> tensor<1x8x4xf32>
+// CHECK-NEXT:    %[[VR:.*]] = nn.reshape %[[V]] : tensor<1x1x8x2xf32> -> tensor<1x8x2xf32>
+// CHECK-NEXT:    %[[O:.*]], %{{.*}} = nn.attention %[[Q]], %[[KR]], %[[VR]] {scale = 1.000000e+00 : f32} : (tensor<3x8x4xf32>, tensor<1x8x4xf32>, tensor<1x8x2xf32>) -> (tensor<3x8x2xf32>, tensor<3x8xf32>)
+// CHECK-NEXT:    return %[[O]]
+func.func @grouped_query_source(%q: tensor<3x8x4xf32>, %k: tensor<1x1x8x4xf32>, %v: tensor<1x1x8x2xf32>) -> tensor<3x8x2xf32> {
+  %k2 = nn.broadcast_to %k : tensor<1x1x8x4xf32> -> tensor<1x3x8x4xf32>
+  %k3 = nn.reshape %k2 : tensor<1x3x8x4xf32> -> tensor<3x8x4xf32>
+  %v2 = nn.broadcast_to %v : tensor<1x1x8x2xf32> -> tensor<1x3x8x2xf32>
+  %v3 = nn.reshape %v2 : tensor<1x3x8x2xf32> -> tensor<3x8x2xf32>
+  %s = nn.matmul %q, %k3 {transpose_b} : (tensor<3x8x4xf32>, tensor<3x8x4xf32>) -> tensor<3x8x8xf32>
+  %p = nn.softmax %s : tensor<3x8x8xf32>
+  %o = nn.matmul %p, %v3 : (tensor<3x8x8xf32>, tensor<3x8x2xf32>) -> tensor<3x8x2xf32>
+  return %o : tensor<3x8x2xf32>
+}
+
+// -----
+
+// Heads tiled (x.repeat(1, G, 1, 1): query head h reads key head h % Hkv,
+// not h / G), a key repeated but a value not, and key and value repeated
+// by different groups: each fuses on the repeated tensors as written.
+// CHECK-LABEL: func.func @not_grouped_query(
+// CHECK-SAME:    %[[Q:[a-z0-9]+]]: tensor<1x4x8x16xf32>, %[[K:[a-z0-9]+]]: tensor<1x2x8x16xf32>, %[[V:[a-z0-9]+]]: tensor<1x4x8x16xf32>, %[[W:[a-z0-9]+]]: tensor<1x2x8x16xf32>
+// CHECK:         %[[KT:.*]] = nn.reshape %{{.*}} : tensor<1x2x2x8x16xf32> -> tensor<1x4x8x16xf32>
+// CHECK:         %[[WT:.*]] = nn.reshape %{{.*}} : tensor<1x2x2x8x16xf32> -> tensor<1x4x8x16xf32>
+// CHECK-NEXT:    nn.attention %[[Q]], %[[KT]], %[[WT]] {{.*}} : (tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>)
+// CHECK:         %[[KR:.*]] = nn.reshape %{{.*}} : tensor<1x2x2x8x16xf32> -> tensor<1x4x8x16xf32>
+// CHECK-NEXT:    nn.attention %[[Q]], %[[KR]], %[[V]] {{.*}} : (tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>)
+// CHECK:         %[[VR:.*]] = nn.reshape %{{.*}} : tensor<1x1x4x8x16xf32> -> tensor<1x4x8x16xf32>
+// CHECK-NEXT:    nn.attention %[[Q]], %[[KR]], %[[VR]] {{.*}} : (tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>)
+func.func @not_grouped_query(%q: tensor<1x4x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x4x8x16xf32>, %w: tensor<1x2x8x16xf32>) -> (tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>) {
+  %t1 = nn.reshape %k : tensor<1x2x8x16xf32> -> tensor<1x1x2x8x16xf32>
+  %t2 = nn.broadcast_to %t1 : tensor<1x1x2x8x16xf32> -> tensor<1x2x2x8x16xf32>
+  %kt = nn.reshape %t2 : tensor<1x2x2x8x16xf32> -> tensor<1x4x8x16xf32>
+  %u1 = nn.reshape %w : tensor<1x2x8x16xf32> -> tensor<1x1x2x8x16xf32>
+  %u2 = nn.broadcast_to %u1 : tensor<1x1x2x8x16xf32> -> tensor<1x2x2x8x16xf32>
+  %wt = nn.reshape %u2 : tensor<1x2x2x8x16xf32> -> tensor<1x4x8x16xf32>
+  %s = nn.matmul %q, %kt {transpose_b} : (tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>) -> tensor<1x4x8x8xf32>
+  %p = nn.softmax %s : tensor<1x4x8x8xf32>
+  %o = nn.matmul %p, %wt : (tensor<1x4x8x8xf32>, tensor<1x4x8x16xf32>) -> tensor<1x4x8x16xf32>
+  %r1 = nn.reshape %k : tensor<1x2x8x16xf32> -> tensor<1x2x1x8x16xf32>
+  %r2 = nn.broadcast_to %r1 : tensor<1x2x1x8x16xf32> -> tensor<1x2x2x8x16xf32>
+  %kr = nn.reshape %r2 : tensor<1x2x2x8x16xf32> -> tensor<1x4x8x16xf32>
+  %s2 = nn.matmul %q, %kr {transpose_b} : (tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>) -> tensor<1x4x8x8xf32>
+  %p2 = nn.softmax %s2 : tensor<1x4x8x8xf32>
+  %o2 = nn.matmul %p2, %v : (tensor<1x4x8x8xf32>, tensor<1x4x8x16xf32>) -> tensor<1x4x8x16xf32>
+  %v0 = nn.slice %v {offsets = array<i64: 0, 0, 0, 0>} : tensor<1x4x8x16xf32> -> tensor<1x1x8x16xf32>
+  %w1 = nn.reshape %v0 : tensor<1x1x8x16xf32> -> tensor<1x1x1x8x16xf32>
+  %w2 = nn.broadcast_to %w1 : tensor<1x1x1x8x16xf32> -> tensor<1x1x4x8x16xf32>
+  %vr = nn.reshape %w2 : tensor<1x1x4x8x16xf32> -> tensor<1x4x8x16xf32>
+  %s3 = nn.matmul %q, %kr {transpose_b} : (tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>) -> tensor<1x4x8x8xf32>
+  %p3 = nn.softmax %s3 : tensor<1x4x8x8xf32>
+  %o3 = nn.matmul %p3, %vr : (tensor<1x4x8x8xf32>, tensor<1x4x8x16xf32>) -> tensor<1x4x8x16xf32>
+  return %o, %o2, %o3 : tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>
 }

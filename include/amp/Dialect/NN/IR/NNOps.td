@@ -539,6 +539,13 @@ def NN_AttentionOp : NN_Op<"attention", [InferTypeOpAdaptor,
     the result is `[B..., Sq, Dv]` of that type. The scores, the softmax and
     the sums are f32. `scale` defaults to `1/sqrt(D)`.
 
+    Grouped-query attention (PyTorch's `enable_gqa`): the key's and the
+    value's last leading dimension (the heads, `Hkv`) may divide the
+    query's (`H`) instead of equal it; query head `h` then attends with
+    key/value head `h / (H / Hkv)`, as if each key/value head were repeated
+    `H / Hkv` times in a row (Hugging Face's `repeat_kv`), and the gradient
+    of each key/value head sums over its query heads.
+
     `mask` is optional and additive (`-inf` masks a key out): f32 or the
     query's element type, of at most the scores' rank, each dimension the
     scores' or 1, aligned at the end (numpy broadcasting). With `causal`,

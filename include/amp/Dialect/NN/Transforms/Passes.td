@@ -172,7 +172,14 @@ def NNFuseAttention : Pass<"nn-fuse-attention"> {
     - a training dropout of the probabilities (BERT's and GPT-2's attention
       dropout in training mode) becomes the fused op's `dropout %seed` and
       `dropout_rate = r`, which drops the same elements; a dropout that is
-      the identity (not training, or rate 0) is dropped.
+      the identity (not training, or rate 0) is dropped;
+    - grouped-query attention (Llama, Mistral, Qwen): when the key and the
+      value each have `H / G` heads repeated `G` times in a row before the
+      attention (Hugging Face's `repeat_kv`, exported as
+      `nn.reshape` to `[..., H / G, 1, S, D]`, `nn.broadcast_to`
+      `[..., H / G, G, S, D]` and `nn.reshape` to `[..., H, S, D]` or
+      `[B*H, S, D]`), the fused op reads the unrepeated key and value, so
+      the repeated copies (and their gradients' sums) are never formed.
 
     The chain is fused only when:
     - every intermediate (`%s`, `%t`, `%u`, `%p`, `%d`) has this one use, so a
@@ -180,7 +187,8 @@ def NNFuseAttention : Pass<"nn-fuse-attention"> {
       unfused ops (run the pass before `nn-autodiff`);
     - query, key, value, the intermediates and the output have one element
       type (the pass runs before precision assignment) and the same batch
-      dimensions (no broadcasting between query and key);
+      dimensions (no broadcasting between query and key, but for a key and
+      value whose heads divide the query's: grouped-query attention);
     - the mask is f32 or that element type, broadcasts to the scores
       without widening them, and depends on no argument with role `param`
       (nn.attention's mask has no derivative: a learned bias, as
