@@ -176,7 +176,7 @@ struct RepeatedHeads {
 std::optional<RepeatedHeads> matchRepeatedHeads(Value v,
                                                 RankedTensorType type) {
   auto reshape = v.getDefiningOp<ReshapeOp>();
-  if (!reshape)
+  if (!reshape || !type)
     return std::nullopt;
   auto broadcast = reshape.getInput().getDefiningOp<BroadcastToOp>();
   if (!broadcast || broadcast->hasAttr(AMPDialect::getPrecisionAttrName()))
