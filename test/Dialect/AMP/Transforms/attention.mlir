@@ -40,3 +40,25 @@ func.func @attention_f32(%x: tensor<3x4xf32> {nn.role = #nn.role<param>})
   %l = nn.reduce_sum %o [0, 1] : (tensor<3x4xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }
+
+// -----
+
+// Grouped-query attention: the key and value, with half the query's heads,
+// are cast once each and read by both ops; their gradients keep the key's
+// and value's shapes.
+// CHECK-LABEL: func.func @grouped_query(
+// CHECK-SAME:    %[[Q:[a-z0-9]+]]: tensor<1x4x3x8xf32> {{.*}}, %[[K:[a-z0-9]+]]: tensor<1x2x5x8xf32> {{.*}}, %[[V:[a-z0-9]+]]: tensor<1x2x5x8xf32>
+// CHECK-DAG:     %[[QH:.*]] = amp.cast %[[Q]] : tensor<1x4x3x8xf32> to tensor<1x4x3x8xf16>
+// CHECK-DAG:     %[[KH:.*]] = amp.cast %[[K]] : tensor<1x2x5x8xf32> to tensor<1x2x5x8xf16>
+// CHECK-DAG:     %[[VH:.*]] = amp.cast %[[V]] : tensor<1x2x5x8xf32> to tensor<1x2x5x8xf16>
+// CHECK:         nn.attention %[[QH]], %[[KH]], %[[VH]] {amp.precision = f16} : (tensor<1x4x3x8xf16>, tensor<1x2x5x8xf16>, tensor<1x2x5x8xf16>) -> (tensor<1x4x3x8xf16>, tensor<1x4x3xf32>)
+// CHECK:         nn.attention_grad %{{.*}}, %[[QH]], %[[KH]], %[[VH]], {{.*}} {amp.precision = f16} : {{.*}} -> (tensor<1x4x3x8xf16>, tensor<1x2x5x8xf16>, tensor<1x2x5x8xf16>)
+// BF16-LABEL: func.func @grouped_query(
+// BF16:         nn.attention {{.*}} {amp.precision = bf16} : (tensor<1x4x3x8xbf16>, tensor<1x2x5x8xbf16>, tensor<1x2x5x8xbf16>)
+func.func @grouped_query(%q: tensor<1x4x3x8xf32> {nn.role = #nn.role<param>}, %k: tensor<1x2x5x8xf32> {nn.role = #nn.role<param>},
+                         %v: tensor<1x2x5x8xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %o, %lse = nn.attention %q, %k, %v : (tensor<1x4x3x8xf32>, tensor<1x2x5x8xf32>, tensor<1x2x5x8xf32>) -> (tensor<1x4x3x8xf32>, tensor<1x4x3xf32>)
+  %l = nn.reduce_sum %o [0, 1, 2, 3] : (tensor<1x4x3x8xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
