@@ -51,6 +51,9 @@ constexpr const char *kPipelines[] = {
     "amp-pipeline,amp-to-runtime)",
     "builtin.module(nn-autodiff{optimizer=adam weight-decay=0.1 "
     "no-decay=bias},amp-pipeline,amp-to-runtime)",
+    // amp-run's and amp-compile's default: attention fused before autodiff.
+    "builtin.module(nn-fuse-attention,nn-autodiff{optimizer=adamw},"
+    "amp-pipeline,amp-to-runtime)",
 };
 
 void runPipeline(mlir::ModuleOp module, size_t size) {
