@@ -249,6 +249,11 @@ void backwardProblems(const AttentionView &v, const AttentionArgs &a) {
     fillWith<T>(dvOut, v.kvBatch() * sk * dv, 0.0f);
     return;
   }
+  // No problem: nothing to write, and kv_group may be any divisor of q's 0
+  // heads (amp-kernel-args-fuzzer). Otherwise kv_group * Sq * Sk is at most
+  // the scores' count, which the checks bounded.
+  if (v.kvBatch() == 0)
+    return;
   const int64_t work =
       workOf(v.kvGroup * sq * sk * (d + dv + 1) + sk * (d + dv));
   // One key/value problem at a time: its dk and dv sum over the rows of

@@ -612,6 +612,19 @@ TEST(Attention, EmptyDims) {
     EXPECT_TRUE(allEqual(dk, std::vector<double>(24, 0.0), "dk"));
     EXPECT_TRUE(allEqual(dv, std::vector<double>(30, 0.0), "dv"));
 
+    // No heads: any kv_group divides them (amp-kernel-args-fuzzer found
+    // kv_group * Sq overflowing in the gradient's work estimate).
+    const int64_t noHeads[] = {0, 4, 0};
+    const int64_t hugeGroup = int64_t{1} << 61;
+    EXPECT_TRUE(isOk(amp_attention(nullptr, nullptr, nullptr, nullptr, nullptr,
+                                   nullptr, noHeads, 3, 5, 0, hugeGroup,
+                                   nullptr, dtype, dtype, 0.5f, 0, nullptr,
+                                   0.0f, nullptr)));
+    EXPECT_TRUE(isOk(amp_attention_grad(
+        nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+        nullptr, nullptr, noHeads, 3, 5, 0, hugeGroup, nullptr, dtype, dtype,
+        0.5f, 1, nullptr, 0.0f, nullptr)));
+
     const int64_t noBatch[] = {0, 3, 3, 4}, maskDims[] = {0, 1, 3, 5};
     EXPECT_TRUE(isOk(amp_attention(
         nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, noBatch, 4, 5, 2,
