@@ -473,3 +473,35 @@ func.func @not_grouped_query(%q: tensor<1x4x8x16xf32>, %k: tensor<1x2x8x16xf32>,
   %o3 = nn.matmul %p3, %vr : (tensor<1x4x8x8xf32>, tensor<1x4x8x16xf32>) -> tensor<1x4x8x16xf32>
   return %o, %o2, %o3 : tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>
 }
+
+// -----
+
+// Multi-query attention written with the matmuls' broadcasting (one
+// key/value head for all query heads, as Falcon's attention writes it):
+// the heads dimension of 1 is a group of all 4 query heads.
+// CHECK-LABEL: func.func @broadcast_heads(
+// CHECK-SAME:    %[[Q:[a-z0-9]+]]: tensor<2x4x8x16xf32>, %[[K:[a-z0-9]+]]: tensor<2x1x8x16xf32>, %[[V:[a-z0-9]+]]: tensor<2x1x8x16xf32>
+// CHECK-NEXT:    %[[O:.*]], %{{.*}} = nn.attention %[[Q]], %[[K]], %[[V]] {scale = 2.500000e-01 : f32} : (tensor<2x4x8x16xf32>, tensor<2x1x8x16xf32>, tensor<2x1x8x16xf32>) -> (tensor<2x4x8x16xf32>, tensor<2x4x8xf32>)
+// CHECK-NEXT:    return %[[O]]
+func.func @broadcast_heads(%q: tensor<2x4x8x16xf32>, %k: tensor<2x1x8x16xf32>, %v: tensor<2x1x8x16xf32>) -> tensor<2x4x8x16xf32> {
+  %c = arith.constant dense<2.500000e-01> : tensor<f32>
+  %s = nn.matmul %q, %k {transpose_b} : (tensor<2x4x8x16xf32>, tensor<2x1x8x16xf32>) -> tensor<2x4x8x8xf32>
+  %t = nn.mul %s, %c : (tensor<2x4x8x8xf32>, tensor<f32>) -> tensor<2x4x8x8xf32>
+  %p = nn.softmax %t {axis = -1 : i64} : tensor<2x4x8x8xf32>
+  %o = nn.matmul %p, %v : (tensor<2x4x8x8xf32>, tensor<2x1x8x16xf32>) -> tensor<2x4x8x16xf32>
+  return %o : tensor<2x4x8x16xf32>
+}
+
+// -----
+
+// A key and value broadcast over the batch, not the heads, stay unfused:
+// nn.attention groups the heads only.
+// CHECK-LABEL: func.func @broadcast_batch(
+// CHECK-NOT:     nn.attention
+// CHECK:         nn.softmax
+func.func @broadcast_batch(%q: tensor<2x4x8x16xf32>, %k: tensor<1x4x8x16xf32>, %v: tensor<1x4x8x16xf32>) -> tensor<2x4x8x16xf32> {
+  %s = nn.matmul %q, %k {transpose_b} : (tensor<2x4x8x16xf32>, tensor<1x4x8x16xf32>) -> tensor<2x4x8x8xf32>
+  %p = nn.softmax %s {axis = -1 : i64} : tensor<2x4x8x8xf32>
+  %o = nn.matmul %p, %v : (tensor<2x4x8x8xf32>, tensor<1x4x8x16xf32>) -> tensor<2x4x8x16xf32>
+  return %o : tensor<2x4x8x16xf32>
+}
