@@ -44,8 +44,7 @@ struct Geometry {
     sk = shapeOf(key)[qs.size() - 2];
     dv = shapeOf(value).back();
     batch = getNumElements(qs.drop_back(2));
-    const int64_t kvBatch = getNumElements(shapeOf(key).drop_back(2));
-    kvGroup = kvBatch > 0 ? batch / kvBatch : 1;
+    kvGroup = attentionKvGroup(query.getType(), key.getType());
     if (maskValue) {
       SmallVector<int64_t> scores(qs.drop_back(2));
       scores.append({sq, sk});

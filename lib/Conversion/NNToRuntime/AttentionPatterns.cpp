@@ -32,10 +32,6 @@ SmallVector<Value> attentionShapeArgs(RuntimeBuilder &rb, OpT op, Value seed) {
   auto q = cast<RankedTensorType>(query.getType());
   auto k = cast<RankedTensorType>(op.getKey().getType());
   int64_t rank = q.getRank();
-  // The verifier made k's heads (its last batch dim) divide q's.
-  int64_t kvGroup = 1;
-  if (rank >= 3 && k.getDimSize(rank - 3) != 0)
-    kvGroup = q.getDimSize(rank - 3) / k.getDimSize(rank - 3);
   Value maskDims = rb.null();
   Type maskElement = q.getElementType();
   if (mask) {
@@ -50,7 +46,7 @@ SmallVector<Value> attentionShapeArgs(RuntimeBuilder &rb, OpT op, Value seed) {
       rb.rank(query),
       rb.i64(k.getDimSize(rank - 2)),
       rb.i64(cast<RankedTensorType>(op.getValue().getType()).getShape().back()),
-      rb.i64(kvGroup),
+      rb.i64(nn::attentionKvGroup(q, k)),
       maskDims,
       rb.dtype(q),
       rb.dtype(maskElement),

@@ -933,6 +933,14 @@ LogicalResult amp::nn::inferAttentionTypes(MLIRContext *ctx, Loc loc, Type qT,
   return success();
 }
 
+int64_t amp::nn::attentionKvGroup(Type query, Type key) {
+  ArrayRef<int64_t> q = cast<ShapedType>(query).getShape(),
+                    k = cast<ShapedType>(key).getShape();
+  if (q.size() < 3 || k[q.size() - 3] == 0)
+    return 1;
+  return q[q.size() - 3] / k[q.size() - 3];
+}
+
 static Type typeOrNull(Value v) { return v ? v.getType() : Type(); }
 
 /// `scale`, or 1/sqrt(D) (1 when D is 0: every score is 0 then).

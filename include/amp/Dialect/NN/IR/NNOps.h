@@ -32,6 +32,11 @@ llvm::LogicalResult inferAttentionTypes(mlir::MLIRContext *ctx,
                                         mlir::Type value, mlir::Type mask,
                                         llvm::SmallVectorImpl<mlir::Type> &out);
 
+/// The query heads per key/value head of an nn.attention (or its gradient)
+/// whose operand types verified: the query's last batch dim over the key's
+/// (grouped-query attention), 1 at rank 2 or when the key has no heads.
+int64_t attentionKvGroup(mlir::Type query, mlir::Type key);
+
 } // namespace amp::nn
 
 #endif // AMP_DIALECT_NN_IR_NNOPS_H
