@@ -44,7 +44,7 @@ import time
 import bench_venv
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-LIGHT = os.path.join(ROOT, "data", "onnx-1.17.0", "onnx", "backend", "test",
+LIGHT = os.path.join(ROOT, "data", "onnx", "onnx", "backend", "test",
                      "data", "light")
 MODELS = ["resnet50", "squeezenet", "vgg19", "bvlc_alexnet", "zfnet512",
           "inception_v1", "inception_v2", "densenet121", "shufflenet"]

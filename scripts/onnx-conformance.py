@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs ONNX's backend node tests of the supported ops through amp.
 
-For every case of a supported op (data/onnx-1.17.0, scripts/get-onnx-tests.sh)
+For every case of a supported op (data/onnx, scripts/get-onnx-tests.sh)
 it imports model.onnx with `amp-import-onnx --constants` and runs the
 imported @forward with `amp-run --function forward --precision f32` on the
 case's test_data_set_0/input_*.pb, comparing each result with output_*.pb
@@ -30,7 +30,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DATA = os.path.join(ROOT, "data", "onnx-1.17.0", "onnx", "backend", "test",
+DATA = os.path.join(ROOT, "data", "onnx", "onnx", "backend", "test",
                     "data")
 NODE = os.path.join(DATA, "node")
 # The model suites: every case of each runs; a case is named
@@ -44,6 +44,7 @@ OPS = {
     "Abs": r"test_abs$",
     "Add": r"test_add(_bcast|_uint8)?$",
     "And": r"test_and",
+    "Attention": r"test_attention_",
     "AveragePool": r"test_averagepool_",
     "BatchNormalization": r"test_batchnorm_",
     "Cast": r"test_cast_",
@@ -117,6 +118,8 @@ OPS = {
     "Relu": r"test_relu$",
     "Reshape": r"test_reshape_",
     "Resize": r"test_resize_",
+    "RMSNormalization": r"test_rms_normalization_",
+    "RotaryEmbedding": r"test_rotary_embedding",
     "Round": r"test_round$",
     "Scatter": r"test_scatter_with(out)?_axis$",
     "ScatterElements": r"test_scatter_elements_",
@@ -150,6 +153,66 @@ OPS = {
 }
 
 
+# Cases whose expected outputs ONNX 1.23 corrected without a new opset
+# (the Attention errata: the softcap applies before the mask, and
+# qk_matmul_output_mode 1 is the scores after the softcap, before the
+# mask): the importer implements the corrected semantics, which
+# test/Import/attention.test checks against ONNX 1.23's reference on these
+# very models, so they are reported as superseded, not failing.
+SUPERSEDED = {
+    "test_attention_%s" % c: "the data predates ONNX 1.23's Attention errata"
+    for c in ("3d_with_past_and_present_qk_matmul_bias",
+              "3d_with_past_and_present_qk_matmul_softcap",
+              "4d_with_past_and_present_qk_matmul_bias",
+              "4d_with_past_and_present_qk_matmul_bias_3d_mask",
+              "4d_with_past_and_present_qk_matmul_bias_3d_mask_causal",
+              "4d_with_past_and_present_qk_matmul_bias_4d_mask",
+              "4d_with_past_and_present_qk_matmul_bias_4d_mask_causal",
+              "4d_with_qk_matmul_bias", "4d_with_qk_matmul_softcap")}
+
+# ONNX's element types whose outputs are rounded to 16 bits: FLOAT16 and
+# BFLOAT16. amp computes in f32, so such an expected output is only as
+# close as its rounding: compared to within FLOAT16_TOLERANCE (twice an
+# f16's relative half-ulp, 2^-11).
+FLOAT16_TYPES = (10, 16)
+FLOAT16_TOLERANCE = 1e-3
+
+
+def _varint(data, i):
+    value, shift = 0, 0
+    while True:
+        byte = data[i]
+        i += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if byte < 0x80:
+            return value, i
+
+
+def tensor_data_type(path):
+    """The data_type (field 2) of the TensorProto file `path`, or 0."""
+    with open(path, "rb") as f:
+        data = f.read()
+    i = 0
+    while i < len(data):
+        key, i = _varint(data, i)
+        field, wire = key >> 3, key & 7
+        if wire == 0:
+            value, i = _varint(data, i)
+            if field == 2:
+                return value
+        elif wire == 1:
+            i += 8
+        elif wire == 2:
+            size, i = _varint(data, i)
+            i += size
+        elif wire == 5:
+            i += 4
+        else:
+            return 0
+    return 0
+
+
 def cases_of(op):
     pattern = re.compile(OPS[op])
     return sorted(c for c in os.listdir(NODE)
@@ -181,7 +244,8 @@ def case_dir_of(case):
 
 
 def run_case(build, case, tolerance):
-    """Returns (status, message): pass, unsupported (import error) or fail."""
+    """Returns (status, message): pass, unsupported (import error), fail, or
+    superseded (a SUPERSEDED case that differs from its outdated data)."""
     case_dir = case_dir_of(case)
     data = os.path.join(case_dir, "test_data_set_0")
     inputs = sorted((f for f in os.listdir(data) if f.startswith("input_")),
@@ -211,6 +275,9 @@ def run_case(build, case, tolerance):
             bound[int(m.group(2))] = m.group(1)
         else:
             return "unsupported", first_line(imp.stderr)
+        if any(tensor_data_type(os.path.join(data, f)) in FLOAT16_TYPES
+               for f in outputs):
+            tolerance = max(tolerance, FLOAT16_TOLERANCE)
         cmd = [os.path.join(build, "bin", "amp-run"), mlir, "--function",
                "forward", "--precision", "f32", "--tolerance", str(tolerance)]
         for k, f in enumerate(inputs):
@@ -224,6 +291,8 @@ def run_case(build, case, tolerance):
         if run.returncode != 0 and re.search(
                 r"\.pb': its element type \w+ is not supported", run.stderr):
             return "unsupported", first_line(run.stderr)
+        if run.returncode != 0 and case in SUPERSEDED:
+            return "superseded", SUPERSEDED[case]
         if run.returncode != 0:
             return "fail", first_line(run.stderr)
         return "pass", ""

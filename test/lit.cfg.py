@@ -34,7 +34,7 @@ if config.amp_have_onnx:
     llvm_config.add_tool_substitutions(["amp-import-onnx"], tool_dirs)
     # ONNX's backend test data (scripts/get-onnx-tests.sh, run by
     # scripts/test.sh): the node-test conformance and the light models.
-    if os.path.isdir(os.path.join(config.amp_src_root, "data", "onnx-1.17.0",
+    if os.path.isdir(os.path.join(config.amp_src_root, "data", "onnx",
                                   "onnx", "backend", "test", "data", "node")):
         config.available_features.add("onnx-tests")
 config.substitutions.append(("%python", "python3"))

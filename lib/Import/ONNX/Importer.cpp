@@ -50,6 +50,7 @@ const OpTable &amp::onnx_import::getOpTable() {
     registerShapeOps(t);
     registerGatherOps(t);
     registerScatterOps(t);
+    registerAttentionOps(t);
     return t;
   }();
   return table;

@@ -11,6 +11,7 @@
 //   NodeContext.cpp   what an op importer sees of its node: inputs,
 //                     attributes, results, op creation with checks;
 //   Importer.cpp      the graph walk, the function, roles, --train;
+//   Formula.h         nn computations built step by step at a node;
 //   Ops*.cpp          the op importers, one file per op family, each
 //                     registering its ops in the table keyed by op type.
 //
@@ -457,6 +458,7 @@ void registerReduceOps(OpTable &table);
 void registerShapeOps(OpTable &table);
 void registerGatherOps(OpTable &table);
 void registerScatterOps(OpTable &table);
+void registerAttentionOps(OpTable &table);
 
 /// Every op importer, keyed by op type (built once).
 const OpTable &getOpTable();

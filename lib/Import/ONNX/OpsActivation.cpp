@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Folding.h"
+#include "Formula.h"
 
 #include "amp/Dialect/NN/IR/NNOps.h"
 
@@ -21,60 +22,6 @@
 using namespace amp::onnx_import;
 using namespace mlir;
 namespace nn = amp::nn;
-
-namespace {
-
-/// Builds a formula op by op at one node: each step takes values of earlier
-/// steps and gives a null Value once any step has failed (the failure is
-/// already reported at the node), so that a formula reads as a sequence of
-/// steps and is checked once, by `setOutput`. Steps must be sequenced by
-/// the caller (one per statement): the ops' order is the IR's.
-class Formula {
-public:
-  explicit Formula(NodeContext &nc) : nc(nc) {}
-
-  template <typename OpTy>
-  Value op(ValueRange operands, ArrayRef<NamedAttribute> attrs = {}) {
-    if (hasFailed || llvm::any_of(operands, [](Value v) { return !v; })) {
-      hasFailed = true;
-      return {};
-    }
-    FailureOr<Value> v = nc.create<OpTy>(operands, attrs);
-    if (failed(v)) {
-      hasFailed = true;
-      return {};
-    }
-    return *v;
-  }
-
-  /// A 0-d f32 constant (it broadcasts against any operand).
-  Value constant(float v) { return nc.splat({}, v); }
-
-  /// nn.clamp: its gradient passes at the bounds (PyTorch's clamp), which
-  /// the formulas use to match PyTorch's derivatives at 0.
-  Value clamp(Value x, std::optional<float> lo, std::optional<float> hi) {
-    llvm::SmallVector<NamedAttribute, 2> attrs;
-    if (lo)
-      attrs.push_back(nc.named("min", nc.builder.getF32FloatAttr(*lo)));
-    if (hi)
-      attrs.push_back(nc.named("max", nc.builder.getF32FloatAttr(*hi)));
-    return op<nn::ClampOp>({x}, attrs);
-  }
-
-  Value compare(Value lhs, nn::ComparePredicate predicate, Value rhs) {
-    return op<nn::CompareOp>({lhs, rhs}, {nc.predicate(predicate)});
-  }
-
-  LogicalResult setOutput(Value y) {
-    return hasFailed || !y ? failure() : nc.setOutput(0, y);
-  }
-
-private:
-  NodeContext &nc;
-  bool hasFailed = false;
-};
-
-} // namespace
 
 /// relu(x) + slope * min(x, 0): x where x > 0, slope * x elsewhere, and
 /// the derivative slope at 0 (PyTorch's; min as a clamp). `slope` is a 0-d

@@ -3,16 +3,16 @@
 // BatchNormalization (inference: the running statistics are folded into
 // constants, never params; trained (--train, or training_mode = 1): batch
 // statistics and nn.running_stats_update), LayerNormalization (nn.layer_norm),
-// InstanceNormalization and GroupNormalization (nn.layer_norm of each
-// instance's group of channels, then the per-channel scale and bias; PyTorch
-// exports its GroupNorm as an InstanceNormalization of reshaped groups),
-// Softmax and LogSoftmax (the flattening semantics of opset < 13), and LRN,
-// built from nn ops (a channel-window mean is nn.avg_pool2d over a reshaped
-// square).
+// RMSNormalization (nn ops), InstanceNormalization and GroupNormalization
+// (nn.layer_norm of each instance's group of channels, then the per-channel
+// scale and bias; PyTorch exports its GroupNorm as an InstanceNormalization of
+// reshaped groups), Softmax and LogSoftmax (the flattening semantics of opset <
+// 13), and LRN, built from nn ops (a channel-window mean is nn.avg_pool2d over
+// a reshaped square).
 //
 //===----------------------------------------------------------------------===//
 
-#include "Importer.h"
+#include "Formula.h"
 
 #include "amp/Dialect/NN/IR/NNOps.h"
 
@@ -240,6 +240,42 @@ static LogicalResult importLayerNorm(NodeContext &nc) {
   return success();
 }
 
+/// RMSNormalization (opset 23): x / sqrt(mean(x^2 over [axis, rank)) +
+/// epsilon) * scale, built of nn ops (nn has no RMS norm op; the AMP policy
+/// keeps the mean and the rsqrt f32), as PyTorch's nn.RMSNorm exports.
+static LogicalResult importRMSNorm(NodeContext &nc) {
+  FailureOr<int64_t> axisAttr = nc.intAttr("axis", -1);
+  FailureOr<float> eps = nc.floatAttr("epsilon", 1e-5f);
+  FailureOr<int64_t> stash = nc.intAttr("stash_type", 1);
+  FailureOr<Value> x = nc.floatValue(0);
+  FailureOr<Value> scale = failed(x) ? x : nc.floatValue(1);
+  if (failed(axisAttr) || failed(eps) || failed(stash) || failed(scale) ||
+      failed(checkStashType(nc, *stash)))
+    return failure();
+  int64_t rank = shapeOf(*x).size();
+  FailureOr<int64_t> axis = nc.normalizeAxis(*axisAttr, rank, "axis");
+  if (failed(axis))
+    return failure();
+  llvm::SmallVector<int64_t> axes;
+  for (int64_t d = *axis; d < rank; ++d)
+    axes.push_back(d);
+  Formula f(nc);
+  Value sq = f.op<nn::MulOp>({*x, *x});
+  Value mean = f.op<nn::ReduceMeanOp>(
+      {sq}, {nc.named("axes", nc.i64Array(axes)),
+             nc.named("keep_dims", nc.builder.getUnitAttr())});
+  Value shifted = f.op<nn::AddOp>({mean, f.constant(*eps)});
+  Value inv = f.op<nn::RsqrtOp>({shifted});
+  Value normalized = f.op<nn::MulOp>({*x, inv});
+  Value y = f.op<nn::MulOp>({normalized, *scale});
+  if (y && shapeOf(y) != shapeOf(*x))
+    return nc.error() << "the scale of shape [" << shapeOf(*scale)
+                      << "] does not broadcast to the input's [" << shapeOf(*x)
+                      << "]",
+           failure();
+  return f.setOutput(y);
+}
+
 /// `v`, a per-channel vector of `channels` values, shaped to broadcast
 /// against [N, C, D1, ...] of rank `rank`: [C, 1, ..., 1].
 static FailureOr<Value> perChannel(NodeContext &nc, Value v, int64_t channels,
@@ -425,6 +461,7 @@ void amp::onnx_import::registerNormOps(OpTable &t) {
                              {"epsilon", "momentum", "training_mode"}};
   t["LayerNormalization"] = {importLayerNorm,
                              {"axis", "epsilon", "stash_type"}};
+  t["RMSNormalization"] = {importRMSNorm, {"axis", "epsilon", "stash_type"}};
   t["InstanceNormalization"] = {importInstanceNorm, {"epsilon"}};
   t["GroupNormalization"] = {importGroupNorm,
                              {"epsilon", "num_groups", "stash_type"}};

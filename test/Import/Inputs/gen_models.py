@@ -4,7 +4,7 @@
 Run once, with the onnx package of the wheel that scripts/get-onnx-tests.sh
 unpacks and Debian's python3-numpy and python3-protobuf:
 
-    PYTHONPATH=data/onnx-wheel python3 test/Import/Inputs/gen_models.py
+    PYTHONPATH=data/onnx python3 test/Import/Inputs/gen_models.py
 
 The tests read the committed .onnx files and need neither network nor Python
 packages. Weights come from a fixed seed, so the output is reproducible.
