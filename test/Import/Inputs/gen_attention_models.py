@@ -17,7 +17,8 @@ It writes, beside this script:
   attn_<name>.onnx, attn_<name>_in<k>.pb, attn_<name>_out<k>.pb
                                  small models of what the node tests of
                                  1.19.1 leave out: nonpad_kv_seqlen (opset
-                                 24) with and without is_causal, sliding
+                                 24) with and without is_causal, causal
+                                 after a past_key cache, sliding
                                  windows (opset 25), a mask that hides every
                                  key of a query, the softcap under a mask
                                  with each qk_matmul_output_mode, a boolean
@@ -208,6 +209,13 @@ def main():
                 ["Y", "present_key", "present_value"],
                 {"q_num_heads": 4, "kv_num_heads": 2, "left_window_size": 1,
                  "right_window_size": 1})
+    # An internal cache: the causal frontier after its 3 keys.
+    write_model("past_causal", 23,
+                [("Q", rand(2, 4, 3, 8)), ("K", rand(2, 2, 3, 8)),
+                 ("V", rand(2, 2, 3, 8)), ("", None),
+                 ("past_key", rand(2, 2, 3, 8)),
+                 ("past_value", rand(2, 2, 3, 8))],
+                ["Y"], {"is_causal": 1})
     # A boolean mask that hides every key of query 1 (zeros), shorter than
     # the keys (the missing keys are hidden), fused and with the softcap.
     mask = np.ones((4, 5), dtype=bool)
