@@ -200,10 +200,14 @@ static FailureOr<AttentionNode> readAttention(NodeContext &nc, Formula &f) {
   a.dv = vs[3];
   a.scale = nc.attr("scale") ? *nc.floatAttr("scale", 0.0f)
                              : 1.0f / std::sqrt(float(qs[3]));
+  if (!std::isfinite(a.scale))
+    return nc.error() << "scale must be finite, got " << a.scale, failure();
   a.softcap = *softcap;
   a.causal = *causal != 0;
-  a.leftWindow = *left;
-  a.rightWindow = *right;
+  // A window wider than the queries and keys together bounds nothing (and
+  // keeps the offsets it is compared with far from overflow).
+  a.leftWindow = *left > a.sq + a.skv ? -1 : *left;
+  a.rightWindow = *right > a.sq + a.skv ? -1 : *right;
   a.qkMode = *mode;
   return a;
 }
@@ -253,20 +257,34 @@ static FailureOr<Value> maskBias(NodeContext &nc, Formula &f,
   return bias;
 }
 
+/// Reserves the import's budget for a [Sq, Skv] constant of ONNX type
+/// `dtype` (a frontier of 0 and -inf, or the key offsets j - i).
+static LogicalResult reserveScores(NodeContext &nc, const AttentionNode &a,
+                                   int32_t dtype) {
+  std::optional<int64_t> count = constElementCount({a.sq, a.skv}, dtype);
+  if (!count)
+    return nc.error() << "the [" << a.sq << ", " << a.skv
+                      << "] mask of the queries and keys is larger than the "
+                         "importer computes",
+           failure();
+  return nc.reserveFoldedBytes(*count *
+                               (dtype == onnx::TensorProto::FLOAT ? 4 : 8));
+}
+
 /// Whether query i may see key j under `fr` at `offset` (the keys before
 /// the query block).
 static bool allowed(const Frontier &fr, int64_t offset, int64_t i, int64_t j) {
-  int64_t d = j - i;
-  return !(fr.causal && d > offset) &&
-         !(fr.left >= 0 && d < offset - fr.left) &&
-         !(fr.right >= 0 && d > offset + fr.right);
+  // How far key j lies right of query i's absolute position.
+  int64_t ahead = j - i - offset;
+  return !(fr.causal && ahead > 0) && !(fr.left >= 0 && -ahead > fr.left) &&
+         !(fr.right >= 0 && ahead > fr.right);
 }
 
 /// `bias` plus the frontier `fr` at the offset known at import time, as a
 /// [Sq, Skv] constant of 0 and -inf.
 static Value addStaticFrontier(NodeContext &nc, Formula &f, Value bias,
                                const AttentionNode &a, const Frontier &fr) {
-  if (failed(nc.reserveFoldedBytes(a.sq * a.skv * 4)))
+  if (failed(reserveScores(nc, a, onnx::TensorProto::FLOAT)))
     return {};
   std::vector<float> values(a.sq * a.skv);
   for (int64_t i = 0; i < a.sq; ++i)
@@ -294,16 +312,24 @@ static Value addNonpadBias(NodeContext &nc, Formula &f, Value bias,
   FailureOr<Value> lens = nc.anyValue(6);
   if (failed(lens))
     return {};
+  std::optional<int64_t> keys =
+      constElementCount({a.skv}, onnx::TensorProto::INT64);
+  if (!keys)
+    return nc.error() << "the " << a.skv
+                      << " key positions are more than the importer computes",
+           Value();
+  if (failed(nc.reserveFoldedBytes(*keys * 8)) ||
+      (fr.any() && failed(reserveScores(nc, a, onnx::TensorProto::INT64))))
+    return {};
   Value n = f.reshape(*lens, {a.batch, 1, 1, 1});
   auto nPlus = [&](int64_t c) {
     return f.op<nn::AddOp>({n, nc.intScalar(nc.builder.getI64Type(), c)});
   };
-  std::vector<int64_t> js(a.skv), ds(a.sq * a.skv);
+  std::vector<int64_t> js(a.skv), ds(fr.any() ? a.sq * a.skv : 0);
   for (int64_t j = 0; j < a.skv; ++j)
     js[j] = j;
-  for (int64_t i = 0; i < a.sq; ++i)
-    for (int64_t j = 0; j < a.skv; ++j)
-      ds[i * a.skv + j] = j - i;
+  for (size_t k = 0; k < ds.size(); ++k)
+    ds[k] = int64_t(k) % a.skv - int64_t(k) / a.skv;
   Value ok =
       f.compare(intConstant(nc, {a.skv}, js), nn::ComparePredicate::LT, n);
   // ok and cond: where(ok, cond, ok).
