@@ -206,8 +206,9 @@ static FailureOr<AttentionNode> readAttention(NodeContext &nc, Formula &f) {
   a.causal = *causal != 0;
   // A window wider than the queries and keys together bounds nothing (and
   // keeps the offsets it is compared with far from overflow).
-  a.leftWindow = *left > a.sq + a.skv ? -1 : *left;
-  a.rightWindow = *right > a.sq + a.skv ? -1 : *right;
+  auto bounded = [&](int64_t w) { return w - a.sq > a.skv ? -1 : w; };
+  a.leftWindow = bounded(*left);
+  a.rightWindow = bounded(*right);
   a.qkMode = *mode;
   return a;
 }
