@@ -72,6 +72,9 @@ token) exported by both of PyTorch's exporters, as users get them:
                                        logits; the TorchScript exporter
                                        writes the rotary tables as Cos and
                                        Sin of a Constant
+  hf_llama_opset23.onnx                the same model exported at opset 23
+                                       (dynamo=True): ONNX's Attention and
+                                       RMSNormalization
   hf_llama_logits.npy                  its logits for bert_pad_ids.npy and
                                        hf_attn_mask.npy
   hf_llama_torch_log.csv               its losses over 10 SGD steps (lr 0.1,
@@ -385,6 +388,12 @@ def write_hf_llama():
     ids = torch.tensor(np.load(os.path.join(HERE, "bert_pad_ids.npy")))
     mask = torch.tensor(np.load(os.path.join(HERE, "hf_attn_mask.npy")))
     export_hf(llama, "hf_llama", ids, mask)
+    # At opset 23 the exporter writes the attention as ONNX's Attention
+    # (after Hugging Face's repeat_kv) and RMSNorm as RMSNormalization.
+    torch.onnx.export(llama, (ids, mask),
+                      os.path.join(HERE, "hf_llama_opset23.onnx"),
+                      dynamo=True, opset_version=23, external_data=False,
+                      input_names=["ids", "mask"], output_names=["logits"])
     data = np.load(os.path.join(HERE, "hf_gpt2_tokens.npz"))
     opt = torch.optim.SGD(llama.parameters(), lr=0.1, momentum=0.9)
     with open(os.path.join(HERE, "hf_llama_torch_log.csv"), "w") as log:

@@ -375,27 +375,12 @@ std::optional<Chain> matchChain(MatmulOp out) {
   return chain;
 }
 
-void fuse(const Chain &chain) {
-  auto out = cast<MatmulOp>(chain.ops.front());
-  SmallVector<Location> locs;
-  for (Operation *op : llvm::reverse(chain.ops))
-    locs.push_back(op->getLoc());
-  OpBuilder b(out);
-  Location loc = b.getFusedLoc(locs);
-  Value key = buildKey(b, loc, chain);
-  Value value = chain.kvGroup > 1
-                    ? reshapedTo(b, loc, chain.kvValue, chain.kvValueType)
-                    : chain.value;
-  auto attention = AttentionOp::create(
-      b, loc, chain.query, key, value, chain.mask, chain.dropoutSeed,
-      b.getF32FloatAttr(static_cast<float>(chain.scale)), UnitAttr(),
-      chain.dropoutRate);
-  out.getResult().replaceAllUsesWith(attention.getResult());
-  // Erase the chain, then what only it used (the scale constants, the key's
-  // transpose, the scaled copies of query and key).
-  DenseSet<Operation *> erased(chain.ops.begin(), chain.ops.end());
+/// Erases `ops` (whose results have no uses left outside them), then every
+/// producer of their operands that this leaves dead.
+void eraseWithDeadProducers(ArrayRef<Operation *> ops) {
+  DenseSet<Operation *> erased(ops.begin(), ops.end());
   SmallVector<Operation *> producers;
-  for (Operation *op : chain.ops) {
+  for (Operation *op : ops) {
     for (Value operand : op->getOperands())
       if (Operation *def = operand.getDefiningOp())
         producers.push_back(def);
@@ -414,6 +399,55 @@ void fuse(const Chain &chain) {
   }
 }
 
+void fuse(const Chain &chain) {
+  auto out = cast<MatmulOp>(chain.ops.front());
+  SmallVector<Location> locs;
+  for (Operation *op : llvm::reverse(chain.ops))
+    locs.push_back(op->getLoc());
+  OpBuilder b(out);
+  Location loc = b.getFusedLoc(locs);
+  Value key = buildKey(b, loc, chain);
+  Value value = chain.kvGroup > 1
+                    ? reshapedTo(b, loc, chain.kvValue, chain.kvValueType)
+                    : chain.value;
+  auto attention = AttentionOp::create(
+      b, loc, chain.query, key, value, chain.mask, chain.dropoutSeed,
+      b.getF32FloatAttr(static_cast<float>(chain.scale)), UnitAttr(),
+      chain.dropoutRate);
+  out.getResult().replaceAllUsesWith(attention.getResult());
+  // Erase the chain, then what only it used (the scale constants, the key's
+  // transpose, the scaled copies of query and key).
+  eraseWithDeadProducers(chain.ops);
+}
+
+/// An nn.attention whose key and value both repeat the heads of tensors
+/// with fewer (RepeatedHeads, one group G > 1: Hugging Face's repeat_kv
+/// before an exported Attention op, which amp-import-onnx imports as one
+/// nn.attention) reads the unrepeated ones instead; returns whether it
+/// was rewritten.
+bool readUnrepeatedHeads(AttentionOp op) {
+  if (op->hasAttr(AMPDialect::getPrecisionAttrName()) ||
+      attentionKvGroup(op.getQuery().getType(), op.getKey().getType()) != 1)
+    return false;
+  std::optional<RepeatedHeads> key =
+      matchRepeatedHeads(op.getKey(), tensorType(op.getKey()));
+  std::optional<RepeatedHeads> value =
+      key ? matchRepeatedHeads(op.getValue(), tensorType(op.getValue()))
+          : std::nullopt;
+  if (!key || !value || key->group != value->group || key->group == 1)
+    return false;
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto grouped = AttentionOp::create(
+      b, loc, op.getQuery(), reshapedTo(b, loc, key->source, key->type),
+      reshapedTo(b, loc, value->source, value->type), op.getMask(),
+      op.getDropout(), op.getScaleAttr(), op.getCausalAttr(),
+      op.getDropoutRateAttr());
+  op->replaceAllUsesWith(grouped->getResults());
+  eraseWithDeadProducers({op.getOperation()});
+  return true;
+}
+
 struct NNFuseAttentionPass
     : amp::nn::impl::NNFuseAttentionBase<NNFuseAttentionPass> {
   void runOnOperation() override { fuseAttention(getOperation()); }
@@ -429,5 +463,10 @@ unsigned amp::nn::fuseAttention(Operation *root) {
   });
   for (const Chain &chain : chains)
     fuse(chain);
-  return chains.size();
+  SmallVector<AttentionOp> ops;
+  root->walk([&](AttentionOp op) { ops.push_back(op); });
+  unsigned regrouped = 0;
+  for (AttentionOp op : ops)
+    regrouped += readUnrepeatedHeads(op);
+  return chains.size() + regrouped;
 }

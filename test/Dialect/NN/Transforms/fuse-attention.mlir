@@ -505,3 +505,41 @@ func.func @broadcast_batch(%q: tensor<2x4x8x16xf32>, %k: tensor<1x4x8x16xf32>, %
   %o = nn.matmul %p, %v : (tensor<2x4x8x8xf32>, tensor<1x4x8x16xf32>) -> tensor<2x4x8x16xf32>
   return %o : tensor<2x4x8x16xf32>
 }
+
+// -----
+
+// An nn.attention that already exists (amp-import-onnx's of ONNX's
+// Attention op) on Hugging Face's repeat_kv copies reads the unrepeated
+// key and value; the copies are erased. Its mask, scale and causal
+// frontier stay.
+// CHECK-LABEL: func.func @grouped_attention_op(
+// CHECK-SAME:    %[[Q:[a-z0-9]+]]: tensor<2x4x8x16xf32>, %[[K:[a-z0-9]+]]: tensor<2x2x8x16xf32>, %[[V:[a-z0-9]+]]: tensor<2x2x8x16xf32>, %[[M:[a-z0-9]+]]: tensor<2x1x8x8xf32>
+// CHECK-NEXT:    %[[O:.*]], %[[L:.*]] = nn.attention %[[Q]], %[[K]], %[[V]] mask %[[M]] {causal, scale = 2.500000e-01 : f32} : (tensor<2x4x8x16xf32>, tensor<2x2x8x16xf32>, tensor<2x2x8x16xf32>, tensor<2x1x8x8xf32>) -> (tensor<2x4x8x16xf32>, tensor<2x4x8xf32>)
+// CHECK-NEXT:    return %[[O]], %[[L]]
+func.func @grouped_attention_op(%q: tensor<2x4x8x16xf32>, %k: tensor<2x2x8x16xf32>, %v: tensor<2x2x8x16xf32>, %m: tensor<2x1x8x8xf32>) -> (tensor<2x4x8x16xf32>, tensor<2x4x8xf32>) {
+  %k1 = nn.reshape %k : tensor<2x2x8x16xf32> -> tensor<2x2x1x8x16xf32>
+  %k2 = nn.broadcast_to %k1 : tensor<2x2x1x8x16xf32> -> tensor<2x2x2x8x16xf32>
+  %k3 = nn.reshape %k2 : tensor<2x2x2x8x16xf32> -> tensor<2x4x8x16xf32>
+  %v1 = nn.reshape %v : tensor<2x2x8x16xf32> -> tensor<2x2x1x8x16xf32>
+  %v2 = nn.broadcast_to %v1 : tensor<2x2x1x8x16xf32> -> tensor<2x2x2x8x16xf32>
+  %v3 = nn.reshape %v2 : tensor<2x2x2x8x16xf32> -> tensor<2x4x8x16xf32>
+  %o, %lse = nn.attention %q, %k3, %v3 mask %m {causal, scale = 0.25 : f32} : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x1x8x8xf32>) -> (tensor<2x4x8x16xf32>, tensor<2x4x8xf32>)
+  return %o, %lse : tensor<2x4x8x16xf32>, tensor<2x4x8xf32>
+}
+
+// -----
+
+// Not read as grouped: the key's heads repeated but the value's tiled
+// (x.repeat(1, G, 1, 1): another head mapping).
+// CHECK-LABEL: func.func @not_grouped_attention_op(
+// CHECK:         nn.attention %{{.*}}, %{{.*}}, %{{.*}} {scale = 2.500000e-01 : f32} : (tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>)
+func.func @not_grouped_attention_op(%q: tensor<1x4x8x16xf32>, %k: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x16xf32>) -> tensor<1x4x8x16xf32> {
+  %k1 = nn.reshape %k : tensor<1x2x8x16xf32> -> tensor<1x2x1x8x16xf32>
+  %k2 = nn.broadcast_to %k1 : tensor<1x2x1x8x16xf32> -> tensor<1x2x2x8x16xf32>
+  %k3 = nn.reshape %k2 : tensor<1x2x2x8x16xf32> -> tensor<1x4x8x16xf32>
+  %v1 = nn.reshape %v : tensor<1x2x8x16xf32> -> tensor<1x1x2x8x16xf32>
+  %v2 = nn.broadcast_to %v1 : tensor<1x1x2x8x16xf32> -> tensor<1x2x2x8x16xf32>
+  %v3 = nn.reshape %v2 : tensor<1x2x2x8x16xf32> -> tensor<1x4x8x16xf32>
+  %o, %lse = nn.attention %q, %k3, %v3 {scale = 0.25 : f32} : (tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>) -> (tensor<1x4x8x16xf32>, tensor<1x4x8xf32>)
+  return %o : tensor<1x4x8x16xf32>
+}

@@ -13,8 +13,9 @@
 namespace amp::nn {
 
 /// Replaces every matmul-scale-[mask]-softmax-matmul chain under `root` that
-/// nn-fuse-attention's conditions allow (Passes.td) with one nn.attention.
-/// Returns how many it fused.
+/// nn-fuse-attention's conditions allow (Passes.td) with one nn.attention,
+/// and makes every nn.attention on repeated key/value heads read the
+/// unrepeated ones. Returns how many ops it fused or rewrote.
 unsigned fuseAttention(mlir::Operation *root);
 
 } // namespace amp::nn

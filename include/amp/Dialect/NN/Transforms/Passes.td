@@ -180,6 +180,10 @@ def NNFuseAttention : Pass<"nn-fuse-attention"> {
       `[..., H / G, G, S, D]` and `nn.reshape` to `[..., H, S, D]` or
       `[B*H, S, D]`), the fused op reads the unrepeated key and value, so
       the repeated copies (and their gradients' sums) are never formed.
+      An `nn.attention` that reads such copies already (amp-import-onnx's
+      of ONNX's Attention op after `repeat_kv`, as PyTorch exports
+      Hugging Face's Llama at opset 23) is rewritten to read the
+      unrepeated ones the same way.
 
     The chain is fused only when:
     - every intermediate (`%s`, `%t`, `%u`, `%p`, `%d`) has this one use, so a
