@@ -156,19 +156,14 @@ OPS = {
 # Cases whose expected outputs ONNX 1.23 corrected without a new opset
 # (the Attention errata: the softcap applies before the mask, and
 # qk_matmul_output_mode 1 is the scores after the softcap, before the
-# mask): the importer implements the corrected semantics, which
-# test/Import/attention.test checks against ONNX 1.23's reference on these
-# very models, so they are reported as superseded, not failing.
-SUPERSEDED = {
-    "test_attention_%s" % c: "the data predates ONNX 1.23's Attention errata"
-    for c in ("3d_with_past_and_present_qk_matmul_bias",
-              "3d_with_past_and_present_qk_matmul_softcap",
-              "4d_with_past_and_present_qk_matmul_bias",
-              "4d_with_past_and_present_qk_matmul_bias_3d_mask",
-              "4d_with_past_and_present_qk_matmul_bias_3d_mask_causal",
-              "4d_with_past_and_present_qk_matmul_bias_4d_mask",
-              "4d_with_past_and_present_qk_matmul_bias_4d_mask_causal",
-              "4d_with_qk_matmul_bias", "4d_with_qk_matmul_softcap")}
+# mask), one per line in ERRATA: the importer implements the corrected
+# semantics, which test/Import/attention-errata.test checks against ONNX
+# 1.23's reference on these very models, so they are reported as
+# superseded, not failing.
+ERRATA = os.path.join(ROOT, "test", "Import", "Inputs", "attention-errata.txt")
+with open(ERRATA) as _f:
+    SUPERSEDED = {line.strip(): "the data predates ONNX 1.23's Attention "
+                  "errata" for line in _f if line.strip()}
 
 # ONNX's element types whose outputs are rounded to 16 bits: FLOAT16 and
 # BFLOAT16. amp computes in f32, so such an expected output is only as
