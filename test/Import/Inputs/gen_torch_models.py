@@ -394,13 +394,21 @@ def write_hf_llama():
                       os.path.join(HERE, "hf_llama_opset23.onnx"),
                       dynamo=True, opset_version=23, external_data=False,
                       input_names=["ids", "mask"], output_names=["logits"])
+    train_lm_and_log(llama, "hf_llama_torch_log.csv")
+
+
+def train_lm_and_log(model, log_name):
+    """PyTorch's losses of the language model `model(ids, mask)` over 10 SGD
+    steps (lr 0.1, momentum 0.9) on the first 40 rows of hf_gpt2_tokens.npz
+    in order, 4 per step (as amp-run --shuffle=false trains its import),
+    written to `log_name`."""
     data = np.load(os.path.join(HERE, "hf_gpt2_tokens.npz"))
-    opt = torch.optim.SGD(llama.parameters(), lr=0.1, momentum=0.9)
-    with open(os.path.join(HERE, "hf_llama_torch_log.csv"), "w") as log:
+    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    with open(os.path.join(HERE, log_name), "w") as log:
         log.write("step,loss\n")
         for step in range(1, 11):
             rows = slice(4 * (step - 1), 4 * step)
-            logits = llama(torch.tensor(data["ids"][rows]),
+            logits = model(torch.tensor(data["ids"][rows]),
                            torch.tensor(data["mask"][rows]))
             loss = nn.functional.cross_entropy(
                 logits.reshape(-1, VOCAB),

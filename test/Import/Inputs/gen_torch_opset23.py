@@ -32,8 +32,10 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from gen_torch_models import VOCAB, train_lm_and_log
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-VOCAB, D, HEADS, KV_HEADS, LAYERS, SEQ, FFN = 50, 32, 4, 2, 2, 8, 64
+D, HEADS, KV_HEADS, LAYERS, SEQ, FFN = 32, 4, 2, 2, 8, 64
 HEAD = D // HEADS
 
 
@@ -132,22 +134,7 @@ def main():
     torch.onnx.export(lm, (ids, mask), os.path.join(HERE, "sdpa23_mask.onnx"),
                       input_names=["ids", "mask"], output_names=["logits"],
                       dynamo=True, opset_version=23, external_data=False)
-    data = np.load(os.path.join(HERE, "hf_gpt2_tokens.npz"))
-    opt = torch.optim.SGD(lm.parameters(), lr=0.1, momentum=0.9)
-    with open(os.path.join(HERE, "sdpa23_mask_torch_log.csv"), "w") as log:
-        log.write("step,loss\n")
-        for step in range(1, 11):
-            rows = slice(4 * (step - 1), 4 * step)
-            logits = lm(torch.tensor(data["ids"][rows]),
-                        torch.tensor(data["mask"][rows]))
-            loss = F.cross_entropy(
-                logits.reshape(-1, VOCAB),
-                torch.tensor(data["labels"][rows]).reshape(-1),
-                ignore_index=-100)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            log.write(f"{step},{loss.item():.9g}\n")
+    train_lm_and_log(lm, "sdpa23_mask_torch_log.csv")
 
 
 if __name__ == "__main__":
