@@ -333,9 +333,9 @@ static Value addNonpadBias(NodeContext &nc, Formula &f, Value bias,
     ds[k] = int64_t(k) % a.skv - int64_t(k) / a.skv;
   Value ok =
       f.compare(intConstant(nc, {a.skv}, js), nn::ComparePredicate::LT, n);
+  Value d = fr.any() ? intConstant(nc, {a.sq, a.skv}, ds) : Value();
   // ok and cond: where(ok, cond, ok).
   auto restrict = [&](nn::ComparePredicate p, int64_t c) {
-    Value d = intConstant(nc, {a.sq, a.skv}, ds);
     Value cond = f.compare(d, p, nPlus(c - a.sq));
     ok = f.op<nn::WhereOp>({ok, cond, ok});
   };
