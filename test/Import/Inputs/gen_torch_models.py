@@ -19,6 +19,10 @@ token) exported by both of PyTorch's exporters, as users get them:
                                        the mask with Expand, Trilu, Equal and
                                        Where on constants
   gpt_tiny_logits.npy                  its logits on bert_tiny_ids.npy
+  bert_tiny_opset23.onnx, gpt_tiny_opset23.onnx
+                                       both exported at opset 23
+                                       (dynamo=True): the attention is
+                                       ONNX's Attention
   bert_pad_script.onnx, bert_pad_dynamo.onnx(.data)
                                        the BERT-like classifier with a
                                        padding mask computed from the ids
@@ -1644,6 +1648,11 @@ def main():
     with torch.no_grad():
         np.save(os.path.join(HERE, "gpt_tiny_logits.npy"), gpt(ids).numpy())
     export_both(gpt, (ids,), "gpt_tiny")
+    # At opset 23 nn.TransformerEncoderLayer's attention is ONNX's Attention.
+    for m, stem in ((model, "bert_tiny"), (gpt, "gpt_tiny")):
+        torch.onnx.export(m, (ids,), os.path.join(HERE, stem + "_opset23.onnx"),
+                          dynamo=True, opset_version=23, external_data=False,
+                          input_names=["ids"], output_names=["logits"])
     # Padded rows (trailing id 0); the first token is never padding.
     padded = ids.clone()
     padded[:, 0] = padded[:, 0].clamp(min=1)
