@@ -23,6 +23,7 @@ wheel=$(ls "$work"/onnx-"$version"-*.whl | head -n 1)
 mkdir -p "$work/unpacked"
 python3 -m zipfile -e "$wheel" "$work/unpacked"
 echo "$version" > "$work/unpacked/VERSION"
+mkdir -p "$(dirname "$out")"
 rm -rf "$out"
 mv "$work/unpacked" "$out"
 echo "get-onnx-tests: wrote $out (onnx $version, $(ls "$out/onnx/backend/test/data/node" | wc -l) node tests)" >&2
