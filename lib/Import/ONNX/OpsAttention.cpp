@@ -390,17 +390,21 @@ static Value unfusedAttention(NodeContext &nc, Formula &f,
              Value();
   }
   qk[2] = s;
-  Value p = f.op<nn::SoftmaxOp>(
-      {s}, {nc.named("axis", nc.builder.getI64IntegerAttr(3))});
+  // A query that no key is allowed for (its bias all -inf) gets zeros, not
+  // the softmax's NaN: its scores are zeroed before the softmax and its
+  // probabilities after, so that neither value nor gradient is NaN.
+  Value dead;
   if (bias) {
-    // A query that no key is allowed for gets zeros, not the softmax's NaN.
     Value rowMax = f.op<nn::ReduceMaxOp>(
         {bias}, {nc.named("axes", nc.i64Array({-1})),
                  nc.named("keep_dims", nc.builder.getUnitAttr())});
-    Value dead =
-        f.compare(rowMax, nn::ComparePredicate::EQ, f.constant(kNegInf));
-    p = f.op<nn::WhereOp>({dead, f.constant(0.0f), p});
+    dead = f.compare(rowMax, nn::ComparePredicate::EQ, f.constant(kNegInf));
+    s = f.op<nn::WhereOp>({dead, f.constant(0.0f), s});
   }
+  Value p = f.op<nn::SoftmaxOp>(
+      {s}, {nc.named("axis", nc.builder.getI64IntegerAttr(3))});
+  if (dead)
+    p = f.op<nn::WhereOp>({dead, f.constant(0.0f), p});
   qk[3] = p;
   if (nc.hasOutput(3) && failed(f.setOutput(3, qk[a.qkMode])))
     return {};
