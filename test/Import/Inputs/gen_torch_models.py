@@ -46,6 +46,9 @@ token) exported by both of PyTorch's exporters, as users get them:
                                        type buffer, the mask through Cast,
                                        GatherND or Gather, And, and IsNaN
                                        around the attention's softmax
+  hf_bert_opset23.onnx, hf_gpt2_opset23.onnx
+                                       BERT and GPT-2 (below) exported at
+                                       opset 23: ONNX's Attention
   hf_bert_logits.npy                   its logits for bert_pad_ids.npy and
                                        hf_attn_mask.npy
   bert_tiny_tokens.csv                 600 rows of 8 token ids and a label
@@ -317,9 +320,11 @@ class HfHidden(nn.Module):
         return self.t5(input_ids=ids, attention_mask=mask).last_hidden_state
 
 
-def export_hf(model, stem, ids, mask):
+def export_hf(model, stem, ids, mask, opset23=False):
     """Saves the logits of `model` (HfLogits) for ids and mask and exports it
-    with both exporters (one file each: the weights are small)."""
+    with both exporters (one file each: the weights are small); with
+    `opset23`, also with the torch.export-based one at opset 23, which
+    writes the attention as ONNX's Attention (stem_opset23.onnx)."""
     with torch.no_grad():
         np.save(os.path.join(HERE, stem + "_logits.npy"),
                 model(ids, mask).numpy())
@@ -330,6 +335,11 @@ def export_hf(model, stem, ids, mask):
     torch.onnx.export(model, (ids, mask),
                       os.path.join(HERE, stem + "_dynamo.onnx"), dynamo=True,
                       opset_version=18, external_data=False, **names)
+    if opset23:
+        torch.onnx.export(model, (ids, mask),
+                          os.path.join(HERE, stem + "_opset23.onnx"),
+                          dynamo=True, opset_version=23, external_data=False,
+                          **names)
 
 
 def export_hf_bert(ids, mask):
@@ -343,7 +353,8 @@ def export_hf_bert(ids, mask):
                         num_labels=CLASSES, hidden_dropout_prob=0.0,
                         attention_probs_dropout_prob=0.0)
     bert = BertForSequenceClassification(config).eval()
-    export_hf(HfLogits(bert, "bert").eval(), "hf_bert", ids, mask)
+    export_hf(HfLogits(bert, "bert").eval(), "hf_bert", ids, mask,
+              opset23=True)
 
 
 def export_hf_gpt2(ids, mask):
@@ -356,7 +367,7 @@ def export_hf_gpt2(ids, mask):
                         embd_pdrop=0.0, attn_pdrop=0.0)
     gpt2 = GPT2LMHeadModel(config).eval()
     export_hf(HfLogits(gpt2, "gpt2", use_cache=False).eval(), "hf_gpt2", ids,
-              mask)
+              mask, opset23=True)
 
 
 def write_hf_llama():
@@ -391,13 +402,9 @@ def write_hf_llama():
                 p.mul_(10.0)
     ids = torch.tensor(np.load(os.path.join(HERE, "bert_pad_ids.npy")))
     mask = torch.tensor(np.load(os.path.join(HERE, "hf_attn_mask.npy")))
-    export_hf(llama, "hf_llama", ids, mask)
-    # At opset 23 the exporter writes the attention as ONNX's Attention
-    # (after Hugging Face's repeat_kv) and RMSNorm as RMSNormalization.
-    torch.onnx.export(llama, (ids, mask),
-                      os.path.join(HERE, "hf_llama_opset23.onnx"),
-                      dynamo=True, opset_version=23, external_data=False,
-                      input_names=["ids", "mask"], output_names=["logits"])
+    # At opset 23 the attention is ONNX's Attention (after Hugging Face's
+    # repeat_kv) and RMSNorm RMSNormalization.
+    export_hf(llama, "hf_llama", ids, mask, opset23=True)
     train_lm_and_log(llama, "hf_llama_torch_log.csv")
 
 
