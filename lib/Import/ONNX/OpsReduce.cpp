@@ -1,7 +1,8 @@
 //===- OpsReduce.cpp - reductions -----------------------------------------===//
 //
 // ReduceSum, ReduceMean, ReduceMax (nn.reduce_*), ReduceMin (-max(-x)),
-// ReduceSumSquare and ReduceL2, ReduceSum of integers too (the last element
+// ReduceSumSquare, ReduceL2, ReduceL1, ReduceLogSum and ReduceLogSumExp
+// (shifted by the maximum), ReduceSum of integers too (the last element
 // of nn.cumsum), with the axes as an attribute (before opset
 // 13 for ReduceSum, 18 for the others) or a constant input, keepdims and
 // noop_with_empty_axes. A max or min over an empty set is ONNX's -inf or
@@ -11,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Folding.h"
+#include "Formula.h"
 
 #include "amp/Dialect/NN/IR/NNOps.h"
 
@@ -22,7 +24,7 @@ using namespace amp::onnx_import;
 using namespace mlir;
 namespace nn = amp::nn;
 
-enum class Reduce { Sum, Mean, Max, Min, SumSquare, L2 };
+enum class Reduce { Sum, Mean, Max, Min, SumSquare, L2, L1, LogSum, LogSumExp };
 
 /// ReduceSum of INT64 or INT32 values (a count of the tokens that are no
 /// padding: mBART's end-token position), wrapping as nn's integer ops: per
@@ -60,6 +62,29 @@ static LogicalResult intReduceSum(NodeContext &nc, Value x,
   }
   FailureOr<Value> r = nc.reshape(y, out);
   return failed(r) ? failure() : nc.setOutput(0, *r);
+}
+
+/// log(sum(exp(x))) over `axes` (ReduceLogSumExp), shifted by the maximum
+/// m so that exp never overflows: log(sum(exp(x - m))) + m, with an
+/// infinite m taken as 0 (all -inf: -inf; a +inf: +inf, not NaN). The
+/// result has `outShape`.
+static LogicalResult logSumExp(NodeContext &nc, Value x,
+                               llvm::ArrayRef<int64_t> axes,
+                               llvm::ArrayRef<int64_t> outShape) {
+  Formula f(nc);
+  float inf = std::numeric_limits<float>::infinity();
+  Value m = f.op<nn::ReduceMaxOp>(
+      {x}, {nc.named("axes", nc.i64Array(axes)),
+            nc.named("keep_dims", nc.builder.getUnitAttr())});
+  Value infinite = f.compare(f.op<nn::AbsOp>({m}), nn::ComparePredicate::EQ,
+                             f.constant(inf));
+  m = f.op<nn::WhereOp>({infinite, f.constant(0.0f), m});
+  Value e = f.op<nn::ExpOp>({f.op<nn::SubOp>({x, m})});
+  Value sum = f.op<nn::ReduceSumOp>(
+      {e}, {nc.named("axes", nc.i64Array(axes)),
+            nc.named("keep_dims", nc.builder.getUnitAttr())});
+  Value y = f.op<nn::AddOp>({f.op<nn::LogOp>({sum}), m});
+  return f.setOutput(f.reshape(y, outShape));
 }
 
 template <Reduce kind> static LogicalResult importReduce(NodeContext &nc) {
@@ -111,21 +136,26 @@ template <Reduce kind> static LogicalResult importReduce(NodeContext &nc) {
   if (!cast<RankedTensorType>(x->getType()).getElementType().isF32())
     return intReduceSum(nc, *x, axes, *keep);
 
-  // A max or min over no elements is ONNX's -inf or +inf: a constant of the
-  // output's shape (the runtime refuses an empty max).
+  // A max or min over no elements is ONNX's -inf or +inf, a log-sum (of
+  // exponentials) -inf: a constant of the output's shape (the runtime
+  // refuses an empty max).
   llvm::SmallVector<int64_t> xs = shapeOf(*x);
-  if ((kind == Reduce::Max || kind == Reduce::Min) &&
-      llvm::any_of(axes, [&](int64_t a) { return xs[a] == 0; })) {
-    llvm::SmallVector<int64_t> shape;
-    for (int64_t d = 0; d < rank; ++d) {
-      if (!llvm::is_contained(axes, d))
-        shape.push_back(xs[d]);
-      else if (*keep)
-        shape.push_back(1);
-    }
-    float inf = std::numeric_limits<float>::infinity();
-    return nc.setOutput(0, nc.splat(shape, kind == Reduce::Max ? -inf : inf));
+  llvm::SmallVector<int64_t> outShape;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!llvm::is_contained(axes, d))
+      outShape.push_back(xs[d]);
+    else if (*keep)
+      outShape.push_back(1);
   }
+  if ((kind == Reduce::Max || kind == Reduce::Min || kind == Reduce::LogSum ||
+       kind == Reduce::LogSumExp) &&
+      llvm::any_of(axes, [&](int64_t a) { return xs[a] == 0; })) {
+    float inf = std::numeric_limits<float>::infinity();
+    return nc.setOutput(0,
+                        nc.splat(outShape, kind == Reduce::Min ? inf : -inf));
+  }
+  if (kind == Reduce::LogSumExp)
+    return logSumExp(nc, *x, axes, outShape);
 
   llvm::SmallVector<NamedAttribute> attrs = {
       nc.named("axes", nc.i64Array(axes))};
@@ -137,6 +167,11 @@ template <Reduce kind> static LogicalResult importReduce(NodeContext &nc) {
     if (failed(sq))
       return failure();
     in = *sq;
+  } else if (kind == Reduce::L1) {
+    FailureOr<Value> abs = nc.create<nn::AbsOp>({in});
+    if (failed(abs))
+      return failure();
+    in = *abs;
   } else if (kind == Reduce::Min) {
     FailureOr<Value> neg = nc.create<nn::NegOp>({in});
     if (failed(neg))
@@ -162,6 +197,8 @@ template <Reduce kind> static LogicalResult importReduce(NodeContext &nc) {
     y = nc.create<nn::NegOp>({*y});
   else if (kind == Reduce::L2)
     y = nc.create<nn::SqrtOp>({*y});
+  else if (kind == Reduce::LogSum)
+    y = nc.create<nn::LogOp>({*y});
   return failed(y) ? failure() : nc.setOutput(0, *y);
 }
 
@@ -269,6 +306,9 @@ void amp::onnx_import::registerReduceOps(OpTable &t) {
   t["ReduceMin"] = {importReduce<Reduce::Min>, attrs};
   t["ReduceSumSquare"] = {importReduce<Reduce::SumSquare>, attrs};
   t["ReduceL2"] = {importReduce<Reduce::L2>, attrs};
+  t["ReduceL1"] = {importReduce<Reduce::L1>, attrs};
+  t["ReduceLogSum"] = {importReduce<Reduce::LogSum>, attrs};
+  t["ReduceLogSumExp"] = {importReduce<Reduce::LogSumExp>, attrs};
   t["CumSum"] = {importCumSum, {"exclusive", "reverse"}};
   std::vector<std::string> argAttrs = {"axis", "keepdims", "select_last_index"};
   t["ArgMax"] = {importArgMax<false>, argAttrs};

@@ -1673,3 +1673,26 @@ save("dropout_train_ratio_one.onnx", helper.make_graph(
     "dropout_train_ratio_one", [vi("x", F, [4])], [vi("y", F, [4])],
     [numpy_helper.from_array(np.array(1.0, np.float32), "ratio"),
      numpy_helper.from_array(np.array(True), "train")]))
+
+# ReduceLogSumExp at extremes, where exp(x) alone overflows or every term
+# is -inf, and ReduceL1 and ReduceLogSum beside it (opset 18: axes as an
+# input).
+LSE_X = np.array([[1000.0, 1000.0, 999.0], [-np.inf, -np.inf, -np.inf],
+                  [np.inf, 1.0, 2.0], [0.0, -1000.0, 3.0]], np.float32)
+save("reduce_lse.onnx", helper.make_graph(
+    [helper.make_node("ReduceLogSumExp", ["x", "axes"], ["lse"], name="lse",
+                      keepdims=0),
+     helper.make_node("ReduceL1", ["x2", "axes"], ["l1"], name="l1"),
+     helper.make_node("ReduceLogSum", ["x2", "axes"], ["ls"], name="ls",
+                      keepdims=0)],
+    "reduce_lse", [vi("x", F, [4, 3]), vi("x2", F, [4, 3])],
+    [vi("lse", F, [4]), vi("l1", F, [4, 1]), vi("ls", F, [4])],
+    [ints("axes", [1])]), opset=18)
+reference("reduce_lse.onnx",
+          {"x": LSE_X,
+           "x2": np.abs(rng.standard_normal((4, 3))).astype(np.float32)})
+# ONNX's reference gives NaN for the row of -inf (its shift computes
+# -inf - -inf); log(sum(exp(x))) there is log(0) = -inf.
+LSE = np.load(os.path.join(HERE, "reduce_lse_lse.npy"))
+LSE[1] = -np.inf
+np.save(os.path.join(HERE, "reduce_lse_lse.npy"), LSE)
