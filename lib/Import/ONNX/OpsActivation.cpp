@@ -3,7 +3,7 @@
 // The ONNX activations that nn has no op for, each built of nn ops as its
 // formula, the way ONNX itself defines most of them (function ops):
 // LeakyRelu, PRelu, HardSigmoid, HardSwish, Elu, Selu, Celu, Softplus,
-// Softsign, Mish, ThresholdedRelu and Shrink. Each builds from ops that
+// Softsign, Mish, Swish, ThresholdedRelu and Shrink. Each builds from ops that
 // have derivative rules and precision classes, so that nn-autodiff trains
 // through them and the AMP policy keeps their exp and log in f32, as
 // PyTorch's autocast does softplus. The forms avoid overflow: exp only sees
@@ -194,6 +194,17 @@ static LogicalResult importMish(NodeContext &nc) {
   return f.setOutput(f.op<nn::MulOp>({*x, t}));
 }
 
+/// Swish (opset 24) = x * sigmoid(alpha * x); alpha 1 is SiLU.
+static LogicalResult importSwish(NodeContext &nc) {
+  FailureOr<float> alpha = nc.floatAttr("alpha", 1.0f);
+  FailureOr<Value> x = nc.floatValue(0);
+  if (failed(alpha) || failed(x))
+    return failure();
+  Formula f(nc);
+  Value ax = *alpha == 1.0f ? *x : f.op<nn::MulOp>({*x, f.constant(*alpha)});
+  return f.setOutput(f.op<nn::MulOp>({*x, f.op<nn::SigmoidOp>({ax})}));
+}
+
 /// ThresholdedRelu(x) = x > alpha ? x : 0.
 static LogicalResult importThresholdedRelu(NodeContext &nc) {
   FailureOr<float> alpha = nc.floatAttr("alpha", 1.0f);
@@ -233,6 +244,7 @@ void amp::onnx_import::registerActivationOps(OpTable &t) {
   t["Softplus"] = {importSoftplus, {}};
   t["Softsign"] = {importSoftsign, {}};
   t["Mish"] = {importMish, {}};
+  t["Swish"] = {importSwish, {"alpha"}};
   t["ThresholdedRelu"] = {importThresholdedRelu, {"alpha"}};
   t["Shrink"] = {importShrink, {"bias", "lambd"}};
 }

@@ -2,7 +2,8 @@
 //
 // Constant, ConstantOfShape, Range, Shape and Size (folded: shapes are
 // static), Reshape, Flatten, Squeeze, Unsqueeze (nn.reshape, or a new shape
-// of a constant), Transpose, Concat, Slice, Split, Pad, Expand and Tile
+// of a constant), Transpose, DepthToSpace and SpaceToDepth (reshape,
+// transpose, reshape), Concat, Slice, Split, Pad, Expand and Tile
 // (folded on a constant; Tile as a broadcast between reshapes), Trilu
 // (folded only) and Cast (folded on constants, else nn.convert). The
 // gathers are OpsGather.cpp's.
@@ -567,6 +568,54 @@ static LogicalResult importCast(NodeContext &nc) {
 }
 
 //===----------------------------------------------------------------------===//
+// DepthToSpace, SpaceToDepth
+//===----------------------------------------------------------------------===//
+
+/// DepthToSpace (PyTorch's PixelShuffle exports as its CRD mode) and, with
+/// `toDepth`, SpaceToDepth, on [N, C, H, W]: nn.reshape to six dimensions,
+/// nn.transpose, nn.reshape.
+template <bool toDepth> static LogicalResult importDepthSpace(NodeContext &nc) {
+  FailureOr<int64_t> block = nc.intAttr("blocksize", 0);
+  FailureOr<std::string> mode = nc.stringAttr("mode", "DCR");
+  FailureOr<Value> x = nc.floatValue(0);
+  if (failed(block) || failed(mode) || failed(x))
+    return failure();
+  if (!toDepth && *mode != "DCR" && *mode != "CRD")
+    return nc.error() << "mode must be DCR or CRD, got '" << *mode << "'",
+           failure();
+  llvm::SmallVector<int64_t> s = shapeOf(*x);
+  if (s.size() != 4)
+    return nc.error() << "the input must be 4-D [N, C, H, W]", failure();
+  const int64_t b = *block, n = s[0], c = s[1], h = s[2], w = s[3];
+  if (b < 1 || b > (int64_t(1) << 20) ||
+      (toDepth ? h % b != 0 || w % b != 0 : c % (b * b) != 0))
+    return nc.error() << "blocksize " << b << " must be >= 1 and divide "
+                      << (toDepth ? "H and W" : "C by its square") << " ([" << s
+                      << "])",
+           failure();
+  llvm::SmallVector<int64_t> split, perm, out;
+  if (toDepth) {
+    split = {n, c, h / b, b, w / b, b};
+    perm = {0, 3, 5, 1, 2, 4};
+    out = {n, c * b * b, h / b, w / b};
+  } else if (*mode == "DCR") {
+    split = {n, b, b, c / (b * b), h, w};
+    perm = {0, 3, 4, 1, 5, 2};
+    out = {n, c / (b * b), h * b, w * b};
+  } else {
+    split = {n, c / (b * b), b, b, h, w};
+    perm = {0, 1, 4, 2, 5, 3};
+    out = {n, c / (b * b), h * b, w * b};
+  }
+  FailureOr<Value> y = nc.reshape(*x, split);
+  if (succeeded(y))
+    y = nc.create<nn::TransposeOp>({*y}, {nc.named("perm", nc.i64Array(perm))});
+  if (succeeded(y))
+    y = nc.reshape(*y, out);
+  return failed(y) ? failure() : nc.setOutput(0, *y);
+}
+
+//===----------------------------------------------------------------------===//
 // Concat, Slice, Split, Pad
 //===----------------------------------------------------------------------===//
 
@@ -1037,4 +1086,6 @@ void amp::onnx_import::registerShapeOps(OpTable &t) {
   t["Slice"] = {importSlice, {"starts", "ends", "axes"}};
   t["Split"] = {importSplit, {"axis", "split", "num_outputs"}};
   t["Pad"] = {importPad, {"mode", "pads", "value"}};
+  t["DepthToSpace"] = {importDepthSpace<false>, {"blocksize", "mode"}};
+  t["SpaceToDepth"] = {importDepthSpace<true>, {"blocksize"}};
 }

@@ -1696,3 +1696,17 @@ reference("reduce_lse.onnx",
 LSE = np.load(os.path.join(HERE, "reduce_lse_lse.npy"))
 LSE[1] = -np.inf
 np.save(os.path.join(HERE, "reduce_lse_lse.npy"), LSE)
+
+# DepthToSpace and SpaceToDepth that the importer rejects: a blocksize
+# whose square does not divide C (or that does not divide H and W), an
+# unknown mode.
+for stem, op, name, shape, attrs in (
+        ("depth_to_space_bad", "DepthToSpace", "d2s", [1, 8, 2, 2],
+         dict(blocksize=3)),
+        ("depth_to_space_mode", "DepthToSpace", "d2s", [1, 8, 2, 2],
+         dict(blocksize=2, mode="XYZ")),
+        ("space_to_depth_bad", "SpaceToDepth", "s2d", [1, 2, 4, 4],
+         dict(blocksize=3))):
+    save(stem + ".onnx", helper.make_graph(
+        [helper.make_node(op, ["x"], ["y"], name=name, **attrs)], stem,
+        [vi("x", F, shape)], [vi("y", F, None)]), check=False)

@@ -1269,6 +1269,33 @@ def write_resize():
     export_and_train(ResizeCnn(), "resize_cnn", images=True, logits=True)
 
 
+class ShuffleCnn(nn.Module):
+    """The CNN of shuffle_cnn.onnx: sub-pixel convolution (super-resolution
+    models' upsampling) and its inverse, nn.PixelShuffle and
+    nn.PixelUnshuffle, which the exporter writes as DepthToSpace (CRD) and
+    SpaceToDepth."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 8, 3, padding=1)
+        self.shuffle = nn.PixelShuffle(2)
+        self.conv2 = nn.Conv2d(2, 3, 3, padding=1)
+        self.unshuffle = nn.PixelUnshuffle(4)
+        self.head = nn.Linear(48 * 16, 4)
+
+    def forward(self, x):
+        h = self.shuffle(torch.relu(self.conv1(x)))
+        h = self.unshuffle(torch.relu(self.conv2(h)))
+        return self.head(h.flatten(1))
+
+
+def write_pixel_shuffle():
+    """ShuffleCnn (seed 23) exported and trained
+    (test/Import/depth-space.test)."""
+    torch.manual_seed(23)
+    export_and_train(ShuffleCnn(), "shuffle_cnn", images=True, logits=True)
+
+
 class GnCnn(nn.Module):
     """The block of gn_cnn.onnx (diffusion UNets' normalization and
     activation)."""
@@ -1702,6 +1729,7 @@ def main():
     write_activations()
     write_resize()
     write_group_norm()
+    write_pixel_shuffle()
     write_einsum()
     write_trig()
     write_hf_seq2seq()
