@@ -407,6 +407,9 @@ public:
   /// An f32 `arith.constant` of `shape` holding `values` (row-major); its
   /// bytes must have been reserved.
   Value constant(llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<float> values);
+  /// An i64 `arith.constant` of `shape` holding `values` (row-major): ids,
+  /// positions.
+  Value constant(llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<int64_t> values);
   /// Counts `bytes` of constants this node computes against the import's
   /// budget (kMaxFoldedBytes); an error once it is spent.
   LogicalResult reserveFoldedBytes(int64_t bytes);

@@ -303,6 +303,13 @@ Value NodeContext::constant(llvm::ArrayRef<int64_t> shape,
                                    DenseElementsAttr::get(type, values));
 }
 
+Value NodeContext::constant(llvm::ArrayRef<int64_t> shape,
+                            llvm::ArrayRef<int64_t> values) {
+  auto type = RankedTensorType::get(shape, builder.getI64Type());
+  return arith::ConstantOp::create(builder, loc, type,
+                                   DenseElementsAttr::get(type, values));
+}
+
 FailureOr<Value> NodeContext::reshape(Value v, llvm::ArrayRef<int64_t> shape) {
   auto type = cast<RankedTensorType>(v.getType());
   if (type.getShape() == shape)

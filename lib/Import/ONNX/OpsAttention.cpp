@@ -26,8 +26,6 @@
 
 #include "amp/Dialect/NN/IR/NNOps.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-
 #include <cmath>
 #include <limits>
 
@@ -66,14 +64,6 @@ struct Frontier {
 };
 
 } // namespace
-
-/// An i64 constant of `shape` holding `values`.
-static Value intConstant(NodeContext &nc, ArrayRef<int64_t> shape,
-                         ArrayRef<int64_t> values) {
-  auto type = RankedTensorType::get(shape, nc.builder.getI64Type());
-  return arith::ConstantOp::create(nc.builder, nc.loc, type,
-                                   DenseElementsAttr::get(type, values));
-}
 
 /// A 3-D input [B, S, H * D] as [B, H, S, D]; a 4-D one as it is.
 static Value toHeads(Formula &f, NodeContext &nc, Value x, int64_t heads,
@@ -331,9 +321,8 @@ static Value addNonpadBias(NodeContext &nc, Formula &f, Value bias,
     js[j] = j;
   for (size_t k = 0; k < ds.size(); ++k)
     ds[k] = int64_t(k) % a.skv - int64_t(k) / a.skv;
-  Value ok =
-      f.compare(intConstant(nc, {a.skv}, js), nn::ComparePredicate::LT, n);
-  Value d = fr.any() ? intConstant(nc, {a.sq, a.skv}, ds) : Value();
+  Value ok = f.compare(nc.constant({a.skv}, js), nn::ComparePredicate::LT, n);
+  Value d = fr.any() ? nc.constant({a.sq, a.skv}, ds) : Value();
   // ok and cond: where(ok, cond, ok).
   auto restrict = [&](nn::ComparePredicate p, int64_t c) {
     Value cond = f.compare(d, p, nPlus(c - a.sq));

@@ -74,9 +74,7 @@ static LogicalResult gatherLinear(NodeContext &nc,
   FailureOr<Value> table = failed(x) ? x : nc.reshape(*x, {*n, 1});
   if (failed(table))
     return failure();
-  auto idsType = RankedTensorType::get(shape, nc.builder.getI64Type());
-  Value ids = arith::ConstantOp::create(
-      nc.builder, nc.loc, idsType, DenseElementsAttr::get(idsType, linear));
+  Value ids = nc.constant(shape, linear);
   FailureOr<Value> y = nc.create<nn::EmbeddingOp>({*table, ids});
   if (failed(y) || failed(y = nc.reshape(*y, shape)))
     return failure();
@@ -197,11 +195,7 @@ static LogicalResult importGather(NodeContext &nc) {
     return failure();
   FailureOr<Value> ids = failure();
   if ((*indices)->constant) {
-    auto idsType =
-        RankedTensorType::get((*indices)->shape, nc.builder.getI64Type());
-    ids = Value(arith::ConstantOp::create(
-        nc.builder, nc.loc, idsType,
-        DenseElementsAttr::get(idsType, llvm::ArrayRef<int64_t>(idx))));
+    ids = nc.constant((*indices)->shape, llvm::ArrayRef<int64_t>(idx));
   } else {
     ids = nc.anyValue(1);
     if (succeeded(ids) && (*indices)->graphInput < 0)

@@ -223,11 +223,8 @@ static FailureOr<Value> placeRows(NodeContext &nc, Value base, Value updates,
   std::vector<int64_t> ids(src.size());
   for (size_t p = 0; p < src.size(); ++p)
     ids[p] = src[p] >= 0 ? rows + src[p] : int64_t(p);
-  auto idsType = RankedTensorType::get({rows}, nc.builder.getI64Type());
-  Value idsValue = arith::ConstantOp::create(
-      nc.builder, nc.loc, idsType,
-      DenseElementsAttr::get(idsType, llvm::ArrayRef(ids)));
-  return nc.create<nn::EmbeddingOp>({*table, idsValue});
+  return nc.create<nn::EmbeddingOp>(
+      {*table, nc.constant({rows}, llvm::ArrayRef<int64_t>(ids))});
 }
 
 /// The result of `r` of `a` and `b`, elementwise.
