@@ -12,7 +12,10 @@
 //  - a tensor that repeats along some dims (a position embedding's rows
 //    looked up for every row of the batch, a ViT's class token broadcast
 //    to the batch): nn.broadcast_to of a param without the repeats, whose
-//    gradient sums over them as PyTorch's parameter's does.
+//    gradient sums over them as PyTorch's parameter's does; when a param
+//    initializer it was folded from holds those values (the recurrent
+//    bias of an nn.RNN's first step, whose zero state the exporter
+//    folded), of that param, reshaped.
 // Values are compared bitwise; a folded initializer that shows neither
 // trains as a param of its own, as before.
 //
@@ -113,6 +116,18 @@ void amp::onnx_import::restoreFoldedParams(ValueTable &table,
       continue;
     if (std::optional<Const> base = withoutRepeats(c)) {
       t->derived = Tensor::Derived::Broadcast;
+      // A param it was folded from may hold the values (a bias broadcast
+      // to the batch): the broadcast reads that param, so both train one.
+      for (const std::string &source : sources) {
+        Tensor *s = table.lookup(source);
+        if (s && s != t && s->initializer && s->isFloat() && s->constant &&
+            s->derived == Tensor::Derived::None &&
+            s->constant->numel() == base->numel() &&
+            llvm::equal(s->constant->f, base->f, sameBits)) {
+          t->derivedFrom = source;
+          break;
+        }
+      }
       t->base = std::make_shared<const Const>(std::move(*base));
     }
   }

@@ -141,18 +141,32 @@ llvm::StringSet<> amp::onnx_import::frozenInitializers(
   return result;
 }
 
+/// Module values have dotted names (the exporter's own values do not);
+/// parameters' own names mostly end in weight or bias (in_proj_weight too)
+/// or, in recurrent layers, begin with them (weight_ih_l0,
+/// bias_hh_l1_reverse).
+static bool isWeightName(llvm::StringRef name) {
+  llvm::StringRef own = name.rsplit('.').second;
+  if (own.empty())
+    own = name;
+  return own.ends_with("weight") || own.ends_with("bias") ||
+         own.starts_with("weight_") || own.starts_with("bias_");
+}
+
+bool amp::onnx_import::foldedFromNoModuleValue(
+    llvm::ArrayRef<std::string> sources) {
+  return llvm::none_of(sources, [](llvm::StringRef name) {
+    return isWeightName(name) || name.contains('.');
+  });
+}
+
 llvm::StringMap<std::string>
 amp::onnx_import::foldedFromBuffers(const FoldedSources &folded) {
-  // Module values have dotted names (the exporter's own values do not);
-  // parameters mostly end in weight or bias (in_proj_weight too). An
-  // initializer folded from one of those is a weight, gathered or
+  // An initializer folded from a weight is a weight, gathered or
   // transposed.
-  auto isWeight = [](llvm::StringRef name) {
-    return name.ends_with("weight") || name.ends_with("bias");
-  };
   llvm::StringMap<std::string> hints;
   for (const auto &[init, sources] : folded) {
-    if (llvm::any_of(sources, isWeight))
+    if (llvm::any_of(sources, isWeightName))
       continue;
     auto buffer = llvm::find_if(
         sources, [](llvm::StringRef name) { return name.contains('.'); });

@@ -51,6 +51,7 @@ const OpTable &amp::onnx_import::getOpTable() {
     registerGatherOps(t);
     registerScatterOps(t);
     registerAttentionOps(t);
+    registerRecurrentOps(t);
     return t;
   }();
   return table;
@@ -329,6 +330,13 @@ LogicalResult GraphImporter::importInitializers() {
     // so is a buffer of PyTorch's module.
     t.buffer = buffers.contains(init.name());
     t.initializer = !frozen.contains(init.name()) && !t.buffer;
+    // Zeros that the exporter folded from no module value (the zero initial
+    // state of a recurrent layer, zeros of a computed shape) are no weight.
+    auto sources = folded.find(init.name());
+    if (t.initializer && t.isFloat() && sources != folded.end() &&
+        foldedFromNoModuleValue(sources->second) &&
+        llvm::all_of(t.constant->f, [](float v) { return v == 0.0f; }))
+      t.initializer = false;
     table.define(init.name(), std::move(t));
   }
   restoreFoldedParams(table, folded);

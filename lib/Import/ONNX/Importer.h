@@ -104,6 +104,11 @@ llvm::StringSet<> frozenInitializers(const onnx::GraphProto &graph,
 /// The initializers that torch.export's metadata marks as buffers of
 /// PyTorch's module (`pkg.torch.export.graph_signature.InputSpec.kind`).
 llvm::StringSet<> bufferInitializers(const onnx::GraphProto &graph);
+/// Whether `sources` (what an initializer was folded from) name no module
+/// value: no dotted name and none named like a weight (`weight`, `bias`
+/// at the end, or `weight_`, `bias_` at the start of its own name), only
+/// the exporter's own values (`val_12`, `zeros`).
+bool foldedFromNoModuleValue(llvm::ArrayRef<std::string> sources);
 /// For each initializer that was folded from a value
 /// named like a module's buffer (a dotted name that ends in neither
 /// `weight` nor `bias`: a rotary embedding's `inv_freq`) and from no value
@@ -211,7 +216,9 @@ struct Tensor {
   /// A float initializer that PyTorch's torch.export-based exporter folded
   /// from a param, restored as a computation on a param
   /// (restoreFoldedParams): the transpose of the initializer `derivedFrom`,
-  /// or a broadcast of `base` (the value without its repeats).
+  /// or a broadcast of `base` (the value without its repeats), which is the
+  /// initializer `derivedFrom` when one it was folded from holds it, else
+  /// a param of its own.
   enum class Derived { None, Transpose, Broadcast };
   Derived derived = Derived::None;
   std::string derivedFrom;
@@ -351,6 +358,12 @@ public:
   /// A list of ints, std::nullopt when absent.
   FailureOr<std::optional<llvm::SmallVector<int64_t>>>
   intsAttr(llvm::StringRef name) const;
+  /// A list of floats, std::nullopt when absent.
+  FailureOr<std::optional<llvm::SmallVector<float>>>
+  floatsAttr(llvm::StringRef name) const;
+  /// A list of strings, std::nullopt when absent.
+  FailureOr<std::optional<llvm::SmallVector<std::string>>>
+  stringsAttr(llvm::StringRef name) const;
   /// An axis in [-rank, rank), normalized to [0, rank).
   FailureOr<int64_t> normalizeAxis(int64_t axis, int64_t rank,
                                    llvm::StringRef what) const;
@@ -450,6 +463,7 @@ using OpTable = llvm::StringMap<OpImporter>;
 
 void registerElementwiseOps(OpTable &table);
 void registerActivationOps(OpTable &table);
+void registerRecurrentOps(OpTable &table);
 void registerResizeOps(OpTable &table);
 void registerEinsumOps(OpTable &table);
 void registerLogicalOps(OpTable &table);

@@ -162,6 +162,32 @@ NodeContext::intsAttr(llvm::StringRef name) const {
       llvm::SmallVector<int64_t>(a->ints().begin(), a->ints().end()));
 }
 
+FailureOr<std::optional<llvm::SmallVector<float>>>
+NodeContext::floatsAttr(llvm::StringRef name) const {
+  const onnx::AttributeProto *a = attr(name);
+  if (!a)
+    return std::optional<llvm::SmallVector<float>>();
+  if (a->type() != onnx::AttributeProto::FLOATS) {
+    error() << "attribute '" << name << "' must be FLOATS";
+    return failure();
+  }
+  return std::optional<llvm::SmallVector<float>>(
+      llvm::SmallVector<float>(a->floats().begin(), a->floats().end()));
+}
+
+FailureOr<std::optional<llvm::SmallVector<std::string>>>
+NodeContext::stringsAttr(llvm::StringRef name) const {
+  const onnx::AttributeProto *a = attr(name);
+  if (!a)
+    return std::optional<llvm::SmallVector<std::string>>();
+  if (a->type() != onnx::AttributeProto::STRINGS) {
+    error() << "attribute '" << name << "' must be STRINGS";
+    return failure();
+  }
+  return std::optional<llvm::SmallVector<std::string>>(
+      llvm::SmallVector<std::string>(a->strings().begin(), a->strings().end()));
+}
+
 FailureOr<int64_t> NodeContext::normalizeAxis(int64_t axis, int64_t rank,
                                               llvm::StringRef what) const {
   if (axis < -rank || axis >= rank) {

@@ -7,12 +7,14 @@
 // have derivative rules and precision classes, so that nn-autodiff trains
 // through them and the AMP policy keeps their exp and log in f32, as
 // PyTorch's autocast does softplus. The forms avoid overflow: exp only sees
-// values <= 0.
+// values <= 0. The same formulas are the activations that RNN, GRU and LSTM
+// name (NamedActivation.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Folding.h"
 #include "Formula.h"
+#include "NamedActivation.h"
 
 #include "amp/Dialect/NN/IR/NNOps.h"
 
@@ -178,9 +180,8 @@ static LogicalResult importSoftsign(NodeContext &nc) {
   if (failed(x))
     return failure();
   Formula f(nc);
-  Value a = f.op<nn::AbsOp>({*x});
-  Value onePlus = f.op<nn::AddOp>({f.constant(1.0f), a});
-  return f.setOutput(f.op<nn::DivOp>({*x, onePlus}));
+  return f.setOutput(
+      applyNamedActivation(f, {NamedActivation::Kind::Softsign}, *x));
 }
 
 /// Mish(x) = x * tanh(softplus(x)).
@@ -231,6 +232,152 @@ static LogicalResult importShrink(NodeContext &nc) {
   Value up = f.op<nn::AddOp>({*x, f.constant(*bias)});
   Value upper = f.op<nn::WhereOp>({above, down, f.constant(0.0f)});
   return f.setOutput(f.op<nn::WhereOp>({below, up, upper}));
+}
+
+//===----------------------------------------------------------------------===//
+// The activations of the recurrent ops (NamedActivation.h)
+//===----------------------------------------------------------------------===//
+
+namespace {
+using Kind = NamedActivation::Kind;
+
+/// A named activation, whether it takes alpha and beta, and their defaults
+/// (none: they must be given).
+struct ActivationEntry {
+  const char *name;
+  Kind kind;
+  bool takesAlpha, takesBeta;
+  std::optional<float> alpha, beta;
+};
+
+const ActivationEntry kActivations[] = {
+    {"Sigmoid", Kind::Sigmoid, false, false, {}, {}},
+    {"Tanh", Kind::Tanh, false, false, {}, {}},
+    {"Relu", Kind::Relu, false, false, {}, {}},
+    {"Affine", Kind::Affine, true, true, {}, {}},
+    {"LeakyRelu", Kind::LeakyRelu, true, false, 0.01f, {}},
+    {"ThresholdedRelu", Kind::ThresholdedRelu, true, false, 1.0f, {}},
+    {"ScaledTanh", Kind::ScaledTanh, true, true, {}, {}},
+    {"HardSigmoid", Kind::HardSigmoid, true, true, 0.2f, 0.5f},
+    {"Elu", Kind::Elu, true, false, 1.0f, {}},
+    {"Softsign", Kind::Softsign, false, false, {}, {}},
+    {"Softplus", Kind::Softplus, false, false, {}, {}},
+};
+} // namespace
+
+FailureOr<llvm::SmallVector<NamedActivation>>
+amp::onnx_import::readNamedActivations(NodeContext &nc,
+                                       llvm::ArrayRef<llvm::StringRef> defaults,
+                                       unsigned count) {
+  auto names = nc.stringsAttr("activations");
+  auto alphas = nc.floatsAttr("activation_alpha");
+  auto betas = nc.floatsAttr("activation_beta");
+  if (failed(names) || failed(alphas) || failed(betas))
+    return failure();
+  llvm::SmallVector<std::string> given;
+  if (*names)
+    given = **names;
+  else
+    for (llvm::StringRef d : defaults)
+      given.push_back(d.str());
+  if (given.size() != count)
+    return nc.error() << "activations must name " << count << " functions, got "
+                      << given.size(),
+           failure();
+  llvm::ArrayRef<float> alpha =
+      *alphas ? llvm::ArrayRef<float>(**alphas) : llvm::ArrayRef<float>();
+  llvm::ArrayRef<float> beta =
+      *betas ? llvm::ArrayRef<float>(**betas) : llvm::ArrayRef<float>();
+  // Takes the next value of `values`, or `dflt`.
+  auto next = [&](llvm::ArrayRef<float> &values, std::optional<float> dflt,
+                  llvm::StringRef name,
+                  llvm::StringRef param) -> FailureOr<float> {
+    if (!values.empty()) {
+      float v = values.front();
+      values = values.drop_front();
+      return v;
+    }
+    if (dflt)
+      return *dflt;
+    return nc.error() << "activation " << name << " needs its " << param
+                      << " in activation_" << param,
+           failure();
+  };
+  llvm::SmallVector<NamedActivation> result;
+  for (const std::string &name : given) {
+    const ActivationEntry *entry =
+        llvm::find_if(kActivations, [&](const ActivationEntry &e) {
+          return llvm::StringRef(e.name).equals_insensitive(name);
+        });
+    if (entry == std::end(kActivations))
+      return nc.error() << "activation '" << name << "' is not one of "
+                        << "Sigmoid, Tanh, Relu, Affine, LeakyRelu, "
+                           "ThresholdedRelu, ScaledTanh, HardSigmoid, Elu, "
+                           "Softsign, Softplus",
+             failure();
+    NamedActivation a;
+    a.kind = entry->kind;
+    if (entry->takesAlpha) {
+      FailureOr<float> v = next(alpha, entry->alpha, entry->name, "alpha");
+      if (failed(v))
+        return failure();
+      a.alpha = *v;
+    }
+    if (entry->takesBeta) {
+      FailureOr<float> v = next(beta, entry->beta, entry->name, "beta");
+      if (failed(v))
+        return failure();
+      a.beta = *v;
+    }
+    result.push_back(a);
+  }
+  if (!alpha.empty() || !beta.empty())
+    return nc.error() << "activation_alpha and activation_beta have "
+                      << alpha.size() << " and " << beta.size()
+                      << " values that no activation takes",
+           failure();
+  return result;
+}
+
+Value amp::onnx_import::applyNamedActivation(Formula &f,
+                                             const NamedActivation &a,
+                                             Value x) {
+  switch (a.kind) {
+  case Kind::Sigmoid:
+    return f.op<nn::SigmoidOp>({x});
+  case Kind::Tanh:
+    return f.op<nn::TanhOp>({x});
+  case Kind::Relu:
+    return f.op<nn::ReluOp>({x});
+  case Kind::Affine: {
+    Value ax = f.op<nn::MulOp>({x, f.constant(a.alpha)});
+    return f.op<nn::AddOp>({ax, f.constant(a.beta)});
+  }
+  case Kind::LeakyRelu:
+    return leakyRelu(f, x, f.constant(a.alpha));
+  case Kind::ThresholdedRelu: {
+    // x >= alpha, as the recurrent ops define it.
+    Value keep = f.compare(x, nn::ComparePredicate::GE, f.constant(a.alpha));
+    return f.op<nn::WhereOp>({keep, x, f.constant(0.0f)});
+  }
+  case Kind::ScaledTanh: {
+    Value bx = f.op<nn::MulOp>({x, f.constant(a.beta)});
+    Value t = f.op<nn::TanhOp>({bx});
+    return f.op<nn::MulOp>({t, f.constant(a.alpha)});
+  }
+  case Kind::HardSigmoid:
+    return hardSigmoid(f, x, a.alpha, a.beta);
+  case Kind::Elu:
+    return expLinear(f, x, a.alpha, 1.0f);
+  case Kind::Softsign: {
+    Value abs = f.op<nn::AbsOp>({x});
+    Value onePlus = f.op<nn::AddOp>({f.constant(1.0f), abs});
+    return f.op<nn::DivOp>({x, onePlus});
+  }
+  case Kind::Softplus:
+    return softplus(f, x);
+  }
+  llvm_unreachable("unknown activation");
 }
 
 void amp::onnx_import::registerActivationOps(OpTable &t) {

@@ -81,8 +81,18 @@ Value ValueTable::materialize(Tensor &t, Location loc) {
           builder, at, type, materialize(*source, loc),
           builder.getDenseI64ArrayAttr({1, 0}));
     } else {
-      t.value = amp::nn::BroadcastToOp::create(builder, at, type,
-                                               addParam(t.name, *t.base));
+      Value base;
+      if (Tensor *source =
+              t.derivedFrom.empty() ? nullptr : lookup(t.derivedFrom)) {
+        auto baseType =
+            RankedTensorType::get(t.base->shape, builder.getF32Type());
+        base = materialize(*source, loc);
+        if (cast<RankedTensorType>(base.getType()) != baseType)
+          base = amp::nn::ReshapeOp::create(builder, at, baseType, base);
+      } else {
+        base = addParam(t.name, *t.base);
+      }
+      t.value = amp::nn::BroadcastToOp::create(builder, at, type, base);
     }
     return t.value;
   }
