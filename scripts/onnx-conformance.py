@@ -82,6 +82,7 @@ OPS = {
     "GroupNormalization": r"test_group_normalization_",
     "GreaterOrEqual": r"test_greater_equal",
     "GRU": r"test_gru_",
+    "Hardmax": r"test_hardmax_",
     "HardSigmoid": r"test_hardsigmoid",
     "HardSwish": r"test_hardswish$",
     "Identity": r"test_identity$",
@@ -94,18 +95,21 @@ OPS = {
     "LessOrEqual": r"test_less_equal",
     "Log": r"test_log(_example)?$",
     "LogSoftmax": r"test_logsoftmax_",
+    "LpNormalization": r"test_(l1|l2|lp)normalization_",
     "LRN": r"test_lrn",
     "LSTM": r"test_lstm_",
     "MatMul": r"test_matmul_",
     "Max": r"test_max_",
     "MaxPool": r"test_maxpool_",
     "Mean": r"test_mean_",
+    "MeanVarianceNormalization": r"test_mvn$",
     "Min": r"test_min_",
     "Mish": r"test_mish$",
     "Mul": r"test_mul(_bcast|_example|_uint8)?$",
     "Neg": r"test_neg(_example)?$",
     "NegativeLogLikelihoodLoss": r"test_nllloss_",
     "Not": r"test_not_",
+    "OneHot": r"test_onehot_",
     "Or": r"test_or[0-9_]",
     "Pad": r"test_(constant_pad|edge_pad|reflect_pad|wrap_pad)",
     "Pow": r"test_pow",
@@ -173,6 +177,11 @@ ERRATA = os.path.join(ROOT, "test", "Import", "Inputs", "attention-errata.txt")
 with open(ERRATA) as _f:
     SUPERSEDED = {line.strip(): "the data predates ONNX 1.23's Attention "
                   "errata" for line in _f if line.strip()}
+# LpNormalization of a line of zeros: ONNX 1.23's reference gives zeros,
+# the data of 1.19.1 NaN (0 / 0); the importer gives zeros, which
+# test/Import/onehot-lpnorm.test checks.
+SUPERSEDED["test_l2normalization_axis_0"] = (
+    "ONNX 1.23's reference gives zeros for a line of zeros, the data NaN")
 
 # ONNX's element types whose outputs are rounded to 16 bits: FLOAT16 and
 # BFLOAT16. amp computes in f32, so such an expected output is only as

@@ -5,11 +5,14 @@
 // when its operands are known at import time: the masks PyTorch's
 // exporters build from constants (a causal mask) fold, those built from the
 // input ids (a padding mask, `ids == 0`) compute at run time. IsNaN and
-// IsInf of FLOAT tensors compare x with itself or with infinity.
+// IsInf of FLOAT tensors compare x with itself or with infinity. OneHot:
+// nn.compare of the indices (negative ones wrapped) with each position,
+// nn.where of the on and off values.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Folding.h"
+#include "Formula.h"
 
 #include "amp/Dialect/NN/IR/NNOps.h"
 
@@ -166,6 +169,74 @@ static LogicalResult importIsInf(NodeContext &nc) {
                      nc.splat({}, *positive ? inf : -inf));
 }
 
+/// OneHot(indices, depth, values): `values[1]` where the index (INT64,
+/// INT32, or FLOAT truncated to INT64; a negative one plus depth) equals
+/// the position along the new `axis`, `values[0]` elsewhere (an index
+/// outside [-depth, depth) matches none). The depth is known at import
+/// time; the values (FLOAT, INT64 or INT32) may be computed.
+static LogicalResult importOneHot(NodeContext &nc) {
+  using TP = onnx::TensorProto;
+  FailureOr<int64_t> axisAttr = nc.intAttr("axis", -1);
+  FailureOr<Tensor *> indices = nc.input(0);
+  FailureOr<const Const *> depthC = nc.constInput(1, "the depth");
+  FailureOr<Tensor *> values = nc.input(2);
+  if (failed(axisAttr) || failed(indices) || failed(depthC) || failed(values))
+    return failure();
+  const int32_t idxType = (*indices)->dtype, valType = (*values)->dtype;
+  if (idxType != TP::INT64 && idxType != TP::INT32 && idxType != TP::FLOAT)
+    return nc.error() << "the indices must be INT64, INT32 or FLOAT, got "
+                      << dataTypeName(idxType),
+           failure();
+  if (valType != TP::FLOAT && valType != TP::INT64 && valType != TP::INT32)
+    return nc.error() << "the values must be FLOAT, INT64 or INT32, got "
+                      << dataTypeName(valType),
+           failure();
+  if ((*depthC)->numel() != 1 || (*values)->shape != llvm::ArrayRef<int64_t>{2})
+    return nc.error() << "depth must hold one value and values two (off, "
+                         "on), got ["
+                      << (*depthC)->shape << "] and [" << (*values)->shape
+                      << "]",
+           failure();
+  const int64_t depth = toInt64((*depthC)->at(0));
+  llvm::SmallVector<int64_t> shape((*indices)->shape);
+  FailureOr<int64_t> axis =
+      nc.normalizeAxis(*axisAttr, shape.size() + 1, "axis");
+  if (failed(axis))
+    return failure();
+  if (depth < 1)
+    return nc.error() << "depth must be >= 1, got " << depth, failure();
+  if (failed(nc.reserveFoldedBytes(depth * int64_t(sizeof(int64_t)))))
+    return failure();
+  FailureOr<Value> idx = nc.anyValue(0);
+  FailureOr<Value> vals = failed(idx) ? idx : nc.anyValue(2);
+  if (failed(vals))
+    return failure();
+  Formula f(nc);
+  Value ids = *idx;
+  Type i64 = nc.builder.getI64Type();
+  if (idxType != TP::INT64) {
+    FailureOr<Value> converted = nc.createTyped<nn::ConvertOp>(
+        cast<RankedTensorType>(ids.getType()).clone(i64), {ids});
+    if (failed(converted))
+      return failure();
+    ids = *converted;
+  }
+  Value negative =
+      f.compare(ids, nn::ComparePredicate::LT, nc.intScalar(i64, 0));
+  Value wrapped = f.op<nn::AddOp>({ids, nc.intScalar(i64, depth)});
+  ids = f.op<nn::WhereOp>({negative, wrapped, ids});
+  llvm::SmallVector<int64_t> idsShape(shape), posShape(shape.size() + 1, 1);
+  idsShape.insert(idsShape.begin() + *axis, 1);
+  posShape[*axis] = depth;
+  Value positions =
+      nc.constant(posShape, llvm::to_vector(llvm::seq<int64_t>(0, depth)));
+  Value hit =
+      f.compare(f.reshape(ids, idsShape), nn::ComparePredicate::EQ, positions);
+  Value off = f.reshape(f.slice(*vals, {0}, {1}), {});
+  Value on = f.reshape(f.slice(*vals, {1}, {1}), {});
+  return f.setOutput(f.op<nn::WhereOp>({hit, on, off}));
+}
+
 void amp::onnx_import::registerLogicalOps(OpTable &t) {
   t["Equal"] = {importCompare<nn::ComparePredicate::EQ>, {}};
   t["Less"] = {importCompare<nn::ComparePredicate::LT>, {}};
@@ -178,4 +249,5 @@ void amp::onnx_import::registerLogicalOps(OpTable &t) {
   t["Xor"] = {importLogical<Logical::Xor>, {}};
   t["IsNaN"] = {importIsNaN, {}};
   t["IsInf"] = {importIsInf, {"detect_positive", "detect_negative"}};
+  t["OneHot"] = {importOneHot, {"axis"}};
 }

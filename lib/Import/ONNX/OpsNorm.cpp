@@ -8,7 +8,8 @@
 // scale and bias; PyTorch exports its GroupNorm as an InstanceNormalization of
 // reshaped groups), Softmax and LogSoftmax (the flattening semantics of opset <
 // 13), and LRN, built from nn ops (a channel-window mean is nn.avg_pool2d over
-// a reshaped square).
+// a reshaped square), Hardmax (nn.argmax, compared with each position),
+// LpNormalization and MeanVarianceNormalization (nn ops).
 //
 //===----------------------------------------------------------------------===//
 
@@ -384,7 +385,12 @@ static LogicalResult importGroupNorm(NodeContext &nc) {
   return groupNorm(nc, *x, *groups, *eps, *scale, *bias);
 }
 
-template <typename OpTy> static LogicalResult importSoftmax(NodeContext &nc) {
+/// `build` applied along the node's `axis` of input 0: Softmax, LogSoftmax
+/// and Hardmax. Before opset 13 the axis (default 1) flattens the dims
+/// [axis, rank) into one, over which `build` applies.
+static LogicalResult
+importAlongAxis(NodeContext &nc,
+                llvm::function_ref<Value(Formula &, Value, int64_t)> build) {
   FailureOr<Value> x = nc.floatValue(0);
   FailureOr<int64_t> axisAttr = nc.intAttr("axis", nc.opset < 13 ? 1 : -1);
   if (failed(x) || failed(axisAttr))
@@ -395,23 +401,42 @@ template <typename OpTy> static LogicalResult importSoftmax(NodeContext &nc) {
   FailureOr<int64_t> axis = nc.normalizeAxis(*axisAttr, xs.size(), "axis");
   if (failed(axis))
     return failure();
-  if (nc.opset >= 13 || *axis == int64_t(xs.size()) - 1) {
-    FailureOr<Value> y = nc.create<OpTy>(
-        {*x}, {nc.named("axis", nc.builder.getI64IntegerAttr(*axis))});
-    return failed(y) ? failure() : nc.setOutput(0, *y);
-  }
+  Formula f(nc);
+  if (nc.opset >= 13 || *axis == int64_t(xs.size()) - 1)
+    return f.setOutput(build(f, *x, *axis));
   // Before opset 13: over the dims [axis, rank) flattened together.
   int64_t outer = 1, inner = 1;
   for (size_t d = 0; d < xs.size(); ++d)
     (int64_t(d) < *axis ? outer : inner) *= xs[d];
-  FailureOr<Value> flat = nc.reshape(*x, {outer, inner});
-  if (failed(flat))
-    return failure();
-  FailureOr<Value> y = nc.create<OpTy>(
-      {*flat}, {nc.named("axis", nc.builder.getI64IntegerAttr(1))});
-  if (failed(y) || failed(y = nc.reshape(*y, xs)))
-    return failure();
-  return nc.setOutput(0, *y);
+  Value flat = f.reshape(*x, {outer, inner});
+  Value y = flat ? build(f, flat, 1) : Value();
+  return f.setOutput(f.reshape(y, xs));
+}
+
+template <typename OpTy> static LogicalResult importSoftmax(NodeContext &nc) {
+  return importAlongAxis(nc, [&](Formula &f, Value x, int64_t axis) {
+    return f.op<OpTy>({x},
+                      {nc.named("axis", nc.builder.getI64IntegerAttr(axis))});
+  });
+}
+
+/// Hardmax: 1 at the first largest element along the axis (nn.argmax),
+/// 0 elsewhere, as nn.compare of the position with each index. No
+/// gradient passes (PyTorch's one_hot of an argmax).
+static LogicalResult importHardmax(NodeContext &nc) {
+  return importAlongAxis(nc, [&](Formula &f, Value x, int64_t axis) {
+    llvm::SmallVector<int64_t> xs = shapeOf(x), shape(xs.size(), 1);
+    shape[axis] = xs[axis];
+    if (failed(nc.reserveFoldedBytes(xs[axis] * int64_t(sizeof(int64_t)))))
+      return Value();
+    Value at = f.op<nn::ArgMaxOp>(
+        {x}, {nc.named("axis", nc.builder.getI64IntegerAttr(axis)),
+              nc.named("keep_dims", nc.builder.getUnitAttr())});
+    Value ids =
+        nc.constant(shape, llvm::to_vector(llvm::seq<int64_t>(0, xs[axis])));
+    Value hit = f.compare(at, nn::ComparePredicate::EQ, ids);
+    return f.op<nn::WhereOp>({hit, f.constant(1.0f), f.constant(0.0f)});
+  });
 }
 
 /// y = x / (bias + alpha / size * sum of x^2 over a window of channels)^beta.
@@ -456,6 +481,65 @@ static LogicalResult importLRN(NodeContext &nc) {
   return failed(y) ? failure() : nc.setOutput(0, *y);
 }
 
+/// LpNormalization: x / ||x||_p along `axis` (p 1: the sum of |x|; p 2:
+/// the square root of the sum of x^2), without an epsilon; a line of
+/// zeros stays zeros (its norm taken as 1), as ONNX 1.23's reference
+/// gives.
+static LogicalResult importLpNormalization(NodeContext &nc) {
+  FailureOr<int64_t> axisAttr = nc.intAttr("axis", -1);
+  FailureOr<int64_t> p = nc.intAttr("p", 2);
+  FailureOr<Value> x = nc.floatValue(0);
+  if (failed(axisAttr) || failed(p) || failed(x))
+    return failure();
+  if (*p != 1 && *p != 2)
+    return nc.error() << "p must be 1 or 2, got " << *p, failure();
+  FailureOr<int64_t> axis =
+      nc.normalizeAxis(*axisAttr, shapeOf(*x).size(), "axis");
+  if (failed(axis))
+    return failure();
+  Formula f(nc);
+  Value terms = *p == 1 ? f.op<nn::AbsOp>({*x}) : f.op<nn::MulOp>({*x, *x});
+  Value sum = f.op<nn::ReduceSumOp>(
+      {terms}, {nc.named("axes", nc.i64Array({*axis})),
+                nc.named("keep_dims", nc.builder.getUnitAttr())});
+  Value norm = *p == 1 ? sum : f.op<nn::SqrtOp>({sum});
+  Value zero = f.compare(norm, nn::ComparePredicate::EQ, f.constant(0.0f));
+  norm = f.op<nn::WhereOp>({zero, f.constant(1.0f), norm});
+  return f.setOutput(f.op<nn::DivOp>({*x, norm}));
+}
+
+/// MeanVarianceNormalization: (x - mean) / (sqrt(var) + 1e-9) over `axes`
+/// (default [0, 2, 3]), as ONNX's function body, with the variance taken
+/// as the mean of (x - mean)^2 (never negative, unlike E[x^2] - mean^2).
+static LogicalResult importMeanVarianceNormalization(NodeContext &nc) {
+  FailureOr<std::optional<llvm::SmallVector<int64_t>>> axesAttr =
+      nc.intsAttr("axes");
+  FailureOr<Value> x = nc.floatValue(0);
+  if (failed(axesAttr) || failed(x))
+    return failure();
+  int64_t rank = shapeOf(*x).size();
+  llvm::SmallVector<int64_t> axes;
+  for (int64_t a :
+       *axesAttr ? **axesAttr : llvm::SmallVector<int64_t>{0, 2, 3}) {
+    FailureOr<int64_t> axis = nc.normalizeAxis(a, rank, "axis");
+    if (failed(axis))
+      return failure();
+    if (llvm::is_contained(axes, *axis))
+      return nc.error() << "axis " << a << " is given twice", failure();
+    axes.push_back(*axis);
+  }
+  Formula f(nc);
+  auto mean = [&](Value v) {
+    return f.op<nn::ReduceMeanOp>(
+        {v}, {nc.named("axes", nc.i64Array(axes)),
+              nc.named("keep_dims", nc.builder.getUnitAttr())});
+  };
+  Value centered = f.op<nn::SubOp>({*x, mean(*x)});
+  Value var = mean(f.op<nn::MulOp>({centered, centered}));
+  Value std = f.op<nn::AddOp>({f.op<nn::SqrtOp>({var}), f.constant(1e-9f)});
+  return f.setOutput(f.op<nn::DivOp>({centered, std}));
+}
+
 void amp::onnx_import::registerNormOps(OpTable &t) {
   t["BatchNormalization"] = {importBatchNorm,
                              {"epsilon", "momentum", "training_mode"}};
@@ -467,5 +551,8 @@ void amp::onnx_import::registerNormOps(OpTable &t) {
                              {"epsilon", "num_groups", "stash_type"}};
   t["Softmax"] = {importSoftmax<nn::SoftmaxOp>, {"axis"}};
   t["LogSoftmax"] = {importSoftmax<nn::LogSoftmaxOp>, {"axis"}};
+  t["Hardmax"] = {importHardmax, {"axis"}};
+  t["LpNormalization"] = {importLpNormalization, {"axis", "p"}};
+  t["MeanVarianceNormalization"] = {importMeanVarianceNormalization, {"axes"}};
   t["LRN"] = {importLRN, {"alpha", "beta", "bias", "size"}};
 }

@@ -80,9 +80,8 @@ static Value direction(Formula &f, Value v, int64_t d) {
 }
 
 /// Columns [k * H, (k + 1) * H) of the [B, G * H] gate values `g`.
-static Value gate(Formula &f, Value g, int64_t k, int64_t hidden) {
-  int64_t rows = shapeOf(g)[0];
-  return f.slice(g, {0, k * hidden}, {rows, hidden});
+static Value gate(Formula &f, const Recurrent &n, Value g, int64_t k) {
+  return f.slice(g, {0, k * n.hidden}, {n.batch, n.hidden});
 }
 
 /// Elements [k * H, (k + 1) * H) of a 1-D vector (biases, peepholes).
@@ -168,12 +167,12 @@ static DirectionResult runDirection(NodeContext &nc, Formula &f,
     case Cell::GRU: {
       Value rec = times(f, nc, h, n.linearBeforeReset ? r : rZR);
       Value z = activate(
-          f, n, d, 0, f.op<nn::AddOp>({gate(f, xt, 0, H), gate(f, rec, 0, H)}));
+          f, n, d, 0, f.op<nn::AddOp>({gate(f, n, xt, 0), gate(f, n, rec, 0)}));
       Value rg = activate(
-          f, n, d, 0, f.op<nn::AddOp>({gate(f, xt, 1, H), gate(f, rec, 1, H)}));
+          f, n, d, 0, f.op<nn::AddOp>({gate(f, n, xt, 1), gate(f, n, rec, 1)}));
       Value hRec;
       if (n.linearBeforeReset) {
-        hRec = gate(f, rec, 2, H);
+        hRec = gate(f, n, rec, 2);
         if (hRecBias)
           hRec = f.op<nn::AddOp>({hRec, hRecBias});
         hRec = f.op<nn::MulOp>({rg, hRec});
@@ -181,7 +180,7 @@ static DirectionResult runDirection(NodeContext &nc, Formula &f,
         hRec = times(f, nc, f.op<nn::MulOp>({rg, h}), rH);
       }
       Value cand =
-          activate(f, n, d, 1, f.op<nn::AddOp>({gate(f, xt, 2, H), hRec}));
+          activate(f, n, d, 1, f.op<nn::AddOp>({gate(f, n, xt, 2), hRec}));
       // (1 - z) * cand + z * h.
       Value delta = f.op<nn::SubOp>({h, cand});
       hNew = f.op<nn::AddOp>({cand, f.op<nn::MulOp>({z, delta})});
@@ -190,15 +189,15 @@ static DirectionResult runDirection(NodeContext &nc, Formula &f,
     case Cell::LSTM: {
       Value g = f.op<nn::AddOp>({xt, times(f, nc, h, r)});
       Value c = res.c;
-      Value iPre = gate(f, g, 0, H), oPre = gate(f, g, 1, H),
-            fPre = gate(f, g, 2, H);
+      Value iPre = gate(f, n, g, 0), oPre = gate(f, n, g, 1),
+            fPre = gate(f, n, g, 2);
       if (n.p) {
         iPre = f.op<nn::AddOp>({iPre, f.op<nn::MulOp>({pi, c})});
         fPre = f.op<nn::AddOp>({fPre, f.op<nn::MulOp>({pf, c})});
       }
       Value i = activate(f, n, d, 0, iPre);
       Value fg = activate(f, n, d, 0, fPre);
-      Value cand = activate(f, n, d, 1, gate(f, g, 3, H));
+      Value cand = activate(f, n, d, 1, gate(f, n, g, 3));
       cNew = f.op<nn::AddOp>(
           {f.op<nn::MulOp>({fg, c}), f.op<nn::MulOp>({i, cand})});
       if (n.p)

@@ -178,7 +178,7 @@ save("mlp.onnx", helper.make_graph(
 # Error paths.
 save("unsupported_op.onnx", helper.make_graph(
     [helper.make_node("Relu", ["x"], ["r"], name="relu"),
-     helper.make_node("Hardmax", ["r"], ["y"], name="the_hardmax")],
+     helper.make_node("Acos", ["r"], ["y"], name="the_acos")],
     "unsupported", [vi("x", F, [2, 3])], [vi("y", F, [2, 3])]))
 
 save("bad_attribute.onnx", helper.make_graph(
@@ -1710,3 +1710,56 @@ for stem, op, name, shape, attrs in (
     save(stem + ".onnx", helper.make_graph(
         [helper.make_node(op, ["x"], ["y"], name=name, **attrs)], stem,
         [vi("x", F, shape)], [vi("y", F, None)]), check=False)
+
+# OneHot of run-time ids (negative ones wrap, one past the depth matches
+# nothing) with INT64 values on a new middle axis; LpNormalization (p 1)
+# and MeanVarianceNormalization of run-time values, checked against ONNX's
+# reference.
+save("onehot_lpnorm.onnx", helper.make_graph(
+    [helper.make_node("OneHot", ["ids", "depth", "values"], ["hot"],
+                      name="hot", axis=1),
+     helper.make_node("LpNormalization", ["x"], ["l1"], name="l1", axis=0,
+                      p=1),
+     helper.make_node("MeanVarianceNormalization", ["x"], ["mvn"],
+                      name="mvn", axes=[1])],
+    "onehot_lpnorm", [vi("ids", TensorProto.INT64, [2, 3]),
+                      vi("x", F, [3, 5])],
+    [vi("hot", TensorProto.INT64, [2, 4, 3]), vi("l1", F, [3, 5]),
+     vi("mvn", F, [3, 5])],
+    [numpy_helper.from_array(np.array(4, np.int64), "depth"),
+     numpy_helper.from_array(np.array([-1, 7], np.int64), "values")]),
+    opset=22)
+OH_X = rng.standard_normal((3, 5)).astype(np.float32)
+OH_X[:, 2] = 0.0
+reference("onehot_lpnorm.onnx",
+          {"ids": np.array([[0, 3, -1], [-4, 4, 2]], np.int64), "x": OH_X})
+# ONNX 1.23's reference sums x, not |x|, for p = 1 (its node tests' inputs
+# are not negative); the L1 norm is the sum of |x|. A zero column stays
+# zeros, as the reference has it.
+L1 = np.abs(OH_X).sum(axis=0, keepdims=True)
+np.save(os.path.join(HERE, "onehot_lpnorm_l1.npy"),
+        np.where(L1 == 0, 0, OH_X / np.where(L1 == 0, 1, L1)).astype(np.float32))
+
+# OneHot, Hardmax, LpNormalization and MeanVarianceNormalization that the
+# importer rejects.
+for stem, op, inputs, attrs, inits in (
+        ("onehot_depth", "OneHot", ["ids", "depth", "values"], {},
+         [numpy_helper.from_array(np.array(0, np.int64), "depth"),
+          numpy_helper.from_array(np.array([0.0, 1.0], np.float32),
+                                  "values")]),
+        ("onehot_values", "OneHot", ["ids", "depth", "values"], {},
+         [numpy_helper.from_array(np.array(3, np.int64), "depth"),
+          numpy_helper.from_array(np.array([0.0, 1.0, 2.0], np.float32),
+                                  "values")]),
+        ("onehot_dynamic_depth", "OneHot", ["ids", "ids", "values"], {},
+         [numpy_helper.from_array(np.array([0.0, 1.0], np.float32),
+                                  "values")]),
+        ("lpnorm_p3", "LpNormalization", ["x"], dict(p=3), []),
+        ("mvn_axes", "MeanVarianceNormalization", ["x"], dict(axes=[1, -1]),
+         []),
+        ("hardmax_axis", "Hardmax", ["x"], dict(axis=2), [])):
+    graph_inputs = ([vi("ids", TensorProto.INT64, [3])] if op == "OneHot"
+                    else [vi("x", F, [2, 3])])
+    save(stem + ".onnx", helper.make_graph(
+        [helper.make_node(op, inputs, ["y"], name="n", **attrs)], stem,
+        graph_inputs, [vi("y", F, None)], inits), opset=22, check=False)
