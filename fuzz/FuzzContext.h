@@ -21,10 +21,12 @@ namespace amp::fuzz {
 /// One context for many inputs (loading the dialects costs more than most
 /// inputs), with every dialect amp-opt registers plus what `extra` adds,
 /// renewed every kInputsPerContext calls so that the types and attributes
-/// the inputs create do not pile up. Registers amp's passes once.
+/// the inputs create do not pile up (at 2000, the ONNX fuzzer's seeds, whose
+/// imported constants stay in the context, passed libFuzzer's 2 GB while
+/// it read them). Registers amp's passes once.
 inline mlir::MLIRContext &
 sharedContext(void (*extra)(mlir::DialectRegistry &) = nullptr) {
-  constexpr int kInputsPerContext = 2000;
+  constexpr int kInputsPerContext = 250;
   static std::unique_ptr<mlir::MLIRContext> ctx;
   static int uses = 0;
   if (!ctx || ++uses % kInputsPerContext == 0) {

@@ -90,14 +90,26 @@ amp::onnx_import::broadcastConst(const Const &c,
   std::optional<int64_t> count = constElementCount(shape, c.dtype);
   if (!count)
     return std::nullopt;
-  std::vector<int64_t> indices;
-  indices.reserve(*count);
+  // Element by element into storage reserved once: a list of the source
+  // indices first would take twice the result's bytes again (8 per
+  // element), and growing the result copies it.
+  Const out;
+  out.dtype = c.dtype;
+  out.shape.assign(shape.begin(), shape.end());
+  if (c.isFloat())
+    out.f.reserve(*count);
+  else
+    out.i.reserve(*count);
   llvm::SmallVector<int64_t> idx(shape.size(), 0);
   for (int64_t k = 0; k < *count; ++k) {
-    indices.push_back(broadcastIndex(idx, c.shape));
+    const int64_t from = broadcastIndex(idx, c.shape);
+    if (c.isFloat())
+      out.f.push_back(c.f[from]);
+    else
+      out.i.push_back(c.i[from]);
     advanceIndex(idx, shape);
   }
-  return gatherElements(c, indices, shape);
+  return out;
 }
 
 Const amp::onnx_import::gatherElements(const Const &c,
@@ -106,6 +118,10 @@ Const amp::onnx_import::gatherElements(const Const &c,
   Const out;
   out.dtype = c.dtype;
   out.shape.assign(shape.begin(), shape.end());
+  if (c.isFloat())
+    out.f.reserve(indices.size());
+  else
+    out.i.reserve(indices.size());
   for (int64_t k : indices) {
     if (c.isFloat())
       out.f.push_back(c.f[k]);
