@@ -38,10 +38,13 @@ struct NamedActivation {
 /// The node's `count` activations (names matched without regard to case,
 /// as ONNX Runtime does), or `defaults` when it names none. Each value of
 /// activation_alpha and activation_beta goes, in order, to the next
-/// activation that takes that parameter (as ONNX Runtime reads them); an
-/// activation left without one takes its op's default (LeakyRelu 0.01,
-/// ThresholdedRelu 1, HardSigmoid 0.2 and 0.5, Elu 1). Affine and ScaledTanh
-/// have no defaults; values left over are an error.
+/// activation that takes that parameter, as ONNX Runtime reads them. An
+/// activation left without one takes the default of the ONNX op of its
+/// name, as the specification says (LeakyRelu 0.01, ThresholdedRelu 1,
+/// HardSigmoid 0.2 and 0.5, Elu 1; ONNX Runtime takes 0 for
+/// ThresholdedRelu). Affine and ScaledTanh, which have no such op, need
+/// theirs (ONNX Runtime takes 0); values left over are an error (ONNX
+/// Runtime ignores them).
 FailureOr<llvm::SmallVector<NamedActivation>>
 readNamedActivations(NodeContext &nc, llvm::ArrayRef<llvm::StringRef> defaults,
                      unsigned count);
