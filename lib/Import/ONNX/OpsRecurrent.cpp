@@ -17,8 +17,8 @@
 // sequence_lens (a run-time input) masks each step with nn.compare of the
 // lengths with the step's index: a row past its length keeps its state and
 // gives zeros in Y, so Y_h and Y_c hold each row's last valid state (in a
-// reverse direction, the state after its first step), as ONNX Runtime
-// computes them.
+// reverse direction, the state after its first step), as PyTorch's packed
+// sequences give them (test/Import/recurrent.test).
 //
 //===----------------------------------------------------------------------===//
 

@@ -146,8 +146,9 @@ def write_packed_lstm():
 
 
 # An independent reference of ONNX's RNN, GRU and LSTM (its operator
-# documentation's equations) in float64, with sequence_lens as ONNX Runtime
-# applies it: past its length a row keeps its state and gives zeros.
+# documentation's equations) in float64, with sequence_lens as PyTorch's
+# packed sequences give it: past its length a row keeps its state and gives
+# zeros.
 ACTS = {
     "sigmoid": lambda x, a, b: 1 / (1 + np.exp(-x)),
     "tanh": lambda x, a, b: np.tanh(x),
