@@ -205,7 +205,13 @@ static LogicalResult importOneHot(NodeContext &nc) {
     return failure();
   if (depth < 1)
     return nc.error() << "depth must be >= 1, got " << depth, failure();
-  if (failed(nc.reserveFoldedBytes(depth * int64_t(sizeof(int64_t)))))
+  // The positions are a constant of `depth` ids.
+  std::optional<int64_t> count = constElementCount({depth}, TP::INT64);
+  if (!count)
+    return nc.error() << "depth " << depth
+                      << " is over the importer's limit on constants",
+           failure();
+  if (failed(nc.reserveFoldedBytes(*count * int64_t(sizeof(int64_t)))))
     return failure();
   FailureOr<Value> idx = nc.anyValue(0);
   FailureOr<Value> vals = failed(idx) ? idx : nc.anyValue(2);

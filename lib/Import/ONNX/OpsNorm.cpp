@@ -427,7 +427,14 @@ static LogicalResult importHardmax(NodeContext &nc) {
   return importAlongAxis(nc, [&](Formula &f, Value x, int64_t axis) {
     llvm::SmallVector<int64_t> xs = shapeOf(x), shape(xs.size(), 1);
     shape[axis] = xs[axis];
-    if (failed(nc.reserveFoldedBytes(xs[axis] * int64_t(sizeof(int64_t)))))
+    std::optional<int64_t> count =
+        constElementCount({xs[axis]}, onnx::TensorProto::INT64);
+    if (!count) {
+      nc.error() << "the axis of " << xs[axis]
+                 << " positions is over the importer's limit on constants";
+      return Value();
+    }
+    if (failed(nc.reserveFoldedBytes(*count * int64_t(sizeof(int64_t)))))
       return Value();
     Value at = f.op<nn::ArgMaxOp>(
         {x}, {nc.named("axis", nc.builder.getI64IntegerAttr(axis)),

@@ -1757,9 +1757,14 @@ for stem, op, inputs, attrs, inits in (
         ("lpnorm_p3", "LpNormalization", ["x"], dict(p=3), []),
         ("mvn_axes", "MeanVarianceNormalization", ["x"], dict(axes=[1, -1]),
          []),
-        ("hardmax_axis", "Hardmax", ["x"], dict(axis=2), [])):
+        ("hardmax_axis", "Hardmax", ["x"], dict(axis=2), []),
+        ("onehot_huge_depth", "OneHot", ["ids", "depth", "values"], {},
+         [numpy_helper.from_array(np.array(2 ** 62, np.int64), "depth"),
+          numpy_helper.from_array(np.array([0.0, 1.0], np.float32),
+                                  "values")]),
+        ("hardmax_huge", "Hardmax", ["x"], {}, [])):
     graph_inputs = ([vi("ids", TensorProto.INT64, [3])] if op == "OneHot"
-                    else [vi("x", F, [2, 3])])
+                    else [vi("x", F, [2, 2 ** 40 if "huge" in stem else 3])])
     save(stem + ".onnx", helper.make_graph(
         [helper.make_node(op, inputs, ["y"], name="n", **attrs)], stem,
         graph_inputs, [vi("y", F, None)], inits), opset=22, check=False)
