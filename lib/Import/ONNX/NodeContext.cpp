@@ -149,43 +149,44 @@ FailureOr<std::string> NodeContext::stringAttr(llvm::StringRef name,
   return a->s();
 }
 
-FailureOr<std::optional<llvm::SmallVector<int64_t>>>
-NodeContext::intsAttr(llvm::StringRef name) const {
-  const onnx::AttributeProto *a = attr(name);
+/// The list attribute `a` (of ONNX type `type`, spelled `typeName`) read
+/// with `values`: std::nullopt when absent, an error when of another type.
+template <typename T, typename Values>
+static FailureOr<std::optional<llvm::SmallVector<T>>>
+listAttr(const NodeContext &nc, llvm::StringRef name,
+         onnx::AttributeProto::AttributeType type, llvm::StringRef typeName,
+         Values values) {
+  const onnx::AttributeProto *a = nc.attr(name);
   if (!a)
-    return std::optional<llvm::SmallVector<int64_t>>();
-  if (a->type() != onnx::AttributeProto::INTS) {
-    error() << "attribute '" << name << "' must be INTS";
+    return std::optional<llvm::SmallVector<T>>();
+  if (a->type() != type) {
+    nc.error() << "attribute '" << name << "' must be " << typeName;
     return failure();
   }
-  return std::optional<llvm::SmallVector<int64_t>>(
-      llvm::SmallVector<int64_t>(a->ints().begin(), a->ints().end()));
+  const auto &list = values(*a);
+  return std::optional<llvm::SmallVector<T>>(
+      llvm::SmallVector<T>(list.begin(), list.end()));
+}
+
+FailureOr<std::optional<llvm::SmallVector<int64_t>>>
+NodeContext::intsAttr(llvm::StringRef name) const {
+  return listAttr<int64_t>(
+      *this, name, onnx::AttributeProto::INTS, "INTS",
+      [](const onnx::AttributeProto &a) -> const auto & { return a.ints(); });
 }
 
 FailureOr<std::optional<llvm::SmallVector<float>>>
 NodeContext::floatsAttr(llvm::StringRef name) const {
-  const onnx::AttributeProto *a = attr(name);
-  if (!a)
-    return std::optional<llvm::SmallVector<float>>();
-  if (a->type() != onnx::AttributeProto::FLOATS) {
-    error() << "attribute '" << name << "' must be FLOATS";
-    return failure();
-  }
-  return std::optional<llvm::SmallVector<float>>(
-      llvm::SmallVector<float>(a->floats().begin(), a->floats().end()));
+  return listAttr<float>(
+      *this, name, onnx::AttributeProto::FLOATS, "FLOATS",
+      [](const onnx::AttributeProto &a) -> const auto & { return a.floats(); });
 }
 
 FailureOr<std::optional<llvm::SmallVector<std::string>>>
 NodeContext::stringsAttr(llvm::StringRef name) const {
-  const onnx::AttributeProto *a = attr(name);
-  if (!a)
-    return std::optional<llvm::SmallVector<std::string>>();
-  if (a->type() != onnx::AttributeProto::STRINGS) {
-    error() << "attribute '" << name << "' must be STRINGS";
-    return failure();
-  }
-  return std::optional<llvm::SmallVector<std::string>>(
-      llvm::SmallVector<std::string>(a->strings().begin(), a->strings().end()));
+  return listAttr<std::string>(
+      *this, name, onnx::AttributeProto::STRINGS, "STRINGS", [
+      ](const onnx::AttributeProto &a) -> const auto & { return a.strings(); });
 }
 
 FailureOr<int64_t> NodeContext::normalizeAxis(int64_t axis, int64_t rank,
