@@ -309,12 +309,13 @@ amp::onnx_import::readNamedActivations(NodeContext &nc,
         llvm::find_if(kActivations, [&](const ActivationEntry &e) {
           return llvm::StringRef(e.name).equals_insensitive(name);
         });
-    if (entry == std::end(kActivations))
-      return nc.error() << "activation '" << name << "' is not one of "
-                        << "Sigmoid, Tanh, Relu, Affine, LeakyRelu, "
-                           "ThresholdedRelu, ScaledTanh, HardSigmoid, Elu, "
-                           "Softsign, Softplus",
-             failure();
+    if (entry == std::end(kActivations)) {
+      InFlightDiagnostic diag = nc.error()
+                                << "activation '" << name << "' is not one of ";
+      llvm::interleaveComma(kActivations, diag,
+                            [&](const ActivationEntry &e) { diag << e.name; });
+      return failure();
+    }
     NamedActivation a;
     a.kind = entry->kind;
     if (entry->takesAlpha) {

@@ -422,10 +422,7 @@ static FailureOr<Value> applyMaps(NodeContext &nc, Value x,
   // tf_crop_and_resize: the extrapolation value where any axis is outside,
   // as the largest of per-axis 0/1 vectors (1 outside) times the value:
   // constants of the axes' sizes, not of the output's.
-  if (std::optional<llvm::SmallVector<int64_t>> eshape =
-          extrapolationShape(maps, rank, spec)) {
-    if (!constElementCount(*eshape, onnx::TensorProto::FLOAT))
-      return nc.error() << kExtrapolationTooLarge, failure();
+  if (extrapolationShape(maps, rank, spec)) {
     Value outside;
     for (const AxisMap &m : maps) {
       if (m.allInside())
@@ -614,8 +611,9 @@ static LogicalResult importResize(NodeContext &nc) {
     for (AxisMap &m : maps)
       m.axis = 1;
   }
-  // Checked before the weights become constants, so that a fuzzed size
-  // fails fast (applyMaps reserves the bytes).
+  // An extrapolated output past the limit on constants is an error, as
+  // when the extrapolation was one constant of its size; checked before
+  // the weights become constants, so that a fuzzed size fails fast.
   if (std::optional<llvm::SmallVector<int64_t>> eshape =
           extrapolationShape(maps, std::max<int64_t>(rank, 2), *spec))
     if (!constElementCount(*eshape, onnx::TensorProto::FLOAT))
