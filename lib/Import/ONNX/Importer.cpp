@@ -324,6 +324,8 @@ LogicalResult GraphImporter::importInitializers() {
              << "initializer '" << init.name() << "': " << error;
     Tensor t;
     t.dtype = c->dtype;
+    if (isLiftedFloatType(init.data_type()))
+      t.floatType = init.data_type();
     t.shape = c->shape;
     t.constant = std::make_shared<const Const>(std::move(*c));
     // A frozen initializer is a constant of the model, as a Constant node's;
@@ -433,6 +435,7 @@ LogicalResult GraphImporter::importInputs() {
     Tensor t;
     t.graphInput = inputNames.size() - 1;
     t.dtype = importedDataType(dtype);
+    t.floatType = isLiftedFloatType(dtype) ? dtype : onnx::TensorProto::FLOAT;
     t.shape = shape;
     t.value = body->addArgument(
         type, NameLoc::get(builder.getStringAttr(input.name())));

@@ -207,6 +207,12 @@ mlir::Type elementType(mlir::MLIRContext *ctx, int32_t dtype);
 /// a compile-time constant, or both (materialized on demand).
 struct Tensor {
   int32_t dtype = onnx::TensorProto::FLOAT;
+  /// The ONNX float type the model gives a float value (FLOAT16, BFLOAT16
+  /// or DOUBLE are all f32 here): declared by a graph input, an
+  /// initializer, the value of a Constant or ConstantOfShape, a Cast or
+  /// EyeLike, and kept by the ops that take it (that of a node's first
+  /// float input). CastLike casts to it.
+  int32_t floatType = onnx::TensorProto::FLOAT;
   llvm::SmallVector<int64_t> shape;
   Value value;
   std::shared_ptr<const Const> constant;
@@ -379,6 +385,12 @@ public:
   LogicalResult setOutput(unsigned i, Const c);
   /// Defines output `i` as the tensor `t` (e.g. an input, for Identity).
   LogicalResult setOutput(unsigned i, const Tensor &t);
+  /// The ONNX float type (Tensor::floatType) a float output of this node
+  /// keeps: that of its first float input, else FLOAT.
+  int32_t inputFloatType() const;
+  /// Gives the defined output `i`, when float, the ONNX float type `type`
+  /// (a Cast's `to`) instead.
+  void declareFloatType(unsigned i, int32_t type);
 
   /// Creates an op whose result types it infers (InferTypeOpInterface),
   /// checks it with the verifier and returns its results; an inference or

@@ -220,10 +220,26 @@ LogicalResult NodeContext::setOutput(unsigned i, Value v) {
     error() << "result " << i << " has an unsupported element type";
     return failure();
   }
+  t.floatType = inputFloatType();
   t.shape.assign(type.getShape().begin(), type.getShape().end());
   t.value = v;
   table.define(node.output(i), std::move(t));
   return success();
+}
+
+int32_t NodeContext::inputFloatType() const {
+  for (const std::string &name : node.input())
+    if (const Tensor *t = name.empty() ? nullptr : table.lookup(name);
+        t && t->isFloat())
+      return t->floatType;
+  return onnx::TensorProto::FLOAT;
+}
+
+void NodeContext::declareFloatType(unsigned i, int32_t type) {
+  if (!hasOutput(i))
+    return;
+  if (Tensor *t = table.lookup(node.output(i)); t && t->isFloat())
+    t->floatType = isLiftedFloatType(type) ? type : onnx::TensorProto::FLOAT;
 }
 
 LogicalResult NodeContext::reserveFoldedBytes(int64_t bytes) {
@@ -243,6 +259,7 @@ LogicalResult NodeContext::setOutput(unsigned i, Const c) {
     return failure();
   Tensor t;
   t.dtype = c.dtype;
+  t.floatType = inputFloatType();
   t.shape = c.shape;
   t.constant = std::make_shared<const Const>(std::move(c));
   table.define(node.output(i), std::move(t));

@@ -1,13 +1,14 @@
 //===- OpsReduce.cpp - reductions -----------------------------------------===//
 //
 // ReduceSum, ReduceMean, ReduceMax (nn.reduce_*), ReduceMin (-max(-x)),
-// ReduceSumSquare, ReduceL2, ReduceL1, ReduceLogSum and ReduceLogSumExp
-// (shifted by the maximum), ReduceSum of integers too (the last element
-// of nn.cumsum), with the axes as an attribute (before opset
-// 13 for ReduceSum, 18 for the others) or a constant input, keepdims and
-// noop_with_empty_axes. A max or min over an empty set is ONNX's -inf or
-// +inf, a constant. CumSum (nn.cumsum; folded on constants) with a
-// constant axis. ArgMax (nn.argmax) and ArgMin (nn.argmax of -x, FLOAT).
+// ReduceProd (halves multiplied, log2(n) steps per axis), ReduceSumSquare,
+// ReduceL2, ReduceL1, ReduceLogSum and ReduceLogSumExp (shifted by the
+// maximum), ReduceSum of integers too (the last element of nn.cumsum), with the
+// axes as an attribute (before opset 13 for ReduceSum, 18 for the others) or a
+// constant input, keepdims and noop_with_empty_axes. A max or min over an empty
+// set is ONNX's -inf or +inf, a constant. CumSum (nn.cumsum; folded on
+// constants) with a constant axis. ArgMax (nn.argmax) and ArgMin (nn.argmax of
+// -x, FLOAT).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,7 +25,18 @@ using namespace amp::onnx_import;
 using namespace mlir;
 namespace nn = amp::nn;
 
-enum class Reduce { Sum, Mean, Max, Min, SumSquare, L2, L1, LogSum, LogSumExp };
+enum class Reduce {
+  Sum,
+  Mean,
+  Max,
+  Min,
+  Prod,
+  SumSquare,
+  L2,
+  L1,
+  LogSum,
+  LogSumExp
+};
 
 /// ReduceSum of INT64 or INT32 values (a count of the tokens that are no
 /// padding: mBART's end-token position), wrapping as nn's integer ops: per
@@ -87,6 +99,39 @@ static LogicalResult logSumExp(NodeContext &nc, Value x,
   return f.setOutput(f.reshape(y, outShape));
 }
 
+/// The product of x over `axes` (ReduceProd), of `outShape`: along each
+/// axis the two halves multiply (an odd length's last element carried on)
+/// until one element is left, so that the product takes log2(n) steps of
+/// nn ops and its gradient is exact where an element is zero, unlike
+/// exp(sum(log(x))).
+static LogicalResult product(NodeContext &nc, Value x,
+                             llvm::ArrayRef<int64_t> axes,
+                             llvm::ArrayRef<int64_t> outShape) {
+  Formula f(nc);
+  llvm::SmallVector<int64_t> shape = shapeOf(x);
+  llvm::SmallVector<int64_t> offsets(shape.size(), 0);
+  for (int64_t a : axes) {
+    while (shape[a] > 1) {
+      const int64_t n = shape[a], half = n / 2;
+      llvm::SmallVector<int64_t> sizes(shape);
+      sizes[a] = half;
+      offsets[a] = half;
+      Value y = f.op<nn::MulOp>(
+          {f.slice(x, llvm::SmallVector<int64_t>(shape.size(), 0), sizes),
+           f.slice(x, offsets, sizes)});
+      if (n % 2) {
+        sizes[a] = 1;
+        offsets[a] = n - 1;
+        y = f.concat({y, f.slice(x, offsets, sizes)}, a);
+      }
+      offsets[a] = 0;
+      shape[a] = half + n % 2;
+      x = y;
+    }
+  }
+  return f.setOutput(f.reshape(x, outShape));
+}
+
 template <Reduce kind> static LogicalResult importReduce(NodeContext &nc) {
   FailureOr<Value> x =
       kind == Reduce::Sum ? nc.numericValue(0) : nc.floatValue(0);
@@ -137,8 +182,8 @@ template <Reduce kind> static LogicalResult importReduce(NodeContext &nc) {
     return intReduceSum(nc, *x, axes, *keep);
 
   // A max or min over no elements is ONNX's -inf or +inf, a log-sum (of
-  // exponentials) -inf: a constant of the output's shape (the runtime
-  // refuses an empty max).
+  // exponentials) -inf, a product 1: a constant of the output's shape (the
+  // runtime refuses an empty max).
   llvm::SmallVector<int64_t> xs = shapeOf(*x);
   llvm::SmallVector<int64_t> outShape;
   for (int64_t d = 0; d < rank; ++d) {
@@ -154,8 +199,13 @@ template <Reduce kind> static LogicalResult importReduce(NodeContext &nc) {
     return nc.setOutput(0,
                         nc.splat(outShape, kind == Reduce::Min ? inf : -inf));
   }
+  if (kind == Reduce::Prod &&
+      llvm::any_of(axes, [&](int64_t a) { return xs[a] == 0; }))
+    return nc.setOutput(0, nc.splat(outShape, 1.0f));
   if (kind == Reduce::LogSumExp)
     return logSumExp(nc, *x, axes, outShape);
+  if (kind == Reduce::Prod)
+    return product(nc, *x, axes, outShape);
 
   llvm::SmallVector<NamedAttribute> attrs = {
       nc.named("axes", nc.i64Array(axes))};
@@ -304,6 +354,7 @@ void amp::onnx_import::registerReduceOps(OpTable &t) {
   t["ReduceMean"] = {importReduce<Reduce::Mean>, attrs};
   t["ReduceMax"] = {importReduce<Reduce::Max>, attrs};
   t["ReduceMin"] = {importReduce<Reduce::Min>, attrs};
+  t["ReduceProd"] = {importReduce<Reduce::Prod>, attrs};
   t["ReduceSumSquare"] = {importReduce<Reduce::SumSquare>, attrs};
   t["ReduceL2"] = {importReduce<Reduce::L2>, attrs};
   t["ReduceL1"] = {importReduce<Reduce::L1>, attrs};

@@ -1,22 +1,25 @@
 //===- OpsShape.cpp - shape ops, constants and gathers --------------------===//
 //
-// Constant, ConstantOfShape, Range, Shape and Size (folded: shapes are
-// static), Reshape, Flatten, Squeeze, Unsqueeze (nn.reshape, or a new shape
+// Constant, ConstantOfShape, EyeLike, Range, Shape and Size (folded: shapes
+// are static), Reshape, Flatten, Squeeze, Unsqueeze (nn.reshape, or a new shape
 // of a constant), Transpose, DepthToSpace and SpaceToDepth (reshape,
 // transpose, reshape), Concat, Slice, Split, Pad, Expand and Tile
 // (folded on a constant; Tile as a broadcast between reshapes), Trilu
-// (folded only) and Cast (folded on constants, else nn.convert). The
-// gathers are OpsGather.cpp's.
+// (folded on a constant, else nn.where of a mask of positions), Cast and
+// CastLike (folded on constants, else nn.convert). The gathers are
+// OpsGather.cpp's.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Folding.h"
+#include "Formula.h"
 
 #include "amp/Dialect/AMP/IR/AMPOps.h"
 #include "amp/Dialect/NN/IR/NNOps.h"
 
 #include "amp_runtime/checked_size.h"
 
+#include <algorithm>
 #include <limits>
 
 using namespace amp::onnx_import;
@@ -77,7 +80,11 @@ static LogicalResult importConstant(NodeContext &nc) {
     return nc.error() << "attribute '" << a.name() << "' is not supported",
            failure();
   }
-  return nc.setOutput(0, std::move(c));
+  if (failed(nc.setOutput(0, std::move(c))))
+    return failure();
+  if (a.name() == "value")
+    nc.declareFloatType(0, a.t().data_type());
+  return success();
 }
 
 static LogicalResult importConstantOfShape(NodeContext &nc) {
@@ -107,7 +114,57 @@ static LogicalResult importConstantOfShape(NodeContext &nc) {
     out.f.assign(out.numel(), c.f[0]);
   else
     out.i.assign(out.numel(), c.i[0]);
-  return nc.setOutput(0, std::move(out));
+  if (failed(nc.setOutput(0, std::move(out))))
+    return failure();
+  if (const onnx::AttributeProto *a = nc.attr("value"))
+    nc.declareFloatType(0, a->t().data_type());
+  return success();
+}
+
+/// EyeLike (folded: shapes are static): ones on diagonal k (j - i == k) of
+/// the input's 2-D shape, zeros elsewhere, of type `dtype` (default: the
+/// input's, a float one's as the model declares it).
+static LogicalResult importEyeLike(NodeContext &nc) {
+  FailureOr<Tensor *> in = nc.input(0);
+  FailureOr<int64_t> k = nc.intAttr("k", 0);
+  if (failed(in) || failed(k))
+    return failure();
+  FailureOr<int64_t> dtype =
+      nc.intAttr("dtype", (*in)->isFloat() ? (*in)->floatType : (*in)->dtype);
+  if (failed(dtype))
+    return failure();
+  if (!isSupportedDataType(*dtype))
+    return nc.error() << "dtype " << dataTypeName(*dtype)
+                      << " is not supported",
+           failure();
+  if ((*in)->rank() != 2)
+    return nc.error() << "the input must have rank 2, got [" << (*in)->shape
+                      << "]",
+           failure();
+  Const out;
+  out.dtype = importedDataType(*dtype);
+  out.shape = (*in)->shape;
+  if (!constElementCount(out.shape, out.dtype))
+    return nc.error() << "the input's shape has more than "
+                      << maxConstElements(out.dtype) << " elements",
+           failure();
+  const int64_t rows = out.shape[0], cols = out.shape[1];
+  if (out.isFloat())
+    out.f.assign(out.numel(), 0.0f);
+  else
+    out.i.assign(out.numel(), 0);
+  // The diagonal's first row: k >= 0 starts at row 0, a negative k at -k.
+  for (int64_t i = *k >= 0 ? 0 : (*k <= -rows ? rows : -*k);
+       i < rows && *k < cols - i; ++i) {
+    if (out.isFloat())
+      out.f[i * cols + i + *k] = 1.0f;
+    else
+      out.i[i * cols + i + *k] = 1;
+  }
+  if (failed(nc.setOutput(0, std::move(out))))
+    return failure();
+  nc.declareFloatType(0, *dtype);
+  return success();
 }
 
 /// Range of constants (folded only: position ids, arange of a static
@@ -381,34 +438,81 @@ static LogicalResult importTranspose(NodeContext &nc) {
   return failed(y) ? failure() : nc.setOutput(0, *y);
 }
 
-/// Trilu of a constant (PyTorch's TorchScript exporter builds attention's
-/// causal mask with it): the upper (upper = 1, the default) or lower
-/// triangle of every matrix of the last two dims from diagonal k (the
-/// optional second input), the rest zero.
+/// Trilu of a computed input, or with a computed k (std::nullopt: input 1).
+static LogicalResult importComputedTrilu(NodeContext &nc, bool upper,
+                                         std::optional<int64_t> k) {
+  FailureOr<Value> x = nc.anyValue(0);
+  if (failed(x))
+    return failure();
+  auto type = cast<RankedTensorType>(x->getType());
+  const int64_t rank = type.getRank();
+  const int64_t rows = type.getDimSize(rank - 2);
+  const int64_t cols = type.getDimSize(rank - 1);
+  if (failed(nc.reserveFoldedBytes((rows + cols) * int64_t(sizeof(int64_t)))))
+    return failure();
+  Formula f(nc);
+  // j - i of every position: both are below the dims, so the difference
+  // cannot overflow, whatever k is.
+  Value diagonal = f.op<nn::SubOp>(
+      {nc.constant({1, cols}, llvm::to_vector(llvm::seq<int64_t>(0, cols))),
+       nc.constant({rows, 1}, llvm::to_vector(llvm::seq<int64_t>(0, rows)))});
+  Value kv;
+  if (k) {
+    kv = nc.intScalar(nc.builder.getI64Type(), *k);
+  } else {
+    FailureOr<Value> given = nc.anyValue(1);
+    if (failed(given))
+      return failure();
+    kv = f.reshape(*given, {});
+  }
+  Value keep = f.compare(
+      diagonal, upper ? nn::ComparePredicate::GE : nn::ComparePredicate::LE,
+      kv);
+  Type elt = type.getElementType();
+  Value zero = elt.isF32() ? nc.splat({}, 0.0f) : nc.intScalar(elt, 0);
+  return f.setOutput(f.op<nn::WhereOp>({keep, *x, zero}));
+}
+
+/// Trilu: the upper (upper = 1, the default) or lower triangle of every
+/// matrix of the last two dims from diagonal k (the optional second input,
+/// a single INT64), the rest zero. Folded on a constant (PyTorch's
+/// TorchScript exporter builds attention's causal mask with it); else
+/// nn.where(j - i >= k, x, 0) (or <=), j - i of the column positions
+/// [1, cols] and the row positions [rows, 1], so that a computed k compares
+/// at run time.
 static LogicalResult importTrilu(NodeContext &nc) {
   FailureOr<int64_t> upper = nc.intAttr("upper", 1);
-  FailureOr<const Const *> in = nc.constInput(0, "the input");
-  if (failed(upper) || failed(in))
+  FailureOr<Tensor *> x = nc.input(0);
+  if (failed(upper) || failed(x))
     return failure();
-  int64_t k = 0;
+  if ((*x)->rank() < 2)
+    return nc.error() << "the input must have rank 2 or more, got ["
+                      << (*x)->shape << "]",
+           failure();
+  std::optional<int64_t> k = 0;
   if (nc.hasInput(1)) {
-    FailureOr<const Const *> kC = nc.constInput(1, "k");
-    if (failed(kC))
+    FailureOr<Tensor *> kT = nc.input(1);
+    if (failed(kT))
       return failure();
-    if ((*kC)->numel() != 1)
-      return nc.error() << "k must be a single value", failure();
-    k = (*kC)->ints()[0];
+    if ((*kT)->dtype != onnx::TensorProto::INT64 ||
+        !llvm::all_of((*kT)->shape, [](int64_t d) { return d == 1; }))
+      return nc.error() << "k must be a single INT64, got "
+                        << dataTypeName((*kT)->dtype) << " of shape ["
+                        << (*kT)->shape << "]",
+             failure();
+    k = isFoldable(**kT) ? std::optional((*kT)->constant->i[0]) : std::nullopt;
   }
-  Const out = **in;
+  if (!isFoldable(**x) || !k)
+    return importComputedTrilu(nc, *upper, k);
+  const Const *in = (*x)->constant.get();
+  Const out = *in;
   const int64_t rank = out.shape.size();
-  if (rank < 2)
-    return nc.error() << "the input must have rank 2 or more", failure();
   const int64_t rows = out.shape[rank - 2], cols = out.shape[rank - 1];
   const int64_t n = out.numel();
   for (int64_t e = 0; e < n; ++e) {
     // The diagonal j - i: i and j are below maxConstElements.
     const int64_t diagonal = e % cols - (e / cols) % rows;
-    const bool keep = *upper ? diagonal >= k : diagonal <= k;
+    const bool keep = *upper ? diagonal >= *k : diagonal <= *k;
     if (keep)
       continue;
     if (out.isFloat())
@@ -521,24 +625,25 @@ static FailureOr<Value> roundTrip(NodeContext &nc, Value x, int32_t dtype) {
   return y;
 }
 
-static LogicalResult importCast(NodeContext &nc) {
+/// Input 0 cast to the ONNX element type `to`: folded on a constant; else
+/// nn.convert between a float and an integer type, and an amp.cast round
+/// trip for FLOAT16 and BFLOAT16, whose rounding the float types (all f32
+/// here, importedDataType) keep. The output's float type is `to`.
+static LogicalResult castTo(NodeContext &nc, int64_t to) {
   FailureOr<Tensor *> t = nc.input(0);
-  FailureOr<int64_t> to = nc.intAttr("to", -1);
-  FailureOr<int64_t> saturate = nc.intAttr("saturate", 1);
-  if (failed(t) || failed(to) || failed(saturate))
+  if (failed(t))
     return failure();
-  if (!isSupportedDataType(*to))
-    return nc.error() << "casting to " << dataTypeName(*to)
+  if (!isSupportedDataType(to))
+    return nc.error() << "casting to " << dataTypeName(to)
                       << " is not supported",
            failure();
-  // The float types are all f32 here (importedDataType); a cast to FLOAT16
-  // or BFLOAT16 then rounds to that type.
-  int32_t target = importedDataType(*to);
+  int32_t target = importedDataType(to);
   bool rounds =
-      *to == onnx::TensorProto::FLOAT16 || *to == onnx::TensorProto::BFLOAT16;
-  if (target == (*t)->dtype && !rounds)
-    return nc.setOutput(0, **t);
-  if (isFoldable(**t)) {
+      to == onnx::TensorProto::FLOAT16 || to == onnx::TensorProto::BFLOAT16;
+  LogicalResult defined = failure();
+  if (target == (*t)->dtype && !rounds) {
+    defined = nc.setOutput(0, **t);
+  } else if (isFoldable(**t)) {
     const Const &c = *(*t)->constant;
     Const out;
     out.dtype = target;
@@ -546,25 +651,50 @@ static LogicalResult importCast(NodeContext &nc) {
     for (int64_t k = 0; k < c.numel(); ++k) {
       double v = c.at(k);
       if (out.isFloat())
-        out.f.push_back(roundToDataType(float(v), *to));
+        out.f.push_back(roundToDataType(float(v), to));
       else if (target == onnx::TensorProto::BOOL)
         out.i.push_back(v != 0);
       else
         out.i.push_back(toInt64(v));
     }
-    return nc.setOutput(0, std::move(out));
+    defined = nc.setOutput(0, std::move(out));
+  } else {
+    // Computed at run time (an attention mask from an input), or a float
+    // initializer, which stays a param.
+    FailureOr<Value> y = nc.anyValue(0);
+    if (succeeded(y) && target != (*t)->dtype)
+      y = nc.createTyped<nn::ConvertOp>(
+          cast<RankedTensorType>(y->getType())
+              .clone(elementType(nc.ctx(), target)),
+          {*y});
+    if (succeeded(y) && rounds)
+      y = roundTrip(nc, *y, to);
+    defined = failed(y) ? failure() : nc.setOutput(0, *y);
   }
-  // Computed at run time (an attention mask from an input), or a float
-  // initializer, which stays a param: nn.convert between a float and an
-  // integer type, then the round trip.
-  FailureOr<Value> y = nc.anyValue(0);
-  if (succeeded(y) && target != (*t)->dtype)
-    y = nc.createTyped<nn::ConvertOp>(cast<RankedTensorType>(y->getType())
-                                          .clone(elementType(nc.ctx(), target)),
-                                      {*y});
-  if (succeeded(y) && rounds)
-    y = roundTrip(nc, *y, *to);
-  return failed(y) ? failure() : nc.setOutput(0, *y);
+  if (succeeded(defined))
+    nc.declareFloatType(0, to);
+  return defined;
+}
+
+/// Cast to the type `to`. `saturate` (opset 19) concerns only the float8
+/// types, which are not supported.
+static LogicalResult importCast(NodeContext &nc) {
+  FailureOr<int64_t> to = nc.intAttr("to", -1);
+  FailureOr<int64_t> saturate = nc.intAttr("saturate", 1);
+  if (failed(to) || failed(saturate))
+    return failure();
+  return castTo(nc, *to);
+}
+
+/// CastLike (opset 15; onnxscript's torchlib writes it for the scalars of
+/// PyTorch's exports): Cast to the element type of input 1, a FLOAT16,
+/// BFLOAT16 or DOUBLE value's as the model declares it (Tensor::floatType).
+static LogicalResult importCastLike(NodeContext &nc) {
+  FailureOr<int64_t> saturate = nc.intAttr("saturate", 1);
+  FailureOr<Tensor *> like = nc.input(1);
+  if (failed(saturate) || failed(like))
+    return failure();
+  return castTo(nc, (*like)->isFloat() ? (*like)->floatType : (*like)->dtype);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1070,6 +1200,7 @@ void amp::onnx_import::registerShapeOps(OpTable &t) {
                     "value_ints", "sparse_value", "value_string",
                     "value_strings"}};
   t["ConstantOfShape"] = {importConstantOfShape, {"value"}};
+  t["EyeLike"] = {importEyeLike, {"dtype", "k"}};
   t["Range"] = {importRange, {}};
   t["Shape"] = {importShape, {"start", "end"}};
   t["Size"] = {importSize, {}};
@@ -1082,6 +1213,7 @@ void amp::onnx_import::registerShapeOps(OpTable &t) {
   t["Tile"] = {importTile, {}};
   t["Trilu"] = {importTrilu, {"upper"}};
   t["Cast"] = {importCast, {"to", "saturate"}};
+  t["CastLike"] = {importCastLike, {"saturate"}};
   t["Concat"] = {importConcat, {"axis"}};
   t["Slice"] = {importSlice, {"starts", "ends", "axes"}};
   t["Split"] = {importSplit, {"axis", "split", "num_outputs"}};
