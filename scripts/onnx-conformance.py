@@ -76,6 +76,7 @@ OPS = {
     "Gather": r"test_gather_[0-9n]",
     "GatherElements": r"test_gather_elements_",
     "GatherND": r"test_gathernd_",
+    "GridSample": r"test_gridsample",
     "Gelu": r"test_gelu_",
     "Gemm": r"test_gemm_",
     "GlobalAveragePool": r"test_globalaveragepool",

@@ -76,6 +76,13 @@ public:
       return x;
     return take(nc.createTyped<nn::BroadcastToOp>(type.clone(shape), {x}));
   }
+  /// nn.convert of `x` to `elementType` (an integer or i1 type on one side).
+  Value convert(Value x, mlir::Type elementType) {
+    if (!ready(x))
+      return {};
+    auto type = mlir::cast<mlir::RankedTensorType>(x.getType());
+    return take(nc.createTyped<nn::ConvertOp>(type.clone(elementType), {x}));
+  }
   Value concat(mlir::ValueRange xs, int64_t axis) {
     return op<nn::ConcatOp>(
         xs, {nc.named("axis", nc.builder.getI64IntegerAttr(axis))});

@@ -40,6 +40,7 @@ const OpTable &amp::onnx_import::getOpTable() {
     registerElementwiseOps(t);
     registerActivationOps(t);
     registerResizeOps(t);
+    registerGridSampleOps(t);
     registerEinsumOps(t);
     registerLogicalOps(t);
     registerLossOps(t);

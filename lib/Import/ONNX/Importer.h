@@ -477,6 +477,7 @@ void registerElementwiseOps(OpTable &table);
 void registerActivationOps(OpTable &table);
 void registerRecurrentOps(OpTable &table);
 void registerResizeOps(OpTable &table);
+void registerGridSampleOps(OpTable &table);
 void registerEinsumOps(OpTable &table);
 void registerLogicalOps(OpTable &table);
 void registerLossOps(OpTable &table);
