@@ -42,6 +42,7 @@ MODEL_SUITES = ("pytorch-converted", "pytorch-operator", "simple")
 # of other ops, are left out).
 OPS = {
     "Abs": r"test_abs$",
+    "AffineGrid": r"test_affine_grid_",
     "Add": r"test_add(_bcast|_uint8)?$",
     "And": r"test_and",
     "Attention": r"test_attention_",

@@ -1,5 +1,6 @@
-//===- OpsGridSample.cpp - GridSample -------------------------------------===//
+//===- OpsGridSample.cpp - GridSample and AffineGrid ----------------------===//
 //
+// AffineGrid: one nn.matmul of the pixels' normalized positions by theta.
 // GridSample (opsets 16 and 20): X [N, C, S_1 .. S_r] sampled at the
 // normalized positions of grid [N, O_1 .. O_r, r] (x first: the last axis
 // of X), r from 1 to 3, as ONNX's reference implementation samples. Built
@@ -313,7 +314,79 @@ static LogicalResult importGridSample(NodeContext &nc) {
   return f.setOutput(f.transpose(sum, toSecond));
 }
 
+/// AffineGrid (opset 20; PyTorch's F.affine_grid, which feeds GridSample
+/// in a spatial transformer): theta [N, r, r + 1] applied to the
+/// normalized positions of every pixel of `size` ([N, C, H, W] or [N, C,
+/// D, H, W], known at import time): one nn.matmul of a constant [pixels,
+/// r + 1] table of (x, y[, z], 1) by theta (`transpose_b`), kept f32 under
+/// AMP as GridSample's positions are. The positions are ONNX's reference's:
+/// -1 + (2 i + 1) / S, or -1 + 2 i / (S - 1) with align_corners (-1 for
+/// S = 1).
+static LogicalResult importAffineGrid(NodeContext &nc) {
+  FailureOr<int64_t> align = nc.intAttr("align_corners", 0);
+  FailureOr<Value> theta = nc.floatValue(0);
+  FailureOr<const Const *> sizeC = failed(theta)
+                                       ? FailureOr<const Const *>(failure())
+                                       : nc.constInput(1, "the size");
+  if (failed(align) || failed(sizeC))
+    return failure();
+  llvm::SmallVector<int64_t> ts = shapeOf(*theta);
+  std::vector<int64_t> size = (*sizeC)->ints();
+  const int64_t r = int64_t(size.size()) - 2;
+  if ((*sizeC)->isFloat() || (r != 2 && r != 3))
+    return nc.error() << "the size must be 4 or 5 integers ([N, C, H, W] or "
+                         "[N, C, D, H, W])",
+           failure();
+  if (ts.size() != 3 || ts[0] != size[0] || ts[1] != r || ts[2] != r + 1)
+    return nc.error() << "theta must be [" << size[0] << ", " << r << ", "
+                      << r + 1 << "] for the size, got [" << ts << "]",
+           failure();
+  llvm::SmallVector<int64_t> spatial(size.begin() + 2, size.end());
+  std::optional<int64_t> pixels =
+      constElementCount(spatial, onnx::TensorProto::FLOAT);
+  std::optional<int64_t> count =
+      pixels ? constElementCount({*pixels, r + 1}, onnx::TensorProto::FLOAT)
+             : std::nullopt;
+  if (!count || llvm::any_of(spatial, [](int64_t d) { return d < 1; }))
+    return nc.error() << "the size's spatial dims must be positive and within "
+                         "the importer's limit on constants",
+           failure();
+  if (failed(nc.reserveFoldedBytes(*count * int64_t(sizeof(float)))))
+    return failure();
+  // Row p of the table: the positions of pixel p along x (the last dim),
+  // y[, z], then 1.
+  auto position = [&](int64_t i, int64_t s) {
+    if (*align)
+      return s == 1 ? -1.0 : -1.0 + 2.0 * double(i) / double(s - 1);
+    return -1.0 + (2.0 * double(i) + 1.0) / double(s);
+  };
+  std::vector<float> table;
+  table.reserve(*count);
+  for (int64_t p = 0; p < *pixels; ++p) {
+    int64_t rest = p;
+    llvm::SmallVector<float, 3> coords(r);
+    for (int64_t d = r - 1; d >= 0; --d) {
+      coords[r - 1 - d] = float(position(rest % spatial[d], spatial[d]));
+      rest /= spatial[d];
+    }
+    table.insert(table.end(), coords.begin(), coords.end());
+    table.push_back(1.0f);
+  }
+  FailureOr<Value> grid = nc.create<nn::MatmulOp>(
+      {nc.constant({*pixels, r + 1}, table), *theta},
+      {nc.named("transpose_b", nc.builder.getUnitAttr()),
+       nc.named(amp::AMPDialect::getPrecisionAttrName(),
+                TypeAttr::get(nc.builder.getF32Type()))});
+  llvm::SmallVector<int64_t> out = {size[0]};
+  out.append(spatial.begin(), spatial.end());
+  out.push_back(r);
+  if (succeeded(grid))
+    grid = nc.reshape(*grid, out);
+  return failed(grid) ? failure() : nc.setOutput(0, *grid);
+}
+
 void amp::onnx_import::registerGridSampleOps(OpTable &t) {
   t["GridSample"] = {importGridSample,
                      {"align_corners", "mode", "padding_mode"}};
+  t["AffineGrid"] = {importAffineGrid, {"align_corners"}};
 }

@@ -16,6 +16,13 @@
   grid_net_logits.npy                  its logits before training
   grid_net_torch_log.csv               its losses over 10 full-batch SGD
                                        steps (lr 0.1, momentum 0.9)
+  stn.onnx                             Stn: a spatial transformer
+                                       (F.affine_grid of a computed theta,
+                                       F.grid_sample of the image); the
+                                       TorchScript exporter, opset 20
+                                       (AffineGrid)
+  stn_logits.npy, stn_torch_log.csv    its logits and its losses over 10
+                                       SGD steps (lr 0.05, momentum 0.9)
   grid_modes.onnx, grid_modes_<name>.npy
                                        GridSample (opset 20) in every mode,
                                        padding and align_corners of one
@@ -26,7 +33,8 @@
   grid_dims.onnx, grid_dims_<name>.npy
                                        the same for 3-D, 1-D and one-pixel
                                        inputs
-  grid_bad_<case>.onnx                 nodes the importer rejects
+  grid_bad_<case>.onnx                 GridSample and AffineGrid nodes the
+                                       importer rejects
 
 Needs PyPI's torch and onnx, as gen_torch_models.py:
 
@@ -69,6 +77,33 @@ class GridNet(nn.Module):
                           padding_mode="reflection", align_corners=False),
         ]
         return self.head(torch.cat([y.flatten(1) for y in ys], 1))
+
+
+class Stn(nn.Module):
+    """A spatial transformer: theta from a Linear (initialized near the
+    identity), F.affine_grid, F.grid_sample of the image, a convolution."""
+
+    def __init__(self):
+        super().__init__()
+        self.loc = nn.Linear(64, 6)
+        with torch.no_grad():
+            self.loc.weight.mul_(0.1)
+            self.loc.bias.copy_(torch.tensor([1.1, 0.1, 0.0, -0.1, 0.9, 0.1]))
+        self.conv = nn.Conv2d(1, 4, 3, padding=1)
+        self.head = nn.Linear(4 * 64, 4)
+
+    def forward(self, x):
+        theta = self.loc(x.flatten(1)).reshape(-1, 2, 3)
+        grid = F.affine_grid(theta, [x.shape[0], 1, 8, 8],
+                             align_corners=False)
+        y = F.grid_sample(x, grid, align_corners=False)
+        return self.head(torch.relu(self.conv(y)).flatten(1))
+
+
+def write_stn():
+    torch.manual_seed(32)
+    export_and_train(Stn(), "stn", images=True, logits=True, lr=0.05,
+                     opset=20)
 
 
 def write_grid_net():
@@ -157,10 +192,31 @@ def write_bad():
             check=False)
 
 
+def write_bad_affine():
+    """AffineGrid nodes the importer rejects: a size computed at run time,
+    theta of the wrong shape."""
+    node = helper.make_node("AffineGrid", ["theta", "size"], ["grid"],
+                            name="ag")
+    size = helper.make_tensor_value_info("size", TensorProto.INT64, [4])
+    save("grid_bad_affine_size", [node], [vi("theta", (1, 2, 3)), size],
+         [vi("grid", None)], check=False)
+    graph = helper.make_graph(
+        [node], "grid_bad_affine_theta", [vi("theta", (1, 2, 2))],
+        [vi("grid", None)],
+        [onnx.numpy_helper.from_array(np.array([1, 1, 4, 4], np.int64),
+                                      "size")])
+    model = helper.make_model(graph, opset_imports=[
+        helper.make_opsetid("", 20)], producer_name="amp-test")
+    model.ir_version = 10
+    onnx.save(model, os.path.join(HERE, "grid_bad_affine_theta.onnx"))
+
+
 def main():
     write_grid_net()
+    write_stn()
     write_nodes()
     write_bad()
+    write_bad_affine()
 
 
 if __name__ == "__main__":
