@@ -21,6 +21,8 @@
 #include "amp/Dialect/AMP/IR/AMPDialect.h"
 #include "amp/Dialect/NN/IR/NNOps.h"
 
+#include "llvm/ADT/StringSwitch.h"
+
 using namespace amp::onnx_import;
 using namespace mlir;
 namespace nn = amp::nn;
@@ -174,26 +176,23 @@ static LogicalResult importGridSample(NodeContext &nc) {
   FailureOr<Value> grid = failed(x) ? x : nc.floatValue(1);
   if (failed(align) || failed(modeName) || failed(paddingName) || failed(grid))
     return failure();
-  Mode mode;
-  if (*modeName == "nearest")
-    mode = Mode::Nearest;
-  else if (*modeName == "linear" || *modeName == "bilinear")
-    mode = Mode::Linear;
-  else if (*modeName == "cubic" || *modeName == "bicubic")
-    mode = Mode::Cubic;
-  else
+  std::optional<Mode> mode = llvm::StringSwitch<std::optional<Mode>>(*modeName)
+                                 .Case("nearest", Mode::Nearest)
+                                 .Cases({"linear", "bilinear"}, Mode::Linear)
+                                 .Cases({"cubic", "bicubic"}, Mode::Cubic)
+                                 .Default(std::nullopt);
+  if (!mode)
     return nc.error() << "mode must be nearest, linear (bilinear) or cubic "
                          "(bicubic), got '"
                       << *modeName << "'",
            failure();
-  Padding padding;
-  if (*paddingName == "zeros")
-    padding = Padding::Zeros;
-  else if (*paddingName == "border")
-    padding = Padding::Border;
-  else if (*paddingName == "reflection")
-    padding = Padding::Reflection;
-  else
+  std::optional<Padding> padding =
+      llvm::StringSwitch<std::optional<Padding>>(*paddingName)
+          .Case("zeros", Padding::Zeros)
+          .Case("border", Padding::Border)
+          .Case("reflection", Padding::Reflection)
+          .Default(std::nullopt);
+  if (!padding)
     return nc.error() << "padding_mode must be zeros, border or reflection, "
                          "got '"
                       << *paddingName << "'",
@@ -231,7 +230,7 @@ static LogicalResult importGridSample(NodeContext &nc) {
   if (failed(nc.reserveFoldedBytes(*count * int64_t(sizeof(int64_t)))))
     return failure();
 
-  GridSampler sampler(nc, mode, padding, *align != 0, positions);
+  GridSampler sampler(nc, *mode, *padding, *align != 0, positions);
   Formula &f = sampler.formula();
   // X as a table of N * pixels rows of C values.
   llvm::SmallVector<int64_t> toLast = {0};

@@ -111,8 +111,8 @@ def write_grid_net():
     export_and_train(GridNet(), "grid_net", images=True, logits=True, lr=0.05)
 
 
-def save(stem, nodes, inputs, outputs, opset=20, check=True):
-    graph = helper.make_graph(nodes, stem, inputs, outputs)
+def save(stem, nodes, inputs, outputs, inits=(), opset=20, check=True):
+    graph = helper.make_graph(nodes, stem, inputs, outputs, list(inits))
     model = helper.make_model(graph, opset_imports=[
         helper.make_opsetid("", opset)], producer_name="amp-test")
     model.ir_version = 10
@@ -200,15 +200,10 @@ def write_bad_affine():
     size = helper.make_tensor_value_info("size", TensorProto.INT64, [4])
     save("grid_bad_affine_size", [node], [vi("theta", (1, 2, 3)), size],
          [vi("grid", None)], check=False)
-    graph = helper.make_graph(
-        [node], "grid_bad_affine_theta", [vi("theta", (1, 2, 2))],
-        [vi("grid", None)],
-        [onnx.numpy_helper.from_array(np.array([1, 1, 4, 4], np.int64),
-                                      "size")])
-    model = helper.make_model(graph, opset_imports=[
-        helper.make_opsetid("", 20)], producer_name="amp-test")
-    model.ir_version = 10
-    onnx.save(model, os.path.join(HERE, "grid_bad_affine_theta.onnx"))
+    size = onnx.numpy_helper.from_array(np.array([1, 1, 4, 4], np.int64),
+                                        "size")
+    save("grid_bad_affine_theta", [node], [vi("theta", (1, 2, 2))],
+         [vi("grid", None)], [size], check=False)
 
 
 def main():
