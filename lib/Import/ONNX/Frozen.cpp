@@ -20,6 +20,8 @@
 
 #include "Importer.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 #include <google/protobuf/unknown_field_set.h>
 
 using namespace amp::onnx_import;
@@ -157,6 +159,43 @@ bool amp::onnx_import::foldedFromNoModuleValue(
     llvm::ArrayRef<std::string> sources) {
   return llvm::none_of(sources, [](llvm::StringRef name) {
     return isWeightName(name) || name.contains('.');
+  });
+}
+
+/// The aten ops whose results torch.export names after them (`linspace`,
+/// `add_1`) that build constants in a forward: tensor creation, shape and
+/// elementwise arithmetic.
+// clang-format off
+static constexpr llvm::StringLiteral kComputingOps[] = {
+    "abs", "add", "alias", "arange", "bmm", "cat", "ceil", "clone",
+    "constant_pad_nd", "cos", "cumsum", "detach", "div", "einsum", "empty",
+    "exp", "expand", "eye", "flip", "floor", "full", "full_like", "index",
+    "lift_fresh_copy", "linspace", "log", "logspace", "matmul", "meshgrid",
+    "mm", "mul", "neg", "ones", "ones_like", "outer", "pad", "permute", "pow",
+    "reciprocal", "repeat", "reshape", "roll", "round", "rsqrt", "rsub",
+    "scalar_tensor", "select", "sin", "slice", "sqrt", "squeeze", "stack",
+    "sub", "t", "to", "transpose", "tril", "triu", "unsqueeze", "view", "where",
+    "zeros", "zeros_like", "_to_copy"};
+// clang-format on
+
+/// Whether `name` is a value the exported graph computed: onnxscript's
+/// `val_N`, or a node torch.export named for its aten op, with or without a
+/// `_N` suffix.
+static bool isComputedName(llvm::StringRef name) {
+  auto [stem, suffix] = name.rsplit('_');
+  if (!suffix.empty() &&
+      llvm::all_of(suffix, [](char c) { return llvm::isDigit(c); })) {
+    if (stem == "val")
+      return true;
+    name = stem;
+  }
+  return llvm::is_contained(kComputingOps, name);
+}
+
+bool amp::onnx_import::foldedFromComputedValues(
+    llvm::ArrayRef<std::string> sources) {
+  return !sources.empty() && llvm::all_of(sources, [](llvm::StringRef name) {
+    return isComputedName(name);
   });
 }
 

@@ -334,11 +334,13 @@ LogicalResult GraphImporter::importInitializers() {
     t.buffer = buffers.contains(init.name());
     t.initializer = !frozen.contains(init.name()) && !t.buffer;
     // Zeros that the exporter folded from no module value (the zero initial
-    // state of a recurrent layer, zeros of a computed shape) are no weight.
+    // state of a recurrent layer, zeros of a computed shape) are no weight,
+    // nor is what it folded only from values the forward computed.
     auto sources = folded.find(init.name());
     if (t.initializer && t.isFloat() && sources != folded.end() &&
-        foldedFromNoModuleValue(sources->second) &&
-        llvm::all_of(t.constant->f, [](float v) { return v == 0.0f; }))
+        (foldedFromComputedValues(sources->second) ||
+         (foldedFromNoModuleValue(sources->second) &&
+          llvm::all_of(t.constant->f, [](float v) { return v == 0.0f; }))))
       t.initializer = false;
     table.define(init.name(), std::move(t));
   }

@@ -109,6 +109,13 @@ llvm::StringSet<> bufferInitializers(const onnx::GraphProto &graph);
 /// at the end, or `weight_`, `bias_` at the start of its own name), only
 /// the exporter's own values (`val_12`, `zeros`).
 bool foldedFromNoModuleValue(llvm::ArrayRef<std::string> sources);
+/// Whether an initializer was folded only from values the exported graph
+/// computed in the forward: onnxscript's (`val_12`) and torch.export's
+/// nodes named for the aten ops that build constants (`linspace`,
+/// `ones`, `add_1`): a constant of the model (an affine grid's base
+/// positions, a causal mask), not a parameter, which would appear among
+/// the sources by its own name (`logit_scale`).
+bool foldedFromComputedValues(llvm::ArrayRef<std::string> sources);
 /// For each initializer that was folded from a value
 /// named like a module's buffer (a dotted name that ends in neither
 /// `weight` nor `bias`: a rotary embedding's `inv_freq`) and from no value

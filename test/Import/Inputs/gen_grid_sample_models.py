@@ -13,6 +13,9 @@
                                        with zero padding, nearest with
                                        reflection; the TorchScript exporter,
                                        opset 17
+  grid_net_dynamo.onnx                 the same model exported by the
+                                       torch.export-based exporter (opset
+                                       18)
   grid_net_logits.npy                  its logits before training
   grid_net_torch_log.csv               its losses over 10 full-batch SGD
                                        steps (lr 0.1, momentum 0.9)
@@ -21,6 +24,10 @@
                                        F.grid_sample of the image); the
                                        TorchScript exporter, opset 20
                                        (AffineGrid)
+  stn_dynamo.onnx                      the same by the torch.export-based
+                                       exporter (opset 18), which writes
+                                       F.affine_grid as its ops (Unsqueeze,
+                                       Mul, ReduceSum)
   stn_logits.npy, stn_torch_log.csv    its logits and its losses over 10
                                        SGD steps (lr 0.05, momentum 0.9)
   grid_modes.onnx, grid_modes_<name>.npy
@@ -100,15 +107,28 @@ class Stn(nn.Module):
         return self.head(torch.relu(self.conv(y)).flatten(1))
 
 
+def export_dynamo(model, stem):
+    """`model` exported by the torch.export-based exporter (opset 18) as
+    <stem>_dynamo.onnx, before export_and_train trains it."""
+    x = torch.tensor(np.load(os.path.join(HERE, "bn_cnn_x.npy")))
+    torch.onnx.export(model, (x,), os.path.join(HERE, stem + "_dynamo.onnx"),
+                      input_names=["x"], output_names=["logits"],
+                      dynamo=True, opset_version=18, external_data=False)
+
+
 def write_stn():
     torch.manual_seed(32)
-    export_and_train(Stn(), "stn", images=True, logits=True, lr=0.05,
+    model = Stn()
+    export_dynamo(model, "stn")
+    export_and_train(model, "stn", images=True, logits=True, lr=0.05,
                      opset=20)
 
 
 def write_grid_net():
     torch.manual_seed(31)
-    export_and_train(GridNet(), "grid_net", images=True, logits=True, lr=0.05)
+    model = GridNet()
+    export_dynamo(model, "grid_net")
+    export_and_train(model, "grid_net", images=True, logits=True, lr=0.05)
 
 
 def save(stem, nodes, inputs, outputs, inits=(), opset=20, check=True):
