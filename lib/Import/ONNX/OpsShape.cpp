@@ -448,7 +448,14 @@ static LogicalResult importComputedTrilu(NodeContext &nc, bool upper,
   const int64_t rank = type.getRank();
   const int64_t rows = type.getDimSize(rank - 2);
   const int64_t cols = type.getDimSize(rank - 1);
-  if (failed(nc.reserveFoldedBytes((rows + cols) * int64_t(sizeof(int64_t)))))
+  // rows * cols elements fit in int64, so rows + cols does.
+  std::optional<int64_t> positions =
+      constElementCount({rows + cols}, onnx::TensorProto::INT64);
+  if (!positions)
+    return nc.error() << "the positions of " << rows << " rows and " << cols
+                      << " columns are over the importer's limit on constants",
+           failure();
+  if (failed(nc.reserveFoldedBytes(*positions * int64_t(sizeof(int64_t)))))
     return failure();
   Formula f(nc);
   // j - i of every position: both are below the dims, so the difference

@@ -129,6 +129,12 @@ def write_bad():
                                ("trilu_bad_k_shape", [2, 3], [k_two])):
         save(stem, [helper.make_node("Trilu", ["x", "k"], ["y"], name="n")],
              [vi("x", F, shape)], [vi("y", F, None)], inits, check=False)
+    # A BOOL input whose row and column positions exceed the importer's
+    # limit on constants.
+    save("trilu_bad_huge", [helper.make_node("Trilu", ["x"], ["y"],
+                                             name="n")],
+         [vi("x", TensorProto.BOOL, [2 ** 40, 2 ** 20])],
+         [vi("y", TensorProto.BOOL, None)], check=False)
     for stem, shape, attrs in (("eyelike_bad_rank", [2, 2, 2], {}),
                                ("eyelike_bad_dtype", [2, 2],
                                 dict(dtype=TensorProto.STRING))):
