@@ -8,6 +8,9 @@
                                        and of ReLU (exact zeros); the
                                        TorchScript exporter, opset 18
                                        (ReduceProd's axes an input)
+  trilu_prod_mlp_dynamo.onnx           the same model exported by the
+                                       torch.export-based exporter (opset
+                                       18)
   trilu_prod_mlp_logits.npy            its logits on the 16 rows of
                                        bn_cnn_rows.csv (/ 16) before training
   trilu_prod_mlp_torch_log.csv         its losses over 10 full-batch SGD
@@ -59,6 +62,12 @@ class TriluProdMlp(nn.Module):
 def write_trilu_prod_mlp():
     torch.manual_seed(21)
     model = TriluProdMlp()
+    rows = np.loadtxt(os.path.join(HERE, "bn_cnn_rows.csv"), delimiter=",")
+    x = torch.tensor(rows[:, :64] / 16.0, dtype=torch.float32)
+    torch.onnx.export(model, (x,),
+                      os.path.join(HERE, "trilu_prod_mlp_dynamo.onnx"),
+                      input_names=["x"], output_names=["logits"],
+                      dynamo=True, opset_version=18, external_data=False)
     export_and_train(model, "trilu_prod_mlp", images=False, opset=18,
                      logits=True)
 
