@@ -52,6 +52,7 @@ OPS = {
     "CastLike": r"test_castlike_",
     "Celu": r"test_celu$",
     "Clip": r"test_clip",
+    "Col2Im": r"test_col2im",
     "Concat": r"test_concat_",
     "Constant": r"test_constant$",
     "ConstantOfShape": r"test_constantofshape_",
