@@ -132,6 +132,7 @@ OPS = {
     "ReduceSum": r"test_reduce_sum_(default|do_not|empty|keepdims|negative)",
     "ReduceSumSquare": r"test_reduce_sum_square_",
     "Relu": r"test_relu$",
+    "ReverseSequence": r"test_reversesequence_",
     "RNN": r"test_(simple_rnn|rnn)_",
     "Reshape": r"test_reshape_",
     "Resize": r"test_resize_",

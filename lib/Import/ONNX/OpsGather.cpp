@@ -1,4 +1,4 @@
-//===- OpsGather.cpp - Gather, GatherElements, GatherND and TopK ----------===//
+//===- OpsGather.cpp - gathers at constant and computed indices -----------===//
 //
 // Gather: nn.embedding for a table lookup by computed ids, slices and a
 // concat for a few constant indices, folded on constants. GatherElements
@@ -14,11 +14,13 @@
 // classifier's last token), where an index outside its dimension becomes
 // row -1, which nn.embedding rejects at run time. TopK: nn.topk's positions
 // and the values gathered at them as GatherElements at computed indices
-// (a mixture of experts' router).
+// (a mixture of experts' router). ReverseSequence: nn.embedding at the
+// source steps computed from the lengths.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Folding.h"
+#include "Formula.h"
 
 #include "amp/Dialect/NN/IR/NNOps.h"
 
@@ -617,7 +619,82 @@ static LogicalResult importTopK(NodeContext &nc) {
   return failed(values) ? failure() : nc.setOutput(0, *values);
 }
 
+/// ReverseSequence (tf2onnx writes it for a bidirectional RNN's backward
+/// pass): each batch row's first `sequence_lens[b]` steps reversed, the
+/// rest kept. Time and batch are dims 0 and 1 (`time_axis`,
+/// `batch_axis`); the data (FLOAT, INT64 or INT32) is a table of its
+/// [dim 0 * dim 1] positions' rows, gathered by nn.embedding at the source
+/// step `t < len ? len - 1 - t : t` computed from the lengths at run time
+/// (a length past the steps gives a row nn.embedding rejects).
+static LogicalResult importReverseSequence(NodeContext &nc) {
+  FailureOr<int64_t> timeAxis = nc.intAttr("time_axis", 0);
+  FailureOr<int64_t> batchAxis = nc.intAttr("batch_axis", 1);
+  FailureOr<Value> x = nc.numericValue(0);
+  if (failed(timeAxis) || failed(batchAxis) || failed(x))
+    return failure();
+  FailureOr<Tensor *> lensT = nc.input(1);
+  if (failed(lensT))
+    return failure();
+  llvm::SmallVector<int64_t> xs = shapeOf(*x);
+  if (xs.size() < 2 || !((*timeAxis == 0 && *batchAxis == 1) ||
+                         (*timeAxis == 1 && *batchAxis == 0)))
+    return nc.error() << "time_axis and batch_axis must be 0 and 1 (or 1 and "
+                         "0) of an input of rank 2 or more, got "
+                      << *timeAxis << " and " << *batchAxis << " of [" << xs
+                      << "]",
+           failure();
+  const int64_t steps = xs[*timeAxis], batch = xs[*batchAxis];
+  if ((*lensT)->dtype != onnx::TensorProto::INT64 ||
+      (*lensT)->shape != llvm::ArrayRef<int64_t>{batch})
+    return nc.error() << "sequence_lens must be INT64 of shape [" << batch
+                      << "], got " << dataTypeName((*lensT)->dtype)
+                      << " of shape [" << (*lensT)->shape << "]",
+           failure();
+  std::optional<int64_t> count =
+      constElementCount({steps + batch}, onnx::TensorProto::INT64);
+  if (!count)
+    return nc.error() << steps << " steps and a batch of " << batch
+                      << " are over the importer's limit on constants",
+           failure();
+  if (failed(nc.reserveFoldedBytes(*count * int64_t(sizeof(int64_t)))))
+    return failure();
+  FailureOr<Value> lens = nc.anyValue(1);
+  if (failed(lens))
+    return failure();
+  Formula f(nc);
+  // Positions along dims 0 and 1, each shaped to broadcast over the other.
+  auto along = [&](int64_t axis, int64_t size) {
+    llvm::SmallVector<int64_t> shape = {1, 1};
+    shape[axis] = size;
+    return std::make_pair(
+        shape,
+        nc.constant(shape, llvm::to_vector(llvm::seq<int64_t>(0, size))));
+  };
+  auto [timeShape, t] = along(*timeAxis, steps);
+  auto [batchShape, b] = along(*batchAxis, batch);
+  Value len = f.reshape(*lens, batchShape);
+  Type i64 = nc.builder.getI64Type();
+  Value reversed =
+      f.op<nn::SubOp>({f.op<nn::SubOp>({len, nc.intScalar(i64, 1)}), t});
+  Value source = f.op<nn::WhereOp>(
+      {f.compare(t, nn::ComparePredicate::LT, len), reversed, t});
+  // The row of (dim 0, dim 1) in the table is i0 * dim1 + i1.
+  Value row =
+      *timeAxis == 0
+          ? f.op<nn::AddOp>(
+                {f.op<nn::MulOp>({source, nc.intScalar(i64, batch)}), b})
+          : f.op<nn::AddOp>(
+                {f.op<nn::MulOp>({b, nc.intScalar(i64, steps)}), source});
+  int64_t rest = 1;
+  for (size_t d = 2; d < xs.size(); ++d)
+    rest *= xs[d];
+  Value table = f.reshape(*x, {xs[0] * xs[1], rest});
+  Value y = f.op<nn::EmbeddingOp>({table, row});
+  return f.setOutput(f.reshape(y, xs));
+}
+
 void amp::onnx_import::registerGatherOps(OpTable &t) {
+  t["ReverseSequence"] = {importReverseSequence, {"batch_axis", "time_axis"}};
   t["Gather"] = {importGather, {"axis"}};
   t["GatherElements"] = {importGatherElements, {"axis"}};
   t["GatherND"] = {importGatherND, {"batch_dims"}};

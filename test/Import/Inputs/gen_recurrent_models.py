@@ -43,6 +43,11 @@
                                        inputs and outputs from the NumPy
                                        reference below (float64)
   rec_bad_<case>.onnx                  nodes the importer rejects
+  rev_seq.onnx, rev_seq_<name>.npy     ReverseSequence (which tf2onnx
+                                       writes for a bidirectional RNN)
+                                       time-major of FLOAT and batch-major
+                                       of INT64 data at run-time lengths,
+                                       and the NumPy reference
 
 Needs PyPI's torch, onnx and onnxscript, as gen_torch_models.py:
 
@@ -379,10 +384,66 @@ def model_with_const_lens(inputs, lens):
     onnx.save(model, os.path.join(HERE, "rec_bad_lens.onnx"))
 
 
+def reverse_sequence(x, lens, time_axis):
+    """ONNX's ReverseSequence in NumPy: each row's first lens[b] steps
+    reversed."""
+    y = x.copy()
+    for b, n in enumerate(lens):
+        if time_axis == 0:
+            y[:n, b] = x[:n, b][::-1]
+        else:
+            y[b, :n] = x[b, :n][::-1]
+    return y
+
+
+def write_reverse_sequence():
+    """rev_seq.onnx: ReverseSequence of FLOAT data time-major and of INT64
+    data batch-major, at run-time lengths, with the NumPy reference;
+    rec_bad_reverse_<case>.onnx: nodes the importer rejects."""
+    rng = np.random.default_rng(23)
+    x = rng.standard_normal((5, 3, 2)).astype(np.float32)
+    ids = rng.integers(0, 100, (3, 4)).astype(np.int64)
+    lens = np.array([5, 1, 3], np.int64)
+    lens_b = np.array([4, 2, 1], np.int64)
+    nodes = [helper.make_node("ReverseSequence", ["x", "lens"], ["y"],
+                              name="time_major"),
+             helper.make_node("ReverseSequence", ["ids", "lens_b"], ["z"],
+                              name="batch_major", time_axis=1, batch_axis=0)]
+    i64 = TensorProto.INT64
+    graph = helper.make_graph(nodes, "rev_seq", [
+        helper.make_tensor_value_info("x", F, list(x.shape)),
+        helper.make_tensor_value_info("lens", i64, [3]),
+        helper.make_tensor_value_info("ids", i64, list(ids.shape)),
+        helper.make_tensor_value_info("lens_b", i64, [3])],
+        [helper.make_tensor_value_info("y", F, list(x.shape)),
+         helper.make_tensor_value_info("z", i64, list(ids.shape))])
+    model = helper.make_model(graph, opset_imports=[
+        helper.make_opsetid("", 22)], producer_name="amp-test")
+    model.ir_version = 10
+    onnx.save(model, os.path.join(HERE, "rev_seq.onnx"))
+    for name, value in dict(x=x, lens=lens, ids=ids, lens_b=lens_b,
+                            y=reverse_sequence(x, lens, 0),
+                            z=reverse_sequence(ids, lens_b, 1)).items():
+        np.save(os.path.join(HERE, f"rev_seq_{name}.npy"), value)
+    for stem, attrs, lens_type in (("axes", dict(time_axis=2), i64),
+                                   ("lens", {}, TensorProto.INT32)):
+        graph = helper.make_graph(
+            [helper.make_node("ReverseSequence", ["x", "lens"], ["y"],
+                              name="rev", **attrs)], stem,
+            [helper.make_tensor_value_info("x", F, list(x.shape)),
+             helper.make_tensor_value_info("lens", lens_type, [3])],
+            [helper.make_tensor_value_info("y", F, None)])
+        model = helper.make_model(graph, opset_imports=[
+            helper.make_opsetid("", 22)], producer_name="amp-test")
+        model.ir_version = 10
+        onnx.save(model, os.path.join(HERE, f"rec_bad_reverse_{stem}.onnx"))
+
+
 def main():
     write_rnn_stack()
     write_packed_lstm()
     write_rec_models()
+    write_reverse_sequence()
 
 
 if __name__ == "__main__":
