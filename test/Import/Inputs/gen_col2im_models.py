@@ -20,13 +20,12 @@ Needs PyPI's torch and onnx, as gen_torch_models.py:
 import os
 
 import numpy as np
-import onnx
 import torch
 import torch.nn.functional as F
 from onnx import TensorProto, helper, numpy_helper
 from torch import nn
 
-from gen_torch_models import HERE, export_and_train
+from gen_torch_models import HERE, export_and_train, save_graph
 
 
 class FoldNet(nn.Module):
@@ -57,18 +56,14 @@ def write_bad():
                                        ("blocks", [1, 4, 5], [3, 3], [2, 2])):
         inits = [numpy_helper.from_array(np.array(image, np.int64), "image"),
                  numpy_helper.from_array(np.array(block, np.int64), "block")]
-        graph = helper.make_graph(
-            [helper.make_node("Col2Im", ["x", "image", "block"], ["y"],
-                              name="n")],
-            stem, [helper.make_tensor_value_info("x", TensorProto.FLOAT,
-                                                 xshape)],
-            [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
-            inits)
-        model = helper.make_model(graph, opset_imports=[
-            helper.make_opsetid("", 18)], producer_name="amp-test")
-        model.ir_version = 10
-        onnx.save(model, os.path.join(HERE, "col2im_bad_%s.onnx" % stem))
-
+        save_graph("col2im_bad_" + stem,
+                   [helper.make_node("Col2Im", ["x", "image", "block"],
+                                     ["y"], name="n")],
+                   [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                                  xshape)],
+                   [helper.make_tensor_value_info("y", TensorProto.FLOAT,
+                                                  None)],
+                   inits, opset=18, check=False)
 
 def main():
     write_fold_net()

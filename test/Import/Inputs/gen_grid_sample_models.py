@@ -58,7 +58,7 @@ from onnx import TensorProto, helper
 from onnx.reference import ReferenceEvaluator
 from torch import nn
 
-from gen_torch_models import HERE, export_and_train
+from gen_torch_models import HERE, export_and_train, save_graph
 
 FLOAT = TensorProto.FLOAT
 
@@ -131,16 +131,10 @@ def write_grid_net():
     export_and_train(model, "grid_net", images=True, logits=True, lr=0.05)
 
 
-def save(stem, nodes, inputs, outputs, inits=(), opset=20, check=True):
-    graph = helper.make_graph(nodes, stem, inputs, outputs, list(inits))
-    model = helper.make_model(graph, opset_imports=[
-        helper.make_opsetid("", opset)], producer_name="amp-test")
-    model.ir_version = 10
-    if check:
-        onnx.checker.check_model(model, full_check=True)
-    path = os.path.join(HERE, stem + ".onnx")
-    onnx.save(model, path)
-    return path
+def save(stem, nodes, inputs, outputs, inits=(), check=True):
+    """GridSample's opset 20 models (save_graph)."""
+    return save_graph(stem, nodes, inputs, outputs, inits, opset=20,
+                      check=check)
 
 
 def vi(name, shape):

@@ -63,7 +63,7 @@ from onnx import TensorProto, helper, numpy_helper
 from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-from gen_torch_models import HERE, export_and_train
+from gen_torch_models import HERE, export_and_train, save_graph
 
 
 class RecurrentNet(nn.Module):
@@ -410,34 +410,26 @@ def write_reverse_sequence():
              helper.make_node("ReverseSequence", ["ids", "lens_b"], ["z"],
                               name="batch_major", time_axis=1, batch_axis=0)]
     i64 = TensorProto.INT64
-    graph = helper.make_graph(nodes, "rev_seq", [
+    save_graph("rev_seq", nodes, [
         helper.make_tensor_value_info("x", F, list(x.shape)),
         helper.make_tensor_value_info("lens", i64, [3]),
         helper.make_tensor_value_info("ids", i64, list(ids.shape)),
         helper.make_tensor_value_info("lens_b", i64, [3])],
         [helper.make_tensor_value_info("y", F, list(x.shape)),
          helper.make_tensor_value_info("z", i64, list(ids.shape))])
-    model = helper.make_model(graph, opset_imports=[
-        helper.make_opsetid("", 22)], producer_name="amp-test")
-    model.ir_version = 10
-    onnx.save(model, os.path.join(HERE, "rev_seq.onnx"))
     for name, value in dict(x=x, lens=lens, ids=ids, lens_b=lens_b,
                             y=reverse_sequence(x, lens, 0),
                             z=reverse_sequence(ids, lens_b, 1)).items():
         np.save(os.path.join(HERE, f"rev_seq_{name}.npy"), value)
     for stem, attrs, lens_type in (("axes", dict(time_axis=2), i64),
                                    ("lens", {}, TensorProto.INT32)):
-        graph = helper.make_graph(
-            [helper.make_node("ReverseSequence", ["x", "lens"], ["y"],
-                              name="rev", **attrs)], stem,
-            [helper.make_tensor_value_info("x", F, list(x.shape)),
-             helper.make_tensor_value_info("lens", lens_type, [3])],
-            [helper.make_tensor_value_info("y", F, None)])
-        model = helper.make_model(graph, opset_imports=[
-            helper.make_opsetid("", 22)], producer_name="amp-test")
-        model.ir_version = 10
-        onnx.save(model, os.path.join(HERE, f"rec_bad_reverse_{stem}.onnx"))
-
+        save_graph("rec_bad_reverse_" + stem,
+                   [helper.make_node("ReverseSequence", ["x", "lens"], ["y"],
+                                     name="rev", **attrs)],
+                   [helper.make_tensor_value_info("x", F, list(x.shape)),
+                    helper.make_tensor_value_info("lens", lens_type, [3])],
+                   [helper.make_tensor_value_info("y", F, None)],
+                   check=False)
 
 def main():
     write_rnn_stack()

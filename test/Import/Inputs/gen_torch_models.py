@@ -202,6 +202,7 @@ import math
 import os
 
 import numpy as np
+import onnx
 import torch
 import torch.nn as nn
 
@@ -1004,6 +1005,22 @@ def optimizer_runs():
             groups(named, lambda n, p: "bias" in n or n.startswith("head.1."),
                    0.05), lr=0.1, momentum=0.9),
     }
+
+
+def save_graph(stem, nodes, inputs, outputs, inits=(), opset=22,
+               check=True):
+    """`nodes` as the graph `stem` of a model of the default domain at
+    `opset` (IR version 10), checked unless `check` is false (models the
+    importer must reject), saved as <stem>.onnx; returns its path."""
+    graph = onnx.helper.make_graph(nodes, stem, inputs, outputs, list(inits))
+    model = onnx.helper.make_model(graph, opset_imports=[
+        onnx.helper.make_opsetid("", opset)], producer_name="amp-test")
+    model.ir_version = 10
+    if check:
+        onnx.checker.check_model(model, full_check=True)
+    path = os.path.join(HERE, stem + ".onnx")
+    onnx.save(model, path)
+    return path
 
 
 def train_and_log(model, x, y, opt, path,

@@ -37,7 +37,7 @@ import torch
 from onnx import TensorProto, helper, numpy_helper
 from torch import nn
 
-from gen_torch_models import HERE, export_and_train
+from gen_torch_models import HERE, export_and_train, save_graph as save
 
 F = TensorProto.FLOAT
 
@@ -70,16 +70,6 @@ def write_trilu_prod_mlp():
                       dynamo=True, opset_version=18, external_data=False)
     export_and_train(model, "trilu_prod_mlp", images=False, opset=18,
                      logits=True)
-
-
-def save(stem, nodes, inputs, outputs, inits=(), opset=22, check=True):
-    graph = helper.make_graph(nodes, stem, inputs, outputs, list(inits))
-    model = helper.make_model(graph, opset_imports=[
-        helper.make_opsetid("", opset)], producer_name="amp-test")
-    model.ir_version = 10
-    if check:
-        onnx.checker.check_model(model, full_check=True)
-    onnx.save(model, os.path.join(HERE, stem + ".onnx"))
 
 
 def vi(name, elem, shape):
