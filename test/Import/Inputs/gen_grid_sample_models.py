@@ -199,7 +199,8 @@ def write_bad():
              dict(padding_mode="wrap")),
             ("grid", (1, 1, 2, 2), (1, 2, 2, 3), {}),
             ("rank", (1, 1, 2, 2, 2, 2), (1, 2, 2, 2, 2, 4), {}),
-            ("empty", (1, 1, 0, 2), (1, 2, 2, 2), {})):
+            ("empty", (1, 1, 0, 2), (1, 2, 2, 2), {}),
+            ("batch", (2 ** 26, 1, 1, 1), (2 ** 26, 1, 1, 2), {})):
         save("grid_bad_" + stem, [helper.make_node(
             "GridSample", ["x", "grid"], ["y"], name="gs", **attrs)],
             [vi("x", xshape), vi("grid", gshape)], [vi("y", None)],
@@ -217,6 +218,10 @@ def write_bad_affine():
     size = onnx.numpy_helper.from_array(np.array([1, 1, 4, 4], np.int64),
                                         "size")
     save("grid_bad_affine_theta", [node], [vi("theta", (1, 2, 2))],
+         [vi("grid", None)], [size], check=False)
+    size = onnx.numpy_helper.from_array(np.array([1, 1, 0, 4], np.int64),
+                                        "size")
+    save("grid_bad_affine_dims", [node], [vi("theta", (1, 2, 3))],
          [vi("grid", None)], [size], check=False)
 
 
