@@ -206,6 +206,85 @@ LogicalResult rule(CosOp op, Rule &r) {
   return success();
 }
 
+/// The other trigonometric and hyperbolic functions, with PyTorch's
+/// formulas (derivatives.yaml), of nn ops:
+///   tan:   dy * (1 + y^2)           asin:  dy * rsqrt(1 - x^2)
+///   acos:  -(dy * rsqrt(1 - x^2))   atan:  dy / (1 + x^2)
+///   sinh:  dy * cosh(x)             cosh:  dy * sinh(x)
+///   asinh: dy * rsqrt(x^2 + 1)      acosh: dy * rsqrt(x^2 - 1)
+///   atanh: dy / (1 - x^2)
+/// `xx` is x * x; `one` is 1 in x's element type.
+struct SquareTerms {
+  Value xx, one;
+  SquareTerms(GradientBuilder &b, Value x)
+      : xx(b.create<MulOp>(x, x)), one(b.scalar(1.0, elementTypeOf(x))) {}
+};
+
+LogicalResult rule(TanOp op, Rule &r) {
+  GradientBuilder &b = r.b();
+  Value y = op.getResult();
+  Value one = b.scalar(1.0, elementTypeOf(y));
+  Value d = b.create<AddOp>(one, b.create<MulOp>(y, y));
+  r.set(0, b.create<MulOp>(r.dy(), d));
+  return success();
+}
+
+LogicalResult rule(AsinOp op, Rule &r) {
+  GradientBuilder &b = r.b();
+  SquareTerms t(b, op.getInput());
+  Value d = b.create<RsqrtOp>(b.create<SubOp>(t.one, t.xx));
+  r.set(0, b.create<MulOp>(r.dy(), d));
+  return success();
+}
+
+LogicalResult rule(AcosOp op, Rule &r) {
+  GradientBuilder &b = r.b();
+  SquareTerms t(b, op.getInput());
+  Value d = b.create<RsqrtOp>(b.create<SubOp>(t.one, t.xx));
+  r.set(0, b.create<NegOp>(b.create<MulOp>(r.dy(), d)));
+  return success();
+}
+
+LogicalResult rule(AtanOp op, Rule &r) {
+  GradientBuilder &b = r.b();
+  SquareTerms t(b, op.getInput());
+  r.set(0, b.create<DivOp>(r.dy(), b.create<AddOp>(t.xx, t.one)));
+  return success();
+}
+
+LogicalResult rule(SinhOp op, Rule &r) {
+  r.set(0, r.b().create<MulOp>(r.dy(), r.b().create<CoshOp>(op.getInput())));
+  return success();
+}
+
+LogicalResult rule(CoshOp op, Rule &r) {
+  r.set(0, r.b().create<MulOp>(r.dy(), r.b().create<SinhOp>(op.getInput())));
+  return success();
+}
+
+LogicalResult rule(AsinhOp op, Rule &r) {
+  GradientBuilder &b = r.b();
+  SquareTerms t(b, op.getInput());
+  Value d = b.create<RsqrtOp>(b.create<AddOp>(t.xx, t.one));
+  r.set(0, b.create<MulOp>(r.dy(), d));
+  return success();
+}
+
+LogicalResult rule(AcoshOp op, Rule &r) {
+  GradientBuilder &b = r.b();
+  SquareTerms t(b, op.getInput());
+  Value d = b.create<RsqrtOp>(b.create<SubOp>(t.xx, t.one));
+  r.set(0, b.create<MulOp>(r.dy(), d));
+  return success();
+}
+
+LogicalResult rule(AtanhOp op, Rule &r) {
+  GradientBuilder &b = r.b();
+  SquareTerms t(b, op.getInput());
+  r.set(0, b.create<DivOp>(r.dy(), b.create<SubOp>(t.one, t.xx)));
+  return success();
+}
+
 LogicalResult rule(ErfOp op, Rule &r) {
   r.set(0, r.b().create<ErfGradOp>(r.dy(), op.getInput()));
   return success();

@@ -206,8 +206,9 @@ void amp::registerNNPrecisionModels(DialectRegistry &registry) {
     // or i1 side and the shape ops' ids and masks keep their types.
     attachElementwise<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, NegOp,
                       ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp, ReluOp,
-                      GeluOp, GeluErfOp, SinOp, CosOp, ErfOp, FloorOp, CeilOp,
-                      RoundOp, SignOp, AbsOp, PowOp, PowfOp, ClampOp, WhereOp,
+                      GeluOp, GeluErfOp, SinOp, CosOp, ErfOp, TanOp, AsinOp,
+                      AcosOp, AtanOp, SinhOp, CoshOp, AsinhOp, AcoshOp,
+                      AtanhOp, FloorOp, CeilOp, RoundOp, SignOp, AbsOp, PowOp, PowfOp, ClampOp, WhereOp,
                       CompareOp, ConvertOp, CumsumOp, ArgMaxOp, TopKOp,
                       SoftmaxOp, LogSoftmaxOp, MaxPool2DOp, AvgPool2DOp,
                       GlobalAvgPoolOp, ReshapeOp, TransposeOp, BroadcastToOp,

@@ -241,6 +241,15 @@ void amp::reference::registerElementwiseOps(EvaluatorTable &table) {
   addUnary<GeluErfOp>(table, geluErf);
   addUnary<SinOp>(table, [](double x) { return std::sin(x); });
   addUnary<CosOp>(table, [](double x) { return std::cos(x); });
+  addUnary<TanOp>(table, [](double x) { return std::tan(x); });
+  addUnary<AsinOp>(table, [](double x) { return std::asin(x); });
+  addUnary<AcosOp>(table, [](double x) { return std::acos(x); });
+  addUnary<AtanOp>(table, [](double x) { return std::atan(x); });
+  addUnary<SinhOp>(table, [](double x) { return std::sinh(x); });
+  addUnary<CoshOp>(table, [](double x) { return std::cosh(x); });
+  addUnary<AsinhOp>(table, [](double x) { return std::asinh(x); });
+  addUnary<AcoshOp>(table, [](double x) { return std::acosh(x); });
+  addUnary<AtanhOp>(table, [](double x) { return std::atanh(x); });
   addUnary<ErfOp>(table, [](double x) { return std::erf(x); });
   addUnary<FloorOp>(table, [](double x) { return std::floor(x); });
   addUnary<CeilOp>(table, [](double x) { return std::ceil(x); });

@@ -76,6 +76,24 @@ template <int32_t Op> inline AMP_HOST_DEVICE float unaryOp(float v) {
     return rintf(v); // the default rounding mode: to nearest, ties to even
   else if constexpr (Op == AMP_UNARY_SIGN)
     return v > 0.0f ? 1.0f : v < 0.0f ? -1.0f : v;
+  else if constexpr (Op == AMP_UNARY_TAN)
+    return tanf(v);
+  else if constexpr (Op == AMP_UNARY_ASIN)
+    return asinf(v);
+  else if constexpr (Op == AMP_UNARY_ACOS)
+    return acosf(v);
+  else if constexpr (Op == AMP_UNARY_ATAN)
+    return atanf(v);
+  else if constexpr (Op == AMP_UNARY_SINH)
+    return sinhf(v);
+  else if constexpr (Op == AMP_UNARY_COSH)
+    return coshf(v);
+  else if constexpr (Op == AMP_UNARY_ASINH)
+    return asinhf(v);
+  else if constexpr (Op == AMP_UNARY_ACOSH)
+    return acoshf(v);
+  else if constexpr (Op == AMP_UNARY_ATANH)
+    return atanhf(v);
   else
     return fabsf(v);
 }
@@ -100,7 +118,16 @@ template <int32_t Op> inline AMP_HOST_DEVICE float unaryOp(float v) {
   F(AMP_UNARY_FLOOR)                                                           \
   F(AMP_UNARY_CEIL)                                                            \
   F(AMP_UNARY_ROUND)                                                           \
-  F(AMP_UNARY_SIGN)
+  F(AMP_UNARY_SIGN)                                                            \
+  F(AMP_UNARY_TAN)                                                             \
+  F(AMP_UNARY_ASIN)                                                            \
+  F(AMP_UNARY_ACOS)                                                            \
+  F(AMP_UNARY_ATAN)                                                            \
+  F(AMP_UNARY_SINH)                                                            \
+  F(AMP_UNARY_COSH)                                                            \
+  F(AMP_UNARY_ASINH)                                                           \
+  F(AMP_UNARY_ACOSH)                                                           \
+  F(AMP_UNARY_ATANH)
 
 /// max(a, b) with NaN winning and a kept on ties (nn.maximum).
 inline AMP_HOST_DEVICE float maxPropagateNaN(float a, float b) {

@@ -1,6 +1,7 @@
 //===- OpsElementwise.cpp - elementwise ONNX ops --------------------------===//
 //
-// Unary activations and functions, Sign, Ceil, Floor and Round among them
+// Unary activations and functions (the trigonometric and hyperbolic ones
+// and their inverses too), Sign, Ceil, Floor and Round among them
 // (folded on constants, Abs, Neg, Relu and Sign on integer ones too; Sign
 // of run-time integers as nn.compare and nn.where), binary
 // arithmetic with numpy broadcasting (folded on constants, so shape
@@ -73,6 +74,15 @@ static LogicalResult importFoldableUnary(NodeContext &nc) {
 static double foldSin(double x) { return std::sin(x); }
 static double foldCos(double x) { return std::cos(x); }
 static double foldErf(double x) { return std::erf(x); }
+static double foldTan(double x) { return std::tan(x); }
+static double foldAsin(double x) { return std::asin(x); }
+static double foldAcos(double x) { return std::acos(x); }
+static double foldAtan(double x) { return std::atan(x); }
+static double foldSinh(double x) { return std::sinh(x); }
+static double foldCosh(double x) { return std::cosh(x); }
+static double foldAsinh(double x) { return std::asinh(x); }
+static double foldAcosh(double x) { return std::acosh(x); }
+static double foldAtanh(double x) { return std::atanh(x); }
 static double foldExp(double x) { return std::exp(x); }
 static double foldLog(double x) { return std::log(x); }
 static double foldSqrt(double x) { return std::sqrt(x); }
@@ -613,6 +623,15 @@ void amp::onnx_import::registerElementwiseOps(OpTable &t) {
   t["Sin"] = {importFoldableUnary<nn::SinOp, foldSin>, {}};
   t["Cos"] = {importFoldableUnary<nn::CosOp, foldCos>, {}};
   t["Erf"] = {importFoldableUnary<nn::ErfOp, foldErf>, {}};
+  t["Tan"] = {importFoldableUnary<nn::TanOp, foldTan>, {}};
+  t["Asin"] = {importFoldableUnary<nn::AsinOp, foldAsin>, {}};
+  t["Acos"] = {importFoldableUnary<nn::AcosOp, foldAcos>, {}};
+  t["Atan"] = {importFoldableUnary<nn::AtanOp, foldAtan>, {}};
+  t["Sinh"] = {importFoldableUnary<nn::SinhOp, foldSinh>, {}};
+  t["Cosh"] = {importFoldableUnary<nn::CoshOp, foldCosh>, {}};
+  t["Asinh"] = {importFoldableUnary<nn::AsinhOp, foldAsinh>, {}};
+  t["Acosh"] = {importFoldableUnary<nn::AcoshOp, foldAcosh>, {}};
+  t["Atanh"] = {importFoldableUnary<nn::AtanhOp, foldAtanh>, {}};
   t["Reciprocal"] = {importReciprocal, {}};
   t["Add"] = {importBinary<Arith::Add>, {}};
   t["Sub"] = {importBinary<Arith::Sub>, {}};

@@ -145,7 +145,7 @@ AMP_KERNEL_API amp_status_t amp_graph_destroy(void *graph);
 
 /*===--- Elementwise -----------------------------------------------------===*/
 
-/* Unary ops (nn.neg ... nn.sign). Values are part of the ABI. */
+/* Unary ops (nn.neg ... nn.atanh). Values are part of the ABI. */
 typedef enum amp_unary_op {
   AMP_UNARY_NEG = 0,
   AMP_UNARY_EXP = 1,
@@ -166,6 +166,17 @@ typedef enum amp_unary_op {
   AMP_UNARY_CEIL = 15,  /* ceilf(x) */
   AMP_UNARY_ROUND = 16, /* rintf(x): to nearest, halves to even */
   AMP_UNARY_SIGN = 17,  /* 1 above 0, -1 below, x at zeros and NaN */
+  /* Trigonometric and hyperbolic functions and their inverses, the C
+   * library's f32 ones (radians; NaN outside their domains). */
+  AMP_UNARY_TAN = 18,   /* tanf(x) */
+  AMP_UNARY_ASIN = 19,  /* asinf(x) */
+  AMP_UNARY_ACOS = 20,  /* acosf(x) */
+  AMP_UNARY_ATAN = 21,  /* atanf(x) */
+  AMP_UNARY_SINH = 22,  /* sinhf(x) */
+  AMP_UNARY_COSH = 23,  /* coshf(x) */
+  AMP_UNARY_ASINH = 24, /* asinhf(x) */
+  AMP_UNARY_ACOSH = 25, /* acoshf(x) */
+  AMP_UNARY_ATANH = 26, /* atanhf(x) */
 } amp_unary_op_t;
 
 /* y[i] = op(x[i]) for n elements of `dtype` (f32, f16, bf16), computed in f32

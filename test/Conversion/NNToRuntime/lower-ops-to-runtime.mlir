@@ -63,6 +63,44 @@ func.func @sin_cos_erf(%x: tensor<4x8xf16>, %dy: tensor<4x8xf16>) -> (tensor<4x8
 
 // -----
 
+// The other trigonometric and hyperbolic functions: AMP_UNARY_TAN ..
+// AMP_UNARY_ATANH = 18 .. 26.
+// CHECK-LABEL: func.func @trig_hyperbolic(
+// CHECK: %[[TAN:.*]] = llvm.mlir.constant(18 : i32) : i32
+// CHECK: %[[N:.*]] = llvm.mlir.constant(16 : i64) : i64
+// CHECK: %[[BF16:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK: llvm.call @amp_unary(%[[TAN]], %{{.*}}, %{{.*}}, %[[N]], %[[BF16]], %{{.*}})
+// CHECK: %[[ASIN:.*]] = llvm.mlir.constant(19 : i32) : i32
+// CHECK: llvm.call @amp_unary(%[[ASIN]], %{{.*}}, %{{.*}}, %[[N]], %[[BF16]], %{{.*}})
+// CHECK: %[[ACOS:.*]] = llvm.mlir.constant(20 : i32) : i32
+// CHECK: llvm.call @amp_unary(%[[ACOS]], %{{.*}}, %{{.*}}, %[[N]], %[[BF16]], %{{.*}})
+// CHECK: %[[ATAN:.*]] = llvm.mlir.constant(21 : i32) : i32
+// CHECK: llvm.call @amp_unary(%[[ATAN]], %{{.*}}, %{{.*}}, %[[N]], %[[BF16]], %{{.*}})
+// CHECK: %[[SINH:.*]] = llvm.mlir.constant(22 : i32) : i32
+// CHECK: llvm.call @amp_unary(%[[SINH]], %{{.*}}, %{{.*}}, %[[N]], %[[BF16]], %{{.*}})
+// CHECK: %[[COSH:.*]] = llvm.mlir.constant(23 : i32) : i32
+// CHECK: llvm.call @amp_unary(%[[COSH]], %{{.*}}, %{{.*}}, %[[N]], %[[BF16]], %{{.*}})
+// CHECK: %[[ASINH:.*]] = llvm.mlir.constant(24 : i32) : i32
+// CHECK: llvm.call @amp_unary(%[[ASINH]], %{{.*}}, %{{.*}}, %[[N]], %[[BF16]], %{{.*}})
+// CHECK: %[[ACOSH:.*]] = llvm.mlir.constant(25 : i32) : i32
+// CHECK: llvm.call @amp_unary(%[[ACOSH]], %{{.*}}, %{{.*}}, %[[N]], %[[BF16]], %{{.*}})
+// CHECK: %[[ATANH:.*]] = llvm.mlir.constant(26 : i32) : i32
+// CHECK: llvm.call @amp_unary(%[[ATANH]], %{{.*}}, %{{.*}}, %[[N]], %[[BF16]], %{{.*}})
+func.func @trig_hyperbolic(%x: tensor<2x8xbf16>) -> tensor<2x8xbf16> {
+  %0 = nn.tan %x : tensor<2x8xbf16>
+  %1 = nn.asin %0 : tensor<2x8xbf16>
+  %2 = nn.acos %1 : tensor<2x8xbf16>
+  %3 = nn.atan %2 : tensor<2x8xbf16>
+  %4 = nn.sinh %3 : tensor<2x8xbf16>
+  %5 = nn.cosh %4 : tensor<2x8xbf16>
+  %6 = nn.asinh %5 : tensor<2x8xbf16>
+  %7 = nn.acosh %6 : tensor<2x8xbf16>
+  %8 = nn.atanh %7 : tensor<2x8xbf16>
+  return %8 : tensor<2x8xbf16>
+}
+
+// -----
+
 // Integer arithmetic on position ids: amp_binary with AMP_DTYPE_I64 = 4
 // (AMP_BINARY_MUL = 2).
 // CHECK-LABEL: func.func @integer_mul(

@@ -1247,6 +1247,22 @@ func.func @sin_operand_type(%x: tensor<4xf16>) {
 
 // -----
 
+func.func @atanh_operand_type(%x: tensor<4xbf16>) {
+  // expected-error @+1 {{'nn.atanh' op requires the same type for all operands and results}}
+  %0 = "nn.atanh"(%x) : (tensor<4xbf16>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @asin_integer(%x: tensor<4xi64>) {
+  // expected-error @+1 {{'nn.asin' op operand #0 must be}}
+  %0 = nn.asin %x : tensor<4xi64>
+  return
+}
+
+// -----
+
 func.func @cos_integer(%x: tensor<4xi64>) {
   // expected-error @+1 {{'nn.cos' op operand #0 must be}}
   %0 = nn.cos %x : tensor<4xi64>

@@ -184,6 +184,31 @@ func.func @sin_cos_erf(%x: tensor<2x3xf16>) -> (tensor<2x3xf16>, tensor<2x3xf16>
   return %0, %1, %2 : tensor<2x3xf16>, tensor<2x3xf16>, tensor<2x3xf16>
 }
 
+// CHECK-LABEL: func.func @trig_hyperbolic(
+// CHECK-SAME:    %[[X:.*]]: tensor<2x3xf16>)
+// CHECK:      %[[V0:.*]] = nn.tan %[[X]] : tensor<2x3xf16>
+// CHECK-NEXT: %[[V1:.*]] = nn.asin %[[V0]] : tensor<2x3xf16>
+// CHECK-NEXT: %[[V2:.*]] = nn.acos %[[V1]] : tensor<2x3xf16>
+// CHECK-NEXT: %[[V3:.*]] = nn.atan %[[V2]] : tensor<2x3xf16>
+// CHECK-NEXT: %[[V4:.*]] = nn.sinh %[[V3]] : tensor<2x3xf16>
+// CHECK-NEXT: %[[V5:.*]] = nn.cosh %[[V4]] : tensor<2x3xf16>
+// CHECK-NEXT: %[[V6:.*]] = nn.asinh %[[V5]] : tensor<2x3xf16>
+// CHECK-NEXT: %[[V7:.*]] = nn.acosh %[[V6]] : tensor<2x3xf16>
+// CHECK-NEXT: %[[V8:.*]] = nn.atanh %[[V7]] : tensor<2x3xf16>
+// CHECK-NEXT:    return %[[V8]]
+func.func @trig_hyperbolic(%x: tensor<2x3xf16>) -> tensor<2x3xf16> {
+  %0 = nn.tan %x : tensor<2x3xf16>
+  %1 = nn.asin %0 : tensor<2x3xf16>
+  %2 = nn.acos %1 : tensor<2x3xf16>
+  %3 = nn.atan %2 : tensor<2x3xf16>
+  %4 = nn.sinh %3 : tensor<2x3xf16>
+  %5 = nn.cosh %4 : tensor<2x3xf16>
+  %6 = nn.asinh %5 : tensor<2x3xf16>
+  %7 = nn.acosh %6 : tensor<2x3xf16>
+  %8 = nn.atanh %7 : tensor<2x3xf16>
+  return %8 : tensor<2x3xf16>
+}
+
 // CHECK-LABEL: func.func @step_functions(
 // CHECK-SAME:    %[[X:.*]]: tensor<2x3xbf16>)
 // CHECK:         %[[F:.*]] = nn.floor %[[X]] : tensor<2x3xbf16>

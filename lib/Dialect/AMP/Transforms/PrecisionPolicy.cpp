@@ -50,6 +50,9 @@ static constexpr PolicyEntry kDefaultPolicy[] = {
     {"tosa.depthwise_conv2d", A, A},
     // Range-sensitive in f16 (overflow above 65504, underflow below 2^-24).
     {"nn.exp", D, I},
+    // e^|x| / 2 for large |x|: past 65504 above |x| = 11.8.
+    {"nn.sinh", D, I},
+    {"nn.cosh", D, I},
     {"nn.rsqrt", D, I},
     {"nn.rsqrt_grad", D, I},
     {"nn.layer_norm", D, I},
@@ -82,6 +85,15 @@ static constexpr PolicyEntry kDefaultPolicy[] = {
     // 8 (HF's rotary embeddings force f32 for the same reason).
     {"nn.sin", D, D},
     {"nn.cos", D, D},
+    {"nn.tan", D, D},
+    // Ill-conditioned at the ends of their domains, where their derivatives
+    // grow without bound (asin and acos at +-1, acosh at 1, atanh at +-1):
+    // a 16-bit input there has lost the digits the result depends on.
+    // PyTorch's autocast runs asin and acos in f32 too.
+    {"nn.asin", D, D},
+    {"nn.acos", D, D},
+    {"nn.acosh", D, D},
+    {"nn.atanh", D, D},
     // In f32 a comparison with a constant does not round the constant
     // (PyTorch promotes mixed operands to the wider type); widening its
     // float operands is exact, and its i1 result is no float edge.
@@ -124,6 +136,10 @@ static constexpr PolicyEntry kDefaultPolicy[] = {
     {"nn.gelu_erf", I, I},
     {"nn.gelu_erf_grad", I, I},
     {"nn.erf", I, I},
+    // Well conditioned everywhere (relative condition number at most 1)
+    // and in range: they follow their inputs.
+    {"nn.atan", I, I},
+    {"nn.asinh", I, I},
     {"nn.erf_grad", I, I},
     {"arith.addf", I, I},
     {"arith.subf", I, I},

@@ -147,6 +147,74 @@ func.func @sin_cos_erf_between_matmuls(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>)
 
 // -----
 
+// Each of the other trigonometric and hyperbolic functions between two
+// matmuls: tan, asin, acos, acosh and atanh are deny in both types (large
+// derivatives at the ends of their domains); sinh and cosh are deny in f16
+// only (range, as exp); atan and asinh are infer (well conditioned).
+// CHECK-LABEL: func @trig_hyperbolic_between_matmuls
+// CHECK: nn.tan {{.*}}amp.precision = f32
+// CHECK: nn.asin {{.*}}amp.precision = f32
+// CHECK: nn.acos {{.*}}amp.precision = f32
+// CHECK: nn.atan {{.*}}amp.precision = bf16
+// CHECK: nn.sinh {{.*}}amp.precision = bf16
+// CHECK: nn.cosh {{.*}}amp.precision = bf16
+// CHECK: nn.asinh {{.*}}amp.precision = bf16
+// CHECK: nn.acosh {{.*}}amp.precision = f32
+// CHECK: nn.atanh {{.*}}amp.precision = f32
+// F16-LABEL: func @trig_hyperbolic_between_matmuls
+// F16: nn.tan {{.*}}amp.precision = f32
+// F16: nn.asin {{.*}}amp.precision = f32
+// F16: nn.acos {{.*}}amp.precision = f32
+// F16: nn.atan {{.*}}amp.precision = f16
+// F16: nn.sinh {{.*}}amp.precision = f32
+// F16: nn.cosh {{.*}}amp.precision = f32
+// F16: nn.asinh {{.*}}amp.precision = f16
+// F16: nn.acosh {{.*}}amp.precision = f32
+// F16: nn.atanh {{.*}}amp.precision = f32
+func.func @trig_hyperbolic_between_matmuls(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
+  // expected-remark @below {{bf16 (allow)}}
+  %m0 = nn.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{f32 (deny)}}
+  %t0 = nn.tan %m0 : tensor<4x8xf32>
+  // expected-remark @below {{bf16 (allow)}}
+  %m1 = nn.matmul %t0, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{f32 (deny)}}
+  %t1 = nn.asin %m1 : tensor<4x8xf32>
+  // expected-remark @below {{bf16 (allow)}}
+  %m2 = nn.matmul %t1, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{f32 (deny)}}
+  %t2 = nn.acos %m2 : tensor<4x8xf32>
+  // expected-remark @below {{bf16 (allow)}}
+  %m3 = nn.matmul %t2, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{bf16 (between-allow)}}
+  %t3 = nn.atan %m3 : tensor<4x8xf32>
+  // expected-remark @below {{bf16 (allow)}}
+  %m4 = nn.matmul %t3, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{bf16 (between-allow)}}
+  %t4 = nn.sinh %m4 : tensor<4x8xf32>
+  // expected-remark @below {{bf16 (allow)}}
+  %m5 = nn.matmul %t4, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{bf16 (between-allow)}}
+  %t5 = nn.cosh %m5 : tensor<4x8xf32>
+  // expected-remark @below {{bf16 (allow)}}
+  %m6 = nn.matmul %t5, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{bf16 (between-allow)}}
+  %t6 = nn.asinh %m6 : tensor<4x8xf32>
+  // expected-remark @below {{bf16 (allow)}}
+  %m7 = nn.matmul %t6, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{f32 (deny)}}
+  %t7 = nn.acosh %m7 : tensor<4x8xf32>
+  // expected-remark @below {{bf16 (allow)}}
+  %m8 = nn.matmul %t7, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{f32 (deny)}}
+  %t8 = nn.atanh %m8 : tensor<4x8xf32>
+  // expected-remark @below {{bf16 (allow)}}
+  %m9 = nn.matmul %t8, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  return %m9 : tensor<4x8xf32>
+}
+
+// -----
+
 // floor, ceil, round and sign are clear: exact in every float type, they
 // follow the matmuls' low type.
 // CHECK-LABEL: func @step_functions_between_matmuls

@@ -397,6 +397,161 @@ func.func @cos(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {n
 
 // -----
 
+// d tan(a) = dy * (1 + y^2), from the forward output y.
+// CHECK-LABEL: func.func @tan(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
+// CHECK: %[[Y:.*]] = nn.tan %[[A]]
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<f32>
+// CHECK-NEXT: %[[YY:.*]] = nn.mul %[[Y]], %[[Y]]
+// CHECK-NEXT: %[[D:.*]] = nn.add %[[ONE]], %[[YY]]
+// CHECK-NEXT: %[[DA:.*]] = nn.mul %[[DY]], %[[D]]
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+func.func @tan(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.tan %a : tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// d asin(a) = dy * rsqrt(1 - a^2).
+// CHECK-LABEL: func.func @asin(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[AA:.*]] = nn.mul %[[A]], %[[A]]
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<f32>
+// CHECK-NEXT: %[[S:.*]] = nn.sub %[[ONE]], %[[AA]]
+// CHECK-NEXT: %[[R:.*]] = nn.rsqrt %[[S]]
+// CHECK-NEXT: %[[DA:.*]] = nn.mul %[[DY]], %[[R]]
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+func.func @asin(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.asin %a : tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// d acos(a) = -(dy * rsqrt(1 - a^2)).
+// CHECK-LABEL: func.func @acos(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[AA:.*]] = nn.mul %[[A]], %[[A]]
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<f32>
+// CHECK-NEXT: %[[S:.*]] = nn.sub %[[ONE]], %[[AA]]
+// CHECK-NEXT: %[[R:.*]] = nn.rsqrt %[[S]]
+// CHECK-NEXT: %[[M:.*]] = nn.mul %[[DY]], %[[R]]
+// CHECK-NEXT: %[[DA:.*]] = nn.neg %[[M]]
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+func.func @acos(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.acos %a : tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// d atan(a) = dy / (a^2 + 1).
+// CHECK-LABEL: func.func @atan(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[AA:.*]] = nn.mul %[[A]], %[[A]]
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<f32>
+// CHECK-NEXT: %[[S:.*]] = nn.add %[[AA]], %[[ONE]]
+// CHECK-NEXT: %[[DA:.*]] = nn.div %[[DY]], %[[S]]
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+func.func @atan(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.atan %a : tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// d sinh(a) = dy * cosh(a).
+// CHECK-LABEL: func.func @sinh(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[C:.*]] = nn.cosh %[[A]] : tensor<4xf32>
+// CHECK-NEXT: %[[DA:.*]] = nn.mul %[[DY]], %[[C]]
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+func.func @sinh(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.sinh %a : tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// d cosh(a) = dy * sinh(a).
+// CHECK-LABEL: func.func @cosh(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[S:.*]] = nn.sinh %[[A]] : tensor<4xf32>
+// CHECK-NEXT: %[[DA:.*]] = nn.mul %[[DY]], %[[S]]
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+func.func @cosh(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.cosh %a : tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// d asinh(a) = dy * rsqrt(a^2 + 1).
+// CHECK-LABEL: func.func @asinh(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[AA:.*]] = nn.mul %[[A]], %[[A]]
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<f32>
+// CHECK-NEXT: %[[S:.*]] = nn.add %[[AA]], %[[ONE]]
+// CHECK-NEXT: %[[R:.*]] = nn.rsqrt %[[S]]
+// CHECK-NEXT: %[[DA:.*]] = nn.mul %[[DY]], %[[R]]
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+func.func @asinh(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.asinh %a : tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// d acosh(a) = dy * rsqrt(a^2 - 1).
+// CHECK-LABEL: func.func @acosh(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[AA:.*]] = nn.mul %[[A]], %[[A]]
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<f32>
+// CHECK-NEXT: %[[S:.*]] = nn.sub %[[AA]], %[[ONE]]
+// CHECK-NEXT: %[[R:.*]] = nn.rsqrt %[[S]]
+// CHECK-NEXT: %[[DA:.*]] = nn.mul %[[DY]], %[[R]]
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+func.func @acosh(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.acosh %a : tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// d atanh(a) = dy / (1 - a^2).
+// CHECK-LABEL: func.func @atanh(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[AA:.*]] = nn.mul %[[A]], %[[A]]
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<f32>
+// CHECK-NEXT: %[[S:.*]] = nn.sub %[[ONE]], %[[AA]]
+// CHECK-NEXT: %[[DA:.*]] = nn.div %[[DY]], %[[S]]
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DA]] {
+func.func @atanh(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.atanh %a : tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @erf(
 // CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
 // CHECK: %[[DY:.*]] = nn.broadcast_to

@@ -132,6 +132,28 @@ def NN_SinOp : NN_UnaryOp<"sin", "the sine (radians)", (ins), "",
 def NN_CosOp : NN_UnaryOp<"cos", "the cosine (radians)", (ins), "",
     " It is computed in f32 (`cosf`) whatever the operand type.">;
 def NN_ErfOp : NN_UnaryOp<"erf", "the error function erf(x)">;
+// The other trigonometric and hyperbolic functions and their inverses, in
+// f32 (the C library's) whatever the operand type; NaN outside a domain
+// (asin and acos of |x| > 1, acosh below 1, atanh of |x| > 1).
+class NN_F32UnaryOp<string mnemonic, string desc, string fn, string note = "">
+    : NN_UnaryOp<mnemonic, desc, (ins), "",
+          " It is computed in f32 (`" # fn # "`) whatever the operand type." #
+          note>;
+def NN_TanOp : NN_F32UnaryOp<"tan", "the tangent (radians)", "tanf">;
+def NN_AsinOp : NN_F32UnaryOp<"asin", "the arcsine, in [-pi/2, pi/2]",
+    "asinf", " It is NaN where |x| > 1.">;
+def NN_AcosOp : NN_F32UnaryOp<"acos", "the arccosine, in [0, pi]", "acosf",
+    " It is NaN where |x| > 1.">;
+def NN_AtanOp : NN_F32UnaryOp<"atan", "the arctangent, in (-pi/2, pi/2)",
+    "atanf">;
+def NN_SinhOp : NN_F32UnaryOp<"sinh", "the hyperbolic sine", "sinhf">;
+def NN_CoshOp : NN_F32UnaryOp<"cosh", "the hyperbolic cosine", "coshf">;
+def NN_AsinhOp : NN_F32UnaryOp<"asinh", "the inverse hyperbolic sine",
+    "asinhf">;
+def NN_AcoshOp : NN_F32UnaryOp<"acosh", "the inverse hyperbolic cosine",
+    "acoshf", " It is NaN where x < 1.">;
+def NN_AtanhOp : NN_F32UnaryOp<"atanh", "the inverse hyperbolic tangent",
+    "atanhf", " It is NaN where |x| > 1 and infinite at 1 and -1.">;
 // Step functions: piecewise constant, so their derivative is zero wherever
 // it exists (PyTorch's rule) and nn-autodiff treats their results as
 // constants (ZeroDerivative). Exact in every float type.
