@@ -207,12 +207,12 @@ void amp::registerNNPrecisionModels(DialectRegistry &registry) {
     attachElementwise<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, NegOp,
                       ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp, ReluOp,
                       GeluOp, GeluErfOp, SinOp, CosOp, ErfOp, TanOp, AsinOp,
-                      AcosOp, AtanOp, SinhOp, CoshOp, AsinhOp, AcoshOp,
-                      AtanhOp, FloorOp, CeilOp, RoundOp, SignOp, AbsOp, PowOp, PowfOp, ClampOp, WhereOp,
-                      CompareOp, ConvertOp, CumsumOp, ArgMaxOp, TopKOp,
-                      SoftmaxOp, LogSoftmaxOp, MaxPool2DOp, AvgPool2DOp,
-                      GlobalAvgPoolOp, ReshapeOp, TransposeOp, BroadcastToOp,
-                      ConcatOp, SliceOp, PadOp, GradSeedOp>(ctx);
+                      AcosOp, AtanOp, SinhOp, CoshOp, AsinhOp, AcoshOp, AtanhOp,
+                      FloorOp, CeilOp, RoundOp, SignOp, AbsOp, PowOp, PowfOp,
+                      ClampOp, WhereOp, CompareOp, ConvertOp, CumsumOp,
+                      ArgMaxOp, TopKOp, SoftmaxOp, LogSoftmaxOp, MaxPool2DOp,
+                      AvgPool2DOp, GlobalAvgPoolOp, ReshapeOp, TransposeOp,
+                      BroadcastToOp, ConcatOp, SliceOp, PadOp, GradSeedOp>(ctx);
     // Nothing in their operands names the forward op: they follow their
     // neighbours.
     attachElementwise<AvgPool2DGradOp, SliceGradOp>(ctx);

@@ -89,6 +89,17 @@ const UnaryOpCase kUnaryOps[] = {
     {AMP_UNARY_CEIL, "ceil", -300, 300, 0},
     {AMP_UNARY_ROUND, "round", -300, 300, 0},
     {AMP_UNARY_SIGN, "sign", -4, 4, 0},
+    // CUDA: tanf 4 ulps, asinf, acosf and atanf 2, sinhf 3, coshf 2, asinhf
+    // 3, acoshf 4, atanhf 3; plus glibc's 2.
+    {AMP_UNARY_TAN, "tan", -1.5, 1.5, 6},
+    {AMP_UNARY_ASIN, "asin", -1, 1, 4},
+    {AMP_UNARY_ACOS, "acos", -1, 1, 4},
+    {AMP_UNARY_ATAN, "atan", -20, 20, 4},
+    {AMP_UNARY_SINH, "sinh", -11.5, 11.5, 5},
+    {AMP_UNARY_COSH, "cosh", -11.5, 11.5, 4},
+    {AMP_UNARY_ASINH, "asinh", -100, 100, 5},
+    {AMP_UNARY_ACOSH, "acosh", 1, 100, 6},
+    {AMP_UNARY_ATANH, "atanh", -0.999, 0.999, 5},
 };
 
 } // namespace

@@ -10,7 +10,8 @@
 // 4u|r| (glibc's expf/logf are within 1 ulp); sqrt: 2u|r|; rsqrt: 4u|r|
 // (two roundings); tanh: 8u|r| + 2^-149; sigmoid: 8u|r| (expf, one add, one
 // divide); gelu: 8u|r| + 16u|x| (tanhf and the 1 + t cancellation); sin,
-// cos, erf: 4u|r| + 2^-149; erf_grad: (6 + 2x^2)u|r| (x^2's rounding
+// cos, erf, and tan, asin, acos, atan, sinh, cosh, asinh, acosh, atanh
+// (over their whole domains): 4u|r| + 2^-149; erf_grad: (6 + 2x^2)u|r| (x^2's rounding
 // through expf);
 // gelu_grad: |dy| 8u (1 + |x| (1 + 0.14 x^2)) + u|r| (the GEMM test's bound
 // of the f32 gelu').
@@ -117,6 +118,30 @@ std::vector<UnaryInfo> unaryOps() {
        [](double x) { return x > 0   ? 1.0
                              : x < 0 ? -1.0
                                      : x; }, exactError},
+      // The other trigonometric and hyperbolic functions: glibc's f32 ones
+      // are within 2 ulps; tan up to near its pole at pi/2, the inverse
+      // functions over their whole domains (asin, acos and atanh up to +-1,
+      // acosh from 1), sinh and cosh up to 49000, below f16's largest value.
+      {AMP_UNARY_TAN, "tan", -1.55, 1.55, [](double x) { return std::tan(x); },
+       rel(4)},
+      {AMP_UNARY_ASIN, "asin", -1, 1, [](double x) { return std::asin(x); },
+       [](double, double r) { return 4 * kU * std::fabs(r) + 0x1p-149; }},
+      {AMP_UNARY_ACOS, "acos", -1, 1, [](double x) { return std::acos(x); },
+       rel(4)},
+      {AMP_UNARY_ATAN, "atan", -20, 20, [](double x) { return std::atan(x); },
+       [](double, double r) { return 4 * kU * std::fabs(r) + 0x1p-149; }},
+      {AMP_UNARY_SINH, "sinh", -11.5, 11.5, [](double x) { return std::sinh(x); },
+       [](double, double r) { return 4 * kU * std::fabs(r) + 0x1p-149; }},
+      {AMP_UNARY_COSH, "cosh", -11.5, 11.5, [](double x) { return std::cosh(x); },
+       rel(4)},
+      {AMP_UNARY_ASINH, "asinh", -100, 100,
+       [](double x) { return std::asinh(x); },
+       [](double, double r) { return 4 * kU * std::fabs(r) + 0x1p-149; }},
+      {AMP_UNARY_ACOSH, "acosh", 1, 100, [](double x) { return std::acosh(x); },
+       [](double, double r) { return 4 * kU * std::fabs(r) + 0x1p-149; }},
+      {AMP_UNARY_ATANH, "atanh", -0.999, 0.999,
+       [](double x) { return std::atanh(x); },
+       [](double, double r) { return 4 * kU * std::fabs(r) + 0x1p-149; }},
   };
 }
 
@@ -230,6 +255,56 @@ TEST(Unary, StepFunctions) {
         if (c.want[i] == 0.0)
           EXPECT_EQ(std::signbit(y.get(int64_t(i))), std::signbit(c.want[i]))
               << c.name << " of " << in[i] << " in " << dtypeName(dtype);
+    }
+  }
+}
+
+// The inverse functions' domains and the functions' limits: NaN outside a
+// domain, infinities at atanh's ends and of sinh and cosh of infinities,
+// pi/2 for atan of infinity, and asin, acos and acosh at the domains' ends.
+TEST(Unary, TrigonometricDomains) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<double> in = {-2.0, -1.0, 1.0, 2.0, inf, -inf, nan};
+  const struct {
+    amp_unary_op_t op;
+    const char *name;
+    std::vector<double> want;
+  } cases[] = {
+      {AMP_UNARY_ASIN,
+       "asin",
+       {nan, -M_PI_2, M_PI_2, nan, nan, nan, nan}},
+      {AMP_UNARY_ACOS, "acos", {nan, M_PI, 0.0, nan, nan, nan, nan}},
+      {AMP_UNARY_ATAN,
+       "atan",
+       {std::atan(-2.0), -M_PI_4, M_PI_4, std::atan(2.0), M_PI_2, -M_PI_2,
+        nan}},
+      {AMP_UNARY_ACOSH,
+       "acosh",
+       {nan, nan, 0.0, std::acosh(2.0), inf, nan, nan}},
+      {AMP_UNARY_ATANH, "atanh", {nan, -inf, inf, nan, nan, nan, nan}},
+      {AMP_UNARY_SINH,
+       "sinh",
+       {std::sinh(-2.0), std::sinh(-1.0), std::sinh(1.0), std::sinh(2.0), inf,
+        -inf, nan}},
+      {AMP_UNARY_COSH,
+       "cosh",
+       {std::cosh(-2.0), std::cosh(1.0), std::cosh(1.0), std::cosh(2.0), inf,
+        inf, nan}},
+  };
+  for (amp_dtype_t dtype : floatDtypes()) {
+    Tensor x(dtype, {int64_t(in.size())});
+    for (size_t i = 0; i < in.size(); ++i)
+      x.set(int64_t(i), in[i]);
+    for (const auto &c : cases) {
+      Tensor y = sentinelTensor(dtype, {int64_t(in.size())});
+      ASSERT_TRUE(
+          isOk(amp_unary(c.op, x.data(), y.data(), x.size(), dtype, nullptr)));
+      std::vector<double> tol;
+      for (double w : c.want)
+        tol.push_back(std::isfinite(w) ? outTol(dtype, w, 4 * kU * std::fabs(w))
+                                       : 0.0);
+      EXPECT_TRUE(allClose(y, c.want, tol, c.name)) << dtypeName(dtype);
     }
   }
 }
