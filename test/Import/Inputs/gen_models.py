@@ -178,7 +178,7 @@ save("mlp.onnx", helper.make_graph(
 # Error paths.
 save("unsupported_op.onnx", helper.make_graph(
     [helper.make_node("Relu", ["x"], ["r"], name="relu"),
-     helper.make_node("Acos", ["r"], ["y"], name="the_acos")],
+     helper.make_node("Bernoulli", ["r"], ["y"], name="the_bernoulli")],
     "unsupported", [vi("x", F, [2, 3])], [vi("y", F, [2, 3])]))
 
 save("bad_attribute.onnx", helper.make_graph(
