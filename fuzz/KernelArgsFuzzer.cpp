@@ -129,7 +129,8 @@ amp_status_t callOne(FuzzedDataProvider &in) {
   switch (in.ConsumeIntegralInRange<int>(0, 17)) {
   case 0: {
     int64_t n = fuzzDim(in);
-    auto op = fuzzEnum<amp_unary_op_t>(in, 16);
+    // Every op, and two values past the last.
+    auto op = fuzzEnum<amp_unary_op_t>(in, AMP_UNARY_ATANH + 3);
     amp_dtype_t dtype = fuzzDtype(in);
     void *x = buf.make(n, dtype), *y = buf.make(n, dtype);
     return amp_unary(op, x, y, n, dtype, nullptr);

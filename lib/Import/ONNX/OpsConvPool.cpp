@@ -744,38 +744,22 @@ static LogicalResult importCol2Im(NodeContext &nc) {
                          "block_shape must hold 2 values, got "
                       << imageShape.size() << " and " << kernel.size(),
            failure();
-  auto ints = [&](llvm::StringRef name, llvm::SmallVector<int64_t> dflt)
-      -> FailureOr<llvm::SmallVector<int64_t>> {
-    FailureOr<std::optional<llvm::SmallVector<int64_t>>> a = nc.intsAttr(name);
-    if (failed(a))
-      return failure();
-    if (*a && (*a)->size() != dflt.size())
-      return nc.error() << "'" << name << "' must hold " << dflt.size()
-                        << " values, got " << (*a)->size(),
-             failure();
-    return *a ? **a : dflt;
-  };
-  FailureOr<llvm::SmallVector<int64_t>> dilations = ints("dilations", {1, 1});
-  FailureOr<llvm::SmallVector<int64_t>> pads = ints("pads", {0, 0, 0, 0});
-  FailureOr<llvm::SmallVector<int64_t>> strides = ints("strides", {1, 1});
-  if (failed(dilations) || failed(pads) || failed(strides))
-    return failure();
   llvm::SmallVector<int64_t> xs = shapeOf(*x);
   if (xs.size() != 3)
     return nc.error() << "the input must be [N, C * kh * kw, L], got [" << xs
                       << "]",
            failure();
-  const int64_t n = xs[0];
-  // Every size is checked positive before it is multiplied, and a product
-  // stays below the input's element count or the constant limit.
-  if (llvm::any_of(imageShape, [](int64_t v) { return v < 1; }) ||
-      llvm::any_of(kernel, [](int64_t v) { return v < 1; }) ||
-      llvm::any_of(*dilations, [](int64_t v) { return v < 1; }) ||
-      llvm::any_of(*strides, [](int64_t v) { return v < 1; }) ||
-      llvm::any_of(*pads, [](int64_t v) { return v < 0; }))
-    return nc.error() << "image_shape, block_shape, dilations and strides "
-                         "must be positive and pads not negative",
+  if (llvm::any_of(imageShape, [](int64_t v) { return v < 1; }))
+    return nc.error() << "image_shape must be positive, got [" << imageShape
+                      << "]",
            failure();
+  // The unfolding convolution's window over the image: the block is its
+  // kernel (checked positive, with the strides and dilations, and the
+  // geometry checked to fit in int64).
+  Window w;
+  if (failed(readWindow(nc, imageShape, kernel, nullptr, w)))
+    return failure();
+  const int64_t n = xs[0];
   std::optional<int64_t> window =
       constElementCount(kernel, onnx::TensorProto::FLOAT);
   if (!window || xs[1] % *window != 0)
@@ -784,25 +768,22 @@ static LogicalResult importCol2Im(NodeContext &nc) {
                       << " x " << kernel[1] << " positions",
            failure();
   const int64_t channels = xs[1] / *window;
-  // The blocks along each dim: (size + pads - dilation * (k - 1) - 1) /
-  // stride + 1, in 128 bits so that no attribute overflows it.
-  __int128 blocks[2];
+  // The blocks along each dim, as nn.conv2d's output size.
+  int64_t blocks[2];
   for (int d = 0; d < 2; ++d) {
-    const __int128 span = __int128(imageShape[d]) + (*pads)[d] +
-                          (*pads)[d + 2] -
-                          __int128((*dilations)[d]) * (kernel[d] - 1) - 1;
-    blocks[d] = span < 0 ? 0 : span / (*strides)[d] + 1;
+    const int64_t span = imageShape[d] + w.padBegin[d] + w.padEnd[d] -
+                         ((kernel[d] - 1) * w.dilations[d] + 1);
+    blocks[d] = span < 0 ? 0 : span / w.strides[d] + 1;
   }
   const int64_t out[] = {n, channels, imageShape[0], imageShape[1]};
   if (!amp::checked::byteSize(out, 4, sizeof(float)))
     return nc.error() << "the image of [" << llvm::ArrayRef<int64_t>(out)
                       << "] does not fit in int64 bytes",
            failure();
-  if (blocks[0] * blocks[1] != xs[2])
-    return nc.error() << "the image [" << imageShape << "] holds "
-                      << int64_t(std::min<__int128>(blocks[0], INT64_MAX))
-                      << " x "
-                      << int64_t(std::min<__int128>(blocks[1], INT64_MAX))
+  if (!amp::checked::mul(blocks[0], blocks[1]) ||
+      blocks[0] * blocks[1] != xs[2])
+    return nc.error() << "the image [" << imageShape << "] holds " << blocks[0]
+                      << " x " << blocks[1]
                       << " blocks of the geometry, but the input has " << xs[2],
            failure();
   std::optional<int64_t> filterSize =
@@ -816,8 +797,7 @@ static LogicalResult importCol2Im(NodeContext &nc) {
   std::vector<float> filter(*filterSize, 0.0f);
   for (int64_t o = 0; o < xs[1]; ++o)
     filter[o * *window + o % *window] = 1.0f;
-  FailureOr<Value> columns =
-      nc.reshape(*x, {n, xs[1], int64_t(blocks[0]), int64_t(blocks[1])});
+  FailureOr<Value> columns = nc.reshape(*x, {n, xs[1], blocks[0], blocks[1]});
   if (failed(columns))
     return failure();
   auto type = RankedTensorType::get(
@@ -825,10 +805,7 @@ static LogicalResult importCol2Im(NodeContext &nc) {
       cast<RankedTensorType>(x->getType()).getElementType());
   FailureOr<Value> y = nc.createTyped<nn::Conv2DGradInputOp>(
       type, {*columns, nc.constant({xs[1], 1, kernel[0], kernel[1]}, filter)},
-      {nc.named("strides", nc.i64Array(*strides)),
-       nc.named("padding", nc.i64Array(*pads)),
-       nc.named("dilation", nc.i64Array(*dilations)),
-       nc.named("groups", nc.builder.getI64IntegerAttr(channels))});
+      convAttrs(nc, w, channels));
   return failed(y) ? failure() : nc.setOutput(0, *y);
 }
 

@@ -356,6 +356,37 @@ extrapolationShape(llvm::ArrayRef<AxisMap> maps, int64_t rank,
 static constexpr llvm::StringLiteral kExtrapolationTooLarge =
     "the extrapolation values would exceed the importer's limit on constants";
 
+/// tf_crop_and_resize's extrapolation checked against the limit on
+/// constants before the axis maps are built, which costs time per output (a
+/// fuzzed size of millions must fail fast). An axis puts some output
+/// outside the input iff one of its two ends lies outside (the source
+/// coordinate is monotone in the output index), and the axes that change
+/// size are among the extrapolation's, so their sizes' product is a lower
+/// bound of its size: past the limit here, it is past it in applyMaps too.
+static LogicalResult checkExtrapolationBound(
+    NodeContext &nc, const ResizeSpec &spec, llvm::ArrayRef<int64_t> axes,
+    llvm::ArrayRef<int64_t> inShape, llvm::ArrayRef<int64_t> outShape,
+    llvm::ArrayRef<double> scale, llvm::ArrayRef<double> roi) {
+  if (spec.coord != Coord::TfCropAndResize || spec.extrapolation == 0.0f)
+    return success();
+  const size_t naxes = axes.size();
+  bool outside = false;
+  llvm::SmallVector<int64_t> lower;
+  for (size_t k = 0; k < naxes; ++k) {
+    const int64_t a = axes[k], in = inShape[a], out = outShape[a];
+    for (int64_t o : {int64_t(0), out - 1}) {
+      double x =
+          sourceCoordinate(spec, o, in, out, scale[a], roi[k], roi[naxes + k]);
+      outside |= !(x >= 0 && x <= double(in - 1));
+    }
+    if (out != in)
+      lower.push_back(out);
+  }
+  if (outside && !constElementCount(lower, onnx::TensorProto::FLOAT))
+    return nc.error() << kExtrapolationTooLarge, failure();
+  return success();
+}
+
 /// `x` (rank >= 2) with the axis maps applied.
 static FailureOr<Value> applyMaps(NodeContext &nc, Value x,
                                   llvm::ArrayRef<AxisMap> maps,
@@ -591,6 +622,9 @@ static LogicalResult importResize(NodeContext &nc) {
                              "on constants",
                failure();
     }
+  if (failed(checkExtrapolationBound(nc, *spec, axes, inShape, outShape, scale,
+                                     *roi)))
+    return failure();
   std::vector<AxisMap> maps;
   for (size_t k = 0; k < naxes; ++k) {
     int64_t a = axes[k];

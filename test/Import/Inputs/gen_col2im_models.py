@@ -50,12 +50,15 @@ def write_fold_net():
 def write_bad():
     """Col2Im nodes the importer rejects: 3-D blocks, columns that are no
     multiple of the block, a block count that the geometry does not give,
-    a zero stride, an image too large for int64 bytes."""
+    a zero stride, an empty image, two pads for a 2-D image, an image too
+    large for int64 bytes."""
     for stem, xshape, image, block, attrs in (
             ("3d", [1, 8, 1], [2, 2, 2], [2, 2, 2], {}),
             ("rows", [1, 5, 4], [3, 3], [2, 2], {}),
             ("blocks", [1, 4, 5], [3, 3], [2, 2], {}),
             ("strides", [1, 4, 4], [3, 3], [2, 2], dict(strides=[0, 1])),
+            ("image", [1, 4, 4], [0, 3], [2, 2], {}),
+            ("pads", [1, 4, 4], [3, 3], [2, 2], dict(pads=[1, 1])),
             ("huge", [1, 4, 1], [2 ** 40, 2 ** 40], [2, 2],
              dict(strides=[2 ** 41, 2 ** 41]))):
         inits = [numpy_helper.from_array(np.array(image, np.int64), "image"),
