@@ -116,6 +116,7 @@ OPS = {
     "Mean": r"test_mean_",
     "MeanVarianceNormalization": r"test_mvn$",
     "Min": r"test_min_",
+    "Mod": r"test_mod_",
     "Mish": r"test_mish$",
     "Mul": r"test_mul(_bcast|_example|_uint8)?$",
     "Neg": r"test_neg(_example)?$",

@@ -138,6 +138,24 @@ LogicalResult rule(PowfOp op, Rule &r) {
   return success();
 }
 
+/// y = mod(a, b), PyTorch's rule: da = dy; db = -dy * q, where q is a / b
+/// rounded toward zero (fmod) or down (remainder).
+LogicalResult rule(ModOp op, Rule &r) {
+  r.set(0, r.dy());
+  if (!r.need(1))
+    return success();
+  GradientBuilder &b = r.b();
+  Value q = b.create<DivOp>(op.getLhs(), op.getRhs());
+  Value whole = b.create<FloorOp>(q);
+  if (op.getFmod()) {
+    Value zero = b.scalar(0.0, elementTypeOf(q));
+    Value below = b.create<CompareOp>(ComparePredicate::LT, q, zero);
+    whole = b.create<WhereOp>(below, b.create<CeilOp>(q), whole);
+  }
+  r.set(1, b.create<NegOp>(b.create<MulOp>(r.dy(), whole)));
+  return success();
+}
+
 LogicalResult rule(NegOp, Rule &r) {
   r.set(0, r.b().create<NegOp>(r.dy()));
   return success();

@@ -204,12 +204,12 @@ void amp::registerNNPrecisionModels(DialectRegistry &registry) {
     // Only the float operands and results follow the op (the default):
     // where's cond, compare's, argmax's and topk's results, convert's integer
     // or i1 side and the shape ops' ids and masks keep their types.
-    attachElementwise<AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp, NegOp,
-                      ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp, ReluOp,
-                      GeluOp, GeluErfOp, SinOp, CosOp, ErfOp, TanOp, AsinOp,
-                      AcosOp, AtanOp, SinhOp, CoshOp, AsinhOp, AcoshOp, AtanhOp,
-                      FloorOp, CeilOp, RoundOp, SignOp, AbsOp, PowOp, PowfOp,
-                      ClampOp, WhereOp, CompareOp, ConvertOp, CumsumOp,
+    attachElementwise<AddOp, SubOp, MulOp, DivOp, ModOp, MaximumOp, MinimumOp,
+                      NegOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp,
+                      ReluOp, GeluOp, GeluErfOp, SinOp, CosOp, ErfOp, TanOp,
+                      AsinOp, AcosOp, AtanOp, SinhOp, CoshOp, AsinhOp, AcoshOp,
+                      AtanhOp, FloorOp, CeilOp, RoundOp, SignOp, AbsOp, PowOp,
+                      PowfOp, ClampOp, WhereOp, CompareOp, ConvertOp, CumsumOp,
                       ArgMaxOp, TopKOp, SoftmaxOp, LogSoftmaxOp, MaxPool2DOp,
                       AvgPool2DOp, GlobalAvgPoolOp, ReshapeOp, TransposeOp,
                       BroadcastToOp, ConcatOp, SliceOp, PadOp, GradSeedOp>(ctx);

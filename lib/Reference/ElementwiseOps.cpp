@@ -209,7 +209,27 @@ void amp::reference::registerElementwiseOps(EvaluatorTable &table) {
   addBinary<AddOp>(table, [](double a, double b) { return a + b; });
   addBinary<SubOp>(table, [](double a, double b) { return a - b; });
   addBinary<MulOp>(table, [](double a, double b) { return a * b; });
-  addBinary<DivOp>(table, [](double a, double b) { return a / b; });
+  // Integers truncate, and a zero divisor gives 0 (the runtime's).
+  addBinaryOf<DivOp>(table, [](DivOp op) -> BinaryFn {
+    if (isa<FloatType>(op.getType().getElementType()))
+      return [](double a, double b) { return a / b; };
+    return [](double a, double b) { return b == 0 ? 0.0 : std::trunc(a / b); };
+  });
+  // fmod is exact in f64 too; Python's remainder adds b where the signs
+  // differ, and a zero takes b's sign. An integer zero divisor gives 0.
+  addBinaryOf<ModOp>(table, [](ModOp op) -> BinaryFn {
+    bool isFloat = isa<FloatType>(op.getType().getElementType());
+    return [isFloat, fmod = op.getFmod()](double a, double b) {
+      if (!isFloat && b == 0)
+        return 0.0;
+      double r = std::fmod(a, b);
+      if (fmod)
+        return r;
+      if (r == 0)
+        return std::copysign(0.0, b);
+      return (r < 0) != (b < 0) ? r + b : r;
+    };
+  });
   // NaN propagates from either operand.
   addBinary<MaximumOp>(table, [](double a, double b) {
     return std::isnan(a) || std::isnan(b) ? kNaN : std::max(a, b);

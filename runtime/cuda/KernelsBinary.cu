@@ -91,24 +91,13 @@ void dispatchBinary(int32_t op, const StridedLoop<3> &loop, const void *lhs,
                     const void *rhs, void *out, int64_t n,
                     cudaStream_t stream) {
   switch (op) {
-  case AMP_BINARY_ADD:
-    return launchBinary<T, AMP_BINARY_ADD>(loop, lhs, rhs, out, n, stream);
-  case AMP_BINARY_SUB:
-    return launchBinary<T, AMP_BINARY_SUB>(loop, lhs, rhs, out, n, stream);
-  case AMP_BINARY_MUL:
-    return launchBinary<T, AMP_BINARY_MUL>(loop, lhs, rhs, out, n, stream);
-  case AMP_BINARY_DIV:
-    if constexpr (kIsFloatStorage<T>) // checkBinary: no integer division
-      launchBinary<T, AMP_BINARY_DIV>(loop, lhs, rhs, out, n, stream);
+#define AMP_BINARY_CASE(OP)                                                    \
+  case OP:                                                                     \
+    if constexpr (kIsFloatStorage<T> || !binaryFloatOnly(OP))                  \
+      launchBinary<T, OP>(loop, lhs, rhs, out, n, stream);                     \
     return;
-  case AMP_BINARY_MAX:
-    return launchBinary<T, AMP_BINARY_MAX>(loop, lhs, rhs, out, n, stream);
-  case AMP_BINARY_POW:
-    if constexpr (kIsFloatStorage<T>) // checkBinary: float only
-      launchBinary<T, AMP_BINARY_POW>(loop, lhs, rhs, out, n, stream);
-    return;
-  default:
-    return launchBinary<T, AMP_BINARY_MIN>(loop, lhs, rhs, out, n, stream);
+    AMP_FOR_EACH_BINARY_OP(AMP_BINARY_CASE)
+#undef AMP_BINARY_CASE
   }
 }
 

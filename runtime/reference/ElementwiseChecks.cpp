@@ -120,22 +120,22 @@ amp_status_t amp::runtime::kernels::checkDropout(Checker &check, const void *x,
   return check.pointer("seed", seed, 1, AMP_DTYPE_I64);
 }
 
-/// Whether amp_binary's `op` takes float dtypes only (no integer division
-/// or power).
-static bool isFloatOnlyBinary(int32_t op) {
-  return op == AMP_BINARY_DIV || op == AMP_BINARY_POW;
-}
-
 amp_status_t amp::runtime::kernels::checkBinary(
     Checker &check, int32_t rawOp, const void *lhs, const void *rhs,
     const void *out, const int64_t *lhsDims, int32_t lhsRank,
     const int64_t *rhsDims, int32_t rhsRank, const int64_t *outDims,
     int32_t outRank, amp_dtype_t dtype, StridedLoop<3> *loop, int64_t *numel) {
-  if (rawOp < AMP_BINARY_ADD || rawOp > AMP_BINARY_POW)
+  switch (rawOp) {
+#define AMP_BINARY_CASE(OP) case OP:
+    AMP_FOR_EACH_BINARY_OP(AMP_BINARY_CASE)
+#undef AMP_BINARY_CASE
+    break;
+  default:
     return check.fail(AMP_STATUS_INVALID_ARGUMENT, "unknown op %d", rawOp);
+  }
   if (amp_status_t s =
           check.dtype("dtype", dtype,
-                      isFloatOnlyBinary(rawOp) ? kFloatDtypes : kNumericDtypes))
+                      binaryFloatOnly(rawOp) ? kFloatDtypes : kNumericDtypes))
     return s;
   int64_t nl, nr, no;
   if (amp_status_t s = checkBroadcastPair(check, lhs, rhs, out, lhsDims,

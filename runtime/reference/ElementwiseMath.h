@@ -153,23 +153,60 @@ template <int32_t Op> inline AMP_HOST_DEVICE float binaryOp(float a, float b) {
     return maxPropagateNaN(a, b);
   else if constexpr (Op == AMP_BINARY_MIN)
     return minPropagateNaN(a, b);
-  else
+  else if constexpr (Op == AMP_BINARY_FMOD)
+    return fmodf(a, b);
+  else if constexpr (Op == AMP_BINARY_MOD) {
+    // fmodf is exact; adding b rounds once, as numpy's mod.
+    float r = fmodf(a, b);
+    if (r == 0.0f)
+      return copysignf(0.0f, b);
+    return (r < 0.0f) != (b < 0.0f) ? r + b : r;
+  } else
     return powf(a, b);
 }
 
-/// lhs op rhs of amp_binary on i32 or i64 for every op but DIV and POW: two's
+/// Whether amp_binary's op takes float dtypes only.
+constexpr bool binaryFloatOnly(int32_t op) { return op == AMP_BINARY_POW; }
+
+/// Calls F(OP) for every amp_binary_op_t, in ABI order: the backends'
+/// dispatch of amp_binary and its check of the op.
+#define AMP_FOR_EACH_BINARY_OP(F)                                              \
+  F(AMP_BINARY_ADD)                                                            \
+  F(AMP_BINARY_SUB)                                                            \
+  F(AMP_BINARY_MUL)                                                            \
+  F(AMP_BINARY_DIV)                                                            \
+  F(AMP_BINARY_MAX)                                                            \
+  F(AMP_BINARY_MIN)                                                            \
+  F(AMP_BINARY_POW)                                                            \
+  F(AMP_BINARY_FMOD)                                                           \
+  F(AMP_BINARY_MOD)
+
+/// lhs op rhs of amp_binary on i32 or i64 for every op but POW: two's
 /// complement that wraps on overflow (the sum, difference or product is
-/// taken in the unsigned type, then read back as signed), and the signed
-/// maximum or minimum.
+/// taken in the unsigned type, then read back as signed), the signed
+/// maximum or minimum, and C's truncating division and remainder, where a
+/// zero divisor gives 0 and a divisor of -1 cannot overflow.
 template <int32_t Op, typename T>
 inline AMP_HOST_DEVICE T intBinaryOp(T a, T b) {
   static_assert(std::is_same<T, int32_t>::value ||
                     std::is_same<T, int64_t>::value,
                 "i32 or i64");
-  static_assert(Op != AMP_BINARY_DIV && Op != AMP_BINARY_POW,
-                "no integer division or power");
+  static_assert(Op != AMP_BINARY_POW, "no integer power");
   using U = std::make_unsigned_t<T>;
-  if constexpr (Op == AMP_BINARY_ADD)
+  if constexpr (Op == AMP_BINARY_DIV) {
+    if (b == 0)
+      return 0;
+    // -a wraps at the minimum, where a / -1 would overflow.
+    return b == -1 ? static_cast<T>(U(0) - static_cast<U>(a)) : a / b;
+  } else if constexpr (Op == AMP_BINARY_FMOD || Op == AMP_BINARY_MOD) {
+    if (b == 0 || b == -1)
+      return 0;
+    T r = a % b;
+    if constexpr (Op == AMP_BINARY_MOD)
+      if (r != 0 && (r < 0) != (b < 0))
+        r += b;
+    return r;
+  } else if constexpr (Op == AMP_BINARY_ADD)
     return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
   else if constexpr (Op == AMP_BINARY_SUB)
     return static_cast<T>(static_cast<U>(a) - static_cast<U>(b));

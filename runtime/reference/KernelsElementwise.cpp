@@ -92,24 +92,13 @@ template <typename T>
 void dispatchBinary(int32_t op, const StridedLoop<3> &loop, const void *lhs,
                     const void *rhs, void *out) {
   switch (op) {
-  case AMP_BINARY_ADD:
-    return runBinary<T, AMP_BINARY_ADD>(loop, lhs, rhs, out);
-  case AMP_BINARY_SUB:
-    return runBinary<T, AMP_BINARY_SUB>(loop, lhs, rhs, out);
-  case AMP_BINARY_MUL:
-    return runBinary<T, AMP_BINARY_MUL>(loop, lhs, rhs, out);
-  case AMP_BINARY_DIV:
-    if constexpr (kIsFloatStorage<T>) // checkBinary: no integer division
-      runBinary<T, AMP_BINARY_DIV>(loop, lhs, rhs, out);
+#define AMP_BINARY_CASE(OP)                                                    \
+  case OP:                                                                     \
+    if constexpr (kIsFloatStorage<T> || !binaryFloatOnly(OP))                  \
+      runBinary<T, OP>(loop, lhs, rhs, out);                                   \
     return;
-  case AMP_BINARY_MAX:
-    return runBinary<T, AMP_BINARY_MAX>(loop, lhs, rhs, out);
-  case AMP_BINARY_MIN:
-    return runBinary<T, AMP_BINARY_MIN>(loop, lhs, rhs, out);
-  case AMP_BINARY_POW:
-    if constexpr (kIsFloatStorage<T>) // checkBinary: float only
-      runBinary<T, AMP_BINARY_POW>(loop, lhs, rhs, out);
-    return;
+    AMP_FOR_EACH_BINARY_OP(AMP_BINARY_CASE)
+#undef AMP_BINARY_CASE
   }
 }
 

@@ -304,4 +304,25 @@ func.func @powf(%a: tensor<3x4xf32> {nn.role = #nn.role<param>, nn.check_range =
   return %l : tensor<f32>
 }
 
-// CHECK: summary: 20 functions, 35 params, 368 elements ({{.*}}): all passed
+// Both remainders of a dividend in [-6, 6] by a divisor in [0.7, 1.9]
+// broadcast over the rows (negative quotients, so fmod's trunc and
+// remainder's floor differ); the central differences cross no jump at the
+// seeded values (none within h of a multiple of the divisor).
+// CHECK-LABEL: @remainders: loss {{.*}}: ok
+// CHECK-NEXT:    %a [3x4]: 12 of 12 elements, {{.*}}: ok
+// CHECK-NEXT:    %b [4]: 4 of 4 elements, {{.*}}: ok
+func.func @remainders(%a: tensor<3x4xf32> {nn.role = #nn.role<param>, nn.check_range = [-6.0, 6.0]},
+                      %b: tensor<4xf32> {nn.role = #nn.role<param>, nn.check_range = [0.7, 1.9]},
+                      %w: tensor<3x4xf32> {nn.role = #nn.role<input>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %m = nn.mod %a, %b : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<3x4xf32>
+  %f = nn.mod %a, %b {fmod} : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<3x4xf32>
+  %three = arith.constant dense<3.0> : tensor<f32>
+  %f3 = nn.mul %f, %three : (tensor<3x4xf32>, tensor<f32>) -> tensor<3x4xf32>
+  %y = nn.add %m, %f3 : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  %yw = nn.mul %y, %w : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  %l = nn.reduce_sum %yw [0, 1] : (tensor<3x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// CHECK: summary: 21 functions, 37 params, 384 elements ({{.*}}): all passed

@@ -53,10 +53,10 @@ struct UnaryLowering : RuntimeOpLowering<Op> {
   }
 };
 
-/// nn.add ... nn.div, nn.maximum, nn.minimum: amp_binary with all three
-/// shapes.
-template <typename Op, amp_binary_op_t Code>
-struct BinaryLowering : RuntimeOpLowering<Op> {
+/// nn.add ... nn.div, nn.maximum, nn.minimum, nn.powf, nn.mod: amp_binary
+/// with all three shapes; `codeOf` gives the op's amp_binary_op_t.
+template <typename Op, amp_binary_op_t (*codeOf)(Op)>
+struct BinaryLoweringOf : RuntimeOpLowering<Op> {
   /// out may equal lhs or rhs of out's shape (an operand of the result's
   /// type).
   InPlaceOperands inPlaceOperands(Op, unsigned) const override {
@@ -66,11 +66,24 @@ struct BinaryLowering : RuntimeOpLowering<Op> {
              RuntimeBuilder &rb, ValueRange results) const override {
     Value l = op->getOperand(0), r = op->getOperand(1), y = op->getResult(0);
     rb.call(RuntimeFn::amp_binary,
-            {rb.i32(Code), adaptor.getOperands()[0], adaptor.getOperands()[1],
-             results[0], rb.dims(l), rb.rank(l), rb.dims(r), rb.rank(r),
-             rb.dims(y), rb.rank(y), rb.dtype(y.getType()), rb.stream()});
+            {rb.i32(codeOf(op)), adaptor.getOperands()[0],
+             adaptor.getOperands()[1], results[0], rb.dims(l), rb.rank(l),
+             rb.dims(r), rb.rank(r), rb.dims(y), rb.rank(y),
+             rb.dtype(y.getType()), rb.stream()});
   }
 };
+
+template <typename Op, amp_binary_op_t Code> amp_binary_op_t fixedCode(Op) {
+  return Code;
+}
+
+template <typename Op, amp_binary_op_t Code>
+using BinaryLowering = BinaryLoweringOf<Op, fixedCode<Op, Code>>;
+
+/// nn.mod: C's fmod with `fmod`, else Python's remainder.
+amp_binary_op_t modCode(nn::ModOp op) {
+  return op.getFmod() ? AMP_BINARY_FMOD : AMP_BINARY_MOD;
+}
 
 /// Same-shape pointwise calls (operands..., result, n, dtype,
 /// attributes...): nn.pow and nn.clamp (x -> y), and the gradients (dy, x or
@@ -248,7 +261,8 @@ void amp::addElementwiseLowerings(LoweringTable &table) {
             BinaryLowering<nn::DivOp, AMP_BINARY_DIV>,
             BinaryLowering<nn::MaximumOp, AMP_BINARY_MAX>,
             BinaryLowering<nn::MinimumOp, AMP_BINARY_MIN>,
-            BinaryLowering<nn::PowfOp, AMP_BINARY_POW>>();
+            BinaryLowering<nn::PowfOp, AMP_BINARY_POW>,
+            BinaryLoweringOf<nn::ModOp, modCode>>();
   table.add<PointwiseLowering<nn::PowOp, RuntimeFn::amp_pow>,
             PointwiseLowering<nn::ClampOp, RuntimeFn::amp_clamp>,
             PointwiseLowering<nn::ReluGradOp, RuntimeFn::amp_relu_grad>,

@@ -5,8 +5,8 @@
 // (folded on constants, Abs, Neg, Relu and Sign on integer ones too; Sign
 // of run-time integers as nn.compare and nn.where), binary
 // arithmetic with numpy broadcasting (folded on constants, so shape
-// arithmetic never reaches nn; at run time on FLOAT, and on INT64 and INT32
-// but for Div), Mod (folded only), Sum/Max/Min/Mean, Pow, Clip, Where (of
+// arithmetic never reaches nn; at run time on FLOAT, INT64 and INT32), Mod
+// (nn.mod at run time), Sum/Max/Min/Mean, Pow, Clip, Where (of
 // any element type, folded on constants), Identity, Dropout (the identity
 // in inference, nn.dropout in training mode) and Gelu.
 //
@@ -131,8 +131,11 @@ static double applyArith(Arith op, bool isFloat, double a, double b) {
   case Arith::Div:
     if (!isFloat) {
       int64_t x = toInt64(a), y = toInt64(b);
-      if (y == 0 || (y == -1 && x == std::numeric_limits<int64_t>::min()))
+      // As the runtime: a zero divisor gives 0, and x / -1 wraps.
+      if (y == 0)
         return 0;
+      if (y == -1)
+        return double(int64_t(uint64_t(0) - uint64_t(x)));
       return double(x / y);
     }
     return a / b;
@@ -189,11 +192,8 @@ static LogicalResult importArith(NodeContext &nc, Arith op, unsigned n) {
     return nc.setOutput(0, std::move(acc));
   }
   // Integer operands (position ids computed from a mask) run as the nn
-  // ops' i32/i64 forms; a division of them would truncate, which nn.div
-  // does not do.
-  auto operand = [&](unsigned i) {
-    return op == Arith::Div ? nc.floatValue(i) : nc.numericValue(i);
-  };
+  // ops' i32/i64 forms; nn.div of them truncates, as ONNX's Div.
+  auto operand = [&](unsigned i) { return nc.numericValue(i); };
   FailureOr<Value> acc = operand(0);
   if (failed(acc))
     return failure();
@@ -245,11 +245,12 @@ template <Arith op> static LogicalResult importBinary(NodeContext &nc) {
   return importArith(nc, op, 2);
 }
 
-/// Mod on values known at import time (the index arithmetic of PyTorch's
-/// exported attention): nn has no remainder op, and a remainder of float
-/// tensors computed at run time has no use in the models amp trains.
-/// fmod = 0 (integers only) takes the sign of the divisor, as Python's %;
-/// fmod = 1 that of the dividend, as C's fmod. A zero divisor is an error.
+/// Mod: fmod = 0 (integers only) takes the sign of the divisor, as Python's
+/// %; fmod = 1 that of the dividend, as C's fmod. Folded on values known at
+/// import time (the index arithmetic of PyTorch's exported attention; a
+/// zero divisor is an error); else nn.mod (PyTorch's `%` of ids and
+/// positions, `torch.fmod` of floats), where an integer zero divisor gives
+/// 0.
 static LogicalResult importMod(NodeContext &nc) {
   FailureOr<int64_t> fmod = nc.intAttr("fmod", 0);
   if (failed(fmod))
@@ -258,6 +259,25 @@ static LogicalResult importMod(NodeContext &nc) {
     return nc.error() << "fmod = " << *fmod << " is not 0 or 1", failure();
   if (nc.numInputs() != 2)
     return nc.error() << "needs 2 inputs", failure();
+  FailureOr<Tensor *> lhs = nc.input(0);
+  FailureOr<Tensor *> rhs = failed(lhs) ? lhs : nc.input(1);
+  if (failed(rhs))
+    return failure();
+  if (!isFoldable(**lhs) || !isFoldable(**rhs)) {
+    FailureOr<Value> a = nc.numericValue(0);
+    FailureOr<Value> b = failed(a) ? a : nc.numericValue(1);
+    if (failed(b))
+      return failure();
+    if (isa<FloatType>(getElementTypeOrSelf(a->getType())) && *fmod == 0)
+      return nc.error() << "fmod = 0 on FLOAT inputs (ONNX requires fmod = 1 "
+                           "for floating-point types)",
+             failure();
+    llvm::SmallVector<NamedAttribute> attrs;
+    if (*fmod)
+      attrs.push_back(nc.named("fmod", nc.builder.getUnitAttr()));
+    FailureOr<Value> y = nc.create<nn::ModOp>({*a, *b}, attrs);
+    return failed(y) ? failure() : nc.setOutput(0, *y);
+  }
   FailureOr<const Const *> dividend = nc.constInput(0, "the dividend");
   if (failed(dividend))
     return failure();

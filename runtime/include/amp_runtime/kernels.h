@@ -265,7 +265,7 @@ AMP_KERNEL_API amp_status_t amp_clamp_grad(const void *dy, const void *x,
                                            float max, void *stream);
 
 /* Binary ops with numpy broadcasting (nn.add ... nn.div, nn.maximum,
- * nn.minimum, nn.powf). */
+ * nn.minimum, nn.powf, nn.mod). */
 typedef enum amp_binary_op {
   AMP_BINARY_ADD = 0,
   AMP_BINARY_SUB = 1,
@@ -279,6 +279,11 @@ typedef enum amp_binary_op {
    * not correctly rounded: pow(x, 0) = 1, pow(1, y) = 1, a negative lhs with
    * a non-integer rhs NaN), rounded to the dtype. */
   AMP_BINARY_POW = 6,
+  /* The remainder of lhs / rhs. FMOD has lhs's sign (C's fmod; exact for
+   * floats); MOD has rhs's (Python's and numpy's %: the fmod, plus rhs where
+   * it is not 0 and the signs differ; a zero result takes rhs's sign). */
+  AMP_BINARY_FMOD = 7,
+  AMP_BINARY_MOD = 8,
 } amp_binary_op_t;
 
 /* out = lhs op rhs. All three shapes are passed; out's must be exactly the
@@ -286,10 +291,11 @@ typedef enum amp_binary_op {
  * equal or one of them 1). One dtype for all three. For f32, f16 and bf16
  * the f32 operation is correctly rounded (max and min select), so the result
  * is exact: RNE(f32(lhs op rhs)), POW excepted. i32 and i64 take every op but
- * DIV and POW, in two's
- * complement that wraps on overflow (as PyTorch's and numpy's integer
- * tensors); max and min are the signed comparisons. out may equal lhs or rhs
- * when that operand has out's shape. */
+ * POW, in two's complement that wraps on overflow (as PyTorch's and numpy's
+ * integer tensors); max and min are the signed comparisons. Their DIV
+ * truncates toward zero (C's and ONNX's integer Div), INT_MIN / -1 wraps to
+ * INT_MIN, and DIV, FMOD and MOD by zero give 0 (numpy's results; nothing
+ * traps). out may equal lhs or rhs when that operand has out's shape. */
 AMP_KERNEL_API amp_status_t
 amp_binary(amp_binary_op_t op, const void *lhs, const void *rhs, void *out,
            const int64_t *lhs_dims, int32_t lhs_rank, const int64_t *rhs_dims,

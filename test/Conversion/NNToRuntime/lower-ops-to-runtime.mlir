@@ -101,6 +101,26 @@ func.func @trig_hyperbolic(%x: tensor<2x8xbf16>) -> tensor<2x8xbf16> {
 
 // -----
 
+// nn.mod: AMP_BINARY_MOD = 8, with fmod AMP_BINARY_FMOD = 7; integer
+// nn.div: AMP_BINARY_DIV = 3 on AMP_DTYPE_I64 = 4.
+// CHECK-LABEL: func.func @mod_and_integer_div(
+// CHECK: %[[MOD:.*]] = llvm.mlir.constant(8 : i32) : i32
+// CHECK: %[[I64:.*]] = llvm.mlir.constant(4 : i32) : i32
+// CHECK: llvm.call @amp_binary(%[[MOD]], {{.*}}, %[[I64]], %{{.*}})
+// CHECK: %[[FMOD:.*]] = llvm.mlir.constant(7 : i32) : i32
+// CHECK: %[[F32:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK: llvm.call @amp_binary(%[[FMOD]], {{.*}}, %[[F32]], %{{.*}})
+// CHECK: %[[DIV:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK: llvm.call @amp_binary(%[[DIV]], {{.*}}, %[[I64]], %{{.*}})
+func.func @mod_and_integer_div(%a: tensor<2x8xi64>, %b: tensor<2x8xi64>, %x: tensor<2x8xf32>) -> (tensor<2x8xi64>, tensor<2x8xf32>) {
+  %0 = nn.mod %a, %b : (tensor<2x8xi64>, tensor<2x8xi64>) -> tensor<2x8xi64>
+  %1 = nn.mod %x, %x {fmod} : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %2 = nn.div %0, %b : (tensor<2x8xi64>, tensor<2x8xi64>) -> tensor<2x8xi64>
+  return %2, %1 : tensor<2x8xi64>, tensor<2x8xf32>
+}
+
+// -----
+
 // Integer arithmetic on position ids: amp_binary with AMP_DTYPE_I64 = 4
 // (AMP_BINARY_MUL = 2).
 // CHECK-LABEL: func.func @integer_mul(

@@ -42,10 +42,10 @@ func.func @powf_shapes(%a: tensor<4x3xf32>, %b: tensor<4xf32>) {
 
 // -----
 
-// Integer division would truncate; nn.div is float only.
-func.func @integer_div(%a: tensor<4xi32>, %b: tensor<4xi32>) {
-  // expected-error @+1 {{'nn.div' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type values, but got 'tensor<4xi32>'}}
-  %0 = nn.div %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+// nn.div takes integers (truncating), but not booleans.
+func.func @bool_div(%a: tensor<4xi1>, %b: tensor<4xi1>) {
+  // expected-error @+1 {{'nn.div' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<4xi1>'}}
+  %0 = nn.div %a, %b : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
   return
 }
 
@@ -1258,6 +1258,23 @@ func.func @atanh_operand_type(%x: tensor<4xbf16>) {
 func.func @asin_integer(%x: tensor<4xi64>) {
   // expected-error @+1 {{'nn.asin' op operand #0 must be}}
   %0 = nn.asin %x : tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @mod_mixed_types(%a: tensor<4xi64>, %b: tensor<4xi32>) {
+  // expected-error @+2 {{lhs and rhs must have the same element type, got 'i64' and 'i32'}}
+  // expected-error @+1 {{'nn.mod' op failed to infer returned types}}
+  %0 = nn.mod %a, %b : (tensor<4xi64>, tensor<4xi32>) -> tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @mod_bool(%a: tensor<4xi1>) {
+  // expected-error @+1 {{'nn.mod' op operand #0 must be}}
+  %0 = nn.mod %a, %a : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
   return
 }
 

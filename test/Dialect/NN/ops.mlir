@@ -184,6 +184,21 @@ func.func @sin_cos_erf(%x: tensor<2x3xf16>) -> (tensor<2x3xf16>, tensor<2x3xf16>
   return %0, %1, %2 : tensor<2x3xf16>, tensor<2x3xf16>, tensor<2x3xf16>
 }
 
+// CHECK-LABEL: func.func @mod_and_integer_div(
+// CHECK-SAME:    %[[A:.*]]: tensor<2x3xi64>, %[[B:.*]]: tensor<3xi64>, %[[X:.*]]: tensor<2x3xbf16>)
+// CHECK:         %[[M:.*]] = nn.mod %[[A]], %[[B]] : (tensor<2x3xi64>, tensor<3xi64>) -> tensor<2x3xi64>
+// CHECK-NEXT:    %[[F:.*]] = nn.mod %[[M]], %[[B]] {fmod} : (tensor<2x3xi64>, tensor<3xi64>) -> tensor<2x3xi64>
+// CHECK-NEXT:    %[[D:.*]] = nn.div %[[F]], %[[B]] : (tensor<2x3xi64>, tensor<3xi64>) -> tensor<2x3xi64>
+// CHECK-NEXT:    %[[R:.*]] = nn.mod %[[X]], %[[X]] {fmod} : (tensor<2x3xbf16>, tensor<2x3xbf16>) -> tensor<2x3xbf16>
+// CHECK-NEXT:    return %[[D]], %[[R]]
+func.func @mod_and_integer_div(%a: tensor<2x3xi64>, %b: tensor<3xi64>, %x: tensor<2x3xbf16>) -> (tensor<2x3xi64>, tensor<2x3xbf16>) {
+  %0 = nn.mod %a, %b : (tensor<2x3xi64>, tensor<3xi64>) -> tensor<2x3xi64>
+  %1 = nn.mod %0, %b {fmod} : (tensor<2x3xi64>, tensor<3xi64>) -> tensor<2x3xi64>
+  %2 = nn.div %1, %b : (tensor<2x3xi64>, tensor<3xi64>) -> tensor<2x3xi64>
+  %3 = nn.mod %x, %x {fmod} : (tensor<2x3xbf16>, tensor<2x3xbf16>) -> tensor<2x3xbf16>
+  return %2, %3 : tensor<2x3xi64>, tensor<2x3xbf16>
+}
+
 // CHECK-LABEL: func.func @trig_hyperbolic(
 // CHECK-SAME:    %[[X:.*]]: tensor<2x3xf16>)
 // CHECK:      %[[V0:.*]] = nn.tan %[[X]] : tensor<2x3xf16>

@@ -427,7 +427,8 @@ std::vector<BroadcastCase> broadcastCases() {
 }
 
 const char *binaryName(int op) {
-  static const char *const names[] = {"add", "sub", "mul", "div", "max", "min"};
+  static const char *const names[] = {"add", "sub", "mul",  "div", "max",
+                                      "min", "pow", "fmod", "mod"};
   return names[op];
 }
 
@@ -448,8 +449,9 @@ TEST_P(BinaryTest, IsExactlyTheRoundedF32Result) {
                               a.rank(), b.dims(), b.rank(), out.dims(),
                               out.rank(), dtype, nullptr)));
   // The naive numpy index mapping; the f64 result of two f32 values is
-  // exact for + - * and an innocuous double rounding for /, so rounding it
-  // to f32 gives the correctly rounded f32 operation.
+  // exact for + - *, fmod and mod (|fmod| < |y|, so its sum with y is
+  // exact) and an innocuous double rounding for /, so rounding it to f32
+  // gives the correctly rounded f32 operation.
   std::vector<double> ref;
   for (int64_t i = 0; i < out.size(); ++i) {
     double x = a.get(broadcastSource(i, c.out, c.lhs));
@@ -459,7 +461,10 @@ TEST_P(BinaryTest, IsExactlyTheRoundedF32Result) {
                : op == AMP_BINARY_MUL ? x * y
                : op == AMP_BINARY_DIV ? x / y
                : op == AMP_BINARY_MAX ? std::max(x, y)
-                                      : std::min(x, y);
+               : op == AMP_BINARY_MIN ? std::min(x, y)
+                                      : std::fmod(x, y);
+    if (op == AMP_BINARY_MOD && v != 0 && (v < 0) != (y < 0))
+      v += y;
     ref.push_back(roundViaF32(dtype, v));
   }
   EXPECT_TRUE(allEqual(out, ref, "binary"));
@@ -467,7 +472,7 @@ TEST_P(BinaryTest, IsExactlyTheRoundedF32Result) {
 
 INSTANTIATE_TEST_SUITE_P(
     AllOps, BinaryTest,
-    ::testing::Combine(::testing::Range(0, 6),
+    ::testing::Combine(::testing::Values(0, 1, 2, 3, 4, 5, 7, 8),
                        ::testing::Values(AMP_DTYPE_F32, AMP_DTYPE_F16,
                                          AMP_DTYPE_BF16),
                        ::testing::Range(0, 7)),
@@ -585,7 +590,7 @@ TEST(Binary, RejectsBadShapesAndAliases) {
                         AMP_STATUS_INVALID_ARGUMENT, "aliases"));
   Tensor i(AMP_DTYPE_I32, {4, 6});
   EXPECT_TRUE(failsWith(
-      amp_binary(AMP_BINARY_DIV, i.data(), i.data(), i.data(), i.dims(), 2,
+      amp_binary(AMP_BINARY_POW, i.data(), i.data(), i.data(), i.dims(), 2,
                  i.dims(), 2, i.dims(), 2, AMP_DTYPE_I32, nullptr),
       AMP_STATUS_NOT_SUPPORTED, "dtype is i32; expected f32, f16 or bf16"));
   Tensor m(AMP_DTYPE_BOOL, {4, 6});
@@ -645,6 +650,75 @@ TEST(Binary, IntegersWrapAndBroadcast) {
             << binaryName(op) << " " << dtypeName(dtype) << " element " << i
             << ": " << x << " and " << y;
       }
+    }
+  }
+}
+
+/// FMOD has the dividend's sign (C's fmod), MOD the divisor's (Python's %):
+/// a zero takes the divisor's sign, an infinite divisor leaves a finite
+/// dividend of its sign (and gives it for one of the other sign), and an
+/// infinite dividend or a zero divisor gives NaN. Exact in every dtype.
+TEST(Binary, RemaindersFollowCAndPython) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<double> a = {5.5, -5.5, 5.5, -5.5, 4, -4, 4, 1, -1, inf, 3};
+  const std::vector<double> b = {2, 2, -2, -2, 2, 2, -2, inf, inf, 2, 0};
+  const std::vector<double> fmod = {1.5, -1.5, 1.5, -1.5, 0,  -0.0,
+                                    0,   1,    -1,  nan,  nan};
+  const std::vector<double> mod = {1.5,  0.5, -0.5, -1.5, 0,  0,
+                                   -0.0, 1,   inf,  nan,  nan};
+  for (amp_dtype_t dtype : floatDtypes()) {
+    const int64_t n = int64_t(a.size());
+    Tensor x(dtype, {n}), y(dtype, {n});
+    for (int64_t i = 0; i < n; ++i) {
+      x.set(i, a[i]);
+      y.set(i, b[i]);
+    }
+    for (auto [op, want] :
+         {std::pair{AMP_BINARY_FMOD, &fmod}, std::pair{AMP_BINARY_MOD, &mod}}) {
+      Tensor out = sentinelTensor(dtype, {n});
+      ASSERT_TRUE(
+          isOk(amp_binary(op, x.data(), y.data(), out.data(), x.dims(), 1,
+                          y.dims(), 1, out.dims(), 1, dtype, nullptr)));
+      EXPECT_TRUE(allEqual(out, *want, binaryName(op))) << dtypeName(dtype);
+      for (int64_t i = 0; i < n; ++i)
+        if ((*want)[i] == 0)
+          EXPECT_EQ(std::signbit(out.get(i)), std::signbit((*want)[i]))
+              << binaryName(op) << " of " << a[i] << " and " << b[i] << " in "
+              << dtypeName(dtype);
+    }
+  }
+}
+
+/// Integer DIV truncates toward zero, FMOD keeps the dividend's sign, MOD
+/// takes the divisor's; a zero divisor gives 0 (numpy's result) and
+/// INT_MIN / -1 wraps to INT_MIN, INT_MIN % -1 is 0.
+TEST(Binary, IntegerDivisionTruncatesAndZeroDivisorsGiveZero) {
+  for (amp_dtype_t dtype : {AMP_DTYPE_I32, AMP_DTYPE_I64}) {
+    const int64_t lo = dtype == AMP_DTYPE_I32 ? int64_t(INT32_MIN) : INT64_MIN;
+    const std::vector<int64_t> a = {7, -7, 7, -7, 5, lo, lo, lo, 0, 6};
+    const std::vector<int64_t> b = {2, 2, -2, -2, 0, -1, 3, 1, -5, 3};
+    // lo = -(3 q) - 2 for both widths, q = 715827882 or 3074457345618258602.
+    const std::vector<int64_t> div = {3, -3, -3, 3, 0, lo, lo / 3, lo, 0, 2};
+    const std::vector<int64_t> fmod = {1, -1, 1, -1, 0, 0, -2, 0, 0, 0};
+    const std::vector<int64_t> mod = {1, 1, -1, -1, 0, 0, 1, 0, 0, 0};
+    const int64_t n = int64_t(a.size());
+    Tensor x(dtype, {n}), y(dtype, {n});
+    for (int64_t i = 0; i < n; ++i) {
+      x.setBits(i, uint64_t(a[i]));
+      y.setBits(i, uint64_t(b[i]));
+    }
+    for (auto [op, want] :
+         {std::pair{AMP_BINARY_DIV, &div}, std::pair{AMP_BINARY_FMOD, &fmod},
+          std::pair{AMP_BINARY_MOD, &mod}}) {
+      Tensor out(dtype, {n});
+      ASSERT_TRUE(
+          isOk(amp_binary(op, x.data(), y.data(), out.data(), x.dims(), 1,
+                          y.dims(), 1, out.dims(), 1, dtype, nullptr)));
+      for (int64_t i = 0; i < n; ++i)
+        EXPECT_EQ(out.intValue(i), (*want)[i])
+            << binaryName(op) << " " << dtypeName(dtype) << ": " << a[i]
+            << " and " << b[i];
     }
   }
 }

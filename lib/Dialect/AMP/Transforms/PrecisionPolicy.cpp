@@ -125,6 +125,7 @@ static constexpr PolicyEntry kDefaultPolicy[] = {
     {"nn.sub", I, I},
     {"nn.mul", I, I},
     {"nn.div", I, I},
+    {"nn.mod", I, I},
     {"nn.sqrt", I, I},
     {"nn.sqrt_grad", I, I},
     {"nn.tanh", I, I},

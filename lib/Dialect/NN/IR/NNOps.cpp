@@ -191,6 +191,7 @@ AMP_NN_BINARY_INFER(DivOp)
 AMP_NN_BINARY_INFER(MaximumOp)
 AMP_NN_BINARY_INFER(MinimumOp)
 AMP_NN_BINARY_INFER(PowfOp)
+AMP_NN_BINARY_INFER(ModOp)
 #undef AMP_NN_BINARY_INFER
 
 /// The bounds of nn.clamp and nn.clamp_grad: at least one, neither NaN, and

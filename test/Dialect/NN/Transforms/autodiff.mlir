@@ -552,6 +552,46 @@ func.func @atanh(%a: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> 
 
 // -----
 
+// d mod(a, b): dy for a; -(dy * floor(a / b)) for b (PyTorch's remainder).
+// CHECK-LABEL: func.func @remainder(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32> {{.*}}, %[[B:[a-z0-9]+]]: tensor<4xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[Q:.*]] = nn.div %[[A]], %[[B]]
+// CHECK-NEXT: %[[F:.*]] = nn.floor %[[Q]] : tensor<4xf32>
+// CHECK-NEXT: %[[M:.*]] = nn.mul %[[DY]], %[[F]]
+// CHECK-NEXT: %[[DB:.*]] = nn.neg %[[M]]
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DY]] {
+// CHECK-NEXT: nn.sgd_update %[[B]], %[[DB]] {
+func.func @remainder(%a: tensor<4xf32> {nn.role = #nn.role<param>}, %b: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.mod %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// With fmod the quotient rounds toward zero: ceil below 0, floor above.
+// CHECK-LABEL: func.func @fmod(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32> {{.*}}, %[[B:[a-z0-9]+]]: tensor<4xf32>
+// CHECK: %[[DY:.*]] = nn.broadcast_to
+// CHECK-NEXT: %[[Q:.*]] = nn.div %[[A]], %[[B]]
+// CHECK-NEXT: %[[F:.*]] = nn.floor %[[Q]] : tensor<4xf32>
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<f32>
+// CHECK-NEXT: %[[NEG:.*]] = nn.compare lt, %[[Q]], %[[ZERO]]
+// CHECK-NEXT: %[[C:.*]] = nn.ceil %[[Q]] : tensor<4xf32>
+// CHECK-NEXT: %[[T:.*]] = nn.where %[[NEG]], %[[C]], %[[F]]
+// CHECK-NEXT: %[[M:.*]] = nn.mul %[[DY]], %[[T]]
+// CHECK-NEXT: %[[DB:.*]] = nn.neg %[[M]]
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[DY]] {
+// CHECK-NEXT: nn.sgd_update %[[B]], %[[DB]] {
+func.func @fmod(%a: tensor<4xf32> {nn.role = #nn.role<param>}, %b: tensor<4xf32> {nn.role = #nn.role<param>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.mod %a, %b {fmod} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %l = nn.reduce_sum %y [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @erf(
 // CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<4xf32>
 // CHECK: %[[DY:.*]] = nn.broadcast_to

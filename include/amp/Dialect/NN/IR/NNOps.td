@@ -48,7 +48,8 @@ class NN_Op<string mnemonic, list<Trait> traits = []>
 
 class NN_BinaryOp<string mnemonic, string desc,
                   string expr = "lhs " # desc # " rhs", string note = "",
-                  Type tensor = NN_NumericTensor>
+                  Type tensor = NN_NumericTensor, dag attrs = (ins),
+                  string exampleAttrs = "">
     : NN_Op<mnemonic, [InferTypeOpAdaptor]> {
   let summary = "elementwise " # desc # " with numpy broadcasting";
   let description = [{
@@ -57,10 +58,10 @@ class NN_BinaryOp<string mnemonic, string desc,
     dimensions are aligned and must be equal or 1).}] # note # [{
 
     ```mlir
-    %0 = nn.}] # mnemonic # [{ %a, %b : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+    %0 = nn.}] # mnemonic # [{ %a, %b}] # exampleAttrs # [{ : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
     ```
   }];
-  let arguments = (ins tensor:$lhs, tensor:$rhs);
+  let arguments = !con((ins tensor:$lhs, tensor:$rhs), attrs);
   let results = (outs tensor:$result);
   let assemblyFormat =
       "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
@@ -76,7 +77,21 @@ def NN_AddOp : NN_BinaryOp<"add", "+", "lhs + rhs", NN_IntegerWraps>;
 def NN_SubOp : NN_BinaryOp<"sub", "-", "lhs - rhs", NN_IntegerWraps>;
 def NN_MulOp : NN_BinaryOp<"mul", "*", "lhs * rhs", NN_IntegerWraps>;
 def NN_DivOp : NN_BinaryOp<"div", "/", "lhs / rhs",
-    " Float operands only.", NN_FloatTensor>;
+    " On `i32` and `i64` it truncates toward zero (C's and ONNX's integer "
+    "Div; PyTorch's `//` floors, which its exporters write as this op and a "
+    "correction); a zero divisor gives 0 and `INT_MIN / -1` wraps, as "
+    "numpy's integer arrays do; integer values carry no derivative.">;
+def NN_ModOp : NN_BinaryOp<"mod", "remainder", "lhs mod rhs",
+    " With `fmod` it is C's `fmod`, whose sign is lhs's (PyTorch's "
+    "`torch.fmod`, ONNX's Mod with fmod = 1); without, Python's and numpy's "
+    "`%`, whose sign is rhs's: the fmod plus rhs where it is not 0 and the "
+    "signs differ, and a zero takes rhs's sign (`torch.remainder`, ONNX's "
+    "Mod on integers). Floats are computed in f32 (the fmod is exact). On "
+    "`i32` and `i64` a zero divisor gives 0, as numpy's integer arrays; "
+    "integer values carry no derivative. The derivatives are PyTorch's: "
+    "`dy` for lhs, and `-dy * trunc(lhs / rhs)` (fmod) or "
+    "`-dy * floor(lhs / rhs)` for rhs.",
+    NN_NumericTensor, (ins UnitAttr:$fmod), " {fmod}">;
 def NN_MaximumOp : NN_BinaryOp<"maximum", "maximum", "max(lhs, rhs)",
     " NaN propagates: if either operand is NaN, so is the result." #
     NN_IntegerSigned>;
