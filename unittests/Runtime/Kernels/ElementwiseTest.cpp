@@ -11,10 +11,9 @@
 // (two roundings); tanh: 8u|r| + 2^-149; sigmoid: 8u|r| (expf, one add, one
 // divide); gelu: 8u|r| + 16u|x| (tanhf and the 1 + t cancellation); sin,
 // cos, erf, and tan, asin, acos, atan, sinh, cosh, asinh, acosh, atanh
-// (over their whole domains): 4u|r| + 2^-149; erf_grad: (6 + 2x^2)u|r| (x^2's rounding
-// through expf);
-// gelu_grad: |dy| 8u (1 + |x| (1 + 0.14 x^2)) + u|r| (the GEMM test's bound
-// of the f32 gelu').
+// (over their whole domains): 4u|r| + 2^-149; erf_grad: (6 + 2x^2)u|r| (x^2's
+// rounding through expf); gelu_grad: |dy| 8u (1 + |x| (1 + 0.14 x^2)) + u|r|
+// (the GEMM test's bound of the f32 gelu').
 //
 //===----------------------------------------------------------------------===//
 
@@ -130,10 +129,11 @@ std::vector<UnaryInfo> unaryOps() {
        rel(4)},
       {AMP_UNARY_ATAN, "atan", -20, 20, [](double x) { return std::atan(x); },
        [](double, double r) { return 4 * kU * std::fabs(r) + 0x1p-149; }},
-      {AMP_UNARY_SINH, "sinh", -11.5, 11.5, [](double x) { return std::sinh(x); },
+      {AMP_UNARY_SINH, "sinh", -11.5, 11.5,
+       [](double x) { return std::sinh(x); },
        [](double, double r) { return 4 * kU * std::fabs(r) + 0x1p-149; }},
-      {AMP_UNARY_COSH, "cosh", -11.5, 11.5, [](double x) { return std::cosh(x); },
-       rel(4)},
+      {AMP_UNARY_COSH, "cosh", -11.5, 11.5,
+       [](double x) { return std::cosh(x); }, rel(4)},
       {AMP_UNARY_ASINH, "asinh", -100, 100,
        [](double x) { return std::asinh(x); },
        [](double, double r) { return 4 * kU * std::fabs(r) + 0x1p-149; }},
@@ -217,46 +217,68 @@ TEST(Unary, SpecialValues) {
   }
 }
 
+/// Special values of one op: its results on a fixed input.
+struct UnaryCase {
+  amp_unary_op_t op;
+  const char *name;
+  std::vector<double> want;
+};
+
+/// Runs every case on `in` in every float dtype. With `ulps` 0 the results
+/// are exact and zeros keep the expected sign; else finite ones are within
+/// `ulps` f32 ulps (plus the dtype's rounding) and the others equal.
+void expectUnaryCases(const std::vector<double> &in,
+                      const std::vector<UnaryCase> &cases, double ulps) {
+  for (amp_dtype_t dtype : floatDtypes()) {
+    Tensor x(dtype, {int64_t(in.size())});
+    for (size_t i = 0; i < in.size(); ++i)
+      x.set(int64_t(i), in[i]);
+    for (const UnaryCase &c : cases) {
+      Tensor y = sentinelTensor(dtype, {int64_t(in.size())});
+      ASSERT_TRUE(
+          isOk(amp_unary(c.op, x.data(), y.data(), x.size(), dtype, nullptr)));
+      if (ulps == 0) {
+        EXPECT_TRUE(allEqual(y, c.want, c.name)) << dtypeName(dtype);
+        for (size_t i = 0; i < in.size(); ++i)
+          if (c.want[i] == 0.0)
+            EXPECT_EQ(std::signbit(y.get(int64_t(i))), std::signbit(c.want[i]))
+                << c.name << " of " << in[i] << " in " << dtypeName(dtype);
+        continue;
+      }
+      std::vector<double> tol;
+      for (double w : c.want)
+        tol.push_back(std::isfinite(w)
+                          ? outTol(dtype, w, ulps * kU * std::fabs(w))
+                          : 0.0);
+      EXPECT_TRUE(allClose(y, c.want, tol, c.name)) << dtypeName(dtype);
+    }
+  }
+}
+
 TEST(Unary, StepFunctions) {
   const double inf = std::numeric_limits<double>::infinity();
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const std::vector<double> in = {-0.0, 0.0, nan,  inf,  -inf,  0.5,
                                   1.5,  2.5, -0.5, -2.5, -1.25, 7.75};
-  const struct {
-    amp_unary_op_t op;
-    const char *name;
-    std::vector<double> want;
-  } cases[] = {
-      {AMP_UNARY_FLOOR,
-       "floor",
-       {-0.0, 0.0, nan, inf, -inf, 0.0, 1.0, 2.0, -1.0, -3.0, -2.0, 7.0}},
-      {AMP_UNARY_CEIL,
-       "ceil",
-       {-0.0, 0.0, nan, inf, -inf, 1.0, 2.0, 3.0, -0.0, -2.0, -1.0, 8.0}},
-      // Ties to even.
-      {AMP_UNARY_ROUND,
-       "round",
-       {-0.0, 0.0, nan, inf, -inf, 0.0, 2.0, 2.0, -0.0, -2.0, -1.0, 8.0}},
-      // A zero keeps its sign and NaN stays NaN (ONNX's and numpy's sign).
-      {AMP_UNARY_SIGN,
-       "sign",
-       {-0.0, 0.0, nan, 1.0, -1.0, 1.0, 1.0, 1.0, -1.0, -1.0, -1.0, 1.0}},
-  };
-  for (amp_dtype_t dtype : floatDtypes()) {
-    Tensor x(dtype, {int64_t(in.size())});
-    for (size_t i = 0; i < in.size(); ++i)
-      x.set(int64_t(i), in[i]);
-    for (const auto &c : cases) {
-      Tensor y = sentinelTensor(dtype, {int64_t(in.size())});
-      ASSERT_TRUE(
-          isOk(amp_unary(c.op, x.data(), y.data(), x.size(), dtype, nullptr)));
-      EXPECT_TRUE(allEqual(y, c.want, c.name)) << dtypeName(dtype);
-      for (size_t i = 0; i < in.size(); ++i)
-        if (c.want[i] == 0.0)
-          EXPECT_EQ(std::signbit(y.get(int64_t(i))), std::signbit(c.want[i]))
-              << c.name << " of " << in[i] << " in " << dtypeName(dtype);
-    }
-  }
+  expectUnaryCases(
+      in,
+      {
+          {AMP_UNARY_FLOOR,
+           "floor",
+           {-0.0, 0.0, nan, inf, -inf, 0.0, 1.0, 2.0, -1.0, -3.0, -2.0, 7.0}},
+          {AMP_UNARY_CEIL,
+           "ceil",
+           {-0.0, 0.0, nan, inf, -inf, 1.0, 2.0, 3.0, -0.0, -2.0, -1.0, 8.0}},
+          // Ties to even.
+          {AMP_UNARY_ROUND,
+           "round",
+           {-0.0, 0.0, nan, inf, -inf, 0.0, 2.0, 2.0, -0.0, -2.0, -1.0, 8.0}},
+          // A zero keeps its sign and NaN stays NaN (ONNX's and numpy's sign).
+          {AMP_UNARY_SIGN,
+           "sign",
+           {-0.0, 0.0, nan, 1.0, -1.0, 1.0, 1.0, 1.0, -1.0, -1.0, -1.0, 1.0}},
+      },
+      0);
 }
 
 // The inverse functions' domains and the functions' limits: NaN outside a
@@ -266,47 +288,29 @@ TEST(Unary, TrigonometricDomains) {
   const double inf = std::numeric_limits<double>::infinity();
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const std::vector<double> in = {-2.0, -1.0, 1.0, 2.0, inf, -inf, nan};
-  const struct {
-    amp_unary_op_t op;
-    const char *name;
-    std::vector<double> want;
-  } cases[] = {
-      {AMP_UNARY_ASIN,
-       "asin",
-       {nan, -M_PI_2, M_PI_2, nan, nan, nan, nan}},
-      {AMP_UNARY_ACOS, "acos", {nan, M_PI, 0.0, nan, nan, nan, nan}},
-      {AMP_UNARY_ATAN,
-       "atan",
-       {std::atan(-2.0), -M_PI_4, M_PI_4, std::atan(2.0), M_PI_2, -M_PI_2,
-        nan}},
-      {AMP_UNARY_ACOSH,
-       "acosh",
-       {nan, nan, 0.0, std::acosh(2.0), inf, nan, nan}},
-      {AMP_UNARY_ATANH, "atanh", {nan, -inf, inf, nan, nan, nan, nan}},
-      {AMP_UNARY_SINH,
-       "sinh",
-       {std::sinh(-2.0), std::sinh(-1.0), std::sinh(1.0), std::sinh(2.0), inf,
-        -inf, nan}},
-      {AMP_UNARY_COSH,
-       "cosh",
-       {std::cosh(-2.0), std::cosh(1.0), std::cosh(1.0), std::cosh(2.0), inf,
-        inf, nan}},
-  };
-  for (amp_dtype_t dtype : floatDtypes()) {
-    Tensor x(dtype, {int64_t(in.size())});
-    for (size_t i = 0; i < in.size(); ++i)
-      x.set(int64_t(i), in[i]);
-    for (const auto &c : cases) {
-      Tensor y = sentinelTensor(dtype, {int64_t(in.size())});
-      ASSERT_TRUE(
-          isOk(amp_unary(c.op, x.data(), y.data(), x.size(), dtype, nullptr)));
-      std::vector<double> tol;
-      for (double w : c.want)
-        tol.push_back(std::isfinite(w) ? outTol(dtype, w, 4 * kU * std::fabs(w))
-                                       : 0.0);
-      EXPECT_TRUE(allClose(y, c.want, tol, c.name)) << dtypeName(dtype);
-    }
-  }
+  expectUnaryCases(
+      in,
+      {
+          {AMP_UNARY_ASIN, "asin", {nan, -M_PI_2, M_PI_2, nan, nan, nan, nan}},
+          {AMP_UNARY_ACOS, "acos", {nan, M_PI, 0.0, nan, nan, nan, nan}},
+          {AMP_UNARY_ATAN,
+           "atan",
+           {std::atan(-2.0), -M_PI_4, M_PI_4, std::atan(2.0), M_PI_2, -M_PI_2,
+            nan}},
+          {AMP_UNARY_ACOSH,
+           "acosh",
+           {nan, nan, 0.0, std::acosh(2.0), inf, nan, nan}},
+          {AMP_UNARY_ATANH, "atanh", {nan, -inf, inf, nan, nan, nan, nan}},
+          {AMP_UNARY_SINH,
+           "sinh",
+           {std::sinh(-2.0), std::sinh(-1.0), std::sinh(1.0), std::sinh(2.0),
+            inf, -inf, nan}},
+          {AMP_UNARY_COSH,
+           "cosh",
+           {std::cosh(-2.0), std::cosh(1.0), std::cosh(1.0), std::cosh(2.0),
+            inf, inf, nan}},
+      },
+      4);
 }
 
 TEST(Unary, ExpOverflowsToInfInF16) {
