@@ -137,7 +137,8 @@ amp_status_t callOne(FuzzedDataProvider &in) {
   }
   case 1: {
     Shape l = Shape::fuzz(in), r = Shape::fuzz(in), o = Shape::fuzz(in);
-    auto op = fuzzEnum<amp_binary_op_t>(in, 8);
+    // Every op, and two values past the last.
+    auto op = fuzzEnum<amp_binary_op_t>(in, AMP_BINARY_MOD + 3);
     amp_dtype_t dtype = fuzzDtype(in);
     return amp_binary(op, buf.make(l, dtype), buf.make(r, dtype),
                       buf.make(o, dtype), l.dims, l.rank, r.dims, r.rank,
