@@ -215,6 +215,50 @@ TEST(NpzFileTest, ReadsHalfAndDoubleAsF32) {
   EXPECT_EQ(d, (std::vector<float>{0.1f, -3.0f}));
 }
 
+// The 8- and 16-bit integers read as i32 and uint32 as i64, each value
+// exactly (sign- or zero-extended), as the ONNX importer lifts them; an
+// integer array converts to another integer type that holds its values.
+TEST(NpzFileTest, ReadsNarrowIntegersWidened) {
+  StatusOr<NamedArrays> arrays = parse(
+      zip({{"u1.npy", npy("|u1", "(3,)", raw<uint8_t>({0, 200, 255}))},
+           {"i1.npy", npy("|i1", "(3,)", raw<int8_t>({-128, -1, 127}))},
+           {"u2.npy", npy("<u2", "(2,)", raw<uint16_t>({65535, 7}))},
+           {"i2.npy", npy("<i2", "(2,)", raw<int16_t>({-32768, 300}))},
+           {"u4.npy", npy("<u4", "(2,)", raw<uint32_t>({4294967295u, 1}))}}));
+  ASSERT_FALSE(arrays.failed()) << arrays.getStatus().message();
+  ASSERT_EQ(arrays->size(), 5u);
+  const std::vector<std::vector<int64_t>> expected = {{0, 200, 255},
+                                                      {-128, -1, 127},
+                                                      {65535, 7},
+                                                      {-32768, 300},
+                                                      {4294967295, 1}};
+  for (size_t k = 0; k < expected.size(); ++k) {
+    const auto &[name, array] = (*arrays)[k];
+    EXPECT_EQ(array.type, k == 4 ? ElementType::I64 : ElementType::I32) << name;
+    ASSERT_EQ(array.numElements(), int64_t(expected[k].size())) << name;
+    for (size_t i = 0; i < expected[k].size(); ++i)
+      EXPECT_EQ(integerAt(array, i), expected[k][i]) << name << " " << i;
+  }
+  // |u1 bytes of 0 and 1 feed an i1 mask; 200 does not.
+  const HostArray &bytes = (*arrays)[0].second;
+  HostArray mask = bytes;
+  mask.shape = {2};
+  mask.bytes.resize(8);
+  std::memcpy(mask.bytes.data(), raw<int32_t>({1, 0}).data(), 8);
+  StatusOr<HostArray> asBool = convertIntegers(mask, ElementType::I1);
+  ASSERT_FALSE(asBool.failed()) << asBool.getStatus().message();
+  EXPECT_EQ(asBool->bytes, (std::vector<char>{1, 0}));
+  EXPECT_EQ(convertIntegers(bytes, ElementType::I1).getStatus().message(),
+            "its element 1, 200, is no i1 value");
+  StatusOr<HostArray> wide = convertIntegers(bytes, ElementType::I64);
+  ASSERT_FALSE(wide.failed());
+  EXPECT_EQ(integerAt(*wide, 2), 255);
+  EXPECT_EQ(convertIntegers((*arrays)[4].second, ElementType::I32)
+                .getStatus()
+                .message(),
+            "its element 0, 4294967295, is no i32 value");
+}
+
 TEST(NpzFileTest, ReadsDeflatedMembers) {
 #ifndef AMP_HAVE_ZLIB
   EXPECT_EQ(npzError(zip({{"x.npy", kX, true, 0, 8}})),

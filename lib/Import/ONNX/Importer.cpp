@@ -325,8 +325,8 @@ LogicalResult GraphImporter::importInitializers() {
              << "initializer '" << init.name() << "': " << error;
     Tensor t;
     t.dtype = c->dtype;
-    if (isLiftedFloatType(init.data_type()))
-      t.floatType = init.data_type();
+    if (importedDataType(init.data_type()) != init.data_type())
+      t.liftedFrom = init.data_type();
     t.shape = c->shape;
     t.constant = std::make_shared<const Const>(std::move(*c));
     // A frozen initializer is a constant of the model, as a Constant node's;
@@ -400,7 +400,8 @@ LogicalResult GraphImporter::importInputs() {
       return emitError(fileLoc)
              << what << " has element type " << dataTypeName(dtype)
              << ", which is not supported (FLOAT, FLOAT16, BFLOAT16, "
-                "DOUBLE, INT64, INT32, BOOL)";
+                "DOUBLE, INT64, INT32, INT16, INT8, UINT32, UINT16, UINT8, "
+                "BOOL)";
     llvm::SmallVector<int64_t> shape;
     auto given = options.inputShapes.find(input.name());
     if (given != options.inputShapes.end()) {
@@ -438,7 +439,8 @@ LogicalResult GraphImporter::importInputs() {
     Tensor t;
     t.graphInput = inputNames.size() - 1;
     t.dtype = importedDataType(dtype);
-    t.floatType = isLiftedFloatType(dtype) ? dtype : onnx::TensorProto::FLOAT;
+    if (t.dtype != dtype)
+      t.liftedFrom = dtype;
     t.shape = shape;
     t.value = body->addArgument(
         type, NameLoc::get(builder.getStringAttr(input.name())));

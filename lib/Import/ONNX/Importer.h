@@ -196,12 +196,23 @@ bool isSupportedDataType(int32_t dtype);
 /// BFLOAT16 keeps its rounding (roundToDataType, or an amp.cast round
 /// trip), which the AMP passes re-plan like any cast.
 bool isLiftedFloatType(int32_t dtype);
+/// INT8, INT16, UINT8 and UINT16 (lifted to INT32) and UINT32 (lifted to
+/// INT64): the integer types `nn` does not hold, whose every value the
+/// wider type holds exactly. The ops that can leave the narrow type's
+/// range (Add, Mul, a Cast to it, ...) wrap their results back into it
+/// (wrapToDataType, NodeContext::setOutput), so each value is the one the
+/// narrow type's two's complement arithmetic gives.
+bool isLiftedIntType(int32_t dtype);
 /// The element type a value of ONNX type `dtype` has once imported: FLOAT
-/// for the lifted float types, `dtype` otherwise.
+/// for the lifted float types, INT32 or INT64 for the lifted integer types,
+/// `dtype` otherwise.
 int32_t importedDataType(int32_t dtype);
 /// `v` rounded to the FLOAT16 or BFLOAT16 `dtype` (to nearest even, as
 /// amp.cast), as f32; `v` itself for any other type.
 float roundToDataType(float v, int32_t dtype);
+/// `v` reduced modulo 2^bits into the range of the lifted integer type
+/// `dtype` (two's complement wrap-around); `v` itself for any other type.
+int64_t wrapToDataType(int64_t v, int32_t dtype);
 /// The MLIR element type of an ONNX element type (f32, i64, i32, i1; f32
 /// for the lifted float types).
 mlir::Type elementType(mlir::MLIRContext *ctx, int32_t dtype);
@@ -214,12 +225,12 @@ mlir::Type elementType(mlir::MLIRContext *ctx, int32_t dtype);
 /// a compile-time constant, or both (materialized on demand).
 struct Tensor {
   int32_t dtype = onnx::TensorProto::FLOAT;
-  /// The ONNX float type the model gives a float value (FLOAT16, BFLOAT16
-  /// or DOUBLE are all f32 here): declared by a graph input, an
-  /// initializer, the value of a Constant or ConstantOfShape, a Cast or
-  /// EyeLike, and kept by the ops that take it (that of a node's first
-  /// float input). CastLike casts to it.
-  int32_t floatType = onnx::TensorProto::FLOAT;
+  /// The lifted type (isLiftedFloatType, isLiftedIntType) the model gives
+  /// the value, whose element type here is `dtype`, or UNDEFINED: declared
+  /// by a graph input, an initializer, the value of a Constant or
+  /// ConstantOfShape, a Cast or EyeLike, and kept by the ops that take it
+  /// (that of a node's first input of type `dtype`). CastLike casts to it.
+  int32_t liftedFrom = onnx::TensorProto::UNDEFINED;
   llvm::SmallVector<int64_t> shape;
   Value value;
   std::shared_ptr<const Const> constant;
@@ -246,6 +257,10 @@ struct Tensor {
 
   bool isFloat() const { return dtype == onnx::TensorProto::FLOAT; }
   int64_t rank() const { return shape.size(); }
+  /// The ONNX element type the model declares: liftedFrom, or dtype.
+  int32_t declaredType() const {
+    return liftedFrom != onnx::TensorProto::UNDEFINED ? liftedFrom : dtype;
+  }
 };
 
 class ValueTable {
@@ -392,12 +407,21 @@ public:
   LogicalResult setOutput(unsigned i, Const c);
   /// Defines output `i` as the tensor `t` (e.g. an input, for Identity).
   LogicalResult setOutput(unsigned i, const Tensor &t);
-  /// The ONNX float type (Tensor::floatType) a float output of this node
-  /// keeps: that of its first float input, else FLOAT.
-  int32_t inputFloatType() const;
-  /// Gives the defined output `i`, when float, the ONNX float type `type`
-  /// (a Cast's `to`) instead.
-  void declareFloatType(unsigned i, int32_t type);
+  /// The lifted type (Tensor::liftedFrom) output `i`, of element type
+  /// `dtype`, keeps: that of the node's first input of type `dtype`, else
+  /// (and for the indices of ArgMax, ArgMin and TopK, and Shape and Size)
+  /// UNDEFINED.
+  int32_t outputLiftedFrom(unsigned i, int32_t dtype) const;
+  /// Gives the defined output `i` the ONNX element type `type` (a Cast's
+  /// `to`, an index's INT64) as the model declares it.
+  void declareType(unsigned i, int32_t type);
+  /// Whether the op type's integer results may leave the range of their
+  /// operands' type (Add, Mul, ...): setOutput wraps those of a lifted
+  /// integer type (wrapToType, wrapToDataType).
+  static bool leavesTypeRange(llvm::StringRef opType);
+  /// The integer `v` reduced into the range of the lifted integer type
+  /// `type`, as that type's two's complement arithmetic wraps.
+  FailureOr<Value> wrapToType(Value v, int32_t type);
 
   /// Creates an op whose result types it infers (InferTypeOpInterface),
   /// checks it with the verifier and returns its results; an inference or
@@ -445,6 +469,8 @@ public:
   /// Counts `bytes` of constants this node computes against the import's
   /// budget (kMaxFoldedBytes); an error once it is spent.
   LogicalResult reserveFoldedBytes(int64_t bytes);
+  /// nn.convert of `v` to the element type `elt`.
+  FailureOr<Value> convert(Value v, mlir::Type elt);
   /// nn.reshape of `v` to `shape` (nothing when it already has it).
   FailureOr<Value> reshape(Value v, llvm::ArrayRef<int64_t> shape);
   /// nn.slice of `v` from `offsets` with `sizes` and `strides` (default:

@@ -46,7 +46,8 @@ FailureOr<Value> NodeContext::floatValue(unsigned i) {
     return failure();
   if (!(*t)->isFloat()) {
     error() << "input " << i << " ('" << node.input(i) << "') has element type "
-            << dataTypeName((*t)->dtype) << "; nn ops take FLOAT tensors here";
+            << dataTypeName((*t)->declaredType())
+            << "; nn ops take FLOAT tensors here";
     return failure();
   }
   return table.materialize(**t, loc);
@@ -60,7 +61,7 @@ FailureOr<Value> NodeContext::numericValue(unsigned i) {
   if (dtype != onnx::TensorProto::FLOAT && dtype != onnx::TensorProto::INT64 &&
       dtype != onnx::TensorProto::INT32) {
     error() << "input " << i << " ('" << node.input(i) << "') has element type "
-            << dataTypeName(dtype)
+            << dataTypeName((*t)->declaredType())
             << "; nn ops take FLOAT, INT64 or INT32 tensors here";
     return failure();
   }
@@ -220,26 +221,69 @@ LogicalResult NodeContext::setOutput(unsigned i, Value v) {
     error() << "result " << i << " has an unsupported element type";
     return failure();
   }
-  t.floatType = inputFloatType();
+  t.liftedFrom = outputLiftedFrom(i, t.dtype);
+  if (isLiftedIntType(t.liftedFrom) && leavesTypeRange(node.op_type())) {
+    FailureOr<Value> wrapped = wrapToType(v, t.liftedFrom);
+    if (failed(wrapped))
+      return failure();
+    v = *wrapped;
+  }
   t.shape.assign(type.getShape().begin(), type.getShape().end());
   t.value = v;
   table.define(node.output(i), std::move(t));
   return success();
 }
 
-int32_t NodeContext::inputFloatType() const {
+int32_t NodeContext::outputLiftedFrom(unsigned i, int32_t dtype) const {
+  // Indices and sizes are INT64 whatever the input's type.
+  llvm::StringRef op = node.op_type();
+  if (op == "ArgMax" || op == "ArgMin" || op == "Shape" || op == "Size" ||
+      (op == "TopK" && i == 1))
+    return onnx::TensorProto::UNDEFINED;
   for (const std::string &name : node.input())
     if (const Tensor *t = name.empty() ? nullptr : table.lookup(name);
-        t && t->isFloat())
-      return t->floatType;
-  return onnx::TensorProto::FLOAT;
+        t && t->dtype == dtype)
+      return t->liftedFrom;
+  return onnx::TensorProto::UNDEFINED;
 }
 
-void NodeContext::declareFloatType(unsigned i, int32_t type) {
+void NodeContext::declareType(unsigned i, int32_t type) {
   if (!hasOutput(i))
     return;
-  if (Tensor *t = table.lookup(node.output(i)); t && t->isFloat())
-    t->floatType = isLiftedFloatType(type) ? type : onnx::TensorProto::FLOAT;
+  if (Tensor *t = table.lookup(node.output(i));
+      t && t->dtype == importedDataType(type))
+    t->liftedFrom = type != t->dtype ? type : onnx::TensorProto::UNDEFINED;
+}
+
+bool NodeContext::leavesTypeRange(llvm::StringRef opType) {
+  return llvm::is_contained({"Add", "Sub", "Mul", "Div", "Neg", "Abs", "Sum",
+                             "CumSum", "ReduceSum", "ReduceSumSquare",
+                             "ReduceL1", "ReduceProd", "Pow", "MatMul", "Gemm",
+                             "Einsum"},
+                            opType);
+}
+
+FailureOr<Value> NodeContext::wrapToType(Value v, int32_t type) {
+  // The residue modulo 2^bits (nn.mod takes the divisor's sign), moved
+  // down by half the range for a signed type. An i32 sum past 2^31 has
+  // wrapped already, which keeps its residue.
+  const int64_t bits =
+      type == onnx::TensorProto::UINT32 ? 32
+      : type == onnx::TensorProto::INT16 || type == onnx::TensorProto::UINT16
+          ? 16
+          : 8;
+  const bool isSigned =
+      type == onnx::TensorProto::INT8 || type == onnx::TensorProto::INT16;
+  Type elt = getElementTypeOrSelf(v.getType());
+  FailureOr<Value> y = v;
+  Value half = isSigned ? intScalar(elt, int64_t(1) << (bits - 1)) : Value();
+  if (isSigned)
+    y = create<nn::AddOp>({*y, half});
+  if (succeeded(y))
+    y = create<nn::ModOp>({*y, intScalar(elt, int64_t(1) << bits)});
+  if (succeeded(y) && isSigned)
+    y = create<nn::SubOp>({*y, half});
+  return y;
 }
 
 LogicalResult NodeContext::reserveFoldedBytes(int64_t bytes) {
@@ -259,7 +303,10 @@ LogicalResult NodeContext::setOutput(unsigned i, Const c) {
     return failure();
   Tensor t;
   t.dtype = c.dtype;
-  t.floatType = inputFloatType();
+  t.liftedFrom = outputLiftedFrom(i, t.dtype);
+  if (isLiftedIntType(t.liftedFrom) && leavesTypeRange(node.op_type()))
+    for (int64_t &v : c.i)
+      v = wrapToDataType(v, t.liftedFrom);
   t.shape = c.shape;
   t.constant = std::make_shared<const Const>(std::move(c));
   table.define(node.output(i), std::move(t));
@@ -352,6 +399,11 @@ Value NodeContext::constant(llvm::ArrayRef<int64_t> shape,
   auto type = RankedTensorType::get(shape, builder.getI64Type());
   return arith::ConstantOp::create(builder, loc, type,
                                    DenseElementsAttr::get(type, values));
+}
+
+FailureOr<Value> NodeContext::convert(Value v, Type elt) {
+  return createTyped<nn::ConvertOp>(
+      cast<RankedTensorType>(v.getType()).clone(elt), {v});
 }
 
 FailureOr<Value> NodeContext::reshape(Value v, llvm::ArrayRef<int64_t> shape) {

@@ -633,9 +633,24 @@ static FailureOr<Value> pool3D(NodeContext &nc, Value x, const Window &w,
 }
 
 static LogicalResult importPool(NodeContext &nc, bool isMax) {
-  FailureOr<Value> x = nc.floatValue(0);
+  // MaxPool of INT8 or UINT8 (an image's bytes) runs on their f32 values,
+  // which are exact, and converts the maxima back.
+  FailureOr<Tensor *> in = nc.input(0);
+  if (failed(in))
+    return failure();
+  const bool bytes =
+      isMax && ((*in)->declaredType() == onnx::TensorProto::INT8 ||
+                (*in)->declaredType() == onnx::TensorProto::UINT8);
+  FailureOr<Value> x = bytes ? nc.anyValue(0) : nc.floatValue(0);
+  if (succeeded(x) && bytes)
+    x = nc.convert(*x, nc.builder.getF32Type());
   if (failed(x) || failed(checkSpatialRank(nc, *x, /*allow3D=*/true)))
     return failure();
+  auto setOutput = [&](FailureOr<Value> y) {
+    if (succeeded(y) && bytes)
+      y = nc.convert(*y, nc.builder.getI32Type());
+    return failed(y) ? failure() : nc.setOutput(0, *y);
+  };
   if (isMax && nc.hasOutput(1))
     return nc.error() << "the Indices output is not supported", failure();
   FailureOr<int64_t> ceilMode = nc.intAttr("ceil_mode", 0);
@@ -660,10 +675,8 @@ static LogicalResult importPool(NodeContext &nc, bool isMax) {
   if (!isMax && llvm::any_of(w.dilations, [](int64_t d) { return d != 1; }))
     return nc.error() << "dilations are not supported (nn.avg_pool2d has none)",
            failure();
-  if (xs.size() == 5) {
-    FailureOr<Value> y = pool3D(nc, *x, w, isMax, *includePad != 0);
-    return failed(y) ? failure() : nc.setOutput(0, *y);
-  }
+  if (xs.size() == 5)
+    return setOutput(pool3D(nc, *x, w, isMax, *includePad != 0));
   bool lifted = xs.size() == 3;
   if (lifted)
     liftWindow(w);
@@ -676,10 +689,8 @@ static LogicalResult importPool(NodeContext &nc, bool isMax) {
   if (lifted) {
     llvm::SmallVector<int64_t> ys = shapeOf(*y);
     y = nc.reshape(*y, {ys[0], ys[1], ys[3]});
-    if (failed(y))
-      return failure();
   }
-  return nc.setOutput(0, *y);
+  return setOutput(y);
 }
 
 static LogicalResult importMaxPool(NodeContext &nc) {

@@ -20,6 +20,7 @@
 
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 using namespace amp::onnx_import;
 using namespace mlir;
@@ -35,17 +36,40 @@ template <typename OpTy> static LogicalResult importUnary(NodeContext &nc) {
   return nc.setOutput(0, *y);
 }
 
+/// Neg (0 - x) or Abs (where(x < 0, 0 - x, x)) of an integer value at run
+/// time, whose nn ops are float ones; the two's complement minimum stays
+/// itself, as in numpy.
+template <typename OpTy> static LogicalResult importIntNegAbs(NodeContext &nc) {
+  FailureOr<Value> x = nc.numericValue(0);
+  if (failed(x))
+    return failure();
+  Value zero = nc.intScalar(getElementTypeOrSelf(x->getType()), 0);
+  FailureOr<Value> y = nc.create<nn::SubOp>({zero, *x});
+  if (std::is_same_v<OpTy, nn::AbsOp> && succeeded(y)) {
+    FailureOr<Value> negative = nc.create<nn::CompareOp>(
+        {*x, zero}, {nc.predicate(nn::ComparePredicate::LT)});
+    y = failed(negative) ? negative
+                         : nc.create<nn::WhereOp>({*negative, *y, *x});
+  }
+  return failed(y) ? failure() : nc.setOutput(0, *y);
+}
+
 /// A unary op, folded when its input is a constant the importer may
 /// rewrite: a FLOAT one in f64, rounded to f32 (the rotary embedding's Sin
 /// and Cos of constant angles, as PyTorch's TorchScript exporter writes
 /// them), an INT64 or INT32 one with `foldInt` where the op has integer
-/// semantics (Abs and Neg of T5's relative positions). Else the nn op.
+/// semantics (Abs and Neg of T5's relative positions; importIntNegAbs at
+/// run time). Else the nn op.
 template <typename OpTy, double (*fold)(double),
           int64_t (*foldInt)(int64_t) = nullptr>
 static LogicalResult importFoldableUnary(NodeContext &nc) {
   FailureOr<Tensor *> t = nc.input(0);
   if (failed(t))
     return failure();
+  if constexpr (foldInt != nullptr)
+    if (!isFoldable(**t) && !(*t)->isFloat() &&
+        (std::is_same_v<OpTy, nn::NegOp> || std::is_same_v<OpTy, nn::AbsOp>))
+      return importIntNegAbs<OpTy>(nc);
   if (!isFoldable(**t))
     return importUnary<OpTy>(nc);
   Const y = *(*t)->constant;
@@ -381,8 +405,7 @@ static LogicalResult importPow(NodeContext &nc) {
   if (failed(e))
     return failure();
   if (!cast<RankedTensorType>(e->getType()).getElementType().isF32())
-    e = nc.createTyped<nn::ConvertOp>(
-        RankedTensorType::get(shapeOf(*e), nc.builder.getF32Type()), {*e});
+    e = nc.convert(*e, nc.builder.getF32Type());
   if (failed(e))
     return failure();
   FailureOr<Value> y = nc.create<nn::PowfOp>({*x, *e});

@@ -221,8 +221,7 @@ static LogicalResult importOneHot(NodeContext &nc) {
   Value ids = *idx;
   Type i64 = nc.builder.getI64Type();
   if (idxType != TP::INT64) {
-    FailureOr<Value> converted = nc.createTyped<nn::ConvertOp>(
-        cast<RankedTensorType>(ids.getType()).clone(i64), {ids});
+    FailureOr<Value> converted = nc.convert(ids, i64);
     if (failed(converted))
       return failure();
     ids = *converted;
@@ -240,7 +239,10 @@ static LogicalResult importOneHot(NodeContext &nc) {
       f.compare(f.reshape(ids, idsShape), nn::ComparePredicate::EQ, positions);
   Value off = f.reshape(f.slice(*vals, {0}, {1}), {});
   Value on = f.reshape(f.slice(*vals, {1}, {1}), {});
-  return f.setOutput(f.op<nn::WhereOp>({hit, on, off}));
+  if (failed(f.setOutput(f.op<nn::WhereOp>({hit, on, off}))))
+    return failure();
+  nc.declareType(0, (*values)->declaredType());
+  return success();
 }
 
 void amp::onnx_import::registerLogicalOps(OpTable &t) {

@@ -102,12 +102,6 @@ static Value classIota(NodeContext &nc, Type elementType,
                                    DenseElementsAttr::get(type, values));
 }
 
-/// An f32 tensor of `shape` from the i1 `mask`.
-static FailureOr<Value> toF32(NodeContext &nc, Value mask) {
-  auto type = RankedTensorType::get(shapeOf(mask), Float32Type::get(nc.ctx()));
-  return nc.createTyped<nn::ConvertOp>(type, {mask});
-}
-
 /// sum over the class axis (1) of a * b.
 static FailureOr<Value> classSum(NodeContext &nc, Value a, Value b) {
   FailureOr<Value> ab = nc.create<nn::MulOp>({a, b});
@@ -128,7 +122,7 @@ static LogicalResult importLossOf(NodeContext &nc, const LossInputs &in) {
   FailureOr<Value> hot =
       nc.create<nn::CompareOp>({*labels, classIota(nc, intType, in.shape)},
                                {nc.predicate(nn::ComparePredicate::EQ)});
-  if (failed(hot) || failed(hot = toF32(nc, *hot)))
+  if (failed(hot) || failed(hot = nc.convert(*hot, nc.builder.getF32Type())))
     return failure();
   FailureOr<Value> picked = classSum(nc, *hot, in.logp);
   if (failed(picked) || failed(picked = nc.create<nn::NegOp>({*picked})))
@@ -148,7 +142,8 @@ static LogicalResult importLossOf(NodeContext &nc, const LossInputs &in) {
     Value ii = nc.intScalar(intType, *in.ignoreIndex);
     FailureOr<Value> keep = nc.create<nn::CompareOp>(
         {in.labels, ii}, {nc.predicate(nn::ComparePredicate::NE)});
-    if (failed(keep) || failed(keep = toF32(nc, *keep)))
+    if (failed(keep) ||
+        failed(keep = nc.convert(*keep, nc.builder.getF32Type())))
       return failure();
     if (weight) {
       FailureOr<Value> w = nc.create<nn::MulOp>({*weight, *keep});

@@ -83,7 +83,7 @@ static LogicalResult importConstant(NodeContext &nc) {
   if (failed(nc.setOutput(0, std::move(c))))
     return failure();
   if (a.name() == "value")
-    nc.declareFloatType(0, a.t().data_type());
+    nc.declareType(0, a.t().data_type());
   return success();
 }
 
@@ -117,7 +117,7 @@ static LogicalResult importConstantOfShape(NodeContext &nc) {
   if (failed(nc.setOutput(0, std::move(out))))
     return failure();
   if (const onnx::AttributeProto *a = nc.attr("value"))
-    nc.declareFloatType(0, a->t().data_type());
+    nc.declareType(0, a->t().data_type());
   return success();
 }
 
@@ -129,8 +129,7 @@ static LogicalResult importEyeLike(NodeContext &nc) {
   FailureOr<int64_t> k = nc.intAttr("k", 0);
   if (failed(in) || failed(k))
     return failure();
-  FailureOr<int64_t> dtype =
-      nc.intAttr("dtype", (*in)->isFloat() ? (*in)->floatType : (*in)->dtype);
+  FailureOr<int64_t> dtype = nc.intAttr("dtype", (*in)->declaredType());
   if (failed(dtype))
     return failure();
   if (!isSupportedDataType(*dtype))
@@ -163,7 +162,7 @@ static LogicalResult importEyeLike(NodeContext &nc) {
   }
   if (failed(nc.setOutput(0, std::move(out))))
     return failure();
-  nc.declareFloatType(0, *dtype);
+  nc.declareType(0, *dtype);
   return success();
 }
 
@@ -635,7 +634,9 @@ static FailureOr<Value> roundTrip(NodeContext &nc, Value x, int32_t dtype) {
 /// Input 0 cast to the ONNX element type `to`: folded on a constant; else
 /// nn.convert between a float and an integer type, and an amp.cast round
 /// trip for FLOAT16 and BFLOAT16, whose rounding the float types (all f32
-/// here, importedDataType) keep. The output's float type is `to`.
+/// here, importedDataType) keep; to a narrow integer type (isLiftedIntType)
+/// from another type, the value's low bits (wrapToDataType,
+/// NodeContext::wrapToType). The output's declared type is `to`.
 static LogicalResult castTo(NodeContext &nc, int64_t to) {
   FailureOr<Tensor *> t = nc.input(0);
   if (failed(t))
@@ -647,8 +648,10 @@ static LogicalResult castTo(NodeContext &nc, int64_t to) {
   int32_t target = importedDataType(to);
   bool rounds =
       to == onnx::TensorProto::FLOAT16 || to == onnx::TensorProto::BFLOAT16;
+  // To a narrow integer type from another type: the value's low bits.
+  bool wraps = isLiftedIntType(to) && (*t)->declaredType() != to;
   LogicalResult defined = failure();
-  if (target == (*t)->dtype && !rounds) {
+  if (target == (*t)->dtype && !rounds && !wraps) {
     defined = nc.setOutput(0, **t);
   } else if (isFoldable(**t)) {
     const Const &c = *(*t)->constant;
@@ -662,7 +665,7 @@ static LogicalResult castTo(NodeContext &nc, int64_t to) {
       else if (target == onnx::TensorProto::BOOL)
         out.i.push_back(v != 0);
       else
-        out.i.push_back(toInt64(v));
+        out.i.push_back(wrapToDataType(toInt64(v), to));
     }
     defined = nc.setOutput(0, std::move(out));
   } else {
@@ -670,16 +673,15 @@ static LogicalResult castTo(NodeContext &nc, int64_t to) {
     // initializer, which stays a param.
     FailureOr<Value> y = nc.anyValue(0);
     if (succeeded(y) && target != (*t)->dtype)
-      y = nc.createTyped<nn::ConvertOp>(
-          cast<RankedTensorType>(y->getType())
-              .clone(elementType(nc.ctx(), target)),
-          {*y});
+      y = nc.convert(*y, elementType(nc.ctx(), target));
     if (succeeded(y) && rounds)
       y = roundTrip(nc, *y, to);
+    if (succeeded(y) && wraps)
+      y = nc.wrapToType(*y, to);
     defined = failed(y) ? failure() : nc.setOutput(0, *y);
   }
   if (succeeded(defined))
-    nc.declareFloatType(0, to);
+    nc.declareType(0, to);
   return defined;
 }
 
@@ -695,13 +697,14 @@ static LogicalResult importCast(NodeContext &nc) {
 
 /// CastLike (opset 15; onnxscript's torchlib writes it for the scalars of
 /// PyTorch's exports): Cast to the element type of input 1, a FLOAT16,
-/// BFLOAT16 or DOUBLE value's as the model declares it (Tensor::floatType).
+/// BFLOAT16, DOUBLE or narrow integer value's as the model declares it
+/// (Tensor::declaredType).
 static LogicalResult importCastLike(NodeContext &nc) {
   FailureOr<int64_t> saturate = nc.intAttr("saturate", 1);
   FailureOr<Tensor *> like = nc.input(1);
   if (failed(saturate) || failed(like))
     return failure();
-  return castTo(nc, (*like)->isFloat() ? (*like)->floatType : (*like)->dtype);
+  return castTo(nc, (*like)->declaredType());
 }
 
 //===----------------------------------------------------------------------===//

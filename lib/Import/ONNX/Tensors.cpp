@@ -53,7 +53,7 @@ bool amp::onnx_import::isSupportedDataType(int32_t dtype) {
   case onnx::TensorProto::BOOL:
     return true;
   default:
-    return false;
+    return isLiftedIntType(dtype);
   }
 }
 
@@ -63,8 +63,38 @@ bool amp::onnx_import::isLiftedFloatType(int32_t dtype) {
          dtype == onnx::TensorProto::DOUBLE;
 }
 
+bool amp::onnx_import::isLiftedIntType(int32_t dtype) {
+  return dtype == onnx::TensorProto::INT8 ||
+         dtype == onnx::TensorProto::INT16 ||
+         dtype == onnx::TensorProto::UINT8 ||
+         dtype == onnx::TensorProto::UINT16 ||
+         dtype == onnx::TensorProto::UINT32;
+}
+
 int32_t amp::onnx_import::importedDataType(int32_t dtype) {
-  return isLiftedFloatType(dtype) ? int32_t(onnx::TensorProto::FLOAT) : dtype;
+  if (isLiftedFloatType(dtype))
+    return onnx::TensorProto::FLOAT;
+  if (dtype == onnx::TensorProto::UINT32)
+    return onnx::TensorProto::INT64;
+  return isLiftedIntType(dtype) ? int32_t(onnx::TensorProto::INT32) : dtype;
+}
+
+int64_t amp::onnx_import::wrapToDataType(int64_t v, int32_t dtype) {
+  uint64_t u = static_cast<uint64_t>(v);
+  switch (dtype) {
+  case onnx::TensorProto::INT8:
+    return static_cast<int8_t>(static_cast<uint8_t>(u));
+  case onnx::TensorProto::INT16:
+    return static_cast<int16_t>(static_cast<uint16_t>(u));
+  case onnx::TensorProto::UINT8:
+    return static_cast<uint8_t>(u);
+  case onnx::TensorProto::UINT16:
+    return static_cast<uint16_t>(u);
+  case onnx::TensorProto::UINT32:
+    return static_cast<uint32_t>(u);
+  default:
+    return v;
+  }
 }
 
 float amp::onnx_import::roundToDataType(float v, int32_t dtype) {
@@ -88,8 +118,13 @@ mlir::Type amp::onnx_import::elementType(mlir::MLIRContext *ctx,
   case onnx::TensorProto::DOUBLE:
     return mlir::Float32Type::get(ctx);
   case onnx::TensorProto::INT64:
+  case onnx::TensorProto::UINT32:
     return mlir::IntegerType::get(ctx, 64);
   case onnx::TensorProto::INT32:
+  case onnx::TensorProto::INT16:
+  case onnx::TensorProto::INT8:
+  case onnx::TensorProto::UINT16:
+  case onnx::TensorProto::UINT8:
     return mlir::IntegerType::get(ctx, 32);
   case onnx::TensorProto::BOOL:
     return mlir::IntegerType::get(ctx, 1);
@@ -162,28 +197,50 @@ amp::onnx_import::readTensorProto(const onnx::TensorProto &tensor,
     }
     return c;
   case onnx::TensorProto::INT32:
+  case onnx::TensorProto::INT16:
+  case onnx::TensorProto::INT8:
+  case onnx::TensorProto::UINT32:
+  case onnx::TensorProto::UINT16:
+  case onnx::TensorProto::UINT8:
   case onnx::TensorProto::BOOL: {
-    size_t width = c.dtype == onnx::TensorProto::INT32 ? 4 : 1;
+    // Each value from its type's bits, sign- or zero-extended; the lifted
+    // types become INT32 or INT64 (importedDataType).
+    const int32_t type = c.dtype;
+    const size_t width =
+        type == onnx::TensorProto::INT32 || type == onnx::TensorProto::UINT32
+            ? 4
+        : type == onnx::TensorProto::INT16 || type == onnx::TensorProto::UINT16
+            ? 2
+            : 1;
+    auto valueOf = [type](uint64_t bits) -> int64_t {
+      if (type == onnx::TensorProto::BOOL)
+        return bits != 0;
+      if (type == onnx::TensorProto::INT32)
+        return static_cast<int32_t>(static_cast<uint32_t>(bits));
+      return wrapToDataType(static_cast<int64_t>(bits), type);
+    };
+    c.dtype = importedDataType(type);
+    c.i.resize(count);
     if (hasRaw) {
       if (int64_t(raw.size()) != count * int64_t(width))
         return sizeMismatch(raw.size() / width);
-      c.i.resize(count);
       for (int64_t k = 0; k < count; ++k) {
-        if (width == 4) {
-          int32_t v;
-          std::memcpy(&v, raw.data() + 4 * k, 4);
-          c.i[k] = v;
-        } else {
-          c.i[k] = raw[k] != 0;
-        }
+        uint64_t bits = 0;
+        std::memcpy(&bits, raw.data() + width * k, width);
+        c.i[k] = valueOf(bits);
       }
+    } else if (type == onnx::TensorProto::UINT32) {
+      // ONNX keeps UINT32 values in uint64_data.
+      if (tensor.uint64_data_size() != count)
+        return sizeMismatch(tensor.uint64_data_size());
+      for (int64_t k = 0; k < count; ++k)
+        c.i[k] = valueOf(tensor.uint64_data(k));
     } else {
       if (tensor.int32_data_size() != count)
         return sizeMismatch(tensor.int32_data_size());
-      c.i.assign(tensor.int32_data().begin(), tensor.int32_data().end());
-      if (c.dtype == onnx::TensorProto::BOOL)
-        for (int64_t &v : c.i)
-          v = v != 0;
+      for (int64_t k = 0; k < count; ++k)
+        c.i[k] = valueOf(
+            static_cast<uint64_t>(static_cast<int64_t>(tensor.int32_data(k))));
     }
     return c;
   }

@@ -93,12 +93,27 @@ amp::runner::callFunction(const RuntimeLibrary &rt, const FunctionSignature &fn,
       if (Status s = buffer->upload(p.values.data()); s.failed())
         return s;
     } else {
-      const HostArray &a = inputs[input++];
-      if (a.shape != arg.shape || a.type != arg.type)
-        return Status::error("--input #" + std::to_string(input) + " is " +
-                             describeArray(a) + "; " + name + " is " +
-                             describeType(arg));
-      if (Status s = buffer->upload(a.bytes.data()); s.failed())
+      const HostArray &given = inputs[input++];
+      const std::string what = "--input #" + std::to_string(input);
+      auto mismatch = [&] {
+        return Status::error(what + " is " + describeArray(given) + "; " +
+                             name + " is " + describeType(arg));
+      };
+      if (given.shape != arg.shape)
+        return mismatch();
+      // An integer array feeds any integer argument that holds its values
+      // (a uint8 image or int64 ids an i32 argument, 0/1 an i1 mask).
+      StatusOr<HostArray> a = given;
+      if (given.type != arg.type) {
+        if (!isInteger(given.type) || !isInteger(arg.type))
+          return mismatch();
+        a = convertIntegers(given, arg.type);
+        if (a.failed())
+          return Status::error(what + " does not fit " + name + ", " +
+                               describeType(arg) + ": " +
+                               a.getStatus().message());
+      }
+      if (Status s = buffer->upload(a->bytes.data()); s.failed())
         return s;
     }
     pointers.push_back(buffer->data());

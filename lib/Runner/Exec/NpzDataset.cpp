@@ -10,20 +10,6 @@
 
 using namespace amp::runner;
 
-/// Element `i` of an integer or bool array (|b1 and |u1 as their byte).
-static int64_t integerAt(const HostArray &a, int64_t i) {
-  if (a.type == ElementType::I1)
-    return static_cast<unsigned char>(a.bytes[i]);
-  if (a.type == ElementType::I32) {
-    int32_t v;
-    std::memcpy(&v, a.bytes.data() + i * sizeof v, sizeof v);
-    return v;
-  }
-  int64_t v;
-  std::memcpy(&v, a.bytes.data() + i * sizeof v, sizeof v);
-  return v;
-}
-
 static std::string describeShape(const std::vector<int64_t> &shape) {
   std::string text = "[rows";
   for (int64_t d : shape)

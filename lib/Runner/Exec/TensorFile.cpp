@@ -33,16 +33,21 @@ static const char kMagic[] = "\x93NUMPY";
 
 namespace {
 /// The dtype spellings of the header's 'descr'.
+/// Writing takes the first spelling of an element type whose file size is
+/// its size.
 struct Descr {
   const char *text;
   ElementType type;
   int64_t fileSize; // bytes per element in the file
+  bool isUnsigned = false;
 };
 const Descr kDescrs[] = {
-    {"<f4", ElementType::F32, 4}, {"<f8", ElementType::F32, 8},
-    {"<f2", ElementType::F32, 2}, {"<i8", ElementType::I64, 8},
-    {"<i4", ElementType::I32, 4}, {"|b1", ElementType::I1, 1},
-    {"|u1", ElementType::I1, 1},
+    {"<f4", ElementType::F32, 4},       {"<f8", ElementType::F32, 8},
+    {"<f2", ElementType::F32, 2},       {"<i8", ElementType::I64, 8},
+    {"<i4", ElementType::I32, 4},       {"|b1", ElementType::I1, 1},
+    {"|u1", ElementType::I32, 1, true}, {"|i1", ElementType::I32, 1},
+    {"<u2", ElementType::I32, 2, true}, {"<i2", ElementType::I32, 2},
+    {"<u4", ElementType::I64, 4, true},
 };
 } // namespace
 
@@ -143,8 +148,25 @@ StatusOr<HostArray> amp::runner::parseNpy(const std::vector<char> &bytes,
                " needs " + std::to_string(*fileBytes));
   const char *data = bytes.data() + offset;
   // Float64 and float16 arrays are read as f32 (doubles rounded, halves
-  // exactly), as the ONNX importer lifts those types.
-  if (d->type == ElementType::F32 && d->fileSize != 4) {
+  // exactly), and the 8- and 16-bit integers as i32 and uint32 as i64
+  // (exactly), as the ONNX importer lifts those types.
+  if (isInteger(d->type) && d->fileSize != elementSize(d->type)) {
+    const int64_t size = elementSize(d->type);
+    array.bytes.resize(*count * size);
+    for (int64_t i = 0; i < *count; ++i) {
+      uint64_t bits = 0;
+      std::memcpy(&bits, data + d->fileSize * i, d->fileSize);
+      const int shift = 64 - 8 * int(d->fileSize);
+      int64_t v = d->isUnsigned ? int64_t(bits)
+                                : static_cast<int64_t>(bits << shift) >> shift;
+      if (size == 4) {
+        int32_t narrow = int32_t(v);
+        std::memcpy(array.bytes.data() + 4 * i, &narrow, 4);
+      } else {
+        std::memcpy(array.bytes.data() + 8 * i, &v, 8);
+      }
+    }
+  } else if (d->type == ElementType::F32 && d->fileSize != 4) {
     array.bytes.resize(*count * 4);
     for (int64_t i = 0; i < *count; ++i) {
       float f;
@@ -210,6 +232,50 @@ Status amp::runner::writeNpyFile(const std::string &path,
   return writeFileBytes(path, *bytes);
 }
 
+int64_t amp::runner::integerAt(const HostArray &a, int64_t i) {
+  if (a.type == ElementType::I1)
+    return static_cast<unsigned char>(a.bytes[i]);
+  if (a.type == ElementType::I32) {
+    int32_t v;
+    std::memcpy(&v, a.bytes.data() + i * sizeof v, sizeof v);
+    return v;
+  }
+  int64_t v;
+  std::memcpy(&v, a.bytes.data() + i * sizeof v, sizeof v);
+  return v;
+}
+
+StatusOr<HostArray> amp::runner::convertIntegers(const HostArray &array,
+                                                 ElementType type) {
+  HostArray out;
+  out.type = type;
+  out.shape = array.shape;
+  const int64_t n = array.numElements(), size = elementSize(type);
+  const int64_t low = type == ElementType::I1    ? 0
+                      : type == ElementType::I32 ? INT32_MIN
+                                                 : INT64_MIN;
+  const int64_t high = type == ElementType::I1    ? 1
+                       : type == ElementType::I32 ? INT32_MAX
+                                                  : INT64_MAX;
+  out.bytes.resize(n * size);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t v = integerAt(array, i);
+    if (v < low || v > high)
+      return Status::error("its element " + std::to_string(i) + ", " +
+                           std::to_string(v) + ", is no " +
+                           elementTypeName(type) + " value");
+    if (size == 1) {
+      out.bytes[i] = static_cast<char>(v);
+    } else if (size == 4) {
+      int32_t narrow = int32_t(v);
+      std::memcpy(out.bytes.data() + 4 * i, &narrow, 4);
+    } else {
+      std::memcpy(out.bytes.data() + 8 * i, &v, 8);
+    }
+  }
+  return out;
+}
+
 /// Element `i` as a double (I1 as 0/1).
 static double elementAt(const HostArray &a, int64_t i) {
   switch (a.type) {
@@ -238,7 +304,9 @@ static double elementAt(const HostArray &a, int64_t i) {
 Status amp::runner::compareArrays(const HostArray &actual,
                                   const HostArray &expected, double tolerance,
                                   const std::string &what) {
-  if (actual.shape != expected.shape || actual.type != expected.type)
+  const bool integers = isInteger(actual.type) && isInteger(expected.type);
+  if (actual.shape != expected.shape ||
+      (actual.type != expected.type && !integers))
     return Status::error(what + " is " + describeArray(actual) +
                          "; the expected output is " + describeArray(expected));
   int64_t n = actual.numElements(), bad = 0, first = -1;
@@ -247,7 +315,9 @@ Status amp::runner::compareArrays(const HostArray &actual,
   for (int64_t i = 0; i < n; ++i) {
     double a = elementAt(actual, i), e = elementAt(expected, i);
     bool ok;
-    if (!isFloat)
+    if (integers)
+      ok = integerAt(actual, i) == integerAt(expected, i);
+    else if (!isFloat)
       ok = a == e;
     else if (std::isnan(e))
       ok = std::isnan(a);

@@ -624,10 +624,6 @@ save("and_float.onnx", helper.make_graph(
     [helper.make_node("And", ["m", "x"], ["y"], name="and")],
     "and_float", [vi("m", B, [4]), vi("x", F, [4])], [vi("y", B, [4])]),
     check=False)
-save("cast_uint8.onnx", helper.make_graph(
-    [helper.make_node("Cast", ["ids"], ["d"], name="cast",
-                      to=TensorProto.UINT8)],
-    "cast_uint8", [vi("ids", I64, [4])], [vi("d", TensorProto.UINT8, [4])]))
 
 # IsNaN and IsInf of a computed tensor (nn.compare of x with itself, with
 # infinity), every detect_positive / detect_negative combination.
@@ -1577,11 +1573,6 @@ for name, value in zip(["h", "b", "d", "kh", "ch", "wh_out", "wb_out"],
                        cast_outputs):
     np.save(os.path.join(HERE, "cast_floats_%s.npy" % name),
             np.asarray(value).astype(np.float32))
-# A graph input of a type nn does not hold (float-types.test).
-save("input_uint8.onnx", helper.make_graph(
-    [helper.make_node("Identity", ["x"], ["y"], name="id")],
-    "input_uint8", [vi("x", TensorProto.UINT8, [4])],
-    [vi("y", TensorProto.UINT8, [4])]))
 
 # TopK (topk.test): nn.topk's positions and the values gathered at them,
 # along the last axis (ties in position order), along axis 0 smallest

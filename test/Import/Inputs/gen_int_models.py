@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""Writes the models of test/Import/int-types.test: the integer types the
+importer lifts (INT8, INT16, UINT8, UINT16 to i32, UINT32 to i64).
+
+  int_types.onnx              MaxPool, Add, Sub, Mul, Div, Neg, Abs, Cast,
+                              Greater and ArgMax of UINT8, INT8, UINT16 and
+                              UINT32 inputs at run time, and an Add of two
+                              UINT8 initializers (folded), each chosen to
+                              leave the type's range where it can
+  int_types_in_*.npy          its inputs, of their NumPy types, and the
+                              image as int64 (img64), with 2^40 (img_big)
+  int_types_out_*.npy         its outputs by ONNX's reference evaluator
+  byte_cnn.onnx               ByteCnn: a CNN whose input is the image's
+                              UINT8 pixels (x.float() / 16 in the graph),
+                              by the TorchScript exporter, opset 17
+  byte_cnn_torch_log.csv      its losses over 10 full-batch SGD steps (lr
+                              0.1, momentum 0.9) on bn_cnn_rows.csv
+  input_uint64.onnx           a UINT64 graph input (an error)
+  cast_uint64.onnx            a Cast to UINT64 (an error)
+
+Needs PyPI's torch and onnx, as gen_torch_models.py:
+
+    /tmp/tv/bin/python test/Import/Inputs/gen_int_models.py
+"""
+
+import os
+
+import numpy as np
+import torch
+from onnx import TensorProto, helper, numpy_helper
+from onnx.reference import ReferenceEvaluator
+from torch import nn
+
+from gen_torch_models import HERE, save_graph, train_and_log
+
+TP = TensorProto
+
+
+def vi(name, elem, shape):
+    return helper.make_tensor_value_info(name, elem, shape)
+
+
+def write_int_types():
+    inputs = {
+        # A 4x4 image's bytes.
+        "img": np.array([[[[0, 17, 200, 255], [56, 3, 99, 128],
+                           [250, 1, 2, 60], [7, 8, 9, 10]]]], np.uint8),
+        "a": np.array([-128, 127, -100, 5, 64, -1], np.int8),
+        "b": np.array([-1, 1, 100, -3, 3, 127], np.int8),
+        "u": np.array([65535, 300, 2, 40000], np.uint16),
+        "w": np.array([4294967295, 7, 100, 3000000000], np.uint32),
+        "f": np.array([0.5, 3.75, 254.9, 17.0], np.float32),
+    }
+    elem = {np.uint8: TP.UINT8, np.int8: TP.INT8, np.uint16: TP.UINT16,
+            np.uint32: TP.UINT32, np.float32: TP.FLOAT}
+    node = helper.make_node
+    nodes = [
+        node("MaxPool", ["img"], ["pooled"], name="pool",
+             kernel_shape=[2, 2], strides=[2, 2]),
+        node("Add", ["img", "c200"], ["img_plus"], name="img_plus"),
+        node("Cast", ["img"], ["img_f"], name="img_f", to=TP.FLOAT),
+        node("Div", ["img_f", "c255f"], ["scaled"], name="scaled"),
+        node("Sub", ["a", "b"], ["a_minus_b"], name="a_minus_b"),
+        node("Mul", ["a", "b"], ["a_times_b"], name="a_times_b"),
+        node("Div", ["a", "b"], ["a_div_b"], name="a_div_b"),
+        node("Neg", ["a"], ["neg_a"], name="neg_a"),
+        node("Abs", ["a"], ["abs_a"], name="abs_a"),
+        node("Mul", ["u", "u"], ["u_squared"], name="u_squared"),
+        node("Greater", ["u", "c1000"], ["u_big"], name="u_big"),
+        node("Sub", ["w", "c10"], ["w_minus"], name="w_minus"),
+        node("ArgMax", ["w"], ["w_at"], name="w_at", keepdims=0),
+        # ArgMax's index is INT64, not UINT32: 0 - 5 is -5.
+        node("Sub", ["w_at", "c5"], ["w_at_minus"], name="w_at_minus"),
+        node("Cast", ["f"], ["f_bytes"], name="f_bytes", to=TP.UINT8),
+        node("Cast", ["a"], ["a_long"], name="a_long", to=TP.INT64),
+        node("Add", ["a_long", "c300"], ["a_long_plus"], name="a_long_plus"),
+        node("Cast", ["a_long_plus"], ["a_back"], name="a_back", to=TP.INT8),
+        node("Add", ["c250", "c9"], ["folded"], name="folded"),
+    ]
+    inits = [
+        numpy_helper.from_array(np.array(200, np.uint8), "c200"),
+        numpy_helper.from_array(np.array(250, np.uint8), "c250"),
+        numpy_helper.from_array(np.array(9, np.uint8), "c9"),
+        numpy_helper.from_array(np.array(255, np.float32), "c255f"),
+        numpy_helper.from_array(np.array(1000, np.uint16), "c1000"),
+        numpy_helper.from_array(np.array(10, np.uint32), "c10"),
+        numpy_helper.from_array(np.array(5, np.int64), "c5"),
+        numpy_helper.from_array(np.array(300, np.int64), "c300"),
+    ]
+    outputs = ["pooled", "img_plus", "scaled", "a_minus_b", "a_times_b",
+               "a_div_b", "neg_a", "abs_a", "u_squared", "u_big", "w_minus",
+               "w_at_minus", "f_bytes", "a_back", "folded"]
+    graph_inputs = [vi(k, elem[v.dtype.type], list(v.shape))
+                    for k, v in inputs.items()]
+    path = save_graph("int_types", nodes, graph_inputs,
+                      [helper.make_value_info(o, helper.TypeProto())
+                       for o in outputs], inits, opset=17, check=False)
+    results = ReferenceEvaluator(path).run(None, inputs)
+    for k, v in inputs.items():
+        np.save(os.path.join(HERE, "int_types_in_%s.npy" % k), v)
+    # The image as int64, and with a value no i32 holds.
+    wide = inputs["img"].astype(np.int64)
+    np.save(os.path.join(HERE, "int_types_in_img64.npy"), wide)
+    wide[0, 0, 1, 2] = 1 << 40
+    np.save(os.path.join(HERE, "int_types_in_img_big.npy"), wide)
+    for name, value in zip(outputs, results):
+        np.save(os.path.join(HERE, "int_types_out_%s.npy" % name),
+                np.asarray(value))
+
+
+class ByteCnn(nn.Module):
+    """A digits CNN whose input is the image's UINT8 pixels (0..16)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(1, 8, 3, padding=1)
+        self.fc = nn.Linear(8 * 4 * 4, 10)
+
+    def forward(self, x):
+        h = nn.functional.max_pool2d(torch.relu(self.conv(x.float() / 16)), 2)
+        return self.fc(h.flatten(1))
+
+
+def write_byte_cnn():
+    torch.manual_seed(53)
+    model = ByteCnn()
+    rows = np.loadtxt(os.path.join(HERE, "bn_cnn_rows.csv"), delimiter=",")
+    x = torch.tensor(rows[:, :64].reshape(-1, 1, 8, 8), dtype=torch.uint8)
+    y = torch.tensor(rows[:, 64], dtype=torch.int64)
+    torch.onnx.export(model, (x,), os.path.join(HERE, "byte_cnn.onnx"),
+                      input_names=["x"], output_names=["logits"],
+                      dynamo=False, opset_version=17)
+    train_and_log(model, x, y,
+                  torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9),
+                  "byte_cnn_torch_log.csv")
+
+
+def write_errors():
+    save_graph("input_uint64",
+               [helper.make_node("Identity", ["x"], ["y"], name="id")],
+               [vi("x", TP.UINT64, [4])], [vi("y", TP.UINT64, [4])],
+               opset=17)
+    save_graph("cast_uint64",
+               [helper.make_node("Cast", ["ids"], ["d"], name="cast",
+                                 to=TP.UINT64)],
+               [vi("ids", TP.INT64, [4])], [vi("d", TP.UINT64, [4])],
+               opset=17)
+
+
+if __name__ == "__main__":
+    write_int_types()
+    write_byte_cnn()
+    write_errors()
