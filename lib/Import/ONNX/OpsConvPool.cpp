@@ -31,6 +31,9 @@ namespace {
 /// The resolved window geometry of one node, per spatial dim (1 or 2).
 struct Window {
   llvm::SmallVector<int64_t> kernel, strides, dilations, padBegin, padEnd;
+  /// Whether the model pads (pads, auto_pad), before ceil_mode's extra end
+  /// padding.
+  bool padded = false;
 };
 } // namespace
 
@@ -117,17 +120,24 @@ static LogicalResult readWindow(NodeContext &nc, llvm::ArrayRef<int64_t> in,
     return nc.error() << "auto_pad = '" << *autoPad << "' is not supported",
            failure();
   }
+  auto nonzero = [](int64_t p) { return p != 0; };
+  w.padded =
+      llvm::any_of(w.padBegin, nonzero) || llvm::any_of(w.padEnd, nonzero);
   if (ceil && *ceil) {
     // Output sizes rounded up; a window must start inside the input or its
     // begin padding. The extra end padding makes nn's floor rule give it.
+    // A window larger than the padded input still gives one output when
+    // it is less than a stride larger: Hugging Face's EfficientNet pools
+    // its last 7 x 7 map with a 1280-wide window (a global pool).
     bool anyExtra = false;
     for (size_t d = 0; d < n; ++d) {
       int64_t extent = (w.kernel[d] - 1) * w.dilations[d] + 1;
       int64_t span = in[d] + w.padBegin[d] + w.padEnd[d] - extent;
-      if (span < 0)
-        return nc.error() << "the window is larger than the padded input",
+      if (span <= -w.strides[d])
+        return nc.error() << "the window is larger than the padded input "
+                             "by a stride or more (no output)",
                failure();
-      int64_t out = (span + w.strides[d] - 1) / w.strides[d] + 1;
+      int64_t out = span < 0 ? 1 : (span + w.strides[d] - 1) / w.strides[d] + 1;
       if ((out - 1) * w.strides[d] >= in[d] + w.padBegin[d])
         --out;
       int64_t extra = (out - 1) * w.strides[d] + extent -
@@ -655,8 +665,8 @@ static LogicalResult importPool(NodeContext &nc, bool isMax) {
     return nc.error() << "the Indices output is not supported", failure();
   FailureOr<int64_t> ceilMode = nc.intAttr("ceil_mode", 0);
   FailureOr<int64_t> storageOrder = nc.intAttr("storage_order", 0);
-  FailureOr<int64_t> includePad = nc.intAttr("count_include_pad", 0);
-  if (failed(ceilMode) || failed(storageOrder) || failed(includePad))
+  FailureOr<int64_t> countPad = nc.intAttr("count_include_pad", 0);
+  if (failed(ceilMode) || failed(storageOrder) || failed(countPad))
     return failure();
   if (*storageOrder != 0)
     return nc.error() << "storage_order = " << *storageOrder
@@ -668,22 +678,26 @@ static LogicalResult importPool(NodeContext &nc, bool isMax) {
   if (failed(readWindow(nc, llvm::ArrayRef<int64_t>(xs).drop_front(2), {},
                         &ceil, w)))
     return failure();
-  if (!isMax && ceil && *includePad)
-    return nc.error() << "ceil_mode with count_include_pad is not supported "
-                         "(nn.avg_pool2d divides by the whole window)",
+  // ceil_mode's extra end positions never count (PyTorch, ONNX): without
+  // pads of the model's own, count_include_pad counts nothing more.
+  const bool includePad = *countPad && w.padded;
+  if (!isMax && ceil && includePad)
+    return nc.error()
+               << "ceil_mode with count_include_pad and pads is not "
+                  "supported (nn.avg_pool2d divides by the whole window)",
            failure();
   if (!isMax && llvm::any_of(w.dilations, [](int64_t d) { return d != 1; }))
     return nc.error() << "dilations are not supported (nn.avg_pool2d has none)",
            failure();
   if (xs.size() == 5)
-    return setOutput(pool3D(nc, *x, w, isMax, *includePad != 0));
+    return setOutput(pool3D(nc, *x, w, isMax, includePad));
   bool lifted = xs.size() == 3;
   if (lifted)
     liftWindow(w);
   FailureOr<Value> x4 = input4D(nc, *x);
   if (failed(x4))
     return failure();
-  FailureOr<Value> y = pool2D(nc, *x4, w, isMax, *includePad != 0);
+  FailureOr<Value> y = pool2D(nc, *x4, w, isMax, includePad);
   if (failed(y))
     return failure();
   if (lifted) {
