@@ -43,8 +43,9 @@ static int64_t broadcastIndex(llvm::ArrayRef<int64_t> idx,
 
 std::optional<Const>
 amp::onnx_import::foldBinary(const Const &a, const Const &b,
-                             const std::function<double(double, double)> &fn) {
-  if (a.dtype != b.dtype)
+                             const std::function<double(double, double)> &fn,
+                             bool mixedTypes) {
+  if (a.dtype != b.dtype && !mixedTypes)
     return std::nullopt;
   std::optional<llvm::SmallVector<int64_t>> shape =
       broadcastShapes(a.shape, b.shape);

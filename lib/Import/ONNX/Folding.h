@@ -20,13 +20,13 @@ namespace amp::onnx_import {
 std::optional<llvm::SmallVector<int64_t>>
 broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
 
-/// Elementwise `fn` of two constants of one dtype with broadcasting;
-/// std::nullopt when the types differ, the shapes do not broadcast or the
-/// result is larger than the importer's limit on constants
-/// (maxConstElements).
-std::optional<Const>
-foldBinary(const Const &a, const Const &b,
-           const std::function<double(double, double)> &fn);
+/// Elementwise `fn` of two constants of one dtype (of any two with
+/// `mixedTypes`; the result has `a`'s) with broadcasting; std::nullopt when
+/// the types differ, the shapes do not broadcast or the result is larger
+/// than the importer's limit on constants (maxConstElements).
+std::optional<Const> foldBinary(const Const &a, const Const &b,
+                                const std::function<double(double, double)> &fn,
+                                bool mixedTypes = false);
 
 /// The error of a failed foldBinary of `a` and `b` at the node.
 LogicalResult foldFailure(NodeContext &nc, const Const &a, const Const &b);

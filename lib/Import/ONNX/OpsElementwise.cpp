@@ -373,11 +373,25 @@ static std::optional<double> singleValue(const Const &c) {
 /// tensor of exponents, a param, a run-time value, INT64 or INT32 ones
 /// converted) is nn.powf's operand.
 static LogicalResult importPow(NodeContext &nc) {
+  // Folded in f64 when both are known at import time (the side of the
+  // square grid of positions, `num_positions ** 0.5`, that DINOv2 and ViT
+  // with interpolate_pos_encoding reshape to); the result has the base's
+  // type, an integer's power truncated toward zero as ONNX's reference.
+  FailureOr<Tensor *> base = nc.input(0);
+  FailureOr<Tensor *> t = failed(base) ? base : nc.input(1);
+  if (failed(t))
+    return failure();
+  if (isFoldable(**base) && isFoldable(**t)) {
+    std::optional<Const> r = foldBinary(
+        *(*base)->constant, *(*t)->constant,
+        [](double a, double b) { return std::pow(a, b); },
+        /*mixedTypes=*/true);
+    if (!r)
+      return foldFailure(nc, *(*base)->constant, *(*t)->constant);
+    return nc.setOutput(0, std::move(*r));
+  }
   FailureOr<Value> x = nc.floatValue(0);
   if (failed(x))
-    return failure();
-  FailureOr<Tensor *> t = nc.input(1);
-  if (failed(t))
     return failure();
   if ((*t)->constant) {
     if (std::optional<double> single = singleValue(*(*t)->constant)) {

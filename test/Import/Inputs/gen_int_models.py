@@ -15,6 +15,11 @@ importer lifts (INT8, INT16, UINT8, UINT16 to i32, UINT32 to i64).
                               by the TorchScript exporter, opset 17
   byte_cnn_torch_log.csv      its losses over 10 full-batch SGD steps (lr
                               0.1, momentum 0.9) on bn_cnn_rows.csv
+  pow_fold.onnx               Pow of constants, folded: FLOAT 16 ** INT64 2,
+                              INT64 [3, 2] ** FLOAT 2.5 (truncated), UINT8
+                              16 ** UINT8 2 (wraps to 0), a Reshape to
+                              [16 ** 0.5, ...]; pow_fold_out_*.npy by ONNX's
+                              reference evaluator
   input_uint64.onnx           a UINT64 graph input (an error)
   cast_uint64.onnx            a Cast to UINT64 (an error)
 
@@ -135,6 +140,43 @@ def write_byte_cnn():
                   "byte_cnn_torch_log.csv")
 
 
+def write_pow_fold():
+    node = helper.make_node
+    consts = {"f16": np.array(16, np.float32), "i2": np.array(2, np.int64),
+              "i3": np.array([3, 2], np.int64),
+              "f25": np.array(2.5, np.float32),
+              "u16": np.array(16, np.uint8), "u2": np.array(2, np.uint8),
+              "half": np.array(0.5, np.float32),
+              "rest": np.array([-1], np.int64)}
+    nodes = [node("Constant", [], [k], name=k,
+                  value=numpy_helper.from_array(v, k))
+             for k, v in consts.items()]
+    nodes += [
+        node("Pow", ["f16", "i2"], ["f_pow"], name="f_pow"),
+        node("Pow", ["i3", "f25"], ["i_pow"], name="i_pow"),
+        node("Pow", ["u16", "u2"], ["u_pow"], name="u_pow"),
+        node("Pow", ["f16", "half"], ["side_f"], name="side_f"),
+        node("Cast", ["side_f"], ["side"], name="side", to=TP.INT64),
+        node("Unsqueeze", ["side", "zero"], ["side1"], name="side1"),
+        node("Concat", ["side1", "side1", "rest"], ["shape"], name="shape",
+             axis=0),
+        node("Reshape", ["x", "shape"], ["y"], name="reshape"),
+    ]
+    nodes.insert(0, node("Constant", [], ["zero"], name="zero",
+                         value=numpy_helper.from_array(np.array([0],
+                                                                np.int64))))
+    x = np.arange(32, dtype=np.float32)
+    outputs = ["f_pow", "i_pow", "u_pow", "y"]
+    path = save_graph("pow_fold", nodes, [vi("x", TP.FLOAT, [32])],
+                      [helper.make_value_info(o, helper.TypeProto())
+                       for o in outputs], opset=17, check=False)
+    np.save(os.path.join(HERE, "pow_fold_x.npy"), x)
+    for name, value in zip(outputs,
+                           ReferenceEvaluator(path).run(None, {"x": x})):
+        np.save(os.path.join(HERE, "pow_fold_out_%s.npy" % name),
+                np.asarray(value))
+
+
 def write_errors():
     save_graph("input_uint64",
                [helper.make_node("Identity", ["x"], ["y"], name="id")],
@@ -150,4 +192,5 @@ def write_errors():
 if __name__ == "__main__":
     write_int_types()
     write_byte_cnn()
+    write_pow_fold()
     write_errors()

@@ -658,6 +658,31 @@ def write_hf_vit():
     export_and_train(HfPixels(vit.train()), "hf_vit", images=True)
 
 
+def write_hf_dinov2():
+    """Hugging Face's Dinov2ForImageClassification on the [16, 1, 8, 8] images
+    of bn_cnn_x.npy, exported and trained by export_and_train
+    (test/Import/hf-dinov2.test). DINOv2 always interpolates its position
+    embeddings to the image's grid, whose side the TorchScript exporter
+    writes as Pow(num_positions, 0.5) of constants."""
+    from transformers import Dinov2Config, Dinov2ForImageClassification
+
+    torch.manual_seed(61)
+    model = Dinov2ForImageClassification(Dinov2Config(
+        image_size=8, patch_size=4, num_channels=1, hidden_size=32,
+        num_hidden_layers=2, num_attention_heads=4, mlp_ratio=2,
+        num_labels=4, hidden_dropout_prob=0.0,
+        attention_probs_dropout_prob=0.0))
+    # Tokens and equal-valued params perturbed as trained ones are (see
+    # write_hf_vit).
+    with torch.no_grad():
+        model.dinov2.embeddings.cls_token.normal_(0.0, 1.0)
+        for p in model.parameters():
+            if p.numel() > 1 and bool((p == p.flatten()[0]).all()):
+                p.add_(torch.randn_like(p) * 0.1)
+    export_and_train(HfPixels(model.train()), "hf_dinov2", images=True,
+                     logits=True)
+
+
 def write_padded_tokens():
     """Rows of ids and attention mask, as a tokenizer pads a batch, then the
     label: amp-run --data for a model with both inputs."""
