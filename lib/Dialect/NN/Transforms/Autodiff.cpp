@@ -9,6 +9,7 @@
 
 #include "amp/Dialect/NN/Transforms/Autodiff.h"
 
+#include "amp/Dialect/AMP/IR/AMPDialect.h"
 #include "amp/Dialect/NN/IR/NNDialect.h"
 #include "amp/Dialect/NN/IR/NNOps.h"
 #include "amp/Dialect/NN/Transforms/Passes.h"
@@ -367,9 +368,16 @@ public:
         continue;
       GradientBuilder gb(b, getGradientLoc(op));
       SmallVector<Value> operandGrads;
+      Block *block = b.getInsertionBlock();
+      Block::iterator first = b.getInsertionPoint();
+      bool atStart = first == block->begin();
+      if (!atStart)
+        --first;
       if (failed(cast<DifferentiableOpInterface>(op).buildGradients(
               gb, resultGrads, needed, operandGrads)))
         return failure();
+      pinDerivatives(op, atStart ? block->begin() : std::next(first),
+                     b.getInsertionPoint());
       for (auto [operand, grad] : llvm::zip(op->getOperands(), operandGrads)) {
         if (!grad)
           continue;
@@ -383,6 +391,23 @@ public:
   Value gradOf(Value v) const { return grads.lookup(v); }
 
 private:
+  /// Gives the float nn ops of [begin, end), the derivative of `op`, the
+  /// precision `op` is pinned to (amp.precision), as PyTorch's autocast
+  /// runs an op's backward in its forward's type: the gradient of a
+  /// computation kept in f32 stays in f32.
+  static void pinDerivatives(Operation *op, Block::iterator begin,
+                             Block::iterator end) {
+    auto pin = op->getAttrOfType<TypeAttr>(AMPDialect::getPrecisionAttrName());
+    if (!pin)
+      return;
+    for (Operation &made : llvm::make_range(begin, end))
+      if (isa<NNDialect>(made.getDialect()) &&
+          llvm::any_of(made.getResultTypes(), [](Type t) {
+            return isa<FloatType>(getElementTypeOrSelf(t));
+          }))
+        made.setAttr(AMPDialect::getPrecisionAttrName(), pin);
+  }
+
   func::FuncOp fn;
   Value loss;
   DenseSet<Value> active;

@@ -639,6 +639,33 @@ func.func @matmul_transpose_b(%a: tensor<2x3xf32> {nn.role = #nn.role<param>}, %
 
 // -----
 
+// A pinned op's derivative ops keep its pin (amp.precision), as PyTorch's
+// autocast runs an op's backward in its forward's type; the gradient of the
+// unpinned op, and the sum of the two gradients of %a, are not pinned.
+// CHECK-LABEL: func.func @pinned(
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<2x3xf32> {{.*}}, %[[B:[a-z0-9]+]]: tensor<3x4xf32>
+// CHECK: nn.matmul %[[A]], %[[B]] {amp.precision = f32}
+// CHECK: %[[DZ:.*]] = nn.broadcast_to %{{.*}} : tensor<1x1xf32> -> tensor<2x3xf32>
+// CHECK: %[[DC:.*]] = nn.broadcast_to %{{.*}} : tensor<1x1xf32> -> tensor<2x4xf32>
+// CHECK-NEXT: %[[DZA:.*]] = nn.mul %[[DZ]], %[[A]] : (
+// CHECK-NEXT: %[[DZB:.*]] = nn.mul %[[DZ]], %[[A]] : (
+// CHECK-NEXT: %[[DZ2:.*]] = nn.add %[[DZA]], %[[DZB]] : (
+// CHECK-NEXT: %[[DA:.*]] = nn.matmul %[[DC]], %[[B]] {amp.precision = f32, transpose_b}
+// CHECK-NEXT: %[[DB:.*]] = nn.matmul %[[A]], %[[DC]] {amp.precision = f32, transpose_a}
+// CHECK-NEXT: %[[SUM:.*]] = nn.add %[[DZ2]], %[[DA]] : (
+// CHECK-NEXT: nn.sgd_update %[[A]], %[[SUM]] {
+func.func @pinned(%a: tensor<2x3xf32> {nn.role = #nn.role<param>}, %b: tensor<3x4xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %y = nn.matmul %a, %b {amp.precision = f32} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  %z = nn.mul %a, %a : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %ly = nn.reduce_sum %y [0, 1] : (tensor<2x4xf32>) -> tensor<f32>
+  %lz = nn.reduce_sum %z [0, 1] : (tensor<2x3xf32>) -> tensor<f32>
+  %l = nn.add %ly, %lz : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
 // C = A^T B: dA = B dC^T, dB = A dC.
 // CHECK-LABEL: func.func @matmul_transpose_a(
 // CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<3x2xf32> {{.*}}, %[[B:[a-z0-9]+]]: tensor<3x4xf32>
