@@ -72,6 +72,7 @@ OPS = {
     "CumSum": r"test_cumsum_",
     "DepthToSpace": r"test_depthtospace_",
     "Div": r"test_div(_bcast|_example|_u?int(8|16|32|64))?$",
+    "DFT": r"test_dft",
     "Dropout": r"test_dropout_",
     "Einsum": r"test_einsum_",
     "Elu": r"test_elu",

@@ -46,6 +46,7 @@ const OpTable &amp::onnx_import::getOpTable() {
     registerLossOps(t);
     registerLinearOps(t);
     registerConvPoolOps(t);
+    registerDFTOps(t);
     registerNormOps(t);
     registerReduceOps(t);
     registerShapeOps(t);

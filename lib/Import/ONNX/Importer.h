@@ -516,6 +516,7 @@ void registerLogicalOps(OpTable &table);
 void registerLossOps(OpTable &table);
 void registerLinearOps(OpTable &table);
 void registerConvPoolOps(OpTable &table);
+void registerDFTOps(OpTable &table);
 void registerNormOps(OpTable &table);
 void registerReduceOps(OpTable &table);
 void registerShapeOps(OpTable &table);
