@@ -37,7 +37,9 @@ from onnx import TensorProto, helper, numpy_helper
 from onnx.reference import ReferenceEvaluator
 from torch import nn
 
-from gen_torch_models import CLASSES, D, HERE, LAYERS, VOCAB, save_graph
+from gen_torch_models import (CLASSES, D, HERE, LAYERS, VOCAB,
+                              perturb_equal_params, save_graph,
+                              train_token_rows_and_log)
 
 TP = TensorProto
 
@@ -114,10 +116,7 @@ def write_hf_fnet():
         intermediate_size=2 * D, max_position_embeddings=16,
         num_labels=CLASSES, hidden_dropout_prob=0.0, pad_token_id=0,
         initializer_range=0.2, use_tpu_fourier_optimizations=False)))
-    with torch.no_grad():
-        for p in model.parameters():
-            if p.numel() > 1 and bool((p == p.flatten()[0]).all()):
-                p.add_(torch.randn_like(p) * 0.1)
+    perturb_equal_params(model)
     # ONNX's Gather carries no padding_idx (docs/onnx.md): PyTorch trains
     # the padding row too, as amp does.
     model.fnet.fnet.embeddings.word_embeddings.padding_idx = None
@@ -129,18 +128,9 @@ def write_hf_fnet():
                       dynamo=True, external_data=False, input_names=["ids"],
                       output_names=["logits"])
     data = np.load(os.path.join(HERE, "hf_bert_tokens.npz"))
-    opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
-    with open(os.path.join(HERE, "hf_fnet_torch_log.csv"), "w") as log:
-        log.write("step,loss\n")
-        for step in range(1, 11):
-            rows = slice(4 * (step - 1), 4 * step)
-            loss = nn.functional.cross_entropy(
-                model(torch.tensor(data["ids"][rows])),
-                torch.tensor(data["labels"][rows]).long())
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            log.write(f"{step},{loss.item():.9g}\n")
+    train_token_rows_and_log(
+        model, lambda rows: model(torch.tensor(data["ids"][rows])),
+        data["labels"], "hf_fnet_torch_log.csv", lr=0.01)
 
 
 def write_errors():

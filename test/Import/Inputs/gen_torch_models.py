@@ -558,19 +558,37 @@ def export_and_train_classifier(model, stem, lr):
     mask = torch.tensor(np.load(os.path.join(HERE, "hf_attn_mask.npy")))
     export_hf(model, stem, ids, mask)
     data = np.load(os.path.join(HERE, "hf_bert_tokens.npz"))
+    train_token_rows_and_log(
+        model, lambda rows: model(torch.tensor(data["ids"][rows]),
+                                  torch.tensor(data["mask"][rows]).long()),
+        data["labels"], stem + "_torch_log.csv", lr)
+
+
+def train_token_rows_and_log(model, logits_of, labels, path, lr):
+    """10 SGD steps (momentum 0.9) of `model` on rows 0..39 in order, 4 per
+    step, as amp-run --shuffle=false trains the imported model:
+    logits_of(rows) against labels[rows]; each step's loss in `path`."""
     opt = torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
-    with open(os.path.join(HERE, stem + "_torch_log.csv"), "w") as log:
+    with open(os.path.join(HERE, path), "w") as log:
         log.write("step,loss\n")
         for step in range(1, 11):
             rows = slice(4 * (step - 1), 4 * step)
-            logits = model(torch.tensor(data["ids"][rows]),
-                           torch.tensor(data["mask"][rows]).long())
             loss = nn.functional.cross_entropy(
-                logits, torch.tensor(data["labels"][rows]).long())
+                logits_of(rows), torch.tensor(labels[rows]).long())
             opt.zero_grad()
             loss.backward()
             opt.step()
             log.write(f"{step},{loss.item():.9g}\n")
+
+
+def perturb_equal_params(model):
+    """Adds noise (std 0.1) to every param whose elements are all equal, as
+    trained ones are not (the exporters store such initializers, all zeros
+    or all ones, once)."""
+    with torch.no_grad():
+        for p in model.parameters():
+            if p.numel() > 1 and bool((p == p.flatten()[0]).all()):
+                p.add_(torch.randn_like(p) * 0.1)
 
 
 def write_hf_opt():
@@ -652,9 +670,7 @@ def write_hf_vit():
     # exporter stores equal initializers, all zeros or all ones, once).
     with torch.no_grad():
         vit.vit.embeddings.cls_token.normal_(0.0, 1.0)
-        for p in vit.parameters():
-            if p.numel() > 1 and bool((p == p.flatten()[0]).all()):
-                p.add_(torch.randn_like(p) * 0.1)
+    perturb_equal_params(vit)
     export_and_train(HfPixels(vit.train()), "hf_vit", images=True)
 
 
@@ -672,13 +688,10 @@ def write_hf_dinov2():
         num_hidden_layers=2, num_attention_heads=4, mlp_ratio=2,
         num_labels=4, hidden_dropout_prob=0.0,
         attention_probs_dropout_prob=0.0))
-    # Tokens and equal-valued params perturbed as trained ones are (see
-    # write_hf_vit).
+    # The class token of the patches' scale, as write_hf_vit's.
     with torch.no_grad():
         model.dinov2.embeddings.cls_token.normal_(0.0, 1.0)
-        for p in model.parameters():
-            if p.numel() > 1 and bool((p == p.flatten()[0]).all()):
-                p.add_(torch.randn_like(p) * 0.1)
+    perturb_equal_params(model)
     export_and_train(HfPixels(model.train()), "hf_dinov2", images=True,
                      logits=True)
 
