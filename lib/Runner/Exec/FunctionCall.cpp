@@ -8,6 +8,7 @@
 #include "amp_runtime/amp_runtime.h"
 
 #include <map>
+#include <optional>
 #include <ostream>
 
 using namespace amp::runner;
@@ -103,17 +104,19 @@ amp::runner::callFunction(const RuntimeLibrary &rt, const FunctionSignature &fn,
         return mismatch();
       // An integer array feeds any integer argument that holds its values
       // (a uint8 image or int64 ids an i32 argument, 0/1 an i1 mask).
-      StatusOr<HostArray> a = given;
+      const char *bytes = given.bytes.data();
+      std::optional<StatusOr<HostArray>> converted;
       if (given.type != arg.type) {
         if (!isInteger(given.type) || !isInteger(arg.type))
           return mismatch();
-        a = convertIntegers(given, arg.type);
-        if (a.failed())
+        converted = convertIntegers(given, arg.type);
+        if (converted->failed())
           return Status::error(what + " does not fit " + name + ", " +
                                describeType(arg) + ": " +
-                               a.getStatus().message());
+                               converted->getStatus().message());
+        bytes = (*converted)->bytes.data();
       }
-      if (Status s = buffer->upload(a->bytes.data()); s.failed())
+      if (Status s = buffer->upload(bytes); s.failed())
         return s;
     }
     pointers.push_back(buffer->data());
