@@ -210,6 +210,13 @@ int32_t importedDataType(int32_t dtype);
 /// `v` rounded to the FLOAT16 or BFLOAT16 `dtype` (to nearest even, as
 /// amp.cast), as f32; `v` itself for any other type.
 float roundToDataType(float v, int32_t dtype);
+/// The width and signedness of an ONNX integer type (INT8 to INT64, UINT8
+/// to UINT32); 0 bits for any other type.
+struct IntegerLayout {
+  int bits = 0;
+  bool isSigned = false;
+};
+IntegerLayout integerLayout(int32_t dtype);
 /// `v` reduced modulo 2^bits into the range of the lifted integer type
 /// `dtype` (two's complement wrap-around); `v` itself for any other type.
 int64_t wrapToDataType(int64_t v, int32_t dtype);

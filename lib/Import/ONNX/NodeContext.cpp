@@ -267,13 +267,9 @@ FailureOr<Value> NodeContext::wrapToType(Value v, int32_t type) {
   // The residue modulo 2^bits (nn.mod takes the divisor's sign), moved
   // down by half the range for a signed type. An i32 sum past 2^31 has
   // wrapped already, which keeps its residue.
-  const int64_t bits =
-      type == onnx::TensorProto::UINT32 ? 32
-      : type == onnx::TensorProto::INT16 || type == onnx::TensorProto::UINT16
-          ? 16
-          : 8;
-  const bool isSigned =
-      type == onnx::TensorProto::INT8 || type == onnx::TensorProto::INT16;
+  const IntegerLayout layout = integerLayout(type);
+  const int64_t bits = layout.bits;
+  const bool isSigned = layout.isSigned;
   Type elt = getElementTypeOrSelf(v.getType());
   FailureOr<Value> y = v;
   Value half = isSigned ? intScalar(elt, int64_t(1) << (bits - 1)) : Value();

@@ -79,22 +79,37 @@ int32_t amp::onnx_import::importedDataType(int32_t dtype) {
   return isLiftedIntType(dtype) ? int32_t(onnx::TensorProto::INT32) : dtype;
 }
 
-int64_t amp::onnx_import::wrapToDataType(int64_t v, int32_t dtype) {
-  uint64_t u = static_cast<uint64_t>(v);
+IntegerLayout amp::onnx_import::integerLayout(int32_t dtype) {
   switch (dtype) {
   case onnx::TensorProto::INT8:
-    return static_cast<int8_t>(static_cast<uint8_t>(u));
+    return {8, true};
   case onnx::TensorProto::INT16:
-    return static_cast<int16_t>(static_cast<uint16_t>(u));
+    return {16, true};
+  case onnx::TensorProto::INT32:
+    return {32, true};
+  case onnx::TensorProto::INT64:
+    return {64, true};
   case onnx::TensorProto::UINT8:
-    return static_cast<uint8_t>(u);
+    return {8, false};
   case onnx::TensorProto::UINT16:
-    return static_cast<uint16_t>(u);
+    return {16, false};
   case onnx::TensorProto::UINT32:
-    return static_cast<uint32_t>(u);
+    return {32, false};
   default:
-    return v;
+    return {};
   }
+}
+
+int64_t amp::onnx_import::wrapToDataType(int64_t v, int32_t dtype) {
+  if (!isLiftedIntType(dtype))
+    return v;
+  const IntegerLayout layout = integerLayout(dtype);
+  const uint64_t range = uint64_t(1) << layout.bits;
+  const uint64_t low = static_cast<uint64_t>(v) & (range - 1);
+  // The upper half of a signed type's range is its negative values.
+  if (layout.isSigned && low >= range / 2)
+    return static_cast<int64_t>(low) - static_cast<int64_t>(range);
+  return static_cast<int64_t>(low);
 }
 
 float amp::onnx_import::roundToDataType(float v, int32_t dtype) {
@@ -207,11 +222,7 @@ amp::onnx_import::readTensorProto(const onnx::TensorProto &tensor,
     // types become INT32 or INT64 (importedDataType).
     const int32_t type = c.dtype;
     const size_t width =
-        type == onnx::TensorProto::INT32 || type == onnx::TensorProto::UINT32
-            ? 4
-        : type == onnx::TensorProto::INT16 || type == onnx::TensorProto::UINT16
-            ? 2
-            : 1;
+        type == onnx::TensorProto::BOOL ? 1 : integerLayout(type).bits / 8;
     auto valueOf = [type](uint64_t bits) -> int64_t {
       if (type == onnx::TensorProto::BOOL)
         return bits != 0;
