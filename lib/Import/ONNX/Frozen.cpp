@@ -9,9 +9,10 @@
 // names folded), so a name also freezes every initializer folded from it.
 // The same exporter marks each initializer that is a module's buffer
 // (`pkg.torch.export.graph_signature.InputSpec.kind` BUFFER): those do not
-// train either, nor what it folded from a value a node of the graph
-// computes (Importer.cpp: zeros_like of an activation, which only the
-// activation's shape went into).
+// train either (and each that is a parameter, PARAMETER, which trains even
+// with one element: a CLIP's logit_scale, a PReLU's single slope), nor what it
+// folded from a value a node of the graph computes (Importer.cpp: zeros_like of
+// an activation, which only the activation's shape went into).
 // ValueInfoProto.metadata_props (field 4) is newer than Debian's
 // libonnx-dev; it is read from the message's unknown fields when the
 // generated class does not know it.
@@ -105,14 +106,15 @@ amp::onnx_import::foldedSources(const onnx::GraphProto &graph) {
 }
 
 llvm::StringSet<>
-amp::onnx_import::bufferInitializers(const onnx::GraphProto &graph) {
+amp::onnx_import::initializersOfKind(const onnx::GraphProto &graph,
+                                     llvm::StringRef kind) {
   llvm::StringSet<> initializers, buffers;
   for (const onnx::TensorProto &init : graph.initializer())
     initializers.insert(init.name());
   for (const onnx::ValueInfoProto &info : graph.value_info())
     if (initializers.contains(info.name()))
       for (const onnx::StringStringEntryProto &e : metadataOf(info))
-        if (e.key() == kInputKind && e.value() == "BUFFER")
+        if (e.key() == kInputKind && e.value() == kind)
           buffers.insert(info.name());
   return buffers;
 }
@@ -153,6 +155,10 @@ static bool isWeightName(llvm::StringRef name) {
     own = name;
   return own.ends_with("weight") || own.ends_with("bias") ||
          own.starts_with("weight_") || own.starts_with("bias_");
+}
+
+bool amp::onnx_import::foldedFromWeight(llvm::ArrayRef<std::string> sources) {
+  return llvm::any_of(sources, isWeightName);
 }
 
 bool amp::onnx_import::foldedFromNoModuleValue(

@@ -47,6 +47,7 @@ const OpTable &amp::onnx_import::getOpTable() {
     registerLinearOps(t);
     registerConvPoolOps(t);
     registerDFTOps(t);
+    registerWindowOps(t);
     registerNormOps(t);
     registerReduceOps(t);
     registerShapeOps(t);
@@ -307,7 +308,8 @@ LogicalResult GraphImporter::importInitializers() {
   // nor does what it folded from a value the graph computes at run time,
   // which only that value's shape can have gone into (zeros_like of an
   // activation): no weight.
-  llvm::StringSet<> buffers = bufferInitializers(graph);
+  llvm::StringSet<> buffers = initializersOfKind(graph, "BUFFER");
+  llvm::StringSet<> parameters = initializersOfKind(graph, "PARAMETER");
   llvm::StringSet<> computed;
   for (const onnx::NodeProto &node : graph.node())
     for (const std::string &out : node.output())
@@ -333,11 +335,14 @@ LogicalResult GraphImporter::importInitializers() {
     // A frozen initializer is a constant of the model, as a Constant node's;
     // so is a buffer of PyTorch's module.
     t.buffer = buffers.contains(init.name());
+    auto sources = folded.find(init.name());
+    t.parameter =
+        parameters.contains(init.name()) ||
+        (sources != folded.end() && foldedFromWeight(sources->second));
     t.initializer = !frozen.contains(init.name()) && !t.buffer;
     // Zeros that the exporter folded from no module value (the zero initial
     // state of a recurrent layer, zeros of a computed shape) are no weight,
     // nor is what it folded only from values the forward computed.
-    auto sources = folded.find(init.name());
     if (t.initializer && t.isFloat() && sources != folded.end() &&
         (foldedFromComputedValues(sources->second) ||
          (foldedFromNoModuleValue(sources->second) &&

@@ -28,6 +28,7 @@
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -101,9 +102,15 @@ llvm::StringSet<> frozenInitializers(const onnx::GraphProto &graph,
                                      const FoldedSources &folded,
                                      llvm::ArrayRef<std::string> frozen,
                                      std::string &unmatched);
-/// The initializers that torch.export's metadata marks as buffers of
-/// PyTorch's module (`pkg.torch.export.graph_signature.InputSpec.kind`).
-llvm::StringSet<> bufferInitializers(const onnx::GraphProto &graph);
+/// The initializers that torch.export's metadata marks as `kind` ("BUFFER",
+/// "PARAMETER") of PyTorch's module
+/// (`pkg.torch.export.graph_signature.InputSpec.kind`).
+llvm::StringSet<> initializersOfKind(const onnx::GraphProto &graph,
+                                     llvm::StringRef kind);
+/// Whether `sources` (what an initializer was folded from) name a value
+/// named like a weight (`weight`, `bias` at the end, or `weight_`, `bias_`
+/// at the start of its own name).
+bool foldedFromWeight(llvm::ArrayRef<std::string> sources);
 /// Whether `sources` (what an initializer was folded from) name no module
 /// value: no dotted name and none named like a weight (`weight`, `bias`
 /// at the end, or `weight_`, `bias_` at the start of its own name), only
@@ -220,6 +227,13 @@ IntegerLayout integerLayout(int32_t dtype);
 /// `v` reduced modulo 2^bits into the range of the lifted integer type
 /// `dtype` (two's complement wrap-around); `v` itself for any other type.
 int64_t wrapToDataType(int64_t v, int32_t dtype);
+/// `n` values (`at(k)` is element k's, row-major) as a constant of `shape`
+/// and of the imported type of the supported ONNX type `to`, as a Cast to
+/// `to` gives them: rounded to FLOAT16 or BFLOAT16, truncated toward zero
+/// and wrapped into a narrow integer type (toInt64, wrapToDataType), BOOL
+/// when non-zero.
+Const castValues(llvm::ArrayRef<int64_t> shape, int64_t n,
+                 llvm::function_ref<double(int64_t)> at, int32_t to);
 /// The MLIR element type of an ONNX element type (f32, i64, i32, i1; f32
 /// for the lifted float types).
 mlir::Type elementType(mlir::MLIRContext *ctx, int32_t dtype);
@@ -242,8 +256,13 @@ struct Tensor {
   Value value;
   std::shared_ptr<const Const> constant;
   /// A float initializer: materializes as a param argument (unless
-  /// --constants, or it has one element).
+  /// --constants, or it has one element and is no `parameter`).
   bool initializer = false;
+  /// An initializer that torch.export's metadata marks as a parameter of
+  /// PyTorch's module, or that it folded from one named like a weight (the
+  /// single slope of an nn.PReLU() reshaped): a param even with one
+  /// element.
+  bool parameter = false;
   /// A float initializer that PyTorch's torch.export-based exporter folded
   /// from a param, restored as a computation on a param
   /// (restoreFoldedParams): the transpose of the initializer `derivedFrom`,
@@ -481,7 +500,7 @@ public:
   /// nn.reshape of `v` to `shape` (nothing when it already has it).
   FailureOr<Value> reshape(Value v, llvm::ArrayRef<int64_t> shape);
   /// nn.slice of `v` from `offsets` with `sizes` and `strides` (default:
-  /// unit strides; nothing when it takes all of `v`).
+  /// unit strides; nothing when it takes all of `v` in its order).
   FailureOr<Value> slice(Value v, llvm::ArrayRef<int64_t> offsets,
                          llvm::ArrayRef<int64_t> sizes,
                          llvm::ArrayRef<int64_t> strides = {});
@@ -490,6 +509,9 @@ public:
   }
   /// nn.compare's `predicate` attribute.
   mlir::NamedAttribute predicate(nn::ComparePredicate p) const;
+  /// `amp.precision = f32`: pins an op to f32 whatever the AMP policy (a
+  /// transform or window sum whose values f16 cannot hold).
+  mlir::NamedAttribute pinnedF32() const;
   mlir::Attribute i64Array(llvm::ArrayRef<int64_t> v) const {
     return builder.getDenseI64ArrayAttr(v);
   }
@@ -524,6 +546,7 @@ void registerLossOps(OpTable &table);
 void registerLinearOps(OpTable &table);
 void registerConvPoolOps(OpTable &table);
 void registerDFTOps(OpTable &table);
+void registerWindowOps(OpTable &table);
 void registerNormOps(OpTable &table);
 void registerReduceOps(OpTable &table);
 void registerShapeOps(OpTable &table);

@@ -2,6 +2,7 @@
 
 #include "Importer.h"
 
+#include "amp/Dialect/AMP/IR/AMPDialect.h"
 #include "amp/Dialect/NN/IR/NNOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -112,6 +113,11 @@ Value NodeContext::intScalar(Type elementType, int64_t v) {
 
 NamedAttribute NodeContext::predicate(nn::ComparePredicate p) const {
   return named("predicate", nn::ComparePredicateAttr::get(ctx(), p));
+}
+
+NamedAttribute NodeContext::pinnedF32() const {
+  return named(amp::AMPDialect::getPrecisionAttrName(),
+               TypeAttr::get(builder.getF32Type()));
 }
 
 FailureOr<int64_t> NodeContext::intAttr(llvm::StringRef name,
@@ -419,11 +425,14 @@ FailureOr<Value> NodeContext::slice(Value v, llvm::ArrayRef<int64_t> offsets,
                                     llvm::ArrayRef<int64_t> sizes,
                                     llvm::ArrayRef<int64_t> strides) {
   auto type = cast<RankedTensorType>(v.getType());
-  if (type.getShape() == sizes)
+  // All of v in its order (a negative stride over all of it reverses it).
+  const bool unitStrides =
+      llvm::all_of(strides, [](int64_t s) { return s == 1; });
+  if (type.getShape() == sizes && unitStrides)
     return v;
   llvm::SmallVector<NamedAttribute, 2> attrs = {
       named("offsets", i64Array(offsets))};
-  if (llvm::any_of(strides, [](int64_t s) { return s != 1; }))
+  if (!unitStrides)
     attrs.push_back(named("strides", i64Array(strides)));
   FailureOr<ValueRange> r = createTyped(
       "nn.slice", TypeRange{type.clone(sizes)}, ValueRange{v}, attrs);

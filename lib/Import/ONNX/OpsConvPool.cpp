@@ -1,7 +1,7 @@
 //===- OpsConvPool.cpp - Conv and the pools -------------------------------===//
 //
-// Conv, ConvTranspose, MaxPool and AveragePool on 2-D (NCHW) and 1-D (NCL,
-// lifted to N x C x 1 x L) inputs map onto nn.conv2d,
+// Conv, ConvTranspose, MaxPool, AveragePool and LpPool on 2-D (NCHW) and 1-D
+// (NCL, lifted to N x C x 1 x L) inputs map onto nn.conv2d,
 // nn.conv2d_grad_input, nn.max_pool2d and nn.avg_pool2d; the window geometry
 // (pads, strides, dilations, auto_pad, ceil_mode) is resolved here to the
 // explicit [top, left, bottom, right] padding of nn. Conv, MaxPool and
@@ -9,6 +9,10 @@
 // each kernel depth reads, summed (or maxed) over the kernel's depth
 // (overDepth); a 3-D ConvTranspose is nn.conv2d_grad_input per kernel
 // depth, each spread and shifted onto the output depths and summed.
+// An average nn.avg_pool2d cannot take (dilations; ceil_mode with
+// count_include_pad and pads) and LpPool's sums are a depthwise
+// nn.conv2d with a filter of ones (sumPool2D), divided by a constant count
+// of each output's taps for the average.
 // GlobalAveragePool and GlobalMaxPool are nn.global_avg_pool or reductions.
 // Col2Im is nn.conv2d_grad_input with a one-hot filter.
 //
@@ -31,6 +35,9 @@ namespace {
 /// The resolved window geometry of one node, per spatial dim (1 or 2).
 struct Window {
   llvm::SmallVector<int64_t> kernel, strides, dilations, padBegin, padEnd;
+  /// The end padding of the model's own (pads, auto_pad): padEnd without
+  /// ceil_mode's extra positions, which no average counts.
+  llvm::SmallVector<int64_t> modelPadEnd;
   /// Whether the model pads (pads, auto_pad), before ceil_mode's extra end
   /// padding.
   bool padded = false;
@@ -123,6 +130,7 @@ static LogicalResult readWindow(NodeContext &nc, llvm::ArrayRef<int64_t> in,
   auto nonzero = [](int64_t p) { return p != 0; };
   w.padded =
       llvm::any_of(w.padBegin, nonzero) || llvm::any_of(w.padEnd, nonzero);
+  w.modelPadEnd = w.padEnd;
   if (ceil && *ceil) {
     // Output sizes rounded up; a window must start inside the input or its
     // begin padding. The extra end padding makes nn's floor rule give it.
@@ -160,6 +168,7 @@ static void liftWindow(Window &w) {
   w.dilations.insert(w.dilations.begin(), 1);
   w.padBegin.insert(w.padBegin.begin(), 0);
   w.padEnd.insert(w.padEnd.begin(), 0);
+  w.modelPadEnd.insert(w.modelPadEnd.begin(), 0);
 }
 
 static llvm::SmallVector<int64_t> padding(const Window &w) {
@@ -195,6 +204,8 @@ static Window dropDepth(const Window &w) {
   w2.dilations.assign(w.dilations.begin() + 1, w.dilations.end());
   w2.padBegin.assign(w.padBegin.begin() + 1, w.padBegin.end());
   w2.padEnd.assign(w.padEnd.begin() + 1, w.padEnd.end());
+  w2.modelPadEnd.assign(w.modelPadEnd.begin() + 1, w.modelPadEnd.end());
+  w2.padded = w.padded;
   return w2;
 }
 
@@ -606,40 +617,103 @@ static FailureOr<Value> pool2D(NodeContext &nc, Value x, const Window &w,
   return nc.create<nn::AvgPool2DOp>({x}, attrs);
 }
 
-/// A 3-D pool on x [N, C, D, H, W]: the 2-D pool of each kernel depth's
-/// slices, maxed (padding -inf) or summed (padding 0) over the depths
-/// (overDepth); a sum is divided by the depths each output counts: the
-/// kernel's, or without `includePad` those inside the input.
-static FailureOr<Value> pool3D(NodeContext &nc, Value x, const Window &w,
-                               bool isMax, bool includePad) {
-  Window w2 = dropDepth(w);
-  auto pool = [&](int64_t, Value x2) {
-    return pool2D(nc, x2, w2, isMax, includePad);
-  };
-  auto combine = [&](Value a, Value b) {
-    return isMax ? nc.create<nn::MaximumOp>({a, b})
-                 : nc.create<nn::AddOp>({a, b});
-  };
-  FailureOr<Value> y =
-      overDepth(nc, x, w, isMax ? -std::numeric_limits<float>::infinity() : 0,
-                pool, combine);
-  if (failed(y) || isMax)
-    return y;
-  // Output depth o reads input depths o * stride - padBegin + kd (no
-  // dilations), of which those in [0, D) count.
-  const int64_t depth = shapeOf(x)[2], outDepth = shapeOf(*y)[2];
-  llvm::SmallVector<float> scale;
-  for (int64_t o = 0; o < outDepth; ++o) {
-    int64_t first = o * w.strides[0] - w.padBegin[0];
-    int64_t inside =
-        std::min(first + w.kernel[0], depth) - std::max<int64_t>(first, 0);
-    scale.push_back(1.0f / float(includePad ? w.kernel[0] : inside));
+/// The sums of the windows `w` of x [N, C, H, W], zero padded: a depthwise
+/// nn.conv2d (groups = C) with a filter of ones, which has the dilations
+/// that nn.avg_pool2d lacks and trains through the convolution's input
+/// gradient. Pinned to f32: a sum of K values can pass f16's range where
+/// the values do not (LpPool sums their p-th powers).
+static FailureOr<Value> sumPool2D(NodeContext &nc, Value x, const Window &w) {
+  const int64_t channels = shapeOf(x)[1];
+  llvm::SmallVector<NamedAttribute> attrs = convAttrs(nc, w, channels);
+  attrs.push_back(nc.pinnedF32());
+  return nc.create<nn::Conv2DOp>(
+      {x, nc.splat({channels, 1, w.kernel[0], w.kernel[1]}, 1.0f)}, attrs);
+}
+
+/// Applies the 2-D window op `apply2D` to x of rank 3, 4 or 5 with the
+/// window `w` of its spatial dims: a 1-D window lifted to H = 1 (and the
+/// result brought back to rank 3), a 3-D one as 2-D windows over the
+/// depths, padded with `padValue` and joined by `combine` (overDepth).
+static FailureOr<Value> overSpatialDims(
+    NodeContext &nc, Value x, Window w, float padValue,
+    llvm::function_ref<FailureOr<Value>(Value, const Window &)> apply2D,
+    llvm::function_ref<FailureOr<Value>(Value, Value)> combine) {
+  llvm::SmallVector<int64_t> xs = shapeOf(x);
+  if (xs.size() == 5) {
+    Window w2 = dropDepth(w);
+    return overDepth(
+        nc, x, w, padValue, [&](int64_t, Value x2) { return apply2D(x2, w2); },
+        combine);
   }
-  if (failed(nc.reserveFoldedBytes(int64_t(scale.size() * sizeof(float)))))
+  const bool lifted = xs.size() == 3;
+  if (lifted)
+    liftWindow(w);
+  FailureOr<Value> x4 = input4D(nc, x);
+  if (failed(x4))
     return failure();
-  Value divisor = llvm::all_equal(scale) ? nc.splat({}, scale[0])
-                                         : nc.constant({outDepth, 1, 1}, scale);
-  return nc.create<nn::MulOp>({*y, divisor});
+  FailureOr<Value> y = apply2D(*x4, w);
+  if (failed(y) || !lifted)
+    return y;
+  llvm::SmallVector<int64_t> ys = shapeOf(*y);
+  return nc.reshape(*y, {ys[0], ys[1], ys[3]});
+}
+
+/// How many taps of the window along dim `d` (of input size `in`) output
+/// position `o` averages: those inside the input, or with `includePad`
+/// also those on the model's own pads, never on ceil_mode's extra end
+/// positions (ONNX's reference, PyTorch). The taps are at o * stride -
+/// padBegin + k * dilation for k in [0, kernel); counted in closed form.
+static int64_t tapsCounted(const Window &w, size_t d, int64_t in, int64_t o,
+                           bool includePad) {
+  const int64_t lo = includePad ? -w.padBegin[d] : 0;
+  const int64_t hi = includePad ? in + w.modelPadEnd[d] : in;
+  const int64_t base = o * w.strides[d] - w.padBegin[d], dil = w.dilations[d];
+  auto floorDiv = [](int64_t a, int64_t b) {
+    return a / b - (a % b != 0 && a < 0);
+  };
+  // The first k with base + k * dil >= lo, the last with it < hi.
+  const int64_t first = std::max<int64_t>(0, -floorDiv(base - lo, dil));
+  const int64_t last = std::min(w.kernel[d] - 1, floorDiv(hi - 1 - base, dil));
+  return std::max<int64_t>(0, last - first + 1);
+}
+
+/// The reciprocals of the taps each output of `y` (the window sums of an
+/// input of spatial sizes `in`) averages along its first `dims` spatial
+/// dims, as a constant that broadcasts against y: [O1, ..., Odims, 1, ...]
+/// over y's spatial dims, or a scalar when every output counts alike. An
+/// output that counts no tap gets 1 / 0, and its average NaN, as in ONNX's
+/// reference.
+static FailureOr<Value> reciprocalCounts(NodeContext &nc, const Window &w,
+                                         llvm::ArrayRef<int64_t> in, Value y,
+                                         bool includePad, size_t dims) {
+  llvm::ArrayRef<int64_t> out =
+      llvm::ArrayRef<int64_t>(shapeOf(y)).drop_front(2);
+  llvm::SmallVector<int64_t> shape(out.begin(), out.end());
+  std::fill(shape.begin() + dims, shape.end(), 1);
+  std::optional<int64_t> size =
+      constElementCount(shape, onnx::TensorProto::FLOAT);
+  if (!size || failed(nc.reserveFoldedBytes(*size * int64_t(sizeof(float)))))
+    return nc.error() << "the divisors of [" << shape
+                      << "] averages are over the importer's limit on "
+                         "constants",
+           failure();
+  std::vector<int64_t> counts(*size, 1);
+  // Row-major over `shape`: the count is the product of each dim's.
+  for (int64_t flat = 0; flat < *size; ++flat) {
+    int64_t rest = flat;
+    for (size_t d = shape.size(); d-- > 0;) {
+      const int64_t o = rest % shape[d];
+      rest /= shape[d];
+      if (d < dims)
+        counts[flat] *= tapsCounted(w, d, in[d], o, includePad);
+    }
+  }
+  std::vector<float> scale;
+  for (int64_t c : counts)
+    scale.push_back(1.0f / float(c));
+  if (llvm::all_equal(scale))
+    return nc.splat({}, scale[0]);
+  return nc.constant(shape, scale);
 }
 
 static LogicalResult importPool(NodeContext &nc, bool isMax) {
@@ -656,11 +730,6 @@ static LogicalResult importPool(NodeContext &nc, bool isMax) {
     x = nc.convert(*x, nc.builder.getF32Type());
   if (failed(x) || failed(checkSpatialRank(nc, *x, /*allow3D=*/true)))
     return failure();
-  auto setOutput = [&](FailureOr<Value> y) {
-    if (succeeded(y) && bytes)
-      y = nc.convert(*y, nc.builder.getI32Type());
-    return failed(y) ? failure() : nc.setOutput(0, *y);
-  };
   if (isMax && nc.hasOutput(1))
     return nc.error() << "the Indices output is not supported", failure();
   FailureOr<int64_t> ceilMode = nc.intAttr("ceil_mode", 0);
@@ -673,38 +742,61 @@ static LogicalResult importPool(NodeContext &nc, bool isMax) {
                       << " is not supported",
            failure();
   llvm::SmallVector<int64_t> xs = shapeOf(*x);
+  llvm::ArrayRef<int64_t> spatial = llvm::ArrayRef<int64_t>(xs).drop_front(2);
   Window w;
   bool ceil = *ceilMode != 0;
-  if (failed(readWindow(nc, llvm::ArrayRef<int64_t>(xs).drop_front(2), {},
-                        &ceil, w)))
+  if (failed(readWindow(nc, spatial, {}, &ceil, w)))
     return failure();
+  auto add = [&](Value a, Value b) { return nc.create<nn::AddOp>({a, b}); };
+  FailureOr<Value> y;
+  if (isMax) {
+    y = overSpatialDims(
+        nc, *x, w, -std::numeric_limits<float>::infinity(),
+        [&](Value x2, const Window &w2) {
+          return pool2D(nc, x2, w2, /*isMax=*/true, false);
+        },
+        [&](Value a, Value b) {
+          return nc.create<nn::MaximumOp>({a, b});
+        });
+    if (succeeded(y) && bytes)
+      y = nc.convert(*y, nc.builder.getI32Type());
+    return failed(y) ? failure() : nc.setOutput(0, *y);
+  }
   // ceil_mode's extra end positions never count (PyTorch, ONNX): without
   // pads of the model's own, count_include_pad counts nothing more.
   const bool includePad = *countPad && w.padded;
-  if (!isMax && ceil && includePad)
-    return nc.error()
-               << "ceil_mode with count_include_pad and pads is not "
-                  "supported (nn.avg_pool2d divides by the whole window)",
-           failure();
-  if (!isMax && llvm::any_of(w.dilations, [](int64_t d) { return d != 1; }))
-    return nc.error() << "dilations are not supported (nn.avg_pool2d has none)",
-           failure();
-  if (xs.size() == 5)
-    return setOutput(pool3D(nc, *x, w, isMax, includePad));
-  bool lifted = xs.size() == 3;
-  if (lifted)
-    liftWindow(w);
-  FailureOr<Value> x4 = input4D(nc, *x);
-  if (failed(x4))
-    return failure();
-  FailureOr<Value> y = pool2D(nc, *x4, w, isMax, includePad);
-  if (failed(y))
-    return failure();
-  if (lifted) {
-    llvm::SmallVector<int64_t> ys = shapeOf(*y);
-    y = nc.reshape(*y, {ys[0], ys[1], ys[3]});
+  const bool dilated =
+      llvm::any_of(w.dilations, [](int64_t d) { return d != 1; });
+  // The constant to multiply by, if any.
+  FailureOr<Value> divisor = Value();
+  if (dilated || (ceil && includePad)) {
+    // What nn.avg_pool2d cannot divide by (it has no dilations, and with
+    // count_include_pad divides by the whole window, ceil_mode's extra
+    // positions included): the window sums over a constant count of each
+    // output's taps.
+    y = overSpatialDims(
+        nc, *x, w, 0.0f,
+        [&](Value x2, const Window &w2) { return sumPool2D(nc, x2, w2); }, add);
+    if (succeeded(y))
+      divisor =
+          reciprocalCounts(nc, w, spatial, *y, includePad, spatial.size());
+  } else {
+    // A 3-D average sums the depths' 2-D averages: divided by the depths
+    // each output counts.
+    y = overSpatialDims(
+        nc, *x, w, 0.0f,
+        [&](Value x2, const Window &w2) {
+          return pool2D(nc, x2, w2, /*isMax=*/false, includePad);
+        },
+        add);
+    if (succeeded(y) && spatial.size() == 3)
+      divisor = reciprocalCounts(nc, w, spatial, *y, includePad, 1);
   }
-  return setOutput(y);
+  if (failed(y) || failed(divisor))
+    return failure();
+  if (*divisor)
+    y = nc.create<nn::MulOp>({*y, *divisor});
+  return failed(y) ? failure() : nc.setOutput(0, *y);
 }
 
 static LogicalResult importMaxPool(NodeContext &nc) {
@@ -712,6 +804,46 @@ static LogicalResult importMaxPool(NodeContext &nc) {
 }
 static LogicalResult importAveragePool(NodeContext &nc) {
   return importPool(nc, false);
+}
+
+/// LpPool: (sum over the window of |x|^p)^(1 / p), zero padded, as the
+/// window sums (sumPool2D, dilations included) of |x|^p; p = 1 and 2 are
+/// nn.abs and nn.sqrt, other p nn.pow, pinned to f32 like the sums.
+static LogicalResult importLpPool(NodeContext &nc) {
+  FailureOr<Value> x = nc.floatValue(0);
+  FailureOr<int64_t> p = nc.intAttr("p", 2);
+  FailureOr<int64_t> ceilMode = nc.intAttr("ceil_mode", 0);
+  if (failed(x) || failed(p) || failed(ceilMode) ||
+      failed(checkSpatialRank(nc, *x, /*allow3D=*/true)))
+    return failure();
+  if (*p < 1)
+    return nc.error() << "p must be positive, got " << *p, failure();
+  llvm::SmallVector<int64_t> xs = shapeOf(*x);
+  Window w;
+  bool ceil = *ceilMode != 0;
+  if (failed(readWindow(nc, llvm::ArrayRef<int64_t>(xs).drop_front(2), {},
+                        &ceil, w)))
+    return failure();
+  auto power = [&](Value v, double exponent) {
+    return nc.create<nn::PowOp>(
+        {v}, {nc.named("exponent", nc.builder.getF32FloatAttr(exponent)),
+              nc.pinnedF32()});
+  };
+  FailureOr<Value> y = nc.create<nn::AbsOp>({*x});
+  if (succeeded(y) && *p > 1)
+    y = power(*y, double(*p));
+  if (succeeded(y))
+    y = overSpatialDims(
+        nc, *y, w, 0.0f,
+        [&](Value x2, const Window &w2) { return sumPool2D(nc, x2, w2); },
+        [&](Value a, Value b) {
+          return nc.create<nn::AddOp>({a, b});
+        });
+  if (succeeded(y) && *p == 2)
+    y = nc.create<nn::SqrtOp>({*y});
+  else if (succeeded(y) && *p > 2)
+    y = power(*y, 1.0 / double(*p));
+  return failed(y) ? failure() : nc.setOutput(0, *y);
 }
 
 static LogicalResult importGlobalPool(NodeContext &nc, bool isMax) {
@@ -848,6 +980,9 @@ void amp::onnx_import::registerConvPoolOps(OpTable &t) {
   t["AveragePool"] = {importAveragePool,
                       {"auto_pad", "ceil_mode", "count_include_pad",
                        "dilations", "kernel_shape", "pads", "strides"}};
+  t["LpPool"] = {importLpPool,
+                 {"auto_pad", "ceil_mode", "dilations", "kernel_shape", "p",
+                  "pads", "strides"}};
   t["GlobalAveragePool"] = {importGlobalAveragePool, {}};
   t["GlobalMaxPool"] = {importGlobalMaxPool, {}};
 }

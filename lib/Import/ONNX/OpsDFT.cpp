@@ -1,4 +1,4 @@
-//===- OpsDFT.cpp - DFT as a matmul with a constant Fourier matrix --------===//
+//===- OpsDFT.cpp - DFT and STFT with a constant Fourier matrix -----------===//
 //
 // ONNX's DFT (opsets 17 and 20) of a real ([..., 1]) or complex ([..., 2])
 // signal along one axis, as one nn.matmul with a constant matrix that maps
@@ -27,11 +27,19 @@
 //            over k <= L / 2; its output is real ([..., 1]) of length L
 //            (default 2 (N - 1)).
 //
+// STFT (opset 17) frames a signal [batch, length, 1 | 2] and transforms
+// each frame, weighted by the window, with the same matrix: one nn.conv2d
+// whose filter is the matrix with the window folded into its columns, laid
+// out as [2 * bins, components, 1, frame_length], strided by frame_step
+// over the signal as [batch, components, 1, length], does both (frames =
+// (length - frame_length) / frame_step + 1), pinned to f32 like the DFT.
+// The output is [batch, frames, bins, 2]: torch.stft's frames, as
+// torchaudio's spectrograms compute them.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Importer.h"
 
-#include "amp/Dialect/AMP/IR/AMPDialect.h"
 #include "amp/Dialect/NN/IR/NNOps.h"
 
 #include "amp_runtime/checked_size.h"
@@ -96,6 +104,20 @@ static std::vector<float> fourierMatrix(const DftShape &s) {
   return m;
 }
 
+/// Counts the bytes of the transform's matrix against the import's budget;
+/// an error when it is too large.
+static LogicalResult reserveFourierMatrix(NodeContext &nc, const DftShape &s) {
+  std::optional<int64_t> rows = amp::checked::mul(s.out, s.k);
+  std::optional<int64_t> entries =
+      rows ? amp::checked::mul(*rows, s.in * s.n) : std::nullopt;
+  if (!entries || !constElementCount({*entries}, onnx::TensorProto::FLOAT) ||
+      failed(nc.reserveFoldedBytes(*entries * int64_t(sizeof(float)))))
+    return nc.error() << "the Fourier matrix of " << s.n << " samples to "
+                      << s.k << " is too large",
+           failure();
+  return success();
+}
+
 static LogicalResult importDFT(NodeContext &nc) {
   FailureOr<Value> x = nc.floatValue(0);
   FailureOr<int64_t> inverse = nc.intAttr("inverse", 0);
@@ -155,14 +177,8 @@ static LogicalResult importDFT(NodeContext &nc) {
     s.k = s.onesided ? s.length / 2 + 1 : s.length;
     s.out = 2;
   }
-  std::optional<int64_t> rows = amp::checked::mul(s.out, s.k);
-  std::optional<int64_t> entries =
-      rows ? amp::checked::mul(*rows, s.in * s.n) : std::nullopt;
-  if (!entries || !constElementCount({*entries}, onnx::TensorProto::FLOAT) ||
-      failed(nc.reserveFoldedBytes(*entries * int64_t(sizeof(float)))))
-    return nc.error() << "the Fourier matrix of " << s.n << " samples to "
-                      << s.k << " is too large",
-           failure();
+  if (failed(reserveFourierMatrix(nc, s)))
+    return failure();
   // [others..., component, axis] -> [others..., in * n].
   llvm::SmallVector<int64_t> perm, others;
   for (int64_t d = 0; d < rank - 1; ++d)
@@ -181,9 +197,7 @@ static LogicalResult importDFT(NodeContext &nc) {
   if (succeeded(y))
     y = nc.create<nn::MatmulOp>(
         {*y, nc.constant({s.out * s.k, s.in * s.n}, fourierMatrix(s))},
-        {nc.named("transpose_b", nc.builder.getUnitAttr()),
-         nc.named(amp::AMPDialect::getPrecisionAttrName(),
-                  TypeAttr::get(nc.builder.getF32Type()))});
+        {nc.named("transpose_b", nc.builder.getUnitAttr()), nc.pinnedF32()});
   // [others..., out * k] -> [others..., out, k] -> the axis back in place,
   // the components last.
   llvm::SmallVector<int64_t> split(others);
@@ -200,6 +214,105 @@ static LogicalResult importDFT(NodeContext &nc) {
   return failed(y) ? failure() : nc.setOutput(0, *y);
 }
 
+/// A scalar constant input `i` of STFT, which must be positive.
+static FailureOr<int64_t> positiveScalar(NodeContext &nc, unsigned i,
+                                         llvm::StringRef what) {
+  FailureOr<const Const *> c = nc.constInput(i, what);
+  if (failed(c))
+    return failure();
+  if ((*c)->numel() != 1)
+    return nc.error() << what << " must be a scalar", failure();
+  const int64_t v = (*c)->ints()[0];
+  if (v < 1)
+    return nc.error() << what << " must be positive, got " << v, failure();
+  return v;
+}
+
+static LogicalResult importSTFT(NodeContext &nc) {
+  FailureOr<Value> x = nc.floatValue(0);
+  FailureOr<int64_t> onesided = nc.intAttr("onesided", 1);
+  if (failed(x) || failed(onesided))
+    return failure();
+  llvm::SmallVector<int64_t> xs = shapeOf(*x);
+  if (xs.size() != 3 || (xs[2] != 1 && xs[2] != 2))
+    return nc.error() << "the signal must be [batch, length, 1] (real) or "
+                         "[batch, length, 2] (complex), got ["
+                      << xs << "]",
+           failure();
+  FailureOr<int64_t> step = positiveScalar(nc, 1, "frame_step");
+  if (failed(step))
+    return failure();
+  // The frame length: frame_length's, else the window's, else the signal's.
+  const Const *window = nullptr;
+  int64_t frameLength = xs[1];
+  if (nc.hasInput(2)) {
+    FailureOr<const Const *> c = nc.constInput(2, "the window");
+    if (failed(c))
+      return failure();
+    if ((*c)->shape.size() != 1)
+      return nc.error() << "the window must have rank 1, got [" << (*c)->shape
+                        << "]",
+             failure();
+    window = *c;
+    frameLength = window->shape[0];
+  }
+  if (nc.hasInput(3)) {
+    FailureOr<int64_t> l = positiveScalar(nc, 3, "frame_length");
+    if (failed(l))
+      return failure();
+    if (window && *l != frameLength)
+      return nc.error() << "frame_length " << *l
+                        << " differs from the window's length " << frameLength,
+             failure();
+    frameLength = *l;
+  }
+  if (frameLength < 1 || frameLength > xs[1])
+    return nc.error() << "the frame length " << frameLength
+                      << " must be in [1, " << xs[1]
+                      << "] (the signal's length)",
+           failure();
+  if (*onesided && xs[2] == 2)
+    return nc.error() << "onesided = 1 needs a real signal ([batch, length, "
+                         "1])",
+           failure();
+  DftShape s;
+  s.n = s.length = frameLength;
+  s.in = xs[2];
+  s.out = 2;
+  s.inverse = false;
+  s.onesided = *onesided != 0;
+  s.k = s.onesided ? s.length / 2 + 1 : s.length;
+  if (failed(reserveFourierMatrix(nc, s)))
+    return failure();
+  // The filter [2 * bins, components, 1, frame_length]: the Fourier
+  // matrix's rows, each sample's column weighted by the window.
+  std::vector<float> filter = fourierMatrix(s);
+  if (window)
+    for (size_t e = 0; e < filter.size(); ++e)
+      filter[e] *= float(window->at(int64_t(e) % s.n));
+  const int64_t frames = (xs[1] - frameLength) / *step + 1;
+  FailureOr<Value> y = nc.create<nn::TransposeOp>(
+      {*x}, {nc.named("perm", nc.i64Array({0, 2, 1}))});
+  if (succeeded(y))
+    y = nc.reshape(*y, {xs[0], s.in, 1, xs[1]});
+  if (succeeded(y))
+    y = nc.create<nn::Conv2DOp>(
+        {*y, nc.constant({s.out * s.k, s.in, 1, s.n}, filter)},
+        {nc.named("strides", nc.i64Array({1, *step})),
+         nc.named("padding", nc.i64Array({0, 0, 0, 0})),
+         nc.named("dilation", nc.i64Array({1, 1})),
+         nc.named("groups", nc.builder.getI64IntegerAttr(1)), nc.pinnedF32()});
+  // [batch, 2 * bins, 1, frames] -> [batch, 2, bins, frames] -> [batch,
+  // frames, bins, 2].
+  if (succeeded(y))
+    y = nc.reshape(*y, {xs[0], s.out, s.k, frames});
+  if (succeeded(y))
+    y = nc.create<nn::TransposeOp>(
+        {*y}, {nc.named("perm", nc.i64Array({0, 3, 2, 1}))});
+  return failed(y) ? failure() : nc.setOutput(0, *y);
+}
+
 void amp::onnx_import::registerDFTOps(OpTable &t) {
   t["DFT"] = {importDFT, {"axis", "inverse", "onesided"}};
+  t["STFT"] = {importSTFT, {"onesided"}};
 }

@@ -18,7 +18,6 @@
 
 #include "Formula.h"
 
-#include "amp/Dialect/AMP/IR/AMPDialect.h"
 #include "amp/Dialect/NN/IR/NNOps.h"
 
 #include "llvm/ADT/StringSwitch.h"
@@ -262,8 +261,7 @@ static LogicalResult importGridSample(NodeContext &nc) {
       return failure();
     axes.push_back(sampler.axisTaps(g, xs[2 + d], stride));
   }
-  auto f32 = nc.named(amp::AMPDialect::getPrecisionAttrName(),
-                      TypeAttr::get(nc.builder.getF32Type()));
+  NamedAttribute f32 = nc.pinnedF32();
   for (Operation &op : llvm::make_range(
            before ? std::next(before->getIterator()) : block->begin(),
            block->end()))
@@ -373,9 +371,7 @@ static LogicalResult importAffineGrid(NodeContext &nc) {
   }
   FailureOr<Value> grid = nc.create<nn::MatmulOp>(
       {nc.constant({*pixels, r + 1}, table), *theta},
-      {nc.named("transpose_b", nc.builder.getUnitAttr()),
-       nc.named(amp::AMPDialect::getPrecisionAttrName(),
-                TypeAttr::get(nc.builder.getF32Type()))});
+      {nc.named("transpose_b", nc.builder.getUnitAttr()), nc.pinnedF32()});
   llvm::SmallVector<int64_t> out = {size[0]};
   out.append(spatial.begin(), spatial.end());
   out.push_back(r);

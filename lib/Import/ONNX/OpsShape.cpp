@@ -655,19 +655,9 @@ static LogicalResult castTo(NodeContext &nc, int64_t to) {
     defined = nc.setOutput(0, **t);
   } else if (isFoldable(**t)) {
     const Const &c = *(*t)->constant;
-    Const out;
-    out.dtype = target;
-    out.shape = c.shape;
-    for (int64_t k = 0; k < c.numel(); ++k) {
-      double v = c.at(k);
-      if (out.isFloat())
-        out.f.push_back(roundToDataType(float(v), to));
-      else if (target == onnx::TensorProto::BOOL)
-        out.i.push_back(v != 0);
-      else
-        out.i.push_back(wrapToDataType(toInt64(v), to));
-    }
-    defined = nc.setOutput(0, std::move(out));
+    defined = nc.setOutput(
+        0, castValues(
+               c.shape, c.numel(), [&](int64_t k) { return c.at(k); }, to));
   } else {
     // Computed at run time (an attention mask from an input), or a float
     // initializer, which stays a param.
@@ -1032,9 +1022,10 @@ static int64_t paddedIndex(llvm::StringRef mode, int64_t p, int64_t n) {
 
 /// `x` padded (or cropped, by a negative pad) by `low` and `high` along
 /// `axis` in mode edge, reflect or wrap: the padded axis reads runs of x's
-/// positions, each an nn.slice (a run of one position repeated, nn.slice
-/// and nn.broadcast_to), joined with nn.concat, so that gradients flow back
-/// to x.
+/// positions, each an nn.slice (a mirrored run, reflect's, with stride -1;
+/// a run of one position repeated, nn.slice and nn.broadcast_to), joined
+/// with nn.concat, so that gradients flow back to x. A reflection is three
+/// pieces however wide (torch.stft's centering pads by half a frame).
 static FailureOr<Value> padAxis(NodeContext &nc, Value x, int64_t axis,
                                 int64_t low, int64_t high,
                                 llvm::StringRef mode) {
@@ -1060,18 +1051,21 @@ static FailureOr<Value> padAxis(NodeContext &nc, Value x, int64_t axis,
                         << " with more than " << kMaxRuns
                         << " pieces of the input",
              failure();
-    // A run: consecutive indices, or one index repeated.
+    // A run: consecutive indices, ascending or descending, or one index
+    // repeated.
     const int64_t first = paddedIndex(mode, p, n);
     int64_t count = 1;
     const int64_t next = p + 1 < end ? paddedIndex(mode, p + 1, n) : -1;
-    const int64_t step = next == first ? 0 : 1;
+    const int64_t step = next == first ? 0 : (next == first - 1 ? -1 : 1);
     while (p + count < end &&
            paddedIndex(mode, p + count, n) == first + step * count)
       ++count;
-    llvm::SmallVector<int64_t> offsets(shape.size(), 0), sizes = shape;
+    llvm::SmallVector<int64_t> offsets(shape.size(), 0),
+        sizes = shape, strides(shape.size(), 1);
     offsets[axis] = first;
     sizes[axis] = step ? count : 1;
-    FailureOr<Value> part = nc.slice(x, offsets, sizes);
+    strides[axis] = step < 0 ? -1 : 1;
+    FailureOr<Value> part = nc.slice(x, offsets, sizes, strides);
     if (succeeded(part) && !step && count > 1) {
       sizes[axis] = count;
       part =

@@ -124,6 +124,24 @@ float amp::onnx_import::roundToDataType(float v, int32_t dtype) {
   }
 }
 
+Const amp::onnx_import::castValues(llvm::ArrayRef<int64_t> shape, int64_t n,
+                                   llvm::function_ref<double(int64_t)> at,
+                                   int32_t to) {
+  Const out;
+  out.dtype = importedDataType(to);
+  out.shape.assign(shape.begin(), shape.end());
+  for (int64_t k = 0; k < n; ++k) {
+    const double v = at(k);
+    if (out.isFloat())
+      out.f.push_back(roundToDataType(float(v), to));
+    else if (out.dtype == onnx::TensorProto::BOOL)
+      out.i.push_back(v != 0);
+    else
+      out.i.push_back(wrapToDataType(toInt64(v), to));
+  }
+  return out;
+}
+
 mlir::Type amp::onnx_import::elementType(mlir::MLIRContext *ctx,
                                          int32_t dtype) {
   switch (dtype) {

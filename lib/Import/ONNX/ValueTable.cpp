@@ -97,9 +97,10 @@ Value ValueTable::materialize(Tensor &t, Location loc) {
     return t.value;
   }
   // One-element initializers (an epsilon, the 2.0 of x / 2) are constants
-  // of the model, not weights to train.
+  // of the model, not weights to train, unless torch.export's metadata
+  // says PyTorch's module has them as parameters.
   if (t.initializer && t.isFloat() && !options.constants &&
-      t.constant->numel() > 1) {
+      (t.constant->numel() > 1 || t.parameter)) {
     t.value = addParam(t.name, *t.constant);
     return t.value;
   }

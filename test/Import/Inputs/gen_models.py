@@ -1295,6 +1295,26 @@ save("folded_cycle.onnx", helper.make_graph(
     value_info=[folded("a", F, [2, 3], ["b"]), folded("b", F, [3, 2], ["a"])]))
 reference("folded_cycle.onnx",
           {"x": rng.standard_normal((4, 2)).astype(np.float32)})
+# One-element initializers (folded-params.test): `slope`, folded from a
+# module's weight (nn.PReLU()'s single slope, reshaped), and `gain`, a
+# PARAMETER, train; `eps` and `half`, folded from the exporter's own values,
+# are constants. Their own generator, so that the models above keep theirs.
+scalar_rng = np.random.default_rng(131)
+save("folded_scalars.onnx", helper.make_graph(
+    [helper.make_node("PRelu", ["x", "slope"], ["p"], name="prelu"),
+     helper.make_node("Mul", ["p", "gain"], ["g"], name="gain"),
+     helper.make_node("Add", ["g", "eps"], ["e"], name="eps"),
+     helper.make_node("Mul", ["e", "half"], ["y"], name="half")],
+    "folded_scalars", [vi("x", F, [2, 3, 4])], [vi("y", F, [2, 3, 4])],
+    [numpy_helper.from_array(np.array([[[0.25]]], np.float32), "slope"),
+     numpy_helper.from_array(np.array([1.5], np.float32), "gain"),
+     numpy_helper.from_array(np.array([1e-3], np.float32), "eps"),
+     numpy_helper.from_array(np.array(0.5, np.float32), "half")],
+    value_info=[folded("slope", F, [1, 1, 1], ["act.weight", "val_30"]),
+                folded("gain", F, [1], kind="PARAMETER"),
+                folded("half", F, [], ["val_3", "val_4"])]))
+reference("folded_scalars.onnx",
+          {"x": scalar_rng.standard_normal((2, 3, 4)).astype(np.float32)})
 
 
 # Models of opsets older than 9, which amp-import-onnx brings up to opset 9

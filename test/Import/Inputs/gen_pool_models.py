@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes the models of test/Import/wide-pools.test.
+"""Writes the models of test/Import/wide-pools.test and
+test/Import/window-sums.test.
 
   wide_pool_cnn.onnx           WidePoolCnn: a convolution, then
                                AvgPool2d(12, ceil_mode=True) and
@@ -13,19 +14,46 @@
                                0.1, momentum 0.9) on bn_cnn_rows.csv
   wide_pool_bad_stride.onnx    a window a stride or more larger than the
                                input (no output: an error)
-  wide_pool_bad_pads.onnx      AveragePool with pads, count_include_pad and
-                               ceil_mode's extra padding (an error)
+  window_sums.onnx             AveragePool with dilations (1-D, 2-D, 3-D,
+                               with and without count_include_pad and
+                               ceil_mode) and with ceil_mode,
+                               count_include_pad and pads; LpPool with
+                               p = 1, 2, 3, pads, strides, dilations and
+                               ceil_mode, 1-D to 3-D (opset 19)
+  window_sums_x*.npy           their inputs
+  window_sums_*.npy            their outputs: the averages by ONNX's
+                               reference evaluator, LpPool's by
+                               lp_pool_reference (the evaluator averages
+                               LpPool's windows without their pads and
+                               scales by the kernel, which is no sum where
+                               a window reads pads)
+  window_sums_grad.onnx        a Conv whose output goes through a dilated
+                               LpPool and a dilated AveragePool, summed: a
+                               loss for amp-grad-check
+  ceil_pool_cnn.onnx           CeilPoolCnn: a convolution, AvgPool2d(3, 2,
+                               padding=1, ceil_mode=True,
+                               count_include_pad=True), a Linear; the
+                               TorchScript exporter, opset 17
+  ceil_pool_cnn_logits.npy     its logits on bn_cnn_x.npy before training
+  ceil_pool_cnn_torch_log.csv  its losses over 10 full-batch SGD steps (lr
+                               0.1, momentum 0.9) on bn_cnn_rows.csv
+  lp_pool_bad_p.onnx           LpPool with p = 0 (an error)
 
 Needs PyPI's torch and onnx, as gen_torch_models.py:
 
     /tmp/tv/bin/python test/Import/Inputs/gen_pool_models.py
 """
 
+import itertools
+import os
+
+import numpy as np
 import torch
-from onnx import TensorProto, helper
+from onnx import TensorProto, helper, numpy_helper
+from onnx.reference import ReferenceEvaluator
 from torch import nn
 
-from gen_torch_models import export_and_train, save_graph
+from gen_torch_models import HERE, export_and_train, save_graph
 
 
 class WidePoolCnn(nn.Module):
@@ -41,20 +69,133 @@ class WidePoolCnn(nn.Module):
         return self.fc(torch.cat([self.avg(h), self.max(h)], 1).flatten(1))
 
 
+class CeilPoolCnn(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(1, 8, 3, padding=1)
+        self.avg = nn.AvgPool2d(3, 2, padding=1, ceil_mode=True,
+                                count_include_pad=True)
+        self.fc = nn.Linear(8 * 5 * 5, 10)
+
+    def forward(self, x):
+        return self.fc(self.avg(torch.relu(self.conv(x))).flatten(1))
+
+
+def lp_pool_reference(x, p, kernel, strides=None, dilations=None, pads=None,
+                      ceil_mode=0):
+    """LpPool as ONNX defines it: (sum over each window of |x|^p)^(1/p),
+    the input padded with zeros, in float64; ceil_mode's last windows may
+    pass the padded input (the positions past it read nothing)."""
+    n = len(kernel)
+    strides = strides or [1] * n
+    dilations = dilations or [1] * n
+    pads = pads or [0] * (2 * n)
+    extents = [(k - 1) * d + 1 for k, d in zip(kernel, dilations)]
+    spans = [x.shape[2 + i] + pads[i] + pads[n + i] - extents[i]
+             for i in range(n)]
+    outs = [(-(-s // st) if ceil_mode else s // st) + 1
+            for s, st in zip(spans, strides)]
+    padded = np.pad(np.abs(x.astype(np.float64)) ** p,
+                    [(0, 0), (0, 0)] + [(pads[i], pads[n + i] + extents[i])
+                                        for i in range(n)])
+    y = np.zeros(x.shape[:2] + tuple(outs))
+    for o in itertools.product(*[range(v) for v in outs]):
+        for k in itertools.product(*[range(v) for v in kernel]):
+            pos = [o[i] * strides[i] + k[i] * dilations[i] for i in range(n)]
+            if all(pos[i] < x.shape[2 + i] + pads[i] + pads[n + i]
+                   for i in range(n)):
+                y[(slice(None), slice(None)) + tuple(o)] += \
+                    padded[(slice(None), slice(None)) + tuple(pos)]
+    return (y ** (1.0 / p)).astype(np.float32)
+
+
+def write_window_sums():
+    rng = np.random.default_rng(61)
+    xs = {"x1": rng.standard_normal((2, 3, 20)),
+          "x2": rng.standard_normal((2, 3, 9, 9)),
+          "x3": rng.standard_normal((1, 2, 7, 8, 9))}
+    xs = {k: v.astype(np.float32) for k, v in xs.items()}
+    for k, v in xs.items():
+        np.save(os.path.join(HERE, "window_sums_%s.npy" % k), v)
+    avg = [("avg_dil2d", "x2", dict(kernel_shape=[3, 3], strides=[2, 2],
+                                    dilations=[2, 2], pads=[1, 2, 1, 2])),
+           ("avg_dil2d_incl", "x2", dict(kernel_shape=[3, 3], strides=[2, 2],
+                                         dilations=[2, 2], pads=[1, 2, 1, 2],
+                                         count_include_pad=1)),
+           ("avg_ceil_incl", "x2", dict(kernel_shape=[3, 3], strides=[2, 2],
+                                        pads=[1, 1, 0, 0], ceil_mode=1,
+                                        count_include_pad=1)),
+           ("avg_dil1d_ceil", "x1", dict(kernel_shape=[3], strides=[2],
+                                         dilations=[2], pads=[1, 1],
+                                         ceil_mode=1)),
+           ("avg_dil3d", "x3", dict(kernel_shape=[2, 3, 2],
+                                    strides=[2, 1, 2], dilations=[2, 1, 2],
+                                    pads=[1, 1, 0, 0, 1, 1], ceil_mode=1,
+                                    count_include_pad=1))]
+    lp = [("lp2_pads", "x2", dict(p=2, kernel_shape=[3, 3], strides=[2, 2],
+                                  pads=[1, 1, 1, 1])),
+          ("lp1_dil", "x2", dict(p=1, kernel_shape=[2, 2],
+                                 dilations=[2, 2])),
+          ("lp3_ceil", "x2", dict(p=3, kernel_shape=[2, 2], strides=[2, 2],
+                                  ceil_mode=1)),
+          ("lp2_1d", "x1", dict(p=2, kernel_shape=[4], strides=[3])),
+          ("lp2_3d", "x3", dict(p=2, kernel_shape=[2, 2, 2],
+                                dilations=[1, 2, 1],
+                                pads=[0, 1, 1, 1, 0, 1]))]
+    nodes = [helper.make_node("AveragePool", [x], [name], name=name, **a)
+             for name, x, a in avg]
+    nodes += [helper.make_node("LpPool", [x], [name], name=name, **a)
+              for name, x, a in lp]
+    path = save_graph("window_sums", nodes, [
+        helper.make_tensor_value_info(k, TensorProto.FLOAT, list(v.shape))
+        for k, v in xs.items()], [
+        helper.make_value_info(name, helper.TypeProto())
+        for name, _, _ in avg + lp], opset=19, check=False)
+    ref = ReferenceEvaluator(path).run([name for name, _, _ in avg], xs)
+    for (name, _, _), value in zip(avg, ref):
+        np.save(os.path.join(HERE, "window_sums_%s.npy" % name),
+                np.asarray(value, np.float32))
+    for name, x, a in lp:
+        a = dict(a)
+        np.save(os.path.join(HERE, "window_sums_%s.npy" % name),
+                lp_pool_reference(xs[x], a.pop("p"), a.pop("kernel_shape"),
+                                  **a))
+    # A loss through both sums: sum(LpPool(conv)) + sum(AveragePool(conv)).
+    w = numpy_helper.from_array(
+        rng.standard_normal((2, 2, 3, 3)).astype(np.float32) * 0.3, "w")
+    node = helper.make_node
+    save_graph("window_sums_grad", [
+        node("Conv", ["x", "w"], ["h"]),
+        node("LpPool", ["h"], ["lp"], p=3, kernel_shape=[2, 2],
+             dilations=[2, 1], pads=[1, 0, 0, 1]),
+        node("AveragePool", ["h"], ["avg"], kernel_shape=[2, 3],
+             strides=[1, 2], dilations=[2, 2], pads=[1, 1, 1, 1]),
+        node("ReduceSum", ["lp"], ["lp_sum"], keepdims=0),
+        node("ReduceSum", ["avg"], ["avg_sum"], keepdims=0),
+        node("Add", ["lp_sum", "avg_sum"], ["loss"])],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                       [1, 2, 7, 7])],
+        [helper.make_tensor_value_info("loss", TensorProto.FLOAT, [])],
+        inits=[w], opset=19)
+
+
 def write_errors():
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 8, 8])
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
     save_graph("wide_pool_bad_stride", [helper.make_node(
         "MaxPool", ["x"], ["y"], name="pool", kernel_shape=[12, 12],
         strides=[2, 2], ceil_mode=1)], [x], [y], opset=17, check=False)
-    save_graph("wide_pool_bad_pads", [helper.make_node(
-        "AveragePool", ["x"], ["y"], name="pool", kernel_shape=[3, 3],
-        strides=[2, 2], pads=[1, 1, 1, 1], ceil_mode=1,
-        count_include_pad=1)], [x], [y], opset=17, check=False)
+    save_graph("lp_pool_bad_p", [helper.make_node(
+        "LpPool", ["x"], ["y"], name="pool", kernel_shape=[3, 3], p=0)],
+        [x], [y], opset=18, check=False)
 
 
 if __name__ == "__main__":
     torch.manual_seed(59)
     export_and_train(WidePoolCnn(), "wide_pool_cnn", images=True, lr=0.1,
                      logits=True)
+    torch.manual_seed(67)
+    export_and_train(CeilPoolCnn(), "ceil_pool_cnn", images=True, lr=0.1,
+                     logits=True)
+    write_window_sums()
     write_errors()
