@@ -7,8 +7,9 @@
 // on tensor cores under AMP and trains like any matmul; an operand laid out
 // [batch, N, K] or [batch, K, M] is read transposed by the matmul). Ellipses
 // broadcast as numpy's, and a label of size 1 on one side broadcasts to the
-// other's. A label repeated within one operand (a diagonal or trace) is an
-// error.
+// other's. A label repeated within one operand is its diagonal first (a
+// strided nn.slice of the two dims joined; summed away, a trace), as
+// numpy's `ii->i` and `ii->`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +34,60 @@ struct Term {
 };
 
 } // namespace
+
+/// `t` with each label it repeats taken once: the diagonal of the two dims
+/// (moved last by nn.transpose, joined by nn.reshape, read with stride
+/// n + 1 by nn.slice), which trains through the slice.
+static FailureOr<Term> takeDiagonals(NodeContext &nc, unsigned operand,
+                                     Term t) {
+  for (;;) {
+    size_t first = std::string::npos, second = 0;
+    for (size_t d = 0; d < t.labels.size(); ++d)
+      if (t.labels.find(t.labels[d]) != d) {
+        first = t.labels.find(t.labels[d]);
+        second = d;
+        break;
+      }
+    if (first == std::string::npos)
+      return t;
+    const char c = t.labels[first];
+    llvm::SmallVector<int64_t> shape = shapeOf(t.value);
+    if (shape[first] != shape[second])
+      return nc.error() << "operand " << operand << " repeats label '" << c
+                        << "' with sizes " << shape[first] << " and "
+                        << shape[second],
+             failure();
+    const int64_t n = shape[first];
+    llvm::SmallVector<int64_t> perm, joined, offsets, strides;
+    std::string labels;
+    for (size_t d = 0; d < shape.size(); ++d)
+      if (d != first && d != second) {
+        perm.push_back(d);
+        joined.push_back(shape[d]);
+        labels.push_back(t.labels[d]);
+      }
+    perm.push_back(first);
+    perm.push_back(second);
+    llvm::SmallVector<int64_t> diagonal(joined);
+    joined.push_back(n * n);
+    diagonal.push_back(n);
+    offsets.assign(diagonal.size(), 0);
+    strides.assign(diagonal.size(), 1);
+    strides.back() = n + 1;
+    FailureOr<Value> v = t.value;
+    if (second != first + 1 || second + 1 != shape.size())
+      v = nc.create<nn::TransposeOp>({t.value},
+                                     {nc.named("perm", nc.i64Array(perm))});
+    if (succeeded(v))
+      v = nc.reshape(*v, joined);
+    if (succeeded(v))
+      v = nc.slice(*v, offsets, diagonal, strides);
+    if (failed(v))
+      return failure();
+    t.value = *v;
+    t.labels = labels + c;
+  }
+}
 
 static bool isLabel(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
@@ -241,14 +296,17 @@ static LogicalResult importEinsum(NodeContext &nc) {
   for (size_t i = 0; i < terms.size(); ++i) {
     terms[i].labels =
         expandEllipsis(inputs[i], ellipsisCounts[i], ellipsisRank);
+    // A repeated label counts as used twice (numpy's implicit output leaves
+    // it out: `ii` is a trace).
+    for (char c : terms[i].labels)
+      ++uses[c];
+    FailureOr<Term> t = takeDiagonals(nc, i, terms[i]);
+    if (failed(t))
+      return failure();
+    terms[i] = *t;
     llvm::SmallVector<int64_t> shape = shapeOf(terms[i].value);
     for (size_t d = 0; d < shape.size(); ++d) {
       char c = terms[i].labels[d];
-      if (terms[i].labels.find(c) != d)
-        return nc.error() << "operand " << i << " repeats label '" << c
-                          << "' (a diagonal), which is not supported",
-               failure();
-      ++uses[c];
       int64_t &s = size.emplace(c, shape[d]).first->second;
       if (s == 1)
         s = shape[d];

@@ -497,12 +497,11 @@ static LogicalResult importClip(NodeContext &nc) {
   }
   if (!lo && !hi)
     return nc.setOutput(0, *x);
-  if (lo && hi && *lo > *hi) {
-    // ONNX: every element becomes max (numpy.clip's rule).
-    return nc.error() << "min " << *lo << " > max " << *hi
-                      << " is not supported (nn.clamp needs min <= max)",
-           failure();
-  }
+  // min > max: every element becomes max (numpy.clip's rule, ONNX's and
+  // PyTorch's), NaN staying NaN: a clamp to [max, max], whose gradient is
+  // zero as PyTorch's.
+  if (lo && hi && *lo > *hi)
+    lo = *hi;
   llvm::SmallVector<NamedAttribute> attrs;
   if (lo)
     attrs.push_back(nc.named("min", nc.builder.getF32FloatAttr(*lo)));

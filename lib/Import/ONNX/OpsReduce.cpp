@@ -6,7 +6,8 @@
 // maximum), ReduceSum of integers too (the last element of nn.cumsum), with the
 // axes as an attribute (before opset 13 for ReduceSum, 18 for the others) or a
 // constant input, keepdims and noop_with_empty_axes. A max or min over an empty
-// set is ONNX's -inf or +inf, a constant. CumSum (nn.cumsum; folded on
+// set is ONNX's -inf or +inf, a constant; of BOOL (any, all) they reduce the
+// values as f32 0 and 1. CumSum (nn.cumsum; folded on
 // constants) with a constant axis. ArgMax (nn.argmax) and ArgMin (nn.argmax of
 // -x, FLOAT).
 //
@@ -133,8 +134,24 @@ static LogicalResult product(NodeContext &nc, Value x,
 }
 
 template <Reduce kind> static LogicalResult importReduce(NodeContext &nc) {
-  FailureOr<Value> x =
-      kind == Reduce::Sum ? nc.numericValue(0) : nc.floatValue(0);
+  // ReduceMax and ReduceMin of BOOL (opset 20) are any and all: the max and
+  // min of the values as f32 0 and 1, converted back.
+  FailureOr<Tensor *> in0 = nc.input(0);
+  if (failed(in0))
+    return failure();
+  const bool boolean = (kind == Reduce::Max || kind == Reduce::Min) &&
+                       (*in0)->dtype == onnx::TensorProto::BOOL;
+  FailureOr<Value> x = kind == Reduce::Sum ? nc.numericValue(0)
+                       : boolean           ? nc.anyValue(0)
+                                           : nc.floatValue(0);
+  if (succeeded(x) && boolean)
+    x = nc.convert(*x, nc.builder.getF32Type());
+  // The output, back to i1 for BOOL.
+  auto setOutput = [&](FailureOr<Value> y) -> LogicalResult {
+    if (succeeded(y) && boolean)
+      y = nc.convert(*y, nc.builder.getI1Type());
+    return failed(y) ? failure() : nc.setOutput(0, *y);
+  };
   FailureOr<int64_t> keep = nc.intAttr("keepdims", 1);
   FailureOr<int64_t> noop = nc.intAttr("noop_with_empty_axes", 0);
   if (failed(x) || failed(keep) || failed(noop))
@@ -164,7 +181,7 @@ template <Reduce kind> static LogicalResult importReduce(NodeContext &nc) {
   }
   if (axes.empty()) {
     if (*noop)
-      return nc.setOutput(0, *x);
+      return setOutput(*x);
     for (int64_t d = 0; d < rank; ++d)
       axes.push_back(d);
   }
@@ -181,9 +198,9 @@ template <Reduce kind> static LogicalResult importReduce(NodeContext &nc) {
   if (!cast<RankedTensorType>(x->getType()).getElementType().isF32())
     return intReduceSum(nc, *x, axes, *keep);
 
-  // A max or min over no elements is ONNX's -inf or +inf, a log-sum (of
-  // exponentials) -inf, a product 1: a constant of the output's shape (the
-  // runtime refuses an empty max).
+  // A max or min over no elements is ONNX's -inf or +inf (of BOOL false or
+  // true), a log-sum (of exponentials) -inf, a product 1: a constant of the
+  // output's shape (the runtime refuses an empty max).
   llvm::SmallVector<int64_t> xs = shapeOf(*x);
   llvm::SmallVector<int64_t> outShape;
   for (int64_t d = 0; d < rank; ++d) {
@@ -195,9 +212,10 @@ template <Reduce kind> static LogicalResult importReduce(NodeContext &nc) {
   if ((kind == Reduce::Max || kind == Reduce::Min || kind == Reduce::LogSum ||
        kind == Reduce::LogSumExp) &&
       llvm::any_of(axes, [&](int64_t a) { return xs[a] == 0; })) {
-    float inf = std::numeric_limits<float>::infinity();
-    return nc.setOutput(0,
-                        nc.splat(outShape, kind == Reduce::Min ? inf : -inf));
+    const float inf = std::numeric_limits<float>::infinity();
+    const float empty =
+        kind == Reduce::Min ? (boolean ? 1.0f : inf) : (boolean ? 0.0f : -inf);
+    return setOutput(nc.splat(outShape, empty));
   }
   if (kind == Reduce::Prod &&
       llvm::any_of(axes, [&](int64_t a) { return xs[a] == 0; }))
@@ -249,7 +267,7 @@ template <Reduce kind> static LogicalResult importReduce(NodeContext &nc) {
     y = nc.create<nn::SqrtOp>({*y});
   else if (kind == Reduce::LogSum)
     y = nc.create<nn::LogOp>({*y});
-  return failed(y) ? failure() : nc.setOutput(0, *y);
+  return setOutput(y);
 }
 
 /// CumSum of a constant, as nn.cumsum computes it: FLOAT sums in f32 in scan
