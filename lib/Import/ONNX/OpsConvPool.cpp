@@ -716,6 +716,98 @@ static FailureOr<Value> reciprocalCounts(NodeContext &nc, const Window &w,
   return nc.constant(shape, scale);
 }
 
+/// The most window taps MaxPool's Indices output compares (an nn.slice,
+/// nn.compare and nn.where each).
+constexpr int64_t kMaxIndexTaps = 256;
+
+/// MaxPool's Indices for the maxima `y` of the window `w` on x of rank 3 or
+/// 4: the flat index into x, (n C + c) H W + h W + w (with `columnMajor`,
+/// storage_order 1: (n C + c) H W + h + w H), of the first tap in the
+/// window's row-major order that holds the maximum, as ONNX's reference and
+/// PyTorch's. Each tap of x padded with -inf (nn.pad) is one strided
+/// nn.slice compared with y (nn.compare eq), and nn.where keeps the
+/// earliest matching tap's constant positions; the planes' offsets are
+/// added last. Indices pass no gradient.
+static FailureOr<Value> poolIndices(NodeContext &nc, Value x, Value y, Window w,
+                                    bool columnMajor) {
+  llvm::SmallVector<int64_t> xs = shapeOf(x), ys = shapeOf(y);
+  if (xs.size() == 5)
+    return nc.error() << "the Indices output of a 3-D MaxPool is not supported",
+           failure();
+  const bool lifted = xs.size() == 3;
+  if (lifted) {
+    liftWindow(w);
+    xs.insert(xs.begin() + 2, 1);
+    ys.insert(ys.begin() + 2, 1);
+  }
+  const int64_t taps = w.kernel[0] * w.kernel[1];
+  if (taps > kMaxIndexTaps)
+    return nc.error() << "the Indices output of a window of " << taps
+                      << " taps (more than " << kMaxIndexTaps
+                      << ") is not supported",
+           failure();
+  const int64_t outH = ys[2], outW = ys[3], height = xs[2], width = xs[3];
+  std::optional<int64_t> bytes = amp::checked::mul(taps * outH, outW);
+  if (!bytes || failed(nc.reserveFoldedBytes(*bytes * 8)))
+    return failure();
+  FailureOr<Value> x4 = nc.reshape(x, xs);
+  FailureOr<Value> y4 = nc.reshape(y, ys);
+  // Pads (ceil_mode's extra end positions among them) read -inf, which no
+  // maximum of a window that reads the input equals.
+  auto nonzero = [](int64_t p) { return p != 0; };
+  if (succeeded(x4) &&
+      (llvm::any_of(w.padBegin, nonzero) || llvm::any_of(w.padEnd, nonzero)))
+    x4 = nc.create<nn::PadOp>(
+        {*x4},
+        {nc.named("low", nc.i64Array({0, 0, w.padBegin[0], w.padBegin[1]})),
+         nc.named("high", nc.i64Array({0, 0, w.padEnd[0], w.padEnd[1]})),
+         nc.named("value", nc.builder.getF32FloatAttr(
+                               -std::numeric_limits<float>::infinity()))});
+  if (failed(x4) || failed(y4))
+    return failure();
+  Value idx;
+  for (int64_t tap = taps - 1; tap >= 0; --tap) {
+    const int64_t i = tap / w.kernel[1], j = tap % w.kernel[1];
+    std::vector<int64_t> positions;
+    positions.reserve(outH * outW);
+    for (int64_t oh = 0; oh < outH; ++oh)
+      for (int64_t ow = 0; ow < outW; ++ow) {
+        const int64_t h =
+            oh * w.strides[0] - w.padBegin[0] + i * w.dilations[0];
+        const int64_t c =
+            ow * w.strides[1] - w.padBegin[1] + j * w.dilations[1];
+        positions.push_back(columnMajor ? h + c * height : h * width + c);
+      }
+    Value at = nc.constant({outH, outW}, positions);
+    if (!idx) {
+      // The last tap: what no earlier one overrides.
+      idx = at;
+      continue;
+    }
+    FailureOr<Value> t =
+        nc.slice(*x4, {0, 0, i * w.dilations[0], j * w.dilations[1]}, ys,
+                 {1, 1, w.strides[0], w.strides[1]});
+    FailureOr<Value> eq =
+        failed(t) ? t
+                  : nc.create<nn::CompareOp>(
+                        {*t, *y4}, {nc.predicate(nn::ComparePredicate::EQ)});
+    FailureOr<Value> picked =
+        failed(eq) ? eq : nc.create<nn::WhereOp>({*eq, at, idx});
+    if (failed(picked))
+      return failure();
+    idx = *picked;
+  }
+  // Each plane's offset, (n C + c) H W.
+  std::vector<int64_t> planes;
+  for (int64_t p = 0; p < xs[0] * xs[1]; ++p)
+    planes.push_back(p * height * width);
+  FailureOr<Value> r =
+      nc.create<nn::AddOp>({idx, nc.constant({xs[0], xs[1], 1, 1}, planes)});
+  if (succeeded(r) && lifted)
+    r = nc.reshape(*r, {xs[0], xs[1], outW});
+  return r;
+}
+
 static LogicalResult importPool(NodeContext &nc, bool isMax) {
   // MaxPool of INT8 or UINT8 (an image's bytes) runs on their f32 values,
   // which are exact, and converts the maxima back.
@@ -730,16 +822,14 @@ static LogicalResult importPool(NodeContext &nc, bool isMax) {
     x = nc.convert(*x, nc.builder.getF32Type());
   if (failed(x) || failed(checkSpatialRank(nc, *x, /*allow3D=*/true)))
     return failure();
-  if (isMax && nc.hasOutput(1))
-    return nc.error() << "the Indices output is not supported", failure();
   FailureOr<int64_t> ceilMode = nc.intAttr("ceil_mode", 0);
   FailureOr<int64_t> storageOrder = nc.intAttr("storage_order", 0);
   FailureOr<int64_t> countPad = nc.intAttr("count_include_pad", 0);
   if (failed(ceilMode) || failed(storageOrder) || failed(countPad))
     return failure();
-  if (*storageOrder != 0)
-    return nc.error() << "storage_order = " << *storageOrder
-                      << " is not supported",
+  // The storage order concerns only the Indices.
+  if (*storageOrder != 0 && *storageOrder != 1)
+    return nc.error() << "storage_order must be 0 or 1, got " << *storageOrder,
            failure();
   llvm::SmallVector<int64_t> xs = shapeOf(*x);
   llvm::ArrayRef<int64_t> spatial = llvm::ArrayRef<int64_t>(xs).drop_front(2);
@@ -758,9 +848,14 @@ static LogicalResult importPool(NodeContext &nc, bool isMax) {
         [&](Value a, Value b) {
           return nc.create<nn::MaximumOp>({a, b});
         });
+    FailureOr<Value> indices = Value();
+    if (succeeded(y) && nc.hasOutput(1))
+      indices = poolIndices(nc, *x, *y, w, *storageOrder == 1);
     if (succeeded(y) && bytes)
       y = nc.convert(*y, nc.builder.getI32Type());
-    return failed(y) ? failure() : nc.setOutput(0, *y);
+    if (failed(y) || failed(indices) || failed(nc.setOutput(0, *y)))
+      return failure();
+    return *indices ? nc.setOutput(1, *indices) : success();
   }
   // ceil_mode's extra end positions never count (PyTorch, ONNX): without
   // pads of the model's own, count_include_pad counts nothing more.

@@ -435,6 +435,44 @@ static LogicalResult importGatherElements(NodeContext &nc) {
   return failed(linear) ? failure() : gatherLinear(nc, *linear, is);
 }
 
+FailureOr<Value>
+amp::onnx_import::tupleRowsComputed(NodeContext &nc, Value indices,
+                                    llvm::ArrayRef<int64_t> ds,
+                                    llvm::ArrayRef<int64_t> is) {
+  const int64_t k = is.back();
+  int64_t rows = 1;
+  for (int64_t d = 0; d < k; ++d)
+    rows *= ds[d];
+  Type intType = cast<RankedTensorType>(indices.getType()).getElementType();
+  if (intType.isInteger(32) && rows > INT32_MAX)
+    return nc.error() << "INT32 indices cannot address the data's " << rows
+                      << " rows",
+           failure();
+  llvm::SmallVector<int64_t> tuples(is.drop_back());
+  llvm::SmallVector<int64_t> one(is);
+  one.back() = 1;
+  Value row, outside;
+  for (int64_t j = 0; j < k; ++j) {
+    llvm::SmallVector<int64_t> offsets(is.size(), 0);
+    offsets.back() = j;
+    FailureOr<Value> part = nc.slice(indices, offsets, one);
+    if (failed(part) || failed(part = nc.reshape(*part, tuples)) ||
+        failed(part = wrapIndex(nc, *part, ds[j], outside)))
+      return failure();
+    if (!row) {
+      row = *part;
+      continue;
+    }
+    FailureOr<Value> scaled =
+        nc.create<nn::MulOp>({row, nc.intScalar(intType, ds[j])});
+    if (failed(scaled) ||
+        failed(scaled = nc.create<nn::AddOp>({*scaled, *part})))
+      return failure();
+    row = *scaled;
+  }
+  return invalidateOutside(nc, row, outside);
+}
+
 /// GatherND of FLOAT, INT64 or INT32 data by indices computed at run time,
 /// batch_dims 0: the data as a table of prod(data.shape[:k]) rows of the
 /// slices, each index tuple as its row, ((i0 * d1 + i1) * d2 + ...) in the
@@ -457,34 +495,7 @@ static LogicalResult gatherNDComputed(NodeContext &nc,
   FailureOr<Value> table = nc.reshape(*data, {rows, slice});
   if (failed(table))
     return failure();
-  Type intType = cast<RankedTensorType>(indices->getType()).getElementType();
-  if (intType.isInteger(32) && rows > INT32_MAX)
-    return nc.error() << "INT32 indices cannot address the data's " << rows
-                      << " rows",
-           failure();
-  llvm::SmallVector<int64_t> tuples(is.drop_back());
-  llvm::SmallVector<int64_t> one(is);
-  one.back() = 1;
-  Value row, outside;
-  for (int64_t j = 0; j < k; ++j) {
-    llvm::SmallVector<int64_t> offsets(is.size(), 0);
-    offsets.back() = j;
-    FailureOr<Value> part = nc.slice(*indices, offsets, one);
-    if (failed(part) || failed(part = nc.reshape(*part, tuples)) ||
-        failed(part = wrapIndex(nc, *part, ds[j], outside)))
-      return failure();
-    if (!row) {
-      row = *part;
-      continue;
-    }
-    FailureOr<Value> scaled =
-        nc.create<nn::MulOp>({row, nc.intScalar(intType, ds[j])});
-    if (failed(scaled) ||
-        failed(scaled = nc.create<nn::AddOp>({*scaled, *part})))
-      return failure();
-    row = *scaled;
-  }
-  FailureOr<Value> rowIds = invalidateOutside(nc, row, outside);
+  FailureOr<Value> rowIds = tupleRowsComputed(nc, *indices, ds, is);
   if (failed(rowIds))
     return failure();
   FailureOr<Value> y = nc.create<nn::EmbeddingOp>({*table, *rowIds});

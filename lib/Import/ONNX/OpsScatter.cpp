@@ -96,14 +96,6 @@ static FailureOr<Tensor *> scatterInputs(NodeContext &nc,
   return indices;
 }
 
-/// scatterInputs, and the indices known at import time.
-static FailureOr<const Const *> scatterIndices(NodeContext &nc,
-                                               Reduction &reduction) {
-  if (failed(scatterInputs(nc, reduction)))
-    return failure();
-  return nc.constInput(1, "the indices");
-}
-
 /// `a` combined with `b` by `r` in the element type `dtype` (integers wrap
 /// as two's complement in their width; floats round to f32).
 static void combine(Reduction r, int32_t dtype, float &a, float b) {
@@ -378,16 +370,111 @@ scatterBox(NodeContext &nc, llvm::ArrayRef<int64_t> ds,
   return inner;
 }
 
+/// A scatter of FLOAT data at indices computed at run time, reduction none
+/// or add: the data (shape `ds`) as a table of `rows` rows, the updates'
+/// rows (`tuples` of them) scatter-added into it at the row ids `ids`
+/// (shape `tuples`; -1 for an index outside, which nn.embedding_grad
+/// rejects at run time) by nn.embedding_grad; reduction add adds that to
+/// the data, none puts it where some update lands (nn.where of a
+/// scatter-add of ones) and keeps the data elsewhere. A row that several
+/// updates address gets their sum, where ONNX leaves the result undefined
+/// (PyTorch's scatter keeps one of them). The gradient reaches the data
+/// through nn.add or nn.where and the updates gathered back at the rows
+/// (nn.embedding_grad's rule), as PyTorch's scatter backward.
+static LogicalResult scatterRowsComputed(NodeContext &nc, Reduction reduction,
+                                         Value ids, llvm::ArrayRef<int64_t> ds,
+                                         int64_t rows,
+                                         llvm::ArrayRef<int64_t> tuples) {
+  FailureOr<Value> data = nc.floatValue(0);
+  FailureOr<Value> updates = nc.floatValue(2);
+  if (failed(data) || failed(updates))
+    return failure();
+  // The data's element count was checked by whoever computed the ids.
+  const int64_t rowSize = *amp::checked::elementCount(ds.data(), ds.size()) /
+                          std::max<int64_t>(rows, 1);
+  llvm::SmallVector<int64_t> updateRows(tuples);
+  updateRows.push_back(rowSize);
+  auto tableType =
+      RankedTensorType::get({rows, rowSize}, nc.builder.getF32Type());
+  auto scatter = [&](Value v) -> FailureOr<Value> {
+    FailureOr<Value> r = nc.reshape(v, updateRows);
+    if (failed(r))
+      return failure();
+    return nc.createTyped<nn::EmbeddingGradOp>(tableType, {*r, ids});
+  };
+  FailureOr<Value> placed = scatter(*updates);
+  FailureOr<Value> table = nc.reshape(*data, {rows, rowSize});
+  if (failed(placed) || failed(table))
+    return failure();
+  FailureOr<Value> y = failure();
+  if (reduction == Reduction::Add) {
+    y = nc.create<nn::AddOp>({*table, *placed});
+  } else {
+    FailureOr<Value> hits = scatter(nc.splat(updateRows, 1.0f));
+    if (failed(hits))
+      return failure();
+    FailureOr<Value> hit = nc.create<nn::CompareOp>(
+        {*hits, nc.splat({}, 0.0f)}, {nc.predicate(nn::ComparePredicate::GT)});
+    if (failed(hit))
+      return failure();
+    y = nc.create<nn::WhereOp>({*hit, *placed, *table});
+  }
+  if (failed(y) || failed(y = nc.reshape(*y, ds)))
+    return failure();
+  return nc.setOutput(0, *y);
+}
+
+/// ScatterElements of FLOAT data at indices computed at run time (a
+/// router's gates, `zeros.scatter(-1, picks, weights)`): the data's
+/// elements as one-element rows at the elementOffsetsComputed positions
+/// (scatterRowsComputed).
+static LogicalResult scatterElementsComputed(NodeContext &nc,
+                                             Reduction reduction,
+                                             llvm::ArrayRef<int64_t> ds,
+                                             llvm::ArrayRef<int64_t> is,
+                                             int64_t axis) {
+  FailureOr<Value> idx = nc.anyValue(1);
+  if (failed(idx))
+    return failure();
+  FailureOr<Value> at = elementOffsetsComputed(nc, *idx, ds, is, axis, true);
+  if (failed(at))
+    return failure();
+  // elementOffsetsComputed checked the data's element count.
+  const int64_t n = *amp::checked::elementCount(ds.data(), ds.size());
+  return scatterRowsComputed(nc, reduction, *at, ds, n, is);
+}
+
+/// ScatterND of FLOAT data at index tuples computed at run time: the rows
+/// of prod(ds[:k]) that tupleRowsComputed gives (scatterRowsComputed).
+/// PyTorch's torch.export-based exporter writes MaxUnpool2d so: the pooled
+/// values scattered into zeros at MaxPool's Indices.
+static LogicalResult scatterNDComputed(NodeContext &nc, Reduction reduction,
+                                       llvm::ArrayRef<int64_t> ds,
+                                       llvm::ArrayRef<int64_t> is) {
+  FailureOr<Value> idx = nc.anyValue(1);
+  if (failed(idx))
+    return failure();
+  if (!amp::checked::elementCount(ds.data(), ds.size()))
+    return nc.error() << "the data has too many elements", failure();
+  FailureOr<Value> ids = tupleRowsComputed(nc, *idx, ds, is);
+  if (failed(ids))
+    return failure();
+  int64_t rows = 1;
+  for (int64_t d = 0; d < is.back(); ++d)
+    rows *= ds[d];
+  return scatterRowsComputed(nc, reduction, *ids, ds, rows, is.drop_back());
+}
+
 /// ScatterND: output = data, then output[indices[t]] = updates[t] for each
 /// index tuple t (the last indices dim holds k <= rank(data) indices, each
 /// addressing a slice of data.shape[k:]); updates has shape
 /// indices.shape[:-1] + data.shape[k:].
 static LogicalResult importScatterND(NodeContext &nc) {
   Reduction reduction;
-  FailureOr<const Const *> idx = scatterIndices(nc, reduction);
-  if (failed(idx))
+  FailureOr<Tensor *> indices = scatterInputs(nc, reduction);
+  if (failed(indices))
     return failure();
-  llvm::ArrayRef<int64_t> ds = (*nc.input(0))->shape, is = (*idx)->shape,
+  llvm::ArrayRef<int64_t> ds = (*nc.input(0))->shape, is = (*indices)->shape,
                           us = (*nc.input(2))->shape;
   if (ds.empty() || is.empty() || is.back() < 1 ||
       is.back() > int64_t(ds.size()))
@@ -402,6 +489,14 @@ static LogicalResult importScatterND(NodeContext &nc) {
                          "data.shape[k:] (k = "
                       << k << ")",
            failure();
+  // Other reductions and data types need the indices at import time (the
+  // error says so).
+  if (!(*indices)->constant && (*nc.input(0))->isFloat() &&
+      (reduction == Reduction::None || reduction == Reduction::Add))
+    return scatterNDComputed(nc, reduction, ds, is);
+  FailureOr<const Const *> idx = nc.constInput(1, "the indices");
+  if (failed(idx))
+    return failure();
   ScatterPlan plan;
   plan.reduction = reduction;
   plan.rows = 1;
@@ -426,63 +521,6 @@ static LogicalResult importScatterND(NodeContext &nc) {
     if (std::optional<FailureOr<Value>> box = scatterBox(nc, ds, values, k))
       return failed(*box) ? failure() : nc.setOutput(0, **box);
   return scatterRows(nc, plan);
-}
-
-/// ScatterElements of FLOAT data at indices computed at run time, reduction
-/// none or add (a
-/// router's gates, `zeros.scatter(-1, picks, weights)`): the updates
-/// scatter-added into the data's elements as a one-column table at the
-/// elementOffsetsComputed positions by nn.embedding_grad; reduction add
-/// adds that to the data, none puts it where some update lands (nn.where of
-/// a scatter-add of ones) and keeps the data elsewhere. An element that
-/// several updates address gets their sum, where ONNX leaves the result
-/// undefined (PyTorch's scatter keeps one of them). The gradient reaches the
-/// data through nn.add or nn.where and the updates gathered back at the
-/// positions (nn.embedding_grad's rule), as PyTorch's scatter backward.
-static LogicalResult scatterElementsComputed(NodeContext &nc,
-                                             Reduction reduction,
-                                             llvm::ArrayRef<int64_t> ds,
-                                             llvm::ArrayRef<int64_t> is,
-                                             int64_t axis) {
-  FailureOr<Value> data = nc.floatValue(0);
-  FailureOr<Value> idx = nc.anyValue(1);
-  FailureOr<Value> updates = nc.floatValue(2);
-  if (failed(data) || failed(idx) || failed(updates))
-    return failure();
-  FailureOr<Value> at = elementOffsetsComputed(nc, *idx, ds, is, axis, true);
-  if (failed(at))
-    return failure();
-  // elementOffsetsComputed checked the data's element count.
-  const int64_t n = *amp::checked::elementCount(ds.data(), ds.size());
-  llvm::SmallVector<int64_t> column(is);
-  column.push_back(1);
-  auto tableType = RankedTensorType::get({n, 1}, nc.builder.getF32Type());
-  auto scatter = [&](Value rows) -> FailureOr<Value> {
-    FailureOr<Value> r = nc.reshape(rows, column);
-    if (failed(r))
-      return failure();
-    return nc.createTyped<nn::EmbeddingGradOp>(tableType, {*r, *at});
-  };
-  FailureOr<Value> placed = scatter(*updates);
-  FailureOr<Value> table = nc.reshape(*data, {n, 1});
-  if (failed(placed) || failed(table))
-    return failure();
-  FailureOr<Value> y = failure();
-  if (reduction == Reduction::Add) {
-    y = nc.create<nn::AddOp>({*table, *placed});
-  } else {
-    FailureOr<Value> hits = scatter(nc.splat(is, 1.0f));
-    if (failed(hits))
-      return failure();
-    FailureOr<Value> hit = nc.create<nn::CompareOp>(
-        {*hits, nc.splat({}, 0.0f)}, {nc.predicate(nn::ComparePredicate::GT)});
-    if (failed(hit))
-      return failure();
-    y = nc.create<nn::WhereOp>({*hit, *placed, *table});
-  }
-  if (failed(y) || failed(y = nc.reshape(*y, ds)))
-    return failure();
-  return nc.setOutput(0, *y);
 }
 
 /// ScatterElements (and Scatter, its name before opset 11): output = data,

@@ -183,7 +183,7 @@ save("unsupported_op.onnx", helper.make_graph(
 
 save("bad_attribute.onnx", helper.make_graph(
     [helper.make_node("MaxPool", ["x"], ["y"], name="pool",
-                      kernel_shape=[2, 2], storage_order=1)],
+                      kernel_shape=[2, 2], storage_order=2)],
     "bad_attribute", [vi("x", F, [1, 1, 4, 4])], [vi("y", F, [1, 1, 3, 3])]))
 
 save("unknown_attribute.onnx", helper.make_graph(
@@ -1203,6 +1203,12 @@ save("scatter_runtime_indices.onnx", helper.make_graph(
     "scatter_runtime_indices",
     [vi("x", F, [4, 3]), vi("idx", TensorProto.INT64, [2, 1]),
      vi("u", F, [2, 3])], [vi("y", F, [4, 3])]), opset=18)
+# Its own generator, so that the models after it keep theirs.
+computed_rng = np.random.default_rng(137)
+reference("scatter_runtime_indices.onnx", {
+    "x": computed_rng.standard_normal((4, 3)).astype(np.float32),
+    "idx": np.array([[3], [-3]], np.int64),
+    "u": computed_rng.standard_normal((2, 3)).astype(np.float32)})
 save("scatter_int_runs.onnx", helper.make_graph(
     [helper.make_node("ScatterElements", ["x", "odd", "u"], ["y"],
                       name="int_runs", axis=0)],

@@ -38,6 +38,27 @@ test/Import/window-sums.test.
   ceil_pool_cnn_torch_log.csv  its losses over 10 full-batch SGD steps (lr
                                0.1, momentum 0.9) on bn_cnn_rows.csv
   lp_pool_bad_p.onnx           LpPool with p = 0 (an error)
+  max_pool_indices_3d.onnx     a 3-D MaxPool with Indices (an error)
+  pool_indices.onnx            MaxPool's Indices: pads, strides, dilations
+                               with ceil_mode, storage_order 1, 1-D, and
+                               ties (the first tap holding the maximum)
+  pool_indices_*.npy           their inputs and ONNX's reference outputs,
+                               but the ties' indices PyTorch's
+                               (max_pool2d's return_indices plus each
+                               plane's offset): ONNX's reference evaluator
+                               gives indices outside the window there
+  scatter_nd_mul_computed.onnx ScatterND, reduction mul, at indices computed
+                               at run time (an error)
+  unpool_cnn.onnx              UnpoolCnn: a convolution, MaxPool2d(2,
+                               return_indices=True), MaxUnpool2d(2) at
+                               those indices (SegNet's decoder), a
+                               convolution, the mean over the map, a Linear;
+                               the torch.export-based exporter (MaxPool's
+                               Indices, ScatterND at indices computed at run
+                               time), opset 18
+  unpool_cnn_logits.npy        its logits on bn_cnn_x.npy before training
+  unpool_cnn_torch_log.csv     its losses over 10 full-batch SGD steps (lr
+                               0.1, momentum 0.9) on bn_cnn_rows.csv
 
 Needs PyPI's torch and onnx, as gen_torch_models.py:
 
@@ -79,6 +100,21 @@ class CeilPoolCnn(nn.Module):
 
     def forward(self, x):
         return self.fc(self.avg(torch.relu(self.conv(x))).flatten(1))
+
+
+class UnpoolCnn(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(1, 8, 3, padding=1)
+        self.pool = nn.MaxPool2d(2, return_indices=True)
+        self.unpool = nn.MaxUnpool2d(2)
+        self.out = nn.Conv2d(8, 8, 3, padding=1)
+        self.fc = nn.Linear(8, 10)
+
+    def forward(self, x):
+        h, indices = self.pool(torch.relu(self.conv(x)))
+        h = torch.relu(self.out(self.unpool(h, indices)))
+        return self.fc(h.mean((2, 3)))
 
 
 def lp_pool_reference(x, p, kernel, strides=None, dilations=None, pads=None,
@@ -179,6 +215,41 @@ def write_window_sums():
         inits=[w], opset=19)
 
 
+def write_pool_indices():
+    rng = np.random.default_rng(73)
+    xs = {"x1": rng.standard_normal((2, 3, 11)).astype(np.float32),
+          "x2": rng.standard_normal((2, 3, 7, 9)).astype(np.float32),
+          # Values of a few levels: windows with ties.
+          "xt": rng.integers(0, 3, (1, 2, 6, 6)).astype(np.float32)}
+    for k, v in xs.items():
+        np.save(os.path.join(HERE, "pool_indices_%s.npy" % k), v)
+    cases = [("pads", "x2", dict(kernel_shape=[3, 3], strides=[2, 2],
+                                 pads=[1, 1, 1, 1])),
+             ("dil_ceil", "x2", dict(kernel_shape=[2, 2], strides=[2, 2],
+                                     dilations=[2, 1], ceil_mode=1)),
+             ("column", "x2", dict(kernel_shape=[2, 3], strides=[1, 2],
+                                   storage_order=1)),
+             ("one_d", "x1", dict(kernel_shape=[3], strides=[2],
+                                  pads=[1, 1])),
+             ("ties", "xt", dict(kernel_shape=[3, 3], strides=[1, 1]))]
+    nodes = [helper.make_node("MaxPool", [x], [name + "_y", name + "_i"],
+                              name=name, **a) for name, x, a in cases]
+    outputs = [o for name, _, _ in cases for o in (name + "_y", name + "_i")]
+    path = save_graph("pool_indices", nodes, [
+        helper.make_tensor_value_info(k, TensorProto.FLOAT, list(v.shape))
+        for k, v in xs.items()],
+        [helper.make_value_info(o, helper.TypeProto()) for o in outputs],
+        opset=19, check=False)
+    for name, value in zip(outputs, ReferenceEvaluator(path).run(None, xs)):
+        np.save(os.path.join(HERE, "pool_indices_%s.npy" % name),
+                np.asarray(value))
+    _, picks = nn.functional.max_pool2d(torch.tensor(xs["xt"]), 3, 1,
+                                        return_indices=True)
+    planes = np.arange(2).reshape(1, 2, 1, 1) * 36
+    np.save(os.path.join(HERE, "pool_indices_ties_i.npy"),
+            picks.numpy() + planes)
+
+
 def write_errors():
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 8, 8])
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
@@ -188,6 +259,19 @@ def write_errors():
     save_graph("lp_pool_bad_p", [helper.make_node(
         "LpPool", ["x"], ["y"], name="pool", kernel_shape=[3, 3], p=0)],
         [x], [y], opset=18, check=False)
+    i = helper.make_tensor_value_info("i", TensorProto.INT64, None)
+    save_graph("max_pool_indices_3d", [helper.make_node(
+        "MaxPool", ["x"], ["y", "i"], name="pool", kernel_shape=[2, 2, 2])],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                       [1, 1, 4, 4, 4])], [y, i], opset=18,
+        check=False)
+    save_graph("scatter_nd_mul_computed", [helper.make_node(
+        "ScatterND", ["data", "at", "updates"], ["y"], name="scatter",
+        reduction="mul")],
+        [helper.make_tensor_value_info("data", TensorProto.FLOAT, [4, 3]),
+         helper.make_tensor_value_info("at", TensorProto.INT64, [2, 1]),
+         helper.make_tensor_value_info("updates", TensorProto.FLOAT, [2, 3])],
+        [y], opset=18, check=False)
 
 
 if __name__ == "__main__":
@@ -197,5 +281,9 @@ if __name__ == "__main__":
     torch.manual_seed(67)
     export_and_train(CeilPoolCnn(), "ceil_pool_cnn", images=True, lr=0.1,
                      logits=True)
+    torch.manual_seed(71)
+    export_and_train(UnpoolCnn(), "unpool_cnn", images=True, opset=18,
+                     lr=0.1, logits=True, dynamo=True)
     write_window_sums()
+    write_pool_indices()
     write_errors()

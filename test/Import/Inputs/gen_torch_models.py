@@ -1223,9 +1223,10 @@ def write_attention_dropout():
                       output_names=["logits"])
 
 
-def export_and_train(model, stem, images, opset=17, lr=0.1, logits=False):
-    """`model` exported by the TorchScript exporter (input x, output logits)
-    as <stem>.onnx, its logits before training in <stem>_logits.npy when
+def export_and_train(model, stem, images, opset=17, lr=0.1, logits=False,
+                     dynamo=False):
+    """`model` exported by the TorchScript exporter (with `dynamo`, the
+    torch.export-based one) (input x, output logits) as <stem>.onnx, its logits before training in <stem>_logits.npy when
     `logits`, then trained by PyTorch as amp-run trains the imported model:
     10 full-batch SGD steps (lr, momentum 0.9) on bn_cnn_rows.csv, as the
     [16, 1, 8, 8] images of bn_cnn_x.npy (`images`) or the features / 16 as
@@ -1238,7 +1239,8 @@ def export_and_train(model, stem, images, opset=17, lr=0.1, logits=False):
     y = torch.tensor(rows[:, 64], dtype=torch.int64)
     torch.onnx.export(model, (x,), os.path.join(HERE, stem + ".onnx"),
                       input_names=["x"], output_names=["logits"],
-                      dynamo=False, opset_version=opset)
+                      dynamo=dynamo, opset_version=opset,
+                      **({"external_data": False} if dynamo else {}))
     if logits:
         with torch.no_grad():
             np.save(os.path.join(HERE, stem + "_logits.npy"),
