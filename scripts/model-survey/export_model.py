@@ -618,7 +618,49 @@ def build(name):
             kw["aux_logits"], kw["init_weights"] = False, True
         model = getattr(M, arch)(**kw)
         return model, (image(size),), ["x"]
+    if name.startswith("ta_"):
+        return audio(name[3:])
     raise SystemExit("unknown model " + name)
+
+
+class MelClassifier(nn.Module):
+    """torchaudio's MelSpectrogram (torch.stft with a Hann window, center
+    reflect padding, a mel filter bank) in dB, a Conv1d and a Linear: a
+    keyword spotter of raw 16 kHz waves."""
+
+    def __init__(self):
+        super().__init__()
+        import torchaudio.transforms as AT
+        self.mel = AT.MelSpectrogram(sample_rate=16000, n_fft=400,
+                                     hop_length=160, n_mels=40)
+        self.db = AT.AmplitudeToDB()
+        self.conv = nn.Conv1d(40, 16, 3, padding=1)
+        self.fc = nn.Linear(16, CLASSES)
+
+    def forward(self, wav):
+        x = torch.relu(self.conv(self.db(self.mel(wav))))
+        return self.fc(x.mean(-1))
+
+
+def audio(arch):
+    """torchaudio's models (`ta_*`) on raw waves or features, batch 2."""
+    import torchaudio.models as AM
+    if arch == "melnet":
+        return MelClassifier(), (torch.randn(BATCH, 8000),), ["wav"]
+    if arch == "convtasnet":
+        model = AM.ConvTasNet(num_sources=2, enc_kernel_size=16,
+                              enc_num_feats=32, msk_kernel_size=3,
+                              msk_num_feats=16, msk_num_hidden_feats=32,
+                              msk_num_layers=2, msk_num_stacks=1)
+        return model, (torch.randn(BATCH, 1, 800),), ["wav"]
+    if arch == "wav2letter":
+        model = AM.Wav2Letter(num_classes=10, input_type="waveform",
+                              num_features=1)
+        return model, (torch.randn(BATCH, 1, 4000),), ["wav"]
+    if arch == "deepspeech":
+        model = AM.DeepSpeech(n_feature=20, n_hidden=32, n_class=10)
+        return model, (torch.randn(BATCH, 1, 30, 20),), ["x"]
+    raise SystemExit("unknown model ta_" + arch)
 
 
 NAMES = ["mistral", "qwen2", "gemma", "gemma2", "phi", "gpt_neox", "falcon",
@@ -643,7 +685,8 @@ EXTRAS = ["mistral_leftpad", "mixtral", "qwen2_moe", "mixtral_eager",
           "dpt", "yolos", "mobilevitv2", "swiftformer", "fnet", "roformer",
           "nystromformer", "rembert", "esm", "xlnet", "longformer",
           "big_bird", "biogpt", "xglm", "mpt", "ctrl", "mamba", "pegasus",
-          "marian", "whisper_decmask", "detr", "focalnet", "upernet", "glpn"]
+          "marian", "whisper_decmask", "detr", "focalnet", "upernet", "glpn",
+          "ta_melnet", "ta_convtasnet", "ta_wav2letter", "ta_deepspeech"]
 
 
 def export(model, args, in_names, path, exporter):
