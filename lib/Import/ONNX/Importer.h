@@ -402,6 +402,8 @@ public:
   /// Input `i`, which must be known at import time; `what` says what it is
   /// ("the shape") in the error.
   FailureOr<const Const *> constInput(unsigned i, llvm::StringRef what);
+  /// constInput, which must hold one element (of any rank).
+  FailureOr<const Const *> scalarInput(unsigned i, llvm::StringRef what);
 
   // Attributes.
   const onnx::AttributeProto *attr(llvm::StringRef name) const;

@@ -86,6 +86,14 @@ FailureOr<const Const *> NodeContext::constInput(unsigned i,
   return (*t)->constant.get();
 }
 
+FailureOr<const Const *> NodeContext::scalarInput(unsigned i,
+                                                  llvm::StringRef what) {
+  FailureOr<const Const *> c = constInput(i, what);
+  if (succeeded(c) && (*c)->numel() != 1)
+    return error() << what << " must be a scalar", failure();
+  return c;
+}
+
 //===----------------------------------------------------------------------===//
 // Attributes
 //===----------------------------------------------------------------------===//

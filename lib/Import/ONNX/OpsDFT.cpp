@@ -140,11 +140,9 @@ static LogicalResult importDFT(NodeContext &nc) {
       return failure();
     axis = *a;
   } else if (nc.hasInput(2)) {
-    FailureOr<const Const *> a = nc.constInput(2, "the axis");
+    FailureOr<const Const *> a = nc.scalarInput(2, "the axis");
     if (failed(a))
       return failure();
-    if ((*a)->numel() != 1)
-      return nc.error() << "the axis must be a scalar", failure();
     axis = (*a)->ints()[0];
   }
   if (axis < -rank || axis >= rank - 1 || axis == -1)
@@ -160,11 +158,9 @@ static LogicalResult importDFT(NodeContext &nc) {
   s.onesided = *onesided != 0;
   s.length = s.inverse && s.onesided ? 2 * (s.n - 1) : s.n;
   if (nc.hasInput(1)) {
-    FailureOr<const Const *> l = nc.constInput(1, "dft_length");
+    FailureOr<const Const *> l = nc.scalarInput(1, "dft_length");
     if (failed(l))
       return failure();
-    if ((*l)->numel() != 1)
-      return nc.error() << "dft_length must be a scalar", failure();
     s.length = (*l)->ints()[0];
   }
   if (s.length < 1)
@@ -217,11 +213,9 @@ static LogicalResult importDFT(NodeContext &nc) {
 /// A scalar constant input `i` of STFT, which must be positive.
 static FailureOr<int64_t> positiveScalar(NodeContext &nc, unsigned i,
                                          llvm::StringRef what) {
-  FailureOr<const Const *> c = nc.constInput(i, what);
+  FailureOr<const Const *> c = nc.scalarInput(i, what);
   if (failed(c))
     return failure();
-  if ((*c)->numel() != 1)
-    return nc.error() << what << " must be a scalar", failure();
   const int64_t v = (*c)->ints()[0];
   if (v < 1)
     return nc.error() << what << " must be positive, got " << v, failure();

@@ -431,15 +431,7 @@ static LogicalResult importPow(NodeContext &nc) {
 static FailureOr<const Const *> clipBound(NodeContext &nc, unsigned i) {
   if (!nc.hasInput(i))
     return static_cast<const Const *>(nullptr);
-  FailureOr<const Const *> c =
-      nc.constInput(i, i == 1 ? "the minimum" : "the maximum");
-  if (failed(c))
-    return failure();
-  if ((*c)->numel() != 1)
-    return nc.error() << "the " << (i == 1 ? "minimum" : "maximum")
-                      << " must be a scalar",
-           failure();
-  return c;
+  return nc.scalarInput(i, i == 1 ? "the minimum" : "the maximum");
 }
 
 /// Clip of INT64 or INT32 (opset >= 12; DeBERTa-v2 clips its relative

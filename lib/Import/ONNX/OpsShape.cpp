@@ -173,11 +173,9 @@ static LogicalResult importRange(NodeContext &nc) {
   static constexpr const char *kWhat[] = {"start", "limit", "delta"};
   const Const *in[3];
   for (unsigned k = 0; k < 3; ++k) {
-    FailureOr<const Const *> c = nc.constInput(k, kWhat[k]);
+    FailureOr<const Const *> c = nc.scalarInput(k, kWhat[k]);
     if (failed(c))
       return failure();
-    if ((*c)->numel() != 1)
-      return nc.error() << kWhat[k] << " must be a scalar", failure();
     if (k > 0 && (*c)->dtype != in[0]->dtype)
       return nc.error() << "start, limit and delta must have one type",
              failure();

@@ -16,17 +16,6 @@
 using namespace amp::onnx_import;
 using namespace mlir;
 
-/// Scalar input `i`, known at import time.
-static FailureOr<double> scalarInput(NodeContext &nc, unsigned i,
-                                     llvm::StringRef what) {
-  FailureOr<const Const *> c = nc.constInput(i, what);
-  if (failed(c))
-    return failure();
-  if ((*c)->numel() != 1)
-    return nc.error() << what << " must be a scalar", failure();
-  return (*c)->at(0);
-}
-
 /// Defines output 0 as the `values` of `shape` in the type of the node's
 /// `output_datatype` (default FLOAT).
 static LogicalResult setTable(NodeContext &nc, llvm::ArrayRef<int64_t> shape,
@@ -62,11 +51,11 @@ struct CosineSum {
 } // namespace
 
 static LogicalResult importWindow(NodeContext &nc, CosineSum coefficients) {
-  FailureOr<double> size = scalarInput(nc, 0, "the size");
+  FailureOr<const Const *> size = nc.scalarInput(0, "the size");
   FailureOr<int64_t> periodic = nc.intAttr("periodic", 1);
   if (failed(size) || failed(periodic))
     return failure();
-  const int64_t n = toInt64(*size);
+  const int64_t n = (*size)->ints()[0];
   if (n < 1 || n > maxConstElements(onnx::TensorProto::INT64))
     return nc.error() << "the size must be in [1, "
                       << maxConstElements(onnx::TensorProto::INT64) << "], got "
@@ -110,10 +99,10 @@ static LogicalResult importMelWeightMatrix(NodeContext &nc) {
                                           "upper_edge_hertz"};
   double in[5];
   for (unsigned k = 0; k < 5; ++k) {
-    FailureOr<double> v = scalarInput(nc, k, kWhat[k]);
+    FailureOr<const Const *> v = nc.scalarInput(k, kWhat[k]);
     if (failed(v))
       return failure();
-    in[k] = *v;
+    in[k] = (*v)->at(0);
   }
   const int64_t mels = toInt64(in[0]), dftLength = toInt64(in[1]),
                 rate = toInt64(in[2]);

@@ -901,44 +901,39 @@ EINSUMS = [
     ("bcast_label", "bij,bjk->bik", [(1, 2, 3), (4, 3, 5)]),
     ("trans_a", "ji,jk->ik", [(4, 3), (4, 2)]),
 ]
-for stem, eq, shapes in EINSUMS:
-    names = ["x%d" % i for i in range(len(shapes))]
-    values = {n: es_rng.standard_normal(s).astype(np.float32)
-              for n, s in zip(names, shapes)}
-    out = np.einsum(eq, *values.values())
-    save("einsum_%s.onnx" % stem, helper.make_graph(
-        [helper.make_node("Einsum", names, ["y"], name="einsum",
-                          equation=eq)],
-        "einsum_" + stem, [vi(n, F, s) for n, s in zip(names, shapes)],
-        [vi("y", F, list(out.shape))]), check=False)
-    reference("einsum_%s.onnx" % stem, values)
-    # The reference evaluator returns a full sum as [1]; ONNX's is 0-d.
-    path = os.path.join(HERE, "einsum_%s_y.npy" % stem)
-    np.save(path, np.load(path).reshape(out.shape))
+
+
+def save_einsums(cases, rng):
+    """Each (stem, equation, shapes) of `cases` as einsum_<stem>.onnx, with
+    inputs drawn from `rng` and ONNX's reference outputs."""
+    for stem, eq, shapes in cases:
+        names = ["x%d" % i for i in range(len(shapes))]
+        values = {n: rng.standard_normal(s).astype(np.float32)
+                  for n, s in zip(names, shapes)}
+        out = np.einsum(eq, *values.values())
+        save("einsum_%s.onnx" % stem, helper.make_graph(
+            [helper.make_node("Einsum", names, ["y"], name="einsum",
+                              equation=eq)],
+            "einsum_" + stem, [vi(n, F, s) for n, s in zip(names, shapes)],
+            [vi("y", F, list(out.shape))]), check=False)
+        reference("einsum_%s.onnx" % stem, values)
+        # The reference evaluator returns a full sum as [1]; ONNX's is 0-d.
+        path = os.path.join(HERE, "einsum_%s_y.npy" % stem)
+        np.save(path, np.load(path).reshape(out.shape))
+
+
+save_einsums(EINSUMS, es_rng)
 # Labels repeated within an operand: diagonals, a trace (implicit output),
 # a batch of diagonals contracted with another operand; their own
 # generator, so that the forms above keep theirs. A repeated label of two
 # sizes is an error.
-diag_rng = np.random.default_rng(67)
 EINSUM_DIAGONALS = [
     ("diagonal", "ii->i", [(3, 3)]),
     ("trace", "ii", [(4, 4)]),
     ("batch_diag", "...ii,ij->...j", [(2, 3, 3), (3, 4)]),
     ("triple", "iij->ji", [(3, 3, 2)]),
 ]
-for stem, eq, shapes in EINSUM_DIAGONALS:
-    names = ["x%d" % i for i in range(len(shapes))]
-    values = {n: diag_rng.standard_normal(s).astype(np.float32)
-              for n, s in zip(names, shapes)}
-    out = np.einsum(eq, *values.values())
-    save("einsum_%s.onnx" % stem, helper.make_graph(
-        [helper.make_node("Einsum", names, ["y"], name="einsum",
-                          equation=eq)],
-        "einsum_" + stem, [vi(n, F, s) for n, s in zip(names, shapes)],
-        [vi("y", F, list(out.shape))]), check=False)
-    for n, v in values.items():
-        np.save(os.path.join(HERE, "einsum_%s_%s.npy" % (stem, n)), v)
-    np.save(os.path.join(HERE, "einsum_%s_y.npy" % stem), out)
+save_einsums(EINSUM_DIAGONALS, np.random.default_rng(67))
 save("einsum_diagonal_sizes.onnx", helper.make_graph(
     [helper.make_node("Einsum", ["x"], ["y"], name="einsum", equation="ii->i")],
     "einsum_diagonal_sizes", [vi("x", F, [2, 3])], [vi("y", F, [2])]),
