@@ -16,10 +16,12 @@
 using namespace amp::onnx_import;
 using namespace mlir;
 
-/// Defines output 0 as the `values` of `shape` in the type of the node's
-/// `output_datatype` (default FLOAT).
+/// Defines output 0 as the `n` values `at(k)` of `shape`, row-major, in the
+/// type of the node's `output_datatype` (default FLOAT); their bytes are
+/// counted against the import's budget before any is computed.
 static LogicalResult setTable(NodeContext &nc, llvm::ArrayRef<int64_t> shape,
-                              const std::vector<double> &values) {
+                              int64_t n,
+                              llvm::function_ref<double(int64_t)> at) {
   FailureOr<int64_t> dtype =
       nc.intAttr("output_datatype", onnx::TensorProto::FLOAT);
   if (failed(dtype))
@@ -29,14 +31,9 @@ static LogicalResult setTable(NodeContext &nc, llvm::ArrayRef<int64_t> shape,
                       << " is not supported",
            failure();
   const int32_t type = importedDataType(*dtype);
-  const int64_t bytes =
-      int64_t(values.size()) * (type == onnx::TensorProto::FLOAT ? 4 : 8);
-  if (failed(nc.reserveFoldedBytes(bytes)))
-    return failure();
-  if (failed(
-          nc.setOutput(0, castValues(
-                              shape, values.size(),
-                              [&](int64_t k) { return values[k]; }, *dtype))))
+  if (failed(nc.reserveFoldedBytes(
+          n * (type == onnx::TensorProto::FLOAT ? 4 : 8))) ||
+      failed(nc.setOutput(0, castValues(shape, n, at, *dtype))))
     return failure();
   nc.declareType(0, *dtype);
   return success();
@@ -65,14 +62,13 @@ static LogicalResult importWindow(NodeContext &nc, CosineSum coefficients) {
   // PyTorch's is [1].
   const double period = *periodic ? double(n) : double(n - 1);
   const double pi = std::acos(-1.0);
-  std::vector<double> w(n, 1.0);
-  if (period > 0)
-    for (int64_t k = 0; k < n; ++k) {
-      const double theta = 2.0 * pi * double(k) / period;
-      w[k] = coefficients.a0 - coefficients.a1 * std::cos(theta) +
-             coefficients.a2 * std::cos(2.0 * theta);
-    }
-  return setTable(nc, {n}, w);
+  return setTable(nc, {n}, n, [&](int64_t k) {
+    if (period == 0)
+      return 1.0;
+    const double theta = 2.0 * pi * double(k) / period;
+    return coefficients.a0 - coefficients.a1 * std::cos(theta) +
+           coefficients.a2 * std::cos(2.0 * theta);
+  });
 }
 
 static LogicalResult importHannWindow(NodeContext &nc) {
@@ -135,17 +131,19 @@ static LogicalResult importMelWeightMatrix(NodeContext &nc) {
                         << ", outside the " << bins << " bins",
              failure();
   }
-  std::vector<double> m(*count, 0.0);
-  for (int64_t i = 0; i < mels; ++i) {
+  // Bin j of filter i: rising on [left, center), 1 at the center, falling
+  // on (center, right).
+  return setTable(nc, {bins, mels}, *count, [&](int64_t k) {
+    const int64_t j = k / mels, i = k % mels;
     const int64_t left = edge[i], center = edge[i + 1], right = edge[i + 2];
-    if (center == left)
-      m[center * mels + i] = 1.0;
-    for (int64_t j = left; j <= center && center > left; ++j)
-      m[j * mels + i] = double(j - left) / double(center - left);
-    for (int64_t j = center; j < right; ++j)
-      m[j * mels + i] = double(right - j) / double(right - center);
-  }
-  return setTable(nc, {bins, mels}, m);
+    if (j >= left && j < center)
+      return double(j - left) / double(center - left);
+    if (j == center)
+      return 1.0;
+    if (j > center && j < right)
+      return double(right - j) / double(right - center);
+    return 0.0;
+  });
 }
 
 void amp::onnx_import::registerWindowOps(OpTable &t) {
