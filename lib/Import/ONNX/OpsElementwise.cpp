@@ -16,6 +16,8 @@
 
 #include "amp/Dialect/NN/IR/NNOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
 #include "llvm/Support/xxhash.h"
 
 #include <cmath>
@@ -372,6 +374,75 @@ static std::optional<double> singleValue(const Const &c) {
 /// attribute (the base broadcast to the exponent's shape); any other (a
 /// tensor of exponents, a param, a run-time value, INT64 or INT32 ones
 /// converted) is nn.powf's operand.
+/// Pow of an INT64 or INT32 base computed at run time, by an exponent known
+/// at import time whose values are non-negative integers (of any type):
+/// square and multiply, exactly as the base's integer type wraps. The
+/// base's powers b, b^2, b^4, ... (nn.mul) multiply the result where the
+/// exponent has that bit (nn.where of a constant mask, or every element
+/// alike without one). A negative exponent is an error, as numpy's and
+/// PyTorch's integer powers.
+static LogicalResult integerPow(NodeContext &nc, const Const &exponent) {
+  FailureOr<Value> x = nc.numericValue(0);
+  if (failed(x))
+    return failure();
+  std::optional<llvm::SmallVector<int64_t>> shape =
+      broadcastShapes(shapeOf(*x), exponent.shape);
+  if (!shape)
+    return nc.error() << "the exponent's shape does not broadcast with the "
+                         "base's",
+           failure();
+  std::vector<uint64_t> e;
+  for (int64_t k = 0; k < exponent.numel(); ++k) {
+    const double v = exponent.at(k);
+    if (!(v >= 0) || v != std::floor(v) || v >= 18446744073709551616.0)
+      return nc.error() << "the exponent of an integer base must hold "
+                           "non-negative integers, got "
+                        << v,
+             failure();
+    e.push_back(uint64_t(v));
+  }
+  const uint64_t largest = *std::max_element(e.begin(), e.end());
+  Type elt = cast<RankedTensorType>(x->getType()).getElementType();
+  Value result, power = *x;
+  for (int bit = 0; bit < 64 && (largest >> bit) != 0; ++bit) {
+    if (bit > 0) {
+      FailureOr<Value> squared = nc.create<nn::MulOp>({power, power});
+      if (failed(squared))
+        return failure();
+      power = *squared;
+    }
+    llvm::SmallVector<bool> mask;
+    for (uint64_t v : e)
+      mask.push_back((v >> bit) & 1);
+    if (llvm::none_of(mask, [](bool b) { return b; }))
+      continue;
+    FailureOr<Value> product =
+        result ? nc.create<nn::MulOp>({result, power}) : power;
+    if (succeeded(product) && !llvm::all_of(mask, [](bool b) { return b; })) {
+      auto maskType =
+          RankedTensorType::get(exponent.shape, nc.builder.getI1Type());
+      Value keep = result ? result : nc.intScalar(elt, 1);
+      product = nc.create<nn::WhereOp>(
+          {arith::ConstantOp::create(nc.builder, nc.loc, maskType,
+                                     DenseElementsAttr::get(maskType, mask)),
+           *product, keep});
+    }
+    if (failed(product))
+      return failure();
+    result = *product;
+  }
+  if (!result)
+    result = nc.intScalar(elt, 1);
+  if (shapeOf(result) != *shape) {
+    FailureOr<Value> b = nc.createTyped<nn::BroadcastToOp>(
+        RankedTensorType::get(*shape, elt), {result});
+    if (failed(b))
+      return failure();
+    result = *b;
+  }
+  return nc.setOutput(0, result);
+}
+
 static LogicalResult importPow(NodeContext &nc) {
   // Folded in f64 when both are known at import time (the side of the
   // square grid of positions, `num_positions ** 0.5`, that DINOv2 and ViT
@@ -389,6 +460,12 @@ static LogicalResult importPow(NodeContext &nc) {
     if (!r)
       return foldFailure(nc, *(*base)->constant, *(*t)->constant);
     return nc.setOutput(0, std::move(*r));
+  }
+  if ((*base)->dtype == onnx::TensorProto::INT64 ||
+      (*base)->dtype == onnx::TensorProto::INT32) {
+    FailureOr<const Const *> e =
+        nc.constInput(1, "the exponent of an integer base");
+    return failed(e) ? failure() : integerPow(nc, **e);
   }
   FailureOr<Value> x = nc.floatValue(0);
   if (failed(x))

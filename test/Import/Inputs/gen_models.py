@@ -1504,6 +1504,41 @@ reference("pow_tensor.onnx", {
     "a": rng.uniform(0.25, 3, (3, 4)).astype(np.float32),
     "b": rng.uniform(-2, 2.5, (3, 4)).astype(np.float32),
     "k": np.array([3, -2, 0, 1], np.int64)})
+# Pow of integer bases computed at run time by constant exponents
+# (pow.test): INT32 by per-column exponents (0, 1, 5, 31: 2^31 and 3^31
+# wrap), INT64 by one FLOAT exponent 3.0, and INT32 by INT64 exponents
+# whose largest is 40 (its powers of 3 wrap); the values are numpy's
+# (wrapping as the type, which ONNX's reference does through float64);
+# an exponent -1 and one of 0.5 are errors.
+save("pow_int.onnx", helper.make_graph(
+    [helper.make_node("Pow", ["i", "cols"], ["p"], name="pow_cols"),
+     helper.make_node("Pow", ["l", "three"], ["q"], name="pow_three"),
+     helper.make_node("Pow", ["i", "big"], ["r"], name="pow_big")],
+    "pow_int",
+    [vi("i", TensorProto.INT32, [3, 4]), vi("l", TensorProto.INT64, [3])],
+    [vi("p", TensorProto.INT32, [3, 4]), vi("q", TensorProto.INT64, [3]),
+     vi("r", TensorProto.INT32, [3, 4])],
+    [numpy_helper.from_array(np.array([0, 1, 5, 31], np.int32), "cols"),
+     numpy_helper.from_array(np.array(3.0, np.float32), "three"),
+     numpy_helper.from_array(np.array([[2], [40], [7]], np.int64), "big")]),
+    opset=15)
+pow_i = np.array([[2, -3, 3, 2], [0, 5, -2, 3], [7, 1, -1, -2]], np.int32)
+pow_l = np.array([-4, 1 << 20, 9], np.int64)
+np.save(os.path.join(HERE, "pow_int_i.npy"), pow_i)
+np.save(os.path.join(HERE, "pow_int_l.npy"), pow_l)
+with np.errstate(over="ignore"):
+    np.save(os.path.join(HERE, "pow_int_p.npy"),
+            np.power(pow_i, np.array([0, 1, 5, 31], np.int32)))
+    np.save(os.path.join(HERE, "pow_int_q.npy"), np.power(pow_l, 3))
+    np.save(os.path.join(HERE, "pow_int_r.npy"),
+            np.power(pow_i, np.array([[2], [40], [7]], np.int32)))
+for stem, exponent in (("pow_int_negative", np.array([2, -1], np.int64)),
+                       ("pow_int_fraction", np.array(0.5, np.float32))):
+    save(stem + ".onnx", helper.make_graph(
+        [helper.make_node("Pow", ["i", "e"], ["y"], name="pow")], stem,
+        [vi("i", TensorProto.INT32, [2])],
+        [vi("y", TensorProto.INT32, [2])],
+        [numpy_helper.from_array(exponent, "e")]), opset=15)
 
 
 # Gather at indices computed at run time that may be negative (a length
