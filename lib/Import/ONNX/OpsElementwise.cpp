@@ -370,10 +370,6 @@ static std::optional<double> singleValue(const Const &c) {
   return c.at(0);
 }
 
-/// Pow: an exponent known at import time with one value is nn.pow's
-/// attribute (the base broadcast to the exponent's shape); any other (a
-/// tensor of exponents, a param, a run-time value, INT64 or INT32 ones
-/// converted) is nn.powf's operand.
 /// Pow of an INT64 or INT32 base computed at run time, by an exponent known
 /// at import time whose values are non-negative integers (of any type):
 /// square and multiply, exactly as the base's integer type wraps. The
@@ -401,7 +397,8 @@ static LogicalResult integerPow(NodeContext &nc, const Const &exponent) {
              failure();
     e.push_back(uint64_t(v));
   }
-  const uint64_t largest = *std::max_element(e.begin(), e.end());
+  const uint64_t largest =
+      e.empty() ? 0 : *std::max_element(e.begin(), e.end());
   Type elt = cast<RankedTensorType>(x->getType()).getElementType();
   Value result, power = *x;
   for (int bit = 0; bit < 64 && (largest >> bit) != 0; ++bit) {
@@ -416,6 +413,8 @@ static LogicalResult integerPow(NodeContext &nc, const Const &exponent) {
       mask.push_back((v >> bit) & 1);
     if (llvm::none_of(mask, [](bool b) { return b; }))
       continue;
+    if (failed(nc.reserveFoldedBytes(int64_t(mask.size()))))
+      return failure();
     FailureOr<Value> product =
         result ? nc.create<nn::MulOp>({result, power}) : power;
     if (succeeded(product) && !llvm::all_of(mask, [](bool b) { return b; })) {
@@ -443,6 +442,10 @@ static LogicalResult integerPow(NodeContext &nc, const Const &exponent) {
   return nc.setOutput(0, result);
 }
 
+/// Pow: an exponent known at import time with one value is nn.pow's
+/// attribute (the base broadcast to the exponent's shape); any other (a
+/// tensor of exponents, a param, a run-time value, INT64 or INT32 ones
+/// converted) is nn.powf's operand; an integer base, integerPow.
 static LogicalResult importPow(NodeContext &nc) {
   // Folded in f64 when both are known at import time (the side of the
   // square grid of positions, `num_positions ** 0.5`, that DINOv2 and ViT
