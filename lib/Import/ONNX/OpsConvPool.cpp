@@ -686,9 +686,9 @@ static int64_t tapsCounted(const Window &w, size_t d, int64_t in, int64_t o,
 static FailureOr<Value> reciprocalCounts(NodeContext &nc, const Window &w,
                                          llvm::ArrayRef<int64_t> in, Value y,
                                          bool includePad, size_t dims) {
-  llvm::ArrayRef<int64_t> out =
-      llvm::ArrayRef<int64_t>(shapeOf(y)).drop_front(2);
-  llvm::SmallVector<int64_t> shape(out.begin(), out.end());
+  // y's spatial dims.
+  const llvm::SmallVector<int64_t> ys = shapeOf(y);
+  llvm::SmallVector<int64_t> shape(ys.begin() + 2, ys.end());
   std::fill(shape.begin() + dims, shape.end(), 1);
   std::optional<int64_t> size =
       constElementCount(shape, onnx::TensorProto::FLOAT);
