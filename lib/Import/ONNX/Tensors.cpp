@@ -249,27 +249,27 @@ amp::onnx_import::readTensorProto(const onnx::TensorProto &tensor,
       return wrapToDataType(static_cast<int64_t>(bits), type);
     };
     c.dtype = importedDataType(type);
+    // The values present are checked against the dims before anything is
+    // allocated: dims of 2^31 elements over a few bytes are an error, not a
+    // 16 GiB allocation.
+    // (ONNX keeps UINT32 values in uint64_data.)
+    const int64_t have = hasRaw ? int64_t(raw.size() / width)
+                         : type == onnx::TensorProto::UINT32
+                             ? int64_t(tensor.uint64_data_size())
+                             : int64_t(tensor.int32_data_size());
+    if (have != count || (hasRaw && raw.size() % width != 0))
+      return sizeMismatch(have);
     c.i.resize(count);
-    if (hasRaw) {
-      if (int64_t(raw.size()) != count * int64_t(width))
-        return sizeMismatch(raw.size() / width);
-      for (int64_t k = 0; k < count; ++k) {
-        uint64_t bits = 0;
+    for (int64_t k = 0; k < count; ++k) {
+      uint64_t bits = 0;
+      if (hasRaw)
         std::memcpy(&bits, raw.data() + width * k, width);
-        c.i[k] = valueOf(bits);
-      }
-    } else if (type == onnx::TensorProto::UINT32) {
-      // ONNX keeps UINT32 values in uint64_data.
-      if (tensor.uint64_data_size() != count)
-        return sizeMismatch(tensor.uint64_data_size());
-      for (int64_t k = 0; k < count; ++k)
-        c.i[k] = valueOf(tensor.uint64_data(k));
-    } else {
-      if (tensor.int32_data_size() != count)
-        return sizeMismatch(tensor.int32_data_size());
-      for (int64_t k = 0; k < count; ++k)
-        c.i[k] = valueOf(
-            static_cast<uint64_t>(static_cast<int64_t>(tensor.int32_data(k))));
+      else if (type == onnx::TensorProto::UINT32)
+        bits = tensor.uint64_data(k);
+      else
+        bits =
+            static_cast<uint64_t>(static_cast<int64_t>(tensor.int32_data(k)));
+      c.i[k] = valueOf(bits);
     }
     return c;
   }
