@@ -174,6 +174,9 @@ constexpr int64_t kMaxConstBytes = int64_t(256) << 20;
 /// folded constants are far smaller (a causal mask at sequence 512 is
 /// 1 MiB).
 constexpr int64_t kMaxFoldedBytes = kMaxConstBytes;
+/// The bytes a Const holds per value of ONNX element type `dtype` (4 for
+/// FLOAT, 8 for the integers and BOOL).
+int64_t constValueBytes(int32_t dtype);
 /// The most elements such a constant of ONNX element type `dtype` may have.
 int64_t maxConstElements(int32_t dtype);
 /// The element count of a constant of `shape` and `dtype`, or std::nullopt

@@ -258,8 +258,7 @@ static LogicalResult reserveScores(NodeContext &nc, const AttentionNode &a,
                       << "] mask of the queries and keys is larger than the "
                          "importer computes",
            failure();
-  return nc.reserveFoldedBytes(*count *
-                               (dtype == onnx::TensorProto::FLOAT ? 4 : 8));
+  return nc.reserveFoldedBytes(*count * constValueBytes(dtype));
 }
 
 /// Whether query i may see key j under `fr` at `offset` (the keys before

@@ -30,9 +30,8 @@ static LogicalResult setTable(NodeContext &nc, llvm::ArrayRef<int64_t> shape,
     return nc.error() << "output_datatype " << dataTypeName(*dtype)
                       << " is not supported",
            failure();
-  const int32_t type = importedDataType(*dtype);
   if (failed(nc.reserveFoldedBytes(
-          n * (type == onnx::TensorProto::FLOAT ? 4 : 8))) ||
+          n * constValueBytes(importedDataType(*dtype)))) ||
       failed(nc.setOutput(0, castValues(shape, n, at, *dtype))))
     return failure();
   nc.declareType(0, *dtype);

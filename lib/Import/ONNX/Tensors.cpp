@@ -19,10 +19,12 @@ int64_t Const::numel() const {
   return n;
 }
 
+int64_t amp::onnx_import::constValueBytes(int32_t dtype) {
+  return dtype == onnx::TensorProto::FLOAT ? sizeof(float) : sizeof(int64_t);
+}
+
 int64_t amp::onnx_import::maxConstElements(int32_t dtype) {
-  int64_t valueBytes = dtype == onnx::TensorProto::FLOAT ? sizeof(float)
-                                                         : sizeof(int64_t);
-  return kMaxConstBytes / valueBytes;
+  return kMaxConstBytes / constValueBytes(dtype);
 }
 
 std::optional<int64_t>
