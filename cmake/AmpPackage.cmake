@@ -1,7 +1,8 @@
 # The installed package: `cmake --install build --prefix P` lays out
 #
 #   P/bin/                     amp-opt, amp-run, amp-grad-check, amp-compile,
-#                              amp-exec, amp-import-onnx (when built)
+#                              amp-exec, amp-import-onnx and amp-export-onnx
+#                              (when built)
 #   P/include/amp/             the compiler's headers, with the generated .inc
 #                              files and the .td files (for ODS that includes
 #                              amp's interfaces)

@@ -31,7 +31,8 @@ llvm_config.add_tool_substitutions(["amp-compile", "amp-exec", "amp-grad-check",
 # The ONNX importer is built when Debian's libonnx-dev is found.
 if config.amp_have_onnx:
     config.available_features.add("onnx")
-    llvm_config.add_tool_substitutions(["amp-import-onnx"], tool_dirs)
+    llvm_config.add_tool_substitutions(["amp-export-onnx", "amp-import-onnx"],
+                                       tool_dirs)
     # ONNX's backend test data (scripts/get-onnx-tests.sh, run by
     # scripts/test.sh): the node-test conformance and the light models.
     if os.path.isdir(os.path.join(config.amp_src_root, "data", "onnx",

@@ -23,6 +23,8 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/LogicalResult.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
 #include <map>
@@ -80,11 +82,38 @@ struct ONNXImportOptions {
   std::string externalDataDir;
 };
 
+/// An initializer of the model whose value an argument gives: what
+/// exportTrainedONNX writes back.
+struct ONNXInitializerUse {
+  enum class Kind {
+    /// The argument's values (in the initializer's element type).
+    Copy,
+    /// The transpose of the [r, c] argument: an initializer that
+    /// PyTorch's torch.export-based exporter folded from a param (a tied
+    /// output projection).
+    Transpose,
+    /// The argument, viewed as `baseShape` (the initializer's rank, size 1
+    /// along the repeated dims), repeated to the initializer's shape: a
+    /// folded broadcast (a position embedding's rows for every row of the
+    /// batch).
+    Broadcast,
+  };
+  std::string initializer;
+  Kind kind = Kind::Copy;
+  std::vector<int64_t> baseShape;
+};
+
 /// The value of one param (or buffer) argument.
 struct ONNXParam {
   std::string name;
   std::vector<int64_t> shape;
   std::vector<float> values;
+  /// A buffer argument (nn.role<buffer>: BatchNormalization's running
+  /// statistics with `train`), not a param.
+  bool buffer = false;
+  /// The initializers computed from this argument: its own, and those the
+  /// exporter folded from it.
+  std::vector<ONNXInitializerUse> initializers;
 };
 
 /// Imports the ONNX model in the file `path` ("-": standard input, whose
@@ -115,6 +144,36 @@ std::string parseConstantInput(llvm::StringRef spec,
 /// (lib/Runner/Exec/ParamsFile.cpp); returns an error message or "".
 std::string writeONNXParams(llvm::StringRef path,
                             const std::vector<ONNXParam> &params);
+
+/// How exportTrainedONNX stores the tensors of the model it writes.
+enum class ONNXExternalData {
+  /// As the model it read: external data when it had some (and always when
+  /// the model would pass protobuf's 2 GiB limit).
+  Auto,
+  /// Every tensor of 1 KiB or more in one file beside the model.
+  Always,
+  /// Every tensor in the model file (an error past 2 GiB).
+  Never,
+};
+
+/// Writes the ONNX model of `modelPath` to `outputPath` with the values of
+/// `trainedPath` in its initializers: the trained model, for ONNX Runtime or
+/// any other ONNX consumer. `trainedPath` is amp-run's --save-params file
+/// or a --save-checkpoint archive (its `param.N` and `buffer.N` arrays) of
+/// the step that importing the model with `options` gives; its tensors must
+/// be that import's params, then buffers, with their shapes. Each
+/// initializer an argument gives (ONNXParam::initializers) gets the
+/// argument's values in the initializer's own element type (FLOAT16 and
+/// BFLOAT16 rounded to nearest even); every other part of the model is
+/// written as it was read. With external data the tensors go to the file
+/// `<output's file name>.data` beside it. `list`, when given, receives a
+/// line per initializer written and where its value came from. Errors are
+/// diagnostics on `context`.
+mlir::LogicalResult
+exportTrainedONNX(llvm::StringRef modelPath, const ONNXImportOptions &options,
+                  llvm::StringRef trainedPath, llvm::StringRef outputPath,
+                  ONNXExternalData externalData, mlir::MLIRContext &context,
+                  llvm::raw_ostream *list = nullptr);
 
 /// Reads an ONNX TensorProto file (.pb, as in ONNX's node tests) into a
 /// host array: FLOAT (and DOUBLE, read as FLOAT) as f32, INT32, INT64, and

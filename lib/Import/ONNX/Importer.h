@@ -337,8 +337,13 @@ public:
   const std::vector<Buffer> &buffers() const { return bufferArgs; }
 
 private:
-  /// A new param argument named `name` holding the FLOAT `value`.
-  Value addParam(llvm::StringRef name, const Const &value);
+  /// A new param argument named `name` holding the FLOAT `value`, which
+  /// gives the initializer `use`.
+  Value addParam(llvm::StringRef name, const Const &value,
+                 ONNXInitializerUse use);
+  /// Records that the param or buffer argument `arg` gives the initializer
+  /// `use`; nothing when `arg` is no such argument (a constant).
+  void recordUse(Value arg, ONNXInitializerUse use);
 
   mlir::OpBuilder &builder;
   mlir::Block &body;

@@ -52,15 +52,32 @@ static DenseElementsAttr denseAttr(RankedTensorType type, const Const &c) {
   }
 }
 
-Value ValueTable::addParam(llvm::StringRef name, const Const &value) {
+Value ValueTable::addParam(llvm::StringRef name, const Const &value,
+                           ONNXInitializerUse use) {
   auto type = RankedTensorType::get(value.shape, builder.getF32Type());
   Value param =
       body.addArgument(type, NameLoc::get(builder.getStringAttr(name)));
   paramArgIndices.push_back(body.getNumArguments() - 1);
-  paramValues.push_back(ONNXParam{
-      name.str(), std::vector<int64_t>(value.shape.begin(), value.shape.end()),
-      value.f});
+  paramValues.push_back(
+      ONNXParam{name.str(),
+                std::vector<int64_t>(value.shape.begin(), value.shape.end()),
+                value.f,
+                /*buffer=*/false,
+                {std::move(use)}});
   return param;
+}
+
+void ValueTable::recordUse(Value arg, ONNXInitializerUse use) {
+  auto blockArg = dyn_cast<BlockArgument>(arg);
+  if (!blockArg || blockArg.getOwner() != &body)
+    return;
+  const unsigned number = blockArg.getArgNumber();
+  for (size_t i = 0; i < paramArgIndices.size(); ++i)
+    if (paramArgIndices[i] == number)
+      return paramValues[i].initializers.push_back(std::move(use));
+  for (Buffer &b : bufferArgs)
+    if (b.arg == number)
+      return b.value.initializers.push_back(std::move(use));
 }
 
 Value ValueTable::materialize(Tensor &t, Location loc) {
@@ -77,20 +94,25 @@ Value ValueTable::materialize(Tensor &t, Location loc) {
     if (t.derived == Tensor::Derived::Transpose) {
       Tensor *source = lookup(t.derivedFrom);
       assert(source && "restoreFoldedParams names an initializer");
+      Value param = materialize(*source, loc);
+      recordUse(param, {t.name, ONNXInitializerUse::Kind::Transpose, {}});
       t.value = amp::nn::TransposeOp::create(
-          builder, at, type, materialize(*source, loc),
-          builder.getDenseI64ArrayAttr({1, 0}));
+          builder, at, type, param, builder.getDenseI64ArrayAttr({1, 0}));
     } else {
+      ONNXInitializerUse use{
+          t.name, ONNXInitializerUse::Kind::Broadcast,
+          std::vector<int64_t>(t.base->shape.begin(), t.base->shape.end())};
       Value base;
       if (Tensor *source =
               t.derivedFrom.empty() ? nullptr : lookup(t.derivedFrom)) {
         auto baseType =
             RankedTensorType::get(t.base->shape, builder.getF32Type());
         base = materialize(*source, loc);
+        recordUse(base, std::move(use));
         if (cast<RankedTensorType>(base.getType()) != baseType)
           base = amp::nn::ReshapeOp::create(builder, at, baseType, base);
       } else {
-        base = addParam(t.name, *t.base);
+        base = addParam(t.name, *t.base, std::move(use));
       }
       t.value = amp::nn::BroadcastToOp::create(builder, at, type, base);
     }
@@ -101,7 +123,7 @@ Value ValueTable::materialize(Tensor &t, Location loc) {
   // says PyTorch's module has them as parameters.
   if (t.initializer && t.isFloat() && !options.constants &&
       (t.constant->numel() > 1 || t.parameter)) {
-    t.value = addParam(t.name, *t.constant);
+    t.value = addParam(t.name, *t.constant, {t.name});
     return t.value;
   }
   t.value = arith::ConstantOp::create(builder, loc, type,
@@ -116,8 +138,11 @@ FailureOr<Value> ValueTable::materializeBuffer(Tensor &t, float init) {
   t.value = body.addArgument(type, NameLoc::get(builder.getStringAttr(t.name)));
   bufferArgs.push_back(
       {body.getNumArguments() - 1, init,
-       ONNXParam{t.name, std::vector<int64_t>(t.shape.begin(), t.shape.end()),
-                 t.constant->f},
+       ONNXParam{t.name,
+                 std::vector<int64_t>(t.shape.begin(), t.shape.end()),
+                 t.constant->f,
+                 /*buffer=*/true,
+                 {{t.name}}},
        Value()});
   return t.value;
 }

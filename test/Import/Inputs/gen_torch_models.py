@@ -358,17 +358,50 @@ def export_hf_bert(ids, mask):
               opset23=True)
 
 
-def export_hf_gpt2(ids, mask):
-    """Hugging Face's causal language model with its attention mask."""
+def hf_gpt2():
+    """The GPT2LMHeadModel of hf_gpt2_*.onnx (seed 6): its output
+    projection is tied to its token embedding."""
     from transformers import GPT2Config, GPT2LMHeadModel
 
     torch.manual_seed(6)
     config = GPT2Config(vocab_size=VOCAB, n_positions=16, n_embd=D,
                         n_layer=LAYERS, n_head=HEADS, resid_pdrop=0.0,
                         embd_pdrop=0.0, attn_pdrop=0.0)
-    gpt2 = GPT2LMHeadModel(config).eval()
-    export_hf(HfLogits(gpt2, "gpt2", use_cache=False).eval(), "hf_gpt2", ids,
-              mask, opset23=True)
+    return HfLogits(GPT2LMHeadModel(config).eval(), "gpt2",
+                    use_cache=False).eval()
+
+
+def export_hf_gpt2(ids, mask):
+    """Hugging Face's causal language model with its attention mask."""
+    export_hf(hf_gpt2(), "hf_gpt2", ids, mask, opset23=True)
+
+
+def write_hf_gpt2_tied():
+    """hf_gpt2's model with distinct norm weights and biases (a fresh
+    model's are ones and zeros, which the exporter stores once, one param
+    that every norm would share), exported by the torch.export-based
+    exporter with its weights as external data (its output projection is
+    the transpose of its token embedding, one param), its losses over
+    train_lm_and_log's 10 SGD steps and its logits for bert_pad_ids.npy and
+    hf_attn_mask.npy after them: PyTorch's training of the model that
+    amp-export-onnx writes back to ONNX (test/Import/export.test)."""
+    gpt2 = hf_gpt2()
+    with torch.no_grad():
+        for name, p in gpt2.named_parameters():
+            if name.endswith(("ln_1.weight", "ln_2.weight", "ln_f.weight")):
+                p.normal_(1.0, 0.1)
+            elif name.endswith("bias"):
+                p.normal_(0.0, 0.02)
+    ids = torch.tensor(np.load(os.path.join(HERE, "bert_pad_ids.npy")))
+    mask = torch.tensor(np.load(os.path.join(HERE, "hf_attn_mask.npy")))
+    torch.onnx.export(gpt2, (ids, mask),
+                      os.path.join(HERE, "hf_gpt2_tied.onnx"), dynamo=True,
+                      opset_version=18, external_data=True,
+                      input_names=["ids", "mask"], output_names=["logits"])
+    train_lm_and_log(gpt2, "hf_gpt2_tied_torch_log.csv")
+    with torch.no_grad():
+        np.save(os.path.join(HERE, "hf_gpt2_tied_trained_logits.npy"),
+                gpt2(ids, mask).numpy())
 
 
 def write_hf_llama():
@@ -1774,6 +1807,7 @@ def main():
     write_padded_tokens()
     write_next_tokens()
     write_hf_llama()
+    write_hf_gpt2_tied()
     write_hf_t5()
     write_hf_vision()
     write_hf_vit()

@@ -1,0 +1,380 @@
+//===- Export.cpp - the trained values back into the ONNX model ----------===//
+//
+// What closes the loop of the importer (docs/onnx.md, "The trained model
+// as ONNX"): a model imported, trained by amp-run and saved
+// (--save-params, --save-checkpoint) goes back to ONNX with the trained
+// values in its initializers, for ONNX Runtime or any other consumer.
+// The model is imported again with the same options, which gives each
+// argument's initializers (ONNXParam::initializers: its own, and those the
+// torch.export-based exporter folded from it); the trained file must hold
+// exactly those arguments. Everything else of the model (its graph, its
+// opset, the frozen initializers, the metadata) is written as it was read.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Folding.h"
+
+#include "amp/Runner/NpzFile.h"
+#include "amp/Runner/ParamsFile.h"
+#include "amp/Runner/ReadFile.h"
+#include "amp_runtime/float16.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <cstring>
+#include <limits>
+
+using namespace amp;
+using namespace amp::onnx_import;
+using namespace mlir;
+
+namespace {
+
+using runner::HostTensor;
+
+/// Tensors of at least this many bytes go to the external data file, as
+/// onnx.save_model's size_threshold and PyTorch's exporter have it.
+constexpr size_t kExternalThreshold = 1024;
+
+std::string shapeText(llvm::ArrayRef<int64_t> shape) {
+  std::string s = "[";
+  for (size_t d = 0; d < shape.size(); ++d)
+    s += (d ? ", " : "") + std::to_string(shape[d]);
+  return s + "]";
+}
+
+/// The `<role>.<index>` arrays of a checkpoint, in index order, until the
+/// first index it lacks.
+runner::StatusOr<std::vector<HostTensor>>
+checkpointArrays(const runner::NamedArrays &arrays, llvm::StringRef role,
+                 const std::string &path) {
+  std::vector<HostTensor> out;
+  for (;;) {
+    const std::string name = role.str() + "." + std::to_string(out.size());
+    auto it =
+        llvm::find_if(arrays, [&](const auto &a) { return a.first == name; });
+    if (it == arrays.end())
+      return out;
+    const runner::HostArray &a = it->second;
+    if (a.type != runner::ElementType::F32)
+      return runner::Status::error("checkpoint '" + path + "': array '" + name +
+                                   "' is not f32");
+    HostTensor t;
+    t.shape = a.shape;
+    t.values.resize(a.bytes.size() / sizeof(float));
+    std::memcpy(t.values.data(), a.bytes.data(),
+                t.values.size() * sizeof(float));
+    out.push_back(std::move(t));
+  }
+}
+
+/// The trained params and buffers of `path`: a params file, or a checkpoint
+/// archive (its params, then its buffers).
+runner::StatusOr<std::vector<HostTensor>> readTrained(const std::string &path) {
+  runner::StatusOr<std::vector<char>> bytes =
+      runner::readFileBytes(path, "trained values ");
+  if (bytes.failed())
+    return bytes.takeStatus();
+  llvm::StringRef head(bytes->data(), bytes->size());
+  if (head.starts_with("AMPPARAM1"))
+    return runner::parseParamsFile(*bytes, path);
+  if (!head.starts_with("PK"))
+    return runner::Status::error(
+        "'" + path +
+        "' is neither a params file (amp-run --save-params) nor a checkpoint "
+        "(amp-run --save-checkpoint)");
+  runner::StatusOr<runner::NamedArrays> arrays = runner::parseNpz(*bytes, path);
+  if (arrays.failed())
+    return arrays.takeStatus();
+  runner::StatusOr<std::vector<HostTensor>> params =
+      checkpointArrays(*arrays, "param", path);
+  if (params.failed())
+    return params;
+  runner::StatusOr<std::vector<HostTensor>> buffers =
+      checkpointArrays(*arrays, "buffer", path);
+  if (buffers.failed())
+    return buffers;
+  for (HostTensor &b : *buffers)
+    params->push_back(std::move(b));
+  return params;
+}
+
+/// The values of the initializer `use` computes from `arg`, in
+/// `shape` (the initializer's), row-major.
+std::vector<float> initializerValues(const HostTensor &arg,
+                                     const ONNXInitializerUse &use,
+                                     llvm::ArrayRef<int64_t> shape) {
+  switch (use.kind) {
+  case ONNXInitializerUse::Kind::Copy:
+    return arg.values;
+  case ONNXInitializerUse::Kind::Transpose: {
+    const int64_t rows = arg.shape[0], cols = arg.shape[1];
+    std::vector<float> out(arg.values.size());
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j)
+        out[j * rows + i] = arg.values[i * cols + j];
+    return out;
+  }
+  case ONNXInitializerUse::Kind::Broadcast: {
+    // Each position of `shape` reads the base at the same index, 0 along
+    // the dims where the base has size 1.
+    llvm::SmallVector<int64_t> strides = stridesOf(use.baseShape);
+    llvm::SmallVector<int64_t> idx(shape.size(), 0);
+    int64_t count = 1;
+    for (int64_t d : shape)
+      count *= d;
+    std::vector<float> out;
+    out.reserve(count);
+    for (int64_t k = 0; k < count; ++k) {
+      int64_t offset = 0;
+      for (size_t d = 0; d < shape.size(); ++d)
+        if (use.baseShape[d] != 1)
+          offset += idx[d] * strides[d];
+      out.push_back(arg.values[offset]);
+      advanceIndex(idx, shape);
+    }
+    return out;
+  }
+  }
+  llvm_unreachable("an initializer use kind");
+}
+
+/// Stores `values` as the data of `t` in its element type; an error for an
+/// element type the importer does not read as float.
+std::string setTensorValues(onnx::TensorProto &t,
+                            const std::vector<float> &values) {
+  std::string raw;
+  auto append = [&](const auto &v) {
+    raw.append(reinterpret_cast<const char *>(&v), sizeof(v));
+  };
+  raw.reserve(values.size() * 4);
+  switch (t.data_type()) {
+  case onnx::TensorProto::FLOAT:
+    for (float v : values)
+      append(v);
+    break;
+  case onnx::TensorProto::DOUBLE:
+    for (float v : values)
+      append(double(v));
+    break;
+  case onnx::TensorProto::FLOAT16:
+    for (float v : values)
+      append(amp::runtime::floatToHalfBits(v));
+    break;
+  case onnx::TensorProto::BFLOAT16:
+    for (float v : values)
+      append(amp::runtime::floatToBFloat16Bits(v));
+    break;
+  default:
+    return "its element type " + dataTypeName(t.data_type()) +
+           " cannot hold trained values";
+  }
+  t.clear_float_data();
+  t.clear_double_data();
+  t.clear_int32_data();
+  t.set_raw_data(std::move(raw));
+  return "";
+}
+
+bool hasExternalData(const onnx::ModelProto &model) {
+  auto external = [](const onnx::TensorProto &t) {
+    return t.data_location() == onnx::TensorProto::EXTERNAL;
+  };
+  const onnx::GraphProto &graph = model.graph();
+  if (llvm::any_of(graph.initializer(), external))
+    return true;
+  for (const onnx::NodeProto &node : graph.node())
+    for (const onnx::AttributeProto &a : node.attribute())
+      if ((a.has_t() && external(a.t())) || llvm::any_of(a.tensors(), external))
+        return true;
+  return false;
+}
+
+/// Moves the raw data of every tensor of `model` with kExternalThreshold
+/// bytes or more to `data`, at the offset it will have in the file
+/// `location` (relative to the model's directory).
+void externalize(onnx::ModelProto &model, const std::string &location,
+                 std::vector<char> &data) {
+  auto move = [&](onnx::TensorProto &t) {
+    if (!t.has_raw_data() || t.raw_data().size() < kExternalThreshold)
+      return;
+    const std::string &raw = t.raw_data();
+    const size_t offset = data.size();
+    data.insert(data.end(), raw.begin(), raw.end());
+    auto entry = [&](const char *key, const std::string &value) {
+      onnx::StringStringEntryProto *e = t.add_external_data();
+      e->set_key(key);
+      e->set_value(value);
+    };
+    entry("location", location);
+    entry("offset", std::to_string(offset));
+    entry("length", std::to_string(raw.size()));
+    t.clear_raw_data();
+    t.set_data_location(onnx::TensorProto::EXTERNAL);
+  };
+  onnx::GraphProto &graph = *model.mutable_graph();
+  for (onnx::TensorProto &init : *graph.mutable_initializer())
+    move(init);
+  for (onnx::NodeProto &node : *graph.mutable_node())
+    for (onnx::AttributeProto &a : *node.mutable_attribute()) {
+      if (a.has_t())
+        move(*a.mutable_t());
+      for (onnx::TensorProto &t : *a.mutable_tensors())
+        move(t);
+    }
+}
+
+/// What `--list` says of one initializer written.
+void listUse(llvm::raw_ostream &os, const onnx::TensorProto &init,
+             const ONNXParam &arg, size_t index, size_t params,
+             const ONNXInitializerUse &use) {
+  os << init.name() << ": ";
+  if (arg.buffer)
+    os << "buffer #" << index - params;
+  else
+    os << "param #" << index;
+  os << " (" << arg.name << ")";
+  if (use.kind == ONNXInitializerUse::Kind::Transpose)
+    os << " transposed";
+  if (use.kind == ONNXInitializerUse::Kind::Broadcast)
+    os << " " << shapeText(use.baseShape) << " broadcast";
+  os << " -> " << shapeText(llvm::to_vector(init.dims())) << " "
+     << dataTypeName(init.data_type()) << "\n";
+}
+
+} // namespace
+
+LogicalResult amp::exportTrainedONNX(llvm::StringRef modelPath,
+                                     const ONNXImportOptions &options,
+                                     llvm::StringRef trainedPath,
+                                     llvm::StringRef outputPath,
+                                     ONNXExternalData externalData,
+                                     MLIRContext &context,
+                                     llvm::raw_ostream *list) {
+  auto fail = [&](llvm::StringRef file, const llvm::Twine &message) {
+    emitError(FileLineColLoc::get(&context, file, 0, 0)) << message;
+    return failure();
+  };
+  if (options.constants)
+    return fail(modelPath, "with --constants the model has no params whose "
+                           "trained values could be written");
+  if (modelPath == "-" || outputPath == "-")
+    return fail(modelPath, "the model and the output must be files, not "
+                           "standard input or output");
+
+  // The arguments, and the initializers each gives.
+  std::vector<ONNXParam> args;
+  if (!importONNXFile(modelPath, options, context, &args))
+    return failure();
+  const size_t params =
+      llvm::count_if(args, [](const ONNXParam &a) { return !a.buffer; });
+
+  // The runner's errors name the file.
+  runner::StatusOr<std::vector<HostTensor>> trained =
+      readTrained(trainedPath.str());
+  if (trained.failed()) {
+    emitError(UnknownLoc::get(&context)) << trained.getStatus().message();
+    return failure();
+  }
+  const std::string sameOptions =
+      " (give the options of the amp-import-onnx command that made the step)";
+  if (trained->size() != args.size())
+    return fail(trainedPath, "holds " + std::to_string(trained->size()) +
+                                 " tensors, but importing '" + modelPath +
+                                 "' with these options gives " +
+                                 std::to_string(params) + " params and " +
+                                 std::to_string(args.size() - params) +
+                                 " buffers" + sameOptions);
+  for (size_t i = 0; i < args.size(); ++i)
+    if ((*trained)[i].shape != args[i].shape)
+      return fail(trainedPath, "tensor #" + std::to_string(i) + " has shape " +
+                                   shapeText((*trained)[i].shape) + ", but " +
+                                   (args[i].buffer ? "buffer '" : "param '") +
+                                   args[i].name + "' of the import has shape " +
+                                   shapeText(args[i].shape) + sameOptions);
+
+  // The model as read, its external data inside.
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      llvm::MemoryBuffer::getFile(modelPath, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (std::error_code ec = file.getError())
+    return fail(modelPath, "cannot read '" + modelPath + "': " + ec.message());
+  onnx::ModelProto model;
+  int64_t opset = 0;
+  std::string error = loadModel((*file)->getBuffer(), model, opset);
+  const bool wasExternal = error.empty() && hasExternalData(model);
+  std::string dataDir = options.externalDataDir;
+  if (dataDir.empty())
+    dataDir = llvm::sys::path::parent_path(modelPath).str();
+  if (dataDir.empty())
+    dataDir = ".";
+  if (error.empty())
+    error = loadExternalData(model, dataDir);
+  if (!error.empty())
+    return fail(modelPath, error);
+
+  llvm::StringMap<onnx::TensorProto *> initializers;
+  for (onnx::TensorProto &init : *model.mutable_graph()->mutable_initializer())
+    initializers[init.name()] = &init;
+  llvm::StringMap<bool> written;
+  for (size_t i = 0; i < args.size(); ++i)
+    for (const ONNXInitializerUse &use : args[i].initializers) {
+      auto it = initializers.find(use.initializer);
+      if (it == initializers.end())
+        return fail(modelPath,
+                    "the import's " +
+                        std::string(args[i].buffer ? "buffer '" : "param '") +
+                        args[i].name + "' gives '" + use.initializer +
+                        "', which is no initializer of the model");
+      onnx::TensorProto &init = *it->second;
+      if (!written.try_emplace(use.initializer, true).second)
+        return fail(modelPath, "initializer '" + use.initializer +
+                                   "' is given by two arguments");
+      llvm::SmallVector<int64_t> shape(init.dims().begin(), init.dims().end());
+      std::string error =
+          setTensorValues(init, initializerValues((*trained)[i], use, shape));
+      if (!error.empty())
+        return fail(modelPath,
+                    "initializer '" + use.initializer + "': " + error);
+      if (list)
+        listUse(*list, init, args[i], i, params, use);
+    }
+
+  // Serialized with its tensors inside, or beside it.
+  const size_t inlineSize = model.ByteSizeLong();
+  const size_t limit = size_t(std::numeric_limits<int>::max());
+  const bool external = externalData == ONNXExternalData::Always ||
+                        (externalData == ONNXExternalData::Auto &&
+                         (wasExternal || inlineSize > limit));
+  if (!external && inlineSize > limit)
+    return fail(outputPath,
+                "the model is " + std::to_string(inlineSize) +
+                    " bytes with its tensors inside, more than protobuf's 2 "
+                    "GiB limit: write them as external data");
+  if (external) {
+    const std::string location =
+        llvm::sys::path::filename(outputPath).str() + ".data";
+    llvm::SmallString<256> dataPath(llvm::sys::path::parent_path(outputPath));
+    llvm::sys::path::append(dataPath, location);
+    std::vector<char> data;
+    externalize(model, location, data);
+    if (!data.empty()) {
+      runner::Status status =
+          runner::replaceFileBytes(dataPath.str().str(), data);
+      if (status.failed())
+        return fail(outputPath, status.message());
+    }
+  }
+  std::vector<char> bytes(model.ByteSizeLong());
+  if (bytes.size() > limit ||
+      !model.SerializeToArray(bytes.data(), int(bytes.size())))
+    return fail(outputPath, "the model does not serialize (" +
+                                std::to_string(bytes.size()) + " bytes)");
+  runner::Status status = runner::replaceFileBytes(outputPath.str(), bytes);
+  if (status.failed())
+    return fail(outputPath, status.message());
+  return success();
+}

@@ -1,0 +1,106 @@
+//===- Flags.cpp - the command-line flags of an ONNX import ---------------===//
+
+#include "amp/Import/ONNXFlags.h"
+
+#include "llvm/Support/ManagedStatic.h"
+
+namespace cl = llvm::cl;
+
+namespace {
+
+struct ImportFlags {
+  cl::OptionCategory category{"amp-import-onnx options"};
+  cl::opt<bool> constants{
+      "constants", cl::init(false),
+      cl::desc("Import float initializers as arith.constant, not params"),
+      cl::cat(category)};
+  cl::list<std::string> inputShapes{
+      "input-shape",
+      cl::desc("Static shape of a graph input, NAME=DxDx... (repeatable)"),
+      cl::value_desc("name=1x3x224x224"), cl::cat(category)};
+  cl::list<std::string> constantInputs{
+      "constant-input",
+      cl::desc("Bind a graph input to the value of an ONNX TensorProto file: "
+               "NAME=@FILE.pb (repeatable); it is no argument then"),
+      cl::value_desc("name=@file.pb"), cl::cat(category)};
+  cl::opt<std::string> functionName{
+      "function-name", cl::init(""),
+      cl::desc("Name of the imported function (forward; train_step with "
+               "--train)"),
+      cl::cat(category)};
+  cl::opt<bool> train{
+      "train", cl::init(false),
+      cl::desc("Build a forward loss function for nn-autodiff: a final "
+               "Softmax becomes its logits, a label argument and the loss "
+               "are added"),
+      cl::cat(category)};
+  cl::opt<bool> frozenBatchNorm{
+      "frozen-batch-norm", cl::init(false),
+      cl::desc("With --train, BatchNormalization normalizes with its running "
+               "statistics, folded into constants (fine-tuning with frozen "
+               "BatchNorm); by default it trains as PyTorch's in training "
+               "mode: batch statistics, and running statistics the step "
+               "updates as buffers"),
+      cl::cat(category)};
+  cl::opt<std::string> loss{"loss", cl::init("cross_entropy"),
+                            cl::desc("The loss of --train: cross_entropy"),
+                            cl::cat(category)};
+  cl::opt<double> labelSmoothing{
+      "label-smoothing", cl::init(0.0),
+      cl::desc("With --train, the cross-entropy's label smoothing in [0, 1], "
+               "as PyTorch's CrossEntropyLoss(label_smoothing=...)"),
+      cl::cat(category)};
+  cl::opt<bool> approximateErfGelu{
+      "approximate-erf-gelu", cl::init(false),
+      cl::desc("Map the exact (erf) GELU (the Gelu op, the Erf pattern) onto "
+               "nn.gelu, the tanh approximation, which GEMM epilogues fuse "
+               "(default: nn.gelu_erf, the exact GELU)"),
+      cl::cat(category)};
+  cl::list<std::string> frozen{
+      "frozen",
+      cl::desc("Import these float initializers as constants, not params "
+               "(PyTorch's buffers, frozen parameters); a name also freezes "
+               "what PyTorch's torch.export-based exporter folded from it, "
+               "e.g. --frozen model.rotary_emb.inv_freq (comma-separated, "
+               "repeatable)"),
+      cl::value_desc("name"), cl::CommaSeparated, cl::cat(category)};
+  cl::opt<std::string> externalDataDir{
+      "external-data-dir", cl::init(""),
+      cl::desc("Directory of the files that hold tensors stored as external "
+               "data (default: the model's directory)"),
+      cl::value_desc("dir"), cl::cat(category)};
+};
+
+llvm::ManagedStatic<ImportFlags> flags;
+
+} // namespace
+
+void amp::registerONNXImportFlags() { *flags; }
+
+cl::OptionCategory &amp::onnxImportFlagsCategory() { return flags->category; }
+
+std::string amp::onnxImportOptionsFromFlags(ONNXImportOptions &options) {
+  const ImportFlags &f = *flags;
+  options.constants = f.constants;
+  options.train = f.train;
+  options.frozenBatchNorm = f.frozenBatchNorm;
+  options.loss = f.loss;
+  options.labelSmoothing = f.labelSmoothing;
+  options.approximateErfGelu = f.approximateErfGelu;
+  options.externalDataDir = f.externalDataDir;
+  options.frozen.assign(f.frozen.begin(), f.frozen.end());
+  options.functionName = !f.functionName.empty() ? f.functionName.getValue()
+                         : f.train               ? "train_step"
+                                                 : "forward";
+  for (const std::string &spec : f.inputShapes) {
+    std::string error = parseInputShape(spec, options);
+    if (!error.empty())
+      return error;
+  }
+  for (const std::string &spec : f.constantInputs) {
+    std::string error = parseConstantInput(spec, options);
+    if (!error.empty())
+      return error;
+  }
+  return "";
+}
