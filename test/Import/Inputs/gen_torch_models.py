@@ -70,6 +70,14 @@ token) exported by both of PyTorch's exporters, as users get them:
                                        logits
   hf_gpt2_logits.npy                   its logits for bert_pad_ids.npy and
                                        hf_attn_mask.npy
+  hf_gpt2_tied.onnx, .onnx.data        the same model with distinct norm
+                                       weights and biases, torch.export-based
+                                       exporter, external data (its output
+                                       projection tied to the embedding)
+  hf_gpt2_tied_torch_log.csv,          its losses over 10 SGD steps (lr 0.1,
+  hf_gpt2_tied_trained_logits.npy      momentum 0.9) on the first 40 rows of
+                                       hf_gpt2_tokens.npz, and its logits
+                                       after them
   hf_llama_script.onnx, hf_llama_dynamo.onnx
                                        Hugging Face's LlamaForCausalLM (a
                                        tiny config, random weights: RMSNorm,
