@@ -45,6 +45,13 @@ struct ONNXImportOptions {
   /// embedding's cos and sin tables folded from its `inv_freq` buffer. A
   /// name that matches nothing is an error.
   std::vector<std::string> frozen;
+  /// Float initializers that import as params even with one element (a
+  /// constant of the model otherwise): a weight of one element that no
+  /// name or metadata shows, such as nn.PReLU()'s single slope as PyTorch's
+  /// TorchScript exporter folds it (`onnx::PRelu_15`). A name that is no
+  /// float initializer of the graph, or that `frozen` names too, is an
+  /// error.
+  std::vector<std::string> params;
   /// Static shapes for graph inputs with dynamic or missing dimensions (and
   /// overrides for static ones), by input name.
   std::map<std::string, std::vector<int64_t>> inputShapes;

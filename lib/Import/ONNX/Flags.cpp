@@ -64,6 +64,12 @@ struct ImportFlags {
                "e.g. --frozen model.rotary_emb.inv_freq (comma-separated, "
                "repeatable)"),
       cl::value_desc("name"), cl::CommaSeparated, cl::cat(category)};
+  cl::list<std::string> params{
+      "param",
+      cl::desc("Import these float initializers as params even with one "
+               "element, e.g. an nn.PReLU()'s single slope (comma-separated, "
+               "repeatable)"),
+      cl::value_desc("name"), cl::CommaSeparated, cl::cat(category)};
   cl::opt<std::string> externalDataDir{
       "external-data-dir", cl::init(""),
       cl::desc("Directory of the files that hold tensors stored as external "
@@ -89,6 +95,7 @@ std::string amp::onnxImportOptionsFromFlags(ONNXImportOptions &options) {
   options.approximateErfGelu = f.approximateErfGelu;
   options.externalDataDir = f.externalDataDir;
   options.frozen.assign(f.frozen.begin(), f.frozen.end());
+  options.params.assign(f.params.begin(), f.params.end());
   options.functionName = !f.functionName.empty() ? f.functionName.getValue()
                          : f.train               ? "train_step"
                                                  : "forward";

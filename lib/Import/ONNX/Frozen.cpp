@@ -149,7 +149,7 @@ llvm::StringSet<> amp::onnx_import::frozenInitializers(
 /// parameters' own names mostly end in weight or bias (in_proj_weight too)
 /// or, in recurrent layers, begin with them (weight_ih_l0,
 /// bias_hh_l1_reverse).
-static bool isWeightName(llvm::StringRef name) {
+bool amp::onnx_import::isWeightName(llvm::StringRef name) {
   llvm::StringRef own = name.rsplit('.').second;
   if (own.empty())
     own = name;

@@ -320,6 +320,20 @@ LogicalResult GraphImporter::importInitializers() {
         }))
       frozen.insert(init);
   llvm::StringMap<std::string> bufferHints = foldedFromBuffers(folded);
+  llvm::StringSet<> named(llvm::from_range, options.params);
+  for (const std::string &name : options.params) {
+    if (llvm::is_contained(options.frozen, name))
+      return emitError(fileLoc)
+             << "--param '" << name << "' is also frozen (--frozen)";
+    const onnx::TensorProto *init = nullptr;
+    for (const onnx::TensorProto &i : graph.initializer())
+      if (i.name() == name)
+        init = &i;
+    if (!init ||
+        importedDataType(init->data_type()) != onnx::TensorProto::FLOAT)
+      return emitError(fileLoc) << "--param '" << name
+                                << "' names no float initializer of the graph";
+  }
   for (const onnx::TensorProto &init : graph.initializer()) {
     std::string error;
     std::optional<Const> c = readTensorProto(init, error);
@@ -332,18 +346,25 @@ LogicalResult GraphImporter::importInitializers() {
       t.liftedFrom = init.data_type();
     t.shape = c->shape;
     t.constant = std::make_shared<const Const>(std::move(*c));
-    // A frozen initializer is a constant of the model, as a Constant node's;
+    // What --param names is a param, whatever the exporter said of it. A
+    // frozen initializer is a constant of the model, as a Constant node's;
     // so is a buffer of PyTorch's module.
-    t.buffer = buffers.contains(init.name());
+    const bool param = named.contains(init.name());
+    t.buffer = buffers.contains(init.name()) && !param;
     auto sources = folded.find(init.name());
+    // A param even with one element: one torch.export's metadata calls a
+    // parameter or folded from a weight, or whose own name is a module's
+    // weight or bias (a one-channel convolution's `conv.bias` from the
+    // TorchScript exporter, which writes no metadata).
     t.parameter =
-        parameters.contains(init.name()) ||
+        param || parameters.contains(init.name()) ||
+        isWeightName(init.name()) ||
         (sources != folded.end() && foldedFromWeight(sources->second));
-    t.initializer = !frozen.contains(init.name()) && !t.buffer;
+    t.initializer = param || (!frozen.contains(init.name()) && !t.buffer);
     // Zeros that the exporter folded from no module value (the zero initial
     // state of a recurrent layer, zeros of a computed shape) are no weight,
     // nor is what it folded only from values the forward computed.
-    if (t.initializer && t.isFloat() && sources != folded.end() &&
+    if (!param && t.initializer && t.isFloat() && sources != folded.end() &&
         (foldedFromComputedValues(sources->second) ||
          (foldedFromNoModuleValue(sources->second) &&
           llvm::all_of(t.constant->f, [](float v) { return v == 0.0f; }))))
@@ -504,8 +525,12 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
   std::string firstError;
   LogicalResult result = failure();
   {
+    // The node's first error is kept for the message below; warnings go on
+    // to the caller's handler.
     ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &diag) {
-      if (diag.getSeverity() == DiagnosticSeverity::Error && firstError.empty())
+      if (diag.getSeverity() != DiagnosticSeverity::Error)
+        return failure();
+      if (firstError.empty())
         firstError = diag.str();
       return success();
     });

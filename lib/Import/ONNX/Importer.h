@@ -107,9 +107,11 @@ llvm::StringSet<> frozenInitializers(const onnx::GraphProto &graph,
 /// (`pkg.torch.export.graph_signature.InputSpec.kind`).
 llvm::StringSet<> initializersOfKind(const onnx::GraphProto &graph,
                                      llvm::StringRef kind);
+/// Whether `name` is named like a weight: `weight`, `bias` at the end, or
+/// `weight_`, `bias_` at the start of its own name (after the last dot).
+bool isWeightName(llvm::StringRef name);
 /// Whether `sources` (what an initializer was folded from) name a value
-/// named like a weight (`weight`, `bias` at the end, or `weight_`, `bias_`
-/// at the start of its own name).
+/// named like a weight.
 bool foldedFromWeight(llvm::ArrayRef<std::string> sources);
 /// Whether `sources` (what an initializer was folded from) name no module
 /// value: no dotted name and none named like a weight (`weight`, `bias`
@@ -412,6 +414,12 @@ public:
   FailureOr<const Const *> constInput(unsigned i, llvm::StringRef what);
   /// constInput, which must hold one element (of any rank).
   FailureOr<const Const *> scalarInput(unsigned i, llvm::StringRef what);
+  /// Warns, naming --param, when input `i`, which the op reads as a weight
+  /// (`what`: "slope", "bias"), is a float initializer of one element that
+  /// will import as a constant of the model: nothing shows whether it is
+  /// a weight (nn.PReLU()'s single slope as the TorchScript exporter folds
+  /// it) or a constant.
+  void warnOneElementWeight(unsigned i, llvm::StringRef what);
 
   // Attributes.
   const onnx::AttributeProto *attr(llvm::StringRef name) const;

@@ -323,6 +323,20 @@ LogicalResult NodeContext::setOutput(unsigned i, Const c) {
   return success();
 }
 
+void NodeContext::warnOneElementWeight(unsigned i, llvm::StringRef what) {
+  Tensor *t = hasInput(i) ? table.lookup(node.input(i)) : nullptr;
+  if (!t || options.constants || !t->initializer || !t->isFloat() ||
+      !t->constant || t->value || t->parameter ||
+      t->derived != Tensor::Derived::None || t->constant->numel() != 1)
+    return;
+  mlir::emitWarning(loc) << "node '" << displayName << "' (" << node.op_type()
+                         << "): its " << what << " '" << t->name
+                         << "' is an initializer of one element, which "
+                            "imports as a constant of the model; if it is a "
+                            "weight (nn.PReLU()'s single slope), --param "
+                         << t->name << " makes it train";
+}
+
 LogicalResult NodeContext::setOutput(unsigned i, const Tensor &t) {
   if (!hasOutput(i))
     return success();

@@ -87,6 +87,7 @@ static LogicalResult importLeakyRelu(NodeContext &nc) {
 /// has it; ONNX's version converter leaves the node as it is, so such a
 /// slope is reshaped to [C, 1, ...] here.
 static LogicalResult importPRelu(NodeContext &nc) {
+  nc.warnOneElementWeight(1, "slope");
   FailureOr<Value> x = nc.floatValue(0);
   FailureOr<Value> slope = failed(x) ? x : nc.floatValue(1);
   if (failed(slope))

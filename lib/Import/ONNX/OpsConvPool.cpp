@@ -336,6 +336,7 @@ struct ConvNode {
 } // namespace
 
 static LogicalResult readConvNode(NodeContext &nc, ConvNode &c, bool allow3D) {
+  nc.warnOneElementWeight(2, "bias");
   FailureOr<Value> x = nc.floatValue(0);
   FailureOr<Value> wv = nc.floatValue(1);
   FailureOr<int64_t> group = nc.intAttr("group", 1);

@@ -50,6 +50,7 @@ static LogicalResult importMatMul(NodeContext &nc) {
 }
 
 static LogicalResult importGemm(NodeContext &nc) {
+  nc.warnOneElementWeight(2, "bias");
   FailureOr<float> alpha = nc.floatAttr("alpha", 1.0f);
   FailureOr<float> beta = nc.floatAttr("beta", 1.0f);
   FailureOr<int64_t> transA = nc.intAttr("transA", 0);

@@ -70,6 +70,13 @@ token) exported by both of PyTorch's exporters, as users get them:
                                        logits
   hf_gpt2_logits.npy                   its logits for bert_pad_ids.npy and
                                        hf_attn_mask.npy
+  scalar_weights.onnx                  a CNN with one-element weights (a
+                                       PReLU's single slope, a one-channel
+                                       convolution's bias); TorchScript
+                                       exporter
+  scalar_weights_torch_log.csv         its losses over 10 full-batch SGD
+                                       steps (lr 0.1, momentum 0.9) on
+                                       bn_cnn_rows.csv
   hf_gpt2_tied.onnx, .onnx.data        the same model with distinct norm
                                        weights and biases, torch.export-based
                                        exporter, external data (its output
@@ -1173,6 +1180,42 @@ def write_batch_norm_cnn():
                 model.eval()(x).numpy())
 
 
+class ScalarWeights(nn.Module):
+    """A CNN whose weights include one-element ones: nn.PReLU()'s single
+    slope and the bias of a one-channel convolution."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(1, 4, 3, padding=1)
+        self.act = nn.PReLU()
+        self.squeeze = nn.Conv2d(4, 1, 3, padding=1)
+        self.head = nn.Linear(64, 4)
+
+    def forward(self, x):
+        return self.head(self.squeeze(self.act(self.conv(x))).flatten(1))
+
+
+def write_scalar_weights():
+    """ScalarWeights exported by the TorchScript exporter, which writes no
+    metadata: the one-channel bias keeps its name (`squeeze.bias`), the
+    slope is folded into `onnx::PRelu_N`. PyTorch's losses over 10
+    full-batch SGD steps on bn_cnn_rows.csv (needs write_batch_norm_cnn's
+    bn_cnn_x.npy), in which both train."""
+    torch.manual_seed(11)
+    model = ScalarWeights()
+    with torch.no_grad():
+        model.act.weight.fill_(0.3)
+        model.squeeze.bias.fill_(0.2)
+    _, _, labels = bn_cnn_model()
+    x = torch.tensor(np.load(os.path.join(HERE, "bn_cnn_x.npy")))
+    torch.onnx.export(model, (x,), os.path.join(HERE, "scalar_weights.onnx"),
+                      dynamo=False, opset_version=17, input_names=["x"],
+                      output_names=["logits"])
+    train_and_log(model, x, torch.tensor(labels),
+                  torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9),
+                  "scalar_weights_torch_log.csv")
+
+
 def write_grad_accumulation():
     """bn_cnn_eval.onnx trained by PyTorch's gradient accumulation idiom on
     its 16 rows in file order: two micro-batches of 8 per step (rows 0-7,
@@ -1823,6 +1866,7 @@ def main():
     write_hf_opt()
     write_hf_deberta_v2()
     write_batch_norm_cnn()
+    write_scalar_weights()
     write_lr_schedules()
     write_grad_norm()
     write_activations()
