@@ -21,8 +21,11 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
 
 #include <cstring>
 #include <limits>
@@ -179,31 +182,47 @@ std::string setTensorValues(onnx::TensorProto &t,
   return "";
 }
 
-bool hasExternalData(const onnx::ModelProto &model) {
-  auto external = [](const onnx::TensorProto &t) {
-    return t.data_location() == onnx::TensorProto::EXTERNAL;
-  };
-  const onnx::GraphProto &graph = model.graph();
-  if (llvm::any_of(graph.initializer(), external))
-    return true;
-  for (const onnx::NodeProto &node : graph.node())
-    for (const onnx::AttributeProto &a : node.attribute())
-      if ((a.has_t() && external(a.t())) || llvm::any_of(a.tensors(), external))
-        return true;
-  return false;
+/// Calls `fn` on every tensor of the graph that holds data: the
+/// initializers and the nodes' tensor attributes (those loadExternalData
+/// reads).
+void forEachTensor(onnx::ModelProto &model,
+                   llvm::function_ref<void(onnx::TensorProto &)> fn) {
+  onnx::GraphProto &graph = *model.mutable_graph();
+  for (onnx::TensorProto &init : *graph.mutable_initializer())
+    fn(init);
+  for (onnx::NodeProto &node : *graph.mutable_node())
+    for (onnx::AttributeProto &a : *node.mutable_attribute()) {
+      if (a.has_t())
+        fn(*a.mutable_t());
+      for (onnx::TensorProto &t : *a.mutable_tensors())
+        fn(t);
+    }
 }
 
-/// Moves the raw data of every tensor of `model` with kExternalThreshold
-/// bytes or more to `data`, at the offset it will have in the file
-/// `location` (relative to the model's directory).
-void externalize(onnx::ModelProto &model, const std::string &location,
-                 std::vector<char> &data) {
-  auto move = [&](onnx::TensorProto &t) {
-    if (!t.has_raw_data() || t.raw_data().size() < kExternalThreshold)
+bool goesExternal(const onnx::TensorProto &t) {
+  return t.has_raw_data() && t.raw_data().size() >= kExternalThreshold;
+}
+
+/// Writes the raw data of every tensor of `model` with kExternalThreshold
+/// bytes or more to the file `dataPath` and points the tensor at it, as
+/// `location` (relative to the model's directory); no file when there is
+/// none.
+std::string externalize(onnx::ModelProto &model, llvm::StringRef dataPath,
+                        const std::string &location) {
+  bool any = false;
+  forEachTensor(model, [&](onnx::TensorProto &t) { any |= goesExternal(t); });
+  if (!any)
+    return "";
+  std::error_code ec;
+  llvm::ToolOutputFile file(dataPath, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return "cannot write '" + dataPath.str() + "': " + ec.message();
+  uint64_t offset = 0;
+  forEachTensor(model, [&](onnx::TensorProto &t) {
+    if (!goesExternal(t))
       return;
     const std::string &raw = t.raw_data();
-    const size_t offset = data.size();
-    data.insert(data.end(), raw.begin(), raw.end());
+    file.os() << raw;
     auto entry = [&](const char *key, const std::string &value) {
       onnx::StringStringEntryProto *e = t.add_external_data();
       e->set_key(key);
@@ -212,19 +231,16 @@ void externalize(onnx::ModelProto &model, const std::string &location,
     entry("location", location);
     entry("offset", std::to_string(offset));
     entry("length", std::to_string(raw.size()));
+    offset += raw.size();
     t.clear_raw_data();
     t.set_data_location(onnx::TensorProto::EXTERNAL);
-  };
-  onnx::GraphProto &graph = *model.mutable_graph();
-  for (onnx::TensorProto &init : *graph.mutable_initializer())
-    move(init);
-  for (onnx::NodeProto &node : *graph.mutable_node())
-    for (onnx::AttributeProto &a : *node.mutable_attribute()) {
-      if (a.has_t())
-        move(*a.mutable_t());
-      for (onnx::TensorProto &t : *a.mutable_tensors())
-        move(t);
-    }
+  });
+  file.os().close();
+  if (file.os().has_error())
+    return "cannot write '" + dataPath.str() +
+           "': " + file.os().error().message();
+  file.keep();
+  return "";
 }
 
 /// What `--list` says of one initializer written.
@@ -269,6 +285,10 @@ LogicalResult amp::exportTrainedONNX(llvm::StringRef modelPath,
   std::vector<ONNXParam> args;
   if (!importONNXFile(modelPath, options, context, &args))
     return failure();
+  // Only their shapes and initializers are needed: the memory goes back
+  // before the model is read again.
+  for (ONNXParam &a : args)
+    std::vector<float>().swap(a.values);
   const size_t params =
       llvm::count_if(args, [](const ONNXParam &a) { return !a.buffer; });
 
@@ -305,7 +325,11 @@ LogicalResult amp::exportTrainedONNX(llvm::StringRef modelPath,
   onnx::ModelProto model;
   int64_t opset = 0;
   std::string error = loadModel((*file)->getBuffer(), model, opset);
-  const bool wasExternal = error.empty() && hasExternalData(model);
+  bool wasExternal = false;
+  if (error.empty())
+    forEachTensor(model, [&](onnx::TensorProto &t) {
+      wasExternal |= t.data_location() == onnx::TensorProto::EXTERNAL;
+    });
   std::string dataDir = options.externalDataDir;
   if (dataDir.empty())
     dataDir = llvm::sys::path::parent_path(modelPath).str();
@@ -319,8 +343,8 @@ LogicalResult amp::exportTrainedONNX(llvm::StringRef modelPath,
   llvm::StringMap<onnx::TensorProto *> initializers;
   for (onnx::TensorProto &init : *model.mutable_graph()->mutable_initializer())
     initializers[init.name()] = &init;
-  llvm::StringMap<bool> written;
-  for (size_t i = 0; i < args.size(); ++i)
+  llvm::StringSet<> written;
+  for (size_t i = 0; i < args.size(); ++i) {
     for (const ONNXInitializerUse &use : args[i].initializers) {
       auto it = initializers.find(use.initializer);
       if (it == initializers.end())
@@ -330,7 +354,7 @@ LogicalResult amp::exportTrainedONNX(llvm::StringRef modelPath,
                         args[i].name + "' gives '" + use.initializer +
                         "', which is no initializer of the model");
       onnx::TensorProto &init = *it->second;
-      if (!written.try_emplace(use.initializer, true).second)
+      if (!written.insert(use.initializer).second)
         return fail(modelPath, "initializer '" + use.initializer +
                                    "' is given by two arguments");
       llvm::SmallVector<int64_t> shape(init.dims().begin(), init.dims().end());
@@ -342,6 +366,9 @@ LogicalResult amp::exportTrainedONNX(llvm::StringRef modelPath,
       if (list)
         listUse(*list, init, args[i], i, params, use);
     }
+    // Written: its memory goes back (the model holds its copy).
+    std::vector<float>().swap((*trained)[i].values);
+  }
 
   // Serialized with its tensors inside, or beside it.
   const size_t inlineSize = model.ByteSizeLong();
@@ -359,14 +386,9 @@ LogicalResult amp::exportTrainedONNX(llvm::StringRef modelPath,
         llvm::sys::path::filename(outputPath).str() + ".data";
     llvm::SmallString<256> dataPath(llvm::sys::path::parent_path(outputPath));
     llvm::sys::path::append(dataPath, location);
-    std::vector<char> data;
-    externalize(model, location, data);
-    if (!data.empty()) {
-      runner::Status status =
-          runner::replaceFileBytes(dataPath.str().str(), data);
-      if (status.failed())
-        return fail(outputPath, status.message());
-    }
+    std::string error = externalize(model, dataPath, location);
+    if (!error.empty())
+      return fail(outputPath, error);
   }
   std::vector<char> bytes(model.ByteSizeLong());
   if (bytes.size() > limit ||

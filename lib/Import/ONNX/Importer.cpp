@@ -70,9 +70,10 @@ static constexpr llvm::StringLiteral kLabelsName = "labels";
 namespace {
 class GraphImporter {
 public:
-  GraphImporter(const onnx::ModelProto &model, int64_t opset,
-                int64_t sourceOpset, llvm::StringRef sourceName,
-                const ONNXImportOptions &options, MLIRContext &context)
+  /// The initializers' data in `model` is released as it is read.
+  GraphImporter(onnx::ModelProto &model, int64_t opset, int64_t sourceOpset,
+                llvm::StringRef sourceName, const ONNXImportOptions &options,
+                MLIRContext &context)
       : model(model), graph(model.graph()), opset(opset),
         sourceOpset(sourceOpset), options(options), ctx(&context),
         builder(&context),
@@ -95,7 +96,7 @@ private:
   /// is none; an error when it is no integer tensor of the labels' `shape`.
   FailureOr<int> findLabelInput(llvm::ArrayRef<int64_t> shape);
 
-  const onnx::ModelProto &model;
+  onnx::ModelProto &model;
   const onnx::GraphProto &graph;
   int64_t opset;
   int64_t sourceOpset;
@@ -125,19 +126,17 @@ private:
 };
 } // namespace
 
-/// The value of a one-element float constant of the graph (an initializer
-/// or a Constant node), if `name` is one.
+/// The value of a one-element float constant of the graph (an initializer,
+/// read into `table`, or a Constant node), if `name` is one.
 static std::optional<double>
-scalarConstant(const onnx::GraphProto &graph, const std::string &name,
+scalarConstant(const onnx::GraphProto &graph, ValueTable &table,
+               const std::string &name,
                const std::map<std::string, int> &producer) {
-  std::string error;
-  for (const onnx::TensorProto &init : graph.initializer())
-    if (init.name() == name) {
-      std::optional<Const> c = readTensorProto(init, error);
-      if (c && c->numel() == 1)
-        return c->at(0);
-      return std::nullopt;
-    }
+  if (Tensor *t = table.lookup(name)) {
+    if (t->constant && t->constant->numel() == 1)
+      return t->constant->at(0);
+    return std::nullopt;
+  }
   auto it = producer.find(name);
   if (it == producer.end())
     return std::nullopt;
@@ -148,6 +147,7 @@ scalarConstant(const onnx::GraphProto &graph, const std::string &name,
   if (a.name() == "value_float")
     return a.f();
   if (a.name() == "value") {
+    std::string error;
     std::optional<Const> c = readTensorProto(a.t(), error);
     if (c && c->numel() == 1)
       return c->at(0);
@@ -207,11 +207,11 @@ void GraphImporter::findErfGelus() {
       continue;
     std::string x;
     if (scale.op_type() == "Div" &&
-        near(scalarConstant(graph, scale.input(1), producer), M_SQRT2))
+        near(scalarConstant(graph, table, scale.input(1), producer), M_SQRT2))
       x = scale.input(0);
     else if (scale.op_type() == "Mul")
       for (int k : {0, 1})
-        if (near(scalarConstant(graph, scale.input(1 - k), producer),
+        if (near(scalarConstant(graph, table, scale.input(1 - k), producer),
                  M_SQRT1_2))
           x = scale.input(k);
     if (x.empty())
@@ -219,7 +219,7 @@ void GraphImporter::findErfGelus() {
     // 1 + erf(...)
     int a = soleConsumer(erf.output(0));
     if (a < 0 || graph.node(a).op_type() != "Add" ||
-        !near(scalarConstant(graph, other(graph.node(a), erf.output(0)),
+        !near(scalarConstant(graph, table, other(graph.node(a), erf.output(0)),
                              producer),
               1.0))
       continue;
@@ -234,14 +234,13 @@ void GraphImporter::findErfGelus() {
     if (factor == x) {
       int m2 = soleConsumer(outputOf(m1));
       if (m2 >= 0 && graph.node(m2).op_type() == "Mul" &&
-          near(scalarConstant(graph,
-                              other(graph.node(m2), outputOf(m1)),
+          near(scalarConstant(graph, table, other(graph.node(m2), outputOf(m1)),
                               producer),
                0.5)) {
         nodes.push_back(m2);
         result = m2;
       }
-    } else if (near(scalarConstant(graph, factor, producer), 0.5)) {
+    } else if (near(scalarConstant(graph, table, factor, producer), 0.5)) {
       int m2 = soleConsumer(outputOf(m1));
       if (m2 >= 0 && graph.node(m2).op_type() == "Mul" &&
           other(graph.node(m2), outputOf(m1)) == x) {
@@ -252,7 +251,7 @@ void GraphImporter::findErfGelus() {
       int h = producer[factor];
       const onnx::NodeProto &half = graph.node(h);
       if (half.op_type() == "Mul" && soleConsumer(factor) == m1 &&
-          near(scalarConstant(graph, other(half, x), producer), 0.5)) {
+          near(scalarConstant(graph, table, other(half, x), producer), 0.5)) {
         nodes.insert(nodes.begin(), h);
         result = m1;
       }
@@ -334,12 +333,16 @@ LogicalResult GraphImporter::importInitializers() {
       return emitError(fileLoc) << "--param '" << name
                                 << "' names no float initializer of the graph";
   }
-  for (const onnx::TensorProto &init : graph.initializer()) {
+  for (onnx::TensorProto &init :
+       *model.mutable_graph()->mutable_initializer()) {
     std::string error;
     std::optional<Const> c = readTensorProto(init, error);
     if (!c)
       return emitError(fileLoc)
              << "initializer '" << init.name() << "': " << error;
+    // The Const holds the values from here on: the model's copy of a
+    // large model's weights is given back.
+    releaseData(init);
     Tensor t;
     t.dtype = c->dtype;
     if (importedDataType(init.data_type()) != init.data_type())

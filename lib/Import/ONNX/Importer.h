@@ -192,6 +192,9 @@ std::optional<int64_t> constElementCount(llvm::ArrayRef<int64_t> shape,
 /// dims) are returned as a message in `error`.
 std::optional<Const> readTensorProto(const onnx::TensorProto &tensor,
                                      std::string &error);
+/// Gives back the memory of `tensor`'s values (whichever field holds them),
+/// keeping its name, element type and dims: an initializer once read.
+void releaseData(onnx::TensorProto &tensor);
 
 /// Reads an ONNX TensorProto file (.pb) as a constant; errors name the file.
 std::optional<Const> readConstFile(llvm::StringRef path, std::string &error);

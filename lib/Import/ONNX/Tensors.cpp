@@ -406,3 +406,16 @@ amp::readONNXTensorFile(llvm::StringRef path) {
   std::optional<Const> c = readConstFile(path, error);
   return hostArrayOf(c, path, error);
 }
+
+void amp::onnx_import::releaseData(onnx::TensorProto &tensor) {
+  // Swapped with empty fields: clear() keeps their capacity.
+  std::string().swap(*tensor.mutable_raw_data());
+  google::protobuf::RepeatedField<float>().Swap(tensor.mutable_float_data());
+  google::protobuf::RepeatedField<double>().Swap(tensor.mutable_double_data());
+  google::protobuf::RepeatedField<int32_t>().Swap(tensor.mutable_int32_data());
+  google::protobuf::RepeatedField<int64_t>().Swap(tensor.mutable_int64_data());
+  google::protobuf::RepeatedField<uint64_t>().Swap(
+      tensor.mutable_uint64_data());
+  google::protobuf::RepeatedPtrField<std::string>().Swap(
+      tensor.mutable_string_data());
+}
