@@ -19,6 +19,14 @@
 // Values are compared bitwise; a folded initializer that shows neither
 // trains as a param of its own, as before.
 //
+// PyTorch's TorchScript exporter writes no such metadata, but names what it
+// folds `onnx::<op>_<n>`: a language model's output projection tied to its
+// token embedding becomes `onnx::MatMul_583`, the embedding's transpose,
+// while the Gather of the embedding reads the table itself. Such an
+// initializer that is bitwise the transpose of a Gather's table is its
+// transpose too (restoreTiedEmbeddings), so the two train one param as in
+// PyTorch; a table whose values are all equal (zeros) shows no tie.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Folding.h"
@@ -130,5 +138,36 @@ void amp::onnx_import::restoreFoldedParams(ValueTable &table,
       }
       t->base = std::make_shared<const Const>(std::move(*base));
     }
+  }
+}
+
+void amp::onnx_import::restoreTiedEmbeddings(ValueTable &table,
+                                             const onnx::GraphProto &graph) {
+  auto candidate = [](const Tensor *t) {
+    return t && t->initializer && t->isFloat() && t->constant &&
+           t->rank() == 2 && t->constant->numel() > 1 &&
+           t->derived == Tensor::Derived::None;
+  };
+  llvm::SmallVector<Tensor *> tables;
+  for (const onnx::NodeProto &node : graph.node()) {
+    if (node.op_type() != "Gather" || node.input_size() < 1)
+      continue;
+    Tensor *s = table.lookup(node.input(0));
+    if (candidate(s) && !llvm::is_contained(tables, s) &&
+        !llvm::all_equal(s->constant->f))
+      tables.push_back(s);
+  }
+  if (tables.empty())
+    return;
+  for (const onnx::TensorProto &init : graph.initializer()) {
+    Tensor *t = table.lookup(init.name());
+    if (!candidate(t) || !llvm::StringRef(init.name()).starts_with("onnx::"))
+      continue;
+    for (Tensor *s : tables)
+      if (s != t && isTransposeOf(*t->constant, *s->constant)) {
+        t->derived = Tensor::Derived::Transpose;
+        t->derivedFrom = s->name;
+        break;
+      }
   }
 }

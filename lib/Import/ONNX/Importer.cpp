@@ -375,6 +375,7 @@ LogicalResult GraphImporter::importInitializers() {
     table.define(init.name(), std::move(t));
   }
   restoreFoldedParams(table, folded);
+  restoreTiedEmbeddings(table, graph);
   for (const onnx::TensorProto &init : graph.initializer()) {
     auto hint = bufferHints.find(init.name());
     const Tensor *t = table.lookup(init.name());

@@ -364,6 +364,12 @@ private:
 /// and whose value shows how they derive from a param (the transpose of
 /// one of their sources, a broadcast) as such (FoldedParams.cpp).
 void restoreFoldedParams(ValueTable &table, const FoldedSources &folded);
+/// Marks the output projections that PyTorch's TorchScript exporter folded
+/// from a tied embedding (it writes no metadata) as its transpose: a 2-D
+/// float initializer it named `onnx::...` whose values are bitwise the
+/// transpose of a table that a Gather of `graph` reads, not all equal
+/// (FoldedParams.cpp).
+void restoreTiedEmbeddings(ValueTable &table, const onnx::GraphProto &graph);
 
 //===----------------------------------------------------------------------===//
 // What an op importer sees (NodeContext.cpp)

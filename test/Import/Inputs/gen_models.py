@@ -1341,6 +1341,29 @@ save("folded_scalars.onnx", helper.make_graph(
                 folded("half", F, [], ["val_3", "val_4"])]))
 reference("folded_scalars.onnx",
           {"x": scalar_rng.standard_normal((2, 3, 4)).astype(np.float32)})
+# Tied tables as the TorchScript exporter writes them, without metadata
+# (folded-params.test): `onnx::MatMul_7`, the transpose of the embedding
+# `emb.weight` that a Gather reads, is its transpose; `onnx::MatMul_9`, the
+# transpose of a table of zeros, and `proj.weight`, the transpose of
+# `emb.weight` under a module's name, are params of their own.
+tied_rng = np.random.default_rng(132)
+emb = tied_rng.standard_normal((5, 3)).astype(np.float32)
+save("script_tied.onnx", helper.make_graph(
+    [helper.make_node("Gather", ["emb.weight", "ids"], ["e"], name="lookup"),
+     helper.make_node("MatMul", ["e", "onnx::MatMul_7"], ["y"], name="head"),
+     helper.make_node("MatMul", ["e", "proj.weight"], ["p"], name="proj"),
+     helper.make_node("Gather", ["zeros.weight", "ids"], ["z0"],
+                      name="zero_lookup"),
+     helper.make_node("MatMul", ["z0", "onnx::MatMul_9"], ["z"],
+                      name="zero_head")],
+    "script_tied", [vi("ids", TensorProto.INT64, [4])],
+    [vi("y", F, [4, 5]), vi("p", F, [4, 5]), vi("z", F, [4, 5])],
+    [numpy_helper.from_array(emb, "emb.weight"),
+     numpy_helper.from_array(np.ascontiguousarray(emb.T), "onnx::MatMul_7"),
+     numpy_helper.from_array(np.ascontiguousarray(emb.T), "proj.weight"),
+     numpy_helper.from_array(np.zeros((5, 3), np.float32), "zeros.weight"),
+     numpy_helper.from_array(np.zeros((3, 5), np.float32), "onnx::MatMul_9")]))
+reference("script_tied.onnx", {"ids": np.array([4, 0, 2, 4], np.int64)})
 
 
 # Models of opsets older than 9, which amp-import-onnx brings up to opset 9

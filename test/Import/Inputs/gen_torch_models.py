@@ -81,6 +81,7 @@ token) exported by both of PyTorch's exporters, as users get them:
                                        weights and biases, torch.export-based
                                        exporter, external data (its output
                                        projection tied to the embedding)
+  hf_gpt2_tied_script.onnx             the same, TorchScript exporter
   hf_gpt2_tied_torch_log.csv,          its losses over 10 SGD steps (lr 0.1,
   hf_gpt2_tied_trained_logits.npy      momentum 0.9) on the first 40 rows of
                                        hf_gpt2_tokens.npz, and its logits
@@ -396,7 +397,8 @@ def write_hf_gpt2_tied():
     model's are ones and zeros, which the exporter stores once, one param
     that every norm would share), exported by the torch.export-based
     exporter with its weights as external data (its output projection is
-    the transpose of its token embedding, one param), its losses over
+    the transpose of its token embedding, one param) and by the TorchScript
+    exporter (the transpose an initializer of its own), its losses over
     train_lm_and_log's 10 SGD steps and its logits for bert_pad_ids.npy and
     hf_attn_mask.npy after them: PyTorch's training of the model that
     amp-export-onnx writes back to ONNX (test/Import/export.test)."""
@@ -409,10 +411,13 @@ def write_hf_gpt2_tied():
                 p.normal_(0.0, 0.02)
     ids = torch.tensor(np.load(os.path.join(HERE, "bert_pad_ids.npy")))
     mask = torch.tensor(np.load(os.path.join(HERE, "hf_attn_mask.npy")))
+    names = dict(input_names=["ids", "mask"], output_names=["logits"])
     torch.onnx.export(gpt2, (ids, mask),
                       os.path.join(HERE, "hf_gpt2_tied.onnx"), dynamo=True,
-                      opset_version=18, external_data=True,
-                      input_names=["ids", "mask"], output_names=["logits"])
+                      opset_version=18, external_data=True, **names)
+    torch.onnx.export(gpt2, (ids, mask),
+                      os.path.join(HERE, "hf_gpt2_tied_script.onnx"),
+                      dynamo=False, opset_version=17, **names)
     train_lm_and_log(gpt2, "hf_gpt2_tied_torch_log.csv")
     with torch.no_grad():
         np.save(os.path.join(HERE, "hf_gpt2_tied_trained_logits.npy"),
