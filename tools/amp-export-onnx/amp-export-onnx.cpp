@@ -46,6 +46,12 @@ static cl::opt<amp::ONNXExternalData> externalData(
                clEnumValN(amp::ONNXExternalData::Never, "never",
                           "every tensor inside the model file")),
     cl::cat(category));
+static cl::opt<bool> inference(
+    "inference", cl::init(false),
+    cl::desc("Write a training-mode export (PyTorch's "
+             "TrainingMode.TRAINING) for inference: BatchNormalization with "
+             "its running statistics, Dropout as the identity"),
+    cl::cat(category));
 static cl::opt<bool>
     list("list", cl::init(false),
          cl::desc("Print a line per initializer written: the param or "
@@ -94,8 +100,11 @@ int main(int argc, char **argv) {
     return success();
   });
 
+  amp::ONNXExportOptions exportOptions;
+  exportOptions.externalData = externalData;
+  exportOptions.inference = inference;
   if (failed(amp::exportTrainedONNX(inputFile, options, trainedFile, outputFile,
-                                    externalData, context,
+                                    exportOptions, context,
                                     list ? &llvm::outs() : nullptr)))
     return 1;
   return 0;

@@ -163,6 +163,17 @@ enum class ONNXExternalData {
   Never,
 };
 
+struct ONNXExportOptions {
+  ONNXExternalData externalData = ONNXExternalData::Auto;
+  /// Rewrite a training-mode export (PyTorch's TrainingMode.TRAINING, whose
+  /// Dropout and BatchNormalization train) for inference: each
+  /// BatchNormalization normalizes with its running statistics (no
+  /// training_mode, no outputs but the first), each Dropout loses its
+  /// training_mode input (the identity). An output so dropped that another
+  /// node or the graph reads is an error.
+  bool inference = false;
+};
+
 /// Writes the ONNX model of `modelPath` to `outputPath` with the values of
 /// `trainedPath` in its initializers: the trained model, for ONNX Runtime or
 /// any other ONNX consumer. `trainedPath` is amp-run's --save-params file
@@ -172,15 +183,17 @@ enum class ONNXExternalData {
 /// initializer an argument gives (ONNXParam::initializers) gets the
 /// argument's values in the initializer's own element type (FLOAT16 and
 /// BFLOAT16 rounded to nearest even); every other part of the model is
-/// written as it was read. With external data the tensors go to the file
-/// `<output's file name>.data` beside it. `list`, when given, receives a
-/// line per initializer written and where its value came from. Errors are
-/// diagnostics on `context`.
-mlir::LogicalResult
-exportTrainedONNX(llvm::StringRef modelPath, const ONNXImportOptions &options,
-                  llvm::StringRef trainedPath, llvm::StringRef outputPath,
-                  ONNXExternalData externalData, mlir::MLIRContext &context,
-                  llvm::raw_ostream *list = nullptr);
+/// written as it was read, but for `exportOptions.inference`. With external
+/// data the tensors go to the file `<output's file name>.data` beside it.
+/// `list`, when given, receives a line per initializer written and where
+/// its value came from. Errors are diagnostics on `context`.
+mlir::LogicalResult exportTrainedONNX(llvm::StringRef modelPath,
+                                      const ONNXImportOptions &options,
+                                      llvm::StringRef trainedPath,
+                                      llvm::StringRef outputPath,
+                                      const ONNXExportOptions &exportOptions,
+                                      mlir::MLIRContext &context,
+                                      llvm::raw_ostream *list = nullptr);
 
 /// Reads an ONNX TensorProto file (.pb, as in ONNX's node tests) into a
 /// host array: FLOAT (and DOUBLE, read as FLOAT) as f32, INT32, INT64, and

@@ -243,6 +243,42 @@ std::string externalize(onnx::ModelProto &model, llvm::StringRef dataPath,
   return "";
 }
 
+/// ONNXExportOptions::inference on the nodes of `graph`; an error names
+/// the node whose dropped output is read.
+std::string rewriteForInference(onnx::GraphProto &graph) {
+  llvm::StringSet<> read;
+  for (const onnx::NodeProto &node : graph.node())
+    for (const std::string &in : node.input())
+      read.insert(in);
+  for (const onnx::ValueInfoProto &out : graph.output())
+    read.insert(out.name());
+  for (onnx::NodeProto &node : *graph.mutable_node()) {
+    const std::string what =
+        "node '" + node.name() + "' (" + node.op_type() + ")";
+    if (node.op_type() == "BatchNormalization") {
+      // Outputs past the first exist in training mode only (the running
+      // statistics, and before opset 14 the saved ones too).
+      for (int i = 1; i < node.output_size(); ++i)
+        if (!node.output(i).empty() && read.contains(node.output(i)))
+          return what + ": its output '" + node.output(i) +
+                 "', which only training computes, is read: it cannot run "
+                 "for inference";
+      while (node.output_size() > 1)
+        node.mutable_output()->RemoveLast();
+      auto *attrs = node.mutable_attribute();
+      for (int i = attrs->size() - 1; i >= 0; --i)
+        if (attrs->Get(i).name() == "training_mode")
+          attrs->DeleteSubrange(i, 1);
+    } else if (node.op_type() == "Dropout" && node.input_size() > 2) {
+      // Without training_mode (false) a Dropout passes its input on; its
+      // mask is all true.
+      while (node.input_size() > 2)
+        node.mutable_input()->RemoveLast();
+    }
+  }
+  return "";
+}
+
 /// What `--list` says of one initializer written.
 void listUse(llvm::raw_ostream &os, const onnx::TensorProto &init,
              const ONNXParam &arg, size_t index, size_t params,
@@ -267,7 +303,7 @@ LogicalResult amp::exportTrainedONNX(llvm::StringRef modelPath,
                                      const ONNXImportOptions &options,
                                      llvm::StringRef trainedPath,
                                      llvm::StringRef outputPath,
-                                     ONNXExternalData externalData,
+                                     const ONNXExportOptions &exportOptions,
                                      MLIRContext &context,
                                      llvm::raw_ostream *list) {
   auto fail = [&](llvm::StringRef file, const llvm::Twine &message) {
@@ -370,9 +406,16 @@ LogicalResult amp::exportTrainedONNX(llvm::StringRef modelPath,
     std::vector<float>().swap((*trained)[i].values);
   }
 
+  if (exportOptions.inference) {
+    std::string error = rewriteForInference(*model.mutable_graph());
+    if (!error.empty())
+      return fail(modelPath, error);
+  }
+
   // Serialized with its tensors inside, or beside it.
   const size_t inlineSize = model.ByteSizeLong();
   const size_t limit = size_t(std::numeric_limits<int>::max());
+  const ONNXExternalData externalData = exportOptions.externalData;
   const bool external = externalData == ONNXExternalData::Always ||
                         (externalData == ONNXExternalData::Auto &&
                          (wasExternal || inlineSize > limit));

@@ -1364,6 +1364,16 @@ save("script_tied.onnx", helper.make_graph(
      numpy_helper.from_array(np.zeros((5, 3), np.float32), "zeros.weight"),
      numpy_helper.from_array(np.zeros((3, 5), np.float32), "onnx::MatMul_9")]))
 reference("script_tied.onnx", {"ids": np.array([4, 0, 2, 4], np.int64)})
+# A BatchNormalization in training mode whose updated running mean is a
+# graph output: amp-export-onnx --inference cannot drop it (export.test).
+save("bn_training_stats.onnx", helper.make_graph(
+    [helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"],
+                      ["y", "mean", "var"], name="bn", training_mode=1)],
+    "bn_training_stats", [vi("x", F, [2, 3, 4, 4])],
+    [vi("y", F, [2, 3, 4, 4]), vi("mean", F, [3])],
+    [numpy_helper.from_array(tied_rng.standard_normal(3).astype(np.float32),
+                             name) for name in ("s", "b", "m")] +
+    [numpy_helper.from_array(np.ones(3, np.float32), "v")]), opset=15)
 
 
 # Models of opsets older than 9, which amp-import-onnx brings up to opset 9
