@@ -60,7 +60,8 @@ Const gatherElements(const Const &c, llvm::ArrayRef<int64_t> indices,
 /// a float initializer, which stays one param argument.
 inline bool isFoldable(const Tensor &t) {
   return t.constant && !t.value &&
-         !(t.initializer && t.isFloat() && t.constant->f.size() > 1);
+         !(t.initializer && t.isFloat() &&
+           (t.constant->f.size() > 1 || t.parameter));
 }
 
 /// The type of `v` with `shape`.

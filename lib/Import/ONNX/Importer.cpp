@@ -626,6 +626,12 @@ OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
                          << "' is not defined by any node";
       return nullptr;
     }
+    if (t->sequence) {
+      emitError(fileLoc) << "graph output '" << output.name()
+                         << "' is a sequence; the function's results are "
+                            "tensors";
+      return nullptr;
+    }
     results.push_back(table.materialize(*t, fileLoc));
   }
 

@@ -285,6 +285,10 @@ struct Tensor {
   /// train, but a BatchNormalization that trains updates it
   /// (ValueTable::materializeBuffer).
   bool buffer = false;
+  /// A sequence (SplitToSequence, SequenceConstruct): its tensors, a list
+  /// known at import time; `dtype` and `liftedFrom` are theirs, `shape`
+  /// the first's. No op but the sequence ops takes one (NodeContext::input).
+  std::shared_ptr<const std::vector<Tensor>> sequence;
   /// The position among the graph's inputs (initializers left out), or -1.
   int graphInput = -1;
   std::string name;
@@ -409,8 +413,10 @@ public:
   bool hasInput(unsigned i) const {
     return i < unsigned(node.input_size()) && !node.input(i).empty();
   }
-  /// Input `i`, which must be present (an error otherwise).
+  /// Input `i`, which must be present and a tensor (an error otherwise).
   FailureOr<Tensor *> input(unsigned i);
+  /// Input `i`, which must be a sequence: its tensors.
+  FailureOr<const std::vector<Tensor> *> sequenceInput(unsigned i);
   /// Input `i` as an SSA float tensor.
   FailureOr<Value> floatValue(unsigned i);
   /// Input `i` as an SSA tensor of FLOAT, INT64 or INT32 (the element types

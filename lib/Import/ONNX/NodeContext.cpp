@@ -31,7 +31,21 @@ FailureOr<Tensor *> NodeContext::input(unsigned i) {
             << "') is not defined before the node";
     return failure();
   }
+  if (t->sequence) {
+    error() << "input " << i << " ('" << node.input(i)
+            << "') is a sequence, not a tensor";
+    return failure();
+  }
   return t;
+}
+
+FailureOr<const std::vector<Tensor> *> NodeContext::sequenceInput(unsigned i) {
+  Tensor *t = hasInput(i) ? table.lookup(node.input(i)) : nullptr;
+  if (!t || !t->sequence) {
+    error() << "input " << i << " is no sequence";
+    return failure();
+  }
+  return t->sequence.get();
 }
 
 FailureOr<Value> NodeContext::anyValue(unsigned i) {

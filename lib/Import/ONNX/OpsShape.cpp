@@ -564,7 +564,9 @@ static LogicalResult importExpand(NodeContext &nc) {
 
 /// Tile: each axis's r copies, in order, are an axis of r in front of it:
 /// x as [1, d0, 1, d1, ...] broadcast to [r0, d0, r1, d1, ...], then merged
-/// to [r0 * d0, r1 * d1, ...] (folded on a constant).
+/// to [r0 * d0, r1 * d1, ...] (folded on a constant). A repeat of 0 gives an
+/// empty constant (a split size that a shape computation leaves out); on a
+/// run-time value it is an error.
 static LogicalResult importTile(NodeContext &nc) {
   FailureOr<Tensor *> in = nc.input(0);
   FailureOr<const Const *> repeatsC = nc.constInput(1, "the repeats");
@@ -577,10 +579,12 @@ static LogicalResult importTile(NodeContext &nc) {
                       << " values for an input of rank " << shape.size(),
            failure();
   llvm::SmallVector<int64_t> split, spread, joined;
+  const bool empty = llvm::is_contained(repeats, 0) && isFoldable(**in);
   for (size_t d = 0; d < shape.size(); ++d) {
-    if (repeats[d] < 1)
+    if (repeats[d] < 0 || (repeats[d] == 0 && !empty))
       return nc.error() << "repeats has " << repeats[d]
-                        << "; every repeat must be at least 1",
+                        << "; every repeat must be at least 1 (0 only of a "
+                           "constant)",
              failure();
     split.append({1, shape[d]});
     spread.append({repeats[d], shape[d]});
@@ -589,6 +593,12 @@ static LogicalResult importTile(NodeContext &nc) {
       return nc.error() << "the result's dimension " << d << " overflows",
              failure();
     joined.push_back(*n);
+  }
+  if (empty) {
+    Const c;
+    c.dtype = (*in)->dtype;
+    c.shape = joined;
+    return nc.setOutput(0, std::move(c));
   }
   if (isFoldable(**in)) {
     Const c = *(*in)->constant;
@@ -747,22 +757,17 @@ template <bool toDepth> static LogicalResult importDepthSpace(NodeContext &nc) {
 // Concat, Slice, Split, Pad
 //===----------------------------------------------------------------------===//
 
-static LogicalResult importConcat(NodeContext &nc) {
-  FailureOr<int64_t> axisAttr = nc.intAttr("axis", 0);
-  if (failed(axisAttr) || nc.numInputs() == 0)
-    return nc.error() << "needs inputs and an axis", failure();
-  bool allConst = true;
-  for (unsigned i = 0; i < nc.numInputs(); ++i) {
-    FailureOr<Tensor *> t = nc.input(i);
-    if (failed(t))
-      return failure();
-    allConst &= isFoldable(**t);
-  }
-  Tensor &first = **nc.input(0);
-  FailureOr<int64_t> axis = nc.normalizeAxis(*axisAttr, first.rank(), "axis");
+/// Output 0 is the concatenation of `parts` along `axisAttr` (folded on
+/// constants).
+static LogicalResult concatTo(NodeContext &nc, llvm::ArrayRef<Tensor *> parts,
+                              int64_t axisAttr) {
+  if (parts.empty())
+    return nc.error() << "needs inputs", failure();
+  const Tensor &first = *parts.front();
+  FailureOr<int64_t> axis = nc.normalizeAxis(axisAttr, first.rank(), "axis");
   if (failed(axis))
     return failure();
-  if (allConst) {
+  if (llvm::all_of(parts, [](const Tensor *t) { return isFoldable(*t); })) {
     // Row-major concatenation: for each outer index, each input's block.
     Const out;
     out.dtype = first.dtype;
@@ -771,15 +776,14 @@ static LogicalResult importConcat(NodeContext &nc) {
     int64_t outer = 1;
     for (int64_t d = 0; d < *axis; ++d)
       outer *= first.shape[d];
-    for (unsigned i = 0; i < nc.numInputs(); ++i) {
-      const Tensor &t = **nc.input(i);
-      if (t.dtype != first.dtype || t.rank() != first.rank())
+    for (const Tensor *t : parts) {
+      if (t->dtype != first.dtype || t->rank() != first.rank())
         return nc.error() << "the inputs differ in type or rank", failure();
-      out.shape[*axis] += t.shape[*axis];
+      out.shape[*axis] += t->shape[*axis];
     }
     for (int64_t o = 0; o < outer; ++o)
-      for (unsigned i = 0; i < nc.numInputs(); ++i) {
-        const Const &c = *(*nc.input(i))->constant;
+      for (const Tensor *t : parts) {
+        const Const &c = *t->constant;
         int64_t block = outer ? c.numel() / outer : 0;
         for (int64_t k = o * block; k < (o + 1) * block; ++k) {
           if (c.isFloat())
@@ -791,15 +795,25 @@ static LogicalResult importConcat(NodeContext &nc) {
     return nc.setOutput(0, std::move(out));
   }
   llvm::SmallVector<Value> values;
-  for (unsigned i = 0; i < nc.numInputs(); ++i) {
-    FailureOr<Value> v = nc.anyValue(i);
-    if (failed(v))
-      return failure();
-    values.push_back(*v);
-  }
+  for (Tensor *t : parts)
+    values.push_back(nc.table.materialize(*t, nc.loc));
   FailureOr<Value> y = nc.create<nn::ConcatOp>(
       values, {nc.named("axis", nc.builder.getI64IntegerAttr(*axis))});
   return failed(y) ? failure() : nc.setOutput(0, *y);
+}
+
+static LogicalResult importConcat(NodeContext &nc) {
+  FailureOr<int64_t> axisAttr = nc.intAttr("axis", 0);
+  if (failed(axisAttr) || nc.numInputs() == 0)
+    return nc.error() << "needs inputs and an axis", failure();
+  llvm::SmallVector<Tensor *> parts;
+  for (unsigned i = 0; i < nc.numInputs(); ++i) {
+    FailureOr<Tensor *> t = nc.input(i);
+    if (failed(t))
+      return failure();
+    parts.push_back(*t);
+  }
+  return concatTo(nc, parts, *axisAttr);
 }
 
 /// A strided window per dim: offset, stride, size.
@@ -1000,6 +1014,271 @@ static LogicalResult importSplit(NodeContext &nc) {
     return nc.error() << "the split covers " << offset << " of " << n,
            failure();
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Sequences: lists of tensors known at import time
+//===----------------------------------------------------------------------===//
+//
+// PyTorch's TorchScript exporter writes torch.split and torch.chunk of a
+// size it computes (Mamba's x.chunk along the channels) as SplitToSequence
+// and SequenceAt. With static shapes the split and the positions fold, so
+// a sequence is a list of tensors in the value table, and its ops pick
+// from the list. A sequence is no tensor: another op, or a graph output,
+// that reads one is an error.
+
+/// A sequence of `items`, of element type `dtype` (lifted from `lifted`).
+static Tensor sequenceOf(std::vector<Tensor> items, int32_t dtype,
+                         int32_t lifted) {
+  Tensor seq;
+  seq.dtype = dtype;
+  seq.liftedFrom = lifted;
+  if (!items.empty())
+    seq.shape = items.front().shape;
+  seq.sequence = std::make_shared<const std::vector<Tensor>>(std::move(items));
+  return seq;
+}
+
+/// `in` (input `i` of the node) viewed through the window `s`, then
+/// reshaped to `shape`: a constant when `in` folds, else nn.slice and
+/// nn.reshape where they change anything.
+static FailureOr<Tensor> windowOf(NodeContext &nc, unsigned i,
+                                  const SliceDims &s,
+                                  llvm::ArrayRef<int64_t> shape) {
+  Tensor &in = **nc.input(i);
+  Tensor out;
+  out.dtype = in.dtype;
+  out.liftedFrom = in.liftedFrom;
+  out.shape.assign(shape.begin(), shape.end());
+  if (isFoldable(in)) {
+    Const c = sliceConst(*in.constant, s);
+    c.shape.assign(shape.begin(), shape.end());
+    if (!nc.table.addFoldedBytes(int64_t(c.f.size() * sizeof(float)) +
+                                 int64_t(c.i.size() * sizeof(int64_t))))
+      return nc.error() << "the sequence's constants pass the import's "
+                           "budget on constants",
+             failure();
+    out.constant = std::make_shared<const Const>(std::move(c));
+    return out;
+  }
+  FailureOr<Value> x = nc.anyValue(i);
+  if (failed(x))
+    return failure();
+  Value v = *x;
+  if (s.sizes != shapeOf(v)) {
+    FailureOr<Value> y = nc.createTyped<nn::SliceOp>(
+        withShape(v, s.sizes), {v},
+        {nc.named("offsets", nc.i64Array(s.offsets)),
+         nc.named("strides", nc.i64Array(s.strides))});
+    if (failed(y))
+      return failure();
+    v = *y;
+  }
+  if (llvm::ArrayRef<int64_t>(s.sizes) != shape) {
+    FailureOr<Value> y = nc.reshape(v, shape);
+    if (failed(y))
+      return failure();
+    v = *y;
+  }
+  out.value = v;
+  return out;
+}
+
+/// SplitToSequence: the pieces of Split (the split given as sizes, or as
+/// one size for every piece, the last smaller; without it pieces of 1,
+/// whose axis keepdims = 0 drops).
+static LogicalResult importSplitToSequence(NodeContext &nc) {
+  FailureOr<Tensor *> t = nc.input(0);
+  FailureOr<int64_t> axisAttr = nc.intAttr("axis", 0);
+  FailureOr<int64_t> keepdims = nc.intAttr("keepdims", 1);
+  if (failed(t) || failed(axisAttr) || failed(keepdims))
+    return failure();
+  const int64_t rank = (*t)->rank();
+  FailureOr<int64_t> axis = nc.normalizeAxis(*axisAttr, rank, "axis");
+  if (failed(axis))
+    return failure();
+  const int64_t n = (*t)->shape[*axis];
+  std::vector<int64_t> sizes;
+  bool squeeze = false;
+  if (nc.hasInput(1)) {
+    FailureOr<const Const *> split = nc.constInput(1, "the split");
+    if (failed(split))
+      return failure();
+    std::vector<int64_t> values = (*split)->ints();
+    if ((*split)->shape.empty()) {
+      if (values[0] < 1)
+        return nc.error() << "the split size " << values[0]
+                          << " is not positive",
+               failure();
+      for (int64_t at = 0; at < n; at += values[0])
+        sizes.push_back(std::min(values[0], n - at));
+    } else if ((*split)->shape.size() == 1) {
+      sizes = values;
+    } else {
+      return nc.error() << "the split is neither a scalar nor 1-D", failure();
+    }
+  } else {
+    sizes.assign(n, 1);
+    squeeze = *keepdims == 0;
+  }
+  std::vector<Tensor> items;
+  int64_t offset = 0;
+  for (int64_t size : sizes) {
+    if (size < 1 || offset + size > n)
+      return nc.error() << "the split does not fit dimension " << *axis << " ("
+                        << n << ")",
+             failure();
+    SliceDims s;
+    s.offsets.assign(rank, 0);
+    s.strides.assign(rank, 1);
+    s.sizes = (*t)->shape;
+    s.offsets[*axis] = offset;
+    s.sizes[*axis] = size;
+    offset += size;
+    llvm::SmallVector<int64_t> shape(s.sizes);
+    if (squeeze)
+      shape.erase(shape.begin() + *axis);
+    FailureOr<Tensor> piece = windowOf(nc, 0, s, shape);
+    if (failed(piece))
+      return failure();
+    items.push_back(std::move(*piece));
+  }
+  if (offset != n)
+    return nc.error() << "the split covers " << offset << " of " << n,
+           failure();
+  return nc.setOutput(
+      0, sequenceOf(std::move(items), (*t)->dtype, (*t)->liftedFrom));
+}
+
+/// A position in a sequence of `count` (negative from the back), known at
+/// import time; `past` allows `count` itself (SequenceInsert's).
+static FailureOr<int64_t> sequencePosition(NodeContext &nc, unsigned i,
+                                           int64_t count, bool past) {
+  FailureOr<const Const *> c = nc.scalarInput(i, "the position");
+  if (failed(c))
+    return failure();
+  int64_t p = (*c)->ints()[0];
+  const int64_t end = past ? count + 1 : count;
+  if (p < -count || p >= end)
+    return nc.error() << "position " << p << " is outside the sequence of "
+                      << count,
+           failure();
+  return p < 0 ? p + count : p;
+}
+
+static LogicalResult importSequenceAt(NodeContext &nc) {
+  FailureOr<const std::vector<Tensor> *> seq = nc.sequenceInput(0);
+  if (failed(seq))
+    return failure();
+  FailureOr<int64_t> p = sequencePosition(nc, 1, (*seq)->size(), false);
+  return failed(p) ? failure() : nc.setOutput(0, (**seq)[*p]);
+}
+
+static LogicalResult importSequenceLength(NodeContext &nc) {
+  FailureOr<const std::vector<Tensor> *> seq = nc.sequenceInput(0);
+  if (failed(seq))
+    return failure();
+  Const c;
+  c.dtype = onnx::TensorProto::INT64;
+  c.i.push_back(int64_t((*seq)->size()));
+  return nc.setOutput(0, std::move(c));
+}
+
+static LogicalResult importSequenceConstruct(NodeContext &nc) {
+  std::vector<Tensor> items;
+  for (unsigned i = 0; i < nc.numInputs(); ++i) {
+    FailureOr<Tensor *> t = nc.input(i);
+    if (failed(t))
+      return failure();
+    if ((*t)->dtype != (*nc.input(0))->dtype)
+      return nc.error() << "the tensors differ in element type", failure();
+    items.push_back(**t);
+    items.back().initializer = false;
+    if ((*t)->initializer && (*t)->isFloat())
+      items.back().value = nc.table.materialize(**t, nc.loc);
+  }
+  if (items.empty())
+    return nc.error() << "needs a tensor", failure();
+  int32_t dtype = items.front().dtype, lifted = items.front().liftedFrom;
+  return nc.setOutput(0, sequenceOf(std::move(items), dtype, lifted));
+}
+
+/// SequenceInsert (a tensor at a position, by default the end) and
+/// SequenceErase (the tensor at a position, by default the last).
+static LogicalResult editSequence(NodeContext &nc, bool insert) {
+  FailureOr<const std::vector<Tensor> *> seq = nc.sequenceInput(0);
+  if (failed(seq))
+    return failure();
+  std::vector<Tensor> items = **seq;
+  const unsigned positionInput = insert ? 2 : 1;
+  int64_t p = insert ? int64_t(items.size()) : int64_t(items.size()) - 1;
+  if (nc.hasInput(positionInput)) {
+    FailureOr<int64_t> at =
+        sequencePosition(nc, positionInput, items.size(), insert);
+    if (failed(at))
+      return failure();
+    p = *at;
+  }
+  if (insert) {
+    FailureOr<Tensor *> t = nc.input(1);
+    if (failed(t))
+      return failure();
+    if ((*t)->dtype != nc.table.lookup(nc.node.input(0))->dtype)
+      return nc.error() << "the tensor's element type is not the sequence's",
+             failure();
+    Tensor item = **t;
+    item.initializer = false;
+    if ((*t)->initializer && (*t)->isFloat())
+      item.value = nc.table.materialize(**t, nc.loc);
+    items.insert(items.begin() + p, std::move(item));
+  } else {
+    if (items.empty())
+      return nc.error() << "the sequence is empty", failure();
+    items.erase(items.begin() + p);
+  }
+  const Tensor &in = *nc.table.lookup(nc.node.input(0));
+  return nc.setOutput(0, sequenceOf(std::move(items), in.dtype, in.liftedFrom));
+}
+
+/// ConcatFromSequence: Concat of the tensors, or with new_axis = 1 their
+/// stack along a new axis.
+static LogicalResult importConcatFromSequence(NodeContext &nc) {
+  FailureOr<const std::vector<Tensor> *> seq = nc.sequenceInput(0);
+  FailureOr<int64_t> axisAttr = nc.intAttr("axis", 0);
+  FailureOr<int64_t> newAxis = nc.intAttr("new_axis", 0);
+  if (failed(seq) || failed(axisAttr) || failed(newAxis))
+    return failure();
+  if ((*seq)->empty())
+    return nc.error() << "the sequence is empty", failure();
+  std::vector<Tensor> items = **seq;
+  int64_t axis = *axisAttr;
+  if (*newAxis) {
+    FailureOr<int64_t> at =
+        nc.normalizeAxis(axis, items.front().rank() + 1, "axis");
+    if (failed(at))
+      return failure();
+    axis = *at;
+    for (Tensor &item : items) {
+      llvm::SmallVector<int64_t> shape(item.shape);
+      shape.insert(shape.begin() + axis, 1);
+      if (isFoldable(item)) {
+        Const c = *item.constant;
+        c.shape = shape;
+        item.constant = std::make_shared<const Const>(std::move(c));
+      } else {
+        FailureOr<Value> y =
+            nc.reshape(nc.table.materialize(item, nc.loc), shape);
+        if (failed(y))
+          return failure();
+        item.value = *y;
+      }
+      item.shape = shape;
+    }
+  }
+  llvm::SmallVector<Tensor *> parts;
+  for (Tensor &item : items)
+    parts.push_back(&item);
+  return concatTo(nc, parts, axis);
 }
 
 /// The index of `x` that position `p` of the padded axis (0 at x's first
@@ -1217,6 +1496,15 @@ void amp::onnx_import::registerShapeOps(OpTable &t) {
   t["Cast"] = {importCast, {"to", "saturate"}};
   t["CastLike"] = {importCastLike, {"saturate"}};
   t["Concat"] = {importConcat, {"axis"}};
+  t["ConcatFromSequence"] = {importConcatFromSequence, {"axis", "new_axis"}};
+  t["SequenceAt"] = {importSequenceAt, {}};
+  t["SequenceConstruct"] = {importSequenceConstruct, {}};
+  t["SequenceErase"] = {[](NodeContext &nc) { return editSequence(nc, false); },
+                        {}};
+  t["SequenceInsert"] = {[](NodeContext &nc) { return editSequence(nc, true); },
+                         {}};
+  t["SequenceLength"] = {importSequenceLength, {}};
+  t["SplitToSequence"] = {importSplitToSequence, {"axis", "keepdims"}};
   t["Slice"] = {importSlice, {"starts", "ends", "axes"}};
   t["Split"] = {importSplit, {"axis", "split", "num_outputs"}};
   t["Pad"] = {importPad, {"mode", "pads", "value"}};

@@ -1364,6 +1364,96 @@ save("script_tied.onnx", helper.make_graph(
      numpy_helper.from_array(np.zeros((5, 3), np.float32), "zeros.weight"),
      numpy_helper.from_array(np.zeros((3, 5), np.float32), "onnx::MatMul_9")]))
 reference("script_tied.onnx", {"ids": np.array([4, 0, 2, 4], np.int64)})
+# Sequences (sequences.test): SplitToSequence of a param (run-time
+# slices) by sizes, by one size (the last piece smaller) and into pieces of
+# 1 without their axis; SequenceAt (a negative position too),
+# SequenceInsert, SequenceErase, SequenceLength, SequenceConstruct and
+# ConcatFromSequence (concatenated, and stacked along a new axis); a
+# SplitToSequence of a Constant folds.
+seq_rng = np.random.default_rng(133)
+save("sequences.onnx", helper.make_graph(
+    [helper.make_node("Mul", ["x", "w"], ["xw"], name="scale"),
+     helper.make_node("Constant", [], ["table"], name="table",
+                      value=numpy_helper.from_array(
+                          np.arange(24, dtype=np.float32).reshape(3, 8))),
+     helper.make_node("Gather", ["x", "first_col"], ["x_cols"],
+                      name="first_col", axis=1),
+     helper.make_node("SplitToSequence", ["xw", "sizes"], ["by_sizes"],
+                      name="split_sizes", axis=1),
+     helper.make_node("SplitToSequence", ["xw", "two"], ["by_two"],
+                      name="split_two", axis=1),
+     helper.make_node("SplitToSequence", ["xw"], ["rows"], name="split_rows",
+                      axis=0, keepdims=0),
+     helper.make_node("SequenceAt", ["by_sizes", "minus_one"], ["last"],
+                      name="at_last"),
+     helper.make_node("SequenceAt", ["by_two", "two"], ["odd"], name="at_2"),
+     helper.make_node("SequenceErase", ["by_two", "zero"], ["erased"],
+                      name="erase_first"),
+     helper.make_node("SequenceInsert", ["erased", "x_cols"], ["inserted"],
+                      name="insert_front_cols"),
+     helper.make_node("SequenceInsert", ["inserted", "x_cols", "zero"],
+                      ["inserted2"], name="insert_at_0"),
+     helper.make_node("ConcatFromSequence", ["inserted2"], ["joined"],
+                      name="join", axis=1),
+     helper.make_node("ConcatFromSequence", ["rows"], ["stacked"],
+                      name="stack", axis=-1, new_axis=1),
+     helper.make_node("SequenceLength", ["by_two"], ["count"], name="length"),
+     helper.make_node("SequenceConstruct", ["last", "odd"], ["pair"],
+                      name="construct"),
+     helper.make_node("ConcatFromSequence", ["pair"], ["pair_joined"],
+                      name="join_pair", axis=1),
+     helper.make_node("SplitToSequence", ["table", "four"], ["table_parts"],
+                      name="split_const", axis=1),
+     helper.make_node("SequenceAt", ["table_parts", "one"], ["table_1"],
+                      name="at_const"),
+     helper.make_node("Add", ["pair_joined", "table_1"], ["shifted"],
+                      name="shift")],
+    "sequences", [vi("x", F, [3, 5])],
+    [vi("joined", F, [3, 5]), vi("stacked", F, [5, 3]),
+     vi("count", TensorProto.INT64, []), vi("shifted", F, [3, 4])],
+    [numpy_helper.from_array(
+        seq_rng.standard_normal((3, 5)).astype(np.float32), "w"),
+     ints("sizes", [2, 3]), numpy_helper.from_array(np.array(2, np.int64), "two"),
+     numpy_helper.from_array(np.array(-1, np.int64), "minus_one"),
+     numpy_helper.from_array(np.array(0, np.int64), "zero"),
+     numpy_helper.from_array(np.array(1, np.int64), "one"),
+     numpy_helper.from_array(np.array(4, np.int64), "four"),
+     ints("first_col", [0])]))
+reference("sequences.onnx",
+          {"x": seq_rng.standard_normal((3, 5)).astype(np.float32)})
+# SequenceLength is a scalar (its spec); ONNX's reference evaluator returns
+# it as [1].
+np.save(os.path.join(HERE, "sequences_count.npy"),
+        np.load(os.path.join(HERE, "sequences_count.npy")).reshape(()))
+# Sequences that cannot import (sequences.test): one as a graph output,
+# one read by Add, a position past the end, a split that does not cover
+# its axis.
+def save_sequence_error(name, nodes, outputs, extra=()):
+    save(name, helper.make_graph(
+        [helper.make_node("SplitToSequence", ["x", "sizes"], ["parts"],
+                         name="split", axis=1)] + nodes,
+        name[:-len(".onnx")], [vi("x", F, [2, 5])], outputs,
+        [ints("sizes", [2, 3]),
+         numpy_helper.from_array(np.array(5, np.int64), "five")] +
+        list(extra)), check=False)
+
+
+save_sequence_error("seq_output.onnx", [], [helper.make_tensor_sequence_value_info("parts", F, None)])
+save_sequence_error(
+    "seq_into_add.onnx",
+    [helper.make_node("Add", ["parts", "x"], ["y"], name="add")],
+    [vi("y", F, [2, 5])])
+save_sequence_error(
+    "seq_bad_position.onnx",
+    [helper.make_node("SequenceAt", ["parts", "five"], ["y"], name="at")],
+    [vi("y", F, [2, 2])])
+save("seq_bad_split.onnx", helper.make_graph(
+    [helper.make_node("SplitToSequence", ["x", "sizes"], ["parts"],
+                      name="split", axis=1),
+     helper.make_node("SequenceAt", ["parts", "zero"], ["y"], name="at")],
+    "seq_bad_split", [vi("x", F, [2, 5])], [vi("y", F, [2, 2])],
+    [ints("sizes", [2, 2]),
+     numpy_helper.from_array(np.array(0, np.int64), "zero")]), check=False)
 # A BatchNormalization in training mode whose updated running mean is a
 # graph output: amp-export-onnx --inference cannot drop it (export.test).
 save("bn_training_stats.onnx", helper.make_graph(
