@@ -1,7 +1,7 @@
 //===- Export.cpp - the trained values back into the ONNX model ----------===//
 //
 // What closes the loop of the importer (docs/onnx.md, "The trained model
-// as ONNX"): a model imported, trained by amp-run and saved
+// back to ONNX"): a model imported, trained by amp-run and saved
 // (--save-params, --save-checkpoint) goes back to ONNX with the trained
 // values in its initializers, for ONNX Runtime or any other consumer.
 // The model is imported again with the same options, which gives each
