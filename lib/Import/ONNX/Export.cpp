@@ -376,13 +376,36 @@ LogicalResult amp::exportTrainedONNX(llvm::StringRef modelPath,
   if (!error.empty())
     return fail(modelPath, error);
 
+  onnx::GraphProto &graph = *model.mutable_graph();
   llvm::StringMap<onnx::TensorProto *> initializers;
-  for (onnx::TensorProto &init : *model.mutable_graph()->mutable_initializer())
+  for (onnx::TensorProto &init : *graph.mutable_initializer())
     initializers[init.name()] = &init;
+  // A param the importer made of an Identity of an initializer (the
+  // TorchScript exporter's copy of an equal parameter, importIdentity)
+  // becomes an initializer of its own, the Identity gone.
+  llvm::StringMap<int> identities;
+  for (int i = 0; i < graph.node_size(); ++i) {
+    const onnx::NodeProto &node = graph.node(i);
+    if (node.op_type() == "Identity" && node.input_size() == 1 &&
+        node.output_size() == 1 && initializers.count(node.input(0)))
+      identities[node.output(0)] = i;
+  }
+  llvm::SmallVector<int> replaced;
   llvm::StringSet<> written;
   for (size_t i = 0; i < args.size(); ++i) {
     for (const ONNXInitializerUse &use : args[i].initializers) {
       auto it = initializers.find(use.initializer);
+      auto identity = identities.find(use.initializer);
+      if (it == initializers.end() && identity != identities.end()) {
+        const onnx::TensorProto &source =
+            *initializers[graph.node(identity->second).input(0)];
+        onnx::TensorProto *own = graph.add_initializer();
+        own->set_name(use.initializer);
+        own->set_data_type(source.data_type());
+        *own->mutable_dims() = source.dims();
+        it = initializers.try_emplace(use.initializer, own).first;
+        replaced.push_back(identity->second);
+      }
       if (it == initializers.end())
         return fail(modelPath,
                     "the import's " +
@@ -406,8 +429,12 @@ LogicalResult amp::exportTrainedONNX(llvm::StringRef modelPath,
     std::vector<float>().swap((*trained)[i].values);
   }
 
+  llvm::sort(replaced);
+  for (int i : llvm::reverse(replaced))
+    graph.mutable_node()->DeleteSubrange(i, 1);
+
   if (exportOptions.inference) {
-    std::string error = rewriteForInference(*model.mutable_graph());
+    std::string error = rewriteForInference(graph);
     if (!error.empty())
       return fail(modelPath, error);
   }

@@ -77,6 +77,13 @@ token) exported by both of PyTorch's exporters, as users get them:
   scalar_weights_torch_log.csv         its losses over 10 full-batch SGD
                                        steps (lr 0.1, momentum 0.9) on
                                        bn_cnn_rows.csv
+  fresh_mlp.onnx                       an MLP with a fresh model's equal
+                                       LayerNorm weights and zero biases,
+                                       which the TorchScript exporter stores
+                                       once (the others as Identity nodes)
+  fresh_mlp_torch_log.csv              its losses over 10 full-batch SGD
+                                       steps (lr 0.1, momentum 0.9) on
+                                       bn_cnn_rows.csv
   hf_gpt2_tied.onnx, .onnx.data        the same model with distinct norm
                                        weights and biases, torch.export-based
                                        exporter, external data (its output
@@ -1221,6 +1228,45 @@ def write_scalar_weights():
                   "scalar_weights_torch_log.csv")
 
 
+class FreshMlp(nn.Module):
+    """An MLP as freshly initialized: its two LayerNorms' weights are all
+    ones and their biases zeros, its hidden Linears' biases zeros, so the
+    TorchScript exporter stores each of those values once."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(64, 16)
+        self.ln1 = nn.LayerNorm(16)
+        self.fc2 = nn.Linear(16, 16)
+        self.ln2 = nn.LayerNorm(16)
+        self.head = nn.Linear(16, 4)
+        with torch.no_grad():
+            self.fc1.bias.zero_()
+            self.fc2.bias.zero_()
+
+    def forward(self, x):
+        x = torch.relu(self.ln1(self.fc1(x.flatten(1))))
+        return self.head(torch.relu(self.ln2(self.fc2(x))))
+
+
+def write_fresh_mlp():
+    """FreshMlp exported by the TorchScript exporter (equal parameters
+    stored once, each other one an Identity named as it: dedup-params.test)
+    and PyTorch's losses over 10 full-batch SGD steps on bn_cnn_rows.csv
+    (needs write_batch_norm_cnn's bn_cnn_x.npy), in which they train
+    apart."""
+    torch.manual_seed(12)
+    model = FreshMlp()
+    _, _, labels = bn_cnn_model()
+    x = torch.tensor(np.load(os.path.join(HERE, "bn_cnn_x.npy")))
+    torch.onnx.export(model, (x,), os.path.join(HERE, "fresh_mlp.onnx"),
+                      dynamo=False, opset_version=17, input_names=["x"],
+                      output_names=["logits"])
+    train_and_log(model, x, torch.tensor(labels),
+                  torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9),
+                  "fresh_mlp_torch_log.csv")
+
+
 def write_grad_accumulation():
     """bn_cnn_eval.onnx trained by PyTorch's gradient accumulation idiom on
     its 16 rows in file order: two micro-batches of 8 per step (rows 0-7,
@@ -1872,6 +1918,7 @@ def main():
     write_hf_deberta_v2()
     write_batch_norm_cnn()
     write_scalar_weights()
+    write_fresh_mlp()
     write_lr_schedules()
     write_grad_norm()
     write_activations()
