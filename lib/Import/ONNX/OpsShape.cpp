@@ -956,6 +956,35 @@ static LogicalResult importSlice(NodeContext &nc) {
   return sliceTo(nc, 0, s);
 }
 
+/// The windows of `shape` that cut dimension `axis` into consecutive
+/// pieces of `sizes` (each at least `minSize`); an error unless they cover
+/// it exactly.
+static FailureOr<std::vector<SliceDims>>
+splitWindows(NodeContext &nc, llvm::ArrayRef<int64_t> shape, int64_t axis,
+             llvm::ArrayRef<int64_t> sizes, int64_t minSize) {
+  const int64_t n = shape[axis];
+  std::vector<SliceDims> windows;
+  int64_t offset = 0;
+  for (int64_t size : sizes) {
+    if (size < minSize || size > n - offset)
+      return nc.error() << "the split does not fit dimension " << axis << " ("
+                        << n << ")",
+             failure();
+    SliceDims s;
+    s.offsets.assign(shape.size(), 0);
+    s.strides.assign(shape.size(), 1);
+    s.sizes.assign(shape.begin(), shape.end());
+    s.offsets[axis] = offset;
+    s.sizes[axis] = size;
+    offset += size;
+    windows.push_back(std::move(s));
+  }
+  if (offset != n)
+    return nc.error() << "the split covers " << offset << " of " << n,
+           failure();
+  return windows;
+}
+
 static LogicalResult importSplit(NodeContext &nc) {
   FailureOr<Tensor *> t = nc.input(0);
   FailureOr<int64_t> axisAttr = nc.intAttr("axis", 0);
@@ -995,24 +1024,13 @@ static LogicalResult importSplit(NodeContext &nc) {
     return nc.error() << "the split has " << split.size() << " parts for "
                       << outs << " outputs",
            failure();
-  int64_t offset = 0;
-  for (unsigned o = 0; o < outs; ++o) {
-    SliceDims s;
-    s.offsets.assign(rank, 0);
-    s.strides.assign(rank, 1);
-    s.sizes = (*t)->shape;
-    s.offsets[*axis] = offset;
-    s.sizes[*axis] = split[o];
-    offset += split[o];
-    if (offset > n || split[o] < 0)
-      return nc.error() << "the split does not fit dimension " << *axis,
-             failure();
-    if (failed(sliceTo(nc, o, s)))
+  FailureOr<std::vector<SliceDims>> windows =
+      splitWindows(nc, (*t)->shape, *axis, split, /*minSize=*/0);
+  if (failed(windows))
+    return failure();
+  for (unsigned o = 0; o < outs; ++o)
+    if (failed(sliceTo(nc, o, (*windows)[o])))
       return failure();
-  }
-  if (offset != n)
-    return nc.error() << "the split covers " << offset << " of " << n,
-           failure();
   return success();
 }
 
@@ -1121,20 +1139,12 @@ static LogicalResult importSplitToSequence(NodeContext &nc) {
     sizes.assign(n, 1);
     squeeze = *keepdims == 0;
   }
+  FailureOr<std::vector<SliceDims>> windows =
+      splitWindows(nc, (*t)->shape, *axis, sizes, /*minSize=*/1);
+  if (failed(windows))
+    return failure();
   std::vector<Tensor> items;
-  int64_t offset = 0;
-  for (int64_t size : sizes) {
-    if (size < 1 || offset + size > n)
-      return nc.error() << "the split does not fit dimension " << *axis << " ("
-                        << n << ")",
-             failure();
-    SliceDims s;
-    s.offsets.assign(rank, 0);
-    s.strides.assign(rank, 1);
-    s.sizes = (*t)->shape;
-    s.offsets[*axis] = offset;
-    s.sizes[*axis] = size;
-    offset += size;
+  for (const SliceDims &s : *windows) {
     llvm::SmallVector<int64_t> shape(s.sizes);
     if (squeeze)
       shape.erase(shape.begin() + *axis);
@@ -1143,9 +1153,6 @@ static LogicalResult importSplitToSequence(NodeContext &nc) {
       return failure();
     items.push_back(std::move(*piece));
   }
-  if (offset != n)
-    return nc.error() << "the split covers " << offset << " of " << n,
-           failure();
   return nc.setOutput(
       0, sequenceOf(std::move(items), (*t)->dtype, (*t)->liftedFrom));
 }

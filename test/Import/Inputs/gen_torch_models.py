@@ -1192,6 +1192,21 @@ def write_batch_norm_cnn():
                 model.eval()(x).numpy())
 
 
+def export_script_and_train(model, stem):
+    """`model` on bn_cnn_x.npy (from write_batch_norm_cnn) exported by the
+    TorchScript exporter as `stem`.onnx, then PyTorch's losses over 10
+    full-batch SGD steps (lr 0.1, momentum 0.9) on bn_cnn_rows.csv's labels
+    in `stem`_torch_log.csv."""
+    _, _, labels = bn_cnn_model()
+    x = torch.tensor(np.load(os.path.join(HERE, "bn_cnn_x.npy")))
+    torch.onnx.export(model, (x,), os.path.join(HERE, stem + ".onnx"),
+                      dynamo=False, opset_version=17, input_names=["x"],
+                      output_names=["logits"])
+    train_and_log(model, x, torch.tensor(labels),
+                  torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9),
+                  stem + "_torch_log.csv")
+
+
 class ScalarWeights(nn.Module):
     """A CNN whose weights include one-element ones: nn.PReLU()'s single
     slope and the bias of a one-channel convolution."""
@@ -1218,14 +1233,7 @@ def write_scalar_weights():
     with torch.no_grad():
         model.act.weight.fill_(0.3)
         model.squeeze.bias.fill_(0.2)
-    _, _, labels = bn_cnn_model()
-    x = torch.tensor(np.load(os.path.join(HERE, "bn_cnn_x.npy")))
-    torch.onnx.export(model, (x,), os.path.join(HERE, "scalar_weights.onnx"),
-                      dynamo=False, opset_version=17, input_names=["x"],
-                      output_names=["logits"])
-    train_and_log(model, x, torch.tensor(labels),
-                  torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9),
-                  "scalar_weights_torch_log.csv")
+    export_script_and_train(model, "scalar_weights")
 
 
 class FreshMlp(nn.Module):
@@ -1257,14 +1265,7 @@ def write_fresh_mlp():
     apart."""
     torch.manual_seed(12)
     model = FreshMlp()
-    _, _, labels = bn_cnn_model()
-    x = torch.tensor(np.load(os.path.join(HERE, "bn_cnn_x.npy")))
-    torch.onnx.export(model, (x,), os.path.join(HERE, "fresh_mlp.onnx"),
-                      dynamo=False, opset_version=17, input_names=["x"],
-                      output_names=["logits"])
-    train_and_log(model, x, torch.tensor(labels),
-                  torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9),
-                  "fresh_mlp_torch_log.csv")
+    export_script_and_train(model, "fresh_mlp")
 
 
 def write_grad_accumulation():
