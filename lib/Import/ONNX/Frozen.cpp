@@ -157,6 +157,10 @@ bool amp::onnx_import::isWeightName(llvm::StringRef name) {
          own.starts_with("weight_") || own.starts_with("bias_");
 }
 
+bool amp::onnx_import::isParameterName(llvm::StringRef name) {
+  return name.contains('.') || isWeightName(name);
+}
+
 bool amp::onnx_import::foldedFromWeight(llvm::ArrayRef<std::string> sources) {
   return llvm::any_of(sources, isWeightName);
 }

@@ -295,9 +295,24 @@ LogicalResult GraphImporter::importInitializers() {
                               << graph.sparse_initializer(0).values().name()
                               << "' is not supported";
   FoldedSources folded = foldedSources(graph);
+  // A --frozen name may be an Identity's copy of an initializer, a param
+  // of its own (importIdentity), which that Identity freezes.
+  llvm::StringSet<> initializerNames;
+  for (const onnx::TensorProto &init : graph.initializer())
+    initializerNames.insert(init.name());
+  llvm::StringSet<> copies;
+  for (const onnx::NodeProto &node : graph.node())
+    if (node.op_type() == "Identity" && node.input_size() == 1 &&
+        node.output_size() == 1 && initializerNames.contains(node.input(0)) &&
+        isParameterName(node.output(0)))
+      copies.insert(node.output(0));
+  std::vector<std::string> frozenNames;
+  for (const std::string &name : options.frozen)
+    if (!copies.contains(name))
+      frozenNames.push_back(name);
   std::string unmatched;
   llvm::StringSet<> frozen =
-      frozenInitializers(graph, folded, options.frozen, unmatched);
+      frozenInitializers(graph, folded, frozenNames, unmatched);
   if (!unmatched.empty())
     return emitError(fileLoc)
            << "--frozen '" << unmatched
@@ -349,6 +364,7 @@ LogicalResult GraphImporter::importInitializers() {
       t.liftedFrom = init.data_type();
     t.shape = c->shape;
     t.constant = std::make_shared<const Const>(std::move(*c));
+    t.fromInitializer = true;
     // What --param names is a param, whatever the exporter said of it. A
     // frozen initializer is a constant of the model, as a Constant node's;
     // so is a buffer of PyTorch's module.

@@ -110,6 +110,9 @@ llvm::StringSet<> initializersOfKind(const onnx::GraphProto &graph,
 /// Whether `name` is named like a weight: `weight`, `bias` at the end, or
 /// `weight_`, `bias_` at the start of its own name (after the last dot).
 bool isWeightName(llvm::StringRef name);
+/// Whether `name` is named as a module's parameter: a dotted name, or one
+/// named like a weight.
+bool isParameterName(llvm::StringRef name);
 /// Whether `sources` (what an initializer was folded from) name a value
 /// named like a weight.
 bool foldedFromWeight(llvm::ArrayRef<std::string> sources);
@@ -285,6 +288,10 @@ struct Tensor {
   /// train, but a BatchNormalization that trains updates it
   /// (ValueTable::materializeBuffer).
   bool buffer = false;
+  /// The value of a graph initializer, whether it trains or not (frozen, a
+  /// buffer): what an Identity copies as a parameter of its own
+  /// (importIdentity).
+  bool fromInitializer = false;
   /// A sequence (SplitToSequence, SequenceConstruct): its tensors, a list
   /// known at import time; `dtype` and `liftedFrom` are theirs, `shape`
   /// the first's. No op but the sequence ops takes one (NodeContext::input).

@@ -644,28 +644,28 @@ static LogicalResult importWhere(NodeContext &nc) {
 /// of equal values once (a fresh model's LayerNorm weights, its zero
 /// biases) and writes each other one as an Identity of the one it kept,
 /// named as that parameter (`ln2.weight = Identity(ln1.weight)`); a tied
-/// weight it reads directly. So the Identity of a param initializer that is
-/// named as a module's parameter (a dotted name, or a weight's or bias's)
-/// is a param of its own with the same values, as in PyTorch, where the two
-/// train apart (amp-export-onnx writes it as an initializer of its own).
+/// weight it reads directly. So the Identity of a float initializer that
+/// is named as a module's parameter is a parameter of its own with the
+/// same values, as in PyTorch, where the two train apart: a param (unless
+/// --frozen names it), whether the one kept trains or is frozen
+/// (amp-export-onnx writes it as an initializer of its own).
 static LogicalResult importIdentity(NodeContext &nc) {
   FailureOr<Tensor *> t = nc.input(0);
   if (failed(t))
     return failure();
   const Tensor &in = **t;
-  const bool paramName =
-      nc.hasOutput(0) && (llvm::StringRef(nc.node.output(0)).contains('.') ||
-                          isWeightName(nc.node.output(0)));
-  if (paramName && !nc.options.constants && in.initializer && in.isFloat() &&
-      in.constant && in.derived == Tensor::Derived::None &&
-      (in.constant->numel() > 1 || in.parameter)) {
+  if (nc.hasOutput(0) && isParameterName(nc.node.output(0)) &&
+      !nc.options.constants && in.fromInitializer && in.isFloat() &&
+      in.constant && in.derived == Tensor::Derived::None) {
     Tensor copy;
     copy.dtype = in.dtype;
     copy.liftedFrom = in.liftedFrom;
     copy.shape = in.shape;
     copy.constant = in.constant;
-    copy.initializer = true;
-    copy.parameter = true;
+    copy.fromInitializer = true;
+    copy.initializer =
+        !llvm::is_contained(nc.options.frozen, nc.node.output(0));
+    copy.parameter = copy.initializer;
     nc.table.define(nc.node.output(0), std::move(copy));
     return success();
   }
