@@ -37,6 +37,11 @@
 
 namespace amp::runner {
 
+/// The name of a checkpoint's array for the `index`-th step argument of
+/// `role` ("param.0", "opt_state.3"): the one spelling of it, for the
+/// trainer and for amp-export-onnx, which reads the params of one.
+std::string checkpointArrayName(Role role, size_t index);
+
 class TrainingLog;
 
 /// What to train on, how long, and what to write. The defaults are amp-run's.

@@ -17,6 +17,7 @@
 #include "amp/Runner/NpzFile.h"
 #include "amp/Runner/ParamsFile.h"
 #include "amp/Runner/ReadFile.h"
+#include "amp/Runner/Trainer.h"
 #include "amp_runtime/float16.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -49,14 +50,14 @@ std::string shapeText(llvm::ArrayRef<int64_t> shape) {
   return s + "]";
 }
 
-/// The `<role>.<index>` arrays of a checkpoint, in index order, until the
-/// first index it lacks.
+/// The arrays of a checkpoint for the step arguments of `role`, in index
+/// order, until the first index it lacks.
 runner::StatusOr<std::vector<HostTensor>>
-checkpointArrays(const runner::NamedArrays &arrays, llvm::StringRef role,
+checkpointArrays(const runner::NamedArrays &arrays, runner::Role role,
                  const std::string &path) {
   std::vector<HostTensor> out;
   for (;;) {
-    const std::string name = role.str() + "." + std::to_string(out.size());
+    const std::string name = runner::checkpointArrayName(role, out.size());
     auto it =
         llvm::find_if(arrays, [&](const auto &a) { return a.first == name; });
     if (it == arrays.end())
@@ -93,11 +94,11 @@ runner::StatusOr<std::vector<HostTensor>> readTrained(const std::string &path) {
   if (arrays.failed())
     return arrays.takeStatus();
   runner::StatusOr<std::vector<HostTensor>> params =
-      checkpointArrays(*arrays, "param", path);
+      checkpointArrays(*arrays, runner::Role::Param, path);
   if (params.failed())
     return params;
   runner::StatusOr<std::vector<HostTensor>> buffers =
-      checkpointArrays(*arrays, "buffer", path);
+      checkpointArrays(*arrays, runner::Role::Buffer, path);
   if (buffers.failed())
     return buffers;
   for (HostTensor &b : *buffers)

@@ -297,13 +297,13 @@ LogicalResult GraphImporter::importInitializers() {
   FoldedSources folded = foldedSources(graph);
   // A --frozen name may be an Identity's copy of an initializer, a param
   // of its own (importIdentity), which that Identity freezes.
-  llvm::StringSet<> initializerNames;
+  llvm::StringMap<const onnx::TensorProto *> initializers;
   for (const onnx::TensorProto &init : graph.initializer())
-    initializerNames.insert(init.name());
+    initializers[init.name()] = &init;
   llvm::StringSet<> copies;
   for (const onnx::NodeProto &node : graph.node())
     if (node.op_type() == "Identity" && node.input_size() == 1 &&
-        node.output_size() == 1 && initializerNames.contains(node.input(0)) &&
+        node.output_size() == 1 && initializers.contains(node.input(0)) &&
         isParameterName(node.output(0)))
       copies.insert(node.output(0));
   std::vector<std::string> frozenNames;
@@ -339,10 +339,7 @@ LogicalResult GraphImporter::importInitializers() {
     if (llvm::is_contained(options.frozen, name))
       return emitError(fileLoc)
              << "--param '" << name << "' is also frozen (--frozen)";
-    const onnx::TensorProto *init = nullptr;
-    for (const onnx::TensorProto &i : graph.initializer())
-      if (i.name() == name)
-        init = &i;
+    const onnx::TensorProto *init = initializers.lookup(name);
     if (!init ||
         importedDataType(init->data_type()) != onnx::TensorProto::FLOAT)
       return emitError(fileLoc) << "--param '" << name

@@ -84,11 +84,15 @@ std::vector<int> Trainer::checkpointArgs() const {
   return args;
 }
 
+std::string amp::runner::checkpointArrayName(Role role, size_t index) {
+  return std::string(roleName(role)) + "." + std::to_string(index);
+}
+
 std::string Trainer::checkpointName(int arg) const {
   Role role = *program.step.args[arg].role;
   const std::vector<int> &same = binding.args(role);
   auto index = std::find(same.begin(), same.end(), arg) - same.begin();
-  return std::string(roleName(role)) + "." + std::to_string(index);
+  return checkpointArrayName(role, index);
 }
 
 Status Trainer::saveCheckpoint(int step) const {
