@@ -85,6 +85,10 @@ struct CompileOptions {
   /// nn-fuse-attention before nn-autodiff, over the whole module: each
   /// matmul-scale-softmax-matmul chain becomes one nn.attention.
   bool fuseAttention = true;
+  /// nn-recompute after amp-pipeline, over the whole module: forward values
+  /// that are cheap to compute again from what the backward pass keeps
+  /// anyway are recomputed there instead of kept: less memory, more time.
+  bool recompute = false;
   /// amp-to-runtime's plan-buffers: one arena for each function's
   /// temporaries.
   bool bufferArena = true;
@@ -193,8 +197,9 @@ struct CompileRequest {
   std::string source;
   /// amp-to-runtime's plan-buffers: one arena for the temporaries.
   bool bufferArena = true;
-  /// CompileOptions::fuseAttention, donateState and inPlace.
+  /// CompileOptions::fuseAttention, recompute, donateState and inPlace.
   bool fuseAttention = true;
+  bool recompute = false;
   bool donateState = true;
   bool inPlace = true;
   /// translateStep's function size for the code generator.

@@ -3,7 +3,7 @@
 // amp-run (JIT) and amp-compile (ahead of time) compile a step from the same
 // command-line options: the input file, --precision, --pipeline-options,
 // --autodiff-options, --entry, --eval-entry, --underflow-report,
-// --fuse-attention, --buffer-arena, --donate-state, --in-place and
+// --fuse-attention, --recompute, --buffer-arena, --donate-state, --in-place and
 // --codegen-function-size. They are declared once, here, as llvm::cl options in
 // the tool's category:
 //
@@ -38,6 +38,7 @@ public:
   llvm::cl::opt<std::string> evalEntry;
   llvm::cl::opt<std::string> underflowReport;
   llvm::cl::opt<bool> fuseAttention;
+  llvm::cl::opt<bool> recompute;
   llvm::cl::opt<bool> bufferArena;
   llvm::cl::opt<bool> donateState;
   llvm::cl::opt<bool> inPlace;

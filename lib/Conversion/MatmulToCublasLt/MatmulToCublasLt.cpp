@@ -426,6 +426,13 @@ struct FuseActivation : GemmPattern<OpTy> {
     for (OpOperand &use : pre.getUses()) {
       if (use.getOwner() == op)
         continue;
+      // The same activation again (nn-recompute's clone in the backward
+      // pass): the first one is fused, and the later ones read aux_out.
+      if (isa<OpTy>(use.getOwner()) &&
+          use.getOwner()->getBlock() == op->getBlock() &&
+          isBefore(this->order, use.getOwner(), op))
+        return rewriter.notifyMatchFailure(
+            op, "an earlier activation of the pre-activation is fused");
       if (IsRelu && !readsOnlySign(use))
         return rewriter.notifyMatchFailure(
             op, "the pre-activation has a user that needs it");

@@ -43,6 +43,15 @@ CompileFlags::CompileFlags(cl::OptionCategory &category)
                    "that neither pass stores the [..., Sq, Sk] scores; "
                    "=false keeps the ops as written"),
           cl::cat(category)),
+      recompute(
+          "recompute", cl::init(false),
+          cl::desc("Recompute forward values in the backward pass where "
+                   "that costs no memory (nn-recompute, after "
+                   "amp-pipeline): a GELU's output, a layer norm's f16 "
+                   "copy, an f16 weight copy are computed again from what "
+                   "the backward pass keeps anyway, which lowers the "
+                   "step's peak memory and adds their ops' time"),
+          cl::cat(category)),
       bufferArena(
           "buffer-arena", cl::init(true),
           cl::desc("Place each step's temporary tensors in one allocation "
@@ -81,6 +90,7 @@ CompileRequest CompileFlags::request() const {
   r.underflowProbe = underflowReport;
   r.source = inputFile;
   r.fuseAttention = fuseAttention;
+  r.recompute = recompute;
   r.bufferArena = bufferArena;
   r.donateState = donateState;
   r.inPlace = inPlace;

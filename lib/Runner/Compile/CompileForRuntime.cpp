@@ -1,10 +1,11 @@
-//===- CompileForRuntime.cpp - fusion, autodiff, amp-pipeline, lowering --===//
+//===- CompileForRuntime.cpp - fusion, autodiff, pipeline, lowering ------===//
 
 #include "amp/Runner/Compile.h"
 
 #include "amp/Conversion/NNToRuntime/NNToRuntime.h"
 #include "amp/Dialect/AMP/IR/AMPDialect.h"
 #include "amp/Dialect/NN/Transforms/FuseAttention.h"
+#include "amp/Dialect/NN/Transforms/Recompute.h"
 #include "amp/InitAll.h"
 #include "amp/Runner/StepBinding.h"
 
@@ -82,6 +83,8 @@ amp::runner::compileForRuntime(ModuleOp module, const CompileOptions &options) {
   if (failed(pm.run(module)))
     return llvm::createStringError("amp-pipeline failed on " +
                                    options.sourceName);
+  if (options.recompute)
+    amp::nn::recompute(module);
 
   // Describe the functions after the pipeline (it may have added state) and
   // before the lowering (which leaves no tensor types).

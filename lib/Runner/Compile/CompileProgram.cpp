@@ -29,6 +29,7 @@ amp::runner::compileProgram(ModuleOp module, const CompileRequest &request) {
   options.sourceName = request.source;
   options.bufferArena = request.bufferArena;
   options.fuseAttention = request.fuseAttention;
+  options.recompute = request.recompute;
   options.donateState = request.donateState;
   options.inPlace = request.inPlace;
   for (const std::string &fn :

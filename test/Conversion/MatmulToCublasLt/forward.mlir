@@ -161,6 +161,29 @@ func.func @gelu_aux_bias(%x: tensor<32x64xf16>, %w: tensor<64x128xf16>, %b: tens
 
 // -----
 
+// The GELU again in the backward pass (nn-recompute's clone, before the
+// weight gradient that reads it): the first GELU is fused and writes the
+// pre-activation, from which the clone and gelu_grad read it, whichever
+// GELU the rewriter visits first.
+// CHECK-LABEL: func @gelu_recomputed
+// CHECK-SAME: %[[DY:[a-z0-9]+]]: tensor<32x128xf16>)
+// CHECK-NEXT: %[[D:.*]], %[[PRE:.*]] = amp.gemm %arg0, %arg1 bias(%arg2) epilogue = gelu_aux_bias :
+// CHECK-NEXT: %[[A:.*]] = nn.gelu %[[PRE]] : tensor<32x128xf16>
+// CHECK-NEXT: %[[DW:.*]] = amp.gemm %[[A]], %[[DY]] {transpose_a}
+// CHECK-NEXT: %[[G:.*]] = nn.gelu_grad %[[DY]], %[[PRE]] : tensor<32x128xf16>
+// CHECK-NEXT: return %[[D]], %[[DW]], %[[G]]
+func.func @gelu_recomputed(%x: tensor<32x64xf16>, %w: tensor<64x128xf16>, %b: tensor<128xf16>, %dy: tensor<32x128xf16>) -> (tensor<32x128xf16>, tensor<128x128xf32>, tensor<32x128xf16>) {
+  %0 = nn.matmul %x, %w : (tensor<32x64xf16>, tensor<64x128xf16>) -> tensor<32x128xf16>
+  %h = nn.add %0, %b : (tensor<32x128xf16>, tensor<128xf16>) -> tensor<32x128xf16>
+  %a = nn.gelu %h : tensor<32x128xf16>
+  %a2 = nn.gelu %h : tensor<32x128xf16>
+  %dw = nn.matmul %a2, %dy {transpose_a} : (tensor<32x128xf16>, tensor<32x128xf16>) -> tensor<128x128xf32>
+  %g = nn.gelu_grad %dy, %h : tensor<32x128xf16>
+  return %a, %dw, %g : tensor<32x128xf16>, tensor<128x128xf32>, tensor<32x128xf16>
+}
+
+// -----
+
 // Without a bias, and with a user that is not a gradient: any reader of
 // the pre-activation can read aux_out.
 // CHECK-LABEL: func @gelu_aux

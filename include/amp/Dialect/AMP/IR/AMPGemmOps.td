@@ -34,7 +34,7 @@ def AMP_GemmEpilogue : I32EnumAttr<"GemmEpilogue",
   let cppNamespace = "::amp";
 }
 
-def AMP_GemmOp : AMP_Op<"gemm", [Pure, AttrSizedOperandSegments,
+def AMP_GemmOp : AMP_Op<"gemm", [Pure, ComputeBound, AttrSizedOperandSegments,
     AttrSizedResultSegments]> {
   let summary = "the runtime GEMM with its fused epilogue, on tensors";
   let description = [{

@@ -9,6 +9,7 @@
 
 #include "amp/Dialect/AMP/IR/AMPDialect.h"
 #include "amp/Dialect/AMP/IR/AMPEnums.h.inc"
+#include "amp/Interfaces/ComputeBoundTrait.h"
 #include "amp/Interfaces/TensorSizeTrait.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"

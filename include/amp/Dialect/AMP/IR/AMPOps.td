@@ -8,6 +8,7 @@
 #define AMP_DIALECT_AMP_IR_AMPOPS_TD
 
 include "amp/Dialect/AMP/IR/AMPDialect.td"
+include "amp/Interfaces/ComputeBoundTrait.td"
 include "amp/Interfaces/TensorSizeTrait.td"
 include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/IR/CommonTypeConstraints.td"

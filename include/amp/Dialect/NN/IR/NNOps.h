@@ -9,6 +9,7 @@
 
 #include "amp/Dialect/NN/IR/LrSchedule.h"
 #include "amp/Dialect/NN/IR/NNDialect.h"
+#include "amp/Interfaces/ComputeBoundTrait.h"
 #include "amp/Interfaces/TensorSizeTrait.h"
 #include "amp/Interfaces/ZeroDerivativeTrait.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"

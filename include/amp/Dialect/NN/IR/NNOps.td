@@ -11,6 +11,7 @@ include "amp/Dialect/NN/IR/NNAttributes.td"
 include "amp/Dialect/NN/IR/NNDialect.td"
 include "amp/Interfaces/TensorSizeTrait.td"
 include "amp/Interfaces/ZeroDerivativeTrait.td"
+include "amp/Interfaces/ComputeBoundTrait.td"
 include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/IR/CommonTypeConstraints.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
@@ -326,7 +327,8 @@ defvar NN_PoolGeometry = !con((ins DenseI64ArrayAttr:$kernel),
 // Contractions
 //===----------------------------------------------------------------------===//
 
-def NN_MatmulOp : NN_Op<"matmul", [InferTypeOpAdaptorWithIsCompatible]> {
+def NN_MatmulOp : NN_Op<"matmul", [InferTypeOpAdaptorWithIsCompatible,
+                                    ComputeBound]> {
   let summary = "batched matrix multiplication with f32 accumulation";
   let description = [{
     `result[..., m, n] = sum_k op(lhs)[..., m, k] * op(rhs)[..., k, n]`, where
@@ -351,7 +353,8 @@ def NN_MatmulOp : NN_Op<"matmul", [InferTypeOpAdaptorWithIsCompatible]> {
       "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
 }
 
-def NN_Conv2DOp : NN_Op<"conv2d", [InferTypeOpAdaptorWithIsCompatible]> {
+def NN_Conv2DOp : NN_Op<"conv2d", [InferTypeOpAdaptorWithIsCompatible,
+                                    ComputeBound]> {
   let summary = "2-D convolution, NCHW input and OIHW filter";
   let description = [{
     Cross-correlation of an `N x C x H x W` input with an
@@ -565,7 +568,8 @@ def NN_LogSoftmaxOp : NN_SoftmaxBase<"log_softmax", "log-softmax">;
 //===----------------------------------------------------------------------===//
 
 def NN_AttentionOp : NN_Op<"attention", [InferTypeOpAdaptor,
-                                          AttrSizedOperandSegments]> {
+                                          AttrSizedOperandSegments,
+                                          ComputeBound]> {
   let summary = "fused scaled-dot-product attention";
   let description = [{
     `softmax(scale * query @ key^T + mask) @ value` over the last two
@@ -625,7 +629,7 @@ def NN_AttentionOp : NN_Op<"attention", [InferTypeOpAdaptor,
 }
 
 def NN_AttentionGradOp : NN_Op<"attention_grad", [InferTypeOpAdaptor,
-    AttrSizedOperandSegments]> {
+    AttrSizedOperandSegments, ComputeBound]> {
   let summary = "gradient of nn.attention";
   let description = [{
     Takes the output gradient, the forward op's query, key and value, its
@@ -1128,7 +1132,7 @@ def NN_BatchNormGradOp : NN_Op<"batch_norm_grad", [InferTypeOpAdaptor]> {
 }
 
 class NN_Conv2DGradOp<string mnemonic, string desc, string other>
-    : NN_Op<mnemonic> {
+    : NN_Op<mnemonic, [ComputeBound]> {
   let summary = desc # " of nn.conv2d";
   let description = [{
     The geometry attributes are those of the forward `nn.conv2d`; the result

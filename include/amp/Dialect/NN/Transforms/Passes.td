@@ -206,4 +206,55 @@ def NNFuseAttention : Pass<"nn-fuse-attention"> {
   let dependentDialects = ["::amp::nn::NNDialect"];
 }
 
+
+def NNRecompute : Pass<"nn-recompute"> {
+  let summary = "Recompute activations in the backward pass instead of "
+                "keeping them, where that costs no memory";
+  let description = [{
+    The backward pass of a training step reads forward values (a matmul's
+    input for its weight gradient, a softmax's output), so each stays in
+    memory from the forward op that makes it to its last use in the
+    backward pass: the step's memory peaks where the forward pass ends.
+    Many of those values are cheap functions of others the backward pass
+    keeps anyway: a GELU's output of its input (which `nn.gelu_grad`
+    reads), the f16 copy (`amp.cast`) of a layer norm's output of the
+    layer norm's input (which `nn.layer_norm_grad` reads), the f16 copy of
+    an f32 param. This pass computes such a value again right before its
+    first use in the backward pass, so that the forward's copy dies at its
+    last forward use: what PyTorch's `torch.utils.checkpoint` and the
+    min-cut partitioner of `torch.compile` do, limited to what costs no
+    memory.
+
+    An op is recomputed when
+    - it is an `nn` op or an `amp.cast` before a gradient seed
+      (`nn.grad_seed`, `amp.scaled_grad_seed`) of its block, and a result
+      is used after that seed (by the backward pass, the optimizer or a
+      later micro-batch), not by the block's terminator;
+    - it is not `ComputeBound` (nn.matmul, nn.conv2d and its gradients,
+      nn.attention and its gradient, amp.gemm: their results are kept),
+      has no regions, and is not `nn.relu` (its gradient reads only the
+      sign of the relu's input, which the GEMM lowering takes from the
+      relu's output: that output is what the step keeps);
+    - every operand is available where the recomputation goes without
+      living longer than it did: an argument, a constant, a value defined
+      outside the block, a value used at or after that point anyway, or a
+      value that can itself be recomputed there (up to 4 ops deep: a
+      layer norm recomputed for its f16 cast).
+
+    The recomputed op is a clone placed right before the first of those
+    uses, with the location `fused<"recompute">[<op's location>]`; every
+    use after the seed reads the clone, and an original left without uses
+    is erased. The clone computes the same value (the kernels are
+    deterministic, and `nn.dropout` draws its mask from its seed and the
+    element's index), with one exception after the GEMM lowering: an f16
+    or bf16 GELU fused into its GEMM's epilogue is computed there from the
+    f32 pre-activation, and its clone from the rounded pre-activation the
+    GEMM writes for the backward pass (as PyTorch's GELU reads it), so the
+    two can differ by one rounding. Run it after `amp-pipeline`, so that the casts the
+    pipeline inserts are recomputed too. `amp-run` and `amp-compile` run it
+    there with `--recompute`. The C++ entry point is
+    `amp::nn::recompute` (amp/Dialect/NN/Transforms/Recompute.h).
+  }];
+}
+
 #endif // AMP_DIALECT_NN_TRANSFORMS_PASSES_TD
