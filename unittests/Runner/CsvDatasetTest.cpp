@@ -174,3 +174,82 @@ TEST(CsvDatasetTest, LabelsPerPosition) {
   EXPECT_EQ(csvError("1,2,3,2,x,1\n", options),
             "P:1: label 'x' is not an integer");
 }
+
+// A regression's f32 targets: each row ends in the targets' product of
+// columns, read as numbers (not scaled, unlike the features), and finite.
+TEST(CsvDatasetTest, Targets) {
+  std::string path = tempPath("data.csv");
+  writeFile(path, "1,2,0.5,-3\n4,5,1e-3,2.25\n");
+  DataOptions options;
+  options.labelShape = {2};
+  options.targets = true;
+  options.featureScale = 2.0f;
+  StatusOr<Dataset> d = readCsvDataset(path, options);
+  ASSERT_FALSE(d.failed()) << d.getStatus().message();
+  EXPECT_EQ(d->features, 2);
+  EXPECT_EQ(d->rows(), 2);
+  EXPECT_TRUE(d->y.empty());
+  EXPECT_EQ(d->targets, (std::vector<float>{0.5f, -3, 1e-3f, 2.25f}));
+  EXPECT_EQ(d->x, (std::vector<float>{2, 4, 8, 10}));
+  EXPECT_EQ(csvError("1,2,0.5,x\n", options),
+            "P:1: target 'x' is not a number");
+  EXPECT_EQ(csvError("1,2,0.5,nan\n", options),
+            "P:1: target nan is not a finite f32");
+  EXPECT_EQ(csvError("1,2,0.5,1e39\n", options),
+            "P:1: target 1e+39 is not a finite f32");
+  // The targets take part in the fingerprint a checkpoint records.
+  Dataset other = *d;
+  other.targets[3] = 2.5f;
+  EXPECT_NE(d->fingerprint(), other.fingerprint());
+}
+
+TEST(CsvDatasetTest, SyntheticRegressionFollowsALinearTeacher) {
+  std::mt19937_64 rng(3);
+  StatusOr<Dataset> d = makeSyntheticRegression(/*batch=*/4, /*features=*/3,
+                                                /*targets=*/2, rng);
+  ASSERT_FALSE(d.failed()) << d.getStatus().message();
+  ASSERT_EQ(d->rows(), 1000);
+  EXPECT_EQ(d->labelsPerRow, 2);
+  EXPECT_TRUE(d->y.empty());
+  // The targets are a linear function of the features: a least-squares
+  // fit over every row, W (3 x 2) from the normal equations X^T X W =
+  // X^T Y, leaves no residual but rounding.
+  double residual = 0, total = 0;
+  double xtx[3][3] = {}, xty[3][2] = {};
+  for (int64_t r = 0; r < d->rows(); ++r)
+    for (int i = 0; i < 3; ++i) {
+      for (int j = 0; j < 3; ++j)
+        xtx[i][j] += double(d->x[r * 3 + i]) * d->x[r * 3 + j];
+      for (int t = 0; t < 2; ++t)
+        xty[i][t] += double(d->x[r * 3 + i]) * d->targets[r * 2 + t];
+    }
+  // Gaussian elimination on the 3 x 3 system, both right-hand sides.
+  for (int i = 0; i < 3; ++i)
+    for (int k = i + 1; k < 3; ++k) {
+      double f = xtx[k][i] / xtx[i][i];
+      for (int j = 0; j < 3; ++j)
+        xtx[k][j] -= f * xtx[i][j];
+      for (int t = 0; t < 2; ++t)
+        xty[k][t] -= f * xty[i][t];
+    }
+  double w[3][2];
+  for (int i = 2; i >= 0; --i)
+    for (int t = 0; t < 2; ++t) {
+      double v = xty[i][t];
+      for (int j = i + 1; j < 3; ++j)
+        v -= xtx[i][j] * w[j][t];
+      w[i][t] = v / xtx[i][i];
+    }
+  for (int64_t r = 0; r < d->rows(); ++r)
+    for (int t = 0; t < 2; ++t) {
+      double fit = 0;
+      for (int i = 0; i < 3; ++i)
+        fit += w[i][t] * d->x[r * 3 + i];
+      double y = d->targets[r * 2 + t];
+      residual += (y - fit) * (y - fit);
+      total += y * y;
+    }
+  EXPECT_GT(total, 0.0);
+  EXPECT_LT(residual, 1e-9 * total);
+  EXPECT_TRUE(makeSyntheticRegression(int64_t{1} << 40, 64, 1, rng).failed());
+}

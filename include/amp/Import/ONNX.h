@@ -61,9 +61,10 @@ struct ONNXImportOptions {
   /// exponent, a reduction's axes) can read it, as in ONNX's node tests,
   /// which pass these as inputs.
   std::map<std::string, std::string> constantInputs;
-  /// Build a forward loss function for nn-autodiff: a final Softmax is
-  /// replaced by its logits, a label argument (`nn.role<label>`) and the
-  /// loss (`nn.role<loss>`) are added. `loss` is "cross_entropy".
+  /// Build a forward loss function for nn-autodiff: a label argument
+  /// (`nn.role<label>`) and the loss (`nn.role<loss>`) are added. `loss` is
+  /// "cross_entropy" (integer classes; a final Softmax is replaced by its
+  /// logits) or "mse" (f32 targets shaped like the output, nn.mse_loss).
   bool train = false;
   std::string loss = "cross_entropy";
   /// With `train`, the cross-entropy's label smoothing in [0, 1]

@@ -2,13 +2,13 @@
 //
 // A dataset is a table of rows; a batch is `batch` rows. A row holds every
 // input's values (flattened, in argument order), then its labels: one class,
-// or one per position. Its loaders:
+// or one per position, or the f32 targets of a regression. Its loaders:
 //   - CSV files (CsvDataset.cpp): the values' columns, then the labels;
 //   - NumPy .npz archives (NpzDataset.cpp): an array per input, named like
 //     it, and the labels;
 //   - synthetic data (SyntheticData.cpp): Gaussian features labelled by a
-//     random linear teacher, and token sequences x[t+1] = (5 x[t] + 3) mod V
-//     for token models.
+//     random linear teacher (its argmax, or its outputs as targets), and
+//     token sequences x[t+1] = (5 x[t] + 3) mod V for token models.
 // The draws from the runner's RNG are part of its reproducibility contract.
 //
 //===----------------------------------------------------------------------===//
@@ -37,8 +37,15 @@ struct Dataset {
   std::vector<float> x;
   /// rows x labelsPerRow labels.
   std::vector<int64_t> y;
+  /// rows x labelsPerRow f32 targets instead, when the labels are a
+  /// regression's (an f32 label argument, nn.mse_loss); y is then empty.
+  std::vector<float> targets;
 
-  int64_t rows() const { return static_cast<int64_t>(y.size()) / labelsPerRow; }
+  bool hasTargets() const { return !targets.empty(); }
+  int64_t rows() const {
+    return static_cast<int64_t>(hasTargets() ? targets.size() : y.size()) /
+           labelsPerRow;
+  }
   /// A 64-bit FNV-1a hash of the shape, values and labels: a checkpoint
   /// records it, so that a run resumes only on the data it was saved on.
   uint64_t fingerprint() const;
@@ -65,6 +72,11 @@ struct DataOptions {
   /// Keep features that are NaN or infinite (after scaling) instead of
   /// failing on them.
   bool allowNonfinite = false;
+  /// The labels are f32 targets (Dataset::targets): any finite number,
+  /// not scaled; else integer classes (Dataset::y).
+  bool targets = false;
+  /// Fails unless `target` is finite; the message begins with `where`.
+  Status checkTarget(double target, const std::string &where) const;
 };
 
 /// Reads a CSV file of `features..., label` rows (`features..., labels...`
@@ -93,7 +105,8 @@ struct DataInput {
 /// Reads a NumPy .npz archive (amp/Runner/NpzFile.h) into rows of every
 /// input's values in order, then the label: the array `inputs[k].array`
 /// feeds input k, and the first of `labelArrays` that the archive holds,
-/// a [rows, labelShape...] integer array, the labels. Other arrays are ignored.
+/// a [rows, labelShape...] integer array, the labels (or any numeric array,
+/// the targets, with DataOptions::targets). Other arrays are ignored.
 /// The checks are readCsvDataset's, and --feature-scale multiplies the float
 /// arrays.
 StatusOr<Dataset> readNpzDataset(const std::string &path,
@@ -110,6 +123,13 @@ constexpr int64_t kMaxSyntheticValues = int64_t{1} << 28;
 /// classes; an error when the rows would hold more than kMaxSyntheticValues.
 StatusOr<Dataset> makeSyntheticDataset(int64_t batch, int64_t features,
                                        int64_t classes, std::mt19937_64 &rng);
+
+/// The same rows, each with `targets` f32 targets: the outputs of a random
+/// linear teacher, W x / sqrt(features) with standard normal W (a
+/// regression); the same bound.
+StatusOr<Dataset> makeSyntheticRegression(int64_t batch, int64_t features,
+                                          int64_t targets,
+                                          std::mt19937_64 &rng);
 
 /// max(20 batches, 256) sequences of `length` tokens of x[t+1] =
 /// (5 x[t] + 3) mod vocab from random starts, labelled with the next token;

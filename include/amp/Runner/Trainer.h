@@ -149,8 +149,9 @@ private:
       : rt(rt), program(std::move(program)), options(std::move(options)),
         rng(this->options.seed) {}
 
-  /// What the step's inputs and label are: sets idInputs, labelShape,
-  /// batch, features and columns, checking the options that depend on them.
+  /// What the step's inputs and label are: sets idInputs, targets,
+  /// labelShape, batch, features and columns, checking the options that depend
+  /// on them.
   Status checkInputKind();
   Status loadData();
   /// Checks the dataset's values of integer inputs (ids and masks).
@@ -201,12 +202,16 @@ private:
                  std::ostream &out);
   /// The eval function's accuracy and mean cross-entropy on the held-out
   /// rows.
+  /// Held-out classes: argmax hits of `total` labels and the mean
+  /// cross-entropy; or, for targets, the mean squared error over `total`
+  /// targets (correct unused).
   struct EvalResult {
     int64_t correct = 0, total = 0;
     double loss = 0;
   };
   StatusOr<EvalResult> evaluate(const EntryPoints &entry);
-  /// "0.9750 (351/360), loss 0.0812".
+  /// "0.9750 (351/360), loss 0.0812"; for targets "mse 0.0812 (360
+  /// targets)".
   std::string describe(const EvalResult &result) const;
   Status saveParams() const;
   /// The step arguments a checkpoint holds: every threaded one, in
@@ -251,6 +256,9 @@ private:
   /// Whether an input takes integers (ids, masks): then --data's values
   /// for them are checked as ids, and the f32-only options are refused.
   bool idInputs = false;
+  /// Whether the labels are a regression's f32 targets (an f32 label
+  /// argument, read by nn.mse_loss) rather than integer classes.
+  bool targets = false;
   /// The label's shape after the batch: empty for a class per row.
   std::vector<int64_t> labelShape;
   /// Where an input's values lie in a dataset row: the inputs' per-row

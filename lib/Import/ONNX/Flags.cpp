@@ -43,7 +43,10 @@ struct ImportFlags {
                "updates as buffers"),
       cl::cat(category)};
   cl::opt<std::string> loss{"loss", cl::init("cross_entropy"),
-                            cl::desc("The loss of --train: cross_entropy"),
+                            cl::desc("The loss of --train: cross_entropy "
+                                     "(integer classes) or mse (f32 "
+                                     "targets shaped like the output, "
+                                     "PyTorch's MSELoss)"),
                             cl::cat(category)};
   cl::opt<double> labelSmoothing{
       "label-smoothing", cl::init(0.0),

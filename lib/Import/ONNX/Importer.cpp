@@ -605,9 +605,14 @@ LogicalResult GraphImporter::findFinalSoftmax() {
 }
 
 OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
-  if (options.train && options.loss != "cross_entropy") {
+  const bool mse = options.loss == "mse";
+  if (options.train && options.loss != "cross_entropy" && !mse) {
     emitError(fileLoc) << "--loss " << options.loss
-                       << " is not supported (cross_entropy)";
+                       << " is not supported (cross_entropy or mse)";
+    return nullptr;
+  }
+  if (mse && options.labelSmoothing != 0.0) {
+    emitError(fileLoc) << "--label-smoothing needs --loss cross_entropy";
     return nullptr;
   }
   if (!(options.labelSmoothing >= 0.0 && options.labelSmoothing <= 1.0)) {
@@ -624,7 +629,7 @@ OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
   builder.setInsertionPointToStart(body);
   if (failed(importInitializers()) || failed(importInputs()))
     return nullptr;
-  if (options.train && failed(findFinalSoftmax()))
+  if (options.train && !mse && failed(findFinalSoftmax()))
     return nullptr;
   findErfGelus();
   for (int i = 0; i < graph.node_size(); ++i)
@@ -649,7 +654,24 @@ OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
   }
 
   int labelArg = -1;
-  if (options.train) {
+  if (options.train && mse) {
+    // A regression: f32 targets shaped like the output.
+    Value predictions = results[0];
+    auto type = cast<RankedTensorType>(predictions.getType());
+    if (!type.getElementType().isF32() || type.getRank() < 1) {
+      emitError(fileLoc) << "--train --loss mse needs f32 predictions of "
+                            "shape [batch, ...]; the output is "
+                         << type;
+      return nullptr;
+    }
+    Value targets = body->addArgument(
+        type, NameLoc::get(builder.getStringAttr(kLabelsName)));
+    labelArg = body->getNumArguments() - 1;
+    Value loss = nn::MseLossOp::create(
+        builder, NameLoc::get(builder.getStringAttr("loss")),
+        RankedTensorType::get({}, builder.getF32Type()), predictions, targets);
+    results.assign({loss});
+  } else if (options.train) {
     Value logits = results[0];
     auto type = cast<RankedTensorType>(logits.getType());
     // A convolutional head's logits [batch, classes, 1, 1] (SqueezeNet's
@@ -701,10 +723,11 @@ OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
         builder.getI64IntegerAttr(kIgnoreIndex),
         builder.getF32FloatAttr(static_cast<float>(options.labelSmoothing)));
     results.assign({loss});
-    // The new running statistics, in the order of their buffer arguments.
+  }
+  // The new running statistics, in the order of their buffer arguments.
+  if (options.train)
     for (const ValueTable::Buffer &buffer : table.buffers())
       results.push_back(buffer.update);
-  }
   func::ReturnOp::create(builder, fileLoc, results);
 
   auto module = ModuleOp::create(fileLoc);

@@ -1,8 +1,11 @@
-//===- Dataset.cpp - the held-out split, labels per row, fingerprint ------===//
+//===- Dataset.cpp - the held-out split, label checks, fingerprint --------===//
 
 #include "amp/Runner/Dataset.h"
 
+#include "amp/Runner/Text.h"
+
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 using namespace amp::runner;
@@ -25,6 +28,13 @@ Status DataOptions::checkLabel(int64_t label, const std::string &where) const {
            : std::string()));
 }
 
+Status DataOptions::checkTarget(double target, const std::string &where) const {
+  if (std::isfinite(target) && std::isfinite(static_cast<float>(target)))
+    return Status::success();
+  return Status::error(where + "target " + formatString("%g", target) +
+                       " is not a finite f32");
+}
+
 uint64_t Dataset::fingerprint() const {
   uint64_t hash = 0xcbf29ce484222325ull;
   auto add = [&](const void *data, size_t size) {
@@ -36,6 +46,7 @@ uint64_t Dataset::fingerprint() const {
   add(&labelsPerRow, sizeof labelsPerRow);
   add(x.data(), x.size() * sizeof(float));
   add(y.data(), y.size() * sizeof(int64_t));
+  add(targets.data(), targets.size() * sizeof(float));
   return hash;
 }
 

@@ -8,7 +8,9 @@
 // count. The eval function's batch may be a micro-batch of the step's (a step
 // that accumulates gradients): it reads the first rows of the step's input
 // buffers. The last partial batch is padded with the first held-out rows
-// and only its real rows are scored.
+// and only its real rows are scored. With a regression's f32 targets the
+// eval function returns predictions of the targets' shape, and the score is
+// their mean squared error (in f64), as nn.mse_loss's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,7 +73,17 @@ StatusOr<Trainer::EvalResult> Trainer::evaluate(const EntryPoints &entry) {
       return s;
     if (Status s = logits->download(hostLogits.data()); s.failed())
       return s;
-    for (int64_t r = 0; r < evalBatch && start + r < rows; ++r)
+    for (int64_t r = 0; data.hasTargets() && r < evalBatch && start + r < rows;
+         ++r)
+      for (int64_t k = 0; k < labels; ++k) {
+        const double error =
+            double(hostLogits[r * labels + k]) -
+            double(data.targets[split.eval[start + r] * labels + k]);
+        result.loss += error * error;
+        ++result.total;
+      }
+    for (int64_t r = 0; !data.hasTargets() && r < evalBatch && start + r < rows;
+         ++r)
       for (int64_t k = 0; k < labels; ++k) {
         const int64_t label = data.y[split.eval[start + r] * labels + k];
         if (label == ignore)
@@ -93,6 +105,9 @@ StatusOr<Trainer::EvalResult> Trainer::evaluate(const EntryPoints &entry) {
 }
 
 std::string Trainer::describe(const EvalResult &r) const {
+  if (data.hasTargets())
+    return "mse " + formatString("%.6g", r.loss) + " (" +
+           std::to_string(r.total) + " targets)";
   return formatString("%.4f", double(r.correct) / double(r.total)) + " (" +
          std::to_string(r.correct) + "/" + std::to_string(r.total) +
          (data.labelsPerRow > 1 ? " positions" : "") + "), loss " +

@@ -49,16 +49,22 @@ StatusOr<Dataset> amp::runner::readNpzDataset(
     return Status::error(where + " has no label array " + names +
                          "; it holds " + held());
   }
+  const bool floatLabels = labels->type == ElementType::F32;
   if (labels->shape.empty() ||
       std::vector<int64_t>(labels->shape.begin() + 1, labels->shape.end()) !=
           options.labelShape ||
-      !(labels->type == ElementType::I32 || labels->type == ElementType::I64))
-    return Status::error(where + ": the labels '" + labelName + "' are " +
-                         describeArray(*labels) + ", not " +
-                         (options.labelShape.empty()
-                              ? std::string("one i32/i64 class per row")
-                              : "i32/i64 " + describeShape(options.labelShape) +
-                                    " (a label per position)"));
+      (floatLabels && !options.targets) ||
+      !(floatLabels || labels->type == ElementType::I32 ||
+        labels->type == ElementType::I64))
+    return Status::error(
+        where + ": the labels '" + labelName + "' are " +
+        describeArray(*labels) + ", not " +
+        (options.targets
+             ? "f32 (or integer) targets " + describeShape(options.labelShape)
+         : options.labelShape.empty()
+             ? std::string("one i32/i64 class per row")
+             : "i32/i64 " + describeShape(options.labelShape) +
+                   " (a label per position)"));
   const int64_t rows = labels->shape[0];
   if (rows == 0)
     return Status::error(where + " is empty");
@@ -110,7 +116,21 @@ StatusOr<Dataset> amp::runner::readNpzDataset(
         d.x.push_back(v);
       }
     }
-    for (int64_t k = 0; k < d.labelsPerRow; ++k) {
+    for (int64_t k = 0; options.targets && k < d.labelsPerRow; ++k) {
+      const int64_t i = r * d.labelsPerRow + k;
+      float target;
+      if (floatLabels)
+        std::memcpy(&target, labels->bytes.data() + i * sizeof target,
+                    sizeof target);
+      else
+        target = static_cast<float>(integerAt(*labels, i));
+      if (Status s = options.checkTarget(
+              target, where + ": row " + std::to_string(r + 1) + ": ");
+          s.failed())
+        return s;
+      d.targets.push_back(target);
+    }
+    for (int64_t k = 0; !options.targets && k < d.labelsPerRow; ++k) {
       int64_t label = integerAt(*labels, r * d.labelsPerRow + k);
       if (Status s = options.checkLabel(
               label, where + ": row " + std::to_string(r + 1) + ": ");

@@ -190,24 +190,25 @@ Status amp::runner::checkEvalFunction(const FunctionSignature &eval,
     }
   }
   // The logits: the labels' shape (with the inputs' batch), then the
-  // classes.
+  // classes; a regression's predictions (f32 labels): the labels' shape.
   std::vector<int64_t> labelShape = stepLabel.shape;
   if (batch && !labelShape.empty())
     labelShape[0] = *batch;
+  const bool targets = stepLabel.type == ElementType::F32;
   const std::vector<int64_t> *logits =
       eval.results.size() == 1 ? &eval.results[0].shape : nullptr;
   if (inputs != binding.inputs().size() || !logits ||
-      logits->size() != labelShape.size() + 1 ||
+      logits->size() != labelShape.size() + (targets ? 0 : 1) ||
       !std::equal(labelShape.begin(), labelShape.end(), logits->begin()) ||
-      logits->back() < 1 || eval.results[0].type != ElementType::F32)
-    return Status::error(fn +
-                         " must take (params..., buffers..., "
-                         "inputs..., [label]) with @" +
-                         step.name + "'s " +
-                         std::to_string(binding.inputs().size()) +
-                         " input(s) and return f32 logits of the labels' "
-                         "shape and then the classes ([batch, classes]; "
-                         "classes >= 1)");
+      (!targets && logits->back() < 1) ||
+      eval.results[0].type != ElementType::F32)
+    return Status::error(
+        fn + " must take (params..., buffers..., inputs..., [label]) with @" +
+        step.name + "'s " + std::to_string(binding.inputs().size()) +
+        " input(s) and return " +
+        (targets ? "f32 predictions of the labels' shape (the targets')"
+                 : "f32 logits of the labels' shape and then the classes "
+                   "([batch, classes]; classes >= 1)"));
   return Status::success();
 }
 

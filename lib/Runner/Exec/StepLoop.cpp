@@ -63,7 +63,8 @@ Status Trainer::run(const EntryPoints &entry, std::ostream &out) {
       StatusOr<EvalResult> result = evaluate(entry);
       if (result.failed())
         return result.takeStatus();
-      out << "step " << step << "  held-out accuracy " << describe(*result)
+      out << "step " << step << "  held-out "
+          << (data.hasTargets() ? "" : "accuracy ") << describe(*result)
           << "\n";
     }
     if (options.checkpointEvery > 0 && step % options.checkpointEvery == 0 &&
@@ -86,7 +87,8 @@ Status Trainer::run(const EntryPoints &entry, std::ostream &out) {
     StatusOr<EvalResult> result = evaluate(entry);
     if (result.failed())
       return result.takeStatus();
-    out << "eval accuracy: " << describe(*result) << "\n";
+    out << (data.hasTargets() ? "eval: " : "eval accuracy: ")
+        << describe(*result) << "\n";
   }
   if (options.reportMemory)
     reportMemory(out);

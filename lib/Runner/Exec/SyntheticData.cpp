@@ -5,6 +5,7 @@
 #include "amp_runtime/checked_size.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace amp;
 using namespace amp::runner;
@@ -48,6 +49,35 @@ StatusOr<Dataset> amp::runner::makeSyntheticDataset(int64_t batch,
         score[c] += v * teacher[f * classes + c];
     }
     d.y.push_back(std::max_element(score.begin(), score.end()) - score.begin());
+  }
+  return d;
+}
+
+StatusOr<Dataset> amp::runner::makeSyntheticRegression(int64_t batch,
+                                                       int64_t features,
+                                                       int64_t targets,
+                                                       std::mt19937_64 &rng) {
+  StatusOr<int64_t> rowCount = syntheticRows(batch, features, 1000);
+  if (rowCount.failed())
+    return rowCount.takeStatus();
+  const int64_t rows = *rowCount;
+  std::normal_distribution<float> normal;
+  const float scale = 1.0f / std::sqrt(static_cast<float>(features));
+  std::vector<float> teacher(features * targets);
+  for (float &t : teacher)
+    t = normal(rng) * scale;
+  Dataset d;
+  d.features = features;
+  d.labelsPerRow = targets;
+  for (int64_t r = 0; r < rows; ++r) {
+    std::vector<float> out(targets, 0.0f);
+    for (int64_t f = 0; f < features; ++f) {
+      float v = normal(rng);
+      d.x.push_back(v);
+      for (int64_t t = 0; t < targets; ++t)
+        out[t] += v * teacher[f * targets + t];
+    }
+    d.targets.insert(d.targets.end(), out.begin(), out.end());
   }
   return d;
 }

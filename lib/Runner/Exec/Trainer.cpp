@@ -160,23 +160,32 @@ Status Trainer::checkInputKind() {
   }
   const TensorDesc &in = program.step.args[inputs[0]];
   batch = in.shape[0];
-  if (!(lab.type == ElementType::I32 || lab.type == ElementType::I64) ||
+  targets = lab.type == ElementType::F32;
+  if (!(targets || lab.type == ElementType::I32 ||
+        lab.type == ElementType::I64) ||
       lab.shape.empty() || lab.shape[0] != batch || lab.numElements() <= 0)
     return Status::error("the label argument " + describeType(lab) +
                          " must be an i32/i64 tensor [batch] (a class per "
-                         "row) or [batch, seq, ...] (a label per position) "
-                         "with the inputs' batch, " +
+                         "row) or [batch, seq, ...] (a label per position), "
+                         "or an f32 tensor [batch, ...] (a regression's "
+                         "targets), with the inputs' batch, " +
                          std::to_string(batch));
   labelShape.assign(lab.shape.begin() + 1, lab.shape.end());
 
-  if (options.dataFile.empty() && idInputs && labelShape.empty())
+  if (targets && options.dataFile.empty() && idInputs)
+    return Status::error(
+        "regression targets (an f32 label) on integer inputs need --data: "
+        "CSV rows of the inputs' values then the targets, or a NumPy .npz "
+        "archive of an array per input and the targets");
+
+  if (options.dataFile.empty() && idInputs && labelShape.empty() && !targets)
     return Status::error(
         "a sequence classifier (integer [batch, seq] input, [batch] labels) "
         "needs --data: CSV rows of seq token ids" +
         std::string(inputs.size() > 1 ? " (every input's values)" : "") +
         ", then the label, or a NumPy .npz archive of an array per input "
         "and the labels");
-  if (options.dataFile.empty() && !labelShape.empty()) {
+  if (options.dataFile.empty() && !labelShape.empty() && !targets) {
     if (inputs.size() != 1 || !idInputs || in.shape.size() != 2 ||
         lab.shape != in.shape)
       return Status::error(
@@ -299,9 +308,12 @@ static int64_t modelClasses(const TrainingProgram &program,
 }
 
 Status Trainer::loadData() {
-  const int64_t classes = modelClasses(program, binding);
+  const int64_t classes = targets ? 0 : modelClasses(program, binding);
   StatusOr<Dataset> loaded = Status::error("no data");
-  if (options.dataFile.empty() && !labelShape.empty()) {
+  if (options.dataFile.empty() && targets) {
+    loaded = makeSyntheticRegression(
+        batch, features, rowSize(program.step.args[binding.label]), rng);
+  } else if (options.dataFile.empty() && !labelShape.empty()) {
     if (classes > 0 && options.vocab > classes)
       return Status::error("--vocab " + std::to_string(options.vocab) +
                            " is larger than the model's " +
@@ -314,6 +326,7 @@ Status Trainer::loadData() {
     checks.allowNonfinite = options.allowNonfinite;
     checks.labelShape = labelShape;
     checks.ignoreIndex = program.step.args[binding.label].ignoreIndex;
+    checks.targets = targets;
     loaded = isNpzFile(options.dataFile)
                  ? readNpzDataset(options.dataFile, dataInputs(), labelArrays(),
                                   checks)
@@ -461,10 +474,17 @@ void Trainer::assembleBatch(const std::vector<int64_t> &rows, size_t first,
   ElementType labelType = program.step.args[binding.label].type;
   assembleInputs(rows, first, into);
   const int64_t labels = data.labelsPerRow;
-  for (int64_t r = 0; r < batch; ++r)
+  for (int64_t r = 0; r < batch; ++r) {
+    const int64_t row = rows[(first + r) % rows.size()];
+    if (data.hasTargets()) {
+      std::memcpy(into.labels.data() + r * labels * sizeof(float),
+                  &data.targets[row * labels], labels * sizeof(float));
+      continue;
+    }
     for (int64_t k = 0; k < labels; ++k)
       storeInt(into.labels.data(), labelType, r * labels + k,
-               data.y[rows[(first + r) % rows.size()] * labels + k]);
+               data.y[row * labels + k]);
+  }
 }
 
 void Trainer::assembleInputs(const std::vector<int64_t> &rows, size_t first,

@@ -1268,6 +1268,61 @@ def write_fresh_mlp():
     export_script_and_train(model, "fresh_mlp")
 
 
+class Regressor(nn.Module):
+    """An MLP with a BatchNorm that predicts 3 values per row."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(8, 16)
+        self.bn = nn.BatchNorm1d(16)
+        self.fc2 = nn.Linear(16, 3)
+
+    def forward(self, x):
+        return self.fc2(torch.relu(self.bn(self.fc1(x))))
+
+
+def write_regression():
+    """Regressor exported by the TorchScript exporter in training mode
+    (regression.onnx, batch 12), its 16 rows (regression.npz: `x` [16, 8]
+    and the targets `labels` [16, 3]; regression_rows.csv: the same rows,
+    8 features then 3 targets) and PyTorch's MSELoss over 10 full-batch SGD
+    steps (lr 0.05, momentum 0.9) on the first 12 rows
+    (regression_torch_log.csv), then the eval-mode MSE on the last 4
+    (regression_torch_eval.txt): what amp-run --eval-fraction 0.25
+    --shuffle=false trains and holds out."""
+    torch.manual_seed(13)
+    model = Regressor()
+    rng = np.random.default_rng(13)
+    x = rng.standard_normal((16, 8)).astype(np.float32)
+    teacher = rng.standard_normal((8, 3)).astype(np.float32)
+    y = (np.tanh(x @ teacher) + 0.1 * rng.standard_normal((16, 3))).astype(
+        np.float32)
+    np.savez(os.path.join(HERE, "regression.npz"), x=x, labels=y)
+    with open(os.path.join(HERE, "regression_rows.csv"), "w") as f:
+        for row in np.concatenate([x, y], axis=1):
+            f.write(",".join(f"{v:.9g}" for v in row) + "\n")
+    # The training-mode export runs the model once, which moves the running
+    # statistics before the file takes them: both sides train from there.
+    train_x, train_y = torch.tensor(x[:12]), torch.tensor(y[:12])
+    torch.onnx.export(model.train(), (train_x,),
+                      os.path.join(HERE, "regression.onnx"), dynamo=False,
+                      opset_version=17, input_names=["x"],
+                      output_names=["y"],
+                      training=torch.onnx.TrainingMode.TRAINING)
+    saved = {i.name: onnx.numpy_helper.to_array(i) for i in onnx.load(
+        os.path.join(HERE, "regression.onnx")).graph.initializer}
+    for name in ("bn.running_mean", "bn.running_var"):
+        assert np.array_equal(saved[name], model.state_dict()[name].numpy())
+    train_and_log(model, train_x, train_y,
+                  torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9),
+                  "regression_torch_log.csv", loss_fn=nn.functional.mse_loss)
+    with torch.no_grad():
+        mse = nn.functional.mse_loss(model.eval()(torch.tensor(x[12:])),
+                                     torch.tensor(y[12:])).item()
+    with open(os.path.join(HERE, "regression_torch_eval.txt"), "w") as f:
+        f.write(f"{mse:.9g}\n")
+
+
 def write_grad_accumulation():
     """bn_cnn_eval.onnx trained by PyTorch's gradient accumulation idiom on
     its 16 rows in file order: two micro-batches of 8 per step (rows 0-7,
@@ -1920,6 +1975,7 @@ def main():
     write_batch_norm_cnn()
     write_scalar_weights()
     write_fresh_mlp()
+    write_regression()
     write_lr_schedules()
     write_grad_norm()
     write_activations()
