@@ -283,13 +283,20 @@ TEST(TrainerTest, CreateErrors) {
   program.step.args[8].shape = {3};
   EXPECT_EQ(createError(baseOptions(), program),
             "the label argument [3] i32 must be an i32/i64 tensor [batch] (a "
-            "class per row) or [batch, seq, ...] (a label per position) with "
-            "the inputs' batch, 4");
+            "class per row) or [batch, seq, ...] (a label per position), or "
+            "an f32 tensor [batch, ...] (a regression's targets), with the "
+            "inputs' batch, 4");
   // Integer [4, 2] input and [4] labels: a sequence classifier, which
-  // trains on --data only, and only on token ids.
+  // trains on --data only, and only on token ids. f32 targets likewise.
   program.step.args[8].shape = {4};
   options = baseOptions();
   options.dataFile.clear();
+  program.step.args[8].type = ElementType::F32;
+  EXPECT_EQ(createError(options, program),
+            "regression targets (an f32 label) on integer inputs need --data: "
+            "CSV rows of the inputs' values then the targets, or a NumPy .npz "
+            "archive of an array per input and the targets");
+  program.step.args[8].type = ElementType::I32;
   EXPECT_EQ(createError(options, program),
             "a sequence classifier (integer [batch, seq] input, [batch] "
             "labels) needs --data: CSV rows of seq token ids, then the label, "

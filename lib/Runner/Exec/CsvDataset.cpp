@@ -87,16 +87,17 @@ StatusOr<Dataset> amp::runner::parseCsvDataset(std::string_view text,
             "; pass --allow-nonfinite to keep non-finite features");
       d.x.push_back(value);
     }
-    for (int64_t k = features; options.targets && k < features + labels; ++k) {
-      double target;
-      if (!parseDouble(trim(cells[k]), target))
-        return Status::error(where + "target '" + std::string(cells[k]) +
-                             "' is not a number");
-      if (Status s = options.checkTarget(target, where); s.failed())
-        return s;
-      d.targets.push_back(static_cast<float>(target));
-    }
-    for (int64_t k = features; !options.targets && k < features + labels; ++k) {
+    for (int64_t k = features; k < features + labels; ++k) {
+      if (options.targets) {
+        double target;
+        if (!parseDouble(trim(cells[k]), target))
+          return Status::error(where + "target '" + std::string(cells[k]) +
+                               "' is not a number");
+        if (Status s = options.checkTarget(target, where); s.failed())
+          return s;
+        d.targets.push_back(static_cast<float>(target));
+        continue;
+      }
       int64_t label;
       if (!parseInt(trim(cells[k]), label))
         return Status::error(where + "label '" + std::string(cells[k]) +

@@ -73,19 +73,17 @@ StatusOr<Trainer::EvalResult> Trainer::evaluate(const EntryPoints &entry) {
       return s;
     if (Status s = logits->download(hostLogits.data()); s.failed())
       return s;
-    for (int64_t r = 0; data.hasTargets() && r < evalBatch && start + r < rows;
-         ++r)
+    for (int64_t r = 0; r < evalBatch && start + r < rows; ++r)
       for (int64_t k = 0; k < labels; ++k) {
-        const double error =
-            double(hostLogits[r * labels + k]) -
-            double(data.targets[split.eval[start + r] * labels + k]);
-        result.loss += error * error;
-        ++result.total;
-      }
-    for (int64_t r = 0; !data.hasTargets() && r < evalBatch && start + r < rows;
-         ++r)
-      for (int64_t k = 0; k < labels; ++k) {
-        const int64_t label = data.y[split.eval[start + r] * labels + k];
+        const int64_t at = split.eval[start + r] * labels + k;
+        if (data.hasTargets()) {
+          const double error =
+              double(hostLogits[r * labels + k]) - double(data.targets[at]);
+          result.loss += error * error;
+          ++result.total;
+          continue;
+        }
+        const int64_t label = data.y[at];
         if (label == ignore)
           continue; // padding
         if (label < 0 || label >= classes)

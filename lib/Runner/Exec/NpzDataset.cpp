@@ -116,25 +116,22 @@ StatusOr<Dataset> amp::runner::readNpzDataset(
         d.x.push_back(v);
       }
     }
-    for (int64_t k = 0; options.targets && k < d.labelsPerRow; ++k) {
-      const int64_t i = r * d.labelsPerRow + k;
-      float target;
-      if (floatLabels)
-        std::memcpy(&target, labels->bytes.data() + i * sizeof target,
-                    sizeof target);
-      else
-        target = static_cast<float>(integerAt(*labels, i));
-      if (Status s = options.checkTarget(
-              target, where + ": row " + std::to_string(r + 1) + ": ");
-          s.failed())
-        return s;
-      d.targets.push_back(target);
-    }
-    for (int64_t k = 0; !options.targets && k < d.labelsPerRow; ++k) {
-      int64_t label = integerAt(*labels, r * d.labelsPerRow + k);
-      if (Status s = options.checkLabel(
-              label, where + ": row " + std::to_string(r + 1) + ": ");
-          s.failed())
+    const std::string row = where + ": row " + std::to_string(r + 1) + ": ";
+    for (int64_t i = r * d.labelsPerRow; i < (r + 1) * d.labelsPerRow; ++i) {
+      if (options.targets) {
+        float target;
+        if (floatLabels)
+          std::memcpy(&target, labels->bytes.data() + i * sizeof target,
+                      sizeof target);
+        else
+          target = static_cast<float>(integerAt(*labels, i));
+        if (Status s = options.checkTarget(target, row); s.failed())
+          return s;
+        d.targets.push_back(target);
+        continue;
+      }
+      int64_t label = integerAt(*labels, i);
+      if (Status s = options.checkLabel(label, row); s.failed())
         return s;
       d.y.push_back(label);
     }
