@@ -26,59 +26,60 @@ static StatusOr<int64_t> syntheticRows(int64_t batch, int64_t values,
   return std::max(*rows, minRows);
 }
 
+/// max(20 batches, 1000) rows of `features` standard normal values and the
+/// `outputs` outputs of a random linear teacher (standard normal weights
+/// times `scale`, drawn first) for each; `label(d, outputs)` labels a row.
+template <typename Label>
+static StatusOr<Dataset> teacherRows(int64_t batch, int64_t features,
+                                     int64_t outputs, float scale,
+                                     std::mt19937_64 &rng, Label label) {
+  StatusOr<int64_t> rowCount = syntheticRows(batch, features, 1000);
+  if (rowCount.failed())
+    return rowCount.takeStatus();
+  const int64_t rows = *rowCount;
+  std::normal_distribution<float> normal;
+  std::vector<float> teacher(features * outputs);
+  for (float &t : teacher)
+    t = normal(rng) * scale;
+  Dataset d;
+  d.features = features;
+  for (int64_t r = 0; r < rows; ++r) {
+    std::vector<float> out(outputs, 0.0f);
+    for (int64_t f = 0; f < features; ++f) {
+      float v = normal(rng);
+      d.x.push_back(v);
+      for (int64_t c = 0; c < outputs; ++c)
+        out[c] += v * teacher[f * outputs + c];
+    }
+    label(d, out);
+  }
+  return d;
+}
+
 StatusOr<Dataset> amp::runner::makeSyntheticDataset(int64_t batch,
                                                     int64_t features,
                                                     int64_t classes,
                                                     std::mt19937_64 &rng) {
-  StatusOr<int64_t> rowCount = syntheticRows(batch, features, 1000);
-  if (rowCount.failed())
-    return rowCount.takeStatus();
-  int64_t rows = *rowCount;
-  std::normal_distribution<float> normal;
-  std::vector<float> teacher(features * classes);
-  for (float &t : teacher)
-    t = normal(rng);
-  Dataset d;
-  d.features = features;
-  for (int64_t r = 0; r < rows; ++r) {
-    std::vector<float> score(classes, 0.0f);
-    for (int64_t f = 0; f < features; ++f) {
-      float v = normal(rng);
-      d.x.push_back(v);
-      for (int64_t c = 0; c < classes; ++c)
-        score[c] += v * teacher[f * classes + c];
-    }
-    d.y.push_back(std::max_element(score.begin(), score.end()) - score.begin());
-  }
-  return d;
+  return teacherRows(batch, features, classes, 1.0f, rng,
+                     [](Dataset &d, const std::vector<float> &score) {
+                       d.y.push_back(
+                           std::max_element(score.begin(), score.end()) -
+                           score.begin());
+                     });
 }
 
 StatusOr<Dataset> amp::runner::makeSyntheticRegression(int64_t batch,
                                                        int64_t features,
                                                        int64_t targets,
                                                        std::mt19937_64 &rng) {
-  StatusOr<int64_t> rowCount = syntheticRows(batch, features, 1000);
-  if (rowCount.failed())
-    return rowCount.takeStatus();
-  const int64_t rows = *rowCount;
-  std::normal_distribution<float> normal;
-  const float scale = 1.0f / std::sqrt(static_cast<float>(features));
-  std::vector<float> teacher(features * targets);
-  for (float &t : teacher)
-    t = normal(rng) * scale;
-  Dataset d;
-  d.features = features;
-  d.labelsPerRow = targets;
-  for (int64_t r = 0; r < rows; ++r) {
-    std::vector<float> out(targets, 0.0f);
-    for (int64_t f = 0; f < features; ++f) {
-      float v = normal(rng);
-      d.x.push_back(v);
-      for (int64_t t = 0; t < targets; ++t)
-        out[t] += v * teacher[f * targets + t];
-    }
-    d.targets.insert(d.targets.end(), out.begin(), out.end());
-  }
+  StatusOr<Dataset> d = teacherRows(
+      batch, features, targets,
+      1.0f / std::sqrt(static_cast<float>(features)), rng,
+      [](Dataset &data, const std::vector<float> &out) {
+        data.targets.insert(data.targets.end(), out.begin(), out.end());
+      });
+  if (!d.failed())
+    d->labelsPerRow = targets;
   return d;
 }
 
