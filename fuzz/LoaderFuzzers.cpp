@@ -15,6 +15,7 @@
 #include "amp/Runner/ParamsFile.h"
 #include "amp/Runner/TensorFile.h"
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -30,13 +31,15 @@ namespace {
 }
 
 #if defined(AMP_FUZZ_CSV)
-/// The first byte picks the options (classes, non-finite features, scale,
-/// three labels per row, an ignore_index of -1), the rest is the file.
+/// The first byte picks the options (classes, where 15 stands for a
+/// regression's f32 targets, non-finite features, scale, three labels per
+/// row, an ignore_index of -1), the rest is the file.
 void fuzzOne(const uint8_t *data, size_t size) {
   if (size == 0)
     return;
   DataOptions options;
-  options.classes = data[0] & 0x0f;
+  options.targets = (data[0] & 0x0f) == 0x0f;
+  options.classes = options.targets ? 0 : data[0] & 0x0f;
   options.allowNonfinite = data[0] & 0x10;
   options.featureScale = (data[0] & 0x20) ? 1e30f : 0.0625f;
   if (data[0] & 0x40)
@@ -50,11 +53,16 @@ void fuzzOne(const uint8_t *data, size_t size) {
       invariantBroken("an error without a message");
     return;
   }
+  const size_t labels = static_cast<size_t>(d->rows() * d->labelsPerRow);
   if (d->rows() == 0 || d->features < 1 ||
       d->x.size() != static_cast<size_t>(d->rows() * d->features) ||
       d->labelsPerRow != options.labelsPerRow() ||
-      d->y.size() != static_cast<size_t>(d->rows() * d->labelsPerRow))
+      (options.targets ? d->targets.size() : d->y.size()) != labels ||
+      (options.targets ? d->y.size() : d->targets.size()) != 0)
     invariantBroken("a dataset of inconsistent size");
+  for (float target : d->targets)
+    if (!std::isfinite(target))
+      invariantBroken("a target that is not finite");
   for (int64_t label : d->y)
     if (options.classes > 0 && (label < 0 || label >= options.classes) &&
         label != options.ignoreIndex)
