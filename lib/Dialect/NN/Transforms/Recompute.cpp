@@ -90,6 +90,15 @@ private:
     return isa<amp::CastOp>(op) || isa<NNDialect>(op->getDialect());
   }
 
+  /// Whether a result of `op` is returned by the block's terminator (its
+  /// value lives to the end: recomputing it saves nothing).
+  bool isReturned(Operation *op) const {
+    return llvm::any_of(op->getUsers(), [&](Operation *user) {
+      return user->getBlock() == &block &&
+             user->hasTrait<OpTrait::IsTerminator>();
+    });
+  }
+
   /// Whether `v` is there right before `at` without living longer for it:
   /// defined outside the block, a constant, used at or after `at`, or the
   /// result of an op that can be recomputed there (`depth` ops deep).
@@ -103,6 +112,7 @@ private:
         return true;
     }
     return depth < kMaxChainDepth && isRecomputable(def) &&
+           !isReturned(def) &&
            llvm::all_of(def->getOperands(), [&](Value operand) {
              return isAvailableAt(operand, at, depth + 1);
            });
@@ -111,7 +121,7 @@ private:
   /// Clones `op` before its first use after the next seed when the pass's
   /// conditions allow. Returns 1 when it did.
   unsigned recomputeOp(Operation *op) {
-    if (!isRecomputable(op))
+    if (!isRecomputable(op) || isReturned(op))
       return 0;
     Operation *seed = seedAfter(op);
     if (!seed)
@@ -122,8 +132,6 @@ private:
         if (!isLate(user, seed))
           continue;
         Operation *at = inBlock(user);
-        if (at->hasTrait<OpTrait::IsTerminator>())
-          return 0;
         if (!first || at->isBeforeInBlock(first))
           first = at;
       }

@@ -217,3 +217,22 @@ func.func @no_seed(%w: tensor<8x8xf32>, %x1: tensor<4x8xf16>) -> tensor<4x8xf16>
   %g1 = nn.matmul %x1, %wh {transpose_b} : (tensor<4x8xf16>, tensor<8x8xf16>) -> tensor<4x8xf16>
   return %g1 : tensor<4x8xf16>
 }
+
+// -----
+
+// A layer norm whose statistics the function returns is not recomputed
+// (they live to the end anyway), so neither is the f16 copy of its output,
+// which would keep that output alive to the backward pass.
+// CHECK-LABEL: func.func @returned_producer(
+// CHECK:         %[[N:.*]], %[[M:.*]], %{{.*}} = nn.layer_norm
+// CHECK-NEXT:    %[[NH:.*]] = amp.cast %[[N]]
+// CHECK-NEXT:    nn.grad_seed
+// CHECK-NEXT:    %[[D:.*]] = nn.mul %[[NH]], %arg3
+// CHECK-NEXT:    return %[[D]], %[[M]]
+func.func @returned_producer(%x: tensor<4x8xf32>, %g: tensor<8xf32>, %b: tensor<8xf32>, %d: tensor<4x8xf16>, %l: tensor<f32>) -> (tensor<4x8xf16>, tensor<4xf32>) {
+  %n, %mean, %rstd = nn.layer_norm %x, %g, %b : (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4xf32>, tensor<4xf32>)
+  %nh = amp.cast %n : tensor<4x8xf32> to tensor<4x8xf16>
+  %s = nn.grad_seed %l : tensor<f32>
+  %dd = nn.mul %nh, %d : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xf16>
+  return %dd, %mean : tensor<4x8xf16>, tensor<4xf32>
+}
