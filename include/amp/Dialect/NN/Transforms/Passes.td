@@ -206,7 +206,6 @@ def NNFuseAttention : Pass<"nn-fuse-attention"> {
   let dependentDialects = ["::amp::nn::NNDialect"];
 }
 
-
 def NNRecompute : Pass<"nn-recompute"> {
   let summary = "Recompute activations in the backward pass instead of "
                 "keeping them, where that costs no memory";
@@ -229,7 +228,8 @@ def NNRecompute : Pass<"nn-recompute"> {
     - it is an `nn` op or an `amp.cast` before a gradient seed
       (`nn.grad_seed`, `amp.scaled_grad_seed`) of its block, and a result
       is used after that seed (by the backward pass, the optimizer or a
-      later micro-batch), not by the block's terminator;
+      later micro-batch), and none is returned by the block's terminator
+      (it lives to the end anyway);
     - it is not `ComputeBound` (nn.matmul, nn.conv2d and its gradients,
       nn.attention and its gradient, amp.gemm: their results are kept),
       has no regions, and is not `nn.relu` (its gradient reads only the
@@ -250,9 +250,9 @@ def NNRecompute : Pass<"nn-recompute"> {
     or bf16 GELU fused into its GEMM's epilogue is computed there from the
     f32 pre-activation, and its clone from the rounded pre-activation the
     GEMM writes for the backward pass (as PyTorch's GELU reads it), so the
-    two can differ by one rounding. Run it after `amp-pipeline`, so that the casts the
-    pipeline inserts are recomputed too. `amp-run` and `amp-compile` run it
-    there with `--recompute`. The C++ entry point is
+    two can differ by one rounding. Run it after `amp-pipeline`, so that
+    the casts the pipeline inserts are recomputed too. `amp-run` and
+    `amp-compile` run it there with `--recompute`. The C++ entry point is
     `amp::nn::recompute` (amp/Dialect/NN/Transforms/Recompute.h).
   }];
 }
