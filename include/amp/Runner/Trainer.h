@@ -203,15 +203,15 @@ private:
   /// The eval function's accuracy and mean cross-entropy on the held-out
   /// rows.
   /// Held-out classes: argmax hits of `total` labels and the mean
-  /// cross-entropy; or, for targets, the mean squared error over `total`
-  /// targets (correct unused).
+  /// cross-entropy; or, for targets, the mean squared error (loss) and the
+  /// mean absolute error over `total` targets (correct unused).
   struct EvalResult {
     int64_t correct = 0, total = 0;
-    double loss = 0;
+    double loss = 0, absError = 0;
   };
   StatusOr<EvalResult> evaluate(const EntryPoints &entry);
-  /// "0.9750 (351/360), loss 0.0812"; for targets "mse 0.0812 (360
-  /// targets)".
+  /// "0.9750 (351/360), loss 0.0812"; for targets "mse 0.0812, mae 0.2140
+  /// (360 targets)".
   std::string describe(const EvalResult &result) const;
   Status saveParams() const;
   /// The step arguments a checkpoint holds: every threaded one, in

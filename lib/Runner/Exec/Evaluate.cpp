@@ -9,8 +9,9 @@
 // that accumulates gradients): it reads the first rows of the step's input
 // buffers. The last partial batch is padded with the first held-out rows
 // and only its real rows are scored. With a regression's f32 targets the
-// eval function returns predictions of the targets' shape, and the score is
-// their mean squared error (in f64), as nn.mse_loss's.
+// eval function returns predictions of the targets' shape, and the scores
+// are their mean squared error (in f64), as nn.mse_loss's, and their mean
+// absolute error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -80,6 +81,7 @@ StatusOr<Trainer::EvalResult> Trainer::evaluate(const EntryPoints &entry) {
           const double error =
               double(hostLogits[r * labels + k]) - double(data.targets[at]);
           result.loss += error * error;
+          result.absError += std::abs(error);
           ++result.total;
           continue;
         }
@@ -97,15 +99,18 @@ StatusOr<Trainer::EvalResult> Trainer::evaluate(const EntryPoints &entry) {
         ++result.total;
       }
   }
-  if (result.total > 0)
+  if (result.total > 0) {
     result.loss /= double(result.total);
+    result.absError /= double(result.total);
+  }
   return result;
 }
 
 std::string Trainer::describe(const EvalResult &r) const {
   if (data.hasTargets())
-    return "mse " + formatString("%.6g", r.loss) + " (" +
-           std::to_string(r.total) + " targets)";
+    return "mse " + formatString("%.6g", r.loss) + ", mae " +
+           formatString("%.6g", r.absError) + " (" + std::to_string(r.total) +
+           " targets)";
   return formatString("%.4f", double(r.correct) / double(r.total)) + " (" +
          std::to_string(r.correct) + "/" + std::to_string(r.total) +
          (data.labelsPerRow > 1 ? " positions" : "") + "), loss " +

@@ -1287,9 +1287,9 @@ def write_regression():
     and the targets `labels` [16, 3]; regression_rows.csv: the same rows,
     8 features then 3 targets) and PyTorch's MSELoss over 10 full-batch SGD
     steps (lr 0.05, momentum 0.9) on the first 12 rows
-    (regression_torch_log.csv), then the eval-mode MSE on the last 4
-    (regression_torch_eval.txt): what amp-run --eval-fraction 0.25
-    --shuffle=false trains and holds out."""
+    (regression_torch_log.csv), then the eval-mode MSE and mean absolute
+    error on the last 4 (regression_torch_eval.txt, one per line): what
+    amp-run --eval-fraction 0.25 --shuffle=false trains and holds out."""
     torch.manual_seed(13)
     model = Regressor()
     rng = np.random.default_rng(13)
@@ -1317,10 +1317,11 @@ def write_regression():
                   torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9),
                   "regression_torch_log.csv", loss_fn=nn.functional.mse_loss)
     with torch.no_grad():
-        mse = nn.functional.mse_loss(model.eval()(torch.tensor(x[12:])),
-                                     torch.tensor(y[12:])).item()
+        pred = model.eval()(torch.tensor(x[12:]))
+        mse = nn.functional.mse_loss(pred, torch.tensor(y[12:])).item()
+        mae = nn.functional.l1_loss(pred, torch.tensor(y[12:])).item()
     with open(os.path.join(HERE, "regression_torch_eval.txt"), "w") as f:
-        f.write(f"{mse:.9g}\n")
+        f.write(f"{mse:.9g}\n{mae:.9g}\n")
 
 
 def write_grad_accumulation():
