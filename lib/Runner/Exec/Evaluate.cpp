@@ -77,7 +77,7 @@ StatusOr<Trainer::EvalResult> Trainer::evaluate(const EntryPoints &entry) {
     for (int64_t r = 0; r < evalBatch && start + r < rows; ++r)
       for (int64_t k = 0; k < labels; ++k) {
         const int64_t at = split.eval[start + r] * labels + k;
-        if (data.hasTargets()) {
+        if (targets) {
           const double error =
               double(hostLogits[r * labels + k]) - double(data.targets[at]);
           result.loss += error * error;
@@ -107,7 +107,7 @@ StatusOr<Trainer::EvalResult> Trainer::evaluate(const EntryPoints &entry) {
 }
 
 std::string Trainer::describe(const EvalResult &r) const {
-  if (data.hasTargets())
+  if (targets)
     return "mse " + formatString("%.6g", r.loss) + ", mae " +
            formatString("%.6g", r.absError) + " (" + std::to_string(r.total) +
            " targets)";

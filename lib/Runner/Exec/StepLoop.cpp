@@ -64,7 +64,7 @@ Status Trainer::run(const EntryPoints &entry, std::ostream &out) {
       if (result.failed())
         return result.takeStatus();
       out << "step " << step << "  held-out "
-          << (data.hasTargets() ? "" : "accuracy ") << describe(*result)
+          << (targets ? "" : "accuracy ") << describe(*result)
           << "\n";
     }
     if (options.checkpointEvery > 0 && step % options.checkpointEvery == 0 &&
@@ -87,7 +87,7 @@ Status Trainer::run(const EntryPoints &entry, std::ostream &out) {
     StatusOr<EvalResult> result = evaluate(entry);
     if (result.failed())
       return result.takeStatus();
-    out << (data.hasTargets() ? "eval: " : "eval accuracy: ")
+    out << (targets ? "eval: " : "eval accuracy: ")
         << describe(*result) << "\n";
   }
   if (options.reportMemory)

@@ -476,7 +476,7 @@ void Trainer::assembleBatch(const std::vector<int64_t> &rows, size_t first,
   const int64_t labels = data.labelsPerRow;
   for (int64_t r = 0; r < batch; ++r) {
     const int64_t row = rows[(first + r) % rows.size()];
-    if (data.hasTargets()) {
+    if (targets) {
       std::memcpy(into.labels.data() + r * labels * sizeof(float),
                   &data.targets[row * labels], labels * sizeof(float));
       continue;
