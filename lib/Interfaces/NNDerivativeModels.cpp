@@ -666,12 +666,46 @@ LogicalResult rule(EmbeddingGradOp op, Rule &r) {
   return success();
 }
 
-/// mean((p - t)^2): dp = 2 (p - t) / n * dl, dt = -dp.
-LogicalResult rule(MseLossOp op, Rule &r) {
-  Value dp = r.b().create<MseLossGradOp>(r.dy(), op.getPred(), op.getTarget());
+/// A loss of d = p - t (MSE, L1, Huber): dp from its gradient op, dt = -dp.
+template <typename GradOp, typename Op>
+LogicalResult differenceLossRule(Op op, Rule &r) {
+  // The gradient op takes the loss's attributes (Huber's delta).
+  Value dp = r.b().create<GradOp>(
+      ValueRange{r.dy(), op.getPred(), op.getTarget()}, op->getAttrs());
   r.set(0, dp);
   if (r.need(1))
     r.set(1, r.b().create<NegOp>(dp));
+  return success();
+}
+
+LogicalResult rule(MseLossOp op, Rule &r) {
+  return differenceLossRule<MseLossGradOp>(op, r);
+}
+LogicalResult rule(L1LossOp op, Rule &r) {
+  return differenceLossRule<L1LossGradOp>(op, r);
+}
+LogicalResult rule(HuberLossOp op, Rule &r) {
+  return differenceLossRule<HuberLossGradOp>(op, r);
+}
+
+/// mean((1 - t) x - log_sigmoid(x)): dx = (sigmoid(x) - t) dl / n and
+/// dt = -x dl / n (PyTorch's target gradient).
+LogicalResult rule(BceWithLogitsLossOp op, Rule &r) {
+  GradientBuilder &b = r.b();
+  Value x = op.getPred();
+  r.set(0, b.create<BceWithLogitsLossGradOp>(r.dy(), x, op.getTarget()));
+  if (!r.need(1))
+    return success();
+  Type elementType = elementTypeOf(x);
+  Value dl = r.dy();
+  if (elementTypeOf(dl) != elementType)
+    return op.emitOpError()
+           << "cannot differentiate the target: its gradient needs the "
+              "loss's gradient in the logits' type ("
+           << elementType << ")";
+  Value n =
+      b.scalar(static_cast<double>(typeOf(x).getNumElements()), elementType);
+  r.set(1, b.create<DivOp>(b.create<MulOp>(b.create<NegOp>(x), dl), n));
   return success();
 }
 

@@ -197,6 +197,13 @@ template <typename OpT, typename ForwardT, unsigned Saved = 1>
 void attachOutputGrad(MLIRContext *ctx) {
   OpT::template attachInterface<OutputGradModel<OpT, ForwardT, Saved>>(*ctx);
 }
+/// An elementwise loss (pred, target) and its gradient (grad_loss, pred,
+/// target).
+template <typename OpT, typename GradT>
+void attachElementwiseLoss(MLIRContext *ctx) {
+  OpT::template attachInterface<LossModel<OpT, 0, 1>>(*ctx);
+  GradT::template attachInterface<LossGradModel<GradT, OpT, 1, 2>>(*ctx);
+}
 } // namespace
 
 void amp::registerNNPrecisionModels(DialectRegistry &registry) {
@@ -257,8 +264,9 @@ void amp::registerNNPrecisionModels(DialectRegistry &registry) {
     CrossEntropyOp::attachInterface<LossModel<CrossEntropyOp, 0>>(*ctx);
     CrossEntropyGradOp::attachInterface<
         LossGradModel<CrossEntropyGradOp, CrossEntropyOp, 1>>(*ctx);
-    MseLossOp::attachInterface<LossModel<MseLossOp, 0, 1>>(*ctx);
-    MseLossGradOp::attachInterface<
-        LossGradModel<MseLossGradOp, MseLossOp, 1, 2>>(*ctx);
+    attachElementwiseLoss<MseLossOp, MseLossGradOp>(ctx);
+    attachElementwiseLoss<L1LossOp, L1LossGradOp>(ctx);
+    attachElementwiseLoss<HuberLossOp, HuberLossGradOp>(ctx);
+    attachElementwiseLoss<BceWithLogitsLossOp, BceWithLogitsLossGradOp>(ctx);
   });
 }

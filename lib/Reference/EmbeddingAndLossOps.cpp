@@ -1,8 +1,10 @@
 //===- EmbeddingAndLossOps.cpp - f64 evaluators of lookups and the loss ---===//
 //
 // nn.embedding (row gather) and nn.embedding_grad (scatter-add), and
-// nn.cross_entropy (mean over rows of -log_softmax(logits)[label]) and
-// nn.mse_loss (mean of (pred - target)^2) with their gradients. Ids and
+// nn.cross_entropy (mean over rows of -log_softmax(logits)[label]) and the
+// elementwise losses (nn.mse_loss, nn.l1_loss, nn.huber_loss,
+// nn.bce_with_logits_loss: the mean of loss(pred, target)) with their
+// gradients. Ids and
 // labels outside their range are an error at the op, as in the runtime.
 //
 //===----------------------------------------------------------------------===//
@@ -11,6 +13,7 @@
 
 #include "amp/Dialect/NN/IR/NNOps.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mlir;
@@ -136,24 +139,61 @@ FailureOr<Results> evalCrossEntropyGrad(CrossEntropyGradOp op, Operands in) {
   return results;
 }
 
-/// mean((pred - target)^2); 0 / 0 = NaN for no elements.
-RefTensor evalMseLoss(MseLossOp op, Operands in) {
+/// loss(p, t) of one element of an elementwise loss.
+double elementLoss(ElementwiseLossKind kind, double delta, double p, double t) {
+  const double d = p - t;
+  switch (kind) {
+  case ElementwiseLossKind::Mse:
+    return d * d;
+  case ElementwiseLossKind::L1:
+    return std::abs(d);
+  case ElementwiseLossKind::Huber:
+    return std::abs(d) < delta ? 0.5 * d * d
+                               : delta * (std::abs(d) - 0.5 * delta);
+  case ElementwiseLossKind::BceWithLogits:
+    // -log(sigmoid(p)) = log1p(exp(-p)), written to stay finite.
+    return (1 - t) * p + std::max(-p, 0.0) + std::log1p(std::exp(-std::abs(p)));
+  }
+  llvm_unreachable("unknown elementwise loss");
+}
+
+/// d loss(p, t) / dp of one element.
+double elementSlope(ElementwiseLossKind kind, double delta, double p,
+                    double t) {
+  const double d = p - t;
+  switch (kind) {
+  case ElementwiseLossKind::Mse:
+    return 2 * d;
+  case ElementwiseLossKind::L1:
+    return d > 0 ? 1 : d < 0 ? -1 : d;
+  case ElementwiseLossKind::Huber:
+    return std::isnan(d) ? d : std::clamp(d, -delta, delta);
+  case ElementwiseLossKind::BceWithLogits:
+    return 1 / (1 + std::exp(-p)) - t;
+  }
+  llvm_unreachable("unknown elementwise loss");
+}
+
+/// The mean of loss(pred, target); 0 / 0 = NaN for no elements.
+template <typename Op> RefTensor evalElementwiseLoss(Op op, Operands in) {
   const RefTensor &pred = *in[0], &target = *in[1];
+  const double param = op.getLossParam();
   double total = 0;
   for (auto [p, t] : llvm::zip_equal(pred.data, target.data))
-    total += (p - t) * (p - t);
+    total += elementLoss(op.getLossKind(), param, p, t);
   RefTensor loss = resultLike(op);
   loss.data[0] = total / static_cast<double>(pred.getNumElements());
   return loss;
 }
 
-/// dpred = grad_loss * 2 (pred - target) / numel.
-RefTensor evalMseLossGrad(MseLossGradOp op, Operands in) {
+/// dpred = grad_loss * d loss / dp / numel.
+template <typename Op> RefTensor evalElementwiseLossGrad(Op op, Operands in) {
   const RefTensor &gradLoss = *in[0], &pred = *in[1], &target = *in[2];
+  const double param = op.getLossParam();
   RefTensor dpred = resultLike(op);
   double n = static_cast<double>(pred.getNumElements());
   for (auto [d, p, t] : llvm::zip_equal(dpred.data, pred.data, target.data))
-    d = gradLoss.data[0] * 2 * (p - t) / n;
+    d = gradLoss.data[0] * elementSlope(op.getLossKind(), param, p, t) / n;
   return dpred;
 }
 
@@ -164,6 +204,13 @@ void amp::reference::registerEmbeddingAndLossOps(EvaluatorTable &table) {
   table.add<EmbeddingGradOp>(evalEmbeddingGrad);
   table.add<CrossEntropyOp>(evalCrossEntropy);
   table.add<CrossEntropyGradOp>(evalCrossEntropyGrad);
-  table.add<MseLossOp>(evalMseLoss);
-  table.add<MseLossGradOp>(evalMseLossGrad);
+  table.add<MseLossOp>(evalElementwiseLoss<MseLossOp>);
+  table.add<L1LossOp>(evalElementwiseLoss<L1LossOp>);
+  table.add<HuberLossOp>(evalElementwiseLoss<HuberLossOp>);
+  table.add<BceWithLogitsLossOp>(evalElementwiseLoss<BceWithLogitsLossOp>);
+  table.add<MseLossGradOp>(evalElementwiseLossGrad<MseLossGradOp>);
+  table.add<L1LossGradOp>(evalElementwiseLossGrad<L1LossGradOp>);
+  table.add<HuberLossGradOp>(evalElementwiseLossGrad<HuberLossGradOp>);
+  table.add<BceWithLogitsLossGradOp>(
+      evalElementwiseLossGrad<BceWithLogitsLossGradOp>);
 }

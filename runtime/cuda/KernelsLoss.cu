@@ -1,7 +1,7 @@
-//===- KernelsLoss.cu - Cross-entropy, MSE and their gradients on the GPU -===//
+//===- KernelsLoss.cu - Cross-entropy, elementwise losses on the GPU ------===//
 //
-// amp_cross_entropy, amp_cross_entropy_grad, amp_mse_loss and
-// amp_mse_loss_grad on the CUDA backend.
+// amp_cross_entropy, amp_cross_entropy_grad, amp_elementwise_loss and
+// amp_elementwise_loss_grad on the CUDA backend.
 //
 // Cross-entropy: a warp (fewer than 1024 classes) or a 256-thread block per
 // row. Each thread keeps an online max and sum of exp(x - max) over its
@@ -18,7 +18,8 @@
 // of range is recorded on the device (amp_synchronize reports it) and its
 // row is left alone; no logit is read at it.
 //
-// MSE: a grid-stride sum of squares with one f32 partial per block, added
+// Elementwise losses (MSE, L1, Huber, BCE with logits): a grid-stride sum of
+// the loss terms with one f32 partial per block, added
 // by the same one-block kernel; the gradient is elementwise (LossMath.h's
 // formula, bitwise the reference's).
 //
@@ -313,14 +314,14 @@ CeArgs ceArgs(const void *logits, const void *labels, void *out, int64_t rows,
 }
 
 //===----------------------------------------------------------------------===//
-// MSE
+// Elementwise losses
 //===----------------------------------------------------------------------===//
 
-/// One f32 sum of squared errors per block (parts[blockIdx.x]).
+/// One f32 sum of loss terms per block (parts[blockIdx.x]).
 template <typename T>
 __global__ void __launch_bounds__(kBlock)
-    squaredErrorSums(const T *pred, const T *target, int64_t n, bool vector,
-                     float *parts) {
+    elementwiseLossSums(amp_elementwise_loss_t op, float param, const T *pred,
+                        const T *target, int64_t n, bool vector, float *parts) {
   __shared__ float scratch[32];
   float sum = 0.0f;
   int64_t done = 0;
@@ -332,13 +333,13 @@ __global__ void __launch_bounds__(kBlock)
       const Pack<T> t = reinterpret_cast<const Pack<T> *>(target)[i];
 #pragma unroll
       for (int e = 0; e < P; ++e)
-        sum += squaredError(toFloat(p.v[e]), toFloat(t.v[e]));
+        sum += elementwiseLoss(op, param, toFloat(p.v[e]), toFloat(t.v[e]));
     }
     done = packs * P;
   }
   for (int64_t i = done + int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += int64_t(blockDim.x) * gridDim.x)
-    sum += squaredError(ld(pred, i), ld(target, i));
+    sum += elementwiseLoss(op, param, ld(pred, i), ld(target, i));
   sum = blockSum(sum, scratch);
   if (threadIdx.x == 0)
     parts[blockIdx.x] = sum;
@@ -346,9 +347,10 @@ __global__ void __launch_bounds__(kBlock)
 
 template <typename T>
 __global__ void __launch_bounds__(kBlock)
-    mseGradKernel(const void *gradLoss, amp_dtype_t gradLossDtype,
-                  const T *pred, const T *target, T *dpred, int64_t n,
-                  float coef, bool vector) {
+    elementwiseLossGradKernel(amp_elementwise_loss_t op, float param,
+                              const void *gradLoss, amp_dtype_t gradLossDtype,
+                              const T *pred, const T *target, T *dpred,
+                              int64_t n, float coef, bool vector) {
   const float g = loadScalar(gradLoss, gradLossDtype);
   int64_t done = 0;
   if (vector) {
@@ -360,15 +362,16 @@ __global__ void __launch_bounds__(kBlock)
       Pack<T> out;
 #pragma unroll
       for (int e = 0; e < P; ++e)
-        out.v[e] =
-            fromFloat<T>(mseGrad(coef, toFloat(p.v[e]), toFloat(t.v[e]), g));
+        out.v[e] = fromFloat<T>(elementwiseLossGrad(
+            op, param, coef, toFloat(p.v[e]), toFloat(t.v[e]), g));
       reinterpret_cast<Pack<T> *>(dpred)[i] = out;
     }
     done = packs * P;
   }
   for (int64_t i = done + int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += int64_t(blockDim.x) * gridDim.x)
-    st(dpred, i, mseGrad(coef, ld(pred, i), ld(target, i), g));
+    st(dpred, i,
+       elementwiseLossGrad(op, param, coef, ld(pred, i), ld(target, i), g));
 }
 
 } // namespace
@@ -461,10 +464,13 @@ amp_status_t amp_cross_entropy_grad(const void *grad_loss, const void *logits,
   return launched(check, "cross-entropy-grad");
 }
 
-amp_status_t amp_mse_loss(const void *pred, const void *target, float *loss,
-                          int64_t n, amp_dtype_t dtype, void *stream) {
-  Checker check("amp_mse_loss");
-  if (amp_status_t s = checkMseLoss(check, pred, target, loss, n, dtype))
+amp_status_t amp_elementwise_loss(amp_elementwise_loss_t op, float param,
+                                  const void *pred, const void *target,
+                                  float *loss, int64_t n, amp_dtype_t dtype,
+                                  void *stream) {
+  Checker check("amp_elementwise_loss");
+  if (amp_status_t s =
+          checkElementwiseLoss(check, op, param, pred, target, loss, n, dtype))
     return s;
   cudaStream_t st = toStream(stream);
   {
@@ -482,37 +488,40 @@ amp_status_t amp_mse_loss(const void *pred, const void *target, float *loss,
         using T = decltype(t);
         const T *p = static_cast<const T *>(pred);
         const T *q = static_cast<const T *>(target);
-        squaredErrorSums<T>
-            <<<blocks, kBlock, 0, st>>>(p, q, n, packAligned(p, q), parts);
+        elementwiseLossSums<T><<<blocks, kBlock, 0, st>>>(
+            op, param, p, q, n, packAligned(p, q), parts);
       });
     }
     sumAndDivide<<<1, kFinalBlock, 0, st>>>(
         parts, blocks, static_cast<float>(n), nullptr, loss);
   }
-  return launched(check, "mse-loss");
+  return launched(check, "elementwise-loss");
 }
 
-amp_status_t amp_mse_loss_grad(const void *grad_loss, const void *pred,
-                               const void *target, void *dpred, int64_t n,
-                               amp_dtype_t grad_loss_dtype, amp_dtype_t dtype,
-                               void *stream) {
-  Checker check("amp_mse_loss_grad");
-  if (amp_status_t s = checkMseLossGrad(check, grad_loss, pred, target, dpred,
-                                        n, grad_loss_dtype, dtype))
+amp_status_t amp_elementwise_loss_grad(amp_elementwise_loss_t op, float param,
+                                       const void *grad_loss, const void *pred,
+                                       const void *target, void *dpred,
+                                       int64_t n, amp_dtype_t grad_loss_dtype,
+                                       amp_dtype_t dtype, void *stream) {
+  Checker check("amp_elementwise_loss_grad");
+  if (amp_status_t s =
+          checkElementwiseLossGrad(check, op, param, grad_loss, pred, target,
+                                   dpred, n, grad_loss_dtype, dtype))
     return s;
   if (n == 0)
     return AMP_STATUS_OK;
-  const float coef = mseGradCoef(n);
+  const float coef = elementwiseLossCoef(op, n);
   dispatchFloat(dtype, [&](auto t) {
     using T = decltype(t);
     const T *p = static_cast<const T *>(pred);
     const T *q = static_cast<const T *>(target);
     T *out = static_cast<T *>(dpred);
-    mseGradKernel<T><<<gridFor(n, kPack<T>), kBlock, 0, toStream(stream)>>>(
-        grad_loss, grad_loss_dtype, p, q, out, n, coef,
-        packAligned(p, q, static_cast<const T *>(out)));
+    elementwiseLossGradKernel<T>
+        <<<gridFor(n, kPack<T>), kBlock, 0, toStream(stream)>>>(
+            op, param, grad_loss, grad_loss_dtype, p, q, out, n, coef,
+            packAligned(p, q, static_cast<const T *>(out)));
   });
-  return launched(check, "mse-loss-grad");
+  return launched(check, "elementwise-loss-grad");
 }
 
 } // extern "C"

@@ -1,10 +1,10 @@
-//===- KernelsLoss.cpp - Cross-entropy, MSE and their gradients -----------===//
+//===- KernelsLoss.cpp - Cross-entropy, elementwise losses, gradients -----===//
 //
-// amp_cross_entropy, amp_cross_entropy_grad, amp_mse_loss and
-// amp_mse_loss_grad on the reference backend. Cross-entropy works on logits
-// [rows, classes] row by row in f32 with the max-subtraction that keeps exp
-// finite; both losses are f32 means. Labels are checked before anything is
-// written.
+// amp_cross_entropy, amp_cross_entropy_grad, amp_elementwise_loss and
+// amp_elementwise_loss_grad on the reference backend. Cross-entropy works on
+// logits [rows, classes] row by row in f32 with the max-subtraction that
+// keeps exp finite; the losses are f32 means. Labels are checked before
+// anything is written.
 //
 //===----------------------------------------------------------------------===//
 
@@ -131,31 +131,35 @@ amp_status_t amp_cross_entropy_grad(
   });
 }
 
-amp_status_t amp_mse_loss(const void *pred, const void *target, float *loss,
-                          int64_t n, amp_dtype_t dtype, void * /*stream*/) {
-  Checker check("amp_mse_loss");
-  if (amp_status_t s = checkMseLoss(check, pred, target, loss, n, dtype))
+amp_status_t amp_elementwise_loss(amp_elementwise_loss_t op, float param,
+                                  const void *pred, const void *target,
+                                  float *loss, int64_t n, amp_dtype_t dtype,
+                                  void * /*stream*/) {
+  Checker check("amp_elementwise_loss");
+  if (amp_status_t s =
+          checkElementwiseLoss(check, op, param, pred, target, loss, n, dtype))
     return s;
   float sum = 0.0f;
   dispatchFloat(dtype, [&](auto t) {
     using T = decltype(t);
     const T *p = static_cast<const T *>(pred);
     const T *q = static_cast<const T *>(target);
-    for (int64_t i = 0; i < n; ++i) {
-      sum += squaredError(toF32(p[i]), toF32(q[i]));
-    }
+    for (int64_t i = 0; i < n; ++i)
+      sum += elementwiseLoss(op, param, toF32(p[i]), toF32(q[i]));
   });
   *loss = sum / static_cast<float>(n);
   return AMP_STATUS_OK;
 }
 
-amp_status_t amp_mse_loss_grad(const void *grad_loss, const void *pred,
-                               const void *target, void *dpred, int64_t n,
-                               amp_dtype_t grad_loss_dtype, amp_dtype_t dtype,
-                               void * /*stream*/) {
-  Checker check("amp_mse_loss_grad");
-  if (amp_status_t s = checkMseLossGrad(check, grad_loss, pred, target, dpred,
-                                        n, grad_loss_dtype, dtype))
+amp_status_t amp_elementwise_loss_grad(amp_elementwise_loss_t op, float param,
+                                       const void *grad_loss, const void *pred,
+                                       const void *target, void *dpred,
+                                       int64_t n, amp_dtype_t grad_loss_dtype,
+                                       amp_dtype_t dtype, void * /*stream*/) {
+  Checker check("amp_elementwise_loss_grad");
+  if (amp_status_t s =
+          checkElementwiseLossGrad(check, op, param, grad_loss, pred, target,
+                                   dpred, n, grad_loss_dtype, dtype))
     return s;
   if (n == 0)
     return AMP_STATUS_OK;
@@ -163,14 +167,15 @@ amp_status_t amp_mse_loss_grad(const void *grad_loss, const void *pred,
   dispatchFloat(grad_loss_dtype, [&](auto t) {
     g = toF32(*static_cast<const decltype(t) *>(grad_loss));
   });
-  const float coef = mseGradCoef(n);
+  const float coef = elementwiseLossCoef(op, n);
   dispatchFloat(dtype, [&](auto t) {
     using T = decltype(t);
     const T *p = static_cast<const T *>(pred);
     const T *q = static_cast<const T *>(target);
     T *out = static_cast<T *>(dpred);
     for (int64_t i = 0; i < n; ++i)
-      out[i] = fromF32<T>(mseGrad(coef, toF32(p[i]), toF32(q[i]), g));
+      out[i] = fromF32<T>(
+          elementwiseLossGrad(op, param, coef, toF32(p[i]), toF32(q[i]), g));
   });
   return AMP_STATUS_OK;
 }

@@ -2,6 +2,8 @@
 
 #include "reference/LossChecks.h"
 
+#include <cmath>
+
 using namespace amp::runtime::kernels;
 
 namespace {
@@ -31,9 +33,25 @@ amp_status_t checkLogits(Checker &check, const void *logits, const void *labels,
                          {"labels", labels, rows, labelsDtype}});
 }
 
-/// The checks shared by the MSE kernels: n elements of pred and target.
-amp_status_t checkMse(Checker &check, const void *pred, const void *target,
-                      int64_t n, amp_dtype_t dtype) {
+/// The checks shared by the elementwise loss kernels: a known op (and
+/// Huber's delta finite and > 0), n elements of pred and target.
+amp_status_t checkElementwise(Checker &check, int32_t rawOp, float param,
+                              const void *pred, const void *target, int64_t n,
+                              amp_dtype_t dtype) {
+  switch (rawOp) {
+  case AMP_LOSS_MSE:
+  case AMP_LOSS_L1:
+  case AMP_LOSS_BCE_WITH_LOGITS:
+    break;
+  case AMP_LOSS_HUBER:
+    if (!(param > 0.0f) || std::isinf(param))
+      return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                        "Huber's delta (%g) must be finite and > 0",
+                        static_cast<double>(param));
+    break;
+  default:
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "unknown loss %d", rawOp);
+  }
   if (amp_status_t s = check.dtype("dtype", dtype, kFloatDtypes))
     return s;
   if (amp_status_t s = check.count("n", n))
@@ -79,24 +97,24 @@ amp_status_t amp::runtime::kernels::checkCrossEntropyGrad(
                          {"dlogits", dlogits, rows * classes, logitsDtype}});
 }
 
-amp_status_t amp::runtime::kernels::checkMseLoss(Checker &check,
-                                                 const void *pred,
-                                                 const void *target,
-                                                 const float *loss, int64_t n,
-                                                 amp_dtype_t dtype) {
-  if (amp_status_t s = checkMse(check, pred, target, n, dtype))
+amp_status_t amp::runtime::kernels::checkElementwiseLoss(
+    Checker &check, int32_t rawOp, float param, const void *pred,
+    const void *target, const float *loss, int64_t n, amp_dtype_t dtype) {
+  if (amp_status_t s =
+          checkElementwise(check, rawOp, param, pred, target, n, dtype))
     return s;
   return check.pointer("loss", loss, 1, AMP_DTYPE_F32);
 }
 
-amp_status_t amp::runtime::kernels::checkMseLossGrad(
-    Checker &check, const void *gradLoss, const void *pred, const void *target,
-    const void *dpred, int64_t n, amp_dtype_t gradLossDtype,
-    amp_dtype_t dtype) {
+amp_status_t amp::runtime::kernels::checkElementwiseLossGrad(
+    Checker &check, int32_t rawOp, float param, const void *gradLoss,
+    const void *pred, const void *target, const void *dpred, int64_t n,
+    amp_dtype_t gradLossDtype, amp_dtype_t dtype) {
   if (amp_status_t s =
           check.dtype("grad_loss_dtype", gradLossDtype, kFloatDtypes))
     return s;
-  if (amp_status_t s = checkMse(check, pred, target, n, dtype))
+  if (amp_status_t s =
+          checkElementwise(check, rawOp, param, pred, target, n, dtype))
     return s;
   return check.pointers(
       {{"grad_loss", gradLoss, 1, gradLossDtype}, {"dpred", dpred, n, dtype}});

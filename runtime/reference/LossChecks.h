@@ -1,9 +1,9 @@
 //===- LossChecks.h - Argument checks of the losses -----------------------===//
 //
 // The argument checks of amp_cross_entropy, amp_cross_entropy_grad,
-// amp_mse_loss and amp_mse_loss_grad, shared by the reference and the CUDA
-// backends so that a malformed call fails with the same status and message
-// on both. The labels' values are data: the reference checks them after
+// amp_elementwise_loss and amp_elementwise_loss_grad, shared by the reference
+// and the CUDA backends so that a malformed call fails with the same status and
+// message on both. The labels' values are data: the reference checks them after
 // these (Checker::indices), the CUDA kernels on the device.
 //
 //===----------------------------------------------------------------------===//
@@ -40,15 +40,20 @@ amp_status_t checkLabels(Checker &check, const void *labels,
                          amp_dtype_t labelsDtype, int64_t rows, int64_t classes,
                          int64_t ignoreIndex, int64_t *kept);
 
-/// amp_mse_loss: the dtype, n >= 0, the pointers.
-amp_status_t checkMseLoss(Checker &check, const void *pred, const void *target,
-                          const float *loss, int64_t n, amp_dtype_t dtype);
+/// amp_elementwise_loss: a known op (the raw enum value) and Huber's delta,
+/// the dtype, n >= 0, the pointers.
+amp_status_t checkElementwiseLoss(Checker &check, int32_t rawOp, float param,
+                                  const void *pred, const void *target,
+                                  const float *loss, int64_t n,
+                                  amp_dtype_t dtype);
 
-/// amp_mse_loss_grad: the same plus grad_loss and dpred.
-amp_status_t checkMseLossGrad(Checker &check, const void *gradLoss,
-                              const void *pred, const void *target,
-                              const void *dpred, int64_t n,
-                              amp_dtype_t gradLossDtype, amp_dtype_t dtype);
+/// amp_elementwise_loss_grad: the same plus grad_loss and dpred.
+amp_status_t checkElementwiseLossGrad(Checker &check, int32_t rawOp,
+                                      float param, const void *gradLoss,
+                                      const void *pred, const void *target,
+                                      const void *dpred, int64_t n,
+                                      amp_dtype_t gradLossDtype,
+                                      amp_dtype_t dtype);
 
 } // namespace kernels
 } // namespace runtime

@@ -1,8 +1,8 @@
 //===- LossMath.h - Per-row and per-element formulas of the losses --------===//
 //
-// The formulas of the cross-entropy and MSE kernels that both backends
-// compute, so that the reference's unit tests exercise the code the CUDA
-// kernels run. expf and logf are the C library's on the host and CUDA's on
+// The formulas of the cross-entropy and elementwise loss kernels that both
+// backends compute, so that the reference's unit tests exercise the code the
+// CUDA kernels run. expf and logf are the C library's on the host and CUDA's on
 // the device (a few ulps apart).
 //
 //===----------------------------------------------------------------------===//
@@ -11,6 +11,7 @@
 #define AMP_RUNTIME_REFERENCE_LOSSMATH_H
 
 #include "amp_runtime/host_device.h"
+#include "amp_runtime/kernels.h"
 
 #include <cmath>
 #include <cstdint>
@@ -66,20 +67,67 @@ inline AMP_HOST_DEVICE float crossEntropyGrad(float coef, float p, bool isLabel,
   return coef * (p - (isLabel ? l.labelTarget : l.spread));
 }
 
-/// The squared error of one element.
-inline AMP_HOST_DEVICE float squaredError(float p, float t) {
+/// loss(p, t) of one element of an elementwise loss (amp_elementwise_loss):
+/// the terms the loss kernels add up.
+inline AMP_HOST_DEVICE float elementwiseLoss(amp_elementwise_loss_t op,
+                                             float param, float p, float t) {
   const float d = p - t;
-  return d * d;
+  switch (op) {
+  case AMP_LOSS_MSE:
+    return d * d;
+  case AMP_LOSS_L1:
+    return fabsf(d);
+  case AMP_LOSS_HUBER: {
+    const float z = fabsf(d);
+    return z < param ? 0.5f * z * z : param * (z - 0.5f * param);
+  }
+  case AMP_LOSS_BCE_WITH_LOGITS: {
+    const float logSigmoid = fminf(p, 0.0f) - log1pf(expf(-fabsf(p)));
+    return (1.0f - t) * p - logSigmoid;
+  }
+  }
+  return 0.0f;
 }
 
-/// dpred of one element: (coef * (p - t)) * g, coef = f32(2 / f64(n)).
-inline AMP_HOST_DEVICE float mseGrad(float coef, float p, float t, float g) {
-  return (coef * (p - t)) * g;
+/// The f32 scalar a loss's gradient scales by, formed in f64 as PyTorch
+/// forms it (n > 0): 2 / n for MSE, 1 / n for Huber, n itself (the divisor)
+/// for L1 and BCE.
+inline float elementwiseLossCoef(amp_elementwise_loss_t op, int64_t n) {
+  const double count = static_cast<double>(n);
+  switch (op) {
+  case AMP_LOSS_MSE:
+    return static_cast<float>(2.0 / count);
+  case AMP_LOSS_HUBER:
+    return static_cast<float>(1.0 / count);
+  case AMP_LOSS_L1:
+  case AMP_LOSS_BCE_WITH_LOGITS:
+    break;
+  }
+  return static_cast<float>(count);
 }
 
-/// The MSE gradient's coefficient, formed in f64 as PyTorch does (n > 0).
-inline float mseGradCoef(int64_t n) {
-  return static_cast<float>(2.0 / static_cast<double>(n));
+/// dpred of one element: coef from elementwiseLossCoef, g the loss's
+/// gradient (kernels.h gives each formula).
+inline AMP_HOST_DEVICE float elementwiseLossGrad(amp_elementwise_loss_t op,
+                                                 float param, float coef,
+                                                 float p, float t, float g) {
+  const float d = p - t;
+  switch (op) {
+  case AMP_LOSS_MSE:
+    return (coef * d) * g;
+  case AMP_LOSS_L1:
+    // sign(d): 0 at d = 0, NaN at NaN (amp_unary's AMP_UNARY_SIGN).
+    return (g / coef) * (d > 0.0f ? 1.0f : d < 0.0f ? -1.0f : d);
+  case AMP_LOSS_HUBER:
+    if (d <= -param)
+      return ((-coef) * g) * param;
+    if (d >= param)
+      return (coef * g) * param;
+    return (coef * d) * g;
+  case AMP_LOSS_BCE_WITH_LOGITS:
+    return ((1.0f / (1.0f + expf(-p)) - t) * g) / coef;
+  }
+  return 0.0f;
 }
 
 } // namespace kernels

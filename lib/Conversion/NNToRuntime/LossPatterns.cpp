@@ -1,8 +1,9 @@
 //===- LossPatterns.cpp - embeddings and losses to runtime calls ----------===//
 //
 // nn.embedding, nn.embedding_grad, nn.cross_entropy and its gradient (the
-// logits' leading dimensions are flattened into rows), nn.mse_loss and its
-// gradient (over every element).
+// logits' leading dimensions are flattened into rows), the elementwise losses
+// (nn.mse_loss, nn.l1_loss, nn.huber_loss, nn.bce_with_logits_loss) and their
+// gradients (over every element).
 //
 //===----------------------------------------------------------------------===//
 
@@ -94,31 +95,47 @@ struct CrossEntropyGradLowering : RuntimeOpLowering<nn::CrossEntropyGradOp> {
   }
 };
 
-struct MseLossLowering : RuntimeOpLowering<nn::MseLossOp> {
-  void lower(nn::MseLossOp op, Adaptor adaptor, RuntimeBuilder &rb,
-             ValueRange results) const override {
+static_assert(static_cast<int>(nn::ElementwiseLossKind::Mse) == AMP_LOSS_MSE &&
+                  static_cast<int>(nn::ElementwiseLossKind::L1) ==
+                      AMP_LOSS_L1 &&
+                  static_cast<int>(nn::ElementwiseLossKind::Huber) ==
+                      AMP_LOSS_HUBER &&
+                  static_cast<int>(nn::ElementwiseLossKind::BceWithLogits) ==
+                      AMP_LOSS_BCE_WITH_LOGITS,
+              "the elementwise losses' kinds are the runtime's "
+              "amp_elementwise_loss_t");
+
+/// nn.mse_loss ... nn.bce_with_logits_loss: amp_elementwise_loss with the
+/// op's kind and parameter, over every element.
+template <typename Op> struct ElementwiseLossLowering : RuntimeOpLowering<Op> {
+  void lower(Op op, typename RuntimeOpLowering<Op>::Adaptor adaptor,
+             RuntimeBuilder &rb, ValueRange results) const override {
     Value pred = op.getPred();
-    rb.call(RuntimeFn::amp_mse_loss, {adaptor.getPred(), adaptor.getTarget(),
-                                      results[0], rb.i64(getNumElements(pred)),
-                                      rb.dtype(pred.getType()), rb.stream()});
+    rb.call(RuntimeFn::amp_elementwise_loss,
+            {rb.i32(static_cast<int32_t>(op.getLossKind())),
+             rb.f32(op.getLossParam()), adaptor.getPred(), adaptor.getTarget(),
+             results[0], rb.i64(getNumElements(pred)), rb.dtype(pred.getType()),
+             rb.stream()});
   }
 };
 
-struct MseLossGradLowering : RuntimeOpLowering<nn::MseLossGradOp> {
+/// Their gradients: amp_elementwise_loss_grad.
+template <typename Op>
+struct ElementwiseLossGradLowering : RuntimeOpLowering<Op> {
   /// dpred may equal pred or target.
-  InPlaceOperands inPlaceOperands(nn::MseLossGradOp op,
-                                  unsigned) const override {
+  InPlaceOperands inPlaceOperands(Op op, unsigned) const override {
     return {op.getPredMutable().getOperandNumber(),
             op.getTargetMutable().getOperandNumber()};
   }
-  void lower(nn::MseLossGradOp op, Adaptor adaptor, RuntimeBuilder &rb,
-             ValueRange results) const override {
+  void lower(Op op, typename RuntimeOpLowering<Op>::Adaptor adaptor,
+             RuntimeBuilder &rb, ValueRange results) const override {
     Value pred = op.getPred();
-    rb.call(RuntimeFn::amp_mse_loss_grad,
-            {adaptor.getGradLoss(), adaptor.getPred(), adaptor.getTarget(),
-             results[0], rb.i64(getNumElements(pred)),
-             rb.dtype(op.getGradLoss().getType()), rb.dtype(pred.getType()),
-             rb.stream()});
+    rb.call(RuntimeFn::amp_elementwise_loss_grad,
+            {rb.i32(static_cast<int32_t>(op.getLossKind())),
+             rb.f32(op.getLossParam()), adaptor.getGradLoss(),
+             adaptor.getPred(), adaptor.getTarget(), results[0],
+             rb.i64(getNumElements(pred)), rb.dtype(op.getGradLoss().getType()),
+             rb.dtype(pred.getType()), rb.stream()});
   }
 };
 
@@ -126,5 +143,13 @@ struct MseLossGradLowering : RuntimeOpLowering<nn::MseLossGradOp> {
 
 void amp::addLossLowerings(LoweringTable &table) {
   table.add<EmbeddingLowering, EmbeddingGradLowering, CrossEntropyLowering,
-            CrossEntropyGradLowering, MseLossLowering, MseLossGradLowering>();
+            CrossEntropyGradLowering>();
+  table.add<ElementwiseLossLowering<nn::MseLossOp>,
+            ElementwiseLossLowering<nn::L1LossOp>,
+            ElementwiseLossLowering<nn::HuberLossOp>,
+            ElementwiseLossLowering<nn::BceWithLogitsLossOp>,
+            ElementwiseLossGradLowering<nn::MseLossGradOp>,
+            ElementwiseLossGradLowering<nn::L1LossGradOp>,
+            ElementwiseLossGradLowering<nn::HuberLossGradOp>,
+            ElementwiseLossGradLowering<nn::BceWithLogitsLossGradOp>>();
 }

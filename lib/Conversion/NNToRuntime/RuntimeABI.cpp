@@ -47,6 +47,8 @@ constexpr AbiType abiTypeOf() {
     return AbiType::ReduceOp;
   else if constexpr (std::is_same_v<T, amp_lr_schedule_t>)
     return AbiType::LrSchedule;
+  else if constexpr (std::is_same_v<T, amp_elementwise_loss_t>)
+    return AbiType::LossOp;
   else if constexpr (std::is_same_v<T, int64_t>)
     return AbiType::I64;
   else if constexpr (std::is_same_v<T, int32_t>)
@@ -62,7 +64,10 @@ constexpr AbiType abiTypeOf() {
 // The enums travel as i32 (what LLVM passes a C enum of int range as).
 static_assert(sizeof(amp_status_t) == 4 && sizeof(amp_dtype_t) == 4 &&
                   sizeof(amp_unary_op_t) == 4 && sizeof(amp_binary_op_t) == 4 &&
-                  sizeof(amp_compare_op_t) == 4 && sizeof(amp_reduce_op_t) == 4,
+                  sizeof(amp_compare_op_t) == 4 &&
+                  sizeof(amp_reduce_op_t) == 4 &&
+                  sizeof(amp_lr_schedule_t) == 4 &&
+                  sizeof(amp_elementwise_loss_t) == 4,
               "ABI enums are passed as i32");
 
 /// The result and argument types of a prototype, from its function type.
@@ -94,7 +99,7 @@ constexpr AbiType Status = AbiType::Status, Ptr = AbiType::Ptr,
                   Dtype = AbiType::Dtype, UnaryOp = AbiType::UnaryOp,
                   BinaryOp = AbiType::BinaryOp, CompareOp = AbiType::CompareOp,
                   ReduceOp = AbiType::ReduceOp,
-                  LrSchedule = AbiType::LrSchedule;
+                  LrSchedule = AbiType::LrSchedule, LossOp = AbiType::LossOp;
 } // namespace spell
 
 // Each entry's argument list, checked against the header at compile time.
@@ -160,6 +165,8 @@ StringRef amp::runtime_abi::getAbiTypeName(AbiType type) {
     return "ReduceOp";
   case AbiType::LrSchedule:
     return "LrSchedule";
+  case AbiType::LossOp:
+    return "LossOp";
   }
   llvm_unreachable("unknown AbiType");
 }
@@ -237,6 +244,7 @@ Type amp::runtime_abi::getLLVMType(MLIRContext *ctx, AbiType type) {
   case AbiType::CompareOp:
   case AbiType::ReduceOp:
   case AbiType::LrSchedule:
+  case AbiType::LossOp:
     return IntegerType::get(ctx, 32);
   }
   llvm_unreachable("unknown AbiType");

@@ -825,19 +825,42 @@ AMP_KERNEL_API amp_status_t amp_cross_entropy_grad(
     float label_smoothing, amp_dtype_t grad_loss_dtype,
     amp_dtype_t logits_dtype, amp_dtype_t labels_dtype, void *stream);
 
-/* nn.mse_loss: *loss = sum((pred - target)^2) / n in f32 (a sequential f32
- * sum of the f32 squares, 0 / 0 = NaN for n = 0). pred and target share
- * dtype. */
-AMP_KERNEL_API amp_status_t amp_mse_loss(const void *pred, const void *target,
-                                         float *loss, int64_t n,
-                                         amp_dtype_t dtype, void *stream);
+/* The elementwise losses (nn.mse_loss, nn.l1_loss, nn.huber_loss,
+ * nn.bce_with_logits_loss): the mean over n elements of loss(p, t), p the
+ * prediction (for BCE the logit) and t the target. Values are part of the
+ * ABI. `param` is Huber's delta (finite, > 0) and is ignored by the
+ * others. */
+typedef enum amp_elementwise_loss {
+  AMP_LOSS_MSE = 0,   /* (p - t)^2 */
+  AMP_LOSS_L1 = 1,    /* |p - t| */
+  AMP_LOSS_HUBER = 2, /* |d| < delta ? 0.5 d^2 : delta (|d| - 0.5 delta) */
+  AMP_LOSS_BCE_WITH_LOGITS = 3, /* (1 - t) p - log_sigmoid(p), where
+                                 * log_sigmoid(p) = min(p, 0) -
+                                 * log1p(exp(-|p|)) */
+} amp_elementwise_loss_t;
 
-/* nn.mse_loss_grad: dpred = (c * (pred - target)) * g in f32 with c =
- * f32(2 / f64(n)) (as PyTorch forms it) and g the 0-d grad_loss (its own
- * dtype). dpred has pred's dtype and may equal pred or target. */
-AMP_KERNEL_API amp_status_t amp_mse_loss_grad(
-    const void *grad_loss, const void *pred, const void *target, void *dpred,
-    int64_t n, amp_dtype_t grad_loss_dtype, amp_dtype_t dtype, void *stream);
+/* *loss = sum(loss(pred, target)) / n in f32 (a sequential f32 sum on the
+ * reference backend, per-block partials on CUDA; 0 / 0 = NaN for n = 0).
+ * pred and target share dtype. */
+AMP_KERNEL_API amp_status_t amp_elementwise_loss(amp_elementwise_loss_t op,
+                                                 float param, const void *pred,
+                                                 const void *target,
+                                                 float *loss, int64_t n,
+                                                 amp_dtype_t dtype,
+                                                 void *stream);
+
+/* The gradient with respect to pred, in f32 with g the 0-d grad_loss (its
+ * own dtype), in PyTorch's op order:
+ *   MSE:   (c (p - t)) g, c = f32(2 / f64(n));
+ *   L1:    (g / n) sign(p - t) (0 where p = t);
+ *   Huber: (c d) g for |d| < delta, else ((c g) delta) sign(d),
+ *          c = f32(1 / f64(n));
+ *   BCE:   ((sigmoid(p) - t) g) / n.
+ * dpred has pred's dtype and may equal pred or target. */
+AMP_KERNEL_API amp_status_t amp_elementwise_loss_grad(
+    amp_elementwise_loss_t op, float param, const void *grad_loss,
+    const void *pred, const void *target, void *dpred, int64_t n,
+    amp_dtype_t grad_loss_dtype, amp_dtype_t dtype, void *stream);
 
 /*===--- Optimizers ------------------------------------------------------===*/
 /* param, grad and the state share `dtype`; every new_* output may equal its

@@ -635,14 +635,17 @@ func.func @cross_entropy(%l: tensor<4x8x50xf16>, %y: tensor<4x8xi32>, %g: tensor
 
 // -----
 
-// The loss is an f32 scalar; n counts every element.
+// The loss is an f32 scalar; n counts every element. The kind is
+// amp_elementwise_loss_t's (MSE 0), the parameter 0 for all but Huber.
 // CHECK-LABEL: func.func @mse_loss(
-// CHECK: %[[N:.*]] = llvm.mlir.constant(32 : i64) : i64
-// CHECK: %[[F16:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-DAG: %[[N:.*]] = llvm.mlir.constant(32 : i64) : i64
+// CHECK-DAG: %[[F16:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-DAG: %[[MSE:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-DAG: %[[NONE:.*]] = llvm.mlir.constant(0.000000e+00 : f32) : f32
 // CHECK: %[[P:.*]] = llvm.load
 // CHECK: %[[T:.*]] = llvm.load
 // CHECK: %[[L:.*]] = llvm.load
-// CHECK: llvm.call @amp_mse_loss(%[[P]], %[[T]], %[[L]], %[[N]], %[[F16]], %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i32, !llvm.ptr) -> i32
+// CHECK: llvm.call @amp_elementwise_loss(%[[MSE]], %[[NONE]], %[[P]], %[[T]], %[[L]], %[[N]], %[[F16]], %{{.*}}) : (i32, f32, !llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i32, !llvm.ptr) -> i32
 func.func @mse_loss(%p: tensor<4x8xf16>, %t: tensor<4x8xf16>) -> tensor<f32> {
   %0 = nn.mse_loss %p, %t : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<f32>
   return %0 : tensor<f32>
@@ -650,19 +653,77 @@ func.func @mse_loss(%p: tensor<4x8xf16>, %t: tensor<4x8xf16>) -> tensor<f32> {
 
 // -----
 
+// CHECK-LABEL: func.func @l1_loss(
+// CHECK-DAG: %[[L1:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-DAG: %[[NONE:.*]] = llvm.mlir.constant(0.000000e+00 : f32) : f32
+// CHECK: llvm.call @amp_elementwise_loss(%[[L1]], %[[NONE]],
+func.func @l1_loss(%p: tensor<4x8xf32>, %t: tensor<4x8xf32>) -> tensor<f32> {
+  %0 = nn.l1_loss %p, %t : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+// Huber (2) passes its delta.
+// CHECK-LABEL: func.func @huber_loss(
+// CHECK-DAG: %[[HUBER:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK-DAG: %[[DELTA:.*]] = llvm.mlir.constant(5.000000e-01 : f32) : f32
+// CHECK: llvm.call @amp_elementwise_loss(%[[HUBER]], %[[DELTA]],
+func.func @huber_loss(%p: tensor<4x8xf16>, %t: tensor<4x8xf16>) -> tensor<f32> {
+  %0 = nn.huber_loss %p, %t {delta = 0.5 : f32} : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @bce_with_logits_loss(
+// CHECK-DAG: %[[BCE:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK: llvm.call @amp_elementwise_loss(%[[BCE]],
+func.func @bce_with_logits_loss(%p: tensor<4x8xbf16>, %t: tensor<4x8xbf16>) -> tensor<f32> {
+  %0 = nn.bce_with_logits_loss %p, %t : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
 // grad_loss has its own dtype (f32 here), the prediction f16.
 // CHECK-LABEL: func.func @mse_loss_grad(
-// CHECK: %[[N:.*]] = llvm.mlir.constant(32 : i64) : i64
-// CHECK: %[[GT:.*]] = llvm.mlir.constant(0 : i32) : i32
-// CHECK: %[[PT:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-DAG: %[[N:.*]] = llvm.mlir.constant(32 : i64) : i64
+// CHECK-DAG: %[[GT:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-DAG: %[[PT:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-DAG: %[[NONE:.*]] = llvm.mlir.constant(0.000000e+00 : f32) : f32
 // CHECK: %[[G:.*]] = llvm.load
 // CHECK: %[[P:.*]] = llvm.load
 // CHECK: %[[T:.*]] = llvm.load
 // CHECK: %[[DP:.*]] = llvm.load
-// CHECK: llvm.call @amp_mse_loss_grad(%[[G]], %[[P]], %[[T]], %[[DP]], %[[N]], %[[GT]], %[[PT]], %{{.*}})
+// CHECK: llvm.call @amp_elementwise_loss_grad(%[[GT]], %[[NONE]], %[[G]], %[[P]], %[[T]], %[[DP]], %[[N]], %[[GT]], %[[PT]], %{{.*}})
 func.func @mse_loss_grad(%g: tensor<f32>, %p: tensor<32x1xf16>, %t: tensor<32x1xf16>) -> tensor<32x1xf16> {
   %0 = nn.mse_loss_grad %g, %p, %t : (tensor<f32>, tensor<32x1xf16>, tensor<32x1xf16>) -> tensor<32x1xf16>
   return %0 : tensor<32x1xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @huber_loss_grad(
+// CHECK-DAG: %[[HUBER:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK-DAG: %[[DELTA:.*]] = llvm.mlir.constant(2.500000e-01 : f32) : f32
+// CHECK: llvm.call @amp_elementwise_loss_grad(%[[HUBER]], %[[DELTA]],
+func.func @huber_loss_grad(%g: tensor<f32>, %p: tensor<32x1xf32>, %t: tensor<32x1xf32>) -> tensor<32x1xf32> {
+  %0 = nn.huber_loss_grad %g, %p, %t {delta = 0.25 : f32} : (tensor<f32>, tensor<32x1xf32>, tensor<32x1xf32>) -> tensor<32x1xf32>
+  return %0 : tensor<32x1xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @l1_and_bce_grads(
+// CHECK: %[[L1:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: llvm.call @amp_elementwise_loss_grad(%[[L1]],
+// CHECK: %[[BCE:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK: llvm.call @amp_elementwise_loss_grad(%[[BCE]],
+func.func @l1_and_bce_grads(%g: tensor<f32>, %p: tensor<32x1xf32>, %t: tensor<32x1xf32>) -> (tensor<32x1xf32>, tensor<32x1xf32>) {
+  %0 = nn.l1_loss_grad %g, %p, %t : (tensor<f32>, tensor<32x1xf32>, tensor<32x1xf32>) -> tensor<32x1xf32>
+  %1 = nn.bce_with_logits_loss_grad %g, %p, %t : (tensor<f32>, tensor<32x1xf32>, tensor<32x1xf32>) -> tensor<32x1xf32>
+  return %0, %1 : tensor<32x1xf32>, tensor<32x1xf32>
 }
 
 // -----

@@ -1896,6 +1896,56 @@ func.func @mse_loss_grad_non_scalar_seed(%g: tensor<1xf32>, %p: tensor<4x8xf32>)
   return
 }
 
+// -----
+
+func.func @l1_loss_shapes(%p: tensor<4x8xf32>, %t: tensor<4x1xf32>) {
+  // expected-error @+1 {{pred and target must have the same shape, got [4, 8] and [4, 1]}}
+  %0 = nn.l1_loss %p, %t : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @bce_with_logits_loss_element_types(%p: tensor<4x8xbf16>, %t: tensor<4x8xf32>) {
+  // expected-error @+1 {{pred and target must have the same element type, got 'bf16' and 'f32'}}
+  %0 = nn.bce_with_logits_loss %p, %t : (tensor<4x8xbf16>, tensor<4x8xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @huber_loss_zero_delta(%p: tensor<4x8xf32>) {
+  // expected-error @+1 {{delta must be finite and > 0, got 0}}
+  %0 = nn.huber_loss %p, %p {delta = 0.0 : f32} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @huber_loss_infinite_delta(%p: tensor<4x8xf32>) {
+  // expected-error @+1 {{delta must be finite and > 0, got INF}}
+  %0 = nn.huber_loss %p, %p {delta = 0x7F800000 : f32} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @huber_loss_grad_negative_delta(%g: tensor<f32>, %p: tensor<4x8xf32>) {
+  // expected-error @+2 {{delta must be finite and > 0, got -1}}
+  // expected-error @+1 {{'nn.huber_loss_grad' op failed to infer returned types}}
+  %0 = nn.huber_loss_grad %g, %p, %p {delta = -1.0 : f32} : (tensor<f32>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @bce_with_logits_loss_grad_result(%g: tensor<f32>, %p: tensor<4x8xf16>) {
+  // expected-error @+2 {{'nn.bce_with_logits_loss_grad' op inferred type(s) 'tensor<4x8xf16>' are incompatible with return type(s) of operation 'tensor<4x8xf32>'}}
+  // expected-error @+1 {{'nn.bce_with_logits_loss_grad' op failed to infer returned types}}
+  %0 = nn.bce_with_logits_loss_grad %g, %p, %p : (tensor<f32>, tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<4x8xf32>
+  return
+}
+
 //===----------------------------------------------------------------------===//
 // Optimizers
 //===----------------------------------------------------------------------===//

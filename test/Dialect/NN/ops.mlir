@@ -1063,6 +1063,20 @@ func.func @mse_loss_f16(%p: tensor<4x8xf16>, %t: tensor<4x8xf16>) -> tensor<f32>
   return %v0 : tensor<f32>
 }
 
+// CHECK-LABEL: func.func @elementwise_losses(
+// CHECK-SAME:    %[[P:.*]]: tensor<4x8xbf16>, %[[T:.*]]: tensor<4x8xbf16>)
+// CHECK:         nn.l1_loss %[[P]], %[[T]] : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<f32>
+// CHECK-NEXT:    nn.huber_loss %[[P]], %[[T]] : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<f32>
+// CHECK-NEXT:    nn.huber_loss %[[P]], %[[T]] {delta = 2.500000e-01 : f32} : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<f32>
+// CHECK-NEXT:    nn.bce_with_logits_loss %[[P]], %[[T]] : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<f32>
+func.func @elementwise_losses(%p: tensor<4x8xbf16>, %t: tensor<4x8xbf16>) -> (tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>) {
+  %0 = nn.l1_loss %p, %t : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<f32>
+  %1 = nn.huber_loss %p, %t : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<f32>
+  %2 = nn.huber_loss %p, %t {delta = 0.25 : f32} : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<f32>
+  %3 = nn.bce_with_logits_loss %p, %t : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<f32>
+  return %0, %1, %2, %3 : tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>
+}
+
 //===----------------------------------------------------------------------===//
 // Backward ops
 //===----------------------------------------------------------------------===//
@@ -1351,6 +1365,18 @@ func.func @where_grad(%dy: tensor<4x8xf32>, %c: tensor<8xi1>) -> (tensor<4x8xf32
 func.func @mse_loss_grad(%g: tensor<f32>, %p: tensor<32x1xf16>, %t: tensor<32x1xf16>) -> tensor<32x1xf16> {
   %v0 = nn.mse_loss_grad %g, %p, %t : (tensor<f32>, tensor<32x1xf16>, tensor<32x1xf16>) -> tensor<32x1xf16>
   return %v0 : tensor<32x1xf16>
+}
+
+// CHECK-LABEL: func.func @elementwise_loss_grads(
+// CHECK-SAME:    %[[G:.*]]: tensor<f16>, %[[P:.*]]: tensor<32x1xf32>, %[[T:.*]]: tensor<32x1xf32>)
+// CHECK:         nn.l1_loss_grad %[[G]], %[[P]], %[[T]] : (tensor<f16>, tensor<32x1xf32>, tensor<32x1xf32>) -> tensor<32x1xf32>
+// CHECK-NEXT:    nn.huber_loss_grad %[[G]], %[[P]], %[[T]] {delta = 3.000000e+00 : f32} : (tensor<f16>, tensor<32x1xf32>, tensor<32x1xf32>) -> tensor<32x1xf32>
+// CHECK-NEXT:    nn.bce_with_logits_loss_grad %[[G]], %[[P]], %[[T]] : (tensor<f16>, tensor<32x1xf32>, tensor<32x1xf32>) -> tensor<32x1xf32>
+func.func @elementwise_loss_grads(%g: tensor<f16>, %p: tensor<32x1xf32>, %t: tensor<32x1xf32>) -> (tensor<32x1xf32>, tensor<32x1xf32>, tensor<32x1xf32>) {
+  %0 = nn.l1_loss_grad %g, %p, %t : (tensor<f16>, tensor<32x1xf32>, tensor<32x1xf32>) -> tensor<32x1xf32>
+  %1 = nn.huber_loss_grad %g, %p, %t {delta = 3.0 : f32} : (tensor<f16>, tensor<32x1xf32>, tensor<32x1xf32>) -> tensor<32x1xf32>
+  %2 = nn.bce_with_logits_loss_grad %g, %p, %t : (tensor<f16>, tensor<32x1xf32>, tensor<32x1xf32>) -> tensor<32x1xf32>
+  return %0, %1, %2 : tensor<32x1xf32>, tensor<32x1xf32>, tensor<32x1xf32>
 }
 
 // CHECK-LABEL: func.func @tanh_grad(

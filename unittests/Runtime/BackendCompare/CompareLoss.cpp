@@ -1,10 +1,11 @@
-//===- CompareLoss.cpp - Cross-entropy, MSE and their gradients -----------===//
+//===- CompareLoss.cpp - Cross-entropy, elementwise losses, gradients -----===//
 //
 // Cross-entropy rows from 1 to 50000 classes (thread, warp and block per row,
 // vectorized and not), i32 and i64 labels, in-place gradients, labels out
 // of range (found on the device: the CUDA call returns OK and the next
-// amp_synchronize fails). MSE from 0 to 2^20 + 3 elements, aligned and not
-// (an offset of one element), grid values compared bitwise.
+// amp_synchronize fails). The elementwise losses (MSE, L1, Huber, BCE with
+// logits) from 0 to 2^20 + 3 elements, aligned and not (an offset of one
+// element), grid values compared bitwise.
 //
 //===----------------------------------------------------------------------===//
 
@@ -289,63 +290,88 @@ AMP_COMPARE_CASE(cross_entropy_label_out_of_range) {
   }
 }
 
-AMP_COMPARE_CASE(mse_loss) {
-  for (int64_t n : {0, 1, 7, 1000, 4097, (1 << 20) + 3})
-    for (amp_dtype_t dt : floatDtypes())
-      for (int offset : {0, 1}) { // 1: not 16-byte aligned, no packs
-        for (bool grid : {true, false}) {
-          if (!grid && n > 4097)
-            continue;
-          // Grid: differences are multiples of 2^-3 in [-1, 1], squares of
-          // 2^-6, so sums below 2^18 are exact in f32: bitwise. Real: all
-          // squares are >= 0, so two orders differ by sumBound relative.
-          const Host p = grid ? gridHost(c.rng, dt, n + offset, -4, 4, 0.125)
-                              : randomHost(c.rng, dt, n + offset, -1, 1);
-          const Host t = grid ? gridHost(c.rng, dt, n + offset, -4, 4, 0.125)
-                              : randomHost(c.rng, dt, n + offset, -1, 1);
-          auto run = [&](Backend &b) {
-            Buf bp = b.upload(p), bt = b.upload(t);
-            Buf loss = b.alloc(AMP_DTYPE_F32, 1);
-            const size_t skip = size_t(offset) * amp_dtype_size(dt);
-            b.ok(AMP_CALL(b, amp_mse_loss, static_cast<char *>(bp.get()) + skip,
-                          static_cast<char *>(bt.get()) + skip,
-                          static_cast<float *>(loss.get()), n, dt, nullptr));
-            return b.download(loss);
-          };
-          c.expectClose("mse_loss " + std::to_string(n) + " " +
-                            amp_dtype_name(dt) + (grid ? " grid" : " real") +
-                            (offset ? " unaligned" : ""),
-                        run(*c.ref), run(*c.dev),
-                        grid ? Tolerance::exact()
-                             : Tolerance::close(0, sumBound(n, 1.0) + kU));
-        }
-      }
+const amp_elementwise_loss_t kLosses[] = {
+    AMP_LOSS_MSE, AMP_LOSS_L1, AMP_LOSS_HUBER, AMP_LOSS_BCE_WITH_LOGITS};
+constexpr float kDelta = 0.5f; // Huber's
+
+std::string lossName(amp_elementwise_loss_t op) {
+  const char *names[] = {"mse", "l1", "huber", "bce"};
+  return names[op];
 }
 
-AMP_COMPARE_CASE(mse_loss_grad_bitwise) {
-  for (int64_t n : {0, 1, 7, 1000, 4097, (1 << 20) + 3})
-    for (amp_dtype_t dt : floatDtypes())
-      for (int mode : {0, 1, 2}) { // separate, dpred == pred, unaligned
-        const amp_dtype_t gt = floatDtypes()[(n + mode) % 3];
-        const Host g = scalar(gt, 0.75);
-        const int offset = mode == 2;
-        const Host p = randomHost(c.rng, dt, n + offset, -2, 2);
-        const Host t = randomHost(c.rng, dt, n + offset, -2, 2);
-        auto run = [&](Backend &b) {
-          Buf bg = b.upload(g), bp = b.upload(p), bt = b.upload(t);
-          Buf out = b.upload(zeros(dt, n + offset));
-          const size_t skip = size_t(offset) * amp_dtype_size(dt);
-          char *pp = static_cast<char *>(bp.get()) + skip;
-          char *tp = static_cast<char *>(bt.get()) + skip;
-          char *op = mode == 1 ? pp : static_cast<char *>(out.get()) + skip;
-          b.ok(AMP_CALL(b, amp_mse_loss_grad, bg, pp, tp, op, n, gt, dt,
-                        nullptr));
-          return b.download(mode == 1 ? bp : out);
-        };
-        c.expectClose("mse_loss_grad " + std::to_string(n) + " " +
-                          amp_dtype_name(dt) + " mode " + std::to_string(mode),
-                      run(*c.ref), run(*c.dev), Tolerance::exact());
-      }
+AMP_COMPARE_CASE(elementwise_loss) {
+  for (amp_elementwise_loss_t op : kLosses)
+    for (int64_t n : {0, 1, 7, 1000, 4097, (1 << 20) + 3})
+      for (amp_dtype_t dt : floatDtypes())
+        for (int offset : {0, 1}) { // 1: not 16-byte aligned, no packs
+          // Grid: differences are multiples of 2^-3 in [-1, 1] and MSE's,
+          // L1's and Huber's terms multiples of 2^-7, so sums below 2^17
+          // are exact in f32: bitwise. Real (and every BCE): all terms
+          // are >= 0, so two orders differ by sumBound relative, and
+          // BCE's terms by a few ulps of expf and log1pf.
+          const bool bce = op == AMP_LOSS_BCE_WITH_LOGITS;
+          for (bool grid : {true, false}) {
+            if ((!grid || bce) && n > 4097)
+              continue;
+            if (grid && bce)
+              continue;
+            const Host p = grid ? gridHost(c.rng, dt, n + offset, -4, 4, 0.125)
+                                : randomHost(c.rng, dt, n + offset, -1, 1);
+            const Host t = grid ? gridHost(c.rng, dt, n + offset, -4, 4, 0.125)
+                                : randomHost(c.rng, dt, n + offset, 0, 1);
+            auto run = [&](Backend &b) {
+              Buf bp = b.upload(p), bt = b.upload(t);
+              Buf loss = b.alloc(AMP_DTYPE_F32, 1);
+              const size_t skip = size_t(offset) * amp_dtype_size(dt);
+              b.ok(AMP_CALL(b, amp_elementwise_loss, op, kDelta,
+                            static_cast<char *>(bp.get()) + skip,
+                            static_cast<char *>(bt.get()) + skip,
+                            static_cast<float *>(loss.get()), n, dt, nullptr));
+              return b.download(loss);
+            };
+            c.expectClose(lossName(op) + " " + std::to_string(n) + " " +
+                              amp_dtype_name(dt) + (grid ? " grid" : " real") +
+                              (offset ? " unaligned" : ""),
+                          run(*c.ref), run(*c.dev),
+                          grid ? Tolerance::exact()
+                               : Tolerance::close(0, sumBound(n, 1.0) +
+                                                         (bce ? 8 : 1) * kU));
+          }
+        }
+}
+
+// The gradients are elementwise, LossMath.h's formulas on both: bitwise,
+// but BCE's sigmoid (expf, a few ulps apart on the device), which its
+// difference from the target can magnify relative to the result.
+AMP_COMPARE_CASE(elementwise_loss_grad) {
+  for (amp_elementwise_loss_t op : kLosses)
+    for (int64_t n : {0, 1, 7, 1000, 4097, (1 << 20) + 3})
+      for (amp_dtype_t dt : floatDtypes())
+        for (int mode : {0, 1, 2}) { // separate, dpred == pred, unaligned
+          const amp_dtype_t gt = floatDtypes()[(n + mode) % 3];
+          const Host g = scalar(gt, 0.75);
+          const int offset = mode == 2;
+          const Host p = randomHost(c.rng, dt, n + offset, -2, 2);
+          const Host t = randomHost(c.rng, dt, n + offset, 0, 1);
+          auto run = [&](Backend &b) {
+            Buf bg = b.upload(g), bp = b.upload(p), bt = b.upload(t);
+            Buf out = b.upload(zeros(dt, n + offset));
+            const size_t skip = size_t(offset) * amp_dtype_size(dt);
+            char *pp = static_cast<char *>(bp.get()) + skip;
+            char *tp = static_cast<char *>(bt.get()) + skip;
+            char *o = mode == 1 ? pp : static_cast<char *>(out.get()) + skip;
+            b.ok(AMP_CALL(b, amp_elementwise_loss_grad, op, kDelta, bg, pp, tp,
+                          o, n, gt, dt, nullptr));
+            return b.download(mode == 1 ? bp : out);
+          };
+          c.expectClose(
+              lossName(op) + "_grad " + std::to_string(n) + " " +
+                  amp_dtype_name(dt) + " mode " + std::to_string(mode),
+              run(*c.ref), run(*c.dev),
+              op == AMP_LOSS_BCE_WITH_LOGITS
+                  ? Tolerance::close(16 * kU * 0.75 * 2 / double(n ? n : 1), 0)
+                  : Tolerance::exact());
+        }
 }
 
 AMP_COMPARE_CASE(loss_errors) {
@@ -373,11 +399,21 @@ AMP_COMPARE_CASE(loss_errors) {
                     AMP_DTYPE_I32, nullptr);
   });
   expectRejected(c, "mse negative n", [&](Backend &b) {
-    return AMP_CALL(b, amp_mse_loss, buf, buf, &loss, -1, AMP_DTYPE_F32,
+    return AMP_CALL(b, amp_elementwise_loss, AMP_LOSS_MSE, 0.0f, buf, buf,
+                    &loss, -1, AMP_DTYPE_F32, nullptr);
+  });
+  expectRejected(c, "unknown loss", [&](Backend &b) {
+    return AMP_CALL(b, amp_elementwise_loss,
+                    static_cast<amp_elementwise_loss_t>(4), 0.0f, buf, buf,
+                    &loss, 4, AMP_DTYPE_F32, nullptr);
+  });
+  expectRejected(c, "huber delta 0", [&](Backend &b) {
+    return AMP_CALL(b, amp_elementwise_loss_grad, AMP_LOSS_HUBER, 0.0f, buf,
+                    buf, buf, buf + 8, 4, AMP_DTYPE_F32, AMP_DTYPE_F32,
                     nullptr);
   });
-  expectRejected(c, "mse_grad i32 grad_loss", [&](Backend &b) {
-    return AMP_CALL(b, amp_mse_loss_grad, buf, buf, buf, buf + 8, 4,
-                    AMP_DTYPE_I32, AMP_DTYPE_F32, nullptr);
+  expectRejected(c, "l1_grad i32 grad_loss", [&](Backend &b) {
+    return AMP_CALL(b, amp_elementwise_loss_grad, AMP_LOSS_L1, 0.0f, buf, buf,
+                    buf, buf + 8, 4, AMP_DTYPE_I32, AMP_DTYPE_F32, nullptr);
   });
 }

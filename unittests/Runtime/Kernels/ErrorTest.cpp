@@ -395,9 +395,10 @@ TEST(KernelErrors, NullPointersAreRejectedEverywhere) {
              const int64_t x4[] = {1, 1, 4, 4};
              return amp_global_avg_pool(nullptr, b, x4, AMP_DTYPE_F32, nullptr);
            }},
-          {"amp_mse_loss: pred is NULL",
+          {"amp_elementwise_loss: pred is NULL",
            [&] {
-             return amp_mse_loss(nullptr, b, &loss, 16, AMP_DTYPE_F32, nullptr);
+             return amp_elementwise_loss(AMP_LOSS_MSE, 0, nullptr, b, &loss, 16,
+                                         AMP_DTYPE_F32, nullptr);
            }},
           {"amp_attention: v is NULL",
            [&] {
@@ -412,10 +413,11 @@ TEST(KernelErrors, NullPointersAreRejectedEverywhere) {
                                        AMP_DTYPE_F32, AMP_DTYPE_F32, 0.5f, 1,
                                        nullptr, 0.0f, nullptr);
            }},
-          {"amp_mse_loss_grad: dpred is NULL",
+          {"amp_elementwise_loss_grad: dpred is NULL",
            [&] {
-             return amp_mse_loss_grad(a, b, c, nullptr, 16, AMP_DTYPE_F32,
-                                      AMP_DTYPE_F32, nullptr);
+             return amp_elementwise_loss_grad(AMP_LOSS_L1, 0, a, b, c, nullptr,
+                                              16, AMP_DTYPE_F32, AMP_DTYPE_F32,
+                                              nullptr);
            }},
       };
   for (const auto &[message, call] : calls)

@@ -3,18 +3,20 @@
 // amp_embedding (exact gather), amp_embedding_grad (scatter-add, against an
 // f64 scatter), amp_cross_entropy and amp_cross_entropy_grad (against f64
 // log-softmax), with i32 and i64 ids/labels, and the range checks, which
-// must leave the outputs untouched; amp_mse_loss and amp_mse_loss_grad
-// against f64 and finite differences.
+// must leave the outputs untouched; amp_elementwise_loss and
+// amp_elementwise_loss_grad (MSE, L1, Huber, BCE with logits) against f64
+// and finite differences.
 //
 // Tolerances: embedding_grad: (k + 1) u sum|dy| over the k rows that hit
 // one table row. cross_entropy with C classes, R = the row's max |x - max|:
 // each row's term l = log s - (x_l - m) is within (C + R + 4) u (1 + |l|),
 // and the mean adds (rows + 1) u mean|l|. cross_entropy_grad: |coef| ((2R +
 // C + 6) u p + u|p - onehot|) + u|r| with coef = g / rows. All doubled.
-// mse_loss over n terms d^2 (d = pred - target rounded once, then squared):
-// (n + 3) u sum(d^2) / n + u|r|; mse_loss_grad: 4u|r| (2 / n, the
-// difference and two products rounded once each). Finite differences of the
-// quadratic loss are exact but for the f32 rounding of the loss: 1e-5.
+// elementwise_loss over n terms: (n + 8) u sum|term parts| / n + u|r|,
+// doubled (each term a few roundings; BCE's expf and log1pf a few ulps);
+// the gradient: 8u|r|, BCE's plus 8u (sigmoid + t) |g| / n, for the
+// subtraction. Finite differences of the quadratic and linear pieces are
+// exact but for the f32 rounding of the loss: 1e-5.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +24,7 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -443,111 +446,248 @@ TEST(CrossEntropy, LabelSmoothingOutsideZeroOneIsAnError) {
 }
 
 //===----------------------------------------------------------------------===//
-// MSE
+// Elementwise losses
 //===----------------------------------------------------------------------===//
 
-class MseTest : public ::testing::TestWithParam<amp_dtype_t> {};
+constexpr double kDelta = 0.5; // Huber's
 
-TEST_P(MseTest, LossAndGradMatchF64) {
-  const amp_dtype_t dtype = GetParam();
+/// loss(p, t) of one element in f64; *magnitude is the sum of the
+/// magnitudes of its parts (what the f32 roundings scale with).
+double lossTerm(amp_elementwise_loss_t op, double p, double t,
+                double *magnitude) {
+  const double d = p - t, z = std::fabs(d);
+  switch (op) {
+  case AMP_LOSS_MSE:
+    return *magnitude = d * d;
+  case AMP_LOSS_L1:
+    return *magnitude = z;
+  case AMP_LOSS_HUBER:
+    return *magnitude = z < kDelta ? 0.5 * d * d : kDelta * (z - 0.5 * kDelta);
+  case AMP_LOSS_BCE_WITH_LOGITS: {
+    const double soft = std::log1p(std::exp(-std::fabs(p)));
+    *magnitude = std::fabs((1 - t) * p) + std::fabs(std::min(p, 0.0)) + soft;
+    return (1 - t) * p - (std::min(p, 0.0) - soft);
+  }
+  }
+  return NAN;
+}
+
+/// d loss(p, t) / dp.
+double lossSlope(amp_elementwise_loss_t op, double p, double t) {
+  const double d = p - t;
+  switch (op) {
+  case AMP_LOSS_MSE:
+    return 2 * d;
+  case AMP_LOSS_L1:
+    return d > 0 ? 1 : d < 0 ? -1 : 0;
+  case AMP_LOSS_HUBER:
+    return std::clamp(d, -kDelta, kDelta);
+  case AMP_LOSS_BCE_WITH_LOGITS:
+    return 1 / (1 + std::exp(-p)) - t;
+  }
+  return NAN;
+}
+
+const char *lossName(amp_elementwise_loss_t op) {
+  switch (op) {
+  case AMP_LOSS_MSE:
+    return "mse";
+  case AMP_LOSS_L1:
+    return "l1";
+  case AMP_LOSS_HUBER:
+    return "huber";
+  case AMP_LOSS_BCE_WITH_LOGITS:
+    return "bce";
+  }
+  return "?";
+}
+
+constexpr amp_elementwise_loss_t kLosses[] = {
+    AMP_LOSS_MSE, AMP_LOSS_L1, AMP_LOSS_HUBER, AMP_LOSS_BCE_WITH_LOGITS};
+
+/// BCE reads targets as probabilities in [0, 1]; the others any value.
+Tensor randomTarget(amp_elementwise_loss_t op, amp_dtype_t dtype, int64_t n,
+                    std::mt19937 &rng) {
+  return op == AMP_LOSS_BCE_WITH_LOGITS ? randomTensor(dtype, {n}, rng, 0, 1)
+                                        : randomTensor(dtype, {n}, rng, -3, 3);
+}
+
+class ElementwiseLossTest
+    : public ::testing::TestWithParam<
+          std::tuple<amp_elementwise_loss_t, amp_dtype_t>> {};
+
+TEST_P(ElementwiseLossTest, LossAndGradMatchF64) {
+  const auto [op, dtype] = GetParam();
   std::mt19937 rng(71);
   for (int64_t n : {1, 7, 1001}) {
     Tensor pred = randomTensor(dtype, {n}, rng, -3, 3);
-    Tensor target = randomTensor(dtype, {n}, rng, -3, 3);
+    Tensor target = randomTarget(op, dtype, n, rng);
     float loss = -1.0f;
-    ASSERT_TRUE(isOk(
-        amp_mse_loss(pred.data(), target.data(), &loss, n, dtype, nullptr)));
-    double sum = 0;
+    ASSERT_TRUE(isOk(amp_elementwise_loss(
+        op, kDelta, pred.data(), target.data(), &loss, n, dtype, nullptr)));
+    double sum = 0, magnitudes = 0;
     for (int64_t i = 0; i < n; ++i) {
-      const double d = pred.get(i) - target.get(i);
-      sum += d * d;
+      double m = 0;
+      sum += lossTerm(op, pred.get(i), target.get(i), &m);
+      magnitudes += m;
     }
     const double expected = sum / n;
-    EXPECT_NEAR(
-        loss, expected,
-        outTol(AMP_DTYPE_F32, expected, (n + 3) * kU * sum / n + kU * expected))
-        << "n = " << n;
+    EXPECT_NEAR(loss, expected,
+                2 * ((n + 8) * kU * magnitudes / n + kU * std::fabs(expected)))
+        << lossName(op) << ", n = " << n;
 
     // grad_loss in its own dtype, 0-d.
     for (amp_dtype_t gDtype : {AMP_DTYPE_F32, AMP_DTYPE_BF16}) {
       Tensor g(gDtype, {});
       g.set(0, 0.375);
       Tensor dpred = sentinelTensor(dtype, {n});
-      ASSERT_TRUE(
-          isOk(amp_mse_loss_grad(g.data(), pred.data(), target.data(),
-                                 dpred.data(), n, gDtype, dtype, nullptr)));
+      ASSERT_TRUE(isOk(amp_elementwise_loss_grad(
+          op, kDelta, g.data(), pred.data(), target.data(), dpred.data(), n,
+          gDtype, dtype, nullptr)));
       std::vector<double> ref, tol;
       for (int64_t i = 0; i < n; ++i) {
-        const double r = 0.375 * 2 * (pred.get(i) - target.get(i)) / n;
+        const double p = pred.get(i), t = target.get(i);
+        const double r = 0.375 * lossSlope(op, p, t) / n;
         ref.push_back(r);
-        tol.push_back(outTol(dtype, r, 4 * kU * std::fabs(r)));
+        // BCE subtracts t from sigmoid(p) (expf, a few ulps): its error
+        // scales with sigmoid(p) + t, not with the difference.
+        const double parts =
+            op == AMP_LOSS_BCE_WITH_LOGITS
+                ? 0.375 * (1 / (1 + std::exp(-p)) + std::fabs(t)) / n
+                : 0.0;
+        tol.push_back(outTol(dtype, r, 8 * kU * (std::fabs(r) + parts)));
       }
-      EXPECT_TRUE(allClose(dpred, ref, tol, "mse_loss_grad"));
+      EXPECT_TRUE(allClose(dpred, ref, tol, lossName(op)));
       // In place over pred.
       Tensor inPlace = pred;
-      ASSERT_TRUE(
-          isOk(amp_mse_loss_grad(g.data(), inPlace.data(), target.data(),
-                                 inPlace.data(), n, gDtype, dtype, nullptr)));
+      ASSERT_TRUE(isOk(amp_elementwise_loss_grad(
+          op, kDelta, g.data(), inPlace.data(), target.data(), inPlace.data(),
+          n, gDtype, dtype, nullptr)));
       EXPECT_TRUE(inPlace.sameBits(dpred));
     }
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Dtypes, MseTest,
-                         ::testing::Values(AMP_DTYPE_F32, AMP_DTYPE_F16,
-                                           AMP_DTYPE_BF16),
+INSTANTIATE_TEST_SUITE_P(LossesAndDtypes, ElementwiseLossTest,
+                         ::testing::Combine(::testing::ValuesIn(kLosses),
+                                            ::testing::Values(AMP_DTYPE_F32,
+                                                              AMP_DTYPE_F16,
+                                                              AMP_DTYPE_BF16)),
                          [](const auto &info) {
-                           return std::string(dtypeName(info.param));
+                           return std::string(
+                                      lossName(std::get<0>(info.param))) +
+                                  "_" + dtypeName(std::get<1>(info.param));
                          });
 
-TEST(Mse, GradMatchesFiniteDifferencesOfTheLoss) {
+class ElementwiseLossGradTest
+    : public ::testing::TestWithParam<amp_elementwise_loss_t> {};
+
+// Targets sit 0.1 to 0.4 or 0.6 to 0.9 away from the predictions, so that
+// no finite-difference step crosses L1's kink at 0 or Huber's at delta.
+TEST_P(ElementwiseLossGradTest, GradMatchesFiniteDifferencesOfTheLoss) {
+  const amp_elementwise_loss_t op = GetParam();
   std::mt19937 rng(73);
   const int64_t n = 37;
   Tensor pred = randomTensor(AMP_DTYPE_F32, {n}, rng);
-  Tensor target = randomTensor(AMP_DTYPE_F32, {n}, rng);
+  Tensor target(AMP_DTYPE_F32, {n});
+  std::uniform_real_distribution<double> gap(0.1, 0.4);
+  for (int64_t i = 0; i < n; ++i) {
+    const double away = gap(rng) + (i % 2 ? 0.5 : 0.0);
+    if (op == AMP_LOSS_BCE_WITH_LOGITS)
+      target.set(i, away);
+    else
+      target.set(i, pred.get(i) + (i % 3 ? away : -away));
+  }
   const double g = 1.5;
   const std::vector<double> fd =
       finiteDifferenceGrad(pred, {g}, 1.0 / 64, [&](const Tensor &in) {
         float loss;
-        EXPECT_TRUE(isOk(amp_mse_loss(in.data(), target.data(), &loss, n,
-                                      AMP_DTYPE_F32, nullptr)));
+        EXPECT_TRUE(
+            isOk(amp_elementwise_loss(op, kDelta, in.data(), target.data(),
+                                      &loss, n, AMP_DTYPE_F32, nullptr)));
         return std::vector<double>{loss};
       });
   Tensor gl(AMP_DTYPE_F32, {}), dpred(AMP_DTYPE_F32, {n});
   gl.set(0, g);
-  ASSERT_TRUE(isOk(amp_mse_loss_grad(gl.data(), pred.data(), target.data(),
-                                     dpred.data(), n, AMP_DTYPE_F32,
-                                     AMP_DTYPE_F32, nullptr)));
+  ASSERT_TRUE(isOk(amp_elementwise_loss_grad(
+      op, kDelta, gl.data(), pred.data(), target.data(), dpred.data(), n,
+      AMP_DTYPE_F32, AMP_DTYPE_F32, nullptr)));
   EXPECT_TRUE(
-      allClose(dpred, fd, std::vector<double>(fd.size(), 1e-5), "mse grad"));
+      allClose(dpred, fd, std::vector<double>(fd.size(), 1e-5), lossName(op)));
 }
 
-TEST(Mse, EmptyAndErrors) {
+INSTANTIATE_TEST_SUITE_P(Losses, ElementwiseLossGradTest,
+                         ::testing::ValuesIn(kLosses), [](const auto &info) {
+                           return std::string(lossName(info.param));
+                         });
+
+TEST(ElementwiseLoss, SpecialValues) {
+  // L1's gradient is 0 where p = t; Huber's is clamped at +-delta (times
+  // g / n); BCE stays finite at large logits.
+  Tensor p(AMP_DTYPE_F32, {4}), t(AMP_DTYPE_F32, {4}), g(AMP_DTYPE_F32, {});
+  const double ps[] = {2.0, 5.0, -100.0, 100.0}, ts[] = {2.0, 0.0, 1.0, 0.0};
+  for (int64_t i = 0; i < 4; ++i)
+    p.set(i, ps[i]), t.set(i, ts[i]);
+  g.set(0, 4.0);
+  Tensor d(AMP_DTYPE_F32, {4});
+  ASSERT_TRUE(isOk(amp_elementwise_loss_grad(
+      AMP_LOSS_L1, 0, g.data(), p.data(), t.data(), d.data(), 4, AMP_DTYPE_F32,
+      AMP_DTYPE_F32, nullptr)));
+  EXPECT_TRUE(allEqual(d, {0, 1, -1, 1}, "l1 grad"));
+  ASSERT_TRUE(isOk(amp_elementwise_loss_grad(
+      AMP_LOSS_HUBER, kDelta, g.data(), p.data(), t.data(), d.data(), 4,
+      AMP_DTYPE_F32, AMP_DTYPE_F32, nullptr)));
+  EXPECT_TRUE(allEqual(d, {0, 0.5, -0.5, 0.5}, "huber grad"));
+  // Elements 2 and 3: each loss is 100 (the wrong side, confidently).
+  float loss = 0;
+  ASSERT_TRUE(isOk(amp_elementwise_loss(
+      AMP_LOSS_BCE_WITH_LOGITS, 0, static_cast<const float *>(p.data()) + 2,
+      static_cast<const float *>(t.data()) + 2, &loss, 2, AMP_DTYPE_F32,
+      nullptr)));
+  EXPECT_EQ(loss, 100.0f);
+}
+
+TEST(ElementwiseLoss, EmptyAndErrors) {
   float loss = 0.0f;
-  ASSERT_TRUE(
-      isOk(amp_mse_loss(nullptr, nullptr, &loss, 0, AMP_DTYPE_F16, nullptr)));
+  ASSERT_TRUE(isOk(amp_elementwise_loss(AMP_LOSS_MSE, 0, nullptr, nullptr,
+                                        &loss, 0, AMP_DTYPE_F16, nullptr)));
   EXPECT_TRUE(std::isnan(loss)) << "0 / 0";
   Tensor g(AMP_DTYPE_F32, {});
-  EXPECT_TRUE(isOk(amp_mse_loss_grad(g.data(), nullptr, nullptr, nullptr, 0,
-                                     AMP_DTYPE_F32, AMP_DTYPE_F16, nullptr)));
+  EXPECT_TRUE(isOk(amp_elementwise_loss_grad(AMP_LOSS_L1, 0, g.data(), nullptr,
+                                             nullptr, nullptr, 0, AMP_DTYPE_F32,
+                                             AMP_DTYPE_F16, nullptr)));
   Tensor p(AMP_DTYPE_F32, {3});
   EXPECT_TRUE(failsWith(
-      amp_mse_loss(p.data(), p.data(), nullptr, 3, AMP_DTYPE_F32, nullptr),
-      AMP_STATUS_INVALID_ARGUMENT, "amp_mse_loss: loss is NULL"));
-  EXPECT_TRUE(failsWith(
-      amp_mse_loss(p.data(), nullptr, &loss, 3, AMP_DTYPE_F32, nullptr),
-      AMP_STATUS_INVALID_ARGUMENT, "target is NULL"));
-  EXPECT_TRUE(failsWith(
-      amp_mse_loss(p.data(), p.data(), &loss, -2, AMP_DTYPE_F32, nullptr),
-      AMP_STATUS_INVALID_ARGUMENT, "n (-2)"));
-  EXPECT_TRUE(failsWith(
-      amp_mse_loss_grad(nullptr, p.data(), p.data(), p.data(), 3, AMP_DTYPE_F32,
-                        AMP_DTYPE_F32, nullptr),
-      AMP_STATUS_INVALID_ARGUMENT, "amp_mse_loss_grad: grad_loss is NULL"));
+      amp_elementwise_loss(AMP_LOSS_MSE, 0, p.data(), p.data(), nullptr, 3,
+                           AMP_DTYPE_F32, nullptr),
+      AMP_STATUS_INVALID_ARGUMENT, "amp_elementwise_loss: loss is NULL"));
+  EXPECT_TRUE(failsWith(amp_elementwise_loss(AMP_LOSS_MSE, 0, p.data(), nullptr,
+                                             &loss, 3, AMP_DTYPE_F32, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "target is NULL"));
   EXPECT_TRUE(
-      failsWith(amp_mse_loss_grad(g.data(), p.data(), p.data(), p.data(), 3,
-                                  AMP_DTYPE_I32, AMP_DTYPE_F32, nullptr),
-                AMP_STATUS_NOT_SUPPORTED, "grad_loss_dtype is i32"));
+      failsWith(amp_elementwise_loss(AMP_LOSS_MSE, 0, p.data(), p.data(), &loss,
+                                     -2, AMP_DTYPE_F32, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT, "n (-2)"));
+  EXPECT_TRUE(failsWith(
+      amp_elementwise_loss(static_cast<amp_elementwise_loss_t>(9), 0, p.data(),
+                           p.data(), &loss, 3, AMP_DTYPE_F32, nullptr),
+      AMP_STATUS_INVALID_ARGUMENT, "unknown loss 9"));
+  for (float delta : {0.0f, -1.0f, NAN, INFINITY})
+    EXPECT_TRUE(failsWith(
+        amp_elementwise_loss_grad(AMP_LOSS_HUBER, delta, g.data(), p.data(),
+                                  p.data(), p.data(), 3, AMP_DTYPE_F32,
+                                  AMP_DTYPE_F32, nullptr),
+        AMP_STATUS_INVALID_ARGUMENT, "Huber's delta"))
+        << delta;
+  EXPECT_TRUE(failsWith(amp_elementwise_loss_grad(
+                            AMP_LOSS_MSE, 0, nullptr, p.data(), p.data(),
+                            p.data(), 3, AMP_DTYPE_F32, AMP_DTYPE_F32, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT,
+                        "amp_elementwise_loss_grad: grad_loss is NULL"));
+  EXPECT_TRUE(failsWith(amp_elementwise_loss_grad(
+                            AMP_LOSS_MSE, 0, g.data(), p.data(), p.data(),
+                            p.data(), 3, AMP_DTYPE_I32, AMP_DTYPE_F32, nullptr),
+                        AMP_STATUS_NOT_SUPPORTED, "grad_loss_dtype is i32"));
 }
 
 } // namespace

@@ -40,6 +40,7 @@ enum class AbiType : uint8_t {
   CompareOp,  // amp_compare_op_t
   ReduceOp,   // amp_reduce_op_t
   LrSchedule, // amp_lr_schedule_t
+  LossOp,     // amp_elementwise_loss_t
 };
 
 /// "Status", "Ptr", ...: the spelling of RuntimeFunctions.def.

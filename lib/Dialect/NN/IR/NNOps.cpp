@@ -1447,8 +1447,10 @@ CrossEntropyGradOp::inferReturnTypes(MLIRContext *, Loc loc, Adaptor adaptor,
   return success();
 }
 
-/// pred and target of the MSE loss and of its gradient have one type.
-static LogicalResult checkPredAndTarget(Loc loc, Value predV, Value targetV) {
+/// pred and target of an elementwise loss and of its gradient have one
+/// type, and Huber's delta is finite and > 0.
+static LogicalResult checkElementwiseLoss(Loc loc, Value predV, Value targetV,
+                                          std::optional<APFloat> delta) {
   auto pred = tensorOf(predV), target = tensorOf(targetV);
   if (!pred || !target)
     return emitOptionalError(loc, "expects ranked tensor operands");
@@ -1456,20 +1458,57 @@ static LogicalResult checkPredAndTarget(Loc loc, Value predV, Value targetV) {
     return emitOptionalError(
         loc, "pred and target must have the same shape, got ",
         fmtShape(pred.getShape()), " and ", fmtShape(target.getShape()));
+  if (delta && (!delta->isFiniteNonZero() || delta->isNegative()))
+    return emitOptionalError(loc, "delta must be finite and > 0, got ",
+                             delta->convertToDouble());
   return requireSameElementType(loc, pred, target, "pred", "target");
 }
 
-LogicalResult MseLossOp::verify() {
-  return checkPredAndTarget(getLoc(), getPred(), getTarget());
+template <typename Op>
+static LogicalResult
+verifyElementwiseLoss(Op op, std::optional<APFloat> delta = std::nullopt) {
+  return checkElementwiseLoss(op.getLoc(), op.getPred(), op.getTarget(), delta);
+}
+
+template <typename Adaptor>
+static LogicalResult
+inferElementwiseLossGrad(Loc loc, Adaptor adaptor,
+                         SmallVectorImpl<Type> &inferred,
+                         std::optional<APFloat> delta = std::nullopt) {
+  if (failed(checkElementwiseLoss(loc, adaptor.getPred(), adaptor.getTarget(),
+                                  delta)))
+    return failure();
+  inferred.push_back(adaptor.getPred().getType());
+  return success();
+}
+
+LogicalResult MseLossOp::verify() { return verifyElementwiseLoss(*this); }
+LogicalResult L1LossOp::verify() { return verifyElementwiseLoss(*this); }
+LogicalResult HuberLossOp::verify() {
+  return verifyElementwiseLoss(*this, getDelta());
+}
+LogicalResult BceWithLogitsLossOp::verify() {
+  return verifyElementwiseLoss(*this);
 }
 
 LogicalResult MseLossGradOp::inferReturnTypes(MLIRContext *, Loc loc,
                                               Adaptor adaptor,
                                               SmallVectorImpl<Type> &inferred) {
-  if (failed(checkPredAndTarget(loc, adaptor.getPred(), adaptor.getTarget())))
-    return failure();
-  inferred.push_back(adaptor.getPred().getType());
-  return success();
+  return inferElementwiseLossGrad(loc, adaptor, inferred);
+}
+LogicalResult L1LossGradOp::inferReturnTypes(MLIRContext *, Loc loc,
+                                             Adaptor adaptor,
+                                             SmallVectorImpl<Type> &inferred) {
+  return inferElementwiseLossGrad(loc, adaptor, inferred);
+}
+LogicalResult
+HuberLossGradOp::inferReturnTypes(MLIRContext *, Loc loc, Adaptor adaptor,
+                                  SmallVectorImpl<Type> &inferred) {
+  return inferElementwiseLossGrad(loc, adaptor, inferred, adaptor.getDelta());
+}
+LogicalResult BceWithLogitsLossGradOp::inferReturnTypes(
+    MLIRContext *, Loc loc, Adaptor adaptor, SmallVectorImpl<Type> &inferred) {
+  return inferElementwiseLossGrad(loc, adaptor, inferred);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1593,6 +1632,8 @@ LogicalResult ClipGradNormOp::verify() {
   return checkAttrLowerBound(*this, "max_norm", getMaxNorm().convertToFloat(),
                              0.0f, /*strict=*/true, /*allowInf=*/true);
 }
+
+#include "amp/Dialect/NN/IR/ElementwiseLossOpInterface.cpp.inc"
 
 #define GET_OP_CLASSES
 #include "amp/Dialect/NN/IR/NNOps.cpp.inc"

@@ -183,7 +183,8 @@ static DenseSet<Value> activeValues(func::FuncOp fn, Value loss) {
 }
 
 /// The predictions of a forward function: the first operand of the one
-/// nn.cross_entropy or nn.mse_loss the loss depends on.
+/// nn.cross_entropy or elementwise loss (nn.mse_loss ...) the loss depends
+/// on.
 static FailureOr<Value> findPredictions(func::FuncOp fn, Value loss) {
   SetVector<Operation *> lossOps;
   SmallVector<Value> worklist{loss};
@@ -192,7 +193,7 @@ static FailureOr<Value> findPredictions(func::FuncOp fn, Value loss) {
     Operation *def = worklist.pop_back_val().getDefiningOp();
     if (!def)
       continue;
-    if (isa<CrossEntropyOp, MseLossOp>(def))
+    if (isa<CrossEntropyOp, ElementwiseLossOpInterface>(def))
       lossOps.insert(def);
     for (Value operand : def->getOperands())
       if (seen.insert(operand).second)
@@ -202,8 +203,9 @@ static FailureOr<Value> findPredictions(func::FuncOp fn, Value loss) {
     return fn.emitError() << "nn-autodiff: keep-forward needs the loss of @"
                           << fn.getSymName()
                           << " to come from exactly one nn.cross_entropy or "
-                             "nn.mse_loss, whose first operand is the "
-                             "predictions; found "
+                             "elementwise loss (nn.mse_loss, nn.l1_loss, "
+                             "nn.huber_loss, nn.bce_with_logits_loss), whose "
+                             "first operand is the predictions; found "
                           << lossOps.size();
   return lossOps.front()->getOperand(0);
 }

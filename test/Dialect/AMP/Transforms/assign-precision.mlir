@@ -539,6 +539,29 @@ func.func @deny_pow_and_mse_loss(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %t: t
 
 // -----
 
+// The other elementwise losses are deny too (PyTorch's autocast runs
+// l1_loss, huber_loss and binary_cross_entropy_with_logits in f32), and
+// their gradients follow them.
+func.func @deny_elementwise_losses(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %t: tensor<4x8xf32>) -> (tensor<f32>, tensor<f32>, tensor<f32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) {
+  // expected-remark @below {{f16 (allow)}}
+  %0 = nn.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{f32 (deny)}}
+  %a = nn.l1_loss %0, %t : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<f32>
+  // expected-remark @below {{f32 (deny)}}
+  %b = nn.huber_loss %0, %t {delta = 0.5 : f32} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<f32>
+  // expected-remark @below {{f32 (deny)}}
+  %c = nn.bce_with_logits_loss %0, %t : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<f32>
+  // expected-remark @below {{f32 (tied-to-forward)}}
+  %da = nn.l1_loss_grad %a, %0, %t : (tensor<f32>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{f32 (tied-to-forward)}}
+  %db = nn.huber_loss_grad %b, %0, %t {delta = 0.5 : f32} : (tensor<f32>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  // expected-remark @below {{f32 (tied-to-forward)}}
+  %dc = nn.bce_with_logits_loss_grad %c, %0, %t : (tensor<f32>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %a, %b, %c, %da, %db, %dc : tensor<f32>, tensor<f32>, tensor<f32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
 // where and dropout are clear: between matmuls they are f16. Their integer
 // operands (cond, seed) take no part in the coloring; where_grad follows the
 // where of the same cond.

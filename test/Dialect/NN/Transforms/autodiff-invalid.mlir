@@ -272,6 +272,18 @@ func.func @attention_mask(%q: tensor<4x8xf32> {nn.role = #nn.role<input>}, %m: t
   return %l : tensor<f32>
 }
 
+// -----
+
+// The target's gradient -x dl / n is built in the logits' type, which the
+// f32 loss gradient must have.
+func.func @bce_f16_target(%x: tensor<4xf16> {nn.role = #nn.role<input>}, %w: tensor<4xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %t = amp.cast %w : tensor<4xf32> to tensor<4xf16>
+  // expected-error @below {{'nn.bce_with_logits_loss' op cannot differentiate the target: its gradient needs the loss's gradient in the logits' type ('f16')}}
+  %l = nn.bce_with_logits_loss %x, %t : (tensor<4xf16>, tensor<4xf16>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
 //===----------------------------------------------------------------------===//
 // Cases of the RUN lines with options (valid for the split RUN lines above)
 //===----------------------------------------------------------------------===//
@@ -306,7 +318,7 @@ func.func @no_loss_role(%w: tensor<4xf32> {nn.role = #nn.role<param>}) -> tensor
 // -----
 
 // keep-forward needs the logits of one nn.cross_entropy as the predictions.
-// NO-CE: autodiff-invalid.mlir:[[# @LINE + 1]]:1: error: nn-autodiff: keep-forward needs the loss of @no_cross_entropy to come from exactly one nn.cross_entropy or nn.mse_loss, whose first operand is the predictions; found 0
+// NO-CE: autodiff-invalid.mlir:[[# @LINE + 1]]:1: error: nn-autodiff: keep-forward needs the loss of @no_cross_entropy to come from exactly one nn.cross_entropy or elementwise loss (nn.mse_loss, nn.l1_loss, nn.huber_loss, nn.bce_with_logits_loss), whose first operand is the predictions; found 0
 func.func @no_cross_entropy(%w: tensor<4xf32> {nn.role = #nn.role<param>}, %x: tensor<4xf32> {nn.role = #nn.role<input>})
     -> (tensor<f32> {nn.role = #nn.role<loss>}) {
   %d = nn.sub %w, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
@@ -317,7 +329,7 @@ func.func @no_cross_entropy(%w: tensor<4xf32> {nn.role = #nn.role<param>}, %x: t
 
 // -----
 
-// TWO-CE: autodiff-invalid.mlir:[[# @LINE + 1]]:1: error: nn-autodiff: keep-forward needs the loss of @two_cross_entropies to come from exactly one nn.cross_entropy or nn.mse_loss, whose first operand is the predictions; found 2
+// TWO-CE: autodiff-invalid.mlir:[[# @LINE + 1]]:1: error: nn-autodiff: keep-forward needs the loss of @two_cross_entropies to come from exactly one nn.cross_entropy or elementwise loss (nn.mse_loss, nn.l1_loss, nn.huber_loss, nn.bce_with_logits_loss), whose first operand is the predictions; found 2
 func.func @two_cross_entropies(%w: tensor<4x3xf32> {nn.role = #nn.role<param>}, %x: tensor<2x4xf32> {nn.role = #nn.role<input>},
                                %l1: tensor<2xi32> {nn.role = #nn.role<label>}, %l2: tensor<2xi32> {nn.role = #nn.role<label>})
     -> (tensor<f32> {nn.role = #nn.role<loss>}) {

@@ -1820,6 +1820,53 @@ func.func @mse_loss_input_target(%x: tensor<4x3xf32> {nn.role = #nn.role<input>}
   return %l : tensor<f32>
 }
 
+// -----
+
+// L1 and Huber differentiate as MSE does: the gradient op (Huber's keeps its
+// delta) and its negation for the target.
+// CHECK-LABEL: func.func @l1_and_huber_losses(
+// CHECK-SAME: %[[P:[a-z0-9]+]]: tensor<4x2xf32> {{.*}}, %[[T:[a-z0-9]+]]: tensor<4x2xf32>
+// CHECK-NEXT: %[[L1:.*]] = nn.l1_loss %[[P]], %[[T]]
+// CHECK-NEXT: %[[H:.*]] = nn.huber_loss %[[P]], %[[T]] {delta = 2.500000e-01 : f32}
+// CHECK-NEXT: %[[L:.*]] = nn.add %[[L1]], %[[H]]
+// CHECK-NEXT: %[[SEED:.*]] = nn.grad_seed %[[L]] : tensor<f32>
+// CHECK-NEXT: %[[DPH:.*]] = nn.huber_loss_grad %[[SEED]], %[[P]], %[[T]] {delta = 2.500000e-01 : f32} : (tensor<f32>, tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+// CHECK-NEXT: %[[DTH:.*]] = nn.neg %[[DPH]] : tensor<4x2xf32>
+// CHECK-NEXT: %[[DP1:.*]] = nn.l1_loss_grad %[[SEED]], %[[P]], %[[T]] : (tensor<f32>, tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+// CHECK-NEXT: %[[DT1:.*]] = nn.neg %[[DP1]] : tensor<4x2xf32>
+// CHECK-NEXT: %[[DP:.*]] = nn.add %[[DPH]], %[[DP1]]
+// CHECK-NEXT: %[[DT:.*]] = nn.add %[[DTH]], %[[DT1]]
+// CHECK-NEXT: nn.sgd_update %[[P]], %[[DP]] {
+// CHECK-NEXT: nn.sgd_update %[[T]], %[[DT]] {
+func.func @l1_and_huber_losses(%p: tensor<4x2xf32> {nn.role = #nn.role<param>}, %t: tensor<4x2xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %l1 = nn.l1_loss %p, %t : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<f32>
+  %h = nn.huber_loss %p, %t {delta = 0.25 : f32} : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<f32>
+  %l = nn.add %l1, %h : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// BCE with logits: dx from its gradient op; the target's is -x dl / n
+// (n = 8), as PyTorch's.
+// CHECK-LABEL: func.func @bce_with_logits_loss(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<4x2xf32> {{.*}}, %[[T:[a-z0-9]+]]: tensor<4x2xf32>
+// CHECK-NEXT: %[[L:.*]] = nn.bce_with_logits_loss %[[X]], %[[T]]
+// CHECK-NEXT: %[[SEED:.*]] = nn.grad_seed %[[L]] : tensor<f32>
+// CHECK-NEXT: %[[DX:.*]] = nn.bce_with_logits_loss_grad %[[SEED]], %[[X]], %[[T]] : (tensor<f32>, tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+// CHECK-NEXT: %[[N:.*]] = arith.constant dense<8.000000e+00> : tensor<f32>
+// CHECK-NEXT: %[[NEG:.*]] = nn.neg %[[X]] : tensor<4x2xf32>
+// CHECK-NEXT: %[[M:.*]] = nn.mul %[[NEG]], %[[SEED]] : (tensor<4x2xf32>, tensor<f32>) -> tensor<4x2xf32>
+// CHECK-NEXT: %[[DT:.*]] = nn.div %[[M]], %[[N]] : (tensor<4x2xf32>, tensor<f32>) -> tensor<4x2xf32>
+// CHECK-NEXT: nn.sgd_update %[[X]], %[[DX]] {
+// CHECK-NEXT: nn.sgd_update %[[T]], %[[DT]] {
+func.func @bce_with_logits_loss(%x: tensor<4x2xf32> {nn.role = #nn.role<param>}, %t: tensor<4x2xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %l = nn.bce_with_logits_loss %x, %t : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
 //===----------------------------------------------------------------------===//
 // keep-forward with nn.mse_loss
 //===----------------------------------------------------------------------===//

@@ -1,8 +1,9 @@
 //===- NNAttributes.td - nn dialect attributes --------------*- tablegen -*-===//
 //
 // The training-step role of a function argument or result (`nn.role`),
-// nn.compare's predicate and nn.lr_schedule's kind, each declared once: their
-// cases, spellings and C++ enums are generated from here.
+// nn.compare's predicate, nn.lr_schedule's kind and the elementwise losses'
+// kinds, each declared once: their cases, spellings and C++ enums are
+// generated from here.
 //
 //===----------------------------------------------------------------------===//
 
@@ -95,6 +96,22 @@ def NN_LrScheduleKind : I32EnumAttr<"LrScheduleKind",
   I32EnumAttrCase<"Multistep", 6, "multistep">
 ]> {
   let cppNamespace = "::amp::nn";
+}
+
+// The loss of an elementwise loss op (nn.mse_loss, nn.l1_loss,
+// nn.huber_loss, nn.bce_with_logits_loss) and of its gradient
+// (ElementwiseLossOpInterface). The values are those of the runtime's
+// amp_elementwise_loss_t (the lowering checks it at compile time); the
+// spellings are the ops' names without `nn.` and `_loss`.
+def NN_ElementwiseLossKind : I32EnumAttr<"ElementwiseLossKind",
+    "the loss of an elementwise loss op", [
+  I32EnumAttrCase<"Mse", 0, "mse">,
+  I32EnumAttrCase<"L1", 1, "l1">,
+  I32EnumAttrCase<"Huber", 2, "huber">,
+  I32EnumAttrCase<"BceWithLogits", 3, "bce_with_logits">
+]> {
+  let cppNamespace = "::amp::nn";
+  let genSpecializedAttr = 0;
 }
 
 #endif // AMP_DIALECT_NN_IR_NNATTRIBUTES_TD

@@ -18,6 +18,8 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "amp/Dialect/NN/IR/ElementwiseLossOpInterface.h.inc"
+
 #define GET_OP_CLASSES
 #include "amp/Dialect/NN/IR/NNOps.h.inc"
 

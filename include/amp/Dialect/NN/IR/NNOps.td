@@ -9,6 +9,7 @@
 
 include "amp/Dialect/NN/IR/NNAttributes.td"
 include "amp/Dialect/NN/IR/NNDialect.td"
+include "amp/Dialect/NN/IR/ElementwiseLossOpInterface.td"
 include "amp/Interfaces/TensorSizeTrait.td"
 include "amp/Interfaces/ZeroDerivativeTrait.td"
 include "amp/Interfaces/ComputeBoundTrait.td"
@@ -939,23 +940,62 @@ def NN_CrossEntropyOp : NN_Op<"cross_entropy"> {
   let hasVerifier = 1;
 }
 
-def NN_MseLossOp : NN_Op<"mse_loss"> {
-  let summary = "mean squared error";
+// The elementwise losses: the mean over every element of loss(pred,
+// target), a 0-d f32 tensor, computed in f32 whatever the operands' type
+// (pred and target share one). `kind` is the ElementwiseLossKind case;
+// `param` the C++ expression of getLossParam.
+class NN_ElementwiseLossOp<string mnemonic, string kind, string title,
+                           string formula, dag attrs = (ins),
+                           string param = "0.0f", string details = "">
+    : NN_Op<mnemonic, [NN_ElementwiseLossOpInterface]> {
+  let summary = title;
   let description = [{
-    `mean((pred - target)^2)` over every element, as a 0-d f32 tensor;
+    `mean(}] # formula # [{)` over every element, as a 0-d f32 tensor;
     `pred` and `target` have the same type. It is computed in f32 whatever
-    their type.
+    their type, as PyTorch's autocast runs its losses.}] # details # [{
 
     ```mlir
-    %l = nn.mse_loss %p, %t : (tensor<32x1xf32>, tensor<32x1xf32>) -> tensor<f32>
+    %l = nn.}] # mnemonic # [{ %p, %t : (tensor<32x1xf32>, tensor<32x1xf32>) -> tensor<f32>
     ```
   }];
-  let arguments = (ins NN_FloatTensor:$pred, NN_FloatTensor:$target);
+  let arguments = !con((ins NN_FloatTensor:$pred, NN_FloatTensor:$target),
+                       attrs);
   let results = (outs NN_F32Scalar:$loss);
   let assemblyFormat =
       "$pred `,` $target attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::amp::nn::ElementwiseLossKind getLossKind() {
+      return ::amp::nn::ElementwiseLossKind::}] # kind # [{;
+    }
+    float getLossParam() { return }] # param # [{; }
+  }];
 }
+
+def NN_MseLossOp : NN_ElementwiseLossOp<"mse_loss", "Mse",
+    "mean squared error (PyTorch's MSELoss)", "(pred - target)^2">;
+
+def NN_L1LossOp : NN_ElementwiseLossOp<"l1_loss", "L1",
+    "mean absolute error (PyTorch's L1Loss)", "|pred - target|">;
+
+def NN_HuberLossOp : NN_ElementwiseLossOp<"huber_loss", "Huber",
+    "Huber loss (PyTorch's HuberLoss)",
+    "|d| < delta ? 0.5 d^2 : delta (|d| - 0.5 delta)",
+    (ins DefaultValuedAttr<F32Attr, "1.0">:$delta),
+    "getDelta().convertToFloat()", [{
+
+    Here `d = pred - target`: the loss is quadratic within `delta` of the
+    target and linear beyond; `delta` is finite and above 0 (default 1).
+    PyTorch's `SmoothL1Loss(beta)` is this loss with `delta = beta`,
+    divided by `beta`.}]>;
+
+def NN_BceWithLogitsLossOp : NN_ElementwiseLossOp<"bce_with_logits_loss",
+    "BceWithLogits", "binary cross-entropy of logits (BCEWithLogitsLoss)",
+    "(1 - target) pred - log_sigmoid(pred)", (ins), "0.0f", [{
+
+    This is the binary cross-entropy of `sigmoid(pred)` against the
+    probabilities `target`, with `log_sigmoid(x) = min(x, 0) -
+    log1p(exp(-|x|))`, finite for every finite logit.}]>;
 
 //===----------------------------------------------------------------------===//
 // Backward ops
@@ -1246,23 +1286,49 @@ def NN_CrossEntropyGradOp : NN_Op<"cross_entropy_grad", [InferTypeOpAdaptor]> {
   let hasVerifier = 1;
 }
 
-def NN_MseLossGradOp : NN_Op<"mse_loss_grad", [InferTypeOpAdaptor]> {
-  let summary = "gradient of nn.mse_loss with respect to the prediction";
+// The gradient of an elementwise loss with respect to the prediction, from
+// the 0-d gradient of the loss: the result has the prediction's type.
+class NN_ElementwiseLossGradOp<string mnemonic, string kind, string fwd,
+                               string formula, dag attrs = (ins),
+                               string param = "0.0f">
+    : NN_Op<mnemonic, [InferTypeOpAdaptor, NN_ElementwiseLossOpInterface]> {
+  let summary = "gradient of nn." # fwd # " with respect to the prediction";
   let description = [{
-    `dpred = grad_loss * 2 * (pred - target) / numel`, where `grad_loss` is
-    the 0-d loss gradient. The result has the prediction's type.
+    `dpred = }] # formula # [{`, where `grad_loss` is the 0-d loss gradient
+    and `n` the element count. The result has the prediction's type.
 
     ```mlir
-    %dp = nn.mse_loss_grad %g, %p, %t
+    %dp = nn.}] # mnemonic # [{ %g, %p, %t
         : (tensor<f32>, tensor<32x1xf32>, tensor<32x1xf32>) -> tensor<32x1xf32>
     ```
   }];
-  let arguments = (ins NN_FloatScalar:$grad_loss, NN_FloatTensor:$pred,
-                   NN_FloatTensor:$target);
+  let arguments = !con((ins NN_FloatScalar:$grad_loss, NN_FloatTensor:$pred,
+                            NN_FloatTensor:$target), attrs);
   let results = (outs NN_FloatTensor:$result);
   let assemblyFormat = "$grad_loss `,` $pred `,` $target attr-dict `:` "
                        "functional-type(operands, results)";
+  let extraClassDeclaration = [{
+    ::amp::nn::ElementwiseLossKind getLossKind() {
+      return ::amp::nn::ElementwiseLossKind::}] # kind # [{;
+    }
+    float getLossParam() { return }] # param # [{; }
+  }];
 }
+
+def NN_MseLossGradOp : NN_ElementwiseLossGradOp<"mse_loss_grad", "Mse",
+    "mse_loss", "grad_loss * 2 (pred - target) / n">;
+
+def NN_L1LossGradOp : NN_ElementwiseLossGradOp<"l1_loss_grad", "L1",
+    "l1_loss", "grad_loss * sign(pred - target) / n">;
+
+def NN_HuberLossGradOp : NN_ElementwiseLossGradOp<"huber_loss_grad", "Huber",
+    "huber_loss", "grad_loss * clamp(pred - target, -delta, delta) / n",
+    (ins DefaultValuedAttr<F32Attr, "1.0">:$delta),
+    "getDelta().convertToFloat()">;
+
+def NN_BceWithLogitsLossGradOp : NN_ElementwiseLossGradOp<
+    "bce_with_logits_loss_grad", "BceWithLogits", "bce_with_logits_loss",
+    "grad_loss * (sigmoid(pred) - target) / n">;
 
 //===----------------------------------------------------------------------===//
 // Optimizer ops
