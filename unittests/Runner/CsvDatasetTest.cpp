@@ -206,7 +206,8 @@ TEST(CsvDatasetTest, Targets) {
 TEST(CsvDatasetTest, SyntheticRegressionFollowsALinearTeacher) {
   std::mt19937_64 rng(3);
   StatusOr<Dataset> d = makeSyntheticRegression(/*batch=*/4, /*features=*/3,
-                                                /*targets=*/2, rng);
+                                                /*targets=*/2,
+                                                /*binary=*/false, rng);
   ASSERT_FALSE(d.failed()) << d.getStatus().message();
   ASSERT_EQ(d->rows(), 1000);
   EXPECT_EQ(d->labelsPerRow, 2);
@@ -251,5 +252,22 @@ TEST(CsvDatasetTest, SyntheticRegressionFollowsALinearTeacher) {
     }
   EXPECT_GT(total, 0.0);
   EXPECT_LT(residual, 1e-9 * total);
-  EXPECT_TRUE(makeSyntheticRegression(int64_t{1} << 40, 64, 1, rng).failed());
+  EXPECT_TRUE(
+      makeSyntheticRegression(int64_t{1} << 40, 64, 1, false, rng).failed());
+
+  // Binary: the same teacher's signs, as 1 and 0 (the same rows and
+  // teacher from the same seed).
+  std::mt19937_64 again(3);
+  StatusOr<Dataset> b =
+      makeSyntheticRegression(4, 3, 2, /*binary=*/true, again);
+  ASSERT_FALSE(b.failed()) << b.getStatus().message();
+  ASSERT_EQ(b->targets.size(), d->targets.size());
+  EXPECT_EQ(b->x, d->x);
+  int64_t ones = 0;
+  for (size_t i = 0; i < b->targets.size(); ++i) {
+    EXPECT_EQ(b->targets[i], d->targets[i] > 0 ? 1.0f : 0.0f) << i;
+    ones += b->targets[i] == 1.0f;
+  }
+  EXPECT_GT(ones, 0);
+  EXPECT_LT(ones, int64_t(b->targets.size()));
 }

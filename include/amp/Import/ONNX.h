@@ -64,12 +64,18 @@ struct ONNXImportOptions {
   /// Build a forward loss function for nn-autodiff: a label argument
   /// (`nn.role<label>`) and the loss (`nn.role<loss>`) are added. `loss` is
   /// "cross_entropy" (integer classes; a final Softmax is replaced by its
-  /// logits) or "mse" (f32 targets shaped like the output, nn.mse_loss).
+  /// logits) or an elementwise loss of f32 targets shaped like the output:
+  /// "mse", "l1", "huber" (nn.mse_loss, nn.l1_loss, nn.huber_loss) or
+  /// "bce_with_logits" (nn.bce_with_logits_loss; a final Sigmoid is
+  /// replaced by its logits).
   bool train = false;
   std::string loss = "cross_entropy";
   /// With `train`, the cross-entropy's label smoothing in [0, 1]
   /// (PyTorch's CrossEntropyLoss(label_smoothing=...)).
   double labelSmoothing = 0.0;
+  /// With `train` and the "huber" loss, its delta (finite, > 0), as
+  /// PyTorch's HuberLoss(delta=...).
+  double huberDelta = 1.0;
   /// With `train`, BatchNormalization keeps its inference semantics: the
   /// running statistics are folded into constants and only scale and bias
   /// train (fine-tuning with frozen BatchNorm). Off (the default), it trains

@@ -38,7 +38,8 @@ struct Dataset {
   /// rows x labelsPerRow labels.
   std::vector<int64_t> y;
   /// rows x labelsPerRow f32 targets instead, when the labels are a
-  /// regression's (an f32 label argument, nn.mse_loss); y is then empty.
+  /// regression's or a multi-label classifier's (an f32 label argument
+  /// read by an elementwise loss); y is then empty.
   std::vector<float> targets;
 
   bool hasTargets() const { return !targets.empty(); }
@@ -126,9 +127,10 @@ StatusOr<Dataset> makeSyntheticDataset(int64_t batch, int64_t features,
 
 /// The same rows, each with `targets` f32 targets: the outputs of a random
 /// linear teacher, W x / sqrt(features) with standard normal W (a
-/// regression); the same bound.
+/// regression), or with `binary`, 1 where that output is positive and 0
+/// elsewhere (multi-label classification); the same bound.
 StatusOr<Dataset> makeSyntheticRegression(int64_t batch, int64_t features,
-                                          int64_t targets,
+                                          int64_t targets, bool binary,
                                           std::mt19937_64 &rng);
 
 /// max(20 batches, 256) sequences of `length` tokens of x[t+1] =

@@ -28,7 +28,7 @@ inline constexpr const char *kStepMetadataSymbol = "amp_step_metadata";
 /// step's code calls: 5 since amp_attention and amp_attention_grad take the
 /// key/value head group (kv_group), so that a step compiled for the older
 /// calls is refused instead of run with arguments missing.
-inline constexpr const char *kStepMetadataVersion = "amp-step-metadata 5";
+inline constexpr const char *kStepMetadataVersion = "amp-step-metadata 6";
 
 struct CompiledProgram {
   /// The signatures: program.step's name is the step's symbol, and so on.

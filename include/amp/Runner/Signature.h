@@ -40,6 +40,10 @@ std::optional<ElementType> parseElementType(std::string_view name);
 int64_t elementSize(ElementType type);
 bool isInteger(ElementType type);
 
+/// TensorDesc::loss of targets that nn.bce_with_logits_loss reads:
+/// probabilities, scored as binary decisions.
+inline constexpr const char *kBinaryCrossEntropyLoss = "bce_with_logits";
+
 /// One argument or result.
 struct TensorDesc {
   std::optional<Role> role;
@@ -53,6 +57,10 @@ struct TensorDesc {
   /// Labels: that nn.cross_entropy's ignore_index, a label that counts as
   /// padding (no class), when it has one.
   std::optional<int64_t> ignoreIndex;
+  /// Labels: the loss that reads them, "cross_entropy" or an elementwise
+  /// loss's kind ("mse", "l1", "huber", kBinaryCrossEntropyLoss), when the
+  /// compile half found one; else empty. The evaluation scores by it.
+  std::string loss;
   /// Results: the argument whose buffer holds this result after the call,
   /// when the function computes it there (the argument was donated to it,
   /// amp.aliasing_output). Its slot in the buffer array is not used.

@@ -203,15 +203,18 @@ private:
   /// The eval function's accuracy and mean cross-entropy on the held-out
   /// rows.
   /// Held-out classes: argmax hits of `total` labels and the mean
-  /// cross-entropy; or, for targets, the mean squared error (loss) and the
-  /// mean absolute error over `total` targets (correct unused).
+  /// cross-entropy; for targets, the mean squared error (loss) and the
+  /// mean absolute error over `total` targets (correct unused); for
+  /// binary targets, the hits of the logits' signs on targets above or
+  /// below 0.5 and the mean binary cross-entropy.
   struct EvalResult {
     int64_t correct = 0, total = 0;
     double loss = 0, absError = 0;
   };
   StatusOr<EvalResult> evaluate(const EntryPoints &entry);
   /// "0.9750 (351/360), loss 0.0812"; for targets "mse 0.0812, mae 0.2140
-  /// (360 targets)".
+  /// (360 targets)"; for binary targets "0.9750 (351/360 targets), bce
+  /// 0.0812".
   std::string describe(const EvalResult &result) const;
   Status saveParams() const;
   /// The step arguments a checkpoint holds: every threaded one, in
@@ -257,8 +260,11 @@ private:
   /// for them are checked as ids, and the f32-only options are refused.
   bool idInputs = false;
   /// Whether the labels are a regression's f32 targets (an f32 label
-  /// argument, read by nn.mse_loss) rather than integer classes.
+  /// argument, read by an elementwise loss) rather than integer classes.
   bool targets = false;
+  /// Whether those targets are probabilities of binary decisions (read by
+  /// nn.bce_with_logits_loss: multi-label classification).
+  bool binaryTargets = false;
   /// The label's shape after the batch: empty for a class per row.
   std::vector<int64_t> labelShape;
   /// Where an input's values lie in a dataset row: the inputs' per-row

@@ -44,10 +44,17 @@ struct ImportFlags {
       cl::cat(category)};
   cl::opt<std::string> loss{"loss", cl::init("cross_entropy"),
                             cl::desc("The loss of --train: cross_entropy "
-                                     "(integer classes) or mse (f32 "
-                                     "targets shaped like the output, "
-                                     "PyTorch's MSELoss)"),
+                                     "(integer classes), or, of f32 targets "
+                                     "shaped like the output, mse, l1, "
+                                     "huber or bce_with_logits (PyTorch's "
+                                     "MSELoss, L1Loss, HuberLoss, "
+                                     "BCEWithLogitsLoss)"),
                             cl::cat(category)};
+  cl::opt<double> huberDelta{
+      "huber-delta", cl::init(1.0),
+      cl::desc("With --train --loss huber, the Huber loss's delta (finite, "
+               "> 0), as PyTorch's HuberLoss(delta=...)"),
+      cl::cat(category)};
   cl::opt<double> labelSmoothing{
       "label-smoothing", cl::init(0.0),
       cl::desc("With --train, the cross-entropy's label smoothing in [0, 1], "
@@ -95,6 +102,7 @@ std::string amp::onnxImportOptionsFromFlags(ONNXImportOptions &options) {
   options.frozenBatchNorm = f.frozenBatchNorm;
   options.loss = f.loss;
   options.labelSmoothing = f.labelSmoothing;
+  options.huberDelta = f.huberDelta;
   options.approximateErfGelu = f.approximateErfGelu;
   options.externalDataDir = f.externalDataDir;
   options.frozen.assign(f.frozen.begin(), f.frozen.end());

@@ -90,7 +90,7 @@ private:
   LogicalResult importInitializers();
   LogicalResult importInputs();
   LogicalResult importNode(const onnx::NodeProto &node, int index);
-  LogicalResult findFinalSoftmax();
+  LogicalResult findFinalActivation(llvm::StringRef opType);
   /// With --train: the argument of the graph input named `labels` (Hugging
   /// Face's encoder-decoders take their labels as an input), -1 when there
   /// is none; an error when it is no integer tensor of the labels' `shape`.
@@ -107,9 +107,10 @@ private:
   Block *body;
   ValueTable table;
   std::vector<unsigned> inputArgs;
-  /// With --train: the index of the final Softmax node, whose input (the
-  /// logits) replaces its output.
-  int finalSoftmax = -1;
+  /// With --train: the index of the final Softmax (cross-entropy) or
+  /// Sigmoid (BCE with logits) node, whose input (the logits) replaces its
+  /// output.
+  int finalActivation = -1;
   /// Exact (erf) GELU subgraphs, x * 0.5 * (1 + erf(x / sqrt 2)), found by
   /// findErfGelus: the node computing the result -> the pattern.
   struct ErfGelu {
@@ -521,8 +522,8 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
   auto gelu = erfGelus.find(index);
   if (gelu != erfGelus.end())
     return importErfGelu(node, gelu->second);
-  if (index == finalSoftmax) {
-    // --train: the loss reads the logits, the Softmax's input.
+  if (index == finalActivation) {
+    // --train: the loss reads the logits, the Softmax's or Sigmoid's input.
     FailureOr<Tensor *> logits = nc.input(0);
     if (failed(logits))
       return failure();
@@ -587,7 +588,9 @@ FailureOr<int> GraphImporter::findLabelInput(llvm::ArrayRef<int64_t> shape) {
   return -1;
 }
 
-LogicalResult GraphImporter::findFinalSoftmax() {
+/// --train reads the graph's one output; a final `opType` node (empty: none)
+/// is left out, so that the loss reads its input, the logits.
+LogicalResult GraphImporter::findFinalActivation(llvm::StringRef opType) {
   if (graph.output_size() != 1)
     return emitError(fileLoc) << "--train needs a graph with one output (the "
                                  "predictions); this one has "
@@ -597,22 +600,31 @@ LogicalResult GraphImporter::findFinalSoftmax() {
     const onnx::NodeProto &node = graph.node(i);
     if (!llvm::is_contained(node.output(), out))
       continue;
-    if (node.op_type() == "Softmax")
-      finalSoftmax = i;
+    if (!opType.empty() && node.op_type() == opType)
+      finalActivation = i;
     break;
   }
   return success();
 }
 
 OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
-  const bool mse = options.loss == "mse";
-  if (options.train && options.loss != "cross_entropy" && !mse) {
+  // --loss: the cross-entropy of integer classes, or an elementwise loss of
+  // f32 targets shaped like the output.
+  const std::optional<nn::ElementwiseLossKind> elementwise =
+      nn::symbolizeElementwiseLossKind(options.loss);
+  if (options.train && options.loss != "cross_entropy" && !elementwise) {
     emitError(fileLoc) << "--loss " << options.loss
-                       << " is not supported (cross_entropy or mse)";
+                       << " is not supported (cross_entropy, mse, l1, huber "
+                          "or bce_with_logits)";
     return nullptr;
   }
-  if (mse && options.labelSmoothing != 0.0) {
+  if (elementwise && options.labelSmoothing != 0.0) {
     emitError(fileLoc) << "--label-smoothing needs --loss cross_entropy";
+    return nullptr;
+  }
+  if (options.huberDelta != 1.0 &&
+      !(options.train && elementwise == nn::ElementwiseLossKind::Huber)) {
+    emitError(fileLoc) << "--huber-delta needs --train --loss huber";
     return nullptr;
   }
   if (!(options.labelSmoothing >= 0.0 && options.labelSmoothing <= 1.0)) {
@@ -626,10 +638,20 @@ OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
     emitError(fileLoc) << "--label-smoothing needs --train";
     return nullptr;
   }
+  if (!(options.huberDelta > 0.0) || std::isinf(options.huberDelta)) {
+    std::string value;
+    llvm::raw_string_ostream(value) << llvm::format("%g", options.huberDelta);
+    emitError(fileLoc) << "--huber-delta must be finite and > 0, got " << value;
+    return nullptr;
+  }
   builder.setInsertionPointToStart(body);
   if (failed(importInitializers()) || failed(importInputs()))
     return nullptr;
-  if (options.train && !mse && failed(findFinalSoftmax()))
+  if (options.train &&
+      failed(findFinalActivation(
+          !elementwise                                            ? "Softmax"
+          : elementwise == nn::ElementwiseLossKind::BceWithLogits ? "Sigmoid"
+                                                                  : "")))
     return nullptr;
   findErfGelus();
   for (int i = 0; i < graph.node_size(); ++i)
@@ -654,22 +676,24 @@ OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
   }
 
   int labelArg = -1;
-  if (options.train && mse) {
-    // A regression: f32 targets shaped like the output.
+  if (options.train && elementwise) {
+    // A regression or multi-label classification: f32 targets shaped like
+    // the output.
     Value predictions = results[0];
     auto type = cast<RankedTensorType>(predictions.getType());
     if (!type.getElementType().isF32() || type.getRank() < 1) {
-      emitError(fileLoc) << "--train --loss mse needs f32 predictions of "
-                            "shape [batch, ...]; the output is "
+      emitError(fileLoc) << "--train --loss " << options.loss
+                         << " needs f32 predictions of shape [batch, ...]; "
+                            "the output is "
                          << type;
       return nullptr;
     }
     Value targets = body->addArgument(
         type, NameLoc::get(builder.getStringAttr(kLabelsName)));
     labelArg = body->getNumArguments() - 1;
-    Value loss = nn::MseLossOp::create(
-        builder, NameLoc::get(builder.getStringAttr("loss")),
-        RankedTensorType::get({}, builder.getF32Type()), predictions, targets);
+    Value loss = nn::createElementwiseLoss(
+        builder, NameLoc::get(builder.getStringAttr("loss")), *elementwise,
+        static_cast<float>(options.huberDelta), predictions, targets);
     results.assign({loss});
   } else if (options.train) {
     Value logits = results[0];

@@ -115,11 +115,17 @@ static llvm::Error describeAll(TypeRange types, GetAttrs attrs,
   return llvm::Error::success();
 }
 
-/// The class count of the nn.cross_entropy (or its gradient) that reads
-/// `labels` as its labels, the logits' last dimension, and its
-/// ignore_index.
+/// The loss that reads `labels` as its labels or targets: for an
+/// nn.cross_entropy (or its gradient) its class count, the logits' last
+/// dimension, and its ignore_index; for an elementwise loss (or its
+/// gradient) its kind.
 static void describeLabels(Value labels, TensorDesc &desc) {
   for (Operation *user : labels.getUsers()) {
+    if (auto loss = dyn_cast<amp::nn::ElementwiseLossOpInterface>(user);
+        loss && loss.getTarget() == labels) {
+      desc.loss = amp::nn::stringifyElementwiseLossKind(loss.getLossKind());
+      return;
+    }
     Value logits;
     std::optional<int64_t> ignore;
     if (auto ce = dyn_cast<amp::nn::CrossEntropyOp>(user);
@@ -133,6 +139,7 @@ static void describeLabels(Value labels, TensorDesc &desc) {
         type && type.getRank() >= 1) {
       desc.classes = type.getShape().back();
       desc.ignoreIndex = ignore;
+      desc.loss = "cross_entropy";
       return;
     }
   }

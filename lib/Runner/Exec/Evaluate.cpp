@@ -11,7 +11,9 @@
 // and only its real rows are scored. With a regression's f32 targets the
 // eval function returns predictions of the targets' shape, and the scores
 // are their mean squared error (in f64), as nn.mse_loss's, and their mean
-// absolute error.
+// absolute error; with binary targets (nn.bce_with_logits_loss) it returns
+// logits, and the scores are the hits of their signs (a logit above 0 for a
+// target above 0.5) and their mean binary cross-entropy.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +24,13 @@
 #include <cmath>
 
 using namespace amp::runner;
+
+/// The binary cross-entropy of logit x against probability t, as
+/// nn.bce_with_logits_loss's: (1 - t) x + log(1 + exp(-x)), finite for any
+/// finite x.
+static double binaryCrossEntropy(double x, double t) {
+  return (1 - t) * x + std::max(-x, 0.0) + std::log1p(std::exp(-std::abs(x)));
+}
 
 /// The cross-entropy of `logits` for class `label`: log(sum(exp(l))) -
 /// l[label], with the max subtracted first.
@@ -77,6 +86,13 @@ StatusOr<Trainer::EvalResult> Trainer::evaluate(const EntryPoints &entry) {
     for (int64_t r = 0; r < evalBatch && start + r < rows; ++r)
       for (int64_t k = 0; k < labels; ++k) {
         const int64_t at = split.eval[start + r] * labels + k;
+        if (binaryTargets) {
+          const double x = hostLogits[r * labels + k], t = data.targets[at];
+          result.loss += binaryCrossEntropy(x, t);
+          result.correct += (x > 0) == (t > 0.5);
+          ++result.total;
+          continue;
+        }
         if (targets) {
           const double error =
               double(hostLogits[r * labels + k]) - double(data.targets[at]);
@@ -107,6 +123,10 @@ StatusOr<Trainer::EvalResult> Trainer::evaluate(const EntryPoints &entry) {
 }
 
 std::string Trainer::describe(const EvalResult &r) const {
+  if (binaryTargets)
+    return formatString("%.4f", double(r.correct) / double(r.total)) + " (" +
+           std::to_string(r.correct) + "/" + std::to_string(r.total) +
+           " targets), bce " + formatString("%.6g", r.loss);
   if (targets)
     return "mse " + formatString("%.6g", r.loss) + ", mae " +
            formatString("%.6g", r.absError) + " (" + std::to_string(r.total) +

@@ -4,14 +4,14 @@
 // written length-prefixed ("<n>:<bytes>") so that any name or option string
 // survives:
 //
-//   amp-step-metadata 5
+//   amp-step-metadata 6
 //   precision f16
 //   source <str>
 //   pipeline-options <str>
 //   autodiff-options <str>
 //   function step|eval|probe <str name> <n args> <n results>
 //   tensor <role|-> <type> <rank> <dims...> <init|-> <classes|-> <ignore|->
-//          <in-argument|-> <str name>
+//          <in-argument|-> <str name> <str loss>
 //   ...                      (the function's args, then its results)
 //   end
 //
@@ -59,6 +59,8 @@ void writeTensor(std::ostream &os, const TensorDesc &t) {
   }
   os << ' ';
   writeString(os, t.name);
+  os << ' ';
+  writeString(os, t.loss);
   os << '\n';
 }
 
@@ -156,7 +158,7 @@ bool readTensor(Reader &r, TensorDesc &t) {
       return false;
     t.inArgument = static_cast<int>(*argument);
   }
-  return r.string(t.name);
+  return r.string(t.name) && r.string(t.loss);
 }
 
 } // namespace

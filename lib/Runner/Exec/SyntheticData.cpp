@@ -71,12 +71,13 @@ StatusOr<Dataset> amp::runner::makeSyntheticDataset(int64_t batch,
 StatusOr<Dataset> amp::runner::makeSyntheticRegression(int64_t batch,
                                                        int64_t features,
                                                        int64_t targets,
+                                                       bool binary,
                                                        std::mt19937_64 &rng) {
   StatusOr<Dataset> d = teacherRows(
-      batch, features, targets,
-      1.0f / std::sqrt(static_cast<float>(features)), rng,
-      [](Dataset &data, const std::vector<float> &out) {
-        data.targets.insert(data.targets.end(), out.begin(), out.end());
+      batch, features, targets, 1.0f / std::sqrt(static_cast<float>(features)),
+      rng, [binary](Dataset &data, const std::vector<float> &out) {
+        for (float v : out)
+          data.targets.push_back(binary ? float(v > 0.0f) : v);
       });
   if (!d.failed())
     d->labelsPerRow = targets;

@@ -161,6 +161,7 @@ Status Trainer::checkInputKind() {
   const TensorDesc &in = program.step.args[inputs[0]];
   batch = in.shape[0];
   targets = lab.type == ElementType::F32;
+  binaryTargets = targets && lab.loss == kBinaryCrossEntropyLoss;
   if (!(targets || lab.type == ElementType::I32 ||
         lab.type == ElementType::I64) ||
       lab.shape.empty() || lab.shape[0] != batch || lab.numElements() <= 0)
@@ -311,8 +312,9 @@ Status Trainer::loadData() {
   const int64_t classes = targets ? 0 : modelClasses(program, binding);
   StatusOr<Dataset> loaded = Status::error("no data");
   if (options.dataFile.empty() && targets) {
-    loaded = makeSyntheticRegression(
-        batch, features, rowSize(program.step.args[binding.label]), rng);
+    loaded = makeSyntheticRegression(batch, features,
+                                     rowSize(program.step.args[binding.label]),
+                                     binaryTargets, rng);
   } else if (options.dataFile.empty() && !labelShape.empty()) {
     if (classes > 0 && options.vocab > classes)
       return Status::error("--vocab " + std::to_string(options.vocab) +

@@ -1324,6 +1324,67 @@ def write_regression():
         f.write(f"{mse:.9g}\n{mae:.9g}\n")
 
 
+def regression_as_exported():
+    """Regressor in the state regression.onnx holds (write_regression's
+    seed, and the one training-mode forward pass of its export, which
+    moves the running statistics), with regression.npz's rows: the model
+    and x, y as tensors."""
+    torch.manual_seed(13)
+    model = Regressor().train()
+    data = np.load(os.path.join(HERE, "regression.npz"))
+    x, y = torch.tensor(data["x"]), torch.tensor(data["labels"])
+    with torch.no_grad():
+        model(x[:12])
+    saved = {i.name: onnx.numpy_helper.to_array(i) for i in onnx.load(
+        os.path.join(HERE, "regression.onnx")).graph.initializer}
+    for name, value in model.state_dict().items():
+        if name in saved:
+            assert np.array_equal(saved[name], value.numpy()), name
+    return model, x, y
+
+
+def write_elementwise_losses():
+    """regression.onnx trained by PyTorch as write_regression trains it, with
+    L1Loss and HuberLoss(delta=0.5) (regression_l1_torch_log.csv,
+    regression_huber_torch_log.csv); then as a multi-label classifier of
+    binary targets (multilabel.npz: `x` as regression.npz and `labels`, 1
+    where its target is positive, else 0) with BCEWithLogitsLoss
+    (multilabel_torch_log.csv), and its eval-mode mean BCE and accuracy of
+    the logits' signs on the last 4 rows (multilabel_torch_eval.txt, one
+    per line). multilabel_sigmoid.onnx is regression.onnx with a final
+    Sigmoid (the probabilities), which --loss bce_with_logits leaves out."""
+    for name, loss_fn in (
+            ("l1", nn.functional.l1_loss),
+            ("huber", lambda p, t: nn.functional.huber_loss(p, t, delta=0.5))):
+        model, x, y = regression_as_exported()
+        train_and_log(model, x[:12], y[:12],
+                      torch.optim.SGD(model.parameters(), lr=0.05,
+                                      momentum=0.9),
+                      f"regression_{name}_torch_log.csv", loss_fn=loss_fn)
+    model, x, y = regression_as_exported()
+    labels = (y > 0).float()
+    np.savez(os.path.join(HERE, "multilabel.npz"), x=x.numpy(),
+             labels=labels.numpy())
+    bce = nn.functional.binary_cross_entropy_with_logits
+    train_and_log(model, x[:12], labels[:12],
+                  torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9),
+                  "multilabel_torch_log.csv", loss_fn=bce)
+    with torch.no_grad():
+        logits = model.eval()(x[12:])
+        loss = bce(logits, labels[12:]).item()
+        accuracy = ((logits > 0).float() == labels[12:]).float().mean().item()
+    with open(os.path.join(HERE, "multilabel_torch_eval.txt"), "w") as f:
+        f.write(f"{loss:.9g}\n{accuracy:.9g}\n")
+    graph = onnx.load(os.path.join(HERE, "regression.onnx"))
+    out = graph.graph.output[0]
+    logits_name = out.name
+    out.name = "probabilities"
+    graph.graph.node.append(onnx.helper.make_node(
+        "Sigmoid", [logits_name], ["probabilities"], name="final_sigmoid"))
+    onnx.checker.check_model(graph)
+    onnx.save(graph, os.path.join(HERE, "multilabel_sigmoid.onnx"))
+
+
 def write_grad_accumulation():
     """bn_cnn_eval.onnx trained by PyTorch's gradient accumulation idiom on
     its 16 rows in file order: two micro-batches of 8 per step (rows 0-7,
@@ -1977,6 +2038,7 @@ def main():
     write_scalar_weights()
     write_fresh_mlp()
     write_regression()
+    write_elementwise_losses()
     write_lr_schedules()
     write_grad_norm()
     write_activations()

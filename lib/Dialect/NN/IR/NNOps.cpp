@@ -1491,6 +1491,24 @@ LogicalResult BceWithLogitsLossOp::verify() {
   return verifyElementwiseLoss(*this);
 }
 
+Value amp::nn::createElementwiseLoss(OpBuilder &b, Location loc,
+                                     ElementwiseLossKind kind, float param,
+                                     Value pred, Value target) {
+  Type loss = RankedTensorType::get({}, b.getF32Type());
+  switch (kind) {
+  case ElementwiseLossKind::Mse:
+    return MseLossOp::create(b, loc, loss, pred, target);
+  case ElementwiseLossKind::L1:
+    return L1LossOp::create(b, loc, loss, pred, target);
+  case ElementwiseLossKind::Huber:
+    return HuberLossOp::create(b, loc, loss, pred, target,
+                               b.getF32FloatAttr(param));
+  case ElementwiseLossKind::BceWithLogits:
+    return BceWithLogitsLossOp::create(b, loc, loss, pred, target);
+  }
+  llvm_unreachable("unknown elementwise loss");
+}
+
 LogicalResult MseLossGradOp::inferReturnTypes(MLIRContext *, Loc loc,
                                               Adaptor adaptor,
                                               SmallVectorImpl<Type> &inferred) {

@@ -40,6 +40,13 @@ llvm::LogicalResult inferAttentionTypes(mlir::MLIRContext *ctx,
 /// (grouped-query attention), 1 at rank 2 or when the key has no heads.
 int64_t attentionKvGroup(mlir::Type query, mlir::Type key);
 
+/// The elementwise loss of `kind` (nn.mse_loss ... nn.bce_with_logits_loss)
+/// of `pred` against `target`; `param` is Huber's delta, which the others
+/// ignore.
+mlir::Value createElementwiseLoss(mlir::OpBuilder &b, mlir::Location loc,
+                                  ElementwiseLossKind kind, float param,
+                                  mlir::Value pred, mlir::Value target);
+
 } // namespace amp::nn
 
 #endif // AMP_DIALECT_NN_IR_NNOPS_H
