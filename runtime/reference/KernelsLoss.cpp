@@ -136,8 +136,8 @@ amp_status_t amp_elementwise_loss(amp_elementwise_loss_t op, float param,
                                   float *loss, int64_t n, amp_dtype_t dtype,
                                   void * /*stream*/) {
   Checker check("amp_elementwise_loss");
-  if (amp_status_t s =
-          checkElementwiseLoss(check, op, param, pred, target, loss, n, dtype))
+  if (amp_status_t s = checkElementwiseLoss(check, rawEnum(op), param, pred,
+                                            target, loss, n, dtype))
     return s;
   float sum = 0.0f;
   dispatchFloat(dtype, [&](auto t) {
@@ -158,8 +158,8 @@ amp_status_t amp_elementwise_loss_grad(amp_elementwise_loss_t op, float param,
                                        amp_dtype_t dtype, void * /*stream*/) {
   Checker check("amp_elementwise_loss_grad");
   if (amp_status_t s =
-          checkElementwiseLossGrad(check, op, param, grad_loss, pred, target,
-                                   dpred, n, grad_loss_dtype, dtype))
+          checkElementwiseLossGrad(check, rawEnum(op), param, grad_loss, pred,
+                                   target, dpred, n, grad_loss_dtype, dtype))
     return s;
   if (n == 0)
     return AMP_STATUS_OK;

@@ -28,6 +28,7 @@ int32_t ampTestUnaryRawDtype(int32_t dtype);
 int32_t ampTestCompareRawDtype(int32_t dtype);
 int32_t ampTestCastRawDtypes(int32_t x_dtype, int32_t y_dtype);
 int32_t ampTestLrScheduleRawKind(int32_t kind);
+int32_t ampTestElementwiseLossRawKind(int32_t kind);
 int32_t ampTestAttentionRawDtypes(int32_t dtype, int32_t mask_dtype);
 }
 
@@ -49,6 +50,13 @@ TEST(KernelErrors, UnknownEnumValuesFromC) {
     EXPECT_TRUE(failsWith(static_cast<amp_status_t>(ampTestCompareRawOp(op)),
                           AMP_STATUS_INVALID_ARGUMENT,
                           "amp_compare: unknown op " + std::to_string(op)));
+  EXPECT_EQ(ampTestElementwiseLossRawKind(AMP_LOSS_BCE_WITH_LOGITS),
+            AMP_STATUS_OK);
+  for (int32_t kind : {4, 9, -1})
+    EXPECT_TRUE(failsWith(
+        static_cast<amp_status_t>(ampTestElementwiseLossRawKind(kind)),
+        AMP_STATUS_INVALID_ARGUMENT,
+        "amp_elementwise_loss: unknown loss " + std::to_string(kind)));
   EXPECT_EQ(ampTestReduceRawOp(AMP_REDUCE_MAX), AMP_STATUS_OK);
   EXPECT_TRUE(failsWith(static_cast<amp_status_t>(ampTestReduceRawOp(3)),
                         AMP_STATUS_INVALID_ARGUMENT, "unknown op 3"));

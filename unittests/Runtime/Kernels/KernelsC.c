@@ -20,6 +20,7 @@ int32_t ampTestUnaryRawDtype(int32_t dtype);
 int32_t ampTestCompareRawDtype(int32_t dtype);
 int32_t ampTestCastRawDtypes(int32_t x_dtype, int32_t y_dtype);
 int32_t ampTestLrScheduleRawKind(int32_t kind);
+int32_t ampTestElementwiseLossRawKind(int32_t kind);
 int32_t ampTestAttentionRawDtypes(int32_t dtype, int32_t mask_dtype);
 
 int32_t ampTestUnaryRawOp(int32_t op) {
@@ -75,6 +76,12 @@ int32_t ampTestLrScheduleRawKind(int32_t kind) {
   return (int32_t)amp_lr_schedule(&count, &factor, &count,
                                   (amp_lr_schedule_t)kind, 0, 0.0f, 1, 0.0f, 1,
                                   0.5f, 1.0f, &milestone, 1, NULL);
+}
+
+int32_t ampTestElementwiseLossRawKind(int32_t kind) {
+  float p[2] = {1.0f, 2.0f}, t[2] = {0.0f, 1.0f}, loss = 0.0f;
+  return (int32_t)amp_elementwise_loss((amp_elementwise_loss_t)kind, 1.0f, p, t,
+                                       &loss, 2, AMP_DTYPE_F32, NULL);
 }
 
 int32_t ampTestAttentionRawDtypes(int32_t dtype, int32_t mask_dtype) {
