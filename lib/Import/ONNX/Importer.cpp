@@ -95,6 +95,8 @@ private:
   /// Face's encoder-decoders take their labels as an input), -1 when there
   /// is none; an error when it is no integer tensor of the labels' `shape`.
   FailureOr<int> findLabelInput(llvm::ArrayRef<int64_t> shape);
+  /// --train: a new last argument `labels` of `type`; *index is its index.
+  Value addLabelArgument(Type type, int *index);
 
   onnx::ModelProto &model;
   const onnx::GraphProto &graph;
@@ -588,6 +590,13 @@ FailureOr<int> GraphImporter::findLabelInput(llvm::ArrayRef<int64_t> shape) {
   return -1;
 }
 
+Value GraphImporter::addLabelArgument(Type type, int *index) {
+  Value labels =
+      body->addArgument(type, NameLoc::get(builder.getStringAttr(kLabelsName)));
+  *index = body->getNumArguments() - 1;
+  return labels;
+}
+
 /// --train reads the graph's one output; a final `opType` node (empty: none)
 /// is left out, so that the loss reads its input, the logits.
 LogicalResult GraphImporter::findFinalActivation(llvm::StringRef opType) {
@@ -688,9 +697,7 @@ OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
                          << type;
       return nullptr;
     }
-    Value targets = body->addArgument(
-        type, NameLoc::get(builder.getStringAttr(kLabelsName)));
-    labelArg = body->getNumArguments() - 1;
+    Value targets = addLabelArgument(type, &labelArg);
     Value loss = nn::createElementwiseLoss(
         builder, NameLoc::get(builder.getStringAttr("loss")), *elementwise,
         static_cast<float>(options.huberDelta), predictions, targets);
@@ -732,11 +739,9 @@ OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
       labels = body->getArgument(labelArg);
       llvm::erase(inputArgs, unsigned(labelArg));
     } else {
-      auto labelType = RankedTensorType::get(type.getShape().drop_back(),
-                                             builder.getI32Type());
-      labels = body->addArgument(
-          labelType, NameLoc::get(builder.getStringAttr(kLabelsName)));
-      labelArg = body->getNumArguments() - 1;
+      labels = addLabelArgument(RankedTensorType::get(type.getShape().drop_back(),
+                                                      builder.getI32Type()),
+                                &labelArg);
     }
     // Labels of -100 (padding) are left out, as by PyTorch's
     // CrossEntropyLoss and the Hugging Face data collators that pad with it.
