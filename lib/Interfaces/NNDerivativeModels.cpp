@@ -689,11 +689,12 @@ LogicalResult rule(HuberLossOp op, Rule &r) {
 }
 
 /// mean((1 - t) x - log_sigmoid(x)): dx = (sigmoid(x) - t) dl / n and
-/// dt = -x dl / n (PyTorch's target gradient).
+/// dt = -x dl / n (PyTorch's target gradient), with n 1 for the sum.
 LogicalResult rule(BceWithLogitsLossOp op, Rule &r) {
   GradientBuilder &b = r.b();
   Value x = op.getPred();
-  r.set(0, b.create<BceWithLogitsLossGradOp>(r.dy(), x, op.getTarget()));
+  r.set(0, b.create<BceWithLogitsLossGradOp>(
+               ValueRange{r.dy(), x, op.getTarget()}, op->getAttrs()));
   if (!r.need(1))
     return success();
   Type elementType = elementTypeOf(x);
@@ -703,9 +704,12 @@ LogicalResult rule(BceWithLogitsLossOp op, Rule &r) {
            << "cannot differentiate the target: its gradient needs the "
               "loss's gradient in the logits' type ("
            << elementType << ")";
-  Value n =
-      b.scalar(static_cast<double>(typeOf(x).getNumElements()), elementType);
-  r.set(1, b.create<DivOp>(b.create<MulOp>(b.create<NegOp>(x), dl), n));
+  Value dt = b.create<MulOp>(b.create<NegOp>(x), dl);
+  if (op.getReduction() == LossReduction::Mean)
+    dt = b.create<DivOp>(
+        dt,
+        b.scalar(static_cast<double>(typeOf(x).getNumElements()), elementType));
+  r.set(1, dt);
   return success();
 }
 

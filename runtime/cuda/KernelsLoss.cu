@@ -466,11 +466,11 @@ amp_status_t amp_cross_entropy_grad(const void *grad_loss, const void *logits,
 
 amp_status_t amp_elementwise_loss(amp_elementwise_loss_t op, float param,
                                   const void *pred, const void *target,
-                                  float *loss, int64_t n, amp_dtype_t dtype,
-                                  void *stream) {
+                                  float *loss, int64_t n, int64_t divisor,
+                                  amp_dtype_t dtype, void *stream) {
   Checker check("amp_elementwise_loss");
   if (amp_status_t s = checkElementwiseLoss(check, rawEnum(op), param, pred,
-                                            target, loss, n, dtype))
+                                            target, loss, n, divisor, dtype))
     return s;
   cudaStream_t st = toStream(stream);
   {
@@ -493,7 +493,7 @@ amp_status_t amp_elementwise_loss(amp_elementwise_loss_t op, float param,
       });
     }
     sumAndDivide<<<1, kFinalBlock, 0, st>>>(
-        parts, blocks, static_cast<float>(n), nullptr, loss);
+        parts, blocks, static_cast<float>(divisor), nullptr, loss);
   }
   return launched(check, "elementwise-loss");
 }
@@ -501,16 +501,17 @@ amp_status_t amp_elementwise_loss(amp_elementwise_loss_t op, float param,
 amp_status_t amp_elementwise_loss_grad(amp_elementwise_loss_t op, float param,
                                        const void *grad_loss, const void *pred,
                                        const void *target, void *dpred,
-                                       int64_t n, amp_dtype_t grad_loss_dtype,
+                                       int64_t n, int64_t divisor,
+                                       amp_dtype_t grad_loss_dtype,
                                        amp_dtype_t dtype, void *stream) {
   Checker check("amp_elementwise_loss_grad");
-  if (amp_status_t s =
-          checkElementwiseLossGrad(check, rawEnum(op), param, grad_loss, pred,
-                                   target, dpred, n, grad_loss_dtype, dtype))
+  if (amp_status_t s = checkElementwiseLossGrad(
+          check, rawEnum(op), param, grad_loss, pred, target, dpred, n, divisor,
+          grad_loss_dtype, dtype))
     return s;
   if (n == 0)
     return AMP_STATUS_OK;
-  const float coef = elementwiseLossCoef(op, n);
+  const float coef = elementwiseLossCoef(op, divisor);
   dispatchFloat(dtype, [&](auto t) {
     using T = decltype(t);
     const T *p = static_cast<const T *>(pred);

@@ -133,11 +133,11 @@ amp_status_t amp_cross_entropy_grad(
 
 amp_status_t amp_elementwise_loss(amp_elementwise_loss_t op, float param,
                                   const void *pred, const void *target,
-                                  float *loss, int64_t n, amp_dtype_t dtype,
-                                  void * /*stream*/) {
+                                  float *loss, int64_t n, int64_t divisor,
+                                  amp_dtype_t dtype, void * /*stream*/) {
   Checker check("amp_elementwise_loss");
   if (amp_status_t s = checkElementwiseLoss(check, rawEnum(op), param, pred,
-                                            target, loss, n, dtype))
+                                            target, loss, n, divisor, dtype))
     return s;
   float sum = 0.0f;
   dispatchFloat(dtype, [&](auto t) {
@@ -147,19 +147,20 @@ amp_status_t amp_elementwise_loss(amp_elementwise_loss_t op, float param,
     for (int64_t i = 0; i < n; ++i)
       sum += elementwiseLoss(op, param, toF32(p[i]), toF32(q[i]));
   });
-  *loss = sum / static_cast<float>(n);
+  *loss = sum / static_cast<float>(divisor);
   return AMP_STATUS_OK;
 }
 
 amp_status_t amp_elementwise_loss_grad(amp_elementwise_loss_t op, float param,
                                        const void *grad_loss, const void *pred,
                                        const void *target, void *dpred,
-                                       int64_t n, amp_dtype_t grad_loss_dtype,
+                                       int64_t n, int64_t divisor,
+                                       amp_dtype_t grad_loss_dtype,
                                        amp_dtype_t dtype, void * /*stream*/) {
   Checker check("amp_elementwise_loss_grad");
-  if (amp_status_t s =
-          checkElementwiseLossGrad(check, rawEnum(op), param, grad_loss, pred,
-                                   target, dpred, n, grad_loss_dtype, dtype))
+  if (amp_status_t s = checkElementwiseLossGrad(
+          check, rawEnum(op), param, grad_loss, pred, target, dpred, n, divisor,
+          grad_loss_dtype, dtype))
     return s;
   if (n == 0)
     return AMP_STATUS_OK;
@@ -167,7 +168,7 @@ amp_status_t amp_elementwise_loss_grad(amp_elementwise_loss_t op, float param,
   dispatchFloat(grad_loss_dtype, [&](auto t) {
     g = toF32(*static_cast<const decltype(t) *>(grad_loss));
   });
-  const float coef = elementwiseLossCoef(op, n);
+  const float coef = elementwiseLossCoef(op, divisor);
   dispatchFloat(dtype, [&](auto t) {
     using T = decltype(t);
     const T *p = static_cast<const T *>(pred);

@@ -34,10 +34,11 @@ amp_status_t checkLogits(Checker &check, const void *logits, const void *labels,
 }
 
 /// The checks shared by the elementwise loss kernels: a known op (and
-/// Huber's delta finite and > 0), n elements of pred and target.
+/// Huber's delta finite and > 0), n elements of pred and target, a divisor
+/// >= 0 and, when there are elements, > 0.
 amp_status_t checkElementwise(Checker &check, int32_t rawOp, float param,
                               const void *pred, const void *target, int64_t n,
-                              amp_dtype_t dtype) {
+                              int64_t divisor, amp_dtype_t dtype) {
   switch (rawOp) {
   case AMP_LOSS_MSE:
   case AMP_LOSS_L1:
@@ -56,6 +57,11 @@ amp_status_t checkElementwise(Checker &check, int32_t rawOp, float param,
     return s;
   if (amp_status_t s = check.count("n", n))
     return s;
+  if (amp_status_t s = check.count("divisor", divisor))
+    return s;
+  if (n > 0 && divisor == 0)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "divisor is 0 for %lld elements", (long long)n);
   return check.pointers(
       {{"pred", pred, n, dtype}, {"target", target, n, dtype}});
 }
@@ -99,9 +105,10 @@ amp_status_t amp::runtime::kernels::checkCrossEntropyGrad(
 
 amp_status_t amp::runtime::kernels::checkElementwiseLoss(
     Checker &check, int32_t rawOp, float param, const void *pred,
-    const void *target, const float *loss, int64_t n, amp_dtype_t dtype) {
-  if (amp_status_t s =
-          checkElementwise(check, rawOp, param, pred, target, n, dtype))
+    const void *target, const float *loss, int64_t n, int64_t divisor,
+    amp_dtype_t dtype) {
+  if (amp_status_t s = checkElementwise(check, rawOp, param, pred, target, n,
+                                        divisor, dtype))
     return s;
   return check.pointer("loss", loss, 1, AMP_DTYPE_F32);
 }
@@ -109,12 +116,12 @@ amp_status_t amp::runtime::kernels::checkElementwiseLoss(
 amp_status_t amp::runtime::kernels::checkElementwiseLossGrad(
     Checker &check, int32_t rawOp, float param, const void *gradLoss,
     const void *pred, const void *target, const void *dpred, int64_t n,
-    amp_dtype_t gradLossDtype, amp_dtype_t dtype) {
+    int64_t divisor, amp_dtype_t gradLossDtype, amp_dtype_t dtype) {
   if (amp_status_t s =
           check.dtype("grad_loss_dtype", gradLossDtype, kFloatDtypes))
     return s;
-  if (amp_status_t s =
-          checkElementwise(check, rawOp, param, pred, target, n, dtype))
+  if (amp_status_t s = checkElementwise(check, rawOp, param, pred, target, n,
+                                        divisor, dtype))
     return s;
   return check.pointers(
       {{"grad_loss", gradLoss, 1, gradLossDtype}, {"dpred", dpred, n, dtype}});

@@ -41,19 +41,17 @@ amp_status_t checkLabels(Checker &check, const void *labels,
                          int64_t ignoreIndex, int64_t *kept);
 
 /// amp_elementwise_loss: a known op (the raw enum value) and Huber's delta,
-/// the dtype, n >= 0, the pointers.
+/// the dtype, n >= 0, divisor >= 0 (> 0 for n > 0), the pointers.
 amp_status_t checkElementwiseLoss(Checker &check, int32_t rawOp, float param,
                                   const void *pred, const void *target,
-                                  const float *loss, int64_t n,
+                                  const float *loss, int64_t n, int64_t divisor,
                                   amp_dtype_t dtype);
 
 /// amp_elementwise_loss_grad: the same plus grad_loss and dpred.
-amp_status_t checkElementwiseLossGrad(Checker &check, int32_t rawOp,
-                                      float param, const void *gradLoss,
-                                      const void *pred, const void *target,
-                                      const void *dpred, int64_t n,
-                                      amp_dtype_t gradLossDtype,
-                                      amp_dtype_t dtype);
+amp_status_t checkElementwiseLossGrad(
+    Checker &check, int32_t rawOp, float param, const void *gradLoss,
+    const void *pred, const void *target, const void *dpred, int64_t n,
+    int64_t divisor, amp_dtype_t gradLossDtype, amp_dtype_t dtype);
 
 } // namespace kernels
 } // namespace runtime

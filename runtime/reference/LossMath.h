@@ -90,10 +90,10 @@ inline AMP_HOST_DEVICE float elementwiseLoss(amp_elementwise_loss_t op,
 }
 
 /// The f32 scalar a loss's gradient scales by, formed in f64 as PyTorch
-/// forms it (n > 0): 2 / n for MSE, 1 / n for Huber, n itself (the divisor)
-/// for L1 and BCE.
-inline float elementwiseLossCoef(amp_elementwise_loss_t op, int64_t n) {
-  const double count = static_cast<double>(n);
+/// forms it from the reduction's divisor m (n for the mean, 1 for the sum;
+/// m > 0): 2 / m for MSE, 1 / m for Huber, m itself for L1 and BCE.
+inline float elementwiseLossCoef(amp_elementwise_loss_t op, int64_t divisor) {
+  const double count = static_cast<double>(divisor);
   switch (op) {
   case AMP_LOSS_MSE:
     return static_cast<float>(2.0 / count);

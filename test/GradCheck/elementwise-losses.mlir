@@ -48,3 +48,21 @@ func.func @bce_with_logits(%logits: tensor<3x4xf32> {nn.role = #nn.role<param>},
   %l = nn.mul %m, %w : (tensor<f32>, tensor<f32>) -> tensor<f32>
   return %l : tensor<f32>
 }
+
+// Summed (reduction sum): the gradients are not divided by the count.
+// CHECK-LABEL: @summed: loss {{.*}}: ok
+// CHECK-NEXT:    %pred [2x3]: 6 of 6 elements, {{.*}}: ok
+// CHECK-NEXT:    %t [2x3]: 6 of 6 elements, {{.*}}: ok
+func.func @summed(%pred: tensor<2x3xf32> {nn.role = #nn.role<param>},
+                  %t: tensor<2x3xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %target = nn.sigmoid %t : tensor<2x3xf32>
+  %a = nn.l1_loss %pred, %target reduction sum : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<f32>
+  %b = nn.huber_loss %pred, %target reduction sum {delta = 0.75 : f32} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<f32>
+  %c = nn.bce_with_logits_loss %pred, %target reduction sum : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<f32>
+  %d = nn.mse_loss %pred, %target reduction sum : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<f32>
+  %ab = nn.add %a, %b : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %cd = nn.add %c, %d : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %l = nn.add %ab, %cd : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  return %l : tensor<f32>
+}

@@ -76,6 +76,9 @@ struct ONNXImportOptions {
   /// With `train` and the "huber" loss, its delta (finite, > 0), as
   /// PyTorch's HuberLoss(delta=...).
   double huberDelta = 1.0;
+  /// With `train` and an elementwise loss, how it reduces the per-element
+  /// losses: "mean" or "sum" (PyTorch's `reduction=`).
+  std::string lossReduction = "mean";
   /// With `train`, BatchNormalization keeps its inference semantics: the
   /// running statistics are folded into constants and only scale and bias
   /// train (fine-tuning with frozen BatchNorm). Off (the default), it trains

@@ -55,6 +55,12 @@ struct ImportFlags {
       cl::desc("With --train --loss huber, the Huber loss's delta (finite, "
                "> 0), as PyTorch's HuberLoss(delta=...)"),
       cl::cat(category)};
+  cl::opt<std::string> lossReduction{
+      "loss-reduction", cl::init("mean"),
+      cl::desc("With --train and a --loss of f32 targets, how the loss "
+               "reduces its elements: mean or sum, as PyTorch's "
+               "reduction=..."),
+      cl::cat(category)};
   cl::opt<double> labelSmoothing{
       "label-smoothing", cl::init(0.0),
       cl::desc("With --train, the cross-entropy's label smoothing in [0, 1], "
@@ -103,6 +109,7 @@ std::string amp::onnxImportOptionsFromFlags(ONNXImportOptions &options) {
   options.loss = f.loss;
   options.labelSmoothing = f.labelSmoothing;
   options.huberDelta = f.huberDelta;
+  options.lossReduction = f.lossReduction;
   options.approximateErfGelu = f.approximateErfGelu;
   options.externalDataDir = f.externalDataDir;
   options.frozen.assign(f.frozen.begin(), f.frozen.end());

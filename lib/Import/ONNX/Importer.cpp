@@ -631,6 +631,19 @@ OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
     emitError(fileLoc) << "--label-smoothing needs --loss cross_entropy";
     return nullptr;
   }
+  const std::optional<nn::LossReduction> reduction =
+      nn::symbolizeLossReduction(options.lossReduction);
+  if (!reduction) {
+    emitError(fileLoc) << "--loss-reduction " << options.lossReduction
+                       << " is not supported (mean or sum)";
+    return nullptr;
+  }
+  if (reduction != nn::LossReduction::Mean && !(options.train && elementwise)) {
+    emitError(fileLoc) << "--loss-reduction " << options.lossReduction
+                       << " needs --train and a --loss other than "
+                          "cross_entropy";
+    return nullptr;
+  }
   if (options.huberDelta != 1.0 &&
       !(options.train && elementwise == nn::ElementwiseLossKind::Huber)) {
     emitError(fileLoc) << "--huber-delta needs --train --loss huber";
@@ -700,7 +713,8 @@ OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
     Value targets = addLabelArgument(type, &labelArg);
     Value loss = nn::createElementwiseLoss(
         builder, NameLoc::get(builder.getStringAttr("loss")), *elementwise,
-        static_cast<float>(options.huberDelta), predictions, targets);
+        static_cast<float>(options.huberDelta), *reduction, predictions,
+        targets);
     results.assign({loss});
   } else if (options.train) {
     Value logits = results[0];

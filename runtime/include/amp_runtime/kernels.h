@@ -839,28 +839,28 @@ typedef enum amp_elementwise_loss {
                                  * log1p(exp(-|p|)) */
 } amp_elementwise_loss_t;
 
-/* *loss = sum(loss(pred, target)) / n in f32 (a sequential f32 sum on the
- * reference backend, per-block partials on CUDA; 0 / 0 = NaN for n = 0).
- * pred and target share dtype. */
-AMP_KERNEL_API amp_status_t amp_elementwise_loss(amp_elementwise_loss_t op,
-                                                 float param, const void *pred,
-                                                 const void *target,
-                                                 float *loss, int64_t n,
-                                                 amp_dtype_t dtype,
-                                                 void *stream);
+/* *loss = sum(loss(pred, target)) / divisor in f32 over n elements (a
+ * sequential f32 sum on the reference backend, per-block partials on CUDA):
+ * divisor is n for the mean (0 / 0 = NaN for n = 0) and 1 for the sum
+ * (PyTorch's reduction="sum"); it is >= 0. pred and target share dtype. */
+AMP_KERNEL_API amp_status_t
+amp_elementwise_loss(amp_elementwise_loss_t op, float param, const void *pred,
+                     const void *target, float *loss, int64_t n,
+                     int64_t divisor, amp_dtype_t dtype, void *stream);
 
 /* The gradient with respect to pred, in f32 with g the 0-d grad_loss (its
- * own dtype), in PyTorch's op order:
- *   MSE:   (c (p - t)) g, c = f32(2 / f64(n));
- *   L1:    (g / n) sign(p - t) (0 where p = t);
+ * own dtype) and m the divisor (as above), in PyTorch's op order:
+ *   MSE:   (c (p - t)) g, c = f32(2 / f64(m));
+ *   L1:    (g / m) sign(p - t) (0 where p = t);
  *   Huber: (c d) g for |d| < delta, else ((c g) delta) sign(d),
- *          c = f32(1 / f64(n));
- *   BCE:   ((sigmoid(p) - t) g) / n.
+ *          c = f32(1 / f64(m));
+ *   BCE:   ((sigmoid(p) - t) g) / m.
  * dpred has pred's dtype and may equal pred or target. */
 AMP_KERNEL_API amp_status_t amp_elementwise_loss_grad(
     amp_elementwise_loss_t op, float param, const void *grad_loss,
     const void *pred, const void *target, void *dpred, int64_t n,
-    amp_dtype_t grad_loss_dtype, amp_dtype_t dtype, void *stream);
+    int64_t divisor, amp_dtype_t grad_loss_dtype, amp_dtype_t dtype,
+    void *stream);
 
 /*===--- Optimizers ------------------------------------------------------===*/
 /* param, grad and the state share `dtype`; every new_* output may equal its

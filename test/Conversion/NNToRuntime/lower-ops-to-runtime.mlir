@@ -635,8 +635,9 @@ func.func @cross_entropy(%l: tensor<4x8x50xf16>, %y: tensor<4x8xi32>, %g: tensor
 
 // -----
 
-// The loss is an f32 scalar; n counts every element. The kind is
-// amp_elementwise_loss_t's (MSE 0), the parameter 0 for all but Huber.
+// The loss is an f32 scalar; n counts every element and is the mean's
+// divisor. The kind is amp_elementwise_loss_t's (MSE 0), the parameter 0
+// for all but Huber.
 // CHECK-LABEL: func.func @mse_loss(
 // CHECK-DAG: %[[N:.*]] = llvm.mlir.constant(32 : i64) : i64
 // CHECK-DAG: %[[F16:.*]] = llvm.mlir.constant(1 : i32) : i32
@@ -645,7 +646,7 @@ func.func @cross_entropy(%l: tensor<4x8x50xf16>, %y: tensor<4x8xi32>, %g: tensor
 // CHECK: %[[P:.*]] = llvm.load
 // CHECK: %[[T:.*]] = llvm.load
 // CHECK: %[[L:.*]] = llvm.load
-// CHECK: llvm.call @amp_elementwise_loss(%[[MSE]], %[[NONE]], %[[P]], %[[T]], %[[L]], %[[N]], %[[F16]], %{{.*}}) : (i32, f32, !llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i32, !llvm.ptr) -> i32
+// CHECK: llvm.call @amp_elementwise_loss(%[[MSE]], %[[NONE]], %[[P]], %[[T]], %[[L]], %[[N]], %[[N]], %[[F16]], %{{.*}}) : (i32, f32, !llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i32, !llvm.ptr) -> i32
 func.func @mse_loss(%p: tensor<4x8xf16>, %t: tensor<4x8xf16>) -> tensor<f32> {
   %0 = nn.mse_loss %p, %t : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<f32>
   return %0 : tensor<f32>
@@ -653,12 +654,15 @@ func.func @mse_loss(%p: tensor<4x8xf16>, %t: tensor<4x8xf16>) -> tensor<f32> {
 
 // -----
 
-// CHECK-LABEL: func.func @l1_loss(
+// A sum divides by 1.
+// CHECK-LABEL: func.func @l1_loss_sum(
+// CHECK-DAG: %[[N:.*]] = llvm.mlir.constant(32 : i64) : i64
+// CHECK-DAG: %[[ONE:.*]] = llvm.mlir.constant(1 : i64) : i64
 // CHECK-DAG: %[[L1:.*]] = llvm.mlir.constant(1 : i32) : i32
 // CHECK-DAG: %[[NONE:.*]] = llvm.mlir.constant(0.000000e+00 : f32) : f32
-// CHECK: llvm.call @amp_elementwise_loss(%[[L1]], %[[NONE]],
-func.func @l1_loss(%p: tensor<4x8xf32>, %t: tensor<4x8xf32>) -> tensor<f32> {
-  %0 = nn.l1_loss %p, %t : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<f32>
+// CHECK: llvm.call @amp_elementwise_loss(%[[L1]], %[[NONE]], %{{.*}}, %{{.*}}, %{{.*}}, %[[N]], %[[ONE]],
+func.func @l1_loss_sum(%p: tensor<4x8xf32>, %t: tensor<4x8xf32>) -> tensor<f32> {
+  %0 = nn.l1_loss %p, %t reduction sum : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<f32>
   return %0 : tensor<f32>
 }
 
@@ -696,7 +700,7 @@ func.func @bce_with_logits_loss(%p: tensor<4x8xbf16>, %t: tensor<4x8xbf16>) -> t
 // CHECK: %[[P:.*]] = llvm.load
 // CHECK: %[[T:.*]] = llvm.load
 // CHECK: %[[DP:.*]] = llvm.load
-// CHECK: llvm.call @amp_elementwise_loss_grad(%[[GT]], %[[NONE]], %[[G]], %[[P]], %[[T]], %[[DP]], %[[N]], %[[GT]], %[[PT]], %{{.*}})
+// CHECK: llvm.call @amp_elementwise_loss_grad(%[[GT]], %[[NONE]], %[[G]], %[[P]], %[[T]], %[[DP]], %[[N]], %[[N]], %[[GT]], %[[PT]], %{{.*}})
 func.func @mse_loss_grad(%g: tensor<f32>, %p: tensor<32x1xf16>, %t: tensor<32x1xf16>) -> tensor<32x1xf16> {
   %0 = nn.mse_loss_grad %g, %p, %t : (tensor<f32>, tensor<32x1xf16>, tensor<32x1xf16>) -> tensor<32x1xf16>
   return %0 : tensor<32x1xf16>
@@ -715,14 +719,17 @@ func.func @huber_loss_grad(%g: tensor<f32>, %p: tensor<32x1xf32>, %t: tensor<32x
 
 // -----
 
+// The summed BCE's gradient divides by 1, the L1's by its 32 elements.
 // CHECK-LABEL: func.func @l1_and_bce_grads(
 // CHECK: %[[L1:.*]] = llvm.mlir.constant(1 : i32) : i32
-// CHECK: llvm.call @amp_elementwise_loss_grad(%[[L1]],
+// CHECK: %[[N:.*]] = llvm.mlir.constant(32 : i64) : i64
+// CHECK: llvm.call @amp_elementwise_loss_grad(%[[L1]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[N]], %[[N]],
 // CHECK: %[[BCE:.*]] = llvm.mlir.constant(3 : i32) : i32
-// CHECK: llvm.call @amp_elementwise_loss_grad(%[[BCE]],
+// CHECK: %[[ONE:.*]] = llvm.mlir.constant(1 : i64) : i64
+// CHECK: llvm.call @amp_elementwise_loss_grad(%[[BCE]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[N]], %[[ONE]],
 func.func @l1_and_bce_grads(%g: tensor<f32>, %p: tensor<32x1xf32>, %t: tensor<32x1xf32>) -> (tensor<32x1xf32>, tensor<32x1xf32>) {
   %0 = nn.l1_loss_grad %g, %p, %t : (tensor<f32>, tensor<32x1xf32>, tensor<32x1xf32>) -> tensor<32x1xf32>
-  %1 = nn.bce_with_logits_loss_grad %g, %p, %t : (tensor<f32>, tensor<32x1xf32>, tensor<32x1xf32>) -> tensor<32x1xf32>
+  %1 = nn.bce_with_logits_loss_grad %g, %p, %t reduction sum : (tensor<f32>, tensor<32x1xf32>, tensor<32x1xf32>) -> tensor<32x1xf32>
   return %0, %1 : tensor<32x1xf32>, tensor<32x1xf32>
 }
 

@@ -1914,6 +1914,14 @@ func.func @bce_with_logits_loss_element_types(%p: tensor<4x8xbf16>, %t: tensor<4
 
 // -----
 
+func.func @loss_reduction_none(%p: tensor<4x8xf32>) {
+  // expected-error @+1 {{custom op 'nn.mse_loss' expected string or keyword containing one of the following enum values for attribute 'reduction' [mean, sum]}}
+  %0 = nn.mse_loss %p, %p reduction none : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
 func.func @huber_loss_zero_delta(%p: tensor<4x8xf32>) {
   // expected-error @+1 {{delta must be finite and > 0, got 0}}
   %0 = nn.huber_loss %p, %p {delta = 0.0 : f32} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<f32>

@@ -1069,12 +1069,17 @@ func.func @mse_loss_f16(%p: tensor<4x8xf16>, %t: tensor<4x8xf16>) -> tensor<f32>
 // CHECK-NEXT:    nn.huber_loss %[[P]], %[[T]] : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<f32>
 // CHECK-NEXT:    nn.huber_loss %[[P]], %[[T]] {delta = 2.500000e-01 : f32} : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<f32>
 // CHECK-NEXT:    nn.bce_with_logits_loss %[[P]], %[[T]] : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<f32>
-func.func @elementwise_losses(%p: tensor<4x8xbf16>, %t: tensor<4x8xbf16>) -> (tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>) {
+// The default reduction (mean) is not printed; sum is.
+// CHECK-NEXT:    nn.l1_loss %[[P]], %[[T]] : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<f32>
+// CHECK-NEXT:    nn.huber_loss %[[P]], %[[T]] reduction sum {delta = 2.500000e-01 : f32} : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<f32>
+func.func @elementwise_losses(%p: tensor<4x8xbf16>, %t: tensor<4x8xbf16>) -> (tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>) {
   %0 = nn.l1_loss %p, %t : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<f32>
   %1 = nn.huber_loss %p, %t : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<f32>
   %2 = nn.huber_loss %p, %t {delta = 0.25 : f32} : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<f32>
   %3 = nn.bce_with_logits_loss %p, %t : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<f32>
-  return %0, %1, %2, %3 : tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>
+  %4 = nn.l1_loss %p, %t reduction mean : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<f32>
+  %5 = nn.huber_loss %p, %t reduction sum {delta = 0.25 : f32} : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<f32>
+  return %0, %1, %2, %3, %4, %5 : tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>
 }
 
 //===----------------------------------------------------------------------===//
@@ -1371,11 +1376,11 @@ func.func @mse_loss_grad(%g: tensor<f32>, %p: tensor<32x1xf16>, %t: tensor<32x1x
 // CHECK-SAME:    %[[G:.*]]: tensor<f16>, %[[P:.*]]: tensor<32x1xf32>, %[[T:.*]]: tensor<32x1xf32>)
 // CHECK:         nn.l1_loss_grad %[[G]], %[[P]], %[[T]] : (tensor<f16>, tensor<32x1xf32>, tensor<32x1xf32>) -> tensor<32x1xf32>
 // CHECK-NEXT:    nn.huber_loss_grad %[[G]], %[[P]], %[[T]] {delta = 3.000000e+00 : f32} : (tensor<f16>, tensor<32x1xf32>, tensor<32x1xf32>) -> tensor<32x1xf32>
-// CHECK-NEXT:    nn.bce_with_logits_loss_grad %[[G]], %[[P]], %[[T]] : (tensor<f16>, tensor<32x1xf32>, tensor<32x1xf32>) -> tensor<32x1xf32>
+// CHECK-NEXT:    nn.bce_with_logits_loss_grad %[[G]], %[[P]], %[[T]] reduction sum : (tensor<f16>, tensor<32x1xf32>, tensor<32x1xf32>) -> tensor<32x1xf32>
 func.func @elementwise_loss_grads(%g: tensor<f16>, %p: tensor<32x1xf32>, %t: tensor<32x1xf32>) -> (tensor<32x1xf32>, tensor<32x1xf32>, tensor<32x1xf32>) {
   %0 = nn.l1_loss_grad %g, %p, %t : (tensor<f16>, tensor<32x1xf32>, tensor<32x1xf32>) -> tensor<32x1xf32>
   %1 = nn.huber_loss_grad %g, %p, %t {delta = 3.0 : f32} : (tensor<f16>, tensor<32x1xf32>, tensor<32x1xf32>) -> tensor<32x1xf32>
-  %2 = nn.bce_with_logits_loss_grad %g, %p, %t : (tensor<f16>, tensor<32x1xf32>, tensor<32x1xf32>) -> tensor<32x1xf32>
+  %2 = nn.bce_with_logits_loss_grad %g, %p, %t reduction sum : (tensor<f16>, tensor<32x1xf32>, tensor<32x1xf32>) -> tensor<32x1xf32>
   return %0, %1, %2 : tensor<32x1xf32>, tensor<32x1xf32>, tensor<32x1xf32>
 }
 

@@ -1351,8 +1351,11 @@ def write_elementwise_losses():
     where its target is positive, else 0) with BCEWithLogitsLoss
     (multilabel_torch_log.csv), and its eval-mode mean BCE and accuracy of
     the logits' signs on the last 4 rows (multilabel_torch_eval.txt, one
-    per line). multilabel_sigmoid.onnx is regression.onnx with a final
-    Sigmoid (the probabilities), which --loss bce_with_logits leaves out."""
+    per line); and summed (reduction="sum") with lr 0.002: MSELoss
+    (regression_mse_sum_torch_log.csv) and BCEWithLogitsLoss
+    (multilabel_sum_torch_log.csv). multilabel_sigmoid.onnx is
+    regression.onnx with a final Sigmoid (the probabilities), which --loss
+    bce_with_logits leaves out."""
     for name, loss_fn in (
             ("l1", nn.functional.l1_loss),
             ("huber", lambda p, t: nn.functional.huber_loss(p, t, delta=0.5))):
@@ -1369,6 +1372,15 @@ def write_elementwise_losses():
     train_and_log(model, x[:12], labels[:12],
                   torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9),
                   "multilabel_torch_log.csv", loss_fn=bce)
+    for name, loss_fn, targets in (
+            ("regression_mse_sum", nn.functional.mse_loss, y),
+            ("multilabel_sum", bce, labels)):
+        summed, _, _ = regression_as_exported()
+        train_and_log(summed, x[:12], targets[:12],
+                      torch.optim.SGD(summed.parameters(), lr=0.002,
+                                      momentum=0.9),
+                      f"{name}_torch_log.csv",
+                      loss_fn=lambda p, t, f=loss_fn: f(p, t, reduction="sum"))
     with torch.no_grad():
         logits = model.eval()(x[12:])
         loss = bce(logits, labels[12:]).item()

@@ -323,10 +323,12 @@ AMP_COMPARE_CASE(elementwise_loss) {
               Buf bp = b.upload(p), bt = b.upload(t);
               Buf loss = b.alloc(AMP_DTYPE_F32, 1);
               const size_t skip = size_t(offset) * amp_dtype_size(dt);
+              // The unaligned runs sum (divisor 1), the others average.
               b.ok(AMP_CALL(b, amp_elementwise_loss, op, kDelta,
                             static_cast<char *>(bp.get()) + skip,
                             static_cast<char *>(bt.get()) + skip,
-                            static_cast<float *>(loss.get()), n, dt, nullptr));
+                            static_cast<float *>(loss.get()), n,
+                            offset ? int64_t{1} : n, dt, nullptr));
               return b.download(loss);
             };
             c.expectClose(lossName(op) + " " + std::to_string(n) + " " +
@@ -353,6 +355,8 @@ AMP_COMPARE_CASE(elementwise_loss_grad) {
           const int offset = mode == 2;
           const Host p = randomHost(c.rng, dt, n + offset, -2, 2);
           const Host t = randomHost(c.rng, dt, n + offset, 0, 1);
+          // The unaligned runs sum (divisor 1), the others average.
+          const int64_t m = mode == 2 ? 1 : n;
           auto run = [&](Backend &b) {
             Buf bg = b.upload(g), bp = b.upload(p), bt = b.upload(t);
             Buf out = b.upload(zeros(dt, n + offset));
@@ -361,7 +365,7 @@ AMP_COMPARE_CASE(elementwise_loss_grad) {
             char *tp = static_cast<char *>(bt.get()) + skip;
             char *o = mode == 1 ? pp : static_cast<char *>(out.get()) + skip;
             b.ok(AMP_CALL(b, amp_elementwise_loss_grad, op, kDelta, bg, pp, tp,
-                          o, n, gt, dt, nullptr));
+                          o, n, m, gt, dt, nullptr));
             return b.download(mode == 1 ? bp : out);
           };
           c.expectClose(
@@ -369,7 +373,7 @@ AMP_COMPARE_CASE(elementwise_loss_grad) {
                   amp_dtype_name(dt) + " mode " + std::to_string(mode),
               run(*c.ref), run(*c.dev),
               op == AMP_LOSS_BCE_WITH_LOGITS
-                  ? Tolerance::close(16 * kU * 0.75 * 2 / double(n ? n : 1), 0)
+                  ? Tolerance::close(16 * kU * 0.75 * 2 / double(m ? m : 1), 0)
                   : Tolerance::exact());
         }
 }
@@ -400,20 +404,24 @@ AMP_COMPARE_CASE(loss_errors) {
   });
   expectRejected(c, "mse negative n", [&](Backend &b) {
     return AMP_CALL(b, amp_elementwise_loss, AMP_LOSS_MSE, 0.0f, buf, buf,
-                    &loss, -1, AMP_DTYPE_F32, nullptr);
+                    &loss, -1, 1, AMP_DTYPE_F32, nullptr);
+  });
+  expectRejected(c, "mse divisor 0", [&](Backend &b) {
+    return AMP_CALL(b, amp_elementwise_loss, AMP_LOSS_MSE, 0.0f, buf, buf,
+                    &loss, 4, 0, AMP_DTYPE_F32, nullptr);
   });
   expectRejected(c, "unknown loss", [&](Backend &b) {
     return AMP_CALL(b, amp_elementwise_loss,
                     static_cast<amp_elementwise_loss_t>(4), 0.0f, buf, buf,
-                    &loss, 4, AMP_DTYPE_F32, nullptr);
+                    &loss, 4, 4, AMP_DTYPE_F32, nullptr);
   });
   expectRejected(c, "huber delta 0", [&](Backend &b) {
     return AMP_CALL(b, amp_elementwise_loss_grad, AMP_LOSS_HUBER, 0.0f, buf,
-                    buf, buf, buf + 8, 4, AMP_DTYPE_F32, AMP_DTYPE_F32,
+                    buf, buf, buf + 8, 4, 4, AMP_DTYPE_F32, AMP_DTYPE_F32,
                     nullptr);
   });
   expectRejected(c, "l1_grad i32 grad_loss", [&](Backend &b) {
     return AMP_CALL(b, amp_elementwise_loss_grad, AMP_LOSS_L1, 0.0f, buf, buf,
-                    buf, buf + 8, 4, AMP_DTYPE_I32, AMP_DTYPE_F32, nullptr);
+                    buf, buf + 8, 4, 4, AMP_DTYPE_I32, AMP_DTYPE_F32, nullptr);
   });
 }

@@ -406,7 +406,7 @@ TEST(KernelErrors, NullPointersAreRejectedEverywhere) {
           {"amp_elementwise_loss: pred is NULL",
            [&] {
              return amp_elementwise_loss(AMP_LOSS_MSE, 0, nullptr, b, &loss, 16,
-                                         AMP_DTYPE_F32, nullptr);
+                                         16, AMP_DTYPE_F32, nullptr);
            }},
           {"amp_attention: v is NULL",
            [&] {
@@ -424,8 +424,8 @@ TEST(KernelErrors, NullPointersAreRejectedEverywhere) {
           {"amp_elementwise_loss_grad: dpred is NULL",
            [&] {
              return amp_elementwise_loss_grad(AMP_LOSS_L1, 0, a, b, c, nullptr,
-                                              16, AMP_DTYPE_F32, AMP_DTYPE_F32,
-                                              nullptr);
+                                              16, 1, AMP_DTYPE_F32,
+                                              AMP_DTYPE_F32, nullptr);
            }},
       };
   for (const auto &[message, call] : calls)

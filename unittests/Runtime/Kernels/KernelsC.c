@@ -81,7 +81,7 @@ int32_t ampTestLrScheduleRawKind(int32_t kind) {
 int32_t ampTestElementwiseLossRawKind(int32_t kind) {
   float p[2] = {1.0f, 2.0f}, t[2] = {0.0f, 1.0f}, loss = 0.0f;
   return (int32_t)amp_elementwise_loss((amp_elementwise_loss_t)kind, 1.0f, p, t,
-                                       &loss, 2, AMP_DTYPE_F32, NULL);
+                                       &loss, 2, 2, AMP_DTYPE_F32, NULL);
 }
 
 int32_t ampTestAttentionRawDtypes(int32_t dtype, int32_t mask_dtype) {

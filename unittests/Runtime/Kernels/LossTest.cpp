@@ -516,56 +516,60 @@ class ElementwiseLossTest
     : public ::testing::TestWithParam<
           std::tuple<amp_elementwise_loss_t, amp_dtype_t>> {};
 
+// The mean (divisor n) and the sum (divisor 1).
 TEST_P(ElementwiseLossTest, LossAndGradMatchF64) {
   const auto [op, dtype] = GetParam();
   std::mt19937 rng(71);
-  for (int64_t n : {1, 7, 1001}) {
-    Tensor pred = randomTensor(dtype, {n}, rng, -3, 3);
-    Tensor target = randomTarget(op, dtype, n, rng);
-    float loss = -1.0f;
-    ASSERT_TRUE(isOk(amp_elementwise_loss(
-        op, kDelta, pred.data(), target.data(), &loss, n, dtype, nullptr)));
-    double sum = 0, magnitudes = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      double m = 0;
-      sum += lossTerm(op, pred.get(i), target.get(i), &m);
-      magnitudes += m;
-    }
-    const double expected = sum / n;
-    EXPECT_NEAR(loss, expected,
-                2 * ((n + 8) * kU * magnitudes / n + kU * std::fabs(expected)))
-        << lossName(op) << ", n = " << n;
-
-    // grad_loss in its own dtype, 0-d.
-    for (amp_dtype_t gDtype : {AMP_DTYPE_F32, AMP_DTYPE_BF16}) {
-      Tensor g(gDtype, {});
-      g.set(0, 0.375);
-      Tensor dpred = sentinelTensor(dtype, {n});
-      ASSERT_TRUE(isOk(amp_elementwise_loss_grad(
-          op, kDelta, g.data(), pred.data(), target.data(), dpred.data(), n,
-          gDtype, dtype, nullptr)));
-      std::vector<double> ref, tol;
+  for (int64_t n : {1, 7, 1001})
+    for (int64_t m : {n, int64_t{1}}) {
+      Tensor pred = randomTensor(dtype, {n}, rng, -3, 3);
+      Tensor target = randomTarget(op, dtype, n, rng);
+      float loss = -1.0f;
+      ASSERT_TRUE(
+          isOk(amp_elementwise_loss(op, kDelta, pred.data(), target.data(),
+                                    &loss, n, m, dtype, nullptr)));
+      double sum = 0, magnitudes = 0;
       for (int64_t i = 0; i < n; ++i) {
-        const double p = pred.get(i), t = target.get(i);
-        const double r = 0.375 * lossSlope(op, p, t) / n;
-        ref.push_back(r);
-        // BCE subtracts t from sigmoid(p) (expf, a few ulps): its error
-        // scales with sigmoid(p) + t, not with the difference.
-        const double parts =
-            op == AMP_LOSS_BCE_WITH_LOGITS
-                ? 0.375 * (1 / (1 + std::exp(-p)) + std::fabs(t)) / n
-                : 0.0;
-        tol.push_back(outTol(dtype, r, 8 * kU * (std::fabs(r) + parts)));
+        double mag = 0;
+        sum += lossTerm(op, pred.get(i), target.get(i), &mag);
+        magnitudes += mag;
       }
-      EXPECT_TRUE(allClose(dpred, ref, tol, lossName(op)));
-      // In place over pred.
-      Tensor inPlace = pred;
-      ASSERT_TRUE(isOk(amp_elementwise_loss_grad(
-          op, kDelta, g.data(), inPlace.data(), target.data(), inPlace.data(),
-          n, gDtype, dtype, nullptr)));
-      EXPECT_TRUE(inPlace.sameBits(dpred));
+      const double expected = sum / m;
+      EXPECT_NEAR(
+          loss, expected,
+          2 * ((n + 8) * kU * magnitudes / m + kU * std::fabs(expected)))
+          << lossName(op) << ", n = " << n << ", divisor " << m;
+
+      // grad_loss in its own dtype, 0-d.
+      for (amp_dtype_t gDtype : {AMP_DTYPE_F32, AMP_DTYPE_BF16}) {
+        Tensor g(gDtype, {});
+        g.set(0, 0.375);
+        Tensor dpred = sentinelTensor(dtype, {n});
+        ASSERT_TRUE(isOk(amp_elementwise_loss_grad(
+            op, kDelta, g.data(), pred.data(), target.data(), dpred.data(), n,
+            m, gDtype, dtype, nullptr)));
+        std::vector<double> ref, tol;
+        for (int64_t i = 0; i < n; ++i) {
+          const double p = pred.get(i), t = target.get(i);
+          const double r = 0.375 * lossSlope(op, p, t) / m;
+          ref.push_back(r);
+          // BCE subtracts t from sigmoid(p) (expf, a few ulps): its error
+          // scales with sigmoid(p) + t, not with the difference.
+          const double parts =
+              op == AMP_LOSS_BCE_WITH_LOGITS
+                  ? 0.375 * (1 / (1 + std::exp(-p)) + std::fabs(t)) / m
+                  : 0.0;
+          tol.push_back(outTol(dtype, r, 8 * kU * (std::fabs(r) + parts)));
+        }
+        EXPECT_TRUE(allClose(dpred, ref, tol, lossName(op)));
+        // In place over pred.
+        Tensor inPlace = pred;
+        ASSERT_TRUE(isOk(amp_elementwise_loss_grad(
+            op, kDelta, g.data(), inPlace.data(), target.data(), inPlace.data(),
+            n, m, gDtype, dtype, nullptr)));
+        EXPECT_TRUE(inPlace.sameBits(dpred));
+      }
     }
-  }
 }
 
 INSTANTIATE_TEST_SUITE_P(LossesAndDtypes, ElementwiseLossTest,
@@ -604,13 +608,13 @@ TEST_P(ElementwiseLossGradTest, GradMatchesFiniteDifferencesOfTheLoss) {
         float loss;
         EXPECT_TRUE(
             isOk(amp_elementwise_loss(op, kDelta, in.data(), target.data(),
-                                      &loss, n, AMP_DTYPE_F32, nullptr)));
+                                      &loss, n, n, AMP_DTYPE_F32, nullptr)));
         return std::vector<double>{loss};
       });
   Tensor gl(AMP_DTYPE_F32, {}), dpred(AMP_DTYPE_F32, {n});
   gl.set(0, g);
   ASSERT_TRUE(isOk(amp_elementwise_loss_grad(
-      op, kDelta, gl.data(), pred.data(), target.data(), dpred.data(), n,
+      op, kDelta, gl.data(), pred.data(), target.data(), dpred.data(), n, n,
       AMP_DTYPE_F32, AMP_DTYPE_F32, nullptr)));
   EXPECT_TRUE(
       allClose(dpred, fd, std::vector<double>(fd.size(), 1e-5), lossName(op)));
@@ -631,60 +635,78 @@ TEST(ElementwiseLoss, SpecialValues) {
   g.set(0, 4.0);
   Tensor d(AMP_DTYPE_F32, {4});
   ASSERT_TRUE(isOk(amp_elementwise_loss_grad(
-      AMP_LOSS_L1, 0, g.data(), p.data(), t.data(), d.data(), 4, AMP_DTYPE_F32,
-      AMP_DTYPE_F32, nullptr)));
+      AMP_LOSS_L1, 0, g.data(), p.data(), t.data(), d.data(), 4, 4,
+      AMP_DTYPE_F32, AMP_DTYPE_F32, nullptr)));
   EXPECT_TRUE(allEqual(d, {0, 1, -1, 1}, "l1 grad"));
   ASSERT_TRUE(isOk(amp_elementwise_loss_grad(
-      AMP_LOSS_HUBER, kDelta, g.data(), p.data(), t.data(), d.data(), 4,
+      AMP_LOSS_HUBER, kDelta, g.data(), p.data(), t.data(), d.data(), 4, 4,
       AMP_DTYPE_F32, AMP_DTYPE_F32, nullptr)));
   EXPECT_TRUE(allEqual(d, {0, 0.5, -0.5, 0.5}, "huber grad"));
   // Elements 2 and 3: each loss is 100 (the wrong side, confidently).
   float loss = 0;
   ASSERT_TRUE(isOk(amp_elementwise_loss(
       AMP_LOSS_BCE_WITH_LOGITS, 0, static_cast<const float *>(p.data()) + 2,
-      static_cast<const float *>(t.data()) + 2, &loss, 2, AMP_DTYPE_F32,
+      static_cast<const float *>(t.data()) + 2, &loss, 2, 2, AMP_DTYPE_F32,
       nullptr)));
   EXPECT_EQ(loss, 100.0f);
+  // Summed (divisor 1): both.
+  ASSERT_TRUE(isOk(amp_elementwise_loss(
+      AMP_LOSS_BCE_WITH_LOGITS, 0, static_cast<const float *>(p.data()) + 2,
+      static_cast<const float *>(t.data()) + 2, &loss, 2, 1, AMP_DTYPE_F32,
+      nullptr)));
+  EXPECT_EQ(loss, 200.0f);
 }
 
 TEST(ElementwiseLoss, EmptyAndErrors) {
   float loss = 0.0f;
   ASSERT_TRUE(isOk(amp_elementwise_loss(AMP_LOSS_MSE, 0, nullptr, nullptr,
-                                        &loss, 0, AMP_DTYPE_F16, nullptr)));
+                                        &loss, 0, 0, AMP_DTYPE_F16, nullptr)));
   EXPECT_TRUE(std::isnan(loss)) << "0 / 0";
   Tensor g(AMP_DTYPE_F32, {});
-  EXPECT_TRUE(isOk(amp_elementwise_loss_grad(AMP_LOSS_L1, 0, g.data(), nullptr,
-                                             nullptr, nullptr, 0, AMP_DTYPE_F32,
-                                             AMP_DTYPE_F16, nullptr)));
+  EXPECT_TRUE(isOk(amp_elementwise_loss_grad(
+      AMP_LOSS_L1, 0, g.data(), nullptr, nullptr, nullptr, 0, 0, AMP_DTYPE_F32,
+      AMP_DTYPE_F16, nullptr)));
   Tensor p(AMP_DTYPE_F32, {3});
   EXPECT_TRUE(failsWith(
-      amp_elementwise_loss(AMP_LOSS_MSE, 0, p.data(), p.data(), nullptr, 3,
+      amp_elementwise_loss(AMP_LOSS_MSE, 0, p.data(), p.data(), nullptr, 3, 3,
                            AMP_DTYPE_F32, nullptr),
       AMP_STATUS_INVALID_ARGUMENT, "amp_elementwise_loss: loss is NULL"));
-  EXPECT_TRUE(failsWith(amp_elementwise_loss(AMP_LOSS_MSE, 0, p.data(), nullptr,
-                                             &loss, 3, AMP_DTYPE_F32, nullptr),
-                        AMP_STATUS_INVALID_ARGUMENT, "target is NULL"));
+  EXPECT_TRUE(
+      failsWith(amp_elementwise_loss(AMP_LOSS_MSE, 0, p.data(), nullptr, &loss,
+                                     3, 3, AMP_DTYPE_F32, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT, "target is NULL"));
   EXPECT_TRUE(
       failsWith(amp_elementwise_loss(AMP_LOSS_MSE, 0, p.data(), p.data(), &loss,
-                                     -2, AMP_DTYPE_F32, nullptr),
+                                     -2, 1, AMP_DTYPE_F32, nullptr),
                 AMP_STATUS_INVALID_ARGUMENT, "n (-2)"));
+  EXPECT_TRUE(
+      failsWith(amp_elementwise_loss(AMP_LOSS_MSE, 0, p.data(), p.data(), &loss,
+                                     3, -1, AMP_DTYPE_F32, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT, "divisor (-1)"));
+  EXPECT_TRUE(failsWith(
+      amp_elementwise_loss_grad(AMP_LOSS_MSE, 0, g.data(), p.data(), p.data(),
+                                p.data(), 3, 0, AMP_DTYPE_F32, AMP_DTYPE_F32,
+                                nullptr),
+      AMP_STATUS_INVALID_ARGUMENT, "divisor is 0 for 3 elements"));
   // Unknown kinds: ErrorTest.cpp's UnknownEnumValuesFromC (from C, where
   // such a value is well defined).
   for (float delta : {0.0f, -1.0f, NAN, INFINITY})
     EXPECT_TRUE(failsWith(
         amp_elementwise_loss_grad(AMP_LOSS_HUBER, delta, g.data(), p.data(),
-                                  p.data(), p.data(), 3, AMP_DTYPE_F32,
+                                  p.data(), p.data(), 3, 3, AMP_DTYPE_F32,
                                   AMP_DTYPE_F32, nullptr),
         AMP_STATUS_INVALID_ARGUMENT, "Huber's delta"))
         << delta;
-  EXPECT_TRUE(failsWith(amp_elementwise_loss_grad(
-                            AMP_LOSS_MSE, 0, nullptr, p.data(), p.data(),
-                            p.data(), 3, AMP_DTYPE_F32, AMP_DTYPE_F32, nullptr),
+  EXPECT_TRUE(failsWith(amp_elementwise_loss_grad(AMP_LOSS_MSE, 0, nullptr,
+                                                  p.data(), p.data(), p.data(),
+                                                  3, 3, AMP_DTYPE_F32,
+                                                  AMP_DTYPE_F32, nullptr),
                         AMP_STATUS_INVALID_ARGUMENT,
                         "amp_elementwise_loss_grad: grad_loss is NULL"));
-  EXPECT_TRUE(failsWith(amp_elementwise_loss_grad(
-                            AMP_LOSS_MSE, 0, g.data(), p.data(), p.data(),
-                            p.data(), 3, AMP_DTYPE_I32, AMP_DTYPE_F32, nullptr),
+  EXPECT_TRUE(failsWith(amp_elementwise_loss_grad(AMP_LOSS_MSE, 0, g.data(),
+                                                  p.data(), p.data(), p.data(),
+                                                  3, 3, AMP_DTYPE_I32,
+                                                  AMP_DTYPE_F32, nullptr),
                         AMP_STATUS_NOT_SUPPORTED, "grad_loss_dtype is i32"));
 }
 

@@ -1493,18 +1493,20 @@ LogicalResult BceWithLogitsLossOp::verify() {
 
 Value amp::nn::createElementwiseLoss(OpBuilder &b, Location loc,
                                      ElementwiseLossKind kind, float param,
-                                     Value pred, Value target) {
+                                     LossReduction reduction, Value pred,
+                                     Value target) {
   Type loss = RankedTensorType::get({}, b.getF32Type());
   switch (kind) {
   case ElementwiseLossKind::Mse:
-    return MseLossOp::create(b, loc, loss, pred, target);
+    return MseLossOp::create(b, loc, loss, pred, target, reduction);
   case ElementwiseLossKind::L1:
-    return L1LossOp::create(b, loc, loss, pred, target);
+    return L1LossOp::create(b, loc, loss, pred, target, reduction);
   case ElementwiseLossKind::Huber:
-    return HuberLossOp::create(b, loc, loss, pred, target,
-                               b.getF32FloatAttr(param));
+    return HuberLossOp::create(
+        b, loc, loss, pred, target, b.getF32FloatAttr(param),
+        LossReductionAttr::get(b.getContext(), reduction));
   case ElementwiseLossKind::BceWithLogits:
-    return BceWithLogitsLossOp::create(b, loc, loss, pred, target);
+    return BceWithLogitsLossOp::create(b, loc, loss, pred, target, reduction);
   }
   llvm_unreachable("unknown elementwise loss");
 }

@@ -1855,15 +1855,39 @@ func.func @l1_and_huber_losses(%p: tensor<4x2xf32> {nn.role = #nn.role<param>}, 
 // CHECK-NEXT: %[[L:.*]] = nn.bce_with_logits_loss %[[X]], %[[T]]
 // CHECK-NEXT: %[[SEED:.*]] = nn.grad_seed %[[L]] : tensor<f32>
 // CHECK-NEXT: %[[DX:.*]] = nn.bce_with_logits_loss_grad %[[SEED]], %[[X]], %[[T]] : (tensor<f32>, tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
-// CHECK-NEXT: %[[N:.*]] = arith.constant dense<8.000000e+00> : tensor<f32>
 // CHECK-NEXT: %[[NEG:.*]] = nn.neg %[[X]] : tensor<4x2xf32>
 // CHECK-NEXT: %[[M:.*]] = nn.mul %[[NEG]], %[[SEED]] : (tensor<4x2xf32>, tensor<f32>) -> tensor<4x2xf32>
+// CHECK-NEXT: %[[N:.*]] = arith.constant dense<8.000000e+00> : tensor<f32>
 // CHECK-NEXT: %[[DT:.*]] = nn.div %[[M]], %[[N]] : (tensor<4x2xf32>, tensor<f32>) -> tensor<4x2xf32>
 // CHECK-NEXT: nn.sgd_update %[[X]], %[[DX]] {
 // CHECK-NEXT: nn.sgd_update %[[T]], %[[DT]] {
 func.func @bce_with_logits_loss(%x: tensor<4x2xf32> {nn.role = #nn.role<param>}, %t: tensor<4x2xf32> {nn.role = #nn.role<param>})
     -> (tensor<f32> {nn.role = #nn.role<loss>}) {
   %l = nn.bce_with_logits_loss %x, %t : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// Summed (reduction sum): the gradient ops keep the reduction, and BCE's
+// target gradient is -x dl, undivided.
+// CHECK-LABEL: func.func @summed_losses(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<4x2xf32> {{.*}}, %[[T:[a-z0-9]+]]: tensor<4x2xf32>
+// CHECK: %[[SEED:.*]] = nn.grad_seed
+// CHECK-NEXT: %[[DB:.*]] = nn.bce_with_logits_loss_grad %[[SEED]], %[[X]], %[[T]] reduction sum :
+// CHECK-NEXT: %[[NEG:.*]] = nn.neg %[[X]] : tensor<4x2xf32>
+// CHECK-NEXT: %[[DTB:.*]] = nn.mul %[[NEG]], %[[SEED]] : (tensor<4x2xf32>, tensor<f32>) -> tensor<4x2xf32>
+// CHECK-NEXT: %[[DM:.*]] = nn.mse_loss_grad %[[SEED]], %[[X]], %[[T]] reduction sum :
+// CHECK-NEXT: %[[DTM:.*]] = nn.neg %[[DM]]
+// CHECK-NEXT: %[[DX:.*]] = nn.add %[[DB]], %[[DM]]
+// CHECK-NEXT: %[[DT:.*]] = nn.add %[[DTB]], %[[DTM]]
+// CHECK-NEXT: nn.sgd_update %[[X]], %[[DX]] {
+// CHECK-NEXT: nn.sgd_update %[[T]], %[[DT]] {
+func.func @summed_losses(%x: tensor<4x2xf32> {nn.role = #nn.role<param>}, %t: tensor<4x2xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %m = nn.mse_loss %x, %t reduction sum : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<f32>
+  %b = nn.bce_with_logits_loss %x, %t reduction sum : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<f32>
+  %l = nn.add %m, %b : (tensor<f32>, tensor<f32>) -> tensor<f32>
   return %l : tensor<f32>
 }
 

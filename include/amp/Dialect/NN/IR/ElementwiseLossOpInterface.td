@@ -2,7 +2,8 @@
 //
 // The interface of the elementwise losses (nn.mse_loss, nn.l1_loss,
 // nn.huber_loss, nn.bce_with_logits_loss) and of their gradients: a
-// prediction and a target of one type, a loss kind and its parameter. The
+// prediction and a target of one type, a loss kind, its parameter and its
+// reduction. The
 // lowering, nn-autodiff's keep-forward and the runner's label description
 // handle every such loss through it.
 //
@@ -18,7 +19,7 @@ def NN_ElementwiseLossOpInterface
   let cppNamespace = "::amp::nn";
   let description = [{
     An op over a prediction and a target of one type whose loss is the mean
-    over their elements of a per-element loss: the forward losses and their
+    (or the sum) over their elements of a per-element loss: the forward losses and their
     gradients (which also read the 0-d gradient of the loss).
   }];
   let methods = [
@@ -26,6 +27,9 @@ def NN_ElementwiseLossOpInterface
                     "getLossKind">,
     InterfaceMethod<"The loss's parameter: Huber's delta, 0 for the others.",
                     "float", "getLossParam">,
+    InterfaceMethod<"The reduction: the mean (divided by the element "
+                    "count) or the sum.", "::amp::nn::LossReduction",
+                    "getReduction">,
     InterfaceMethod<"The prediction (for BCE the logits).", "::mlir::Value",
                     "getPred">,
     InterfaceMethod<"The target.", "::mlir::Value", "getTarget">,

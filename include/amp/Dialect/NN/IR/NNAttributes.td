@@ -2,7 +2,7 @@
 //
 // The training-step role of a function argument or result (`nn.role`),
 // nn.compare's predicate, nn.lr_schedule's kind and the elementwise losses'
-// kinds, each declared once: their cases, spellings and C++ enums are
+// kinds and reductions, each declared once: their cases, spellings and C++ enums are
 // generated from here.
 //
 //===----------------------------------------------------------------------===//
@@ -103,6 +103,16 @@ def NN_LrScheduleKind : I32EnumAttr<"LrScheduleKind",
 // (ElementwiseLossOpInterface). The values are those of the runtime's
 // amp_elementwise_loss_t (the lowering checks it at compile time); the
 // spellings are the ops' names without `nn.` and `_loss`.
+// How an elementwise loss reduces its per-element losses: PyTorch's
+// `reduction="mean"` (the default) or `"sum"`.
+def NN_LossReduction : I32EnumAttr<"LossReduction",
+    "the reduction of an elementwise loss", [
+  I32EnumAttrCase<"Mean", 0, "mean">,
+  I32EnumAttrCase<"Sum", 1, "sum">
+]> {
+  let cppNamespace = "::amp::nn";
+}
+
 def NN_ElementwiseLossKind : I32EnumAttr<"ElementwiseLossKind",
     "the loss of an elementwise loss op", [
   I32EnumAttrCase<"Mse", 0, "mse">,

@@ -41,11 +41,12 @@ llvm::LogicalResult inferAttentionTypes(mlir::MLIRContext *ctx,
 int64_t attentionKvGroup(mlir::Type query, mlir::Type key);
 
 /// The elementwise loss of `kind` (nn.mse_loss ... nn.bce_with_logits_loss)
-/// of `pred` against `target`; `param` is Huber's delta, which the others
-/// ignore.
+/// of `pred` against `target` with `reduction`; `param` is Huber's delta,
+/// which the others ignore.
 mlir::Value createElementwiseLoss(mlir::OpBuilder &b, mlir::Location loc,
                                   ElementwiseLossKind kind, float param,
-                                  mlir::Value pred, mlir::Value target);
+                                  LossReduction reduction, mlir::Value pred,
+                                  mlir::Value target);
 
 } // namespace amp::nn
 

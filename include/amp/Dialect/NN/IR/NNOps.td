@@ -950,19 +950,23 @@ class NN_ElementwiseLossOp<string mnemonic, string kind, string title,
     : NN_Op<mnemonic, [NN_ElementwiseLossOpInterface]> {
   let summary = title;
   let description = [{
-    `mean(}] # formula # [{)` over every element, as a 0-d f32 tensor;
-    `pred` and `target` have the same type. It is computed in f32 whatever
-    their type, as PyTorch's autocast runs its losses.}] # details # [{
+    `mean(}] # formula # [{)` over every element (with `reduction sum`,
+    PyTorch's `reduction="sum"`: the sum), as a 0-d f32 tensor; `pred` and
+    `target` have the same type. It is computed in f32 whatever their type,
+    as PyTorch's autocast runs its losses.}] # details # [{
 
     ```mlir
     %l = nn.}] # mnemonic # [{ %p, %t : (tensor<32x1xf32>, tensor<32x1xf32>) -> tensor<f32>
+    %s = nn.}] # mnemonic # [{ %p, %t reduction sum : (tensor<32x1xf32>, tensor<32x1xf32>) -> tensor<f32>
     ```
   }];
   let arguments = !con((ins NN_FloatTensor:$pred, NN_FloatTensor:$target),
-                       attrs);
+                       attrs,
+                       (ins DefaultValuedAttr<NN_LossReduction,
+                            "::amp::nn::LossReduction::Mean">:$reduction));
   let results = (outs NN_F32Scalar:$loss);
-  let assemblyFormat =
-      "$pred `,` $target attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$pred `,` $target (`reduction` $reduction^)? "
+                       "attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     ::amp::nn::ElementwiseLossKind getLossKind() {
@@ -1295,7 +1299,8 @@ class NN_ElementwiseLossGradOp<string mnemonic, string kind, string fwd,
   let summary = "gradient of nn." # fwd # " with respect to the prediction";
   let description = [{
     `dpred = }] # formula # [{`, where `grad_loss` is the 0-d loss gradient
-    and `n` the element count. The result has the prediction's type.
+    and `n` the element count (1 with `reduction sum`). The result has the
+    prediction's type.
 
     ```mlir
     %dp = nn.}] # mnemonic # [{ %g, %p, %t
@@ -1303,9 +1308,12 @@ class NN_ElementwiseLossGradOp<string mnemonic, string kind, string fwd,
     ```
   }];
   let arguments = !con((ins NN_FloatScalar:$grad_loss, NN_FloatTensor:$pred,
-                            NN_FloatTensor:$target), attrs);
+                            NN_FloatTensor:$target), attrs,
+                       (ins DefaultValuedAttr<NN_LossReduction,
+                            "::amp::nn::LossReduction::Mean">:$reduction));
   let results = (outs NN_FloatTensor:$result);
-  let assemblyFormat = "$grad_loss `,` $pred `,` $target attr-dict `:` "
+  let assemblyFormat = "$grad_loss `,` $pred `,` $target "
+                       "(`reduction` $reduction^)? attr-dict `:` "
                        "functional-type(operands, results)";
   let extraClassDeclaration = [{
     ::amp::nn::ElementwiseLossKind getLossKind() {
