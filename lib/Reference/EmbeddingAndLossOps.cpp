@@ -174,14 +174,6 @@ double elementSlope(ElementwiseLossKind kind, double delta, double p,
   llvm_unreachable("unknown elementwise loss");
 }
 
-/// The divisor of the op's reduction: the element count for the mean, 1 for
-/// the sum.
-double reductionDivisor(ElementwiseLossOpInterface op, const RefTensor &pred) {
-  return op.getReduction() == LossReduction::Sum
-             ? 1.0
-             : static_cast<double>(pred.getNumElements());
-}
-
 /// The mean (or sum) of loss(pred, target); 0 / 0 = NaN for no elements.
 template <typename Op> RefTensor evalElementwiseLoss(Op op, Operands in) {
   const RefTensor &pred = *in[0], &target = *in[1];
@@ -190,7 +182,7 @@ template <typename Op> RefTensor evalElementwiseLoss(Op op, Operands in) {
   for (auto [p, t] : llvm::zip_equal(pred.data, target.data))
     total += elementLoss(op.getLossKind(), param, p, t);
   RefTensor loss = resultLike(op);
-  loss.data[0] = total / reductionDivisor(op, pred);
+  loss.data[0] = total / static_cast<double>(op.getReductionDivisor());
   return loss;
 }
 
@@ -199,7 +191,7 @@ template <typename Op> RefTensor evalElementwiseLossGrad(Op op, Operands in) {
   const RefTensor &gradLoss = *in[0], &pred = *in[1], &target = *in[2];
   const double param = op.getLossParam();
   RefTensor dpred = resultLike(op);
-  const double n = reductionDivisor(op, pred);
+  const double n = static_cast<double>(op.getReductionDivisor());
   for (auto [d, p, t] : llvm::zip_equal(dpred.data, pred.data, target.data))
     d = gradLoss.data[0] * elementSlope(op.getLossKind(), param, p, t) / n;
   return dpred;

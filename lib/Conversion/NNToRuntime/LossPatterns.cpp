@@ -105,14 +105,6 @@ static_assert(static_cast<int>(nn::ElementwiseLossKind::Mse) == AMP_LOSS_MSE &&
               "the elementwise losses' kinds are the runtime's "
               "amp_elementwise_loss_t");
 
-/// The divisor of an elementwise loss's reduction: its element count for
-/// the mean, 1 for the sum.
-int64_t reductionDivisor(nn::ElementwiseLossOpInterface op) {
-  return op.getReduction() == nn::LossReduction::Sum
-             ? 1
-             : getNumElements(op.getPred());
-}
-
 /// nn.mse_loss ... nn.bce_with_logits_loss: amp_elementwise_loss with the
 /// op's kind, parameter and divisor, over every element.
 template <typename Op> struct ElementwiseLossLowering : RuntimeOpLowering<Op> {
@@ -123,7 +115,7 @@ template <typename Op> struct ElementwiseLossLowering : RuntimeOpLowering<Op> {
             {rb.i32(static_cast<int32_t>(op.getLossKind())),
              rb.f32(op.getLossParam()), adaptor.getPred(), adaptor.getTarget(),
              results[0], rb.i64(getNumElements(pred)),
-             rb.i64(reductionDivisor(op)), rb.dtype(pred.getType()),
+             rb.i64(op.getReductionDivisor()), rb.dtype(pred.getType()),
              rb.stream()});
   }
 };
@@ -143,7 +135,7 @@ struct ElementwiseLossGradLowering : RuntimeOpLowering<Op> {
             {rb.i32(static_cast<int32_t>(op.getLossKind())),
              rb.f32(op.getLossParam()), adaptor.getGradLoss(),
              adaptor.getPred(), adaptor.getTarget(), results[0],
-             rb.i64(getNumElements(pred)), rb.i64(reductionDivisor(op)),
+             rb.i64(getNumElements(pred)), rb.i64(op.getReductionDivisor()),
              rb.dtype(op.getGradLoss().getType()), rb.dtype(pred.getType()),
              rb.stream()});
   }

@@ -34,6 +34,16 @@ def NN_ElementwiseLossOpInterface
                     "getPred">,
     InterfaceMethod<"The target.", "::mlir::Value", "getTarget">,
   ];
+  let extraSharedClassDeclaration = [{
+    /// What the reduction divides the sum by: the element count for the
+    /// mean, 1 for the sum.
+    int64_t getReductionDivisor() {
+      if ($_op.getReduction() == ::amp::nn::LossReduction::Sum)
+        return 1;
+      return ::llvm::cast<::mlir::ShapedType>($_op.getPred().getType())
+          .getNumElements();
+    }
+  }];
 }
 
 #endif // AMP_DIALECT_NN_IR_ELEMENTWISELOSSOPINTERFACE_TD
