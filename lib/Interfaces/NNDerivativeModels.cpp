@@ -705,10 +705,9 @@ LogicalResult rule(BceWithLogitsLossOp op, Rule &r) {
               "loss's gradient in the logits' type ("
            << elementType << ")";
   Value dt = b.create<MulOp>(b.create<NegOp>(x), dl);
-  if (op.getReduction() == LossReduction::Mean)
-    dt = b.create<DivOp>(
-        dt,
-        b.scalar(static_cast<double>(typeOf(x).getNumElements()), elementType));
+  if (int64_t divisor = op.getReductionDivisor(); divisor != 1)
+    dt = b.create<DivOp>(dt,
+                         b.scalar(static_cast<double>(divisor), elementType));
   r.set(1, dt);
   return success();
 }

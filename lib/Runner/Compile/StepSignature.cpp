@@ -124,6 +124,10 @@ static void describeLabels(Value labels, TensorDesc &desc) {
     if (auto loss = dyn_cast<amp::nn::ElementwiseLossOpInterface>(user);
         loss && loss.getTarget() == labels) {
       desc.loss = amp::nn::stringifyElementwiseLossKind(loss.getLossKind());
+      // The runner's spelling of BCE (Signature.h) is the enum's.
+      assert(amp::nn::stringifyElementwiseLossKind(
+                 amp::nn::ElementwiseLossKind::BceWithLogits) ==
+             kBinaryCrossEntropyLoss);
       return;
     }
     Value logits;
