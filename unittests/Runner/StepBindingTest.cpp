@@ -205,7 +205,7 @@ TEST(StepBindingTest, EvalFunction) {
       "@linear_predict must take (params..., buffers..., inputs..., "
       "[label]) with @linear_step's 1 input(s) and return f32 logits of the "
       "labels' shape and then the classes ([batch, classes]; classes "
-      ">= 1)");
+      ">= 1), or the loss (0-d f32)");
   eval.results[0].shape = {2, 2};
   EXPECT_EQ(evalError(eval), "(ok)");
   eval.args[2].shape = {3, 2};
@@ -254,7 +254,7 @@ TEST(StepBindingTest, EvalFunction) {
       "@linear_predict must take (params..., buffers..., inputs..., "
       "[label]) with @linear_step's "
       "1 input(s) and return f32 logits of the labels' shape and then the "
-      "classes ([batch, classes]; classes >= 1)";
+      "classes ([batch, classes]; classes >= 1), or the loss (0-d f32)";
   eval = linearPredictSignature();
   eval.results[0].shape = {4};
   EXPECT_EQ(evalError(eval), mustReturnLogits);
@@ -264,6 +264,26 @@ TEST(StepBindingTest, EvalFunction) {
   // Logits of no class: argmax over nothing.
   eval = linearPredictSignature();
   eval.results[0].shape[1] = 0;
+  EXPECT_EQ(evalError(eval), mustReturnLogits);
+  // The loss (a loss written out of other ops): it takes the label, and
+  // every input.
+  eval = linearPredictSignature();
+  eval.args.push_back(step.args[8]);
+  eval.results[0].shape = {};
+  EXPECT_EQ(evalError(eval), "(ok)");
+  const std::string lossNeedsLabel =
+      "@linear_predict returns the loss, so it must take (params..., "
+      "buffers..., inputs..., label) with @linear_step's 1 input(s)";
+  eval.args.pop_back();
+  EXPECT_EQ(evalError(eval), lossNeedsLabel);
+  eval.args.push_back(step.args[8]);
+  eval.args.erase(eval.args.begin() + 2);
+  EXPECT_EQ(evalError(eval), lossNeedsLabel);
+  // Not f32.
+  eval = linearPredictSignature();
+  eval.args.push_back(step.args[8]);
+  eval.results[0].shape = {};
+  eval.results[0].type = ElementType::F16;
   EXPECT_EQ(evalError(eval), mustReturnLogits);
 }
 

@@ -337,7 +337,8 @@ TEST(TrainerTest, CreateErrors) {
             "@linear_predict must take (params..., buffers..., inputs..., "
             "[label]) with "
             "@linear_step's 1 input(s) and return f32 logits of the labels' "
-            "shape and then the classes ([batch, classes]; classes >= 1)");
+            "shape and then the classes ([batch, classes]; classes >= 1), or "
+            "the loss (0-d f32)");
   // A second input: the batches must agree, and each input be f32 features
   // or integer ids.
   program = linearProgram();

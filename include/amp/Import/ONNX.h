@@ -67,9 +67,16 @@ struct ONNXImportOptions {
   /// logits) or an elementwise loss of f32 targets shaped like the output:
   /// "mse", "l1", "huber" (nn.mse_loss, nn.l1_loss, nn.huber_loss) or
   /// "bce_with_logits" (nn.bce_with_logits_loss; a final Sigmoid is
-  /// replaced by its logits).
+  /// replaced by its logits). "graph" takes the loss the graph computes:
+  /// its one output, a float of one element (a model exported with its
+  /// loss function, PyTorch's `criterion(model(x), y)`), and `label` names
+  /// the graph input of the targets or classes, which becomes the label
+  /// argument.
   bool train = false;
   std::string loss = "cross_entropy";
+  /// With `train` and the "graph" loss, the graph input that becomes the
+  /// label argument; empty: the input named "labels".
+  std::string label;
   /// With `train`, the cross-entropy's label smoothing in [0, 1]
   /// (PyTorch's CrossEntropyLoss(label_smoothing=...)).
   double labelSmoothing = 0.0;

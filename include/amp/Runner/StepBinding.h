@@ -50,7 +50,8 @@ StatusOr<StepBinding> bindStep(const FunctionSignature &step);
 /// Checks that `eval` takes params, buffers and inputs matching `step`'s
 /// (each role in order), and the label when the model reads it (an
 /// encoder-decoder's decoder is fed its shifted labels), and returns
-/// [batch, classes] f32 logits.
+/// [batch, classes] f32 logits (predictions of the labels' shape for f32
+/// labels), or takes the label and returns the loss, a 0-d f32.
 Status checkEvalFunction(const FunctionSignature &eval,
                          const FunctionSignature &step,
                          const StepBinding &binding);

@@ -206,16 +206,23 @@ private:
   /// cross-entropy; for targets, the mean squared error (loss) and the
   /// mean absolute error over `total` targets (correct unused); for
   /// binary targets, the hits of the logits' signs on targets above or
-  /// below 0.5 and the mean binary cross-entropy.
+  /// below 0.5 and the mean binary cross-entropy; for an eval function that
+  /// returns the loss, its mean over the whole batches of `total` rows, and
+  /// the `leftOut` rows that fill no batch.
   struct EvalResult {
-    int64_t correct = 0, total = 0;
+    int64_t correct = 0, total = 0, leftOut = 0;
     double loss = 0, absError = 0;
   };
   StatusOr<EvalResult> evaluate(const EntryPoints &entry);
+  /// The rows of one call of the eval function: its inputs' batch.
+  int64_t evalRows() const;
   /// "0.9750 (351/360), loss 0.0812"; for targets "mse 0.0812, mae 0.2140
   /// (360 targets)"; for binary targets "0.9750 (351/360 targets), bce
-  /// 0.0812".
+  /// 0.0812"; for the loss "loss 0.0812 (360 rows)".
   std::string describe(const EvalResult &result) const;
+  /// What describe's text is, before it: "accuracy " for classes, else
+  /// empty.
+  const char *evalHeading() const;
   Status saveParams() const;
   /// The step arguments a checkpoint holds: every threaded one, in
   /// argument order.
@@ -265,6 +272,10 @@ private:
   /// Whether those targets are probabilities of binary decisions (read by
   /// nn.bce_with_logits_loss: multi-label classification).
   bool binaryTargets = false;
+  /// Whether the eval function returns the loss (0-d) rather than
+  /// predictions: a loss written out of other ops. It is scored over whole
+  /// batches of held-out rows.
+  bool lossEval = false;
   /// The label's shape after the batch: empty for a class per row.
   std::vector<int64_t> labelShape;
   /// Where an input's values lie in a dataset row: the inputs' per-row

@@ -42,14 +42,21 @@ struct ImportFlags {
                "mode: batch statistics, and running statistics the step "
                "updates as buffers"),
       cl::cat(category)};
-  cl::opt<std::string> loss{"loss", cl::init("cross_entropy"),
-                            cl::desc("The loss of --train: cross_entropy "
-                                     "(integer classes), or, of f32 targets "
-                                     "shaped like the output, mse, l1, "
-                                     "huber or bce_with_logits (PyTorch's "
-                                     "MSELoss, L1Loss, HuberLoss, "
-                                     "BCEWithLogitsLoss)"),
-                            cl::cat(category)};
+  cl::opt<std::string> loss{
+      "loss", cl::init("cross_entropy"),
+      cl::desc("The loss of --train: cross_entropy (integer classes); of "
+               "f32 targets shaped like the output, mse, l1, huber or "
+               "bce_with_logits (PyTorch's MSELoss, L1Loss, HuberLoss, "
+               "BCEWithLogitsLoss); or graph, the loss the graph computes "
+               "(its one output, a scalar), with the targets in the graph "
+               "input that --label names"),
+      cl::cat(category)};
+  cl::opt<std::string> label{
+      "label", cl::init(""),
+      cl::desc("With --train --loss graph, the graph input that holds the "
+               "targets or classes: the label argument (default: the input "
+               "named labels)"),
+      cl::value_desc("name"), cl::cat(category)};
   cl::opt<double> huberDelta{
       "huber-delta", cl::init(1.0),
       cl::desc("With --train --loss huber, the Huber loss's delta (finite, "
@@ -107,6 +114,7 @@ std::string amp::onnxImportOptionsFromFlags(ONNXImportOptions &options) {
   options.train = f.train;
   options.frozenBatchNorm = f.frozenBatchNorm;
   options.loss = f.loss;
+  options.label = f.label;
   options.labelSmoothing = f.labelSmoothing;
   options.huberDelta = f.huberDelta;
   options.lossReduction = f.lossReduction;

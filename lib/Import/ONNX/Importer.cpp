@@ -66,6 +66,8 @@ void amp::registerONNXImportDialects(DialectRegistry &registry) {
 
 /// The name of --train's label argument, and of the graph input that is it.
 static constexpr llvm::StringLiteral kLabelsName = "labels";
+/// --loss of a graph that computes its own loss.
+static constexpr llvm::StringLiteral kGraphLoss = "graph";
 
 namespace {
 class GraphImporter {
@@ -95,6 +97,9 @@ private:
   /// Face's encoder-decoders take their labels as an input), -1 when there
   /// is none; an error when it is no integer tensor of the labels' `shape`.
   FailureOr<int> findLabelInput(llvm::ArrayRef<int64_t> shape);
+  /// --train --loss graph: the graph input that --label names (or the one
+  /// named "labels"), which becomes the label argument.
+  FailureOr<int> findNamedLabelInput();
   /// --train: a new last argument `labels` of `type`; *index is its index.
   Value addLabelArgument(Type type, int *index);
 
@@ -597,13 +602,36 @@ Value GraphImporter::addLabelArgument(Type type, int *index) {
   return labels;
 }
 
+FailureOr<int> GraphImporter::findNamedLabelInput() {
+  llvm::StringRef wanted = options.label.empty()
+                               ? llvm::StringRef(kLabelsName)
+                               : llvm::StringRef(options.label);
+  std::string names;
+  for (unsigned arg : inputArgs) {
+    auto name = cast<NameLoc>(body->getArgument(arg).getLoc()).getName();
+    if (name == wanted)
+      return int(arg);
+    names += (names.empty() ? "" : ", ") + name.str();
+  }
+  auto diag = emitError(fileLoc);
+  if (options.label.empty())
+    diag << "--train --loss graph needs --label NAME, the graph input that "
+            "holds the targets or classes (the graph has no input named '"
+         << kLabelsName << "')";
+  else
+    diag << "--label " << options.label << " is not a graph input";
+  diag << "; its inputs are: " << (names.empty() ? "none" : names);
+  return failure();
+}
+
 /// --train reads the graph's one output; a final `opType` node (empty: none)
 /// is left out, so that the loss reads its input, the logits.
 LogicalResult GraphImporter::findFinalActivation(llvm::StringRef opType) {
   if (graph.output_size() != 1)
-    return emitError(fileLoc) << "--train needs a graph with one output (the "
-                                 "predictions); this one has "
-                              << graph.output_size();
+    return emitError(fileLoc)
+           << "--train needs a graph with one output ("
+           << (options.loss == kGraphLoss ? "the loss" : "the predictions")
+           << "); this one has " << graph.output_size();
   const std::string &out = graph.output(0).name();
   for (int i = graph.node_size() - 1; i >= 0; --i) {
     const onnx::NodeProto &node = graph.node(i);
@@ -619,16 +647,23 @@ LogicalResult GraphImporter::findFinalActivation(llvm::StringRef opType) {
 OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
   // --loss: the cross-entropy of integer classes, or an elementwise loss of
   // f32 targets shaped like the output.
+  // Or the loss the graph computes.
   const std::optional<nn::ElementwiseLossKind> elementwise =
       nn::symbolizeElementwiseLossKind(options.loss);
-  if (options.train && options.loss != "cross_entropy" && !elementwise) {
+  const bool graphLoss = options.loss == kGraphLoss;
+  if (options.train && options.loss != "cross_entropy" && !elementwise &&
+      !graphLoss) {
     emitError(fileLoc) << "--loss " << options.loss
-                       << " is not supported (cross_entropy, mse, l1, huber "
-                          "or bce_with_logits)";
+                       << " is not supported (cross_entropy, mse, l1, huber, "
+                          "bce_with_logits or graph)";
     return nullptr;
   }
-  if (elementwise && options.labelSmoothing != 0.0) {
+  if ((elementwise || graphLoss) && options.labelSmoothing != 0.0) {
     emitError(fileLoc) << "--label-smoothing needs --loss cross_entropy";
+    return nullptr;
+  }
+  if (!options.label.empty() && !(options.train && graphLoss)) {
+    emitError(fileLoc) << "--label needs --train --loss graph";
     return nullptr;
   }
   const std::optional<nn::LossReduction> reduction =
@@ -640,8 +675,8 @@ OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
   }
   if (reduction != nn::LossReduction::Mean && !(options.train && elementwise)) {
     emitError(fileLoc) << "--loss-reduction " << options.lossReduction
-                       << " needs --train and a --loss other than "
-                          "cross_entropy";
+                       << " needs --train and a --loss of f32 targets "
+                          "(mse, l1, huber or bce_with_logits)";
     return nullptr;
   }
   if (options.huberDelta != 1.0 &&
@@ -671,7 +706,8 @@ OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
     return nullptr;
   if (options.train &&
       failed(findFinalActivation(
-          !elementwise                                            ? "Softmax"
+          graphLoss                                               ? ""
+          : !elementwise                                          ? "Softmax"
           : elementwise == nn::ElementwiseLossKind::BceWithLogits ? "Sigmoid"
                                                                   : "")))
     return nullptr;
@@ -698,7 +734,28 @@ OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
   }
 
   int labelArg = -1;
-  if (options.train && elementwise) {
+  if (options.train && graphLoss) {
+    // The model computes its loss: one f32 element, and an input that holds
+    // the targets or classes.
+    Value loss = results[0];
+    auto type = cast<RankedTensorType>(loss.getType());
+    if (!type.getElementType().isF32() || type.getNumElements() != 1) {
+      emitError(fileLoc) << "--train --loss graph needs the graph's output to "
+                            "be the loss, a tensor of one f32 element; it is "
+                         << type;
+      return nullptr;
+    }
+    FailureOr<int> labelInput = findNamedLabelInput();
+    if (failed(labelInput))
+      return nullptr;
+    labelArg = *labelInput;
+    llvm::erase(inputArgs, unsigned(labelArg));
+    if (type.getRank() != 0)
+      loss = nn::ReshapeOp::create(
+          builder, NameLoc::get(builder.getStringAttr("loss")),
+          RankedTensorType::get({}, builder.getF32Type()), loss);
+    results.assign({loss});
+  } else if (options.train && elementwise) {
     // A regression or multi-label classification: f32 targets shaped like
     // the output.
     Value predictions = results[0];

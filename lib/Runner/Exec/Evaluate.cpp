@@ -13,7 +13,10 @@
 // are their mean squared error (in f64), as nn.mse_loss's, and their mean
 // absolute error; with binary targets (nn.bce_with_logits_loss) it returns
 // logits, and the scores are the hits of their signs (a logit above 0 for a
-// target above 0.5) and their mean binary cross-entropy.
+// target above 0.5) and their mean binary cross-entropy. An eval function
+// that returns the loss itself (a loss written out of other ops, taking the
+// labels) is scored by the mean of its losses over the whole batches of
+// held-out rows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,6 +46,13 @@ static double crossEntropy(const float *logits, int64_t classes,
   return top + std::log(sum) - logits[label];
 }
 
+int64_t Trainer::evalRows() const {
+  for (const TensorDesc &arg : program.eval->args)
+    if (arg.role == Role::Input)
+      return arg.shape[0];
+  return 0; // checkEvalFunction makes sure there is an input
+}
+
 StatusOr<Trainer::EvalResult> Trainer::evaluate(const EntryPoints &entry) {
   const FunctionSignature &eval = *program.eval;
   StatusOr<DeviceBuffer> logits =
@@ -51,17 +61,40 @@ StatusOr<Trainer::EvalResult> Trainer::evaluate(const EntryPoints &entry) {
     return logits.takeStatus();
   std::vector<void *> pointers =
       bindCallArgs(eval, binding, argPointers(), {logits->data()});
+  const int64_t evalBatch = evalRows();
+  const int64_t rows = split.eval.size();
+  EvalResult result;
+  if (lossEval) {
+    // The mean of the losses of the whole batches (Trainer::create has made
+    // sure there is one); the rows of a partial batch would be counted
+    // twice in a batch padded with others, so they are left out.
+    const int64_t batches = rows / evalBatch;
+    HostBatch &host = staging[current];
+    for (int64_t b = 0; b < batches; ++b) {
+      assembleBatch(split.eval, b * evalBatch, host);
+      if (Status s = uploadBatch(host); s.failed())
+        return s;
+      if (Status s = call(entry.eval, pointers, "@" + eval.name, entry);
+          s.failed())
+        return s;
+      float loss = 0;
+      if (Status s = logits->download(&loss); s.failed())
+        return s;
+      result.loss += loss;
+    }
+    result.loss /= double(batches);
+    result.total = batches * evalBatch;
+    result.leftOut = rows - result.total;
+    return result;
+  }
   // A class per row, or a label per position (next-token accuracy).
   const int64_t classes = eval.results[0].shape.back();
   const int64_t labels = data.labelsPerRow;
   const std::optional<int64_t> ignore =
       program.step.args[binding.label].ignoreIndex;
-  const int64_t evalBatch = eval.results[0].shape[0];
-  const int64_t rows = split.eval.size();
   const bool readsLabel =
       std::any_of(eval.args.begin(), eval.args.end(),
                   [](const TensorDesc &a) { return a.role == Role::Label; });
-  EvalResult result;
   std::vector<float> hostLogits(eval.results[0].numElements());
   for (int64_t start = 0; start < rows; start += evalBatch) {
     // An eval function that reads the labels (an encoder-decoder's shifted
@@ -122,7 +155,18 @@ StatusOr<Trainer::EvalResult> Trainer::evaluate(const EntryPoints &entry) {
   return result;
 }
 
+const char *Trainer::evalHeading() const {
+  return targets || lossEval ? "" : "accuracy ";
+}
+
 std::string Trainer::describe(const EvalResult &r) const {
+  if (lossEval)
+    return "loss " + formatString("%.6g", r.loss) + " (" +
+           std::to_string(r.total) + " rows" +
+           (r.leftOut > 0
+                ? "; " + std::to_string(r.leftOut) + " more fill no batch"
+                : "") +
+           ")";
   if (binaryTargets)
     return formatString("%.4f", double(r.correct) / double(r.total)) + " (" +
            std::to_string(r.correct) + "/" + std::to_string(r.total) +

@@ -189,6 +189,19 @@ Status amp::runner::checkEvalFunction(const FunctionSignature &eval,
       batch = arg.shape[0];
     }
   }
+  // Or the loss itself (a loss written out of other ops), which needs the
+  // label.
+  if (eval.results.size() == 1 && eval.results[0].shape.empty() &&
+      eval.results[0].type == ElementType::F32) {
+    if (inputs != binding.inputs().size() || labels != 1)
+      return Status::error(fn +
+                           " returns the loss, so it must take (params..., "
+                           "buffers..., inputs..., label) with @" +
+                           step.name + "'s " +
+                           std::to_string(binding.inputs().size()) +
+                           " input(s)");
+    return Status::success();
+  }
   // The logits: the labels' shape (with the inputs' batch), then the
   // classes; a regression's predictions (f32 labels): the labels' shape.
   std::vector<int64_t> labelShape = stepLabel.shape;
@@ -208,7 +221,8 @@ Status amp::runner::checkEvalFunction(const FunctionSignature &eval,
         " input(s) and return " +
         (targets ? "f32 predictions of the labels' shape (the targets')"
                  : "f32 logits of the labels' shape and then the classes "
-                   "([batch, classes]; classes >= 1)"));
+                   "([batch, classes]; classes >= 1)") +
+        ", or the loss (0-d f32)");
   return Status::success();
 }
 

@@ -63,9 +63,8 @@ Status Trainer::run(const EntryPoints &entry, std::ostream &out) {
       StatusOr<EvalResult> result = evaluate(entry);
       if (result.failed())
         return result.takeStatus();
-      out << "step " << step << "  held-out "
-          << (targets ? "" : "accuracy ") << describe(*result)
-          << "\n";
+      out << "step " << step << "  held-out " << evalHeading()
+          << describe(*result) << "\n";
     }
     if (options.checkpointEvery > 0 && step % options.checkpointEvery == 0 &&
         step < options.steps)
@@ -87,7 +86,7 @@ Status Trainer::run(const EntryPoints &entry, std::ostream &out) {
     StatusOr<EvalResult> result = evaluate(entry);
     if (result.failed())
       return result.takeStatus();
-    out << (targets ? "eval: " : "eval accuracy: ")
+    out << "eval" << (*evalHeading() ? " accuracy" : "") << ": "
         << describe(*result) << "\n";
   }
   if (options.reportMemory)

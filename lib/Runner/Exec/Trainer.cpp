@@ -94,10 +94,12 @@ StatusOr<std::unique_ptr<Trainer>> Trainer::create(const RuntimeLibrary &rt,
           "argument #" + std::to_string(a) + " of @" + p.step.name + " is a " +
           roleName(*p.step.args[a].role) + " of type " +
           describeType(p.step.args[a]) + "; params and buffers must be f32");
-  if (p.eval)
+  if (p.eval) {
     if (Status s = checkEvalFunction(*p.eval, p.step, trainer->binding);
         s.failed())
       return s;
+    trainer->lossEval = p.eval->results[0].shape.empty();
+  }
   if (p.underflowProbe)
     if (Status s =
             checkUnderflowProbe(*p.underflowProbe, p.step, trainer->binding);
@@ -112,6 +114,13 @@ StatusOr<std::unique_ptr<Trainer>> Trainer::create(const RuntimeLibrary &rt,
     return Status::error(
         "--eval-every needs an eval function (amp-run's --eval-entry, "
         "amp-compile's --eval-entry) and held-out rows (--eval-fraction > 0)");
+  if (const int64_t held = trainer->split.eval.size();
+      trainer->lossEval && held > 0 && held < trainer->evalRows())
+    return Status::error("@" + p.eval->name +
+                         " returns the loss of a batch of " +
+                         std::to_string(trainer->evalRows()) +
+                         " rows, which the " + std::to_string(held) +
+                         " held-out rows do not fill (raise --eval-fraction)");
   return trainer;
 }
 
@@ -303,7 +312,7 @@ static int64_t modelClasses(const TrainingProgram &program,
                             const StepBinding &binding) {
   if (std::optional<int64_t> classes = program.step.args[binding.label].classes)
     return *classes;
-  if (program.eval)
+  if (program.eval && program.eval->results[0].shape.size() == 2)
     return program.eval->results[0].shape[1];
   return 0;
 }
@@ -333,6 +342,16 @@ Status Trainer::loadData() {
                  ? readNpzDataset(options.dataFile, dataInputs(), labelArrays(),
                                   checks)
                  : readCsvDataset(options.dataFile, checks);
+  } else if (classes == 0 && lossEval) {
+    // A loss written out of other ops reads the labels, and draws of ten
+    // classes may fall outside the model's.
+    return Status::error(
+        "synthetic labels need the model's class count, which @" +
+        program.step.name +
+        " does not show (no nn.cross_entropy reads its "
+        "labels, and @" +
+        program.eval->name +
+        " returns the loss): give --data, CSV rows or a NumPy .npz archive");
   } else {
     // Ten classes, or the model's when it has fewer.
     loaded = makeSyntheticDataset(

@@ -1397,6 +1397,96 @@ def write_elementwise_losses():
     onnx.save(graph, os.path.join(HERE, "multilabel_sigmoid.onnx"))
 
 
+class WithLoss(nn.Module):
+    """Regressor (a fresh one, seed 17; without its BatchNorm when `bn` is
+    false) and its loss in one module, as a user exports
+    `criterion(model(x), y)`: "bce" is BCEWithLogitsLoss(pos_weight) of f32
+    targets, "focal" torchvision's sigmoid_focal_loss (alpha 0.25, gamma
+    2, written out; of shape [1]) of f32 targets, "ce"
+    CrossEntropyLoss(weight) of class
+    indices. The loss's weights are buffers."""
+
+    def __init__(self, kind, bn=True):
+        super().__init__()
+        torch.manual_seed(17)
+        self.model = Regressor()
+        if not bn:
+            self.model.bn = nn.Identity()
+        self.kind = kind
+        self.register_buffer("pos_weight", torch.tensor([1.0, 2.0, 0.5]))
+        self.register_buffer("class_weight", torch.tensor([0.5, 1.0, 2.0]))
+
+    def forward(self, x, y):
+        logits = self.model(x)
+        if self.kind == "bce":
+            return nn.functional.binary_cross_entropy_with_logits(
+                logits, y, pos_weight=self.pos_weight)
+        if self.kind == "focal":
+            p = torch.sigmoid(logits)
+            ce = nn.functional.binary_cross_entropy_with_logits(
+                logits, y, reduction="none")
+            p_t = p * y + (1 - p) * (1 - y)
+            alpha_t = 0.25 * y + 0.75 * (1 - y)
+            # Shape [1], as a loss from a sum of losses can have.
+            return (alpha_t * ce * (1 - p_t) ** 2).mean().reshape(1)
+        return nn.functional.cross_entropy(logits, y, weight=self.class_weight)
+
+
+def write_graph_losses():
+    """Models exported with their loss (WithLoss), for --train --loss graph
+    (test/Import/graph-loss.test): 24 rows (graph_loss.npz: `x` [24, 8],
+    `y` [24, 3] binary targets, `labels` [24] the class of each row's
+    largest teacher output, INT64); graph_loss_bce.onnx (inputs x and y)
+    and graph_loss_ce.onnx (inputs x and labels) from the TorchScript
+    exporter in training mode, graph_loss_focal.onnx (inputs x and y; no
+    BatchNorm: the torch.export-based exporter folds one into the Gemm
+    before it) from the torch.export-based one; each trained by PyTorch with 10
+    full-batch SGD steps (lr 0.05, momentum 0.9) on the first 12 rows
+    (graph_loss_<kind>_torch_log.csv), then its eval-mode loss on the last
+    12 (graph_loss_<kind>_torch_eval.txt)."""
+    rng = np.random.default_rng(17)
+    x = rng.standard_normal((24, 8)).astype(np.float32)
+    teacher = x @ rng.standard_normal((8, 3)).astype(np.float32)
+    y = (teacher > 0).astype(np.float32)
+    labels = teacher.argmax(axis=1).astype(np.int64)
+    np.savez(os.path.join(HERE, "graph_loss.npz"), x=x, y=y, labels=labels)
+    for kind, target, label_name, dynamo in (("bce", y, "y", False),
+                                             ("ce", labels, "labels", False),
+                                             ("focal", y, "y", True)):
+        stem = "graph_loss_" + kind
+        train_x, train_t = torch.tensor(x[:12]), torch.tensor(target[:12])
+        model = WithLoss(kind, bn=not dynamo).train()
+        path = os.path.join(HERE, stem + ".onnx")
+        if dynamo:
+            torch.onnx.export(model, (train_x, train_t), path, dynamo=True,
+                              external_data=False,
+                              input_names=["x", label_name],
+                              output_names=["loss"])
+        else:
+            # The training-mode export runs the model once, which moves
+            # the running statistics before the file takes them: PyTorch
+            # trains from there.
+            torch.onnx.export(model, (train_x, train_t), path, dynamo=False,
+                              opset_version=17, input_names=["x", label_name],
+                              output_names=["loss"],
+                              training=torch.onnx.TrainingMode.TRAINING)
+        model.train()
+        opt = torch.optim.SGD(model.model.parameters(), lr=0.05, momentum=0.9)
+        with open(os.path.join(HERE, stem + "_torch_log.csv"), "w") as log:
+            log.write("step,loss\n")
+            for step in range(1, 11):
+                opt.zero_grad()
+                loss = model(train_x, train_t)
+                loss.backward()
+                opt.step()
+                log.write(f"{step},{loss.item():.9g}\n")
+        with torch.no_grad():
+            held = model.eval()(torch.tensor(x[12:]),
+                                torch.tensor(target[12:])).item()
+        with open(os.path.join(HERE, stem + "_torch_eval.txt"), "w") as f:
+            f.write(f"{held:.9g}\n")
+
+
 def write_grad_accumulation():
     """bn_cnn_eval.onnx trained by PyTorch's gradient accumulation idiom on
     its 16 rows in file order: two micro-batches of 8 per step (rows 0-7,

@@ -182,10 +182,13 @@ static DenseSet<Value> activeValues(func::FuncOp fn, Value loss) {
   return active;
 }
 
-/// The predictions of a forward function: the first operand of the one
-/// nn.cross_entropy or elementwise loss (nn.mse_loss ...) the loss depends
-/// on.
-static FailureOr<Value> findPredictions(func::FuncOp fn, Value loss) {
+/// What the forward function returns: the predictions, the first operand
+/// of the one nn.cross_entropy or elementwise loss (nn.mse_loss ...) the loss
+/// depends on, when that op reads a label argument itself as its labels or
+/// targets (the runner scores the predictions against that argument's
+/// values); otherwise the loss itself (a loss written out of other ops, or
+/// of several losses).
+static Value findForwardResult(func::FuncOp fn, Value loss) {
   SetVector<Operation *> lossOps;
   SmallVector<Value> worklist{loss};
   DenseSet<Value> seen{loss};
@@ -200,13 +203,11 @@ static FailureOr<Value> findPredictions(func::FuncOp fn, Value loss) {
         worklist.push_back(operand);
   }
   if (lossOps.size() != 1)
-    return fn.emitError() << "nn-autodiff: keep-forward needs the loss of @"
-                          << fn.getSymName()
-                          << " to come from exactly one nn.cross_entropy or "
-                             "elementwise loss (nn.mse_loss, nn.l1_loss, "
-                             "nn.huber_loss, nn.bce_with_logits_loss), whose "
-                             "first operand is the predictions; found "
-                          << lossOps.size();
+    return loss;
+  auto labels = dyn_cast<BlockArgument>(lossOps.front()->getOperand(1));
+  if (!labels || labels.getOwner()->getParentOp() != fn ||
+      getArgRole(fn, labels.getArgNumber()) != Role::Label)
+    return loss;
   return lossOps.front()->getOperand(0);
 }
 
@@ -268,15 +269,12 @@ static LogicalResult useRunningStats(RunningStatsUpdateOp update) {
   return success();
 }
 
-/// Adds @<name>_forward: params, buffers and inputs in, predictions out.
-/// Batch norms whose running statistics the function updates normalize
-/// with those statistics (inference mode); the buffers are read, not
-/// returned. Dropouts are the identity, as in PyTorch's eval mode (also a
-/// fused attention's).
+/// Adds @<name>_forward: params, buffers and inputs in, predictions (or
+/// the loss, findForwardResult) out. Batch norms whose running statistics
+/// the function updates normalize with those statistics (inference mode);
+/// the buffers are read, not returned. Dropouts are the identity, as in
+/// PyTorch's eval mode (also a fused attention's).
 static LogicalResult keepForward(func::FuncOp fn, Value loss) {
-  FailureOr<Value> predictions = findPredictions(fn, loss);
-  if (failed(predictions))
-    return failure();
   std::string name = (fn.getSymName() + "_forward").str();
   auto module = fn->getParentOfType<ModuleOp>();
   if (module && SymbolTable::lookupSymbolIn(module, name))
@@ -290,7 +288,7 @@ static LogicalResult keepForward(func::FuncOp fn, Value loss) {
   forward->moveAfter(fn);
 
   Operation *ret = forward.getBody().front().getTerminator();
-  Value result = mapping.lookup(*predictions);
+  Value result = mapping.lookup(findForwardResult(fn, loss));
   ret->setOperands(result);
   for (auto update : llvm::make_early_inc_range(
            forward.getBody().getOps<RunningStatsUpdateOp>()))

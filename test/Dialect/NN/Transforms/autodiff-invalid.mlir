@@ -9,10 +9,8 @@
 // RUN: not amp-opt %s --nn-autodiff="entry=two_results" 2>&1 | FileCheck %s --check-prefix=TWO-RESULTS
 // RUN: not amp-opt %s --nn-autodiff="entry=no_loss_role" 2>&1 | FileCheck %s --check-prefix=NO-LOSS-ROLE
 // RUN: not amp-opt %s --nn-autodiff="entry=missing" 2>&1 | FileCheck %s --check-prefix=MISSING
-// RUN: not amp-opt %s --nn-autodiff="entry=no_cross_entropy keep-forward=true" 2>&1 | FileCheck %s --check-prefix=NO-CE
 // RUN: not amp-opt %s --nn-autodiff="entry=f16_norm keep-forward=true" 2>&1 | FileCheck %s --check-prefix=F16-NORM
 // RUN: not amp-opt %s --nn-autodiff="entry=late_stats keep-forward=true" 2>&1 | FileCheck %s --check-prefix=LATE-STATS
-// RUN: not amp-opt %s --nn-autodiff="entry=two_cross_entropies keep-forward=true" 2>&1 | FileCheck %s --check-prefix=TWO-CE
 // RUN: not amp-opt %s --nn-autodiff="entry=twin keep-forward=true" 2>&1 | FileCheck %s --check-prefix=TWIN
 
 // One case per error of nn-autodiff (lib/Dialect/NN/Transforms/Autodiff.cpp
@@ -314,31 +312,6 @@ func.func @no_loss_role(%w: tensor<4xf32> {nn.role = #nn.role<param>}) -> tensor
 }
 
 // MISSING: error: nn-autodiff: no function @missing
-
-// -----
-
-// keep-forward needs the logits of one nn.cross_entropy as the predictions.
-// NO-CE: autodiff-invalid.mlir:[[# @LINE + 1]]:1: error: nn-autodiff: keep-forward needs the loss of @no_cross_entropy to come from exactly one nn.cross_entropy or elementwise loss (nn.mse_loss, nn.l1_loss, nn.huber_loss, nn.bce_with_logits_loss), whose first operand is the predictions; found 0
-func.func @no_cross_entropy(%w: tensor<4xf32> {nn.role = #nn.role<param>}, %x: tensor<4xf32> {nn.role = #nn.role<input>})
-    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
-  %d = nn.sub %w, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-  %sq = nn.mul %d, %d : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-  %l = nn.reduce_mean %sq [0] : (tensor<4xf32>) -> tensor<f32>
-  return %l : tensor<f32>
-}
-
-// -----
-
-// TWO-CE: autodiff-invalid.mlir:[[# @LINE + 1]]:1: error: nn-autodiff: keep-forward needs the loss of @two_cross_entropies to come from exactly one nn.cross_entropy or elementwise loss (nn.mse_loss, nn.l1_loss, nn.huber_loss, nn.bce_with_logits_loss), whose first operand is the predictions; found 2
-func.func @two_cross_entropies(%w: tensor<4x3xf32> {nn.role = #nn.role<param>}, %x: tensor<2x4xf32> {nn.role = #nn.role<input>},
-                               %l1: tensor<2xi32> {nn.role = #nn.role<label>}, %l2: tensor<2xi32> {nn.role = #nn.role<label>})
-    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
-  %y = nn.matmul %x, %w : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
-  %a = nn.cross_entropy %y, %l1 : (tensor<2x3xf32>, tensor<2xi32>) -> tensor<f32>
-  %b = nn.cross_entropy %y, %l2 : (tensor<2x3xf32>, tensor<2xi32>) -> tensor<f32>
-  %l = nn.add %a, %b : (tensor<f32>, tensor<f32>) -> tensor<f32>
-  return %l : tensor<f32>
-}
 
 // -----
 
