@@ -68,15 +68,19 @@ struct ONNXImportOptions {
   /// "mse", "l1", "huber" (nn.mse_loss, nn.l1_loss, nn.huber_loss) or
   /// "bce_with_logits" (nn.bce_with_logits_loss; a final Sigmoid is
   /// replaced by its logits). "graph" takes the loss the graph computes:
-  /// its one output, a float of one element (a model exported with its
-  /// loss function, PyTorch's `criterion(model(x), y)`), and `label` names
-  /// the graph input of the targets or classes, which becomes the label
-  /// argument.
+  /// the output `lossOutput` names (default: the first; the others are
+  /// left out), a float of one element (a model exported with its loss
+  /// function, PyTorch's `criterion(model(x), y)`, or a Hugging Face model
+  /// called with its labels), and `label` names the graph input of the
+  /// targets or classes, which becomes the label argument.
   bool train = false;
   std::string loss = "cross_entropy";
   /// With `train` and the "graph" loss, the graph input that becomes the
   /// label argument; empty: the input named "labels".
   std::string label;
+  /// With `train` and the "graph" loss, the graph output that is the loss;
+  /// empty: the first.
+  std::string lossOutput;
   /// With `train`, the cross-entropy's label smoothing in [0, 1]
   /// (PyTorch's CrossEntropyLoss(label_smoothing=...)).
   double labelSmoothing = 0.0;

@@ -48,14 +48,20 @@ struct ImportFlags {
                "f32 targets shaped like the output, mse, l1, huber or "
                "bce_with_logits (PyTorch's MSELoss, L1Loss, HuberLoss, "
                "BCEWithLogitsLoss); or graph, the loss the graph computes "
-               "(its one output, a scalar), with the targets in the graph "
-               "input that --label names"),
+               "(its first output, or the one --loss-output names: one "
+               "value), with the targets in the graph input that --label "
+               "names"),
       cl::cat(category)};
   cl::opt<std::string> label{
       "label", cl::init(""),
       cl::desc("With --train --loss graph, the graph input that holds the "
                "targets or classes: the label argument (default: the input "
                "named labels)"),
+      cl::value_desc("name"), cl::cat(category)};
+  cl::opt<std::string> lossOutput{
+      "loss-output", cl::init(""),
+      cl::desc("With --train --loss graph, the graph output that is the "
+               "loss (default: the first); the others are left out"),
       cl::value_desc("name"), cl::cat(category)};
   cl::opt<double> huberDelta{
       "huber-delta", cl::init(1.0),
@@ -115,6 +121,7 @@ std::string amp::onnxImportOptionsFromFlags(ONNXImportOptions &options) {
   options.frozenBatchNorm = f.frozenBatchNorm;
   options.loss = f.loss;
   options.label = f.label;
+  options.lossOutput = f.lossOutput;
   options.labelSmoothing = f.labelSmoothing;
   options.huberDelta = f.huberDelta;
   options.lossReduction = f.lossReduction;

@@ -100,6 +100,9 @@ private:
   /// --train --loss graph: the graph input that --label names (or the one
   /// named "labels"), which becomes the label argument.
   FailureOr<int> findNamedLabelInput();
+  /// --train --loss graph: the graph output that --loss-output names (or
+  /// the first), the loss.
+  FailureOr<int> findLossOutput();
   /// --train: a new last argument `labels` of `type`; *index is its index.
   Value addLabelArgument(Type type, int *index);
 
@@ -624,14 +627,30 @@ FailureOr<int> GraphImporter::findNamedLabelInput() {
   return failure();
 }
 
+FailureOr<int> GraphImporter::findLossOutput() {
+  std::string names;
+  for (int i = 0; i < graph.output_size(); ++i) {
+    const std::string &name = graph.output(i).name();
+    if (options.lossOutput.empty() || name == options.lossOutput)
+      return i;
+    names += (names.empty() ? "" : ", ") + name;
+  }
+  auto diag = emitError(fileLoc);
+  if (options.lossOutput.empty())
+    diag << "--train --loss graph needs a graph output, the loss";
+  else
+    diag << "--loss-output " << options.lossOutput
+         << " is not a graph output; its outputs are: " << names;
+  return failure();
+}
+
 /// --train reads the graph's one output; a final `opType` node (empty: none)
 /// is left out, so that the loss reads its input, the logits.
 LogicalResult GraphImporter::findFinalActivation(llvm::StringRef opType) {
   if (graph.output_size() != 1)
-    return emitError(fileLoc)
-           << "--train needs a graph with one output ("
-           << (options.loss == kGraphLoss ? "the loss" : "the predictions")
-           << "); this one has " << graph.output_size();
+    return emitError(fileLoc) << "--train needs a graph with one output (the "
+                                 "predictions); this one has "
+                              << graph.output_size();
   const std::string &out = graph.output(0).name();
   for (int i = graph.node_size() - 1; i >= 0; --i) {
     const onnx::NodeProto &node = graph.node(i);
@@ -664,6 +683,10 @@ OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
   }
   if (!options.label.empty() && !(options.train && graphLoss)) {
     emitError(fileLoc) << "--label needs --train --loss graph";
+    return nullptr;
+  }
+  if (!options.lossOutput.empty() && !(options.train && graphLoss)) {
+    emitError(fileLoc) << "--loss-output needs --train --loss graph";
     return nullptr;
   }
   const std::optional<nn::LossReduction> reduction =
@@ -704,20 +727,31 @@ OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
   builder.setInsertionPointToStart(body);
   if (failed(importInitializers()) || failed(importInputs()))
     return nullptr;
-  if (options.train &&
-      failed(findFinalActivation(
-          graphLoss                                               ? ""
-          : !elementwise                                          ? "Softmax"
-          : elementwise == nn::ElementwiseLossKind::BceWithLogits ? "Sigmoid"
-                                                                  : "")))
+  // With --loss graph, the loss is one of the outputs, and the others (a
+  // Hugging Face model's logits beside its loss) are left out.
+  int lossOutput = -1;
+  if (options.train && graphLoss) {
+    FailureOr<int> found = findLossOutput();
+    if (failed(found))
+      return nullptr;
+    lossOutput = *found;
+  } else if (options.train &&
+             failed(findFinalActivation(
+                 !elementwise ? "Softmax"
+                 : elementwise == nn::ElementwiseLossKind::BceWithLogits
+                     ? "Sigmoid"
+                     : ""))) {
     return nullptr;
+  }
   findErfGelus();
   for (int i = 0; i < graph.node_size(); ++i)
     if (failed(importNode(graph.node(i), i)))
       return nullptr;
 
   llvm::SmallVector<Value> results;
-  for (const onnx::ValueInfoProto &output : graph.output()) {
+  for (auto [i, output] : llvm::enumerate(graph.output())) {
+    if (lossOutput >= 0 && int(i) != lossOutput)
+      continue;
     Tensor *t = table.lookup(output.name());
     if (!t) {
       emitError(fileLoc) << "graph output '" << output.name()
@@ -740,9 +774,14 @@ OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
     Value loss = results[0];
     auto type = cast<RankedTensorType>(loss.getType());
     if (!type.getElementType().isF32() || type.getNumElements() != 1) {
-      emitError(fileLoc) << "--train --loss graph needs the graph's output to "
-                            "be the loss, a tensor of one f32 element; it is "
-                         << type;
+      emitError(fileLoc) << "--train --loss graph: graph output '"
+                         << graph.output(lossOutput).name()
+                         << "' is the loss, which must be a tensor of one "
+                            "f32 element; it is "
+                         << type
+                         << (options.lossOutput.empty()
+                                 ? " (--loss-output names another output)"
+                                 : "");
       return nullptr;
     }
     FailureOr<int> labelInput = findNamedLabelInput();

@@ -381,6 +381,63 @@ def export_hf_bert(ids, mask):
               opset23=True)
 
 
+class HfWithLoss(nn.Module):
+    """A Hugging Face model called with (ids, attention mask, labels),
+    returning its loss, then its logits (as `model(..., labels=labels)`
+    does); the model is the attribute `name`, as its weights are named."""
+
+    def __init__(self, model, name):
+        super().__init__()
+        self.name = name
+        setattr(self, name, model)
+
+    def forward(self, ids, mask, labels):
+        out = getattr(self, self.name)(input_ids=ids, attention_mask=mask,
+                                       labels=labels)
+        return out.loss, out.logits
+
+
+def write_hf_bert_loss():
+    """export_hf_bert's BertForSequenceClassification (its equal params
+    perturbed) called with its labels, exported with both exporters with its outputs (loss, logits)
+    and inputs ids, mask and labels (hf_bert_loss_script.onnx,
+    hf_bert_loss_dynamo.onnx; graph-loss-hf.test): its loss is PyTorch's
+    CrossEntropyLoss of the logits, so export_and_train_classifier's
+    training, at lr 0.1, gives its losses (hf_bert_loss_torch_log.csv)."""
+    from transformers import BertConfig, BertForSequenceClassification
+
+    torch.manual_seed(5)
+    config = BertConfig(vocab_size=VOCAB, hidden_size=D,
+                        num_hidden_layers=LAYERS, num_attention_heads=HEADS,
+                        intermediate_size=2 * D, max_position_embeddings=16,
+                        num_labels=CLASSES, hidden_dropout_prob=0.0,
+                        attention_probs_dropout_prob=0.0)
+    bert = BertForSequenceClassification(config).eval()
+    # Distinct biases and norms: the torch.export-based exporter stores
+    # equal initializers once, one param they would all share.
+    perturb_equal_params(bert)
+    model = HfWithLoss(bert, "bert").eval()
+    data = np.load(os.path.join(HERE, "hf_bert_tokens.npz"))
+    rows = slice(0, 4)
+    args = (torch.tensor(data["ids"][rows]),
+            torch.tensor(data["mask"][rows]).long(),
+            torch.tensor(data["labels"][rows]).long())
+    names = dict(input_names=["ids", "mask", "labels"],
+                 output_names=["loss", "logits"])
+    torch.onnx.export(model, args,
+                      os.path.join(HERE, "hf_bert_loss_script.onnx"),
+                      dynamo=False, opset_version=17, **names)
+    torch.onnx.export(model, args,
+                      os.path.join(HERE, "hf_bert_loss_dynamo.onnx"),
+                      dynamo=True, opset_version=18, external_data=False,
+                      **names)
+    train_token_rows_and_log(
+        model, lambda r: model(torch.tensor(data["ids"][r]),
+                               torch.tensor(data["mask"][r]).long(),
+                               torch.tensor(data["labels"][r]).long())[1],
+        data["labels"], "hf_bert_loss_torch_log.csv", lr=0.1)
+
+
 def hf_gpt2():
     """The GPT2LMHeadModel of hf_gpt2_*.onnx (seed 6): its output
     projection is tied to its token embedding."""
