@@ -115,10 +115,50 @@ TEST(StepBindingTest, ArgumentErrors) {
                                 "\", which a step returns but does not take");
   }
   s = linearStepSignature();
-  s.args.pop_back();
+  s.args.erase(s.args.begin() + 7);
   EXPECT_EQ(bindError(s), "@linear_step needs an argument with nn.role = "
-                          "#nn.role<input> (or more, one per model input) "
-                          "and one with #nn.role<label>");
+                          "#nn.role<input> (or more, one per model input), "
+                          "and one with #nn.role<label> unless its loss "
+                          "reads only the inputs");
+}
+
+// A step without a label (a self-supervised loss): its eval function and
+// underflow probe take none, and the eval function returns the loss.
+TEST(StepBindingTest, WithoutLabel) {
+  FunctionSignature step = linearStepSignature();
+  step.args.pop_back();
+  StepBinding b = bound(step);
+  EXPECT_FALSE(b.hasLabel());
+  EXPECT_EQ(b.inputs(), (std::vector<int>{7}));
+  EXPECT_TRUE(bound(linearStepSignature()).hasLabel());
+
+  auto evalError = [&](const FunctionSignature &eval) {
+    Status s = checkEvalFunction(eval, step, b);
+    return s.failed() ? s.message() : "(ok)";
+  };
+  FunctionSignature eval = linearPredictSignature();
+  eval.results[0].shape = {};
+  EXPECT_EQ(evalError(eval), "(ok)");
+  eval.args.push_back(linearStepSignature().args[8]);
+  EXPECT_EQ(evalError(eval),
+            "@linear_predict takes a label, but @linear_step has none");
+  eval.args.pop_back();
+  eval.args.pop_back();
+  EXPECT_EQ(evalError(eval),
+            "@linear_predict returns the loss, so it must take (params..., "
+            "buffers..., inputs...) with @linear_step's 1 input(s)");
+  EXPECT_EQ(evalError(linearPredictSignature()),
+            "@linear_predict must return the loss (0-d f32): @linear_step "
+            "has no label to score predictions against");
+
+  FunctionSignature probe;
+  probe.name = "grads";
+  probe.args = {step.args[0], step.args[7]};
+  probe.results = {tensor(std::nullopt, {4, 2})};
+  EXPECT_TRUE(checkUnderflowProbe(probe, step, b).succeeded());
+  probe.args.push_back(linearStepSignature().args[8]);
+  EXPECT_EQ(checkUnderflowProbe(probe, step, b).message(),
+            "@grads takes a label, but @linear_step has none");
 }
 
 TEST(StepBindingTest, ResultErrors) {

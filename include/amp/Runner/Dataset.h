@@ -2,7 +2,8 @@
 //
 // A dataset is a table of rows; a batch is `batch` rows. A row holds every
 // input's values (flattened, in argument order), then its labels: one class,
-// or one per position, or the f32 targets of a regression. Its loaders:
+// or one per position, or the f32 targets of a regression, or none (a step
+// without labels: a self-supervised loss). Its loaders:
 //   - CSV files (CsvDataset.cpp): the values' columns, then the labels;
 //   - NumPy .npz archives (NpzDataset.cpp): an array per input, named like
 //     it, and the labels;
@@ -31,7 +32,7 @@ struct Dataset {
   /// Values per row: features, or tokens per sequence.
   int64_t features = 0;
   /// Labels per row: 1 (a class), or one per position (a language model's
-  /// next tokens, a token classifier's tags).
+  /// next tokens, a token classifier's tags), or 0 (no labels).
   int64_t labelsPerRow = 1;
   /// rows x features values (token ids, exactly, for token models).
   std::vector<float> x;
@@ -44,6 +45,8 @@ struct Dataset {
 
   bool hasTargets() const { return !targets.empty(); }
   int64_t rows() const {
+    if (labelsPerRow == 0)
+      return features > 0 ? static_cast<int64_t>(x.size()) / features : 0;
     return static_cast<int64_t>(hasTargets() ? targets.size() : y.size()) /
            labelsPerRow;
   }
@@ -65,7 +68,10 @@ struct DataOptions {
   std::vector<int64_t> labelShape;
   /// A label that is padding, no class (the model's ignore_index).
   std::optional<int64_t> ignoreIndex;
-  /// The product of labelShape: the labels per row.
+  /// Whether rows have labels at all: a step without a label argument (a
+  /// self-supervised loss) reads only the inputs' values.
+  bool labels = true;
+  /// The product of labelShape: the labels per row (0 without labels).
   int64_t labelsPerRow() const;
   /// Fails unless `label` is one of the classes (any, without them) or the
   /// ignoreIndex; the message begins with `where`.
@@ -107,7 +113,8 @@ struct DataInput {
 /// input's values in order, then the label: the array `inputs[k].array`
 /// feeds input k, and the first of `labelArrays` that the archive holds,
 /// a [rows, labelShape...] integer array, the labels (or any numeric array,
-/// the targets, with DataOptions::targets). Other arrays are ignored.
+/// the targets, with DataOptions::targets; none without
+/// DataOptions::labels). Other arrays are ignored.
 /// The checks are readCsvDataset's, and --feature-scale multiplies the float
 /// arrays.
 StatusOr<Dataset> readNpzDataset(const std::string &path,

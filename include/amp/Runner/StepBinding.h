@@ -2,7 +2,8 @@
 //
 // The role convention of a training step: every argument has a role; there
 // are one or more input arguments (a model's inputs: features, or token ids
-// and an attention mask, ...) and one label argument; each threaded result
+// and an attention mask, ...) and at most one label argument (none: a
+// self-supervised loss, which reads only the inputs); each threaded result
 // (param, buffer, opt_state, loss-scale state) feeds the next step's argument
 // of the same role and position, with the same type; there is exactly one 0-d
 // f32 loss, and at most one 0-d f32 lr and grad_norm (what the step reports
@@ -26,6 +27,7 @@ namespace amp::runner {
 struct StepBinding {
   /// Argument indices per role, in argument order.
   std::map<Role, std::vector<int>> argsByRole;
+  /// The label argument, or -1 when the step has none.
   int label = -1;
   /// Per result: the argument it becomes in the next step, or -1 (the loss,
   /// lr and grad_norm).
@@ -43,6 +45,7 @@ struct StepBinding {
   const std::vector<int> &args(Role role) const;
   /// The input arguments, in argument order (at least one).
   const std::vector<int> &inputs() const { return args(Role::Input); }
+  bool hasLabel() const { return label >= 0; }
 };
 
 StatusOr<StepBinding> bindStep(const FunctionSignature &step);
@@ -51,13 +54,15 @@ StatusOr<StepBinding> bindStep(const FunctionSignature &step);
 /// (each role in order), and the label when the model reads it (an
 /// encoder-decoder's decoder is fed its shifted labels), and returns
 /// [batch, classes] f32 logits (predictions of the labels' shape for f32
-/// labels), or takes the label and returns the loss, a 0-d f32.
+/// labels), or takes the label (when the step has one) and returns the
+/// loss, a 0-d f32.
 Status checkEvalFunction(const FunctionSignature &eval,
                          const FunctionSignature &step,
                          const StepBinding &binding);
 
 /// Checks that `probe` (--underflow-report) takes params, buffers, the inputs
-/// (in order) and the label of `step` and returns f32 tensors.
+/// (in order) and the label of `step` (when it has one) and returns f32
+/// tensors.
 Status checkUnderflowProbe(const FunctionSignature &probe,
                            const FunctionSignature &step,
                            const StepBinding &binding);

@@ -162,6 +162,8 @@ private:
   std::vector<DataInput> dataInputs() const;
   std::vector<std::string> labelArrays() const;
   /// "input argument #3 (mask)": step argument `arg`, an input.
+  Status checkLabelKind(const TensorDesc &firstInput);
+  Status checkUnlabelledInputs(const TensorDesc &firstInput);
   std::string describeInput(int arg) const;
   /// "input takes 64", or "inputs take 16 (#7 (ids): 8, #8 (mask): 8)".
   std::string describeColumns() const;

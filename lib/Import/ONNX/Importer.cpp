@@ -98,7 +98,8 @@ private:
   /// is none; an error when it is no integer tensor of the labels' `shape`.
   FailureOr<int> findLabelInput(llvm::ArrayRef<int64_t> shape);
   /// --train --loss graph: the graph input that --label names (or the one
-  /// named "labels"), which becomes the label argument.
+  /// named "labels"), which becomes the label argument; -1 when --label is
+  /// not given and no input is named "labels" (a self-supervised loss).
   FailureOr<int> findNamedLabelInput();
   /// --train --loss graph: the graph output that --loss-output names (or
   /// the first), the loss.
@@ -616,15 +617,12 @@ FailureOr<int> GraphImporter::findNamedLabelInput() {
       return int(arg);
     names += (names.empty() ? "" : ", ") + name.str();
   }
-  auto diag = emitError(fileLoc);
   if (options.label.empty())
-    diag << "--train --loss graph needs --label NAME, the graph input that "
-            "holds the targets or classes (the graph has no input named '"
-         << kLabelsName << "')";
-  else
-    diag << "--label " << options.label << " is not a graph input";
-  diag << "; its inputs are: " << (names.empty() ? "none" : names);
-  return failure();
+    return -1;
+  return emitError(fileLoc) << "--label " << options.label
+                            << " is not a graph input; its inputs are: "
+                            << (names.empty() ? "none" : names),
+         failure();
 }
 
 FailureOr<int> GraphImporter::findLossOutput() {
@@ -788,7 +786,8 @@ OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
     if (failed(labelInput))
       return nullptr;
     labelArg = *labelInput;
-    llvm::erase(inputArgs, unsigned(labelArg));
+    if (labelArg >= 0)
+      llvm::erase(inputArgs, unsigned(labelArg));
     if (type.getRank() != 0)
       loss = nn::ReshapeOp::create(
           builder, NameLoc::get(builder.getStringAttr("loss")),
@@ -889,8 +888,9 @@ OwningOpRef<ModuleOp> GraphImporter::run(std::vector<ONNXParam> *params) {
       fn.setArgAttr(buffer.arg, nn::NNDialect::getInitAttrName(),
                     moduleBuilder.getF32FloatAttr(buffer.init));
   }
-  if (labelArg >= 0) {
-    nn::setArgRole(fn, labelArg, nn::Role::Label);
+  if (options.train) {
+    if (labelArg >= 0)
+      nn::setArgRole(fn, labelArg, nn::Role::Label);
     nn::setResultRole(fn, 0, nn::Role::Loss);
     for (unsigned i = 1; i < fn.getNumResults(); ++i)
       nn::setResultRole(fn, i, nn::Role::Buffer);

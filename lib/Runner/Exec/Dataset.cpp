@@ -11,6 +11,8 @@
 using namespace amp::runner;
 
 int64_t DataOptions::labelsPerRow() const {
+  if (!labels)
+    return 0;
   int64_t n = 1;
   for (int64_t d : labelShape)
     n *= d;

@@ -39,23 +39,26 @@ StatusOr<Dataset> amp::runner::readNpzDataset(
 
   const HostArray *labels = nullptr;
   std::string labelName;
-  for (const std::string &name : labelArrays)
-    if (!labels && (labels = find(name)))
-      labelName = name;
-  if (!labels) {
-    std::string names;
+  if (options.labels) {
     for (const std::string &name : labelArrays)
-      names += (names.empty() ? "'" : " or '") + name + "'";
-    return Status::error(where + " has no label array " + names +
-                         "; it holds " + held());
+      if (!labels && (labels = find(name)))
+        labelName = name;
+    if (!labels) {
+      std::string names;
+      for (const std::string &name : labelArrays)
+        names += (names.empty() ? "'" : " or '") + name + "'";
+      return Status::error(where + " has no label array " + names +
+                           "; it holds " + held());
+    }
   }
-  const bool floatLabels = labels->type == ElementType::F32;
-  if (labels->shape.empty() ||
-      std::vector<int64_t>(labels->shape.begin() + 1, labels->shape.end()) !=
-          options.labelShape ||
-      (floatLabels && !options.targets) ||
-      !(floatLabels || labels->type == ElementType::I32 ||
-        labels->type == ElementType::I64))
+  const bool floatLabels = labels && labels->type == ElementType::F32;
+  if (labels &&
+      (labels->shape.empty() ||
+       std::vector<int64_t>(labels->shape.begin() + 1, labels->shape.end()) !=
+           options.labelShape ||
+       (floatLabels && !options.targets) ||
+       !(floatLabels || labels->type == ElementType::I32 ||
+         labels->type == ElementType::I64)))
     return Status::error(
         where + ": the labels '" + labelName + "' are " +
         describeArray(*labels) + ", not " +
@@ -65,7 +68,13 @@ StatusOr<Dataset> amp::runner::readNpzDataset(
              ? std::string("one i32/i64 class per row")
              : "i32/i64 " + describeShape(options.labelShape) +
                    " (a label per position)"));
-  const int64_t rows = labels->shape[0];
+  // Without labels, the first input's array counts the rows (the loop below
+  // reports one that is missing or has no rows).
+  const HostArray *counted = labels           ? labels
+                             : inputs.empty() ? nullptr
+                                              : find(inputs[0].array);
+  const int64_t rows =
+      counted && !counted->shape.empty() ? counted->shape[0] : -1;
   if (rows == 0)
     return Status::error(where + " is empty");
 
@@ -88,7 +97,8 @@ StatusOr<Dataset> amp::runner::readNpzDataset(
             in.rowShape)
       return Status::error(where + ": " + what + " does not fit " + in.what +
                            ", which takes " + describeShape(in.rowShape) +
-                           " for the " + std::to_string(rows) + " labels");
+                           " for the " + std::to_string(rows) +
+                           (labels ? " labels" : " rows"));
     arrays.push_back(a);
     d.features += a->numElements() / rows;
   }

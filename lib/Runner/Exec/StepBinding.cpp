@@ -32,10 +32,11 @@ StatusOr<StepBinding> amp::runner::bindStep(const FunctionSignature &step) {
       return Status::error(fn + " has more than one label argument");
     b.label = i;
   }
-  if (b.inputs().empty() || b.label < 0)
+  if (b.inputs().empty())
     return Status::error(fn + " needs an argument with nn.role = "
                               "#nn.role<input> (or more, one per model "
-                              "input) and one with #nn.role<label>");
+                              "input), and one with #nn.role<label> unless "
+                              "its loss reads only the inputs");
 
   std::map<Role, int> seen;
   b.feedsArg.assign(step.results.size(), -1);
@@ -161,7 +162,6 @@ Status amp::runner::checkEvalFunction(const FunctionSignature &eval,
   std::map<Role, size_t> state;
   size_t inputs = 0, labels = 0;
   std::optional<int64_t> batch;
-  const TensorDesc &stepLabel = step.args[binding.label];
   for (const TensorDesc &arg : eval.args) {
     Status s = Status::success();
     if (isSharedState(arg.role))
@@ -171,7 +171,10 @@ Status amp::runner::checkEvalFunction(const FunctionSignature &eval,
     else if (arg.role != Role::Label)
       s = Status::error(fn + " arguments must be params, buffers, inputs "
                              "and the label");
-    else if (labels++ || arg.shape.empty() ||
+    else if (!binding.hasLabel())
+      s = Status::error(fn + " takes a label, but @" + step.name + " has none");
+    else if (const TensorDesc &stepLabel = step.args[binding.label];
+             labels++ || arg.shape.empty() ||
              !(arg.shape == stepLabel.shape ||
                isMicroBatchOf(arg, stepLabel)) ||
              arg.type != stepLabel.type)
@@ -193,15 +196,19 @@ Status amp::runner::checkEvalFunction(const FunctionSignature &eval,
   // label.
   if (eval.results.size() == 1 && eval.results[0].shape.empty() &&
       eval.results[0].type == ElementType::F32) {
-    if (inputs != binding.inputs().size() || labels != 1)
-      return Status::error(fn +
-                           " returns the loss, so it must take (params..., "
-                           "buffers..., inputs..., label) with @" +
-                           step.name + "'s " +
-                           std::to_string(binding.inputs().size()) +
-                           " input(s)");
+    if (inputs != binding.inputs().size() ||
+        labels != (binding.hasLabel() ? 1u : 0u))
+      return Status::error(
+          fn + " returns the loss, so it must take (params..., buffers..., " +
+          (binding.hasLabel() ? "inputs..., label" : "inputs...") + ") with @" +
+          step.name + "'s " + std::to_string(binding.inputs().size()) +
+          " input(s)");
     return Status::success();
   }
+  if (!binding.hasLabel())
+    return Status::error(fn + " must return the loss (0-d f32): @" + step.name +
+                         " has no label to score predictions against");
+  const TensorDesc &stepLabel = step.args[binding.label];
   // The logits: the labels' shape (with the inputs' batch), then the
   // classes; a regression's predictions (f32 labels): the labels' shape.
   std::vector<int64_t> labelShape = stepLabel.shape;
@@ -240,6 +247,8 @@ Status amp::runner::checkUnderflowProbe(const FunctionSignature &probe,
       s = checkInput(arg, inputs++, fn, step, binding, /*microBatch=*/false);
     else if (arg.role != Role::Label)
       s = Status::error(fn + " takes params, buffers, inputs and a label");
+    else if (!binding.hasLabel())
+      s = Status::error(fn + " takes a label, but @" + step.name + " has none");
     else if (const TensorDesc &label = step.args[binding.label];
              arg.shape != label.shape || arg.type != label.type)
       s = Status::error(fn + "'s label must have the type of @" + step.name +

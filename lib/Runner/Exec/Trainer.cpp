@@ -142,7 +142,6 @@ static int64_t rowSize(const TensorDesc &in) {
 /// labels of its shape.
 Status Trainer::checkInputKind() {
   const std::vector<int> &inputs = binding.inputs();
-  const TensorDesc &lab = program.step.args[binding.label];
   // "the input argument", or "input argument #3 (mask)" among several.
   auto inputName = [&](int a) {
     return inputs.size() == 1 ? std::string("the input argument")
@@ -169,6 +168,33 @@ Status Trainer::checkInputKind() {
   }
   const TensorDesc &in = program.step.args[inputs[0]];
   batch = in.shape[0];
+  if (Status s =
+          binding.hasLabel() ? checkLabelKind(in) : checkUnlabelledInputs(in);
+      s.failed())
+    return s;
+  if (idInputs && (options.featureScale != 1.0f || options.allowNonfinite ||
+                   !options.infSteps.empty() || !options.nanSteps.empty()))
+    return Status::error("--feature-scale, --allow-nonfinite and "
+                         "--inject-inf need a [batch, features] f32 input");
+  if (options.vocab < 0 || options.vocab > kMaxVocab)
+    return Status::error("--vocab must be at most 2^24");
+
+  features = 0;
+  for (int a : inputs) {
+    int64_t size = rowSize(program.step.args[a]);
+    columns.push_back({a, features, size});
+    if (__builtin_add_overflow(features, size, &features))
+      return Status::error("the inputs' rows hold more values than int64 "
+                           "counts");
+  }
+  return Status::success();
+}
+
+/// The label: classes, labels per position or f32 targets, and what data
+/// they need. `in` is the first input.
+Status Trainer::checkLabelKind(const TensorDesc &in) {
+  const std::vector<int> &inputs = binding.inputs();
+  const TensorDesc &lab = program.step.args[binding.label];
   targets = lab.type == ElementType::F32;
   binaryTargets = targets && lab.loss == kBinaryCrossEntropyLoss;
   if (!(targets || lab.type == ElementType::I32 ||
@@ -207,21 +233,21 @@ Status Trainer::checkInputKind() {
       return Status::error("synthetic next-token sequences need --vocab "
                            "(their vocabulary size, at most 2^24)");
   }
-  if (idInputs && (options.featureScale != 1.0f || options.allowNonfinite ||
-                   !options.infSteps.empty() || !options.nanSteps.empty()))
-    return Status::error("--feature-scale, --allow-nonfinite and "
-                         "--inject-inf need a [batch, features] f32 input");
-  if (options.vocab < 0 || options.vocab > kMaxVocab)
-    return Status::error("--vocab must be at most 2^24");
+  return Status::success();
+}
 
-  features = 0;
-  for (int a : inputs) {
-    int64_t size = rowSize(program.step.args[a]);
-    columns.push_back({a, features, size});
-    if (__builtin_add_overflow(features, size, &features))
-      return Status::error("the inputs' rows hold more values than int64 "
-                           "counts");
-  }
+/// A step without labels (a self-supervised loss) trains on its inputs'
+/// values alone: synthetic ones are Gaussian features, or next-token
+/// sequences for one integer [batch, seq] input.
+Status Trainer::checkUnlabelledInputs(const TensorDesc &in) {
+  if (options.dataFile.empty() && idInputs &&
+      (binding.inputs().size() != 1 || in.shape.size() != 2 ||
+       options.vocab <= 0))
+    return Status::error(
+        "a step without a label on integer inputs needs --data (CSV rows of "
+        "the inputs' values, or a NumPy .npz archive of an array per "
+        "input), or, for synthetic token sequences, one integer [batch, "
+        "seq] input and --vocab");
   return Status::success();
 }
 
@@ -282,6 +308,8 @@ std::vector<DataInput> Trainer::dataInputs() const {
 }
 
 std::vector<std::string> Trainer::labelArrays() const {
+  if (!binding.hasLabel())
+    return {};
   std::vector<std::string> names = {
       arrayName(program.step.args[binding.label], "labels")};
   for (const char *common : {"labels", "label"})
@@ -310,6 +338,8 @@ std::string Trainer::describeColumns() const {
 /// labels, else the eval function's [batch, classes] logits; 0 if unknown.
 static int64_t modelClasses(const TrainingProgram &program,
                             const StepBinding &binding) {
+  if (!binding.hasLabel())
+    return 0;
   if (std::optional<int64_t> classes = program.step.args[binding.label].classes)
     return *classes;
   if (program.eval && program.eval->results[0].shape.size() == 2)
@@ -320,7 +350,15 @@ static int64_t modelClasses(const TrainingProgram &program,
 Status Trainer::loadData() {
   const int64_t classes = targets ? 0 : modelClasses(program, binding);
   StatusOr<Dataset> loaded = Status::error("no data");
-  if (options.dataFile.empty() && targets) {
+  if (options.dataFile.empty() && !binding.hasLabel()) {
+    // The synthetic rows without their labels.
+    loaded = idInputs ? makeTokenSequences(batch, features, options.vocab, rng)
+                      : makeSyntheticDataset(batch, features, 10, rng);
+    if (!loaded.failed()) {
+      loaded->labelsPerRow = 0;
+      loaded->y.clear();
+    }
+  } else if (options.dataFile.empty() && targets) {
     loaded = makeSyntheticRegression(batch, features,
                                      rowSize(program.step.args[binding.label]),
                                      binaryTargets, rng);
@@ -336,7 +374,9 @@ Status Trainer::loadData() {
     checks.classes = classes;
     checks.allowNonfinite = options.allowNonfinite;
     checks.labelShape = labelShape;
-    checks.ignoreIndex = program.step.args[binding.label].ignoreIndex;
+    checks.labels = binding.hasLabel();
+    if (binding.hasLabel())
+      checks.ignoreIndex = program.step.args[binding.label].ignoreIndex;
     checks.targets = targets;
     loaded = isNpzFile(options.dataFile)
                  ? readNpzDataset(options.dataFile, dataInputs(), labelArrays(),
@@ -449,6 +489,8 @@ Status Trainer::allocateState() {
         return buffer.takeStatus();
       host.inputs.push_back(std::move(*buffer));
     }
+    if (!binding.hasLabel())
+      continue;
     StatusOr<HostBuffer> labels =
         HostBuffer::allocate(rt, step.args[binding.label].bytes());
     if (labels.failed())
@@ -492,8 +534,10 @@ static void forRanges(int64_t n, int64_t bytesEach, int64_t minBytes, Fn fn) {
 
 void Trainer::assembleBatch(const std::vector<int64_t> &rows, size_t first,
                             HostBatch &into) const {
-  ElementType labelType = program.step.args[binding.label].type;
   assembleInputs(rows, first, into);
+  if (!binding.hasLabel())
+    return;
+  ElementType labelType = program.step.args[binding.label].type;
   const int64_t labels = data.labelsPerRow;
   for (int64_t r = 0; r < batch; ++r) {
     const int64_t row = rows[(first + r) % rows.size()];
@@ -545,6 +589,8 @@ Status Trainer::uploadInputs(const HostBatch &from) {
 Status Trainer::uploadBatch(const HostBatch &from) {
   if (Status s = uploadInputs(from); s.failed())
     return s;
+  if (!binding.hasLabel())
+    return Status::success();
   return argBuffers[binding.label].upload(from.labels.data());
 }
 

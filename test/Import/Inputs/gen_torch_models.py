@@ -1489,6 +1489,20 @@ class WithLoss(nn.Module):
         return nn.functional.cross_entropy(logits, y, weight=self.class_weight)
 
 
+class AutoEncoder(nn.Module):
+    """An autoencoder of 8 values through 3 (seed 19) with its loss, the
+    mean squared reconstruction error: a loss of the inputs alone."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(19)
+        self.encoder = nn.Sequential(nn.Linear(8, 3), nn.Tanh())
+        self.decoder = nn.Linear(3, 8)
+
+    def forward(self, x):
+        return nn.functional.mse_loss(self.decoder(self.encoder(x)), x)
+
+
 def write_graph_losses():
     """Models exported with their loss (WithLoss), for --train --loss graph
     (test/Import/graph-loss.test): 24 rows (graph_loss.npz: `x` [24, 8],
@@ -1500,7 +1514,8 @@ def write_graph_losses():
     before it) from the torch.export-based one; each trained by PyTorch with 10
     full-batch SGD steps (lr 0.05, momentum 0.9) on the first 12 rows
     (graph_loss_<kind>_torch_log.csv), then its eval-mode loss on the last
-    12 (graph_loss_<kind>_torch_eval.txt)."""
+    12 (graph_loss_<kind>_torch_eval.txt); and the same for AutoEncoder, a
+    loss without labels (graph_loss_ae.onnx, input x, TorchScript)."""
     rng = np.random.default_rng(17)
     x = rng.standard_normal((24, 8)).astype(np.float32)
     teacher = x @ rng.standard_normal((8, 3)).astype(np.float32)
@@ -1542,6 +1557,26 @@ def write_graph_losses():
                                 torch.tensor(target[12:])).item()
         with open(os.path.join(HERE, stem + "_torch_eval.txt"), "w") as f:
             f.write(f"{held:.9g}\n")
+    # A loss without labels: graph_loss_ae.onnx, input x only.
+    train_x = torch.tensor(x[:12])
+    model = AutoEncoder()
+    torch.onnx.export(model, (train_x,),
+                      os.path.join(HERE, "graph_loss_ae.onnx"), dynamo=False,
+                      opset_version=17, input_names=["x"],
+                      output_names=["loss"])
+    opt = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
+    with open(os.path.join(HERE, "graph_loss_ae_torch_log.csv"), "w") as log:
+        log.write("step,loss\n")
+        for step in range(1, 11):
+            opt.zero_grad()
+            loss = model(train_x)
+            loss.backward()
+            opt.step()
+            log.write(f"{step},{loss.item():.9g}\n")
+    with torch.no_grad():
+        held = model(torch.tensor(x[12:])).item()
+    with open(os.path.join(HERE, "graph_loss_ae_torch_eval.txt"), "w") as f:
+        f.write(f"{held:.9g}\n")
 
 
 def write_grad_accumulation():
