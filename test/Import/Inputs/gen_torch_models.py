@@ -1503,6 +1503,50 @@ class AutoEncoder(nn.Module):
         return nn.functional.mse_loss(self.decoder(self.encoder(x)), x)
 
 
+class SelfSupervisedLm(TinyGpt):
+    """TinyGpt with its next-token loss computed from its ids alone: the
+    cross-entropy of the logits at positions 0..SEQ-2 against the ids at
+    1..SEQ-1."""
+
+    def forward(self, ids):
+        logits = super().forward(ids)
+        return nn.functional.cross_entropy(
+            logits[:, :-1].reshape(-1, VOCAB), ids[:, 1:].reshape(-1))
+
+
+def write_graph_loss_lm():
+    """SelfSupervisedLm (seed 21, its second layer perturbed) exported by
+    the TorchScript exporter with
+    input ids [4, 8] (graph_loss_lm.onnx, graph-loss.test), and PyTorch's
+    losses over 10 SGD steps (lr 0.1, momentum 0.9) on the first 40 rows of
+    hf_gpt2_tokens.npz's ids in order, 4 per step
+    (graph_loss_lm_torch_log.csv)."""
+    torch.manual_seed(21)
+    model = SelfSupervisedLm().eval()
+    # nn.TransformerEncoder's layers start as copies of one layer, whose
+    # transposed weights the exporter would store once (one param both
+    # layers share, as a model that shares its layers has): as trained
+    # layers, they differ.
+    with torch.no_grad():
+        for p in model.enc.layers[1].parameters():
+            p.add_(torch.randn_like(p) * 0.05)
+    data = np.load(os.path.join(HERE, "hf_gpt2_tokens.npz"))
+    ids = torch.tensor(data["ids"])
+    torch.onnx.export(model, (ids[:4],),
+                      os.path.join(HERE, "graph_loss_lm.onnx"), dynamo=False,
+                      opset_version=17, input_names=["ids"],
+                      output_names=["loss"])
+    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    with open(os.path.join(HERE, "graph_loss_lm_torch_log.csv"), "w") as log:
+        log.write("step,loss\n")
+        for step in range(1, 11):
+            loss = model(ids[4 * (step - 1):4 * step])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            log.write(f"{step},{loss.item():.9g}\n")
+
+
 def write_graph_losses():
     """Models exported with their loss (WithLoss), for --train --loss graph
     (test/Import/graph-loss.test): 24 rows (graph_loss.npz: `x` [24, 8],
