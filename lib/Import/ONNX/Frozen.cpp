@@ -161,6 +161,10 @@ bool amp::onnx_import::isParameterName(llvm::StringRef name) {
   return name.contains('.') || isWeightName(name);
 }
 
+bool amp::onnx_import::isFoldedParameterName(llvm::StringRef name) {
+  return name.starts_with("onnx::");
+}
+
 bool amp::onnx_import::foldedFromWeight(llvm::ArrayRef<std::string> sources) {
   return llvm::any_of(sources, isWeightName);
 }

@@ -316,7 +316,8 @@ LogicalResult GraphImporter::importInitializers() {
   for (const onnx::NodeProto &node : graph.node())
     if (node.op_type() == "Identity" && node.input_size() == 1 &&
         node.output_size() == 1 && initializers.contains(node.input(0)) &&
-        isParameterName(node.output(0)))
+        (isParameterName(node.output(0)) ||
+         isFoldedParameterName(node.output(0))))
       copies.insert(node.output(0));
   std::vector<std::string> frozenNames;
   for (const std::string &name : options.frozen)

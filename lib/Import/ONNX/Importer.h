@@ -113,6 +113,9 @@ bool isWeightName(llvm::StringRef name);
 /// Whether `name` is named as a module's parameter: a dotted name, or one
 /// named like a weight.
 bool isParameterName(llvm::StringRef name);
+/// Whether `name` is the TorchScript exporter's name of a parameter it
+/// folded, `onnx::<Op>_<n>`: a Linear's weight transposed for a MatMul.
+bool isFoldedParameterName(llvm::StringRef name);
 /// Whether `sources` (what an initializer was folded from) name a value
 /// named like a weight.
 bool foldedFromWeight(llvm::ArrayRef<std::string> sources);

@@ -648,13 +648,21 @@ static LogicalResult importWhere(NodeContext &nc) {
 /// is named as a module's parameter is a parameter of its own with the
 /// same values, as in PyTorch, where the two train apart: a param (unless
 /// --frozen names it), whether the one kept trains or is frozen
-/// (amp-export-onnx writes it as an initializer of its own).
+/// (amp-export-onnx writes it as an initializer of its own). So is the
+/// Identity of a param named as the exporter names a weight it folded
+/// (`onnx::MatMul_486 = Identity(onnx::MatMul_445)`: the transposed weights
+/// of a fresh nn.TransformerEncoder's layers, copies of one layer).
 static LogicalResult importIdentity(NodeContext &nc) {
   FailureOr<Tensor *> t = nc.input(0);
   if (failed(t))
     return failure();
   const Tensor &in = **t;
-  if (nc.hasOutput(0) && isParameterName(nc.node.output(0)) &&
+  const bool trains =
+      in.initializer &&
+      (in.parameter || ShapedType::getNumElements(in.shape) > 1);
+  if (nc.hasOutput(0) &&
+      (isParameterName(nc.node.output(0)) ||
+       (isFoldedParameterName(nc.node.output(0)) && trains)) &&
       !nc.options.constants && in.fromInitializer && in.isFloat() &&
       in.constant && in.derived == Tensor::Derived::None) {
     Tensor copy;

@@ -1515,21 +1515,16 @@ class SelfSupervisedLm(TinyGpt):
 
 
 def write_graph_loss_lm():
-    """SelfSupervisedLm (seed 21, its second layer perturbed) exported by
-    the TorchScript exporter with
+    """SelfSupervisedLm (seed 21) exported by the TorchScript exporter with
     input ids [4, 8] (graph_loss_lm.onnx, graph-loss.test), and PyTorch's
     losses over 10 SGD steps (lr 0.1, momentum 0.9) on the first 40 rows of
     hf_gpt2_tokens.npz's ids in order, 4 per step
     (graph_loss_lm_torch_log.csv)."""
     torch.manual_seed(21)
+    # A fresh nn.TransformerEncoder's layers are copies of one layer: the
+    # exporter stores their equal weights once, the second layer's
+    # transposed ones as Identity(onnx::MatMul_<n>).
     model = SelfSupervisedLm().eval()
-    # nn.TransformerEncoder's layers start as copies of one layer, whose
-    # transposed weights the exporter would store once (one param both
-    # layers share, as a model that shares its layers has): as trained
-    # layers, they differ.
-    with torch.no_grad():
-        for p in model.enc.layers[1].parameters():
-            p.add_(torch.randn_like(p) * 0.05)
     data = np.load(os.path.join(HERE, "hf_gpt2_tokens.npz"))
     ids = torch.tensor(data["ids"])
     torch.onnx.export(model, (ids[:4],),
