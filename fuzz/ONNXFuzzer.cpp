@@ -4,7 +4,8 @@
 // what amp-import-onnx and `amp-run --input x.pb` read:
 //
 //   - an ONNX ModelProto, imported with the options the input's size picks
-//     (plain, --constants, --train, --approximate-erf-gelu, --frozen w).
+//     (plain, --constants, --train with --loss cross_entropy, mse or graph,
+//     --approximate-erf-gelu, --frozen w).
 //     The import gives a module that verifies, or fails with at least one
 //     error diagnostic; an imported module then goes through what users run
 //     next (amp-pipeline; nn-autodiff first after --train), which may fail
@@ -47,9 +48,15 @@ amp::ONNXImportOptions optionsFor(size_t size) {
   case 1:
     options.constants = true;
     break;
-  case 2:
+  case 2: {
+    // --train with each kind of loss: the cross-entropy of added labels,
+    // an elementwise loss of added targets, or the graph's own (its first
+    // output, the input named labels if there is one).
+    static constexpr const char *kLosses[] = {"cross_entropy", "mse", "graph"};
     options.train = true;
+    options.loss = kLosses[(size / 4) % 3];
     break;
+  }
   case 3:
     options.approximateErfGelu = true;
     break;

@@ -42,6 +42,24 @@ TEST(CsvDatasetTest, Reads) {
   EXPECT_EQ(d->labelsPerRow, 1);
 }
 
+// A step without a label: every value of a row is an input's.
+TEST(CsvDatasetTest, RowsWithoutLabels) {
+  std::string path = tempPath("data.csv");
+  writeFile(path, "1,2,0\n3,4,1\n");
+  DataOptions options;
+  options.labels = false;
+  StatusOr<Dataset> d = readCsvDataset(path, options);
+  ASSERT_FALSE(d.failed()) << d.getStatus().message();
+  EXPECT_EQ(d->features, 3);
+  EXPECT_EQ(d->labelsPerRow, 0);
+  EXPECT_EQ(d->rows(), 2);
+  EXPECT_EQ(d->x, (std::vector<float>{1, 2, 0, 3, 4, 1}));
+  EXPECT_TRUE(d->y.empty());
+  EXPECT_EQ(csvError("1,2\n3\n", options), "P:2: 1 features, but the first "
+                                           "row has 2");
+  EXPECT_EQ(csvError("\n", options), "dataset 'P' is empty");
+}
+
 TEST(CsvDatasetTest, Errors) {
   EXPECT_EQ(csvError("a,1\n"), "P:1: 'a' is not a number");
   EXPECT_EQ(csvError("1e,1\n"), "P:1: '1e' is not a number");

@@ -411,6 +411,32 @@ TEST(NpzDatasetTest, ReadsRowsOfEveryInput) {
   EXPECT_EQ(d->y, (std::vector<int64_t>{0, 1, 2}));
 }
 
+// A step without a label: the inputs' arrays alone, the rows counted by
+// the first; a label array is ignored.
+TEST(NpzDatasetTest, ReadsRowsWithoutLabels) {
+  DataOptions options;
+  options.labels = false;
+  std::string path =
+      writeNpz({{"x.npy", kX}, {"ids.npy", kIds}, {"label.npy", kLabels}});
+  StatusOr<Dataset> d = readNpzDataset(path, kInputs, {}, options);
+  ASSERT_FALSE(d.failed()) << d.getStatus().message();
+  EXPECT_EQ(d->labelsPerRow, 0);
+  EXPECT_EQ(d->rows(), 3);
+  EXPECT_EQ(d->x, (std::vector<float>{1, 2, 0.5f, 3, 4, -1, 5, 6, 2}));
+  EXPECT_TRUE(d->y.empty());
+  EXPECT_EQ(datasetError({{"ids.npy", kIds}}, kInputs, options),
+            "dataset 'P' has no array 'x' for input #1 (x); it holds 'ids' "
+            "[3, 2] i64");
+  EXPECT_EQ(datasetError({{"ids.npy", kIds},
+                          {"x.npy", npy("<f4", "(2, 1)", raw<float>({1, 2}))}},
+                         kInputs, options),
+            "dataset 'P': array 'x' [2, 1] f32 does not fit input #1 (x), "
+            "which takes [rows, 1] for the 3 rows");
+  EXPECT_EQ(datasetError({{"ids.npy", npy("<i8", "(0, 2)", "")}, {"x.npy", kX}},
+                         kInputs, options),
+            "dataset 'P' is empty");
+}
+
 TEST(NpzDatasetTest, Errors) {
   const Member ids{"ids.npy", kIds}, x{"x.npy", kX},
       labels{"labels.npy", kLabels};
