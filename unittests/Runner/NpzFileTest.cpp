@@ -432,6 +432,11 @@ TEST(NpzDatasetTest, ReadsRowsWithoutLabels) {
                          kInputs, options),
             "dataset 'P': array 'x' [2, 1] f32 does not fit input #1 (x), "
             "which takes [rows, 1] for the 3 rows");
+  EXPECT_EQ(datasetError({{"ids.npy", npy("<i8", "()", raw<int64_t>({1}))},
+                          {"x.npy", kX}},
+                         kInputs, options),
+            "dataset 'P': array 'ids' [] i64 does not fit input #0 (ids), "
+            "which takes [rows, 2]");
   EXPECT_EQ(datasetError({{"ids.npy", npy("<i8", "(0, 2)", "")}, {"x.npy", kX}},
                          kInputs, options),
             "dataset 'P' is empty");

@@ -76,7 +76,8 @@ struct ONNXImportOptions {
   bool train = false;
   std::string loss = "cross_entropy";
   /// With `train` and the "graph" loss, the graph input that becomes the
-  /// label argument; empty: the input named "labels".
+  /// label argument; empty: the input named "labels", or none when no
+  /// input is (a loss of the inputs alone: the step has no label).
   std::string label;
   /// With `train` and the "graph" loss, the graph output that is the loss;
   /// empty: the first.

@@ -613,10 +613,12 @@ FailureOr<int> GraphImporter::findNamedLabelInput() {
                                : llvm::StringRef(options.label);
   std::string names;
   for (unsigned arg : inputArgs) {
-    auto name = cast<NameLoc>(body->getArgument(arg).getLoc()).getName();
-    if (name == wanted)
+    auto loc = dyn_cast<NameLoc>(body->getArgument(arg).getLoc());
+    if (!loc)
+      continue;
+    if (loc.getName() == wanted)
       return int(arg);
-    names += (names.empty() ? "" : ", ") + name.str();
+    names += (names.empty() ? "" : ", ") + loc.getName().str();
   }
   if (options.label.empty())
     return -1;

@@ -97,8 +97,9 @@ StatusOr<Dataset> amp::runner::readNpzDataset(
             in.rowShape)
       return Status::error(where + ": " + what + " does not fit " + in.what +
                            ", which takes " + describeShape(in.rowShape) +
-                           " for the " + std::to_string(rows) +
-                           (labels ? " labels" : " rows"));
+                           (rows < 0 ? std::string()
+                                     : " for the " + std::to_string(rows) +
+                                           (labels ? " labels" : " rows")));
     arrays.push_back(a);
     d.features += a->numElements() / rows;
   }
