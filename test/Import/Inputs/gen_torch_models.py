@@ -366,8 +366,9 @@ def export_hf(model, stem, ids, mask, opset23=False):
                           **names)
 
 
-def export_hf_bert(ids, mask):
-    """Hugging Face's BERT classifier as users export it."""
+def hf_bert():
+    """The tiny BertForSequenceClassification of hf_bert_*.onnx (seed 5),
+    in eval mode."""
     from transformers import BertConfig, BertForSequenceClassification
 
     torch.manual_seed(5)
@@ -376,8 +377,12 @@ def export_hf_bert(ids, mask):
                         intermediate_size=2 * D, max_position_embeddings=16,
                         num_labels=CLASSES, hidden_dropout_prob=0.0,
                         attention_probs_dropout_prob=0.0)
-    bert = BertForSequenceClassification(config).eval()
-    export_hf(HfLogits(bert, "bert").eval(), "hf_bert", ids, mask,
+    return BertForSequenceClassification(config).eval()
+
+
+def export_hf_bert(ids, mask):
+    """Hugging Face's BERT classifier as users export it."""
+    export_hf(HfLogits(hf_bert(), "bert").eval(), "hf_bert", ids, mask,
               opset23=True)
 
 
@@ -398,21 +403,13 @@ class HfWithLoss(nn.Module):
 
 
 def write_hf_bert_loss():
-    """export_hf_bert's BertForSequenceClassification (its equal params
-    perturbed) called with its labels, exported with both exporters with its outputs (loss, logits)
+    """hf_bert's model (its equal params perturbed) called with its
+    labels, exported with both exporters with its outputs (loss, logits)
     and inputs ids, mask and labels (hf_bert_loss_script.onnx,
     hf_bert_loss_dynamo.onnx; graph-loss-hf.test): its loss is PyTorch's
     CrossEntropyLoss of the logits, so export_and_train_classifier's
     training, at lr 0.1, gives its losses (hf_bert_loss_torch_log.csv)."""
-    from transformers import BertConfig, BertForSequenceClassification
-
-    torch.manual_seed(5)
-    config = BertConfig(vocab_size=VOCAB, hidden_size=D,
-                        num_hidden_layers=LAYERS, num_attention_heads=HEADS,
-                        intermediate_size=2 * D, max_position_embeddings=16,
-                        num_labels=CLASSES, hidden_dropout_prob=0.0,
-                        attention_probs_dropout_prob=0.0)
-    bert = BertForSequenceClassification(config).eval()
+    bert = hf_bert()
     # Distinct biases and norms: the torch.export-based exporter stores
     # equal initializers once, one param they would all share.
     perturb_equal_params(bert)
