@@ -63,8 +63,10 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
 
     With `keep-forward`, the function is first copied as `@<name>_forward`:
     params and inputs in, the predictions (the first operand of the one
-    `nn.cross_entropy` or `nn.mse_loss` the loss is computed from) out, for
-    evaluation (`amp-run --eval-entry <name>_forward`).
+    `nn.cross_entropy` or elementwise loss the loss is computed from, when
+    it reads a label argument itself) out, for evaluation (`amp-run
+    --eval-entry <name>_forward`); for any other loss (written out of other
+    ops, a sum of losses) the loss itself, taking the label too.
 
     `entry` names the function to differentiate; by default every function
     whose results are one loss is. The C++ entry point is
@@ -129,7 +131,7 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
            "Clip the global L2 norm of the gradients to this (0: off)">,
     Option<"keepForward", "keep-forward", "bool", "false",
            "Also keep the forward pass as @<name>_forward, returning the "
-           "predictions, for evaluation">,
+           "predictions (or the loss), for evaluation">,
     Option<"stepDropoutMasks", "step-dropout-masks", "bool", "true",
            "Each step draws new dropout masks: a training dropout's seed is "
            "offset by an rng_state count of earlier steps, as PyTorch's "
