@@ -56,7 +56,7 @@ struct ImportFlags {
       "label", cl::init(""),
       cl::desc("With --train --loss graph, the graph input that holds the "
                "targets or classes: the label argument (default: the input "
-               "named labels)"),
+               "named labels; without one, the step has no label)"),
       cl::value_desc("name"), cl::cat(category)};
   cl::opt<std::string> lossOutput{
       "loss-output", cl::init(""),
