@@ -42,12 +42,14 @@ mlir::MLIRContext &context() { return amp::fuzz::sharedContext(); }
 constexpr const char *kPipelines[] = {
     "builtin.module(amp-pipeline)",
     "builtin.module(amp-pipeline{compute-type=bf16},amp-to-runtime)",
-    "builtin.module(nn-autodiff,amp-pipeline,amp-to-runtime)",
+    // keep-forward: the inference copy amp-run --eval-entry evaluates.
+    "builtin.module(nn-autodiff{keep-forward},amp-pipeline,amp-to-runtime)",
     "builtin.module(nn-autodiff{optimizer=adamw clip-norm=1.0 "
     "lr-schedule=multistep milestones=2,5 gamma=0.5},"
     "amp-pipeline,amp-lower-matmul-to-cublaslt)",
     "builtin.module(nn-autodiff{accumulate-steps=2 momentum=0.9 nesterov "
-    "weight-decay=0.01 no-decay-1d lr-schedule=cosine total-steps=10},"
+    "weight-decay=0.01 no-decay-1d lr-schedule=cosine total-steps=10 "
+    "keep-forward},"
     "amp-pipeline,amp-to-runtime)",
     "builtin.module(nn-autodiff{optimizer=adam weight-decay=0.1 "
     "no-decay=bias},amp-pipeline,amp-to-runtime)",
