@@ -1175,18 +1175,24 @@ def save_graph(stem, nodes, inputs, outputs, inits=(), opset=22,
     return path
 
 
-def train_and_log(model, x, y, opt, path,
-                  loss_fn=nn.functional.cross_entropy, steps=10):
-    """`steps` full-batch steps of `opt` on loss_fn(model(x), y), each
-    step's loss in the log `path` (step,loss)."""
+def log_steps(path, opt, loss_of_step, steps=10):
+    """`steps` steps of `opt` on loss_of_step(step) (from 1), each step's
+    loss in the log `path` (step,loss)."""
     with open(os.path.join(HERE, path), "w") as log:
         log.write("step,loss\n")
         for step in range(1, steps + 1):
             opt.zero_grad()
-            loss = loss_fn(model(x), y)
+            loss = loss_of_step(step)
             loss.backward()
             opt.step()
             log.write(f"{step},{loss.item():.9g}\n")
+
+
+def train_and_log(model, x, y, opt, path,
+                  loss_fn=nn.functional.cross_entropy, steps=10):
+    """`steps` full-batch steps of `opt` on loss_fn(model(x), y), each
+    step's loss in the log `path` (step,loss)."""
+    log_steps(path, opt, lambda step: loss_fn(model(x), y), steps)
 
 
 def write_bn_cnn_losses(path, make_optimizer,
@@ -1528,15 +1534,9 @@ def write_graph_loss_lm():
                       os.path.join(HERE, "graph_loss_lm.onnx"), dynamo=False,
                       opset_version=17, input_names=["ids"],
                       output_names=["loss"])
-    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
-    with open(os.path.join(HERE, "graph_loss_lm_torch_log.csv"), "w") as log:
-        log.write("step,loss\n")
-        for step in range(1, 11):
-            loss = model(ids[4 * (step - 1):4 * step])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            log.write(f"{step},{loss.item():.9g}\n")
+    log_steps("graph_loss_lm_torch_log.csv",
+              torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9),
+              lambda step: model(ids[4 * (step - 1):4 * step]))
 
 
 def write_graph_losses():
@@ -1579,15 +1579,10 @@ def write_graph_losses():
                               output_names=["loss"],
                               training=torch.onnx.TrainingMode.TRAINING)
         model.train()
-        opt = torch.optim.SGD(model.model.parameters(), lr=0.05, momentum=0.9)
-        with open(os.path.join(HERE, stem + "_torch_log.csv"), "w") as log:
-            log.write("step,loss\n")
-            for step in range(1, 11):
-                opt.zero_grad()
-                loss = model(train_x, train_t)
-                loss.backward()
-                opt.step()
-                log.write(f"{step},{loss.item():.9g}\n")
+        log_steps(stem + "_torch_log.csv",
+                  torch.optim.SGD(model.model.parameters(), lr=0.05,
+                                  momentum=0.9),
+                  lambda step: model(train_x, train_t))
         with torch.no_grad():
             held = model.eval()(torch.tensor(x[12:]),
                                 torch.tensor(target[12:])).item()
@@ -1600,15 +1595,9 @@ def write_graph_losses():
                       os.path.join(HERE, "graph_loss_ae.onnx"), dynamo=False,
                       opset_version=17, input_names=["x"],
                       output_names=["loss"])
-    opt = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
-    with open(os.path.join(HERE, "graph_loss_ae_torch_log.csv"), "w") as log:
-        log.write("step,loss\n")
-        for step in range(1, 11):
-            opt.zero_grad()
-            loss = model(train_x)
-            loss.backward()
-            opt.step()
-            log.write(f"{step},{loss.item():.9g}\n")
+    log_steps("graph_loss_ae_torch_log.csv",
+              torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9),
+              lambda step: model(train_x))
     with torch.no_grad():
         held = model(torch.tensor(x[12:])).item()
     with open(os.path.join(HERE, "graph_loss_ae_torch_eval.txt"), "w") as f:
