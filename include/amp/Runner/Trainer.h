@@ -222,9 +222,9 @@ private:
   /// (360 targets)"; for binary targets "0.9750 (351/360 targets), bce
   /// 0.0812"; for the loss "loss 0.0812 (360 rows)".
   std::string describe(const EvalResult &result) const;
-  /// What describe's text is, before it: "accuracy " for classes, else
-  /// empty.
-  const char *evalHeading() const;
+  /// Whether describe's text is an accuracy (of classes) rather than other
+  /// scores: the lines that print it say "accuracy".
+  bool reportsAccuracy() const { return !targets && !lossEval; }
   Status saveParams() const;
   /// The step arguments a checkpoint holds: every threaded one, in
   /// argument order.

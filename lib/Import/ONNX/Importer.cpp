@@ -93,6 +93,8 @@ private:
   LogicalResult importInputs();
   LogicalResult importNode(const onnx::NodeProto &node, int index);
   LogicalResult findFinalActivation(llvm::StringRef opType);
+  /// The argument of the graph input named `name`, or -1.
+  int findInput(llvm::StringRef name);
   /// With --train: the argument of the graph input named `labels` (Hugging
   /// Face's encoder-decoders take their labels as an input), -1 when there
   /// is none; an error when it is no integer tensor of the labels' `shape`.
@@ -580,24 +582,28 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
   return success();
 }
 
-FailureOr<int> GraphImporter::findLabelInput(llvm::ArrayRef<int64_t> shape) {
-  for (unsigned arg : inputArgs) {
-    Value input = body->getArgument(arg);
-    auto name = dyn_cast<NameLoc>(input.getLoc());
-    if (!name || name.getName() != kLabelsName)
-      continue;
-    auto type = cast<RankedTensorType>(input.getType());
-    if (type.getShape() != shape || !(type.getElementType().isInteger(64) ||
-                                      type.getElementType().isInteger(32)))
-      return emitError(fileLoc)
-                 << "--train: graph input '" << kLabelsName << "' is " << type
-                 << "; as the model's labels it must be an INT64 or INT32 "
-                    "tensor of the logits' shape without the classes ("
-                 << shapeSpelling(shape) << ")",
-             failure();
-    return int(arg);
-  }
+int GraphImporter::findInput(llvm::StringRef name) {
+  for (unsigned arg : inputArgs)
+    if (auto loc = dyn_cast<NameLoc>(body->getArgument(arg).getLoc());
+        loc && loc.getName() == name)
+      return int(arg);
   return -1;
+}
+
+FailureOr<int> GraphImporter::findLabelInput(llvm::ArrayRef<int64_t> shape) {
+  int arg = findInput(kLabelsName);
+  if (arg < 0)
+    return -1;
+  auto type = cast<RankedTensorType>(body->getArgument(arg).getType());
+  if (type.getShape() != shape || !(type.getElementType().isInteger(64) ||
+                                    type.getElementType().isInteger(32)))
+    return emitError(fileLoc)
+               << "--train: graph input '" << kLabelsName << "' is " << type
+               << "; as the model's labels it must be an INT64 or INT32 "
+                  "tensor of the logits' shape without the classes ("
+               << shapeSpelling(shape) << ")",
+           failure();
+  return arg;
 }
 
 Value GraphImporter::addLabelArgument(Type type, int *index) {
@@ -608,20 +614,14 @@ Value GraphImporter::addLabelArgument(Type type, int *index) {
 }
 
 FailureOr<int> GraphImporter::findNamedLabelInput() {
-  llvm::StringRef wanted = options.label.empty()
-                               ? llvm::StringRef(kLabelsName)
-                               : llvm::StringRef(options.label);
-  std::string names;
-  for (unsigned arg : inputArgs) {
-    auto loc = dyn_cast<NameLoc>(body->getArgument(arg).getLoc());
-    if (!loc)
-      continue;
-    if (loc.getName() == wanted)
-      return int(arg);
-    names += (names.empty() ? "" : ", ") + loc.getName().str();
-  }
   if (options.label.empty())
-    return -1;
+    return findInput(kLabelsName);
+  if (int arg = findInput(options.label); arg >= 0)
+    return arg;
+  std::string names;
+  for (unsigned arg : inputArgs)
+    if (auto loc = dyn_cast<NameLoc>(body->getArgument(arg).getLoc()))
+      names += (names.empty() ? "" : ", ") + loc.getName().str();
   return emitError(fileLoc) << "--label " << options.label
                             << " is not a graph input; its inputs are: "
                             << (names.empty() ? "none" : names),

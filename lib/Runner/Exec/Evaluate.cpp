@@ -63,44 +63,15 @@ StatusOr<Trainer::EvalResult> Trainer::evaluate(const EntryPoints &entry) {
       bindCallArgs(eval, binding, argPointers(), {logits->data()});
   const int64_t evalBatch = evalRows();
   const int64_t rows = split.eval.size();
-  EvalResult result;
-  if (lossEval) {
-    // The mean of the losses of the whole batches (Trainer::create has made
-    // sure there is one); the rows of a partial batch would be counted
-    // twice in a batch padded with others, so they are left out.
-    const int64_t batches = rows / evalBatch;
-    HostBatch &host = staging[current];
-    for (int64_t b = 0; b < batches; ++b) {
-      assembleBatch(split.eval, b * evalBatch, host);
-      if (Status s = uploadBatch(host); s.failed())
-        return s;
-      if (Status s = call(entry.eval, pointers, "@" + eval.name, entry);
-          s.failed())
-        return s;
-      float loss = 0;
-      if (Status s = logits->download(&loss); s.failed())
-        return s;
-      result.loss += loss;
-    }
-    result.loss /= double(batches);
-    result.total = batches * evalBatch;
-    result.leftOut = rows - result.total;
-    return result;
-  }
-  // A class per row, or a label per position (next-token accuracy).
-  const int64_t classes = eval.results[0].shape.back();
-  const int64_t labels = data.labelsPerRow;
-  const std::optional<int64_t> ignore =
-      program.step.args[binding.label].ignoreIndex;
   const bool readsLabel =
       std::any_of(eval.args.begin(), eval.args.end(),
                   [](const TensorDesc &a) { return a.role == Role::Label; });
-  std::vector<float> hostLogits(eval.results[0].numElements());
-  for (int64_t start = 0; start < rows; start += evalBatch) {
-    // An eval function that reads the labels (an encoder-decoder's shifted
-    // decoder ids) gets the held-out rows' labels too.
-    // staging[current]: its upload finished with the last step, and the
-    // logits' download waits for this one's.
+  // Runs the eval function on the held-out rows from `start` into `out`. An
+  // eval function that reads the labels (an encoder-decoder's shifted
+  // decoder ids, a loss) gets the held-out rows' labels too.
+  // staging[current]: its upload finished with the last step, and the
+  // result's download waits for this one's.
+  auto runBatch = [&](int64_t start, void *out) -> Status {
     HostBatch &host = staging[current];
     if (readsLabel) {
       assembleBatch(split.eval, start, host);
@@ -114,7 +85,33 @@ StatusOr<Trainer::EvalResult> Trainer::evaluate(const EntryPoints &entry) {
     if (Status s = call(entry.eval, pointers, "@" + eval.name, entry);
         s.failed())
       return s;
-    if (Status s = logits->download(hostLogits.data()); s.failed())
+    return logits->download(out);
+  };
+  EvalResult result;
+  if (lossEval) {
+    // The mean of the losses of the whole batches (Trainer::create has made
+    // sure there is one); the rows of a partial batch would be counted
+    // twice in a batch padded with others, so they are left out.
+    const int64_t batches = rows / evalBatch;
+    for (int64_t b = 0; b < batches; ++b) {
+      float loss = 0;
+      if (Status s = runBatch(b * evalBatch, &loss); s.failed())
+        return s;
+      result.loss += loss;
+    }
+    result.loss /= double(batches);
+    result.total = batches * evalBatch;
+    result.leftOut = rows - result.total;
+    return result;
+  }
+  // A class per row, or a label per position (next-token accuracy).
+  const int64_t classes = eval.results[0].shape.back();
+  const int64_t labels = data.labelsPerRow;
+  const std::optional<int64_t> ignore =
+      program.step.args[binding.label].ignoreIndex;
+  std::vector<float> hostLogits(eval.results[0].numElements());
+  for (int64_t start = 0; start < rows; start += evalBatch) {
+    if (Status s = runBatch(start, hostLogits.data()); s.failed())
       return s;
     for (int64_t r = 0; r < evalBatch && start + r < rows; ++r)
       for (int64_t k = 0; k < labels; ++k) {
@@ -153,10 +150,6 @@ StatusOr<Trainer::EvalResult> Trainer::evaluate(const EntryPoints &entry) {
     result.absError /= double(result.total);
   }
   return result;
-}
-
-const char *Trainer::evalHeading() const {
-  return targets || lossEval ? "" : "accuracy ";
 }
 
 std::string Trainer::describe(const EvalResult &r) const {

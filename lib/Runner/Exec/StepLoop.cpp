@@ -63,8 +63,9 @@ Status Trainer::run(const EntryPoints &entry, std::ostream &out) {
       StatusOr<EvalResult> result = evaluate(entry);
       if (result.failed())
         return result.takeStatus();
-      out << "step " << step << "  held-out " << evalHeading()
-          << describe(*result) << "\n";
+      out << "step " << step << "  held-out "
+          << (reportsAccuracy() ? "accuracy " : "") << describe(*result)
+          << "\n";
     }
     if (options.checkpointEvery > 0 && step % options.checkpointEvery == 0 &&
         step < options.steps)
@@ -86,7 +87,7 @@ Status Trainer::run(const EntryPoints &entry, std::ostream &out) {
     StatusOr<EvalResult> result = evaluate(entry);
     if (result.failed())
       return result.takeStatus();
-    out << "eval" << (*evalHeading() ? " accuracy" : "") << ": "
+    out << (reportsAccuracy() ? "eval accuracy: " : "eval: ")
         << describe(*result) << "\n";
   }
   if (options.reportMemory)
