@@ -528,7 +528,13 @@ public:
   /// An f32 `arith.constant` of `shape` filled with `value`.
   Value splat(llvm::ArrayRef<int64_t> shape, float value);
   /// A 0-d integer `arith.constant` of `elementType` (i32, i64) holding `v`.
-  Value intScalar(mlir::Type elementType, int64_t v);
+  Value intScalar(mlir::Type elementType, int64_t v) {
+    return intSplat(elementType, {}, v);
+  }
+  /// An integer `arith.constant` of `elementType` (i1, i32, i64) and
+  /// `shape` filled with `v` (truncated to the width).
+  Value intSplat(mlir::Type elementType, llvm::ArrayRef<int64_t> shape,
+                 int64_t v);
   /// An f32 `arith.constant` of `shape` holding `values` (row-major); its
   /// bytes must have been reserved.
   Value constant(llvm::ArrayRef<int64_t> shape, llvm::ArrayRef<float> values);

@@ -125,12 +125,14 @@ const onnx::AttributeProto *NodeContext::attr(llvm::StringRef name) const {
   return findAttribute(node, name);
 }
 
-Value NodeContext::intScalar(Type elementType, int64_t v) {
-  auto type = RankedTensorType::get({}, elementType);
+Value NodeContext::intSplat(Type elementType, llvm::ArrayRef<int64_t> shape,
+                            int64_t v) {
+  auto type = RankedTensorType::get(shape, elementType);
   return arith::ConstantOp::create(
       builder, loc, type,
-      DenseElementsAttr::get(
-          type, APInt(elementType.getIntOrFloatBitWidth(), v, true)));
+      DenseElementsAttr::get(type, APInt(elementType.getIntOrFloatBitWidth(), v,
+                                         /*isSigned=*/true,
+                                         /*implicitTrunc=*/true)));
 }
 
 NamedAttribute NodeContext::predicate(nn::ComparePredicate p) const {

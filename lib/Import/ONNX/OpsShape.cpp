@@ -1366,10 +1366,42 @@ static FailureOr<Value> padAxis(NodeContext &nc, Value x, int64_t axis,
       parts, {nc.named("axis", nc.builder.getI64IntegerAttr(axis))});
 }
 
-/// Pad: `constant` as nn.pad of a FLOAT tensor (after an nn.slice for
-/// negative pads, which crop), `edge`, `reflect` and `wrap` of a tensor of
-/// any type axis by axis with padAxis (numpy's
-/// np.pad pads the later axes' corners from the earlier axes' padding too).
+/// `x` (integer or BOOL) with `low` and `high` elements of `value` added
+/// before and after each dimension: an nn.concat per padded dimension of
+/// filled constants around it, as nn.pad takes floats. Hugging Face's causal
+/// LM loss pads its INT64 labels with -100 this way before shifting them.
+static FailureOr<Value> padWithIntConstant(NodeContext &nc, Value x,
+                                           llvm::ArrayRef<int64_t> low,
+                                           llvm::ArrayRef<int64_t> high,
+                                           int64_t value) {
+  const Type elt = cast<RankedTensorType>(x.getType()).getElementType();
+  for (size_t d = 0; d < low.size(); ++d) {
+    if (low[d] == 0 && high[d] == 0)
+      continue;
+    llvm::SmallVector<int64_t> shape = shapeOf(x);
+    llvm::SmallVector<Value, 3> parts;
+    for (int64_t n : {low[d], int64_t(-1), high[d]}) {
+      if (n < 0) {
+        parts.push_back(x);
+      } else if (n > 0) {
+        shape[d] = n;
+        parts.push_back(nc.intSplat(elt, shape, value));
+      }
+    }
+    FailureOr<Value> joined = nc.create<nn::ConcatOp>(
+        parts, {nc.named("axis", nc.builder.getI64IntegerAttr(d))});
+    if (failed(joined))
+      return failure();
+    x = *joined;
+  }
+  return x;
+}
+
+/// Pad: `constant` as nn.pad of a FLOAT tensor, or padWithIntConstant of an
+/// integer or BOOL one (after an nn.slice for negative pads, which crop),
+/// `edge`, `reflect` and `wrap` of a tensor of any type axis by axis with
+/// padAxis (numpy's np.pad pads the later axes' corners from the earlier
+/// axes' padding too).
 static LogicalResult importPad(NodeContext &nc) {
   FailureOr<std::string> mode = nc.stringAttr("mode", "constant");
   if (failed(mode))
@@ -1378,10 +1410,10 @@ static LogicalResult importPad(NodeContext &nc) {
     return nc.error() << "unknown mode '" << *mode
                       << "' (constant, edge, reflect, wrap)",
            failure();
-  // nn.pad pads FLOAT; the other modes copy elements of any type.
-  FailureOr<Value> x = *mode == "constant" ? nc.floatValue(0) : nc.anyValue(0);
+  FailureOr<Value> x = nc.anyValue(0);
   if (failed(x))
     return failure();
+  const bool isFloat = isa<FloatType>(getElementTypeOrSelf(x->getType()));
   if (*mode == "wrap" && nc.opset < 19)
     return nc.error() << "mode 'wrap' is Pad-19's; the model's opset is "
                       << nc.opset,
@@ -1389,6 +1421,7 @@ static LogicalResult importPad(NodeContext &nc) {
   int64_t rank = shapeOf(*x).size();
   std::vector<int64_t> pads;
   float value = 0.0f;
+  int64_t intValue = 0; // the value of an integer or BOOL x
   if (nc.opset < 11) {
     FailureOr<std::optional<llvm::SmallVector<int64_t>>> p =
         nc.intsAttr("pads");
@@ -1397,6 +1430,7 @@ static LogicalResult importPad(NodeContext &nc) {
       return nc.error() << "attribute 'pads' is required", failure();
     pads.assign((*p)->begin(), (*p)->end());
     value = *v;
+    intValue = toInt64(*v);
   } else {
     FailureOr<const Const *> p = nc.constInput(1, "the pads");
     if (failed(p))
@@ -1409,6 +1443,7 @@ static LogicalResult importPad(NodeContext &nc) {
       if ((*v)->numel() != 1)
         return nc.error() << "the constant value must be a scalar", failure();
       value = float((*v)->at(0));
+      intValue = (*v)->ints()[0];
     }
   }
   std::vector<int64_t> axes;
@@ -1475,6 +1510,11 @@ static LogicalResult importPad(NodeContext &nc) {
   if (llvm::all_of(low, [](int64_t p) { return p == 0; }) &&
       llvm::all_of(high, [](int64_t p) { return p == 0; }))
     return nc.setOutput(0, *cropped);
+  if (!isFloat) {
+    FailureOr<Value> padded =
+        padWithIntConstant(nc, *cropped, low, high, intValue);
+    return failed(padded) ? failure() : nc.setOutput(0, *padded);
+  }
   FailureOr<Value> padded = nc.create<nn::PadOp>(
       {*cropped},
       {nc.named("low", nc.i64Array(low)), nc.named("high", nc.i64Array(high)),

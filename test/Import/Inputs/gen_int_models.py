@@ -20,6 +20,12 @@ importer lifts (INT8, INT16, UINT8, UINT16 to i32, UINT32 to i64).
                               16 ** UINT8 2 (wraps to 0), a Reshape to
                               [16 ** 0.5, ...]; pow_fold_out_*.npy by ONNX's
                               reference evaluator
+  int_pad.onnx                Pad (constant) of INT64 with -100 (Hugging
+                              Face's causal LM loss pads its labels so), of
+                              BOOL with true, of INT32 with the default 0,
+                              of UINT8 with 255, and of INT64 cropped by a
+                              negative pad; int_pad_*.npy its inputs and
+                              outputs (np.pad)
   input_uint64.onnx           a UINT64 graph input (an error)
   cast_uint64.onnx            a Cast to UINT64 (an error)
 
@@ -177,6 +183,45 @@ def write_pow_fold():
                 np.asarray(value))
 
 
+def write_int_pad():
+    """Pad in mode constant of tensors that are not FLOAT (pad.test)."""
+    node = helper.make_node
+    inputs = {
+        "a": np.array([[1, -2, 3], [40, 50, -60]], np.int64),
+        "b": np.array([[True, False], [False, True]]),
+        "c": np.array([[7, -8, 9], [10, 11, -12]], np.int32),
+        "d": np.array([0, 1, 2], np.uint8),
+    }
+    elem = {np.int64: TP.INT64, np.bool_: TP.BOOL, np.int32: TP.INT32,
+            np.uint8: TP.UINT8}
+    inits = [numpy_helper.from_array(np.array(v, t), k) for k, v, t in [
+        ("pads_a", [1, 0, 0, 2], np.int64), ("value_a", -100, np.int64),
+        ("pads_b", [0, 1, 0, 0], np.int64), ("value_b", True, np.bool_),
+        ("pads_c", [0, 0, 1, 1], np.int64),
+        ("pads_d", [2, 1], np.int64), ("value_d", 255, np.uint8),
+        ("pads_e", [0, -1, 1, 1], np.int64), ("value_e", 7, np.int64)]]
+    nodes = [node("Pad", ["a", "pads_a", "value_a"], ["ya"], name="pad_a"),
+             node("Pad", ["b", "pads_b", "value_b"], ["yb"], name="pad_b"),
+             node("Pad", ["c", "pads_c"], ["yc"], name="pad_c"),
+             node("Pad", ["d", "pads_d", "value_d"], ["yd"], name="pad_d"),
+             node("Pad", ["a", "pads_e", "value_e"], ["ye"], name="pad_e")]
+    outputs = {
+        "ya": np.pad(inputs["a"], ((1, 0), (0, 2)), constant_values=-100),
+        "yb": np.pad(inputs["b"], ((0, 0), (1, 0)), constant_values=True),
+        "yc": np.pad(inputs["c"], ((0, 1), (0, 1))),
+        "yd": np.pad(inputs["d"], (2, 1), constant_values=255),
+        # np.pad takes no negative pads: the crop of column 0 first.
+        "ye": np.pad(inputs["a"][:, 1:], ((0, 1), (0, 1)),
+                     constant_values=7),
+    }
+    save_graph("int_pad", nodes,
+               [vi(k, elem[v.dtype.type], v.shape) for k, v in inputs.items()],
+               [vi(k, elem[v.dtype.type], v.shape)
+                for k, v in outputs.items()], inits, opset=18)
+    for name, value in {**inputs, **outputs}.items():
+        np.save(os.path.join(HERE, "int_pad_%s.npy" % name), value)
+
+
 def write_errors():
     save_graph("input_uint64",
                [helper.make_node("Identity", ["x"], ["y"], name="id")],
@@ -193,4 +238,5 @@ if __name__ == "__main__":
     write_int_types()
     write_byte_cnn()
     write_pow_fold()
+    write_int_pad()
     write_errors()

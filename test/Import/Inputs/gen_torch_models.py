@@ -111,6 +111,14 @@ token) exported by both of PyTorch's exporters, as users get them:
                                        momentum 0.9) on the first 40 rows of
                                        hf_gpt2_tokens.npz, 4 per step in
                                        order
+  hf_llama_lm_loss_script.onnx,        hf_llama's model called with its
+  hf_llama_lm_loss_dynamo.onnx         labels (loss, logits): Hugging
+                                       Face's causal LM loss, which pads the
+                                       INT64 labels with -100 and shifts them
+  hf_llama_lm_tokens.npz               hf_gpt2_tokens.npz's first 48 rows,
+                                       the ids as labels (-100 where the
+                                       mask is 0); PyTorch's training on it
+                                       is hf_llama_torch_log.csv's
   hf_t5_script.onnx                    Hugging Face's T5EncoderModel (a tiny
                                        config, random weights): relative
                                        position buckets computed from
@@ -391,14 +399,15 @@ class HfWithLoss(nn.Module):
     returning its loss, then its logits (as `model(..., labels=labels)`
     does); the model is the attribute `name`, as its weights are named."""
 
-    def __init__(self, model, name):
+    def __init__(self, model, name, **kwargs):
         super().__init__()
         self.name = name
         setattr(self, name, model)
+        self.kwargs = kwargs
 
     def forward(self, ids, mask, labels):
         out = getattr(self, self.name)(input_ids=ids, attention_mask=mask,
-                                       labels=labels)
+                                       labels=labels, **self.kwargs)
         return out.loss, out.logits
 
 
@@ -485,13 +494,9 @@ def write_hf_gpt2_tied():
                 gpt2(ids, mask).numpy())
 
 
-def write_hf_llama():
-    """Hugging Face's LlamaForCausalLM (RMSNorm, rotary embeddings, SwiGLU,
-    grouped-query attention) as users export it, its logits for
-    bert_pad_ids.npy and hf_attn_mask.npy, and PyTorch's losses over 10
-    SGD steps (lr 0.1, momentum 0.9) on the first 40 rows of
-    hf_gpt2_tokens.npz in order, 4 per step, as amp-run --shuffle=false
-    trains the imported model."""
+def hf_llama():
+    """The LlamaForCausalLM of hf_llama_*.onnx (seed 7), in eval mode,
+    returning its logits (HfLogits)."""
     from transformers import LlamaConfig, LlamaForCausalLM
 
     torch.manual_seed(7)
@@ -515,12 +520,70 @@ def write_hf_llama():
                 p.normal_(1.0, 0.1)
             if name.endswith(("q_proj.weight", "k_proj.weight")):
                 p.mul_(10.0)
+    return llama
+
+
+def write_hf_llama():
+    """Hugging Face's LlamaForCausalLM (RMSNorm, rotary embeddings, SwiGLU,
+    grouped-query attention) as users export it, its logits for
+    bert_pad_ids.npy and hf_attn_mask.npy, and PyTorch's losses over 10
+    SGD steps (lr 0.1, momentum 0.9) on the first 40 rows of
+    hf_gpt2_tokens.npz in order, 4 per step, as amp-run --shuffle=false
+    trains the imported model."""
+    llama = hf_llama()
     ids = torch.tensor(np.load(os.path.join(HERE, "bert_pad_ids.npy")))
     mask = torch.tensor(np.load(os.path.join(HERE, "hf_attn_mask.npy")))
     # At opset 23 the attention is ONNX's Attention (after Hugging Face's
     # repeat_kv) and RMSNorm RMSNormalization.
     export_hf(llama, "hf_llama", ids, mask, opset23=True)
     train_lm_and_log(llama, "hf_llama_torch_log.csv")
+
+
+def write_hf_llama_lm_loss():
+    """hf_llama's model called with its labels, as causal language models
+    are fine-tuned: Hugging Face's loss pads the labels with -100 (an INT64
+    Pad), shifts them by one and takes the cross-entropy of every position
+    that is no -100. Exported with both exporters with inputs ids, mask and
+    labels and outputs (loss, logits) (hf_llama_lm_loss_script.onnx,
+    hf_llama_lm_loss_dynamo.onnx; graph-loss-hf.test), on the rows of
+    hf_llama_lm_tokens.npz: hf_gpt2_tokens.npz's ids and mask, and as
+    labels the ids, -100 where the mask is 0. Shifted, those are
+    hf_gpt2_tokens.npz's labels, so PyTorch's training of the model is
+    hf_llama_torch_log.csv's (checked here)."""
+    data = np.load(os.path.join(HERE, "hf_gpt2_tokens.npz"))
+    labels = np.where(data["mask"] == 1, data["ids"], -100)
+    shifted = np.concatenate([labels[:, 1:], np.full_like(labels[:, :1],
+                                                          -100)], axis=1)
+    assert (shifted == data["labels"]).all()
+    # 48 rows: the 40 that train and 8 to evaluate.
+    np.savez(os.path.join(HERE, "hf_llama_lm_tokens.npz"),
+             ids=data["ids"][:48], mask=data["mask"][:48], labels=labels[:48])
+    llama = hf_llama().llama
+    model = HfWithLoss(llama, "llama", use_cache=False).eval()
+    rows = slice(0, 4)
+    args = tuple(torch.tensor(a[rows]) for a in
+                 (data["ids"], data["mask"], labels))
+    names = dict(input_names=["ids", "mask", "labels"],
+                 output_names=["loss", "logits"])
+    torch.onnx.export(model, args,
+                      os.path.join(HERE, "hf_llama_lm_loss_script.onnx"),
+                      dynamo=False, opset_version=17, **names)
+    torch.onnx.export(model, args,
+                      os.path.join(HERE, "hf_llama_lm_loss_dynamo.onnx"),
+                      dynamo=True, opset_version=18, external_data=False,
+                      **names)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    with open(os.path.join(HERE, "hf_llama_torch_log.csv")) as log:
+        expected = [float(line.split(",")[1]) for line in log.readlines()[1:]]
+    for step in range(1, 11):
+        rows = slice(4 * (step - 1), 4 * step)
+        loss = model(*(torch.tensor(a[rows]) for a in
+                       (data["ids"], data["mask"], labels)))[0]
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        assert abs(loss.item() - expected[step - 1]) <= 1e-6 * expected[
+            step - 1], (step, loss.item(), expected[step - 1])
 
 
 def train_lm_and_log(model, log_name):
@@ -2246,6 +2309,7 @@ def main():
     write_padded_tokens()
     write_next_tokens()
     write_hf_llama()
+    write_hf_llama_lm_loss()
     write_hf_gpt2_tied()
     write_hf_t5()
     write_hf_vision()
