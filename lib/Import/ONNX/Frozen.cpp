@@ -165,6 +165,15 @@ bool amp::onnx_import::isFoldedParameterName(llvm::StringRef name) {
   return name.starts_with("onnx::");
 }
 
+bool amp::onnx_import::isModuleStateName(llvm::StringRef name, bool bareToo) {
+  if (name.empty() || name.contains('/') || name.contains(':'))
+    return false;
+  auto [path, own] = name.rsplit('.');
+  if (own.empty()) // no dot
+    return bareToo && !path.starts_with("lifted_tensor");
+  return !own.starts_with("lifted_tensor");
+}
+
 bool amp::onnx_import::foldedFromWeight(llvm::ArrayRef<std::string> sources) {
   return llvm::any_of(sources, isWeightName);
 }
@@ -211,6 +220,22 @@ bool amp::onnx_import::foldedFromComputedValues(
   return !sources.empty() && llvm::all_of(sources, [](llvm::StringRef name) {
     return isComputedName(name);
   });
+}
+
+const std::string *
+amp::onnx_import::foldedFromModuleState(llvm::ArrayRef<std::string> sources) {
+  for (const std::string &name : sources) {
+    // torch.export names a node's value after its op, with a `_N` suffix
+    // after the first (`embedding_1`); a root module's value has no dot.
+    auto [stem, suffix] = llvm::StringRef(name).rsplit('_');
+    const bool nodeValue =
+        !stem.contains('.') && !suffix.empty() &&
+        llvm::all_of(suffix, [](char c) { return llvm::isDigit(c); });
+    if (!nodeValue && !isComputedName(name) &&
+        isModuleStateName(name, /*bareToo=*/true))
+      return &name;
+  }
+  return nullptr;
 }
 
 llvm::StringMap<std::string>

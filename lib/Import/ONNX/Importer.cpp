@@ -349,6 +349,11 @@ LogicalResult GraphImporter::importInitializers() {
         }))
       frozen.insert(init);
   llvm::StringMap<std::string> bufferHints = foldedFromBuffers(folded);
+  // The TorchScript exporter writes no metadata and names each initializer
+  // that is no parameter or buffer of the module `onnx::<Op>_<n>`.
+  const bool torchScript = model.producer_name() == "pytorch" &&
+                           buffers.empty() && parameters.empty() &&
+                           folded.empty();
   llvm::StringSet<> named(llvm::from_range, options.params);
   for (const std::string &name : options.params) {
     if (llvm::is_contained(options.frozen, name))
@@ -386,11 +391,16 @@ LogicalResult GraphImporter::importInitializers() {
     // A param even with one element: one torch.export's metadata calls a
     // parameter or folded from a weight, or whose own name is a module's
     // weight or bias (a one-channel convolution's `conv.bias` from the
-    // TorchScript exporter, which writes no metadata).
+    // TorchScript exporter, which writes no metadata), or a module's value
+    // that is no buffer (a CLIP's `logit_scale`, which the TorchScript
+    // exporter names as a buffer's, `m.logit_scale`, or at the root
+    // `logit_scale`).
     t.parameter =
         param || parameters.contains(init.name()) ||
         isWeightName(init.name()) ||
-        (sources != folded.end() && foldedFromWeight(sources->second));
+        (sources != folded.end() && foldedFromWeight(sources->second)) ||
+        (sources == folded.end() &&
+         isModuleStateName(init.name(), /*bareToo=*/torchScript));
     t.initializer = param || (!frozen.contains(init.name()) && !t.buffer);
     // Zeros that the exporter folded from no module value (the zero initial
     // state of a recurrent layer, zeros of a computed shape) are no weight,
@@ -407,6 +417,23 @@ LogicalResult GraphImporter::importInitializers() {
   for (const onnx::TensorProto &init : graph.initializer()) {
     auto hint = bufferHints.find(init.name());
     const Tensor *t = table.lookup(init.name());
+    // One element that torch.export's optimizer computed from a module's
+    // value (`exp = m.logit_scale.exp()`): a constant, and the computation
+    // is lost, so that training the folded value would not be PyTorch's.
+    auto sources = folded.find(init.name());
+    const std::string *state = sources == folded.end()
+                                   ? nullptr
+                                   : foldedFromModuleState(sources->second);
+    if (state && t->initializer && !t->parameter && t->isFloat() &&
+        t->constant->numel() == 1 && !options.constants)
+      emitWarning(fileLoc)
+          << "initializer '" << init.name()
+          << "' (one element) imports as a constant of the model, but "
+             "PyTorch's exporter computed it from '"
+          << *state
+          << "'; if that is a parameter, export with "
+             "torch.onnx.export(..., optimize=False), which keeps the "
+             "computation, so that it trains as PyTorch's";
     if (hint != bufferHints.end() && t->initializer && t->isFloat() &&
         t->constant->numel() > 1 && t->derived == Tensor::Derived::None &&
         !options.constants)

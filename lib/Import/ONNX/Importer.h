@@ -116,9 +116,20 @@ bool isParameterName(llvm::StringRef name);
 /// Whether `name` is the TorchScript exporter's name of a parameter it
 /// folded, `onnx::<Op>_<n>`: a Linear's weight transposed for a MatMul.
 bool isFoldedParameterName(llvm::StringRef name);
+/// Whether `name` is the name PyTorch's exporters give a parameter or
+/// buffer of the module: a dotted module path (`m.logit_scale`), or, when
+/// `bareToo` (a TorchScript export, which names every other initializer
+/// `onnx::<Op>_<n>`), a root module's (`logit_scale`). Never one with a
+/// `/` or `:` (other producers' and the TorchScript exporter's values) nor
+/// torch.export's lifted constants (`lifted_tensor_0`).
+bool isModuleStateName(llvm::StringRef name, bool bareToo);
 /// Whether `sources` (what an initializer was folded from) name a value
 /// named like a weight.
 bool foldedFromWeight(llvm::ArrayRef<std::string> sources);
+/// The first of `sources` (what an initializer was folded from) that is a
+/// value of the module (isModuleStateName, a root's too) and no value the
+/// exported graph computed, or null.
+const std::string *foldedFromModuleState(llvm::ArrayRef<std::string> sources);
 /// Whether `sources` (what an initializer was folded from) name no module
 /// value: no dotted name and none named like a weight (`weight`, `bias`
 /// at the end, or `weight_`, `bias_` at the start of its own name), only

@@ -77,6 +77,17 @@ token) exported by both of PyTorch's exporters, as users get them:
   scalar_weights_torch_log.csv         its losses over 10 full-batch SGD
                                        steps (lr 0.1, momentum 0.9) on
                                        bn_cnn_rows.csv
+  clip_loss_script.onnx,               Hugging Face's CLIPModel (a tiny
+  clip_loss_dynamo.onnx,               config) returning its contrastive
+  clip_loss_dynamo_noopt.onnx          loss (return_loss=True) of ids and
+                                       pixels: TorchScript exporter (the
+                                       root parameter `logit_scale`, one
+                                       element), torch.export-based (which
+                                       folds logit_scale.exp() into `exp`)
+                                       and the same with optimize=False
+  clip_rows.npz, clip_torch_log.csv    its 48 rows, and its losses over 10
+                                       SGD steps on the first 40 (4 per
+                                       step, lr 0.1, momentum 0.9)
   fresh_mlp.onnx                       an MLP with a fresh model's equal
                                        LayerNorm weights and zero biases,
                                        which the TorchScript exporter stores
@@ -1345,6 +1356,56 @@ class ScalarWeights(nn.Module):
         return self.head(self.squeeze(self.act(self.conv(x))).flatten(1))
 
 
+def write_clip_loss():
+    """A tiny CLIPModel whose forward returns its contrastive loss
+    (one-element-params.test): its root parameter `logit_scale` has one
+    element, and PyTorch trains it."""
+    from transformers import CLIPConfig, CLIPModel
+
+    class ClipLoss(CLIPModel):
+        def forward(self, ids, px):
+            return super().forward(input_ids=ids, pixel_values=px,
+                                   return_loss=True).loss
+
+    torch.manual_seed(11)
+    config = CLIPConfig(
+        text_config=dict(vocab_size=VOCAB, hidden_size=16,
+                         intermediate_size=32, num_hidden_layers=1,
+                         num_attention_heads=2, max_position_embeddings=SEQ),
+        vision_config=dict(hidden_size=16, intermediate_size=32,
+                           num_hidden_layers=1, num_attention_heads=2,
+                           image_size=8, patch_size=4),
+        projection_dim=8)
+    model = ClipLoss(config).eval()
+    perturb_equal_params(model)
+    rng = np.random.default_rng(11)
+    # Text rows end with the end-of-text token (2), whose position the text
+    # model pools.
+    ids = rng.integers(3, VOCAB, (48, SEQ))
+    ids[:, -1] = 2
+    px = rng.standard_normal((48, 3, 8, 8)).astype(np.float32)
+    np.savez(os.path.join(HERE, "clip_rows.npz"), ids=ids, px=px)
+    args = (torch.tensor(ids[:4]), torch.tensor(px[:4]))
+    names = dict(input_names=["ids", "px"], output_names=["loss"])
+    torch.onnx.export(model, args, os.path.join(HERE, "clip_loss_script.onnx"),
+                      dynamo=False, opset_version=17, **names)
+    for stem, optimize in [("clip_loss_dynamo", True),
+                           ("clip_loss_dynamo_noopt", False)]:
+        path = os.path.join(HERE, stem + ".onnx")
+        torch.onnx.export(model, args, path, dynamo=True, opset_version=18,
+                          external_data=False, optimize=optimize, **names)
+        # Without the nodes' metadata (their Python stack traces, most of
+        # the file), which the importer does not read.
+        exported = onnx.load(path)
+        for node in exported.graph.node:
+            del node.metadata_props[:]
+        onnx.save(exported, path)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    log_steps("clip_torch_log.csv", opt, lambda step: model(
+        torch.tensor(ids[4 * (step - 1):4 * step]),
+        torch.tensor(px[4 * (step - 1):4 * step])))
+
+
 def write_scalar_weights():
     """ScalarWeights exported by the TorchScript exporter, which writes no
     metadata: the one-channel bias keeps its name (`squeeze.bias`), the
@@ -2319,6 +2380,7 @@ def main():
     write_hf_deberta_v2()
     write_batch_norm_cnn()
     write_scalar_weights()
+    write_clip_loss()
     write_fresh_mlp()
     write_regression()
     write_elementwise_losses()
