@@ -848,14 +848,7 @@ static LogicalResult sliceTo(NodeContext &nc, unsigned output,
   FailureOr<Value> x = nc.anyValue(0);
   if (failed(x))
     return failure();
-  if (s.sizes == shapeOf(*x) &&
-      llvm::all_of(s.offsets, [](int64_t o) { return o == 0; }) &&
-      llvm::all_of(s.strides, [](int64_t st) { return st == 1; }))
-    return nc.setOutput(output, *x);
-  FailureOr<Value> y = nc.createTyped<nn::SliceOp>(
-      withShape(*x, s.sizes), {*x},
-      {nc.named("offsets", nc.i64Array(s.offsets)),
-       nc.named("strides", nc.i64Array(s.strides))});
+  FailureOr<Value> y = nc.slice(*x, s.offsets, s.sizes, s.strides);
   return failed(y) ? failure() : nc.setOutput(output, *y);
 }
 
@@ -1082,16 +1075,10 @@ static FailureOr<Tensor> windowOf(NodeContext &nc, unsigned i,
   FailureOr<Value> x = nc.anyValue(i);
   if (failed(x))
     return failure();
-  Value v = *x;
-  if (s.sizes != shapeOf(v)) {
-    FailureOr<Value> y = nc.createTyped<nn::SliceOp>(
-        withShape(v, s.sizes), {v},
-        {nc.named("offsets", nc.i64Array(s.offsets)),
-         nc.named("strides", nc.i64Array(s.strides))});
-    if (failed(y))
-      return failure();
-    v = *y;
-  }
+  FailureOr<Value> sliced = nc.slice(*x, s.offsets, s.sizes, s.strides);
+  if (failed(sliced))
+    return failure();
+  Value v = *sliced;
   if (llvm::ArrayRef<int64_t>(s.sizes) != shape) {
     FailureOr<Value> y = nc.reshape(v, shape);
     if (failed(y))
