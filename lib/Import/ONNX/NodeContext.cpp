@@ -390,8 +390,10 @@ FailureOr<ValueRange> NodeContext::create(llvm::StringRef opName,
   OperationState state(loc, opName);
   state.addOperands(operands);
   state.addAttributes(attrs);
-  // Placeholder result types, replaced by the inferred ones below.
-  state.addTypes(llvm::SmallVector<Type>(numResults, operands[0].getType()));
+  // Placeholder result types, replaced by the inferred ones below (an op
+  // may have no operands: an nn.concat of nothing, which inference
+  // rejects).
+  state.addTypes(llvm::SmallVector<Type>(numResults, NoneType::get(ctx())));
   Operation *op = Operation::create(state);
   auto iface = dyn_cast<InferTypeOpInterface>(op);
   assert(iface && "create<> is for ops that infer their result types");

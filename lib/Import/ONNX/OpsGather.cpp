@@ -143,8 +143,9 @@ static LogicalResult importGather(NodeContext &nc) {
         i += n;
     }
     // Folded on a constant, a reshape when it selects every element in
-    // order (a flattened mask gathered by its own positions).
-    if (isFoldable(**data) || isInOrder(idx, n)) {
+    // order (a flattened mask gathered by its own positions), and the same
+    // way when it selects none (an empty result, of no nn.concat).
+    if (isFoldable(**data) || isInOrder(idx, n) || idx.empty()) {
       FailureOr<int64_t> count = gatherCount(nc, outShape);
       if (failed(count))
         return failure();

@@ -77,6 +77,10 @@ token) exported by both of PyTorch's exporters, as users get them:
   scalar_weights_torch_log.csv         its losses over 10 full-batch SGD
                                        steps (lr 0.1, momentum 0.9) on
                                        bn_cnn_rows.csv
+  gather_empty.onnx                    Gather of no index (an empty
+                                       [2, 0] result) of a computed tensor,
+                                       and its ReduceSum; gather_empty_*.npy
+                                       its input and outputs (gathers.test)
   clip_loss_script.onnx,               Hugging Face's CLIPModel (a tiny
   clip_loss_dynamo.onnx,               config) returning its contrastive
   clip_loss_dynamo_noopt.onnx          loss (return_loss=True) of ids and
@@ -1356,6 +1360,25 @@ class ScalarWeights(nn.Module):
         return self.head(self.squeeze(self.act(self.conv(x))).flatten(1))
 
 
+def write_gather_empty():
+    """Gather of an empty INT64 index at import time from a computed tensor:
+    its result has no element, and its sum is 0."""
+    node = onnx.helper.make_node
+    vi = onnx.helper.make_tensor_value_info
+    F = onnx.TensorProto.FLOAT
+    save_graph("gather_empty", [
+        node("Relu", ["x"], ["r"], name="relu"),
+        node("Gather", ["r", "none"], ["g"], name="gather", axis=1),
+        node("ReduceSum", ["g"], ["s"], name="sum", keepdims=0)],
+        [vi("x", F, [2, 3])], [vi("g", F, [2, 0]), vi("s", F, [])],
+        [onnx.numpy_helper.from_array(np.zeros((0,), np.int64), "none")],
+        opset=17)
+    x = np.arange(6, dtype=np.float32).reshape(2, 3) - 2
+    outputs = {"x": x, "g": x[:, []], "s": np.array(0, np.float32)}
+    for name, value in outputs.items():
+        np.save(os.path.join(HERE, "gather_empty_%s.npy" % name), value)
+
+
 def write_clip_loss():
     """A tiny CLIPModel whose forward returns its contrastive loss
     (one-element-params.test): its root parameter `logit_scale` has one
@@ -2381,6 +2404,7 @@ def main():
     write_batch_norm_cnn()
     write_scalar_weights()
     write_clip_loss()
+    write_gather_empty()
     write_fresh_mlp()
     write_regression()
     write_elementwise_losses()
