@@ -17,7 +17,10 @@
 //    bias of an nn.RNN's first step, whose zero state the exporter
 //    folded), of that param, reshaped.
 // Values are compared bitwise; a folded initializer that shows neither
-// trains as a param of its own, as before.
+// trains as a param of its own, as before. The exporter folds such a
+// computation at each call of a module: a module called twice (an
+// ALBERT's shared layer) gives two equal initializers folded from the same
+// weight, which are one param (restoreRepeatedFolds).
 //
 // PyTorch's TorchScript exporter writes no such metadata, but names what it
 // folds `onnx::<op>_<n>`: a language model's output projection tied to its
@@ -138,6 +141,32 @@ void amp::onnx_import::restoreFoldedParams(ValueTable &table,
       }
       t->base = std::make_shared<const Const>(std::move(*base));
     }
+  }
+}
+
+void amp::onnx_import::restoreRepeatedFolds(ValueTable &table,
+                                            const onnx::GraphProto &graph,
+                                            const FoldedSources &folded) {
+  llvm::SmallVector<std::pair<Tensor *, const std::vector<std::string> *>>
+      firsts;
+  for (const onnx::TensorProto &init : graph.initializer()) {
+    auto sources = folded.find(init.name());
+    Tensor *t = table.lookup(init.name());
+    if (sources == folded.end() || !foldedFromWeight(sources->second) || !t ||
+        !t->initializer || !t->isFloat() || !t->constant ||
+        t->constant->numel() <= 1 || t->derived != Tensor::Derived::None)
+      continue;
+    auto same = llvm::find_if(firsts, [&](const auto &first) {
+      return *first.second == sources->second &&
+             first.first->shape == t->shape &&
+             llvm::equal(first.first->constant->f, t->constant->f, sameBits);
+    });
+    if (same == firsts.end()) {
+      firsts.push_back({t, &sources->second});
+      continue;
+    }
+    t->derived = Tensor::Derived::Same;
+    t->derivedFrom = same->first->name;
   }
 }
 

@@ -174,6 +174,27 @@ bool amp::onnx_import::isModuleStateName(llvm::StringRef name, bool bareToo) {
   return !own.starts_with("lifted_tensor");
 }
 
+/// The module path of the node `name`, `_<n>` dropped from each part.
+static std::string moduleScope(llvm::StringRef name) {
+  std::string scope;
+  llvm::SmallVector<llvm::StringRef> parts;
+  name.rsplit('/').first.split(parts, '/');
+  for (llvm::StringRef part : parts) {
+    auto [stem, suffix] = part.rsplit('_');
+    if (!suffix.empty() && !stem.empty() &&
+        llvm::all_of(suffix, [](char c) { return llvm::isDigit(c); }))
+      part = stem;
+    scope += part.str() + "/";
+  }
+  return scope;
+}
+
+bool amp::onnx_import::sameModuleCalledAgain(llvm::StringRef a,
+                                             llvm::StringRef b) {
+  return a.starts_with("/") && b.starts_with("/") &&
+         moduleScope(a) == moduleScope(b);
+}
+
 bool amp::onnx_import::foldedFromWeight(llvm::ArrayRef<std::string> sources) {
   return llvm::any_of(sources, isWeightName);
 }

@@ -315,12 +315,30 @@ LogicalResult GraphImporter::importInitializers() {
   for (const onnx::TensorProto &init : graph.initializer())
     initializers[init.name()] = &init;
   llvm::StringSet<> copies;
+  // The first node other than an Identity that reads each value.
+  llvm::StringMap<llvm::StringRef> reader;
   for (const onnx::NodeProto &node : graph.node())
-    if (node.op_type() == "Identity" && node.input_size() == 1 &&
-        node.output_size() == 1 && initializers.contains(node.input(0)) &&
-        (isParameterName(node.output(0)) ||
-         isFoldedParameterName(node.output(0))))
+    if (node.op_type() != "Identity")
+      for (const std::string &in : node.input())
+        reader.try_emplace(in, node.name());
+  for (const onnx::NodeProto &node : graph.node()) {
+    if (node.op_type() != "Identity" || node.input_size() != 1 ||
+        node.output_size() != 1 || !initializers.contains(node.input(0)))
+      continue;
+    // The TorchScript exporter folds a weight's transpose at each call of
+    // its module, and writes the equal folds of a module called again (an
+    // ALBERT's shared layer) as Identity copies, read by the same module:
+    // the same param, which trains once.
+    if (isFoldedParameterName(node.output(0)) &&
+        sameModuleCalledAgain(reader.lookup(node.output(0)),
+                              reader.lookup(node.input(0)))) {
+      table.repeatedCalls.insert(node.output(0));
+      continue;
+    }
+    if (isParameterName(node.output(0)) ||
+        isFoldedParameterName(node.output(0)))
       copies.insert(node.output(0));
+  }
   std::vector<std::string> frozenNames;
   for (const std::string &name : options.frozen)
     if (!copies.contains(name))
@@ -413,6 +431,7 @@ LogicalResult GraphImporter::importInitializers() {
     table.define(init.name(), std::move(t));
   }
   restoreFoldedParams(table, folded);
+  restoreRepeatedFolds(table, graph, folded);
   restoreTiedEmbeddings(table, graph);
   for (const onnx::TensorProto &init : graph.initializer()) {
     auto hint = bufferHints.find(init.name());

@@ -123,6 +123,12 @@ bool isFoldedParameterName(llvm::StringRef name);
 /// `/` or `:` (other producers' and the TorchScript exporter's values) nor
 /// torch.export's lifted constants (`lifted_tensor_0`).
 bool isModuleStateName(llvm::StringRef name, bool bareToo);
+/// Whether `a` and `b`, names of nodes the TorchScript exporter scoped by
+/// module path (`/m/encoder/layer/query/MatMul`), are nodes of the same
+/// module: the same path once the `_<n>` it adds to a module called again
+/// is dropped (`.../query_1/MatMul` is the second call of `query`;
+/// `/enc/layers.1/...` is another module than `/enc/layers.0/...`).
+bool sameModuleCalledAgain(llvm::StringRef a, llvm::StringRef b);
 /// Whether `sources` (what an initializer was folded from) name a value
 /// named like a weight.
 bool foldedFromWeight(llvm::ArrayRef<std::string> sources);
@@ -293,8 +299,9 @@ struct Tensor {
   /// (restoreFoldedParams): the transpose of the initializer `derivedFrom`,
   /// or a broadcast of `base` (the value without its repeats), which is the
   /// initializer `derivedFrom` when one it was folded from holds it, else
-  /// a param of its own.
-  enum class Derived { None, Transpose, Broadcast };
+  /// a param of its own; or the same value as `derivedFrom`, folded again
+  /// from the same weights (restoreRepeatedFolds).
+  enum class Derived { None, Transpose, Broadcast, Same };
   Derived derived = Derived::None;
   std::string derivedFrom;
   std::shared_ptr<const Const> base;
@@ -353,6 +360,12 @@ public:
     return foldedBytes <= kMaxFoldedBytes;
   }
 
+  /// Outputs of the TorchScript exporter's Identity copies of a folded
+  /// param (`onnx::MatMul_401 = Identity(onnx::MatMul_367)`) that the same
+  /// module reads when called again (sameModuleCalledAgain): the param
+  /// itself, not one of its own (importIdentity).
+  llvm::StringSet<> repeatedCalls;
+
   /// The param arguments created so far, with their values.
   const std::vector<ONNXParam> &params() const { return paramValues; }
   const std::vector<unsigned> &paramArgs() const { return paramArgIndices; }
@@ -389,6 +402,13 @@ private:
 /// and whose value shows how they derive from a param (the transpose of
 /// one of their sources, a broadcast) as such (FoldedParams.cpp).
 void restoreFoldedParams(ValueTable &table, const FoldedSources &folded);
+/// Marks each float initializer that `folded` lists as folded from the same
+/// values, one named like a weight among them, as an earlier initializer of
+/// `graph` with the same values (bitwise): the same param (the
+/// torch.export-based exporter folds a weight's transpose at each call of
+/// its module, twice for an ALBERT's shared layer) (FoldedParams.cpp).
+void restoreRepeatedFolds(ValueTable &table, const onnx::GraphProto &graph,
+                          const FoldedSources &folded);
 /// Marks the output projections that PyTorch's TorchScript exporter folded
 /// from a tied embedding (it writes no metadata) as its transpose: a 2-D
 /// float initializer it named `onnx::...` whose values are bitwise the

@@ -651,7 +651,9 @@ static LogicalResult importWhere(NodeContext &nc) {
 /// (amp-export-onnx writes it as an initializer of its own). So is the
 /// Identity of a param named as the exporter names a weight it folded
 /// (`onnx::MatMul_486 = Identity(onnx::MatMul_445)`: the transposed weights
-/// of a fresh nn.TransformerEncoder's layers, copies of one layer).
+/// of a fresh nn.TransformerEncoder's layers, copies of one layer), unless
+/// the same module reads it when called again (ALBERT's shared layer:
+/// ValueTable::repeatedCalls), where it is the param itself.
 static LogicalResult importIdentity(NodeContext &nc) {
   FailureOr<Tensor *> t = nc.input(0);
   if (failed(t))
@@ -660,7 +662,7 @@ static LogicalResult importIdentity(NodeContext &nc) {
   const bool trains =
       in.initializer &&
       (in.parameter || ShapedType::getNumElements(in.shape) > 1);
-  if (nc.hasOutput(0) &&
+  if (nc.hasOutput(0) && !nc.table.repeatedCalls.contains(nc.node.output(0)) &&
       (isParameterName(nc.node.output(0)) ||
        (isFoldedParameterName(nc.node.output(0)) && trains)) &&
       !nc.options.constants && in.fromInitializer && in.isFloat() &&

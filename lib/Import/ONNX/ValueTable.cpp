@@ -91,7 +91,12 @@ Value ValueTable::materialize(Tensor &t, Location loc) {
   if (t.initializer && !options.constants &&
       t.derived != Tensor::Derived::None) {
     Location at = NameLoc::get(builder.getStringAttr(t.name));
-    if (t.derived == Tensor::Derived::Transpose) {
+    if (t.derived == Tensor::Derived::Same) {
+      Tensor *source = lookup(t.derivedFrom);
+      assert(source && "restoreRepeatedFolds names an initializer");
+      t.value = materialize(*source, loc);
+      recordUse(t.value, {t.name});
+    } else if (t.derived == Tensor::Derived::Transpose) {
       Tensor *source = lookup(t.derivedFrom);
       assert(source && "restoreFoldedParams names an initializer");
       Value param = materialize(*source, loc);

@@ -126,6 +126,13 @@ token) exported by both of PyTorch's exporters, as users get them:
                                        momentum 0.9) on the first 40 rows of
                                        hf_gpt2_tokens.npz, 4 per step in
                                        order
+  hf_albert_loss_script.onnx,          a tiny AlbertForSequenceClassification
+  hf_albert_loss_dynamo.onnx           (one layer's weights shared by 2)
+                                       called with its labels (loss,
+                                       logits); both exporters fold the
+                                       shared weights' transposes twice
+  hf_albert_loss_torch_log.csv         its losses over 10 SGD steps (lr 0.1,
+                                       momentum 0.9) on hf_bert_tokens.npz
   hf_llama_lm_loss_script.onnx,        hf_llama's model called with its
   hf_llama_lm_loss_dynamo.onnx         labels (loss, logits): Hugging
                                        Face's causal LM loss, which pads the
@@ -457,6 +464,57 @@ def write_hf_bert_loss():
                                torch.tensor(data["mask"][r]).long(),
                                torch.tensor(data["labels"][r]).long())[1],
         data["labels"], "hf_bert_loss_torch_log.csv", lr=0.1)
+
+
+def write_hf_albert_loss():
+    """Hugging Face's AlbertForSequenceClassification (a tiny config: one
+    layer's weights shared by its 2 layers, an embedding of 16 mapped to
+    32) called with its labels (as write_hf_bert_loss's BERT), exported by
+    both exporters (hf_albert_loss_script.onnx, hf_albert_loss_dynamo.onnx,
+    without the nodes' metadata; dedup-params.test): each folds the shared
+    weights' transposes at both calls of the layer, and PyTorch trains each
+    weight once (hf_albert_loss_torch_log.csv, lr 0.1)."""
+    from transformers import AlbertConfig, AlbertForSequenceClassification
+
+    torch.manual_seed(13)
+    config = AlbertConfig(vocab_size=VOCAB, embedding_size=16, hidden_size=D,
+                          num_hidden_layers=LAYERS, num_attention_heads=HEADS,
+                          intermediate_size=2 * D, max_position_embeddings=16,
+                          num_labels=CLASSES, hidden_dropout_prob=0.0,
+                          attention_probs_dropout_prob=0.0,
+                          classifier_dropout_prob=0.0)
+    albert = AlbertForSequenceClassification(config).eval()
+    perturb_equal_params(albert)
+    model = HfWithLoss(albert, "albert").eval()
+    data = np.load(os.path.join(HERE, "hf_bert_tokens.npz"))
+    rows = slice(0, 4)
+    args = (torch.tensor(data["ids"][rows]),
+            torch.tensor(data["mask"][rows]).long(),
+            torch.tensor(data["labels"][rows]).long())
+    names = dict(input_names=["ids", "mask", "labels"],
+                 output_names=["loss", "logits"])
+    torch.onnx.export(model, args,
+                      os.path.join(HERE, "hf_albert_loss_script.onnx"),
+                      dynamo=False, opset_version=17, **names)
+    path = os.path.join(HERE, "hf_albert_loss_dynamo.onnx")
+    torch.onnx.export(model, args, path, dynamo=True, opset_version=18,
+                      external_data=False, **names)
+    strip_node_metadata(path)
+    train_token_rows_and_log(
+        model, lambda r: model(torch.tensor(data["ids"][r]),
+                               torch.tensor(data["mask"][r]).long(),
+                               torch.tensor(data["labels"][r]).long())[1],
+        data["labels"], "hf_albert_loss_torch_log.csv", lr=0.1)
+
+
+def strip_node_metadata(path):
+    """The ONNX model `path` without its nodes' metadata (their Python stack
+    traces, most of a torch.export-based export), which the importer does
+    not read."""
+    model = onnx.load(path)
+    for node in model.graph.node:
+        del node.metadata_props[:]
+    onnx.save(model, path)
 
 
 def hf_gpt2():
@@ -1417,12 +1475,7 @@ def write_clip_loss():
         path = os.path.join(HERE, stem + ".onnx")
         torch.onnx.export(model, args, path, dynamo=True, opset_version=18,
                           external_data=False, optimize=optimize, **names)
-        # Without the nodes' metadata (their Python stack traces, most of
-        # the file), which the importer does not read.
-        exported = onnx.load(path)
-        for node in exported.graph.node:
-            del node.metadata_props[:]
-        onnx.save(exported, path)
+        strip_node_metadata(path)
     opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
     log_steps("clip_torch_log.csv", opt, lambda step: model(
         torch.tensor(ids[4 * (step - 1):4 * step]),
@@ -2394,6 +2447,7 @@ def main():
     write_next_tokens()
     write_hf_llama()
     write_hf_llama_lm_loss()
+    write_hf_albert_loss()
     write_hf_gpt2_tied()
     write_hf_t5()
     write_hf_vision()
