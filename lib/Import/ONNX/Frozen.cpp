@@ -174,18 +174,23 @@ bool amp::onnx_import::isModuleStateName(llvm::StringRef name, bool bareToo) {
   return !own.starts_with("lifted_tensor");
 }
 
+/// `name` without a `_<n>` suffix (the one PyTorch's exporters add to a
+/// repeated name), or std::nullopt when it has none.
+static std::optional<llvm::StringRef> withoutNumberSuffix(llvm::StringRef name) {
+  auto [stem, suffix] = name.rsplit('_');
+  if (stem.empty() || suffix.empty() ||
+      !llvm::all_of(suffix, [](char c) { return llvm::isDigit(c); }))
+    return std::nullopt;
+  return stem;
+}
+
 /// The module path of the node `name`, `_<n>` dropped from each part.
 static std::string moduleScope(llvm::StringRef name) {
   std::string scope;
   llvm::SmallVector<llvm::StringRef> parts;
   name.rsplit('/').first.split(parts, '/');
-  for (llvm::StringRef part : parts) {
-    auto [stem, suffix] = part.rsplit('_');
-    if (!suffix.empty() && !stem.empty() &&
-        llvm::all_of(suffix, [](char c) { return llvm::isDigit(c); }))
-      part = stem;
-    scope += part.str() + "/";
-  }
+  for (llvm::StringRef part : parts)
+    scope += withoutNumberSuffix(part).value_or(part).str() + "/";
   return scope;
 }
 
@@ -226,12 +231,10 @@ static constexpr llvm::StringLiteral kComputingOps[] = {
 /// `val_N`, or a node torch.export named for its aten op, with or without a
 /// `_N` suffix.
 static bool isComputedName(llvm::StringRef name) {
-  auto [stem, suffix] = name.rsplit('_');
-  if (!suffix.empty() &&
-      llvm::all_of(suffix, [](char c) { return llvm::isDigit(c); })) {
-    if (stem == "val")
+  if (std::optional<llvm::StringRef> stem = withoutNumberSuffix(name)) {
+    if (*stem == "val")
       return true;
-    name = stem;
+    name = *stem;
   }
   return llvm::is_contained(kComputingOps, name);
 }
@@ -248,10 +251,8 @@ amp::onnx_import::foldedFromModuleState(llvm::ArrayRef<std::string> sources) {
   for (const std::string &name : sources) {
     // torch.export names a node's value after its op, with a `_N` suffix
     // after the first (`embedding_1`); a root module's value has no dot.
-    auto [stem, suffix] = llvm::StringRef(name).rsplit('_');
-    const bool nodeValue =
-        !stem.contains('.') && !suffix.empty() &&
-        llvm::all_of(suffix, [](char c) { return llvm::isDigit(c); });
+    std::optional<llvm::StringRef> stem = withoutNumberSuffix(name);
+    const bool nodeValue = stem && !stem->contains('.');
     if (!nodeValue && !isComputedName(name) &&
         isModuleStateName(name, /*bareToo=*/true))
       return &name;
