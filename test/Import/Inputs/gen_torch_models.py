@@ -444,7 +444,16 @@ def write_hf_bert_loss():
     # Distinct biases and norms: the torch.export-based exporter stores
     # equal initializers once, one param they would all share.
     perturb_equal_params(bert)
-    model = HfWithLoss(bert, "bert").eval()
+    export_and_train_with_labels(HfWithLoss(bert, "bert").eval(),
+                                 "hf_bert_loss")
+
+
+def export_and_train_with_labels(model, stem, strip=False):
+    """`model` (ids, mask, labels) -> (loss, logits) exported with both
+    exporters on the first 4 rows of hf_bert_tokens.npz (<stem>_script.onnx,
+    <stem>_dynamo.onnx, its nodes' metadata stripped when `strip`), and
+    PyTorch's training of it by train_token_rows_and_log at lr 0.1
+    (<stem>_torch_log.csv)."""
     data = np.load(os.path.join(HERE, "hf_bert_tokens.npz"))
     rows = slice(0, 4)
     args = (torch.tensor(data["ids"][rows]),
@@ -452,18 +461,18 @@ def write_hf_bert_loss():
             torch.tensor(data["labels"][rows]).long())
     names = dict(input_names=["ids", "mask", "labels"],
                  output_names=["loss", "logits"])
-    torch.onnx.export(model, args,
-                      os.path.join(HERE, "hf_bert_loss_script.onnx"),
+    torch.onnx.export(model, args, os.path.join(HERE, stem + "_script.onnx"),
                       dynamo=False, opset_version=17, **names)
-    torch.onnx.export(model, args,
-                      os.path.join(HERE, "hf_bert_loss_dynamo.onnx"),
-                      dynamo=True, opset_version=18, external_data=False,
-                      **names)
+    path = os.path.join(HERE, stem + "_dynamo.onnx")
+    torch.onnx.export(model, args, path, dynamo=True, opset_version=18,
+                      external_data=False, **names)
+    if strip:
+        strip_node_metadata(path)
     train_token_rows_and_log(
         model, lambda r: model(torch.tensor(data["ids"][r]),
                                torch.tensor(data["mask"][r]).long(),
                                torch.tensor(data["labels"][r]).long())[1],
-        data["labels"], "hf_bert_loss_torch_log.csv", lr=0.1)
+        data["labels"], stem + "_torch_log.csv", lr=0.1)
 
 
 def write_hf_albert_loss():
@@ -485,26 +494,8 @@ def write_hf_albert_loss():
                           classifier_dropout_prob=0.0)
     albert = AlbertForSequenceClassification(config).eval()
     perturb_equal_params(albert)
-    model = HfWithLoss(albert, "albert").eval()
-    data = np.load(os.path.join(HERE, "hf_bert_tokens.npz"))
-    rows = slice(0, 4)
-    args = (torch.tensor(data["ids"][rows]),
-            torch.tensor(data["mask"][rows]).long(),
-            torch.tensor(data["labels"][rows]).long())
-    names = dict(input_names=["ids", "mask", "labels"],
-                 output_names=["loss", "logits"])
-    torch.onnx.export(model, args,
-                      os.path.join(HERE, "hf_albert_loss_script.onnx"),
-                      dynamo=False, opset_version=17, **names)
-    path = os.path.join(HERE, "hf_albert_loss_dynamo.onnx")
-    torch.onnx.export(model, args, path, dynamo=True, opset_version=18,
-                      external_data=False, **names)
-    strip_node_metadata(path)
-    train_token_rows_and_log(
-        model, lambda r: model(torch.tensor(data["ids"][r]),
-                               torch.tensor(data["mask"][r]).long(),
-                               torch.tensor(data["labels"][r]).long())[1],
-        data["labels"], "hf_albert_loss_torch_log.csv", lr=0.1)
+    export_and_train_with_labels(HfWithLoss(albert, "albert").eval(),
+                                 "hf_albert_loss", strip=True)
 
 
 def strip_node_metadata(path):
