@@ -385,6 +385,9 @@ LogicalResult GraphImporter::importInitializers() {
   }
   for (onnx::TensorProto &init :
        *model.mutable_graph()->mutable_initializer()) {
+    if (table.contains(init.name()))
+      return emitError(fileLoc)
+             << "initializer '" << init.name() << "' is defined twice";
     std::string error;
     std::optional<Const> c = readTensorProto(init, error);
     if (!c)

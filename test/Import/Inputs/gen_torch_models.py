@@ -81,6 +81,8 @@ token) exported by both of PyTorch's exporters, as users get them:
                                        [2, 0] result) of a computed tensor,
                                        and its ReduceSum; gather_empty_*.npy
                                        its input and outputs (gathers.test)
+  duplicate_initializer.onnx           a graph defining the initializer w
+                                       twice (an error)
   clip_loss_script.onnx,               Hugging Face's CLIPModel (a tiny
   clip_loss_dynamo.onnx,               config) returning its contrastive
   clip_loss_dynamo_noopt.onnx          loss (return_loss=True) of ids and
@@ -1428,6 +1430,20 @@ def write_gather_empty():
         np.save(os.path.join(HERE, "gather_empty_%s.npy" % name), value)
 
 
+def write_duplicate_initializer():
+    """A graph that defines the initializer `w` twice (errors.test), which
+    the checker would refuse."""
+    vi = onnx.helper.make_tensor_value_info
+    F = onnx.TensorProto.FLOAT
+    w = np.ones((2, 2), np.float32)
+    save_graph("duplicate_initializer",
+               [onnx.helper.make_node("MatMul", ["x", "w"], ["y"], name="mm")],
+               [vi("x", F, [2, 2])], [vi("y", F, [2, 2])],
+               [onnx.numpy_helper.from_array(w, "w"),
+                onnx.numpy_helper.from_array(2 * w, "w")], opset=17,
+               check=False)
+
+
 def write_clip_loss():
     """A tiny CLIPModel whose forward returns its contrastive loss
     (one-element-params.test): its root parameter `logit_scale` has one
@@ -2450,6 +2466,7 @@ def main():
     write_scalar_weights()
     write_clip_loss()
     write_gather_empty()
+    write_duplicate_initializer()
     write_fresh_mlp()
     write_regression()
     write_elementwise_losses()
