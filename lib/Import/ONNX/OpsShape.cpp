@@ -1366,15 +1366,16 @@ static FailureOr<Value> padWithIntConstant(NodeContext &nc, Value x,
     if (low[d] == 0 && high[d] == 0)
       continue;
     llvm::SmallVector<int64_t> shape = shapeOf(x);
+    auto fill = [&](int64_t n) {
+      shape[d] = n;
+      return nc.intSplat(elt, shape, value);
+    };
     llvm::SmallVector<Value, 3> parts;
-    for (int64_t n : {low[d], int64_t(-1), high[d]}) {
-      if (n < 0) {
-        parts.push_back(x);
-      } else if (n > 0) {
-        shape[d] = n;
-        parts.push_back(nc.intSplat(elt, shape, value));
-      }
-    }
+    if (low[d] > 0)
+      parts.push_back(fill(low[d]));
+    parts.push_back(x);
+    if (high[d] > 0)
+      parts.push_back(fill(high[d]));
     FailureOr<Value> joined = nc.create<nn::ConcatOp>(
         parts, {nc.named("axis", nc.builder.getI64IntegerAttr(d))});
     if (failed(joined))
