@@ -127,6 +127,7 @@ OPS = {
     "Mul": r"test_mul(_bcast|_example|_u?int(8|16|32|64))?$",
     "Neg": r"test_neg(_example)?$",
     "NegativeLogLikelihoodLoss": r"test_nllloss_",
+    "NonZero": r"test_nonzero_example$",
     "Not": r"test_not_",
     "OneHot": r"test_onehot_",
     "Or": r"test_or[0-9_]",

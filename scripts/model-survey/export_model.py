@@ -342,6 +342,15 @@ def build(name):
         return encoder(T.DebertaConfig, T.DebertaForSequenceClassification,
                        relative_attention=True, max_relative_positions=8,
                        pos_att_type=["c2p", "p2c"])
+    if name == "deberta_v2":
+        # DeBERTa-v3's architecture: log-bucketed relative positions shared
+        # between the layers (share_att_key), a convolution in the
+        # embeddings' first layer
+        return encoder(T.DebertaV2Config, T.DebertaV2ForSequenceClassification,
+                       relative_attention=True, max_relative_positions=-1,
+                       position_buckets=8, norm_rel_ebd="layer_norm",
+                       share_att_key=True, pos_att_type=["p2c", "c2p"],
+                       position_biased_input=False, conv_kernel_size=3)
     if name == "convbert":
         return encoder(T.ConvBertConfig, T.ConvBertForSequenceClassification,
                        embedding_size=D, conv_kernel_size=3)
@@ -674,7 +683,7 @@ NAMES = ["mistral", "qwen2", "gemma", "gemma2", "phi", "gpt_neox", "falcon",
 EXTRAS = ["mistral_leftpad", "mixtral", "qwen2_moe", "mixtral_eager",
           "qwen2_moe_eager", "qwen3", "phi3",
           "gemma3", "stablelm", "olmo2", "starcoder2", "gptj", "codegen",
-          "gpt_bigcode", "gpt_neo", "modernbert", "deberta", "convbert",
+          "gpt_bigcode", "gpt_neo", "modernbert", "deberta", "deberta_v2", "convbert",
           "squeezebert", "mobilebert", "levit", "cvt", "swinv2",
           "convnextv2", "mobilenet_v1", "bit", "pvt_v2", "siglip_vision",
           "hubert", "wavlm", "tv_mnasnet0_5", "tv_resnext50_32x4d",

@@ -466,8 +466,9 @@ public:
   /// Input `i` as an SSA value of any type.
   FailureOr<Value> anyValue(unsigned i);
   /// Input `i`, which must be known at import time; `what` says what it is
-  /// ("the shape") in the error.
-  FailureOr<const Const *> constInput(unsigned i, llvm::StringRef what);
+  /// ("the shape") in the error, and `why`, when given, why it must be.
+  FailureOr<const Const *> constInput(unsigned i, llvm::StringRef what,
+                                      llvm::StringRef why = {});
   /// constInput, which must hold one element (of any rank).
   FailureOr<const Const *> scalarInput(unsigned i, llvm::StringRef what);
   /// Warns, naming --param, when input `i`, which the op reads as a weight

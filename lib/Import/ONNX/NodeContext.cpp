@@ -83,8 +83,8 @@ FailureOr<Value> NodeContext::numericValue(unsigned i) {
   return table.materialize(**t, loc);
 }
 
-FailureOr<const Const *> NodeContext::constInput(unsigned i,
-                                                 llvm::StringRef what) {
+FailureOr<const Const *>
+NodeContext::constInput(unsigned i, llvm::StringRef what, llvm::StringRef why) {
   FailureOr<Tensor *> t = input(i);
   if (failed(t))
     return failure();
@@ -95,6 +95,8 @@ FailureOr<const Const *> NodeContext::constInput(unsigned i,
                            "input given with --constant-input";
     if ((*t)->graphInput >= 0)
       diag << " (it is graph input #" << (*t)->graphInput << ")";
+    if (!why.empty())
+      diag << "; " << why;
     return failure();
   }
   return (*t)->constant.get();

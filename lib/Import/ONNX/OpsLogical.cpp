@@ -7,7 +7,9 @@
 // input ids (a padding mask, `ids == 0`) compute at run time. IsNaN and
 // IsInf of FLOAT tensors compare x with itself or with infinity. OneHot:
 // nn.compare of the indices (negative ones wrapped) with each position,
-// nn.where of the on and off values.
+// nn.where of the on and off values. NonZero of a tensor known at import
+// time folds; of one computed at run time it is an error, as its result's
+// shape would be the data's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -245,6 +247,40 @@ static LogicalResult importOneHot(NodeContext &nc) {
   return success();
 }
 
+/// NonZero: the positions of the nonzero elements of a tensor known at
+/// import time, INT64 [rank, count], in row-major order (a 0-d input gives
+/// [0, count], as ONNX's reference). A tensor computed at run time (a mask
+/// of the labels, a router's choice of experts) or a param would give a
+/// result whose shape is the data's: an error that says so.
+static LogicalResult importNonZero(NodeContext &nc) {
+  FailureOr<const Const *> c =
+      nc.constInput(0, "the input",
+                    "its count of nonzero elements is the result's shape, "
+                    "and amp's shapes are static");
+  if (failed(c))
+    return failure();
+  if (!isFoldable(**nc.input(0)))
+    return nc.error() << "the input ('" << nc.node.input(0)
+                      << "') is a param: the result's shape would change as "
+                         "it trains",
+           failure();
+  const Const &in = **c;
+  const int64_t rank = in.shape.size(), n = in.numel();
+  std::vector<int64_t> hits;
+  for (int64_t k = 0; k < n; ++k)
+    if (in.at(k) != 0) // NaN included
+      hits.push_back(k);
+  Const out;
+  out.dtype = onnx::TensorProto::INT64;
+  out.shape = {rank, int64_t(hits.size())};
+  out.i.resize(rank * hits.size());
+  llvm::SmallVector<int64_t> strides = stridesOf(in.shape);
+  for (int64_t j = 0, count = hits.size(); j < count; ++j)
+    for (int64_t d = 0; d < rank; ++d)
+      out.i[d * count + j] = hits[j] / strides[d] % in.shape[d];
+  return nc.setOutput(0, std::move(out));
+}
+
 void amp::onnx_import::registerLogicalOps(OpTable &t) {
   t["Equal"] = {importCompare<nn::ComparePredicate::EQ>, {}};
   t["Less"] = {importCompare<nn::ComparePredicate::LT>, {}};
@@ -258,4 +294,5 @@ void amp::onnx_import::registerLogicalOps(OpTable &t) {
   t["IsNaN"] = {importIsNaN, {}};
   t["IsInf"] = {importIsInf, {"detect_positive", "detect_negative"}};
   t["OneHot"] = {importOneHot, {"axis"}};
+  t["NonZero"] = {importNonZero, {}};
 }

@@ -26,6 +26,15 @@ importer lifts (INT8, INT16, UINT8, UINT16 to i32, UINT32 to i64).
                               of UINT8 with 255, and of INT64 cropped by a
                               negative pad; int_pad_*.npy its inputs and
                               outputs (np.pad)
+  nonzero.onnx                NonZero of constants, folded: a FLOAT tensor
+                              with NaN and -0.0, a 0-d one, Longformer's
+                              ConstantOfShape of ones (its positions scale
+                              the input), a BOOL mask (x[mask], GatherND);
+                              nonzero_*.npy its input and outputs by ONNX's
+                              reference evaluator
+  nonzero_runtime.onnx        NonZero of x > 0, computed at run time (an
+                              error)
+  nonzero_param.onnx          NonZero of a FLOAT initializer (an error)
   input_uint64.onnx           a UINT64 graph input (an error)
   cast_uint64.onnx            a Cast to UINT64 (an error)
 
@@ -222,6 +231,60 @@ def write_int_pad():
         np.save(os.path.join(HERE, "int_pad_%s.npy" % name), value)
 
 
+def write_nonzero():
+    """NonZero of constants (folded) and of what is not one (nonzero.test)."""
+    node = helper.make_node
+    x = np.arange(1, 7, dtype=np.float32).reshape(2, 3) / 4
+    m = np.array([[[0, 1.5], [np.nan, 0]], [[-0.0, -2], [0, 0]],
+                  [[3, 0], [0, 7]]], np.float32)
+    mask = np.array([[True, False, True], [False, False, True]])
+    inits = [numpy_helper.from_array(v, k) for k, v in [
+        ("s", np.array(2.5, np.float32)), ("mask", mask),
+        ("six", np.array([6], np.int64)), ("shape23", np.array([2, 3]))]]
+    nodes = [
+        # A Constant, as a FLOAT initializer of more than one element is a
+        # param.
+        node("Constant", [], ["m"], name="m",
+             value=numpy_helper.from_array(m)),
+        node("NonZero", ["m"], ["nz_m"], name="nz_m"),
+        node("NonZero", ["s"], ["nz_s"], name="nz_s"),
+        # Longformer's TorchScript export: positions of ones, as a range.
+        node("ConstantOfShape", ["six"], ["ones"], name="ones",
+             value=numpy_helper.from_array(np.array([1], np.int64))),
+        node("NonZero", ["ones"], ["pos"], name="nz_ones"),
+        node("Cast", ["pos"], ["posf"], name="cast", to=TP.FLOAT),
+        node("Reshape", ["posf", "shape23"], ["pos23"], name="reshape"),
+        node("Mul", ["x", "pos23"], ["y"], name="mul"),
+        # x[mask]: GatherND at the mask's positions.
+        node("NonZero", ["mask"], ["nz_mask"], name="nz_mask"),
+        node("Transpose", ["nz_mask"], ["idx"], name="transpose"),
+        node("GatherND", ["x", "idx"], ["picked"], name="gather_nd"),
+    ]
+    outputs = ["nz_m", "nz_s", "y", "picked"]
+    ref = ReferenceEvaluator(helper.make_model(helper.make_graph(
+        nodes, "ref", [vi("x", TP.FLOAT, x.shape)],
+        [vi(k, TP.UNDEFINED, None) for k in outputs], inits)))
+    values = dict(zip(outputs, ref.run(None, {"x": x})))
+    assert values["nz_s"].shape == (0, 1)
+    assert np.array_equal(values["picked"], x[mask])
+    save_graph("nonzero", nodes, [vi("x", TP.FLOAT, x.shape)],
+               [vi(k, TP.INT64 if k.startswith("nz") else TP.FLOAT,
+                   values[k].shape) for k in outputs], inits, opset=17)
+    for name, value in {"x": x, **values}.items():
+        np.save(os.path.join(HERE, "nonzero_%s.npy" % name), value)
+    save_graph("nonzero_runtime",
+               [node("Greater", ["x", "zero"], ["pos"], name="greater"),
+                node("NonZero", ["pos"], ["nz"], name="nonzero")],
+               [vi("x", TP.FLOAT, [4])], [vi("nz", TP.INT64, [1, None])],
+               [numpy_helper.from_array(np.array(0, np.float32), "zero")],
+               opset=17)
+    save_graph("nonzero_param",
+               [node("NonZero", ["w"], ["nz"], name="nonzero")], [],
+               [vi("nz", TP.INT64, [2, None])],
+               [numpy_helper.from_array(np.eye(2, dtype=np.float32), "w")],
+               opset=17)
+
+
 def write_errors():
     save_graph("input_uint64",
                [helper.make_node("Identity", ["x"], ["y"], name="id")],
@@ -239,4 +302,5 @@ if __name__ == "__main__":
     write_byte_cnn()
     write_pow_fold()
     write_int_pad()
+    write_nonzero()
     write_errors()
