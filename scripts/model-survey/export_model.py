@@ -280,14 +280,17 @@ def build(name):
         ids = torch.where(mask == 0, torch.ones_like(ids), ids.flip(1))
         return m, (ids, mask), n
     # *_eager: transformers' eager experts loop instead of its default
-    # grouped_mm custom op (which the torch.export-based exporter rejects)
+    # grouped_mm custom op (which the torch.export-based exporter rejects);
+    # *_batched: its batched_mm experts, each token's experts' weights
+    # gathered and applied by bmm (static shapes)
     moe_kw = {"experts_implementation": "eager"} if name.endswith("_eager") \
-        else {}
-    if name in ("mixtral", "mixtral_eager"):
+        else {"experts_implementation": "batched_mm"} \
+        if name.endswith("_batched") else {}
+    if name in ("mixtral", "mixtral_eager", "mixtral_batched"):
         return causal(T.MixtralConfig, T.MixtralForCausalLM,
                       num_key_value_heads=2, num_local_experts=4,
                       num_experts_per_tok=2, sliding_window=None, **moe_kw)
-    if name in ("qwen2_moe", "qwen2_moe_eager"):
+    if name in ("qwen2_moe", "qwen2_moe_eager", "qwen2_moe_batched"):
         return causal(T.Qwen2MoeConfig, T.Qwen2MoeForCausalLM,
                       num_key_value_heads=2, num_experts=4,
                       num_experts_per_tok=2, moe_intermediate_size=16,
@@ -681,7 +684,8 @@ NAMES = ["mistral", "qwen2", "gemma", "gemma2", "phi", "gpt_neox", "falcon",
          "tv_convnext_tiny", "tv_regnet_y_400mf", "tv_shufflenet_v2_x0_5",
          "tv_densenet121", "tv_squeezenet1_1", "tv_vit_b_16"]
 EXTRAS = ["mistral_leftpad", "mixtral", "qwen2_moe", "mixtral_eager",
-          "qwen2_moe_eager", "qwen3", "phi3",
+          "qwen2_moe_eager", "mixtral_batched", "qwen2_moe_batched",
+          "qwen3", "phi3",
           "gemma3", "stablelm", "olmo2", "starcoder2", "gptj", "codegen",
           "gpt_bigcode", "gpt_neo", "modernbert", "deberta", "deberta_v2", "convbert",
           "squeezebert", "mobilebert", "levit", "cvt", "swinv2",

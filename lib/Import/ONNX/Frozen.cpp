@@ -148,13 +148,17 @@ llvm::StringSet<> amp::onnx_import::frozenInitializers(
 /// Module values have dotted names (the exporter's own values do not);
 /// parameters' own names mostly end in weight or bias (in_proj_weight too)
 /// or, in recurrent layers, begin with them (weight_ih_l0,
-/// bias_hh_l1_reverse).
+/// bias_hh_l1_reverse). A projection held as a bare parameter ends in
+/// proj or projection: a mixture of experts' stacked expert weights
+/// (Hugging Face's experts.gate_up_proj and experts.down_proj), CLIP's
+/// text_projection.
 bool amp::onnx_import::isWeightName(llvm::StringRef name) {
   llvm::StringRef own = name.rsplit('.').second;
   if (own.empty())
     own = name;
   return own.ends_with("weight") || own.ends_with("bias") ||
-         own.starts_with("weight_") || own.starts_with("bias_");
+         own.starts_with("weight_") || own.starts_with("bias_") ||
+         own.ends_with("proj") || own.ends_with("projection");
 }
 
 bool amp::onnx_import::isParameterName(llvm::StringRef name) {

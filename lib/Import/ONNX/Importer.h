@@ -107,8 +107,9 @@ llvm::StringSet<> frozenInitializers(const onnx::GraphProto &graph,
 /// (`pkg.torch.export.graph_signature.InputSpec.kind`).
 llvm::StringSet<> initializersOfKind(const onnx::GraphProto &graph,
                                      llvm::StringRef kind);
-/// Whether `name` is named like a weight: `weight`, `bias` at the end, or
-/// `weight_`, `bias_` at the start of its own name (after the last dot).
+/// Whether `name` is named like a weight: `weight`, `bias`, `proj` or
+/// `projection` at the end, or `weight_`, `bias_` at the start of its own
+/// name (after the last dot).
 bool isWeightName(llvm::StringRef name);
 /// Whether `name` is named as a module's parameter: a dotted name, or one
 /// named like a weight.

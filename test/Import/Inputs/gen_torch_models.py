@@ -605,6 +605,50 @@ def write_hf_llama():
     train_lm_and_log(llama, "hf_llama_torch_log.csv")
 
 
+def lm_tokens_with_labels():
+    """hf_llama_lm_tokens.npz's arrays (ids, mask, labels), written first:
+    hf_gpt2_tokens.npz's ids and mask, and as labels the ids, -100 where
+    the mask is 0. Shifted, those are hf_gpt2_tokens.npz's labels."""
+    data = np.load(os.path.join(HERE, "hf_gpt2_tokens.npz"))
+    labels = np.where(data["mask"] == 1, data["ids"], -100)
+    shifted = np.concatenate([labels[:, 1:], np.full_like(labels[:, :1],
+                                                          -100)], axis=1)
+    assert (shifted == data["labels"]).all()
+    # 48 rows: the 40 that train and 8 to evaluate.
+    tokens = dict(ids=data["ids"][:48], mask=data["mask"][:48],
+                  labels=labels[:48])
+    np.savez(os.path.join(HERE, "hf_llama_lm_tokens.npz"), **tokens)
+    return tokens
+
+
+def export_and_train_lm_with_labels(model, stem, tokens):
+    """A causal LM `model` (ids, mask, labels) -> (loss, logits) exported
+    with both exporters on the first 4 rows of `tokens`
+    (<stem>_script.onnx, <stem>_dynamo.onnx), then trained by PyTorch as
+    amp-run --shuffle=false trains its import: 10 SGD steps (lr 0.1,
+    momentum 0.9) on rows 0..39 in order, 4 per step. Returns the losses."""
+    args = tuple(torch.tensor(a[:4]) for a in
+                 (tokens["ids"], tokens["mask"], tokens["labels"]))
+    names = dict(input_names=["ids", "mask", "labels"],
+                 output_names=["loss", "logits"])
+    torch.onnx.export(model, args, os.path.join(HERE, stem + "_script.onnx"),
+                      dynamo=False, opset_version=17, **names)
+    torch.onnx.export(model, args, os.path.join(HERE, stem + "_dynamo.onnx"),
+                      dynamo=True, opset_version=18, external_data=False,
+                      **names)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    losses = []
+    for step in range(1, 11):
+        rows = slice(4 * (step - 1), 4 * step)
+        loss = model(*(torch.tensor(tokens[k][rows]) for k in
+                       ("ids", "mask", "labels")))[0]
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    return losses
+
+
 def write_hf_llama_lm_loss():
     """hf_llama's model called with its labels, as causal language models
     are fine-tuned: Hugging Face's loss pads the labels with -100 (an INT64
@@ -612,44 +656,60 @@ def write_hf_llama_lm_loss():
     that is no -100. Exported with both exporters with inputs ids, mask and
     labels and outputs (loss, logits) (hf_llama_lm_loss_script.onnx,
     hf_llama_lm_loss_dynamo.onnx; graph-loss-hf.test), on the rows of
-    hf_llama_lm_tokens.npz: hf_gpt2_tokens.npz's ids and mask, and as
-    labels the ids, -100 where the mask is 0. Shifted, those are
-    hf_gpt2_tokens.npz's labels, so PyTorch's training of the model is
+    hf_llama_lm_tokens.npz (lm_tokens_with_labels), whose shifted labels
+    are hf_gpt2_tokens.npz's, so PyTorch's training of the model is
     hf_llama_torch_log.csv's (checked here)."""
-    data = np.load(os.path.join(HERE, "hf_gpt2_tokens.npz"))
-    labels = np.where(data["mask"] == 1, data["ids"], -100)
-    shifted = np.concatenate([labels[:, 1:], np.full_like(labels[:, :1],
-                                                          -100)], axis=1)
-    assert (shifted == data["labels"]).all()
-    # 48 rows: the 40 that train and 8 to evaluate.
-    np.savez(os.path.join(HERE, "hf_llama_lm_tokens.npz"),
-             ids=data["ids"][:48], mask=data["mask"][:48], labels=labels[:48])
+    tokens = lm_tokens_with_labels()
     llama = hf_llama().llama
     model = HfWithLoss(llama, "llama", use_cache=False).eval()
-    rows = slice(0, 4)
-    args = tuple(torch.tensor(a[rows]) for a in
-                 (data["ids"], data["mask"], labels))
-    names = dict(input_names=["ids", "mask", "labels"],
-                 output_names=["loss", "logits"])
-    torch.onnx.export(model, args,
-                      os.path.join(HERE, "hf_llama_lm_loss_script.onnx"),
-                      dynamo=False, opset_version=17, **names)
-    torch.onnx.export(model, args,
-                      os.path.join(HERE, "hf_llama_lm_loss_dynamo.onnx"),
-                      dynamo=True, opset_version=18, external_data=False,
-                      **names)
-    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    losses = export_and_train_lm_with_labels(model, "hf_llama_lm_loss",
+                                             tokens)
     with open(os.path.join(HERE, "hf_llama_torch_log.csv")) as log:
         expected = [float(line.split(",")[1]) for line in log.readlines()[1:]]
-    for step in range(1, 11):
-        rows = slice(4 * (step - 1), 4 * step)
-        loss = model(*(torch.tensor(a[rows]) for a in
-                       (data["ids"], data["mask"], labels)))[0]
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        assert abs(loss.item() - expected[step - 1]) <= 1e-6 * expected[
-            step - 1], (step, loss.item(), expected[step - 1])
+    for step, (loss, want) in enumerate(zip(losses, expected), 1):
+        assert abs(loss - want) <= 1e-6 * want, (step, loss, want)
+
+
+def write_hf_mixtral_loss():
+    """Hugging Face's MixtralForCausalLM, a mixture of experts (4 experts,
+    2 per token; seed 17), with transformers' batched_mm experts (each
+    token's 2 experts' weights gathered from the [4, ...] expert params and
+    applied by bmm, with static shapes), called with its labels as
+    write_hf_llama_lm_loss's Llama, exported with both exporters
+    (hf_mixtral_loss_script.onnx, hf_mixtral_loss_dynamo.onnx without the
+    nodes' metadata; hf-moe.test) and trained by PyTorch on
+    hf_llama_lm_tokens.npz (hf_mixtral_torch_log.csv)."""
+    from transformers import MixtralConfig, MixtralForCausalLM
+
+    tokens = lm_tokens_with_labels()
+    torch.manual_seed(17)
+    config = MixtralConfig(vocab_size=VOCAB, hidden_size=D,
+                           intermediate_size=2 * D, num_hidden_layers=LAYERS,
+                           num_attention_heads=HEADS,
+                           num_key_value_heads=HEADS // 2,
+                           num_local_experts=4, num_experts_per_tok=2,
+                           max_position_embeddings=16, sliding_window=None,
+                           attention_dropout=0.0, tie_word_embeddings=False,
+                           experts_implementation="batched_mm")
+    mixtral = MixtralForCausalLM(config).eval()
+    # As hf_llama's: distinct norms and peaked attention; router weights 10
+    # times the initial ones pick experts as decisively as a trained
+    # router does.
+    with torch.no_grad():
+        for name, p in mixtral.named_parameters():
+            if name.endswith("norm.weight"):
+                p.normal_(1.0, 0.1)
+            if name.endswith(("q_proj.weight", "k_proj.weight",
+                              "gate.weight")):
+                p.mul_(10.0)
+    perturb_equal_params(mixtral)
+    model = HfWithLoss(mixtral, "mixtral", use_cache=False).eval()
+    losses = export_and_train_lm_with_labels(model, "hf_mixtral_loss", tokens)
+    strip_node_metadata(os.path.join(HERE, "hf_mixtral_loss_dynamo.onnx"))
+    with open(os.path.join(HERE, "hf_mixtral_torch_log.csv"), "w") as log:
+        log.write("step,loss\n")
+        for step, loss in enumerate(losses, 1):
+            log.write(f"{step},{loss:.9g}\n")
 
 
 def train_lm_and_log(model, log_name):
@@ -2454,6 +2514,7 @@ def main():
     write_next_tokens()
     write_hf_llama()
     write_hf_llama_lm_loss()
+    write_hf_mixtral_loss()
     write_hf_albert_loss()
     write_hf_gpt2_tied()
     write_hf_t5()
