@@ -8,14 +8,21 @@
 // metadata (`pkg.onnxscript.optimizer.folded_from`, a Python list of the
 // names folded), so a name also freezes every initializer folded from it.
 // The same exporter marks each initializer that is a module's buffer
-// (`pkg.torch.export.graph_signature.InputSpec.kind` BUFFER): those do not
-// train either (and each that is a parameter, PARAMETER, which trains even
-// with one element: a CLIP's logit_scale, a PReLU's single slope), nor what it
-// folded from a value a node of the graph computes (Importer.cpp: zeros_like of
-// an activation, which only the activation's shape went into).
-// ValueInfoProto.metadata_props (field 4) is newer than Debian's
-// libonnx-dev; it is read from the message's unknown fields when the
-// generated class does not know it.
+// (`pkg.torch.export.graph_signature.InputSpec.kind` BUFFER) or a tensor
+// constant (CONSTANT_TENSOR: a plain tensor attribute, a tensor built in
+// forward): those do not train either (and each that is a parameter,
+// PARAMETER, which trains even with one element: a CLIP's logit_scale, a
+// PReLU's single slope), nor what it folded from a value a node of the
+// graph computes (Importer.cpp: zeros_like of an activation, which only the
+// activation's shape went into). A module value that the exporter folded
+// away is no initializer, but the graph's metadata keeps the exported
+// program's whole signature (`pkg.torch.export.ExportedProgram.
+// graph_signature`, lines `b_m_inv_freq: BUFFER target='m.inv_freq'`), so
+// what was folded from a buffer (a rotary embedding's cos and sin tables)
+// is known not to train without --frozen.
+// ValueInfoProto.metadata_props (field 4) and GraphProto.metadata_props
+// (field 16) are newer than Debian's libonnx-dev; they are read from the
+// message's unknown fields when the generated class does not know them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,25 +36,28 @@ using namespace amp::onnx_import;
 
 namespace {
 
-constexpr int kMetadataPropsField = 4;
+constexpr int kValueInfoMetadataField = 4;
+constexpr int kGraphMetadataField = 16;
 constexpr llvm::StringLiteral kFoldedFrom =
     "pkg.onnxscript.optimizer.folded_from";
 constexpr llvm::StringLiteral kInputKind =
     "pkg.torch.export.graph_signature.InputSpec.kind";
+constexpr llvm::StringLiteral kGraphSignature =
+    "pkg.torch.export.ExportedProgram.graph_signature";
 
-/// The metadata entries of `info`, from the field when the generated class
-/// has it, else from the unknown fields.
+/// The metadata entries (field number `fieldNumber`) of `message`, from the
+/// field when the generated class has it, else from the unknown fields.
 std::vector<onnx::StringStringEntryProto>
-metadataOf(const onnx::ValueInfoProto &info) {
+metadataOf(const google::protobuf::Message &message, int fieldNumber) {
   std::vector<onnx::StringStringEntryProto> entries;
-  const google::protobuf::Reflection *reflection = info.GetReflection();
+  const google::protobuf::Reflection *reflection = message.GetReflection();
   if (const google::protobuf::FieldDescriptor *field =
-          info.GetDescriptor()->FindFieldByNumber(kMetadataPropsField)) {
+          message.GetDescriptor()->FindFieldByNumber(fieldNumber)) {
     if (field->is_repeated() &&
         field->type() == google::protobuf::FieldDescriptor::TYPE_MESSAGE) {
-      for (int k = 0, n = reflection->FieldSize(info, field); k < n; ++k) {
+      for (int k = 0, n = reflection->FieldSize(message, field); k < n; ++k) {
         onnx::StringStringEntryProto e;
-        if (e.ParseFromString(reflection->GetRepeatedMessage(info, field, k)
+        if (e.ParseFromString(reflection->GetRepeatedMessage(message, field, k)
                                   .SerializeAsString()))
           entries.push_back(std::move(e));
       }
@@ -55,10 +65,10 @@ metadataOf(const onnx::ValueInfoProto &info) {
     return entries;
   }
   const google::protobuf::UnknownFieldSet &unknown =
-      reflection->GetUnknownFields(info);
+      reflection->GetUnknownFields(message);
   for (int k = 0; k < unknown.field_count(); ++k) {
     const google::protobuf::UnknownField &f = unknown.field(k);
-    if (f.number() != kMetadataPropsField ||
+    if (f.number() != fieldNumber ||
         f.type() != google::protobuf::UnknownField::TYPE_LENGTH_DELIMITED)
       continue;
     onnx::StringStringEntryProto e;
@@ -97,7 +107,8 @@ amp::onnx_import::foldedSources(const onnx::GraphProto &graph) {
   for (const onnx::ValueInfoProto &info : graph.value_info()) {
     if (!initializers.contains(info.name()))
       continue;
-    for (const onnx::StringStringEntryProto &e : metadataOf(info))
+    for (const onnx::StringStringEntryProto &e :
+         metadataOf(info, kValueInfoMetadataField))
       if (e.key() == kFoldedFrom)
         for (std::string &source : quotedStrings(e.value()))
           sources[info.name()].push_back(std::move(source));
@@ -106,17 +117,36 @@ amp::onnx_import::foldedSources(const onnx::GraphProto &graph) {
 }
 
 llvm::StringSet<>
-amp::onnx_import::initializersOfKind(const onnx::GraphProto &graph,
+amp::onnx_import::moduleValuesOfKind(const onnx::GraphProto &graph,
                                      llvm::StringRef kind) {
-  llvm::StringSet<> initializers, buffers;
+  llvm::StringSet<> initializers, values;
   for (const onnx::TensorProto &init : graph.initializer())
     initializers.insert(init.name());
   for (const onnx::ValueInfoProto &info : graph.value_info())
     if (initializers.contains(info.name()))
-      for (const onnx::StringStringEntryProto &e : metadataOf(info))
+      for (const onnx::StringStringEntryProto &e :
+           metadataOf(info, kValueInfoMetadataField))
         if (e.key() == kInputKind && e.value() == kind)
-          buffers.insert(info.name());
-  return buffers;
+          values.insert(info.name());
+  // The signature's input lines: `<name>: <KIND> target='<path>' ...`.
+  for (const onnx::StringStringEntryProto &e :
+       metadataOf(graph, kGraphMetadataField)) {
+    if (e.key() != kGraphSignature)
+      continue;
+    llvm::SmallVector<llvm::StringRef> lines;
+    llvm::StringRef(e.value()).split(lines, '\n');
+    for (llvm::StringRef line : lines) {
+      auto [name, spec] = line.split(": ");
+      auto [lineKind, rest] = spec.split(' ');
+      if (lineKind != kind || !rest.consume_front("target='"))
+        continue;
+      llvm::StringRef target =
+          rest.take_until([](char c) { return c == '\''; });
+      if (!target.empty() && target.size() < rest.size())
+        values.insert(target);
+    }
+  }
+  return values;
 }
 
 llvm::StringSet<> amp::onnx_import::frozenInitializers(
@@ -232,11 +262,12 @@ static constexpr llvm::StringLiteral kComputingOps[] = {
 // clang-format on
 
 /// Whether `name` is a value the exported graph computed: onnxscript's
-/// `val_N`, or a node torch.export named for its aten op, with or without a
-/// `_N` suffix.
+/// `val_N`, torch.export's `lifted_tensor_N` (a tensor the forward built
+/// from constants, `torch.tensor([...])`), or a node torch.export named
+/// for its aten op, with or without a `_N` suffix.
 static bool isComputedName(llvm::StringRef name) {
   if (std::optional<llvm::StringRef> stem = withoutNumberSuffix(name)) {
-    if (*stem == "val")
+    if (*stem == "val" || *stem == "lifted_tensor")
       return true;
     name = *stem;
   }
@@ -265,12 +296,15 @@ amp::onnx_import::foldedFromModuleState(llvm::ArrayRef<std::string> sources) {
 }
 
 llvm::StringMap<std::string>
-amp::onnx_import::foldedFromBuffers(const FoldedSources &folded) {
+amp::onnx_import::foldedFromBuffers(const FoldedSources &folded,
+                                    const llvm::StringSet<> &parameters) {
   // An initializer folded from a weight is a weight, gathered or
   // transposed.
   llvm::StringMap<std::string> hints;
   for (const auto &[init, sources] : folded) {
-    if (llvm::any_of(sources, isWeightName))
+    if (llvm::any_of(sources, [&](llvm::StringRef name) {
+          return isWeightName(name) || parameters.contains(name);
+        }))
       continue;
     auto buffer = llvm::find_if(
         sources, [](llvm::StringRef name) { return name.contains('.'); });

@@ -351,22 +351,35 @@ LogicalResult GraphImporter::importInitializers() {
            << "--frozen '" << unmatched
            << "' names no initializer of the graph (nor a value the "
               "torch.export-based exporter folded into one)";
-  // PyTorch's buffers, and what the exporter folded from them, do not train;
-  // nor does what it folded from a value the graph computes at run time,
-  // which only that value's shape can have gone into (zeros_like of an
-  // activation): no weight.
-  llvm::StringSet<> buffers = initializersOfKind(graph, "BUFFER");
-  llvm::StringSet<> parameters = initializersOfKind(graph, "PARAMETER");
+  // PyTorch's buffers and tensor constants, and what the exporter folded
+  // from them and from no parameter, do not train (a parameter gathered at
+  // a buffer's positions, a position embedding's rows at `position_ids`,
+  // is that parameter's rows); nor does what it folded from a value the
+  // graph computes at run time, which only that value's shape can have gone
+  // into (zeros_like of an activation): no weight.
+  llvm::StringSet<> buffers = moduleValuesOfKind(graph, "BUFFER");
+  llvm::StringSet<> parameters = moduleValuesOfKind(graph, "PARAMETER");
+  llvm::StringSet<> tensorConstants =
+      moduleValuesOfKind(graph, "CONSTANT_TENSOR");
+  for (llvm::StringRef c : tensorConstants.keys())
+    frozen.insert(c);
   llvm::StringSet<> computed;
   for (const onnx::NodeProto &node : graph.node())
     for (const std::string &out : node.output())
       computed.insert(out);
-  for (const auto &[init, sources] : folded)
+  for (const auto &[init, sources] : folded) {
+    const bool ofParameter = llvm::any_of(sources, [&](llvm::StringRef s) {
+      return parameters.contains(s) || isWeightName(s);
+    });
     if (llvm::any_of(sources, [&](const std::string &source) {
-          return buffers.contains(source) || computed.contains(source);
+          return computed.contains(source) ||
+                 (!ofParameter && (buffers.contains(source) ||
+                                   tensorConstants.contains(source)));
         }))
       frozen.insert(init);
-  llvm::StringMap<std::string> bufferHints = foldedFromBuffers(folded);
+  }
+  llvm::StringMap<std::string> bufferHints =
+      foldedFromBuffers(folded, parameters);
   // The TorchScript exporter writes no metadata and names each initializer
   // that is no parameter or buffer of the module `onnx::<Op>_<n>`.
   const bool torchScript = model.producer_name() == "pytorch" &&

@@ -102,10 +102,13 @@ llvm::StringSet<> frozenInitializers(const onnx::GraphProto &graph,
                                      const FoldedSources &folded,
                                      llvm::ArrayRef<std::string> frozen,
                                      std::string &unmatched);
-/// The initializers that torch.export's metadata marks as `kind` ("BUFFER",
-/// "PARAMETER") of PyTorch's module
-/// (`pkg.torch.export.graph_signature.InputSpec.kind`).
-llvm::StringSet<> initializersOfKind(const onnx::GraphProto &graph,
+/// The module values that torch.export's metadata marks as `kind`
+/// ("BUFFER", "PARAMETER", "CONSTANT_TENSOR") of PyTorch's module: the
+/// initializers so marked (`pkg.torch.export.graph_signature.InputSpec.kind`)
+/// and the targets of the graph's signature
+/// (`pkg.torch.export.ExportedProgram.graph_signature`), which also names
+/// those the exporter folded away.
+llvm::StringSet<> moduleValuesOfKind(const onnx::GraphProto &graph,
                                      llvm::StringRef kind);
 /// Whether `name` is named like a weight: `weight`, `bias`, `proj` or
 /// `projection` at the end, or `weight_`, `bias_` at the start of its own
@@ -150,11 +153,13 @@ bool foldedFromNoModuleValue(llvm::ArrayRef<std::string> sources);
 /// the sources by its own name (`logit_scale`).
 bool foldedFromComputedValues(llvm::ArrayRef<std::string> sources);
 /// For each initializer that was folded from a value
-/// named like a module's buffer (a dotted name that ends in neither
-/// `weight` nor `bias`: a rotary embedding's `inv_freq`) and from no value
-/// named like a weight, that name: a hint that the initializer is no
-/// weight.
-llvm::StringMap<std::string> foldedFromBuffers(const FoldedSources &folded);
+/// named like a module's buffer (a dotted name not named like a weight: a
+/// rotary embedding's `inv_freq`) and from no value named like a weight or
+/// in `parameters` (the exported program's), that name: a hint that the
+/// initializer is no weight.
+llvm::StringMap<std::string>
+foldedFromBuffers(const FoldedSources &folded,
+                  const llvm::StringSet<> &parameters);
 
 //===----------------------------------------------------------------------===//
 // Compile-time constants (Tensors.cpp)

@@ -1989,6 +1989,52 @@ def export_and_train(model, stem, images, opset=17, lr=0.1, logits=False,
                   stem + "_torch_log.csv")
 
 
+class Gain(nn.Module):
+    """Scales by the exp of its buffer `scale`."""
+
+    def __init__(self, n):
+        super().__init__()
+        self.register_buffer("scale", torch.linspace(-0.5, 0.5, n))
+
+    def forward(self, x):
+        return x * self.scale.exp()
+
+
+class ModuleConstants(nn.Module):
+    """An MLP whose forward also reads a buffer (`gain.scale` through exp,
+    which the torch.export-based exporter folds into an initializer `exp`,
+    the buffer gone), a plain tensor attribute (`shift`, an initializer
+    that the exporter marks CONSTANT_TENSOR) and a tensor it builds (a
+    lifted constant, folded into `clone`): PyTorch trains only the two
+    Linear layers."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1, self.fc2 = nn.Linear(64, 16), nn.Linear(16, 4)
+        self.gain = Gain(16)
+        self.shift = torch.linspace(-0.1, 0.1, 16)
+
+    def forward(self, x):
+        mix = torch.tensor([1.0, 0.5, 2.0, 1.5] * 4)
+        return self.fc2(self.gain(torch.relu(self.fc1(x))) * mix + self.shift)
+
+
+def write_module_constants():
+    """ModuleConstants by the torch.export-based exporter
+    (module_constants.onnx; module-constants.test), PyTorch's training of
+    it (module_constants_torch_log.csv, export_and_train's), and the same
+    model without the graph's metadata, the exported program's signature
+    (module_constants_nosig.onnx)."""
+    torch.manual_seed(19)
+    export_and_train(ModuleConstants(), "module_constants", images=False,
+                     opset=18, dynamo=True)
+    path = os.path.join(HERE, "module_constants.onnx")
+    strip_node_metadata(path)
+    model = onnx.load(path)
+    del model.graph.metadata_props[:]
+    onnx.save(model, os.path.join(HERE, "module_constants_nosig.onnx"))
+
+
 class ActMlp(nn.Module):
     """The MLP of act_mlp.onnx: Linear(64, 24), every activation of the
     hidden layer averaged, Linear(24, 4)."""
@@ -2515,6 +2561,7 @@ def main():
     write_hf_llama()
     write_hf_llama_lm_loss()
     write_hf_mixtral_loss()
+    write_module_constants()
     write_hf_albert_loss()
     write_hf_gpt2_tied()
     write_hf_t5()
