@@ -560,32 +560,41 @@ def write_hf_gpt2_tied():
                 gpt2(ids, mask).numpy())
 
 
+def tiny_decoder_config(**extra):
+    """The config keywords of the tiny Llama-like decoders (hf_llama,
+    write_hf_mixtral_loss), with `extra`."""
+    return dict(vocab_size=VOCAB, hidden_size=D, intermediate_size=2 * D,
+                num_hidden_layers=LAYERS, num_attention_heads=HEADS,
+                num_key_value_heads=HEADS // 2, max_position_embeddings=16,
+                attention_dropout=0.0, tie_word_embeddings=False, **extra)
+
+
+def like_trained(model, scaled=("q_proj.weight", "k_proj.weight")):
+    """Makes a fresh decoder's weights differ as a trained model's do. The
+    exporters store equal initializers once: a fresh model's RMSNorm
+    weights (all ones) would become one param that every norm shares.
+    Weights ending in `scaled` become 10 times the initial ones: query and
+    key weights so make the attention as peaked as a trained model's (at
+    the initial 0.02 it is near uniform, and the rotary embedding barely
+    changes the logits)."""
+    with torch.no_grad():
+        for name, p in model.named_parameters():
+            if name.endswith("norm.weight"):
+                p.normal_(1.0, 0.1)
+            if name.endswith(scaled):
+                p.mul_(10.0)
+
+
 def hf_llama():
     """The LlamaForCausalLM of hf_llama_*.onnx (seed 7), in eval mode,
     returning its logits (HfLogits)."""
     from transformers import LlamaConfig, LlamaForCausalLM
 
     torch.manual_seed(7)
-    config = LlamaConfig(vocab_size=VOCAB, hidden_size=D,
-                         intermediate_size=2 * D, num_hidden_layers=LAYERS,
-                         num_attention_heads=HEADS,
-                         num_key_value_heads=HEADS // 2,
-                         max_position_embeddings=16, attention_dropout=0.0,
-                         tie_word_embeddings=False)
+    config = LlamaConfig(**tiny_decoder_config())
     llama = HfLogits(LlamaForCausalLM(config).eval(), "llama",
                      use_cache=False).eval()
-    # The exporters store equal initializers once: a fresh model's RMSNorm
-    # weights (all ones) would become one param that every norm shares.
-    # Weights of a trained model differ, as these do. Query and key
-    # weights 10 times the initial ones make the attention as peaked as a
-    # trained model's (at the initial 0.02 it is near uniform, and the
-    # rotary embedding barely changes the logits).
-    with torch.no_grad():
-        for name, p in llama.named_parameters():
-            if name.endswith("norm.weight"):
-                p.normal_(1.0, 0.1)
-            if name.endswith(("q_proj.weight", "k_proj.weight")):
-                p.mul_(10.0)
+    like_trained(llama)
     return llama
 
 
@@ -683,25 +692,14 @@ def write_hf_mixtral_loss():
 
     tokens = lm_tokens_with_labels()
     torch.manual_seed(17)
-    config = MixtralConfig(vocab_size=VOCAB, hidden_size=D,
-                           intermediate_size=2 * D, num_hidden_layers=LAYERS,
-                           num_attention_heads=HEADS,
-                           num_key_value_heads=HEADS // 2,
-                           num_local_experts=4, num_experts_per_tok=2,
-                           max_position_embeddings=16, sliding_window=None,
-                           attention_dropout=0.0, tie_word_embeddings=False,
-                           experts_implementation="batched_mm")
+    config = MixtralConfig(**tiny_decoder_config(
+        num_local_experts=4, num_experts_per_tok=2, sliding_window=None,
+        experts_implementation="batched_mm"))
     mixtral = MixtralForCausalLM(config).eval()
-    # As hf_llama's: distinct norms and peaked attention; router weights 10
-    # times the initial ones pick experts as decisively as a trained
-    # router does.
-    with torch.no_grad():
-        for name, p in mixtral.named_parameters():
-            if name.endswith("norm.weight"):
-                p.normal_(1.0, 0.1)
-            if name.endswith(("q_proj.weight", "k_proj.weight",
-                              "gate.weight")):
-                p.mul_(10.0)
+    # Router weights 10 times the initial ones pick experts as decisively as
+    # a trained router does.
+    like_trained(mixtral, scaled=("q_proj.weight", "k_proj.weight",
+                                  "gate.weight"))
     perturb_equal_params(mixtral)
     model = HfWithLoss(mixtral, "mixtral", use_cache=False).eval()
     losses = export_and_train_lm_with_labels(model, "hf_mixtral_loss", tokens)
