@@ -116,37 +116,64 @@ amp::onnx_import::foldedSources(const onnx::GraphProto &graph) {
   return sources;
 }
 
-llvm::StringSet<>
-amp::onnx_import::moduleValuesOfKind(const onnx::GraphProto &graph,
-                                     llvm::StringRef kind) {
-  llvm::StringSet<> initializers, values;
+ModuleValues amp::onnx_import::moduleValues(const onnx::GraphProto &graph) {
+  ModuleValues values;
+  auto add = [&](llvm::StringRef kind, llvm::StringRef name) {
+    if (kind == "PARAMETER")
+      values.parameters.insert(name);
+    else if (kind == "BUFFER")
+      values.buffers.insert(name);
+    else if (kind == "CONSTANT_TENSOR")
+      values.tensorConstants.insert(name);
+  };
+  llvm::StringSet<> initializers;
   for (const onnx::TensorProto &init : graph.initializer())
     initializers.insert(init.name());
   for (const onnx::ValueInfoProto &info : graph.value_info())
     if (initializers.contains(info.name()))
       for (const onnx::StringStringEntryProto &e :
            metadataOf(info, kValueInfoMetadataField))
-        if (e.key() == kInputKind && e.value() == kind)
-          values.insert(info.name());
+        if (e.key() == kInputKind)
+          add(e.value(), info.name());
   // The signature's input lines: `<name>: <KIND> target='<path>' ...`.
   for (const onnx::StringStringEntryProto &e :
        metadataOf(graph, kGraphMetadataField)) {
     if (e.key() != kGraphSignature)
       continue;
+    values.fromSignature = true;
     llvm::SmallVector<llvm::StringRef> lines;
     llvm::StringRef(e.value()).split(lines, '\n');
     for (llvm::StringRef line : lines) {
       auto [name, spec] = line.split(": ");
-      auto [lineKind, rest] = spec.split(' ');
-      if (lineKind != kind || !rest.consume_front("target='"))
+      auto [kind, rest] = spec.split(' ');
+      if (!rest.consume_front("target='"))
         continue;
       llvm::StringRef target =
           rest.take_until([](char c) { return c == '\''; });
       if (!target.empty() && target.size() < rest.size())
-        values.insert(target);
+        add(kind, target);
     }
   }
   return values;
+}
+
+bool amp::onnx_import::foldedFromParameter(
+    llvm::StringRef name, const FoldedSources &folded,
+    const llvm::StringSet<> &parameters) {
+  llvm::StringSet<> seen;
+  llvm::SmallVector<llvm::StringRef> work{name};
+  while (!work.empty()) {
+    llvm::StringRef n = work.pop_back_val();
+    if (parameters.contains(n))
+      return true;
+    if (!seen.insert(n).second)
+      continue;
+    auto sources = folded.find(n);
+    if (sources != folded.end())
+      for (const std::string &source : sources->second)
+        work.push_back(source);
+  }
+  return false;
 }
 
 llvm::StringSet<> amp::onnx_import::frozenInitializers(

@@ -357,12 +357,20 @@ LogicalResult GraphImporter::importInitializers() {
   // is that parameter's rows); nor does what it folded from a value the
   // graph computes at run time, which only that value's shape can have gone
   // into (zeros_like of an activation): no weight.
-  llvm::StringSet<> buffers = moduleValuesOfKind(graph, "BUFFER");
-  llvm::StringSet<> parameters = moduleValuesOfKind(graph, "PARAMETER");
-  llvm::StringSet<> tensorConstants =
-      moduleValuesOfKind(graph, "CONSTANT_TENSOR");
+  const ModuleValues values = moduleValues(graph);
+  const llvm::StringSet<> &buffers = values.buffers;
+  const llvm::StringSet<> &parameters = values.parameters;
+  const llvm::StringSet<> &tensorConstants = values.tensorConstants;
   for (llvm::StringRef c : tensorConstants.keys())
     frozen.insert(c);
+  // With the exported program's signature, what trains is known: its
+  // parameters and what was folded from them. Any other initializer (a
+  // causal mask that the exporter folded from aten ops alone, a literal
+  // tensor) is a constant, as in PyTorch's module.
+  if (values.fromSignature)
+    for (const onnx::TensorProto &init : graph.initializer())
+      if (!foldedFromParameter(init.name(), folded, parameters))
+        frozen.insert(init.name());
   llvm::StringSet<> computed;
   for (const onnx::NodeProto &node : graph.node())
     for (const std::string &out : node.output())

@@ -102,14 +102,24 @@ llvm::StringSet<> frozenInitializers(const onnx::GraphProto &graph,
                                      const FoldedSources &folded,
                                      llvm::ArrayRef<std::string> frozen,
                                      std::string &unmatched);
-/// The module values that torch.export's metadata marks as `kind`
-/// ("BUFFER", "PARAMETER", "CONSTANT_TENSOR") of PyTorch's module: the
-/// initializers so marked (`pkg.torch.export.graph_signature.InputSpec.kind`)
-/// and the targets of the graph's signature
-/// (`pkg.torch.export.ExportedProgram.graph_signature`), which also names
-/// those the exporter folded away.
-llvm::StringSet<> moduleValuesOfKind(const onnx::GraphProto &graph,
-                                     llvm::StringRef kind);
+/// The module values that torch.export's metadata names, by kind: the
+/// initializers marked so (`pkg.torch.export.graph_signature.InputSpec.kind`)
+/// and the targets of the exported program's signature in the graph's
+/// metadata (`pkg.torch.export.ExportedProgram.graph_signature`), which
+/// also names those the exporter folded away.
+struct ModuleValues {
+  /// Whether the graph holds the signature: then `parameters` are all of
+  /// PyTorch's module's parameters.
+  bool fromSignature = false;
+  llvm::StringSet<> parameters, buffers;
+  /// CONSTANT_TENSOR: plain tensor attributes, tensors built in forward.
+  llvm::StringSet<> tensorConstants;
+};
+ModuleValues moduleValues(const onnx::GraphProto &graph);
+/// Whether `name` is one of `parameters` or was folded (directly or
+/// through other folded initializers) from one.
+bool foldedFromParameter(llvm::StringRef name, const FoldedSources &folded,
+                         const llvm::StringSet<> &parameters);
 /// Whether `name` is named like a weight: `weight`, `bias`, `proj` or
 /// `projection` at the end, or `weight_`, `bias_` at the start of its own
 /// name (after the last dot).

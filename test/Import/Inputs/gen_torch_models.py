@@ -2002,9 +2002,10 @@ class ModuleConstants(nn.Module):
     """An MLP whose forward also reads a buffer (`gain.scale` through exp,
     which the torch.export-based exporter folds into an initializer `exp`,
     the buffer gone), a plain tensor attribute (`shift`, an initializer
-    that the exporter marks CONSTANT_TENSOR) and a tensor it builds (a
-    lifted constant, folded into `clone`): PyTorch trains only the two
-    Linear layers."""
+    that the exporter marks CONSTANT_TENSOR), a tensor it builds (a
+    lifted constant, folded into `clone`) and one it computes from no
+    tensor (the sigmoid of an arange, folded into `mul_2`): PyTorch trains
+    only the two Linear layers."""
 
     def __init__(self):
         super().__init__()
@@ -2014,7 +2015,9 @@ class ModuleConstants(nn.Module):
 
     def forward(self, x):
         mix = torch.tensor([1.0, 0.5, 2.0, 1.5] * 4)
-        return self.fc2(self.gain(torch.relu(self.fc1(x))) * mix + self.shift)
+        ramp = torch.arange(16.0).sigmoid() * 0.1
+        h = self.gain(torch.relu(self.fc1(x))) * mix + self.shift + ramp
+        return self.fc2(h)
 
 
 def write_module_constants():
