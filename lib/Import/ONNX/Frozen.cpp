@@ -261,8 +261,11 @@ bool amp::onnx_import::sameModuleCalledAgain(llvm::StringRef a,
          moduleScope(a) == moduleScope(b);
 }
 
-bool amp::onnx_import::foldedFromWeight(llvm::ArrayRef<std::string> sources) {
-  return llvm::any_of(sources, isWeightName);
+bool amp::onnx_import::foldedFromWeight(llvm::ArrayRef<std::string> sources,
+                                        const llvm::StringSet<> &parameters) {
+  return llvm::any_of(sources, [&](llvm::StringRef name) {
+    return isWeightName(name) || parameters.contains(name);
+  });
 }
 
 bool amp::onnx_import::foldedFromNoModuleValue(
@@ -329,9 +332,7 @@ amp::onnx_import::foldedFromBuffers(const FoldedSources &folded,
   // transposed.
   llvm::StringMap<std::string> hints;
   for (const auto &[init, sources] : folded) {
-    if (llvm::any_of(sources, [&](llvm::StringRef name) {
-          return isWeightName(name) || parameters.contains(name);
-        }))
+    if (foldedFromWeight(sources, parameters))
       continue;
     auto buffer = llvm::find_if(
         sources, [](llvm::StringRef name) { return name.contains('.'); });

@@ -376,9 +376,7 @@ LogicalResult GraphImporter::importInitializers() {
     for (const std::string &out : node.output())
       computed.insert(out);
   for (const auto &[init, sources] : folded) {
-    const bool ofParameter = llvm::any_of(sources, [&](llvm::StringRef s) {
-      return parameters.contains(s) || isWeightName(s);
-    });
+    const bool ofParameter = foldedFromWeight(sources, parameters);
     if (llvm::any_of(sources, [&](const std::string &source) {
           return computed.contains(source) ||
                  (!ofParameter && (buffers.contains(source) ||

@@ -144,8 +144,9 @@ bool isModuleStateName(llvm::StringRef name, bool bareToo);
 /// `/enc/layers.1/...` is another module than `/enc/layers.0/...`).
 bool sameModuleCalledAgain(llvm::StringRef a, llvm::StringRef b);
 /// Whether `sources` (what an initializer was folded from) name a value
-/// named like a weight.
-bool foldedFromWeight(llvm::ArrayRef<std::string> sources);
+/// named like a weight, or one of `parameters` (the exported program's).
+bool foldedFromWeight(llvm::ArrayRef<std::string> sources,
+                      const llvm::StringSet<> &parameters = {});
 /// The first of `sources` (what an initializer was folded from) that is a
 /// value of the module (isModuleStateName, a root's too) and no value the
 /// exported graph computed, or null.
