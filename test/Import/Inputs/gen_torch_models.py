@@ -1439,6 +1439,31 @@ def write_batch_norm_cnn():
                 model.eval()(x).numpy())
 
 
+def write_batch_norm_cnn_dynamo():
+    """BnCnn (bn_cnn_model's) in training mode by the torch.export-based
+    exporter with its graph optimizer off (bn_cnn_dynamo.onnx, without the
+    nodes' metadata; train-batch-norm.test), which keeps the
+    BatchNormalization nodes that the optimizer would fold into the
+    convolutions. PyTorch's training of it is write_batch_norm_cnn's
+    (bn_cnn_torch_log.csv), which started after its training-mode export
+    had run the model once: so does this export, whose running statistics
+    are checked against bn_cnn_eval.onnx's."""
+    model = bn_cnn_model()[0].train()
+    x = torch.tensor(np.load(os.path.join(HERE, "bn_cnn_x.npy")))
+    with torch.no_grad():
+        model(x)
+    saved = {i.name: onnx.numpy_helper.to_array(i) for i in onnx.load(
+        os.path.join(HERE, "bn_cnn_eval.onnx")).graph.initializer}
+    for name, value in model.state_dict().items():
+        if "running" in name:
+            assert np.array_equal(saved[name], value.numpy()), name
+    path = os.path.join(HERE, "bn_cnn_dynamo.onnx")
+    torch.onnx.export(model, (x,), path, input_names=["x"],
+                      output_names=["logits"], dynamo=True, opset_version=18,
+                      external_data=False, optimize=False)
+    strip_node_metadata(path)
+
+
 def export_script_and_train(model, stem):
     """`model` on bn_cnn_x.npy (from write_batch_norm_cnn) exported by the
     TorchScript exporter as `stem`.onnx, then PyTorch's losses over 10
@@ -2572,6 +2597,7 @@ def main():
     write_hf_opt()
     write_hf_deberta_v2()
     write_batch_norm_cnn()
+    write_batch_norm_cnn_dynamo()
     write_scalar_weights()
     write_clip_loss()
     write_gather_empty()
