@@ -3,7 +3,9 @@
 // For each forward loss function: nn-autodiff (optimizer=none) on a clone
 // gives the gradient function; the f64 reference interpreter evaluates it
 // once and the forward function twice per checked element; each autodiff
-// gradient element is compared with the central difference.
+// gradient element is compared with the central difference (with the rows
+// an embedding reads at its padding_idx held fixed, as its gradient
+// defines them).
 //
 //===----------------------------------------------------------------------===//
 
@@ -195,21 +197,65 @@ bool exceeds(double a, double b) {
 
 double worse(double a, double b) { return exceeds(b, a) ? b : a; }
 
+/// The rows that nn.embedding {padding_idx = p} reads at ids equal to p. Its
+/// gradient (PyTorch's) leaves them out: they are constants of the loss, not
+/// functions of the table. The finite differences treat them so: the
+/// unperturbed evaluation records each such op's result (record), and the
+/// perturbed ones put the recorded rows back at those positions (hold).
+class PaddingRows {
+public:
+  void record(Operation *op, ArrayRef<const RefTensor *>,
+              MutableArrayRef<RefTensor> results) {
+    if (paddingOf(op))
+      recorded[op] = results[0];
+  }
+
+  void hold(Operation *op, ArrayRef<const RefTensor *> operands,
+            MutableArrayRef<RefTensor> results) const {
+    std::optional<int64_t> padding = paddingOf(op);
+    auto it = recorded.find(op);
+    if (!padding || it == recorded.end())
+      return;
+    const RefTensor &ids = *operands[1];
+    int64_t dim = results[0].shape.back();
+    for (int64_t i = 0, e = ids.getNumElements(); i < e; ++i)
+      if (static_cast<int64_t>(ids.data[i]) == *padding)
+        std::copy_n(it->second.data.begin() + i * dim, dim,
+                    results[0].data.begin() + i * dim);
+  }
+
+private:
+  static std::optional<int64_t> paddingOf(Operation *op) {
+    auto embedding = dyn_cast<nn::EmbeddingOp>(op);
+    return embedding ? embedding.getPaddingIdx() : std::nullopt;
+  }
+
+  DenseMap<Operation *, RefTensor> recorded;
+};
+
 /// The loss of `fn` on `args`.
-FailureOr<double> evaluateLoss(func::FuncOp fn, ArrayRef<RefTensor> args) {
-  FailureOr<SmallVector<RefTensor>> results = reference::evaluate(fn, args);
+FailureOr<double> evaluateLoss(func::FuncOp fn, ArrayRef<RefTensor> args,
+                               reference::ResultHook hook = nullptr) {
+  FailureOr<SmallVector<RefTensor>> results =
+      reference::evaluate(fn, args, hook);
   if (failed(results))
     return failure();
   return (*results)[nn::getLossResultIndex(fn)].data[0];
 }
 
 /// Compares `grad`, the autodiff gradient of argument `argNumber`, with the
-/// central differences of `fn` at `args` on the sampled elements.
+/// central differences of `fn` at `args` on the sampled elements, the
+/// padding rows held at `padding`'s.
 FailureOr<ParamCheck> checkParam(func::FuncOp fn, unsigned argNumber,
                                  const RefTensor &grad,
                                  MutableArrayRef<RefTensor> args,
+                                 const PaddingRows &padding,
                                  const GradCheckOptions &options,
                                  Random &random) {
+  auto hold = [&](Operation *op, ArrayRef<const RefTensor *> operands,
+                  MutableArrayRef<RefTensor> results) {
+    padding.hold(op, operands, results);
+  };
   ParamCheck param;
   param.name = argumentName(fn, argNumber);
   param.shape.assign(grad.shape);
@@ -220,9 +266,9 @@ FailureOr<ParamCheck> checkParam(func::FuncOp fn, unsigned argNumber,
     double saved = value.data[e];
     double plus = saved + options.step, minus = saved - options.step;
     value.data[e] = plus;
-    FailureOr<double> lossPlus = evaluateLoss(fn, args);
+    FailureOr<double> lossPlus = evaluateLoss(fn, args, hold);
     value.data[e] = minus;
-    FailureOr<double> lossMinus = evaluateLoss(fn, args);
+    FailureOr<double> lossMinus = evaluateLoss(fn, args, hold);
     value.data[e] = saved;
     if (failed(lossPlus) || failed(lossMinus))
       return failure();
@@ -280,7 +326,13 @@ amp::gradcheck::checkFunction(func::FuncOp fn,
   FailureOr<SmallVector<RefTensor>> grads = reference::evaluate(gradFn, *args);
   if (failed(grads))
     return failure();
-  FailureOr<double> loss = evaluateLoss(fn, *args);
+  PaddingRows padding;
+  FailureOr<double> loss = evaluateLoss(
+      fn, *args,
+      [&](Operation *op, ArrayRef<const RefTensor *> operands,
+          MutableArrayRef<RefTensor> results) {
+        padding.record(op, operands, results);
+      });
   if (failed(loss))
     return failure();
   // Both run the same forward ops in f64, so the losses are bitwise equal
@@ -305,7 +357,8 @@ amp::gradcheck::checkFunction(func::FuncOp fn,
         g *= 1.01;
     ++paramIndex;
     FailureOr<ParamCheck> param =
-        checkParam(fn, arg.getArgNumber(), grad, *args, options, random);
+        checkParam(fn, arg.getArgNumber(), grad, *args, padding, options,
+                   random);
     if (failed(param))
       return failure();
     check.params.push_back(std::move(*param));

@@ -58,9 +58,13 @@ Value GradientBuilder::scalar(double value, Type elementType) {
 }
 
 Value GradientBuilder::splat(double value, RankedTensorType type) {
-  auto attr = DenseElementsAttr::get(
-      type, builder.getFloatAttr(type.getElementType(), value).getValue());
-  return create<arith::ConstantOp>(type, attr);
+  Type element = type.getElementType();
+  TypedAttr scalar =
+      isa<FloatType>(element)
+          ? TypedAttr(builder.getFloatAttr(element, value))
+          : TypedAttr(builder.getIntegerAttr(element,
+                                             static_cast<int64_t>(value)));
+  return create<arith::ConstantOp>(type, DenseElementsAttr::get(type, scalar));
 }
 
 Value GradientBuilder::add(Value a, Value b) {

@@ -650,19 +650,36 @@ LogicalResult rule(BroadcastToOp, Rule &r) {
 // Embedding and loss
 //===----------------------------------------------------------------------===//
 
+/// The scatter-add of dy at the ids, leaving out the padding row's.
 LogicalResult rule(EmbeddingOp op, Rule &r) {
   r.set(0, r.b().create<EmbeddingGradOp>(
                withElementType(op.getTable(), elementTypeOf(r.dy())), r.dy(),
-               op.getIds()));
+               op.getIds(), op.getPaddingIdxAttr()));
   return success();
 }
 
 /// The scatter-add into the table is linear in grad_output: its derivative
 /// gathers the table's gradient back at the ids (PyTorch's scatter_add
-/// backward, `grad.gather(dim, index)`). In a forward model it is the
-/// importer's ScatterElements at run-time indices (a router's gates).
+/// backward, `grad.gather(dim, index)`), zero at the ids that padding_idx
+/// left out. In a forward model it is the importer's ScatterElements at
+/// run-time indices (a router's gates).
 LogicalResult rule(EmbeddingGradOp op, Rule &r) {
-  r.set(0, r.b().create<EmbeddingOp>(r.dy(), op.getIds()));
+  GradientBuilder &b = r.b();
+  Value gathered = b.create<EmbeddingOp>(r.dy(), op.getIds(), IntegerAttr());
+  if (std::optional<int64_t> padding = op.getPaddingIdx()) {
+    // ids == p, as [ids..., 1] to broadcast over the rows' D columns.
+    Value ids = op.getIds();
+    Value isPadding = b.create<CompareOp>(
+        ComparePredicate::EQ, ids,
+        b.scalar(static_cast<double>(*padding), elementTypeOf(ids)));
+    SmallVector<int64_t> column(typeOf(ids).getShape());
+    column.push_back(1);
+    isPadding = b.create<ReshapeOp>(
+        RankedTensorType::get(column, b.getBuilder().getI1Type()), isPadding);
+    gathered = b.create<WhereOp>(
+        isPadding, b.scalar(0.0, elementTypeOf(gathered)), gathered);
+  }
+  r.set(0, gathered);
   return success();
 }
 

@@ -50,8 +50,9 @@ FailureOr<Results> evalEmbeddingGrad(EmbeddingGradOp op, Operands in) {
   int64_t dim = table.shape[1];
   if (failed(checkIndices(op, "id", ids, table.shape[0])))
     return failure();
+  std::optional<int64_t> padding = op.getPaddingIdx();
   for (auto [i, id] : llvm::enumerate(ids.data))
-    for (int64_t d = 0; d < dim; ++d)
+    for (int64_t d = 0; d < dim && id != padding; ++d)
       table.data[static_cast<int64_t>(id) * dim + d] += dy.data[i * dim + d];
   return results;
 }

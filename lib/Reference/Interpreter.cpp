@@ -60,7 +60,8 @@ static LogicalResult checkTypes(Operation *op) {
 }
 
 FailureOr<SmallVector<RefTensor>>
-amp::reference::evaluate(func::FuncOp fn, ArrayRef<RefTensor> args) {
+amp::reference::evaluate(func::FuncOp fn, ArrayRef<RefTensor> args,
+                         ResultHook hook) {
   auto fail = [&](const Twine &msg) {
     return fn.emitError() << "reference interpreter: @" << fn.getSymName()
                           << " " << msg;
@@ -115,6 +116,8 @@ amp::reference::evaluate(func::FuncOp fn, ArrayRef<RefTensor> args) {
       return op.emitError() << "reference interpreter: internal error: the "
                                "evaluator of '"
                             << op.getName() << "' returned wrong results";
+    if (hook)
+      hook(&op, operands, *results);
     for (auto [result, value] : llvm::zip(op.getResults(), *results))
       values[result] = std::move(value);
   }

@@ -12,7 +12,8 @@
 //    length and both pointers allow. Exact.
 //  - Gradient: the rows of dy are grouped by id with a stable radix sort
 //    of (id, row) pairs (CUB), and each element of each table row is the
-//    f32 sum of its id's dy rows in ascending row order, written by one
+//    f32 sum of its id's dy rows in ascending row order (the padding id's
+//    rows sorted away with the invalid ones), written by one
 //    thread (no atomics; see embeddingSegmentSum) into dtable (f32) or an
 //    f32 scratch from amp_alloc that is then rounded once into dtable's
 //    dtype. Table rows no id names are zeros (cudaMemsetAsync). Bitwise the
@@ -72,14 +73,15 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 /// The sort keys of the gradient: key[row] = ids[row], or numEmbeddings
-/// (sorted after every valid id, and never summed) for an id out of range,
-/// which is reported; row[row] = row. With keys == nullptr (dim 0) it only
-/// checks the ids.
+/// (sorted after every valid id, and never summed) for paddingIdx and for
+/// an id out of range, which is reported; row[row] = row. With keys ==
+/// nullptr (dim 0) it only checks the ids.
 template <typename Id>
 __global__ void __launch_bounds__(kThreads)
     embeddingGradKeys(const Id *__restrict__ ids, uint64_t *__restrict__ keys,
                       int64_t *__restrict__ rows, int64_t nIds,
-                      int64_t numEmbeddings, DeviceErrorRecord *record) {
+                      int64_t numEmbeddings, int64_t paddingIdx,
+                      DeviceErrorRecord *record) {
   AMP_GRID_STRIDE(row, nIds) {
     const int64_t id = ids[row];
     const bool valid = id >= 0 && id < numEmbeddings;
@@ -87,7 +89,7 @@ __global__ void __launch_bounds__(kThreads)
       reportDeviceError(record, DeviceError::IdOutOfRangeGrad, id, row,
                         numEmbeddings);
     if (keys) {
-      keys[row] = uint64_t(valid ? id : numEmbeddings);
+      keys[row] = uint64_t(valid && id != paddingIdx ? id : numEmbeddings);
       rows[row] = row;
     }
   }
@@ -184,25 +186,25 @@ void launchGatherIds(int64_t width, const void *table, const void *ids,
 }
 
 /// acc (zeroed, numEmbeddings x dim, f32) += the rows of dy grouped by
-/// id, as the reference adds them; checks the ids (an id out of range is
-/// reported and skipped). Queues the work on `stream` with one scratch
+/// id, as the reference adds them, but for paddingIdx's; checks the ids (an
+/// id out of range is reported and skipped). Queues the work on `stream` with one scratch
 /// block from amp_alloc: keys and rows (before and after the sort), the
 /// segment starts, CUB's temporary storage.
 amp_status_t sumRowsById(Checker &check, const void *dy, const void *ids,
                          float *acc, int64_t numEmbeddings, int64_t dim,
-                         int64_t nIds, amp_dtype_t dyDtype,
-                         amp_dtype_t idsDtype, DeviceErrorRecord *record,
-                         void *stream) {
+                         int64_t nIds, int64_t paddingIdx,
+                         amp_dtype_t dyDtype, amp_dtype_t idsDtype,
+                         DeviceErrorRecord *record, void *stream) {
   const cudaStream_t st = toStream(stream);
   auto launchKeys = [&](uint64_t *keys, int64_t *rows) {
     if (idsDtype == AMP_DTYPE_I32)
       embeddingGradKeys<int32_t><<<gridFor(nIds), kThreads, 0, st>>>(
           static_cast<const int32_t *>(ids), keys, rows, nIds, numEmbeddings,
-          record);
+          paddingIdx, record);
     else
       embeddingGradKeys<int64_t><<<gridFor(nIds), kThreads, 0, st>>>(
           static_cast<const int64_t *>(ids), keys, rows, nIds, numEmbeddings,
-          record);
+          paddingIdx, record);
   };
   if (numEmbeddings * dim == 0) { // nothing to add; the ids are still checked
     launchKeys(nullptr, nullptr);
@@ -290,13 +292,13 @@ amp_status_t amp_embedding(const void *table, const void *ids, void *out,
 
 amp_status_t amp_embedding_grad(const void *dy, const void *ids, void *dtable,
                                 int64_t num_embeddings, int64_t dim,
-                                int64_t n_ids, amp_dtype_t dy_dtype,
-                                amp_dtype_t ids_dtype, amp_dtype_t dtable_dtype,
-                                void *stream) {
+                                int64_t n_ids, int64_t padding_idx,
+                                amp_dtype_t dy_dtype, amp_dtype_t ids_dtype,
+                                amp_dtype_t dtable_dtype, void *stream) {
   Checker check("amp_embedding_grad");
   if (amp_status_t s =
           checkEmbeddingGrad(check, dy, ids, dtable, num_embeddings, dim, n_ids,
-                             dy_dtype, ids_dtype, dtable_dtype))
+                             padding_idx, dy_dtype, ids_dtype, dtable_dtype))
     return s;
   const int64_t size = num_embeddings * dim;
   if (size == 0 && n_ids == 0)
@@ -326,7 +328,7 @@ amp_status_t amp_embedding_grad(const void *dy, const void *ids, void *dtable,
   if (n_ids > 0) {
     if (amp_status_t s =
             sumRowsById(check, dy, ids, acc, num_embeddings, dim, n_ids,
-                        dy_dtype, ids_dtype, record, stream)) {
+                        padding_idx, dy_dtype, ids_dtype, record, stream)) {
       amp_free(scratch, stream);
       return s;
     }

@@ -49,8 +49,9 @@ amp_status_t checkEmbedding(Checker &check, const void *table, const void *ids,
 
 amp_status_t checkEmbeddingGrad(Checker &check, const void *dy, const void *ids,
                                 const void *dtable, int64_t numEmbeddings,
-                                int64_t dim, int64_t nIds, amp_dtype_t dyDtype,
-                                amp_dtype_t idsDtype, amp_dtype_t dtableDtype) {
+                                int64_t dim, int64_t nIds, int64_t paddingIdx,
+                                amp_dtype_t dyDtype, amp_dtype_t idsDtype,
+                                amp_dtype_t dtableDtype) {
   if (amp_status_t s = check.dtype("dy_dtype", dyDtype, kFloatDtypes))
     return s;
   if (amp_status_t s =
@@ -59,6 +60,12 @@ amp_status_t checkEmbeddingGrad(Checker &check, const void *dy, const void *ids,
   if (amp_status_t s =
           checkSizesAndIds(check, ids, numEmbeddings, dim, nIds, idsDtype))
     return s;
+  if (paddingIdx != AMP_IGNORE_NONE &&
+      (paddingIdx < 0 || paddingIdx >= numEmbeddings))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "padding_idx %lld is not a row of the %lld-row table",
+                      static_cast<long long>(paddingIdx),
+                      static_cast<long long>(numEmbeddings));
   return check.pointers({{"dy", dy, nIds * dim, dyDtype},
                          {"dtable", dtable, numEmbeddings * dim, dtableDtype}});
 }

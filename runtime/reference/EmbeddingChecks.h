@@ -23,8 +23,9 @@ amp_status_t checkEmbedding(Checker &check, const void *table, const void *ids,
 
 amp_status_t checkEmbeddingGrad(Checker &check, const void *dy, const void *ids,
                                 const void *dtable, int64_t numEmbeddings,
-                                int64_t dim, int64_t nIds, amp_dtype_t dyDtype,
-                                amp_dtype_t idsDtype, amp_dtype_t dtableDtype);
+                                int64_t dim, int64_t nIds, int64_t paddingIdx,
+                                amp_dtype_t dyDtype, amp_dtype_t idsDtype,
+                                amp_dtype_t dtableDtype);
 
 } // namespace kernels
 } // namespace runtime

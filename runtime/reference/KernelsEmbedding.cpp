@@ -1,8 +1,8 @@
 //===- KernelsEmbedding.cpp - Embedding gather and scatter-add ------------===//
 //
 // amp_embedding (a row gather, exact) and amp_embedding_grad (a scatter-add
-// accumulated in f32 in ascending id order, rounded once) on the reference
-// backend. Ids are checked before anything is written.
+// accumulated in f32 in ascending id order, rounded once, the padding row
+// left out) on the reference backend. Ids are checked before anything is written.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,13 +40,13 @@ amp_status_t amp_embedding(const void *table, const void *ids, void *out,
 
 amp_status_t amp_embedding_grad(const void *dy, const void *ids, void *dtable,
                                 int64_t num_embeddings, int64_t dim,
-                                int64_t n_ids, amp_dtype_t dy_dtype,
-                                amp_dtype_t ids_dtype, amp_dtype_t dtable_dtype,
-                                void * /*stream*/) {
+                                int64_t n_ids, int64_t padding_idx,
+                                amp_dtype_t dy_dtype, amp_dtype_t ids_dtype,
+                                amp_dtype_t dtable_dtype, void * /*stream*/) {
   Checker check("amp_embedding_grad");
   if (amp_status_t s =
           checkEmbeddingGrad(check, dy, ids, dtable, num_embeddings, dim, n_ids,
-                             dy_dtype, ids_dtype, dtable_dtype))
+                             padding_idx, dy_dtype, ids_dtype, dtable_dtype))
     return s;
   if (amp_status_t s =
           check.indices("id", ids, ids_dtype, n_ids, num_embeddings))
@@ -65,7 +65,10 @@ amp_status_t amp_embedding_grad(const void *dy, const void *ids, void *dtable,
       using T = decltype(t);
       const T *g = static_cast<const T *>(dy);
       for (int64_t i = 0; i < n_ids; ++i) {
-        float *row = acc + loadIndex(ids, ids_dtype, i) * dim;
+        const int64_t id = loadIndex(ids, ids_dtype, i);
+        if (id == padding_idx)
+          continue;
+        float *row = acc + id * dim;
         const T *gr = g + i * dim;
         for (int64_t k = 0; k < dim; ++k)
           row[k] += toF32(gr[k]);

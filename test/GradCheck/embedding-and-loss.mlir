@@ -91,4 +91,43 @@ func.func @scatter_add(%u: tensor<2x3x2xf32> {nn.role = #nn.role<param>},
   return %l : tensor<f32>
 }
 
-// CHECK: summary: 7 functions, 7 params, {{[0-9]+}} elements ({{.*}}): all passed
+// padding_idx = 1 (PyTorch's nn.Embedding(padding_idx=1)): the positions
+// whose id is 1 read row 1 but give it no gradient. The finite differences
+// hold those positions' rows fixed, so the check fails if the rule lets
+// them through (checked by dropping padding_idx from the rule). The table
+// is computed (t * t) and also used outside the lookup, whose gradient row
+// 1 still gets; 10 ids drawn from 3 rows.
+// CHECK-LABEL: @embedding_padding: loss {{.*}}: ok
+// CHECK-NEXT:    %t [3x2]: 6 of 6 elements, {{.*}}: ok
+func.func @embedding_padding(%t: tensor<3x2xf32> {nn.role = #nn.role<param>},
+                             %ids: tensor<10xi64> {nn.role = #nn.role<input>},
+                             %w: tensor<10x2xf32> {nn.role = #nn.role<input>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %sq = nn.mul %t, %t : (tensor<3x2xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+  %y = nn.embedding %sq, %ids {padding_idx = 1 : i64} : (tensor<3x2xf32>, tensor<10xi64>) -> tensor<10x2xf32>
+  %yw = nn.mul %y, %w : (tensor<10x2xf32>, tensor<10x2xf32>) -> tensor<10x2xf32>
+  %a = nn.reduce_sum %yw [0, 1] : (tensor<10x2xf32>) -> tensor<f32>
+  %b = nn.reduce_sum %t [0, 1] : (tensor<3x2xf32>) -> tensor<f32>
+  %l = nn.add %a, %b : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// nn.embedding_grad with padding_idx = 2 in a forward model: the updates at
+// id 2 add nothing, so their gradient is zero, which its rule gives by a
+// select on ids == 2 after the gather. The loss, sum((t + w)^2), has a
+// nonzero gradient at row 2, so the check fails without the select
+// (checked).
+// CHECK-LABEL: @scatter_add_padding: loss {{.*}}: ok
+// CHECK-NEXT:    %u [8x2]: 16 of 16 elements, {{.*}}: ok
+func.func @scatter_add_padding(%u: tensor<8x2xf32> {nn.role = #nn.role<param>},
+                               %ids: tensor<8xi32> {nn.role = #nn.role<input>, nn.check_range = [0.0, 4.0]},
+                               %w: tensor<4x2xf32> {nn.role = #nn.role<input>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %e = nn.embedding_grad %u, %ids {padding_idx = 2 : i64} : (tensor<8x2xf32>, tensor<8xi32>) -> tensor<4x2xf32>
+  %t = nn.add %e, %w : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+  %sq = nn.mul %t, %t : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+  %l = nn.reduce_sum %sq [0, 1] : (tensor<4x2xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// CHECK: summary: 9 functions, 9 params, {{[0-9]+}} elements ({{.*}}): all passed

@@ -40,10 +40,11 @@ public:
   /// `type`), then reshaped to `type`. Returns `grad` when the shapes agree.
   mlir::Value reduceToShape(mlir::Value grad, mlir::RankedTensorType type);
 
-  /// A 0-d constant of `elementType` (broadcasts in nn's binary ops).
+  /// A 0-d constant of `elementType`, a float or integer type (broadcasts
+  /// in nn's binary ops).
   mlir::Value scalar(double value, mlir::Type elementType);
 
-  /// A splat constant of `type`.
+  /// A splat constant of `type` (an integer type takes `value` truncated).
   mlir::Value splat(double value, mlir::RankedTensorType type);
 
   /// `a + b` (gradient accumulation of a value with several uses).

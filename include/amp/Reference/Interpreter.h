@@ -14,17 +14,26 @@
 #include "amp/Reference/RefTensor.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/LogicalResult.h"
 
 namespace amp::reference {
 
+/// Called after each op's evaluator with the op's operands and results,
+/// before any later op reads them; it may change the results (a gradient
+/// check holds the rows an embedding reads at its padding_idx fixed).
+using ResultHook = llvm::function_ref<void(
+    mlir::Operation *op, llvm::ArrayRef<const RefTensor *> operands,
+    llvm::MutableArrayRef<RefTensor> results)>;
+
 /// Runs `fn` (one block of ops with evaluators, ended by func.return) on
-/// `args`, which must have the shapes of its argument types. On an op the
-/// interpreter does not support, an argument of the wrong shape, or an
-/// error in the data (an id or label out of range), emits one error at the
-/// op or function and fails.
+/// `args`, which must have the shapes of its argument types, calling `hook`
+/// (when given) after each op. On an op the interpreter does not support,
+/// an argument of the wrong shape, or an error in the data (an id or label
+/// out of range), emits one error at the op or function and fails.
 llvm::FailureOr<llvm::SmallVector<RefTensor>>
-evaluate(mlir::func::FuncOp fn, llvm::ArrayRef<RefTensor> args);
+evaluate(mlir::func::FuncOp fn, llvm::ArrayRef<RefTensor> args,
+         ResultHook hook = nullptr);
 
 /// Whether the interpreter has an evaluator for ops named `name` (e.g.
 /// "nn.matmul").

@@ -26,9 +26,10 @@ inline constexpr const char *kStepMetadataSymbol = "amp_step_metadata";
 
 /// The first line of the current format. It also names the runtime ABI the
 /// step's code calls: 5 since amp_attention and amp_attention_grad take the
-/// key/value head group (kv_group), so that a step compiled for the older
-/// calls is refused instead of run with arguments missing.
-inline constexpr const char *kStepMetadataVersion = "amp-step-metadata 6";
+/// key/value head group (kv_group), 7 since amp_embedding_grad takes
+/// padding_idx, so that a step compiled for the older calls is refused
+/// instead of run with arguments missing.
+inline constexpr const char *kStepMetadataVersion = "amp-step-metadata 7";
 
 struct CompiledProgram {
   /// The signatures: program.step's name is the step's symbol, and so on.

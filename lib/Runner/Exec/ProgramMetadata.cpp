@@ -4,7 +4,7 @@
 // written length-prefixed ("<n>:<bytes>") so that any name or option string
 // survives:
 //
-//   amp-step-metadata 6
+//   amp-step-metadata 7
 //   precision f16
 //   source <str>
 //   pipeline-options <str>

@@ -778,6 +778,10 @@ AMP_KERNEL_API amp_status_t amp_global_avg_pool(const void *x, void *y,
 
 /*===--- Embedding and loss ----------------------------------------------===*/
 
+/* The padding_idx of an embedding gradient, or the ignore_index of a
+ * cross-entropy, that leaves out no index. */
+#define AMP_IGNORE_NONE INT64_MIN
+
 /* nn.embedding: out[i, :] = table[ids[i], :] for n_ids ids (i32 or i64) into
  * a [num_embeddings, dim] table of dtype f32, f16, bf16, i32 or i64. An id
  * outside [0, num_embeddings) is INVALID_ARGUMENT (checked before anything is
@@ -790,15 +794,13 @@ AMP_KERNEL_API amp_status_t amp_embedding(const void *table, const void *ids,
 
 /* nn.embedding_grad: dtable = 0, then dtable[ids[i], :] += dy[i, :] in
  * ascending i, accumulated in f32 and rounded once into dtable_dtype (dy's
- * dtype or f32). Ids are checked as for amp_embedding. dtable must not overlap
- * dy. */
+ * dtype or f32). The ids equal to padding_idx (AMP_IGNORE_NONE: none; else a
+ * row in [0, num_embeddings)) add nothing, so that row stays zero. Ids are
+ * checked as for amp_embedding. dtable must not overlap dy. */
 AMP_KERNEL_API amp_status_t amp_embedding_grad(
     const void *dy, const void *ids, void *dtable, int64_t num_embeddings,
-    int64_t dim, int64_t n_ids, amp_dtype_t dy_dtype, amp_dtype_t ids_dtype,
-    amp_dtype_t dtable_dtype, void *stream);
-
-/* The ignore_index of a cross-entropy that ignores no label. */
-#define AMP_IGNORE_NONE INT64_MIN
+    int64_t dim, int64_t n_ids, int64_t padding_idx, amp_dtype_t dy_dtype,
+    amp_dtype_t ids_dtype, amp_dtype_t dtable_dtype, void *stream);
 
 /* nn.cross_entropy on logits [rows, classes] (the leading dims flattened) and
  * labels [rows] (i32 or i64): *loss = sum_r loss_r / kept in f32 over the

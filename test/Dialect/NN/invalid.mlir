@@ -1758,6 +1758,30 @@ func.func @embedding_table_rank(%t: tensor<10x4x2xf32>, %ids: tensor<3xi32>) {
 
 // -----
 
+func.func @embedding_padding_past_table(%t: tensor<10x4xf32>, %ids: tensor<3xi32>) {
+  // expected-error @+1 {{'nn.embedding' op padding_idx must be a row of the table, in [0, 10), got 10}}
+  %0 = nn.embedding %t, %ids {padding_idx = 10 : i64} : (tensor<10x4xf32>, tensor<3xi32>) -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @embedding_padding_negative(%t: tensor<10x4xf32>, %ids: tensor<3xi32>) {
+  // expected-error @+1 {{'nn.embedding' op padding_idx must be a row of the table, in [0, 10), got -1}}
+  %0 = nn.embedding %t, %ids {padding_idx = -1 : i64} : (tensor<10x4xf32>, tensor<3xi32>) -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @embedding_grad_padding_past_table(%dy: tensor<3x4xf32>, %ids: tensor<3xi32>) {
+  // expected-error @+1 {{'nn.embedding_grad' op padding_idx must be a row of the table, in [0, 6), got 6}}
+  %0 = nn.embedding_grad %dy, %ids {padding_idx = 6 : i64} : (tensor<3x4xf32>, tensor<3xi32>) -> tensor<6x4xf32>
+  return
+}
+
+// -----
+
 func.func @embedding_bool_table(%t: tensor<10x4xi1>, %ids: tensor<3xi32>) {
   // expected-error @+1 {{'nn.embedding' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<10x4xi1>'}}
   %0 = nn.embedding %t, %ids : (tensor<10x4xi1>, tensor<3xi32>) -> tensor<3x4xi1>

@@ -67,22 +67,34 @@ TEST_P(EmbeddingTest, GatherIsExactAndScatterAddMatchesF64) {
   EXPECT_TRUE(allEqual(out, ref, "embedding"));
 
   Tensor dy = randomTensor(dyDtype, {3, 7, d}, rng);
-  Tensor dtable = sentinelTensor(tableDtype, {v, d});
-  ASSERT_TRUE(
-      isOk(amp_embedding_grad(dy.data(), ids.data(), dtable.data(), v, d, n,
-                              dyDtype, idsDtype, tableDtype, nullptr)));
-  std::vector<double> sum(v * d), abs(v * d), tol;
-  std::vector<int> hits(v * d);
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t k = 0; k < d; ++k) {
-      int64_t o = static_cast<int64_t>(ids.get(i)) * d + k;
-      sum[o] += dy.get(i * d + k);
-      abs[o] += std::fabs(dy.get(i * d + k));
-      ++hits[o];
+  // Without a padding row, and with row 0 (named twice) as the padding row,
+  // which must come out +0 exactly.
+  for (int64_t padding : {int64_t{AMP_IGNORE_NONE}, int64_t{0}}) {
+    SCOPED_TRACE("padding_idx " + std::to_string(padding));
+    Tensor dtable = sentinelTensor(tableDtype, {v, d});
+    ASSERT_TRUE(isOk(amp_embedding_grad(dy.data(), ids.data(), dtable.data(),
+                                        v, d, n, padding, dyDtype, idsDtype,
+                                        tableDtype, nullptr)));
+    std::vector<double> sum(v * d), abs(v * d), tol;
+    std::vector<int> hits(v * d);
+    for (int64_t i = 0; i < n; ++i) {
+      if (static_cast<int64_t>(ids.get(i)) == padding)
+        continue;
+      for (int64_t k = 0; k < d; ++k) {
+        int64_t o = static_cast<int64_t>(ids.get(i)) * d + k;
+        sum[o] += dy.get(i * d + k);
+        abs[o] += std::fabs(dy.get(i * d + k));
+        ++hits[o];
+      }
     }
-  for (int64_t o = 0; o < v * d; ++o)
-    tol.push_back(outTol(tableDtype, sum[o], (hits[o] + 1) * kU * abs[o]));
-  EXPECT_TRUE(allClose(dtable, sum, tol, "embedding_grad"));
+    for (int64_t o = 0; o < v * d; ++o)
+      tol.push_back(outTol(tableDtype, sum[o], (hits[o] + 1) * kU * abs[o]));
+    EXPECT_TRUE(allClose(dtable, sum, tol, "embedding_grad"));
+    if (padding == 0) {
+      for (int64_t k = 0; k < d; ++k)
+        EXPECT_EQ(dtable.bits(k), 0u) << "padding row, column " << k;
+    }
+  }
 }
 
 std::string embeddingCaseName(int pair, amp_dtype_t ids) {
@@ -146,9 +158,23 @@ TEST(Embedding, OutOfRangeIdsAreErrorsAndWriteNothing) {
     const Tensor tableBefore = dtable;
     EXPECT_TRUE(
         failsWith(amp_embedding_grad(out.data(), ids.data(), dtable.data(), v,
-                                     d, 3, AMP_DTYPE_F32, AMP_DTYPE_I64,
-                                     AMP_DTYPE_F32, nullptr),
+                                     d, 3, AMP_IGNORE_NONE, AMP_DTYPE_F32,
+                                     AMP_DTYPE_I64, AMP_DTYPE_F32, nullptr),
                   AMP_STATUS_INVALID_ARGUMENT, "position 2"));
+    EXPECT_TRUE(dtable.sameBits(tableBefore));
+  }
+  // A padding_idx that is no row of the table.
+  for (int64_t padding : {int64_t{-1}, v}) {
+    Tensor ids(AMP_DTYPE_I64, {3}), dy(AMP_DTYPE_F32, {3, d});
+    Tensor dtable = sentinelTensor(AMP_DTYPE_F32, {v, d});
+    const Tensor tableBefore = dtable;
+    EXPECT_TRUE(failsWith(
+        amp_embedding_grad(dy.data(), ids.data(), dtable.data(), v, d, 3,
+                           padding, AMP_DTYPE_F32, AMP_DTYPE_I64, AMP_DTYPE_F32,
+                           nullptr),
+        AMP_STATUS_INVALID_ARGUMENT,
+        "padding_idx " + std::to_string(padding) +
+            " is not a row of the 4-row table"));
     EXPECT_TRUE(dtable.sameBits(tableBefore));
   }
   Tensor ids32(AMP_DTYPE_I32, {1});

@@ -1381,6 +1381,23 @@ LogicalResult EmbeddingOp::inferReturnTypes(MLIRContext *, Loc loc,
   return success();
 }
 
+/// padding_idx, when set, names a row of the V-row table.
+static LogicalResult checkPaddingIdx(Operation *op,
+                                     std::optional<int64_t> paddingIdx,
+                                     int64_t rows) {
+  if (paddingIdx && (*paddingIdx < 0 || *paddingIdx >= rows))
+    return op->emitOpError("padding_idx must be a row of the table, in [0, ")
+           << rows << "), got " << *paddingIdx;
+  return success();
+}
+
+LogicalResult EmbeddingOp::verify() {
+  RankedTensorType table = getTable().getType();
+  if (table.getRank() != 2) // inferReturnTypes reports it
+    return success();
+  return checkPaddingIdx(*this, getPaddingIdx(), table.getDimSize(0));
+}
+
 LogicalResult EmbeddingGradOp::verify() {
   RankedTensorType dy = getGradOutput().getType(), ids = getIds().getType(),
                    out = getType();
@@ -1392,6 +1409,8 @@ LogicalResult EmbeddingGradOp::verify() {
   if (out.getRank() != 2 || out.getDimSize(1) != dy.getShape().back())
     return emitOpError("result must be the table shape [V, ")
            << dy.getShape().back() << "], got " << fmtShape(out.getShape());
+  if (failed(checkPaddingIdx(*this, getPaddingIdx(), out.getDimSize(0))))
+    return failure();
   return verifyAccumulatorResult(*this, dy.getElementType(), out);
 }
 

@@ -340,6 +340,35 @@ func.func @scatter_add(%u: tensor<2x3x4xf32> {nn.role = #nn.role<param>}, %ids: 
 
 // -----
 
+// padding_idx passes from the lookup to its gradient; the gradient of an
+// nn.embedding_grad with padding_idx is zero at the ids it leaves out.
+// CHECK-LABEL: func.func @embedding_padding(
+// CHECK-SAME: %[[T:[a-z0-9]+]]: tensor<6x4xf32> {{.*}}, %[[IDS:[a-z0-9]+]]: tensor<2x3xi64>
+// CHECK: %[[DT:.*]] = nn.embedding_grad %{{.*}}, %[[IDS]] {padding_idx = 1 : i64} : (tensor<2x3x4xf32>, tensor<2x3xi64>) -> tensor<6x4xf32>
+// CHECK: nn.sgd_update %[[T]], %[[DT]] {
+func.func @embedding_padding(%t: tensor<6x4xf32> {nn.role = #nn.role<param>}, %ids: tensor<2x3xi64> {nn.role = #nn.role<input>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %e = nn.embedding %t, %ids {padding_idx = 1 : i64} : (tensor<6x4xf32>, tensor<2x3xi64>) -> tensor<2x3x4xf32>
+  %l = nn.reduce_sum %e [0, 1, 2] : (tensor<2x3x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// CHECK-LABEL: func.func @scatter_add_padding(
+// CHECK-SAME: %[[U:[a-z0-9]+]]: tensor<2x3x4xf32> {{.*}}, %[[IDS:[a-z0-9]+]]: tensor<2x3xi64>
+// CHECK: %[[G:.*]] = nn.embedding %{{.*}}, %[[IDS]] : (tensor<5x4xf32>, tensor<2x3xi64>) -> tensor<2x3x4xf32>
+// CHECK: %[[P:.*]] = arith.constant dense<2> : tensor<i64>
+// CHECK: %[[EQ:.*]] = nn.compare eq, %[[IDS]], %[[P]] : (tensor<2x3xi64>, tensor<i64>) -> tensor<2x3xi1>
+// CHECK: %[[COL:.*]] = nn.reshape %[[EQ]] : tensor<2x3xi1> -> tensor<2x3x1xi1>
+// CHECK: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<f32>
+// CHECK: %[[DU:.*]] = nn.where %[[COL]], %[[Z]], %[[G]] : (tensor<2x3x1xi1>, tensor<f32>, tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+// CHECK: nn.sgd_update %[[U]], %[[DU]] {
+func.func @scatter_add_padding(%u: tensor<2x3x4xf32> {nn.role = #nn.role<param>}, %ids: tensor<2x3xi64> {nn.role = #nn.role<input>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %t = nn.embedding_grad %u, %ids {padding_idx = 2 : i64} : (tensor<2x3x4xf32>, tensor<2x3xi64>) -> tensor<5x4xf32>
+  %l = nn.reduce_sum %t [0, 1] : (tensor<5x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
 // Integer arithmetic (position ids from a mask) carries no derivative: only
 // the embedding table gets a gradient.
 // CHECK-LABEL: func.func @integer_positions(

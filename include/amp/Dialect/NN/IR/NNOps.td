@@ -894,17 +894,26 @@ def NN_EmbeddingOp : NN_Op<"embedding", [InferTypeOpAdaptor]> {
     `i32`/`i64` (a gather of ids, as ONNX's Gather of integer data: it
     carries no derivative).
 
+    With `padding_idx` = p in `[0, V)`, as PyTorch's
+    `nn.Embedding(padding_idx=p)`, the lookup is the same but row p gets no
+    gradient: the ids equal to p are left out of `nn.embedding_grad`'s
+    scatter, so nothing flows back through the positions that read it.
+
     ```mlir
     %e = nn.embedding %table, %ids
+        : (tensor<50x32xf32>, tensor<4x8xi64>) -> tensor<4x8x32xf32>
+    %p = nn.embedding %table, %ids {padding_idx = 0 : i64}
         : (tensor<50x32xf32>, tensor<4x8xi64>) -> tensor<4x8x32xf32>
     %t = nn.embedding %tokens, %rows
         : (tensor<8x1xi64>, tensor<2xi64>) -> tensor<2x1xi64>
     ```
   }];
-  let arguments = (ins NN_NumericTensor:$table, NN_IndexTensor:$ids);
+  let arguments = (ins NN_NumericTensor:$table, NN_IndexTensor:$ids,
+                   OptionalAttr<I64Attr>:$padding_idx);
   let results = (outs NN_NumericTensor:$result);
   let assemblyFormat =
       "$table `,` $ids attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
 }
 
 def NN_CrossEntropyOp : NN_Op<"cross_entropy"> {
@@ -1261,9 +1270,12 @@ def NN_EmbeddingGradOp : NN_Op<"embedding_grad"> {
   let description = [{
     `result[ids[i...], :] += grad_output[i..., :]` into a zero `V x D` table
     whose shape is the result type. Accumulation is f32 and the result may be
-    `f32` for an `f16`/`bf16` output gradient.
+    `f32` for an `f16`/`bf16` output gradient. With `padding_idx` = p in
+    `[0, V)` (nn.embedding's), the ids equal to p add nothing: row p stays
+    zero.
   }];
-  let arguments = (ins NN_FloatTensor:$grad_output, NN_IndexTensor:$ids);
+  let arguments = (ins NN_FloatTensor:$grad_output, NN_IndexTensor:$ids,
+                   OptionalAttr<I64Attr>:$padding_idx);
   let results = (outs NN_FloatTensor:$result);
   let assemblyFormat =
       "$grad_output `,` $ids attr-dict `:` functional-type(operands, results)";
