@@ -246,12 +246,10 @@ FailureOr<double> evaluateLoss(func::FuncOp fn, ArrayRef<RefTensor> args,
 /// Compares `grad`, the autodiff gradient of argument `argNumber`, with the
 /// central differences of `fn` at `args` on the sampled elements, the
 /// padding rows held at `padding`'s.
-FailureOr<ParamCheck> checkParam(func::FuncOp fn, unsigned argNumber,
-                                 const RefTensor &grad,
-                                 MutableArrayRef<RefTensor> args,
-                                 const PaddingRows &padding,
-                                 const GradCheckOptions &options,
-                                 Random &random) {
+FailureOr<ParamCheck>
+checkParam(func::FuncOp fn, unsigned argNumber, const RefTensor &grad,
+           MutableArrayRef<RefTensor> args, const PaddingRows &padding,
+           const GradCheckOptions &options, Random &random) {
   auto hold = [&](Operation *op, ArrayRef<const RefTensor *> operands,
                   MutableArrayRef<RefTensor> results) {
     padding.hold(op, operands, results);
@@ -327,12 +325,12 @@ amp::gradcheck::checkFunction(func::FuncOp fn,
   if (failed(grads))
     return failure();
   PaddingRows padding;
-  FailureOr<double> loss = evaluateLoss(
-      fn, *args,
-      [&](Operation *op, ArrayRef<const RefTensor *> operands,
-          MutableArrayRef<RefTensor> results) {
-        padding.record(op, operands, results);
-      });
+  FailureOr<double> loss =
+      evaluateLoss(fn, *args,
+                   [&](Operation *op, ArrayRef<const RefTensor *> operands,
+                       MutableArrayRef<RefTensor> results) {
+                     padding.record(op, operands, results);
+                   });
   if (failed(loss))
     return failure();
   // Both run the same forward ops in f64, so the losses are bitwise equal
@@ -356,9 +354,8 @@ amp::gradcheck::checkFunction(func::FuncOp fn,
       for (double &g : grad.data)
         g *= 1.01;
     ++paramIndex;
-    FailureOr<ParamCheck> param =
-        checkParam(fn, arg.getArgNumber(), grad, *args, padding, options,
-                   random);
+    FailureOr<ParamCheck> param = checkParam(fn, arg.getArgNumber(), grad,
+                                             *args, padding, options, random);
     if (failed(param))
       return failure();
     check.params.push_back(std::move(*param));

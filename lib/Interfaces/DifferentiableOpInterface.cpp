@@ -59,11 +59,10 @@ Value GradientBuilder::scalar(double value, Type elementType) {
 
 Value GradientBuilder::splat(double value, RankedTensorType type) {
   Type element = type.getElementType();
-  TypedAttr scalar =
-      isa<FloatType>(element)
-          ? TypedAttr(builder.getFloatAttr(element, value))
-          : TypedAttr(builder.getIntegerAttr(element,
-                                             static_cast<int64_t>(value)));
+  TypedAttr scalar = isa<FloatType>(element)
+                         ? TypedAttr(builder.getFloatAttr(element, value))
+                         : TypedAttr(builder.getIntegerAttr(
+                               element, static_cast<int64_t>(value)));
   return create<arith::ConstantOp>(type, DenseElementsAttr::get(type, scalar));
 }
 

@@ -187,14 +187,14 @@ void launchGatherIds(int64_t width, const void *table, const void *ids,
 
 /// acc (zeroed, numEmbeddings x dim, f32) += the rows of dy grouped by
 /// id, as the reference adds them, but for paddingIdx's; checks the ids (an
-/// id out of range is reported and skipped). Queues the work on `stream` with one scratch
-/// block from amp_alloc: keys and rows (before and after the sort), the
-/// segment starts, CUB's temporary storage.
+/// id out of range is reported and skipped). Queues the work on `stream` with
+/// one scratch block from amp_alloc: keys and rows (before and after the sort),
+/// the segment starts, CUB's temporary storage.
 amp_status_t sumRowsById(Checker &check, const void *dy, const void *ids,
                          float *acc, int64_t numEmbeddings, int64_t dim,
-                         int64_t nIds, int64_t paddingIdx,
-                         amp_dtype_t dyDtype, amp_dtype_t idsDtype,
-                         DeviceErrorRecord *record, void *stream) {
+                         int64_t nIds, int64_t paddingIdx, amp_dtype_t dyDtype,
+                         amp_dtype_t idsDtype, DeviceErrorRecord *record,
+                         void *stream) {
   const cudaStream_t st = toStream(stream);
   auto launchKeys = [&](uint64_t *keys, int64_t *rows) {
     if (idsDtype == AMP_DTYPE_I32)

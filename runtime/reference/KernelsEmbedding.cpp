@@ -2,7 +2,8 @@
 //
 // amp_embedding (a row gather, exact) and amp_embedding_grad (a scatter-add
 // accumulated in f32 in ascending id order, rounded once, the padding row
-// left out) on the reference backend. Ids are checked before anything is written.
+// left out) on the reference backend. Ids are checked before anything is
+// written.
 //
 //===----------------------------------------------------------------------===//
 

@@ -52,6 +52,12 @@ struct ONNXImportOptions {
   /// float initializer of the graph, or that `frozen` names too, is an
   /// error.
   std::vector<std::string> params;
+  /// The padding row of the embedding lookups (Gathers along axis 0) of a
+  /// table, by the name of the value the Gathers read: PyTorch's
+  /// nn.Embedding(padding_idx=...), whose row gets no gradient. The
+  /// torch.export-based exporter records it (node metadata); the
+  /// TorchScript exporter does not. A name no Gather reads is an error.
+  std::map<std::string, int64_t> paddingIdx;
   /// Static shapes for graph inputs with dynamic or missing dimensions (and
   /// overrides for static ones), by input name.
   std::map<std::string, std::vector<int64_t>> inputShapes;
@@ -165,6 +171,8 @@ importONNXBytes(llvm::StringRef bytes, llvm::StringRef sourceName,
 /// Parses "x=1x3x224x224" into `options.inputShapes`; returns an error
 /// message or "".
 std::string parseInputShape(llvm::StringRef spec, ONNXImportOptions &options);
+/// Parses "model.embed_tokens.weight=0" into `options.paddingIdx`.
+std::string parsePaddingIdx(llvm::StringRef spec, ONNXImportOptions &options);
 /// Parses "pads=@pads.pb" (or "pads=pads.pb") into `options.constantInputs`.
 std::string parseConstantInput(llvm::StringRef spec,
                                ONNXImportOptions &options);

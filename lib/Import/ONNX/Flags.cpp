@@ -99,6 +99,14 @@ struct ImportFlags {
                "element, e.g. an nn.PReLU()'s single slope (comma-separated, "
                "repeatable)"),
       cl::value_desc("name"), cl::CommaSeparated, cl::cat(category)};
+  cl::list<std::string> paddingIdx{
+      "padding-idx",
+      cl::desc("The padding row of the embedding table a Gather reads, as "
+               "PyTorch's nn.Embedding(padding_idx=ROW): it gets no "
+               "gradient, e.g. --padding-idx model.shared.weight=0 "
+               "(comma-separated, repeatable; the torch.export-based "
+               "exporter's models carry it)"),
+      cl::value_desc("name=row"), cl::CommaSeparated, cl::cat(category)};
   cl::opt<std::string> externalDataDir{
       "external-data-dir", cl::init(""),
       cl::desc("Directory of the files that hold tensors stored as external "
@@ -139,6 +147,11 @@ std::string amp::onnxImportOptionsFromFlags(ONNXImportOptions &options) {
   }
   for (const std::string &spec : f.constantInputs) {
     std::string error = parseConstantInput(spec, options);
+    if (!error.empty())
+      return error;
+  }
+  for (const std::string &spec : f.paddingIdx) {
+    std::string error = parsePaddingIdx(spec, options);
     if (!error.empty())
       return error;
   }

@@ -20,9 +20,8 @@
 // graph_signature`, lines `b_m_inv_freq: BUFFER target='m.inv_freq'`), so
 // what was folded from a buffer (a rotary embedding's cos and sin tables)
 // is known not to train without --frozen.
-// ValueInfoProto.metadata_props (field 4) and GraphProto.metadata_props
-// (field 16) are newer than Debian's libonnx-dev; they are read from the
-// message's unknown fields when the generated class does not know them.
+// ValueInfoProto.metadata_props and GraphProto.metadata_props are read with
+// metadataEntries (Metadata.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,53 +29,16 @@
 
 #include "llvm/ADT/StringExtras.h"
 
-#include <google/protobuf/unknown_field_set.h>
-
 using namespace amp::onnx_import;
 
 namespace {
 
-constexpr int kValueInfoMetadataField = 4;
-constexpr int kGraphMetadataField = 16;
 constexpr llvm::StringLiteral kFoldedFrom =
     "pkg.onnxscript.optimizer.folded_from";
 constexpr llvm::StringLiteral kInputKind =
     "pkg.torch.export.graph_signature.InputSpec.kind";
 constexpr llvm::StringLiteral kGraphSignature =
     "pkg.torch.export.ExportedProgram.graph_signature";
-
-/// The metadata entries (field number `fieldNumber`) of `message`, from the
-/// field when the generated class has it, else from the unknown fields.
-std::vector<onnx::StringStringEntryProto>
-metadataOf(const google::protobuf::Message &message, int fieldNumber) {
-  std::vector<onnx::StringStringEntryProto> entries;
-  const google::protobuf::Reflection *reflection = message.GetReflection();
-  if (const google::protobuf::FieldDescriptor *field =
-          message.GetDescriptor()->FindFieldByNumber(fieldNumber)) {
-    if (field->is_repeated() &&
-        field->type() == google::protobuf::FieldDescriptor::TYPE_MESSAGE) {
-      for (int k = 0, n = reflection->FieldSize(message, field); k < n; ++k) {
-        onnx::StringStringEntryProto e;
-        if (e.ParseFromString(reflection->GetRepeatedMessage(message, field, k)
-                                  .SerializeAsString()))
-          entries.push_back(std::move(e));
-      }
-    }
-    return entries;
-  }
-  const google::protobuf::UnknownFieldSet &unknown =
-      reflection->GetUnknownFields(message);
-  for (int k = 0; k < unknown.field_count(); ++k) {
-    const google::protobuf::UnknownField &f = unknown.field(k);
-    if (f.number() != fieldNumber ||
-        f.type() != google::protobuf::UnknownField::TYPE_LENGTH_DELIMITED)
-      continue;
-    onnx::StringStringEntryProto e;
-    if (e.ParseFromString(f.length_delimited()))
-      entries.push_back(std::move(e));
-  }
-  return entries;
-}
 
 /// The quoted strings of a Python list's repr, "['a', "b's"]" -> a, b's.
 std::vector<std::string> quotedStrings(llvm::StringRef list) {
@@ -108,7 +70,7 @@ amp::onnx_import::foldedSources(const onnx::GraphProto &graph) {
     if (!initializers.contains(info.name()))
       continue;
     for (const onnx::StringStringEntryProto &e :
-         metadataOf(info, kValueInfoMetadataField))
+         metadataEntries(info, kValueInfoMetadataField))
       if (e.key() == kFoldedFrom)
         for (std::string &source : quotedStrings(e.value()))
           sources[info.name()].push_back(std::move(source));
@@ -132,12 +94,12 @@ ModuleValues amp::onnx_import::moduleValues(const onnx::GraphProto &graph) {
   for (const onnx::ValueInfoProto &info : graph.value_info())
     if (initializers.contains(info.name()))
       for (const onnx::StringStringEntryProto &e :
-           metadataOf(info, kValueInfoMetadataField))
+           metadataEntries(info, kValueInfoMetadataField))
         if (e.key() == kInputKind)
           add(e.value(), info.name());
   // The signature's input lines: `<name>: <KIND> target='<path>' ...`.
   for (const onnx::StringStringEntryProto &e :
-       metadataOf(graph, kGraphMetadataField)) {
+       metadataEntries(graph, kGraphMetadataField)) {
     if (e.key() != kGraphSignature)
       continue;
     values.fromSignature = true;

@@ -402,6 +402,8 @@ LogicalResult GraphImporter::importInitializers() {
       return emitError(fileLoc) << "--param '" << name
                                 << "' names no float initializer of the graph";
   }
+  if (std::string error = checkPaddingIdxNames(graph, options); !error.empty())
+    return emitError(fileLoc) << error;
   for (onnx::TensorProto &init :
        *model.mutable_graph()->mutable_initializer()) {
     if (table.contains(init.name()))

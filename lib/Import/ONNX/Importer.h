@@ -89,6 +89,21 @@ std::string dataTypeName(int32_t dtype);
 const onnx::AttributeProto *findAttribute(const onnx::NodeProto &node,
                                           llvm::StringRef name);
 
+/// The metadata_props fields (Metadata.cpp): ValueInfoProto's, GraphProto's
+/// and NodeProto's.
+constexpr int kValueInfoMetadataField = 4;
+constexpr int kGraphMetadataField = 16;
+constexpr int kNodeMetadataField = 9;
+
+/// The metadata entries (field `fieldNumber`) of `message`, from the field
+/// when the generated class has it, else from the unknown fields.
+std::vector<onnx::StringStringEntryProto>
+metadataEntries(const google::protobuf::Message &message, int fieldNumber);
+/// The value of the entry `key` among them, if any.
+std::optional<std::string>
+metadataValue(const google::protobuf::Message &message, int fieldNumber,
+              llvm::StringRef key);
+
 /// What the torch.export-based exporter folded each initializer of `graph`
 /// from (its value_info's folded_from metadata), for the initializers that
 /// have it (Frozen.cpp).
@@ -617,6 +632,25 @@ public:
 
 /// Shape of a ranked tensor value.
 llvm::SmallVector<int64_t> shapeOf(Value v);
+
+//===----------------------------------------------------------------------===//
+// Embeddings' padding rows (PaddingIdx.cpp)
+//===----------------------------------------------------------------------===//
+
+/// The padding_idx of the row lookup a Gather node does in its data
+/// `table` along `axis` (PaddingIdx.cpp): --padding-idx's for the
+/// initializer `table` is, else the one PyTorch's torch.export-based
+/// exporter recorded for the aten.embedding the node was translated from
+/// (its `pkg.torch.onnx.fx_node` metadata). Fails, with an error at the
+/// node, for an embedding whose gradient amp does not compute
+/// (scale_grad_by_freq, when training).
+FailureOr<std::optional<int64_t>>
+embeddingPaddingIdx(NodeContext &nc, const Tensor &table, int64_t axis);
+/// Checks that each --padding-idx name is a float initializer of rank 2
+/// that a Gather reads along axis 0, and its row one of the table's.
+/// Returns an error message or "".
+std::string checkPaddingIdxNames(const onnx::GraphProto &graph,
+                                 const ONNXImportOptions &options);
 
 //===----------------------------------------------------------------------===//
 // The op table (Ops*.cpp)

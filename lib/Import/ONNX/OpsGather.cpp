@@ -125,6 +125,12 @@ static LogicalResult importGather(NodeContext &nc) {
   FailureOr<int64_t> axis = nc.normalizeAxis(*axisAttr, rank, "axis");
   if (failed(axis))
     return failure();
+  // An embedding with a padding row (PyTorch's padding_idx) is an
+  // nn.embedding that leaves the row out of its gradient, whatever its ids.
+  FailureOr<std::optional<int64_t>> padding =
+      embeddingPaddingIdx(nc, **data, *axis);
+  if (failed(padding))
+    return failure();
   llvm::ArrayRef<int64_t> ds = (*data)->shape;
   int64_t n = ds[*axis];
   llvm::SmallVector<int64_t> outShape(ds.begin(), ds.begin() + *axis);
@@ -145,7 +151,8 @@ static LogicalResult importGather(NodeContext &nc) {
     // Folded on a constant, a reshape when it selects every element in
     // order (a flattened mask gathered by its own positions), and the same
     // way when it selects none (an empty result, of no nn.concat).
-    if (isFoldable(**data) || isInOrder(idx, n) || idx.empty()) {
+    if (isFoldable(**data) ||
+        (!*padding && (isInOrder(idx, n) || idx.empty()))) {
       FailureOr<int64_t> count = gatherCount(nc, outShape);
       if (failed(count))
         return failure();
@@ -162,7 +169,8 @@ static LogicalResult importGather(NodeContext &nc) {
       return gatherLinear(nc, linear, outShape);
     }
     // A few constant indices on a computed tensor: slices and a concat.
-    if (idx.size() <= 64 && !(rank == 2 && *axis == 0 && idx.size() > 1)) {
+    if (!*padding && idx.size() <= 64 &&
+        !(rank == 2 && *axis == 0 && idx.size() > 1)) {
       FailureOr<Value> x = nc.anyValue(0);
       if (failed(x))
         return failure();
@@ -229,7 +237,11 @@ static LogicalResult importGather(NodeContext &nc) {
   FailureOr<Value> table2 = nc.reshape(table, {n, inner});
   if (failed(table2))
     return failure();
-  FailureOr<Value> y = nc.create<nn::EmbeddingOp>({*table2, *ids});
+  llvm::SmallVector<mlir::NamedAttribute> attrs;
+  if (*padding)
+    attrs.push_back(
+        nc.named("padding_idx", nc.builder.getI64IntegerAttr(**padding)));
+  FailureOr<Value> y = nc.create<nn::EmbeddingOp>({*table2, *ids}, attrs);
   if (failed(y))
     return failure();
   // [indices..., rest...], then the gathered dims back at `axis`.

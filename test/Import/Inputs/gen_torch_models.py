@@ -500,13 +500,17 @@ def write_hf_albert_loss():
                                  "hf_albert_loss", strip=True)
 
 
-def strip_node_metadata(path):
+def strip_node_metadata(path, keep=()):
     """The ONNX model `path` without its nodes' metadata (their Python stack
-    traces, most of a torch.export-based export), which the importer does
-    not read."""
+    traces, most of a torch.export-based export), but for the entries whose
+    keys are in `keep`, which the importer reads (pkg.torch.onnx.fx_node:
+    an embedding's padding_idx)."""
     model = onnx.load(path)
     for node in model.graph.node:
+        kept = [(e.key, e.value) for e in node.metadata_props if e.key in keep]
         del node.metadata_props[:]
+        for key, value in kept:
+            node.metadata_props.add(key=key, value=value)
     onnx.save(model, path)
 
 
@@ -1192,6 +1196,34 @@ def write_hf_seq2seq():
     mbart = HfSeq2Seq(MBartForConditionalGeneration(config), "mbart")
     distinct_and_peaked(mbart, ("q_proj.weight", "k_proj.weight"))
     export_and_train_seq2seq(mbart.eval(), "hf_mbart", lr=0.05, dynamo=False)
+
+
+def write_hf_marian():
+    """Hugging Face's MarianMTModel (as write_hf_seq2seq's, on its tokens),
+    whose decoder starts with the padding token: its shared embedding has
+    padding_idx 1, a row that PyTorch looks up but never trains. Both
+    exporters (hf_marian_script.onnx, and hf_marian_dynamo.onnx with only
+    the nodes' FX metadata, which records the padding_idx), and PyTorch's
+    training (hf_marian_torch_log.csv). Its sinusoidal position tables are
+    parameters with requires_grad=False, which PyTorch's optimizer is not
+    given. hf-seq2seq.test."""
+    from transformers import MarianConfig, MarianMTModel
+
+    torch.manual_seed(18)
+    config = MarianConfig(vocab_size=VOCAB, d_model=D, encoder_layers=1,
+                          decoder_layers=1, encoder_attention_heads=HEADS,
+                          decoder_attention_heads=HEADS,
+                          encoder_ffn_dim=2 * D, decoder_ffn_dim=2 * D,
+                          max_position_embeddings=16, pad_token_id=1,
+                          eos_token_id=2, decoder_start_token_id=1,
+                          dropout=0.0, attention_dropout=0.0,
+                          activation_dropout=0.0)
+    marian = HfSeq2Seq(MarianMTModel(config), "marian")
+    distinct_and_peaked(marian, ("q_proj.weight", "k_proj.weight"))
+    assert marian.marian.model.shared.padding_idx == 1
+    export_and_train_seq2seq(marian.eval(), "hf_marian", lr=0.05)
+    strip_node_metadata(os.path.join(HERE, "hf_marian_dynamo.onnx"),
+                        keep=("pkg.torch.onnx.fx_node",))
 
 
 class BnCnn(nn.Module):
@@ -2061,6 +2093,56 @@ def write_module_constants():
     onnx.save(model, os.path.join(HERE, "module_constants_nosig.onnx"))
 
 
+class BagOfTokens(nn.Module):
+    """The mean of 6 token embeddings (nn.Embedding(12, 8, padding_idx=0):
+    row 0 starts at zeros and never trains), then Linear(8, 3). The
+    padding tokens count in the mean, so row 0 has a gradient that PyTorch
+    leaves out."""
+
+    def __init__(self, scale_grad_by_freq=False):
+        super().__init__()
+        self.emb = nn.Embedding(12, 8, padding_idx=0,
+                                scale_grad_by_freq=scale_grad_by_freq)
+        self.head = nn.Linear(8, 3)
+
+    def forward(self, ids):
+        return self.head(self.emb(ids).mean(1))
+
+
+def write_padding_idx():
+    """BagOfTokens (seed 23) exported by both exporters (bag_script.onnx;
+    bag_dynamo.onnx, its nodes' metadata but the FX nodes stripped), on
+    bag_tokens.csv: 40 rows of 6 token ids in [1, 12) followed by 0 to 4
+    padding zeros, then the label, the first id mod 3. PyTorch's 10 SGD
+    steps (lr 0.5, momentum 0.9) on 4 rows each, in order
+    (bag_torch_log.csv); the model with scale_grad_by_freq=True
+    (bag_freq_dynamo.onnx). padding-idx.test."""
+    torch.manual_seed(23)
+    rng = np.random.default_rng(23)
+    ids = rng.integers(1, 12, size=(40, 6))
+    for row, pad in zip(ids, rng.integers(0, 5, size=40)):
+        if pad:
+            row[-pad:] = 0
+    labels = ids[:, 0] % 3
+    np.savetxt(os.path.join(HERE, "bag_tokens.csv"),
+               np.concatenate([ids, labels[:, None]], axis=1), fmt="%d",
+               delimiter=",")
+    model = BagOfTokens()
+    example = (torch.tensor(ids[:4]),)
+    names = dict(input_names=["ids"], output_names=["logits"])
+    torch.onnx.export(model, example, os.path.join(HERE, "bag_script.onnx"),
+                      dynamo=False, opset_version=17, **names)
+    for stem, m in (("bag", model), ("bag_freq", BagOfTokens(True))):
+        path = os.path.join(HERE, stem + "_dynamo.onnx")
+        torch.onnx.export(m, example, path, dynamo=True, opset_version=18,
+                          external_data=False, **names)
+        strip_node_metadata(path, keep=("pkg.torch.onnx.fx_node",))
+    train_token_rows_and_log(
+        model, lambda rows: model(torch.tensor(ids[rows])), labels,
+        "bag_torch_log.csv", lr=0.5)
+    assert bool((model.emb.weight[0] == 0).all())
+
+
 class ActMlp(nn.Module):
     """The MLP of act_mlp.onnx: Linear(64, 24), every activation of the
     hidden layer averaged, Linear(24, 4)."""
@@ -2588,6 +2670,7 @@ def main():
     write_hf_llama_lm_loss()
     write_hf_mixtral_loss()
     write_module_constants()
+    write_padding_idx()
     write_hf_albert_loss()
     write_hf_gpt2_tied()
     write_hf_t5()
@@ -2614,6 +2697,7 @@ def main():
     write_einsum()
     write_trig()
     write_hf_seq2seq()
+    write_hf_marian()
     write_attention_dropout()
 
 

@@ -204,17 +204,16 @@ AMP_COMPARE_CASE(embedding_id_out_of_range) {
       Host dy = randomHost(c.rng, AMP_DTYPE_F32, 4 * dim, -1, 1);
       Buf rdy = c.ref->upload(dy);
       Buf rdt = c.ref->alloc(AMP_DTYPE_F32, numEmbeddings * dim);
-      const amp_status_t refGrad =
-          AMP_CALL(*c.ref, amp_embedding_grad, rdy, ri, rdt, numEmbeddings, dim,
-                   4, AMP_IGNORE_NONE, AMP_DTYPE_F32, it, AMP_DTYPE_F32,
-                   nullptr);
+      const amp_status_t refGrad = AMP_CALL(
+          *c.ref, amp_embedding_grad, rdy, ri, rdt, numEmbeddings, dim, 4,
+          AMP_IGNORE_NONE, AMP_DTYPE_F32, it, AMP_DTYPE_F32, nullptr);
       Buf ddy = c.dev->upload(dy);
       Buf ddt = c.dev->alloc(AMP_DTYPE_F32, numEmbeddings * dim);
-      c.expectSameStatus(
-          "embedding_grad " + what + ": the CUDA call is queued", AMP_STATUS_OK,
-          AMP_CALL(*c.dev, amp_embedding_grad, ddy, di, ddt, numEmbeddings, dim,
-                   4, AMP_IGNORE_NONE, AMP_DTYPE_F32, it, AMP_DTYPE_F32,
-                   nullptr));
+      c.expectSameStatus("embedding_grad " + what + ": the CUDA call is queued",
+                         AMP_STATUS_OK,
+                         AMP_CALL(*c.dev, amp_embedding_grad, ddy, di, ddt,
+                                  numEmbeddings, dim, 4, AMP_IGNORE_NONE,
+                                  AMP_DTYPE_F32, it, AMP_DTYPE_F32, nullptr));
       const amp_status_t devGrad = AMP_CALL(*c.dev, amp_synchronize, nullptr);
       const std::string message = c.dev->lastError();
       c.expectSameStatus("embedding_grad " + what + ": amp_synchronize",

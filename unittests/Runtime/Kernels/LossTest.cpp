@@ -72,8 +72,8 @@ TEST_P(EmbeddingTest, GatherIsExactAndScatterAddMatchesF64) {
   for (int64_t padding : {int64_t{AMP_IGNORE_NONE}, int64_t{0}}) {
     SCOPED_TRACE("padding_idx " + std::to_string(padding));
     Tensor dtable = sentinelTensor(tableDtype, {v, d});
-    ASSERT_TRUE(isOk(amp_embedding_grad(dy.data(), ids.data(), dtable.data(),
-                                        v, d, n, padding, dyDtype, idsDtype,
+    ASSERT_TRUE(isOk(amp_embedding_grad(dy.data(), ids.data(), dtable.data(), v,
+                                        d, n, padding, dyDtype, idsDtype,
                                         tableDtype, nullptr)));
     std::vector<double> sum(v * d), abs(v * d), tol;
     std::vector<int> hits(v * d);
@@ -168,13 +168,13 @@ TEST(Embedding, OutOfRangeIdsAreErrorsAndWriteNothing) {
     Tensor ids(AMP_DTYPE_I64, {3}), dy(AMP_DTYPE_F32, {3, d});
     Tensor dtable = sentinelTensor(AMP_DTYPE_F32, {v, d});
     const Tensor tableBefore = dtable;
-    EXPECT_TRUE(failsWith(
-        amp_embedding_grad(dy.data(), ids.data(), dtable.data(), v, d, 3,
-                           padding, AMP_DTYPE_F32, AMP_DTYPE_I64, AMP_DTYPE_F32,
-                           nullptr),
-        AMP_STATUS_INVALID_ARGUMENT,
-        "padding_idx " + std::to_string(padding) +
-            " is not a row of the 4-row table"));
+    EXPECT_TRUE(
+        failsWith(amp_embedding_grad(dy.data(), ids.data(), dtable.data(), v, d,
+                                     3, padding, AMP_DTYPE_F32, AMP_DTYPE_I64,
+                                     AMP_DTYPE_F32, nullptr),
+                  AMP_STATUS_INVALID_ARGUMENT,
+                  "padding_idx " + std::to_string(padding) +
+                      " is not a row of the 4-row table"));
     EXPECT_TRUE(dtable.sameBits(tableBefore));
   }
   Tensor ids32(AMP_DTYPE_I32, {1});
