@@ -638,17 +638,18 @@ llvm::SmallVector<int64_t> shapeOf(Value v);
 //===----------------------------------------------------------------------===//
 
 /// The padding_idx of the row lookup a Gather node does in its data
-/// `table` along `axis` (PaddingIdx.cpp): --padding-idx's for the
-/// initializer `table` is, else the one PyTorch's torch.export-based
+/// `table` along `axis` (PaddingIdx.cpp): the --padding-idx row of the
+/// value the node reads, else the one PyTorch's torch.export-based
 /// exporter recorded for the aten.embedding the node was translated from
-/// (its `pkg.torch.onnx.fx_node` metadata). Fails, with an error at the
-/// node, for an embedding whose gradient amp does not compute
+/// (its `pkg.torch.onnx.fx_node` metadata), else none. Fails, with an error
+/// at the node, for a row outside the table, a --padding-idx table that is
+/// no float, and an embedding whose gradient amp does not compute
 /// (scale_grad_by_freq, when training).
 FailureOr<std::optional<int64_t>>
 embeddingPaddingIdx(NodeContext &nc, const Tensor &table, int64_t axis);
-/// Checks that each --padding-idx name is a float initializer of rank 2
-/// that a Gather reads along axis 0, and its row one of the table's.
-/// Returns an error message or "".
+/// Checks that a Gather of `graph` looks up rows (axis 0) of each
+/// --padding-idx name (embeddingPaddingIdx checks the row against the
+/// table). Returns an error message or "".
 std::string checkPaddingIdxNames(const onnx::GraphProto &graph,
                                  const ONNXImportOptions &options);
 

@@ -116,14 +116,22 @@ std::optional<EmbeddingCall> embeddingCall(const onnx::NodeProto &node,
 FailureOr<std::optional<int64_t>>
 amp::onnx_import::embeddingPaddingIdx(NodeContext &nc, const Tensor &table,
                                       int64_t axis) {
-  if (!table.isFloat() || axis != 0)
+  if (axis != 0)
     return std::optional<int64_t>();
   std::optional<int64_t> padding;
   const char *source = "--padding-idx";
   auto named = nc.options.paddingIdx.find(nc.node.input(0));
   if (named != nc.options.paddingIdx.end()) {
+    if (!table.isFloat())
+      return nc.error() << "--padding-idx names '" << nc.node.input(0)
+                        << "', a table of "
+                        << dataTypeName(table.declaredType())
+                        << " that has no gradient",
+             failure();
     padding = named->second;
   } else {
+    if (!table.isFloat())
+      return std::optional<int64_t>();
     std::string error;
     std::optional<EmbeddingCall> call = embeddingCall(nc.node, error);
     if (!error.empty())

@@ -1268,6 +1268,14 @@ reference("int_gathers.onnx", {
     "empty": np.zeros((2, 0), np.int64),
     "cols": np.array([3, 0, 2], np.int64),
     "pairs": np.array([[1, 3], [0, 1]], np.int64)})
+# An INT64 table looked up by run-time ids (padding-idx.test: --padding-idx
+# naming it is an error, an integer table has no gradient).
+save("int_table_gather.onnx", helper.make_graph(
+    [helper.make_node("Gather", ["table", "ids"], ["rows"], name="lookup")],
+    "int_table_gather",
+    [vi("ids", TensorProto.INT64, [3])],
+    [vi("rows", TensorProto.INT64, [3, 2])],
+    [ints("table", np.arange(8, dtype=np.int64).reshape(4, 2))]))
 # What PyTorch's torch.export-based exporter folds, as its metadata says
 # (folded-params.test): `wt` is the transpose of the param `w`, which a
 # Gather also reads (a tied output projection), `pos` repeats one row for
