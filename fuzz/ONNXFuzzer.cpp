@@ -4,8 +4,8 @@
 // what amp-import-onnx and `amp-run --input x.pb` read:
 //
 //   - an ONNX ModelProto, imported with the options the input's size picks
-//     (plain, --constants, --train with --loss cross_entropy, mse or graph,
-//     --approximate-erf-gelu, --frozen w).
+//     (plain, --constants, --train with --loss cross_entropy, mse or graph
+//     and sometimes --padding-idx w=0, --approximate-erf-gelu, --frozen w).
 //     The import gives a module that verifies, or fails with at least one
 //     error diagnostic; an imported module then goes through what users run
 //     next (amp-pipeline; nn-autodiff first after --train), which may fail
@@ -55,6 +55,9 @@ amp::ONNXImportOptions optionsFor(size_t size) {
     static constexpr const char *kLosses[] = {"cross_entropy", "mse", "graph"};
     options.train = true;
     options.loss = kLosses[(size / 4) % 3];
+    // One in four of those gives the table "w" padding row 0.
+    if ((size / 12) % 4 == 3)
+      options.paddingIdx = {{"w", 0}};
     break;
   }
   case 3:

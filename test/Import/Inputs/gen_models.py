@@ -1268,6 +1268,38 @@ reference("int_gathers.onnx", {
     "empty": np.zeros((2, 0), np.int64),
     "cols": np.array([3, 0, 2], np.int64),
     "pairs": np.array([[1, 3], [0, 1]], np.int64)})
+# Gathers that PyTorch's torch.export-based exporter translated from
+# aten.embedding, as its nodes' FX metadata records them (padding-idx.test):
+# each of `calls` is the text after the call's target, the Gather reading
+# the 5 x 2 table t<k> at the run-time ids.
+def save_fx_embeddings(name, calls):
+    nodes, outputs, tables = [], [], []
+    for k, call in enumerate(calls):
+        node = helper.make_node("Gather", [f"t{k}", "ids"], [f"y{k}"],
+                                name=f"embedding_{k}")
+        node.metadata_props.add(
+            key="pkg.torch.onnx.fx_node",
+            value=f"%embedding_{k} : [num_users=1] = call_function[target="
+                  f"torch.ops.aten.embedding.default]({call}")
+        nodes.append(node)
+        outputs.append(vi(f"y{k}", F, [2, 3, 2]))
+        tables.append(numpy_helper.from_array(
+            np.arange(10, dtype=np.float32).reshape(5, 2) + k, f"t{k}"))
+    save(name, helper.make_graph(nodes, name.removesuffix(".onnx"),
+                                 [vi("ids", TensorProto.INT64, [2, 3])],
+                                 outputs, tables), check=False)
+
+
+save_fx_embeddings("fx_embeddings.onnx", [
+    "args = (%p_t0, %ids, 2), kwargs = {})",
+    "args = (%p_t1, %ids), kwargs = {padding_idx: 1})",
+    "args = (%p_t2, %ids, -1, False, True), kwargs = {})",
+    "args = (%p_t3, %ids), kwargs = {})"])
+save_fx_embeddings("fx_embedding_cut.onnx", ["args = (%p_t0, %ids, 2"])
+save_fx_embeddings("fx_embedding_word.onnx",
+                   ["args = (%p_t0, %ids, pad), kwargs = {})"])
+save_fx_embeddings("fx_embedding_past.onnx",
+                   ["args = (%p_t0, %ids, 5), kwargs = {})"])
 # An INT64 table looked up by run-time ids (padding-idx.test: --padding-idx
 # naming it is an error, an integer table has no gradient).
 save("int_table_gather.onnx", helper.make_graph(
