@@ -108,14 +108,17 @@ FailureOr<Value> elementOffsetsComputed(NodeContext &nc, Value idx,
 
 /// The rows of the tuples of ScatterND's and GatherND's integer `indices`
 /// (shape `is`, the last dim the k values of each tuple), computed at run
-/// time, into the data (shape `ds`) seen as a table of prod(ds[:k]) rows:
-/// ((i0 * d1 + i1) * d2 + ...) in the indices' type, of shape is[:-1]; a
-/// negative index counts from the end, and a tuple with an index outside its
-/// dimension gives row -1, which nn.embedding and nn.embedding_grad reject
-/// at run time (defined in OpsGather.cpp).
+/// time, into the data (shape `ds`) seen as a table of prod(ds[:b + k])
+/// rows, where the first b = `batchDims` dims of both are shared (GatherND's
+/// batch_dims): ((n * d_b + i0) * d_(b+1) + i1) ... in the indices' type,
+/// with n the tuple's position among the prod(ds[:b]) batches, of shape
+/// is[:-1]; a negative index counts from the end, and a tuple with an index
+/// outside its dimension gives row -1, which nn.embedding and
+/// nn.embedding_grad reject at run time (defined in OpsGather.cpp).
 FailureOr<Value> tupleRowsComputed(NodeContext &nc, Value indices,
                                    llvm::ArrayRef<int64_t> ds,
-                                   llvm::ArrayRef<int64_t> is);
+                                   llvm::ArrayRef<int64_t> is,
+                                   int64_t batchDims = 0);
 
 } // namespace amp::onnx_import
 

@@ -448,13 +448,14 @@ static LogicalResult importGatherElements(NodeContext &nc) {
   return failed(linear) ? failure() : gatherLinear(nc, *linear, is);
 }
 
-FailureOr<Value>
-amp::onnx_import::tupleRowsComputed(NodeContext &nc, Value indices,
-                                    llvm::ArrayRef<int64_t> ds,
-                                    llvm::ArrayRef<int64_t> is) {
+FailureOr<Value> amp::onnx_import::tupleRowsComputed(NodeContext &nc,
+                                                     Value indices,
+                                                     llvm::ArrayRef<int64_t> ds,
+                                                     llvm::ArrayRef<int64_t> is,
+                                                     int64_t batchDims) {
   const int64_t k = is.back();
   int64_t rows = 1;
-  for (int64_t d = 0; d < k; ++d)
+  for (int64_t d = 0; d < batchDims + k; ++d)
     rows *= ds[d];
   Type intType = cast<RankedTensorType>(indices.getType()).getElementType();
   if (intType.isInteger(32) && rows > INT32_MAX)
@@ -465,19 +466,40 @@ amp::onnx_import::tupleRowsComputed(NodeContext &nc, Value indices,
   llvm::SmallVector<int64_t> one(is);
   one.back() = 1;
   Value row, outside;
+  if (batchDims > 0) {
+    // Each tuple's batch, the linear position of its first batchDims
+    // coordinates: a constant of the tuples' shape.
+    int64_t count = 1, perBatch = 1;
+    for (int64_t d = 0; d < int64_t(tuples.size()); ++d)
+      (d < batchDims ? count : perBatch) *= tuples[d];
+    count *= perBatch;
+    if (failed(nc.reserveFoldedBytes(count * int64_t(sizeof(int64_t)))))
+      return failure();
+    std::vector<int64_t> batch(count);
+    for (int64_t t = 0; t < count; ++t)
+      batch[t] = t / perBatch;
+    row = nc.constant(tuples, llvm::ArrayRef<int64_t>(batch));
+    if (!intType.isInteger(64)) {
+      FailureOr<Value> narrow = nc.convert(row, intType);
+      if (failed(narrow))
+        return failure();
+      row = *narrow;
+    }
+  }
   for (int64_t j = 0; j < k; ++j) {
+    const int64_t dim = ds[batchDims + j];
     llvm::SmallVector<int64_t> offsets(is.size(), 0);
     offsets.back() = j;
     FailureOr<Value> part = nc.slice(indices, offsets, one);
     if (failed(part) || failed(part = nc.reshape(*part, tuples)) ||
-        failed(part = wrapIndex(nc, *part, ds[j], outside)))
+        failed(part = wrapIndex(nc, *part, dim, outside)))
       return failure();
     if (!row) {
       row = *part;
       continue;
     }
     FailureOr<Value> scaled =
-        nc.create<nn::MulOp>({row, nc.intScalar(intType, ds[j])});
+        nc.create<nn::MulOp>({row, nc.intScalar(intType, dim)});
     if (failed(scaled) ||
         failed(scaled = nc.create<nn::AddOp>({*scaled, *part})))
       return failure();
@@ -486,21 +508,22 @@ amp::onnx_import::tupleRowsComputed(NodeContext &nc, Value indices,
   return invalidateOutside(nc, row, outside);
 }
 
-/// GatherND of FLOAT, INT64 or INT32 data by indices computed at run time,
-/// batch_dims 0: the data as a table of prod(data.shape[:k]) rows of the
-/// slices, each index tuple as its row, ((i0 * d1 + i1) * d2 + ...) in the
-/// indices' integer type (a negative index counting from the end; a tuple with
+/// GatherND of FLOAT, INT64 or INT32 data by indices computed at run time:
+/// the data as a table of prod(data.shape[:batch_dims + k]) rows of the
+/// slices, each index tuple as its row within its batch's
+/// (tupleRowsComputed: a negative index counting from the end; a tuple with
 /// an index outside its dimension row -1, which nn.embedding rejects at run
 /// time), and nn.embedding. A decoder's sequence classifier picks each
 /// row's last token this way (torch.export's logits[arange(B), last]).
 static LogicalResult gatherNDComputed(NodeContext &nc,
                                       llvm::ArrayRef<int64_t> ds,
                                       llvm::ArrayRef<int64_t> is,
-                                      llvm::ArrayRef<int64_t> shape) {
+                                      llvm::ArrayRef<int64_t> shape,
+                                      int64_t batchDims) {
   const int64_t k = is.back();
   int64_t rows = 1, slice = 1;
   for (int64_t d = 0; d < int64_t(ds.size()); ++d)
-    (d < k ? rows : slice) *= ds[d];
+    (d < batchDims + k ? rows : slice) *= ds[d];
   FailureOr<Value> data = nc.numericValue(0);
   FailureOr<Value> indices = nc.anyValue(1);
   if (failed(data) || failed(indices))
@@ -508,7 +531,7 @@ static LogicalResult gatherNDComputed(NodeContext &nc,
   FailureOr<Value> table = nc.reshape(*data, {rows, slice});
   if (failed(table))
     return failure();
-  FailureOr<Value> rowIds = tupleRowsComputed(nc, *indices, ds, is);
+  FailureOr<Value> rowIds = tupleRowsComputed(nc, *indices, ds, is, batchDims);
   if (failed(rowIds))
     return failure();
   FailureOr<Value> y = nc.create<nn::EmbeddingOp>({*table, *rowIds});
@@ -548,12 +571,8 @@ static LogicalResult importGatherND(NodeContext &nc) {
              failure();
   llvm::SmallVector<int64_t> shape(is.drop_back());
   shape.append(ds.begin() + b + k, ds.end());
-  if (!(*indices)->constant) {
-    if (b != 0)
-      return nc.error() << "indices computed at run time need batch_dims 0",
-             failure();
-    return gatherNDComputed(nc, ds, is, shape);
-  }
+  if (!(*indices)->constant)
+    return gatherNDComputed(nc, ds, is, shape, b);
   FailureOr<int64_t> count = gatherCount(nc, shape);
   if (failed(count))
     return failure();

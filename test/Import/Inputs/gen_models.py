@@ -1068,7 +1068,7 @@ save("div_int_runtime.onnx", helper.make_graph(
 # (argmax-gathernd.test): ArgMax of positions times the padding mask, then
 # GatherND of the run-time scores at [row, last]; ArgMin of FLOAT with
 # keepdims and select_last_index; GatherND of run-time indices with
-# batch_dims 1 is an error.
+# batch_dims 1, two tuples per batch, one negative.
 save("last_token.onnx", helper.make_graph(
     [helper.make_node("Equal", ["ids", "pad"], ["eq"], name="eq"),
      helper.make_node("Not", ["eq"], ["ne"], name="not"),
@@ -1097,8 +1097,11 @@ save("gathernd_batch_runtime.onnx", helper.make_graph(
     [helper.make_node("GatherND", ["x", "index"], ["y"], name="gathernd",
                       batch_dims=1)],
     "gathernd_batch_runtime",
-    [vi("x", F, [2, 5, 3]), vi("index", TensorProto.INT64, [2, 1])],
-    [vi("y", F, [2, 3])]))
+    [vi("x", F, [2, 5, 3]), vi("index", TensorProto.INT64, [2, 2, 1])],
+    [vi("y", F, [2, 2, 3])]))
+reference("gathernd_batch_runtime.onnx", {
+    "x": np.arange(30, dtype=np.float32).reshape(2, 5, 3),
+    "index": np.array([[[4], [-1]], [[0], [2]]], np.int64)})
 
 # A GatherND at constant indices of data computed at run time is
 # nn.embedding of the data's elements, FLOAT or INT64 (gathers.test).
