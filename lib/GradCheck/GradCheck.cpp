@@ -3,9 +3,9 @@
 // For each forward loss function: nn-autodiff (optimizer=none) on a clone
 // gives the gradient function; the f64 reference interpreter evaluates it
 // once and the forward function twice per checked element; each autodiff
-// gradient element is compared with the central difference (with the rows
-// an embedding reads at its padding_idx held fixed, as its gradient
-// defines them).
+// gradient element is compared with the central difference (with an
+// embedding's padding rows held fixed and its scaled positions' change
+// scaled, as its gradient defines them).
 //
 //===----------------------------------------------------------------------===//
 
@@ -197,37 +197,49 @@ bool exceeds(double a, double b) {
 
 double worse(double a, double b) { return exceeds(b, a) ? b : a; }
 
-/// The rows that nn.embedding {padding_idx = p} reads at ids equal to p. Its
-/// gradient (PyTorch's) leaves them out: they are constants of the loss, not
-/// functions of the table. The finite differences treat them so: the
+/// The lookups whose gradient is not their derivative by definition:
+/// nn.embedding {padding_idx = p} gives the rows it reads at ids equal to p
+/// no gradient, and {scale_grad_by_freq} divides each position's gradient by
+/// its id's count (PyTorch's). The finite differences see the same: the
 /// unperturbed evaluation records each such op's result (record), and the
-/// perturbed ones put the recorded rows back at those positions (hold).
-class PaddingRows {
+/// perturbed ones put the recorded rows back at the padding positions and
+/// scale the others' change by 1 / count (hold).
+class EmbeddingGradients {
 public:
   void record(Operation *op, ArrayRef<const RefTensor *>,
               MutableArrayRef<RefTensor> results) {
-    if (paddingOf(op))
+    if (held(op))
       recorded[op] = results[0];
   }
 
   void hold(Operation *op, ArrayRef<const RefTensor *> operands,
             MutableArrayRef<RefTensor> results) const {
-    std::optional<int64_t> padding = paddingOf(op);
     auto it = recorded.find(op);
-    if (!padding || it == recorded.end())
+    if (!held(op) || it == recorded.end())
       return;
-    const RefTensor &ids = *operands[1];
-    int64_t dim = results[0].shape.back();
-    for (int64_t i = 0, e = ids.getNumElements(); i < e; ++i)
-      if (static_cast<int64_t>(ids.data[i]) == *padding)
-        std::copy_n(it->second.data.begin() + i * dim, dim,
-                    results[0].data.begin() + i * dim);
+    auto embedding = cast<nn::EmbeddingOp>(op);
+    std::optional<int64_t> padding = embedding.getPaddingIdx();
+    const RefTensor &ids = *operands[1], &base = it->second;
+    RefTensor &out = results[0];
+    llvm::DenseMap<int64_t, double> count;
+    for (double id : ids.data)
+      count[static_cast<int64_t>(id)] += 1.0;
+    int64_t dim = out.shape.back();
+    for (int64_t i = 0, e = ids.getNumElements(); i < e; ++i) {
+      int64_t id = static_cast<int64_t>(ids.data[i]);
+      double by = embedding.getScaleGradByFreq() ? count[id] : 1.0;
+      for (int64_t d = i * dim; d < (i + 1) * dim; ++d)
+        out.data[d] = id == padding
+                          ? base.data[d]
+                          : base.data[d] + (out.data[d] - base.data[d]) / by;
+    }
   }
 
 private:
-  static std::optional<int64_t> paddingOf(Operation *op) {
+  static bool held(Operation *op) {
     auto embedding = dyn_cast<nn::EmbeddingOp>(op);
-    return embedding ? embedding.getPaddingIdx() : std::nullopt;
+    return embedding &&
+           (embedding.getPaddingIdx() || embedding.getScaleGradByFreq());
   }
 
   DenseMap<Operation *, RefTensor> recorded;
@@ -245,14 +257,14 @@ FailureOr<double> evaluateLoss(func::FuncOp fn, ArrayRef<RefTensor> args,
 
 /// Compares `grad`, the autodiff gradient of argument `argNumber`, with the
 /// central differences of `fn` at `args` on the sampled elements, the
-/// padding rows held at `padding`'s.
+/// lookups held as `lookups` says.
 FailureOr<ParamCheck>
 checkParam(func::FuncOp fn, unsigned argNumber, const RefTensor &grad,
-           MutableArrayRef<RefTensor> args, const PaddingRows &padding,
+           MutableArrayRef<RefTensor> args, const EmbeddingGradients &lookups,
            const GradCheckOptions &options, Random &random) {
   auto hold = [&](Operation *op, ArrayRef<const RefTensor *> operands,
                   MutableArrayRef<RefTensor> results) {
-    padding.hold(op, operands, results);
+    lookups.hold(op, operands, results);
   };
   ParamCheck param;
   param.name = argumentName(fn, argNumber);
@@ -324,12 +336,12 @@ amp::gradcheck::checkFunction(func::FuncOp fn,
   FailureOr<SmallVector<RefTensor>> grads = reference::evaluate(gradFn, *args);
   if (failed(grads))
     return failure();
-  PaddingRows padding;
+  EmbeddingGradients lookups;
   FailureOr<double> loss =
       evaluateLoss(fn, *args,
                    [&](Operation *op, ArrayRef<const RefTensor *> operands,
                        MutableArrayRef<RefTensor> results) {
-                     padding.record(op, operands, results);
+                     lookups.record(op, operands, results);
                    });
   if (failed(loss))
     return failure();
@@ -355,7 +367,7 @@ amp::gradcheck::checkFunction(func::FuncOp fn,
         g *= 1.01;
     ++paramIndex;
     FailureOr<ParamCheck> param = checkParam(fn, arg.getArgNumber(), grad,
-                                             *args, padding, options, random);
+                                             *args, lookups, options, random);
     if (failed(param))
       return failure();
     check.params.push_back(std::move(*param));

@@ -650,22 +650,41 @@ LogicalResult rule(BroadcastToOp, Rule &r) {
 // Embedding and loss
 //===----------------------------------------------------------------------===//
 
-/// The scatter-add of dy at the ids, leaving out the padding row's.
+/// The scatter-add of dy at the ids, leaving out the padding row's and
+/// scaled by the ids' counts as the lookup says.
 LogicalResult rule(EmbeddingOp op, Rule &r) {
-  r.set(0, r.b().create<EmbeddingGradOp>(
-               withElementType(op.getTable(), elementTypeOf(r.dy())), r.dy(),
-               op.getIds(), op.getPaddingIdxAttr()));
+  r.set(0,
+        r.b().create<EmbeddingGradOp>(
+            withElementType(op.getTable(), elementTypeOf(r.dy())), r.dy(),
+            op.getIds(), op.getPaddingIdxAttr(), op.getScaleGradByFreqAttr()));
   return success();
 }
 
 /// The scatter-add into the table is linear in grad_output: its derivative
 /// gathers the table's gradient back at the ids (PyTorch's scatter_add
-/// backward, `grad.gather(dim, index)`), zero at the ids that padding_idx
-/// left out. In a forward model it is the importer's ScatterElements at
-/// run-time indices (a router's gates).
+/// backward, `grad.gather(dim, index)`), divided by each id's count with
+/// scale_grad_by_freq, and zero at the ids that padding_idx left out. In a
+/// forward model it is the importer's ScatterElements at run-time indices
+/// (a router's gates).
 LogicalResult rule(EmbeddingGradOp op, Rule &r) {
   GradientBuilder &b = r.b();
-  Value gathered = b.create<EmbeddingOp>(r.dy(), op.getIds(), IntegerAttr());
+  Value table = r.dy();
+  if (op.getScaleGradByFreq()) {
+    // Each row's count: the scatter-add of ones at the ids (at least 1, so
+    // that rows no id names stay finite; they are not gathered). Exact up
+    // to 2^24 in f32 (2048 in f16, 256 in bf16).
+    Type element = elementTypeOf(table);
+    SmallVector<int64_t> column(typeOf(op.getIds()).getShape());
+    column.push_back(1);
+    Value ones = b.splat(1.0, RankedTensorType::get(column, element));
+    Value counts = b.create<EmbeddingGradOp>(
+        RankedTensorType::get({typeOf(table).getDimSize(0), 1}, element), ones,
+        op.getIds(), IntegerAttr(), UnitAttr());
+    counts = b.create<MaximumOp>(counts, b.scalar(1.0, element));
+    table = b.create<DivOp>(table, counts);
+  }
+  Value gathered =
+      b.create<EmbeddingOp>(table, op.getIds(), IntegerAttr(), UnitAttr());
   if (std::optional<int64_t> padding = op.getPaddingIdx()) {
     // ids == p, as [ids..., 1] to broadcast over the rows' D columns.
     Value ids = op.getIds();

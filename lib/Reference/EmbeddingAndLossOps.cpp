@@ -51,9 +51,17 @@ FailureOr<Results> evalEmbeddingGrad(EmbeddingGradOp op, Operands in) {
   if (failed(checkIndices(op, "id", ids, table.shape[0])))
     return failure();
   std::optional<int64_t> padding = op.getPaddingIdx();
+  // Each id's count, the divisor of its additions with scale_grad_by_freq.
+  std::vector<double> count(table.shape[0], 1.0);
+  if (op.getScaleGradByFreq()) {
+    std::fill(count.begin(), count.end(), 0.0);
+    for (double id : ids.data)
+      count[static_cast<int64_t>(id)] += 1.0;
+  }
   for (auto [i, id] : llvm::enumerate(ids.data))
     for (int64_t d = 0; d < dim && id != padding; ++d)
-      table.data[static_cast<int64_t>(id) * dim + d] += dy.data[i * dim + d];
+      table.data[static_cast<int64_t>(id) * dim + d] +=
+          dy.data[i * dim + d] / count[static_cast<int64_t>(id)];
   return results;
 }
 

@@ -12,8 +12,9 @@
 //    length and both pointers allow. Exact.
 //  - Gradient: the rows of dy are grouped by id with a stable radix sort
 //    of (id, row) pairs (CUB), and each element of each table row is the
-//    f32 sum of its id's dy rows in ascending row order (the padding id's
-//    rows sorted away with the invalid ones), written by one
+//    f32 sum of its id's dy rows in ascending row order (each divided by
+//    the id's count when scaled by frequency; the padding id's rows sorted
+//    away with the invalid ones), written by one
 //    thread (no atomics; see embeddingSegmentSum) into dtable (f32) or an
 //    f32 scratch from amp_alloc that is then rounded once into dtable's
 //    dtype. Table rows no id names are zeros (cudaMemsetAsync). Bitwise the
@@ -114,25 +115,27 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 /// acc[id, k] = the f32 sum of dy[row, k] over the rows of id, in
-/// ascending row order (the stable sort kept it): the reference's adds
-/// into a zeroed table, bitwise. One thread per element; consecutive
-/// threads take consecutive k, so each dy row is read coalesced. Rows no id
-/// names keep the zeros of the memset.
+/// ascending row order (the stable sort kept it), each divided by the
+/// id's count (last - first) when `scaled`: the reference's adds into a
+/// zeroed table, bitwise. One thread per element; consecutive threads take
+/// consecutive k, so each dy row is read coalesced. Rows no id names keep
+/// the zeros of the memset.
 template <typename T>
 __global__ void __launch_bounds__(kThreads)
     embeddingSegmentSum(const T *__restrict__ dy,
                         const int64_t *__restrict__ rows,
                         const int64_t *__restrict__ begin,
                         float *__restrict__ acc, int64_t numEmbeddings,
-                        int64_t dim) {
+                        int64_t dim, bool scaled) {
   AMP_GRID_STRIDE(i, numEmbeddings * dim) {
     const int64_t id = i / dim, k = i - id * dim;
     const int64_t first = begin[id], last = begin[id + 1];
     if (first == last)
       continue;
+    const float by = scaled ? float(last - first) : 1.0f;
     float sum = 0.0f;
     for (int64_t j = first; j < last; ++j)
-      sum += ld(dy, rows[j] * dim + k);
+      sum += ld(dy, rows[j] * dim + k) / by;
     acc[i] = sum;
   }
 }
@@ -186,15 +189,16 @@ void launchGatherIds(int64_t width, const void *table, const void *ids,
 }
 
 /// acc (zeroed, numEmbeddings x dim, f32) += the rows of dy grouped by
-/// id, as the reference adds them, but for paddingIdx's; checks the ids (an
+/// id, as the reference adds them (divided by the ids' counts when
+/// `scaled`), but for paddingIdx's; checks the ids (an
 /// id out of range is reported and skipped). Queues the work on `stream` with
 /// one scratch block from amp_alloc: keys and rows (before and after the sort),
 /// the segment starts, CUB's temporary storage.
 amp_status_t sumRowsById(Checker &check, const void *dy, const void *ids,
                          float *acc, int64_t numEmbeddings, int64_t dim,
-                         int64_t nIds, int64_t paddingIdx, amp_dtype_t dyDtype,
-                         amp_dtype_t idsDtype, DeviceErrorRecord *record,
-                         void *stream) {
+                         int64_t nIds, int64_t paddingIdx, bool scaled,
+                         amp_dtype_t dyDtype, amp_dtype_t idsDtype,
+                         DeviceErrorRecord *record, void *stream) {
   const cudaStream_t st = toStream(stream);
   auto launchKeys = [&](uint64_t *keys, int64_t *rows) {
     if (idsDtype == AMP_DTYPE_I32)
@@ -246,7 +250,8 @@ amp_status_t sumRowsById(Checker &check, const void *dy, const void *ids,
     dispatchFloat(dyDtype, [&](auto t) {
       using T = decltype(t);
       embeddingSegmentSum<T><<<gridFor(numEmbeddings * dim), kThreads, 0, st>>>(
-          static_cast<const T *>(dy), rowsOut, begin, acc, numEmbeddings, dim);
+          static_cast<const T *>(dy), rowsOut, begin, acc, numEmbeddings, dim,
+          scaled);
     });
   }
   // Freed once queued, as the accumulator scratch (stream-ordered reuse).
@@ -293,6 +298,7 @@ amp_status_t amp_embedding(const void *table, const void *ids, void *out,
 amp_status_t amp_embedding_grad(const void *dy, const void *ids, void *dtable,
                                 int64_t num_embeddings, int64_t dim,
                                 int64_t n_ids, int64_t padding_idx,
+                                int32_t scale_grad_by_freq,
                                 amp_dtype_t dy_dtype, amp_dtype_t ids_dtype,
                                 amp_dtype_t dtable_dtype, void *stream) {
   Checker check("amp_embedding_grad");
@@ -326,9 +332,9 @@ amp_status_t amp_embedding_grad(const void *dy, const void *ids, void *dtable,
       return cudaFailure(check, "cudaMemsetAsync", e);
     }
   if (n_ids > 0) {
-    if (amp_status_t s =
-            sumRowsById(check, dy, ids, acc, num_embeddings, dim, n_ids,
-                        padding_idx, dy_dtype, ids_dtype, record, stream)) {
+    if (amp_status_t s = sumRowsById(
+            check, dy, ids, acc, num_embeddings, dim, n_ids, padding_idx,
+            scale_grad_by_freq != 0, dy_dtype, ids_dtype, record, stream)) {
       amp_free(scratch, stream);
       return s;
     }

@@ -2,7 +2,8 @@
 //
 // amp_embedding (a row gather, exact) and amp_embedding_grad (a scatter-add
 // accumulated in f32 in ascending id order, rounded once, the padding row
-// left out) on the reference backend. Ids are checked before anything is
+// left out, each addition divided by its id's count when scaled by
+// frequency) on the reference backend. Ids are checked before anything is
 // written.
 //
 //===----------------------------------------------------------------------===//
@@ -42,6 +43,7 @@ amp_status_t amp_embedding(const void *table, const void *ids, void *out,
 amp_status_t amp_embedding_grad(const void *dy, const void *ids, void *dtable,
                                 int64_t num_embeddings, int64_t dim,
                                 int64_t n_ids, int64_t padding_idx,
+                                int32_t scale_grad_by_freq,
                                 amp_dtype_t dy_dtype, amp_dtype_t ids_dtype,
                                 amp_dtype_t dtable_dtype, void * /*stream*/) {
   Checker check("amp_embedding_grad");
@@ -62,6 +64,15 @@ amp_status_t amp_embedding_grad(const void *dy, const void *ids, void *dtable,
       acc = scratch.data();
     }
     std::fill(acc, acc + size, 0.0f);
+    // Each id's count, the divisor of its additions (1 without scaling:
+    // x / 1 is x).
+    std::vector<float> divisor;
+    if (scale_grad_by_freq) {
+      std::vector<int64_t> counts(static_cast<size_t>(num_embeddings));
+      for (int64_t i = 0; i < n_ids; ++i)
+        ++counts[loadIndex(ids, ids_dtype, i)];
+      divisor.assign(counts.begin(), counts.end());
+    }
     dispatchFloat(dy_dtype, [&](auto t) {
       using T = decltype(t);
       const T *g = static_cast<const T *>(dy);
@@ -69,10 +80,11 @@ amp_status_t amp_embedding_grad(const void *dy, const void *ids, void *dtable,
         const int64_t id = loadIndex(ids, ids_dtype, i);
         if (id == padding_idx)
           continue;
+        const float by = divisor.empty() ? 1.0f : divisor[id];
         float *row = acc + id * dim;
         const T *gr = g + i * dim;
         for (int64_t k = 0; k < dim; ++k)
-          row[k] += toF32(gr[k]);
+          row[k] += toF32(gr[k]) / by;
       }
     });
     if (dtable_dtype != AMP_DTYPE_F32)

@@ -130,4 +130,37 @@ func.func @scatter_add_padding(%u: tensor<8x2xf32> {nn.role = #nn.role<param>},
   return %l : tensor<f32>
 }
 
-// CHECK: summary: 9 functions, 9 params, {{[0-9]+}} elements ({{.*}}): all passed
+// scale_grad_by_freq (with padding_idx = 0): each position's gradient is
+// divided by its id's count among the 10 ids. The finite differences scale
+// each position's change in the lookup so; the check fails when the rule
+// drops the scaling (checked).
+// CHECK-LABEL: @embedding_scaled: loss {{.*}}: ok
+// CHECK-NEXT:    %t [4x2]: 8 of 8 elements, {{.*}}: ok
+func.func @embedding_scaled(%t: tensor<4x2xf32> {nn.role = #nn.role<param>},
+                            %ids: tensor<10xi32> {nn.role = #nn.role<input>},
+                            %w: tensor<10x2xf32> {nn.role = #nn.role<input>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %sq = nn.mul %t, %t : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+  %y = nn.embedding %sq, %ids {padding_idx = 0 : i64, scale_grad_by_freq} : (tensor<4x2xf32>, tensor<10xi32>) -> tensor<10x2xf32>
+  %yw = nn.mul %y, %w : (tensor<10x2xf32>, tensor<10x2xf32>) -> tensor<10x2xf32>
+  %l = nn.reduce_sum %yw [0, 1] : (tensor<10x2xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// nn.embedding_grad with scale_grad_by_freq in a forward model: each
+// update is divided by its id's count, so is its gradient (the table's
+// gradient divided by the rows' counts, gathered).
+// CHECK-LABEL: @scatter_add_scaled: loss {{.*}}: ok
+// CHECK-NEXT:    %u [8x2]: 16 of 16 elements, {{.*}}: ok
+func.func @scatter_add_scaled(%u: tensor<8x2xf32> {nn.role = #nn.role<param>},
+                              %ids: tensor<8xi64> {nn.role = #nn.role<input>, nn.check_range = [0.0, 3.0]},
+                              %w: tensor<3x2xf32> {nn.role = #nn.role<input>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %e = nn.embedding_grad %u, %ids {scale_grad_by_freq} : (tensor<8x2xf32>, tensor<8xi64>) -> tensor<3x2xf32>
+  %t = nn.add %e, %w : (tensor<3x2xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+  %sq = nn.mul %t, %t : (tensor<3x2xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+  %l = nn.reduce_sum %sq [0, 1] : (tensor<3x2xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// CHECK: summary: 11 functions, 11 params, {{[0-9]+}} elements ({{.*}}): all passed

@@ -44,6 +44,7 @@ struct EmbeddingGradLowering : RuntimeOpLowering<nn::EmbeddingGradOp> {
              rb.i64(table.getDimSize(0)), rb.i64(table.getDimSize(1)),
              rb.i64(getNumElements(op.getIds())),
              rb.i64(op.getPaddingIdx().value_or(AMP_IGNORE_NONE)),
+             rb.i32(op.getScaleGradByFreq()),
              rb.dtype(op.getGradOutput().getType()),
              rb.dtype(op.getIds().getType()), rb.dtype(table), rb.stream()});
   }

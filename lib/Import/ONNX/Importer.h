@@ -634,21 +634,27 @@ public:
 llvm::SmallVector<int64_t> shapeOf(Value v);
 
 //===----------------------------------------------------------------------===//
-// Embeddings' padding rows (PaddingIdx.cpp)
+// How an embedding lookup's gradient goes (EmbeddingGradient.cpp)
 //===----------------------------------------------------------------------===//
 
-/// The padding_idx of the row lookup a Gather node does in its data
-/// `table` along `axis` (PaddingIdx.cpp): the --padding-idx row of the
-/// value the node reads, else the one PyTorch's torch.export-based
-/// exporter recorded for the aten.embedding the node was translated from
-/// (its `pkg.torch.onnx.fx_node` metadata), else none. Fails, with an error
-/// at the node, for a row outside the table, a --padding-idx table that is
-/// no float, and an embedding whose gradient amp does not compute
-/// (scale_grad_by_freq, when training).
-FailureOr<std::optional<int64_t>>
-embeddingPaddingIdx(NodeContext &nc, const Tensor &table, int64_t axis);
+/// nn.embedding's padding_idx and scale_grad_by_freq.
+struct EmbeddingGradient {
+  std::optional<int64_t> paddingIdx;
+  bool scaleGradByFreq = false;
+};
+
+/// The gradient of the row lookup a Gather node does in its float data
+/// `table` along axis 0: the padding row is --padding-idx's for the value
+/// the node reads, else the one PyTorch's torch.export-based exporter
+/// recorded for the aten.embedding the node was translated from (its
+/// `pkg.torch.onnx.fx_node` metadata), which also says scale_grad_by_freq.
+/// A plain lookup otherwise. Fails, with an error at the node, for a row
+/// outside the table, a --padding-idx table that is no float, and metadata
+/// that cannot be read.
+FailureOr<EmbeddingGradient>
+embeddingGradient(NodeContext &nc, const Tensor &table, int64_t axis);
 /// Checks that a Gather of `graph` looks up rows (axis 0) of each
-/// --padding-idx name (embeddingPaddingIdx checks the row against the
+/// --padding-idx name (embeddingGradient checks the row against the
 /// table). Returns an error message or "".
 std::string checkPaddingIdxNames(const onnx::GraphProto &graph,
                                  const ONNXImportOptions &options);

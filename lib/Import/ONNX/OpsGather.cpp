@@ -125,12 +125,13 @@ static LogicalResult importGather(NodeContext &nc) {
   FailureOr<int64_t> axis = nc.normalizeAxis(*axisAttr, rank, "axis");
   if (failed(axis))
     return failure();
-  // An embedding with a padding row (PyTorch's padding_idx) is an
-  // nn.embedding that leaves the row out of its gradient, whatever its ids.
-  FailureOr<std::optional<int64_t>> padding =
-      embeddingPaddingIdx(nc, **data, *axis);
-  if (failed(padding))
+  // An embedding with a padding row (PyTorch's padding_idx) or gradients
+  // scaled by the ids' counts is an nn.embedding that says so, whatever its
+  // ids.
+  FailureOr<EmbeddingGradient> gradient = embeddingGradient(nc, **data, *axis);
+  if (failed(gradient))
     return failure();
+  const bool special = gradient->paddingIdx || gradient->scaleGradByFreq;
   llvm::ArrayRef<int64_t> ds = (*data)->shape;
   int64_t n = ds[*axis];
   llvm::SmallVector<int64_t> outShape(ds.begin(), ds.begin() + *axis);
@@ -152,7 +153,7 @@ static LogicalResult importGather(NodeContext &nc) {
     // order (a flattened mask gathered by its own positions), and the same
     // way when it selects none (an empty result, of no nn.concat).
     if (isFoldable(**data) ||
-        (!*padding && (isInOrder(idx, n) || idx.empty()))) {
+        (!special && (isInOrder(idx, n) || idx.empty()))) {
       FailureOr<int64_t> count = gatherCount(nc, outShape);
       if (failed(count))
         return failure();
@@ -169,7 +170,7 @@ static LogicalResult importGather(NodeContext &nc) {
       return gatherLinear(nc, linear, outShape);
     }
     // A few constant indices on a computed tensor: slices and a concat.
-    if (!*padding && idx.size() <= 64 &&
+    if (!special && idx.size() <= 64 &&
         !(rank == 2 && *axis == 0 && idx.size() > 1)) {
       FailureOr<Value> x = nc.anyValue(0);
       if (failed(x))
@@ -238,9 +239,11 @@ static LogicalResult importGather(NodeContext &nc) {
   if (failed(table2))
     return failure();
   llvm::SmallVector<mlir::NamedAttribute> attrs;
-  if (*padding)
-    attrs.push_back(
-        nc.named("padding_idx", nc.builder.getI64IntegerAttr(**padding)));
+  if (gradient->paddingIdx)
+    attrs.push_back(nc.named(
+        "padding_idx", nc.builder.getI64IntegerAttr(*gradient->paddingIdx)));
+  if (gradient->scaleGradByFreq)
+    attrs.push_back(nc.named("scale_grad_by_freq", nc.builder.getUnitAttr()));
   FailureOr<Value> y = nc.create<nn::EmbeddingOp>({*table2, *ids}, attrs);
   if (failed(y))
     return failure();

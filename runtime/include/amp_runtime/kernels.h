@@ -795,12 +795,15 @@ AMP_KERNEL_API amp_status_t amp_embedding(const void *table, const void *ids,
 /* nn.embedding_grad: dtable = 0, then dtable[ids[i], :] += dy[i, :] in
  * ascending i, accumulated in f32 and rounded once into dtable_dtype (dy's
  * dtype or f32). The ids equal to padding_idx (AMP_IGNORE_NONE: none; else a
- * row in [0, num_embeddings)) add nothing, so that row stays zero. Ids are
- * checked as for amp_embedding. dtable must not overlap dy. */
+ * row in [0, num_embeddings)) add nothing, so that row stays zero. With
+ * scale_grad_by_freq nonzero each addition is dy[i, :] / count in f32,
+ * count the number of ids equal to ids[i]. Ids are checked as for
+ * amp_embedding. dtable must not overlap dy. */
 AMP_KERNEL_API amp_status_t amp_embedding_grad(
     const void *dy, const void *ids, void *dtable, int64_t num_embeddings,
-    int64_t dim, int64_t n_ids, int64_t padding_idx, amp_dtype_t dy_dtype,
-    amp_dtype_t ids_dtype, amp_dtype_t dtable_dtype, void *stream);
+    int64_t dim, int64_t n_ids, int64_t padding_idx, int32_t scale_grad_by_freq,
+    amp_dtype_t dy_dtype, amp_dtype_t ids_dtype, amp_dtype_t dtable_dtype,
+    void *stream);
 
 /* nn.cross_entropy on logits [rows, classes] (the leading dims flattened) and
  * labels [rows] (i32 or i64): *loss = sum_r loss_r / kept in f32 over the

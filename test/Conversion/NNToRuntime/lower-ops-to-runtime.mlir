@@ -614,19 +614,22 @@ func.func @global_avg_pool(%x: tensor<8x512x7x7xbf16>) -> tensor<8x512x1x1xbf16>
 // -----
 
 // The table's rows and columns and the number of ids (2 x 3); the gradient
-// takes padding_idx, AMP_IGNORE_NONE (INT64_MIN) without one.
+// takes padding_idx, AMP_IGNORE_NONE (INT64_MIN) without one, and
+// scale_grad_by_freq as 1 or 0.
 // CHECK-LABEL: func.func @embedding(
 // CHECK-DAG: %[[V:[0-9]+]] = llvm.mlir.constant(50 : i64) : i64
 // CHECK-DAG: %[[D:[0-9]+]] = llvm.mlir.constant(16 : i64) : i64
 // CHECK-DAG: %[[N:[0-9]+]] = llvm.mlir.constant(6 : i64) : i64
+// CHECK-DAG: %[[ONE:[0-9]+]] = llvm.mlir.constant(1 : i32) : i32
 // CHECK: llvm.call @amp_embedding(%{{.*}}, %{{.*}}, %{{.*}}, %[[V]], %[[D]], %[[N]], %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i32, i32, !llvm.ptr) -> i32
 // CHECK-DAG: %[[PAD:[0-9]+]] = llvm.mlir.constant(3 : i64) : i64
-// CHECK: llvm.call @amp_embedding_grad(%{{.*}}, %{{.*}}, %{{.*}}, %[[V]], %[[D]], %[[N]], %[[PAD]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i32, i32, i32, !llvm.ptr) -> i32
+// CHECK-DAG: %[[ZERO:[0-9]+]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK: llvm.call @amp_embedding_grad(%{{.*}}, %{{.*}}, %{{.*}}, %[[V]], %[[D]], %[[N]], %[[PAD]], %[[ONE]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i32, i32, i32, i32, !llvm.ptr) -> i32
 // CHECK-DAG: %[[NONE:[0-9]+]] = llvm.mlir.constant(-9223372036854775808 : i64) : i64
-// CHECK: llvm.call @amp_embedding_grad(%{{.*}}, %{{.*}}, %{{.*}}, %[[V]], %[[D]], %[[N]], %[[NONE]],
+// CHECK: llvm.call @amp_embedding_grad(%{{.*}}, %{{.*}}, %{{.*}}, %[[V]], %[[D]], %[[N]], %[[NONE]], %[[ZERO]],
 func.func @embedding(%t: tensor<50x16xf16>, %ids: tensor<2x3xi64>, %dy: tensor<2x3x16xf16>) -> (tensor<2x3x16xf16>, tensor<50x16xf32>, tensor<50x16xf16>) {
   %0 = nn.embedding %t, %ids {padding_idx = 3 : i64} : (tensor<50x16xf16>, tensor<2x3xi64>) -> tensor<2x3x16xf16>
-  %1 = nn.embedding_grad %dy, %ids {padding_idx = 3 : i64} : (tensor<2x3x16xf16>, tensor<2x3xi64>) -> tensor<50x16xf32>
+  %1 = nn.embedding_grad %dy, %ids {padding_idx = 3 : i64, scale_grad_by_freq} : (tensor<2x3x16xf16>, tensor<2x3xi64>) -> tensor<50x16xf32>
   %2 = nn.embedding_grad %dy, %ids : (tensor<2x3x16xf16>, tensor<2x3xi64>) -> tensor<50x16xf16>
   return %0, %1, %2 : tensor<2x3x16xf16>, tensor<50x16xf32>, tensor<50x16xf16>
 }

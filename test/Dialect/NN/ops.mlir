@@ -1010,14 +1010,19 @@ func.func @embedding_i64_ids_rank2(%t: tensor<100x16xbf16>, %ids: tensor<4x8xi64
   return %0 : tensor<4x8x16xbf16>
 }
 
-// padding_idx: the lookup is unchanged; the gradient leaves the row out.
+// padding_idx and scale_grad_by_freq: the lookup is unchanged; the gradient
+// leaves the padding row out, and divides by the ids' counts.
 // CHECK-LABEL: func.func @embedding_padding(
 // CHECK:         nn.embedding %{{.*}}, %{{.*}} {padding_idx = 0 : i64} : (tensor<100x16xf32>, tensor<8xi32>) -> tensor<8x16xf32>
 // CHECK:         nn.embedding_grad %{{.*}}, %{{.*}} {padding_idx = 99 : i64} : (tensor<8x16xf16>, tensor<8xi32>) -> tensor<100x16xf32>
-func.func @embedding_padding(%t: tensor<100x16xf32>, %ids: tensor<8xi32>, %dy: tensor<8x16xf16>) -> (tensor<8x16xf32>, tensor<100x16xf32>) {
+// CHECK:         nn.embedding %{{.*}}, %{{.*}} {padding_idx = 0 : i64, scale_grad_by_freq} : (tensor<100x16xf32>, tensor<8xi32>) -> tensor<8x16xf32>
+// CHECK:         nn.embedding_grad %{{.*}}, %{{.*}} {scale_grad_by_freq} : (tensor<8x16xf16>, tensor<8xi32>) -> tensor<100x16xf32>
+func.func @embedding_padding(%t: tensor<100x16xf32>, %ids: tensor<8xi32>, %dy: tensor<8x16xf16>) -> (tensor<8x16xf32>, tensor<100x16xf32>, tensor<8x16xf32>, tensor<100x16xf32>) {
   %0 = nn.embedding %t, %ids {padding_idx = 0 : i64} : (tensor<100x16xf32>, tensor<8xi32>) -> tensor<8x16xf32>
   %1 = nn.embedding_grad %dy, %ids {padding_idx = 99 : i64} : (tensor<8x16xf16>, tensor<8xi32>) -> tensor<100x16xf32>
-  return %0, %1 : tensor<8x16xf32>, tensor<100x16xf32>
+  %2 = nn.embedding %t, %ids {padding_idx = 0 : i64, scale_grad_by_freq} : (tensor<100x16xf32>, tensor<8xi32>) -> tensor<8x16xf32>
+  %3 = nn.embedding_grad %dy, %ids {scale_grad_by_freq} : (tensor<8x16xf16>, tensor<8xi32>) -> tensor<100x16xf32>
+  return %0, %1, %2, %3 : tensor<8x16xf32>, tensor<100x16xf32>, tensor<8x16xf32>, tensor<100x16xf32>
 }
 
 // An integer table: a gather of ids.

@@ -2116,7 +2116,8 @@ def write_padding_idx():
     padding zeros, then the label, the first id mod 3. PyTorch's 10 SGD
     steps (lr 0.5, momentum 0.9) on 4 rows each, in order
     (bag_torch_log.csv); the model with scale_grad_by_freq=True
-    (bag_freq_dynamo.onnx). padding-idx.test."""
+    (bag_freq_dynamo.onnx) and its training (bag_freq_torch_log.csv).
+    padding-idx.test."""
     torch.manual_seed(23)
     rng = np.random.default_rng(23)
     ids = rng.integers(1, 12, size=(40, 6))
@@ -2132,15 +2133,17 @@ def write_padding_idx():
     names = dict(input_names=["ids"], output_names=["logits"])
     torch.onnx.export(model, example, os.path.join(HERE, "bag_script.onnx"),
                       dynamo=False, opset_version=17, **names)
-    for stem, m in (("bag", model), ("bag_freq", BagOfTokens(True))):
+    freq = BagOfTokens(True)
+    for stem, m in (("bag", model), ("bag_freq", freq)):
         path = os.path.join(HERE, stem + "_dynamo.onnx")
         torch.onnx.export(m, example, path, dynamo=True, opset_version=18,
                           external_data=False, **names)
         strip_node_metadata(path, keep=("pkg.torch.onnx.fx_node",))
-    train_token_rows_and_log(
-        model, lambda rows: model(torch.tensor(ids[rows])), labels,
-        "bag_torch_log.csv", lr=0.5)
-    assert bool((model.emb.weight[0] == 0).all())
+    for stem, m in (("bag", model), ("bag_freq", freq)):
+        train_token_rows_and_log(
+            m, lambda rows, m=m: m(torch.tensor(ids[rows])), labels,
+            stem + "_torch_log.csv", lr=0.5)
+        assert bool((m.emb.weight[0] == 0).all())
 
 
 class ActMlp(nn.Module):

@@ -101,13 +101,13 @@ const std::pair<amp_dtype_t, amp_dtype_t> kGradDtypes[] = {
 void compareGrad(Context &c, const std::string &what, const Sizes &s,
                  amp_dtype_t dyDt, amp_dtype_t it, amp_dtype_t tableDt,
                  const Host &ids, Tolerance tol,
-                 int64_t padding = AMP_IGNORE_NONE) {
+                 int64_t padding = AMP_IGNORE_NONE, int32_t scale = 0) {
   Host dy = randomHost(c.rng, dyDt, s.nIds * s.dim, -1, 1);
   Host poison = randomHost(c.rng, tableDt, s.numEmbeddings * s.dim, -9, 9);
   auto run = [&](Backend &b) {
     Buf ddy = b.upload(dy), di = b.upload(ids), out = b.upload(poison);
     b.ok(AMP_CALL(b, amp_embedding_grad, ddy, di, out, s.numEmbeddings, s.dim,
-                  s.nIds, padding, dyDt, it, tableDt, nullptr));
+                  s.nIds, padding, scale, dyDt, it, tableDt, nullptr));
     return b.download(out);
   };
   c.expectClose(what + " " + amp_dtype_name(dyDt) + "->" +
@@ -115,7 +115,8 @@ void compareGrad(Context &c, const std::string &what, const Sizes &s,
                     str(s) +
                     (padding == AMP_IGNORE_NONE
                          ? std::string()
-                         : " padding_idx " + std::to_string(padding)),
+                         : " padding_idx " + std::to_string(padding)) +
+                    (scale ? " scale_grad_by_freq" : ""),
                 run(*c.ref), run(*c.dev), tol);
 }
 
@@ -148,9 +149,12 @@ AMP_COMPARE_CASE(embedding_grad_repeated_ids) {
         const Tolerance tol = Tolerance::exact();
         compareGrad(c, "embedding_grad (repeated ids)", s, dyDt, it, tableDt,
                     ids, tol);
-        // The first id as the padding row: its rows are left out.
+        // The first id as the padding row: its rows are left out; and
+        // each row divided by its id's count (scale_grad_by_freq).
         compareGrad(c, "embedding_grad (repeated ids)", s, dyDt, it, tableDt,
                     ids, tol, static_cast<int64_t>(ids.get(0)));
+        compareGrad(c, "embedding_grad (repeated ids)", s, dyDt, it, tableDt,
+                    ids, tol, AMP_IGNORE_NONE, 1);
       }
 }
 
@@ -206,13 +210,13 @@ AMP_COMPARE_CASE(embedding_id_out_of_range) {
       Buf rdt = c.ref->alloc(AMP_DTYPE_F32, numEmbeddings * dim);
       const amp_status_t refGrad = AMP_CALL(
           *c.ref, amp_embedding_grad, rdy, ri, rdt, numEmbeddings, dim, 4,
-          AMP_IGNORE_NONE, AMP_DTYPE_F32, it, AMP_DTYPE_F32, nullptr);
+          AMP_IGNORE_NONE, 0, AMP_DTYPE_F32, it, AMP_DTYPE_F32, nullptr);
       Buf ddy = c.dev->upload(dy);
       Buf ddt = c.dev->alloc(AMP_DTYPE_F32, numEmbeddings * dim);
       c.expectSameStatus("embedding_grad " + what + ": the CUDA call is queued",
                          AMP_STATUS_OK,
                          AMP_CALL(*c.dev, amp_embedding_grad, ddy, di, ddt,
-                                  numEmbeddings, dim, 4, AMP_IGNORE_NONE,
+                                  numEmbeddings, dim, 4, AMP_IGNORE_NONE, 0,
                                   AMP_DTYPE_F32, it, AMP_DTYPE_F32, nullptr));
       const amp_status_t devGrad = AMP_CALL(*c.dev, amp_synchronize, nullptr);
       const std::string message = c.dev->lastError();
@@ -261,15 +265,15 @@ AMP_COMPARE_CASE(embedding_errors) {
   });
   both("grad into f16 from f32", [&](Backend &b, void *dy, void *i, void *o) {
     return AMP_CALL(b, amp_embedding_grad, dy, i, o, 4, 4, 4, AMP_IGNORE_NONE,
-                    f32, i32, AMP_DTYPE_F16, nullptr);
+                    0, f32, i32, AMP_DTYPE_F16, nullptr);
   });
   both("grad with NULL ids", [&](Backend &b, void *dy, void *, void *o) {
     return AMP_CALL(b, amp_embedding_grad, dy, nullptr, o, 4, 4, 4,
-                    AMP_IGNORE_NONE, f32, i32, f32, nullptr);
+                    AMP_IGNORE_NONE, 0, f32, i32, f32, nullptr);
   });
   both("grad with padding_idx past the table",
        [&](Backend &b, void *dy, void *i, void *o) {
-         return AMP_CALL(b, amp_embedding_grad, dy, i, o, 4, 4, 4, 4, f32, i32,
-                         f32, nullptr);
+         return AMP_CALL(b, amp_embedding_grad, dy, i, o, 4, 4, 4, 4, 0, f32,
+                         i32, f32, nullptr);
        });
 }

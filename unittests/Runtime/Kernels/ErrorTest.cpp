@@ -208,7 +208,7 @@ TEST(KernelErrors, NullPointersAreRejectedEverywhere) {
           {"amp_embedding_grad: dtable is NULL",
            [&] {
              return amp_embedding_grad(a, ids, nullptr, 4, 4, 4,
-                                       AMP_IGNORE_NONE, AMP_DTYPE_F32,
+                                       AMP_IGNORE_NONE, 0, AMP_DTYPE_F32,
                                        AMP_DTYPE_I32, AMP_DTYPE_F32, nullptr);
            }},
           {"amp_cross_entropy: loss is NULL",

@@ -67,34 +67,42 @@ TEST_P(EmbeddingTest, GatherIsExactAndScatterAddMatchesF64) {
   EXPECT_TRUE(allEqual(out, ref, "embedding"));
 
   Tensor dy = randomTensor(dyDtype, {3, 7, d}, rng);
+  std::vector<double> count(v);
+  for (int64_t i = 0; i < n; ++i)
+    count[static_cast<int64_t>(ids.get(i))] += 1;
   // Without a padding row, and with row 0 (named twice) as the padding row,
-  // which must come out +0 exactly.
-  for (int64_t padding : {int64_t{AMP_IGNORE_NONE}, int64_t{0}}) {
-    SCOPED_TRACE("padding_idx " + std::to_string(padding));
-    Tensor dtable = sentinelTensor(tableDtype, {v, d});
-    ASSERT_TRUE(isOk(amp_embedding_grad(dy.data(), ids.data(), dtable.data(), v,
-                                        d, n, padding, dyDtype, idsDtype,
-                                        tableDtype, nullptr)));
-    std::vector<double> sum(v * d), abs(v * d), tol;
-    std::vector<int> hits(v * d);
-    for (int64_t i = 0; i < n; ++i) {
-      if (static_cast<int64_t>(ids.get(i)) == padding)
-        continue;
-      for (int64_t k = 0; k < d; ++k) {
-        int64_t o = static_cast<int64_t>(ids.get(i)) * d + k;
-        sum[o] += dy.get(i * d + k);
-        abs[o] += std::fabs(dy.get(i * d + k));
-        ++hits[o];
+  // which must come out +0 exactly; with and without the division by each
+  // id's count (scale_grad_by_freq).
+  for (int64_t padding : {int64_t{AMP_IGNORE_NONE}, int64_t{0}})
+    for (int32_t scale : {0, 1}) {
+      SCOPED_TRACE("padding_idx " + std::to_string(padding) +
+                   ", scale_grad_by_freq " + std::to_string(scale));
+      Tensor dtable = sentinelTensor(tableDtype, {v, d});
+      ASSERT_TRUE(isOk(amp_embedding_grad(dy.data(), ids.data(), dtable.data(),
+                                          v, d, n, padding, scale, dyDtype,
+                                          idsDtype, tableDtype, nullptr)));
+      std::vector<double> sum(v * d), abs(v * d), tol;
+      std::vector<int> hits(v * d);
+      for (int64_t i = 0; i < n; ++i) {
+        const int64_t id = static_cast<int64_t>(ids.get(i));
+        if (id == padding)
+          continue;
+        const double by = scale ? count[id] : 1.0;
+        for (int64_t k = 0; k < d; ++k) {
+          int64_t o = id * d + k;
+          sum[o] += dy.get(i * d + k) / by;
+          abs[o] += std::fabs(dy.get(i * d + k) / by);
+          ++hits[o];
+        }
+      }
+      for (int64_t o = 0; o < v * d; ++o)
+        tol.push_back(outTol(tableDtype, sum[o], (hits[o] + 1) * kU * abs[o]));
+      EXPECT_TRUE(allClose(dtable, sum, tol, "embedding_grad"));
+      if (padding == 0) {
+        for (int64_t k = 0; k < d; ++k)
+          EXPECT_EQ(dtable.bits(k), 0u) << "padding row, column " << k;
       }
     }
-    for (int64_t o = 0; o < v * d; ++o)
-      tol.push_back(outTol(tableDtype, sum[o], (hits[o] + 1) * kU * abs[o]));
-    EXPECT_TRUE(allClose(dtable, sum, tol, "embedding_grad"));
-    if (padding == 0) {
-      for (int64_t k = 0; k < d; ++k)
-        EXPECT_EQ(dtable.bits(k), 0u) << "padding row, column " << k;
-    }
-  }
 }
 
 std::string embeddingCaseName(int pair, amp_dtype_t ids) {
@@ -158,7 +166,7 @@ TEST(Embedding, OutOfRangeIdsAreErrorsAndWriteNothing) {
     const Tensor tableBefore = dtable;
     EXPECT_TRUE(
         failsWith(amp_embedding_grad(out.data(), ids.data(), dtable.data(), v,
-                                     d, 3, AMP_IGNORE_NONE, AMP_DTYPE_F32,
+                                     d, 3, AMP_IGNORE_NONE, 0, AMP_DTYPE_F32,
                                      AMP_DTYPE_I64, AMP_DTYPE_F32, nullptr),
                   AMP_STATUS_INVALID_ARGUMENT, "position 2"));
     EXPECT_TRUE(dtable.sameBits(tableBefore));
@@ -170,8 +178,8 @@ TEST(Embedding, OutOfRangeIdsAreErrorsAndWriteNothing) {
     const Tensor tableBefore = dtable;
     EXPECT_TRUE(
         failsWith(amp_embedding_grad(dy.data(), ids.data(), dtable.data(), v, d,
-                                     3, padding, AMP_DTYPE_F32, AMP_DTYPE_I64,
-                                     AMP_DTYPE_F32, nullptr),
+                                     3, padding, 0, AMP_DTYPE_F32,
+                                     AMP_DTYPE_I64, AMP_DTYPE_F32, nullptr),
                   AMP_STATUS_INVALID_ARGUMENT,
                   "padding_idx " + std::to_string(padding) +
                       " is not a row of the 4-row table"));

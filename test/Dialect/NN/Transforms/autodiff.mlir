@@ -340,14 +340,16 @@ func.func @scatter_add(%u: tensor<2x3x4xf32> {nn.role = #nn.role<param>}, %ids: 
 
 // -----
 
-// padding_idx passes from the lookup to its gradient; the gradient of an
-// nn.embedding_grad with padding_idx is zero at the ids it leaves out.
+// padding_idx and scale_grad_by_freq pass from the lookup to its gradient;
+// the gradient of an nn.embedding_grad with padding_idx is zero at the ids
+// it leaves out, and with scale_grad_by_freq the table's gradient divided
+// by the rows' counts (a scatter-add of ones, at least 1), gathered.
 // CHECK-LABEL: func.func @embedding_padding(
 // CHECK-SAME: %[[T:[a-z0-9]+]]: tensor<6x4xf32> {{.*}}, %[[IDS:[a-z0-9]+]]: tensor<2x3xi64>
-// CHECK: %[[DT:.*]] = nn.embedding_grad %{{.*}}, %[[IDS]] {padding_idx = 1 : i64} : (tensor<2x3x4xf32>, tensor<2x3xi64>) -> tensor<6x4xf32>
+// CHECK: %[[DT:.*]] = nn.embedding_grad %{{.*}}, %[[IDS]] {padding_idx = 1 : i64, scale_grad_by_freq} : (tensor<2x3x4xf32>, tensor<2x3xi64>) -> tensor<6x4xf32>
 // CHECK: nn.sgd_update %[[T]], %[[DT]] {
 func.func @embedding_padding(%t: tensor<6x4xf32> {nn.role = #nn.role<param>}, %ids: tensor<2x3xi64> {nn.role = #nn.role<input>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
-  %e = nn.embedding %t, %ids {padding_idx = 1 : i64} : (tensor<6x4xf32>, tensor<2x3xi64>) -> tensor<2x3x4xf32>
+  %e = nn.embedding %t, %ids {padding_idx = 1 : i64, scale_grad_by_freq} : (tensor<6x4xf32>, tensor<2x3xi64>) -> tensor<2x3x4xf32>
   %l = nn.reduce_sum %e [0, 1, 2] : (tensor<2x3x4xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }
@@ -363,6 +365,20 @@ func.func @embedding_padding(%t: tensor<6x4xf32> {nn.role = #nn.role<param>}, %i
 // CHECK: nn.sgd_update %[[U]], %[[DU]] {
 func.func @scatter_add_padding(%u: tensor<2x3x4xf32> {nn.role = #nn.role<param>}, %ids: tensor<2x3xi64> {nn.role = #nn.role<input>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
   %t = nn.embedding_grad %u, %ids {padding_idx = 2 : i64} : (tensor<2x3x4xf32>, tensor<2x3xi64>) -> tensor<5x4xf32>
+  %l = nn.reduce_sum %t [0, 1] : (tensor<5x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// CHECK-LABEL: func.func @scatter_add_scaled(
+// CHECK-SAME: %[[U:[a-z0-9]+]]: tensor<2x3x4xf32> {{.*}}, %[[IDS:[a-z0-9]+]]: tensor<2x3xi64>
+// CHECK: %[[ONES:.*]] = arith.constant dense<1.000000e+00> : tensor<2x3x1xf32>
+// CHECK: %[[N:.*]] = nn.embedding_grad %[[ONES]], %[[IDS]] : (tensor<2x3x1xf32>, tensor<2x3xi64>) -> tensor<5x1xf32>
+// CHECK: %[[N1:.*]] = nn.maximum %[[N]], %{{.*}} : (tensor<5x1xf32>, tensor<f32>) -> tensor<5x1xf32>
+// CHECK: %[[Q:.*]] = nn.div %{{.*}}, %[[N1]] : (tensor<5x4xf32>, tensor<5x1xf32>) -> tensor<5x4xf32>
+// CHECK: %[[DU:.*]] = nn.embedding %[[Q]], %[[IDS]] : (tensor<5x4xf32>, tensor<2x3xi64>) -> tensor<2x3x4xf32>
+// CHECK: nn.sgd_update %[[U]], %[[DU]] {
+func.func @scatter_add_scaled(%u: tensor<2x3x4xf32> {nn.role = #nn.role<param>}, %ids: tensor<2x3xi64> {nn.role = #nn.role<input>}) -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  %t = nn.embedding_grad %u, %ids {scale_grad_by_freq} : (tensor<2x3x4xf32>, tensor<2x3xi64>) -> tensor<5x4xf32>
   %l = nn.reduce_sum %t [0, 1] : (tensor<5x4xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }

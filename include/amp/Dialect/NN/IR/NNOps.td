@@ -898,6 +898,9 @@ def NN_EmbeddingOp : NN_Op<"embedding", [InferTypeOpAdaptor]> {
     `nn.Embedding(padding_idx=p)`, the lookup is the same but row p gets no
     gradient: the ids equal to p are left out of `nn.embedding_grad`'s
     scatter, so nothing flows back through the positions that read it.
+    With `scale_grad_by_freq`, as PyTorch's
+    `nn.Embedding(scale_grad_by_freq=True)`, each position's gradient is
+    divided by the number of times its id occurs among the ids.
 
     ```mlir
     %e = nn.embedding %table, %ids
@@ -909,7 +912,8 @@ def NN_EmbeddingOp : NN_Op<"embedding", [InferTypeOpAdaptor]> {
     ```
   }];
   let arguments = (ins NN_NumericTensor:$table, NN_IndexTensor:$ids,
-                   OptionalAttr<I64Attr>:$padding_idx);
+                   OptionalAttr<I64Attr>:$padding_idx,
+                   UnitAttr:$scale_grad_by_freq);
   let results = (outs NN_NumericTensor:$result);
   let assemblyFormat =
       "$table `,` $ids attr-dict `:` functional-type(operands, results)";
@@ -1272,10 +1276,13 @@ def NN_EmbeddingGradOp : NN_Op<"embedding_grad"> {
     whose shape is the result type. Accumulation is f32 and the result may be
     `f32` for an `f16`/`bf16` output gradient. With `padding_idx` = p in
     `[0, V)` (nn.embedding's), the ids equal to p add nothing: row p stays
-    zero.
+    zero. With `scale_grad_by_freq`, each addition is
+    `grad_output[i..., :] * (1 / count)`, where count is the number of ids
+    equal to `ids[i...]` (PyTorch's order of rounding).
   }];
   let arguments = (ins NN_FloatTensor:$grad_output, NN_IndexTensor:$ids,
-                   OptionalAttr<I64Attr>:$padding_idx);
+                   OptionalAttr<I64Attr>:$padding_idx,
+                   UnitAttr:$scale_grad_by_freq);
   let results = (outs NN_FloatTensor:$result);
   let assemblyFormat =
       "$grad_output `,` $ids attr-dict `:` functional-type(operands, results)";

@@ -1,18 +1,19 @@
-//===- PaddingIdx.cpp - the padding rows of embedding lookups -------------===//
+//===- EmbeddingGradient.cpp - how an embedding lookup's gradient goes ----===//
 //
 // PyTorch's nn.Embedding(padding_idx=p) looks row p up like any other but
-// never gives it a gradient. ONNX's Gather does not carry p, so the
-// importer learns it from --padding-idx NAME=P (the Gather's table) or,
-// for the torch.export-based exporter, from the FX node each ONNX node
-// records in its metadata:
+// never gives it a gradient, and nn.Embedding(scale_grad_by_freq=True)
+// divides each position's gradient by its id's count in the batch. ONNX's
+// Gather carries neither, so the importer learns them from the FX node
+// that the torch.export-based exporter records in each ONNX node's
+// metadata:
 //
 //   %embedding : [num_users=1] = call_function[target=torch.ops.aten.
 //       embedding.default](args = (%p_emb_weight, %ids, 0), kwargs = {})
 //
 // aten.embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False,
 // sparse=False): -1 is no padding row; sparse changes only the gradient's
-// storage. scale_grad_by_freq (each row's gradient divided by its count in
-// the batch) is not computed, so a model that trains with it is refused.
+// storage. For the TorchScript exporter's models, which record nothing,
+// --padding-idx NAME=P gives the padding row of the Gather's table.
 //
 //===----------------------------------------------------------------------===//
 
@@ -113,12 +114,13 @@ std::optional<EmbeddingCall> embeddingCall(const onnx::NodeProto &node,
 
 } // namespace
 
-FailureOr<std::optional<int64_t>>
-amp::onnx_import::embeddingPaddingIdx(NodeContext &nc, const Tensor &table,
-                                      int64_t axis) {
+FailureOr<EmbeddingGradient>
+amp::onnx_import::embeddingGradient(NodeContext &nc, const Tensor &table,
+                                    int64_t axis) {
+  EmbeddingGradient gradient;
   if (axis != 0)
-    return std::optional<int64_t>();
-  std::optional<int64_t> padding;
+    return gradient;
+  std::optional<int64_t> &padding = gradient.paddingIdx;
   const char *source = "--padding-idx";
   auto named = nc.options.paddingIdx.find(nc.node.input(0));
   if (named != nc.options.paddingIdx.end()) {
@@ -129,26 +131,22 @@ amp::onnx_import::embeddingPaddingIdx(NodeContext &nc, const Tensor &table,
                         << " that has no gradient",
              failure();
     padding = named->second;
-  } else {
-    if (!table.isFloat())
-      return std::optional<int64_t>();
-    std::string error;
-    std::optional<EmbeddingCall> call = embeddingCall(nc.node, error);
-    if (!error.empty())
-      return nc.error() << error, failure();
-    if (!call)
-      return std::optional<int64_t>();
-    if (call->scaleGradByFreq && nc.options.train)
-      return nc.error() << "PyTorch's nn.Embedding with "
-                           "scale_grad_by_freq=True does not train here: "
-                           "amp does not divide each row's gradient by its "
-                           "count in the batch",
-             failure();
-    padding = call->paddingIdx;
-    source = "the exporter's aten.embedding";
+  }
+  if (!table.isFloat())
+    return gradient;
+  std::string error;
+  std::optional<EmbeddingCall> call = embeddingCall(nc.node, error);
+  if (!error.empty())
+    return nc.error() << error, failure();
+  if (call) {
+    gradient.scaleGradByFreq = call->scaleGradByFreq;
+    if (!padding && call->paddingIdx) {
+      padding = call->paddingIdx;
+      source = "the exporter's aten.embedding";
+    }
   }
   if (!padding)
-    return padding;
+    return gradient;
   if (table.rank() != 2)
     return nc.error() << source << " gives padding_idx " << *padding
                       << " to a table of rank " << table.rank()
@@ -159,7 +157,7 @@ amp::onnx_import::embeddingPaddingIdx(NodeContext &nc, const Tensor &table,
                       << ", which is no row of the " << table.shape[0]
                       << "-row table '" << nc.node.input(0) << "'",
            failure();
-  return padding;
+  return gradient;
 }
 
 std::string
