@@ -1,8 +1,9 @@
 //===- OptimizerOps.cpp - f64 evaluators of the optimizer ops -------------===//
 //
 // nn.clip_grad_norm (which nn-autodiff adds with clip-norm > 0, also with
-// optimizer=none), nn.lr_schedule, nn.sgd_update and nn.adam_update, from
-// the formulas of their ODS descriptions (PyTorch's SGD, Adam and AdamW).
+// optimizer=none), nn.lr_schedule, nn.sgd_update, nn.adam_update and
+// nn.rmsprop_update, from the formulas of their ODS descriptions (PyTorch's
+// SGD, Adam, AdamW and RMSprop).
 //
 //===----------------------------------------------------------------------===//
 
@@ -144,6 +145,46 @@ Results evalAdamUpdate(AdamUpdateOp op, Operands in) {
   return results;
 }
 
+Results evalRmspropUpdate(RmspropUpdateOp op, Operands in) {
+  const RefTensor &param = *in[0], &grad = *in[1];
+  double lr = scheduledLr(op, in);
+  double alpha = op.getAlphaAttr().getValueAsDouble();
+  double eps = op.getEpsAttr().getValueAsDouble();
+  double decay = op.getWeightDecayAttr().getValueAsDouble();
+  double momentum = op.getMomentumAttr().getValueAsDouble();
+  // The results: param, square_avg, then the momentum buffer and the
+  // gradient average when present (operands 3 and on, in that order).
+  Results results{param, *in[2]};
+  size_t bufAt = 0, avgAt = 0;
+  if (op.getMomentumBuffer()) {
+    bufAt = results.size();
+    results.push_back(*in[bufAt + 1]);
+  }
+  if (op.getGradAvg()) {
+    avgAt = results.size();
+    results.push_back(*in[avgAt + 1]);
+  }
+  RefTensor &p = results[0], &v = results[1];
+  RefTensor *buf = bufAt ? &results[bufAt] : nullptr;
+  RefTensor *avg = avgAt ? &results[avgAt] : nullptr;
+  for (int64_t i = 0; i < param.getNumElements(); ++i) {
+    double g = grad.data[i] + decay * param.data[i];
+    v.data[i] = alpha * v.data[i] + (1 - alpha) * g * g;
+    double variance = v.data[i];
+    if (avg) {
+      avg->data[i] = alpha * avg->data[i] + (1 - alpha) * g;
+      variance -= avg->data[i] * avg->data[i];
+    }
+    double step = g / (std::sqrt(variance) + eps);
+    if (buf) {
+      buf->data[i] = momentum * buf->data[i] + step;
+      step = buf->data[i];
+    }
+    p.data[i] -= lr * step;
+  }
+  return results;
+}
+
 } // namespace
 
 void amp::reference::registerOptimizerOps(EvaluatorTable &table) {
@@ -151,4 +192,5 @@ void amp::reference::registerOptimizerOps(EvaluatorTable &table) {
   table.add<LrScheduleOp>(evalLrSchedule);
   table.add<SgdUpdateOp>(evalSgdUpdate);
   table.add<AdamUpdateOp>(evalAdamUpdate);
+  table.add<RmspropUpdateOp>(evalRmspropUpdate);
 }

@@ -1,10 +1,12 @@
-//===- KernelsOptimizer.cpp - SGD, AdamW and gradient-norm clipping -------===//
+//===- KernelsOptimizer.cpp - SGD, AdamW, RMSprop and clipping ------------===//
 //
-// amp_lr_schedule, amp_sgd_update, amp_adam_update (and their _multi forms,
-// a loop over the buffers) and amp_clip_grad_norm on the reference backend.
+// amp_lr_schedule, amp_sgd_update, amp_adam_update, amp_rmsprop_update (and
+// their _multi forms, a loop over the buffers) and amp_clip_grad_norm on the
+// reference backend.
 // The checks are OptimizerChecks.h and the scalar and per-element math
 // OptimizerMath.h, both shared with the CUDA backend. The updates follow the
-// op order of PyTorch's single-tensor torch.optim.SGD / AdamW in f32, with
+// op order of PyTorch's single-tensor torch.optim.SGD / AdamW / RMSprop in
+// f32, with
 // the scalar coefficients (the scheduled lr among them) formed in f64 and
 // rounded once, and honour the found_inf predicate of amp.skip_step_if: a
 // set flag leaves every output bitwise equal to its input.
@@ -119,6 +121,49 @@ void adamCompute(const void *param, const void *grad, const void *exp_avg,
   *new_step = c.t;
 }
 
+/// The RMSprop update of one checked buffer.
+void rmspropCompute(const void *param, const void *grad, const void *square_avg,
+                    const void *momentum_buf, const void *grad_avg,
+                    void *new_param, void *new_square_avg,
+                    void *new_momentum_buf, void *new_grad_avg, int64_t n,
+                    amp_dtype_t dtype, const RmspropCoefs &c,
+                    const int8_t *found_inf) {
+  if (skipStep(found_inf)) {
+    keep(param, new_param, n, dtype);
+    keep(square_avg, new_square_avg, n, dtype);
+    if (c.hasMomentum)
+      keep(momentum_buf, new_momentum_buf, n, dtype);
+    if (c.centered)
+      keep(grad_avg, new_grad_avg, n, dtype);
+    return;
+  }
+  dispatchFloat(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    const T *p = static_cast<const T *>(param);
+    const T *gp = static_cast<const T *>(grad);
+    const T *v = static_cast<const T *>(square_avg);
+    const T *buf = static_cast<const T *>(momentum_buf);
+    const T *a = static_cast<const T *>(grad_avg);
+    T *np = static_cast<T *>(new_param);
+    T *nv = static_cast<T *>(new_square_avg);
+    T *nbuf = static_cast<T *>(new_momentum_buf);
+    T *na = static_cast<T *>(new_grad_avg);
+    parallelFor(n, [=](int64_t i) {
+      float v1 = 0.0f, a1 = 0.0f, b1 = 0.0f;
+      const float p1 =
+          rmspropStep(c, toF32(p[i]), toF32(gp[i]), toF32(v[i]),
+                      c.centered ? toF32(a[i]) : 0.0f,
+                      c.hasMomentum ? toF32(buf[i]) : 0.0f, &v1, &a1, &b1);
+      nv[i] = fromF32<T>(v1);
+      if (c.centered)
+        na[i] = fromF32<T>(a1);
+      if (c.hasMomentum)
+        nbuf[i] = fromF32<T>(b1);
+      np[i] = fromF32<T>(p1);
+    });
+  });
+}
+
 } // namespace
 
 extern "C" {
@@ -228,6 +273,56 @@ amp_status_t amp_adam_update_multi(
                 new_params[i], new_exp_avgs[i], new_exp_avg_sqs[i],
                 new_steps[i], sizes[i], dtypes[i], scheduled, beta1, beta2, eps,
                 weight_decay, decoupled_weight_decay, found_inf);
+  return AMP_STATUS_OK;
+}
+
+amp_status_t amp_rmsprop_update(
+    const void *param, const void *grad, const void *square_avg,
+    const void *momentum_buf, const void *grad_avg, void *new_param,
+    void *new_square_avg, void *new_momentum_buf, void *new_grad_avg, int64_t n,
+    amp_dtype_t dtype, float lr, const float *lr_factor, float alpha, float eps,
+    float weight_decay, float momentum, int32_t centered,
+    const int8_t *found_inf, void * /*stream*/) {
+  Checker check("amp_rmsprop_update");
+  if (amp_status_t s = checkRmspropUpdate(
+          check, param, grad, square_avg, momentum_buf, grad_avg, new_param,
+          new_square_avg, new_momentum_buf, new_grad_avg, n, dtype, lr, alpha,
+          eps, weight_decay, momentum, centered))
+    return s;
+  rmspropCompute(param, grad, square_avg, momentum_buf, grad_avg, new_param,
+                 new_square_avg, new_momentum_buf, new_grad_avg, n, dtype,
+                 rmspropCoefs(scheduledLr(lr, lr_factor), alpha, eps,
+                              weight_decay, momentum, centered),
+                 found_inf);
+  return AMP_STATUS_OK;
+}
+
+amp_status_t amp_rmsprop_update_multi(
+    int32_t n_buffers, const void *const *params, const void *const *grads,
+    const void *const *square_avgs, const void *const *momentum_bufs,
+    const void *const *grad_avgs, void *const *new_params,
+    void *const *new_square_avgs, void *const *new_momentum_bufs,
+    void *const *new_grad_avgs, const int64_t *sizes, const amp_dtype_t *dtypes,
+    float lr, const float *lr_factor, float alpha, float eps,
+    float weight_decay, float momentum, int32_t centered,
+    const int8_t *found_inf, void * /*stream*/) {
+  Checker check("amp_rmsprop_update_multi");
+  if (amp_status_t s = checkRmspropUpdateMulti(
+          check, n_buffers, params, grads, square_avgs, momentum_bufs,
+          grad_avgs, new_params, new_square_avgs, new_momentum_bufs,
+          new_grad_avgs, sizes, dtypes, lr, alpha, eps, weight_decay, momentum,
+          centered))
+    return s;
+  const RmspropCoefs c = rmspropCoefs(scheduledLr(lr, lr_factor), alpha, eps,
+                                      weight_decay, momentum, centered);
+  for (int32_t i = 0; i < n_buffers; ++i)
+    rmspropCompute(params[i], grads[i], square_avgs[i],
+                   c.hasMomentum ? momentum_bufs[i] : nullptr,
+                   c.centered ? grad_avgs[i] : nullptr, new_params[i],
+                   new_square_avgs[i],
+                   c.hasMomentum ? new_momentum_bufs[i] : nullptr,
+                   c.centered ? new_grad_avgs[i] : nullptr, sizes[i], dtypes[i],
+                   c, found_inf);
   return AMP_STATUS_OK;
 }
 

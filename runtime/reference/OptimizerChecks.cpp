@@ -247,6 +247,115 @@ amp_status_t amp::runtime::kernels::checkAdamUpdateMulti(
   return AMP_STATUS_OK;
 }
 
+/// The hyperparameters of amp_rmsprop_update and amp_rmsprop_update_multi.
+static amp_status_t checkRmspropHyperparameters(Checker &check, float lr,
+                                                float alpha, float eps,
+                                                float weight_decay,
+                                                float momentum,
+                                                int32_t centered) {
+  if (!nonNegative(lr) || !nonNegative(eps) || !nonNegative(weight_decay) ||
+      !nonNegative(momentum) || !unitInterval(alpha))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "lr (%g), eps (%g), weight_decay (%g) and momentum (%g) "
+                      "must be finite and >= 0, alpha (%g) in [0, 1]",
+                      (double)lr, (double)eps, (double)weight_decay,
+                      (double)momentum, (double)alpha);
+  if (centered != 0 && centered != 1)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "centered (%d) must be 0 or 1", (int)centered);
+  return AMP_STATUS_OK;
+}
+
+/// Whether an optional pair of buffers (or of buffer arrays) is given as
+/// `used` says: both when used (unless `empty`), neither otherwise.
+static bool givenExactlyWhen(bool used, bool empty, const void *in,
+                             const void *out) {
+  return used ? empty || (in && out) : !in && !out;
+}
+
+amp_status_t amp::runtime::kernels::checkRmspropUpdate(
+    Checker &check, const void *param, const void *grad, const void *square_avg,
+    const void *momentum_buf, const void *grad_avg, const void *new_param,
+    const void *new_square_avg, const void *new_momentum_buf,
+    const void *new_grad_avg, int64_t n, amp_dtype_t dtype, float lr,
+    float alpha, float eps, float weight_decay, float momentum,
+    int32_t centered) {
+  if (amp_status_t s = check.count("n", n))
+    return s;
+  if (amp_status_t s = check.dtype("dtype", dtype, kFloatDtypes))
+    return s;
+  if (amp_status_t s = checkRmspropHyperparameters(
+          check, lr, alpha, eps, weight_decay, momentum, centered))
+    return s;
+  const bool hasMomentum = momentum > 0.0f;
+  if (!givenExactlyWhen(hasMomentum, n == 0, momentum_buf, new_momentum_buf))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "momentum_buf and new_momentum_buf must be given "
+                      "exactly when momentum > 0 (momentum = %g)",
+                      (double)momentum);
+  if (!givenExactlyWhen(centered, n == 0, grad_avg, new_grad_avg))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "grad_avg and new_grad_avg must be given exactly when "
+                      "centered = 1 (centered = %d)",
+                      (int)centered);
+  if (amp_status_t s =
+          check.pointers({{"param", param, n, dtype},
+                          {"grad", grad, n, dtype},
+                          {"square_avg", square_avg, n, dtype},
+                          {"new_param", new_param, n, dtype},
+                          {"new_square_avg", new_square_avg, n, dtype}}))
+    return s;
+  if (hasMomentum)
+    if (amp_status_t s =
+            check.pointers({{"momentum_buf", momentum_buf, n, dtype},
+                            {"new_momentum_buf", new_momentum_buf, n, dtype}}))
+      return s;
+  if (centered)
+    return check.pointers({{"grad_avg", grad_avg, n, dtype},
+                           {"new_grad_avg", new_grad_avg, n, dtype}});
+  return AMP_STATUS_OK;
+}
+
+amp_status_t amp::runtime::kernels::checkRmspropUpdateMulti(
+    Checker &check, int32_t n_buffers, const void *const *params,
+    const void *const *grads, const void *const *square_avgs,
+    const void *const *momentum_bufs, const void *const *grad_avgs,
+    void *const *new_params, void *const *new_square_avgs,
+    void *const *new_momentum_bufs, void *const *new_grad_avgs,
+    const int64_t *sizes, const amp_dtype_t *dtypes, float lr, float alpha,
+    float eps, float weight_decay, float momentum, int32_t centered) {
+  if (amp_status_t s = checkArrays(check, n_buffers,
+                                   {params, grads, square_avgs, new_params,
+                                    new_square_avgs, sizes, dtypes}))
+    return s;
+  // The hyperparameters are checked even without buffers.
+  if (amp_status_t s = checkRmspropHyperparameters(
+          check, lr, alpha, eps, weight_decay, momentum, centered))
+    return s;
+  const bool hasMomentum = momentum > 0.0f;
+  if (!givenExactlyWhen(hasMomentum, n_buffers == 0, momentum_bufs,
+                        new_momentum_bufs))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "momentum_bufs and new_momentum_bufs must be given "
+                      "exactly when momentum > 0 (momentum = %g)",
+                      (double)momentum);
+  if (!givenExactlyWhen(centered, n_buffers == 0, grad_avgs, new_grad_avgs))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "grad_avgs and new_grad_avgs must be given exactly when "
+                      "centered = 1 (centered = %d)",
+                      (int)centered);
+  for (int32_t i = 0; i < n_buffers; ++i)
+    if (amp_status_t s = checkRmspropUpdate(
+            check, params[i], grads[i], square_avgs[i],
+            hasMomentum ? momentum_bufs[i] : nullptr,
+            centered ? grad_avgs[i] : nullptr, new_params[i],
+            new_square_avgs[i], hasMomentum ? new_momentum_bufs[i] : nullptr,
+            centered ? new_grad_avgs[i] : nullptr, sizes[i], dtypes[i], lr,
+            alpha, eps, weight_decay, momentum, centered))
+      return s;
+  return AMP_STATUS_OK;
+}
+
 amp_status_t amp::runtime::kernels::checkClipGradNorm(
     Checker &check, int32_t n_buffers, const void *const *grads,
     void *const *clipped, const int64_t *sizes, const amp_dtype_t *dtypes,

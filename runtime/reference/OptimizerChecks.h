@@ -1,10 +1,10 @@
 //===- OptimizerChecks.h - Argument checks of the optimizer kernels -------===//
 //
 // The argument checks of amp_lr_schedule, amp_sgd_update, amp_adam_update,
-// their _multi forms and amp_clip_grad_norm, shared by the reference and the
-// CUDA backend (amp_kernel_core) so that a malformed call fails with the same
-// status and message on both. They read only the arguments, never tensor
-// contents (which may be device memory).
+// amp_rmsprop_update, their _multi forms and amp_clip_grad_norm, shared by the
+// reference and the CUDA backend (amp_kernel_core) so that a malformed call
+// fails with the same status and message on both. They read only the arguments,
+// never tensor contents (which may be device memory).
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,6 +66,29 @@ amp_status_t checkAdamUpdateMulti(
     void *const *new_exp_avg_sqs, float *const *new_steps, const int64_t *sizes,
     const amp_dtype_t *dtypes, float lr, float beta1, float beta2, float eps,
     float weight_decay, int32_t decoupled_weight_decay);
+
+/// amp_rmsprop_update's checks.
+amp_status_t
+checkRmspropUpdate(Checker &check, const void *param, const void *grad,
+                   const void *square_avg, const void *momentum_buf,
+                   const void *grad_avg, const void *new_param,
+                   const void *new_square_avg, const void *new_momentum_buf,
+                   const void *new_grad_avg, int64_t n, amp_dtype_t dtype,
+                   float lr, float alpha, float eps, float weight_decay,
+                   float momentum, int32_t centered);
+
+/// amp_rmsprop_update_multi's checks: n_buffers >= 0, the arrays non-NULL
+/// when there are buffers (the momentum arrays exactly when momentum > 0,
+/// the grad_avg arrays exactly when centered), and checkRmspropUpdate for
+/// every buffer.
+amp_status_t checkRmspropUpdateMulti(
+    Checker &check, int32_t n_buffers, const void *const *params,
+    const void *const *grads, const void *const *square_avgs,
+    const void *const *momentum_bufs, const void *const *grad_avgs,
+    void *const *new_params, void *const *new_square_avgs,
+    void *const *new_momentum_bufs, void *const *new_grad_avgs,
+    const int64_t *sizes, const amp_dtype_t *dtypes, float lr, float alpha,
+    float eps, float weight_decay, float momentum, int32_t centered);
 
 /// amp_clip_grad_norm's checks.
 amp_status_t checkClipGradNorm(Checker &check, int32_t n_buffers,

@@ -1,6 +1,7 @@
 //===- OptimizerMath.h - Per-element optimizer math, host and device ------===//
 //
-// The per-element updates of amp_sgd_update and amp_adam_update, the
+// The per-element updates of amp_sgd_update, amp_adam_update and
+// amp_rmsprop_update, the
 // scheduled learning rate and the schedule factor of amp_lr_schedule, and
 // the clipping coefficient of amp_clip_grad_norm, shared by the reference
 // backend and the CUDA kernels so that both run the same operations in the
@@ -216,6 +217,65 @@ inline AMP_HOST_DEVICE float adamStep(const AdamCoefs &c, float param,
   *newM = m1;
   *newV = v1;
   return decayed + c.negStepSize * m1 / denom;
+}
+
+//===----------------------------------------------------------------------===//
+// RMSprop
+//===----------------------------------------------------------------------===//
+
+/// torch.optim.RMSprop's scalars, as f32 kernel arguments; 1 - alpha is
+/// formed in f64 and rounded once, as PyTorch forms it from Python floats.
+struct RmspropCoefs {
+  float weightDecay, alpha, sqWeight, eps, momentum, negLr;
+  bool hasMomentum, centered;
+};
+
+/// The scalars from the checked arguments, lr the scheduled one
+/// (scheduledLr).
+inline AMP_HOST_DEVICE RmspropCoefs rmspropCoefs(float lr, float alpha,
+                                                 float eps, float weight_decay,
+                                                 float momentum,
+                                                 int32_t centered) {
+  RmspropCoefs c;
+  c.weightDecay = weight_decay;
+  c.alpha = alpha;
+  c.sqWeight = static_cast<float>(1.0 - static_cast<double>(alpha));
+  c.eps = eps;
+  c.momentum = momentum;
+  c.negLr = -lr;
+  c.hasMomentum = momentum > 0.0f;
+  c.centered = centered != 0;
+  return c;
+}
+
+/// One element of the RMSprop step, in the op order of PyTorch's
+/// single-tensor step (square_avg.mul_(alpha).addcmul_(g, g, 1 - alpha);
+/// grad_avg.lerp_(g, 1 - alpha); addcmul(a, a, -1).sqrt_().add_(eps);
+/// buf.mul_(momentum).addcdiv_(g, avg); param.add_(buf, -lr) or
+/// param.addcdiv_(g, avg, -lr)): returns param'; *newV is v', and *newA
+/// (centered) and *newBuf (momentum) are a' and buf', unrounded.
+inline AMP_HOST_DEVICE float rmspropStep(const RmspropCoefs &c, float param,
+                                         float grad, float v, float a,
+                                         float buf, float *newV, float *newA,
+                                         float *newBuf) {
+  const float g = c.weightDecay != 0.0f ? grad + c.weightDecay * param : grad;
+  const float v1 = v * c.alpha + c.sqWeight * g * g;
+  *newV = v1;
+  float avg;
+  if (c.centered) {
+    const float a1 = lerpF32(a, g, c.sqWeight);
+    *newA = a1;
+    avg = sqrtf(v1 + -1.0f * a1 * a1);
+  } else {
+    avg = sqrtf(v1);
+  }
+  avg = avg + c.eps;
+  if (c.hasMomentum) {
+    const float b = buf * c.momentum + g / avg;
+    *newBuf = b;
+    return param + c.negLr * b;
+  }
+  return param + c.negLr * g / avg;
 }
 
 //===----------------------------------------------------------------------===//

@@ -134,7 +134,7 @@ void inlineScopes(func::FuncOp fn, SkipPredicates &predicates) {
   for (Operation *op : scopes) {
     if (auto skip = dyn_cast<SkipStepIfOp>(op))
       skip.getBody().walk([&](Operation *inner) {
-        if (isa<nn::SgdUpdateOp, nn::AdamUpdateOp>(inner))
+        if (isa<nn::OptimizerUpdateOpInterface>(inner))
           predicates[inner] = skip.getFoundInf();
       });
     inlineBody(op);

@@ -1,12 +1,12 @@
 //===- OptimizerPatterns.cpp - optimizer updates to runtime calls ---------===//
 //
-// nn.sgd_update and nn.adam_update, which take the found_inf predicate of
-// the amp.skip_step_if they were in (the kernels then leave every output
-// bitwise equal to its input, with no host sync) and their lr_factor, and
-// nn.clip_grad_norm and nn.lr_schedule. The updates of a step with the same
-// configuration become one multi-tensor call (amp_sgd_update_multi,
-// amp_adam_update_multi): PyTorch's fused/foreach optimizers, one launch
-// instead of one per param.
+// nn.sgd_update, nn.adam_update and nn.rmsprop_update, which take the
+// found_inf predicate of the amp.skip_step_if they were in (the kernels then
+// leave every output bitwise equal to its input, with no host sync) and
+// their lr_factor, and nn.clip_grad_norm and nn.lr_schedule. The updates of
+// a step with the same configuration become one multi-tensor call
+// (amp_sgd_update_multi, amp_adam_update_multi, amp_rmsprop_update_multi):
+// PyTorch's fused/foreach optimizers, one launch instead of one per param.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,11 +28,6 @@ namespace {
 template <typename Op> size_t numBufferOperands(Op op) {
   return op->getNumOperands() - (op.getLrFactor() ? 1 : 0);
 }
-
-/// The operand that result `i` of an update is the new value of: the
-/// results update the param, then the optimizer state, in operand order,
-/// the grad (operand 1) excepted.
-unsigned updatedOperand(unsigned i) { return i == 0 ? 0 : i + 1; }
 
 /// The run of updates one call lowers: `first` and the later updates of
 /// the same kind in its block with the same attributes, lr_factor and skip
@@ -95,13 +90,13 @@ template <typename Op> struct UpdateRunLowering : TypedLowering<Op> {
       for (size_t i = 0; i < numOperands; ++i)
         operands[i].push_back(buffers.lookup(update->getOperand(i)));
       for (size_t i = 0; i < numResults; ++i) {
-        assert(update->getOperand(updatedOperand(i)).getType() ==
+        unsigned updated = update.getUpdatedOperandIndex(i);
+        assert(update->getOperand(updated).getType() ==
                    update->getResult(i).getType() &&
                "a result has the type of the operand it updates");
         // An update computes a donated state argument's new value in place
         // (Donation.cpp).
-        Value inPlace =
-            donatedBuffer(first, update, updatedOperand(i), i, buffers);
+        Value inPlace = donatedBuffer(first, update, updated, i, buffers);
         results[i].push_back(inPlace ? inPlace
                                      : rb.alloc(cast<RankedTensorType>(
                                            update->getResult(i).getType())));
@@ -238,6 +233,67 @@ private:
   }
 };
 
+struct RmspropUpdateLowering : UpdateRunLowering<nn::RmspropUpdateOp> {
+  using UpdateRunLowering::UpdateRunLowering;
+
+  void callSingle(nn::RmspropUpdateOp op, const Lists &operands,
+                  const Lists &results, Value lrFactor, Value predicate,
+                  RuntimeBuilder &rb) const override {
+    SmallVector<Value> args;
+    for (const SmallVector<Value> *list : buffers(op, operands))
+      args.push_back(list ? (*list)[0] : rb.null());
+    for (const SmallVector<Value> *list : buffers(op, results, 1))
+      args.push_back(list ? (*list)[0] : rb.null());
+    args.append({rb.i64(getNumElements(op.getParam())),
+                 rb.dtype(op.getParam().getType())});
+    args.append(hyperparameters(op, lrFactor, rb));
+    args.append({predicate, rb.stream()});
+    rb.call(RuntimeFn::amp_rmsprop_update, args);
+  }
+
+  void callMulti(nn::RmspropUpdateOp op, ValueRange params,
+                 const Lists &operands, const Lists &results, Value lrFactor,
+                 Value predicate, RuntimeBuilder &rb) const override {
+    SmallVector<Value> args = {rb.i32(params.size())};
+    for (const SmallVector<Value> *list : buffers(op, operands))
+      args.push_back(list ? rb.ptrArray(*list) : rb.null());
+    for (const SmallVector<Value> *list : buffers(op, results, 1))
+      args.push_back(list ? rb.ptrArray(*list) : rb.null());
+    auto [sizes, dtypes] = sizesAndDtypes(params, rb);
+    args.append({sizes, dtypes});
+    args.append(hyperparameters(op, lrFactor, rb));
+    args.append({predicate, rb.stream()});
+    rb.call(RuntimeFn::amp_rmsprop_update_multi, args);
+  }
+
+private:
+  /// The lists of `lists` (operands, or with `skip` = 1 the results, which
+  /// have no grad) in the kernels' order: param, grad, square_avg,
+  /// momentum_buf, grad_avg, the optional ones null when absent.
+  static SmallVector<const SmallVector<Value> *>
+  buffers(nn::RmspropUpdateOp op, const Lists &lists, unsigned skip = 0) {
+    SmallVector<const SmallVector<Value> *> out;
+    unsigned next = 0;
+    for (unsigned i = 0; i < 3 - skip; ++i)
+      out.push_back(&lists[next++]);
+    for (bool present :
+         {op.getMomentumBuffer() != nullptr, op.getGradAvg() != nullptr})
+      out.push_back(present ? &lists[next++] : nullptr);
+    return out;
+  }
+
+  static SmallVector<Value>
+  hyperparameters(nn::RmspropUpdateOp op, Value lrFactor, RuntimeBuilder &rb) {
+    return {rb.f32(op.getLr().convertToDouble()),
+            lrFactor,
+            rb.f32(op.getAlpha().convertToDouble()),
+            rb.f32(op.getEps().convertToDouble()),
+            rb.f32(op.getWeightDecay().convertToDouble()),
+            rb.f32(op.getMomentum().convertToDouble()),
+            rb.i32(op.getCentered() ? 1 : 0)};
+  }
+};
+
 struct ClipGradNormLowering : RuntimeOpLowering<nn::ClipGradNormOp> {
   void lower(nn::ClipGradNormOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
@@ -298,6 +354,7 @@ struct LrScheduleLowering : RuntimeOpLowering<nn::LrScheduleOp> {
 
 void amp::addOptimizerLowerings(LoweringTable &table,
                                 const SkipPredicates &predicates) {
-  table.add<SgdUpdateLowering, AdamUpdateLowering>(predicates);
+  table.add<SgdUpdateLowering, AdamUpdateLowering, RmspropUpdateLowering>(
+      predicates);
   table.add<ClipGradNormLowering, LrScheduleLowering>();
 }

@@ -991,6 +991,42 @@ AMP_KERNEL_API amp_status_t amp_adam_update_multi(
     float weight_decay, int32_t decoupled_weight_decay, const int8_t *found_inf,
     void *stream);
 
+/* nn.rmsprop_update (torch.optim.RMSprop, with the buffers starting at
+ * zero): g = grad + wd * param (when wd != 0);
+ * v' = square_avg * alpha + (1 - alpha) * g * g; centered:
+ * a' = lerp(grad_avg, g, 1 - alpha), d = sqrt(v' - a' * a') + eps, else
+ * d = sqrt(v') + eps; with momentum > 0: buf' = momentum * buf + g / d,
+ * param' = param - lr * buf'; without: param' = param - lr * g / d.
+ * momentum_buf and new_momentum_buf are given exactly when momentum > 0,
+ * grad_avg and new_grad_avg exactly when centered = 1. INVALID_ARGUMENT
+ * for lr, eps, weight_decay or momentum negative or not finite, alpha
+ * outside [0, 1], centered not 0 or 1. */
+AMP_KERNEL_API amp_status_t amp_rmsprop_update(
+    const void *param, const void *grad, const void *square_avg,
+    const void *momentum_buf, const void *grad_avg, void *new_param,
+    void *new_square_avg, void *new_momentum_buf, void *new_grad_avg, int64_t n,
+    amp_dtype_t dtype, float lr, const float *lr_factor, float alpha, float eps,
+    float weight_decay, float momentum, int32_t centered,
+    const int8_t *found_inf, void *stream);
+
+/* amp_rmsprop_update over n_buffers (>= 0) buffers in one call, with one
+ * found_inf and the same hyperparameters for every buffer: exactly the
+ * amp_rmsprop_update calls for i = 0 .. n_buffers - 1, each with its own
+ * size and dtype. The momentum arrays are given exactly when momentum > 0,
+ * the grad_avg arrays exactly when centered = 1 (NULL otherwise). Each
+ * new_* may equal its own input; the buffers of different i must not
+ * overlap. A device backend updates every buffer in one or a few kernel
+ * launches. */
+AMP_KERNEL_API amp_status_t amp_rmsprop_update_multi(
+    int32_t n_buffers, const void *const *params, const void *const *grads,
+    const void *const *square_avgs, const void *const *momentum_bufs,
+    const void *const *grad_avgs, void *const *new_params,
+    void *const *new_square_avgs, void *const *new_momentum_bufs,
+    void *const *new_grad_avgs, const int64_t *sizes, const amp_dtype_t *dtypes,
+    float lr, const float *lr_factor, float alpha, float eps,
+    float weight_decay, float momentum, int32_t centered,
+    const int8_t *found_inf, void *stream);
+
 /* nn.clip_grad_norm (torch.nn.utils.clip_grad_norm_): with norm_i the f32 L2
  * norm of grads[i] and total = sqrt(sum_i norm_i^2) (f32),
  * coef = max_norm / (total + 1e-6) clamped to <= 1 (NaN stays NaN),

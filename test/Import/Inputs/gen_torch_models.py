@@ -1357,8 +1357,9 @@ def write_grad_norm():
 def optimizer_runs():
     """The optimizers of test/Import/optimizers.test as functions of the
     model's named parameters: torch.optim.Adam (L2 weight decay), SGD with
-    Nesterov momentum, and param groups without weight decay (timm's rule,
-    every param of rank <= 1; and by name, as Hugging Face's Trainer)."""
+    Nesterov momentum, RMSprop (plain with weight decay; centered with
+    momentum), and param groups without weight decay (timm's rule, every
+    param of rank <= 1; and by name, as Hugging Face's Trainer)."""
     def groups(named, no_decay, decay):
         named = list(named)
         return [{"params": [p for n, p in named if not no_decay(n, p)],
@@ -1370,6 +1371,11 @@ def optimizer_runs():
             [p for _, p in named], lr=0.01, weight_decay=0.5),
         "sgd_nesterov": lambda named: torch.optim.SGD(
             [p for _, p in named], lr=0.1, momentum=0.9, nesterov=True),
+        "rmsprop": lambda named: torch.optim.RMSprop(
+            [p for _, p in named], lr=0.01, weight_decay=0.1),
+        "rmsprop_centered_momentum": lambda named: torch.optim.RMSprop(
+            [p for _, p in named], lr=0.002, alpha=0.9, eps=1e-6,
+            momentum=0.8, centered=True),
         "adamw_no_decay_1d": lambda named: torch.optim.AdamW(
             groups(named, lambda n, p: p.ndim <= 1, 0.5), lr=0.01),
         "sgd_no_decay_names": lambda named: torch.optim.SGD(

@@ -26,26 +26,6 @@ namespace amp {
 using namespace mlir;
 using namespace amp;
 
-/// The state operands an update leaves unchanged when the step is skipped,
-/// in the order of its results.
-static SmallVector<Value> keptState(Operation *update) {
-  if (auto sgd = dyn_cast<nn::SgdUpdateOp>(update)) {
-    SmallVector<Value> kept = {sgd.getParam()};
-    if (Value buf = sgd.getMomentumBuffer())
-      kept.push_back(buf);
-    return kept;
-  }
-  auto adam = cast<nn::AdamUpdateOp>(update);
-  return {adam.getParam(), adam.getExpAvg(), adam.getExpAvgSq(),
-          adam.getStep()};
-}
-
-static OpOperand &gradOperand(Operation *update) {
-  if (auto sgd = dyn_cast<nn::SgdUpdateOp>(update))
-    return sgd.getGradMutable();
-  return cast<nn::AdamUpdateOp>(update).getGradMutable();
-}
-
 namespace {
 struct LossScalingPass : amp::impl::LossScalingBase<LossScalingPass> {
   using LossScalingBase::LossScalingBase;
@@ -102,13 +82,14 @@ LogicalResult LossScalingPass::checkGradientFlow(
       continue;
     for (Operation *user : v.getUsers()) {
       // Updates and clipping see unscaled gradients after the rewrite.
-      if (isa<nn::SgdUpdateOp, nn::AdamUpdateOp, nn::ClipGradNormOp>(user))
+      if (isa<nn::OptimizerUpdateOpInterface, nn::ClipGradNormOp>(user))
         continue;
       llvm::append_range(work, user->getResults());
     }
   }
   for (Operation *update : updates) {
-    Value grad = gradOperand(update).get();
+    Value grad =
+        cast<nn::OptimizerUpdateOpInterface>(update).getGradMutable().get();
     if (auto clip = grad.getDefiningOp<nn::ClipGradNormOp>())
       grad = clip.getGrads()[cast<OpResult>(grad).getResultNumber()];
     if (!scaled.contains(grad))
@@ -134,7 +115,7 @@ LogicalResult LossScalingPass::rewrite(func::FuncOp fn) {
   fn.walk([&](Operation *op) {
     if (auto seed = dyn_cast<nn::GradSeedOp>(op))
       seeds.push_back(seed);
-    else if (isa<nn::SgdUpdateOp, nn::AdamUpdateOp>(op))
+    else if (isa<nn::OptimizerUpdateOpInterface>(op))
       updates.push_back(op);
     else if (isa<nn::ClipGradNormOp>(op))
       clips.push_back(op);
@@ -200,7 +181,7 @@ LogicalResult LossScalingPass::rewrite(func::FuncOp fn) {
   Operation *terminator = body.getTerminator();
   SmallVector<Operation *> tail;
   for (Operation &op : body)
-    if (isa<nn::SgdUpdateOp, nn::AdamUpdateOp, nn::ClipGradNormOp>(op))
+    if (isa<nn::OptimizerUpdateOpInterface, nn::ClipGradNormOp>(op))
       tail.push_back(&op);
   for (Operation *op : tail)
     op->moveBefore(terminator);
@@ -215,7 +196,7 @@ LogicalResult LossScalingPass::rewrite(func::FuncOp fn) {
       }
       continue;
     }
-    OpOperand &g = gradOperand(op);
+    OpOperand &g = cast<nn::OptimizerUpdateOpInterface>(op).getGradMutable();
     if (g.get().getDefiningOp<nn::ClipGradNormOp>())
       continue;
     rawGrads.insert(g.get());
@@ -236,7 +217,9 @@ LogicalResult LossScalingPass::rewrite(func::FuncOp fn) {
     SmallVector<Value> keep;
     SmallVector<Type> types;
     for (Operation *update : updates) {
-      llvm::append_range(keep, keptState(update));
+      llvm::append_range(
+          keep,
+          cast<nn::OptimizerUpdateOpInterface>(update).getUpdatedOperands());
       llvm::append_range(types, update->getResultTypes());
     }
     b.setInsertionPoint(terminator);

@@ -120,13 +120,10 @@ void MasterWeightsPass::mergeWorkingCopies(FunctionOpInterface fn) {
 
 void MasterWeightsPass::fuseGradientCasts(FunctionOpInterface fn) {
   fn->walk([&](Operation *op) {
-    Value grad;
-    if (auto sgd = dyn_cast<nn::SgdUpdateOp>(op))
-      grad = sgd.getGrad();
-    else if (auto adam = dyn_cast<nn::AdamUpdateOp>(op))
-      grad = adam.getGrad();
-    else
+    auto update = dyn_cast<nn::OptimizerUpdateOpInterface>(op);
+    if (!update)
       return;
+    Value grad = update.getGradMutable().get();
     auto cast = grad.getDefiningOp<CastOp>();
     if (!cast || !isF32Tensor(cast.getType()))
       return;
@@ -147,7 +144,7 @@ void MasterWeightsPass::fuseGradientCasts(FunctionOpInterface fn) {
 
 LogicalResult MasterWeightsPass::checkUpdates(FunctionOpInterface fn) {
   WalkResult walk = fn->walk([&](Operation *op) {
-    if (!isa<nn::SgdUpdateOp, nn::AdamUpdateOp>(op))
+    if (!isa<nn::OptimizerUpdateOpInterface>(op))
       return WalkResult::advance();
     for (Value v : op->getOperands()) {
       if (!isF32Tensor(v.getType())) {

@@ -1657,6 +1657,54 @@ LogicalResult AdamUpdateOp::verify() {
 }
 
 LogicalResult
+RmspropUpdateOp::inferReturnTypes(MLIRContext *, Loc loc, Adaptor adaptor,
+                                  SmallVectorImpl<Type> &inferred) {
+  Type param = adaptor.getParam().getType();
+  if (failed(requireParamType(loc, adaptor.getGrad(), param, "grad")) ||
+      failed(
+          requireParamType(loc, adaptor.getSquareAvg(), param, "square_avg")))
+    return failure();
+  inferred.append({param, param});
+  for (auto [v, name] :
+       {std::pair(adaptor.getMomentumBuffer(), StringRef("momentum_buffer")),
+        std::pair(adaptor.getGradAvg(), StringRef("grad_avg"))})
+    if (v) {
+      if (failed(requireParamType(loc, v, param, name)))
+        return failure();
+      inferred.push_back(param);
+    }
+  return success();
+}
+
+LogicalResult RmspropUpdateOp::verify() {
+  float momentum = getMomentum().convertToFloat();
+  if (failed(checkAttrLowerBound(*this, "lr", getLr().convertToFloat(), 0.0f,
+                                 false)) ||
+      failed(checkAttrUnitInterval(*this, "alpha", getAlpha().convertToFloat(),
+                                   true)) ||
+      failed(checkAttrLowerBound(*this, "eps", getEps().convertToFloat(), 0.0f,
+                                 false)) ||
+      failed(checkAttrLowerBound(*this, "weight_decay",
+                                 getWeightDecay().convertToFloat(), 0.0f,
+                                 false)) ||
+      failed(checkAttrLowerBound(*this, "momentum", momentum, 0.0f, false)))
+    return failure();
+  bool hasBuffer = static_cast<bool>(getMomentumBuffer());
+  if ((momentum > 0.0f) != hasBuffer)
+    return emitOpError(hasBuffer
+                           ? "has a momentum buffer but momentum = 0; drop "
+                             "the buffer or set momentum > 0"
+                           : "momentum > 0 requires a momentum buffer operand");
+  bool hasAverage = static_cast<bool>(getGradAvg());
+  if (getCentered() != hasAverage)
+    return emitOpError(hasAverage
+                           ? "has a grad_avg operand but is not centered; "
+                             "drop it or set centered"
+                           : "centered requires a grad_avg operand");
+  return success();
+}
+
+LogicalResult
 ClipGradNormOp::inferReturnTypes(MLIRContext *ctx, Loc loc, Adaptor adaptor,
                                  SmallVectorImpl<Type> &inferred) {
   if (adaptor.getGrads().empty())
@@ -1673,6 +1721,7 @@ LogicalResult ClipGradNormOp::verify() {
 }
 
 #include "amp/Dialect/NN/IR/ElementwiseLossOpInterface.cpp.inc"
+#include "amp/Dialect/NN/IR/OptimizerUpdateOpInterface.cpp.inc"
 
 #define GET_OP_CLASSES
 #include "amp/Dialect/NN/IR/NNOps.cpp.inc"

@@ -45,6 +45,7 @@ std::optional<Optimizer> amp::nn::parseOptimizer(StringRef name) {
       .Case("sgd", Optimizer::Sgd)
       .Case("adam", Optimizer::Adam)
       .Case("adamw", Optimizer::AdamW)
+      .Case("rmsprop", Optimizer::Rmsprop)
       .Case("none", Optimizer::None)
       .Default(std::nullopt);
 }
@@ -88,7 +89,7 @@ static LogicalResult checkForwardFunction(func::FuncOp fn) {
       return op.emitOpError()
              << "has regions; nn-autodiff differentiates straight-line "
                 "forward functions";
-    if (isa<GradSeedOp, SgdUpdateOp, AdamUpdateOp, ClipGradNormOp>(op))
+    if (isa<GradSeedOp, OptimizerUpdateOpInterface, ClipGradNormOp>(op))
       return op.emitOpError()
              << "is already part of a training step; nn-autodiff takes the "
                 "forward function and its loss";
@@ -472,10 +473,12 @@ static OptimizerResults buildOptimizer(func::FuncOp fn, OpBuilder &b,
   MLIRContext *ctx = fn.getContext();
   bool adam = options.optimizer == Optimizer::Adam ||
               options.optimizer == Optimizer::AdamW;
+  bool rmsprop = options.optimizer == Optimizer::Rmsprop;
   auto scalarF32 = RankedTensorType::get({}, b.getF32Type());
 
-  // The state of each param, in order: Adam's exp_avg, exp_avg_sq and step,
-  // or SGD's momentum buffer when momentum > 0.
+  // The state of each param, in order: Adam's exp_avg, exp_avg_sq and step;
+  // RMSprop's square_avg, then its momentum buffer when momentum > 0 and
+  // its grad_avg when centered; or SGD's momentum buffer when momentum > 0.
   SmallVector<Location> paramLocs;
   SmallVector<unsigned> indices;
   SmallVector<Type> types;
@@ -485,10 +488,16 @@ static OptimizerResults buildOptimizer(func::FuncOp fn, OpBuilder &b,
     paramLocs.push_back(FusedLoc::get(ctx, {param.getLoc()},
                                       StringAttr::get(ctx, "optimizer")));
     SmallVector<Type, 3> state;
-    if (adam)
+    if (adam) {
       state = {param.getType(), param.getType(), scalarF32};
-    else if (options.momentum > 0)
-      state = {param.getType()};
+    } else {
+      if (rmsprop)
+        state.push_back(param.getType());
+      if (options.momentum > 0)
+        state.push_back(param.getType());
+      if (rmsprop && options.centered)
+        state.push_back(param.getType());
+    }
     for (Type type : state) {
       indices.push_back(insertAt);
       types.push_back(type);
@@ -550,6 +559,20 @@ static OptimizerResults buildOptimizer(func::FuncOp fn, OpBuilder &b,
       out.params.push_back(update.getNewParam());
       out.state.append({update.getNewExpAvg(), update.getNewExpAvgSq(),
                         update.getNewStep()});
+      continue;
+    }
+    if (rmsprop) {
+      Value squareAvg = state();
+      Value buffer = options.momentum > 0 ? state() : Value();
+      Value gradAvg = options.centered ? state() : Value();
+      auto update = RmspropUpdateOp::create(
+          b, loc, param, grad, squareAvg, buffer, gradAvg, lrFactor,
+          f32(options.lr), f32(options.alpha), f32(options.eps), paramDecay,
+          f32(options.momentum),
+          options.centered ? b.getUnitAttr() : UnitAttr());
+      out.params.push_back(update.getNewParam());
+      out.state.push_back(update.getNewSquareAvg());
+      llvm::append_range(out.state, update.getNewBuffers());
       continue;
     }
     Value buffer = options.momentum > 0 ? state() : Value();
@@ -969,7 +992,7 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
     };
     std::optional<Optimizer> parsed = parseOptimizer(optimizer);
     if (!parsed)
-      return fail("optimizer must be sgd, adam, adamw or none, got '" +
+      return fail("optimizer must be sgd, adam, adamw, rmsprop or none, got '" +
                   optimizer + "'");
     options.optimizer = *parsed;
     if (failed(checkOptimizerTakes(error)))
@@ -981,6 +1004,8 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
       return fail("momentum must be in [0, 1)");
     if (!(beta1 >= 0 && beta1 < 1) || !(beta2 >= 0 && beta2 < 1))
       return fail("beta1 and beta2 must be in [0, 1)");
+    if (!(alpha >= 0 && alpha <= 1))
+      return fail("alpha must be in [0, 1]");
     if (!positive(eps))
       return fail("eps must be a positive finite number");
     if (!(clipNorm >= 0) || std::isinf(clipNorm))
@@ -1000,12 +1025,16 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
     if (failed(readLrSchedule(error)))
       return failure();
     options.accumulateSteps = accumulateSteps;
-    options.lr = lr;
+    // PyTorch's default lr: 0.01 for RMSprop, 0.001 for the others.
+    options.lr =
+        lr.hasValue() || options.optimizer != Optimizer::Rmsprop ? lr : 1e-2;
     options.momentum = momentum;
     options.nesterov = nesterov;
     options.beta1 = beta1;
     options.beta2 = beta2;
     options.eps = eps;
+    options.alpha = alpha;
+    options.centered = centered;
     options.weightDecay =
         weightDecay < 0 ? std::nullopt : std::optional<double>(weightDecay);
     options.noDecay.assign(noDecay.begin(), noDecay.end());
@@ -1022,6 +1051,7 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
     bool sgd = options.optimizer == Optimizer::Sgd;
     bool adam = options.optimizer == Optimizer::Adam ||
                 options.optimizer == Optimizer::AdamW;
+    bool rmsprop = options.optimizer == Optimizer::Rmsprop;
     bool any = options.optimizer != Optimizer::None;
     auto takes = [&](const auto &option, bool taken) {
       if (taken || !option.hasValue())
@@ -1030,10 +1060,12 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
               " is not an option of optimizer=" + optimizer.getValue();
       return false;
     };
-    bool ok =
-        takes(this->lr, any) && takes(momentum, sgd) && takes(nesterov, sgd) &&
-        takes(beta1, adam) && takes(beta2, adam) && takes(eps, adam) &&
-        takes(weightDecay, any) && takes(noDecay, any) && takes(noDecay1d, any);
+    bool ok = takes(this->lr, any) && takes(momentum, sgd || rmsprop) &&
+              takes(nesterov, sgd) && takes(beta1, adam) &&
+              takes(beta2, adam) && takes(eps, adam || rmsprop) &&
+              takes(alpha, rmsprop) && takes(centered, rmsprop) &&
+              takes(weightDecay, any) && takes(noDecay, any) &&
+              takes(noDecay1d, any);
     return success(ok);
   }
 

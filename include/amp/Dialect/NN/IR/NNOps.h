@@ -19,6 +19,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "amp/Dialect/NN/IR/ElementwiseLossOpInterface.h.inc"
+#include "amp/Dialect/NN/IR/OptimizerUpdateOpInterface.h.inc"
 
 #define GET_OP_CLASSES
 #include "amp/Dialect/NN/IR/NNOps.h.inc"

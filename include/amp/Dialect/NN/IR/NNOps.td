@@ -10,6 +10,7 @@
 include "amp/Dialect/NN/IR/NNAttributes.td"
 include "amp/Dialect/NN/IR/NNDialect.td"
 include "amp/Dialect/NN/IR/ElementwiseLossOpInterface.td"
+include "amp/Dialect/NN/IR/OptimizerUpdateOpInterface.td"
 include "amp/Interfaces/TensorSizeTrait.td"
 include "amp/Interfaces/ZeroDerivativeTrait.td"
 include "amp/Interfaces/ComputeBoundTrait.td"
@@ -1428,7 +1429,7 @@ def NN_LrScheduleOp : NN_Op<"lr_schedule"> {
 }
 
 def NN_SgdUpdateOp : NN_Op<"sgd_update", [InferTypeOpAdaptor,
-    AttrSizedOperandSegments,
+    AttrSizedOperandSegments, NN_OptimizerUpdateOpInterface,
     AllTypesMatch<["param", "grad"]>,
     OptionalTypesMatchWith<"momentum_buffer has the param's type", "param",
                            "momentum_buffer", "$_self">]> {
@@ -1466,6 +1467,7 @@ def NN_SgdUpdateOp : NN_Op<"sgd_update", [InferTypeOpAdaptor,
 }
 
 def NN_AdamUpdateOp : NN_Op<"adam_update", [InferTypeOpAdaptor,
+    NN_OptimizerUpdateOpInterface,
     AllTypesMatch<["param", "grad", "exp_avg", "exp_avg_sq"]>]> {
   let summary = "Adam or AdamW step with bias correction";
   let description = [{
@@ -1503,6 +1505,66 @@ def NN_AdamUpdateOp : NN_Op<"adam_update", [InferTypeOpAdaptor,
                        "$step (`lr_factor` `(` $lr_factor^ `)`)? attr-dict "
                        "`:` type($param)";
   let hasVerifier = 1;
+}
+
+def NN_RmspropUpdateOp : NN_Op<"rmsprop_update", [InferTypeOpAdaptor,
+    AttrSizedOperandSegments, NN_OptimizerUpdateOpInterface,
+    AllTypesMatch<["param", "grad", "square_avg"]>,
+    OptionalTypesMatchWith<"momentum_buffer has the param's type", "param",
+                           "momentum_buffer", "$_self">,
+    OptionalTypesMatchWith<"grad_avg has the param's type", "param",
+                           "grad_avg", "$_self">]> {
+  let summary = "RMSprop step with momentum, centering and weight decay";
+  let description = [{
+    PyTorch's `torch.optim.RMSprop` step. With `g = grad + weight_decay *
+    param`: `v' = alpha * v + (1 - alpha) * g^2` (`square_avg`); centered:
+    `a' = alpha * a + (1 - alpha) * g` (`grad_avg`) and
+    `d = sqrt(v' - a'^2) + eps`, else `d = sqrt(v') + eps`; with momentum
+    `buf' = momentum * buf + g / d` and `param' = param - lr * buf'`,
+    without `param' = param - lr * g / d`. The momentum buffer is present
+    exactly when `momentum > 0` and the gradient average exactly when
+    `centered`; the results are the new param, `square_avg`, then those
+    present, in that order. Start the state at zero, as PyTorch does. With an
+    `lr_factor` (an `nn.lr_schedule`'s factor) the step's learning rate is
+    `lr * lr_factor`, formed in f64 and rounded to f32.
+
+    ```mlir
+    %p1, %v1, %b1 = nn.rmsprop_update %p, %g, %v momentum_buffer(%b)
+        {lr = 0.01 : f32, momentum = 0.9 : f32} : tensor<64x128xf32>
+    ```
+  }];
+  let arguments = (ins NN_FloatTensor:$param, NN_FloatTensor:$grad,
+                   NN_FloatTensor:$square_avg,
+                   Optional<NN_FloatTensor>:$momentum_buffer,
+                   Optional<NN_FloatTensor>:$grad_avg,
+                   Optional<NN_F32Scalar>:$lr_factor,
+                   F32Attr:$lr,
+                   DefaultValuedAttr<F32Attr, "0.99">:$alpha,
+                   DefaultValuedAttr<F32Attr, "1e-8">:$eps,
+                   DefaultValuedAttr<F32Attr, "0.0">:$weight_decay,
+                   DefaultValuedAttr<F32Attr, "0.0">:$momentum,
+                   UnitAttr:$centered);
+  // The new momentum buffer and gradient average, those present, follow
+  // new_square_avg.
+  let results = (outs NN_FloatTensor:$new_param,
+                 NN_FloatTensor:$new_square_avg,
+                 Variadic<NN_FloatTensor>:$new_buffers);
+  let assemblyFormat = "$param `,` $grad `,` $square_avg "
+                       "(`momentum_buffer` `(` $momentum_buffer^ `)`)? "
+                       "(`grad_avg` `(` $grad_avg^ `)`)? "
+                       "(`lr_factor` `(` $lr_factor^ `)`)? attr-dict "
+                       "`:` type($param)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The new momentum buffer, or null without momentum.
+    ::mlir::Value getNewMomentumBuffer() {
+      return getMomentumBuffer() ? getNewBuffers()[0] : ::mlir::Value();
+    }
+    /// The new gradient average, or null when not centered.
+    ::mlir::Value getNewGradAvg() {
+      return getGradAvg() ? getNewBuffers().back() : ::mlir::Value();
+    }
+  }];
 }
 
 def NN_ClipGradNormOp : NN_Op<"clip_grad_norm", [InferTypeOpAdaptor]> {

@@ -34,7 +34,9 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
     3. The optimizer update of every param (`nn.sgd_update`, with a momentum
        buffer when `momentum > 0`, or `nn.adam_update` with its two moments
        and step counter per param: `adam` with L2 weight decay, `adamw`
-       with decoupled weight decay), with the new `opt_state` arguments
+       with decoupled weight decay, or `nn.rmsprop_update` with its
+       `square_avg`, a momentum buffer when `momentum > 0` and a `grad_avg`
+       when `centered`), with the new `opt_state` arguments
        inserted after the last param (zero-initialized by runners). With
        `lr-schedule`, one `nn.lr_schedule` gives every update its
        `lr_factor`, and its step counter is a `schedule_state` argument
@@ -81,19 +83,28 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
            "single result has nn.role = #nn.role<loss>)">,
     Option<"optimizer", "optimizer", "std::string", "\"sgd\"",
            "sgd (torch.optim.SGD), adam (torch.optim.Adam: L2 weight "
-           "decay), adamw (torch.optim.AdamW: decoupled weight decay), or "
-           "none (return the param gradients, then the loss)">,
-    Option<"lr", "lr", "double", "1e-3", "Learning rate">,
+           "decay), adamw (torch.optim.AdamW: decoupled weight decay), "
+           "rmsprop (torch.optim.RMSprop), or none (return the param "
+           "gradients, then the loss)">,
+    Option<"lr", "lr", "double", "1e-3",
+           "Learning rate (PyTorch's defaults: 1e-2 for rmsprop, else "
+           "1e-3)">,
     Option<"momentum", "momentum", "double", "0.0",
-           "SGD momentum (a momentum buffer per param when > 0)">,
+           "SGD and RMSprop momentum (a momentum buffer per param when > "
+           "0)">,
     Option<"nesterov", "nesterov", "bool", "false",
            "SGD: Nesterov momentum (needs momentum > 0)">,
     Option<"beta1", "beta1", "double", "0.9", "Adam(W) beta1">,
     Option<"beta2", "beta2", "double", "0.999", "Adam(W) beta2">,
-    Option<"eps", "eps", "double", "1e-8", "Adam(W) epsilon">,
+    Option<"eps", "eps", "double", "1e-8", "Adam(W) and RMSprop epsilon">,
+    Option<"alpha", "alpha", "double", "0.99",
+           "RMSprop smoothing constant of the squared-gradient average">,
+    Option<"centered", "centered", "bool", "false",
+           "RMSprop: normalize by the estimated variance of the gradient "
+           "(a grad_avg per param)">,
     Option<"weightDecay", "weight-decay", "double", "-1.0",
            "Weight decay; negative means the optimizer's PyTorch default "
-           "(0 for sgd and adam, 0.01 for adamw)">,
+           "(0 for sgd, adam and rmsprop, 0.01 for adamw)">,
     ListOption<"noDecay", "no-decay", "std::string",
                "No weight decay for the params whose name contains one of "
                "these strings (e.g. bias,LayerNorm)">,
