@@ -1,21 +1,22 @@
-//===- KernelsOptimizer.cu - SGD, AdamW and gradient-norm clipping --------===//
+//===- KernelsOptimizer.cu - SGD, AdamW, RMSprop and clipping -------------===//
 //
-// amp_lr_schedule, amp_sgd_update, amp_adam_update, their _multi forms and
-// amp_clip_grad_norm on the CUDA backend. Every kernel is a multi-tensor launch
-// (MultiTensor.cuh: one block per chunk of 16384 elements of one buffer,
-// 128-bit packed access, the dtype chosen per buffer on the device); the
-// single-buffer entry points use a one-buffer table. The per-element math is
-// the reference's (reference/OptimizerMath.h), compiled with --fmad=false.
+// amp_lr_schedule, amp_sgd_update, amp_adam_update, amp_rmsprop_update, their
+// _multi forms and amp_clip_grad_norm on the CUDA backend. Every kernel is a
+// multi-tensor launch (MultiTensor.cuh: one block per chunk of 16384 elements
+// of one buffer, 128-bit packed access, the dtype chosen per buffer on the
+// device); the single-buffer entry points use a one-buffer table. The
+// per-element math is the reference's (reference/OptimizerMath.h), compiled
+// with --fmad=false.
 //
 // found_inf, the lr schedule's factor and the Adam step counters are read on
 // the device, so nothing waits for the device: a set flag makes every block
 // copy its inputs' bits to the outputs (nothing in place); with a factor,
-// each SGD thread forms lr' itself (a broadcast load of one scalar) and each
-// Adam block forms it with its other scalars. amp_lr_schedule is one device
-// thread running the reference's step (lrScheduleInMemory). amp_clip_grad_norm
-// computes the norm in three deterministic stages (per-chunk sums of squares,
-// per-buffer norms, the total and the coefficient in one block) and scales with
-// the coefficient read from device memory.
+// each SGD and RMSprop thread forms lr' itself (a broadcast load of one scalar)
+// and each Adam block forms it with its other scalars. amp_lr_schedule is one
+// device thread running the reference's step (lrScheduleInMemory).
+// amp_clip_grad_norm computes the norm in three deterministic stages (per-chunk
+// sums of squares, per-buffer norms, the total and the coefficient in one
+// block) and scales with the coefficient read from device memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -283,6 +284,125 @@ amp_status_t launchAdam(Checker &check, int32_t n, const void *const *params,
 }
 
 //===----------------------------------------------------------------------===//
+// RMSprop
+//===----------------------------------------------------------------------===//
+
+// Pointers per buffer: param, grad, square_avg, momentum_buf, grad_avg,
+// new_param, new_square_avg, new_momentum_buf, new_grad_avg (the momentum
+// buffers NULL without momentum, the gradient averages unless centered).
+constexpr int kRmspropPtrs = 9;
+
+template <int Cap> struct RmspropArgs {
+  RmspropCoefs coefs; // negLr is -lr, replaced by -lr' with a factor
+  float lr;
+  const float *lrFactor;
+  const int8_t *foundInf;
+  TensorTable<kRmspropPtrs, Cap> table;
+};
+constexpr int kRmspropCap = tableCap<kRmspropPtrs>(sizeof(RmspropCoefs) + 20);
+static_assert(sizeof(RmspropArgs<kRmspropCap>) <= kParamBytes,
+              "kernel parameters");
+
+template <bool Momentum, bool Centered, int Cap>
+__global__ void __launch_bounds__(kThreads)
+    rmspropKernel(const __grid_constant__ RmspropArgs<Cap> args) {
+  const Chunk ch = locateChunk(args.table);
+  const bool skip = skipStep(args.foundInf);
+  RmspropCoefs c = args.coefs;
+  if (args.lrFactor && !skip)
+    c.negLr = -scheduledLr(args.lr, args.lrFactor);
+  const bool packed = args.table.packed[ch.tensor];
+  withStorage(args.table.dtype[ch.tensor], [&](auto tag) {
+    using T = decltype(tag);
+    auto in = [&](int k) {
+      return static_cast<const T *>(args.table.ptr[k][ch.tensor]);
+    };
+    auto out = [&](int k) {
+      return static_cast<T *>(args.table.ptr[k][ch.tensor]);
+    };
+    // The buffers the step reads and the ones it writes, in mapChunk's
+    // order: param, grad, square_avg, then those present.
+    constexpr int NI = 3 + Momentum + Centered, NO = 2 + Momentum + Centered;
+    const T *ins[NI] = {in(0), in(1), in(2)};
+    T *outs[NO] = {out(5), out(6)};
+    if constexpr (Momentum) {
+      ins[3] = in(3);
+      outs[2] = out(7);
+    }
+    if constexpr (Centered) {
+      ins[NI - 1] = in(4);
+      outs[NO - 1] = out(8);
+    }
+    if (skip) {
+      copyChunk(ins[0], outs[0], ch.begin, ch.end, packed);
+      for (int k = 1; k < NO; ++k)
+        copyChunk(ins[k + 1], outs[k], ch.begin, ch.end, packed);
+      return;
+    }
+    mapChunk<T, NI, NO>(ins, outs, ch.begin, ch.end, packed,
+                        [&](const float(&x)[NI], float(&y)[NO]) {
+                          float buf = 0.0f, avg = 0.0f, newBuf, newAvg;
+                          if constexpr (Momentum)
+                            buf = x[3];
+                          if constexpr (Centered)
+                            avg = x[NI - 1];
+                          y[0] = rmspropStep(c, x[0], x[1], x[2], avg, buf,
+                                             &y[1], &newAvg, &newBuf);
+                          if constexpr (Momentum)
+                            y[2] = newBuf;
+                          if constexpr (Centered)
+                            y[NO - 1] = newAvg;
+                        });
+  });
+}
+
+template <int Cap>
+amp_status_t
+launchRmsprop(Checker &check, int32_t n, const void *const *params,
+              const void *const *grads, const void *const *squareAvgs,
+              const void *const *bufs, const void *const *gradAvgs,
+              void *const *newParams, void *const *newSquareAvgs,
+              void *const *newBufs, void *const *newGradAvgs,
+              const int64_t *sizes, const amp_dtype_t *dtypes, float lr,
+              const float *lrFactor, const RmspropCoefs &coefs,
+              const int8_t *foundInf, cudaStream_t stream) {
+  auto args = std::make_unique<RmspropArgs<Cap>>();
+  args->coefs = coefs;
+  args->lr = lr;
+  args->lrFactor = lrFactor;
+  args->foundInf = foundInf;
+  const bool m = coefs.hasMomentum, a = coefs.centered;
+  return forEachGroup(
+      check, args->table, n, sizes, dtypes, kRmspropPtrs,
+      [&](int32_t i, void *(&p)[kRmspropPtrs]) {
+        const void *ptrs[kRmspropPtrs] = {params[i],
+                                          grads[i],
+                                          squareAvgs[i],
+                                          m ? bufs[i] : nullptr,
+                                          a ? gradAvgs[i] : nullptr,
+                                          newParams[i],
+                                          newSquareAvgs[i],
+                                          m ? newBufs[i] : nullptr,
+                                          a ? newGradAvgs[i] : nullptr};
+        for (int k = 0; k < kRmspropPtrs; ++k)
+          p[k] = const_cast<void *>(ptrs[k]);
+      },
+      [&](unsigned chunks, int64_t, int64_t) {
+        auto go = [&](auto kernel) {
+          kernel<<<chunks, kThreads, 0, stream>>>(*args);
+          return launched(check, "rmsprop-update");
+        };
+        if (m && a)
+          return go(rmspropKernel<true, true, Cap>);
+        if (m)
+          return go(rmspropKernel<true, false, Cap>);
+        if (a)
+          return go(rmspropKernel<false, true, Cap>);
+        return go(rmspropKernel<false, false, Cap>);
+      });
+}
+
+//===----------------------------------------------------------------------===//
 // Learning-rate schedule
 //===----------------------------------------------------------------------===//
 
@@ -500,6 +620,54 @@ amp_status_t amp_adam_update_multi(
       new_exp_avgs, new_exp_avg_sqs, new_steps, sizes, dtypes,
       {lr, beta1, beta2, eps, weight_decay, decoupled_weight_decay, lr_factor},
       found_inf, toStream(stream));
+}
+
+amp_status_t
+amp_rmsprop_update(const void *param, const void *grad, const void *square_avg,
+                   const void *momentum_buf, const void *grad_avg,
+                   void *new_param, void *new_square_avg,
+                   void *new_momentum_buf, void *new_grad_avg, int64_t n,
+                   amp_dtype_t dtype, float lr, const float *lr_factor,
+                   float alpha, float eps, float weight_decay, float momentum,
+                   int32_t centered, const int8_t *found_inf, void *stream) {
+  Checker check("amp_rmsprop_update");
+  if (amp_status_t s = checkRmspropUpdate(
+          check, param, grad, square_avg, momentum_buf, grad_avg, new_param,
+          new_square_avg, new_momentum_buf, new_grad_avg, n, dtype, lr, alpha,
+          eps, weight_decay, momentum, centered))
+    return s;
+  if (n == 0)
+    return AMP_STATUS_OK;
+  return launchRmsprop<1>(
+      check, 1, &param, &grad, &square_avg, &momentum_buf, &grad_avg,
+      &new_param, &new_square_avg, &new_momentum_buf, &new_grad_avg, &n, &dtype,
+      lr, lr_factor,
+      rmspropCoefs(lr, alpha, eps, weight_decay, momentum, centered), found_inf,
+      toStream(stream));
+}
+
+amp_status_t amp_rmsprop_update_multi(
+    int32_t n_buffers, const void *const *params, const void *const *grads,
+    const void *const *square_avgs, const void *const *momentum_bufs,
+    const void *const *grad_avgs, void *const *new_params,
+    void *const *new_square_avgs, void *const *new_momentum_bufs,
+    void *const *new_grad_avgs, const int64_t *sizes, const amp_dtype_t *dtypes,
+    float lr, const float *lr_factor, float alpha, float eps,
+    float weight_decay, float momentum, int32_t centered,
+    const int8_t *found_inf, void *stream) {
+  Checker check("amp_rmsprop_update_multi");
+  if (amp_status_t s = checkRmspropUpdateMulti(
+          check, n_buffers, params, grads, square_avgs, momentum_bufs,
+          grad_avgs, new_params, new_square_avgs, new_momentum_bufs,
+          new_grad_avgs, sizes, dtypes, lr, alpha, eps, weight_decay, momentum,
+          centered))
+    return s;
+  return launchRmsprop<kRmspropCap>(
+      check, n_buffers, params, grads, square_avgs, momentum_bufs, grad_avgs,
+      new_params, new_square_avgs, new_momentum_bufs, new_grad_avgs, sizes,
+      dtypes, lr, lr_factor,
+      rmspropCoefs(lr, alpha, eps, weight_decay, momentum, centered), found_inf,
+      toStream(stream));
 }
 
 amp_status_t amp_clip_grad_norm(int32_t n_buffers, const void *const *grads,

@@ -87,9 +87,10 @@ def LowerToRuntime : Pass<"amp-lower-to-runtime", "::mlir::ModuleOp"> {
       an error (pass it as an argument instead);
     * an argument with `amp.aliasing_output = N` donates its buffer to
       result N (the caller does not read it after the call): an optimizer
-      update (`nn.sgd_update`, `nn.adam_update`) that the function returns
-      as result N computes it in place, in the argument's buffer, when
-      nothing reads the argument after the update, and an argument returned
+      update (`nn.sgd_update`, `nn.adam_update`, `nn.rmsprop_update`) that
+      the function returns as result N computes it in place, in the
+      argument's buffer, when nothing reads the argument after the update,
+      and an argument returned
       unchanged as result N is not copied. The lowered function's
       `amp.results_in_arguments` lists, per result, the argument whose
       buffer holds it (-1: its own slot); such a result's slot is not used.

@@ -74,6 +74,35 @@ func.func @adam(%w: tensor<4xf32> {amp.aliasing_output = 0 : i64},
 
 // -----
 
+// A centered RMSprop without momentum inside amp.skip_step_if: the param,
+// square_avg and grad_avg are updated in place, in the kernel's order
+// (param, grad, square_avg, momentum_buf, grad_avg, then the new ones), the
+// absent momentum buffers NULL.
+// CHECK-LABEL: func.func @rmsprop(
+// CHECK-SAME: %[[BUFS:.*]]: !llvm.ptr) -> i32 attributes {amp.results_in_arguments = array<i64: 0, 1, 2>}
+// CHECK: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK: %[[W:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[V:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[A:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[G:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[P4:.*]] = llvm.getelementptr %[[BUFS]][4]
+// CHECK: %[[FOUND:.*]] = llvm.load %[[P4]]
+// CHECK: llvm.call @amp_rmsprop_update(%[[W]], %[[G]], %[[V]], %[[NULL]], %[[A]], %[[W]], %[[V]], %[[NULL]], %[[A]], {{.*}}, %[[FOUND]], %{{.*}})
+// CHECK-NOT: llvm.call @amp_alloc
+func.func @rmsprop(%w: tensor<4xf32> {amp.aliasing_output = 0 : i64},
+                   %v: tensor<4xf32> {amp.aliasing_output = 1 : i64},
+                   %a: tensor<4xf32> {amp.aliasing_output = 2 : i64},
+                   %g: tensor<4xf32>, %found: tensor<i1>)
+    -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %r:3 = amp.skip_step_if %found keep(%w, %v, %a : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+    %u:3 = nn.rmsprop_update %w, %g, %v grad_avg(%a) {lr = 1.0e-2 : f32, centered} : tensor<4xf32>
+    amp.yield %u#0, %u#1, %u#2 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+  } -> tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+  return %r#0, %r#1, %r#2 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
 // A run of updates is one multi-tensor call at the first: the pointer
 // array of the new params holds the params themselves.
 // CHECK-LABEL: func.func @multi(

@@ -468,6 +468,29 @@ func.func @adam_run(%w1: tensor<4xf32>, %g1: tensor<4xf32>, %m1: tensor<4xf32>, 
 
 // -----
 
+// RMSprop updates with momentum: the two of one configuration are one
+// multi call, with pointer arrays for the momentum buffers and NULL for the
+// absent gradient averages; a centered one with another alpha is a call of
+// its own.
+// CHECK-LABEL: func.func @rmsprop_run
+// CHECK: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK: llvm.call @amp_rmsprop_update_multi(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{[^,]*}}, %[[NULL]], %{{.*}}, %{{.*}}, %{{.*}}, %[[NULL]],
+// CHECK-DAG: %[[ALPHA:.*]] = llvm.mlir.constant(5.000000e-01 : f32) : f32
+// CHECK-DAG: %[[CENTERED:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: llvm.call @amp_rmsprop_update(%{{.*}}, %{{.*}}, %{{.*}}, %[[NULL]], %{{.*}}, %{{.*}}, %{{.*}}, %[[NULL]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ALPHA]], %{{.*}}, %{{.*}}, %{{.*}}, %[[CENTERED]], %{{.*}}, %{{.*}})
+// CHECK-NOT: @amp_rmsprop_update
+func.func @rmsprop_run(%w1: tensor<4xf32>, %g1: tensor<4xf32>, %v1: tensor<4xf32>, %b1: tensor<4xf32>,
+                       %w2: tensor<6xf32>, %g2: tensor<6xf32>, %v2: tensor<6xf32>, %b2: tensor<6xf32>,
+                       %w3: tensor<2xf32>, %g3: tensor<2xf32>, %v3: tensor<2xf32>, %a3: tensor<2xf32>)
+    -> (tensor<4xf32>, tensor<6xf32>, tensor<2xf32>) {
+  %a:3 = nn.rmsprop_update %w1, %g1, %v1 momentum_buffer(%b1) {lr = 1.0e-2 : f32, momentum = 0.9 : f32} : tensor<4xf32>
+  %b:3 = nn.rmsprop_update %w2, %g2, %v2 momentum_buffer(%b2) {lr = 1.0e-2 : f32, momentum = 0.9 : f32} : tensor<6xf32>
+  %c:3 = nn.rmsprop_update %w3, %g3, %v3 grad_avg(%a3) {lr = 1.0e-2 : f32, alpha = 0.5 : f32, centered} : tensor<2xf32>
+  return %a#0, %b#0, %c#0 : tensor<4xf32>, tensor<6xf32>, tensor<2xf32>
+}
+
+// -----
+
 // Adam (L2 weight decay) passes decoupled_weight_decay = 0, AdamW 1; the
 // two configurations are separate calls.
 // CHECK-LABEL: func.func @adam_weight_decay_kinds

@@ -2273,6 +2273,70 @@ func.func @sgd_nesterov_with_dampening(%p: tensor<8xf32>) {
 
 // -----
 
+func.func @rmsprop_momentum_without_buffer(%p: tensor<8xf32>) {
+  // expected-error @+1 {{'nn.rmsprop_update' op momentum > 0 requires a momentum buffer operand}}
+  %0:2 = nn.rmsprop_update %p, %p, %p {lr = 0.01 : f32, momentum = 0.9 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @rmsprop_buffer_without_momentum(%p: tensor<8xf32>) {
+  // expected-error @+1 {{'nn.rmsprop_update' op has a momentum buffer but momentum = 0; drop the buffer or set momentum > 0}}
+  %0:3 = nn.rmsprop_update %p, %p, %p momentum_buffer(%p) {lr = 0.01 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @rmsprop_centered_without_grad_avg(%p: tensor<8xf32>) {
+  // expected-error @+1 {{'nn.rmsprop_update' op centered requires a grad_avg operand}}
+  %0:2 = nn.rmsprop_update %p, %p, %p {lr = 0.01 : f32, centered} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @rmsprop_grad_avg_not_centered(%p: tensor<8xf32>) {
+  // expected-error @+1 {{'nn.rmsprop_update' op has a grad_avg operand but is not centered; drop it or set centered}}
+  %0:3 = nn.rmsprop_update %p, %p, %p grad_avg(%p) {lr = 0.01 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @rmsprop_alpha_above_one(%p: tensor<8xf32>) {
+  // expected-error @+1 {{'nn.rmsprop_update' op alpha must be in [0, 1], got 1.5}}
+  %0:2 = nn.rmsprop_update %p, %p, %p {lr = 0.01 : f32, alpha = 1.5 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @rmsprop_negative_eps(%p: tensor<8xf32>) {
+  // expected-error @+1 {{'nn.rmsprop_update' op eps must be a finite value >= 0, got -1e-08}}
+  %0:2 = nn.rmsprop_update %p, %p, %p {lr = 0.01 : f32, eps = -1.0e-8 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @rmsprop_square_avg_type(%p: tensor<8xf32>, %v: tensor<8xf16>) {
+  // expected-error @+1 {{'nn.rmsprop_update' op failed to verify that all of {param, grad, square_avg} have same type}}
+  %0:2 = "nn.rmsprop_update"(%p, %p, %v) {lr = 0.01 : f32, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0>} : (tensor<8xf32>, tensor<8xf32>, tensor<8xf16>) -> (tensor<8xf32>, tensor<8xf16>)
+  return
+}
+
+// -----
+
+func.func @rmsprop_grad_avg_type(%p: tensor<8xf32>, %a: tensor<8xf16>) {
+  // expected-error @+1 {{'nn.rmsprop_update' op failed to verify that grad_avg has the param's type}}
+  %0:3 = "nn.rmsprop_update"(%p, %p, %p, %a) {lr = 0.01 : f32, centered, operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 0>} : (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf16>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf16>)
+  return
+}
+
+// -----
+
 func.func @adam_state_type(%p: tensor<8xf32>, %m: tensor<8xf16>, %step: tensor<f32>) {
   // expected-error @+1 {{'nn.adam_update' op failed to verify that all of {param, grad, exp_avg, exp_avg_sq} have same type}}
   %0:4 = "nn.adam_update"(%p, %p, %m, %p, %step) {lr = 1.0e-3 : f32} : (tensor<8xf32>, tensor<8xf32>, tensor<8xf16>, tensor<8xf32>, tensor<f32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf16>, tensor<f32>)

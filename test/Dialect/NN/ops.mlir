@@ -1568,6 +1568,21 @@ func.func @updates_lr_factor(%p: tensor<8xf32>, %g: tensor<8xf32>, %m: tensor<8x
   return %p1, %p2, %p3 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
 }
 
+// CHECK-LABEL: func.func @rmsprop_update(
+// CHECK-SAME:    %[[P:.*]]: tensor<8xf32>, %[[G:.*]]: tensor<8xf32>, %[[V:.*]]: tensor<8xf32>, %[[B:.*]]: tensor<8xf32>, %[[A:.*]]: tensor<8xf32>, %[[F:.*]]: tensor<f32>)
+// CHECK:         %[[P1:.*]], %[[V1:.*]] = nn.rmsprop_update %[[P]], %[[G]], %[[V]] {lr = 0.00999999977 : f32} : tensor<8xf32>
+// CHECK-NEXT:    %[[P2:.*]], %[[V2:.*]], %[[B2:.*]] = nn.rmsprop_update %[[P]], %[[G]], %[[V]] momentum_buffer(%[[B]]) {lr = 0.00999999977 : f32, momentum = 0.899999976 : f32} : tensor<8xf32>
+// CHECK-NEXT:    %[[P3:.*]], %[[V3:.*]], %[[A3:.*]] = nn.rmsprop_update %[[P]], %[[G]], %[[V]] grad_avg(%[[A]]) {centered, lr = 0.00999999977 : f32} : tensor<8xf32>
+// CHECK-NEXT:    %[[P4:.*]], %[[V4:.*]], %[[S4:.*]]:2 = nn.rmsprop_update %[[P]], %[[G]], %[[V]] momentum_buffer(%[[B]]) grad_avg(%[[A]]) lr_factor(%[[F]]) {alpha = 0.899999976 : f32, centered, eps = 9.99999997E-7 : f32, lr = 2.000000e-03 : f32, momentum = 5.000000e-01 : f32, weight_decay = 0.00999999977 : f32} : tensor<8xf32>
+// CHECK-NEXT:    return %[[P1]], %[[V2]], %[[B2]], %[[A3]], %[[S4]]#0, %[[S4]]#1
+func.func @rmsprop_update(%p: tensor<8xf32>, %g: tensor<8xf32>, %v: tensor<8xf32>, %b: tensor<8xf32>, %a: tensor<8xf32>, %f: tensor<f32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) {
+  %p1, %v1 = nn.rmsprop_update %p, %g, %v {lr = 0.01 : f32} : tensor<8xf32>
+  %p2, %v2, %b2 = nn.rmsprop_update %p, %g, %v momentum_buffer(%b) {lr = 0.01 : f32, momentum = 0.9 : f32} : tensor<8xf32>
+  %p3, %v3, %a3 = nn.rmsprop_update %p, %g, %v grad_avg(%a) {lr = 0.01 : f32, centered} : tensor<8xf32>
+  %p4, %v4, %s4:2 = nn.rmsprop_update %p, %g, %v momentum_buffer(%b) grad_avg(%a) lr_factor(%f) {lr = 2.0e-3 : f32, alpha = 0.9 : f32, eps = 1.0e-6 : f32, weight_decay = 0.01 : f32, momentum = 0.5 : f32, centered} : tensor<8xf32>
+  return %p1, %v2, %b2, %a3, %s4#0, %s4#1 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
+}
+
 // CHECK-LABEL: func.func @clip_grad_norm(
 // CHECK-SAME:    %[[G:.*]]: tensor<64x128xf32>) -> (tensor<64x128xf32>, tensor<f32>)
 // CHECK:         %[[CLIPPED:.*]], %[[TOTAL_NORM:.*]] = nn.clip_grad_norm %[[G]] {max_norm = 1.000000e+00 : f32} : tensor<64x128xf32>

@@ -1,4 +1,4 @@
-//===- CompareOptimizer.cpp - LR schedules, SGD, AdamW, clip_grad_norm ----===//
+//===- CompareOptimizer.cpp - LR schedules, SGD, AdamW, RMSprop, clipping -===//
 //
 // Tolerances: the updates are bitwise (the same f32 operations in the same
 // order, reference/OptimizerMath.h; the Adam scalars use f64 pow(), whose
@@ -438,6 +438,191 @@ AMP_COMPARE_CASE(optimizer_adam_multi) {
 }
 
 //===----------------------------------------------------------------------===//
+// RMSprop
+//===----------------------------------------------------------------------===//
+
+struct RmspropCfg {
+  const char *name;
+  float lr, alpha, eps, weightDecay, momentum;
+  int32_t centered;
+  bool hasMomentum() const { return momentum > 0.0f; }
+};
+
+const RmspropCfg kRmspropCfgs[] = {
+    {"plain", 1e-2f, 0.99f, 1e-8f, 0.0f, 0.0f, 0},
+    {"weight_decay", 1e-2f, 0.9f, 1e-6f, 0.1f, 0.0f, 0},
+    {"momentum", 1e-3f, 0.99f, 1e-8f, 1e-4f, 0.9f, 0},
+    {"centered", 2e-3f, 0.9f, 1e-6f, 0.0f, 0.0f, 1},
+    // 1 - alpha >= 0.5: the other branch of PyTorch's lerp.
+    {"centered_momentum", 2e-3f, 0.3f, 1e-6f, 1e-2f, 0.8f, 1},
+};
+
+/// A buffer list's square averages, momentum buffers and gradient
+/// averages. The square averages exceed the squared gradient averages by
+/// 0.25 or more, so a centered step's variance stays positive.
+struct RmspropState {
+  std::vector<Host> squareAvgs, bufs, gradAvgs;
+};
+
+RmspropState randomRmspropState(Context &c, const MixedList &l) {
+  return {randomList(c, l, 0.5, 1), randomList(c, l, -0.5, 0.5),
+          randomList(c, l, -0.5, 0.5)};
+}
+
+/// The RMSprop update of every buffer of `l` on `b`: one
+/// amp_rmsprop_update_multi, or one amp_rmsprop_update per buffer, in place
+/// with `inPlace`, else into zeroed buffers. Returns the new params, then
+/// the new square averages, momentum buffers and gradient averages (those
+/// `cfg` has).
+std::vector<Host>
+runRmsprop(Backend &b, const RmspropCfg &cfg, const MixedList &l,
+           const std::vector<Host> &params, const std::vector<Host> &grads,
+           const RmspropState &state, bool inPlace, const int8_t *flag,
+           bool perBuffer, const float *factor = nullptr) {
+  const bool mom = cfg.hasMomentum(), avg = cfg.centered != 0;
+  const int32_t n = static_cast<int32_t>(l.sizes.size());
+  std::vector<Host> zero;
+  for (const Host &h : params)
+    zero.push_back(zeros(h.dtype, h.numel()));
+  // Inputs and outputs: param, square_avg, momentum_buf, grad_avg.
+  DevList g = uploadList(b, grads, l.offsets);
+  std::vector<DevList> in, out;
+  for (const std::vector<Host> *hosts :
+       {&params, &state.squareAvgs, &state.bufs, &state.gradAvgs}) {
+    in.push_back(uploadList(b, *hosts, l.offsets));
+    out.push_back(inPlace ? DevList() : uploadList(b, zero));
+  }
+  auto io = [&](bool output, int k, int32_t i) -> void * {
+    if ((k == 2 && !mom) || (k == 3 && !avg))
+      return nullptr;
+    return (output && !inPlace ? out : in)[k].ptrs[i];
+  };
+  auto lists = [&](bool output, int k) -> void *const * {
+    if ((k == 2 && !mom) || (k == 3 && !avg))
+      return nullptr;
+    return (output && !inPlace ? out : in)[k].out();
+  };
+  Buf f = flag ? b.upload(scalarHost(AMP_DTYPE_BOOL, *flag)) : Buf(), lf;
+  const int8_t *fp = flag ? static_cast<const int8_t *>(f.ptr) : nullptr;
+  const float *lrFactor = uploadFactor(b, lf, factor);
+  if (perBuffer) {
+    for (int32_t i = 0; i < n; ++i)
+      b.ok(AMP_CALL(b, amp_rmsprop_update, io(false, 0, i), g.ptrs[i],
+                    io(false, 1, i), io(false, 2, i), io(false, 3, i),
+                    io(true, 0, i), io(true, 1, i), io(true, 2, i),
+                    io(true, 3, i), l.sizes[i], l.dtypes[i], cfg.lr, lrFactor,
+                    cfg.alpha, cfg.eps, cfg.weightDecay, cfg.momentum,
+                    cfg.centered, fp, nullptr));
+  } else {
+    b.ok(AMP_CALL(b, amp_rmsprop_update_multi, n, lists(false, 0), g.in(),
+                  lists(false, 1), lists(false, 2), lists(false, 3),
+                  lists(true, 0), lists(true, 1), lists(true, 2),
+                  lists(true, 3), l.sizes.data(), l.dtypes.data(), cfg.lr,
+                  lrFactor, cfg.alpha, cfg.eps, cfg.weightDecay, cfg.momentum,
+                  cfg.centered, fp, nullptr));
+  }
+  std::vector<Host> res;
+  for (int k = 0; k < 4; ++k)
+    if (lists(true, k))
+      for (Host &h : downloadList(b, inPlace ? in[k] : out[k]))
+        res.push_back(std::move(h));
+  return res;
+}
+
+/// The inputs `runRmsprop`'s outputs are the new values of, in its order.
+std::vector<Host> rmspropUpdated(const RmspropCfg &cfg,
+                                 const std::vector<Host> &params,
+                                 const RmspropState &state) {
+  std::vector<Host> in = params;
+  in.insert(in.end(), state.squareAvgs.begin(), state.squareAvgs.end());
+  if (cfg.hasMomentum())
+    in.insert(in.end(), state.bufs.begin(), state.bufs.end());
+  if (cfg.centered)
+    in.insert(in.end(), state.gradAvgs.begin(), state.gradAvgs.end());
+  return in;
+}
+
+/// The single-buffer sizes of every float dtype as one list (odd sizes
+/// also unaligned: the unpacked path).
+MixedList singleSizes() {
+  MixedList l;
+  for (amp_dtype_t dt : floatDtypes())
+    for (int64_t n : kSizes) {
+      l.sizes.push_back(n);
+      l.dtypes.push_back(dt);
+      l.offsets.push_back(n % 2);
+    }
+  return l;
+}
+
+AMP_COMPARE_CASE(optimizer_rmsprop) {
+  const MixedList l = singleSizes();
+  for (const RmspropCfg &cfg : kRmspropCfgs)
+    for (bool inPlace : {false, true}) {
+      auto params = randomList(c, l, -1, 1);
+      auto grads = randomList(c, l, -1, 1);
+      RmspropState state = randomRmspropState(c, l);
+      // found_inf NULL out of place, a clear flag in place.
+      const int8_t clear = 0;
+      const int8_t *flag = inPlace ? &clear : nullptr;
+      auto ref =
+          runRmsprop(*c.ref, cfg, l, params, grads, state, inPlace, flag, true);
+      auto dev =
+          runRmsprop(*c.dev, cfg, l, params, grads, state, inPlace, flag, true);
+      const std::string what =
+          std::string("rmsprop ") + cfg.name + (inPlace ? " in place" : "");
+      for (size_t i = 0; i < ref.size(); ++i) {
+        const size_t k = i % l.sizes.size();
+        c.expectClose(what + " output " + std::to_string(i / l.sizes.size()) +
+                          label("", l.dtypes[k], l.sizes[k]),
+                      ref[i], dev[i], Tolerance::exact());
+      }
+    }
+}
+
+AMP_COMPARE_CASE(optimizer_rmsprop_multi) {
+  // 40 mixed buffers in one launch; 700 small ones need more than one.
+  // Every configuration, skipped or not, with and without a schedule's
+  // factor (equal to the update given lr' itself).
+  for (int count : {40, 700})
+    for (const RmspropCfg &cfg : kRmspropCfgs) {
+      MixedList l = mixedList(count, count > 100);
+      auto params = randomList(c, l, -1, 1);
+      auto grads = randomList(c, l, -1, 1);
+      RmspropState state = randomRmspropState(c, l);
+      putSpecials(params.back());
+      putSpecials(state.bufs.back());
+      const std::vector<Host> updated = rmspropUpdated(cfg, params, state);
+      for (int8_t flag : {0, 1}) {
+        const float factor = 0.375f;
+        auto ref = runRmsprop(*c.ref, cfg, l, params, grads, state, false,
+                              &flag, false, &factor);
+        auto dev = runRmsprop(*c.dev, cfg, l, params, grads, state, false,
+                              &flag, false, &factor);
+        auto devSingle = runRmsprop(*c.dev, cfg, l, params, grads, state, false,
+                                    &flag, true, &factor);
+        RmspropCfg scaled = cfg;
+        scaled.lr = scheduledLr(cfg.lr, factor);
+        auto devScaled = runRmsprop(*c.dev, scaled, l, params, grads, state,
+                                    false, &flag, false);
+        const std::string what = std::string("rmsprop_multi ") + cfg.name +
+                                 " " + std::to_string(count) + " buffers" +
+                                 (flag ? " skipped" : "");
+        for (size_t i = 0; i < ref.size(); ++i) {
+          const std::string at = what + " output " + std::to_string(i);
+          c.expectClose(at, ref[i], dev[i], Tolerance::exact());
+          c.expectClose(at + " vs per-buffer calls", devSingle[i], dev[i],
+                        Tolerance::exact());
+          c.expectClose(at + " vs lr'", devScaled[i], dev[i],
+                        Tolerance::exact());
+          if (flag) // a skipped step copies every input it updates
+            expectSameBytes(c, at + " copy", updated[i], dev[i]);
+        }
+      }
+    }
+}
+
+//===----------------------------------------------------------------------===//
 // Learning-rate schedules
 //===----------------------------------------------------------------------===//
 
@@ -828,6 +1013,31 @@ AMP_COMPARE_CASE(optimizer_errors) {
     return AMP_CALL(b, amp_adam_update_multi, 2, ins, ins, oddIns, ins, steps,
                     outs, outs, outs, newSteps, sizes, dtypes, 1e-3f, nullptr,
                     0.9f, 0.999f, 1e-8f, 0.0f, 1, nullptr, nullptr);
+  });
+  both("rmsprop centered without grad_avg", [&](Backend &b) {
+    return AMP_CALL(b, amp_rmsprop_update, a, a, a, nullptr, nullptr, a, a,
+                    nullptr, nullptr, 4, AMP_DTYPE_F32, 1e-2f, nullptr, 0.99f,
+                    1e-8f, 0.0f, 0.0f, 1, nullptr, nullptr);
+  });
+  both("rmsprop momentum buffer without momentum", [&](Backend &b) {
+    return AMP_CALL(b, amp_rmsprop_update, a, a, a, a, nullptr, a, a, a,
+                    nullptr, 4, AMP_DTYPE_F32, 1e-2f, nullptr, 0.99f, 1e-8f,
+                    0.0f, 0.0f, 0, nullptr, nullptr);
+  });
+  both("rmsprop alpha 1.5", [&](Backend &b) {
+    return AMP_CALL(b, amp_rmsprop_update, a, a, a, nullptr, nullptr, a, a,
+                    nullptr, nullptr, 4, AMP_DTYPE_F32, 1e-2f, nullptr, 1.5f,
+                    1e-8f, 0.0f, 0.0f, 0, nullptr, nullptr);
+  });
+  both("rmsprop_multi NULL square_avgs", [&](Backend &b) {
+    return AMP_CALL(b, amp_rmsprop_update_multi, 2, ins, ins, nullptr, nullptr,
+                    nullptr, outs, outs, nullptr, nullptr, sizes, dtypes, 1e-2f,
+                    nullptr, 0.99f, 1e-8f, 0.0f, 0.0f, 0, nullptr, nullptr);
+  });
+  both("rmsprop_multi misaligned square_avg", [&](Backend &b) {
+    return AMP_CALL(b, amp_rmsprop_update_multi, 2, ins, ins, oddIns, nullptr,
+                    nullptr, outs, outs, nullptr, nullptr, sizes, dtypes, 1e-2f,
+                    nullptr, 0.99f, 1e-8f, 0.0f, 0.0f, 0, nullptr, nullptr);
   });
   both("lr_schedule NULL count", [&](Backend &b) {
     return AMP_CALL(b, amp_lr_schedule, nullptr, step, step,

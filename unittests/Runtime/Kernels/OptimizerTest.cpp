@@ -1,4 +1,4 @@
-//===- OptimizerTest.cpp - SGD, AdamW, clip_grad_norm, skip predication ---===//
+//===- OptimizerTest.cpp - SGD, AdamW, RMSprop, clipping, skip predication ===//
 //
 // The optimizer kernels against PyTorch's update rules written out here
 // (PyTorch is not a dependency): once in f64, compared with tolerances, and
@@ -12,6 +12,11 @@
 // + 2|buf'|)), buffer 8u (m|buf| + |g| + wd|p| + |buf'|). AdamW with
 // D = sqrt(v'/bc2) + eps and S = lr/bc1: m' 4u (|m| + |g|), v' 4u (|v| +
 // g^2), param u (2|p| + |p'|) + S (4u (|m| + |g|) + 4u|m'|) / D + 3u|S m'/D|.
+// RMSprop, with G = |g| + wd|p|: v' 8u (|v| + G^2), a' 4u (|a| + G), the
+// variance V = v' - a'^2 within E = e(v') + 2|a'| e(a') + 2u (v' + a'^2),
+// d = sqrt(V) + eps within E / (2 sqrt V) + 2u d (sqrt(E) when V <= E),
+// q = g'/d within (2uG + |q| e(d)) / d + u|q|, buf' within 2u (m|buf| +
+// |buf'|) + e(q), param within lr (e(step) + u|step|) + u (|p| + |p'|).
 // clip_grad_norm: the total norm within (256 + n/256 + buffers + 6) u of
 // relative error (blocked f32 sums of squares), each clipped value within
 // that plus 4u, relative.
@@ -423,6 +428,215 @@ TEST(Adam, L2PenaltyIsAddedToTheGradient) {
   EXPECT_NEAR(out[0][0], 2.0f - 0.01f, 1e-5);
   EXPECT_NEAR(out[0][1], -4.0f + 0.01f, 1e-5);
   EXPECT_NEAR(out[2][1], -4.0f * (1 - lr * wd) - 0.01f, 1e-5);
+}
+
+//===----------------------------------------------------------------------===//
+// RMSprop
+//===----------------------------------------------------------------------===//
+
+struct RmspropConfig {
+  const char *name;
+  float lr, alpha, eps, weightDecay, momentum;
+  bool centered;
+};
+
+const std::vector<RmspropConfig> &rmspropConfigs() {
+  static const std::vector<RmspropConfig> configs = {
+      {"defaults", 1e-2f, 0.99f, 1e-8f, 0.0f, 0.0f, false},
+      {"weight_decay", 1e-2f, 0.9f, 1e-6f, 0.1f, 0.0f, false},
+      {"momentum", 1e-3f, 0.99f, 1e-8f, 1e-4f, 0.9f, false},
+      {"centered", 2e-3f, 0.9f, 1e-6f, 0.0f, 0.0f, true},
+      // 1 - alpha >= 0.5: the other branch of PyTorch's lerp.
+      {"centered_momentum", 2e-3f, 0.3f, 1e-3f, 1e-2f, 0.8f, true},
+  };
+  return configs;
+}
+
+/// torch.optim.RMSprop's single-tensor step for one element in f32, in
+/// PyTorch's op order: grad = grad.add(param, alpha=wd);
+/// square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha); centered:
+/// grad_avg.lerp_(grad, 1 - alpha), avg = square_avg.addcmul(grad_avg,
+/// grad_avg, value=-1).sqrt_(), else avg = square_avg.sqrt(); avg =
+/// avg.add_(eps); momentum: buf.mul_(momentum).addcdiv_(grad, avg),
+/// param.add_(buf, alpha=-lr); else param.addcdiv_(grad, avg, value=-lr).
+void torchRmspropF32(const RmspropConfig &c, float &p, float g, float &v,
+                     float &a, float &buf) {
+  const float w = static_cast<float>(1.0 - double(c.alpha));
+  if (c.weightDecay != 0.0f)
+    g = g + c.weightDecay * p;
+  v = v * c.alpha;
+  v = v + w * g * g;
+  float avg;
+  if (c.centered) {
+    a = std::fabs(w) < 0.5f ? a + w * (g - a) : g - (g - a) * (1.0f - w);
+    avg = std::sqrt(v + -1.0f * a * a);
+  } else {
+    avg = std::sqrt(v);
+  }
+  avg = avg + c.eps;
+  if (c.momentum > 0.0f) {
+    buf = buf * c.momentum;
+    buf = buf + 1.0f * g / avg;
+    p = p + -c.lr * buf;
+  } else {
+    p = p + -c.lr * g / avg;
+  }
+}
+
+class RmspropTest
+    : public ::testing::TestWithParam<std::tuple<int, amp_dtype_t, bool>> {};
+
+TEST_P(RmspropTest, MatchesPyTorchOverSeveralSteps) {
+  const RmspropConfig c = rmspropConfigs()[std::get<0>(GetParam())];
+  const amp_dtype_t dtype = std::get<1>(GetParam());
+  const bool inPlace = std::get<2>(GetParam());
+  const bool hasBuf = c.momentum > 0.0f;
+  const int64_t n = 263;
+  std::mt19937 rng(101);
+  Tensor p = randomTensor(dtype, {n}, rng, -2, 2);
+  Tensor v(dtype, {n}), a(dtype, {n}), buf(dtype, {n}); // zero, as PyTorch's
+  for (int s = 0; s < 4; ++s) {
+    Tensor g = randomTensor(dtype, {n}, rng, -1, 1);
+    if (s == 3)
+      for (int64_t i = 0; i < n; i += 3)
+        g.set(i, 0.0); // where eps matters
+    Tensor np = inPlace ? p : sentinelTensor(dtype, {n});
+    Tensor nv = inPlace ? v : sentinelTensor(dtype, {n});
+    Tensor na = inPlace ? a : sentinelTensor(dtype, {n});
+    Tensor nb = inPlace ? buf : sentinelTensor(dtype, {n});
+    ASSERT_TRUE(isOk(amp_rmsprop_update(
+        inPlace ? np.data() : p.data(), g.data(),
+        inPlace ? nv.data() : v.data(),
+        hasBuf ? (inPlace ? nb.data() : buf.data()) : nullptr,
+        c.centered ? (inPlace ? na.data() : a.data()) : nullptr, np.data(),
+        nv.data(), hasBuf ? nb.data() : nullptr,
+        c.centered ? na.data() : nullptr, n, dtype, c.lr, nullptr, c.alpha,
+        c.eps, c.weightDecay, c.momentum, c.centered, nullptr, nullptr)));
+    std::vector<double> pRef, pTol, vRef, vTol, aRef, aTol, bRef, bTol;
+    for (int64_t i = 0; i < n; ++i) {
+      // RMSprop in f64, with the error bounds of the header.
+      const double pv = p.get(i), gv = g.get(i), vv = v.get(i), av = a.get(i),
+                   bv = buf.get(i), alpha = c.alpha;
+      const double G = std::fabs(gv) + c.weightDecay * std::fabs(pv);
+      const double g1 = gv + double(c.weightDecay) * pv;
+      const double v1 = alpha * vv + (1 - alpha) * g1 * g1;
+      const double ev = 8 * kU * (vv + G * G);
+      const double a1 = c.centered ? alpha * av + (1 - alpha) * g1 : 0.0;
+      const double ea = 4 * kU * (std::fabs(av) + G);
+      const double var = v1 - a1 * a1;
+      const double eVar = ev + (c.centered ? 2 * std::fabs(a1) * ea : 0.0) +
+                          2 * kU * (v1 + a1 * a1);
+      const double root = std::sqrt(var);
+      const double d = root + c.eps;
+      const double ed =
+          (var > eVar ? eVar / (2 * root) : std::sqrt(eVar)) + 2 * kU * d;
+      const double q = g1 / d;
+      const double eq =
+          (2 * kU * G + std::fabs(q) * ed) / d + kU * std::fabs(q);
+      const double b1 = hasBuf ? c.momentum * bv + q : 0.0;
+      const double eb =
+          2 * kU * (c.momentum * std::fabs(bv) + std::fabs(b1)) + eq;
+      const double stepV = hasBuf ? b1 : q, eStep = hasBuf ? eb : eq;
+      const double p1 = pv - double(c.lr) * stepV;
+      pRef.push_back(p1);
+      pTol.push_back(outTol(dtype, p1,
+                            2 * (c.lr * (eStep + kU * std::fabs(stepV)) +
+                                 kU * (std::fabs(pv) + std::fabs(p1)))));
+      vRef.push_back(v1);
+      vTol.push_back(outTol(dtype, v1, 2 * ev));
+      aRef.push_back(a1);
+      aTol.push_back(outTol(dtype, a1, 2 * ea));
+      bRef.push_back(b1);
+      bTol.push_back(outTol(dtype, b1, 2 * eb));
+    }
+    const std::string when = " at step " + std::to_string(s);
+    EXPECT_TRUE(allClose(np, pRef, pTol, "param" + when));
+    EXPECT_TRUE(allClose(nv, vRef, vTol, "square_avg" + when));
+    if (c.centered) {
+      EXPECT_TRUE(allClose(na, aRef, aTol, "grad_avg" + when));
+    }
+    if (hasBuf) {
+      EXPECT_TRUE(allClose(nb, bRef, bTol, "momentum_buffer" + when));
+    }
+    if (dtype == AMP_DTYPE_F32) {
+      Tensor tp = p, tv = v, ta = a, tb = buf;
+      for (int64_t i = 0; i < n; ++i) {
+        float pf = static_cast<float>(p.get(i)),
+              vf = static_cast<float>(v.get(i)),
+              af = static_cast<float>(a.get(i)),
+              bf = static_cast<float>(buf.get(i));
+        torchRmspropF32(c, pf, static_cast<float>(g.get(i)), vf, af, bf);
+        tp.set(i, pf);
+        tv.set(i, vf);
+        ta.set(i, af);
+        tb.set(i, bf);
+      }
+      EXPECT_TRUE(np.sameBits(tp)) << "param differs from PyTorch's f32 step";
+      EXPECT_TRUE(nv.sameBits(tv))
+          << "square_avg differs from PyTorch's f32 step";
+      if (c.centered) {
+        EXPECT_TRUE(na.sameBits(ta))
+            << "grad_avg differs from PyTorch's f32 step";
+      }
+      if (hasBuf) {
+        EXPECT_TRUE(nb.sameBits(tb))
+            << "momentum_buffer differs from PyTorch's f32 step";
+      }
+    }
+    p = np;
+    v = nv;
+    if (c.centered)
+      a = na;
+    if (hasBuf)
+      buf = nb;
+  }
+}
+
+std::string rmspropCaseName(int config, amp_dtype_t dtype, bool inPlace) {
+  return std::string(rmspropConfigs()[config].name) + "_" + dtypeName(dtype) +
+         (inPlace ? "_inplace" : "");
+}
+
+INSTANTIATE_TEST_SUITE_P(Configs, RmspropTest,
+                         ::testing::Combine(::testing::Range(0, 5),
+                                            ::testing::Values(AMP_DTYPE_F32,
+                                                              AMP_DTYPE_F16,
+                                                              AMP_DTYPE_BF16),
+                                            ::testing::Bool()),
+                         [](const auto &info) {
+                           return rmspropCaseName(std::get<0>(info.param),
+                                                  std::get<1>(info.param),
+                                                  std::get<2>(info.param));
+                         });
+
+TEST(Rmsprop, RejectsInconsistentHyperparameters) {
+  Tensor p(AMP_DTYPE_F32, {4}), g(AMP_DTYPE_F32, {4}), v(AMP_DTYPE_F32, {4}),
+      b(AMP_DTYPE_F32, {4}), a(AMP_DTYPE_F32, {4});
+  auto run = [&](float momentum, int32_t centered, bool buf, bool avg,
+                 float alpha = 0.99f, float eps = 1e-8f) {
+    return amp_rmsprop_update(
+        p.data(), g.data(), v.data(), buf ? b.data() : nullptr,
+        avg ? a.data() : nullptr, p.data(), v.data(), buf ? b.data() : nullptr,
+        avg ? a.data() : nullptr, 4, AMP_DTYPE_F32, 1e-2f, nullptr, alpha, eps,
+        0.0f, momentum, centered, nullptr, nullptr);
+  };
+  EXPECT_TRUE(isOk(run(0.9f, 1, true, true)));
+  EXPECT_TRUE(failsWith(run(0.9f, 0, false, false), AMP_STATUS_INVALID_ARGUMENT,
+                        "exactly when momentum > 0"));
+  EXPECT_TRUE(failsWith(run(0.0f, 0, true, false), AMP_STATUS_INVALID_ARGUMENT,
+                        "exactly when momentum > 0"));
+  EXPECT_TRUE(failsWith(run(0.0f, 1, false, false), AMP_STATUS_INVALID_ARGUMENT,
+                        "exactly when centered = 1"));
+  EXPECT_TRUE(failsWith(run(0.0f, 0, false, true), AMP_STATUS_INVALID_ARGUMENT,
+                        "exactly when centered = 1"));
+  EXPECT_TRUE(failsWith(run(0.0f, 2, false, true), AMP_STATUS_INVALID_ARGUMENT,
+                        "centered (2)"));
+  EXPECT_TRUE(failsWith(run(0.0f, 0, false, false, 1.5f),
+                        AMP_STATUS_INVALID_ARGUMENT, "alpha"));
+  EXPECT_TRUE(failsWith(run(0.0f, 0, false, false, NAN),
+                        AMP_STATUS_INVALID_ARGUMENT, "alpha"));
+  EXPECT_TRUE(failsWith(run(0.0f, 0, false, false, 0.99f, -1.0f),
+                        AMP_STATUS_INVALID_ARGUMENT, "eps"));
 }
 
 //===----------------------------------------------------------------------===//

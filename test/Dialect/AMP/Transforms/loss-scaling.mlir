@@ -74,6 +74,25 @@ func.func @clip_then_adam(%a: tensor<4xf32> {nn.role = #nn.role<param>}, %b: ten
 
 // -----
 
+// RMSprop sees the unscaled gradient, and a skipped step keeps its param,
+// square average, momentum buffer and gradient average, in its result
+// order.
+// CHECK-LABEL: func @rmsprop
+// CHECK: %[[U:.*]], %[[INF:.*]] = amp.unscale_and_check %{{.*}}, %[[G:.*]] : tensor<4xf32>
+// CHECK-NEXT: amp.skip_step_if %[[INF]] keep(%arg0, %arg1, %arg2, %arg3 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+// CHECK-NEXT: nn.rmsprop_update %arg0, %[[U]], %arg1 momentum_buffer(%arg2) grad_avg(%arg3)
+func.func @rmsprop(%a: tensor<4xf32> {nn.role = #nn.role<param>},
+    %v: tensor<4xf32> {nn.role = #nn.role<opt_state>}, %m: tensor<4xf32> {nn.role = #nn.role<opt_state>}, %ga: tensor<4xf32> {nn.role = #nn.role<opt_state>})
+    -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %loss = nn.reduce_sum %a [0] : (tensor<4xf32>) -> tensor<f32>
+  %seed = nn.grad_seed %loss : tensor<f32>
+  %g = nn.broadcast_to %seed : tensor<f32> -> tensor<4xf32>
+  %a1, %v1, %s:2 = nn.rmsprop_update %a, %g, %v momentum_buffer(%m) grad_avg(%ga) {lr = 0.01 : f32, momentum = 0.9 : f32, centered} : tensor<4xf32>
+  return %a1, %v1, %s#0, %s#1 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
 // A function without training ops is left alone.
 // CHECK-LABEL: func @inference
 // CHECK-SAME: (%{{.*}}: tensor<4xf32>) -> tensor<4xf32>

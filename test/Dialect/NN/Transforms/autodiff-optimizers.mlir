@@ -1,10 +1,14 @@
 // nn-autodiff's optimizers beyond the defaults: torch.optim.Adam (L2 weight
-// decay, decoupled_weight_decay = false), SGD with Nesterov momentum, and
+// decay, decoupled_weight_decay = false), SGD with Nesterov momentum,
+// RMSprop (its state per param: square_avg, then a momentum buffer with
+// momentum > 0 and a grad_avg when centered; PyTorch's lr 0.01), and
 // params exempt from weight decay by name (no-decay) or rank (no-decay-1d),
 // as a PyTorch param group with weight_decay=0.
 // RUN: amp-opt %s --nn-autodiff="optimizer=adam weight-decay=0.5" | FileCheck %s --check-prefix=ADAM
 // RUN: amp-opt %s --nn-autodiff="optimizer=adam" | FileCheck %s --check-prefix=ADAM-DEFAULT
 // RUN: amp-opt %s --nn-autodiff="lr=0.1 momentum=0.9 nesterov" | FileCheck %s --check-prefix=NESTEROV
+// RUN: amp-opt %s --nn-autodiff="optimizer=rmsprop" | FileCheck %s --check-prefix=RMSPROP
+// RUN: amp-opt %s --nn-autodiff="optimizer=rmsprop lr=0.002 alpha=0.9 eps=1e-6 momentum=0.8 centered weight-decay=0.1 no-decay-1d" | FileCheck %s --check-prefix=RMSPROP-ALL
 // RUN: amp-opt %s --nn-autodiff="optimizer=adamw no-decay=bias,ln." | FileCheck %s --check-prefix=NAMES
 // RUN: amp-opt %s --nn-autodiff="weight-decay=0.1 no-decay-1d" | FileCheck %s --check-prefix=RANK
 // A no-decay string in no param name is a warning: the step is built.
@@ -19,6 +23,11 @@
 // RUN: not amp-opt %s --nn-autodiff="optimizer=none lr=0.1" 2>&1 | FileCheck %s --check-prefix=NONE-LR
 // RUN: not amp-opt %s --nn-autodiff="optimizer=none no-decay-1d" 2>&1 | FileCheck %s --check-prefix=NONE-DECAY
 // RUN: not amp-opt %s --nn-autodiff="nesterov" 2>&1 | FileCheck %s --check-prefix=NESTEROV-MOMENTUM
+// RUN: not amp-opt %s --nn-autodiff="optimizer=rmsprop beta2=0.9" 2>&1 | FileCheck %s --check-prefix=RMSPROP-BETA
+// RUN: not amp-opt %s --nn-autodiff="optimizer=rmsprop momentum=0.9 nesterov" 2>&1 | FileCheck %s --check-prefix=RMSPROP-NESTEROV
+// RUN: not amp-opt %s --nn-autodiff="alpha=0.9" 2>&1 | FileCheck %s --check-prefix=SGD-ALPHA
+// RUN: not amp-opt %s --nn-autodiff="optimizer=adamw centered" 2>&1 | FileCheck %s --check-prefix=ADAMW-CENTERED
+// RUN: not amp-opt %s --nn-autodiff="optimizer=rmsprop alpha=1.5" 2>&1 | FileCheck %s --check-prefix=RMSPROP-ALPHA
 
 // ADAM-LABEL: func.func @step(
 // ADAM: nn.adam_update {{.*}} {decoupled_weight_decay = false, lr = 1.000000e-03 : f32, weight_decay = 5.000000e-01 : f32} : tensor<3x4xf32>
@@ -31,6 +40,24 @@
 
 // NESTEROV-LABEL: func.func @step(
 // NESTEROV-COUNT-3: nn.sgd_update {{.*}} {lr = 1.000000e-01 : f32, momentum = 0.899999976 : f32, nesterov}
+
+// RMSPROP-LABEL: func.func @step(
+// RMSPROP-SAME: %[[W:[^:]*]]: tensor<3x4xf32> {nn.role = #nn.role<param>}
+// RMSPROP-SAME: %[[VW:[^:]*]]: tensor<3x4xf32> {nn.role = #nn.role<opt_state>}
+// RMSPROP-SAME: %[[VB:[^:]*]]: tensor<4xf32> {nn.role = #nn.role<opt_state>}
+// RMSPROP-SAME: %[[VG:[^:]*]]: tensor<4xf32> {nn.role = #nn.role<opt_state>}
+// RMSPROP-SAME: %{{[^:]*}}: tensor<2x3xf32> {nn.role = #nn.role<input>}
+// RMSPROP: %[[P:[^,]*]], %[[V:[^ ]*]] = nn.rmsprop_update %[[W]], %{{[^,]*}}, %[[VW]] {lr = 0.00999999977 : f32} : tensor<3x4xf32>
+// RMSPROP: nn.rmsprop_update %{{[^,]*}}, %{{[^,]*}}, %[[VB]] {lr = 0.00999999977 : f32} : tensor<4xf32>
+// RMSPROP: nn.rmsprop_update %{{[^,]*}}, %{{[^,]*}}, %[[VG]] {lr = 0.00999999977 : f32} : tensor<4xf32>
+// RMSPROP: return %[[P]], {{.*}}, %[[V]],
+
+// RMSPROP-ALL-LABEL: func.func @step(
+// RMSPROP-ALL-SAME: %[[W:[^:]*]]: tensor<3x4xf32> {nn.role = #nn.role<param>}
+// RMSPROP-ALL-SAME: %[[VW:[^:]*]]: tensor<3x4xf32> {nn.role = #nn.role<opt_state>}, %[[BW:[^:]*]]: tensor<3x4xf32> {nn.role = #nn.role<opt_state>}, %[[AW:[^:]*]]: tensor<3x4xf32> {nn.role = #nn.role<opt_state>}
+// RMSPROP-ALL: %[[P:[^,]*]], %[[V:[^,]*]], %[[S:[^ ]*]]:2 = nn.rmsprop_update %[[W]], %{{[^,]*}}, %[[VW]] momentum_buffer(%[[BW]]) grad_avg(%[[AW]]) {alpha = 0.899999976 : f32, centered, eps = 9.99999997E-7 : f32, lr = 2.000000e-03 : f32, momentum = 8.000000e-01 : f32, weight_decay = 1.000000e-01 : f32} : tensor<3x4xf32>
+// RMSPROP-ALL-COUNT-2: nn.rmsprop_update {{.*}} momentum_buffer({{.*}}) grad_avg({{.*}}) {alpha = 0.899999976 : f32, centered, eps = 9.99999997E-7 : f32, lr = 2.000000e-03 : f32, momentum = 8.000000e-01 : f32} : tensor<4xf32>
+// RMSPROP-ALL: return %[[P]], {{.*}}, %[[V]], %[[S]]#0, %[[S]]#1,
 
 // NAMES-LABEL: func.func @step(
 // NAMES: nn.adam_update {{.*}} {lr = 1.000000e-03 : f32} : tensor<3x4xf32>
@@ -56,6 +83,11 @@
 // NONE-LR: error: nn-autodiff: lr is not an option of optimizer=none
 // NONE-DECAY: error: nn-autodiff: no-decay-1d is not an option of optimizer=none
 // NESTEROV-MOMENTUM: error: nn-autodiff: nesterov needs momentum > 0
+// RMSPROP-BETA: error: nn-autodiff: beta2 is not an option of optimizer=rmsprop
+// RMSPROP-NESTEROV: error: nn-autodiff: nesterov is not an option of optimizer=rmsprop
+// SGD-ALPHA: error: nn-autodiff: alpha is not an option of optimizer=sgd
+// ADAMW-CENTERED: error: nn-autodiff: centered is not an option of optimizer=adamw
+// RMSPROP-ALPHA: error: nn-autodiff: alpha must be in [0, 1]
 
 func.func @step(%w: tensor<3x4xf32> {nn.role = #nn.role<param>} loc("fc.weight"),
                 %b: tensor<4xf32> {nn.role = #nn.role<param>} loc("fc.bias"),

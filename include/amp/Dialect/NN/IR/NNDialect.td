@@ -26,8 +26,9 @@ def NN_Dialect : Dialect {
     * Backward ops: `nn.grad_seed` marks where the backward pass starts;
       `*_grad` ops compute gradients. Matmul gradients are `nn.matmul` with
       transposes and broadcast gradients are `nn.reduce_sum`.
-    * Optimizer ops: `nn.sgd_update`, `nn.adam_update` (AdamW) and
-      `nn.clip_grad_norm` return updated values instead of mutating state.
+    * Optimizer ops: `nn.sgd_update`, `nn.adam_update` (AdamW),
+      `nn.rmsprop_update` and `nn.clip_grad_norm` return updated values
+      instead of mutating state.
 
     Ops that accumulate (`nn.matmul`, `nn.conv2d`, the reductions, the weight
     gradients) always accumulate in f32 and may store an `f32` result from
