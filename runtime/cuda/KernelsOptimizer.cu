@@ -46,14 +46,34 @@ __device__ __forceinline__ bool skipStep(const int8_t *foundInf) {
 // new_momentum_buf (the buffers NULL without momentum).
 constexpr int kSgdPtrs = 5;
 
-template <int Cap> struct SgdArgs {
-  SgdCoefs coefs; // negLr is -lr, replaced by -lr' with a factor
+/// The parameters of an update whose only scheduled scalar is -lr (SGD,
+/// RMSprop): its coefficients, K pointers per buffer.
+template <typename Coefs, int K, int Cap> struct LrUpdateArgs {
+  Coefs coefs; // negLr is -lr, replaced by -lr' with a factor
   float lr;
   const float *lrFactor;
   const int8_t *foundInf;
-  TensorTable<kSgdPtrs, Cap> table;
+  TensorTable<K, Cap> table;
 };
-constexpr int kSgdCap = tableCap<kSgdPtrs>(sizeof(SgdCoefs) + 20);
+
+/// The coefficients a block of an LrUpdateArgs kernel uses: -lr' with a
+/// schedule's factor (read on the device) unless the step is skipped.
+template <typename Coefs, int K, int Cap>
+__device__ __forceinline__ Coefs
+scheduledCoefs(const LrUpdateArgs<Coefs, K, Cap> &args, bool skip) {
+  Coefs c = args.coefs;
+  if (args.lrFactor && !skip)
+    c.negLr = -scheduledLr(args.lr, args.lrFactor);
+  return c;
+}
+
+/// The largest table of an LrUpdateArgs.
+template <typename Coefs, int K> constexpr int lrUpdateCap() {
+  return tableCap<K>(sizeof(Coefs) + 20);
+}
+
+template <int Cap> using SgdArgs = LrUpdateArgs<SgdCoefs, kSgdPtrs, Cap>;
+constexpr int kSgdCap = lrUpdateCap<SgdCoefs, kSgdPtrs>();
 static_assert(sizeof(SgdArgs<kSgdCap>) <= kParamBytes, "kernel parameters");
 
 template <bool Momentum, int Cap>
@@ -61,9 +81,7 @@ __global__ void __launch_bounds__(kThreads)
     sgdKernel(const __grid_constant__ SgdArgs<Cap> args) {
   const Chunk ch = locateChunk(args.table);
   const bool skip = skipStep(args.foundInf);
-  SgdCoefs c = args.coefs;
-  if (args.lrFactor && !skip)
-    c.negLr = -scheduledLr(args.lr, args.lrFactor);
+  const SgdCoefs c = scheduledCoefs(args, skip);
   const bool packed = args.table.packed[ch.tensor];
   withStorage(args.table.dtype[ch.tensor], [&](auto tag) {
     using T = decltype(tag);
@@ -292,14 +310,9 @@ amp_status_t launchAdam(Checker &check, int32_t n, const void *const *params,
 // buffers NULL without momentum, the gradient averages unless centered).
 constexpr int kRmspropPtrs = 9;
 
-template <int Cap> struct RmspropArgs {
-  RmspropCoefs coefs; // negLr is -lr, replaced by -lr' with a factor
-  float lr;
-  const float *lrFactor;
-  const int8_t *foundInf;
-  TensorTable<kRmspropPtrs, Cap> table;
-};
-constexpr int kRmspropCap = tableCap<kRmspropPtrs>(sizeof(RmspropCoefs) + 20);
+template <int Cap>
+using RmspropArgs = LrUpdateArgs<RmspropCoefs, kRmspropPtrs, Cap>;
+constexpr int kRmspropCap = lrUpdateCap<RmspropCoefs, kRmspropPtrs>();
 static_assert(sizeof(RmspropArgs<kRmspropCap>) <= kParamBytes,
               "kernel parameters");
 
@@ -308,9 +321,7 @@ __global__ void __launch_bounds__(kThreads)
     rmspropKernel(const __grid_constant__ RmspropArgs<Cap> args) {
   const Chunk ch = locateChunk(args.table);
   const bool skip = skipStep(args.foundInf);
-  RmspropCoefs c = args.coefs;
-  if (args.lrFactor && !skip)
-    c.negLr = -scheduledLr(args.lr, args.lrFactor);
+  const RmspropCoefs c = scheduledCoefs(args, skip);
   const bool packed = args.table.packed[ch.tensor];
   withStorage(args.table.dtype[ch.tensor], [&](auto tag) {
     using T = decltype(tag);

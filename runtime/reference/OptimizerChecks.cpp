@@ -273,6 +273,28 @@ static bool givenExactlyWhen(bool used, bool empty, const void *in,
   return used ? empty || (in && out) : !in && !out;
 }
 
+/// RMSprop's optional buffers, or with `s` = "s" buffer arrays: the
+/// momentum pair exactly when momentum > 0, the grad_avg pair exactly when
+/// centered (either may be NULL when there are no elements or buffers,
+/// `empty`).
+static amp_status_t checkRmspropOptionals(Checker &check, float momentum,
+                                          int32_t centered, bool empty,
+                                          const void *buf, const void *newBuf,
+                                          const void *avg, const void *newAvg,
+                                          const char *s) {
+  if (!givenExactlyWhen(momentum > 0.0f, empty, buf, newBuf))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "momentum_buf%s and new_momentum_buf%s must be given "
+                      "exactly when momentum > 0 (momentum = %g)",
+                      s, s, (double)momentum);
+  if (!givenExactlyWhen(centered, empty, avg, newAvg))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "grad_avg%s and new_grad_avg%s must be given exactly "
+                      "when centered = 1 (centered = %d)",
+                      s, s, (int)centered);
+  return AMP_STATUS_OK;
+}
+
 amp_status_t amp::runtime::kernels::checkRmspropUpdate(
     Checker &check, const void *param, const void *grad, const void *square_avg,
     const void *momentum_buf, const void *grad_avg, const void *new_param,
@@ -287,17 +309,11 @@ amp_status_t amp::runtime::kernels::checkRmspropUpdate(
   if (amp_status_t s = checkRmspropHyperparameters(
           check, lr, alpha, eps, weight_decay, momentum, centered))
     return s;
+  if (amp_status_t s =
+          checkRmspropOptionals(check, momentum, centered, n == 0, momentum_buf,
+                                new_momentum_buf, grad_avg, new_grad_avg, ""))
+    return s;
   const bool hasMomentum = momentum > 0.0f;
-  if (!givenExactlyWhen(hasMomentum, n == 0, momentum_buf, new_momentum_buf))
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                      "momentum_buf and new_momentum_buf must be given "
-                      "exactly when momentum > 0 (momentum = %g)",
-                      (double)momentum);
-  if (!givenExactlyWhen(centered, n == 0, grad_avg, new_grad_avg))
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                      "grad_avg and new_grad_avg must be given exactly when "
-                      "centered = 1 (centered = %d)",
-                      (int)centered);
   if (amp_status_t s =
           check.pointers({{"param", param, n, dtype},
                           {"grad", grad, n, dtype},
@@ -332,18 +348,11 @@ amp_status_t amp::runtime::kernels::checkRmspropUpdateMulti(
   if (amp_status_t s = checkRmspropHyperparameters(
           check, lr, alpha, eps, weight_decay, momentum, centered))
     return s;
+  if (amp_status_t s = checkRmspropOptionals(
+          check, momentum, centered, n_buffers == 0, momentum_bufs,
+          new_momentum_bufs, grad_avgs, new_grad_avgs, "s"))
+    return s;
   const bool hasMomentum = momentum > 0.0f;
-  if (!givenExactlyWhen(hasMomentum, n_buffers == 0, momentum_bufs,
-                        new_momentum_bufs))
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                      "momentum_bufs and new_momentum_bufs must be given "
-                      "exactly when momentum > 0 (momentum = %g)",
-                      (double)momentum);
-  if (!givenExactlyWhen(centered, n_buffers == 0, grad_avgs, new_grad_avgs))
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                      "grad_avgs and new_grad_avgs must be given exactly when "
-                      "centered = 1 (centered = %d)",
-                      (int)centered);
   for (int32_t i = 0; i < n_buffers; ++i)
     if (amp_status_t s = checkRmspropUpdate(
             check, params[i], grads[i], square_avgs[i],

@@ -36,6 +36,25 @@ using namespace amp::test;
 
 namespace {
 
+/// The cases of an optimizer's update test: each of its `configs`
+/// configurations in each float dtype, out of place and in place.
+auto optimizerCases(size_t configs) {
+  return ::testing::Combine(
+      ::testing::Range(0, static_cast<int>(configs)),
+      ::testing::Values(AMP_DTYPE_F32, AMP_DTYPE_F16, AMP_DTYPE_BF16),
+      ::testing::Bool());
+}
+
+/// A case's name: the configuration's (from Configs()), the dtype and
+/// "_inplace".
+template <auto Configs> struct OptimizerCaseName {
+  template <typename Info> std::string operator()(const Info &info) const {
+    const auto [config, dtype, inPlace] = info.param;
+    return std::string(Configs()[config].name) + "_" + dtypeName(dtype) +
+           (inPlace ? "_inplace" : "");
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // SGD
 //===----------------------------------------------------------------------===//
@@ -142,22 +161,8 @@ TEST_P(SgdTest, MatchesPyTorchOverSeveralSteps) {
   }
 }
 
-std::string sgdCaseName(int config, amp_dtype_t dtype, bool inPlace) {
-  return std::string(sgdConfigs()[config].name) + "_" + dtypeName(dtype) +
-         (inPlace ? "_inplace" : "");
-}
-
-INSTANTIATE_TEST_SUITE_P(Configs, SgdTest,
-                         ::testing::Combine(::testing::Range(0, 5),
-                                            ::testing::Values(AMP_DTYPE_F32,
-                                                              AMP_DTYPE_F16,
-                                                              AMP_DTYPE_BF16),
-                                            ::testing::Bool()),
-                         [](const auto &info) {
-                           return sgdCaseName(std::get<0>(info.param),
-                                              std::get<1>(info.param),
-                                              std::get<2>(info.param));
-                         });
+INSTANTIATE_TEST_SUITE_P(Configs, SgdTest, optimizerCases(sgdConfigs().size()),
+                         OptimizerCaseName<sgdConfigs>());
 
 TEST(Sgd, RejectsInconsistentHyperparameters) {
   Tensor p(AMP_DTYPE_F32, {4}), g(AMP_DTYPE_F32, {4}), b(AMP_DTYPE_F32, {4});
@@ -327,22 +332,9 @@ TEST_P(AdamTest, MatchesPyTorchOverSeveralSteps) {
   EXPECT_EQ(step, 4.0f);
 }
 
-std::string adamCaseName(int config, amp_dtype_t dtype, bool inPlace) {
-  return std::string(adamConfigs()[config].name) + "_" + dtypeName(dtype) +
-         (inPlace ? "_inplace" : "");
-}
-
 INSTANTIATE_TEST_SUITE_P(Configs, AdamTest,
-                         ::testing::Combine(::testing::Range(0, 5),
-                                            ::testing::Values(AMP_DTYPE_F32,
-                                                              AMP_DTYPE_F16,
-                                                              AMP_DTYPE_BF16),
-                                            ::testing::Bool()),
-                         [](const auto &info) {
-                           return adamCaseName(std::get<0>(info.param),
-                                               std::get<1>(info.param),
-                                               std::get<2>(info.param));
-                         });
+                         optimizerCases(adamConfigs().size()),
+                         OptimizerCaseName<adamConfigs>());
 
 TEST(Adam, StepCounterIsAnF32Counter) {
   // t = step + 1 in f32: exact up to 2^24, where the counter stops (as an
@@ -592,22 +584,9 @@ TEST_P(RmspropTest, MatchesPyTorchOverSeveralSteps) {
   }
 }
 
-std::string rmspropCaseName(int config, amp_dtype_t dtype, bool inPlace) {
-  return std::string(rmspropConfigs()[config].name) + "_" + dtypeName(dtype) +
-         (inPlace ? "_inplace" : "");
-}
-
 INSTANTIATE_TEST_SUITE_P(Configs, RmspropTest,
-                         ::testing::Combine(::testing::Range(0, 5),
-                                            ::testing::Values(AMP_DTYPE_F32,
-                                                              AMP_DTYPE_F16,
-                                                              AMP_DTYPE_BF16),
-                                            ::testing::Bool()),
-                         [](const auto &info) {
-                           return rmspropCaseName(std::get<0>(info.param),
-                                                  std::get<1>(info.param),
-                                                  std::get<2>(info.param));
-                         });
+                         optimizerCases(rmspropConfigs().size()),
+                         OptimizerCaseName<rmspropConfigs>());
 
 TEST(Rmsprop, RejectsInconsistentHyperparameters) {
   Tensor p(AMP_DTYPE_F32, {4}), g(AMP_DTYPE_F32, {4}), v(AMP_DTYPE_F32, {4}),

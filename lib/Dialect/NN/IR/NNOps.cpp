@@ -1590,6 +1590,18 @@ LogicalResult LrScheduleOp::verify() {
   return success();
 }
 
+/// An update's momentum buffer operand is present exactly when momentum > 0.
+static LogicalResult verifyMomentumBuffer(Operation *op, float momentum,
+                                          Value buffer) {
+  if ((momentum > 0.0f) == static_cast<bool>(buffer))
+    return success();
+  return op->emitOpError(buffer
+                             ? "has a momentum buffer but momentum = 0; drop "
+                               "the buffer or set momentum > 0"
+                             : "momentum > 0 requires a momentum buffer "
+                               "operand");
+}
+
 LogicalResult SgdUpdateOp::inferReturnTypes(MLIRContext *, Loc loc,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &inferred) {
@@ -1616,12 +1628,8 @@ LogicalResult SgdUpdateOp::verify() {
                                  getWeightDecay().convertToFloat(), 0.0f,
                                  false)))
     return failure();
-  bool hasBuffer = static_cast<bool>(getMomentumBuffer());
-  if ((momentum > 0.0f) != hasBuffer)
-    return emitOpError(hasBuffer
-                           ? "has a momentum buffer but momentum = 0; drop "
-                             "the buffer or set momentum > 0"
-                           : "momentum > 0 requires a momentum buffer operand");
+  if (failed(verifyMomentumBuffer(*this, momentum, getMomentumBuffer())))
+    return failure();
   if (getNesterov() &&
       (momentum <= 0.0f || getDampening().convertToFloat() != 0.0f))
     return emitOpError("nesterov requires momentum > 0 and dampening = 0");
@@ -1689,12 +1697,8 @@ LogicalResult RmspropUpdateOp::verify() {
                                  false)) ||
       failed(checkAttrLowerBound(*this, "momentum", momentum, 0.0f, false)))
     return failure();
-  bool hasBuffer = static_cast<bool>(getMomentumBuffer());
-  if ((momentum > 0.0f) != hasBuffer)
-    return emitOpError(hasBuffer
-                           ? "has a momentum buffer but momentum = 0; drop "
-                             "the buffer or set momentum > 0"
-                           : "momentum > 0 requires a momentum buffer operand");
+  if (failed(verifyMomentumBuffer(*this, momentum, getMomentumBuffer())))
+    return failure();
   bool hasAverage = static_cast<bool>(getGradAvg());
   if (getCentered() != hasAverage)
     return emitOpError(hasAverage
