@@ -1,9 +1,10 @@
 //===- OptimizerOps.cpp - f64 evaluators of the optimizer ops -------------===//
 //
 // nn.clip_grad_norm (which nn-autodiff adds with clip-norm > 0, also with
-// optimizer=none), nn.lr_schedule, nn.sgd_update, nn.adam_update and
-// nn.rmsprop_update, from the formulas of their ODS descriptions (PyTorch's
-// SGD, Adam, AdamW and RMSprop).
+// optimizer=none), nn.lr_schedule and the updates (nn.sgd_update,
+// nn.adam_update, nn.rmsprop_update, nn.adagrad_update), from the formulas
+// of their ODS descriptions (PyTorch's SGD, Adam, AdamW, RMSprop and
+// Adagrad).
 //
 //===----------------------------------------------------------------------===//
 
@@ -185,6 +186,21 @@ Results evalRmspropUpdate(RmspropUpdateOp op, Operands in) {
   return results;
 }
 
+Results evalAdagradUpdate(AdagradUpdateOp op, Operands in) {
+  const RefTensor &param = *in[0], &grad = *in[1];
+  double lr = scheduledLr(op, in);
+  double eps = op.getEpsAttr().getValueAsDouble();
+  double decay = op.getWeightDecayAttr().getValueAsDouble();
+  Results results{param, *in[2]};
+  RefTensor &p = results[0], &sum = results[1];
+  for (int64_t i = 0; i < param.getNumElements(); ++i) {
+    double g = grad.data[i] + decay * param.data[i];
+    sum.data[i] += g * g;
+    p.data[i] -= lr * g / (std::sqrt(sum.data[i]) + eps);
+  }
+  return results;
+}
+
 } // namespace
 
 void amp::reference::registerOptimizerOps(EvaluatorTable &table) {
@@ -193,4 +209,5 @@ void amp::reference::registerOptimizerOps(EvaluatorTable &table) {
   table.add<SgdUpdateOp>(evalSgdUpdate);
   table.add<AdamUpdateOp>(evalAdamUpdate);
   table.add<RmspropUpdateOp>(evalRmspropUpdate);
+  table.add<AdagradUpdateOp>(evalAdagradUpdate);
 }

@@ -1,7 +1,8 @@
-//===- KernelsOptimizer.cu - SGD, AdamW, RMSprop and clipping -------------===//
+//===- KernelsOptimizer.cu - the optimizer updates and clipping -----------===//
 //
-// amp_lr_schedule, amp_sgd_update, amp_adam_update, amp_rmsprop_update, their
-// _multi forms and amp_clip_grad_norm on the CUDA backend. Every kernel is a
+// amp_lr_schedule, amp_sgd_update, amp_adam_update, amp_rmsprop_update,
+// amp_adagrad_update, their _multi forms and amp_clip_grad_norm on the CUDA
+// backend. Every kernel is a
 // multi-tensor launch (MultiTensor.cuh: one block per chunk of 16384 elements
 // of one buffer, 128-bit packed access, the dtype chosen per buffer on the
 // device); the single-buffer entry points use a one-buffer table. The
@@ -11,12 +12,13 @@
 // found_inf, the lr schedule's factor and the Adam step counters are read on
 // the device, so nothing waits for the device: a set flag makes every block
 // copy its inputs' bits to the outputs (nothing in place); with a factor,
-// each SGD and RMSprop thread forms lr' itself (a broadcast load of one scalar)
-// and each Adam block forms it with its other scalars. amp_lr_schedule is one
-// device thread running the reference's step (lrScheduleInMemory).
-// amp_clip_grad_norm computes the norm in three deterministic stages (per-chunk
-// sums of squares, per-buffer norms, the total and the coefficient in one
-// block) and scales with the coefficient read from device memory.
+// each SGD, RMSprop and Adagrad thread forms lr' itself (a broadcast load of
+// one scalar) and each Adam block forms it with its other scalars.
+// amp_lr_schedule is one device thread running the reference's step
+// (lrScheduleInMemory). amp_clip_grad_norm computes the norm in three
+// deterministic stages (per-chunk sums of squares, per-buffer norms, the total
+// and the coefficient in one block) and scales with the coefficient read from
+// device memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,7 +49,7 @@ __device__ __forceinline__ bool skipStep(const int8_t *foundInf) {
 constexpr int kSgdPtrs = 5;
 
 /// The parameters of an update whose only scheduled scalar is -lr (SGD,
-/// RMSprop): its coefficients, K pointers per buffer.
+/// RMSprop, Adagrad): its coefficients, K pointers per buffer.
 template <typename Coefs, int K, int Cap> struct LrUpdateArgs {
   Coefs coefs; // negLr is -lr, replaced by -lr' with a factor
   float lr;
@@ -414,6 +416,74 @@ launchRmsprop(Checker &check, int32_t n, const void *const *params,
 }
 
 //===----------------------------------------------------------------------===//
+// Adagrad
+//===----------------------------------------------------------------------===//
+
+// Pointers per buffer: param, grad, state_sum, new_param, new_state_sum.
+constexpr int kAdagradPtrs = 5;
+
+template <int Cap>
+using AdagradArgs = LrUpdateArgs<AdagradCoefs, kAdagradPtrs, Cap>;
+constexpr int kAdagradCap = lrUpdateCap<AdagradCoefs, kAdagradPtrs>();
+static_assert(sizeof(AdagradArgs<kAdagradCap>) <= kParamBytes,
+              "kernel parameters");
+
+template <int Cap>
+__global__ void __launch_bounds__(kThreads)
+    adagradKernel(const __grid_constant__ AdagradArgs<Cap> args) {
+  const Chunk ch = locateChunk(args.table);
+  const bool skip = skipStep(args.foundInf);
+  const AdagradCoefs c = scheduledCoefs(args, skip);
+  const bool packed = args.table.packed[ch.tensor];
+  withStorage(args.table.dtype[ch.tensor], [&](auto tag) {
+    using T = decltype(tag);
+    const T *p = static_cast<const T *>(args.table.ptr[0][ch.tensor]);
+    const T *g = static_cast<const T *>(args.table.ptr[1][ch.tensor]);
+    const T *s = static_cast<const T *>(args.table.ptr[2][ch.tensor]);
+    T *np = static_cast<T *>(args.table.ptr[3][ch.tensor]);
+    T *ns = static_cast<T *>(args.table.ptr[4][ch.tensor]);
+    if (skip) {
+      copyChunk(p, np, ch.begin, ch.end, packed);
+      copyChunk(s, ns, ch.begin, ch.end, packed);
+      return;
+    }
+    const T *const in[3] = {p, g, s};
+    T *const out[2] = {np, ns};
+    mapChunk<T, 3, 2>(in, out, ch.begin, ch.end, packed,
+                      [&](const float(&x)[3], float(&y)[2]) {
+                        y[0] = adagradStep(c, x[0], x[1], x[2], &y[1]);
+                      });
+  });
+}
+
+template <int Cap>
+amp_status_t launchAdagrad(Checker &check, int32_t n, const void *const *params,
+                           const void *const *grads, const void *const *sums,
+                           void *const *newParams, void *const *newSums,
+                           const int64_t *sizes, const amp_dtype_t *dtypes,
+                           float lr, const float *lrFactor,
+                           const AdagradCoefs &coefs, const int8_t *foundInf,
+                           cudaStream_t stream) {
+  auto args = std::make_unique<AdagradArgs<Cap>>();
+  args->coefs = coefs;
+  args->lr = lr;
+  args->lrFactor = lrFactor;
+  args->foundInf = foundInf;
+  return forEachGroup(
+      check, args->table, n, sizes, dtypes, kAdagradPtrs,
+      [&](int32_t i, void *(&p)[kAdagradPtrs]) {
+        const void *ptrs[kAdagradPtrs] = {params[i], grads[i], sums[i],
+                                          newParams[i], newSums[i]};
+        for (int k = 0; k < kAdagradPtrs; ++k)
+          p[k] = const_cast<void *>(ptrs[k]);
+      },
+      [&](unsigned chunks, int64_t, int64_t) {
+        adagradKernel<Cap><<<chunks, kThreads, 0, stream>>>(*args);
+        return launched(check, "adagrad-update");
+      });
+}
+
+//===----------------------------------------------------------------------===//
 // Learning-rate schedule
 //===----------------------------------------------------------------------===//
 
@@ -679,6 +749,43 @@ amp_status_t amp_rmsprop_update_multi(
       dtypes, lr, lr_factor,
       rmspropCoefs(lr, alpha, eps, weight_decay, momentum, centered), found_inf,
       toStream(stream));
+}
+
+amp_status_t amp_adagrad_update(const void *param, const void *grad,
+                                const void *state_sum, void *new_param,
+                                void *new_state_sum, int64_t n,
+                                amp_dtype_t dtype, float lr,
+                                const float *lr_factor, float eps,
+                                float weight_decay, const int8_t *found_inf,
+                                void *stream) {
+  Checker check("amp_adagrad_update");
+  if (amp_status_t s =
+          checkAdagradUpdate(check, param, grad, state_sum, new_param,
+                             new_state_sum, n, dtype, lr, eps, weight_decay))
+    return s;
+  if (n == 0)
+    return AMP_STATUS_OK;
+  return launchAdagrad<1>(check, 1, &param, &grad, &state_sum, &new_param,
+                          &new_state_sum, &n, &dtype, lr, lr_factor,
+                          adagradCoefs(lr, eps, weight_decay), found_inf,
+                          toStream(stream));
+}
+
+amp_status_t amp_adagrad_update_multi(
+    int32_t n_buffers, const void *const *params, const void *const *grads,
+    const void *const *state_sums, void *const *new_params,
+    void *const *new_state_sums, const int64_t *sizes,
+    const amp_dtype_t *dtypes, float lr, const float *lr_factor, float eps,
+    float weight_decay, const int8_t *found_inf, void *stream) {
+  Checker check("amp_adagrad_update_multi");
+  if (amp_status_t s = checkAdagradUpdateMulti(
+          check, n_buffers, params, grads, state_sums, new_params,
+          new_state_sums, sizes, dtypes, lr, eps, weight_decay))
+    return s;
+  return launchAdagrad<kAdagradCap>(
+      check, n_buffers, params, grads, state_sums, new_params, new_state_sums,
+      sizes, dtypes, lr, lr_factor, adagradCoefs(lr, eps, weight_decay),
+      found_inf, toStream(stream));
 }
 
 amp_status_t amp_clip_grad_norm(int32_t n_buffers, const void *const *grads,

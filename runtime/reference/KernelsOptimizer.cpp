@@ -1,12 +1,12 @@
-//===- KernelsOptimizer.cpp - SGD, AdamW, RMSprop and clipping ------------===//
+//===- KernelsOptimizer.cpp - the optimizer updates and clipping ----------===//
 //
-// amp_lr_schedule, amp_sgd_update, amp_adam_update, amp_rmsprop_update (and
-// their _multi forms, a loop over the buffers) and amp_clip_grad_norm on the
-// reference backend.
+// amp_lr_schedule, amp_sgd_update, amp_adam_update, amp_rmsprop_update,
+// amp_adagrad_update (and their _multi forms, a loop over the buffers) and
+// amp_clip_grad_norm on the reference backend.
 // The checks are OptimizerChecks.h and the scalar and per-element math
 // OptimizerMath.h, both shared with the CUDA backend. The updates follow the
-// op order of PyTorch's single-tensor torch.optim.SGD / AdamW / RMSprop in
-// f32, with
+// op order of PyTorch's single-tensor torch.optim.SGD / AdamW / RMSprop /
+// Adagrad in f32, with
 // the scalar coefficients (the scheduled lr among them) formed in f64 and
 // rounded once, and honour the found_inf predicate of amp.skip_step_if: a
 // set flag leaves every output bitwise equal to its input.
@@ -159,6 +159,33 @@ void rmspropCompute(const void *param, const void *grad, const void *square_avg,
         na[i] = fromF32<T>(a1);
       if (c.hasMomentum)
         nbuf[i] = fromF32<T>(b1);
+      np[i] = fromF32<T>(p1);
+    });
+  });
+}
+
+/// The Adagrad update of one checked buffer.
+void adagradCompute(const void *param, const void *grad, const void *state_sum,
+                    void *new_param, void *new_state_sum, int64_t n,
+                    amp_dtype_t dtype, const AdagradCoefs &c,
+                    const int8_t *found_inf) {
+  if (skipStep(found_inf)) {
+    keep(param, new_param, n, dtype);
+    keep(state_sum, new_state_sum, n, dtype);
+    return;
+  }
+  dispatchFloat(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    const T *p = static_cast<const T *>(param);
+    const T *gp = static_cast<const T *>(grad);
+    const T *s = static_cast<const T *>(state_sum);
+    T *np = static_cast<T *>(new_param);
+    T *ns = static_cast<T *>(new_state_sum);
+    parallelFor(n, [=](int64_t i) {
+      float s1;
+      const float p1 =
+          adagradStep(c, toF32(p[i]), toF32(gp[i]), toF32(s[i]), &s1);
+      ns[i] = fromF32<T>(s1);
       np[i] = fromF32<T>(p1);
     });
   });
@@ -323,6 +350,43 @@ amp_status_t amp_rmsprop_update_multi(
                    c.hasMomentum ? new_momentum_bufs[i] : nullptr,
                    c.centered ? new_grad_avgs[i] : nullptr, sizes[i], dtypes[i],
                    c, found_inf);
+  return AMP_STATUS_OK;
+}
+
+amp_status_t amp_adagrad_update(const void *param, const void *grad,
+                                const void *state_sum, void *new_param,
+                                void *new_state_sum, int64_t n,
+                                amp_dtype_t dtype, float lr,
+                                const float *lr_factor, float eps,
+                                float weight_decay, const int8_t *found_inf,
+                                void * /*stream*/) {
+  Checker check("amp_adagrad_update");
+  if (amp_status_t s =
+          checkAdagradUpdate(check, param, grad, state_sum, new_param,
+                             new_state_sum, n, dtype, lr, eps, weight_decay))
+    return s;
+  adagradCompute(param, grad, state_sum, new_param, new_state_sum, n, dtype,
+                 adagradCoefs(scheduledLr(lr, lr_factor), eps, weight_decay),
+                 found_inf);
+  return AMP_STATUS_OK;
+}
+
+amp_status_t amp_adagrad_update_multi(
+    int32_t n_buffers, const void *const *params, const void *const *grads,
+    const void *const *state_sums, void *const *new_params,
+    void *const *new_state_sums, const int64_t *sizes,
+    const amp_dtype_t *dtypes, float lr, const float *lr_factor, float eps,
+    float weight_decay, const int8_t *found_inf, void * /*stream*/) {
+  Checker check("amp_adagrad_update_multi");
+  if (amp_status_t s = checkAdagradUpdateMulti(
+          check, n_buffers, params, grads, state_sums, new_params,
+          new_state_sums, sizes, dtypes, lr, eps, weight_decay))
+    return s;
+  const AdagradCoefs c =
+      adagradCoefs(scheduledLr(lr, lr_factor), eps, weight_decay);
+  for (int32_t i = 0; i < n_buffers; ++i)
+    adagradCompute(params[i], grads[i], state_sums[i], new_params[i],
+                   new_state_sums[i], sizes[i], dtypes[i], c, found_inf);
   return AMP_STATUS_OK;
 }
 

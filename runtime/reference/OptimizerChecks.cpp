@@ -365,6 +365,56 @@ amp_status_t amp::runtime::kernels::checkRmspropUpdateMulti(
   return AMP_STATUS_OK;
 }
 
+/// The hyperparameters of amp_adagrad_update and amp_adagrad_update_multi.
+static amp_status_t checkAdagradHyperparameters(Checker &check, float lr,
+                                                float eps, float weight_decay) {
+  if (!nonNegative(lr) || !nonNegative(eps) || !nonNegative(weight_decay))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "lr (%g), eps (%g) and weight_decay (%g) must be finite "
+                      "and >= 0",
+                      (double)lr, (double)eps, (double)weight_decay);
+  return AMP_STATUS_OK;
+}
+
+amp_status_t amp::runtime::kernels::checkAdagradUpdate(
+    Checker &check, const void *param, const void *grad, const void *state_sum,
+    const void *new_param, const void *new_state_sum, int64_t n,
+    amp_dtype_t dtype, float lr, float eps, float weight_decay) {
+  if (amp_status_t s = check.count("n", n))
+    return s;
+  if (amp_status_t s = check.dtype("dtype", dtype, kFloatDtypes))
+    return s;
+  if (amp_status_t s =
+          checkAdagradHyperparameters(check, lr, eps, weight_decay))
+    return s;
+  return check.pointers({{"param", param, n, dtype},
+                         {"grad", grad, n, dtype},
+                         {"state_sum", state_sum, n, dtype},
+                         {"new_param", new_param, n, dtype},
+                         {"new_state_sum", new_state_sum, n, dtype}});
+}
+
+amp_status_t amp::runtime::kernels::checkAdagradUpdateMulti(
+    Checker &check, int32_t n_buffers, const void *const *params,
+    const void *const *grads, const void *const *state_sums,
+    void *const *new_params, void *const *new_state_sums, const int64_t *sizes,
+    const amp_dtype_t *dtypes, float lr, float eps, float weight_decay) {
+  if (amp_status_t s = checkArrays(check, n_buffers,
+                                   {params, grads, state_sums, new_params,
+                                    new_state_sums, sizes, dtypes}))
+    return s;
+  // The hyperparameters are checked even without buffers.
+  if (amp_status_t s =
+          checkAdagradHyperparameters(check, lr, eps, weight_decay))
+    return s;
+  for (int32_t i = 0; i < n_buffers; ++i)
+    if (amp_status_t s = checkAdagradUpdate(
+            check, params[i], grads[i], state_sums[i], new_params[i],
+            new_state_sums[i], sizes[i], dtypes[i], lr, eps, weight_decay))
+      return s;
+  return AMP_STATUS_OK;
+}
+
 amp_status_t amp::runtime::kernels::checkClipGradNorm(
     Checker &check, int32_t n_buffers, const void *const *grads,
     void *const *clipped, const int64_t *sizes, const amp_dtype_t *dtypes,

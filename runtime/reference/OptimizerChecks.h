@@ -1,10 +1,11 @@
 //===- OptimizerChecks.h - Argument checks of the optimizer kernels -------===//
 //
 // The argument checks of amp_lr_schedule, amp_sgd_update, amp_adam_update,
-// amp_rmsprop_update, their _multi forms and amp_clip_grad_norm, shared by the
-// reference and the CUDA backend (amp_kernel_core) so that a malformed call
-// fails with the same status and message on both. They read only the arguments,
-// never tensor contents (which may be device memory).
+// amp_rmsprop_update, amp_adagrad_update, their _multi forms and
+// amp_clip_grad_norm, shared by the reference and the CUDA backend
+// (amp_kernel_core) so that a malformed call fails with the same status and
+// message on both. They read only the arguments, never tensor contents (which
+// may be device memory).
 //
 //===----------------------------------------------------------------------===//
 
@@ -89,6 +90,22 @@ amp_status_t checkRmspropUpdateMulti(
     void *const *new_momentum_bufs, void *const *new_grad_avgs,
     const int64_t *sizes, const amp_dtype_t *dtypes, float lr, float alpha,
     float eps, float weight_decay, float momentum, int32_t centered);
+
+/// amp_adagrad_update's checks.
+amp_status_t checkAdagradUpdate(Checker &check, const void *param,
+                                const void *grad, const void *state_sum,
+                                const void *new_param,
+                                const void *new_state_sum, int64_t n,
+                                amp_dtype_t dtype, float lr, float eps,
+                                float weight_decay);
+
+/// amp_adagrad_update_multi's checks: n_buffers >= 0, the arrays non-NULL
+/// when there are buffers, and checkAdagradUpdate for every buffer.
+amp_status_t checkAdagradUpdateMulti(
+    Checker &check, int32_t n_buffers, const void *const *params,
+    const void *const *grads, const void *const *state_sums,
+    void *const *new_params, void *const *new_state_sums, const int64_t *sizes,
+    const amp_dtype_t *dtypes, float lr, float eps, float weight_decay);
 
 /// amp_clip_grad_norm's checks.
 amp_status_t checkClipGradNorm(Checker &check, int32_t n_buffers,

@@ -1,7 +1,7 @@
 //===- OptimizerMath.h - Per-element optimizer math, host and device ------===//
 //
-// The per-element updates of amp_sgd_update, amp_adam_update and
-// amp_rmsprop_update, the
+// The per-element updates of amp_sgd_update, amp_adam_update,
+// amp_rmsprop_update and amp_adagrad_update, the
 // scheduled learning rate and the schedule factor of amp_lr_schedule, and
 // the clipping coefficient of amp_clip_grad_norm, shared by the reference
 // backend and the CUDA kernels so that both run the same operations in the
@@ -276,6 +276,37 @@ inline AMP_HOST_DEVICE float rmspropStep(const RmspropCoefs &c, float param,
     return param + c.negLr * b;
   }
   return param + c.negLr * g / avg;
+}
+
+//===----------------------------------------------------------------------===//
+// Adagrad
+//===----------------------------------------------------------------------===//
+
+/// torch.optim.Adagrad's scalars (lr_decay = 0, so PyTorch's clr is lr), as
+/// f32 kernel arguments.
+struct AdagradCoefs {
+  float weightDecay, eps, negLr;
+};
+
+/// The scalars from the checked arguments, lr the scheduled one
+/// (scheduledLr).
+inline AMP_HOST_DEVICE AdagradCoefs adagradCoefs(float lr, float eps,
+                                                 float weight_decay) {
+  return {weight_decay, eps, -lr};
+}
+
+/// One element of the Adagrad step, in the op order of PyTorch's
+/// single-tensor step (grad.add(param, alpha=wd);
+/// state_sum.addcmul_(grad, grad, value=1); std = state_sum.sqrt().add_(eps);
+/// param.addcdiv_(grad, std, value=-clr)): returns param'; *newSum is sum',
+/// unrounded.
+inline AMP_HOST_DEVICE float adagradStep(const AdagradCoefs &c, float param,
+                                         float grad, float sum, float *newSum) {
+  const float g = c.weightDecay != 0.0f ? grad + c.weightDecay * param : grad;
+  const float s1 = sum + g * g;
+  *newSum = s1;
+  const float denom = sqrtf(s1) + c.eps;
+  return param + c.negLr * g / denom;
 }
 
 //===----------------------------------------------------------------------===//

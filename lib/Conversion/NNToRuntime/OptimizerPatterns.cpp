@@ -1,11 +1,13 @@
 //===- OptimizerPatterns.cpp - optimizer updates to runtime calls ---------===//
 //
-// nn.sgd_update, nn.adam_update and nn.rmsprop_update, which take the
+// nn.sgd_update, nn.adam_update, nn.rmsprop_update and nn.adagrad_update,
+// which take the
 // found_inf predicate of the amp.skip_step_if they were in (the kernels then
 // leave every output bitwise equal to its input, with no host sync) and
 // their lr_factor, and nn.clip_grad_norm and nn.lr_schedule. The updates of
 // a step with the same configuration become one multi-tensor call
-// (amp_sgd_update_multi, amp_adam_update_multi, amp_rmsprop_update_multi):
+// (amp_sgd_update_multi, amp_adam_update_multi, amp_rmsprop_update_multi,
+// amp_adagrad_update_multi):
 // PyTorch's fused/foreach optimizers, one launch instead of one per param.
 //
 //===----------------------------------------------------------------------===//
@@ -294,6 +296,50 @@ private:
   }
 };
 
+struct AdagradUpdateLowering : UpdateRunLowering<nn::AdagradUpdateOp> {
+  using UpdateRunLowering::UpdateRunLowering;
+
+  void callSingle(nn::AdagradUpdateOp op, const Lists &operands,
+                  const Lists &results, Value lrFactor, Value predicate,
+                  RuntimeBuilder &rb) const override {
+    SmallVector<Value> args = {operands[0][0],
+                               operands[1][0],
+                               operands[2][0],
+                               results[0][0],
+                               results[1][0],
+                               rb.i64(getNumElements(op.getParam())),
+                               rb.dtype(op.getParam().getType())};
+    args.append(hyperparameters(op, lrFactor, rb));
+    args.append({predicate, rb.stream()});
+    rb.call(RuntimeFn::amp_adagrad_update, args);
+  }
+
+  void callMulti(nn::AdagradUpdateOp op, ValueRange params,
+                 const Lists &operands, const Lists &results, Value lrFactor,
+                 Value predicate, RuntimeBuilder &rb) const override {
+    auto [sizes, dtypes] = sizesAndDtypes(params, rb);
+    SmallVector<Value> args = {rb.i32(params.size()),
+                               rb.ptrArray(operands[0]),
+                               rb.ptrArray(operands[1]),
+                               rb.ptrArray(operands[2]),
+                               rb.ptrArray(results[0]),
+                               rb.ptrArray(results[1]),
+                               sizes,
+                               dtypes};
+    args.append(hyperparameters(op, lrFactor, rb));
+    args.append({predicate, rb.stream()});
+    rb.call(RuntimeFn::amp_adagrad_update_multi, args);
+  }
+
+private:
+  static SmallVector<Value>
+  hyperparameters(nn::AdagradUpdateOp op, Value lrFactor, RuntimeBuilder &rb) {
+    return {rb.f32(op.getLr().convertToDouble()), lrFactor,
+            rb.f32(op.getEps().convertToDouble()),
+            rb.f32(op.getWeightDecay().convertToDouble())};
+  }
+};
+
 struct ClipGradNormLowering : RuntimeOpLowering<nn::ClipGradNormOp> {
   void lower(nn::ClipGradNormOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
@@ -354,7 +400,7 @@ struct LrScheduleLowering : RuntimeOpLowering<nn::LrScheduleOp> {
 
 void amp::addOptimizerLowerings(LoweringTable &table,
                                 const SkipPredicates &predicates) {
-  table.add<SgdUpdateLowering, AdamUpdateLowering, RmspropUpdateLowering>(
-      predicates);
+  table.add<SgdUpdateLowering, AdamUpdateLowering, RmspropUpdateLowering,
+            AdagradUpdateLowering>(predicates);
   table.add<ClipGradNormLowering, LrScheduleLowering>();
 }

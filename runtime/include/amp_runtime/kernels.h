@@ -1027,6 +1027,29 @@ AMP_KERNEL_API amp_status_t amp_rmsprop_update_multi(
     float weight_decay, float momentum, int32_t centered,
     const int8_t *found_inf, void *stream);
 
+/* nn.adagrad_update (torch.optim.Adagrad with lr_decay = 0):
+ * g = grad + wd * param (when wd != 0); sum' = state_sum + g * g;
+ * param' = param - lr * g / (sqrt(sum') + eps). INVALID_ARGUMENT for lr,
+ * eps or weight_decay negative or not finite. */
+AMP_KERNEL_API amp_status_t amp_adagrad_update(
+    const void *param, const void *grad, const void *state_sum, void *new_param,
+    void *new_state_sum, int64_t n, amp_dtype_t dtype, float lr,
+    const float *lr_factor, float eps, float weight_decay,
+    const int8_t *found_inf, void *stream);
+
+/* amp_adagrad_update over n_buffers (>= 0) buffers in one call, with one
+ * found_inf and the same hyperparameters for every buffer: exactly the
+ * amp_adagrad_update calls for i = 0 .. n_buffers - 1, each with its own
+ * size and dtype. Each new_* may equal its own input; the buffers of
+ * different i must not overlap. A device backend updates every buffer in
+ * one or a few kernel launches. */
+AMP_KERNEL_API amp_status_t amp_adagrad_update_multi(
+    int32_t n_buffers, const void *const *params, const void *const *grads,
+    const void *const *state_sums, void *const *new_params,
+    void *const *new_state_sums, const int64_t *sizes,
+    const amp_dtype_t *dtypes, float lr, const float *lr_factor, float eps,
+    float weight_decay, const int8_t *found_inf, void *stream);
+
 /* nn.clip_grad_norm (torch.nn.utils.clip_grad_norm_): with norm_i the f32 L2
  * norm of grads[i] and total = sqrt(sum_i norm_i^2) (f32),
  * coef = max_norm / (total + 1e-6) clamped to <= 1 (NaN stays NaN),

@@ -1358,7 +1358,8 @@ def optimizer_runs():
     """The optimizers of test/Import/optimizers.test as functions of the
     model's named parameters: torch.optim.Adam (L2 weight decay), SGD with
     Nesterov momentum, RMSprop (plain with weight decay; centered with
-    momentum), and param groups without weight decay (timm's rule, every
+    momentum), Adagrad (weight decay, a nonzero initial accumulator), and
+    param groups without weight decay (timm's rule, every
     param of rank <= 1; and by name, as Hugging Face's Trainer)."""
     def groups(named, no_decay, decay):
         named = list(named)
@@ -1376,6 +1377,9 @@ def optimizer_runs():
         "rmsprop_centered_momentum": lambda named: torch.optim.RMSprop(
             [p for _, p in named], lr=0.002, alpha=0.9, eps=1e-6,
             momentum=0.8, centered=True),
+        "adagrad": lambda named: torch.optim.Adagrad(
+            [p for _, p in named], lr=0.05, weight_decay=0.1,
+            initial_accumulator_value=0.1),
         "adamw_no_decay_1d": lambda named: torch.optim.AdamW(
             groups(named, lambda n, p: p.ndim <= 1, 0.5), lr=0.01),
         "sgd_no_decay_names": lambda named: torch.optim.SGD(

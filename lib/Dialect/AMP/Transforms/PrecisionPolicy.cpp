@@ -118,6 +118,7 @@ static constexpr PolicyEntry kDefaultPolicy[] = {
     {"nn.sgd_update", D, D},
     {"nn.adam_update", D, D},
     {"nn.rmsprop_update", D, D},
+    {"nn.adagrad_update", D, D},
     {"nn.clip_grad_norm", D, D},
     {"nn.lr_schedule", D, D},
     {"nn.running_stats_update", D, D},

@@ -1709,6 +1709,29 @@ LogicalResult RmspropUpdateOp::verify() {
 }
 
 LogicalResult
+AdagradUpdateOp::inferReturnTypes(MLIRContext *, Loc loc, Adaptor adaptor,
+                                  SmallVectorImpl<Type> &inferred) {
+  Type param = adaptor.getParam().getType();
+  if (failed(requireParamType(loc, adaptor.getGrad(), param, "grad")) ||
+      failed(requireParamType(loc, adaptor.getStateSum(), param, "state_sum")))
+    return failure();
+  inferred.append({param, param});
+  return success();
+}
+
+LogicalResult AdagradUpdateOp::verify() {
+  if (failed(checkAttrLowerBound(*this, "lr", getLr().convertToFloat(), 0.0f,
+                                 false)) ||
+      failed(checkAttrLowerBound(*this, "eps", getEps().convertToFloat(), 0.0f,
+                                 false)) ||
+      failed(checkAttrLowerBound(*this, "weight_decay",
+                                 getWeightDecay().convertToFloat(), 0.0f,
+                                 false)))
+    return failure();
+  return success();
+}
+
+LogicalResult
 ClipGradNormOp::inferReturnTypes(MLIRContext *ctx, Loc loc, Adaptor adaptor,
                                  SmallVectorImpl<Type> &inferred) {
   if (adaptor.getGrads().empty())

@@ -46,6 +46,7 @@ std::optional<Optimizer> amp::nn::parseOptimizer(StringRef name) {
       .Case("adam", Optimizer::Adam)
       .Case("adamw", Optimizer::AdamW)
       .Case("rmsprop", Optimizer::Rmsprop)
+      .Case("adagrad", Optimizer::Adagrad)
       .Case("none", Optimizer::None)
       .Default(std::nullopt);
 }
@@ -474,11 +475,13 @@ static OptimizerResults buildOptimizer(func::FuncOp fn, OpBuilder &b,
   bool adam = options.optimizer == Optimizer::Adam ||
               options.optimizer == Optimizer::AdamW;
   bool rmsprop = options.optimizer == Optimizer::Rmsprop;
+  bool adagrad = options.optimizer == Optimizer::Adagrad;
   auto scalarF32 = RankedTensorType::get({}, b.getF32Type());
 
   // The state of each param, in order: Adam's exp_avg, exp_avg_sq and step;
   // RMSprop's square_avg, then its momentum buffer when momentum > 0 and
-  // its grad_avg when centered; or SGD's momentum buffer when momentum > 0.
+  // its grad_avg when centered; Adagrad's state_sum; or SGD's momentum
+  // buffer when momentum > 0.
   SmallVector<Location> paramLocs;
   SmallVector<unsigned> indices;
   SmallVector<Type> types;
@@ -490,6 +493,8 @@ static OptimizerResults buildOptimizer(func::FuncOp fn, OpBuilder &b,
     SmallVector<Type, 3> state;
     if (adam) {
       state = {param.getType(), param.getType(), scalarF32};
+    } else if (adagrad) {
+      state = {param.getType()};
     } else {
       if (rmsprop)
         state.push_back(param.getType());
@@ -504,8 +509,14 @@ static OptimizerResults buildOptimizer(func::FuncOp fn, OpBuilder &b,
       locs.push_back(paramLocs.back());
     }
   }
-  DictionaryAttr stateAttrs =
-      b.getDictionaryAttr({getRoleNamedAttr(ctx, Role::OptState)});
+  // Adagrad's sums start at initial_accumulator_value (nn.init).
+  SmallVector<NamedAttribute, 2> stateAttrList = {
+      getRoleNamedAttr(ctx, Role::OptState)};
+  if (adagrad && options.initialAccumulatorValue != 0.0)
+    stateAttrList.push_back(b.getNamedAttr(
+        NNDialect::getInitAttrName(), b.getF32FloatAttr(static_cast<float>(
+                                          options.initialAccumulatorValue))));
+  DictionaryAttr stateAttrs = b.getDictionaryAttr(stateAttrList);
   SmallVector<DictionaryAttr> attrs(types.size(), stateAttrs);
   // The schedule's step counter, after the state of every param.
   if (options.lrSchedule) {
@@ -559,6 +570,14 @@ static OptimizerResults buildOptimizer(func::FuncOp fn, OpBuilder &b,
       out.params.push_back(update.getNewParam());
       out.state.append({update.getNewExpAvg(), update.getNewExpAvgSq(),
                         update.getNewStep()});
+      continue;
+    }
+    if (adagrad) {
+      auto update = AdagradUpdateOp::create(b, loc, param, grad, state(),
+                                            lrFactor, f32(options.lr),
+                                            f32(options.eps), paramDecay);
+      out.params.push_back(update.getNewParam());
+      out.state.push_back(update.getNewStateSum());
       continue;
     }
     if (rmsprop) {
@@ -992,8 +1011,10 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
     };
     std::optional<Optimizer> parsed = parseOptimizer(optimizer);
     if (!parsed)
-      return fail("optimizer must be sgd, adam, adamw, rmsprop or none, got '" +
-                  optimizer + "'");
+      return fail(
+          "optimizer must be sgd, adam, adamw, rmsprop, adagrad or none, "
+          "got '" +
+          optimizer + "'");
     options.optimizer = *parsed;
     if (failed(checkOptimizerTakes(error)))
       return failure();
@@ -1006,6 +1027,8 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
       return fail("beta1 and beta2 must be in [0, 1)");
     if (!(alpha >= 0 && alpha <= 1))
       return fail("alpha must be in [0, 1]");
+    if (!(initialAccumulatorValue >= 0) || std::isinf(initialAccumulatorValue))
+      return fail("initial-accumulator-value must be finite and >= 0");
     if (!positive(eps))
       return fail("eps must be a positive finite number");
     if (!(clipNorm >= 0) || std::isinf(clipNorm))
@@ -1025,16 +1048,19 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
     if (failed(readLrSchedule(error)))
       return failure();
     options.accumulateSteps = accumulateSteps;
-    // PyTorch's default lr: 0.01 for RMSprop, 0.001 for the others.
-    options.lr =
-        lr.hasValue() || options.optimizer != Optimizer::Rmsprop ? lr : 1e-2;
+    // PyTorch's defaults: lr 0.01 for RMSprop and Adagrad (0.001 for the
+    // others), eps 1e-10 for Adagrad (1e-8 for the others).
+    bool adagrad = options.optimizer == Optimizer::Adagrad;
+    bool lr01 = adagrad || options.optimizer == Optimizer::Rmsprop;
+    options.lr = lr.hasValue() || !lr01 ? lr : 1e-2;
     options.momentum = momentum;
     options.nesterov = nesterov;
     options.beta1 = beta1;
     options.beta2 = beta2;
-    options.eps = eps;
+    options.eps = eps.hasValue() || !adagrad ? eps : 1e-10;
     options.alpha = alpha;
     options.centered = centered;
+    options.initialAccumulatorValue = initialAccumulatorValue;
     options.weightDecay =
         weightDecay < 0 ? std::nullopt : std::optional<double>(weightDecay);
     options.noDecay.assign(noDecay.begin(), noDecay.end());
@@ -1052,6 +1078,7 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
     bool adam = options.optimizer == Optimizer::Adam ||
                 options.optimizer == Optimizer::AdamW;
     bool rmsprop = options.optimizer == Optimizer::Rmsprop;
+    bool adagrad = options.optimizer == Optimizer::Adagrad;
     bool any = options.optimizer != Optimizer::None;
     auto takes = [&](const auto &option, bool taken) {
       if (taken || !option.hasValue())
@@ -1060,12 +1087,12 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
               " is not an option of optimizer=" + optimizer.getValue();
       return false;
     };
-    bool ok = takes(this->lr, any) && takes(momentum, sgd || rmsprop) &&
-              takes(nesterov, sgd) && takes(beta1, adam) &&
-              takes(beta2, adam) && takes(eps, adam || rmsprop) &&
-              takes(alpha, rmsprop) && takes(centered, rmsprop) &&
-              takes(weightDecay, any) && takes(noDecay, any) &&
-              takes(noDecay1d, any);
+    bool ok =
+        takes(this->lr, any) && takes(momentum, sgd || rmsprop) &&
+        takes(nesterov, sgd) && takes(beta1, adam) && takes(beta2, adam) &&
+        takes(eps, adam || rmsprop || adagrad) && takes(alpha, rmsprop) &&
+        takes(centered, rmsprop) && takes(initialAccumulatorValue, adagrad) &&
+        takes(weightDecay, any) && takes(noDecay, any) && takes(noDecay1d, any);
     return success(ok);
   }
 

@@ -1567,6 +1567,37 @@ def NN_RmspropUpdateOp : NN_Op<"rmsprop_update", [InferTypeOpAdaptor,
   }];
 }
 
+def NN_AdagradUpdateOp : NN_Op<"adagrad_update", [InferTypeOpAdaptor,
+    NN_OptimizerUpdateOpInterface,
+    AllTypesMatch<["param", "grad", "state_sum"]>]> {
+  let summary = "Adagrad step with weight decay";
+  let description = [{
+    PyTorch's `torch.optim.Adagrad` step (with `lr_decay = 0`). With
+    `g = grad + weight_decay * param`: `sum' = sum + g^2` (`state_sum`,
+    which starts at PyTorch's `initial_accumulator_value`) and
+    `param' = param - lr * g / (sqrt(sum') + eps)`. With an `lr_factor`
+    (an `nn.lr_schedule`'s factor) the step's learning rate is
+    `lr * lr_factor`, formed in f64 and rounded to f32.
+
+    ```mlir
+    %p1, %s1 = nn.adagrad_update %p, %g, %s {lr = 0.01 : f32}
+        : tensor<64x128xf32>
+    ```
+  }];
+  let arguments = (ins NN_FloatTensor:$param, NN_FloatTensor:$grad,
+                   NN_FloatTensor:$state_sum,
+                   Optional<NN_F32Scalar>:$lr_factor,
+                   F32Attr:$lr,
+                   DefaultValuedAttr<F32Attr, "1e-10">:$eps,
+                   DefaultValuedAttr<F32Attr, "0.0">:$weight_decay);
+  let results = (outs NN_FloatTensor:$new_param,
+                 NN_FloatTensor:$new_state_sum);
+  let assemblyFormat = "$param `,` $grad `,` $state_sum "
+                       "(`lr_factor` `(` $lr_factor^ `)`)? attr-dict "
+                       "`:` type($param)";
+  let hasVerifier = 1;
+}
+
 def NN_ClipGradNormOp : NN_Op<"clip_grad_norm", [InferTypeOpAdaptor]> {
   let summary = "scale gradients so that their global L2 norm is <= max_norm";
   let description = [{

@@ -21,7 +21,7 @@ namespace amp::nn {
 
 /// None returns the param gradients instead of updating the params (for
 /// gradient checks and for callers with their own update).
-enum class Optimizer { Sgd, Adam, AdamW, Rmsprop, None };
+enum class Optimizer { Sgd, Adam, AdamW, Rmsprop, Adagrad, None };
 
 /// The optimizer and its hyper-parameters (PyTorch's names and defaults).
 struct AutodiffOptions {
@@ -33,13 +33,15 @@ struct AutodiffOptions {
   bool nesterov = false;
   double beta1 = 0.9;
   double beta2 = 0.999;
-  /// Adam's and RMSprop's epsilon.
+  /// Adam's, RMSprop's and Adagrad's epsilon.
   double eps = 1e-8;
   /// RMSprop's smoothing constant, and whether it is centered (the
   /// variance estimate less the squared mean gradient).
   double alpha = 0.99;
   bool centered = false;
-  /// Unset: 0 for SGD, Adam and RMSprop, 0.01 for AdamW.
+  /// Adagrad's initial state_sum (the opt_state arguments' nn.init).
+  double initialAccumulatorValue = 0.0;
+  /// Unset: 0, except 0.01 for AdamW.
   std::optional<double> weightDecay;
   /// The params without weight decay (PyTorch's param group with
   /// weight_decay = 0): those whose name (NameLoc) contains one of these
@@ -63,7 +65,7 @@ struct AutodiffOptions {
   bool stepDropoutMasks = true;
 };
 
-/// "sgd" / "adam" / "adamw" / "rmsprop" / "none", or nullopt.
+/// "sgd" / "adam" / "adamw" / "rmsprop" / "adagrad" / "none", or nullopt.
 std::optional<Optimizer> parseOptimizer(llvm::StringRef name);
 
 /// Parses nn-autodiff's pass options ("optimizer=adamw lr=3e-4 ...", the

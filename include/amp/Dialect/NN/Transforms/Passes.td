@@ -34,9 +34,11 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
     3. The optimizer update of every param (`nn.sgd_update`, with a momentum
        buffer when `momentum > 0`, or `nn.adam_update` with its two moments
        and step counter per param: `adam` with L2 weight decay, `adamw`
-       with decoupled weight decay, or `nn.rmsprop_update` with its
+       with decoupled weight decay, `nn.rmsprop_update` with its
        `square_avg`, a momentum buffer when `momentum > 0` and a `grad_avg`
-       when `centered`), with the new `opt_state` arguments
+       when `centered`, or `nn.adagrad_update` with its `state_sum`, whose
+       `nn.init` is `initial-accumulator-value`), with the new `opt_state`
+       arguments
        inserted after the last param (zero-initialized by runners). With
        `lr-schedule`, one `nn.lr_schedule` gives every update its
        `lr_factor`, and its step counter is a `schedule_state` argument
@@ -84,11 +86,11 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
     Option<"optimizer", "optimizer", "std::string", "\"sgd\"",
            "sgd (torch.optim.SGD), adam (torch.optim.Adam: L2 weight "
            "decay), adamw (torch.optim.AdamW: decoupled weight decay), "
-           "rmsprop (torch.optim.RMSprop), or none (return the param "
-           "gradients, then the loss)">,
+           "rmsprop (torch.optim.RMSprop), adagrad (torch.optim.Adagrad), "
+           "or none (return the param gradients, then the loss)">,
     Option<"lr", "lr", "double", "1e-3",
-           "Learning rate (PyTorch's defaults: 1e-2 for rmsprop, else "
-           "1e-3)">,
+           "Learning rate (PyTorch's defaults: 1e-2 for rmsprop and "
+           "adagrad, else 1e-3)">,
     Option<"momentum", "momentum", "double", "0.0",
            "SGD and RMSprop momentum (a momentum buffer per param when > "
            "0)">,
@@ -96,15 +98,19 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
            "SGD: Nesterov momentum (needs momentum > 0)">,
     Option<"beta1", "beta1", "double", "0.9", "Adam(W) beta1">,
     Option<"beta2", "beta2", "double", "0.999", "Adam(W) beta2">,
-    Option<"eps", "eps", "double", "1e-8", "Adam(W) and RMSprop epsilon">,
+    Option<"eps", "eps", "double", "1e-8",
+           "Adam(W), RMSprop and Adagrad epsilon (PyTorch's defaults: 1e-10 "
+           "for adagrad, else 1e-8)">,
     Option<"alpha", "alpha", "double", "0.99",
            "RMSprop smoothing constant of the squared-gradient average">,
     Option<"centered", "centered", "bool", "false",
            "RMSprop: normalize by the estimated variance of the gradient "
            "(a grad_avg per param)">,
+    Option<"initialAccumulatorValue", "initial-accumulator-value", "double",
+           "0.0", "Adagrad: the initial value of the squared-gradient sums">,
     Option<"weightDecay", "weight-decay", "double", "-1.0",
            "Weight decay; negative means the optimizer's PyTorch default "
-           "(0 for sgd, adam and rmsprop, 0.01 for adamw)">,
+           "(0.01 for adamw, else 0)">,
     ListOption<"noDecay", "no-decay", "std::string",
                "No weight decay for the params whose name contains one of "
                "these strings (e.g. bias,LayerNorm)">,
