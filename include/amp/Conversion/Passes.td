@@ -87,8 +87,8 @@ def LowerToRuntime : Pass<"amp-lower-to-runtime", "::mlir::ModuleOp"> {
       an error (pass it as an argument instead);
     * an argument with `amp.aliasing_output = N` donates its buffer to
       result N (the caller does not read it after the call): an optimizer
-      update (`nn.sgd_update`, `nn.adam_update`, `nn.rmsprop_update`) that
-      the function returns as result N computes it in place, in the
+      update (`nn.sgd_update`, `nn.adam_update`, `nn.rmsprop_update`,
+      `nn.adagrad_update`) that the function returns as result N computes it in place, in the
       argument's buffer, when nothing reads the argument after the update,
       and an argument returned
       unchanged as result N is not copied. The lowered function's

@@ -491,6 +491,26 @@ func.func @rmsprop_run(%w1: tensor<4xf32>, %g1: tensor<4xf32>, %v1: tensor<4xf32
 
 // -----
 
+// Adagrad updates of one configuration are one multi call: the params,
+// gradients, sums, new params and new sums as pointer arrays, then the
+// sizes, dtypes, lr, lr_factor (NULL), eps and weight decay.
+// CHECK-LABEL: func.func @adagrad_run
+// CHECK-DAG: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK-DAG: %[[TWO:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK-DAG: %[[EPS:.*]] = llvm.mlir.constant(1.000000e-10 : f32) : f32
+// CHECK-DAG: %[[WD:.*]] = llvm.mlir.constant(1.000000e-01 : f32) : f32
+// CHECK: llvm.call @amp_adagrad_update_multi(%[[TWO]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[NULL]], %[[EPS]], %[[WD]], %[[NULL]], %{{.*}})
+// CHECK-NOT: @amp_adagrad_update
+func.func @adagrad_run(%w1: tensor<4xf32>, %g1: tensor<4xf32>, %s1: tensor<4xf32>,
+                       %w2: tensor<6xf16>, %g2: tensor<6xf16>, %s2: tensor<6xf16>)
+    -> (tensor<4xf32>, tensor<6xf16>) {
+  %a:2 = nn.adagrad_update %w1, %g1, %s1 {lr = 1.0e-2 : f32, weight_decay = 0.1 : f32} : tensor<4xf32>
+  %b:2 = nn.adagrad_update %w2, %g2, %s2 {lr = 1.0e-2 : f32, weight_decay = 0.1 : f32} : tensor<6xf16>
+  return %a#0, %b#0 : tensor<4xf32>, tensor<6xf16>
+}
+
+// -----
+
 // Adam (L2 weight decay) passes decoupled_weight_decay = 0, AdamW 1; the
 // two configurations are separate calls.
 // CHECK-LABEL: func.func @adam_weight_decay_kinds

@@ -2337,6 +2337,30 @@ func.func @rmsprop_grad_avg_type(%p: tensor<8xf32>, %a: tensor<8xf16>) {
 
 // -----
 
+func.func @adagrad_state_sum_type(%p: tensor<8xf32>, %s: tensor<8xbf16>) {
+  // expected-error @+1 {{'nn.adagrad_update' op failed to verify that all of {param, grad, state_sum} have same type}}
+  %0:2 = "nn.adagrad_update"(%p, %p, %s) {lr = 0.01 : f32, operandSegmentSizes = array<i32: 1, 1, 1, 0>} : (tensor<8xf32>, tensor<8xf32>, tensor<8xbf16>) -> (tensor<8xf32>, tensor<8xbf16>)
+  return
+}
+
+// -----
+
+func.func @adagrad_negative_weight_decay(%p: tensor<8xf32>) {
+  // expected-error @+1 {{'nn.adagrad_update' op weight_decay must be a finite value >= 0, got -0.1}}
+  %0:2 = nn.adagrad_update %p, %p, %p {lr = 0.01 : f32, weight_decay = -0.1 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @adagrad_infinite_lr(%p: tensor<8xf32>) {
+  // expected-error @+1 {{'nn.adagrad_update' op lr must be a finite value >= 0, got inf}}
+  %0:2 = nn.adagrad_update %p, %p, %p {lr = 0x7F800000 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
 func.func @adam_state_type(%p: tensor<8xf32>, %m: tensor<8xf16>, %step: tensor<f32>) {
   // expected-error @+1 {{'nn.adam_update' op failed to verify that all of {param, grad, exp_avg, exp_avg_sq} have same type}}
   %0:4 = "nn.adam_update"(%p, %p, %m, %p, %step) {lr = 1.0e-3 : f32} : (tensor<8xf32>, tensor<8xf32>, tensor<8xf16>, tensor<8xf32>, tensor<f32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf16>, tensor<f32>)

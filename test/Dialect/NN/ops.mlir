@@ -1583,6 +1583,17 @@ func.func @rmsprop_update(%p: tensor<8xf32>, %g: tensor<8xf32>, %v: tensor<8xf32
   return %p1, %v2, %b2, %a3, %s4#0, %s4#1 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
 }
 
+// CHECK-LABEL: func.func @adagrad_update(
+// CHECK-SAME:    %[[P:.*]]: tensor<8xf32>, %[[G:.*]]: tensor<8xf32>, %[[S:.*]]: tensor<8xf32>, %[[F:.*]]: tensor<f32>)
+// CHECK:         %[[P1:.*]], %[[S1:.*]] = nn.adagrad_update %[[P]], %[[G]], %[[S]] {lr = 0.00999999977 : f32} : tensor<8xf32>
+// CHECK-NEXT:    %[[P2:.*]], %[[S2:.*]] = nn.adagrad_update %[[P]], %[[G]], %[[S]] lr_factor(%[[F]]) {eps = 9.99999997E-7 : f32, lr = 5.000000e-02 : f32, weight_decay = 1.000000e-01 : f32} : tensor<8xf32>
+// CHECK-NEXT:    return %[[P1]], %[[S2]]
+func.func @adagrad_update(%p: tensor<8xf32>, %g: tensor<8xf32>, %s: tensor<8xf32>, %f: tensor<f32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %p1, %s1 = nn.adagrad_update %p, %g, %s {lr = 0.01 : f32} : tensor<8xf32>
+  %p2, %s2 = nn.adagrad_update %p, %g, %s lr_factor(%f) {lr = 0.05 : f32, eps = 1.0e-6 : f32, weight_decay = 0.1 : f32} : tensor<8xf32>
+  return %p1, %s2 : tensor<8xf32>, tensor<8xf32>
+}
+
 // CHECK-LABEL: func.func @clip_grad_norm(
 // CHECK-SAME:    %[[G:.*]]: tensor<64x128xf32>) -> (tensor<64x128xf32>, tensor<f32>)
 // CHECK:         %[[CLIPPED:.*]], %[[TOTAL_NORM:.*]] = nn.clip_grad_norm %[[G]] {max_norm = 1.000000e+00 : f32} : tensor<64x128xf32>

@@ -1,4 +1,4 @@
-//===- CompareOptimizer.cpp - LR schedules, SGD, AdamW, RMSprop, clipping -===//
+//===- CompareOptimizer.cpp - LR schedules, the updates, clipping ---------===//
 //
 // Tolerances: the updates are bitwise (the same f32 operations in the same
 // order, reference/OptimizerMath.h; the Adam scalars use f64 pow(), whose
@@ -21,6 +21,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <utility>
 
 using namespace amp::compare;
@@ -438,109 +439,79 @@ AMP_COMPARE_CASE(optimizer_adam_multi) {
 }
 
 //===----------------------------------------------------------------------===//
-// RMSprop
+// Updates without a step counter (RMSprop, Adagrad), single and multi
 //===----------------------------------------------------------------------===//
 
-struct RmspropCfg {
-  const char *name;
-  float lr, alpha, eps, weightDecay, momentum;
-  int32_t centered;
-  bool hasMomentum() const { return momentum > 0.0f; }
+/// The inputs of an update of a buffer list: the params, the gradients and
+/// the state lists the update's configuration uses, in the kernel's order.
+struct UpdateInputs {
+  std::vector<Host> params, grads;
+  std::vector<std::vector<Host>> state;
+
+  /// What a skipped update leaves in its outputs: the params, then the
+  /// state lists.
+  std::vector<Host> updated() const {
+    std::vector<Host> all = params;
+    for (const std::vector<Host> &list : state)
+      all.insert(all.end(), list.begin(), list.end());
+    return all;
+  }
 };
 
-const RmspropCfg kRmspropCfgs[] = {
-    {"plain", 1e-2f, 0.99f, 1e-8f, 0.0f, 0.0f, 0},
-    {"weight_decay", 1e-2f, 0.9f, 1e-6f, 0.1f, 0.0f, 0},
-    {"momentum", 1e-3f, 0.99f, 1e-8f, 1e-4f, 0.9f, 0},
-    {"centered", 2e-3f, 0.9f, 1e-6f, 0.0f, 0.0f, 1},
-    // 1 - alpha >= 0.5: the other branch of PyTorch's lerp.
-    {"centered_momentum", 2e-3f, 0.3f, 1e-6f, 1e-2f, 0.8f, 1},
-};
-
-/// A buffer list's square averages, momentum buffers and gradient
-/// averages. The square averages exceed the squared gradient averages by
-/// 0.25 or more, so a centered step's variance stays positive.
-struct RmspropState {
-  std::vector<Host> squareAvgs, bufs, gradAvgs;
-};
-
-RmspropState randomRmspropState(Context &c, const MixedList &l) {
-  return {randomList(c, l, 0.5, 1), randomList(c, l, -0.5, 0.5),
-          randomList(c, l, -0.5, 0.5)};
-}
-
-/// The RMSprop update of every buffer of `l` on `b`: one
-/// amp_rmsprop_update_multi, or one amp_rmsprop_update per buffer, in place
-/// with `inPlace`, else into zeroed buffers. Returns the new params, then
-/// the new square averages, momentum buffers and gradient averages (those
-/// `cfg` has).
-std::vector<Host>
-runRmsprop(Backend &b, const RmspropCfg &cfg, const MixedList &l,
-           const std::vector<Host> &params, const std::vector<Host> &grads,
-           const RmspropState &state, bool inPlace, const int8_t *flag,
-           bool perBuffer, const float *factor = nullptr) {
-  const bool mom = cfg.hasMomentum(), avg = cfg.centered != 0;
-  const int32_t n = static_cast<int32_t>(l.sizes.size());
-  std::vector<Host> zero;
-  for (const Host &h : params)
-    zero.push_back(zeros(h.dtype, h.numel()));
-  // Inputs and outputs: param, square_avg, momentum_buf, grad_avg.
-  DevList g = uploadList(b, grads, l.offsets);
+/// An update's buffers on a backend: list 0 the params, then the state
+/// lists; outputs in place, or zeroed buffers.
+struct UpdateIo {
+  DevList grads;
   std::vector<DevList> in, out;
-  for (const std::vector<Host> *hosts :
-       {&params, &state.squareAvgs, &state.bufs, &state.gradAvgs}) {
-    in.push_back(uploadList(b, *hosts, l.offsets));
-    out.push_back(inPlace ? DevList() : uploadList(b, zero));
+  bool inPlace = false;
+
+  /// Buffer i of list k (an output with `output`); NULL for k < 0, a list
+  /// the configuration does not use.
+  void *at(bool output, int k, int32_t i) const {
+    return k < 0 ? nullptr : lists(output)[k].ptrs[i];
   }
-  auto io = [&](bool output, int k, int32_t i) -> void * {
-    if ((k == 2 && !mom) || (k == 3 && !avg))
-      return nullptr;
-    return (output && !inPlace ? out : in)[k].ptrs[i];
-  };
-  auto lists = [&](bool output, int k) -> void *const * {
-    if ((k == 2 && !mom) || (k == 3 && !avg))
-      return nullptr;
-    return (output && !inPlace ? out : in)[k].out();
-  };
-  Buf f = flag ? b.upload(scalarHost(AMP_DTYPE_BOOL, *flag)) : Buf(), lf;
-  const int8_t *fp = flag ? static_cast<const int8_t *>(f.ptr) : nullptr;
-  const float *lrFactor = uploadFactor(b, lf, factor);
-  if (perBuffer) {
-    for (int32_t i = 0; i < n; ++i)
-      b.ok(AMP_CALL(b, amp_rmsprop_update, io(false, 0, i), g.ptrs[i],
-                    io(false, 1, i), io(false, 2, i), io(false, 3, i),
-                    io(true, 0, i), io(true, 1, i), io(true, 2, i),
-                    io(true, 3, i), l.sizes[i], l.dtypes[i], cfg.lr, lrFactor,
-                    cfg.alpha, cfg.eps, cfg.weightDecay, cfg.momentum,
-                    cfg.centered, fp, nullptr));
-  } else {
-    b.ok(AMP_CALL(b, amp_rmsprop_update_multi, n, lists(false, 0), g.in(),
-                  lists(false, 1), lists(false, 2), lists(false, 3),
-                  lists(true, 0), lists(true, 1), lists(true, 2),
-                  lists(true, 3), l.sizes.data(), l.dtypes.data(), cfg.lr,
-                  lrFactor, cfg.alpha, cfg.eps, cfg.weightDecay, cfg.momentum,
-                  cfg.centered, fp, nullptr));
+  /// The pointer array of list k (NULL for k < 0).
+  void *const *array(bool output, int k) const {
+    return k < 0 ? nullptr : lists(output)[k].out();
   }
+
+private:
+  const std::vector<DevList> &lists(bool output) const {
+    return output && !inPlace ? out : in;
+  }
+};
+
+/// Uploads `x` to `b` (offsets from `l`), runs `call(io)` and returns the
+/// new params, then the new state lists.
+template <typename Call>
+std::vector<Host> runUpdate(Backend &b, const MixedList &l,
+                            const UpdateInputs &x, bool inPlace, Call call) {
+  UpdateIo io;
+  io.inPlace = inPlace;
+  io.grads = uploadList(b, x.grads, l.offsets);
+  std::vector<Host> zero;
+  for (const Host &h : x.params)
+    zero.push_back(zeros(h.dtype, h.numel()));
+  std::vector<const std::vector<Host> *> lists = {&x.params};
+  for (const std::vector<Host> &list : x.state)
+    lists.push_back(&list);
+  for (const std::vector<Host> *list : lists) {
+    io.in.push_back(uploadList(b, *list, l.offsets));
+    io.out.push_back(inPlace ? DevList() : uploadList(b, zero));
+  }
+  call(io);
   std::vector<Host> res;
-  for (int k = 0; k < 4; ++k)
-    if (lists(true, k))
-      for (Host &h : downloadList(b, inPlace ? in[k] : out[k]))
-        res.push_back(std::move(h));
+  for (const DevList &d : inPlace ? io.in : io.out)
+    for (Host &h : downloadList(b, d))
+      res.push_back(std::move(h));
   return res;
 }
 
-/// The inputs `runRmsprop`'s outputs are the new values of, in its order.
-std::vector<Host> rmspropUpdated(const RmspropCfg &cfg,
-                                 const std::vector<Host> &params,
-                                 const RmspropState &state) {
-  std::vector<Host> in = params;
-  in.insert(in.end(), state.squareAvgs.begin(), state.squareAvgs.end());
-  if (cfg.hasMomentum())
-    in.insert(in.end(), state.bufs.begin(), state.bufs.end());
-  if (cfg.centered)
-    in.insert(in.end(), state.gradAvgs.begin(), state.gradAvgs.end());
-  return in;
-}
+/// Runs an update with a found_inf (NULL: none) and an lr factor (NULL:
+/// none), once per buffer or as one multi call, with lr `lr`.
+using UpdateRunner = std::function<std::vector<Host>(
+    Backend &b, const MixedList &l, const UpdateInputs &x, bool inPlace,
+    const int8_t *flag, bool perBuffer, const float *factor, float lr)>;
 
 /// The single-buffer sizes of every float dtype as one list (odd sizes
 /// also unaligned: the unpacked path).
@@ -555,71 +526,224 @@ MixedList singleSizes() {
   return l;
 }
 
-AMP_COMPARE_CASE(optimizer_rmsprop) {
+/// One configuration of an update, per buffer at every single size, out
+/// of place (found_inf NULL) and in place (a clear flag): bitwise the
+/// reference's.
+void compareUpdateSingle(
+    Context &c, const std::string &what, float lr,
+    const std::function<UpdateInputs(const MixedList &)> &inputs,
+    const UpdateRunner &run) {
   const MixedList l = singleSizes();
-  for (const RmspropCfg &cfg : kRmspropCfgs)
-    for (bool inPlace : {false, true}) {
-      auto params = randomList(c, l, -1, 1);
-      auto grads = randomList(c, l, -1, 1);
-      RmspropState state = randomRmspropState(c, l);
-      // found_inf NULL out of place, a clear flag in place.
-      const int8_t clear = 0;
-      const int8_t *flag = inPlace ? &clear : nullptr;
-      auto ref =
-          runRmsprop(*c.ref, cfg, l, params, grads, state, inPlace, flag, true);
-      auto dev =
-          runRmsprop(*c.dev, cfg, l, params, grads, state, inPlace, flag, true);
-      const std::string what =
-          std::string("rmsprop ") + cfg.name + (inPlace ? " in place" : "");
+  for (bool inPlace : {false, true}) {
+    const UpdateInputs x = inputs(l);
+    const int8_t clear = 0;
+    const int8_t *flag = inPlace ? &clear : nullptr;
+    auto ref = run(*c.ref, l, x, inPlace, flag, true, nullptr, lr);
+    auto dev = run(*c.dev, l, x, inPlace, flag, true, nullptr, lr);
+    for (size_t i = 0; i < ref.size(); ++i) {
+      const size_t k = i % l.sizes.size();
+      c.expectClose(what + (inPlace ? " in place" : "") + " output " +
+                        std::to_string(i / l.sizes.size()) +
+                        label("", l.dtypes[k], l.sizes[k]),
+                    ref[i], dev[i], Tolerance::exact());
+    }
+  }
+}
+
+/// One configuration of an update over 40 mixed buffers (one launch) and
+/// 700 small ones (more than one), skipped or not, with a schedule's
+/// factor: bitwise the reference's, the per-buffer calls' and the update
+/// given lr' itself; a skipped one copies every input it updates.
+void compareUpdateMulti(
+    Context &c, const std::string &what, float lr,
+    const std::function<UpdateInputs(const MixedList &)> &inputs,
+    const UpdateRunner &run) {
+  for (int count : {40, 700}) {
+    MixedList l = mixedList(count, count > 100);
+    UpdateInputs x = inputs(l);
+    putSpecials(x.params.back());
+    for (std::vector<Host> &list : x.state)
+      putSpecials(list.back());
+    const std::vector<Host> updated = x.updated();
+    for (int8_t flag : {0, 1}) {
+      const float factor = 0.375f;
+      auto ref = run(*c.ref, l, x, false, &flag, false, &factor, lr);
+      auto dev = run(*c.dev, l, x, false, &flag, false, &factor, lr);
+      auto devSingle = run(*c.dev, l, x, false, &flag, true, &factor, lr);
+      auto devScaled = run(*c.dev, l, x, false, &flag, false, nullptr,
+                           scheduledLr(lr, factor));
+      const std::string at0 = what + " " + std::to_string(count) + " buffers" +
+                              (flag ? " skipped" : "");
       for (size_t i = 0; i < ref.size(); ++i) {
-        const size_t k = i % l.sizes.size();
-        c.expectClose(what + " output " + std::to_string(i / l.sizes.size()) +
-                          label("", l.dtypes[k], l.sizes[k]),
-                      ref[i], dev[i], Tolerance::exact());
+        const std::string at = at0 + " output " + std::to_string(i);
+        c.expectClose(at, ref[i], dev[i], Tolerance::exact());
+        c.expectClose(at + " vs per-buffer calls", devSingle[i], dev[i],
+                      Tolerance::exact());
+        c.expectClose(at + " vs lr'", devScaled[i], dev[i], Tolerance::exact());
+        if (flag)
+          expectSameBytes(c, at + " copy", updated[i], dev[i]);
       }
     }
+  }
+}
+
+/// found_inf and the lr factor in `b`'s memory (NULL for NULL).
+struct Scalars {
+  Buf flagBuf, factorBuf;
+  const int8_t *flag = nullptr;
+  const float *factor = nullptr;
+  Scalars(Backend &b, const int8_t *flagValue, const float *factorValue) {
+    if (flagValue) {
+      flagBuf = b.upload(scalarHost(AMP_DTYPE_BOOL, *flagValue));
+      flag = static_cast<const int8_t *>(flagBuf.ptr);
+    }
+    factor = uploadFactor(b, factorBuf, factorValue);
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// RMSprop
+//===----------------------------------------------------------------------===//
+
+struct RmspropCfg {
+  const char *name;
+  float lr, alpha, eps, weightDecay, momentum;
+  int32_t centered;
+};
+
+const RmspropCfg kRmspropCfgs[] = {
+    {"plain", 1e-2f, 0.99f, 1e-8f, 0.0f, 0.0f, 0},
+    {"weight_decay", 1e-2f, 0.9f, 1e-6f, 0.1f, 0.0f, 0},
+    {"momentum", 1e-3f, 0.99f, 1e-8f, 1e-4f, 0.9f, 0},
+    {"centered", 2e-3f, 0.9f, 1e-6f, 0.0f, 0.0f, 1},
+    // 1 - alpha >= 0.5: the other branch of PyTorch's lerp.
+    {"centered_momentum", 2e-3f, 0.3f, 1e-6f, 1e-2f, 0.8f, 1},
+};
+
+/// The inputs of `cfg`: square averages, then momentum buffers and
+/// gradient averages if it has them. The square averages exceed the
+/// squared gradient averages by 0.25 or more, so a centered step's
+/// variance stays positive.
+UpdateInputs rmspropInputs(Context &c, const RmspropCfg &cfg,
+                           const MixedList &l) {
+  UpdateInputs x{randomList(c, l, -1, 1), randomList(c, l, -1, 1), {}};
+  x.state.push_back(randomList(c, l, 0.5, 1));
+  if (cfg.momentum > 0.0f)
+    x.state.push_back(randomList(c, l, -0.5, 0.5));
+  if (cfg.centered)
+    x.state.push_back(randomList(c, l, -0.5, 0.5));
+  return x;
+}
+
+/// amp_rmsprop_update per buffer, or amp_rmsprop_update_multi, of `cfg`.
+UpdateRunner rmspropRunner(const RmspropCfg &cfg) {
+  return [cfg](Backend &b, const MixedList &l, const UpdateInputs &x,
+               bool inPlace, const int8_t *flag, bool perBuffer,
+               const float *factor, float lr) {
+    const Scalars s(b, flag, factor);
+    // The lists: param, square_avg, then those present.
+    const int buf = cfg.momentum > 0.0f ? 2 : -1;
+    const int avg = cfg.centered ? (buf < 0 ? 2 : 3) : -1;
+    return runUpdate(b, l, x, inPlace, [&](const UpdateIo &io) {
+      if (perBuffer) {
+        for (int32_t i = 0; i < static_cast<int32_t>(l.sizes.size()); ++i)
+          b.ok(AMP_CALL(
+              b, amp_rmsprop_update, io.at(false, 0, i), io.grads.ptrs[i],
+              io.at(false, 1, i), io.at(false, buf, i), io.at(false, avg, i),
+              io.at(true, 0, i), io.at(true, 1, i), io.at(true, buf, i),
+              io.at(true, avg, i), l.sizes[i], l.dtypes[i], lr, s.factor,
+              cfg.alpha, cfg.eps, cfg.weightDecay, cfg.momentum, cfg.centered,
+              s.flag, nullptr));
+        return;
+      }
+      b.ok(AMP_CALL(
+          b, amp_rmsprop_update_multi, static_cast<int32_t>(l.sizes.size()),
+          io.array(false, 0), io.grads.in(), io.array(false, 1),
+          io.array(false, buf), io.array(false, avg), io.array(true, 0),
+          io.array(true, 1), io.array(true, buf), io.array(true, avg),
+          l.sizes.data(), l.dtypes.data(), lr, s.factor, cfg.alpha, cfg.eps,
+          cfg.weightDecay, cfg.momentum, cfg.centered, s.flag, nullptr));
+    });
+  };
+}
+
+AMP_COMPARE_CASE(optimizer_rmsprop) {
+  for (const RmspropCfg &cfg : kRmspropCfgs)
+    compareUpdateSingle(
+        c, std::string("rmsprop ") + cfg.name, cfg.lr,
+        [&](const MixedList &l) { return rmspropInputs(c, cfg, l); },
+        rmspropRunner(cfg));
 }
 
 AMP_COMPARE_CASE(optimizer_rmsprop_multi) {
-  // 40 mixed buffers in one launch; 700 small ones need more than one.
-  // Every configuration, skipped or not, with and without a schedule's
-  // factor (equal to the update given lr' itself).
-  for (int count : {40, 700})
-    for (const RmspropCfg &cfg : kRmspropCfgs) {
-      MixedList l = mixedList(count, count > 100);
-      auto params = randomList(c, l, -1, 1);
-      auto grads = randomList(c, l, -1, 1);
-      RmspropState state = randomRmspropState(c, l);
-      putSpecials(params.back());
-      putSpecials(state.bufs.back());
-      const std::vector<Host> updated = rmspropUpdated(cfg, params, state);
-      for (int8_t flag : {0, 1}) {
-        const float factor = 0.375f;
-        auto ref = runRmsprop(*c.ref, cfg, l, params, grads, state, false,
-                              &flag, false, &factor);
-        auto dev = runRmsprop(*c.dev, cfg, l, params, grads, state, false,
-                              &flag, false, &factor);
-        auto devSingle = runRmsprop(*c.dev, cfg, l, params, grads, state, false,
-                                    &flag, true, &factor);
-        RmspropCfg scaled = cfg;
-        scaled.lr = scheduledLr(cfg.lr, factor);
-        auto devScaled = runRmsprop(*c.dev, scaled, l, params, grads, state,
-                                    false, &flag, false);
-        const std::string what = std::string("rmsprop_multi ") + cfg.name +
-                                 " " + std::to_string(count) + " buffers" +
-                                 (flag ? " skipped" : "");
-        for (size_t i = 0; i < ref.size(); ++i) {
-          const std::string at = what + " output " + std::to_string(i);
-          c.expectClose(at, ref[i], dev[i], Tolerance::exact());
-          c.expectClose(at + " vs per-buffer calls", devSingle[i], dev[i],
-                        Tolerance::exact());
-          c.expectClose(at + " vs lr'", devScaled[i], dev[i],
-                        Tolerance::exact());
-          if (flag) // a skipped step copies every input it updates
-            expectSameBytes(c, at + " copy", updated[i], dev[i]);
-        }
+  for (const RmspropCfg &cfg : kRmspropCfgs)
+    compareUpdateMulti(
+        c, std::string("rmsprop_multi ") + cfg.name, cfg.lr,
+        [&](const MixedList &l) { return rmspropInputs(c, cfg, l); },
+        rmspropRunner(cfg));
+}
+
+//===----------------------------------------------------------------------===//
+// Adagrad
+//===----------------------------------------------------------------------===//
+
+struct AdagradCfg {
+  const char *name;
+  float lr, eps, weightDecay;
+};
+
+const AdagradCfg kAdagradCfgs[] = {
+    {"defaults", 1e-2f, 1e-10f, 0.0f},
+    {"weight_decay", 5e-2f, 1e-10f, 0.1f},
+    {"large_eps", 0.1f, 1e-2f, 1e-3f},
+};
+
+/// Adagrad's inputs: sums of squares >= 0 (zero among them: putSpecials
+/// and sizes with zeros).
+UpdateInputs adagradInputs(Context &c, const MixedList &l) {
+  return {randomList(c, l, -1, 1),
+          randomList(c, l, -1, 1),
+          {randomList(c, l, 0, 2)}};
+}
+
+/// amp_adagrad_update per buffer, or amp_adagrad_update_multi, of `cfg`.
+UpdateRunner adagradRunner(const AdagradCfg &cfg) {
+  return [cfg](Backend &b, const MixedList &l, const UpdateInputs &x,
+               bool inPlace, const int8_t *flag, bool perBuffer,
+               const float *factor, float lr) {
+    const Scalars s(b, flag, factor);
+    return runUpdate(b, l, x, inPlace, [&](const UpdateIo &io) {
+      if (perBuffer) {
+        for (int32_t i = 0; i < static_cast<int32_t>(l.sizes.size()); ++i)
+          b.ok(AMP_CALL(b, amp_adagrad_update, io.at(false, 0, i),
+                        io.grads.ptrs[i], io.at(false, 1, i), io.at(true, 0, i),
+                        io.at(true, 1, i), l.sizes[i], l.dtypes[i], lr,
+                        s.factor, cfg.eps, cfg.weightDecay, s.flag, nullptr));
+        return;
       }
-    }
+      b.ok(AMP_CALL(b, amp_adagrad_update_multi,
+                    static_cast<int32_t>(l.sizes.size()), io.array(false, 0),
+                    io.grads.in(), io.array(false, 1), io.array(true, 0),
+                    io.array(true, 1), l.sizes.data(), l.dtypes.data(), lr,
+                    s.factor, cfg.eps, cfg.weightDecay, s.flag, nullptr));
+    });
+  };
+}
+
+AMP_COMPARE_CASE(optimizer_adagrad) {
+  for (const AdagradCfg &cfg : kAdagradCfgs)
+    compareUpdateSingle(
+        c, std::string("adagrad ") + cfg.name, cfg.lr,
+        [&](const MixedList &l) { return adagradInputs(c, l); },
+        adagradRunner(cfg));
+}
+
+AMP_COMPARE_CASE(optimizer_adagrad_multi) {
+  for (const AdagradCfg &cfg : kAdagradCfgs)
+    compareUpdateMulti(
+        c, std::string("adagrad_multi ") + cfg.name, cfg.lr,
+        [&](const MixedList &l) { return adagradInputs(c, l); },
+        adagradRunner(cfg));
 }
 
 //===----------------------------------------------------------------------===//
@@ -1038,6 +1162,20 @@ AMP_COMPARE_CASE(optimizer_errors) {
     return AMP_CALL(b, amp_rmsprop_update_multi, 2, ins, ins, oddIns, nullptr,
                     nullptr, outs, outs, nullptr, nullptr, sizes, dtypes, 1e-2f,
                     nullptr, 0.99f, 1e-8f, 0.0f, 0.0f, 0, nullptr, nullptr);
+  });
+  both("adagrad NULL state_sum", [&](Backend &b) {
+    return AMP_CALL(b, amp_adagrad_update, a, a, nullptr, a, a, 4,
+                    AMP_DTYPE_F32, 1e-2f, nullptr, 1e-10f, 0.0f, nullptr,
+                    nullptr);
+  });
+  both("adagrad eps nan", [&](Backend &b) {
+    return AMP_CALL(b, amp_adagrad_update, a, a, a, a, a, 4, AMP_DTYPE_F32,
+                    1e-2f, nullptr, NAN, 0.0f, nullptr, nullptr);
+  });
+  both("adagrad_multi misaligned state_sum", [&](Backend &b) {
+    return AMP_CALL(b, amp_adagrad_update_multi, 2, ins, ins, oddIns, outs,
+                    outs, sizes, dtypes, 1e-2f, nullptr, 1e-10f, 0.0f, nullptr,
+                    nullptr);
   });
   both("lr_schedule NULL count", [&](Backend &b) {
     return AMP_CALL(b, amp_lr_schedule, nullptr, step, step,

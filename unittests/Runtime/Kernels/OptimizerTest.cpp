@@ -1,4 +1,4 @@
-//===- OptimizerTest.cpp - SGD, AdamW, RMSprop, clipping, skip predication ===//
+//===- OptimizerTest.cpp - the optimizer updates, clipping, skipped steps -===//
 //
 // The optimizer kernels against PyTorch's update rules written out here
 // (PyTorch is not a dependency): once in f64, compared with tolerances, and
@@ -17,6 +17,9 @@
 // d = sqrt(V) + eps within E / (2 sqrt V) + 2u d (sqrt(E) when V <= E),
 // q = g'/d within (2uG + |q| e(d)) / d + u|q|, buf' within 2u (m|buf| +
 // |buf'|) + e(q), param within lr (e(step) + u|step|) + u (|p| + |p'|).
+// Adagrad, with G = |g| + wd|p|: sum' 4u (|sum| + G^2), d = sqrt(sum') +
+// eps within e(sum') / (2 sqrt(sum')) + 2u d, param within
+// lr (2uG + |q| e(d)) / d + 2u lr |q| + u (|p| + |p'|), q = g'/d.
 // clip_grad_norm: the total norm within (256 + n/256 + buffers + 6) u of
 // relative error (blocked f32 sums of squares), each clipped value within
 // that plus 4u, relative.
@@ -616,6 +619,125 @@ TEST(Rmsprop, RejectsInconsistentHyperparameters) {
                         AMP_STATUS_INVALID_ARGUMENT, "alpha"));
   EXPECT_TRUE(failsWith(run(0.0f, 0, false, false, 0.99f, -1.0f),
                         AMP_STATUS_INVALID_ARGUMENT, "eps"));
+}
+
+//===----------------------------------------------------------------------===//
+// Adagrad
+//===----------------------------------------------------------------------===//
+
+struct AdagradConfig {
+  const char *name;
+  float lr, eps, weightDecay, initialSum;
+};
+
+const std::vector<AdagradConfig> &adagradConfigs() {
+  static const std::vector<AdagradConfig> configs = {
+      {"defaults", 1e-2f, 1e-10f, 0.0f, 0.0f},
+      {"weight_decay", 5e-2f, 1e-10f, 0.1f, 0.1f},
+      {"large_eps", 0.1f, 1e-2f, 1e-3f, 0.0f},
+  };
+  return configs;
+}
+
+/// torch.optim.Adagrad's single-tensor step for one element in f32
+/// (lr_decay = 0), in PyTorch's op order: grad = grad.add(param,
+/// alpha=wd); state_sum.addcmul_(grad, grad, value=1);
+/// std = state_sum.sqrt().add_(eps); param.addcdiv_(grad, std, value=-lr).
+void torchAdagradF32(const AdagradConfig &c, float &p, float g, float &sum) {
+  if (c.weightDecay != 0.0f)
+    g = g + c.weightDecay * p;
+  sum = sum + 1.0f * g * g;
+  const float denom = std::sqrt(sum) + c.eps;
+  p = p + -c.lr * g / denom;
+}
+
+class AdagradTest
+    : public ::testing::TestWithParam<std::tuple<int, amp_dtype_t, bool>> {};
+
+TEST_P(AdagradTest, MatchesPyTorchOverSeveralSteps) {
+  const AdagradConfig c = adagradConfigs()[std::get<0>(GetParam())];
+  const amp_dtype_t dtype = std::get<1>(GetParam());
+  const bool inPlace = std::get<2>(GetParam());
+  const int64_t n = 271;
+  std::mt19937 rng(111);
+  Tensor p = randomTensor(dtype, {n}, rng, -2, 2);
+  Tensor sum(dtype, {n});
+  for (int64_t i = 0; i < n; ++i)
+    sum.set(i, c.initialSum); // initial_accumulator_value
+  for (int s = 0; s < 4; ++s) {
+    Tensor g = randomTensor(dtype, {n}, rng, -1, 1);
+    if (s == 0)
+      for (int64_t i = 0; i < n; i += 5)
+        g.set(i, 0.0); // a zero sum where eps matters
+    Tensor np = inPlace ? p : sentinelTensor(dtype, {n});
+    Tensor ns = inPlace ? sum : sentinelTensor(dtype, {n});
+    ASSERT_TRUE(isOk(amp_adagrad_update(
+        inPlace ? np.data() : p.data(), g.data(),
+        inPlace ? ns.data() : sum.data(), np.data(), ns.data(), n, dtype, c.lr,
+        nullptr, c.eps, c.weightDecay, nullptr, nullptr)));
+    std::vector<double> pRef, pTol, sRef, sTol;
+    for (int64_t i = 0; i < n; ++i) {
+      // Adagrad in f64, with the error bounds of the header.
+      const double pv = p.get(i), gv = g.get(i), sv = sum.get(i);
+      const double G = std::fabs(gv) + c.weightDecay * std::fabs(pv);
+      const double g1 = gv + double(c.weightDecay) * pv;
+      const double s1 = sv + g1 * g1;
+      const double es = 4 * kU * (sv + G * G);
+      const double root = std::sqrt(s1);
+      const double d = root + c.eps;
+      const double ed =
+          (s1 > es ? es / (2 * root) : std::sqrt(es)) + 2 * kU * d;
+      const double q = g1 / d;
+      const double p1 = pv - double(c.lr) * q;
+      pRef.push_back(p1);
+      pTol.push_back(outTol(dtype, p1,
+                            2 * (c.lr * (2 * kU * G + std::fabs(q) * ed) / d +
+                                 2 * kU * c.lr * std::fabs(q) +
+                                 kU * (std::fabs(pv) + std::fabs(p1)))));
+      sRef.push_back(s1);
+      sTol.push_back(outTol(dtype, s1, 2 * es));
+    }
+    const std::string when = " at step " + std::to_string(s);
+    EXPECT_TRUE(allClose(np, pRef, pTol, "param" + when));
+    EXPECT_TRUE(allClose(ns, sRef, sTol, "state_sum" + when));
+    if (dtype == AMP_DTYPE_F32) {
+      Tensor tp = p, ts = sum;
+      for (int64_t i = 0; i < n; ++i) {
+        float pf = static_cast<float>(p.get(i)),
+              sf = static_cast<float>(sum.get(i));
+        torchAdagradF32(c, pf, static_cast<float>(g.get(i)), sf);
+        tp.set(i, pf);
+        ts.set(i, sf);
+      }
+      EXPECT_TRUE(np.sameBits(tp)) << "param differs from PyTorch's f32 step";
+      EXPECT_TRUE(ns.sameBits(ts))
+          << "state_sum differs from PyTorch's f32 step";
+    }
+    p = np;
+    sum = ns;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Configs, AdagradTest,
+                         optimizerCases(adagradConfigs().size()),
+                         OptimizerCaseName<adagradConfigs>());
+
+TEST(Adagrad, RejectsBadHyperparameters) {
+  Tensor p(AMP_DTYPE_F32, {4}), g(AMP_DTYPE_F32, {4}), s(AMP_DTYPE_F32, {4});
+  auto run = [&](float lr, float eps, float wd, void *sum) {
+    return amp_adagrad_update(p.data(), g.data(), sum, p.data(), sum, 4,
+                              AMP_DTYPE_F32, lr, nullptr, eps, wd, nullptr,
+                              nullptr);
+  };
+  EXPECT_TRUE(isOk(run(1e-2f, 1e-10f, 0.0f, s.data())));
+  EXPECT_TRUE(failsWith(run(-1.0f, 1e-10f, 0.0f, s.data()),
+                        AMP_STATUS_INVALID_ARGUMENT, "lr"));
+  EXPECT_TRUE(failsWith(run(1e-2f, NAN, 0.0f, s.data()),
+                        AMP_STATUS_INVALID_ARGUMENT, "eps"));
+  EXPECT_TRUE(failsWith(run(1e-2f, 1e-10f, INFINITY, s.data()),
+                        AMP_STATUS_INVALID_ARGUMENT, "weight_decay"));
+  EXPECT_TRUE(failsWith(run(1e-2f, 1e-10f, 0.0f, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "state_sum"));
 }
 
 //===----------------------------------------------------------------------===//

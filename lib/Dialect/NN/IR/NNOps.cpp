@@ -1590,6 +1590,17 @@ LogicalResult LrScheduleOp::verify() {
   return success();
 }
 
+/// Attributes of an optimizer update that must be finite and >= 0 (lr,
+/// eps, weight_decay, momentum), in order.
+static LogicalResult checkNonNegativeAttrs(
+    Operation *op, std::initializer_list<std::pair<StringRef, APFloat>> attrs) {
+  for (const auto &[name, value] : attrs)
+    if (failed(
+            checkAttrLowerBound(op, name, value.convertToFloat(), 0.0f, false)))
+      return failure();
+  return success();
+}
+
 /// An update's momentum buffer operand is present exactly when momentum > 0.
 static LogicalResult verifyMomentumBuffer(Operation *op, float momentum,
                                           Value buffer) {
@@ -1619,14 +1630,12 @@ LogicalResult SgdUpdateOp::inferReturnTypes(MLIRContext *, Loc loc,
 
 LogicalResult SgdUpdateOp::verify() {
   float momentum = getMomentum().convertToFloat();
-  if (failed(checkAttrLowerBound(*this, "lr", getLr().convertToFloat(), 0.0f,
-                                 false)) ||
-      failed(checkAttrLowerBound(*this, "momentum", momentum, 0.0f, false)) ||
+  if (failed(checkNonNegativeAttrs(
+          *this, {{"lr", getLr()}, {"momentum", getMomentum()}})) ||
       failed(checkAttrUnitInterval(*this, "dampening",
                                    getDampening().convertToFloat(), true)) ||
-      failed(checkAttrLowerBound(*this, "weight_decay",
-                                 getWeightDecay().convertToFloat(), 0.0f,
-                                 false)))
+      failed(
+          checkNonNegativeAttrs(*this, {{"weight_decay", getWeightDecay()}})))
     return failure();
   if (failed(verifyMomentumBuffer(*this, momentum, getMomentumBuffer())))
     return failure();
@@ -1649,19 +1658,14 @@ LogicalResult AdamUpdateOp::inferReturnTypes(MLIRContext *, Loc loc,
 }
 
 LogicalResult AdamUpdateOp::verify() {
-  if (failed(checkAttrLowerBound(*this, "lr", getLr().convertToFloat(), 0.0f,
-                                 false)) ||
+  if (failed(checkNonNegativeAttrs(*this, {{"lr", getLr()}})) ||
       failed(checkAttrUnitInterval(*this, "beta1", getBeta1().convertToFloat(),
                                    false)) ||
       failed(checkAttrUnitInterval(*this, "beta2", getBeta2().convertToFloat(),
-                                   false)) ||
-      failed(checkAttrLowerBound(*this, "eps", getEps().convertToFloat(), 0.0f,
-                                 false)) ||
-      failed(checkAttrLowerBound(*this, "weight_decay",
-                                 getWeightDecay().convertToFloat(), 0.0f,
-                                 false)))
+                                   false)))
     return failure();
-  return success();
+  return checkNonNegativeAttrs(
+      *this, {{"eps", getEps()}, {"weight_decay", getWeightDecay()}});
 }
 
 LogicalResult
@@ -1686,16 +1690,12 @@ RmspropUpdateOp::inferReturnTypes(MLIRContext *, Loc loc, Adaptor adaptor,
 
 LogicalResult RmspropUpdateOp::verify() {
   float momentum = getMomentum().convertToFloat();
-  if (failed(checkAttrLowerBound(*this, "lr", getLr().convertToFloat(), 0.0f,
-                                 false)) ||
+  if (failed(checkNonNegativeAttrs(*this, {{"lr", getLr()}})) ||
       failed(checkAttrUnitInterval(*this, "alpha", getAlpha().convertToFloat(),
                                    true)) ||
-      failed(checkAttrLowerBound(*this, "eps", getEps().convertToFloat(), 0.0f,
-                                 false)) ||
-      failed(checkAttrLowerBound(*this, "weight_decay",
-                                 getWeightDecay().convertToFloat(), 0.0f,
-                                 false)) ||
-      failed(checkAttrLowerBound(*this, "momentum", momentum, 0.0f, false)))
+      failed(checkNonNegativeAttrs(*this, {{"eps", getEps()},
+                                           {"weight_decay", getWeightDecay()},
+                                           {"momentum", getMomentum()}})))
     return failure();
   if (failed(verifyMomentumBuffer(*this, momentum, getMomentumBuffer())))
     return failure();
@@ -1720,15 +1720,9 @@ AdagradUpdateOp::inferReturnTypes(MLIRContext *, Loc loc, Adaptor adaptor,
 }
 
 LogicalResult AdagradUpdateOp::verify() {
-  if (failed(checkAttrLowerBound(*this, "lr", getLr().convertToFloat(), 0.0f,
-                                 false)) ||
-      failed(checkAttrLowerBound(*this, "eps", getEps().convertToFloat(), 0.0f,
-                                 false)) ||
-      failed(checkAttrLowerBound(*this, "weight_decay",
-                                 getWeightDecay().convertToFloat(), 0.0f,
-                                 false)))
-    return failure();
-  return success();
+  return checkNonNegativeAttrs(
+      *this,
+      {{"lr", getLr()}, {"eps", getEps()}, {"weight_decay", getWeightDecay()}});
 }
 
 LogicalResult

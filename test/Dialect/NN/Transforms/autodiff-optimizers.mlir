@@ -1,7 +1,9 @@
 // nn-autodiff's optimizers beyond the defaults: torch.optim.Adam (L2 weight
 // decay, decoupled_weight_decay = false), SGD with Nesterov momentum,
 // RMSprop (its state per param: square_avg, then a momentum buffer with
-// momentum > 0 and a grad_avg when centered; PyTorch's lr 0.01), and
+// momentum > 0 and a grad_avg when centered; PyTorch's lr 0.01), Adagrad
+// (a state_sum per param starting at initial-accumulator-value; PyTorch's
+// lr 0.01 and eps 1e-10), and
 // params exempt from weight decay by name (no-decay) or rank (no-decay-1d),
 // as a PyTorch param group with weight_decay=0.
 // RUN: amp-opt %s --nn-autodiff="optimizer=adam weight-decay=0.5" | FileCheck %s --check-prefix=ADAM
@@ -9,6 +11,8 @@
 // RUN: amp-opt %s --nn-autodiff="lr=0.1 momentum=0.9 nesterov" | FileCheck %s --check-prefix=NESTEROV
 // RUN: amp-opt %s --nn-autodiff="optimizer=rmsprop" | FileCheck %s --check-prefix=RMSPROP
 // RUN: amp-opt %s --nn-autodiff="optimizer=rmsprop lr=0.002 alpha=0.9 eps=1e-6 momentum=0.8 centered weight-decay=0.1 no-decay-1d" | FileCheck %s --check-prefix=RMSPROP-ALL
+// RUN: amp-opt %s --nn-autodiff="optimizer=adagrad" | FileCheck %s --check-prefix=ADAGRAD
+// RUN: amp-opt %s --nn-autodiff="optimizer=adagrad lr=0.05 eps=1e-6 initial-accumulator-value=0.1 weight-decay=0.1 no-decay=bias" | FileCheck %s --check-prefix=ADAGRAD-ALL
 // RUN: amp-opt %s --nn-autodiff="optimizer=adamw no-decay=bias,ln." | FileCheck %s --check-prefix=NAMES
 // RUN: amp-opt %s --nn-autodiff="weight-decay=0.1 no-decay-1d" | FileCheck %s --check-prefix=RANK
 // A no-decay string in no param name is a warning: the step is built.
@@ -28,6 +32,9 @@
 // RUN: not amp-opt %s --nn-autodiff="alpha=0.9" 2>&1 | FileCheck %s --check-prefix=SGD-ALPHA
 // RUN: not amp-opt %s --nn-autodiff="optimizer=adamw centered" 2>&1 | FileCheck %s --check-prefix=ADAMW-CENTERED
 // RUN: not amp-opt %s --nn-autodiff="optimizer=rmsprop alpha=1.5" 2>&1 | FileCheck %s --check-prefix=RMSPROP-ALPHA
+// RUN: not amp-opt %s --nn-autodiff="optimizer=adagrad momentum=0.9" 2>&1 | FileCheck %s --check-prefix=ADAGRAD-MOMENTUM
+// RUN: not amp-opt %s --nn-autodiff="optimizer=rmsprop initial-accumulator-value=0.1" 2>&1 | FileCheck %s --check-prefix=RMSPROP-ACCUMULATOR
+// RUN: not amp-opt %s --nn-autodiff="optimizer=adagrad initial-accumulator-value=-1" 2>&1 | FileCheck %s --check-prefix=ADAGRAD-ACCUMULATOR
 
 // ADAM-LABEL: func.func @step(
 // ADAM: nn.adam_update {{.*}} {decoupled_weight_decay = false, lr = 1.000000e-03 : f32, weight_decay = 5.000000e-01 : f32} : tensor<3x4xf32>
@@ -59,6 +66,21 @@
 // RMSPROP-ALL-COUNT-2: nn.rmsprop_update {{.*}} momentum_buffer({{.*}}) grad_avg({{.*}}) {alpha = 0.899999976 : f32, centered, eps = 9.99999997E-7 : f32, lr = 2.000000e-03 : f32, momentum = 8.000000e-01 : f32} : tensor<4xf32>
 // RMSPROP-ALL: return %[[P]], {{.*}}, %[[V]], %[[S]]#0, %[[S]]#1,
 
+// ADAGRAD-LABEL: func.func @step(
+// ADAGRAD-SAME: %[[W:[^:]*]]: tensor<3x4xf32> {nn.role = #nn.role<param>}
+// ADAGRAD-SAME: %[[SW:[^:]*]]: tensor<3x4xf32> {nn.role = #nn.role<opt_state>}
+// ADAGRAD: %[[P:[^,]*]], %[[S:[^ ]*]] = nn.adagrad_update %[[W]], %{{[^,]*}}, %[[SW]] {lr = 0.00999999977 : f32} : tensor<3x4xf32>
+// ADAGRAD-COUNT-2: nn.adagrad_update {{.*}} {lr = 0.00999999977 : f32} : tensor<4xf32>
+// ADAGRAD: return %[[P]], {{.*}}, %[[S]],
+
+// ADAGRAD-ALL-LABEL: func.func @step(
+// ADAGRAD-ALL-SAME: %{{[^:]*}}: tensor<3x4xf32> {nn.init = 1.000000e-01 : f32, nn.role = #nn.role<opt_state>}
+// ADAGRAD-ALL-SAME: %{{[^:]*}}: tensor<4xf32> {nn.init = 1.000000e-01 : f32, nn.role = #nn.role<opt_state>}
+// ADAGRAD-ALL-SAME: %{{[^:]*}}: tensor<4xf32> {nn.init = 1.000000e-01 : f32, nn.role = #nn.role<opt_state>}
+// ADAGRAD-ALL: nn.adagrad_update {{.*}} {eps = 9.99999997E-7 : f32, lr = 5.000000e-02 : f32, weight_decay = 1.000000e-01 : f32} : tensor<3x4xf32>
+// ADAGRAD-ALL-NEXT: nn.adagrad_update {{.*}} {eps = 9.99999997E-7 : f32, lr = 5.000000e-02 : f32} : tensor<4xf32>
+// ADAGRAD-ALL-NEXT: nn.adagrad_update {{.*}} {eps = 9.99999997E-7 : f32, lr = 5.000000e-02 : f32, weight_decay = 1.000000e-01 : f32} : tensor<4xf32>
+
 // NAMES-LABEL: func.func @step(
 // NAMES: nn.adam_update {{.*}} {lr = 1.000000e-03 : f32} : tensor<3x4xf32>
 // NAMES: nn.adam_update {{.*}} {lr = 1.000000e-03 : f32, weight_decay = 0.000000e+00 : f32} : tensor<4xf32>
@@ -88,6 +110,9 @@
 // SGD-ALPHA: error: nn-autodiff: alpha is not an option of optimizer=sgd
 // ADAMW-CENTERED: error: nn-autodiff: centered is not an option of optimizer=adamw
 // RMSPROP-ALPHA: error: nn-autodiff: alpha must be in [0, 1]
+// ADAGRAD-MOMENTUM: error: nn-autodiff: momentum is not an option of optimizer=adagrad
+// RMSPROP-ACCUMULATOR: error: nn-autodiff: initial-accumulator-value is not an option of optimizer=rmsprop
+// ADAGRAD-ACCUMULATOR: error: nn-autodiff: initial-accumulator-value must be finite and >= 0
 
 func.func @step(%w: tensor<3x4xf32> {nn.role = #nn.role<param>} loc("fc.weight"),
                 %b: tensor<4xf32> {nn.role = #nn.role<param>} loc("fc.bias"),

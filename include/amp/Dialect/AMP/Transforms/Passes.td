@@ -155,7 +155,7 @@ def MasterWeights : Pass<"amp-master-weights", "::mlir::func::FuncOp"> {
 
     * params and optimizer state are f32 at the function boundary, and the
       optimizer updates (`nn.sgd_update`, `nn.adam_update`,
-      `nn.rmsprop_update`) read and write
+      `nn.rmsprop_update`, `nn.adagrad_update`) read and write
       f32 values (an error otherwise);
     * each param used in low precision has exactly one working copy per step:
       duplicate `amp.cast`s of a param to the same type are merged into one,

@@ -27,7 +27,8 @@ def NN_Dialect : Dialect {
       `*_grad` ops compute gradients. Matmul gradients are `nn.matmul` with
       transposes and broadcast gradients are `nn.reduce_sum`.
     * Optimizer ops: `nn.sgd_update`, `nn.adam_update` (AdamW),
-      `nn.rmsprop_update` and `nn.clip_grad_norm` return updated values
+      `nn.rmsprop_update`, `nn.adagrad_update` and `nn.clip_grad_norm`
+      return updated values
       instead of mutating state.
 
     Ops that accumulate (`nn.matmul`, `nn.conv2d`, the reductions, the weight
