@@ -1,13 +1,11 @@
 //===- OptimizerPatterns.cpp - optimizer updates to runtime calls ---------===//
 //
-// nn.sgd_update, nn.adam_update, nn.rmsprop_update and nn.adagrad_update,
-// which take the
-// found_inf predicate of the amp.skip_step_if they were in (the kernels then
-// leave every output bitwise equal to its input, with no host sync) and
-// their lr_factor, and nn.clip_grad_norm and nn.lr_schedule. The updates of
-// a step with the same configuration become one multi-tensor call
-// (amp_sgd_update_multi, amp_adam_update_multi, amp_rmsprop_update_multi,
-// amp_adagrad_update_multi):
+// The optimizer updates (nn.sgd_update, nn.adam_update, nn.rmsprop_update,
+// nn.adagrad_update), which take the found_inf predicate of the
+// amp.skip_step_if they were in (the kernels then leave every output
+// bitwise equal to its input, with no host sync) and their lr_factor, and
+// nn.clip_grad_norm and nn.lr_schedule. The updates of a step with the same
+// configuration become one multi-tensor call (amp_<optimizer>_update_multi):
 // PyTorch's fused/foreach optimizers, one launch instead of one per param.
 //
 //===----------------------------------------------------------------------===//
@@ -70,12 +68,23 @@ SmallVector<Op> updateRun(Op first, const SkipPredicates &predicates) {
   return run;
 }
 
+/// The sizes and dtypes of the params of a run, as arrays.
+std::pair<Value, Value> sizesAndDtypes(ValueRange params, RuntimeBuilder &rb) {
+  RuntimeBuilder::BufferLists l = rb.bufferLists(params, {}, {});
+  return {l.sizes, l.dtypes};
+}
+
 /// Lowers a run of optimizer updates: one call of the single-tensor entry
 /// point for a run of one, else one call of the multi-tensor one (the CUDA
-/// backend updates every tensor in one or a few launches).
+/// backend updates every tensor in one or a few launches). Both take the
+/// kernel's buffer operands, then its new buffers (NULL for an optional one
+/// the op does not have), then the size and dtype (for the multi call: the
+/// count first, pointer arrays, and arrays of sizes and dtypes), the
+/// hyperparameters with lr_factor after lr, found_inf and the stream.
 template <typename Op> struct UpdateRunLowering : TypedLowering<Op> {
-  explicit UpdateRunLowering(const SkipPredicates &predicates)
-      : predicates(predicates) {}
+  UpdateRunLowering(const SkipPredicates &predicates, RuntimeFn single,
+                    RuntimeFn multi)
+      : predicates(predicates), single(single), multi(multi) {}
 
   LogicalResult apply(Operation *op, BufferMap &buffers,
                       RuntimeBuilder &rb) const final {
@@ -108,10 +117,40 @@ template <typename Op> struct UpdateRunLowering : TypedLowering<Op> {
     Value predicate = foundInf ? buffers.lookup(foundInf) : rb.null();
     Value lrFactor = first.getLrFactor();
     Value factor = lrFactor ? buffers.lookup(lrFactor) : rb.null();
-    if (run.size() == 1)
-      callSingle(first, operands, results, factor, predicate, rb);
-    else
-      callMulti(first, params, operands, results, factor, predicate, rb);
+
+    bool isMulti = run.size() > 1;
+    SmallVector<Value> args;
+    if (isMulti)
+      args.push_back(rb.i32(run.size()));
+    // The operands' slots, then the results' (the same without the grad).
+    SmallVector<bool> slots = operandSlots(first);
+    for (bool isResult : {false, true}) {
+      const SmallVector<SmallVector<Value>> &lists =
+          isResult ? results : operands;
+      size_t next = 0;
+      for (auto [slot, present] : llvm::enumerate(slots)) {
+        if (isResult && slot == 1)
+          continue;
+        if (!present) {
+          args.push_back(rb.null());
+          continue;
+        }
+        const SmallVector<Value> &list = lists[next++];
+        args.push_back(isMulti ? rb.ptrArray(list) : list.front());
+      }
+      assert(next == lists.size() && "every buffer list has a slot");
+    }
+    if (isMulti) {
+      auto [sizes, dtypes] = sizesAndDtypes(params, rb);
+      args.append({sizes, dtypes});
+    } else {
+      args.append({rb.i64(getNumElements(first.getParam())),
+                   rb.dtype(first.getParam().getType())});
+    }
+    args.append(hyperparameters(first, factor, rb));
+    args.append({predicate, rb.stream()});
+    rb.call(isMulti ? multi : single, args);
+
     for (auto [k, update] : llvm::enumerate(run)) {
       SmallVector<Value> replacement;
       for (size_t i = 0; i < numResults; ++i)
@@ -122,221 +161,94 @@ template <typename Op> struct UpdateRunLowering : TypedLowering<Op> {
   }
 
 protected:
-  using Lists = SmallVector<SmallVector<Value>>;
-  virtual void callSingle(Op op, const Lists &operands, const Lists &results,
-                          Value lrFactor, Value predicate,
-                          RuntimeBuilder &rb) const = 0;
-  virtual void callMulti(Op first, ValueRange params, const Lists &operands,
-                         const Lists &results, Value lrFactor, Value predicate,
-                         RuntimeBuilder &rb) const = 0;
+  /// The kernel's buffer operands in order (param, grad, then the state),
+  /// whether `op` has each: its buffer operands, in order, fill the slots
+  /// it has.
+  virtual SmallVector<bool> operandSlots(Op op) const = 0;
+  /// lr, the schedule's factor (`lrFactor`), then the other
+  /// hyperparameters, as the kernels take them.
+  virtual SmallVector<Value> hyperparameters(Op op, Value lrFactor,
+                                             RuntimeBuilder &rb) const = 0;
 
-  const SkipPredicates &predicates;
-};
-
-/// The sizes and dtypes of the params of a run, as arrays.
-std::pair<Value, Value> sizesAndDtypes(ValueRange params, RuntimeBuilder &rb) {
-  RuntimeBuilder::BufferLists l = rb.bufferLists(params, {}, {});
-  return {l.sizes, l.dtypes};
-}
-
-struct SgdUpdateLowering : UpdateRunLowering<nn::SgdUpdateOp> {
-  using UpdateRunLowering::UpdateRunLowering;
-
-  void callSingle(nn::SgdUpdateOp op, const Lists &operands,
-                  const Lists &results, Value lrFactor, Value predicate,
-                  RuntimeBuilder &rb) const override {
-    bool momentum = op.getMomentumBuffer() != nullptr;
-    rb.call(RuntimeFn::amp_sgd_update,
-            {operands[0][0], operands[1][0],
-             momentum ? operands[2][0] : rb.null(), results[0][0],
-             momentum ? results[1][0] : rb.null(),
-             rb.i64(getNumElements(op.getParam())),
-             rb.dtype(op.getParam().getType()), lr(op, rb), lrFactor,
-             mom(op, rb), dampening(op, rb), decay(op, rb), nesterov(op, rb),
-             predicate, rb.stream()});
-  }
-
-  void callMulti(nn::SgdUpdateOp op, ValueRange params, const Lists &operands,
-                 const Lists &results, Value lrFactor, Value predicate,
-                 RuntimeBuilder &rb) const override {
-    bool momentum = op.getMomentumBuffer() != nullptr;
-    auto [sizes, dtypes] = sizesAndDtypes(params, rb);
-    rb.call(RuntimeFn::amp_sgd_update_multi,
-            {rb.i32(params.size()), rb.ptrArray(operands[0]),
-             rb.ptrArray(operands[1]),
-             momentum ? rb.ptrArray(operands[2]) : rb.null(),
-             rb.ptrArray(results[0]),
-             momentum ? rb.ptrArray(results[1]) : rb.null(), sizes, dtypes,
-             lr(op, rb), lrFactor, mom(op, rb), dampening(op, rb),
-             decay(op, rb), nesterov(op, rb), predicate, rb.stream()});
+  static Value f32(FloatAttr attr, RuntimeBuilder &rb) {
+    return rb.f32(attr.getValueAsDouble());
   }
 
 private:
-  static Value lr(nn::SgdUpdateOp op, RuntimeBuilder &rb) {
-    return rb.f32(op.getLr().convertToDouble());
+  const SkipPredicates &predicates;
+  RuntimeFn single, multi;
+};
+
+struct SgdUpdateLowering : UpdateRunLowering<nn::SgdUpdateOp> {
+  explicit SgdUpdateLowering(const SkipPredicates &predicates)
+      : UpdateRunLowering(predicates, RuntimeFn::amp_sgd_update,
+                          RuntimeFn::amp_sgd_update_multi) {}
+
+  /// param, grad, momentum_buf.
+  SmallVector<bool> operandSlots(nn::SgdUpdateOp op) const override {
+    return {true, true, op.getMomentumBuffer() != nullptr};
   }
-  static Value mom(nn::SgdUpdateOp op, RuntimeBuilder &rb) {
-    return rb.f32(op.getMomentum().convertToDouble());
-  }
-  static Value dampening(nn::SgdUpdateOp op, RuntimeBuilder &rb) {
-    return rb.f32(op.getDampening().convertToDouble());
-  }
-  static Value decay(nn::SgdUpdateOp op, RuntimeBuilder &rb) {
-    return rb.f32(op.getWeightDecay().convertToDouble());
-  }
-  static Value nesterov(nn::SgdUpdateOp op, RuntimeBuilder &rb) {
-    return rb.i32(op.getNesterov() ? 1 : 0);
+  SmallVector<Value> hyperparameters(nn::SgdUpdateOp op, Value lrFactor,
+                                     RuntimeBuilder &rb) const override {
+    return {f32(op.getLrAttr(), rb),          lrFactor,
+            f32(op.getMomentumAttr(), rb),    f32(op.getDampeningAttr(), rb),
+            f32(op.getWeightDecayAttr(), rb), rb.i32(op.getNesterov() ? 1 : 0)};
   }
 };
 
 struct AdamUpdateLowering : UpdateRunLowering<nn::AdamUpdateOp> {
-  using UpdateRunLowering::UpdateRunLowering;
+  explicit AdamUpdateLowering(const SkipPredicates &predicates)
+      : UpdateRunLowering(predicates, RuntimeFn::amp_adam_update,
+                          RuntimeFn::amp_adam_update_multi) {}
 
-  void callSingle(nn::AdamUpdateOp op, const Lists &operands,
-                  const Lists &results, Value lrFactor, Value predicate,
-                  RuntimeBuilder &rb) const override {
-    SmallVector<Value> args;
-    for (size_t i = 0; i < 5; ++i) // param, grad, exp_avg, exp_avg_sq, step
-      args.push_back(operands[i][0]);
-    for (size_t i = 0; i < 4; ++i)
-      args.push_back(results[i][0]);
-    args.append({rb.i64(getNumElements(op.getParam())),
-                 rb.dtype(op.getParam().getType())});
-    args.append(hyperparameters(op, lrFactor, rb));
-    args.append({predicate, rb.stream()});
-    rb.call(RuntimeFn::amp_adam_update, args);
+  /// param, grad, exp_avg, exp_avg_sq, step.
+  SmallVector<bool> operandSlots(nn::AdamUpdateOp) const override {
+    return SmallVector<bool>(5, true);
   }
-
-  void callMulti(nn::AdamUpdateOp op, ValueRange params, const Lists &operands,
-                 const Lists &results, Value lrFactor, Value predicate,
-                 RuntimeBuilder &rb) const override {
-    SmallVector<Value> args = {rb.i32(params.size())};
-    for (size_t i = 0; i < 5; ++i)
-      args.push_back(rb.ptrArray(operands[i]));
-    for (size_t i = 0; i < 4; ++i)
-      args.push_back(rb.ptrArray(results[i]));
-    auto [sizes, dtypes] = sizesAndDtypes(params, rb);
-    args.append({sizes, dtypes});
-    args.append(hyperparameters(op, lrFactor, rb));
-    args.append({predicate, rb.stream()});
-    rb.call(RuntimeFn::amp_adam_update_multi, args);
-  }
-
-private:
-  static SmallVector<Value> hyperparameters(nn::AdamUpdateOp op, Value lrFactor,
-                                            RuntimeBuilder &rb) {
-    return {rb.f32(op.getLr().convertToDouble()),
+  SmallVector<Value> hyperparameters(nn::AdamUpdateOp op, Value lrFactor,
+                                     RuntimeBuilder &rb) const override {
+    return {f32(op.getLrAttr(), rb),
             lrFactor,
-            rb.f32(op.getBeta1().convertToDouble()),
-            rb.f32(op.getBeta2().convertToDouble()),
-            rb.f32(op.getEps().convertToDouble()),
-            rb.f32(op.getWeightDecay().convertToDouble()),
+            f32(op.getBeta1Attr(), rb),
+            f32(op.getBeta2Attr(), rb),
+            f32(op.getEpsAttr(), rb),
+            f32(op.getWeightDecayAttr(), rb),
             rb.i32(op.getDecoupledWeightDecay() ? 1 : 0)};
   }
 };
 
 struct RmspropUpdateLowering : UpdateRunLowering<nn::RmspropUpdateOp> {
-  using UpdateRunLowering::UpdateRunLowering;
+  explicit RmspropUpdateLowering(const SkipPredicates &predicates)
+      : UpdateRunLowering(predicates, RuntimeFn::amp_rmsprop_update,
+                          RuntimeFn::amp_rmsprop_update_multi) {}
 
-  void callSingle(nn::RmspropUpdateOp op, const Lists &operands,
-                  const Lists &results, Value lrFactor, Value predicate,
-                  RuntimeBuilder &rb) const override {
-    SmallVector<Value> args;
-    for (const SmallVector<Value> *list : buffers(op, operands))
-      args.push_back(list ? (*list)[0] : rb.null());
-    for (const SmallVector<Value> *list : buffers(op, results, 1))
-      args.push_back(list ? (*list)[0] : rb.null());
-    args.append({rb.i64(getNumElements(op.getParam())),
-                 rb.dtype(op.getParam().getType())});
-    args.append(hyperparameters(op, lrFactor, rb));
-    args.append({predicate, rb.stream()});
-    rb.call(RuntimeFn::amp_rmsprop_update, args);
+  /// param, grad, square_avg, momentum_buf, grad_avg.
+  SmallVector<bool> operandSlots(nn::RmspropUpdateOp op) const override {
+    return {true, true, true, op.getMomentumBuffer() != nullptr,
+            op.getGradAvg() != nullptr};
   }
-
-  void callMulti(nn::RmspropUpdateOp op, ValueRange params,
-                 const Lists &operands, const Lists &results, Value lrFactor,
-                 Value predicate, RuntimeBuilder &rb) const override {
-    SmallVector<Value> args = {rb.i32(params.size())};
-    for (const SmallVector<Value> *list : buffers(op, operands))
-      args.push_back(list ? rb.ptrArray(*list) : rb.null());
-    for (const SmallVector<Value> *list : buffers(op, results, 1))
-      args.push_back(list ? rb.ptrArray(*list) : rb.null());
-    auto [sizes, dtypes] = sizesAndDtypes(params, rb);
-    args.append({sizes, dtypes});
-    args.append(hyperparameters(op, lrFactor, rb));
-    args.append({predicate, rb.stream()});
-    rb.call(RuntimeFn::amp_rmsprop_update_multi, args);
-  }
-
-private:
-  /// The lists of `lists` (operands, or with `skip` = 1 the results, which
-  /// have no grad) in the kernels' order: param, grad, square_avg,
-  /// momentum_buf, grad_avg, the optional ones null when absent.
-  static SmallVector<const SmallVector<Value> *>
-  buffers(nn::RmspropUpdateOp op, const Lists &lists, unsigned skip = 0) {
-    SmallVector<const SmallVector<Value> *> out;
-    unsigned next = 0;
-    for (unsigned i = 0; i < 3 - skip; ++i)
-      out.push_back(&lists[next++]);
-    for (bool present :
-         {op.getMomentumBuffer() != nullptr, op.getGradAvg() != nullptr})
-      out.push_back(present ? &lists[next++] : nullptr);
-    return out;
-  }
-
-  static SmallVector<Value>
-  hyperparameters(nn::RmspropUpdateOp op, Value lrFactor, RuntimeBuilder &rb) {
-    return {rb.f32(op.getLr().convertToDouble()),
-            lrFactor,
-            rb.f32(op.getAlpha().convertToDouble()),
-            rb.f32(op.getEps().convertToDouble()),
-            rb.f32(op.getWeightDecay().convertToDouble()),
-            rb.f32(op.getMomentum().convertToDouble()),
+  SmallVector<Value> hyperparameters(nn::RmspropUpdateOp op, Value lrFactor,
+                                     RuntimeBuilder &rb) const override {
+    return {f32(op.getLrAttr(), rb),          lrFactor,
+            f32(op.getAlphaAttr(), rb),       f32(op.getEpsAttr(), rb),
+            f32(op.getWeightDecayAttr(), rb), f32(op.getMomentumAttr(), rb),
             rb.i32(op.getCentered() ? 1 : 0)};
   }
 };
 
 struct AdagradUpdateLowering : UpdateRunLowering<nn::AdagradUpdateOp> {
-  using UpdateRunLowering::UpdateRunLowering;
+  explicit AdagradUpdateLowering(const SkipPredicates &predicates)
+      : UpdateRunLowering(predicates, RuntimeFn::amp_adagrad_update,
+                          RuntimeFn::amp_adagrad_update_multi) {}
 
-  void callSingle(nn::AdagradUpdateOp op, const Lists &operands,
-                  const Lists &results, Value lrFactor, Value predicate,
-                  RuntimeBuilder &rb) const override {
-    SmallVector<Value> args = {operands[0][0],
-                               operands[1][0],
-                               operands[2][0],
-                               results[0][0],
-                               results[1][0],
-                               rb.i64(getNumElements(op.getParam())),
-                               rb.dtype(op.getParam().getType())};
-    args.append(hyperparameters(op, lrFactor, rb));
-    args.append({predicate, rb.stream()});
-    rb.call(RuntimeFn::amp_adagrad_update, args);
+  /// param, grad, state_sum.
+  SmallVector<bool> operandSlots(nn::AdagradUpdateOp) const override {
+    return SmallVector<bool>(3, true);
   }
-
-  void callMulti(nn::AdagradUpdateOp op, ValueRange params,
-                 const Lists &operands, const Lists &results, Value lrFactor,
-                 Value predicate, RuntimeBuilder &rb) const override {
-    auto [sizes, dtypes] = sizesAndDtypes(params, rb);
-    SmallVector<Value> args = {rb.i32(params.size()),
-                               rb.ptrArray(operands[0]),
-                               rb.ptrArray(operands[1]),
-                               rb.ptrArray(operands[2]),
-                               rb.ptrArray(results[0]),
-                               rb.ptrArray(results[1]),
-                               sizes,
-                               dtypes};
-    args.append(hyperparameters(op, lrFactor, rb));
-    args.append({predicate, rb.stream()});
-    rb.call(RuntimeFn::amp_adagrad_update_multi, args);
-  }
-
-private:
-  static SmallVector<Value>
-  hyperparameters(nn::AdagradUpdateOp op, Value lrFactor, RuntimeBuilder &rb) {
-    return {rb.f32(op.getLr().convertToDouble()), lrFactor,
-            rb.f32(op.getEps().convertToDouble()),
-            rb.f32(op.getWeightDecay().convertToDouble())};
+  SmallVector<Value> hyperparameters(nn::AdagradUpdateOp op, Value lrFactor,
+                                     RuntimeBuilder &rb) const override {
+    return {f32(op.getLrAttr(), rb), lrFactor, f32(op.getEpsAttr(), rb),
+            f32(op.getWeightDecayAttr(), rb)};
   }
 };
 

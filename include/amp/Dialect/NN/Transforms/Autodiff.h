@@ -26,6 +26,8 @@ enum class Optimizer { Sgd, Adam, AdamW, Rmsprop, Adagrad, None };
 /// The optimizer and its hyper-parameters (PyTorch's names and defaults).
 struct AutodiffOptions {
   Optimizer optimizer = Optimizer::Sgd;
+  /// The pass's options default to 1e-2 for RMSprop and Adagrad, as
+  /// PyTorch's do; this struct's default is the others' 1e-3.
   double lr = 1e-3;
   /// SGD's and RMSprop's momentum.
   double momentum = 0.0;
@@ -33,7 +35,8 @@ struct AutodiffOptions {
   bool nesterov = false;
   double beta1 = 0.9;
   double beta2 = 0.999;
-  /// Adam's, RMSprop's and Adagrad's epsilon.
+  /// Adam's, RMSprop's and Adagrad's epsilon (the pass's option defaults
+  /// to PyTorch's 1e-10 for Adagrad).
   double eps = 1e-8;
   /// RMSprop's smoothing constant, and whether it is centered (the
   /// variance estimate less the squared mean gradient).
