@@ -32,6 +32,28 @@ func.func @fuse_grad_cast(%w: tensor<8x8xf32> {nn.role = #nn.role<param>}, %x: t
 
 // -----
 
+// So does an RMSprop's and an Adagrad's (every update, through
+// OptimizerUpdateOpInterface).
+// CHECK-LABEL: func @fuse_grad_cast_rmsprop_adagrad
+// CHECK: %[[DW:.*]] = nn.matmul {{.*}} : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<8x8xf32>
+// CHECK-NEXT: %[[DV:.*]] = nn.matmul {{.*}} : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<8x8xf32>
+// CHECK-NEXT: nn.rmsprop_update %{{.*}}, %[[DW]], %{{.*}} {lr
+// CHECK-NEXT: nn.adagrad_update %{{.*}}, %[[DV]], %{{.*}} {lr
+// CHECK-NOT: amp.cast
+func.func @fuse_grad_cast_rmsprop_adagrad(%w: tensor<8x8xf32> {nn.role = #nn.role<param>}, %v: tensor<8x8xf32> {nn.role = #nn.role<param>},
+    %sq: tensor<8x8xf32> {nn.role = #nn.role<opt_state>}, %sum: tensor<8x8xf32> {nn.role = #nn.role<opt_state>},
+    %x: tensor<4x8xf16> {nn.role = #nn.role<input>}, %dy: tensor<4x8xf16> {nn.role = #nn.role<input>}) -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+  %dw16 = nn.matmul %x, %dy {transpose_a} : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<8x8xf16>
+  %dv16 = nn.matmul %dy, %x {transpose_a} : (tensor<4x8xf16>, tensor<4x8xf16>) -> tensor<8x8xf16>
+  %dw = amp.cast %dw16 : tensor<8x8xf16> to tensor<8x8xf32>
+  %dv = amp.cast %dv16 : tensor<8x8xf16> to tensor<8x8xf32>
+  %w1, %sq1 = nn.rmsprop_update %w, %dw, %sq {lr = 0.01 : f32} : tensor<8x8xf32>
+  %v1, %sum1 = nn.adagrad_update %v, %dv, %sum {lr = 0.01 : f32} : tensor<8x8xf32>
+  return %w1, %v1 : tensor<8x8xf32>, tensor<8x8xf32>
+}
+
+// -----
+
 // A gradient cast whose source has other uses, or does not accumulate, stays.
 // CHECK-LABEL: func @keep_grad_cast
 // CHECK: %[[T:.*]] = nn.tanh
@@ -63,6 +85,14 @@ func.func @bf16_state(%m: tensor<8xbf16>) -> (tensor<8xbf16> {nn.role = #nn.role
 func.func @f16_update(%w: tensor<8xf16>, %g: tensor<8xf16>) -> tensor<8xf16> {
   // expected-error @below {{optimizer updates must read f32 masters, state and gradients, got 'tensor<8xf16>'}}
   %w1 = nn.sgd_update %w, %g {lr = 0.1 : f32} : tensor<8xf16>
+  return %w1 : tensor<8xf16>
+}
+
+// -----
+
+func.func @f16_adagrad_update(%w: tensor<8xf16>, %g: tensor<8xf16>, %sum: tensor<8xf16>) -> tensor<8xf16> {
+  // expected-error @below {{optimizer updates must read f32 masters, state and gradients, got 'tensor<8xf16>'}}
+  %w1, %sum1 = nn.adagrad_update %w, %g, %sum {lr = 0.01 : f32} : tensor<8xf16>
   return %w1 : tensor<8xf16>
 }
 
