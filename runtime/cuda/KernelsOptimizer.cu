@@ -2,12 +2,11 @@
 //
 // amp_lr_schedule, amp_sgd_update, amp_adam_update, amp_rmsprop_update,
 // amp_adagrad_update, their _multi forms and amp_clip_grad_norm on the CUDA
-// backend. Every kernel is a
-// multi-tensor launch (MultiTensor.cuh: one block per chunk of 16384 elements
-// of one buffer, 128-bit packed access, the dtype chosen per buffer on the
-// device); the single-buffer entry points use a one-buffer table. The
-// per-element math is the reference's (reference/OptimizerMath.h), compiled
-// with --fmad=false.
+// backend. Every kernel is a multi-tensor launch (MultiTensor.cuh: one block
+// per chunk of 16384 elements of one buffer, 128-bit packed access, the dtype
+// chosen per buffer on the device); the single-buffer entry points use a
+// one-buffer table. The per-element math is the reference's
+// (reference/OptimizerMath.h), compiled with --fmad=false.
 //
 // found_inf, the lr schedule's factor and the Adam step counters are read on
 // the device, so nothing waits for the device: a set flag makes every block
@@ -74,6 +73,26 @@ template <typename Coefs, int K> constexpr int lrUpdateCap() {
   return tableCap<K>(sizeof(Coefs) + 20);
 }
 
+/// Launches an LrUpdateArgs kernel over the n buffers: `ptrsOf(i, p)` fills
+/// buffer i's K pointers, `launch(chunks, args)` launches a group's kernel
+/// and returns launched()'s status.
+template <typename Coefs, int K, int Cap, typename PtrsOf, typename Launch>
+amp_status_t launchLrUpdate(Checker &check, int32_t n, const int64_t *sizes,
+                            const amp_dtype_t *dtypes, float lr,
+                            const float *lrFactor, const Coefs &coefs,
+                            const int8_t *foundInf, PtrsOf &&ptrsOf,
+                            Launch &&launch) {
+  auto args = std::make_unique<LrUpdateArgs<Coefs, K, Cap>>();
+  args->coefs = coefs;
+  args->lr = lr;
+  args->lrFactor = lrFactor;
+  args->foundInf = foundInf;
+  return forEachGroup(check, args->table, n, sizes, dtypes, K, ptrsOf,
+                      [&](unsigned chunks, int64_t, int64_t) {
+                        return launch(chunks, *args);
+                      });
+}
+
 template <int Cap> using SgdArgs = LrUpdateArgs<SgdCoefs, kSgdPtrs, Cap>;
 constexpr int kSgdCap = lrUpdateCap<SgdCoefs, kSgdPtrs>();
 static_assert(sizeof(SgdArgs<kSgdCap>) <= kParamBytes, "kernel parameters");
@@ -124,13 +143,8 @@ amp_status_t launchSgd(Checker &check, int32_t n, const void *const *params,
                        const int64_t *sizes, const amp_dtype_t *dtypes,
                        float lr, const float *lrFactor, const SgdCoefs &coefs,
                        const int8_t *foundInf, cudaStream_t stream) {
-  auto args = std::make_unique<SgdArgs<Cap>>();
-  args->coefs = coefs;
-  args->lr = lr;
-  args->lrFactor = lrFactor;
-  args->foundInf = foundInf;
-  return forEachGroup(
-      check, args->table, n, sizes, dtypes, kSgdPtrs,
+  return launchLrUpdate<SgdCoefs, kSgdPtrs, Cap>(
+      check, n, sizes, dtypes, lr, lrFactor, coefs, foundInf,
       [&](int32_t i, void *(&p)[kSgdPtrs]) {
         p[0] = const_cast<void *>(params[i]);
         p[1] = const_cast<void *>(grads[i]);
@@ -138,11 +152,11 @@ amp_status_t launchSgd(Checker &check, int32_t n, const void *const *params,
         p[3] = newParams[i];
         p[4] = coefs.hasMomentum ? newBufs[i] : nullptr;
       },
-      [&](unsigned chunks, int64_t, int64_t) {
+      [&](unsigned chunks, const SgdArgs<Cap> &args) {
         if (coefs.hasMomentum)
-          sgdKernel<true, Cap><<<chunks, kThreads, 0, stream>>>(*args);
+          sgdKernel<true, Cap><<<chunks, kThreads, 0, stream>>>(args);
         else
-          sgdKernel<false, Cap><<<chunks, kThreads, 0, stream>>>(*args);
+          sgdKernel<false, Cap><<<chunks, kThreads, 0, stream>>>(args);
         return launched(check, "sgd-update");
       });
 }
@@ -379,14 +393,9 @@ launchRmsprop(Checker &check, int32_t n, const void *const *params,
               const int64_t *sizes, const amp_dtype_t *dtypes, float lr,
               const float *lrFactor, const RmspropCoefs &coefs,
               const int8_t *foundInf, cudaStream_t stream) {
-  auto args = std::make_unique<RmspropArgs<Cap>>();
-  args->coefs = coefs;
-  args->lr = lr;
-  args->lrFactor = lrFactor;
-  args->foundInf = foundInf;
   const bool m = coefs.hasMomentum, a = coefs.centered;
-  return forEachGroup(
-      check, args->table, n, sizes, dtypes, kRmspropPtrs,
+  return launchLrUpdate<RmspropCoefs, kRmspropPtrs, Cap>(
+      check, n, sizes, dtypes, lr, lrFactor, coefs, foundInf,
       [&](int32_t i, void *(&p)[kRmspropPtrs]) {
         const void *ptrs[kRmspropPtrs] = {params[i],
                                           grads[i],
@@ -400,9 +409,9 @@ launchRmsprop(Checker &check, int32_t n, const void *const *params,
         for (int k = 0; k < kRmspropPtrs; ++k)
           p[k] = const_cast<void *>(ptrs[k]);
       },
-      [&](unsigned chunks, int64_t, int64_t) {
+      [&](unsigned chunks, const RmspropArgs<Cap> &args) {
         auto go = [&](auto kernel) {
-          kernel<<<chunks, kThreads, 0, stream>>>(*args);
+          kernel<<<chunks, kThreads, 0, stream>>>(args);
           return launched(check, "rmsprop-update");
         };
         if (m && a)
@@ -464,21 +473,16 @@ amp_status_t launchAdagrad(Checker &check, int32_t n, const void *const *params,
                            float lr, const float *lrFactor,
                            const AdagradCoefs &coefs, const int8_t *foundInf,
                            cudaStream_t stream) {
-  auto args = std::make_unique<AdagradArgs<Cap>>();
-  args->coefs = coefs;
-  args->lr = lr;
-  args->lrFactor = lrFactor;
-  args->foundInf = foundInf;
-  return forEachGroup(
-      check, args->table, n, sizes, dtypes, kAdagradPtrs,
+  return launchLrUpdate<AdagradCoefs, kAdagradPtrs, Cap>(
+      check, n, sizes, dtypes, lr, lrFactor, coefs, foundInf,
       [&](int32_t i, void *(&p)[kAdagradPtrs]) {
         const void *ptrs[kAdagradPtrs] = {params[i], grads[i], sums[i],
                                           newParams[i], newSums[i]};
         for (int k = 0; k < kAdagradPtrs; ++k)
           p[k] = const_cast<void *>(ptrs[k]);
       },
-      [&](unsigned chunks, int64_t, int64_t) {
-        adagradKernel<Cap><<<chunks, kThreads, 0, stream>>>(*args);
+      [&](unsigned chunks, const AdagradArgs<Cap> &args) {
+        adagradKernel<Cap><<<chunks, kThreads, 0, stream>>>(args);
         return launched(check, "adagrad-update");
       });
 }
