@@ -134,13 +134,23 @@ Results evalAdamUpdate(AdamUpdateOp op, Operands in) {
   double l2 = decoupled ? 0.0 : decay;
   double t = in[4]->data[0] + 1;
   Results results{param, *in[2], *in[3], RefTensor({}, t)};
+  // AMSGrad's running maximum of v (operand 5) is the last result.
+  if (op.getAmsgrad())
+    results.push_back(*in[5]);
   RefTensor &p = results[0], &m = results[1], &v = results[2];
   for (int64_t i = 0; i < param.getNumElements(); ++i) {
     double g = grad.data[i] + l2 * param.data[i];
     m.data[i] = beta1 * m.data[i] + (1 - beta1) * g;
     v.data[i] = beta2 * v.data[i] + (1 - beta2) * g * g;
+    double vUsed = v.data[i];
+    if (op.getAmsgrad()) {
+      double &vmax = results[4].data[i];
+      vmax =
+          std::isnan(vmax) || std::isnan(vUsed) ? NAN : std::max(vmax, vUsed);
+      vUsed = vmax;
+    }
     double mHat = m.data[i] / (1 - std::pow(beta1, t));
-    double vHat = v.data[i] / (1 - std::pow(beta2, t));
+    double vHat = vUsed / (1 - std::pow(beta2, t));
     p.data[i] = p.data[i] * paramDecay - lr * mHat / (std::sqrt(vHat) + eps);
   }
   return results;
@@ -192,6 +202,13 @@ Results evalAdagradUpdate(AdagradUpdateOp op, Operands in) {
   double eps = op.getEpsAttr().getValueAsDouble();
   double decay = op.getWeightDecayAttr().getValueAsDouble();
   Results results{param, *in[2]};
+  // With lr_decay, PyTorch's clr from the count of earlier steps (operand
+  // 3), and the new count as the last result.
+  if (op.getStep()) {
+    double step = in[3]->data[0];
+    lr /= 1 + step * op.getLrDecayAttr().getValueAsDouble();
+    results.push_back(RefTensor({}, step + 1));
+  }
   RefTensor &p = results[0], &sum = results[1];
   for (int64_t i = 0; i < param.getNumElements(); ++i) {
     double g = grad.data[i] + decay * param.data[i];

@@ -8,11 +8,12 @@
 // one-buffer table. The per-element math is the reference's
 // (reference/OptimizerMath.h), compiled with --fmad=false.
 //
-// found_inf, the lr schedule's factor and the Adam step counters are read on
-// the device, so nothing waits for the device: a set flag makes every block
-// copy its inputs' bits to the outputs (nothing in place); with a factor,
-// each SGD, RMSprop and Adagrad thread forms lr' itself (a broadcast load of
-// one scalar) and each Adam block forms it with its other scalars.
+// found_inf, the lr schedule's factor and the step counters (Adam's, and
+// Adagrad's with lr_decay) are read on the device, so nothing waits for the
+// device: a set flag makes every block copy its inputs' bits to the outputs
+// (nothing in place); with a factor, each SGD, RMSprop and Adagrad thread
+// forms lr' itself (a broadcast load of one scalar), and each Adam block and
+// counted Adagrad block forms its scalars once from its buffer's counter.
 // amp_lr_schedule is one device thread running the reference's step
 // (lrScheduleInMemory). amp_clip_grad_norm computes the norm in three
 // deterministic stages (per-chunk sums of squares, per-buffer norms, the total
@@ -57,12 +58,12 @@ template <typename Coefs, int K, int Cap> struct LrUpdateArgs {
   TensorTable<K, Cap> table;
 };
 
-/// The coefficients a block of an LrUpdateArgs kernel uses: -lr' with a
+/// The coefficients a block of an LrUpdateArgs kernel (or of one whose
+/// arguments have the same coefs, lr and lrFactor) uses: -lr' with a
 /// schedule's factor (read on the device) unless the step is skipped.
-template <typename Coefs, int K, int Cap>
-__device__ __forceinline__ Coefs
-scheduledCoefs(const LrUpdateArgs<Coefs, K, Cap> &args, bool skip) {
-  Coefs c = args.coefs;
+template <typename Args>
+__device__ __forceinline__ auto scheduledCoefs(const Args &args, bool skip) {
+  auto c = args.coefs;
   if (args.lrFactor && !skip)
     c.negLr = -scheduledLr(args.lr, args.lrFactor);
   return c;
@@ -162,31 +163,130 @@ amp_status_t launchSgd(Checker &check, int32_t n, const void *const *params,
 }
 
 //===----------------------------------------------------------------------===//
+// Step counters (Adam's, and Adagrad's with lr_decay)
+//===----------------------------------------------------------------------===//
+
+/// Step counters written after an update kernel has read them all (a group
+/// with a counter in place), or of buffers without elements (no chunk):
+/// one thread per buffer.
+template <int Cap> struct StepCountArgs {
+  const int8_t *foundInf;
+  int32_t count;
+  const float *step[Cap];
+  float *newStep[Cap];
+};
+
+template <int Cap>
+__global__ void
+stepCountKernel(const __grid_constant__ StepCountArgs<Cap> args) {
+  const bool skip = skipStep(args.foundInf);
+  AMP_GRID_STRIDE(t, args.count) {
+    const float step = *args.step[t];
+    *args.newStep[t] = skip ? step : stepCountAfter(step);
+  }
+}
+
+/// In thread 0 of a block of a counted update: reads the chunk's buffer's
+/// step counter (pointer S) and, in the buffer's first block, writes its
+/// new value (pointer S + 1) unless `writeSteps` is 0 (a counter of the
+/// group is in place: stepCountKernel writes them after the update).
+template <int S, int K, int Cap>
+__device__ __forceinline__ float readStepCount(const TensorTable<K, Cap> &table,
+                                               const Chunk &ch,
+                                               int32_t writeSteps, bool skip) {
+  const float step = *static_cast<const float *>(table.ptr[S][ch.tensor]);
+  if (writeSteps && ch.index == 0)
+    *static_cast<float *>(table.ptr[S + 1][ch.tensor]) =
+        skip ? step : stepCountAfter(step);
+  return step;
+}
+
+/// Launches a counted update over the n buffers (pointers S and S + 1 of
+/// each are its step counter and new counter; the first S decide packed
+/// access): `ptrsOf(i, p)` fills buffer i's pointers, `launch(chunks,
+/// writeSteps)` launches a group's kernel and returns launched()'s status.
+/// A group's kernel writes the new counters itself unless one of them is in
+/// place; then stepCountKernel writes them after it, and after the groups
+/// the counters of the buffers without elements. With steps NULL (Adagrad
+/// without lr_decay) there are no counters.
+template <int S, int K, int Cap, typename PtrsOf, typename Launch>
+amp_status_t launchCounted(Checker &check, TensorTable<K, Cap> &table,
+                           int32_t n, const int64_t *sizes,
+                           const amp_dtype_t *dtypes, const float *const *steps,
+                           float *const *newSteps, const int8_t *foundInf,
+                           cudaStream_t stream, PtrsOf &&ptrsOf,
+                           Launch &&launch) {
+  static_assert(sizeof(StepCountArgs<Cap>) <= kParamBytes, "kernel parameters");
+  auto stepArgs = std::make_unique<StepCountArgs<Cap>>();
+  stepArgs->foundInf = foundInf;
+  auto countSteps = [&] {
+    stepCountKernel<Cap>
+        <<<gridFor(stepArgs->count), kThreads, 0, stream>>>(*stepArgs);
+    return launched(check, "step-count");
+  };
+  amp_status_t s = forEachGroup(
+      check, table, n, sizes, dtypes, S, ptrsOf,
+      [&](unsigned chunks, int64_t, int64_t) {
+        bool inPlace = false;
+        for (int t = 0; steps && t < table.count; ++t)
+          inPlace |= table.ptr[S][t] == table.ptr[S + 1][t];
+        if (amp_status_t e = launch(chunks, steps && !inPlace))
+          return e;
+        if (!inPlace)
+          return AMP_STATUS_OK;
+        stepArgs->count = table.count;
+        for (int t = 0; t < table.count; ++t) {
+          stepArgs->step[t] = static_cast<const float *>(table.ptr[S][t]);
+          stepArgs->newStep[t] = static_cast<float *>(table.ptr[S + 1][t]);
+        }
+        return countSteps();
+      });
+  if (s || !steps)
+    return s;
+  // The counters of the empty buffers (which have no chunk).
+  stepArgs->count = 0;
+  for (int32_t i = 0; i <= n; ++i) {
+    if (stepArgs->count == Cap || (i == n && stepArgs->count > 0)) {
+      if (amp_status_t e = countSteps())
+        return e;
+      stepArgs->count = 0;
+    }
+    if (i < n && sizes[i] == 0) {
+      stepArgs->step[stepArgs->count] = steps[i];
+      stepArgs->newStep[stepArgs->count++] = newSteps[i];
+    }
+  }
+  return AMP_STATUS_OK;
+}
+
+//===----------------------------------------------------------------------===//
 // Adam and AdamW
 //===----------------------------------------------------------------------===//
 
-// Pointers per buffer: param, grad, exp_avg, exp_avg_sq, new_param,
-// new_exp_avg, new_exp_avg_sq (the first 7 decide packed access), step,
+// Pointers per buffer: param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq,
+// new_param, new_exp_avg, new_exp_avg_sq, new_max_exp_avg_sq (the first 9
+// decide packed access; the maxima are NULL without AMSGrad), step,
 // new_step.
-constexpr int kAdamPtrs = 9;
+constexpr int kAdamPtrs = 11;
+constexpr int kAdamStep = 9;
 
 struct AdamHyper {
   float lr, beta1, beta2, eps, weightDecay;
   int32_t decoupledWeightDecay; // 1: AdamW, 0: Adam's L2 penalty
-  const float *lrFactor;        // the schedule's factor (NULL: none)
+  int32_t amsgrad;
+  const float *lrFactor; // the schedule's factor (NULL: none)
 };
 
 template <int Cap> struct AdamArgs {
   AdamHyper h;
   const int8_t *foundInf;
-  int32_t writeSteps; // no step in place: the first block of each buffer
-                      // writes its new_step
+  int32_t writeSteps; // readStepCount's
   TensorTable<kAdamPtrs, Cap> table;
 };
 constexpr int kAdamCap = tableCap<kAdamPtrs>(sizeof(AdamHyper) + 16);
 static_assert(sizeof(AdamArgs<kAdamCap>) <= kParamBytes, "kernel parameters");
 
-template <int Cap>
+template <bool Amsgrad, int Cap>
 __global__ void __launch_bounds__(kThreads)
     adamKernel(const __grid_constant__ AdamArgs<Cap> args) {
   __shared__ AdamCoefs blockCoefs;
@@ -195,126 +295,91 @@ __global__ void __launch_bounds__(kThreads)
   const bool skip = skipStep(args.foundInf);
   // The scalars once per block, from the step counter on the device.
   if (threadIdx.x == 0) {
-    const float step = *static_cast<const float *>(args.table.ptr[7][t]);
+    const float step =
+        readStepCount<kAdamStep>(args.table, ch, args.writeSteps, skip);
     const AdamHyper &h = args.h;
     if (!skip)
       blockCoefs =
           adamCoefs(step, scheduledLr(h.lr, h.lrFactor), h.beta1, h.beta2,
-                    h.eps, h.weightDecay, h.decoupledWeightDecay);
-    if (args.writeSteps && ch.index == 0)
-      *static_cast<float *>(args.table.ptr[8][t]) =
-          skip ? step : adamNextStep(step);
+                    h.eps, h.weightDecay, h.decoupledWeightDecay, Amsgrad);
   }
   __syncthreads();
   const bool packed = args.table.packed[t];
   withStorage(args.table.dtype[t], [&](auto tag) {
     using T = decltype(tag);
-    const T *p = static_cast<const T *>(args.table.ptr[0][t]);
-    const T *g = static_cast<const T *>(args.table.ptr[1][t]);
-    const T *m = static_cast<const T *>(args.table.ptr[2][t]);
-    const T *v = static_cast<const T *>(args.table.ptr[3][t]);
-    T *np = static_cast<T *>(args.table.ptr[4][t]);
-    T *nm = static_cast<T *>(args.table.ptr[5][t]);
-    T *nv = static_cast<T *>(args.table.ptr[6][t]);
+    auto in = [&](int k) {
+      return static_cast<const T *>(args.table.ptr[k][t]);
+    };
+    auto out = [&](int k) { return static_cast<T *>(args.table.ptr[k][t]); };
+    // The buffers the step reads and the ones it writes, in mapChunk's
+    // order: param, grad, exp_avg, exp_avg_sq, then AMSGrad's maximum.
+    constexpr int NI = 4 + Amsgrad, NO = 3 + Amsgrad;
+    const T *ins[NI] = {in(0), in(1), in(2), in(3)};
+    T *outs[NO] = {out(5), out(6), out(7)};
+    if constexpr (Amsgrad) {
+      ins[4] = in(4);
+      outs[3] = out(8);
+    }
     if (skip) {
-      copyChunk(p, np, ch.begin, ch.end, packed);
-      copyChunk(m, nm, ch.begin, ch.end, packed);
-      copyChunk(v, nv, ch.begin, ch.end, packed);
+      copyChunk(ins[0], outs[0], ch.begin, ch.end, packed);
+      for (int k = 1; k < NO; ++k)
+        copyChunk(ins[k + 1], outs[k], ch.begin, ch.end, packed);
       return;
     }
     const AdamCoefs c = blockCoefs;
-    const T *const in[4] = {p, g, m, v};
-    T *const out[3] = {np, nm, nv};
-    mapChunk<T, 4, 3>(in, out, ch.begin, ch.end, packed,
-                      [&](const float(&x)[4], float(&y)[3]) {
-                        y[0] =
-                            adamStep(c, x[0], x[1], x[2], x[3], &y[1], &y[2]);
-                      });
+    mapChunk<T, NI, NO>(ins, outs, ch.begin, ch.end, packed,
+                        [&](const float(&x)[NI], float(&y)[NO]) {
+                          float vmax = 0.0f, newVmax;
+                          if constexpr (Amsgrad)
+                            vmax = x[4];
+                          y[0] = adamStep(c, x[0], x[1], x[2], x[3], vmax,
+                                          &y[1], &y[2], &newVmax);
+                          if constexpr (Amsgrad)
+                            y[3] = newVmax;
+                        });
   });
 }
 
-/// The step counters of a group with one in place, after adamKernel has
-/// read them all: one thread per buffer.
-template <int Cap> struct AdamStepArgs {
-  const int8_t *foundInf;
-  int32_t count;
-  const float *step[Cap];
-  float *newStep[Cap];
-};
-
 template <int Cap>
-__global__ void adamStepKernel(const __grid_constant__ AdamStepArgs<Cap> args) {
-  const bool skip = skipStep(args.foundInf);
-  AMP_GRID_STRIDE(t, args.count) {
-    const float step = *args.step[t];
-    *args.newStep[t] = skip ? step : adamNextStep(step);
-  }
-}
-
-template <int Cap>
-amp_status_t launchAdam(Checker &check, int32_t n, const void *const *params,
-                        const void *const *grads, const void *const *exp_avgs,
-                        const void *const *exp_avg_sqs,
-                        const float *const *steps, void *const *new_params,
-                        void *const *new_exp_avgs, void *const *new_exp_avg_sqs,
-                        float *const *new_steps, const int64_t *sizes,
-                        const amp_dtype_t *dtypes, const AdamHyper &h,
-                        const int8_t *foundInf, cudaStream_t stream) {
+amp_status_t
+launchAdam(Checker &check, int32_t n, const void *const *params,
+           const void *const *grads, const void *const *exp_avgs,
+           const void *const *exp_avg_sqs, const float *const *steps,
+           const void *const *max_exp_avg_sqs, void *const *new_params,
+           void *const *new_exp_avgs, void *const *new_exp_avg_sqs,
+           float *const *new_steps, void *const *new_max_exp_avg_sqs,
+           const int64_t *sizes, const amp_dtype_t *dtypes, const AdamHyper &h,
+           const int8_t *foundInf, cudaStream_t stream) {
   auto args = std::make_unique<AdamArgs<Cap>>();
-  auto stepArgs = std::make_unique<AdamStepArgs<Cap>>();
   args->h = h;
   args->foundInf = foundInf;
-  stepArgs->foundInf = foundInf;
-  // Buffers without elements have no chunk but still count their steps:
-  // adamStepKernel writes their counters after the groups (below).
-  amp_status_t s = forEachGroup(
-      check, args->table, n, sizes, dtypes, 7,
+  const bool amsgrad = h.amsgrad != 0;
+  return launchCounted<kAdamStep>(
+      check, args->table, n, sizes, dtypes, steps, new_steps, foundInf, stream,
       [&](int32_t i, void *(&p)[kAdamPtrs]) {
-        const void *ptrs[kAdamPtrs] = {
-            params[i],          grads[i],      exp_avgs[i],
-            exp_avg_sqs[i],     new_params[i], new_exp_avgs[i],
-            new_exp_avg_sqs[i], steps[i],      new_steps[i]};
+        const void *ptrs[kAdamPtrs] = {params[i],
+                                       grads[i],
+                                       exp_avgs[i],
+                                       exp_avg_sqs[i],
+                                       amsgrad ? max_exp_avg_sqs[i] : nullptr,
+                                       new_params[i],
+                                       new_exp_avgs[i],
+                                       new_exp_avg_sqs[i],
+                                       amsgrad ? new_max_exp_avg_sqs[i]
+                                               : nullptr,
+                                       steps[i],
+                                       new_steps[i]};
         for (int k = 0; k < kAdamPtrs; ++k)
           p[k] = const_cast<void *>(ptrs[k]);
       },
-      [&](unsigned chunks, int64_t, int64_t) {
-        const TensorTable<kAdamPtrs, Cap> &table = args->table;
-        bool inPlace = false;
-        for (int t = 0; t < table.count; ++t)
-          inPlace |= table.ptr[7][t] == table.ptr[8][t];
-        args->writeSteps = !inPlace;
-        adamKernel<Cap><<<chunks, kThreads, 0, stream>>>(*args);
-        if (amp_status_t e = launched(check, "adam-update"))
-          return e;
-        if (!inPlace)
-          return AMP_STATUS_OK;
-        stepArgs->count = table.count;
-        for (int t = 0; t < table.count; ++t) {
-          stepArgs->step[t] = static_cast<const float *>(table.ptr[7][t]);
-          stepArgs->newStep[t] = static_cast<float *>(table.ptr[8][t]);
-        }
-        adamStepKernel<Cap>
-            <<<gridFor(table.count), kThreads, 0, stream>>>(*stepArgs);
-        return launched(check, "adam-step");
+      [&](unsigned chunks, bool writeSteps) {
+        args->writeSteps = writeSteps;
+        if (amsgrad)
+          adamKernel<true, Cap><<<chunks, kThreads, 0, stream>>>(*args);
+        else
+          adamKernel<false, Cap><<<chunks, kThreads, 0, stream>>>(*args);
+        return launched(check, "adam-update");
       });
-  if (s)
-    return s;
-  // The step counters of the empty buffers (which have no chunk).
-  stepArgs->count = 0;
-  for (int32_t i = 0; i <= n; ++i) {
-    if (stepArgs->count == Cap || (i == n && stepArgs->count > 0)) {
-      adamStepKernel<Cap>
-          <<<gridFor(stepArgs->count), kThreads, 0, stream>>>(*stepArgs);
-      if (amp_status_t e = launched(check, "adam-step"))
-        return e;
-      stepArgs->count = 0;
-    }
-    if (i < n && sizes[i] == 0) {
-      stepArgs->step[stepArgs->count] = steps[i];
-      stepArgs->newStep[stepArgs->count++] = new_steps[i];
-    }
-  }
-  return AMP_STATUS_OK;
 }
 
 //===----------------------------------------------------------------------===//
@@ -428,21 +493,41 @@ launchRmsprop(Checker &check, int32_t n, const void *const *params,
 // Adagrad
 //===----------------------------------------------------------------------===//
 
-// Pointers per buffer: param, grad, state_sum, new_param, new_state_sum.
-constexpr int kAdagradPtrs = 5;
+// Pointers per buffer: param, grad, state_sum, new_param, new_state_sum
+// (which decide packed access), step, new_step (NULL when lr_decay = 0).
+constexpr int kAdagradPtrs = 7;
+constexpr int kAdagradStep = 5;
 
-template <int Cap>
-using AdagradArgs = LrUpdateArgs<AdagradCoefs, kAdagradPtrs, Cap>;
-constexpr int kAdagradCap = lrUpdateCap<AdagradCoefs, kAdagradPtrs>();
+template <int Cap> struct AdagradArgs {
+  AdagradCoefs coefs; // negLr is -lr, replaced by -clr
+  float lr, lrDecay;
+  const float *lrFactor;
+  const int8_t *foundInf;
+  int32_t writeSteps; // readStepCount's
+  TensorTable<kAdagradPtrs, Cap> table;
+};
+constexpr int kAdagradCap = tableCap<kAdagradPtrs>(sizeof(AdagradCoefs) + 32);
 static_assert(sizeof(AdagradArgs<kAdagradCap>) <= kParamBytes,
               "kernel parameters");
 
-template <int Cap>
+/// With `Counted` (lr_decay > 0) each block forms clr from its buffer's
+/// step counter once; without, clr is the (scheduled) lr.
+template <bool Counted, int Cap>
 __global__ void __launch_bounds__(kThreads)
     adagradKernel(const __grid_constant__ AdagradArgs<Cap> args) {
   const Chunk ch = locateChunk(args.table);
   const bool skip = skipStep(args.foundInf);
-  const AdagradCoefs c = scheduledCoefs(args, skip);
+  AdagradCoefs c = scheduledCoefs(args, skip);
+  if constexpr (Counted) {
+    __shared__ float blockNegLr;
+    if (threadIdx.x == 0) {
+      const float step =
+          readStepCount<kAdagradStep>(args.table, ch, args.writeSteps, skip);
+      blockNegLr = -adagradLr(-c.negLr, args.lrDecay, step);
+    }
+    __syncthreads();
+    c.negLr = blockNegLr;
+  }
   const bool packed = args.table.packed[ch.tensor];
   withStorage(args.table.dtype[ch.tensor], [&](auto tag) {
     using T = decltype(tag);
@@ -468,21 +553,37 @@ __global__ void __launch_bounds__(kThreads)
 template <int Cap>
 amp_status_t launchAdagrad(Checker &check, int32_t n, const void *const *params,
                            const void *const *grads, const void *const *sums,
-                           void *const *newParams, void *const *newSums,
+                           const float *const *steps, void *const *newParams,
+                           void *const *newSums, float *const *newSteps,
                            const int64_t *sizes, const amp_dtype_t *dtypes,
-                           float lr, const float *lrFactor,
+                           float lr, const float *lrFactor, float lrDecay,
                            const AdagradCoefs &coefs, const int8_t *foundInf,
                            cudaStream_t stream) {
-  return launchLrUpdate<AdagradCoefs, kAdagradPtrs, Cap>(
-      check, n, sizes, dtypes, lr, lrFactor, coefs, foundInf,
+  auto args = std::make_unique<AdagradArgs<Cap>>();
+  args->coefs = coefs;
+  args->lr = lr;
+  args->lrDecay = lrDecay;
+  args->lrFactor = lrFactor;
+  args->foundInf = foundInf;
+  return launchCounted<kAdagradStep>(
+      check, args->table, n, sizes, dtypes, steps, newSteps, foundInf, stream,
       [&](int32_t i, void *(&p)[kAdagradPtrs]) {
-        const void *ptrs[kAdagradPtrs] = {params[i], grads[i], sums[i],
-                                          newParams[i], newSums[i]};
+        const void *ptrs[kAdagradPtrs] = {params[i],
+                                          grads[i],
+                                          sums[i],
+                                          newParams[i],
+                                          newSums[i],
+                                          steps ? steps[i] : nullptr,
+                                          steps ? newSteps[i] : nullptr};
         for (int k = 0; k < kAdagradPtrs; ++k)
           p[k] = const_cast<void *>(ptrs[k]);
       },
-      [&](unsigned chunks, const AdagradArgs<Cap> &args) {
-        adagradKernel<Cap><<<chunks, kThreads, 0, stream>>>(args);
+      [&](unsigned chunks, bool writeSteps) {
+        args->writeSteps = writeSteps;
+        if (steps)
+          adagradKernel<true, Cap><<<chunks, kThreads, 0, stream>>>(*args);
+        else
+          adagradKernel<false, Cap><<<chunks, kThreads, 0, stream>>>(*args);
         return launched(check, "adagrad-update");
       });
 }
@@ -663,48 +764,55 @@ amp_sgd_update_multi(int32_t n_buffers, const void *const *params,
       toStream(stream));
 }
 
-amp_status_t amp_adam_update(const void *param, const void *grad,
-                             const void *exp_avg, const void *exp_avg_sq,
-                             const float *step, void *new_param,
-                             void *new_exp_avg, void *new_exp_avg_sq,
-                             float *new_step, int64_t n, amp_dtype_t dtype,
-                             float lr, const float *lr_factor, float beta1,
-                             float beta2, float eps, float weight_decay,
-                             int32_t decoupled_weight_decay,
-                             const int8_t *found_inf, void *stream) {
+amp_status_t
+amp_adam_update(const void *param, const void *grad, const void *exp_avg,
+                const void *exp_avg_sq, const float *step,
+                const void *max_exp_avg_sq, void *new_param, void *new_exp_avg,
+                void *new_exp_avg_sq, float *new_step, void *new_max_exp_avg_sq,
+                int64_t n, amp_dtype_t dtype, float lr, const float *lr_factor,
+                float beta1, float beta2, float eps, float weight_decay,
+                int32_t decoupled_weight_decay, int32_t amsgrad,
+                const int8_t *found_inf, void *stream) {
   Checker check("amp_adam_update");
   if (amp_status_t s = checkAdamUpdate(
-          check, param, grad, exp_avg, exp_avg_sq, step, new_param, new_exp_avg,
-          new_exp_avg_sq, new_step, n, dtype, lr, beta1, beta2, eps,
-          weight_decay, decoupled_weight_decay))
+          check, param, grad, exp_avg, exp_avg_sq, step, max_exp_avg_sq,
+          new_param, new_exp_avg, new_exp_avg_sq, new_step, new_max_exp_avg_sq,
+          n, dtype, lr, beta1, beta2, eps, weight_decay, decoupled_weight_decay,
+          amsgrad))
     return s;
-  return launchAdam<1>(
-      check, 1, &param, &grad, &exp_avg, &exp_avg_sq, &step, &new_param,
-      &new_exp_avg, &new_exp_avg_sq, &new_step, &n, &dtype,
-      {lr, beta1, beta2, eps, weight_decay, decoupled_weight_decay, lr_factor},
-      found_inf, toStream(stream));
+  return launchAdam<1>(check, 1, &param, &grad, &exp_avg, &exp_avg_sq, &step,
+                       &max_exp_avg_sq, &new_param, &new_exp_avg,
+                       &new_exp_avg_sq, &new_step, &new_max_exp_avg_sq, &n,
+                       &dtype,
+                       {lr, beta1, beta2, eps, weight_decay,
+                        decoupled_weight_decay, amsgrad, lr_factor},
+                       found_inf, toStream(stream));
 }
 
 amp_status_t amp_adam_update_multi(
     int32_t n_buffers, const void *const *params, const void *const *grads,
     const void *const *exp_avgs, const void *const *exp_avg_sqs,
-    const float *const *steps, void *const *new_params,
-    void *const *new_exp_avgs, void *const *new_exp_avg_sqs,
-    float *const *new_steps, const int64_t *sizes, const amp_dtype_t *dtypes,
-    float lr, const float *lr_factor, float beta1, float beta2, float eps,
-    float weight_decay, int32_t decoupled_weight_decay, const int8_t *found_inf,
-    void *stream) {
+    const float *const *steps, const void *const *max_exp_avg_sqs,
+    void *const *new_params, void *const *new_exp_avgs,
+    void *const *new_exp_avg_sqs, float *const *new_steps,
+    void *const *new_max_exp_avg_sqs, const int64_t *sizes,
+    const amp_dtype_t *dtypes, float lr, const float *lr_factor, float beta1,
+    float beta2, float eps, float weight_decay, int32_t decoupled_weight_decay,
+    int32_t amsgrad, const int8_t *found_inf, void *stream) {
   Checker check("amp_adam_update_multi");
   if (amp_status_t s = checkAdamUpdateMulti(
           check, n_buffers, params, grads, exp_avgs, exp_avg_sqs, steps,
-          new_params, new_exp_avgs, new_exp_avg_sqs, new_steps, sizes, dtypes,
-          lr, beta1, beta2, eps, weight_decay, decoupled_weight_decay))
+          max_exp_avg_sqs, new_params, new_exp_avgs, new_exp_avg_sqs, new_steps,
+          new_max_exp_avg_sqs, sizes, dtypes, lr, beta1, beta2, eps,
+          weight_decay, decoupled_weight_decay, amsgrad))
     return s;
-  return launchAdam<kAdamCap>(
-      check, n_buffers, params, grads, exp_avgs, exp_avg_sqs, steps, new_params,
-      new_exp_avgs, new_exp_avg_sqs, new_steps, sizes, dtypes,
-      {lr, beta1, beta2, eps, weight_decay, decoupled_weight_decay, lr_factor},
-      found_inf, toStream(stream));
+  return launchAdam<kAdamCap>(check, n_buffers, params, grads, exp_avgs,
+                              exp_avg_sqs, steps, max_exp_avg_sqs, new_params,
+                              new_exp_avgs, new_exp_avg_sqs, new_steps,
+                              new_max_exp_avg_sqs, sizes, dtypes,
+                              {lr, beta1, beta2, eps, weight_decay,
+                               decoupled_weight_decay, amsgrad, lr_factor},
+                              found_inf, toStream(stream));
 }
 
 amp_status_t
@@ -756,40 +864,43 @@ amp_status_t amp_rmsprop_update_multi(
 }
 
 amp_status_t amp_adagrad_update(const void *param, const void *grad,
-                                const void *state_sum, void *new_param,
-                                void *new_state_sum, int64_t n,
-                                amp_dtype_t dtype, float lr,
-                                const float *lr_factor, float eps,
-                                float weight_decay, const int8_t *found_inf,
-                                void *stream) {
+                                const void *state_sum, const float *step,
+                                void *new_param, void *new_state_sum,
+                                float *new_step, int64_t n, amp_dtype_t dtype,
+                                float lr, const float *lr_factor,
+                                float lr_decay, float eps, float weight_decay,
+                                const int8_t *found_inf, void *stream) {
   Checker check("amp_adagrad_update");
-  if (amp_status_t s =
-          checkAdagradUpdate(check, param, grad, state_sum, new_param,
-                             new_state_sum, n, dtype, lr, eps, weight_decay))
+  if (amp_status_t s = checkAdagradUpdate(
+          check, param, grad, state_sum, step, new_param, new_state_sum,
+          new_step, n, dtype, lr, lr_decay, eps, weight_decay))
     return s;
-  if (n == 0)
-    return AMP_STATUS_OK;
-  return launchAdagrad<1>(check, 1, &param, &grad, &state_sum, &new_param,
-                          &new_state_sum, &n, &dtype, lr, lr_factor,
-                          adagradCoefs(lr, eps, weight_decay), found_inf,
-                          toStream(stream));
+  return launchAdagrad<1>(check, 1, &param, &grad, &state_sum,
+                          step ? &step : nullptr, &new_param, &new_state_sum,
+                          step ? &new_step : nullptr, &n, &dtype, lr, lr_factor,
+                          lr_decay, adagradCoefs(lr, eps, weight_decay),
+                          found_inf, toStream(stream));
 }
 
 amp_status_t amp_adagrad_update_multi(
     int32_t n_buffers, const void *const *params, const void *const *grads,
-    const void *const *state_sums, void *const *new_params,
-    void *const *new_state_sums, const int64_t *sizes,
-    const amp_dtype_t *dtypes, float lr, const float *lr_factor, float eps,
+    const void *const *state_sums, const float *const *steps,
+    void *const *new_params, void *const *new_state_sums,
+    float *const *new_steps, const int64_t *sizes, const amp_dtype_t *dtypes,
+    float lr, const float *lr_factor, float lr_decay, float eps,
     float weight_decay, const int8_t *found_inf, void *stream) {
   Checker check("amp_adagrad_update_multi");
   if (amp_status_t s = checkAdagradUpdateMulti(
-          check, n_buffers, params, grads, state_sums, new_params,
-          new_state_sums, sizes, dtypes, lr, eps, weight_decay))
+          check, n_buffers, params, grads, state_sums, steps, new_params,
+          new_state_sums, new_steps, sizes, dtypes, lr, lr_decay, eps,
+          weight_decay))
     return s;
+  const bool counted = lr_decay > 0.0f;
   return launchAdagrad<kAdagradCap>(
-      check, n_buffers, params, grads, state_sums, new_params, new_state_sums,
-      sizes, dtypes, lr, lr_factor, adagradCoefs(lr, eps, weight_decay),
-      found_inf, toStream(stream));
+      check, n_buffers, params, grads, state_sums, counted ? steps : nullptr,
+      new_params, new_state_sums, counted ? new_steps : nullptr, sizes, dtypes,
+      lr, lr_factor, lr_decay, adagradCoefs(lr, eps, weight_decay), found_inf,
+      toStream(stream));
 }
 
 amp_status_t amp_clip_grad_norm(int32_t n_buffers, const void *const *grads,

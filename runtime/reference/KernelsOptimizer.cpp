@@ -83,38 +83,47 @@ void sgdCompute(const void *param, const void *grad, const void *momentum_buf,
 
 /// The Adam(W) update of one checked buffer; lr is the scheduled one.
 void adamCompute(const void *param, const void *grad, const void *exp_avg,
-                 const void *exp_avg_sq, const float *step, void *new_param,
-                 void *new_exp_avg, void *new_exp_avg_sq, float *new_step,
-                 int64_t n, amp_dtype_t dtype, float lr, float beta1,
-                 float beta2, float eps, float weight_decay,
-                 int32_t decoupled_weight_decay, const int8_t *found_inf) {
+                 const void *exp_avg_sq, const float *step,
+                 const void *max_exp_avg_sq, void *new_param, void *new_exp_avg,
+                 void *new_exp_avg_sq, float *new_step,
+                 void *new_max_exp_avg_sq, int64_t n, amp_dtype_t dtype,
+                 float lr, float beta1, float beta2, float eps,
+                 float weight_decay, int32_t decoupled_weight_decay,
+                 int32_t amsgrad, const int8_t *found_inf) {
   const float stepBefore = *step;
   if (skipStep(found_inf)) {
     keep(param, new_param, n, dtype);
     keep(exp_avg, new_exp_avg, n, dtype);
     keep(exp_avg_sq, new_exp_avg_sq, n, dtype);
+    if (amsgrad)
+      keep(max_exp_avg_sq, new_max_exp_avg_sq, n, dtype);
     *new_step = stepBefore;
     return;
   }
   // The scalars of torch.optim.Adam(W)'s single-tensor step, which PyTorch
   // computes in Python (f64) and passes to f32 kernels.
   const AdamCoefs c = adamCoefs(stepBefore, lr, beta1, beta2, eps, weight_decay,
-                                decoupled_weight_decay);
+                                decoupled_weight_decay, amsgrad);
   dispatchFloat(dtype, [&](auto tag) {
     using T = decltype(tag);
     const T *p = static_cast<const T *>(param);
     const T *gp = static_cast<const T *>(grad);
     const T *m = static_cast<const T *>(exp_avg);
     const T *v = static_cast<const T *>(exp_avg_sq);
+    const T *vmax = static_cast<const T *>(max_exp_avg_sq);
     T *np = static_cast<T *>(new_param);
     T *nm = static_cast<T *>(new_exp_avg);
     T *nv = static_cast<T *>(new_exp_avg_sq);
+    T *nvmax = static_cast<T *>(new_max_exp_avg_sq);
     parallelFor(n, [=](int64_t i) {
-      float m1, v1;
-      const float p1 = adamStep(c, toF32(p[i]), toF32(gp[i]), toF32(m[i]),
-                                toF32(v[i]), &m1, &v1);
+      float m1, v1, vmax1;
+      const float p1 =
+          adamStep(c, toF32(p[i]), toF32(gp[i]), toF32(m[i]), toF32(v[i]),
+                   c.amsgrad ? toF32(vmax[i]) : 0.0f, &m1, &v1, &vmax1);
       nm[i] = fromF32<T>(m1);
       nv[i] = fromF32<T>(v1);
+      if (c.amsgrad)
+        nvmax[i] = fromF32<T>(vmax1);
       np[i] = fromF32<T>(p1);
     });
   });
@@ -164,16 +173,23 @@ void rmspropCompute(const void *param, const void *grad, const void *square_avg,
   });
 }
 
-/// The Adagrad update of one checked buffer.
+/// The Adagrad update of one checked buffer; lr is the scheduled one, and
+/// step and new_step are given when lr_decay > 0.
 void adagradCompute(const void *param, const void *grad, const void *state_sum,
-                    void *new_param, void *new_state_sum, int64_t n,
-                    amp_dtype_t dtype, const AdagradCoefs &c,
+                    const float *step, void *new_param, void *new_state_sum,
+                    float *new_step, int64_t n, amp_dtype_t dtype, float lr,
+                    float lr_decay, float eps, float weight_decay,
                     const int8_t *found_inf) {
+  const float stepBefore = step ? *step : 0.0f;
   if (skipStep(found_inf)) {
     keep(param, new_param, n, dtype);
     keep(state_sum, new_state_sum, n, dtype);
+    if (step)
+      *new_step = stepBefore;
     return;
   }
+  const AdagradCoefs c =
+      adagradCoefs(adagradLr(lr, lr_decay, stepBefore), eps, weight_decay);
   dispatchFloat(dtype, [&](auto tag) {
     using T = decltype(tag);
     const T *p = static_cast<const T *>(param);
@@ -189,6 +205,8 @@ void adagradCompute(const void *param, const void *grad, const void *state_sum,
       np[i] = fromF32<T>(p1);
     });
   });
+  if (step)
+    *new_step = stepCountAfter(stepBefore);
 }
 
 } // namespace
@@ -257,49 +275,54 @@ amp_sgd_update_multi(int32_t n_buffers, const void *const *params,
   return AMP_STATUS_OK;
 }
 
-amp_status_t amp_adam_update(const void *param, const void *grad,
-                             const void *exp_avg, const void *exp_avg_sq,
-                             const float *step, void *new_param,
-                             void *new_exp_avg, void *new_exp_avg_sq,
-                             float *new_step, int64_t n, amp_dtype_t dtype,
-                             float lr, const float *lr_factor, float beta1,
-                             float beta2, float eps, float weight_decay,
-                             int32_t decoupled_weight_decay,
-                             const int8_t *found_inf, void * /*stream*/) {
+amp_status_t
+amp_adam_update(const void *param, const void *grad, const void *exp_avg,
+                const void *exp_avg_sq, const float *step,
+                const void *max_exp_avg_sq, void *new_param, void *new_exp_avg,
+                void *new_exp_avg_sq, float *new_step, void *new_max_exp_avg_sq,
+                int64_t n, amp_dtype_t dtype, float lr, const float *lr_factor,
+                float beta1, float beta2, float eps, float weight_decay,
+                int32_t decoupled_weight_decay, int32_t amsgrad,
+                const int8_t *found_inf, void * /*stream*/) {
   Checker check("amp_adam_update");
   if (amp_status_t s = checkAdamUpdate(
-          check, param, grad, exp_avg, exp_avg_sq, step, new_param, new_exp_avg,
-          new_exp_avg_sq, new_step, n, dtype, lr, beta1, beta2, eps,
-          weight_decay, decoupled_weight_decay))
+          check, param, grad, exp_avg, exp_avg_sq, step, max_exp_avg_sq,
+          new_param, new_exp_avg, new_exp_avg_sq, new_step, new_max_exp_avg_sq,
+          n, dtype, lr, beta1, beta2, eps, weight_decay, decoupled_weight_decay,
+          amsgrad))
     return s;
-  adamCompute(param, grad, exp_avg, exp_avg_sq, step, new_param, new_exp_avg,
-              new_exp_avg_sq, new_step, n, dtype, scheduledLr(lr, lr_factor),
-              beta1, beta2, eps, weight_decay, decoupled_weight_decay,
-              found_inf);
+  adamCompute(param, grad, exp_avg, exp_avg_sq, step, max_exp_avg_sq, new_param,
+              new_exp_avg, new_exp_avg_sq, new_step, new_max_exp_avg_sq, n,
+              dtype, scheduledLr(lr, lr_factor), beta1, beta2, eps,
+              weight_decay, decoupled_weight_decay, amsgrad, found_inf);
   return AMP_STATUS_OK;
 }
 
 amp_status_t amp_adam_update_multi(
     int32_t n_buffers, const void *const *params, const void *const *grads,
     const void *const *exp_avgs, const void *const *exp_avg_sqs,
-    const float *const *steps, void *const *new_params,
-    void *const *new_exp_avgs, void *const *new_exp_avg_sqs,
-    float *const *new_steps, const int64_t *sizes, const amp_dtype_t *dtypes,
-    float lr, const float *lr_factor, float beta1, float beta2, float eps,
-    float weight_decay, int32_t decoupled_weight_decay, const int8_t *found_inf,
-    void * /*stream*/) {
+    const float *const *steps, const void *const *max_exp_avg_sqs,
+    void *const *new_params, void *const *new_exp_avgs,
+    void *const *new_exp_avg_sqs, float *const *new_steps,
+    void *const *new_max_exp_avg_sqs, const int64_t *sizes,
+    const amp_dtype_t *dtypes, float lr, const float *lr_factor, float beta1,
+    float beta2, float eps, float weight_decay, int32_t decoupled_weight_decay,
+    int32_t amsgrad, const int8_t *found_inf, void * /*stream*/) {
   Checker check("amp_adam_update_multi");
   if (amp_status_t s = checkAdamUpdateMulti(
           check, n_buffers, params, grads, exp_avgs, exp_avg_sqs, steps,
-          new_params, new_exp_avgs, new_exp_avg_sqs, new_steps, sizes, dtypes,
-          lr, beta1, beta2, eps, weight_decay, decoupled_weight_decay))
+          max_exp_avg_sqs, new_params, new_exp_avgs, new_exp_avg_sqs, new_steps,
+          new_max_exp_avg_sqs, sizes, dtypes, lr, beta1, beta2, eps,
+          weight_decay, decoupled_weight_decay, amsgrad))
     return s;
   const float scheduled = scheduledLr(lr, lr_factor);
   for (int32_t i = 0; i < n_buffers; ++i)
     adamCompute(params[i], grads[i], exp_avgs[i], exp_avg_sqs[i], steps[i],
-                new_params[i], new_exp_avgs[i], new_exp_avg_sqs[i],
-                new_steps[i], sizes[i], dtypes[i], scheduled, beta1, beta2, eps,
-                weight_decay, decoupled_weight_decay, found_inf);
+                amsgrad ? max_exp_avg_sqs[i] : nullptr, new_params[i],
+                new_exp_avgs[i], new_exp_avg_sqs[i], new_steps[i],
+                amsgrad ? new_max_exp_avg_sqs[i] : nullptr, sizes[i], dtypes[i],
+                scheduled, beta1, beta2, eps, weight_decay,
+                decoupled_weight_decay, amsgrad, found_inf);
   return AMP_STATUS_OK;
 }
 
@@ -354,39 +377,43 @@ amp_status_t amp_rmsprop_update_multi(
 }
 
 amp_status_t amp_adagrad_update(const void *param, const void *grad,
-                                const void *state_sum, void *new_param,
-                                void *new_state_sum, int64_t n,
-                                amp_dtype_t dtype, float lr,
-                                const float *lr_factor, float eps,
-                                float weight_decay, const int8_t *found_inf,
-                                void * /*stream*/) {
+                                const void *state_sum, const float *step,
+                                void *new_param, void *new_state_sum,
+                                float *new_step, int64_t n, amp_dtype_t dtype,
+                                float lr, const float *lr_factor,
+                                float lr_decay, float eps, float weight_decay,
+                                const int8_t *found_inf, void * /*stream*/) {
   Checker check("amp_adagrad_update");
-  if (amp_status_t s =
-          checkAdagradUpdate(check, param, grad, state_sum, new_param,
-                             new_state_sum, n, dtype, lr, eps, weight_decay))
+  if (amp_status_t s = checkAdagradUpdate(
+          check, param, grad, state_sum, step, new_param, new_state_sum,
+          new_step, n, dtype, lr, lr_decay, eps, weight_decay))
     return s;
-  adagradCompute(param, grad, state_sum, new_param, new_state_sum, n, dtype,
-                 adagradCoefs(scheduledLr(lr, lr_factor), eps, weight_decay),
-                 found_inf);
+  adagradCompute(param, grad, state_sum, step, new_param, new_state_sum,
+                 new_step, n, dtype, scheduledLr(lr, lr_factor), lr_decay, eps,
+                 weight_decay, found_inf);
   return AMP_STATUS_OK;
 }
 
 amp_status_t amp_adagrad_update_multi(
     int32_t n_buffers, const void *const *params, const void *const *grads,
-    const void *const *state_sums, void *const *new_params,
-    void *const *new_state_sums, const int64_t *sizes,
-    const amp_dtype_t *dtypes, float lr, const float *lr_factor, float eps,
+    const void *const *state_sums, const float *const *steps,
+    void *const *new_params, void *const *new_state_sums,
+    float *const *new_steps, const int64_t *sizes, const amp_dtype_t *dtypes,
+    float lr, const float *lr_factor, float lr_decay, float eps,
     float weight_decay, const int8_t *found_inf, void * /*stream*/) {
   Checker check("amp_adagrad_update_multi");
   if (amp_status_t s = checkAdagradUpdateMulti(
-          check, n_buffers, params, grads, state_sums, new_params,
-          new_state_sums, sizes, dtypes, lr, eps, weight_decay))
+          check, n_buffers, params, grads, state_sums, steps, new_params,
+          new_state_sums, new_steps, sizes, dtypes, lr, lr_decay, eps,
+          weight_decay))
     return s;
-  const AdagradCoefs c =
-      adagradCoefs(scheduledLr(lr, lr_factor), eps, weight_decay);
+  const float scheduled = scheduledLr(lr, lr_factor);
+  const bool counted = lr_decay > 0.0f;
   for (int32_t i = 0; i < n_buffers; ++i)
-    adagradCompute(params[i], grads[i], state_sums[i], new_params[i],
-                   new_state_sums[i], sizes[i], dtypes[i], c, found_inf);
+    adagradCompute(
+        params[i], grads[i], state_sums[i], counted ? steps[i] : nullptr,
+        new_params[i], new_state_sums[i], counted ? new_steps[i] : nullptr,
+        sizes[i], dtypes[i], scheduled, lr_decay, eps, weight_decay, found_inf);
   return AMP_STATUS_OK;
 }
 

@@ -171,11 +171,41 @@ amp_status_t amp::runtime::kernels::checkSgdUpdateMulti(
   return AMP_STATUS_OK;
 }
 
+/// An optional pair of buffers (`name`, new_`name`) and the option that
+/// asks for it: `condition` on `option`'s `value`, `used` when it holds.
+struct OptionalPair {
+  const char *name, *condition, *option;
+  double value;
+  bool used;
+};
+
+/// The pair (or with `s` = "s" its buffer arrays) is given exactly when it
+/// is used: both when used (either may be NULL when there are no elements
+/// or buffers, `empty`), neither otherwise.
+static amp_status_t checkOptionalPair(Checker &check, const OptionalPair &p,
+                                      bool empty, const void *in,
+                                      const void *out, const char *s) {
+  if (p.used ? empty || (in && out) : !in && !out)
+    return AMP_STATUS_OK;
+  return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                    "%s%s and new_%s%s must be given exactly when %s (%s = %g)",
+                    p.name, s, p.name, s, p.condition, p.option, p.value);
+}
+
+/// Whether an int32 flag argument is 0 or 1.
+static amp_status_t checkFlag(Checker &check, const char *name, int32_t value) {
+  if (value == 0 || value == 1)
+    return AMP_STATUS_OK;
+  return check.fail(AMP_STATUS_INVALID_ARGUMENT, "%s (%d) must be 0 or 1", name,
+                    (int)value);
+}
+
 /// The hyperparameters of amp_adam_update and amp_adam_update_multi.
 static amp_status_t checkAdamHyperparameters(Checker &check, float lr,
                                              float beta1, float beta2,
                                              float eps, float weight_decay,
-                                             int32_t decoupled_weight_decay) {
+                                             int32_t decoupled_weight_decay,
+                                             int32_t amsgrad) {
   if (!nonNegative(lr) || !nonNegative(eps) || !nonNegative(weight_decay) ||
       !(beta1 >= 0.0f && beta1 < 1.0f) || !(beta2 >= 0.0f && beta2 < 1.0f))
     return check.fail(AMP_STATUS_INVALID_ARGUMENT,
@@ -183,25 +213,36 @@ static amp_status_t checkAdamHyperparameters(Checker &check, float lr,
                       "and >= 0, beta1 (%g) and beta2 (%g) in [0, 1)",
                       (double)lr, (double)eps, (double)weight_decay,
                       (double)beta1, (double)beta2);
-  if (decoupled_weight_decay != 0 && decoupled_weight_decay != 1)
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                      "decoupled_weight_decay (%d) must be 0 or 1",
-                      (int)decoupled_weight_decay);
-  return AMP_STATUS_OK;
+  if (amp_status_t s =
+          checkFlag(check, "decoupled_weight_decay", decoupled_weight_decay))
+    return s;
+  return checkFlag(check, "amsgrad", amsgrad);
+}
+
+/// AMSGrad's running maxima, given exactly when amsgrad = 1.
+static OptionalPair amsgradPair(int32_t amsgrad) {
+  return {"max_exp_avg_sq", "amsgrad = 1", "amsgrad", double(amsgrad),
+          amsgrad != 0};
 }
 
 amp_status_t amp::runtime::kernels::checkAdamUpdate(
     Checker &check, const void *param, const void *grad, const void *exp_avg,
-    const void *exp_avg_sq, const float *step, const void *new_param,
-    const void *new_exp_avg, const void *new_exp_avg_sq, const float *new_step,
-    int64_t n, amp_dtype_t dtype, float lr, float beta1, float beta2, float eps,
-    float weight_decay, int32_t decoupled_weight_decay) {
+    const void *exp_avg_sq, const float *step, const void *max_exp_avg_sq,
+    const void *new_param, const void *new_exp_avg, const void *new_exp_avg_sq,
+    const float *new_step, const void *new_max_exp_avg_sq, int64_t n,
+    amp_dtype_t dtype, float lr, float beta1, float beta2, float eps,
+    float weight_decay, int32_t decoupled_weight_decay, int32_t amsgrad) {
   if (amp_status_t s = check.count("n", n))
     return s;
   if (amp_status_t s = check.dtype("dtype", dtype, kFloatDtypes))
     return s;
-  if (amp_status_t s = checkAdamHyperparameters(
-          check, lr, beta1, beta2, eps, weight_decay, decoupled_weight_decay))
+  if (amp_status_t s =
+          checkAdamHyperparameters(check, lr, beta1, beta2, eps, weight_decay,
+                                   decoupled_weight_decay, amsgrad))
+    return s;
+  if (amp_status_t s =
+          checkOptionalPair(check, amsgradPair(amsgrad), n == 0, max_exp_avg_sq,
+                            new_max_exp_avg_sq, ""))
     return s;
   const std::pair<const char *, const void *> tensors[] = {
       {"param", param},
@@ -210,39 +251,49 @@ amp_status_t amp::runtime::kernels::checkAdamUpdate(
       {"exp_avg_sq", exp_avg_sq},
       {"new_param", new_param},
       {"new_exp_avg", new_exp_avg},
-      {"new_exp_avg_sq", new_exp_avg_sq}};
-  for (const auto &[name, ptr] : tensors)
+      {"new_exp_avg_sq", new_exp_avg_sq},
+      // AMSGrad's, checked only with amsgrad = 1.
+      {"max_exp_avg_sq", max_exp_avg_sq},
+      {"new_max_exp_avg_sq", new_max_exp_avg_sq}};
+  for (size_t k = 0, e = amsgrad ? 9 : 7; k < e; ++k)
     if (amp_status_t s =
-            check.pointers({{name, ptr, n, dtype},
-                            {"step", step, 1, AMP_DTYPE_F32},
-                            {"new_step", new_step, 1, AMP_DTYPE_F32}}))
+            check.pointer(tensors[k].first, tensors[k].second, n, dtype))
       return s;
-  return AMP_STATUS_OK;
+  return check.pointers({{"step", step, 1, AMP_DTYPE_F32},
+                         {"new_step", new_step, 1, AMP_DTYPE_F32}});
 }
 
 amp_status_t amp::runtime::kernels::checkAdamUpdateMulti(
     Checker &check, int32_t n_buffers, const void *const *params,
     const void *const *grads, const void *const *exp_avgs,
     const void *const *exp_avg_sqs, const float *const *steps,
-    void *const *new_params, void *const *new_exp_avgs,
-    void *const *new_exp_avg_sqs, float *const *new_steps, const int64_t *sizes,
-    const amp_dtype_t *dtypes, float lr, float beta1, float beta2, float eps,
-    float weight_decay, int32_t decoupled_weight_decay) {
+    const void *const *max_exp_avg_sqs, void *const *new_params,
+    void *const *new_exp_avgs, void *const *new_exp_avg_sqs,
+    float *const *new_steps, void *const *new_max_exp_avg_sqs,
+    const int64_t *sizes, const amp_dtype_t *dtypes, float lr, float beta1,
+    float beta2, float eps, float weight_decay, int32_t decoupled_weight_decay,
+    int32_t amsgrad) {
   if (amp_status_t s = checkArrays(check, n_buffers,
                                    {params, grads, exp_avgs, exp_avg_sqs, steps,
                                     new_params, new_exp_avgs, new_exp_avg_sqs,
                                     new_steps, sizes, dtypes}))
     return s;
   // The hyperparameters are checked even without buffers.
-  if (amp_status_t s = checkAdamHyperparameters(
-          check, lr, beta1, beta2, eps, weight_decay, decoupled_weight_decay))
+  if (amp_status_t s =
+          checkAdamHyperparameters(check, lr, beta1, beta2, eps, weight_decay,
+                                   decoupled_weight_decay, amsgrad))
+    return s;
+  if (amp_status_t s =
+          checkOptionalPair(check, amsgradPair(amsgrad), n_buffers == 0,
+                            max_exp_avg_sqs, new_max_exp_avg_sqs, "s"))
     return s;
   for (int32_t i = 0; i < n_buffers; ++i)
     if (amp_status_t s = checkAdamUpdate(
             check, params[i], grads[i], exp_avgs[i], exp_avg_sqs[i], steps[i],
-            new_params[i], new_exp_avgs[i], new_exp_avg_sqs[i], new_steps[i],
-            sizes[i], dtypes[i], lr, beta1, beta2, eps, weight_decay,
-            decoupled_weight_decay))
+            amsgrad ? max_exp_avg_sqs[i] : nullptr, new_params[i],
+            new_exp_avgs[i], new_exp_avg_sqs[i], new_steps[i],
+            amsgrad ? new_max_exp_avg_sqs[i] : nullptr, sizes[i], dtypes[i], lr,
+            beta1, beta2, eps, weight_decay, decoupled_weight_decay, amsgrad))
       return s;
   return AMP_STATUS_OK;
 }
@@ -260,17 +311,7 @@ static amp_status_t checkRmspropHyperparameters(Checker &check, float lr,
                       "must be finite and >= 0, alpha (%g) in [0, 1]",
                       (double)lr, (double)eps, (double)weight_decay,
                       (double)momentum, (double)alpha);
-  if (centered != 0 && centered != 1)
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                      "centered (%d) must be 0 or 1", (int)centered);
-  return AMP_STATUS_OK;
-}
-
-/// Whether an optional pair of buffers (or of buffer arrays) is given as
-/// `used` says: both when used (unless `empty`), neither otherwise.
-static bool givenExactlyWhen(bool used, bool empty, const void *in,
-                             const void *out) {
-  return used ? empty || (in && out) : !in && !out;
+  return checkFlag(check, "centered", centered);
 }
 
 /// RMSprop's optional buffers, or with `s` = "s" buffer arrays: the
@@ -282,17 +323,16 @@ static amp_status_t checkRmspropOptionals(Checker &check, float momentum,
                                           const void *buf, const void *newBuf,
                                           const void *avg, const void *newAvg,
                                           const char *s) {
-  if (!givenExactlyWhen(momentum > 0.0f, empty, buf, newBuf))
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                      "momentum_buf%s and new_momentum_buf%s must be given "
-                      "exactly when momentum > 0 (momentum = %g)",
-                      s, s, (double)momentum);
-  if (!givenExactlyWhen(centered, empty, avg, newAvg))
-    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                      "grad_avg%s and new_grad_avg%s must be given exactly "
-                      "when centered = 1 (centered = %d)",
-                      s, s, (int)centered);
-  return AMP_STATUS_OK;
+  if (amp_status_t st =
+          checkOptionalPair(check,
+                            {"momentum_buf", "momentum > 0", "momentum",
+                             momentum, momentum > 0.0f},
+                            empty, buf, newBuf, s))
+    return st;
+  return checkOptionalPair(
+      check,
+      {"grad_avg", "centered = 1", "centered", double(centered), centered != 0},
+      empty, avg, newAvg, s);
 }
 
 amp_status_t amp::runtime::kernels::checkRmspropUpdate(
@@ -367,50 +407,78 @@ amp_status_t amp::runtime::kernels::checkRmspropUpdateMulti(
 
 /// The hyperparameters of amp_adagrad_update and amp_adagrad_update_multi.
 static amp_status_t checkAdagradHyperparameters(Checker &check, float lr,
-                                                float eps, float weight_decay) {
-  if (!nonNegative(lr) || !nonNegative(eps) || !nonNegative(weight_decay))
+                                                float lr_decay, float eps,
+                                                float weight_decay) {
+  if (!nonNegative(lr) || !nonNegative(lr_decay) || !nonNegative(eps) ||
+      !nonNegative(weight_decay))
     return check.fail(AMP_STATUS_INVALID_ARGUMENT,
-                      "lr (%g), eps (%g) and weight_decay (%g) must be finite "
-                      "and >= 0",
-                      (double)lr, (double)eps, (double)weight_decay);
+                      "lr (%g), lr_decay (%g), eps (%g) and weight_decay (%g) "
+                      "must be finite and >= 0",
+                      (double)lr, (double)lr_decay, (double)eps,
+                      (double)weight_decay);
   return AMP_STATUS_OK;
+}
+
+/// Adagrad's step counters, given exactly when lr_decay > 0.
+static OptionalPair adagradStepPair(float lr_decay) {
+  return {"step", "lr_decay > 0", "lr_decay", double(lr_decay),
+          lr_decay > 0.0f};
 }
 
 amp_status_t amp::runtime::kernels::checkAdagradUpdate(
     Checker &check, const void *param, const void *grad, const void *state_sum,
-    const void *new_param, const void *new_state_sum, int64_t n,
-    amp_dtype_t dtype, float lr, float eps, float weight_decay) {
+    const float *step, const void *new_param, const void *new_state_sum,
+    const float *new_step, int64_t n, amp_dtype_t dtype, float lr,
+    float lr_decay, float eps, float weight_decay) {
   if (amp_status_t s = check.count("n", n))
     return s;
   if (amp_status_t s = check.dtype("dtype", dtype, kFloatDtypes))
     return s;
   if (amp_status_t s =
-          checkAdagradHyperparameters(check, lr, eps, weight_decay))
+          checkAdagradHyperparameters(check, lr, lr_decay, eps, weight_decay))
     return s;
-  return check.pointers({{"param", param, n, dtype},
-                         {"grad", grad, n, dtype},
-                         {"state_sum", state_sum, n, dtype},
-                         {"new_param", new_param, n, dtype},
-                         {"new_state_sum", new_state_sum, n, dtype}});
+  // A counter advances even without elements, as Adam's does.
+  if (amp_status_t s = checkOptionalPair(check, adagradStepPair(lr_decay),
+                                         false, step, new_step, ""))
+    return s;
+  if (amp_status_t s =
+          check.pointers({{"param", param, n, dtype},
+                          {"grad", grad, n, dtype},
+                          {"state_sum", state_sum, n, dtype},
+                          {"new_param", new_param, n, dtype},
+                          {"new_state_sum", new_state_sum, n, dtype}}))
+    return s;
+  if (!step)
+    return AMP_STATUS_OK;
+  return check.pointers({{"step", step, 1, AMP_DTYPE_F32},
+                         {"new_step", new_step, 1, AMP_DTYPE_F32}});
 }
 
 amp_status_t amp::runtime::kernels::checkAdagradUpdateMulti(
     Checker &check, int32_t n_buffers, const void *const *params,
     const void *const *grads, const void *const *state_sums,
-    void *const *new_params, void *const *new_state_sums, const int64_t *sizes,
-    const amp_dtype_t *dtypes, float lr, float eps, float weight_decay) {
+    const float *const *steps, void *const *new_params,
+    void *const *new_state_sums, float *const *new_steps, const int64_t *sizes,
+    const amp_dtype_t *dtypes, float lr, float lr_decay, float eps,
+    float weight_decay) {
   if (amp_status_t s = checkArrays(check, n_buffers,
                                    {params, grads, state_sums, new_params,
                                     new_state_sums, sizes, dtypes}))
     return s;
   // The hyperparameters are checked even without buffers.
   if (amp_status_t s =
-          checkAdagradHyperparameters(check, lr, eps, weight_decay))
+          checkAdagradHyperparameters(check, lr, lr_decay, eps, weight_decay))
     return s;
+  if (amp_status_t s = checkOptionalPair(check, adagradStepPair(lr_decay),
+                                         n_buffers == 0, steps, new_steps, "s"))
+    return s;
+  const bool counted = lr_decay > 0.0f;
   for (int32_t i = 0; i < n_buffers; ++i)
     if (amp_status_t s = checkAdagradUpdate(
-            check, params[i], grads[i], state_sums[i], new_params[i],
-            new_state_sums[i], sizes[i], dtypes[i], lr, eps, weight_decay))
+            check, params[i], grads[i], state_sums[i],
+            counted ? steps[i] : nullptr, new_params[i], new_state_sums[i],
+            counted ? new_steps[i] : nullptr, sizes[i], dtypes[i], lr, lr_decay,
+            eps, weight_decay))
       return s;
   return AMP_STATUS_OK;
 }

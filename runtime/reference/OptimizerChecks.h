@@ -48,25 +48,29 @@ amp_status_t checkSgdUpdateMulti(
     const int64_t *sizes, const amp_dtype_t *dtypes, float lr, float momentum,
     float dampening, float weight_decay, int32_t nesterov, bool *hasMomentum);
 
-/// amp_adam_update's checks.
-amp_status_t
-checkAdamUpdate(Checker &check, const void *param, const void *grad,
-                const void *exp_avg, const void *exp_avg_sq, const float *step,
-                const void *new_param, const void *new_exp_avg,
-                const void *new_exp_avg_sq, const float *new_step, int64_t n,
-                amp_dtype_t dtype, float lr, float beta1, float beta2,
-                float eps, float weight_decay, int32_t decoupled_weight_decay);
+/// amp_adam_update's checks (max_exp_avg_sq and its new value exactly
+/// with amsgrad = 1).
+amp_status_t checkAdamUpdate(
+    Checker &check, const void *param, const void *grad, const void *exp_avg,
+    const void *exp_avg_sq, const float *step, const void *max_exp_avg_sq,
+    const void *new_param, const void *new_exp_avg, const void *new_exp_avg_sq,
+    const float *new_step, const void *new_max_exp_avg_sq, int64_t n,
+    amp_dtype_t dtype, float lr, float beta1, float beta2, float eps,
+    float weight_decay, int32_t decoupled_weight_decay, int32_t amsgrad);
 
 /// amp_adam_update_multi's checks: n_buffers >= 0, the arrays non-NULL when
-/// there are buffers, and checkAdamUpdate for every buffer.
+/// there are buffers (the max_exp_avg_sq arrays exactly with amsgrad = 1),
+/// and checkAdamUpdate for every buffer.
 amp_status_t checkAdamUpdateMulti(
     Checker &check, int32_t n_buffers, const void *const *params,
     const void *const *grads, const void *const *exp_avgs,
     const void *const *exp_avg_sqs, const float *const *steps,
-    void *const *new_params, void *const *new_exp_avgs,
-    void *const *new_exp_avg_sqs, float *const *new_steps, const int64_t *sizes,
-    const amp_dtype_t *dtypes, float lr, float beta1, float beta2, float eps,
-    float weight_decay, int32_t decoupled_weight_decay);
+    const void *const *max_exp_avg_sqs, void *const *new_params,
+    void *const *new_exp_avgs, void *const *new_exp_avg_sqs,
+    float *const *new_steps, void *const *new_max_exp_avg_sqs,
+    const int64_t *sizes, const amp_dtype_t *dtypes, float lr, float beta1,
+    float beta2, float eps, float weight_decay, int32_t decoupled_weight_decay,
+    int32_t amsgrad);
 
 /// amp_rmsprop_update's checks.
 amp_status_t
@@ -91,21 +95,26 @@ amp_status_t checkRmspropUpdateMulti(
     const int64_t *sizes, const amp_dtype_t *dtypes, float lr, float alpha,
     float eps, float weight_decay, float momentum, int32_t centered);
 
-/// amp_adagrad_update's checks.
+/// amp_adagrad_update's checks (the step counters exactly when
+/// lr_decay > 0).
 amp_status_t checkAdagradUpdate(Checker &check, const void *param,
                                 const void *grad, const void *state_sum,
-                                const void *new_param,
-                                const void *new_state_sum, int64_t n,
-                                amp_dtype_t dtype, float lr, float eps,
-                                float weight_decay);
+                                const float *step, const void *new_param,
+                                const void *new_state_sum,
+                                const float *new_step, int64_t n,
+                                amp_dtype_t dtype, float lr, float lr_decay,
+                                float eps, float weight_decay);
 
 /// amp_adagrad_update_multi's checks: n_buffers >= 0, the arrays non-NULL
-/// when there are buffers, and checkAdagradUpdate for every buffer.
+/// when there are buffers (the step arrays exactly when lr_decay > 0), and
+/// checkAdagradUpdate for every buffer.
 amp_status_t checkAdagradUpdateMulti(
     Checker &check, int32_t n_buffers, const void *const *params,
     const void *const *grads, const void *const *state_sums,
-    void *const *new_params, void *const *new_state_sums, const int64_t *sizes,
-    const amp_dtype_t *dtypes, float lr, float eps, float weight_decay);
+    const float *const *steps, void *const *new_params,
+    void *const *new_state_sums, float *const *new_steps, const int64_t *sizes,
+    const amp_dtype_t *dtypes, float lr, float lr_decay, float eps,
+    float weight_decay);
 
 /// amp_clip_grad_norm's checks.
 amp_status_t checkClipGradNorm(Checker &check, int32_t n_buffers,

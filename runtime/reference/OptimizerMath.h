@@ -167,21 +167,25 @@ inline AMP_HOST_DEVICE float sgdStep(const SgdCoefs &c, float param, float grad,
 /// (scheduledLr): t = step + 1 in f32; the bias corrections and products in
 /// f64, rounded to f32 once. Decoupled decay multiplies the param by
 /// `decay` (l2 = 0); the L2 penalty adds l2 * param to the gradient
-/// (decay = 1, which adamStep skips).
+/// (decay = 1, which adamStep skips). AMSGrad divides by the running
+/// maximum of v' instead of v'.
 struct AdamCoefs {
   float t, decay, l2, avgWeight, sqKeep, sqWeight, negStepSize, bc2Sqrt, eps;
-  bool decoupled;
+  bool decoupled, amsgrad;
 };
 
-/// The step counter after an update: t = step + 1 in f32.
-inline AMP_HOST_DEVICE float adamNextStep(float step) { return step + 1.0f; }
+/// A step counter (Adam's, Adagrad's) after an update: step + 1 in f32
+/// (exact up to 2^24).
+inline AMP_HOST_DEVICE float stepCountAfter(float step) { return step + 1.0f; }
 
 inline AMP_HOST_DEVICE AdamCoefs adamCoefs(float step, float lr, float beta1,
                                            float beta2, float eps,
                                            float weight_decay,
-                                           int32_t decoupled_weight_decay) {
+                                           int32_t decoupled_weight_decay,
+                                           int32_t amsgrad) {
   AdamCoefs c;
-  c.t = adamNextStep(step);
+  c.t = stepCountAfter(step);
+  c.amsgrad = amsgrad != 0;
   const double b1 = beta1, b2 = beta2;
   const double biasCorrection1 = 1.0 - pow(b1, static_cast<double>(c.t));
   const double biasCorrection2 = 1.0 - pow(b2, static_cast<double>(c.t));
@@ -204,16 +208,32 @@ inline AMP_HOST_DEVICE float lerpF32(float self, float end, float weight) {
                               : end - (end - self) * (1.0f - weight);
 }
 
+/// torch.maximum(a, b) in f32: NaN when either is NaN.
+inline AMP_HOST_DEVICE float maximumF32(float a, float b) {
+  if (a != a)
+    return a;
+  if (b != b)
+    return b;
+  return a < b ? b : a;
+}
+
 /// One element of the Adam(W) step: returns param'; *newM and *newV are m'
-/// and v' (unrounded, as they feed param').
+/// and v', and with AMSGrad *newVmax is max(vmax, v') (all unrounded, as
+/// they feed param'; vmax and newVmax are unused without AMSGrad).
 inline AMP_HOST_DEVICE float adamStep(const AdamCoefs &c, float param,
-                                      float grad, float m, float v, float *newM,
-                                      float *newV) {
+                                      float grad, float m, float v, float vmax,
+                                      float *newM, float *newV,
+                                      float *newVmax) {
   const float decayed = c.decoupled ? param * c.decay : param;
   const float g = c.l2 != 0.0f ? grad + c.l2 * param : grad;
   const float m1 = lerpF32(m, g, c.avgWeight);
   const float v1 = v * c.sqKeep + c.sqWeight * g * g;
-  const float denom = sqrtf(v1) / c.bc2Sqrt + c.eps;
+  float w = v1;
+  if (c.amsgrad) {
+    w = maximumF32(vmax, v1);
+    *newVmax = w;
+  }
+  const float denom = sqrtf(w) / c.bc2Sqrt + c.eps;
   *newM = m1;
   *newV = v1;
   return decayed + c.negStepSize * m1 / denom;
@@ -282,17 +302,27 @@ inline AMP_HOST_DEVICE float rmspropStep(const RmspropCoefs &c, float param,
 // Adagrad
 //===----------------------------------------------------------------------===//
 
-/// torch.optim.Adagrad's scalars (lr_decay = 0, so PyTorch's clr is lr), as
-/// f32 kernel arguments.
+/// torch.optim.Adagrad's scalars, as f32 kernel arguments; negLr is -clr.
 struct AdagradCoefs {
   float weightDecay, eps, negLr;
 };
 
-/// The scalars from the checked arguments, lr the scheduled one
-/// (scheduledLr).
-inline AMP_HOST_DEVICE AdagradCoefs adagradCoefs(float lr, float eps,
+/// PyTorch's clr for the count of earlier steps `step`: lr / (1 + step *
+/// lr_decay) in f64 (PyTorch's Python floats), rounded to f32 once; lr
+/// itself when lr_decay = 0 (then there is no counter to read).
+inline AMP_HOST_DEVICE float adagradLr(float lr, float lr_decay, float step) {
+  if (lr_decay == 0.0f)
+    return lr;
+  return static_cast<float>(
+      static_cast<double>(lr) /
+      (1.0 + static_cast<double>(step) * static_cast<double>(lr_decay)));
+}
+
+/// The scalars from the checked arguments, clr from adagradLr (with the
+/// scheduled lr, scheduledLr).
+inline AMP_HOST_DEVICE AdagradCoefs adagradCoefs(float clr, float eps,
                                                  float weight_decay) {
-  return {weight_decay, eps, -lr};
+  return {weight_decay, eps, -clr};
 }
 
 /// One element of the Adagrad step, in the op order of PyTorch's

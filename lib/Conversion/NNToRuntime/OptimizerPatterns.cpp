@@ -201,9 +201,9 @@ struct AdamUpdateLowering : UpdateRunLowering<nn::AdamUpdateOp> {
       : UpdateRunLowering(predicates, RuntimeFn::amp_adam_update,
                           RuntimeFn::amp_adam_update_multi) {}
 
-  /// param, grad, exp_avg, exp_avg_sq, step.
-  SmallVector<bool> operandSlots(nn::AdamUpdateOp) const override {
-    return SmallVector<bool>(5, true);
+  /// param, grad, exp_avg, exp_avg_sq, step, max_exp_avg_sq.
+  SmallVector<bool> operandSlots(nn::AdamUpdateOp op) const override {
+    return {true, true, true, true, true, op.getMaxExpAvgSq() != nullptr};
   }
   SmallVector<Value> hyperparameters(nn::AdamUpdateOp op, Value lrFactor,
                                      RuntimeBuilder &rb) const override {
@@ -213,7 +213,8 @@ struct AdamUpdateLowering : UpdateRunLowering<nn::AdamUpdateOp> {
             f32(op.getBeta2Attr(), rb),
             f32(op.getEpsAttr(), rb),
             f32(op.getWeightDecayAttr(), rb),
-            rb.i32(op.getDecoupledWeightDecay() ? 1 : 0)};
+            rb.i32(op.getDecoupledWeightDecay() ? 1 : 0),
+            rb.i32(op.getAmsgrad() ? 1 : 0)};
   }
 };
 
@@ -241,14 +242,14 @@ struct AdagradUpdateLowering : UpdateRunLowering<nn::AdagradUpdateOp> {
       : UpdateRunLowering(predicates, RuntimeFn::amp_adagrad_update,
                           RuntimeFn::amp_adagrad_update_multi) {}
 
-  /// param, grad, state_sum.
-  SmallVector<bool> operandSlots(nn::AdagradUpdateOp) const override {
-    return SmallVector<bool>(3, true);
+  /// param, grad, state_sum, step.
+  SmallVector<bool> operandSlots(nn::AdagradUpdateOp op) const override {
+    return {true, true, true, op.getStep() != nullptr};
   }
   SmallVector<Value> hyperparameters(nn::AdagradUpdateOp op, Value lrFactor,
                                      RuntimeBuilder &rb) const override {
-    return {f32(op.getLrAttr(), rb), lrFactor, f32(op.getEpsAttr(), rb),
-            f32(op.getWeightDecayAttr(), rb)};
+    return {f32(op.getLrAttr(), rb), lrFactor, f32(op.getLrDecayAttr(), rb),
+            f32(op.getEpsAttr(), rb), f32(op.getWeightDecayAttr(), rb)};
   }
 };
 

@@ -948,14 +948,21 @@ amp_sgd_update(const void *param, const void *grad, const void *momentum_buf,
  * and g = grad + wd * param (g = grad when wd = 0); then
  * m' = lerp(m, g, 1 - beta1), v' = v * beta2 + (1 - beta2) * g * g,
  * param' = param1 - (lr / (1 - beta1^t)) * m' /
- *          (sqrt(v') / sqrt(1 - beta2^t) + eps),   *new_step = t.
- * new_step may equal step (it is read first). */
+ *          (sqrt(w) / sqrt(1 - beta2^t) + eps),   *new_step = t,
+ * where w = v', or with amsgrad = 1 (PyTorch's amsgrad=True)
+ * w = max_exp_avg_sq' = max(max_exp_avg_sq, v') (a NaN in either gives NaN,
+ * as torch.maximum). max_exp_avg_sq and new_max_exp_avg_sq are given
+ * exactly when amsgrad = 1 (NULL otherwise). new_step may equal step (it is
+ * read first). INVALID_ARGUMENT for lr, eps or weight_decay negative or not
+ * finite, beta1 or beta2 outside [0, 1), decoupled_weight_decay or amsgrad
+ * not 0 or 1. */
 AMP_KERNEL_API amp_status_t amp_adam_update(
     const void *param, const void *grad, const void *exp_avg,
-    const void *exp_avg_sq, const float *step, void *new_param,
-    void *new_exp_avg, void *new_exp_avg_sq, float *new_step, int64_t n,
-    amp_dtype_t dtype, float lr, const float *lr_factor, float beta1,
-    float beta2, float eps, float weight_decay, int32_t decoupled_weight_decay,
+    const void *exp_avg_sq, const float *step, const void *max_exp_avg_sq,
+    void *new_param, void *new_exp_avg, void *new_exp_avg_sq, float *new_step,
+    void *new_max_exp_avg_sq, int64_t n, amp_dtype_t dtype, float lr,
+    const float *lr_factor, float beta1, float beta2, float eps,
+    float weight_decay, int32_t decoupled_weight_decay, int32_t amsgrad,
     const int8_t *found_inf, void *stream);
 
 /* amp_sgd_update over n_buffers (>= 0) buffers in one call, with one
@@ -978,18 +985,20 @@ AMP_KERNEL_API amp_status_t amp_sgd_update_multi(
  * found_inf and the same hyperparameters for every buffer: exactly the
  * amp_adam_update calls for i = 0 .. n_buffers - 1, each with its own step
  * counter steps[i] -> new_steps[i] (which may be equal), size and dtype.
- * Each new_* may equal its own input; the buffers of different i, step
- * counters included, must not overlap. A device backend updates every
- * buffer in one or a few kernel launches. */
+ * The max_exp_avg_sq arrays are given exactly when amsgrad = 1 (NULL
+ * otherwise). Each new_* may equal its own input; the buffers of different
+ * i, step counters included, must not overlap. A device backend updates
+ * every buffer in one or a few kernel launches. */
 AMP_KERNEL_API amp_status_t amp_adam_update_multi(
     int32_t n_buffers, const void *const *params, const void *const *grads,
     const void *const *exp_avgs, const void *const *exp_avg_sqs,
-    const float *const *steps, void *const *new_params,
-    void *const *new_exp_avgs, void *const *new_exp_avg_sqs,
-    float *const *new_steps, const int64_t *sizes, const amp_dtype_t *dtypes,
-    float lr, const float *lr_factor, float beta1, float beta2, float eps,
-    float weight_decay, int32_t decoupled_weight_decay, const int8_t *found_inf,
-    void *stream);
+    const float *const *steps, const void *const *max_exp_avg_sqs,
+    void *const *new_params, void *const *new_exp_avgs,
+    void *const *new_exp_avg_sqs, float *const *new_steps,
+    void *const *new_max_exp_avg_sqs, const int64_t *sizes,
+    const amp_dtype_t *dtypes, float lr, const float *lr_factor, float beta1,
+    float beta2, float eps, float weight_decay, int32_t decoupled_weight_decay,
+    int32_t amsgrad, const int8_t *found_inf, void *stream);
 
 /* nn.rmsprop_update (torch.optim.RMSprop, with the buffers starting at
  * zero): g = grad + wd * param (when wd != 0);
@@ -1027,27 +1036,35 @@ AMP_KERNEL_API amp_status_t amp_rmsprop_update_multi(
     float weight_decay, float momentum, int32_t centered,
     const int8_t *found_inf, void *stream);
 
-/* nn.adagrad_update (torch.optim.Adagrad with lr_decay = 0):
- * g = grad + wd * param (when wd != 0); sum' = state_sum + g * g;
- * param' = param - lr * g / (sqrt(sum') + eps). INVALID_ARGUMENT for lr,
+/* nn.adagrad_update (torch.optim.Adagrad): g = grad + wd * param (when
+ * wd != 0); sum' = state_sum + g * g; param' = param - clr * g /
+ * (sqrt(sum') + eps), where clr = lr when lr_decay = 0, else
+ * clr = lr / (1 + s * lr_decay) in f64 rounded to f32 once, with s = *step
+ * the count of earlier steps (f32) and *new_step = s + 1. step and
+ * new_step are given exactly when lr_decay > 0 (NULL otherwise); new_step
+ * may equal step (it is read first). INVALID_ARGUMENT for lr, lr_decay,
  * eps or weight_decay negative or not finite. */
-AMP_KERNEL_API amp_status_t amp_adagrad_update(
-    const void *param, const void *grad, const void *state_sum, void *new_param,
-    void *new_state_sum, int64_t n, amp_dtype_t dtype, float lr,
-    const float *lr_factor, float eps, float weight_decay,
-    const int8_t *found_inf, void *stream);
+AMP_KERNEL_API amp_status_t
+amp_adagrad_update(const void *param, const void *grad, const void *state_sum,
+                   const float *step, void *new_param, void *new_state_sum,
+                   float *new_step, int64_t n, amp_dtype_t dtype, float lr,
+                   const float *lr_factor, float lr_decay, float eps,
+                   float weight_decay, const int8_t *found_inf, void *stream);
 
 /* amp_adagrad_update over n_buffers (>= 0) buffers in one call, with one
  * found_inf and the same hyperparameters for every buffer: exactly the
  * amp_adagrad_update calls for i = 0 .. n_buffers - 1, each with its own
- * size and dtype. Each new_* may equal its own input; the buffers of
- * different i must not overlap. A device backend updates every buffer in
- * one or a few kernel launches. */
+ * size and dtype, and with lr_decay > 0 its own step counter steps[i] ->
+ * new_steps[i] (the step arrays are given exactly then, NULL otherwise).
+ * Each new_* may equal its own input; the buffers of different i, step
+ * counters included, must not overlap. A device backend updates every
+ * buffer in one or a few kernel launches. */
 AMP_KERNEL_API amp_status_t amp_adagrad_update_multi(
     int32_t n_buffers, const void *const *params, const void *const *grads,
-    const void *const *state_sums, void *const *new_params,
-    void *const *new_state_sums, const int64_t *sizes,
-    const amp_dtype_t *dtypes, float lr, const float *lr_factor, float eps,
+    const void *const *state_sums, const float *const *steps,
+    void *const *new_params, void *const *new_state_sums,
+    float *const *new_steps, const int64_t *sizes, const amp_dtype_t *dtypes,
+    float lr, const float *lr_factor, float lr_decay, float eps,
     float weight_decay, const int8_t *found_inf, void *stream);
 
 /* nn.clip_grad_norm (torch.nn.utils.clip_grad_norm_): with norm_i the f32 L2

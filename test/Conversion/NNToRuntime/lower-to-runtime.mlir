@@ -499,7 +499,7 @@ func.func @rmsprop_run(%w1: tensor<4xf32>, %g1: tensor<4xf32>, %v1: tensor<4xf32
 // CHECK-DAG: %[[TWO:.*]] = llvm.mlir.constant(2 : i32) : i32
 // CHECK-DAG: %[[EPS:.*]] = llvm.mlir.constant(1.000000e-10 : f32) : f32
 // CHECK-DAG: %[[WD:.*]] = llvm.mlir.constant(1.000000e-01 : f32) : f32
-// CHECK: llvm.call @amp_adagrad_update_multi(%[[TWO]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[NULL]], %[[EPS]], %[[WD]], %[[NULL]], %{{.*}})
+// CHECK: llvm.call @amp_adagrad_update_multi(%[[TWO]], %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %[[NULL]], %{{[^,]+}}, %{{[^,]+}}, %[[NULL]], %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %[[NULL]], %{{[^,]+}}, %[[EPS]], %[[WD]], %[[NULL]], %{{[^,]+}})
 // CHECK-NOT: @amp_adagrad_update
 func.func @adagrad_run(%w1: tensor<4xf32>, %g1: tensor<4xf32>, %s1: tensor<4xf32>,
                        %w2: tensor<6xf16>, %g2: tensor<6xf16>, %s2: tensor<6xf16>)
@@ -511,14 +511,47 @@ func.func @adagrad_run(%w1: tensor<4xf32>, %g1: tensor<4xf32>, %s1: tensor<4xf32
 
 // -----
 
+// AMSGrad passes its maxima (arrays of the max_exp_avg_sq buffers and of
+// their new values) and amsgrad = 1.
+// CHECK-LABEL: func.func @adam_amsgrad_run
+// CHECK-DAG: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK-DAG: %[[TWO:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK-DAG: %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: llvm.call @amp_adam_update_multi(%[[TWO]], %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %[[MAX:[^,]+]], %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %[[NEWMAX:[^,]+]], %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %[[NULL]], %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %[[ONE]], %[[ONE]], %[[NULL]], %[[NULL]])
+// CHECK-NOT: @amp_adam_update
+func.func @adam_amsgrad_run(%w1: tensor<4xf32>, %g1: tensor<4xf32>, %m1: tensor<4xf32>, %v1: tensor<4xf32>, %t1: tensor<f32>, %x1: tensor<4xf32>,
+                            %w2: tensor<6xf16>, %g2: tensor<6xf16>, %m2: tensor<6xf16>, %v2: tensor<6xf16>, %t2: tensor<f32>, %x2: tensor<6xf16>)
+    -> (tensor<4xf32>, tensor<6xf16>, tensor<4xf32>, tensor<6xf16>) {
+  %a:5 = nn.adam_update %w1, %g1, %m1, %v1, %t1 max_exp_avg_sq(%x1) {lr = 1.0e-3 : f32, amsgrad} : tensor<4xf32>
+  %b:5 = nn.adam_update %w2, %g2, %m2, %v2, %t2 max_exp_avg_sq(%x2) {lr = 1.0e-3 : f32, amsgrad} : tensor<6xf16>
+  return %a#0, %b#0, %a#4, %b#4 : tensor<4xf32>, tensor<6xf16>, tensor<4xf32>, tensor<6xf16>
+}
+
+// -----
+
+// Adagrad with lr_decay passes its step counter and the new one, and
+// lr_decay after the lr and its factor.
+// CHECK-LABEL: func.func @adagrad_lr_decay
+// CHECK-DAG: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK-DAG: %[[DECAY:.*]] = llvm.mlir.constant(5.000000e-01 : f32) : f32
+// CHECK: llvm.call @amp_adagrad_update(%{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %[[STEP:[^,]+]], %{{[^,]+}}, %{{[^,]+}}, %[[NEWSTEP:[^,]+]], %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %[[NULL]], %[[DECAY]], %{{[^,]+}}, %{{[^,]+}}, %[[NULL]], %[[NULL]])
+func.func @adagrad_lr_decay(%w1: tensor<4xf32>, %g1: tensor<4xf32>, %s1: tensor<4xf32>, %t1: tensor<f32>)
+    -> (tensor<4xf32>, tensor<f32>) {
+  %a:3 = nn.adagrad_update %w1, %g1, %s1 step(%t1) {lr = 1.0e-2 : f32, lr_decay = 0.5 : f32} : tensor<4xf32>
+  return %a#0, %a#2 : tensor<4xf32>, tensor<f32>
+}
+
+// -----
+
 // Adam (L2 weight decay) passes decoupled_weight_decay = 0, AdamW 1; the
 // two configurations are separate calls.
 // CHECK-LABEL: func.func @adam_weight_decay_kinds
 // CHECK-DAG: %[[ZERO:.*]] = llvm.mlir.constant(0 : i32) : i32
 // CHECK-DAG: %[[WD:.*]] = llvm.mlir.constant(1.000000e-01 : f32) : f32
-// CHECK: llvm.call @amp_adam_update(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[WD]], %[[ZERO]], %{{.*}}, %{{.*}})
+// CHECK-DAG: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK: llvm.call @amp_adam_update(%{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %[[NULL]], %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %[[NULL]], %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %[[NULL]], %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %[[WD]], %[[ZERO]], %[[ZERO]], %[[NULL]], %[[NULL]])
 // CHECK-DAG: %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
-// CHECK: llvm.call @amp_adam_update(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ONE]], %{{.*}}, %{{.*}})
+// CHECK: llvm.call @amp_adam_update(%{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %[[NULL]], %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %[[NULL]], %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %[[NULL]], %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %[[ONE]], %{{[^,]+}}, %[[NULL]], %[[NULL]])
 // CHECK-NOT: @amp_adam_update
 func.func @adam_weight_decay_kinds(%w1: tensor<4xf32>, %g1: tensor<4xf32>, %m1: tensor<4xf32>, %v1: tensor<4xf32>, %t1: tensor<f32>,
                                    %w2: tensor<6xf32>, %g2: tensor<6xf32>, %m2: tensor<6xf32>, %v2: tensor<6xf32>, %t2: tensor<f32>)

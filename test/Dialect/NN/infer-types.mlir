@@ -369,6 +369,6 @@ func.func @incompatible_embedding_f32(%t: tensor<100x16xf16>, %ids: tensor<8xi32
 func.func @incompatible_adam_moments(%p: tensor<8xf32>, %step: tensor<f32>) {
   // expected-error @+2 {{'nn.adam_update' op inferred type(s) 'tensor<8xf32>', 'tensor<8xf32>', 'tensor<8xf32>', 'tensor<f32>' are incompatible with return type(s) of operation 'tensor<8xf32>', 'tensor<8xf16>', 'tensor<8xf16>', 'tensor<f32>'}}
   // expected-error @+1 {{'nn.adam_update' op failed to infer returned types}}
-  %0:4 = "nn.adam_update"(%p, %p, %p, %p, %step) {lr = 1.0e-3 : f32} : (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<f32>) -> (tensor<8xf32>, tensor<8xf16>, tensor<8xf16>, tensor<f32>)
+  %0:4 = "nn.adam_update"(%p, %p, %p, %p, %step) {lr = 1.0e-3 : f32, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0>} : (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<f32>) -> (tensor<8xf32>, tensor<8xf16>, tensor<8xf16>, tensor<f32>)
   return
 }

@@ -110,7 +110,7 @@ func.func @f16_statistics(%dy: tensor<4x8xf32>, %x: tensor<4x8xf32>, %m: tensor<
 
 func.func @f16_step(%p: tensor<8xf32>, %step: tensor<f16>) {
   // expected-error @+1 {{'nn.adam_update' op operand #4 must be 0D tensor of 32-bit float values, but got 'tensor<f16>'}}
-  %0:4 = "nn.adam_update"(%p, %p, %p, %p, %step) {lr = 1.0e-3 : f32} : (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<f16>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<f16>)
+  %0:4 = "nn.adam_update"(%p, %p, %p, %p, %step) {lr = 1.0e-3 : f32, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0>} : (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<f16>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<f16>)
   return
 }
 
@@ -2298,8 +2298,64 @@ func.func @rmsprop_centered_without_grad_avg(%p: tensor<8xf32>) {
 // -----
 
 func.func @rmsprop_grad_avg_not_centered(%p: tensor<8xf32>) {
-  // expected-error @+1 {{'nn.rmsprop_update' op has a grad_avg operand but is not centered; drop it or set centered}}
+  // expected-error @+1 {{'nn.rmsprop_update' op has a grad_avg operand without centered; drop it or set centered}}
   %0:3 = nn.rmsprop_update %p, %p, %p grad_avg(%p) {lr = 0.01 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @adam_amsgrad_without_max(%p: tensor<8xf32>, %t: tensor<f32>) {
+  // expected-error @+1 {{'nn.adam_update' op amsgrad requires a max_exp_avg_sq operand}}
+  %0:4 = nn.adam_update %p, %p, %p, %p, %t {lr = 1.0e-3 : f32, amsgrad} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @adam_max_without_amsgrad(%p: tensor<8xf32>, %t: tensor<f32>) {
+  // expected-error @+1 {{'nn.adam_update' op has a max_exp_avg_sq operand without amsgrad; drop it or set amsgrad}}
+  %0:5 = nn.adam_update %p, %p, %p, %p, %t max_exp_avg_sq(%p) {lr = 1.0e-3 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @adam_max_type(%p: tensor<8xf32>, %x: tensor<8xf16>, %t: tensor<f32>) {
+  // expected-error @+1 {{'nn.adam_update' op failed to verify that max_exp_avg_sq has the param's type}}
+  %0:5 = "nn.adam_update"(%p, %p, %p, %p, %t, %x) {lr = 1.0e-3 : f32, amsgrad, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 0>} : (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<f32>, tensor<8xf16>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<f32>, tensor<8xf16>)
+  return
+}
+
+// -----
+
+func.func @adagrad_lr_decay_without_step(%p: tensor<8xf32>) {
+  // expected-error @+1 {{'nn.adagrad_update' op lr_decay > 0 requires a step operand}}
+  %0:2 = nn.adagrad_update %p, %p, %p {lr = 0.01 : f32, lr_decay = 0.1 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @adagrad_step_without_lr_decay(%p: tensor<8xf32>, %t: tensor<f32>) {
+  // expected-error @+1 {{'nn.adagrad_update' op has a step operand without lr_decay > 0; drop it or set lr_decay > 0}}
+  %0:3 = nn.adagrad_update %p, %p, %p step(%t) {lr = 0.01 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @adagrad_negative_lr_decay(%p: tensor<8xf32>, %t: tensor<f32>) {
+  // expected-error @+1 {{'nn.adagrad_update' op lr_decay must be a finite value >= 0, got -0.1}}
+  %0:3 = nn.adagrad_update %p, %p, %p step(%t) {lr = 0.01 : f32, lr_decay = -0.1 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @adagrad_f16_step(%p: tensor<8xf32>, %t: tensor<f16>) {
+  // expected-error @+1 {{'nn.adagrad_update' op operand #3 must be 0D tensor of 32-bit float values, but got 'tensor<f16>'}}
+  %0:3 = "nn.adagrad_update"(%p, %p, %p, %t) {lr = 0.01 : f32, lr_decay = 0.1 : f32, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>} : (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<f16>) -> (tensor<8xf32>, tensor<8xf32>, tensor<f16>)
   return
 }
 
@@ -2339,7 +2395,7 @@ func.func @rmsprop_grad_avg_type(%p: tensor<8xf32>, %a: tensor<8xf16>) {
 
 func.func @adagrad_state_sum_type(%p: tensor<8xf32>, %s: tensor<8xbf16>) {
   // expected-error @+1 {{'nn.adagrad_update' op failed to verify that all of {param, grad, state_sum} have same type}}
-  %0:2 = "nn.adagrad_update"(%p, %p, %s) {lr = 0.01 : f32, operandSegmentSizes = array<i32: 1, 1, 1, 0>} : (tensor<8xf32>, tensor<8xf32>, tensor<8xbf16>) -> (tensor<8xf32>, tensor<8xbf16>)
+  %0:2 = "nn.adagrad_update"(%p, %p, %s) {lr = 0.01 : f32, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>} : (tensor<8xf32>, tensor<8xf32>, tensor<8xbf16>) -> (tensor<8xf32>, tensor<8xbf16>)
   return
 }
 
@@ -2363,7 +2419,7 @@ func.func @adagrad_infinite_lr(%p: tensor<8xf32>) {
 
 func.func @adam_state_type(%p: tensor<8xf32>, %m: tensor<8xf16>, %step: tensor<f32>) {
   // expected-error @+1 {{'nn.adam_update' op failed to verify that all of {param, grad, exp_avg, exp_avg_sq} have same type}}
-  %0:4 = "nn.adam_update"(%p, %p, %m, %p, %step) {lr = 1.0e-3 : f32} : (tensor<8xf32>, tensor<8xf32>, tensor<8xf16>, tensor<8xf32>, tensor<f32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf16>, tensor<f32>)
+  %0:4 = "nn.adam_update"(%p, %p, %m, %p, %step) {lr = 1.0e-3 : f32, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0>} : (tensor<8xf32>, tensor<8xf32>, tensor<8xf16>, tensor<8xf32>, tensor<f32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf16>, tensor<f32>)
   return
 }
 

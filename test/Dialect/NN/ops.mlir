@@ -1522,6 +1522,15 @@ func.func @adam_update_l2(%p: tensor<8xf32>, %g: tensor<8xf32>, %m: tensor<8xf32
   return %a#0, %b#0 : tensor<8xf32>, tensor<8xf32>
 }
 
+// CHECK-LABEL: func.func @adam_update_amsgrad(
+// CHECK-SAME:    %[[P:.*]]: tensor<8xf32>, %[[G:.*]]: tensor<8xf32>, %[[M:.*]]: tensor<8xf32>, %[[V:.*]]: tensor<8xf32>, %[[STEP:.*]]: tensor<f32>, %[[X:.*]]: tensor<8xf32>, %[[F:.*]]: tensor<f32>)
+// CHECK:         %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[X1:.*]] = nn.adam_update %[[P]], %[[G]], %[[M]], %[[V]], %[[STEP]] max_exp_avg_sq(%[[X]]) lr_factor(%[[F]]) {amsgrad, lr = 1.000000e-03 : f32} : tensor<8xf32>
+// CHECK-NEXT:    return %[[X1]]
+func.func @adam_update_amsgrad(%p: tensor<8xf32>, %g: tensor<8xf32>, %m: tensor<8xf32>, %v: tensor<8xf32>, %step: tensor<f32>, %x: tensor<8xf32>, %f: tensor<f32>) -> tensor<8xf32> {
+  %r:5 = nn.adam_update %p, %g, %m, %v, %step max_exp_avg_sq(%x) lr_factor(%f) {lr = 1.0e-3 : f32, amsgrad} : tensor<8xf32>
+  return %r#4 : tensor<8xf32>
+}
+
 // CHECK-LABEL: func.func @adam_update_all_attributes(
 // CHECK-SAME:    %[[P:.*]]: tensor<8xf16>, %[[G:.*]]: tensor<8xf16>, %[[M:.*]]: tensor<8xf16>, %[[V:.*]]: tensor<8xf16>, %[[STEP:.*]]: tensor<f32>) -> (tensor<8xf16>, tensor<8xf16>, tensor<8xf16>, tensor<f32>)
 // CHECK:         %[[NEW_PARAM:.*]], %[[NEW_EXP_AVG:.*]], %[[NEW_EXP_AVG_SQ:.*]], %[[NEW_STEP:.*]] = nn.adam_update %[[P]], %[[G]], %[[M]], %[[V]], %[[STEP]] {beta1 = 8.000000e-01 : f32, beta2 = 9.900000e-01 : f32, eps = 9.99999997E-7 : f32, lr = 2.000000e-03 : f32, weight_decay = 0.000000e+00 : f32} : tensor<8xf16>
@@ -1592,6 +1601,15 @@ func.func @adagrad_update(%p: tensor<8xf32>, %g: tensor<8xf32>, %s: tensor<8xf32
   %p1, %s1 = nn.adagrad_update %p, %g, %s {lr = 0.01 : f32} : tensor<8xf32>
   %p2, %s2 = nn.adagrad_update %p, %g, %s lr_factor(%f) {lr = 0.05 : f32, eps = 1.0e-6 : f32, weight_decay = 0.1 : f32} : tensor<8xf32>
   return %p1, %s2 : tensor<8xf32>, tensor<8xf32>
+}
+
+// CHECK-LABEL: func.func @adagrad_update_lr_decay(
+// CHECK-SAME:    %[[P:.*]]: tensor<8xf32>, %[[G:.*]]: tensor<8xf32>, %[[S:.*]]: tensor<8xf32>, %[[T:.*]]: tensor<f32>, %[[F:.*]]: tensor<f32>)
+// CHECK:         %[[P1:.*]], %[[S1:.*]], %[[T1:.*]] = nn.adagrad_update %[[P]], %[[G]], %[[S]] step(%[[T]]) lr_factor(%[[F]]) {lr = 0.00999999977 : f32, lr_decay = 1.000000e-03 : f32} : tensor<8xf32>
+// CHECK-NEXT:    return %[[P1]], %[[S1]], %[[T1]]
+func.func @adagrad_update_lr_decay(%p: tensor<8xf32>, %g: tensor<8xf32>, %s: tensor<8xf32>, %t: tensor<f32>, %f: tensor<f32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<f32>) {
+  %p1, %s1, %t1 = nn.adagrad_update %p, %g, %s step(%t) lr_factor(%f) {lr = 0.01 : f32, lr_decay = 1.0e-3 : f32} : tensor<8xf32>
+  return %p1, %s1, %t1 : tensor<8xf32>, tensor<8xf32>, tensor<f32>
 }
 
 // CHECK-LABEL: func.func @clip_grad_norm(

@@ -277,12 +277,12 @@ std::vector<Host> runAdam(Backend &b, const AdamCfg &cfg, const Host &param,
   auto o = [&](int k) { return inPlace ? in.ptrs[inIndex[k]] : out.ptrs[k]; };
   Buf f = b.upload(scalarHost(AMP_DTYPE_BOOL, flag)), lf;
   const float *lrFactor = uploadFactor(b, lf, factor);
-  b.ok(AMP_CALL(b, amp_adam_update, in.ptrs[0], in.ptrs[1], in.ptrs[2],
-                in.ptrs[3], static_cast<const float *>(in.ptrs[4]), o(0), o(1),
-                o(2), static_cast<float *>(o(3)), n, dt, cfg.lr, lrFactor,
-                cfg.beta1, cfg.beta2, cfg.eps, cfg.weightDecay, cfg.decoupled,
-                withFlag ? static_cast<const int8_t *>(f.ptr) : nullptr,
-                nullptr));
+  b.ok(AMP_CALL(
+      b, amp_adam_update, in.ptrs[0], in.ptrs[1], in.ptrs[2], in.ptrs[3],
+      static_cast<const float *>(in.ptrs[4]), nullptr, o(0), o(1), o(2),
+      static_cast<float *>(o(3)), nullptr, n, dt, cfg.lr, lrFactor, cfg.beta1,
+      cfg.beta2, cfg.eps, cfg.weightDecay, cfg.decoupled, 0,
+      withFlag ? static_cast<const int8_t *>(f.ptr) : nullptr, nullptr));
   std::vector<Host> res = downloadList(b, inPlace ? in : out);
   if (inPlace)
     res.erase(res.begin() + 1); // the grad
@@ -378,16 +378,16 @@ runAdamMulti(Backend &b, const AdamCfg &cfg, const MixedList &l,
   if (perBuffer) {
     for (int32_t i = 0; i < n; ++i)
       b.ok(AMP_CALL(b, amp_adam_update, p.ptrs[i], g.ptrs[i], m.ptrs[i],
-                    v.ptrs[i], sp[i], np.ptrs[i], m.ptrs[i], v.ptrs[i], nsp[i],
-                    l.sizes[i], l.dtypes[i], cfg.lr, lrFactor, cfg.beta1,
-                    cfg.beta2, cfg.eps, cfg.weightDecay, cfg.decoupled, fp,
-                    nullptr));
+                    v.ptrs[i], sp[i], nullptr, np.ptrs[i], m.ptrs[i], v.ptrs[i],
+                    nsp[i], nullptr, l.sizes[i], l.dtypes[i], cfg.lr, lrFactor,
+                    cfg.beta1, cfg.beta2, cfg.eps, cfg.weightDecay,
+                    cfg.decoupled, 0, fp, nullptr));
   } else {
     b.ok(AMP_CALL(b, amp_adam_update_multi, n, p.in(), g.in(), m.in(), v.in(),
-                  sp.data(), np.out(), m.out(), v.out(), nsp.data(),
-                  l.sizes.data(), l.dtypes.data(), cfg.lr, lrFactor, cfg.beta1,
-                  cfg.beta2, cfg.eps, cfg.weightDecay, cfg.decoupled, fp,
-                  nullptr));
+                  sp.data(), nullptr, np.out(), m.out(), v.out(), nsp.data(),
+                  nullptr, l.sizes.data(), l.dtypes.data(), cfg.lr, lrFactor,
+                  cfg.beta1, cfg.beta2, cfg.eps, cfg.weightDecay, cfg.decoupled,
+                  0, fp, nullptr));
   }
   std::vector<Host> res = downloadList(b, np);
   for (const DevList *d : {&m, &v})
@@ -716,16 +716,18 @@ UpdateRunner adagradRunner(const AdagradCfg &cfg) {
       if (perBuffer) {
         for (int32_t i = 0; i < static_cast<int32_t>(l.sizes.size()); ++i)
           b.ok(AMP_CALL(b, amp_adagrad_update, io.at(false, 0, i),
-                        io.grads.ptrs[i], io.at(false, 1, i), io.at(true, 0, i),
-                        io.at(true, 1, i), l.sizes[i], l.dtypes[i], lr,
-                        s.factor, cfg.eps, cfg.weightDecay, s.flag, nullptr));
+                        io.grads.ptrs[i], io.at(false, 1, i), nullptr,
+                        io.at(true, 0, i), io.at(true, 1, i), nullptr,
+                        l.sizes[i], l.dtypes[i], lr, s.factor, 0.0f, cfg.eps,
+                        cfg.weightDecay, s.flag, nullptr));
         return;
       }
       b.ok(AMP_CALL(b, amp_adagrad_update_multi,
                     static_cast<int32_t>(l.sizes.size()), io.array(false, 0),
-                    io.grads.in(), io.array(false, 1), io.array(true, 0),
-                    io.array(true, 1), l.sizes.data(), l.dtypes.data(), lr,
-                    s.factor, cfg.eps, cfg.weightDecay, s.flag, nullptr));
+                    io.grads.in(), io.array(false, 1), nullptr,
+                    io.array(true, 0), io.array(true, 1), nullptr,
+                    l.sizes.data(), l.dtypes.data(), lr, s.factor, 0.0f,
+                    cfg.eps, cfg.weightDecay, s.flag, nullptr));
     });
   };
 }
@@ -1119,24 +1121,26 @@ AMP_COMPARE_CASE(optimizer_errors) {
                     0, nullptr, nullptr);
   });
   both("adam NULL new_step", [&](Backend &b) {
-    return AMP_CALL(b, amp_adam_update, a, a, a, a, step, a, a, a, nullptr, 4,
-                    AMP_DTYPE_F32, 1e-3f, nullptr, 0.9f, 0.999f, 1e-8f, 0.0f, 1,
-                    nullptr, nullptr);
+    return AMP_CALL(b, amp_adam_update, a, a, a, a, step, nullptr, a, a, a,
+                    nullptr, nullptr, 4, AMP_DTYPE_F32, 1e-3f, nullptr, 0.9f,
+                    0.999f, 1e-8f, 0.0f, 1, 0, nullptr, nullptr);
   });
   both("adam beta1 1", [&](Backend &b) {
-    return AMP_CALL(b, amp_adam_update, a, a, a, a, step, a, a, a, step, 4,
-                    AMP_DTYPE_F32, 1e-3f, nullptr, 1.0f, 0.999f, 1e-8f, 0.0f, 1,
-                    nullptr, nullptr);
+    return AMP_CALL(b, amp_adam_update, a, a, a, a, step, nullptr, a, a, a,
+                    step, nullptr, 4, AMP_DTYPE_F32, 1e-3f, nullptr, 1.0f,
+                    0.999f, 1e-8f, 0.0f, 1, 0, nullptr, nullptr);
   });
   both("adam_multi NULL steps", [&](Backend &b) {
     return AMP_CALL(b, amp_adam_update_multi, 2, ins, ins, ins, ins, nullptr,
-                    outs, outs, outs, newSteps, sizes, dtypes, 1e-3f, nullptr,
-                    0.9f, 0.999f, 1e-8f, 0.0f, 1, nullptr, nullptr);
+                    nullptr, outs, outs, outs, newSteps, nullptr, sizes, dtypes,
+                    1e-3f, nullptr, 0.9f, 0.999f, 1e-8f, 0.0f, 1, 0, nullptr,
+                    nullptr);
   });
   both("adam_multi misaligned exp_avg", [&](Backend &b) {
     return AMP_CALL(b, amp_adam_update_multi, 2, ins, ins, oddIns, ins, steps,
-                    outs, outs, outs, newSteps, sizes, dtypes, 1e-3f, nullptr,
-                    0.9f, 0.999f, 1e-8f, 0.0f, 1, nullptr, nullptr);
+                    nullptr, outs, outs, outs, newSteps, nullptr, sizes, dtypes,
+                    1e-3f, nullptr, 0.9f, 0.999f, 1e-8f, 0.0f, 1, 0, nullptr,
+                    nullptr);
   });
   both("rmsprop centered without grad_avg", [&](Backend &b) {
     return AMP_CALL(b, amp_rmsprop_update, a, a, a, nullptr, nullptr, a, a,
@@ -1164,18 +1168,19 @@ AMP_COMPARE_CASE(optimizer_errors) {
                     nullptr, 0.99f, 1e-8f, 0.0f, 0.0f, 0, nullptr, nullptr);
   });
   both("adagrad NULL state_sum", [&](Backend &b) {
-    return AMP_CALL(b, amp_adagrad_update, a, a, nullptr, a, a, 4,
-                    AMP_DTYPE_F32, 1e-2f, nullptr, 1e-10f, 0.0f, nullptr,
-                    nullptr);
+    return AMP_CALL(b, amp_adagrad_update, a, a, nullptr, nullptr, a, a,
+                    nullptr, 4, AMP_DTYPE_F32, 1e-2f, nullptr, 0.0f, 1e-10f,
+                    0.0f, nullptr, nullptr);
   });
   both("adagrad eps nan", [&](Backend &b) {
-    return AMP_CALL(b, amp_adagrad_update, a, a, a, a, a, 4, AMP_DTYPE_F32,
-                    1e-2f, nullptr, NAN, 0.0f, nullptr, nullptr);
+    return AMP_CALL(b, amp_adagrad_update, a, a, a, nullptr, a, a, nullptr, 4,
+                    AMP_DTYPE_F32, 1e-2f, nullptr, 0.0f, NAN, 0.0f, nullptr,
+                    nullptr);
   });
   both("adagrad_multi misaligned state_sum", [&](Backend &b) {
-    return AMP_CALL(b, amp_adagrad_update_multi, 2, ins, ins, oddIns, outs,
-                    outs, sizes, dtypes, 1e-2f, nullptr, 1e-10f, 0.0f, nullptr,
-                    nullptr);
+    return AMP_CALL(b, amp_adagrad_update_multi, 2, ins, ins, oddIns, nullptr,
+                    outs, outs, nullptr, sizes, dtypes, 1e-2f, nullptr, 0.0f,
+                    1e-10f, 0.0f, nullptr, nullptr);
   });
   both("lr_schedule NULL count", [&](Backend &b) {
     return AMP_CALL(b, amp_lr_schedule, nullptr, step, step,

@@ -163,11 +163,11 @@ void compareOptimizers(const Library lib[2]) {
       amp_status_t (*)(const void *, const void *, const void *, void *, void *,
                        int64_t, amp_dtype_t, float, const float *, float, float,
                        float, int32_t, const int8_t *, void *);
-  using Adam =
-      amp_status_t (*)(const void *, const void *, const void *, const void *,
-                       const float *, void *, void *, void *, float *, int64_t,
-                       amp_dtype_t, float, const float *, float, float, float,
-                       float, int32_t, const int8_t *, void *);
+  using Adam = amp_status_t (*)(
+      const void *, const void *, const void *, const void *, const float *,
+      const void *, void *, void *, void *, float *, void *, int64_t,
+      amp_dtype_t, float, const float *, float, float, float, float, int32_t,
+      int32_t, const int8_t *, void *);
   static_assert(std::is_same_v<Sgd, decltype(&amp_sgd_update)> &&
                     std::is_same_v<Adam, decltype(&amp_adam_update)>,
                 "the prototypes of kernels.h");
@@ -203,24 +203,30 @@ void compareOptimizers(const Library lib[2]) {
                      std::to_string(c.nesterov) + " " + amp_dtype_name(dtype),
                  status[0], status[1], out[0], out[1]);
     }
-    // AdamW (decoupled weight decay) and Adam (L2).
-    for (int32_t decoupled : {1, 0}) {
+    // AdamW (decoupled weight decay), Adam (L2), and AdamW with AMSGrad
+    // (its maxima: the v buffer, so that some elements keep theirs).
+    for (auto [decoupled, amsgrad] :
+         {std::pair(1, 0), std::pair(0, 0), std::pair(1, 1)}) {
       std::vector<std::vector<char>> out[2];
       amp_status_t status[2];
       for (int l = 0; l < 2; ++l) {
-        std::vector<char> np(n * size), nm(n * size), nv(n * size);
+        std::vector<char> np(n * size), nm(n * size), nv(n * size),
+            nvmax(n * size);
         const float step = 4.0f;
         float newStep = 0.0f;
         status[l] = lib[l].get<Adam>("amp_adam_update")(
-            p.data(), g.data(), m.data(), v.data(), &step, np.data(), nm.data(),
-            nv.data(), &newStep, n, dtype, 1e-3f, nullptr, 0.9f, 0.999f, 1e-8f,
-            0.01f, decoupled, &noInf, nullptr);
+            p.data(), g.data(), m.data(), v.data(), &step,
+            amsgrad ? v.data() : nullptr, np.data(), nm.data(), nv.data(),
+            &newStep, amsgrad ? nvmax.data() : nullptr, n, dtype, 1e-3f,
+            nullptr, 0.9f, 0.999f, 1e-8f, 0.01f, decoupled, amsgrad, &noInf,
+            nullptr);
         std::vector<char> stepBytes(4);
         std::memcpy(stepBytes.data(), &newStep, 4);
-        out[l] = {np, nm, nv, stepBytes};
+        out[l] = {np, nm, nv, stepBytes, nvmax};
       }
       expectSame(std::string("amp_adam_update decoupled ") +
-                     std::to_string(decoupled) + " " + amp_dtype_name(dtype),
+                     std::to_string(decoupled) + " amsgrad " +
+                     std::to_string(amsgrad) + " " + amp_dtype_name(dtype),
                  status[0], status[1], out[0], out[1]);
     }
 

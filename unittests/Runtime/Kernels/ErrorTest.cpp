@@ -237,9 +237,10 @@ TEST(KernelErrors, NullPointersAreRejectedEverywhere) {
            }},
           {"amp_adam_update: new_exp_avg_sq is NULL",
            [&] {
-             return amp_adam_update(a, b, c, c, &step, a, c, nullptr, &step, 16,
-                                    AMP_DTYPE_F32, 1e-3f, nullptr, 0.9f, 0.999f,
-                                    1e-8f, 0.0f, 1, nullptr, nullptr);
+             return amp_adam_update(a, b, c, c, &step, nullptr, a, c, nullptr,
+                                    &step, nullptr, 16, AMP_DTYPE_F32, 1e-3f,
+                                    nullptr, 0.9f, 0.999f, 1e-8f, 0.0f, 1, 0,
+                                    nullptr, nullptr);
            }},
           {"amp_clip_grad_norm: total_norm is NULL",
            [&] {

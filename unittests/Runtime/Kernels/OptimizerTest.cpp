@@ -203,6 +203,8 @@ struct AdamConfig {
   float lr, beta1, beta2, eps, weightDecay;
   /// 1: AdamW's decoupled weight decay; 0: Adam's L2 penalty.
   int32_t decoupled;
+  /// 1: AMSGrad (the running maximum of v' in the denominator).
+  int32_t amsgrad = 0;
 };
 
 const std::vector<AdamConfig> &adamConfigs() {
@@ -212,6 +214,8 @@ const std::vector<AdamConfig> &adamConfigs() {
       {"no_momentum", 1e-2f, 0.0f, 0.99f, 1e-3f, 0.1f, 1},
       {"adam_l2", 1e-2f, 0.9f, 0.999f, 1e-8f, 0.5f, 0},
       {"adam_l2_fast", 0.05f, 0.5f, 0.9f, 1e-6f, 1e-2f, 0},
+      {"amsgrad", 1e-3f, 0.9f, 0.999f, 1e-8f, 1e-2f, 1, 1},
+      {"adam_l2_amsgrad_fast", 0.05f, 0.5f, 0.9f, 1e-6f, 1e-2f, 0, 1},
   };
   return configs;
 }
@@ -224,9 +228,10 @@ const std::vector<AdamConfig> &adamConfigs() {
 /// Python floats and step the f32 counter after its increment. Adam's L2
 /// penalty (c.decoupled = 0) is grad = grad.add(param, alpha=wd) first,
 /// rounded twice here as in amp's SGD (PyTorch's vectorized CPU add fuses
-/// it into one fma).
+/// it into one fma). With AMSGrad, torch.maximum(max_exp_avg_sq,
+/// exp_avg_sq, out=max_exp_avg_sq) replaces exp_avg_sq in denom.
 void torchAdamWF32(const AdamConfig &c, float step, float &p, float g, float &m,
-                   float &v) {
+                   float &v, float &vmax) {
   const double bc1 = 1.0 - std::pow(double(c.beta1), double(step));
   const double bc2 = 1.0 - std::pow(double(c.beta2), double(step));
   if (c.decoupled)
@@ -237,7 +242,13 @@ void torchAdamWF32(const AdamConfig &c, float step, float &p, float g, float &m,
   m = std::fabs(w) < 0.5f ? m + w * (g - m) : g - (g - m) * (1.0f - w);
   v = v * c.beta2;
   v = v + static_cast<float>(1.0 - double(c.beta2)) * g * g;
-  const float denom = std::sqrt(v) / static_cast<float>(std::sqrt(bc2)) + c.eps;
+  float used = v;
+  if (c.amsgrad) {
+    vmax = std::isnan(vmax) || std::isnan(v) ? NAN : std::max(vmax, v);
+    used = vmax;
+  }
+  const float denom =
+      std::sqrt(used) / static_cast<float>(std::sqrt(bc2)) + c.eps;
   p = p + static_cast<float>(-(double(c.lr) / bc1)) * m / denom;
 }
 
@@ -251,31 +262,34 @@ TEST_P(AdamTest, MatchesPyTorchOverSeveralSteps) {
   const int64_t n = 301;
   std::mt19937 rng(81);
   Tensor p = randomTensor(dtype, {n}, rng, -2, 2);
-  Tensor m(dtype, {n}), v(dtype, {n});
+  Tensor m(dtype, {n}), v(dtype, {n}), vmax(dtype, {n});
   float step = 0.0f;
   for (int s = 0; s < 4; ++s) {
     Tensor g = randomTensor(dtype, {n}, rng, -1, 1);
     if (s == 3)
       for (int64_t i = 0; i < n; i += 3)
-        g.set(i, 0.0); // v' can shrink to where eps matters
+        g.set(i, 0.0); // v' can shrink to where eps matters (and below the
+                       // AMSGrad maximum)
     Tensor np = inPlace ? p : sentinelTensor(dtype, {n});
     Tensor nm = inPlace ? m : sentinelTensor(dtype, {n});
     Tensor nv = inPlace ? v : sentinelTensor(dtype, {n});
+    Tensor nvmax = inPlace ? vmax : sentinelTensor(dtype, {n});
     float newStep = -1.0f;
     float *stepOut = inPlace ? &step : &newStep;
     const float stepBefore = step;
     ASSERT_TRUE(isOk(amp_adam_update(
         inPlace ? np.data() : p.data(), g.data(),
         inPlace ? nm.data() : m.data(), inPlace ? nv.data() : v.data(), &step,
-        np.data(), nm.data(), nv.data(), stepOut, n, dtype, c.lr, nullptr,
-        c.beta1, c.beta2, c.eps, c.weightDecay, c.decoupled, nullptr,
-        nullptr)));
+        c.amsgrad ? (inPlace ? nvmax.data() : vmax.data()) : nullptr, np.data(),
+        nm.data(), nv.data(), stepOut, c.amsgrad ? nvmax.data() : nullptr, n,
+        dtype, c.lr, nullptr, c.beta1, c.beta2, c.eps, c.weightDecay,
+        c.decoupled, c.amsgrad, nullptr, nullptr)));
     EXPECT_EQ(*stepOut, stepBefore + 1.0f); // the counter is exact
     const double t = stepBefore + 1.0;
     const double bc1 = 1 - std::pow(double(c.beta1), t);
     const double bc2 = 1 - std::pow(double(c.beta2), t);
     const double stepSize = c.lr / bc1;
-    std::vector<double> pRef, pTol, mRef, mTol, vRef, vTol;
+    std::vector<double> pRef, pTol, mRef, mTol, vRef, vTol, vmaxRef;
     for (int64_t i = 0; i < n; ++i) {
       // AdamW (or Adam with its L2 penalty) in f64.
       double pv = p.get(i), gv = g.get(i), mv = m.get(i), vv = v.get(i);
@@ -290,7 +304,11 @@ TEST_P(AdamTest, MatchesPyTorchOverSeveralSteps) {
       }
       double m1 = c.beta1 * mv + (1 - double(c.beta1)) * gv;
       double v1 = c.beta2 * vv + (1 - double(c.beta2)) * gv * gv;
-      double denom = std::sqrt(v1 / bc2) + c.eps;
+      // AMSGrad divides by max(vmax, v'), within v''s bound (max is
+      // 1-Lipschitz).
+      double w = c.amsgrad ? std::max(vmax.get(i), v1) : v1;
+      vmaxRef.push_back(w);
+      double denom = std::sqrt(w / bc2) + c.eps;
       double update = stepSize * m1 / denom;
       double p1 = decayed - update;
       mRef.push_back(m1);
@@ -310,26 +328,34 @@ TEST_P(AdamTest, MatchesPyTorchOverSeveralSteps) {
     EXPECT_TRUE(allClose(np, pRef, pTol, "param" + when));
     EXPECT_TRUE(allClose(nm, mRef, mTol, "exp_avg" + when));
     EXPECT_TRUE(allClose(nv, vRef, vTol, "exp_avg_sq" + when));
+    if (c.amsgrad)
+      EXPECT_TRUE(allClose(nvmax, vmaxRef, vTol, "max_exp_avg_sq" + when));
     if (dtype == AMP_DTYPE_F32) {
-      Tensor tp = p, tm = m, tv = v;
+      Tensor tp = p, tm = m, tv = v, tvmax = vmax;
       for (int64_t i = 0; i < n; ++i) {
         float pf = static_cast<float>(p.get(i)),
               mf = static_cast<float>(m.get(i)),
-              vf = static_cast<float>(v.get(i));
+              vf = static_cast<float>(v.get(i)),
+              vmaxf = static_cast<float>(vmax.get(i));
         torchAdamWF32(c, stepBefore + 1.0f, pf, static_cast<float>(g.get(i)),
-                      mf, vf);
+                      mf, vf, vmaxf);
         tp.set(i, pf);
         tm.set(i, mf);
         tv.set(i, vf);
+        tvmax.set(i, vmaxf);
       }
       EXPECT_TRUE(np.sameBits(tp)) << "param differs from PyTorch's f32 step";
       EXPECT_TRUE(nm.sameBits(tm)) << "exp_avg differs from PyTorch's f32 step";
       EXPECT_TRUE(nv.sameBits(tv))
           << "exp_avg_sq differs from PyTorch's f32 step";
+      if (c.amsgrad)
+        EXPECT_TRUE(nvmax.sameBits(tvmax))
+            << "max_exp_avg_sq differs from PyTorch's f32 step";
     }
     p = np;
     m = nm;
     v = nv;
+    vmax = nvmax;
     step = *stepOut;
   }
   EXPECT_EQ(step, 4.0f);
@@ -345,9 +371,10 @@ TEST(Adam, StepCounterIsAnF32Counter) {
   float p = 1.0f, g = 0.5f, m = 0.0f, v = 0.0f;
   for (float before : {0.0f, 1.0f, 99.0f, 16777215.0f, 16777216.0f}) {
     float after = -1.0f;
-    ASSERT_TRUE(isOk(amp_adam_update(
-        &p, &g, &m, &v, &before, &p, &m, &v, &after, 1, AMP_DTYPE_F32, 1e-3f,
-        nullptr, 0.9f, 0.999f, 1e-8f, 0.0f, 1, nullptr, nullptr)));
+    ASSERT_TRUE(isOk(amp_adam_update(&p, &g, &m, &v, &before, nullptr, &p, &m,
+                                     &v, &after, nullptr, 1, AMP_DTYPE_F32,
+                                     1e-3f, nullptr, 0.9f, 0.999f, 1e-8f, 0.0f,
+                                     1, 0, nullptr, nullptr)));
     EXPECT_EQ(after, before == 16777216.0f ? 16777216.0f : before + 1.0f);
   }
 }
@@ -361,37 +388,57 @@ TEST(Adam, FirstStepMovesEveryParamByAboutLr) {
   for (int i = 0; i < 4; ++i)
     g.set(i, grads[i]);
   float step = 0.0f;
-  ASSERT_TRUE(isOk(amp_adam_update(p.data(), g.data(), m.data(), v.data(),
-                                   &step, p.data(), m.data(), v.data(), &step,
-                                   4, AMP_DTYPE_F32, 0.01f, nullptr, 0.9f,
-                                   0.999f, 1e-8f, 0.0f, 1, nullptr, nullptr)));
+  ASSERT_TRUE(isOk(amp_adam_update(
+      p.data(), g.data(), m.data(), v.data(), &step, nullptr, p.data(),
+      m.data(), v.data(), &step, nullptr, 4, AMP_DTYPE_F32, 0.01f, nullptr,
+      0.9f, 0.999f, 1e-8f, 0.0f, 1, 0, nullptr, nullptr)));
   for (int i = 0; i < 4; ++i)
     EXPECT_NEAR(p.get(i), grads[i] > 0 ? -0.01 : 0.01, 1e-6) << i;
 }
 
 TEST(Adam, RejectsBadHyperparameters) {
   float p = 1, g = 1, m = 0, v = 0, step = 0;
+  EXPECT_TRUE(failsWith(amp_adam_update(&p, &g, &m, &v, &step, nullptr, &p, &m,
+                                        &v, &step, nullptr, 1, AMP_DTYPE_F32,
+                                        1e-3f, nullptr, 1.0f, 0.999f, 1e-8f,
+                                        0.0f, 1, 0, nullptr, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "beta1"));
+  EXPECT_TRUE(failsWith(
+      amp_adam_update(&p, &g, &m, &v, nullptr, nullptr, &p, &m, &v, &step,
+                      nullptr, 1, AMP_DTYPE_F32, 1e-3f, nullptr, 0.9f, 0.999f,
+                      1e-8f, 0.0f, 1, 0, nullptr, nullptr),
+      AMP_STATUS_INVALID_ARGUMENT, "step is NULL"));
+  EXPECT_TRUE(failsWith(amp_adam_update(&p, &g, &m, &v, &step, nullptr, &p, &m,
+                                        &v, &step, nullptr, 1, AMP_DTYPE_F32,
+                                        1e-3f, nullptr, 0.9f, 0.999f, -1.0f,
+                                        0.0f, 1, 0, nullptr, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT, "eps"));
+  EXPECT_TRUE(failsWith(amp_adam_update(&p, &g, &m, &v, &step, nullptr, &p, &m,
+                                        &v, &step, nullptr, 1, AMP_DTYPE_F32,
+                                        1e-3f, nullptr, 0.9f, 0.999f, 1e-8f,
+                                        0.0f, 2, 0, nullptr, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT,
+                        "decoupled_weight_decay (2) must be 0 or 1"));
+  // AMSGrad's maxima exactly with amsgrad = 1, and the flag 0 or 1.
+  float vmax = 0;
+  EXPECT_TRUE(failsWith(amp_adam_update(&p, &g, &m, &v, &step, nullptr, &p, &m,
+                                        &v, &step, nullptr, 1, AMP_DTYPE_F32,
+                                        1e-3f, nullptr, 0.9f, 0.999f, 1e-8f,
+                                        0.0f, 1, 1, nullptr, nullptr),
+                        AMP_STATUS_INVALID_ARGUMENT,
+                        "max_exp_avg_sq and new_max_exp_avg_sq must be given "
+                        "exactly when amsgrad = 1 (amsgrad = 1)"));
+  EXPECT_TRUE(failsWith(
+      amp_adam_update(&p, &g, &m, &v, &step, &vmax, &p, &m, &v, &step, &vmax, 1,
+                      AMP_DTYPE_F32, 1e-3f, nullptr, 0.9f, 0.999f, 1e-8f, 0.0f,
+                      1, 0, nullptr, nullptr),
+      AMP_STATUS_INVALID_ARGUMENT, "exactly when amsgrad = 1 (amsgrad = 0)"));
   EXPECT_TRUE(
-      failsWith(amp_adam_update(&p, &g, &m, &v, &step, &p, &m, &v, &step, 1,
-                                AMP_DTYPE_F32, 1e-3f, nullptr, 1.0f, 0.999f,
-                                1e-8f, 0.0f, 1, nullptr, nullptr),
-                AMP_STATUS_INVALID_ARGUMENT, "beta1"));
-  EXPECT_TRUE(
-      failsWith(amp_adam_update(&p, &g, &m, &v, nullptr, &p, &m, &v, &step, 1,
-                                AMP_DTYPE_F32, 1e-3f, nullptr, 0.9f, 0.999f,
-                                1e-8f, 0.0f, 1, nullptr, nullptr),
-                AMP_STATUS_INVALID_ARGUMENT, "step is NULL"));
-  EXPECT_TRUE(
-      failsWith(amp_adam_update(&p, &g, &m, &v, &step, &p, &m, &v, &step, 1,
-                                AMP_DTYPE_F32, 1e-3f, nullptr, 0.9f, 0.999f,
-                                -1.0f, 0.0f, 1, nullptr, nullptr),
-                AMP_STATUS_INVALID_ARGUMENT, "eps"));
-  EXPECT_TRUE(
-      failsWith(amp_adam_update(&p, &g, &m, &v, &step, &p, &m, &v, &step, 1,
-                                AMP_DTYPE_F32, 1e-3f, nullptr, 0.9f, 0.999f,
-                                1e-8f, 0.0f, 2, nullptr, nullptr),
-                AMP_STATUS_INVALID_ARGUMENT,
-                "decoupled_weight_decay (2) must be 0 or 1"));
+      failsWith(amp_adam_update(&p, &g, &m, &v, &step, &vmax, &p, &m, &v, &step,
+                                &vmax, 1, AMP_DTYPE_F32, 1e-3f, nullptr, 0.9f,
+                                0.999f, 1e-8f, 0.0f, 1, 2, nullptr, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT, "amsgrad (2) must be 0 or 1"));
+  EXPECT_EQ(vmax, 0.0f);
   EXPECT_EQ(p, 1.0f);
   EXPECT_EQ(step, 0.0f);
 }
@@ -407,9 +454,9 @@ TEST(Adam, L2PenaltyIsAddedToTheGradient) {
   for (int k = 0; k < 3; ++k) {
     float zero[2] = {0, 0};
     ASSERT_TRUE(isOk(amp_adam_update(
-        p, k == 1 ? penalized : g, zero, zero, &step[k], out[k], m[k], v[k],
-        &step[k], 2, AMP_DTYPE_F32, lr, nullptr, 0.9f, 0.999f, 1e-8f,
-        k == 1 ? 0.0f : wd, k == 2 ? 1 : 0, nullptr, nullptr)));
+        p, k == 1 ? penalized : g, zero, zero, &step[k], nullptr, out[k], m[k],
+        v[k], &step[k], nullptr, 2, AMP_DTYPE_F32, lr, nullptr, 0.9f, 0.999f,
+        1e-8f, k == 1 ? 0.0f : wd, k == 2 ? 1 : 0, 0, nullptr, nullptr)));
   }
   for (int i = 0; i < 2; ++i) {
     EXPECT_EQ(out[0][i], out[1][i]) << i;
@@ -628,6 +675,10 @@ TEST(Rmsprop, RejectsInconsistentHyperparameters) {
 struct AdagradConfig {
   const char *name;
   float lr, eps, weightDecay, initialSum;
+  /// > 0: a step counter, and clr = lr / (1 + step * lrDecay).
+  float lrDecay = 0.0f;
+  /// The counter before the first step of the test.
+  float firstStep = 0.0f;
 };
 
 const std::vector<AdagradConfig> &adagradConfigs() {
@@ -635,20 +686,30 @@ const std::vector<AdagradConfig> &adagradConfigs() {
       {"defaults", 1e-2f, 1e-10f, 0.0f, 0.0f},
       {"weight_decay", 5e-2f, 1e-10f, 0.1f, 0.1f},
       {"large_eps", 0.1f, 1e-2f, 1e-3f, 0.0f},
+      {"lr_decay", 5e-2f, 1e-10f, 0.0f, 0.0f, 0.3f},
+      {"lr_decay_late", 0.1f, 1e-10f, 1e-2f, 0.1f, 1e-3f, 999.0f},
   };
   return configs;
 }
 
-/// torch.optim.Adagrad's single-tensor step for one element in f32
-/// (lr_decay = 0), in PyTorch's op order: grad = grad.add(param,
-/// alpha=wd); state_sum.addcmul_(grad, grad, value=1);
-/// std = state_sum.sqrt().add_(eps); param.addcdiv_(grad, std, value=-lr).
-void torchAdagradF32(const AdagradConfig &c, float &p, float g, float &sum) {
+/// PyTorch's clr = lr / (1 + (step - 1) * lr_decay) in Python floats for
+/// the counter after its increment, passed to addcdiv_ as an f32 value.
+float torchAdagradLr(const AdagradConfig &c, float stepAfter) {
+  return static_cast<float>(
+      double(c.lr) / (1.0 + (double(stepAfter) - 1.0) * double(c.lrDecay)));
+}
+
+/// torch.optim.Adagrad's single-tensor step for one element in f32, in
+/// PyTorch's op order: grad = grad.add(param, alpha=wd);
+/// state_sum.addcmul_(grad, grad, value=1); std = state_sum.sqrt().add_(eps);
+/// param.addcdiv_(grad, std, value=-clr).
+void torchAdagradF32(const AdagradConfig &c, float clr, float &p, float g,
+                     float &sum) {
   if (c.weightDecay != 0.0f)
     g = g + c.weightDecay * p;
   sum = sum + 1.0f * g * g;
   const float denom = std::sqrt(sum) + c.eps;
-  p = p + -c.lr * g / denom;
+  p = p + -clr * g / denom;
 }
 
 class AdagradTest
@@ -664,6 +725,8 @@ TEST_P(AdagradTest, MatchesPyTorchOverSeveralSteps) {
   Tensor sum(dtype, {n});
   for (int64_t i = 0; i < n; ++i)
     sum.set(i, c.initialSum); // initial_accumulator_value
+  const bool counted = c.lrDecay > 0.0f;
+  float step = c.firstStep;
   for (int s = 0; s < 4; ++s) {
     Tensor g = randomTensor(dtype, {n}, rng, -1, 1);
     if (s == 0)
@@ -671,10 +734,20 @@ TEST_P(AdagradTest, MatchesPyTorchOverSeveralSteps) {
         g.set(i, 0.0); // a zero sum where eps matters
     Tensor np = inPlace ? p : sentinelTensor(dtype, {n});
     Tensor ns = inPlace ? sum : sentinelTensor(dtype, {n});
+    float newStep = -1.0f;
+    float *stepOut = inPlace ? &step : &newStep;
+    const float stepBefore = step;
     ASSERT_TRUE(isOk(amp_adagrad_update(
         inPlace ? np.data() : p.data(), g.data(),
-        inPlace ? ns.data() : sum.data(), np.data(), ns.data(), n, dtype, c.lr,
-        nullptr, c.eps, c.weightDecay, nullptr, nullptr)));
+        inPlace ? ns.data() : sum.data(), counted ? &step : nullptr, np.data(),
+        ns.data(), counted ? stepOut : nullptr, n, dtype, c.lr, nullptr,
+        c.lrDecay, c.eps, c.weightDecay, nullptr, nullptr)));
+    if (counted)
+      EXPECT_EQ(*stepOut, stepBefore + 1.0f);
+    // clr in f64 (the f32 rounding of the kernel's clr is within u|clr|,
+    // part of the param bound's 2u lr |q| term).
+    const double lr =
+        double(c.lr) / (1.0 + double(stepBefore) * double(c.lrDecay));
     std::vector<double> pRef, pTol, sRef, sTol;
     for (int64_t i = 0; i < n; ++i) {
       // Adagrad in f64, with the error bounds of the header.
@@ -688,11 +761,11 @@ TEST_P(AdagradTest, MatchesPyTorchOverSeveralSteps) {
       const double ed =
           (s1 > es ? es / (2 * root) : std::sqrt(es)) + 2 * kU * d;
       const double q = g1 / d;
-      const double p1 = pv - double(c.lr) * q;
+      const double p1 = pv - lr * q;
       pRef.push_back(p1);
       pTol.push_back(outTol(dtype, p1,
-                            2 * (c.lr * (2 * kU * G + std::fabs(q) * ed) / d +
-                                 2 * kU * c.lr * std::fabs(q) +
+                            2 * (lr * (2 * kU * G + std::fabs(q) * ed) / d +
+                                 2 * kU * lr * std::fabs(q) +
                                  kU * (std::fabs(pv) + std::fabs(p1)))));
       sRef.push_back(s1);
       sTol.push_back(outTol(dtype, s1, 2 * es));
@@ -705,7 +778,9 @@ TEST_P(AdagradTest, MatchesPyTorchOverSeveralSteps) {
       for (int64_t i = 0; i < n; ++i) {
         float pf = static_cast<float>(p.get(i)),
               sf = static_cast<float>(sum.get(i));
-        torchAdagradF32(c, pf, static_cast<float>(g.get(i)), sf);
+        torchAdagradF32(c,
+                        counted ? torchAdagradLr(c, stepBefore + 1.0f) : c.lr,
+                        pf, static_cast<float>(g.get(i)), sf);
         tp.set(i, pf);
         ts.set(i, sf);
       }
@@ -715,7 +790,11 @@ TEST_P(AdagradTest, MatchesPyTorchOverSeveralSteps) {
     }
     p = np;
     sum = ns;
+    if (counted)
+      step = *stepOut;
   }
+  if (counted)
+    EXPECT_EQ(step, c.firstStep + 4.0f);
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, AdagradTest,
@@ -725,9 +804,9 @@ INSTANTIATE_TEST_SUITE_P(Configs, AdagradTest,
 TEST(Adagrad, RejectsBadHyperparameters) {
   Tensor p(AMP_DTYPE_F32, {4}), g(AMP_DTYPE_F32, {4}), s(AMP_DTYPE_F32, {4});
   auto run = [&](float lr, float eps, float wd, void *sum) {
-    return amp_adagrad_update(p.data(), g.data(), sum, p.data(), sum, 4,
-                              AMP_DTYPE_F32, lr, nullptr, eps, wd, nullptr,
-                              nullptr);
+    return amp_adagrad_update(p.data(), g.data(), sum, nullptr, p.data(), sum,
+                              nullptr, 4, AMP_DTYPE_F32, lr, nullptr, 0.0f, eps,
+                              wd, nullptr, nullptr);
   };
   EXPECT_TRUE(isOk(run(1e-2f, 1e-10f, 0.0f, s.data())));
   EXPECT_TRUE(failsWith(run(-1.0f, 1e-10f, 0.0f, s.data()),
@@ -738,6 +817,28 @@ TEST(Adagrad, RejectsBadHyperparameters) {
                         AMP_STATUS_INVALID_ARGUMENT, "weight_decay"));
   EXPECT_TRUE(failsWith(run(1e-2f, 1e-10f, 0.0f, nullptr),
                         AMP_STATUS_INVALID_ARGUMENT, "state_sum"));
+  // The step counters exactly when lr_decay > 0, which is finite and >= 0.
+  float step = 0.0f;
+  auto decayed = [&](float lrDecay, float *counter) {
+    return amp_adagrad_update(p.data(), g.data(), s.data(), counter, p.data(),
+                              s.data(), counter, 4, AMP_DTYPE_F32, 1e-2f,
+                              nullptr, lrDecay, 1e-10f, 0.0f, nullptr, nullptr);
+  };
+  EXPECT_TRUE(failsWith(decayed(0.1f, nullptr), AMP_STATUS_INVALID_ARGUMENT,
+                        "step and new_step must be given exactly when "
+                        "lr_decay > 0 (lr_decay = 0.1)"));
+  EXPECT_TRUE(failsWith(decayed(0.0f, &step), AMP_STATUS_INVALID_ARGUMENT,
+                        "exactly when lr_decay > 0 (lr_decay = 0)"));
+  EXPECT_TRUE(failsWith(decayed(-0.1f, &step), AMP_STATUS_INVALID_ARGUMENT,
+                        "lr_decay (-0.1)"));
+  EXPECT_TRUE(failsWith(decayed(INFINITY, &step), AMP_STATUS_INVALID_ARGUMENT,
+                        "lr_decay (inf)"));
+  EXPECT_EQ(step, 0.0f);
+  // Without elements the counter still advances, as Adam's does.
+  EXPECT_TRUE(isOk(amp_adagrad_update(
+      nullptr, nullptr, nullptr, &step, nullptr, nullptr, &step, 0,
+      AMP_DTYPE_F32, 1e-2f, nullptr, 0.1f, 1e-10f, 0.0f, nullptr, nullptr)));
+  EXPECT_EQ(step, 1.0f);
 }
 
 //===----------------------------------------------------------------------===//
@@ -790,28 +891,57 @@ TEST_P(SkipStepTest, FoundInfLeavesEverythingBitwiseUnchanged) {
   float step = 41.0f, newStep = -1.0f;
   ASSERT_TRUE(isOk(amp_adam_update(
       inPlace ? np.data() : p.data(), g.data(), inPlace ? nm.data() : m.data(),
-      inPlace ? nv.data() : v.data(), &step, np.data(), nm.data(), nv.data(),
-      inPlace ? &step : &newStep, n, dtype, 1e-3f, nullptr, 0.9f, 0.999f, 1e-8f,
-      1e-2f, 1, &found, nullptr)));
+      inPlace ? nv.data() : v.data(), &step, nullptr, np.data(), nm.data(),
+      nv.data(), inPlace ? &step : &newStep, nullptr, n, dtype, 1e-3f, nullptr,
+      0.9f, 0.999f, 1e-8f, 1e-2f, 1, 0, &found, nullptr)));
   EXPECT_TRUE(np.sameBits(p));
   EXPECT_TRUE(nm.sameBits(m));
   EXPECT_TRUE(nv.sameBits(v));
   const float expectedStep = 41.0f;
   EXPECT_EQ(std::memcmp(inPlace ? &step : &newStep, &expectedStep, 4), 0);
 
+  // AMSGrad keeps its maxima; a counted Adagrad (lr_decay > 0) its sums and
+  // counter.
+  {
+    Tensor np = inPlace ? p : sentinelTensor(dtype, {n});
+    Tensor nm = inPlace ? m : sentinelTensor(dtype, {n});
+    Tensor nv = inPlace ? v : sentinelTensor(dtype, {n});
+    Tensor nvmax = inPlace ? buf : sentinelTensor(dtype, {n});
+    float newStep = -1.0f;
+    ASSERT_TRUE(isOk(amp_adam_update(
+        inPlace ? np.data() : p.data(), g.data(),
+        inPlace ? nm.data() : m.data(), inPlace ? nv.data() : v.data(), &step,
+        inPlace ? nvmax.data() : buf.data(), np.data(), nm.data(), nv.data(),
+        inPlace ? &step : &newStep, nvmax.data(), n, dtype, 1e-3f, nullptr,
+        0.9f, 0.999f, 1e-8f, 0.0f, 0, 1, &found, nullptr)));
+    EXPECT_TRUE(np.sameBits(p) && nm.sameBits(m) && nv.sameBits(v));
+    EXPECT_TRUE(nvmax.sameBits(buf)) << "amsgrad max_exp_avg_sq";
+    EXPECT_EQ(std::memcmp(inPlace ? &step : &newStep, &expectedStep, 4), 0);
+    Tensor ns = inPlace ? v : sentinelTensor(dtype, {n});
+    np = inPlace ? p : sentinelTensor(dtype, {n});
+    newStep = -1.0f;
+    ASSERT_TRUE(isOk(amp_adagrad_update(
+        inPlace ? np.data() : p.data(), g.data(),
+        inPlace ? ns.data() : v.data(), &step, np.data(), ns.data(),
+        inPlace ? &step : &newStep, n, dtype, 1e-2f, nullptr, 0.1f, 1e-10f,
+        1e-2f, &found, nullptr)));
+    EXPECT_TRUE(np.sameBits(p) && ns.sameBits(v)) << "adagrad";
+    EXPECT_EQ(std::memcmp(inPlace ? &step : &newStep, &expectedStep, 4), 0);
+  }
+
   // A clear flag is the same as no predicate.
   Tensor a = sentinelTensor(dtype, {n}), b = sentinelTensor(dtype, {n});
   Tensor am = sentinelTensor(dtype, {n}), bm = sentinelTensor(dtype, {n});
   Tensor av = sentinelTensor(dtype, {n}), bv = sentinelTensor(dtype, {n});
   float as = 0, bs = 0;
-  ASSERT_TRUE(isOk(amp_adam_update(p.data(), g.data(), m.data(), v.data(),
-                                   &step, a.data(), am.data(), av.data(), &as,
-                                   n, dtype, 1e-3f, nullptr, 0.9f, 0.999f,
-                                   1e-8f, 1e-2f, 1, &clean, nullptr)));
-  ASSERT_TRUE(isOk(amp_adam_update(p.data(), g.data(), m.data(), v.data(),
-                                   &step, b.data(), bm.data(), bv.data(), &bs,
-                                   n, dtype, 1e-3f, nullptr, 0.9f, 0.999f,
-                                   1e-8f, 1e-2f, 1, nullptr, nullptr)));
+  ASSERT_TRUE(isOk(amp_adam_update(
+      p.data(), g.data(), m.data(), v.data(), &step, nullptr, a.data(),
+      am.data(), av.data(), &as, nullptr, n, dtype, 1e-3f, nullptr, 0.9f,
+      0.999f, 1e-8f, 1e-2f, 1, 0, &clean, nullptr)));
+  ASSERT_TRUE(isOk(amp_adam_update(
+      p.data(), g.data(), m.data(), v.data(), &step, nullptr, b.data(),
+      bm.data(), bv.data(), &bs, nullptr, n, dtype, 1e-3f, nullptr, 0.9f,
+      0.999f, 1e-8f, 1e-2f, 1, 0, nullptr, nullptr)));
   EXPECT_TRUE(a.sameBits(b) && am.sameBits(bm) && av.sameBits(bv));
   EXPECT_EQ(as, bs);
   EXPECT_EQ(as, step + 1.0f);
@@ -930,9 +1060,10 @@ TEST(AdamMulti, EqualsThePerBufferCallsBitwise) {
         np2.push_back(sentinelTensor(s.dtypes[i], {s.sizes[i]}));
         ASSERT_TRUE(isOk(amp_adam_update(
             s.params[i].data(), s.grads[i].data(), m1[i].data(), v1[i].data(),
-            &st1[i], np1[i].data(), m1[i].data(), v1[i].data(),
-            stepInPlace ? &st1[i] : &ns1[i], s.sizes[i], s.dtypes[i], 1e-3f,
-            nullptr, 0.9f, 0.999f, 1e-8f, 1e-2f, 1, foundInf, nullptr)));
+            &st1[i], nullptr, np1[i].data(), m1[i].data(), v1[i].data(),
+            stepInPlace ? &st1[i] : &ns1[i], nullptr, s.sizes[i], s.dtypes[i],
+            1e-3f, nullptr, 0.9f, 0.999f, 1e-8f, 1e-2f, 1, 0, foundInf,
+            nullptr)));
       }
       std::vector<const void *> p = constPtrs(s.params), g = constPtrs(s.grads),
                                 m = constPtrs(m2), v = constPtrs(v2);
@@ -944,9 +1075,10 @@ TEST(AdamMulti, EqualsThePerBufferCallsBitwise) {
         nsp.push_back(stepInPlace ? &st2[i] : &ns2[i]);
       }
       ASSERT_TRUE(isOk(amp_adam_update_multi(
-          n, p.data(), g.data(), m.data(), v.data(), sp.data(), npp.data(),
-          nm.data(), nv.data(), nsp.data(), s.sizes.data(), s.dtypes.data(),
-          1e-3f, nullptr, 0.9f, 0.999f, 1e-8f, 1e-2f, 1, foundInf, nullptr)));
+          n, p.data(), g.data(), m.data(), v.data(), sp.data(), nullptr,
+          npp.data(), nm.data(), nv.data(), nsp.data(), nullptr, s.sizes.data(),
+          s.dtypes.data(), 1e-3f, nullptr, 0.9f, 0.999f, 1e-8f, 1e-2f, 1, 0,
+          foundInf, nullptr)));
       for (int32_t i = 0; i < n; ++i) {
         EXPECT_TRUE(np1[i].sameBits(np2[i])) << "param " << i;
         EXPECT_TRUE(m1[i].sameBits(m2[i])) << "exp_avg " << i;
@@ -1002,23 +1134,37 @@ TEST(AdamMulti, RejectsMalformedCallsWithoutWriting) {
   float *newSteps[1] = {&step};
   const int64_t sizes[1] = {4};
   const amp_dtype_t dtypes[1] = {AMP_DTYPE_F32};
-  EXPECT_EQ(amp_adam_update_multi(1, ins, ins, ins, ins, nullptr, outs, outs,
-                                  outs, newSteps, sizes, dtypes, 1e-3f, nullptr,
-                                  0.9f, 0.999f, 1e-8f, 0, 1, nullptr, nullptr),
+  EXPECT_EQ(amp_adam_update_multi(1, ins, ins, ins, ins, nullptr, nullptr, outs,
+                                  outs, outs, newSteps, nullptr, sizes, dtypes,
+                                  1e-3f, nullptr, 0.9f, 0.999f, 1e-8f, 0, 1, 0,
+                                  nullptr, nullptr),
             AMP_STATUS_INVALID_ARGUMENT);
-  EXPECT_EQ(amp_adam_update_multi(1, ins, ins, ins, ins, steps, outs, outs,
-                                  outs, newSteps, sizes, dtypes, 1e-3f, nullptr,
-                                  1.0f, 0.999f, 1e-8f, 0, 1, nullptr, nullptr),
+  EXPECT_EQ(amp_adam_update_multi(1, ins, ins, ins, ins, steps, nullptr, outs,
+                                  outs, outs, newSteps, nullptr, sizes, dtypes,
+                                  1e-3f, nullptr, 1.0f, 0.999f, 1e-8f, 0, 1, 0,
+                                  nullptr, nullptr),
             AMP_STATUS_INVALID_ARGUMENT);
-  EXPECT_EQ(amp_adam_update_multi(1, ins, ins, ins, ins, steps, outs, outs,
-                                  outs, newSteps, sizes, dtypes, 1e-3f, nullptr,
-                                  0.9f, 0.999f, 1e-8f, 0, -1, nullptr, nullptr),
+  EXPECT_EQ(amp_adam_update_multi(1, ins, ins, ins, ins, steps, nullptr, outs,
+                                  outs, outs, newSteps, nullptr, sizes, dtypes,
+                                  1e-3f, nullptr, 0.9f, 0.999f, 1e-8f, 0, -1, 0,
+                                  nullptr, nullptr),
+            AMP_STATUS_INVALID_ARGUMENT);
+  // AMSGrad's arrays exactly with amsgrad = 1.
+  EXPECT_EQ(amp_adam_update_multi(1, ins, ins, ins, ins, steps, nullptr, outs,
+                                  outs, outs, newSteps, nullptr, sizes, dtypes,
+                                  1e-3f, nullptr, 0.9f, 0.999f, 1e-8f, 0, 1, 1,
+                                  nullptr, nullptr),
+            AMP_STATUS_INVALID_ARGUMENT);
+  EXPECT_EQ(amp_adam_update_multi(1, ins, ins, ins, ins, steps, ins, outs, outs,
+                                  outs, newSteps, outs, sizes, dtypes, 1e-3f,
+                                  nullptr, 0.9f, 0.999f, 1e-8f, 0, 1, 0,
+                                  nullptr, nullptr),
             AMP_STATUS_INVALID_ARGUMENT);
   // The hyperparameters are checked without buffers too.
-  EXPECT_EQ(amp_adam_update_multi(0, nullptr, nullptr, nullptr, nullptr,
-                                  nullptr, nullptr, nullptr, nullptr, nullptr,
-                                  nullptr, nullptr, 1e-3f, nullptr, 0.9f,
-                                  0.999f, 1e-8f, 0, 2, nullptr, nullptr),
+  EXPECT_EQ(amp_adam_update_multi(
+                0, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                1e-3f, nullptr, 0.9f, 0.999f, 1e-8f, 0, 2, 0, nullptr, nullptr),
             AMP_STATUS_INVALID_ARGUMENT);
   EXPECT_EQ(step, 0.0f);
   for (float v : out)
@@ -1038,6 +1184,39 @@ const float kLrFactors[] = {0.3f, 0.7071f, 1.0f, 0.0f, 1.0f / 3.0f, 2.5f};
 float scheduledLr(float lr, float factor) {
   return static_cast<float>(static_cast<double>(lr) *
                             static_cast<double>(factor));
+}
+
+TEST(AdagradMulti, CountersAreGivenExactlyWithLrDecay) {
+  float param[4] = {1, 2, 3, 4}, out[4] = {0, 0, 0, 0}, sum[4] = {0, 0, 0, 0};
+  float step[2] = {5, 0};
+  // Buffer 1 has no elements.
+  const void *params[2] = {param, nullptr}, *sums[2] = {sum, nullptr};
+  void *newParams[2] = {out, nullptr}, *newSums[2] = {sum, nullptr};
+  const float *steps[2] = {&step[0], &step[1]};
+  float *newSteps[2] = {&step[0], &step[1]};
+  const int64_t sizes[2] = {4, 0};
+  const amp_dtype_t dtypes[2] = {AMP_DTYPE_F32, AMP_DTYPE_F32};
+  auto run = [&](const float *const *in, float *const *out, float lrDecay) {
+    return amp_adagrad_update_multi(2, params, params, sums, in, newParams,
+                                    newSums, out, sizes, dtypes, 1e-2f, nullptr,
+                                    lrDecay, 0.0f, 0.0f, nullptr, nullptr);
+  };
+  EXPECT_EQ(run(nullptr, nullptr, 0.1f), AMP_STATUS_INVALID_ARGUMENT);
+  EXPECT_EQ(run(steps, newSteps, 0.0f), AMP_STATUS_INVALID_ARGUMENT);
+  for (float v : out)
+    EXPECT_EQ(v, 0.0f);
+  // Each buffer counts its own steps, the empty one too; the first runs
+  // with clr = lr / (1 + 5 * lr_decay). With g = p and eps = 0, sum' = p^2
+  // and p' = p - clr * p / |p|, in the kernel's f32 order.
+  ASSERT_TRUE(isOk(run(steps, newSteps, 0.1f)));
+  EXPECT_EQ(step[0], 6.0f);
+  EXPECT_EQ(step[1], 1.0f);
+  const float clr =
+      static_cast<float>(double(1e-2f) / (1.0 + 5.0 * double(0.1f)));
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(sum[i], param[i] * param[i]) << i;
+    EXPECT_EQ(out[i], param[i] + -clr * param[i] / param[i]) << i;
+  }
 }
 
 TEST(LrFactor, SgdEqualsTheCallWithTheScheduledLrBitwise) {
@@ -1089,11 +1268,11 @@ TEST(LrFactor, AdamEqualsTheCallWithTheScheduledLrBitwise) {
             nm[k] = sentinelTensor(dtype, {n});
             nv[k] = sentinelTensor(dtype, {n});
             ASSERT_TRUE(isOk(amp_adam_update(
-                p.data(), g.data(), m.data(), v.data(), &step, np[k].data(),
-                nm[k].data(), nv[k].data(), &newStep[k], n, dtype,
-                k == 0 ? c.lr : scheduledLr(c.lr, factor),
+                p.data(), g.data(), m.data(), v.data(), &step, nullptr,
+                np[k].data(), nm[k].data(), nv[k].data(), &newStep[k], nullptr,
+                n, dtype, k == 0 ? c.lr : scheduledLr(c.lr, factor),
                 k == 0 ? &factor : nullptr, c.beta1, c.beta2, c.eps,
-                c.weightDecay, c.decoupled, nullptr, nullptr)));
+                c.weightDecay, c.decoupled, 0, nullptr, nullptr)));
           }
           const std::string what =
               std::string(c.name) + " " + dtypeName(dtype) + " factor " +
@@ -1119,9 +1298,10 @@ TEST(LrFactor, ScalesTheLearningRate) {
   // param * (1 - lr' * wd).
   float m = 0.0f, v = 0.0f, step = 0.0f, newStep = 0.0f, zero = 0.0f;
   out = 0.0f;
-  ASSERT_TRUE(isOk(amp_adam_update(
-      &p, &zero, &m, &v, &step, &out, &m, &v, &newStep, 1, AMP_DTYPE_F32, 0.5f,
-      &factor, 0.0f, 0.0f, 1.0f, 0.5f, 1, nullptr, nullptr)));
+  ASSERT_TRUE(
+      isOk(amp_adam_update(&p, &zero, &m, &v, &step, nullptr, &out, &m, &v,
+                           &newStep, nullptr, 1, AMP_DTYPE_F32, 0.5f, &factor,
+                           0.0f, 0.0f, 1.0f, 0.5f, 1, 0, nullptr, nullptr)));
   EXPECT_EQ(out, 1.0f - 0.125f * 0.5f);
 }
 
@@ -1147,9 +1327,9 @@ TEST(LrFactor, SkippedStepsStillCopyBitwise) {
       np = sentinelTensor(dtype, {n});
       float step = 9.0f, newStep = -1.0f;
       ASSERT_TRUE(isOk(amp_adam_update(
-          p.data(), g.data(), m.data(), v.data(), &step, np.data(), nm.data(),
-          nv.data(), &newStep, n, dtype, 1e-3f, &factor, 0.9f, 0.999f, 1e-8f,
-          1e-2f, 1, &found, nullptr)));
+          p.data(), g.data(), m.data(), v.data(), &step, nullptr, np.data(),
+          nm.data(), nv.data(), &newStep, nullptr, n, dtype, 1e-3f, &factor,
+          0.9f, 0.999f, 1e-8f, 1e-2f, 1, 0, &found, nullptr)));
       EXPECT_TRUE(np.sameBits(p) && nm.sameBits(m) && nv.sameBits(v))
           << dtypeName(dtype);
       EXPECT_EQ(newStep, 9.0f);
@@ -1203,11 +1383,11 @@ TEST(LrFactor, MultiEqualsTheCallsWithTheScheduledLrBitwise) {
         nsp.push_back(&st[k][i]);
       }
       ASSERT_TRUE(isOk(amp_adam_update_multi(
-          n, p.data(), g.data(), m.data(), v.data(), sp.data(), npp.data(),
-          nm.data(), nv.data(), nsp.data(), s.sizes.data(), s.dtypes.data(),
-          k == 0 ? 1e-3f : scheduledLr(1e-3f, factor),
-          k == 0 ? &factor : nullptr, 0.9f, 0.999f, 1e-8f, 1e-2f, 1, foundInf,
-          nullptr)));
+          n, p.data(), g.data(), m.data(), v.data(), sp.data(), nullptr,
+          npp.data(), nm.data(), nv.data(), nsp.data(), nullptr, s.sizes.data(),
+          s.dtypes.data(), k == 0 ? 1e-3f : scheduledLr(1e-3f, factor),
+          k == 0 ? &factor : nullptr, 0.9f, 0.999f, 1e-8f, 1e-2f, 1, 0,
+          foundInf, nullptr)));
     }
     for (int32_t i = 0; i < n; ++i) {
       EXPECT_TRUE(ap[0][i].sameBits(ap[1][i])) << "adam param " << i;

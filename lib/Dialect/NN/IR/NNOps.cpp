@@ -1654,7 +1654,25 @@ LogicalResult AdamUpdateOp::inferReturnTypes(MLIRContext *, Loc loc,
       failed(requireParamType(loc, adaptor.getExpAvgSq(), param, "exp_avg_sq")))
     return failure();
   inferred.append({param, param, param, adaptor.getStep().getType()});
+  if (Value vmax = adaptor.getMaxExpAvgSq()) {
+    if (failed(requireParamType(loc, vmax, param, "max_exp_avg_sq")))
+      return failure();
+    inferred.push_back(param);
+  }
   return success();
+}
+
+/// An update's optional state operand `name` is present exactly when the
+/// option `option` is on (`wanted`).
+static LogicalResult verifyOptionalState(Operation *op, bool wanted,
+                                         Value state, StringRef name,
+                                         StringRef option) {
+  if (wanted == static_cast<bool>(state))
+    return success();
+  if (state)
+    return op->emitOpError("has a ") << name << " operand without " << option
+                                     << "; drop it or set " << option;
+  return op->emitOpError() << option << " requires a " << name << " operand";
 }
 
 LogicalResult AdamUpdateOp::verify() {
@@ -1662,10 +1680,12 @@ LogicalResult AdamUpdateOp::verify() {
       failed(checkAttrUnitInterval(*this, "beta1", getBeta1().convertToFloat(),
                                    false)) ||
       failed(checkAttrUnitInterval(*this, "beta2", getBeta2().convertToFloat(),
-                                   false)))
+                                   false)) ||
+      failed(checkNonNegativeAttrs(
+          *this, {{"eps", getEps()}, {"weight_decay", getWeightDecay()}})))
     return failure();
-  return checkNonNegativeAttrs(
-      *this, {{"eps", getEps()}, {"weight_decay", getWeightDecay()}});
+  return verifyOptionalState(*this, getAmsgrad(), getMaxExpAvgSq(),
+                             "max_exp_avg_sq", "amsgrad");
 }
 
 LogicalResult
@@ -1699,13 +1719,8 @@ LogicalResult RmspropUpdateOp::verify() {
     return failure();
   if (failed(verifyMomentumBuffer(*this, momentum, getMomentumBuffer())))
     return failure();
-  bool hasAverage = static_cast<bool>(getGradAvg());
-  if (getCentered() != hasAverage)
-    return emitOpError(hasAverage
-                           ? "has a grad_avg operand but is not centered; "
-                             "drop it or set centered"
-                           : "centered requires a grad_avg operand");
-  return success();
+  return verifyOptionalState(*this, getCentered(), getGradAvg(), "grad_avg",
+                             "centered");
 }
 
 LogicalResult
@@ -1716,13 +1731,20 @@ AdagradUpdateOp::inferReturnTypes(MLIRContext *, Loc loc, Adaptor adaptor,
       failed(requireParamType(loc, adaptor.getStateSum(), param, "state_sum")))
     return failure();
   inferred.append({param, param});
+  if (Value step = adaptor.getStep())
+    inferred.push_back(step.getType());
   return success();
 }
 
 LogicalResult AdagradUpdateOp::verify() {
-  return checkNonNegativeAttrs(
-      *this,
-      {{"lr", getLr()}, {"eps", getEps()}, {"weight_decay", getWeightDecay()}});
+  if (failed(
+          checkNonNegativeAttrs(*this, {{"lr", getLr()},
+                                        {"lr_decay", getLrDecay()},
+                                        {"eps", getEps()},
+                                        {"weight_decay", getWeightDecay()}})))
+    return failure();
+  return verifyOptionalState(*this, getLrDecay().convertToFloat() > 0.0f,
+                             getStep(), "step", "lr_decay > 0");
 }
 
 LogicalResult

@@ -478,23 +478,30 @@ static OptimizerResults buildOptimizer(func::FuncOp fn, OpBuilder &b,
   bool adagrad = options.optimizer == Optimizer::Adagrad;
   auto scalarF32 = RankedTensorType::get({}, b.getF32Type());
 
-  // The state of each param, in order: Adam's exp_avg, exp_avg_sq and step;
-  // RMSprop's square_avg, then its momentum buffer when momentum > 0 and
-  // its grad_avg when centered; Adagrad's state_sum; or SGD's momentum
+  // The state of each param, in order: Adam's exp_avg, exp_avg_sq and step,
+  // then its max_exp_avg_sq with AMSGrad; RMSprop's square_avg, then its
+  // momentum buffer when momentum > 0 and its grad_avg when centered;
+  // Adagrad's state_sum, then its step when lr_decay > 0; or SGD's momentum
   // buffer when momentum > 0.
   SmallVector<Location> paramLocs;
   SmallVector<unsigned> indices;
   SmallVector<Type> types;
   SmallVector<Location> locs;
+  SmallVector<unsigned> sums; // Adagrad's state_sums, indices into types
   unsigned insertAt = params.back().getArgNumber() + 1;
   for (BlockArgument param : params) {
     paramLocs.push_back(FusedLoc::get(ctx, {param.getLoc()},
                                       StringAttr::get(ctx, "optimizer")));
-    SmallVector<Type, 3> state;
+    SmallVector<Type, 4> state;
     if (adam) {
       state = {param.getType(), param.getType(), scalarF32};
+      if (options.amsgrad)
+        state.push_back(param.getType());
     } else if (adagrad) {
+      sums.push_back(types.size());
       state = {param.getType()};
+      if (options.lrDecay > 0)
+        state.push_back(scalarF32);
     } else {
       if (rmsprop)
         state.push_back(param.getType());
@@ -509,15 +516,20 @@ static OptimizerResults buildOptimizer(func::FuncOp fn, OpBuilder &b,
       locs.push_back(paramLocs.back());
     }
   }
-  // Adagrad's sums start at initial_accumulator_value (nn.init).
-  SmallVector<NamedAttribute, 2> stateAttrList = {
-      getRoleNamedAttr(ctx, Role::OptState)};
-  if (adagrad && options.initialAccumulatorValue != 0.0)
-    stateAttrList.push_back(b.getNamedAttr(
-        NNDialect::getInitAttrName(), b.getF32FloatAttr(static_cast<float>(
-                                          options.initialAccumulatorValue))));
-  DictionaryAttr stateAttrs = b.getDictionaryAttr(stateAttrList);
+  // Adagrad's sums start at initial_accumulator_value (nn.init); its step
+  // counters, like all other state, at zero.
+  DictionaryAttr stateAttrs =
+      b.getDictionaryAttr({getRoleNamedAttr(ctx, Role::OptState)});
   SmallVector<DictionaryAttr> attrs(types.size(), stateAttrs);
+  if (adagrad && options.initialAccumulatorValue != 0.0) {
+    DictionaryAttr sumAttrs = b.getDictionaryAttr(
+        {getRoleNamedAttr(ctx, Role::OptState),
+         b.getNamedAttr(NNDialect::getInitAttrName(),
+                        b.getF32FloatAttr(static_cast<float>(
+                            options.initialAccumulatorValue)))});
+    for (unsigned i : sums)
+      attrs[i] = sumAttrs;
+  }
   // The schedule's step counter, after the state of every param.
   if (options.lrSchedule) {
     indices.push_back(insertAt);
@@ -563,21 +575,29 @@ static OptimizerResults buildOptimizer(func::FuncOp fn, OpBuilder &b,
     FloatAttr paramDecay = f32(decay ? weightDecay : 0.0);
     if (adam) {
       Value m = state(), v = state(), step = state();
+      Value vmax = options.amsgrad ? state() : Value();
       auto update = AdamUpdateOp::create(
-          b, loc, param, grad, m, v, step, lrFactor, f32(options.lr),
+          b, loc, param, grad, m, v, step, vmax, lrFactor, f32(options.lr),
           f32(options.beta1), f32(options.beta2), f32(options.eps), paramDecay,
-          b.getBoolAttr(options.optimizer == Optimizer::AdamW));
+          b.getBoolAttr(options.optimizer == Optimizer::AdamW),
+          options.amsgrad ? b.getUnitAttr() : UnitAttr());
       out.params.push_back(update.getNewParam());
       out.state.append({update.getNewExpAvg(), update.getNewExpAvgSq(),
                         update.getNewStep()});
+      if (vmax)
+        out.state.push_back(update.getNewMaxExpAvgSq());
       continue;
     }
     if (adagrad) {
-      auto update = AdagradUpdateOp::create(b, loc, param, grad, state(),
-                                            lrFactor, f32(options.lr),
-                                            f32(options.eps), paramDecay);
+      Value sum = state();
+      Value step = options.lrDecay > 0 ? state() : Value();
+      auto update = AdagradUpdateOp::create(
+          b, loc, param, grad, sum, step, lrFactor, f32(options.lr),
+          f32(options.lrDecay), f32(options.eps), paramDecay);
       out.params.push_back(update.getNewParam());
       out.state.push_back(update.getNewStateSum());
+      if (step)
+        out.state.push_back(update.getNewStep());
       continue;
     }
     if (rmsprop) {
@@ -1029,6 +1049,8 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
       return fail("alpha must be in [0, 1]");
     if (!(initialAccumulatorValue >= 0) || std::isinf(initialAccumulatorValue))
       return fail("initial-accumulator-value must be finite and >= 0");
+    if (!(lrDecay >= 0) || std::isinf(lrDecay))
+      return fail("lr-decay must be finite and >= 0");
     if (!positive(eps))
       return fail("eps must be a positive finite number");
     if (!(clipNorm >= 0) || std::isinf(clipNorm))
@@ -1057,10 +1079,12 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
     options.nesterov = nesterov;
     options.beta1 = beta1;
     options.beta2 = beta2;
+    options.amsgrad = amsgrad;
     options.eps = eps.hasValue() || !adagrad ? eps : 1e-10;
     options.alpha = alpha;
     options.centered = centered;
     options.initialAccumulatorValue = initialAccumulatorValue;
+    options.lrDecay = lrDecay;
     options.weightDecay =
         weightDecay < 0 ? std::nullopt : std::optional<double>(weightDecay);
     options.noDecay.assign(noDecay.begin(), noDecay.end());
@@ -1090,8 +1114,9 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
     bool ok =
         takes(this->lr, any) && takes(momentum, sgd || rmsprop) &&
         takes(nesterov, sgd) && takes(beta1, adam) && takes(beta2, adam) &&
-        takes(eps, adam || rmsprop || adagrad) && takes(alpha, rmsprop) &&
-        takes(centered, rmsprop) && takes(initialAccumulatorValue, adagrad) &&
+        takes(amsgrad, adam) && takes(eps, adam || rmsprop || adagrad) &&
+        takes(alpha, rmsprop) && takes(centered, rmsprop) &&
+        takes(initialAccumulatorValue, adagrad) && takes(lrDecay, adagrad) &&
         takes(weightDecay, any) && takes(noDecay, any) && takes(noDecay1d, any);
     return success(ok);
   }

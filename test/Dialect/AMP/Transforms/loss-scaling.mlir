@@ -93,6 +93,30 @@ func.func @rmsprop(%a: tensor<4xf32> {nn.role = #nn.role<param>},
 
 // -----
 
+// A skipped AMSGrad step keeps its running maxima after the step counter,
+// and a skipped Adagrad step with lr_decay its counter.
+// CHECK-LABEL: func @amsgrad_and_counted_adagrad
+// CHECK: %[[U:.*]], %[[INF:.*]] = amp.unscale_and_check %{{.*}}, %[[G:.*]] : tensor<4xf32>
+// CHECK-NEXT: amp.skip_step_if %[[INF]] keep(%arg0, %arg2, %arg3, %arg4, %arg5, %arg1, %arg6, %arg7 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<f32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<f32>) {
+// CHECK-NEXT: nn.adam_update %arg0, %[[U]], %arg2, %arg3, %arg4 max_exp_avg_sq(%arg5)
+// CHECK-NEXT: nn.adagrad_update %arg1, %[[U]], %arg6 step(%arg7)
+func.func @amsgrad_and_counted_adagrad(%a: tensor<4xf32> {nn.role = #nn.role<param>},
+    %b: tensor<4xf32> {nn.role = #nn.role<param>},
+    %m: tensor<4xf32> {nn.role = #nn.role<opt_state>}, %v: tensor<4xf32> {nn.role = #nn.role<opt_state>},
+    %t: tensor<f32> {nn.role = #nn.role<opt_state>}, %x: tensor<4xf32> {nn.role = #nn.role<opt_state>},
+    %s: tensor<4xf32> {nn.role = #nn.role<opt_state>}, %u: tensor<f32> {nn.role = #nn.role<opt_state>})
+    -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<f32>) {
+  %ab = nn.add %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %loss = nn.reduce_sum %ab [0] : (tensor<4xf32>) -> tensor<f32>
+  %seed = nn.grad_seed %loss : tensor<f32>
+  %g = nn.broadcast_to %seed : tensor<f32> -> tensor<4xf32>
+  %a1, %m1, %v1, %t1, %x1 = nn.adam_update %a, %g, %m, %v, %t max_exp_avg_sq(%x) {lr = 1.0e-3 : f32, amsgrad} : tensor<4xf32>
+  %b1, %s1, %u1 = nn.adagrad_update %b, %g, %s step(%u) {lr = 0.01 : f32, lr_decay = 0.1 : f32} : tensor<4xf32>
+  return %a1, %x1, %b1, %u1 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<f32>
+}
+
+// -----
+
 // A function without training ops is left alone.
 // CHECK-LABEL: func @inference
 // CHECK-SAME: (%{{.*}}: tensor<4xf32>) -> tensor<4xf32>

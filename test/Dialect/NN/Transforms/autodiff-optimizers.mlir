@@ -13,6 +13,8 @@
 // RUN: amp-opt %s --nn-autodiff="optimizer=rmsprop lr=0.002 alpha=0.9 eps=1e-6 momentum=0.8 centered weight-decay=0.1 no-decay-1d" | FileCheck %s --check-prefix=RMSPROP-ALL
 // RUN: amp-opt %s --nn-autodiff="optimizer=adagrad" | FileCheck %s --check-prefix=ADAGRAD
 // RUN: amp-opt %s --nn-autodiff="optimizer=adagrad lr=0.05 eps=1e-6 initial-accumulator-value=0.1 weight-decay=0.1 no-decay=bias" | FileCheck %s --check-prefix=ADAGRAD-ALL
+// RUN: amp-opt %s --nn-autodiff="optimizer=adamw amsgrad" | FileCheck %s --check-prefix=AMSGRAD
+// RUN: amp-opt %s --nn-autodiff="optimizer=adagrad lr-decay=0.01 initial-accumulator-value=0.1" | FileCheck %s --check-prefix=ADAGRAD-DECAY
 // RUN: amp-opt %s --nn-autodiff="optimizer=adamw no-decay=bias,ln." | FileCheck %s --check-prefix=NAMES
 // RUN: amp-opt %s --nn-autodiff="weight-decay=0.1 no-decay-1d" | FileCheck %s --check-prefix=RANK
 // A no-decay string in no param name is a warning: the step is built.
@@ -35,6 +37,9 @@
 // RUN: not amp-opt %s --nn-autodiff="optimizer=adagrad momentum=0.9" 2>&1 | FileCheck %s --check-prefix=ADAGRAD-MOMENTUM
 // RUN: not amp-opt %s --nn-autodiff="optimizer=rmsprop initial-accumulator-value=0.1" 2>&1 | FileCheck %s --check-prefix=RMSPROP-ACCUMULATOR
 // RUN: not amp-opt %s --nn-autodiff="optimizer=adagrad initial-accumulator-value=-1" 2>&1 | FileCheck %s --check-prefix=ADAGRAD-ACCUMULATOR
+// RUN: not amp-opt %s --nn-autodiff="optimizer=sgd amsgrad" 2>&1 | FileCheck %s --check-prefix=SGD-AMSGRAD
+// RUN: not amp-opt %s --nn-autodiff="optimizer=adam lr-decay=0.1" 2>&1 | FileCheck %s --check-prefix=ADAM-LR-DECAY
+// RUN: not amp-opt %s --nn-autodiff="optimizer=adagrad lr-decay=-0.5" 2>&1 | FileCheck %s --check-prefix=ADAGRAD-LR-DECAY
 
 // ADAM-LABEL: func.func @step(
 // ADAM: nn.adam_update {{.*}} {decoupled_weight_decay = false, lr = 1.000000e-03 : f32, weight_decay = 5.000000e-01 : f32} : tensor<3x4xf32>
@@ -81,6 +86,27 @@
 // ADAGRAD-ALL-NEXT: nn.adagrad_update {{.*}} {eps = 9.99999997E-7 : f32, lr = 5.000000e-02 : f32} : tensor<4xf32>
 // ADAGRAD-ALL-NEXT: nn.adagrad_update {{.*}} {eps = 9.99999997E-7 : f32, lr = 5.000000e-02 : f32, weight_decay = 1.000000e-01 : f32} : tensor<4xf32>
 
+// AMSGrad adds a max_exp_avg_sq per param after its step counter.
+// AMSGRAD-LABEL: func.func @step(
+// AMSGRAD-SAME: %[[W:[^:]*]]: tensor<3x4xf32> {nn.role = #nn.role<param>}
+// AMSGRAD-SAME: %[[M:[^:]*]]: tensor<3x4xf32> {nn.role = #nn.role<opt_state>}
+// AMSGRAD-SAME: %[[V:[^:]*]]: tensor<3x4xf32> {nn.role = #nn.role<opt_state>}
+// AMSGRAD-SAME: %[[T:[^:]*]]: tensor<f32> {nn.role = #nn.role<opt_state>}
+// AMSGRAD-SAME: %[[X:[^:]*]]: tensor<3x4xf32> {nn.role = #nn.role<opt_state>}
+// AMSGRAD: %[[P:[^,]*]], %[[M1:[^,]*]], %[[V1:[^,]*]], %[[T1:[^,]*]], %[[X1:[^ ]*]] = nn.adam_update %[[W]], %{{[^,]*}}, %[[M]], %[[V]], %[[T]] max_exp_avg_sq(%[[X]]) {amsgrad, lr = 1.000000e-03 : f32} : tensor<3x4xf32>
+// AMSGRAD-COUNT-2: nn.adam_update {{.*}} max_exp_avg_sq({{.*}}) {amsgrad, lr = 1.000000e-03 : f32} : tensor<4xf32>
+// AMSGRAD: return %[[P]], {{.*}}, %[[M1]], %[[V1]], %[[T1]], %[[X1]],
+
+// With lr-decay each Adagrad update counts its steps; the sums keep their
+// nn.init, the counters start at zero.
+// ADAGRAD-DECAY-LABEL: func.func @step(
+// ADAGRAD-DECAY-SAME: %[[W:[^:]*]]: tensor<3x4xf32> {nn.role = #nn.role<param>}
+// ADAGRAD-DECAY-SAME: %[[S:[^:]*]]: tensor<3x4xf32> {nn.init = 1.000000e-01 : f32, nn.role = #nn.role<opt_state>}
+// ADAGRAD-DECAY-SAME: %[[T:[^:]*]]: tensor<f32> {nn.role = #nn.role<opt_state>}
+// ADAGRAD-DECAY: %[[P:[^,]*]], %[[S1:[^,]*]], %[[T1:[^ ]*]] = nn.adagrad_update %[[W]], %{{[^,]*}}, %[[S]] step(%[[T]]) {lr = 0.00999999977 : f32, lr_decay = 0.00999999977 : f32} : tensor<3x4xf32>
+// ADAGRAD-DECAY-COUNT-2: nn.adagrad_update {{.*}} step({{.*}}) {lr = 0.00999999977 : f32, lr_decay = 0.00999999977 : f32} : tensor<4xf32>
+// ADAGRAD-DECAY: return %[[P]], {{.*}}, %[[S1]], %[[T1]],
+
 // NAMES-LABEL: func.func @step(
 // NAMES: nn.adam_update {{.*}} {lr = 1.000000e-03 : f32} : tensor<3x4xf32>
 // NAMES: nn.adam_update {{.*}} {lr = 1.000000e-03 : f32, weight_decay = 0.000000e+00 : f32} : tensor<4xf32>
@@ -113,6 +139,9 @@
 // ADAGRAD-MOMENTUM: error: nn-autodiff: momentum is not an option of optimizer=adagrad
 // RMSPROP-ACCUMULATOR: error: nn-autodiff: initial-accumulator-value is not an option of optimizer=rmsprop
 // ADAGRAD-ACCUMULATOR: error: nn-autodiff: initial-accumulator-value must be finite and >= 0
+// SGD-AMSGRAD: error: nn-autodiff: amsgrad is not an option of optimizer=sgd
+// ADAM-LR-DECAY: error: nn-autodiff: lr-decay is not an option of optimizer=adam
+// ADAGRAD-LR-DECAY: error: nn-autodiff: lr-decay must be finite and >= 0
 
 func.func @step(%w: tensor<3x4xf32> {nn.role = #nn.role<param>} loc("fc.weight"),
                 %b: tensor<4xf32> {nn.role = #nn.role<param>} loc("fc.bias"),

@@ -1467,9 +1467,11 @@ def NN_SgdUpdateOp : NN_Op<"sgd_update", [InferTypeOpAdaptor,
 }
 
 def NN_AdamUpdateOp : NN_Op<"adam_update", [InferTypeOpAdaptor,
-    NN_OptimizerUpdateOpInterface,
-    AllTypesMatch<["param", "grad", "exp_avg", "exp_avg_sq"]>]> {
-  let summary = "Adam or AdamW step with bias correction";
+    AttrSizedOperandSegments, NN_OptimizerUpdateOpInterface,
+    AllTypesMatch<["param", "grad", "exp_avg", "exp_avg_sq"]>,
+    OptionalTypesMatchWith<"max_exp_avg_sq has the param's type", "param",
+                           "max_exp_avg_sq", "$_self">]> {
+  let summary = "Adam or AdamW step with bias correction, optionally AMSGrad";
   let description = [{
     PyTorch's `torch.optim.AdamW` step, or with `decoupled_weight_decay =
     false` its `torch.optim.Adam` step (the attribute is PyTorch's
@@ -1480,7 +1482,10 @@ def NN_AdamUpdateOp : NN_Op<"adam_update", [InferTypeOpAdaptor,
     `m' = beta1 * m + (1 - beta1) * g`,
     `v' = beta2 * v + (1 - beta2) * g^2`,
     `param' = param - lr * (m' / (1 - beta1^t)) / (sqrt(v' / (1 - beta2^t)) + eps)`.
-    Returns the new param, moments and step counter `t`. With an
+    With `amsgrad` (PyTorch's argument of that name) the denominator uses
+    `vmax' = max(vmax, v')` (`max_exp_avg_sq`, present exactly then and
+    starting at zero) in place of `v'`. Returns the new param, moments and
+    step counter `t`, then the new `max_exp_avg_sq` when present. With an
     `lr_factor` (an `nn.lr_schedule`'s factor) `lr` is `lr * lr_factor`,
     formed in f64 and rounded to f32, in both places.
 
@@ -1488,21 +1493,28 @@ def NN_AdamUpdateOp : NN_Op<"adam_update", [InferTypeOpAdaptor,
     %p1, %m1, %v1, %t1 = nn.adam_update %p, %g, %m, %v, %t
         {lr = 1.0e-3 : f32, weight_decay = 1.0e-4 : f32,
          decoupled_weight_decay = false} : tensor<64x128xf32>
+    %q1, %n1, %w1, %u1, %x1 = nn.adam_update %q, %h, %n, %w, %u
+        max_exp_avg_sq(%x) {lr = 1.0e-3 : f32, amsgrad} : tensor<128xf32>
     ```
   }];
   let arguments = (ins NN_FloatTensor:$param, NN_FloatTensor:$grad,
                    NN_FloatTensor:$exp_avg, NN_FloatTensor:$exp_avg_sq,
-                   NN_F32Scalar:$step, Optional<NN_F32Scalar>:$lr_factor,
+                   NN_F32Scalar:$step,
+                   Optional<NN_FloatTensor>:$max_exp_avg_sq,
+                   Optional<NN_F32Scalar>:$lr_factor,
                    F32Attr:$lr,
                    DefaultValuedAttr<F32Attr, "0.9">:$beta1,
                    DefaultValuedAttr<F32Attr, "0.999">:$beta2,
                    DefaultValuedAttr<F32Attr, "1e-8">:$eps,
                    DefaultValuedAttr<F32Attr, "0.01">:$weight_decay,
-                   DefaultValuedAttr<BoolAttr, "true">:$decoupled_weight_decay);
+                   DefaultValuedAttr<BoolAttr, "true">:$decoupled_weight_decay,
+                   UnitAttr:$amsgrad);
   let results = (outs NN_FloatTensor:$new_param, NN_FloatTensor:$new_exp_avg,
-                 NN_FloatTensor:$new_exp_avg_sq, NN_F32Scalar:$new_step);
+                 NN_FloatTensor:$new_exp_avg_sq, NN_F32Scalar:$new_step,
+                 Optional<NN_FloatTensor>:$new_max_exp_avg_sq);
   let assemblyFormat = "$param `,` $grad `,` $exp_avg `,` $exp_avg_sq `,` "
-                       "$step (`lr_factor` `(` $lr_factor^ `)`)? attr-dict "
+                       "$step (`max_exp_avg_sq` `(` $max_exp_avg_sq^ `)`)? "
+                       "(`lr_factor` `(` $lr_factor^ `)`)? attr-dict "
                        "`:` type($param)";
   let hasVerifier = 1;
 }
@@ -1568,31 +1580,40 @@ def NN_RmspropUpdateOp : NN_Op<"rmsprop_update", [InferTypeOpAdaptor,
 }
 
 def NN_AdagradUpdateOp : NN_Op<"adagrad_update", [InferTypeOpAdaptor,
-    NN_OptimizerUpdateOpInterface,
+    AttrSizedOperandSegments, NN_OptimizerUpdateOpInterface,
     AllTypesMatch<["param", "grad", "state_sum"]>]> {
-  let summary = "Adagrad step with weight decay";
+  let summary = "Adagrad step with learning-rate decay and weight decay";
   let description = [{
-    PyTorch's `torch.optim.Adagrad` step (with `lr_decay = 0`). With
+    PyTorch's `torch.optim.Adagrad` step. With
     `g = grad + weight_decay * param`: `sum' = sum + g^2` (`state_sum`,
     which starts at PyTorch's `initial_accumulator_value`) and
-    `param' = param - lr * g / (sqrt(sum') + eps)`. With an `lr_factor`
-    (an `nn.lr_schedule`'s factor) the step's learning rate is
-    `lr * lr_factor`, formed in f64 and rounded to f32.
+    `param' = param - clr * g / (sqrt(sum') + eps)`, where `clr = lr` when
+    `lr_decay = 0`, else `clr = lr / (1 + step * lr_decay)` with `step` the
+    0-d f32 count of earlier steps, present exactly when `lr_decay > 0`
+    (the results then end with the new count `step + 1`). With an
+    `lr_factor` (an `nn.lr_schedule`'s factor) `lr` is `lr * lr_factor`,
+    formed in f64 and rounded to f32.
 
     ```mlir
     %p1, %s1 = nn.adagrad_update %p, %g, %s {lr = 0.01 : f32}
         : tensor<64x128xf32>
+    %q1, %r1, %t1 = nn.adagrad_update %q, %h, %r step(%t)
+        {lr = 0.01 : f32, lr_decay = 1.0e-3 : f32} : tensor<128xf32>
     ```
   }];
   let arguments = (ins NN_FloatTensor:$param, NN_FloatTensor:$grad,
                    NN_FloatTensor:$state_sum,
+                   Optional<NN_F32Scalar>:$step,
                    Optional<NN_F32Scalar>:$lr_factor,
                    F32Attr:$lr,
+                   DefaultValuedAttr<F32Attr, "0.0">:$lr_decay,
                    DefaultValuedAttr<F32Attr, "1e-10">:$eps,
                    DefaultValuedAttr<F32Attr, "0.0">:$weight_decay);
   let results = (outs NN_FloatTensor:$new_param,
-                 NN_FloatTensor:$new_state_sum);
+                 NN_FloatTensor:$new_state_sum,
+                 Optional<NN_F32Scalar>:$new_step);
   let assemblyFormat = "$param `,` $grad `,` $state_sum "
+                       "(`step` `(` $step^ `)`)? "
                        "(`lr_factor` `(` $lr_factor^ `)`)? attr-dict "
                        "`:` type($param)";
   let hasVerifier = 1;

@@ -35,6 +35,8 @@ struct AutodiffOptions {
   bool nesterov = false;
   double beta1 = 0.9;
   double beta2 = 0.999;
+  /// Adam's AMSGrad variant (a max_exp_avg_sq per param).
+  bool amsgrad = false;
   /// Adam's, RMSprop's and Adagrad's epsilon (the pass's option defaults
   /// to PyTorch's 1e-10 for Adagrad).
   double eps = 1e-8;
@@ -44,6 +46,8 @@ struct AutodiffOptions {
   bool centered = false;
   /// Adagrad's initial state_sum (the opt_state arguments' nn.init).
   double initialAccumulatorValue = 0.0;
+  /// Adagrad's lr decay (a step counter per param when > 0).
+  double lrDecay = 0.0;
   /// Unset: 0, except 0.01 for AdamW.
   std::optional<double> weightDecay;
   /// The params without weight decay (PyTorch's param group with

@@ -33,11 +33,13 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
        (`clip-norm`).
     3. The optimizer update of every param (`nn.sgd_update`, with a momentum
        buffer when `momentum > 0`, or `nn.adam_update` with its two moments
-       and step counter per param: `adam` with L2 weight decay, `adamw`
+       and step counter per param, and with `amsgrad` the running maximum
+       of the second moment: `adam` with L2 weight decay, `adamw`
        with decoupled weight decay, `nn.rmsprop_update` with its
        `square_avg`, a momentum buffer when `momentum > 0` and a `grad_avg`
        when `centered`, or `nn.adagrad_update` with its `state_sum`, whose
-       `nn.init` is `initial-accumulator-value`), with the new `opt_state`
+       `nn.init` is `initial-accumulator-value`, and a step counter when
+       `lr-decay > 0`), with the new `opt_state`
        arguments
        inserted after the last param (zero-initialized by runners). With
        `lr-schedule`, one `nn.lr_schedule` gives every update its
@@ -98,6 +100,9 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
            "SGD: Nesterov momentum (needs momentum > 0)">,
     Option<"beta1", "beta1", "double", "0.9", "Adam(W) beta1">,
     Option<"beta2", "beta2", "double", "0.999", "Adam(W) beta2">,
+    Option<"amsgrad", "amsgrad", "bool", "false",
+           "Adam(W): divide by the running maximum of the second moment "
+           "(AMSGrad; a max_exp_avg_sq per param)">,
     Option<"eps", "eps", "double", "1e-8",
            "Adam(W), RMSprop and Adagrad epsilon (PyTorch's defaults: 1e-10 "
            "for adagrad, else 1e-8)">,
@@ -108,6 +113,9 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
            "(a grad_avg per param)">,
     Option<"initialAccumulatorValue", "initial-accumulator-value", "double",
            "0.0", "Adagrad: the initial value of the squared-gradient sums">,
+    Option<"lrDecay", "lr-decay", "double", "0.0",
+           "Adagrad: step k's lr is lr / (1 + k * lr-decay) (a step counter "
+           "per param when > 0)">,
     Option<"weightDecay", "weight-decay", "double", "-1.0",
            "Weight decay; negative means the optimizer's PyTorch default "
            "(0.01 for adamw, else 0)">,
