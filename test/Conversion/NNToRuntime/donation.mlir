@@ -45,31 +45,33 @@ func.func @sgd_not_donated(%w: tensor<4xf32>, %m: tensor<4xf32>, %g: tensor<4xf3
 
 // -----
 
-// AdamW inside amp.skip_step_if: the param, both moments and the step
-// counter are updated in place (a skipped step leaves them as they were,
-// with found_inf, slot 5, passed to the kernel).
+// AdamW with AMSGrad inside amp.skip_step_if: the param, both moments, the
+// step counter and the running maxima are updated in place (a skipped step
+// leaves them as they were, with found_inf, slot 6, passed to the kernel).
 // CHECK-LABEL: func.func @adam(
-// CHECK-SAME: %[[BUFS:.*]]: !llvm.ptr) -> i32 attributes {amp.results_in_arguments = array<i64: 0, 1, 2, 3>}
+// CHECK-SAME: %[[BUFS:.*]]: !llvm.ptr) -> i32 attributes {amp.results_in_arguments = array<i64: 0, 1, 2, 3, 4>}
 // CHECK: %[[W:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
 // CHECK: %[[M:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
 // CHECK: %[[V:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
 // CHECK: %[[T:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[X:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
 // CHECK: %[[G:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
-// CHECK: %[[P5:.*]] = llvm.getelementptr %[[BUFS]][5]
-// CHECK: %[[FOUND:.*]] = llvm.load %[[P5]]
-// CHECK: llvm.call @amp_adam_update(%[[W]], %[[G]], %[[M]], %[[V]], %[[T]], %[[W]], %[[M]], %[[V]], %[[T]], {{.*}}, %[[FOUND]], %{{.*}})
+// CHECK: %[[P6:.*]] = llvm.getelementptr %[[BUFS]][6]
+// CHECK: %[[FOUND:.*]] = llvm.load %[[P6]]
+// CHECK: llvm.call @amp_adam_update(%[[W]], %[[G]], %[[M]], %[[V]], %[[T]], %[[X]], %[[W]], %[[M]], %[[V]], %[[T]], %[[X]], {{.*}}, %[[FOUND]], %{{.*}})
 // CHECK-NOT: llvm.call @amp_alloc
 func.func @adam(%w: tensor<4xf32> {amp.aliasing_output = 0 : i64},
                 %m: tensor<4xf32> {amp.aliasing_output = 1 : i64},
                 %v: tensor<4xf32> {amp.aliasing_output = 2 : i64},
                 %t: tensor<f32> {amp.aliasing_output = 3 : i64},
+                %x: tensor<4xf32> {amp.aliasing_output = 4 : i64},
                 %g: tensor<4xf32>, %found: tensor<i1>)
-    -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<f32>) {
-  %r:4 = amp.skip_step_if %found keep(%w, %m, %v, %t : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<f32>) {
-    %u:4 = nn.adam_update %w, %g, %m, %v, %t {lr = 1.0e-3 : f32, beta1 = 0.9 : f32, beta2 = 0.999 : f32, eps = 1.0e-8 : f32, weight_decay = 0.0 : f32} : tensor<4xf32>
-    amp.yield %u#0, %u#1, %u#2, %u#3 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<f32>
-  } -> tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<f32>
-  return %r#0, %r#1, %r#2, %r#3 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<f32>
+    -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<f32>, tensor<4xf32>) {
+  %r:5 = amp.skip_step_if %found keep(%w, %m, %v, %t, %x : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<f32>, tensor<4xf32>) {
+    %u:5 = nn.adam_update %w, %g, %m, %v, %t max_exp_avg_sq(%x) {lr = 1.0e-3 : f32, beta1 = 0.9 : f32, beta2 = 0.999 : f32, eps = 1.0e-8 : f32, weight_decay = 0.0 : f32, amsgrad} : tensor<4xf32>
+    amp.yield %u#0, %u#1, %u#2, %u#3, %u#4 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<f32>, tensor<4xf32>
+  } -> tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<f32>, tensor<4xf32>
+  return %r#0, %r#1, %r#2, %r#3, %r#4 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<f32>, tensor<4xf32>
 }
 
 // -----

@@ -1358,7 +1358,8 @@ def optimizer_runs():
     """The optimizers of test/Import/optimizers.test as functions of the
     model's named parameters: torch.optim.Adam (L2 weight decay), SGD with
     Nesterov momentum, RMSprop (plain with weight decay; centered with
-    momentum), Adagrad (weight decay, a nonzero initial accumulator), and
+    momentum), Adagrad (weight decay, a nonzero initial accumulator; lr
+    decay), Adam with AMSGrad, and
     param groups without weight decay (timm's rule, every
     param of rank <= 1; and by name, as Hugging Face's Trainer)."""
     def groups(named, no_decay, decay):
@@ -1380,6 +1381,11 @@ def optimizer_runs():
         "adagrad": lambda named: torch.optim.Adagrad(
             [p for _, p in named], lr=0.05, weight_decay=0.1,
             initial_accumulator_value=0.1),
+        "adagrad_lr_decay": lambda named: torch.optim.Adagrad(
+            [p for _, p in named], lr=0.05, lr_decay=0.1,
+            initial_accumulator_value=0.1),
+        "adam_amsgrad": lambda named: torch.optim.Adam(
+            [p for _, p in named], lr=0.01, betas=(0.9, 0.9), amsgrad=True),
         "adamw_no_decay_1d": lambda named: torch.optim.AdamW(
             groups(named, lambda n, p: p.ndim <= 1, 0.5), lr=0.01),
         "sgd_no_decay_names": lambda named: torch.optim.SGD(

@@ -45,13 +45,15 @@ const SgdCfg kSgdCfgs[] = {
 struct AdamCfg {
   const char *name;
   float lr, beta1, beta2, eps, weightDecay;
-  int32_t decoupled; // 1: AdamW; 0: Adam's L2 penalty
+  int32_t decoupled;   // 1: AdamW; 0: Adam's L2 penalty
+  int32_t amsgrad = 0; // 1: a max_exp_avg_sq per buffer
 };
 
 const AdamCfg kAdamCfgs[] = {
     {"default", 1e-3f, 0.9f, 0.999f, 1e-8f, 1e-2f, 1},
     // 1 - beta1 >= 0.5: the other branch of PyTorch's lerp.
     {"low_beta1", 3e-3f, 0.3f, 0.99f, 1e-6f, 0.0f, 1},
+    {"amsgrad", 1e-3f, 0.9f, 0.999f, 1e-8f, 1e-2f, 1, 1},
     // torch.optim.Adam: the penalty is added to the gradient.
     {"adam_l2", 1e-3f, 0.9f, 0.999f, 1e-8f, 0.1f, 0},
 };
@@ -258,31 +260,39 @@ AMP_COMPARE_CASE(optimizer_sgd_multi) {
 // Adam and AdamW
 //===----------------------------------------------------------------------===//
 
-/// One amp_adam_update on `b`: {new_param, new_m, new_v, new_step}.
+/// One amp_adam_update on `b`: {new_param, new_m, new_v, new_step}, then
+/// with AMSGrad the new max_exp_avg_sq (its input `vmax`).
 std::vector<Host> runAdam(Backend &b, const AdamCfg &cfg, const Host &param,
                           const Host &grad, const Host &m, const Host &v,
-                          float step, bool inPlace, int64_t offset, int8_t flag,
-                          bool withFlag, const float *factor = nullptr) {
+                          const Host &vmax, float step, bool inPlace,
+                          int64_t offset, int8_t flag, bool withFlag,
+                          const float *factor = nullptr) {
   const amp_dtype_t dt = param.dtype;
   const int64_t n = param.numel();
-  DevList in =
-      uploadList(b, {param, grad, m, v, scalarHost(AMP_DTYPE_F32, step)},
-                 {offset, offset, offset, offset, 0});
-  DevList out = inPlace
-                    ? DevList()
-                    : uploadList(b, {zeros(dt, n), zeros(dt, n), zeros(dt, n),
-                                     zeros(AMP_DTYPE_F32, 1)});
-  // Outputs param, m, v, step; in place they are inputs 0, 2, 3, 4.
-  const int inIndex[4] = {0, 2, 3, 4};
+  std::vector<Host> ins = {param, grad, m, v, scalarHost(AMP_DTYPE_F32, step)};
+  std::vector<int64_t> offsets = {offset, offset, offset, offset, 0};
+  std::vector<Host> outs = {zeros(dt, n), zeros(dt, n), zeros(dt, n),
+                            zeros(AMP_DTYPE_F32, 1)};
+  if (cfg.amsgrad) {
+    ins.push_back(vmax);
+    offsets.push_back(offset);
+    outs.push_back(zeros(dt, n));
+  }
+  DevList in = uploadList(b, ins, offsets);
+  DevList out = inPlace ? DevList() : uploadList(b, outs);
+  // Outputs param, m, v, step, vmax; in place they are inputs 0, 2, 3, 4, 5.
+  const int inIndex[5] = {0, 2, 3, 4, 5};
   auto o = [&](int k) { return inPlace ? in.ptrs[inIndex[k]] : out.ptrs[k]; };
   Buf f = b.upload(scalarHost(AMP_DTYPE_BOOL, flag)), lf;
   const float *lrFactor = uploadFactor(b, lf, factor);
-  b.ok(AMP_CALL(
-      b, amp_adam_update, in.ptrs[0], in.ptrs[1], in.ptrs[2], in.ptrs[3],
-      static_cast<const float *>(in.ptrs[4]), nullptr, o(0), o(1), o(2),
-      static_cast<float *>(o(3)), nullptr, n, dt, cfg.lr, lrFactor, cfg.beta1,
-      cfg.beta2, cfg.eps, cfg.weightDecay, cfg.decoupled, 0,
-      withFlag ? static_cast<const int8_t *>(f.ptr) : nullptr, nullptr));
+  b.ok(AMP_CALL(b, amp_adam_update, in.ptrs[0], in.ptrs[1], in.ptrs[2],
+                in.ptrs[3], static_cast<const float *>(in.ptrs[4]),
+                cfg.amsgrad ? in.ptrs[5] : nullptr, o(0), o(1), o(2),
+                static_cast<float *>(o(3)), cfg.amsgrad ? o(4) : nullptr, n, dt,
+                cfg.lr, lrFactor, cfg.beta1, cfg.beta2, cfg.eps,
+                cfg.weightDecay, cfg.decoupled, cfg.amsgrad,
+                withFlag ? static_cast<const int8_t *>(f.ptr) : nullptr,
+                nullptr));
   std::vector<Host> res = downloadList(b, inPlace ? in : out);
   if (inPlace)
     res.erase(res.begin() + 1); // the grad
@@ -299,18 +309,21 @@ AMP_COMPARE_CASE(optimizer_adam) {
           Host g = randomHost(c.rng, dt, n, -1, 1);
           Host m = randomHost(c.rng, dt, n, -0.1, 0.1);
           Host v = randomHost(c.rng, dt, n, 0, 0.01);
+          // Maxima above and below v' (AMSGrad).
+          Host vmax = randomHost(c.rng, dt, n, 0, 0.02);
           const int64_t offset = n % 2;
           const bool withFlag = n % 3 == 1;
-          auto ref = runAdam(*c.ref, cfg, p, g, m, v, step, inPlace, offset, 0,
-                             withFlag);
-          auto dev = runAdam(*c.dev, cfg, p, g, m, v, step, inPlace, offset, 0,
-                             withFlag);
+          auto ref = runAdam(*c.ref, cfg, p, g, m, v, vmax, step, inPlace,
+                             offset, 0, withFlag);
+          auto dev = runAdam(*c.dev, cfg, p, g, m, v, vmax, step, inPlace,
+                             offset, 0, withFlag);
           const std::string what = std::string("adam ") + cfg.name + " step " +
                                    std::to_string(int(step)) +
                                    (inPlace ? " in place" : "") +
                                    label("", dt, n);
-          const char *names[] = {" param", " exp_avg", " exp_avg_sq", " step"};
-          for (int k = 0; k < 4; ++k)
+          const char *names[] = {" param", " exp_avg", " exp_avg_sq", " step",
+                                 " max_exp_avg_sq"};
+          for (size_t k = 0; k < ref.size(); ++k)
             c.expectClose(what + names[k], ref[k], dev[k], Tolerance::exact());
         }
 }
@@ -323,27 +336,33 @@ AMP_COMPARE_CASE(optimizer_adam_skip) {
       Host g = randomHost(c.rng, dt, n, -1, 1);
       Host m = randomHost(c.rng, dt, n, -1, 1);
       Host v = randomHost(c.rng, dt, n, 0, 1);
+      Host vmax = randomHost(c.rng, dt, n, 0, 1);
       putSpecials(p);
       putSpecials(m);
       putSpecials(v);
-      for (Backend *b : {c.ref, c.dev}) {
-        auto out =
-            runAdam(*b, kAdamCfgs[0], p, g, m, v, 7.0f, inPlace, 0, 1, true);
-        const std::string what = b->name() + " skipped adam" +
-                                 (inPlace ? " in place " : " ") +
-                                 amp_dtype_name(dt);
-        expectSameBytes(c, what + " param", p, out[0]);
-        expectSameBytes(c, what + " exp_avg", m, out[1]);
-        expectSameBytes(c, what + " exp_avg_sq", v, out[2]);
-        expectSameBytes(c, what + " step", scalarHost(AMP_DTYPE_F32, 7.0),
-                        out[3]);
-      }
+      putSpecials(vmax);
+      for (Backend *b : {c.ref, c.dev})
+        for (const AdamCfg &cfg : {kAdamCfgs[0], kAdamCfgs[2]}) {
+          auto out =
+              runAdam(*b, cfg, p, g, m, v, vmax, 7.0f, inPlace, 0, 1, true);
+          const std::string what = b->name() + " skipped adam " + cfg.name +
+                                   (inPlace ? " in place " : " ") +
+                                   amp_dtype_name(dt);
+          expectSameBytes(c, what + " param", p, out[0]);
+          expectSameBytes(c, what + " exp_avg", m, out[1]);
+          expectSameBytes(c, what + " exp_avg_sq", v, out[2]);
+          expectSameBytes(c, what + " step", scalarHost(AMP_DTYPE_F32, 7.0),
+                          out[3]);
+          if (cfg.amsgrad)
+            expectSameBytes(c, what + " max_exp_avg_sq", vmax, out[4]);
+        }
     }
 }
 
 /// amp_adam_update_multi on `b` (or one amp_adam_update per buffer): the
-/// new params, exp_avgs, exp_avg_sqs, then the steps. Steps in place for
-/// buffers i with inPlaceStep(i).
+/// new params, exp_avgs, exp_avg_sqs, with AMSGrad the max_exp_avg_sqs
+/// (their inputs: the exp_avg_sqs halved), then the steps. Steps in place
+/// for buffers i with inPlaceStep(i).
 template <typename InPlaceStep>
 std::vector<Host>
 runAdamMulti(Backend &b, const AdamCfg &cfg, const MixedList &l,
@@ -356,6 +375,13 @@ runAdamMulti(Backend &b, const AdamCfg &cfg, const MixedList &l,
   DevList g = uploadList(b, grads, l.offsets);
   DevList m = uploadList(b, ms, l.offsets);
   DevList v = uploadList(b, vs, l.offsets);
+  std::vector<Host> halves = vs;
+  for (Host &h : halves)
+    for (int64_t k = 0; k < h.numel(); ++k)
+      h.set(k, h.get(k) / 2);
+  DevList x =
+      uploadList(b, cfg.amsgrad ? halves : std::vector<Host>(), l.offsets);
+  auto xs = [&](int32_t i) { return cfg.amsgrad ? x.ptrs[i] : nullptr; };
   std::vector<Host> zero, stepHosts;
   for (int32_t i = 0; i < n; ++i) {
     zero.push_back(zeros(l.dtypes[i], l.sizes[i]));
@@ -378,19 +404,20 @@ runAdamMulti(Backend &b, const AdamCfg &cfg, const MixedList &l,
   if (perBuffer) {
     for (int32_t i = 0; i < n; ++i)
       b.ok(AMP_CALL(b, amp_adam_update, p.ptrs[i], g.ptrs[i], m.ptrs[i],
-                    v.ptrs[i], sp[i], nullptr, np.ptrs[i], m.ptrs[i], v.ptrs[i],
-                    nsp[i], nullptr, l.sizes[i], l.dtypes[i], cfg.lr, lrFactor,
+                    v.ptrs[i], sp[i], xs(i), np.ptrs[i], m.ptrs[i], v.ptrs[i],
+                    nsp[i], xs(i), l.sizes[i], l.dtypes[i], cfg.lr, lrFactor,
                     cfg.beta1, cfg.beta2, cfg.eps, cfg.weightDecay,
-                    cfg.decoupled, 0, fp, nullptr));
+                    cfg.decoupled, cfg.amsgrad, fp, nullptr));
   } else {
     b.ok(AMP_CALL(b, amp_adam_update_multi, n, p.in(), g.in(), m.in(), v.in(),
-                  sp.data(), nullptr, np.out(), m.out(), v.out(), nsp.data(),
-                  nullptr, l.sizes.data(), l.dtypes.data(), cfg.lr, lrFactor,
-                  cfg.beta1, cfg.beta2, cfg.eps, cfg.weightDecay, cfg.decoupled,
-                  0, fp, nullptr));
+                  sp.data(), cfg.amsgrad ? x.in() : nullptr, np.out(), m.out(),
+                  v.out(), nsp.data(), cfg.amsgrad ? x.out() : nullptr,
+                  l.sizes.data(), l.dtypes.data(), cfg.lr, lrFactor, cfg.beta1,
+                  cfg.beta2, cfg.eps, cfg.weightDecay, cfg.decoupled,
+                  cfg.amsgrad, fp, nullptr));
   }
   std::vector<Host> res = downloadList(b, np);
-  for (const DevList *d : {&m, &v})
+  for (const DevList *d : {&m, &v, &x})
     for (Host &h : downloadList(b, *d))
       res.push_back(std::move(h));
   std::vector<Host> s = downloadList(b, steps), ns = downloadList(b, newSteps);
@@ -401,52 +428,57 @@ runAdamMulti(Backend &b, const AdamCfg &cfg, const MixedList &l,
 
 AMP_COMPARE_CASE(optimizer_adam_multi) {
   // 30 mixed buffers in one launch; 400 small ones need two (the CUDA table
-  // holds 379). Steps out of place (new_step written by the update kernel),
+  // holds 320). Steps out of place (new_step written by the update kernel),
   // in place (a second kernel), or mixed.
   for (int count : {30, 400})
     for (int stepMode : {0, 1, 2}) {
       auto inPlaceStep = [&](int32_t i) {
         return stepMode == 1 || (stepMode == 2 && i % 3 == 0);
       };
-      const AdamCfg &cfg = kAdamCfgs[stepMode % 2];
-      MixedList l = mixedList(count, count > 100);
-      auto params = randomList(c, l, -1, 1);
-      auto grads = randomList(c, l, -1, 1);
-      auto ms = randomList(c, l, -0.1, 0.1);
-      auto vs = randomList(c, l, 0, 0.01);
-      for (int8_t flag : {0, 1}) {
-        auto ref = runAdamMulti(*c.ref, cfg, l, params, grads, ms, vs,
-                                inPlaceStep, flag, false);
-        auto dev = runAdamMulti(*c.dev, cfg, l, params, grads, ms, vs,
-                                inPlaceStep, flag, false);
-        auto devSingle = runAdamMulti(*c.dev, cfg, l, params, grads, ms, vs,
-                                      inPlaceStep, flag, true);
-        const std::string what =
-            "adam_multi " + std::to_string(count) + " buffers, step mode " +
-            std::to_string(stepMode) + (flag ? " skipped" : "");
-        for (size_t i = 0; i < ref.size(); ++i) {
-          const std::string at = what + " output " + std::to_string(i);
-          c.expectClose(at, ref[i], dev[i], Tolerance::exact());
-          c.expectClose(at + " vs per-buffer calls", devSingle[i], dev[i],
-                        Tolerance::exact());
+      // AMSGrad (kAdamCfgs[2]) in every step mode, the others alternating.
+      for (const AdamCfg &cfg : {kAdamCfgs[stepMode % 2], kAdamCfgs[2]}) {
+        MixedList l = mixedList(count, count > 100);
+        auto params = randomList(c, l, -1, 1);
+        auto grads = randomList(c, l, -1, 1);
+        auto ms = randomList(c, l, -0.1, 0.1);
+        auto vs = randomList(c, l, 0, 0.01);
+        for (int8_t flag : {0, 1}) {
+          auto ref = runAdamMulti(*c.ref, cfg, l, params, grads, ms, vs,
+                                  inPlaceStep, flag, false);
+          auto dev = runAdamMulti(*c.dev, cfg, l, params, grads, ms, vs,
+                                  inPlaceStep, flag, false);
+          auto devSingle = runAdamMulti(*c.dev, cfg, l, params, grads, ms, vs,
+                                        inPlaceStep, flag, true);
+          const std::string what =
+              std::string("adam_multi ") + cfg.name + " " +
+              std::to_string(count) + " buffers, step mode " +
+              std::to_string(stepMode) + (flag ? " skipped" : "");
+          for (size_t i = 0; i < ref.size(); ++i) {
+            const std::string at = what + " output " + std::to_string(i);
+            c.expectClose(at, ref[i], dev[i], Tolerance::exact());
+            c.expectClose(at + " vs per-buffer calls", devSingle[i], dev[i],
+                          Tolerance::exact());
+          }
+          if (flag)
+            for (size_t i = 0; i < params.size(); ++i)
+              expectSameBytes(c, what + " param copy " + std::to_string(i),
+                              params[i], dev[i]);
         }
-        if (flag)
-          for (size_t i = 0; i < params.size(); ++i)
-            expectSameBytes(c, what + " param copy " + std::to_string(i),
-                            params[i], dev[i]);
       }
     }
 }
 
 //===----------------------------------------------------------------------===//
-// Updates without a step counter (RMSprop, Adagrad), single and multi
+// Updates without Adam's scalars (RMSprop, Adagrad), single and multi
 //===----------------------------------------------------------------------===//
 
 /// The inputs of an update of a buffer list: the params, the gradients and
-/// the state lists the update's configuration uses, in the kernel's order.
+/// the state lists the update's configuration uses, in the kernel's order;
+/// with `counted`, the last list holds the step counters (0-d f32).
 struct UpdateInputs {
   std::vector<Host> params, grads;
   std::vector<std::vector<Host>> state;
+  bool counted = false;
 
   /// What a skipped update leaves in its outputs: the params, then the
   /// state lists.
@@ -489,13 +521,13 @@ std::vector<Host> runUpdate(Backend &b, const MixedList &l,
   UpdateIo io;
   io.inPlace = inPlace;
   io.grads = uploadList(b, x.grads, l.offsets);
-  std::vector<Host> zero;
-  for (const Host &h : x.params)
-    zero.push_back(zeros(h.dtype, h.numel()));
   std::vector<const std::vector<Host> *> lists = {&x.params};
   for (const std::vector<Host> &list : x.state)
     lists.push_back(&list);
   for (const std::vector<Host> *list : lists) {
+    std::vector<Host> zero;
+    for (const Host &h : *list)
+      zero.push_back(zeros(h.dtype, h.numel()));
     io.in.push_back(uploadList(b, *list, l.offsets));
     io.out.push_back(inPlace ? DevList() : uploadList(b, zero));
   }
@@ -562,8 +594,9 @@ void compareUpdateMulti(
     MixedList l = mixedList(count, count > 100);
     UpdateInputs x = inputs(l);
     putSpecials(x.params.back());
-    for (std::vector<Host> &list : x.state)
-      putSpecials(list.back());
+    // Not in a step counter: a NaN count would compare NaN payloads.
+    for (size_t k = 0; k < x.state.size() - (x.counted ? 1 : 0); ++k)
+      putSpecials(x.state[k].back());
     const std::vector<Host> updated = x.updated();
     for (int8_t flag : {0, 1}) {
       const float factor = 0.375f;
@@ -690,20 +723,32 @@ AMP_COMPARE_CASE(optimizer_rmsprop_multi) {
 struct AdagradCfg {
   const char *name;
   float lr, eps, weightDecay;
+  float lrDecay = 0.0f; // > 0: a step counter per buffer
 };
 
 const AdagradCfg kAdagradCfgs[] = {
     {"defaults", 1e-2f, 1e-10f, 0.0f},
     {"weight_decay", 5e-2f, 1e-10f, 0.1f},
     {"large_eps", 0.1f, 1e-2f, 1e-3f},
+    {"lr_decay", 5e-2f, 1e-10f, 1e-2f, 0.05f},
 };
 
 /// Adagrad's inputs: sums of squares >= 0 (zero among them: putSpecials
-/// and sizes with zeros).
-UpdateInputs adagradInputs(Context &c, const MixedList &l) {
-  return {randomList(c, l, -1, 1),
-          randomList(c, l, -1, 1),
-          {randomList(c, l, 0, 2)}};
+/// and sizes with zeros), and with lr_decay step counters of various
+/// counts.
+UpdateInputs adagradInputs(Context &c, const AdagradCfg &cfg,
+                           const MixedList &l) {
+  UpdateInputs x{randomList(c, l, -1, 1),
+                 randomList(c, l, -1, 1),
+                 {randomList(c, l, 0, 2)}};
+  if (cfg.lrDecay > 0.0f) {
+    std::vector<Host> steps;
+    for (size_t i = 0; i < l.sizes.size(); ++i)
+      steps.push_back(scalarHost(AMP_DTYPE_F32, (i % 5) * 300.0 + i % 3));
+    x.state.push_back(std::move(steps));
+    x.counted = true;
+  }
+  return x;
 }
 
 /// amp_adagrad_update per buffer, or amp_adagrad_update_multi, of `cfg`.
@@ -712,22 +757,28 @@ UpdateRunner adagradRunner(const AdagradCfg &cfg) {
                bool inPlace, const int8_t *flag, bool perBuffer,
                const float *factor, float lr) {
     const Scalars s(b, flag, factor);
+    // The lists: param, state_sum, then the counters with lr_decay.
+    const int step = cfg.lrDecay > 0.0f ? 2 : -1;
     return runUpdate(b, l, x, inPlace, [&](const UpdateIo &io) {
       if (perBuffer) {
         for (int32_t i = 0; i < static_cast<int32_t>(l.sizes.size()); ++i)
           b.ok(AMP_CALL(b, amp_adagrad_update, io.at(false, 0, i),
-                        io.grads.ptrs[i], io.at(false, 1, i), nullptr,
-                        io.at(true, 0, i), io.at(true, 1, i), nullptr,
-                        l.sizes[i], l.dtypes[i], lr, s.factor, 0.0f, cfg.eps,
+                        io.grads.ptrs[i], io.at(false, 1, i),
+                        static_cast<const float *>(io.at(false, step, i)),
+                        io.at(true, 0, i), io.at(true, 1, i),
+                        static_cast<float *>(io.at(true, step, i)), l.sizes[i],
+                        l.dtypes[i], lr, s.factor, cfg.lrDecay, cfg.eps,
                         cfg.weightDecay, s.flag, nullptr));
         return;
       }
-      b.ok(AMP_CALL(b, amp_adagrad_update_multi,
-                    static_cast<int32_t>(l.sizes.size()), io.array(false, 0),
-                    io.grads.in(), io.array(false, 1), nullptr,
-                    io.array(true, 0), io.array(true, 1), nullptr,
-                    l.sizes.data(), l.dtypes.data(), lr, s.factor, 0.0f,
-                    cfg.eps, cfg.weightDecay, s.flag, nullptr));
+      b.ok(AMP_CALL(
+          b, amp_adagrad_update_multi, static_cast<int32_t>(l.sizes.size()),
+          io.array(false, 0), io.grads.in(), io.array(false, 1),
+          reinterpret_cast<const float *const *>(io.array(false, step)),
+          io.array(true, 0), io.array(true, 1),
+          reinterpret_cast<float *const *>(io.array(true, step)),
+          l.sizes.data(), l.dtypes.data(), lr, s.factor, cfg.lrDecay, cfg.eps,
+          cfg.weightDecay, s.flag, nullptr));
     });
   };
 }
@@ -736,7 +787,7 @@ AMP_COMPARE_CASE(optimizer_adagrad) {
   for (const AdagradCfg &cfg : kAdagradCfgs)
     compareUpdateSingle(
         c, std::string("adagrad ") + cfg.name, cfg.lr,
-        [&](const MixedList &l) { return adagradInputs(c, l); },
+        [&](const MixedList &l) { return adagradInputs(c, cfg, l); },
         adagradRunner(cfg));
 }
 
@@ -744,7 +795,7 @@ AMP_COMPARE_CASE(optimizer_adagrad_multi) {
   for (const AdagradCfg &cfg : kAdagradCfgs)
     compareUpdateMulti(
         c, std::string("adagrad_multi ") + cfg.name, cfg.lr,
-        [&](const MixedList &l) { return adagradInputs(c, l); },
+        [&](const MixedList &l) { return adagradInputs(c, cfg, l); },
         adagradRunner(cfg));
 }
 
@@ -885,12 +936,12 @@ AMP_COMPARE_CASE(optimizer_lr_factor) {
           const bool inPlace = n == 7;
           AdamCfg scheduled = cfg;
           scheduled.lr = scheduledLr(cfg.lr, factor);
-          auto ref = runAdam(*c.ref, cfg, p, g, m, v, 3.0f, inPlace, 0, 0,
+          auto ref = runAdam(*c.ref, cfg, p, g, m, v, v, 3.0f, inPlace, 0, 0,
                              false, &factor);
-          auto dev = runAdam(*c.dev, cfg, p, g, m, v, 3.0f, inPlace, 0, 0,
+          auto dev = runAdam(*c.dev, cfg, p, g, m, v, v, 3.0f, inPlace, 0, 0,
                              false, &factor);
-          auto devLr = runAdam(*c.dev, scheduled, p, g, m, v, 3.0f, inPlace, 0,
-                               0, false, nullptr);
+          auto devLr = runAdam(*c.dev, scheduled, p, g, m, v, v, 3.0f, inPlace,
+                               0, 0, false, nullptr);
           const std::string what = std::string("adam ") + cfg.name +
                                    " factor " + std::to_string(factor) +
                                    label("", dt, n);
@@ -899,7 +950,7 @@ AMP_COMPARE_CASE(optimizer_lr_factor) {
             c.expectClose(at, ref[k], dev[k], Tolerance::exact());
             c.expectClose(at + " vs lr'", devLr[k], dev[k], Tolerance::exact());
           }
-          auto skipped = runAdam(*c.dev, cfg, p, g, m, v, 3.0f, false, 0, 1,
+          auto skipped = runAdam(*c.dev, cfg, p, g, m, v, v, 3.0f, false, 0, 1,
                                  true, &factor);
           expectSameBytes(c, what + " skipped param", p, skipped[0]);
           expectSameBytes(c, what + " skipped step",
@@ -1130,6 +1181,16 @@ AMP_COMPARE_CASE(optimizer_errors) {
                     step, nullptr, 4, AMP_DTYPE_F32, 1e-3f, nullptr, 1.0f,
                     0.999f, 1e-8f, 0.0f, 1, 0, nullptr, nullptr);
   });
+  both("adam amsgrad NULL max_exp_avg_sq", [&](Backend &b) {
+    return AMP_CALL(b, amp_adam_update, a, a, a, a, step, nullptr, a, a, a,
+                    step, nullptr, 4, AMP_DTYPE_F32, 1e-3f, nullptr, 0.9f,
+                    0.999f, 1e-8f, 0.0f, 1, 1, nullptr, nullptr);
+  });
+  both("adam_multi max arrays without amsgrad", [&](Backend &b) {
+    return AMP_CALL(b, amp_adam_update_multi, 2, ins, ins, ins, ins, steps, ins,
+                    outs, outs, outs, newSteps, outs, sizes, dtypes, 1e-3f,
+                    nullptr, 0.9f, 0.999f, 1e-8f, 0.0f, 1, 0, nullptr, nullptr);
+  });
   both("adam_multi NULL steps", [&](Backend &b) {
     return AMP_CALL(b, amp_adam_update_multi, 2, ins, ins, ins, ins, nullptr,
                     nullptr, outs, outs, outs, newSteps, nullptr, sizes, dtypes,
@@ -1170,6 +1231,16 @@ AMP_COMPARE_CASE(optimizer_errors) {
   both("adagrad NULL state_sum", [&](Backend &b) {
     return AMP_CALL(b, amp_adagrad_update, a, a, nullptr, nullptr, a, a,
                     nullptr, 4, AMP_DTYPE_F32, 1e-2f, nullptr, 0.0f, 1e-10f,
+                    0.0f, nullptr, nullptr);
+  });
+  both("adagrad lr_decay without a counter", [&](Backend &b) {
+    return AMP_CALL(b, amp_adagrad_update, a, a, a, nullptr, a, a, nullptr, 4,
+                    AMP_DTYPE_F32, 1e-2f, nullptr, 0.1f, 1e-10f, 0.0f, nullptr,
+                    nullptr);
+  });
+  both("adagrad_multi counters without lr_decay", [&](Backend &b) {
+    return AMP_CALL(b, amp_adagrad_update_multi, 2, ins, ins, ins, steps, outs,
+                    outs, newSteps, sizes, dtypes, 1e-2f, nullptr, 0.0f, 1e-10f,
                     0.0f, nullptr, nullptr);
   });
   both("adagrad eps nan", [&](Backend &b) {
