@@ -52,7 +52,12 @@ constexpr const char *kPipelines[] = {
     "keep-forward},"
     "amp-pipeline,amp-to-runtime)",
     "builtin.module(nn-autodiff{optimizer=adam weight-decay=0.1 "
-    "no-decay=bias},amp-pipeline,amp-to-runtime)",
+    "no-decay=bias amsgrad},amp-pipeline,amp-to-runtime)",
+    "builtin.module(nn-autodiff{optimizer=rmsprop momentum=0.9 centered},"
+    "amp-pipeline,amp-to-runtime)",
+    "builtin.module(nn-autodiff{optimizer=adagrad lr-decay=0.01 "
+    "initial-accumulator-value=0.1},amp-pipeline{compute-type=bf16},"
+    "amp-to-runtime)",
     // amp-run's and amp-compile's default: attention fused before autodiff.
     "builtin.module(nn-fuse-attention,nn-autodiff{optimizer=adamw},"
     "amp-pipeline,amp-to-runtime)",
