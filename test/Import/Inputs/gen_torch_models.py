@@ -1359,8 +1359,8 @@ def optimizer_runs():
     model's named parameters: torch.optim.Adam (L2 weight decay), SGD with
     Nesterov momentum, RMSprop (plain with weight decay; centered with
     momentum), Adagrad (weight decay, a nonzero initial accumulator; lr
-    decay), Adam with AMSGrad, and
-    param groups without weight decay (timm's rule, every
+    decay), Adam with AMSGrad, a param group with its own lr (the head's),
+    and param groups without weight decay (timm's rule, every
     param of rank <= 1; and by name, as Hugging Face's Trainer)."""
     def groups(named, no_decay, decay):
         named = list(named)
@@ -1368,6 +1368,13 @@ def optimizer_runs():
                  "weight_decay": decay},
                 {"params": [p for n, p in named if no_decay(n, p)],
                  "weight_decay": 0.0}]
+
+    def head_lr(named):
+        named = list(named)
+        return torch.optim.AdamW(
+            [{"params": [p for n, p in named if not n.startswith("head.")]},
+             {"params": [p for n, p in named if n.startswith("head.")],
+              "lr": 0.001}], lr=0.01, weight_decay=0.5)
     return {
         "adam": lambda named: torch.optim.Adam(
             [p for _, p in named], lr=0.01, weight_decay=0.5),
@@ -1388,6 +1395,7 @@ def optimizer_runs():
             [p for _, p in named], lr=0.01, betas=(0.9, 0.9), amsgrad=True),
         "adamw_no_decay_1d": lambda named: torch.optim.AdamW(
             groups(named, lambda n, p: p.ndim <= 1, 0.5), lr=0.01),
+        "adamw_param_lr": head_lr,
         "sgd_no_decay_names": lambda named: torch.optim.SGD(
             groups(named, lambda n, p: "bias" in n or n.startswith("head.1."),
                    0.05), lr=0.1, momentum=0.9),

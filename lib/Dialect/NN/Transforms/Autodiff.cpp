@@ -435,31 +435,61 @@ static StringRef paramName(BlockArgument param) {
   return "";
 }
 
+/// For each param, the index of the first of `patterns` its name contains,
+/// or -1. Warns about a pattern (of option `option`) that no param name
+/// contains.
+static SmallVector<int> matchParamNames(func::FuncOp fn,
+                                        ArrayRef<BlockArgument> params,
+                                        ArrayRef<std::string> patterns,
+                                        StringRef option) {
+  SmallVector<int> matches;
+  llvm::BitVector used(patterns.size());
+  for (BlockArgument param : params) {
+    StringRef name = paramName(param);
+    int match = -1;
+    for (auto [i, pattern] : llvm::enumerate(patterns))
+      if (!name.empty() && name.contains(pattern)) {
+        used.set(i);
+        if (match < 0)
+          match = static_cast<int>(i);
+      }
+    matches.push_back(match);
+  }
+  for (auto [i, pattern] : llvm::enumerate(patterns))
+    if (!used.test(i))
+      mlir::emitWarning(fn.getLoc())
+          << "nn-autodiff: " << option << " '" << pattern
+          << "' is in no param name of @" << fn.getSymName();
+  return matches;
+}
+
 /// Which params get weight decay: all but those the no-decay options pick
-/// (rank <= 1 with no-decay-1d; a name containing a no-decay string). Warns
-/// about a no-decay string that no param name contains.
+/// (rank <= 1 with no-decay-1d; a name containing a no-decay string).
 static SmallVector<bool> decayedParams(func::FuncOp fn,
                                        ArrayRef<BlockArgument> params,
                                        const AutodiffOptions &options) {
+  SmallVector<int> named =
+      matchParamNames(fn, params, options.noDecay, "no-decay");
   SmallVector<bool> decayed;
-  llvm::BitVector used(options.noDecay.size());
-  for (BlockArgument param : params) {
-    bool decay = !(options.noDecay1d &&
-                   cast<RankedTensorType>(param.getType()).getRank() <= 1);
-    StringRef name = paramName(param);
-    for (auto [i, pattern] : llvm::enumerate(options.noDecay))
-      if (!name.empty() && name.contains(pattern)) {
-        used.set(i);
-        decay = false;
-      }
-    decayed.push_back(decay);
-  }
-  for (auto [i, pattern] : llvm::enumerate(options.noDecay))
-    if (!used.test(i))
-      mlir::emitWarning(fn.getLoc())
-          << "nn-autodiff: no-decay '" << pattern
-          << "' is in no param name of @" << fn.getSymName();
+  for (auto [param, match] : llvm::zip(params, named))
+    decayed.push_back(
+        match < 0 && !(options.noDecay1d &&
+                       cast<RankedTensorType>(param.getType()).getRank() <= 1));
   return decayed;
+}
+
+/// Each param's learning rate: that of the first param-lr entry its name
+/// matches, else `lr`.
+static SmallVector<double> paramLrs(func::FuncOp fn,
+                                    ArrayRef<BlockArgument> params,
+                                    const AutodiffOptions &options) {
+  SmallVector<std::string> patterns;
+  for (const auto &entry : options.paramLr)
+    patterns.push_back(entry.first);
+  SmallVector<double> lrs;
+  for (int match : matchParamNames(fn, params, patterns, "param-lr"))
+    lrs.push_back(match < 0 ? options.lr : options.paramLr[match].second);
+  return lrs;
 }
 
 /// The optimizer updates of `params` with gradients `grads`: inserts the
@@ -545,6 +575,7 @@ static OptimizerResults buildOptimizer(func::FuncOp fn, OpBuilder &b,
   double weightDecay = options.weightDecay.value_or(
       options.optimizer == Optimizer::AdamW ? 0.01 : 0.0);
   SmallVector<bool> decayed = decayedParams(fn, params, options);
+  SmallVector<double> lrs = paramLrs(fn, params, options);
   Value lrFactor;
   if (const std::optional<LrSchedule> &s = options.lrSchedule) {
     Value count = fn.getArgument(insertAt + types.size() - 1);
@@ -570,14 +601,15 @@ static OptimizerResults buildOptimizer(func::FuncOp fn, OpBuilder &b,
   }
   unsigned next = insertAt;
   auto state = [&] { return fn.getArgument(next++); };
-  for (auto [param, grad, loc, decay] :
-       llvm::zip(params, grads, paramLocs, decayed)) {
+  for (auto [param, grad, loc, decay, paramLr] :
+       llvm::zip(params, grads, paramLocs, decayed, lrs)) {
     FloatAttr paramDecay = f32(decay ? weightDecay : 0.0);
+    FloatAttr lr = f32(paramLr);
     if (adam) {
       Value m = state(), v = state(), step = state();
       Value vmax = options.amsgrad ? state() : Value();
       auto update = AdamUpdateOp::create(
-          b, loc, param, grad, m, v, step, vmax, lrFactor, f32(options.lr),
+          b, loc, param, grad, m, v, step, vmax, lrFactor, lr,
           f32(options.beta1), f32(options.beta2), f32(options.eps), paramDecay,
           b.getBoolAttr(options.optimizer == Optimizer::AdamW),
           options.amsgrad ? b.getUnitAttr() : UnitAttr());
@@ -591,9 +623,9 @@ static OptimizerResults buildOptimizer(func::FuncOp fn, OpBuilder &b,
     if (adagrad) {
       Value sum = state();
       Value step = options.lrDecay > 0 ? state() : Value();
-      auto update = AdagradUpdateOp::create(
-          b, loc, param, grad, sum, step, lrFactor, f32(options.lr),
-          f32(options.lrDecay), f32(options.eps), paramDecay);
+      auto update = AdagradUpdateOp::create(b, loc, param, grad, sum, step,
+                                            lrFactor, lr, f32(options.lrDecay),
+                                            f32(options.eps), paramDecay);
       out.params.push_back(update.getNewParam());
       out.state.push_back(update.getNewStateSum());
       if (step)
@@ -605,8 +637,8 @@ static OptimizerResults buildOptimizer(func::FuncOp fn, OpBuilder &b,
       Value buffer = options.momentum > 0 ? state() : Value();
       Value gradAvg = options.centered ? state() : Value();
       auto update = RmspropUpdateOp::create(
-          b, loc, param, grad, squareAvg, buffer, gradAvg, lrFactor,
-          f32(options.lr), f32(options.alpha), f32(options.eps), paramDecay,
+          b, loc, param, grad, squareAvg, buffer, gradAvg, lrFactor, lr,
+          f32(options.alpha), f32(options.eps), paramDecay,
           f32(options.momentum),
           options.centered ? b.getUnitAttr() : UnitAttr());
       out.params.push_back(update.getNewParam());
@@ -616,9 +648,8 @@ static OptimizerResults buildOptimizer(func::FuncOp fn, OpBuilder &b,
     }
     Value buffer = options.momentum > 0 ? state() : Value();
     auto update = SgdUpdateOp::create(
-        b, loc, param, grad, buffer, lrFactor, f32(options.lr),
-        f32(options.momentum), f32(0.0), paramDecay,
-        options.nesterov ? b.getUnitAttr() : UnitAttr());
+        b, loc, param, grad, buffer, lrFactor, lr, f32(options.momentum),
+        f32(0.0), paramDecay, options.nesterov ? b.getUnitAttr() : UnitAttr());
     out.params.push_back(update.getNewParam());
     if (buffer)
       out.state.push_back(update.getNewMomentumBuffer());
@@ -1062,6 +1093,19 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
     for (const std::string &pattern : noDecay)
       if (pattern.empty())
         return fail("no-decay takes non-empty strings");
+    options.paramLr.clear();
+    for (const std::string &entry : paramLr) {
+      // STRING=LR, split at the last '=' (a name may hold one).
+      size_t at = entry.rfind('=');
+      double value = 0;
+      if (at == std::string::npos || at == 0 ||
+          StringRef(entry).drop_front(at + 1).getAsDouble(value) ||
+          !positive(value))
+        return fail("param-lr takes STRING=LR entries, LR a positive finite "
+                    "number, got '" +
+                    entry + "'");
+      options.paramLr.emplace_back(entry.substr(0, at), value);
+    }
     if (accumulateSteps < 1 || accumulateSteps > (int64_t{1} << 20))
       return fail("accumulate-steps must be in [1, 2^20]");
     if (accumulateSteps > 1 && options.optimizer == Optimizer::None)
@@ -1117,7 +1161,8 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
         takes(amsgrad, adam) && takes(eps, adam || rmsprop || adagrad) &&
         takes(alpha, rmsprop) && takes(centered, rmsprop) &&
         takes(initialAccumulatorValue, adagrad) && takes(lrDecay, adagrad) &&
-        takes(weightDecay, any) && takes(noDecay, any) && takes(noDecay1d, any);
+        takes(weightDecay, any) && takes(noDecay, any) &&
+        takes(noDecay1d, any) && takes(paramLr, any);
     return success(ok);
   }
 

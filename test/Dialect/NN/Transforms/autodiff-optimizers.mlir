@@ -17,6 +17,9 @@
 // RUN: amp-opt %s --nn-autodiff="optimizer=adagrad lr-decay=0.01 initial-accumulator-value=0.1" | FileCheck %s --check-prefix=ADAGRAD-DECAY
 // RUN: amp-opt %s --nn-autodiff="optimizer=adamw no-decay=bias,ln." | FileCheck %s --check-prefix=NAMES
 // RUN: amp-opt %s --nn-autodiff="weight-decay=0.1 no-decay-1d" | FileCheck %s --check-prefix=RANK
+// Param groups with their own lr: the first entry a name contains wins
+// (fc.bias takes bias's, not fc.'s); an entry in no name is a warning.
+// RUN: amp-opt %s --nn-autodiff="optimizer=adamw param-lr=bias=0.01,ln.=0.1,fc.=0.5,conv=1 lr-schedule=step step-size=2 gamma=0.5" 2>&1 | FileCheck %s --check-prefix=PARAM-LR
 // A no-decay string in no param name is a warning: the step is built.
 // RUN: amp-opt %s --nn-autodiff="optimizer=adamw no-decay=bias,LayerNorm" 2>&1 | FileCheck %s --check-prefix=UNUSED
 
@@ -38,6 +41,10 @@
 // RUN: not amp-opt %s --nn-autodiff="optimizer=rmsprop initial-accumulator-value=0.1" 2>&1 | FileCheck %s --check-prefix=RMSPROP-ACCUMULATOR
 // RUN: not amp-opt %s --nn-autodiff="optimizer=adagrad initial-accumulator-value=-1" 2>&1 | FileCheck %s --check-prefix=ADAGRAD-ACCUMULATOR
 // RUN: not amp-opt %s --nn-autodiff="optimizer=sgd amsgrad" 2>&1 | FileCheck %s --check-prefix=SGD-AMSGRAD
+// RUN: not amp-opt %s --nn-autodiff="param-lr=bias" 2>&1 | FileCheck %s --check-prefix=BAD-PARAM-LR
+// RUN: not amp-opt %s --nn-autodiff="param-lr==0.1" 2>&1 | FileCheck %s --check-prefix=UNNAMED-PARAM-LR
+// RUN: not amp-opt %s --nn-autodiff="param-lr=bias=-1" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-PARAM-LR
+// RUN: not amp-opt %s --nn-autodiff="optimizer=none param-lr=bias=0.1" 2>&1 | FileCheck %s --check-prefix=NONE-PARAM-LR
 // RUN: not amp-opt %s --nn-autodiff="optimizer=adam lr-decay=0.1" 2>&1 | FileCheck %s --check-prefix=ADAM-LR-DECAY
 // RUN: not amp-opt %s --nn-autodiff="optimizer=adagrad lr-decay=-0.5" 2>&1 | FileCheck %s --check-prefix=ADAGRAD-LR-DECAY
 
@@ -107,6 +114,13 @@
 // ADAGRAD-DECAY-COUNT-2: nn.adagrad_update {{.*}} step({{.*}}) {lr = 0.00999999977 : f32, lr_decay = 0.00999999977 : f32} : tensor<4xf32>
 // ADAGRAD-DECAY: return %[[P]], {{.*}}, %[[S1]], %[[T1]],
 
+// PARAM-LR: warning: nn-autodiff: param-lr 'conv' is in no param name of @step
+// PARAM-LR-LABEL: func.func @step(
+// PARAM-LR: %[[F:.*]], %{{.*}} = nn.lr_schedule
+// PARAM-LR: nn.adam_update {{.*}} lr_factor(%[[F]]) {lr = 5.000000e-01 : f32} : tensor<3x4xf32>
+// PARAM-LR-NEXT: nn.adam_update {{.*}} lr_factor(%[[F]]) {lr = 0.00999999977 : f32} : tensor<4xf32>
+// PARAM-LR-NEXT: nn.adam_update {{.*}} lr_factor(%[[F]]) {lr = 1.000000e-01 : f32} : tensor<4xf32>
+
 // NAMES-LABEL: func.func @step(
 // NAMES: nn.adam_update {{.*}} {lr = 1.000000e-03 : f32} : tensor<3x4xf32>
 // NAMES: nn.adam_update {{.*}} {lr = 1.000000e-03 : f32, weight_decay = 0.000000e+00 : f32} : tensor<4xf32>
@@ -140,6 +154,10 @@
 // RMSPROP-ACCUMULATOR: error: nn-autodiff: initial-accumulator-value is not an option of optimizer=rmsprop
 // ADAGRAD-ACCUMULATOR: error: nn-autodiff: initial-accumulator-value must be finite and >= 0
 // SGD-AMSGRAD: error: nn-autodiff: amsgrad is not an option of optimizer=sgd
+// BAD-PARAM-LR: error: nn-autodiff: param-lr takes STRING=LR entries, LR a positive finite number, got 'bias'
+// UNNAMED-PARAM-LR: error: nn-autodiff: param-lr takes STRING=LR entries, LR a positive finite number, got '=0.1'
+// NEGATIVE-PARAM-LR: error: nn-autodiff: param-lr takes STRING=LR entries, LR a positive finite number, got 'bias=-1'
+// NONE-PARAM-LR: error: nn-autodiff: param-lr is not an option of optimizer=none
 // ADAM-LR-DECAY: error: nn-autodiff: lr-decay is not an option of optimizer=adam
 // ADAGRAD-LR-DECAY: error: nn-autodiff: lr-decay must be finite and >= 0
 

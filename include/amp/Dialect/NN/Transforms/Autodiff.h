@@ -55,6 +55,10 @@ struct AutodiffOptions {
   /// strings, and with noDecay1d those of rank 0 or 1.
   std::vector<std::string> noDecay;
   bool noDecay1d = false;
+  /// Params with their own learning rate (PyTorch's param group with its
+  /// own lr): a param whose name contains the string of an entry trains
+  /// with its lr (the first entry that matches), the others with `lr`.
+  std::vector<std::pair<std::string, double>> paramLr;
   /// The learning-rate schedule (nn.lr_schedule, its step counter a
   /// schedule_state argument after the opt_state); unset is a constant lr.
   std::optional<LrSchedule> lrSchedule;

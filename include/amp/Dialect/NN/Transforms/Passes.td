@@ -51,7 +51,9 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
        `no-decay` and `no-decay-1d` exempt params from weight decay, as a
        PyTorch param group with `weight_decay=0` does (Hugging Face's
        Trainer exempts biases and LayerNorm weights, timm every param of
-       rank <= 1). An option the optimizer does not take is an error.
+       rank <= 1), and `param-lr` gives params their own learning rate by
+       name, as a param group with its own `lr`. An option the optimizer
+       does not take is an error.
 
     The results become the updated params, the optimizer state (in argument
     order), the schedule's new step counter, the new buffers and the loss,
@@ -122,6 +124,11 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
     ListOption<"noDecay", "no-decay", "std::string",
                "No weight decay for the params whose name contains one of "
                "these strings (e.g. bias,LayerNorm)">,
+    ListOption<"paramLr", "param-lr", "std::string",
+               "Learning rates of params by name, PyTorch's param groups "
+               "with their own lr: STRING=LR entries (e.g. classifier=1e-3); "
+               "a param whose name contains STRING trains with LR (the "
+               "first entry that matches), the others with lr">,
     Option<"noDecay1d", "no-decay-1d", "bool", "false",
            "No weight decay for the params of rank 0 or 1 (biases, norm "
            "scales and shifts)">,
