@@ -226,8 +226,9 @@ void amp::registerNNPrecisionModels(DialectRegistry &registry) {
     attachAccumulator<MatmulOp, Conv2DOp, Conv2DGradInputOp,
                       Conv2DGradFilterOp, ReduceSumOp, ReduceMeanOp,
                       ReduceMaxOp>(ctx);
-    attachOptimizer<SgdUpdateOp, AdamUpdateOp, RmspropUpdateOp, AdagradUpdateOp,
-                    ClipGradNormOp, LrScheduleOp, RunningStatsUpdateOp>(ctx);
+    attachOptimizer<SgdUpdateOp, AdamUpdateOp, RadamUpdateOp, RmspropUpdateOp,
+                    AdagradUpdateOp, ClipGradNormOp, LrScheduleOp,
+                    RunningStatsUpdateOp>(ctx);
     BatchNormOp::attachInterface<FirstOperandModel<BatchNormOp>>(*ctx);
     LayerNormOp::attachInterface<FirstOperandModel<LayerNormOp>>(*ctx);
     EmbeddingOp::attachInterface<FirstOperandModel<EmbeddingOp>>(*ctx);

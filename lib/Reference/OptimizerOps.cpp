@@ -156,6 +156,39 @@ Results evalAdamUpdate(AdamUpdateOp op, Operands in) {
   return results;
 }
 
+Results evalRadamUpdate(RadamUpdateOp op, Operands in) {
+  const RefTensor &param = *in[0], &grad = *in[1];
+  double lr = scheduledLr(op, in);
+  double beta1 = op.getBeta1Attr().getValueAsDouble();
+  double beta2 = op.getBeta2Attr().getValueAsDouble();
+  double eps = op.getEpsAttr().getValueAsDouble();
+  double decay = op.getWeightDecayAttr().getValueAsDouble();
+  bool decoupled = op.getDecoupledWeightDecay();
+  double paramDecay = decoupled ? 1 - lr * decay : 1.0;
+  double l2 = decoupled ? 0.0 : decay;
+  double t = in[4]->data[0] + 1;
+  // The variance rectification of Liu et al. (2020), as torch.optim.RAdam.
+  double bc1 = 1 - std::pow(beta1, t), bc2 = 1 - std::pow(beta2, t);
+  double rhoInf = 2 / (1 - beta2) - 1;
+  double rhoT = rhoInf - 2 * t * std::pow(beta2, t) / bc2;
+  bool rectified = rhoT > 5;
+  double rect = rectified ? std::sqrt((rhoT - 4) * (rhoT - 2) * rhoInf /
+                                      ((rhoInf - 4) * (rhoInf - 2) * rhoT))
+                          : 0.0;
+  Results results{param, *in[2], *in[3], RefTensor({}, t)};
+  RefTensor &p = results[0], &m = results[1], &v = results[2];
+  for (int64_t i = 0; i < param.getNumElements(); ++i) {
+    double g = grad.data[i] + l2 * param.data[i];
+    m.data[i] = beta1 * m.data[i] + (1 - beta1) * g;
+    v.data[i] = beta2 * v.data[i] + (1 - beta2) * g * g;
+    double step = lr * m.data[i] / bc1;
+    if (rectified)
+      step *= rect * std::sqrt(bc2) / (std::sqrt(v.data[i]) + eps);
+    p.data[i] = p.data[i] * paramDecay - step;
+  }
+  return results;
+}
+
 Results evalRmspropUpdate(RmspropUpdateOp op, Operands in) {
   const RefTensor &param = *in[0], &grad = *in[1];
   double lr = scheduledLr(op, in);
@@ -225,6 +258,7 @@ void amp::reference::registerOptimizerOps(EvaluatorTable &table) {
   table.add<LrScheduleOp>(evalLrSchedule);
   table.add<SgdUpdateOp>(evalSgdUpdate);
   table.add<AdamUpdateOp>(evalAdamUpdate);
+  table.add<RadamUpdateOp>(evalRadamUpdate);
   table.add<RmspropUpdateOp>(evalRmspropUpdate);
   table.add<AdagradUpdateOp>(evalAdagradUpdate);
 }

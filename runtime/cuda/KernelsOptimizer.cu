@@ -1,6 +1,7 @@
 //===- KernelsOptimizer.cu - the optimizer updates and clipping -----------===//
 //
-// amp_lr_schedule, amp_sgd_update, amp_adam_update, amp_rmsprop_update,
+// amp_lr_schedule, amp_sgd_update, amp_adam_update, amp_radam_update,
+// amp_rmsprop_update,
 // amp_adagrad_update, their _multi forms and amp_clip_grad_norm on the CUDA
 // backend. Every kernel is a multi-tensor launch (MultiTensor.cuh: one block
 // per chunk of 16384 elements of one buffer, 128-bit packed access, the dtype
@@ -379,6 +380,97 @@ launchAdam(Checker &check, int32_t n, const void *const *params,
         else
           adamKernel<false, Cap><<<chunks, kThreads, 0, stream>>>(*args);
         return launched(check, "adam-update");
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// RAdam
+//===----------------------------------------------------------------------===//
+
+// Pointers per buffer: param, grad, exp_avg, exp_avg_sq, new_param,
+// new_exp_avg, new_exp_avg_sq (which decide packed access), step, new_step.
+constexpr int kRadamPtrs = 9;
+constexpr int kRadamStep = 7;
+
+/// AdamHyper without AMSGrad (amsgrad is 0).
+template <int Cap> struct RadamArgs {
+  AdamHyper h;
+  const int8_t *foundInf;
+  int32_t writeSteps; // readStepCount's
+  TensorTable<kRadamPtrs, Cap> table;
+};
+constexpr int kRadamCap = tableCap<kRadamPtrs>(sizeof(AdamHyper) + 16);
+static_assert(sizeof(RadamArgs<kRadamCap>) <= kParamBytes, "kernel parameters");
+
+template <int Cap>
+__global__ void __launch_bounds__(kThreads)
+    radamKernel(const __grid_constant__ RadamArgs<Cap> args) {
+  __shared__ RadamCoefs blockCoefs;
+  const Chunk ch = locateChunk(args.table);
+  const int t = ch.tensor;
+  const bool skip = skipStep(args.foundInf);
+  // The scalars once per block, from the step counter on the device.
+  if (threadIdx.x == 0) {
+    const float step =
+        readStepCount<kRadamStep>(args.table, ch, args.writeSteps, skip);
+    const AdamHyper &h = args.h;
+    if (!skip)
+      blockCoefs =
+          radamCoefs(step, scheduledLr(h.lr, h.lrFactor), h.beta1, h.beta2,
+                     h.eps, h.weightDecay, h.decoupledWeightDecay);
+  }
+  __syncthreads();
+  const bool packed = args.table.packed[t];
+  withStorage(args.table.dtype[t], [&](auto tag) {
+    using T = decltype(tag);
+    const T *const in[4] = {static_cast<const T *>(args.table.ptr[0][t]),
+                            static_cast<const T *>(args.table.ptr[1][t]),
+                            static_cast<const T *>(args.table.ptr[2][t]),
+                            static_cast<const T *>(args.table.ptr[3][t])};
+    T *const out[3] = {static_cast<T *>(args.table.ptr[4][t]),
+                       static_cast<T *>(args.table.ptr[5][t]),
+                       static_cast<T *>(args.table.ptr[6][t])};
+    if (skip) {
+      copyChunk(in[0], out[0], ch.begin, ch.end, packed);
+      copyChunk(in[2], out[1], ch.begin, ch.end, packed);
+      copyChunk(in[3], out[2], ch.begin, ch.end, packed);
+      return;
+    }
+    const RadamCoefs c = blockCoefs;
+    mapChunk<T, 4, 3>(in, out, ch.begin, ch.end, packed,
+                      [&](const float(&x)[4], float(&y)[3]) {
+                        y[0] =
+                            radamStep(c, x[0], x[1], x[2], x[3], &y[1], &y[2]);
+                      });
+  });
+}
+
+template <int Cap>
+amp_status_t
+launchRadam(Checker &check, int32_t n, const void *const *params,
+            const void *const *grads, const void *const *exp_avgs,
+            const void *const *exp_avg_sqs, const float *const *steps,
+            void *const *new_params, void *const *new_exp_avgs,
+            void *const *new_exp_avg_sqs, float *const *new_steps,
+            const int64_t *sizes, const amp_dtype_t *dtypes, const AdamHyper &h,
+            const int8_t *foundInf, cudaStream_t stream) {
+  auto args = std::make_unique<RadamArgs<Cap>>();
+  args->h = h;
+  args->foundInf = foundInf;
+  return launchCounted<kRadamStep>(
+      check, args->table, n, sizes, dtypes, steps, new_steps, foundInf, stream,
+      [&](int32_t i, void *(&p)[kRadamPtrs]) {
+        const void *ptrs[kRadamPtrs] = {
+            params[i],          grads[i],      exp_avgs[i],
+            exp_avg_sqs[i],     new_params[i], new_exp_avgs[i],
+            new_exp_avg_sqs[i], steps[i],      new_steps[i]};
+        for (int k = 0; k < kRadamPtrs; ++k)
+          p[k] = const_cast<void *>(ptrs[k]);
+      },
+      [&](unsigned chunks, bool writeSteps) {
+        args->writeSteps = writeSteps;
+        radamKernel<Cap><<<chunks, kThreads, 0, stream>>>(*args);
+        return launched(check, "radam-update");
       });
 }
 
@@ -813,6 +905,53 @@ amp_status_t amp_adam_update_multi(
                               {lr, beta1, beta2, eps, weight_decay,
                                decoupled_weight_decay, amsgrad, lr_factor},
                               found_inf, toStream(stream));
+}
+
+amp_status_t amp_radam_update(const void *param, const void *grad,
+                              const void *exp_avg, const void *exp_avg_sq,
+                              const float *step, void *new_param,
+                              void *new_exp_avg, void *new_exp_avg_sq,
+                              float *new_step, int64_t n, amp_dtype_t dtype,
+                              float lr, const float *lr_factor, float beta1,
+                              float beta2, float eps, float weight_decay,
+                              int32_t decoupled_weight_decay,
+                              const int8_t *found_inf, void *stream) {
+  Checker check("amp_radam_update");
+  if (amp_status_t s = checkAdamUpdate(
+          check, param, grad, exp_avg, exp_avg_sq, step, nullptr, new_param,
+          new_exp_avg, new_exp_avg_sq, new_step, nullptr, n, dtype, lr, beta1,
+          beta2, eps, weight_decay, decoupled_weight_decay, 0))
+    return s;
+  return launchRadam<1>(check, 1, &param, &grad, &exp_avg, &exp_avg_sq, &step,
+                        &new_param, &new_exp_avg, &new_exp_avg_sq, &new_step,
+                        &n, &dtype,
+                        {lr, beta1, beta2, eps, weight_decay,
+                         decoupled_weight_decay, 0, lr_factor},
+                        found_inf, toStream(stream));
+}
+
+amp_status_t amp_radam_update_multi(
+    int32_t n_buffers, const void *const *params, const void *const *grads,
+    const void *const *exp_avgs, const void *const *exp_avg_sqs,
+    const float *const *steps, void *const *new_params,
+    void *const *new_exp_avgs, void *const *new_exp_avg_sqs,
+    float *const *new_steps, const int64_t *sizes, const amp_dtype_t *dtypes,
+    float lr, const float *lr_factor, float beta1, float beta2, float eps,
+    float weight_decay, int32_t decoupled_weight_decay, const int8_t *found_inf,
+    void *stream) {
+  Checker check("amp_radam_update_multi");
+  if (amp_status_t s = checkAdamUpdateMulti(
+          check, n_buffers, params, grads, exp_avgs, exp_avg_sqs, steps,
+          nullptr, new_params, new_exp_avgs, new_exp_avg_sqs, new_steps,
+          nullptr, sizes, dtypes, lr, beta1, beta2, eps, weight_decay,
+          decoupled_weight_decay, 0))
+    return s;
+  return launchRadam<kRadamCap>(check, n_buffers, params, grads, exp_avgs,
+                                exp_avg_sqs, steps, new_params, new_exp_avgs,
+                                new_exp_avg_sqs, new_steps, sizes, dtypes,
+                                {lr, beta1, beta2, eps, weight_decay,
+                                 decoupled_weight_decay, 0, lr_factor},
+                                found_inf, toStream(stream));
 }
 
 amp_status_t

@@ -1,6 +1,7 @@
 //===- KernelsOptimizer.cpp - the optimizer updates and clipping ----------===//
 //
-// amp_lr_schedule, amp_sgd_update, amp_adam_update, amp_rmsprop_update,
+// amp_lr_schedule, amp_sgd_update, amp_adam_update, amp_radam_update,
+// amp_rmsprop_update,
 // amp_adagrad_update (and their _multi forms, a loop over the buffers) and
 // amp_clip_grad_norm on the reference backend.
 // The checks are OptimizerChecks.h and the scalar and per-element math
@@ -128,6 +129,44 @@ void adamCompute(const void *param, const void *grad, const void *exp_avg,
     });
   });
   *new_step = c.t;
+}
+
+/// The RAdam update of one checked buffer; lr is the scheduled one.
+void radamCompute(const void *param, const void *grad, const void *exp_avg,
+                  const void *exp_avg_sq, const float *step, void *new_param,
+                  void *new_exp_avg, void *new_exp_avg_sq, float *new_step,
+                  int64_t n, amp_dtype_t dtype, float lr, float beta1,
+                  float beta2, float eps, float weight_decay,
+                  int32_t decoupled_weight_decay, const int8_t *found_inf) {
+  const float stepBefore = *step;
+  if (skipStep(found_inf)) {
+    keep(param, new_param, n, dtype);
+    keep(exp_avg, new_exp_avg, n, dtype);
+    keep(exp_avg_sq, new_exp_avg_sq, n, dtype);
+    *new_step = stepBefore;
+    return;
+  }
+  const RadamCoefs c = radamCoefs(stepBefore, lr, beta1, beta2, eps,
+                                  weight_decay, decoupled_weight_decay);
+  dispatchFloat(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    const T *p = static_cast<const T *>(param);
+    const T *gp = static_cast<const T *>(grad);
+    const T *m = static_cast<const T *>(exp_avg);
+    const T *v = static_cast<const T *>(exp_avg_sq);
+    T *np = static_cast<T *>(new_param);
+    T *nm = static_cast<T *>(new_exp_avg);
+    T *nv = static_cast<T *>(new_exp_avg_sq);
+    parallelFor(n, [=](int64_t i) {
+      float m1, v1;
+      const float p1 = radamStep(c, toF32(p[i]), toF32(gp[i]), toF32(m[i]),
+                                 toF32(v[i]), &m1, &v1);
+      nm[i] = fromF32<T>(m1);
+      nv[i] = fromF32<T>(v1);
+      np[i] = fromF32<T>(p1);
+    });
+  });
+  *new_step = c.adam.t;
 }
 
 /// The RMSprop update of one checked buffer.
@@ -323,6 +362,53 @@ amp_status_t amp_adam_update_multi(
                 amsgrad ? new_max_exp_avg_sqs[i] : nullptr, sizes[i], dtypes[i],
                 scheduled, beta1, beta2, eps, weight_decay,
                 decoupled_weight_decay, amsgrad, found_inf);
+  return AMP_STATUS_OK;
+}
+
+amp_status_t amp_radam_update(const void *param, const void *grad,
+                              const void *exp_avg, const void *exp_avg_sq,
+                              const float *step, void *new_param,
+                              void *new_exp_avg, void *new_exp_avg_sq,
+                              float *new_step, int64_t n, amp_dtype_t dtype,
+                              float lr, const float *lr_factor, float beta1,
+                              float beta2, float eps, float weight_decay,
+                              int32_t decoupled_weight_decay,
+                              const int8_t *found_inf, void * /*stream*/) {
+  Checker check("amp_radam_update");
+  if (amp_status_t s = checkAdamUpdate(
+          check, param, grad, exp_avg, exp_avg_sq, step, nullptr, new_param,
+          new_exp_avg, new_exp_avg_sq, new_step, nullptr, n, dtype, lr, beta1,
+          beta2, eps, weight_decay, decoupled_weight_decay, 0))
+    return s;
+  radamCompute(param, grad, exp_avg, exp_avg_sq, step, new_param, new_exp_avg,
+               new_exp_avg_sq, new_step, n, dtype, scheduledLr(lr, lr_factor),
+               beta1, beta2, eps, weight_decay, decoupled_weight_decay,
+               found_inf);
+  return AMP_STATUS_OK;
+}
+
+amp_status_t amp_radam_update_multi(
+    int32_t n_buffers, const void *const *params, const void *const *grads,
+    const void *const *exp_avgs, const void *const *exp_avg_sqs,
+    const float *const *steps, void *const *new_params,
+    void *const *new_exp_avgs, void *const *new_exp_avg_sqs,
+    float *const *new_steps, const int64_t *sizes, const amp_dtype_t *dtypes,
+    float lr, const float *lr_factor, float beta1, float beta2, float eps,
+    float weight_decay, int32_t decoupled_weight_decay, const int8_t *found_inf,
+    void * /*stream*/) {
+  Checker check("amp_radam_update_multi");
+  if (amp_status_t s = checkAdamUpdateMulti(
+          check, n_buffers, params, grads, exp_avgs, exp_avg_sqs, steps,
+          nullptr, new_params, new_exp_avgs, new_exp_avg_sqs, new_steps,
+          nullptr, sizes, dtypes, lr, beta1, beta2, eps, weight_decay,
+          decoupled_weight_decay, 0))
+    return s;
+  const float scheduled = scheduledLr(lr, lr_factor);
+  for (int32_t i = 0; i < n_buffers; ++i)
+    radamCompute(params[i], grads[i], exp_avgs[i], exp_avg_sqs[i], steps[i],
+                 new_params[i], new_exp_avgs[i], new_exp_avg_sqs[i],
+                 new_steps[i], sizes[i], dtypes[i], scheduled, beta1, beta2,
+                 eps, weight_decay, decoupled_weight_decay, found_inf);
   return AMP_STATUS_OK;
 }
 

@@ -49,7 +49,7 @@ amp_status_t checkSgdUpdateMulti(
     float dampening, float weight_decay, int32_t nesterov, bool *hasMomentum);
 
 /// amp_adam_update's checks (max_exp_avg_sq and its new value exactly
-/// with amsgrad = 1).
+/// with amsgrad = 1), and amp_radam_update's (amsgrad = 0).
 amp_status_t checkAdamUpdate(
     Checker &check, const void *param, const void *grad, const void *exp_avg,
     const void *exp_avg_sq, const float *step, const void *max_exp_avg_sq,

@@ -1,6 +1,7 @@
 //===- OptimizerMath.h - Per-element optimizer math, host and device ------===//
 //
 // The per-element updates of amp_sgd_update, amp_adam_update,
+// amp_radam_update,
 // amp_rmsprop_update and amp_adagrad_update, the
 // scheduled learning rate and the schedule factor of amp_lr_schedule, and
 // the clipping coefficient of amp_clip_grad_norm, shared by the reference
@@ -237,6 +238,65 @@ inline AMP_HOST_DEVICE float adamStep(const AdamCoefs &c, float param,
   *newM = m1;
   *newV = v1;
   return decayed + c.negStepSize * m1 / denom;
+}
+
+//===----------------------------------------------------------------------===//
+// RAdam
+//===----------------------------------------------------------------------===//
+
+/// torch.optim.RAdam's scalars for the step counter `step` (before the
+/// update) and the scheduled lr: t, the weight decay and the moment
+/// weights as Adam's (adamCoefs); bc1 = f32(1 - beta1^t),
+/// bc2Sqrt = f32(sqrt(1 - beta2^t)) and the rectification r (f32), formed
+/// in f64 from Python floats in PyTorch; `rectified` when rho_t > 5.
+struct RadamCoefs {
+  AdamCoefs adam;
+  float bc1, lr, bc2Sqrt, rect;
+  bool rectified;
+};
+
+inline AMP_HOST_DEVICE RadamCoefs radamCoefs(float step, float lr, float beta1,
+                                             float beta2, float eps,
+                                             float weight_decay,
+                                             int32_t decoupled_weight_decay) {
+  RadamCoefs c;
+  c.adam = adamCoefs(step, lr, beta1, beta2, eps, weight_decay,
+                     decoupled_weight_decay, 0);
+  const double t = c.adam.t, b1 = beta1, b2 = beta2;
+  const double beta2T = pow(b2, t);
+  const double biasCorrection2 = 1.0 - beta2T;
+  c.bc1 = static_cast<float>(1.0 - pow(b1, t));
+  c.lr = lr;
+  c.bc2Sqrt = static_cast<float>(sqrt(biasCorrection2));
+  const double rhoInf = 2.0 / (1.0 - b2) - 1.0;
+  const double rhoT = rhoInf - 2.0 * t * beta2T / biasCorrection2;
+  c.rectified = rhoT > 5.0;
+  c.rect =
+      c.rectified
+          ? static_cast<float>(sqrt((rhoT - 4.0) * (rhoT - 2.0) * rhoInf /
+                                    ((rhoInf - 4.0) * (rhoInf - 2.0) * rhoT)))
+          : 0.0f;
+  return c;
+}
+
+/// One element of the RAdam step in the op order of PyTorch's single-tensor
+/// step (exp_avg / bc1 * lr, times ((1 / (sqrt(v') + eps)) * sqrt(bc2)) and
+/// r when rectified; param.add_(x, alpha=-1)): returns param'; *newM and
+/// *newV are m' and v', unrounded.
+inline AMP_HOST_DEVICE float radamStep(const RadamCoefs &c, float param,
+                                       float grad, float m, float v,
+                                       float *newM, float *newV) {
+  const AdamCoefs &a = c.adam;
+  const float decayed = a.decoupled ? param * a.decay : param;
+  const float g = a.l2 != 0.0f ? grad + a.l2 * param : grad;
+  const float m1 = lerpF32(m, g, a.avgWeight);
+  const float v1 = v * a.sqKeep + a.sqWeight * g * g;
+  *newM = m1;
+  *newV = v1;
+  float x = m1 / c.bc1 * c.lr;
+  if (c.rectified)
+    x = x * (1.0f / (sqrtf(v1) + a.eps) * c.bc2Sqrt) * c.rect;
+  return decayed + -1.0f * x;
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,8 +1,8 @@
 //===- OptimizerPatterns.cpp - optimizer updates to runtime calls ---------===//
 //
-// The optimizer updates (nn.sgd_update, nn.adam_update, nn.rmsprop_update,
-// nn.adagrad_update), which take the found_inf predicate of the
-// amp.skip_step_if they were in (the kernels then leave every output
+// The optimizer updates (nn.sgd_update, nn.adam_update, nn.radam_update,
+// nn.rmsprop_update, nn.adagrad_update), which take the found_inf predicate of
+// the amp.skip_step_if they were in (the kernels then leave every output
 // bitwise equal to its input, with no host sync) and their lr_factor, and
 // nn.clip_grad_norm and nn.lr_schedule. The updates of a step with the same
 // configuration become one multi-tensor call (amp_<optimizer>_update_multi):
@@ -218,6 +218,27 @@ struct AdamUpdateLowering : UpdateRunLowering<nn::AdamUpdateOp> {
   }
 };
 
+struct RadamUpdateLowering : UpdateRunLowering<nn::RadamUpdateOp> {
+  explicit RadamUpdateLowering(const SkipPredicates &predicates)
+      : UpdateRunLowering(predicates, RuntimeFn::amp_radam_update,
+                          RuntimeFn::amp_radam_update_multi) {}
+
+  /// param, grad, exp_avg, exp_avg_sq, step.
+  SmallVector<bool> operandSlots(nn::RadamUpdateOp) const override {
+    return SmallVector<bool>(5, true);
+  }
+  SmallVector<Value> hyperparameters(nn::RadamUpdateOp op, Value lrFactor,
+                                     RuntimeBuilder &rb) const override {
+    return {f32(op.getLrAttr(), rb),
+            lrFactor,
+            f32(op.getBeta1Attr(), rb),
+            f32(op.getBeta2Attr(), rb),
+            f32(op.getEpsAttr(), rb),
+            f32(op.getWeightDecayAttr(), rb),
+            rb.i32(op.getDecoupledWeightDecay() ? 1 : 0)};
+  }
+};
+
 struct RmspropUpdateLowering : UpdateRunLowering<nn::RmspropUpdateOp> {
   explicit RmspropUpdateLowering(const SkipPredicates &predicates)
       : UpdateRunLowering(predicates, RuntimeFn::amp_rmsprop_update,
@@ -313,7 +334,7 @@ struct LrScheduleLowering : RuntimeOpLowering<nn::LrScheduleOp> {
 
 void amp::addOptimizerLowerings(LoweringTable &table,
                                 const SkipPredicates &predicates) {
-  table.add<SgdUpdateLowering, AdamUpdateLowering, RmspropUpdateLowering,
-            AdagradUpdateLowering>(predicates);
+  table.add<SgdUpdateLowering, AdamUpdateLowering, RadamUpdateLowering,
+            RmspropUpdateLowering, AdagradUpdateLowering>(predicates);
   table.add<ClipGradNormLowering, LrScheduleLowering>();
 }

@@ -1000,6 +1000,44 @@ AMP_KERNEL_API amp_status_t amp_adam_update_multi(
     float beta2, float eps, float weight_decay, int32_t decoupled_weight_decay,
     int32_t amsgrad, const int8_t *found_inf, void *stream);
 
+/* nn.radam_update (torch.optim.RAdam): t = *step + 1 (f32); with
+ * decoupled_weight_decay = 1 param1 = param * (1 - lr * wd) and g = grad,
+ * with 0 (PyTorch's default) param1 = param and g = grad + wd * param
+ * (g = grad when wd = 0); then m' = lerp(m, g, 1 - beta1),
+ * v' = v * beta2 + (1 - beta2) * g * g, x = (m' / (1 - beta1^t)) * lr and,
+ * with rho_inf = 2 / (1 - beta2) - 1 and rho_t = rho_inf - 2 t beta2^t /
+ * (1 - beta2^t), when rho_t > 5
+ * x = (x * ((1 / (sqrt(v') + eps)) * sqrt(1 - beta2^t))) * r,
+ * r = sqrt((rho_t - 4)(rho_t - 2) rho_inf / ((rho_inf - 4)(rho_inf - 2)
+ * rho_t)); param' = param1 - x, *new_step = t. new_step may equal step (it
+ * is read first). INVALID_ARGUMENT for lr, eps or weight_decay negative or
+ * not finite, beta1 or beta2 outside [0, 1), decoupled_weight_decay not 0
+ * or 1. */
+AMP_KERNEL_API amp_status_t amp_radam_update(
+    const void *param, const void *grad, const void *exp_avg,
+    const void *exp_avg_sq, const float *step, void *new_param,
+    void *new_exp_avg, void *new_exp_avg_sq, float *new_step, int64_t n,
+    amp_dtype_t dtype, float lr, const float *lr_factor, float beta1,
+    float beta2, float eps, float weight_decay, int32_t decoupled_weight_decay,
+    const int8_t *found_inf, void *stream);
+
+/* amp_radam_update over n_buffers (>= 0) buffers in one call, with one
+ * found_inf and the same hyperparameters for every buffer: exactly the
+ * amp_radam_update calls for i = 0 .. n_buffers - 1, each with its own step
+ * counter steps[i] -> new_steps[i] (which may be equal), size and dtype.
+ * Each new_* may equal its own input; the buffers of different i, step
+ * counters included, must not overlap. A device backend updates every
+ * buffer in one or a few kernel launches. */
+AMP_KERNEL_API amp_status_t amp_radam_update_multi(
+    int32_t n_buffers, const void *const *params, const void *const *grads,
+    const void *const *exp_avgs, const void *const *exp_avg_sqs,
+    const float *const *steps, void *const *new_params,
+    void *const *new_exp_avgs, void *const *new_exp_avg_sqs,
+    float *const *new_steps, const int64_t *sizes, const amp_dtype_t *dtypes,
+    float lr, const float *lr_factor, float beta1, float beta2, float eps,
+    float weight_decay, int32_t decoupled_weight_decay, const int8_t *found_inf,
+    void *stream);
+
 /* nn.rmsprop_update (torch.optim.RMSprop, with the buffers starting at
  * zero): g = grad + wd * param (when wd != 0);
  * v' = square_avg * alpha + (1 - alpha) * g * g; centered:

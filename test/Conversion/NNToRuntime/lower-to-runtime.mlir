@@ -529,6 +529,24 @@ func.func @adam_amsgrad_run(%w1: tensor<4xf32>, %g1: tensor<4xf32>, %m1: tensor<
 
 // -----
 
+// RAdam's run of two updates: one amp_radam_update_multi with Adam's
+// arguments but AMSGrad's, decoupled_weight_decay = 1.
+// CHECK-LABEL: func.func @radam_run
+// CHECK-DAG: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK-DAG: %[[TWO:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK-DAG: %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: llvm.call @amp_radam_update_multi(%[[TWO]], %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %[[NULL]], %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %[[ONE]], %[[NULL]], %[[NULL]])
+// CHECK-NOT: @amp_radam_update
+func.func @radam_run(%w1: tensor<4xf32>, %g1: tensor<4xf32>, %m1: tensor<4xf32>, %v1: tensor<4xf32>, %t1: tensor<f32>,
+                     %w2: tensor<6xbf16>, %g2: tensor<6xbf16>, %m2: tensor<6xbf16>, %v2: tensor<6xbf16>, %t2: tensor<f32>)
+    -> (tensor<4xf32>, tensor<6xbf16>) {
+  %a:4 = nn.radam_update %w1, %g1, %m1, %v1, %t1 {lr = 1.0e-3 : f32, decoupled_weight_decay} : tensor<4xf32>
+  %b:4 = nn.radam_update %w2, %g2, %m2, %v2, %t2 {lr = 1.0e-3 : f32, decoupled_weight_decay} : tensor<6xbf16>
+  return %a#0, %b#0 : tensor<4xf32>, tensor<6xbf16>
+}
+
+// -----
+
 // Adagrad with lr_decay passes its step counter and the new one, and
 // lr_decay after the lr and its factor.
 // CHECK-LABEL: func.func @adagrad_lr_decay

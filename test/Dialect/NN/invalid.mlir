@@ -2305,6 +2305,22 @@ func.func @rmsprop_grad_avg_not_centered(%p: tensor<8xf32>) {
 
 // -----
 
+func.func @radam_beta2_one(%p: tensor<8xf32>, %t: tensor<f32>) {
+  // expected-error @+1 {{'nn.radam_update' op beta2 must be in [0, 1), got 1}}
+  %0:4 = nn.radam_update %p, %p, %p, %p, %t {lr = 1.0e-3 : f32, beta2 = 1.0 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @radam_moment_type(%p: tensor<8xf32>, %m: tensor<8xbf16>, %t: tensor<f32>) {
+  // expected-error @+1 {{'nn.radam_update' op failed to verify that all of {param, grad, exp_avg, exp_avg_sq} have same type}}
+  %0:4 = "nn.radam_update"(%p, %p, %m, %p, %t) {lr = 1.0e-3 : f32, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0>} : (tensor<8xf32>, tensor<8xf32>, tensor<8xbf16>, tensor<8xf32>, tensor<f32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xbf16>, tensor<f32>)
+  return
+}
+
+// -----
+
 func.func @adam_amsgrad_without_max(%p: tensor<8xf32>, %t: tensor<f32>) {
   // expected-error @+1 {{'nn.adam_update' op amsgrad requires a max_exp_avg_sq operand}}
   %0:4 = nn.adam_update %p, %p, %p, %p, %t {lr = 1.0e-3 : f32, amsgrad} : tensor<8xf32>

@@ -1531,6 +1531,17 @@ func.func @adam_update_amsgrad(%p: tensor<8xf32>, %g: tensor<8xf32>, %m: tensor<
   return %r#4 : tensor<8xf32>
 }
 
+// CHECK-LABEL: func.func @radam_update(
+// CHECK-SAME:    %[[P:.*]]: tensor<8xf32>, %[[G:.*]]: tensor<8xf32>, %[[M:.*]]: tensor<8xf32>, %[[V:.*]]: tensor<8xf32>, %[[STEP:.*]]: tensor<f32>, %[[F:.*]]: tensor<f32>)
+// CHECK:         %[[P1:.*]], %{{.*}}, %{{.*}}, %[[T1:.*]] = nn.radam_update %[[P]], %[[G]], %[[M]], %[[V]], %[[STEP]] {lr = 1.000000e-03 : f32} : tensor<8xf32>
+// CHECK-NEXT:    %[[P2:.*]], %{{.*}}, %{{.*}}, %{{.*}} = nn.radam_update %[[P]], %[[G]], %[[M]], %[[V]], %[[STEP]] lr_factor(%[[F]]) {beta2 = 9.900000e-01 : f32, decoupled_weight_decay, lr = 0.00999999977 : f32, weight_decay = 1.000000e-01 : f32} : tensor<8xf32>
+// CHECK-NEXT:    return %[[P1]], %[[T1]], %[[P2]]
+func.func @radam_update(%p: tensor<8xf32>, %g: tensor<8xf32>, %m: tensor<8xf32>, %v: tensor<8xf32>, %step: tensor<f32>, %f: tensor<f32>) -> (tensor<8xf32>, tensor<f32>, tensor<8xf32>) {
+  %a:4 = nn.radam_update %p, %g, %m, %v, %step {lr = 1.0e-3 : f32} : tensor<8xf32>
+  %b:4 = nn.radam_update %p, %g, %m, %v, %step lr_factor(%f) {lr = 1.0e-2 : f32, beta2 = 0.99 : f32, weight_decay = 0.1 : f32, decoupled_weight_decay} : tensor<8xf32>
+  return %a#0, %a#3, %b#0 : tensor<8xf32>, tensor<f32>, tensor<8xf32>
+}
+
 // CHECK-LABEL: func.func @adam_update_all_attributes(
 // CHECK-SAME:    %[[P:.*]]: tensor<8xf16>, %[[G:.*]]: tensor<8xf16>, %[[M:.*]]: tensor<8xf16>, %[[V:.*]]: tensor<8xf16>, %[[STEP:.*]]: tensor<f32>) -> (tensor<8xf16>, tensor<8xf16>, tensor<8xf16>, tensor<f32>)
 // CHECK:         %[[NEW_PARAM:.*]], %[[NEW_EXP_AVG:.*]], %[[NEW_EXP_AVG_SQ:.*]], %[[NEW_STEP:.*]] = nn.adam_update %[[P]], %[[G]], %[[M]], %[[V]], %[[STEP]] {beta1 = 8.000000e-01 : f32, beta2 = 9.900000e-01 : f32, eps = 9.99999997E-7 : f32, lr = 2.000000e-03 : f32, weight_decay = 0.000000e+00 : f32} : tensor<8xf16>

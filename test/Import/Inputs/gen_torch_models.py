@@ -1359,7 +1359,8 @@ def optimizer_runs():
     model's named parameters: torch.optim.Adam (L2 weight decay), SGD with
     Nesterov momentum, RMSprop (plain with weight decay; centered with
     momentum), Adagrad (weight decay, a nonzero initial accumulator; lr
-    decay), Adam with AMSGrad, a param group with its own lr (the head's),
+    decay), Adam with AMSGrad, RAdam (L2 and decoupled weight decay), a
+    param group with its own lr (the head's),
     and param groups without weight decay (timm's rule, every
     param of rank <= 1; and by name, as Hugging Face's Trainer)."""
     def groups(named, no_decay, decay):
@@ -1391,6 +1392,11 @@ def optimizer_runs():
         "adagrad_lr_decay": lambda named: torch.optim.Adagrad(
             [p for _, p in named], lr=0.05, lr_decay=0.1,
             initial_accumulator_value=0.1),
+        "radam": lambda named: torch.optim.RAdam(
+            [p for _, p in named], lr=0.05, weight_decay=0.1),
+        "radam_decoupled": lambda named: torch.optim.RAdam(
+            [p for _, p in named], lr=0.03, betas=(0.9, 0.99),
+            weight_decay=0.5, decoupled_weight_decay=True),
         "adam_amsgrad": lambda named: torch.optim.Adam(
             [p for _, p in named], lr=0.01, betas=(0.9, 0.9), amsgrad=True),
         "adamw_no_decay_1d": lambda named: torch.optim.AdamW(

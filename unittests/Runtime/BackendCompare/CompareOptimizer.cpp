@@ -47,6 +47,7 @@ struct AdamCfg {
   float lr, beta1, beta2, eps, weightDecay;
   int32_t decoupled;   // 1: AdamW; 0: Adam's L2 penalty
   int32_t amsgrad = 0; // 1: a max_exp_avg_sq per buffer
+  bool radam = false;  // amp_radam_update (amsgrad 0)
 };
 
 const AdamCfg kAdamCfgs[] = {
@@ -56,6 +57,9 @@ const AdamCfg kAdamCfgs[] = {
     {"amsgrad", 1e-3f, 0.9f, 0.999f, 1e-8f, 1e-2f, 1, 1},
     // torch.optim.Adam: the penalty is added to the gradient.
     {"adam_l2", 1e-3f, 0.9f, 0.999f, 1e-8f, 0.1f, 0},
+    // torch.optim.RAdam: rectified from t = 6 (beta2 0.999), t = 5 (0.99).
+    {"radam", 1e-3f, 0.9f, 0.999f, 1e-8f, 0.1f, 0, 0, true},
+    {"radam_decoupled", 3e-3f, 0.3f, 0.99f, 1e-6f, 1e-2f, 1, 0, true},
 };
 
 /// Overwrites the first elements with a NaN with a payload, -0, +inf and
@@ -285,14 +289,20 @@ std::vector<Host> runAdam(Backend &b, const AdamCfg &cfg, const Host &param,
   auto o = [&](int k) { return inPlace ? in.ptrs[inIndex[k]] : out.ptrs[k]; };
   Buf f = b.upload(scalarHost(AMP_DTYPE_BOOL, flag)), lf;
   const float *lrFactor = uploadFactor(b, lf, factor);
-  b.ok(AMP_CALL(b, amp_adam_update, in.ptrs[0], in.ptrs[1], in.ptrs[2],
-                in.ptrs[3], static_cast<const float *>(in.ptrs[4]),
-                cfg.amsgrad ? in.ptrs[5] : nullptr, o(0), o(1), o(2),
-                static_cast<float *>(o(3)), cfg.amsgrad ? o(4) : nullptr, n, dt,
-                cfg.lr, lrFactor, cfg.beta1, cfg.beta2, cfg.eps,
-                cfg.weightDecay, cfg.decoupled, cfg.amsgrad,
-                withFlag ? static_cast<const int8_t *>(f.ptr) : nullptr,
-                nullptr));
+  const int8_t *fp = withFlag ? static_cast<const int8_t *>(f.ptr) : nullptr;
+  const float *step0 = static_cast<const float *>(in.ptrs[4]);
+  float *step1 = static_cast<float *>(o(3));
+  if (cfg.radam)
+    b.ok(AMP_CALL(b, amp_radam_update, in.ptrs[0], in.ptrs[1], in.ptrs[2],
+                  in.ptrs[3], step0, o(0), o(1), o(2), step1, n, dt, cfg.lr,
+                  lrFactor, cfg.beta1, cfg.beta2, cfg.eps, cfg.weightDecay,
+                  cfg.decoupled, fp, nullptr));
+  else
+    b.ok(AMP_CALL(b, amp_adam_update, in.ptrs[0], in.ptrs[1], in.ptrs[2],
+                  in.ptrs[3], step0, cfg.amsgrad ? in.ptrs[5] : nullptr, o(0),
+                  o(1), o(2), step1, cfg.amsgrad ? o(4) : nullptr, n, dt,
+                  cfg.lr, lrFactor, cfg.beta1, cfg.beta2, cfg.eps,
+                  cfg.weightDecay, cfg.decoupled, cfg.amsgrad, fp, nullptr));
   std::vector<Host> res = downloadList(b, inPlace ? in : out);
   if (inPlace)
     res.erase(res.begin() + 1); // the grad
@@ -342,7 +352,7 @@ AMP_COMPARE_CASE(optimizer_adam_skip) {
       putSpecials(v);
       putSpecials(vmax);
       for (Backend *b : {c.ref, c.dev})
-        for (const AdamCfg &cfg : {kAdamCfgs[0], kAdamCfgs[2]}) {
+        for (const AdamCfg &cfg : {kAdamCfgs[0], kAdamCfgs[2], kAdamCfgs[4]}) {
           auto out =
               runAdam(*b, cfg, p, g, m, v, vmax, 7.0f, inPlace, 0, 1, true);
           const std::string what = b->name() + " skipped adam " + cfg.name +
@@ -401,7 +411,20 @@ runAdamMulti(Backend &b, const AdamCfg &cfg, const MixedList &l,
   Buf f = b.upload(scalarHost(AMP_DTYPE_BOOL, flag)), lf;
   const int8_t *fp = static_cast<const int8_t *>(f.ptr);
   const float *lrFactor = uploadFactor(b, lf, factor);
-  if (perBuffer) {
+  if (cfg.radam && perBuffer) {
+    for (int32_t i = 0; i < n; ++i)
+      b.ok(AMP_CALL(b, amp_radam_update, p.ptrs[i], g.ptrs[i], m.ptrs[i],
+                    v.ptrs[i], sp[i], np.ptrs[i], m.ptrs[i], v.ptrs[i], nsp[i],
+                    l.sizes[i], l.dtypes[i], cfg.lr, lrFactor, cfg.beta1,
+                    cfg.beta2, cfg.eps, cfg.weightDecay, cfg.decoupled, fp,
+                    nullptr));
+  } else if (cfg.radam) {
+    b.ok(AMP_CALL(b, amp_radam_update_multi, n, p.in(), g.in(), m.in(), v.in(),
+                  sp.data(), np.out(), m.out(), v.out(), nsp.data(),
+                  l.sizes.data(), l.dtypes.data(), cfg.lr, lrFactor, cfg.beta1,
+                  cfg.beta2, cfg.eps, cfg.weightDecay, cfg.decoupled, fp,
+                  nullptr));
+  } else if (perBuffer) {
     for (int32_t i = 0; i < n; ++i)
       b.ok(AMP_CALL(b, amp_adam_update, p.ptrs[i], g.ptrs[i], m.ptrs[i],
                     v.ptrs[i], sp[i], xs(i), np.ptrs[i], m.ptrs[i], v.ptrs[i],
@@ -435,8 +458,10 @@ AMP_COMPARE_CASE(optimizer_adam_multi) {
       auto inPlaceStep = [&](int32_t i) {
         return stepMode == 1 || (stepMode == 2 && i % 3 == 0);
       };
-      // AMSGrad (kAdamCfgs[2]) in every step mode, the others alternating.
-      for (const AdamCfg &cfg : {kAdamCfgs[stepMode % 2], kAdamCfgs[2]}) {
+      // AMSGrad (kAdamCfgs[2]) and RAdam in every step mode, the others
+      // alternating.
+      for (const AdamCfg &cfg : {kAdamCfgs[stepMode % 2], kAdamCfgs[2],
+                                 kAdamCfgs[4 + stepMode % 2]}) {
         MixedList l = mixedList(count, count > 100);
         auto params = randomList(c, l, -1, 1);
         auto grads = randomList(c, l, -1, 1);

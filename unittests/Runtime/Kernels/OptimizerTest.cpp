@@ -473,6 +473,202 @@ TEST(Adam, L2PenaltyIsAddedToTheGradient) {
 }
 
 //===----------------------------------------------------------------------===//
+// RAdam
+//===----------------------------------------------------------------------===//
+
+struct RadamConfig {
+  const char *name;
+  float lr, beta1, beta2, eps, weightDecay;
+  int32_t decoupled;
+  /// The counter before the test's first step: rho_t > 5 (the rectified
+  /// update) from t = 6 with beta2 = 0.999, t = 6 with beta2 = 0.9.
+  float firstStep;
+};
+
+const std::vector<RadamConfig> &radamConfigs() {
+  static const std::vector<RadamConfig> configs = {
+      {"first_steps", 1e-3f, 0.9f, 0.999f, 1e-8f, 0.0f, 0, 0.0f},
+      {"crossing", 1e-2f, 0.9f, 0.9f, 1e-6f, 1e-2f, 0, 3.0f},
+      {"rectified_l2", 1e-3f, 0.9f, 0.999f, 1e-8f, 0.5f, 0, 40.0f},
+      {"rectified_decoupled", 5e-3f, 0.5f, 0.99f, 1e-3f, 0.1f, 1, 1000.0f},
+  };
+  return configs;
+}
+
+/// PyTorch's RAdam scalars in Python floats for the counter t after its
+/// increment: bias corrections, rho_t and the rectification.
+struct TorchRadamScalars {
+  double bc1, bc2, rect;
+  bool rectified;
+  TorchRadamScalars(const RadamConfig &c, double t) {
+    bc1 = 1.0 - std::pow(double(c.beta1), t);
+    bc2 = 1.0 - std::pow(double(c.beta2), t);
+    const double rhoInf = 2.0 / (1.0 - double(c.beta2)) - 1.0;
+    const double rhoT = rhoInf - 2.0 * t * std::pow(double(c.beta2), t) / bc2;
+    rectified = rhoT > 5.0;
+    rect = rectified ? std::sqrt((rhoT - 4.0) * (rhoT - 2.0) * rhoInf /
+                                 ((rhoInf - 4.0) * (rhoInf - 2.0) * rhoT))
+                     : 0.0;
+  }
+};
+
+/// torch.optim.RAdam's single-tensor step for one element in f32, in
+/// PyTorch's op order: param.mul_(1 - lr * wd) or grad.add(param,
+/// alpha=wd); exp_avg.lerp_; exp_avg_sq.mul_(beta2).addcmul_;
+/// bias_corrected = exp_avg / bc1; rectified: (bias_corrected * lr *
+/// (exp_avg_sq.sqrt().add_(eps).reciprocal() * bc2 ** 0.5) * rect), else
+/// bias_corrected * lr; param.add_(x, alpha=-1).
+void torchRadamF32(const RadamConfig &c, float t, float &p, float g, float &m,
+                   float &v) {
+  const TorchRadamScalars k(c, t);
+  if (c.decoupled)
+    p = p * static_cast<float>(1.0 - double(c.lr) * double(c.weightDecay));
+  else if (c.weightDecay != 0.0f)
+    g = g + c.weightDecay * p;
+  const float w = static_cast<float>(1.0 - double(c.beta1));
+  m = std::fabs(w) < 0.5f ? m + w * (g - m) : g - (g - m) * (1.0f - w);
+  v = v * c.beta2;
+  v = v + static_cast<float>(1.0 - double(c.beta2)) * g * g;
+  float x = m / static_cast<float>(k.bc1) * c.lr;
+  if (k.rectified) {
+    const float adaptive =
+        1.0f / (std::sqrt(v) + c.eps) * static_cast<float>(std::sqrt(k.bc2));
+    x = x * adaptive * static_cast<float>(k.rect);
+  }
+  p = p + -1.0f * x;
+}
+
+class RadamTest
+    : public ::testing::TestWithParam<std::tuple<int, amp_dtype_t, bool>> {};
+
+TEST_P(RadamTest, MatchesPyTorchOverSeveralSteps) {
+  const RadamConfig c = radamConfigs()[std::get<0>(GetParam())];
+  const amp_dtype_t dtype = std::get<1>(GetParam());
+  const bool inPlace = std::get<2>(GetParam());
+  const int64_t n = 293;
+  std::mt19937 rng(131);
+  Tensor p = randomTensor(dtype, {n}, rng, -2, 2);
+  // Moments as after the counter's earlier steps.
+  Tensor m = randomTensor(dtype, {n}, rng, c.firstStep > 0 ? -0.1 : 0,
+                          c.firstStep > 0 ? 0.1 : 0);
+  Tensor v = randomTensor(dtype, {n}, rng, 0, c.firstStep > 0 ? 0.01 : 0);
+  float step = c.firstStep;
+  for (int s = 0; s < 4; ++s) {
+    Tensor g = randomTensor(dtype, {n}, rng, -1, 1);
+    Tensor np = inPlace ? p : sentinelTensor(dtype, {n});
+    Tensor nm = inPlace ? m : sentinelTensor(dtype, {n});
+    Tensor nv = inPlace ? v : sentinelTensor(dtype, {n});
+    float newStep = -1.0f;
+    float *stepOut = inPlace ? &step : &newStep;
+    const float stepBefore = step;
+    ASSERT_TRUE(isOk(amp_radam_update(
+        inPlace ? np.data() : p.data(), g.data(),
+        inPlace ? nm.data() : m.data(), inPlace ? nv.data() : v.data(), &step,
+        np.data(), nm.data(), nv.data(), stepOut, n, dtype, c.lr, nullptr,
+        c.beta1, c.beta2, c.eps, c.weightDecay, c.decoupled, nullptr,
+        nullptr)));
+    EXPECT_EQ(*stepOut, stepBefore + 1.0f);
+    const TorchRadamScalars k(c, stepBefore + 1.0);
+    std::vector<double> pRef, pTol, mRef, mTol, vRef, vTol;
+    for (int64_t i = 0; i < n; ++i) {
+      // RAdam in f64: update = S m' / D with S = lr r sqrt(bc2) / bc1 and
+      // D = sqrt(v') + eps when rectified, else S = lr / bc1 and D = 1.
+      double pv = p.get(i), gv = g.get(i), mv = m.get(i), vv = v.get(i);
+      double decayed =
+          c.decoupled ? pv * (1 - double(c.lr) * c.weightDecay) : pv;
+      double gMag = std::fabs(gv);
+      if (!c.decoupled) {
+        gMag += double(c.weightDecay) * std::fabs(pv);
+        gv += double(c.weightDecay) * pv;
+      }
+      double m1 = c.beta1 * mv + (1 - double(c.beta1)) * gv;
+      double v1 = c.beta2 * vv + (1 - double(c.beta2)) * gv * gv;
+      double stepSize = c.lr / k.bc1, denom = 1.0;
+      if (k.rectified) {
+        stepSize *= k.rect * std::sqrt(k.bc2);
+        denom = std::sqrt(v1) + c.eps;
+      }
+      double update = stepSize * m1 / denom;
+      double p1 = decayed - update;
+      mRef.push_back(m1);
+      mTol.push_back(outTol(dtype, m1, 8 * kU * (std::fabs(mv) + gMag)));
+      vRef.push_back(v1);
+      vTol.push_back(outTol(dtype, v1, 8 * kU * (vv + gMag * gMag)));
+      pRef.push_back(p1);
+      // The scalars' and the chain's roundings (up to 8, relative), m''s
+      // error through S / D, and v''s (4u relative in sqrt).
+      pTol.push_back(
+          outTol(dtype, p1,
+                 2 * (kU * (2 * std::fabs(pv) + std::fabs(p1)) +
+                      stepSize * 4 * kU *
+                          (std::fabs(mv) + gMag + std::fabs(m1)) / denom +
+                      12 * kU * std::fabs(update))));
+    }
+    const std::string when = " at step " + std::to_string(s);
+    EXPECT_TRUE(allClose(np, pRef, pTol, "param" + when));
+    EXPECT_TRUE(allClose(nm, mRef, mTol, "exp_avg" + when));
+    EXPECT_TRUE(allClose(nv, vRef, vTol, "exp_avg_sq" + when));
+    if (dtype == AMP_DTYPE_F32) {
+      Tensor tp = p, tm = m, tv = v;
+      for (int64_t i = 0; i < n; ++i) {
+        float pf = static_cast<float>(p.get(i)),
+              mf = static_cast<float>(m.get(i)),
+              vf = static_cast<float>(v.get(i));
+        torchRadamF32(c, stepBefore + 1.0f, pf, static_cast<float>(g.get(i)),
+                      mf, vf);
+        tp.set(i, pf);
+        tm.set(i, mf);
+        tv.set(i, vf);
+      }
+      EXPECT_TRUE(np.sameBits(tp)) << "param differs from PyTorch's f32 step";
+      EXPECT_TRUE(nm.sameBits(tm)) << "exp_avg differs from PyTorch's f32 step";
+      EXPECT_TRUE(nv.sameBits(tv))
+          << "exp_avg_sq differs from PyTorch's f32 step";
+    }
+    p = np;
+    m = nm;
+    v = nv;
+    step = *stepOut;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Configs, RadamTest,
+                         optimizerCases(radamConfigs().size()),
+                         OptimizerCaseName<radamConfigs>());
+
+TEST(Radam, FirstStepsAreSgdWithMomentum) {
+  // While rho_t <= 5 (t <= 5 for beta2 = 0.999) the update is
+  // lr * m' / bc1, whatever v: at t = 1, m' / bc1 = g.
+  float p[2] = {1.0f, -1.0f}, g[2] = {0.5f, 2.0f}, m[2] = {0, 0}, v[2] = {0, 0},
+        step = 0.0f;
+  ASSERT_TRUE(isOk(amp_radam_update(p, g, m, v, &step, p, m, v, &step, 2,
+                                    AMP_DTYPE_F32, 0.1f, nullptr, 0.9f, 0.999f,
+                                    1e-8f, 0.0f, 0, nullptr, nullptr)));
+  EXPECT_NEAR(p[0], 1.0 - 0.05, 1e-6);
+  EXPECT_NEAR(p[1], -1.0 - 0.2, 1e-6);
+  EXPECT_EQ(step, 1.0f);
+}
+
+TEST(Radam, RejectsBadHyperparameters) {
+  float p = 1, g = 1, m = 0, v = 0, step = 0;
+  auto run = [&](float beta2, float *counter, int32_t decoupled) {
+    return amp_radam_update(&p, &g, &m, &v, counter, &p, &m, &v, counter, 1,
+                            AMP_DTYPE_F32, 1e-3f, nullptr, 0.9f, beta2, 1e-8f,
+                            0.0f, decoupled, nullptr, nullptr);
+  };
+  EXPECT_TRUE(failsWith(run(1.0f, &step, 0), AMP_STATUS_INVALID_ARGUMENT,
+                        "amp_radam_update: lr (0.001), eps (1e-08) and "
+                        "weight_decay (0) must be finite and >= 0, beta1 "
+                        "(0.9) and beta2 (1) in [0, 1)"));
+  EXPECT_TRUE(failsWith(run(0.999f, nullptr, 0), AMP_STATUS_INVALID_ARGUMENT,
+                        "step is NULL"));
+  EXPECT_TRUE(failsWith(run(0.999f, &step, 3), AMP_STATUS_INVALID_ARGUMENT,
+                        "decoupled_weight_decay (3) must be 0 or 1"));
+  EXPECT_EQ(p, 1.0f);
+  EXPECT_EQ(step, 0.0f);
+}
+
+//===----------------------------------------------------------------------===//
 // RMSprop
 //===----------------------------------------------------------------------===//
 

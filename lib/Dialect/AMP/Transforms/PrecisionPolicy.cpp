@@ -117,6 +117,7 @@ static constexpr PolicyEntry kDefaultPolicy[] = {
     // update of the running statistics.
     {"nn.sgd_update", D, D},
     {"nn.adam_update", D, D},
+    {"nn.radam_update", D, D},
     {"nn.rmsprop_update", D, D},
     {"nn.adagrad_update", D, D},
     {"nn.clip_grad_norm", D, D},

@@ -1645,15 +1645,39 @@ LogicalResult SgdUpdateOp::verify() {
   return success();
 }
 
-LogicalResult AdamUpdateOp::inferReturnTypes(MLIRContext *, Loc loc,
-                                             Adaptor adaptor,
-                                             SmallVectorImpl<Type> &inferred) {
+/// The results of an Adam-family update (Adam, RAdam): the param, both
+/// moments (the param's type) and the step counter.
+template <typename Adaptor>
+static LogicalResult inferAdamResults(Loc loc, Adaptor adaptor,
+                                      SmallVectorImpl<Type> &inferred) {
   Type param = adaptor.getParam().getType();
   if (failed(requireParamType(loc, adaptor.getGrad(), param, "grad")) ||
       failed(requireParamType(loc, adaptor.getExpAvg(), param, "exp_avg")) ||
       failed(requireParamType(loc, adaptor.getExpAvgSq(), param, "exp_avg_sq")))
     return failure();
   inferred.append({param, param, param, adaptor.getStep().getType()});
+  return success();
+}
+
+/// An Adam-family update's attributes: lr, eps and weight_decay finite and
+/// >= 0, beta1 and beta2 in [0, 1).
+template <typename Op> static LogicalResult verifyAdamAttrs(Op op) {
+  if (failed(checkNonNegativeAttrs(op, {{"lr", op.getLr()}})) ||
+      failed(checkAttrUnitInterval(op, "beta1", op.getBeta1().convertToFloat(),
+                                   false)) ||
+      failed(checkAttrUnitInterval(op, "beta2", op.getBeta2().convertToFloat(),
+                                   false)))
+    return failure();
+  return checkNonNegativeAttrs(
+      op, {{"eps", op.getEps()}, {"weight_decay", op.getWeightDecay()}});
+}
+
+LogicalResult AdamUpdateOp::inferReturnTypes(MLIRContext *, Loc loc,
+                                             Adaptor adaptor,
+                                             SmallVectorImpl<Type> &inferred) {
+  Type param = adaptor.getParam().getType();
+  if (failed(inferAdamResults(loc, adaptor, inferred)))
+    return failure();
   if (Value vmax = adaptor.getMaxExpAvgSq()) {
     if (failed(requireParamType(loc, vmax, param, "max_exp_avg_sq")))
       return failure();
@@ -1676,17 +1700,19 @@ static LogicalResult verifyOptionalState(Operation *op, bool wanted,
 }
 
 LogicalResult AdamUpdateOp::verify() {
-  if (failed(checkNonNegativeAttrs(*this, {{"lr", getLr()}})) ||
-      failed(checkAttrUnitInterval(*this, "beta1", getBeta1().convertToFloat(),
-                                   false)) ||
-      failed(checkAttrUnitInterval(*this, "beta2", getBeta2().convertToFloat(),
-                                   false)) ||
-      failed(checkNonNegativeAttrs(
-          *this, {{"eps", getEps()}, {"weight_decay", getWeightDecay()}})))
+  if (failed(verifyAdamAttrs(*this)))
     return failure();
   return verifyOptionalState(*this, getAmsgrad(), getMaxExpAvgSq(),
                              "max_exp_avg_sq", "amsgrad");
 }
+
+LogicalResult RadamUpdateOp::inferReturnTypes(MLIRContext *, Loc loc,
+                                              Adaptor adaptor,
+                                              SmallVectorImpl<Type> &inferred) {
+  return inferAdamResults(loc, adaptor, inferred);
+}
+
+LogicalResult RadamUpdateOp::verify() { return verifyAdamAttrs(*this); }
 
 LogicalResult
 RmspropUpdateOp::inferReturnTypes(MLIRContext *, Loc loc, Adaptor adaptor,

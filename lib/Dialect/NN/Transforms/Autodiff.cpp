@@ -45,6 +45,7 @@ std::optional<Optimizer> amp::nn::parseOptimizer(StringRef name) {
       .Case("sgd", Optimizer::Sgd)
       .Case("adam", Optimizer::Adam)
       .Case("adamw", Optimizer::AdamW)
+      .Case("radam", Optimizer::Radam)
       .Case("rmsprop", Optimizer::Rmsprop)
       .Case("adagrad", Optimizer::Adagrad)
       .Case("none", Optimizer::None)
@@ -504,6 +505,7 @@ static OptimizerResults buildOptimizer(func::FuncOp fn, OpBuilder &b,
   MLIRContext *ctx = fn.getContext();
   bool adam = options.optimizer == Optimizer::Adam ||
               options.optimizer == Optimizer::AdamW;
+  bool radam = options.optimizer == Optimizer::Radam;
   bool rmsprop = options.optimizer == Optimizer::Rmsprop;
   bool adagrad = options.optimizer == Optimizer::Adagrad;
   auto scalarF32 = RankedTensorType::get({}, b.getF32Type());
@@ -523,7 +525,7 @@ static OptimizerResults buildOptimizer(func::FuncOp fn, OpBuilder &b,
     paramLocs.push_back(FusedLoc::get(ctx, {param.getLoc()},
                                       StringAttr::get(ctx, "optimizer")));
     SmallVector<Type, 4> state;
-    if (adam) {
+    if (adam || radam) {
       state = {param.getType(), param.getType(), scalarF32};
       if (options.amsgrad)
         state.push_back(param.getType());
@@ -618,6 +620,17 @@ static OptimizerResults buildOptimizer(func::FuncOp fn, OpBuilder &b,
                         update.getNewStep()});
       if (vmax)
         out.state.push_back(update.getNewMaxExpAvgSq());
+      continue;
+    }
+    if (radam) {
+      Value m = state(), v = state(), step = state();
+      auto update = RadamUpdateOp::create(
+          b, loc, param, grad, m, v, step, lrFactor, lr, f32(options.beta1),
+          f32(options.beta2), f32(options.eps), paramDecay,
+          options.decoupledWeightDecay ? b.getUnitAttr() : UnitAttr());
+      out.params.push_back(update.getNewParam());
+      out.state.append({update.getNewExpAvg(), update.getNewExpAvgSq(),
+                        update.getNewStep()});
       continue;
     }
     if (adagrad) {
@@ -1063,7 +1076,8 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
     std::optional<Optimizer> parsed = parseOptimizer(optimizer);
     if (!parsed)
       return fail(
-          "optimizer must be sgd, adam, adamw, rmsprop, adagrad or none, "
+          "optimizer must be sgd, adam, adamw, radam, rmsprop, adagrad or "
+          "none, "
           "got '" +
           optimizer + "'");
     options.optimizer = *parsed;
@@ -1124,6 +1138,7 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
     options.beta1 = beta1;
     options.beta2 = beta2;
     options.amsgrad = amsgrad;
+    options.decoupledWeightDecay = decoupledWeightDecay;
     options.eps = eps.hasValue() || !adagrad ? eps : 1e-10;
     options.alpha = alpha;
     options.centered = centered;
@@ -1145,6 +1160,7 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
     bool sgd = options.optimizer == Optimizer::Sgd;
     bool adam = options.optimizer == Optimizer::Adam ||
                 options.optimizer == Optimizer::AdamW;
+    bool radam = options.optimizer == Optimizer::Radam;
     bool rmsprop = options.optimizer == Optimizer::Rmsprop;
     bool adagrad = options.optimizer == Optimizer::Adagrad;
     bool any = options.optimizer != Optimizer::None;
@@ -1155,14 +1171,16 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
               " is not an option of optimizer=" + optimizer.getValue();
       return false;
     };
-    bool ok =
-        takes(this->lr, any) && takes(momentum, sgd || rmsprop) &&
-        takes(nesterov, sgd) && takes(beta1, adam) && takes(beta2, adam) &&
-        takes(amsgrad, adam) && takes(eps, adam || rmsprop || adagrad) &&
-        takes(alpha, rmsprop) && takes(centered, rmsprop) &&
-        takes(initialAccumulatorValue, adagrad) && takes(lrDecay, adagrad) &&
-        takes(weightDecay, any) && takes(noDecay, any) &&
-        takes(noDecay1d, any) && takes(paramLr, any);
+    bool ok = takes(this->lr, any) && takes(momentum, sgd || rmsprop) &&
+              takes(nesterov, sgd) && takes(beta1, adam || radam) &&
+              takes(beta2, adam || radam) && takes(amsgrad, adam) &&
+              takes(decoupledWeightDecay, radam) &&
+              takes(eps, adam || radam || rmsprop || adagrad) &&
+              takes(alpha, rmsprop) && takes(centered, rmsprop) &&
+              takes(initialAccumulatorValue, adagrad) &&
+              takes(lrDecay, adagrad) && takes(weightDecay, any) &&
+              takes(noDecay, any) && takes(noDecay1d, any) &&
+              takes(paramLr, any);
     return success(ok);
   }
 

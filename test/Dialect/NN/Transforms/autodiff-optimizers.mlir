@@ -14,6 +14,8 @@
 // RUN: amp-opt %s --nn-autodiff="optimizer=adagrad" | FileCheck %s --check-prefix=ADAGRAD
 // RUN: amp-opt %s --nn-autodiff="optimizer=adagrad lr=0.05 eps=1e-6 initial-accumulator-value=0.1 weight-decay=0.1 no-decay=bias" | FileCheck %s --check-prefix=ADAGRAD-ALL
 // RUN: amp-opt %s --nn-autodiff="optimizer=adamw amsgrad" | FileCheck %s --check-prefix=AMSGRAD
+// RUN: amp-opt %s --nn-autodiff="optimizer=radam beta2=0.99 weight-decay=0.1 no-decay-1d" | FileCheck %s --check-prefix=RADAM
+// RUN: amp-opt %s --nn-autodiff="optimizer=radam weight-decay=0.1 decoupled-weight-decay" | FileCheck %s --check-prefix=RADAM-DECOUPLED
 // RUN: amp-opt %s --nn-autodiff="optimizer=adagrad lr-decay=0.01 initial-accumulator-value=0.1" | FileCheck %s --check-prefix=ADAGRAD-DECAY
 // RUN: amp-opt %s --nn-autodiff="optimizer=adamw no-decay=bias,ln." | FileCheck %s --check-prefix=NAMES
 // RUN: amp-opt %s --nn-autodiff="weight-decay=0.1 no-decay-1d" | FileCheck %s --check-prefix=RANK
@@ -41,6 +43,8 @@
 // RUN: not amp-opt %s --nn-autodiff="optimizer=rmsprop initial-accumulator-value=0.1" 2>&1 | FileCheck %s --check-prefix=RMSPROP-ACCUMULATOR
 // RUN: not amp-opt %s --nn-autodiff="optimizer=adagrad initial-accumulator-value=-1" 2>&1 | FileCheck %s --check-prefix=ADAGRAD-ACCUMULATOR
 // RUN: not amp-opt %s --nn-autodiff="optimizer=sgd amsgrad" 2>&1 | FileCheck %s --check-prefix=SGD-AMSGRAD
+// RUN: not amp-opt %s --nn-autodiff="optimizer=radam amsgrad" 2>&1 | FileCheck %s --check-prefix=RADAM-AMSGRAD
+// RUN: not amp-opt %s --nn-autodiff="optimizer=adam decoupled-weight-decay" 2>&1 | FileCheck %s --check-prefix=ADAM-DECOUPLED
 // RUN: not amp-opt %s --nn-autodiff="param-lr=bias" 2>&1 | FileCheck %s --check-prefix=BAD-PARAM-LR
 // RUN: not amp-opt %s --nn-autodiff="param-lr==0.1" 2>&1 | FileCheck %s --check-prefix=UNNAMED-PARAM-LR
 // RUN: not amp-opt %s --nn-autodiff="param-lr=bias=-1" 2>&1 | FileCheck %s --check-prefix=NEGATIVE-PARAM-LR
@@ -104,6 +108,19 @@
 // AMSGRAD-COUNT-2: nn.adam_update {{.*}} max_exp_avg_sq({{.*}}) {amsgrad, lr = 1.000000e-03 : f32} : tensor<4xf32>
 // AMSGRAD: return %[[P]], {{.*}}, %[[M1]], %[[V1]], %[[T1]], %[[X1]],
 
+// RAdam has Adam's state per param (exp_avg, exp_avg_sq, a step counter)
+// and PyTorch's L2 weight decay unless decoupled.
+// RADAM-LABEL: func.func @step(
+// RADAM-SAME: %[[W:[^:]*]]: tensor<3x4xf32> {nn.role = #nn.role<param>}
+// RADAM-SAME: %[[M:[^:]*]]: tensor<3x4xf32> {nn.role = #nn.role<opt_state>}
+// RADAM-SAME: %[[V:[^:]*]]: tensor<3x4xf32> {nn.role = #nn.role<opt_state>}
+// RADAM-SAME: %[[T:[^:]*]]: tensor<f32> {nn.role = #nn.role<opt_state>}
+// RADAM: %[[P:[^,]*]], %[[M1:[^,]*]], %[[V1:[^,]*]], %[[T1:[^ ]*]] = nn.radam_update %[[W]], %{{[^,]*}}, %[[M]], %[[V]], %[[T]] {beta2 = 9.900000e-01 : f32, lr = 1.000000e-03 : f32, weight_decay = 1.000000e-01 : f32} : tensor<3x4xf32>
+// RADAM-COUNT-2: nn.radam_update {{.*}} {beta2 = 9.900000e-01 : f32, lr = 1.000000e-03 : f32} : tensor<4xf32>
+// RADAM: return %[[P]], {{.*}}, %[[M1]], %[[V1]], %[[T1]],
+// RADAM-DECOUPLED-LABEL: func.func @step(
+// RADAM-DECOUPLED-COUNT-3: nn.radam_update {{.*}} {decoupled_weight_decay, lr = 1.000000e-03 : f32, weight_decay = 1.000000e-01 : f32}
+
 // With lr-decay each Adagrad update counts its steps; the sums keep their
 // nn.init, the counters start at zero.
 // ADAGRAD-DECAY-LABEL: func.func @step(
@@ -154,6 +171,8 @@
 // RMSPROP-ACCUMULATOR: error: nn-autodiff: initial-accumulator-value is not an option of optimizer=rmsprop
 // ADAGRAD-ACCUMULATOR: error: nn-autodiff: initial-accumulator-value must be finite and >= 0
 // SGD-AMSGRAD: error: nn-autodiff: amsgrad is not an option of optimizer=sgd
+// RADAM-AMSGRAD: error: nn-autodiff: amsgrad is not an option of optimizer=radam
+// ADAM-DECOUPLED: error: nn-autodiff: decoupled-weight-decay is not an option of optimizer=adam
 // BAD-PARAM-LR: error: nn-autodiff: param-lr takes STRING=LR entries, LR a positive finite number, got 'bias'
 // UNNAMED-PARAM-LR: error: nn-autodiff: param-lr takes STRING=LR entries, LR a positive finite number, got '=0.1'
 // NEGATIVE-PARAM-LR: error: nn-autodiff: param-lr takes STRING=LR entries, LR a positive finite number, got 'bias=-1'

@@ -1519,6 +1519,49 @@ def NN_AdamUpdateOp : NN_Op<"adam_update", [InferTypeOpAdaptor,
   let hasVerifier = 1;
 }
 
+def NN_RadamUpdateOp : NN_Op<"radam_update", [InferTypeOpAdaptor,
+    NN_OptimizerUpdateOpInterface,
+    AllTypesMatch<["param", "grad", "exp_avg", "exp_avg_sq"]>]> {
+  let summary = "RAdam step (Adam with the variance rectified)";
+  let description = [{
+    PyTorch's `torch.optim.RAdam` step. `step` is the 0-d f32 step counter
+    before this update; with `t = step + 1` and `g = grad`: with
+    `decoupled_weight_decay` `param *= 1 - lr * weight_decay`, otherwise
+    `g = grad + weight_decay * param` (PyTorch's default). Then
+    `m' = beta1 * m + (1 - beta1) * g`, `v' = beta2 * v + (1 - beta2) * g^2`
+    and, with `rho_inf = 2 / (1 - beta2) - 1` and
+    `rho_t = rho_inf - 2 t beta2^t / (1 - beta2^t)`:
+    when `rho_t > 5`,
+    `param' = param - lr * m' / (1 - beta1^t) * sqrt(1 - beta2^t) / (sqrt(v') + eps) * r`
+    with `r = sqrt((rho_t - 4)(rho_t - 2) rho_inf / ((rho_inf - 4)(rho_inf - 2) rho_t))`,
+    else (the first steps, while the variance estimate is unreliable)
+    `param' = param - lr * m' / (1 - beta1^t)`, SGD with momentum. Returns
+    the new param, moments and step counter `t`. With an `lr_factor` (an
+    `nn.lr_schedule`'s factor) `lr` is `lr * lr_factor`, formed in f64 and
+    rounded to f32, in both places.
+
+    ```mlir
+    %p1, %m1, %v1, %t1 = nn.radam_update %p, %g, %m, %v, %t
+        {lr = 1.0e-3 : f32} : tensor<64x128xf32>
+    ```
+  }];
+  let arguments = (ins NN_FloatTensor:$param, NN_FloatTensor:$grad,
+                   NN_FloatTensor:$exp_avg, NN_FloatTensor:$exp_avg_sq,
+                   NN_F32Scalar:$step, Optional<NN_F32Scalar>:$lr_factor,
+                   F32Attr:$lr,
+                   DefaultValuedAttr<F32Attr, "0.9">:$beta1,
+                   DefaultValuedAttr<F32Attr, "0.999">:$beta2,
+                   DefaultValuedAttr<F32Attr, "1e-8">:$eps,
+                   DefaultValuedAttr<F32Attr, "0.0">:$weight_decay,
+                   UnitAttr:$decoupled_weight_decay);
+  let results = (outs NN_FloatTensor:$new_param, NN_FloatTensor:$new_exp_avg,
+                 NN_FloatTensor:$new_exp_avg_sq, NN_F32Scalar:$new_step);
+  let assemblyFormat = "$param `,` $grad `,` $exp_avg `,` $exp_avg_sq `,` "
+                       "$step (`lr_factor` `(` $lr_factor^ `)`)? attr-dict "
+                       "`:` type($param)";
+  let hasVerifier = 1;
+}
+
 def NN_RmspropUpdateOp : NN_Op<"rmsprop_update", [InferTypeOpAdaptor,
     AttrSizedOperandSegments, NN_OptimizerUpdateOpInterface,
     AllTypesMatch<["param", "grad", "square_avg"]>,

@@ -21,7 +21,7 @@ namespace amp::nn {
 
 /// None returns the param gradients instead of updating the params (for
 /// gradient checks and for callers with their own update).
-enum class Optimizer { Sgd, Adam, AdamW, Rmsprop, Adagrad, None };
+enum class Optimizer { Sgd, Adam, AdamW, Radam, Rmsprop, Adagrad, None };
 
 /// The optimizer and its hyper-parameters (PyTorch's names and defaults).
 struct AutodiffOptions {
@@ -37,6 +37,8 @@ struct AutodiffOptions {
   double beta2 = 0.999;
   /// Adam's AMSGrad variant (a max_exp_avg_sq per param).
   bool amsgrad = false;
+  /// RAdam's decoupled weight decay (AdamW's), instead of its L2 penalty.
+  bool decoupledWeightDecay = false;
   /// Adam's, RMSprop's and Adagrad's epsilon (the pass's option defaults
   /// to PyTorch's 1e-10 for Adagrad).
   double eps = 1e-8;

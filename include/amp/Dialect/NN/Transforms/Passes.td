@@ -35,7 +35,8 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
        buffer when `momentum > 0`, or `nn.adam_update` with its two moments
        and step counter per param, and with `amsgrad` the running maximum
        of the second moment: `adam` with L2 weight decay, `adamw`
-       with decoupled weight decay, `nn.rmsprop_update` with its
+       with decoupled weight decay; `nn.radam_update` with the same moments
+       and counter, `radam`; `nn.rmsprop_update` with its
        `square_avg`, a momentum buffer when `momentum > 0` and a `grad_avg`
        when `centered`, or `nn.adagrad_update` with its `state_sum`, whose
        `nn.init` is `initial-accumulator-value`, and a step counter when
@@ -90,7 +91,8 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
     Option<"optimizer", "optimizer", "std::string", "\"sgd\"",
            "sgd (torch.optim.SGD), adam (torch.optim.Adam: L2 weight "
            "decay), adamw (torch.optim.AdamW: decoupled weight decay), "
-           "rmsprop (torch.optim.RMSprop), adagrad (torch.optim.Adagrad), "
+           "radam (torch.optim.RAdam), rmsprop (torch.optim.RMSprop), "
+           "adagrad (torch.optim.Adagrad), "
            "or none (return the param gradients, then the loss)">,
     Option<"lr", "lr", "double", "1e-3",
            "Learning rate (PyTorch's defaults: 1e-2 for rmsprop and "
@@ -100,13 +102,17 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
            "0)">,
     Option<"nesterov", "nesterov", "bool", "false",
            "SGD: Nesterov momentum (needs momentum > 0)">,
-    Option<"beta1", "beta1", "double", "0.9", "Adam(W) beta1">,
-    Option<"beta2", "beta2", "double", "0.999", "Adam(W) beta2">,
+    Option<"beta1", "beta1", "double", "0.9", "Adam(W) and RAdam beta1">,
+    Option<"beta2", "beta2", "double", "0.999", "Adam(W) and RAdam beta2">,
+    Option<"decoupledWeightDecay", "decoupled-weight-decay", "bool", "false",
+           "RAdam: decoupled weight decay (the param scaled by 1 - lr * "
+           "weight-decay, as AdamW) instead of the L2 penalty">,
     Option<"amsgrad", "amsgrad", "bool", "false",
            "Adam(W): divide by the running maximum of the second moment "
            "(AMSGrad; a max_exp_avg_sq per param)">,
     Option<"eps", "eps", "double", "1e-8",
-           "Adam(W), RMSprop and Adagrad epsilon (PyTorch's defaults: 1e-10 "
+           "Adam(W), RAdam, RMSprop and Adagrad epsilon (PyTorch's "
+           "defaults: 1e-10 "
            "for adagrad, else 1e-8)">,
     Option<"alpha", "alpha", "double", "0.99",
            "RMSprop smoothing constant of the squared-gradient average">,
