@@ -2,9 +2,9 @@
 //
 // nn.clip_grad_norm (which nn-autodiff adds with clip-norm > 0, also with
 // optimizer=none), nn.lr_schedule and the updates (nn.sgd_update,
-// nn.adam_update, nn.rmsprop_update, nn.adagrad_update), from the formulas
-// of their ODS descriptions (PyTorch's SGD, Adam, AdamW, RMSprop and
-// Adagrad).
+// nn.adam_update, nn.radam_update, nn.rmsprop_update, nn.adagrad_update),
+// from the formulas of their ODS descriptions (PyTorch's SGD, Adam, AdamW,
+// RAdam, RMSprop and Adagrad).
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,8 +1,9 @@
 //===- OptimizerUpdateOpInterface.td - a param's update -*- tablegen -*-===//
 //
 // The interface of the optimizer updates (nn.sgd_update, nn.adam_update,
-// nn.rmsprop_update, nn.adagrad_update): a param, its gradient and the optimizer state it
-// reads, and results that are the new param and the new state. Loss
+// nn.radam_update, nn.rmsprop_update, nn.adagrad_update): a param, its
+// gradient and the optimizer state it reads, and results that are the new
+// param and the new state. Loss
 // scaling, master weights, the lowering and nn-autodiff find and rewrite
 // every update through it, so a new optimizer is one op.
 //
