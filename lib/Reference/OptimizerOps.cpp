@@ -121,18 +121,31 @@ Results evalSgdUpdate(SgdUpdateOp op, Operands in) {
   return results;
 }
 
+/// The scalars of Adam's and RAdam's step: the scheduled lr, the betas,
+/// eps, the param's decay factor (decoupled weight decay, AdamW's) and the
+/// L2 weight (the penalty's gradient added to the gradient), and the step
+/// t (the counter, operand 4, + 1).
+struct AdamScalars {
+  double lr, beta1, beta2, eps, paramDecay, l2, t;
+};
+
+template <typename Op> AdamScalars adamScalars(Op op, Operands in) {
+  AdamScalars k;
+  k.lr = scheduledLr(op, in);
+  k.beta1 = op.getBeta1Attr().getValueAsDouble();
+  k.beta2 = op.getBeta2Attr().getValueAsDouble();
+  k.eps = op.getEpsAttr().getValueAsDouble();
+  double decay = op.getWeightDecayAttr().getValueAsDouble();
+  bool decoupled = op.getDecoupledWeightDecay();
+  k.paramDecay = decoupled ? 1 - k.lr * decay : 1.0;
+  k.l2 = decoupled ? 0.0 : decay;
+  k.t = in[4]->data[0] + 1;
+  return k;
+}
+
 Results evalAdamUpdate(AdamUpdateOp op, Operands in) {
   const RefTensor &param = *in[0], &grad = *in[1];
-  double lr = scheduledLr(op, in);
-  double beta1 = op.getBeta1Attr().getValueAsDouble();
-  double beta2 = op.getBeta2Attr().getValueAsDouble();
-  double eps = op.getEpsAttr().getValueAsDouble();
-  double decay = op.getWeightDecayAttr().getValueAsDouble();
-  // AdamW decays the param; Adam adds the L2 penalty's gradient.
-  bool decoupled = op.getDecoupledWeightDecay();
-  double paramDecay = decoupled ? 1 - lr * decay : 1.0;
-  double l2 = decoupled ? 0.0 : decay;
-  double t = in[4]->data[0] + 1;
+  const auto [lr, beta1, beta2, eps, paramDecay, l2, t] = adamScalars(op, in);
   Results results{param, *in[2], *in[3], RefTensor({}, t)};
   // AMSGrad's running maximum of v (operand 5) is the last result.
   if (op.getAmsgrad())
@@ -158,15 +171,7 @@ Results evalAdamUpdate(AdamUpdateOp op, Operands in) {
 
 Results evalRadamUpdate(RadamUpdateOp op, Operands in) {
   const RefTensor &param = *in[0], &grad = *in[1];
-  double lr = scheduledLr(op, in);
-  double beta1 = op.getBeta1Attr().getValueAsDouble();
-  double beta2 = op.getBeta2Attr().getValueAsDouble();
-  double eps = op.getEpsAttr().getValueAsDouble();
-  double decay = op.getWeightDecayAttr().getValueAsDouble();
-  bool decoupled = op.getDecoupledWeightDecay();
-  double paramDecay = decoupled ? 1 - lr * decay : 1.0;
-  double l2 = decoupled ? 0.0 : decay;
-  double t = in[4]->data[0] + 1;
+  const auto [lr, beta1, beta2, eps, paramDecay, l2, t] = adamScalars(op, in);
   // The variance rectification of Liu et al. (2020), as torch.optim.RAdam.
   double bc1 = 1 - std::pow(beta1, t), bc2 = 1 - std::pow(beta2, t);
   double rhoInf = 2 / (1 - beta2) - 1;

@@ -82,29 +82,29 @@ void sgdCompute(const void *param, const void *grad, const void *momentum_buf,
   });
 }
 
-/// The Adam(W) update of one checked buffer; lr is the scheduled one.
-void adamCompute(const void *param, const void *grad, const void *exp_avg,
-                 const void *exp_avg_sq, const float *step,
-                 const void *max_exp_avg_sq, void *new_param, void *new_exp_avg,
-                 void *new_exp_avg_sq, float *new_step,
-                 void *new_max_exp_avg_sq, int64_t n, amp_dtype_t dtype,
-                 float lr, float beta1, float beta2, float eps,
-                 float weight_decay, int32_t decoupled_weight_decay,
-                 int32_t amsgrad, const int8_t *found_inf) {
+/// An update with Adam's moments and step counter (Adam's, RAdam's) of one
+/// checked buffer: `coefsOf(step)` the coefficients for the counter before
+/// the update, `elementStep(c, p, g, m, v, vmax, &m', &v', &vmax')` one
+/// element's step; the maxima (AMSGrad's) only when `maxima`.
+template <typename CoefsOf, typename ElementStep>
+void momentsCompute(const void *param, const void *grad, const void *exp_avg,
+                    const void *exp_avg_sq, const float *step,
+                    const void *max_exp_avg_sq, void *new_param,
+                    void *new_exp_avg, void *new_exp_avg_sq, float *new_step,
+                    void *new_max_exp_avg_sq, int64_t n, amp_dtype_t dtype,
+                    bool maxima, const int8_t *found_inf, CoefsOf coefsOf,
+                    ElementStep elementStep) {
   const float stepBefore = *step;
   if (skipStep(found_inf)) {
     keep(param, new_param, n, dtype);
     keep(exp_avg, new_exp_avg, n, dtype);
     keep(exp_avg_sq, new_exp_avg_sq, n, dtype);
-    if (amsgrad)
+    if (maxima)
       keep(max_exp_avg_sq, new_max_exp_avg_sq, n, dtype);
     *new_step = stepBefore;
     return;
   }
-  // The scalars of torch.optim.Adam(W)'s single-tensor step, which PyTorch
-  // computes in Python (f64) and passes to f32 kernels.
-  const AdamCoefs c = adamCoefs(stepBefore, lr, beta1, beta2, eps, weight_decay,
-                                decoupled_weight_decay, amsgrad);
+  const auto c = coefsOf(stepBefore);
   dispatchFloat(dtype, [&](auto tag) {
     using T = decltype(tag);
     const T *p = static_cast<const T *>(param);
@@ -119,16 +119,41 @@ void adamCompute(const void *param, const void *grad, const void *exp_avg,
     parallelFor(n, [=](int64_t i) {
       float m1, v1, vmax1;
       const float p1 =
-          adamStep(c, toF32(p[i]), toF32(gp[i]), toF32(m[i]), toF32(v[i]),
-                   c.amsgrad ? toF32(vmax[i]) : 0.0f, &m1, &v1, &vmax1);
+          elementStep(c, toF32(p[i]), toF32(gp[i]), toF32(m[i]), toF32(v[i]),
+                      maxima ? toF32(vmax[i]) : 0.0f, &m1, &v1, &vmax1);
       nm[i] = fromF32<T>(m1);
       nv[i] = fromF32<T>(v1);
-      if (c.amsgrad)
+      if (maxima)
         nvmax[i] = fromF32<T>(vmax1);
       np[i] = fromF32<T>(p1);
     });
   });
-  *new_step = c.t;
+  *new_step = stepCountAfter(stepBefore);
+}
+
+/// The Adam(W) update of one checked buffer; lr is the scheduled one. The
+/// scalars are those of torch.optim.Adam(W)'s single-tensor step, which
+/// PyTorch computes in Python (f64) and passes to f32 kernels.
+void adamCompute(const void *param, const void *grad, const void *exp_avg,
+                 const void *exp_avg_sq, const float *step,
+                 const void *max_exp_avg_sq, void *new_param, void *new_exp_avg,
+                 void *new_exp_avg_sq, float *new_step,
+                 void *new_max_exp_avg_sq, int64_t n, amp_dtype_t dtype,
+                 float lr, float beta1, float beta2, float eps,
+                 float weight_decay, int32_t decoupled_weight_decay,
+                 int32_t amsgrad, const int8_t *found_inf) {
+  momentsCompute(
+      param, grad, exp_avg, exp_avg_sq, step, max_exp_avg_sq, new_param,
+      new_exp_avg, new_exp_avg_sq, new_step, new_max_exp_avg_sq, n, dtype,
+      amsgrad != 0, found_inf,
+      [&](float before) {
+        return adamCoefs(before, lr, beta1, beta2, eps, weight_decay,
+                         decoupled_weight_decay, amsgrad);
+      },
+      [](const AdamCoefs &c, float p, float g, float m, float v, float vmax,
+         float *m1, float *v1, float *vmax1) {
+        return adamStep(c, p, g, m, v, vmax, m1, v1, vmax1);
+      });
 }
 
 /// The RAdam update of one checked buffer; lr is the scheduled one.
@@ -138,35 +163,16 @@ void radamCompute(const void *param, const void *grad, const void *exp_avg,
                   int64_t n, amp_dtype_t dtype, float lr, float beta1,
                   float beta2, float eps, float weight_decay,
                   int32_t decoupled_weight_decay, const int8_t *found_inf) {
-  const float stepBefore = *step;
-  if (skipStep(found_inf)) {
-    keep(param, new_param, n, dtype);
-    keep(exp_avg, new_exp_avg, n, dtype);
-    keep(exp_avg_sq, new_exp_avg_sq, n, dtype);
-    *new_step = stepBefore;
-    return;
-  }
-  const RadamCoefs c = radamCoefs(stepBefore, lr, beta1, beta2, eps,
-                                  weight_decay, decoupled_weight_decay);
-  dispatchFloat(dtype, [&](auto tag) {
-    using T = decltype(tag);
-    const T *p = static_cast<const T *>(param);
-    const T *gp = static_cast<const T *>(grad);
-    const T *m = static_cast<const T *>(exp_avg);
-    const T *v = static_cast<const T *>(exp_avg_sq);
-    T *np = static_cast<T *>(new_param);
-    T *nm = static_cast<T *>(new_exp_avg);
-    T *nv = static_cast<T *>(new_exp_avg_sq);
-    parallelFor(n, [=](int64_t i) {
-      float m1, v1;
-      const float p1 = radamStep(c, toF32(p[i]), toF32(gp[i]), toF32(m[i]),
-                                 toF32(v[i]), &m1, &v1);
-      nm[i] = fromF32<T>(m1);
-      nv[i] = fromF32<T>(v1);
-      np[i] = fromF32<T>(p1);
-    });
-  });
-  *new_step = c.adam.t;
+  momentsCompute(
+      param, grad, exp_avg, exp_avg_sq, step, nullptr, new_param, new_exp_avg,
+      new_exp_avg_sq, new_step, nullptr, n, dtype, false, found_inf,
+      [&](float before) {
+        return radamCoefs(before, lr, beta1, beta2, eps, weight_decay,
+                          decoupled_weight_decay);
+      },
+      [](const RadamCoefs &c, float p, float g, float m, float v, float,
+         float *m1, float *v1,
+         float *) { return radamStep(c, p, g, m, v, m1, v1); });
 }
 
 /// The RMSprop update of one checked buffer.

@@ -173,6 +173,18 @@ protected:
   static Value f32(FloatAttr attr, RuntimeBuilder &rb) {
     return rb.f32(attr.getValueAsDouble());
   }
+  /// Adam's and RAdam's: lr, its factor, beta1, beta2, eps, weight_decay,
+  /// decoupled_weight_decay.
+  static SmallVector<Value> adamHyperparameters(Op op, Value lrFactor,
+                                                RuntimeBuilder &rb) {
+    return {f32(op.getLrAttr(), rb),
+            lrFactor,
+            f32(op.getBeta1Attr(), rb),
+            f32(op.getBeta2Attr(), rb),
+            f32(op.getEpsAttr(), rb),
+            f32(op.getWeightDecayAttr(), rb),
+            rb.i32(op.getDecoupledWeightDecay() ? 1 : 0)};
+  }
 
 private:
   const SkipPredicates &predicates;
@@ -207,14 +219,9 @@ struct AdamUpdateLowering : UpdateRunLowering<nn::AdamUpdateOp> {
   }
   SmallVector<Value> hyperparameters(nn::AdamUpdateOp op, Value lrFactor,
                                      RuntimeBuilder &rb) const override {
-    return {f32(op.getLrAttr(), rb),
-            lrFactor,
-            f32(op.getBeta1Attr(), rb),
-            f32(op.getBeta2Attr(), rb),
-            f32(op.getEpsAttr(), rb),
-            f32(op.getWeightDecayAttr(), rb),
-            rb.i32(op.getDecoupledWeightDecay() ? 1 : 0),
-            rb.i32(op.getAmsgrad() ? 1 : 0)};
+    SmallVector<Value> values = adamHyperparameters(op, lrFactor, rb);
+    values.push_back(rb.i32(op.getAmsgrad() ? 1 : 0));
+    return values;
   }
 };
 
@@ -229,13 +236,7 @@ struct RadamUpdateLowering : UpdateRunLowering<nn::RadamUpdateOp> {
   }
   SmallVector<Value> hyperparameters(nn::RadamUpdateOp op, Value lrFactor,
                                      RuntimeBuilder &rb) const override {
-    return {f32(op.getLrAttr(), rb),
-            lrFactor,
-            f32(op.getBeta1Attr(), rb),
-            f32(op.getBeta2Attr(), rb),
-            f32(op.getEpsAttr(), rb),
-            f32(op.getWeightDecayAttr(), rb),
-            rb.i32(op.getDecoupledWeightDecay() ? 1 : 0)};
+    return adamHyperparameters(op, lrFactor, rb);
   }
 };
 
