@@ -252,6 +252,36 @@ void torchAdamWF32(const AdamConfig &c, float step, float &p, float g, float &m,
   p = p + static_cast<float>(-(double(c.lr) / bc1)) * m / denom;
 }
 
+/// One element of an Adam-family step (Adam's, RAdam's) in f64: the
+/// param after decoupled decay, m' and v', and the gradient's magnitude for
+/// the bounds (an L2 sum is rounded relative to its terms).
+struct MomentsF64 {
+  double decayed, gMag, m1, v1;
+};
+
+/// MomentsF64 for configuration `c` (AdamConfig, RadamConfig) on p, g, m,
+/// v; appends m' and v' with their bounds of the header to the lists.
+template <typename Config>
+MomentsF64 momentsF64(const Config &c, amp_dtype_t dtype, double pv, double gv,
+                      double mv, double vv, std::vector<double> &mRef,
+                      std::vector<double> &mTol, std::vector<double> &vRef,
+                      std::vector<double> &vTol) {
+  MomentsF64 r;
+  r.decayed = c.decoupled ? pv * (1 - double(c.lr) * c.weightDecay) : pv;
+  r.gMag = std::fabs(gv);
+  if (!c.decoupled) {
+    r.gMag += double(c.weightDecay) * std::fabs(pv);
+    gv += double(c.weightDecay) * pv;
+  }
+  r.m1 = c.beta1 * mv + (1 - double(c.beta1)) * gv;
+  r.v1 = c.beta2 * vv + (1 - double(c.beta2)) * gv * gv;
+  mRef.push_back(r.m1);
+  mTol.push_back(outTol(dtype, r.m1, 8 * kU * (std::fabs(mv) + r.gMag)));
+  vRef.push_back(r.v1);
+  vTol.push_back(outTol(dtype, r.v1, 8 * kU * (vv + r.gMag * r.gMag)));
+  return r;
+}
+
 class AdamTest
     : public ::testing::TestWithParam<std::tuple<int, amp_dtype_t, bool>> {};
 
@@ -292,18 +322,9 @@ TEST_P(AdamTest, MatchesPyTorchOverSeveralSteps) {
     std::vector<double> pRef, pTol, mRef, mTol, vRef, vTol, vmaxRef;
     for (int64_t i = 0; i < n; ++i) {
       // AdamW (or Adam with its L2 penalty) in f64.
-      double pv = p.get(i), gv = g.get(i), mv = m.get(i), vv = v.get(i);
-      double decayed =
-          c.decoupled ? pv * (1 - double(c.lr) * c.weightDecay) : pv;
-      // The gradient's magnitude for the bounds: the L2 sum is rounded
-      // relative to its terms.
-      double gMag = std::fabs(gv);
-      if (!c.decoupled) {
-        gMag += double(c.weightDecay) * std::fabs(pv);
-        gv += double(c.weightDecay) * pv;
-      }
-      double m1 = c.beta1 * mv + (1 - double(c.beta1)) * gv;
-      double v1 = c.beta2 * vv + (1 - double(c.beta2)) * gv * gv;
+      const double pv = p.get(i), mv = m.get(i);
+      const auto [decayed, gMag, m1, v1] = momentsF64(
+          c, dtype, pv, g.get(i), mv, v.get(i), mRef, mTol, vRef, vTol);
       // AMSGrad divides by max(vmax, v'), within v''s bound (max is
       // 1-Lipschitz).
       double w = c.amsgrad ? std::max(vmax.get(i), v1) : v1;
@@ -311,10 +332,6 @@ TEST_P(AdamTest, MatchesPyTorchOverSeveralSteps) {
       double denom = std::sqrt(w / bc2) + c.eps;
       double update = stepSize * m1 / denom;
       double p1 = decayed - update;
-      mRef.push_back(m1);
-      mTol.push_back(outTol(dtype, m1, 8 * kU * (std::fabs(mv) + gMag)));
-      vRef.push_back(v1);
-      vTol.push_back(outTol(dtype, v1, 8 * kU * (vv + gMag * gMag)));
       pRef.push_back(p1);
       pTol.push_back(outTol(
           dtype, p1,
@@ -573,16 +590,9 @@ TEST_P(RadamTest, MatchesPyTorchOverSeveralSteps) {
     for (int64_t i = 0; i < n; ++i) {
       // RAdam in f64: update = S m' / D with S = lr r sqrt(bc2) / bc1 and
       // D = sqrt(v') + eps when rectified, else S = lr / bc1 and D = 1.
-      double pv = p.get(i), gv = g.get(i), mv = m.get(i), vv = v.get(i);
-      double decayed =
-          c.decoupled ? pv * (1 - double(c.lr) * c.weightDecay) : pv;
-      double gMag = std::fabs(gv);
-      if (!c.decoupled) {
-        gMag += double(c.weightDecay) * std::fabs(pv);
-        gv += double(c.weightDecay) * pv;
-      }
-      double m1 = c.beta1 * mv + (1 - double(c.beta1)) * gv;
-      double v1 = c.beta2 * vv + (1 - double(c.beta2)) * gv * gv;
+      const double pv = p.get(i), mv = m.get(i);
+      const auto [decayed, gMag, m1, v1] = momentsF64(
+          c, dtype, pv, g.get(i), mv, v.get(i), mRef, mTol, vRef, vTol);
       double stepSize = c.lr / k.bc1, denom = 1.0;
       if (k.rectified) {
         stepSize *= k.rect * std::sqrt(k.bc2);
@@ -590,10 +600,6 @@ TEST_P(RadamTest, MatchesPyTorchOverSeveralSteps) {
       }
       double update = stepSize * m1 / denom;
       double p1 = decayed - update;
-      mRef.push_back(m1);
-      mTol.push_back(outTol(dtype, m1, 8 * kU * (std::fabs(mv) + gMag)));
-      vRef.push_back(v1);
-      vTol.push_back(outTol(dtype, v1, 8 * kU * (vv + gMag * gMag)));
       pRef.push_back(p1);
       // The scalars' and the chain's roundings (up to 8, relative), m''s
       // error through S / D, and v''s (4u relative in sqrt).
