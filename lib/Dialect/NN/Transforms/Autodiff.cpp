@@ -510,8 +510,9 @@ static OptimizerResults buildOptimizer(func::FuncOp fn, OpBuilder &b,
   bool adagrad = options.optimizer == Optimizer::Adagrad;
   auto scalarF32 = RankedTensorType::get({}, b.getF32Type());
 
-  // The state of each param, in order: Adam's exp_avg, exp_avg_sq and step,
-  // then its max_exp_avg_sq with AMSGrad; RMSprop's square_avg, then its
+  // The state of each param, in order: Adam's (and RAdam's) exp_avg,
+  // exp_avg_sq and step, then Adam's max_exp_avg_sq with AMSGrad;
+  // RMSprop's square_avg, then its
   // momentum buffer when momentum > 0 and its grad_avg when centered;
   // Adagrad's state_sum, then its step when lr_decay > 0; or SGD's momentum
   // buffer when momentum > 0.
