@@ -55,6 +55,8 @@ constexpr const char *kPipelines[] = {
     "no-decay=bias amsgrad},amp-pipeline,amp-to-runtime)",
     "builtin.module(nn-autodiff{optimizer=rmsprop momentum=0.9 centered},"
     "amp-pipeline,amp-to-runtime)",
+    "builtin.module(nn-autodiff{optimizer=radam decoupled-weight-decay "
+    "weight-decay=0.01 param-lr=bias=0.01},amp-pipeline,amp-to-runtime)",
     "builtin.module(nn-autodiff{optimizer=adagrad lr-decay=0.01 "
     "initial-accumulator-value=0.1},amp-pipeline{compute-type=bf16},"
     "amp-to-runtime)",
