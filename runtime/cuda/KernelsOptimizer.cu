@@ -261,7 +261,7 @@ amp_status_t launchCounted(Checker &check, TensorTable<K, Cap> &table,
 }
 
 //===----------------------------------------------------------------------===//
-// Adam and AdamW
+// Adam, AdamW and RAdam
 //===----------------------------------------------------------------------===//
 
 // Pointers per buffer: param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq,
@@ -274,8 +274,8 @@ constexpr int kAdamStep = 9;
 struct AdamHyper {
   float lr, beta1, beta2, eps, weightDecay;
   int32_t decoupledWeightDecay; // 1: AdamW, 0: Adam's L2 penalty
-  int32_t amsgrad;
-  const float *lrFactor; // the schedule's factor (NULL: none)
+  int32_t amsgrad;              // 0 for RAdam
+  const float *lrFactor;        // the schedule's factor (NULL: none)
 };
 
 template <int Cap> struct AdamArgs {
@@ -287,10 +287,43 @@ template <int Cap> struct AdamArgs {
 constexpr int kAdamCap = tableCap<kAdamPtrs>(sizeof(AdamHyper) + 16);
 static_assert(sizeof(AdamArgs<kAdamCap>) <= kParamBytes, "kernel parameters");
 
-template <bool Amsgrad, int Cap>
+/// torch.optim.Adam(W)'s rule (OptimizerMath.h): its scalars for the step
+/// counter before the update, and one element's step.
+struct AdamRule {
+  using Coefs = AdamCoefs;
+  static constexpr const char *kName = "adam-update";
+  __device__ static Coefs coefs(float step, const AdamHyper &h) {
+    return adamCoefs(step, scheduledLr(h.lr, h.lrFactor), h.beta1, h.beta2,
+                     h.eps, h.weightDecay, h.decoupledWeightDecay, h.amsgrad);
+  }
+  __device__ static float step(const Coefs &c, float p, float g, float m,
+                               float v, float vmax, float *m1, float *v1,
+                               float *vmax1) {
+    return adamStep(c, p, g, m, v, vmax, m1, v1, vmax1);
+  }
+};
+
+/// torch.optim.RAdam's rule (no maxima).
+struct RadamRule {
+  using Coefs = RadamCoefs;
+  static constexpr const char *kName = "radam-update";
+  __device__ static Coefs coefs(float step, const AdamHyper &h) {
+    return radamCoefs(step, scheduledLr(h.lr, h.lrFactor), h.beta1, h.beta2,
+                      h.eps, h.weightDecay, h.decoupledWeightDecay);
+  }
+  __device__ static float step(const Coefs &c, float p, float g, float m,
+                               float v, float, float *m1, float *v1, float *) {
+    return radamStep(c, p, g, m, v, m1, v1);
+  }
+};
+
+/// An update with Adam's moments and step counter by `Rule` (AdamRule,
+/// RadamRule); with `Amsgrad` the maxima too.
+template <typename Rule, bool Amsgrad, int Cap>
 __global__ void __launch_bounds__(kThreads)
-    adamKernel(const __grid_constant__ AdamArgs<Cap> args) {
-  __shared__ AdamCoefs blockCoefs;
+    momentsKernel(const __grid_constant__ AdamArgs<Cap> args) {
+  using Coefs = typename Rule::Coefs;
+  __shared__ Coefs blockCoefs;
   const Chunk ch = locateChunk(args.table);
   const int t = ch.tensor;
   const bool skip = skipStep(args.foundInf);
@@ -298,11 +331,8 @@ __global__ void __launch_bounds__(kThreads)
   if (threadIdx.x == 0) {
     const float step =
         readStepCount<kAdamStep>(args.table, ch, args.writeSteps, skip);
-    const AdamHyper &h = args.h;
     if (!skip)
-      blockCoefs =
-          adamCoefs(step, scheduledLr(h.lr, h.lrFactor), h.beta1, h.beta2,
-                    h.eps, h.weightDecay, h.decoupledWeightDecay, Amsgrad);
+      blockCoefs = Rule::coefs(step, args.h);
   }
   __syncthreads();
   const bool packed = args.table.packed[t];
@@ -327,30 +357,32 @@ __global__ void __launch_bounds__(kThreads)
         copyChunk(ins[k + 1], outs[k], ch.begin, ch.end, packed);
       return;
     }
-    const AdamCoefs c = blockCoefs;
+    const Coefs c = blockCoefs;
     mapChunk<T, NI, NO>(ins, outs, ch.begin, ch.end, packed,
                         [&](const float(&x)[NI], float(&y)[NO]) {
                           float vmax = 0.0f, newVmax;
                           if constexpr (Amsgrad)
                             vmax = x[4];
-                          y[0] = adamStep(c, x[0], x[1], x[2], x[3], vmax,
-                                          &y[1], &y[2], &newVmax);
+                          y[0] = Rule::step(c, x[0], x[1], x[2], x[3], vmax,
+                                            &y[1], &y[2], &newVmax);
                           if constexpr (Amsgrad)
                             y[3] = newVmax;
                         });
   });
 }
 
-template <int Cap>
+/// Launches `Rule`'s update over the n buffers (the maxima arrays used
+/// with h.amsgrad; NULL for RAdam).
+template <typename Rule, int Cap>
 amp_status_t
-launchAdam(Checker &check, int32_t n, const void *const *params,
-           const void *const *grads, const void *const *exp_avgs,
-           const void *const *exp_avg_sqs, const float *const *steps,
-           const void *const *max_exp_avg_sqs, void *const *new_params,
-           void *const *new_exp_avgs, void *const *new_exp_avg_sqs,
-           float *const *new_steps, void *const *new_max_exp_avg_sqs,
-           const int64_t *sizes, const amp_dtype_t *dtypes, const AdamHyper &h,
-           const int8_t *foundInf, cudaStream_t stream) {
+launchMoments(Checker &check, int32_t n, const void *const *params,
+              const void *const *grads, const void *const *exp_avgs,
+              const void *const *exp_avg_sqs, const float *const *steps,
+              const void *const *max_exp_avg_sqs, void *const *new_params,
+              void *const *new_exp_avgs, void *const *new_exp_avg_sqs,
+              float *const *new_steps, void *const *new_max_exp_avg_sqs,
+              const int64_t *sizes, const amp_dtype_t *dtypes,
+              const AdamHyper &h, const int8_t *foundInf, cudaStream_t stream) {
   auto args = std::make_unique<AdamArgs<Cap>>();
   args->h = h;
   args->foundInf = foundInf;
@@ -376,101 +408,12 @@ launchAdam(Checker &check, int32_t n, const void *const *params,
       [&](unsigned chunks, bool writeSteps) {
         args->writeSteps = writeSteps;
         if (amsgrad)
-          adamKernel<true, Cap><<<chunks, kThreads, 0, stream>>>(*args);
+          momentsKernel<Rule, true, Cap>
+              <<<chunks, kThreads, 0, stream>>>(*args);
         else
-          adamKernel<false, Cap><<<chunks, kThreads, 0, stream>>>(*args);
-        return launched(check, "adam-update");
-      });
-}
-
-//===----------------------------------------------------------------------===//
-// RAdam
-//===----------------------------------------------------------------------===//
-
-// Pointers per buffer: param, grad, exp_avg, exp_avg_sq, new_param,
-// new_exp_avg, new_exp_avg_sq (which decide packed access), step, new_step.
-constexpr int kRadamPtrs = 9;
-constexpr int kRadamStep = 7;
-
-/// AdamHyper without AMSGrad (amsgrad is 0).
-template <int Cap> struct RadamArgs {
-  AdamHyper h;
-  const int8_t *foundInf;
-  int32_t writeSteps; // readStepCount's
-  TensorTable<kRadamPtrs, Cap> table;
-};
-constexpr int kRadamCap = tableCap<kRadamPtrs>(sizeof(AdamHyper) + 16);
-static_assert(sizeof(RadamArgs<kRadamCap>) <= kParamBytes, "kernel parameters");
-
-template <int Cap>
-__global__ void __launch_bounds__(kThreads)
-    radamKernel(const __grid_constant__ RadamArgs<Cap> args) {
-  __shared__ RadamCoefs blockCoefs;
-  const Chunk ch = locateChunk(args.table);
-  const int t = ch.tensor;
-  const bool skip = skipStep(args.foundInf);
-  // The scalars once per block, from the step counter on the device.
-  if (threadIdx.x == 0) {
-    const float step =
-        readStepCount<kRadamStep>(args.table, ch, args.writeSteps, skip);
-    const AdamHyper &h = args.h;
-    if (!skip)
-      blockCoefs =
-          radamCoefs(step, scheduledLr(h.lr, h.lrFactor), h.beta1, h.beta2,
-                     h.eps, h.weightDecay, h.decoupledWeightDecay);
-  }
-  __syncthreads();
-  const bool packed = args.table.packed[t];
-  withStorage(args.table.dtype[t], [&](auto tag) {
-    using T = decltype(tag);
-    const T *const in[4] = {static_cast<const T *>(args.table.ptr[0][t]),
-                            static_cast<const T *>(args.table.ptr[1][t]),
-                            static_cast<const T *>(args.table.ptr[2][t]),
-                            static_cast<const T *>(args.table.ptr[3][t])};
-    T *const out[3] = {static_cast<T *>(args.table.ptr[4][t]),
-                       static_cast<T *>(args.table.ptr[5][t]),
-                       static_cast<T *>(args.table.ptr[6][t])};
-    if (skip) {
-      copyChunk(in[0], out[0], ch.begin, ch.end, packed);
-      copyChunk(in[2], out[1], ch.begin, ch.end, packed);
-      copyChunk(in[3], out[2], ch.begin, ch.end, packed);
-      return;
-    }
-    const RadamCoefs c = blockCoefs;
-    mapChunk<T, 4, 3>(in, out, ch.begin, ch.end, packed,
-                      [&](const float(&x)[4], float(&y)[3]) {
-                        y[0] =
-                            radamStep(c, x[0], x[1], x[2], x[3], &y[1], &y[2]);
-                      });
-  });
-}
-
-template <int Cap>
-amp_status_t
-launchRadam(Checker &check, int32_t n, const void *const *params,
-            const void *const *grads, const void *const *exp_avgs,
-            const void *const *exp_avg_sqs, const float *const *steps,
-            void *const *new_params, void *const *new_exp_avgs,
-            void *const *new_exp_avg_sqs, float *const *new_steps,
-            const int64_t *sizes, const amp_dtype_t *dtypes, const AdamHyper &h,
-            const int8_t *foundInf, cudaStream_t stream) {
-  auto args = std::make_unique<RadamArgs<Cap>>();
-  args->h = h;
-  args->foundInf = foundInf;
-  return launchCounted<kRadamStep>(
-      check, args->table, n, sizes, dtypes, steps, new_steps, foundInf, stream,
-      [&](int32_t i, void *(&p)[kRadamPtrs]) {
-        const void *ptrs[kRadamPtrs] = {
-            params[i],          grads[i],      exp_avgs[i],
-            exp_avg_sqs[i],     new_params[i], new_exp_avgs[i],
-            new_exp_avg_sqs[i], steps[i],      new_steps[i]};
-        for (int k = 0; k < kRadamPtrs; ++k)
-          p[k] = const_cast<void *>(ptrs[k]);
-      },
-      [&](unsigned chunks, bool writeSteps) {
-        args->writeSteps = writeSteps;
-        radamKernel<Cap><<<chunks, kThreads, 0, stream>>>(*args);
-        return launched(check, "radam-update");
+          momentsKernel<Rule, false, Cap>
+              <<<chunks, kThreads, 0, stream>>>(*args);
+        return launched(check, Rule::kName);
       });
 }
 
@@ -872,13 +815,13 @@ amp_adam_update(const void *param, const void *grad, const void *exp_avg,
           n, dtype, lr, beta1, beta2, eps, weight_decay, decoupled_weight_decay,
           amsgrad))
     return s;
-  return launchAdam<1>(check, 1, &param, &grad, &exp_avg, &exp_avg_sq, &step,
-                       &max_exp_avg_sq, &new_param, &new_exp_avg,
-                       &new_exp_avg_sq, &new_step, &new_max_exp_avg_sq, &n,
-                       &dtype,
-                       {lr, beta1, beta2, eps, weight_decay,
-                        decoupled_weight_decay, amsgrad, lr_factor},
-                       found_inf, toStream(stream));
+  return launchMoments<AdamRule, 1>(
+      check, 1, &param, &grad, &exp_avg, &exp_avg_sq, &step, &max_exp_avg_sq,
+      &new_param, &new_exp_avg, &new_exp_avg_sq, &new_step, &new_max_exp_avg_sq,
+      &n, &dtype,
+      {lr, beta1, beta2, eps, weight_decay, decoupled_weight_decay, amsgrad,
+       lr_factor},
+      found_inf, toStream(stream));
 }
 
 amp_status_t amp_adam_update_multi(
@@ -898,13 +841,13 @@ amp_status_t amp_adam_update_multi(
           new_max_exp_avg_sqs, sizes, dtypes, lr, beta1, beta2, eps,
           weight_decay, decoupled_weight_decay, amsgrad))
     return s;
-  return launchAdam<kAdamCap>(check, n_buffers, params, grads, exp_avgs,
-                              exp_avg_sqs, steps, max_exp_avg_sqs, new_params,
-                              new_exp_avgs, new_exp_avg_sqs, new_steps,
-                              new_max_exp_avg_sqs, sizes, dtypes,
-                              {lr, beta1, beta2, eps, weight_decay,
-                               decoupled_weight_decay, amsgrad, lr_factor},
-                              found_inf, toStream(stream));
+  return launchMoments<AdamRule, kAdamCap>(
+      check, n_buffers, params, grads, exp_avgs, exp_avg_sqs, steps,
+      max_exp_avg_sqs, new_params, new_exp_avgs, new_exp_avg_sqs, new_steps,
+      new_max_exp_avg_sqs, sizes, dtypes,
+      {lr, beta1, beta2, eps, weight_decay, decoupled_weight_decay, amsgrad,
+       lr_factor},
+      found_inf, toStream(stream));
 }
 
 amp_status_t amp_radam_update(const void *param, const void *grad,
@@ -922,12 +865,12 @@ amp_status_t amp_radam_update(const void *param, const void *grad,
           new_exp_avg, new_exp_avg_sq, new_step, nullptr, n, dtype, lr, beta1,
           beta2, eps, weight_decay, decoupled_weight_decay, 0))
     return s;
-  return launchRadam<1>(check, 1, &param, &grad, &exp_avg, &exp_avg_sq, &step,
-                        &new_param, &new_exp_avg, &new_exp_avg_sq, &new_step,
-                        &n, &dtype,
-                        {lr, beta1, beta2, eps, weight_decay,
-                         decoupled_weight_decay, 0, lr_factor},
-                        found_inf, toStream(stream));
+  return launchMoments<RadamRule, 1>(
+      check, 1, &param, &grad, &exp_avg, &exp_avg_sq, &step, nullptr,
+      &new_param, &new_exp_avg, &new_exp_avg_sq, &new_step, nullptr, &n, &dtype,
+      {lr, beta1, beta2, eps, weight_decay, decoupled_weight_decay, 0,
+       lr_factor},
+      found_inf, toStream(stream));
 }
 
 amp_status_t amp_radam_update_multi(
@@ -946,12 +889,13 @@ amp_status_t amp_radam_update_multi(
           nullptr, sizes, dtypes, lr, beta1, beta2, eps, weight_decay,
           decoupled_weight_decay, 0))
     return s;
-  return launchRadam<kRadamCap>(check, n_buffers, params, grads, exp_avgs,
-                                exp_avg_sqs, steps, new_params, new_exp_avgs,
-                                new_exp_avg_sqs, new_steps, sizes, dtypes,
-                                {lr, beta1, beta2, eps, weight_decay,
-                                 decoupled_weight_decay, 0, lr_factor},
-                                found_inf, toStream(stream));
+  return launchMoments<RadamRule, kAdamCap>(
+      check, n_buffers, params, grads, exp_avgs, exp_avg_sqs, steps, nullptr,
+      new_params, new_exp_avgs, new_exp_avg_sqs, new_steps, nullptr, sizes,
+      dtypes,
+      {lr, beta1, beta2, eps, weight_decay, decoupled_weight_decay, 0,
+       lr_factor},
+      found_inf, toStream(stream));
 }
 
 amp_status_t
