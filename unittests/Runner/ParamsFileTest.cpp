@@ -144,3 +144,18 @@ TEST(ParamsFileTest, BuffersFollowTheParams) {
   EXPECT_TRUE(
       checkParamsMatch(loaded, "p", fn, paramsFileArgs(fn)).succeeded());
 }
+
+// The averaged model's file (--save-ema): the params' averages, then the
+// buffers' averages when the step keeps them (ema-buffers), else the
+// buffers.
+TEST(ParamsFileTest, AveragedModel) {
+  FunctionSignature fn;
+  fn.name = "step";
+  fn.args = {tensor(Role::Param, {2}), tensor(Role::Buffer, {3}),
+             tensor(Role::Ema, {2}),
+             tensor(Role::EmaCount, {}, ElementType::I64)};
+  EXPECT_EQ(paramsFileArgs(fn, Role::Ema), (std::vector<int>{2, 1}));
+  fn.args.push_back(tensor(Role::Ema, {3}));
+  EXPECT_EQ(paramsFileArgs(fn, Role::Ema), (std::vector<int>{2, 4}));
+  EXPECT_EQ(paramsFileArgs(fn), (std::vector<int>{0, 1}));
+}

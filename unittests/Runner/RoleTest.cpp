@@ -23,11 +23,11 @@ TEST(RoleTest, SpellingsAreTheIRs) {
   std::vector<std::string> names;
   for (Role role : kAllRoles)
     names.push_back(roleName(role));
-  EXPECT_EQ(names,
-            (std::vector<std::string>{
-                "param", "opt_state", "input", "label", "loss", "loss_scale",
-                "growth_tracker", "hysteresis_tracker", "found_inf", "buffer",
-                "schedule_state", "lr", "grad_norm", "rng_state"}));
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "param", "opt_state", "input", "label", "loss",
+                       "loss_scale", "growth_tracker", "hysteresis_tracker",
+                       "found_inf", "buffer", "schedule_state", "lr",
+                       "grad_norm", "rng_state", "ema", "ema_count"}));
 }
 
 TEST(RoleTest, UnknownSpellings) {

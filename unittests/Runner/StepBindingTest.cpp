@@ -355,3 +355,76 @@ TEST(StepBindingTest, UnderflowProbe) {
   EXPECT_EQ(checkUnderflowProbe(probe, step, b).message(),
             "@grads's label must have the type of @linear_step's");
 }
+
+namespace {
+/// linear_step with a buffer and moving averages (nn-autodiff's ema-decay):
+/// one per param, then with `bufferAverages` one for the buffer, and their
+/// count; arguments 0-1 params, 7 input, 8 label, 9 the buffer, then the
+/// averages and the count.
+FunctionSignature averagedStep(bool bufferAverages) {
+  FunctionSignature s = linearStepSignature();
+  std::vector<TensorDesc> added = {tensor(Role::Buffer, {3}),
+                                   tensor(Role::Ema, {2, 2}),
+                                   tensor(Role::Ema, {2})};
+  if (bufferAverages)
+    added.push_back(tensor(Role::Ema, {3}));
+  added.push_back(tensor(Role::EmaCount, {}, ElementType::I64));
+  for (const TensorDesc &arg : added) {
+    s.args.push_back(arg);
+    s.results.push_back(arg);
+  }
+  return s;
+}
+} // namespace
+
+// The averaged model's params are the averages; its buffers are the
+// model's, or their averages when the step keeps them (ema-buffers).
+TEST(StepBindingTest, MovingAverages) {
+  FunctionSignature eval;
+  eval.name = "forward";
+  const TensorDesc input = linearStepSignature().args[7];
+  eval.args = {tensor(Role::Param, {2, 2}), tensor(Role::Param, {2}),
+               tensor(Role::Buffer, {3}), input};
+  eval.results = {tensor(std::nullopt, {input.shape[0], 2})};
+  for (bool bufferAverages : {false, true}) {
+    FunctionSignature step = averagedStep(bufferAverages);
+    StepBinding b = bound(step);
+    EXPECT_EQ(b.args(Role::Ema).size(), bufferAverages ? 3u : 2u);
+    EXPECT_EQ(b.args(Role::EmaCount),
+              (std::vector<int>{bufferAverages ? 13 : 12}));
+    EXPECT_EQ(checkEvalFunction(eval, step, b).message(), "");
+    std::vector<void *> stepArgs;
+    for (size_t i = 0; i < step.args.size(); ++i)
+      stepArgs.push_back(reinterpret_cast<void *>(uintptr_t(0x100 + i)));
+    EXPECT_EQ(bindCallArgs(eval, b, stepArgs, {}),
+              (std::vector<void *>{stepArgs[0], stepArgs[1], stepArgs[9],
+                                   stepArgs[7]}));
+    EXPECT_EQ(
+        bindCallArgs(eval, b, stepArgs, {}, Role::Ema),
+        (std::vector<void *>{stepArgs[10], stepArgs[11],
+                             stepArgs[bufferAverages ? 12 : 9], stepArgs[7]}));
+  }
+}
+
+TEST(StepBindingTest, MovingAverageErrors) {
+  FunctionSignature s = averagedStep(false);
+  s.args.erase(s.args.begin() + 11);
+  s.results.erase(s.results.begin() + 11);
+  EXPECT_EQ(bindError(s),
+            "@linear_step takes 1 ema argument(s), 2 param(s) and 1 "
+            "buffer(s): an average of each param, then of each buffer or of "
+            "none");
+  s = averagedStep(false);
+  s.args[11].shape = s.results[11].shape = {3};
+  EXPECT_EQ(bindError(s), "ema argument #11 of @linear_step is [3] f32, but "
+                          "argument #1 it averages is [2] f32");
+  s = averagedStep(false);
+  s.args[12].type = s.results[12].type = ElementType::F32;
+  EXPECT_EQ(bindError(s), "@linear_step takes ema arguments, so it needs "
+                          "exactly one ema_count argument, a 0-d i64");
+  s = averagedStep(false);
+  s.args.pop_back();
+  s.results.pop_back();
+  EXPECT_EQ(bindError(s), "@linear_step takes ema arguments, so it needs "
+                          "exactly one ema_count argument, a 0-d i64");
+}

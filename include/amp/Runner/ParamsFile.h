@@ -36,8 +36,12 @@ Status writeParamsFile(const std::string &path,
                        const std::vector<HostTensor> &params);
 
 /// The arguments of `fn` that a params file holds, in the file's order: the
-/// params, then the buffers, each in argument order.
-std::vector<int> paramsFileArgs(const FunctionSignature &fn);
+/// params, then the buffers, each in argument order. With `weights` =
+/// Role::Ema, those of the averaged model (nn-autodiff's ema-decay), which
+/// --load-params reads as params and buffers: the params' moving averages,
+/// then the buffers' (ema-buffers) or else the buffers.
+std::vector<int> paramsFileArgs(const FunctionSignature &fn,
+                                Role weights = Role::Param);
 
 /// Checks that `loaded` (read from `path`) holds exactly the tensors of
 /// `step`'s arguments `paramArgs` (paramsFileArgs), in order and with their

@@ -32,6 +32,8 @@ enum class Role {
   Lr,            // "lr": the learning rate the step used (a 0-d f32 result)
   GradNorm,      // "grad_norm": the gradients' norm before clipping (result)
   RngState,      // "rng_state": the step count that offsets dropout seeds
+  Ema,           // "ema": a moving average of a param (f32), threaded
+  EmaCount,      // "ema_count": the updates the averages have had, threaded
 };
 
 /// Every role, in declaration order.
@@ -42,7 +44,8 @@ inline constexpr Role kAllRoles[] = {
     Role::GrowthTracker, Role::HysteresisTracker,
     Role::FoundInf,      Role::Buffer,
     Role::ScheduleState, Role::Lr,
-    Role::GradNorm,      Role::RngState};
+    Role::GradNorm,      Role::RngState,
+    Role::Ema,           Role::EmaCount};
 
 /// The IR spelling of `role` ("param", "opt_state", ...).
 const char *roleName(Role role);

@@ -69,11 +69,14 @@ Status checkUnderflowProbe(const FunctionSignature &probe,
 
 /// The buffer pointers of a call to `fn`, whose arguments are params, buffers,
 /// inputs and label bound to `step`'s argument buffers `stepArgs` (each role
-/// in order), followed by `results`.
+/// in order), followed by `results`. With `weights` = Role::Ema, `fn`'s
+/// params and buffers are bound to the step's moving averages of them (the
+/// averaged model).
 std::vector<void *> bindCallArgs(const FunctionSignature &fn,
                                  const StepBinding &binding,
                                  const std::vector<void *> &stepArgs,
-                                 const std::vector<void *> &results);
+                                 const std::vector<void *> &results,
+                                 Role weights = Role::Param);
 
 } // namespace amp::runner
 

@@ -72,6 +72,11 @@ struct TrainOptions {
   int evalEvery = 0;
   std::string saveParams;
   std::string loadParams;
+  /// Steps with moving averages of the params (nn-autodiff's ema-decay):
+  /// evaluate the averaged model instead of the trained one, and write its
+  /// params file (the averages, then the buffers).
+  bool evalEma = false;
+  std::string saveEma;
   /// Write a checkpoint (Checkpoint.cpp: the whole threaded state and the
   /// data order) here after training, and every `checkpointEvery` steps
   /// when > 0.
@@ -225,7 +230,11 @@ private:
   /// Whether describe's text is an accuracy (of classes) rather than other
   /// scores: the lines that print it say "accuracy".
   bool reportsAccuracy() const { return !targets && !lossEval; }
-  Status saveParams() const;
+  /// Writes the params file of the trained model to `path`, or with
+  /// `weights` = Role::Ema that of the averaged one.
+  Status saveParams(const std::string &path, Role weights) const;
+  /// " (ema)" when evaluations use the moving averages, else "".
+  const char *evalModel() const { return options.evalEma ? " (ema)" : ""; }
   /// The step arguments a checkpoint holds: every threaded one, in
   /// argument order.
   std::vector<int> checkpointArgs() const;

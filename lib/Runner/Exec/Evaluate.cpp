@@ -60,7 +60,8 @@ StatusOr<Trainer::EvalResult> Trainer::evaluate(const EntryPoints &entry) {
   if (logits.failed())
     return logits.takeStatus();
   std::vector<void *> pointers =
-      bindCallArgs(eval, binding, argPointers(), {logits->data()});
+      bindCallArgs(eval, binding, argPointers(), {logits->data()},
+                   options.evalEma ? Role::Ema : Role::Param);
   const int64_t evalBatch = evalRows();
   const int64_t rows = split.eval.size();
   const bool readsLabel =

@@ -122,12 +122,20 @@ Status amp::runner::writeParamsFile(const std::string &path,
   return Status::success();
 }
 
-std::vector<int> amp::runner::paramsFileArgs(const FunctionSignature &fn) {
-  std::vector<int> args;
-  for (Role role : {Role::Param, Role::Buffer})
+std::vector<int> amp::runner::paramsFileArgs(const FunctionSignature &fn,
+                                             Role weights) {
+  auto argsOf = [&](Role role) {
+    std::vector<int> args;
     for (size_t i = 0; i < fn.args.size(); ++i)
       if (fn.args[i].role == role)
         args.push_back(static_cast<int>(i));
+    return args;
+  };
+  std::vector<int> args = argsOf(weights), buffers = argsOf(Role::Buffer);
+  // The averages of the params are followed by those of the buffers when
+  // they are averaged too (ema-buffers); else the model's buffers serve.
+  if (weights == Role::Param || args.size() == argsOf(Role::Param).size())
+    args.insert(args.end(), buffers.begin(), buffers.end());
   return args;
 }
 

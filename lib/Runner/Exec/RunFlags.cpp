@@ -159,6 +159,16 @@ const std::vector<RunFlag> &amp::runner::runFlagTable() {
       field("save-params", "FILE",
             "Write the final params (the format of --load-params)",
             &TrainOptions::saveParams),
+      field("eval-ema", nullptr,
+            "Evaluate the moving averages of the params (a step built "
+            "with nn-autodiff's ema-decay) instead of the params, as "
+            "PyTorch's AveragedModel is evaluated",
+            &TrainOptions::evalEma),
+      field("save-ema", "FILE",
+            "Write the params file of the averaged model: the moving "
+            "averages of the params (ema-decay), then the buffers; "
+            "--load-params reads it as params",
+            &TrainOptions::saveEma),
       field("load-params", "FILE",
             "Initialize params from a file written by --save-params "
             "(\"AMPPARAM1\", count, then per param rank, dims, f32 data)",

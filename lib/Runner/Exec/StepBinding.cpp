@@ -38,6 +38,37 @@ StatusOr<StepBinding> amp::runner::bindStep(const FunctionSignature &step) {
                               "input), and one with #nn.role<label> unless "
                               "its loss reads only the inputs");
 
+  // The moving averages (nn-autodiff's ema-decay): one per param, then
+  // with ema-buffers one per buffer, of its type, and the 0-d i64 count of
+  // their updates.
+  std::vector<int> averaged = b.args(Role::Param);
+  const std::vector<int> &buffers = b.args(Role::Buffer),
+                         &averages = b.args(Role::Ema),
+                         &counts = b.args(Role::EmaCount);
+  if (averages.size() > averaged.size())
+    averaged.insert(averaged.end(), buffers.begin(), buffers.end());
+  if (!averages.empty() || !counts.empty()) {
+    if (averages.size() != averaged.size())
+      return Status::error(
+          fn + " takes " + std::to_string(averages.size()) +
+          " ema argument(s), " + std::to_string(b.args(Role::Param).size()) +
+          " param(s) and " + std::to_string(buffers.size()) +
+          " buffer(s): an average of each param, then of each buffer or "
+          "of none");
+    for (size_t k = 0; k < averaged.size(); ++k)
+      if (step.args[averages[k]].shape != step.args[averaged[k]].shape ||
+          step.args[averages[k]].type != step.args[averaged[k]].type)
+        return Status::error(
+            "ema argument #" + std::to_string(averages[k]) + " of " + fn +
+            " is " + describeType(step.args[averages[k]]) + ", but argument #" +
+            std::to_string(averaged[k]) + " it averages is " +
+            describeType(step.args[averaged[k]]));
+    if (counts.size() != 1 || !step.args[counts[0]].shape.empty() ||
+        step.args[counts[0]].type != ElementType::I64)
+      return Status::error(fn + " takes ema arguments, so it needs exactly "
+                                "one ema_count argument, a 0-d i64");
+  }
+
   std::map<Role, int> seen;
   b.feedsArg.assign(step.results.size(), -1);
   for (size_t j = 0; j < step.results.size(); ++j) {
@@ -262,15 +293,29 @@ Status amp::runner::checkUnderflowProbe(const FunctionSignature &probe,
   return Status::success();
 }
 
-std::vector<void *> amp::runner::bindCallArgs(
-    const FunctionSignature &fn, const StepBinding &binding,
-    const std::vector<void *> &stepArgs, const std::vector<void *> &results) {
+std::vector<void *>
+amp::runner::bindCallArgs(const FunctionSignature &fn,
+                          const StepBinding &binding,
+                          const std::vector<void *> &stepArgs,
+                          const std::vector<void *> &results, Role weights) {
   std::vector<void *> pointers;
   std::map<Role, size_t> state;
   size_t input = 0;
+  // The averages are the params', then the buffers' when they are
+  // averaged too (ema-buffers), else the model's buffers serve.
+  const std::vector<int> &averages = binding.args(Role::Ema);
+  const size_t params = binding.args(Role::Param).size();
+  auto stepArg = [&](Role role, size_t k) {
+    if (weights != Role::Ema)
+      return binding.args(role)[k];
+    if (role == Role::Param)
+      return averages[k];
+    return averages.size() > params ? averages[params + k]
+                                    : binding.args(role)[k];
+  };
   for (const TensorDesc &arg : fn.args) {
     if (isSharedState(arg.role))
-      pointers.push_back(stepArgs[binding.args(*arg.role)[state[*arg.role]++]]);
+      pointers.push_back(stepArgs[stepArg(*arg.role, state[*arg.role]++)]);
     else if (arg.role == Role::Input)
       pointers.push_back(stepArgs[binding.inputs()[input++]]);
     else

@@ -63,7 +63,7 @@ Status Trainer::run(const EntryPoints &entry, std::ostream &out) {
       StatusOr<EvalResult> result = evaluate(entry);
       if (result.failed())
         return result.takeStatus();
-      out << "step " << step << "  held-out "
+      out << "step " << step << "  held-out" << evalModel() << " "
           << (reportsAccuracy() ? "accuracy " : "") << describe(*result)
           << "\n";
     }
@@ -87,7 +87,7 @@ Status Trainer::run(const EntryPoints &entry, std::ostream &out) {
     StatusOr<EvalResult> result = evaluate(entry);
     if (result.failed())
       return result.takeStatus();
-    out << (reportsAccuracy() ? "eval accuracy: " : "eval: ")
+    out << "eval" << evalModel() << (reportsAccuracy() ? " accuracy: " : ": ")
         << describe(*result) << "\n";
   }
   if (options.reportMemory)
@@ -95,7 +95,10 @@ Status Trainer::run(const EntryPoints &entry, std::ostream &out) {
   if (options.reportTime)
     reportTime(std::move(times), out);
   if (!options.saveParams.empty())
-    return saveParams();
+    if (Status s = saveParams(options.saveParams, Role::Param); s.failed())
+      return s;
+  if (!options.saveEma.empty())
+    return saveParams(options.saveEma, Role::Ema);
   return Status::success();
 }
 
@@ -329,9 +332,9 @@ void Trainer::prefetchBatch() {
   prefetchedAt = cursor;
 }
 
-Status Trainer::saveParams() const {
+Status Trainer::saveParams(const std::string &path, Role weights) const {
   std::vector<HostTensor> params;
-  for (int a : paramsFileArgs(program.step)) {
+  for (int a : paramsFileArgs(program.step, weights)) {
     HostTensor param;
     param.shape = program.step.args[a].shape;
     param.values.resize(program.step.args[a].numElements());
@@ -339,5 +342,5 @@ Status Trainer::saveParams() const {
       return s;
     params.push_back(std::move(param));
   }
-  return writeParamsFile(options.saveParams, params);
+  return writeParamsFile(path, params);
 }

@@ -105,6 +105,16 @@ StatusOr<std::unique_ptr<Trainer>> Trainer::create(const RuntimeLibrary &rt,
             checkUnderflowProbe(*p.underflowProbe, p.step, trainer->binding);
         s.failed())
       return s;
+  if ((trainer->options.evalEma || !trainer->options.saveEma.empty()) &&
+      trainer->binding.args(Role::Ema).empty())
+    return Status::error(
+        std::string(trainer->options.evalEma ? "--eval-ema" : "--save-ema") +
+        " needs a step that keeps moving averages of its params (ema "
+        "arguments: nn-autodiff's ema-decay); @" +
+        p.step.name + " has none");
+  if (trainer->options.evalEma && !p.eval)
+    return Status::error("--eval-ema needs an eval function (amp-run's "
+                         "--eval-entry, amp-compile's --eval-entry)");
   if (Status s = trainer->loadData(); s.failed())
     return s;
   if (Status s = trainer->allocateState(); s.failed())

@@ -2557,7 +2557,7 @@ func.func @unknown_role_spelling(%w: tensor<4xf32> {nn.role = #nn.role<weights>}
 
 // -----
 
-// expected-error @+1 {{'nn.role' on argument #1 must be one of #nn.role<param>, #nn.role<opt_state>, #nn.role<input>, #nn.role<label>, #nn.role<loss>, #nn.role<loss_scale>, #nn.role<growth_tracker>, #nn.role<hysteresis_tracker>, #nn.role<found_inf>, #nn.role<buffer>, #nn.role<schedule_state>, #nn.role<lr>, #nn.role<grad_norm>, #nn.role<rng_state>, got 1 : i64}}
+// expected-error @+1 {{'nn.role' on argument #1 must be one of #nn.role<param>, #nn.role<opt_state>, #nn.role<input>, #nn.role<label>, #nn.role<loss>, #nn.role<loss_scale>, #nn.role<growth_tracker>, #nn.role<hysteresis_tracker>, #nn.role<found_inf>, #nn.role<buffer>, #nn.role<schedule_state>, #nn.role<lr>, #nn.role<grad_norm>, #nn.role<rng_state>, #nn.role<ema>, #nn.role<ema_count>, got 1 : i64}}
 func.func @role_not_an_enum(%a: tensor<4xf32>, %b: tensor<4xf32> {nn.role = 1}) {
   return
 }

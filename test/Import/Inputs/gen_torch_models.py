@@ -1464,6 +1464,45 @@ def write_optimizers():
         write_bn_cnn_losses(f"opt_{name}_torch_log.csv", make)
 
 
+def write_ema():
+    """bn_cnn_eval.onnx trained by 10 full-batch SGD steps (lr 0.1, momentum
+    0.9) on its 16 rows, with torch.optim.swa_utils.AveragedModel(model,
+    multi_avg_fn=get_ema_multi_avg_fn(0.8), use_buffers=...) updated after
+    every step, as amp-run --autodiff-options "ema-decay=0.8 [ema-buffers]"
+    trains it. The averaged model's params and buffers after the last step,
+    one line per tensor in the order of amp-run --save-ema's file (the
+    params, then the running statistics): ema_torch_params.csv with
+    use_buffers=False (the buffers are the model's, which AveragedModel
+    copies), ema_buffers_torch_params.csv with use_buffers=True (the buffers
+    averaged too). The model runs once first, as write_batch_norm_cnn's
+    training-mode export did before the eval-mode export whose running
+    statistics amp starts from."""
+    from torch.optim.swa_utils import AveragedModel, get_ema_multi_avg_fn
+    for stem, use_buffers in (("ema", False), ("ema_buffers", True)):
+        model, features, labels = bn_cnn_model()
+        model.train()
+        x = torch.tensor(features / 16.0,
+                         dtype=torch.float32).reshape(16, 1, 8, 8)
+        y = torch.tensor(labels)
+        with torch.no_grad():
+            model(x)
+        averaged = AveragedModel(model,
+                                 multi_avg_fn=get_ema_multi_avg_fn(0.8),
+                                 use_buffers=use_buffers)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+        for _ in range(10):
+            opt.zero_grad()
+            nn.functional.cross_entropy(model(x), y).backward()
+            opt.step()
+            averaged.update_parameters(model)
+        tensors = list(averaged.module.parameters()) + [
+            b for b in averaged.module.buffers() if b.is_floating_point()]
+        with open(os.path.join(HERE, f"{stem}_torch_params.csv"), "w") as out:
+            for t in tensors:
+                out.write(",".join(f"{v:.9g}" for v in t.flatten().tolist())
+                          + "\n")
+
+
 def write_label_smoothing():
     """The BN CNN's losses under 10 steps of SGD (lr 0.1, momentum 0.9) on
     CrossEntropyLoss(label_smoothing=0.2) (label_smoothing_torch_log.csv,
@@ -2722,6 +2761,7 @@ def main():
     write_regression()
     write_elementwise_losses()
     write_lr_schedules()
+    write_ema()
     write_grad_norm()
     write_activations()
     write_resize()

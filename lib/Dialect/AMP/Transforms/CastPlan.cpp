@@ -37,6 +37,8 @@ static bool isStateRole(std::optional<nn::Role> role) {
   case nn::Role::Buffer:
   case nn::Role::ScheduleState:
   case nn::Role::RngState:
+  case nn::Role::Ema:
+  case nn::Role::EmaCount:
   case nn::Role::Loss:
   case nn::Role::LossScale:
   case nn::Role::GrowthTracker:

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <cmath>
 
@@ -177,14 +178,27 @@ LogicalResult LossScalingPass::rewrite(func::FuncOp fn) {
 
   // Clipping and updates go to the end of the step, in their order, so that
   // one unscale-and-check can sit after every gradient and before all of
-  // them.
+  // them; what reads their results (nn-autodiff's moving averages of the
+  // new params) follows them, in its order.
   Operation *terminator = body.getTerminator();
-  SmallVector<Operation *> tail;
-  for (Operation &op : body)
-    if (isa<nn::OptimizerUpdateOpInterface, nn::ClipGradNormOp>(op))
+  SmallVector<Operation *> tail, readers;
+  llvm::SmallPtrSet<Operation *, 32> moved;
+  for (Operation &op : body.without_terminator()) {
+    if (isa<nn::OptimizerUpdateOpInterface, nn::ClipGradNormOp>(op)) {
       tail.push_back(&op);
+      moved.insert(&op);
+    } else if (llvm::any_of(op.getOperands(), [&](Value v) {
+                 return moved.contains(v.getDefiningOp());
+               })) {
+      readers.push_back(&op);
+      moved.insert(&op);
+    }
+  }
   for (Operation *op : tail)
     op->moveBefore(terminator);
+  for (Operation *op : readers)
+    op->moveBefore(terminator);
+  Operation *afterUpdates = readers.empty() ? terminator : readers.front();
 
   llvm::SetVector<Value> rawGrads;
   SmallVector<OpOperand *> rawUses;
@@ -222,7 +236,7 @@ LogicalResult LossScalingPass::rewrite(func::FuncOp fn) {
           cast<nn::OptimizerUpdateOpInterface>(update).getUpdatedOperands());
       llvm::append_range(types, update->getResultTypes());
     }
-    b.setInsertionPoint(terminator);
+    b.setInsertionPoint(afterUpdates);
     auto skip = SkipStepIfOp::create(b, loc, types, foundInf, keep);
     Block *region = b.createBlock(&skip.getBody());
     SmallVector<Value> yielded;

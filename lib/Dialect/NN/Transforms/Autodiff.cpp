@@ -789,6 +789,63 @@ static Value offsetDropoutSeedsPerStep(func::FuncOp fn, int64_t microBatches) {
   return AddOp::create(end, loc, count, i64Scalar(end, loc, 1));
 }
 
+namespace {
+/// The new values of the moving averages of ema-decay.
+struct EmaResults {
+  SmallVector<Value> averages;
+  Value newCount;
+};
+} // namespace
+
+/// ema-decay: a moving average of every param after its update (`newValues`;
+/// with ema-buffers, then of every buffer), as
+/// torch.optim.swa_utils.AveragedModel(model,
+/// multi_avg_fn=get_ema_multi_avg_fn(decay), use_buffers=...) whose
+/// update_parameters(model) follows each optimizer step. Appends an `ema`
+/// argument per value (zero at the start) and the `ema_count` of earlier
+/// updates (0-d i64, AveragedModel's n_averaged). The first update copies the
+/// values, each later one is torch.lerp's `ema + w * (value - ema)` with w
+/// = f32(1 - decay); as `ema` starts at zero, the copy is the same formula
+/// with w = 1. The count advances on every step, as update_parameters runs
+/// also after a step loss scaling skips (the average then moves toward the
+/// unchanged params).
+static EmaResults buildEma(func::FuncOp fn, OpBuilder &b,
+                           ArrayRef<Value> newValues, double decay) {
+  MLIRContext *ctx = fn.getContext();
+  Location loc = FusedLoc::get(ctx, {fn.getLoc()}, StringAttr::get(ctx, "ema"));
+  unsigned first = fn.getNumArguments();
+  SmallVector<unsigned> indices;
+  SmallVector<Type> types;
+  SmallVector<DictionaryAttr> attrs;
+  for (Value value : newValues) {
+    indices.push_back(first);
+    types.push_back(value.getType());
+    attrs.push_back(b.getDictionaryAttr({getRoleNamedAttr(ctx, Role::Ema)}));
+  }
+  indices.push_back(first);
+  types.push_back(RankedTensorType::get({}, b.getI64Type()));
+  attrs.push_back(b.getDictionaryAttr({getRoleNamedAttr(ctx, Role::EmaCount)}));
+  SmallVector<Location> locs(types.size(), loc);
+  (void)fn.insertArguments(indices, types, attrs, locs);
+
+  Value count = fn.getArgument(first + newValues.size());
+  GradientBuilder gb(b, loc);
+  Value firstUpdate = CompareOp::create(b, loc, ComparePredicate::EQ, count,
+                                        i64Scalar(b, loc, 0));
+  Value weight =
+      WhereOp::create(b, loc, firstUpdate, gb.scalar(1.0, b.getF32Type()),
+                      gb.scalar(1.0 - decay, b.getF32Type()));
+  EmaResults out;
+  for (auto [i, value] : llvm::enumerate(newValues)) {
+    Value average = fn.getArgument(first + i);
+    Value step =
+        MulOp::create(b, loc, SubOp::create(b, loc, value, average), weight);
+    out.averages.push_back(AddOp::create(b, loc, average, step));
+  }
+  out.newCount = AddOp::create(b, loc, count, i64Scalar(b, loc, 1));
+  return out;
+}
+
 /// Gradient accumulation (accumulate-steps = K): the input and label
 /// arguments grow from [B, ...] to [K * B, ...], and the forward pass and
 /// its backward pass run once per micro-batch, rows [i * B, (i + 1) * B)
@@ -1021,9 +1078,17 @@ LogicalResult amp::nn::buildTrainingStep(func::FuncOp fn,
   else
     update = buildOptimizer(fn, b, params, grads, options);
 
-  // Results: params, optimizer state, schedule state, rng state, buffers,
-  // loss, and what the step reports besides the loss: its lr and gradient
-  // norm.
+  EmaResults ema;
+  if (options.emaDecay > 0) {
+    SmallVector<Value> averaged(update.params);
+    if (options.emaBuffers)
+      averaged.append(newBuffers.begin(), newBuffers.end());
+    ema = buildEma(fn, b, averaged, options.emaDecay);
+  }
+
+  // Results: params, optimizer state, schedule state, rng state, averages
+  // and their count, buffers, loss, and what the step reports besides the
+  // loss: its lr and gradient norm.
   MLIRContext *ctx = fn.getContext();
   SmallVector<Value> results;
   SmallVector<Type> resultTypes;
@@ -1045,6 +1110,9 @@ LogicalResult amp::nn::buildTrainingStep(func::FuncOp fn,
     addResult(v, Role::OptState);
   addResult(update.newCount, Role::ScheduleState);
   addResult(newRngCount, Role::RngState);
+  for (Value v : ema.averages)
+    addResult(v, Role::Ema);
+  addResult(ema.newCount, Role::EmaCount);
   for (Value v : newBuffers)
     addResult(v, Role::Buffer);
   addResult(loss, Role::Loss);
@@ -1126,6 +1194,13 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
     if (accumulateSteps > 1 && options.optimizer == Optimizer::None)
       return fail("accumulate-steps needs an optimizer (optimizer=none "
                   "returns the gradients of one batch)");
+    if (!(emaDecay >= 0 && emaDecay < 1))
+      return fail("ema-decay must be in [0, 1) (0: off)");
+    if (emaBuffers && !(emaDecay > 0))
+      return fail("ema-buffers needs ema-decay");
+    if (emaDecay > 0 && options.optimizer == Optimizer::None)
+      return fail("ema-decay needs an optimizer (optimizer=none updates no "
+                  "params to average)");
     if (failed(readLrSchedule(error)))
       return failure();
     options.accumulateSteps = accumulateSteps;
@@ -1152,6 +1227,8 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
     options.clipNorm = clipNorm;
     options.keepForward = keepForward;
     options.stepDropoutMasks = stepDropoutMasks;
+    options.emaDecay = emaDecay;
+    options.emaBuffers = emaBuffers;
     return success();
   }
 

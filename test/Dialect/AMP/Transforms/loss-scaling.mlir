@@ -117,6 +117,45 @@ func.func @amsgrad_and_counted_adagrad(%a: tensor<4xf32> {nn.role = #nn.role<par
 
 // -----
 
+// What reads the new params (nn-autodiff's ema-decay moving averages) moves
+// after the updates with them, in its order, and reads the skip's results:
+// on a skipped step the averages move toward the kept params. An op that
+// reads no update result (the averages' weight) stays where it was.
+// CHECK-LABEL: func @ema_after_update
+// CHECK: %[[WEIGHT:.*]] = nn.where
+// CHECK: %[[U:.*]], %[[INF:.*]] = amp.unscale_and_check
+// CHECK-NEXT: %[[NEW:.*]] = amp.skip_step_if %[[INF]] keep(%arg0 : tensor<4xf32>) {
+// CHECK-NEXT: nn.sgd_update %arg0, %[[U]]
+// CHECK-NEXT: amp.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[D:.*]] = nn.sub %[[NEW]], %arg1
+// CHECK-NEXT: %[[T:.*]] = nn.mul %[[D]], %[[WEIGHT]]
+// CHECK-NEXT: %[[E:.*]] = nn.add %arg1, %[[T]]
+// CHECK-NEXT: amp.update_scale
+// CHECK-NEXT: return %[[NEW]], %[[E]]
+// STATIC-LABEL: func @ema_after_update
+// STATIC: %[[NEW:.*]] = nn.sgd_update
+// STATIC-NEXT: nn.sub %[[NEW]], %arg1
+func.func @ema_after_update(%a: tensor<4xf32> {nn.role = #nn.role<param>},
+    %e: tensor<4xf32> {nn.role = #nn.role<ema>}, %c: tensor<i64> {nn.role = #nn.role<ema_count>})
+    -> (tensor<4xf32>, tensor<4xf32>) {
+  %loss = nn.reduce_sum %a [0] : (tensor<4xf32>) -> tensor<f32>
+  %seed = nn.grad_seed %loss : tensor<f32>
+  %g = nn.broadcast_to %seed : tensor<f32> -> tensor<4xf32>
+  %a1 = nn.sgd_update %a, %g {lr = 0.01 : f32} : tensor<4xf32>
+  %zero = arith.constant dense<0> : tensor<i64>
+  %first = nn.compare eq, %c, %zero : (tensor<i64>, tensor<i64>) -> tensor<i1>
+  %one = arith.constant dense<1.0> : tensor<f32>
+  %w = arith.constant dense<0.1> : tensor<f32>
+  %weight = nn.where %first, %one, %w : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>
+  %d = nn.sub %a1, %e : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %t = nn.mul %d, %weight : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  %e1 = nn.add %e, %t : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %a1, %e1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
 // A function without training ops is left alone.
 // CHECK-LABEL: func @inference
 // CHECK-SAME: (%{{.*}}: tensor<4xf32>) -> tensor<4xf32>

@@ -31,7 +31,9 @@ def NN_Role : I32EnumAttr<"Role",
   I32EnumAttrCase<"ScheduleState", 10, "schedule_state">,
   I32EnumAttrCase<"Lr", 11, "lr">,
   I32EnumAttrCase<"GradNorm", 12, "grad_norm">,
-  I32EnumAttrCase<"RngState", 13, "rng_state">
+  I32EnumAttrCase<"RngState", 13, "rng_state">,
+  I32EnumAttrCase<"Ema", 14, "ema">,
+  I32EnumAttrCase<"EmaCount", 15, "ema_count">
 ]> {
   let cppNamespace = "::amp::nn";
   let genSpecializedAttr = 0;
@@ -53,7 +55,11 @@ def NN_RoleAttr : EnumAttr<NN_Dialect, NN_Role, "role"> {
     `#nn.role<rng_state>`: a 0-d `i64` count of earlier steps that offsets
     each training dropout's seed, so that every step draws new masks,
     threaded, which also advances on a skipped step (PyTorch's generator
-    state). Two
+    state); and `#nn.role<ema>`, an exponential moving average of a param
+    (nn-autodiff's `ema-decay`; the k-th `ema` argument averages the k-th
+    param, has its type and starts at zero), with `#nn.role<ema_count>`,
+    the 0-d `i64` count of the updates the averages have had (PyTorch's
+    `AveragedModel.n_averaged`), both threaded. Two
     results report on the step for the runner's log, and are not threaded:
     `#nn.role<lr>`, the learning rate the step's updates used (PyTorch's
     `scheduler.get_last_lr()` before `scheduler.step()`), and

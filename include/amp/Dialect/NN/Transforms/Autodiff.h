@@ -76,6 +76,11 @@ struct AutodiffOptions {
   /// offset by an rng_state argument, the count of earlier steps (the
   /// step returns it plus one); false keeps one mask for every step.
   bool stepDropoutMasks = true;
+  /// An exponential moving average of the params with this decay, after
+  /// every update (ema and ema_count arguments); 0 is off.
+  double emaDecay = 0.0;
+  /// Average the buffers too (AveragedModel's use_buffers=True).
+  bool emaBuffers = false;
 };
 
 /// "sgd" / "adam" / "adamw" / "rmsprop" / "adagrad" / "none", or nullopt.

@@ -55,9 +55,19 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
        rank <= 1), and `param-lr` gives params their own learning rate by
        name, as a param group with its own `lr`. An option the optimizer
        does not take is an error.
+    4. With `ema-decay`, an exponential moving average of every updated
+       param, as PyTorch's `AveragedModel(model,
+       multi_avg_fn=get_ema_multi_avg_fn(decay))` and its
+       `update_parameters(model)` after each optimizer step: the first
+       update copies the params, each later one computes `ema + (1 - decay)
+       * (param - ema)`. The averages are `ema` arguments (one per param,
+       then with `ema-buffers` one per buffer, as `use_buffers=True`;
+       zero-initialized by runners) and their update count an `ema_count`
+       argument, appended last.
 
     The results become the updated params, the optimizer state (in argument
-    order), the schedule's new step counter, the new buffers and the loss,
+    order), the schedule's new step counter, the dropout step count, the
+    new averages and their count, the new buffers and the loss,
     with their roles; then, with `lr-schedule`, the step's learning rate
     (`#nn.role<lr>`: `lr` times the factor, what the updates used) and, with
     `clip-norm`, the gradients' norm before clipping
@@ -175,6 +185,14 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
            "offset by an rng_state count of earlier steps, as PyTorch's "
            "generator advances; false keeps the seed's one mask for every "
            "step">,
+    Option<"emaDecay", "ema-decay", "double", "0.0",
+           "Keep an exponential moving average of the params with this "
+           "decay (0: off; in (0, 1)): torch.optim.swa_utils.AveragedModel "
+           "with get_ema_multi_avg_fn(decay), updated after every step">,
+    Option<"emaBuffers", "ema-buffers", "bool", "false",
+           "With ema-decay, average the buffers (running statistics) too, "
+           "as AveragedModel(use_buffers=True) and timm's ModelEmaV3; "
+           "without it the averaged model uses the model's buffers">,
   ];
 }
 

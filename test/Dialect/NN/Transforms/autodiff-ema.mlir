@@ -1,0 +1,108 @@
+// RUN: amp-opt %s --nn-autodiff="momentum=0.9 ema-decay=0.75" | FileCheck %s
+// RUN: amp-opt %s --nn-autodiff="ema-decay=0.75 ema-buffers" | FileCheck %s --check-prefix=BUFFERS
+// RUN: amp-opt %s --nn-autodiff="ema-decay=0.75 accumulate-steps=2" | FileCheck %s --check-prefix=ACCUMULATE
+// RUN: amp-opt %s --nn-autodiff="ema-decay=0.75" --amp-pipeline | FileCheck %s --check-prefix=AMP
+
+// Bad values are errors.
+// RUN: not amp-opt %s --nn-autodiff="ema-decay=1" 2>&1 | FileCheck %s --check-prefix=BAD-DECAY
+// RUN: not amp-opt %s --nn-autodiff="ema-decay=-0.5" 2>&1 | FileCheck %s --check-prefix=BAD-DECAY
+// RUN: not amp-opt %s --nn-autodiff="ema-decay=nan" 2>&1 | FileCheck %s --check-prefix=BAD-DECAY
+// RUN: not amp-opt %s --nn-autodiff="ema-buffers" 2>&1 | FileCheck %s --check-prefix=NO-DECAY
+// RUN: not amp-opt %s --nn-autodiff="optimizer=none ema-decay=0.5" 2>&1 | FileCheck %s --check-prefix=NONE
+// BAD-DECAY: error: nn-autodiff: ema-decay must be in [0, 1) (0: off)
+// NO-DECAY: error: nn-autodiff: ema-buffers needs ema-decay
+// NONE: error: nn-autodiff: ema-decay needs an optimizer (optimizer=none updates no params to average)
+
+// ema-decay: a moving average of every param after its update, as
+// PyTorch's AveragedModel(model, multi_avg_fn=get_ema_multi_avg_fn(0.75))
+// updated after each optimizer step. The averages are ema arguments, one
+// per param (after every other argument), and their update count an
+// ema_count argument; the first update (count 0) copies the new params
+// (weight 1 on averages that start at zero), each later one moves the
+// average by f32(1 - 0.75) of the way to the new param. The results follow
+// the optimizer state, before the buffers.
+// CHECK-LABEL: func.func @bn(
+// CHECK-SAME: %[[W:[a-z0-9]+]]: tensor<4x3xf32> {nn.role = #nn.role<param>}, %[[G:[a-z0-9]+]]: tensor<3xf32> {nn.role = #nn.role<param>}, %[[B:[a-z0-9]+]]: tensor<3xf32> {nn.role = #nn.role<param>},
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<8x4xf32> {nn.role = #nn.role<input>}, %[[L:[a-z0-9]+]]: tensor<8xi32> {nn.role = #nn.role<label>},
+// CHECK-SAME: %[[EW:[a-z0-9]+]]: tensor<4x3xf32> {nn.role = #nn.role<ema>}, %[[EG:[a-z0-9]+]]: tensor<3xf32> {nn.role = #nn.role<ema>}, %[[EB:[a-z0-9]+]]: tensor<3xf32> {nn.role = #nn.role<ema>},
+// CHECK-SAME: %[[COUNT:[a-z0-9]+]]: tensor<i64> {nn.role = #nn.role<ema_count>})
+// CHECK-SAME: -> (tensor<4x3xf32> {nn.role = #nn.role<param>}, tensor<3xf32> {nn.role = #nn.role<param>}, tensor<3xf32> {nn.role = #nn.role<param>},
+// CHECK-SAME: tensor<4x3xf32> {nn.role = #nn.role<opt_state>}, tensor<3xf32> {nn.role = #nn.role<opt_state>}, tensor<3xf32> {nn.role = #nn.role<opt_state>},
+// CHECK-SAME: tensor<4x3xf32> {nn.role = #nn.role<ema>}, tensor<3xf32> {nn.role = #nn.role<ema>}, tensor<3xf32> {nn.role = #nn.role<ema>}, tensor<i64> {nn.role = #nn.role<ema_count>},
+// CHECK-SAME: tensor<3xf32> {nn.role = #nn.role<buffer>}, tensor<3xf32> {nn.role = #nn.role<buffer>}, tensor<f32> {nn.role = #nn.role<loss>})
+// CHECK:      %[[NRM:.*]], %[[NRV:.*]] = nn.running_stats_update
+// CHECK:      %[[NW:.*]], %{{.*}} = nn.sgd_update %[[W]],
+// CHECK-NEXT: %[[NG:.*]], %{{.*}} = nn.sgd_update %[[G]],
+// CHECK-NEXT: %[[NB:.*]], %{{.*}} = nn.sgd_update %[[B]],
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant dense<0> : tensor<i64>
+// CHECK-NEXT: %[[FIRST:.*]] = nn.compare eq, %[[COUNT]], %[[ZERO]] : (tensor<i64>, tensor<i64>) -> tensor<i1>
+// CHECK-DAG:  %[[STEP:.*]] = arith.constant dense<2.500000e-01> : tensor<f32>
+// CHECK-DAG:  %[[COPY:.*]] = arith.constant dense<1.000000e+00> : tensor<f32>
+// CHECK-NEXT: %[[WEIGHT:.*]] = nn.where %[[FIRST]], %[[COPY]], %[[STEP]] : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>
+// CHECK-NEXT: %[[DW:.*]] = nn.sub %[[NW]], %[[EW]] : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+// CHECK-NEXT: %[[TW:.*]] = nn.mul %[[DW]], %[[WEIGHT]] : (tensor<4x3xf32>, tensor<f32>) -> tensor<4x3xf32>
+// CHECK-NEXT: %[[AW:.*]] = nn.add %[[EW]], %[[TW]]
+// CHECK-NEXT: %[[DG:.*]] = nn.sub %[[NG]], %[[EG]]
+// CHECK-NEXT: %[[TG:.*]] = nn.mul %[[DG]], %[[WEIGHT]]
+// CHECK-NEXT: %[[AG:.*]] = nn.add %[[EG]], %[[TG]]
+// CHECK-NEXT: %[[DB:.*]] = nn.sub %[[NB]], %[[EB]]
+// CHECK-NEXT: %[[TB:.*]] = nn.mul %[[DB]], %[[WEIGHT]]
+// CHECK-NEXT: %[[AB:.*]] = nn.add %[[EB]], %[[TB]]
+// CHECK-NEXT: %[[ONE:.*]] = arith.constant dense<1> : tensor<i64>
+// CHECK-NEXT: %[[NEXT:.*]] = nn.add %[[COUNT]], %[[ONE]] : (tensor<i64>, tensor<i64>) -> tensor<i64>
+// CHECK-NEXT: return %[[NW]], %[[NG]], %[[NB]], %{{.*}}, %{{.*}}, %{{.*}}, %[[AW]], %[[AG]], %[[AB]], %[[NEXT]], %[[NRM]], %[[NRV]], %{{.*}} :
+
+// ema-buffers: the running statistics are averaged too, after the params
+// (AveragedModel's use_buffers=True).
+// BUFFERS-LABEL: func.func @bn(
+// BUFFERS-SAME: %{{[a-z0-9]+}}: tensor<4x3xf32> {nn.role = #nn.role<ema>}, %{{[a-z0-9]+}}: tensor<3xf32> {nn.role = #nn.role<ema>}, %{{[a-z0-9]+}}: tensor<3xf32> {nn.role = #nn.role<ema>},
+// BUFFERS-SAME: %[[ERM:[a-z0-9]+]]: tensor<3xf32> {nn.role = #nn.role<ema>}, %[[ERV:[a-z0-9]+]]: tensor<3xf32> {nn.role = #nn.role<ema>}, %[[COUNT:[a-z0-9]+]]: tensor<i64> {nn.role = #nn.role<ema_count>})
+// BUFFERS-SAME: tensor<3xf32> {nn.role = #nn.role<ema>}, tensor<3xf32> {nn.role = #nn.role<ema>}, tensor<i64> {nn.role = #nn.role<ema_count>}, tensor<3xf32> {nn.role = #nn.role<buffer>}
+// BUFFERS:      %[[NRM:.*]], %[[NRV:.*]] = nn.running_stats_update
+// BUFFERS:      %[[WEIGHT:.*]] = nn.where
+// BUFFERS:      %[[DRM:.*]] = nn.sub %[[NRM]], %[[ERM]]
+// BUFFERS-NEXT: %[[TRM:.*]] = nn.mul %[[DRM]], %[[WEIGHT]]
+// BUFFERS-NEXT: %[[ARM:.*]] = nn.add %[[ERM]], %[[TRM]]
+// BUFFERS-NEXT: %[[DRV:.*]] = nn.sub %[[NRV]], %[[ERV]]
+// BUFFERS-NEXT: %[[TRV:.*]] = nn.mul %[[DRV]], %[[WEIGHT]]
+// BUFFERS-NEXT: %[[ARV:.*]] = nn.add %[[ERV]], %[[TRV]]
+// BUFFERS:      return {{.*}}, %[[ARM]], %[[ARV]], %{{.*}}, %[[NRM]], %[[NRV]], %{{.*}} :
+
+// With gradient accumulation the averages follow the one update of a step,
+// and count steps, not micro-batches.
+// ACCUMULATE-LABEL: func.func @bn(
+// ACCUMULATE-SAME: %{{[a-z0-9]+}}: tensor<16x4xf32> {nn.role = #nn.role<input>}
+// ACCUMULATE:      nn.sgd_update
+// ACCUMULATE:      %[[W:.*]] = nn.where
+// ACCUMULATE-COUNT-3: nn.add %{{.*}}, %{{.*}} : (tensor<{{4x3|3}}xf32>, tensor<{{4x3|3}}xf32>)
+// ACCUMULATE-NOT:  nn.sgd_update
+// ACCUMULATE:      nn.add %{{.*}}, %{{.*}} : (tensor<i64>, tensor<i64>) -> tensor<i64>
+// ACCUMULATE-NEXT: return
+
+// Under mixed precision the averages stay in f32 (their arguments and
+// results, as all state, and the ops between them) and read the updated
+// params that loss scaling keeps on a skipped step.
+// AMP-LABEL: func.func @bn(
+// AMP:      nn.where {{.*}} {amp.precision = f32}
+// AMP:      %[[NEW:.*]]:3 = amp.skip_step_if
+// AMP:      amp.yield
+// AMP-NEXT: }
+// AMP-NEXT: nn.sub %[[NEW]]#0, %{{.*}} {amp.precision = f32} : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+// AMP-NEXT: nn.mul {{.*}} {amp.precision = f32} : (tensor<4x3xf32>, tensor<f32>) -> tensor<4x3xf32>
+// AMP-NEXT: nn.add {{.*}} {amp.precision = f32} : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+func.func @bn(%w: tensor<4x3xf32> {nn.role = #nn.role<param>},
+              %g: tensor<3xf32> {nn.role = #nn.role<param>},
+              %b: tensor<3xf32> {nn.role = #nn.role<param>},
+              %rm: tensor<3xf32> {nn.role = #nn.role<buffer>},
+              %rv: tensor<3xf32> {nn.init = 1.0 : f32, nn.role = #nn.role<buffer>},
+              %x: tensor<8x4xf32> {nn.role = #nn.role<input>},
+              %labels: tensor<8xi32> {nn.role = #nn.role<label>})
+    -> (tensor<3xf32> {nn.role = #nn.role<buffer>},
+        tensor<f32> {nn.role = #nn.role<loss>},
+        tensor<3xf32> {nn.role = #nn.role<buffer>}) {
+  %h = nn.matmul %x, %w : (tensor<8x4xf32>, tensor<4x3xf32>) -> tensor<8x3xf32>
+  %y, %mean, %invstd = nn.batch_norm %h, %g, %b {epsilon = 1.0e-3 : f32} : (tensor<8x3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<8x3xf32>, tensor<3xf32>, tensor<3xf32>)
+  %rm1, %rv1 = nn.running_stats_update %rm, %rv, %mean, %invstd {count = 8 : i64, epsilon = 1.0e-3 : f32} : tensor<3xf32>
+  %loss = nn.cross_entropy %y, %labels : (tensor<8x3xf32>, tensor<8xi32>) -> tensor<f32>
+  return %rm1, %loss, %rv1 : tensor<3xf32>, tensor<f32>, tensor<3xf32>
+}
