@@ -49,11 +49,12 @@ constexpr const char *kPipelines[] = {
     "amp-pipeline,amp-lower-matmul-to-cublaslt)",
     "builtin.module(nn-autodiff{accumulate-steps=2 momentum=0.9 nesterov "
     "weight-decay=0.01 no-decay-1d lr-schedule=cosine total-steps=10 "
-    "keep-forward},"
+    "keep-forward ema-decay=0.99 ema-buffers},"
     "amp-pipeline,amp-to-runtime)",
     "builtin.module(nn-autodiff{optimizer=adam weight-decay=0.1 "
     "no-decay=bias amsgrad},amp-pipeline,amp-to-runtime)",
-    "builtin.module(nn-autodiff{optimizer=rmsprop momentum=0.9 centered},"
+    "builtin.module(nn-autodiff{optimizer=rmsprop momentum=0.9 centered "
+    "ema-decay=0.9},"
     "amp-pipeline,amp-to-runtime)",
     "builtin.module(nn-autodiff{optimizer=radam decoupled-weight-decay "
     "weight-decay=0.01 param-lr=bias=0.01},amp-pipeline,amp-to-runtime)",
