@@ -11,7 +11,10 @@
 // The lowering computes a donated result in place only where that is safe:
 // the op that writes it is an optimizer update, whose kernels read each
 // element of the param (moment, step counter) before writing the same
-// element of its new value and allow the two to be one buffer; the result
+// element of its new value and allow the two to be one buffer, or another
+// op whose kernel allows its result to be that operand's buffer
+// (RuntimeOpLowering's inPlaceOperands: nn-autodiff's moving averages end
+// in an nn.add of the average's argument); the result
 // is what the function returns at N; and nothing reads the argument at or
 // after the update's call except that update. Elsewhere the result gets its
 // own buffer, as without the attribute; an argument returned unchanged at N

@@ -19,6 +19,7 @@
 #ifndef AMP_LIB_CONVERSION_NNTORUNTIME_LOWERINGS_H
 #define AMP_LIB_CONVERSION_NNTORUNTIME_LOWERINGS_H
 
+#include "Donation.h"
 #include "InPlace.h"
 #include "RuntimeBuilder.h"
 
@@ -114,8 +115,11 @@ using InPlaceOperands = llvm::SmallVector<unsigned, 2>;
 /// `lower` emit the calls with the operands' buffers in `adaptor`, and
 /// records the buffers. A result that its kernel may write over an operand
 /// (inPlaceOperands) is computed in the buffer of the first such operand of
-/// its type that dies at the op (InPlace.cpp), each operand's buffer used
-/// for one result at most.
+/// its type that dies at the op (InPlace.cpp), or that is an argument
+/// donated to the result the function returns it as and read nowhere after
+/// the op (Donation.cpp: nn-autodiff's moving averages, `ema + t`, are
+/// computed in their argument's buffer), each operand's buffer used for one
+/// result at most.
 template <typename Op> class RuntimeOpLowering : public TypedLowering<Op> {
 public:
   using Adaptor = typename TypedLowering<Op>::Adaptor;
@@ -132,7 +136,9 @@ public:
            inPlaceOperands(typed, result.getResultNumber())) {
         if (llvm::is_contained(taken, operand))
           continue;
-        if ((reused = dyingOperandBuffer(result, operand, buffers))) {
+        if ((reused = dyingOperandBuffer(result, operand, buffers)) ||
+            (reused = donatedBuffer(op, op, operand, result.getResultNumber(),
+                                    buffers))) {
           taken.push_back(operand);
           break;
         }

@@ -158,7 +158,8 @@ func.func @read_after_the_call(%w0: tensor<4xf32> {amp.aliasing_output = 0 : i64
 
 // Not in place: a reshape of the param read after the update; the update
 // returned as another result than the one the param is donated to; and a
-// donated result that no update computes (nn.neg has its own slot).
+// result returned twice, once as the one its operand is donated to (nn.neg
+// has its own slot, copied to the other).
 // CHECK-LABEL: func.func @not_in_place(
 // CHECK-SAME: %[[BUFS:.*]]: !llvm.ptr) -> i32 {
 // CHECK: llvm.call @amp_sgd_update_multi(
@@ -191,4 +192,39 @@ func.func @not_in_place(%w0: tensor<4xf32> {amp.aliasing_output = 0 : i64},
 func.func @unchanged(%w: tensor<4xf32> {amp.aliasing_output = 0 : i64},
                      %v: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   return %w, %w : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Any op whose kernel may write a result over an operand computes it in a
+// donated argument's buffer, as the optimizer updates do: nn-autodiff's
+// moving average ema + w * (param - ema) is added into the average's
+// buffer (slot 1), after the nn.sub that reads it. The average of %f is
+// read after its nn.add (by the nn.mul), so it gets its own slot.
+// CHECK-LABEL: func.func @ema(
+// CHECK-SAME: %[[BUFS:.*]]: !llvm.ptr) -> i32 attributes {amp.results_in_arguments = array<i64: 0, 1, -1>}
+// CHECK: llvm.call @amp_sgd_update(
+// CHECK: %[[P1:.*]] = llvm.getelementptr %[[BUFS]][1]
+// CHECK: %[[E:.*]] = llvm.load %[[P1]]
+// CHECK: llvm.call @amp_binary(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}, %[[E]], %[[D:[a-z0-9]+]],
+// CHECK: llvm.call @amp_binary(%{{[a-z0-9]+}}, %[[D]], %{{[a-z0-9]+}}, %[[T:[a-z0-9]+]],
+// CHECK: llvm.call @amp_binary(%{{[a-z0-9]+}}, %[[E]], %[[T]], %[[E]],
+// CHECK: %[[P2:.*]] = llvm.getelementptr %[[BUFS]][2]
+// CHECK: %[[F:.*]] = llvm.load %[[P2]]
+// CHECK: %[[P6:.*]] = llvm.getelementptr %[[BUFS]][6]
+// CHECK: %[[NF:.*]] = llvm.load %[[P6]]
+// CHECK: llvm.call @amp_binary(%{{[a-z0-9]+}}, %[[F]], %{{[a-z0-9]+}}, %[[NF]],
+func.func @ema(%w: tensor<4xf32> {amp.aliasing_output = 0 : i64},
+               %e: tensor<4xf32> {amp.aliasing_output = 1 : i64},
+               %f: tensor<4xf32> {amp.aliasing_output = 2 : i64},
+               %g: tensor<4xf32>)
+    -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %nw = nn.sgd_update %w, %g {lr = 0.1 : f32} : tensor<4xf32>
+  %weight = arith.constant dense<0.25> : tensor<f32>
+  %d = nn.sub %nw, %e : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %t = nn.mul %d, %weight : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  %ne = nn.add %e, %t : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %nf = nn.add %f, %g : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %u = nn.mul %f, %weight : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  return %nw, %ne, %nf : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
