@@ -1503,6 +1503,51 @@ def write_ema():
                           + "\n")
 
 
+def write_ema_warmup():
+    """write_ema's training with the averages of two trainers whose decay
+    ramps up over the first updates, as amp-run --autodiff-options
+    "ema-decay=0.8 ema-warmup=..." trains it: ema_ratio_torch_params.csv
+    from diffusers' EMAModel(decay=0.8) (its default warmup, decay
+    min(0.8, (1 + t) / (10 + t)) at update t; the parameters only, the
+    buffers the model's), ema_power_torch_params.csv from timm's
+    ModelEmaV3(decay=0.8, use_warmup=True) (min(0.8, 1 - (1 + t)^(-2/3)),
+    buffers averaged too, ema-buffers), updated after every step with the
+    number of updates as timm's train.py passes it."""
+    from diffusers.training_utils import EMAModel
+    from timm.utils.model_ema import ModelEmaV3
+    for stem in ("ema_ratio", "ema_power"):
+        model, features, labels = bn_cnn_model()
+        model.train()
+        x = torch.tensor(features / 16.0,
+                         dtype=torch.float32).reshape(16, 1, 8, 8)
+        y = torch.tensor(labels)
+        with torch.no_grad():
+            model(x)
+        if stem == "ema_ratio":
+            ema = EMAModel(model.parameters(), decay=0.8)
+        else:
+            ema = ModelEmaV3(model, decay=0.8, use_warmup=True)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+        for step in range(1, 11):
+            opt.zero_grad()
+            nn.functional.cross_entropy(model(x), y).backward()
+            opt.step()
+            if stem == "ema_ratio":
+                ema.step(model.parameters())
+            else:
+                ema.update(model, step=step)
+        if stem == "ema_ratio":
+            tensors = list(ema.shadow_params) + [
+                b for b in model.buffers() if b.is_floating_point()]
+        else:
+            tensors = list(ema.module.parameters()) + [
+                b for b in ema.module.buffers() if b.is_floating_point()]
+        with open(os.path.join(HERE, f"{stem}_torch_params.csv"), "w") as out:
+            for t in tensors:
+                out.write(",".join(f"{v:.9g}" for v in t.flatten().tolist())
+                          + "\n")
+
+
 def write_label_smoothing():
     """The BN CNN's losses under 10 steps of SGD (lr 0.1, momentum 0.9) on
     CrossEntropyLoss(label_smoothing=0.2) (label_smoothing_torch_log.csv,
@@ -2762,6 +2807,7 @@ def main():
     write_elementwise_losses()
     write_lr_schedules()
     write_ema()
+    write_ema_warmup()
     write_grad_norm()
     write_activations()
     write_resize()

@@ -805,12 +805,16 @@ struct EmaResults {
 /// argument per value (zero at the start) and the `ema_count` of earlier
 /// updates (0-d i64, AveragedModel's n_averaged). The first update copies the
 /// values, each later one is torch.lerp's `ema + w * (value - ema)` with w
-/// = f32(1 - decay); as `ema` starts at zero, the copy is the same formula
-/// with w = 1. The count advances on every step, as update_parameters runs
-/// also after a step loss scaling skips (the average then moves toward the
-/// unchanged params).
+/// = 1 - decay; as `ema` starts at zero, the copy is the same formula
+/// with w = 1. With ema-warmup the decay of update t > 0 is
+/// min(decay, f(t)) instead, f(t) computed in f32 from t = count (PyTorch's
+/// trainers form it in f64: w is within an ulp of theirs). The count
+/// advances on every step, as update_parameters runs also after a step
+/// loss scaling skips (the average then moves toward the unchanged
+/// params).
 static EmaResults buildEma(func::FuncOp fn, OpBuilder &b,
-                           ArrayRef<Value> newValues, double decay) {
+                           ArrayRef<Value> newValues,
+                           const AutodiffOptions &options) {
   MLIRContext *ctx = fn.getContext();
   Location loc = FusedLoc::get(ctx, {fn.getLoc()}, StringAttr::get(ctx, "ema"));
   unsigned first = fn.getNumArguments();
@@ -830,11 +834,32 @@ static EmaResults buildEma(func::FuncOp fn, OpBuilder &b,
 
   Value count = fn.getArgument(first + newValues.size());
   GradientBuilder gb(b, loc);
+  auto f32 = [&](double v) { return gb.scalar(v, b.getF32Type()); };
+  Value later;
+  if (options.emaWarmup == EmaWarmup::None) {
+    later = f32(1.0 - options.emaDecay);
+  } else {
+    Value t = ConvertOp::create(
+        b, loc, RankedTensorType::get({}, b.getF32Type()), count);
+    Value ramp;
+    if (options.emaWarmup == EmaWarmup::Ratio) {
+      ramp = DivOp::create(b, loc, AddOp::create(b, loc, t, f32(1.0)),
+                           AddOp::create(b, loc, t, f32(10.0)));
+    } else {
+      Value base = AddOp::create(
+          b, loc, DivOp::create(b, loc, t, f32(options.emaWarmupGamma)),
+          f32(1.0));
+      Value power = PowOp::create(
+          b, loc, base,
+          b.getF32FloatAttr(static_cast<float>(-options.emaWarmupPower)));
+      ramp = SubOp::create(b, loc, f32(1.0), power);
+    }
+    Value decay = MinimumOp::create(b, loc, ramp, f32(options.emaDecay));
+    later = SubOp::create(b, loc, f32(1.0), decay);
+  }
   Value firstUpdate = CompareOp::create(b, loc, ComparePredicate::EQ, count,
                                         i64Scalar(b, loc, 0));
-  Value weight =
-      WhereOp::create(b, loc, firstUpdate, gb.scalar(1.0, b.getF32Type()),
-                      gb.scalar(1.0 - decay, b.getF32Type()));
+  Value weight = WhereOp::create(b, loc, firstUpdate, f32(1.0), later);
   EmaResults out;
   for (auto [i, value] : llvm::enumerate(newValues)) {
     Value average = fn.getArgument(first + i);
@@ -1083,7 +1108,7 @@ LogicalResult amp::nn::buildTrainingStep(func::FuncOp fn,
     SmallVector<Value> averaged(update.params);
     if (options.emaBuffers)
       averaged.append(newBuffers.begin(), newBuffers.end());
-    ema = buildEma(fn, b, averaged, options.emaDecay);
+    ema = buildEma(fn, b, averaged, options);
   }
 
   // Results: params, optimizer state, schedule state, rng state, averages
@@ -1198,6 +1223,24 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
       return fail("ema-decay must be in [0, 1) (0: off)");
     if (emaBuffers && !(emaDecay > 0))
       return fail("ema-buffers needs ema-decay");
+    if (emaWarmup == "none")
+      options.emaWarmup = EmaWarmup::None;
+    else if (emaWarmup == "ratio")
+      options.emaWarmup = EmaWarmup::Ratio;
+    else if (emaWarmup == "power")
+      options.emaWarmup = EmaWarmup::Power;
+    else
+      return fail("ema-warmup must be none, ratio or power, got '" + emaWarmup +
+                  "'");
+    if (options.emaWarmup != EmaWarmup::None && !(emaDecay > 0))
+      return fail("ema-warmup needs ema-decay");
+    if ((emaWarmupGamma.hasValue() || emaWarmupPower.hasValue()) &&
+        options.emaWarmup != EmaWarmup::Power)
+      return fail("ema-warmup-gamma and ema-warmup-power need "
+                  "ema-warmup=power");
+    if (!positive(emaWarmupGamma) || !positive(emaWarmupPower))
+      return fail("ema-warmup-gamma and ema-warmup-power must be positive "
+                  "finite numbers");
     if (emaDecay > 0 && options.optimizer == Optimizer::None)
       return fail("ema-decay needs an optimizer (optimizer=none updates no "
                   "params to average)");
@@ -1229,6 +1272,8 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
     options.stepDropoutMasks = stepDropoutMasks;
     options.emaDecay = emaDecay;
     options.emaBuffers = emaBuffers;
+    options.emaWarmupGamma = emaWarmupGamma;
+    options.emaWarmupPower = emaWarmupPower;
     return success();
   }
 

@@ -2,6 +2,9 @@
 // RUN: amp-opt %s --nn-autodiff="ema-decay=0.75 ema-buffers" | FileCheck %s --check-prefix=BUFFERS
 // RUN: amp-opt %s --nn-autodiff="ema-decay=0.75 accumulate-steps=2" | FileCheck %s --check-prefix=ACCUMULATE
 // RUN: amp-opt %s --nn-autodiff="ema-decay=0.75" --amp-pipeline | FileCheck %s --check-prefix=AMP
+// RUN: amp-opt %s --nn-autodiff="ema-decay=0.75 ema-warmup=ratio" | FileCheck %s --check-prefix=RATIO
+// RUN: amp-opt %s --nn-autodiff="ema-decay=0.75 ema-warmup=power ema-warmup-gamma=2 ema-warmup-power=0.75" | FileCheck %s --check-prefix=POWER
+// RUN: amp-opt %s --nn-autodiff="ema-decay=0.75 ema-warmup=power" | FileCheck %s --check-prefix=POWER-DEFAULT
 
 // Bad values are errors.
 // RUN: not amp-opt %s --nn-autodiff="ema-decay=1" 2>&1 | FileCheck %s --check-prefix=BAD-DECAY
@@ -9,9 +12,19 @@
 // RUN: not amp-opt %s --nn-autodiff="ema-decay=nan" 2>&1 | FileCheck %s --check-prefix=BAD-DECAY
 // RUN: not amp-opt %s --nn-autodiff="ema-buffers" 2>&1 | FileCheck %s --check-prefix=NO-DECAY
 // RUN: not amp-opt %s --nn-autodiff="optimizer=none ema-decay=0.5" 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: not amp-opt %s --nn-autodiff="ema-decay=0.5 ema-warmup=linear" 2>&1 | FileCheck %s --check-prefix=BAD-WARMUP
+// RUN: not amp-opt %s --nn-autodiff="ema-warmup=ratio" 2>&1 | FileCheck %s --check-prefix=WARMUP-NO-DECAY
+// RUN: not amp-opt %s --nn-autodiff="ema-decay=0.5 ema-warmup=ratio ema-warmup-power=0.75" 2>&1 | FileCheck %s --check-prefix=RATIO-POWER
+// RUN: not amp-opt %s --nn-autodiff="ema-decay=0.5 ema-warmup-gamma=2" 2>&1 | FileCheck %s --check-prefix=RATIO-POWER
+// RUN: not amp-opt %s --nn-autodiff="ema-decay=0.5 ema-warmup=power ema-warmup-gamma=0" 2>&1 | FileCheck %s --check-prefix=BAD-GAMMA
+// RUN: not amp-opt %s --nn-autodiff="ema-decay=0.5 ema-warmup=power ema-warmup-power=inf" 2>&1 | FileCheck %s --check-prefix=BAD-GAMMA
 // BAD-DECAY: error: nn-autodiff: ema-decay must be in [0, 1) (0: off)
 // NO-DECAY: error: nn-autodiff: ema-buffers needs ema-decay
 // NONE: error: nn-autodiff: ema-decay needs an optimizer (optimizer=none updates no params to average)
+// BAD-WARMUP: error: nn-autodiff: ema-warmup must be none, ratio or power, got 'linear'
+// WARMUP-NO-DECAY: error: nn-autodiff: ema-warmup needs ema-decay
+// RATIO-POWER: error: nn-autodiff: ema-warmup-gamma and ema-warmup-power need ema-warmup=power
+// BAD-GAMMA: error: nn-autodiff: ema-warmup-gamma and ema-warmup-power must be positive finite numbers
 
 // ema-decay: a moving average of every param after its update, as
 // PyTorch's AveragedModel(model, multi_avg_fn=get_ema_multi_avg_fn(0.75))
@@ -34,10 +47,10 @@
 // CHECK:      %[[NW:.*]], %{{.*}} = nn.sgd_update %[[W]],
 // CHECK-NEXT: %[[NG:.*]], %{{.*}} = nn.sgd_update %[[G]],
 // CHECK-NEXT: %[[NB:.*]], %{{.*}} = nn.sgd_update %[[B]],
+// CHECK-NEXT: %[[STEP:.*]] = arith.constant dense<2.500000e-01> : tensor<f32>
 // CHECK-NEXT: %[[ZERO:.*]] = arith.constant dense<0> : tensor<i64>
 // CHECK-NEXT: %[[FIRST:.*]] = nn.compare eq, %[[COUNT]], %[[ZERO]] : (tensor<i64>, tensor<i64>) -> tensor<i1>
-// CHECK-DAG:  %[[STEP:.*]] = arith.constant dense<2.500000e-01> : tensor<f32>
-// CHECK-DAG:  %[[COPY:.*]] = arith.constant dense<1.000000e+00> : tensor<f32>
+// CHECK-NEXT: %[[COPY:.*]] = arith.constant dense<1.000000e+00> : tensor<f32>
 // CHECK-NEXT: %[[WEIGHT:.*]] = nn.where %[[FIRST]], %[[COPY]], %[[STEP]] : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>
 // CHECK-NEXT: %[[DW:.*]] = nn.sub %[[NW]], %[[EW]] : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
 // CHECK-NEXT: %[[TW:.*]] = nn.mul %[[DW]], %[[WEIGHT]] : (tensor<4x3xf32>, tensor<f32>) -> tensor<4x3xf32>
@@ -78,6 +91,35 @@
 // ACCUMULATE-NOT:  nn.sgd_update
 // ACCUMULATE:      nn.add %{{.*}}, %{{.*}} : (tensor<i64>, tensor<i64>) -> tensor<i64>
 // ACCUMULATE-NEXT: return
+
+// ema-warmup: the decay of update t = count (t > 0; t = 0 copies) is
+// min(ema-decay, f(t)), f computed in f32 from the count: ratio (1 + t) /
+// (10 + t) as diffusers' EMAModel, power 1 - (1 + t / gamma)^-power as
+// timm's ModelEmaV3 use_warmup (gamma 1 and power 2/3 by default).
+// RATIO-LABEL: func.func @bn(
+// RATIO-NOT:  dense<2.500000e-01>
+// RATIO:      %[[T:.*]] = nn.convert %[[COUNT:[a-z0-9]+]] : tensor<i64> to tensor<f32>
+// RATIO-DAG:  %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<f32>
+// RATIO-DAG:  %[[TEN:.*]] = arith.constant dense<1.000000e+01> : tensor<f32>
+// RATIO-DAG:  %[[NUM:.*]] = nn.add %[[T]], %[[ONE]]
+// RATIO-DAG:  %[[DEN:.*]] = nn.add %[[T]], %[[TEN]]
+// RATIO:      %[[RAMP:.*]] = nn.div %[[NUM]], %[[DEN]]
+// RATIO:      %[[DECAY:.*]] = arith.constant dense<7.500000e-01> : tensor<f32>
+// RATIO-NEXT: %[[D:.*]] = nn.minimum %[[RAMP]], %[[DECAY]]
+// RATIO:      %[[LATER:.*]] = nn.sub %{{.*}}, %[[D]]
+// RATIO:      %[[FIRST:.*]] = nn.compare eq, %[[COUNT]],
+// RATIO:      %[[W:.*]] = nn.where %[[FIRST]], %{{.*}}, %[[LATER]]
+// POWER-LABEL: func.func @bn(
+// POWER:      %[[T:.*]] = nn.convert %{{[a-z0-9]+}} : tensor<i64> to tensor<f32>
+// POWER:      %[[GAMMA:.*]] = arith.constant dense<2.000000e+00> : tensor<f32>
+// POWER-NEXT: %[[Q:.*]] = nn.div %[[T]], %[[GAMMA]]
+// POWER-NEXT: %[[BASE:.*]] = nn.add %[[Q]], %{{.*}}
+// POWER-NEXT: %[[P:.*]] = nn.pow %[[BASE]] {exponent = -7.500000e-01 : f32}
+// POWER:      %[[RAMP:.*]] = nn.sub %{{.*}}, %[[P]]
+// POWER:      nn.minimum %[[RAMP]], %{{.*}}
+// POWER-DEFAULT-LABEL: func.func @bn(
+// POWER-DEFAULT:      nn.div %{{.*}}, %{{.*}}
+// POWER-DEFAULT:      nn.pow %{{.*}} {exponent = -0.666666686 : f32}
 
 // Under mixed precision the averages stay in f32 (their arguments and
 // results, as all state, and the ops between them) and read the updated

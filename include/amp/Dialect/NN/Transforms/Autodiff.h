@@ -23,6 +23,12 @@ namespace amp::nn {
 /// gradient checks and for callers with their own update).
 enum class Optimizer { Sgd, Adam, AdamW, Radam, Rmsprop, Adagrad, None };
 
+/// The decay of ema-decay's averages at update t > 0 (t = 0 copies):
+/// constant (AveragedModel); min(decay, (1 + t) / (10 + t)) (diffusers'
+/// EMAModel); min(decay, 1 - (1 + t / gamma)^-power) (timm's ModelEmaV3
+/// use_warmup, diffusers' use_ema_warmup).
+enum class EmaWarmup { None, Ratio, Power };
+
 /// The optimizer and its hyper-parameters (PyTorch's names and defaults).
 struct AutodiffOptions {
   Optimizer optimizer = Optimizer::Sgd;
@@ -81,6 +87,11 @@ struct AutodiffOptions {
   double emaDecay = 0.0;
   /// Average the buffers too (AveragedModel's use_buffers=True).
   bool emaBuffers = false;
+  /// How the averages' decay ramps up to emaDecay, and the gamma and power
+  /// of EmaWarmup::Power.
+  EmaWarmup emaWarmup = EmaWarmup::None;
+  double emaWarmupGamma = 1.0;
+  double emaWarmupPower = 2.0 / 3.0;
 };
 
 /// "sgd" / "adam" / "adamw" / "rmsprop" / "adagrad" / "none", or nullopt.

@@ -63,7 +63,8 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
        * (param - ema)`. The averages are `ema` arguments (one per param,
        then with `ema-buffers` one per buffer, as `use_buffers=True`;
        zero-initialized by runners) and their update count an `ema_count`
-       argument, appended last.
+       argument, appended last. `ema-warmup` ramps the decay up over the
+       first updates, as diffusers' `EMAModel` and timm's `ModelEmaV3` do.
 
     The results become the updated params, the optimizer state (in argument
     order), the schedule's new step counter, the dropout step count, the
@@ -193,6 +194,19 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
            "With ema-decay, average the buffers (running statistics) too, "
            "as AveragedModel(use_buffers=True) and timm's ModelEmaV3; "
            "without it the averaged model uses the model's buffers">,
+    Option<"emaWarmup", "ema-warmup", "std::string", "\"none\"",
+           "How ema-decay's decay d_t at update t (from 0; t = 0 copies) "
+           "ramps up: none (d_t = ema-decay: AveragedModel), ratio "
+           "(min(ema-decay, (1 + t) / (10 + t)): diffusers' EMAModel), or "
+           "power (min(ema-decay, 1 - (1 + t / ema-warmup-gamma) ^ "
+           "-ema-warmup-power): timm's ModelEmaV3 use_warmup, diffusers' "
+           "use_ema_warmup)">,
+    Option<"emaWarmupGamma", "ema-warmup-gamma", "double", "1.0",
+           "ema-warmup=power's gamma (timm's warmup_gamma, diffusers' "
+           "inv_gamma)">,
+    Option<"emaWarmupPower", "ema-warmup-power", "double", "2.0 / 3.0",
+           "ema-warmup=power's power (timm's warmup_power, diffusers' "
+           "power)">,
   ];
 }
 
