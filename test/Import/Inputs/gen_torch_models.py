@@ -244,11 +244,18 @@ token) exported by both of PyTorch's exporters, as users get them:
   trig_mlp_torch_log.csv               its losses over 10 full-batch SGD
                                        steps (lr 0.1, momentum 0.9) on
                                        bn_cnn_rows.csv (features / 16)
+  ema_torch_params.csv, ema_buffers_torch_params.csv,
+  ema_ratio_torch_params.csv, ema_power_torch_params.csv
+                                       the averaged BN CNN of AveragedModel
+                                       (use_buffers False and True),
+                                       diffusers' EMAModel and timm's
+                                       ModelEmaV3 after 10 SGD steps
+                                       (write_ema, write_ema_warmup)
 
-Needs PyPI's torch, onnx, onnxscript and transformers (not Debian
-packages), e.g.
+Needs PyPI's torch, onnx, onnxscript, transformers, diffusers and timm (not
+Debian packages), e.g.
 
-    python3 -m venv /tmp/tv && /tmp/tv/bin/pip install torch onnx onnxscript transformers
+    python3 -m venv /tmp/tv && /tmp/tv/bin/pip install torch onnx onnxscript transformers diffusers timm
     /tmp/tv/bin/python test/Import/Inputs/gen_torch_models.py
 
 The tests read the committed files and need neither network nor PyTorch.
