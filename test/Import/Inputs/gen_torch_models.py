@@ -1471,88 +1471,81 @@ def write_optimizers():
         write_bn_cnn_losses(f"opt_{name}_torch_log.csv", make)
 
 
-def write_ema():
+def train_averaged_bn_cnn(path, make_average, update, averaged_tensors):
     """bn_cnn_eval.onnx trained by 10 full-batch SGD steps (lr 0.1, momentum
-    0.9) on its 16 rows, with torch.optim.swa_utils.AveragedModel(model,
-    multi_avg_fn=get_ema_multi_avg_fn(0.8), use_buffers=...) updated after
-    every step, as amp-run --autodiff-options "ema-decay=0.8 [ema-buffers]"
-    trains it. The averaged model's params and buffers after the last step,
-    one line per tensor in the order of amp-run --save-ema's file (the
-    params, then the running statistics): ema_torch_params.csv with
-    use_buffers=False (the buffers are the model's, which AveragedModel
-    copies), ema_buffers_torch_params.csv with use_buffers=True (the buffers
-    averaged too). The model runs once first, as write_batch_norm_cnn's
-    training-mode export did before the eval-mode export whose running
-    statistics amp starts from."""
+    0.9) on its 16 rows, with the moving average make_average(model)
+    updated by update(average, model, step) after every step (from 1);
+    averaged_tensors(average, model) after the last step (the averaged
+    params, then the running statistics) go to `path`, one line per tensor,
+    in the order of amp-run --save-ema's file. The model runs once first, as
+    write_batch_norm_cnn's training-mode export did before the eval-mode
+    export whose running statistics amp starts from."""
+    model, features, labels = bn_cnn_model()
+    model.train()
+    x = torch.tensor(features / 16.0, dtype=torch.float32).reshape(16, 1, 8, 8)
+    y = torch.tensor(labels)
+    with torch.no_grad():
+        model(x)
+    average = make_average(model)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    for step in range(1, 11):
+        opt.zero_grad()
+        nn.functional.cross_entropy(model(x), y).backward()
+        opt.step()
+        update(average, model, step)
+    with open(os.path.join(HERE, path), "w") as out:
+        for t in averaged_tensors(average, model):
+            out.write(",".join(f"{v:.9g}" for v in t.flatten().tolist())
+                      + "\n")
+
+
+def float_buffers(module):
+    return [b for b in module.buffers() if b.is_floating_point()]
+
+
+def write_ema():
+    """train_averaged_bn_cnn with torch.optim.swa_utils.AveragedModel(model,
+    multi_avg_fn=get_ema_multi_avg_fn(0.8), use_buffers=...), as amp-run
+    --autodiff-options "ema-decay=0.8 [ema-buffers]" trains it:
+    ema_torch_params.csv with use_buffers=False (the buffers are the
+    model's, which AveragedModel copies), ema_buffers_torch_params.csv with
+    use_buffers=True (the buffers averaged too)."""
     from torch.optim.swa_utils import AveragedModel, get_ema_multi_avg_fn
     for stem, use_buffers in (("ema", False), ("ema_buffers", True)):
-        model, features, labels = bn_cnn_model()
-        model.train()
-        x = torch.tensor(features / 16.0,
-                         dtype=torch.float32).reshape(16, 1, 8, 8)
-        y = torch.tensor(labels)
-        with torch.no_grad():
-            model(x)
-        averaged = AveragedModel(model,
-                                 multi_avg_fn=get_ema_multi_avg_fn(0.8),
-                                 use_buffers=use_buffers)
-        opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
-        for _ in range(10):
-            opt.zero_grad()
-            nn.functional.cross_entropy(model(x), y).backward()
-            opt.step()
-            averaged.update_parameters(model)
-        tensors = list(averaged.module.parameters()) + [
-            b for b in averaged.module.buffers() if b.is_floating_point()]
-        with open(os.path.join(HERE, f"{stem}_torch_params.csv"), "w") as out:
-            for t in tensors:
-                out.write(",".join(f"{v:.9g}" for v in t.flatten().tolist())
-                          + "\n")
+        train_averaged_bn_cnn(
+            f"{stem}_torch_params.csv",
+            lambda model: AveragedModel(
+                model, multi_avg_fn=get_ema_multi_avg_fn(0.8),
+                use_buffers=use_buffers),
+            lambda average, model, step: average.update_parameters(model),
+            lambda average, model: list(average.module.parameters())
+            + float_buffers(average.module))
 
 
 def write_ema_warmup():
-    """write_ema's training with the averages of two trainers whose decay
+    """train_averaged_bn_cnn with the averages of two trainers whose decay
     ramps up over the first updates, as amp-run --autodiff-options
     "ema-decay=0.8 ema-warmup=..." trains it: ema_ratio_torch_params.csv
     from diffusers' EMAModel(decay=0.8) (its default warmup, decay
     min(0.8, (1 + t) / (10 + t)) at update t; the parameters only, the
     buffers the model's), ema_power_torch_params.csv from timm's
     ModelEmaV3(decay=0.8, use_warmup=True) (min(0.8, 1 - (1 + t)^(-2/3)),
-    buffers averaged too, ema-buffers), updated after every step with the
-    number of updates as timm's train.py passes it."""
+    buffers averaged too, ema-buffers), given the number of updates as
+    timm's train.py gives it."""
     from diffusers.training_utils import EMAModel
     from timm.utils.model_ema import ModelEmaV3
-    for stem in ("ema_ratio", "ema_power"):
-        model, features, labels = bn_cnn_model()
-        model.train()
-        x = torch.tensor(features / 16.0,
-                         dtype=torch.float32).reshape(16, 1, 8, 8)
-        y = torch.tensor(labels)
-        with torch.no_grad():
-            model(x)
-        if stem == "ema_ratio":
-            ema = EMAModel(model.parameters(), decay=0.8)
-        else:
-            ema = ModelEmaV3(model, decay=0.8, use_warmup=True)
-        opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
-        for step in range(1, 11):
-            opt.zero_grad()
-            nn.functional.cross_entropy(model(x), y).backward()
-            opt.step()
-            if stem == "ema_ratio":
-                ema.step(model.parameters())
-            else:
-                ema.update(model, step=step)
-        if stem == "ema_ratio":
-            tensors = list(ema.shadow_params) + [
-                b for b in model.buffers() if b.is_floating_point()]
-        else:
-            tensors = list(ema.module.parameters()) + [
-                b for b in ema.module.buffers() if b.is_floating_point()]
-        with open(os.path.join(HERE, f"{stem}_torch_params.csv"), "w") as out:
-            for t in tensors:
-                out.write(",".join(f"{v:.9g}" for v in t.flatten().tolist())
-                          + "\n")
+    train_averaged_bn_cnn(
+        "ema_ratio_torch_params.csv",
+        lambda model: EMAModel(model.parameters(), decay=0.8),
+        lambda average, model, step: average.step(model.parameters()),
+        lambda average, model: list(average.shadow_params)
+        + float_buffers(model))
+    train_averaged_bn_cnn(
+        "ema_power_torch_params.csv",
+        lambda model: ModelEmaV3(model, decay=0.8, use_warmup=True),
+        lambda average, model, step: average.update(model, step=step),
+        lambda average, model: list(average.module.parameters())
+        + float_buffers(average.module))
 
 
 def write_label_smoothing():
