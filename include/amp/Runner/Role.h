@@ -32,7 +32,7 @@ enum class Role {
   Lr,            // "lr": the learning rate the step used (a 0-d f32 result)
   GradNorm,      // "grad_norm": the gradients' norm before clipping (result)
   RngState,      // "rng_state": the step count that offsets dropout seeds
-  Ema,           // "ema": a moving average of a param (f32), threaded
+  Ema,           // "ema": a moving average of a param or buffer, threaded
   EmaCount,      // "ema_count": the updates the averages have had, threaded
 };
 

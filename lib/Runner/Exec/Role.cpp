@@ -7,22 +7,24 @@
 using namespace amp::runner;
 
 /// The IR's spellings, indexed by Role.
-static constexpr const char *kRoleNames[] = {"param",
-                                             "opt_state",
-                                             "input",
-                                             "label",
-                                             "loss",
-                                             "loss_scale",
-                                             "growth_tracker",
-                                             "hysteresis_tracker",
-                                             "found_inf",
-                                             "buffer",
-                                             "schedule_state",
-                                             "lr",
-                                             "grad_norm",
-                                             "rng_state",
-                                             "ema",
-                                             "ema_count"};
+static constexpr const char *kRoleNames[] = {
+    "param",
+    "opt_state",
+    "input",
+    "label",
+    "loss",
+    "loss_scale",
+    "growth_tracker",
+    "hysteresis_tracker",
+    "found_inf",
+    "buffer",
+    "schedule_state",
+    "lr",
+    "grad_norm",
+    "rng_state",
+    "ema",
+    "ema_count",
+};
 static_assert(std::size(kRoleNames) == std::size(kAllRoles),
               "one spelling per role");
 

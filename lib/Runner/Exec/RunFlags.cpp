@@ -166,8 +166,8 @@ const std::vector<RunFlag> &amp::runner::runFlagTable() {
             &TrainOptions::evalEma),
       field("save-ema", "FILE",
             "Write the params file of the averaged model: the moving "
-            "averages of the params (ema-decay), then the buffers; "
-            "--load-params reads it as params",
+            "averages of the params (ema-decay), then the buffers (their "
+            "averages with ema-buffers); --load-params reads it",
             &TrainOptions::saveEma),
       field("load-params", "FILE",
             "Initialize params from a file written by --save-params "

@@ -57,7 +57,9 @@ def NN_RoleAttr : EnumAttr<NN_Dialect, NN_Role, "role"> {
     threaded, which also advances on a skipped step (PyTorch's generator
     state); and `#nn.role<ema>`, an exponential moving average of a param
     (nn-autodiff's `ema-decay`; the k-th `ema` argument averages the k-th
-    param, has its type and starts at zero), with `#nn.role<ema_count>`,
+    param, and those after the params' averages, with `ema-buffers`, the
+    buffers; each has its value's type and starts at zero), with
+    `#nn.role<ema_count>`,
     the 0-d `i64` count of the updates the averages have had (PyTorch's
     `AveragedModel.n_averaged`), both threaded. Two
     results report on the step for the runner's log, and are not threaded:
