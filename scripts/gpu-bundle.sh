@@ -22,11 +22,12 @@ ninja -C "$build" amp-compile
 mkdir -p "$out"
 cp "$root/data/digits.csv" "$out/"
 
-# The models of scripts/gpu-check.sh: name, autodiff options, eval entry.
+# The models of scripts/gpu-check.sh: name, autodiff options, eval entry,
+# and the example (default: the name).
 compile() {
-  local name=$1 autodiff=$2 eval=$3 precision
+  local name=$1 autodiff=$2 eval=$3 example=${4:-$1} precision
   for precision in f32 f16 bf16; do
-    "$build/bin/amp-compile" "$root/examples/$name.mlir" --precision "$precision" \
+    "$build/bin/amp-compile" "$root/examples/$example.mlir" --precision "$precision" \
       --autodiff-options "$autodiff" ${eval:+--eval-entry "$eval"} \
       -o "$out/$name.$precision.so"
   done
@@ -35,6 +36,9 @@ compile mlp "lr=0.05 momentum=0.9" train_step_forward
 compile resnet "lr=0.05 momentum=0.9" train_step_forward
 compile transformer "optimizer=adamw" ""
 compile bert_layer "optimizer=adamw lr=3e-4" ""
+# The CNN with moving averages of its weights (and of its batch norms'
+# running statistics), evaluated with them (--eval-ema).
+compile cnn_ema "optimizer=adamw lr=0.003 ema-decay=0.95 ema-buffers" train_step_forward cnn
 python3 "$root/bench/gpu_step_bench.py" --prepare "$out" \
   --amp-compile "$build/bin/amp-compile"
 

@@ -94,8 +94,9 @@ declare -A flags=(
   [resnet]="--data $bundle/digits.csv --feature-scale 0.0625 --steps 300"
   [transformer]="--vocab 128 --steps 100"
   [bert_layer]="--vocab 128 --steps 20"
+  [cnn_ema]="--data $bundle/digits.csv --feature-scale 0.0625 --steps 300 --eval-ema"
 )
-want train && for model in mlp resnet transformer bert_layer; do
+want train && for model in mlp resnet transformer bert_layer cnn_ema; do
   for p in f32 f16 bf16; do
     so=$bundle/$model.$p.so
     [[ -f $so ]] || continue
@@ -122,7 +123,7 @@ import csv, re, sys
 precision, logs, csvs = sys.argv[1], sys.argv[2:4], sys.argv[4:6]
 tol = {"f32": 1e-5, "f16": 1e-2, "bf16": 1e-2}[precision]
 def accuracy(path):
-    m = re.search(r"eval accuracy: ([0-9.]+)", open(path).read())
+    m = re.search(r"eval(?: \(ema\))? accuracy: ([0-9.]+)", open(path).read())
     return m and float(m.group(1))
 def losses(path):
     return [float(row[1]) for row in list(csv.reader(open(path)))[1:]]
