@@ -227,8 +227,8 @@ void amp::registerNNPrecisionModels(DialectRegistry &registry) {
                       Conv2DGradFilterOp, ReduceSumOp, ReduceMeanOp,
                       ReduceMaxOp>(ctx);
     attachOptimizer<SgdUpdateOp, AdamUpdateOp, RadamUpdateOp, RmspropUpdateOp,
-                    AdagradUpdateOp, ClipGradNormOp, LrScheduleOp,
-                    RunningStatsUpdateOp>(ctx);
+                    AdagradUpdateOp, AdafactorUpdateOp, ClipGradNormOp,
+                    LrScheduleOp, RunningStatsUpdateOp>(ctx);
     BatchNormOp::attachInterface<FirstOperandModel<BatchNormOp>>(*ctx);
     LayerNormOp::attachInterface<FirstOperandModel<LayerNormOp>>(*ctx);
     EmbeddingOp::attachInterface<FirstOperandModel<EmbeddingOp>>(*ctx);

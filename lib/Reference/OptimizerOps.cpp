@@ -2,9 +2,9 @@
 //
 // nn.clip_grad_norm (which nn-autodiff adds with clip-norm > 0, also with
 // optimizer=none), nn.lr_schedule and the updates (nn.sgd_update,
-// nn.adam_update, nn.radam_update, nn.rmsprop_update, nn.adagrad_update),
-// from the formulas of their ODS descriptions (PyTorch's SGD, Adam, AdamW,
-// RAdam, RMSprop and Adagrad).
+// nn.adam_update, nn.radam_update, nn.rmsprop_update, nn.adagrad_update,
+// nn.adafactor_update), from the formulas of their ODS descriptions
+// (PyTorch's SGD, Adam, AdamW, RAdam, RMSprop, Adagrad and Adafactor).
 //
 //===----------------------------------------------------------------------===//
 
@@ -256,6 +256,79 @@ Results evalAdagradUpdate(AdagradUpdateOp op, Operands in) {
   return results;
 }
 
+/// The L2 norm of a tensor's elements over the square root of their count.
+double rootMeanSquare(const std::vector<double> &x) {
+  double squares = 0;
+  for (double v : x)
+    squares += v * v;
+  return std::sqrt(squares / static_cast<double>(x.size()));
+}
+
+Results evalAdafactorUpdate(AdafactorUpdateOp op, Operands in) {
+  const RefTensor &param = *in[0], &grad = *in[1];
+  double lr = scheduledLr(op, in);
+  double eps1 = op.getEps1Attr().getValueAsDouble();
+  double eps2 = op.getEps2Attr().getValueAsDouble();
+  double decay = op.getWeightDecayAttr().getValueAsDouble();
+  size_t numState = op.isFactored() ? 2 : 1;
+  double t = in[2 + numState]->data[0] + 1;
+  double beta = std::pow(t, op.getBeta2DecayAttr().getValueAsDouble());
+  double alpha = std::max(eps2, rootMeanSquare(param.data)) *
+                 std::min(lr, 1 / std::sqrt(t));
+  Results results{param};
+  RefTensor &p = results[0];
+  for (double &v : p.data)
+    v *= 1 - lr * decay;
+  auto lerp = [&](double &state, double target) {
+    state += beta * (target - state);
+  };
+  int64_t n = param.getNumElements();
+  std::vector<double> v(n);
+  if (op.isFactored()) {
+    int64_t cols = param.shape.back();
+    int64_t rows = param.shape[param.shape.size() - 2];
+    RefTensor rowVar = *in[2], colVar = *in[3];
+    for (int64_t b = 0; b < n / (rows * cols); ++b) {
+      double rowVarSum = 0;
+      for (int64_t r = 0; r < rows; ++r) {
+        double squares = 0;
+        for (int64_t c = 0; c < cols; ++c)
+          squares += std::pow(grad.data[(b * rows + r) * cols + c], 2);
+        lerp(rowVar.data[b * rows + r], squares / cols);
+        rowVarSum += rowVar.data[b * rows + r];
+      }
+      for (int64_t c = 0; c < cols; ++c) {
+        double squares = 0;
+        for (int64_t r = 0; r < rows; ++r)
+          squares += std::pow(grad.data[(b * rows + r) * cols + c], 2);
+        lerp(colVar.data[b * cols + c], squares / rows);
+      }
+      double mean = std::max(rowVarSum / rows, eps1);
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c = 0; c < cols; ++c)
+          v[(b * rows + r) * cols + c] =
+              rowVar.data[b * rows + r] * colVar.data[b * cols + c] / mean;
+    }
+    results.append({rowVar, colVar});
+  } else {
+    RefTensor variance = *in[2];
+    for (int64_t i = 0; i < n; ++i) {
+      lerp(variance.data[i], grad.data[i] * grad.data[i]);
+      v[i] = variance.data[i];
+    }
+    results.push_back(variance);
+  }
+  std::vector<double> u(n);
+  for (int64_t i = 0; i < n; ++i)
+    u[i] = grad.data[i] / std::sqrt(std::max(v[i], eps1 * eps1));
+  double denom =
+      std::max(1.0, rootMeanSquare(u) / op.getDAttr().getValueAsDouble());
+  for (int64_t i = 0; i < n; ++i)
+    p.data[i] -= alpha / denom * u[i];
+  results.push_back(RefTensor({}, t));
+  return results;
+}
+
 } // namespace
 
 void amp::reference::registerOptimizerOps(EvaluatorTable &table) {
@@ -266,4 +339,5 @@ void amp::reference::registerOptimizerOps(EvaluatorTable &table) {
   table.add<RadamUpdateOp>(evalRadamUpdate);
   table.add<RmspropUpdateOp>(evalRmspropUpdate);
   table.add<AdagradUpdateOp>(evalAdagradUpdate);
+  table.add<AdafactorUpdateOp>(evalAdafactorUpdate);
 }

@@ -2,15 +2,14 @@
 //
 // amp_lr_schedule, amp_sgd_update, amp_adam_update, amp_radam_update,
 // amp_rmsprop_update,
-// amp_adagrad_update (and their _multi forms, a loop over the buffers) and
-// amp_clip_grad_norm on the reference backend.
-// The checks are OptimizerChecks.h and the scalar and per-element math
-// OptimizerMath.h, both shared with the CUDA backend. The updates follow the
-// op order of PyTorch's single-tensor torch.optim.SGD / AdamW / RMSprop /
-// Adagrad in f32, with
-// the scalar coefficients (the scheduled lr among them) formed in f64 and
-// rounded once, and honour the found_inf predicate of amp.skip_step_if: a
-// set flag leaves every output bitwise equal to its input.
+// amp_adagrad_update, amp_adafactor_update (and their _multi forms, a loop over
+// the buffers) and amp_clip_grad_norm on the reference backend. The checks are
+// OptimizerChecks.h and the scalar and per-element math OptimizerMath.h, both
+// shared with the CUDA backend. The updates follow the op order of PyTorch's
+// single-tensor torch.optim.SGD / AdamW / RMSprop / Adagrad in f32, with the
+// scalar coefficients (the scheduled lr among them) formed in f64 and rounded
+// once, and honour the found_inf predicate of amp.skip_step_if: a set flag
+// leaves every output bitwise equal to its input.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,8 +17,11 @@
 #include "reference/OptimizerChecks.h"
 #include "reference/OptimizerMath.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
+#include <vector>
 
 using namespace amp::runtime;
 using namespace amp::runtime::kernels;
@@ -38,19 +40,24 @@ void keep(const void *in, void *out, int64_t n, amp_dtype_t dtype) {
 /// f32 sum of squares in blocks of 256 sequential terms whose sums are then
 /// added in order: an error bound of about (256 + n / 256) units of f32
 /// roundoff instead of n, at the cost of nothing.
-template <typename T> float sumOfSquares(const T *x, int64_t n) {
+template <typename ValueAt> float sumOfSquaresOf(int64_t n, ValueAt valueAt) {
   constexpr int64_t kBlock = 256;
   float total = 0.0f;
   for (int64_t b = 0; b < n; b += kBlock) {
     const int64_t e = b + kBlock < n ? b + kBlock : n;
     float block = 0.0f;
     for (int64_t i = b; i < e; ++i) {
-      const float v = toF32(x[i]);
+      const float v = valueAt(i);
       block += v * v;
     }
     total += block;
   }
   return total;
+}
+
+/// sumOfSquaresOf the n elements of x.
+template <typename T> float sumOfSquares(const T *x, int64_t n) {
+  return sumOfSquaresOf(n, [x](int64_t i) { return toF32(x[i]); });
 }
 
 /// The SGD update of one checked buffer.
@@ -252,6 +259,100 @@ void adagradCompute(const void *param, const void *grad, const void *state_sum,
   });
   if (step)
     *new_step = stepCountAfter(stepBefore);
+}
+
+/// The Adafactor update of one checked buffer; lr is the scheduled one.
+/// Factored (row_var given), the param is [n / (rows * cols), rows, cols].
+/// The states are written first and read back, so the estimate uses the
+/// stored (rounded) values, as PyTorch's in-place lerp_ does.
+void adafactorCompute(const void *param, const void *grad, const void *row_var,
+                      const void *col_var, const void *variance,
+                      const float *step, void *new_param, void *new_row_var,
+                      void *new_col_var, void *new_variance, float *new_step,
+                      int64_t n, amp_dtype_t dtype, int64_t rows, int64_t cols,
+                      float lr, float beta2_decay, float eps1, float eps2,
+                      float d, float weight_decay, const int8_t *found_inf) {
+  const float stepBefore = *step;
+  const bool factored = row_var != nullptr;
+  const int64_t batch = factored ? n / (rows * cols) : 0;
+  if (skipStep(found_inf)) {
+    keep(param, new_param, n, dtype);
+    if (factored) {
+      keep(row_var, new_row_var, batch * rows, dtype);
+      keep(col_var, new_col_var, batch * cols, dtype);
+    } else {
+      keep(variance, new_variance, n, dtype);
+    }
+    *new_step = stepBefore;
+    return;
+  }
+  const AdafactorCoefs c =
+      adafactorCoefs(stepBefore, lr, beta2_decay, eps1, eps2, d, weight_decay);
+  dispatchFloat(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    const T *p = static_cast<const T *>(param);
+    const T *g = static_cast<const T *>(grad);
+    T *np = static_cast<T *>(new_param);
+    const float paramNorm = sqrtf(sumOfSquares(p, n));
+    auto gradAt = [g](int64_t i) { return toF32(g[i]); };
+    // dir(i): element i of the update direction, from the new state.
+    std::vector<float> rowMeans;
+    std::function<float(int64_t)> dir;
+    if (factored) {
+      const T *rv = static_cast<const T *>(row_var);
+      const T *cv = static_cast<const T *>(col_var);
+      T *nrv = static_cast<T *>(new_row_var);
+      T *ncv = static_cast<T *>(new_col_var);
+      std::vector<float> colSums(static_cast<size_t>(cols));
+      rowMeans.resize(static_cast<size_t>(batch));
+      for (int64_t b = 0; b < batch; ++b) {
+        const int64_t base = b * rows * cols;
+        std::fill(colSums.begin(), colSums.end(), 0.0f);
+        float rowSum = 0.0f;
+        for (int64_t r = 0; r < rows; ++r) {
+          const int64_t at = base + r * cols;
+          const float sum =
+              sumOfSquaresOf(cols, [&](int64_t k) { return gradAt(at + k); });
+          const int64_t ri = b * rows + r;
+          nrv[ri] = fromF32<T>(adafactorLerp(
+              toF32(rv[ri]), adafactorMeanSquare(sum, cols), c.beta));
+          rowSum += toF32(nrv[ri]);
+          for (int64_t k = 0; k < cols; ++k) {
+            const float v = gradAt(at + k);
+            colSums[k] += v * v;
+          }
+        }
+        rowMeans[b] = rowSum / static_cast<float>(rows);
+        for (int64_t k = 0; k < cols; ++k) {
+          const int64_t ci = b * cols + k;
+          ncv[ci] = fromF32<T>(adafactorLerp(
+              toF32(cv[ci]), adafactorMeanSquare(colSums[k], rows), c.beta));
+        }
+      }
+      dir = [&, nrv, ncv](int64_t i) {
+        const int64_t k = i % cols, row = i / cols, b = row / rows;
+        const float v = adafactorFactored(
+            c, toF32(nrv[row]), toF32(ncv[b * cols + k]), rowMeans[b]);
+        return adafactorDirection(c, v, gradAt(i));
+      };
+    } else {
+      const T *v = static_cast<const T *>(variance);
+      T *nv = static_cast<T *>(new_variance);
+      parallelFor(n, [=](int64_t i) {
+        const float gv = toF32(g[i]);
+        nv[i] = fromF32<T>(adafactorLerp(toF32(v[i]), gv * gv, c.beta));
+      });
+      dir = [&, nv](int64_t i) {
+        return adafactorDirection(c, toF32(nv[i]), gradAt(i));
+      };
+    }
+    const float dirNorm = sqrtf(sumOfSquaresOf(n, dir));
+    const float negStep = adafactorNegStep(c, paramNorm, dirNorm, n);
+    parallelFor(n, [&](int64_t i) {
+      np[i] = fromF32<T>(adafactorApply(c, toF32(p[i]), negStep, dir(i)));
+    });
+  });
+  *new_step = c.t;
 }
 
 } // namespace
@@ -506,6 +607,57 @@ amp_status_t amp_adagrad_update_multi(
         params[i], grads[i], state_sums[i], counted ? steps[i] : nullptr,
         new_params[i], new_state_sums[i], counted ? new_steps[i] : nullptr,
         sizes[i], dtypes[i], scheduled, lr_decay, eps, weight_decay, found_inf);
+  return AMP_STATUS_OK;
+}
+
+amp_status_t amp_adafactor_update(
+    const void *param, const void *grad, const void *row_var,
+    const void *col_var, const void *variance, const float *step,
+    void *new_param, void *new_row_var, void *new_col_var, void *new_variance,
+    float *new_step, int64_t n, amp_dtype_t dtype, int64_t rows, int64_t cols,
+    float lr, const float *lr_factor, float beta2_decay, float eps1, float eps2,
+    float d, float weight_decay, const int8_t *found_inf, void * /*stream*/) {
+  Checker check("amp_adafactor_update");
+  if (amp_status_t s = checkAdafactorUpdate(
+          check, param, grad, row_var, col_var, variance, step, new_param,
+          new_row_var, new_col_var, new_variance, new_step, n, dtype, rows,
+          cols, lr, beta2_decay, eps1, eps2, d, weight_decay))
+    return s;
+  adafactorCompute(param, grad, row_var, col_var, variance, step, new_param,
+                   new_row_var, new_col_var, new_variance, new_step, n, dtype,
+                   rows, cols, scheduledLr(lr, lr_factor), beta2_decay, eps1,
+                   eps2, d, weight_decay, found_inf);
+  return AMP_STATUS_OK;
+}
+
+amp_status_t amp_adafactor_update_multi(
+    int32_t n_buffers, const void *const *params, const void *const *grads,
+    const void *const *row_vars, const void *const *col_vars,
+    const void *const *variances, const float *const *steps,
+    void *const *new_params, void *const *new_row_vars,
+    void *const *new_col_vars, void *const *new_variances,
+    float *const *new_steps, const int64_t *sizes, const amp_dtype_t *dtypes,
+    const int64_t *rows, const int64_t *cols, float lr, const float *lr_factor,
+    float beta2_decay, float eps1, float eps2, float d, float weight_decay,
+    const int8_t *found_inf, void * /*stream*/) {
+  Checker check("amp_adafactor_update_multi");
+  bool factored = false;
+  if (amp_status_t s = checkAdafactorUpdateMulti(
+          check, n_buffers, params, grads, row_vars, col_vars, variances, steps,
+          new_params, new_row_vars, new_col_vars, new_variances, new_steps,
+          sizes, dtypes, rows, cols, lr, beta2_decay, eps1, eps2, d,
+          weight_decay, &factored))
+    return s;
+  const float scheduled = scheduledLr(lr, lr_factor);
+  for (int32_t i = 0; i < n_buffers; ++i)
+    adafactorCompute(
+        params[i], grads[i], factored ? row_vars[i] : nullptr,
+        factored ? col_vars[i] : nullptr, factored ? nullptr : variances[i],
+        steps[i], new_params[i], factored ? new_row_vars[i] : nullptr,
+        factored ? new_col_vars[i] : nullptr,
+        factored ? nullptr : new_variances[i], new_steps[i], sizes[i],
+        dtypes[i], factored ? rows[i] : 0, factored ? cols[i] : 0, scheduled,
+        beta2_decay, eps1, eps2, d, weight_decay, found_inf);
   return AMP_STATUS_OK;
 }
 

@@ -483,6 +483,115 @@ amp_status_t amp::runtime::kernels::checkAdagradUpdateMulti(
   return AMP_STATUS_OK;
 }
 
+/// The hyperparameters of amp_adafactor_update and
+/// amp_adafactor_update_multi (torch.optim.Adafactor's checks).
+static amp_status_t checkAdafactorHyperparameters(Checker &check, float lr,
+                                                  float beta2_decay, float eps1,
+                                                  float eps2, float d,
+                                                  float weight_decay) {
+  if (!nonNegative(lr) || !nonNegative(eps1) || !nonNegative(eps2) ||
+      !nonNegative(weight_decay) || !nonNegative(-beta2_decay) ||
+      !(d >= 1.0f && nonNegative(d)))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "lr (%g), eps1 (%g), eps2 (%g) and weight_decay (%g) "
+                      "must be finite and >= 0, beta2_decay (%g) finite and "
+                      "<= 0, d (%g) finite and >= 1",
+                      (double)lr, (double)eps1, (double)eps2,
+                      (double)weight_decay, (double)beta2_decay, (double)d);
+  return AMP_STATUS_OK;
+}
+
+amp_status_t amp::runtime::kernels::checkAdafactorUpdate(
+    Checker &check, const void *param, const void *grad, const void *row_var,
+    const void *col_var, const void *variance, const float *step,
+    const void *new_param, const void *new_row_var, const void *new_col_var,
+    const void *new_variance, const float *new_step, int64_t n,
+    amp_dtype_t dtype, int64_t rows, int64_t cols, float lr, float beta2_decay,
+    float eps1, float eps2, float d, float weight_decay) {
+  if (n < 1)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "n (%lld) must be >= 1: Adafactor scales by the param's "
+                      "root mean square",
+                      (long long)n);
+  if (amp_status_t s = check.dtype("dtype", dtype, kFloatDtypes))
+    return s;
+  if (amp_status_t s = checkAdafactorHyperparameters(
+          check, lr, beta2_decay, eps1, eps2, d, weight_decay))
+    return s;
+  const bool factored = row_var != nullptr;
+  if (factored
+          ? !col_var || !new_row_var || !new_col_var || variance || new_variance
+          : col_var || new_row_var || new_col_var || !variance || !new_variance)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "row_var, col_var and their new values must be given "
+                      "together, and variance and new_variance exactly "
+                      "without them");
+  if (factored ? rows < 1 || cols < 1 || n % rows != 0 || (n / rows) % cols != 0
+               : rows != 0 || cols != 0)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      factored ? "rows (%lld) and cols (%lld) must be >= 1 "
+                                 "and divide n (%lld) as [B, rows, cols]"
+                               : "rows (%lld) and cols (%lld) must be 0 "
+                                 "without row_var (n = %lld)",
+                      (long long)rows, (long long)cols, (long long)n);
+  if (amp_status_t s =
+          check.pointers({{"param", param, n, dtype},
+                          {"grad", grad, n, dtype},
+                          {"new_param", new_param, n, dtype},
+                          {"step", step, 1, AMP_DTYPE_F32},
+                          {"new_step", new_step, 1, AMP_DTYPE_F32}}))
+    return s;
+  if (!factored)
+    return check.pointers({{"variance", variance, n, dtype},
+                           {"new_variance", new_variance, n, dtype}});
+  return check.pointers({{"row_var", row_var, n / cols, dtype},
+                         {"col_var", col_var, n / rows, dtype},
+                         {"new_row_var", new_row_var, n / cols, dtype},
+                         {"new_col_var", new_col_var, n / rows, dtype}});
+}
+
+amp_status_t amp::runtime::kernels::checkAdafactorUpdateMulti(
+    Checker &check, int32_t n_buffers, const void *const *params,
+    const void *const *grads, const void *const *row_vars,
+    const void *const *col_vars, const void *const *variances,
+    const float *const *steps, void *const *new_params,
+    void *const *new_row_vars, void *const *new_col_vars,
+    void *const *new_variances, float *const *new_steps, const int64_t *sizes,
+    const amp_dtype_t *dtypes, const int64_t *rows, const int64_t *cols,
+    float lr, float beta2_decay, float eps1, float eps2, float d,
+    float weight_decay, bool *factored) {
+  *factored = row_vars != nullptr;
+  if (amp_status_t s = checkArrays(
+          check, n_buffers,
+          {params, grads, steps, new_params, new_steps, sizes, dtypes}))
+    return s;
+  // The hyperparameters are checked even without buffers.
+  if (amp_status_t s = checkAdafactorHyperparameters(
+          check, lr, beta2_decay, eps1, eps2, d, weight_decay))
+    return s;
+  if (n_buffers > 0 &&
+      (*factored ? !col_vars || !new_row_vars || !new_col_vars || !rows ||
+                       !cols || variances || new_variances
+                 : col_vars || new_row_vars || new_col_vars || rows || cols ||
+                       !variances || !new_variances))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "the row_var, col_var, rows and cols arrays must be "
+                      "given together, and the variance arrays exactly "
+                      "without them");
+  for (int32_t i = 0; i < n_buffers; ++i)
+    if (amp_status_t s = checkAdafactorUpdate(
+            check, params[i], grads[i], *factored ? row_vars[i] : nullptr,
+            *factored ? col_vars[i] : nullptr,
+            *factored ? nullptr : variances[i], steps[i], new_params[i],
+            *factored ? new_row_vars[i] : nullptr,
+            *factored ? new_col_vars[i] : nullptr,
+            *factored ? nullptr : new_variances[i], new_steps[i], sizes[i],
+            dtypes[i], *factored ? rows[i] : 0, *factored ? cols[i] : 0, lr,
+            beta2_decay, eps1, eps2, d, weight_decay))
+      return s;
+  return AMP_STATUS_OK;
+}
+
 amp_status_t amp::runtime::kernels::checkClipGradNorm(
     Checker &check, int32_t n_buffers, const void *const *grads,
     void *const *clipped, const int64_t *sizes, const amp_dtype_t *dtypes,

@@ -1,7 +1,8 @@
 //===- OptimizerChecks.h - Argument checks of the optimizer kernels -------===//
 //
 // The argument checks of amp_lr_schedule, amp_sgd_update, amp_adam_update,
-// amp_rmsprop_update, amp_adagrad_update, their _multi forms and
+// amp_rmsprop_update, amp_adagrad_update, amp_adafactor_update, their _multi
+// forms and
 // amp_clip_grad_norm, shared by the reference and the CUDA backend
 // (amp_kernel_core) so that a malformed call fails with the same status and
 // message on both. They read only the arguments, never tensor contents (which
@@ -115,6 +116,31 @@ amp_status_t checkAdagradUpdateMulti(
     void *const *new_state_sums, float *const *new_steps, const int64_t *sizes,
     const amp_dtype_t *dtypes, float lr, float lr_decay, float eps,
     float weight_decay);
+
+/// amp_adafactor_update's checks: factored when row_var is given (then
+/// rows, cols >= 1 and n a multiple of rows * cols), else rows = cols = 0.
+amp_status_t checkAdafactorUpdate(
+    Checker &check, const void *param, const void *grad, const void *row_var,
+    const void *col_var, const void *variance, const float *step,
+    const void *new_param, const void *new_row_var, const void *new_col_var,
+    const void *new_variance, const float *new_step, int64_t n,
+    amp_dtype_t dtype, int64_t rows, int64_t cols, float lr, float beta2_decay,
+    float eps1, float eps2, float d, float weight_decay);
+
+/// amp_adafactor_update_multi's checks: n_buffers >= 0, the arrays non-NULL
+/// when there are buffers (the row_var, col_var, rows and cols arrays, or
+/// else the variance arrays), and checkAdafactorUpdate for every buffer;
+/// *factored: the row_var arrays are given.
+amp_status_t checkAdafactorUpdateMulti(
+    Checker &check, int32_t n_buffers, const void *const *params,
+    const void *const *grads, const void *const *row_vars,
+    const void *const *col_vars, const void *const *variances,
+    const float *const *steps, void *const *new_params,
+    void *const *new_row_vars, void *const *new_col_vars,
+    void *const *new_variances, float *const *new_steps, const int64_t *sizes,
+    const amp_dtype_t *dtypes, const int64_t *rows, const int64_t *cols,
+    float lr, float beta2_decay, float eps1, float eps2, float d,
+    float weight_decay, bool *factored);
 
 /// amp_clip_grad_norm's checks.
 amp_status_t checkClipGradNorm(Checker &check, int32_t n_buffers,

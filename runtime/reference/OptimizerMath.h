@@ -2,7 +2,7 @@
 //
 // The per-element updates of amp_sgd_update, amp_adam_update,
 // amp_radam_update,
-// amp_rmsprop_update and amp_adagrad_update, the
+// amp_rmsprop_update, amp_adagrad_update and amp_adafactor_update, the
 // scheduled learning rate and the schedule factor of amp_lr_schedule, and
 // the clipping coefficient of amp_clip_grad_norm, shared by the reference
 // backend and the CUDA kernels so that both run the same operations in the
@@ -397,6 +397,97 @@ inline AMP_HOST_DEVICE float adagradStep(const AdagradCoefs &c, float param,
   *newSum = s1;
   const float denom = sqrtf(s1) + c.eps;
   return param + c.negLr * g / denom;
+}
+
+//===----------------------------------------------------------------------===//
+// Adafactor
+//===----------------------------------------------------------------------===//
+
+/// torch.optim.Adafactor's scalars for the step counter `step` (before the
+/// update) and the scheduled lr (scheduledLr): t = step + 1 in f32, beta =
+/// t^beta2_decay (f64 pow, rounded to f32 as lerp_ rounds its weight), rho
+/// = min(lr, 1 / sqrt(t)) in f64, decay = 1 - lr * weight_decay rounded to
+/// f32 (1 when weight_decay = 0, which the update then skips), eps1Sq =
+/// eps1^2 rounded to f32 (the clamp of the variance estimate).
+struct AdafactorCoefs {
+  float t, beta, decay, eps1, eps1Sq;
+  double rho, eps2, d;
+};
+
+inline AMP_HOST_DEVICE AdafactorCoefs adafactorCoefs(float step, float lr,
+                                                     float beta2_decay,
+                                                     float eps1, float eps2,
+                                                     float d,
+                                                     float weight_decay) {
+  AdafactorCoefs c;
+  c.t = stepCountAfter(step);
+  const double t = c.t;
+  c.beta = static_cast<float>(pow(t, static_cast<double>(beta2_decay)));
+  const double invSqrt = 1.0 / sqrt(t);
+  c.rho = double(lr) < invSqrt ? double(lr) : invSqrt;
+  c.decay = weight_decay != 0.0f
+                ? static_cast<float>(1.0 - double(lr) * weight_decay)
+                : 1.0f;
+  c.eps1 = eps1;
+  c.eps1Sq = static_cast<float>(double(eps1) * double(eps1));
+  c.eps2 = eps2;
+  c.d = d;
+  return c;
+}
+
+/// PyTorch's lerp(a, b, w) in f32: a + w * (b - a) for |w| < 0.5, else
+/// b - (b - a) * (1 - w) (exactly b at w = 1, the first step's weight).
+inline AMP_HOST_DEVICE float adafactorLerp(float a, float b, float w) {
+  return fabsf(w) < 0.5f ? a + w * (b - a) : b - (b - a) * (1.0f - w);
+}
+
+/// The mean square of a row or column from its f32 sum of squares, as
+/// vector_norm(g, dim).square_().div_(size): the norm rounded, squared,
+/// divided.
+inline AMP_HOST_DEVICE float adafactorMeanSquare(float sumSquares,
+                                                 int64_t size) {
+  const float norm = sqrtf(sumSquares);
+  return norm * norm / static_cast<float>(size);
+}
+
+/// One element of the update direction u = g / sqrt(max(v, eps1^2)) for
+/// the variance estimate v (rsqrt as 1 / sqrtf, correctly rounded).
+inline AMP_HOST_DEVICE float adafactorDirection(const AdafactorCoefs &c,
+                                                float v, float grad) {
+  const float clamped = v < c.eps1Sq ? c.eps1Sq : v;
+  return 1.0f / sqrtf(clamped) * grad;
+}
+
+/// The factored variance estimate of one element: row * col / max(rowMean,
+/// eps1) (torch.clamp(min=eps1): a NaN mean stays NaN).
+inline AMP_HOST_DEVICE float adafactorFactored(const AdafactorCoefs &c,
+                                               float row, float col,
+                                               float rowMean) {
+  const float mean = rowMean < c.eps1 ? c.eps1 : rowMean;
+  return row * col / mean;
+}
+
+/// The step of the update direction, f32(-alpha / denom), from the f32
+/// norms of the param (before decay) and of the direction over n elements:
+/// alpha = max(eps2, ||param|| / sqrt(n)) * rho, denom = max(1, ||u|| /
+/// (sqrt(n) * d)), in f64 as PyTorch's .item() arithmetic.
+inline AMP_HOST_DEVICE float adafactorNegStep(const AdafactorCoefs &c,
+                                              float paramNorm, float dirNorm,
+                                              int64_t n) {
+  const double sqrtN = sqrt(static_cast<double>(n));
+  const double rms = double(paramNorm) / sqrtN;
+  const double alpha = (rms > c.eps2 ? rms : c.eps2) * c.rho;
+  const double ratio = double(dirNorm) / (sqrtN * c.d);
+  const double denom = ratio > 1.0 ? ratio : 1.0;
+  return static_cast<float>(-alpha / denom);
+}
+
+/// One element of the param update: param * decay (when decaying), then
+/// + negStep * u.
+inline AMP_HOST_DEVICE float
+adafactorApply(const AdafactorCoefs &c, float param, float negStep, float dir) {
+  const float p = c.decay != 1.0f ? param * c.decay : param;
+  return p + negStep * dir;
 }
 
 //===----------------------------------------------------------------------===//

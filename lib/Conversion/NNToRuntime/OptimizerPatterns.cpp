@@ -1,12 +1,13 @@
 //===- OptimizerPatterns.cpp - optimizer updates to runtime calls ---------===//
 //
 // The optimizer updates (nn.sgd_update, nn.adam_update, nn.radam_update,
-// nn.rmsprop_update, nn.adagrad_update), which take the found_inf predicate of
-// the amp.skip_step_if they were in (the kernels then leave every output
-// bitwise equal to its input, with no host sync) and their lr_factor, and
-// nn.clip_grad_norm and nn.lr_schedule. The updates of a step with the same
-// configuration become one multi-tensor call (amp_<optimizer>_update_multi):
-// PyTorch's fused/foreach optimizers, one launch instead of one per param.
+// nn.rmsprop_update, nn.adagrad_update, nn.adafactor_update), which take the
+// found_inf predicate of the amp.skip_step_if they were in (the kernels then
+// leave every output bitwise equal to its input, with no host sync) and their
+// lr_factor, and nn.clip_grad_norm and nn.lr_schedule. The updates of a step
+// with the same configuration become one multi-tensor call
+// (amp_<optimizer>_update_multi): PyTorch's fused/foreach optimizers, one
+// launch instead of one per param.
 //
 //===----------------------------------------------------------------------===//
 
@@ -147,6 +148,7 @@ template <typename Op> struct UpdateRunLowering : TypedLowering<Op> {
       args.append({rb.i64(getNumElements(first.getParam())),
                    rb.dtype(first.getParam().getType())});
     }
+    args.append(shapeArguments(run, isMulti, rb));
     args.append(hyperparameters(first, factor, rb));
     args.append({predicate, rb.stream()});
     rb.call(isMulti ? multi : single, args);
@@ -165,6 +167,12 @@ protected:
   /// whether `op` has each: its buffer operands, in order, fill the slots
   /// it has.
   virtual SmallVector<bool> operandSlots(Op op) const = 0;
+  /// What the kernel takes after the size and dtype (the arrays of them
+  /// for a multi call) about the params' shapes: nothing but for Adafactor.
+  virtual SmallVector<Value> shapeArguments(ArrayRef<Op>, bool,
+                                            RuntimeBuilder &) const {
+    return {};
+  }
   /// lr, the schedule's factor (`lrFactor`), then the other
   /// hyperparameters, as the kernels take them.
   virtual SmallVector<Value> hyperparameters(Op op, Value lrFactor,
@@ -275,6 +283,46 @@ struct AdagradUpdateLowering : UpdateRunLowering<nn::AdagradUpdateOp> {
   }
 };
 
+struct AdafactorUpdateLowering : UpdateRunLowering<nn::AdafactorUpdateOp> {
+  explicit AdafactorUpdateLowering(const SkipPredicates &predicates)
+      : UpdateRunLowering(predicates, RuntimeFn::amp_adafactor_update,
+                          RuntimeFn::amp_adafactor_update_multi) {}
+
+  /// param, grad, row_var, col_var, variance, step.
+  SmallVector<bool> operandSlots(nn::AdafactorUpdateOp op) const override {
+    bool factored = op.isFactored();
+    return {true, true, factored, factored, !factored, true};
+  }
+  /// rows and cols: the param's last two dimensions when factored (a run
+  /// is factored or not as a whole: its ops have the same operand count),
+  /// else 0 (NULL arrays for a multi call).
+  SmallVector<Value> shapeArguments(ArrayRef<nn::AdafactorUpdateOp> run,
+                                    bool isMulti,
+                                    RuntimeBuilder &rb) const override {
+    nn::AdafactorUpdateOp first = run.front();
+    if (!first.isFactored())
+      return isMulti ? SmallVector<Value>{rb.null(), rb.null()}
+                     : SmallVector<Value>{rb.i64(0), rb.i64(0)};
+    SmallVector<int64_t> rows, cols;
+    for (nn::AdafactorUpdateOp op : run) {
+      ArrayRef<int64_t> shape =
+          cast<RankedTensorType>(op.getParam().getType()).getShape();
+      rows.push_back(shape[shape.size() - 2]);
+      cols.push_back(shape.back());
+    }
+    if (isMulti)
+      return {rb.i64Array(rows), rb.i64Array(cols)};
+    return {rb.i64(rows.front()), rb.i64(cols.front())};
+  }
+  SmallVector<Value> hyperparameters(nn::AdafactorUpdateOp op, Value lrFactor,
+                                     RuntimeBuilder &rb) const override {
+    return {f32(op.getLrAttr(), rb),         lrFactor,
+            f32(op.getBeta2DecayAttr(), rb), f32(op.getEps1Attr(), rb),
+            f32(op.getEps2Attr(), rb),       f32(op.getDAttr(), rb),
+            f32(op.getWeightDecayAttr(), rb)};
+  }
+};
+
 struct ClipGradNormLowering : RuntimeOpLowering<nn::ClipGradNormOp> {
   void lower(nn::ClipGradNormOp op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
@@ -336,6 +384,7 @@ struct LrScheduleLowering : RuntimeOpLowering<nn::LrScheduleOp> {
 void amp::addOptimizerLowerings(LoweringTable &table,
                                 const SkipPredicates &predicates) {
   table.add<SgdUpdateLowering, AdamUpdateLowering, RadamUpdateLowering,
-            RmspropUpdateLowering, AdagradUpdateLowering>(predicates);
+            RmspropUpdateLowering, AdagradUpdateLowering,
+            AdafactorUpdateLowering>(predicates);
   table.add<ClipGradNormLowering, LrScheduleLowering>();
 }

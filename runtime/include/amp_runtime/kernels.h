@@ -1105,6 +1105,55 @@ AMP_KERNEL_API amp_status_t amp_adagrad_update_multi(
     float lr, const float *lr_factor, float lr_decay, float eps,
     float weight_decay, const int8_t *found_inf, void *stream);
 
+/* nn.adafactor_update (torch.optim.Adafactor, PyTorch's defaults lr 1e-2,
+ * beta2_decay -0.8, eps (None, 1e-3), d 1): with s = *step + 1 (f32, written
+ * to *new_step; new_step may equal step), clr = lr (scheduled: lr *
+ * *lr_factor in f64, rounded to f32), beta = f32(s^beta2_decay) (f64 pow),
+ * rho = min(clr, 1 / sqrt(s)) and alpha = max(eps2, ||param|| / sqrt(n)) *
+ * rho (f64; the norm of the param before decay, f32):
+ *   param *= f32(1 - clr * weight_decay)          (when weight_decay != 0)
+ *   factored (row_var given; the param is [B, rows, cols], n = B*rows*cols):
+ *     row_var' = lerp(row_var, sum_c g^2 / cols, beta)   [B, rows, 1]
+ *     col_var' = lerp(col_var, sum_r g^2 / rows, beta)   [B, 1, cols]
+ *     v = row_var'[r] * col_var'[c] / max(mean_r row_var', eps1)
+ *   unfactored (variance given; rows = cols = 0):
+ *     variance' = lerp(variance, g^2, beta); v = variance'
+ *   u = g / sqrt(max(v, eps1^2)); denom = max(1, ||u|| / (sqrt(n) * d))
+ *   param' = param + f32(-alpha / denom) * u
+ * The sums of squares are f32 (sqrt then squared, as PyTorch's
+ * vector_norm(...).square_()); lerp is PyTorch's (a + w * (b - a) for
+ * |w| < 0.5, else b - (b - a) * (1 - w)). Exactly one of {row_var, col_var}
+ * and variance is given, with its new_ value (each may equal its input).
+ * INVALID_ARGUMENT for n < 1 (PyTorch divides by sqrt(numel)), rows or cols
+ * not >= 1 with n a multiple of rows * cols when factored, or not 0 when
+ * not, lr, eps1, eps2 or weight_decay negative or not finite, beta2_decay
+ * not finite and <= 0, d not finite and >= 1. */
+AMP_KERNEL_API amp_status_t amp_adafactor_update(
+    const void *param, const void *grad, const void *row_var,
+    const void *col_var, const void *variance, const float *step,
+    void *new_param, void *new_row_var, void *new_col_var, void *new_variance,
+    float *new_step, int64_t n, amp_dtype_t dtype, int64_t rows, int64_t cols,
+    float lr, const float *lr_factor, float beta2_decay, float eps1, float eps2,
+    float d, float weight_decay, const int8_t *found_inf, void *stream);
+
+/* amp_adafactor_update over n_buffers (>= 0) buffers in one call, with one
+ * found_inf and the same hyperparameters for every buffer: exactly the
+ * amp_adafactor_update calls for i = 0 .. n_buffers - 1, each with its own
+ * size, dtype and step counter. Either every buffer is factored (the
+ * row_var and col_var arrays and rows and cols given, the variance arrays
+ * NULL) or none is (the variance arrays given, the others NULL). Each new_*
+ * may equal its own input; the buffers of different i must not overlap. */
+AMP_KERNEL_API amp_status_t amp_adafactor_update_multi(
+    int32_t n_buffers, const void *const *params, const void *const *grads,
+    const void *const *row_vars, const void *const *col_vars,
+    const void *const *variances, const float *const *steps,
+    void *const *new_params, void *const *new_row_vars,
+    void *const *new_col_vars, void *const *new_variances,
+    float *const *new_steps, const int64_t *sizes, const amp_dtype_t *dtypes,
+    const int64_t *rows, const int64_t *cols, float lr, const float *lr_factor,
+    float beta2_decay, float eps1, float eps2, float d, float weight_decay,
+    const int8_t *found_inf, void *stream);
+
 /* nn.clip_grad_norm (torch.nn.utils.clip_grad_norm_): with norm_i the f32 L2
  * norm of grads[i] and total = sqrt(sum_i norm_i^2) (f32),
  * coef = max_norm / (total + 1e-6) clamped to <= 1 (NaN stays NaN),

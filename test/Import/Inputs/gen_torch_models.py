@@ -1366,7 +1366,9 @@ def optimizer_runs():
     model's named parameters: torch.optim.Adam (L2 weight decay), SGD with
     Nesterov momentum, RMSprop (plain with weight decay; centered with
     momentum), Adagrad (weight decay, a nonzero initial accumulator; lr
-    decay), Adam with AMSGrad, RAdam (L2 and decoupled weight decay), a
+    decay), Adam with AMSGrad, RAdam (L2 and decoupled weight decay),
+    Adafactor (decoupled weight decay; its other hyperparameters off their
+    defaults), a
     param group with its own lr (the head's),
     and param groups without weight decay (timm's rule, every
     param of rank <= 1; and by name, as Hugging Face's Trainer)."""
@@ -1404,6 +1406,11 @@ def optimizer_runs():
         "radam_decoupled": lambda named: torch.optim.RAdam(
             [p for _, p in named], lr=0.03, betas=(0.9, 0.99),
             weight_decay=0.5, decoupled_weight_decay=True),
+        "adafactor": lambda named: torch.optim.Adafactor(
+            [p for _, p in named], lr=0.05, weight_decay=0.1),
+        "adafactor_options": lambda named: torch.optim.Adafactor(
+            [p for _, p in named], lr=0.05, beta2_decay=-0.5,
+            eps=(1e-4, 1e-2), d=2.0),
         "adam_amsgrad": lambda named: torch.optim.Adam(
             [p for _, p in named], lr=0.01, betas=(0.9, 0.9), amsgrad=True),
         "adamw_no_decay_1d": lambda named: torch.optim.AdamW(
@@ -1452,13 +1459,15 @@ def train_and_log(model, x, y, opt, path,
 
 
 def write_bn_cnn_losses(path, make_optimizer,
-                        loss_fn=nn.functional.cross_entropy, steps=10):
+                        loss_fn=nn.functional.cross_entropy, steps=10,
+                        dtype=torch.float32):
     """bn_cnn_eval.onnx trained by PyTorch on its 16 rows (one full batch per
     step) with the optimizer make_optimizer(model.named_parameters()) and
-    loss_fn, each step's loss in the log `path` (step,loss)."""
+    loss_fn, in `dtype` (the model's f32 weights converted), each step's
+    loss in the log `path` (step,loss)."""
     model, features, labels = bn_cnn_model()
-    model.train()
-    x = torch.tensor(features / 16.0, dtype=torch.float32).reshape(16, 1, 8, 8)
+    model.to(dtype).train()
+    x = torch.tensor(features / 16.0, dtype=dtype).reshape(16, 1, 8, 8)
     y = torch.tensor(labels)
     train_and_log(model, x, y, make_optimizer(model.named_parameters()),
                   path, loss_fn, steps)
@@ -1466,9 +1475,19 @@ def write_bn_cnn_losses(path, make_optimizer,
 
 def write_optimizers():
     """The BN CNN's losses under each optimizer of optimizer_runs
-    (opt_<name>_torch_log.csv)."""
+    (opt_<name>_torch_log.csv), and in f64 under Adafactor with an lr above
+    1 / sqrt(step) from step 3 (its relative step size min(lr, 1 /
+    sqrt(step)) then falls): steps of 0.6 times each param's root mean
+    square make the losses jump, which amplifies f32 rounding (PyTorch's
+    own f32 run ends 7.7e-4 from its f64 one), so the test compares with
+    the f64 run (opt_adafactor_large_lr_f64_torch_log.csv)."""
     for name, make in optimizer_runs().items():
         write_bn_cnn_losses(f"opt_{name}_torch_log.csv", make)
+    write_bn_cnn_losses(
+        "opt_adafactor_large_lr_f64_torch_log.csv",
+        lambda named: torch.optim.Adafactor(
+            [p for _, p in named], lr=0.6, beta2_decay=-0.5,
+            eps=(1e-4, 1e-2), d=4.0), dtype=torch.float64)
 
 
 def train_averaged_bn_cnn(path, make_average, update, averaged_tensors):

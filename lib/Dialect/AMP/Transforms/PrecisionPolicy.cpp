@@ -120,6 +120,7 @@ static constexpr PolicyEntry kDefaultPolicy[] = {
     {"nn.radam_update", D, D},
     {"nn.rmsprop_update", D, D},
     {"nn.adagrad_update", D, D},
+    {"nn.adafactor_update", D, D},
     {"nn.clip_grad_norm", D, D},
     {"nn.lr_schedule", D, D},
     {"nn.running_stats_update", D, D},

@@ -1773,6 +1773,69 @@ LogicalResult AdagradUpdateOp::verify() {
                              getStep(), "step", "lr_decay > 0");
 }
 
+/// The param's type with dimension `fromEnd` (1: the last) set to 1, or
+/// the type itself below rank 2.
+static Type withUnitDimFromEnd(Type param, int64_t fromEnd) {
+  auto type = dyn_cast<RankedTensorType>(param);
+  if (!type || type.getRank() < 2)
+    return param;
+  SmallVector<int64_t> shape(type.getShape());
+  shape[shape.size() - fromEnd] = 1;
+  return type.clone(shape);
+}
+
+Type amp::nn::adafactorRowVarType(Type param) {
+  return withUnitDimFromEnd(param, 1);
+}
+
+Type amp::nn::adafactorColVarType(Type param) {
+  return withUnitDimFromEnd(param, 2);
+}
+
+LogicalResult
+AdafactorUpdateOp::inferReturnTypes(MLIRContext *, Loc, Adaptor adaptor,
+                                    SmallVectorImpl<Type> &inferred) {
+  inferred.push_back(adaptor.getParam().getType());
+  for (Value state :
+       {adaptor.getRowVar(), adaptor.getColVar(), adaptor.getVariance()})
+    if (state)
+      inferred.push_back(state.getType());
+  inferred.push_back(adaptor.getStep().getType());
+  return success();
+}
+
+LogicalResult AdafactorUpdateOp::verify() {
+  if (failed(
+          checkNonNegativeAttrs(*this, {{"lr", getLr()},
+                                        {"eps1", getEps1()},
+                                        {"eps2", getEps2()},
+                                        {"weight_decay", getWeightDecay()}})))
+    return failure();
+  float beta2Decay = getBeta2Decay().convertToFloat();
+  if (!(beta2Decay <= 0.0f) || std::isinf(beta2Decay))
+    return emitOpError("beta2_decay must be a finite value <= 0, got ")
+           << fmtFloat(beta2Decay);
+  if (failed(checkAttrLowerBound(*this, "d", getD().convertToFloat(), 1.0f,
+                                 /*strict=*/false)))
+    return failure();
+  auto param = cast<RankedTensorType>(getParam().getType());
+  if (param.getNumElements() == 0)
+    return emitOpError("needs a param with elements (Adafactor scales by its "
+                       "root mean square)");
+  bool factor = param.getRank() >= 2;
+  if (static_cast<bool>(getRowVar()) != static_cast<bool>(getColVar()))
+    return emitOpError("needs both row_var and col_var, or neither");
+  if (factor && !isFactored())
+    return emitOpError("factors a param of rank >= 2: it needs row_var and "
+                       "col_var (factored(...)), not variance");
+  if (!factor && !getVariance())
+    return emitOpError("keeps the whole second moment of a param of rank 0 "
+                       "or 1: it needs variance(...), not factored(...)");
+  if (factor && getVariance())
+    return emitOpError("has both factored(...) and variance(...)");
+  return success();
+}
+
 LogicalResult
 ClipGradNormOp::inferReturnTypes(MLIRContext *ctx, Loc loc, Adaptor adaptor,
                                  SmallVectorImpl<Type> &inferred) {

@@ -48,6 +48,7 @@ std::optional<Optimizer> amp::nn::parseOptimizer(StringRef name) {
       .Case("radam", Optimizer::Radam)
       .Case("rmsprop", Optimizer::Rmsprop)
       .Case("adagrad", Optimizer::Adagrad)
+      .Case("adafactor", Optimizer::Adafactor)
       .Case("none", Optimizer::None)
       .Default(std::nullopt);
 }
@@ -508,14 +509,16 @@ static OptimizerResults buildOptimizer(func::FuncOp fn, OpBuilder &b,
   bool radam = options.optimizer == Optimizer::Radam;
   bool rmsprop = options.optimizer == Optimizer::Rmsprop;
   bool adagrad = options.optimizer == Optimizer::Adagrad;
+  bool adafactor = options.optimizer == Optimizer::Adafactor;
   auto scalarF32 = RankedTensorType::get({}, b.getF32Type());
 
   // The state of each param, in order: Adam's (and RAdam's) exp_avg,
   // exp_avg_sq and step, then Adam's max_exp_avg_sq with AMSGrad;
   // RMSprop's square_avg, then its
   // momentum buffer when momentum > 0 and its grad_avg when centered;
-  // Adagrad's state_sum, then its step when lr_decay > 0; or SGD's momentum
-  // buffer when momentum > 0.
+  // Adagrad's state_sum, then its step when lr_decay > 0; Adafactor's
+  // row_var and col_var (rank >= 2) or variance, then its step; or SGD's
+  // momentum buffer when momentum > 0.
   SmallVector<Location> paramLocs;
   SmallVector<unsigned> indices;
   SmallVector<Type> types;
@@ -530,6 +533,13 @@ static OptimizerResults buildOptimizer(func::FuncOp fn, OpBuilder &b,
       state = {param.getType(), param.getType(), scalarF32};
       if (options.amsgrad)
         state.push_back(param.getType());
+    } else if (adafactor) {
+      Type type = param.getType();
+      if (cast<RankedTensorType>(type).getRank() >= 2)
+        state = {adafactorRowVarType(type), adafactorColVarType(type)};
+      else
+        state = {type};
+      state.push_back(scalarF32);
     } else if (adagrad) {
       sums.push_back(types.size());
       state = {param.getType()};
@@ -644,6 +654,27 @@ static OptimizerResults buildOptimizer(func::FuncOp fn, OpBuilder &b,
       out.state.push_back(update.getNewStateSum());
       if (step)
         out.state.push_back(update.getNewStep());
+      continue;
+    }
+    if (adafactor) {
+      auto type = cast<RankedTensorType>(param.getType());
+      bool factored = type.getRank() >= 2;
+      Value rowVar = factored ? state() : Value();
+      Value colVar = factored ? state() : Value();
+      Value variance = factored ? Value() : state();
+      Value step = state();
+      // PyTorch's eps[0] = None: the epsilon of the param's dtype.
+      double eps1 = options.eps1.value_or(
+          std::ldexp(1.0, 1 - static_cast<int>(APFloat::semanticsPrecision(
+                                  cast<FloatType>(type.getElementType())
+                                      .getFloatSemantics()))));
+      auto update = AdafactorUpdateOp::create(
+          b, loc, param, grad, rowVar, colVar, variance, step, lrFactor, lr,
+          f32(options.beta2Decay), f32(eps1), f32(options.eps2),
+          f32(options.adafactorD), paramDecay);
+      out.params.push_back(update.getNewParam());
+      llvm::append_range(out.state, update.getNewState());
+      out.state.push_back(update.getNewStep());
       continue;
     }
     if (rmsprop) {
@@ -1042,6 +1073,15 @@ LogicalResult amp::nn::buildTrainingStep(func::FuncOp fn,
   if (params.empty())
     return fn.emitError() << "nn-autodiff: @" << fn.getSymName()
                           << " has no param arguments to train";
+  if (options.optimizer == Optimizer::Adafactor)
+    for (BlockArgument param : params)
+      if (cast<RankedTensorType>(param.getType()).getNumElements() == 0)
+        return fn.emitError()
+               << "nn-autodiff: param #" << param.getArgNumber() << " of @"
+               << fn.getSymName()
+               << " has no elements: Adafactor scales each step by the "
+                  "param's root mean square (torch.optim.Adafactor fails "
+                  "on it too)";
 
   Differentiator diff(fn, loss);
   if (failed(diff.checkRules()))
@@ -1170,9 +1210,8 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
     std::optional<Optimizer> parsed = parseOptimizer(optimizer);
     if (!parsed)
       return fail(
-          "optimizer must be sgd, adam, adamw, radam, rmsprop, adagrad or "
-          "none, "
-          "got '" +
+          "optimizer must be sgd, adam, adamw, radam, rmsprop, adagrad, "
+          "adafactor or none, got '" +
           optimizer + "'");
     options.optimizer = *parsed;
     if (failed(checkOptimizerTakes(error)))
@@ -1192,6 +1231,14 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
       return fail("lr-decay must be finite and >= 0");
     if (!positive(eps))
       return fail("eps must be a positive finite number");
+    if (!(beta2Decay <= 0) || std::isinf(beta2Decay))
+      return fail("beta2-decay must be finite and <= 0");
+    if (eps1.hasValue() && (!(eps1 >= 0) || std::isinf(eps1)))
+      return fail("eps1 must be finite and >= 0");
+    if (!(eps2 >= 0) || std::isinf(eps2))
+      return fail("eps2 must be finite and >= 0");
+    if (!(adafactorD >= 1) || std::isinf(adafactorD))
+      return fail("d must be finite and >= 1");
     if (!(clipNorm >= 0) || std::isinf(clipNorm))
       return fail("clip-norm must be >= 0 (0: off)");
     if (std::isnan(weightDecay) || std::isinf(weightDecay))
@@ -1247,10 +1294,11 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
     if (failed(readLrSchedule(error)))
       return failure();
     options.accumulateSteps = accumulateSteps;
-    // PyTorch's defaults: lr 0.01 for RMSprop and Adagrad (0.001 for the
-    // others), eps 1e-10 for Adagrad (1e-8 for the others).
+    // PyTorch's defaults: lr 0.01 for RMSprop, Adagrad and Adafactor (0.001
+    // for the others), eps 1e-10 for Adagrad (1e-8 for the others).
     bool adagrad = options.optimizer == Optimizer::Adagrad;
-    bool lr01 = adagrad || options.optimizer == Optimizer::Rmsprop;
+    bool lr01 = adagrad || options.optimizer == Optimizer::Rmsprop ||
+                options.optimizer == Optimizer::Adafactor;
     options.lr = lr.hasValue() || !lr01 ? lr : 1e-2;
     options.momentum = momentum;
     options.nesterov = nesterov;
@@ -1263,6 +1311,10 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
     options.centered = centered;
     options.initialAccumulatorValue = initialAccumulatorValue;
     options.lrDecay = lrDecay;
+    options.beta2Decay = beta2Decay;
+    options.eps1 = eps1.hasValue() ? std::optional<double>(eps1) : std::nullopt;
+    options.eps2 = eps2;
+    options.adafactorD = adafactorD;
     options.weightDecay =
         weightDecay < 0 ? std::nullopt : std::optional<double>(weightDecay);
     options.noDecay.assign(noDecay.begin(), noDecay.end());
@@ -1286,6 +1338,7 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
     bool radam = options.optimizer == Optimizer::Radam;
     bool rmsprop = options.optimizer == Optimizer::Rmsprop;
     bool adagrad = options.optimizer == Optimizer::Adagrad;
+    bool adafactor = options.optimizer == Optimizer::Adafactor;
     bool any = options.optimizer != Optimizer::None;
     auto takes = [&](const auto &option, bool taken) {
       if (taken || !option.hasValue())
@@ -1301,7 +1354,9 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
               takes(eps, adam || radam || rmsprop || adagrad) &&
               takes(alpha, rmsprop) && takes(centered, rmsprop) &&
               takes(initialAccumulatorValue, adagrad) &&
-              takes(lrDecay, adagrad) && takes(weightDecay, any) &&
+              takes(lrDecay, adagrad) && takes(beta2Decay, adafactor) &&
+              takes(eps1, adafactor) && takes(eps2, adafactor) &&
+              takes(adafactorD, adafactor) && takes(weightDecay, any) &&
               takes(noDecay, any) && takes(noDecay1d, any) &&
               takes(paramLr, any);
     return success(ok);

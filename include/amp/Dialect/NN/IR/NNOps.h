@@ -21,6 +21,17 @@
 #include "amp/Dialect/NN/IR/ElementwiseLossOpInterface.h.inc"
 #include "amp/Dialect/NN/IR/OptimizerUpdateOpInterface.h.inc"
 
+namespace amp::nn {
+
+/// nn.adafactor_update's factored state types for a param of rank >= 2:
+/// row_var is the param's type with its last dimension 1, col_var with its
+/// second-to-last dimension 1. The param's type itself at lower rank (which
+/// the op's verifier rejects as factored).
+mlir::Type adafactorRowVarType(mlir::Type param);
+mlir::Type adafactorColVarType(mlir::Type param);
+
+} // namespace amp::nn
+
 #define GET_OP_CLASSES
 #include "amp/Dialect/NN/IR/NNOps.h.inc"
 

@@ -1662,6 +1662,77 @@ def NN_AdagradUpdateOp : NN_Op<"adagrad_update", [InferTypeOpAdaptor,
   let hasVerifier = 1;
 }
 
+def NN_AdafactorUpdateOp : NN_Op<"adafactor_update", [InferTypeOpAdaptor,
+    AttrSizedOperandSegments, NN_OptimizerUpdateOpInterface,
+    AllTypesMatch<["param", "grad"]>,
+    OptionalTypesMatchWith<"row_var has the param's type with its last "
+                           "dimension 1", "param", "row_var",
+                           "::amp::nn::adafactorRowVarType($_self)">,
+    OptionalTypesMatchWith<"col_var has the param's type with its "
+                           "second-to-last dimension 1", "param", "col_var",
+                           "::amp::nn::adafactorColVarType($_self)">,
+    OptionalTypesMatchWith<"variance has the param's type", "param",
+                           "variance", "$_self">]> {
+  let summary = "Adafactor step (factored second moments, relative step size)";
+  let description = [{
+    PyTorch's `torch.optim.Adafactor` step. `step` is the 0-d f32 step
+    counter before this update; with `t = step + 1`,
+    `beta = t^beta2_decay`, `rho = min(lr, 1 / sqrt(t))` and
+    `alpha = max(eps2, rms(param)) * rho` (the param before decay): with
+    `weight_decay` `param *= 1 - lr * weight_decay`. A param of rank >= 2
+    is factored over its last two dimensions `[..., R, C]`: `row_var`
+    (`[..., R, 1]`) moves toward the mean of `g^2` over each row,
+    `col_var` (`[..., 1, C]`) toward its mean over each column (both by
+    `lerp(state, mean, beta)`), and the second moment is estimated as
+    `v = row_var' * col_var' / max(mean(row_var'), eps1)`; a param of rank
+    0 or 1 keeps it whole (`variance`, the param's type: `lerp(variance,
+    g^2, beta)`). Then `u = g / sqrt(max(v, eps1^2))` and
+    `param' = param - alpha / max(1, rms(u) / d) * u`. `eps1` is PyTorch's
+    `eps[0]` (its default, None, is the param dtype's epsilon), `eps2` its
+    `eps[1]`. The results are the new param, the new state in operand order
+    and the new counter `t`. The state starts at zero, as PyTorch's does.
+    With an `lr_factor` (an `nn.lr_schedule`'s factor) `lr` is
+    `lr * lr_factor`, formed in f64 and rounded to f32.
+
+    An Adafactor update keeps `R + C` second-moment values per `R x C`
+    matrix where Adam keeps `2 R C` moments.
+
+    ```mlir
+    %p1, %r1, %c1, %t1 = nn.adafactor_update %p, %g factored(%r, %c) step(%t)
+        {lr = 1.0e-2 : f32} : tensor<64x128xf32>
+    %q1, %v1, %u1 = nn.adafactor_update %q, %h variance(%v) step(%u)
+        {lr = 1.0e-2 : f32, weight_decay = 1.0e-2 : f32} : tensor<128xf32>
+    ```
+  }];
+  let arguments = (ins NN_FloatTensor:$param, NN_FloatTensor:$grad,
+                   Optional<NN_FloatTensor>:$row_var,
+                   Optional<NN_FloatTensor>:$col_var,
+                   Optional<NN_FloatTensor>:$variance,
+                   NN_F32Scalar:$step,
+                   Optional<NN_F32Scalar>:$lr_factor,
+                   F32Attr:$lr,
+                   DefaultValuedAttr<F32Attr, "-0.8">:$beta2_decay,
+                   DefaultValuedAttr<F32Attr, "1.1920929e-07">:$eps1,
+                   DefaultValuedAttr<F32Attr, "1e-3">:$eps2,
+                   DefaultValuedAttr<F32Attr, "1.0">:$d,
+                   DefaultValuedAttr<F32Attr, "0.0">:$weight_decay);
+  // The new row_var and col_var, or the new variance.
+  let results = (outs NN_FloatTensor:$new_param,
+                 Variadic<NN_FloatTensor>:$new_state,
+                 NN_F32Scalar:$new_step);
+  let assemblyFormat = "$param `,` $grad "
+                       "(`factored` `(` $row_var^ `,` $col_var `)`)? "
+                       "(`variance` `(` $variance^ `)`)? "
+                       "`step` `(` $step `)` "
+                       "(`lr_factor` `(` $lr_factor^ `)`)? attr-dict "
+                       "`:` type($param)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Whether the second moment is factored (row_var and col_var).
+    bool isFactored() { return static_cast<bool>(getRowVar()); }
+  }];
+}
+
 def NN_ClipGradNormOp : NN_Op<"clip_grad_norm", [InferTypeOpAdaptor]> {
   let summary = "scale gradients so that their global L2 norm is <= max_norm";
   let description = [{

@@ -21,7 +21,16 @@ namespace amp::nn {
 
 /// None returns the param gradients instead of updating the params (for
 /// gradient checks and for callers with their own update).
-enum class Optimizer { Sgd, Adam, AdamW, Radam, Rmsprop, Adagrad, None };
+enum class Optimizer {
+  Sgd,
+  Adam,
+  AdamW,
+  Radam,
+  Rmsprop,
+  Adagrad,
+  Adafactor,
+  None
+};
 
 /// The decay of ema-decay's averages at update t > 0 (t = 0 copies):
 /// constant (AveragedModel); min(decay, (1 + t) / (10 + t)) (diffusers'
@@ -32,8 +41,8 @@ enum class EmaWarmup { None, Ratio, Power };
 /// The optimizer and its hyper-parameters (PyTorch's names and defaults).
 struct AutodiffOptions {
   Optimizer optimizer = Optimizer::Sgd;
-  /// The pass's options default to 1e-2 for RMSprop and Adagrad, as
-  /// PyTorch's do; this struct's default is the others' 1e-3.
+  /// The pass's options default to 1e-2 for RMSprop, Adagrad and
+  /// Adafactor, as PyTorch's do; this struct's default is the others' 1e-3.
   double lr = 1e-3;
   /// SGD's and RMSprop's momentum.
   double momentum = 0.0;
@@ -56,6 +65,13 @@ struct AutodiffOptions {
   double initialAccumulatorValue = 0.0;
   /// Adagrad's lr decay (a step counter per param when > 0).
   double lrDecay = 0.0;
+  /// Adafactor's decay exponent of the second moments' weight, its floors
+  /// (eps1 unset: the param dtype's epsilon, PyTorch's None) and the
+  /// clipping threshold d of the update's root mean square.
+  double beta2Decay = -0.8;
+  std::optional<double> eps1;
+  double eps2 = 1e-3;
+  double adafactorD = 1.0;
   /// Unset: 0, except 0.01 for AdamW.
   std::optional<double> weightDecay;
   /// The params without weight decay (PyTorch's param group with
@@ -94,7 +110,8 @@ struct AutodiffOptions {
   double emaWarmupPower = 2.0 / 3.0;
 };
 
-/// "sgd" / "adam" / "adamw" / "rmsprop" / "adagrad" / "none", or nullopt.
+/// "sgd" / "adam" / "adamw" / "radam" / "rmsprop" / "adagrad" /
+/// "adafactor" / "none", or nullopt.
 std::optional<Optimizer> parseOptimizer(llvm::StringRef name);
 
 /// Parses nn-autodiff's pass options ("optimizer=adamw lr=3e-4 ...", the

@@ -40,7 +40,9 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
        `square_avg`, a momentum buffer when `momentum > 0` and a `grad_avg`
        when `centered`, or `nn.adagrad_update` with its `state_sum`, whose
        `nn.init` is `initial-accumulator-value`, and a step counter when
-       `lr-decay > 0`), with the new `opt_state`
+       `lr-decay > 0`, or `nn.adafactor_update` with a `row_var` and a
+       `col_var` per param of rank >= 2, else a `variance`, and a step
+       counter), with the new `opt_state`
        arguments
        inserted after the last param (zero-initialized by runners). With
        `lr-schedule`, one `nn.lr_schedule` gives every update its
@@ -103,11 +105,11 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
            "sgd (torch.optim.SGD), adam (torch.optim.Adam: L2 weight "
            "decay), adamw (torch.optim.AdamW: decoupled weight decay), "
            "radam (torch.optim.RAdam), rmsprop (torch.optim.RMSprop), "
-           "adagrad (torch.optim.Adagrad), "
-           "or none (return the param gradients, then the loss)">,
+           "adagrad (torch.optim.Adagrad), adafactor "
+           "(torch.optim.Adafactor), or none (return the param gradients, then the loss)">,
     Option<"lr", "lr", "double", "1e-3",
-           "Learning rate (PyTorch's defaults: 1e-2 for rmsprop and "
-           "adagrad, else 1e-3)">,
+           "Learning rate (PyTorch's defaults: 1e-2 for rmsprop, adagrad "
+           "and adafactor, else 1e-3)">,
     Option<"momentum", "momentum", "double", "0.0",
            "SGD and RMSprop momentum (a momentum buffer per param when > "
            "0)">,
@@ -135,6 +137,18 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
     Option<"lrDecay", "lr-decay", "double", "0.0",
            "Adagrad: step k's lr is lr / (1 + k * lr-decay) (a step counter "
            "per param when > 0)">,
+    Option<"beta2Decay", "beta2-decay", "double", "-0.8",
+           "Adafactor: the second moments' weight at step t is "
+           "t^beta2-decay (<= 0)">,
+    Option<"eps1", "eps1", "double", "0.0",
+           "Adafactor: the floor of the second-moment estimate's square "
+           "root (PyTorch's eps[0]; default: the param dtype's epsilon)">,
+    Option<"eps2", "eps2", "double", "1e-3",
+           "Adafactor: the floor of a param's root mean square in its step "
+           "size (PyTorch's eps[1])">,
+    Option<"adafactorD", "d", "double", "1.0",
+           "Adafactor: the clipping threshold of the update's root mean "
+           "square (>= 1)">,
     Option<"weightDecay", "weight-decay", "double", "-1.0",
            "Weight decay; negative means the optimizer's PyTorch default "
            "(0.01 for adamw, else 0)">,
