@@ -561,6 +561,39 @@ func.func @adagrad_lr_decay(%w1: tensor<4xf32>, %g1: tensor<4xf32>, %s1: tensor<
 
 // -----
 
+// Adafactor: the factored updates (a matrix [8, 4] and a batch of matrices
+// [2, 3, 5]) are one multi call with their row_var and col_var arrays,
+// NULL variance arrays, and the rows and cols of each param (constant
+// arrays [8, 3] and [4, 5]) after the sizes and dtypes; the unfactored one
+// is a single call with NULL row_var and col_var and rows = cols = 0; then
+// lr, lr_factor (NULL), beta2_decay, eps1 (f32's epsilon), eps2, d and
+// weight_decay.
+// CHECK-LABEL: llvm.mlir.global internal constant @__amp_i64_4_5(dense<[4, 5]>
+// CHECK: llvm.mlir.global internal constant @__amp_i64_8_3(dense<[8, 3]>
+// CHECK-LABEL: func.func @adafactor_runs
+// CHECK-DAG: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK-DAG: %[[TWO:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK-DAG: %[[ROWS:.*]] = llvm.mlir.addressof @__amp_i64_8_3 : !llvm.ptr
+// CHECK-DAG: %[[COLS:.*]] = llvm.mlir.addressof @__amp_i64_4_5 : !llvm.ptr
+// CHECK-DAG: %[[DECAY:.*]] = llvm.mlir.constant(-8.000000e-01 : f32) : f32
+// CHECK-DAG: %[[EPS1:.*]] = llvm.mlir.constant(1.1920929E-7 : f32) : f32
+// CHECK-DAG: %[[WD:.*]] = llvm.mlir.constant(1.000000e-01 : f32) : f32
+// CHECK: llvm.call @amp_adafactor_update_multi(%[[TWO]], %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %[[NULL]], %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %[[NULL]], %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %[[ROWS]], %[[COLS]], %{{[^,]+}}, %[[NULL]], %[[DECAY]], %[[EPS1]], %{{[^,]+}}, %{{[^,]+}}, %[[WD]], %[[NULL]], %[[NULL]])
+// CHECK-DAG: %[[SIX:.*]] = llvm.mlir.constant(6 : i64) : i64
+// CHECK-DAG: %[[ZERO:.*]] = llvm.mlir.constant(0 : i64) : i64
+// CHECK: llvm.call @amp_adafactor_update(%{{[^,]+}}, %{{[^,]+}}, %[[NULL]], %[[NULL]], %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %[[NULL]], %[[NULL]], %{{[^,]+}}, %{{[^,]+}}, %[[SIX]], %{{[^,]+}}, %[[ZERO]], %[[ZERO]], %{{[^,]+}}, %[[NULL]], %[[DECAY]], %[[EPS1]], %{{[^,]+}}, %{{[^,]+}}, %[[WD]], %[[NULL]], %[[NULL]])
+func.func @adafactor_runs(%w1: tensor<8x4xf32>, %g1: tensor<8x4xf32>, %r1: tensor<8x1xf32>, %c1: tensor<1x4xf32>, %t1: tensor<f32>,
+                          %w2: tensor<2x3x5xf32>, %g2: tensor<2x3x5xf32>, %r2: tensor<2x3x1xf32>, %c2: tensor<2x1x5xf32>, %t2: tensor<f32>,
+                          %w3: tensor<6xf32>, %g3: tensor<6xf32>, %v3: tensor<6xf32>, %t3: tensor<f32>)
+    -> (tensor<8x4xf32>, tensor<2x3x5xf32>, tensor<6xf32>) {
+  %a:4 = nn.adafactor_update %w1, %g1 factored(%r1, %c1) step(%t1) {lr = 1.0e-2 : f32, weight_decay = 0.1 : f32} : tensor<8x4xf32>
+  %b:4 = nn.adafactor_update %w2, %g2 factored(%r2, %c2) step(%t2) {lr = 1.0e-2 : f32, weight_decay = 0.1 : f32} : tensor<2x3x5xf32>
+  %c:3 = nn.adafactor_update %w3, %g3 variance(%v3) step(%t3) {lr = 1.0e-2 : f32, weight_decay = 0.1 : f32} : tensor<6xf32>
+  return %a#0, %b#0, %c#0 : tensor<8x4xf32>, tensor<2x3x5xf32>, tensor<6xf32>
+}
+
+// -----
+
 // Adam (L2 weight decay) passes decoupled_weight_decay = 0, AdamW 1; the
 // two configurations are separate calls.
 // CHECK-LABEL: func.func @adam_weight_decay_kinds

@@ -2377,6 +2377,86 @@ func.func @adagrad_f16_step(%p: tensor<8xf32>, %t: tensor<f16>) {
 
 // -----
 
+func.func @adafactor_matrix_whole(%p: tensor<8x4xf32>, %t: tensor<f32>) {
+  // expected-error @+1 {{'nn.adafactor_update' op factors a param of rank >= 2: it needs row_var and col_var (factored(...)), not variance}}
+  %0:3 = nn.adafactor_update %p, %p variance(%p) step(%t) {lr = 0.01 : f32} : tensor<8x4xf32>
+  return
+}
+
+// -----
+
+func.func @adafactor_vector_factored(%p: tensor<8xf32>, %t: tensor<f32>) {
+  // expected-error @+1 {{'nn.adafactor_update' op keeps the whole second moment of a param of rank 0 or 1: it needs variance(...), not factored(...)}}
+  %0:4 = nn.adafactor_update %p, %p factored(%p, %p) step(%t) {lr = 0.01 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @adafactor_no_state(%p: tensor<8xf32>, %t: tensor<f32>) {
+  // expected-error @+1 {{'nn.adafactor_update' op keeps the whole second moment of a param of rank 0 or 1: it needs variance(...), not factored(...)}}
+  %0:2 = nn.adafactor_update %p, %p step(%t) {lr = 0.01 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @adafactor_both_states(%p: tensor<8x4xf32>, %r: tensor<8x1xf32>, %c: tensor<1x4xf32>, %t: tensor<f32>) {
+  // expected-error @+1 {{'nn.adafactor_update' op has both factored(...) and variance(...)}}
+  %0:5 = nn.adafactor_update %p, %p factored(%r, %c) variance(%p) step(%t) {lr = 0.01 : f32} : tensor<8x4xf32>
+  return
+}
+
+// -----
+
+func.func @adafactor_row_without_col(%p: tensor<8x4xf32>, %r: tensor<8x1xf32>, %t: tensor<f32>) {
+  // expected-error @+1 {{'nn.adafactor_update' op needs both row_var and col_var, or neither}}
+  %0:3 = "nn.adafactor_update"(%p, %p, %r, %t) {lr = 0.01 : f32, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 1, 0>} : (tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x1xf32>, tensor<f32>) -> (tensor<8x4xf32>, tensor<8x1xf32>, tensor<f32>)
+  return
+}
+
+// -----
+
+func.func @adafactor_row_var_shape(%p: tensor<8x4xf32>, %c: tensor<1x4xf32>, %t: tensor<f32>) {
+  // expected-error @+1 {{'nn.adafactor_update' op failed to verify that row_var has the param's type with its last dimension 1}}
+  %0:4 = "nn.adafactor_update"(%p, %p, %c, %c, %t) {lr = 0.01 : f32, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 1, 0>} : (tensor<8x4xf32>, tensor<8x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<f32>) -> (tensor<8x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>, tensor<f32>)
+  return
+}
+
+// -----
+
+func.func @adafactor_empty_param(%p: tensor<0xf32>, %t: tensor<f32>) {
+  // expected-error @+1 {{'nn.adafactor_update' op needs a param with elements (Adafactor scales by its root mean square)}}
+  %0:3 = nn.adafactor_update %p, %p variance(%p) step(%t) {lr = 0.01 : f32} : tensor<0xf32>
+  return
+}
+
+// -----
+
+func.func @adafactor_positive_beta2_decay(%p: tensor<8xf32>, %t: tensor<f32>) {
+  // expected-error @+1 {{'nn.adafactor_update' op beta2_decay must be a finite value <= 0, got 0.5}}
+  %0:3 = nn.adafactor_update %p, %p variance(%p) step(%t) {lr = 0.01 : f32, beta2_decay = 0.5 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @adafactor_d_below_one(%p: tensor<8xf32>, %t: tensor<f32>) {
+  // expected-error @+1 {{'nn.adafactor_update' op d must be a finite value >= 1, got 0.5}}
+  %0:3 = nn.adafactor_update %p, %p variance(%p) step(%t) {lr = 0.01 : f32, d = 0.5 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @adafactor_negative_eps2(%p: tensor<8xf32>, %t: tensor<f32>) {
+  // expected-error @+1 {{'nn.adafactor_update' op eps2 must be a finite value >= 0, got -0.001}}
+  %0:3 = nn.adafactor_update %p, %p variance(%p) step(%t) {lr = 0.01 : f32, eps2 = -1.0e-3 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
 func.func @rmsprop_alpha_above_one(%p: tensor<8xf32>) {
   // expected-error @+1 {{'nn.rmsprop_update' op alpha must be in [0, 1], got 1.5}}
   %0:2 = nn.rmsprop_update %p, %p, %p {lr = 0.01 : f32, alpha = 1.5 : f32} : tensor<8xf32>

@@ -1623,6 +1623,28 @@ func.func @adagrad_update_lr_decay(%p: tensor<8xf32>, %g: tensor<8xf32>, %s: ten
   return %p1, %s1, %t1 : tensor<8xf32>, tensor<8xf32>, tensor<f32>
 }
 
+// CHECK-LABEL: func.func @adafactor_update_factored(
+// CHECK-SAME:    %[[P:.*]]: tensor<4x8x16xf32>, %[[G:.*]]: tensor<4x8x16xf32>, %[[R:.*]]: tensor<4x8x1xf32>, %[[C:.*]]: tensor<4x1x16xf32>, %[[T:.*]]: tensor<f32>, %[[F:.*]]: tensor<f32>)
+// CHECK:         %[[P1:.*]], %[[S1:.*]]:2, %[[T1:.*]] = nn.adafactor_update %[[P]], %[[G]] factored(%[[R]], %[[C]]) step(%[[T]]) {lr = 0.00999999977 : f32} : tensor<4x8x16xf32>
+// CHECK-NEXT:    %[[P2:.*]], %[[S2:.*]]:2, %[[T2:.*]] = nn.adafactor_update %[[P]], %[[G]] factored(%[[R]], %[[C]]) step(%[[T]]) lr_factor(%[[F]]) {beta2_decay = -5.000000e-01 : f32, d = 2.000000e+00 : f32, eps1 = 9.99999974E-5 : f32, eps2 = 0.00999999977 : f32, lr = 5.000000e-02 : f32, weight_decay = 1.000000e-01 : f32} : tensor<4x8x16xf32>
+// CHECK-NEXT:    return %[[P1]], %[[S1]]#0, %[[S2]]#1, %[[T2]]
+func.func @adafactor_update_factored(%p: tensor<4x8x16xf32>, %g: tensor<4x8x16xf32>, %r: tensor<4x8x1xf32>, %c: tensor<4x1x16xf32>, %t: tensor<f32>, %f: tensor<f32>) -> (tensor<4x8x16xf32>, tensor<4x8x1xf32>, tensor<4x1x16xf32>, tensor<f32>) {
+  %p1, %s1:2, %t1 = nn.adafactor_update %p, %g factored(%r, %c) step(%t) {lr = 0.01 : f32} : tensor<4x8x16xf32>
+  %p2, %s2:2, %t2 = nn.adafactor_update %p, %g factored(%r, %c) step(%t) lr_factor(%f) {lr = 0.05 : f32, beta2_decay = -0.5 : f32, eps1 = 1.0e-4 : f32, eps2 = 1.0e-2 : f32, d = 2.0 : f32, weight_decay = 0.1 : f32} : tensor<4x8x16xf32>
+  return %p1, %s1#0, %s2#1, %t2 : tensor<4x8x16xf32>, tensor<4x8x1xf32>, tensor<4x1x16xf32>, tensor<f32>
+}
+
+// CHECK-LABEL: func.func @adafactor_update_whole(
+// CHECK-SAME:    %[[P:.*]]: tensor<8xbf16>, %[[G:.*]]: tensor<8xbf16>, %[[V:.*]]: tensor<8xbf16>, %[[T:.*]]: tensor<f32>, %[[Q:.*]]: tensor<f32>)
+// CHECK:         %[[P1:.*]], %[[V1:.*]], %[[T1:.*]] = nn.adafactor_update %[[P]], %[[G]] variance(%[[V]]) step(%[[T]]) {eps1 = 7.812500e-03 : f32, lr = 0.00999999977 : f32} : tensor<8xbf16>
+// CHECK-NEXT:    %[[Q1:.*]], %[[W1:.*]], %[[U1:.*]] = nn.adafactor_update %[[Q]], %[[Q]] variance(%[[Q]]) step(%[[T]]) {lr = 0.00999999977 : f32} : tensor<f32>
+// CHECK-NEXT:    return %[[P1]], %[[V1]], %[[T1]], %[[Q1]]
+func.func @adafactor_update_whole(%p: tensor<8xbf16>, %g: tensor<8xbf16>, %v: tensor<8xbf16>, %t: tensor<f32>, %q: tensor<f32>) -> (tensor<8xbf16>, tensor<8xbf16>, tensor<f32>, tensor<f32>) {
+  %p1, %v1, %t1 = nn.adafactor_update %p, %g variance(%v) step(%t) {lr = 0.01 : f32, eps1 = 0.0078125 : f32} : tensor<8xbf16>
+  %q1, %w1, %u1 = nn.adafactor_update %q, %q variance(%q) step(%t) {lr = 0.01 : f32} : tensor<f32>
+  return %p1, %v1, %t1, %q1 : tensor<8xbf16>, tensor<8xbf16>, tensor<f32>, tensor<f32>
+}
+
 // CHECK-LABEL: func.func @clip_grad_norm(
 // CHECK-SAME:    %[[G:.*]]: tensor<64x128xf32>) -> (tensor<64x128xf32>, tensor<f32>)
 // CHECK:         %[[CLIPPED:.*]], %[[TOTAL_NORM:.*]] = nn.clip_grad_norm %[[G]] {max_norm = 1.000000e+00 : f32} : tensor<64x128xf32>

@@ -663,11 +663,9 @@ static OptimizerResults buildOptimizer(func::FuncOp fn, OpBuilder &b,
       Value colVar = factored ? state() : Value();
       Value variance = factored ? Value() : state();
       Value step = state();
-      // PyTorch's eps[0] = None: the epsilon of the param's dtype.
-      double eps1 = options.eps1.value_or(
-          std::ldexp(1.0, 1 - static_cast<int>(APFloat::semanticsPrecision(
-                                  cast<FloatType>(type.getElementType())
-                                      .getFloatSemantics()))));
+      // PyTorch's eps[0] = None: the epsilon of the param's dtype (f32).
+      double eps1 =
+          options.eps1.value_or(std::numeric_limits<float>::epsilon());
       auto update = AdafactorUpdateOp::create(
           b, loc, param, grad, rowVar, colVar, variance, step, lrFactor, lr,
           f32(options.beta2Decay), f32(eps1), f32(options.eps2),

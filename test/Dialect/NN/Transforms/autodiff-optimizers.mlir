@@ -3,7 +3,8 @@
 // RMSprop (its state per param: square_avg, then a momentum buffer with
 // momentum > 0 and a grad_avg when centered; PyTorch's lr 0.01), Adagrad
 // (a state_sum per param starting at initial-accumulator-value; PyTorch's
-// lr 0.01 and eps 1e-10), and
+// lr 0.01 and eps 1e-10), Adafactor (a row_var and a col_var per matrix,
+// a variance per vector, and a step counter; PyTorch's lr 0.01), and
 // params exempt from weight decay by name (no-decay) or rank (no-decay-1d),
 // as a PyTorch param group with weight_decay=0.
 // RUN: amp-opt %s --nn-autodiff="optimizer=adam weight-decay=0.5" | FileCheck %s --check-prefix=ADAM
@@ -17,6 +18,8 @@
 // RUN: amp-opt %s --nn-autodiff="optimizer=radam beta2=0.99 weight-decay=0.1 no-decay-1d" | FileCheck %s --check-prefix=RADAM
 // RUN: amp-opt %s --nn-autodiff="optimizer=radam weight-decay=0.1 decoupled-weight-decay" | FileCheck %s --check-prefix=RADAM-DECOUPLED
 // RUN: amp-opt %s --nn-autodiff="optimizer=adagrad lr-decay=0.01 initial-accumulator-value=0.1" | FileCheck %s --check-prefix=ADAGRAD-DECAY
+// RUN: amp-opt %s --nn-autodiff="optimizer=adafactor" | FileCheck %s --check-prefix=ADAFACTOR
+// RUN: amp-opt %s --nn-autodiff="optimizer=adafactor lr=0.05 beta2-decay=-0.5 eps1=1e-4 eps2=1e-2 d=2 weight-decay=0.1 no-decay=bias" | FileCheck %s --check-prefix=ADAFACTOR-ALL
 // RUN: amp-opt %s --nn-autodiff="optimizer=adamw no-decay=bias,ln." | FileCheck %s --check-prefix=NAMES
 // RUN: amp-opt %s --nn-autodiff="weight-decay=0.1 no-decay-1d" | FileCheck %s --check-prefix=RANK
 // Param groups with their own lr: the first entry a name contains wins
@@ -51,6 +54,14 @@
 // RUN: not amp-opt %s --nn-autodiff="optimizer=none param-lr=bias=0.1" 2>&1 | FileCheck %s --check-prefix=NONE-PARAM-LR
 // RUN: not amp-opt %s --nn-autodiff="optimizer=adam lr-decay=0.1" 2>&1 | FileCheck %s --check-prefix=ADAM-LR-DECAY
 // RUN: not amp-opt %s --nn-autodiff="optimizer=adagrad lr-decay=-0.5" 2>&1 | FileCheck %s --check-prefix=ADAGRAD-LR-DECAY
+// RUN: not amp-opt %s --nn-autodiff="optimizer=adafactor eps=1e-3" 2>&1 | FileCheck %s --check-prefix=ADAFACTOR-EPS
+// RUN: not amp-opt %s --nn-autodiff="optimizer=adafactor beta2=0.9" 2>&1 | FileCheck %s --check-prefix=ADAFACTOR-BETA2
+// RUN: not amp-opt %s --nn-autodiff="optimizer=adam beta2-decay=-0.5" 2>&1 | FileCheck %s --check-prefix=ADAM-BETA2-DECAY
+// RUN: not amp-opt %s --nn-autodiff="optimizer=rmsprop d=2" 2>&1 | FileCheck %s --check-prefix=RMSPROP-D
+// RUN: not amp-opt %s --nn-autodiff="optimizer=adafactor beta2-decay=0.5" 2>&1 | FileCheck %s --check-prefix=ADAFACTOR-POSITIVE-DECAY
+// RUN: not amp-opt %s --nn-autodiff="optimizer=adafactor d=0.5" 2>&1 | FileCheck %s --check-prefix=ADAFACTOR-SMALL-D
+// RUN: not amp-opt %s --nn-autodiff="optimizer=adafactor eps1=-1" 2>&1 | FileCheck %s --check-prefix=ADAFACTOR-NEGATIVE-EPS1
+// RUN: not amp-opt %s --nn-autodiff="optimizer=adafactor eps2=inf" 2>&1 | FileCheck %s --check-prefix=ADAFACTOR-INFINITE-EPS2
 
 // ADAM-LABEL: func.func @step(
 // ADAM: nn.adam_update {{.*}} {decoupled_weight_decay = false, lr = 1.000000e-03 : f32, weight_decay = 5.000000e-01 : f32} : tensor<3x4xf32>
@@ -131,6 +142,31 @@
 // ADAGRAD-DECAY-COUNT-2: nn.adagrad_update {{.*}} step({{.*}}) {lr = 0.00999999977 : f32, lr_decay = 0.00999999977 : f32} : tensor<4xf32>
 // ADAGRAD-DECAY: return %[[P]], {{.*}}, %[[S1]], %[[T1]],
 
+// Adafactor factors the matrix (row_var [3, 1], col_var [1, 4]) and keeps
+// the vectors' second moments whole; eps1 defaults to f32's epsilon (the
+// op's default, not printed).
+// ADAFACTOR-LABEL: func.func @step(
+// ADAFACTOR-SAME: %[[W:[^:]*]]: tensor<3x4xf32> {nn.role = #nn.role<param>}
+// ADAFACTOR-SAME: %[[B:[^:]*]]: tensor<4xf32> {nn.role = #nn.role<param>}
+// ADAFACTOR-SAME: %[[G:[^:]*]]: tensor<4xf32> {nn.role = #nn.role<param>}
+// ADAFACTOR-SAME: %[[RW:[^:]*]]: tensor<3x1xf32> {nn.role = #nn.role<opt_state>}
+// ADAFACTOR-SAME: %[[CW:[^:]*]]: tensor<1x4xf32> {nn.role = #nn.role<opt_state>}
+// ADAFACTOR-SAME: %[[TW:[^:]*]]: tensor<f32> {nn.role = #nn.role<opt_state>}
+// ADAFACTOR-SAME: %[[VB:[^:]*]]: tensor<4xf32> {nn.role = #nn.role<opt_state>}
+// ADAFACTOR-SAME: %[[TB:[^:]*]]: tensor<f32> {nn.role = #nn.role<opt_state>}
+// ADAFACTOR-SAME: %[[VG:[^:]*]]: tensor<4xf32> {nn.role = #nn.role<opt_state>}
+// ADAFACTOR-SAME: %[[TG:[^:]*]]: tensor<f32> {nn.role = #nn.role<opt_state>}
+// ADAFACTOR-SAME: %{{[^:]*}}: tensor<2x3xf32> {nn.role = #nn.role<input>}
+// ADAFACTOR: %[[P:[^,]*]], %[[S:[^,]*]]:2, %[[T:[^ ]*]] = nn.adafactor_update %[[W]], %{{[^ ]*}} factored(%[[RW]], %[[CW]]) step(%[[TW]]) {lr = 0.00999999977 : f32} : tensor<3x4xf32>
+// ADAFACTOR: %[[PB:[^,]*]], %[[SB:[^,]*]], %[[TB1:[^ ]*]] = nn.adafactor_update %[[B]], %{{[^ ]*}} variance(%[[VB]]) step(%[[TB]]) {lr = 0.00999999977 : f32} : tensor<4xf32>
+// ADAFACTOR: nn.adafactor_update %[[G]], %{{[^ ]*}} variance(%[[VG]]) step(%[[TG]]) {lr = 0.00999999977 : f32} : tensor<4xf32>
+// ADAFACTOR: return %[[P]], %[[PB]], %{{[^,]*}}, %[[S]]#0, %[[S]]#1, %[[T]], %[[SB]], %[[TB1]],
+
+// ADAFACTOR-ALL-LABEL: func.func @step(
+// ADAFACTOR-ALL: nn.adafactor_update {{.*}} factored({{.*}}) step({{.*}}) {beta2_decay = -5.000000e-01 : f32, d = 2.000000e+00 : f32, eps1 = 9.99999974E-5 : f32, eps2 = 0.00999999977 : f32, lr = 5.000000e-02 : f32, weight_decay = 1.000000e-01 : f32} : tensor<3x4xf32>
+// ADAFACTOR-ALL-NEXT: nn.adafactor_update {{.*}} variance({{.*}}) step({{.*}}) {beta2_decay = -5.000000e-01 : f32, d = 2.000000e+00 : f32, eps1 = 9.99999974E-5 : f32, eps2 = 0.00999999977 : f32, lr = 5.000000e-02 : f32} : tensor<4xf32>
+// ADAFACTOR-ALL-NEXT: nn.adafactor_update {{.*}} variance({{.*}}) step({{.*}}) {beta2_decay = -5.000000e-01 : f32, d = 2.000000e+00 : f32, eps1 = 9.99999974E-5 : f32, eps2 = 0.00999999977 : f32, lr = 5.000000e-02 : f32, weight_decay = 1.000000e-01 : f32} : tensor<4xf32>
+
 // PARAM-LR: warning: nn-autodiff: param-lr 'conv' is in no param name of @step
 // PARAM-LR-LABEL: func.func @step(
 // PARAM-LR: %[[F:.*]], %{{.*}} = nn.lr_schedule
@@ -179,6 +215,14 @@
 // NONE-PARAM-LR: error: nn-autodiff: param-lr is not an option of optimizer=none
 // ADAM-LR-DECAY: error: nn-autodiff: lr-decay is not an option of optimizer=adam
 // ADAGRAD-LR-DECAY: error: nn-autodiff: lr-decay must be finite and >= 0
+// ADAFACTOR-EPS: error: nn-autodiff: eps is not an option of optimizer=adafactor
+// ADAFACTOR-BETA2: error: nn-autodiff: beta2 is not an option of optimizer=adafactor
+// ADAM-BETA2-DECAY: error: nn-autodiff: beta2-decay is not an option of optimizer=adam
+// RMSPROP-D: error: nn-autodiff: d is not an option of optimizer=rmsprop
+// ADAFACTOR-POSITIVE-DECAY: error: nn-autodiff: beta2-decay must be finite and <= 0
+// ADAFACTOR-SMALL-D: error: nn-autodiff: d must be finite and >= 1
+// ADAFACTOR-NEGATIVE-EPS1: error: nn-autodiff: eps1 must be finite and >= 0
+// ADAFACTOR-INFINITE-EPS2: error: nn-autodiff: eps2 must be finite and >= 0
 
 func.func @step(%w: tensor<3x4xf32> {nn.role = #nn.role<param>} loc("fc.weight"),
                 %b: tensor<4xf32> {nn.role = #nn.role<param>} loc("fc.bias"),

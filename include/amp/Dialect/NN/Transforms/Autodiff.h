@@ -66,7 +66,7 @@ struct AutodiffOptions {
   /// Adagrad's lr decay (a step counter per param when > 0).
   double lrDecay = 0.0;
   /// Adafactor's decay exponent of the second moments' weight, its floors
-  /// (eps1 unset: the param dtype's epsilon, PyTorch's None) and the
+  /// (eps1 unset: f32's epsilon, PyTorch's None for f32 params) and the
   /// clipping threshold d of the update's root mean square.
   double beta2Decay = -0.8;
   std::optional<double> eps1;

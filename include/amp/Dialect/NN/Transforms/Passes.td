@@ -142,7 +142,7 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
            "t^beta2-decay (<= 0)">,
     Option<"eps1", "eps1", "double", "0.0",
            "Adafactor: the floor of the second-moment estimate's square "
-           "root (PyTorch's eps[0]; default: the param dtype's epsilon)">,
+           "root (PyTorch's eps[0]; default: f32's epsilon, PyTorch's for f32 params)">,
     Option<"eps2", "eps2", "double", "1e-3",
            "Adafactor: the floor of a param's root mean square in its step "
            "size (PyTorch's eps[1])">,
