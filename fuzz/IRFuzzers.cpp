@@ -61,6 +61,8 @@ constexpr const char *kPipelines[] = {
     "builtin.module(nn-autodiff{optimizer=adagrad lr-decay=0.01 "
     "initial-accumulator-value=0.1},amp-pipeline{compute-type=bf16},"
     "amp-to-runtime)",
+    "builtin.module(nn-autodiff{optimizer=adafactor weight-decay=0.01 "
+    "d=2 lr-schedule=linear total-steps=10},amp-pipeline,amp-to-runtime)",
     // amp-run's and amp-compile's default: attention fused before autodiff.
     "builtin.module(nn-fuse-attention,nn-autodiff{optimizer=adamw},"
     "amp-pipeline,amp-to-runtime)",

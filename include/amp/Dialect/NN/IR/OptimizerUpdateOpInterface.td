@@ -1,7 +1,8 @@
 //===- OptimizerUpdateOpInterface.td - a param's update -*- tablegen -*-===//
 //
 // The interface of the optimizer updates (nn.sgd_update, nn.adam_update,
-// nn.radam_update, nn.rmsprop_update, nn.adagrad_update): a param, its
+// nn.radam_update, nn.rmsprop_update, nn.adagrad_update,
+// nn.adafactor_update): a param, its
 // gradient and the optimizer state it reads, and results that are the new
 // param and the new state. Loss
 // scaling, master weights, the lowering and nn-autodiff find and rewrite
@@ -19,7 +20,8 @@ def NN_OptimizerUpdateOpInterface
   let cppNamespace = "::amp::nn";
   let description = [{
     One param's optimizer step. Its operands are the param, the gradient,
-    then the state (tensors of the param's type, and any 0-d f32 counters),
+    then the state (tensors of the param's type or, for Adafactor's factored
+    moments, of its shape with a dimension 1, and any 0-d f32 counters),
     then an optional 0-d `lr_factor`; its results are the new param, then
     the new state in operand order. A skipped step (amp.skip_step_if) leaves
     every result equal to the operand it updates.
