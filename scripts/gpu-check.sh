@@ -94,9 +94,10 @@ declare -A flags=(
   [resnet]="--data $bundle/digits.csv --feature-scale 0.0625 --steps 300"
   [transformer]="--vocab 128 --steps 100"
   [bert_layer]="--vocab 128 --steps 20"
+  [bert_adafactor]="--vocab 128 --steps 20"
   [cnn_ema]="--data $bundle/digits.csv --feature-scale 0.0625 --steps 300 --eval-ema"
 )
-want train && for model in mlp resnet transformer bert_layer cnn_ema; do
+want train && for model in mlp resnet transformer bert_layer bert_adafactor cnn_ema; do
   for p in f32 f16 bf16; do
     so=$bundle/$model.$p.so
     [[ -f $so ]] || continue
