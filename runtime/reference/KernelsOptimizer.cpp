@@ -17,10 +17,8 @@
 #include "reference/OptimizerChecks.h"
 #include "reference/OptimizerMath.h"
 
-#include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <functional>
 #include <vector>
 
 using namespace amp::runtime;
@@ -37,27 +35,39 @@ void keep(const void *in, void *out, int64_t n, amp_dtype_t dtype) {
     std::memmove(out, in, static_cast<size_t>(n * amp_dtype_size(dtype)));
 }
 
-/// f32 sum of squares in blocks of 256 sequential terms whose sums are then
-/// added in order: an error bound of about (256 + n / 256) units of f32
-/// roundoff instead of n, at the cost of nothing.
-template <typename ValueAt> float sumOfSquaresOf(int64_t n, ValueAt valueAt) {
-  constexpr int64_t kBlock = 256;
+/// The blocks of a blocked sum: 256 sequential terms each.
+constexpr int64_t kSumBlock = 256;
+
+/// f32 sum of the squares of the values visit(begin, end, add) passes to
+/// add(v) for i in [begin, end) in order: each block of kSumBlock terms
+/// summed in order, then the blocks' sums added in order (an error bound of
+/// about (256 + n / 256) units of f32 roundoff instead of n). The cpu
+/// backend sums the blocks in parallel; the order, and so the result, is
+/// the same on every backend and thread count.
+template <typename Visit> float blockedSumOfSquares(int64_t n, Visit visit) {
+  auto blockSum = [&](int64_t begin, int64_t end) {
+    float sum = 0.0f;
+    visit(begin, end, [&](float v) { sum += v * v; });
+    return sum;
+  };
+  if (n <= kSumBlock)
+    return blockSum(0, n);
+  std::vector<float> blocks(static_cast<size_t>((n - 1) / kSumBlock + 1));
+  parallelChunks(n, kSumBlock, [&](int64_t begin, int64_t end) {
+    blocks[begin / kSumBlock] = blockSum(begin, end);
+  });
   float total = 0.0f;
-  for (int64_t b = 0; b < n; b += kBlock) {
-    const int64_t e = b + kBlock < n ? b + kBlock : n;
-    float block = 0.0f;
-    for (int64_t i = b; i < e; ++i) {
-      const float v = valueAt(i);
-      block += v * v;
-    }
+  for (float block : blocks)
     total += block;
-  }
   return total;
 }
 
-/// sumOfSquaresOf the n elements of x.
+/// blockedSumOfSquares of the n elements of x.
 template <typename T> float sumOfSquares(const T *x, int64_t n) {
-  return sumOfSquaresOf(n, [x](int64_t i) { return toF32(x[i]); });
+  return blockedSumOfSquares(n, [x](int64_t begin, int64_t end, auto add) {
+    for (int64_t i = begin; i < end; ++i)
+      add(toF32(x[i]));
+  });
 }
 
 /// The SGD update of one checked buffer.
@@ -261,10 +271,35 @@ void adagradCompute(const void *param, const void *grad, const void *state_sum,
     *new_step = stepCountAfter(stepBefore);
 }
 
+/// Calls f(i, row, col, b) for the elements i in [begin, end) of a [B,
+/// rows, cols] tensor in order, with row = i / cols (its row over all
+/// batches: the index into row_var), b = row / rows and col = b * cols +
+/// i % cols (the index into col_var), stepped rather than divided per
+/// element.
+template <typename F>
+void forEachFactored(int64_t begin, int64_t end, int64_t rows, int64_t cols,
+                     F &&f) {
+  int64_t row = begin / cols, k = begin % cols;
+  int64_t b = row / rows, rowInBatch = row % rows;
+  for (int64_t i = begin; i < end; ++i) {
+    f(i, row, b * cols + k, b);
+    if (++k == cols) {
+      k = 0;
+      ++row;
+      if (++rowInBatch == rows) {
+        rowInBatch = 0;
+        ++b;
+      }
+    }
+  }
+}
+
 /// The Adafactor update of one checked buffer; lr is the scheduled one.
 /// Factored (row_var given), the param is [n / (rows * cols), rows, cols].
 /// The states are written first and read back, so the estimate uses the
-/// stored (rounded) values, as PyTorch's in-place lerp_ does.
+/// stored (rounded) values, as PyTorch's in-place lerp_ does. The update
+/// direction u is computed twice (for its norm, then for the update), never
+/// stored.
 void adafactorCompute(const void *param, const void *grad, const void *row_var,
                       const void *col_var, const void *variance,
                       const float *step, void *new_param, void *new_row_var,
@@ -286,70 +321,86 @@ void adafactorCompute(const void *param, const void *grad, const void *row_var,
     *new_step = stepBefore;
     return;
   }
-  const AdafactorCoefs c =
-      adafactorCoefs(stepBefore, lr, beta2_decay, eps1, eps2, d, weight_decay);
+  const AdafactorCoefs c = adafactorCoefs(stepBefore, lr, beta2_decay, eps1,
+                                          eps2, d, weight_decay);
   dispatchFloat(dtype, [&](auto tag) {
     using T = decltype(tag);
     const T *p = static_cast<const T *>(param);
     const T *g = static_cast<const T *>(grad);
     T *np = static_cast<T *>(new_param);
     const float paramNorm = sqrtf(sumOfSquares(p, n));
-    auto gradAt = [g](int64_t i) { return toF32(g[i]); };
-    // dir(i): element i of the update direction, from the new state.
-    std::vector<float> rowMeans;
-    std::function<float(int64_t)> dir;
-    if (factored) {
-      const T *rv = static_cast<const T *>(row_var);
-      const T *cv = static_cast<const T *>(col_var);
-      T *nrv = static_cast<T *>(new_row_var);
-      T *ncv = static_cast<T *>(new_col_var);
-      std::vector<float> colSums(static_cast<size_t>(cols));
-      rowMeans.resize(static_cast<size_t>(batch));
-      for (int64_t b = 0; b < batch; ++b) {
-        const int64_t base = b * rows * cols;
-        std::fill(colSums.begin(), colSums.end(), 0.0f);
-        float rowSum = 0.0f;
-        for (int64_t r = 0; r < rows; ++r) {
-          const int64_t at = base + r * cols;
-          const float sum =
-              sumOfSquaresOf(cols, [&](int64_t k) { return gradAt(at + k); });
-          const int64_t ri = b * rows + r;
-          nrv[ri] = fromF32<T>(adafactorLerp(
-              toF32(rv[ri]), adafactorMeanSquare(sum, cols), c.beta));
-          rowSum += toF32(nrv[ri]);
-          for (int64_t k = 0; k < cols; ++k) {
-            const float v = gradAt(at + k);
-            colSums[k] += v * v;
-          }
-        }
-        rowMeans[b] = rowSum / static_cast<float>(rows);
-        for (int64_t k = 0; k < cols; ++k) {
-          const int64_t ci = b * cols + k;
-          ncv[ci] = fromF32<T>(adafactorLerp(
-              toF32(cv[ci]), adafactorMeanSquare(colSums[k], rows), c.beta));
-        }
-      }
-      dir = [&, nrv, ncv](int64_t i) {
-        const int64_t k = i % cols, row = i / cols, b = row / rows;
-        const float v = adafactorFactored(
-            c, toF32(nrv[row]), toF32(ncv[b * cols + k]), rowMeans[b]);
-        return adafactorDirection(c, v, gradAt(i));
-      };
-    } else {
+    // The norm of u, then the update, from walk(begin, end, f), which
+    // calls f(i, u_i) for i in [begin, end) in order.
+    auto update = [&](auto walk) {
+      const float dirNorm = sqrtf(blockedSumOfSquares(
+          n, [&](int64_t begin, int64_t end, auto add) {
+            walk(begin, end, [&](int64_t, float u) { add(u); });
+          }));
+      const float negStep = adafactorNegStep(c, paramNorm, dirNorm, n);
+      parallelChunks(n, kSumBlock, [&](int64_t begin, int64_t end) {
+        walk(begin, end, [&](int64_t i, float u) {
+          np[i] = fromF32<T>(adafactorApply(c, toF32(p[i]), negStep, u));
+        });
+      });
+    };
+    if (!factored) {
       const T *v = static_cast<const T *>(variance);
       T *nv = static_cast<T *>(new_variance);
       parallelFor(n, [=](int64_t i) {
         const float gv = toF32(g[i]);
         nv[i] = fromF32<T>(adafactorLerp(toF32(v[i]), gv * gv, c.beta));
       });
-      dir = [&, nv](int64_t i) {
-        return adafactorDirection(c, toF32(nv[i]), gradAt(i));
-      };
+      update([&](int64_t begin, int64_t end, auto f) {
+        for (int64_t i = begin; i < end; ++i)
+          f(i, adafactorDirection(c, toF32(nv[i]), toF32(g[i])));
+      });
+      return;
     }
-    const float dirNorm = sqrtf(sumOfSquaresOf(n, dir));
-    const float negStep = adafactorNegStep(c, paramNorm, dirNorm, n);
-    parallelFor(n, [&](int64_t i) {
-      np[i] = fromF32<T>(adafactorApply(c, toF32(p[i]), negStep, dir(i)));
+    const T *rv = static_cast<const T *>(row_var);
+    const T *cv = static_cast<const T *>(col_var);
+    T *nrv = static_cast<T *>(new_row_var);
+    T *ncv = static_cast<T *>(new_col_var);
+    // Each row's mean square (its sum in blocks), in parallel over rows.
+    parallelRanges(batch * rows, cols, [&](int64_t begin, int64_t end) {
+      for (int64_t row = begin; row < end; ++row) {
+        const T *gr = g + row * cols;
+        const float sum = sumOfSquares(gr, cols);
+        nrv[row] = fromF32<T>(adafactorLerp(
+            toF32(rv[row]), adafactorMeanSquare(sum, cols), c.beta));
+      }
+    });
+    // Each column's sum over its rows in row order, in parallel over
+    // ranges of columns; the mean of each batch's new row_var.
+    std::vector<float> rowMeans(static_cast<size_t>(batch));
+    for (int64_t b = 0; b < batch; ++b) {
+      const T *gb = g + b * rows * cols;
+      parallelRanges(cols, rows, [&](int64_t begin, int64_t end) {
+        std::vector<float> sums(static_cast<size_t>(end - begin));
+        for (int64_t r = 0; r < rows; ++r)
+          for (int64_t k = begin; k < end; ++k) {
+            const float v = toF32(gb[r * cols + k]);
+            sums[k - begin] += v * v;
+          }
+        for (int64_t k = begin; k < end; ++k) {
+          const int64_t at = b * cols + k;
+          ncv[at] = fromF32<T>(adafactorLerp(
+              toF32(cv[at]), adafactorMeanSquare(sums[k - begin], rows),
+              c.beta));
+        }
+      });
+      float rowSum = 0.0f;
+      for (int64_t r = 0; r < rows; ++r)
+        rowSum += toF32(nrv[b * rows + r]);
+      rowMeans[b] = rowSum / static_cast<float>(rows);
+    }
+    update([&](int64_t begin, int64_t end, auto f) {
+      forEachFactored(begin, end, rows, cols,
+                      [&](int64_t i, int64_t row, int64_t col, int64_t b) {
+                        const float v =
+                            adafactorFactored(c, toF32(nrv[row]),
+                                              toF32(ncv[col]), rowMeans[b]);
+                        f(i, adafactorDirection(c, v, toF32(g[i])));
+                      });
     });
   });
   *new_step = c.t;
