@@ -20,6 +20,15 @@
 // Adagrad, with G = |g| + wd|p|: sum' 4u (|sum| + G^2), d = sqrt(sum') +
 // eps within e(sum') / (2 sqrt(sum')) + 2u d, param within
 // lr (2uG + |q| e(d)) / d + 2u lr |q| + u (|p| + |p'|), q = g'/d.
+// Adafactor (f64 only: its norms' summation order is the backend's), with
+// s(k) = min(k, 258 + k/256) the relative bound (u) of an f32 sum of k
+// non-negative terms: a moment lerp'ed towards b (a mean square within
+// (s(size) + 4) u, or g^2 within u) within 8u|a'| + 6u beta|b - a| +
+// 2 e(b) beta |b|; the estimate v formed from the stored moments within
+// (s(rows) + 3) u (u unfactored), an element of u within e(v)/2 + 3u, the
+// norms ||p|| and ||u|| within s(n)/2 + 2u (plus u's own), the update
+// alpha/denom u within the sum of those and 3u, the param within
+// 2 (3u|p decay| + u|p'| + e(update)|update|).
 // clip_grad_norm: the total norm within (256 + n/256 + buffers + 6) u of
 // relative error (blocked f32 sums of squares), each clipped value within
 // that plus 4u, relative.
@@ -30,6 +39,7 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -1704,6 +1714,916 @@ TEST(ClipGradNorm, NaNPropagatesAsInPyTorch) {
   EXPECT_TRUE(failsWith(
       amp_clip_grad_norm(0, in, out, &size, &dtype, 1.0f, &norm, nullptr),
       AMP_STATUS_INVALID_ARGUMENT, "n_buffers"));
+}
+
+//===----------------------------------------------------------------------===//
+// Adafactor
+//===----------------------------------------------------------------------===//
+
+/// torch.optim.Adafactor's hyperparameters (its eps is (eps1, eps2)).
+struct AdafactorHyper {
+  float lr, beta2Decay, eps1, eps2, d, weightDecay;
+};
+
+/// torch.finfo(torch.float32).eps, PyTorch's eps1 when it is None.
+constexpr float kF32Eps = std::numeric_limits<float>::epsilon();
+
+/// PyTorch's defaults: lr 1e-2, beta2_decay -0.8, eps (None, 1e-3), d 1,
+/// weight_decay 0.
+constexpr AdafactorHyper kAdafactorDefaults = {1e-2f, -0.8f, kF32Eps,
+                                               1e-3f, 1.0f,  0.0f};
+
+/// An Adafactor buffer's layout: a vector of n (unfactored, rows = cols = 0)
+/// or [batch, rows, cols] for a param of rank > 1 (factored along its last
+/// two dimensions, as PyTorch factors it).
+struct AdafactorLayout {
+  int64_t n, batch = 0, rows = 0, cols = 0;
+  explicit AdafactorLayout(const Shape &shape) : n(numel(shape)) {
+    if (shape.size() > 1) {
+      rows = shape[shape.size() - 2];
+      cols = shape.back();
+      batch = n / (rows * cols);
+    }
+  }
+  bool factored() const { return rows > 0; }
+};
+
+/// A param with its Adafactor state: row_var [batch * rows] and col_var
+/// [batch * cols] when factored, else variance [n], and the step counter.
+struct AdafactorState {
+  Tensor param, rowVar, colVar, variance;
+  float step = 0.0f;
+};
+
+/// A state of layout `l`: the param uniform in [-2, 2] (or zero), the
+/// second moments uniform in [0, maxVar] (zero, PyTorch's initial state,
+/// for maxVar = 0), the counter `step`.
+AdafactorState adafactorState(const AdafactorLayout &l, amp_dtype_t dtype,
+                              std::mt19937 &rng, double maxVar, float step,
+                              bool zeroParam = false) {
+  AdafactorState s;
+  s.param =
+      zeroParam ? Tensor(dtype, {l.n}) : randomTensor(dtype, {l.n}, rng, -2, 2);
+  if (l.factored()) {
+    s.rowVar = randomTensor(dtype, {l.batch * l.rows}, rng, 0, maxVar);
+    s.colVar = randomTensor(dtype, {l.batch * l.cols}, rng, 0, maxVar);
+  } else {
+    s.variance = randomTensor(dtype, {l.n}, rng, 0, maxVar);
+  }
+  s.step = step;
+  return s;
+}
+
+/// Outputs of layout `l` that show what a kernel did not write: sentinel
+/// tensors and the counter -1.
+AdafactorState adafactorOutputs(const AdafactorLayout &l, amp_dtype_t dtype) {
+  AdafactorState s;
+  s.param = sentinelTensor(dtype, {l.n});
+  if (l.factored()) {
+    s.rowVar = sentinelTensor(dtype, {l.batch * l.rows});
+    s.colVar = sentinelTensor(dtype, {l.batch * l.cols});
+  } else {
+    s.variance = sentinelTensor(dtype, {l.n});
+  }
+  s.step = -1.0f;
+  return s;
+}
+
+/// amp_adafactor_update from `in` into `out`; in place when both are the
+/// same object (every new_* equal to its input, the counter too).
+amp_status_t adafactorUpdate(const AdafactorLayout &l, const AdafactorHyper &h,
+                             const AdafactorState &in, const Tensor &grad,
+                             AdafactorState &out,
+                             const float *lrFactor = nullptr,
+                             const int8_t *foundInf = nullptr) {
+  const bool f = l.factored();
+  return amp_adafactor_update(
+      in.param.data(), grad.data(), f ? in.rowVar.data() : nullptr,
+      f ? in.colVar.data() : nullptr, f ? nullptr : in.variance.data(),
+      &in.step, out.param.data(), f ? out.rowVar.data() : nullptr,
+      f ? out.colVar.data() : nullptr, f ? nullptr : out.variance.data(),
+      &out.step, l.n, in.param.dtype(), l.rows, l.cols, h.lr, lrFactor,
+      h.beta2Decay, h.eps1, h.eps2, h.d, h.weightDecay, foundInf, nullptr);
+}
+
+/// Every buffer of `a` and `b` (the counters too) is bitwise equal.
+::testing::AssertionResult sameAdafactorBits(const AdafactorLayout &l,
+                                             const AdafactorState &a,
+                                             const AdafactorState &b) {
+  if (!a.param.sameBits(b.param))
+    return ::testing::AssertionFailure() << "param differs";
+  if (l.factored() && !a.rowVar.sameBits(b.rowVar))
+    return ::testing::AssertionFailure() << "row_var differs";
+  if (l.factored() && !a.colVar.sameBits(b.colVar))
+    return ::testing::AssertionFailure() << "col_var differs";
+  if (!l.factored() && !a.variance.sameBits(b.variance))
+    return ::testing::AssertionFailure() << "variance differs";
+  if (std::memcmp(&a.step, &b.step, sizeof(float)) != 0)
+    return ::testing::AssertionFailure()
+           << "step differs: " << a.step << " vs " << b.step;
+  return ::testing::AssertionSuccess();
+}
+
+/// The relative error bound, in units of u, of an f32 sum of k
+/// non-negative terms as the kernels form it (blocks of 256 sequential
+/// terms, as clip_grad_norm's bound).
+double sumErrorU(int64_t k) {
+  return std::min(static_cast<double>(k), 256.0 + k / 256.0 + 2.0);
+}
+
+/// What a test's steps exercised: the clip (||u|| / sqrt(n) > d), rho =
+/// 1 / sqrt(t) < lr, alpha from eps2 (the param's RMS below it), an eps1
+/// clamp (the factored row mean, or a variance of a nonzero gradient).
+enum : unsigned {
+  kSawClip = 1,
+  kSawRhoInvSqrt = 2,
+  kSawEps2 = 4,
+  kSawEps1 = 8,
+};
+
+/// One Adafactor step in f64 with the bounds of the header, and what it
+/// exercised.
+struct AdafactorF64 {
+  std::vector<double> rowVar, rowVarTol, colVar, colVarTol, variance,
+      varianceTol, param, paramTol;
+  unsigned saw = 0;
+};
+
+/// torch.optim.Adafactor's step (_single_tensor_adafactor) in f64 on the
+/// kernel's stored inputs `in` and gradient g, with the scheduled lr `lr`:
+/// t = step + 1, beta = t^beta2_decay, rho = min(lr, 1/sqrt(t)),
+/// alpha = max(eps2, ||p|| / sqrt(n)) rho, p *= 1 - lr wd, the second
+/// moments lerp_'ed towards the mean squares of g (rows and columns of
+/// each [rows, cols] matrix, or g^2), v = row_var col_var / max(mean_r
+/// row_var, eps1) or variance, u = g / sqrt(max(v, eps1^2)), p -= alpha /
+/// max(1, ||u|| / (sqrt(n) d)) u. The new moments are checked against
+/// their f64 values; the estimate v is formed from the stored new moments
+/// of `out`, which PyTorch's in-place lerp_ has rounded to the dtype too.
+AdafactorF64 adafactorF64(const AdafactorLayout &l, const AdafactorHyper &h,
+                          double lr, const AdafactorState &in, const Tensor &g,
+                          const AdafactorState &out) {
+  const amp_dtype_t dtype = in.param.dtype();
+  const int64_t n = l.n;
+  AdafactorF64 r;
+  const double t = double(in.step) + 1.0;
+  const double beta = std::pow(t, double(h.beta2Decay));
+  const double invSqrtT = 1.0 / std::sqrt(t);
+  const double rho = std::min(lr, invSqrtT);
+  if (invSqrtT < lr)
+    r.saw |= kSawRhoInvSqrt;
+  double paramSq = 0.0;
+  for (int64_t i = 0; i < n; ++i)
+    paramSq += in.param.get(i) * in.param.get(i);
+  const double rms = std::sqrt(paramSq / double(n));
+  if (rms < h.eps2)
+    r.saw |= kSawEps2;
+  const double alpha = std::max(double(h.eps2), rms) * rho;
+  // a.lerp_(b, beta) = a + beta (b - a), with b within eb u relative: the
+  // kernel's f32 lerp is within 4u|a'| + 3u beta |b - a| (beta's rounding
+  // included) of it.
+  auto lerp = [&](double a, double b, double eb, std::vector<double> &ref,
+                  std::vector<double> &tol) {
+    const double a1 = a + beta * (b - a);
+    ref.push_back(a1);
+    tol.push_back(outTol(dtype, a1,
+                         2 * kU *
+                             (4 * std::fabs(a1) + 3 * beta * std::fabs(b - a) +
+                              eb * beta * std::fabs(b))));
+  };
+  std::vector<double> estimate(static_cast<size_t>(n));
+  double estimateErrU; // the estimate's relative error from the stored state
+  if (l.factored()) {
+    const int64_t rows = l.rows, cols = l.cols;
+    for (int64_t b = 0; b < l.batch; ++b) {
+      const int64_t base = b * rows * cols;
+      // Mean squares (||g||^2 / size: a sum of squares, its sqrt squared,
+      // a division) within (sum + 4) u.
+      for (int64_t i = 0; i < rows; ++i) {
+        double sq = 0.0;
+        for (int64_t k = 0; k < cols; ++k)
+          sq += g.get(base + i * cols + k) * g.get(base + i * cols + k);
+        lerp(in.rowVar.get(b * rows + i), sq / double(cols),
+             sumErrorU(cols) + 4, r.rowVar, r.rowVarTol);
+      }
+      for (int64_t k = 0; k < cols; ++k) {
+        double sq = 0.0;
+        for (int64_t i = 0; i < rows; ++i)
+          sq += g.get(base + i * cols + k) * g.get(base + i * cols + k);
+        lerp(in.colVar.get(b * cols + k), sq / double(rows),
+             sumErrorU(rows) + 4, r.colVar, r.colVarTol);
+      }
+      double rowSum = 0.0;
+      for (int64_t i = 0; i < rows; ++i)
+        rowSum += out.rowVar.get(b * rows + i);
+      const double rowMean = rowSum / double(rows);
+      if (rowMean < h.eps1)
+        r.saw |= kSawEps1;
+      const double clamped = std::max(rowMean, double(h.eps1));
+      for (int64_t i = 0; i < rows; ++i)
+        for (int64_t k = 0; k < cols; ++k)
+          estimate[base + i * cols + k] = out.rowVar.get(b * rows + i) *
+                                          out.colVar.get(b * cols + k) /
+                                          clamped;
+    }
+    // The row mean (a sum of rows, a division), the product, the quotient.
+    estimateErrU = sumErrorU(l.rows) + 3;
+  } else {
+    for (int64_t i = 0; i < n; ++i) {
+      const double gv = g.get(i);
+      lerp(in.variance.get(i), gv * gv, 1, r.variance, r.varianceTol);
+      estimate[i] = out.variance.get(i);
+    }
+    estimateErrU = 1; // eps1^2 rounded to f32
+  }
+  const double eps1Sq = double(h.eps1) * double(h.eps1);
+  std::vector<double> dir(static_cast<size_t>(n));
+  double dirSq = 0.0;
+  for (int64_t i = 0; i < n; ++i) {
+    const double gv = g.get(i);
+    double v = estimate[i];
+    if (v < eps1Sq) {
+      v = eps1Sq;
+      if (gv != 0.0)
+        r.saw |= kSawEps1;
+    }
+    dir[i] = gv / std::sqrt(v);
+    dirSq += dir[i] * dir[i];
+  }
+  const double ratio = std::sqrt(dirSq) / (std::sqrt(double(n)) * h.d);
+  if (ratio > 1.01)
+    r.saw |= kSawClip;
+  const double denom = std::max(1.0, ratio);
+  const double decay =
+      h.weightDecay != 0.0f ? 1.0 - lr * double(h.weightDecay) : 1.0;
+  // Relative bounds in u: an element of u (the estimate's error halved by
+  // the sqrt, then sqrt, 1/x and the product), the norms ||p|| and ||u||
+  // (half the sum's, plus the sqrt), alpha (with lr's f32 rounding), the
+  // step alpha / denom rounded to f32, an element of the update.
+  const double dirErrU = estimateErrU / 2 + 3;
+  const double normErrU = sumErrorU(n) / 2 + 2;
+  const double stepErrU = (normErrU + 1) + (dirErrU + normErrU) + 1;
+  const double updateErrU = stepErrU + dirErrU + 1;
+  for (int64_t i = 0; i < n; ++i) {
+    const double decayed = in.param.get(i) * decay;
+    const double update = alpha / denom * dir[i];
+    const double p1 = decayed - update;
+    r.param.push_back(p1);
+    // decay rounded (and formed from lr rounded), the product, the sum.
+    r.paramTol.push_back(outTol(dtype, p1,
+                                2 * kU *
+                                    (3 * std::fabs(decayed) + std::fabs(p1) +
+                                     updateErrU * std::fabs(update))));
+  }
+  return r;
+}
+
+struct AdafactorConfig {
+  const char *name;
+  Shape shape;
+  AdafactorHyper h;
+  /// > 0: passed as lr_factor (the scheduled lr is lr * lrFactor).
+  float lrFactor = 0.0f;
+  /// The counter before the test's first step; the moments start uniform
+  /// in [0, initialVar] (zero, PyTorch's initial state, for 0).
+  float firstStep = 0.0f;
+  double initialVar = 0.0;
+  /// The gradients are uniform in [-gradScale, gradScale] (4x that at the
+  /// last step, so that the moments lag behind).
+  double gradScale = 1.0;
+  bool zeroParam = false;
+  /// The kSaw* flags some step must show.
+  unsigned expect = 0;
+};
+
+const std::vector<AdafactorConfig> &adafactorConfigs() {
+  static const std::vector<AdafactorConfig> configs = {
+      {"vector", {301}, kAdafactorDefaults},
+      {"matrix", {12, 20}, kAdafactorDefaults},
+      {"batched", {3, 4, 5}, kAdafactorDefaults},
+      {"batched_wide", {2, 6, 300}, {0.05f, -0.8f, kF32Eps, 1e-3f, 1.0f, 0.0f}},
+      {"weight_decay_vector",
+       {257},
+       {0.05f, -0.8f, kF32Eps, 1e-3f, 1.0f, 0.2f}},
+      {"weight_decay_batched",
+       {2, 9, 16},
+       {0.05f, -0.8f, kF32Eps, 1e-3f, 1.0f, 0.2f}},
+      {"lr_factor", {3, 8, 6}, {0.1f, -0.8f, kF32Eps, 1e-3f, 1.0f, 0.1f}, 0.3f},
+      {"lr_factor_vector",
+       {130},
+       {0.1f, -0.8f, kF32Eps, 1e-3f, 1.0f, 0.1f},
+       0.3f,
+       5.0f,
+       0.1},
+      {"rho_inv_sqrt",
+       {10, 12},
+       {0.8f, -0.8f, kF32Eps, 1e-3f, 1.0f, 0.0f},
+       0.0f,
+       0.0f,
+       0.0,
+       1.0,
+       false,
+       kSawRhoInvSqrt},
+      {"rho_inv_sqrt_late",
+       {99},
+       {0.3f, -0.8f, kF32Eps, 1e-3f, 1.0f, 0.0f},
+       0.0f,
+       20.0f,
+       0.01,
+       1.0,
+       false,
+       kSawRhoInvSqrt},
+      {"clip",
+       {8, 16},
+       {0.05f, -0.5f, 1e-6f, 1e-3f, 1.0f, 0.0f},
+       0.0f,
+       10.0f,
+       0.01,
+       1.0,
+       false,
+       kSawClip},
+      {"clip_d",
+       {301},
+       {0.05f, -0.3f, 1e-6f, 1e-3f, 1.5f, 0.0f},
+       0.0f,
+       50.0f,
+       1e-3,
+       1.0,
+       false,
+       kSawClip},
+      {"large_d",
+       {5, 6, 7},
+       {0.05f, -0.6f, 1e-4f, 1e-2f, 8.0f, 0.0f},
+       0.0f,
+       3.0f,
+       0.01},
+      {"eps1_factored",
+       {6, 10},
+       {0.05f, -0.8f, 0.05f, 1e-3f, 1.0f, 0.0f},
+       0.0f,
+       0.0f,
+       0.0,
+       0.1,
+       false,
+       kSawEps1 | kSawClip},
+      {"eps1_vector",
+       {128},
+       {0.05f, -0.8f, 0.1f, 1e-3f, 1.0f, 0.0f},
+       0.0f,
+       0.0f,
+       0.0,
+       0.2,
+       false,
+       kSawEps1},
+      {"eps2_zero_param",
+       {7, 9},
+       {0.1f, -0.8f, kF32Eps, 1e-3f, 1.0f, 0.0f},
+       0.0f,
+       0.0f,
+       0.0,
+       1.0,
+       true,
+       kSawEps2},
+      {"eps2_zero_param_vector",
+       {50},
+       {0.1f, -0.8f, kF32Eps, 1e-2f, 1.0f, 0.1f},
+       0.0f,
+       0.0f,
+       0.0,
+       1.0,
+       true,
+       kSawEps2},
+  };
+  return configs;
+}
+
+class AdafactorTest
+    : public ::testing::TestWithParam<std::tuple<int, amp_dtype_t, bool>> {};
+
+TEST_P(AdafactorTest, MatchesPyTorchOverSeveralSteps) {
+  const AdafactorConfig &c = adafactorConfigs()[std::get<0>(GetParam())];
+  const amp_dtype_t dtype = std::get<1>(GetParam());
+  const bool inPlace = std::get<2>(GetParam());
+  const AdafactorLayout l(c.shape);
+  std::mt19937 rng(151);
+  AdafactorState state =
+      adafactorState(l, dtype, rng, c.initialVar, c.firstStep, c.zeroParam);
+  const float *lrFactor = c.lrFactor > 0.0f ? &c.lrFactor : nullptr;
+  // The scheduled lr in f64 (the kernel's f32 rounding of it is within the
+  // bounds).
+  const double lr = lrFactor ? double(c.h.lr) * double(c.lrFactor) : c.h.lr;
+  unsigned saw = 0;
+  for (int s = 0; s < 4; ++s) {
+    const double scale = c.gradScale * (s == 3 ? 4.0 : 1.0);
+    Tensor g = randomTensor(dtype, {l.n}, rng, -scale, scale);
+    if (s == 2)
+      for (int64_t i = 0; i < l.n; i += 3)
+        g.set(i, 0.0); // shrinking moments
+    AdafactorState out = inPlace ? state : adafactorOutputs(l, dtype);
+    ASSERT_TRUE(
+        isOk(adafactorUpdate(l, c.h, inPlace ? out : state, g, out, lrFactor)));
+    EXPECT_EQ(out.step, state.step + 1.0f); // the counter is exact
+    const AdafactorF64 r = adafactorF64(l, c.h, lr, state, g, out);
+    saw |= r.saw;
+    const std::string when = " at step " + std::to_string(s);
+    EXPECT_TRUE(allClose(out.param, r.param, r.paramTol, "param" + when));
+    if (l.factored()) {
+      EXPECT_TRUE(
+          allClose(out.rowVar, r.rowVar, r.rowVarTol, "row_var" + when));
+      EXPECT_TRUE(
+          allClose(out.colVar, r.colVar, r.colVarTol, "col_var" + when));
+    } else {
+      EXPECT_TRUE(
+          allClose(out.variance, r.variance, r.varianceTol, "variance" + when));
+    }
+    state = out;
+  }
+  EXPECT_EQ(state.step, c.firstStep + 4.0f);
+  EXPECT_EQ(saw & c.expect, c.expect)
+      << "the steps did not exercise what the configuration is for (saw " << saw
+      << ")";
+}
+
+INSTANTIATE_TEST_SUITE_P(Configs, AdafactorTest,
+                         optimizerCases(adafactorConfigs().size()),
+                         OptimizerCaseName<adafactorConfigs>());
+
+TEST(Adafactor, FirstStepIsSignDescentScaledByTheParamRms) {
+  // At step 1 the lerp weight is 1^beta2_decay = 1: the moments are those
+  // of g alone, whatever they were. With powers of two (and, factored, a
+  // rank-1 g whose row and column norms are exact) every value below is
+  // exact in f32: v = g^2, u = sign(g), ||u|| / sqrt(n) = 1, and p' =
+  // p (1 - lr wd) - max(eps2, rms(p)) min(lr, 1) / max(1, 1/d) sign(g).
+  const float g[4] = {4.0f, -0.25f, 0.5f, -2.0f};
+  auto vectorStep = [&](const float *p, float lr, float eps2, float wd,
+                        float *out) {
+    float var[4] = {7, 7, 7, 7}, step = 0.0f, newStep = -1.0f;
+    ASSERT_TRUE(isOk(amp_adafactor_update(
+        p, g, nullptr, nullptr, var, &step, out, nullptr, nullptr, var,
+        &newStep, 4, AMP_DTYPE_F32, 0, 0, lr, nullptr, -0.8f, 1e-3f, eps2, 1.0f,
+        wd, nullptr, nullptr)));
+    EXPECT_EQ(newStep, 1.0f);
+    for (int i = 0; i < 4; ++i)
+      EXPECT_EQ(var[i], g[i] * g[i]) << i;
+  };
+  const float p[4] = {2.0f, -2.0f, 2.0f, -2.0f}, zero[4] = {0, 0, 0, 0};
+  float out[4];
+  // rms(p) = 2, lr 0.25: alpha = 0.5; decayed by 1 - 0.25 * 0.5, with
+  // alpha from the param before its decay.
+  vectorStep(p, 0.25f, 1e-3f, 0.5f, out);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(out[i], p[i] * 0.875f - (g[i] > 0 ? 0.5f : -0.5f)) << i;
+  // A zero param moves by eps2 * lr.
+  vectorStep(zero, 0.25f, 0.5f, 0.0f, out);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(out[i], g[i] > 0 ? -0.125f : 0.125f) << i;
+
+  // Factored [4, 4]: g = a_r b_c with a = (1, 2, -2, 4), |b_c| = 1/2:
+  // row_var' = a_r^2 / 4, col_var' = 25 / 16, their row mean 25 / 16, so
+  // v = row_var' and u = sign(g); ||u|| = 4 = sqrt(n).
+  const float a[4] = {1.0f, 2.0f, -2.0f, 4.0f},
+              b[4] = {0.5f, -0.5f, 0.5f, -0.5f};
+  float gm[16], pm[16];
+  for (int i = 0; i < 16; ++i) {
+    gm[i] = a[i / 4] * b[i % 4];
+    pm[i] = i % 3 ? 2.0f : -2.0f;
+  }
+  auto matrixStep = [&](float lr, float *outM) {
+    float rv[4] = {3, 3, 3, 3}, cv[4] = {3, 3, 3, 3}, step = 0.0f;
+    ASSERT_TRUE(isOk(amp_adafactor_update(
+        pm, gm, rv, cv, nullptr, &step, outM, rv, cv, nullptr, &step, 16,
+        AMP_DTYPE_F32, 4, 4, lr, nullptr, -0.8f, 1e-3f, 1e-3f, 1.0f, 0.0f,
+        nullptr, nullptr)));
+    EXPECT_EQ(step, 1.0f);
+    for (int i = 0; i < 4; ++i) {
+      EXPECT_EQ(rv[i], a[i] * a[i] / 4) << i;
+      EXPECT_EQ(cv[i], 25.0f / 16.0f) << i;
+    }
+  };
+  float outM[16];
+  // lr 2: rho = min(2, 1/sqrt(1)) = 1, alpha = 2.
+  matrixStep(2.0f, outM);
+  for (int i = 0; i < 16; ++i)
+    EXPECT_EQ(outM[i], pm[i] - (gm[i] > 0 ? 2.0f : -2.0f)) << i;
+
+  // Step 2 with beta2_decay -2: the weight is 2^-2 = 1/4, so from zero
+  // moments v = g^2 / 4 and u = 2 sign(g), ||u|| / (sqrt(n) d) = 2 / d.
+  // With alpha = rms(p) lr = 0.5, d = 1 clips the step to 0.25 (p moves by
+  // 0.5), d = 2 is the edge (p moves by 1).
+  for (float d : {1.0f, 2.0f}) {
+    float var[4] = {0, 0, 0, 0}, step = 1.0f;
+    ASSERT_TRUE(isOk(amp_adafactor_update(
+        p, g, nullptr, nullptr, var, &step, out, nullptr, nullptr, var, &step,
+        4, AMP_DTYPE_F32, 0, 0, 0.25f, nullptr, -2.0f, 1e-3f, 1e-3f, d, 0.0f,
+        nullptr, nullptr)));
+    EXPECT_EQ(step, 2.0f);
+    const float move = d == 1.0f ? 0.5f : 1.0f;
+    for (int i = 0; i < 4; ++i) {
+      EXPECT_EQ(var[i], g[i] * g[i] / 4) << i;
+      EXPECT_EQ(out[i], p[i] - (g[i] > 0 ? move : -move)) << "d " << d;
+    }
+  }
+}
+
+TEST(Adafactor, InPlaceEqualsOutOfPlaceBitwise) {
+  std::mt19937 rng(157);
+  const AdafactorHyper h = {0.05f, -0.8f, 1e-3f, 1e-3f, 1.0f, 0.1f};
+  const float factor = 0.7071f;
+  for (amp_dtype_t dtype : floatDtypes())
+    for (const Shape &shape :
+         {Shape{301}, Shape{12, 20}, Shape{3, 4, 5}, Shape{2, 6, 300}}) {
+      const AdafactorLayout l(shape);
+      AdafactorState outOfPlace = adafactorState(l, dtype, rng, 0.01, 7.0f);
+      AdafactorState inPlace = outOfPlace;
+      for (int s = 0; s < 3; ++s) {
+        const Tensor g = randomTensor(dtype, {l.n}, rng);
+        AdafactorState out = adafactorOutputs(l, dtype);
+        ASSERT_TRUE(isOk(adafactorUpdate(l, h, outOfPlace, g, out, &factor)));
+        ASSERT_TRUE(isOk(adafactorUpdate(l, h, inPlace, g, inPlace, &factor)));
+        EXPECT_TRUE(sameAdafactorBits(l, out, inPlace))
+            << dtypeName(dtype) << " " << shapeName(shape) << " step " << s;
+        EXPECT_EQ(out.step, 8.0f + s);
+        outOfPlace = out;
+      }
+    }
+}
+
+TEST(AdafactorSkip, FoundInfLeavesEverythingBitwiseUnchanged) {
+  std::mt19937 rng(163);
+  const AdafactorHyper h = {0.05f, -0.8f, 1e-3f, 1e-3f, 1.0f, 0.1f};
+  const float nanFactor = std::numeric_limits<float>::quiet_NaN();
+  for (amp_dtype_t dtype : floatDtypes())
+    for (const Shape &shape : {Shape{67}, Shape{3, 4, 5}}) {
+      const AdafactorLayout l(shape);
+      // Inputs with NaN payloads and infinities, the counter 41.
+      AdafactorState in;
+      in.param = stateWithOddBits(dtype, l.n, rng);
+      if (l.factored()) {
+        in.rowVar = stateWithOddBits(dtype, l.batch * l.rows, rng);
+        in.colVar = stateWithOddBits(dtype, l.batch * l.cols, rng);
+      } else {
+        in.variance = stateWithOddBits(dtype, l.n, rng);
+      }
+      in.step = 41.0f;
+      const Tensor g = stateWithOddBits(dtype, l.n, rng);
+      const std::string what =
+          std::string(dtypeName(dtype)) + " " + shapeName(shape);
+      for (int8_t found : {int8_t(1), int8_t(-1)})
+        for (bool inPlace : {false, true})
+          for (const float *factor : {(const float *)nullptr, &nanFactor}) {
+            AdafactorState out = inPlace ? in : adafactorOutputs(l, dtype);
+            ASSERT_TRUE(isOk(adafactorUpdate(l, h, inPlace ? out : in, g, out,
+                                             factor, &found)));
+            EXPECT_TRUE(sameAdafactorBits(l, out, in))
+                << what << (inPlace ? " in place" : "") << " found_inf "
+                << int(found);
+          }
+      // A clear flag is the same as no predicate.
+      AdafactorState clean = adafactorState(l, dtype, rng, 0.01, 41.0f);
+      const Tensor cg = randomTensor(dtype, {l.n}, rng);
+      const int8_t zero = 0;
+      AdafactorState a = adafactorOutputs(l, dtype),
+                     b = adafactorOutputs(l, dtype);
+      ASSERT_TRUE(isOk(adafactorUpdate(l, h, clean, cg, a, nullptr, &zero)));
+      ASSERT_TRUE(isOk(adafactorUpdate(l, h, clean, cg, b, nullptr, nullptr)));
+      EXPECT_TRUE(sameAdafactorBits(l, a, b)) << what;
+      EXPECT_EQ(a.step, 42.0f) << what;
+      EXPECT_FALSE(a.param.sameBits(clean.param)) << what << ": no update";
+    }
+}
+
+/// The buffers of one amp_adafactor_update_multi call from `in` into `out`
+/// (element-wise the same objects: in place).
+amp_status_t adafactorMulti(const std::vector<AdafactorLayout> &layouts,
+                            const AdafactorHyper &h,
+                            const std::vector<AdafactorState> &in,
+                            const std::vector<Tensor> &grads,
+                            std::vector<AdafactorState> &out,
+                            const float *lrFactor, const int8_t *foundInf) {
+  const bool factored = !layouts.empty() && layouts[0].factored();
+  std::vector<const void *> p, g, rv, cv, var;
+  std::vector<const float *> steps;
+  std::vector<void *> np, nrv, ncv, nvar;
+  std::vector<float *> newSteps;
+  std::vector<int64_t> sizes, rows, cols;
+  std::vector<amp_dtype_t> dtypes;
+  for (size_t i = 0; i < layouts.size(); ++i) {
+    p.push_back(in[i].param.data());
+    g.push_back(grads[i].data());
+    rv.push_back(in[i].rowVar.data());
+    cv.push_back(in[i].colVar.data());
+    var.push_back(in[i].variance.data());
+    steps.push_back(&in[i].step);
+    np.push_back(out[i].param.data());
+    nrv.push_back(out[i].rowVar.data());
+    ncv.push_back(out[i].colVar.data());
+    nvar.push_back(out[i].variance.data());
+    newSteps.push_back(&out[i].step);
+    sizes.push_back(layouts[i].n);
+    rows.push_back(layouts[i].rows);
+    cols.push_back(layouts[i].cols);
+    dtypes.push_back(in[i].param.dtype());
+  }
+  return amp_adafactor_update_multi(
+      static_cast<int32_t>(layouts.size()), p.data(), g.data(),
+      factored ? rv.data() : nullptr, factored ? cv.data() : nullptr,
+      factored ? nullptr : var.data(), steps.data(), np.data(),
+      factored ? nrv.data() : nullptr, factored ? ncv.data() : nullptr,
+      factored ? nullptr : nvar.data(), newSteps.data(), sizes.data(),
+      dtypes.data(), factored ? rows.data() : nullptr,
+      factored ? cols.data() : nullptr, h.lr, lrFactor, h.beta2Decay, h.eps1,
+      h.eps2, h.d, h.weightDecay, foundInf, nullptr);
+}
+
+TEST(AdafactorMulti, EqualsThePerBufferCallsBitwise) {
+  std::mt19937 rng(167);
+  const AdafactorHyper h = {0.05f, -0.6f, 1e-3f, 1e-3f, 1.0f, 0.1f};
+  const float factor = 0.3f;
+  const amp_dtype_t dtypes[] = {AMP_DTYPE_F32, AMP_DTYPE_F16, AMP_DTYPE_BF16};
+  const std::vector<Shape> factoredShapes = {{12, 20}, {3, 4, 5}, {1, 1},
+                                             {2, 3},   {4, 1, 7}, {2, 6, 300}};
+  const std::vector<Shape> vectorShapes = {{257}, {1}, {64}, {33}, {1000}};
+  for (bool factored : {true, false})
+    for (int flag : {-1, 0, 1})
+      for (bool inPlace : {false, true}) {
+        const int8_t found = static_cast<int8_t>(flag);
+        const int8_t *foundInf = flag < 0 ? nullptr : &found;
+        const float *lrFactor = inPlace ? &factor : nullptr;
+        const std::vector<Shape> &shapes =
+            factored ? factoredShapes : vectorShapes;
+        std::vector<AdafactorLayout> layouts;
+        std::vector<AdafactorState> in, single, multi;
+        std::vector<Tensor> grads;
+        for (size_t i = 0; i < shapes.size(); ++i) {
+          const amp_dtype_t dtype = dtypes[i % 3];
+          layouts.emplace_back(shapes[i]);
+          in.push_back(
+              adafactorState(layouts[i], dtype, rng, 0.01, float(3 * i)));
+          grads.push_back(randomTensor(dtype, {layouts[i].n}, rng));
+          single.push_back(inPlace ? in[i]
+                                   : adafactorOutputs(layouts[i], dtype));
+          multi.push_back(single[i]);
+          ASSERT_TRUE(
+              isOk(adafactorUpdate(layouts[i], h, inPlace ? single[i] : in[i],
+                                   grads[i], single[i], lrFactor, foundInf)));
+        }
+        ASSERT_TRUE(isOk(adafactorMulti(layouts, h, inPlace ? multi : in, grads,
+                                        multi, lrFactor, foundInf)));
+        for (size_t i = 0; i < shapes.size(); ++i) {
+          const std::string what = shapeName(shapes[i]) + " flag " +
+                                   std::to_string(flag) +
+                                   (inPlace ? " in place" : "");
+          EXPECT_TRUE(sameAdafactorBits(layouts[i], single[i], multi[i]))
+              << what;
+          if (flag == 1) {
+            EXPECT_TRUE(sameAdafactorBits(layouts[i], multi[i], in[i])) << what;
+          } else {
+            EXPECT_EQ(multi[i].step, in[i].step + 1.0f) << what;
+          }
+        }
+      }
+  // No buffers is a valid call.
+  std::vector<AdafactorState> none;
+  EXPECT_TRUE(isOk(adafactorMulti({}, h, none, {}, none, nullptr, nullptr)));
+  EXPECT_TRUE(isOk(amp_adafactor_update_multi(
+      0, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+      nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, h.lr,
+      nullptr, h.beta2Decay, h.eps1, h.eps2, h.d, h.weightDecay, nullptr,
+      nullptr)));
+}
+
+TEST(Adafactor, RejectsBadArgumentsWithoutWriting) {
+  std::mt19937 rng(173);
+  const AdafactorLayout mat({3, 4}), vec({12});
+  AdafactorState fs = adafactorState(mat, AMP_DTYPE_F32, rng, 0.01, 5.0f);
+  AdafactorState vs = adafactorState(vec, AMP_DTYPE_F32, rng, 0.01, 5.0f);
+  const AdafactorState fs0 = fs, vs0 = vs;
+  const Tensor g = randomTensor(AMP_DTYPE_F32, {12}, rng);
+  const AdafactorHyper ok = kAdafactorDefaults;
+  // In place, factored with n, rows and cols as given.
+  auto factored = [&](int64_t n, int64_t rows, int64_t cols,
+                      const AdafactorHyper &h) {
+    return amp_adafactor_update(
+        fs.param.data(), g.data(), fs.rowVar.data(), fs.colVar.data(), nullptr,
+        &fs.step, fs.param.data(), fs.rowVar.data(), fs.colVar.data(), nullptr,
+        &fs.step, n, AMP_DTYPE_F32, rows, cols, h.lr, nullptr, h.beta2Decay,
+        h.eps1, h.eps2, h.d, h.weightDecay, nullptr, nullptr);
+  };
+  auto unfactored = [&](int64_t n, int64_t rows, int64_t cols,
+                        const AdafactorHyper &h) {
+    return amp_adafactor_update(
+        vs.param.data(), g.data(), nullptr, nullptr, vs.variance.data(),
+        &vs.step, vs.param.data(), nullptr, nullptr, vs.variance.data(),
+        &vs.step, n, AMP_DTYPE_F32, rows, cols, h.lr, nullptr, h.beta2Decay,
+        h.eps1, h.eps2, h.d, h.weightDecay, nullptr, nullptr);
+  };
+  const amp_status_t kInvalid = AMP_STATUS_INVALID_ARGUMENT;
+  EXPECT_TRUE(failsWith(factored(0, 3, 4, ok), kInvalid,
+                        "amp_adafactor_update: n (0) must be >= 1"));
+  EXPECT_TRUE(failsWith(unfactored(0, 0, 0, ok), kInvalid, "n (0)"));
+  EXPECT_TRUE(failsWith(unfactored(-12, 0, 0, ok), kInvalid, "n (-12)"));
+  // rows and cols: >= 1 with n a multiple of rows * cols when factored
+  // (6 and 4 each divide 12, their product does not), 0 when not.
+  EXPECT_TRUE(failsWith(factored(12, 5, 4, ok), kInvalid,
+                        "rows (5) and cols (4) must be >= 1 and divide n "
+                        "(12)"));
+  EXPECT_TRUE(failsWith(factored(12, 3, 5, ok), kInvalid, "cols (5)"));
+  EXPECT_TRUE(failsWith(factored(12, 6, 4, ok), kInvalid, "rows (6)"));
+  EXPECT_TRUE(failsWith(factored(12, 0, 4, ok), kInvalid, "rows (0)"));
+  EXPECT_TRUE(failsWith(factored(12, 3, 0, ok), kInvalid, "cols (0)"));
+  EXPECT_TRUE(failsWith(factored(12, -3, -4, ok), kInvalid, "rows (-3)"));
+  EXPECT_TRUE(failsWith(unfactored(12, 3, 4, ok), kInvalid,
+                        "rows (3) and cols (4) must be 0 without row_var"));
+  EXPECT_TRUE(failsWith(unfactored(12, 0, 1, ok), kInvalid, "cols (1)"));
+  // The hyperparameters, each named with its value.
+  auto with = [&](float AdafactorHyper::*field, float value) {
+    AdafactorHyper h = ok;
+    h.*field = value;
+    return h;
+  };
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  const struct {
+    float AdafactorHyper::*field;
+    float value;
+    const char *message;
+  } bad[] = {
+      {&AdafactorHyper::lr, -1e-2f, "lr (-0.01)"},
+      {&AdafactorHyper::lr, nan, "lr (nan)"},
+      {&AdafactorHyper::lr, inf, "lr (inf)"},
+      {&AdafactorHyper::beta2Decay, 0.5f, "beta2_decay (0.5)"},
+      {&AdafactorHyper::beta2Decay, nan, "beta2_decay (nan)"},
+      {&AdafactorHyper::beta2Decay, -inf, "beta2_decay (-inf)"},
+      {&AdafactorHyper::eps1, -1e-3f, "eps1 (-0.001)"},
+      {&AdafactorHyper::eps1, nan, "eps1 (nan)"},
+      {&AdafactorHyper::eps2, -1e-3f, "eps2 (-0.001)"},
+      {&AdafactorHyper::eps2, nan, "eps2 (nan)"},
+      {&AdafactorHyper::d, 0.5f, "d (0.5)"},
+      {&AdafactorHyper::d, 0.0f, "d (0)"},
+      {&AdafactorHyper::d, nan, "d (nan)"},
+      {&AdafactorHyper::d, inf, "d (inf)"},
+      {&AdafactorHyper::weightDecay, -0.1f, "weight_decay (-0.1)"},
+      {&AdafactorHyper::weightDecay, nan, "weight_decay (nan)"},
+  };
+  for (const auto &b : bad) {
+    EXPECT_TRUE(failsWith(factored(12, 3, 4, with(b.field, b.value)), kInvalid,
+                          b.message));
+    EXPECT_TRUE(failsWith(unfactored(12, 0, 0, with(b.field, b.value)),
+                          kInvalid, b.message));
+  }
+  // Exactly one of {row_var and col_var} and variance, with its new value.
+  const char *exactlyOne = "row_var, col_var and their new values must be "
+                           "given together, and variance and new_variance "
+                           "exactly without them";
+  float *st = &fs.step;
+  void *p = fs.param.data(), *rv = fs.rowVar.data(), *cv = fs.colVar.data(),
+       *var = vs.variance.data();
+  auto states = [&](void *rowVar, void *colVar, void *variance, void *newRowVar,
+                    void *newColVar, void *newVariance) {
+    return amp_adafactor_update(p, g.data(), rowVar, colVar, variance, st, p,
+                                newRowVar, newColVar, newVariance, st, 12,
+                                AMP_DTYPE_F32, rowVar ? 3 : 0, rowVar ? 4 : 0,
+                                ok.lr, nullptr, ok.beta2Decay, ok.eps1, ok.eps2,
+                                ok.d, ok.weightDecay, nullptr, nullptr);
+  };
+  EXPECT_TRUE(failsWith(states(rv, nullptr, nullptr, rv, cv, nullptr), kInvalid,
+                        exactlyOne)); // row_var without col_var
+  EXPECT_TRUE(failsWith(states(rv, cv, nullptr, rv, nullptr, nullptr), kInvalid,
+                        exactlyOne)); // no new_col_var
+  EXPECT_TRUE(failsWith(states(rv, cv, var, rv, cv, nullptr), kInvalid,
+                        exactlyOne)); // variance with row_var
+  EXPECT_TRUE(failsWith(states(rv, cv, nullptr, rv, cv, var), kInvalid,
+                        exactlyOne)); // new_variance with row_var
+  EXPECT_TRUE(failsWith(states(nullptr, cv, var, nullptr, cv, var), kInvalid,
+                        exactlyOne)); // col_var without row_var
+  EXPECT_TRUE(
+      failsWith(states(nullptr, nullptr, var, nullptr, nullptr, nullptr),
+                kInvalid, exactlyOne)); // no new_variance
+  EXPECT_TRUE(
+      failsWith(states(nullptr, nullptr, nullptr, nullptr, nullptr, nullptr),
+                kInvalid, exactlyOne)); // no state at all
+  // The counters are required; a float dtype.
+  EXPECT_TRUE(failsWith(
+      amp_adafactor_update(p, g.data(), rv, cv, nullptr, nullptr, p, rv, cv,
+                           nullptr, st, 12, AMP_DTYPE_F32, 3, 4, ok.lr, nullptr,
+                           ok.beta2Decay, ok.eps1, ok.eps2, ok.d,
+                           ok.weightDecay, nullptr, nullptr),
+      kInvalid, "step is NULL"));
+  EXPECT_TRUE(failsWith(
+      amp_adafactor_update(p, g.data(), rv, cv, nullptr, st, p, rv, cv, nullptr,
+                           nullptr, 12, AMP_DTYPE_F32, 3, 4, ok.lr, nullptr,
+                           ok.beta2Decay, ok.eps1, ok.eps2, ok.d,
+                           ok.weightDecay, nullptr, nullptr),
+      kInvalid, "new_step is NULL"));
+  EXPECT_EQ(amp_adafactor_update(p, g.data(), rv, cv, nullptr, st, p, rv, cv,
+                                 nullptr, st, 12, AMP_DTYPE_I32, 3, 4, ok.lr,
+                                 nullptr, ok.beta2Decay, ok.eps1, ok.eps2, ok.d,
+                                 ok.weightDecay, nullptr, nullptr),
+            AMP_STATUS_NOT_SUPPORTED);
+  // Nothing was written.
+  EXPECT_TRUE(sameAdafactorBits(mat, fs, fs0));
+  EXPECT_TRUE(sameAdafactorBits(vec, vs, vs0));
+  // The bounds themselves are valid: lr, eps1, eps2, weight_decay and
+  // beta2_decay 0 (the moments replaced by this step's), d 1.
+  const AdafactorHyper edge = {0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.0f};
+  EXPECT_TRUE(isOk(factored(12, 3, 4, edge)));
+  EXPECT_TRUE(isOk(unfactored(12, 0, 0, edge)));
+  EXPECT_TRUE(fs.param.sameBits(fs0.param)); // lr 0: rho 0
+  EXPECT_EQ(fs.step, 6.0f);
+  for (int64_t i = 0; i < 12; ++i)
+    EXPECT_EQ(vs.variance.get(i), float(g.get(i)) * float(g.get(i))) << i;
+}
+
+TEST(AdafactorMulti, RejectsInconsistentArraysWithoutWriting) {
+  float param[6] = {1, 2, 3, 4, 5, 6}, out[6] = {0, 0, 0, 0, 0, 0};
+  float rv[2] = {0, 0}, cv[3] = {0, 0, 0}, var[6] = {0, 0, 0, 0, 0, 0};
+  float step = 2.0f, newStep = -1.0f;
+  const void *ins[1] = {param}, *rvs[1] = {rv}, *cvs[1] = {cv},
+             *vars[1] = {var};
+  void *outs[1] = {out}, *nrvs[1] = {rv}, *ncvs[1] = {cv}, *nvars[1] = {var};
+  const float *steps[1] = {&step};
+  float *newSteps[1] = {&newStep};
+  const int64_t sizes[1] = {6}, rows[1] = {2}, cols[1] = {3}, badRows[1] = {4};
+  const amp_dtype_t dtypes[1] = {AMP_DTYPE_F32};
+  const AdafactorHyper ok = kAdafactorDefaults;
+  auto run = [&](int32_t n, const void *const *rowVars,
+                 const void *const *colVars, const void *const *variances,
+                 void *const *newRowVars, void *const *newColVars,
+                 void *const *newVariances, const int64_t *r, const int64_t *c,
+                 const AdafactorHyper &h = kAdafactorDefaults) {
+    return amp_adafactor_update_multi(
+        n, ins, ins, rowVars, colVars, variances, steps, outs, newRowVars,
+        newColVars, newVariances, newSteps, sizes, dtypes, r, c, h.lr, nullptr,
+        h.beta2Decay, h.eps1, h.eps2, h.d, h.weightDecay, nullptr, nullptr);
+  };
+  const amp_status_t kInvalid = AMP_STATUS_INVALID_ARGUMENT;
+  const char *exactlyOne = "the row_var, col_var, rows and cols arrays must be "
+                           "given together, and the variance arrays exactly "
+                           "without them";
+  // The row_var arrays and the variance arrays both given.
+  EXPECT_TRUE(failsWith(run(1, rvs, cvs, vars, nrvs, ncvs, nvars, rows, cols),
+                        kInvalid, "amp_adafactor_update_multi: "));
+  EXPECT_TRUE(failsWith(run(1, rvs, cvs, vars, nrvs, ncvs, nvars, rows, cols),
+                        kInvalid, exactlyOne));
+  EXPECT_TRUE(
+      failsWith(run(1, rvs, cvs, nullptr, nrvs, ncvs, nvars, rows, cols),
+                kInvalid, exactlyOne));
+  // Factored without col_var, new_row_var, rows or cols.
+  EXPECT_TRUE(
+      failsWith(run(1, rvs, nullptr, nullptr, nrvs, ncvs, nullptr, rows, cols),
+                kInvalid, exactlyOne));
+  EXPECT_TRUE(
+      failsWith(run(1, rvs, cvs, nullptr, nullptr, ncvs, nullptr, rows, cols),
+                kInvalid, exactlyOne));
+  EXPECT_TRUE(
+      failsWith(run(1, rvs, cvs, nullptr, nrvs, ncvs, nullptr, nullptr, cols),
+                kInvalid, exactlyOne));
+  EXPECT_TRUE(
+      failsWith(run(1, rvs, cvs, nullptr, nrvs, ncvs, nullptr, rows, nullptr),
+                kInvalid, exactlyOne));
+  // Unfactored with rows, cols or a col_var array, or no new_variances.
+  EXPECT_TRUE(failsWith(
+      run(1, nullptr, nullptr, vars, nullptr, nullptr, nvars, rows, cols),
+      kInvalid, exactlyOne));
+  EXPECT_TRUE(failsWith(
+      run(1, nullptr, cvs, vars, nullptr, ncvs, nvars, nullptr, nullptr),
+      kInvalid, exactlyOne));
+  EXPECT_TRUE(failsWith(run(1, nullptr, nullptr, vars, nullptr, nullptr,
+                            nullptr, nullptr, nullptr),
+                        kInvalid, exactlyOne));
+  EXPECT_TRUE(failsWith(run(1, nullptr, nullptr, nullptr, nullptr, nullptr,
+                            nullptr, nullptr, nullptr),
+                        kInvalid, exactlyOne));
+  // A buffer's own checks: rows * cols must divide its size.
+  EXPECT_TRUE(
+      failsWith(run(1, rvs, cvs, nullptr, nrvs, ncvs, nullptr, badRows, cols),
+                kInvalid, "rows (4) and cols (3)"));
+  EXPECT_TRUE(failsWith(run(-1, nullptr, nullptr, nullptr, nullptr, nullptr,
+                            nullptr, nullptr, nullptr),
+                        kInvalid, "n_buffers (-1)"));
+  // The hyperparameters are checked without buffers too.
+  AdafactorHyper bad = ok;
+  bad.d = 0.5f;
+  EXPECT_TRUE(failsWith(run(0, nullptr, nullptr, nullptr, nullptr, nullptr,
+                            nullptr, nullptr, nullptr, bad),
+                        kInvalid, "d (0.5)"));
+  bad = ok;
+  bad.beta2Decay = 0.8f;
+  EXPECT_TRUE(
+      failsWith(run(1, rvs, cvs, nullptr, nrvs, ncvs, nullptr, rows, cols, bad),
+                kInvalid, "beta2_decay (0.8)"));
+  EXPECT_EQ(step, 2.0f);
+  EXPECT_EQ(newStep, -1.0f);
+  for (float v : out)
+    EXPECT_EQ(v, 0.0f);
+  for (float v : rv)
+    EXPECT_EQ(v, 0.0f);
+  for (float v : var)
+    EXPECT_EQ(v, 0.0f);
+  // The consistent calls succeed.
+  EXPECT_TRUE(isOk(run(1, rvs, cvs, nullptr, nrvs, ncvs, nullptr, rows, cols)));
+  EXPECT_EQ(newStep, 3.0f);
+  EXPECT_TRUE(isOk(run(1, nullptr, nullptr, vars, nullptr, nullptr, nvars,
+                       nullptr, nullptr)));
 }
 
 } // namespace
