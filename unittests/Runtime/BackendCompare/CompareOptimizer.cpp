@@ -13,15 +13,19 @@
 // a byte-exact copy, NaN payloads included. amp_clip_grad_norm sums in a
 // different order on each backend: the norm within the sum of both
 // worst-case bounds (below), each clipped value within that plus one
-// rounding; with coefficient 1 the clipped values are bitwise.
+// rounding; with coefficient 1 the clipped values are bitwise. Adafactor
+// sums too (rows, columns, norms): within bounds derived in its section,
+// its step counter and unfactored variance bitwise.
 //
 //===----------------------------------------------------------------------===//
 
 #include "CompareBuffers.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <iterator>
 #include <utility>
 
 using namespace amp::compare;
@@ -822,6 +826,770 @@ AMP_COMPARE_CASE(optimizer_adagrad_multi) {
         c, std::string("adagrad_multi ") + cfg.name, cfg.lr,
         [&](const MixedList &l) { return adagradInputs(c, cfg, l); },
         adagradRunner(cfg));
+}
+
+//===----------------------------------------------------------------------===//
+// Adafactor
+//===----------------------------------------------------------------------===//
+//
+// Tolerances: Adafactor's step sums (the squares of the grad along each row
+// and each column, the stored row variances, the squares of the param and
+// of the update direction), and the CUDA kernel sums in another order than
+// the reference (per-thread strided sums then trees, columns in runs of
+// rows: cuda/KernelsAdafactor.cu), so that only the step counter and an
+// unfactored variance (element-wise, the same f32 operations; f64 pow() as
+// Adam's above) are bitwise. The rest is within the sum of both backends'
+// worst-case bounds, propagated, with u = 2^-24 (adafactorTolerances):
+//   - a sum of m terms >= 0: the reference's rows and norms in blocks of
+//     256, (256 + m/256) u, its columns and row means in order, m u; CUDA's
+//     rows and row means by a thread, a warp or the block, (m/32 + 16) u,
+//     its columns in runs of rows, (m + 1) u, its norms as
+//     amp_clip_grad_norm's, (100 + n/2^22) u;
+//   - a stored row_var' or col_var': its sum's, 16 u for the square root,
+//     square, division and lerp on both sides, and one rounding that flips
+//     in the state's dtype (2^-23, 2^-10, 2^-7 of the value);
+//   - the direction u = g / sqrt(max(row * col / mean, eps1^2)): the three
+//     states' (the row mean sums the stored row_var'), halved by the root;
+//   - the step -alpha / denom: the param's norm's and the direction's;
+//   - the param: p * decay is the same on both; the update negStep * u
+//     within the last two compounded, times the largest |negStep * u| of
+//     the step (adafactorUpdateScale), plus the f32 sum's rounding on both
+//     sides and one flip of the dtype.
+// In bf16 the states' flips dominate (about 4% of the update, a fraction
+// of an ulp of the param); in f32 a [4096, 3] param's column sums allow
+// about 1e-3 of the update, a few ulps of the param.
+// Each step starts both backends from the reference's previous state, so
+// that the bounds are one step's: the state and the counter carry over
+// (t = 1..5 from zero states, as PyTorch starts, and t = 12345..12346,
+// where rho = 1/sqrt(t) < lr), in place every other step.
+
+struct AdafactorCfg {
+  const char *name;
+  float lr, beta2Decay, eps1, eps2, d, weightDecay;
+};
+
+const AdafactorCfg kAdafactorCfgs[] = {
+    // torch.optim.Adafactor's defaults (eps1 None: f32's epsilon, as
+    // nn-autodiff passes it).
+    {"defaults", 1e-2f, -0.8f, 1.1920929e-7f, 1e-3f, 1.0f, 0.0f},
+    {"weight_decay", 1e-2f, -0.8f, 1.1920929e-7f, 1e-3f, 1.0f, 0.1f},
+    // lr above 1/sqrt(t) from t = 5 (rho = 1/sqrt(t)), a slower decay of
+    // the state, d 2.
+    {"large_lr", 0.5f, -0.5f, 1e-12f, 1e-3f, 2.0f, 1e-2f},
+    // beta2_decay 0: beta = 1, each step's state replaces the last; eps1
+    // above some g^2 (the variance clamped), eps2 above the params' RMS
+    // (alpha = eps2 * rho).
+    {"clamps", 3e-2f, 0.0f, 0.05f, 1.0f, 1.0f, 0.0f},
+};
+
+/// A param as the kernel sees it: n elements as [n / (rows * cols), rows,
+/// cols] (factored), or a vector (rows = cols = 0).
+struct AdafactorShape {
+  const char *name; // PyTorch's
+  int64_t n, rows, cols;
+  bool factored() const { return rows > 0; }
+};
+
+/// Factored params (PyTorch factors those of 2 dims or more over their
+/// last two), by the CUDA kernel's paths: a row of the grad summed by one
+/// thread (cols <= 16), a warp (< 1024) or the block; a column by one
+/// thread, or in runs of rows (fewer than 2^18 columns and more than 64
+/// rows); the row means likewise by rows; chunks of 16384 and a tail.
+const AdafactorShape kAdafactorMatrices[] = {
+    {"[5, 4]", 20, 5, 4},
+    {"[64, 100]", 6400, 64, 100},
+    {"[8, 6, 3, 3]", 432, 3, 3},        // a conv weight: 48 matrices
+    {"[5, 130, 70]", 45500, 130, 70},   // 3 runs per column, 3 chunks
+    {"[4096, 3]", 12288, 4096, 3},      // tall and narrow: 64 runs
+    {"[3, 4096]", 12288, 3, 4096},      // wide: a block per row
+    {"[257, 1023]", 262911, 257, 1023}, // 5 runs, 17 chunks
+    {"[1, 1]", 1, 1, 1},
+    {"[1, 300]", 300, 1, 300},
+    {"[300, 1]", 300, 300, 1},
+};
+
+/// Unfactored params: a 0-d scalar, vectors short, odd and around the
+/// chunk.
+const AdafactorShape kAdafactorVectors[] = {
+    {"[]", 1, 0, 0},          {"[7]", 7, 0, 0},
+    {"[1000]", 1000, 0, 0},   {"[16384]", 16384, 0, 0},
+    {"[16385]", 16385, 0, 0}, {"[50001]", 50001, 0, 0},
+};
+
+/// One buffer's state: the param, row_var [B, rows] and col_var [B, cols]
+/// (factored) or variance (not), and the step counter.
+struct AdafactorState {
+  Host param, rowVar, colVar, variance, step;
+
+  bool factored() const { return rowVar.numel() > 0; }
+  /// What the step updates, named.
+  std::vector<std::pair<const char *, const Host *>> parts() const {
+    if (factored())
+      return {{" param", &param},
+              {" row_var", &rowVar},
+              {" col_var", &colVar},
+              {" step", &step}};
+    return {{" param", &param}, {" variance", &variance}, {" step", &step}};
+  }
+};
+
+/// A random param of shape `s` in `dt` at counter `step`, with zero states
+/// at 0 (as PyTorch starts) and random ones (>= 0) later.
+AdafactorState adafactorInputs(Context &c, const AdafactorShape &s,
+                               amp_dtype_t dt, double step) {
+  AdafactorState x;
+  x.param = randomHost(c.rng, dt, s.n, -1, 1);
+  auto state = [&](int64_t m) {
+    return step == 0 ? zeros(dt, m) : randomHost(c.rng, dt, m, 0, 0.5);
+  };
+  if (s.factored()) {
+    const int64_t batch = s.n / (s.rows * s.cols);
+    x.rowVar = state(batch * s.rows);
+    x.colVar = state(batch * s.cols);
+  } else {
+    x.variance = state(s.n);
+  }
+  x.step = scalarHost(AMP_DTYPE_F32, step);
+  return x;
+}
+
+/// Every part of two states bitwise: byte for byte (`bytes`: copies, NaN
+/// payloads included) or as Tolerance::exact.
+void expectSameState(Context &c, const std::string &what,
+                     const AdafactorState &expected,
+                     const AdafactorState &actual, bool bytes) {
+  const auto e = expected.parts(), a = actual.parts();
+  for (size_t k = 0; k < e.size(); ++k) {
+    if (bytes)
+      expectSameBytes(c, what + e[k].first, *e[k].second, *a[k].second);
+    else
+      c.expectClose(what + e[k].first, *e[k].second, *a[k].second,
+                    Tolerance::exact());
+  }
+}
+
+/// One buffer on a backend: the inputs (param, grad, the state, the step
+/// counter; the state's at element `offset` of its buffers) and, out of
+/// place, zeroed outputs in the same order.
+struct AdafactorIo {
+  DevList in, out;
+  bool inPlace = false, factored = false;
+
+  void *at(bool output, int k) const {
+    return (output && !inPlace ? out : in).ptrs[k];
+  }
+  void *param(bool output) const { return at(output, 0); }
+  const void *grad() const { return in.ptrs[1]; }
+  void *rowVar(bool output) const { return factored ? at(output, 2) : nullptr; }
+  void *colVar(bool output) const { return factored ? at(output, 3) : nullptr; }
+  void *variance(bool output) const {
+    return factored ? nullptr : at(output, 2);
+  }
+  float *step(bool output) const {
+    return static_cast<float *>(at(output, factored ? 4 : 3));
+  }
+};
+
+AdafactorIo uploadAdafactor(Backend &b, const AdafactorState &x,
+                            const Host &grad, bool inPlace, int64_t offset) {
+  AdafactorIo io;
+  io.inPlace = inPlace;
+  io.factored = x.factored();
+  std::vector<Host> ins = {x.param, grad};
+  if (io.factored) {
+    ins.push_back(x.rowVar);
+    ins.push_back(x.colVar);
+  } else {
+    ins.push_back(x.variance);
+  }
+  ins.push_back(x.step);
+  std::vector<int64_t> offsets(ins.size(), offset);
+  offsets.back() = 0;
+  io.in = uploadList(b, ins, offsets);
+  if (!inPlace) {
+    std::vector<Host> zero;
+    for (const Host &h : ins)
+      zero.push_back(zeros(h.dtype, h.numel()));
+    io.out = uploadList(b, zero, offsets);
+  }
+  return io;
+}
+
+AdafactorState downloadAdafactor(Backend &b, const AdafactorIo &io) {
+  std::vector<Host> h = downloadList(b, io.inPlace ? io.in : io.out);
+  AdafactorState y;
+  y.param = std::move(h[0]);
+  if (io.factored) {
+    y.rowVar = std::move(h[2]);
+    y.colVar = std::move(h[3]);
+  } else {
+    y.variance = std::move(h[2]);
+  }
+  y.step = std::move(h.back());
+  return y;
+}
+
+/// amp_adafactor_update of `io` (shape `s`, dtype `dt`) on `b`.
+amp_status_t callAdafactor(Backend &b, const AdafactorCfg &cfg,
+                           const AdafactorShape &s, amp_dtype_t dt,
+                           const AdafactorIo &io, const Scalars &sc, float lr) {
+  return AMP_CALL(b, amp_adafactor_update, io.param(false), io.grad(),
+                  io.rowVar(false), io.colVar(false), io.variance(false),
+                  io.step(false), io.param(true), io.rowVar(true),
+                  io.colVar(true), io.variance(true), io.step(true), s.n, dt,
+                  s.rows, s.cols, lr, sc.factor, cfg.beta2Decay, cfg.eps1,
+                  cfg.eps2, cfg.d, cfg.weightDecay, sc.flag, nullptr);
+}
+
+/// One amp_adafactor_update on `b` from `x` with `grad`: the new state.
+/// found_inf and the schedule's factor NULL for none; lr as given.
+AdafactorState runAdafactor(Backend &b, const AdafactorCfg &cfg,
+                            const AdafactorShape &s, const AdafactorState &x,
+                            const Host &grad, bool inPlace, int64_t offset,
+                            const int8_t *flag, const float *factor, float lr) {
+  const AdafactorIo io = uploadAdafactor(b, x, grad, inPlace, offset);
+  const Scalars sc(b, flag, factor);
+  b.ok(callAdafactor(b, cfg, s, x.param.dtype, io, sc, lr));
+  return downloadAdafactor(b, io);
+}
+
+/// The largest |negStep * u| of the step from `x` with `grad` (lr the
+/// scheduled one), in f64 from the reference's new state `y`: alpha / denom
+/// * max |u|, with a quarter more for the f32 arithmetic's departures from
+/// it.
+double adafactorUpdateScale(const AdafactorCfg &cfg, const AdafactorShape &s,
+                            const AdafactorState &x, const Host &grad,
+                            const AdafactorState &y, float lr) {
+  const double n = static_cast<double>(s.n), eps1 = cfg.eps1;
+  double paramSq = 0;
+  for (int64_t i = 0; i < s.n; ++i)
+    paramSq += x.param.get(i) * x.param.get(i);
+  const double t = x.step.get(0) + 1;
+  const double rho = std::min(static_cast<double>(lr), 1 / std::sqrt(t));
+  const double alpha =
+      std::max(static_cast<double>(cfg.eps2), std::sqrt(paramSq / n)) * rho;
+  std::vector<double> means;
+  if (s.factored())
+    for (int64_t b = 0; b < s.n / (s.rows * s.cols); ++b) {
+      double sum = 0;
+      for (int64_t r = 0; r < s.rows; ++r)
+        sum += y.rowVar.get(b * s.rows + r);
+      means.push_back(std::max(sum / static_cast<double>(s.rows), eps1));
+    }
+  double dirSq = 0, dirMax = 0;
+  for (int64_t i = 0; i < s.n; ++i) {
+    double v;
+    if (s.factored()) {
+      const int64_t row = i / s.cols, b = row / s.rows;
+      v = y.rowVar.get(row) * y.colVar.get(b * s.cols + i % s.cols) /
+          means[static_cast<size_t>(b)];
+    } else {
+      v = y.variance.get(i);
+    }
+    const double u = grad.get(i) / std::sqrt(std::max(v, eps1 * eps1));
+    dirSq += u * u;
+    dirMax = std::max(dirMax, std::fabs(u));
+  }
+  const double denom = std::max(1.0, std::sqrt(dirSq / n) / double(cfg.d));
+  return 1.25 * alpha / denom * dirMax;
+}
+
+/// An ulp of a normal value v of `dt` is at most this times |v|.
+double ulpRel(amp_dtype_t dt) {
+  return std::ldexp(1.0, dt == AMP_DTYPE_F16    ? -10
+                         : dt == AMP_DTYPE_BF16 ? -7
+                                                : -23);
+}
+
+/// The relative error bounds of the sums of m terms >= 0 (the comment
+/// above): the reference's in blocks of 256, CUDA's by a thread, a warp or
+/// the block, CUDA's norms.
+double blockedSumBound(double m) {
+  return (256 + m / 256) * std::ldexp(1.0, -24);
+}
+double groupSumBound(double m) { return (m / 32 + 16) * std::ldexp(1.0, -24); }
+double normSumBound(double n) {
+  return (100 + n / 4194304) * std::ldexp(1.0, -24);
+}
+
+struct AdafactorTolerances {
+  Tolerance param, rowVar, colVar;
+};
+
+/// How far a backend's step from `x` with `grad` may be from the
+/// reference's `y` (the comment above); lr the scheduled one.
+AdafactorTolerances adafactorTolerances(const AdafactorCfg &cfg,
+                                        const AdafactorShape &s,
+                                        const AdafactorState &x,
+                                        const Host &grad,
+                                        const AdafactorState &y, float lr) {
+  const double u = std::ldexp(1.0, -24), flip = ulpRel(x.param.dtype);
+  const double n = static_cast<double>(s.n);
+  const double rows = static_cast<double>(s.rows);
+  const double cols = static_cast<double>(s.cols);
+  AdafactorTolerances t;
+  double dir = 0; // of u = g / sqrt(v): 0 with v the bitwise variance
+  if (s.factored()) {
+    const double row =
+        blockedSumBound(cols) + groupSumBound(cols) + 16 * u + flip;
+    const double col = (2 * rows + 1 + 16) * u + flip;
+    const double mean = row + rows * u + groupSumBound(rows) + 2 * u;
+    const double v = (1 + row) * (1 + col) / (1 - mean) - 1 + 4 * u;
+    dir = 1 / std::sqrt(1 - v) - 1 + 6 * u;
+    t.rowVar = Tolerance{0, row, 2, false};
+    t.colVar = Tolerance{0, col, 2, false};
+  }
+  const double sums = blockedSumBound(n) + normSumBound(n);
+  const double paramNorm = sums / 2 + 2 * u;
+  const double dirSq = (1 + dir) * (1 + dir) - 1 + 2 * u + sums;
+  const double dirNorm = 1 - std::sqrt(1 - dirSq) + 2 * u;
+  const double negStep = (1 + paramNorm) / (1 - dirNorm) - 1 + 4 * u;
+  const double update = (1 + negStep) * (1 + dir) - 1 + 2 * u;
+  t.param = Tolerance{update * adafactorUpdateScale(cfg, s, x, grad, y, lr),
+                      4 * u + flip, 2, false};
+  return t;
+}
+
+/// Both backends' new states from the same step: the counter and an
+/// unfactored variance bitwise, the rest within adafactorTolerances.
+void compareAdafactor(Context &c, const std::string &what,
+                      const AdafactorCfg &cfg, const AdafactorShape &s,
+                      const AdafactorState &x, const Host &grad, float lr,
+                      const AdafactorState &ref, const AdafactorState &dev) {
+  const AdafactorTolerances tol = adafactorTolerances(cfg, s, x, grad, ref, lr);
+  c.expectClose(what + " param", ref.param, dev.param, tol.param);
+  if (s.factored()) {
+    c.expectClose(what + " row_var", ref.rowVar, dev.rowVar, tol.rowVar);
+    c.expectClose(what + " col_var", ref.colVar, dev.colVar, tol.colVar);
+  } else {
+    c.expectClose(what + " variance", ref.variance, dev.variance,
+                  Tolerance::exact());
+  }
+  c.expectClose(what + " step", ref.step, dev.step, Tolerance::exact());
+}
+
+/// `steps` consecutive steps of `cfg` on a param of shape `s` in `dt` from
+/// counter `start`, each from the reference's previous state with a new
+/// grad: in place every other step, aligned and one element past (the
+/// unpacked path) in turn, found_inf NULL or clear, and every third step
+/// with a schedule's factor (on the device also bitwise the step given lr'
+/// itself).
+void compareAdafactorSteps(Context &c, const AdafactorCfg &cfg,
+                           const AdafactorShape &s, amp_dtype_t dt,
+                           double start, int steps) {
+  AdafactorState x = adafactorInputs(c, s, dt, start);
+  const int8_t clear = 0;
+  const float factor = 0.3f;
+  for (int k = 0; k < steps; ++k) {
+    const Host grad = randomHost(c.rng, dt, s.n, -1, 1);
+    const bool inPlace = k % 2 == 1;
+    const int64_t offset = (s.n + k) % 2;
+    const int8_t *flag = k % 3 == 1 ? &clear : nullptr;
+    const float *f = k % 3 == 2 ? &factor : nullptr;
+    const float lr = f ? scheduledLr(cfg.lr, factor) : cfg.lr;
+    AdafactorState ref =
+        runAdafactor(*c.ref, cfg, s, x, grad, inPlace, offset, flag, f, cfg.lr);
+    AdafactorState dev =
+        runAdafactor(*c.dev, cfg, s, x, grad, inPlace, offset, flag, f, cfg.lr);
+    const std::string what =
+        std::string("adafactor ") + cfg.name + " " + amp_dtype_name(dt) + " " +
+        s.name + " t=" + std::to_string(static_cast<int64_t>(start) + k + 1) +
+        (inPlace ? " in place" : "") + (f ? " with a factor" : "");
+    compareAdafactor(c, what, cfg, s, x, grad, lr, ref, dev);
+    if (f)
+      expectSameState(c, what + " vs lr'", dev,
+                      runAdafactor(*c.dev, cfg, s, x, grad, inPlace, offset,
+                                   flag, nullptr, lr),
+                      false);
+    x = std::move(ref);
+  }
+}
+
+AMP_COMPARE_CASE(optimizer_adafactor) {
+  std::vector<AdafactorShape> shapes(std::begin(kAdafactorMatrices),
+                                     std::end(kAdafactorMatrices));
+  shapes.insert(shapes.end(), std::begin(kAdafactorVectors),
+                std::end(kAdafactorVectors));
+  for (const AdafactorCfg &cfg : kAdafactorCfgs)
+    for (amp_dtype_t dt : floatDtypes())
+      for (const AdafactorShape &s : shapes) {
+        compareAdafactorSteps(c, cfg, s, dt, 0, 5);
+        compareAdafactorSteps(c, cfg, s, dt, 12344, 2);
+      }
+}
+
+AMP_COMPARE_CASE(optimizer_adafactor_large) {
+  // 257 chunks: the neg-step kernel's threads add more than one chunk's
+  // sums; a block per row, 33 runs per column. And a vector of as many.
+  const AdafactorShape shapes[] = {{"[2049, 2049]", 2049 * 2049, 2049, 2049},
+                                   {"[4198401]", 2049 * 2049, 0, 0}};
+  for (const AdafactorShape &s : shapes)
+    compareAdafactorSteps(c, kAdafactorCfgs[1], s, AMP_DTYPE_F32, 0, 2);
+}
+
+AMP_COMPARE_CASE(optimizer_adafactor_skip) {
+  // A set found_inf: every output a byte-exact copy of its input (NaN
+  // payloads included), with weight decay and a schedule's factor.
+  const AdafactorShape shapes[] = {kAdafactorMatrices[2], kAdafactorMatrices[4],
+                                   kAdafactorMatrices[6], kAdafactorVectors[0],
+                                   kAdafactorVectors[4]};
+  const AdafactorCfg &cfg = kAdafactorCfgs[1];
+  const int8_t set = 1;
+  const float factor = 0.3f;
+  for (amp_dtype_t dt : floatDtypes())
+    for (const AdafactorShape &s : shapes)
+      for (bool inPlace : {false, true}) {
+        AdafactorState x = adafactorInputs(c, s, dt, 7);
+        putSpecials(x.param);
+        putSpecials(s.factored() ? x.rowVar : x.variance);
+        if (s.factored())
+          putSpecials(x.colVar);
+        const Host grad = randomHost(c.rng, dt, s.n, -1, 1);
+        for (Backend *b : {c.ref, c.dev})
+          expectSameState(c,
+                          b->name() + " skipped adafactor " +
+                              amp_dtype_name(dt) + " " + s.name +
+                              (inPlace ? " in place" : ""),
+                          x,
+                          runAdafactor(*b, cfg, s, x, grad, inPlace, s.n % 2,
+                                       &set, &factor, cfg.lr),
+                          true);
+      }
+}
+
+/// Buffers for amp_adafactor_update_multi (every one factored or none),
+/// with mixed dtypes, some one element past a 16-byte boundary and some
+/// updated in place.
+struct AdafactorList {
+  std::vector<AdafactorShape> shapes;
+  std::vector<amp_dtype_t> dtypes;
+  std::vector<int64_t> offsets;
+  std::vector<bool> inPlace;
+};
+
+AdafactorList adafactorList(bool factored) {
+  AdafactorList l;
+  if (factored)
+    l.shapes.assign(std::begin(kAdafactorMatrices),
+                    std::end(kAdafactorMatrices));
+  else
+    l.shapes = {kAdafactorVectors[0], kAdafactorVectors[1],
+                kAdafactorVectors[2], {"[33]", 33, 0, 0},
+                kAdafactorVectors[4], kAdafactorVectors[3],
+                kAdafactorVectors[5], {"[3]", 3, 0, 0}};
+  for (size_t i = 0; i < l.shapes.size(); ++i) {
+    l.dtypes.push_back(floatDtypes()[i % 3]);
+    l.offsets.push_back(i % 4 == 3 ? 1 : 0);
+    l.inPlace.push_back(i % 3 == 0);
+  }
+  return l;
+}
+
+/// amp_adafactor_update_multi on `b` over `l` (or one amp_adafactor_update
+/// per buffer): the new states.
+std::vector<AdafactorState>
+runAdafactorMulti(Backend &b, const AdafactorCfg &cfg, const AdafactorList &l,
+                  const std::vector<AdafactorState> &xs,
+                  const std::vector<Host> &grads, int8_t flag, bool perBuffer,
+                  const float *factor, float lr) {
+  const size_t count = l.shapes.size();
+  std::vector<AdafactorIo> io;
+  for (size_t i = 0; i < count; ++i)
+    io.push_back(
+        uploadAdafactor(b, xs[i], grads[i], l.inPlace[i], l.offsets[i]));
+  const Scalars sc(b, &flag, factor);
+  if (perBuffer) {
+    for (size_t i = 0; i < count; ++i)
+      b.ok(callAdafactor(b, cfg, l.shapes[i], l.dtypes[i], io[i], sc, lr));
+  } else {
+    std::vector<const void *> params, gs, rowVars, colVars, variances;
+    std::vector<void *> newParams, newRowVars, newColVars, newVariances;
+    std::vector<const float *> steps;
+    std::vector<float *> newSteps;
+    std::vector<int64_t> sizes, rows, cols;
+    for (size_t i = 0; i < count; ++i) {
+      params.push_back(io[i].param(false));
+      gs.push_back(io[i].grad());
+      rowVars.push_back(io[i].rowVar(false));
+      colVars.push_back(io[i].colVar(false));
+      variances.push_back(io[i].variance(false));
+      steps.push_back(io[i].step(false));
+      newParams.push_back(io[i].param(true));
+      newRowVars.push_back(io[i].rowVar(true));
+      newColVars.push_back(io[i].colVar(true));
+      newVariances.push_back(io[i].variance(true));
+      newSteps.push_back(io[i].step(true));
+      sizes.push_back(l.shapes[i].n);
+      rows.push_back(l.shapes[i].rows);
+      cols.push_back(l.shapes[i].cols);
+    }
+    const bool f = l.shapes[0].factored();
+    b.ok(AMP_CALL(
+        b, amp_adafactor_update_multi, static_cast<int32_t>(count),
+        params.data(), gs.data(), f ? rowVars.data() : nullptr,
+        f ? colVars.data() : nullptr, f ? nullptr : variances.data(),
+        steps.data(), newParams.data(), f ? newRowVars.data() : nullptr,
+        f ? newColVars.data() : nullptr, f ? nullptr : newVariances.data(),
+        newSteps.data(), sizes.data(), l.dtypes.data(),
+        f ? rows.data() : nullptr, f ? cols.data() : nullptr, lr, sc.factor,
+        cfg.beta2Decay, cfg.eps1, cfg.eps2, cfg.d, cfg.weightDecay, sc.flag,
+        nullptr));
+  }
+  std::vector<AdafactorState> res;
+  for (size_t i = 0; i < count; ++i)
+    res.push_back(downloadAdafactor(b, io[i]));
+  return res;
+}
+
+AMP_COMPARE_CASE(optimizer_adafactor_multi) {
+  // Every buffer with its own counter (0, 1, 12346, 3, ...), two steps in
+  // a row, with a schedule's factor: within the tolerances of the
+  // reference, bitwise the per-buffer calls' and the call given lr'
+  // itself; a skipped one copies every state (the last buffer's with
+  // NaN, inf, -0 and a subnormal).
+  const float factor = 0.375f;
+  for (const AdafactorCfg &cfg : {kAdafactorCfgs[1], kAdafactorCfgs[2]})
+    for (bool factored : {true, false})
+      for (int8_t flag : {0, 1}) {
+        const AdafactorList l = adafactorList(factored);
+        std::vector<AdafactorState> xs;
+        for (size_t i = 0; i < l.shapes.size(); ++i)
+          xs.push_back(adafactorInputs(c, l.shapes[i], l.dtypes[i],
+                                       i % 3 == 2 ? 12344.0 + i : double(i)));
+        if (flag) {
+          AdafactorState &last = xs.back();
+          putSpecials(last.param);
+          putSpecials(factored ? last.rowVar : last.variance);
+          if (factored)
+            putSpecials(last.colVar);
+        }
+        const float lr = scheduledLr(cfg.lr, factor);
+        for (int step = 0; step < 2; ++step) {
+          std::vector<Host> grads;
+          for (size_t i = 0; i < l.shapes.size(); ++i)
+            grads.push_back(
+                randomHost(c.rng, l.dtypes[i], l.shapes[i].n, -1, 1));
+          auto ref = runAdafactorMulti(*c.ref, cfg, l, xs, grads, flag, false,
+                                       &factor, cfg.lr);
+          auto dev = runAdafactorMulti(*c.dev, cfg, l, xs, grads, flag, false,
+                                       &factor, cfg.lr);
+          auto devSingle = runAdafactorMulti(*c.dev, cfg, l, xs, grads, flag,
+                                             true, &factor, cfg.lr);
+          auto devScaled = runAdafactorMulti(*c.dev, cfg, l, xs, grads, flag,
+                                             false, nullptr, lr);
+          const std::string what = std::string("adafactor_multi ") + cfg.name +
+                                   (factored ? " factored" : " unfactored") +
+                                   " step " + std::to_string(step) +
+                                   (flag ? " skipped" : "");
+          for (size_t i = 0; i < l.shapes.size(); ++i) {
+            const std::string at = what + " buffer " + std::to_string(i) + " " +
+                                   amp_dtype_name(l.dtypes[i]) + " " +
+                                   l.shapes[i].name;
+            if (flag) {
+              expectSameState(c, at + " reference copy", xs[i], ref[i], true);
+              expectSameState(c, at + " copy", xs[i], dev[i], true);
+            } else {
+              compareAdafactor(c, at, cfg, l.shapes[i], xs[i], grads[i], lr,
+                               ref[i], dev[i]);
+            }
+            expectSameState(c, at + " vs per-buffer calls", devSingle[i],
+                            dev[i], false);
+            expectSameState(c, at + " vs lr'", devScaled[i], dev[i], false);
+          }
+          xs = std::move(ref);
+        }
+      }
+  // No buffers: nothing to do, on both.
+  auto none = [](Backend &b) {
+    return AMP_CALL(b, amp_adafactor_update_multi, 0, nullptr, nullptr, nullptr,
+                    nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                    nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, 1e-2f,
+                    nullptr, -0.8f, 1e-3f, 1e-3f, 1.0f, 0.0f, nullptr, nullptr);
+  };
+  const amp_status_t refNone = none(*c.ref);
+  if (c.expectSameStatus("adafactor_multi no buffers", refNone, none(*c.dev)) &&
+      refNone != AMP_STATUS_OK)
+    c.fail("adafactor_multi no buffers: returned " + std::to_string(refNone) +
+           ": " + c.ref->lastError());
+}
+
+AMP_COMPARE_CASE(optimizer_adafactor_errors) {
+  // Calls on host memory that the shared checks reject, each a change of
+  // one of two well-formed calls (an unfactored vector of 4 f32 elements, a
+  // factored [2, 2] matrix; and their _multi forms over two buffers), which
+  // the reference first accepts.
+  alignas(16) static char host[256];
+  void *a = host;
+  void *odd = host + 1;
+  float *step = reinterpret_cast<float *>(host + 128);
+  struct Single {
+    const void *rowVar, *colVar, *variance;
+    void *newRowVar, *newColVar, *newVariance;
+    const float *step;
+    float *newStep;
+    int64_t n;
+    amp_dtype_t dtype;
+    int64_t rows, cols;
+    float lr, beta2Decay, eps1, eps2, d, weightDecay;
+  };
+  const Single unfactored{
+      nullptr,       nullptr, a, nullptr, nullptr, a,     step,  step, 4,
+      AMP_DTYPE_F32, 0,       0, 1e-2f,   -0.8f,   1e-3f, 1e-3f, 1.0f, 0.0f};
+  Single factored = unfactored;
+  factored.rowVar = factored.colVar = a;
+  factored.newRowVar = factored.newColVar = a;
+  factored.variance = factored.newVariance = nullptr;
+  factored.rows = factored.cols = 2;
+  auto callSingle = [&](Backend &b, const Single &x) {
+    return AMP_CALL(b, amp_adafactor_update, a, a, x.rowVar, x.colVar,
+                    x.variance, x.step, a, x.newRowVar, x.newColVar,
+                    x.newVariance, x.newStep, x.n, x.dtype, x.rows, x.cols,
+                    x.lr, nullptr, x.beta2Decay, x.eps1, x.eps2, x.d,
+                    x.weightDecay, nullptr, nullptr);
+  };
+  auto single = [&](const char *what, Single x, auto change) {
+    change(x);
+    expectRejected(c, std::string("adafactor ") + what,
+                   [&](Backend &b) { return callSingle(b, x); });
+  };
+
+  const void *ins[2] = {a, a};
+  void *outs[2] = {a, a};
+  const void *oddIns[2] = {a, odd};
+  const float *steps[2] = {step, step};
+  float *newSteps[2] = {step, step};
+  const int64_t sizes[2] = {4, 4};
+  const int64_t withEmpty[2] = {4, 0};
+  const int64_t twos[2] = {2, 2};
+  const int64_t badRows[2] = {2, 3};
+  const amp_dtype_t dtypes[2] = {AMP_DTYPE_F32, AMP_DTYPE_F32};
+  const amp_dtype_t badDtypes[2] = {AMP_DTYPE_F32, AMP_DTYPE_I32};
+  struct Multi {
+    int32_t count;
+    const void *const *rowVars;
+    const void *const *colVars;
+    const void *const *variances;
+    void *const *newRowVars;
+    void *const *newColVars;
+    void *const *newVariances;
+    const float *const *steps;
+    const int64_t *sizes;
+    const amp_dtype_t *dtypes;
+    const int64_t *rows, *cols;
+    float beta2Decay, d;
+  };
+  const Multi unfactoredMulti{2,       nullptr, nullptr, ins,   nullptr,
+                              nullptr, outs,    steps,   sizes, dtypes,
+                              nullptr, nullptr, -0.8f,   1.0f};
+  Multi factoredMulti = unfactoredMulti;
+  factoredMulti.rowVars = factoredMulti.colVars = ins;
+  factoredMulti.newRowVars = factoredMulti.newColVars = outs;
+  factoredMulti.variances = nullptr;
+  factoredMulti.newVariances = nullptr;
+  factoredMulti.rows = factoredMulti.cols = twos;
+  auto callMulti = [&](Backend &b, const Multi &x) {
+    return AMP_CALL(b, amp_adafactor_update_multi, x.count, ins, ins, x.rowVars,
+                    x.colVars, x.variances, x.steps, outs, x.newRowVars,
+                    x.newColVars, x.newVariances, newSteps, x.sizes, x.dtypes,
+                    x.rows, x.cols, 1e-2f, nullptr, x.beta2Decay, 1e-3f, 1e-3f,
+                    x.d, 0.0f, nullptr, nullptr);
+  };
+  auto multi = [&](const char *what, Multi x, auto change) {
+    change(x);
+    expectRejected(c, std::string("adafactor_multi ") + what,
+                   [&](Backend &b) { return callMulti(b, x); });
+  };
+
+  // The reference alone (host memory): the unchanged calls are accepted.
+  for (const Single &x : {unfactored, factored}) {
+    ++c.checks;
+    if (callSingle(*c.ref, x) != AMP_STATUS_OK)
+      c.fail("adafactor: a well-formed call failed: " + c.ref->lastError());
+  }
+  for (const Multi &x : {unfactoredMulti, factoredMulti}) {
+    ++c.checks;
+    if (callMulti(*c.ref, x) != AMP_STATUS_OK)
+      c.fail("adafactor_multi: a well-formed call failed: " +
+             c.ref->lastError());
+  }
+
+  single("n 0", unfactored, [](Single &x) { x.n = 0; });
+  single("factored n 0", factored, [](Single &x) { x.n = 0; });
+  single("rows 0", factored, [](Single &x) { x.rows = 0; });
+  single("cols -2", factored, [](Single &x) { x.cols = -2; });
+  single("rows not dividing n", factored, [](Single &x) { x.rows = 3; });
+  single("rows * cols not dividing n", factored, [](Single &x) { x.n = 6; });
+  single("rows without row_var", unfactored, [](Single &x) {
+    x.rows = 2;
+    x.cols = 2;
+  });
+  single("beta2_decay 0.5", unfactored, [](Single &x) { x.beta2Decay = 0.5f; });
+  single("beta2_decay NaN", unfactored, [](Single &x) { x.beta2Decay = NAN; });
+  single("d 0.5", unfactored, [](Single &x) { x.d = 0.5f; });
+  single("d inf", unfactored, [](Single &x) { x.d = INFINITY; });
+  single("lr NaN", unfactored, [](Single &x) { x.lr = NAN; });
+  single("eps1 -1e-30", unfactored, [](Single &x) { x.eps1 = -1e-30f; });
+  single("eps2 inf", unfactored, [](Single &x) { x.eps2 = INFINITY; });
+  single("weight_decay -0.1", unfactored,
+         [](Single &x) { x.weightDecay = -0.1f; });
+  single("row_var without col_var", factored,
+         [](Single &x) { x.colVar = nullptr; });
+  single("row_var without new_row_var", factored,
+         [](Single &x) { x.newRowVar = nullptr; });
+  single("row_var and variance", factored, [&](Single &x) {
+    x.variance = a;
+    x.newVariance = a;
+  });
+  single("neither row_var nor variance", unfactored, [](Single &x) {
+    x.variance = nullptr;
+    x.newVariance = nullptr;
+  });
+  single("variance without new_variance", unfactored,
+         [](Single &x) { x.newVariance = nullptr; });
+  single("i32", unfactored, [](Single &x) { x.dtype = AMP_DTYPE_I32; });
+  single("NULL step", unfactored, [](Single &x) { x.step = nullptr; });
+  single("NULL new_step", factored, [](Single &x) { x.newStep = nullptr; });
+  single("misaligned variance", unfactored,
+         [&](Single &x) { x.variance = odd; });
+  single("misaligned new_col_var", factored,
+         [&](Single &x) { x.newColVar = odd; });
+
+  multi("n_buffers -1", unfactoredMulti, [](Multi &x) { x.count = -1; });
+  // The hyperparameters are checked without buffers too.
+  multi("no buffers, d 0.5", unfactoredMulti, [](Multi &x) {
+    x.count = 0;
+    x.d = 0.5f;
+  });
+  multi("no buffers, beta2_decay 0.1", factoredMulti, [](Multi &x) {
+    x.count = 0;
+    x.beta2Decay = 0.1f;
+  });
+  multi("NULL steps", unfactoredMulti, [](Multi &x) { x.steps = nullptr; });
+  multi("NULL sizes", factoredMulti, [](Multi &x) { x.sizes = nullptr; });
+  multi("row_vars without rows", factoredMulti,
+        [](Multi &x) { x.rows = nullptr; });
+  multi("row_vars without new_col_vars", factoredMulti,
+        [](Multi &x) { x.newColVars = nullptr; });
+  multi("row_vars and variances", factoredMulti, [&](Multi &x) {
+    x.variances = ins;
+    x.newVariances = outs;
+  });
+  multi("variances with rows and cols", unfactoredMulti, [&](Multi &x) {
+    x.rows = twos;
+    x.cols = twos;
+  });
+  multi("col_vars without row_vars", unfactoredMulti,
+        [&](Multi &x) { x.colVars = ins; });
+  multi("size 0", unfactoredMulti, [&](Multi &x) { x.sizes = withEmpty; });
+  multi("factored size 0", factoredMulti,
+        [&](Multi &x) { x.sizes = withEmpty; });
+  multi("rows 3 of size 4", factoredMulti, [&](Multi &x) { x.rows = badRows; });
+  multi("beta2_decay 0.1", factoredMulti,
+        [](Multi &x) { x.beta2Decay = 0.1f; });
+  multi("d 0.99", unfactoredMulti, [](Multi &x) { x.d = 0.99f; });
+  multi("misaligned col_var", factoredMulti,
+        [&](Multi &x) { x.colVars = oddIns; });
+  multi("i32 buffer", unfactoredMulti, [&](Multi &x) { x.dtypes = badDtypes; });
 }
 
 //===----------------------------------------------------------------------===//
