@@ -25,7 +25,7 @@
 // CHECK-NEXT: %[[C:.*]], %{{.*}} = nn.clip_grad_norm %[[G]] {max_norm = 2.000000e+00 : f32} : tensor<4xf32>
 // CHECK-NEXT: nn.adam_update %[[W]], %[[C]], %[[M]], %[[V]], %[[T]] {beta1 = 5.000000e-01 : f32, beta2 = 7.500000e-01 : f32, eps = 2.500000e-01 : f32, lr = 5.000000e-01 : f32, weight_decay = 1.250000e-01 : f32} : tensor<4xf32>
 
-// OPTIMIZER: error: nn-autodiff: optimizer must be sgd, adam, adamw, radam, rmsprop, adagrad or none, got 'foo'
+// OPTIMIZER: error: nn-autodiff: optimizer must be sgd, adam, adamw, radam, rmsprop, adagrad, adafactor or none, got 'foo'
 // LR: error: nn-autodiff: lr must be a positive finite number
 // MOMENTUM: error: nn-autodiff: momentum must be in [0, 1)
 // BETA: error: nn-autodiff: beta1 and beta2 must be in [0, 1)
