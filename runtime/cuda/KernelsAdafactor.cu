@@ -45,11 +45,6 @@ using namespace amp::runtime::kernels;
 
 namespace {
 
-/// Whether amp.skip_step_if's predicate (read on the device) says skip.
-__device__ __forceinline__ bool skipStep(const int8_t *foundInf) {
-  return foundInf && *foundInf != 0;
-}
-
 /// out[0, count) = in[0, count) bitwise over the grid (nothing when
 /// out == in): a skipped step's state.
 template <typename T>

@@ -36,11 +36,6 @@ using namespace amp::runtime::kernels;
 
 namespace {
 
-/// Whether amp.skip_step_if's predicate (read on the device) says skip.
-__device__ __forceinline__ bool skipStep(const int8_t *foundInf) {
-  return foundInf && *foundInf != 0;
-}
-
 //===----------------------------------------------------------------------===//
 // SGD
 //===----------------------------------------------------------------------===//

@@ -247,6 +247,12 @@ __device__ __forceinline__ bool nonFinite(float v) {
   return (__float_as_uint(v) & 0x7f800000u) == 0x7f800000u;
 }
 
+/// Whether amp.skip_step_if's predicate (read on the device) says skip:
+/// the optimizer kernels then copy their inputs' bits to the outputs.
+__device__ __forceinline__ bool skipStep(const int8_t *foundInf) {
+  return foundInf && *foundInf != 0;
+}
+
 } // namespace cuda
 } // namespace runtime
 } // namespace amp
