@@ -43,6 +43,15 @@ Status writeParamsFile(const std::string &path,
 std::vector<int> paramsFileArgs(const FunctionSignature &fn,
                                 Role weights = Role::Param);
 
+/// paramsFileArgs from a step's `params`, `buffers` and `averages` (the
+/// arguments of each role, in order): with `weights` = Role::Param the
+/// params then the buffers; with Role::Ema the averages of the params, then
+/// those of the buffers when there is one per buffer too (ema-buffers: more
+/// averages than params), else the buffers.
+std::vector<int> weightArgs(Role weights, const std::vector<int> &params,
+                            const std::vector<int> &buffers,
+                            const std::vector<int> &averages);
+
 /// Checks that `loaded` (read from `path`) holds exactly the tensors of
 /// `step`'s arguments `paramArgs` (paramsFileArgs), in order and with their
 /// shapes.

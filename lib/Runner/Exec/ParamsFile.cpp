@@ -131,10 +131,21 @@ std::vector<int> amp::runner::paramsFileArgs(const FunctionSignature &fn,
         args.push_back(static_cast<int>(i));
     return args;
   };
-  std::vector<int> args = argsOf(weights), buffers = argsOf(Role::Buffer);
-  // The averages of the params are followed by those of the buffers when
-  // they are averaged too (ema-buffers); else the model's buffers serve.
-  if (weights == Role::Param || args.size() == argsOf(Role::Param).size())
+  return weightArgs(weights, argsOf(Role::Param), argsOf(Role::Buffer),
+                    argsOf(Role::Ema));
+}
+
+std::vector<int> amp::runner::weightArgs(Role weights,
+                                         const std::vector<int> &params,
+                                         const std::vector<int> &buffers,
+                                         const std::vector<int> &averages) {
+  if (weights != Role::Ema) {
+    std::vector<int> args = params;
+    args.insert(args.end(), buffers.begin(), buffers.end());
+    return args;
+  }
+  std::vector<int> args = averages;
+  if (averages.size() <= params.size())
     args.insert(args.end(), buffers.begin(), buffers.end());
   return args;
 }

@@ -2,6 +2,8 @@
 
 #include "amp/Runner/StepBinding.h"
 
+#include "amp/Runner/ParamsFile.h"
+
 #include <algorithm>
 
 using namespace amp::runner;
@@ -301,17 +303,13 @@ amp::runner::bindCallArgs(const FunctionSignature &fn,
   std::vector<void *> pointers;
   std::map<Role, size_t> state;
   size_t input = 0;
-  // The averages are the params', then the buffers' when they are
-  // averaged too (ema-buffers), else the model's buffers serve.
-  const std::vector<int> &averages = binding.args(Role::Ema);
-  const size_t params = binding.args(Role::Param).size();
+  // The model's params, then its buffers (those of the averaged model with
+  // weights = Role::Ema).
+  const std::vector<int> &params = binding.args(Role::Param);
+  const std::vector<int> model = weightArgs(
+      weights, params, binding.args(Role::Buffer), binding.args(Role::Ema));
   auto stepArg = [&](Role role, size_t k) {
-    if (weights != Role::Ema)
-      return binding.args(role)[k];
-    if (role == Role::Param)
-      return averages[k];
-    return averages.size() > params ? averages[params + k]
-                                    : binding.args(role)[k];
+    return model[role == Role::Param ? k : params.size() + k];
   };
   for (const TensorDesc &arg : fn.args) {
     if (isSharedState(arg.role))
