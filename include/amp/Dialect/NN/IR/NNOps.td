@@ -1688,8 +1688,8 @@ def NN_AdafactorUpdateOp : NN_Op<"adafactor_update", [InferTypeOpAdaptor,
     0 or 1 keeps it whole (`variance`, the param's type: `lerp(variance,
     g^2, beta)`). Then `u = g / sqrt(max(v, eps1^2))` and
     `param' = param - alpha / max(1, rms(u) / d) * u`. `eps1` is PyTorch's
-    `eps[0]` (its default, None, is the param dtype's epsilon), `eps2` its
-    `eps[1]`. The results are the new param, the new state in operand order
+    `eps[0]` (its default, None, is the param dtype's epsilon; the
+    attribute's default is f32's), `eps2` its `eps[1]`. The results are the new param, the new state in operand order
     and the new counter `t`. The state starts at zero, as PyTorch's does.
     With an `lr_factor` (an `nn.lr_schedule`'s factor) `lr` is
     `lr * lr_factor`, formed in f64 and rounded to f32.

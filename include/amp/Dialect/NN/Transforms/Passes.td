@@ -106,7 +106,8 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
            "decay), adamw (torch.optim.AdamW: decoupled weight decay), "
            "radam (torch.optim.RAdam), rmsprop (torch.optim.RMSprop), "
            "adagrad (torch.optim.Adagrad), adafactor "
-           "(torch.optim.Adafactor), or none (return the param gradients, then the loss)">,
+           "(torch.optim.Adafactor), or none (return the param gradients, "
+           "then the loss)">,
     Option<"lr", "lr", "double", "1e-3",
            "Learning rate (PyTorch's defaults: 1e-2 for rmsprop, adagrad "
            "and adafactor, else 1e-3)">,
@@ -142,7 +143,8 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
            "t^beta2-decay (<= 0)">,
     Option<"eps1", "eps1", "double", "0.0",
            "Adafactor: the floor of the second-moment estimate's square "
-           "root (PyTorch's eps[0]; default: f32's epsilon, PyTorch's for f32 params)">,
+           "root (PyTorch's eps[0]; default: f32's epsilon, PyTorch's for "
+           "f32 params)">,
     Option<"eps2", "eps2", "double", "1e-3",
            "Adafactor: the floor of a param's root mean square in its step "
            "size (PyTorch's eps[1])">,
