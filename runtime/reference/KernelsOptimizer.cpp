@@ -1,15 +1,15 @@
 //===- KernelsOptimizer.cpp - the optimizer updates and clipping ----------===//
 //
 // amp_lr_schedule, amp_sgd_update, amp_adam_update, amp_radam_update,
-// amp_rmsprop_update,
-// amp_adagrad_update, amp_adafactor_update (and their _multi forms, a loop over
-// the buffers) and amp_clip_grad_norm on the reference backend. The checks are
-// OptimizerChecks.h and the scalar and per-element math OptimizerMath.h, both
-// shared with the CUDA backend. The updates follow the op order of PyTorch's
-// single-tensor torch.optim.SGD / AdamW / RMSprop / Adagrad in f32, with the
-// scalar coefficients (the scheduled lr among them) formed in f64 and rounded
-// once, and honour the found_inf predicate of amp.skip_step_if: a set flag
-// leaves every output bitwise equal to its input.
+// amp_rmsprop_update, amp_adagrad_update, amp_adafactor_update (and their
+// _multi forms, a loop over the buffers) and amp_clip_grad_norm on the
+// reference backend. The checks are OptimizerChecks.h and the scalar and
+// per-element math OptimizerMath.h, both shared with the CUDA backend. The
+// updates follow the op order of PyTorch's single-tensor torch.optim.SGD /
+// AdamW / RMSprop / Adagrad / Adafactor in f32, with the scalar coefficients
+// (the scheduled lr among them) formed in f64 and rounded once, and honour
+// the found_inf predicate of amp.skip_step_if: a set flag leaves every output
+// bitwise equal to its input.
 //
 //===----------------------------------------------------------------------===//
 
