@@ -57,12 +57,14 @@ constexpr const char *kPipelines[] = {
     "ema-decay=0.9},"
     "amp-pipeline,amp-to-runtime)",
     "builtin.module(nn-autodiff{optimizer=radam decoupled-weight-decay "
-    "weight-decay=0.01 param-lr=bias=0.01},amp-pipeline,amp-to-runtime)",
+    "weight-decay=0.01 param-lr=bias=0.01 clip-value=1.0 clip-norm=1.0 "
+    "clip-norm-type=inf},amp-pipeline,amp-to-runtime)",
     "builtin.module(nn-autodiff{optimizer=adagrad lr-decay=0.01 "
     "initial-accumulator-value=0.1},amp-pipeline{compute-type=bf16},"
     "amp-to-runtime)",
     "builtin.module(nn-autodiff{optimizer=adafactor weight-decay=0.01 "
-    "d=2 lr-schedule=linear total-steps=10},amp-pipeline,amp-to-runtime)",
+    "d=2 lr-schedule=linear total-steps=10 clip-norm=1.0 clip-norm-type=3},"
+    "amp-pipeline,amp-to-runtime)",
     // amp-run's and amp-compile's default: attention fused before autodiff.
     "builtin.module(nn-fuse-attention,nn-autodiff{optimizer=adamw},"
     "amp-pipeline,amp-to-runtime)",

@@ -34,14 +34,16 @@ compile() {
 }
 compile mlp "lr=0.05 momentum=0.9" train_step_forward
 compile resnet "lr=0.05 momentum=0.9" train_step_forward
-compile transformer "optimizer=adamw" ""
+# Clipped as Hugging Face's Trainer clips (max_grad_norm 1.0).
+compile transformer "optimizer=adamw clip-norm=1.0" ""
 compile bert_layer "optimizer=adamw lr=3e-4" ""
 # The BERT layer under Adafactor (factored second moments: the CUDA
 # backend's staged reductions over rows and columns).
 compile bert_adafactor "optimizer=adafactor" "" bert_layer
 # The CNN with moving averages of its weights (and of its batch norms'
-# running statistics), evaluated with them (--eval-ema).
-compile cnn_ema "optimizer=adamw lr=0.003 ema-decay=0.95 ema-buffers" train_step_forward cnn
+# running statistics), evaluated with them (--eval-ema), its gradients
+# clamped as timm's --clip-mode value clamps them.
+compile cnn_ema "optimizer=adamw lr=0.003 ema-decay=0.95 ema-buffers clip-value=1.0" train_step_forward cnn
 python3 "$root/bench/gpu_step_bench.py" --prepare "$out" \
   --amp-compile "$build/bin/amp-compile"
 

@@ -228,7 +228,7 @@ void amp::registerNNPrecisionModels(DialectRegistry &registry) {
                       ReduceMaxOp>(ctx);
     attachOptimizer<SgdUpdateOp, AdamUpdateOp, RadamUpdateOp, RmspropUpdateOp,
                     AdagradUpdateOp, AdafactorUpdateOp, ClipGradNormOp,
-                    LrScheduleOp, RunningStatsUpdateOp>(ctx);
+                    ClipGradValueOp, LrScheduleOp, RunningStatsUpdateOp>(ctx);
     BatchNormOp::attachInterface<FirstOperandModel<BatchNormOp>>(*ctx);
     LayerNormOp::attachInterface<FirstOperandModel<LayerNormOp>>(*ctx);
     EmbeddingOp::attachInterface<FirstOperandModel<EmbeddingOp>>(*ctx);

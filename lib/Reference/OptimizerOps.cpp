@@ -1,7 +1,8 @@
 //===- OptimizerOps.cpp - f64 evaluators of the optimizer ops -------------===//
 //
-// nn.clip_grad_norm (which nn-autodiff adds with clip-norm > 0, also with
-// optimizer=none), nn.lr_schedule and the updates (nn.sgd_update,
+// nn.clip_grad_norm and nn.clip_grad_value (which nn-autodiff adds with
+// clip-norm > 0 and clip-value > 0, also with optimizer=none),
+// nn.lr_schedule and the updates (nn.sgd_update,
 // nn.adam_update, nn.radam_update, nn.rmsprop_update, nn.adagrad_update,
 // nn.adafactor_update), from the formulas of their ODS descriptions
 // (PyTorch's SGD, Adam, AdamW, RAdam, RMSprop, Adagrad and Adafactor).
@@ -22,13 +23,24 @@ using namespace amp::reference;
 namespace {
 
 /// Every gradient times min(1, max_norm / (total_norm + 1e-6)), then the
-/// total L2 norm.
+/// total norm: the p-norm of every element together, or the largest
+/// magnitude for p = inf (NaN wins).
 Results evalClipGradNorm(ClipGradNormOp op, Operands in) {
-  double squares = 0;
+  double p = op.getNormTypeAttr().getValueAsDouble();
+  double acc = 0;
   for (const RefTensor *g : in)
-    for (double v : g->data)
-      squares += v * v;
-  double norm = std::sqrt(squares);
+    for (double v : g->data) {
+      double a = std::fabs(v);
+      if (p == 2)
+        acc += a * a;
+      else if (!std::isinf(p))
+        acc += std::pow(a, p);
+      else if (a > acc || std::isnan(a))
+        acc = a;
+    }
+  double norm = p == 2          ? std::sqrt(acc)
+                : std::isinf(p) ? acc
+                                : std::pow(acc, 1.0 / p);
   double coef =
       std::min(1.0, op.getMaxNormAttr().getValueAsDouble() / (norm + 1e-6));
   Results results;
@@ -38,6 +50,18 @@ Results evalClipGradNorm(ClipGradNormOp op, Operands in) {
       v *= coef;
   }
   results.push_back(RefTensor({}, norm));
+  return results;
+}
+
+/// Every gradient clamped to [-clip_value, clip_value] (NaN stays NaN).
+Results evalClipGradValue(ClipGradValueOp op, Operands in) {
+  double c = op.getClipValueAttr().getValueAsDouble();
+  Results results;
+  for (const RefTensor *g : in) {
+    results.push_back(*g);
+    for (double &v : results.back().data)
+      v = v < -c ? -c : (v > c ? c : v);
+  }
   return results;
 }
 
@@ -333,6 +357,7 @@ Results evalAdafactorUpdate(AdafactorUpdateOp op, Operands in) {
 
 void amp::reference::registerOptimizerOps(EvaluatorTable &table) {
   table.add<ClipGradNormOp>(evalClipGradNorm);
+  table.add<ClipGradValueOp>(evalClipGradValue);
   table.add<LrScheduleOp>(evalLrSchedule);
   table.add<SgdUpdateOp>(evalSgdUpdate);
   table.add<AdamUpdateOp>(evalAdamUpdate);

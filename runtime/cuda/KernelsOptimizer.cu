@@ -1,13 +1,13 @@
 //===- KernelsOptimizer.cu - the optimizer updates and clipping -----------===//
 //
 // amp_lr_schedule, amp_sgd_update, amp_adam_update, amp_radam_update,
-// amp_rmsprop_update,
-// amp_adagrad_update, their _multi forms and amp_clip_grad_norm on the CUDA
-// backend. Every kernel is a multi-tensor launch (MultiTensor.cuh: one block
-// per chunk of 16384 elements of one buffer, 128-bit packed access, the dtype
-// chosen per buffer on the device); the single-buffer entry points use a
-// one-buffer table. The per-element math is the reference's
-// (reference/OptimizerMath.h), compiled with --fmad=false.
+// amp_rmsprop_update, amp_adagrad_update, their _multi forms,
+// amp_clip_grad_norm and amp_clip_grad_value on the CUDA backend. Every kernel
+// is a multi-tensor launch (MultiTensor.cuh: one block per chunk of 16384
+// elements of one buffer, 128-bit packed access, the dtype chosen per buffer on
+// the device); the single-buffer entry points use a one-buffer table. The
+// per-element math is the reference's (reference/OptimizerMath.h), compiled
+// with --fmad=false.
 //
 // found_inf, the lr schedule's factor and the step counters (Adam's, and
 // Adagrad's with lr_decay) are read on the device, so nothing waits for the
@@ -17,9 +17,10 @@
 // counted Adagrad block forms its scalars once from its buffer's counter.
 // amp_lr_schedule is one device thread running the reference's step
 // (lrScheduleInMemory). amp_clip_grad_norm computes the norm in three
-// deterministic stages (per-chunk sums of squares, per-buffer norms, the total
-// and the coefficient in one block) and scales with the coefficient read from
-// device memory.
+// deterministic stages (per-chunk partial norms: sums of squares, of
+// magnitudes or of powers, or maxima; per-buffer norms; the total and the
+// coefficient in one block), one instantiation per kind of norm, and scales
+// with the coefficient read from device memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -635,22 +636,51 @@ __global__ void lrScheduleKernel(LrSchedule schedule, const float *count,
 constexpr int kClipPtrs = 2;
 
 template <int Cap> struct ClipArgs {
-  float *partials;   // this group's per-chunk sums of squares
+  float *partials;   // this group's per-chunk partial norms
   float *norms;      // this group's per-buffer norms
   const float *coef; // the clipping coefficient
+  float p;           // the norm's p (clip_grad_norm_'s norm_type)
+  float clipValue;   // amp_clip_grad_value's bound
   TensorTable<kClipPtrs, Cap> table;
 };
 constexpr int kClipCap = tableCap<kClipPtrs>(24);
 static_assert(sizeof(ClipArgs<kClipCap>) <= kParamBytes, "kernel parameters");
 
-/// Stage 1: the f32 sum of squares of one chunk (each thread sums its
-/// elements in order, then a fixed tree over the block).
-template <int Cap>
+/// clipped = f(grad) elementwise in f32 over one chunk.
+template <int Cap, typename F>
+__device__ __forceinline__ void
+mapClipChunk(const TensorTable<kClipPtrs, Cap> &table, const Chunk &ch, F f) {
+  withStorage(table.dtype[ch.tensor], [&](auto tag) {
+    using T = decltype(tag);
+    const T *const in[1] = {static_cast<const T *>(table.ptr[0][ch.tensor])};
+    T *const out[1] = {static_cast<T *>(table.ptr[1][ch.tensor])};
+    mapChunk<T, 1, 1>(
+        in, out, ch.begin, ch.end, table.packed[ch.tensor],
+        [&](const float(&x)[1], float(&y)[1]) { y[0] = f(x[0]); });
+  });
+}
+
+/// The combination over the block of every thread's partial norm: the sum,
+/// or for inf the NaN-winning maximum.
+template <ClipNormKind K>
+__device__ __forceinline__ float blockNormAdd(float v, float *scratch) {
+  return K == ClipNormKind::Inf ? blockMax(v, scratch) : blockSum(v, scratch);
+}
+
+/// Stage 1: one chunk's partial norm (each thread combines the terms of its
+/// elements in order, then a fixed tree over the block; squares are fused
+/// multiply-adds).
+template <int Cap, ClipNormKind K>
 __global__ void __launch_bounds__(kThreads)
-    sumSquaresKernel(const __grid_constant__ ClipArgs<Cap> args) {
+    normTermsKernel(const __grid_constant__ ClipArgs<Cap> args) {
   __shared__ float scratch[32];
   const Chunk ch = locateChunk(args.table);
+  const float p = args.p;
   float acc = 0.0f;
+  auto add = [&](float v) {
+    acc = K == ClipNormKind::L2 ? __fmaf_rn(v, v, acc)
+                                : clipNormAdd<K>(acc, clipNormTerm<K>(v, p));
+  };
   const bool packed = args.table.packed[ch.tensor];
   withStorage(args.table.dtype[ch.tensor], [&](auto tag) {
     using T = decltype(tag);
@@ -663,25 +693,22 @@ __global__ void __launch_bounds__(kThreads)
         const Pack<T> x =
             *reinterpret_cast<const Pack<T> *>(g + ch.begin + k * P);
 #pragma unroll
-        for (int j = 0; j < P; ++j) {
-          const float v = toFloat(x.v[j]);
-          acc = __fmaf_rn(v, v, acc);
-        }
+        for (int j = 0; j < P; ++j)
+          add(toFloat(x.v[j]));
       }
       rest = ch.begin + packs * P;
     }
-    for (int64_t e = rest + threadIdx.x; e < ch.end; e += blockDim.x) {
-      const float v = ld(g, e);
-      acc = __fmaf_rn(v, v, acc);
-    }
+    for (int64_t e = rest + threadIdx.x; e < ch.end; e += blockDim.x)
+      add(ld(g, e));
   });
-  const float sum = blockSum(acc, scratch);
+  const float sum = blockNormAdd<K>(acc, scratch);
   if (threadIdx.x == 0)
     args.partials[blockIdx.x] = sum;
 }
 
-/// Stage 2: norm_t = sqrtf(sum of its chunks' sums), one block per buffer.
-template <int Cap>
+/// Stage 2: norm_t, the root of its chunks' partial norms combined, one
+/// block per buffer.
+template <int Cap, ClipNormKind K>
 __global__ void __launch_bounds__(kThreads)
     bufferNormsKernel(const __grid_constant__ ClipArgs<Cap> args) {
   __shared__ float scratch[32];
@@ -690,21 +717,22 @@ __global__ void __launch_bounds__(kThreads)
   const int32_t end = args.table.chunkEnd[t];
   float acc = 0.0f;
   for (int32_t i = begin + threadIdx.x; i < end; i += blockDim.x)
-    acc += args.partials[i];
-  const float sum = blockSum(acc, scratch);
+    acc = clipNormAdd<K>(acc, args.partials[i]);
+  const float sum = blockNormAdd<K>(acc, scratch);
   if (threadIdx.x == 0)
-    args.norms[t] = sqrtf(sum);
+    args.norms[t] = clipNormRoot<K>(sum, args.p);
 }
 
-/// Stage 3, one block: total = sqrtf(sum of norm_t^2), the coefficient.
+/// Stage 3, one block: total, the norm of the norm_t, and the coefficient.
+template <ClipNormKind K>
 __global__ void __launch_bounds__(kThreads)
-    totalNormKernel(const float *norms, int64_t count, float maxNorm,
+    totalNormKernel(const float *norms, int64_t count, float p, float maxNorm,
                     float *totalNorm, float *coef) {
   __shared__ float scratch[32];
   float acc = 0.0f;
   for (int64_t i = threadIdx.x; i < count; i += blockDim.x)
-    acc += norms[i] * norms[i];
-  const float total = sqrtf(blockSum(acc, scratch));
+    acc = clipNormAdd<K>(acc, clipNormTerm<K>(norms[i], p));
+  const float total = clipNormRoot<K>(blockNormAdd<K>(acc, scratch), p);
   if (threadIdx.x == 0) {
     *totalNorm = total;
     *coef = clipCoef(maxNorm, total);
@@ -717,15 +745,30 @@ __global__ void __launch_bounds__(kThreads)
     clipScaleKernel(const __grid_constant__ ClipArgs<Cap> args) {
   const Chunk ch = locateChunk(args.table);
   const float coef = *args.coef;
-  withStorage(args.table.dtype[ch.tensor], [&](auto tag) {
-    using T = decltype(tag);
-    const T *const in[1] = {
-        static_cast<const T *>(args.table.ptr[0][ch.tensor])};
-    T *const out[1] = {static_cast<T *>(args.table.ptr[1][ch.tensor])};
-    mapChunk<T, 1, 1>(
-        in, out, ch.begin, ch.end, args.table.packed[ch.tensor],
-        [&](const float(&x)[1], float(&y)[1]) { y[0] = x[0] * coef; });
-  });
+  mapClipChunk(args.table, ch, [&](float x) { return x * coef; });
+}
+
+/// clipped = grad clamped to [-clipValue, clipValue].
+template <int Cap>
+__global__ void __launch_bounds__(kThreads)
+    clipValueKernel(const __grid_constant__ ClipArgs<Cap> args) {
+  const Chunk ch = locateChunk(args.table);
+  const float c = args.clipValue;
+  mapClipChunk(args.table, ch, [&](float x) { return clipValue(x, c); });
+}
+
+/// forEachGroup over the (grad, clipped) pairs of a clipping call.
+template <typename Launch>
+amp_status_t forEachClipGroup(Checker &check, ClipArgs<kClipCap> &args,
+                              int32_t n_buffers, const void *const *grads,
+                              void *const *clipped, const int64_t *sizes,
+                              const amp_dtype_t *dtypes, Launch launch) {
+  auto ptrsOf = [&](int32_t i, void *(&p)[kClipPtrs]) {
+    p[0] = const_cast<void *>(grads[i]);
+    p[1] = clipped[i];
+  };
+  return forEachGroup(check, args.table, n_buffers, sizes, dtypes, kClipPtrs,
+                      ptrsOf, launch);
 }
 
 } // namespace
@@ -984,10 +1027,12 @@ amp_status_t amp_adagrad_update_multi(
 amp_status_t amp_clip_grad_norm(int32_t n_buffers, const void *const *grads,
                                 void *const *clipped, const int64_t *sizes,
                                 const amp_dtype_t *dtypes, float max_norm,
-                                float *total_norm, void *stream) {
+                                float norm_type, float *total_norm,
+                                void *stream) {
   Checker check("amp_clip_grad_norm");
-  if (amp_status_t s = checkClipGradNorm(check, n_buffers, grads, clipped,
-                                         sizes, dtypes, max_norm, total_norm))
+  if (amp_status_t s =
+          checkClipGradNorm(check, n_buffers, grads, clipped, sizes, dtypes,
+                            max_norm, norm_type, total_norm))
     return s;
   const cudaStream_t st = toStream(stream);
   int64_t chunks = 0, buffers = 0;
@@ -1004,36 +1049,55 @@ amp_status_t amp_clip_grad_norm(int32_t n_buffers, const void *const *grads,
   float *norms = scratch + chunks, *coef = norms + buffers;
   auto args = std::make_unique<ClipArgs<kClipCap>>();
   args->coef = coef;
-  auto ptrsOf = [&](int32_t i, void *(&p)[kClipPtrs]) {
-    p[0] = const_cast<void *>(grads[i]);
-    p[1] = clipped[i];
-  };
-  amp_status_t s = forEachGroup(
-      check, args->table, n_buffers, sizes, dtypes, kClipPtrs, ptrsOf,
-      [&](unsigned groupChunks, int64_t firstBuffer, int64_t firstChunk) {
-        args->partials = scratch + firstChunk;
-        args->norms = norms + firstBuffer;
-        sumSquaresKernel<kClipCap><<<groupChunks, kThreads, 0, st>>>(*args);
-        if (amp_status_t e = launched(check, "clip-sum-squares"))
-          return e;
-        bufferNormsKernel<kClipCap>
-            <<<args->table.count, kThreads, 0, st>>>(*args);
-        return launched(check, "clip-buffer-norms");
-      });
-  if (s == AMP_STATUS_OK) {
-    totalNormKernel<<<1, kThreads, 0, st>>>(norms, buffers, max_norm,
-                                            total_norm, coef);
-    s = launched(check, "clip-total-norm");
-  }
+  args->p = norm_type;
+  amp_status_t s = withClipNorm(norm_type, [&](auto tag) {
+    constexpr ClipNormKind K = decltype(tag)::value;
+    amp_status_t e = forEachClipGroup(
+        check, *args, n_buffers, grads, clipped, sizes, dtypes,
+        [&](unsigned groupChunks, int64_t firstBuffer, int64_t firstChunk) {
+          args->partials = scratch + firstChunk;
+          args->norms = norms + firstBuffer;
+          normTermsKernel<kClipCap, K><<<groupChunks, kThreads, 0, st>>>(*args);
+          if (amp_status_t e = launched(check, "clip-norm-terms"))
+            return e;
+          bufferNormsKernel<kClipCap, K>
+              <<<args->table.count, kThreads, 0, st>>>(*args);
+          return launched(check, "clip-buffer-norms");
+        });
+    if (e != AMP_STATUS_OK)
+      return e;
+    totalNormKernel<K><<<1, kThreads, 0, st>>>(norms, buffers, norm_type,
+                                               max_norm, total_norm, coef);
+    return launched(check, "clip-total-norm");
+  });
   if (s == AMP_STATUS_OK)
-    s = forEachGroup(check, args->table, n_buffers, sizes, dtypes, kClipPtrs,
-                     ptrsOf, [&](unsigned groupChunks, int64_t, int64_t) {
-                       clipScaleKernel<kClipCap>
-                           <<<groupChunks, kThreads, 0, st>>>(*args);
-                       return launched(check, "clip-scale");
-                     });
+    s = forEachClipGroup(check, *args, n_buffers, grads, clipped, sizes, dtypes,
+                         [&](unsigned groupChunks, int64_t, int64_t) {
+                           clipScaleKernel<kClipCap>
+                               <<<groupChunks, kThreads, 0, st>>>(*args);
+                           return launched(check, "clip-scale");
+                         });
   // Stream-ordered: the kernels queued above still see the block.
   return freeScratch(check, scratch, s);
+}
+
+amp_status_t amp_clip_grad_value(int32_t n_buffers, const void *const *grads,
+                                 void *const *clipped, const int64_t *sizes,
+                                 const amp_dtype_t *dtypes, float clip_value,
+                                 void *stream) {
+  Checker check("amp_clip_grad_value");
+  if (amp_status_t s = checkClipGradValue(check, n_buffers, grads, clipped,
+                                          sizes, dtypes, clip_value))
+    return s;
+  const cudaStream_t st = toStream(stream);
+  auto args = std::make_unique<ClipArgs<kClipCap>>();
+  args->clipValue = clip_value;
+  return forEachClipGroup(check, *args, n_buffers, grads, clipped, sizes,
+                          dtypes, [&](unsigned groupChunks, int64_t, int64_t) {
+                            clipValueKernel<kClipCap>
+                                <<<groupChunks, kThreads, 0, st>>>(*args);
+                            return launched(check, "clip-value");
+                          });
 }
 
 } // extern "C"

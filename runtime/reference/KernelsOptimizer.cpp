@@ -2,7 +2,8 @@
 //
 // amp_lr_schedule, amp_sgd_update, amp_adam_update, amp_radam_update,
 // amp_rmsprop_update, amp_adagrad_update, amp_adafactor_update (and their
-// _multi forms, a loop over the buffers) and amp_clip_grad_norm on the
+// _multi forms, a loop over the buffers), amp_clip_grad_norm and
+// amp_clip_grad_value on the
 // reference backend. The checks are OptimizerChecks.h and the scalar and
 // per-element math OptimizerMath.h, both shared with the CUDA backend. The
 // updates follow the op order of PyTorch's single-tensor torch.optim.SGD /
@@ -38,36 +39,50 @@ void keep(const void *in, void *out, int64_t n, amp_dtype_t dtype) {
 /// The blocks of a blocked sum: 256 sequential terms each.
 constexpr int64_t kSumBlock = 256;
 
-/// f32 sum of the squares of the values visit(begin, end, add) passes to
-/// add(v) for i in [begin, end) in order: each block of kSumBlock terms
-/// summed in order, then the blocks' sums added in order (an error bound of
-/// about (256 + n / 256) units of f32 roundoff instead of n). The cpu
-/// backend sums the blocks in parallel; the order, and so the result, is
-/// the same on every backend and thread count.
-template <typename Visit> float blockedSumOfSquares(int64_t n, Visit visit) {
-  auto blockSum = [&](int64_t begin, int64_t end) {
-    float sum = 0.0f;
-    visit(begin, end, [&](float v) { sum += v * v; });
-    return sum;
+/// The f32 combination, by clipNormAdd<K> from 0, of clipNormTerm<K>(v, p)
+/// of the values visit(begin, end, add) passes to add(v) for i in
+/// [begin, end) in order: each block of kSumBlock terms combined in order,
+/// then the blocks' results in order (for a sum, an error bound of about
+/// (256 + n / 256) units of f32 roundoff instead of n). The cpu backend
+/// combines the blocks in parallel; the order, and so the result, is the
+/// same on every backend and thread count.
+template <ClipNormKind K, typename Visit>
+float blockedNormTerms(int64_t n, float p, Visit visit) {
+  auto block = [&](int64_t begin, int64_t end) {
+    float acc = 0.0f;
+    visit(begin, end,
+          [&](float v) { acc = clipNormAdd<K>(acc, clipNormTerm<K>(v, p)); });
+    return acc;
   };
   if (n <= kSumBlock)
-    return blockSum(0, n);
+    return block(0, n);
   std::vector<float> blocks(static_cast<size_t>((n - 1) / kSumBlock + 1));
   parallelChunks(n, kSumBlock, [&](int64_t begin, int64_t end) {
-    blocks[begin / kSumBlock] = blockSum(begin, end);
+    blocks[begin / kSumBlock] = block(begin, end);
   });
   float total = 0.0f;
-  for (float block : blocks)
-    total += block;
+  for (float b : blocks)
+    total = clipNormAdd<K>(total, b);
   return total;
+}
+
+/// The blocked f32 sum of the squares of the values visit passes.
+template <typename Visit> float blockedSumOfSquares(int64_t n, Visit visit) {
+  return blockedNormTerms<ClipNormKind::L2>(n, 2.0f, visit);
+}
+
+/// blockedNormTerms<K> of the n elements of x.
+template <ClipNormKind K, typename T>
+float normTerms(const T *x, int64_t n, float p) {
+  return blockedNormTerms<K>(n, p, [x](int64_t begin, int64_t end, auto add) {
+    for (int64_t i = begin; i < end; ++i)
+      add(toF32(x[i]));
+  });
 }
 
 /// blockedSumOfSquares of the n elements of x.
 template <typename T> float sumOfSquares(const T *x, int64_t n) {
-  return blockedSumOfSquares(n, [x](int64_t begin, int64_t end, auto add) {
-    for (int64_t i = begin; i < end; ++i)
-      add(toF32(x[i]));
-  });
+  return normTerms<ClipNormKind::L2>(x, n, 2.0f);
 }
 
 /// The SGD update of one checked buffer.
@@ -715,32 +730,62 @@ amp_status_t amp_adafactor_update_multi(
 amp_status_t amp_clip_grad_norm(int32_t n_buffers, const void *const *grads,
                                 void *const *clipped, const int64_t *sizes,
                                 const amp_dtype_t *dtypes, float max_norm,
-                                float *total_norm, void * /*stream*/) {
+                                float norm_type, float *total_norm,
+                                void * /*stream*/) {
   Checker check("amp_clip_grad_norm");
-  if (amp_status_t s = checkClipGradNorm(check, n_buffers, grads, clipped,
-                                         sizes, dtypes, max_norm, total_norm))
+  if (amp_status_t s =
+          checkClipGradNorm(check, n_buffers, grads, clipped, sizes, dtypes,
+                            max_norm, norm_type, total_norm))
     return s;
   // torch.nn.utils.clip_grad_norm_: the norm of the per-gradient norms.
-  float sumNormsSq = 0.0f;
-  for (int32_t i = 0; i < n_buffers; ++i) {
-    float norm = 0.0f;
-    dispatchFloat(dtypes[i], [&](auto t) {
-      norm = std::sqrt(
-          sumOfSquares(static_cast<const decltype(t) *>(grads[i]), sizes[i]));
-    });
-    sumNormsSq += norm * norm;
-  }
-  const float total = std::sqrt(sumNormsSq);
+  const float p = norm_type;
+  const float total = withClipNorm(p, [&](auto tag) {
+    constexpr ClipNormKind K = decltype(tag)::value;
+    float acc = 0.0f;
+    for (int32_t i = 0; i < n_buffers; ++i) {
+      float norm = 0.0f;
+      dispatchFloat(dtypes[i], [&](auto t) {
+        norm = clipNormRoot<K>(
+            normTerms<K>(static_cast<const decltype(t) *>(grads[i]), sizes[i],
+                         p),
+            p);
+      });
+      acc = clipNormAdd<K>(acc, clipNormTerm<K>(norm, p));
+    }
+    return clipNormRoot<K>(acc, p);
+  });
   const float coef = clipCoef(max_norm, total);
   for (int32_t i = 0; i < n_buffers; ++i)
     dispatchFloat(dtypes[i], [&](auto t) {
       using T = decltype(t);
       const T *g = static_cast<const T *>(grads[i]);
       T *out = static_cast<T *>(clipped[i]);
-      for (int64_t k = 0; k < sizes[i]; ++k)
-        out[k] = fromF32<T>(toF32(g[k]) * coef);
+      parallelFor(sizes[i],
+                  [=](int64_t k) { out[k] = fromF32<T>(toF32(g[k]) * coef); });
     });
   *total_norm = total;
+  return AMP_STATUS_OK;
+}
+
+amp_status_t amp_clip_grad_value(int32_t n_buffers, const void *const *grads,
+                                 void *const *clipped, const int64_t *sizes,
+                                 const amp_dtype_t *dtypes, float clip_value,
+                                 void * /*stream*/) {
+  Checker check("amp_clip_grad_value");
+  if (amp_status_t s = checkClipGradValue(check, n_buffers, grads, clipped,
+                                          sizes, dtypes, clip_value))
+    return s;
+  // In f32, rounded to the buffer's dtype, as torch.clamp of a half tensor
+  // with a Python float bound.
+  for (int32_t i = 0; i < n_buffers; ++i)
+    dispatchFloat(dtypes[i], [&](auto t) {
+      using T = decltype(t);
+      const T *g = static_cast<const T *>(grads[i]);
+      T *out = static_cast<T *>(clipped[i]);
+      parallelFor(sizes[i], [=](int64_t k) {
+        out[k] = fromF32<T>(clipValue(toF32(g[k]), clip_value));
+      });
+    });
   return AMP_STATUS_OK;
 }
 

@@ -595,15 +595,31 @@ amp_status_t amp::runtime::kernels::checkAdafactorUpdateMulti(
 amp_status_t amp::runtime::kernels::checkClipGradNorm(
     Checker &check, int32_t n_buffers, const void *const *grads,
     void *const *clipped, const int64_t *sizes, const amp_dtype_t *dtypes,
-    float max_norm, const float *total_norm) {
+    float max_norm, float norm_type, const float *total_norm) {
   if (n_buffers < 1)
     return check.fail(AMP_STATUS_INVALID_ARGUMENT, "n_buffers (%d) is < 1",
                       (int)n_buffers);
   if (!(max_norm > 0.0f))
     return check.fail(AMP_STATUS_INVALID_ARGUMENT, "max_norm (%g) must be > 0",
                       (double)max_norm);
+  if (!(norm_type > 0.0f))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "norm_type (%g) must be > 0 or inf", (double)norm_type);
   if (amp_status_t s =
           check.pointer("total_norm", total_norm, 1, AMP_DTYPE_F32))
     return s;
+  return check.bufferList(n_buffers, grads, clipped, sizes, dtypes);
+}
+
+amp_status_t amp::runtime::kernels::checkClipGradValue(
+    Checker &check, int32_t n_buffers, const void *const *grads,
+    void *const *clipped, const int64_t *sizes, const amp_dtype_t *dtypes,
+    float clip_value) {
+  if (n_buffers < 1)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "n_buffers (%d) is < 1",
+                      (int)n_buffers);
+  if (!(clip_value > 0.0f))
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT,
+                      "clip_value (%g) must be > 0", (double)clip_value);
   return check.bufferList(n_buffers, grads, clipped, sizes, dtypes);
 }

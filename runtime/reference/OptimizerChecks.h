@@ -2,11 +2,11 @@
 //
 // The argument checks of amp_lr_schedule, amp_sgd_update, amp_adam_update,
 // amp_rmsprop_update, amp_adagrad_update, amp_adafactor_update, their _multi
-// forms and
-// amp_clip_grad_norm, shared by the reference and the CUDA backend
-// (amp_kernel_core) so that a malformed call fails with the same status and
-// message on both. They read only the arguments, never tensor contents (which
-// may be device memory).
+// forms,
+// amp_clip_grad_norm and amp_clip_grad_value, shared by the reference and the
+// CUDA backend (amp_kernel_core) so that a malformed call fails with the same
+// status and message on both. They read only the arguments, never tensor
+// contents (which may be device memory).
 //
 //===----------------------------------------------------------------------===//
 
@@ -146,7 +146,14 @@ amp_status_t checkAdafactorUpdateMulti(
 amp_status_t checkClipGradNorm(Checker &check, int32_t n_buffers,
                                const void *const *grads, void *const *clipped,
                                const int64_t *sizes, const amp_dtype_t *dtypes,
-                               float max_norm, const float *total_norm);
+                               float max_norm, float norm_type,
+                               const float *total_norm);
+
+/// amp_clip_grad_value's checks.
+amp_status_t checkClipGradValue(Checker &check, int32_t n_buffers,
+                                const void *const *grads, void *const *clipped,
+                                const int64_t *sizes, const amp_dtype_t *dtypes,
+                                float clip_value);
 
 } // namespace kernels
 } // namespace runtime

@@ -4,7 +4,8 @@
 // amp_radam_update,
 // amp_rmsprop_update, amp_adagrad_update and amp_adafactor_update, the
 // scheduled learning rate and the schedule factor of amp_lr_schedule, and
-// the clipping coefficient of amp_clip_grad_norm, shared by the reference
+// the norms and clipping coefficient of amp_clip_grad_norm and the clamp of
+// amp_clip_grad_value, shared by the reference
 // backend and the CUDA kernels so that both run the same operations in the
 // same order. The reference is built with -ffp-contract=off and the CUDA
 // kernels with --fmad=false (sqrtf and '/' correctly rounded on both), so
@@ -493,6 +494,72 @@ adafactorApply(const AdafactorCoefs &c, float param, float negStep, float dir) {
 //===----------------------------------------------------------------------===//
 // Gradient-norm clipping
 //===----------------------------------------------------------------------===//
+
+/// The norms clip_grad_norm_'s norm_type p names: the sum of squares'
+/// root (2), the sum of magnitudes (1), the largest magnitude (inf) and
+/// the general p-norm. The kernels run one instantiation per kind.
+enum class ClipNormKind : int32_t { L2, L1, Inf, Power };
+
+inline AMP_HOST_DEVICE ClipNormKind clipNormKind(float p) {
+  return p == 2.0f   ? ClipNormKind::L2
+         : p == 1.0f ? ClipNormKind::L1
+         : isinf(p)  ? ClipNormKind::Inf
+                     : ClipNormKind::Power;
+}
+
+/// What one element (or one buffer's norm) adds to a norm: v^2, |v| or
+/// |v|^p.
+template <ClipNormKind K>
+inline AMP_HOST_DEVICE float clipNormTerm(float v, float p) {
+  if (K == ClipNormKind::L2)
+    return v * v;
+  if (K == ClipNormKind::Power)
+    return powf(fabsf(v), p);
+  return fabsf(v);
+}
+
+/// Two partial norms together: their sum, or for inf the larger (NaN
+/// wins, as torch.amax).
+template <ClipNormKind K>
+inline AMP_HOST_DEVICE float clipNormAdd(float acc, float term) {
+  if (K == ClipNormKind::Inf)
+    return (term > acc || term != term) ? term : acc;
+  return acc + term;
+}
+
+/// The norm of the combined terms: sqrtf for 2, powf(acc, 1 / p) for p,
+/// the value itself for 1 and inf.
+template <ClipNormKind K>
+inline AMP_HOST_DEVICE float clipNormRoot(float acc, float p) {
+  if (K == ClipNormKind::L2)
+    return sqrtf(acc);
+  if (K == ClipNormKind::Power)
+    return powf(acc, 1.0f / p);
+  return acc;
+}
+
+/// f(tag) with decltype(tag)::value the kind of p, a constant.
+template <ClipNormKind K> struct ClipNormTag {
+  static constexpr ClipNormKind value = K;
+};
+template <typename F> auto withClipNorm(float p, F &&f) {
+  switch (clipNormKind(p)) {
+  case ClipNormKind::L2:
+    return f(ClipNormTag<ClipNormKind::L2>());
+  case ClipNormKind::L1:
+    return f(ClipNormTag<ClipNormKind::L1>());
+  case ClipNormKind::Inf:
+    return f(ClipNormTag<ClipNormKind::Inf>());
+  case ClipNormKind::Power:
+    break;
+  }
+  return f(ClipNormTag<ClipNormKind::Power>());
+}
+
+/// clip_grad_value_'s clamp to [-c, c], NaN kept (torch.clamp).
+inline AMP_HOST_DEVICE float clipValue(float v, float c) {
+  return v < -c ? -c : (v > c ? c : v);
+}
 
 /// clip_grad_norm_'s coefficient max_norm / (total + 1e-6) clamped to
 /// <= 1 (torch.clamp(max=1): NaN stays NaN).

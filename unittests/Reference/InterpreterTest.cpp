@@ -675,6 +675,41 @@ TEST_F(InterpreterTest, OptimizerOps) {
                {tensor({1}, {1}), tensor({1}, {0.5})}, {1}, {0.75});
 }
 
+// The other norms of [3, -4] and [12]: the 1-norm 19, the max norm 12,
+// the 3-norm (27 + 64 + 1728)^(1/3); each gradient scaled by
+// max_norm / (norm + 1e-6). clip_grad_value clamps each element to
+// [-3.5, 3.5], NaN kept.
+TEST_F(InterpreterTest, ClippingNormsAndValues) {
+  const double inf = std::numeric_limits<double>::infinity();
+  for (auto [normType, norm] :
+       {std::pair{"1.0", 19.0}, std::pair{"0x7F800000", 12.0},
+        std::pair{"3.0", std::cbrt(27.0 + 64 + 1728)}}) {
+    FailureOr<SmallVector<RefTensor>> results =
+        run(std::string(R"(
+    func.func @f(%a: tensor<2xf32>, %b: tensor<1xf32>) -> (tensor<2xf32>, tensor<1xf32>, tensor<f32>) {
+      %c:3 = nn.clip_grad_norm %a, %b {max_norm = 2.0 : f32, norm_type = )") +
+                normType + R"( : f32} : tensor<2xf32>, tensor<1xf32>
+      return %c#0, %c#1, %c#2 : tensor<2xf32>, tensor<1xf32>, tensor<f32>
+    })",
+            {tensor({2}, {3, -4}), tensor({1}, {12})});
+    ASSERT_TRUE(succeeded(results)) << errors;
+    const double coef = 2 / (norm + 1e-6);
+    expectTensor((*results)[0], {2}, {3 * coef, -4 * coef});
+    expectTensor((*results)[1], {1}, {12 * coef});
+    expectTensor((*results)[2], {}, {norm});
+  }
+  FailureOr<SmallVector<RefTensor>> results =
+      run(R"(
+    func.func @f(%a: tensor<4xf32>, %b: tensor<1xf32>) -> (tensor<4xf32>, tensor<1xf32>) {
+      %c:2 = nn.clip_grad_value %a, %b {clip_value = 3.5 : f32} : tensor<4xf32>, tensor<1xf32>
+      return %c#0, %c#1 : tensor<4xf32>, tensor<1xf32>
+    })",
+          {tensor({4}, {3, -4, inf, 1}), tensor({1}, {NAN})});
+  ASSERT_TRUE(succeeded(results)) << errors;
+  expectTensor((*results)[0], {4}, {3, -3.5, 3.5, 1});
+  EXPECT_TRUE(std::isnan((*results)[1].data[0]));
+}
+
 // nn.lr_schedule at step 7 of a cosine schedule with 4 warmup steps and 12
 // in all (d = 3 of D = 8, floor 0.2): 0.2 + 0.8 * (1 + cos(3 pi / 8)) / 2,
 // and the count 8; inside the warmup (step 1 of 4 from 0.25): 0.4375. The

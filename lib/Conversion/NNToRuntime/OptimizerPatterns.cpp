@@ -4,8 +4,9 @@
 // nn.rmsprop_update, nn.adagrad_update, nn.adafactor_update), which take the
 // found_inf predicate of the amp.skip_step_if they were in (the kernels then
 // leave every output bitwise equal to its input, with no host sync) and their
-// lr_factor, and nn.clip_grad_norm and nn.lr_schedule. The updates of a step
-// with the same configuration become one multi-tensor call
+// lr_factor, and nn.clip_grad_norm, nn.clip_grad_value and nn.lr_schedule.
+// The updates of a step with the same configuration become one multi-tensor
+// call
 // (amp_<optimizer>_update_multi): PyTorch's fused/foreach optimizers, one
 // launch instead of one per param.
 //
@@ -323,23 +324,47 @@ struct AdafactorUpdateLowering : UpdateRunLowering<nn::AdafactorUpdateOp> {
   }
 };
 
-struct ClipGradNormLowering : RuntimeOpLowering<nn::ClipGradNormOp> {
-  void lower(nn::ClipGradNormOp op, Adaptor adaptor, RuntimeBuilder &rb,
+/// A clipping op: one call over the lists of its gradients and clipped
+/// gradients, then `extraArguments` (its attributes and any measure's
+/// result buffer). clipped[i] may be grads[i].
+template <typename OpT> struct ClipLowering : RuntimeOpLowering<OpT> {
+  using Adaptor = typename RuntimeOpLowering<OpT>::Adaptor;
+  ClipLowering(RuntimeFn fn) : fn(fn) {}
+  virtual SmallVector<Value> extraArguments(OpT op, ValueRange results,
+                                            RuntimeBuilder &rb) const = 0;
+  void lower(OpT op, Adaptor adaptor, RuntimeBuilder &rb,
              ValueRange results) const override {
     size_t n = op.getGrads().size();
     RuntimeBuilder::BufferLists l =
         rb.bufferLists(op.getGrads(), adaptor.getGrads(), results.take_front(n));
-    rb.call(RuntimeFn::amp_clip_grad_norm,
-            {l.count, l.inputs, l.outputs, l.sizes, l.dtypes,
-             rb.f32(op.getMaxNorm().convertToDouble()), results[n],
-             rb.stream()});
+    SmallVector<Value> args = {l.count, l.inputs, l.outputs, l.sizes, l.dtypes};
+    llvm::append_range(args, extraArguments(op, results, rb));
+    args.push_back(rb.stream());
+    rb.call(fn, args);
   }
-  /// clipped[i] may be grads[i].
-  InPlaceOperands inPlaceOperands(nn::ClipGradNormOp op,
-                                  unsigned result) const override {
+  InPlaceOperands inPlaceOperands(OpT op, unsigned result) const override {
     if (result >= op.getGrads().size())
       return {};
     return {op.getGrads().getBeginOperandIndex() + result};
+  }
+  RuntimeFn fn;
+};
+
+struct ClipGradNormLowering : ClipLowering<nn::ClipGradNormOp> {
+  ClipGradNormLowering() : ClipLowering(RuntimeFn::amp_clip_grad_norm) {}
+  SmallVector<Value> extraArguments(nn::ClipGradNormOp op, ValueRange results,
+                                    RuntimeBuilder &rb) const override {
+    return {rb.f32(op.getMaxNorm().convertToDouble()),
+            rb.f32(op.getNormType().convertToDouble()),
+            results[op.getGrads().size()]};
+  }
+};
+
+struct ClipGradValueLowering : ClipLowering<nn::ClipGradValueOp> {
+  ClipGradValueLowering() : ClipLowering(RuntimeFn::amp_clip_grad_value) {}
+  SmallVector<Value> extraArguments(nn::ClipGradValueOp op, ValueRange,
+                                    RuntimeBuilder &rb) const override {
+    return {rb.f32(op.getClipValue().convertToDouble())};
   }
 };
 
@@ -386,5 +411,5 @@ void amp::addOptimizerLowerings(LoweringTable &table,
   table.add<SgdUpdateLowering, AdamUpdateLowering, RadamUpdateLowering,
             RmspropUpdateLowering, AdagradUpdateLowering,
             AdafactorUpdateLowering>(predicates);
-  table.add<ClipGradNormLowering, LrScheduleLowering>();
+  table.add<ClipGradNormLowering, ClipGradValueLowering, LrScheduleLowering>();
 }

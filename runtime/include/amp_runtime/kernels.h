@@ -1154,15 +1154,29 @@ AMP_KERNEL_API amp_status_t amp_adafactor_update_multi(
     float beta2_decay, float eps1, float eps2, float d, float weight_decay,
     const int8_t *found_inf, void *stream);
 
-/* nn.clip_grad_norm (torch.nn.utils.clip_grad_norm_): with norm_i the f32 L2
- * norm of grads[i] and total = sqrt(sum_i norm_i^2) (f32),
+/* nn.clip_grad_norm (torch.nn.utils.clip_grad_norm_): with p = norm_type
+ * (> 0, or +inf), norm_i the f32 p-norm of grads[i] (sqrt of the sum of
+ * squares for p = 2, the sum of magnitudes for p = 1, the largest magnitude
+ * for p = inf with NaN winning, else powf(sum of powf(|x|, p), 1 / p)) and
+ * total the p-norm of the norm_i in the same way (f32),
  * coef = max_norm / (total + 1e-6) clamped to <= 1 (NaN stays NaN),
  * clipped[i] = grads[i] * coef. n_buffers >= 1 buffers with their own sizes
  * and dtypes; clipped[i] may equal grads[i]. *total_norm = total. */
 AMP_KERNEL_API amp_status_t amp_clip_grad_norm(
     int32_t n_buffers, const void *const *grads, void *const *clipped,
     const int64_t *sizes, const amp_dtype_t *dtypes, float max_norm,
-    float *total_norm, void *stream);
+    float norm_type, float *total_norm, void *stream);
+
+/* nn.clip_grad_value (torch.nn.utils.clip_grad_value_): clipped[i] =
+ * grads[i] clamped to [-clip_value, clip_value] (clip_value > 0, +inf
+ * allowed; NaN stays NaN), bitwise in each buffer's dtype. n_buffers >= 1
+ * buffers with their own sizes and dtypes; clipped[i] may equal grads[i]. */
+AMP_KERNEL_API amp_status_t amp_clip_grad_value(int32_t n_buffers,
+                                                const void *const *grads,
+                                                void *const *clipped,
+                                                const int64_t *sizes,
+                                                const amp_dtype_t *dtypes,
+                                                float clip_value, void *stream);
 
 /*===--- Loss scaling ----------------------------------------------------===*/
 

@@ -104,6 +104,30 @@ func.func @clip(%a: tensor<4xf32>) -> (tensor<f32>, tensor<f32>) {
 
 // -----
 
+// nn.clip_grad_value clamps in place too, and the nn.clip_grad_norm after
+// it scales the clamped values in the same buffer; each call gets its bound
+// and the norm its norm_type (inf).
+// CHECK-LABEL: func.func @clip_value_then_norm(
+// CHECK: %[[G:.*]] = llvm.call @amp_alloc(
+// CHECK: llvm.call @amp_unary(%{{.*}}, %{{.*}}, %[[G]],
+// CHECK-NOT: llvm.call @amp_alloc
+// CHECK-DAG: %[[CV:.*]] = llvm.mlir.constant(2.500000e-01 : f32) : f32
+// CHECK: llvm.call @amp_clip_grad_value(%{{.*}}, %[[VIN:.*]], %[[VOUT:.*]], %{{.*}}, %{{.*}}, %[[CV]], %{{.*}}) :
+// CHECK-DAG: %[[MAX:.*]] = llvm.mlir.constant(1.000000e+00 : f32) : f32
+// CHECK-DAG: %[[P:.*]] = llvm.mlir.constant(0x7F800000 : f32) : f32
+// CHECK: llvm.call @amp_clip_grad_norm(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[MAX]], %[[P]], %{{.*}}, %{{.*}}) :
+// CHECK-NOT: llvm.call @amp_alloc
+// CHECK: llvm.call @amp_reduce(%{{.*}}, %[[G]],
+func.func @clip_value_then_norm(%a: tensor<4xf32>) -> (tensor<f32>, tensor<f32>) {
+  %g = nn.neg %a : tensor<4xf32>
+  %v = nn.clip_grad_value %g {clip_value = 0.25 : f32} : tensor<4xf32>
+  %c, %norm = nn.clip_grad_norm %v {max_norm = 1.0 : f32, norm_type = 0x7F800000 : f32} : tensor<4xf32>
+  %s = nn.reduce_sum %c [0] : (tensor<4xf32>) -> tensor<f32>
+  return %s, %norm : tensor<f32>, tensor<f32>
+}
+
+// -----
+
 // Elementwise ops, softmax and its gradient reuse an operand of the
 // result's type that dies there: nn.add takes %n's buffer (the broadcast
 // %b never), nn.softmax too; nn.exp cannot take %s's (read later), so %e

@@ -274,6 +274,9 @@ func.func @optimizers(%p: tensor<64x128xf32>, %m: tensor<64x128xf32>, %step: ten
   // One clipped result per gradient, then the f32 total norm.
   // expected-remark @+1 {{inferred: 'tensor<64x128xf32>', 'tensor<8xf16>', 'tensor<2x2xbf16>', 'tensor<f32>'}}
   %5:4 = nn.clip_grad_norm %p, %h, %b {max_norm = 1.0 : f32} : tensor<64x128xf32>, tensor<8xf16>, tensor<2x2xbf16>
+  // One clipped result per gradient, and nothing else.
+  // expected-remark @+1 {{inferred: 'tensor<64x128xf32>', 'tensor<8xf16>', 'tensor<2x2xbf16>'}}
+  %6:3 = nn.clip_grad_value %p, %h, %b {clip_value = 1.0 : f32} : tensor<64x128xf32>, tensor<8xf16>, tensor<2x2xbf16>
   return
 }
 

@@ -2593,6 +2593,80 @@ func.func @clip_wrong_results(%g: tensor<8xf32>, %h: tensor<4xf16>) {
   return
 }
 
+// -----
+
+func.func @clip_zero_norm_type(%g: tensor<8xf32>) {
+  // expected-error @+1 {{'nn.clip_grad_norm' op norm_type must be > 0, got 0}}
+  %0:2 = nn.clip_grad_norm %g {max_norm = 1.0 : f32, norm_type = 0.0 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @clip_negative_infinite_norm_type(%g: tensor<8xf32>) {
+  // expected-error @+1 {{'nn.clip_grad_norm' op norm_type must be > 0, got -inf}}
+  %0:2 = nn.clip_grad_norm %g {max_norm = 1.0 : f32, norm_type = 0xFF800000 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @clip_nan_norm_type(%g: tensor<8xf32>) {
+  // expected-error @+1 {{'nn.clip_grad_norm' op norm_type must be > 0, got nan}}
+  %0:2 = nn.clip_grad_norm %g {max_norm = 1.0 : f32, norm_type = 0x7FC00000 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @clip_value_no_grads() {
+  // expected-error @+2 {{expects at least one gradient}}
+  // expected-error @+1 {{'nn.clip_grad_value' op failed to infer returned types}}
+  "nn.clip_grad_value"() {clip_value = 1.0 : f32} : () -> ()
+  return
+}
+
+// -----
+
+func.func @clip_value_zero(%g: tensor<8xf32>) {
+  // expected-error @+1 {{'nn.clip_grad_value' op clip_value must be > 0, got 0}}
+  %0 = nn.clip_grad_value %g {clip_value = 0.0 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @clip_value_negative(%g: tensor<8xf32>) {
+  // expected-error @+1 {{'nn.clip_grad_value' op clip_value must be > 0, got -1}}
+  %0 = nn.clip_grad_value %g {clip_value = -1.0 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @clip_value_nan(%g: tensor<8xf32>) {
+  // expected-error @+1 {{'nn.clip_grad_value' op clip_value must be > 0, got nan}}
+  %0 = nn.clip_grad_value %g {clip_value = 0x7FC00000 : f32} : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @clip_value_missing(%g: tensor<8xf32>) {
+  // expected-error @+1 {{'nn.clip_grad_value' op requires attribute 'clip_value'}}
+  %0 = nn.clip_grad_value %g : tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @clip_value_wrong_results(%g: tensor<8xf32>) {
+  // expected-error @+2 {{'nn.clip_grad_value' op inferred type(s) 'tensor<8xf32>' are incompatible with return type(s) of operation 'tensor<8xf16>'}}
+  // expected-error @+1 {{'nn.clip_grad_value' op failed to infer returned types}}
+  %0 = "nn.clip_grad_value"(%g) {clip_value = 1.0 : f32} : (tensor<8xf32>) -> tensor<8xf16>
+  return
+}
+
 //===----------------------------------------------------------------------===//
 // Dialect attributes
 //===----------------------------------------------------------------------===//

@@ -1673,6 +1673,39 @@ func.func @clip_grad_norm_infinite_max_norm(%g: tensor<64x128xf32>) -> (tensor<6
   return %clipped, %total_norm : tensor<64x128xf32>, tensor<f32>
 }
 
+// norm_type: the default 2 is elided; 1, 3.5 and inf print.
+// CHECK-LABEL: func.func @clip_grad_norm_types(
+// CHECK-SAME:    %[[G:.*]]: tensor<64x128xf32>, %[[H:.*]]: tensor<8xbf16>)
+// CHECK:         %[[C2:.*]]:2, %[[N2:.*]] = nn.clip_grad_norm %[[G]], %[[H]] {max_norm = 1.000000e+00 : f32} : tensor<64x128xf32>, tensor<8xbf16>
+// CHECK-NEXT:    %[[C1:.*]]:2, %[[N1:.*]] = nn.clip_grad_norm %[[G]], %[[H]] {max_norm = 1.000000e+00 : f32, norm_type = 1.000000e+00 : f32} : tensor<64x128xf32>, tensor<8xbf16>
+// CHECK-NEXT:    %[[CP:.*]]:2, %[[NP:.*]] = nn.clip_grad_norm %[[G]], %[[H]] {max_norm = 1.000000e+00 : f32, norm_type = 3.500000e+00 : f32} : tensor<64x128xf32>, tensor<8xbf16>
+// CHECK-NEXT:    %[[CI:.*]]:2, %[[NI:.*]] = nn.clip_grad_norm %[[G]], %[[H]] {max_norm = 1.000000e+00 : f32, norm_type = 0x7F800000 : f32} : tensor<64x128xf32>, tensor<8xbf16>
+// CHECK-NEXT:    return %[[N2]], %[[N1]], %[[NP]], %[[NI]]
+func.func @clip_grad_norm_types(%g: tensor<64x128xf32>, %h: tensor<8xbf16>) -> (tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>) {
+  %c2:2, %n2 = nn.clip_grad_norm %g, %h {max_norm = 1.0 : f32, norm_type = 2.0 : f32} : tensor<64x128xf32>, tensor<8xbf16>
+  %c1:2, %n1 = nn.clip_grad_norm %g, %h {max_norm = 1.0 : f32, norm_type = 1.0 : f32} : tensor<64x128xf32>, tensor<8xbf16>
+  %cp:2, %np = nn.clip_grad_norm %g, %h {max_norm = 1.0 : f32, norm_type = 3.5 : f32} : tensor<64x128xf32>, tensor<8xbf16>
+  %ci:2, %ni = nn.clip_grad_norm %g, %h {max_norm = 1.0 : f32, norm_type = 0x7F800000 : f32} : tensor<64x128xf32>, tensor<8xbf16>
+  return %n2, %n1, %np, %ni : tensor<f32>, tensor<f32>, tensor<f32>, tensor<f32>
+}
+
+// CHECK-LABEL: func.func @clip_grad_value(
+// CHECK-SAME:    %[[G0:.*]]: tensor<64x128xf32>, %[[G1:.*]]: tensor<128xf16>) -> (tensor<64x128xf32>, tensor<128xf16>)
+// CHECK:         %[[C:.*]]:2 = nn.clip_grad_value %[[G0]], %[[G1]] {clip_value = 5.000000e-01 : f32} : tensor<64x128xf32>, tensor<128xf16>
+// CHECK-NEXT:    return %[[C]]#0, %[[C]]#1
+func.func @clip_grad_value(%g0: tensor<64x128xf32>, %g1: tensor<128xf16>) -> (tensor<64x128xf32>, tensor<128xf16>) {
+  %c:2 = nn.clip_grad_value %g0, %g1 {clip_value = 0.5 : f32} : tensor<64x128xf32>, tensor<128xf16>
+  return %c#0, %c#1 : tensor<64x128xf32>, tensor<128xf16>
+}
+
+// clip_value = inf keeps every finite value.
+// CHECK-LABEL: func.func @clip_grad_value_infinite(
+// CHECK:         nn.clip_grad_value %{{.*}} {clip_value = 0x7F800000 : f32} : tensor<8xbf16>
+func.func @clip_grad_value_infinite(%g: tensor<8xbf16>) -> tensor<8xbf16> {
+  %c = nn.clip_grad_value %g {clip_value = 0x7F800000 : f32} : tensor<8xbf16>
+  return %c : tensor<8xbf16>
+}
+
 //===----------------------------------------------------------------------===//
 // Written forms
 //===----------------------------------------------------------------------===//

@@ -251,6 +251,15 @@ token) exported by both of PyTorch's exporters, as users get them:
                                        diffusers' EMAModel and timm's
                                        ModelEmaV3 after 10 SGD steps
                                        (write_ema, write_ema_warmup)
+  clip_norm_inf_torch_log.csv, clip_norm_l1_torch_log.csv,
+  clip_norm_p3_torch_log.csv, clip_value_torch_log.csv,
+  clip_value_then_norm_torch_log.csv
+                                       the BN CNN's losses (and the norms
+                                       clip_grad_norm_ returns) over 10 SGD
+                                       steps with clip_grad_norm_ of
+                                       norm_type inf, 1 and 3,
+                                       clip_grad_value_, and both
+                                       (write_grad_clipping)
 
 Needs PyPI's torch, onnx, onnxscript, transformers, diffusers and timm (not
 Debian packages), e.g.
@@ -1334,31 +1343,72 @@ def write_lr_schedules(names=None):
                 log.write(f"{step},{loss.item():.9g},{lr:.9g}\n")
 
 
-def write_grad_norm():
-    """bn_cnn_eval.onnx trained by PyTorch on its 16 rows (one full batch per
-    step) with gradient clipping and a StepLR schedule, logging what amp's
-    step reports besides the loss: the lr of each step and the gradient
-    norm that clip_grad_norm_ returns (grad_norm_torch_log.csv), as
-    test/Import/lr-schedule.test trains it with clip-norm=1.2 (the first
-    steps are clipped, the later ones not)."""
+def train_clipped(name, clip, schedule=False):
+    """bn_cnn_eval.onnx trained by PyTorch on its 16 rows (one full batch
+    per step) with SGD(lr=0.1, momentum=0.9), clip(params) between
+    backward() and step(), logging each step's loss, with `schedule` a
+    StepLR(3, gamma=0.5) and the step's lr, and the norm clip returns when
+    it returns one (name_torch_log.csv)."""
     model, features, labels = bn_cnn_model()
     model.train()
     x = torch.tensor(features / 16.0, dtype=torch.float32).reshape(16, 1, 8, 8)
     y = torch.tensor(labels)
     opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
     scheduler = torch.optim.lr_scheduler.StepLR(opt, 3, gamma=0.5)
-    with open(os.path.join(HERE, "grad_norm_torch_log.csv"), "w") as log:
-        log.write("step,loss,lr,grad_norm\n")
-        for step in range(1, 11):
-            lr = opt.param_groups[0]["lr"]
-            opt.zero_grad()
-            loss = nn.functional.cross_entropy(model(x), y)
-            loss.backward()
-            norm = nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.2)
-            opt.step()
+    rows = []
+    for step in range(1, 11):
+        lr = opt.param_groups[0]["lr"]
+        opt.zero_grad()
+        loss = nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+        norm = clip(list(model.parameters()))
+        opt.step()
+        if schedule:
             scheduler.step()
-            log.write(f"{step},{loss.item():.9g},{lr:.9g},"
-                      f"{norm.item():.9g}\n")
+        rows.append([step, f"{loss.item():.9g}"] +
+                    ([f"{lr:.9g}"] if schedule else []) +
+                    ([f"{norm.item():.9g}"] if norm is not None else []))
+    header = (["step", "loss"] + (["lr"] if schedule else []) +
+              (["grad_norm"] if norm is not None else []))
+    with open(os.path.join(HERE, f"{name}_torch_log.csv"), "w") as log:
+        log.write(",".join(header) + "\n")
+        for row in rows:
+            log.write(",".join(str(v) for v in row) + "\n")
+
+
+def write_grad_norm():
+    """The gradient norm that clip_grad_norm_ returns besides the loss and
+    the lr (grad_norm_torch_log.csv), as test/Import/lr-schedule.test trains
+    it with clip-norm=1.2 and a StepLR schedule (the first steps are
+    clipped, the later ones not)."""
+    train_clipped("grad_norm", lambda params: nn.utils.clip_grad_norm_(
+        params, max_norm=1.2), schedule=True)
+
+
+def write_grad_clipping():
+    """The clipping of test/Import/grad-clipping.test
+    (clip_<name>_torch_log.csv): clip_grad_norm_ with norm_type inf
+    (max_norm 0.15; the first step's norm is 0.28), 1 (20; 36.9) and 3
+    (0.4; 0.74), clip_grad_value_(0.05) (about half of the first step's
+    gradient elements are larger), and clip_grad_value_(0.1) then
+    clip_grad_norm_(0.8)."""
+    def norm(max_norm, norm_type):
+        return lambda params: nn.utils.clip_grad_norm_(
+            params, max_norm=max_norm, norm_type=norm_type)
+
+    def value(clip_value):
+        return lambda params: nn.utils.clip_grad_value_(params, clip_value)
+
+    def value_then_norm(params):
+        nn.utils.clip_grad_value_(params, 0.1)
+        return nn.utils.clip_grad_norm_(params, max_norm=0.8)
+
+    for name, clip in [("clip_norm_inf", norm(0.15, float("inf"))),
+                       ("clip_norm_l1", norm(20.0, 1.0)),
+                       ("clip_norm_p3", norm(0.4, 3.0)),
+                       ("clip_value", value(0.05)),
+                       ("clip_value_then_norm", value_then_norm)]:
+        train_clipped(name, clip)
 
 
 def optimizer_runs():
@@ -2828,6 +2878,7 @@ def main():
     write_ema()
     write_ema_warmup()
     write_grad_norm()
+    write_grad_clipping()
     write_activations()
     write_resize()
     write_group_norm()

@@ -13,7 +13,9 @@
 // a byte-exact copy, NaN payloads included. amp_clip_grad_norm sums in a
 // different order on each backend: the norm within the sum of both
 // worst-case bounds (below), each clipped value within that plus one
-// rounding; with coefficient 1 the clipped values are bitwise. Adafactor
+// rounding; with coefficient 1 the clipped values are bitwise (the max
+// norm is exact, a general p adds powf's error). amp_clip_grad_value is
+// bitwise. Adafactor
 // sums too (rows, columns, norms): within bounds derived in its section,
 // its step counter and unfactored variance bitwise.
 //
@@ -1803,45 +1805,67 @@ AMP_COMPARE_CASE(optimizer_lr_factor_multi) {
 // Gradient-norm clipping
 //===----------------------------------------------------------------------===//
 
-/// amp_clip_grad_norm on `b`: the clipped buffers, then the total norm.
-std::vector<Host> runClip(Backend &b, const MixedList &l,
-                          const std::vector<Host> &grads, float maxNorm,
-                          bool inPlace) {
+/// The (grad, clipped) lists of a clipping call on `b`: `call(in, out)`,
+/// out of place or in place; returns the clipped buffers.
+template <typename Call>
+std::vector<Host> runClipping(Backend &b, const MixedList &l,
+                              const std::vector<Host> &grads, bool inPlace,
+                              Call call) {
   const int32_t n = static_cast<int32_t>(l.sizes.size());
   DevList g = uploadList(b, grads, l.offsets);
   std::vector<Host> zero;
   for (int32_t i = 0; i < n; ++i)
     zero.push_back(zeros(l.dtypes[i], l.sizes[i]));
   DevList out = inPlace ? DevList() : uploadList(b, zero, l.offsets);
+  call(n, g.in(), inPlace ? g.out() : out.out());
+  return downloadList(b, inPlace ? g : out);
+}
+
+/// amp_clip_grad_norm on `b`: the clipped buffers, then the total norm.
+std::vector<Host> runClip(Backend &b, const MixedList &l,
+                          const std::vector<Host> &grads, float maxNorm,
+                          bool inPlace, float normType = 2.0f) {
   Buf total = b.upload(zeros(AMP_DTYPE_F32, 1));
-  b.ok(AMP_CALL(b, amp_clip_grad_norm, n, g.in(), inPlace ? g.out() : out.out(),
-                l.sizes.data(), l.dtypes.data(), maxNorm,
-                static_cast<float *>(total.ptr), nullptr));
-  std::vector<Host> res = downloadList(b, inPlace ? g : out);
+  std::vector<Host> res = runClipping(
+      b, l, grads, inPlace,
+      [&](int32_t n, const void *const *in, void *const *out) {
+        b.ok(AMP_CALL(b, amp_clip_grad_norm, n, in, out, l.sizes.data(),
+                      l.dtypes.data(), maxNorm, normType,
+                      static_cast<float *>(total.ptr), nullptr));
+      });
   res.push_back(b.download(total));
   return res;
 }
 
-/// The relative error bound of the norm on either backend, added: the
-/// reference's (256 + n/256 + buffers + 6) u (blocks of 256 sequential
-/// terms, OptimizerTest.cpp) and the CUDA kernels' (64 sequential terms per
-/// thread, three trees of 256, n/2^22 and buffers/256 sequential terms, the
-/// square roots: 100 + n/2^22 + buffers/256) u, with u = 2^-24.
-double normBound(const MixedList &l) {
+/// The relative error bound of the 2-norm and the 1-norm on either backend,
+/// added: the reference's (256 + n/256 + buffers + 6) u (blocks of 256
+/// sequential terms, OptimizerTest.cpp) and the CUDA kernels' (64
+/// sequential terms per thread, three trees of 256, n/2^22 and buffers/256
+/// sequential terms, the square roots: 100 + n/2^22 + buffers/256) u, with
+/// u = 2^-24. A general p adds powf's error on both (glibc's 1 ulp and
+/// CUDA's 4, in the terms and the root: 16 u), the sum's error scaled by
+/// the root's 1/p; the maximum of the inf norm is exact.
+double normBound(const MixedList &l, float normType = 2.0f) {
+  if (std::isinf(normType))
+    return 0;
   double n = 0;
   for (int64_t s : l.sizes)
     n += double(s);
   const double buffers = double(l.sizes.size());
-  return (256 + n / 256 + buffers + 6 + 100 + n / 4194304 + buffers / 256) *
-         std::ldexp(1.0, -24);
+  const double sums =
+      (256 + n / 256 + buffers + 6 + 100 + n / 4194304 + buffers / 256) *
+      std::ldexp(1.0, -24);
+  if (normType == 1.0f || normType == 2.0f)
+    return sums;
+  return sums * std::max(1.0, 1.0 / normType) + 16 * std::ldexp(1.0, -24);
 }
 
 void compareClip(Context &c, const std::string &what, const MixedList &l,
                  const std::vector<Host> &grads, float maxNorm, bool inPlace,
-                 bool exactValues) {
-  auto ref = runClip(*c.ref, l, grads, maxNorm, inPlace);
-  auto dev = runClip(*c.dev, l, grads, maxNorm, inPlace);
-  const double rel = normBound(l);
+                 bool exactValues, float normType = 2.0f) {
+  auto ref = runClip(*c.ref, l, grads, maxNorm, inPlace, normType);
+  auto dev = runClip(*c.dev, l, grads, maxNorm, inPlace, normType);
+  const double rel = normBound(l, normType);
   c.expectClose(what + " total_norm", ref.back(), dev.back(),
                 Tolerance::close(0, rel));
   // coef = max_norm / (total + 1e-6): the norm's error plus one rounding
@@ -1880,29 +1904,101 @@ AMP_COMPARE_CASE(optimizer_clip_grad_norm) {
               false, false);
 }
 
+AMP_COMPARE_CASE(optimizer_clip_grad_norm_types) {
+  // clip_grad_norm_'s other norms: the 1-norm, the max norm (its blocks and
+  // trees take the NaN-winning maximum) and general p, over mixed buffers,
+  // one large buffer and more buffers than one CUDA launch holds.
+  for (float p : {1.0f, INFINITY, 3.0f, 0.5f}) {
+    const std::string norm = " norm_type " + std::to_string(p);
+    MixedList l = mixedList(23, false);
+    auto grads = randomList(c, l, -1, 1);
+    for (bool inPlace : {false, true})
+      compareClip(c, "clip 23 buffers" + norm + (inPlace ? " in place" : ""), l,
+                  grads, 0.5f, inPlace, false, p);
+    compareClip(c, "clip 23 buffers, no clipping" + norm, l, grads, 1e30f,
+                false, true, p);
+    MixedList big{{int64_t{3} << 20}, {AMP_DTYPE_F32}, {0}};
+    compareClip(c, "clip n=3M" + norm, big, randomList(c, big, -1, 1), 0.5f,
+                false, false, p);
+    MixedList many = mixedList(1200, true);
+    compareClip(c, "clip 1200 buffers" + norm, many, randomList(c, many, -1, 1),
+                2.0f, false, false, p);
+  }
+}
+
 AMP_COMPARE_CASE(optimizer_clip_grad_norm_nonfinite) {
   // A NaN or an inf in the last element of the last buffer: the total norm
   // is NaN or inf on both backends, and so is every coefficient (NaN: every
-  // value NaN; inf: coef 0, so zeros, and NaN for the inf itself).
+  // value NaN; inf: coef 0, so zeros, and NaN for the inf itself), for the
+  // 2-norm, the max norm and a general p.
   // The last buffer: 7 f32 elements, or 16385 f16 ones (past a chunk).
-  for (auto [special, count] :
-       {std::pair{double(NAN), 13}, std::pair{double(INFINITY), 16},
-        std::pair{double(NAN), 16}}) {
-    MixedList l = mixedList(count, false);
-    auto grads = randomList(c, l, -1, 1);
-    grads.back().set(grads.back().numel() - 1, special);
-    auto ref = runClip(*c.ref, l, grads, 1.0f, false);
-    auto dev = runClip(*c.dev, l, grads, 1.0f, false);
-    const std::string what =
-        std::string("clip with ") + (std::isnan(special) ? "NaN" : "inf");
+  for (float p : {2.0f, INFINITY, 3.0f})
+    for (auto [special, count] :
+         {std::pair{double(NAN), 13}, std::pair{double(INFINITY), 16},
+          std::pair{double(NAN), 16}}) {
+      MixedList l = mixedList(count, false);
+      auto grads = randomList(c, l, -1, 1);
+      grads.back().set(grads.back().numel() - 1, special);
+      auto ref = runClip(*c.ref, l, grads, 1.0f, false, p);
+      auto dev = runClip(*c.dev, l, grads, 1.0f, false, p);
+      const std::string what = std::string("clip with ") +
+                               (std::isnan(special) ? "NaN" : "inf") +
+                               " norm_type " + std::to_string(p);
+      for (size_t i = 0; i < ref.size(); ++i)
+        c.expectClose(what + " output " + std::to_string(i), ref[i], dev[i],
+                      Tolerance::exact());
+      ++c.checks;
+      if (std::isnan(special) != std::isnan(dev.back().get(0)) ||
+          std::isinf(special) != std::isinf(dev.back().get(0)))
+        c.fail(what + ": total_norm " + std::to_string(dev.back().get(0)));
+    }
+}
+
+//===----------------------------------------------------------------------===//
+// Gradient-value clipping
+//===----------------------------------------------------------------------===//
+
+/// amp_clip_grad_value on `b`: the clipped buffers.
+std::vector<Host> runClipValue(Backend &b, const MixedList &l,
+                               const std::vector<Host> &grads, float clipValue,
+                               bool inPlace) {
+  return runClipping(b, l, grads, inPlace,
+                     [&](int32_t n, const void *const *in, void *const *out) {
+                       b.ok(AMP_CALL(b, amp_clip_grad_value, n, in, out,
+                                     l.sizes.data(), l.dtypes.data(), clipValue,
+                                     nullptr));
+                     });
+}
+
+AMP_COMPARE_CASE(optimizer_clip_grad_value) {
+  // A clamp: bitwise on both backends, NaN payloads and infinities in
+  // every dtype included.
+  auto compare = [&](const std::string &what, const MixedList &l,
+                     const std::vector<Host> &grads, float clipValue,
+                     bool inPlace) {
+    auto ref = runClipValue(*c.ref, l, grads, clipValue, inPlace);
+    auto dev = runClipValue(*c.dev, l, grads, clipValue, inPlace);
     for (size_t i = 0; i < ref.size(); ++i)
-      c.expectClose(what + " output " + std::to_string(i), ref[i], dev[i],
+      c.expectClose(what + " clipped " + std::to_string(i), ref[i], dev[i],
                     Tolerance::exact());
-    ++c.checks;
-    if (std::isnan(special) != std::isnan(dev.back().get(0)) ||
-        std::isinf(special) != std::isinf(dev.back().get(0)))
-      c.fail(what + ": total_norm " + std::to_string(dev.back().get(0)));
+  };
+  for (bool inPlace : {false, true}) {
+    MixedList l = mixedList(23, false);
+    auto grads = randomList(c, l, -2, 2);
+    grads.front().set(0, NAN);
+    grads.back().set(grads.back().numel() - 1, -INFINITY);
+    for (float v : {0.5f, 0.1f, INFINITY})
+      compare("clip value " + std::to_string(v) + (inPlace ? " in place" : ""),
+              l, grads, v, inPlace);
   }
+  MixedList big{{int64_t{3} << 20}, {AMP_DTYPE_BF16}, {0}};
+  compare("clip value n=3M", big, randomList(c, big, -1, 1), 0.25f, false);
+  MixedList many = mixedList(1200, true);
+  compare("clip value 1200 buffers", many, randomList(c, many, -1, 1), 0.25f,
+          false);
+  MixedList empty{{0, 0}, {AMP_DTYPE_F16, AMP_DTYPE_F32}, {0, 0}};
+  compare("clip value empty buffers", empty, randomList(c, empty, -1, 1), 1.0f,
+          false);
 }
 
 //===----------------------------------------------------------------------===//
@@ -2092,15 +2188,27 @@ AMP_COMPARE_CASE(optimizer_errors) {
   });
   both("clip no buffers", [&](Backend &b) {
     return AMP_CALL(b, amp_clip_grad_norm, 0, ins, outs, sizes, dtypes, 1.0f,
-                    step, nullptr);
+                    2.0f, step, nullptr);
   });
   both("clip max_norm 0", [&](Backend &b) {
     return AMP_CALL(b, amp_clip_grad_norm, 2, ins, outs, sizes, dtypes, 0.0f,
-                    step, nullptr);
+                    2.0f, step, nullptr);
+  });
+  both("clip norm_type 0", [&](Backend &b) {
+    return AMP_CALL(b, amp_clip_grad_norm, 2, ins, outs, sizes, dtypes, 1.0f,
+                    0.0f, step, nullptr);
   });
   both("clip NULL total_norm", [&](Backend &b) {
     return AMP_CALL(b, amp_clip_grad_norm, 2, ins, outs, sizes, dtypes, 1.0f,
-                    nullptr, nullptr);
+                    2.0f, nullptr, nullptr);
+  });
+  both("clip value no buffers", [&](Backend &b) {
+    return AMP_CALL(b, amp_clip_grad_value, 0, ins, outs, sizes, dtypes, 1.0f,
+                    nullptr);
+  });
+  both("clip value NaN", [&](Backend &b) {
+    return AMP_CALL(b, amp_clip_grad_value, 2, ins, outs, sizes, dtypes, NAN,
+                    nullptr);
   });
 }
 

@@ -248,8 +248,16 @@ TEST(KernelErrors, NullPointersAreRejectedEverywhere) {
              void *out[] = {a};
              const int64_t n = 16;
              const amp_dtype_t d = AMP_DTYPE_F32;
-             return amp_clip_grad_norm(1, in, out, &n, &d, 1.0f, nullptr,
+             return amp_clip_grad_norm(1, in, out, &n, &d, 1.0f, 2.0f, nullptr,
                                        nullptr);
+           }},
+          {"amp_clip_grad_value: clip_value (0) must be > 0",
+           [&] {
+             const void *in[] = {a};
+             void *out[] = {a};
+             const int64_t n = 16;
+             const amp_dtype_t d = AMP_DTYPE_F32;
+             return amp_clip_grad_value(1, in, out, &n, &d, 0.0f, nullptr);
            }},
           {"amp_unscale_and_check: found_inf is NULL",
            [&] {

@@ -30,8 +30,9 @@
 // alpha/denom u within the sum of those and 3u, the param within
 // 2 (3u|p decay| + u|p'| + e(update)|update|).
 // clip_grad_norm: the total norm within (256 + n/256 + buffers + 6) u of
-// relative error (blocked f32 sums of squares), each clipped value within
-// that plus 4u, relative.
+// relative error (blocked f32 sums of squares or magnitudes; 8u more for a
+// general p's powf, all times 1/p when p < 1; exact for inf), each clipped
+// value within that plus 4u, relative. clip_grad_value: bitwise torch.clamp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -1640,80 +1641,226 @@ TEST(LrFactor, FollowsTheScheduleOverSteps) {
 // clip_grad_norm
 //===----------------------------------------------------------------------===//
 
-TEST(ClipGradNorm, MatchesPyTorchOverMixedBuffers) {
-  std::mt19937 rng(101);
-  const amp_dtype_t dtypes[] = {AMP_DTYPE_F32, AMP_DTYPE_F16, AMP_DTYPE_BF16};
-  const int64_t sizes[] = {1000, 37, 129};
-  std::vector<Tensor> grads;
-  for (int i = 0; i < 3; ++i)
-    grads.push_back(randomTensor(dtypes[i], {sizes[i]}, rng));
-  // torch.nn.utils.clip_grad_norm_ in f64: the norm of the per-gradient
-  // norms, coef = max_norm / (total + 1e-6) clamped to 1.
-  double sumNormsSq = 0;
-  for (const Tensor &g : grads) {
-    double sq = 0;
-    for (int64_t k = 0; k < g.size(); ++k)
-      sq += g.get(k) * g.get(k);
-    sumNormsSq += sq;
+/// Runs `call(in, out)` over the gradients `grads`, out of place or in
+/// place, and returns the buffers it wrote.
+template <typename Call>
+std::vector<Tensor> runClipping(const std::vector<Tensor> &grads, bool inPlace,
+                                Call call) {
+  std::vector<Tensor> out;
+  for (const Tensor &g : grads)
+    out.push_back(inPlace ? g : sentinelTensor(g.dtype(), g.shape()));
+  std::vector<const void *> inPtrs;
+  std::vector<void *> outPtrs;
+  for (size_t i = 0; i < grads.size(); ++i) {
+    inPtrs.push_back(inPlace ? out[i].data() : grads[i].data());
+    outPtrs.push_back(out[i].data());
   }
-  const double total = std::sqrt(sumNormsSq);
-  const double relTotal = (256 + 1000.0 / 256 + 3 + 6) * kU;
-  for (float maxNorm : {1.0f, 5.5f, 100.0f, INFINITY}) {
-    for (bool inPlace : {false, true}) {
-      std::vector<Tensor> in = grads, out;
-      std::vector<const void *> inPtrs;
-      std::vector<void *> outPtrs;
-      for (int i = 0; i < 3; ++i) {
-        out.push_back(inPlace ? in[i] : sentinelTensor(dtypes[i], {sizes[i]}));
+  call(inPtrs.data(), outPtrs.data());
+  return out;
+}
+
+/// Three gradients of mixed dtypes and sizes, values in [-1, 1].
+struct MixedGrads {
+  const amp_dtype_t dtypes[3] = {AMP_DTYPE_F32, AMP_DTYPE_F16, AMP_DTYPE_BF16};
+  const int64_t sizes[3] = {1000, 37, 129};
+  std::vector<Tensor> grads;
+  explicit MixedGrads(unsigned seed) {
+    std::mt19937 rng(seed);
+    for (int i = 0; i < 3; ++i)
+      grads.push_back(randomTensor(dtypes[i], {sizes[i]}, rng));
+  }
+};
+
+TEST(ClipGradNorm, MatchesPyTorchOverMixedBuffers) {
+  MixedGrads m(101);
+  // torch.nn.utils.clip_grad_norm_(norm_type=p) in f64: the p-norm of the
+  // per-gradient p-norms (the largest magnitude for inf), coef = max_norm /
+  // (total + 1e-6) clamped to 1.
+  for (float p : {2.0f, 1.0f, INFINITY, 3.0f, 0.5f}) {
+    double acc = 0;
+    for (const Tensor &g : m.grads)
+      for (int64_t k = 0; k < g.size(); ++k) {
+        const double a = std::fabs(g.get(k));
+        acc = std::isinf(p) ? std::max(acc, a) : acc + std::pow(a, p);
       }
-      for (int i = 0; i < 3; ++i) {
-        inPtrs.push_back(inPlace ? out[i].data() : in[i].data());
-        outPtrs.push_back(out[i].data());
-      }
-      float norm = -1.0f;
-      ASSERT_TRUE(
-          isOk(amp_clip_grad_norm(3, inPtrs.data(), outPtrs.data(), sizes,
-                                  dtypes, maxNorm, &norm, nullptr)));
-      EXPECT_NEAR(norm, total, 2 * relTotal * total);
-      const double coef = std::min(1.0, maxNorm / (total + 1e-6));
-      for (int i = 0; i < 3; ++i) {
-        if (coef == 1.0) { // multiplying by exactly 1 changes no bits
-          EXPECT_TRUE(out[i].sameBits(grads[i])) << "max_norm " << maxNorm;
-          continue;
+    const double total = std::isinf(p) ? acc : std::pow(acc, 1.0 / p);
+    // Blocked f32 sums of the terms (the maximum is exact); a power's
+    // terms and root add powf's error, scaled by the root's 1 / p.
+    const bool power = !std::isinf(p) && p != 1.0f && p != 2.0f;
+    const double relTotal =
+        std::isinf(p) ? 0.0
+                      : (256 + 1000.0 / 256 + 3 + 6 + (power ? 8 : 0)) * kU *
+                            std::max(1.0, 1.0 / p);
+    for (float maxNorm : {1.0f, 5.5f, 100.0f, INFINITY}) {
+      for (bool inPlace : {false, true}) {
+        float norm = -1.0f;
+        std::vector<Tensor> out =
+            runClipping(m.grads, inPlace, [&](const void **in, void **outs) {
+              ASSERT_TRUE(isOk(amp_clip_grad_norm(
+                  3, in, outs, m.sizes, m.dtypes, maxNorm, p, &norm, nullptr)));
+            });
+        std::string what =
+            "p " + std::to_string(p) + " max_norm " + std::to_string(maxNorm);
+        EXPECT_NEAR(norm, total, 2 * relTotal * total) << what;
+        const double coef = std::min(1.0, maxNorm / (total + 1e-6));
+        for (int i = 0; i < 3; ++i) {
+          if (coef == 1.0) { // multiplying by exactly 1 changes no bits
+            EXPECT_TRUE(out[i].sameBits(m.grads[i])) << what;
+            continue;
+          }
+          std::vector<double> ref, tol;
+          for (int64_t k = 0; k < m.sizes[i]; ++k) {
+            double r = m.grads[i].get(k) * coef;
+            ref.push_back(r);
+            tol.push_back(
+                outTol(m.dtypes[i], r, 2 * std::fabs(r) * (relTotal + 4 * kU)));
+          }
+          EXPECT_TRUE(allClose(out[i], ref, tol,
+                               what + " clipped buffer " + std::to_string(i)));
         }
-        std::vector<double> ref, tol;
-        for (int64_t k = 0; k < sizes[i]; ++k) {
-          double r = grads[i].get(k) * coef;
-          ref.push_back(r);
-          tol.push_back(
-              outTol(dtypes[i], r, 2 * std::fabs(r) * (relTotal + 4 * kU)));
-        }
-        EXPECT_TRUE(
-            allClose(out[i], ref, tol, "clipped buffer " + std::to_string(i)));
       }
     }
   }
 }
 
+/// The 2-norm through amp_clip_grad_norm's p-norm path (p = 2 rounded up
+/// to the next float) and its own agree to the sums' rounding.
+TEST(ClipGradNorm, PowerPathAgreesWithSquares) {
+  MixedGrads m(7);
+  float two = 2.0f, nearTwo = std::nextafter(2.0f, 3.0f), normTwo = 0,
+        normNear = 0;
+  for (auto [p, norm] : {std::pair{two, &normTwo}, {nearTwo, &normNear}})
+    runClipping(m.grads, false, [&](const void **in, void **out) {
+      ASSERT_TRUE(isOk(amp_clip_grad_norm(3, in, out, m.sizes, m.dtypes,
+                                          INFINITY, p, norm, nullptr)));
+    });
+  EXPECT_NEAR(normNear, normTwo, 1e-5 * normTwo);
+  EXPECT_NE(normNear, 0.0f);
+}
+
 TEST(ClipGradNorm, NaNPropagatesAsInPyTorch) {
+  // Every norm: a NaN element makes the total and every clipped value NaN.
+  for (float p : {2.0f, 1.0f, INFINITY, 3.0f}) {
+    Tensor g(AMP_DTYPE_F32, {3});
+    g.set(0, 1.0);
+    g.set(1, std::numeric_limits<double>::quiet_NaN());
+    g.set(2, -4.0);
+    const void *in[] = {g.data()};
+    void *out[] = {g.data()};
+    const int64_t size = 3;
+    const amp_dtype_t dtype = AMP_DTYPE_F32;
+    float norm = 0;
+    ASSERT_TRUE(isOk(amp_clip_grad_norm(1, in, out, &size, &dtype, 1.0f, p,
+                                        &norm, nullptr)));
+    EXPECT_TRUE(std::isnan(norm)) << "p " << p;
+    EXPECT_TRUE(std::isnan(g.get(0)) && std::isnan(g.get(2))) << "p " << p;
+  }
+  // inf: the max norm is inf, the coefficient 0: the finite values become
+  // 0 and the inf NaN (inf * 0), as PyTorch's.
+  Tensor g(AMP_DTYPE_F32, {2});
+  g.set(0, 0.5);
+  g.set(1, -std::numeric_limits<double>::infinity());
+  const void *in[] = {g.data()};
+  void *out[] = {g.data()};
+  const int64_t size = 2;
+  const amp_dtype_t dtype = AMP_DTYPE_F32;
+  float norm = 0;
+  ASSERT_TRUE(isOk(amp_clip_grad_norm(1, in, out, &size, &dtype, 1.0f, INFINITY,
+                                      &norm, nullptr)));
+  EXPECT_EQ(norm, INFINITY);
+  EXPECT_EQ(g.get(0), 0.0);
+  EXPECT_TRUE(std::isnan(g.get(1)));
+}
+
+TEST(ClipGradNorm, RejectsBadArguments) {
   Tensor g(AMP_DTYPE_F32, {3});
-  g.set(0, 1.0);
-  g.set(1, std::numeric_limits<double>::quiet_NaN());
   const void *in[] = {g.data()};
   void *out[] = {g.data()};
   const int64_t size = 3;
   const amp_dtype_t dtype = AMP_DTYPE_F32;
   float norm = 0;
-  ASSERT_TRUE(isOk(
-      amp_clip_grad_norm(1, in, out, &size, &dtype, 1.0f, &norm, nullptr)));
-  EXPECT_TRUE(std::isnan(norm));
-  EXPECT_TRUE(std::isnan(g.get(0)) && std::isnan(g.get(2)));
   EXPECT_TRUE(failsWith(
-      amp_clip_grad_norm(1, in, out, &size, &dtype, 0.0f, &norm, nullptr),
+      amp_clip_grad_norm(1, in, out, &size, &dtype, 0.0f, 2.0f, &norm, nullptr),
       AMP_STATUS_INVALID_ARGUMENT, "max_norm"));
   EXPECT_TRUE(failsWith(
-      amp_clip_grad_norm(0, in, out, &size, &dtype, 1.0f, &norm, nullptr),
+      amp_clip_grad_norm(0, in, out, &size, &dtype, 1.0f, 2.0f, &norm, nullptr),
       AMP_STATUS_INVALID_ARGUMENT, "n_buffers"));
+  for (float p : {0.0f, -1.0f, -INFINITY, NAN})
+    EXPECT_TRUE(failsWith(
+        amp_clip_grad_norm(1, in, out, &size, &dtype, 1.0f, p, &norm, nullptr),
+        AMP_STATUS_INVALID_ARGUMENT, "norm_type"))
+        << p;
+}
+
+//===----------------------------------------------------------------------===//
+// clip_grad_value
+//===----------------------------------------------------------------------===//
+
+TEST(ClipGradValue, ClampsEveryDtypeBitwise) {
+  MixedGrads m(33);
+  for (float c : {0.25f, 0.1f, 1.0f, INFINITY}) {
+    for (bool inPlace : {false, true}) {
+      std::vector<Tensor> out =
+          runClipping(m.grads, inPlace, [&](const void **in, void **outs) {
+            ASSERT_TRUE(isOk(amp_clip_grad_value(3, in, outs, m.sizes, m.dtypes,
+                                                 c, nullptr)));
+          });
+      // torch.clamp of each dtype with a Python float bound: compared in
+      // f32, the bound rounded to the dtype where it clamps.
+      for (int i = 0; i < 3; ++i) {
+        Tensor ref(m.dtypes[i], {m.sizes[i]});
+        int64_t clamped = 0;
+        for (int64_t k = 0; k < m.sizes[i]; ++k) {
+          const double v = m.grads[i].get(k);
+          const double b = static_cast<double>(c);
+          ref.set(k, v < -b ? roundViaF32(m.dtypes[i], -b)
+                            : (v > b ? roundViaF32(m.dtypes[i], b) : v));
+          clamped += std::fabs(v) > b;
+        }
+        EXPECT_TRUE(out[i].sameBits(ref))
+            << "clip_value " << c << " buffer " << i;
+        if (c == 0.25f)
+          EXPECT_GT(clamped, 0) << "buffer " << i;
+      }
+    }
+  }
+}
+
+TEST(ClipGradValue, KeepsNaNAndClampsInfinities) {
+  Tensor g(AMP_DTYPE_BF16, {4});
+  g.set(0, std::numeric_limits<double>::quiet_NaN());
+  g.set(1, std::numeric_limits<double>::infinity());
+  g.set(2, -std::numeric_limits<double>::infinity());
+  g.set(3, 0.125);
+  const void *in[] = {g.data()};
+  void *out[] = {g.data()};
+  const int64_t size = 4;
+  const amp_dtype_t dtype = AMP_DTYPE_BF16;
+  ASSERT_TRUE(
+      isOk(amp_clip_grad_value(1, in, out, &size, &dtype, 0.5f, nullptr)));
+  EXPECT_TRUE(std::isnan(g.get(0)));
+  EXPECT_EQ(g.get(1), 0.5);
+  EXPECT_EQ(g.get(2), -0.5);
+  EXPECT_EQ(g.get(3), 0.125);
+}
+
+TEST(ClipGradValue, RejectsBadArguments) {
+  Tensor g(AMP_DTYPE_F32, {3});
+  const void *in[] = {g.data()};
+  void *out[] = {g.data()};
+  const int64_t size = 3;
+  const amp_dtype_t dtype = AMP_DTYPE_F32;
+  for (float c : {0.0f, -1.0f, NAN})
+    EXPECT_TRUE(
+        failsWith(amp_clip_grad_value(1, in, out, &size, &dtype, c, nullptr),
+                  AMP_STATUS_INVALID_ARGUMENT, "clip_value"))
+        << c;
+  EXPECT_TRUE(
+      failsWith(amp_clip_grad_value(0, in, out, &size, &dtype, 1.0f, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT, "n_buffers"));
+  const amp_dtype_t i32 = AMP_DTYPE_I32;
+  EXPECT_FALSE(
+      isOk(amp_clip_grad_value(1, in, out, &size, &i32, 1.0f, nullptr)));
 }
 
 //===----------------------------------------------------------------------===//

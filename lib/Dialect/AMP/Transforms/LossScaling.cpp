@@ -67,6 +67,18 @@ struct LossScalingPass : amp::impl::LossScalingBase<LossScalingPass> {
 };
 } // namespace
 
+/// What a clipped gradient clips: through a chain of clipping ops (values
+/// clipped, then the norm), the gradient the first of them reads.
+static Value beforeClipping(Value grad) {
+  while (auto clip = grad.getDefiningOp<nn::GradientClipOpInterface>()) {
+    unsigned i = cast<OpResult>(grad).getResultNumber();
+    if (i >= clip.getGradsMutable().size())
+      break;
+    grad = clip.getGradsMutable()[i].get();
+  }
+  return grad;
+}
+
 /// Every update's gradient must come from a seed, and no value computed from
 /// a seed may leave the function except through an update (it would leave
 /// scaled).
@@ -83,16 +95,15 @@ LogicalResult LossScalingPass::checkGradientFlow(
       continue;
     for (Operation *user : v.getUsers()) {
       // Updates and clipping see unscaled gradients after the rewrite.
-      if (isa<nn::OptimizerUpdateOpInterface, nn::ClipGradNormOp>(user))
+      if (isa<nn::OptimizerUpdateOpInterface, nn::GradientClipOpInterface>(
+              user))
         continue;
       llvm::append_range(work, user->getResults());
     }
   }
   for (Operation *update : updates) {
-    Value grad =
-        cast<nn::OptimizerUpdateOpInterface>(update).getGradMutable().get();
-    if (auto clip = grad.getDefiningOp<nn::ClipGradNormOp>())
-      grad = clip.getGrads()[cast<OpResult>(grad).getResultNumber()];
+    Value grad = beforeClipping(
+        cast<nn::OptimizerUpdateOpInterface>(update).getGradMutable().get());
     if (!scaled.contains(grad))
       return update->emitError(
           "the gradient of this update does not come from nn.grad_seed: loss "
@@ -118,7 +129,7 @@ LogicalResult LossScalingPass::rewrite(func::FuncOp fn) {
       seeds.push_back(seed);
     else if (isa<nn::OptimizerUpdateOpInterface>(op))
       updates.push_back(op);
-    else if (isa<nn::ClipGradNormOp>(op))
+    else if (isa<nn::GradientClipOpInterface>(op))
       clips.push_back(op);
     else if (isa<ScaledGradSeedOp, UnscaleAndCheckOp>(op))
       alreadyScaled = true;
@@ -184,7 +195,7 @@ LogicalResult LossScalingPass::rewrite(func::FuncOp fn) {
   SmallVector<Operation *> tail, readers;
   llvm::SmallPtrSet<Operation *, 32> moved;
   for (Operation &op : body.without_terminator()) {
-    if (isa<nn::OptimizerUpdateOpInterface, nn::ClipGradNormOp>(op)) {
+    if (isa<nn::OptimizerUpdateOpInterface, nn::GradientClipOpInterface>(op)) {
       tail.push_back(&op);
       moved.insert(&op);
     } else if (llvm::any_of(op.getOperands(), [&](Value v) {
@@ -202,19 +213,21 @@ LogicalResult LossScalingPass::rewrite(func::FuncOp fn) {
 
   llvm::SetVector<Value> rawGrads;
   SmallVector<OpOperand *> rawUses;
-  for (Operation *op : tail) {
-    if (auto clip = dyn_cast<nn::ClipGradNormOp>(op)) {
-      for (OpOperand &g : clip.getGradsMutable()) {
-        rawGrads.insert(g.get());
-        rawUses.push_back(&g);
-      }
-      continue;
-    }
-    OpOperand &g = cast<nn::OptimizerUpdateOpInterface>(op).getGradMutable();
-    if (g.get().getDefiningOp<nn::ClipGradNormOp>())
-      continue;
+  // The gradients that no clipping op has read yet: a clipping op's or an
+  // update's operand that a clipping op computed is unscaled already.
+  auto addRaw = [&](OpOperand &g) {
+    if (g.get().getDefiningOp<nn::GradientClipOpInterface>())
+      return;
     rawGrads.insert(g.get());
     rawUses.push_back(&g);
+  };
+  for (Operation *op : tail) {
+    if (auto clip = dyn_cast<nn::GradientClipOpInterface>(op)) {
+      for (OpOperand &g : clip.getGradsMutable())
+        addRaw(g);
+      continue;
+    }
+    addRaw(cast<nn::OptimizerUpdateOpInterface>(op).getGradMutable());
   }
   b.setInsertionPoint(tail.front());
   auto unscale = UnscaleAndCheckOp::create(b, loc, scale,

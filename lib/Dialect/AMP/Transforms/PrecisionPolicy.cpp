@@ -122,6 +122,7 @@ static constexpr PolicyEntry kDefaultPolicy[] = {
     {"nn.adagrad_update", D, D},
     {"nn.adafactor_update", D, D},
     {"nn.clip_grad_norm", D, D},
+    {"nn.clip_grad_value", D, D},
     {"nn.lr_schedule", D, D},
     {"nn.running_stats_update", D, D},
     // Numerically safe in low precision when their inputs already are.

@@ -1836,23 +1836,51 @@ LogicalResult AdafactorUpdateOp::verify() {
   return success();
 }
 
+/// A clipping op's clipped gradients: one of each gradient's type.
+static LogicalResult inferClippedTypes(Loc loc, ValueRange grads,
+                                       SmallVectorImpl<Type> &inferred) {
+  if (grads.empty())
+    return emitOptionalError(loc, "expects at least one gradient");
+  llvm::append_range(inferred, grads.getTypes());
+  return success();
+}
+
 LogicalResult
 ClipGradNormOp::inferReturnTypes(MLIRContext *ctx, Loc loc, Adaptor adaptor,
                                  SmallVectorImpl<Type> &inferred) {
-  if (adaptor.getGrads().empty())
-    return emitOptionalError(loc, "expects at least one gradient");
-  llvm::append_range(inferred, adaptor.getGrads().getTypes());
+  if (failed(inferClippedTypes(loc, adaptor.getGrads(), inferred)))
+    return failure();
   inferred.push_back(RankedTensorType::get({}, Float32Type::get(ctx)));
   return success();
 }
 
 LogicalResult ClipGradNormOp::verify() {
   // max_norm = inf is allowed: the op then only measures the norm.
-  return checkAttrLowerBound(*this, "max_norm", getMaxNorm().convertToFloat(),
+  if (failed(checkAttrLowerBound(*this, "max_norm",
+                                 getMaxNorm().convertToFloat(), 0.0f,
+                                 /*strict=*/true, /*allowInf=*/true)))
+    return failure();
+  // PyTorch's p-norms (p > 0) and the max norm (inf); 0 and -inf would
+  // count or take the smallest element, which is no clipping norm.
+  return checkAttrLowerBound(*this, "norm_type", getNormType().convertToFloat(),
                              0.0f, /*strict=*/true, /*allowInf=*/true);
 }
 
+LogicalResult
+ClipGradValueOp::inferReturnTypes(MLIRContext *, Loc loc, Adaptor adaptor,
+                                  SmallVectorImpl<Type> &inferred) {
+  return inferClippedTypes(loc, adaptor.getGrads(), inferred);
+}
+
+LogicalResult ClipGradValueOp::verify() {
+  // clip_value = inf is allowed (the op keeps every finite value).
+  return checkAttrLowerBound(*this, "clip_value",
+                             getClipValue().convertToFloat(), 0.0f,
+                             /*strict=*/true, /*allowInf=*/true);
+}
+
 #include "amp/Dialect/NN/IR/ElementwiseLossOpInterface.cpp.inc"
+#include "amp/Dialect/NN/IR/GradientClipOpInterface.cpp.inc"
 #include "amp/Dialect/NN/IR/OptimizerUpdateOpInterface.cpp.inc"
 
 #define GET_OP_CLASSES

@@ -92,7 +92,8 @@ static LogicalResult checkForwardFunction(func::FuncOp fn) {
       return op.emitOpError()
              << "has regions; nn-autodiff differentiates straight-line "
                 "forward functions";
-    if (isa<GradSeedOp, OptimizerUpdateOpInterface, ClipGradNormOp>(op))
+    if (isa<GradSeedOp, OptimizerUpdateOpInterface, GradientClipOpInterface>(
+            op))
       return op.emitOpError()
              << "is already part of a training step; nn-autodiff takes the "
                 "forward function and its loss";
@@ -1126,11 +1127,20 @@ LogicalResult amp::nn::buildTrainingStep(func::FuncOp fn,
   if (options.stepDropoutMasks)
     newRngCount = offsetDropoutSeedsPerStep(fn, options.accumulateSteps);
   Value gradNorm;
+  Location optimizerLoc =
+      FusedLoc::get(fn.getContext(), {fn.getLoc()},
+                    StringAttr::get(fn.getContext(), "optimizer"));
+  if (options.clipValue > 0) {
+    auto clip = ClipGradValueOp::create(
+        b, optimizerLoc, grads,
+        b.getF32FloatAttr(static_cast<float>(options.clipValue)));
+    grads.assign(clip.getClipped().begin(), clip.getClipped().end());
+  }
   if (options.clipNorm > 0) {
     auto clip = ClipGradNormOp::create(
-        b, FusedLoc::get(fn.getContext(), {fn.getLoc()},
-                         StringAttr::get(fn.getContext(), "optimizer")),
-        grads, b.getF32FloatAttr(static_cast<float>(options.clipNorm)));
+        b, optimizerLoc, grads,
+        b.getF32FloatAttr(static_cast<float>(options.clipNorm)),
+        b.getF32FloatAttr(static_cast<float>(options.clipNormType)));
     grads.assign(clip.getClipped().begin(), clip.getClipped().end());
     gradNorm = clip.getTotalNorm();
   }
@@ -1239,6 +1249,12 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
       return fail("d must be finite and >= 1");
     if (!(clipNorm >= 0) || std::isinf(clipNorm))
       return fail("clip-norm must be >= 0 (0: off)");
+    if (!(clipNormType > 0))
+      return fail("clip-norm-type must be > 0 or inf");
+    if (clipNormType.hasValue() && clipNorm == 0)
+      return fail("clip-norm-type needs clip-norm > 0");
+    if (!(clipValue >= 0) || std::isinf(clipValue))
+      return fail("clip-value must be >= 0 (0: off)");
     if (std::isnan(weightDecay) || std::isinf(weightDecay))
       return fail("weight-decay must be finite");
     if (nesterov && momentum <= 0)
@@ -1318,6 +1334,8 @@ struct NNAutodiffPass : amp::nn::impl::NNAutodiffBase<NNAutodiffPass> {
     options.noDecay.assign(noDecay.begin(), noDecay.end());
     options.noDecay1d = noDecay1d;
     options.clipNorm = clipNorm;
+    options.clipNormType = clipNormType;
+    options.clipValue = clipValue;
     options.keepForward = keepForward;
     options.stepDropoutMasks = stepDropoutMasks;
     options.emaDecay = emaDecay;

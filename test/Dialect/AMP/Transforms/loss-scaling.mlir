@@ -74,6 +74,36 @@ func.func @clip_then_adam(%a: tensor<4xf32> {nn.role = #nn.role<param>}, %b: ten
 
 // -----
 
+// A chain of clipping ops (values clamped, then the norm, as nn-autodiff's
+// clip-value with clip-norm) reads the unscaled gradients once: the norm
+// clips the clamped values, not a second unscaling of them.
+// CHECK-LABEL: func @clip_value_then_norm
+// CHECK: %[[U:.*]]:2, %[[INF:.*]] = amp.unscale_and_check %{{.*}}, %[[GA:.*]], %[[GB:.*]] : tensor<4xf32>, tensor<4xf32>
+// CHECK-NEXT: %[[V:.*]]:2 = nn.clip_grad_value %[[U]]#0, %[[U]]#1 {clip_value = 5.000000e-01 : f32}
+// CHECK-NEXT: %[[C:.*]]:2, %{{.*}} = nn.clip_grad_norm %[[V]]#0, %[[V]]#1 {max_norm = 1.000000e+00 : f32, norm_type = 0x7F800000 : f32}
+// CHECK-NEXT: amp.skip_step_if %[[INF]] keep(%arg0, %arg1 :
+// CHECK-NEXT: nn.sgd_update %arg0, %[[C]]#0
+// CHECK-NEXT: nn.sgd_update %arg1, %[[C]]#1
+// CHECK-NOT: amp.unscale_and_check
+// NONE-LABEL: func @clip_value_then_norm
+// NONE-NOT: amp.unscale_and_check
+func.func @clip_value_then_norm(%a: tensor<4xf32> {nn.role = #nn.role<param>}, %b: tensor<4xf32> {nn.role = #nn.role<param>})
+    -> (tensor<4xf32>, tensor<4xf32>) {
+  %prod = nn.mul %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %loss = nn.reduce_sum %prod [0] : (tensor<4xf32>) -> tensor<f32>
+  %seed = nn.grad_seed %loss : tensor<f32>
+  %s = nn.broadcast_to %seed : tensor<f32> -> tensor<4xf32>
+  %ga = nn.mul %s, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %gb = nn.mul %s, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %va, %vb = nn.clip_grad_value %ga, %gb {clip_value = 0.5 : f32} : tensor<4xf32>, tensor<4xf32>
+  %ca, %cb, %norm = nn.clip_grad_norm %va, %vb {max_norm = 1.0 : f32, norm_type = 0x7F800000 : f32} : tensor<4xf32>, tensor<4xf32>
+  %a1 = nn.sgd_update %a, %ca {lr = 0.1 : f32} : tensor<4xf32>
+  %b1 = nn.sgd_update %b, %cb {lr = 0.1 : f32} : tensor<4xf32>
+  return %a1, %b1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
 // RMSprop sees the unscaled gradient, and a skipped step keeps its param,
 // square average, momentum buffer and gradient average, in its result
 // order.

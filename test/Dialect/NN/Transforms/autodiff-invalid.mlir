@@ -190,6 +190,16 @@ func.func @has_clip_grad_norm(%w: tensor<4xf32> {nn.role = #nn.role<param>})
 
 // -----
 
+func.func @has_clip_grad_value(%w: tensor<4xf32> {nn.role = #nn.role<param>})
+    -> (tensor<f32> {nn.role = #nn.role<loss>}) {
+  // expected-error @below {{'nn.clip_grad_value' op is already part of a training step; nn-autodiff takes the forward function and its loss}}
+  %c = nn.clip_grad_value %w {clip_value = 1.0 : f32} : tensor<4xf32>
+  %l = nn.reduce_sum %c [0] : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
 // expected-error @below {{nn-autodiff: @no_params has no param arguments to train}}
 func.func @no_params(%x: tensor<4xf32> {nn.role = #nn.role<input>}, %l: tensor<4xi32> {nn.role = #nn.role<label>})
     -> (tensor<f32> {nn.role = #nn.role<loss>}) {

@@ -65,8 +65,9 @@ def NN_RoleAttr : EnumAttr<NN_Dialect, NN_Role, "role"> {
     results report on the step for the runner's log, and are not threaded:
     `#nn.role<lr>`, the learning rate the step's updates used (PyTorch's
     `scheduler.get_last_lr()` before `scheduler.step()`), and
-    `#nn.role<grad_norm>`, the global L2 norm of the unscaled gradients
-    before clipping (the value `clip_grad_norm_` returns; inf or NaN on a
+    `#nn.role<grad_norm>`, the global norm (`nn.clip_grad_norm`'s
+    `norm_type`) of the unscaled gradients before clipping (the value
+    `clip_grad_norm_` returns; inf or NaN on a
     step that loss scaling skips). It is the value of the discardable
     attribute `nn.role`:
 

@@ -19,6 +19,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "amp/Dialect/NN/IR/ElementwiseLossOpInterface.h.inc"
+#include "amp/Dialect/NN/IR/GradientClipOpInterface.h.inc"
 #include "amp/Dialect/NN/IR/OptimizerUpdateOpInterface.h.inc"
 
 namespace amp::nn {

@@ -10,6 +10,7 @@
 include "amp/Dialect/NN/IR/NNAttributes.td"
 include "amp/Dialect/NN/IR/NNDialect.td"
 include "amp/Dialect/NN/IR/ElementwiseLossOpInterface.td"
+include "amp/Dialect/NN/IR/GradientClipOpInterface.td"
 include "amp/Dialect/NN/IR/OptimizerUpdateOpInterface.td"
 include "amp/Interfaces/TensorSizeTrait.td"
 include "amp/Interfaces/ZeroDerivativeTrait.td"
@@ -1733,17 +1734,52 @@ def NN_AdafactorUpdateOp : NN_Op<"adafactor_update", [InferTypeOpAdaptor,
   }];
 }
 
-def NN_ClipGradNormOp : NN_Op<"clip_grad_norm", [InferTypeOpAdaptor]> {
-  let summary = "scale gradients so that their global L2 norm is <= max_norm";
+def NN_ClipGradNormOp : NN_Op<"clip_grad_norm", [InferTypeOpAdaptor,
+    NN_GradientClipOpInterface]> {
+  let summary = "scale gradients so that their global norm is <= max_norm";
   let description = [{
-    PyTorch's `clip_grad_norm_`: `total_norm` is the L2 norm over all
-    gradients together (computed in f32); each gradient is multiplied by
+    PyTorch's `clip_grad_norm_(grads, max_norm, norm_type)`: `total_norm`
+    is the `norm_type`-norm over all gradients together (computed in f32):
+    with `norm_type = p` (> 0, default 2), `(sum_i norm_i^p)^(1/p)` where
+    `norm_i` is the p-norm of gradient `i`; with `norm_type = inf`, the
+    largest magnitude of any element. Each gradient is multiplied by
     `min(1, max_norm / (total_norm + 1e-6))`. Returns the clipped gradients
-    and the total norm.
+    and the total norm. A NaN or inf element makes the total norm and the
+    clipped gradients NaN or unchanged as in PyTorch (`max_norm / inf` is
+    0; NaN stays NaN).
+
+    ```mlir
+    %g0c, %g1c, %norm = nn.clip_grad_norm %g0, %g1 {max_norm = 1.0 : f32}
+        : tensor<64x32xf32>, tensor<32xf32>
+    %h0c, %inorm = nn.clip_grad_norm %h0
+        {max_norm = 5.0 : f32, norm_type = 0x7F800000 : f32}
+        : tensor<64x32xf32>
+    ```
   }];
-  let arguments = (ins Variadic<NN_FloatTensor>:$grads, F32Attr:$max_norm);
+  let arguments = (ins Variadic<NN_FloatTensor>:$grads, F32Attr:$max_norm,
+                   DefaultValuedAttr<F32Attr, "2.0">:$norm_type);
   let results = (outs Variadic<NN_FloatTensor>:$clipped,
                  NN_F32Scalar:$total_norm);
+  let assemblyFormat = "$grads attr-dict `:` type($grads)";
+  let hasVerifier = 1;
+}
+
+def NN_ClipGradValueOp : NN_Op<"clip_grad_value", [InferTypeOpAdaptor,
+    NN_GradientClipOpInterface]> {
+  let summary = "clamp every gradient element to [-clip_value, clip_value]";
+  let description = [{
+    PyTorch's `clip_grad_value_(grads, clip_value)`: each element of each
+    gradient is clamped to `[-clip_value, clip_value]` (`clip_value` > 0;
+    NaN stays NaN, as `torch.clamp` keeps it). Returns the clipped
+    gradients.
+
+    ```mlir
+    %g0c, %g1c = nn.clip_grad_value %g0, %g1 {clip_value = 0.5 : f32}
+        : tensor<64x32xf32>, tensor<32xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<NN_FloatTensor>:$grads, F32Attr:$clip_value);
+  let results = (outs Variadic<NN_FloatTensor>:$clipped);
   let assemblyFormat = "$grads attr-dict `:` type($grads)";
   let hasVerifier = 1;
 }

@@ -90,8 +90,15 @@ struct AutodiffOptions {
   /// inputs and labels), runs the forward and backward pass of each in turn
   /// and sums their gradients (each loss divided by K) before one update.
   int64_t accumulateSteps = 1;
-  /// The global L2 norm the gradients are clipped to; 0 is off.
+  /// The global norm the gradients are clipped to (after clipValue's
+  /// clamping, when both are on); 0 is off.
   double clipNorm = 0.0;
+  /// Which norm clipNorm bounds: p > 0 (the p-norm) or inf (the largest
+  /// magnitude), clip_grad_norm_'s norm_type.
+  double clipNormType = 2.0;
+  /// Every gradient element is clamped to [-clipValue, clipValue]
+  /// (clip_grad_value_); 0 is off.
+  double clipValue = 0.0;
   /// Also keep the forward pass as @<name>_forward (predictions out).
   bool keepForward = false;
   /// New dropout masks each step: the seed of every training nn.dropout is

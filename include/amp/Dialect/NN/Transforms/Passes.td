@@ -29,8 +29,9 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
        back to the operand's shape. Backward ops reuse the forward
        activations and carry the location `fused<"grad">[forward op]`, so
        reports and errors name the model's source line.
-    2. Optionally `nn.clip_grad_norm` over all param gradients
-       (`clip-norm`).
+    2. Optionally `nn.clip_grad_value` (`clip-value`), then
+       `nn.clip_grad_norm` (`clip-norm`, with `clip-norm-type`'s norm) over
+       all param gradients.
     3. The optimizer update of every param (`nn.sgd_update`, with a momentum
        buffer when `momentum > 0`, or `nn.adam_update` with its two moments
        and step counter per param, and with `amsgrad` the running maximum
@@ -193,7 +194,14 @@ def NNAutodiff : Pass<"nn-autodiff", "::mlir::ModuleOp"> {
            "forward and backward passes run in turn and whose gradients "
            "(each loss divided by it) are summed before one update">,
     Option<"clipNorm", "clip-norm", "double", "0.0",
-           "Clip the global L2 norm of the gradients to this (0: off)">,
+           "Clip the global norm of the gradients to this, as "
+           "clip_grad_norm_ (0: off)">,
+    Option<"clipNormType", "clip-norm-type", "double", "2.0",
+           "clip-norm's norm: p > 0 for the p-norm, inf for the largest "
+           "magnitude (clip_grad_norm_'s norm_type)">,
+    Option<"clipValue", "clip-value", "double", "0.0",
+           "Clamp every gradient element to [-clip-value, clip-value], as "
+           "clip_grad_value_, before any clip-norm (0: off)">,
     Option<"keepForward", "keep-forward", "bool", "false",
            "Also keep the forward pass as @<name>_forward, returning the "
            "predictions (or the loss), for evaluation">,
