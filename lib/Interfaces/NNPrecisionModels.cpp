@@ -228,7 +228,8 @@ void amp::registerNNPrecisionModels(DialectRegistry &registry) {
                       ReduceMaxOp>(ctx);
     attachOptimizer<SgdUpdateOp, AdamUpdateOp, RadamUpdateOp, RmspropUpdateOp,
                     AdagradUpdateOp, AdafactorUpdateOp, ClipGradNormOp,
-                    ClipGradValueOp, LrScheduleOp, RunningStatsUpdateOp>(ctx);
+                    ClipGradValueOp, EmaUpdateOp, LrScheduleOp,
+                    RunningStatsUpdateOp>(ctx);
     BatchNormOp::attachInterface<FirstOperandModel<BatchNormOp>>(*ctx);
     LayerNormOp::attachInterface<FirstOperandModel<LayerNormOp>>(*ctx);
     EmbeddingOp::attachInterface<FirstOperandModel<EmbeddingOp>>(*ctx);

@@ -2,7 +2,7 @@
 //
 // nn.clip_grad_norm and nn.clip_grad_value (which nn-autodiff adds with
 // clip-norm > 0 and clip-value > 0, also with optimizer=none),
-// nn.lr_schedule and the updates (nn.sgd_update,
+// nn.ema_update (ema-decay), nn.lr_schedule and the updates (nn.sgd_update,
 // nn.adam_update, nn.radam_update, nn.rmsprop_update, nn.adagrad_update,
 // nn.adafactor_update), from the formulas of their ODS descriptions
 // (PyTorch's SGD, Adam, AdamW, RAdam, RMSprop, Adagrad and Adafactor).
@@ -61,6 +61,20 @@ Results evalClipGradValue(ClipGradValueOp op, Operands in) {
     results.push_back(*g);
     for (double &v : results.back().data)
       v = v < -c ? -c : (v > c ? c : v);
+  }
+  return results;
+}
+
+/// Every average moved toward its value: average + w * (value - average).
+Results evalEmaUpdate(EmaUpdateOp op, Operands in) {
+  size_t n = op.getAverages().size();
+  double w = in.back()->data.front();
+  Results results;
+  for (size_t i = 0; i < n; ++i) {
+    results.push_back(*in[i]);
+    const std::vector<double> &value = in[n + i]->data;
+    for (auto [k, a] : llvm::enumerate(results.back().data))
+      a += w * (value[k] - a);
   }
   return results;
 }
@@ -358,6 +372,7 @@ Results evalAdafactorUpdate(AdafactorUpdateOp op, Operands in) {
 void amp::reference::registerOptimizerOps(EvaluatorTable &table) {
   table.add<ClipGradNormOp>(evalClipGradNorm);
   table.add<ClipGradValueOp>(evalClipGradValue);
+  table.add<EmaUpdateOp>(evalEmaUpdate);
   table.add<LrScheduleOp>(evalLrSchedule);
   table.add<SgdUpdateOp>(evalSgdUpdate);
   table.add<AdamUpdateOp>(evalAdamUpdate);

@@ -2,7 +2,8 @@
 //
 // amp_lr_schedule, amp_sgd_update, amp_adam_update, amp_radam_update,
 // amp_rmsprop_update, amp_adagrad_update, their _multi forms,
-// amp_clip_grad_norm and amp_clip_grad_value on the CUDA backend. Every kernel
+// amp_clip_grad_norm, amp_clip_grad_value and amp_ema_update on the CUDA
+// backend. Every kernel
 // is a multi-tensor launch (MultiTensor.cuh: one block per chunk of 16384
 // elements of one buffer, 128-bit packed access, the dtype chosen per buffer on
 // the device); the single-buffer entry points use a one-buffer table. The
@@ -757,6 +758,39 @@ __global__ void __launch_bounds__(kThreads)
   mapClipChunk(args.table, ch, [&](float x) { return clipValue(x, c); });
 }
 
+//===----------------------------------------------------------------------===//
+// Moving averages
+//===----------------------------------------------------------------------===//
+
+// Pointers per buffer: average, value, new average.
+constexpr int kEmaPtrs = 3;
+
+template <int Cap> struct EmaArgs {
+  const float *weight; // read on the device
+  TensorTable<kEmaPtrs, Cap> table;
+};
+constexpr int kEmaCap = tableCap<kEmaPtrs>(8);
+static_assert(sizeof(EmaArgs<kEmaCap>) <= kParamBytes, "kernel parameters");
+
+/// new average = emaStep(average, value, *weight) in f32.
+template <int Cap>
+__global__ void __launch_bounds__(kThreads)
+    emaUpdateKernel(const __grid_constant__ EmaArgs<Cap> args) {
+  const Chunk ch = locateChunk(args.table);
+  const float w = *args.weight;
+  withStorage(args.table.dtype[ch.tensor], [&](auto tag) {
+    using T = decltype(tag);
+    const T *const in[2] = {
+        static_cast<const T *>(args.table.ptr[0][ch.tensor]),
+        static_cast<const T *>(args.table.ptr[1][ch.tensor])};
+    T *const out[1] = {static_cast<T *>(args.table.ptr[2][ch.tensor])};
+    mapChunk<T, 2, 1>(in, out, ch.begin, ch.end, args.table.packed[ch.tensor],
+                      [&](const float(&x)[2], float(&y)[1]) {
+                        y[0] = emaStep(x[0], x[1], w);
+                      });
+  });
+}
+
 /// forEachGroup over the (grad, clipped) pairs of a clipping call.
 template <typename Launch>
 amp_status_t forEachClipGroup(Checker &check, ClipArgs<kClipCap> &args,
@@ -1079,6 +1113,31 @@ amp_status_t amp_clip_grad_norm(int32_t n_buffers, const void *const *grads,
                          });
   // Stream-ordered: the kernels queued above still see the block.
   return freeScratch(check, scratch, s);
+}
+
+amp_status_t amp_ema_update(int32_t n_buffers, const void *const *averages,
+                            const void *const *values,
+                            void *const *new_averages, const int64_t *sizes,
+                            const amp_dtype_t *dtypes, const float *weight,
+                            void *stream) {
+  Checker check("amp_ema_update");
+  if (amp_status_t s = checkEmaUpdate(check, n_buffers, averages, values,
+                                      new_averages, sizes, dtypes, weight))
+    return s;
+  const cudaStream_t st = toStream(stream);
+  auto args = std::make_unique<EmaArgs<kEmaCap>>();
+  args->weight = weight;
+  auto ptrsOf = [&](int32_t i, void *(&p)[kEmaPtrs]) {
+    p[0] = const_cast<void *>(averages[i]);
+    p[1] = const_cast<void *>(values[i]);
+    p[2] = new_averages[i];
+  };
+  return forEachGroup(check, args->table, n_buffers, sizes, dtypes, kEmaPtrs,
+                      ptrsOf, [&](unsigned groupChunks, int64_t, int64_t) {
+                        emaUpdateKernel<kEmaCap>
+                            <<<groupChunks, kThreads, 0, st>>>(*args);
+                        return launched(check, "ema-update");
+                      });
 }
 
 amp_status_t amp_clip_grad_value(int32_t n_buffers, const void *const *grads,

@@ -2,8 +2,8 @@
 //
 // amp_lr_schedule, amp_sgd_update, amp_adam_update, amp_radam_update,
 // amp_rmsprop_update, amp_adagrad_update, amp_adafactor_update (and their
-// _multi forms, a loop over the buffers), amp_clip_grad_norm and
-// amp_clip_grad_value on the
+// _multi forms, a loop over the buffers), amp_clip_grad_norm,
+// amp_clip_grad_value and amp_ema_update on the
 // reference backend. The checks are OptimizerChecks.h and the scalar and
 // per-element math OptimizerMath.h, both shared with the CUDA backend. The
 // updates follow the op order of PyTorch's single-tensor torch.optim.SGD /
@@ -764,6 +764,29 @@ amp_status_t amp_clip_grad_norm(int32_t n_buffers, const void *const *grads,
                   [=](int64_t k) { out[k] = fromF32<T>(toF32(g[k]) * coef); });
     });
   *total_norm = total;
+  return AMP_STATUS_OK;
+}
+
+amp_status_t amp_ema_update(int32_t n_buffers, const void *const *averages,
+                            const void *const *values,
+                            void *const *new_averages, const int64_t *sizes,
+                            const amp_dtype_t *dtypes, const float *weight,
+                            void * /*stream*/) {
+  Checker check("amp_ema_update");
+  if (amp_status_t s = checkEmaUpdate(check, n_buffers, averages, values,
+                                      new_averages, sizes, dtypes, weight))
+    return s;
+  const float w = *weight;
+  for (int32_t i = 0; i < n_buffers; ++i)
+    dispatchFloat(dtypes[i], [&](auto t) {
+      using T = decltype(t);
+      const T *a = static_cast<const T *>(averages[i]);
+      const T *v = static_cast<const T *>(values[i]);
+      T *out = static_cast<T *>(new_averages[i]);
+      parallelFor(sizes[i], [=](int64_t k) {
+        out[k] = fromF32<T>(emaStep(toF32(a[k]), toF32(v[k]), w));
+      });
+    });
   return AMP_STATUS_OK;
 }
 

@@ -611,6 +611,27 @@ amp_status_t amp::runtime::kernels::checkClipGradNorm(
   return check.bufferList(n_buffers, grads, clipped, sizes, dtypes);
 }
 
+amp_status_t amp::runtime::kernels::checkEmaUpdate(
+    Checker &check, int32_t n_buffers, const void *const *averages,
+    const void *const *values, void *const *new_averages, const int64_t *sizes,
+    const amp_dtype_t *dtypes, const float *weight) {
+  if (n_buffers < 1)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "n_buffers (%d) is < 1",
+                      (int)n_buffers);
+  if (amp_status_t s = check.pointer("weight", weight, 1, AMP_DTYPE_F32))
+    return s;
+  if (amp_status_t s =
+          check.bufferList(n_buffers, averages, new_averages, sizes, dtypes))
+    return s;
+  if (!values)
+    return check.fail(AMP_STATUS_INVALID_ARGUMENT, "values is NULL");
+  for (int32_t i = 0; i < n_buffers; ++i)
+    if (amp_status_t s =
+            check.pointer("values[i]", values[i], sizes[i], dtypes[i]))
+      return s;
+  return AMP_STATUS_OK;
+}
+
 amp_status_t amp::runtime::kernels::checkClipGradValue(
     Checker &check, int32_t n_buffers, const void *const *grads,
     void *const *clipped, const int64_t *sizes, const amp_dtype_t *dtypes,

@@ -3,10 +3,10 @@
 // The argument checks of amp_lr_schedule, amp_sgd_update, amp_adam_update,
 // amp_rmsprop_update, amp_adagrad_update, amp_adafactor_update, their _multi
 // forms,
-// amp_clip_grad_norm and amp_clip_grad_value, shared by the reference and the
-// CUDA backend (amp_kernel_core) so that a malformed call fails with the same
-// status and message on both. They read only the arguments, never tensor
-// contents (which may be device memory).
+// amp_clip_grad_norm, amp_clip_grad_value and amp_ema_update, shared by the
+// reference and the CUDA backend (amp_kernel_core) so that a malformed call
+// fails with the same status and message on both. They read only the arguments,
+// never tensor contents (which may be device memory).
 //
 //===----------------------------------------------------------------------===//
 
@@ -148,6 +148,13 @@ amp_status_t checkClipGradNorm(Checker &check, int32_t n_buffers,
                                const int64_t *sizes, const amp_dtype_t *dtypes,
                                float max_norm, float norm_type,
                                const float *total_norm);
+
+/// amp_ema_update's checks.
+amp_status_t checkEmaUpdate(Checker &check, int32_t n_buffers,
+                            const void *const *averages,
+                            const void *const *values,
+                            void *const *new_averages, const int64_t *sizes,
+                            const amp_dtype_t *dtypes, const float *weight);
 
 /// amp_clip_grad_value's checks.
 amp_status_t checkClipGradValue(Checker &check, int32_t n_buffers,

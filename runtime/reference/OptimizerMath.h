@@ -4,8 +4,8 @@
 // amp_radam_update,
 // amp_rmsprop_update, amp_adagrad_update and amp_adafactor_update, the
 // scheduled learning rate and the schedule factor of amp_lr_schedule, and
-// the norms and clipping coefficient of amp_clip_grad_norm and the clamp of
-// amp_clip_grad_value, shared by the reference
+// the norms and clipping coefficient of amp_clip_grad_norm, the clamp of
+// amp_clip_grad_value and the step of amp_ema_update, shared by the reference
 // backend and the CUDA kernels so that both run the same operations in the
 // same order. The reference is built with -ffp-contract=off and the CUDA
 // kernels with --fmad=false (sqrtf and '/' correctly rounded on both), so
@@ -559,6 +559,14 @@ template <typename F> auto withClipNorm(float p, F &&f) {
 /// clip_grad_value_'s clamp to [-c, c], NaN kept (torch.clamp).
 inline AMP_HOST_DEVICE float clipValue(float v, float c) {
   return v < -c ? -c : (v > c ? c : v);
+}
+
+/// torch.lerp's form for a weight below 0.5, each operation rounded to f32:
+/// average + w * (value - average).
+inline AMP_HOST_DEVICE float emaStep(float average, float value, float w) {
+  const float d = value - average;
+  const float m = d * w;
+  return average + m;
 }
 
 /// clip_grad_norm_'s coefficient max_norm / (total + 1e-6) clamped to

@@ -710,6 +710,21 @@ TEST_F(InterpreterTest, ClippingNormsAndValues) {
   EXPECT_TRUE(std::isnan((*results)[1].data[0]));
 }
 
+// nn.ema_update: a + w (v - a) per average, w from its operand.
+TEST_F(InterpreterTest, EmaUpdate) {
+  FailureOr<SmallVector<RefTensor>> results =
+      run(R"(
+    func.func @f(%a: tensor<2xf32>, %b: tensor<1xf32>, %p: tensor<2xf32>, %q: tensor<1xf32>, %w: tensor<f32>) -> (tensor<2xf32>, tensor<1xf32>) {
+      %n:2 = nn.ema_update %a, %b toward %p, %q weight(%w) : tensor<2xf32>, tensor<1xf32>
+      return %n#0, %n#1 : tensor<2xf32>, tensor<1xf32>
+    })",
+          {tensor({2}, {1, -2}), tensor({1}, {4}), tensor({2}, {3, 2}),
+           tensor({1}, {0}), tensor({}, {0.25})});
+  ASSERT_TRUE(succeeded(results)) << errors;
+  expectTensor((*results)[0], {2}, {1.5, -1});
+  expectTensor((*results)[1], {1}, {3});
+}
+
 // nn.lr_schedule at step 7 of a cosine schedule with 4 warmup steps and 12
 // in all (d = 3 of D = 8, floor 0.2): 0.2 + 0.8 * (1 + cos(3 pi / 8)) / 2,
 // and the count 8; inside the warmup (step 1 of 4 from 0.25): 0.4375. The

@@ -4,7 +4,8 @@
 // nn.rmsprop_update, nn.adagrad_update, nn.adafactor_update), which take the
 // found_inf predicate of the amp.skip_step_if they were in (the kernels then
 // leave every output bitwise equal to its input, with no host sync) and their
-// lr_factor, and nn.clip_grad_norm, nn.clip_grad_value and nn.lr_schedule.
+// lr_factor, and nn.clip_grad_norm, nn.clip_grad_value, nn.ema_update and
+// nn.lr_schedule.
 // The updates of a step with the same configuration become one multi-tensor
 // call
 // (amp_<optimizer>_update_multi): PyTorch's fused/foreach optimizers, one
@@ -368,6 +369,23 @@ struct ClipGradValueLowering : ClipLowering<nn::ClipGradValueOp> {
   }
 };
 
+/// nn.ema_update: one amp_ema_update over every average; a new average may
+/// be computed in its average's buffer (a donated ema argument's).
+struct EmaUpdateLowering : RuntimeOpLowering<nn::EmaUpdateOp> {
+  void lower(nn::EmaUpdateOp op, Adaptor adaptor, RuntimeBuilder &rb,
+             ValueRange results) const override {
+    RuntimeBuilder::BufferLists l =
+        rb.bufferLists(op.getAverages(), adaptor.getAverages(), results);
+    rb.call(RuntimeFn::amp_ema_update,
+            {l.count, l.inputs, rb.ptrArray(adaptor.getValues()), l.outputs,
+             l.sizes, l.dtypes, adaptor.getWeight(), rb.stream()});
+  }
+  InPlaceOperands inPlaceOperands(nn::EmaUpdateOp op,
+                                  unsigned result) const override {
+    return {op.getAverages().getBeginOperandIndex() + result};
+  }
+};
+
 /// nn.lr_schedule: amp_lr_schedule with the kind (LrScheduleKind's values
 /// are amp_lr_schedule_t's); a parameter the kind does not use is 0 (power:
 /// 1; milestones: NULL), and the milestones a constant array.
@@ -411,5 +429,6 @@ void amp::addOptimizerLowerings(LoweringTable &table,
   table.add<SgdUpdateLowering, AdamUpdateLowering, RadamUpdateLowering,
             RmspropUpdateLowering, AdagradUpdateLowering,
             AdafactorUpdateLowering>(predicates);
-  table.add<ClipGradNormLowering, ClipGradValueLowering, LrScheduleLowering>();
+  table.add<ClipGradNormLowering, ClipGradValueLowering, EmaUpdateLowering,
+            LrScheduleLowering>();
 }

@@ -1178,6 +1178,17 @@ AMP_KERNEL_API amp_status_t amp_clip_grad_value(int32_t n_buffers,
                                                 const amp_dtype_t *dtypes,
                                                 float clip_value, void *stream);
 
+/* nn.ema_update (torch._foreach_lerp_ of get_ema_multi_avg_fn): with w =
+ * *weight (read from memory: device memory on CUDA), new_averages[i] =
+ * averages[i] + w * (values[i] - averages[i]), a subtraction, a product and
+ * a sum each rounded to f32, then rounded once to dtypes[i]. averages[i] and
+ * values[i] share sizes[i] and dtypes[i]; n_buffers >= 1; new_averages[i]
+ * may equal averages[i]. */
+AMP_KERNEL_API amp_status_t amp_ema_update(
+    int32_t n_buffers, const void *const *averages, const void *const *values,
+    void *const *new_averages, const int64_t *sizes, const amp_dtype_t *dtypes,
+    const float *weight, void *stream);
+
 /*===--- Loss scaling ----------------------------------------------------===*/
 
 /* amp.unscale_and_check over n_buffers gradient buffers in one call:

@@ -228,3 +228,37 @@ func.func @ema(%w: tensor<4xf32> {amp.aliasing_output = 0 : i64},
   %u = nn.mul %f, %weight : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
   return %nw, %ne, %nf : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// nn-autodiff's nn.ema_update computes each new average in its donated
+// average's buffer (slots 1 and 2): one amp_ema_update whose averages and
+// new averages are the same pointers, and no buffer allocated.
+// CHECK-LABEL: func.func @ema_update(
+// CHECK-SAME: %[[BUFS:.*]]: !llvm.ptr) -> i32 attributes {amp.results_in_arguments = array<i64: 0, 1, 2>}
+// CHECK-NOT: llvm.call @amp_alloc(
+// CHECK: %[[IN:.*]] = llvm.alloca %{{.*}} x !llvm.array<2 x ptr>
+// CHECK: %[[P1:.*]] = llvm.getelementptr %[[BUFS]][1]
+// CHECK: %[[E:.*]] = llvm.load %[[P1]]
+// CHECK: llvm.store %[[E]],
+// CHECK: %[[P2:.*]] = llvm.getelementptr %[[BUFS]][2]
+// CHECK: %[[F:.*]] = llvm.load %[[P2]]
+// CHECK: llvm.store %[[F]],
+// CHECK: %[[OUT:.*]] = llvm.alloca %{{.*}} x !llvm.array<2 x ptr>
+// CHECK: llvm.store %[[E]],
+// CHECK: llvm.store %[[F]],
+// CHECK: %[[P5:.*]] = llvm.getelementptr %[[BUFS]][5]
+// CHECK: %[[WEIGHT:.*]] = llvm.load %[[P5]]
+// CHECK: llvm.call @amp_ema_update(%{{.*}}, %[[IN]], %{{.*}}, %[[OUT]], %{{.*}}, %{{.*}}, %[[WEIGHT]], %{{.*}})
+// CHECK-NOT: llvm.call @amp_alloc(
+// CHECK: return
+func.func @ema_update(%w: tensor<4xf32> {amp.aliasing_output = 0 : i64},
+                      %e: tensor<4xf32> {amp.aliasing_output = 1 : i64},
+                      %f: tensor<3xf32> {amp.aliasing_output = 2 : i64},
+                      %g: tensor<4xf32>, %b: tensor<3xf32>,
+                      %weight: tensor<f32>)
+    -> (tensor<4xf32>, tensor<4xf32>, tensor<3xf32>) {
+  %nw = nn.sgd_update %w, %g {lr = 0.1 : f32} : tensor<4xf32>
+  %a:2 = nn.ema_update %e, %f toward %nw, %b weight(%weight) : tensor<4xf32>, tensor<3xf32>
+  return %nw, %a#0, %a#1 : tensor<4xf32>, tensor<4xf32>, tensor<3xf32>
+}

@@ -2660,6 +2660,46 @@ func.func @clip_value_missing(%g: tensor<8xf32>) {
 
 // -----
 
+func.func @ema_no_averages(%w: tensor<f32>) {
+  // expected-error @+1 {{'nn.ema_update' op expects at least one average}}
+  "nn.ema_update"(%w) {operandSegmentSizes = array<i32: 0, 0, 1>} : (tensor<f32>) -> ()
+  return
+}
+
+// -----
+
+func.func @ema_fewer_values(%a: tensor<8xf32>, %b: tensor<4xf32>, %w: tensor<f32>) {
+  // expected-error @+1 {{custom op 'nn.ema_update' number of operands and types do not match: got 1 operands and 2 types}}
+  %0:2 = nn.ema_update %a, %b toward %a weight(%w) : tensor<8xf32>, tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @ema_value_type(%a: tensor<8xf32>, %v: tensor<8xf16>, %w: tensor<f32>) {
+  // expected-error @+1 {{'nn.ema_update' op failed to verify that all of {averages, values, new_averages} have same type}}
+  %0 = "nn.ema_update"(%a, %v, %w) {operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<8xf32>, tensor<8xf16>, tensor<f32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @ema_weight_f16(%a: tensor<8xf32>, %w: tensor<f16>) {
+  // expected-error @+1 {{'nn.ema_update' op operand #2 must be 0D tensor of 32-bit float values, but got 'tensor<f16>'}}
+  %0 = "nn.ema_update"(%a, %a, %w) {operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<8xf32>, tensor<8xf32>, tensor<f16>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @ema_integer(%a: tensor<8xi64>, %w: tensor<f32>) {
+  // expected-error @+1 {{'nn.ema_update' op operand #0 must be variadic of statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type values, but got 'tensor<8xi64>'}}
+  %0 = "nn.ema_update"(%a, %a, %w) {operandSegmentSizes = array<i32: 1, 1, 1>} : (tensor<8xi64>, tensor<8xi64>, tensor<f32>) -> tensor<8xi64>
+  return
+}
+
+// -----
+
 func.func @clip_value_wrong_results(%g: tensor<8xf32>) {
   // expected-error @+2 {{'nn.clip_grad_value' op inferred type(s) 'tensor<8xf32>' are incompatible with return type(s) of operation 'tensor<8xf16>'}}
   // expected-error @+1 {{'nn.clip_grad_value' op failed to infer returned types}}

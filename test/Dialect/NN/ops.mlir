@@ -1698,6 +1698,15 @@ func.func @clip_grad_value(%g0: tensor<64x128xf32>, %g1: tensor<128xf16>) -> (te
   return %c#0, %c#1 : tensor<64x128xf32>, tensor<128xf16>
 }
 
+// CHECK-LABEL: func.func @ema_update(
+// CHECK-SAME:    %[[A:.*]]: tensor<64x128xf32>, %[[B:.*]]: tensor<128xbf16>, %[[P:.*]]: tensor<64x128xf32>, %[[Q:.*]]: tensor<128xbf16>, %[[W:.*]]: tensor<f32>)
+// CHECK:         %[[N:.*]]:2 = nn.ema_update %[[A]], %[[B]] toward %[[P]], %[[Q]] weight(%[[W]]) : tensor<64x128xf32>, tensor<128xbf16>
+// CHECK-NEXT:    return %[[N]]#0, %[[N]]#1
+func.func @ema_update(%a: tensor<64x128xf32>, %b: tensor<128xbf16>, %p: tensor<64x128xf32>, %q: tensor<128xbf16>, %w: tensor<f32>) -> (tensor<64x128xf32>, tensor<128xbf16>) {
+  %n:2 = nn.ema_update %a, %b toward %p, %q weight(%w) : tensor<64x128xf32>, tensor<128xbf16>
+  return %n#0, %n#1 : tensor<64x128xf32>, tensor<128xbf16>
+}
+
 // clip_value = inf keeps every finite value.
 // CHECK-LABEL: func.func @clip_grad_value_infinite(
 // CHECK:         nn.clip_grad_value %{{.*}} {clip_value = 0x7F800000 : f32} : tensor<8xbf16>

@@ -15,7 +15,7 @@
 // worst-case bounds (below), each clipped value within that plus one
 // rounding; with coefficient 1 the clipped values are bitwise (the max
 // norm is exact, a general p adds powf's error). amp_clip_grad_value is
-// bitwise. Adafactor
+// bitwise, and so is amp_ema_update. Adafactor
 // sums too (rows, columns, norms): within bounds derived in its section,
 // its step counter and unfactored variance bitwise.
 //
@@ -2002,6 +2002,50 @@ AMP_COMPARE_CASE(optimizer_clip_grad_value) {
 }
 
 //===----------------------------------------------------------------------===//
+// Moving averages
+//===----------------------------------------------------------------------===//
+
+AMP_COMPARE_CASE(optimizer_ema_update) {
+  // The lerp of every buffer, the weight read from (device) memory:
+  // bitwise on both backends, in place or not, NaN and inf included.
+  auto compare = [&](const std::string &what, const MixedList &l, float w,
+                     bool inPlace) {
+    auto averages = randomList(c, l, -1, 1);
+    auto values = randomList(c, l, -2, 2);
+    if (l.sizes.front() > 0) {
+      averages.front().set(0, NAN);
+      values.front().set(l.sizes.front() - 1, INFINITY);
+    }
+    auto run = [&](Backend &b) {
+      DevList v = uploadList(b, values, l.offsets);
+      Buf weight = b.upload(scalarHost(AMP_DTYPE_F32, w));
+      return runClipping(
+          b, l, averages, inPlace,
+          [&](int32_t n, const void *const *in, void *const *out) {
+            b.ok(AMP_CALL(b, amp_ema_update, n, in, v.in(), out, l.sizes.data(),
+                          l.dtypes.data(),
+                          static_cast<const float *>(weight.ptr), nullptr));
+          });
+    };
+    auto ref = run(*c.ref);
+    auto dev = run(*c.dev);
+    for (size_t i = 0; i < ref.size(); ++i)
+      c.expectClose(what + " average " + std::to_string(i), ref[i], dev[i],
+                    Tolerance::exact());
+  };
+  for (bool inPlace : {false, true})
+    for (float w : {1.0f, 0.25f, 0.001f})
+      compare("ema w " + std::to_string(w) + (inPlace ? " in place" : ""),
+              mixedList(23, false), w, inPlace);
+  compare("ema n=3M", MixedList{{int64_t{3} << 20}, {AMP_DTYPE_F32}, {0}},
+          0.01f, true);
+  compare("ema 1200 buffers", mixedList(1200, true), 0.01f, false);
+  compare("ema empty buffers",
+          MixedList{{0, 0}, {AMP_DTYPE_F16, AMP_DTYPE_F32}, {0, 0}}, 0.5f,
+          false);
+}
+
+//===----------------------------------------------------------------------===//
 // Malformed calls
 //===----------------------------------------------------------------------===//
 
@@ -2205,6 +2249,14 @@ AMP_COMPARE_CASE(optimizer_errors) {
   both("clip value no buffers", [&](Backend &b) {
     return AMP_CALL(b, amp_clip_grad_value, 0, ins, outs, sizes, dtypes, 1.0f,
                     nullptr);
+  });
+  both("ema no buffers", [&](Backend &b) {
+    return AMP_CALL(b, amp_ema_update, 0, ins, ins, outs, sizes, dtypes, step,
+                    nullptr);
+  });
+  both("ema NULL weight", [&](Backend &b) {
+    return AMP_CALL(b, amp_ema_update, 2, ins, ins, outs, sizes, dtypes,
+                    nullptr, nullptr);
   });
   both("clip value NaN", [&](Backend &b) {
     return AMP_CALL(b, amp_clip_grad_value, 2, ins, outs, sizes, dtypes, NAN,

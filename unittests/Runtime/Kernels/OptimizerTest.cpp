@@ -33,6 +33,7 @@
 // relative error (blocked f32 sums of squares or magnitudes; 8u more for a
 // general p's powf, all times 1/p when p < 1; exact for inf), each clipped
 // value within that plus 4u, relative. clip_grad_value: bitwise torch.clamp.
+// ema_update: bitwise the three f32 roundings of the lerp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -1861,6 +1862,85 @@ TEST(ClipGradValue, RejectsBadArguments) {
   const amp_dtype_t i32 = AMP_DTYPE_I32;
   EXPECT_FALSE(
       isOk(amp_clip_grad_value(1, in, out, &size, &i32, 1.0f, nullptr)));
+}
+
+//===----------------------------------------------------------------------===//
+// ema_update
+//===----------------------------------------------------------------------===//
+
+/// torch._foreach_lerp_'s form for a weight below 0.5, as three f32
+/// roundings (the reference's nn.sub, nn.mul and nn.add), rounded to the
+/// dtype once.
+double emaRef(amp_dtype_t dtype, double a, double v, float w) {
+  const float d = static_cast<float>(v) - static_cast<float>(a);
+  const float m = d * w;
+  return roundViaF32(dtype, static_cast<float>(a) + m);
+}
+
+TEST(EmaUpdate, LerpsEveryDtypeBitwise) {
+  MixedGrads averages(5), values(6);
+  for (float w : {1.0f, 0.25f, 0.0009999871f, 0.0f}) {
+    for (bool inPlace : {false, true}) {
+      std::vector<const void *> valuePtrs;
+      for (const Tensor &v : values.grads)
+        valuePtrs.push_back(v.data());
+      std::vector<Tensor> out = runClipping(
+          averages.grads, inPlace, [&](const void **in, void **outs) {
+            ASSERT_TRUE(isOk(amp_ema_update(3, in, valuePtrs.data(), outs,
+                                            averages.sizes, averages.dtypes, &w,
+                                            nullptr)));
+          });
+      for (int i = 0; i < 3; ++i) {
+        Tensor ref(averages.dtypes[i], {averages.sizes[i]});
+        for (int64_t k = 0; k < averages.sizes[i]; ++k)
+          ref.set(k, emaRef(averages.dtypes[i], averages.grads[i].get(k),
+                            values.grads[i].get(k), w));
+        EXPECT_TRUE(out[i].sameBits(ref)) << "w " << w << " buffer " << i;
+        // w = 0 keeps the averages.
+        if (w == 0.0f)
+          EXPECT_TRUE(out[i].sameBits(averages.grads[i]));
+      }
+    }
+  }
+  // The first update (w = 1 on averages that start at zero) copies the
+  // values bitwise, as AveragedModel's first update_parameters does.
+  std::vector<Tensor> zero;
+  std::vector<const void *> valuePtrs;
+  for (int i = 0; i < 3; ++i) {
+    zero.push_back(Tensor(values.dtypes[i], {values.sizes[i]}));
+    valuePtrs.push_back(values.grads[i].data());
+  }
+  const float one = 1.0f;
+  std::vector<Tensor> copied =
+      runClipping(zero, false, [&](const void **in, void **outs) {
+        ASSERT_TRUE(
+            isOk(amp_ema_update(3, in, valuePtrs.data(), outs, values.sizes,
+                                values.dtypes, &one, nullptr)));
+      });
+  for (int i = 0; i < 3; ++i)
+    EXPECT_TRUE(copied[i].sameBits(values.grads[i])) << "buffer " << i;
+}
+
+TEST(EmaUpdate, RejectsBadArguments) {
+  Tensor a(AMP_DTYPE_F32, {3});
+  const void *in[] = {a.data()};
+  void *out[] = {a.data()};
+  const int64_t size = 3;
+  const amp_dtype_t dtype = AMP_DTYPE_F32;
+  const float w = 0.5f;
+  EXPECT_TRUE(
+      failsWith(amp_ema_update(0, in, in, out, &size, &dtype, &w, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT, "n_buffers"));
+  EXPECT_TRUE(
+      failsWith(amp_ema_update(1, in, in, out, &size, &dtype, nullptr, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT, "weight"));
+  EXPECT_TRUE(
+      failsWith(amp_ema_update(1, in, nullptr, out, &size, &dtype, &w, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT, "values"));
+  const void *none[] = {nullptr};
+  EXPECT_TRUE(
+      failsWith(amp_ema_update(1, in, none, out, &size, &dtype, &w, nullptr),
+                AMP_STATUS_INVALID_ARGUMENT, "values"));
 }
 
 //===----------------------------------------------------------------------===//

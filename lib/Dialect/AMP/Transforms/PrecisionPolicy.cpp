@@ -123,6 +123,7 @@ static constexpr PolicyEntry kDefaultPolicy[] = {
     {"nn.adafactor_update", D, D},
     {"nn.clip_grad_norm", D, D},
     {"nn.clip_grad_value", D, D},
+    {"nn.ema_update", D, D},
     {"nn.lr_schedule", D, D},
     {"nn.running_stats_update", D, D},
     // Numerically safe in low precision when their inputs already are.

@@ -1879,6 +1879,12 @@ LogicalResult ClipGradValueOp::verify() {
                              /*strict=*/true, /*allowInf=*/true);
 }
 
+LogicalResult EmaUpdateOp::verify() {
+  if (getAverages().empty())
+    return emitOpError("expects at least one average");
+  return success();
+}
+
 #include "amp/Dialect/NN/IR/ElementwiseLossOpInterface.cpp.inc"
 #include "amp/Dialect/NN/IR/GradientClipOpInterface.cpp.inc"
 #include "amp/Dialect/NN/IR/OptimizerUpdateOpInterface.cpp.inc"

@@ -835,10 +835,10 @@ struct EmaResults {
 /// argument per value (zero at the start) and the `ema_count` of earlier
 /// updates (0-d i64, AveragedModel's n_averaged). The first update copies the
 /// values, each later one is torch.lerp's `ema + w * (value - ema)` with w
-/// = 1 - decay; as `ema` starts at zero, the copy is the same formula
-/// with w = 1. With ema-warmup the decay of update t > 0 is
-/// min(decay, f(t)) instead, f(t) computed in f32 from t = count (PyTorch's
-/// trainers form it in f64: w is within an ulp of theirs). The count
+/// = 1 - decay (one nn.ema_update over every value); as `ema` starts at zero,
+/// the copy is the same formula with w = 1. With ema-warmup the decay of update
+/// t > 0 is min(decay, f(t)) instead, f(t) computed in f32 from t = count
+/// (PyTorch's trainers form it in f64: w is within an ulp of theirs). The count
 /// advances on every step, as update_parameters runs also after a step
 /// loss scaling skips (the average then moves toward the unchanged
 /// params).
@@ -891,12 +891,10 @@ static EmaResults buildEma(func::FuncOp fn, OpBuilder &b,
                                         i64Scalar(b, loc, 0));
   Value weight = WhereOp::create(b, loc, firstUpdate, f32(1.0), later);
   EmaResults out;
-  for (auto [i, value] : llvm::enumerate(newValues)) {
-    Value average = fn.getArgument(first + i);
-    Value step =
-        MulOp::create(b, loc, SubOp::create(b, loc, value, average), weight);
-    out.averages.push_back(AddOp::create(b, loc, average, step));
-  }
+  ValueRange averages = fn.getArguments().slice(first, newValues.size());
+  auto update = EmaUpdateOp::create(b, loc, averages.getTypes(), averages,
+                                    newValues, weight);
+  llvm::append_range(out.averages, update.getNewAverages());
   out.newCount = AddOp::create(b, loc, count, i64Scalar(b, loc, 1));
   return out;
 }

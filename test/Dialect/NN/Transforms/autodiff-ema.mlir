@@ -32,8 +32,9 @@
 // per param (after every other argument), and their update count an
 // ema_count argument; the first update (count 0) copies the new params
 // (weight 1 on averages that start at zero), each later one moves the
-// average by f32(1 - 0.75) of the way to the new param. The results follow
-// the optimizer state, before the buffers.
+// average by f32(1 - 0.75) of the way to the new param: one nn.ema_update
+// over every average. The results follow the optimizer state, before the
+// buffers.
 // CHECK-LABEL: func.func @bn(
 // CHECK-SAME: %[[W:[a-z0-9]+]]: tensor<4x3xf32> {nn.role = #nn.role<param>}, %[[G:[a-z0-9]+]]: tensor<3xf32> {nn.role = #nn.role<param>}, %[[B:[a-z0-9]+]]: tensor<3xf32> {nn.role = #nn.role<param>},
 // CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<8x4xf32> {nn.role = #nn.role<input>}, %[[L:[a-z0-9]+]]: tensor<8xi32> {nn.role = #nn.role<label>},
@@ -52,18 +53,10 @@
 // CHECK-NEXT: %[[FIRST:.*]] = nn.compare eq, %[[COUNT]], %[[ZERO]] : (tensor<i64>, tensor<i64>) -> tensor<i1>
 // CHECK-NEXT: %[[COPY:.*]] = arith.constant dense<1.000000e+00> : tensor<f32>
 // CHECK-NEXT: %[[WEIGHT:.*]] = nn.where %[[FIRST]], %[[COPY]], %[[STEP]] : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>
-// CHECK-NEXT: %[[DW:.*]] = nn.sub %[[NW]], %[[EW]] : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
-// CHECK-NEXT: %[[TW:.*]] = nn.mul %[[DW]], %[[WEIGHT]] : (tensor<4x3xf32>, tensor<f32>) -> tensor<4x3xf32>
-// CHECK-NEXT: %[[AW:.*]] = nn.add %[[EW]], %[[TW]]
-// CHECK-NEXT: %[[DG:.*]] = nn.sub %[[NG]], %[[EG]]
-// CHECK-NEXT: %[[TG:.*]] = nn.mul %[[DG]], %[[WEIGHT]]
-// CHECK-NEXT: %[[AG:.*]] = nn.add %[[EG]], %[[TG]]
-// CHECK-NEXT: %[[DB:.*]] = nn.sub %[[NB]], %[[EB]]
-// CHECK-NEXT: %[[TB:.*]] = nn.mul %[[DB]], %[[WEIGHT]]
-// CHECK-NEXT: %[[AB:.*]] = nn.add %[[EB]], %[[TB]]
+// CHECK-NEXT: %[[A:.*]]:3 = nn.ema_update %[[EW]], %[[EG]], %[[EB]] toward %[[NW]], %[[NG]], %[[NB]] weight(%[[WEIGHT]]) : tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>
 // CHECK-NEXT: %[[ONE:.*]] = arith.constant dense<1> : tensor<i64>
 // CHECK-NEXT: %[[NEXT:.*]] = nn.add %[[COUNT]], %[[ONE]] : (tensor<i64>, tensor<i64>) -> tensor<i64>
-// CHECK-NEXT: return %[[NW]], %[[NG]], %[[NB]], %{{.*}}, %{{.*}}, %{{.*}}, %[[AW]], %[[AG]], %[[AB]], %[[NEXT]], %[[NRM]], %[[NRV]], %{{.*}} :
+// CHECK-NEXT: return %[[NW]], %[[NG]], %[[NB]], %{{.*}}, %{{.*}}, %{{.*}}, %[[A]]#0, %[[A]]#1, %[[A]]#2, %[[NEXT]], %[[NRM]], %[[NRV]], %{{.*}} :
 
 // ema-buffers: the running statistics are averaged too, after the params
 // (AveragedModel's use_buffers=True).
@@ -73,13 +66,8 @@
 // BUFFERS-SAME: tensor<3xf32> {nn.role = #nn.role<ema>}, tensor<3xf32> {nn.role = #nn.role<ema>}, tensor<i64> {nn.role = #nn.role<ema_count>}, tensor<3xf32> {nn.role = #nn.role<buffer>}
 // BUFFERS:      %[[NRM:.*]], %[[NRV:.*]] = nn.running_stats_update
 // BUFFERS:      %[[WEIGHT:.*]] = nn.where
-// BUFFERS:      %[[DRM:.*]] = nn.sub %[[NRM]], %[[ERM]]
-// BUFFERS-NEXT: %[[TRM:.*]] = nn.mul %[[DRM]], %[[WEIGHT]]
-// BUFFERS-NEXT: %[[ARM:.*]] = nn.add %[[ERM]], %[[TRM]]
-// BUFFERS-NEXT: %[[DRV:.*]] = nn.sub %[[NRV]], %[[ERV]]
-// BUFFERS-NEXT: %[[TRV:.*]] = nn.mul %[[DRV]], %[[WEIGHT]]
-// BUFFERS-NEXT: %[[ARV:.*]] = nn.add %[[ERV]], %[[TRV]]
-// BUFFERS:      return {{.*}}, %[[ARM]], %[[ARV]], %{{.*}}, %[[NRM]], %[[NRV]], %{{.*}} :
+// BUFFERS:      %[[A:.*]]:5 = nn.ema_update %{{.*}}, %{{.*}}, %{{.*}}, %[[ERM]], %[[ERV]] toward %{{.*}}, %{{.*}}, %{{.*}}, %[[NRM]], %[[NRV]] weight(%[[WEIGHT]])
+// BUFFERS:      return {{.*}}, %[[A]]#3, %[[A]]#4, %{{.*}}, %[[NRM]], %[[NRV]], %{{.*}} :
 
 // With gradient accumulation the averages follow the one update of a step,
 // and count steps, not micro-batches.
@@ -87,7 +75,7 @@
 // ACCUMULATE-SAME: %{{[a-z0-9]+}}: tensor<16x4xf32> {nn.role = #nn.role<input>}
 // ACCUMULATE:      nn.sgd_update
 // ACCUMULATE:      %[[W:.*]] = nn.where
-// ACCUMULATE-COUNT-3: nn.add %{{.*}}, %{{.*}} : (tensor<{{4x3|3}}xf32>, tensor<{{4x3|3}}xf32>)
+// ACCUMULATE-NEXT: nn.ema_update %{{.*}}, %{{.*}}, %{{.*}} toward
 // ACCUMULATE-NOT:  nn.sgd_update
 // ACCUMULATE:      nn.add %{{.*}}, %{{.*}} : (tensor<i64>, tensor<i64>) -> tensor<i64>
 // ACCUMULATE-NEXT: return
@@ -129,9 +117,7 @@
 // AMP:      %[[NEW:.*]]:3 = amp.skip_step_if
 // AMP:      amp.yield
 // AMP-NEXT: }
-// AMP-NEXT: nn.sub %[[NEW]]#0, %{{.*}} {amp.precision = f32} : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
-// AMP-NEXT: nn.mul {{.*}} {amp.precision = f32} : (tensor<4x3xf32>, tensor<f32>) -> tensor<4x3xf32>
-// AMP-NEXT: nn.add {{.*}} {amp.precision = f32} : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+// AMP-NEXT: nn.ema_update %{{.*}}, %{{.*}}, %{{.*}} toward %[[NEW]]#0, %[[NEW]]#1, %[[NEW]]#2 weight(%{{.*}}) {amp.precision = f32} : tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>
 func.func @bn(%w: tensor<4x3xf32> {nn.role = #nn.role<param>},
               %g: tensor<3xf32> {nn.role = #nn.role<param>},
               %b: tensor<3xf32> {nn.role = #nn.role<param>},

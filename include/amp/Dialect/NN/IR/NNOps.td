@@ -1784,4 +1784,32 @@ def NN_ClipGradValueOp : NN_Op<"clip_grad_value", [InferTypeOpAdaptor,
   let hasVerifier = 1;
 }
 
+def NN_EmaUpdateOp : NN_Op<"ema_update", [AttrSizedOperandSegments,
+    AllTypesMatch<["averages", "values", "new_averages"]>]> {
+  let summary = "move moving averages toward their values by a weight";
+  let description = [{
+    The update of exponential moving averages of weights, as
+    `torch.optim.swa_utils.get_ema_multi_avg_fn`'s `torch._foreach_lerp_`
+    (and timm's `ModelEmaV3`): each `new_average` is `average + weight *
+    (value - average)`, computed in f32 in that order (a subtraction, a
+    product, a sum, each rounded to f32: the form of `torch.lerp` for a
+    weight below 0.5) and rounded once to the average's type. `weight` is
+    a 0-d f32 tensor (1 - decay; 1 copies the values). Each value has its
+    average's type. nn-autodiff's `ema-decay` builds one over every param
+    (and with `ema-buffers` every buffer), and the lowering makes it one
+    multi-tensor call.
+
+    ```mlir
+    %a1, %b1 = nn.ema_update %a, %b toward %p, %q weight(%w)
+        : tensor<64x32xf32>, tensor<32xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<NN_FloatTensor>:$averages,
+                   Variadic<NN_FloatTensor>:$values, NN_F32Scalar:$weight);
+  let results = (outs Variadic<NN_FloatTensor>:$new_averages);
+  let assemblyFormat = "$averages `toward` $values `weight` `(` $weight `)` "
+                       "attr-dict `:` type($averages)";
+  let hasVerifier = 1;
+}
+
 #endif // AMP_DIALECT_NN_IR_NNOPS_TD
