@@ -5,11 +5,9 @@
 // found_inf predicate of the amp.skip_step_if they were in (the kernels then
 // leave every output bitwise equal to its input, with no host sync) and their
 // lr_factor, and nn.clip_grad_norm, nn.clip_grad_value, nn.ema_update and
-// nn.lr_schedule.
-// The updates of a step with the same configuration become one multi-tensor
-// call
-// (amp_<optimizer>_update_multi): PyTorch's fused/foreach optimizers, one
-// launch instead of one per param.
+// nn.lr_schedule. The updates of a step with the same configuration become
+// one multi-tensor call (amp_<optimizer>_update_multi): PyTorch's
+// fused/foreach optimizers, one launch instead of one per param.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1744,9 +1744,9 @@ def NN_ClipGradNormOp : NN_Op<"clip_grad_norm", [InferTypeOpAdaptor,
     `norm_i` is the p-norm of gradient `i`; with `norm_type = inf`, the
     largest magnitude of any element. Each gradient is multiplied by
     `min(1, max_norm / (total_norm + 1e-6))`. Returns the clipped gradients
-    and the total norm. A NaN or inf element makes the total norm and the
-    clipped gradients NaN or unchanged as in PyTorch (`max_norm / inf` is
-    0; NaN stays NaN).
+    and the total norm. As in PyTorch, a NaN element makes the total norm
+    and every clipped value NaN, and an infinite one makes the total norm
+    inf and the coefficient 0 (the clipped values 0, the inf itself NaN).
 
     ```mlir
     %g0c, %g1c, %norm = nn.clip_grad_norm %g0, %g1 {max_norm = 1.0 : f32}
